@@ -1,0 +1,185 @@
+/**
+ * The bot API's request pipeline: every route goes through run(), which authenticates,
+ * applies rate limits, calls the (thin) handler, and maps errors, always answering
+ * with the spec's rate-limit headers and an exact `application/json` content type.
+ */
+import type { ApplicationRow } from "../core/types";
+import { DomainError } from "../core/errors";
+import type { BotApi } from "./context";
+import { errorToStatusBody } from "./errors";
+import { parseJsonLossless } from "./json";
+import { rateLimitHeaders, type BucketState } from "./ratelimit";
+import { parseBotToken } from "./tokens";
+import { validate } from "./validation";
+import type { TSchema, Static } from "@sinclair/typebox";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface AuthedBot {
+  app: ApplicationRow;
+  botUserId: string;
+  /** The grant baked into the token used (REST content gating uses these, spec 5.7). */
+  intents: number;
+}
+
+export interface Req {
+  api: BotApi;
+  method: Method;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  headers: Headers;
+  /** Present on routes with auth "bot". */
+  bot: AuthedBot;
+  /** The decoded X-Audit-Log-Reason, if any. */
+  auditReason: string | null;
+  /** Parse and validate the JSON body against a schema (50035 on failure). */
+  body<T extends TSchema>(schema: T): Promise<Static<T>>;
+  /** The raw parsed JSON body (undefined when empty). */
+  json(): Promise<unknown>;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export const ok = (body: unknown): Reply => ({ status: 200, body });
+export const noContent = (): Reply => ({ status: 204 });
+
+export interface RouteDef {
+  method: Method;
+  /** Template under /api/v10 with {name} parameters, e.g. "/channels/{channel_id}/messages". */
+  path: string;
+  /** "bot": Authorization: Bot <token> required. "none": the path carries the credential or none is needed. */
+  auth: "bot" | "none";
+  handler(req: Req): Reply | Promise<Reply>;
+}
+
+const JSON_TYPE = "application/json";
+const MAX_BODY = 64 * 1024; // a whole message payload is limited to 32 KB; leave room for other bodies
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  if (status === 204 || body === undefined) return new Response(null, { status, headers });
+  return new Response(JSON.stringify(body), { status, headers: { ...headers, "Content-Type": JSON_TYPE } });
+}
+
+/** Elysia path ("/channels/:channel_id") for a spec template ("/channels/{channel_id}"). */
+export function elysiaPath(template: string): string {
+  return "/api/v10" + template.replace(/\{(\w+)\}/g, ":$1");
+}
+
+function authenticate(api: BotApi, header: string | null): AuthedBot | null {
+  if (!header) return null;
+  const m = /^Bot\s+(\S+)$/i.exec(header.trim());
+  if (!m) return null;
+  const parsed = parseBotToken(m[1], api.flakes);
+  if (!parsed) return null;
+  const app = api.core.apps.authenticate(parsed.botUserId, parsed.version, parsed.secret);
+  if (!app) return null;
+  return { app, botUserId: app.bot_user_id, intents: app.token_intents };
+}
+
+async function readJson(request: Request): Promise<unknown> {
+  const type = request.headers.get("content-type") ?? "";
+  const text = await request.text();
+  if (text.length > MAX_BODY) throw new DomainError("invalid", "Request entity too large", [{ path: "", code: "REQUEST_TOO_LARGE", message: "Request entity too large" }]);
+  if (text.trim() === "") return undefined;
+  if (/^multipart\//i.test(type)) {
+    throw DomainError.invalid("", "Multipart bodies are not supported: Parley takes JSON only (no file uploads)", "CONTENT_TYPE_INVALID");
+  }
+  if (type && !/^application\/json\b/i.test(type)) {
+    throw DomainError.invalid("", `Content-Type must be application/json, not ${type}`, "CONTENT_TYPE_INVALID");
+  }
+  try {
+    return parseJsonLossless(text);
+  } catch {
+    throw DomainError.invalid("", "The request body contains invalid JSON.", "JSON_INVALID");
+  }
+}
+
+/** Run one bot API request through auth, rate limits, the handler and the error mapping. */
+export async function run(api: BotApi, def: RouteDef, request: Request, params: Record<string, string>): Promise<Response> {
+  const clock = api.core.clock;
+  let state: BucketState | undefined;
+  const rlKey = (bot: string) => `${bot}|${firstParam(def.path, params)}`;
+  try {
+    let bot: AuthedBot | null = null;
+    if (def.auth === "bot") {
+      bot = authenticate(api, request.headers.get("authorization"));
+      if (!bot) {
+        state = api.limiter.peek(def.method, def.path, rlKey("anon"));
+        throw DomainError.unauthorized();
+      }
+    }
+    const major = firstParam(def.path, params);
+    if (!bot && !major) {
+      // Spec 8.1 rule 3: no bot token and no major parameter: not bucketed.
+      state = api.limiter.peek(def.method, def.path, rlKey("anon"));
+    } else {
+      const verdict = api.limiter.take(def.method, def.path, rlKey(bot?.botUserId ?? "anon"), bot !== null);
+      state = verdict.state;
+      if (!verdict.ok) return tooMany(verdict.global, verdict.retryAfterMs, state, clock.now());
+    }
+
+    let bodyPromise: Promise<unknown> | undefined;
+    const json = () => (bodyPromise ??= readJson(request));
+    const url = new URL(request.url);
+    const reasonRaw = request.headers.get("x-audit-log-reason");
+    const req: Req = {
+      api,
+      method: def.method,
+      params,
+      query: url.searchParams,
+      headers: request.headers,
+      bot: bot as AuthedBot,
+      auditReason: reasonRaw ? safeDecode(reasonRaw).slice(0, 512) : null,
+      json,
+      body: async (schema) => validate(schema, await json()),
+    };
+    const reply = await def.handler(req);
+    return jsonResponse(reply.status, reply.body, { ...rateLimitHeaders(state, clock.now()), ...reply.headers });
+  } catch (e) {
+    const { status, body } = errorToStatusBody(e);
+    const headers = state ? rateLimitHeaders(state, clock.now()) : {};
+    return jsonResponse(status, body, headers);
+  }
+}
+
+function tooMany(global: boolean, retryAfterMs: number, state: BucketState, now: number): Response {
+  const retryAfter = Math.max(0.001, retryAfterMs / 1000);
+  const headers: Record<string, string> = {
+    ...rateLimitHeaders(state, now),
+    "Retry-After": String(Math.ceil(retryAfter)),
+    // discord.py treats a 429 without Via as a Cloudflare ban and gives up.
+    Via: "1.1 parley",
+    "X-RateLimit-Scope": global ? "global" : "user",
+  };
+  // discord.js reads the mere presence of this header as "global": only on global 429s.
+  if (global) headers["X-RateLimit-Global"] = "true";
+  return jsonResponse(
+    429,
+    { message: "You are being rate limited.", retry_after: Number(retryAfter.toFixed(3)), global, code: 0 },
+    headers,
+  );
+}
+
+function firstParam(template: string, params: Record<string, string>): string {
+  const m = /\{(\w+)\}/.exec(template);
+  return m ? (params[m[1]] ?? "") : "";
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** The spec's answer to every path or method Parley does not implement. */
+export function notImplemented(api: BotApi): Response {
+  const now = api.core.clock.now();
+  const state = api.limiter.peek("GET", "/*", "anon|");
+  return jsonResponse(501, { code: 0, message: "501: Not Implemented. Parley does not implement this route." }, rateLimitHeaders(state, now));
+}

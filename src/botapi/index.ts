@@ -1,0 +1,30 @@
+/**
+ * The bot API (REST under /api/v10): the table of contents. One line per resource
+ * area; each area's routes live in their own file under routes/.
+ */
+import { Elysia } from "elysia";
+import type { BotApi } from "./context";
+import { elysiaPath, notImplemented, run, type RouteDef } from "./http";
+import { gatewayRoutes } from "./routes/gateway";
+import { userRoutes } from "./routes/users";
+import { applicationRoutes } from "./routes/applications";
+import { unsupportedRoutes } from "./routes/unsupported";
+
+export const botApiRoutes: RouteDef[] = [
+  ...gatewayRoutes,
+  ...userRoutes,
+  ...applicationRoutes,
+  ...unsupportedRoutes,
+];
+
+export function botApiPlugin(api: BotApi, routes: RouteDef[] = botApiRoutes) {
+  const app = new Elysia({ name: "botapi" });
+  for (const def of routes) {
+    app.route(def.method, elysiaPath(def.path), ({ request, params }: { request: Request; params: Record<string, string> }) =>
+      run(api, def, request, params),
+    );
+  }
+  app.all("/api/v10/*", () => notImplemented(api));
+  app.all("/api/v10", () => notImplemented(api));
+  return app;
+}

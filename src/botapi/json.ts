@@ -1,0 +1,52 @@
+/**
+ * Request JSON parsing that never loses digits: discord.py sends snowflakes as JSON
+ * numbers above 2^53 (e.g. message_reference.message_id). Integer literals of 16 or
+ * more digits outside strings are turned into strings before JSON.parse, so an id
+ * keeps every digit and arrives as the string the rest of the boundary expects.
+ */
+export function parseJsonLossless(text: string): unknown {
+  return JSON.parse(quoteLongIntegers(text));
+}
+
+function quoteLongIntegers(text: string): string {
+  // Fast path: no run of 16 digits anywhere means nothing can be lost.
+  if (!/\d{16}/.test(text)) return text;
+  let out = "";
+  let last = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      i++;
+      while (i < n) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i += 2;
+        else if (d === 34) break;
+        else i++;
+      }
+      i++;
+      continue;
+    }
+    if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
+      const start = i;
+      if (c === 45) i++;
+      while (i < n && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+      const intEnd = i;
+      // A fraction or exponent makes it a float: leave it alone.
+      const next = text.charCodeAt(i);
+      if (next === 46 || next === 101 || next === 69) {
+        while (i < n && /[0-9eE+\-.]/.test(text[i])) i++;
+        continue;
+      }
+      const digits = intEnd - start - (c === 45 ? 1 : 0);
+      if (digits >= 16) {
+        out += text.slice(last, start) + '"' + text.slice(start, intEnd) + '"';
+        last = intEnd;
+      }
+      continue;
+    }
+    i++;
+  }
+  return out + text.slice(last);
+}

@@ -1,0 +1,114 @@
+/**
+ * Rate limits (spec 8.1), in memory, on the shared clock. A bucket is method + route
+ * template; its window is kept per bot and per major parameter (the first path
+ * parameter). One global window is shared by all bots. Fixed windows that start with
+ * the first request, as the reference's headers describe them.
+ */
+import type { Clock } from "../core/clock";
+import type { Config, RateLimitRule } from "../config";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
+
+interface Window {
+  resetAt: number;
+  used: number;
+}
+
+export interface BucketState {
+  limit: number;
+  remaining: number;
+  resetAt: number;
+  bucket: string;
+}
+
+export type Verdict =
+  | { ok: true; state: BucketState }
+  | { ok: false; global: boolean; retryAfterMs: number; state: BucketState };
+
+/** First 16 bytes of SHA-256 over "METHOD /api/v10/template", hex (spec 8.1 rule 4). */
+export function bucketHash(method: string, template: string): string {
+  return bytesToHex(sha256(new TextEncoder().encode(`${method} /api/v10${template}`)).subarray(0, 16));
+}
+
+export class RateLimiter {
+  private windows = new Map<string, Window>();
+  private global: Window = { resetAt: 0, used: 0 };
+  private hashes = new Map<string, string>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly cfg: Config["rateLimits"],
+  ) {}
+
+  rule(method: string, template: string): RateLimitRule {
+    return this.cfg.routes[`${method} ${template}`] ?? this.cfg.default;
+  }
+
+  bucket(method: string, template: string): string {
+    const k = `${method} ${template}`;
+    let h = this.hashes.get(k);
+    if (!h) this.hashes.set(k, (h = bucketHash(method, template)));
+    return h;
+  }
+
+  /** Current state without consuming (for headers on unbucketed answers). */
+  peek(method: string, template: string, key: string): BucketState {
+    const rule = this.rule(method, template);
+    const bucket = this.bucket(method, template);
+    const w = this.windows.get(`${key}|${bucket}`);
+    const now = this.clock.now();
+    if (!w || w.resetAt <= now) return { limit: rule.limit, remaining: rule.limit, resetAt: now + rule.windowMs, bucket };
+    return { limit: rule.limit, remaining: Math.max(0, rule.limit - w.used), resetAt: w.resetAt, bucket };
+  }
+
+  /**
+   * Count one request. `key` is "<bot>|<major>"; `countsGlobal` is true for requests
+   * made with a bot token. A request refused by its bucket still counted globally
+   * (spec 8.1 rule 5: retries count against the global window too).
+   */
+  take(method: string, template: string, key: string, countsGlobal: boolean): Verdict {
+    const now = this.clock.now();
+    const rule = this.rule(method, template);
+    const bucket = this.bucket(method, template);
+    if (!this.cfg.enabled) {
+      return { ok: true, state: { limit: rule.limit, remaining: rule.limit, resetAt: now + rule.windowMs, bucket } };
+    }
+    if (countsGlobal) {
+      if (this.global.resetAt <= now) this.global = { resetAt: now + this.cfg.global.windowMs, used: 0 };
+      if (this.global.used >= this.cfg.global.limit) {
+        return { ok: false, global: true, retryAfterMs: this.global.resetAt - now, state: this.peek(method, template, key) };
+      }
+      this.global.used++;
+    }
+    const wk = `${key}|${bucket}`;
+    let w = this.windows.get(wk);
+    if (!w || w.resetAt <= now) {
+      if (this.windows.size > 50_000) this.prune(now);
+      w = { resetAt: now + rule.windowMs, used: 0 };
+      this.windows.set(wk, w);
+    }
+    const state = (): BucketState => ({ limit: rule.limit, remaining: Math.max(0, rule.limit - w!.used), resetAt: w!.resetAt, bucket });
+    if (w.used >= rule.limit) return { ok: false, global: false, retryAfterMs: w.resetAt - now, state: state() };
+    w.used++;
+    return { ok: true, state: state() };
+  }
+
+  reset(): void {
+    this.windows.clear();
+    this.global = { resetAt: 0, used: 0 };
+  }
+
+  private prune(now: number): void {
+    for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
+  }
+}
+
+export function rateLimitHeaders(s: BucketState, now: number): Record<string, string> {
+  return {
+    "X-RateLimit-Limit": String(s.limit),
+    "X-RateLimit-Remaining": String(s.remaining),
+    "X-RateLimit-Reset": String(Math.ceil(s.resetAt / 1000)),
+    "X-RateLimit-Reset-After": (Math.max(0, s.resetAt - now) / 1000).toFixed(3),
+    "X-RateLimit-Bucket": s.bucket,
+  };
+}

@@ -1,0 +1,42 @@
+import type { ApplicationRow, UserRow } from "../../core/types";
+import type { Snowflakes } from "../snowflakes";
+import { userJson } from "./user";
+import { INTENTS } from "../../core/permissions";
+
+/**
+ * Application flags for the gateway intents the application holds (reference flags:
+ * GATEWAY_PRESENCE 1<<12, GATEWAY_GUILD_MEMBERS 1<<14, GATEWAY_MESSAGE_CONTENT 1<<18).
+ */
+export function applicationFlags(a: ApplicationRow): number {
+  let f = 0;
+  if (a.privileged_approved & INTENTS.GUILD_PRESENCES) f |= 1 << 12;
+  if (a.privileged_approved & INTENTS.GUILD_MEMBERS) f |= 1 << 14;
+  if (a.privileged_approved & INTENTS.MESSAGE_CONTENT) f |= 1 << 18;
+  return f;
+}
+
+export function applicationJson(f: Snowflakes, a: ApplicationRow, bot: UserRow, owner: UserRow | null) {
+  const flags = applicationFlags(a);
+  return {
+    id: f.of(a.id),
+    name: a.name,
+    icon: null,
+    description: a.description,
+    summary: "",
+    type: null,
+    bot_public: false,
+    bot_require_code_grant: false,
+    bot: userJson(f, bot),
+    owner: owner ? userJson(f, owner) : undefined,
+    verify_key: a.public_key,
+    team: null,
+    flags,
+    flags_new: String(flags),
+    interactions_endpoint_url: a.interactions_endpoint_url,
+    role_connections_verification_url: null,
+    redirect_uris: [],
+    tags: [],
+    approximate_guild_count: 0,
+    rpc_origins: [],
+  };
+}

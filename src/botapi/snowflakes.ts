@@ -1,0 +1,99 @@
+/**
+ * The snowflake boundary (spec 2.1). The only place where snowflakes exist. A snowflake
+ * is minted the first time an object crosses the bot API and is stored, so it is stable
+ * forever (across restarts, too). Its bits derive from the object's UUIDv7: timestamp
+ * (ms since 2025-01-01) << 22 | the UUID's per-millisecond counter << 10 | a collision
+ * counter, so snowflake order is creation order and before/after pagination works.
+ */
+import type { Database } from "bun:sqlite";
+import { uuidBound, uuidTime } from "../core/ids";
+
+export const EPOCH = 1735689600000;
+/** Smallest timestamp part that still gives 17 digits (10^16 / 2^22, rounded up). */
+const MIN_TS = 2_384_185_792n;
+export const SNOWFLAKE = /^[0-9]{17,20}$/;
+
+export class Snowflakes {
+  private toFlake = new Map<string, string>();
+  private toUuid = new Map<string, string>();
+  private readonly getStmt;
+  private readonly byFlakeStmt;
+  private readonly insertStmt;
+
+  constructor(private readonly db: Database) {
+    this.getStmt = db.query("SELECT flake FROM snowflakes WHERE uuid = ?");
+    this.byFlakeStmt = db.query("SELECT uuid FROM snowflakes WHERE flake = ?");
+    this.insertStmt = db.query("INSERT OR IGNORE INTO snowflakes (uuid, flake) VALUES (?, ?)");
+  }
+
+  /** The snowflake of an internal id, minted and stored on first use. */
+  of(uuid: string): string {
+    const cached = this.toFlake.get(uuid);
+    if (cached) return cached;
+    const row = this.getStmt.get(uuid) as { flake: number | bigint } | null;
+    if (row) return this.remember(uuid, BigInt(row.flake).toString());
+    const { ms, counter } = uuidTime(uuid);
+    let ts = BigInt(ms - EPOCH);
+    if (ts < MIN_TS) ts = MIN_TS;
+    const base = (ts << 22n) | (BigInt(counter) << 10n);
+    for (let extra = 0n; extra < 1024n; extra++) {
+      const flake = base | extra;
+      if (this.insertStmt.run(uuid, flake).changes) return this.remember(uuid, flake.toString());
+    }
+    throw new Error("snowflake space exhausted for one millisecond");
+  }
+
+  ofNullable(uuid: string | null | undefined): string | null {
+    return uuid ? this.of(uuid) : null;
+  }
+
+  /** The internal id behind a snowflake, or null if it never crossed the boundary. */
+  uuid(flake: string): string | null {
+    if (!SNOWFLAKE.test(flake)) return null;
+    const cached = this.toUuid.get(flake);
+    if (cached) return cached;
+    let big: bigint;
+    try {
+      big = BigInt(flake);
+    } catch {
+      return null;
+    }
+    if (big >= 1n << 63n) return null;
+    const row = this.byFlakeStmt.get(big) as { uuid: string } | null;
+    if (!row) return null;
+    this.remember(row.uuid, flake);
+    return row.uuid;
+  }
+
+  /**
+   * A UUID to compare against for pagination: the object's own id if known, otherwise
+   * the first or last possible id of the snowflake's millisecond.
+   */
+  bound(flake: string, upper: boolean): string {
+    const known = this.uuid(flake);
+    if (known) return known;
+    let big = 0n;
+    if (/^[0-9]{1,20}$/.test(flake)) big = BigInt(flake);
+    const ms = Number(big >> 22n) + EPOCH;
+    return uuidBound(ms, upper);
+  }
+
+  /** Milliseconds since the Unix epoch encoded in a snowflake. */
+  static timestamp(flake: string): number {
+    return Number(BigInt(flake) >> 22n) + EPOCH;
+  }
+
+  /** Drop the in-memory caches (after a world reset). */
+  clearCache(): void {
+    this.toFlake.clear();
+    this.toUuid.clear();
+  }
+
+  private remember(uuid: string, flake: string): string {
+    // Bounded: the table is the truth; the maps only save a query on hot paths.
+    if (this.toFlake.size > 500_000) this.clearCache();
+    this.toFlake.set(uuid, flake);
+    this.toUuid.set(flake, uuid);
+    return flake;
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Bot tokens look like the reference platform's: three dot-separated parts, the first
+ * the base64 of the bot user's snowflake (libraries read the id from it), the second
+ * the token version, the third 32 random bytes. Only the secret's SHA-256 is stored
+ * (core/applications.ts); the first two parts make lookup one indexed read.
+ */
+import type { MintedSecret } from "../core/applications";
+import type { Snowflakes } from "./snowflakes";
+
+export function formatBotToken(botUserFlake: string, t: MintedSecret): string {
+  const id = Buffer.from(botUserFlake).toString("base64").replace(/=+$/, "");
+  const ver = Buffer.from(String(t.version)).toString("base64url");
+  return `${id}.${ver}.${t.secret}`;
+}
+
+export interface ParsedBotToken {
+  botUserId: string; // internal id
+  version: number;
+  secret: string;
+}
+
+export function parseBotToken(token: string, flakes: Snowflakes): ParsedBotToken | null {
+  const parts = token.split(".");
+  if (parts.length !== 3) return null;
+  const [a, b, secret] = parts;
+  if (!/^[A-Za-z0-9+/]{1,40}$/.test(a) || !/^[A-Za-z0-9_-]{1,16}$/.test(b) || !/^[A-Za-z0-9_-]{43}$/.test(secret)) return null;
+  const flake = Buffer.from(a, "base64").toString("utf8");
+  const version = Number(Buffer.from(b, "base64url").toString("utf8"));
+  if (!Number.isSafeInteger(version) || version < 1) return null;
+  const botUserId = flakes.uuid(flake);
+  if (!botUserId) return null;
+  return { botUserId, version, secret };
+}

@@ -1,0 +1,95 @@
+/**
+ * One TypeBox schema is both the TypeScript type and the validator; limits live in the
+ * schema. Failures become 400 code 50035 naming the path the reference way
+ * (`embeds[0].fields[3].value`), plus the nested `errors` object.
+ */
+import { Type, type TSchema, type Static } from "@sinclair/typebox";
+import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
+import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
+import { DomainError, type FieldIssue } from "../core/errors";
+
+const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+
+function checker<T extends TSchema>(schema: T): TypeCheck<T> {
+  let c = compiled.get(schema);
+  if (!c) compiled.set(schema, (c = TypeCompiler.Compile(schema)));
+  return c as TypeCheck<T>;
+}
+
+/** "/embeds/0/fields/3/value" -> "embeds[0].fields[3].value" */
+export function pointerToPath(pointer: string): string {
+  let out = "";
+  for (const part of pointer.split("/").slice(1)) {
+    const key = part.replace(/~1/g, "/").replace(/~0/g, "~");
+    out += /^\d+$/.test(key) ? `[${key}]` : out ? `.${key}` : key;
+  }
+  return out;
+}
+
+function describe(e: ValueError): { code: string; message: string } {
+  const s = e.schema as Record<string, unknown>;
+  switch (e.type) {
+    case ValueErrorType.ObjectRequiredProperty:
+      return { code: "BASE_TYPE_REQUIRED", message: "This field is required" };
+    case ValueErrorType.StringMaxLength:
+      return { code: "BASE_TYPE_MAX_LENGTH", message: `Must be ${s.maxLength} or fewer in length.` };
+    case ValueErrorType.StringMinLength:
+      return { code: "BASE_TYPE_MIN_LENGTH", message: `Must be ${s.minLength} or more in length.` };
+    case ValueErrorType.ArrayMaxItems:
+      return { code: "BASE_TYPE_MAX_LENGTH", message: `Must be ${s.maxItems} or fewer in length.` };
+    case ValueErrorType.ArrayMinItems:
+      return { code: "BASE_TYPE_MIN_LENGTH", message: `Must be ${s.minItems} or more in length.` };
+    case ValueErrorType.NumberMaximum:
+    case ValueErrorType.IntegerMaximum:
+      return { code: "NUMBER_TYPE_MAX", message: `int value should be less than or equal to ${s.maximum}.` };
+    case ValueErrorType.NumberMinimum:
+    case ValueErrorType.IntegerMinimum:
+      return { code: "NUMBER_TYPE_MIN", message: `int value should be greater than or equal to ${s.minimum}.` };
+    case ValueErrorType.Integer:
+    case ValueErrorType.Number:
+      return { code: "NUMBER_TYPE_COERCE", message: `Value "${String(e.value)}" is not a number.` };
+    case ValueErrorType.String:
+      return { code: "BASE_TYPE_STRING", message: "Could not interpret the value as string." };
+    case ValueErrorType.Boolean:
+      return { code: "BASE_TYPE_BOOLEAN", message: "Must be either true or false." };
+    case ValueErrorType.Array:
+      return { code: "BASE_TYPE_ARRAY", message: "Must be an array." };
+    case ValueErrorType.Object:
+      return { code: "DICT_TYPE_CONVERT", message: "Only dictionaries may be used in a DictType" };
+    case ValueErrorType.StringPattern:
+      return { code: "BASE_TYPE_INVALID", message: "Value is not in the expected form." };
+    case ValueErrorType.Union:
+    case ValueErrorType.Literal:
+      return { code: "BASE_TYPE_CHOICES", message: "Value is not one of the accepted choices." };
+    default:
+      return { code: "BASE_TYPE_INVALID", message: e.message };
+  }
+}
+
+/** Validate a parsed body against a schema; throws 50035 naming every offending path. */
+export function validate<T extends TSchema>(schema: T, value: unknown, prefix = ""): Static<T> {
+  const c = checker(schema);
+  if (c.Check(value)) return value as Static<T>;
+  const issues: FieldIssue[] = [];
+  const seen = new Set<string>();
+  for (const e of c.Errors(value)) {
+    const rel = pointerToPath(e.path);
+    const path = prefix && rel ? (rel.startsWith("[") ? prefix + rel : `${prefix}.${rel}`) : prefix || rel;
+    if (seen.has(path)) continue; // first (most specific) error per path
+    seen.add(path);
+    issues.push({ path, ...describe(e) });
+    if (issues.length >= 20) break;
+  }
+  throw DomainError.invalidMany(issues);
+}
+
+// ---- shared schema pieces ----
+
+/** A snowflake in a body: a decimal string (numbers above 2^53 arrive as strings, see json.ts). */
+export const Snowflake = Type.Union([Type.String({ pattern: "^[0-9]{1,20}$" }), Type.Integer({ minimum: 0 })]);
+
+export function idString(v: string | number): string {
+  return String(v);
+}
+
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);

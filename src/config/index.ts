@@ -1,0 +1,182 @@
+/**
+ * Configuration is read once, here, from flags and PARLEY_* environment variables into
+ * one validated object. Nothing else in Parley reads process.env or argv.
+ */
+import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+
+export interface RateLimitRule {
+  limit: number;
+  windowMs: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  /** A directory, or ":memory:". */
+  data: string;
+  /** The SQLite path derived from `data`. */
+  dbPath: string;
+  harness: boolean;
+  seedFile: string | null;
+  baseUrl: string | null; // null: derived from the listening address
+  gatewayUrl: string | null;
+  portalUrl: string | null;
+  synchronous: "NORMAL" | "FULL";
+  demo: boolean;
+  rateLimits: {
+    enabled: boolean;
+    global: RateLimitRule;
+    /** Keyed by "METHOD /template" (template without the /api/v10 prefix). */
+    routes: Record<string, RateLimitRule>;
+    default: RateLimitRule;
+  };
+  quiet: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** The spec's limits (8.1); a deployment may override them. */
+export const SPEC_RATE_LIMITS: Config["rateLimits"] = {
+  enabled: true,
+  global: { limit: 50, windowMs: 1000 },
+  default: { limit: 10, windowMs: 10_000 },
+  routes: {
+    "POST /channels/{channel_id}/messages": { limit: 5, windowMs: 5000 },
+    "PUT /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me": { limit: 1, windowMs: 250 },
+    "DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me": { limit: 1, windowMs: 250 },
+    "POST /channels/{channel_id}/typing": { limit: 5, windowMs: 5000 },
+    "DELETE /channels/{channel_id}/messages/{message_id}": { limit: 5, windowMs: 1000 },
+    "PATCH /guilds/{guild_id}/members/{user_id}": { limit: 10, windowMs: 10_000 },
+    "PATCH /channels/{channel_id}": { limit: 2, windowMs: 600_000 },
+    "POST /webhooks/{webhook_id}/{webhook_token}": { limit: 5, windowMs: 2000 },
+  },
+};
+
+interface FlagSpec {
+  name: string;
+  env: string;
+  kind: "string" | "int" | "bool";
+  help: string;
+}
+
+export const SERVE_FLAGS: FlagSpec[] = [
+  { name: "port", env: "PARLEY_PORT", kind: "int", help: "port to listen on (default 7420; 0 picks a free port)" },
+  { name: "host", env: "PARLEY_HOST", kind: "string", help: "address to bind (default 127.0.0.1)" },
+  { name: "data", env: "PARLEY_DATA", kind: "string", help: "data directory, or :memory: (default ./parley-data)" },
+  { name: "harness", env: "PARLEY_HARNESS", kind: "bool", help: "mount the test harness at /api/harness/v1" },
+  { name: "seed", env: "PARLEY_SEED", kind: "string", help: "world document (JSON) to seed at start-up" },
+  { name: "base-url", env: "PARLEY_BASE_URL", kind: "string", help: "public base URL (behind a proxy)" },
+  { name: "gateway-url", env: "PARLEY_GATEWAY_URL", kind: "string", help: "public gateway URL (ws:// or wss://)" },
+  { name: "portal-url", env: "PARLEY_PORTAL_URL", kind: "string", help: "public developer portal URL" },
+  { name: "synchronous", env: "PARLEY_SYNCHRONOUS", kind: "string", help: "SQLite synchronous mode: NORMAL (default) or FULL" },
+  { name: "rate-limits", env: "PARLEY_RATE_LIMITS", kind: "string", help: "on (default) or off; or a JSON file overriding limits" },
+  { name: "demo", env: "PARLEY_DEMO", kind: "bool", help: "create and print a demo world when the database is empty" },
+  { name: "quiet", env: "PARLEY_QUIET", kind: "bool", help: "print nothing but errors" },
+];
+
+export type RawFlags = Record<string, string | boolean>;
+
+/** Parse `--name value`, `--name=value` and bare boolean flags against a flag list. */
+export function parseFlags(argv: string[], specs: { name: string; kind: string }[]): { flags: RawFlags; rest: string[] } {
+  const flags: RawFlags = {};
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith("--")) {
+      rest.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf("=");
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    const spec = specs.find((s) => s.name === name);
+    if (!spec) throw new ConfigError(`unknown flag --${name}`);
+    if (spec.kind === "bool") {
+      const v = eq === -1 ? "true" : arg.slice(eq + 1);
+      flags[name] = parseBool(v, `--${name}`);
+      continue;
+    }
+    const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined || (eq === -1 && value.startsWith("--"))) throw new ConfigError(`--${name} needs a value`);
+    flags[name] = value;
+  }
+  return { flags, rest };
+}
+
+function parseBool(v: string, what: string): boolean {
+  if (/^(1|true|yes|on)$/i.test(v)) return true;
+  if (/^(0|false|no|off)$/i.test(v)) return false;
+  throw new ConfigError(`${what} must be true or false, not '${v}'`);
+}
+
+function parseUrl(v: string, what: string, schemes: string[]): string {
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new ConfigError(`${what} is not a URL: '${v}'`);
+  }
+  if (!schemes.includes(u.protocol)) throw new ConfigError(`${what} must use ${schemes.join(" or ")}`);
+  return v.replace(/\/+$/, "");
+}
+
+/** Build the validated config from flags (winning) and environment. */
+export function loadConfig(flags: RawFlags, env: Record<string, string | undefined>): Config {
+  const get = (name: string): string | boolean | undefined => {
+    if (flags[name] !== undefined) return flags[name];
+    const spec = SERVE_FLAGS.find((s) => s.name === name)!;
+    const e = env[spec.env];
+    if (e === undefined || e === "") return undefined;
+    return spec.kind === "bool" ? parseBool(e, spec.env) : e;
+  };
+  const str = (name: string) => {
+    const v = get(name);
+    return v === undefined ? undefined : String(v);
+  };
+  const bool = (name: string) => get(name) === true;
+
+  const portRaw = str("port") ?? "7420";
+  if (!/^\d+$/.test(portRaw) || +portRaw > 65535) throw new ConfigError(`--port must be 0 to 65535, not '${portRaw}'`);
+  const data = str("data") ?? "./parley-data";
+  const sync = (str("synchronous") ?? "NORMAL").toUpperCase();
+  if (sync !== "NORMAL" && sync !== "FULL") throw new ConfigError(`--synchronous must be NORMAL or FULL, not '${sync}'`);
+
+  const rateLimits = structuredClone(SPEC_RATE_LIMITS);
+  const rl = str("rate-limits");
+  if (rl !== undefined) {
+    if (/^(off|false|0)$/i.test(rl)) rateLimits.enabled = false;
+    else if (!/^(on|true|1)$/i.test(rl)) Object.assign(rateLimits, readRateLimitFile(rl));
+  }
+
+  return {
+    port: +portRaw,
+    host: str("host") ?? "127.0.0.1",
+    data,
+    dbPath: data === ":memory:" ? ":memory:" : join(resolve(data), "parley.db"),
+    harness: bool("harness"),
+    seedFile: str("seed") ?? null,
+    baseUrl: str("base-url") ? parseUrl(str("base-url")!, "--base-url", ["http:", "https:"]) : null,
+    gatewayUrl: str("gateway-url") ? parseUrl(str("gateway-url")!, "--gateway-url", ["ws:", "wss:"]) : null,
+    portalUrl: str("portal-url") ? parseUrl(str("portal-url")!, "--portal-url", ["http:", "https:"]) : null,
+    synchronous: sync,
+    demo: bool("demo"),
+    rateLimits,
+    quiet: bool("quiet"),
+  };
+}
+
+function readRateLimitFile(path: string): Partial<Config["rateLimits"]> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    throw new ConfigError(`--rate-limits: cannot read JSON from '${path}'`);
+  }
+  if (!raw || typeof raw !== "object") throw new ConfigError(`--rate-limits: '${path}' must hold an object`);
+  return raw as Partial<Config["rateLimits"]>;
+}
+
+/** A config for tests and embedding: in-memory, harness on, everything else default. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ data: ":memory:", harness: true, port: "0", quiet: true }, {}), ...overrides };
+}

@@ -1,0 +1,222 @@
+import type { CoreDeps } from "./deps";
+import type { ApplicationRow, UserRow } from "./types";
+import type { Users } from "./users";
+import type { Guilds } from "./guilds";
+import { DomainError } from "./errors";
+import { constantTimeEqualHex, newEd25519PublicKeyHex, randomSecret, sha256Hex } from "./crypto";
+import { ALL_INTENTS, NON_PRIVILEGED_INTENTS, PRIVILEGED_INTENTS } from "./permissions";
+
+export interface MintedSecret {
+  secret: string;
+  version: number;
+}
+
+/**
+ * Applications and their bot users. A token's grant (intents) and version are fixed
+ * when it is minted; changing intents only affects the next token (spec 5.4). Only the
+ * digest of the token's secret is stored.
+ */
+export class Applications {
+  constructor(
+    private readonly d: CoreDeps,
+    private readonly users: Users,
+    private readonly guilds: Guilds,
+  ) {}
+
+  private get db() {
+    return this.d.store.db;
+  }
+
+  get(id: string): ApplicationRow | null {
+    return this.db.query("SELECT * FROM applications WHERE id = ?").get(id) as ApplicationRow | null;
+  }
+
+  require(id: string): ApplicationRow {
+    const a = this.get(id);
+    if (!a) throw DomainError.notFound("application");
+    return a;
+  }
+
+  /** Only the owning account can see or change an application (spec 2.2). */
+  requireOwned(id: string, ownerId: string): ApplicationRow {
+    const a = this.get(id);
+    if (!a || a.owner_id !== ownerId) throw DomainError.notFound("application");
+    return a;
+  }
+
+  byBotUser(botUserId: string): ApplicationRow | null {
+    return this.db.query("SELECT * FROM applications WHERE bot_user_id = ?").get(botUserId) as ApplicationRow | null;
+  }
+
+  listOwned(ownerId: string): ApplicationRow[] {
+    return this.db.query("SELECT * FROM applications WHERE owner_id = ? ORDER BY id").all(ownerId) as ApplicationRow[];
+  }
+
+  /** Intents the application may use now: every non-privileged one asked for, plus approved privileged ones. */
+  grant(a: Pick<ApplicationRow, "intents" | "privileged_approved">): number {
+    return a.intents & (NON_PRIVILEGED_INTENTS | (a.privileged_approved & PRIVILEGED_INTENTS));
+  }
+
+  create(input: { ownerId: string; name: string; description?: string; intents?: number }): { app: ApplicationRow; bot: UserRow; token: MintedSecret } {
+    const name = input.name.trim();
+    if (name.length < 2 || name.length > 32) throw DomainError.invalid("name", "Must be between 2 and 32 in length.", "BASE_TYPE_BAD_LENGTH");
+    const description = input.description ?? "";
+    if (description.length > 400) throw DomainError.invalid("description", "Must be 400 or fewer in length.", "BASE_TYPE_MAX_LENGTH");
+    return this.d.store.write(() => {
+      const owner = this.users.require(input.ownerId);
+      if (owner.kind !== "person") throw DomainError.forbidden("Bot users cannot own applications");
+      const bot = this.users.createBot(name);
+      const intents = (input.intents ?? NON_PRIVILEGED_INTENTS) & ALL_INTENTS;
+      const app: ApplicationRow = {
+        id: this.d.ids.next(),
+        owner_id: owner.id,
+        bot_user_id: bot.id,
+        name,
+        description,
+        intents,
+        privileged_requested: intents & PRIVILEGED_INTENTS,
+        privileged_approved: 0,
+        public_key: newEd25519PublicKeyHex(),
+        interactions_endpoint_url: null,
+        token_version: 0,
+        token_hash: null,
+        token_intents: 0,
+        created_at: this.d.clock.now(),
+      };
+      this.db
+        .query(
+          `INSERT INTO applications (id, owner_id, bot_user_id, name, description, intents, privileged_requested, privileged_approved, public_key,
+             interactions_endpoint_url, token_version, token_hash, token_intents, created_at)
+           VALUES ($id, $owner_id, $bot_user_id, $name, $description, $intents, $privileged_requested, $privileged_approved, $public_key,
+             $interactions_endpoint_url, $token_version, $token_hash, $token_intents, $created_at)`,
+        )
+        .run(app as never);
+      const token = this.mint(app.id);
+      return { app: this.require(app.id), bot, token };
+    });
+  }
+
+  /** Mint a new token: version n -> n+1; older tokens are refused from now on. */
+  rotateToken(appId: string): MintedSecret {
+    return this.d.store.write(() => {
+      this.require(appId);
+      const t = this.mint(appId);
+      this.d.store.emit({ type: "application.token_rotated", applicationId: appId });
+      return t;
+    });
+  }
+
+  private mint(appId: string): MintedSecret {
+    const a = this.require(appId);
+    const secret = randomSecret(32);
+    const version = a.token_version + 1;
+    this.db
+      .query("UPDATE applications SET token_version = ?, token_hash = ?, token_intents = ? WHERE id = ?")
+      .run(version, sha256Hex(secret), this.grant(a), appId);
+    return { secret, version };
+  }
+
+  /** The application whose current token this is, or null. Constant-time on the secret. */
+  authenticate(botUserId: string, version: number, secret: string): ApplicationRow | null {
+    const a = this.byBotUser(botUserId);
+    if (!a || !a.token_hash || a.token_version !== version) return null;
+    return constantTimeEqualHex(sha256Hex(secret), a.token_hash) ? a : null;
+  }
+
+  update(
+    appId: string,
+    patch: { name?: string; description?: string; interactionsEndpointUrl?: string | null },
+  ): ApplicationRow {
+    return this.d.store.write(() => {
+      const a = this.require(appId);
+      const name = patch.name?.trim() ?? a.name;
+      if (name.length < 2 || name.length > 32) throw DomainError.invalid("name", "Must be between 2 and 32 in length.");
+      const description = patch.description ?? a.description;
+      if (description.length > 400) throw DomainError.invalid("description", "Must be 400 or fewer in length.");
+      let url = a.interactions_endpoint_url;
+      if (patch.interactionsEndpointUrl !== undefined) {
+        url = patch.interactionsEndpointUrl;
+        if (url !== null) {
+          let ok = false;
+          try {
+            ok = new URL(url).protocol === "https:";
+          } catch {}
+          if (!ok || url.length > 2048) throw DomainError.invalid("interactions_endpoint_url", "Must be an https URL", "URL_TYPE_INVALID_URL");
+        }
+      }
+      this.db
+        .query("UPDATE applications SET name = ?, description = ?, interactions_endpoint_url = ? WHERE id = ?")
+        .run(name, description, url, appId);
+      if (name !== a.name) this.db.query("UPDATE users SET username = ? WHERE id = ?").run(name, a.bot_user_id);
+      return this.require(appId);
+    });
+  }
+
+  /**
+   * Set the intents the application asks for. Privileged ones are recorded as a request
+   * for an administrator; the current token keeps its grant until the next rotation.
+   */
+  setIntents(appId: string, intents: number): ApplicationRow {
+    return this.d.store.write(() => {
+      this.require(appId);
+      const bits = intents & ALL_INTENTS;
+      this.db
+        .query("UPDATE applications SET intents = ?, privileged_requested = privileged_requested | ? WHERE id = ?")
+        .run(bits, bits & PRIVILEGED_INTENTS, appId);
+      this.d.store.emit({ type: "application.intents_changed", applicationId: appId });
+      return this.require(appId);
+    });
+  }
+
+  /**
+   * An administrator approves (or withdraws) privileged intents. `adminId` null means the
+   * operator of this server (CLI, seed), who is the administrator by definition.
+   */
+  approvePrivileged(appId: string, adminId: string | null, bits: number, approve = true): ApplicationRow {
+    return this.d.store.write(() => {
+      if (adminId !== null && !this.users.require(adminId).is_admin)
+        throw DomainError.forbidden("Only an administrator can approve privileged intents");
+      const a = this.require(appId);
+      const p = bits & PRIVILEGED_INTENTS;
+      const next = approve ? a.privileged_approved | p : a.privileged_approved & ~p;
+      this.db.query("UPDATE applications SET privileged_approved = ? WHERE id = ?").run(next, appId);
+      this.d.store.emit({ type: "application.intents_changed", applicationId: appId });
+      return this.require(appId);
+    });
+  }
+
+  /** Install the bot into a guild; the installer needs Manage Server, Administrator or ownership (spec 5.10). */
+  install(appId: string, guildId: string, byUserId: string): void {
+    this.d.store.write(() => {
+      const a = this.require(appId);
+      this.guilds.require(guildId);
+      if (!this.guilds.canManageGuild(guildId, byUserId)) throw DomainError.forbidden("You need Manage Server on this server");
+      this.guilds.addMember(guildId, a.bot_user_id);
+    });
+  }
+
+  /** The application's owner removes its bot from one guild. */
+  uninstall(appId: string, guildId: string, byUserId: string): void {
+    this.d.store.write(() => {
+      const a = this.requireOwned(appId, byUserId);
+      this.guilds.removeMember(guildId, a.bot_user_id);
+    });
+  }
+
+  /**
+   * Delete an application: its bot leaves every guild, its token, webhooks, commands
+   * and interactions go with it (cascades), at once.
+   */
+  delete(appId: string): void {
+    this.d.store.write(() => {
+      const a = this.require(appId);
+      for (const gid of this.guilds.guildIdsOf(a.bot_user_id)) {
+        this.db.query("DELETE FROM members WHERE guild_id = ? AND user_id = ?").run(gid, a.bot_user_id);
+        this.d.store.emit({ type: "member.removed", guildId: gid, userId: a.bot_user_id });
+      }
+      this.db.query("DELETE FROM applications WHERE id = ?").run(appId);
+      this.db.query("UPDATE users SET deleted_at = ? WHERE id = ?").run(this.d.clock.now(), a.bot_user_id);
+      this.d.store.emit({ type: "application.deleted", applicationId: appId, botUserId: a.bot_user_id });
+    });
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The one clock. Everything time-based (token lifetimes, session expiry, heartbeat
+ * deadlines, rate-limit windows, snowflake timestamps) asks this, never Date.now().
+ * The harness swaps the real clock for a virtual one that only moves when told, so a
+ * test of a 15-minute expiry takes milliseconds.
+ */
+export interface TimerHandle {
+  cancel(): void;
+}
+
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): TimerHandle;
+  readonly virtual: boolean;
+}
+
+interface PendingTimer {
+  id: number;
+  due: number;
+  fn: () => void;
+  cancelled: boolean;
+  real?: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * A clock that is real by default and can be switched to virtual time. Timers are
+ * kept in one ordered list whichever mode is active, so switching modes never loses
+ * a timer: in real mode each timer also has a host timeout; in virtual mode only
+ * advance() fires them, in due order.
+ */
+export class SwitchableClock implements Clock {
+  private offset = 0; // virtual: fixed instant; real: 0
+  private frozenAt: number | null = null;
+  private timers: PendingTimer[] = [];
+  private nextId = 1;
+
+  get virtual(): boolean {
+    return this.frozenAt !== null;
+  }
+
+  now(): number {
+    return this.frozenAt ?? Date.now() + this.offset;
+  }
+
+  setTimeout(fn: () => void, ms: number): TimerHandle {
+    const t: PendingTimer = { id: this.nextId++, due: this.now() + Math.max(0, ms), fn, cancelled: false };
+    this.insert(t);
+    if (!this.virtual) this.arm(t);
+    return {
+      cancel: () => {
+        t.cancelled = true;
+        if (t.real) clearTimeout(t.real);
+        this.timers = this.timers.filter((x) => x !== t);
+      },
+    };
+  }
+
+  /** Switch to virtual time (if not already) and move forward, firing due timers in order. */
+  advance(ms: number): number {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError("advance must be a non-negative number");
+    this.freeze();
+    this.runUntil(this.now() + ms);
+    return this.now();
+  }
+
+  /** Switch to virtual time at an absolute instant; moving forward fires due timers. */
+  set(at: number): number {
+    this.freeze();
+    if (at >= this.now()) this.runUntil(at);
+    else this.frozenAt = at;
+    return this.now();
+  }
+
+  /** Back to real time; pending timers are re-armed on the host. */
+  reset(): void {
+    this.frozenAt = null;
+    this.offset = 0;
+    for (const t of this.timers) this.arm(t);
+  }
+
+  /** Drop every pending timer (used when the world is reset). */
+  clearTimers(): void {
+    for (const t of this.timers) if (t.real) clearTimeout(t.real);
+    this.timers = [];
+  }
+
+  private freeze(): void {
+    if (this.frozenAt !== null) return;
+    this.frozenAt = this.now();
+    for (const t of this.timers) if (t.real) {
+      clearTimeout(t.real);
+      t.real = undefined;
+    }
+  }
+
+  private runUntil(target: number): void {
+    // Fire strictly in due order; a timer scheduled by a firing timer is honoured too.
+    for (;;) {
+      const t = this.timers[0];
+      if (!t || t.due > target) break;
+      this.timers.shift();
+      this.frozenAt = Math.max(this.frozenAt ?? t.due, t.due);
+      if (!t.cancelled) t.fn();
+    }
+    this.frozenAt = target;
+  }
+
+  private insert(t: PendingTimer): void {
+    let i = this.timers.length;
+    while (i > 0 && this.timers[i - 1].due > t.due) i--;
+    this.timers.splice(i, 0, t);
+  }
+
+  private arm(t: PendingTimer): void {
+    if (t.real) clearTimeout(t.real);
+    t.real = setTimeout(() => {
+      this.timers = this.timers.filter((x) => x !== t);
+      if (!t.cancelled) t.fn();
+    }, Math.max(0, t.due - this.now()));
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Domain events, published on the bus after the transaction that caused them commits.
+ * They carry internal ids only; the gateway reads current state (and, for deletions,
+ * the snapshot carried here) to build frames.
+ */
+export type DomainEvent =
+  | { type: "guild.created"; guildId: string }
+  | { type: "guild.updated"; guildId: string }
+  | { type: "guild.deleted"; guildId: string; memberIds: string[] }
+  | { type: "member.added"; guildId: string; userId: string }
+  | { type: "member.updated"; guildId: string; userId: string }
+  | { type: "member.removed"; guildId: string; userId: string }
+  | { type: "channel.created"; channelId: string; guildId: string | null }
+  | { type: "channel.updated"; channelId: string; guildId: string | null }
+  | { type: "channel.deleted"; channelId: string; guildId: string | null; snapshot: Record<string, unknown> }
+  | { type: "role.created"; guildId: string; roleId: string }
+  | { type: "role.updated"; guildId: string; roleId: string }
+  | { type: "role.deleted"; guildId: string; roleId: string }
+  | { type: "message.created"; messageId: string; channelId: string; guildId: string | null }
+  | { type: "message.updated"; messageId: string; channelId: string; guildId: string | null }
+  | { type: "message.deleted"; messageId: string; channelId: string; guildId: string | null; ephemeralUserId: string | null }
+  | {
+      type: "reaction.added" | "reaction.removed";
+      messageId: string;
+      channelId: string;
+      guildId: string | null;
+      userId: string;
+      emoji: { name: string | null; id: string | null; animated: boolean };
+      messageAuthorId: string;
+    }
+  | { type: "typing.started"; channelId: string; guildId: string | null; userId: string; at: number }
+  | { type: "presence.updated"; userId: string; status: string }
+  | { type: "interaction.created"; interactionId: string; applicationId: string }
+  | { type: "application.token_rotated"; applicationId: string }
+  | { type: "application.intents_changed"; applicationId: string }
+  | { type: "application.deleted"; applicationId: string; botUserId: string }
+  | { type: "world.reset" };
+
+export type EventType = DomainEvent["type"];
+
+type Handler = (e: DomainEvent) => void;
+
+export class EventBus {
+  private handlers: Handler[] = [];
+
+  subscribe(h: Handler): () => void {
+    this.handlers.push(h);
+    return () => {
+      this.handlers = this.handlers.filter((x) => x !== h);
+    };
+  }
+
+  publish(events: DomainEvent[]): void {
+    for (const e of events) {
+      for (const h of this.handlers) {
+        try {
+          h(e);
+        } catch (err) {
+          // A failing subscriber must not stop the others or the writer that committed.
+          console.error("event subscriber failed:", err);
+        }
+      }
+    }
+  }
+}

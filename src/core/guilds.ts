@@ -1,0 +1,370 @@
+import type { CoreDeps } from "./deps";
+import type { ChannelRow, GuildRow, MemberRow, OverwriteRow, RoleRow } from "./types";
+import { DomainError } from "./errors";
+import { ALL_PERMISSIONS, computePermissions, DEFAULT_EVERYONE, PERMISSIONS, hasPermission } from "./permissions";
+
+/**
+ * Servers (guilds), their roles, channels and members, and the permission model over
+ * them. The @everyone role's id equals its guild's id, as on the reference platform,
+ * so the boundary maps both to one snowflake without a special case.
+ */
+export class Guilds {
+  constructor(private readonly d: CoreDeps) {}
+
+  private get db() {
+    return this.d.store.db;
+  }
+
+  get(id: string): GuildRow | null {
+    return this.db.query("SELECT * FROM guilds WHERE id = ?").get(id) as GuildRow | null;
+  }
+
+  require(id: string): GuildRow {
+    const g = this.get(id);
+    if (!g) throw DomainError.notFound("guild");
+    return g;
+  }
+
+  create(input: { name: string; ownerId: string; channels?: string[]; everyonePermissions?: number }): GuildRow {
+    const name = input.name.trim();
+    if (name.length < 2 || name.length > 100) throw DomainError.invalid("name", "Must be between 2 and 100 in length.", "BASE_TYPE_BAD_LENGTH");
+    return this.d.store.write(() => {
+      const now = this.d.clock.now();
+      const g: GuildRow = {
+        id: this.d.ids.next(),
+        name,
+        owner_id: input.ownerId,
+        icon: null,
+        description: null,
+        preferred_locale: "en-US",
+        system_channel_id: null,
+        created_at: now,
+      };
+      this.db
+        .query(
+          "INSERT INTO guilds (id, name, owner_id, icon, description, preferred_locale, system_channel_id, created_at) VALUES ($id, $name, $owner_id, $icon, $description, $preferred_locale, $system_channel_id, $created_at)",
+        )
+        .run(g as never);
+      this.db
+        .query(
+          "INSERT INTO roles (id, guild_id, name, permissions, position, is_everyone, created_at) VALUES (?, ?, '@everyone', ?, 0, 1, ?)",
+        )
+        .run(g.id, g.id, input.everyonePermissions ?? DEFAULT_EVERYONE, now);
+      this.insertMember(g.id, input.ownerId, now);
+      const names = input.channels ?? ["general"];
+      names.forEach((n, i) => {
+        const c = this.insertChannel({ guildId: g.id, name: n, type: 0, position: i });
+        if (i === 0) {
+          this.db.query("UPDATE guilds SET system_channel_id = ? WHERE id = ?").run(c.id, g.id);
+          g.system_channel_id = c.id;
+        }
+      });
+      this.d.store.emit({ type: "guild.created", guildId: g.id });
+      return g;
+    });
+  }
+
+  update(guildId: string, patch: Partial<Pick<GuildRow, "name" | "description" | "icon" | "system_channel_id">>): GuildRow {
+    return this.d.store.write(() => {
+      const g = this.require(guildId);
+      const next = { ...g, ...patch };
+      if (next.name.length < 2 || next.name.length > 100) throw DomainError.invalid("name", "Must be between 2 and 100 in length.");
+      this.db
+        .query("UPDATE guilds SET name = ?, description = ?, icon = ?, system_channel_id = ? WHERE id = ?")
+        .run(next.name, next.description, next.icon, next.system_channel_id, guildId);
+      this.d.store.emit({ type: "guild.updated", guildId });
+      return next;
+    });
+  }
+
+  delete(guildId: string): void {
+    this.d.store.write(() => {
+      this.require(guildId);
+      const memberIds = this.memberIds(guildId);
+      this.db.query("DELETE FROM guilds WHERE id = ?").run(guildId);
+      this.d.store.emit({ type: "guild.deleted", guildId, memberIds });
+    });
+  }
+
+  // ---- members ----
+
+  member(guildId: string, userId: string): MemberRow | null {
+    return this.db.query("SELECT * FROM members WHERE guild_id = ? AND user_id = ?").get(guildId, userId) as MemberRow | null;
+  }
+
+  requireMember(guildId: string, userId: string): MemberRow {
+    const m = this.member(guildId, userId);
+    if (!m) throw DomainError.notFound("member");
+    return m;
+  }
+
+  isMember(guildId: string, userId: string): boolean {
+    return this.member(guildId, userId) !== null;
+  }
+
+  memberIds(guildId: string): string[] {
+    return (this.db.query("SELECT user_id FROM members WHERE guild_id = ?").all(guildId) as { user_id: string }[]).map(
+      (r) => r.user_id,
+    );
+  }
+
+  members(guildId: string, opts: { after?: string; limit?: number } = {}): MemberRow[] {
+    return this.db
+      .query("SELECT * FROM members WHERE guild_id = ? AND user_id > ? ORDER BY user_id LIMIT ?")
+      .all(guildId, opts.after ?? "", opts.limit ?? 1_000_000) as MemberRow[];
+  }
+
+  memberCount(guildId: string): number {
+    return (this.db.query("SELECT count(*) AS n FROM members WHERE guild_id = ?").get(guildId) as { n: number }).n;
+  }
+
+  guildIdsOf(userId: string): string[] {
+    return (
+      this.db.query("SELECT guild_id FROM members WHERE user_id = ? ORDER BY guild_id").all(userId) as { guild_id: string }[]
+    ).map((r) => r.guild_id);
+  }
+
+  memberRoleIds(guildId: string, userId: string): string[] {
+    return (
+      this.db
+        .query("SELECT role_id FROM member_roles WHERE guild_id = ? AND user_id = ? ORDER BY role_id")
+        .all(guildId, userId) as { role_id: string }[]
+    ).map((r) => r.role_id);
+  }
+
+  /** Add a user to a guild (join by invite, bot install, seeding). Banned users cannot. */
+  addMember(guildId: string, userId: string): MemberRow {
+    return this.d.store.write(() => {
+      this.require(guildId);
+      const existing = this.member(guildId, userId);
+      if (existing) return existing;
+      if (this.db.query("SELECT 1 FROM bans WHERE guild_id = ? AND user_id = ?").get(guildId, userId))
+        throw DomainError.forbidden("You are banned from this server");
+      const m = this.insertMember(guildId, userId, this.d.clock.now());
+      this.d.store.emit({ type: "member.added", guildId, userId });
+      return m;
+    });
+  }
+
+  /** Remove a member (leave, kick, ban, bot removal). The owner cannot leave. */
+  removeMember(guildId: string, userId: string): void {
+    this.d.store.write(() => {
+      const g = this.require(guildId);
+      this.requireMember(guildId, userId);
+      if (g.owner_id === userId) throw DomainError.invalid("", "The server owner cannot leave the server", "OWNER_CANNOT_LEAVE");
+      this.db.query("DELETE FROM members WHERE guild_id = ? AND user_id = ?").run(guildId, userId);
+      this.d.store.emit({ type: "member.removed", guildId, userId });
+    });
+  }
+
+  addMemberRole(guildId: string, userId: string, roleId: string): void {
+    this.d.store.write(() => {
+      this.requireMember(guildId, userId);
+      const r = this.requireRole(guildId, roleId);
+      if (r.is_everyone) throw DomainError.invalid("role_id", "The @everyone role cannot be assigned");
+      const res = this.db
+        .query("INSERT OR IGNORE INTO member_roles (guild_id, user_id, role_id) VALUES (?, ?, ?)")
+        .run(guildId, userId, roleId);
+      if (res.changes) this.d.store.emit({ type: "member.updated", guildId, userId });
+    });
+  }
+
+  removeMemberRole(guildId: string, userId: string, roleId: string): void {
+    this.d.store.write(() => {
+      this.requireMember(guildId, userId);
+      this.requireRole(guildId, roleId);
+      const res = this.db
+        .query("DELETE FROM member_roles WHERE guild_id = ? AND user_id = ? AND role_id = ?")
+        .run(guildId, userId, roleId);
+      if (res.changes) this.d.store.emit({ type: "member.updated", guildId, userId });
+    });
+  }
+
+  private insertMember(guildId: string, userId: string, at: number): MemberRow {
+    const m: MemberRow = { guild_id: guildId, user_id: userId, nick: null, joined_at: at };
+    this.db.query("INSERT INTO members (guild_id, user_id, nick, joined_at) VALUES (?, ?, ?, ?)").run(guildId, userId, null, at);
+    return m;
+  }
+
+  // ---- roles ----
+
+  roles(guildId: string): RoleRow[] {
+    return this.db.query("SELECT * FROM roles WHERE guild_id = ? ORDER BY position, id").all(guildId) as RoleRow[];
+  }
+
+  role(guildId: string, roleId: string): RoleRow | null {
+    return this.db.query("SELECT * FROM roles WHERE guild_id = ? AND id = ?").get(guildId, roleId) as RoleRow | null;
+  }
+
+  requireRole(guildId: string, roleId: string): RoleRow {
+    const r = this.role(guildId, roleId);
+    if (!r) throw DomainError.notFound("role");
+    return r;
+  }
+
+  createRole(
+    guildId: string,
+    input: { name?: string; permissions?: number; color?: number; hoist?: boolean; mentionable?: boolean; icon?: string | null; unicode_emoji?: string | null },
+  ): RoleRow {
+    return this.d.store.write(() => {
+      this.require(guildId);
+      const top = this.db.query("SELECT max(position) AS p FROM roles WHERE guild_id = ?").get(guildId) as { p: number };
+      const everyone = this.requireRole(guildId, guildId);
+      const r: RoleRow = {
+        id: this.d.ids.next(),
+        guild_id: guildId,
+        name: input.name ?? "new role",
+        permissions: (input.permissions ?? everyone.permissions) & ALL_PERMISSIONS,
+        color: input.color ?? 0,
+        hoist: input.hoist ? 1 : 0,
+        mentionable: input.mentionable ? 1 : 0,
+        position: (top?.p ?? 0) + 1,
+        is_everyone: 0,
+        icon: input.icon ?? null,
+        unicode_emoji: input.unicode_emoji ?? null,
+        bot_user_id: null,
+        created_at: this.d.clock.now(),
+      };
+      this.db
+        .query(
+          `INSERT INTO roles (id, guild_id, name, permissions, color, hoist, mentionable, position, is_everyone, icon, unicode_emoji, bot_user_id, created_at)
+           VALUES ($id, $guild_id, $name, $permissions, $color, $hoist, $mentionable, $position, $is_everyone, $icon, $unicode_emoji, $bot_user_id, $created_at)`,
+        )
+        .run(r as never);
+      this.d.store.emit({ type: "role.created", guildId, roleId: r.id });
+      return r;
+    });
+  }
+
+  // ---- channels ----
+
+  channel(id: string): ChannelRow | null {
+    return this.db.query("SELECT * FROM channels WHERE id = ?").get(id) as ChannelRow | null;
+  }
+
+  requireChannel(id: string): ChannelRow {
+    const c = this.channel(id);
+    if (!c) throw DomainError.notFound("channel");
+    return c;
+  }
+
+  channels(guildId: string): ChannelRow[] {
+    return this.db.query("SELECT * FROM channels WHERE guild_id = ? ORDER BY position, id").all(guildId) as ChannelRow[];
+  }
+
+  overwrites(channelId: string): OverwriteRow[] {
+    return this.db.query("SELECT * FROM overwrites WHERE channel_id = ? ORDER BY target_id").all(channelId) as OverwriteRow[];
+  }
+
+  createChannel(input: {
+    guildId: string;
+    name: string;
+    type?: number;
+    topic?: string | null;
+    parentId?: string | null;
+    nsfw?: boolean;
+    rateLimitPerUser?: number;
+    position?: number;
+  }): ChannelRow {
+    return this.d.store.write(() => {
+      this.require(input.guildId);
+      const c = this.insertChannel(input);
+      this.d.store.emit({ type: "channel.created", channelId: c.id, guildId: input.guildId });
+      return c;
+    });
+  }
+
+  setOverwrite(channelId: string, targetId: string, targetType: 0 | 1, allow: number, deny: number): void {
+    this.d.store.write(() => {
+      const c = this.requireChannel(channelId);
+      if (!c.guild_id) throw DomainError.invalid("", "Direct messages have no permission overwrites");
+      this.db
+        .query(
+          "INSERT INTO overwrites (channel_id, target_id, target_type, allow, deny) VALUES (?, ?, ?, ?, ?) ON CONFLICT (channel_id, target_id) DO UPDATE SET target_type = excluded.target_type, allow = excluded.allow, deny = excluded.deny",
+        )
+        .run(channelId, targetId, targetType, allow & ALL_PERMISSIONS, deny & ALL_PERMISSIONS);
+      this.d.store.emit({ type: "channel.updated", channelId, guildId: c.guild_id });
+    });
+  }
+
+  private insertChannel(input: {
+    guildId: string;
+    name: string;
+    type?: number;
+    topic?: string | null;
+    parentId?: string | null;
+    nsfw?: boolean;
+    rateLimitPerUser?: number;
+    position?: number;
+  }): ChannelRow {
+    const pos =
+      input.position ??
+      ((this.db.query("SELECT max(position) AS p FROM channels WHERE guild_id = ?").get(input.guildId) as { p: number | null }).p ?? -1) + 1;
+    const c: ChannelRow = {
+      id: this.d.ids.next(),
+      guild_id: input.guildId,
+      type: input.type ?? 0,
+      name: input.name,
+      topic: input.topic ?? null,
+      position: pos,
+      parent_id: input.parentId ?? null,
+      nsfw: input.nsfw ? 1 : 0,
+      rate_limit_per_user: input.rateLimitPerUser ?? 0,
+      user_limit: null,
+      bitrate: null,
+      e2e: 0,
+      last_message_id: null,
+      created_at: this.d.clock.now(),
+    };
+    this.db
+      .query(
+        `INSERT INTO channels (id, guild_id, type, name, topic, position, parent_id, nsfw, rate_limit_per_user, user_limit, bitrate, e2e, last_message_id, created_at)
+         VALUES ($id, $guild_id, $type, $name, $topic, $position, $parent_id, $nsfw, $rate_limit_per_user, $user_limit, $bitrate, $e2e, $last_message_id, $created_at)`,
+      )
+      .run(c as never);
+    return c;
+  }
+
+  // ---- permissions ----
+
+  /** Guild-level (step A) or channel-level (step B) permissions of a user. 0 for non-members. */
+  permissions(guildId: string, userId: string, channelId?: string): number {
+    const g = this.get(guildId);
+    if (!g || !this.isMember(guildId, userId)) return 0;
+    const roleIds = this.memberRoleIds(guildId, userId);
+    const roles = this.roles(guildId);
+    const everyone = roles.find((r) => r.is_everyone)!;
+    const mine = roles.filter((r) => roleIds.includes(r.id));
+    const overwrites = channelId
+      ? this.overwrites(channelId).map((o) => ({ targetId: o.target_id, targetType: o.target_type, allow: o.allow, deny: o.deny }))
+      : undefined;
+    return computePermissions({
+      isOwner: g.owner_id === userId,
+      everyonePerms: everyone.permissions,
+      memberRolePerms: mine.map((r) => r.permissions),
+      memberRoleIds: roleIds,
+      everyoneRoleId: everyone.id,
+      userId,
+      overwrites,
+    });
+  }
+
+  /** Throw 403 unless the user holds `bit` (guild-wide, or in the channel when given). */
+  requirePermission(guildId: string, userId: string, bit: number, channelId?: string): void {
+    if (!hasPermission(this.permissions(guildId, userId, channelId), bit)) throw DomainError.forbidden();
+  }
+
+  /** Highest role position of a member (@everyone = 0); the owner is above everything. */
+  topPosition(guildId: string, userId: string): number {
+    const g = this.require(guildId);
+    if (g.owner_id === userId) return Number.POSITIVE_INFINITY;
+    const row = this.db
+      .query("SELECT max(r.position) AS p FROM member_roles mr JOIN roles r ON r.id = mr.role_id WHERE mr.guild_id = ? AND mr.user_id = ?")
+      .get(guildId, userId) as { p: number | null };
+    return row.p ?? 0;
+  }
+
+  canManageGuild(guildId: string, userId: string): boolean {
+    return hasPermission(this.permissions(guildId, userId), PERMISSIONS.MANAGE_GUILD);
+  }
+}

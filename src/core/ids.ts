@@ -1,0 +1,52 @@
+/**
+ * Internal ids are UUIDv7 strings. The 48-bit millisecond prefix comes from the shared
+ * clock and the next 12 bits are a per-millisecond counter (RFC 9562 method 1), so the
+ * lexicographic order of ids is creation order. The bot API boundary derives snowflakes
+ * from these bits, which is why snowflake order equals creation order.
+ */
+import type { Clock } from "./clock";
+
+export class IdGenerator {
+  private lastMs = 0;
+  private counter = 0;
+
+  constructor(private readonly clock: Clock) {}
+
+  next(): string {
+    let ms = this.clock.now();
+    if (ms <= this.lastMs) {
+      ms = this.lastMs;
+      this.counter++;
+      if (this.counter > 0xfff) {
+        // Counter exhausted within one millisecond: borrow the next millisecond.
+        ms = ++this.lastMs;
+        this.counter = 0;
+      }
+    } else {
+      this.lastMs = ms;
+      this.counter = 0;
+    }
+    const rand = crypto.getRandomValues(new Uint8Array(8));
+    const hex = ms.toString(16).padStart(12, "0");
+    const a = (0x7000 | this.counter).toString(16);
+    const b = ((rand[0] & 0x3f) | 0x80).toString(16).padStart(2, "0") + rand[1].toString(16).padStart(2, "0");
+    let tail = "";
+    for (let i = 2; i < 8; i++) tail += rand[i].toString(16).padStart(2, "0");
+    return `${hex.slice(0, 8)}-${hex.slice(8)}-${a}-${b}-${tail}`;
+  }
+}
+
+/** Milliseconds and 12-bit counter encoded in a UUIDv7. */
+export function uuidTime(id: string): { ms: number; counter: number } {
+  const ms = parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+  const counter = parseInt(id.slice(15, 18), 16);
+  return { ms, counter };
+}
+
+/** The smallest / largest UUIDv7 string for a given millisecond, for range queries. */
+export function uuidBound(ms: number, upper: boolean): string {
+  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, "0");
+  return upper
+    ? `${hex.slice(0, 8)}-${hex.slice(8)}-7fff-ffff-ffffffffffff`
+    : `${hex.slice(0, 8)}-${hex.slice(8)}-7000-0000-000000000000`;
+}

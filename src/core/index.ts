@@ -1,0 +1,28 @@
+/**
+ * The chat service itself. No HTTP, no snowflakes, no reference-platform JSON: internal
+ * UUIDv7 ids, domain rules, permissions and an event bus fed after each commit.
+ */
+import type { Clock } from "./clock";
+import { IdGenerator } from "./ids";
+import { EventBus, type DomainEvent } from "./events";
+import { Store } from "../store/db";
+import type { CoreDeps } from "./deps";
+import { Users } from "./users";
+import { Guilds } from "./guilds";
+import { Applications } from "./applications";
+
+export interface Core extends CoreDeps {
+  users: Users;
+  guilds: Guilds;
+  apps: Applications;
+}
+
+export function createCore(opts: { clock: Clock; store: Store }): Core {
+  const bus = new EventBus();
+  opts.store.onCommit((events) => bus.publish(events as DomainEvent[]));
+  const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store: opts.store, bus };
+  const users = new Users(deps);
+  const guilds = new Guilds(deps);
+  const apps = new Applications(deps, users, guilds);
+  return { ...deps, users, guilds, apps };
+}

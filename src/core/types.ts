@@ -1,0 +1,125 @@
+/** Stored shapes, as the store returns them (snake_case columns, internal UUIDv7 ids). */
+export interface UserRow {
+  id: string;
+  kind: "person" | "bot";
+  username: string;
+  global_name: string | null;
+  avatar: string | null;
+  password_hash: string | null;
+  is_admin: number;
+  locale: string;
+  presence: string;
+  created_at: number;
+  deleted_at: number | null;
+}
+
+export interface ApplicationRow {
+  id: string;
+  owner_id: string;
+  bot_user_id: string;
+  name: string;
+  description: string;
+  intents: number;
+  privileged_requested: number;
+  privileged_approved: number;
+  public_key: string;
+  interactions_endpoint_url: string | null;
+  token_version: number;
+  token_hash: string | null;
+  token_intents: number;
+  created_at: number;
+}
+
+export interface GuildRow {
+  id: string;
+  name: string;
+  owner_id: string;
+  icon: string | null;
+  description: string | null;
+  preferred_locale: string;
+  system_channel_id: string | null;
+  created_at: number;
+}
+
+export interface RoleRow {
+  id: string;
+  guild_id: string;
+  name: string;
+  permissions: number;
+  color: number;
+  hoist: number;
+  mentionable: number;
+  position: number;
+  is_everyone: number;
+  icon: string | null;
+  unicode_emoji: string | null;
+  bot_user_id: string | null;
+  created_at: number;
+}
+
+export interface MemberRow {
+  guild_id: string;
+  user_id: string;
+  nick: string | null;
+  joined_at: number;
+}
+
+export interface ChannelRow {
+  id: string;
+  guild_id: string | null;
+  type: number;
+  name: string | null;
+  topic: string | null;
+  position: number;
+  parent_id: string | null;
+  nsfw: number;
+  rate_limit_per_user: number;
+  user_limit: number | null;
+  bitrate: number | null;
+  e2e: number;
+  last_message_id: string | null;
+  created_at: number;
+}
+
+export interface OverwriteRow {
+  channel_id: string;
+  target_id: string;
+  target_type: 0 | 1;
+  allow: number;
+  deny: number;
+}
+
+export interface MessageRow {
+  id: string;
+  channel_id: string;
+  author_id: string;
+  type: number;
+  content: string;
+  ciphertext: string | null;
+  embeds: string;
+  components: string;
+  flags: number;
+  nonce: string | null;
+  tts: number;
+  mention_everyone: number;
+  reference_message_id: string | null;
+  reference_channel_id: string | null;
+  reference_guild_id: string | null;
+  webhook_id: string | null;
+  webhook_name: string | null;
+  webhook_avatar: string | null;
+  application_id: string | null;
+  interaction_id: string | null;
+  ephemeral_user_id: string | null;
+  pinned: number;
+  created_at: number;
+  edited_at: number | null;
+}
+
+export const CHANNEL_TYPES = {
+  GUILD_TEXT: 0,
+  DM: 1,
+  GUILD_VOICE: 2,
+  GUILD_CATEGORY: 4,
+  GUILD_ANNOUNCEMENT: 5,
+} as const;

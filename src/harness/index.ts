@@ -1,0 +1,55 @@
+/**
+ * The test harness (design/harness.md), mounted at /api/harness/v1 only in test mode.
+ * It lets a CI pipeline seed a world, act as the people around a bot, read what the
+ * bot did and move the clock. Ids are the snowflakes the bots see.
+ */
+import { Elysia } from "elysia";
+import { Type } from "@sinclair/typebox";
+import type { Parley } from "../app";
+import { DomainError } from "../core/errors";
+import { handler, readBody } from "./http";
+import { rotateToken } from "../botapi/operator";
+
+const ClockBody = Type.Union([
+  Type.Object({ advance_ms: Type.Number({ minimum: 0, maximum: 10 * 365 * 86_400_000 }) }, { additionalProperties: false }),
+  Type.Object({ set: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),
+]);
+
+type Ctx = { request: Request; params: Record<string, string> };
+
+export function harnessPlugin(p: Parley) {
+  const appId = (flake: string) => {
+    const id = p.api.flakes.uuid(flake);
+    if (!id || !p.core.apps.get(id)) throw DomainError.notFound("application");
+    return id;
+  };
+  return new Elysia({ prefix: "/api/harness/v1" })
+    .post("/reset", handler<Ctx>(() => {
+      p.reset();
+      return undefined;
+    }))
+    .post("/seed", handler<Ctx>(async ({ request }) => {
+      const text = await request.text();
+      let doc: unknown;
+      try {
+        doc = text.trim() ? JSON.parse(text) : {};
+      } catch {
+        throw DomainError.invalid("", "The request body contains invalid JSON.", "JSON_INVALID");
+      }
+      return p.seed(doc);
+    }))
+    .post("/clock", handler<Ctx>(async ({ request }) => {
+      const body = await readBody(request, ClockBody);
+      if ("advance_ms" in body) p.clock.advance(body.advance_ms);
+      else {
+        const at = Date.parse(body.set);
+        if (!Number.isFinite(at) || !/^\d{4}-\d{2}-\d{2}T/.test(body.set))
+          throw DomainError.invalid("set", "Must be an ISO 8601 date-time", "DATE_TIME_INVALID");
+        p.clock.set(at);
+      }
+      return { now: new Date(p.clock.now()).toISOString() };
+    }))
+    .post("/applications/:application_id/rotate", handler<Ctx>(({ params }) => ({
+      token: rotateToken(p.api, appId(params.application_id)),
+    })));
+}

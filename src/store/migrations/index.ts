@@ -1,0 +1,12 @@
+/**
+ * Forward-only, numbered migrations, applied in order at start-up (by the server and by
+ * every test app). Never edit a migration that has shipped; add the next number.
+ */
+import { m001 } from "./001_initial";
+
+export interface Migration {
+  version: number;
+  sql: string;
+}
+
+export const migrations: Migration[] = [m001];
