@@ -10,11 +10,13 @@ import type { CoreDeps } from "./deps";
 import { Users } from "./users";
 import { Guilds } from "./guilds";
 import { Applications } from "./applications";
+import { Messages } from "./messages";
 
 export interface Core extends CoreDeps {
   users: Users;
   guilds: Guilds;
   apps: Applications;
+  messages: Messages;
 }
 
 export function createCore(opts: { clock: Clock; store: Store }): Core {
@@ -24,5 +26,6 @@ export function createCore(opts: { clock: Clock; store: Store }): Core {
   const users = new Users(deps);
   const guilds = new Guilds(deps);
   const apps = new Applications(deps, users, guilds);
-  return { ...deps, users, guilds, apps };
+  const messages = new Messages(deps, guilds, users);
+  return { ...deps, users, guilds, apps, messages };
 }

@@ -152,7 +152,7 @@ CREATE TABLE reactions (
   message_id TEXT NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
   emoji_key TEXT NOT NULL,               -- unicode text, or custom emoji id
   emoji_name TEXT,
-  emoji_id TEXT,
+  emoji_id TEXT,                         -- custom emoji: the id as the client gave it (opaque)
   emoji_animated INTEGER NOT NULL DEFAULT 0,
   user_id TEXT NOT NULL REFERENCES users (id),
   created_at INTEGER NOT NULL,
