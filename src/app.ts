@@ -16,6 +16,7 @@ import { botApiPlugin } from "./botapi";
 import { jsonResponse } from "./botapi/http";
 import { createGateway, type Gateway, type GatewaySocketData } from "./gateway";
 import { harnessPlugin } from "./harness";
+import { clientApiPlugin } from "./clientapi";
 import { seedWorld, type SeedAnswer } from "./harness/seed";
 
 export interface Parley {
@@ -107,6 +108,7 @@ export function createParley(config: Config): Parley {
       store.close();
     },
   };
+  http.use(clientApiPlugin(parley));
   // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
   if (config.harness) http.use(harnessPlugin(parley));
   return parley;

@@ -15,6 +15,8 @@ export interface Gateway {
   upgrade(req: Request, server: Server<GatewaySocketData>): Response | undefined;
   /** Close every socket and forget every session (shutdown, harness reset). */
   closeAll(): void;
+  /** Whether the bot user has at least one live (connected, identified) session. */
+  hasLiveSession(botUserId: string): boolean;
 }
 
 export function createGateway(_api: BotApi): Gateway {
@@ -33,5 +35,6 @@ export function createGateway(_api: BotApi): Gateway {
       });
     },
     closeAll() {},
+    hasLiveSession: () => false,
   };
 }

@@ -1,0 +1,76 @@
+/**
+ * The people's API plumbing (/api/client/v1): our own JSON with internal ids, session
+ * tokens in `Authorization: Session <token>` (hashed at rest), and the same error body
+ * as the bot API through the one error mapping.
+ */
+import type { TSchema, Static } from "@sinclair/typebox";
+import type { Parley } from "../app";
+import type { UserRow } from "../core/types";
+import { DomainError } from "../core/errors";
+import { errorToStatusBody } from "../botapi/errors";
+import { jsonResponse } from "../botapi/http";
+import { parseJsonLossless } from "../botapi/json";
+import { validate } from "../botapi/validation";
+
+export interface PersonCtx {
+  p: Parley;
+  me: UserRow;
+  token: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body<T extends TSchema>(schema: T): Promise<Static<T>>;
+}
+
+export interface AnonCtx extends Omit<PersonCtx, "me" | "token"> {
+  request: Request;
+}
+
+async function parse<T extends TSchema>(request: Request, schema: T): Promise<Static<T>> {
+  const text = await request.text();
+  let value: unknown = undefined;
+  if (text.trim() !== "") {
+    try {
+      value = parseJsonLossless(text);
+    } catch {
+      throw DomainError.invalid("", "The request body contains invalid JSON.", "JSON_INVALID");
+    }
+  }
+  return validate(schema, value);
+}
+
+function answer(out: unknown): Response {
+  if (out instanceof Response) return out;
+  return out === undefined ? new Response(null, { status: 204 }) : jsonResponse(200, out);
+}
+
+function fail(e: unknown): Response {
+  const { status, body } = errorToStatusBody(e);
+  return jsonResponse(status, body);
+}
+
+/** A people's API handler for a signed-in person. */
+export function person(p: Parley, fn: (c: PersonCtx) => unknown | Promise<unknown>) {
+  return async ({ request, params }: { request: Request; params: Record<string, string> }) => {
+    try {
+      const m = /^Session\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "");
+      const me = m ? p.core.users.authenticateSession(m[1]) : null;
+      if (!me) throw DomainError.unauthorized();
+      const url = new URL(request.url);
+      return answer(await fn({ p, me, token: m![1], params, query: url.searchParams, body: (s) => parse(request, s) }));
+    } catch (e) {
+      return fail(e);
+    }
+  };
+}
+
+/** A people's API handler that needs no session (sign-up, sign-in). */
+export function anonymous(p: Parley, fn: (c: AnonCtx) => unknown | Promise<unknown>) {
+  return async ({ request, params }: { request: Request; params: Record<string, string> }) => {
+    try {
+      const url = new URL(request.url);
+      return answer(await fn({ p, request, params, query: url.searchParams, body: (s) => parse(request, s) }));
+    } catch (e) {
+      return fail(e);
+    }
+  };
+}
