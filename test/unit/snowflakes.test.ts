@@ -1,0 +1,76 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Snowflakes, EPOCH, SNOWFLAKE } from "../../src/botapi/snowflakes";
+import { SwitchableClock } from "../../src/core/clock";
+import { IdGenerator } from "../../src/core/ids";
+import { Store } from "../../src/store/db";
+import { createParley } from "../../src/app";
+import { testConfig } from "../../src/config";
+
+function setup() {
+  const clock = new SwitchableClock();
+  const store = new Store({ path: ":memory:", synchronous: "NORMAL" });
+  return { clock, ids: new IdGenerator(clock), flakes: new Snowflakes(store.db), store };
+}
+
+describe("snowflakes", () => {
+  test("match ^[0-9]{17,20}$ and encode the creation time since 2025-01-01", () => {
+    const { clock, ids, flakes } = setup();
+    clock.set(Date.parse("2026-06-01T12:00:00Z"));
+    const f = flakes.of(ids.next());
+    expect(f).toMatch(SNOWFLAKE);
+    expect(Snowflakes.timestamp(f)).toBe(Date.parse("2026-06-01T12:00:00Z"));
+    expect((BigInt(f) >> 22n) + BigInt(EPOCH)).toBe(BigInt(Date.parse("2026-06-01T12:00:00Z")));
+  });
+
+  test("keep 17 digits even for objects created right at the epoch", () => {
+    const { clock, ids, flakes } = setup();
+    clock.set(EPOCH);
+    expect(flakes.of(ids.next())).toMatch(SNOWFLAKE);
+  });
+
+  test("order equals creation order, even when minted in reverse order", () => {
+    const { clock, ids, flakes } = setup();
+    clock.set(Date.parse("2026-01-01T00:00:00Z"));
+    const made: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      made.push(ids.next());
+      if (i % 7 === 0) clock.advance(3);
+    }
+    const minted = [...made].reverse().map((u) => flakes.of(u)).reverse();
+    const sorted = [...minted].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+    expect(sorted).toEqual(minted);
+    expect(new Set(minted).size).toBe(50);
+  });
+
+  test("are stable: minted once, the same afterwards, and mapped back", () => {
+    const { ids, flakes } = setup();
+    const u = ids.next();
+    const a = flakes.of(u);
+    flakes.clearCache();
+    expect(flakes.of(u)).toBe(a);
+    expect(flakes.uuid(a)).toBe(u);
+    expect(flakes.uuid("12345678901234567")).toBeNull();
+    expect(flakes.uuid("not-a-number")).toBeNull();
+    expect(flakes.uuid("99999999999999999999")).toBeNull();
+  });
+
+  test("survive a restart of the server (same file, same ids)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-sf-"));
+    try {
+      const cfg = testConfig({ data: dir, dbPath: join(dir, "parley.db") });
+      const p1 = createParley(cfg);
+      const w = p1.seed({ users: [{ name: "alice" }], guilds: [{ name: "Lab", owner: "alice" }] });
+      p1.store.close();
+      const p2 = createParley(cfg);
+      const guild = p2.core.guilds.get(p2.api.flakes.uuid(w.guilds.Lab.id)!);
+      expect(guild?.name).toBe("Lab");
+      expect(p2.api.flakes.of(guild!.id)).toBe(w.guilds.Lab.id);
+      p2.store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
