@@ -116,12 +116,26 @@ export class Applications {
     return { secret, version };
   }
 
-  /** The application whose current token this is, or null. Constant-time on the secret. */
+  /**
+   * The application whose current token this is, or null. Constant-time on the secret.
+   * The stored row is read on every call, so a rotation (even by the CLI in another
+   * process) refuses the old token at once; only the digest computation is memoised,
+   * keyed by the exact token parts already verified once.
+   */
   authenticate(botUserId: string, version: number, secret: string): ApplicationRow | null {
     const a = this.byBotUser(botUserId);
     if (!a || !a.token_hash || a.token_version !== version) return null;
-    return constantTimeEqualHex(sha256Hex(secret), a.token_hash) ? a : null;
+    const key = `${botUserId}.${version}.${secret}`;
+    const known = this.verified.get(key);
+    if (known !== undefined) return known === a.token_hash ? a : null;
+    const digest = sha256Hex(secret);
+    if (!constantTimeEqualHex(digest, a.token_hash)) return null;
+    if (this.verified.size >= 10_000) this.verified.clear();
+    this.verified.set(key, digest);
+    return a;
   }
+
+  private verified = new Map<string, string>();
 
   update(
     appId: string,
