@@ -6,10 +6,14 @@
  */
 import { Type, type Static } from "@sinclair/typebox";
 import { DomainError } from "../../core/errors";
-import { Nullable, Snowflake, validate } from "../validation";
+import { Snowflake, validate } from "../validation";
 
 const Str = (max: number) => Type.String({ maxLength: max });
-const Opt = <T extends import("@sinclair/typebox").TSchema>(t: T) => Type.Optional(Nullable(t));
+/**
+ * Nullable members are stripped of their nulls before validation (null = absent), so
+ * every schema member is plainly optional and errors name the deepest path, not a union.
+ */
+const Opt = <T extends import("@sinclair/typebox").TSchema>(t: T) => Type.Optional(t);
 const Size = Type.Integer({ minimum: 0, maximum: 1 << 30 });
 
 const Media = Type.Object({ url: Str(2048), proxy_url: Opt(Str(2048)), height: Opt(Size), width: Opt(Size) });
@@ -95,19 +99,20 @@ export function validateMessagePayload(body: unknown, opts: { partial?: boolean 
     const bytes = new TextEncoder().encode(JSON.stringify(body)).length;
     if (bytes > MAX_PAYLOAD_BYTES) throw DomainError.invalid("", `The message payload must be at most ${MAX_PAYLOAD_BYTES} bytes.`, "PAYLOAD_TOO_LARGE");
   }
-  const b = validate(MessageBodySchema, body);
+  const raw = (typeof body === "object" && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const has = {
-    content: b.content !== undefined,
-    embeds: b.embeds !== undefined || b.embed !== undefined,
-    components: b.components !== undefined,
-    flags: b.flags !== undefined,
+    content: "content" in raw,
+    embeds: "embeds" in raw || "embed" in raw,
+    components: "components" in raw,
+    flags: "flags" in raw && raw.flags !== null,
   };
-  let embeds = b.embeds ?? (b.embed ? [b.embed] : b.embeds === null ? null : has.embeds ? [] : null);
+  const b = validate(MessageBodySchema, stripNulls(body));
+  let embeds = b.embeds ?? (b.embed ? [b.embed] : null);
   if (embeds) {
     checkEmbedTotal(embeds);
     embeds = embeds.map(normalizeEmbed);
   }
-  const components = b.components ? checkComponents(b.components as Record<string, unknown>[]) : b.components === null ? null : null;
+  const components = b.components ? checkComponents(b.components as Record<string, unknown>[]) : null;
   const content = b.content ?? null;
   if (!opts.partial && !content && !(embeds && embeds.length) && !(components && components.length))
     throw DomainError.invalid("", "Cannot send an empty message", "MESSAGE_EMPTY");
@@ -134,6 +139,14 @@ export function validateMessagePayload(body: unknown, opts: { partial?: boolean 
   };
 }
 
+function stripNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(stripNulls);
+  if (typeof v !== "object" || v === null) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = stripNulls(x);
+  return out;
+}
+
 function checkEmbedTotal(embeds: Static<typeof EmbedSchema>[]): void {
   let total = 0;
   for (const e of embeds) {
@@ -148,9 +161,9 @@ function checkEmbedTotal(embeds: Static<typeof EmbedSchema>[]): void {
 function normalizeEmbed(e: Static<typeof EmbedSchema>): Record<string, unknown> {
   const out: Record<string, unknown> = { type: "rich" };
   for (const [k, v] of Object.entries(e)) {
-    if (v === null || v === undefined || k === "type") continue;
+    if (v === undefined || k === "type") continue;
     if (k === "fields") out.fields = (v as { name: string; value: string; inline?: boolean | null }[]).map((f) => ({ name: f.name, value: f.value, inline: f.inline ?? false }));
-    else if (typeof v === "object") out[k] = Object.fromEntries(Object.entries(v as object).filter(([, x]) => x !== null && x !== undefined));
+    else if (typeof v === "object") out[k] = { ...(v as object) };
     else out[k] = v;
   }
   return out;
