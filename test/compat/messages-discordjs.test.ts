@@ -57,7 +57,7 @@ test("discord.js: send with embed and buttons, edit, react, history, channel, ov
   expect(p.core.messages.get(uuid(sent.id))).toBeNull();
 
   // The refusal surfaces as a DiscordAPIError with the spec's code.
-  const err = await rest.post(Routes.channelMessages(general), { body: { content: "" } }).catch((e) => e);
+  const err: any = await rest.post(Routes.channelMessages(general), { body: { content: "" } }).catch((e: unknown) => e);
   expect(err.code).toBe(50035);
   expect(err.status).toBe(400);
 
