@@ -77,3 +77,21 @@ export const BASIC_WORLD = {
 export function seedBasic(p: Parley): SeedAnswer {
   return p.seed(structuredClone(BASIC_WORLD));
 }
+
+/** Record every domain event published on the bus; `of(type)` counts them (tests count events). */
+export function recordEvents(p: Parley) {
+  const events: import("../src/core/events").DomainEvent[] = [];
+  const stop = p.core.bus.subscribe((e) => events.push(e));
+  return {
+    events,
+    of: (type: string) => events.filter((e) => e.type === type),
+    clear: () => void events.splice(0),
+    stop,
+  };
+}
+
+/** A Parley with rate limits off, for tests that are not about them. */
+export function makeUnlimitedParley(overrides: Partial<Config> = {}): Parley {
+  const { SPEC_RATE_LIMITS } = require("../src/config") as typeof import("../src/config");
+  return makeParley({ rateLimits: { ...SPEC_RATE_LIMITS, enabled: false }, ...overrides });
+}

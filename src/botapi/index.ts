@@ -9,11 +9,21 @@ import { gatewayRoutes } from "./routes/gateway";
 import { userRoutes } from "./routes/users";
 import { applicationRoutes } from "./routes/applications";
 import { unsupportedRoutes } from "./routes/unsupported";
+import { messageRoutes } from "./routes/messages";
+import { channelRoutes } from "./routes/channels";
+import { reactionRoutes } from "./routes/reactions";
+import { dmRoutes } from "./routes/dms";
+import { inviteRoutes } from "./routes/invites";
 
 export const botApiRoutes: RouteDef[] = [
   ...gatewayRoutes,
   ...userRoutes,
   ...applicationRoutes,
+  ...messageRoutes,
+  ...channelRoutes,
+  ...reactionRoutes,
+  ...dmRoutes,
+  ...inviteRoutes,
   ...unsupportedRoutes,
 ];
 

@@ -11,12 +11,18 @@ import { Users } from "./users";
 import { Guilds } from "./guilds";
 import { Applications } from "./applications";
 import { Messages } from "./messages";
+import { Reactions } from "./reactions";
+import { Channels } from "./channels";
+import { InviteQueries } from "./invite-queries";
 
 export interface Core extends CoreDeps {
   users: Users;
   guilds: Guilds;
   apps: Applications;
   messages: Messages;
+  reactions: Reactions;
+  channels: Channels;
+  inviteQueries: InviteQueries;
 }
 
 export function createCore(opts: { clock: Clock; store: Store }): Core {
@@ -27,5 +33,8 @@ export function createCore(opts: { clock: Clock; store: Store }): Core {
   const guilds = new Guilds(deps);
   const apps = new Applications(deps, users, guilds);
   const messages = new Messages(deps, guilds, users);
-  return { ...deps, users, guilds, apps, messages };
+  const reactions = new Reactions(deps, guilds, messages);
+  const channels = new Channels(deps, guilds);
+  const inviteQueries = new InviteQueries(deps, guilds);
+  return { ...deps, users, guilds, apps, messages, reactions, channels, inviteQueries };
 }

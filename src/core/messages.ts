@@ -3,6 +3,8 @@ import type { ChannelRow, MessageRow } from "./types";
 import type { Guilds } from "./guilds";
 import type { Users } from "./users";
 import { DomainError } from "./errors";
+import { accessChannel, holds, requireBits, type ChannelAccess } from "./access";
+import { PERMISSIONS } from "./permissions";
 
 export interface NewMessage {
   channelId: string;
@@ -40,6 +42,43 @@ export interface Page {
 }
 
 export const EPHEMERAL = 1 << 6;
+/** Flags a sender may set on a channel message (reference-gaps 3.6.2); others are dropped. */
+export const SENDABLE_FLAGS = (1 << 2) | (1 << 12);
+export const SUPPRESS_EMBEDS = 1 << 2;
+const TEXT_TYPES = new Set([0, 1, 2, 5]);
+const EVERYONE = /@(everyone|here)\b/;
+const NONCE_WINDOW_MS = 2 * 60_000;
+const BULK_MAX_AGE_MS = 14 * 86_400_000;
+
+/** What an actor sends: already validated and normalized by the surface. */
+export interface SendInput {
+  content?: string;
+  embeds?: unknown[];
+  components?: unknown[];
+  flags?: number;
+  nonce?: string | null;
+  enforceNonce?: boolean;
+  tts?: boolean;
+  /** A reply. messageId null = an id that never existed. */
+  reference?: { messageId: string | null; failIfNotExists: boolean } | null;
+  /** allowed_mentions lets @everyone/@here ping (default true, as on the reference). */
+  allowEveryone?: boolean;
+}
+
+export interface EditInput {
+  content?: string | null;
+  embeds?: unknown[] | null;
+  components?: unknown[] | null;
+  flags?: number | null;
+  allowEveryone?: boolean;
+}
+
+/** Slowmode (channel rate_limit_per_user): the surface answers 429 with retry_after. */
+export class SlowmodeError extends DomainError {
+  constructor(readonly retryAfterMs: number) {
+    super("rate_limited", "This action cannot be performed due to slowmode rate limit.");
+  }
+}
 
 /**
  * Messages and direct-message channels. Store-level operations; the permission rules of
@@ -173,6 +212,185 @@ export class Messages {
     return this.db
       .query(`SELECT * FROM messages WHERE channel_id = ? AND id < ? AND ${vis} ORDER BY id DESC LIMIT ?`)
       .all(channelId, page.before ?? "\uffff", viewer, page.limit) as MessageRow[];
+  }
+
+  // ---- actor-facing operations: every permission rule lives here, not in handlers ----
+
+  access(actorId: string, channelId: string): ChannelAccess {
+    return accessChannel(this.d, this.guilds, actorId, channelId);
+  }
+
+  /**
+   * Post as an actor (a bot through the bot API, a person through the people's API):
+   * SEND_MESSAGES, slowmode unless MANAGE_MESSAGES or MANAGE_CHANNELS, replies that must
+   * point at a message of this channel, and an @everyone ping only for actors holding
+   * ADMINISTRATOR (or the owner): MENTION_EVERYONE is not one of the 13 bits, so the
+   * only holders of "every permission" are the ones who may ping everyone.
+   */
+  send(actorId: string, channelId: string, input: SendInput): MessageRow {
+    return this.d.store.write(() => {
+      const a = this.access(actorId, channelId);
+      if (!TEXT_TYPES.has(a.channel.type)) throw DomainError.invalid("", "Cannot send messages in a non-text channel", "CHANNEL_TYPE_INVALID");
+      if (a.isDm) this.requireDmPartnerReachable(actorId, a.channel.id);
+      else requireBits(a, PERMISSIONS.SEND_MESSAGES);
+      if (input.enforceNonce && input.nonce) {
+        const earlier = this.db
+          .query("SELECT * FROM messages WHERE channel_id = ? AND author_id = ? AND nonce = ? AND created_at >= ? ORDER BY id DESC LIMIT 1")
+          .get(channelId, actorId, input.nonce, this.d.clock.now() - NONCE_WINDOW_MS) as MessageRow | null;
+        if (earlier) return earlier;
+      }
+      this.enforceSlowmode(a, actorId);
+      let reference: NewMessage["reference"] = null;
+      if (input.reference) {
+        const ref = input.reference.messageId ? this.get(input.reference.messageId) : null;
+        if (ref && ref.channel_id === channelId && !ref.ephemeral_user_id)
+          reference = { messageId: ref.id, channelId, guildId: a.channel.guild_id };
+        else if (input.reference.failIfNotExists)
+          throw DomainError.invalid("message_reference", "Unknown message", "REPLIES_UNKNOWN_MESSAGE");
+      }
+      const content = input.content ?? "";
+      return this.create({
+        channelId,
+        authorId: actorId,
+        content,
+        embeds: input.embeds ?? [],
+        components: input.components ?? [],
+        flags: (input.flags ?? 0) & SENDABLE_FLAGS,
+        nonce: input.nonce ?? null,
+        tts: input.tts ?? false,
+        type: reference ? 19 : 0,
+        reference,
+        mentionEveryone: this.mayPingEveryone(a, content, input.allowEveryone),
+      });
+    });
+  }
+
+  /** One message the actor can see in this channel (404 otherwise). */
+  fetch(actorId: string, channelId: string, messageId: string): MessageRow {
+    this.access(actorId, channelId);
+    return this.require(channelId, messageId, actorId);
+  }
+
+  history(actorId: string, channelId: string, page: Page): MessageRow[] {
+    this.access(actorId, channelId);
+    return this.list(channelId, page, actorId);
+  }
+
+  /**
+   * The author may change content, embeds, components and SUPPRESS_EMBEDS; anyone else
+   * only SUPPRESS_EMBEDS, and only with MANAGE_MESSAGES (reference-gaps 2.7).
+   */
+  editAs(actorId: string, channelId: string, messageId: string, patch: EditInput): MessageRow {
+    return this.d.store.write(() => {
+      const a = this.access(actorId, channelId);
+      const m = this.require(channelId, messageId, actorId);
+      const own = m.author_id === actorId && !m.webhook_id;
+      const touchesBody = patch.content != null || patch.embeds != null || patch.components != null;
+      if (!own) {
+        if (touchesBody || a.isDm) throw DomainError.forbidden("Cannot edit a message authored by another user");
+        requireBits(a, PERMISSIONS.MANAGE_MESSAGES);
+      }
+      if (m.ciphertext !== null) throw DomainError.forbidden("End-to-end encrypted messages cannot be edited here");
+      const flags = patch.flags == null ? m.flags : (m.flags & ~SUPPRESS_EMBEDS) | (patch.flags & SUPPRESS_EMBEDS);
+      const next: MessagePatch = { flags };
+      if (patch.content !== undefined) next.content = patch.content ?? "";
+      if (patch.embeds !== undefined) next.embeds = patch.embeds ?? [];
+      if (patch.components !== undefined) next.components = patch.components ?? [];
+      const content = next.content ?? m.content;
+      const embeds = next.embeds ?? JSON.parse(m.embeds);
+      const components = next.components ?? JSON.parse(m.components);
+      if (!content && embeds.length === 0 && components.length === 0)
+        throw DomainError.invalid("", "Cannot send an empty message", "MESSAGE_EMPTY");
+      const edited = this.edit(m.id, next);
+      if (own && next.content !== undefined) {
+        const everyone = this.mayPingEveryone(a, content, patch.allowEveryone) ? 1 : 0;
+        this.db.query("UPDATE messages SET mention_everyone = ? WHERE id = ?").run(everyone, m.id);
+        edited.mention_everyone = everyone;
+      }
+      return edited;
+    });
+  }
+
+  /** Own messages always; another's only with MANAGE_MESSAGES in a guild channel. */
+  deleteAs(actorId: string, channelId: string, messageId: string): void {
+    this.d.store.write(() => {
+      const a = this.access(actorId, channelId);
+      const m = this.require(channelId, messageId, actorId);
+      if (m.author_id !== actorId || m.webhook_id) {
+        if (a.isDm) throw DomainError.forbidden("Cannot delete a message authored by another user");
+        requireBits(a, PERMISSIONS.MANAGE_MESSAGES);
+      }
+      this.delete(m.id);
+    });
+  }
+
+  /**
+   * Delete up to 100 messages at once (guild channels, MANAGE_MESSAGES). Ids that are
+   * unknown or belong elsewhere are skipped, as on the reference. One message.deleted per
+   * message: MESSAGE_DELETE_BULK is never dispatched (spec 6.2). `createdAt` of each id
+   * comes from the surface (the snowflake's timestamp) and must be within 14 days.
+   */
+  bulkDelete(actorId: string, channelId: string, ids: { id: string | null; createdAt: number }[]): number {
+    return this.d.store.write(() => {
+      const a = this.access(actorId, channelId);
+      if (a.isDm) throw DomainError.forbidden("Cannot execute action on a DM channel");
+      requireBits(a, PERMISSIONS.MANAGE_MESSAGES);
+      const oldest = this.d.clock.now() - BULK_MAX_AGE_MS;
+      if (ids.some((x) => x.createdAt < oldest))
+        throw DomainError.invalid("messages", "You can only bulk delete messages that are under 14 days old.", "BULK_DELETE_TOO_OLD");
+      let n = 0;
+      for (const x of ids) {
+        const m = x.id ? this.get(x.id) : null;
+        if (!m || m.channel_id !== channelId || m.ephemeral_user_id) continue;
+        this.delete(m.id);
+        n++;
+      }
+      return n;
+    });
+  }
+
+  private enforceSlowmode(a: ChannelAccess, actorId: string): void {
+    const every = a.channel.rate_limit_per_user;
+    if (!every || holds(a, PERMISSIONS.MANAGE_MESSAGES) || holds(a, PERMISSIONS.MANAGE_CHANNELS)) return;
+    const last = this.db
+      .query("SELECT max(created_at) AS t FROM messages WHERE author_id = ? AND channel_id = ? AND ephemeral_user_id IS NULL")
+      .get(actorId, a.channel.id) as { t: number | null };
+    if (last.t === null) return;
+    const wait = last.t + every * 1000 - this.d.clock.now();
+    if (wait > 0) throw new SlowmodeError(wait);
+  }
+
+  private mayPingEveryone(a: ChannelAccess, content: string, allowed = true): boolean {
+    return allowed && !a.isDm && EVERYONE.test(content) && holds(a, PERMISSIONS.ADMINISTRATOR);
+  }
+
+  /**
+   * A bot may write into a DM only while its person still shares a server with it
+   * (the reference's 50007, collapsed into 403 50001 by spec 7).
+   */
+  private requireDmPartnerReachable(actorId: string, channelId: string): void {
+    const actor = this.users.require(actorId);
+    if (actor.kind !== "bot") return;
+    const other = this.dmRecipients(channelId).find((u) => u !== actorId);
+    if (!other || !this.sharesGuild(actorId, other)) throw DomainError.forbidden("Cannot send messages to this user");
+  }
+
+  sharesGuild(a: string, b: string): boolean {
+    return !!this.db
+      .query("SELECT 1 FROM members x JOIN members y ON y.guild_id = x.guild_id AND y.user_id = ? WHERE x.user_id = ? LIMIT 1")
+      .get(b, a);
+  }
+
+  /**
+   * A bot opens a DM with a person it shares a server with (reference-gaps 2.11:
+   * an existing DM is returned). Other bots and strangers: 403 50001.
+   */
+  openDmAs(actorId: string, recipientId: string): ChannelRow {
+    const other = this.users.get(recipientId);
+    if (!other || other.deleted_at) throw DomainError.notFound("user");
+    if (recipientId === actorId) throw DomainError.invalid("recipient_id", "Cannot open a direct message with yourself", "INVALID_RECIPIENT");
+    if (other.kind === "bot" || !this.sharesGuild(actorId, recipientId)) throw DomainError.forbidden("Cannot send messages to this user");
+    return this.openDm(actorId, recipientId);
   }
 
   // ---- direct messages ----

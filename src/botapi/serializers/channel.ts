@@ -1,5 +1,6 @@
 import type { BotApi } from "../context";
-import type { ChannelRow } from "../../core/types";
+import type { ChannelRow, OverwriteRow } from "../../core/types";
+import type { ChannelSnapshot } from "../../core/channels";
 import { userJson } from "./user";
 import { iso } from "./time";
 
@@ -8,7 +9,7 @@ import { iso } from "./time";
  * permission_overwrites, nsfw and parent_id; bitrate and user_limit only on voice.
  * `viewerId` drops the viewer from a DM's recipients, as the reference does.
  */
-export function channelJson(api: BotApi, c: ChannelRow, viewerId?: string) {
+export function channelJson(api: BotApi, c: ChannelRow, viewerId?: string, overwrites?: OverwriteRow[]) {
   const f = api.flakes;
   if (c.guild_id === null) {
     const recipients = (api.core.store.db.query("SELECT user_id FROM dm_recipients WHERE channel_id = ? ORDER BY user_id").all(c.id) as {
@@ -36,7 +37,7 @@ export function channelJson(api: BotApi, c: ChannelRow, viewerId?: string) {
     guild_id: f.of(c.guild_id),
     name: c.name,
     position: c.position,
-    permission_overwrites: api.core.guilds.overwrites(c.id).map((o) => ({
+    permission_overwrites: (overwrites ?? api.core.guilds.overwrites(c.id)).map((o) => ({
       id: f.of(o.target_id),
       type: o.target_type,
       allow: String(o.allow),
@@ -59,4 +60,9 @@ export function channelJson(api: BotApi, c: ChannelRow, viewerId?: string) {
     out.rtc_region = null;
   }
   return out;
+}
+
+/** A deleted channel, from the snapshot its channel.deleted event (or the delete itself) carries. */
+export function deletedChannelJson(api: BotApi, snapshot: ChannelSnapshot, viewerId?: string) {
+  return channelJson(api, snapshot.channel, viewerId, snapshot.overwrites);
 }

@@ -1,0 +1,171 @@
+import { Type, type Static } from "@sinclair/typebox";
+import type { BotApi } from "../context";
+import type { RouteDef } from "../http";
+import { noContent, ok } from "../http";
+import { DomainError } from "../../core/errors";
+import type { ChannelInput } from "../../core/channels";
+import { maskPermissions } from "../../core/permissions";
+import { Nullable, Snowflake } from "../validation";
+import { channelJson, deletedChannelJson } from "../serializers/channel";
+import { known } from "./ids";
+
+const Bits = Type.Union([Type.String({ pattern: "^[0-9]{1,20}$" }), Type.Integer({ minimum: 0 })]);
+const Overwrite = Type.Object({
+  id: Snowflake,
+  type: Type.Union([Type.Literal(0), Type.Literal(1)]),
+  allow: Type.Optional(Nullable(Bits)),
+  deny: Type.Optional(Nullable(Bits)),
+});
+
+const Fields = {
+  topic: Type.Optional(Nullable(Type.String({ maxLength: 1024 }))),
+  nsfw: Type.Optional(Nullable(Type.Boolean())),
+  parent_id: Type.Optional(Nullable(Snowflake)),
+  rate_limit_per_user: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 21600 }))),
+  user_limit: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 99 }))),
+  bitrate: Type.Optional(Nullable(Type.Integer({ minimum: 8000, maximum: 384000 }))),
+  position: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  permission_overwrites: Type.Optional(Nullable(Type.Array(Overwrite, { maxItems: 100 }))),
+};
+
+/** CreateChannelBody (spec 2.5, reference-gaps 2.1a). */
+export const CreateChannelBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  type: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  ...Fields,
+});
+
+/** EditChannelBody (spec 2.5): all optional and nullable. */
+export const EditChannelBody = Type.Object({
+  name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+  type: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  ...Fields,
+});
+
+const OverwriteBody = Type.Object({
+  type: Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal("0"), Type.Literal("1")]),
+  allow: Type.Optional(Nullable(Bits)),
+  deny: Type.Optional(Nullable(Bits)),
+});
+
+/** A permission bitfield: any 64-bit value is accepted and masked to the 13 bits (spec 2.9 rule 1). */
+function bits(v: string | number | null | undefined, path: string): number {
+  if (v === null || v === undefined) return 0;
+  const big = BigInt(v);
+  if (big >= 1n << 64n) throw DomainError.invalid(path, "Permission bitfield must fit in 64 bits", "NUMBER_TYPE_MAX");
+  return maskPermissions(big);
+}
+
+/** Body ids to internal ids: a parent or overwrite target that never crossed the boundary is unknown. */
+function toInput(api: BotApi, b: Partial<Static<typeof EditChannelBody>>): ChannelInput {
+  const out: ChannelInput = {};
+  if (b.name != null) out.name = b.name;
+  if (b.type != null) out.type = b.type;
+  if (b.topic !== undefined) out.topic = b.topic;
+  if (b.nsfw !== undefined) out.nsfw = b.nsfw;
+  if (b.rate_limit_per_user !== undefined) out.rateLimitPerUser = b.rate_limit_per_user;
+  if (b.user_limit !== undefined) out.userLimit = b.user_limit;
+  if (b.bitrate !== undefined) out.bitrate = b.bitrate;
+  if (b.position !== undefined) out.position = b.position;
+  if (b.parent_id !== undefined) {
+    if (b.parent_id === null) out.parentId = null;
+    else {
+      const id = api.flakes.uuid(String(b.parent_id));
+      if (!id) throw DomainError.invalid("parent_id", "Not a category channel of this server", "CHANNEL_PARENT_INVALID");
+      out.parentId = id;
+    }
+  }
+  if (b.permission_overwrites != null)
+    out.overwrites = b.permission_overwrites.map((o, i) => {
+      const id = api.flakes.uuid(String(o.id));
+      if (!id) throw DomainError.notFound(o.type === 0 ? "role" : "member");
+      return { targetId: id, targetType: o.type, allow: bits(o.allow, `permission_overwrites[${i}].allow`), deny: bits(o.deny, `permission_overwrites[${i}].deny`) };
+    });
+  return out;
+}
+
+export const channelRoutes: RouteDef[] = [
+  {
+    method: "GET",
+    path: "/channels/{channel_id}",
+    auth: "bot",
+    handler: ({ api, params, bot }) => ok(channelJson(api, api.core.channels.get(bot.botUserId, known(api, params.channel_id, "channel")), bot.botUserId)),
+  },
+  {
+    method: "PATCH",
+    path: "/channels/{channel_id}",
+    auth: "bot",
+    handler: async (req) => {
+      const { api, params, bot } = req;
+      const channelId = known(api, params.channel_id, "channel");
+      api.core.channels.access(bot.botUserId, channelId);
+      const body = await req.body(EditChannelBody);
+      const c = api.core.channels.edit(bot.botUserId, channelId, toInput(api, body));
+      return ok(channelJson(api, c, bot.botUserId));
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/channels/{channel_id}",
+    auth: "bot",
+    handler: ({ api, params, bot }) => {
+      const snap = api.core.channels.delete(bot.botUserId, known(api, params.channel_id, "channel"));
+      return ok(deletedChannelJson(api, snap, bot.botUserId));
+    },
+  },
+  {
+    method: "GET",
+    path: "/guilds/{guild_id}/channels",
+    auth: "bot",
+    handler: ({ api, params, bot }) =>
+      ok(api.core.channels.list(bot.botUserId, known(api, params.guild_id, "guild")).map((c) => channelJson(api, c, bot.botUserId))),
+  },
+  {
+    method: "POST",
+    path: "/guilds/{guild_id}/channels",
+    auth: "bot",
+    handler: async (req) => {
+      const { api, params, bot } = req;
+      const guildId = known(api, params.guild_id, "guild");
+      api.core.channels.list(bot.botUserId, guildId);
+      const body = await req.body(CreateChannelBody);
+      const c = api.core.channels.create(bot.botUserId, guildId, { ...toInput(api, body), name: body.name });
+      return ok(channelJson(api, c, bot.botUserId));
+    },
+  },
+  {
+    method: "PUT",
+    path: "/channels/{channel_id}/permissions/{overwrite_id}",
+    auth: "bot",
+    handler: async (req) => {
+      const { api, params, bot } = req;
+      const channelId = known(api, params.channel_id, "channel");
+      api.core.channels.access(bot.botUserId, channelId);
+      const body = await req.body(OverwriteBody);
+      const type = Number(body.type) as 0 | 1;
+      const target = known(api, params.overwrite_id, type === 0 ? "role" : "member");
+      api.core.channels.putOverwrite(bot.botUserId, channelId, target, type, bits(body.allow, "allow"), bits(body.deny, "deny"));
+      return noContent();
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/channels/{channel_id}/permissions/{overwrite_id}",
+    auth: "bot",
+    handler: ({ api, params, bot }) => {
+      const channelId = known(api, params.channel_id, "channel");
+      api.core.channels.access(bot.botUserId, channelId);
+      api.core.channels.deleteOverwrite(bot.botUserId, channelId, known(api, params.overwrite_id, "overwrite"));
+      return noContent();
+    },
+  },
+  {
+    method: "POST",
+    path: "/channels/{channel_id}/typing",
+    auth: "bot",
+    handler: ({ api, params, bot }) => {
+      api.core.channels.typing(bot.botUserId, known(api, params.channel_id, "channel"));
+      return noContent();
+    },
+  },
+];

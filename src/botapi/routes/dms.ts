@@ -1,0 +1,23 @@
+import { Type } from "@sinclair/typebox";
+import type { RouteDef } from "../http";
+import { ok } from "../http";
+import { Snowflake } from "../validation";
+import { channelJson } from "../serializers/channel";
+import { known } from "./ids";
+
+const CreateDmBody = Type.Object({ recipient_id: Snowflake });
+
+export const dmRoutes: RouteDef[] = [
+  {
+    method: "POST",
+    path: "/users/@me/channels",
+    auth: "bot",
+    handler: async (req) => {
+      const { api, bot } = req;
+      const body = await req.body(CreateDmBody);
+      const recipient = known(api, String(body.recipient_id), "user");
+      const c = api.core.messages.openDmAs(bot.botUserId, recipient);
+      return ok(channelJson(api, c, bot.botUserId));
+    },
+  },
+];

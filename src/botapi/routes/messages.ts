@@ -1,0 +1,163 @@
+import { Type } from "@sinclair/typebox";
+import type { Reply, Req, RouteDef } from "../http";
+import { noContent, ok } from "../http";
+import type { MessageRow } from "../../core/types";
+import { DomainError } from "../../core/errors";
+import { SlowmodeError } from "../../core/messages";
+import { INTENTS } from "../../core/permissions";
+import { Snowflakes } from "../snowflakes";
+import { Snowflake } from "../validation";
+import { validateMessagePayload } from "../schemas/message";
+import { messageJson } from "../serializers/message";
+import { flakeParam, known, limitParam } from "./ids";
+
+const BulkDeleteBody = Type.Object({ messages: Type.Array(Snowflake, { minItems: 2, maxItems: 100 }) });
+
+/**
+ * MESSAGE_CONTENT gating on REST uses the token's intents (spec 5.7, 5.9). Following the
+ * reference (reference-gaps 3.6), a bot still sees its own messages, messages that
+ * mention it and DMs (whose people's messages are envelopes anyway).
+ */
+export function contentVisible(req: Req, m: MessageRow): boolean {
+  if (req.bot.intents & INTENTS.MESSAGE_CONTENT) return true;
+  if (m.author_id === req.bot.botUserId && !m.webhook_id) return true;
+  const ch = req.api.core.guilds.channel(m.channel_id);
+  if (!ch || ch.guild_id === null) return true;
+  const me = req.api.flakes.of(req.bot.botUserId);
+  return m.content.includes(`<@${me}>`) || m.content.includes(`<@!${me}>`);
+}
+
+export function botMessageJson(req: Req, m: MessageRow) {
+  return messageJson(req.api, m, { content: contentVisible(req, m), viewerId: req.bot.botUserId });
+}
+
+/** Slowmode answers like a rate limit (discord.js and discord.py wait and retry), with the reference's code 20016. */
+export function slowmodeReply(e: SlowmodeError): Reply {
+  const retry = Math.max(0.001, e.retryAfterMs / 1000);
+  return {
+    status: 429,
+    body: { code: 20016, message: e.message, retry_after: Number(retry.toFixed(3)), global: false },
+    headers: { "Retry-After": String(Math.ceil(retry)), Via: "1.1 parley", "X-RateLimit-Scope": "user" },
+  };
+}
+
+export const messageRoutes: RouteDef[] = [
+  {
+    method: "POST",
+    path: "/channels/{channel_id}/messages",
+    auth: "bot",
+    handler: async (req) => {
+      const { api, params, bot } = req;
+      const channelId = known(api, params.channel_id, "channel");
+      api.core.messages.access(bot.botUserId, channelId);
+      const body = validateMessagePayload(await req.json());
+      if (body.reference && body.reference.type !== 0) throw DomainError.notImplemented("501: Not Implemented. Message forwarding is not supported by Parley.");
+      try {
+        const m = api.core.messages.send(bot.botUserId, channelId, {
+          content: body.content ?? "",
+          embeds: body.embeds ?? [],
+          components: body.components ?? [],
+          flags: body.flags ?? 0,
+          nonce: body.nonce,
+          enforceNonce: body.enforceNonce,
+          tts: body.tts,
+          allowEveryone: body.allowEveryone,
+          reference: body.reference
+            ? { messageId: body.reference.messageId ? api.flakes.uuid(body.reference.messageId) : null, failIfNotExists: body.reference.failIfNotExists }
+            : null,
+        });
+        return ok(messageJson(api, m, { content: true, viewerId: bot.botUserId }));
+      } catch (e) {
+        if (e instanceof SlowmodeError) return slowmodeReply(e);
+        throw e;
+      }
+    },
+  },
+  {
+    method: "GET",
+    path: "/channels/{channel_id}/messages",
+    auth: "bot",
+    handler: (req) => {
+      const { api, params, query, bot } = req;
+      const limit = limitParam(query.get("limit"), 50, 1, 100);
+      const around = flakeParam(query.get("around"), "around");
+      const before = flakeParam(query.get("before"), "before");
+      const after = flakeParam(query.get("after"), "after");
+      if ([around, before, after].filter((x) => x !== undefined).length > 1)
+        throw DomainError.invalid("", "around, before and after are mutually exclusive", "BASE_TYPE_INVALID");
+      const channelId = known(api, params.channel_id, "channel");
+      const rows = api.core.messages.history(bot.botUserId, channelId, {
+        limit,
+        around: around && api.flakes.bound(around, false),
+        before: before && api.flakes.bound(before, false),
+        after: after && api.flakes.bound(after, true),
+      });
+      return ok(rows.map((m) => botMessageJson(req, m)));
+    },
+  },
+  {
+    method: "GET",
+    path: "/channels/{channel_id}/messages/{message_id}",
+    auth: "bot",
+    handler: (req) => {
+      const { api, params, bot } = req;
+      const channelId = known(api, params.channel_id, "channel");
+      api.core.messages.access(bot.botUserId, channelId);
+      const m = api.core.messages.fetch(bot.botUserId, channelId, known(api, params.message_id, "message"));
+      return ok(botMessageJson(req, m));
+    },
+  },
+  {
+    method: "PATCH",
+    path: "/channels/{channel_id}/messages/{message_id}",
+    auth: "bot",
+    handler: async (req) => {
+      const { api, params, bot } = req;
+      const channelId = known(api, params.channel_id, "channel");
+      api.core.messages.access(bot.botUserId, channelId);
+      const messageId = known(api, params.message_id, "message");
+      const b = validateMessagePayload(await req.json(), { partial: true });
+      const m = api.core.messages.editAs(bot.botUserId, channelId, messageId, {
+        content: b.has.content ? b.content : undefined,
+        embeds: b.has.embeds ? b.embeds : undefined,
+        components: b.has.components ? b.components : undefined,
+        flags: b.has.flags ? b.flags : undefined,
+        allowEveryone: b.allowEveryone,
+      });
+      return ok(botMessageJson(req, m));
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/channels/{channel_id}/messages/{message_id}",
+    auth: "bot",
+    handler: ({ api, params, bot }) => {
+      const channelId = known(api, params.channel_id, "channel");
+      api.core.messages.access(bot.botUserId, channelId);
+      api.core.messages.deleteAs(bot.botUserId, channelId, known(api, params.message_id, "message"));
+      return noContent();
+    },
+  },
+  {
+    method: "POST",
+    path: "/channels/{channel_id}/messages/bulk-delete",
+    auth: "bot",
+    handler: async (req) => {
+      const { api, params, bot } = req;
+      const channelId = known(api, params.channel_id, "channel");
+      api.core.messages.access(bot.botUserId, channelId);
+      const body = await req.body(BulkDeleteBody);
+      const flakes = body.messages.map(String);
+      if (new Set(flakes).size !== flakes.length) throw DomainError.invalid("messages", "Duplicate message ids", "BASE_TYPE_INVALID");
+      flakes.forEach((f, i) => {
+        if (!/^[0-9]{1,20}$/.test(f) || BigInt(f) >= 1n << 64n) throw DomainError.invalid(`messages[${i}]`, `Value "${f}" is not snowflake.`, "NUMBER_TYPE_COERCE");
+      });
+      api.core.messages.bulkDelete(
+        bot.botUserId,
+        channelId,
+        flakes.map((f) => ({ id: api.flakes.uuid(f), createdAt: Snowflakes.timestamp(f) })),
+      );
+      return noContent();
+    },
+  },
+];

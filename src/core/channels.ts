@@ -1,0 +1,221 @@
+import type { CoreDeps } from "./deps";
+import type { Guilds } from "./guilds";
+import type { ChannelRow, OverwriteRow } from "./types";
+import { DomainError } from "./errors";
+import { accessChannel, requireBits, type ChannelAccess } from "./access";
+import { ALL_PERMISSIONS, hasPermission, PERMISSIONS } from "./permissions";
+
+/** What channel.deleted carries, so the gateway can serialize a channel that is gone. */
+export interface ChannelSnapshot {
+  channel: ChannelRow;
+  overwrites: OverwriteRow[];
+}
+
+export interface ChannelInput {
+  name?: string;
+  type?: number;
+  topic?: string | null;
+  nsfw?: boolean | null;
+  parentId?: string | null;
+  rateLimitPerUser?: number | null;
+  userLimit?: number | null;
+  bitrate?: number | null;
+  position?: number | null;
+  overwrites?: { targetId: string; targetType: 0 | 1; allow: number; deny: number }[] | null;
+}
+
+/** Channel types a bot may create (spec 1.5: threads, forums, stages and the rest are refused with 501). */
+export const CREATABLE_TYPES = new Set([0, 2, 4, 5]);
+export const UNSUPPORTED_TYPES = new Set([10, 11, 12, 13, 14, 15, 16]);
+const VOICE = 2;
+const CATEGORY = 4;
+
+/**
+ * Guild channels as actors change them: create, edit, delete (a deleted category's
+ * children move to the top level, one channel.updated each), permission overwrites and
+ * typing. Every check takes the actor; handlers only decode and serialize.
+ */
+export class Channels {
+  constructor(
+    private readonly d: CoreDeps,
+    private readonly guilds: Guilds,
+  ) {}
+
+  private get db() {
+    return this.d.store.db;
+  }
+
+  access(actorId: string, channelId: string): ChannelAccess {
+    return accessChannel(this.d, this.guilds, actorId, channelId);
+  }
+
+  get(actorId: string, channelId: string): ChannelRow {
+    return this.access(actorId, channelId).channel;
+  }
+
+  /** A guild's channels, for a member (404 for anyone else). */
+  list(actorId: string, guildId: string): ChannelRow[] {
+    this.requireGuildMember(actorId, guildId);
+    return this.guilds.channels(guildId);
+  }
+
+  create(actorId: string, guildId: string, input: ChannelInput & { name: string }): ChannelRow {
+    return this.d.store.write(() => {
+      this.requireGuildMember(actorId, guildId);
+      const perms = this.guilds.permissions(guildId, actorId);
+      if (!hasPermission(perms, PERMISSIONS.MANAGE_CHANNELS)) throw DomainError.forbidden();
+      if (input.overwrites?.length && !hasPermission(perms, PERMISSIONS.MANAGE_ROLES)) throw DomainError.forbidden();
+      const type = input.type ?? 0;
+      this.checkType(type, "type");
+      const parentId = input.parentId ?? null;
+      if (parentId) this.checkParent(guildId, parentId, type);
+      const c = this.guilds.createChannel({
+        guildId,
+        name: input.name,
+        type,
+        topic: input.topic ?? null,
+        parentId,
+        nsfw: input.nsfw ?? false,
+        rateLimitPerUser: input.rateLimitPerUser ?? 0,
+        position: input.position ?? undefined,
+      });
+      if (type === VOICE) {
+        c.user_limit = input.userLimit ?? 0;
+        c.bitrate = input.bitrate ?? 64000;
+        this.db.query("UPDATE channels SET user_limit = ?, bitrate = ? WHERE id = ?").run(c.user_limit, c.bitrate, c.id);
+      }
+      for (const o of input.overwrites ?? []) this.writeOverwrite(c, o.targetId, o.targetType, o.allow, o.deny);
+      return c;
+    });
+  }
+
+  /** PATCH /channels/{id}: MANAGE_CHANNELS; replacing overwrites also needs MANAGE_ROLES. */
+  edit(actorId: string, channelId: string, patch: ChannelInput): ChannelRow {
+    return this.d.store.write(() => {
+      const a = this.access(actorId, channelId);
+      const c = a.channel;
+      if (a.isDm) throw DomainError.forbidden("Cannot edit a direct message channel");
+      requireBits(a, PERMISSIONS.MANAGE_CHANNELS);
+      if (patch.overwrites != null) requireBits(a, PERMISSIONS.MANAGE_ROLES);
+      const next: ChannelRow = { ...c };
+      if (patch.name != null) next.name = patch.name;
+      if (patch.type != null && patch.type !== c.type) {
+        // The reference converts only between text and announcement channels.
+        if (!((c.type === 0 && patch.type === 5) || (c.type === 5 && patch.type === 0)))
+          throw DomainError.invalid("type", "Only text and announcement channels can be converted into each other", "CHANNEL_TYPE_INVALID");
+        next.type = patch.type;
+      }
+      if (patch.topic !== undefined) next.topic = patch.topic;
+      if (patch.nsfw != null) next.nsfw = patch.nsfw ? 1 : 0;
+      if (patch.rateLimitPerUser !== undefined) next.rate_limit_per_user = patch.rateLimitPerUser ?? 0;
+      if (patch.position != null) next.position = patch.position;
+      if (c.type === VOICE) {
+        if (patch.userLimit !== undefined) next.user_limit = patch.userLimit ?? 0;
+        if (patch.bitrate !== undefined) next.bitrate = patch.bitrate ?? 64000;
+      }
+      if (patch.parentId !== undefined) {
+        if (patch.parentId !== null) this.checkParent(c.guild_id!, patch.parentId, next.type, c.id);
+        next.parent_id = patch.parentId;
+      }
+      this.db
+        .query(
+          "UPDATE channels SET name = ?, type = ?, topic = ?, nsfw = ?, rate_limit_per_user = ?, position = ?, user_limit = ?, bitrate = ?, parent_id = ? WHERE id = ?",
+        )
+        .run(next.name, next.type, next.topic, next.nsfw, next.rate_limit_per_user, next.position, next.user_limit, next.bitrate, next.parent_id, c.id);
+      if (patch.overwrites != null) {
+        this.db.query("DELETE FROM overwrites WHERE channel_id = ?").run(c.id);
+        for (const o of patch.overwrites) this.writeOverwrite(next, o.targetId, o.targetType, o.allow, o.deny);
+      }
+      this.d.store.emit({ type: "channel.updated", channelId: c.id, guildId: c.guild_id });
+      return next;
+    });
+  }
+
+  /**
+   * DELETE /channels/{id}: MANAGE_CHANNELS. Answers the snapshot of what was deleted.
+   * A DM is "closed": nothing is deleted (the people's history stays) and no event fires.
+   */
+  delete(actorId: string, channelId: string): ChannelSnapshot {
+    return this.d.store.write(() => {
+      const a = this.access(actorId, channelId);
+      const c = a.channel;
+      const snapshot: ChannelSnapshot = { channel: c, overwrites: this.guilds.overwrites(c.id) };
+      if (a.isDm) return snapshot;
+      requireBits(a, PERMISSIONS.MANAGE_CHANNELS);
+      if (c.type === CATEGORY) {
+        const children = this.db.query("SELECT id FROM channels WHERE parent_id = ? ORDER BY position, id").all(c.id) as { id: string }[];
+        for (const ch of children) {
+          this.db.query("UPDATE channels SET parent_id = NULL WHERE id = ?").run(ch.id);
+          this.d.store.emit({ type: "channel.updated", channelId: ch.id, guildId: c.guild_id });
+        }
+      }
+      this.db.query("DELETE FROM channels WHERE id = ?").run(c.id);
+      const g = this.guilds.get(c.guild_id!);
+      if (g?.system_channel_id === c.id) {
+        this.db.query("UPDATE guilds SET system_channel_id = NULL WHERE id = ?").run(g.id);
+        this.d.store.emit({ type: "guild.updated", guildId: g.id });
+      }
+      this.d.store.emit({ type: "channel.deleted", channelId: c.id, guildId: c.guild_id, snapshot: snapshot as unknown as Record<string, unknown> });
+      return snapshot;
+    });
+  }
+
+  /** PUT /channels/{id}/permissions/{target}: MANAGE_ROLES; bits outside the 13 are dropped. */
+  putOverwrite(actorId: string, channelId: string, targetId: string, targetType: 0 | 1, allow: number, deny: number): void {
+    this.d.store.write(() => {
+      const a = this.access(actorId, channelId);
+      if (a.isDm) throw DomainError.forbidden("Direct messages have no permission overwrites");
+      requireBits(a, PERMISSIONS.MANAGE_ROLES);
+      this.writeOverwrite(a.channel, targetId, targetType, allow, deny);
+      this.d.store.emit({ type: "channel.updated", channelId, guildId: a.channel.guild_id });
+    });
+  }
+
+  /** DELETE /channels/{id}/permissions/{target}: MANAGE_ROLES; 404 when there is no such overwrite. */
+  deleteOverwrite(actorId: string, channelId: string, targetId: string): void {
+    this.d.store.write(() => {
+      const a = this.access(actorId, channelId);
+      if (a.isDm) throw DomainError.forbidden("Direct messages have no permission overwrites");
+      requireBits(a, PERMISSIONS.MANAGE_ROLES);
+      const res = this.db.query("DELETE FROM overwrites WHERE channel_id = ? AND target_id = ?").run(channelId, targetId);
+      if (!res.changes) throw DomainError.notFound("overwrite");
+      this.d.store.emit({ type: "channel.updated", channelId, guildId: a.channel.guild_id });
+    });
+  }
+
+  /** POST /channels/{id}/typing: SEND_MESSAGES in guild channels; fires typing.started. */
+  typing(actorId: string, channelId: string): void {
+    this.d.store.write(() => {
+      const a = this.access(actorId, channelId);
+      if (!a.isDm) requireBits(a, PERMISSIONS.SEND_MESSAGES);
+      this.d.store.emit({ type: "typing.started", channelId, guildId: a.channel.guild_id, userId: actorId, at: this.d.clock.now() });
+    });
+  }
+
+  private writeOverwrite(c: ChannelRow, targetId: string, targetType: 0 | 1, allow: number, deny: number): void {
+    if (targetType === 0) {
+      if (!this.guilds.role(c.guild_id!, targetId)) throw DomainError.notFound("role");
+    } else if (!this.guilds.isMember(c.guild_id!, targetId)) throw DomainError.notFound("member");
+    this.db
+      .query(
+        "INSERT INTO overwrites (channel_id, target_id, target_type, allow, deny) VALUES (?, ?, ?, ?, ?) ON CONFLICT (channel_id, target_id) DO UPDATE SET target_type = excluded.target_type, allow = excluded.allow, deny = excluded.deny",
+      )
+      .run(c.id, targetId, targetType, allow & ALL_PERMISSIONS, deny & ALL_PERMISSIONS);
+  }
+
+  private requireGuildMember(actorId: string, guildId: string): void {
+    if (!this.guilds.get(guildId) || !this.guilds.isMember(guildId, actorId)) throw DomainError.notFound("guild");
+  }
+
+  private checkType(type: number, path: string): void {
+    if (UNSUPPORTED_TYPES.has(type))
+      throw DomainError.notImplemented("501: Not Implemented. Threads, forums, stages and directories are not supported by Parley.");
+    if (!CREATABLE_TYPES.has(type)) throw DomainError.invalid(path, `Value "${type}" is not a valid channel type.`, "BASE_TYPE_CHOICES");
+  }
+
+  private checkParent(guildId: string, parentId: string, type: number, selfId?: string): void {
+    const p = this.guilds.channel(parentId);
+    if (!p || p.guild_id !== guildId || p.type !== CATEGORY || p.id === selfId || type === CATEGORY)
+      throw DomainError.invalid("parent_id", "Not a category channel of this server", "CHANNEL_PARENT_INVALID");
+  }
+}
