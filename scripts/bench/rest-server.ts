@@ -14,7 +14,8 @@ if (mode === "parley") {
 } else {
   const sample = await p.handle(new Request("http://localhost/api/v10/users/@me", { headers: { Authorization: `Bot ${token}` } }));
   const body = await sample.arrayBuffer();
-  const headers = Object.fromEntries(sample.headers);
+  const headers: Record<string, string> = {};
+  sample.headers.forEach((v, k) => (headers[k] = v));
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(body, { headers }) });
   console.log(JSON.stringify({ port: server.port, token }));
 }

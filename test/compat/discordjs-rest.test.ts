@@ -18,7 +18,7 @@ test("discord.js REST: /gateway/bot and /users/@me resolve; a 501 route rejects 
   expect(gw.url).toBe(p.api.urls.gateway);
   const me = (await rest.get(Routes.user())) as any;
   expect(me.id).toBe(w.applications.EchoBot.bot_user_id);
-  const err = await rest.get(Routes.sticker("123456789012345678")).catch((e) => e);
+  const err: any = await rest.get(Routes.sticker("123456789012345678")).catch((e: unknown) => e);
   // discord.js surfaces every 5xx as HTTPError (it keeps DiscordAPIError for 4xx bodies).
   expect(err).toBeInstanceOf(HTTPError);
   expect(err.status).toBe(501);
