@@ -11,12 +11,20 @@ import { Users } from "./users";
 import { Guilds } from "./guilds";
 import { Applications } from "./applications";
 import { Messages } from "./messages";
+import { Audit } from "./audit";
+import { Roles } from "./roles";
+import { Moderation } from "./moderation";
+import { Webhooks } from "./webhooks";
 
 export interface Core extends CoreDeps {
   users: Users;
   guilds: Guilds;
   apps: Applications;
   messages: Messages;
+  audit: Audit;
+  roles: Roles;
+  moderation: Moderation;
+  webhooks: Webhooks;
 }
 
 export function createCore(opts: { clock: Clock; store: Store }): Core {
@@ -27,5 +35,9 @@ export function createCore(opts: { clock: Clock; store: Store }): Core {
   const guilds = new Guilds(deps);
   const apps = new Applications(deps, users, guilds);
   const messages = new Messages(deps, guilds, users);
-  return { ...deps, users, guilds, apps, messages };
+  const audit = new Audit(deps);
+  const roles = new Roles(deps, guilds, audit);
+  const moderation = new Moderation(deps, guilds, users, audit, roles.hierarchy);
+  const webhooks = new Webhooks(deps, guilds, messages, audit, (u) => apps.byBotUser(u)?.id ?? null);
+  return { ...deps, users, guilds, apps, messages, audit, roles, moderation, webhooks };
 }
