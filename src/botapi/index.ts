@@ -9,12 +9,24 @@ import { gatewayRoutes } from "./routes/gateway";
 import { userRoutes } from "./routes/users";
 import { applicationRoutes } from "./routes/applications";
 import { unsupportedRoutes } from "./routes/unsupported";
+import { guildRoutes } from "./routes/guilds";
+import { roleRoutes } from "./routes/roles";
+import { memberRoutes } from "./routes/members";
+import { banRoutes } from "./routes/bans";
+import { auditRoutes } from "./routes/audit";
+import { webhookRoutes } from "./routes/webhooks";
 
 export const botApiRoutes: RouteDef[] = [
   ...gatewayRoutes,
   ...userRoutes,
   ...applicationRoutes,
   ...unsupportedRoutes,
+  ...guildRoutes,
+  ...roleRoutes,
+  ...memberRoutes,
+  ...banRoutes,
+  ...auditRoutes,
+  ...webhookRoutes,
 ];
 
 export function botApiPlugin(api: BotApi, routes: RouteDef[] = botApiRoutes) {
