@@ -77,3 +77,53 @@ export const BASIC_WORLD = {
 export function seedBasic(p: Parley): SeedAnswer {
   return p.seed(structuredClone(BASIC_WORLD));
 }
+
+/** A world for administration tests: ModBot sits between the Low/Mod roles and High. */
+export const ADMIN_WORLD = {
+  users: [{ name: "alice", admin: true }, { name: "bob" }, { name: "carol" }, { name: "dave" }, { name: "erin" }],
+  guilds: [
+    {
+      name: "Lab",
+      owner: "alice",
+      members: ["bob", "carol", "erin"],
+      roles: [
+        { name: "Low", permissions: [], members: ["carol"] },
+        { name: "Mod", permissions: ["KICK_MEMBERS", "MANAGE_MESSAGES"], members: ["erin"] },
+        {
+          name: "BotRole",
+          permissions: ["KICK_MEMBERS", "BAN_MEMBERS", "MANAGE_ROLES", "MANAGE_CHANNELS", "VIEW_AUDIT_LOG", "SEND_MESSAGES"],
+          members: ["ModBot"],
+        },
+        { name: "High", permissions: ["ADMINISTRATOR"], members: ["bob"] },
+      ],
+      channels: [{ name: "general" }, { name: "staff" }],
+    },
+    { name: "Elsewhere", owner: "dave", channels: [{ name: "lobby" }] },
+  ],
+  applications: [
+    {
+      name: "ModBot",
+      owner: "alice",
+      intents: ["GUILDS", "GUILD_MEMBERS", "GUILD_MESSAGES", "MESSAGE_CONTENT"],
+      approved_privileged: ["GUILD_MEMBERS", "MESSAGE_CONTENT"],
+      install: ["Lab"],
+    },
+    { name: "PlainBot", owner: "alice", intents: ["GUILDS"], install: ["Lab"] },
+  ],
+};
+
+export function seedAdmin(p: Parley): SeedAnswer {
+  return p.seed(structuredClone(ADMIN_WORLD));
+}
+
+/** Record every domain event from now on; `count(type)` tells how many of a kind fired. */
+export function recordEvents(p: Parley) {
+  const events: { type: string; [k: string]: unknown }[] = [];
+  const stop = p.core.bus.subscribe((e) => events.push(e as never));
+  return {
+    events,
+    stop,
+    count: (type: string) => events.filter((e) => e.type === type).length,
+    clear: () => void events.splice(0),
+  };
+}
