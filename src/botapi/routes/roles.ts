@@ -12,6 +12,10 @@ const RoleFields = {
   name: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
   permissions: Type.Optional(Nullable(Permissions)),
   color: Type.Optional(Nullable(Color)),
+  // discord.js 14.2x sends colors; only the primary one exists in Parley.
+  colors: Type.Optional(
+    Nullable(Type.Object({ primary_color: Type.Optional(Nullable(Color)), secondary_color: Type.Optional(Nullable(Color)), tertiary_color: Type.Optional(Nullable(Color)) })),
+  ),
   hoist: Type.Optional(Nullable(Type.Boolean())),
   mentionable: Type.Optional(Nullable(Type.Boolean())),
   icon: Type.Optional(Nullable(Type.String({ maxLength: 1_000_000 }))),
@@ -32,7 +36,7 @@ function roleFields(b: Fields) {
   return {
     name: b.name as string | null | undefined,
     permissions: perms === undefined || perms === null ? perms : maskPermissions(perms),
-    color: b.color as number | null | undefined,
+    color: (b.color !== undefined ? b.color : (b.colors as { primary_color?: number | null } | null | undefined)?.primary_color) as number | null | undefined,
     hoist: b.hoist as boolean | null | undefined,
     mentionable: b.mentionable as boolean | null | undefined,
     icon: b.icon as string | null | undefined,
