@@ -85,6 +85,7 @@ export function recordEvents(p: Parley) {
   return {
     events,
     of: (type: string) => events.filter((e) => e.type === type),
+    count: (type: string) => events.filter((e) => e.type === type).length,
     clear: () => void events.splice(0),
     stop,
   };
@@ -94,4 +95,41 @@ export function recordEvents(p: Parley) {
 export function makeUnlimitedParley(overrides: Partial<Config> = {}): Parley {
   const { SPEC_RATE_LIMITS } = require("../src/config") as typeof import("../src/config");
   return makeParley({ rateLimits: { ...SPEC_RATE_LIMITS, enabled: false }, ...overrides });
+}
+/** A world for administration tests: ModBot sits between the Low/Mod roles and High. */
+export const ADMIN_WORLD = {
+  users: [{ name: "alice", admin: true }, { name: "bob" }, { name: "carol" }, { name: "dave" }, { name: "erin" }],
+  guilds: [
+    {
+      name: "Lab",
+      owner: "alice",
+      members: ["bob", "carol", "erin"],
+      roles: [
+        { name: "Low", permissions: [], members: ["carol"] },
+        { name: "Mod", permissions: ["KICK_MEMBERS", "MANAGE_MESSAGES"], members: ["erin"] },
+        {
+          name: "BotRole",
+          permissions: ["KICK_MEMBERS", "BAN_MEMBERS", "MANAGE_ROLES", "MANAGE_CHANNELS", "VIEW_AUDIT_LOG", "SEND_MESSAGES"],
+          members: ["ModBot"],
+        },
+        { name: "High", permissions: ["ADMINISTRATOR"], members: ["bob"] },
+      ],
+      channels: [{ name: "general" }, { name: "staff" }],
+    },
+    { name: "Elsewhere", owner: "dave", channels: [{ name: "lobby" }] },
+  ],
+  applications: [
+    {
+      name: "ModBot",
+      owner: "alice",
+      intents: ["GUILDS", "GUILD_MEMBERS", "GUILD_MESSAGES", "MESSAGE_CONTENT"],
+      approved_privileged: ["GUILD_MEMBERS", "MESSAGE_CONTENT"],
+      install: ["Lab"],
+    },
+    { name: "PlainBot", owner: "alice", intents: ["GUILDS"], install: ["Lab"] },
+  ],
+};
+
+export function seedAdmin(p: Parley): SeedAnswer {
+  return p.seed(structuredClone(ADMIN_WORLD));
 }

@@ -14,6 +14,12 @@ import { channelRoutes } from "./routes/channels";
 import { reactionRoutes } from "./routes/reactions";
 import { dmRoutes } from "./routes/dms";
 import { inviteRoutes } from "./routes/invites";
+import { guildRoutes } from "./routes/guilds";
+import { roleRoutes } from "./routes/roles";
+import { memberRoutes } from "./routes/members";
+import { banRoutes } from "./routes/bans";
+import { auditRoutes } from "./routes/audit";
+import { webhookRoutes } from "./routes/webhooks";
 
 export const botApiRoutes: RouteDef[] = [
   ...gatewayRoutes,
@@ -25,6 +31,12 @@ export const botApiRoutes: RouteDef[] = [
   ...dmRoutes,
   ...inviteRoutes,
   ...unsupportedRoutes,
+  ...guildRoutes,
+  ...roleRoutes,
+  ...memberRoutes,
+  ...banRoutes,
+  ...auditRoutes,
+  ...webhookRoutes,
 ];
 
 export function botApiPlugin(api: BotApi, routes: RouteDef[] = botApiRoutes) {

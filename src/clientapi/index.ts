@@ -7,10 +7,12 @@ import { Elysia } from "elysia";
 import type { Parley } from "../app";
 import { reactionsPlugin } from "./reactions";
 import { typingPlugin } from "./typing";
+import { moderationRoutes } from "./moderation";
 
 export function clientApiPlugin(_p: Parley) {
   const app = new Elysia({ prefix: "/api/client/v1" });
   app.use(reactionsPlugin(_p));
   app.use(typingPlugin(_p));
+  app.use(moderationRoutes(_p));
   return app;
 }

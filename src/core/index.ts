@@ -14,6 +14,10 @@ import { Messages } from "./messages";
 import { Reactions } from "./reactions";
 import { Channels } from "./channels";
 import { InviteQueries } from "./invite-queries";
+import { Audit } from "./audit";
+import { Roles } from "./roles";
+import { Moderation } from "./moderation";
+import { Webhooks } from "./webhooks";
 
 export interface Core extends CoreDeps {
   users: Users;
@@ -23,6 +27,10 @@ export interface Core extends CoreDeps {
   reactions: Reactions;
   channels: Channels;
   inviteQueries: InviteQueries;
+  audit: Audit;
+  roles: Roles;
+  moderation: Moderation;
+  webhooks: Webhooks;
 }
 
 export function createCore(opts: { clock: Clock; store: Store }): Core {
@@ -36,5 +44,9 @@ export function createCore(opts: { clock: Clock; store: Store }): Core {
   const reactions = new Reactions(deps, guilds, messages);
   const channels = new Channels(deps, guilds);
   const inviteQueries = new InviteQueries(deps, guilds);
-  return { ...deps, users, guilds, apps, messages, reactions, channels, inviteQueries };
+  const audit = new Audit(deps);
+  const roles = new Roles(deps, guilds, audit);
+  const moderation = new Moderation(deps, guilds, users, audit, roles.hierarchy);
+  const webhooks = new Webhooks(deps, guilds, messages, audit, (u) => apps.byBotUser(u)?.id ?? null);
+  return { ...deps, users, guilds, apps, messages, reactions, channels, inviteQueries, audit, roles, moderation, webhooks };
 }

@@ -78,9 +78,9 @@ export function guildJson(api: BotApi, guildId: string, opts: { withCounts?: boo
     member_count: api.core.guilds.memberCount(guildId),
     large: false,
     joined_at: null,
-    channels: null,
-    members: null,
-    presences: null,
+    // channels, members and presences exist only in GUILD_CREATE (guildCreateJson):
+    // discord.py iterates a present `channels` key and fails on null, and discord.js
+    // clears its channel cache on a present one, so elsewhere they are omitted.
   };
   if (opts.withCounts) {
     out.approximate_member_count = out.member_count;

@@ -1,0 +1,105 @@
+import { Type } from "@sinclair/typebox";
+import { noContent, ok, type RouteDef } from "../http";
+import { Nullable, Snowflake } from "../validation";
+import { maskPermissions } from "../../core/permissions";
+import { roleJson } from "../serializers/role";
+import { idParam, memberGuild } from "./guilds";
+
+const Permissions = Type.Union([Type.String({ pattern: "^[0-9]{1,20}$" }), Type.Integer({ minimum: 0 })]);
+const Color = Type.Integer({ minimum: 0, maximum: 0xffffff });
+
+const RoleFields = {
+  name: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+  permissions: Type.Optional(Nullable(Permissions)),
+  color: Type.Optional(Nullable(Color)),
+  // discord.js 14.2x sends colors; only the primary one exists in Parley.
+  colors: Type.Optional(
+    Nullable(Type.Object({ primary_color: Type.Optional(Nullable(Color)), secondary_color: Type.Optional(Nullable(Color)), tertiary_color: Type.Optional(Nullable(Color)) })),
+  ),
+  hoist: Type.Optional(Nullable(Type.Boolean())),
+  mentionable: Type.Optional(Nullable(Type.Boolean())),
+  icon: Type.Optional(Nullable(Type.String({ maxLength: 1_000_000 }))),
+  unicode_emoji: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+};
+export const CreateRoleBody = Type.Object(RoleFields);
+export const EditRoleBody = Type.Object(RoleFields);
+export const ReorderRolesBody = Type.Array(
+  Type.Object({ id: Snowflake, position: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1000 }))) }),
+  { maxItems: 250 },
+);
+
+type Fields = { [K in keyof typeof RoleFields]?: unknown };
+
+/** Body fields -> core fields; permission strings are masked to the 13 honoured bits (spec 2.9). */
+function roleFields(b: Fields) {
+  const perms = b.permissions as string | number | null | undefined;
+  return {
+    name: b.name as string | null | undefined,
+    permissions: perms === undefined || perms === null ? perms : maskPermissions(perms),
+    color: (b.color !== undefined ? b.color : (b.colors as { primary_color?: number | null } | null | undefined)?.primary_color) as number | null | undefined,
+    hoist: b.hoist as boolean | null | undefined,
+    mentionable: b.mentionable as boolean | null | undefined,
+    icon: b.icon as string | null | undefined,
+    unicode_emoji: b.unicode_emoji as string | null | undefined,
+  };
+}
+
+export const roleRoutes: RouteDef[] = [
+  {
+    method: "GET",
+    path: "/guilds/{guild_id}/roles",
+    auth: "bot",
+    handler: (req) => ok(req.api.core.roles.list(memberGuild(req)).map((r) => roleJson(req.api.flakes, r))),
+  },
+  {
+    method: "GET",
+    path: "/guilds/{guild_id}/roles/{role_id}",
+    auth: "bot",
+    handler: (req) => ok(roleJson(req.api.flakes, req.api.core.roles.get(memberGuild(req), idParam(req, "role_id", "role")))),
+  },
+  {
+    method: "POST",
+    path: "/guilds/{guild_id}/roles",
+    auth: "bot",
+    handler: async (req) => {
+      const gid = memberGuild(req);
+      const body = (await req.json()) === undefined ? {} : await req.body(CreateRoleBody);
+      const role = req.api.core.roles.create(gid, req.bot.botUserId, roleFields(body), req.auditReason);
+      return ok(roleJson(req.api.flakes, role));
+    },
+  },
+  {
+    method: "PATCH",
+    path: "/guilds/{guild_id}/roles",
+    auth: "bot",
+    handler: async (req) => {
+      const gid = memberGuild(req);
+      const body = await req.body(ReorderRolesBody);
+      const items = body.map((it) => ({ roleId: req.api.flakes.uuid(String(it.id)), position: it.position }));
+      const roles = req.api.core.roles.reorder(gid, req.bot.botUserId, items, req.auditReason);
+      return ok(roles.map((r) => roleJson(req.api.flakes, r)));
+    },
+  },
+  {
+    method: "PATCH",
+    path: "/guilds/{guild_id}/roles/{role_id}",
+    auth: "bot",
+    handler: async (req) => {
+      const gid = memberGuild(req);
+      const rid = idParam(req, "role_id", "role");
+      const body = (await req.json()) === undefined ? {} : await req.body(EditRoleBody);
+      const role = req.api.core.roles.edit(gid, rid, req.bot.botUserId, roleFields(body), req.auditReason);
+      return ok(roleJson(req.api.flakes, role));
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/guilds/{guild_id}/roles/{role_id}",
+    auth: "bot",
+    handler: (req) => {
+      const gid = memberGuild(req);
+      req.api.core.roles.delete(gid, idParam(req, "role_id", "role"), req.bot.botUserId, req.auditReason);
+      return noContent();
+    },
+  },
+];

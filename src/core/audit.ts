@@ -1,0 +1,155 @@
+import type { CoreDeps } from "./deps";
+import { DomainError } from "./errors";
+
+/**
+ * The audit log: one entry per moderation or management action, with the actor, the
+ * target, what changed and the reason the actor gave (X-Audit-Log-Reason). Action type
+ * numbers are the reference platform's (reference-gaps 2.5). Ids inside `changes` and
+ * `options` are internal; the bot API boundary maps them.
+ */
+export const AUDIT = {
+  GUILD_UPDATE: 1,
+  CHANNEL_CREATE: 10,
+  CHANNEL_UPDATE: 11,
+  CHANNEL_DELETE: 12,
+  CHANNEL_OVERWRITE_CREATE: 13,
+  CHANNEL_OVERWRITE_UPDATE: 14,
+  CHANNEL_OVERWRITE_DELETE: 15,
+  MEMBER_KICK: 20,
+  MEMBER_BAN_ADD: 22,
+  MEMBER_BAN_REMOVE: 23,
+  MEMBER_UPDATE: 24,
+  MEMBER_ROLE_UPDATE: 25,
+  ROLE_CREATE: 30,
+  ROLE_UPDATE: 31,
+  ROLE_DELETE: 32,
+  WEBHOOK_CREATE: 50,
+  WEBHOOK_UPDATE: 51,
+  WEBHOOK_DELETE: 52,
+  MESSAGE_DELETE: 72,
+  MESSAGE_BULK_DELETE: 73,
+} as const;
+
+export type AuditActionType = (typeof AUDIT)[keyof typeof AUDIT];
+
+export interface AuditChange {
+  key: string;
+  old_value?: unknown;
+  new_value?: unknown;
+}
+
+export interface AuditInput {
+  guildId: string;
+  actorId: string | null;
+  actionType: number;
+  targetId?: string | null;
+  changes?: AuditChange[];
+  options?: Record<string, unknown> | null;
+  /** From X-Audit-Log-Reason; at most 512 characters are kept. */
+  reason?: string | null;
+}
+
+export interface AuditRow {
+  id: string;
+  guild_id: string;
+  actor_id: string | null;
+  action_type: number;
+  target_id: string | null;
+  changes: string;
+  options: string | null;
+  reason: string | null;
+  created_at: number;
+}
+
+export interface AuditQuery {
+  actorId?: string;
+  actionType?: number;
+  /** Internal id bounds (exclusive). */
+  before?: string;
+  after?: string;
+  limit: number;
+}
+
+/**
+ * Build `changes` from two snapshots: one entry per key whose value differs. Reference
+ * semantics: a key that became null has only old_value; one that was null has only new_value.
+ */
+export function diffChanges(before: Record<string, unknown> | null, after: Record<string, unknown> | null): AuditChange[] {
+  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  const out: AuditChange[] = [];
+  for (const key of keys) {
+    const o = before?.[key] ?? null;
+    const n = after?.[key] ?? null;
+    if (JSON.stringify(o) === JSON.stringify(n)) continue;
+    const c: AuditChange = { key };
+    if (o !== null) c.old_value = o;
+    if (n !== null) c.new_value = n;
+    out.push(c);
+  }
+  return out;
+}
+
+export class Audit {
+  constructor(private readonly d: CoreDeps) {}
+
+  private get db() {
+    return this.d.store.db;
+  }
+
+  /**
+   * Write one entry. Joins the caller's transaction when there is one, so the entry
+   * commits (or rolls back) with the action it describes.
+   */
+  record(input: AuditInput): AuditRow {
+    return this.d.store.write(() => {
+      const row: AuditRow = {
+        id: this.d.ids.next(),
+        guild_id: input.guildId,
+        actor_id: input.actorId,
+        action_type: input.actionType,
+        target_id: input.targetId ?? null,
+        changes: JSON.stringify(input.changes ?? []),
+        options: input.options ? JSON.stringify(input.options) : null,
+        reason: input.reason ? input.reason.slice(0, 512) : null,
+        created_at: this.d.clock.now(),
+      };
+      this.db
+        .query(
+          `INSERT INTO audit_log (id, guild_id, actor_id, action_type, target_id, changes, options, reason, created_at)
+           VALUES ($id, $guild_id, $actor_id, $action_type, $target_id, $changes, $options, $reason, $created_at)`,
+        )
+        .run(row as never);
+      return row;
+    });
+  }
+
+  /**
+   * Entries of a guild. With `after` only: ascending from it; otherwise newest first
+   * (reference-gaps 2.5: neither bound means "before now").
+   */
+  list(guildId: string, q: AuditQuery): AuditRow[] {
+    if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > 100) throw DomainError.invalid("limit", "Must be between 1 and 100.");
+    const where = ["guild_id = ?"];
+    const args: (string | number)[] = [guildId];
+    if (q.actorId !== undefined) {
+      where.push("actor_id = ?");
+      args.push(q.actorId);
+    }
+    if (q.actionType !== undefined) {
+      where.push("action_type = ?");
+      args.push(q.actionType);
+    }
+    if (q.before !== undefined) {
+      where.push("id < ?");
+      args.push(q.before);
+    }
+    if (q.after !== undefined) {
+      where.push("id > ?");
+      args.push(q.after);
+    }
+    const ascending = q.after !== undefined && q.before === undefined;
+    return this.db
+      .query(`SELECT * FROM audit_log WHERE ${where.join(" AND ")} ORDER BY id ${ascending ? "ASC" : "DESC"} LIMIT ?`)
+      .all(...args, q.limit) as AuditRow[];
+  }
+}
