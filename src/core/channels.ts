@@ -1,5 +1,6 @@
 import type { CoreDeps } from "./deps";
 import type { Guilds } from "./guilds";
+import { AUDIT, diffChanges, type Audit } from "./audit";
 import type { ChannelRow, OverwriteRow } from "./types";
 import { DomainError } from "./errors";
 import { accessChannel, requireBits, type ChannelAccess } from "./access";
@@ -39,6 +40,7 @@ export class Channels {
   constructor(
     private readonly d: CoreDeps,
     private readonly guilds: Guilds,
+    private readonly audit: Audit,
   ) {}
 
   private get db() {
@@ -59,7 +61,7 @@ export class Channels {
     return this.guilds.channels(guildId);
   }
 
-  create(actorId: string, guildId: string, input: ChannelInput & { name: string }): ChannelRow {
+  create(actorId: string, guildId: string, input: ChannelInput & { name: string }, reason: string | null = null): ChannelRow {
     return this.d.store.write(() => {
       this.requireGuildMember(actorId, guildId);
       const perms = this.guilds.permissions(guildId, actorId);
@@ -85,12 +87,13 @@ export class Channels {
         this.db.query("UPDATE channels SET user_limit = ?, bitrate = ? WHERE id = ?").run(c.user_limit, c.bitrate, c.id);
       }
       for (const o of input.overwrites ?? []) this.writeOverwrite(c, o.targetId, o.targetType, o.allow, o.deny);
+      this.audit.record({ guildId, actorId, actionType: AUDIT.CHANNEL_CREATE, targetId: c.id, changes: diffChanges(null, auditView(c)), reason });
       return c;
     });
   }
 
   /** PATCH /channels/{id}: MANAGE_CHANNELS; replacing overwrites also needs MANAGE_ROLES. */
-  edit(actorId: string, channelId: string, patch: ChannelInput): ChannelRow {
+  edit(actorId: string, channelId: string, patch: ChannelInput, reason: string | null = null): ChannelRow {
     return this.d.store.write(() => {
       const a = this.access(actorId, channelId);
       const c = a.channel;
@@ -126,6 +129,8 @@ export class Channels {
         this.db.query("DELETE FROM overwrites WHERE channel_id = ?").run(c.id);
         for (const o of patch.overwrites) this.writeOverwrite(next, o.targetId, o.targetType, o.allow, o.deny);
       }
+      const changes = diffChanges(auditView(c), auditView(next));
+      if (changes.length) this.audit.record({ guildId: c.guild_id!, actorId, actionType: AUDIT.CHANNEL_UPDATE, targetId: c.id, changes, reason });
       this.d.store.emit({ type: "channel.updated", channelId: c.id, guildId: c.guild_id });
       return next;
     });
@@ -135,7 +140,7 @@ export class Channels {
    * DELETE /channels/{id}: MANAGE_CHANNELS. Answers the snapshot of what was deleted.
    * A DM is "closed": nothing is deleted (the people's history stays) and no event fires.
    */
-  delete(actorId: string, channelId: string): ChannelSnapshot {
+  delete(actorId: string, channelId: string, reason: string | null = null): ChannelSnapshot {
     return this.d.store.write(() => {
       const a = this.access(actorId, channelId);
       const c = a.channel;
@@ -150,6 +155,7 @@ export class Channels {
         }
       }
       this.db.query("DELETE FROM channels WHERE id = ?").run(c.id);
+      this.audit.record({ guildId: c.guild_id!, actorId, actionType: AUDIT.CHANNEL_DELETE, targetId: c.id, changes: diffChanges(auditView(c), null), reason });
       const g = this.guilds.get(c.guild_id!);
       if (g?.system_channel_id === c.id) {
         this.db.query("UPDATE guilds SET system_channel_id = NULL WHERE id = ?").run(g.id);
@@ -161,24 +167,47 @@ export class Channels {
   }
 
   /** PUT /channels/{id}/permissions/{target}: MANAGE_ROLES; bits outside the 13 are dropped. */
-  putOverwrite(actorId: string, channelId: string, targetId: string, targetType: 0 | 1, allow: number, deny: number): void {
+  putOverwrite(actorId: string, channelId: string, targetId: string, targetType: 0 | 1, allow: number, deny: number, reason: string | null = null): void {
     this.d.store.write(() => {
       const a = this.access(actorId, channelId);
       if (a.isDm) throw DomainError.forbidden("Direct messages have no permission overwrites");
       requireBits(a, PERMISSIONS.MANAGE_ROLES);
+      const before = this.guilds.overwrites(channelId).find((o) => o.target_id === targetId) ?? null;
       this.writeOverwrite(a.channel, targetId, targetType, allow, deny);
+      const after = this.guilds.overwrites(channelId).find((o) => o.target_id === targetId)!;
+      this.audit.record({
+        guildId: a.channel.guild_id!,
+        actorId,
+        actionType: before ? AUDIT.CHANNEL_OVERWRITE_UPDATE : AUDIT.CHANNEL_OVERWRITE_CREATE,
+        targetId: channelId,
+        changes: before
+          ? diffChanges({ allow: String(before.allow), deny: String(before.deny) }, { allow: String(after.allow), deny: String(after.deny) })
+          : diffChanges(null, { id: targetId, type: targetType, allow: String(after.allow), deny: String(after.deny) }),
+        options: this.overwriteOptions(a.channel.guild_id!, targetId, targetType),
+        reason,
+      });
       this.d.store.emit({ type: "channel.updated", channelId, guildId: a.channel.guild_id });
     });
   }
 
   /** DELETE /channels/{id}/permissions/{target}: MANAGE_ROLES; 404 when there is no such overwrite. */
-  deleteOverwrite(actorId: string, channelId: string, targetId: string): void {
+  deleteOverwrite(actorId: string, channelId: string, targetId: string, reason: string | null = null): void {
     this.d.store.write(() => {
       const a = this.access(actorId, channelId);
       if (a.isDm) throw DomainError.forbidden("Direct messages have no permission overwrites");
       requireBits(a, PERMISSIONS.MANAGE_ROLES);
-      const res = this.db.query("DELETE FROM overwrites WHERE channel_id = ? AND target_id = ?").run(channelId, targetId);
-      if (!res.changes) throw DomainError.notFound("overwrite");
+      const before = this.guilds.overwrites(channelId).find((o) => o.target_id === targetId);
+      if (!before) throw DomainError.notFound("overwrite");
+      this.db.query("DELETE FROM overwrites WHERE channel_id = ? AND target_id = ?").run(channelId, targetId);
+      this.audit.record({
+        guildId: a.channel.guild_id!,
+        actorId,
+        actionType: AUDIT.CHANNEL_OVERWRITE_DELETE,
+        targetId: channelId,
+        changes: diffChanges({ id: targetId, type: before.target_type, allow: String(before.allow), deny: String(before.deny) }, null),
+        options: this.overwriteOptions(a.channel.guild_id!, targetId, before.target_type),
+        reason,
+      });
       this.d.store.emit({ type: "channel.updated", channelId, guildId: a.channel.guild_id });
     });
   }
@@ -190,6 +219,13 @@ export class Channels {
       if (!a.isDm) requireBits(a, PERMISSIONS.SEND_MESSAGES);
       this.d.store.emit({ type: "typing.started", channelId, guildId: a.channel.guild_id, userId: actorId, at: this.d.clock.now() });
     });
+  }
+
+  /** Reference options of overwrite entries: the overwritten id, its type as a string, the role's name. */
+  private overwriteOptions(guildId: string, targetId: string, targetType: 0 | 1): Record<string, unknown> {
+    const o: Record<string, unknown> = { id: targetId, type: String(targetType) };
+    if (targetType === 0) o.role_name = this.guilds.role(guildId, targetId)?.name ?? null;
+    return o;
   }
 
   private writeOverwrite(c: ChannelRow, targetId: string, targetType: 0 | 1, allow: number, deny: number): void {
@@ -218,4 +254,18 @@ export class Channels {
     if (!p || p.guild_id !== guildId || p.type !== CATEGORY || p.id === selfId || type === CATEGORY)
       throw DomainError.invalid("parent_id", "Not a category channel of this server", "CHANNEL_PARENT_INVALID");
   }
+}
+
+/** The channel fields an audit entry records (internal ids; the boundary maps them). */
+function auditView(c: ChannelRow): Record<string, unknown> {
+  return {
+    name: c.name,
+    type: c.type,
+    topic: c.topic,
+    position: c.position,
+    parent_id: c.parent_id,
+    nsfw: !!c.nsfw,
+    rate_limit_per_user: c.rate_limit_per_user,
+    ...(c.type === VOICE ? { user_limit: c.user_limit, bitrate: c.bitrate } : {}),
+  };
 }

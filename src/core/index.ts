@@ -40,11 +40,11 @@ export function createCore(opts: { clock: Clock; store: Store }): Core {
   const users = new Users(deps);
   const guilds = new Guilds(deps);
   const apps = new Applications(deps, users, guilds);
-  const messages = new Messages(deps, guilds, users);
-  const reactions = new Reactions(deps, guilds, messages);
-  const channels = new Channels(deps, guilds);
-  const inviteQueries = new InviteQueries(deps, guilds);
   const audit = new Audit(deps);
+  const messages = new Messages(deps, guilds, users, audit);
+  const reactions = new Reactions(deps, guilds, messages);
+  const channels = new Channels(deps, guilds, audit);
+  const inviteQueries = new InviteQueries(deps, guilds);
   const roles = new Roles(deps, guilds, audit);
   const moderation = new Moderation(deps, guilds, users, audit, roles.hierarchy);
   const webhooks = new Webhooks(deps, guilds, messages, audit, (u) => apps.byBotUser(u)?.id ?? null);

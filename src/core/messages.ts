@@ -2,6 +2,7 @@ import type { CoreDeps } from "./deps";
 import type { ChannelRow, MessageRow } from "./types";
 import type { Guilds } from "./guilds";
 import type { Users } from "./users";
+import { AUDIT, type Audit } from "./audit";
 import { DomainError } from "./errors";
 import { accessChannel, holds, requireBits, type ChannelAccess } from "./access";
 import { PERMISSIONS } from "./permissions";
@@ -90,6 +91,7 @@ export class Messages {
     private readonly d: CoreDeps,
     private readonly guilds: Guilds,
     private readonly users: Users,
+    private readonly audit: Audit,
   ) {}
 
   private get db() {
@@ -312,13 +314,22 @@ export class Messages {
   }
 
   /** Own messages always; another's only with MANAGE_MESSAGES in a guild channel. */
-  deleteAs(actorId: string, channelId: string, messageId: string): void {
+  deleteAs(actorId: string, channelId: string, messageId: string, reason: string | null = null): void {
     this.d.store.write(() => {
       const a = this.access(actorId, channelId);
       const m = this.require(channelId, messageId, actorId);
       if (m.author_id !== actorId || m.webhook_id) {
         if (a.isDm) throw DomainError.forbidden("Cannot delete a message authored by another user");
         requireBits(a, PERMISSIONS.MANAGE_MESSAGES);
+        // A moderator deleting someone else's message is audited (reference action 72).
+        this.audit.record({
+          guildId: a.channel.guild_id!,
+          actorId,
+          actionType: AUDIT.MESSAGE_DELETE,
+          targetId: m.author_id,
+          options: { channel_id: channelId, count: "1" },
+          reason,
+        });
       }
       this.delete(m.id);
     });
@@ -330,7 +341,7 @@ export class Messages {
    * message: MESSAGE_DELETE_BULK is never dispatched (spec 6.2). `createdAt` of each id
    * comes from the surface (the snowflake's timestamp) and must be within 14 days.
    */
-  bulkDelete(actorId: string, channelId: string, ids: { id: string | null; createdAt: number }[]): number {
+  bulkDelete(actorId: string, channelId: string, ids: { id: string | null; createdAt: number }[], reason: string | null = null): number {
     return this.d.store.write(() => {
       const a = this.access(actorId, channelId);
       if (a.isDm) throw DomainError.forbidden("Cannot execute action on a DM channel");
@@ -345,6 +356,14 @@ export class Messages {
         this.delete(m.id);
         n++;
       }
+      this.audit.record({
+        guildId: a.channel.guild_id!,
+        actorId,
+        actionType: AUDIT.MESSAGE_BULK_DELETE,
+        targetId: channelId,
+        options: { count: String(n) },
+        reason,
+      });
       return n;
     });
   }

@@ -96,11 +96,11 @@ export const channelRoutes: RouteDef[] = [
     path: "/channels/{channel_id}",
     auth: "bot",
     handler: async (req) => {
-      const { api, params, bot } = req;
+      const { api, params, bot, auditReason } = req;
       const channelId = known(api, params.channel_id, "channel");
       api.core.channels.access(bot.botUserId, channelId);
       const body = await req.body(EditChannelBody);
-      const c = api.core.channels.edit(bot.botUserId, channelId, toInput(api, body));
+      const c = api.core.channels.edit(bot.botUserId, channelId, toInput(api, body), auditReason);
       return ok(channelJson(api, c, bot.botUserId));
     },
   },
@@ -108,8 +108,8 @@ export const channelRoutes: RouteDef[] = [
     method: "DELETE",
     path: "/channels/{channel_id}",
     auth: "bot",
-    handler: ({ api, params, bot }) => {
-      const snap = api.core.channels.delete(bot.botUserId, known(api, params.channel_id, "channel"));
+    handler: ({ api, params, bot , auditReason }) => {
+      const snap = api.core.channels.delete(bot.botUserId, known(api, params.channel_id, "channel"), auditReason);
       return ok(deletedChannelJson(api, snap, bot.botUserId));
     },
   },
@@ -125,11 +125,11 @@ export const channelRoutes: RouteDef[] = [
     path: "/guilds/{guild_id}/channels",
     auth: "bot",
     handler: async (req) => {
-      const { api, params, bot } = req;
+      const { api, params, bot, auditReason } = req;
       const guildId = known(api, params.guild_id, "guild");
       api.core.channels.list(bot.botUserId, guildId);
       const body = await req.body(CreateChannelBody);
-      const c = api.core.channels.create(bot.botUserId, guildId, { ...toInput(api, body), name: body.name });
+      const c = api.core.channels.create(bot.botUserId, guildId, { ...toInput(api, body), name: body.name }, auditReason);
       return ok(channelJson(api, c, bot.botUserId));
     },
   },
@@ -138,13 +138,13 @@ export const channelRoutes: RouteDef[] = [
     path: "/channels/{channel_id}/permissions/{overwrite_id}",
     auth: "bot",
     handler: async (req) => {
-      const { api, params, bot } = req;
+      const { api, params, bot, auditReason } = req;
       const channelId = known(api, params.channel_id, "channel");
       api.core.channels.access(bot.botUserId, channelId);
       const body = await req.body(OverwriteBody);
       const type = Number(body.type) as 0 | 1;
       const target = known(api, params.overwrite_id, type === 0 ? "role" : "member");
-      api.core.channels.putOverwrite(bot.botUserId, channelId, target, type, bits(body.allow, "allow"), bits(body.deny, "deny"));
+      api.core.channels.putOverwrite(bot.botUserId, channelId, target, type, bits(body.allow, "allow"), bits(body.deny, "deny"), auditReason);
       return noContent();
     },
   },
@@ -152,10 +152,10 @@ export const channelRoutes: RouteDef[] = [
     method: "DELETE",
     path: "/channels/{channel_id}/permissions/{overwrite_id}",
     auth: "bot",
-    handler: ({ api, params, bot }) => {
+    handler: ({ api, params, bot , auditReason }) => {
       const channelId = known(api, params.channel_id, "channel");
       api.core.channels.access(bot.botUserId, channelId);
-      api.core.channels.deleteOverwrite(bot.botUserId, channelId, known(api, params.overwrite_id, "overwrite"));
+      api.core.channels.deleteOverwrite(bot.botUserId, channelId, known(api, params.overwrite_id, "overwrite"), auditReason);
       return noContent();
     },
   },

@@ -47,7 +47,7 @@ export const messageRoutes: RouteDef[] = [
     path: "/channels/{channel_id}/messages",
     auth: "bot",
     handler: async (req) => {
-      const { api, params, bot } = req;
+      const { api, params, bot, auditReason } = req;
       const channelId = known(api, params.channel_id, "channel");
       api.core.messages.access(bot.botUserId, channelId);
       const body = validateMessagePayload(await req.json());
@@ -100,7 +100,7 @@ export const messageRoutes: RouteDef[] = [
     path: "/channels/{channel_id}/messages/{message_id}",
     auth: "bot",
     handler: (req) => {
-      const { api, params, bot } = req;
+      const { api, params, bot, auditReason } = req;
       const channelId = known(api, params.channel_id, "channel");
       api.core.messages.access(bot.botUserId, channelId);
       const m = api.core.messages.fetch(bot.botUserId, channelId, known(api, params.message_id, "message"));
@@ -112,7 +112,7 @@ export const messageRoutes: RouteDef[] = [
     path: "/channels/{channel_id}/messages/{message_id}",
     auth: "bot",
     handler: async (req) => {
-      const { api, params, bot } = req;
+      const { api, params, bot, auditReason } = req;
       const channelId = known(api, params.channel_id, "channel");
       api.core.messages.access(bot.botUserId, channelId);
       const messageId = known(api, params.message_id, "message");
@@ -131,10 +131,10 @@ export const messageRoutes: RouteDef[] = [
     method: "DELETE",
     path: "/channels/{channel_id}/messages/{message_id}",
     auth: "bot",
-    handler: ({ api, params, bot }) => {
+    handler: ({ api, params, bot , auditReason }) => {
       const channelId = known(api, params.channel_id, "channel");
       api.core.messages.access(bot.botUserId, channelId);
-      api.core.messages.deleteAs(bot.botUserId, channelId, known(api, params.message_id, "message"));
+      api.core.messages.deleteAs(bot.botUserId, channelId, known(api, params.message_id, "message"), auditReason);
       return noContent();
     },
   },
@@ -143,7 +143,7 @@ export const messageRoutes: RouteDef[] = [
     path: "/channels/{channel_id}/messages/bulk-delete",
     auth: "bot",
     handler: async (req) => {
-      const { api, params, bot } = req;
+      const { api, params, bot, auditReason } = req;
       const channelId = known(api, params.channel_id, "channel");
       api.core.messages.access(bot.botUserId, channelId);
       const body = await req.body(BulkDeleteBody);
@@ -156,6 +156,7 @@ export const messageRoutes: RouteDef[] = [
         bot.botUserId,
         channelId,
         flakes.map((f) => ({ id: api.flakes.uuid(f), createdAt: Snowflakes.timestamp(f) })),
+        auditReason,
       );
       return noContent();
     },
