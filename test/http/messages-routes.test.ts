@@ -159,7 +159,7 @@ describe("GET /channels/{channel_id}/messages", () => {
     expect([both.status, both.body.code]).toEqual([400, 50035]);
   });
 
-  test("MESSAGE_CONTENT gating uses the token's intents; own messages and mentions stay visible", async () => {
+  test("MESSAGE_CONTENT gating uses the token's intents, for every server message (the spec states no exemption)", async () => {
     const quiet = w.applications.QuietBot;
     const plain = personSays("bob", "secret");
     const mention = personSays("bob", `hey <@${quiet.bot_user_id}>`);
@@ -168,8 +168,10 @@ describe("GET /channels/{channel_id}/messages", () => {
     const byId = Object.fromEntries(list.body.map((m: any) => [m.id, m]));
     expect(byId[plain]).toMatchObject({ content: "", embeds: [], components: [], attachments: [] });
     expect(byId[plain].author.id).toBe(w.users.bob.id);
-    expect(byId[mention].content).toBe(`hey <@${quiet.bot_user_id}>`);
-    expect(byId[own.body.id]).toMatchObject({ content: "mine", embeds: [{ type: "rich", title: "t" }] });
+    expect(byId[mention]).toMatchObject({ content: "", mentions: [] });
+    expect(byId[own.body.id]).toMatchObject({ content: "", embeds: [] });
+    // The POST's own answer is not gated: it is the message the bot just sent.
+    expect(own.body).toMatchObject({ content: "mine", embeds: [{ type: "rich", title: "t" }] });
     const single = await call(p, "GET", `/channels/${general}/messages/${plain}`, { token: quiet.token });
     expect(single.body.content).toBe("");
     const full = await call(p, "GET", `/channels/${general}/messages/${plain}`, { token });

@@ -108,7 +108,7 @@ export const channelRoutes: RouteDef[] = [
     method: "DELETE",
     path: "/channels/{channel_id}",
     auth: "bot",
-    handler: ({ api, params, bot , auditReason }) => {
+    handler: ({ api, params, bot, auditReason }) => {
       const snap = api.core.channels.delete(bot.botUserId, known(api, params.channel_id, "channel"), auditReason);
       return ok(deletedChannelJson(api, snap, bot.botUserId));
     },
@@ -152,7 +152,7 @@ export const channelRoutes: RouteDef[] = [
     method: "DELETE",
     path: "/channels/{channel_id}/permissions/{overwrite_id}",
     auth: "bot",
-    handler: ({ api, params, bot , auditReason }) => {
+    handler: ({ api, params, bot, auditReason }) => {
       const channelId = known(api, params.channel_id, "channel");
       api.core.channels.access(bot.botUserId, channelId);
       api.core.channels.deleteOverwrite(bot.botUserId, channelId, known(api, params.overwrite_id, "overwrite"), auditReason);

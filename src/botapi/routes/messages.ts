@@ -14,17 +14,16 @@ import { flakeParam, known, limitParam } from "./ids";
 const BulkDeleteBody = Type.Object({ messages: Type.Array(Snowflake, { minItems: 2, maxItems: 100 }) });
 
 /**
- * MESSAGE_CONTENT gating on REST uses the token's intents (spec 5.7, 5.9). Following the
- * reference (reference-gaps 3.6), a bot still sees its own messages, messages that
- * mention it and DMs (whose people's messages are envelopes anyway).
+ * MESSAGE_CONTENT gating on REST uses the token's intents (spec 5.7, 5.9): without it,
+ * content, embeds, components and attachments of every server message are withheld.
+ * The reference exempts a bot's own messages and those mentioning it; the spec states
+ * no exemption and wins where the two differ (design/architecture.md). DMs are not
+ * server messages: a person's DM is an envelope anyway, the bot's own is plaintext.
  */
 export function contentVisible(req: Req, m: MessageRow): boolean {
   if (req.bot.intents & INTENTS.MESSAGE_CONTENT) return true;
-  if (m.author_id === req.bot.botUserId && !m.webhook_id) return true;
   const ch = req.api.core.guilds.channel(m.channel_id);
-  if (!ch || ch.guild_id === null) return true;
-  const me = req.api.flakes.of(req.bot.botUserId);
-  return m.content.includes(`<@${me}>`) || m.content.includes(`<@!${me}>`);
+  return !ch || ch.guild_id === null;
 }
 
 export function botMessageJson(req: Req, m: MessageRow) {
@@ -47,7 +46,7 @@ export const messageRoutes: RouteDef[] = [
     path: "/channels/{channel_id}/messages",
     auth: "bot",
     handler: async (req) => {
-      const { api, params, bot, auditReason } = req;
+      const { api, params, bot } = req;
       const channelId = known(api, params.channel_id, "channel");
       api.core.messages.access(bot.botUserId, channelId);
       const body = validateMessagePayload(await req.json());
@@ -100,7 +99,7 @@ export const messageRoutes: RouteDef[] = [
     path: "/channels/{channel_id}/messages/{message_id}",
     auth: "bot",
     handler: (req) => {
-      const { api, params, bot, auditReason } = req;
+      const { api, params, bot } = req;
       const channelId = known(api, params.channel_id, "channel");
       api.core.messages.access(bot.botUserId, channelId);
       const m = api.core.messages.fetch(bot.botUserId, channelId, known(api, params.message_id, "message"));
@@ -112,7 +111,7 @@ export const messageRoutes: RouteDef[] = [
     path: "/channels/{channel_id}/messages/{message_id}",
     auth: "bot",
     handler: async (req) => {
-      const { api, params, bot, auditReason } = req;
+      const { api, params, bot } = req;
       const channelId = known(api, params.channel_id, "channel");
       api.core.messages.access(bot.botUserId, channelId);
       const messageId = known(api, params.message_id, "message");
@@ -124,14 +123,15 @@ export const messageRoutes: RouteDef[] = [
         flags: b.has.flags ? b.flags : undefined,
         allowEveryone: b.allowEveryone,
       });
-      return ok(botMessageJson(req, m));
+      // The bot's own edit answers what it wrote; a flags-only edit of another's message stays gated.
+      return ok(m.author_id === bot.botUserId ? messageJson(api, m, { content: true, viewerId: bot.botUserId }) : botMessageJson(req, m));
     },
   },
   {
     method: "DELETE",
     path: "/channels/{channel_id}/messages/{message_id}",
     auth: "bot",
-    handler: ({ api, params, bot , auditReason }) => {
+    handler: ({ api, params, bot, auditReason }) => {
       const channelId = known(api, params.channel_id, "channel");
       api.core.messages.access(bot.botUserId, channelId);
       api.core.messages.deleteAs(bot.botUserId, channelId, known(api, params.message_id, "message"), auditReason);
