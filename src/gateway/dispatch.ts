@@ -50,7 +50,7 @@ const fixed = (v: unknown) => {
   return () => s();
 };
 
-export function deliveriesFor(api: BotApi, e: DomainEvent, aud: Audience): Delivery[] {
+export function deliveriesFor(api: BotApi, e: DomainEvent, aud: Audience, gc: GuildCreateCache): Delivery[] {
   const core = api.core;
   const f = api.flakes;
   const guildBots = (guildId: string) => core.guilds.memberIds(guildId).filter((id) => aud.hasSessions(id));
@@ -59,7 +59,7 @@ export function deliveriesFor(api: BotApi, e: DomainEvent, aud: Audience): Deliv
 
   switch (e.type) {
     case "guild.created":
-      return [guildCreate(api, e.guildId, guildBots(e.guildId))];
+      return [guildCreate(gc, e.guildId, guildBots(e.guildId))];
     case "guild.updated":
       return [{ bots: guildBots(e.guildId), t: "GUILD_UPDATE", intent: INTENTS.GUILDS, payload: fixed(lazyObj(() => guildJson(api, e.guildId))) }];
     case "guild.deleted":
@@ -70,7 +70,7 @@ export function deliveriesFor(api: BotApi, e: DomainEvent, aud: Audience): Deliv
     case "member.added": {
       const out: Delivery[] = [];
       const bots = guildBots(e.guildId);
-      if (aud.hasSessions(e.userId)) out.push(guildCreate(api, e.guildId, [e.userId]));
+      if (aud.hasSessions(e.userId)) out.push(guildCreate(gc, e.guildId, [e.userId]));
       const others = bots.filter((b) => b !== e.userId);
       if (others.length) {
         const d = once(() => {
@@ -241,24 +241,43 @@ export function deliveriesFor(api: BotApi, e: DomainEvent, aud: Audience): Deliv
   }
 }
 
+/**
+ * GUILD_CREATE bodies are the largest payloads (every channel, role and member), and
+ * all bots see the same one but for their own `joined_at`. The body is serialized once
+ * per guild and presence view, `joined_at` appended per bot, and the cache is dropped
+ * on every domain event (any of them may change what the body shows).
+ */
+export class GuildCreateCache {
+  private bodies = new Map<string, string>();
+
+  constructor(private readonly api: BotApi) {}
+
+  clear(): void {
+    if (this.bodies.size) this.bodies.clear();
+  }
+
+  payload(guildId: string, botUserId: string, presences: boolean): string {
+    const key = `${guildId}:${presences}`;
+    let head = this.bodies.get(key);
+    if (head === undefined) {
+      const body: Record<string, unknown> = guildCreateJson(this.api, guildId, botUserId, presences);
+      delete body.joined_at;
+      head = JSON.stringify(body).slice(0, -1);
+      this.bodies.set(key, head);
+    }
+    const me = this.api.core.guilds.member(guildId, botUserId);
+    const joined = me ? JSON.stringify(new Date(me.joined_at).toISOString().replace("Z", "+00:00")) : "null";
+    return `${head},"joined_at":${joined}}`;
+  }
+}
+
 /** GUILD_CREATE for bots that (now) belong to the guild; presences only with GUILD_PRESENCES. */
-export function guildCreate(api: BotApi, guildId: string, bots: string[]): Delivery {
-  const cache = new Map<string, string>();
+export function guildCreate(cache: GuildCreateCache, guildId: string, bots: string[]): Delivery {
   return {
     bots,
     t: "GUILD_CREATE",
     intent: INTENTS.GUILDS,
-    payload(s) {
-      // The bot's own member and joined_at make the payload per bot.
-      const presences = (s.intents & INTENTS.GUILD_PRESENCES) !== 0;
-      const key = `${s.owner.botUserId}:${presences}`;
-      let d = cache.get(key);
-      if (d === undefined) {
-        d = JSON.stringify(guildCreateJson(api, guildId, s.owner.botUserId, presences));
-        cache.set(key, d);
-      }
-      return d;
-    },
+    payload: (s) => cache.payload(guildId, s.owner.botUserId, (s.intents & INTENTS.GUILD_PRESENCES) !== 0),
   };
 }
 

@@ -26,7 +26,7 @@ import {
   ZOMBIE_TIMEOUT_MS,
 } from "./protocol";
 import { Session, type Conn, type FrameSink } from "./session";
-import { deliveriesFor, guildCreate } from "./dispatch";
+import { deliveriesFor, GuildCreateCache } from "./dispatch";
 import { EventLog } from "./eventlog";
 
 export interface GatewaySocketData {
@@ -70,6 +70,7 @@ export function createGateway(api: BotApi): Gateway {
   const sessions = new Map<string, Session>();
   const byBot = new Map<string, Set<Session>>();
   const events = api.config.harness ? new EventLog() : null;
+  const guildCreates = new GuildCreateCache(api);
   const sink: FrameSink | null = events ? (s, frame) => events.append(s.owner.appFlake, s.id, frame) : null;
 
   // ---- sessions ----
@@ -209,10 +210,8 @@ export function createGateway(api: BotApi): Gateway {
     };
     s.push("READY", JSON.stringify(ready), now, sink);
     if (intents & INTENTS.GUILDS) {
-      for (const g of guildIds) {
-        const del = guildCreate(api, g, [bot.id]);
-        s.push("GUILD_CREATE", del.payload(s), now, sink);
-      }
+      const presences = (intents & INTENTS.GUILD_PRESENCES) !== 0;
+      for (const g of guildIds) s.push("GUILD_CREATE", guildCreates.payload(g, bot.id, presences), now, sink);
     }
   }
 
@@ -285,6 +284,7 @@ export function createGateway(api: BotApi): Gateway {
   const audience = { hasSessions: (botUserId: string) => byBot.has(botUserId) };
 
   function onEvent(e: DomainEvent) {
+    guildCreates.clear();
     switch (e.type) {
       case "application.token_rotated":
         return endSessionsOfApp(e.applicationId);
@@ -295,7 +295,7 @@ export function createGateway(api: BotApi): Gateway {
     }
     if (byBot.size === 0) return; // nobody listening: no serialization work at all
     const now = clock.now();
-    for (const del of deliveriesFor(api, e, audience)) {
+    for (const del of deliveriesFor(api, e, audience, guildCreates)) {
       for (const bot of del.bots) {
         const set = byBot.get(bot);
         if (!set) continue;

@@ -32,8 +32,13 @@ export class Session {
   /** Last heartbeat or dispatched frame: the 5-minute expiry counts from here. */
   lastActivity: number;
   expiryTimer: TimerHandle | null = null;
-  /** Frame strings by seq % REPLAY_RING; contiguous numbering makes the slot the index. */
-  private readonly ring: string[] = [];
+  /**
+   * Event names and payloads by seq % REPLAY_RING (contiguous numbering makes the slot
+   * the index). Payloads, not frames: a payload string is shared by every session that
+   * got the same view, so a ring costs references, not copies; frames are rebuilt on replay.
+   */
+  private readonly ringT: string[] = [];
+  private readonly ringD: string[] = [];
 
   constructor(
     readonly id: string,
@@ -53,7 +58,8 @@ export class Session {
   push(t: string, d: string, now: number, sink: FrameSink | null): void {
     const s = ++this.seq;
     const frame = dispatchFrame(t, s, d);
-    this.ring[s % REPLAY_RING] = frame;
+    this.ringT[s % REPLAY_RING] = t;
+    this.ringD[s % REPLAY_RING] = d;
     this.lastActivity = now;
     if (this.conn && this.conn.state === "active") this.conn.ws.send(frame);
     sink?.(this, frame, t, s);
@@ -67,7 +73,7 @@ export class Session {
     const oldest = Math.max(1, this.seq - REPLAY_RING + 1);
     if (after < oldest - 1 || after >= this.seq) return [];
     const out: string[] = [];
-    for (let s = after + 1; s <= this.seq; s++) out.push(this.ring[s % REPLAY_RING]);
+    for (let s = after + 1; s <= this.seq; s++) out.push(dispatchFrame(this.ringT[s % REPLAY_RING], s, this.ringD[s % REPLAY_RING]));
     return out;
   }
 }
