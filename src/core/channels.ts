@@ -161,7 +161,7 @@ export class Channels {
         this.db.query("UPDATE guilds SET system_channel_id = NULL WHERE id = ?").run(g.id);
         this.d.store.emit({ type: "guild.updated", guildId: g.id });
       }
-      this.d.store.emit({ type: "channel.deleted", channelId: c.id, guildId: c.guild_id, snapshot: snapshot as unknown as Record<string, unknown> });
+      this.d.store.emit({ type: "channel.deleted", channelId: c.id, guildId: c.guild_id, snapshot });
       return snapshot;
     });
   }

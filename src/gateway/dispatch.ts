@@ -10,7 +10,7 @@ import type { ChannelRow, MessageRow } from "../core/types";
 import { INTENTS } from "../core/permissions";
 import { messageJson } from "../botapi/serializers/message";
 import { guildJson, guildCreateJson, presenceJson } from "../botapi/serializers/guild";
-import { channelJson } from "../botapi/serializers/channel";
+import { channelJson, deletedChannelJson } from "../botapi/serializers/channel";
 import { roleJson } from "../botapi/serializers/role";
 import { memberJson } from "../botapi/serializers/member";
 import { userJson } from "../botapi/serializers/user";
@@ -123,7 +123,8 @@ export function deliveriesFor(api: BotApi, e: DomainEvent, aud: Audience, gc: Gu
     }
     case "channel.deleted": {
       if (!e.guildId) return [];
-      const d = once(() => JSON.stringify(deletedChannelJson(api, e.snapshot, e.channelId, e.guildId!)));
+      // The channel row is gone by now: serialize the snapshot the deletion carried.
+      const d = once(() => JSON.stringify(deletedChannelJson(api, e.snapshot)));
       return [{ bots: guildBots(e.guildId), t: "CHANNEL_DELETE", intent: INTENTS.GUILDS, payload: d }];
     }
 
@@ -304,14 +305,4 @@ function messageViews(api: BotApi, m: MessageRow, inGuild: boolean): (s: Session
 
 function lazyObj(fn: () => unknown) {
   return { toJSON: fn };
-}
-
-/** CHANNEL_DELETE from the event's snapshot: the channel row is gone by the time we hear of it. */
-function deletedChannelJson(api: BotApi, snapshot: Record<string, unknown>, channelId: string, guildId: string) {
-  const row = snapshot as Partial<ChannelRow>;
-  if (typeof row.id === "string" && typeof row.type === "number" && "created_at" in row) {
-    return channelJson(api, { ...(row as ChannelRow), id: channelId, guild_id: guildId });
-  }
-  // A snapshot already in wire shape is sent as it is, with ids the bots know.
-  return { ...snapshot, id: api.flakes.of(channelId), guild_id: api.flakes.of(guildId) };
 }

@@ -213,14 +213,16 @@ describe("guild, channels, roles", () => {
     const none = await bot("AllBot", I.GUILD_MESSAGES);
     const c = p.core.guilds.createChannel({ guildId: W.guild("Lab"), name: "new-room" } as any);
     p.core.guilds.setOverwrite(c.id, W.guild("Lab"), 0, 0, 2048);
-    const snapshot = { ...p.core.guilds.channel(c.id)! };
-    p.core.bus.publish([{ type: "channel.deleted", channelId: c.id, guildId: W.guild("Lab"), snapshot }]);
+    const admin = p.core.guilds.get(W.guild("Lab"))!.owner_id;
+    p.core.channels.delete(admin, c.id);
     await syncAll(g, none);
     expect(ts([g, none])).toEqual([["CHANNEL_CREATE", "CHANNEL_UPDATE", "CHANNEL_DELETE"], []]);
     const [cr, up, del] = g.dispatches();
     expect(cr.d).toMatchObject({ id: p.api.flakes.of(c.id), name: "new-room", guild_id: W.w.guilds.Lab.id, type: 0 });
     expect(up.d.permission_overwrites).toEqual([{ id: W.w.guilds.Lab.id, type: 0, allow: "0", deny: "2048" }]);
     expect(del.d).toMatchObject({ id: p.api.flakes.of(c.id), name: "new-room", guild_id: W.w.guilds.Lab.id });
+    // the overwrites as they were: the rows are gone, the snapshot keeps them
+    expect(del.d.permission_overwrites).toEqual([{ id: W.w.guilds.Lab.id, type: 0, allow: "0", deny: "2048" }]);
   });
 
   test("GUILD_ROLE_CREATE / UPDATE / DELETE need GUILDS", async () => {
