@@ -11,12 +11,18 @@ import { Users } from "./users";
 import { Guilds } from "./guilds";
 import { Applications } from "./applications";
 import { Messages } from "./messages";
+import { Invites } from "./invites";
+import { People } from "./people";
+import { Reactions } from "./reactions";
 
 export interface Core extends CoreDeps {
   users: Users;
   guilds: Guilds;
   apps: Applications;
   messages: Messages;
+  invites: Invites;
+  people: People;
+  reactions: Reactions;
 }
 
 export function createCore(opts: { clock: Clock; store: Store }): Core {
@@ -27,5 +33,8 @@ export function createCore(opts: { clock: Clock; store: Store }): Core {
   const guilds = new Guilds(deps);
   const apps = new Applications(deps, users, guilds);
   const messages = new Messages(deps, guilds, users);
-  return { ...deps, users, guilds, apps, messages };
+  const invites = new Invites(deps, guilds);
+  const people = new People(deps, users, guilds, messages);
+  const reactions = new Reactions(deps, guilds, messages);
+  return { ...deps, users, guilds, apps, messages, invites, people, reactions };
 }
