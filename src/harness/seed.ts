@@ -133,6 +133,7 @@ function at<T>(base: string, rename: Record<string, string>, fn: () => T): T {
   } catch (e) {
     if (!(e instanceof DomainError) || (e.kind !== "invalid" && e.kind !== "conflict")) throw e;
     const issue = e.issues[0];
+    if (issue?.path.startsWith(base)) throw e; // already named from the world's root
     const field = issue?.path ? (rename[issue.path] ?? issue.path) : e.kind === "conflict" ? "name" : "";
     const path = field ? `${base}.${field}` : base;
     throw DomainError.invalid(path, issue?.message ?? e.message, issue?.code ?? "ALREADY_EXISTS");

@@ -80,7 +80,7 @@ describe("POST /seed", () => {
       const r = await harness(p, "POST", "/seed", doc);
       expect(r.status).toBe(400);
       expect(r.body.code).toBe(50035);
-      expect(r.body.message).toContain(path);
+      expect(r.body.message).toContain(`(${path}:`);
     }
     const bad = await call(p, "POST", "/api/harness/v1/seed", { rawBody: "{nope", headers: { "Content-Type": "application/json" } });
     expect(bad.status).toBe(400);
