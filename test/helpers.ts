@@ -78,15 +78,33 @@ export function seedBasic(p: Parley): SeedAnswer {
   return p.seed(structuredClone(BASIC_WORLD));
 }
 
-/** Record every domain event published on the bus; `of(type)` counts them (tests count events). */
+// ---- people's API and harness helpers (people/harness issue) ----
+
+/** Headers of a signed-in person for the people's API. */
+export function session(token: string): Record<string, string> {
+  return { Authorization: `Session ${token}` };
+}
+
+/** A people's API request as the person holding `token` (null: anonymous). */
+export function client<T = any>(p: Parley, method: string, path: string, token: string | null, body?: unknown): Promise<TestResponse<T>> {
+  return call<T>(p, method, `/api/client/v1${path}`, { headers: token ? session(token) : {}, body });
+}
+
+/** A harness request. */
+export function harness<T = any>(p: Parley, method: string, path: string, body?: unknown): Promise<TestResponse<T>> {
+  return call<T>(p, method, `/api/harness/v1${path}`, { body });
+}
+
+/** Every domain event published from now on, by type, so tests can count what an action fired. */
 export function recordEvents(p: Parley) {
-  const events: import("../src/core/events").DomainEvent[] = [];
-  const stop = p.core.bus.subscribe((e) => events.push(e));
+  const seen: { type: string; [k: string]: unknown }[] = [];
+  const stop = p.core.bus.subscribe((e) => seen.push(e as never));
   return {
-    events,
-    of: (type: string) => events.filter((e) => e.type === type),
-    count: (type: string) => events.filter((e) => e.type === type).length,
-    clear: () => void events.splice(0),
+    all: seen,
+    events: seen,
+    of: (type: string) => seen.filter((e) => e.type === type),
+    count: (type: string) => seen.filter((e) => e.type === type).length,
+    clear: () => void seen.splice(0),
     stop,
   };
 }
@@ -132,4 +150,16 @@ export const ADMIN_WORLD = {
 
 export function seedAdmin(p: Parley): SeedAnswer {
   return p.seed(structuredClone(ADMIN_WORLD));
+}
+
+/** Row counts of the given tables, to prove a refused request wrote nothing. */
+export function rowCounts(p: Parley, tables: string[]): Record<string, number> {
+  return Object.fromEntries(tables.map((t) => [t, (p.store.db.query(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n]));
+}
+
+/** The internal id behind a seed answer's snowflake (the people's API speaks internal ids). */
+export function internalId(p: Parley, flake: string): string {
+  const id = p.api.flakes.uuid(flake);
+  if (!id) throw new Error(`unknown snowflake ${flake}`);
+  return id;
 }

@@ -7,6 +7,7 @@ import type { TSchema, Static } from "@sinclair/typebox";
 import type { Parley } from "../app";
 import type { UserRow } from "../core/types";
 import { DomainError } from "../core/errors";
+import { SlowmodeError } from "../core/people";
 import { errorToStatusBody } from "../botapi/errors";
 import { jsonResponse } from "../botapi/http";
 import { parseJsonLossless } from "../botapi/json";
@@ -45,6 +46,11 @@ function answer(out: unknown): Response {
 
 function fail(e: unknown): Response {
   const { status, body } = errorToStatusBody(e);
+  // Slowmode is a rate limit: say how long to wait, as the spec's rate-limit body does.
+  if (e instanceof SlowmodeError) {
+    const retry = Math.max(0.001, e.retryAfterMs / 1000);
+    return jsonResponse(status, { ...body, retry_after: Number(retry.toFixed(3)), global: false }, { "Retry-After": String(Math.ceil(retry)) });
+  }
   return jsonResponse(status, body);
 }
 
@@ -73,4 +79,12 @@ export function anonymous(p: Parley, fn: (c: AnonCtx) => unknown | Promise<unkno
       return fail(e);
     }
   };
+}
+
+const PERSON_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A path id: internal UUIDs only; anything else is simply unknown. */
+export function pathId(value: string | undefined, what: string): string {
+  if (!value || !PERSON_ID.test(value)) throw DomainError.notFound(what);
+  return value;
 }

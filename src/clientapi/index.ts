@@ -1,18 +1,36 @@
 /**
  * The people's API (/api/client/v1): what the web client, the developer portal and
  * scripts use to act as persons. Our own JSON and internal ids, not the reference shape.
- * One line per area; each area's routes live in their own file.
+ * One line per area; each area's routes live in their own file (docs/people-api.md).
  */
 import { Elysia } from "elysia";
 import type { Parley } from "../app";
 import { reactionsPlugin } from "./reactions";
 import { typingPlugin } from "./typing";
 import { moderationRoutes } from "./moderation";
+import { authRoutes } from "./auth";
+import { guildRoutes } from "./guilds";
+import { channelRoutes } from "./channels";
+import { roleRoutes } from "./roles";
+import { inviteRoutes } from "./invites";
+import { messageRoutes } from "./messages";
+import { dmRoutes } from "./dms";
+import { presenceRoutes } from "./presence";
+import { portalRoutes } from "./portal";
 
-export function clientApiPlugin(_p: Parley) {
+export function clientApiPlugin(p: Parley) {
   const app = new Elysia({ prefix: "/api/client/v1" });
-  app.use(reactionsPlugin(_p));
-  app.use(typingPlugin(_p));
-  app.use(moderationRoutes(_p));
+  app.use(reactionsPlugin(p));
+  app.use(typingPlugin(p));
+  app.use(moderationRoutes(p));
+  app.use(authRoutes(p));
+  app.use(guildRoutes(p));
+  app.use(channelRoutes(p));
+  app.use(roleRoutes(p));
+  app.use(inviteRoutes(p));
+  app.use(messageRoutes(p));
+  app.use(dmRoutes(p));
+  app.use(presenceRoutes(p));
+  app.use(portalRoutes(p));
   return app;
 }

@@ -18,6 +18,8 @@ import { Audit } from "./audit";
 import { Roles } from "./roles";
 import { Moderation } from "./moderation";
 import { Webhooks } from "./webhooks";
+import { Invites } from "./invites";
+import { People } from "./people";
 
 export interface Core extends CoreDeps {
   users: Users;
@@ -31,6 +33,8 @@ export interface Core extends CoreDeps {
   roles: Roles;
   moderation: Moderation;
   webhooks: Webhooks;
+  invites: Invites;
+  people: People;
 }
 
 export function createCore(opts: { clock: Clock; store: Store }): Core {
@@ -45,8 +49,10 @@ export function createCore(opts: { clock: Clock; store: Store }): Core {
   const reactions = new Reactions(deps, guilds, messages);
   const channels = new Channels(deps, guilds, audit);
   const inviteQueries = new InviteQueries(deps, guilds);
+  const invites = new Invites(deps, guilds);
+  const people = new People(deps, users, guilds, messages);
   const roles = new Roles(deps, guilds, audit);
   const moderation = new Moderation(deps, guilds, users, audit, roles.hierarchy);
   const webhooks = new Webhooks(deps, guilds, messages, audit, (u) => apps.byBotUser(u)?.id ?? null);
-  return { ...deps, users, guilds, apps, messages, reactions, channels, inviteQueries, audit, roles, moderation, webhooks };
+  return { ...deps, users, guilds, apps, messages, reactions, channels, inviteQueries, invites, people, audit, roles, moderation, webhooks };
 }

@@ -22,11 +22,16 @@ export async function readBody<T extends TSchema>(request: Request, schema: T): 
   return validate(schema, value);
 }
 
-/** Wrap a handler: its result is the JSON answer (undefined means 204); errors map once. */
-export function handler<C>(fn: (ctx: C) => unknown | Promise<unknown>) {
-  return async (ctx: C): Promise<Response> => {
+/**
+ * Wrap a handler: its result is the JSON answer (undefined means 204); errors map once.
+ * The wrapper destructures only request and params: Elysia reads a handler's source to
+ * decide what to pre-parse, and a whole-context parameter makes it consume the body
+ * before readBody() can (lossless JSON for ids needs the raw text).
+ */
+export function handler<C extends { request: Request; params: Record<string, string> }>(fn: (ctx: C) => unknown | Promise<unknown>) {
+  return async ({ request, params }: { request: Request; params: Record<string, string> }): Promise<Response> => {
     try {
-      const out = await fn(ctx);
+      const out = await fn({ request, params } as C);
       if (out instanceof Response) return out;
       return out === undefined ? new Response(null, { status: 204 }) : jsonResponse(200, out);
     } catch (e) {

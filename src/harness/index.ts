@@ -10,6 +10,7 @@ import { DomainError } from "../core/errors";
 import { handler, readBody } from "./http";
 import { rotateToken } from "../botapi/operator";
 import { harnessSessionsPlugin } from "./sessions";
+import { harnessPeople } from "./people";
 
 const ClockBody = Type.Union([
   Type.Object({ advance_ms: Type.Number({ minimum: 0, maximum: 10 * 365 * 86_400_000 }) }, { additionalProperties: false }),
@@ -53,5 +54,6 @@ export function harnessPlugin(p: Parley) {
     }))
     .post("/applications/:application_id/rotate", handler<Ctx>(({ params }) => ({
       token: rotateToken(p.api, appId(params.application_id)),
-    })));
+    })))
+    .use(harnessPeople(p));
 }

@@ -123,6 +123,23 @@ function intents(v: string[] | number | undefined, path: string): number | undef
   return bits;
 }
 
+/**
+ * Run one creation step; a refusal from core names its field relative to the object
+ * ("username"), so re-anchor it at the world document's path ("users[2].name").
+ */
+function at<T>(base: string, rename: Record<string, string>, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (!(e instanceof DomainError) || (e.kind !== "invalid" && e.kind !== "conflict")) throw e;
+    const issue = e.issues[0];
+    if (issue?.path.startsWith(base)) throw e; // already named from the world's root
+    const field = issue?.path ? (rename[issue.path] ?? issue.path) : e.kind === "conflict" ? "name" : "";
+    const path = field ? `${base}.${field}` : base;
+    throw DomainError.invalid(path, issue?.message ?? e.message, issue?.code ?? "ALREADY_EXISTS");
+  }
+}
+
 export function seedWorld(api: BotApi, doc: unknown): SeedAnswer {
   const w = validate(WorldSchema, doc ?? {});
   const { core } = api;
@@ -137,7 +154,9 @@ export function seedWorld(api: BotApi, doc: unknown): SeedAnswer {
   core.store.write(() => {
     (w.users ?? []).forEach((u, i) => {
       if (ids.users.has(u.name.toLowerCase())) throw DomainError.invalid(`users[${i}].name`, "Duplicate user name");
-      const row = core.users.createPerson({ username: u.name, admin: u.admin, password: u.password ?? null, globalName: u.global_name ?? null });
+      const row = at(`users[${i}]`, { username: "name" }, () =>
+        core.users.createPerson({ username: u.name, admin: u.admin, password: u.password ?? null, globalName: u.global_name ?? null }),
+      );
       ids.users.set(u.name.toLowerCase(), row.id);
       ids.userNames.set(u.name.toLowerCase(), u.name);
       ids.userTokens.set(u.name.toLowerCase(), core.users.openSession(row.id));
@@ -152,12 +171,12 @@ export function seedWorld(api: BotApi, doc: unknown): SeedAnswer {
       const gp = `guilds[${gi}]`;
       if (ids.guilds.has(g.name)) throw DomainError.invalid(`${gp}.name`, "Duplicate guild name");
       const everyoneSpec = (g.roles ?? []).find((r) => r.name === "@everyone");
-      const row = core.guilds.create({
+      const row = at(gp, {}, () => core.guilds.create({
         name: g.name,
         ownerId: person(g.owner, `${gp}.owner`),
         channels: [],
         everyonePermissions: everyoneSpec?.permissions !== undefined ? perms(everyoneSpec.permissions, `${gp}.roles`) : undefined,
-      });
+      }));
       const entry = { id: row.id, channels: new Map<string, string>(), roles: new Map<string, string>([["@everyone", row.id]]) };
       ids.guilds.set(g.name, entry);
       (g.members ?? []).forEach((m, mi) => core.guilds.addMember(row.id, person(m, `${gp}.members[${mi}]`)));
@@ -201,7 +220,7 @@ export function seedWorld(api: BotApi, doc: unknown): SeedAnswer {
       const owner = person(a.owner, `${ap}.owner`);
       const requested = intents(a.intents, `${ap}.intents`);
       const approved = intents(a.approved_privileged, `${ap}.approved_privileged`) ?? 0;
-      const created = core.apps.create({ ownerId: owner, name: a.name, description: a.description, intents: requested });
+      const created = at(ap, {}, () => core.apps.create({ ownerId: owner, name: a.name, description: a.description, intents: requested }));
       if (approved & PRIVILEGED_INTENTS) core.apps.approvePrivileged(created.app.id, null, approved);
       // The token carries the grant as of minting: mint after approval.
       const token = core.apps.rotateToken(created.app.id);

@@ -1,0 +1,50 @@
+/** Sign up, sign in, sign out, and who am I. Bot users can never sign in (spec 5.12). */
+import { Elysia } from "elysia";
+import { Type } from "@sinclair/typebox";
+import type { Parley } from "../app";
+import { anonymous, person } from "./http";
+import { meView } from "./views";
+
+const SignUp = Type.Object(
+  {
+    username: Type.String({ minLength: 2, maxLength: 32 }),
+    password: Type.String({ minLength: 8, maxLength: 256 }),
+    global_name: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+  },
+  { additionalProperties: false },
+);
+const SignIn = Type.Object({ username: Type.String({ maxLength: 64 }), password: Type.String({ maxLength: 256 }) }, { additionalProperties: false });
+
+export function authRoutes(p: Parley) {
+  return new Elysia()
+    .post(
+      "/auth/signup",
+      anonymous(p, async ({ body }) => {
+        const b = await body(SignUp);
+        // One transaction: a person is never left without the session that signed them up.
+        const { user, token } = p.store.write(() => {
+          const user = p.core.users.createPerson({ username: b.username, password: b.password, globalName: b.global_name ?? null });
+          return { user, token: p.core.users.openSession(user.id) };
+        });
+        return { token, user: meView(user) };
+      }),
+    )
+    .post(
+      "/auth/signin",
+      anonymous(p, async ({ body }) => {
+        const b = await body(SignIn);
+        const { token, user } = p.core.users.signIn(b.username, b.password);
+        return { token, user: meView(user) };
+      }),
+    )
+    .post(
+      "/auth/signout",
+      person(p, ({ token }) => {
+        p.core.users.signOut(token);
+      }),
+    )
+    .get(
+      "/users/@me",
+      person(p, ({ me }) => meView(me)),
+    );
+}

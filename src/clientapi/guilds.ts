@@ -1,0 +1,75 @@
+/** Servers: create, read, edit, leave; members and their roles. */
+import { Elysia } from "elysia";
+import { Type } from "@sinclair/typebox";
+import type { Parley } from "../app";
+import { pathId, person } from "./http";
+import { guildView, userView } from "./views";
+
+const CreateGuild = Type.Object({ name: Type.String({ minLength: 2, maxLength: 100 }) }, { additionalProperties: false });
+const EditGuild = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 2, maxLength: 100 })),
+    description: Type.Optional(Type.Union([Type.String({ maxLength: 120 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+export function guildRoutes(p: Parley) {
+  const core = p.core;
+  return new Elysia()
+    .get(
+      "/guilds",
+      person(p, ({ me }) => core.guilds.guildIdsOf(me.id).map((id) => guildView(core, core.guilds.require(id), me.id))),
+    )
+    .post(
+      "/guilds",
+      person(p, async ({ me, body }) => {
+        const b = await body(CreateGuild);
+        return guildView(core, core.people.createGuild(me.id, b.name), me.id);
+      }),
+    )
+    .get(
+      "/guilds/:guild_id",
+      person(p, ({ me, params }) => guildView(core, core.people.guild(me.id, pathId(params.guild_id, "guild")), me.id)),
+    )
+    .patch(
+      "/guilds/:guild_id",
+      person(p, async ({ me, params, body }) => {
+        const id = pathId(params.guild_id, "guild");
+        const b = await body(EditGuild);
+        return guildView(core, core.people.updateGuild(me.id, id, b), me.id);
+      }),
+    )
+    .delete(
+      "/users/@me/guilds/:guild_id",
+      person(p, ({ me, params }) => {
+        core.people.leave(me.id, pathId(params.guild_id, "guild"));
+      }),
+    )
+    .get(
+      "/guilds/:guild_id/members",
+      person(p, ({ me, params }) => {
+        const g = core.people.guild(me.id, pathId(params.guild_id, "guild"));
+        return core.guilds.members(g.id).map((m) => ({
+          user: userView(core.users.require(m.user_id)),
+          roles: core.guilds.memberRoleIds(g.id, m.user_id),
+          nick: m.nick,
+          joined_at: new Date(m.joined_at).toISOString(),
+        }));
+      }),
+    )
+    .put(
+      "/guilds/:guild_id/members/:user_id/roles/:role_id",
+      person(p, ({ me, params }) => {
+        const g = pathId(params.guild_id, "guild");
+        core.people.setMemberRole(me.id, g, pathId(params.user_id, "member"), pathId(params.role_id, "role"), true);
+      }),
+    )
+    .delete(
+      "/guilds/:guild_id/members/:user_id/roles/:role_id",
+      person(p, ({ me, params }) => {
+        const g = pathId(params.guild_id, "guild");
+        core.people.setMemberRole(me.id, g, pathId(params.user_id, "member"), pathId(params.role_id, "role"), false);
+      }),
+    );
+}

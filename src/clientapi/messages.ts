@@ -1,0 +1,72 @@
+/**
+ * Messages in a channel the person can see. Server channels carry `content`; DM
+ * channels carry only `ciphertext`, produced by the person's own client.
+ */
+import { Elysia } from "elysia";
+import { Type } from "@sinclair/typebox";
+import type { Parley } from "../app";
+import { DomainError } from "../core/errors";
+import { pathId, person } from "./http";
+import { messageView } from "./views";
+import { Uuid } from "./schemas";
+
+// Limits are checked in core (one rule for every door); the schema only fixes types.
+const SendMessage = Type.Object(
+  {
+    content: Type.Optional(Type.String({ maxLength: 4000 })),
+    ciphertext: Type.Optional(Type.String({ maxLength: 16384 })),
+    reply_to: Type.Optional(Type.Union([Uuid, Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+const EditMessage = Type.Object(
+  { content: Type.Optional(Type.String({ maxLength: 4000 })), ciphertext: Type.Optional(Type.String({ maxLength: 16384 })) },
+  { additionalProperties: false },
+);
+
+function page(q: URLSearchParams) {
+  const raw = q.get("limit");
+  const limit = raw === null ? 50 : Number(raw);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw DomainError.invalid("limit", "Must be between 1 and 100.", "NUMBER_TYPE_MAX");
+  const bound = (name: string) => {
+    const v = q.get(name);
+    if (v === null) return undefined;
+    return pathId(v, "message");
+  };
+  return { limit, before: bound("before"), after: bound("after") };
+}
+
+export function messageRoutes(p: Parley) {
+  const core = p.core;
+  return new Elysia()
+    .get(
+      "/channels/:channel_id/messages",
+      person(p, ({ me, params, query }) => {
+        const c = pathId(params.channel_id, "channel");
+        return core.people.list(me.id, c, page(query)).map((m) => messageView(core, m, me.id));
+      }),
+    )
+    .post(
+      "/channels/:channel_id/messages",
+      person(p, async ({ me, params, body }) => {
+        const c = pathId(params.channel_id, "channel");
+        const b = await body(SendMessage);
+        const m = core.people.send(me.id, c, { content: b.content, ciphertext: b.ciphertext, replyTo: b.reply_to });
+        return messageView(core, m, me.id);
+      }),
+    )
+    .patch(
+      "/channels/:channel_id/messages/:message_id",
+      person(p, async ({ me, params, body }) => {
+        const c = pathId(params.channel_id, "channel");
+        const b = await body(EditMessage);
+        return messageView(core, core.people.edit(me.id, c, pathId(params.message_id, "message"), b), me.id);
+      }),
+    )
+    .delete(
+      "/channels/:channel_id/messages/:message_id",
+      person(p, ({ me, params }) => {
+        core.people.remove(me.id, pathId(params.channel_id, "channel"), pathId(params.message_id, "message"));
+      }),
+    );
+}

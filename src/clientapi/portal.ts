@@ -1,0 +1,149 @@
+/**
+ * The developer portal's operations: applications (the token is shown once, at
+ * creation or rotation), intents and privileged-intent approval, the interactions
+ * endpoint URL, and installing a bot into a server.
+ */
+import { Elysia } from "elysia";
+import { Type } from "@sinclair/typebox";
+import type { Parley } from "../app";
+import { DomainError } from "../core/errors";
+import { PRIVILEGED_INTENTS } from "../core/permissions";
+import { createApplicationWithToken, rotateToken } from "../botapi/operator";
+import { pathId, person } from "./http";
+import { applicationView } from "./views";
+import { IntentList, intentBits, Uuid } from "./schemas";
+
+const CreateApp = Type.Object(
+  {
+    name: Type.String({ minLength: 2, maxLength: 32 }),
+    description: Type.Optional(Type.String({ maxLength: 400 })),
+    intents: Type.Optional(IntentList),
+  },
+  { additionalProperties: false },
+);
+const EditApp = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 2, maxLength: 32 })),
+    description: Type.Optional(Type.String({ maxLength: 400 })),
+    interactions_endpoint_url: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+const Intents = Type.Object({ intents: IntentList }, { additionalProperties: false });
+const Approve = Type.Object({ intents: IntentList, revoke: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+const Install = Type.Object({ guild_id: Uuid }, { additionalProperties: false });
+
+function privilegedOnly(bits: number): number {
+  if (bits & ~PRIVILEGED_INTENTS)
+    throw DomainError.invalid("intents", "Only GUILD_MEMBERS, GUILD_PRESENCES and MESSAGE_CONTENT need approval", "BASE_TYPE_CHOICES");
+  return bits;
+}
+
+export function portalRoutes(p: Parley) {
+  const core = p.core;
+  const owned = (id: string | undefined, me: string) => core.apps.requireOwned(pathId(id, "application"), me);
+  const requireAdmin = (me: { is_admin: number }) => {
+    if (!me.is_admin) throw DomainError.forbidden("Only an administrator can do this");
+  };
+  return new Elysia()
+    .get(
+      "/applications",
+      person(p, ({ me }) => core.apps.listOwned(me.id).map((a) => applicationView(core, a))),
+    )
+    .post(
+      "/applications",
+      person(p, async ({ me, body }) => {
+        const b = await body(CreateApp);
+        const intents = b.intents === undefined ? undefined : intentBits(b.intents, "intents");
+        const { app, token } = createApplicationWithToken(p.api, { ownerId: me.id, name: b.name, description: b.description, intents });
+        return { application: applicationView(core, core.apps.require(app.id)), token };
+      }),
+    )
+    .get(
+      "/applications/:application_id",
+      person(p, ({ me, params }) => applicationView(core, owned(params.application_id, me.id))),
+    )
+    .patch(
+      "/applications/:application_id",
+      person(p, async ({ me, params, body }) => {
+        const a = owned(params.application_id, me.id);
+        const b = await body(EditApp);
+        const next = core.apps.update(a.id, {
+          name: b.name,
+          description: b.description,
+          interactionsEndpointUrl: b.interactions_endpoint_url,
+        });
+        return applicationView(core, next);
+      }),
+    )
+    .delete(
+      "/applications/:application_id",
+      person(p, ({ me, params }) => {
+        core.apps.delete(owned(params.application_id, me.id).id);
+      }),
+    )
+    .post(
+      "/applications/:application_id/token",
+      person(p, ({ me, params }) => ({ token: rotateToken(p.api, owned(params.application_id, me.id).id) })),
+    )
+    .put(
+      "/applications/:application_id/intents",
+      person(p, async ({ me, params, body }) => {
+        const a = owned(params.application_id, me.id);
+        const b = await body(Intents);
+        return applicationView(core, core.apps.setIntents(a.id, intentBits(b.intents, "intents")));
+      }),
+    )
+    .post(
+      "/applications/:application_id/privileged-requests",
+      person(p, async ({ me, params, body }) => {
+        const a = owned(params.application_id, me.id);
+        const bits = privilegedOnly(intentBits((await body(Intents)).intents, "intents"));
+        return applicationView(core, core.apps.setIntents(a.id, a.intents | bits));
+      }),
+    )
+    .get(
+      "/admin/privileged-requests",
+      person(p, ({ me }) => {
+        requireAdmin(me);
+        const rows = p.store.db
+          .query("SELECT id FROM applications WHERE (privileged_requested & ~privileged_approved) != 0 ORDER BY id")
+          .all() as { id: string }[];
+        return rows.map((r) => applicationView(core, core.apps.require(r.id)));
+      }),
+    )
+    .post(
+      "/admin/applications/:application_id/privileged",
+      person(p, async ({ me, params, body }) => {
+        requireAdmin(me);
+        const id = pathId(params.application_id, "application");
+        const b = await body(Approve);
+        const bits = privilegedOnly(intentBits(b.intents, "intents"));
+        return applicationView(core, core.apps.approvePrivileged(id, me.id, bits, b.revoke !== true));
+      }),
+    )
+    .get(
+      "/applications/:application_id/install",
+      person(p, ({ params }) => {
+        // What the install page shows: any signed-in person may look an application up by id.
+        const a = core.apps.require(pathId(params.application_id, "application"));
+        return { id: a.id, name: a.name, description: a.description, bot_user_id: a.bot_user_id };
+      }),
+    )
+    .post(
+      "/applications/:application_id/install",
+      person(p, async ({ me, params, body }) => {
+        const a = core.apps.require(pathId(params.application_id, "application"));
+        const b = await body(Install);
+        core.people.guild(me.id, b.guild_id);
+        core.apps.install(a.id, b.guild_id, me.id);
+      }),
+    )
+    .delete(
+      "/applications/:application_id/guilds/:guild_id",
+      person(p, ({ me, params }) => {
+        const a = owned(params.application_id, me.id);
+        core.apps.uninstall(a.id, pathId(params.guild_id, "guild"), me.id);
+      }),
+    );
+}

@@ -1,0 +1,22 @@
+/** A person's presence: online, idle, dnd or offline (fires presence.updated). */
+import { Elysia } from "elysia";
+import { Type } from "@sinclair/typebox";
+import type { Parley } from "../app";
+import { person } from "./http";
+import { PRESENCES } from "../core/users";
+
+const SetPresence = Type.Object(
+  { status: Type.Union(PRESENCES.map((s) => Type.Literal(s))) },
+  { additionalProperties: false },
+);
+
+export function presenceRoutes(p: Parley) {
+  return new Elysia().put(
+    "/users/@me/presence",
+    person(p, async ({ me, body }) => {
+      const b = await body(SetPresence);
+      p.core.users.setPresence(me.id, b.status);
+      return { status: b.status };
+    }),
+  );
+}

@@ -1,0 +1,140 @@
+import type { CoreDeps } from "./deps";
+import type { GuildRow } from "./types";
+import type { Guilds } from "./guilds";
+import { DomainError } from "./errors";
+import { PERMISSIONS } from "./permissions";
+
+export interface InviteRow {
+  code: string;
+  guild_id: string;
+  channel_id: string;
+  inviter_id: string | null;
+  max_age: number; // seconds; 0 = never expires
+  max_uses: number; // 0 = unlimited
+  uses: number;
+  temporary: number;
+  created_at: number;
+}
+
+/** Limits of the reference platform's invite settings (7 days, 100 uses). */
+export const INVITE_MAX_AGE = 604_800;
+export const INVITE_MAX_USES = 100;
+
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/**
+ * Server invites. An invite that has expired or is used up behaves as if it never
+ * existed (404), so a stale link reveals nothing about the server.
+ */
+export class Invites {
+  constructor(
+    private readonly d: CoreDeps,
+    private readonly guilds: Guilds,
+  ) {}
+
+  private get db() {
+    return this.d.store.db;
+  }
+
+  /** A live invite, or null when unknown, expired or used up. */
+  get(code: string): InviteRow | null {
+    const row = this.db.query("SELECT * FROM invites WHERE code = ?").get(code) as InviteRow | null;
+    return row && this.live(row) ? row : null;
+  }
+
+  require(code: string): InviteRow {
+    const row = this.get(code);
+    if (!row) throw DomainError.notFound("invite");
+    return row;
+  }
+
+  list(guildId: string): InviteRow[] {
+    return (this.db.query("SELECT * FROM invites WHERE guild_id = ? ORDER BY created_at, code").all(guildId) as InviteRow[]).filter((r) =>
+      this.live(r),
+    );
+  }
+
+  /** A person with CREATE_INSTANT_INVITE in the channel creates an invite to its server. */
+  create(byUserId: string, channelId: string, opts: { maxAge?: number; maxUses?: number } = {}): InviteRow {
+    const maxAge = opts.maxAge ?? 86_400;
+    const maxUses = opts.maxUses ?? 0;
+    if (!Number.isInteger(maxAge) || maxAge < 0 || maxAge > INVITE_MAX_AGE)
+      throw DomainError.invalid("max_age", `Must be between 0 and ${INVITE_MAX_AGE}.`, "NUMBER_TYPE_MAX");
+    if (!Number.isInteger(maxUses) || maxUses < 0 || maxUses > INVITE_MAX_USES)
+      throw DomainError.invalid("max_uses", `Must be between 0 and ${INVITE_MAX_USES}.`, "NUMBER_TYPE_MAX");
+    return this.d.store.write(() => {
+      const ch = this.guilds.requireChannel(channelId);
+      if (!ch.guild_id || !this.guilds.isMember(ch.guild_id, byUserId)) throw DomainError.notFound("channel");
+      this.guilds.requirePermission(ch.guild_id, byUserId, PERMISSIONS.CREATE_INSTANT_INVITE, ch.id);
+      const row: InviteRow = {
+        code: this.freshCode(),
+        guild_id: ch.guild_id,
+        channel_id: ch.id,
+        inviter_id: byUserId,
+        max_age: maxAge,
+        max_uses: maxUses,
+        uses: 0,
+        temporary: 0,
+        created_at: this.d.clock.now(),
+      };
+      this.db
+        .query(
+          `INSERT INTO invites (code, guild_id, channel_id, inviter_id, max_age, max_uses, uses, temporary, created_at)
+           VALUES ($code, $guild_id, $channel_id, $inviter_id, $max_age, $max_uses, $uses, $temporary, $created_at)`,
+        )
+        .run(row as never);
+      return row;
+    });
+  }
+
+  /**
+   * Join the invite's server. Counting the use and adding the member are one
+   * transaction, so a refused join (banned) uses nothing up. A member who is already
+   * in the server uses nothing either.
+   */
+  join(code: string, userId: string): GuildRow {
+    return this.d.store.write(() => {
+      const inv = this.require(code);
+      const g = this.guilds.require(inv.guild_id);
+      if (this.guilds.isMember(g.id, userId)) return g;
+      this.guilds.addMember(g.id, userId);
+      this.db.query("UPDATE invites SET uses = uses + 1 WHERE code = ?").run(code);
+      return g;
+    });
+  }
+
+  /** Delete an invite: its creator, or anyone with MANAGE_GUILD (or MANAGE_CHANNELS on its channel). */
+  delete(code: string, byUserId: string | null): InviteRow {
+    return this.d.store.write(() => {
+      const inv = this.require(code);
+      if (byUserId !== null && inv.inviter_id !== byUserId) {
+        const guildWide = this.guilds.permissions(inv.guild_id, byUserId);
+        const inChannel = this.guilds.permissions(inv.guild_id, byUserId, inv.channel_id);
+        const ok =
+          (guildWide & (PERMISSIONS.MANAGE_GUILD | PERMISSIONS.ADMINISTRATOR)) !== 0 || (inChannel & PERMISSIONS.MANAGE_CHANNELS) !== 0;
+        if (!ok) throw DomainError.forbidden();
+      }
+      this.db.query("DELETE FROM invites WHERE code = ?").run(code);
+      return inv;
+    });
+  }
+
+  expiresAt(inv: InviteRow): number | null {
+    return inv.max_age === 0 ? null : inv.created_at + inv.max_age * 1000;
+  }
+
+  private live(r: InviteRow): boolean {
+    const exp = this.expiresAt(r);
+    if (exp !== null && this.d.clock.now() >= exp) return false;
+    return r.max_uses === 0 || r.uses < r.max_uses;
+  }
+
+  private freshCode(): string {
+    for (;;) {
+      const bytes = crypto.getRandomValues(new Uint8Array(8));
+      let code = "";
+      for (const b of bytes) code += ALPHABET[b % ALPHABET.length];
+      if (!this.db.query("SELECT 1 FROM invites WHERE code = ?").get(code)) return code;
+    }
+  }
+}

@@ -1,0 +1,260 @@
+import type { CoreDeps } from "./deps";
+import type { ChannelRow, GuildRow, MessageRow, RoleRow } from "./types";
+import type { Guilds } from "./guilds";
+import type { Users } from "./users";
+import type { Messages, Page } from "./messages";
+import { DomainError } from "./errors";
+import { ALL_PERMISSIONS, PERMISSIONS, hasPermission } from "./permissions";
+
+export const MAX_CONTENT = 2000;
+/** Opaque client ciphertext: base64/base64url text, optionally with a version prefix. */
+export const CIPHERTEXT = /^[A-Za-z0-9+/_=.:-]{1,16384}$/;
+const TEXT_TYPES = new Set([0, 5]);
+
+/** A person sent again inside the channel's slowmode window. */
+export class SlowmodeError extends DomainError {
+  constructor(readonly retryAfterMs: number) {
+    super("rate_limited", `Slowmode is on in this channel: wait ${Math.ceil(retryAfterMs / 1000)} s before sending again`);
+  }
+}
+
+export interface PersonMessage {
+  content?: string;
+  embeds?: unknown[];
+  ciphertext?: string;
+  replyTo?: string | null;
+}
+
+/**
+ * What a person may do, and the checks that go with it. The people's API and the
+ * harness both act through here, so a person's rights are the same whichever door the
+ * request came in by. Each operation checks and writes in one transaction.
+ * A guild or channel the person cannot see is "unknown" (404), never "forbidden".
+ */
+export class People {
+  constructor(
+    private readonly d: CoreDeps,
+    private readonly users: Users,
+    private readonly guilds: Guilds,
+    private readonly messages: Messages,
+  ) {}
+
+  // ---- visibility ----
+
+  /** A guild the person belongs to. */
+  guild(userId: string, guildId: string): GuildRow {
+    const g = this.guilds.get(guildId);
+    if (!g || !this.guilds.isMember(guildId, userId)) throw DomainError.notFound("guild");
+    return g;
+  }
+
+  /** A channel the person can see: a channel of one of their guilds, or one of their DMs. */
+  channel(userId: string, channelId: string): ChannelRow {
+    const c = this.guilds.channel(channelId);
+    if (!c || !this.messages.canSee(c, userId)) throw DomainError.notFound("channel");
+    return c;
+  }
+
+  private require(guildId: string, userId: string, bit: number, channelId?: string): void {
+    this.guilds.requirePermission(guildId, userId, bit, channelId);
+  }
+
+  /** Bits the actor holds; they cannot hand out (or take away) anything beyond them. */
+  private requireHolds(guildId: string, userId: string, bits: number, path: string): void {
+    const mine = this.guilds.permissions(guildId, userId);
+    if (bits & ~mine && !hasPermission(mine, PERMISSIONS.ADMINISTRATOR))
+      throw DomainError.forbidden(`You cannot grant or deny permissions you do not hold (${path})`);
+  }
+
+  // ---- servers ----
+
+  createGuild(userId: string, name: string): GuildRow {
+    return this.guilds.create({ name, ownerId: this.users.require(userId).id });
+  }
+
+  updateGuild(userId: string, guildId: string, patch: { name?: string; description?: string | null }): GuildRow {
+    return this.d.store.write(() => {
+      this.guild(userId, guildId);
+      this.require(guildId, userId, PERMISSIONS.MANAGE_GUILD);
+      return this.guilds.update(guildId, patch);
+    });
+  }
+
+  leave(userId: string, guildId: string): void {
+    this.d.store.write(() => {
+      this.guild(userId, guildId);
+      this.guilds.removeMember(guildId, userId);
+    });
+  }
+
+  createChannel(
+    userId: string,
+    guildId: string,
+    input: { name: string; type?: number; topic?: string | null; parentId?: string | null; nsfw?: boolean; rateLimitPerUser?: number },
+  ): ChannelRow {
+    return this.d.store.write(() => {
+      this.guild(userId, guildId);
+      this.require(guildId, userId, PERMISSIONS.MANAGE_CHANNELS);
+      if (input.parentId) {
+        const parent = this.guilds.channel(input.parentId);
+        if (!parent || parent.guild_id !== guildId || parent.type !== 4)
+          throw DomainError.invalid("parent_id", "Must be a category of this server", "CHANNEL_PARENT_INVALID");
+      }
+      return this.guilds.createChannel({ guildId, ...input });
+    });
+  }
+
+  createRole(
+    userId: string,
+    guildId: string,
+    input: { name?: string; permissions?: number; color?: number; hoist?: boolean; mentionable?: boolean },
+  ): RoleRow {
+    return this.d.store.write(() => {
+      this.guild(userId, guildId);
+      this.require(guildId, userId, PERMISSIONS.MANAGE_ROLES);
+      const bits = (input.permissions ?? 0) & ALL_PERMISSIONS;
+      this.requireHolds(guildId, userId, bits, "permissions");
+      return this.guilds.createRole(guildId, { ...input, permissions: bits });
+    });
+  }
+
+  /** Give a member a role (or take it away): MANAGE_ROLES, and only roles below the actor's highest. */
+  setMemberRole(userId: string, guildId: string, memberId: string, roleId: string, give: boolean): void {
+    this.d.store.write(() => {
+      this.guild(userId, guildId);
+      this.require(guildId, userId, PERMISSIONS.MANAGE_ROLES);
+      const role = this.guilds.requireRole(guildId, roleId);
+      if (role.position >= this.guilds.topPosition(guildId, userId)) throw DomainError.forbidden("That role is not below your highest role");
+      if (give) this.guilds.addMemberRole(guildId, memberId, roleId);
+      else this.guilds.removeMemberRole(guildId, memberId, roleId);
+    });
+  }
+
+  setOverwrite(userId: string, channelId: string, targetId: string, targetType: 0 | 1, allow: number, deny: number): ChannelRow {
+    return this.d.store.write(() => {
+      const c = this.channel(userId, channelId);
+      if (!c.guild_id) throw DomainError.invalid("", "Direct messages have no permission overwrites", "CHANNEL_TYPE_INVALID");
+      this.require(c.guild_id, userId, PERMISSIONS.MANAGE_ROLES, c.id);
+      if (targetType === 0) this.guilds.requireRole(c.guild_id, targetId);
+      else this.guilds.requireMember(c.guild_id, targetId);
+      this.requireHolds(c.guild_id, userId, (allow | deny) & ALL_PERMISSIONS, "allow/deny");
+      this.guilds.setOverwrite(c.id, targetId, targetType, allow, deny);
+      return this.guilds.requireChannel(c.id);
+    });
+  }
+
+  // ---- messages ----
+
+  list(userId: string, channelId: string, page: Page): MessageRow[] {
+    this.channel(userId, channelId);
+    return this.messages.list(channelId, page, userId);
+  }
+
+  /**
+   * Send a message as a person. Server channels take plaintext and need SEND_MESSAGES;
+   * slowmode applies unless the person may manage messages or the channel. DM channels
+   * take only the ciphertext the person's client produced: the server never sees text.
+   */
+  send(userId: string, channelId: string, msg: PersonMessage): MessageRow {
+    return this.d.store.write(() => {
+      const c = this.channel(userId, channelId);
+      const reference = this.reference(c, msg.replyTo);
+      if (!c.guild_id) {
+        checkDmBody(msg);
+        return this.messages.create({ channelId: c.id, authorId: userId, ciphertext: msg.ciphertext!, reference });
+      }
+      checkServerBody(msg);
+      if (!TEXT_TYPES.has(c.type)) throw DomainError.invalid("channel_id", "Messages can only be sent to text channels", "CHANNEL_TYPE_INVALID");
+      const perms = this.guilds.permissions(c.guild_id, userId, c.id);
+      if (!hasPermission(perms, PERMISSIONS.SEND_MESSAGES)) throw DomainError.forbidden();
+      if (c.rate_limit_per_user > 0 && !hasPermission(perms, PERMISSIONS.MANAGE_MESSAGES) && !hasPermission(perms, PERMISSIONS.MANAGE_CHANNELS)) {
+        const last = this.d.store.db
+          .query("SELECT max(created_at) AS t FROM messages WHERE channel_id = ? AND author_id = ? AND ephemeral_user_id IS NULL")
+          .get(c.id, userId) as { t: number | null };
+        const wait = last.t === null ? 0 : last.t + c.rate_limit_per_user * 1000 - this.d.clock.now();
+        if (wait > 0) throw new SlowmodeError(wait);
+      }
+      return this.messages.create({ channelId: c.id, authorId: userId, content: msg.content ?? "", embeds: msg.embeds ?? [], reference });
+    });
+  }
+
+  /** A person edits their own message (plaintext in servers, ciphertext in DMs). */
+  edit(userId: string, channelId: string, messageId: string, patch: { content?: string; ciphertext?: string }): MessageRow {
+    return this.d.store.write(() => {
+      const c = this.channel(userId, channelId);
+      const m = this.messages.require(c.id, messageId, userId);
+      if (m.author_id !== userId) throw DomainError.forbidden("You can only edit your own messages");
+      if (!c.guild_id) {
+        checkDmBody(patch);
+        return this.messages.edit(m.id, { ciphertext: patch.ciphertext });
+      }
+      checkServerBody({ content: patch.content, embeds: JSON.parse(m.embeds) });
+      return this.messages.edit(m.id, { content: patch.content });
+    });
+  }
+
+  /** Delete a message: one's own, or anyone's in a server channel with MANAGE_MESSAGES. */
+  remove(userId: string, channelId: string, messageId: string): void {
+    this.d.store.write(() => {
+      const c = this.channel(userId, channelId);
+      const m = this.messages.require(c.id, messageId, userId);
+      if (m.author_id !== userId) {
+        if (!c.guild_id) throw DomainError.forbidden("You can only delete your own messages");
+        this.require(c.guild_id, userId, PERMISSIONS.MANAGE_MESSAGES, c.id);
+      }
+      this.messages.delete(m.id);
+    });
+  }
+
+  // ---- direct messages ----
+
+  /** Whether two users share at least one server. */
+  shareGuild(a: string, b: string): boolean {
+    return !!this.d.store.db
+      .query("SELECT 1 FROM members x JOIN members y ON y.guild_id = x.guild_id WHERE x.user_id = ? AND y.user_id = ? LIMIT 1")
+      .get(a, b);
+  }
+
+  /** Open (or reopen) the DM with a person or bot who shares a server with the person. */
+  openDm(userId: string, recipientId: string): ChannelRow {
+    return this.d.store.write(() => {
+      const other = this.users.get(recipientId);
+      if (!other || other.deleted_at) throw DomainError.notFound("user");
+      if (other.id === userId) throw DomainError.invalid("recipient_id", "Cannot open a direct message with yourself", "INVALID_RECIPIENT");
+      if (!this.shareGuild(userId, other.id)) throw DomainError.forbidden("You share no server with this user");
+      return this.messages.openDm(userId, other.id);
+    });
+  }
+
+  dms(userId: string): ChannelRow[] {
+    return this.d.store.db
+      .query("SELECT c.* FROM channels c JOIN dm_recipients r ON r.channel_id = c.id WHERE r.user_id = ? AND c.type = 1 ORDER BY c.id")
+      .all(userId) as ChannelRow[];
+  }
+
+  private reference(c: ChannelRow, replyTo: string | null | undefined) {
+    if (!replyTo) return null;
+    const target = this.messages.get(replyTo);
+    if (!target || target.channel_id !== c.id || target.ephemeral_user_id)
+      throw DomainError.invalid("message_reference", "Unknown message to reply to", "MESSAGE_REFERENCE_UNKNOWN_MESSAGE");
+    return { messageId: target.id, channelId: c.id, guildId: c.guild_id };
+  }
+}
+
+function checkServerBody(msg: { content?: string; embeds?: unknown[]; ciphertext?: string }): void {
+  if (msg.ciphertext !== undefined)
+    throw DomainError.invalid("ciphertext", "Server channels are not end-to-end encrypted: send content", "BASE_TYPE_INVALID");
+  const content = msg.content ?? "";
+  if (content.length > MAX_CONTENT) throw DomainError.invalid("content", `Must be ${MAX_CONTENT} or fewer in length.`, "BASE_TYPE_MAX_LENGTH");
+  if (content.trim() === "" && !(msg.embeds && msg.embeds.length))
+    throw DomainError.invalid("content", "Cannot send an empty message", "BASE_TYPE_REQUIRED");
+}
+
+function checkDmBody(msg: { content?: string; ciphertext?: string }): void {
+  // The server must never hold a direct message's text, so plaintext is refused outright.
+  if (msg.content !== undefined)
+    throw DomainError.invalid("content", "Direct messages are end-to-end encrypted: send only ciphertext", "BASE_TYPE_INVALID");
+  if (msg.ciphertext === undefined) throw DomainError.invalid("ciphertext", "This field is required", "BASE_TYPE_REQUIRED");
+  if (!CIPHERTEXT.test(msg.ciphertext))
+    throw DomainError.invalid("ciphertext", "Must be base64 ciphertext of at most 16384 characters", "BASE_TYPE_INVALID");
+}
