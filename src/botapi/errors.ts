@@ -27,9 +27,19 @@ const STATUS: Record<DomainError["kind"], [number, number]> = {
   unavailable: [503, 0],
 };
 
-export function errorToStatusBody(e: unknown): { status: number; body: ErrorBody } {
+export function errorToStatusBody(e: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
   if (e instanceof DomainError) {
     const [status, code] = STATUS[e.kind];
+    if (e.kind === "rate_limited") {
+      // Slowmode: the reference's code 20016 with a rate-limit body and headers, so that
+      // discord.js and discord.py wait and retry (discord.py needs Via to trust a 429).
+      const retry = Math.max(0.001, e.retryAfterMs / 1000);
+      return {
+        status,
+        body: { code: 20016, message: e.message, retry_after: Number(retry.toFixed(3)), global: false },
+        headers: { "Retry-After": String(Math.ceil(retry)), Via: "1.1 parley", "X-RateLimit-Scope": "user" },
+      };
+    }
     const body: ErrorBody = { code, message: e.message };
     if (e.kind === "invalid" && e.issues.length) body.errors = nestIssues(e.issues);
     return { status, body };

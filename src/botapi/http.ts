@@ -7,7 +7,7 @@ import type { ApplicationRow } from "../core/types";
 import { DomainError } from "../core/errors";
 import type { BotApi } from "./context";
 import { errorToStatusBody } from "./errors";
-import { parseJsonLossless } from "./json";
+import { parseRequestJson } from "./json";
 import { rateLimitHeaders, type BucketState } from "./ratelimit";
 import { parseBotToken } from "./tokens";
 import { validate } from "./validation";
@@ -84,6 +84,7 @@ async function readJson(request: Request): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   const text = await request.text();
   if (text.length > MAX_BODY) throw new DomainError("invalid", "Request entity too large", [{ path: "", code: "REQUEST_TOO_LARGE", message: "Request entity too large" }]);
+  // An empty body is no body, whatever its Content-Type (discord.py sends PUT .../bans that way).
   if (text.trim() === "") return undefined;
   if (/^multipart\//i.test(type)) {
     throw DomainError.invalid("", "Multipart bodies are not supported: Parley takes JSON only (no file uploads)", "CONTENT_TYPE_INVALID");
@@ -91,11 +92,19 @@ async function readJson(request: Request): Promise<unknown> {
   if (type && !/^application\/json\b/i.test(type)) {
     throw DomainError.invalid("", `Content-Type must be application/json, not ${type}`, "CONTENT_TYPE_INVALID");
   }
-  try {
-    return parseJsonLossless(text);
-  } catch {
-    throw DomainError.invalid("", "The request body contains invalid JSON.", "JSON_INVALID");
-  }
+  return parseRequestJson(text);
+}
+
+/** Answer for our own JSON APIs (people's API, harness): undefined means 204. */
+export function answerJson(out: unknown): Response {
+  if (out instanceof Response) return out;
+  return out === undefined ? new Response(null, { status: 204 }) : jsonResponse(200, out);
+}
+
+/** An error as the spec's body, through the one mapping. */
+export function errorResponse(e: unknown): Response {
+  const { status, body, headers } = errorToStatusBody(e);
+  return jsonResponse(status, body, headers);
 }
 
 /** Run one bot API request through auth, rate limits, the handler and the error mapping. */
@@ -140,9 +149,8 @@ export async function run(api: BotApi, def: RouteDef, request: Request, params: 
     const reply = await def.handler(req);
     return jsonResponse(reply.status, reply.body, { ...rateLimitHeaders(state, clock.now()), ...reply.headers });
   } catch (e) {
-    const { status, body } = errorToStatusBody(e);
-    const headers = state ? rateLimitHeaders(state, clock.now()) : {};
-    return jsonResponse(status, body, headers);
+    const { status, body, headers } = errorToStatusBody(e);
+    return jsonResponse(status, body, { ...(state ? rateLimitHeaders(state, clock.now()) : {}), ...headers });
   }
 }
 

@@ -4,8 +4,20 @@
  * more digits outside strings are turned into strings before JSON.parse, so an id
  * keeps every digit and arrives as the string the rest of the boundary expects.
  */
+import { DomainError } from "../core/errors";
+
 export function parseJsonLossless(text: string): unknown {
   return JSON.parse(quoteLongIntegers(text));
+}
+
+/** A request body's text as JSON: undefined when empty, 50035 when malformed. */
+export function parseRequestJson(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return parseJsonLossless(text);
+  } catch {
+    throw DomainError.invalid("", "The request body contains invalid JSON.", "JSON_INVALID");
+  }
 }
 
 function quoteLongIntegers(text: string): string {

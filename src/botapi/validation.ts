@@ -7,6 +7,7 @@ import { Type, type TSchema, type Static } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import { DomainError, type FieldIssue } from "../core/errors";
+import { parseRequestJson } from "./json";
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
@@ -81,6 +82,11 @@ export function validate<T extends TSchema>(schema: T, value: unknown, prefix = 
     if (issues.length >= 20) break;
   }
   throw DomainError.invalidMany(issues);
+}
+
+/** Read, parse (lossless for ids) and validate a request body against a schema. */
+export async function readBody<T extends TSchema>(request: Request, schema: T): Promise<Static<T>> {
+  return validate(schema, parseRequestJson(await request.text()));
 }
 
 // ---- shared schema pieces ----

@@ -7,11 +7,8 @@ import type { TSchema, Static } from "@sinclair/typebox";
 import type { Parley } from "../app";
 import type { UserRow } from "../core/types";
 import { DomainError } from "../core/errors";
-import { SlowmodeError } from "../core/people";
-import { errorToStatusBody } from "../botapi/errors";
-import { jsonResponse } from "../botapi/http";
-import { parseJsonLossless } from "../botapi/json";
-import { validate } from "../botapi/validation";
+import { answerJson, errorResponse } from "../botapi/http";
+import { readBody } from "../botapi/validation";
 
 export interface PersonCtx {
   p: Parley;
@@ -26,32 +23,8 @@ export interface AnonCtx extends Omit<PersonCtx, "me" | "token"> {
   request: Request;
 }
 
-async function parse<T extends TSchema>(request: Request, schema: T): Promise<Static<T>> {
-  const text = await request.text();
-  let value: unknown = undefined;
-  if (text.trim() !== "") {
-    try {
-      value = parseJsonLossless(text);
-    } catch {
-      throw DomainError.invalid("", "The request body contains invalid JSON.", "JSON_INVALID");
-    }
-  }
-  return validate(schema, value);
-}
-
-function answer(out: unknown): Response {
-  if (out instanceof Response) return out;
-  return out === undefined ? new Response(null, { status: 204 }) : jsonResponse(200, out);
-}
-
-function fail(e: unknown): Response {
-  const { status, body } = errorToStatusBody(e);
-  // Slowmode is a rate limit: say how long to wait, as the spec's rate-limit body does.
-  if (e instanceof SlowmodeError) {
-    const retry = Math.max(0.001, e.retryAfterMs / 1000);
-    return jsonResponse(status, { ...body, retry_after: Number(retry.toFixed(3)), global: false }, { "Retry-After": String(Math.ceil(retry)) });
-  }
-  return jsonResponse(status, body);
+function parse<T extends TSchema>(request: Request, schema: T): Promise<Static<T>> {
+  return readBody(request, schema);
 }
 
 /** A people's API handler for a signed-in person. */
@@ -62,9 +35,9 @@ export function person(p: Parley, fn: (c: PersonCtx) => unknown | Promise<unknow
       const me = m ? p.core.users.authenticateSession(m[1]) : null;
       if (!me) throw DomainError.unauthorized();
       const url = new URL(request.url);
-      return answer(await fn({ p, me, token: m![1], params, query: url.searchParams, body: (s) => parse(request, s) }));
+      return answerJson(await fn({ p, me, token: m![1], params, query: url.searchParams, body: (s) => parse(request, s) }));
     } catch (e) {
-      return fail(e);
+      return errorResponse(e);
     }
   };
 }
@@ -74,9 +47,9 @@ export function anonymous(p: Parley, fn: (c: AnonCtx) => unknown | Promise<unkno
   return async ({ request, params }: { request: Request; params: Record<string, string> }) => {
     try {
       const url = new URL(request.url);
-      return answer(await fn({ p, request, params, query: url.searchParams, body: (s) => parse(request, s) }));
+      return answerJson(await fn({ p, request, params, query: url.searchParams, body: (s) => parse(request, s) }));
     } catch (e) {
-      return fail(e);
+      return errorResponse(e);
     }
   };
 }

@@ -23,6 +23,9 @@ export interface FieldIssue {
 }
 
 export class DomainError extends Error {
+  /** For "rate_limited": how long the caller must wait. */
+  retryAfterMs = 0;
+
   constructor(
     readonly kind: ErrorKind,
     message: string,
@@ -30,6 +33,13 @@ export class DomainError extends Error {
   ) {
     super(message);
     this.name = "DomainError";
+  }
+
+  /** Slowmode (a channel's rate_limit_per_user): answered like a rate limit, so clients wait and retry. */
+  static slowmode(retryAfterMs: number): DomainError {
+    const e = new DomainError("rate_limited", "This action cannot be performed due to slowmode rate limit.");
+    e.retryAfterMs = retryAfterMs;
+    return e;
   }
 
   static notFound(what = "object"): DomainError {

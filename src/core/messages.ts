@@ -74,12 +74,6 @@ export interface EditInput {
   allowEveryone?: boolean;
 }
 
-/** Slowmode (channel rate_limit_per_user): the surface answers 429 with retry_after. */
-export class SlowmodeError extends DomainError {
-  constructor(readonly retryAfterMs: number) {
-    super("rate_limited", "This action cannot be performed due to slowmode rate limit.");
-  }
-}
 
 /**
  * Messages and direct-message channels. Store-level operations; the permission rules of
@@ -376,7 +370,7 @@ export class Messages {
       .get(actorId, a.channel.id) as { t: number | null };
     if (last.t === null) return;
     const wait = last.t + every * 1000 - this.d.clock.now();
-    if (wait > 0) throw new SlowmodeError(wait);
+    if (wait > 0) throw DomainError.slowmode(wait);
   }
 
   private mayPingEveryone(a: ChannelAccess, content: string, allowed = true): boolean {

@@ -11,12 +11,6 @@ export const MAX_CONTENT = 2000;
 export const CIPHERTEXT = /^[A-Za-z0-9+/_=.:-]{1,16384}$/;
 const TEXT_TYPES = new Set([0, 5]);
 
-/** A person sent again inside the channel's slowmode window. */
-export class SlowmodeError extends DomainError {
-  constructor(readonly retryAfterMs: number) {
-    super("rate_limited", `Slowmode is on in this channel: wait ${Math.ceil(retryAfterMs / 1000)} s before sending again`);
-  }
-}
 
 export interface PersonMessage {
   content?: string;
@@ -172,7 +166,7 @@ export class People {
           .query("SELECT max(created_at) AS t FROM messages WHERE channel_id = ? AND author_id = ? AND ephemeral_user_id IS NULL")
           .get(c.id, userId) as { t: number | null };
         const wait = last.t === null ? 0 : last.t + c.rate_limit_per_user * 1000 - this.d.clock.now();
-        if (wait > 0) throw new SlowmodeError(wait);
+        if (wait > 0) throw DomainError.slowmode(wait);
       }
       return this.messages.create({ channelId: c.id, authorId: userId, content: msg.content ?? "", embeds: msg.embeds ?? [], reference });
     });

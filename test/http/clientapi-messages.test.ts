@@ -105,7 +105,7 @@ describe("server messages", () => {
     p.clock.advance(4_000);
     const again = await client(p, "POST", `/channels/${id}/messages`, d, { content: "two" });
     expect(again.status).toBe(429);
-    expect(again.body).toMatchObject({ code: 0, retry_after: 6, global: false });
+    expect(again.body).toMatchObject({ code: 20016, retry_after: 6, global: false }); // as on the bot API
     p.clock.advance(6_000);
     expect((await client(p, "POST", `/channels/${id}/messages`, d, { content: "two" })).status).toBe(200);
     // bob holds MANAGE_MESSAGES, alice owns the server: no slowmode for them

@@ -3,7 +3,6 @@ import type { Reply, Req, RouteDef } from "../http";
 import { noContent, ok } from "../http";
 import type { MessageRow } from "../../core/types";
 import { DomainError } from "../../core/errors";
-import { SlowmodeError } from "../../core/messages";
 import { INTENTS } from "../../core/permissions";
 import { Snowflakes } from "../snowflakes";
 import { Snowflake } from "../validation";
@@ -30,16 +29,6 @@ export function botMessageJson(req: Req, m: MessageRow) {
   return messageJson(req.api, m, { content: contentVisible(req, m), viewerId: req.bot.botUserId });
 }
 
-/** Slowmode answers like a rate limit (discord.js and discord.py wait and retry), with the reference's code 20016. */
-export function slowmodeReply(e: SlowmodeError): Reply {
-  const retry = Math.max(0.001, e.retryAfterMs / 1000);
-  return {
-    status: 429,
-    body: { code: 20016, message: e.message, retry_after: Number(retry.toFixed(3)), global: false },
-    headers: { "Retry-After": String(Math.ceil(retry)), Via: "1.1 parley", "X-RateLimit-Scope": "user" },
-  };
-}
-
 export const messageRoutes: RouteDef[] = [
   {
     method: "POST",
@@ -51,8 +40,7 @@ export const messageRoutes: RouteDef[] = [
       api.core.messages.access(bot.botUserId, channelId);
       const body = validateMessagePayload(await req.json());
       if (body.reference && body.reference.type !== 0) throw DomainError.notImplemented("501: Not Implemented. Message forwarding is not supported by Parley.");
-      try {
-        const m = api.core.messages.send(bot.botUserId, channelId, {
+      const m = api.core.messages.send(bot.botUserId, channelId, {
           content: body.content ?? "",
           embeds: body.embeds ?? [],
           components: body.components ?? [],
@@ -65,11 +53,7 @@ export const messageRoutes: RouteDef[] = [
             ? { messageId: body.reference.messageId ? api.flakes.uuid(body.reference.messageId) : null, failIfNotExists: body.reference.failIfNotExists }
             : null,
         });
-        return ok(messageJson(api, m, { content: true, viewerId: bot.botUserId }));
-      } catch (e) {
-        if (e instanceof SlowmodeError) return slowmodeReply(e);
-        throw e;
-      }
+      return ok(messageJson(api, m, { content: true, viewerId: bot.botUserId }));
     },
   },
   {
