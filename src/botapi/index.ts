@@ -9,11 +9,17 @@ import { gatewayRoutes } from "./routes/gateway";
 import { userRoutes } from "./routes/users";
 import { applicationRoutes } from "./routes/applications";
 import { unsupportedRoutes } from "./routes/unsupported";
+import { commandRoutes } from "./routes/commands";
+import { interactionRoutes } from "./routes/interactions";
+import { interactionWebhookRoutes } from "./routes/interaction-webhooks";
 
 export const botApiRoutes: RouteDef[] = [
   ...gatewayRoutes,
   ...userRoutes,
   ...applicationRoutes,
+  ...commandRoutes,
+  ...interactionRoutes,
+  ...interactionWebhookRoutes,
   ...unsupportedRoutes,
 ];
 

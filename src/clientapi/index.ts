@@ -5,8 +5,10 @@
  */
 import { Elysia } from "elysia";
 import type { Parley } from "../app";
+import { clientInteractions } from "./interactions";
 
 export function clientApiPlugin(_p: Parley) {
   const app = new Elysia({ prefix: "/api/client/v1" });
+  app.use(clientInteractions(_p));
   return app;
 }

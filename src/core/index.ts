@@ -11,12 +11,16 @@ import { Users } from "./users";
 import { Guilds } from "./guilds";
 import { Applications } from "./applications";
 import { Messages } from "./messages";
+import { Commands } from "./commands";
+import { Interactions } from "./interactions";
 
 export interface Core extends CoreDeps {
   users: Users;
   guilds: Guilds;
   apps: Applications;
   messages: Messages;
+  commands: Commands;
+  interactions: Interactions;
 }
 
 export function createCore(opts: { clock: Clock; store: Store }): Core {
@@ -27,5 +31,7 @@ export function createCore(opts: { clock: Clock; store: Store }): Core {
   const guilds = new Guilds(deps);
   const apps = new Applications(deps, users, guilds);
   const messages = new Messages(deps, guilds, users);
-  return { ...deps, users, guilds, apps, messages };
+  const commands = new Commands(deps, guilds);
+  const interactions = new Interactions(deps, guilds, users, apps, commands, messages);
+  return { ...deps, users, guilds, apps, messages, commands, interactions };
 }

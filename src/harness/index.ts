@@ -9,6 +9,7 @@ import type { Parley } from "../app";
 import { DomainError } from "../core/errors";
 import { handler, readBody } from "./http";
 import { rotateToken } from "../botapi/operator";
+import { harnessInteractions } from "./interactions";
 
 const ClockBody = Type.Union([
   Type.Object({ advance_ms: Type.Number({ minimum: 0, maximum: 10 * 365 * 86_400_000 }) }, { additionalProperties: false }),
@@ -24,6 +25,7 @@ export function harnessPlugin(p: Parley) {
     return id;
   };
   return new Elysia({ prefix: "/api/harness/v1" })
+    .use(harnessInteractions(p))
     .post("/reset", handler<Ctx>(() => {
       p.reset();
       return undefined;
