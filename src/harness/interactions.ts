@@ -71,19 +71,23 @@ export function harnessInteractions(p: Parley) {
       delivery,
     );
 
-  return new Elysia()
-    .post("/users/:user/interactions", handler<Ctx>(async ({ request, params }) => {
+  const invokeAs = handler<Ctx>(async ({ request, params }) => {
       const me = person(params.user);
       const raw = await readBody(request, Type.Unknown());
       const { interaction, delivered } =
         raw && typeof raw === "object" && "custom_id" in raw ? click(me.id, validate(ComponentBody, raw)) : run(me.id, validate(CommandBody, raw));
       return { id: f.of(interaction.id), delivered };
-    }))
-    .get("/interactions/:id", handler<Ctx>(({ params }) => {
+  });
+  const show = handler<Ctx>(({ params }) => {
       const row = p.core.interactions.get(f.uuid(params.id) ?? "");
       if (!row) throw DomainError.notFound("interaction");
       const { response, followups } = p.core.interactions.producedMessages(row);
       const full = (m: NonNullable<typeof response>) => messageJson(p.api, m, { content: true, viewerId: row.user_id });
       return { state: p.core.interactions.state(row), response: response ? full(response) : null, followups: followups.map(full) };
-    }));
+  });
+
+  // Destructured here so Elysia does not parse (and lose digits of) the body itself.
+  return new Elysia()
+    .post("/users/:user/interactions", ({ request, params }: Ctx) => invokeAs({ request, params }))
+    .get("/interactions/:id", ({ request, params }: Ctx) => show({ request, params }));
 }
