@@ -163,3 +163,27 @@ export function internalId(p: Parley, flake: string): string {
   if (!id) throw new Error(`unknown snowflake ${flake}`);
   return id;
 }
+
+// ---- interactions (slash commands, components) ----
+
+/**
+ * Make the bot count as live on the gateway, so invocations are delivered rather than
+ * dropped (spec 3.1), without a socket. Returns the domain events published from now on.
+ */
+export function liveBot(p: Parley): { events: { type: string }[] } {
+  p.gateway.hasLiveSession = () => true;
+  const events: { type: string }[] = [];
+  p.core.bus.subscribe((e) => events.push(e));
+  return { events };
+}
+
+/** Play `user` in the harness: run a command or click a component; answers the harness body. */
+export async function invoke(p: Parley, user: string, body: Record<string, unknown>): Promise<TestResponse> {
+  return call(p, "POST", `/api/harness/v1/users/${user}/interactions`, { body });
+}
+
+/** What the bot would receive for an interaction (the gateway builds INTERACTION_CREATE with this). */
+export async function interactionPayload(p: Parley, id: string): Promise<any> {
+  const { interactionCreateJson } = await import("../src/botapi/serializers/interaction");
+  return interactionCreateJson(p.api, p.api.flakes.uuid(id)!);
+}

@@ -20,6 +20,8 @@ import { memberRoutes } from "./routes/members";
 import { banRoutes } from "./routes/bans";
 import { auditRoutes } from "./routes/audit";
 import { webhookRoutes } from "./routes/webhooks";
+import { commandRoutes } from "./routes/commands";
+import { interactionRoutes } from "./routes/interactions";
 
 export const botApiRoutes: RouteDef[] = [
   ...gatewayRoutes,
@@ -30,6 +32,8 @@ export const botApiRoutes: RouteDef[] = [
   ...reactionRoutes,
   ...dmRoutes,
   ...inviteRoutes,
+  ...commandRoutes,
+  ...interactionRoutes,
   ...unsupportedRoutes,
   ...guildRoutes,
   ...roleRoutes,

@@ -17,6 +17,7 @@ import { messageRoutes } from "./messages";
 import { dmRoutes } from "./dms";
 import { presenceRoutes } from "./presence";
 import { portalRoutes } from "./portal";
+import { clientInteractions } from "./interactions";
 
 export function clientApiPlugin(p: Parley) {
   const app = new Elysia({ prefix: "/api/client/v1" });
@@ -32,5 +33,6 @@ export function clientApiPlugin(p: Parley) {
   app.use(dmRoutes(p));
   app.use(presenceRoutes(p));
   app.use(portalRoutes(p));
+  app.use(clientInteractions(p));
   return app;
 }

@@ -20,6 +20,8 @@ import { Moderation } from "./moderation";
 import { Webhooks } from "./webhooks";
 import { Invites } from "./invites";
 import { People } from "./people";
+import { Commands } from "./commands";
+import { Interactions } from "./interactions";
 
 export interface Core extends CoreDeps {
   users: Users;
@@ -35,6 +37,8 @@ export interface Core extends CoreDeps {
   webhooks: Webhooks;
   invites: Invites;
   people: People;
+  commands: Commands;
+  interactions: Interactions;
 }
 
 export function createCore(opts: { clock: Clock; store: Store }): Core {
@@ -54,5 +58,7 @@ export function createCore(opts: { clock: Clock; store: Store }): Core {
   const roles = new Roles(deps, guilds, audit);
   const moderation = new Moderation(deps, guilds, users, audit, roles.hierarchy);
   const webhooks = new Webhooks(deps, guilds, messages, audit, (u) => apps.byBotUser(u)?.id ?? null);
-  return { ...deps, users, guilds, apps, messages, reactions, channels, inviteQueries, invites, people, audit, roles, moderation, webhooks };
+  const commands = new Commands(deps, guilds);
+  const interactions = new Interactions(deps, guilds, users, apps, commands, messages);
+  return { ...deps, users, guilds, apps, messages, reactions, channels, inviteQueries, invites, people, audit, roles, moderation, webhooks, commands, interactions };
 }

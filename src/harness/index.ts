@@ -11,6 +11,7 @@ import { handler, readBody } from "./http";
 import { rotateToken } from "../botapi/operator";
 import { harnessSessionsPlugin } from "./sessions";
 import { harnessPeople } from "./people";
+import { harnessInteractions } from "./interactions";
 
 const ClockBody = Type.Union([
   Type.Object({ advance_ms: Type.Number({ minimum: 0, maximum: 10 * 365 * 86_400_000 }) }, { additionalProperties: false }),
@@ -27,6 +28,7 @@ export function harnessPlugin(p: Parley) {
   };
   return new Elysia({ prefix: "/api/harness/v1" })
     .use(harnessSessionsPlugin(p))
+    .use(harnessInteractions(p))
     .post("/reset", handler<Ctx>(() => {
       p.reset();
       return undefined;

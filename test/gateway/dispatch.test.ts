@@ -299,15 +299,14 @@ describe("members", () => {
 });
 
 describe("interactions", () => {
+  /** A person (bob) runs AllBot's /ping in #general: a real interaction with a real token. */
   function storeInteraction(appId: string): string {
-    const id = p.core.ids.next();
-    p.store.db
-      .query(
-        `INSERT INTO interactions (id, application_id, type, token_hash, user_id, guild_id, channel_id, data, created_at, expires_at)
-         VALUES (?, ?, 2, ?, ?, ?, ?, '{}', ?, ?)`,
-      )
-      .run(id, appId, `h-${id}`, W.person("bob"), W.guild("Lab"), W.channel("Lab", "general"), p.clock.now(), p.clock.now() + 900_000);
-    return id;
+    p.core.commands.upsert(appId, null, { name: "ping", description: "ping", type: 1 } as never);
+    const inv = p.core.interactions.runCommand(
+      { userId: W.person("bob"), channelId: W.channel("Lab", "general"), applicationId: appId, name: "ping", resolveId: () => null },
+      { live: () => true },
+    );
+    return inv.interaction.id;
   }
 
   test("INTERACTION_CREATE needs no intent, reaches only that application's live sessions, and is never replayed", async () => {
@@ -319,8 +318,7 @@ describe("interactions", () => {
     await closedOne.close();
     for (let i = 0; i < 50 && p.gateway.sessionsOf(W.app("AllBot")).find((s) => s.session_id === closedId)!.connected; i++) await Bun.sleep(5);
 
-    const id = storeInteraction(W.app("AllBot"));
-    p.core.bus.publish([{ type: "interaction.created", interactionId: id, applicationId: W.app("AllBot") }]);
+    const id = storeInteraction(W.app("AllBot")); // publishes interaction.created
     await syncAll(live, other);
     expect(ts([live, other])).toEqual([["INTERACTION_CREATE"], []]);
     expect(live.dispatches()[0].d).toMatchObject({ id: p.api.flakes.of(id), application_id: W.w.applications.AllBot.id, type: 2 });

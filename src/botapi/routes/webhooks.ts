@@ -9,10 +9,10 @@ import { webhookJson } from "../serializers/webhook";
 import { messageJson } from "../serializers/message";
 import { boolQuery, idParam, memberGuild } from "./guilds";
 import {
-  interactionFollowupCreate,
-  interactionFollowupDelete,
-  interactionFollowupEdit,
-  interactionFollowupGet,
+  interactionFollowup,
+  interactionMessageDelete,
+  interactionMessageGet,
+  interactionMessagePatch,
 } from "./interaction-webhooks";
 
 const Secret = Nullable(Type.String({ minLength: 1, maxLength: 256 }));
@@ -219,7 +219,7 @@ export const webhookRoutes: RouteDef[] = [
     auth: "none",
     handler: async (req) => {
       const t = tokenTarget(req);
-      if (t.kind === "interaction") return interactionFollowupCreate(req);
+      if (t.kind === "interaction") return interactionFollowup(req, req.params.webhook_id, decoded(req.params.webhook_token));
       if (req.query.get("thread_id")) throw DomainError.notImplemented("501: Not Implemented. Parley has no threads.");
       const b = await optionalBody(req, ExecuteWebhookBody);
       if (b.thread_id != null || b.thread_name != null) throw DomainError.notImplemented("501: Not Implemented. Parley has no threads.");
@@ -241,7 +241,7 @@ export const webhookRoutes: RouteDef[] = [
     auth: "none",
     handler: (req) => {
       const t = tokenTarget(req);
-      if (t.kind === "interaction") return interactionFollowupGet(req);
+      if (t.kind === "interaction") return interactionMessageGet(req, req.params.webhook_id, decoded(req.params.webhook_token), decoded(req.params.message_id));
       return messageReply(req, req.api.core.webhooks.message(t.webhook, webhookMessageId(req)));
     },
   },
@@ -251,7 +251,7 @@ export const webhookRoutes: RouteDef[] = [
     auth: "none",
     handler: async (req) => {
       const t = tokenTarget(req);
-      if (t.kind === "interaction") return interactionFollowupEdit(req);
+      if (t.kind === "interaction") return interactionMessagePatch(req, req.params.webhook_id, decoded(req.params.webhook_token), decoded(req.params.message_id));
       const mid = webhookMessageId(req);
       req.api.core.webhooks.message(t.webhook, mid);
       const b = await optionalBody(req, EditWebhookMessageBody);
@@ -264,7 +264,7 @@ export const webhookRoutes: RouteDef[] = [
     auth: "none",
     handler: (req) => {
       const t = tokenTarget(req);
-      if (t.kind === "interaction") return interactionFollowupDelete(req);
+      if (t.kind === "interaction") return interactionMessageDelete(req, req.params.webhook_id, decoded(req.params.webhook_token), decoded(req.params.message_id));
       req.api.core.webhooks.deleteMessage(t.webhook, webhookMessageId(req));
       return noContent();
     },

@@ -3,6 +3,7 @@ import type { MessageRow } from "../../core/types";
 import { userJson } from "./user";
 import { memberJson } from "./member";
 import { iso, isoOrNull } from "./time";
+import { interactionMetadataJson } from "./interaction";
 
 export interface MessageView {
   /** false withholds content, embeds, components and attachments of server messages (MESSAGE_CONTENT). */
@@ -74,6 +75,7 @@ export function messageJson(api: BotApi, m: MessageRow, view: MessageView, depth
   if (m.nonce !== null) out.nonce = m.nonce;
   if (m.webhook_id) out.webhook_id = f.of(m.webhook_id);
   if (m.application_id) out.application_id = f.of(m.application_id);
+  if (m.interaction_id) Object.assign(out, interactionMetadataJson(api, m));
   if (isDm) out.service_e2e_encrypted = encrypted;
 
   const reactions = reactionsJson(api, m.id, view.viewerId ?? null);

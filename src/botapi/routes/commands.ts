@@ -1,0 +1,137 @@
+/**
+ * Application commands, global and per guild (spec 2.4, 4 rule 5). The application in
+ * the path must be the token's own: any other id is 403 50001, as the reference refuses
+ * acting on an application one does not hold (and a 404 would let a bot probe ids).
+ */
+import { Type, type Static } from "@sinclair/typebox";
+import type { Req, Reply, RouteDef, Method } from "../http";
+import { noContent, ok } from "../http";
+import { DomainError } from "../../core/errors";
+import type { CommandInput } from "../../core/commands";
+import { commandJson } from "../serializers/command";
+import { Nullable } from "../validation";
+
+const Localizations = Type.Optional(Nullable(Type.Record(Type.String({ maxLength: 16 }), Type.String({ maxLength: 100 }))));
+
+const Choice = Type.Object({
+  name: Type.String({ maxLength: 100 }),
+  value: Type.Union([Type.String({ maxLength: 100 }), Type.Number()]),
+  name_localizations: Localizations,
+});
+
+const OptionSchema = Type.Recursive((This) =>
+  Type.Object({
+    type: Type.Integer({ minimum: 1, maximum: 11 }),
+    name: Type.String({ minLength: 1, maxLength: 32 }),
+    description: Type.String({ minLength: 1, maxLength: 100 }),
+    required: Type.Optional(Type.Boolean()),
+    choices: Type.Optional(Nullable(Type.Array(Choice, { maxItems: 25 }))),
+    options: Type.Optional(Nullable(Type.Array(This, { maxItems: 25 }))),
+    channel_types: Type.Optional(Nullable(Type.Array(Type.Integer({ minimum: 0, maximum: 20 }), { maxItems: 20 }))),
+    min_value: Type.Optional(Nullable(Type.Number())),
+    max_value: Type.Optional(Nullable(Type.Number())),
+    min_length: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 6000 }))),
+    max_length: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 6000 }))),
+    autocomplete: Type.Optional(Type.Boolean()),
+    name_localizations: Localizations,
+    description_localizations: Localizations,
+  }),
+);
+
+const fields = {
+  name: Type.String({ minLength: 1, maxLength: 32 }),
+  type: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
+  description: Type.Optional(Type.String({ maxLength: 100 })),
+  options: Type.Optional(Nullable(Type.Array(OptionSchema, { maxItems: 25 }))),
+  default_member_permissions: Type.Optional(Nullable(Type.Union([Type.String({ pattern: "^[0-9]{1,20}$" }), Type.Integer({ minimum: 0 })]))),
+  dm_permission: Type.Optional(Nullable(Type.Boolean())),
+  nsfw: Type.Optional(Nullable(Type.Boolean())),
+  contexts: Type.Optional(Nullable(Type.Array(Type.Integer({ minimum: 0, maximum: 2 }), { maxItems: 3 }))),
+  integration_types: Type.Optional(Nullable(Type.Array(Type.Integer({ minimum: 0, maximum: 1 }), { maxItems: 2 }))),
+  name_localizations: Localizations,
+  description_localizations: Localizations,
+};
+
+export const CommandSchema = Type.Object(fields);
+const CommandPatchSchema = Type.Partial(Type.Object({ ...fields, type: Type.Integer({ minimum: 1, maximum: 3 }) }));
+const BulkSchema = Type.Array(CommandSchema);
+
+function input(b: Static<typeof CommandSchema> | Partial<Static<typeof CommandSchema>>): CommandInput {
+  const { options, ...rest } = b;
+  return { ...rest, options: options ?? undefined } as CommandInput;
+}
+
+/** The scope a path names: the token's application, and the guild (which the bot must be in). */
+function scope(req: Req): { appId: string; guildId: string | null } {
+  const { api, params, bot } = req;
+  if (api.flakes.uuid(params.application_id) !== bot.app.id) throw DomainError.forbidden("You cannot manage another application's commands");
+  if (params.guild_id === undefined) return { appId: bot.app.id, guildId: null };
+  const guildId = api.flakes.uuid(params.guild_id);
+  if (!guildId || !api.core.guilds.get(guildId)) throw DomainError.notFound("guild");
+  if (!api.core.guilds.isMember(guildId, bot.botUserId)) throw DomainError.forbidden("Missing Access");
+  return { appId: bot.app.id, guildId };
+}
+
+function commandId(req: Req): string {
+  const id = req.api.flakes.uuid(req.params.command_id);
+  if (!id) throw DomainError.notFound("application command");
+  return id;
+}
+
+const list = (req: Req): Reply => {
+  const s = scope(req);
+  return ok(req.api.core.commands.list(s.appId, s.guildId).map((c) => commandJson(req.api, c)));
+};
+
+const create = async (req: Req): Promise<Reply> => {
+  const s = scope(req);
+  const body = await req.body(CommandSchema);
+  const { command, created } = req.api.core.commands.upsert(s.appId, s.guildId, input(body));
+  return { status: created ? 201 : 200, body: commandJson(req.api, command) };
+};
+
+const overwrite = async (req: Req): Promise<Reply> => {
+  const s = scope(req);
+  const body = await req.body(BulkSchema);
+  return ok(req.api.core.commands.overwrite(s.appId, s.guildId, body.map(input)).map((c) => commandJson(req.api, c)));
+};
+
+const getOne = (req: Req): Reply => {
+  const s = scope(req);
+  return ok(commandJson(req.api, req.api.core.commands.require(s.appId, s.guildId, commandId(req))));
+};
+
+const patch = async (req: Req): Promise<Reply> => {
+  const s = scope(req);
+  const id = commandId(req);
+  req.api.core.commands.require(s.appId, s.guildId, id);
+  const body = await req.body(CommandPatchSchema);
+  return ok(commandJson(req.api, req.api.core.commands.update(s.appId, s.guildId, id, input(body))));
+};
+
+const remove = (req: Req): Reply => {
+  const s = scope(req);
+  req.api.core.commands.delete(s.appId, s.guildId, commandId(req));
+  return noContent();
+};
+
+const refused = (): Reply => {
+  throw DomainError.notImplemented("501: Not Implemented. Command permissions are not supported by Parley.");
+};
+
+const G = "/applications/{application_id}/commands";
+const L = "/applications/{application_id}/guilds/{guild_id}/commands";
+const METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+const PERMISSION_PATHS = [`${G}/permissions`, `${L}/permissions`, `${G}/{command_id}/permissions`, `${L}/{command_id}/permissions`];
+
+export const commandRoutes: RouteDef[] = [
+  ...PERMISSION_PATHS.flatMap((path) => METHODS.map((method): RouteDef => ({ method, path, auth: "none", handler: refused }))),
+  ...[G, L].flatMap((base): RouteDef[] => [
+    { method: "GET", path: base, auth: "bot", handler: list },
+    { method: "POST", path: base, auth: "bot", handler: create },
+    { method: "PUT", path: base, auth: "bot", handler: overwrite },
+    { method: "GET", path: `${base}/{command_id}`, auth: "bot", handler: getOne },
+    { method: "PATCH", path: `${base}/{command_id}`, auth: "bot", handler: patch },
+    { method: "DELETE", path: `${base}/{command_id}`, auth: "bot", handler: remove },
+  ]),
+];

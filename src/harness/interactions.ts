@@ -1,0 +1,93 @@
+/**
+ * The harness plays a person running a slash command or clicking a component
+ * (design/harness.md), and shows what became of an interaction: its state, its
+ * response and follow-ups with full content, ephemeral ones included.
+ */
+import { Elysia } from "elysia";
+import { Type, type Static } from "@sinclair/typebox";
+import type { Parley } from "../app";
+import { DomainError } from "../core/errors";
+import { handler, readBody } from "./http";
+import { messageJson } from "../botapi/serializers/message";
+import { Snowflake, validate } from "../botapi/validation";
+import type { RawOption } from "../core/interactions";
+
+const RawOptionSchema = Type.Recursive((This) =>
+  Type.Object({
+    name: Type.String({ minLength: 1, maxLength: 32 }),
+    type: Type.Optional(Type.Integer()),
+    value: Type.Optional(Type.Union([Type.String({ maxLength: 6000 }), Type.Number(), Type.Boolean()])),
+    options: Type.Optional(Type.Array(This, { maxItems: 25 })),
+  }),
+);
+
+const CommandBody = Type.Object({
+  channel_id: Snowflake,
+  application_id: Snowflake,
+  name: Type.String({ minLength: 1, maxLength: 32 }),
+  type: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
+  options: Type.Optional(Type.Array(RawOptionSchema, { maxItems: 25 })),
+});
+
+const ComponentBody = Type.Object({
+  channel_id: Snowflake,
+  message_id: Snowflake,
+  custom_id: Type.String({ minLength: 1, maxLength: 100 }),
+  values: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 25 })),
+});
+
+type Ctx = { request: Request; params: Record<string, string> };
+
+export function harnessInteractions(p: Parley) {
+  const f = p.api.flakes;
+  const person = (name: string) => {
+    const u = p.core.users.byUsername(name) ?? p.core.users.get(f.uuid(name) ?? "");
+    if (!u || u.kind !== "person") throw DomainError.notFound("user");
+    return u;
+  };
+  const known = (flake: string | number, what: string) => {
+    const id = f.uuid(String(flake));
+    if (!id) throw DomainError.notFound(what);
+    return id;
+  };
+  const delivery = { live: (botUserId: string) => p.gateway.hasLiveSession(botUserId) };
+
+  const click = (userId: string, b: Static<typeof ComponentBody>) =>
+    p.core.interactions.clickComponent(
+      { userId, channelId: known(b.channel_id, "channel"), messageId: known(b.message_id, "message"), customId: b.custom_id, values: b.values },
+      delivery,
+    );
+  const run = (userId: string, b: Static<typeof CommandBody>) =>
+    p.core.interactions.runCommand(
+      {
+        userId,
+        channelId: known(b.channel_id, "channel"),
+        applicationId: known(b.application_id, "application"),
+        name: b.name,
+        type: b.type,
+        options: b.options as RawOption[] | undefined,
+        resolveId: (raw) => f.uuid(raw),
+      },
+      delivery,
+    );
+
+  const invokeAs = handler<Ctx>(async ({ request, params }) => {
+      const me = person(params.user);
+      const raw = await readBody(request, Type.Unknown());
+      const { interaction, delivered } =
+        raw && typeof raw === "object" && "custom_id" in raw ? click(me.id, validate(ComponentBody, raw)) : run(me.id, validate(CommandBody, raw));
+      return { id: f.of(interaction.id), delivered };
+  });
+  const show = handler<Ctx>(({ params }) => {
+      const row = p.core.interactions.get(f.uuid(params.id) ?? "");
+      if (!row) throw DomainError.notFound("interaction");
+      const { response, followups } = p.core.interactions.producedMessages(row);
+      const full = (m: NonNullable<typeof response>) => messageJson(p.api, m, { content: true, viewerId: row.user_id });
+      return { state: p.core.interactions.state(row), response: response ? full(response) : null, followups: followups.map(full) };
+  });
+
+  // Destructured here so Elysia does not parse (and lose digits of) the body itself.
+  return new Elysia()
+    .post("/users/:user/interactions", ({ request, params }: Ctx) => invokeAs({ request, params }))
+    .get("/interactions/:id", ({ request, params }: Ctx) => show({ request, params }));
+}
