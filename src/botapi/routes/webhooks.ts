@@ -2,6 +2,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { noContent, ok, type Reply, type Req, type RouteDef } from "../http";
 import type { BotApi } from "../context";
 import { Nullable, Snowflake } from "../validation";
+import { validateMessagePayload, type NormalizedMessage } from "../schemas/message";
 import { DomainError } from "../../core/errors";
 import type { WebhookRow } from "../../core/webhooks";
 import type { MessagePatch } from "../../core/messages";
@@ -36,33 +37,13 @@ export const EditWebhookWithTokenBody = Type.Object({
   avatar: Type.Optional(Avatar),
 });
 
-// Minimal message validation until the messages area's validateMessagePayload is merged
-// (src/botapi/schemas/message.ts); the limits are the spec's (8.2).
-const Embeds = Nullable(Type.Array(Type.Object({}), { maxItems: 10 }));
-const Components = Nullable(Type.Array(Type.Object({ type: Type.Integer() }), { maxItems: 5 }));
-const NoAttachments = Type.Optional(Nullable(Type.Array(Type.Any(), { maxItems: 0 })));
-
+// The message parts (content, embeds, components, flags) go through the one message
+// validator (spec 8.2, rule 6); these schemas hold only what is webhook-specific.
 export const ExecuteWebhookBody = Type.Object({
-  content: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
   username: Type.Optional(Nullable(Type.String({ maxLength: 80 }))),
   avatar_url: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))),
-  tts: Type.Optional(Nullable(Type.Boolean())),
-  embeds: Type.Optional(Embeds),
-  components: Type.Optional(Components),
-  allowed_mentions: Type.Optional(Type.Any()),
-  flags: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
   thread_id: Type.Optional(Nullable(Snowflake)),
   thread_name: Type.Optional(Nullable(Type.String())),
-  attachments: NoAttachments,
-});
-
-export const EditWebhookMessageBody = Type.Object({
-  content: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
-  embeds: Type.Optional(Embeds),
-  components: Type.Optional(Components),
-  allowed_mentions: Type.Optional(Type.Any()),
-  flags: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
-  attachments: NoAttachments,
 });
 
 export type WebhookTarget = { kind: "webhook"; webhook: WebhookRow } | { kind: "interaction" };
@@ -110,12 +91,12 @@ function messageReply(req: Req, m: import("../../core/types").MessageRow): Reply
   return ok(messageJson(req.api, m, { content: true }));
 }
 
-function messagePatch(b: Static<typeof EditWebhookMessageBody>): MessagePatch {
+function messagePatch(n: NormalizedMessage): MessagePatch {
   const patch: MessagePatch = {};
-  if (b.content !== undefined) patch.content = b.content ?? "";
-  if (b.embeds !== undefined) patch.embeds = b.embeds ?? [];
-  if (b.components !== undefined) patch.components = b.components ?? [];
-  if (b.flags !== undefined && b.flags !== null) patch.flags = b.flags;
+  if (n.has.content) patch.content = n.content ?? "";
+  if (n.has.embeds) patch.embeds = n.embeds ?? [];
+  if (n.has.components) patch.components = n.components ?? [];
+  if (n.has.flags && n.flags !== null) patch.flags = n.flags;
   return patch;
 }
 
@@ -223,14 +204,15 @@ export const webhookRoutes: RouteDef[] = [
       if (req.query.get("thread_id")) throw DomainError.notImplemented("501: Not Implemented. Parley has no threads.");
       const b = await optionalBody(req, ExecuteWebhookBody);
       if (b.thread_id != null || b.thread_name != null) throw DomainError.notImplemented("501: Not Implemented. Parley has no threads.");
+      const n = validateMessagePayload(await req.json(), { partial: true });
       const m = req.api.core.webhooks.execute(t.webhook, {
-        content: b.content,
-        embeds: b.embeds,
-        components: b.components,
+        content: n.content,
+        embeds: n.embeds,
+        components: n.components,
         username: b.username,
         avatarUrl: b.avatar_url,
-        tts: b.tts ?? false,
-        flags: b.flags,
+        tts: n.tts,
+        flags: n.flags,
       });
       return boolQuery(req, "wait") ? messageReply(req, m) : noContent();
     },
@@ -254,8 +236,8 @@ export const webhookRoutes: RouteDef[] = [
       if (t.kind === "interaction") return interactionMessagePatch(req, req.params.webhook_id, decoded(req.params.webhook_token), decoded(req.params.message_id));
       const mid = webhookMessageId(req);
       req.api.core.webhooks.message(t.webhook, mid);
-      const b = await optionalBody(req, EditWebhookMessageBody);
-      return messageReply(req, req.api.core.webhooks.editMessage(t.webhook, mid, messagePatch(b)));
+      const n = validateMessagePayload(await req.json(), { partial: true });
+      return messageReply(req, req.api.core.webhooks.editMessage(t.webhook, mid, messagePatch(n)));
     },
   },
   {
