@@ -13,7 +13,6 @@ import { Applications } from "./applications";
 import { Messages } from "./messages";
 import { Reactions } from "./reactions";
 import { Channels } from "./channels";
-import { InviteQueries } from "./invite-queries";
 import { Audit } from "./audit";
 import { Roles } from "./roles";
 import { Moderation } from "./moderation";
@@ -30,7 +29,6 @@ export interface Core extends CoreDeps {
   messages: Messages;
   reactions: Reactions;
   channels: Channels;
-  inviteQueries: InviteQueries;
   audit: Audit;
   roles: Roles;
   moderation: Moderation;
@@ -52,7 +50,6 @@ export function createCore(opts: { clock: Clock; store: Store }): Core {
   const messages = new Messages(deps, guilds, users, audit);
   const reactions = new Reactions(deps, guilds, messages);
   const channels = new Channels(deps, guilds, audit);
-  const inviteQueries = new InviteQueries(deps, guilds);
   const invites = new Invites(deps, guilds);
   const people = new People(deps, users, guilds, messages);
   const roles = new Roles(deps, guilds, audit);
@@ -60,5 +57,5 @@ export function createCore(opts: { clock: Clock; store: Store }): Core {
   const webhooks = new Webhooks(deps, guilds, messages, audit, (u) => apps.byBotUser(u)?.id ?? null);
   const commands = new Commands(deps, guilds);
   const interactions = new Interactions(deps, guilds, users, apps, commands, messages);
-  return { ...deps, users, guilds, apps, messages, reactions, channels, inviteQueries, invites, people, audit, roles, moderation, webhooks, commands, interactions };
+  return { ...deps, users, guilds, apps, messages, reactions, channels, invites, people, audit, roles, moderation, webhooks, commands, interactions };
 }

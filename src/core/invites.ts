@@ -2,7 +2,8 @@ import type { CoreDeps } from "./deps";
 import type { GuildRow } from "./types";
 import type { Guilds } from "./guilds";
 import { DomainError } from "./errors";
-import { PERMISSIONS } from "./permissions";
+import { hasPermission, PERMISSIONS } from "./permissions";
+import { accessChannel, requireBits } from "./access";
 
 export interface InviteRow {
   code: string;
@@ -117,6 +118,30 @@ export class Invites {
       this.db.query("DELETE FROM invites WHERE code = ?").run(code);
       return inv;
     });
+  }
+
+  /** GET /guilds/{id}/invites (bot API): members with MANAGE_GUILD or VIEW_AUDIT_LOG. */
+  forGuild(actorId: string, guildId: string): InviteRow[] {
+    if (!this.guilds.get(guildId) || !this.guilds.isMember(guildId, actorId)) throw DomainError.notFound("guild");
+    const p = this.guilds.permissions(guildId, actorId);
+    if (!hasPermission(p, PERMISSIONS.MANAGE_GUILD) && !hasPermission(p, PERMISSIONS.VIEW_AUDIT_LOG)) throw DomainError.forbidden();
+    return this.list(guildId);
+  }
+
+  /** GET /channels/{id}/invites (bot API): MANAGE_CHANNELS in the channel; a DM has none. */
+  forChannel(actorId: string, channelId: string): InviteRow[] {
+    const a = accessChannel(this.d, this.guilds, actorId, channelId);
+    if (a.isDm) return [];
+    requireBits(a, PERMISSIONS.MANAGE_CHANNELS);
+    return (this.db.query("SELECT * FROM invites WHERE channel_id = ? ORDER BY created_at, code").all(channelId) as InviteRow[]).filter((r) =>
+      this.live(r),
+    );
+  }
+
+  /** POST /channels/{id}/invites by a bot: 404 if it cannot see the channel, else always 403 (spec 5.11). */
+  refuseBotCreate(actorId: string, channelId: string): never {
+    accessChannel(this.d, this.guilds, actorId, channelId);
+    throw DomainError.forbidden("Bots cannot create invites");
   }
 
   expiresAt(inv: InviteRow): number | null {

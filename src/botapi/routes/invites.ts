@@ -1,7 +1,7 @@
 import type { BotApi } from "../context";
 import type { RouteDef } from "../http";
 import { ok } from "../http";
-import type { InviteRow } from "../../core/invite-queries";
+import type { InviteRow } from "../../core/invites";
 import { userJson } from "../serializers/user";
 import { iso, isoOrNull } from "../serializers/time";
 import { known } from "./ids";
@@ -31,7 +31,7 @@ export function inviteJson(api: BotApi, i: InviteRow, metadata: boolean, withCou
         }
       : undefined,
     channel: c ? { id: f.of(c.id), name: c.name, type: c.type } : null,
-    expires_at: isoOrNull(api.core.inviteQueries.expiresAt(i)),
+    expires_at: isoOrNull(api.core.invites.expiresAt(i)),
     flags: 0,
   };
   if (inviter) out.inviter = userJson(f, inviter);
@@ -49,33 +49,33 @@ export const inviteRoutes: RouteDef[] = [
     path: "/channels/{channel_id}/invites",
     auth: "bot",
     // Spec 5.11: a bot token never creates an invite, whatever its permissions.
-    handler: ({ api, params, bot }) => api.core.inviteQueries.refuseCreate(bot.botUserId, known(api, params.channel_id, "channel")),
+    handler: ({ api, params, bot }) => api.core.invites.refuseBotCreate(bot.botUserId, known(api, params.channel_id, "channel")),
   },
   {
     method: "GET",
     path: "/channels/{channel_id}/invites",
     auth: "bot",
     handler: ({ api, params, bot }) =>
-      ok(api.core.inviteQueries.forChannel(bot.botUserId, known(api, params.channel_id, "channel")).map((i) => inviteJson(api, i, true))),
+      ok(api.core.invites.forChannel(bot.botUserId, known(api, params.channel_id, "channel")).map((i) => inviteJson(api, i, true))),
   },
   {
     method: "GET",
     path: "/guilds/{guild_id}/invites",
     auth: "bot",
     handler: ({ api, params, bot }) =>
-      ok(api.core.inviteQueries.forGuild(bot.botUserId, known(api, params.guild_id, "guild")).map((i) => inviteJson(api, i, true))),
+      ok(api.core.invites.forGuild(bot.botUserId, known(api, params.guild_id, "guild")).map((i) => inviteJson(api, i, true))),
   },
   {
     method: "GET",
     path: "/invites/{code}",
     auth: "bot",
     handler: ({ api, params, query }) =>
-      ok(inviteJson(api, api.core.inviteQueries.get(params.code), false, /^(true|1)$/i.test(query.get("with_counts") ?? ""))),
+      ok(inviteJson(api, api.core.invites.require(params.code), false, /^(true|1)$/i.test(query.get("with_counts") ?? ""))),
   },
   {
     method: "DELETE",
     path: "/invites/{code}",
     auth: "bot",
-    handler: ({ api, params, bot }) => ok(inviteJson(api, api.core.inviteQueries.revoke(bot.botUserId, params.code), false)),
+    handler: ({ api, params, bot }) => ok(inviteJson(api, api.core.invites.delete(params.code, bot.botUserId), false)),
   },
 ];
