@@ -5,6 +5,8 @@
  * carries them as decimal strings; parsing goes through BigInt so that a 64-bit value
  * with unknown high bits is accepted and masked, never rejected or rounded.
  */
+import { DomainError } from "./errors";
+
 export const PERMISSIONS = {
   CREATE_INSTANT_INVITE: 1 << 0,
   KICK_MEMBERS: 1 << 1,
@@ -127,6 +129,34 @@ export const NON_PRIVILEGED_INTENTS = ALL_INTENTS & ~PRIVILEGED_INTENTS;
 export function intentBit(name: string): number | undefined {
   const n = name.toUpperCase();
   return n in INTENTS ? INTENTS[n as IntentName] : undefined;
+}
+
+/**
+ * A permission list as people and world documents write it: names, or decimal
+ * bitfields, or one decimal string. Bits outside the 13 are dropped (spec 2.9); an
+ * unknown name is refused, naming its place (`path[i]`).
+ */
+export function permissionsFromList(v: string | string[], path: string): number {
+  if (typeof v === "string") return maskPermissions(v);
+  let bits = 0;
+  v.forEach((name, i) => {
+    const b = /^\d+$/.test(name) ? maskPermissions(name) : permissionBit(name);
+    if (b === undefined) throw DomainError.invalid(`${path}[${i}]`, `Unknown permission '${name}'`, "BASE_TYPE_CHOICES");
+    bits |= b;
+  });
+  return bits;
+}
+
+/** An intent list: names, or one integer. An unknown name is refused, naming its place. */
+export function intentsFromList(v: number | string[], path: string): number {
+  if (typeof v === "number") return v;
+  let bits = 0;
+  v.forEach((name, i) => {
+    const b = intentBit(name);
+    if (b === undefined) throw DomainError.invalid(`${path}[${i}]`, `Unknown intent '${name}'`, "BASE_TYPE_CHOICES");
+    bits |= b;
+  });
+  return bits;
 }
 
 export function intentNames(bits: number): IntentName[] {

@@ -7,7 +7,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import type { BotApi } from "../botapi/context";
 import { validate } from "../botapi/validation";
 import { DomainError } from "../core/errors";
-import { intentBit, maskPermissions, permissionBit, PRIVILEGED_INTENTS } from "../core/permissions";
+import { intentsFromList, permissionsFromList, PRIVILEGED_INTENTS } from "../core/permissions";
 import { formatBotToken } from "../botapi/tokens";
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
@@ -97,30 +97,11 @@ export interface SeedAnswer {
 }
 
 function perms(v: string[] | string | undefined, path: string): number {
-  if (v === undefined) return 0;
-  if (typeof v === "string") return maskPermissions(v);
-  let bits = 0;
-  v.forEach((name, i) => {
-    if (/^\d+$/.test(name)) bits |= maskPermissions(name);
-    else {
-      const b = permissionBit(name);
-      if (b === undefined) throw DomainError.invalid(`${path}[${i}]`, `Unknown permission '${name}'`, "BASE_TYPE_CHOICES");
-      bits |= b;
-    }
-  });
-  return bits;
+  return v === undefined ? 0 : permissionsFromList(v, path);
 }
 
 function intents(v: string[] | number | undefined, path: string): number | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v === "number") return v;
-  let bits = 0;
-  v.forEach((name, i) => {
-    const b = intentBit(name);
-    if (b === undefined) throw DomainError.invalid(`${path}[${i}]`, `Unknown intent '${name}'`, "BASE_TYPE_CHOICES");
-    bits |= b;
-  });
-  return bits;
+  return v === undefined ? undefined : intentsFromList(v, path);
 }
 
 /**
