@@ -81,8 +81,11 @@ class PyBot {
   private async pump() {
     const decoder = new TextDecoder();
     let buf = "";
-    for await (const chunk of this.proc.stdout) {
-      buf += decoder.decode(chunk);
+    const reader = this.proc.stdout.getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += decoder.decode(value);
       let i;
       while ((i = buf.indexOf("\n")) >= 0) {
         const line = buf.slice(0, i).trim();
