@@ -110,7 +110,7 @@ bot = commands.Bot(command_prefix="!", intents=intents, chunk_guilds_at_startup=
 
 const NOTES = [
   "Snowflake timestamps: Parley's snowflake epoch is 2025-01-01 (spec 2.1); the libraries decode ids with the reference platform's 2015 epoch, so a timestamp derived from an id (discord.py `Message.created_at`, discord.js `createdTimestamp`) is ten years early. Timestamps the API sends as fields (`timestamp`, `edited_timestamp`) are right.",
-  "Bad or rotated tokens on the gateway get op 9 (d false) and a plain close, never close 4004 (spec 5.6, 7): a library re-identifies instead of stopping, so a bot notices a rotation through REST (401) and stops itself, as the discord.py token-rotation cell does.",
+  "Bad or rotated tokens on the gateway get op 9 (d false) and a plain close, never close 4004 (spec 5.6, 7): a library re-identifies instead of stopping (discord.py after its 5 s pre-IDENTIFY sleep, and again after every op 9), so a bot notices a rotation through REST (401) and stops itself, as the discord.py token-rotation cell does.",
   "A bot is never recognised by `author.bot`: Parley reports `bot: false` on message authors (README); compare ids.",
 ];
 

@@ -5,7 +5,7 @@
  * narrowed by them leaves the matrix alone, since most of its cells would read "not run".
  * Exits with bun's exit code (or 1 if the tests passed but the matrix could not be written).
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -13,6 +13,8 @@ const REPORT = ".test-results/junit.xml";
 const args = process.argv.slice(2);
 
 mkdirSync(join(ROOT, ".test-results"), { recursive: true });
+// A run that dies before writing its report must not regenerate the matrix from an old one.
+rmSync(join(ROOT, REPORT), { force: true });
 const tests = Bun.spawn([process.execPath, "test", "--reporter=junit", `--reporter-outfile=${REPORT}`, ...args], {
   cwd: ROOT,
   stdio: ["inherit", "inherit", "inherit"],

@@ -21,7 +21,7 @@ import { call, client, internalId, recordEvents } from "../helpers";
 import { scenario } from "./matrix";
 import { BOTS, PYTHON, requireDiscordPy } from "./support";
 
-const WAIT_MS = 10_000;
+const WAIT_MS = 12_000;
 
 const WORLD = {
   users: [{ name: "alice", admin: true }, { name: "bob" }, { name: "carol" }, { name: "dave" }, { name: "erin" }],
@@ -173,7 +173,7 @@ afterAll(async () => {
 });
 
 scenario("discord.py", "login", "on_ready with the guild, its channels, roles and members cached; guild commands synced", async () => {
-  expect(await main.event("synced")).toEqual({ event: "synced", commands: ["edit", "ping", "slow"] });
+  expect(await main.event("synced")).toEqual({ event: "synced", commands: ["edit", "ping", "secret", "slow"] });
   const ready = await main.event("ready");
   expect(ready).toEqual({
     event: "ready",
@@ -367,6 +367,15 @@ scenario("discord.py", "slash-commands", "tree.sync; send_message(ephemeral), de
   // After a defer, the first follow-up is the response (spec 3.1).
   expect(await get(slow.id)).toMatchObject({ state: "responded", response: { id: slowDone.followup, content: "later: tea" } });
 
+  // defer(ephemeral=True): the follow-up that fills the deferral stays ephemeral.
+  const secret = await bob.interact({ channel_id: "general", application_id: "MatrixBot", name: "secret" });
+  const secretDone = await main.scenario("slash-commands", (l) => l.step === "secret");
+  expect(secretDone.flags & 64).toBe(64);
+  const secreted = await get(secret.id);
+  expect(secreted).toMatchObject({ state: "responded", response: { id: secretDone.followup, content: "only you see this, later" } });
+  expect(secreted.response.flags & 64).toBe(64);
+  expect((await P.messages("general", { as: "carol" })).find((m) => m.id === secretDone.followup)).toBeUndefined();
+
   const edit = await bob.interact({ channel_id: "general", application_id: "MatrixBot", name: "edit" });
   expect(await main.scenario("slash-commands", (l) => l.step === "edit")).toMatchObject({ edited: "final draft", original: "final draft" });
   expect(await get(edit.id)).toMatchObject({ state: "responded", response: { content: "final draft" } });
@@ -405,6 +414,8 @@ scenario("discord.py", "invalid-session", "silent past the zombie timeout and th
   // expires 5 minutes after its last activity, so discord.py's RESUME finds nothing.
   p.clock.advance(5 * 60_000 + 1000);
   expect(p.gateway.sessionsOf(app)).toEqual([]);
+  // discord.py sleeps 5 s before any IDENTIFY that is not its first (before_identify_hook),
+  // then 2 s for GUILD_CREATEs: this cell takes about 7 s of real time.
   const again = await main.event("ready");
   expect(again.session).not.toBe(before.session_id);
   expect(again.guild.channels).toContain("general");

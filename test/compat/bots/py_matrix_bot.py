@@ -326,6 +326,13 @@ async def slow(interaction: discord.Interaction, what: str):
     emit(scenario="slash-commands", step="slow", id=str(interaction.id), followup=str(msg.id))
 
 
+@bot.tree.command(name="secret", description="an ephemeral defer, then its follow-up", guild=GUILD)
+async def secret(interaction: discord.Interaction):
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    msg = await interaction.followup.send("only you see this, later", wait=True)
+    emit(scenario="slash-commands", step="secret", id=str(interaction.id), followup=str(msg.id), flags=msg.flags.value)
+
+
 @bot.tree.command(name="edit", description="reply, then edit the reply", guild=GUILD)
 async def edit(interaction: discord.Interaction):
     await interaction.response.send_message("first draft")
