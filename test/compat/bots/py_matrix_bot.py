@@ -1,0 +1,353 @@
+"""MatrixBot: a discord.py 2.2 bot written the way its users write one (commands.Bot with
+prefix commands, app_commands, views, event listeners), for the compatibility matrix.
+People drive it through the harness; it reports what the library saw as one JSON object
+per stdout line: {"event": ...} for gateway events, {"scenario": ...} for a finished step.
+
+Usage: py_matrix_bot.py BASE GATEWAY TOKEN GUILD_ID
+"""
+import asyncio
+import json
+import sys
+
+import aiohttp
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+base, gateway, token, guild_id = sys.argv[1:5]
+discord.http.Route.BASE = base + "/api/v10"
+discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+GUILD = discord.Object(int(guild_id))
+
+
+def emit(**kw):
+    print(json.dumps(kw, default=str), flush=True)
+
+
+def error_of(e):
+    out = {"type": type(e).__name__, "text": str(e)}
+    if isinstance(e, discord.HTTPException):
+        out.update(status=e.status, code=e.code)
+    return out
+
+
+intents = discord.Intents.none()
+intents.guilds = True
+intents.members = True
+intents.guild_messages = True
+intents.message_content = True
+intents.guild_reactions = True
+intents.guild_typing = True
+intents.dm_messages = True
+
+
+class MatrixBot(commands.Bot):
+    def __init__(self):
+        # Parley answers REQUEST_GUILD_MEMBERS with nothing (spec 6.1): GUILD_CREATE
+        # already carries every member, so chunking at start-up would only wait.
+        super().__init__(command_prefix="!", intents=intents, chunk_guilds_at_startup=False, help_command=None)
+        self.token_dead = False
+
+    async def setup_hook(self):
+        self.add_view(Panel())
+        synced = await self.tree.sync(guild=GUILD)
+        emit(event="synced", commands=sorted(c.name for c in synced))
+
+
+bot = MatrixBot()
+
+
+# ---- gateway events ----
+
+
+@bot.event
+async def on_ready():
+    g = bot.get_guild(int(guild_id))
+    emit(
+        event="ready",
+        session=bot.ws.session_id,
+        user=str(bot.user.id),
+        bot=bot.user.bot,
+        guilds=[str(x.id) for x in bot.guilds],
+        guild={
+            "name": g.name,
+            "channels": sorted(c.name for c in g.channels),
+            "roles": sorted(r.name for r in g.roles),
+            "members": sorted(m.name for m in g.members),
+            "me_roles": sorted(r.name for r in g.me.roles),
+        },
+    )
+
+
+@bot.event
+async def on_resumed():
+    emit(event="resumed", session=bot.ws.session_id)
+
+
+@bot.event
+async def on_disconnect():
+    # A bot whose token was revoked should stop rather than loop: ask REST whether the
+    # token still works (a rotation answers 401 at once, spec 5.5).
+    if bot.token_dead or bot.is_closed():
+        return
+    try:
+        await bot.application_info()
+    except discord.HTTPException as e:
+        if e.status == 401 and not bot.token_dead:
+            bot.token_dead = True
+            emit(scenario="token-rotation", rest=error_of(e))
+            await bot.close()
+
+
+@bot.event
+async def on_message(m: discord.Message):
+    if m.author.id == bot.user.id:  # never author.bot (README)
+        return
+    emit(
+        event="message",
+        id=str(m.id),
+        content=m.content,
+        channel=str(m.channel.id),
+        dm=isinstance(m.channel, discord.DMChannel),
+        author=str(m.author.id),
+        embeds=[e.title for e in m.embeds],
+    )
+    if isinstance(m.channel, discord.DMChannel):
+        # The person's text is end-to-end encrypted: the bot sees the envelope only.
+        reply = await m.channel.send(f"Hi {m.author.name}, your DM reached me (I cannot read it).")
+        emit(scenario="dms", received=m.content, reply=str(reply.id), channel=str(m.channel.id))
+        return
+    await bot.process_commands(m)
+
+
+@bot.event
+async def on_message_edit(before: discord.Message, after: discord.Message):
+    emit(event="edit", id=str(after.id), before=before.content, after=after.content, edited=after.edited_at is not None)
+
+
+@bot.event
+async def on_message_delete(m: discord.Message):
+    emit(event="delete", id=str(m.id), content=m.content)
+
+
+@bot.event
+async def on_raw_reaction_add(p: discord.RawReactionActionEvent):
+    emit(event="reaction_add", message=str(p.message_id), emoji=str(p.emoji), user=str(p.user_id))
+    if p.user_id != bot.user.id:
+        msg = await bot.get_channel(p.channel_id).fetch_message(p.message_id)
+        emit(scenario="reactions", reactions=sorted([str(r.emoji), r.count, r.me] for r in msg.reactions))
+
+
+@bot.event
+async def on_raw_reaction_remove(p: discord.RawReactionActionEvent):
+    emit(event="reaction_remove", message=str(p.message_id), emoji=str(p.emoji), user=str(p.user_id))
+
+
+@bot.event
+async def on_typing(channel, user, when):
+    emit(event="typing", channel=str(channel.id), user=str(user.id))
+
+
+@bot.event
+async def on_guild_channel_create(c):
+    emit(event="channel_create", id=str(c.id), name=c.name)
+
+
+@bot.event
+async def on_guild_channel_update(before, after):
+    emit(event="channel_update", id=str(after.id), name=after.name)
+
+
+@bot.event
+async def on_guild_channel_delete(c):
+    emit(event="channel_delete", id=str(c.id), name=c.name)
+
+
+@bot.event
+async def on_member_remove(member):
+    emit(event="member_remove", user=str(member.id))
+
+
+@bot.event
+async def on_member_update(before, after):
+    emit(event="member_update", user=str(after.id), roles=sorted(r.name for r in after.roles))
+
+
+# ---- prefix commands ----
+
+
+@bot.command()
+async def echo(ctx: commands.Context, *, text: str):
+    sent = await ctx.send(text)
+    emit(scenario="message-content", asked=ctx.message.content, sent=str(sent.id))
+
+
+@bot.command()
+async def card(ctx: commands.Context):
+    embed = discord.Embed(title="Matrix card", description="an embed from discord.py", colour=0x5865F2)
+    embed.add_field(name="library", value="discord.py", inline=True)
+    embed.set_footer(text="footer text")
+    view = discord.ui.View()
+    view.add_item(discord.ui.Button(label="Docs", url="https://example.org/docs"))
+    view.add_item(discord.ui.Button(label="Press", custom_id="mx:press", style=discord.ButtonStyle.success))
+    sent = await ctx.send(embed=embed, view=view)
+    view.stop()
+    seen = await ctx.channel.fetch_message(sent.id)
+    emit(
+        scenario="embeds-components",
+        sent=str(sent.id),
+        read_back={
+            "embed": seen.embeds[0].to_dict() if seen.embeds else None,
+            "rows": [[c.to_dict() for c in row.children] for row in seen.components],
+        },
+        person_embeds=[e.title for e in ctx.message.embeds],
+    )
+
+
+@bot.command()
+async def react(ctx: commands.Context):
+    await ctx.message.add_reaction("👍")
+    emit(event="reacted", message=str(ctx.message.id))
+
+
+@bot.command(name="type")
+async def type_(ctx: commands.Context):
+    async with ctx.typing():
+        await asyncio.sleep(0.05)
+    sent = await ctx.send("done typing")
+    emit(scenario="typing", sent=str(sent.id))
+
+
+@bot.command()
+async def chan(ctx: commands.Context):
+    g = ctx.guild
+    helper = discord.utils.get(g.roles, name="Helper")
+    room = await g.create_text_channel("mx-room", topic="made by discord.py", reason="matrix")
+    room = await room.edit(name="mx-renamed", topic="renamed by discord.py")
+    await room.set_permissions(helper, send_messages=False, manage_messages=True, reason="matrix")
+    fetched = await bot.fetch_channel(room.id)
+    scratch = await g.create_text_channel("mx-scratch")
+    await scratch.delete(reason="matrix")
+    ow = fetched.overwrites_for(helper)
+    emit(
+        scenario="channels",
+        room=str(room.id),
+        name=fetched.name,
+        topic=fetched.topic,
+        overwrite={"send_messages": ow.send_messages, "manage_messages": ow.manage_messages},
+        scratch=str(scratch.id),
+    )
+
+
+@bot.command()
+async def mod(ctx: commands.Context, carol: int, dave: int, erin: int):
+    g = ctx.guild
+    helper = discord.utils.get(g.roles, name="Helper")
+    member = await g.fetch_member(carol)
+    await member.add_roles(helper, reason="helpful")
+    await g.kick(discord.Object(dave), reason="kicked by matrix")
+    await g.ban(discord.Object(erin), reason="banned by matrix", delete_message_days=0)
+    bans = [str(b.user.id) async for b in g.bans()]
+    log = [
+        {"action": e.action.name, "target": str(e.target.id) if e.target else None, "reason": e.reason, "user": str(e.user.id) if e.user else None}
+        async for e in g.audit_logs(limit=10)
+    ]
+    emit(scenario="moderation", roles=sorted(r.name for r in (await g.fetch_member(carol)).roles), bans=bans, audit=log)
+
+
+@bot.command()
+async def hook(ctx: commands.Context):
+    made = await ctx.channel.create_webhook(name="MatrixHook", reason="matrix")
+    async with aiohttp.ClientSession() as session:
+        wh = discord.Webhook.partial(made.id, made.token, session=session)
+        msg = await wh.send("via webhook", username="Hooky", wait=True)
+        edited = await wh.edit_message(msg.id, content="via webhook, edited")
+        fetched = await wh.fetch_message(msg.id)
+        listed = [w.name for w in await ctx.channel.webhooks()]
+        await wh.delete_message(msg.id)
+        late = await wh.send("after the delete", wait=True)
+    await made.delete(reason="matrix")
+    emit(
+        scenario="webhooks",
+        webhook=str(made.id),
+        listed=listed,
+        sent=str(msg.id),
+        edited=edited.content,
+        fetched=fetched.content,
+        author=fetched.author.name,
+        late=str(late.id),
+        remaining=[w.name for w in await ctx.channel.webhooks()],
+    )
+
+
+@bot.command()
+async def panel(ctx: commands.Context):
+    sent = await ctx.send("panel: nobody bumped yet", view=Panel())
+    emit(event="panel", id=str(sent.id))
+
+
+# ---- components ----
+
+
+class Panel(discord.ui.View):
+    def __init__(self):
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Bump", style=discord.ButtonStyle.primary, custom_id="mx:bump")
+    async def bump(self, interaction: discord.Interaction, button: discord.ui.Button):
+        await interaction.response.edit_message(content=f"panel: bumped by {interaction.user.name}")
+        emit(scenario="components", step="button", message=str(interaction.message.id), user=str(interaction.user.id))
+
+    @discord.ui.select(
+        custom_id="mx:pick",
+        placeholder="pick a colour",
+        options=[discord.SelectOption(label=x, value=x) for x in ("red", "green", "blue")],
+    )
+    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select):
+        await interaction.response.send_message(f"you picked {', '.join(select.values)}", ephemeral=True)
+        emit(scenario="components", step="select", values=select.values)
+
+
+# ---- slash commands ----
+
+
+@bot.tree.command(name="ping", description="ephemeral pong", guild=GUILD)
+async def ping(interaction: discord.Interaction):
+    await interaction.response.send_message("pong (only you see this)", ephemeral=True)
+    emit(scenario="slash-commands", step="ping", id=str(interaction.id))
+
+
+@bot.tree.command(name="slow", description="defer, then a follow-up", guild=GUILD)
+@app_commands.describe(what="what to say later")
+async def slow(interaction: discord.Interaction, what: str):
+    await interaction.response.defer(thinking=True)
+    msg = await interaction.followup.send(f"later: {what}", wait=True)
+    emit(scenario="slash-commands", step="slow", id=str(interaction.id), followup=str(msg.id))
+
+
+@bot.tree.command(name="secret", description="an ephemeral defer, then its follow-up", guild=GUILD)
+async def secret(interaction: discord.Interaction):
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    msg = await interaction.followup.send("only you see this, later", wait=True)
+    emit(scenario="slash-commands", step="secret", id=str(interaction.id), followup=str(msg.id), flags=msg.flags.value)
+
+
+@bot.tree.command(name="edit", description="reply, then edit the reply", guild=GUILD)
+async def edit(interaction: discord.Interaction):
+    await interaction.response.send_message("first draft")
+    msg = await interaction.edit_original_response(content="final draft")
+    original = await interaction.original_response()
+    emit(scenario="slash-commands", step="edit", id=str(interaction.id), edited=msg.content, original=original.content)
+
+
+async def main():
+    try:
+        async with bot:
+            await bot.start(token)
+    except Exception as e:  # reported so the test shows the library's own words
+        emit(event="error", **error_of(e))
+    emit(event="stopped")
+
+
+asyncio.run(main())

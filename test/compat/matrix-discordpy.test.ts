@@ -1,0 +1,492 @@
+/**
+ * The discord.py column of the compatibility matrix: real discord.py 2.2 bots (Debian's
+ * python3-discord, child processes of /usr/bin/python3) against a real Parley on a free
+ * port, driven through the harness the way a bot's own CI would: people say things,
+ * react, type, DM, run slash commands and click components, and the test reads what the
+ * bot did back through the harness and the server's state.
+ *
+ * discord.py waits 2 s after the last GUILD_CREATE before on_ready, so the bots start
+ * together in beforeAll and one long-lived bot (py_matrix_bot.py) serves most cells in
+ * sequence, printing a JSON line per event and per finished step. The rate-limit and
+ * 501 cells use a REST-only client (no READY to wait for) against a second server
+ * started with small rate-limit windows, so a 429's retry takes about a second.
+ */
+import { afterAll, beforeAll, expect } from "bun:test";
+import type { Subprocess } from "bun";
+import { join } from "node:path";
+import type { Parley } from "../../src/app";
+import { SPEC_RATE_LIMITS } from "../../src/config";
+import { startParley, type RunningParley } from "../../src/testing";
+import { call, client, internalId, recordEvents } from "../helpers";
+import { scenario } from "./matrix";
+import { BOTS, PYTHON, requireDiscordPy } from "./support";
+
+const WAIT_MS = 12_000;
+
+const WORLD = {
+  users: [{ name: "alice", admin: true }, { name: "bob" }, { name: "carol" }, { name: "dave" }, { name: "erin" }],
+  guilds: [
+    {
+      name: "Lab",
+      owner: "alice",
+      members: ["bob", "carol", "dave", "erin"],
+      roles: [
+        { name: "Helper", permissions: [] },
+        {
+          name: "BotRole",
+          permissions: ["MANAGE_CHANNELS", "MANAGE_ROLES", "KICK_MEMBERS", "BAN_MEMBERS", "VIEW_AUDIT_LOG", "MANAGE_MESSAGES", "SEND_MESSAGES"],
+          members: ["MatrixBot"],
+        },
+      ],
+      channels: [{ name: "general" }, { name: "staff" }],
+    },
+  ],
+  applications: [
+    {
+      name: "MatrixBot",
+      owner: "alice",
+      intents: ["GUILDS", "GUILD_MEMBERS", "GUILD_MESSAGES", "MESSAGE_CONTENT", "GUILD_MESSAGE_REACTIONS", "GUILD_MESSAGE_TYPING", "DIRECT_MESSAGES"],
+      approved_privileged: ["GUILD_MEMBERS", "MESSAGE_CONTENT"],
+      install: ["Lab"],
+    },
+    { name: "PlainBot", owner: "alice", intents: ["GUILDS", "GUILD_MESSAGES"], install: ["Lab"] },
+  ],
+};
+
+// Small windows so a 429 costs about a second; everything else keeps the spec's shape.
+const SMALL_LIMITS = {
+  ...SPEC_RATE_LIMITS,
+  global: { limit: 8, windowMs: 1500 },
+  routes: { ...SPEC_RATE_LIMITS.routes, "POST /channels/{channel_id}/messages": { limit: 2, windowMs: 1500 } },
+};
+const LIMITS_WORLD = {
+  users: [{ name: "alice" }],
+  guilds: [{ name: "Lab", owner: "alice", channels: [{ name: "general" }, { name: "staff" }] }],
+  applications: [
+    { name: "RestBot", owner: "alice", intents: ["GUILDS"], install: ["Lab"] },
+    { name: "OtherBot", owner: "alice", intents: ["GUILDS"], install: ["Lab"] },
+  ],
+};
+
+/** A child bot and the JSON lines it printed; each line is handed out once. */
+class PyBot {
+  lines: any[] = [];
+  stderr = "";
+  private used = new Set<number>();
+  constructor(readonly proc: Subprocess<"pipe", "pipe", "pipe">) {
+    void this.pump();
+    void new Response(proc.stderr).text().then((t) => (this.stderr = t));
+  }
+
+  private async pump() {
+    const decoder = new TextDecoder();
+    let buf = "";
+    const reader = this.proc.stdout.getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += decoder.decode(value);
+      let i;
+      while ((i = buf.indexOf("\n")) >= 0) {
+        const line = buf.slice(0, i).trim();
+        buf = buf.slice(i + 1);
+        if (line.startsWith("{")) this.lines.push(JSON.parse(line));
+      }
+    }
+  }
+
+  async next(pred: (l: any) => boolean, what = "a matching line"): Promise<any> {
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      for (let i = 0; i < this.lines.length; i++)
+        if (!this.used.has(i) && pred(this.lines[i])) {
+          this.used.add(i);
+          return this.lines[i];
+        }
+      if (Date.now() > deadline || this.proc.exitCode !== null) {
+        // Let the stderr reader finish so the failure shows discord.py's traceback.
+        await Bun.sleep(50);
+        throw new Error(`bot never reported ${what}; lines: ${JSON.stringify(this.lines).slice(-3000)}\nstderr: ${this.stderr.slice(-3000)}`);
+      }
+      await Bun.sleep(20);
+    }
+  }
+
+  scenario(id: string, extra: (l: any) => boolean = () => true) {
+    return this.next((l) => l.scenario === id && extra(l), `scenario ${id}`);
+  }
+
+  event(name: string, extra: (l: any) => boolean = () => true) {
+    return this.next((l) => l.event === name && extra(l), `event ${name}`);
+  }
+
+  send(line: string) {
+    this.proc.stdin.write(line + "\n");
+    this.proc.stdin.flush();
+  }
+
+  async stop() {
+    if (this.proc.exitCode === null) this.proc.kill();
+    await this.proc.exited;
+  }
+}
+
+const bots: PyBot[] = [];
+function spawnBot(script: string, args: string[]): PyBot {
+  const proc = Bun.spawn([PYTHON, join(BOTS, script), ...args], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const b = new PyBot(proc);
+  bots.push(b);
+  return b;
+}
+
+let P: RunningParley; // the main server, rate limits off (these cells are not about them)
+let p: Parley;
+let L: RunningParley; // the small-window server for the 429 cells
+let main: PyBot;
+let plain: PyBot;
+let greedy: PyBot;
+let rest: PyBot;
+
+let restReady: Promise<unknown> | undefined;
+const restUp = () => (restReady ??= rest.event("ready"));
+const W = () => P.world;
+const general = () => W().guilds.Lab.channels.general;
+const botUser = () => W().applications.MatrixBot.bot_user_id;
+const flake = (uuid: string) => p.api.flakes.of(uuid);
+
+beforeAll(async () => {
+  requireDiscordPy();
+  P = await startParley({ world: WORLD, config: { rateLimits: { ...SPEC_RATE_LIMITS, enabled: false } } });
+  p = P.parley!;
+  L = await startParley({ world: LIMITS_WORLD, config: { rateLimits: SMALL_LIMITS } });
+  const gw = P.gatewayUrl;
+  main = spawnBot("py_matrix_bot.py", [P.baseUrl, gw, P.tokenOf("MatrixBot"), W().guilds.Lab.id]);
+  plain = spawnBot("py_matrix_plain.py", [P.baseUrl, gw, P.tokenOf("PlainBot"), "plain"]);
+  greedy = spawnBot("py_matrix_plain.py", [P.baseUrl, gw, P.tokenOf("PlainBot"), "greedy"]);
+  rest = spawnBot("py_matrix_rest.py", [L.baseUrl, L.tokenOf("RestBot"), L.world.guilds.Lab.channels.general, L.world.guilds.Lab.channels.staff]);
+});
+
+afterAll(async () => {
+  for (const b of bots) await b.stop();
+  await P?.stop();
+  await L?.stop();
+});
+
+scenario("discord.py", "login", "on_ready with the guild, its channels, roles and members cached; guild commands synced", async () => {
+  expect(await main.event("synced")).toEqual({ event: "synced", commands: ["edit", "ping", "secret", "slow"] });
+  const ready = await main.event("ready");
+  expect(ready).toEqual({
+    event: "ready",
+    session: expect.any(String),
+    user: botUser(),
+    bot: true,
+    guilds: [W().guilds.Lab.id],
+    guild: {
+      name: "Lab",
+      channels: ["general", "staff"],
+      roles: ["@everyone", "BotRole", "Helper"],
+      members: ["MatrixBot", "PlainBot", "alice", "bob", "carol", "dave", "erin"],
+      me_roles: ["@everyone", "BotRole"],
+    },
+  });
+  expect(p.gateway.sessionsOf(internalId(p, W().applications.MatrixBot.id))).toEqual([
+    expect.objectContaining({ session_id: ready.session, connected: true }),
+  ]);
+});
+
+scenario("discord.py", "message-content", "on_message, on_message_edit, on_message_delete with content; a prefix command replies", async () => {
+  const bob = P.as("bob");
+  const { id } = await bob.say("general", "hello matrix");
+  expect(await main.event("message", (l) => l.id === id)).toMatchObject({ content: "hello matrix", author: W().users.bob.id, dm: false });
+
+  const bobToken = W().users.bob.token;
+  const ch = internalId(p, general());
+  const edited = await client(p, "PATCH", `/channels/${ch}/messages/${internalId(p, id)}`, bobToken, { content: "hello matrix (edited)" });
+  expect(edited.status).toBe(200);
+  expect(await main.event("edit", (l) => l.id === id)).toEqual({ event: "edit", id, before: "hello matrix", after: "hello matrix (edited)", edited: true });
+  expect((await client(p, "DELETE", `/channels/${ch}/messages/${internalId(p, id)}`, bobToken)).status).toBe(204);
+  expect(await main.event("delete", (l) => l.id === id)).toEqual({ event: "delete", id, content: "hello matrix (edited)" });
+
+  const cmd = await bob.say("general", "!echo ping pong");
+  const done = await main.scenario("message-content");
+  expect(done.asked).toBe("!echo ping pong");
+  const reply = await P.waitForMessage("general", (m) => m.id === done.sent);
+  expect(reply).toMatchObject({ content: "ping pong", author: { id: botUser() } });
+  expect(BigInt(reply.id) > BigInt(cmd.id)).toBe(true);
+});
+
+scenario("discord.py", "message-no-content", "without MESSAGE_CONTENT on_message has the envelope and empty content", async () => {
+  await plain.event("ready");
+  const { id } = await P.as("carol").say("general", "plain bots cannot read this", { embeds: [{ title: "nor this" }] });
+  const seen = await plain.scenario("message-no-content", (l) => l.id === id);
+  expect(seen).toEqual({
+    scenario: "message-no-content",
+    id,
+    content: "",
+    embeds: 0,
+    components: 0,
+    author: W().users.carol.id,
+    channel: general(),
+    created: expect.any(String),
+  });
+  // Parley's snowflake epoch is 2025-01-01 (spec 2.1); discord.py reads ids with the
+  // reference's 2015 epoch, so created_at is ten years early. Shown in the matrix notes.
+  expect(Date.parse(seen.created)).toBe(Number(BigInt(id) >> 22n) + 1420070400000);
+  // The bot with MESSAGE_CONTENT saw the same message whole.
+  expect(await main.event("message", (l) => l.id === id)).toMatchObject({ content: "plain bots cannot read this", embeds: ["nor this"] });
+  await plain.stop();
+});
+
+scenario("discord.py", "disallowed-intents", "asking for an unapproved privileged intent raises PrivilegedIntentsRequired", async () => {
+  expect(await greedy.scenario("disallowed-intents")).toMatchObject({ scenario: "disallowed-intents", error: "PrivilegedIntentsRequired" });
+  expect(await greedy.proc.exited).toBe(0);
+});
+
+scenario("discord.py", "embeds-components", "an embed and a button row sent and read back; a person's embed read", async () => {
+  const { id } = await P.as("bob").say("general", "!card", { embeds: [{ title: "bob's embed", description: "from a person" }] });
+  const done = await main.scenario("embeds-components");
+  expect(done.person_embeds).toEqual(["bob's embed"]);
+  expect(done.read_back.embed).toMatchObject({
+    title: "Matrix card",
+    description: "an embed from discord.py",
+    color: 0x5865f2,
+    fields: [{ name: "library", value: "discord.py", inline: true }],
+    footer: { text: "footer text" },
+  });
+  expect(done.read_back.rows).toEqual([
+    [
+      expect.objectContaining({ type: 2, style: 5, label: "Docs", url: "https://example.org/docs" }),
+      expect.objectContaining({ type: 2, style: 3, label: "Press", custom_id: "mx:press" }),
+    ],
+  ]);
+  const seen = await P.waitForMessage("general", (m) => m.id === done.sent);
+  expect(seen.embeds).toEqual([expect.objectContaining({ title: "Matrix card" })]);
+  expect(seen.components).toEqual([expect.objectContaining({ type: 1, components: [expect.objectContaining({ url: "https://example.org/docs" }), expect.objectContaining({ custom_id: "mx:press" })] })]);
+  expect(BigInt(done.sent) > BigInt(id)).toBe(true);
+});
+
+scenario("discord.py", "reactions", "the bot reacts; a person's reaction add and remove reach on_raw_reaction_*", async () => {
+  const bob = P.as("bob");
+  const { id } = await bob.say("general", "!react");
+  await main.event("reacted", (l) => l.message === id);
+  expect(await main.event("reaction_add", (l) => l.message === id)).toMatchObject({ emoji: "👍", user: botUser() });
+  await bob.react("general", id, "👀");
+  expect(await main.event("reaction_add", (l) => l.message === id)).toMatchObject({ emoji: "👀", user: W().users.bob.id });
+  expect((await main.scenario("reactions")).reactions).toEqual([
+    ["👀", 1, false],
+    ["👍", 1, true],
+  ]);
+  await bob.unreact("general", id, "👀");
+  expect(await main.event("reaction_remove", (l) => l.message === id)).toMatchObject({ emoji: "👀", user: W().users.bob.id });
+  const msg = (await P.messages("general")).find((m) => m.id === id)!;
+  expect(msg.reactions).toEqual([expect.objectContaining({ count: 1, me: false, emoji: expect.objectContaining({ name: "👍" }) })]);
+});
+
+scenario("discord.py", "typing", "a person's typing reaches on_typing; the bot's `async with typing()` reaches the server", async () => {
+  const ev = recordEvents(p);
+  const ch = internalId(p, general());
+  expect((await client(p, "POST", `/channels/${ch}/typing`, W().users.bob.token)).status).toBe(204);
+  expect(await main.event("typing")).toEqual({ event: "typing", channel: general(), user: W().users.bob.id });
+  await P.as("bob").say("general", "!type");
+  await main.scenario("typing");
+  ev.stop();
+  expect(ev.of("typing.started").map((e) => flake(e.userId as string))).toEqual([W().users.bob.id, botUser()]);
+});
+
+scenario("discord.py", "channels", "create, edit, set a role overwrite, fetch and delete channels; channel events arrive", async () => {
+  await P.as("bob").say("general", "!chan");
+  const done = await main.scenario("channels");
+  expect(done).toMatchObject({ name: "mx-renamed", topic: "renamed by discord.py", overwrite: { send_messages: false, manage_messages: true } });
+  const row = p.store.db.query("SELECT name, topic FROM channels WHERE id = ?").get(internalId(p, done.room)) as any;
+  expect(row).toEqual({ name: "mx-renamed", topic: "renamed by discord.py" });
+  expect(await main.event("channel_create", (l) => l.id === done.room)).toMatchObject({ name: "mx-room" });
+  expect(await main.event("channel_create", (l) => l.id === done.scratch)).toMatchObject({ name: "mx-scratch" });
+  expect(await main.event("channel_delete", (l) => l.id === done.scratch)).toMatchObject({ name: "mx-scratch" });
+  // The rename and the overwrite are two CHANNEL_UPDATEs.
+  expect((await main.event("channel_update", (l) => l.id === done.room)).name).toBe("mx-renamed");
+  expect((await main.event("channel_update", (l) => l.id === done.room)).name).toBe("mx-renamed");
+  const ow = p.core.guilds.overwrites(internalId(p, done.room));
+  expect(ow).toEqual([expect.objectContaining({ target_id: internalId(p, W().guilds.Lab.roles.Helper), target_type: 0 })]);
+});
+
+scenario("discord.py", "moderation", "add a role, kick, ban, list bans and read the audit log", async () => {
+  const u = W().users;
+  await P.as("bob").say("general", `!mod ${u.carol.id} ${u.dave.id} ${u.erin.id}`);
+  const done = await main.scenario("moderation");
+  expect(done.roles).toEqual(["@everyone", "Helper"]);
+  expect(done.bans).toEqual([u.erin.id]);
+  const mine = done.audit.filter((e: any) => e.user === botUser());
+  expect(mine.slice(0, 3)).toEqual([
+    { action: "ban", target: u.erin.id, reason: "banned by matrix", user: botUser() },
+    { action: "kick", target: u.dave.id, reason: "kicked by matrix", user: botUser() },
+    { action: "member_role_update", target: u.carol.id, reason: "helpful", user: botUser() },
+  ]);
+  const guild = internalId(p, W().guilds.Lab.id);
+  const members = p.core.guilds.members(guild).map((m) => flake(m.user_id));
+  expect(members).toContain(u.carol.id);
+  expect(members).not.toContain(u.dave.id);
+  expect(members).not.toContain(u.erin.id);
+  expect(await main.event("member_remove", (l) => l.user === u.dave.id)).toBeTruthy();
+  expect(await main.event("member_remove", (l) => l.user === u.erin.id)).toBeTruthy();
+});
+
+scenario("discord.py", "webhooks", "create a webhook, then send, edit, fetch, delete through discord.Webhook", async () => {
+  await P.as("bob").say("general", "!hook");
+  const done = await main.scenario("webhooks");
+  expect(done).toMatchObject({ listed: ["MatrixHook"], edited: "via webhook, edited", fetched: "via webhook, edited", author: "Hooky", remaining: [] });
+  const msgs = await P.messages("general", { limit: 10 });
+  expect(msgs.find((m) => m.id === done.sent)).toBeUndefined();
+  expect(msgs.find((m) => m.id === done.late)).toMatchObject({ content: "after the delete", webhook_id: done.webhook });
+});
+
+scenario("discord.py", "dms", "a person's DM arrives as an envelope with empty content; the plaintext reply reaches the person", async () => {
+  const dm = await P.as("bob").dm("MatrixBot", "psst, secret plans");
+  const seen = await main.event("message", (l) => l.id === dm.id);
+  expect(seen).toMatchObject({ content: "", dm: true, channel: dm.channel_id, author: W().users.bob.id });
+  const done = await main.scenario("dms");
+  expect(done).toMatchObject({ received: "", channel: dm.channel_id });
+  const mine = await P.waitForMessage(dm.channel_id, (m) => m.id === done.reply, { as: "bob" });
+  expect(mine).toMatchObject({ content: "Hi bob, your DM reached me (I cannot read it).", author: { id: botUser() } });
+  // The person's own message reads back whole on their side only.
+  expect((await P.messages(dm.channel_id, { as: "bob" })).find((m) => m.id === dm.id)?.content).toBe("psst, secret plans");
+});
+
+scenario("discord.py", "slash-commands", "tree.sync; send_message(ephemeral), defer + followup.send, edit_original_response", async () => {
+  const bob = P.as("bob");
+  const get = (id: string) => P.harness("GET", `/interactions/${id}`);
+
+  const ping = await bob.interact({ channel_id: "general", application_id: "MatrixBot", name: "ping" });
+  expect(ping.delivered).toBe(true);
+  expect(await main.scenario("slash-commands", (l) => l.step === "ping")).toMatchObject({ id: ping.id });
+  const pinged = await get(ping.id);
+  expect(pinged).toMatchObject({ state: "responded", response: { content: "pong (only you see this)" } });
+  expect(pinged.response.flags & 64).toBe(64);
+
+  const slow = await bob.interact({ channel_id: "general", application_id: "MatrixBot", name: "slow", options: [{ name: "what", type: 3, value: "tea" }] });
+  const slowDone = await main.scenario("slash-commands", (l) => l.step === "slow");
+  // After a defer, the first follow-up is the response (spec 3.1).
+  expect(await get(slow.id)).toMatchObject({ state: "responded", response: { id: slowDone.followup, content: "later: tea" } });
+
+  // defer(ephemeral=True): the follow-up that fills the deferral stays ephemeral.
+  const secret = await bob.interact({ channel_id: "general", application_id: "MatrixBot", name: "secret" });
+  const secretDone = await main.scenario("slash-commands", (l) => l.step === "secret");
+  expect(secretDone.flags & 64).toBe(64);
+  const secreted = await get(secret.id);
+  expect(secreted).toMatchObject({ state: "responded", response: { id: secretDone.followup, content: "only you see this, later" } });
+  expect(secreted.response.flags & 64).toBe(64);
+  expect((await P.messages("general", { as: "carol" })).find((m) => m.id === secretDone.followup)).toBeUndefined();
+
+  const edit = await bob.interact({ channel_id: "general", application_id: "MatrixBot", name: "edit" });
+  expect(await main.scenario("slash-commands", (l) => l.step === "edit")).toMatchObject({ edited: "final draft", original: "final draft" });
+  expect(await get(edit.id)).toMatchObject({ state: "responded", response: { content: "final draft" } });
+});
+
+scenario("discord.py", "components", "a persistent View: a button edits its message, a select answers ephemerally", async () => {
+  const bob = P.as("bob");
+  await bob.say("general", "!panel");
+  const panel = await main.event("panel");
+  const click = await bob.interact({ channel_id: "general", message_id: panel.id, custom_id: "mx:bump" });
+  expect(click.delivered).toBe(true);
+  expect(await main.scenario("components", (l) => l.step === "button")).toMatchObject({ message: panel.id, user: W().users.bob.id });
+  await P.waitForMessage("general", (m) => m.id === panel.id && m.content === "panel: bumped by bob");
+
+  const pick = await bob.interact({ channel_id: "general", message_id: panel.id, custom_id: "mx:pick", values: ["green"] });
+  expect(await main.scenario("components", (l) => l.step === "select")).toMatchObject({ values: ["green"] });
+  const picked = await P.harness("GET", `/interactions/${pick.id}`);
+  expect(picked).toMatchObject({ state: "responded", response: { content: "you picked green" } });
+  expect(picked.response.flags & 64).toBe(64);
+});
+
+scenario("discord.py", "resume", "a server-side 4000 close: discord.py resumes, gets the missed message, then on_resumed", async () => {
+  const app = internalId(p, W().applications.MatrixBot.id);
+  const [s] = p.gateway.sessionsOf(app).filter((x) => x.connected);
+  expect(p.gateway.disconnect(s.session_id, 4000)).toBe(true);
+  const { id } = await P.as("bob").say("general", "said while you were away");
+  expect(await main.event("message", (l) => l.id === id)).toMatchObject({ content: "said while you were away" });
+  expect(await main.event("resumed")).toEqual({ event: "resumed", session: s.session_id });
+  expect(p.gateway.sessionsOf(app)).toEqual([expect.objectContaining({ session_id: s.session_id, connected: true })]);
+});
+
+scenario("discord.py", "invalid-session", "silent past the zombie timeout and the session lifetime (virtual clock): RESUME gets op 9, discord.py re-identifies", async () => {
+  const app = internalId(p, W().applications.MatrixBot.id);
+  const [before] = p.gateway.sessionsOf(app);
+  // 2.5 heartbeat intervals without a beat close the socket with 4000; the session then
+  // expires 5 minutes after its last activity, so discord.py's RESUME finds nothing.
+  p.clock.advance(5 * 60_000 + 1000);
+  expect(p.gateway.sessionsOf(app)).toEqual([]);
+  // discord.py sleeps 5 s before any IDENTIFY that is not its first (before_identify_hook),
+  // then 2 s for GUILD_CREATEs: this cell takes about 7 s of real time.
+  const again = await main.event("ready");
+  expect(again.session).not.toBe(before.session_id);
+  expect(again.guild.channels).toContain("general");
+  expect(p.gateway.sessionsOf(app)).toEqual([expect.objectContaining({ session_id: again.session, connected: true })]);
+  const { id } = await P.as("bob").say("general", "welcome back");
+  expect(await main.event("message", (l) => l.id === id)).toMatchObject({ content: "welcome back" });
+});
+
+scenario("discord.py", "token-rotation", "rotation mid-session: op 9 and close, REST with the old token raises 401, the bot stops", async () => {
+  const old = P.tokenOf("MatrixBot");
+  const fresh = await P.rotate("MatrixBot");
+  const done = await main.scenario("token-rotation");
+  expect(done.rest).toMatchObject({ type: "HTTPException", status: 401, code: 0 });
+  await main.event("stopped");
+  expect(await main.proc.exited).toBe(0);
+  expect(p.gateway.sessionsOf(internalId(p, W().applications.MatrixBot.id)).filter((s) => s.connected)).toEqual([]);
+  expect((await call(p, "GET", "/users/@me", { token: old })).status).toBe(401);
+  expect((await call(p, "GET", "/users/@me", { token: fresh })).status).toBe(200);
+});
+
+scenario("discord.py", "bucket-429", "the bucket spent by another process: discord.py waits retry_after and retries (small windows)", async () => {
+  await restUp();
+  const lp = L.parley!;
+  const ch = L.world.guilds.Lab.channels.general;
+  const token = L.tokenOf("RestBot");
+  // Another process with the same token spends the bucket (2 per 1.5 s on this server).
+  for (let i = 0; i < 2; i++) expect((await call(lp, "POST", `/channels/${ch}/messages`, { token, body: { content: `spend ${i}` } })).status).toBe(200);
+  const refused = await call(lp, "POST", `/channels/${ch}/messages`, { token, body: { content: "one too many" } });
+  expect(refused.status).toBe(429);
+  // The window opened with the first spend, so most of it is still ahead of the bot.
+  expect(refused.body.retry_after).toBeGreaterThan(1);
+  expect(refused.headers.get("via")).toBeTruthy();
+  rest.send("bucket");
+  const done = await rest.scenario("bucket-429");
+  expect(done.warnings).toEqual([expect.stringMatching(/^We are being rate limited\. POST .*\/channels\/\d+\/messages responded with 429\./)]);
+  const msgs = (await L.messages("general")).filter((m) => m.content === "sent after a bucket 429");
+  expect(msgs.map((m) => m.id)).toEqual([done.sent]);
+});
+
+scenario("discord.py", "global-429", "the global window spent by another bot: discord.py holds every request and retries (small windows)", async () => {
+  await restUp();
+  const lp = L.parley!;
+  const other = L.tokenOf("OtherBot");
+  // Spend the window until it refuses; if it is about to roll over, spend the next one
+  // instead, so discord.py's request surely lands in a full window.
+  let retryAfter = 0;
+  for (let i = 0; i < 60 && retryAfter < 0.7; i++) {
+    const r = await call(lp, "GET", "/users/@me", { token: other });
+    if (r.status === 429) {
+      expect(r.body.global).toBe(true);
+      retryAfter = r.body.retry_after;
+      if (retryAfter < 0.7) await Bun.sleep(retryAfter * 1000 + 5);
+    }
+  }
+  expect(retryAfter).toBeGreaterThanOrEqual(0.7);
+  rest.send("global");
+  const done = await rest.scenario("global-429");
+  expect(done.warnings).toContainEqual(expect.stringMatching(/^Global rate limit has been hit\. Retrying in/));
+  const msgs = (await L.messages("staff")).filter((m) => m.content === "sent after a global 429");
+  expect(msgs.map((m) => m.id)).toEqual([done.sent]);
+});
+
+scenario("discord.py", "not-implemented", "Client.create_guild answers 501, raised as DiscordServerError", async () => {
+  await restUp();
+  rest.send("not-implemented");
+  expect(await rest.scenario("not-implemented")).toEqual({
+    scenario: "not-implemented",
+    error: "DiscordServerError",
+    is_server_error: true,
+    status: 501,
+    code: 0,
+    text: expect.stringContaining("Not Implemented"),
+  });
+});
