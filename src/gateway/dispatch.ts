@@ -27,6 +27,8 @@ export interface Delivery {
   payload(s: Session): string;
   /** Only to connected sessions, never recorded for a later RESUME (interactions, spec 3.1). */
   liveOnly?: boolean;
+  /** The payload differs per bot: the fan-out need not look for sessions sharing it. */
+  perBot?: boolean;
 }
 
 export interface Audience {
@@ -279,6 +281,7 @@ export function guildCreate(cache: GuildCreateCache, guildId: string, bots: stri
     t: "GUILD_CREATE",
     intent: INTENTS.GUILDS,
     payload: (s) => cache.payload(guildId, s.owner.botUserId, (s.intents & INTENTS.GUILD_PRESENCES) !== 0),
+    perBot: true,
   };
 }
 
