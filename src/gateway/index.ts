@@ -26,7 +26,7 @@ import {
   ZOMBIE_TIMEOUT_MS,
 } from "./protocol";
 import { Session, type Conn, type FrameSink } from "./session";
-import { deliveriesFor, GuildCreateCache } from "./dispatch";
+import { deliveriesFor, GuildBots, GuildCreateCache } from "./dispatch";
 import { EventLog } from "./eventlog";
 import { Cohorts } from "./cohorts";
 import { dispatchFrame } from "./protocol";
@@ -73,6 +73,7 @@ export function createGateway(api: BotApi): Gateway {
   const byBot = new Map<string, Set<Session>>();
   const events = api.config.harness ? new EventLog() : null;
   const guildCreates = new GuildCreateCache(api);
+  const guildBots = new GuildBots(api, (botUserId) => byBot.has(botUserId));
   const sink: FrameSink | null = events ? (s, frame) => events.append(s.owner.appFlake, s.id, frame) : null;
   // Topics are per server; the prefix only keeps them readable apart from anything else published.
   const cohorts = new Cohorts("gw:");
@@ -90,7 +91,10 @@ export function createGateway(api: BotApi): Gateway {
   function addSession(s: Session) {
     sessions.set(s.id, s);
     let set = byBot.get(s.owner.botUserId);
-    if (!set) byBot.set(s.owner.botUserId, (set = new Set()));
+    if (!set) {
+      byBot.set(s.owner.botUserId, (set = new Set()));
+      guildBots.clear();
+    }
     set.add(s);
   }
 
@@ -102,7 +106,10 @@ export function createGateway(api: BotApi): Gateway {
     const set = byBot.get(s.owner.botUserId);
     if (set) {
       set.delete(s);
-      if (!set.size) byBot.delete(s.owner.botUserId);
+      if (!set.size) {
+        byBot.delete(s.owner.botUserId);
+        guildBots.clear();
+      }
     }
   }
 
@@ -299,10 +306,11 @@ export function createGateway(api: BotApi): Gateway {
 
   // ---- events from the core ----
 
-  const audience = { hasSessions: (botUserId: string) => byBot.has(botUserId) };
+  const audience = { hasSessions: (botUserId: string) => byBot.has(botUserId), guildBots: (guildId: string) => guildBots.of(guildId) };
 
   function onEvent(e: DomainEvent) {
     guildCreates.clear();
+    if (GuildBots.changes(e)) guildBots.clear();
     switch (e.type) {
       case "application.token_rotated":
         return endSessionsOfApp(e.applicationId);
