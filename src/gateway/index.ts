@@ -60,6 +60,11 @@ export interface Gateway {
    * false when the session is unknown or not connected. Tests and tools use this.
    */
   disconnect(sessionId: string, code?: number): boolean;
+  /**
+   * Sizes of the fan-out cohorts (live sessions sharing seq and intents, one publish per
+   * frame each), largest first: how well fan-out is grouped, for tests and the bench.
+   */
+  cohortSizes(): number[];
 }
 
 type WS = ServerWebSocket<GatewaySocketData>;
@@ -416,6 +421,9 @@ export function createGateway(api: BotApi): Gateway {
       return out;
     },
     events,
+    cohortSizes() {
+      return [...cohorts.all].map((c) => c.members.size).sort((a, b) => b - a);
+    },
     disconnect(sessionId, code = CLOSE_HEARTBEAT_TIMEOUT) {
       const s = sessions.get(sessionId);
       if (!s?.conn) return false;
