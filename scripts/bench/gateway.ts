@@ -158,6 +158,8 @@ interface Result {
   lat: number[];
   memPerSocket: number;
   frameBytes: number;
+  /** Parley only: how many publishes a message takes (cohorts of live sessions). */
+  cohorts?: number;
 }
 
 const median = (xs: number[]) => pct(xs, 50);
@@ -213,9 +215,10 @@ async function benchParley(n: number): Promise<Result> {
   const { lat, framesPerSec, frameBytes } = await measure(c, n, () => {
     p.core.messages.create({ channelId, authorId: alice, content: text });
   });
+  const cohorts = p.gateway.cohortSizes?.().length;
   await c.close();
   await p.stop();
-  return { framesPerSec, lat, memPerSocket: mem, frameBytes };
+  return { framesPerSec, lat, memPerSocket: mem, frameBytes, cohorts };
 }
 
 async function benchRaw(n: number, frameBytes: number): Promise<Result> {
@@ -256,8 +259,9 @@ if (args.has("client")) {
   const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
 
   console.log(`gateway fan-out, ${MESSAGES} messages one at a time for latency, bursts of ${BURST} for throughput, median of ${TRIALS} trials`);
-  console.log("clients in a child process (same for both); latency = message accepted -> last client counted it\n");
-  console.log("sessions | parley frames/s | raw publish frames/s | ratio | parley p50/p99 ms | raw p50/p99 ms | frame bytes | idle KiB/session (beyond bare socket)");
+  console.log("clients in a child process (same for both) counting frames unparsed; latency = message accepted -> last frame counted");
+  console.log("Parley publishes each frame once per cohort (live sessions sharing seq and intents; half the bots here lack MESSAGE_CONTENT: 2 cohorts)\n");
+  console.log("sessions | parley frames/s | raw publish frames/s | ratio | parley p50/p99 ms | raw p50/p99 ms | frame bytes | cohorts | idle KiB/session (beyond bare socket)");
   for (const n of SIZES) {
     const ps: Result[] = [];
     const rs: Result[] = [];
@@ -278,6 +282,7 @@ if (args.has("client")) {
         `${fmt(pct(pl, 50), 2)}/${fmt(pct(pl, 99), 2)}`.padStart(17),
         `${fmt(pct(rl, 50), 2)}/${fmt(pct(rl, 99), 2)}`.padStart(14),
         String(ps[0].frameBytes).padStart(11),
+        String(ps[0].cohorts ?? "-").padStart(7),
         `${fmt((mem(ps) - mem(rs)) / 1024, 1)} (${fmt(mem(ps) / 1024, 1)} total)`,
       ].join(" | "),
     );
