@@ -19,7 +19,7 @@ import type { Session } from "./session";
 
 export interface Delivery {
   /** Bot user ids that may hear it (already narrowed to bots with sessions). */
-  bots: string[];
+  bots: readonly string[];
   t: string;
   /** Intent bit the session's IDENTIFY intents must hold; 0 = always delivered. */
   intent: number;
@@ -27,10 +27,14 @@ export interface Delivery {
   payload(s: Session): string;
   /** Only to connected sessions, never recorded for a later RESUME (interactions, spec 3.1). */
   liveOnly?: boolean;
+  /** The payload differs per bot: the fan-out need not look for sessions sharing it. */
+  perBot?: boolean;
 }
 
 export interface Audience {
   hasSessions(botUserId: string): boolean;
+  /** Member user ids of the guild that have sessions (the callers never mutate it). */
+  guildBots(guildId: string): readonly string[];
 }
 
 const once = <T>(fn: () => T): (() => T) => {
@@ -53,7 +57,7 @@ const fixed = (v: unknown) => {
 export function deliveriesFor(api: BotApi, e: DomainEvent, aud: Audience, gc: GuildCreateCache): Delivery[] {
   const core = api.core;
   const f = api.flakes;
-  const guildBots = (guildId: string) => core.guilds.memberIds(guildId).filter((id) => aud.hasSessions(id));
+  const guildBots = (guildId: string) => aud.guildBots(guildId);
   const channelBots = (channelId: string, guildId: string | null) =>
     guildId ? guildBots(guildId) : core.messages.dmRecipients(channelId).filter((id) => aud.hasSessions(id));
 
@@ -272,13 +276,57 @@ export class GuildCreateCache {
   }
 }
 
+/**
+ * Which members of a guild have sessions, per guild. Listing a big guild's members is
+ * the costliest step of a message's fan-out, and the answer changes only when membership
+ * does (every change emits member.*, guild.* or application.deleted, on which the gateway
+ * clears this) or when a bot gains its first or loses its last session.
+ */
+export class GuildBots {
+  private byGuild = new Map<string, string[]>();
+
+  constructor(
+    private readonly api: BotApi,
+    private readonly hasSessions: (botUserId: string) => boolean,
+  ) {}
+
+  clear(): void {
+    if (this.byGuild.size) this.byGuild.clear();
+  }
+
+  /** Whether an event may change guild membership. */
+  static changes(e: DomainEvent): boolean {
+    switch (e.type) {
+      case "guild.created":
+      case "guild.deleted":
+      case "member.added":
+      case "member.removed":
+      case "application.deleted":
+      case "world.reset":
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  of(guildId: string): readonly string[] {
+    let bots = this.byGuild.get(guildId);
+    if (!bots) {
+      bots = this.api.core.guilds.memberIds(guildId).filter(this.hasSessions);
+      this.byGuild.set(guildId, bots);
+    }
+    return bots;
+  }
+}
+
 /** GUILD_CREATE for bots that (now) belong to the guild; presences only with GUILD_PRESENCES. */
-export function guildCreate(cache: GuildCreateCache, guildId: string, bots: string[]): Delivery {
+export function guildCreate(cache: GuildCreateCache, guildId: string, bots: readonly string[]): Delivery {
   return {
     bots,
     t: "GUILD_CREATE",
     intent: INTENTS.GUILDS,
     payload: (s) => cache.payload(guildId, s.owner.botUserId, (s.intents & INTENTS.GUILD_PRESENCES) !== 0),
+    perBot: true,
   };
 }
 

@@ -26,8 +26,10 @@ import {
   ZOMBIE_TIMEOUT_MS,
 } from "./protocol";
 import { Session, type Conn, type FrameSink } from "./session";
-import { deliveriesFor, GuildCreateCache } from "./dispatch";
+import { deliveriesFor, GuildBots, GuildCreateCache } from "./dispatch";
 import { EventLog } from "./eventlog";
+import { Cohorts } from "./cohorts";
+import { dispatchFrame } from "./protocol";
 
 export interface GatewaySocketData {
   connId: number;
@@ -58,6 +60,11 @@ export interface Gateway {
    * false when the session is unknown or not connected. Tests and tools use this.
    */
   disconnect(sessionId: string, code?: number): boolean;
+  /**
+   * Sizes of the fan-out cohorts (live sessions sharing seq and intents, one publish per
+   * frame each), largest first: how well fan-out is grouped, for tests and the bench.
+   */
+  cohortSizes(): number[];
 }
 
 type WS = ServerWebSocket<GatewaySocketData>;
@@ -71,25 +78,43 @@ export function createGateway(api: BotApi): Gateway {
   const byBot = new Map<string, Set<Session>>();
   const events = api.config.harness ? new EventLog() : null;
   const guildCreates = new GuildCreateCache(api);
+  const guildBots = new GuildBots(api, (botUserId) => byBot.has(botUserId));
   const sink: FrameSink | null = events ? (s, frame) => events.append(s.owner.appFlake, s.id, frame) : null;
+  // Topics are per server; the prefix only keeps them readable apart from anything else published.
+  const cohorts = new Cohorts("gw:");
+
+  /** Number, record and (when live) send one dispatch to one session. */
+  function push(s: Session, t: string, d: string, now: number) {
+    if (s.cohort) return cohorts.send(t, [s], [d], now, sink);
+    const seq = s.seq + 1;
+    s.record(t, d, seq, now);
+    sink?.(s, dispatchFrame(t, seq, d), t, seq);
+  }
 
   // ---- sessions ----
 
   function addSession(s: Session) {
     sessions.set(s.id, s);
     let set = byBot.get(s.owner.botUserId);
-    if (!set) byBot.set(s.owner.botUserId, (set = new Set()));
+    if (!set) {
+      byBot.set(s.owner.botUserId, (set = new Set()));
+      guildBots.clear();
+    }
     set.add(s);
   }
 
   function dropSession(s: Session) {
+    cohorts.leave(s);
     s.expiryTimer?.cancel();
     s.expiryTimer = null;
     sessions.delete(s.id);
     const set = byBot.get(s.owner.botUserId);
     if (set) {
       set.delete(s);
-      if (!set.size) byBot.delete(s.owner.botUserId);
+      if (!set.size) {
+        byBot.delete(s.owner.botUserId);
+        guildBots.clear();
+      }
     }
   }
 
@@ -112,6 +137,7 @@ export function createGateway(api: BotApi): Gateway {
   function invalidate(conn: Conn) {
     const s = conn.session;
     if (s) {
+      cohorts.leave(s);
       s.conn = null;
       dropSession(s);
       conn.session = null;
@@ -142,6 +168,7 @@ export function createGateway(api: BotApi): Gateway {
     const s = conn.session;
     conn.session = null;
     if (s && s.conn === conn) {
+      cohorts.leave(s);
       s.conn = null;
       if (sessions.has(s.id)) armExpiry(s);
     }
@@ -194,6 +221,7 @@ export function createGateway(api: BotApi): Gateway {
     conn.state = "active";
     conn.firstFrameTimer?.cancel();
     conn.firstFrameTimer = null;
+    cohorts.join(s);
 
     const guildIds = core.guilds.guildIdsOf(bot.id);
     const ready = {
@@ -208,10 +236,10 @@ export function createGateway(api: BotApi): Gateway {
       shard: [0, 1],
       application: { id: api.flakes.of(app.id), flags: applicationFlags(app) },
     };
-    s.push("READY", JSON.stringify(ready), now, sink);
+    push(s, "READY", JSON.stringify(ready), now);
     if (intents & INTENTS.GUILDS) {
       const presences = (intents & INTENTS.GUILD_PRESENCES) !== 0;
-      for (const g of guildIds) s.push("GUILD_CREATE", guildCreates.payload(g, bot.id, presences), now, sink);
+      for (const g of guildIds) push(s, "GUILD_CREATE", guildCreates.payload(g, bot.id, presences), now);
     }
   }
 
@@ -227,6 +255,7 @@ export function createGateway(api: BotApi): Gateway {
     const old = s.conn;
     if (old && old !== conn) {
       old.session = null;
+      cohorts.leave(s);
       s.conn = null;
       closeConn(old, CLOSE_PLAIN);
     }
@@ -237,8 +266,9 @@ export function createGateway(api: BotApi): Gateway {
     conn.state = "active";
     conn.firstFrameTimer?.cancel();
     conn.firstFrameTimer = null;
-    for (const frame of s.replayAfter(seq)) conn.ws.send(frame);
-    s.push("RESUMED", "{}", clock.now(), sink);
+    for (const frame of s.replayAfter(seq)) conn.ws.sendText(frame);
+    cohorts.join(s);
+    push(s, "RESUMED", "{}", clock.now());
   }
 
   function onMessage(ws: WS, raw: string | Buffer) {
@@ -281,10 +311,11 @@ export function createGateway(api: BotApi): Gateway {
 
   // ---- events from the core ----
 
-  const audience = { hasSessions: (botUserId: string) => byBot.has(botUserId) };
+  const audience = { hasSessions: (botUserId: string) => byBot.has(botUserId), guildBots: (guildId: string) => guildBots.of(guildId) };
 
   function onEvent(e: DomainEvent) {
     guildCreates.clear();
+    if (GuildBots.changes(e)) guildBots.clear();
     switch (e.type) {
       case "application.token_rotated":
         return endSessionsOfApp(e.applicationId);
@@ -296,15 +327,20 @@ export function createGateway(api: BotApi): Gateway {
     if (byBot.size === 0) return; // nobody listening: no serialization work at all
     const now = clock.now();
     for (const del of deliveriesFor(api, e, audience, guildCreates)) {
+      const live: Session[] = [];
+      const ds: string[] = [];
       for (const bot of del.bots) {
         const set = byBot.get(bot);
         if (!set) continue;
         for (const s of set) {
           if (del.intent && (s.intents & del.intent) === 0) continue;
-          if (del.liveOnly && !s.live) continue;
-          s.push(del.t, del.payload(s), now, sink);
+          if (s.cohort) {
+            live.push(s);
+            ds.push(del.payload(s));
+          } else if (!del.liveOnly) push(s, del.t, del.payload(s), now);
         }
       }
+      if (live.length) cohorts.send(del.t, live, ds, now, sink, del.perBot);
     }
   }
 
@@ -364,6 +400,7 @@ export function createGateway(api: BotApi): Gateway {
     },
     upgrade(req, server) {
       // Query parameters (v, encoding, compress) are accepted and ignored (spec 6.1).
+      cohorts.server = server as Server<unknown>;
       if (server.upgrade(req, { data: { connId: nextConn++ } })) return new Response(null, { status: 101 });
       return new Response(JSON.stringify({ code: 0, message: "WebSocket upgrade required" }), {
         status: 400,
@@ -384,6 +421,9 @@ export function createGateway(api: BotApi): Gateway {
       return out;
     },
     events,
+    cohortSizes() {
+      return [...cohorts.all].map((c) => c.members.size).sort((a, b) => b - a);
+    },
     disconnect(sessionId, code = CLOSE_HEARTBEAT_TIMEOUT) {
       const s = sessions.get(sessionId);
       if (!s?.conn) return false;

@@ -6,6 +6,7 @@
 import type { ServerWebSocket } from "bun";
 import type { TimerHandle } from "../core/clock";
 import { dispatchFrame, REPLAY_RING } from "./protocol";
+import type { Cohort } from "./cohorts";
 
 export interface Conn {
   ws: ServerWebSocket<{ connId: number; conn?: Conn }>;
@@ -32,6 +33,10 @@ export class Session {
   /** Last heartbeat or dispatched frame: the 5-minute expiry counts from here. */
   lastActivity: number;
   expiryTimer: TimerHandle | null = null;
+  /** The fan-out cohort while live (cohorts.ts); null while closed. */
+  cohort: Cohort | null = null;
+  /** Scratch mark of the fan-out in progress. */
+  mark = 0;
   /**
    * Event names and payloads by seq % REPLAY_RING (contiguous numbering makes the slot
    * the index). Payloads, not frames: a payload string is shared by every session that
@@ -54,15 +59,15 @@ export class Session {
     return this.conn !== null && this.conn.state === "active";
   }
 
-  /** Number, record and (when connected) send one dispatch. */
-  push(t: string, d: string, now: number, sink: FrameSink | null): void {
-    const s = ++this.seq;
-    const frame = dispatchFrame(t, s, d);
+  /**
+   * Record frame `s` (always this session's seq + 1: numbering is contiguous) in the
+   * ring. Sending is the caller's: live sessions are sent to by cohort.
+   */
+  record(t: string, d: string, s: number, now: number): void {
+    this.seq = s;
     this.ringT[s % REPLAY_RING] = t;
     this.ringD[s % REPLAY_RING] = d;
     this.lastActivity = now;
-    if (this.conn && this.conn.state === "active") this.conn.ws.send(frame);
-    sink?.(this, frame, t, s);
   }
 
   /**

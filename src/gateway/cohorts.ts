@@ -1,0 +1,206 @@
+/**
+ * Fan-out by cohort. Every dispatch frame carries its session's own `s` (spec 6.1), so a
+ * naive fan-out builds and sends one frame per session, and Bun's per-socket send is the
+ * cost that dominates at scale. But sessions that share their next `s` and receive the
+ * same payload receive byte-identical frames: a *cohort* is a set of live sessions with
+ * equal seq and equal IDENTIFY intents, subscribed to one Bun pub/sub topic, so such a
+ * frame is built once and published once for all of them.
+ *
+ * Cohorts are maintained lazily, from what dispatches actually do:
+ * - a frame for only part of a cohort splits it (the smaller side moves to a new topic),
+ *   since the two sides' numbering now differs;
+ * - cohorts that get the same frame (same seq, same intents, same payload) in one
+ *   dispatch merge (the smaller ones move into the largest): this is how sessions that
+ *   identified separately, with per-session READY and GUILD_CREATE, come together;
+ * - a cohort whose members get different payloads (per-viewer `reactions[].me`) stays
+ *   whole, since their numbering stays aligned, and is sent per member for that frame.
+ * Intents are part of the key so that content and content-less views of one guild never
+ * merge only to split again on the next message.
+ *
+ * Numbering and replay stay per session: every member records every frame in its own
+ * ring (payload references are shared), exactly as a per-session send would.
+ */
+import type { Server } from "bun";
+import { dispatchFrame } from "./protocol";
+import type { FrameSink, Session } from "./session";
+
+export class Cohort {
+  readonly members = new Set<Session>();
+  /** Scratch state of the dispatch in progress (valid while `mark` equals the current epoch). */
+  mark = 0;
+  recv: Session[] = [];
+  recvD: string[] = [];
+  /** Seq every member has reached: the next frame of each carries seq + 1. */
+  constructor(
+    readonly topic: string,
+    readonly intents: number,
+    public seq: number,
+  ) {}
+}
+
+export class Cohorts {
+  private nextId = 1;
+  private epoch = 0;
+  /** Set by the gateway when the first socket upgrades; until then there is nothing to publish to. */
+  server: Server<unknown> | null = null;
+  /** Live cohorts, for tests and the harness's understanding of fan-out. */
+  readonly all = new Set<Cohort>();
+
+  constructor(private readonly prefix: string) {}
+
+  private create(intents: number, seq: number): Cohort {
+    const c = new Cohort(`${this.prefix}${this.nextId++}`, intents, seq);
+    this.all.add(c);
+    return c;
+  }
+
+  /** A session that has just become live (IDENTIFY or RESUME) starts in a cohort of its own. */
+  join(s: Session): void {
+    if (s.cohort) this.leave(s);
+    const c = this.create(s.intents, s.seq);
+    this.move(s, null, c);
+  }
+
+  /** The session's socket is going away: it leaves its cohort (and its socket the topic). */
+  leave(s: Session): void {
+    const c = s.cohort;
+    if (!c) return;
+    c.members.delete(s);
+    s.cohort = null;
+    try {
+      s.conn?.ws.unsubscribe(c.topic);
+    } catch {
+      // The socket is already closed: Bun dropped its subscriptions with it.
+    }
+    if (!c.members.size) this.all.delete(c);
+  }
+
+  private move(s: Session, from: Cohort | null, to: Cohort): void {
+    const ws = s.conn!.ws;
+    if (from) {
+      from.members.delete(s);
+      ws.unsubscribe(from.topic);
+      if (!from.members.size) this.all.delete(from);
+    }
+    to.members.add(s);
+    s.cohort = to;
+    ws.subscribe(to.topic);
+  }
+
+  /**
+   * Number, record and send one dispatch `t` to live sessions (each in a cohort), with
+   * payload `ds[i]` for `ss[i]`. Each recipient's `s` is its own seq + 1, as always.
+   * `distinct`: the payloads are known to differ per bot (GUILD_CREATE's `joined_at`),
+   * so they are not compared. Comparing or hashing them would also flatten the cheap
+   * concatenated strings the rings hold into full copies, one per session.
+   */
+  send(t: string, ss: Session[], ds: string[], now: number, sink: FrameSink | null, distinct = false): void {
+    const epoch = ++this.epoch;
+    const touched: Cohort[] = [];
+    for (let i = 0; i < ss.length; i++) {
+      const s = ss[i];
+      const c = s.cohort!;
+      if (c.mark !== epoch) {
+        c.mark = epoch;
+        c.recv = [];
+        c.recvD = [];
+        touched.push(c);
+      }
+      s.mark = epoch;
+      c.recv.push(s);
+      c.recvD.push(ds[i]);
+    }
+
+    // Split cohorts that only partly receive this frame: the larger side keeps the topic.
+    const whole: Cohort[] = [];
+    for (const c of touched) {
+      if (c.recv.length === c.members.size) {
+        whole.push(c);
+        continue;
+      }
+      const stayers: Session[] = [];
+      for (const m of c.members) if (m.mark !== epoch) stayers.push(m);
+      const n = this.create(c.intents, c.seq);
+      if (c.recv.length * 2 >= c.members.size) {
+        for (const m of stayers) this.move(m, c, n);
+        whole.push(c);
+      } else {
+        for (const m of c.recv) this.move(m, c, n);
+        n.recv = c.recv;
+        n.recvD = c.recvD;
+        whole.push(n);
+      }
+    }
+
+    if (whole.length === 1 && whole[0].recv.length === 1) return this.publish(t, whole[0], whole[0].recvD[0], now, sink);
+
+    // Cohorts whose members all get one payload: merge equal ones, then publish once each.
+    let uniform: Map<string, Cohort[]> | null = null;
+    for (const c of whole) {
+      const d0 = c.recvD[0];
+      let same = !distinct || c.recv.length === 1;
+      if (!distinct) for (let i = 1; i < c.recvD.length && same; i++) same = c.recvD[i] === d0;
+      if (!same) {
+        this.sendEach(t, c, now, sink);
+        continue;
+      }
+      if (distinct || whole.length === 1) {
+        this.publish(t, c, d0, now, sink);
+        continue;
+      }
+      uniform ??= new Map();
+      const list = uniform.get(d0);
+      if (list) list.push(c);
+      else uniform.set(d0, [c]);
+    }
+    if (!uniform) return;
+    for (const [d, list] of uniform) {
+      for (const c of list.length > 1 ? this.merge(list) : list) this.publish(t, c, d, now, sink);
+    }
+  }
+
+  /**
+   * Merge cohorts with equal seq and intents into the largest of them; returns the
+   * cohorts left, each to be published to once.
+   */
+  private merge(list: Cohort[]): Cohort[] {
+    list.sort((a, b) => b.members.size - a.members.size);
+    const by = new Map<string, Cohort>();
+    const out: Cohort[] = [];
+    for (const c of list) {
+      const key = `${c.seq}/${c.intents}`;
+      const into = by.get(key);
+      if (!into) {
+        by.set(key, c);
+        out.push(c);
+      } else for (const m of [...c.members]) this.move(m, c, into);
+    }
+    return out;
+  }
+
+  private publish(t: string, c: Cohort, d: string, now: number, sink: FrameSink | null): void {
+    const s = ++c.seq;
+    const frame = dispatchFrame(t, s, d);
+    if (c.members.size === 1 || !this.server) {
+      for (const m of c.members) m.conn!.ws.sendText(frame);
+    } else {
+      this.server.publish(c.topic, frame);
+    }
+    for (const m of c.members) {
+      m.record(t, d, s, now);
+      sink?.(m, frame, t, s);
+    }
+  }
+
+  private sendEach(t: string, c: Cohort, now: number, sink: FrameSink | null): void {
+    const s = ++c.seq;
+    const { recv, recvD } = c;
+    for (let i = 0; i < recv.length; i++) {
+      const m = recv[i];
+      const frame = dispatchFrame(t, s, recvD[i]);
+      m.conn!.ws.sendText(frame);
+      m.record(t, recvD[i], s, now);
+      sink?.(m, frame, t, s);
+    }
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * Fan-out by cohort (src/gateway/cohorts.ts): live sessions that share their next seq
+ * and their intents get one frame, published once. Grouping must never show on the
+ * wire: every session's numbering, payload view, ring and replay are checked against
+ * what per-session delivery would give, through splits, merges, RESUME and
+ * per-viewer payloads.
+ */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import type { Parley } from "../../src/app";
+import { makeParley } from "../helpers";
+import { Gw, I, seedGatewayWorld, type Frame, type World } from "./client";
+
+let p: Parley;
+let W: World;
+let roleId: string;
+const open: Gw[] = [];
+
+const MSG = I.GUILDS | I.GUILD_MESSAGES;
+
+interface S {
+  g: Gw;
+  id: string;
+  token: string;
+}
+
+async function session(name: "AllBot" | "PlainBot", intents: number): Promise<S> {
+  const g = await Gw.open(p);
+  open.push(g);
+  const token = W.w.applications[name].token;
+  const ready = await g.identify(token, intents);
+  await g.sync();
+  return { g, id: ready.d.session_id, token };
+}
+
+async function syncAll(ss: S[]) {
+  for (const s of ss) await s.g.sync();
+}
+
+function say(text: string) {
+  return p.core.messages.create({ channelId: W.channel("Lab", "general"), authorId: W.person("bob"), content: text });
+}
+
+/** Each frame as [t, s, content]: what a session saw, comparable across sessions. */
+const seen = (fs: Frame[]) => fs.map((f) => [f.t, f.s, f.d?.content]);
+const last = (s: S) => seen(s.g.dispatches().slice(-1))[0];
+
+async function resume(s: S, seq: number): Promise<Gw> {
+  const g = await Gw.open(p);
+  open.push(g);
+  g.send({ op: 6, d: { token: s.token, session_id: s.id, seq } });
+  await g.dispatch("RESUMED");
+  return g;
+}
+
+beforeEach(() => {
+  p = makeParley();
+  W = seedGatewayWorld(p);
+  // Created before any session so that its creation is in every GUILD_CREATE, not a dispatch.
+  roleId = p.core.guilds.createRole(W.guild("Lab"), { name: "Tag" }).id;
+  p.listen();
+});
+
+afterEach(async () => {
+  for (const g of open.splice(0)) await g.close();
+  await p.stop();
+});
+
+describe("cohorts", () => {
+  test("sessions identified apart come together, one cohort per intents, on their first shared frame", async () => {
+    const content = [await session("AllBot", MSG | I.MESSAGE_CONTENT), await session("AllBot", MSG | I.MESSAGE_CONTENT), await session("AllBot", MSG | I.MESSAGE_CONTENT)];
+    const bare = [await session("AllBot", MSG), await session("AllBot", MSG), await session("PlainBot", MSG), await session("PlainBot", MSG)];
+    const all = [...content, ...bare];
+    // READY and GUILD_CREATE are per session and per bot: nobody shares a frame yet.
+    expect(p.gateway.cohortSizes()).toEqual([1, 1, 1, 1, 1, 1, 1]);
+
+    say("one");
+    await syncAll(all);
+    expect(p.gateway.cohortSizes()).toEqual([4, 3]);
+    for (const s of content) expect(last(s)).toEqual(["MESSAGE_CREATE", 3, "one"]);
+    for (const s of bare) expect(last(s)).toEqual(["MESSAGE_CREATE", 3, ""]);
+
+    say("two");
+    await syncAll(all);
+    expect(p.gateway.cohortSizes()).toEqual([4, 3]);
+    for (const s of all) expect(s.g.dispatches("MESSAGE_CREATE").length).toBe(2);
+    for (const s of content) expect(last(s)).toEqual(["MESSAGE_CREATE", 4, "two"]);
+    for (const s of bare) expect(last(s)).toEqual(["MESSAGE_CREATE", 4, ""]);
+  });
+
+  test("a frame for part of a cohort splits it; numbering, RESUME and rings stay per session", async () => {
+    const [a1, a2, p1, p2] = [await session("AllBot", MSG), await session("AllBot", MSG), await session("PlainBot", MSG), await session("PlainBot", MSG)];
+    const all = [a1, a2, p1, p2];
+    say("one");
+    await syncAll(all);
+    expect(p.gateway.cohortSizes()).toEqual([4]);
+
+    // The bot's own member update goes to AllBot's sessions only (reference-gaps 4).
+    p.core.guilds.addMemberRole(W.guild("Lab"), W.botUser("AllBot"), roleId);
+    await syncAll(all);
+    expect(p.gateway.cohortSizes()).toEqual([2, 2]);
+    for (const s of [a1, a2]) expect(last(s)).toEqual(["GUILD_MEMBER_UPDATE", 4, undefined]);
+    for (const s of [p1, p2]) expect(s.g.dispatches("GUILD_MEMBER_UPDATE")).toEqual([]);
+
+    say("two");
+    await syncAll(all);
+    for (const s of [a1, a2]) expect(last(s)).toEqual(["MESSAGE_CREATE", 5, ""]);
+    for (const s of [p1, p2]) expect(last(s)).toEqual(["MESSAGE_CREATE", 4, ""]);
+
+    // a1 drops; while closed it keeps numbering in its own ring.
+    p.gateway.disconnect(a1.id, 4000);
+    await a1.g.closed;
+    say("three");
+    await syncAll([a2, p1, p2]);
+    expect(p.gateway.cohortSizes()).toEqual([2, 1]);
+    expect(last(a2)).toEqual(["MESSAGE_CREATE", 6, ""]);
+
+    const r1 = await resume(a1, 4);
+    expect(seen(r1.dispatches())).toEqual([
+      ["MESSAGE_CREATE", 5, ""],
+      ["MESSAGE_CREATE", 6, ""],
+      ["RESUMED", 7, undefined],
+    ]);
+    say("four");
+    await syncAll([a2, p1, p2]);
+    await r1.sync();
+    expect(seen(r1.dispatches()).slice(-1)).toEqual([["MESSAGE_CREATE", 8, ""]]);
+    expect(last(a2)).toEqual(["MESSAGE_CREATE", 7, ""]);
+    for (const s of [p1, p2]) expect(last(s)).toEqual(["MESSAGE_CREATE", 6, ""]);
+    expect(p.gateway.cohortSizes()).toEqual([2, 1, 1]);
+
+    // Every ring holds exactly what its session was sent: RESUME from 0 replays it all.
+    for (const s of [a2, p1]) {
+      const live = s.g.dispatches().map((f) => [f.t, f.s, JSON.stringify(f.d)]);
+      const again = await resume(s, 0);
+      expect(again.dispatches().slice(0, -1).map((f) => [f.t, f.s, JSON.stringify(f.d)])).toEqual(live);
+    }
+    // The harness log numbers each session's frames 1, 2, 3, ... with no gap or repeat.
+    const bySession = new Map<string, number[]>();
+    for (const e of p.gateway.events!.after(0)) {
+      const s = JSON.parse(e.frame).s as number;
+      bySession.set(e.sessionId, [...(bySession.get(e.sessionId) ?? []), s]);
+    }
+    for (const ss of bySession.values()) expect(ss).toEqual(ss.map((_, i) => i + 1));
+    expect(bySession.get(a1.id)!.length).toBe(8);
+  });
+
+  test("cohorts whose numbering realigns merge again on their next shared frame", async () => {
+    const [a1, a2, p1, p2] = [await session("AllBot", MSG), await session("AllBot", MSG), await session("PlainBot", MSG), await session("PlainBot", MSG)];
+    const all = [a1, a2, p1, p2];
+    say("one");
+    p.core.guilds.addMemberRole(W.guild("Lab"), W.botUser("AllBot"), roleId);
+    await syncAll(all);
+    expect(p.gateway.cohortSizes()).toEqual([2, 2]);
+    // PlainBot's sessions catch up by one frame of their own: both sides are at seq 4.
+    p.core.guilds.addMemberRole(W.guild("Lab"), W.botUser("PlainBot"), roleId);
+    await syncAll(all);
+    expect(p.gateway.cohortSizes()).toEqual([2, 2]);
+
+    say("two");
+    await syncAll(all);
+    expect(p.gateway.cohortSizes()).toEqual([4]);
+    for (const s of all) expect(last(s)).toEqual(["MESSAGE_CREATE", 5, ""]);
+    say("three");
+    await syncAll(all);
+    for (const s of all) expect(last(s)).toEqual(["MESSAGE_CREATE", 6, ""]);
+  });
+
+  test("different payloads at the same seq (reactions[].me) keep a cohort whole", async () => {
+    const intents = MSG | I.GUILD_MESSAGE_REACTIONS;
+    const [a1, a2, p1] = [await session("AllBot", intents), await session("AllBot", intents), await session("PlainBot", intents)];
+    const all = [a1, a2, p1];
+    const m = say("one");
+    p.core.reactions.add(W.botUser("AllBot"), m.id, { id: null, name: "👍" });
+    await syncAll(all);
+    expect(p.gateway.cohortSizes()).toEqual([3]);
+    for (const s of all) expect(last(s)).toEqual(["MESSAGE_REACTION_ADD", 4, undefined]);
+
+    p.core.messages.edit(m.id, { content: "one, edited" });
+    await syncAll(all);
+    expect(p.gateway.cohortSizes()).toEqual([3]);
+    const me = (s: S) => {
+      const f = s.g.dispatches("MESSAGE_UPDATE")[0];
+      expect(f.s).toBe(5);
+      return f.d.reactions[0].me;
+    };
+    expect([me(a1), me(a2), me(p1)]).toEqual([true, true, false]);
+
+    say("two");
+    await syncAll(all);
+    expect(p.gateway.cohortSizes()).toEqual([3]);
+    for (const s of all) expect(last(s)).toEqual(["MESSAGE_CREATE", 6, ""]);
+  });
+
+  test("a session that closes leaves its cohort; the rest keep getting every frame once", async () => {
+    const ss = [await session("AllBot", MSG), await session("AllBot", MSG), await session("AllBot", MSG)];
+    say("one");
+    await syncAll(ss);
+    expect(p.gateway.cohortSizes()).toEqual([3]);
+    await ss[0].g.close();
+    for (let i = 0; i < 50 && p.gateway.cohortSizes()[0] !== 2; i++) await Bun.sleep(5);
+    expect(p.gateway.cohortSizes()).toEqual([2]);
+    say("two");
+    await syncAll(ss.slice(1));
+    for (const s of ss.slice(1)) expect(seen(s.g.dispatches("MESSAGE_CREATE"))).toEqual([["MESSAGE_CREATE", 3, ""], ["MESSAGE_CREATE", 4, ""]]);
+    expect(ss[0].g.dispatches("MESSAGE_CREATE").length).toBe(1);
+  });
+});
