@@ -248,6 +248,7 @@ describe("discord.js 14 matrix", () => {
     expect(msg.id).toBe(sent.id);
     expect(msg.channelId).toBe(sent.channel_id);
     expect(msg.content).toBe("");
+    if (!msg.channel.isDMBased() || !msg.channel.isSendable()) throw new Error("not a sendable DM channel");
     const reply = await msg.channel.send("got your envelope");
     const seen = await m.sdk.waitForMessage(sent.channel_id, (x) => x.id === reply.id, { as: "alice" });
     expect(seen.content).toBe("got your envelope");

@@ -246,7 +246,7 @@ describe("@discordjs/core matrix", () => {
   });
 
   scenario(LIB, "dms", "a person's DM arrives as an envelope (content empty); the bot's plain reply reaches them", async () => {
-    const got = next<{ data: APIMessage }>(bot.client, E.MessageCreate, ({ data }) => data.author.id === W().users.alice.id && !data.guild_id);
+    const got = next<{ data: APIMessage }>(bot.client, E.MessageCreate, ({ data }) => data.author.id === W().users.alice.id && !("guild_id" in data && data.guild_id));
     const sent = await m.sdk.as("alice").dm("FullBot", "hello in private");
     const { data } = await got;
     expect(data).toMatchObject({ id: sent.id, channel_id: sent.channel_id, content: "" });
@@ -322,7 +322,7 @@ describe("@discordjs/core matrix", () => {
     expect((await state(click.id)).response).toMatchObject({ id: panel.id, content: "clicked yes", components: [] });
   });
 
-  scenario(LIB, "disallowed-intents", "connect with an unapproved MESSAGE_CONTENT: the shard closes with 4014 and reports "Used disallowed intents"", async () => {
+  scenario(LIB, "disallowed-intents", "connect with an unapproved MESSAGE_CONTENT: the shard closes with 4014 and reports 'Used disallowed intents'", async () => {
     const bad = makeBot(m, m.sdk.tokenOf("PlainBot"), PLAIN_INTENTS | MESSAGE_CONTENT_BIT);
     const closed = next<number>(bad.ws, WebSocketShardEvents.Closed);
     const failed = next<Error>(bad.ws, WebSocketShardEvents.Error);

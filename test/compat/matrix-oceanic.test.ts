@@ -16,7 +16,7 @@ import {
   ComponentTypes,
   DiscordRESTError,
   OverwriteTypes,
-  type AnyTextableGuildChannel,
+  type TextChannel,
   type Message,
 } from "oceanic.js";
 import { scenario } from "./matrix";
@@ -208,7 +208,7 @@ describe("oceanic.js matrix", () => {
     const updated = next<[any]>(bot, "channelUpdate", (n) => n.id === c.id);
     await c.editPermission(W().users.bob.id, { type: OverwriteTypes.MEMBER, deny: 2048n });
     await updated;
-    expect(bot.getChannel<AnyTextableGuildChannel>(c.id)!.permissionOverwrites.get(W().users.bob.id)?.deny).toBe(2048n);
+    expect(bot.getChannel<TextChannel>(c.id)!.permissionOverwrites.get(W().users.bob.id)?.deny).toBe(2048n);
     const refused = await m.sdk.as("bob").say(c.id, "after the overwrite").catch((e) => e);
     expect(refused.status).toBe(403);
   });
@@ -288,7 +288,9 @@ describe("oceanic.js matrix", () => {
     bot.on("interactionCreate", async (i) => {
       if (!(i instanceof ComponentInteraction)) return;
       if (i.data.customID === "oc-yes") await i.editParent({ content: "clicked yes", components: [] });
-      if (i.data.customID === "oc-colour" && i.isSelectMenuComponentInteraction()) await i.createMessage({ content: `picked ${i.data.values.raw.join(",")}` });
+      if (i.data.customID === "oc-colour" && i.data.componentType === ComponentTypes.STRING_SELECT) {
+        await i.createMessage({ content: `picked ${i.data.values.raw.join(",")}` });
+      }
     });
     const panel = await bot.rest.channels.createMessage(ch("general"), {
       content: "choose",
