@@ -14,6 +14,7 @@
  * session receiving the frame. Target: Parley >= 0.5 of the ceiling's throughput.
  *
  *   bun scripts/bench/messages.ts [--seconds 3] [--concurrency 32] [--sessions 10] [--channels 50] [--max 50000]
+ *     [--profile DIR]   write a CPU profile of the Parley child into DIR
  */
 import { spawn } from "bun";
 import { join } from "node:path";
@@ -27,6 +28,10 @@ const CONCURRENCY = Math.min(arg("concurrency", 32), 256);
 const SESSIONS = Math.min(arg("sessions", 10), 100);
 const CHANNELS = Math.min(arg("channels", 50), 500);
 const MAX_MESSAGES = Math.min(arg("max", 50_000), 200_000);
+const PROFILE_DIR = (() => {
+  const i = process.argv.indexOf("--profile");
+  return i > 0 ? process.argv[i + 1] : null;
+})();
 const WARMUP_MS = 500;
 const FANOUT_TIMEOUT_MS = 10_000;
 const CONTENT = "the quick brown fox jumps over the lazy dog, message ";
@@ -40,7 +45,8 @@ interface Child {
 }
 
 async function startChild(mode: string, frameBytes = 0): Promise<Child> {
-  const proc = spawn(["bun", join(import.meta.dir, "messages-server.ts"), mode, String(CHANNELS), String(SESSIONS), String(frameBytes)], {
+  const prof = PROFILE_DIR && mode === "parley" ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const proc = spawn(["bun", ...prof, join(import.meta.dir, "messages-server.ts"), mode, String(CHANNELS), String(SESSIONS), String(frameBytes)], {
     stdout: "pipe",
     stderr: "inherit",
     env: { ...process.env, PATH: `${join(import.meta.dir, "../../node_modules/.bin")}:${process.env.PATH}` },
