@@ -36,6 +36,8 @@ export interface Req {
   body<T extends TSchema>(schema: T): Promise<Static<T>>;
   /** The raw parsed JSON body (undefined when empty). */
   json(): Promise<unknown>;
+  /** Length (UTF-16 units) of the body text once json() has read it, else null. */
+  bodyLength(): number | null;
 }
 
 export interface Reply {
@@ -80,9 +82,10 @@ function authenticate(api: BotApi, header: string | null): AuthedBot | null {
   return { app, botUserId: app.bot_user_id, intents: app.token_intents };
 }
 
-async function readJson(request: Request): Promise<unknown> {
+async function readJson(request: Request, seen: (length: number) => void): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   const text = await request.text();
+  seen(text.length);
   if (text.length > MAX_BODY) throw new DomainError("invalid", "Request entity too large", [{ path: "", code: "REQUEST_TOO_LARGE", message: "Request entity too large" }]);
   // An empty body is no body, whatever its Content-Type (discord.py sends PUT .../bans that way).
   if (text.trim() === "") return undefined;
@@ -132,18 +135,23 @@ export async function run(api: BotApi, def: RouteDef, request: Request, params: 
     }
 
     let bodyPromise: Promise<unknown> | undefined;
-    const json = () => (bodyPromise ??= readJson(request));
-    const url = new URL(request.url);
+    let bodyLength: number | null = null;
+    const json = () => (bodyPromise ??= readJson(request, (n) => (bodyLength = n)));
+    let query: URLSearchParams | undefined;
     const reasonRaw = request.headers.get("x-audit-log-reason");
     const req: Req = {
       api,
       method: def.method,
       params,
-      query: url.searchParams,
+      // Parsed on first use: most writes never look at the query string.
+      get query() {
+        return (query ??= new URL(request.url).searchParams);
+      },
       headers: request.headers,
       bot: bot as AuthedBot,
       auditReason: reasonRaw ? safeDecode(reasonRaw).slice(0, 512) : null,
       json,
+      bodyLength: () => bodyLength,
       body: async (schema) => validate(schema, await json()),
     };
     const reply = await def.handler(req);

@@ -26,12 +26,19 @@ export function dmRecipientIds(d: CoreDeps, channelId: string): string[] {
 export function accessChannel(d: CoreDeps, guilds: Guilds, actorId: string, channelId: string): ChannelAccess {
   const channel = guilds.channel(channelId);
   if (!channel) throw DomainError.notFound("channel");
+  return accessTo(d, guilds, actorId, channel);
+}
+
+/** The same rules for a channel row the caller already holds (read in the same synchronous step). */
+export function accessTo(d: CoreDeps, guilds: Guilds, actorId: string, channel: ChannelRow): ChannelAccess {
   if (channel.guild_id === null) {
     if (!dmRecipientIds(d, channel.id).includes(actorId)) throw DomainError.notFound("channel");
     return { channel, perms: PERMISSIONS.SEND_MESSAGES, isDm: true };
   }
-  if (!guilds.isMember(channel.guild_id, actorId)) throw DomainError.notFound("channel");
-  return { channel, perms: guilds.permissions(channel.guild_id, actorId, channel.id), isDm: false };
+  // One lookup answers both "member?" (null = not, hence 404) and the permissions.
+  const perms = guilds.memberPermissions(channel.guild_id, actorId, channel.id);
+  if (perms === null) throw DomainError.notFound("channel");
+  return { channel, perms, isDm: false };
 }
 
 /** 403 50001 unless the access holds every bit given (ADMINISTRATOR holds all). */

@@ -93,7 +93,7 @@ export class Messages {
   }
 
   get(id: string): MessageRow | null {
-    return this.db.query("SELECT * FROM messages WHERE id = ?").get(id) as MessageRow | null;
+    return this.stmts().get.get(id) as MessageRow | null;
   }
 
   /** The message, if it is in this channel and visible to `viewerId` (ephemeral ones only to their person). */
@@ -104,49 +104,65 @@ export class Messages {
   }
 
   create(input: NewMessage): MessageRow {
-    return this.d.store.write(() => {
-      const ch = this.guilds.requireChannel(input.channelId);
-      const now = this.d.clock.now();
-      const m: MessageRow = {
-        id: this.d.ids.next(),
-        channel_id: ch.id,
-        author_id: input.authorId,
-        type: input.type ?? (input.reference ? 19 : 0),
-        content: input.ciphertext ? "" : (input.content ?? ""),
-        ciphertext: input.ciphertext ?? null,
-        embeds: JSON.stringify(input.ciphertext ? [] : (input.embeds ?? [])),
-        components: JSON.stringify(input.components ?? []),
-        flags: input.flags ?? 0,
-        nonce: input.nonce ?? null,
-        tts: input.tts ? 1 : 0,
-        mention_everyone: input.mentionEveryone ? 1 : 0,
-        reference_message_id: input.reference?.messageId ?? null,
-        reference_channel_id: input.reference?.channelId ?? null,
-        reference_guild_id: input.reference?.guildId ?? null,
-        webhook_id: input.webhook?.id ?? null,
-        webhook_name: input.webhook?.name ?? null,
-        webhook_avatar: input.webhook?.avatar ?? null,
-        application_id: input.applicationId ?? null,
-        interaction_id: input.interactionId ?? null,
-        ephemeral_user_id: input.ephemeralUserId ?? null,
-        pinned: 0,
-        created_at: now,
-        edited_at: null,
-      };
-      this.db
-        .query(
-          `INSERT INTO messages (id, channel_id, author_id, type, content, ciphertext, embeds, components, flags, nonce, tts, mention_everyone,
-             reference_message_id, reference_channel_id, reference_guild_id, webhook_id, webhook_name, webhook_avatar, application_id,
-             interaction_id, ephemeral_user_id, pinned, created_at, edited_at)
-           VALUES ($id, $channel_id, $author_id, $type, $content, $ciphertext, $embeds, $components, $flags, $nonce, $tts, $mention_everyone,
-             $reference_message_id, $reference_channel_id, $reference_guild_id, $webhook_id, $webhook_name, $webhook_avatar, $application_id,
-             $interaction_id, $ephemeral_user_id, $pinned, $created_at, $edited_at)`,
-        )
-        .run(m as never);
-      if (!m.ephemeral_user_id) this.db.query("UPDATE channels SET last_message_id = ? WHERE id = ?").run(m.id, ch.id);
-      this.d.store.emit({ type: "message.created", messageId: m.id, channelId: ch.id, guildId: ch.guild_id });
-      return m;
-    });
+    return this.d.store.write(() => this.insert(this.guilds.requireChannel(input.channelId), input));
+  }
+
+  /** Insert into a channel row read in the same transaction (create() and send() share it). */
+  private insert(ch: ChannelRow, input: NewMessage): MessageRow {
+    const now = this.d.clock.now();
+    const m: MessageRow = {
+      id: this.d.ids.next(),
+      channel_id: ch.id,
+      author_id: input.authorId,
+      type: input.type ?? (input.reference ? 19 : 0),
+      content: input.ciphertext ? "" : (input.content ?? ""),
+      ciphertext: input.ciphertext ?? null,
+      embeds: JSON.stringify(input.ciphertext ? [] : (input.embeds ?? [])),
+      components: JSON.stringify(input.components ?? []),
+      flags: input.flags ?? 0,
+      nonce: input.nonce ?? null,
+      tts: input.tts ? 1 : 0,
+      mention_everyone: input.mentionEveryone ? 1 : 0,
+      reference_message_id: input.reference?.messageId ?? null,
+      reference_channel_id: input.reference?.channelId ?? null,
+      reference_guild_id: input.reference?.guildId ?? null,
+      webhook_id: input.webhook?.id ?? null,
+      webhook_name: input.webhook?.name ?? null,
+      webhook_avatar: input.webhook?.avatar ?? null,
+      application_id: input.applicationId ?? null,
+      interaction_id: input.interactionId ?? null,
+      ephemeral_user_id: input.ephemeralUserId ?? null,
+      pinned: 0,
+      created_at: now,
+      edited_at: null,
+    };
+    const q = this.stmts();
+    q.insert.run(m as never);
+    if (!m.ephemeral_user_id) q.lastMessage.run(m.id, ch.id);
+    this.d.store.emit({ type: "message.created", messageId: m.id, channelId: ch.id, guildId: ch.guild_id });
+    return m;
+  }
+
+  private prepared: ReturnType<Messages["prepare"]> | null = null;
+
+  /** The hot statements, prepared once rather than looked up by their text on every post. */
+  private stmts() {
+    return (this.prepared ??= this.prepare());
+  }
+
+  private prepare() {
+    return {
+      insert: this.db.query(
+        `INSERT INTO messages (id, channel_id, author_id, type, content, ciphertext, embeds, components, flags, nonce, tts, mention_everyone,
+           reference_message_id, reference_channel_id, reference_guild_id, webhook_id, webhook_name, webhook_avatar, application_id,
+           interaction_id, ephemeral_user_id, pinned, created_at, edited_at)
+         VALUES ($id, $channel_id, $author_id, $type, $content, $ciphertext, $embeds, $components, $flags, $nonce, $tts, $mention_everyone,
+           $reference_message_id, $reference_channel_id, $reference_guild_id, $webhook_id, $webhook_name, $webhook_avatar, $application_id,
+           $interaction_id, $ephemeral_user_id, $pinned, $created_at, $edited_at)`,
+      ),
+      lastMessage: this.db.query("UPDATE channels SET last_message_id = ? WHERE id = ?"),
+      get: this.db.query("SELECT * FROM messages WHERE id = ?"),
+    };
   }
 
   /** Replace the given parts; absent keys are kept, `[]` clears (spec 4 rule 4). */
@@ -222,10 +238,16 @@ export class Messages {
    * point at a message of this channel, and an @everyone ping only for actors holding
    * ADMINISTRATOR (or the owner): MENTION_EVERYONE is not one of the 13 bits, so the
    * only holders of "every permission" are the ones who may ping everyone.
+   *
+   * `input` may be a function: it is called once the channel is known to be visible to
+   * the actor (so an unknown channel answers 404 before a bad body answers 400) and
+   * before the permission checks, inside the same transaction, so the channel and the
+   * permissions are read once for the whole post.
    */
-  send(actorId: string, channelId: string, input: SendInput): MessageRow {
+  send(actorId: string, channelId: string, input: SendInput | ((a: ChannelAccess) => SendInput)): MessageRow {
     return this.d.store.write(() => {
       const a = this.access(actorId, channelId);
+      if (typeof input === "function") input = input(a);
       if (!TEXT_TYPES.has(a.channel.type)) throw DomainError.invalid("", "Cannot send messages in a non-text channel", "CHANNEL_TYPE_INVALID");
       if (a.isDm) this.requireDmPartnerReachable(actorId, a.channel.id);
       else requireBits(a, PERMISSIONS.SEND_MESSAGES);
@@ -245,7 +267,7 @@ export class Messages {
           throw DomainError.invalid("message_reference", "Unknown message", "REPLIES_UNKNOWN_MESSAGE");
       }
       const content = input.content ?? "";
-      return this.create({
+      return this.insert(a.channel, {
         channelId,
         authorId: actorId,
         content,

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { Reply, Req, RouteDef } from "../http";
 import { noContent, ok } from "../http";
-import type { MessageRow } from "../../core/types";
+import type { ChannelRow, MessageRow } from "../../core/types";
 import { DomainError } from "../../core/errors";
 import { INTENTS } from "../../core/permissions";
 import { Snowflakes } from "../snowflakes";
@@ -37,23 +37,45 @@ export const messageRoutes: RouteDef[] = [
     handler: async (req) => {
       const { api, params, bot } = req;
       const channelId = known(api, params.channel_id, "channel");
-      api.core.messages.access(bot.botUserId, channelId);
-      const body = validateMessagePayload(await req.json());
-      if (body.reference && body.reference.type !== 0) throw DomainError.notImplemented("501: Not Implemented. Message forwarding is not supported by Parley.");
-      const m = api.core.messages.send(bot.botUserId, channelId, {
-          content: body.content ?? "",
-          embeds: body.embeds ?? [],
-          components: body.components ?? [],
-          flags: body.flags ?? 0,
-          nonce: body.nonce,
-          enforceNonce: body.enforceNonce,
-          tts: body.tts,
-          allowEveryone: body.allowEveryone,
-          reference: body.reference
-            ? { messageId: body.reference.messageId ? api.flakes.uuid(body.reference.messageId) : null, failIfNotExists: body.reference.failIfNotExists }
-            : null,
+      // The body is read first but judged only after the channel check, so the answers keep
+      // their order (404 unknown channel, then 400 bad body, then 403) while the channel and
+      // the permissions are read once, in the same transaction as the insert.
+      let raw: unknown;
+      let unreadable: unknown = null;
+      try {
+        raw = await req.json();
+      } catch (e) {
+        unreadable = e ?? new Error("unreadable body");
+      }
+      let channel: ChannelRow | undefined;
+      let fresh = false;
+      const m = api.core.store.write(() => {
+        const sent = api.core.messages.send(bot.botUserId, channelId, (a) => {
+          channel = a.channel;
+          if (unreadable) throw unreadable;
+          const body = validateMessagePayload(raw, { rawLength: req.bodyLength() });
+          if (body.reference && body.reference.type !== 0) throw DomainError.notImplemented("501: Not Implemented. Message forwarding is not supported by Parley.");
+          // Without enforce_nonce every post inserts a new message; with it, an earlier one may come back.
+          fresh = !(body.enforceNonce && body.nonce);
+          return {
+            content: body.content ?? "",
+            embeds: body.embeds ?? [],
+            components: body.components ?? [],
+            flags: body.flags ?? 0,
+            nonce: body.nonce,
+            enforceNonce: body.enforceNonce,
+            tts: body.tts,
+            allowEveryone: body.allowEveryone,
+            reference: body.reference
+              ? { messageId: body.reference.messageId ? api.flakes.uuid(body.reference.messageId) : null, failIfNotExists: body.reference.failIfNotExists }
+              : null,
+          };
         });
-      return ok(messageJson(api, m, { content: true, viewerId: bot.botUserId }));
+        // Minted inside the post's transaction: one commit per message, not two.
+        api.flakes.of(sent.id);
+        return sent;
+      });
+      return ok(messageJson(api, m, { content: true, viewerId: bot.botUserId, channel, fresh }));
     },
   },
   {

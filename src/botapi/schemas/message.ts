@@ -93,10 +93,12 @@ const EMBED_TOTAL = 6000;
  * Validate and normalize a message body. `partial` (edits) skips the "not empty" rule,
  * which the edit itself checks against what the message keeps.
  */
-export function validateMessagePayload(body: unknown, opts: { partial?: boolean } = {}): NormalizedMessage {
+export function validateMessagePayload(body: unknown, opts: { partial?: boolean; rawLength?: number | null } = {}): NormalizedMessage {
   if (body === undefined || body === null) body = {};
-  if (typeof body === "object" && !Array.isArray(body)) {
-    const bytes = new TextEncoder().encode(JSON.stringify(body)).length;
+  if (typeof body === "object" && !Array.isArray(body) && !provablySmall(opts.rawLength)) {
+    const json = JSON.stringify(body);
+    // A UTF-16 unit is at most 3 UTF-8 bytes: only a long text needs its bytes counted.
+    const bytes = json.length * 3 <= MAX_PAYLOAD_BYTES ? json.length : Buffer.byteLength(json, "utf8");
     if (bytes > MAX_PAYLOAD_BYTES) throw DomainError.invalid("", `The message payload must be at most ${MAX_PAYLOAD_BYTES} bytes.`, "PAYLOAD_TOO_LARGE");
   }
   const raw = (typeof body === "object" && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
@@ -137,6 +139,17 @@ export function validateMessagePayload(body: unknown, opts: { partial?: boolean 
         }
       : null,
   };
+}
+
+/**
+ * The limit applies to the body as re-serialized JSON. Re-serializing never makes strings,
+ * literals or structure longer than their source; only a number can grow ("1e20" becomes
+ * 21 digits, at most 5.25 times its text), and the source's UTF-8 is at most 3 bytes per
+ * UTF-16 unit. So a body text of n units re-serializes to at most 18n bytes, and a short
+ * text needs no second serialization to be known to be within the limit.
+ */
+function provablySmall(rawLength: number | null | undefined): boolean {
+  return rawLength != null && rawLength * 18 <= MAX_PAYLOAD_BYTES;
 }
 
 function stripNulls(v: unknown): unknown {

@@ -1,5 +1,5 @@
 import type { BotApi } from "../context";
-import type { MessageRow } from "../../core/types";
+import type { ChannelRow, MessageRow } from "../../core/types";
 import { userJson } from "./user";
 import { memberJson } from "./member";
 import { iso, isoOrNull } from "./time";
@@ -12,6 +12,10 @@ export interface MessageView {
   viewerId?: string | null;
   /** Gateway dispatches add guild_id and the author's member (without user). */
   gateway?: boolean;
+  /** The message's channel row when the caller already read it (saves the lookup). */
+  channel?: ChannelRow;
+  /** A message created by this very request: it has no reactions yet, so none are looked up. */
+  fresh?: boolean;
 }
 
 const MENTION_USER = /<@!?(\d{17,20})>/g;
@@ -24,7 +28,7 @@ const MENTION_ROLE = /<@&(\d{17,20})>/g;
  */
 export function messageJson(api: BotApi, m: MessageRow, view: MessageView, depth = 0): Record<string, unknown> {
   const f = api.flakes;
-  const ch = api.core.guilds.channel(m.channel_id);
+  const ch = view.channel && view.channel.id === m.channel_id ? view.channel : api.core.guilds.channel(m.channel_id);
   const guildId = ch?.guild_id ?? null;
   const isDm = guildId === null;
   const encrypted = m.ciphertext !== null;
@@ -37,7 +41,8 @@ export function messageJson(api: BotApi, m: MessageRow, view: MessageView, depth
   const content = showContent ? m.content : "";
   const mentions: unknown[] = [];
   const mentionRoles: string[] = [];
-  if (content) {
+  // Every mention form starts with "<@": most messages have none and skip both scans.
+  if (content && content.includes("<@")) {
     const seen = new Set<string>();
     for (const [, id] of content.matchAll(MENTION_USER)) {
       if (seen.has(id)) continue;
@@ -78,8 +83,10 @@ export function messageJson(api: BotApi, m: MessageRow, view: MessageView, depth
   if (m.interaction_id) Object.assign(out, interactionMetadataJson(api, m));
   if (isDm) out.service_e2e_encrypted = encrypted;
 
-  const reactions = reactionsJson(api, m.id, view.viewerId ?? null);
-  if (reactions.length) out.reactions = reactions;
+  if (!view.fresh) {
+    const reactions = reactionsJson(api, m.id, view.viewerId ?? null);
+    if (reactions.length) out.reactions = reactions;
+  }
 
   if (m.reference_message_id) {
     out.message_reference = {
@@ -90,7 +97,7 @@ export function messageJson(api: BotApi, m: MessageRow, view: MessageView, depth
     };
     if (m.type === 19 && depth === 0) {
       const ref = api.core.messages.get(m.reference_message_id);
-      out.referenced_message = ref ? messageJson(api, ref, { ...view, gateway: false }, 1) : null;
+      out.referenced_message = ref ? messageJson(api, ref, { ...view, gateway: false, fresh: false }, 1) : null;
     }
   }
 
