@@ -330,12 +330,17 @@ export function guildCreate(cache: GuildCreateCache, guildId: string, bots: read
   };
 }
 
-/** MESSAGE_CREATE/UPDATE views: with or without content, and per viewer only when reactions exist. */
+/**
+ * MESSAGE_CREATE/UPDATE views: with or without content, and per viewer only when
+ * reactions exist. A bot always sees its own messages' content (see contentVisible in
+ * botapi/routes/messages.ts for why).
+ */
 function messageViews(api: BotApi, m: MessageRow, inGuild: boolean): (s: Session) => string {
   const cache = new Map<string, string>();
   let perViewer: boolean | null = null;
   return (s) => {
-    const content = !inGuild || (s.intents & INTENTS.MESSAGE_CONTENT) !== 0;
+    const own = m.author_id === s.owner.botUserId && !m.webhook_id;
+    const content = !inGuild || own || (s.intents & INTENTS.MESSAGE_CONTENT) !== 0;
     if (perViewer === null) {
       const probe = messageJson(api, m, { content, gateway: true, viewerId: null });
       perViewer = Array.isArray(probe.reactions);

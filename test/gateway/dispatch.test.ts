@@ -325,3 +325,17 @@ describe("interactions", () => {
     expect(p.gateway.sessionsOf(W.app("AllBot")).find((s) => s.session_id === closedId)!.seq).toBe(seqBefore);
   });
 });
+
+describe("MESSAGE_CONTENT and the bot's own messages", () => {
+  test("a session without MESSAGE_CONTENT still gets its own message's content; others' stay stripped", async () => {
+    const plain = await bot("PlainBot", I.GUILDS | I.GUILD_MESSAGES);
+    const plainBotUser = p.core.apps.get(W.app("PlainBot"))!.bot_user_id;
+    const ch = W.channel("Lab", "general");
+    p.core.messages.create({ channelId: ch, authorId: plainBotUser, content: "from me", embeds: [{ type: "rich", title: "mine" }] });
+    p.core.messages.create({ channelId: ch, authorId: W.person("bob"), content: `<@${p.api.flakes.of(plainBotUser)}> hi` });
+    await syncAll(plain);
+    const [own, mention] = plain.dispatches().filter((f: any) => f.t === "MESSAGE_CREATE");
+    expect(own.d).toMatchObject({ content: "from me", embeds: [{ title: "mine" }] });
+    expect(mention.d).toMatchObject({ content: "", embeds: [] });
+  });
+});

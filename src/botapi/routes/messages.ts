@@ -14,13 +14,16 @@ const BulkDeleteBody = Type.Object({ messages: Type.Array(Snowflake, { minItems:
 
 /**
  * MESSAGE_CONTENT gating on REST uses the token's intents (spec 5.7, 5.9): without it,
- * content, embeds, components and attachments of every server message are withheld.
- * The reference exempts a bot's own messages and those mentioning it; the spec states
- * no exemption and wins where the two differ (design/architecture.md). DMs are not
- * server messages: a person's DM is an envelope anyway, the bot's own is plaintext.
+ * content, embeds, components and attachments of server messages are withheld. A bot's
+ * own messages are the one exemption: there is nothing to withhold from their author,
+ * and discord.js caches the gateway echo of a sent message before the POST answer, so a
+ * stripped echo would make `await channel.send("x")` resolve to a message without its
+ * content. Messages that mention the bot stay gated (the reference exempts them; the
+ * spec names no exemption and wins where the two differ). DMs are not server messages.
  */
 export function contentVisible(req: Req, m: MessageRow): boolean {
   if (req.bot.intents & INTENTS.MESSAGE_CONTENT) return true;
+  if (m.author_id === req.bot.botUserId && !m.webhook_id) return true;
   const ch = req.api.core.guilds.channel(m.channel_id);
   return !ch || ch.guild_id === null;
 }
