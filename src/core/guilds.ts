@@ -239,7 +239,7 @@ export class Guilds {
   // ---- channels ----
 
   channel(id: string): ChannelRow | null {
-    return this.db.query("SELECT * FROM channels WHERE id = ?").get(id) as ChannelRow | null;
+    return this.db.query("SELECT * FROM channel_rows WHERE id = ?").get(id) as ChannelRow | null;
   }
 
   requireChannel(id: string): ChannelRow {
@@ -249,7 +249,7 @@ export class Guilds {
   }
 
   channels(guildId: string): ChannelRow[] {
-    return this.db.query("SELECT * FROM channels WHERE guild_id = ? ORDER BY position, id").all(guildId) as ChannelRow[];
+    return this.db.query("SELECT * FROM channel_rows WHERE guild_id = ? ORDER BY position, id").all(guildId) as ChannelRow[];
   }
 
   overwrites(channelId: string): OverwriteRow[] {
@@ -318,8 +318,8 @@ export class Guilds {
     };
     this.db
       .query(
-        `INSERT INTO channels (id, guild_id, type, name, topic, position, parent_id, nsfw, rate_limit_per_user, user_limit, bitrate, e2e, last_message_id, created_at)
-         VALUES ($id, $guild_id, $type, $name, $topic, $position, $parent_id, $nsfw, $rate_limit_per_user, $user_limit, $bitrate, $e2e, $last_message_id, $created_at)`,
+        `INSERT INTO channels (id, guild_id, type, name, topic, position, parent_id, nsfw, rate_limit_per_user, user_limit, bitrate, e2e, created_at)
+         VALUES ($id, $guild_id, $type, $name, $topic, $position, $parent_id, $nsfw, $rate_limit_per_user, $user_limit, $bitrate, $e2e, $created_at)`,
       )
       .run(c as never);
     return c;

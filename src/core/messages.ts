@@ -4,6 +4,7 @@ import type { Guilds } from "./guilds";
 import type { Users } from "./users";
 import { AUDIT, type Audit } from "./audit";
 import { DomainError } from "./errors";
+import { uuidBound } from "./ids";
 import { accessChannel, holds, requireBits, type ChannelAccess } from "./access";
 import { PERMISSIONS } from "./permissions";
 
@@ -138,7 +139,6 @@ export class Messages {
     };
     const q = this.stmts();
     q.insert.run(m as never);
-    if (!m.ephemeral_user_id) q.lastMessage.run(m.id, ch.id);
     this.d.store.emit({ type: "message.created", messageId: m.id, channelId: ch.id, guildId: ch.guild_id });
     return m;
   }
@@ -160,7 +160,6 @@ export class Messages {
            $reference_message_id, $reference_channel_id, $reference_guild_id, $webhook_id, $webhook_name, $webhook_avatar, $application_id,
            $interaction_id, $ephemeral_user_id, $pinned, $created_at, $edited_at)`,
       ),
-      lastMessage: this.db.query("UPDATE channels SET last_message_id = ? WHERE id = ?"),
       get: this.db.query("SELECT * FROM messages WHERE id = ?"),
     };
   }
@@ -253,8 +252,8 @@ export class Messages {
       else requireBits(a, PERMISSIONS.SEND_MESSAGES);
       if (input.enforceNonce && input.nonce) {
         const earlier = this.db
-          .query("SELECT * FROM messages WHERE channel_id = ? AND author_id = ? AND nonce = ? AND created_at >= ? ORDER BY id DESC LIMIT 1")
-          .get(channelId, actorId, input.nonce, this.d.clock.now() - NONCE_WINDOW_MS) as MessageRow | null;
+          .query("SELECT * FROM messages WHERE channel_id = ? AND id >= ? AND author_id = ? AND nonce = ? AND created_at >= ? ORDER BY id DESC LIMIT 1")
+          .get(channelId, uuidBound(this.d.clock.now() - NONCE_WINDOW_MS, false), actorId, input.nonce, this.d.clock.now() - NONCE_WINDOW_MS) as MessageRow | null;
         if (earlier) return earlier;
       }
       this.enforceSlowmode(a, actorId);
@@ -385,13 +384,24 @@ export class Messages {
   }
 
   private enforceSlowmode(a: ChannelAccess, actorId: string): void {
-    const every = a.channel.rate_limit_per_user;
-    if (!every || holds(a, PERMISSIONS.MANAGE_MESSAGES) || holds(a, PERMISSIONS.MANAGE_CHANNELS)) return;
+    if (holds(a, PERMISSIONS.MANAGE_MESSAGES) || holds(a, PERMISSIONS.MANAGE_CHANNELS)) return;
+    this.requireSlowmodeOver(a.channel, actorId);
+  }
+
+  /**
+   * Slowmode (rate_limit_per_user): refuse while the author's last message in the
+   * channel is younger than the channel's interval. The caller decides who is exempt.
+   * Ids are time-ordered, so the (channel_id, id) index bounds the look-back.
+   */
+  requireSlowmodeOver(channel: ChannelRow, authorId: string): void {
+    const every = channel.rate_limit_per_user * 1000;
+    if (!every) return;
+    const since = this.d.clock.now() - every;
     const last = this.db
-      .query("SELECT max(created_at) AS t FROM messages WHERE author_id = ? AND channel_id = ? AND ephemeral_user_id IS NULL")
-      .get(actorId, a.channel.id) as { t: number | null };
+      .query("SELECT max(created_at) AS t FROM messages WHERE channel_id = ? AND id >= ? AND author_id = ? AND ephemeral_user_id IS NULL")
+      .get(channel.id, uuidBound(since, false), authorId) as { t: number | null };
     if (last.t === null) return;
-    const wait = last.t + every * 1000 - this.d.clock.now();
+    const wait = last.t + every - this.d.clock.now();
     if (wait > 0) throw DomainError.slowmode(wait);
   }
 
@@ -444,7 +454,7 @@ export class Messages {
       this.users.require(b);
       const existing = this.db
         .query(
-          "SELECT c.* FROM channels c JOIN dm_recipients x ON x.channel_id = c.id AND x.user_id = ? JOIN dm_recipients y ON y.channel_id = c.id AND y.user_id = ? WHERE c.type = 1",
+          "SELECT c.* FROM channel_rows c JOIN dm_recipients x ON x.channel_id = c.id AND x.user_id = ? JOIN dm_recipients y ON y.channel_id = c.id AND y.user_id = ? WHERE c.type = 1",
         )
         .get(a, b) as ChannelRow | null;
       if (existing) return existing;
@@ -466,8 +476,8 @@ export class Messages {
       };
       this.db
         .query(
-          `INSERT INTO channels (id, guild_id, type, name, topic, position, parent_id, nsfw, rate_limit_per_user, user_limit, bitrate, e2e, last_message_id, created_at)
-           VALUES ($id, $guild_id, $type, $name, $topic, $position, $parent_id, $nsfw, $rate_limit_per_user, $user_limit, $bitrate, $e2e, $last_message_id, $created_at)`,
+          `INSERT INTO channels (id, guild_id, type, name, topic, position, parent_id, nsfw, rate_limit_per_user, user_limit, bitrate, e2e, created_at)
+           VALUES ($id, $guild_id, $type, $name, $topic, $position, $parent_id, $nsfw, $rate_limit_per_user, $user_limit, $bitrate, $e2e, $created_at)`,
         )
         .run(c as never);
       this.db.query("INSERT INTO dm_recipients (channel_id, user_id) VALUES (?, ?), (?, ?)").run(c.id, a, c.id, b);

@@ -6,6 +6,7 @@ import type { Audit } from "./audit";
 import type { Hierarchy } from "./roles";
 import { AUDIT } from "./audit";
 import { DomainError } from "./errors";
+import { uuidBound } from "./ids";
 import { PERMISSIONS } from "./permissions";
 
 /**
@@ -206,10 +207,12 @@ export class Moderation {
       if (secs > 0) {
         const doomed = this.db
           .query(
+            // An id's time is never before its created_at, so the id bound only narrows the
+            // (channel_id, id) index range; created_at keeps the span exact.
             `SELECT m.id, m.channel_id, m.ephemeral_user_id FROM messages m JOIN channels c ON c.id = m.channel_id
-             WHERE c.guild_id = ? AND m.author_id = ? AND m.webhook_id IS NULL AND m.created_at >= ? AND m.created_at <= ? ORDER BY m.id`,
+             WHERE c.guild_id = ? AND m.id >= ? AND m.author_id = ? AND m.webhook_id IS NULL AND m.created_at >= ? AND m.created_at <= ? ORDER BY m.id`,
           )
-          .all(guildId, targetId, now - secs * 1000, now) as { id: string; channel_id: string; ephemeral_user_id: string | null }[];
+          .all(guildId, uuidBound(now - secs * 1000, false), targetId, now - secs * 1000, now) as { id: string; channel_id: string; ephemeral_user_id: string | null }[];
         for (const m of doomed) {
           this.db.query("DELETE FROM messages WHERE id = ?").run(m.id);
           this.d.store.emit({ type: "message.deleted", messageId: m.id, channelId: m.channel_id, guildId, ephemeralUserId: m.ephemeral_user_id });

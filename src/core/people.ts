@@ -161,13 +161,8 @@ export class People {
       if (!TEXT_TYPES.has(c.type)) throw DomainError.invalid("channel_id", "Messages can only be sent to text channels", "CHANNEL_TYPE_INVALID");
       const perms = this.guilds.permissions(c.guild_id, userId, c.id);
       if (!hasPermission(perms, PERMISSIONS.SEND_MESSAGES)) throw DomainError.forbidden();
-      if (c.rate_limit_per_user > 0 && !hasPermission(perms, PERMISSIONS.MANAGE_MESSAGES) && !hasPermission(perms, PERMISSIONS.MANAGE_CHANNELS)) {
-        const last = this.d.store.db
-          .query("SELECT max(created_at) AS t FROM messages WHERE channel_id = ? AND author_id = ? AND ephemeral_user_id IS NULL")
-          .get(c.id, userId) as { t: number | null };
-        const wait = last.t === null ? 0 : last.t + c.rate_limit_per_user * 1000 - this.d.clock.now();
-        if (wait > 0) throw DomainError.slowmode(wait);
-      }
+      if (!hasPermission(perms, PERMISSIONS.MANAGE_MESSAGES) && !hasPermission(perms, PERMISSIONS.MANAGE_CHANNELS))
+        this.messages.requireSlowmodeOver(c, userId);
       return this.messages.create({ channelId: c.id, authorId: userId, content: msg.content ?? "", embeds: msg.embeds ?? [], reference });
     });
   }
@@ -222,7 +217,7 @@ export class People {
 
   dms(userId: string): ChannelRow[] {
     return this.d.store.db
-      .query("SELECT c.* FROM channels c JOIN dm_recipients r ON r.channel_id = c.id WHERE r.user_id = ? AND c.type = 1 ORDER BY c.id")
+      .query("SELECT c.* FROM channel_rows c JOIN dm_recipients r ON r.channel_id = c.id WHERE r.user_id = ? AND c.type = 1 ORDER BY c.id")
       .all(userId) as ChannelRow[];
   }
 

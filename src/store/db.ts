@@ -27,6 +27,7 @@ export class Store {
     this.db.exec("PRAGMA journal_mode = WAL");
     this.db.exec(`PRAGMA synchronous = ${opts.synchronous}`);
     this.db.exec("PRAGMA foreign_keys = ON");
+    this.db.exec("PRAGMA wal_autocheckpoint = 10000");
     this.migrate();
   }
 
@@ -78,6 +79,7 @@ export class Store {
       })();
     } finally {
       this.db.exec("PRAGMA foreign_keys = ON");
+    this.db.exec("PRAGMA wal_autocheckpoint = 10000");
     }
   }
 

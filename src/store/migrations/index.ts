@@ -3,10 +3,11 @@
  * every test app). Never edit a migration that has shipped; add the next number.
  */
 import { m001 } from "./001_initial";
+import { m002 } from "./002_lean_message_writes";
 
 export interface Migration {
   version: number;
   sql: string;
 }
 
-export const migrations: Migration[] = [m001];
+export const migrations: Migration[] = [m001, m002];

@@ -1,0 +1,51 @@
+import { expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Store } from "../../src/store/db";
+import { migrations } from "../../src/store/migrations";
+import { call, makeUnlimitedParley, seedBasic } from "../helpers";
+
+test("migrations are numbered, forward-only, and upgrade a database made by an older version", () => {
+  expect(migrations.map((m) => m.version)).toEqual(migrations.map((_, i) => i + 1));
+  const dir = mkdtempSync(join(tmpdir(), "parley-mig-"));
+  try {
+    const path = join(dir, "old.db");
+    // A database as version 1 left it, with a channel that has a last message.
+    const old = new Database(path, { create: true });
+    old.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)");
+    old.exec(migrations[0].sql);
+    old.exec("INSERT INTO schema_migrations VALUES (1, 0)");
+    old.exec("INSERT INTO users (id, kind, username, created_at) VALUES ('u', 'person', 'alice', 0)");
+    old.exec("INSERT INTO guilds (id, name, owner_id, created_at) VALUES ('g', 'Lab', 'u', 0)");
+    old.exec("INSERT INTO channels (id, guild_id, type, name, created_at, last_message_id) VALUES ('c', 'g', 0, 'general', 0, 'm2')");
+    old.exec("INSERT INTO messages (id, channel_id, author_id, content, created_at) VALUES ('m1', 'c', 'u', 'one', 1), ('m2', 'c', 'u', 'two', 2)");
+    old.close();
+    const store = new Store({ path, synchronous: "NORMAL" });
+    const versions = (store.db.query("SELECT version FROM schema_migrations ORDER BY version").all() as { version: number }[]).map((r) => r.version);
+    expect(versions).toEqual(migrations.map((m) => m.version));
+    expect((store.db.query("SELECT last_message_id FROM channel_rows WHERE id = 'c'").get() as any).last_message_id).toBe("m2");
+    expect((store.db.query("SELECT count(*) AS n FROM messages").get() as any).n).toBe(2);
+    store.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a channel's last_message_id follows its newest visible message", async () => {
+  const p = makeUnlimitedParley();
+  const w = seedBasic(p);
+  const token = w.applications.EchoBot.token;
+  const ch = w.guilds.Lab.channels.general;
+  const get = async () => (await call(p, "GET", `/channels/${ch}`, { token })).body.last_message_id;
+  expect(await get()).toBeNull();
+  const a = (await call(p, "POST", `/channels/${ch}/messages`, { token, body: { content: "a" } })).body.id;
+  const b = (await call(p, "POST", `/channels/${ch}/messages`, { token, body: { content: "b" } })).body.id;
+  expect(await get()).toBe(b);
+  // an ephemeral message is nobody's last message but its person's
+  p.core.messages.create({ channelId: p.api.flakes.uuid(ch)!, authorId: p.api.flakes.uuid(w.applications.EchoBot.bot_user_id)!, content: "psst", ephemeralUserId: p.api.flakes.uuid(w.users.bob.id)! });
+  expect(await get()).toBe(b);
+  await call(p, "DELETE", `/channels/${ch}/messages/${b}`, { token });
+  expect(await get()).toBe(a);
+});
