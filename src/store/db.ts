@@ -92,12 +92,22 @@ export class Store {
     const done = new Set(
       (this.db.query("SELECT version FROM schema_migrations").all() as { version: number }[]).map((r) => r.version),
     );
-    for (const m of migrations) {
-      if (done.has(m.version)) continue;
-      this.db.transaction(() => {
-        this.db.exec(m.sql);
-        this.db.query("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)").run(m.version, Date.now());
-      })();
+    // Foreign keys are off while migrating (the SQLite way to rebuild a table): a DROP
+    // TABLE would otherwise cascade into the rows that reference it. Each migration
+    // still ends with a foreign_key_check, so a bad one rolls back.
+    this.db.exec("PRAGMA foreign_keys = OFF");
+    try {
+      for (const m of migrations) {
+        if (done.has(m.version)) continue;
+        this.db.transaction(() => {
+          this.db.exec(m.sql);
+          const broken = this.db.query("PRAGMA foreign_key_check").all();
+          if (broken.length) throw new Error(`migration ${m.version} breaks ${broken.length} foreign keys`);
+          this.db.query("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)").run(m.version, Date.now());
+        })();
+      }
+    } finally {
+      this.db.exec("PRAGMA foreign_keys = ON");
     }
   }
 }

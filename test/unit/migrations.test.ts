@@ -21,12 +21,16 @@ test("migrations are numbered, forward-only, and upgrade a database made by an o
     old.exec("INSERT INTO guilds (id, name, owner_id, created_at) VALUES ('g', 'Lab', 'u', 0)");
     old.exec("INSERT INTO channels (id, guild_id, type, name, created_at, last_message_id) VALUES ('c', 'g', 0, 'general', 0, 'm2')");
     old.exec("INSERT INTO messages (id, channel_id, author_id, content, created_at) VALUES ('m1', 'c', 'u', 'one', 1), ('m2', 'c', 'u', 'two', 2)");
+    old.exec("INSERT INTO reactions (message_id, emoji_key, emoji_name, user_id, created_at) VALUES ('m1', '👍', '👍', 'u', 3)");
     old.close();
     const store = new Store({ path, synchronous: "NORMAL" });
     const versions = (store.db.query("SELECT version FROM schema_migrations ORDER BY version").all() as { version: number }[]).map((r) => r.version);
     expect(versions).toEqual(migrations.map((m) => m.version));
     expect((store.db.query("SELECT last_message_id FROM channel_rows WHERE id = 'c'").get() as any).last_message_id).toBe("m2");
     expect((store.db.query("SELECT count(*) AS n FROM messages").get() as any).n).toBe(2);
+    // rebuilding the messages table must not cascade into what references it
+    expect((store.db.query("SELECT count(*) AS n FROM reactions").get() as any).n).toBe(1);
+    expect(store.db.query("PRAGMA foreign_key_check").all()).toEqual([]);
     store.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -4,10 +4,11 @@
  */
 import { m001 } from "./001_initial";
 import { m002 } from "./002_lean_message_writes";
+import { m003 } from "./003_messages_without_rowid";
 
 export interface Migration {
   version: number;
   sql: string;
 }
 
-export const migrations: Migration[] = [m001, m002];
+export const migrations: Migration[] = [m001, m002, m003];
