@@ -3,8 +3,15 @@
  * Every write goes through write(): one transaction, and the domain events it produced
  * are handed to the bus only after the commit, so no subscriber ever sees an event for
  * data that was rolled back.
+ *
+ * Group commit: a WAL commit per request dominated the bot API's write path, and many
+ * requests are in flight at once. Code run through batched() (only the bot API pipeline)
+ * writes into one shared open transaction, each write in its own savepoint, committed
+ * once at the end of the event-loop turn; batched() answers only after that commit. Every
+ * other writer commits at once as before, committing an open batch first.
  */
 import { Database } from "bun:sqlite";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { migrations } from "./migrations";
@@ -14,10 +21,30 @@ export interface StoreOptions {
   synchronous: "NORMAL" | "FULL";
 }
 
+/** One group commit: the open transaction shared by batched writes. */
+interface Batch {
+  id: number;
+  /** Each write's events, in write order, published after the commit. */
+  events: unknown[][];
+  /** Resolves after the commit (or its failure); never rejects. */
+  done: Promise<void>;
+  settle: () => void;
+}
+
+/** A batched() call's marker; switched off when its fn ends, so later timers it set write at once. */
+interface Scope {
+  on: boolean;
+}
+
 export class Store {
   readonly db: Database;
   private pending: unknown[] | null = null;
   private publish: (events: unknown[]) => void = () => {};
+  private readonly scope = new AsyncLocalStorage<Scope>();
+  private batch: Batch | null = null;
+  private batches = 0;
+  /** The last batch whose COMMIT failed, so every request that could see it answers an error. */
+  private failed: { id: number; error: unknown } | null = null;
 
   constructor(opts: StoreOptions) {
     if (opts.path !== ":memory:") mkdirSync(dirname(opts.path), { recursive: true });
@@ -42,6 +69,10 @@ export class Store {
    */
   write<T>(fn: () => T): T {
     if (this.pending) return fn();
+    if (this.scope.getStore()?.on) return this.writeBatched(fn);
+    // Everyone else keeps commit-then-publish at once; an open batch goes first so that
+    // commits (and events) stay in the order the writes happened.
+    if (this.batch) this.commitBatch();
     this.pending = [];
     let events: unknown[];
     let result: T;
@@ -55,6 +86,88 @@ export class Store {
     return result;
   }
 
+  /**
+   * Run fn with its writes joining the group commit, and settle only once every batch
+   * fn could have read from or written to has committed: an answer built from the result
+   * never shows uncommitted rows, and an acknowledged write is durable. Rejects with the
+   * commit's error if one of those batches failed to commit.
+   */
+  async batched<T>(fn: () => T | Promise<T>): Promise<T> {
+    // Reads share the connection, so fn sees the open batch's rows (if any) from now on.
+    const first = this.batch ? this.batch.id : this.batches + 1;
+    const scope: Scope = { on: true };
+    let result: T;
+    try {
+      result = await this.scope.run(scope, fn);
+    } finally {
+      scope.on = false;
+    }
+    if (this.batch) await this.batch.done;
+    // Conservative: a failed batch opened after fn ended also counts; failures are rare.
+    if (this.failed && this.failed.id >= first) throw this.failed.error;
+    return result;
+  }
+
+  /** Commit the open batch now (wipe, close, tests); a no-op without one. */
+  flush(): void {
+    if (this.batch) this.commitBatch();
+  }
+
+  private writeBatched<T>(fn: () => T): T {
+    const batch = this.batch ?? this.openBatch();
+    this.pending = [];
+    this.db.query("SAVEPOINT w").run();
+    try {
+      const result = fn();
+      this.db.query("RELEASE w").run();
+      if (this.pending.length) batch.events.push(this.pending);
+      return result;
+    } catch (e) {
+      // Undo only this write; the batch's other writes stay.
+      this.db.query("ROLLBACK TO w").run();
+      this.db.query("RELEASE w").run();
+      throw e;
+    } finally {
+      this.pending = null;
+    }
+  }
+
+  private openBatch(): Batch {
+    this.db.query("BEGIN").run();
+    let settle!: () => void;
+    const done = new Promise<void>((r) => (settle = r));
+    const batch: Batch = { id: ++this.batches, events: [], done, settle };
+    this.batch = batch;
+    // setImmediate: after every request already read in this turn has run its handler,
+    // so they share the commit. Scheduled outside the scope, so that subscribers run by
+    // the commit do not count as batched writers.
+    this.scope.exit(() =>
+      setImmediate(() => {
+        if (this.batch === batch) this.commitBatch();
+      }),
+    );
+    return batch;
+  }
+
+  private commitBatch(): void {
+    const batch = this.batch!;
+    this.batch = null;
+    try {
+      this.db.query("COMMIT").run();
+    } catch (error) {
+      // Some failed COMMITs leave the transaction open; nothing of the batch may stay.
+      if (this.db.inTransaction) this.db.query("ROLLBACK").run();
+      this.failed = { id: batch.id, error };
+      batch.settle();
+      return;
+    }
+    try {
+      for (const events of batch.events) this.publish(events);
+    } finally {
+      batch.settle();
+    }
+  }
+
   emit(event: unknown): void {
     if (!this.pending) throw new Error("emit() outside write()");
     this.pending.push(event);
@@ -66,6 +179,7 @@ export class Store {
 
   /** Delete every row of every table (the harness's reset). The schema stays. */
   wipe(): void {
+    this.flush();
     const tables = (
       this.db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations'").all() as {
         name: string;
@@ -84,6 +198,7 @@ export class Store {
   }
 
   close(): void {
+    this.flush();
     this.db.close();
   }
 
