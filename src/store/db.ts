@@ -152,13 +152,18 @@ export class Store {
   private commitBatch(): void {
     const batch = this.batch!;
     this.batch = null;
+    // Waiters are settled whatever happens, or their requests would never answer.
     try {
       this.db.query("COMMIT").run();
     } catch (error) {
-      // Some failed COMMITs leave the transaction open; nothing of the batch may stay.
-      if (this.db.inTransaction) this.db.query("ROLLBACK").run();
       this.failed = { id: batch.id, error };
-      batch.settle();
+      try {
+        // Some failed COMMITs (a deferred constraint, SQLITE_BUSY) leave the transaction
+        // open: nothing of the batch may stay, and the next writer needs a clean slate.
+        if (this.db.inTransaction) this.db.query("ROLLBACK").run();
+      } finally {
+        batch.settle();
+      }
       return;
     }
     try {
