@@ -114,7 +114,8 @@ export function errorResponse(e: unknown): Response {
 export async function run(api: BotApi, def: RouteDef, request: Request, params: Record<string, string>): Promise<Response> {
   const clock = api.core.clock;
   let state: BucketState | undefined;
-  const rlKey = (bot: string) => `${bot}|${firstParam(def.path, params)}`;
+  const major = firstParam(def.path, params);
+  const rlKey = (bot: string) => `${bot}|${major}`;
   try {
     let bot: AuthedBot | null = null;
     if (def.auth === "bot") {
@@ -124,7 +125,6 @@ export async function run(api: BotApi, def: RouteDef, request: Request, params: 
         throw DomainError.unauthorized();
       }
     }
-    const major = firstParam(def.path, params);
     if (!bot && !major) {
       // Spec 8.1 rule 3: no bot token and no major parameter: not bucketed.
       state = api.limiter.peek(def.method, def.path, rlKey("anon"));
