@@ -187,3 +187,24 @@ export async function interactionPayload(p: Parley, id: string): Promise<any> {
   const { interactionCreateJson } = await import("../src/botapi/serializers/interaction");
   return interactionCreateJson(p.api, p.api.flakes.uuid(id)!);
 }
+
+/**
+ * The basic world as the people's API sees it: the people's session tokens and the
+ * internal ids of the Lab server, its channels and its Mod role.
+ */
+export function peopleWorld() {
+  const p = makeParley();
+  const w = seedBasic(p);
+  const lab = w.guilds.Lab;
+  return {
+    p,
+    w,
+    alice: w.users.alice.token,
+    bob: w.users.bob.token,
+    carol: w.users.carol.token,
+    lab: internalId(p, lab.id),
+    general: internalId(p, lab.channels.general),
+    staff: internalId(p, lab.channels.staff),
+    mod: internalId(p, lab.roles.Mod),
+  };
+}

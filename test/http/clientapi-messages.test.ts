@@ -1,5 +1,5 @@
 import { describe, expect, test, beforeEach } from "bun:test";
-import { client, internalId, makeParley, recordEvents, rowCounts, seedBasic } from "../helpers";
+import { client, internalId, recordEvents, rowCounts, peopleWorld } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
 import { messageJson } from "../../src/botapi/serializers/message";
@@ -10,14 +10,7 @@ let alice: string, bob: string, carol: string;
 let lab: string, general: string, staff: string;
 
 beforeEach(() => {
-  p = makeParley();
-  w = seedBasic(p);
-  alice = w.users.alice.token;
-  bob = w.users.bob.token;
-  carol = w.users.carol.token;
-  lab = internalId(p, w.guilds.Lab.id);
-  general = internalId(p, w.guilds.Lab.channels.general);
-  staff = internalId(p, w.guilds.Lab.channels.staff);
+  ({ p, w, alice, bob, carol, lab, general, staff } = peopleWorld());
 });
 
 describe("server messages", () => {

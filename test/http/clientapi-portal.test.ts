@@ -1,5 +1,5 @@
 import { describe, expect, test, beforeEach } from "bun:test";
-import { call, client, internalId, makeParley, recordEvents, rowCounts, seedBasic } from "../helpers";
+import { call, client, recordEvents, rowCounts, peopleWorld } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
 
@@ -9,12 +9,7 @@ let alice: string, bob: string, carol: string;
 let lab: string;
 
 beforeEach(() => {
-  p = makeParley();
-  w = seedBasic(p);
-  alice = w.users.alice.token;
-  bob = w.users.bob.token;
-  carol = w.users.carol.token;
-  lab = internalId(p, w.guilds.Lab.id);
+  ({ p, w, alice, bob, carol, lab } = peopleWorld());
 });
 
 async function newApp(token = carol, body: unknown = { name: "Helper", intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT"] }) {
