@@ -154,7 +154,6 @@ export const channelRoutes: RouteDef[] = [
     auth: "bot",
     handler: ({ api, params, bot, auditReason }) => {
       const channelId = known(api, params.channel_id, "channel");
-      api.core.channels.access(bot.botUserId, channelId);
       api.core.channels.deleteOverwrite(bot.botUserId, channelId, known(api, params.overwrite_id, "overwrite"), auditReason);
       return noContent();
     },

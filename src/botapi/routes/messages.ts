@@ -110,7 +110,6 @@ export const messageRoutes: RouteDef[] = [
     handler: (req) => {
       const { api, params, bot } = req;
       const channelId = known(api, params.channel_id, "channel");
-      api.core.messages.access(bot.botUserId, channelId);
       const m = api.core.messages.fetch(bot.botUserId, channelId, known(api, params.message_id, "message"));
       return ok(botMessageJson(req, m));
     },
@@ -142,7 +141,6 @@ export const messageRoutes: RouteDef[] = [
     auth: "bot",
     handler: ({ api, params, bot, auditReason }) => {
       const channelId = known(api, params.channel_id, "channel");
-      api.core.messages.access(bot.botUserId, channelId);
       api.core.messages.deleteAs(bot.botUserId, channelId, known(api, params.message_id, "message"), auditReason);
       return noContent();
     },
