@@ -8,12 +8,13 @@ import type { Server } from "bun";
 import type { Config } from "./config";
 import { SwitchableClock } from "./core/clock";
 import { Store } from "./store/db";
+import { IdMap } from "./core/idmap";
 import { createCore, type Core } from "./core";
-import { Snowflakes } from "./botapi/snowflakes";
+import { Snowflakes } from "./wire/snowflakes";
 import { RateLimiter } from "./botapi/ratelimit";
 import type { BotApi, Urls } from "./botapi/context";
 import { botApiPlugin } from "./botapi";
-import { jsonResponse } from "./botapi/http";
+import { jsonResponse } from "./wire/http";
 import { createGateway, type Gateway, type GatewaySocketData } from "./gateway";
 import { harnessPlugin } from "./harness";
 import { clientApiPlugin } from "./clientapi";
@@ -46,7 +47,7 @@ export function createParley(config: Config): Parley {
   const api: BotApi = {
     core,
     config,
-    flakes: new Snowflakes(store.db),
+    flakes: new Snowflakes(new IdMap(store)),
     limiter: new RateLimiter(clock, config.rateLimits),
     urls,
   };

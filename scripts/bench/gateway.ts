@@ -20,7 +20,7 @@
 import { createParley, type Parley } from "../../src/app";
 import { testConfig, SPEC_RATE_LIMITS } from "../../src/config";
 import { INTENTS } from "../../src/core/permissions";
-import { createApplicationWithToken, rotateToken } from "../../src/botapi/operator";
+import { createApplicationWithToken, rotateToken } from "../../src/wire/tokens";
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i++) {
@@ -192,11 +192,11 @@ async function benchParley(n: number): Promise<Result> {
   const alice = p.api.flakes.uuid(w.users.alice.id)!;
   // The seed document caps applications at 100, so the fleet is built through the core.
   const identifies = Array.from({ length: n }, (_, i) => {
-    const { app } = createApplicationWithToken(p.api, { ownerId: alice, name: `Bot${i}`, intents: INTENTS.GUILDS | INTENTS.GUILD_MESSAGES | INTENTS.MESSAGE_CONTENT });
+    const { app } = createApplicationWithToken(p.core.apps, p.api.flakes, { ownerId: alice, name: `Bot${i}`, intents: INTENTS.GUILDS | INTENTS.GUILD_MESSAGES | INTENTS.MESSAGE_CONTENT });
     // Half the bots hold MESSAGE_CONTENT: two views of every message, as in real guilds.
     const content = i % 2 === 0;
     if (content) p.core.apps.approvePrivileged(app.id, null, INTENTS.MESSAGE_CONTENT);
-    const token = rotateToken(p.api, app.id);
+    const token = rotateToken(p.core.apps, p.api.flakes, app.id);
     p.core.apps.install(app.id, guildId, alice);
     const intents = INTENTS.GUILDS | INTENTS.GUILD_MESSAGES | (content ? INTENTS.MESSAGE_CONTENT : 0);
     return JSON.stringify({ op: 2, d: { token, intents } });

@@ -1,6 +1,6 @@
 import type { Core } from "../core";
 import type { Config } from "../config";
-import type { Snowflakes } from "./snowflakes";
+import type { Snowflakes } from "../wire/snowflakes";
 import type { RateLimiter } from "./ratelimit";
 
 /** Public addresses, fixed once the server listens (or given by config behind a proxy). */

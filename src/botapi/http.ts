@@ -6,11 +6,12 @@
 import type { ApplicationRow } from "../core/types";
 import { DomainError } from "../core/errors";
 import type { BotApi } from "./context";
-import { errorToStatusBody } from "./errors";
-import { parseRequestJson } from "./json";
+import { errorToStatusBody, rateLimitedAnswer } from "../wire/errors";
+import { jsonResponse } from "../wire/http";
+import { parseRequestJson } from "../wire/json";
 import { rateLimitHeaders, type BucketState } from "./ratelimit";
-import { parseBotToken } from "./tokens";
-import { validate } from "./validation";
+import { parseBotToken } from "../wire/tokens";
+import { validate } from "../wire/validation";
 import type { TSchema, Static } from "@sinclair/typebox";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -58,13 +59,7 @@ export interface RouteDef {
   handler(req: Req): Reply | Promise<Reply>;
 }
 
-const JSON_TYPE = "application/json";
 const MAX_BODY = 64 * 1024; // a whole message payload is limited to 32 KB; leave room for other bodies
-
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  if (status === 204 || body === undefined) return new Response(null, { status, headers });
-  return new Response(JSON.stringify(body), { status, headers: { ...headers, "Content-Type": JSON_TYPE } });
-}
 
 /** Elysia path ("/channels/:channel_id") for a spec template ("/channels/{channel_id}"). */
 export function elysiaPath(template: string): string {
@@ -96,18 +91,6 @@ async function readJson(request: Request, seen: (length: number) => void): Promi
     throw DomainError.invalid("", `Content-Type must be application/json, not ${type}`, "CONTENT_TYPE_INVALID");
   }
   return parseRequestJson(text);
-}
-
-/** Answer for our own JSON APIs (people's API, harness): undefined means 204. */
-export function answerJson(out: unknown): Response {
-  if (out instanceof Response) return out;
-  return out === undefined ? new Response(null, { status: 204 }) : jsonResponse(200, out);
-}
-
-/** An error as the spec's body, through the one mapping. */
-export function errorResponse(e: unknown): Response {
-  const { status, body, headers } = errorToStatusBody(e);
-  return jsonResponse(status, body, headers);
 }
 
 /** Run one bot API request through auth, rate limits, the handler and the error mapping. */
@@ -166,21 +149,8 @@ export async function run(api: BotApi, def: RouteDef, request: Request, params: 
 }
 
 function tooMany(global: boolean, retryAfterMs: number, state: BucketState, now: number): Response {
-  const retryAfter = Math.max(0.001, retryAfterMs / 1000);
-  const headers: Record<string, string> = {
-    ...rateLimitHeaders(state, now),
-    "Retry-After": String(Math.ceil(retryAfter)),
-    // discord.py treats a 429 without Via as a Cloudflare ban and gives up.
-    Via: "1.1 parley",
-    "X-RateLimit-Scope": global ? "global" : "user",
-  };
-  // discord.js reads the mere presence of this header as "global": only on global 429s.
-  if (global) headers["X-RateLimit-Global"] = "true";
-  return jsonResponse(
-    429,
-    { message: "You are being rate limited.", retry_after: Number(retryAfter.toFixed(3)), global, code: 0 },
-    headers,
-  );
+  const { status, body, headers } = rateLimitedAnswer({ retryAfterMs, global });
+  return jsonResponse(status, body, { ...rateLimitHeaders(state, now), ...headers });
 }
 
 function firstParam(template: string, params: Record<string, string>): string {

@@ -8,7 +8,7 @@ import { ConfigError, loadConfig, parseFlags, SERVE_FLAGS } from "../config";
 import { createParley, type Parley } from "../app";
 import { DomainError } from "../core/errors";
 import { intentBit, intentNames, PRIVILEGED_INTENTS } from "../core/permissions";
-import { createApplicationWithToken, rotateToken } from "../botapi/operator";
+import { createApplicationWithToken, rotateToken } from "../wire/tokens";
 import { createDemoWorld } from "./demo";
 
 type Out = (line: string) => void;
@@ -97,7 +97,7 @@ const COMMANDS: Command[] = [
       if (!name) throw new ConfigError("an application name is required");
       if (!f.owner) throw new ConfigError("--owner is required");
       const owner = findPerson(p, String(f.owner));
-      const { app, bot, token } = createApplicationWithToken(p.api, { ownerId: owner.id, name, description: f.description as string | undefined });
+      const { app, bot, token } = createApplicationWithToken(p.core.apps, p.api.flakes, { ownerId: owner.id, name, description: f.description as string | undefined });
       out(`application ${app.name} id ${p.api.flakes.of(app.id)} bot user id ${p.api.flakes.of(bot.id)}`);
       out(`token (shown once): ${token}`);
     },
@@ -109,7 +109,7 @@ const COMMANDS: Command[] = [
     flags: [DATA_FLAG],
     run(p, [ref], _f, out) {
       const a = findApp(p, ref ?? "");
-      out(`token (shown once): ${rotateToken(p.api, a.id)}`);
+      out(`token (shown once): ${rotateToken(p.core.apps, p.api.flakes, a.id)}`);
     },
   },
   {

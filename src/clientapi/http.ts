@@ -7,8 +7,8 @@ import type { TSchema, Static } from "@sinclair/typebox";
 import type { Parley } from "../app";
 import type { UserRow } from "../core/types";
 import { DomainError } from "../core/errors";
-import { answerJson, errorResponse } from "../botapi/http";
-import { readBody } from "../botapi/validation";
+import { answerJson, errorResponse } from "../wire/http";
+import { readBody } from "../wire/validation";
 
 export interface PersonCtx {
   p: Parley;

@@ -8,7 +8,7 @@ import { Type } from "@sinclair/typebox";
 import type { Parley } from "../app";
 import { DomainError } from "../core/errors";
 import { PRIVILEGED_INTENTS } from "../core/permissions";
-import { createApplicationWithToken, rotateToken } from "../botapi/operator";
+import { createApplicationWithToken, rotateToken } from "../wire/tokens";
 import { pathId, person } from "./http";
 import { applicationView } from "./views";
 import { IntentList, intentBits, Uuid } from "./schemas";
@@ -55,7 +55,7 @@ export function portalRoutes(p: Parley) {
       person(p, async ({ me, body }) => {
         const b = await body(CreateApp);
         const intents = b.intents === undefined ? undefined : intentBits(b.intents, "intents");
-        const { app, token } = createApplicationWithToken(p.api, { ownerId: me.id, name: b.name, description: b.description, intents });
+        const { app, token } = createApplicationWithToken(p.core.apps, p.api.flakes, { ownerId: me.id, name: b.name, description: b.description, intents });
         return { application: applicationView(core, core.apps.require(app.id)), token };
       }),
     )
@@ -84,7 +84,7 @@ export function portalRoutes(p: Parley) {
     )
     .post(
       "/applications/:application_id/token",
-      person(p, ({ me, params }) => ({ token: rotateToken(p.api, owned(params.application_id, me.id).id) })),
+      person(p, ({ me, params }) => ({ token: rotateToken(p.core.apps, p.api.flakes, owned(params.application_id, me.id).id) })),
     )
     .put(
       "/applications/:application_id/intents",

@@ -5,7 +5,7 @@
 import { Elysia } from "elysia";
 import type { Parley } from "../app";
 import { person } from "./http";
-import { parseEmoji } from "../botapi/routes/reactions";
+import { parseEmoji } from "../wire/emoji";
 
 const PATH = "/channels/:channel_id/messages/:message_id/reactions/:emoji";
 

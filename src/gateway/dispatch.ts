@@ -8,13 +8,13 @@ import type { BotApi } from "../botapi/context";
 import type { DomainEvent } from "../core/events";
 import type { ChannelRow, MessageRow } from "../core/types";
 import { INTENTS } from "../core/permissions";
-import { messageJson } from "../botapi/serializers/message";
-import { guildJson, guildCreateJson, presenceJson } from "../botapi/serializers/guild";
-import { channelJson, deletedChannelJson } from "../botapi/serializers/channel";
-import { roleJson } from "../botapi/serializers/role";
-import { memberJson } from "../botapi/serializers/member";
-import { userJson } from "../botapi/serializers/user";
-import { interactionCreateJson } from "../botapi/serializers/interaction";
+import { messageJson } from "../wire/serializers/message";
+import { guildJson, guildCreateJson, presenceJson } from "../wire/serializers/guild";
+import { channelJson, deletedChannelJson } from "../wire/serializers/channel";
+import { roleJson } from "../wire/serializers/role";
+import { memberJson } from "../wire/serializers/member";
+import { userJson } from "../wire/serializers/user";
+import { interactionCreateJson } from "../wire/serializers/interaction";
 import type { Session } from "./session";
 
 export interface Delivery {

@@ -8,9 +8,9 @@ import { randomBytes } from "node:crypto";
 import type { BotApi } from "../botapi/context";
 import type { DomainEvent } from "../core/events";
 import { INTENTS } from "../core/permissions";
-import { parseBotToken } from "../botapi/tokens";
-import { selfUserJson } from "../botapi/serializers/user";
-import { applicationFlags } from "../botapi/serializers/application";
+import { parseBotToken } from "../wire/tokens";
+import { selfUserJson } from "../wire/serializers/user";
+import { applicationFlags } from "../wire/serializers/application";
 import type { ApplicationRow } from "../core/types";
 import {
   ACK_FRAME,

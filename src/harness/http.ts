@@ -2,9 +2,9 @@
  * Request plumbing shared by the harness routes: JSON in (lossless for ids), the
  * spec's error body out, through the bot API's one error mapping.
  */
-import { answerJson, errorResponse } from "../botapi/http";
+import { answerJson, errorResponse } from "../wire/http";
 
-export { readBody } from "../botapi/validation";
+export { readBody } from "../wire/validation";
 
 /**
  * Wrap a handler: its result is the JSON answer (undefined means 204); errors map once.

@@ -8,7 +8,7 @@ import { Type } from "@sinclair/typebox";
 import type { Parley } from "../app";
 import { DomainError } from "../core/errors";
 import { handler, readBody } from "./http";
-import { rotateToken } from "../botapi/operator";
+import { rotateToken } from "../wire/tokens";
 import { harnessSessionsPlugin } from "./sessions";
 import { harnessPeople } from "./people";
 import { harnessInteractions } from "./interactions";
@@ -55,7 +55,7 @@ export function harnessPlugin(p: Parley) {
       return { now: new Date(p.clock.now()).toISOString() };
     }))
     .post("/applications/:application_id/rotate", handler<Ctx>(({ params }) => ({
-      token: rotateToken(p.api, appId(params.application_id)),
+      token: rotateToken(p.core.apps, p.api.flakes, appId(params.application_id)),
     })))
     .use(harnessPeople(p));
 }

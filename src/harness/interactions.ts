@@ -8,8 +8,8 @@ import { Type, type Static } from "@sinclair/typebox";
 import type { Parley } from "../app";
 import { DomainError } from "../core/errors";
 import { handler, readBody } from "./http";
-import { messageJson } from "../botapi/serializers/message";
-import { Snowflake, validate } from "../botapi/validation";
+import { messageJson } from "../wire/serializers/message";
+import { Snowflake, validate } from "../wire/validation";
 import type { RawOption } from "../core/interactions";
 
 const RawOptionSchema = Type.Recursive((This) =>

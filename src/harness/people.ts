@@ -5,15 +5,15 @@
  * people are named by their seed name or snowflake.
  */
 import { Elysia } from "elysia";
-import { parseEmoji } from "../botapi/routes/reactions";
+import { parseEmoji } from "../wire/emoji";
 import { Type } from "@sinclair/typebox";
 import type { Parley } from "../app";
 import type { MessageRow, UserRow } from "../core/types";
 import { DomainError } from "../core/errors";
 import { MAX_CONTENT } from "../core/people";
 import { EPHEMERAL } from "../core/messages";
-import { Snowflake, idString } from "../botapi/validation";
-import { messageJson } from "../botapi/serializers/message";
+import { Snowflake, idString } from "../wire/validation";
+import { messageJson } from "../wire/serializers/message";
 import { handler, readBody } from "./http";
 import { DmKeys } from "./e2e";
 

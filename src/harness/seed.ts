@@ -5,10 +5,10 @@
  */
 import { Type, type Static } from "@sinclair/typebox";
 import type { BotApi } from "../botapi/context";
-import { validate } from "../botapi/validation";
+import { validate } from "../wire/validation";
 import { DomainError } from "../core/errors";
 import { intentsFromList, permissionsFromList, PRIVILEGED_INTENTS } from "../core/permissions";
-import { formatBotToken } from "../botapi/tokens";
+import { formatBotToken } from "../wire/tokens";
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const PermList = Type.Union([Type.Array(Type.String({ maxLength: 64 }), { maxItems: 64 }), Type.String({ pattern: "^[0-9]{1,20}$" })]);

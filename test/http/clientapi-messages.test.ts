@@ -2,7 +2,7 @@ import { describe, expect, test, beforeEach } from "bun:test";
 import { client, internalId, recordEvents, rowCounts, peopleWorld } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
-import { messageJson } from "../../src/botapi/serializers/message";
+import { messageJson } from "../../src/wire/serializers/message";
 
 let p: Parley;
 let w: SeedAnswer;

@@ -44,7 +44,7 @@ import { bucketHash } from "../../src/botapi/ratelimit";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { INTENTS } from "../../src/core/permissions";
-import { rotateToken } from "../../src/botapi/operator";
+import { rotateToken } from "../../src/wire/tokens";
 
 describe("tokens", () => {
   test("look like the reference's: three parts, the first the base64 of the bot user's id", () => {
@@ -56,7 +56,7 @@ describe("tokens", () => {
 
   test("rotation refuses the old token at once and accepts the new one", async () => {
     const app = p.api.flakes.uuid(w.applications.EchoBot.id)!;
-    const fresh = rotateToken(p.api, app);
+    const fresh = rotateToken(p.core.apps, p.api.flakes, app);
     expect((await call(p, "GET", "/users/@me", { token })).status).toBe(401);
     expect((await call(p, "GET", "/users/@me", { token: fresh })).status).toBe(200);
     expect(p.core.apps.get(app)!.token_version).toBe(3); // seeded (1), re-minted after approval (2), rotated (3)
@@ -130,7 +130,7 @@ describe("privileged intents", () => {
     const alice = p.api.flakes.uuid(w.users.alice.id)!; // an administrator
     p.core.apps.approvePrivileged(appId, alice, INTENTS.MESSAGE_CONTENT);
     expect(p.core.apps.get(appId)!.token_intents).toBe(INTENTS.GUILDS); // the token's grant is fixed at minting
-    rotateToken(p.api, appId);
+    rotateToken(p.core.apps, p.api.flakes, appId);
     expect(p.core.apps.get(appId)!.token_intents).toBe(INTENTS.GUILDS | INTENTS.MESSAGE_CONTENT); // GUILD_MEMBERS still unapproved
   });
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { BASIC_WORLD, call, makeUnlimitedParley, recordEvents } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
-import { Snowflakes } from "../../src/botapi/snowflakes";
+import { Snowflakes } from "../../src/wire/snowflakes";
 
 /** BASIC_WORLD plus: a stranger guild the bot is not in, dave (shares nothing), a second bot without MESSAGE_CONTENT. */
 function world() {

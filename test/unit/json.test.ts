@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parseJsonLossless } from "../../src/botapi/json";
+import { parseJsonLossless } from "../../src/wire/json";
 
 describe("lossless request JSON", () => {
   test("keeps every digit of ids sent as numbers above 2^53 (discord.py)", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { validateMessagePayload, MAX_PAYLOAD_BYTES } from "../../src/botapi/schemas/message";
 import { DomainError } from "../../src/core/errors";
-import { errorToStatusBody } from "../../src/botapi/errors";
+import { errorToStatusBody } from "../../src/wire/errors";
 
 const s = (n: number) => "x".repeat(n);
 

@@ -2,17 +2,18 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Snowflakes, EPOCH, SNOWFLAKE } from "../../src/botapi/snowflakes";
+import { Snowflakes, EPOCH, SNOWFLAKE } from "../../src/wire/snowflakes";
 import { SwitchableClock } from "../../src/core/clock";
 import { IdGenerator } from "../../src/core/ids";
 import { Store } from "../../src/store/db";
+import { IdMap } from "../../src/core/idmap";
 import { createParley } from "../../src/app";
 import { testConfig } from "../../src/config";
 
 function setup() {
   const clock = new SwitchableClock();
   const store = new Store({ path: ":memory:", synchronous: "NORMAL" });
-  return { clock, ids: new IdGenerator(clock), flakes: new Snowflakes(store.db), store };
+  return { clock, ids: new IdGenerator(clock), flakes: new Snowflakes(new IdMap(store)), store };
 }
 
 describe("snowflakes", () => {

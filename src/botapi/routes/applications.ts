@@ -1,6 +1,6 @@
 import type { RouteDef, Req } from "../http";
 import { ok } from "../http";
-import { applicationJson } from "../serializers/application";
+import { applicationJson } from "../../wire/serializers/application";
 
 function own({ api, bot }: Req) {
   const a = api.core.apps.require(bot.app.id);

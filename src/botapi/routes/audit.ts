@@ -1,7 +1,7 @@
 import { ok, type RouteDef } from "../http";
 import { DomainError } from "../../core/errors";
 import { PERMISSIONS } from "../../core/permissions";
-import { auditLogJson } from "../serializers/audit";
+import { auditLogJson } from "../../wire/serializers/audit";
 import { boundQuery, intQuery, memberGuild } from "./guilds";
 
 export const auditRoutes: RouteDef[] = [

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { noContent, ok, type RouteDef } from "../http";
-import { Nullable } from "../validation";
+import { Nullable } from "../../wire/validation";
 import { MAX_BAN_DELETE_SECONDS } from "../../core/moderation";
-import { userJson } from "../serializers/user";
+import { userJson } from "../../wire/serializers/user";
 import { boundQuery, idParam, intQuery, memberGuild } from "./guilds";
 import type { BanRow } from "../../core/moderation";
 import type { UserRow } from "../../core/types";

@@ -5,8 +5,8 @@ import { noContent, ok } from "../http";
 import { DomainError } from "../../core/errors";
 import type { ChannelInput } from "../../core/channels";
 import { maskPermissions } from "../../core/permissions";
-import { Nullable, Snowflake } from "../validation";
-import { channelJson, deletedChannelJson } from "../serializers/channel";
+import { Nullable, Snowflake } from "../../wire/validation";
+import { channelJson, deletedChannelJson } from "../../wire/serializers/channel";
 import { known } from "./ids";
 
 const Bits = Type.Union([Type.String({ pattern: "^[0-9]{1,20}$" }), Type.Integer({ minimum: 0 })]);

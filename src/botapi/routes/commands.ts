@@ -8,8 +8,8 @@ import type { Req, Reply, RouteDef, Method } from "../http";
 import { noContent, ok } from "../http";
 import { DomainError } from "../../core/errors";
 import type { CommandInput } from "../../core/commands";
-import { commandJson } from "../serializers/command";
-import { Nullable } from "../validation";
+import { commandJson } from "../../wire/serializers/command";
+import { Nullable } from "../../wire/validation";
 
 const Localizations = Type.Optional(Nullable(Type.Record(Type.String({ maxLength: 16 }), Type.String({ maxLength: 100 }))));
 

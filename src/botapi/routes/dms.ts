@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import type { RouteDef } from "../http";
 import { ok } from "../http";
-import { Snowflake } from "../validation";
-import { channelJson } from "../serializers/channel";
+import { Snowflake } from "../../wire/validation";
+import { channelJson } from "../../wire/serializers/channel";
 import { known } from "./ids";
 
 const CreateDmBody = Type.Object({ recipient_id: Snowflake });

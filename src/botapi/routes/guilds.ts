@@ -1,7 +1,7 @@
 import { ok, type Req, type RouteDef } from "../http";
 import { DomainError } from "../../core/errors";
-import { guildJson } from "../serializers/guild";
-import { iso } from "../serializers/time";
+import { guildJson } from "../../wire/serializers/guild";
+import { iso } from "../../wire/time";
 
 /** The internal id of a path snowflake; unknown ids are 404 (spec 7: any not-found is 10003). */
 export function idParam(req: Req, name: string, what = "object"): string {

@@ -9,7 +9,7 @@ import { noContent, ok } from "../http";
 import { DomainError } from "../../core/errors";
 import type { ResponseMessage } from "../../core/interactions";
 import { validateMessagePayload } from "../schemas/message";
-import { messageJson } from "../serializers/message";
+import { messageJson } from "../../wire/serializers/message";
 import type { MessageRow } from "../../core/types";
 import type { BotApi } from "../context";
 

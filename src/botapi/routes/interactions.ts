@@ -8,7 +8,7 @@ import { noContent, ok } from "../http";
 import { DomainError } from "../../core/errors";
 import { CALLBACK, LOADING, type ResponseMessage } from "../../core/interactions";
 import { EPHEMERAL } from "../../core/messages";
-import { messageJson } from "../serializers/message";
+import { messageJson } from "../../wire/serializers/message";
 import { validateResponseMessage } from "./interaction-webhooks";
 
 const CallbackBody = Type.Object({

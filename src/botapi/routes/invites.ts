@@ -2,8 +2,8 @@ import type { BotApi } from "../context";
 import type { RouteDef } from "../http";
 import { ok } from "../http";
 import type { InviteRow } from "../../core/invites";
-import { userJson } from "../serializers/user";
-import { iso, isoOrNull } from "../serializers/time";
+import { userJson } from "../../wire/serializers/user";
+import { iso, isoOrNull } from "../../wire/time";
 import { known } from "./ids";
 
 /** Invite (reference-gaps 3.10); `metadata` adds uses, max_uses, max_age, temporary, created_at. */

@@ -1,10 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import { noContent, ok, type Req, type RouteDef } from "../http";
-import { Nullable, Snowflake } from "../validation";
+import { Nullable, Snowflake } from "../../wire/validation";
 import { DomainError } from "../../core/errors";
 import { INTENTS } from "../../core/permissions";
 import type { MemberPatch } from "../../core/moderation";
-import { memberJson } from "../serializers/member";
+import { memberJson } from "../../wire/serializers/member";
 import { boundQuery, idParam, intQuery, memberGuild } from "./guilds";
 
 export const EditMemberBody = Type.Object({

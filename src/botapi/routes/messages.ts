@@ -4,10 +4,10 @@ import { noContent, ok } from "../http";
 import type { ChannelRow, MessageRow } from "../../core/types";
 import { DomainError } from "../../core/errors";
 import { INTENTS } from "../../core/permissions";
-import { Snowflakes } from "../snowflakes";
-import { Snowflake } from "../validation";
+import { Snowflakes } from "../../wire/snowflakes";
+import { Snowflake } from "../../wire/validation";
 import { validateMessagePayload } from "../schemas/message";
-import { messageJson } from "../serializers/message";
+import { messageJson } from "../../wire/serializers/message";
 import { flakeParam, known, limitParam } from "./ids";
 
 const BulkDeleteBody = Type.Object({ messages: Type.Array(Snowflake, { minItems: 2, maxItems: 100 }) });

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { noContent, ok, type RouteDef } from "../http";
-import { Nullable, Snowflake } from "../validation";
+import { Nullable, Snowflake } from "../../wire/validation";
 import { maskPermissions } from "../../core/permissions";
-import { roleJson } from "../serializers/role";
+import { roleJson } from "../../wire/serializers/role";
 import { idParam, memberGuild } from "./guilds";
 
 const Permissions = Type.Union([Type.String({ pattern: "^[0-9]{1,20}$" }), Type.Integer({ minimum: 0 })]);

@@ -1,8 +1,8 @@
 import type { RouteDef } from "../http";
 import { noContent, ok } from "../http";
 import { DomainError } from "../../core/errors";
-import { selfUserJson, userJson } from "../serializers/user";
-import { partialGuildJson } from "../serializers/guild";
+import { selfUserJson, userJson } from "../../wire/serializers/user";
+import { partialGuildJson } from "../../wire/serializers/guild";
 
 function clampInt(v: string | null, def: number, min: number, max: number, name: string): number {
   if (v === null || v === "") return def;

@@ -1,13 +1,13 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { noContent, ok, type Reply, type Req, type RouteDef } from "../http";
 import type { BotApi } from "../context";
-import { Nullable, Snowflake } from "../validation";
+import { Nullable, Snowflake } from "../../wire/validation";
 import { validateMessagePayload, type NormalizedMessage } from "../schemas/message";
 import { DomainError } from "../../core/errors";
 import type { WebhookRow } from "../../core/webhooks";
 import type { MessagePatch } from "../../core/messages";
-import { webhookJson } from "../serializers/webhook";
-import { messageJson } from "../serializers/message";
+import { webhookJson } from "../../wire/serializers/webhook";
+import { messageJson } from "../../wire/serializers/message";
 import { boolQuery, idParam, memberGuild } from "./guilds";
 import {
   interactionFollowup,

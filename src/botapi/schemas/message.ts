@@ -6,7 +6,7 @@
  */
 import { Type, type Static } from "@sinclair/typebox";
 import { DomainError } from "../../core/errors";
-import { Snowflake, validate } from "../validation";
+import { Snowflake, validate } from "../../wire/validation";
 
 const Str = (max: number) => Type.String({ maxLength: max });
 /**

@@ -31,3 +31,29 @@ export function parseBotToken(token: string, flakes: Snowflakes): ParsedBotToken
   if (!botUserId) return null;
   return { botUserId, version, secret };
 }
+
+/** The parts of the applications service that mint tokens (core/applications.ts). */
+export interface TokenMinter {
+  require(id: string): { bot_user_id: string };
+  create(input: { ownerId: string; name: string; description?: string; intents?: number }): {
+    app: { id: string; name: string; bot_user_id: string; public_key: string };
+    bot: { id: string };
+    token: MintedSecret;
+  };
+  rotateToken(appId: string): MintedSecret;
+}
+
+/**
+ * Create an application and format its first token as bots present it. Shared by every
+ * door an application is created through (portal, CLI, seed).
+ */
+export function createApplicationWithToken(apps: TokenMinter, flakes: Snowflakes, input: { ownerId: string; name: string; description?: string; intents?: number }) {
+  const { app, bot, token } = apps.create(input);
+  return { app, bot, token: formatBotToken(flakes.of(bot.id), token) };
+}
+
+/** Rotate an application's token; the old one stops working at once (spec 3.3). */
+export function rotateToken(apps: TokenMinter, flakes: Snowflakes, appId: string): string {
+  const t = apps.rotateToken(appId);
+  return formatBotToken(flakes.of(apps.require(appId).bot_user_id), t);
+}

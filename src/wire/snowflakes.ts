@@ -5,8 +5,14 @@
  * (ms since 2025-01-01) << 22 | the UUID's per-millisecond counter << 10 | a collision
  * counter, so snowflake order is creation order and before/after pagination works.
  */
-import type { Database } from "bun:sqlite";
 import { uuidBound, uuidTime } from "../core/ids";
+
+/** Where minted snowflakes are kept (core/idmap.ts): the table is the truth, the maps here a cache. */
+export interface SnowflakeStore {
+  numberOf(uuid: string): bigint | null;
+  idOf(n: bigint): string | null;
+  claim(uuid: string, n: bigint): boolean;
+}
 
 export const EPOCH = 1735689600000;
 /** Smallest timestamp part that still gives 17 digits (10^16 / 2^22, rounded up). */
@@ -16,29 +22,22 @@ export const SNOWFLAKE = /^[0-9]{17,20}$/;
 export class Snowflakes {
   private toFlake = new Map<string, string>();
   private toUuid = new Map<string, string>();
-  private readonly getStmt;
-  private readonly byFlakeStmt;
-  private readonly insertStmt;
 
-  constructor(private readonly db: Database) {
-    this.getStmt = db.query("SELECT flake FROM snowflakes WHERE uuid = ?");
-    this.byFlakeStmt = db.query("SELECT uuid FROM snowflakes WHERE flake = ?");
-    this.insertStmt = db.query("INSERT OR IGNORE INTO snowflakes (uuid, flake) VALUES (?, ?)");
-  }
+  constructor(private readonly store: SnowflakeStore) {}
 
   /** The snowflake of an internal id, minted and stored on first use. */
   of(uuid: string): string {
     const cached = this.toFlake.get(uuid);
     if (cached) return cached;
-    const row = this.getStmt.get(uuid) as { flake: number | bigint } | null;
-    if (row) return this.remember(uuid, BigInt(row.flake).toString());
+    const known = this.store.numberOf(uuid);
+    if (known !== null) return this.remember(uuid, known.toString());
     const { ms, counter } = uuidTime(uuid);
     let ts = BigInt(ms - EPOCH);
     if (ts < MIN_TS) ts = MIN_TS;
     const base = (ts << 22n) | (BigInt(counter) << 10n);
     for (let extra = 0n; extra < 1024n; extra++) {
       const flake = base | extra;
-      if (this.insertStmt.run(uuid, flake).changes) return this.remember(uuid, flake.toString());
+      if (this.store.claim(uuid, flake)) return this.remember(uuid, flake.toString());
     }
     throw new Error("snowflake space exhausted for one millisecond");
   }
@@ -59,10 +58,10 @@ export class Snowflakes {
       return null;
     }
     if (big >= 1n << 63n) return null;
-    const row = this.byFlakeStmt.get(big) as { uuid: string } | null;
-    if (!row) return null;
-    this.remember(row.uuid, flake);
-    return row.uuid;
+    const id = this.store.idOf(big);
+    if (!id) return null;
+    this.remember(id, flake);
+    return id;
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { BotApi } from "../context";
+import type { BotApi } from "../../botapi/context";
 import type { MessageRow } from "../../core/types";
 import type { InteractionRow, StoredOption } from "../../core/interactions";
 import { interactionContext } from "../../core/interactions";

@@ -1,7 +1,7 @@
-import type { BotApi } from "../context";
+import type { BotApi } from "../../botapi/context";
 import type { MemberRow } from "../../core/types";
 import { userJson } from "./user";
-import { iso } from "./time";
+import { iso } from "../time";
 
 /**
  * GuildMember (reference-gaps 3.2). `withUser` false gives the member embedded in

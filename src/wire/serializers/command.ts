@@ -1,4 +1,4 @@
-import type { BotApi } from "../context";
+import type { BotApi } from "../../botapi/context";
 import type { Command } from "../../core/commands";
 import { EPOCH } from "../snowflakes";
 

@@ -1,4 +1,4 @@
-import type { BotApi } from "../context";
+import type { BotApi } from "../../botapi/context";
 import type { AuditChange, AuditRow } from "../../core/audit";
 import { AUDIT } from "../../core/audit";
 import { userJson } from "./user";

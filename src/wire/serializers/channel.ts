@@ -1,8 +1,8 @@
-import type { BotApi } from "../context";
+import type { BotApi } from "../../botapi/context";
 import type { ChannelRow, OverwriteRow } from "../../core/types";
 import type { ChannelSnapshot } from "../../core/channels";
 import { userJson } from "./user";
-import { iso } from "./time";
+import { iso } from "../time";
 
 /**
  * Channel (spec 2.5). Guild channels always carry name, position,

@@ -1,4 +1,4 @@
-import type { BotApi } from "../context";
+import type { BotApi } from "../../botapi/context";
 import type { WebhookRow } from "../../core/webhooks";
 import { userJson } from "./user";
 

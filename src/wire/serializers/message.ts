@@ -1,8 +1,8 @@
-import type { BotApi } from "../context";
+import type { BotApi } from "../../botapi/context";
 import type { ChannelRow, MessageRow } from "../../core/types";
 import { userJson } from "./user";
 import { memberJson } from "./member";
-import { iso, isoOrNull } from "./time";
+import { iso, isoOrNull } from "../time";
 import { interactionMetadataJson } from "./interaction";
 
 export interface MessageView {

@@ -1,4 +1,4 @@
-import type { BotApi } from "../context";
+import type { BotApi } from "../../botapi/context";
 
 /** The partial guild of GET /users/@me/guilds (reference-gaps 2.11). */
 export function partialGuildJson(api: BotApi, guildId: string, userId: string, withCounts: boolean) {

@@ -1,0 +1,39 @@
+import type { Store } from "../store/db";
+
+/**
+ * Storage of the boundary's id map (uuid <-> snowflake). The core knows nothing of
+ * snowflakes beyond "a 64-bit number paired with an internal id": the wire layer mints
+ * them (src/wire/snowflakes.ts) and keeps them here, so they are stable forever.
+ */
+export class IdMap {
+  private readonly byUuid;
+  private readonly byFlake;
+  private readonly insert;
+
+  constructor(store: Store) {
+    this.byUuid = store.db.query("SELECT flake FROM snowflakes WHERE uuid = ?");
+    this.byFlake = store.db.query("SELECT uuid FROM snowflakes WHERE flake = ?");
+    this.insert = store.db.query("INSERT OR IGNORE INTO snowflakes (uuid, flake) VALUES (?, ?)");
+  }
+
+  /** The number paired with an internal id, or null if none is yet. */
+  numberOf(uuid: string): bigint | null {
+    const row = this.byUuid.get(uuid) as { flake: number | bigint } | null;
+    return row ? BigInt(row.flake) : null;
+  }
+
+  /** The internal id paired with a number, or null. */
+  idOf(n: bigint): string | null {
+    const row = this.byFlake.get(n) as { uuid: string } | null;
+    return row ? row.uuid : null;
+  }
+
+  /**
+   * Pair an id with a number unless either is taken; true when it was paired. Runs as
+   * its own statement (autocommit, or inside whatever transaction is open), because a
+   * number is claimed while serializing an answer, which may be outside any write.
+   */
+  claim(uuid: string, n: bigint): boolean {
+    return this.insert.run(uuid, n).changes > 0;
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The one mapping from core errors to a status and the spec's error body (spec 2.3, 7),
+ * used by every surface. Anything that is not a DomainError is a bug: it is logged and
+ * answered 500 code 0, without a stack.
+ */
+import { DomainError, type FieldIssue } from "../core/errors";
+
+export interface ErrorBody {
+  code: number;
+  message: string;
+  errors?: Record<string, unknown>;
+  retry_after?: number;
+  global?: boolean;
+}
+
+const STATUS: Record<DomainError["kind"], [number, number]> = {
+  not_found: [404, 10003],
+  forbidden: [403, 50001],
+  invalid: [400, 50035],
+  unauthorized: [401, 0],
+  already_acknowledged: [400, 40060],
+  unknown_interaction: [404, 10062],
+  not_implemented: [501, 0],
+  not_implemented_invalid: [501, 50035],
+  conflict: [400, 50035],
+  rate_limited: [429, 0],
+  unavailable: [503, 0],
+};
+
+export interface ErrorAnswer {
+  status: number;
+  body: ErrorBody;
+  headers?: Record<string, string>;
+}
+
+/** Slowmode's code; a rate limit proper answers code 0. */
+export const SLOWMODE_CODE = 20016;
+
+/**
+ * A 429 as the reference shapes it (spec 8.1 rule 5): `retry_after` in decimal seconds,
+ * `Retry-After` rounded up, and `Via` on every one, because discord.py treats a 429
+ * without it as a ban and gives up. `X-RateLimit-Global` only on global ones: discord.js
+ * reads the mere presence of that header as "global".
+ */
+export function rateLimitedAnswer(opts: { retryAfterMs: number; global: boolean; code?: number; message?: string }): ErrorAnswer {
+  const retry = Math.max(0.001, opts.retryAfterMs / 1000);
+  const headers: Record<string, string> = {
+    "Retry-After": String(Math.ceil(retry)),
+    Via: "1.1 parley",
+    "X-RateLimit-Scope": opts.global ? "global" : "user",
+  };
+  if (opts.global) headers["X-RateLimit-Global"] = "true";
+  return {
+    status: 429,
+    body: { message: opts.message ?? "You are being rate limited.", retry_after: Number(retry.toFixed(3)), global: opts.global, code: opts.code ?? 0 },
+    headers,
+  };
+}
+
+export function errorToStatusBody(e: unknown): ErrorAnswer {
+  if (e instanceof DomainError) {
+    const [status, code] = STATUS[e.kind];
+    // Slowmode: a rate-limit body and headers, so that libraries wait and retry.
+    if (e.kind === "rate_limited") return rateLimitedAnswer({ retryAfterMs: e.retryAfterMs, global: false, code: SLOWMODE_CODE, message: e.message });
+    const body: ErrorBody = { code, message: e.message };
+    if (e.kind === "invalid" && e.issues.length) body.errors = nestIssues(e.issues);
+    return { status, body };
+  }
+  console.error("internal error:", e);
+  return { status: 500, body: { code: 0, message: "500: Internal Server Error" } };
+}
+
+/** The reference's nested `errors` object: keys follow the body's shape, arrays by index. */
+export function nestIssues(issues: FieldIssue[]): Record<string, unknown> {
+  const root: Record<string, any> = {};
+  for (const is of issues) {
+    const keys = is.path ? is.path.replace(/\[(\d+)\]/g, ".$1").split(".").filter(Boolean) : [];
+    let node = root;
+    for (const k of keys) node = node[k] ??= {};
+    (node._errors ??= []).push({ code: is.code, message: is.message });
+  }
+  return root;
+}

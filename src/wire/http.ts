@@ -1,0 +1,24 @@
+/**
+ * Answers in the shape every surface shares: JSON bodies with a Content-Type of exactly
+ * `application/json` (discord.py parses nothing else), and errors through the one mapping.
+ */
+import { errorToStatusBody } from "./errors";
+
+const JSON_TYPE = "application/json";
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  if (status === 204 || body === undefined) return new Response(null, { status, headers });
+  return new Response(JSON.stringify(body), { status, headers: { ...headers, "Content-Type": JSON_TYPE } });
+}
+
+/** Answer for our own JSON APIs (people's API, harness): undefined means 204. */
+export function answerJson(out: unknown): Response {
+  if (out instanceof Response) return out;
+  return out === undefined ? new Response(null, { status: 204 }) : jsonResponse(200, out);
+}
+
+/** An error as the spec's body, through the one mapping. */
+export function errorResponse(e: unknown, headers: Record<string, string> = {}): Response {
+  const { status, body, headers: own } = errorToStatusBody(e);
+  return jsonResponse(status, body, { ...headers, ...own });
+}
