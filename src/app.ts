@@ -1,33 +1,37 @@
 /**
- * The composition root: builds config-driven context (clock, store, core, bot API,
- * gateway, people's API, harness) once and passes it explicitly. No module-level
- * singletons anywhere else.
+ * The composition root: builds the clock, store, core, the snowflake boundary and every
+ * surface once from the validated config, handing each surface the narrow context it
+ * declares (botapi/context.ts, gateway/context.ts, clientapi/context.ts,
+ * harness/context.ts). No module-level singletons anywhere else.
  */
 import { Elysia } from "elysia";
 import type { Server } from "bun";
-import type { Config } from "./config";
+import type { Config, Urls } from "./config";
 import { SwitchableClock } from "./core/clock";
 import { Store } from "./store/db";
-import { IdMap } from "./core/idmap";
 import { createCore, type Core } from "./core";
 import { Snowflakes } from "./wire/snowflakes";
-import { RateLimiter } from "./botapi/ratelimit";
-import type { BotApi, Urls } from "./botapi/context";
-import { botApiPlugin } from "./botapi";
 import { jsonResponse } from "./wire/http";
+import { RateLimiter } from "./botapi/ratelimit";
+import type { BotApi } from "./botapi/context";
+import { botApiPlugin } from "./botapi";
 import { createGateway, type Gateway, type GatewaySocketData } from "./gateway";
 import { harnessPlugin } from "./harness";
+import { EventLog } from "./harness/eventlog";
 import { clientApiPlugin } from "./clientapi";
 import { seedWorld, type SeedAnswer } from "./harness/seed";
 
 export interface Parley {
   config: Config;
   clock: SwitchableClock;
+  /** The database, for tests and tools that inspect it; surfaces never get it. */
   store: Store;
   core: Core;
   api: BotApi;
   gateway: Gateway;
   http: Elysia<any, any, any, any, any, any, any>;
+  /** Dispatch frames sent to bots (test mode only). */
+  events: EventLog | null;
   /** In-process request handling (tests use this without a socket). */
   handle(req: Request): Promise<Response>;
   listen(): Server<GatewaySocketData>;
@@ -43,21 +47,16 @@ export function createParley(config: Config): Parley {
   const clock = new SwitchableClock();
   const store = new Store({ path: config.dbPath, synchronous: config.synchronous });
   const core = createCore({ clock, store });
+  const flakes = new Snowflakes(core.idmap);
   const urls: Urls = placeholderUrls(config);
-  const api: BotApi = {
-    core,
-    config,
-    flakes: new Snowflakes(new IdMap(store)),
-    limiter: new RateLimiter(clock, config.rateLimits),
-    urls,
-  };
-  const gateway = createGateway(api);
+  const api: BotApi = { core, flakes, limiter: new RateLimiter(clock, config.rateLimits), urls };
+  const events = config.harness ? new EventLog() : null;
+  const gateway = createGateway({ core, flakes, urls, tap: events ? (app, session, frame) => events.append(app, session, frame) : undefined });
 
   const http = new Elysia()
     .onError(({ code, error }) => {
       if (code === "NOT_FOUND") return jsonResponse(404, { code: 0, message: "404: Not Found" });
-      if (code === "PARSE" || code === "VALIDATION")
-        return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
+      if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
       console.error("unhandled:", error);
       return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
     })
@@ -71,6 +70,7 @@ export function createParley(config: Config): Parley {
     api,
     gateway,
     http,
+    events,
     server: null,
     handle: (req) => http.handle(req),
     listen() {
@@ -91,27 +91,28 @@ export function createParley(config: Config): Parley {
       urls.portal = config.portalUrl ?? urls.base;
       return server;
     },
-    seed: (doc) => seedWorld(api, doc),
+    seed: (doc) => seedWorld({ core, flakes }, doc),
     reset() {
       gateway.closeAll();
       clock.clearTimers();
       clock.reset();
       api.limiter.reset();
-      store.wipe();
-      api.flakes.clearCache();
-      core.bus.publish([{ type: "world.reset" }]);
+      flakes.clearCache();
+      events?.clear();
+      core.wipe();
     },
     async stop() {
       gateway.closeAll();
       clock.clearTimers();
       parley.server?.stop(true);
       parley.server = null;
-      store.close();
+      core.close();
     },
   };
-  http.use(clientApiPlugin(parley));
+  http.use(clientApiPlugin({ core, flakes, bots: gateway }));
   // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
-  if (config.harness) http.use(harnessPlugin(parley));
+  if (events)
+    http.use(harnessPlugin({ core, flakes, clock, gateway, events, reset: () => parley.reset(), seed: (doc) => parley.seed(doc) }));
   return parley;
 }
 

@@ -185,7 +185,8 @@ export async function invoke(p: Parley, user: string, body: Record<string, unkno
 /** What the bot would receive for an interaction (the gateway builds INTERACTION_CREATE with this). */
 export async function interactionPayload(p: Parley, id: string): Promise<any> {
   const { interactionCreateJson } = await import("../src/wire/serializers/interaction");
-  return interactionCreateJson(p.api, p.api.flakes.uuid(id)!);
+  const model = p.core.reads.interactions.create(p.api.flakes.uuid(id)!);
+  return model && interactionCreateJson(p.api.flakes, model);
 }
 
 /**

@@ -140,7 +140,7 @@ export async function run(api: BotApi, def: RouteDef, request: Request, params: 
     // Group commit (src/store/db.ts): the handler's writes share one commit with the
     // other requests of this turn, and nothing is answered before that commit, so an
     // acknowledged write is durable and no answer shows rows that could still roll back.
-    const reply = await api.core.store.batched(() => def.handler(req));
+    const reply = await api.core.batched(() => def.handler(req));
     return jsonResponse(reply.status, reply.body, { ...rateLimitHeaders(state, clock.now()), ...reply.headers });
   } catch (e) {
     const { status, body, headers } = errorToStatusBody(e);

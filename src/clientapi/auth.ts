@@ -1,7 +1,7 @@
 /** Sign up, sign in, sign out, and who am I. Bot users can never sign in (spec 5.12). */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
-import type { Parley } from "../app";
+import type { ClientContext } from "./context";
 import { anonymous, person } from "./http";
 import { meView } from "./views";
 
@@ -15,17 +15,13 @@ const SignUp = Type.Object(
 );
 const SignIn = Type.Object({ username: Type.String({ maxLength: 64 }), password: Type.String({ maxLength: 256 }) }, { additionalProperties: false });
 
-export function authRoutes(p: Parley) {
+export function authRoutes(p: ClientContext) {
   return new Elysia()
     .post(
       "/auth/signup",
       anonymous(p, async ({ body }) => {
         const b = await body(SignUp);
-        // One transaction: a person is never left without the session that signed them up.
-        const { user, token } = p.store.write(() => {
-          const user = p.core.users.createPerson({ username: b.username, password: b.password, globalName: b.global_name ?? null });
-          return { user, token: p.core.users.openSession(user.id) };
-        });
+        const { user, token } = p.core.users.signUp({ username: b.username, password: b.password, globalName: b.global_name ?? null });
         return { token, user: meView(user) };
       }),
     )

@@ -1,7 +1,7 @@
 /** Channels of a server and their permission overwrites. */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
-import type { Parley } from "../app";
+import type { ClientContext } from "./context";
 import { pathId, person } from "./http";
 import { channelView } from "./views";
 import { PermissionList, permissionBits, Uuid } from "./schemas";
@@ -27,7 +27,7 @@ const Overwrite = Type.Object(
   { additionalProperties: false },
 );
 
-export function channelRoutes(p: Parley) {
+export function channelRoutes(p: ClientContext) {
   const core = p.core;
   return new Elysia()
     .get(

@@ -1,14 +1,14 @@
 /** Direct messages: list and open DM channels (messages go through messages.ts). */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
-import type { Parley } from "../app";
+import type { ClientContext } from "./context";
 import { person } from "./http";
 import { channelView } from "./views";
 import { Uuid } from "./schemas";
 
 const OpenDm = Type.Object({ recipient_id: Uuid }, { additionalProperties: false });
 
-export function dmRoutes(p: Parley) {
+export function dmRoutes(p: ClientContext) {
   const core = p.core;
   return new Elysia()
     .get(

@@ -1,9 +1,10 @@
 /** Servers: create, read, edit, leave; members and their roles. */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
-import type { Parley } from "../app";
+import type { ClientContext } from "./context";
 import { pathId, person } from "./http";
 import { guildView, userView } from "./views";
+import { isoUtc } from "../wire/time";
 
 const CreateGuild = Type.Object({ name: Type.String({ minLength: 2, maxLength: 100 }) }, { additionalProperties: false });
 const EditGuild = Type.Object(
@@ -14,7 +15,7 @@ const EditGuild = Type.Object(
   { additionalProperties: false },
 );
 
-export function guildRoutes(p: Parley) {
+export function guildRoutes(p: ClientContext) {
   const core = p.core;
   return new Elysia()
     .get(
@@ -50,12 +51,9 @@ export function guildRoutes(p: Parley) {
       "/guilds/:guild_id/members",
       person(p, ({ me, params }) => {
         const g = core.people.guild(me.id, pathId(params.guild_id, "guild"));
-        return core.guilds.members(g.id).map((m) => ({
-          user: userView(core.users.require(m.user_id)),
-          roles: core.guilds.memberRoleIds(g.id, m.user_id),
-          nick: m.nick,
-          joined_at: new Date(m.joined_at).toISOString(),
-        }));
+        return core.reads.guilds.members(g.id).flatMap((m) =>
+          m.user ? [{ user: userView(m.user), roles: m.roleIds, nick: m.row.nick, joined_at: isoUtc(m.row.joined_at) }] : [],
+        );
       }),
     )
     .put(

@@ -4,14 +4,14 @@
  * as the bot API through the one error mapping.
  */
 import type { TSchema, Static } from "@sinclair/typebox";
-import type { Parley } from "../app";
+import type { ClientContext } from "./context";
 import type { UserRow } from "../core/types";
 import { DomainError } from "../core/errors";
 import { answerJson, errorResponse } from "../wire/http";
 import { readBody } from "../wire/validation";
 
 export interface PersonCtx {
-  p: Parley;
+  p: ClientContext;
   me: UserRow;
   token: string;
   params: Record<string, string>;
@@ -28,7 +28,7 @@ function parse<T extends TSchema>(request: Request, schema: T): Promise<Static<T
 }
 
 /** A people's API handler for a signed-in person. */
-export function person(p: Parley, fn: (c: PersonCtx) => unknown | Promise<unknown>) {
+export function person(p: ClientContext, fn: (c: PersonCtx) => unknown | Promise<unknown>) {
   return async ({ request, params }: { request: Request; params: Record<string, string> }) => {
     try {
       const m = /^Session\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "");
@@ -43,7 +43,7 @@ export function person(p: Parley, fn: (c: PersonCtx) => unknown | Promise<unknow
 }
 
 /** A people's API handler that needs no session (sign-up, sign-in). */
-export function anonymous(p: Parley, fn: (c: AnonCtx) => unknown | Promise<unknown>) {
+export function anonymous(p: ClientContext, fn: (c: AnonCtx) => unknown | Promise<unknown>) {
   return async ({ request, params }: { request: Request; params: Record<string, string> }) => {
     try {
       const url = new URL(request.url);

@@ -4,7 +4,7 @@
  * One line per area; each area's routes live in their own file (docs/people-api.md).
  */
 import { Elysia } from "elysia";
-import type { Parley } from "../app";
+import type { ClientContext } from "./context";
 import { reactionsPlugin } from "./reactions";
 import { typingPlugin } from "./typing";
 import { moderationRoutes } from "./moderation";
@@ -19,7 +19,7 @@ import { presenceRoutes } from "./presence";
 import { portalRoutes } from "./portal";
 import { clientInteractions } from "./interactions";
 
-export function clientApiPlugin(p: Parley) {
+export function clientApiPlugin(p: ClientContext) {
   const app = new Elysia({ prefix: "/api/client/v1" });
   app.use(reactionsPlugin(p));
   app.use(typingPlugin(p));

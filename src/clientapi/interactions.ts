@@ -6,7 +6,7 @@
  */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
-import type { Parley } from "../app";
+import type { ClientContext } from "./context";
 import { person } from "./http";
 import type { RawOption } from "../core/interactions";
 
@@ -34,8 +34,8 @@ const Body = Type.Union([
   }),
 ]);
 
-export function clientInteractions(p: Parley) {
-  const delivery = { live: (botUserId: string) => p.gateway.hasLiveSession(botUserId) };
+export function clientInteractions(p: ClientContext) {
+  const delivery = { live: (botUserId: string) => p.bots.hasLiveSession(botUserId) };
   return new Elysia().post(
     "/channels/:channel_id/interactions",
     person(p, async ({ me, params, body }) => {

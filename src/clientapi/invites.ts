@@ -1,7 +1,7 @@
 /** Invites: create one for a channel, look one up, join by its code, delete it. */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
-import type { Parley } from "../app";
+import type { ClientContext } from "./context";
 import { DomainError } from "../core/errors";
 import { INVITE_MAX_AGE, INVITE_MAX_USES } from "../core/invites";
 import { pathId, person } from "./http";
@@ -20,7 +20,7 @@ function code(raw: string | undefined): string {
   return raw;
 }
 
-export function inviteRoutes(p: Parley) {
+export function inviteRoutes(p: ClientContext) {
   const core = p.core;
   return new Elysia()
     .post(

@@ -4,7 +4,7 @@
  */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
-import type { Parley } from "../app";
+import type { ClientContext } from "./context";
 import { DomainError } from "../core/errors";
 import { pathId, person } from "./http";
 import { messageView } from "./views";
@@ -36,7 +36,7 @@ function page(q: URLSearchParams) {
   return { limit, before: bound("before"), after: bound("after") };
 }
 
-export function messageRoutes(p: Parley) {
+export function messageRoutes(p: ClientContext) {
   const core = p.core;
   return new Elysia()
     .get(

@@ -5,7 +5,7 @@
  */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
-import type { Parley } from "../app";
+import type { ClientContext } from "./context";
 import { person } from "./http";
 import { MAX_BAN_DELETE_SECONDS } from "../core/moderation";
 
@@ -16,7 +16,7 @@ const BanBody = Type.Object({
 
 const ReasonBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) });
 
-export function moderationRoutes(p: Parley) {
+export function moderationRoutes(p: ClientContext) {
   const mod = p.core.moderation;
   return new Elysia()
     .delete("/guilds/:guild_id/members/:user_id", person(p, async ({ me, params, body }) => {

@@ -5,7 +5,7 @@
  */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
-import type { Parley } from "../app";
+import type { ClientContext } from "./context";
 import { DomainError } from "../core/errors";
 import { PRIVILEGED_INTENTS } from "../core/permissions";
 import { createApplicationWithToken, rotateToken } from "../wire/tokens";
@@ -39,7 +39,7 @@ function privilegedOnly(bits: number): number {
   return bits;
 }
 
-export function portalRoutes(p: Parley) {
+export function portalRoutes(p: ClientContext) {
   const core = p.core;
   const owned = (id: string | undefined, me: string) => core.apps.requireOwned(pathId(id, "application"), me);
   const requireAdmin = (me: { is_admin: number }) => {
@@ -55,7 +55,7 @@ export function portalRoutes(p: Parley) {
       person(p, async ({ me, body }) => {
         const b = await body(CreateApp);
         const intents = b.intents === undefined ? undefined : intentBits(b.intents, "intents");
-        const { app, token } = createApplicationWithToken(p.core.apps, p.api.flakes, { ownerId: me.id, name: b.name, description: b.description, intents });
+        const { app, token } = createApplicationWithToken(p.core.apps, p.flakes, { ownerId: me.id, name: b.name, description: b.description, intents });
         return { application: applicationView(core, core.apps.require(app.id)), token };
       }),
     )
@@ -84,7 +84,7 @@ export function portalRoutes(p: Parley) {
     )
     .post(
       "/applications/:application_id/token",
-      person(p, ({ me, params }) => ({ token: rotateToken(p.core.apps, p.api.flakes, owned(params.application_id, me.id).id) })),
+      person(p, ({ me, params }) => ({ token: rotateToken(p.core.apps, p.flakes, owned(params.application_id, me.id).id) })),
     )
     .put(
       "/applications/:application_id/intents",
@@ -106,10 +106,7 @@ export function portalRoutes(p: Parley) {
       "/admin/privileged-requests",
       person(p, ({ me }) => {
         requireAdmin(me);
-        const rows = p.store.db
-          .query("SELECT id FROM applications WHERE (privileged_requested & ~privileged_approved) != 0 ORDER BY id")
-          .all() as { id: string }[];
-        return rows.map((r) => applicationView(core, core.apps.require(r.id)));
+        return core.apps.awaitingApproval().map((a) => applicationView(core, a));
       }),
     )
     .post(

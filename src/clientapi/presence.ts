@@ -1,7 +1,7 @@
 /** A person's presence: online, idle, dnd or offline (fires presence.updated). */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
-import type { Parley } from "../app";
+import type { ClientContext } from "./context";
 import { person } from "./http";
 import { PRESENCES } from "../core/users";
 
@@ -10,7 +10,7 @@ const SetPresence = Type.Object(
   { additionalProperties: false },
 );
 
-export function presenceRoutes(p: Parley) {
+export function presenceRoutes(p: ClientContext) {
   return new Elysia().put(
     "/users/@me/presence",
     person(p, async ({ me, body }) => {

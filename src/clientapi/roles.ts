@@ -1,7 +1,7 @@
 /** Roles of a server. */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
-import type { Parley } from "../app";
+import type { ClientContext } from "./context";
 import { pathId, person } from "./http";
 import { roleView } from "./views";
 import { PermissionList, permissionBits } from "./schemas";
@@ -17,7 +17,7 @@ const CreateRole = Type.Object(
   { additionalProperties: false },
 );
 
-export function roleRoutes(p: Parley) {
+export function roleRoutes(p: ClientContext) {
   const core = p.core;
   return new Elysia()
     .get(

@@ -36,6 +36,13 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** Public addresses, fixed once the server listens (or given by config behind a proxy). */
+export interface Urls {
+  base: string; // http(s)://host:port
+  gateway: string; // ws(s)://host:port/gateway
+  portal: string;
+}
+
 /** The spec's limits (8.1); a deployment may override them. */
 export const SPEC_RATE_LIMITS: Config["rateLimits"] = {
   enabled: true,

@@ -41,6 +41,12 @@ export function accessTo(d: CoreDeps, guilds: Guilds, actorId: string, channel: 
   return { channel, perms, isDm: false };
 }
 
+/** Whether a user may see a channel: a member of its server, or a DM recipient. */
+export function canSee(d: CoreDeps, guilds: Guilds, channel: ChannelRow, userId: string): boolean {
+  if (channel.guild_id) return guilds.isMember(channel.guild_id, userId);
+  return dmRecipientIds(d, channel.id).includes(userId);
+}
+
 /** 403 50001 unless the access holds every bit given (ADMINISTRATOR holds all). */
 export function requireBits(a: ChannelAccess, ...bits: number[]): void {
   for (const b of bits) if (!hasPermission(a.perms, b)) throw DomainError.forbidden();

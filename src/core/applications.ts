@@ -52,6 +52,20 @@ export class Applications {
     return this.db.query("SELECT * FROM applications WHERE owner_id = ? ORDER BY id").all(ownerId) as ApplicationRow[];
   }
 
+  /** Applications with privileged intents requested and not (yet) approved, oldest first. */
+  awaitingApproval(): ApplicationRow[] {
+    return this.db.query("SELECT * FROM applications WHERE (privileged_requested & ~privileged_approved) != 0 ORDER BY id").all() as ApplicationRow[];
+  }
+
+  /** Applications with this exact name, oldest first (names are not unique). */
+  named(name: string): ApplicationRow[] {
+    return this.db.query("SELECT * FROM applications WHERE name = ? ORDER BY id").all(name) as ApplicationRow[];
+  }
+
+  all(): ApplicationRow[] {
+    return this.db.query("SELECT * FROM applications ORDER BY id").all() as ApplicationRow[];
+  }
+
   /** Intents the application may use now: every non-privileged one asked for, plus approved privileged ones. */
   grant(a: Pick<ApplicationRow, "intents" | "privileged_approved">): number {
     return a.intents & (NON_PRIVILEGED_INTENTS | (a.privileged_approved & PRIVILEGED_INTENTS));

@@ -1,16 +1,19 @@
 /**
  * The chat service itself. No HTTP, no snowflakes, no reference-platform JSON: internal
- * UUIDv7 ids, domain rules, permissions and an event bus fed after each commit.
+ * UUIDv7 ids, domain rules, permissions, read models and an event bus fed after each
+ * commit. Surfaces get the services below; the store never leaves the core.
  */
 import type { Clock } from "./clock";
 import { IdGenerator } from "./ids";
 import { EventBus, type DomainEvent } from "./events";
-import { Store } from "../store/db";
+import type { Store } from "../store/db";
 import type { CoreDeps } from "./deps";
+import { IdMap } from "./idmap";
 import { Users } from "./users";
 import { Guilds } from "./guilds";
 import { Applications } from "./applications";
 import { Messages } from "./messages";
+import { Dms } from "./dms";
 import { Reactions } from "./reactions";
 import { Channels } from "./channels";
 import { Audit } from "./audit";
@@ -21,12 +24,20 @@ import { Invites } from "./invites";
 import { People } from "./people";
 import { Commands } from "./commands";
 import { Interactions } from "./interactions";
+import { InteractionResponses } from "./interaction-responses";
+import { Reads } from "./reads";
 
-export interface Core extends CoreDeps {
+export interface Core {
+  clock: Clock;
+  bus: EventBus;
+  ids: IdGenerator;
+  /** The boundary's id map storage (the wire layer mints snowflakes into it). */
+  idmap: IdMap;
   users: Users;
   guilds: Guilds;
   apps: Applications;
   messages: Messages;
+  dms: Dms;
   reactions: Reactions;
   channels: Channels;
   audit: Audit;
@@ -37,25 +48,77 @@ export interface Core extends CoreDeps {
   people: People;
   commands: Commands;
   interactions: Interactions;
+  /** The bot's answers to interactions, through their tokens. */
+  interactionResponses: InteractionResponses;
+  /** Read models for serializers (core/reads). */
+  reads: Reads;
+  /**
+   * Run several core calls as one transaction: all of them commit, or none does, and
+   * their events are published after the commit, in order.
+   */
+  transaction<T>(fn: () => T): T;
+  /**
+   * Run a request's core calls in the group commit (the bot API's pipeline): its writes
+   * share one commit with the other requests of this event-loop turn, and the promise
+   * settles only once that commit is durable (src/store/db.ts).
+   */
+  batched<T>(fn: () => T | Promise<T>): Promise<T>;
+  /** Empty the world (the harness's reset): every row goes, then world.reset is published. */
+  wipe(): void;
+  /** Commit what is open and close the database. */
+  close(): void;
 }
 
 export function createCore(opts: { clock: Clock; store: Store }): Core {
+  const { store } = opts;
   const bus = new EventBus();
-  opts.store.onCommit((events) => bus.publish(events as DomainEvent[]));
-  const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store: opts.store, bus };
+  store.onCommit((events) => bus.publish(events as DomainEvent[]));
+  const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus };
   const users = new Users(deps);
   const guilds = new Guilds(deps);
   const apps = new Applications(deps, users, guilds);
   const audit = new Audit(deps);
-  const messages = new Messages(deps, guilds, users, audit);
+  const dms = new Dms(deps, users);
+  const messages = new Messages(deps, guilds, users, audit, dms);
   const reactions = new Reactions(deps, guilds, messages);
   const channels = new Channels(deps, guilds, audit);
   const invites = new Invites(deps, guilds);
-  const people = new People(deps, users, guilds, messages);
+  const people = new People(deps, users, guilds, messages, dms);
   const roles = new Roles(deps, guilds, audit);
   const moderation = new Moderation(deps, guilds, users, audit, roles.hierarchy);
   const webhooks = new Webhooks(deps, guilds, messages, audit, (u) => apps.byBotUser(u)?.id ?? null);
   const commands = new Commands(deps, guilds);
   const interactions = new Interactions(deps, guilds, users, apps, commands, messages);
-  return { ...deps, users, guilds, apps, messages, reactions, channels, invites, people, audit, roles, moderation, webhooks, commands, interactions };
+  const interactionResponses = new InteractionResponses(deps, apps, messages, interactions);
+  const reads = new Reads(deps, { guilds, users, apps, messages, interactions, webhooks, invites });
+  return {
+    clock: deps.clock,
+    bus,
+    ids: deps.ids,
+    idmap: new IdMap(store),
+    users,
+    guilds,
+    apps,
+    messages,
+    dms,
+    reactions,
+    channels,
+    invites,
+    people,
+    audit,
+    roles,
+    moderation,
+    webhooks,
+    commands,
+    interactions,
+    interactionResponses,
+    reads,
+    transaction: (fn) => store.write(fn),
+    batched: (fn) => store.batched(fn),
+    wipe() {
+      store.wipe();
+      bus.publish([{ type: "world.reset" }]);
+    },
+    close: () => store.close(),
+  };
 }

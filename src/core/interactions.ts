@@ -4,16 +4,16 @@ import type { Users } from "./users";
 import type { Applications } from "./applications";
 import type { Messages } from "./messages";
 import { EPHEMERAL } from "./messages";
-import { OPT, type Commands, type Command, type CommandOption } from "./commands";
+import type { Commands, Command } from "./commands";
+import { OptionChecker } from "./interaction-options";
 import type { ApplicationRow, ChannelRow, MessageRow } from "./types";
 import { DomainError } from "./errors";
 import { randomSecret, sha256Hex } from "./crypto";
 import { hasPermission } from "./permissions";
+import { canSee } from "./access";
 
 export const INTERACTION_TTL_MS = 15 * 60 * 1000;
 export const LOADING = 1 << 7;
-/** Flags a response or follow-up may set: SUPPRESS_EMBEDS, EPHEMERAL, SUPPRESS_NOTIFICATIONS, IS_COMPONENTS_V2. */
-const SETTABLE_FLAGS = 4 | EPHEMERAL | 4096 | 32768;
 
 export const INTERACTION_TYPE = { APPLICATION_COMMAND: 2, MESSAGE_COMPONENT: 3 } as const;
 export const CALLBACK = { PONG: 1, MESSAGE: 4, DEFERRED_MESSAGE: 5, DEFERRED_UPDATE: 6, UPDATE: 7, AUTOCOMPLETE: 8, MODAL: 9 } as const;
@@ -85,7 +85,6 @@ function bad(path: string, message: string, code = "BASE_TYPE_INVALID"): never {
   throw DomainError.invalid(path, message, code);
 }
 
-const unknownInteraction = () => new DomainError("unknown_interaction", "Unknown interaction");
 
 /**
  * Interactions (spec 3.1): a person runs a command or clicks a component, the bot gets
@@ -156,7 +155,7 @@ export class Interactions {
       bad("name", "Unknown application command", "APPLICATION_COMMAND_UNKNOWN");
     this.checkMemberMayUse(cmd, ch, input.userId);
     if (type !== 1 && input.options?.length) bad("options", "Context menu commands take no options", "APPLICATION_COMMAND_OPTIONS_INVALID");
-    const options = this.checkOptions(cmd.body.options, input.options ?? [], "options", ch, input.resolveId);
+    const options = new OptionChecker(this.guilds, this.users, ch, input.resolveId).check(cmd.body.options, input.options ?? [], "options");
     const data: InteractionData = { kind: "command", commandId: cmd.id, commandGuildId: cmd.guild_id, name: cmd.name, type: cmd.body.type, options };
     return this.open(app, ch, input.userId, INTERACTION_TYPE.APPLICATION_COMMAND, null, cmd.id, data, delivery);
   }
@@ -244,13 +243,13 @@ export class Interactions {
 
   private requireVisibleChannel(channelId: string, userId: string): ChannelRow {
     const ch = this.guilds.channel(channelId);
-    if (!ch || !this.messages.canSee(ch, userId)) throw DomainError.notFound("channel");
+    if (!ch || !canSee(this.d, this.guilds, ch, userId)) throw DomainError.notFound("channel");
     return ch;
   }
 
   /** The bot is a member of the guild, or a recipient of the DM. */
   private botReaches(app: ApplicationRow, ch: ChannelRow): boolean {
-    return this.messages.canSee(ch, app.bot_user_id);
+    return canSee(this.d, this.guilds, ch, app.bot_user_id);
   }
 
   private checkMemberMayUse(cmd: Command, ch: ChannelRow, userId: string): void {
@@ -261,251 +260,6 @@ export class Interactions {
     const ok = bits === 0 ? hasPermission(have, 1 << 3) : hasPermission(have, bits);
     if (!ok) throw DomainError.forbidden("You lack the permissions this command requires");
   }
-
-  /** Check a person's options against the stored command (value types, choices, bounds, ids). */
-  private checkOptions(defs: CommandOption[], given: RawOption[], path: string, ch: ChannelRow, resolveId: (raw: string) => string | null): StoredOption[] {
-    if (!Array.isArray(given)) bad(path, "Must be an array.", "BASE_TYPE_ARRAY");
-    if (given.length > 25) bad(path, "Must be 25 or fewer in length.", "BASE_TYPE_MAX_LENGTH");
-    const subs = defs.some((d) => d.type === OPT.SUB_COMMAND || d.type === OPT.SUB_COMMAND_GROUP);
-    if (subs) {
-      if (given.length !== 1) bad(path, "Pick exactly one sub-command", "APPLICATION_COMMAND_OPTIONS_INVALID");
-      const g = given[0];
-      const def = defs.find((d) => d.name === g.name);
-      if (!def) bad(`${path}[0].name`, "Unknown sub-command", "APPLICATION_COMMAND_OPTIONS_INVALID");
-      return [{ name: def.name, type: def.type, options: this.checkOptions(def.options ?? [], g.options ?? [], `${path}[0].options`, ch, resolveId) }];
-    }
-    const seen = new Set<string>();
-    const out = given.map((g, i) => {
-      const p = `${path}[${i}]`;
-      const def = defs.find((d) => d.name === g?.name);
-      if (!def) bad(`${p}.name`, "Unknown option", "APPLICATION_COMMAND_OPTIONS_INVALID");
-      if (seen.has(def.name)) bad(`${p}.name`, "Option given twice", "APPLICATION_COMMAND_OPTIONS_INVALID");
-      seen.add(def.name);
-      if (g.options !== undefined) bad(`${p}.options`, "Only sub-commands take options", "APPLICATION_COMMAND_OPTIONS_INVALID");
-      return { name: def.name, type: def.type, value: this.checkValue(def, g.value, `${p}.value`, ch, resolveId) };
-    });
-    for (const d of defs) if (d.required && !seen.has(d.name)) bad(path, `The option "${d.name}" is required`, "APPLICATION_COMMAND_OPTIONS_REQUIRED");
-    return out;
-  }
-
-  private checkValue(def: CommandOption, v: unknown, path: string, ch: ChannelRow, resolveId: (raw: string) => string | null): string | number | boolean {
-    const choices = def.choices;
-    const inChoices = (x: unknown) => !choices || choices.some((c) => c.value === x);
-    const id = (): string | null => (typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v)) ? resolveId(String(v)) : null);
-    switch (def.type) {
-      case OPT.STRING: {
-        if (typeof v !== "string") bad(path, "Could not interpret the value as string.", "BASE_TYPE_STRING");
-        const min = def.min_length ?? 0;
-        const max = def.max_length ?? 6000;
-        if (v.length < min || v.length > max) bad(path, `Must be between ${min} and ${max} in length.`, "BASE_TYPE_BAD_LENGTH");
-        if (!inChoices(v)) bad(path, "Value is not one of the accepted choices.", "BASE_TYPE_CHOICES");
-        return v;
-      }
-      case OPT.INTEGER:
-      case OPT.NUMBER: {
-        if (typeof v !== "number" || !Number.isFinite(v) || (def.type === OPT.INTEGER && !Number.isSafeInteger(v)))
-          bad(path, `Value "${String(v)}" is not ${def.type === OPT.INTEGER ? "an integer" : "a number"}.`, "NUMBER_TYPE_COERCE");
-        if (def.min_value != null && v < def.min_value) bad(path, `Must be greater than or equal to ${def.min_value}.`, "NUMBER_TYPE_MIN");
-        if (def.max_value != null && v > def.max_value) bad(path, `Must be less than or equal to ${def.max_value}.`, "NUMBER_TYPE_MAX");
-        if (!inChoices(v)) bad(path, "Value is not one of the accepted choices.", "BASE_TYPE_CHOICES");
-        return v;
-      }
-      case OPT.BOOLEAN:
-        if (typeof v !== "boolean") bad(path, "Must be either true or false.", "BASE_TYPE_BOOLEAN");
-        return v;
-      case OPT.USER:
-      case OPT.MENTIONABLE: {
-        const uid = id();
-        const u = uid ? this.users.get(uid) : null;
-        if (u && !u.deleted_at) return u.id;
-        if (def.type === OPT.MENTIONABLE && uid && ch.guild_id && this.guilds.role(ch.guild_id, uid)) return uid;
-        return bad(path, def.type === OPT.USER ? "Unknown user" : "Unknown user or role", "APPLICATION_COMMAND_OPTIONS_INVALID");
-      }
-      case OPT.ROLE: {
-        const rid = id();
-        if (!rid || !ch.guild_id || !this.guilds.role(ch.guild_id, rid)) bad(path, "Unknown role", "APPLICATION_COMMAND_OPTIONS_INVALID");
-        return rid;
-      }
-      case OPT.CHANNEL: {
-        const cid = id();
-        const c = cid ? this.guilds.channel(cid) : null;
-        const reachable = c && (ch.guild_id ? c.guild_id === ch.guild_id : c.id === ch.id);
-        if (!c || !reachable) bad(path, "Unknown channel", "APPLICATION_COMMAND_OPTIONS_INVALID");
-        if (def.channel_types && def.channel_types.length && !def.channel_types.includes(c.type))
-          bad(path, "This channel type is not accepted", "APPLICATION_COMMAND_OPTIONS_INVALID");
-        return c.id;
-      }
-      default:
-        return bad(path, "Attachments cannot be sent: Parley takes no file uploads", "APPLICATION_COMMAND_OPTIONS_INVALID");
-    }
-  }
-
-  // ---- answering (the token in the path is the credential) ----
-
-  /** The live interaction a token belongs to; 10062 when unknown, never issued or expired. */
-  byToken(token: string): InteractionRow {
-    const row = this.db.query("SELECT * FROM interactions WHERE token_hash = ?").get(sha256Hex(token)) as InteractionRow | null;
-    if (!row || this.state(row) === "expired") throw unknownInteraction();
-    return row;
-  }
-
-  /** As byToken, for the application webhook routes: the application in the path must be the interaction's. */
-  forApplication(appId: string | null, token: string): InteractionRow {
-    const row = this.byToken(token);
-    if (row.application_id !== appId) throw unknownInteraction();
-    return row;
-  }
-
-  /**
-   * POST /interactions/{id}/{token}/callback, every row of spec 3.1. Answers the
-   * interaction after the call and the message the callback posted or edited, if any.
-   */
-  callback(interactionId: string | null, token: string, type: number, msg: ResponseMessage | undefined): { interaction: InteractionRow; message: MessageRow | null } {
-    return this.d.store.write(() => {
-      const row = this.byToken(token);
-      if (row.id !== interactionId) throw unknownInteraction();
-      if (!(Object.values(CALLBACK) as number[]).includes(type)) bad("type", "Value is not one of the accepted choices.", "BASE_TYPE_CHOICES");
-      if (row.state !== "pending") throw new DomainError("already_acknowledged", "Interaction has already been acknowledged.");
-      if (type === CALLBACK.AUTOCOMPLETE || type === CALLBACK.MODAL)
-        throw new DomainError("not_implemented_invalid", "Invalid Form Body (type: autocomplete results and modals are not supported)", [
-          { path: "type", code: "INTERACTION_CALLBACK_TYPE_UNSUPPORTED", message: "Autocomplete results and modals are not supported" },
-        ]);
-      const component = row.type === INTERACTION_TYPE.MESSAGE_COMPONENT;
-      if ((type === CALLBACK.DEFERRED_UPDATE || type === CALLBACK.UPDATE) && !component)
-        bad("type", "This callback type is only valid for component interactions", "INTERACTION_CALLBACK_TYPE_INVALID");
-      switch (type) {
-        case CALLBACK.PONG:
-          return { interaction: row, message: null };
-        case CALLBACK.MESSAGE: {
-          requireNotEmpty(msg);
-          const m = this.postResponse(row, msg ?? {}, true, 0);
-          return { interaction: this.settle(row, "responded", m.id, !!m.ephemeral_user_id), message: m };
-        }
-        case CALLBACK.DEFERRED_MESSAGE: {
-          const m = this.postResponse(row, { flags: (msg?.flags ?? 0) & EPHEMERAL }, true, LOADING);
-          return { interaction: this.settle(row, "deferred", m.id, !!m.ephemeral_user_id), message: m };
-        }
-        case CALLBACK.DEFERRED_UPDATE:
-          return { interaction: this.settle(row, "deferred", row.message_id, false), message: null };
-        default: {
-          const m = this.editMessage(this.componentMessage(row), msg ?? {});
-          return { interaction: this.settle(row, "responded", m.id, !!m.ephemeral_user_id), message: m };
-        }
-      }
-    });
-  }
-
-  /**
-   * POST /webhooks/{application_id}/{token}: while pending or deferred this is the
-   * response (after a type-5 deferral it fills the loading message, the reference's
-   * legacy behaviour); afterwards a public follow-up message.
-   */
-  followup(appId: string | null, token: string, msg: ResponseMessage): MessageRow {
-    return this.d.store.write(() => {
-      const row = this.forApplication(appId, token);
-      requireNotEmpty(msg);
-      if (row.state === "pending") {
-        const m = this.postResponse(row, msg, true, 0);
-        this.settle(row, "responded", m.id, !!m.ephemeral_user_id);
-        return m;
-      }
-      if (row.state === "deferred") {
-        const loading = row.response_message_id ? this.messages.get(row.response_message_id) : null;
-        if (loading && loading.flags & LOADING) {
-          const m = this.editMessage(loading, { ...msg, flags: undefined });
-          this.settle(row, "responded", m.id, !!m.ephemeral_user_id);
-          return m;
-        }
-        // A type-6 deferral: @original stays the component's message; this post answers.
-        const m = this.postResponse(row, msg, true, 0);
-        this.settle(row, "responded", row.response_message_id, false);
-        return m;
-      }
-      return this.postResponse(row, msg, false, 0);
-    });
-  }
-
-  /** The message `@original` or a follow-up id names, for GET/PATCH/DELETE. */
-  message(appId: string | null, token: string, target: string): { interaction: InteractionRow; message: MessageRow } {
-    const row = this.forApplication(appId, token);
-    const id = target === "@original" ? row.response_message_id : target;
-    const m = id ? this.messages.get(id) : null;
-    const ours = m && (m.id === row.response_message_id || m.interaction_id === row.id);
-    if (!m || !ours) throw DomainError.notFound("message");
-    return { interaction: row, message: m };
-  }
-
-  /** PATCH: replace-or-keep (spec 4 rule 4); editing the loading message answers a deferral. */
-  edit(appId: string | null, token: string, target: string, patch: ResponseMessage): MessageRow {
-    return this.d.store.write(() => {
-      const { interaction, message } = this.message(appId, token, target);
-      const m = this.editMessage(message, patch);
-      if (interaction.state === "deferred" && message.id === interaction.response_message_id)
-        this.settle(interaction, "responded", message.id, interaction.ephemeral === 1);
-      return m;
-    });
-  }
-
-  delete(appId: string | null, token: string, target: string): void {
-    this.d.store.write(() => {
-      const { message } = this.message(appId, token, target);
-      this.messages.delete(message.id);
-    });
-  }
-
-  /** Every message this interaction produced (response first, then follow-ups), ephemeral included. */
-  producedMessages(row: InteractionRow): { response: MessageRow | null; followups: MessageRow[] } {
-    const response = row.response_message_id ? this.messages.get(row.response_message_id) : null;
-    const followups = (this.db.query("SELECT * FROM messages WHERE interaction_id = ? ORDER BY id").all(row.id) as MessageRow[]).filter(
-      (m) => m.id !== row.response_message_id,
-    );
-    return { response, followups };
-  }
-
-  private componentMessage(row: InteractionRow): MessageRow {
-    const m = row.message_id ? this.messages.get(row.message_id) : null;
-    if (!m) throw DomainError.notFound("message");
-    return m;
-  }
-
-  /** A new message by the bot in the interaction's channel; EPHEMERAL is honoured only when it answers. */
-  private postResponse(row: InteractionRow, msg: ResponseMessage, answering: boolean, extraFlags: number): MessageRow {
-    const app = this.apps.require(row.application_id);
-    let flags = (msg.flags ?? 0) & SETTABLE_FLAGS;
-    if (!answering) flags &= ~EPHEMERAL;
-    const ephemeral = (flags & EPHEMERAL) !== 0;
-    return this.messages.create({
-      channelId: row.channel_id,
-      authorId: app.bot_user_id,
-      content: msg.content ?? "",
-      embeds: msg.embeds ?? [],
-      components: msg.components ?? [],
-      flags: flags | extraFlags,
-      tts: msg.tts ?? false,
-      type: row.type === INTERACTION_TYPE.APPLICATION_COMMAND ? 20 : 0,
-      applicationId: app.id,
-      interactionId: row.id,
-      ephemeralUserId: ephemeral ? row.user_id : null,
-    });
-  }
-
-  private editMessage(m: MessageRow, patch: ResponseMessage): MessageRow {
-    // LOADING goes once real content arrives; EPHEMERAL never changes; SUPPRESS_EMBEDS may be set or cleared.
-    let flags = m.flags & ~LOADING;
-    if (patch.flags !== undefined) flags = (flags & ~4) | (patch.flags & 4);
-    return this.messages.edit(m.id, { content: patch.content, embeds: patch.embeds, components: patch.components, flags });
-  }
-
-  private settle(row: InteractionRow, state: "deferred" | "responded", responseId: string | null, ephemeral: boolean): InteractionRow {
-    const eph = ephemeral ? 1 : 0;
-    this.db.query("UPDATE interactions SET state = ?, response_message_id = ?, ephemeral = ? WHERE id = ?").run(state, responseId, eph, row.id);
-    return { ...row, state, response_message_id: responseId, ephemeral: eph };
-  }
-}
-
-function requireNotEmpty(msg: ResponseMessage | undefined): void {
-  const empty = !msg || ((msg.content ?? "") === "" && !(msg.embeds?.length) && !(msg.components?.length));
-  if (empty) bad("content", "Cannot send an empty message", "MESSAGE_EMPTY");
 }
 
 /** The interactive component with this custom_id, searching rows and (components v2) nested containers. */

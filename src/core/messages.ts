@@ -7,6 +7,8 @@ import { DomainError } from "./errors";
 import { uuidBound } from "./ids";
 import { accessChannel, holds, requireBits, type ChannelAccess } from "./access";
 import { PERMISSIONS } from "./permissions";
+import type { Dms } from "./dms";
+import { mentionsIn, type MentionLookup } from "./mentions";
 
 export interface NewMessage {
   channelId: string;
@@ -44,6 +46,8 @@ export interface Page {
 }
 
 export const EPHEMERAL = 1 << 6;
+/** Message types Parley writes (reference-gaps 3.6.1). */
+export const MESSAGE_TYPE = { DEFAULT: 0, REPLY: 19, CHAT_INPUT_COMMAND: 20 } as const;
 /** Flags a sender may set on a channel message (reference-gaps 3.6.2); others are dropped. */
 export const SENDABLE_FLAGS = (1 << 2) | (1 << 12);
 export const SUPPRESS_EMBEDS = 1 << 2;
@@ -52,7 +56,7 @@ const EVERYONE = /@(everyone|here)\b/;
 const NONCE_WINDOW_MS = 2 * 60_000;
 const BULK_MAX_AGE_MS = 14 * 86_400_000;
 
-/** What an actor sends: already validated and normalized by the surface. */
+/** What an actor sends: already validated and normalized by the surface (mentions as internal ids). */
 export interface SendInput {
   content?: string;
   embeds?: unknown[];
@@ -82,12 +86,20 @@ export interface EditInput {
  * DMs between people are end-to-end encrypted: the server keeps only ciphertext.
  */
 export class Messages {
+  private readonly mentionLookup: MentionLookup;
+
   constructor(
     private readonly d: CoreDeps,
     private readonly guilds: Guilds,
     private readonly users: Users,
     private readonly audit: Audit,
-  ) {}
+    private readonly dms: Dms,
+  ) {
+    this.mentionLookup = {
+      userExists: (id) => this.stmts().userExists.get(id) !== null,
+      roleInGuild: (guildId, roleId) => this.guilds.role(guildId, roleId) !== null,
+    };
+  }
 
   private get db() {
     return this.d.store.db;
@@ -111,12 +123,14 @@ export class Messages {
   /** Insert into a channel row read in the same transaction (create() and send() share it). */
   private insert(ch: ChannelRow, input: NewMessage): MessageRow {
     const now = this.d.clock.now();
+    const content = input.ciphertext ? "" : (input.content ?? "");
+    const mentioned = mentionsIn(content, ch.guild_id, this.mentionLookup);
     const m: MessageRow = {
       id: this.d.ids.next(),
       channel_id: ch.id,
       author_id: input.authorId,
-      type: input.type ?? (input.reference ? 19 : 0),
-      content: input.ciphertext ? "" : (input.content ?? ""),
+      type: input.type ?? (input.reference ? MESSAGE_TYPE.REPLY : MESSAGE_TYPE.DEFAULT),
+      content,
       ciphertext: input.ciphertext ?? null,
       embeds: JSON.stringify(input.ciphertext ? [] : (input.embeds ?? [])),
       components: JSON.stringify(input.components ?? []),
@@ -124,6 +138,8 @@ export class Messages {
       nonce: input.nonce ?? null,
       tts: input.tts ? 1 : 0,
       mention_everyone: input.mentionEveryone ? 1 : 0,
+      mentions: JSON.stringify(mentioned.users),
+      mention_roles: JSON.stringify(mentioned.roles),
       reference_message_id: input.reference?.messageId ?? null,
       reference_channel_id: input.reference?.channelId ?? null,
       reference_guild_id: input.reference?.guildId ?? null,
@@ -154,13 +170,14 @@ export class Messages {
     return {
       insert: this.db.query(
         `INSERT INTO messages (id, channel_id, author_id, type, content, ciphertext, embeds, components, flags, nonce, tts, mention_everyone,
-           reference_message_id, reference_channel_id, reference_guild_id, webhook_id, webhook_name, webhook_avatar, application_id,
-           interaction_id, ephemeral_user_id, pinned, created_at, edited_at)
+           mentions, mention_roles, reference_message_id, reference_channel_id, reference_guild_id, webhook_id, webhook_name, webhook_avatar,
+           application_id, interaction_id, ephemeral_user_id, pinned, created_at, edited_at)
          VALUES ($id, $channel_id, $author_id, $type, $content, $ciphertext, $embeds, $components, $flags, $nonce, $tts, $mention_everyone,
-           $reference_message_id, $reference_channel_id, $reference_guild_id, $webhook_id, $webhook_name, $webhook_avatar, $application_id,
-           $interaction_id, $ephemeral_user_id, $pinned, $created_at, $edited_at)`,
+           $mentions, $mention_roles, $reference_message_id, $reference_channel_id, $reference_guild_id, $webhook_id, $webhook_name, $webhook_avatar,
+           $application_id, $interaction_id, $ephemeral_user_id, $pinned, $created_at, $edited_at)`,
       ),
       get: this.db.query("SELECT * FROM messages WHERE id = ?"),
+      userExists: this.db.query("SELECT 1 FROM users WHERE id = ?"),
     };
   }
 
@@ -169,6 +186,7 @@ export class Messages {
     return this.d.store.write(() => {
       const m = this.get(id);
       if (!m) throw DomainError.notFound("message");
+      const ch = this.guilds.requireChannel(m.channel_id);
       const next: MessageRow = {
         ...m,
         content: patch.content ?? m.content,
@@ -178,10 +196,14 @@ export class Messages {
         flags: patch.flags ?? m.flags,
         edited_at: this.d.clock.now(),
       };
+      if (patch.content !== undefined) {
+        const mentioned = mentionsIn(next.content, ch.guild_id, this.mentionLookup);
+        next.mentions = JSON.stringify(mentioned.users);
+        next.mention_roles = JSON.stringify(mentioned.roles);
+      }
       this.db
-        .query("UPDATE messages SET content = ?, ciphertext = ?, embeds = ?, components = ?, flags = ?, edited_at = ? WHERE id = ?")
-        .run(next.content, next.ciphertext, next.embeds, next.components, next.flags, next.edited_at, id);
-      const ch = this.guilds.requireChannel(m.channel_id);
+        .query("UPDATE messages SET content = ?, ciphertext = ?, embeds = ?, components = ?, flags = ?, mentions = ?, mention_roles = ?, edited_at = ? WHERE id = ?")
+        .run(next.content, next.ciphertext, next.embeds, next.components, next.flags, next.mentions, next.mention_roles, next.edited_at, id);
       this.d.store.emit({ type: "message.updated", messageId: id, channelId: m.channel_id, guildId: ch.guild_id });
       return next;
     });
@@ -237,16 +259,10 @@ export class Messages {
    * point at a message of this channel, and an @everyone ping only for actors holding
    * ADMINISTRATOR (or the owner): MENTION_EVERYONE is not one of the 13 bits, so the
    * only holders of "every permission" are the ones who may ping everyone.
-   *
-   * `input` may be a function: it is called once the channel is known to be visible to
-   * the actor (so an unknown channel answers 404 before a bad body answers 400) and
-   * before the permission checks, inside the same transaction, so the channel and the
-   * permissions are read once for the whole post.
    */
-  send(actorId: string, channelId: string, input: SendInput | ((a: ChannelAccess) => SendInput)): MessageRow {
+  send(actorId: string, channelId: string, input: SendInput): MessageRow {
     return this.d.store.write(() => {
       const a = this.access(actorId, channelId);
-      if (typeof input === "function") input = input(a);
       if (!TEXT_TYPES.has(a.channel.type)) throw DomainError.invalid("", "Cannot send messages in a non-text channel", "CHANNEL_TYPE_INVALID");
       if (a.isDm) this.requireDmPartnerReachable(actorId, a.channel.id);
       else requireBits(a, PERMISSIONS.SEND_MESSAGES);
@@ -275,7 +291,7 @@ export class Messages {
         flags: (input.flags ?? 0) & SENDABLE_FLAGS,
         nonce: input.nonce ?? null,
         tts: input.tts ?? false,
-        type: reference ? 19 : 0,
+        type: reference ? MESSAGE_TYPE.REPLY : MESSAGE_TYPE.DEFAULT,
         reference,
         mentionEveryone: this.mayPingEveryone(a, content, input.allowEveryone),
       });
@@ -416,78 +432,7 @@ export class Messages {
   private requireDmPartnerReachable(actorId: string, channelId: string): void {
     const actor = this.users.require(actorId);
     if (actor.kind !== "bot") return;
-    const other = this.dmRecipients(channelId).find((u) => u !== actorId);
-    if (!other || !this.sharesGuild(actorId, other)) throw DomainError.forbidden("Cannot send messages to this user");
-  }
-
-  sharesGuild(a: string, b: string): boolean {
-    return !!this.db
-      .query("SELECT 1 FROM members x JOIN members y ON y.guild_id = x.guild_id AND y.user_id = ? WHERE x.user_id = ? LIMIT 1")
-      .get(b, a);
-  }
-
-  /**
-   * A bot opens a DM with a person it shares a server with (reference-gaps 2.11:
-   * an existing DM is returned). Other bots and strangers: 403 50001.
-   */
-  openDmAs(actorId: string, recipientId: string): ChannelRow {
-    const other = this.users.get(recipientId);
-    if (!other || other.deleted_at) throw DomainError.notFound("user");
-    if (recipientId === actorId) throw DomainError.invalid("recipient_id", "Cannot open a direct message with yourself", "INVALID_RECIPIENT");
-    if (other.kind === "bot" || !this.sharesGuild(actorId, recipientId)) throw DomainError.forbidden("Cannot send messages to this user");
-    return this.openDm(actorId, recipientId);
-  }
-
-  // ---- direct messages ----
-
-  dmRecipients(channelId: string): string[] {
-    return (this.db.query("SELECT user_id FROM dm_recipients WHERE channel_id = ? ORDER BY user_id").all(channelId) as { user_id: string }[]).map(
-      (r) => r.user_id,
-    );
-  }
-
-  /** The DM channel between two users, created on first use (an existing one is returned). */
-  openDm(a: string, b: string): ChannelRow {
-    if (a === b) throw DomainError.invalid("recipient_id", "Cannot open a direct message with yourself", "INVALID_RECIPIENT");
-    return this.d.store.write(() => {
-      this.users.require(a);
-      this.users.require(b);
-      const existing = this.db
-        .query(
-          "SELECT c.* FROM channel_rows c JOIN dm_recipients x ON x.channel_id = c.id AND x.user_id = ? JOIN dm_recipients y ON y.channel_id = c.id AND y.user_id = ? WHERE c.type = 1",
-        )
-        .get(a, b) as ChannelRow | null;
-      if (existing) return existing;
-      const c: ChannelRow = {
-        id: this.d.ids.next(),
-        guild_id: null,
-        type: 1,
-        name: null,
-        topic: null,
-        position: 0,
-        parent_id: null,
-        nsfw: 0,
-        rate_limit_per_user: 0,
-        user_limit: null,
-        bitrate: null,
-        e2e: 1,
-        last_message_id: null,
-        created_at: this.d.clock.now(),
-      };
-      this.db
-        .query(
-          `INSERT INTO channels (id, guild_id, type, name, topic, position, parent_id, nsfw, rate_limit_per_user, user_limit, bitrate, e2e, created_at)
-           VALUES ($id, $guild_id, $type, $name, $topic, $position, $parent_id, $nsfw, $rate_limit_per_user, $user_limit, $bitrate, $e2e, $created_at)`,
-        )
-        .run(c as never);
-      this.db.query("INSERT INTO dm_recipients (channel_id, user_id) VALUES (?, ?), (?, ?)").run(c.id, a, c.id, b);
-      return c;
-    });
-  }
-
-  /** Whether a user may see a channel: a member of its guild, or a DM recipient. */
-  canSee(channel: ChannelRow, userId: string): boolean {
-    if (channel.guild_id) return this.guilds.isMember(channel.guild_id, userId);
-    return this.dmRecipients(channel.id).includes(userId);
+    const other = this.dms.recipients(channelId).find((u) => u !== actorId);
+    if (!other || !this.dms.sharesGuild(actorId, other)) throw DomainError.forbidden("Cannot send messages to this user");
   }
 }

@@ -3,6 +3,8 @@ import type { ChannelRow, GuildRow, MessageRow, RoleRow } from "./types";
 import type { Guilds } from "./guilds";
 import type { Users } from "./users";
 import type { Messages, Page } from "./messages";
+import type { Dms } from "./dms";
+import { canSee } from "./access";
 import { DomainError } from "./errors";
 import { ALL_PERMISSIONS, PERMISSIONS, hasPermission } from "./permissions";
 
@@ -31,6 +33,7 @@ export class People {
     private readonly users: Users,
     private readonly guilds: Guilds,
     private readonly messages: Messages,
+    private readonly dmChannels: Dms,
   ) {}
 
   // ---- visibility ----
@@ -42,10 +45,15 @@ export class People {
     return g;
   }
 
+  /** Whether a user may see a channel: a member of its server, or a DM recipient. */
+  canSee(channel: ChannelRow, userId: string): boolean {
+    return canSee(this.d, this.guilds, channel, userId);
+  }
+
   /** A channel the person can see: a channel of one of their guilds, or one of their DMs. */
   channel(userId: string, channelId: string): ChannelRow {
     const c = this.guilds.channel(channelId);
-    if (!c || !this.messages.canSee(c, userId)) throw DomainError.notFound("channel");
+    if (!c || !canSee(this.d, this.guilds, c, userId)) throw DomainError.notFound("channel");
     return c;
   }
 
@@ -197,28 +205,19 @@ export class People {
 
   // ---- direct messages ----
 
-  /** Whether two users share at least one server. */
-  shareGuild(a: string, b: string): boolean {
-    return !!this.d.store.db
-      .query("SELECT 1 FROM members x JOIN members y ON y.guild_id = x.guild_id WHERE x.user_id = ? AND y.user_id = ? LIMIT 1")
-      .get(a, b);
-  }
-
   /** Open (or reopen) the DM with a person or bot who shares a server with the person. */
   openDm(userId: string, recipientId: string): ChannelRow {
     return this.d.store.write(() => {
       const other = this.users.get(recipientId);
       if (!other || other.deleted_at) throw DomainError.notFound("user");
       if (other.id === userId) throw DomainError.invalid("recipient_id", "Cannot open a direct message with yourself", "INVALID_RECIPIENT");
-      if (!this.shareGuild(userId, other.id)) throw DomainError.forbidden("You share no server with this user");
-      return this.messages.openDm(userId, other.id);
+      if (!this.dmChannels.sharesGuild(userId, other.id)) throw DomainError.forbidden("You share no server with this user");
+      return this.dmChannels.open(userId, other.id);
     });
   }
 
   dms(userId: string): ChannelRow[] {
-    return this.d.store.db
-      .query("SELECT c.* FROM channel_rows c JOIN dm_recipients r ON r.channel_id = c.id WHERE r.user_id = ? AND c.type = 1 ORDER BY c.id")
-      .all(userId) as ChannelRow[];
+    return this.dmChannels.of(userId);
   }
 
   private reference(c: ChannelRow, replyTo: string | null | undefined) {

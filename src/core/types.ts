@@ -102,6 +102,10 @@ export interface MessageRow {
   nonce: string | null;
   tts: number;
   mention_everyone: number;
+  /** JSON array of the user ids the message mentions (decided when written). */
+  mentions: string;
+  /** JSON array of the role ids the message mentions. */
+  mention_roles: string;
   reference_message_id: string | null;
   reference_channel_id: string | null;
   reference_guild_id: string | null;

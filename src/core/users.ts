@@ -27,6 +27,13 @@ export class Users {
       .get(username) as UserRow | null;
   }
 
+  /** A bot user by its name (its application's name), oldest first when names repeat. */
+  botNamed(name: string): UserRow | null {
+    return this.d.store.db
+      .query("SELECT * FROM users WHERE kind = 'bot' AND username = ? AND deleted_at IS NULL ORDER BY id LIMIT 1")
+      .get(name) as UserRow | null;
+  }
+
   createPerson(input: { username: string; password?: string | null; admin?: boolean; globalName?: string | null }): UserRow {
     const username = input.username.toLowerCase();
     if (!USERNAME.test(username))
@@ -50,6 +57,14 @@ export class Users {
       };
       this.insert(row);
       return row;
+    });
+  }
+
+  /** A new person with the session that signed them up, in one transaction: never one without the other. */
+  signUp(input: { username: string; password: string; globalName?: string | null }): { user: UserRow; token: string } {
+    return this.d.store.write(() => {
+      const user = this.createPerson(input);
+      return { user, token: this.openSession(user.id) };
     });
   }
 

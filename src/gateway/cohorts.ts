@@ -22,9 +22,12 @@
  */
 import type { Server } from "bun";
 import { dispatchFrame } from "./protocol";
-import type { FrameSink, Session } from "./session";
+import type { CohortSlot, FrameSink, Session } from "./session";
 
-export class Cohort {
+/** The cohort of a live session (set by this module only). */
+const cohortOf = (s: Session) => s.cohort as Cohort | null;
+
+export class Cohort implements CohortSlot {
   readonly members = new Set<Session>();
   /** Scratch state of the dispatch in progress (valid while `mark` equals the current epoch). */
   mark = 0;
@@ -63,7 +66,7 @@ export class Cohorts {
 
   /** The session's socket is going away: it leaves its cohort (and its socket the topic). */
   leave(s: Session): void {
-    const c = s.cohort;
+    const c = cohortOf(s);
     if (!c) return;
     c.members.delete(s);
     s.cohort = null;
@@ -99,7 +102,7 @@ export class Cohorts {
     const touched: Cohort[] = [];
     for (let i = 0; i < ss.length; i++) {
       const s = ss[i];
-      const c = s.cohort!;
+      const c = cohortOf(s)!;
       if (c.mark !== epoch) {
         c.mark = epoch;
         c.recv = [];

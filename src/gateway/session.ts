@@ -6,7 +6,6 @@
 import type { ServerWebSocket } from "bun";
 import type { TimerHandle } from "../core/clock";
 import { dispatchFrame, REPLAY_RING } from "./protocol";
-import type { Cohort } from "./cohorts";
 
 export interface Conn {
   ws: ServerWebSocket<{ connId: number; conn?: Conn }>;
@@ -27,6 +26,11 @@ export interface SessionOwner {
 /** Called for every frame a session records (the harness event log). */
 export type FrameSink = (s: Session, frame: string, t: string, seq: number) => void;
 
+/** A live session's fan-out group; cohorts.ts owns the type behind it. */
+export interface CohortSlot {
+  readonly topic: string;
+}
+
 export class Session {
   seq = 0;
   conn: Conn | null = null;
@@ -34,7 +38,7 @@ export class Session {
   lastActivity: number;
   expiryTimer: TimerHandle | null = null;
   /** The fan-out cohort while live (cohorts.ts); null while closed. */
-  cohort: Cohort | null = null;
+  cohort: CohortSlot | null = null;
   /** Scratch mark of the fan-out in progress. */
   mark = 0;
   /**

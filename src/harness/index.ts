@@ -5,12 +5,13 @@
  */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
-import type { Parley } from "../app";
+import type { HarnessContext } from "./context";
 import { DomainError } from "../core/errors";
 import { handler, readBody } from "./http";
 import { rotateToken } from "../wire/tokens";
 import { harnessSessionsPlugin } from "./sessions";
 import { harnessPeople } from "./people";
+import { DmClient, harnessDms } from "./dms";
 import { harnessInteractions } from "./interactions";
 
 const ClockBody = Type.Union([
@@ -20,12 +21,13 @@ const ClockBody = Type.Union([
 
 type Ctx = { request: Request; params: Record<string, string> };
 
-export function harnessPlugin(p: Parley) {
+export function harnessPlugin(p: HarnessContext) {
   const appId = (flake: string) => {
-    const id = p.api.flakes.uuid(flake);
+    const id = p.flakes.uuid(flake);
     if (!id || !p.core.apps.get(id)) throw DomainError.notFound("application");
     return id;
   };
+  const dms = new DmClient(p);
   return new Elysia({ prefix: "/api/harness/v1" })
     .use(harnessSessionsPlugin(p))
     .use(harnessInteractions(p))
@@ -55,7 +57,8 @@ export function harnessPlugin(p: Parley) {
       return { now: new Date(p.clock.now()).toISOString() };
     }))
     .post("/applications/:application_id/rotate", handler<Ctx>(({ params }) => ({
-      token: rotateToken(p.core.apps, p.api.flakes, appId(params.application_id)),
+      token: rotateToken(p.core.apps, p.flakes, appId(params.application_id)),
     })))
-    .use(harnessPeople(p));
+    .use(harnessPeople(p, dms))
+    .use(harnessDms(p, dms));
 }

@@ -5,10 +5,10 @@
  */
 import { Elysia } from "elysia";
 import { Type, type Static } from "@sinclair/typebox";
-import type { Parley } from "../app";
+import type { HarnessContext } from "./context";
 import { DomainError } from "../core/errors";
 import { handler, readBody } from "./http";
-import { messageJson } from "../wire/serializers/message";
+import { harnessMessage } from "./views";
 import { Snowflake, validate } from "../wire/validation";
 import type { RawOption } from "../core/interactions";
 
@@ -38,8 +38,8 @@ const ComponentBody = Type.Object({
 
 type Ctx = { request: Request; params: Record<string, string> };
 
-export function harnessInteractions(p: Parley) {
-  const f = p.api.flakes;
+export function harnessInteractions(p: HarnessContext) {
+  const f = p.flakes;
   const person = (name: string) => {
     const u = p.core.users.byUsername(name) ?? p.core.users.get(f.uuid(name) ?? "");
     if (!u || u.kind !== "person") throw DomainError.notFound("user");
@@ -81,8 +81,8 @@ export function harnessInteractions(p: Parley) {
   const show = handler<Ctx>(({ params }) => {
       const row = p.core.interactions.get(f.uuid(params.id) ?? "");
       if (!row) throw DomainError.notFound("interaction");
-      const { response, followups } = p.core.interactions.producedMessages(row);
-      const full = (m: NonNullable<typeof response>) => messageJson(p.api, m, { content: true, viewerId: row.user_id });
+      const { response, followups } = p.core.interactionResponses.producedMessages(row);
+      const full = (m: NonNullable<typeof response>) => harnessMessage(p, m, row.user_id);
       return { state: p.core.interactions.state(row), response: response ? full(response) : null, followups: followups.map(full) };
   });
 

@@ -4,7 +4,9 @@
  * bots see and the secrets a test needs.
  */
 import { Type, type Static } from "@sinclair/typebox";
-import type { BotApi } from "../botapi/context";
+import type { Core } from "../core";
+import type { MintedSecret } from "../core/applications";
+import type { Snowflakes } from "../wire/snowflakes";
 import { validate } from "../wire/validation";
 import { DomainError } from "../core/errors";
 import { intentsFromList, permissionsFromList, PRIVILEGED_INTENTS } from "../core/permissions";
@@ -121,143 +123,187 @@ function at<T>(base: string, rename: Record<string, string>, fn: () => T): T {
   }
 }
 
-export function seedWorld(api: BotApi, doc: unknown): SeedAnswer {
+/** What seeding needs: the core, and the boundary to answer with snowflakes. */
+export interface SeedContext {
+  core: Core;
+  flakes: Snowflakes;
+}
+
+interface GuildIds {
+  id: string;
+  channels: Map<string, string>;
+  roles: Map<string, string>;
+}
+
+interface AppIds {
+  id: string;
+  bot: string;
+  token: MintedSecret;
+  key: string;
+}
+
+/**
+ * A world document, validated whole, then created in one transaction (so an invalid
+ * world creates nothing), answered with the snowflakes the bots see.
+ */
+export function seedWorld(ctx: SeedContext, doc: unknown): SeedAnswer {
   const w = validate(WorldSchema, doc ?? {});
-  const { core } = api;
-  const ids = {
-    users: new Map<string, string>(),
-    userNames: new Map<string, string>(), // lowercased -> as written in the world
-    userTokens: new Map<string, string>(),
-    guilds: new Map<string, { id: string; channels: Map<string, string>; roles: Map<string, string> }>(),
-    apps: new Map<string, { id: string; bot: string; token: { secret: string; version: number }; key: string }>(),
-  };
+  const seeder = new Seeder(ctx.core);
+  ctx.core.transaction(() => seeder.create(w));
+  // Snowflakes are minted after the commit, so a refused world leaves no trace at all.
+  return seeder.answer(ctx.flakes);
+}
 
-  core.store.write(() => {
-    (w.users ?? []).forEach((u, i) => {
-      if (ids.users.has(u.name.toLowerCase())) throw DomainError.invalid(`users[${i}].name`, "Duplicate user name");
-      const row = at(`users[${i}]`, { username: "name" }, () =>
-        core.users.createPerson({ username: u.name, admin: u.admin, password: u.password ?? null, globalName: u.global_name ?? null }),
-      );
-      ids.users.set(u.name.toLowerCase(), row.id);
-      ids.userNames.set(u.name.toLowerCase(), u.name);
-      ids.userTokens.set(u.name.toLowerCase(), core.users.openSession(row.id));
-    });
-    const person = (name: string, path: string) => {
-      const id = ids.users.get(name.toLowerCase());
-      if (!id) throw DomainError.invalid(path, `Unknown user '${name}'`, "UNKNOWN_REFERENCE");
-      return id;
-    };
+class Seeder {
+  private readonly users = new Map<string, string>();
+  /** Lowercased name -> as written in the world. */
+  private readonly userNames = new Map<string, string>();
+  private readonly userTokens = new Map<string, string>();
+  private readonly guilds = new Map<string, GuildIds>();
+  private readonly apps = new Map<string, AppIds>();
 
-    (w.guilds ?? []).forEach((g, gi) => {
-      const gp = `guilds[${gi}]`;
-      if (ids.guilds.has(g.name)) throw DomainError.invalid(`${gp}.name`, "Duplicate guild name");
-      const everyoneSpec = (g.roles ?? []).find((r) => r.name === "@everyone");
-      const row = at(gp, {}, () => core.guilds.create({
+  constructor(private readonly core: Core) {}
+
+  create(w: World): void {
+    (w.users ?? []).forEach((u, i) => this.user(u, i));
+    (w.guilds ?? []).forEach((g, gi) => this.guild(g, gi));
+    (w.applications ?? []).forEach((a, ai) => this.application(a, ai));
+    // Role members and overwrites may name people or applications (their bot users).
+    (w.guilds ?? []).forEach((g, gi) => this.rolesAndOverwrites(g, gi));
+  }
+
+  private person(name: string, path: string): string {
+    const id = this.users.get(name.toLowerCase());
+    if (!id) throw DomainError.invalid(path, `Unknown user '${name}'`, "UNKNOWN_REFERENCE");
+    return id;
+  }
+
+  private principal(name: string, path: string): string {
+    return this.apps.get(name)?.bot ?? this.person(name, path);
+  }
+
+  private user(u: NonNullable<World["users"]>[number], i: number): void {
+    const { core } = this;
+    if (this.users.has(u.name.toLowerCase())) throw DomainError.invalid(`users[${i}].name`, "Duplicate user name");
+    const row = at(`users[${i}]`, { username: "name" }, () =>
+      core.users.createPerson({ username: u.name, admin: u.admin, password: u.password ?? null, globalName: u.global_name ?? null }),
+    );
+    this.users.set(u.name.toLowerCase(), row.id);
+    this.userNames.set(u.name.toLowerCase(), u.name);
+    this.userTokens.set(u.name.toLowerCase(), core.users.openSession(row.id));
+  }
+
+  private guild(g: NonNullable<World["guilds"]>[number], gi: number): void {
+    const { core } = this;
+    const gp = `guilds[${gi}]`;
+    if (this.guilds.has(g.name)) throw DomainError.invalid(`${gp}.name`, "Duplicate guild name");
+    const everyoneSpec = (g.roles ?? []).find((r) => r.name === "@everyone");
+    const row = at(gp, {}, () =>
+      core.guilds.create({
         name: g.name,
-        ownerId: person(g.owner, `${gp}.owner`),
+        ownerId: this.person(g.owner, `${gp}.owner`),
         channels: [],
         everyonePermissions: everyoneSpec?.permissions !== undefined ? perms(everyoneSpec.permissions, `${gp}.roles`) : undefined,
-      }));
-      const entry = { id: row.id, channels: new Map<string, string>(), roles: new Map<string, string>([["@everyone", row.id]]) };
-      ids.guilds.set(g.name, entry);
-      (g.members ?? []).forEach((m, mi) => core.guilds.addMember(row.id, person(m, `${gp}.members[${mi}]`)));
-      (g.roles ?? []).forEach((r, ri) => {
-        if (r.name === "@everyone") return;
-        if (entry.roles.has(r.name)) throw DomainError.invalid(`${gp}.roles[${ri}].name`, "Duplicate role name");
-        const role = core.guilds.createRole(row.id, {
-          name: r.name,
-          permissions: perms(r.permissions, `${gp}.roles[${ri}].permissions`),
-          color: r.color,
-          hoist: r.hoist,
-          mentionable: r.mentionable,
-        });
-        entry.roles.set(r.name, role.id);
+      }),
+    );
+    const entry: GuildIds = { id: row.id, channels: new Map(), roles: new Map([["@everyone", row.id]]) };
+    this.guilds.set(g.name, entry);
+    (g.members ?? []).forEach((m, mi) => core.guilds.addMember(row.id, this.person(m, `${gp}.members[${mi}]`)));
+    (g.roles ?? []).forEach((r, ri) => {
+      if (r.name === "@everyone") return;
+      if (entry.roles.has(r.name)) throw DomainError.invalid(`${gp}.roles[${ri}].name`, "Duplicate role name");
+      const role = core.guilds.createRole(row.id, {
+        name: r.name,
+        permissions: perms(r.permissions, `${gp}.roles[${ri}].permissions`),
+        color: r.color,
+        hoist: r.hoist,
+        mentionable: r.mentionable,
       });
-      const channels = g.channels ?? [{ name: "general" }];
-      channels.forEach((c, ci) => {
-        if (entry.channels.has(c.name)) throw DomainError.invalid(`${gp}.channels[${ci}].name`, "Duplicate channel name");
-        let parentId: string | null = null;
-        if (c.parent) {
-          parentId = entry.channels.get(c.parent) ?? null;
-          if (!parentId) throw DomainError.invalid(`${gp}.channels[${ci}].parent`, `Unknown channel '${c.parent}' (list categories first)`);
+      entry.roles.set(r.name, role.id);
+    });
+    (g.channels ?? [{ name: "general" }]).forEach((c, ci) => {
+      if (entry.channels.has(c.name)) throw DomainError.invalid(`${gp}.channels[${ci}].name`, "Duplicate channel name");
+      let parentId: string | null = null;
+      if (c.parent) {
+        parentId = entry.channels.get(c.parent) ?? null;
+        if (!parentId) throw DomainError.invalid(`${gp}.channels[${ci}].parent`, `Unknown channel '${c.parent}' (list categories first)`);
+      }
+      const ch = core.guilds.createChannel({
+        guildId: row.id,
+        name: c.name,
+        type: c.type ?? 0,
+        topic: c.topic ?? null,
+        parentId,
+        nsfw: c.nsfw,
+        rateLimitPerUser: c.rate_limit_per_user,
+      });
+      entry.channels.set(c.name, ch.id);
+      if (ci === 0) core.guilds.update(row.id, { system_channel_id: ch.id });
+    });
+  }
+
+  private application(a: NonNullable<World["applications"]>[number], ai: number): void {
+    const { core } = this;
+    const ap = `applications[${ai}]`;
+    if (this.apps.has(a.name)) throw DomainError.invalid(`${ap}.name`, "Duplicate application name");
+    const owner = this.person(a.owner, `${ap}.owner`);
+    const requested = intents(a.intents, `${ap}.intents`);
+    const approved = intents(a.approved_privileged, `${ap}.approved_privileged`) ?? 0;
+    const created = at(ap, {}, () => core.apps.create({ ownerId: owner, name: a.name, description: a.description, intents: requested }));
+    if (approved & PRIVILEGED_INTENTS) core.apps.approvePrivileged(created.app.id, null, approved);
+    // The token carries the grant as of minting: mint after approval.
+    const token = core.apps.rotateToken(created.app.id);
+    this.apps.set(a.name, { id: created.app.id, bot: created.bot.id, token, key: created.app.public_key });
+    (a.install ?? []).forEach((gname, ii) => {
+      const g = this.guilds.get(gname);
+      if (!g) throw DomainError.invalid(`${ap}.install[${ii}]`, `Unknown guild '${gname}'`, "UNKNOWN_REFERENCE");
+      core.guilds.addMember(g.id, created.bot.id);
+    });
+  }
+
+  private rolesAndOverwrites(g: NonNullable<World["guilds"]>[number], gi: number): void {
+    const { core } = this;
+    const entry = this.guilds.get(g.name)!;
+    (g.roles ?? []).forEach((r, ri) => {
+      if (r.name === "@everyone") return;
+      (r.members ?? []).forEach((m, mi) => {
+        const path = `guilds[${gi}].roles[${ri}].members[${mi}]`;
+        const uid = this.principal(m, path);
+        if (!core.guilds.isMember(entry.id, uid)) throw DomainError.invalid(path, `'${m}' is not a member of ${g.name}`);
+        core.guilds.addMemberRole(entry.id, uid, entry.roles.get(r.name)!);
+      });
+    });
+    (g.channels ?? []).forEach((c, ci) => {
+      (c.overwrites ?? []).forEach((o, oi) => {
+        const op = `guilds[${gi}].channels[${ci}].overwrites[${oi}]`;
+        if ((o.role === undefined) === (o.user === undefined)) throw DomainError.invalid(op, "Give exactly one of role or user");
+        let target: string;
+        let type: 0 | 1;
+        if (o.role !== undefined) {
+          const rid = entry.roles.get(o.role);
+          if (!rid) throw DomainError.invalid(`${op}.role`, `Unknown role '${o.role}'`, "UNKNOWN_REFERENCE");
+          target = rid;
+          type = 0;
+        } else {
+          target = this.principal(o.user!, `${op}.user`);
+          type = 1;
         }
-        const ch = core.guilds.createChannel({
-          guildId: row.id,
-          name: c.name,
-          type: c.type ?? 0,
-          topic: c.topic ?? null,
-          parentId,
-          nsfw: c.nsfw,
-          rateLimitPerUser: c.rate_limit_per_user,
-        });
-        entry.channels.set(c.name, ch.id);
-        if (ci === 0) core.guilds.update(row.id, { system_channel_id: ch.id });
+        core.guilds.setOverwrite(entry.channels.get(c.name)!, target, type, perms(o.allow, `${op}.allow`), perms(o.deny, `${op}.deny`));
       });
     });
+  }
 
-    (w.applications ?? []).forEach((a, ai) => {
-      const ap = `applications[${ai}]`;
-      if (ids.apps.has(a.name)) throw DomainError.invalid(`${ap}.name`, "Duplicate application name");
-      const owner = person(a.owner, `${ap}.owner`);
-      const requested = intents(a.intents, `${ap}.intents`);
-      const approved = intents(a.approved_privileged, `${ap}.approved_privileged`) ?? 0;
-      const created = at(ap, {}, () => core.apps.create({ ownerId: owner, name: a.name, description: a.description, intents: requested }));
-      if (approved & PRIVILEGED_INTENTS) core.apps.approvePrivileged(created.app.id, null, approved);
-      // The token carries the grant as of minting: mint after approval.
-      const token = core.apps.rotateToken(created.app.id);
-      ids.apps.set(a.name, { id: created.app.id, bot: created.bot.id, token, key: created.app.public_key });
-      (a.install ?? []).forEach((gname, ii) => {
-        const g = ids.guilds.get(gname);
-        if (!g) throw DomainError.invalid(`${ap}.install[${ii}]`, `Unknown guild '${gname}'`, "UNKNOWN_REFERENCE");
-        core.guilds.addMember(g.id, created.bot.id);
-      });
-    });
-
-    // Role members and overwrites may name people or applications (their bot users).
-    const principal = (name: string, path: string) => ids.apps.get(name)?.bot ?? person(name, path);
-    (w.guilds ?? []).forEach((g, gi) => {
-      const entry = ids.guilds.get(g.name)!;
-      (g.roles ?? []).forEach((r, ri) => {
-        if (r.name === "@everyone") return;
-        (r.members ?? []).forEach((m, mi) => {
-          const uid = principal(m, `guilds[${gi}].roles[${ri}].members[${mi}]`);
-          if (!core.guilds.isMember(entry.id, uid))
-            throw DomainError.invalid(`guilds[${gi}].roles[${ri}].members[${mi}]`, `'${m}' is not a member of ${g.name}`);
-          core.guilds.addMemberRole(entry.id, uid, entry.roles.get(r.name)!);
-        });
-      });
-      (g.channels ?? []).forEach((c, ci) => {
-        (c.overwrites ?? []).forEach((o, oi) => {
-          const op = `guilds[${gi}].channels[${ci}].overwrites[${oi}]`;
-          if ((o.role === undefined) === (o.user === undefined)) throw DomainError.invalid(op, "Give exactly one of role or user");
-          let target: string;
-          let type: 0 | 1;
-          if (o.role !== undefined) {
-            const rid = entry.roles.get(o.role);
-            if (!rid) throw DomainError.invalid(`${op}.role`, `Unknown role '${o.role}'`, "UNKNOWN_REFERENCE");
-            target = rid;
-            type = 0;
-          } else {
-            target = principal(o.user!, `${op}.user`);
-            type = 1;
-          }
-          core.guilds.setOverwrite(entry.channels.get(c.name)!, target, type, perms(o.allow, `${op}.allow`), perms(o.deny, `${op}.deny`));
-        });
-      });
-    });
-  });
-
-  // Snowflakes are minted after the commit, so a refused world leaves no trace at all.
-  const f = api.flakes;
-  const answer: SeedAnswer = { users: {}, guilds: {}, applications: {} };
-  for (const [key, id] of ids.users) answer.users[ids.userNames.get(key)!] = { id: f.of(id), token: ids.userTokens.get(key)! };
-  for (const [name, g] of ids.guilds)
-    answer.guilds[name] = {
-      id: f.of(g.id),
-      channels: Object.fromEntries([...g.channels].map(([k, v]) => [k, f.of(v)])),
-      roles: Object.fromEntries([...g.roles].map(([k, v]) => [k, f.of(v)])),
-    };
-  for (const [name, a] of ids.apps)
-    answer.applications[name] = { id: f.of(a.id), bot_user_id: f.of(a.bot), token: formatBotToken(f.of(a.bot), a.token), public_key: a.key };
-  return answer;
+  answer(f: Snowflakes): SeedAnswer {
+    const answer: SeedAnswer = { users: {}, guilds: {}, applications: {} };
+    for (const [key, id] of this.users) answer.users[this.userNames.get(key)!] = { id: f.of(id), token: this.userTokens.get(key)! };
+    for (const [name, g] of this.guilds)
+      answer.guilds[name] = {
+        id: f.of(g.id),
+        channels: Object.fromEntries([...g.channels].map(([k, v]) => [k, f.of(v)])),
+        roles: Object.fromEntries([...g.roles].map(([k, v]) => [k, f.of(v)])),
+      };
+    for (const [name, a] of this.apps)
+      answer.applications[name] = { id: f.of(a.id), bot_user_id: f.of(a.bot), token: formatBotToken(f.of(a.bot), a.token), public_key: a.key };
+    return answer;
+  }
 }

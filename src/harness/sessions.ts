@@ -4,10 +4,10 @@
  * long-polled so a test waits for an event without sleeping.
  */
 import { Elysia } from "elysia";
-import type { Parley } from "../app";
+import type { HarnessContext } from "./context";
 import { DomainError } from "../core/errors";
 import { handler } from "./http";
-import { MAX_WAIT_MS } from "../gateway/eventlog";
+import { MAX_WAIT_MS } from "./eventlog";
 
 type Ctx = { request: Request; params: Record<string, string> };
 
@@ -18,16 +18,15 @@ function intParam(q: URLSearchParams, name: string, fallback: number): number {
   return Number(v);
 }
 
-export function harnessSessionsPlugin(p: Parley) {
+export function harnessSessionsPlugin(p: HarnessContext) {
   return new Elysia()
     .get("/applications/:application_id/sessions", handler<Ctx>(({ params }) => {
-      const id = p.api.flakes.uuid(params.application_id);
+      const id = p.flakes.uuid(params.application_id);
       if (!id || !p.core.apps.get(id)) throw DomainError.notFound("application");
       return p.gateway.sessionsOf(id);
     }))
     .get("/events", handler<Ctx>(async ({ request }) => {
-      const log = p.gateway.events;
-      if (!log) throw DomainError.notFound("event log");
+      const log = p.events;
       const q = new URL(request.url).searchParams;
       const after = intParam(q, "after", 0);
       const waitMs = Math.min(intParam(q, "wait_ms", 0), MAX_WAIT_MS);

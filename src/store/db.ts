@@ -198,7 +198,6 @@ export class Store {
       })();
     } finally {
       this.db.exec("PRAGMA foreign_keys = ON");
-    this.db.exec("PRAGMA wal_autocheckpoint = 10000");
     }
   }
 
@@ -221,6 +220,7 @@ export class Store {
         if (done.has(m.version)) continue;
         this.db.transaction(() => {
           this.db.exec(m.sql);
+          m.run?.(this.db);
           const broken = this.db.query("PRAGMA foreign_key_check").all();
           if (broken.length) throw new Error(`migration ${m.version} breaks ${broken.length} foreign keys`);
           this.db.query("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)").run(m.version, Date.now());

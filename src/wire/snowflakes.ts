@@ -19,6 +19,9 @@ export const EPOCH = 1735689600000;
 const MIN_TS = 2_384_185_792n;
 export const SNOWFLAKE = /^[0-9]{17,20}$/;
 
+/** What serializers need of the boundary: an internal id's snowflake. */
+export type Ids = Pick<Snowflakes, "of" | "ofNullable">;
+
 export class Snowflakes {
   private toFlake = new Map<string, string>();
   private toUuid = new Map<string, string>();

@@ -19,7 +19,7 @@ export interface ParsedBotToken {
   secret: string;
 }
 
-export function parseBotToken(token: string, flakes: Snowflakes): ParsedBotToken | null {
+export function parseBotToken(token: string, flakes: Pick<Snowflakes, "uuid">): ParsedBotToken | null {
   const parts = token.split(".");
   if (parts.length !== 3) return null;
   const [a, b, secret] = parts;
@@ -47,13 +47,13 @@ export interface TokenMinter {
  * Create an application and format its first token as bots present it. Shared by every
  * door an application is created through (portal, CLI, seed).
  */
-export function createApplicationWithToken(apps: TokenMinter, flakes: Snowflakes, input: { ownerId: string; name: string; description?: string; intents?: number }) {
+export function createApplicationWithToken(apps: TokenMinter, flakes: Pick<Snowflakes, "of">, input: { ownerId: string; name: string; description?: string; intents?: number }) {
   const { app, bot, token } = apps.create(input);
   return { app, bot, token: formatBotToken(flakes.of(bot.id), token) };
 }
 
 /** Rotate an application's token; the old one stops working at once (spec 3.3). */
-export function rotateToken(apps: TokenMinter, flakes: Snowflakes, appId: string): string {
+export function rotateToken(apps: TokenMinter, flakes: Pick<Snowflakes, "of">, appId: string): string {
   const t = apps.rotateToken(appId);
   return formatBotToken(flakes.of(apps.require(appId).bot_user_id), t);
 }

@@ -136,7 +136,7 @@ describe("cohorts", () => {
     }
     // The harness log numbers each session's frames 1, 2, 3, ... with no gap or repeat.
     const bySession = new Map<string, number[]>();
-    for (const e of p.gateway.events!.after(0)) {
+    for (const e of p.events!.after(0)) {
       const s = JSON.parse(e.frame).s as number;
       bySession.set(e.sessionId, [...(bySession.get(e.sessionId) ?? []), s]);
     }

@@ -47,7 +47,7 @@ describe("messages", () => {
     const deaf = await bot("AllBot", I.GUILDS);
     const embeds = [{ title: "t", description: "d" }];
     const components = [{ type: 1, components: [{ type: 2, style: 1, custom_id: "x", label: "X" }] }];
-    const m = p.core.messages.create({ channelId: W.channel("Lab", "general"), authorId: W.person("bob"), content: "hi <@" + W.w.users.alice.id + ">", embeds, components });
+    const m = p.core.messages.create({ channelId: W.channel("Lab", "general"), authorId: W.person("bob"), content: `hi <@${W.person("alice")}>`, embeds, components });
     await syncAll(full, bare, plain, deaf);
     expect(ts([full, bare, plain, deaf])).toEqual([["MESSAGE_CREATE"], ["MESSAGE_CREATE"], ["MESSAGE_CREATE"], []]);
 
@@ -100,7 +100,7 @@ describe("messages", () => {
     const dm = await bot("AllBot", I.DIRECT_MESSAGES);
     const noDm = await bot("AllBot", I.GUILD_MESSAGES | I.MESSAGE_CONTENT);
     const other = await bot("PlainBot", I.DIRECT_MESSAGES | I.GUILD_MESSAGES);
-    const ch = p.core.messages.openDm(W.person("bob"), W.botUser("AllBot"));
+    const ch = p.core.dms.open(W.person("bob"), W.botUser("AllBot"));
     p.core.messages.create({ channelId: ch.id, authorId: W.person("bob"), ciphertext: "b64:opaque" });
     p.core.messages.create({ channelId: ch.id, authorId: W.botUser("AllBot"), content: "plaintext reply" });
     await syncAll(dm, noDm, other);
@@ -152,7 +152,7 @@ describe("reactions and typing", () => {
   test("DM reactions need DIRECT_MESSAGE_REACTIONS", async () => {
     const g = await bot("AllBot", I.DIRECT_MESSAGE_REACTIONS);
     const guildOnly = await bot("AllBot", I.GUILD_MESSAGE_REACTIONS);
-    const ch = p.core.messages.openDm(W.person("bob"), W.botUser("AllBot"));
+    const ch = p.core.dms.open(W.person("bob"), W.botUser("AllBot"));
     const m = p.core.messages.create({ channelId: ch.id, authorId: W.botUser("AllBot"), content: "hey" });
     p.core.bus.publish([{ type: "reaction.added", messageId: m.id, channelId: ch.id, guildId: null, userId: W.person("bob"), emoji, messageAuthorId: m.author_id }]);
     await syncAll(g, guildOnly);
@@ -164,7 +164,7 @@ describe("reactions and typing", () => {
   test("TYPING_START: timestamp in seconds, member in guilds; gated by the typing intents", async () => {
     const g = await bot("AllBot", I.GUILD_MESSAGE_TYPING | I.DIRECT_MESSAGE_TYPING);
     const none = await bot("AllBot", I.GUILD_MESSAGES | I.DIRECT_MESSAGES);
-    const ch = p.core.messages.openDm(W.person("bob"), W.botUser("AllBot"));
+    const ch = p.core.dms.open(W.person("bob"), W.botUser("AllBot"));
     p.core.bus.publish([
       { type: "typing.started", channelId: W.channel("Lab", "general"), guildId: W.guild("Lab"), userId: W.person("bob"), at: 1_800_000_123_456 },
       { type: "typing.started", channelId: ch.id, guildId: null, userId: W.person("bob"), at: 1_800_000_124_000 },
@@ -332,7 +332,7 @@ describe("MESSAGE_CONTENT and the bot's own messages", () => {
     const plainBotUser = p.core.apps.get(W.app("PlainBot"))!.bot_user_id;
     const ch = W.channel("Lab", "general");
     p.core.messages.create({ channelId: ch, authorId: plainBotUser, content: "from me", embeds: [{ type: "rich", title: "mine" }] });
-    p.core.messages.create({ channelId: ch, authorId: W.person("bob"), content: `<@${p.api.flakes.of(plainBotUser)}> hi` });
+    p.core.messages.create({ channelId: ch, authorId: W.person("bob"), content: `<@${plainBotUser}> hi` });
     await syncAll(plain);
     const [own, mention] = plain.dispatches().filter((f: any) => f.t === "MESSAGE_CREATE");
     expect(own.d).toMatchObject({ content: "from me", embeds: [{ title: "mine" }] });

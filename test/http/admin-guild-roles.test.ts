@@ -21,7 +21,7 @@ beforeEach(() => {
 });
 
 const auditOf = (type: number) =>
-  p.core.store.db.query("SELECT * FROM audit_log WHERE action_type = ? ORDER BY id").all(type) as { actor_id: string; target_id: string; reason: string | null; changes: string }[];
+  p.store.db.query("SELECT * FROM audit_log WHERE action_type = ? ORDER BY id").all(type) as { actor_id: string; target_id: string; reason: string | null; changes: string }[];
 
 describe("GET /guilds/{guild_id}", () => {
   test("answers every field of spec 2.6, joined_at for the member bot, counts on request", async () => {

@@ -23,7 +23,7 @@ function fresh(rateLimits = false) {
 beforeEach(() => fresh());
 
 const audit = (type: number) =>
-  p.core.store.db.query("SELECT * FROM audit_log WHERE action_type = ? ORDER BY id").all(type) as { actor_id: string; target_id: string; reason: string | null; changes: string }[];
+  p.store.db.query("SELECT * FROM audit_log WHERE action_type = ? ORDER BY id").all(type) as { actor_id: string; target_id: string; reason: string | null; changes: string }[];
 
 function post(userFlake: string, content: string) {
   return p.core.messages.create({ channelId: u(w.guilds.Lab.channels.general), authorId: u(userFlake), content });

@@ -225,8 +225,8 @@ describe("typing and invites", () => {
     const r = await call(p, "POST", `/channels/${general}/invites`, { token, body: {} });
     expect([r.status, r.body.code]).toEqual([403, 50001]);
     expect((await call(p, "POST", `/channels/${w.guilds.Elsewhere.channels.hidden}/invites`, { token, body: {} })).status).toBe(404);
-    p.core.store.write(() =>
-      p.core.store.db
+    p.store.write(() =>
+      p.store.db
         .query("INSERT INTO invites (code, guild_id, channel_id, inviter_id, max_age, max_uses, uses, temporary, created_at) VALUES (?, ?, ?, ?, 3600, 5, 1, 0, ?)")
         .run("abc123", uuid(w.guilds.Lab.id), uuid(general), uuid(w.users.alice.id), p.clock.now()),
     );

@@ -168,7 +168,7 @@ describe("direct messages", () => {
     const dm = await client(p, "POST", "/users/@me/dms", alice, { recipient_id: internalId(p, w.applications.EchoBot.bot_user_id) });
     expect(dm.status).toBe(200);
     const sent = await client(p, "POST", `/channels/${dm.body.id}/messages`, alice, { ciphertext: "v1.aXY.c2VjcmV0" });
-    const seen = messageJson(p.api, p.core.messages.get(sent.body.id)!, { content: true });
+    const seen = messageJson(p.api.flakes, p.core.reads.messages.byId(sent.body.id)!, { content: true });
     expect(seen).toMatchObject({ content: "", embeds: [], service_e2e_encrypted: true });
   });
 });

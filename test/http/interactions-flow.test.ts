@@ -117,7 +117,7 @@ describe("INTERACTION_CREATE payload of a slash command", () => {
 
   test("in the bot's DM: user instead of member, context 1, no guild", async () => {
     const f = p.api.flakes;
-    const dm = f.of(p.core.messages.openDm(f.uuid(w.users.alice.id)!, f.uuid(w.applications.EchoBot.bot_user_id)!).id);
+    const dm = f.of(p.core.dms.open(f.uuid(w.users.alice.id)!, f.uuid(w.applications.EchoBot.bot_user_id)!).id);
     const { payload: d } = await run("ping", undefined, "alice", dm);
     expect(d.user.id).toBe(w.users.alice.id);
     expect(d.member).toBeUndefined();

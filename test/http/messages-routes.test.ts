@@ -43,9 +43,10 @@ describe("POST /channels/{channel_id}/messages", () => {
     expect(r.body.mentions.map((u: any) => [u.id, u.bot])).toEqual([[w.users.bob.id, false]]);
     expect(r.body.id).toMatch(/^[0-9]{17,20}$/);
     expect(ev.events).toEqual([{ type: "message.created", messageId: uuid(r.body.id), channelId: uuid(general), guildId: uuid(w.guilds.Lab.id) }]);
-    // The people's side sees it.
+    // The core keeps the mention by internal id (the people's side speaks those), and knows whom it mentions.
     const seen = p.core.messages.list(uuid(general), { limit: 5 }, uuid(w.users.bob.id));
-    expect(seen[0].content).toBe(`hi <@${w.users.bob.id}>`);
+    expect(seen[0].content).toBe(`hi <@${uuid(w.users.bob.id)}>`);
+    expect(JSON.parse(seen[0].mentions)).toEqual([uuid(w.users.bob.id)]);
   });
 
   test("refusals write nothing and fire nothing", async () => {

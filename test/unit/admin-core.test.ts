@@ -28,7 +28,7 @@ describe("diffChanges", () => {
 describe("audit.record / list", () => {
   test("joins the caller's transaction: a rolled-back action leaves no entry", () => {
     expect(() =>
-      p.core.store.write(() => {
+      p.store.write(() => {
         p.core.audit.record({ guildId: gid, actorId: null, actionType: AUDIT.CHANNEL_CREATE, targetId: gid, reason: "r" });
         throw new Error("boom");
       }),

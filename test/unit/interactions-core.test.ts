@@ -31,7 +31,7 @@ describe("interaction tokens", () => {
     const row = p.store.db.query("SELECT * FROM interactions WHERE id = ?").get(interaction.id) as Record<string, unknown>;
     expect(row.token_hash).toBe(sha256Hex(token));
     expect(JSON.stringify(row)).not.toContain(token);
-    expect(p.core.interactions.byToken(token).id).toBe(interaction.id);
+    expect(p.core.interactionResponses.authorize(token, {}).id).toBe(interaction.id);
   });
 
   test("the in-memory token and the interaction expire together after 15 minutes of the shared clock", () => {
@@ -41,7 +41,7 @@ describe("interaction tokens", () => {
     expect(interaction.expires_at - interaction.created_at).toBe(INTERACTION_TTL_MS);
     p.clock.advance(INTERACTION_TTL_MS);
     expect(p.core.interactions.tokenFor(interaction.id)).toBeNull();
-    expect(() => p.core.interactions.byToken(token)).toThrow(expect.objectContaining({ kind: "unknown_interaction" }));
+    expect(() => p.core.interactionResponses.authorize(token, {})).toThrow(expect.objectContaining({ kind: "unknown_interaction" }));
     expect(p.core.interactions.state(p.core.interactions.get(interaction.id)!)).toBe("expired");
   });
 

@@ -4,11 +4,13 @@ import { DomainError } from "../../src/core/errors";
 import { errorToStatusBody } from "../../src/wire/errors";
 
 const s = (n: number) => "x".repeat(n);
+/** No snowflake names anything here: mentions stay as written. */
+const NO_IDS = { uuid: () => null };
 
 /** The 50035 path a payload is refused with, or null when accepted. */
 function refusal(body: unknown): string | null {
   try {
-    validateMessagePayload(body);
+    validateMessagePayload(body, NO_IDS);
     return null;
   } catch (e) {
     expect(e).toBeInstanceOf(DomainError);
@@ -123,9 +125,9 @@ describe("message payload rules", () => {
   });
 
   test("edits (partial) may omit everything", () => {
-    const n = validateMessagePayload({}, { partial: true });
+    const n = validateMessagePayload({}, NO_IDS, { partial: true });
     expect(n.has).toEqual({ content: false, embeds: false, components: false, flags: false });
-    const cleared = validateMessagePayload({ embeds: [], components: [] }, { partial: true });
+    const cleared = validateMessagePayload({ embeds: [], components: [] }, NO_IDS, { partial: true });
     expect(cleared.has.embeds && cleared.has.components).toBe(true);
     expect(cleared.embeds).toEqual([]);
   });
@@ -151,18 +153,18 @@ describe("message payload rules", () => {
   });
 
   test("select types 5 to 8 are kept as {type, custom_id, disabled} only", () => {
-    const n = validateMessagePayload({ components: [row({ type: 6, custom_id: "r", placeholder: "p", min_values: 1 })] });
+    const n = validateMessagePayload({ components: [row({ type: 6, custom_id: "r", placeholder: "p", min_values: 1 })] }, NO_IDS);
     expect(n.components).toEqual([{ type: 1, components: [{ type: 6, custom_id: "r", disabled: false }] }]);
   });
 
   test("embeds are normalized to rich and nulls dropped; a single legacy `embed` is accepted", () => {
-    const n = validateMessagePayload({ embeds: [{ title: "t", description: null, footer: { text: "f", icon_url: null } }] });
+    const n = validateMessagePayload({ embeds: [{ title: "t", description: null, footer: { text: "f", icon_url: null } }] }, NO_IDS);
     expect(n.embeds).toEqual([{ type: "rich", title: "t", footer: { text: "f" } }]);
-    expect(validateMessagePayload({ embed: { title: "a" } }).embeds).toEqual([{ type: "rich", title: "a" }]);
+    expect(validateMessagePayload({ embed: { title: "a" } }, NO_IDS).embeds).toEqual([{ type: "rich", title: "a" }]);
   });
 
   test("ids may arrive as JSON numbers; nonce as integer or string; service_e2e is ignored", () => {
-    const n = validateMessagePayload({ content: "x", nonce: 12345, service_e2e: true, message_reference: { message_id: "250000000000000000", fail_if_not_exists: false } });
+    const n = validateMessagePayload({ content: "x", nonce: 12345, service_e2e: true, message_reference: { message_id: "250000000000000000", fail_if_not_exists: false } }, NO_IDS);
     expect(n.nonce).toBe("12345");
     expect(n.reference).toEqual({ messageId: "250000000000000000", channelId: null, failIfNotExists: false, type: 0 });
   });
@@ -174,8 +176,8 @@ describe("message payload rules", () => {
   });
 
   test("allowed_mentions without everyone withholds the @everyone ping", () => {
-    expect(validateMessagePayload({ content: "@everyone", allowed_mentions: { parse: ["users"] } }).allowEveryone).toBe(false);
-    expect(validateMessagePayload({ content: "@everyone" }).allowEveryone).toBe(true);
+    expect(validateMessagePayload({ content: "@everyone", allowed_mentions: { parse: ["users"] } }, NO_IDS).allowEveryone).toBe(false);
+    expect(validateMessagePayload({ content: "@everyone" }, NO_IDS).allowEveryone).toBe(true);
     expect(refusal({ content: "x", allowed_mentions: { parse: ["nobody"] } })).toBe("allowed_mentions.parse[0]");
   });
 });

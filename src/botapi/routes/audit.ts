@@ -28,7 +28,7 @@ export const auditRoutes: RouteDef[] = [
         after: boundQuery(req, "after", true),
         limit,
       });
-      return ok(auditLogJson(req.api, rows));
+      return ok(auditLogJson(req.api.flakes, req.api.core.reads.auditLog(rows)));
     },
   },
 ];

@@ -6,7 +6,7 @@ import { DomainError } from "../../core/errors";
 import type { ChannelInput } from "../../core/channels";
 import { maskPermissions } from "../../core/permissions";
 import { Nullable, Snowflake } from "../../wire/validation";
-import { channelJson, deletedChannelJson } from "../../wire/serializers/channel";
+import { channelOut, deletedChannelOut } from "../present";
 import { known } from "./ids";
 
 const Bits = Type.Union([Type.String({ pattern: "^[0-9]{1,20}$" }), Type.Integer({ minimum: 0 })]);
@@ -89,7 +89,7 @@ export const channelRoutes: RouteDef[] = [
     method: "GET",
     path: "/channels/{channel_id}",
     auth: "bot",
-    handler: ({ api, params, bot }) => ok(channelJson(api, api.core.channels.get(bot.botUserId, known(api, params.channel_id, "channel")), bot.botUserId)),
+    handler: ({ api, params, bot }) => ok(channelOut(api, api.core.channels.get(bot.botUserId, known(api, params.channel_id, "channel")), bot.botUserId)),
   },
   {
     method: "PATCH",
@@ -101,7 +101,7 @@ export const channelRoutes: RouteDef[] = [
       api.core.channels.access(bot.botUserId, channelId);
       const body = await req.body(EditChannelBody);
       const c = api.core.channels.edit(bot.botUserId, channelId, toInput(api, body), auditReason);
-      return ok(channelJson(api, c, bot.botUserId));
+      return ok(channelOut(api, c, bot.botUserId));
     },
   },
   {
@@ -110,7 +110,7 @@ export const channelRoutes: RouteDef[] = [
     auth: "bot",
     handler: ({ api, params, bot, auditReason }) => {
       const snap = api.core.channels.delete(bot.botUserId, known(api, params.channel_id, "channel"), auditReason);
-      return ok(deletedChannelJson(api, snap, bot.botUserId));
+      return ok(deletedChannelOut(api, snap, bot.botUserId));
     },
   },
   {
@@ -118,7 +118,7 @@ export const channelRoutes: RouteDef[] = [
     path: "/guilds/{guild_id}/channels",
     auth: "bot",
     handler: ({ api, params, bot }) =>
-      ok(api.core.channels.list(bot.botUserId, known(api, params.guild_id, "guild")).map((c) => channelJson(api, c, bot.botUserId))),
+      ok(api.core.channels.list(bot.botUserId, known(api, params.guild_id, "guild")).map((c) => channelOut(api, c, bot.botUserId))),
   },
   {
     method: "POST",
@@ -130,7 +130,7 @@ export const channelRoutes: RouteDef[] = [
       api.core.channels.list(bot.botUserId, guildId);
       const body = await req.body(CreateChannelBody);
       const c = api.core.channels.create(bot.botUserId, guildId, { ...toInput(api, body), name: body.name }, auditReason);
-      return ok(channelJson(api, c, bot.botUserId));
+      return ok(channelOut(api, c, bot.botUserId));
     },
   },
   {

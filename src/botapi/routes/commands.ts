@@ -80,25 +80,25 @@ function commandId(req: Req): string {
 
 const list = (req: Req): Reply => {
   const s = scope(req);
-  return ok(req.api.core.commands.list(s.appId, s.guildId).map((c) => commandJson(req.api, c)));
+  return ok(req.api.core.commands.list(s.appId, s.guildId).map((c) => commandJson(req.api.flakes, c)));
 };
 
 const create = async (req: Req): Promise<Reply> => {
   const s = scope(req);
   const body = await req.body(CommandSchema);
   const { command, created } = req.api.core.commands.upsert(s.appId, s.guildId, input(body));
-  return { status: created ? 201 : 200, body: commandJson(req.api, command) };
+  return { status: created ? 201 : 200, body: commandJson(req.api.flakes, command) };
 };
 
 const overwrite = async (req: Req): Promise<Reply> => {
   const s = scope(req);
   const body = await req.body(BulkSchema);
-  return ok(req.api.core.commands.overwrite(s.appId, s.guildId, body.map(input)).map((c) => commandJson(req.api, c)));
+  return ok(req.api.core.commands.overwrite(s.appId, s.guildId, body.map(input)).map((c) => commandJson(req.api.flakes, c)));
 };
 
 const getOne = (req: Req): Reply => {
   const s = scope(req);
-  return ok(commandJson(req.api, req.api.core.commands.require(s.appId, s.guildId, commandId(req))));
+  return ok(commandJson(req.api.flakes, req.api.core.commands.require(s.appId, s.guildId, commandId(req))));
 };
 
 const patch = async (req: Req): Promise<Reply> => {
@@ -106,7 +106,7 @@ const patch = async (req: Req): Promise<Reply> => {
   const id = commandId(req);
   req.api.core.commands.require(s.appId, s.guildId, id);
   const body = await req.body(CommandPatchSchema);
-  return ok(commandJson(req.api, req.api.core.commands.update(s.appId, s.guildId, id, input(body))));
+  return ok(commandJson(req.api.flakes, req.api.core.commands.update(s.appId, s.guildId, id, input(body))));
 };
 
 const remove = (req: Req): Reply => {

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { RouteDef } from "../http";
 import { ok } from "../http";
 import { Snowflake } from "../../wire/validation";
-import { channelJson } from "../../wire/serializers/channel";
+import { channelOut } from "../present";
 import { known } from "./ids";
 
 const CreateDmBody = Type.Object({ recipient_id: Snowflake });
@@ -16,8 +16,8 @@ export const dmRoutes: RouteDef[] = [
       const { api, bot } = req;
       const body = await req.body(CreateDmBody);
       const recipient = known(api, String(body.recipient_id), "user");
-      const c = api.core.messages.openDmAs(bot.botUserId, recipient);
-      return ok(channelJson(api, c, bot.botUserId));
+      const c = api.core.dms.openAsBot(bot.botUserId, recipient);
+      return ok(channelOut(api, c, bot.botUserId));
     },
   },
 ];

@@ -47,7 +47,7 @@ export const guildRoutes: RouteDef[] = [
     handler: (req) => {
       const gid = memberGuild(req);
       const me = req.api.core.guilds.requireMember(gid, req.bot.botUserId);
-      return ok({ ...guildJson(req.api, gid, { withCounts: boolQuery(req, "with_counts") }), joined_at: iso(me.joined_at) });
+      return ok({ ...guildJson(req.api.flakes, req.api.core.reads.guilds.guild(gid, { counts: boolQuery(req, "with_counts") })), joined_at: iso(me.joined_at) });
     },
   },
 ];

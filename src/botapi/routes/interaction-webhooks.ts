@@ -9,9 +9,11 @@ import { noContent, ok } from "../http";
 import { DomainError } from "../../core/errors";
 import type { ResponseMessage } from "../../core/interactions";
 import { validateMessagePayload } from "../schemas/message";
-import { messageJson } from "../../wire/serializers/message";
+import type { Snowflakes } from "../../wire/snowflakes";
+import { messageOut } from "../present";
 import type { MessageRow } from "../../core/types";
 import type { BotApi } from "../context";
+import { INTENTS } from "../../core/permissions";
 
 // ---- the message body of responses and follow-ups ----
 
@@ -20,8 +22,8 @@ import type { BotApi } from "../context";
  * rule 6); `prefix` is "data." inside a callback, so 50035 paths read
  * `data.embeds[0].title`. Emptiness is the core's call (an edit may change only flags).
  */
-export function validateResponseMessage(value: unknown, prefix = ""): ResponseMessage {
-  const n = withPathPrefix(prefix.replace(/\.$/, ""), () => validateMessagePayload(value ?? {}, { partial: true }));
+export function validateResponseMessage(value: unknown, ids: Pick<Snowflakes, "uuid">, prefix = ""): ResponseMessage {
+  const n = withPathPrefix(prefix.replace(/\.$/, ""), () => validateMessagePayload(value ?? {}, ids, { partial: true }));
   const out: ResponseMessage = {};
   if (n.has.content && n.content !== null) out.content = n.content;
   if (n.has.embeds) out.embeds = n.embeds ?? [];
@@ -46,8 +48,9 @@ function withPathPrefix<T>(prefix: string, fn: () => T): T {
 
 // ---- the handlers (exported for the shared webhook route) ----
 
-function appId(api: BotApi, flake: string): string | null {
-  return api.flakes.uuid(flake);
+/** The token in the path is the credential: checked first, once, by the core. */
+function authorize(req: Req, applicationFlake: string, token: string) {
+  return req.api.core.interactionResponses.authorize(token, { applicationId: req.api.flakes.uuid(applicationFlake) });
 }
 
 /** discord.js sends %40original, discord.py @original. */
@@ -62,35 +65,32 @@ function target(api: BotApi, raw: string): string {
   return id;
 }
 
+/** Full content: the token holder is the application that wrote these messages. */
 function view(req: Req, m: MessageRow) {
-  return messageJson(req.api, m, { content: true, viewerId: req.api.core.apps.get(m.application_id ?? "")?.bot_user_id ?? null });
+  const botUserId = req.api.core.apps.get(m.application_id ?? "")?.bot_user_id ?? null;
+  return messageOut(req.api, m, { viewer: botUserId ? { botUserId, intents: INTENTS.MESSAGE_CONTENT } : null });
 }
 
 export async function interactionFollowup(req: Req, applicationFlake: string, token: string): Promise<Reply> {
-  const core = req.api.core;
-  const app = appId(req.api, applicationFlake);
-  core.interactions.forApplication(app, token);
-  const msg = validateResponseMessage(await req.json());
-  return ok(view(req, core.interactions.followup(app, token, msg)));
+  const auth = authorize(req, applicationFlake, token);
+  const msg = validateResponseMessage(await req.json(), req.api.flakes);
+  return ok(view(req, req.api.core.interactionResponses.followup(auth, msg)));
 }
 
 export async function interactionMessageGet(req: Req, applicationFlake: string, token: string, messageIdOrOriginal: string): Promise<Reply> {
-  const app = appId(req.api, applicationFlake);
-  req.api.core.interactions.forApplication(app, token);
-  return ok(view(req, req.api.core.interactions.message(app, token, target(req.api, messageIdOrOriginal)).message));
+  const auth = authorize(req, applicationFlake, token);
+  return ok(view(req, req.api.core.interactionResponses.message(auth, target(req.api, messageIdOrOriginal)).message));
 }
 
 export async function interactionMessagePatch(req: Req, applicationFlake: string, token: string, messageIdOrOriginal: string): Promise<Reply> {
-  const app = appId(req.api, applicationFlake);
-  req.api.core.interactions.forApplication(app, token);
+  const auth = authorize(req, applicationFlake, token);
   const which = target(req.api, messageIdOrOriginal);
-  const msg = validateResponseMessage(await req.json());
-  return ok(view(req, req.api.core.interactions.edit(app, token, which, msg)));
+  const msg = validateResponseMessage(await req.json(), req.api.flakes);
+  return ok(view(req, req.api.core.interactionResponses.edit(auth, which, msg)));
 }
 
 export async function interactionMessageDelete(req: Req, applicationFlake: string, token: string, messageIdOrOriginal: string): Promise<Reply> {
-  const app = appId(req.api, applicationFlake);
-  req.api.core.interactions.forApplication(app, token);
-  req.api.core.interactions.delete(app, token, target(req.api, messageIdOrOriginal));
+  const auth = authorize(req, applicationFlake, token);
+  req.api.core.interactionResponses.delete(auth, target(req.api, messageIdOrOriginal));
   return noContent();
 }

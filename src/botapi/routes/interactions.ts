@@ -5,10 +5,10 @@
 import { Type } from "@sinclair/typebox";
 import type { Req, Reply, RouteDef } from "../http";
 import { noContent, ok } from "../http";
-import { DomainError } from "../../core/errors";
 import { CALLBACK, LOADING, type ResponseMessage } from "../../core/interactions";
 import { EPHEMERAL } from "../../core/messages";
-import { messageJson } from "../../wire/serializers/message";
+import { messageOut } from "../present";
+import { INTENTS } from "../../core/permissions";
 import { validateResponseMessage } from "./interaction-webhooks";
 
 const CallbackBody = Type.Object({
@@ -22,19 +22,17 @@ async function callback(req: Req): Promise<Reply> {
   const { api, params } = req;
   const core = api.core;
   const body = await req.body(CallbackBody);
-  // The credential first: an unknown or foreign token is 10062 whatever the body says.
-  const row = core.interactions.byToken(params.interaction_token);
-  const id = api.flakes.uuid(params.interaction_id);
-  if (row.id !== id) throw new DomainError("unknown_interaction", "Unknown interaction");
+  // The credential before the message: an unknown or foreign token is 10062 whatever the data says.
+  const auth = core.interactionResponses.authorize(params.interaction_token, { interactionId: api.flakes.uuid(params.interaction_id) });
   let msg: ResponseMessage | undefined;
-  if (body.type === CALLBACK.MESSAGE || body.type === CALLBACK.UPDATE) msg = validateResponseMessage(body.data ?? {}, "data.");
-  if (body.type === CALLBACK.DEFERRED_MESSAGE) msg = { flags: validateResponseMessage(body.data ?? {}, "data.").flags };
-  const { interaction, message } = core.interactions.callback(id, params.interaction_token, body.type, msg);
+  if (body.type === CALLBACK.MESSAGE || body.type === CALLBACK.UPDATE) msg = validateResponseMessage(body.data ?? {}, api.flakes, "data.");
+  if (body.type === CALLBACK.DEFERRED_MESSAGE) msg = { flags: validateResponseMessage(body.data ?? {}, api.flakes, "data.").flags };
+  const { interaction, message } = core.interactionResponses.callback(auth, body.type, msg);
   if (!WITH_RESPONSE.test(req.query.get("with_response") ?? "")) return noContent();
 
   const resource: Record<string, unknown> = { type: body.type };
   if (message && (body.type === CALLBACK.MESSAGE || body.type === CALLBACK.UPDATE))
-    resource.message = messageJson(api, message, { content: true, viewerId: core.apps.get(interaction.application_id)?.bot_user_id ?? null });
+    resource.message = messageOut(api, message, { viewer: { botUserId: core.apps.require(interaction.application_id).bot_user_id, intents: INTENTS.MESSAGE_CONTENT } });
   const responseId = interaction.response_message_id;
   const inter: Record<string, unknown> = { id: api.flakes.of(interaction.id), type: interaction.type };
   if (responseId) {

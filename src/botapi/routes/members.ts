@@ -4,7 +4,7 @@ import { Nullable, Snowflake } from "../../wire/validation";
 import { DomainError } from "../../core/errors";
 import { INTENTS } from "../../core/permissions";
 import type { MemberPatch } from "../../core/moderation";
-import { memberJson } from "../../wire/serializers/member";
+import { memberOut } from "../present";
 import { boundQuery, idParam, intQuery, memberGuild } from "./guilds";
 
 export const EditMemberBody = Type.Object({
@@ -43,7 +43,7 @@ export const memberRoutes: RouteDef[] = [
       const limit = intQuery(req, "limit", 1, 1, 1000);
       const after = boundQuery(req, "after", true);
       const rows = req.api.core.moderation.members(gid, req.bot.botUserId, after, limit);
-      return ok(rows.map((m) => memberJson(req.api, m)));
+      return ok(rows.map((m) => memberOut(req.api, m)));
     },
   },
   {
@@ -53,7 +53,7 @@ export const memberRoutes: RouteDef[] = [
     handler: (req) => {
       const gid = memberGuild(req);
       const m = req.api.core.moderation.member(gid, req.bot.botUserId, idParam(req, "user_id", "member"));
-      return ok(memberJson(req.api, m));
+      return ok(memberOut(req.api, m));
     },
   },
   {
@@ -65,7 +65,7 @@ export const memberRoutes: RouteDef[] = [
       const raw = await req.json();
       const b = raw === undefined ? {} : await req.body(EditCurrentMemberBody);
       const m = req.api.core.moderation.editMember(gid, req.bot.botUserId, req.bot.botUserId, { nick: b.nick }, req.auditReason);
-      return ok(memberJson(req.api, m));
+      return ok(memberOut(req.api, m));
     },
   },
   {
@@ -77,7 +77,7 @@ export const memberRoutes: RouteDef[] = [
       const uid = idParam(req, "user_id", "member");
       const patch = await memberPatch(req);
       const m = req.api.core.moderation.editMember(gid, req.bot.botUserId, uid, patch, req.auditReason);
-      return ok(memberJson(req.api, m));
+      return ok(memberOut(req.api, m));
     },
   },
   {

@@ -3,84 +3,58 @@ import type { Reply, Req, RouteDef } from "../http";
 import { noContent, ok } from "../http";
 import type { ChannelRow, MessageRow } from "../../core/types";
 import { DomainError } from "../../core/errors";
-import { INTENTS } from "../../core/permissions";
 import { Snowflakes } from "../../wire/snowflakes";
 import { Snowflake } from "../../wire/validation";
 import { validateMessagePayload } from "../schemas/message";
-import { messageJson } from "../../wire/serializers/message";
+import { messageOut } from "../present";
+import type { SendInput } from "../../core/messages";
 import { flakeParam, known, limitParam } from "./ids";
 
 const BulkDeleteBody = Type.Object({ messages: Type.Array(Snowflake, { minItems: 2, maxItems: 100 }) });
 
-/**
- * MESSAGE_CONTENT gating on REST uses the token's intents (spec 5.7, 5.9): without it,
- * content, embeds, components and attachments of server messages are withheld. A bot's
- * own messages are the one exemption: there is nothing to withhold from their author,
- * and discord.js caches the gateway echo of a sent message before the POST answer, so a
- * stripped echo would make `await channel.send("x")` resolve to a message without its
- * content. Messages that mention the bot stay gated (the reference exempts them; the
- * spec names no exemption and wins where the two differ). DMs are not server messages.
- */
-export function contentVisible(req: Req, m: MessageRow): boolean {
-  if (req.bot.intents & INTENTS.MESSAGE_CONTENT) return true;
-  if (m.author_id === req.bot.botUserId && !m.webhook_id) return true;
-  const ch = req.api.core.guilds.channel(m.channel_id);
-  return !ch || ch.guild_id === null;
+/** A message as the calling bot may see it through REST (the one visibility rule, src/wire/visibility.ts). */
+function shown(req: Req, m: MessageRow, o: { fresh?: boolean; channel?: ChannelRow } = {}) {
+  return messageOut(req.api, m, { viewer: req.bot, ...o });
 }
 
-export function botMessageJson(req: Req, m: MessageRow) {
-  return messageJson(req.api, m, { content: contentVisible(req, m), viewerId: req.bot.botUserId });
+/**
+ * POST /channels/{id}/messages, in the order the answers must keep: an unknown or
+ * invisible channel is 404 before a bad body is 400, and that before a missing
+ * permission is 403 (which send() decides).
+ */
+async function post(req: Req): Promise<Reply> {
+  const { api, params, bot } = req;
+  const channelId = known(api, params.channel_id, "channel");
+  const raw = await req.json().catch((e: unknown) => e);
+  const { channel } = api.core.messages.access(bot.botUserId, channelId);
+  if (raw instanceof Error) throw raw;
+  const body = validateMessagePayload(raw, api.flakes, { rawLength: req.bodyLength() });
+  if (body.reference && body.reference.type !== 0) throw DomainError.notImplemented("501: Not Implemented. Message forwarding is not supported by Parley.");
+  const input: SendInput = {
+    content: body.content ?? "",
+    embeds: body.embeds ?? [],
+    components: body.components ?? [],
+    flags: body.flags ?? 0,
+    nonce: body.nonce,
+    enforceNonce: body.enforceNonce,
+    tts: body.tts,
+    allowEveryone: body.allowEveryone,
+    reference: body.reference
+      ? { messageId: body.reference.messageId ? api.flakes.uuid(body.reference.messageId) : null, failIfNotExists: body.reference.failIfNotExists }
+      : null,
+  };
+  // The snowflake is minted in the post's own transaction: one commit per message, not two.
+  const m = api.core.transaction(() => {
+    const sent = api.core.messages.send(bot.botUserId, channelId, input);
+    api.flakes.of(sent.id);
+    return sent;
+  });
+  // Without enforce_nonce every post inserts a new message, which has no reactions yet.
+  return ok(shown(req, m, { channel, fresh: !(body.enforceNonce && body.nonce) }));
 }
 
 export const messageRoutes: RouteDef[] = [
-  {
-    method: "POST",
-    path: "/channels/{channel_id}/messages",
-    auth: "bot",
-    handler: async (req) => {
-      const { api, params, bot } = req;
-      const channelId = known(api, params.channel_id, "channel");
-      // The body is read first but judged only after the channel check, so the answers keep
-      // their order (404 unknown channel, then 400 bad body, then 403) while the channel and
-      // the permissions are read once, in the same transaction as the insert.
-      let raw: unknown;
-      let unreadable: unknown = null;
-      try {
-        raw = await req.json();
-      } catch (e) {
-        unreadable = e ?? new Error("unreadable body");
-      }
-      let channel: ChannelRow | undefined;
-      let fresh = false;
-      const m = api.core.store.write(() => {
-        const sent = api.core.messages.send(bot.botUserId, channelId, (a) => {
-          channel = a.channel;
-          if (unreadable) throw unreadable;
-          const body = validateMessagePayload(raw, { rawLength: req.bodyLength() });
-          if (body.reference && body.reference.type !== 0) throw DomainError.notImplemented("501: Not Implemented. Message forwarding is not supported by Parley.");
-          // Without enforce_nonce every post inserts a new message; with it, an earlier one may come back.
-          fresh = !(body.enforceNonce && body.nonce);
-          return {
-            content: body.content ?? "",
-            embeds: body.embeds ?? [],
-            components: body.components ?? [],
-            flags: body.flags ?? 0,
-            nonce: body.nonce,
-            enforceNonce: body.enforceNonce,
-            tts: body.tts,
-            allowEveryone: body.allowEveryone,
-            reference: body.reference
-              ? { messageId: body.reference.messageId ? api.flakes.uuid(body.reference.messageId) : null, failIfNotExists: body.reference.failIfNotExists }
-              : null,
-          };
-        });
-        // Minted inside the post's transaction: one commit per message, not two.
-        api.flakes.of(sent.id);
-        return sent;
-      });
-      return ok(messageJson(api, m, { content: true, viewerId: bot.botUserId, channel, fresh }));
-    },
-  },
+  { method: "POST", path: "/channels/{channel_id}/messages", auth: "bot", handler: post },
   {
     method: "GET",
     path: "/channels/{channel_id}/messages",
@@ -100,7 +74,7 @@ export const messageRoutes: RouteDef[] = [
         before: before && api.flakes.bound(before, false),
         after: after && api.flakes.bound(after, true),
       });
-      return ok(rows.map((m) => botMessageJson(req, m)));
+      return ok(rows.map((m) => shown(req, m)));
     },
   },
   {
@@ -111,7 +85,7 @@ export const messageRoutes: RouteDef[] = [
       const { api, params, bot } = req;
       const channelId = known(api, params.channel_id, "channel");
       const m = api.core.messages.fetch(bot.botUserId, channelId, known(api, params.message_id, "message"));
-      return ok(botMessageJson(req, m));
+      return ok(shown(req, m));
     },
   },
   {
@@ -123,7 +97,7 @@ export const messageRoutes: RouteDef[] = [
       const channelId = known(api, params.channel_id, "channel");
       api.core.messages.access(bot.botUserId, channelId);
       const messageId = known(api, params.message_id, "message");
-      const b = validateMessagePayload(await req.json(), { partial: true });
+      const b = validateMessagePayload(await req.json(), api.flakes, { partial: true });
       const m = api.core.messages.editAs(bot.botUserId, channelId, messageId, {
         content: b.has.content ? b.content : undefined,
         embeds: b.has.embeds ? b.embeds : undefined,
@@ -131,8 +105,9 @@ export const messageRoutes: RouteDef[] = [
         flags: b.has.flags ? b.flags : undefined,
         allowEveryone: b.allowEveryone,
       });
-      // The bot's own edit answers what it wrote; a flags-only edit of another's message stays gated.
-      return ok(m.author_id === bot.botUserId ? messageJson(api, m, { content: true, viewerId: bot.botUserId }) : botMessageJson(req, m));
+      // The bot's own edit answers what it wrote (the visibility rule's own-message exemption);
+      // a flags-only edit of another's message stays gated.
+      return ok(shown(req, m));
     },
   },
   {

@@ -6,8 +6,7 @@ import { validateMessagePayload, type NormalizedMessage } from "../schemas/messa
 import { DomainError } from "../../core/errors";
 import type { WebhookRow } from "../../core/webhooks";
 import type { MessagePatch } from "../../core/messages";
-import { webhookJson } from "../../wire/serializers/webhook";
-import { messageJson } from "../../wire/serializers/message";
+import { messageOut, webhookOut } from "../present";
 import { boolQuery, idParam, memberGuild } from "./guilds";
 import {
   interactionFollowup,
@@ -88,7 +87,7 @@ function webhookMessageId(req: Req): string | null {
 }
 
 function messageReply(req: Req, m: import("../../core/types").MessageRow): Reply {
-  return ok(messageJson(req.api, m, { content: true }));
+  return ok(messageOut(req.api, m, { viewer: null }));
 }
 
 function messagePatch(n: NormalizedMessage): MessagePatch {
@@ -115,7 +114,7 @@ export const webhookRoutes: RouteDef[] = [
         { name: b.name, avatar: b.avatar, hmacSecret: b.hmac_secret, v0Secret: b.v0_secret },
         req.auditReason,
       );
-      return ok(webhookJson(req.api, webhook, { withUser: true, token }));
+      return ok(webhookOut(req.api, webhook, { withUser: true, token }));
     },
   },
   {
@@ -123,19 +122,19 @@ export const webhookRoutes: RouteDef[] = [
     path: "/channels/{channel_id}/webhooks",
     auth: "bot",
     handler: (req) =>
-      ok(req.api.core.webhooks.listChannel(idParam(req, "channel_id", "channel"), req.bot.botUserId).map((w) => webhookJson(req.api, w, { withUser: true }))),
+      ok(req.api.core.webhooks.listChannel(idParam(req, "channel_id", "channel"), req.bot.botUserId).map((w) => webhookOut(req.api, w, { withUser: true }))),
   },
   {
     method: "GET",
     path: "/guilds/{guild_id}/webhooks",
     auth: "bot",
-    handler: (req) => ok(req.api.core.webhooks.listGuild(memberGuild(req), req.bot.botUserId).map((w) => webhookJson(req.api, w, { withUser: true }))),
+    handler: (req) => ok(req.api.core.webhooks.listGuild(memberGuild(req), req.bot.botUserId).map((w) => webhookOut(req.api, w, { withUser: true }))),
   },
   {
     method: "GET",
     path: "/webhooks/{webhook_id}",
     auth: "bot",
-    handler: (req) => ok(webhookJson(req.api, req.api.core.webhooks.view(idParam(req, "webhook_id", "webhook"), req.bot.botUserId), { withUser: true })),
+    handler: (req) => ok(webhookOut(req.api, req.api.core.webhooks.view(idParam(req, "webhook_id", "webhook"), req.bot.botUserId), { withUser: true })),
   },
   {
     method: "PATCH",
@@ -151,7 +150,7 @@ export const webhookRoutes: RouteDef[] = [
         channelId = c;
       }
       const w = req.api.core.webhooks.edit(id, req.bot.botUserId, { name: b.name, avatar: b.avatar, channelId }, req.auditReason);
-      return ok(webhookJson(req.api, w, { withUser: true }));
+      return ok(webhookOut(req.api, w, { withUser: true }));
     },
   },
   {
@@ -169,7 +168,7 @@ export const webhookRoutes: RouteDef[] = [
     method: "GET",
     path: "/webhooks/{webhook_id}/{webhook_token}",
     auth: "none",
-    handler: (req) => ok(webhookJson(req.api, requireWebhook(req), { withUser: false })),
+    handler: (req) => ok(webhookOut(req.api, requireWebhook(req), { withUser: false })),
   },
   {
     method: "PATCH",
@@ -182,7 +181,7 @@ export const webhookRoutes: RouteDef[] = [
         throw DomainError.invalid("channel_id", "A webhook token cannot move its webhook; use a bot token");
       const b = await optionalBody(req, EditWebhookWithTokenBody);
       const w = req.api.core.webhooks.edit(w0.id, null, { name: b.name, avatar: b.avatar }, req.auditReason);
-      return ok(webhookJson(req.api, w, { withUser: false }));
+      return ok(webhookOut(req.api, w, { withUser: false }));
     },
   },
   {
@@ -204,7 +203,7 @@ export const webhookRoutes: RouteDef[] = [
       if (req.query.get("thread_id")) throw DomainError.notImplemented("501: Not Implemented. Parley has no threads.");
       const b = await optionalBody(req, ExecuteWebhookBody);
       if (b.thread_id != null || b.thread_name != null) throw DomainError.notImplemented("501: Not Implemented. Parley has no threads.");
-      const n = validateMessagePayload(await req.json(), { partial: true });
+      const n = validateMessagePayload(await req.json(), req.api.flakes, { partial: true });
       const m = req.api.core.webhooks.execute(t.webhook, {
         content: n.content,
         embeds: n.embeds,
@@ -236,7 +235,7 @@ export const webhookRoutes: RouteDef[] = [
       if (t.kind === "interaction") return interactionMessagePatch(req, req.params.webhook_id, decoded(req.params.webhook_token), decoded(req.params.message_id));
       const mid = webhookMessageId(req);
       req.api.core.webhooks.message(t.webhook, mid);
-      const n = validateMessagePayload(await req.json(), { partial: true });
+      const n = validateMessagePayload(await req.json(), req.api.flakes, { partial: true });
       return messageReply(req, req.api.core.webhooks.editMessage(t.webhook, mid, messagePatch(n)));
     },
   },

@@ -7,6 +7,8 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { DomainError } from "../../core/errors";
 import { Snowflake, validate } from "../../wire/validation";
+import { embedsIn, textIn } from "../../wire/mentions";
+import type { Snowflakes } from "../../wire/snowflakes";
 
 const Str = (max: number) => Type.String({ maxLength: max });
 /**
@@ -91,9 +93,14 @@ const EMBED_TOTAL = 6000;
 
 /**
  * Validate and normalize a message body. `partial` (edits) skips the "not empty" rule,
- * which the edit itself checks against what the message keeps.
+ * which the edit itself checks against what the message keeps. Mentions in the text come
+ * out with internal ids (`ids` maps the snowflakes bots write), as the core stores them.
  */
-export function validateMessagePayload(body: unknown, opts: { partial?: boolean; rawLength?: number | null } = {}): NormalizedMessage {
+export function validateMessagePayload(
+  body: unknown,
+  ids: Pick<Snowflakes, "uuid">,
+  opts: { partial?: boolean; rawLength?: number | null } = {},
+): NormalizedMessage {
   if (body === undefined || body === null) body = {};
   if (typeof body === "object" && !Array.isArray(body) && !provablySmall(opts.rawLength)) {
     const json = JSON.stringify(body);
@@ -122,8 +129,8 @@ export function validateMessagePayload(body: unknown, opts: { partial?: boolean;
   const ref = b.message_reference;
   return {
     has,
-    content,
-    embeds: embeds as Record<string, unknown>[] | null,
+    content: content === null ? null : textIn(content, ids),
+    embeds: embeds ? embedsIn(embeds as Record<string, unknown>[], ids) : null,
     components,
     flags: b.flags ?? null,
     nonce: b.nonce == null ? null : String(b.nonce),

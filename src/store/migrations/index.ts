@@ -5,10 +5,14 @@
 import { m001 } from "./001_initial";
 import { m002 } from "./002_lean_message_writes";
 import { m003 } from "./003_messages_without_rowid";
+import { m004 } from "./004_message_mentions";
+import type { Database } from "bun:sqlite";
 
 export interface Migration {
   version: number;
   sql: string;
+  /** Data changes SQL alone cannot make; runs after `sql`, in the same transaction. */
+  run?: (db: Database) => void;
 }
 
-export const migrations: Migration[] = [m001, m002, m003];
+export const migrations: Migration[] = [m001, m002, m003, m004];

@@ -1,5 +1,5 @@
 import type { ApplicationRow, UserRow } from "../../core/types";
-import type { Snowflakes } from "../snowflakes";
+import type { Ids } from "../snowflakes";
 import { userJson } from "./user";
 import { INTENTS } from "../../core/permissions";
 
@@ -15,7 +15,7 @@ export function applicationFlags(a: ApplicationRow): number {
   return f;
 }
 
-export function applicationJson(f: Snowflakes, a: ApplicationRow, bot: UserRow, owner: UserRow | null) {
+export function applicationJson(f: Ids, a: ApplicationRow, bot: UserRow, owner: UserRow | null) {
   const flags = applicationFlags(a);
   return {
     id: f.of(a.id),

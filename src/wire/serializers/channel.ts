@@ -1,6 +1,5 @@
-import type { BotApi } from "../../botapi/context";
-import type { ChannelRow, OverwriteRow } from "../../core/types";
-import type { ChannelSnapshot } from "../../core/channels";
+import type { ChannelModel } from "../../core/reads";
+import type { Ids } from "../snowflakes";
 import { userJson } from "./user";
 import { iso } from "../time";
 
@@ -9,21 +8,14 @@ import { iso } from "../time";
  * permission_overwrites, nsfw and parent_id; bitrate and user_limit only on voice.
  * `viewerId` drops the viewer from a DM's recipients, as the reference does.
  */
-export function channelJson(api: BotApi, c: ChannelRow, viewerId?: string, overwrites?: OverwriteRow[]) {
-  const f = api.flakes;
+export function channelJson(f: Ids, m: ChannelModel, viewerId?: string) {
+  const c = m.row;
   if (c.guild_id === null) {
-    const recipients = (api.core.store.db.query("SELECT user_id FROM dm_recipients WHERE channel_id = ? ORDER BY user_id").all(c.id) as {
-      user_id: string;
-    }[])
-      .filter((r) => r.user_id !== viewerId)
-      .map((r) => api.core.users.get(r.user_id))
-      .filter((u) => u !== null)
-      .map((u) => userJson(f, u!));
     return {
       id: f.of(c.id),
       type: c.type,
       last_message_id: f.ofNullable(c.last_message_id),
-      recipients,
+      recipients: m.recipients.filter((u) => u.id !== viewerId).map((u) => userJson(f, u)),
       flags: 0,
       created_at: iso(c.created_at),
       service_e2e_enabled: true,
@@ -37,7 +29,7 @@ export function channelJson(api: BotApi, c: ChannelRow, viewerId?: string, overw
     guild_id: f.of(c.guild_id),
     name: c.name,
     position: c.position,
-    permission_overwrites: (overwrites ?? api.core.guilds.overwrites(c.id)).map((o) => ({
+    permission_overwrites: m.overwrites.map((o) => ({
       id: f.of(o.target_id),
       type: o.target_type,
       allow: String(o.allow),
@@ -60,9 +52,4 @@ export function channelJson(api: BotApi, c: ChannelRow, viewerId?: string, overw
     out.rtc_region = null;
   }
   return out;
-}
-
-/** A deleted channel, from the snapshot its channel.deleted event (or the delete itself) carries. */
-export function deletedChannelJson(api: BotApi, snapshot: ChannelSnapshot, viewerId?: string) {
-  return channelJson(api, snapshot.channel, viewerId, snapshot.overwrites);
 }

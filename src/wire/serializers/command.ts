@@ -1,4 +1,4 @@
-import type { BotApi } from "../../botapi/context";
+import type { Ids } from "../snowflakes";
 import type { Command } from "../../core/commands";
 import { EPOCH } from "../snowflakes";
 
@@ -17,8 +17,7 @@ export function commandVersion(c: Pick<Command, "created_at" | "version">): stri
 }
 
 /** ApplicationCommand (spec 2.4). */
-export function commandJson(api: BotApi, c: Command) {
-  const f = api.flakes;
+export function commandJson(f: Ids, c: Command) {
   const b = c.body;
   const out: Record<string, unknown> = {
     id: f.of(c.id),

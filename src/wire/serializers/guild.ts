@@ -1,37 +1,36 @@
-import type { BotApi } from "../../botapi/context";
+import type { GuildCreateModel, GuildModel, PartialGuildModel } from "../../core/reads";
+import type { Ids } from "../snowflakes";
+import { roleJson } from "./role";
+import { channelJson } from "./channel";
+import { memberJson } from "./member";
+import { iso } from "../time";
 
 /** The partial guild of GET /users/@me/guilds (reference-gaps 2.11). */
-export function partialGuildJson(api: BotApi, guildId: string, userId: string, withCounts: boolean) {
-  const g = api.core.guilds.require(guildId);
+export function partialGuildJson(f: Ids, m: PartialGuildModel, userId: string) {
+  const g = m.row;
   const out: Record<string, unknown> = {
-    id: api.flakes.of(g.id),
+    id: f.of(g.id),
     name: g.name,
     icon: g.icon,
     banner: null,
     owner: g.owner_id === userId,
-    permissions: String(api.core.guilds.permissions(guildId, userId)),
+    permissions: String(m.permissions),
     features: [],
   };
-  if (withCounts) {
-    out.approximate_member_count = api.core.guilds.memberCount(guildId);
+  if (m.memberCount !== undefined) {
+    out.approximate_member_count = m.memberCount;
     out.approximate_presence_count = 0;
   }
   return out;
 }
 
-import { roleJson } from "./role";
-import { channelJson } from "./channel";
-import { memberJson } from "./member";
-
 /**
  * Guild (spec 2.6, reference-gaps 3.14): every listed field always present, null,
  * empty or 0 where Parley has no equivalent.
  */
-export function guildJson(api: BotApi, guildId: string, opts: { withCounts?: boolean } = {}) {
-  const f = api.flakes;
-  const g = api.core.guilds.require(guildId);
-  const roles = api.core.guilds.roles(guildId);
-  const everyone = roles.find((r) => r.is_everyone);
+export function guildJson(f: Ids, m: GuildModel) {
+  const g = m.row;
+  const everyone = m.roles.find((r) => r.is_everyone);
   const out: Record<string, unknown> = {
     id: f.of(g.id),
     name: g.name,
@@ -49,7 +48,7 @@ export function guildJson(api: BotApi, guildId: string, opts: { withCounts?: boo
     verification_level: 0,
     default_message_notifications: 0,
     explicit_content_filter: 0,
-    roles: roles.map((r) => roleJson(f, r)),
+    roles: m.roles.map((r) => roleJson(f, r)),
     emojis: [],
     features: ["SERVICE_E2E_DIRECT_MESSAGES"],
     mfa_level: 0,
@@ -75,33 +74,25 @@ export function guildJson(api: BotApi, guildId: string, opts: { withCounts?: boo
     premium_progress_bar_enabled: false,
     safety_alerts_channel_id: null,
     incidents_data: null,
-    member_count: api.core.guilds.memberCount(guildId),
+    member_count: m.memberCount,
     large: false,
     joined_at: null,
     // channels, members and presences exist only in GUILD_CREATE (guildCreateJson):
     // discord.py iterates a present `channels` key and fails on null, and discord.js
     // clears its channel cache on a present one, so elsewhere they are omitted.
   };
-  if (opts.withCounts) {
-    out.approximate_member_count = out.member_count;
-    out.approximate_presence_count = presenceCount(api, guildId);
+  if (m.presenceCount !== undefined) {
+    out.approximate_member_count = m.memberCount;
+    out.approximate_presence_count = m.presenceCount;
   }
   return out;
 }
 
-function presenceCount(api: BotApi, guildId: string): number {
-  return (
-    api.core.store.db
-      .query("SELECT count(*) AS n FROM members m JOIN users u ON u.id = m.user_id WHERE m.guild_id = ? AND u.presence != 'offline'")
-      .get(guildId) as { n: number }
-  ).n;
-}
-
 /** Presence entries for GUILD_CREATE and PRESENCE_UPDATE. */
-export function presenceJson(api: BotApi, guildId: string, userId: string, status: string) {
+export function presenceJson(f: Ids, guildId: string, userId: string, status: string) {
   return {
-    user: { id: api.flakes.of(userId) },
-    guild_id: api.flakes.of(guildId),
+    user: { id: f.of(userId) },
+    guild_id: f.of(guildId),
     status,
     activities: [],
     client_status: status === "offline" ? {} : { web: status },
@@ -109,30 +100,28 @@ export function presenceJson(api: BotApi, guildId: string, userId: string, statu
 }
 
 /**
- * GUILD_CREATE's payload for one bot: the guild plus joined_at, channels, members,
- * presences (only with GUILD_PRESENCES), and the empty collections libraries expect.
- * `member_count` equals the members sent, since every guild is sent whole ("small").
+ * GUILD_CREATE's payload without `joined_at`, which differs per bot (guildCreateJoinedAt
+ * appends it): every channel, role and member, presences (only with GUILD_PRESENCES),
+ * and the empty collections libraries expect. `member_count` equals the members sent,
+ * since every guild is sent whole ("small").
  */
-export function guildCreateJson(api: BotApi, guildId: string, botUserId: string, withPresences: boolean) {
-  const base = guildJson(api, guildId);
-  const members = api.core.guilds.members(guildId);
-  const me = members.find((m) => m.user_id === botUserId);
-  const presences = withPresences
-    ? (api.core.store.db
-        .query("SELECT u.id, u.presence FROM members m JOIN users u ON u.id = m.user_id WHERE m.guild_id = ? AND u.presence != 'offline'")
-        .all(guildId) as { id: string; presence: string }[]).map((r) => presenceJson(api, guildId, r.id, r.presence))
-    : [];
+export function guildCreateJson(f: Ids, m: GuildCreateModel) {
+  const { joined_at: _joined, ...base } = guildJson(f, m);
   return {
     ...base,
-    joined_at: me ? base.joined_at ?? new Date(me.joined_at).toISOString().replace("Z", "+00:00") : null,
     large: false,
     unavailable: false,
-    member_count: members.length,
-    channels: api.core.guilds.channels(guildId).map((c) => channelJson(api, c)),
-    members: members.map((m) => memberJson(api, m)),
-    presences,
+    member_count: m.members.length,
+    channels: m.channels.map((c) => channelJson(f, c)),
+    members: m.members.map((x) => memberJson(f, x)),
+    presences: m.presences.map((p) => presenceJson(f, m.row.id, p.userId, p.status)),
     threads: [],
     voice_states: [],
     soundboard_sounds: [],
   };
+}
+
+/** A bot's `joined_at` in GUILD_CREATE (null when it is not a member). */
+export function joinedAtJson(joinedAt: number | null): string | null {
+  return joinedAt === null ? null : iso(joinedAt);
 }

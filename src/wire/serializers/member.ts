@@ -1,5 +1,5 @@
-import type { BotApi } from "../../botapi/context";
-import type { MemberRow } from "../../core/types";
+import type { MemberModel } from "../../core/reads";
+import type { Ids } from "../snowflakes";
 import { userJson } from "./user";
 import { iso } from "../time";
 
@@ -8,14 +8,13 @@ import { iso } from "../time";
  * MESSAGE_CREATE. Parley has no voice and no timeouts: deaf/mute are always false and
  * communication_disabled_until always null.
  */
-export function memberJson(api: BotApi, m: MemberRow, withUser = true) {
-  const f = api.flakes;
+export function memberJson(f: Ids, m: MemberModel, withUser = true) {
   const out: Record<string, unknown> = {
-    nick: m.nick,
+    nick: m.row.nick,
     avatar: null,
     banner: null,
-    roles: api.core.guilds.memberRoleIds(m.guild_id, m.user_id).map((r) => f.of(r)),
-    joined_at: iso(m.joined_at),
+    roles: m.roleIds.map((r) => f.of(r)),
+    joined_at: iso(m.row.joined_at),
     premium_since: null,
     deaf: false,
     mute: false,
@@ -23,9 +22,6 @@ export function memberJson(api: BotApi, m: MemberRow, withUser = true) {
     pending: false,
     communication_disabled_until: null,
   };
-  if (withUser) {
-    const u = api.core.users.get(m.user_id);
-    if (u) out.user = userJson(f, u);
-  }
+  if (withUser && m.user) out.user = userJson(f, m.user);
   return out;
 }

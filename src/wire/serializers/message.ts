@@ -1,78 +1,48 @@
-import type { BotApi } from "../../botapi/context";
-import type { ChannelRow, MessageRow } from "../../core/types";
+import type { MessageInteractionModel, MessageModel, ReactionSummary } from "../../core/reads";
+import type { Ids } from "../snowflakes";
 import { userJson } from "./user";
 import { memberJson } from "./member";
 import { iso, isoOrNull } from "../time";
-import { interactionMetadataJson } from "./interaction";
+import { embedsOut, textOut } from "../mentions";
 
 export interface MessageView {
   /** false withholds content, embeds, components and attachments of server messages (MESSAGE_CONTENT). */
   content: boolean;
-  /** The viewer, for `reactions[].me`. */
-  viewerId?: string | null;
-  /** Gateway dispatches add guild_id and the author's member (without user). */
+  /** Gateway dispatches add guild_id, channel_type and the author's member (without user). */
   gateway?: boolean;
-  /** The message's channel row when the caller already read it (saves the lookup). */
-  channel?: ChannelRow;
-  /** A message created by this very request: it has no reactions yet, so none are looked up. */
-  fresh?: boolean;
 }
-
-const MENTION_USER = /<@!?(\d{17,20})>/g;
-const MENTION_ROLE = /<@&(\d{17,20})>/g;
 
 /**
  * Message (reference-gaps 3.6). Authors and mentions carry `bot: false`, even the bot's
  * own (spec 2.7). A person's DM message is an envelope: content "", embeds [] and
  * `service_e2e_encrypted: true` (spec 1.6).
  */
-export function messageJson(api: BotApi, m: MessageRow, view: MessageView, depth = 0): Record<string, unknown> {
-  const f = api.flakes;
-  const ch = view.channel && view.channel.id === m.channel_id ? view.channel : api.core.guilds.channel(m.channel_id);
-  const guildId = ch?.guild_id ?? null;
+export function messageJson(f: Ids, model: MessageModel, view: MessageView, depth = 0): Record<string, unknown> {
+  const m = model.row;
+  const guildId = model.channel?.guild_id ?? null;
   const isDm = guildId === null;
   const encrypted = m.ciphertext !== null;
   const showContent = !encrypted && (isDm || view.content);
-
-  const author = m.webhook_id
-    ? { id: f.of(m.webhook_id), username: m.webhook_name ?? "Webhook", global_name: null, discriminator: "0000", avatar: m.webhook_avatar, bot: false }
-    : userJson(f, api.core.users.require(m.author_id), "false");
-
-  const content = showContent ? m.content : "";
-  const mentions: unknown[] = [];
-  const mentionRoles: string[] = [];
-  // Every mention form starts with "<@": most messages have none and skip both scans.
-  if (content && content.includes("<@")) {
-    const seen = new Set<string>();
-    for (const [, id] of content.matchAll(MENTION_USER)) {
-      if (seen.has(id)) continue;
-      seen.add(id);
-      const uid = f.uuid(id);
-      const u = uid ? api.core.users.get(uid) : null;
-      if (u) mentions.push(userJson(f, u, "false"));
-    }
-    if (guildId)
-      for (const [, id] of content.matchAll(MENTION_ROLE)) {
-        const rid = f.uuid(id);
-        if (rid && api.core.guilds.role(guildId, rid) && !mentionRoles.includes(id)) mentionRoles.push(id);
-      }
-  }
+  const author =
+    model.author.kind === "webhook"
+      ? { id: f.of(model.author.id), username: model.author.name, global_name: null, discriminator: "0000", avatar: model.author.avatar, bot: false }
+      : userJson(f, model.author.user, "false");
 
   const out: Record<string, unknown> = {
     id: f.of(m.id),
     type: m.type,
     channel_id: f.of(m.channel_id),
     author,
-    content,
+    content: showContent ? textOut(m.content, f) : "",
     timestamp: iso(m.created_at),
     edited_timestamp: isoOrNull(m.edited_at),
     tts: !!m.tts,
     mention_everyone: !!m.mention_everyone,
-    mentions,
-    mention_roles: mentionRoles,
+    mentions: showContent ? model.mentions.map((u) => userJson(f, u, "false")) : [],
+    mention_roles: showContent ? model.mentionRoleIds.map((r) => f.of(r)) : [],
     mention_channels: [],
     attachments: [],
-    embeds: showContent ? JSON.parse(m.embeds) : [],
+    embeds: showContent ? embedsOut(m.embeds, f) : [],
     components: showContent ? JSON.parse(m.components) : [],
     pinned: !!m.pinned,
     flags: m.flags,
@@ -80,13 +50,9 @@ export function messageJson(api: BotApi, m: MessageRow, view: MessageView, depth
   if (m.nonce !== null) out.nonce = m.nonce;
   if (m.webhook_id) out.webhook_id = f.of(m.webhook_id);
   if (m.application_id) out.application_id = f.of(m.application_id);
-  if (m.interaction_id) Object.assign(out, interactionMetadataJson(api, m));
+  if (model.interaction) Object.assign(out, interactionMetadataJson(f, m.id, model.interaction));
   if (isDm) out.service_e2e_encrypted = encrypted;
-
-  if (!view.fresh) {
-    const reactions = reactionsJson(api, m.id, view.viewerId ?? null);
-    if (reactions.length) out.reactions = reactions;
-  }
+  if (model.reactions?.length) out.reactions = reactionsJson(model.reactions);
 
   if (m.reference_message_id) {
     out.message_reference = {
@@ -95,39 +61,47 @@ export function messageJson(api: BotApi, m: MessageRow, view: MessageView, depth
       channel_id: f.of(m.reference_channel_id ?? m.channel_id),
       ...(m.reference_guild_id ? { guild_id: f.of(m.reference_guild_id) } : {}),
     };
-    if (m.type === 19 && depth === 0) {
-      const ref = api.core.messages.get(m.reference_message_id);
-      out.referenced_message = ref ? messageJson(api, ref, { ...view, gateway: false, fresh: false }, 1) : null;
-    }
+    if (model.referenced !== undefined && depth === 0)
+      out.referenced_message = model.referenced ? messageJson(f, model.referenced, { content: view.content }, 1) : null;
   }
 
   if (view.gateway) {
     if (guildId) {
       out.guild_id = f.of(guildId);
-      if (!m.webhook_id && !m.ephemeral_user_id) {
-        const mem = api.core.guilds.member(guildId, m.author_id);
-        if (mem) out.member = memberJson(api, mem, false);
-      }
+      if (model.member) out.member = memberJson(f, model.member, false);
     }
-    if (ch) out.channel_type = ch.type;
+    if (model.channel) out.channel_type = model.channel.type;
   }
   return out;
 }
 
 /** The `reactions` array: one entry per emoji, in order of first use. */
-export function reactionsJson(api: BotApi, messageId: string, viewerId: string | null) {
-  const rows = api.core.store.db
-    .query(
-      `SELECT emoji_key, emoji_name, emoji_id, emoji_animated, count(*) AS n, max(user_id = ?) AS me, min(created_at) AS first
-       FROM reactions WHERE message_id = ? GROUP BY emoji_key ORDER BY first, emoji_key`,
-    )
-    .all(viewerId ?? "", messageId) as { emoji_name: string | null; emoji_id: string | null; emoji_animated: number; n: number; me: number }[];
-  return rows.map((r) => ({
-    emoji: { id: r.emoji_id, name: r.emoji_name, ...(r.emoji_animated ? { animated: true } : {}) },
-    count: r.n,
-    count_details: { burst: 0, normal: r.n },
-    me: !!r.me,
+export function reactionsJson(rs: ReactionSummary[]) {
+  return rs.map((r) => ({
+    emoji: { id: r.emoji.id, name: r.emoji.name, ...(r.emoji.animated ? { animated: true } : {}) },
+    count: r.count,
+    count_details: { burst: 0, normal: r.count },
+    me: r.me,
     me_burst: false,
     burst_colors: [],
   }));
+}
+
+/**
+ * `interaction_metadata` (reference-gaps 3.8) and the deprecated `interaction` of a
+ * message an interaction produced.
+ */
+export function interactionMetadataJson(f: Ids, messageId: string, i: MessageInteractionModel): Record<string, unknown> {
+  const row = i.row;
+  const meta: Record<string, unknown> = {
+    id: f.of(row.id),
+    type: row.type,
+    user: userJson(f, i.user),
+    authorizing_integration_owners: { "0": row.guild_id ? f.of(row.guild_id) : "0" },
+  };
+  if (row.response_message_id && row.response_message_id !== messageId) meta.original_response_message_id = f.of(row.response_message_id);
+  if (row.message_id) meta.interacted_message_id = f.of(row.message_id);
+  const out: Record<string, unknown> = { interaction_metadata: meta };
+  if (i.data.kind === "command") out.interaction = { id: f.of(row.id), type: row.type, name: i.data.name, user: userJson(f, i.user) };
+  return out;
 }

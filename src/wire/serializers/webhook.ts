@@ -1,5 +1,5 @@
-import type { BotApi } from "../../botapi/context";
-import type { WebhookRow } from "../../core/webhooks";
+import type { WebhookModel } from "../../core/reads";
+import type { Ids } from "../snowflakes";
 import { userJson } from "./user";
 
 /**
@@ -8,8 +8,8 @@ import { userJson } from "./user";
  * reads; token-authenticated answers omit it, as the reference does. The stored
  * hmac_secret and v0_secret are never shown.
  */
-export function webhookJson(api: BotApi, w: WebhookRow, opts: { withUser: boolean; token?: string }) {
-  const f = api.flakes;
+export function webhookJson(f: Ids, m: WebhookModel, opts: { withUser: boolean; token?: string; baseUrl?: string }) {
+  const w = m.row;
   const out: Record<string, unknown> = {
     id: f.of(w.id),
     type: 1,
@@ -19,13 +19,10 @@ export function webhookJson(api: BotApi, w: WebhookRow, opts: { withUser: boolea
     avatar: w.avatar,
     application_id: f.ofNullable(w.application_id),
   };
-  if (opts.withUser && w.creator_id) {
-    const u = api.core.users.get(w.creator_id);
-    if (u) out.user = userJson(f, u);
-  }
+  if (opts.withUser && m.creator) out.user = userJson(f, m.creator);
   if (opts.token) {
     out.token = opts.token;
-    out.url = `${api.urls.base}/api/v10/webhooks/${out.id}/${opts.token}`;
+    out.url = `${opts.baseUrl ?? ""}/api/v10/webhooks/${out.id}/${opts.token}`;
   }
   return out;
 }

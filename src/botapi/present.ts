@@ -1,0 +1,46 @@
+/**
+ * The bot API's answers: a core read model through a wire serializer, with the viewer
+ * the request is made by. Handlers call these and never build JSON by hand.
+ */
+import type { ChannelRow, MemberRow, MessageRow } from "../core/types";
+import type { ChannelSnapshot } from "../core/channels";
+import type { WebhookRow } from "../core/webhooks";
+import type { BotApi } from "./context";
+import { messageJson } from "../wire/serializers/message";
+import { channelJson } from "../wire/serializers/channel";
+import { memberJson } from "../wire/serializers/member";
+import { webhookJson } from "../wire/serializers/webhook";
+import { contentVisible, type ContentViewer } from "../wire/visibility";
+
+export interface MessageOut {
+  /** The bot the answer is for: reactions' `me`, and content gating by its token's intents. */
+  viewer: ContentViewer | null;
+  /** A message this very request created: it has no reactions to read. */
+  fresh?: boolean;
+  /** The message's channel row, when the handler already holds it. */
+  channel?: ChannelRow;
+}
+
+/** A message as a bot sees it through REST (spec 5.9: gated by the token's intents). */
+export function messageOut(api: BotApi, m: MessageRow, o: MessageOut): Record<string, unknown> {
+  const model = api.core.reads.messages.message(m, { viewerId: o.viewer?.botUserId ?? null, reactions: !o.fresh, channel: o.channel });
+  const content = o.viewer === null || contentVisible(o.viewer, { authorId: m.author_id, webhookId: m.webhook_id, guildId: model.channel?.guild_id ?? null });
+  return messageJson(api.flakes, model, { content });
+}
+
+export function channelOut(api: BotApi, c: ChannelRow, viewerId: string) {
+  return channelJson(api.flakes, api.core.reads.guilds.channelOf(c), viewerId);
+}
+
+/** A deleted channel, from the snapshot the deletion answered. */
+export function deletedChannelOut(api: BotApi, snap: ChannelSnapshot, viewerId: string) {
+  return channelJson(api.flakes, api.core.reads.guilds.channelOf(snap.channel, snap.overwrites), viewerId);
+}
+
+export function memberOut(api: BotApi, m: MemberRow) {
+  return memberJson(api.flakes, api.core.reads.guilds.memberOf(m));
+}
+
+export function webhookOut(api: BotApi, w: WebhookRow, opts: { withUser: boolean; token?: string }) {
+  return webhookJson(api.flakes, api.core.reads.webhook(w), { ...opts, baseUrl: api.urls.base });
+}

@@ -1,0 +1,95 @@
+import type { CoreDeps } from "./deps";
+import type { ChannelRow } from "./types";
+import type { Users } from "./users";
+import { DomainError } from "./errors";
+import { dmRecipientIds } from "./access";
+
+/**
+ * Direct-message channels: one per pair of users, created on first use. Who may open one
+ * is each door's rule (a bot: a person it shares a server with; a person: anyone they
+ * share a server with); the channel itself is the same whoever opened it.
+ */
+export class Dms {
+  constructor(
+    private readonly d: CoreDeps,
+    private readonly users: Users,
+  ) {}
+
+  private get db() {
+    return this.d.store.db;
+  }
+
+  recipients(channelId: string): string[] {
+    return dmRecipientIds(this.d, channelId);
+  }
+
+  /** Whether two users share at least one server. */
+  sharesGuild(a: string, b: string): boolean {
+    return !!this.db
+      .query("SELECT 1 FROM members x JOIN members y ON y.guild_id = x.guild_id AND y.user_id = ? WHERE x.user_id = ? LIMIT 1")
+      .get(b, a);
+  }
+
+  /** A user's DM channels, oldest first. */
+  of(userId: string): ChannelRow[] {
+    return this.db
+      .query("SELECT c.* FROM channel_rows c JOIN dm_recipients r ON r.channel_id = c.id WHERE r.user_id = ? AND c.type = 1 ORDER BY c.id")
+      .all(userId) as ChannelRow[];
+  }
+
+  /** The DM channel between two users, or null. */
+  between(a: string, b: string): ChannelRow | null {
+    return this.db
+      .query(
+        "SELECT c.* FROM channel_rows c JOIN dm_recipients x ON x.channel_id = c.id AND x.user_id = ? JOIN dm_recipients y ON y.channel_id = c.id AND y.user_id = ? WHERE c.type = 1",
+      )
+      .get(a, b) as ChannelRow | null;
+  }
+
+  /**
+   * A bot opens a DM with a person it shares a server with (reference-gaps 2.11: an
+   * existing DM is returned). Other bots and strangers: 403 50001.
+   */
+  openAsBot(botUserId: string, recipientId: string): ChannelRow {
+    const other = this.users.get(recipientId);
+    if (!other || other.deleted_at) throw DomainError.notFound("user");
+    if (recipientId === botUserId) throw DomainError.invalid("recipient_id", "Cannot open a direct message with yourself", "INVALID_RECIPIENT");
+    if (other.kind === "bot" || !this.sharesGuild(botUserId, recipientId)) throw DomainError.forbidden("Cannot send messages to this user");
+    return this.open(botUserId, recipientId);
+  }
+
+  /** The DM channel between two users, created on first use (an existing one is returned). */
+  open(a: string, b: string): ChannelRow {
+    if (a === b) throw DomainError.invalid("recipient_id", "Cannot open a direct message with yourself", "INVALID_RECIPIENT");
+    return this.d.store.write(() => {
+      this.users.require(a);
+      this.users.require(b);
+      const existing = this.between(a, b);
+      if (existing) return existing;
+      const c: ChannelRow = {
+        id: this.d.ids.next(),
+        guild_id: null,
+        type: 1,
+        name: null,
+        topic: null,
+        position: 0,
+        parent_id: null,
+        nsfw: 0,
+        rate_limit_per_user: 0,
+        user_limit: null,
+        bitrate: null,
+        e2e: 1,
+        last_message_id: null,
+        created_at: this.d.clock.now(),
+      };
+      this.db
+        .query(
+          `INSERT INTO channels (id, guild_id, type, name, topic, position, parent_id, nsfw, rate_limit_per_user, user_limit, bitrate, e2e, created_at)
+           VALUES ($id, $guild_id, $type, $name, $topic, $position, $parent_id, $nsfw, $rate_limit_per_user, $user_limit, $bitrate, $e2e, $created_at)`,
+        )
+        .run(c as never);
+      this.db.query("INSERT INTO dm_recipients (channel_id, user_id) VALUES (?, ?), (?, ?)").run(c.id, a, c.id, b);
+      return c;
+    });
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The core's read side: read models (reads/models.ts) for every surface's serializers.
+ */
+import type { CoreDeps } from "../deps";
+import type { Guilds } from "../guilds";
+import type { Users } from "../users";
+import type { Applications } from "../applications";
+import type { Messages } from "../messages";
+import type { Interactions } from "../interactions";
+import type { Webhooks } from "../webhooks";
+import type { InviteRow, Invites } from "../invites";
+import type { AuditRow } from "../audit";
+import { AUDIT } from "../audit";
+import type { UserRow } from "../types";
+import type { WebhookRow } from "../webhooks";
+import { GuildReads } from "./guilds";
+import { MessageReads } from "./messages";
+import { InteractionReads } from "./interactions";
+import type { AuditLogModel, InviteModel, WebhookModel } from "./models";
+
+export type * from "./models";
+
+const USER_TARGETS: number[] = [
+  AUDIT.MEMBER_KICK,
+  AUDIT.MEMBER_BAN_ADD,
+  AUDIT.MEMBER_BAN_REMOVE,
+  AUDIT.MEMBER_UPDATE,
+  AUDIT.MEMBER_ROLE_UPDATE,
+  AUDIT.MESSAGE_DELETE,
+];
+const WEBHOOK_TARGETS: number[] = [AUDIT.WEBHOOK_CREATE, AUDIT.WEBHOOK_UPDATE, AUDIT.WEBHOOK_DELETE];
+
+export class Reads {
+  readonly guilds: GuildReads;
+  readonly messages: MessageReads;
+  readonly interactions: InteractionReads;
+
+  constructor(
+    d: CoreDeps,
+    deps: { guilds: Guilds; users: Users; apps: Applications; messages: Messages; interactions: Interactions; webhooks: Webhooks; invites: Invites },
+  ) {
+    this.guilds = new GuildReads(d, deps.guilds, deps.users);
+    this.messages = new MessageReads(d, deps.guilds, deps.users, deps.messages, deps.interactions, this.guilds);
+    this.interactions = new InteractionReads(d, deps.guilds, deps.users, deps.apps, deps.messages, deps.interactions, this.guilds, this.messages);
+    this.users = deps.users;
+    this.webhookService = deps.webhooks;
+    this.guildService = deps.guilds;
+    this.inviteService = deps.invites;
+  }
+
+  private readonly users: Users;
+  private readonly webhookService: Webhooks;
+  private readonly guildService: Guilds;
+  private readonly inviteService: Invites;
+
+  invite(row: InviteRow): InviteModel {
+    return {
+      row,
+      guild: this.guildService.get(row.guild_id),
+      channel: this.guildService.channel(row.channel_id),
+      inviter: row.inviter_id ? this.users.get(row.inviter_id) : null,
+      expiresAt: this.inviteService.expiresAt(row),
+      memberCount: this.guildService.memberCount(row.guild_id),
+    };
+  }
+
+  webhook(row: WebhookRow): WebhookModel {
+    return { row, creator: row.creator_id ? this.users.get(row.creator_id) : null };
+  }
+
+  /** Audit entries with the users and webhooks they name (the reference's AuditLog). */
+  auditLog(entries: AuditRow[]): AuditLogModel {
+    const userIds = new Set<string>();
+    const webhookIds = new Set<string>();
+    for (const r of entries) {
+      if (r.actor_id) userIds.add(r.actor_id);
+      if (r.target_id && USER_TARGETS.includes(r.action_type)) userIds.add(r.target_id);
+      if (r.target_id && WEBHOOK_TARGETS.includes(r.action_type)) webhookIds.add(r.target_id);
+    }
+    const users = [...userIds].map((id) => this.users.get(id)).filter((u): u is UserRow => u !== null);
+    const webhooks = [...webhookIds].map((id) => this.webhookService.get(id)).filter((w): w is WebhookRow => w !== null).map((w) => this.webhook(w));
+    return { entries, users, webhooks };
+  }
+}

@@ -1,0 +1,257 @@
+/**
+ * The connection handler (spec 3.2): HELLO, the first-frame and zombie deadlines,
+ * heartbeats, IDENTIFY and RESUME, and the one close path every socket takes. A session
+ * outlives its socket (registry.ts); the socket side is a Conn.
+ */
+import type { ServerWebSocket } from "bun";
+import { randomBytes } from "node:crypto";
+import type { ApplicationRow } from "../core/types";
+import { parseBotToken } from "../wire/tokens";
+import { selfUserJson } from "../wire/serializers/user";
+import { applicationFlags } from "../wire/serializers/application";
+import type { GatewayContext } from "./context";
+import type { Cohorts } from "./cohorts";
+import type { SessionRegistry } from "./registry";
+import {
+  ACK_FRAME,
+  CLOSE_DISALLOWED_INTENTS,
+  CLOSE_HEARTBEAT_TIMEOUT,
+  CLOSE_PLAIN,
+  FIRST_FRAME_DEADLINE_MS,
+  HELLO_FRAME,
+  INVALID_SESSION_FRAME,
+  MAX_INBOUND_BYTES,
+  OP,
+  ZOMBIE_TIMEOUT_MS,
+} from "./protocol";
+import { Session, type Conn } from "./session";
+import { GATES, hears } from "./intents";
+
+export interface GatewaySocketData {
+  connId: number;
+  conn?: Conn;
+}
+
+type WS = ServerWebSocket<GatewaySocketData>;
+
+/** Number, record and (when live) send one dispatch to one session. */
+export type Push = (s: Session, t: string, d: string, now: number) => void;
+
+/** What a new session is sent after READY: one GUILD_CREATE payload per guild. */
+export type GuildCreatePayload = (guildId: string, s: Session) => string;
+
+export class Connections {
+  private readonly conns = new Set<Conn>();
+
+  constructor(
+    private readonly ctx: GatewayContext,
+    private readonly registry: SessionRegistry,
+    private readonly cohorts: Cohorts,
+    private readonly push: Push,
+    private readonly guildCreate: GuildCreatePayload,
+  ) {}
+
+  private get clock() {
+    return this.ctx.core.clock;
+  }
+
+  // ---- the socket's life ----
+
+  open(ws: WS): void {
+    const now = this.clock.now();
+    const conn: Conn = { ws: ws as never, state: "awaiting", session: null, lastBeat: now, firstFrameTimer: null, zombieTimer: null };
+    ws.data.conn = conn;
+    this.conns.add(conn);
+    ws.send(HELLO_FRAME);
+    conn.firstFrameTimer = this.clock.setTimeout(() => {
+      conn.firstFrameTimer = null;
+      if (conn.state === "awaiting") this.close(conn, CLOSE_PLAIN);
+    }, FIRST_FRAME_DEADLINE_MS);
+    this.armZombie(conn);
+  }
+
+  message(ws: WS, raw: string | Buffer): void {
+    const conn = ws.data.conn;
+    if (!conn || conn.state === "closed") return;
+    // Frames are JSON text only (spec 6.1): binary, oversized or unparsable frames end the session.
+    if (typeof raw !== "string" || raw.length > MAX_INBOUND_BYTES) return this.invalidate(conn);
+    let frame: any;
+    try {
+      frame = JSON.parse(raw);
+    } catch {
+      return this.invalidate(conn);
+    }
+    if (!frame || typeof frame !== "object" || !Number.isInteger(frame.op)) return this.invalidate(conn);
+    switch (frame.op) {
+      case OP.HEARTBEAT:
+        // Heartbeating may start before IDENTIFY (libraries begin at HELLO).
+        conn.lastBeat = this.clock.now();
+        if (conn.session) conn.session.lastActivity = conn.lastBeat;
+        ws.send(ACK_FRAME);
+        return;
+      case OP.IDENTIFY:
+        return conn.state === "awaiting" ? this.identify(conn, frame.d) : this.invalidate(conn);
+      case OP.RESUME:
+        return conn.state === "awaiting" ? this.resume(conn, frame.d) : this.invalidate(conn);
+      case OP.PRESENCE_UPDATE:
+      case OP.VOICE_STATE_UPDATE:
+      case OP.REQUEST_GUILD_MEMBERS:
+        // Accepted and ignored once identified; before that there is nothing to apply them to.
+        return conn.state === "active" ? undefined : this.invalidate(conn);
+      default:
+        return this.invalidate(conn);
+    }
+  }
+
+  /** The client (or Bun) closed the socket: the same path as a close of ours. */
+  closed(ws: WS): void {
+    const conn = ws.data.conn;
+    if (conn) this.close(conn, null);
+  }
+
+  /**
+   * The one close path: deadlines stop, the socket's session (if any) stays resumable
+   * until it expires (spec 3.2), and the socket is closed with `code` unless it is gone.
+   */
+  close(conn: Conn, code: number | null, reason = ""): void {
+    if (conn.state === "closed") return;
+    conn.state = "closed";
+    conn.firstFrameTimer?.cancel();
+    conn.zombieTimer?.cancel();
+    conn.firstFrameTimer = conn.zombieTimer = null;
+    const s = conn.session;
+    conn.session = null;
+    if (s && s.conn === conn) {
+      this.cohorts.leave(s);
+      s.conn = null;
+      if (this.registry.get(s.id)) this.registry.armExpiry(s);
+    }
+    this.conns.delete(conn);
+    if (code === null) return;
+    try {
+      conn.ws.close(code, reason);
+    } catch {
+      // Already closing on the client's side.
+    }
+  }
+
+  /** Op 9 (d false) then a plain close; the session, if any, cannot be resumed. */
+  invalidate(conn: Conn): void {
+    const s = conn.session;
+    if (s) {
+      this.registry.drop(s);
+      s.conn = null;
+      conn.session = null;
+    }
+    if (conn.state === "closed") return;
+    conn.ws.send(INVALID_SESSION_FRAME);
+    this.close(conn, CLOSE_PLAIN);
+  }
+
+  /** Rotation or deletion: live sessions get op 9 and close; none can be resumed. */
+  endSessionsOfApp(appId: string): void {
+    for (const s of this.registry.ofApp(appId)) {
+      if (s.conn) this.invalidate(s.conn);
+      else this.registry.drop(s);
+    }
+  }
+
+  /** Close a live session's socket with a code (4000 keeps it resumable); false when not connected. */
+  disconnect(sessionId: string, code: number): boolean {
+    const s = this.registry.get(sessionId);
+    if (!s?.conn) return false;
+    this.close(s.conn, code);
+    return true;
+  }
+
+  closeAll(): void {
+    for (const conn of [...this.conns]) this.close(conn, CLOSE_PLAIN);
+    this.registry.clear();
+  }
+
+  private armZombie(conn: Conn): void {
+    conn.zombieTimer = this.clock.setTimeout(() => {
+      conn.zombieTimer = null;
+      if (conn.state === "closed") return;
+      const idle = this.clock.now() - conn.lastBeat;
+      if (idle < ZOMBIE_TIMEOUT_MS) return this.armZombie(conn);
+      // Before IDENTIFY the 30 s first-frame deadline has already closed the socket.
+      if (conn.state === "active") this.close(conn, CLOSE_HEARTBEAT_TIMEOUT, "Heartbeat timeout");
+    }, ZOMBIE_TIMEOUT_MS - (this.clock.now() - conn.lastBeat));
+  }
+
+  // ---- IDENTIFY and RESUME ----
+
+  private appForToken(token: unknown): ApplicationRow | null {
+    if (typeof token !== "string") return null;
+    // Libraries may send the token with the REST "Bot " prefix.
+    const parsed = parseBotToken(token.replace(/^Bot\s+/i, "").trim(), this.ctx.flakes);
+    return parsed ? this.ctx.core.apps.authenticate(parsed.botUserId, parsed.version, parsed.secret) : null;
+  }
+
+  private identify(conn: Conn, d: any): void {
+    const { core, flakes, urls } = this.ctx;
+    if (!d || typeof d !== "object") return this.invalidate(conn);
+    const intents = d.intents;
+    if (typeof intents !== "number" || !Number.isSafeInteger(intents) || intents < 0) return this.invalidate(conn);
+    const app = this.appForToken(d.token);
+    if (!app) return this.invalidate(conn);
+    if (beyond(intents, app.token_intents)) return this.close(conn, CLOSE_DISALLOWED_INTENTS, "Disallowed intent(s).");
+    const bot = core.users.get(app.bot_user_id);
+    if (!bot) return this.invalidate(conn);
+
+    const now = this.clock.now();
+    const s = new Session(randomBytes(16).toString("hex"), { appId: app.id, appFlake: flakes.of(app.id), botUserId: bot.id }, intents, now);
+    this.registry.add(s);
+    this.attach(conn, s);
+    const guildIds = core.guilds.guildIdsOf(bot.id);
+    const ready = {
+      v: 10,
+      user: selfUserJson(flakes, bot),
+      guilds: guildIds.map((g) => ({ id: flakes.of(g), unavailable: true })),
+      session_id: s.id,
+      // The resume URL is the same gateway, which accepts IDENTIFY as well.
+      resume_gateway_url: urls.gateway,
+      session_type: "normal",
+      private_channels: [],
+      shard: [0, 1],
+      application: { id: flakes.of(app.id), flags: applicationFlags(app) },
+    };
+    this.push(s, "READY", JSON.stringify(ready), now);
+    if (hears(s, GATES.guilds)) for (const g of guildIds) this.push(s, "GUILD_CREATE", this.guildCreate(g, s), now);
+  }
+
+  private resume(conn: Conn, d: any): void {
+    if (!d || typeof d !== "object" || typeof d.session_id !== "string") return this.invalidate(conn);
+    const app = this.appForToken(d.token);
+    const s = this.registry.get(d.session_id);
+    if (!app || !s || s.owner.botUserId !== app.bot_user_id || beyond(s.intents, app.token_intents)) return this.invalidate(conn);
+    const seq = d.seq === null || d.seq === undefined ? 0 : Number(d.seq);
+    if (!Number.isFinite(seq)) return this.invalidate(conn);
+    // A newer connection takes the session over from an older one still attached.
+    const old = s.conn;
+    if (old && old !== conn) this.close(old, CLOSE_PLAIN);
+    this.registry.keep(s);
+    conn.session = s;
+    s.conn = conn;
+    conn.state = "active";
+    conn.firstFrameTimer?.cancel();
+    conn.firstFrameTimer = null;
+    for (const frame of s.replayAfter(seq)) conn.ws.sendText(frame);
+    this.cohorts.join(s);
+    this.push(s, "RESUMED", "{}", this.clock.now());
+  }
+
+  private attach(conn: Conn, s: Session): void {
+    conn.session = s;
+    s.conn = conn;
+    conn.state = "active";
+    conn.firstFrameTimer?.cancel();
+    conn.firstFrameTimer = null;
+    this.cohorts.join(s);
+  }
+}
+
+function beyond(intents: number, grant: number): boolean {
+  return (BigInt(intents) & ~BigInt(grant)) !== 0n;
+}

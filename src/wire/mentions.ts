@@ -1,0 +1,40 @@
+/**
+ * Mentions in message text cross the boundary translated: stored text names users,
+ * roles and channels by internal id (core/mentions.ts), bots write and read snowflakes.
+ * A snowflake that names nothing Parley knows stays as it was written, both ways.
+ */
+import { MENTION_TOKEN } from "../core/mentions";
+import type { Snowflakes } from "./snowflakes";
+
+const WIRE_TOKEN = /<(@!?|@&|#)(\d{17,20})>/g;
+
+/** Text as a bot wrote it -> as the core stores it. */
+export function textIn(text: string, flakes: Pick<Snowflakes, "uuid">): string {
+  if (!text.includes("<")) return text;
+  return text.replace(WIRE_TOKEN, (all, kind: string, flake: string) => {
+    const id = flakes.uuid(flake);
+    return id ? `<${kind}${id}>` : all;
+  });
+}
+
+/** Stored text -> as bots read it. */
+export function textOut(text: string, flakes: Pick<Snowflakes, "of">): string {
+  if (!text.includes("<")) return text;
+  return text.replace(MENTION_TOKEN, (_all, kind: string, id: string) => `<${kind}${flakes.of(id)}>`);
+}
+
+/**
+ * Embeds carry mentions in their text too (a description naming a member). They are
+ * translated as JSON text: tokens hold no quote or backslash, so the JSON stays valid.
+ */
+export function embedsIn<T>(embeds: T[], flakes: Pick<Snowflakes, "uuid">): T[] {
+  if (!embeds.length) return embeds;
+  const json = JSON.stringify(embeds);
+  const out = textIn(json, flakes);
+  return out === json ? embeds : (JSON.parse(out) as T[]);
+}
+
+/** Stored embeds JSON -> the array bots read. */
+export function embedsOut(json: string, flakes: Pick<Snowflakes, "of">): unknown[] {
+  return json === "[]" ? [] : (JSON.parse(textOut(json, flakes)) as unknown[]);
+}
