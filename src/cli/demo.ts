@@ -5,8 +5,7 @@
 import type { Parley } from "../app";
 
 export function createDemoWorld(p: Parley): string[] {
-  const people = (p.store.db.query("SELECT count(*) AS n FROM users").get() as { n: number }).n;
-  if (people > 0) {
+  if (p.core.users.count() > 0) {
     return [
       "demo: the database already holds a world; tokens are shown only once.",
       "      'parley app list' lists applications, 'parley app rotate <app>' prints a new token.",

@@ -25,9 +25,7 @@ const DATA_FLAG = { name: "data", kind: "string" as const, help: "data directory
 
 function findApp(p: Parley, ref: string) {
   const byId = /^\d{17,20}$/.test(ref) ? p.api.flakes.uuid(ref) : null;
-  const row = byId
-    ? p.core.apps.get(byId)
-    : (p.store.db.query("SELECT * FROM applications WHERE name = ? ORDER BY id LIMIT 1").get(ref) as ReturnType<typeof p.core.apps.get>);
+  const row = byId ? p.core.apps.get(byId) : (p.core.apps.named(ref)[0] ?? null);
   if (!row) throw new ConfigError(`no application '${ref}'`);
   return row;
 }
@@ -41,9 +39,7 @@ function findPerson(p: Parley, ref: string) {
 
 function findGuild(p: Parley, ref: string) {
   const byId = /^\d{17,20}$/.test(ref) ? p.api.flakes.uuid(ref) : null;
-  const g = byId
-    ? p.core.guilds.get(byId)
-    : (p.store.db.query("SELECT * FROM guilds WHERE name = ? ORDER BY id LIMIT 1").get(ref) as ReturnType<typeof p.core.guilds.get>);
+  const g = byId ? p.core.guilds.get(byId) : (p.core.guilds.named(ref)[0] ?? null);
   if (!g) throw new ConfigError(`no server '${ref}'`);
   return g;
 }
@@ -170,8 +166,7 @@ const COMMANDS: Command[] = [
     summary: "list applications",
     flags: [DATA_FLAG],
     run(p, _a, _f, out) {
-      const rows = p.store.db.query("SELECT * FROM applications ORDER BY id").all() as ReturnType<typeof p.core.apps.listOwned>;
-      for (const a of rows)
+      for (const a of p.core.apps.all())
         out(`${p.api.flakes.of(a.id)}  ${a.name}  intents=${intentNames(p.core.apps.grant(a)).join(",")}  token v${a.token_version}`);
     },
   },

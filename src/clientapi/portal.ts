@@ -39,12 +39,19 @@ function privilegedOnly(bits: number): number {
   return bits;
 }
 
+/** The portal: applications, their approval by an administrator, and installing bots. */
 export function portalRoutes(p: ClientContext) {
+  return new Elysia().use(applicationRoutes(p)).use(approvalRoutes(p)).use(installRoutes(p));
+}
+
+function owner(p: ClientContext) {
+  return (id: string | undefined, me: string) => p.core.apps.requireOwned(pathId(id, "application"), me);
+}
+
+/** An application's owner manages it (spec 2.2: nobody else can see it). */
+function applicationRoutes(p: ClientContext) {
   const core = p.core;
-  const owned = (id: string | undefined, me: string) => core.apps.requireOwned(pathId(id, "application"), me);
-  const requireAdmin = (me: { is_admin: number }) => {
-    if (!me.is_admin) throw DomainError.forbidden("Only an administrator can do this");
-  };
+  const owned = owner(p);
   return new Elysia()
     .get(
       "/applications",
@@ -101,7 +108,16 @@ export function portalRoutes(p: ClientContext) {
         const bits = privilegedOnly(intentBits((await body(Intents)).intents, "intents"));
         return applicationView(core, core.apps.setIntents(a.id, a.intents | bits));
       }),
-    )
+    );
+}
+
+/** Privileged intents need an administrator's approval (spec 5.8). */
+function approvalRoutes(p: ClientContext) {
+  const core = p.core;
+  const requireAdmin = (me: { is_admin: number }) => {
+    if (!me.is_admin) throw DomainError.forbidden("Only an administrator can do this");
+  };
+  return new Elysia()
     .get(
       "/admin/privileged-requests",
       person(p, ({ me }) => {
@@ -118,7 +134,14 @@ export function portalRoutes(p: ClientContext) {
         const bits = privilegedOnly(intentBits(b.intents, "intents"));
         return applicationView(core, core.apps.approvePrivileged(id, me.id, bits, b.revoke !== true));
       }),
-    )
+    );
+}
+
+/** Installing a bot into a server (spec 5.10), and its owner removing it from one. */
+function installRoutes(p: ClientContext) {
+  const core = p.core;
+  const owned = owner(p);
+  return new Elysia()
     .get(
       "/applications/:application_id/install",
       person(p, ({ params }) => {

@@ -1,7 +1,8 @@
 import type { CoreDeps } from "./deps";
 import type { ChannelRow, GuildRow, MemberRow, OverwriteRow, RoleRow } from "./types";
 import { DomainError } from "./errors";
-import { ALL_PERMISSIONS, computePermissions, DEFAULT_EVERYONE, PERMISSIONS, hasPermission } from "./permissions";
+import { ALL_PERMISSIONS, DEFAULT_EVERYONE, PERMISSIONS, hasPermission } from "./permissions";
+import { PermissionReader } from "./permission-reader";
 
 /**
  * Servers (guilds), their roles, channels and members, and the permission model over
@@ -17,6 +18,11 @@ export class Guilds {
 
   get(id: string): GuildRow | null {
     return this.db.query("SELECT * FROM guilds WHERE id = ?").get(id) as GuildRow | null;
+  }
+
+  /** Servers with this exact name, oldest first (names are not unique). */
+  named(name: string): GuildRow[] {
+    return this.db.query("SELECT * FROM guilds WHERE name = ? ORDER BY id").all(name) as GuildRow[];
   }
 
   require(id: string): GuildRow {
@@ -334,61 +340,13 @@ export class Guilds {
 
   /**
    * Permissions of a member, or null when the user is not a member (or the guild is gone),
-   * so access checks tell "no permissions" from "not here" without asking twice. Three
-   * indexed queries at most: the hot path of every message post runs through here.
+   * so access checks tell "no permissions" from "not here" without asking twice.
    */
   memberPermissions(guildId: string, userId: string, channelId?: string): number | null {
-    const q = this.permQueries();
-    const owner = q.ownerIfMember.get(guildId, userId) as { owner_id: string } | null;
-    if (!owner) return null;
-    if (owner.owner_id === userId) return ALL_PERMISSIONS;
-    const rows = q.roleFacts.all(guildId, userId) as { id: string; permissions: number | null; ev: number }[];
-    let everyonePerms = 0;
-    let everyoneRoleId = guildId;
-    let everyoneSeen = false;
-    const memberRolePerms: number[] = [];
-    const memberRoleIds: string[] = [];
-    for (const r of rows) {
-      if (r.ev) {
-        // The first @everyone by (position, id), as roles() orders them; there is one per guild.
-        if (!everyoneSeen) {
-          everyoneSeen = true;
-          everyonePerms = r.permissions ?? 0;
-          everyoneRoleId = r.id;
-        }
-      } else {
-        memberRoleIds.push(r.id);
-        // A role row of another guild (never expected) counts as an id but gives no bits.
-        if (r.permissions !== null) memberRolePerms.push(r.permissions);
-      }
-    }
-    const overwrites = channelId
-      ? (q.overwrites.all(channelId) as OverwriteRow[]).map((o) => ({ targetId: o.target_id, targetType: o.target_type, allow: o.allow, deny: o.deny }))
-      : undefined;
-    return computePermissions({ isOwner: false, everyonePerms, memberRolePerms, memberRoleIds, everyoneRoleId, userId, overwrites });
+    return (this.permReader ??= new PermissionReader(this.db)).of(guildId, userId, channelId);
   }
 
-  private permStatements: ReturnType<Guilds["preparePermQueries"]> | null = null;
-
-  /** Prepared once per connection (the store's db never changes under a Guilds). */
-  private permQueries() {
-    return (this.permStatements ??= this.preparePermQueries());
-  }
-
-  private preparePermQueries() {
-    const db = this.db;
-    return {
-      ownerIfMember: db.query("SELECT g.owner_id FROM guilds g JOIN members m ON m.guild_id = g.id AND m.user_id = ?2 WHERE g.id = ?1"),
-      roleFacts: db.query(
-        `SELECT id, permissions, 1 AS ev, position FROM roles WHERE guild_id = ?1 AND is_everyone = 1
-         UNION ALL
-         SELECT mr.role_id, r.permissions, 0, 0 FROM member_roles mr LEFT JOIN roles r ON r.id = mr.role_id AND r.guild_id = mr.guild_id
-         WHERE mr.guild_id = ?1 AND mr.user_id = ?2
-         ORDER BY 3 DESC, 4, 1`,
-      ),
-      overwrites: db.query("SELECT * FROM overwrites WHERE channel_id = ?"),
-    };
-  }
+  private permReader: PermissionReader | null = null;
 
   /** Throw 403 unless the user holds `bit` (guild-wide, or in the channel when given). */
   requirePermission(guildId: string, userId: string, bit: number, channelId?: string): void {

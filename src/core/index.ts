@@ -85,7 +85,7 @@ export function createCore(opts: { clock: Clock; store: Store }): Core {
   const invites = new Invites(deps, guilds);
   const people = new People(deps, users, guilds, messages, dms);
   const roles = new Roles(deps, guilds, audit);
-  const moderation = new Moderation(deps, guilds, users, audit, roles.hierarchy);
+  const moderation = new Moderation(deps, guilds, users, audit, roles.hierarchy, messages);
   const webhooks = new Webhooks(deps, guilds, messages, audit, (u) => apps.byBotUser(u)?.id ?? null);
   const commands = new Commands(deps, guilds);
   const interactions = new Interactions(deps, guilds, users, apps, commands, messages);

@@ -2,8 +2,22 @@ import type { Guilds } from "./guilds";
 import type { Users } from "./users";
 import type { ChannelRow } from "./types";
 import { OPT, type CommandOption } from "./commands";
-import type { RawOption, StoredOption } from "./interactions";
 import { DomainError } from "./errors";
+
+/** An option as stored on the interaction: id-typed values hold internal ids. */
+export interface StoredOption {
+  name: string;
+  type: number;
+  value?: string | number | boolean;
+  options?: StoredOption[];
+}
+
+/** An option as a person gives it; ids in the surface's own form, turned into internal ids by `resolveId`. */
+export interface RawOption {
+  name: string;
+  value?: unknown;
+  options?: RawOption[];
+}
 
 function bad(path: string, message: string, code = "BASE_TYPE_INVALID"): never {
   throw DomainError.invalid(path, message, code);

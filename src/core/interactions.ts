@@ -5,7 +5,9 @@ import type { Applications } from "./applications";
 import type { Messages } from "./messages";
 import { EPHEMERAL } from "./messages";
 import type { Commands, Command } from "./commands";
-import { OptionChecker } from "./interaction-options";
+import { OptionChecker, type RawOption, type StoredOption } from "./interaction-options";
+
+export type { RawOption, StoredOption } from "./interaction-options";
 import type { ApplicationRow, ChannelRow, MessageRow } from "./types";
 import { DomainError } from "./errors";
 import { randomSecret, sha256Hex } from "./crypto";
@@ -38,24 +40,11 @@ export interface InteractionRow {
   expires_at: number;
 }
 
-/** An option as stored on the interaction: id-typed values hold internal ids. */
-export interface StoredOption {
-  name: string;
-  type: number;
-  value?: string | number | boolean;
-  options?: StoredOption[];
-}
 
 export type InteractionData =
   | { kind: "command"; commandId: string; commandGuildId: string | null; name: string; type: number; options: StoredOption[] }
   | { kind: "component"; customId: string; componentType: number; values?: string[] };
 
-/** An option as a person gives it; ids in the surface's own form, turned into internal ids by `resolveId`. */
-export interface RawOption {
-  name: string;
-  value?: unknown;
-  options?: RawOption[];
-}
 
 export interface ResponseMessage {
   content?: string;

@@ -9,80 +9,17 @@ import { accessChannel, holds, requireBits, type ChannelAccess } from "./access"
 import { PERMISSIONS } from "./permissions";
 import type { Dms } from "./dms";
 import { mentionsIn, type MentionLookup } from "./mentions";
+import { MESSAGE_TYPE, SENDABLE_FLAGS, SUPPRESS_EMBEDS, type EditInput, type MessagePatch, type NewMessage, type Page, type SendInput } from "./message-types";
 
-export interface NewMessage {
-  channelId: string;
-  authorId: string;
-  content?: string;
-  /** A person's DM message: the opaque ciphertext their client produced. */
-  ciphertext?: string | null;
-  embeds?: unknown[];
-  components?: unknown[];
-  flags?: number;
-  nonce?: string | null;
-  tts?: boolean;
-  type?: number;
-  mentionEveryone?: boolean;
-  reference?: { messageId: string; channelId: string; guildId: string | null } | null;
-  webhook?: { id: string; name: string; avatar: string | null } | null;
-  applicationId?: string | null;
-  interactionId?: string | null;
-  ephemeralUserId?: string | null;
-}
+export * from "./message-types";
 
-export interface MessagePatch {
-  content?: string;
-  embeds?: unknown[];
-  components?: unknown[];
-  flags?: number;
-  ciphertext?: string | null;
-}
-
-export interface Page {
-  before?: string; // internal id bound (exclusive)
-  after?: string;
-  around?: string;
-  limit: number;
-}
-
-export const EPHEMERAL = 1 << 6;
-/** Message types Parley writes (reference-gaps 3.6.1). */
-export const MESSAGE_TYPE = { DEFAULT: 0, REPLY: 19, CHAT_INPUT_COMMAND: 20 } as const;
-/** Flags a sender may set on a channel message (reference-gaps 3.6.2); others are dropped. */
-export const SENDABLE_FLAGS = (1 << 2) | (1 << 12);
-export const SUPPRESS_EMBEDS = 1 << 2;
 const TEXT_TYPES = new Set([0, 1, 2, 5]);
 const EVERYONE = /@(everyone|here)\b/;
 const NONCE_WINDOW_MS = 2 * 60_000;
-const BULK_MAX_AGE_MS = 14 * 86_400_000;
-
-/** What an actor sends: already validated and normalized by the surface (mentions as internal ids). */
-export interface SendInput {
-  content?: string;
-  embeds?: unknown[];
-  components?: unknown[];
-  flags?: number;
-  nonce?: string | null;
-  enforceNonce?: boolean;
-  tts?: boolean;
-  /** A reply. messageId null = an id that never existed. */
-  reference?: { messageId: string | null; failIfNotExists: boolean } | null;
-  /** allowed_mentions lets @everyone/@here ping (default true, as on the reference). */
-  allowEveryone?: boolean;
-}
-
-export interface EditInput {
-  content?: string | null;
-  embeds?: unknown[] | null;
-  components?: unknown[] | null;
-  flags?: number | null;
-  allowEveryone?: boolean;
-}
-
 
 /**
- * Messages and direct-message channels. Store-level operations; the permission rules of
- * each surface (bot API, people's API) are applied by the callers through Guilds.
+ * Messages: store-level operations (create, edit, delete, pages) and the actor-facing
+ * ones with every permission rule (send, fetch, history, edit and delete as an actor).
  * DMs between people are end-to-end encrypted: the server keeps only ciphertext.
  */
 export class Messages {
@@ -363,39 +300,6 @@ export class Messages {
         });
       }
       this.delete(m.id);
-    });
-  }
-
-  /**
-   * Delete up to 100 messages at once (guild channels, MANAGE_MESSAGES). Ids that are
-   * unknown or belong elsewhere are skipped, as on the reference. One message.deleted per
-   * message: MESSAGE_DELETE_BULK is never dispatched (spec 6.2). `createdAt` of each id
-   * comes from the surface (the snowflake's timestamp) and must be within 14 days.
-   */
-  bulkDelete(actorId: string, channelId: string, ids: { id: string | null; createdAt: number }[], reason: string | null = null): number {
-    return this.d.store.write(() => {
-      const a = this.access(actorId, channelId);
-      if (a.isDm) throw DomainError.forbidden("Cannot execute action on a DM channel");
-      requireBits(a, PERMISSIONS.MANAGE_MESSAGES);
-      const oldest = this.d.clock.now() - BULK_MAX_AGE_MS;
-      if (ids.some((x) => x.createdAt < oldest))
-        throw DomainError.invalid("messages", "You can only bulk delete messages that are under 14 days old.", "BULK_DELETE_TOO_OLD");
-      let n = 0;
-      for (const x of ids) {
-        const m = x.id ? this.get(x.id) : null;
-        if (!m || m.channel_id !== channelId || m.ephemeral_user_id) continue;
-        this.delete(m.id);
-        n++;
-      }
-      this.audit.record({
-        guildId: a.channel.guild_id!,
-        actorId,
-        actionType: AUDIT.MESSAGE_BULK_DELETE,
-        targetId: channelId,
-        options: { count: String(n) },
-        reason,
-      });
-      return n;
     });
   }
 

@@ -8,6 +8,10 @@ import { AUDIT } from "./audit";
 import { DomainError } from "./errors";
 import { uuidBound } from "./ids";
 import { PERMISSIONS } from "./permissions";
+import type { Messages } from "./messages";
+import { requireBits } from "./access";
+
+const BULK_MAX_AGE_MS = 14 * 86_400_000;
 
 /**
  * Member moderation: kicks, bans (with deletion of the member's recent messages),
@@ -50,6 +54,7 @@ export class Moderation {
     private readonly users: Users,
     private readonly audit: Audit,
     private readonly hierarchy: Hierarchy,
+    private readonly messages: Messages,
   ) {}
 
   private get db() {
@@ -270,5 +275,38 @@ export class Moderation {
 
   private bannedRow(guildId: string, userId: string): BanRow | null {
     return this.db.query("SELECT * FROM bans WHERE guild_id = ? AND user_id = ?").get(guildId, userId) as BanRow | null;
+  }
+
+  /**
+   * Delete up to 100 messages at once (guild channels, MANAGE_MESSAGES). Ids that are
+   * unknown or belong elsewhere are skipped, as on the reference. One message.deleted per
+   * message: MESSAGE_DELETE_BULK is never dispatched (spec 6.2). `createdAt` of each id
+   * comes from the surface (the snowflake's timestamp) and must be within 14 days.
+   */
+  bulkDelete(actorId: string, channelId: string, ids: { id: string | null; createdAt: number }[], reason: string | null = null): number {
+    return this.d.store.write(() => {
+      const a = this.messages.access(actorId, channelId);
+      if (a.isDm) throw DomainError.forbidden("Cannot execute action on a DM channel");
+      requireBits(a, PERMISSIONS.MANAGE_MESSAGES);
+      const oldest = this.d.clock.now() - BULK_MAX_AGE_MS;
+      if (ids.some((x) => x.createdAt < oldest))
+        throw DomainError.invalid("messages", "You can only bulk delete messages that are under 14 days old.", "BULK_DELETE_TOO_OLD");
+      let n = 0;
+      for (const x of ids) {
+        const m = x.id ? this.messages.get(x.id) : null;
+        if (!m || m.channel_id !== channelId || m.ephemeral_user_id) continue;
+        this.messages.delete(m.id);
+        n++;
+      }
+      this.audit.record({
+        guildId: a.channel.guild_id!,
+        actorId,
+        actionType: AUDIT.MESSAGE_BULK_DELETE,
+        targetId: channelId,
+        options: { count: String(n) },
+        reason,
+      });
+      return n;
+    });
   }
 }

@@ -27,6 +27,11 @@ export class Users {
       .get(username) as UserRow | null;
   }
 
+  /** How many people and bot users exist (an empty world has none). */
+  count(): number {
+    return (this.d.store.db.query("SELECT count(*) AS n FROM users").get() as { n: number }).n;
+  }
+
   /** A bot user by its name (its application's name), oldest first when names repeat. */
   botNamed(name: string): UserRow | null {
     return this.d.store.db

@@ -134,7 +134,7 @@ export const messageRoutes: RouteDef[] = [
       flakes.forEach((f, i) => {
         if (!/^[0-9]{1,20}$/.test(f) || BigInt(f) >= 1n << 64n) throw DomainError.invalid(`messages[${i}]`, `Value "${f}" is not snowflake.`, "NUMBER_TYPE_COERCE");
       });
-      api.core.messages.bulkDelete(
+      api.core.moderation.bulkDelete(
         bot.botUserId,
         channelId,
         flakes.map((f) => ({ id: api.flakes.uuid(f), createdAt: Snowflakes.timestamp(f) })),

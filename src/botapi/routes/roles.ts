@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import { noContent, ok, type RouteDef } from "../http";
 import { Nullable, Snowflake } from "../../wire/validation";
 import { maskPermissions } from "../../core/permissions";
@@ -21,26 +21,24 @@ const RoleFields = {
   icon: Type.Optional(Nullable(Type.String({ maxLength: 1_000_000 }))),
   unicode_emoji: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
 };
-export const CreateRoleBody = Type.Object(RoleFields);
-export const EditRoleBody = Type.Object(RoleFields);
+/** Create and edit take the same fields (spec 2.6), every one optional and nullable. */
+export const RoleBody = Type.Object(RoleFields);
 export const ReorderRolesBody = Type.Array(
   Type.Object({ id: Snowflake, position: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1000 }))) }),
   { maxItems: 250 },
 );
 
-type Fields = { [K in keyof typeof RoleFields]?: unknown };
-
 /** Body fields -> core fields; permission strings are masked to the 13 honoured bits (spec 2.9). */
-function roleFields(b: Fields) {
-  const perms = b.permissions as string | number | null | undefined;
+function roleFields(b: Static<typeof RoleBody>) {
+  const perms = b.permissions;
   return {
-    name: b.name as string | null | undefined,
+    name: b.name,
     permissions: perms === undefined || perms === null ? perms : maskPermissions(perms),
-    color: (b.color !== undefined ? b.color : (b.colors as { primary_color?: number | null } | null | undefined)?.primary_color) as number | null | undefined,
-    hoist: b.hoist as boolean | null | undefined,
-    mentionable: b.mentionable as boolean | null | undefined,
-    icon: b.icon as string | null | undefined,
-    unicode_emoji: b.unicode_emoji as string | null | undefined,
+    color: b.color !== undefined ? b.color : b.colors?.primary_color,
+    hoist: b.hoist,
+    mentionable: b.mentionable,
+    icon: b.icon,
+    unicode_emoji: b.unicode_emoji,
   };
 }
 
@@ -63,7 +61,7 @@ export const roleRoutes: RouteDef[] = [
     auth: "bot",
     handler: async (req) => {
       const gid = memberGuild(req);
-      const body = (await req.json()) === undefined ? {} : await req.body(CreateRoleBody);
+      const body = (await req.json()) === undefined ? {} : await req.body(RoleBody);
       const role = req.api.core.roles.create(gid, req.bot.botUserId, roleFields(body), req.auditReason);
       return ok(roleJson(req.api.flakes, role));
     },
@@ -87,7 +85,7 @@ export const roleRoutes: RouteDef[] = [
     handler: async (req) => {
       const gid = memberGuild(req);
       const rid = idParam(req, "role_id", "role");
-      const body = (await req.json()) === undefined ? {} : await req.body(EditRoleBody);
+      const body = (await req.json()) === undefined ? {} : await req.body(RoleBody);
       const role = req.api.core.roles.edit(gid, rid, req.bot.botUserId, roleFields(body), req.auditReason);
       return ok(roleJson(req.api.flakes, role));
     },

@@ -1,0 +1,189 @@
+/**
+ * The shape rules of src (docs/ARCHITECTURE.md), checked by test/unit/architecture.test.ts
+ * and runnable alone (`bun scripts/code-shape.ts`): the layers' import rules, no SQL or
+ * store outside the core, no import cycles, and files and functions of a readable size.
+ */
+import ts from "typescript";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dir, "..");
+const SRC = join(ROOT, "src");
+
+export const MAX_FILE_LINES = 400;
+export const MAX_FUNCTION_LINES = 80;
+/** A file or function may be longer when a comment next to it says why. */
+const LONG_OK = /longer than \d+ lines because/i;
+
+/** The surfaces: none imports another. */
+export const SURFACES = ["botapi", "gateway", "clientapi", "harness", "cli", "web"];
+
+export interface SrcFile {
+  path: string; // relative to the repository, e.g. src/core/users.ts
+  text: string;
+  imports: string[]; // resolved relative paths of imported src files
+}
+
+function walk(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...walk(p));
+    else if (/\.(ts|tsx)$/.test(name) && !name.endsWith(".d.ts")) out.push(p);
+  }
+  return out;
+}
+
+function resolveImport(from: string, spec: string): string | null {
+  if (!spec.startsWith(".")) return null;
+  const base = resolve(dirname(from), spec);
+  for (const cand of [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts"), join(base, "index.tsx")]) {
+    try {
+      if (statSync(cand).isFile()) return relative(ROOT, cand);
+    } catch {}
+  }
+  return null;
+}
+
+export function srcFiles(): SrcFile[] {
+  return walk(SRC).map((abs) => {
+    const text = readFileSync(abs, "utf8");
+    const imports: string[] = [];
+    const re = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g;
+    for (const m of text.matchAll(re)) {
+      const spec = m[1] ?? m[2] ?? m[3];
+      const r = resolveImport(abs, spec);
+      if (r) imports.push(r);
+    }
+    return { path: relative(ROOT, abs), text, imports };
+  });
+}
+
+/** The folder under src a file lives in ("core", "botapi", ...; "" for src/app.ts). */
+export function layerOf(path: string): string {
+  const parts = path.split("/");
+  return parts.length > 2 ? parts[1] : "";
+}
+
+export interface Violation {
+  rule: string;
+  where: string;
+  detail: string;
+}
+
+/** Import rules: arrows point down (docs/ARCHITECTURE.md). */
+export function importViolations(files: SrcFile[]): Violation[] {
+  const out: Violation[] = [];
+  const allowed: Record<string, string[]> = {
+    store: ["store"],
+    config: ["config"],
+    core: ["core", "store"],
+    wire: ["wire", "core", "config"],
+  };
+  for (const f of files) {
+    const from = layerOf(f.path);
+    for (const to of f.imports.map(layerOf)) {
+      if (to === from) continue;
+      if (allowed[from] && !allowed[from].includes(to))
+        out.push({ rule: "layer", where: f.path, detail: `${from} imports ${to || "src/app.ts"}` });
+      if (SURFACES.includes(from) && SURFACES.includes(to)) out.push({ rule: "surface", where: f.path, detail: `${from} imports ${to}` });
+      if (to === "store" && from !== "core" && f.path !== "src/app.ts")
+        out.push({ rule: "store", where: f.path, detail: "only the core (and the composition root) may use the store" });
+      if (to === "" && f.path !== "src/main.ts" && !["cli", "testing"].includes(from))
+        out.push({ rule: "root", where: f.path, detail: "only the CLI and the test SDK may import the composition root" });
+    }
+  }
+  return out;
+}
+
+const SQL = /["'`]\s*(SELECT\s[\s\S]*?\sFROM|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX|VIEW)|PRAGMA\s)/i;
+
+/** SQL and store handles outside core and store. */
+export function sqlViolations(files: SrcFile[]): Violation[] {
+  const out: Violation[] = [];
+  for (const f of files) {
+    const layer = layerOf(f.path);
+    if (layer === "core" || layer === "store") continue;
+    if (SQL.test(f.text)) out.push({ rule: "sql", where: f.path, detail: "SQL text outside src/core and src/store" });
+    if (/\.db\.(query|exec|prepare|run)\(|\bstore\.(db|write|batched)\b/.test(f.text) && f.path !== "src/app.ts")
+      out.push({ rule: "sql", where: f.path, detail: "reaches into the store" });
+  }
+  return out;
+}
+
+/** Import cycles (strongly connected components of more than one file, or a self-import). */
+export function cycles(files: SrcFile[]): string[][] {
+  const graph = new Map(files.map((f) => [f.path, f.imports.filter((i) => i !== f.path || true)]));
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const comp: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        comp.push(w);
+      } while (w !== v);
+      if (comp.length > 1 || (graph.get(v) ?? []).includes(v)) out.push(comp.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!idx.has(v)) visit(v);
+  return out;
+}
+
+/** Files over MAX_FILE_LINES and functions over MAX_FUNCTION_LINES without a comment saying why. */
+export function sizeViolations(files: SrcFile[]): Violation[] {
+  const out: Violation[] = [];
+  for (const f of files) {
+    const lines = f.text.split("\n").length;
+    if (lines > MAX_FILE_LINES && !LONG_OK.test(f.text.slice(0, 2000)))
+      out.push({ rule: "file-size", where: f.path, detail: `${lines} lines (over ${MAX_FILE_LINES})` });
+    const sf = ts.createSourceFile(f.path, f.text, ts.ScriptTarget.Latest, true, f.path.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const visit = (node: ts.Node) => {
+      if (ts.isFunctionLike(node) && "body" in node && node.body) {
+        const start = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
+        const end = sf.getLineAndCharacterOfPosition(node.getEnd()).line;
+        const n = end - start + 1;
+        const comments = f.text.slice(Math.max(0, node.getFullStart() - 600), node.getStart(sf));
+        if (n > MAX_FUNCTION_LINES && !LONG_OK.test(comments)) {
+          const name = (node as ts.FunctionDeclaration).name?.getText(sf) ?? nameOf(node, sf);
+          out.push({ rule: "function-size", where: `${f.path}:${start + 1}`, detail: `${name}: ${n} lines (over ${MAX_FUNCTION_LINES})` });
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return out;
+}
+
+function nameOf(node: ts.Node, sf: ts.SourceFile): string {
+  const p = node.parent;
+  if (p && (ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p)) && p.name) return p.name.getText(sf);
+  return "(anonymous)";
+}
+
+if (import.meta.main) {
+  const files = srcFiles();
+  const problems = [...importViolations(files), ...sqlViolations(files), ...sizeViolations(files)];
+  for (const c of cycles(files)) problems.push({ rule: "cycle", where: c[0], detail: c.join(" -> ") });
+  for (const p of problems) console.log(`${p.rule.padEnd(14)} ${p.where}  ${p.detail}`);
+  console.log(problems.length ? `${problems.length} problem(s)` : "src keeps its shape");
+  process.exit(problems.length ? 1 : 0);
+}

@@ -1,0 +1,66 @@
+/** The shapes and constants of messages, shared by the core's message services. */
+
+export interface NewMessage {
+  channelId: string;
+  authorId: string;
+  content?: string;
+  /** A person's DM message: the opaque ciphertext their client produced. */
+  ciphertext?: string | null;
+  embeds?: unknown[];
+  components?: unknown[];
+  flags?: number;
+  nonce?: string | null;
+  tts?: boolean;
+  type?: number;
+  mentionEveryone?: boolean;
+  reference?: { messageId: string; channelId: string; guildId: string | null } | null;
+  webhook?: { id: string; name: string; avatar: string | null } | null;
+  applicationId?: string | null;
+  interactionId?: string | null;
+  ephemeralUserId?: string | null;
+}
+
+export interface MessagePatch {
+  content?: string;
+  embeds?: unknown[];
+  components?: unknown[];
+  flags?: number;
+  ciphertext?: string | null;
+}
+
+export interface Page {
+  before?: string; // internal id bound (exclusive)
+  after?: string;
+  around?: string;
+  limit: number;
+}
+
+export const EPHEMERAL = 1 << 6;
+/** Message types Parley writes (reference-gaps 3.6.1). */
+export const MESSAGE_TYPE = { DEFAULT: 0, REPLY: 19, CHAT_INPUT_COMMAND: 20 } as const;
+/** Flags a sender may set on a channel message (reference-gaps 3.6.2); others are dropped. */
+export const SENDABLE_FLAGS = (1 << 2) | (1 << 12);
+export const SUPPRESS_EMBEDS = 1 << 2;
+
+/** What an actor sends: already validated and normalized by the surface (mentions as internal ids). */
+export interface SendInput {
+  content?: string;
+  embeds?: unknown[];
+  components?: unknown[];
+  flags?: number;
+  nonce?: string | null;
+  enforceNonce?: boolean;
+  tts?: boolean;
+  /** A reply. messageId null = an id that never existed. */
+  reference?: { messageId: string | null; failIfNotExists: boolean } | null;
+  /** allowed_mentions lets @everyone/@here ping (default true, as on the reference). */
+  allowEveryone?: boolean;
+}
+
+export interface EditInput {
+  content?: string | null;
+  embeds?: unknown[] | null;
+  components?: unknown[] | null;
+  flags?: number | null;
+  allowEveryone?: boolean;
+}

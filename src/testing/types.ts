@@ -1,0 +1,96 @@
+import type { Parley } from "../app";
+import type { Config } from "../config";
+import type { SeedAnswer } from "../harness/seed";
+
+export interface StartOptions {
+  /** A world document (docs/harness.md) to seed once the server is up. */
+  world?: unknown;
+  /** true (default): run in this process. false: run `parley serve` as a child process. */
+  inProcess?: boolean;
+  /** In-process only: config overrides (e.g. rate limits). */
+  config?: Partial<Config>;
+}
+
+/** A message as the harness shows it: the bot API's shape, full content. */
+export interface HarnessMessage {
+  id: string;
+  channel_id: string;
+  author: { id: string; username: string; bot: boolean };
+  content: string;
+  embeds: any[];
+  components: any[];
+  flags: number;
+  message_reference?: { message_id: string; channel_id: string; guild_id?: string };
+  [key: string]: unknown;
+}
+
+export interface HarnessEvent {
+  t: string;
+  d: any;
+  application_id: string;
+  session_id: string;
+  [key: string]: unknown;
+}
+
+export interface WaitOptions {
+  timeoutMs?: number;
+  intervalMs?: number;
+}
+
+export class HarnessError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    what: string,
+  ) {
+    super(`${what}: ${status} ${JSON.stringify(body)}`);
+    this.name = "HarnessError";
+  }
+}
+
+export interface Person {
+  /** Post a message in a channel (name like "general" or "Lab/general", or snowflake). */
+  say(channel: string, content: string, opts?: { embeds?: unknown[]; replyTo?: string }): Promise<{ id: string }>;
+  /** Send a direct message to a person or a bot (name or snowflake); the harness encrypts it. */
+  dm(recipient: string, content: string): Promise<{ channel_id: string; id: string }>;
+  react(channel: string, messageId: string, emoji: string): Promise<void>;
+  unreact(channel: string, messageId: string, emoji: string): Promise<void>;
+  /** Run a slash command or click a component (harness interactions endpoint). */
+  interact(body: Record<string, unknown>): Promise<{ id: string; delivered: boolean }>;
+}
+
+export interface RunningParley {
+  /** http://127.0.0.1:PORT */
+  baseUrl: string;
+  /** What discord.js takes as `rest: { api }` (baseUrl + "/api"). */
+  apiBase: string;
+  /** The v10 REST root (baseUrl + "/api/v10"), as discord.py's Route.BASE. */
+  restBase: string;
+  gatewayUrl: string;
+  harnessUrl: string;
+  /** The seed answer: ids (snowflakes) and secrets of everything created. */
+  world: SeedAnswer;
+  /** The in-process server (undefined for a child process). */
+  parley?: Parley;
+  tokenOf(app: string): string;
+  /** A channel's snowflake by name ("general", "Lab/general") or snowflake. */
+  channelId(ref: string): string;
+  as(user: string): Person;
+  messages(channel: string, opts?: { as?: string; limit?: number }): Promise<HarnessMessage[]>;
+  /** Poll until `check` returns something other than undefined/null/false; that value is returned. */
+  waitFor<T>(check: () => T | Promise<T>, opts?: WaitOptions): Promise<Exclude<T, undefined | null | false>>;
+  /** Wait for a message in a channel (newest first) that matches. */
+  waitForMessage(channel: string, match: (m: HarnessMessage) => boolean, opts?: WaitOptions & { as?: string }): Promise<HarnessMessage>;
+  /** Wait for a dispatch sent to a bot session (harness events feed, long-polled). */
+  waitForEvent(match: (e: HarnessEvent) => boolean, opts?: WaitOptions): Promise<HarnessEvent>;
+  /** Wait until the application's bot has a live gateway session. */
+  waitForBot(app: string, opts?: WaitOptions): Promise<void>;
+  advanceClock(ms: number): Promise<string>;
+  setClock(iso: string): Promise<string>;
+  rotate(app: string): Promise<string>;
+  seed(world: unknown): Promise<SeedAnswer>;
+  reset(): Promise<void>;
+  /** Raw harness call, for endpoints without a helper. */
+  harness<T = any>(method: string, path: string, body?: unknown): Promise<T>;
+  stop(): Promise<void>;
+}
