@@ -9,6 +9,7 @@ import type { Parley } from "../../src/app";
 import { SPEC_RATE_LIMITS } from "../../src/config";
 import { makeParley } from "../helpers";
 import { seedGatewayWorld, type World } from "../gateway/client";
+import { next } from "./support";
 
 let p: Parley;
 let W: World;
@@ -18,23 +19,6 @@ function newClient(intents: GatewayIntentBits[]): Client {
   const c = new Client({ intents, rest: { api: p.api.urls.base + "/api" } });
   clients.push(c);
   return c;
-}
-
-/** Resolves with the first emission of `event` that satisfies `pred`; rejects after a bound. */
-function once<T extends unknown[]>(c: Client, event: string, pred: (...a: T) => boolean = () => true, ms = 5000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      c.off(event, h);
-      reject(new Error(`no ${event} within bound`));
-    }, ms);
-    const h = (...a: T) => {
-      if (!pred(...a)) return;
-      clearTimeout(timer);
-      c.off(event, h);
-      resolve(a);
-    };
-    c.on(event, h);
-  });
 }
 
 function say(content: string) {
@@ -57,7 +41,7 @@ describe("discord.js 14", () => {
 
   test("logs in and reaches clientReady with the guild available and channels cached", async () => {
     client = newClient([GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent]);
-    const ready = once(client, "clientReady");
+    const ready = next(client, "clientReady");
     await client.login(W.w.applications.AllBot.token);
     await ready;
     expect(client.user!.id).toBe(W.w.applications.AllBot.bot_user_id);
@@ -69,7 +53,7 @@ describe("discord.js 14", () => {
   });
 
   test("a person's message arrives as messageCreate with content (MESSAGE_CONTENT)", async () => {
-    const got = once<[Message]>(client, Events.MessageCreate, (m) => m.content === "hello bot");
+    const got = next<[Message]>(client, Events.MessageCreate, (m) => m.content === "hello bot");
     const row = say("hello bot");
     const [m] = await got;
     expect(m.id).toBe(p.api.flakes.of(row.id));
@@ -80,8 +64,8 @@ describe("discord.js 14", () => {
 
   test("after the server closes with 4000 the client resumes and receives what it missed", async () => {
     const [session] = p.gateway.sessionsOf(W.app("AllBot")).filter((s) => s.connected);
-    const resumed = once<[number, number]>(client, Events.ShardResume);
-    const missed = once<[Message]>(client, Events.MessageCreate, (m) => m.content === "missed while away");
+    const resumed = next<[number, number]>(client, Events.ShardResume);
+    const missed = next<[Message]>(client, Events.MessageCreate, (m) => m.content === "missed while away");
     expect(p.gateway.disconnect(session.session_id, 4000)).toBe(true);
     say("missed while away"); // recorded by the closed session, replayed on RESUME
     await resumed;
@@ -93,10 +77,10 @@ describe("discord.js 14", () => {
 
   test("without MESSAGE_CONTENT in the token the content is withheld", async () => {
     const plain = newClient([GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages]);
-    const ready = once(plain, "clientReady");
+    const ready = next(plain, "clientReady");
     await plain.login(W.w.applications.PlainBot.token);
     await ready;
-    const got = once<[Message]>(plain, Events.MessageCreate, (m) => m.author.id === W.w.users.bob.id);
+    const got = next<[Message]>(plain, Events.MessageCreate, (m) => m.author.id === W.w.users.bob.id);
     const row = say("secret words");
     const [m] = await got;
     expect(m.id).toBe(p.api.flakes.of(row.id));

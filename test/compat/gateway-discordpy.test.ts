@@ -4,14 +4,12 @@
  * after a server-side 4000 close, and PrivilegedIntentsRequired on a 4014.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import type { Subprocess } from "bun";
-import { join } from "node:path";
 import type { Parley } from "../../src/app";
 import { SPEC_RATE_LIMITS } from "../../src/config";
 import { makeParley } from "../helpers";
 import { seedGatewayWorld, type World } from "../gateway/client";
+import { PyBot } from "./support";
 
-const SCRIPT = join(import.meta.dir, "bots", "gateway-dpy.py");
 const BOUND_MS = 8000;
 setDefaultTimeout(15_000);
 
@@ -19,61 +17,8 @@ let p: Parley;
 let W: World;
 const bots: PyBot[] = [];
 
-class PyBot {
-  lines: any[] = [];
-  private used = new Set<number>();
-  private wake: (() => void) | null = null;
-  stderr = "";
-  constructor(readonly proc: Subprocess<"ignore", "pipe", "pipe">) {
-    void this.pump();
-    void new Response(proc.stderr).text().then((t) => (this.stderr = t));
-  }
-
-  private async pump() {
-    const decoder = new TextDecoder();
-    let buf = "";
-    const reader = this.proc.stdout.getReader();
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buf += decoder.decode(value);
-      let i;
-      while ((i = buf.indexOf("\n")) >= 0) {
-        const line = buf.slice(0, i).trim();
-        buf = buf.slice(i + 1);
-        if (line) this.lines.push(JSON.parse(line));
-      }
-      this.wake?.();
-    }
-    this.wake?.();
-  }
-
-  async next(pred: (l: any) => boolean): Promise<any> {
-    const deadline = Date.now() + BOUND_MS;
-    for (;;) {
-      // Each line is consumed once, in whatever order the test asks for them.
-      for (let i = 0; i < this.lines.length; i++)
-        if (!this.used.has(i) && pred(this.lines[i])) {
-          this.used.add(i);
-          return this.lines[i];
-        }
-      if (Date.now() > deadline || this.proc.exitCode !== null)
-        throw new Error(`bot never reported it; lines: ${JSON.stringify(this.lines)} stderr: ${this.stderr.slice(-2000)}`);
-      await new Promise<void>((r) => {
-        this.wake = r;
-        setTimeout(r, 100);
-      });
-    }
-  }
-}
-
 function start(token: string, mode: "content" | "plain"): PyBot {
-  const proc = Bun.spawn(["/usr/bin/python3", SCRIPT, p.api.urls.base, p.api.urls.gateway, token, mode], {
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const b = new PyBot(proc);
+  const b = PyBot.start("gateway-dpy.py", [p.api.urls.base, p.api.urls.gateway, token, mode], BOUND_MS);
   bots.push(b);
   return b;
 }
@@ -89,10 +34,7 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
-  for (const b of bots) {
-    b.proc.kill();
-    await b.proc.exited;
-  }
+  for (const b of bots) await b.stop();
   await p.stop();
 });
 

@@ -34,6 +34,7 @@ import {
   until,
   type MatrixServer,
 } from "./bots/js-world";
+import { next } from "./support";
 
 const LIB = "discord.js";
 /** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
@@ -50,23 +51,6 @@ function newClient(m: MatrixServer, intents: number[], extra: { partials?: Parti
   const c = new Client({ intents, partials: extra.partials ?? [], rest: { api: m.sdk.apiBase } });
   clients.push(c);
   return c;
-}
-
-/** Resolves with the first emission of `event` that satisfies `pred`; rejects after a bound. */
-function next<T extends unknown[]>(c: Client, event: string, pred: (...a: T) => boolean = () => true, ms = 5000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      c.off(event, h);
-      reject(new Error(`no ${event} within ${ms} ms`));
-    }, ms);
-    const h = (...a: T) => {
-      if (!pred(...a)) return;
-      clearTimeout(timer);
-      c.off(event, h);
-      resolve(a);
-    };
-    c.on(event, h);
-  });
 }
 
 async function login(c: Client, token: string): Promise<void> {

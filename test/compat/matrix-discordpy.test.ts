@@ -12,14 +12,12 @@
  * started with small rate-limit windows, so a 429's retry takes about a second.
  */
 import { afterAll, beforeAll, expect } from "bun:test";
-import type { Subprocess } from "bun";
-import { join } from "node:path";
 import type { Parley } from "../../src/app";
 import { SPEC_RATE_LIMITS } from "../../src/config";
 import { startParley, type RunningParley } from "../../src/testing";
 import { call, client, internalId, recordEvents } from "../helpers";
 import { scenario } from "./matrix";
-import { BOTS, PYTHON, requireDiscordPy } from "./support";
+import { PyBot, requireDiscordPy } from "./support";
 
 const WAIT_MS = 12_000;
 
@@ -68,73 +66,9 @@ const LIMITS_WORLD = {
   ],
 };
 
-/** A child bot and the JSON lines it printed; each line is handed out once. */
-class PyBot {
-  lines: any[] = [];
-  stderr = "";
-  private used = new Set<number>();
-  constructor(readonly proc: Subprocess<"pipe", "pipe", "pipe">) {
-    void this.pump();
-    void new Response(proc.stderr).text().then((t) => (this.stderr = t));
-  }
-
-  private async pump() {
-    const decoder = new TextDecoder();
-    let buf = "";
-    const reader = this.proc.stdout.getReader();
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buf += decoder.decode(value);
-      let i;
-      while ((i = buf.indexOf("\n")) >= 0) {
-        const line = buf.slice(0, i).trim();
-        buf = buf.slice(i + 1);
-        if (line.startsWith("{")) this.lines.push(JSON.parse(line));
-      }
-    }
-  }
-
-  async next(pred: (l: any) => boolean, what = "a matching line"): Promise<any> {
-    const deadline = Date.now() + WAIT_MS;
-    for (;;) {
-      for (let i = 0; i < this.lines.length; i++)
-        if (!this.used.has(i) && pred(this.lines[i])) {
-          this.used.add(i);
-          return this.lines[i];
-        }
-      if (Date.now() > deadline || this.proc.exitCode !== null) {
-        // Let the stderr reader finish so the failure shows discord.py's traceback.
-        await Bun.sleep(50);
-        throw new Error(`bot never reported ${what}; lines: ${JSON.stringify(this.lines).slice(-3000)}\nstderr: ${this.stderr.slice(-3000)}`);
-      }
-      await Bun.sleep(20);
-    }
-  }
-
-  scenario(id: string, extra: (l: any) => boolean = () => true) {
-    return this.next((l) => l.scenario === id && extra(l), `scenario ${id}`);
-  }
-
-  event(name: string, extra: (l: any) => boolean = () => true) {
-    return this.next((l) => l.event === name && extra(l), `event ${name}`);
-  }
-
-  send(line: string) {
-    this.proc.stdin.write(line + "\n");
-    this.proc.stdin.flush();
-  }
-
-  async stop() {
-    if (this.proc.exitCode === null) this.proc.kill();
-    await this.proc.exited;
-  }
-}
-
 const bots: PyBot[] = [];
 function spawnBot(script: string, args: string[]): PyBot {
-  const proc = Bun.spawn([PYTHON, join(BOTS, script), ...args], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-  const b = new PyBot(proc);
+  const b = PyBot.start(script, args, WAIT_MS);
   bots.push(b);
   return b;
 }

@@ -32,6 +32,7 @@ import {
   until,
   type MatrixServer,
 } from "./bots/js-world";
+import { next } from "./support";
 
 const LIB = "oceanic.js";
 /** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
@@ -65,23 +66,6 @@ function newClient(s: MatrixServer, token: string, intents: IntentName[]): Clien
   tracking.set(c, t);
   clients.push(c);
   return c;
-}
-
-function next<T extends unknown[]>(c: Client, event: string, pred: (...a: T) => boolean = () => true, ms = 5000): Promise<T> {
-  const emitter = c as unknown as { on: Function; off: Function };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      emitter.off(event, h);
-      reject(new Error(`no ${event} within ${ms} ms`));
-    }, ms);
-    const h = (...a: T) => {
-      if (!pred(...a)) return;
-      clearTimeout(timer);
-      emitter.off(event, h);
-      resolve(a);
-    };
-    emitter.on(event, h);
-  });
 }
 
 async function connect(c: Client): Promise<Client> {
