@@ -3,7 +3,6 @@
  * and builders, and discord.py's CommandTree.sync over its HTTP client.
  */
 import { describe, expect, test, beforeAll, afterAll } from "bun:test";
-import { REST, Routes, SlashCommandBuilder, ChannelType } from "discord.js";
 import { makeParley, seedBasic } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
@@ -20,47 +19,6 @@ beforeAll(() => {
 
 afterAll(async () => {
   await p.stop();
-});
-
-describe("discord.js REST", () => {
-  test("registers global and guild commands built with SlashCommandBuilder, then reads them back", async () => {
-    const rest = new REST({ api: `${p.api.urls.base}/api`, version: "10" }).setToken(w.applications.EchoBot.token);
-    const app = w.applications.EchoBot.id;
-    const echo = new SlashCommandBuilder()
-      .setName("echo")
-      .setDescription("Echo back")
-      .addStringOption((o) => o.setName("text").setDescription("What").setRequired(true).setMaxLength(100))
-      .addIntegerOption((o) => o.setName("times").setDescription("How often").setMinValue(1).setMaxValue(5))
-      .addChannelOption((o) => o.setName("where").setDescription("Where").addChannelTypes(ChannelType.GuildText))
-      .addStringOption((o) => o.setName("mood").setDescription("Mood").addChoices({ name: "Happy", value: "happy" }));
-    const tools = new SlashCommandBuilder()
-      .setName("tools")
-      .setDescription("Tools")
-      .addSubcommand((s) => s.setName("ping").setDescription("Ping"))
-      .addSubcommandGroup((g) => g.setName("user").setDescription("User").addSubcommand((s) => s.setName("info").setDescription("Info").addUserOption((o) => o.setName("who").setDescription("Who"))));
-    const put = (await rest.put(Routes.applicationCommands(app), { body: [echo.toJSON(), tools.toJSON()] })) as any[];
-    expect(put.map((c) => c.name)).toEqual(["echo", "tools"]);
-    expect(put[0].options[0]).toMatchObject({ type: 3, name: "text", required: true, max_length: 100 });
-    expect(put[1].options[1].options[0].options[0]).toMatchObject({ type: 6, name: "who" });
-
-    const guild = (await rest.post(Routes.applicationGuildCommands(app, w.guilds.Lab.id), { body: { name: "local", description: "Guild only" } })) as any;
-    expect(guild.guild_id).toBe(w.guilds.Lab.id);
-    const listed = (await rest.get(Routes.applicationCommands(app))) as any[];
-    expect(listed.map((c) => c.id).sort()).toEqual(put.map((c) => c.id).sort());
-    const patched = (await rest.patch(Routes.applicationCommand(app, put[0].id), { body: { description: "Echo!" } })) as any;
-    expect(patched.description).toBe("Echo!");
-    await rest.delete(Routes.applicationGuildCommand(app, w.guilds.Lab.id, guild.id));
-    expect(await rest.get(Routes.applicationGuildCommands(app, w.guilds.Lab.id))).toEqual([]);
-
-    let err: any;
-    try {
-      await rest.post(Routes.applicationCommands(app), { body: { name: "Bad Name", description: "x" } });
-    } catch (e) {
-      err = e;
-    }
-    expect(err?.status).toBe(400);
-    expect(err?.code).toBe(50035);
-  });
 });
 
 describe("discord.py HTTP", () => {

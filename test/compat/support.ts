@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { spawn, type Subprocess } from "bun";
-import { makeParley } from "../helpers";
+import { makeParley, recordEvents } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { Config } from "../../src/config";
 
@@ -162,4 +162,15 @@ export class PyBot {
     if (this.proc.exitCode === null) this.proc.kill();
     await this.proc.exited;
   }
+}
+
+/** The types of the domain events `fn` made the server publish, in order. */
+export async function eventsDuring(p: Parley, fn: () => unknown): Promise<string[]> {
+  const ev = recordEvents(p);
+  try {
+    await fn();
+  } finally {
+    ev.stop();
+  }
+  return ev.all.map((e) => e.type);
 }
