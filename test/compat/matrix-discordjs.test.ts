@@ -29,7 +29,7 @@ import {
   type TextChannel,
 } from "discord.js";
 import { scenario } from "./matrix";
-import { recordEvents } from "../helpers";
+import { call, recordEvents, refusal } from "../helpers";
 import {
   exhaustMessageBucket,
   expireAfterClose,
@@ -244,6 +244,7 @@ describe("discord.js 14 matrix", () => {
     expect(ch.permissionOverwrites.cache.get(W().users.bob.id)?.deny.has("SendMessages")).toBe(true);
     const refused = await m.sdk.as("bob").say(ch.id, "after the overwrite").catch((e) => e);
     expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe(50001);
   });
 
   scenario(LIB, "moderation", "roles.add, kick and ban with reasons, then the audit log shows them", async () => {
@@ -513,6 +514,7 @@ describe("discord.js 14 matrix", () => {
     await until("the live session to end", () => liveSessions(m, "RotBot").length === 0);
     const err: any = await c.guilds.fetch({ guild: W().guilds.Lab.id, force: true }).catch((e) => e);
     expect(err.status).toBe(401);
+    expect(err.code).toBe(0);
     // The library may try IDENTIFY again with the old token; it never gets a session.
     await Bun.sleep(300);
     expect(m.p.gateway.sessionsOf(m.uuid(W().applications.RotBot.id))).toEqual([]);
@@ -559,5 +561,7 @@ describe("discord.js 14 matrix", () => {
     // discord.js surfaces every 5xx as HTTPError (it keeps DiscordAPIError for 4xx bodies).
     expect(err).toBeInstanceOf(HTTPError);
     expect(err.status).toBe(501);
+    // HTTPError keeps no body; the same request in-process shows the spec's code.
+    expect(refusal(await call(m.p, "GET", "/stickers/1234567890123456789", { token: m.sdk.tokenOf("FullBot") }))).toEqual([501, 0]);
   });
 });

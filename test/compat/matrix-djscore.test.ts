@@ -21,7 +21,7 @@ import {
 import { DiscordAPIError, HTTPError, REST } from "@discordjs/rest";
 import { WebSocketManager, WebSocketShardEvents, type SessionInfo } from "@discordjs/ws";
 import { scenario } from "./matrix";
-import { recordEvents } from "../helpers";
+import { call, recordEvents, refusal } from "../helpers";
 import {
   FULL_INTENTS,
   MESSAGE_CONTENT_BIT,
@@ -208,6 +208,7 @@ describe("@discordjs/core matrix", () => {
     expect((await updated)[0].data.permission_overwrites).toEqual([{ id: W().users.bob.id, type: 1, allow: "0", deny: "2048" }]);
     const refused = await m.sdk.as("bob").say(c.id, "after the overwrite").catch((e) => e);
     expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe(50001);
   });
 
   scenario(LIB, "moderation", "addRoleToMember, removeMember and banUser with reasons, then getAuditLogs", async () => {
@@ -353,6 +354,7 @@ describe("@discordjs/core matrix", () => {
     const err = await b.client.api.users.getCurrent().catch((e) => e);
     expect(err).toBeInstanceOf(DiscordAPIError);
     expect(err.status).toBe(401);
+    expect(err.code).toBe(0);
     await Bun.sleep(300);
     expect(m.p.gateway.sessionsOf(m.uuid(W().applications.RotBot.id))).toEqual([]);
     await b.stop();
@@ -387,5 +389,7 @@ describe("@discordjs/core matrix", () => {
     const err = await bot.client.api.stickers.get("1234567890123456789").catch((e) => e);
     expect(err).toBeInstanceOf(HTTPError);
     expect(err.status).toBe(501);
+    // HTTPError keeps no body; the same request in-process shows the spec's code.
+    expect(refusal(await call(m.p, "GET", "/stickers/1234567890123456789", { token: m.sdk.tokenOf("FullBot") }))).toEqual([501, 0]);
   });
 });

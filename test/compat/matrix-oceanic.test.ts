@@ -197,6 +197,7 @@ describe("oceanic.js matrix", () => {
     expect(bot.getChannel<TextChannel>(c.id)!.permissionOverwrites.get(W().users.bob.id)?.deny).toBe(2048n);
     const refused = await m.sdk.as("bob").say(c.id, "after the overwrite").catch((e) => e);
     expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe(50001);
   });
 
   scenario(LIB, "moderation", "addMemberRole, removeMember and createBan with reasons, then getAuditLog", async () => {
@@ -345,6 +346,7 @@ describe("oceanic.js matrix", () => {
     const err = await c.rest.users.get(W().users.bob.id).catch((e) => e);
     expect(err).toBeInstanceOf(DiscordRESTError);
     expect(err.status).toBe(401);
+    expect(err.code).toBe(0);
     await Bun.sleep(300);
     expect(m.p.gateway.sessionsOf(m.uuid(W().applications.RotBot.id))).toEqual([]);
     c.disconnect(false);
@@ -380,5 +382,6 @@ describe("oceanic.js matrix", () => {
     const err = await bot.rest.misc.getSticker("1234567890123456789").catch((e) => e);
     expect(err).toBeInstanceOf(Error);
     expect(err.status).toBe(501);
+    expect(err.code).toBe(0);
   });
 });

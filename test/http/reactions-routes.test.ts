@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from "bun:test";
-import { BASIC_WORLD, call, makeUnlimitedParley, recordEvents } from "../helpers";
+import { BASIC_WORLD, call, makeUnlimitedParley, recordEvents, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
 
@@ -118,7 +118,7 @@ describe("reactions", () => {
     expect((await call(p, "PUT", path.replace(encodeURIComponent(FIRE), "nope"), { headers: auth })).status).toBe(404);
     // carol is in no server: the channel does not exist for her.
     expect((await call(p, "PUT", path, { headers: { Authorization: `Session ${w.users.carol.token}` } })).status).toBe(404);
-    expect((await call(p, "PUT", path)).status).toBe(401);
+    expect(refusal(await call(p, "PUT", path))).toEqual([401, 0]);
   });
 
   test("rate limit: PUT @me is 1 per 250 ms per channel", async () => {
@@ -129,7 +129,7 @@ describe("reactions", () => {
     const put = (e: string) => call(lp, "PUT", `/channels/${ch}/messages/${m}/reactions/${encodeURIComponent(e)}/@me`, { token: lw.applications.EchoBot.token });
     lp.clock.advance(0);
     expect((await put(FIRE)).status).toBe(204);
-    expect((await put("👍")).status).toBe(429);
+    expect(refusal(await put("👍"))).toEqual([429, 0]);
     lp.clock.advance(250);
     expect((await put("👍")).status).toBe(204);
     await lp.stop();
