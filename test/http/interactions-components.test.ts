@@ -92,7 +92,7 @@ describe("component interactions", () => {
       const r = await click(id);
       expect([id, r.status, r.body.code]).toEqual([id, 400, 50035]);
     }
-    expect((await click("yes", ["a"])).status).toBe(400);
+    expect(refusal(await click("yes", ["a"]))).toEqual([400, 50035]);
     expect(count("interaction.created")).toBe(0);
   });
 
