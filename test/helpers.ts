@@ -209,3 +209,8 @@ export function peopleWorld() {
     mod: internalId(p, lab.roles.Mod),
   };
 }
+
+/** An answer's status and its error body's code, to check both halves of a refusal at once. */
+export function refusal(r: TestResponse): [number, unknown] {
+  return [r.status, r.body?.code];
+}

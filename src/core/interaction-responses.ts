@@ -46,6 +46,11 @@ export class InteractionResponses {
     return row;
   }
 
+  /** Whether this token was ever issued for an interaction (live or not). */
+  issued(token: string): boolean {
+    return this.byTokenHash.get(sha256Hex(token)) !== null;
+  }
+
   /** The authorized interaction as it is now (its state may have moved since), still live. */
   private current(auth: InteractionRow): InteractionRow {
     const row = this.interactions.get(auth.id);

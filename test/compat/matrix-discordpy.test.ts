@@ -12,14 +12,13 @@
  * started with small rate-limit windows, so a 429's retry takes about a second.
  */
 import { afterAll, beforeAll, expect } from "bun:test";
-import type { Subprocess } from "bun";
-import { join } from "node:path";
 import type { Parley } from "../../src/app";
 import { SPEC_RATE_LIMITS } from "../../src/config";
 import { startParley, type RunningParley } from "../../src/testing";
-import { call, client, internalId, recordEvents } from "../helpers";
+import { call, client, internalId, recordEvents, refusal } from "../helpers";
 import { scenario } from "./matrix";
-import { BOTS, PYTHON, requireDiscordPy } from "./support";
+import { PyBot, requireDiscordPy } from "./support";
+import { PERMISSIONS } from "../../src/core/permissions";
 
 const WAIT_MS = 12_000;
 
@@ -68,73 +67,9 @@ const LIMITS_WORLD = {
   ],
 };
 
-/** A child bot and the JSON lines it printed; each line is handed out once. */
-class PyBot {
-  lines: any[] = [];
-  stderr = "";
-  private used = new Set<number>();
-  constructor(readonly proc: Subprocess<"pipe", "pipe", "pipe">) {
-    void this.pump();
-    void new Response(proc.stderr).text().then((t) => (this.stderr = t));
-  }
-
-  private async pump() {
-    const decoder = new TextDecoder();
-    let buf = "";
-    const reader = this.proc.stdout.getReader();
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buf += decoder.decode(value);
-      let i;
-      while ((i = buf.indexOf("\n")) >= 0) {
-        const line = buf.slice(0, i).trim();
-        buf = buf.slice(i + 1);
-        if (line.startsWith("{")) this.lines.push(JSON.parse(line));
-      }
-    }
-  }
-
-  async next(pred: (l: any) => boolean, what = "a matching line"): Promise<any> {
-    const deadline = Date.now() + WAIT_MS;
-    for (;;) {
-      for (let i = 0; i < this.lines.length; i++)
-        if (!this.used.has(i) && pred(this.lines[i])) {
-          this.used.add(i);
-          return this.lines[i];
-        }
-      if (Date.now() > deadline || this.proc.exitCode !== null) {
-        // Let the stderr reader finish so the failure shows discord.py's traceback.
-        await Bun.sleep(50);
-        throw new Error(`bot never reported ${what}; lines: ${JSON.stringify(this.lines).slice(-3000)}\nstderr: ${this.stderr.slice(-3000)}`);
-      }
-      await Bun.sleep(20);
-    }
-  }
-
-  scenario(id: string, extra: (l: any) => boolean = () => true) {
-    return this.next((l) => l.scenario === id && extra(l), `scenario ${id}`);
-  }
-
-  event(name: string, extra: (l: any) => boolean = () => true) {
-    return this.next((l) => l.event === name && extra(l), `event ${name}`);
-  }
-
-  send(line: string) {
-    this.proc.stdin.write(line + "\n");
-    this.proc.stdin.flush();
-  }
-
-  async stop() {
-    if (this.proc.exitCode === null) this.proc.kill();
-    await this.proc.exited;
-  }
-}
-
 const bots: PyBot[] = [];
 function spawnBot(script: string, args: string[]): PyBot {
-  const proc = Bun.spawn([PYTHON, join(BOTS, script), ...args], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-  const b = new PyBot(proc);
+  const b = PyBot.start(script, args, WAIT_MS);
   bots.push(b);
   return b;
 }
@@ -183,6 +118,7 @@ scenario("discord.py", "login", "on_ready with the guild, its channels, roles an
     guilds: [W().guilds.Lab.id],
     guild: {
       name: "Lab",
+      unavailable: false,
       channels: ["general", "staff"],
       roles: ["@everyone", "BotRole", "Helper"],
       members: ["MatrixBot", "PlainBot", "alice", "bob", "carol", "dave", "erin"],
@@ -192,12 +128,14 @@ scenario("discord.py", "login", "on_ready with the guild, its channels, roles an
   expect(p.gateway.sessionsOf(internalId(p, W().applications.MatrixBot.id))).toEqual([
     expect.objectContaining({ session_id: ready.session, connected: true }),
   ]);
+  // Client.application_info() (GET /oauth2/applications/@me), as bots call it at start-up.
+  expect(await main.event("app")).toEqual({ event: "app", id: W().applications.MatrixBot.id, name: "MatrixBot", owner: W().users.alice.id });
 });
 
 scenario("discord.py", "message-content", "on_message, on_message_edit, on_message_delete with content; a prefix command replies", async () => {
   const bob = P.as("bob");
   const { id } = await bob.say("general", "hello matrix");
-  expect(await main.event("message", (l) => l.id === id)).toMatchObject({ content: "hello matrix", author: W().users.bob.id, dm: false });
+  expect(await main.event("message", (l) => l.id === id)).toMatchObject({ content: "hello matrix", author: W().users.bob.id, guild: W().guilds.Lab.id, dm: false });
 
   const bobToken = W().users.bob.token;
   const ch = internalId(p, general());
@@ -207,12 +145,27 @@ scenario("discord.py", "message-content", "on_message, on_message_edit, on_messa
   expect((await client(p, "DELETE", `/channels/${ch}/messages/${internalId(p, id)}`, bobToken)).status).toBe(204);
   expect(await main.event("delete", (l) => l.id === id)).toEqual({ event: "delete", id, content: "hello matrix (edited)" });
 
+  const ev = recordEvents(p);
   const cmd = await bob.say("general", "!echo ping pong");
-  const done = await main.scenario("message-content");
+  const done = await main.scenario("message-content", (l) => l.step === "echo");
   expect(done.asked).toBe("!echo ping pong");
+  // ctx.reply: a REPLY (type 19) that references the command.
+  expect(done.type).toBe(19);
+  expect(done.ref).toBe(cmd.id);
   const reply = await P.waitForMessage("general", (m) => m.id === done.sent);
-  expect(reply).toMatchObject({ content: "ping pong", author: { id: botUser() } });
+  expect(reply).toMatchObject({ content: "ping pong", author: { id: botUser() }, message_reference: { message_id: cmd.id } });
   expect(BigInt(reply.id) > BigInt(cmd.id)).toBe(true);
+  expect(ev.all.map((e) => e.type)).toEqual(["message.created", "message.created"]);
+
+  // The bot deletes its own reply; no scenario is about refusals, so this cell also shows
+  // a message over 2000 characters raised as HTTPException 400/50035, with no event.
+  ev.clear();
+  await bob.say("general", `!tidy ${done.sent}`);
+  const tidy = await main.scenario("message-content", (l) => l.step === "tidy");
+  ev.stop();
+  expect(tidy).toMatchObject({ deleted: done.sent, refused: { status: 400, code: 50035 } });
+  expect(p.core.messages.get(internalId(p, done.sent))).toBeNull();
+  expect(ev.all.map((e) => e.type)).toEqual(["message.created", "message.deleted"]);
 });
 
 scenario("discord.py", "message-no-content", "without MESSAGE_CONTENT on_message has the envelope and empty content", async () => {
@@ -243,8 +196,15 @@ scenario("discord.py", "disallowed-intents", "asking for an unapproved privilege
 });
 
 scenario("discord.py", "embeds-components", "an embed and a button row sent and read back; a person's embed read", async () => {
+  const ev = recordEvents(p);
   const { id } = await P.as("bob").say("general", "!card", { embeds: [{ title: "bob's embed", description: "from a person" }] });
   const done = await main.scenario("embeds-components");
+  ev.stop();
+  // The person's message, the card, the card's edit.
+  expect(ev.all.map((e) => e.type)).toEqual(["message.created", "message.created", "message.updated"]);
+  expect(done.sent_shape).toEqual({ content: "a card", embeds: 1, rows: 1 });
+  // A content-only edit keeps the embed.
+  expect(done.edited).toEqual({ content: "card, edited", embeds: 1, edited: true });
   expect(done.person_embeds).toEqual(["bob's embed"]);
   expect(done.read_back.embed).toMatchObject({
     title: "Matrix card",
@@ -267,8 +227,16 @@ scenario("discord.py", "embeds-components", "an embed and a button row sent and 
 
 scenario("discord.py", "reactions", "the bot reacts; a person's reaction add and remove reach on_raw_reaction_*", async () => {
   const bob = P.as("bob");
+  const ev = recordEvents(p);
   const { id } = await bob.say("general", "!react");
-  await main.event("reacted", (l) => l.message === id);
+  const reacted = await main.event("reacted", (l) => l.message === id);
+  ev.stop();
+  expect(ev.all.map((e) => e.type)).toEqual(["message.created", "reaction.added"]);
+  // channel.history(): newest first, the bot's own reaction marked `me`.
+  expect(reacted.history).toHaveLength(3);
+  expect(reacted.history[0]).toBe(id);
+  expect([...reacted.history].sort((a: string, b: string) => (BigInt(b) > BigInt(a) ? 1 : -1))).toEqual(reacted.history);
+  expect(reacted.history_reactions).toEqual([["👍", 1, true]]);
   expect(await main.event("reaction_add", (l) => l.message === id)).toMatchObject({ emoji: "👍", user: botUser() });
   await bob.react("general", id, "👀");
   expect(await main.event("reaction_add", (l) => l.message === id)).toMatchObject({ emoji: "👀", user: W().users.bob.id });
@@ -294,8 +262,20 @@ scenario("discord.py", "typing", "a person's typing reaches on_typing; the bot's
 });
 
 scenario("discord.py", "channels", "create, edit, set a role overwrite, fetch and delete channels; channel events arrive", async () => {
+  const ev = recordEvents(p);
   await P.as("bob").say("general", "!chan");
   const done = await main.scenario("channels");
+  ev.stop();
+  expect(ev.all.map((e) => e.type)).toEqual([
+    "message.created",
+    "channel.created",
+    "channel.updated", // the rename
+    "channel.updated", // the role's overwrite
+    "channel.updated", // bob's overwrite
+    "channel.created",
+    "channel.deleted",
+  ]);
+  expect(done.created).toEqual({ name: "mx-room", topic: "made by discord.py" });
   expect(done).toMatchObject({ name: "mx-renamed", topic: "renamed by discord.py", overwrite: { send_messages: false, manage_messages: true } });
   const row = p.store.db.query("SELECT name, topic FROM channels WHERE id = ?").get(internalId(p, done.room)) as any;
   expect(row).toEqual({ name: "mx-renamed", topic: "renamed by discord.py" });
@@ -305,15 +285,21 @@ scenario("discord.py", "channels", "create, edit, set a role overwrite, fetch an
   // The rename and the overwrite are two CHANNEL_UPDATEs.
   expect((await main.event("channel_update", (l) => l.id === done.room)).name).toBe("mx-renamed");
   expect((await main.event("channel_update", (l) => l.id === done.room)).name).toBe("mx-renamed");
-  const ow = p.core.guilds.overwrites(internalId(p, done.room));
-  expect(ow).toEqual([expect.objectContaining({ target_id: internalId(p, W().guilds.Lab.roles.Helper), target_type: 0 })]);
+  const room = internalId(p, done.room);
+  const ow = p.core.guilds.overwrites(room).sort((a, b) => a.target_type - b.target_type);
+  expect(ow).toEqual([
+    { channel_id: room, target_id: internalId(p, W().guilds.Lab.roles.Helper), target_type: 0, allow: PERMISSIONS.MANAGE_MESSAGES, deny: PERMISSIONS.SEND_MESSAGES },
+    { channel_id: room, target_id: internalId(p, W().users.bob.id), target_type: 1, allow: PERMISSIONS.MANAGE_MESSAGES, deny: PERMISSIONS.SEND_MESSAGES },
+  ]);
 });
 
 scenario("discord.py", "moderation", "add a role, kick, ban, list bans and read the audit log", async () => {
   const u = W().users;
   await P.as("bob").say("general", `!mod ${u.carol.id} ${u.dave.id} ${u.erin.id}`);
   const done = await main.scenario("moderation");
+  expect(done.guild).toBe("Lab");
   expect(done.roles).toEqual(["@everyone", "Helper"]);
+  expect(done.ban_reason).toBe("banned by matrix");
   expect(done.bans).toEqual([u.erin.id]);
   const mine = done.audit.filter((e: any) => e.user === botUser());
   expect(mine.slice(0, 3)).toEqual([
@@ -326,6 +312,7 @@ scenario("discord.py", "moderation", "add a role, kick, ban, list bans and read 
   expect(members).toContain(u.carol.id);
   expect(members).not.toContain(u.dave.id);
   expect(members).not.toContain(u.erin.id);
+  expect(p.core.moderation.isBanned(guild, internalId(p, u.erin.id))).toBe(true);
   expect(await main.event("member_remove", (l) => l.user === u.dave.id)).toBeTruthy();
   expect(await main.event("member_remove", (l) => l.user === u.erin.id)).toBeTruthy();
 });
@@ -337,6 +324,12 @@ scenario("discord.py", "webhooks", "create a webhook, then send, edit, fetch, de
   const msgs = await P.messages("general", { limit: 10 });
   expect(msgs.find((m) => m.id === done.sent)).toBeUndefined();
   expect(msgs.find((m) => m.id === done.late)).toMatchObject({ content: "after the delete", webhook_id: done.webhook });
+  expect(done.sent_content).toBe("via webhook");
+  expect(done.sent_webhook).toBe(done.webhook);
+  // The send without wait=True (204, nothing returned) landed after the late one.
+  const stored = p.core.messages.list(internalId(p, general()), { limit: 2 }, null);
+  expect(stored.map((m) => m.content)).toEqual(["no wait", "after the delete"]);
+  expect(flake(stored[0].webhook_id!)).toBe(done.webhook);
 });
 
 scenario("discord.py", "dms", "a person's DM arrives as an envelope with empty content; the plaintext reply reaches the person", async () => {
@@ -364,8 +357,10 @@ scenario("discord.py", "slash-commands", "tree.sync; send_message(ephemeral), de
 
   const slow = await bob.interact({ channel_id: "general", application_id: "MatrixBot", name: "slow", options: [{ name: "what", type: 3, value: "tea" }] });
   const slowDone = await main.scenario("slash-commands", (l) => l.step === "slow");
-  // After a defer, the first follow-up is the response (spec 3.1).
-  expect(await get(slow.id)).toMatchObject({ state: "responded", response: { id: slowDone.followup, content: "later: tea" } });
+  // After a defer, the first follow-up is the response (spec 3.1), no longer LOADING (128).
+  const slowed = await get(slow.id);
+  expect(slowed).toMatchObject({ state: "responded", response: { id: slowDone.followup, content: "later: tea" } });
+  expect(slowed.response.flags & 128).toBe(0);
 
   // defer(ephemeral=True): the follow-up that fills the deferral stays ephemeral.
   const secret = await bob.interact({ channel_id: "general", application_id: "MatrixBot", name: "secret" });
@@ -377,8 +372,26 @@ scenario("discord.py", "slash-commands", "tree.sync; send_message(ephemeral), de
   expect((await P.messages("general", { as: "carol" })).find((m) => m.id === secretDone.followup)).toBeUndefined();
 
   const edit = await bob.interact({ channel_id: "general", application_id: "MatrixBot", name: "edit" });
-  expect(await main.scenario("slash-commands", (l) => l.step === "edit")).toMatchObject({ edited: "final draft", original: "final draft" });
-  expect(await get(edit.id)).toMatchObject({ state: "responded", response: { content: "final draft" } });
+  const editDone = await main.scenario("slash-commands", (l) => l.step === "edit");
+  expect(editDone).toMatchObject({ edited: "final draft", original: "final draft" });
+  const edited = await get(edit.id);
+  expect(edited).toMatchObject({ state: "responded", response: { content: "final draft" } });
+  // followup.send after send_message is a follow-up, not the response.
+  expect(edited.followups).toEqual([expect.objectContaining({ id: editDone.followup, content: "and a follow-up" })]);
+
+  // Global commands: tree.sync() without a guild, then fetch_commands().
+  await bob.say("general", "!sync");
+  expect(await main.scenario("slash-commands", (l) => l.step === "sync")).toEqual({
+    scenario: "slash-commands",
+    step: "sync",
+    synced: ["hello", "tag"],
+    fetched: ["hello", "tag"],
+    hello_options: [
+      ["name", true, null, null],
+      ["times", false, 1, 3],
+    ],
+    tag_sub: ["get"],
+  });
 });
 
 scenario("discord.py", "components", "a persistent View: a button edits its message, a select answers ephemerally", async () => {
@@ -395,6 +408,12 @@ scenario("discord.py", "components", "a persistent View: a button edits its mess
   const picked = await P.harness("GET", `/interactions/${pick.id}`);
   expect(picked).toMatchObject({ state: "responded", response: { content: "you picked green" } });
   expect(picked.response.flags & 64).toBe(64);
+
+  // edit_message(view=None) takes the components off.
+  const close = await bob.interact({ channel_id: "general", message_id: panel.id, custom_id: "mx:close" });
+  expect(close.delivered).toBe(true);
+  expect(await main.scenario("components", (l) => l.step === "close")).toMatchObject({ message: panel.id });
+  expect(await P.harness("GET", `/interactions/${close.id}`)).toMatchObject({ state: "responded", response: { id: panel.id, content: "panel: closed", components: [] } });
 });
 
 scenario("discord.py", "resume", "a server-side 4000 close: discord.py resumes, gets the missed message, then on_resumed", async () => {
@@ -402,8 +421,12 @@ scenario("discord.py", "resume", "a server-side 4000 close: discord.py resumes, 
   const [s] = p.gateway.sessionsOf(app).filter((x) => x.connected);
   expect(p.gateway.disconnect(s.session_id, 4000)).toBe(true);
   const { id } = await P.as("bob").say("general", "said while you were away");
-  expect(await main.event("message", (l) => l.id === id)).toMatchObject({ content: "said while you were away" });
-  expect(await main.event("resumed")).toEqual({ event: "resumed", session: s.session_id });
+  const missed = await main.event("message", (l) => l.id === id);
+  expect(missed).toMatchObject({ content: "said while you were away" });
+  const resumed = await main.event("resumed");
+  expect(resumed).toEqual({ event: "resumed", session: s.session_id });
+  // Replayed before RESUMED, as the spec orders it.
+  expect(main.indexOf(missed)).toBeLessThan(main.indexOf(resumed));
   expect(p.gateway.sessionsOf(app)).toEqual([expect.objectContaining({ session_id: s.session_id, connected: true })]);
 });
 
@@ -431,8 +454,9 @@ scenario("discord.py", "token-rotation", "rotation mid-session: op 9 and close, 
   expect(done.rest).toMatchObject({ type: "HTTPException", status: 401, code: 0 });
   await main.event("stopped");
   expect(await main.proc.exited).toBe(0);
+  expect(await main.stderrDone).not.toContain("Traceback");
   expect(p.gateway.sessionsOf(internalId(p, W().applications.MatrixBot.id)).filter((s) => s.connected)).toEqual([]);
-  expect((await call(p, "GET", "/users/@me", { token: old })).status).toBe(401);
+  expect(refusal(await call(p, "GET", "/users/@me", { token: old }))).toEqual([401, 0]);
   expect((await call(p, "GET", "/users/@me", { token: fresh })).status).toBe(200);
 });
 
@@ -444,7 +468,7 @@ scenario("discord.py", "bucket-429", "the bucket spent by another process: disco
   // Another process with the same token spends the bucket (2 per 1.5 s on this server).
   for (let i = 0; i < 2; i++) expect((await call(lp, "POST", `/channels/${ch}/messages`, { token, body: { content: `spend ${i}` } })).status).toBe(200);
   const refused = await call(lp, "POST", `/channels/${ch}/messages`, { token, body: { content: "one too many" } });
-  expect(refused.status).toBe(429);
+  expect(refusal(refused)).toEqual([429, 0]);
   // The window opened with the first spend, so most of it is still ahead of the bot.
   expect(refused.body.retry_after).toBeGreaterThan(1);
   expect(refused.headers.get("via")).toBeTruthy();
@@ -488,5 +512,15 @@ scenario("discord.py", "not-implemented", "Client.create_guild answers 501, rais
     status: 501,
     code: 0,
     text: expect.stringContaining("Not Implemented"),
+  });
+  // Another 501 route (stickers): an HTTPException with the spec's code 0.
+  rest.send("sticker");
+  expect(await rest.scenario("not-implemented", (l) => l.step === "sticker")).toEqual({
+    scenario: "not-implemented",
+    step: "sticker",
+    error: "DiscordServerError",
+    is_http_exception: true,
+    status: 501,
+    code: 0,
   });
 });

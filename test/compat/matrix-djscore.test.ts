@@ -21,7 +21,7 @@ import {
 import { DiscordAPIError, HTTPError, REST } from "@discordjs/rest";
 import { WebSocketManager, WebSocketShardEvents, type SessionInfo } from "@discordjs/ws";
 import { scenario } from "./matrix";
-import { recordEvents } from "../helpers";
+import { call, recordEvents, refusal } from "../helpers";
 import {
   FULL_INTENTS,
   MESSAGE_CONTENT_BIT,
@@ -36,6 +36,7 @@ import {
   until,
   type MatrixServer,
 } from "./bots/js-world";
+import { next } from "./support";
 
 const LIB = "@discordjs/core";
 /** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
@@ -56,22 +57,6 @@ const bots: Bot[] = [];
 const servers: MatrixServer[] = [];
 let m: MatrixServer;
 let bot: Bot;
-
-function next<T = any>(emitter: { on: Function; off: Function }, event: string, pred: (x: T) => boolean = () => true, ms = 5000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      emitter.off(event, h);
-      reject(new Error(`no ${event} within ${ms} ms`));
-    }, ms);
-    const h = (x: T) => {
-      if (!pred(x)) return;
-      clearTimeout(timer);
-      emitter.off(event, h);
-      resolve(x);
-    };
-    emitter.on(event, h);
-  });
-}
 
 /** A bot as @discordjs/core's README builds one: REST, a WebSocketManager, a Client; state kept from GUILD_CREATE. */
 function makeBot(s: MatrixServer, token: string, intents: number): Bot {
@@ -99,9 +84,9 @@ function makeBot(s: MatrixServer, token: string, intents: number): Bot {
 }
 
 async function connect(b: Bot, guildCount = 1): Promise<Bot> {
-  const ready = next<{ data: GatewayReadyDispatchData }>(b.client, E.Ready);
+  const ready = next<[{ data: GatewayReadyDispatchData }]>(b.client, E.Ready);
   await b.ws.connect();
-  b.ready = (await ready).data;
+  b.ready = (await ready)[0].data;
   await until("GUILD_CREATE for every guild", () => b.guilds.size === guildCount);
   return b;
 }
@@ -139,19 +124,19 @@ describe("@discordjs/core matrix", () => {
   });
 
   scenario(LIB, "message-content", "MESSAGE_CREATE with content; the bot's reply is edited and deleted", async () => {
-    const got = next<{ data: APIMessage }>(bot.client, E.MessageCreate, ({ data }) => data.content === "hello core");
+    const got = next<[{ data: APIMessage }]>(bot.client, E.MessageCreate, ({ data }) => data.content === "hello core");
     const said = await m.sdk.as("bob").say("general", "hello core");
-    const { data: msg, api } = (await got) as any;
+    const [{ data: msg, api }] = (await got) as any;
     expect(msg.id).toBe(said.id);
     expect(msg.author.id).toBe(W().users.bob.id);
     const reply = await api.channels.createMessage(msg.channel_id, { content: "hi bob", message_reference: { message_id: msg.id } });
     const seen = await m.sdk.waitForMessage("general", (x) => x.id === reply.id, { as: "bob" });
     expect(seen.message_reference?.message_id).toBe(said.id);
 
-    const updated = next<{ data: any }>(bot.client, E.MessageUpdate, ({ data }) => data.id === reply.id);
+    const updated = next<[{ data: any }]>(bot.client, E.MessageUpdate, ({ data }) => data.id === reply.id);
     await bot.client.api.channels.editMessage(reply.channel_id, reply.id, { content: "hi bob, edited" });
-    expect((await updated).data.content).toBe("hi bob, edited");
-    const deleted = next<{ data: any }>(bot.client, E.MessageDelete, ({ data }) => data.id === reply.id);
+    expect((await updated)[0].data.content).toBe("hi bob, edited");
+    const deleted = next<[{ data: any }]>(bot.client, E.MessageDelete, ({ data }) => data.id === reply.id);
     await bot.client.api.channels.deleteMessage(reply.channel_id, reply.id);
     await deleted;
     expect((await m.sdk.messages("general", { as: "bob" })).some((x) => x.id === reply.id)).toBe(false);
@@ -159,9 +144,9 @@ describe("@discordjs/core matrix", () => {
 
   scenario(LIB, "message-no-content", "without MESSAGE_CONTENT the dispatch and the history carry empty content", async () => {
     const plain = await connect(makeBot(m, m.sdk.tokenOf("PlainBot"), PLAIN_INTENTS));
-    const got = next<{ data: APIMessage }>(plain.client, E.MessageCreate, ({ data }) => data.author.id === W().users.bob.id);
+    const got = next<[{ data: APIMessage }]>(plain.client, E.MessageCreate, ({ data }) => data.author.id === W().users.bob.id);
     const said = await m.sdk.as("bob").say("ops", "secret words");
-    const { data } = await got;
+    const [{ data }] = await got;
     expect(data.id).toBe(said.id);
     expect(data.content).toBe("");
     const history = await plain.client.api.channels.getMessages(ch("ops"), { limit: 5 });
@@ -186,28 +171,28 @@ describe("@discordjs/core matrix", () => {
     const seen = await m.sdk.waitForMessage("general", (x) => x.id === sent.id, { as: "alice" });
     expect(seen.embeds[0]).toMatchObject({ title: "Status", fields: [{ name: "cpu", value: "3%" }] });
     expect(seen.components[0].components.map((c: any) => c.style)).toEqual([1, 5]);
-    const got = next<{ data: APIMessage }>(bot.client, E.MessageCreate, ({ data }) => data.author.id === W().users.alice.id && data.embeds.length > 0);
+    const got = next<[{ data: APIMessage }]>(bot.client, E.MessageCreate, ({ data }) => data.author.id === W().users.alice.id && data.embeds.length > 0);
     await m.sdk.as("alice").say("general", "look", { embeds: [{ title: "From alice" }] });
-    expect((await got).data.embeds[0].title).toBe("From alice");
+    expect((await got)[0].data.embeds[0].title).toBe("From alice");
   });
 
   scenario(LIB, "reactions", "addMessageReaction; a person's reaction add and remove arrive", async () => {
     const said = await m.sdk.as("bob").say("general", "react to me");
     await bot.client.api.channels.addMessageReaction(ch("general"), said.id, "👍");
-    const added = next<{ data: any }>(bot.client, E.MessageReactionAdd, ({ data }) => data.user_id === W().users.bob.id);
+    const added = next<[{ data: any }]>(bot.client, E.MessageReactionAdd, ({ data }) => data.user_id === W().users.bob.id);
     await m.sdk.as("bob").react("general", said.id, "🎉");
-    expect((await added).data).toMatchObject({ message_id: said.id, emoji: { name: "🎉" }, guild_id: W().guilds.Lab.id });
+    expect((await added)[0].data).toMatchObject({ message_id: said.id, emoji: { name: "🎉" }, guild_id: W().guilds.Lab.id });
     const shown = (await m.sdk.messages("general", { as: "bob" })).find((x) => x.id === said.id) as any;
     expect(shown.reactions.map((r: any) => r.emoji.name).sort()).toEqual(["🎉", "👍"]);
-    const removed = next<{ data: any }>(bot.client, E.MessageReactionRemove, ({ data }) => data.user_id === W().users.bob.id);
+    const removed = next<[{ data: any }]>(bot.client, E.MessageReactionRemove, ({ data }) => data.user_id === W().users.bob.id);
     await m.sdk.as("bob").unreact("general", said.id, "🎉");
-    expect((await removed).data.emoji.name).toBe("🎉");
+    expect((await removed)[0].data.emoji.name).toBe("🎉");
   });
 
   scenario(LIB, "typing", "a person's typing arrives as TYPING_START; showTyping is accepted", async () => {
-    const got = next<{ data: any }>(bot.client, E.TypingStart, ({ data }) => data.user_id === W().users.bob.id);
+    const got = next<[{ data: any }]>(bot.client, E.TypingStart, ({ data }) => data.user_id === W().users.bob.id);
     await personTypes(m, "bob", ch("general"));
-    expect((await got).data.channel_id).toBe(ch("general"));
+    expect((await got)[0].data.channel_id).toBe(ch("general"));
     const ev = recordEvents(m.p);
     await bot.client.api.channels.showTyping(ch("general"));
     expect(ev.of("typing.started").map((e: any) => e.userId)).toEqual([m.uuid(bot.ready.user.id)]);
@@ -215,14 +200,15 @@ describe("@discordjs/core matrix", () => {
   });
 
   scenario(LIB, "channels", "guilds.createChannel and channels.editPermissionOverwrite, enforced for people", async () => {
-    const created = next<{ data: any }>(bot.client, E.ChannelCreate, ({ data }) => data.name === "made-by-core");
+    const created = next<[{ data: any }]>(bot.client, E.ChannelCreate, ({ data }) => data.name === "made-by-core");
     const c = await bot.client.api.guilds.createChannel(W().guilds.Lab.id, { name: "made-by-core", topic: "a bot made this" });
-    expect((await created).data.id).toBe(c.id);
-    const updated = next<{ data: any }>(bot.client, E.ChannelUpdate, ({ data }) => data.id === c.id);
+    expect((await created)[0].data.id).toBe(c.id);
+    const updated = next<[{ data: any }]>(bot.client, E.ChannelUpdate, ({ data }) => data.id === c.id);
     await bot.client.api.channels.editPermissionOverwrite(c.id, W().users.bob.id, { type: 1, allow: "0", deny: String(1 << 11) });
-    expect((await updated).data.permission_overwrites).toEqual([{ id: W().users.bob.id, type: 1, allow: "0", deny: "2048" }]);
+    expect((await updated)[0].data.permission_overwrites).toEqual([{ id: W().users.bob.id, type: 1, allow: "0", deny: "2048" }]);
     const refused = await m.sdk.as("bob").say(c.id, "after the overwrite").catch((e) => e);
     expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe(50001);
   });
 
   scenario(LIB, "moderation", "addRoleToMember, removeMember and banUser with reasons, then getAuditLogs", async () => {
@@ -248,9 +234,9 @@ describe("@discordjs/core matrix", () => {
   });
 
   scenario(LIB, "dms", "a person's DM arrives as an envelope (content empty); the bot's plain reply reaches them", async () => {
-    const got = next<{ data: APIMessage }>(bot.client, E.MessageCreate, ({ data }) => data.author.id === W().users.alice.id && !("guild_id" in data && data.guild_id));
+    const got = next<[{ data: APIMessage }]>(bot.client, E.MessageCreate, ({ data }) => data.author.id === W().users.alice.id && !("guild_id" in data && data.guild_id));
     const sent = await m.sdk.as("alice").dm("FullBot", "hello in private");
-    const { data } = await got;
+    const [{ data }] = await got;
     expect(data).toMatchObject({ id: sent.id, channel_id: sent.channel_id, content: "" });
     const dm = await bot.client.api.users.createDM(W().users.alice.id);
     expect(dm.id).toBe(sent.channel_id);
@@ -326,22 +312,22 @@ describe("@discordjs/core matrix", () => {
 
   scenario(LIB, "disallowed-intents", "connect with an unapproved MESSAGE_CONTENT: the shard closes with 4014 and reports 'Used disallowed intents'", async () => {
     const bad = makeBot(m, m.sdk.tokenOf("PlainBot"), PLAIN_INTENTS | MESSAGE_CONTENT_BIT);
-    const closed = next<number>(bad.ws, WebSocketShardEvents.Closed);
-    const failed = next<Error>(bad.ws, WebSocketShardEvents.Error);
+    const closed = next<[number]>(bad.ws, WebSocketShardEvents.Closed);
+    const failed = next<[Error]>(bad.ws, WebSocketShardEvents.Error);
     void bad.ws.connect().catch(() => {});
-    expect(await closed).toBe(4014);
-    expect((await failed).message).toBe("Used disallowed intents");
+    expect((await closed)[0]).toBe(4014);
+    expect((await failed)[0].message).toBe("Used disallowed intents");
     expect(liveSessions(m, "PlainBot")).toEqual([]);
   });
 
   scenario(LIB, "resume", "after a server-side 4000 close the shard resumes and gets the message it missed", async () => {
     const [session] = liveSessions(m, "FullBot");
     const resumed = next(bot.ws, WebSocketShardEvents.Resumed);
-    const missed = next<{ data: APIMessage }>(bot.client, E.MessageCreate, ({ data }) => data.content === "missed while away");
+    const missed = next<[{ data: APIMessage }]>(bot.client, E.MessageCreate, ({ data }) => data.content === "missed while away");
     expect(m.p.gateway.disconnect(session.session_id, 4000)).toBe(true);
     await m.sdk.as("bob").say("general", "missed while away");
     await resumed;
-    expect((await missed).data.author.id).toBe(W().users.bob.id);
+    expect((await missed)[0].data.author.id).toBe(W().users.bob.id);
     expect(liveSessions(m, "FullBot").map((s) => s.session_id)).toEqual([session.session_id]);
   });
 
@@ -350,14 +336,14 @@ describe("@discordjs/core matrix", () => {
     const b = await connect(makeBot(lone, lone.sdk.tokenOf("CycleBot"), PLAIN_INTENTS));
     const [old] = liveSessions(lone, "CycleBot");
     // @discordjs/ws spaces IDENTIFYs 5 s apart (its identify throttle), hence the wider bound.
-    const readyAgain = next<{ data: GatewayReadyDispatchData }>(b.client, E.Ready, () => true, 10_000);
+    const readyAgain = next<[{ data: GatewayReadyDispatchData }]>(b.client, E.Ready, () => true, 10_000);
     expireAfterClose(lone, old.session_id);
-    const { data } = await readyAgain;
+    const [{ data }] = await readyAgain;
     expect(data.session_id).not.toBe(old.session_id);
     expect(liveSessions(lone, "CycleBot").map((s) => s.session_id)).toEqual([data.session_id]);
-    const got = next<{ data: APIMessage }>(b.client, E.MessageCreate, ({ data }) => data.author.id === lone.sdk.world.users.bob.id);
+    const got = next<[{ data: APIMessage }]>(b.client, E.MessageCreate, ({ data }) => data.author.id === lone.sdk.world.users.bob.id);
     const said = await lone.sdk.as("bob").say("general", "after the new session");
-    expect((await got).data.id).toBe(said.id);
+    expect((await got)[0].data.id).toBe(said.id);
   });
 
   scenario(LIB, "token-rotation", "rotation ends the live session; the old token's REST calls raise DiscordAPIError 401", async () => {
@@ -368,6 +354,7 @@ describe("@discordjs/core matrix", () => {
     const err = await b.client.api.users.getCurrent().catch((e) => e);
     expect(err).toBeInstanceOf(DiscordAPIError);
     expect(err.status).toBe(401);
+    expect(err.code).toBe(0);
     await Bun.sleep(300);
     expect(m.p.gateway.sessionsOf(m.uuid(W().applications.RotBot.id))).toEqual([]);
     await b.stop();
@@ -402,5 +389,7 @@ describe("@discordjs/core matrix", () => {
     const err = await bot.client.api.stickers.get("1234567890123456789").catch((e) => e);
     expect(err).toBeInstanceOf(HTTPError);
     expect(err.status).toBe(501);
+    // HTTPError keeps no body; the same request in-process shows the spec's code.
+    expect(refusal(await call(m.p, "GET", "/stickers/1234567890123456789", { token: m.sdk.tokenOf("FullBot") }))).toEqual([501, 0]);
   });
 });

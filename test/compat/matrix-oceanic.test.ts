@@ -32,6 +32,7 @@ import {
   until,
   type MatrixServer,
 } from "./bots/js-world";
+import { next } from "./support";
 
 const LIB = "oceanic.js";
 /** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
@@ -65,23 +66,6 @@ function newClient(s: MatrixServer, token: string, intents: IntentName[]): Clien
   tracking.set(c, t);
   clients.push(c);
   return c;
-}
-
-function next<T extends unknown[]>(c: Client, event: string, pred: (...a: T) => boolean = () => true, ms = 5000): Promise<T> {
-  const emitter = c as unknown as { on: Function; off: Function };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      emitter.off(event, h);
-      reject(new Error(`no ${event} within ${ms} ms`));
-    }, ms);
-    const h = (...a: T) => {
-      if (!pred(...a)) return;
-      clearTimeout(timer);
-      emitter.off(event, h);
-      resolve(a);
-    };
-    emitter.on(event, h);
-  });
 }
 
 async function connect(c: Client): Promise<Client> {
@@ -213,6 +197,7 @@ describe("oceanic.js matrix", () => {
     expect(bot.getChannel<TextChannel>(c.id)!.permissionOverwrites.get(W().users.bob.id)?.deny).toBe(2048n);
     const refused = await m.sdk.as("bob").say(c.id, "after the overwrite").catch((e) => e);
     expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe(50001);
   });
 
   scenario(LIB, "moderation", "addMemberRole, removeMember and createBan with reasons, then getAuditLog", async () => {
@@ -361,6 +346,7 @@ describe("oceanic.js matrix", () => {
     const err = await c.rest.users.get(W().users.bob.id).catch((e) => e);
     expect(err).toBeInstanceOf(DiscordRESTError);
     expect(err.status).toBe(401);
+    expect(err.code).toBe(0);
     await Bun.sleep(300);
     expect(m.p.gateway.sessionsOf(m.uuid(W().applications.RotBot.id))).toEqual([]);
     c.disconnect(false);
@@ -396,5 +382,6 @@ describe("oceanic.js matrix", () => {
     const err = await bot.rest.misc.getSticker("1234567890123456789").catch((e) => e);
     expect(err).toBeInstanceOf(Error);
     expect(err.status).toBe(501);
+    expect(err.code).toBe(0);
   });
 });

@@ -68,6 +68,7 @@ for (const inProcess of [true, false]) {
       expect(parley.tokenOf("EchoBot")).toBe(fresh);
       const refused = await fetch(`${parley.restBase}/users/@me`, { headers: { Authorization: `Bot ${old}` } });
       expect(refused.status).toBe(401);
+      expect((await refused.json()).code).toBe(0);
       await parley.reset();
       expect(parley.world.users).toEqual({});
       const w = await parley.seed({ users: [{ name: "zed" }], guilds: [{ name: "Zoo", owner: "zed" }] });
@@ -79,5 +80,5 @@ for (const inProcess of [true, false]) {
 }
 
 test("a bad world stops the server and rejects", async () => {
-  await expect(startParley({ world: { users: [{ name: "x" }] } })).rejects.toMatchObject({ status: 400 });
+  await expect(startParley({ world: { users: [{ name: "x" }] } })).rejects.toMatchObject({ status: 400, body: { code: 50035 } });
 });

@@ -1,13 +1,13 @@
 /**
- * Support for compatibility tests: a real Parley listening on a free port, and real
- * bot programs run as child processes (discord.py under Debian's /usr/bin/python3).
+ * Support for compatibility tests: real bot programs run as child processes (discord.py
+ * under Debian's /usr/bin/python3), the one way to wait for a library's next event, and
+ * the domain events a bot's call made the server publish.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { spawn } from "bun";
-import { makeParley } from "../helpers";
+import { spawn, type Subprocess } from "bun";
+import { recordEvents } from "../helpers";
 import type { Parley } from "../../src/app";
-import type { Config } from "../../src/config";
 
 export const PYTHON = "/usr/bin/python3";
 export const BOTS = join(import.meta.dir, "bots");
@@ -18,37 +18,125 @@ export function requireDiscordPy(): void {
   if (!ok) throw new Error("discord.py is missing: apt-get install python3-discord (npm test tries this itself when run as root)");
 }
 
-export function startServer(overrides: Partial<Config> = {}): Parley {
-  const p = makeParley(overrides);
-  p.listen();
-  return p;
+/**
+ * The next emission of `event` on an event emitter (a discord.js or oceanic.js Client,
+ * an @discordjs/core Client or WebSocketManager) whose arguments satisfy `pred`, as the
+ * list of its arguments; rejects after `ms`.
+ */
+export function next<T extends unknown[] = any[]>(
+  emitter: unknown,
+  event: string,
+  pred: (...a: T) => boolean = () => true,
+  ms = 5000,
+): Promise<T> {
+  const e = emitter as { on(event: string, h: (...a: any[]) => void): unknown; off(event: string, h: (...a: any[]) => void): unknown };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      e.off(event, h);
+      reject(new Error(`no ${event} within ${ms} ms`));
+    }, ms);
+    const h = (...a: any[]) => {
+      if (!pred(...(a as T))) return;
+      clearTimeout(timer);
+      e.off(event, h);
+      resolve(a as T);
+    };
+    e.on(event, h);
+  });
 }
 
-export interface BotRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-  /** Lines the bot printed as JSON objects ({"event": ...}). */
-  events: any[];
-}
+/**
+ * A discord.py bot running as a child of /usr/bin/python3, and the JSON objects it
+ * printed one per stdout line ({"event": ...} for what the library saw, {"scenario": ...}
+ * for a finished step). Each line is handed out once, in whatever order a test asks.
+ */
+export class PyBot {
+  lines: any[] = [];
+  stderr = "";
+  /** Everything the bot wrote to stderr, once it has closed it. */
+  readonly stderrDone: Promise<string>;
+  private used = new Set<number>();
+  private constructor(
+    readonly proc: Subprocess<"pipe", "pipe", "pipe">,
+    private readonly waitMs: number,
+  ) {
+    void this.pump();
+    this.stderrDone = new Response(proc.stderr).text().then((t) => (this.stderr = t));
+  }
 
-/** Run a bot program to completion (bounded by timeoutMs) with PARLEY_* variables set. */
-export async function runBot(cmd: string[], env: Record<string, string>, timeoutMs = 20_000): Promise<BotRun> {
-  const proc = spawn(cmd, { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
-  const timer = setTimeout(() => proc.kill(), timeoutMs);
-  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-  const code = await proc.exited;
-  clearTimeout(timer);
-  const events = stdout
-    .split("\n")
-    .filter((l) => l.startsWith("{"))
-    .map((l) => {
-      try {
-        return JSON.parse(l);
-      } catch {
-        return null;
+  /** Start `script` (a file in test/compat/bots) with `args`; `waitMs` bounds every wait for a line. */
+  static start(script: string, args: string[], waitMs = 12_000): PyBot {
+    const proc = spawn([PYTHON, join(BOTS, script), ...args], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    return new PyBot(proc, waitMs);
+  }
+
+  private async pump() {
+    const decoder = new TextDecoder();
+    let buf = "";
+    const reader = this.proc.stdout.getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += decoder.decode(value);
+      let i;
+      while ((i = buf.indexOf("\n")) >= 0) {
+        const line = buf.slice(0, i).trim();
+        buf = buf.slice(i + 1);
+        if (line.startsWith("{")) this.lines.push(JSON.parse(line));
       }
-    })
-    .filter(Boolean);
-  return { code, stdout, stderr, events };
+    }
+  }
+
+  /** The first line not yet handed out that satisfies `pred`; waits for it (bounded). */
+  async next(pred: (l: any) => boolean, what = "a matching line"): Promise<any> {
+    const deadline = Date.now() + this.waitMs;
+    for (;;) {
+      for (let i = 0; i < this.lines.length; i++)
+        if (!this.used.has(i) && pred(this.lines[i])) {
+          this.used.add(i);
+          return this.lines[i];
+        }
+      if (Date.now() > deadline || this.proc.exitCode !== null) {
+        // Let the stderr reader finish so the failure shows discord.py's traceback.
+        await Bun.sleep(50);
+        throw new Error(`bot never reported ${what}; lines: ${JSON.stringify(this.lines).slice(-3000)}\nstderr: ${this.stderr.slice(-3000)}`);
+      }
+      await Bun.sleep(20);
+    }
+  }
+
+  scenario(id: string, extra: (l: any) => boolean = () => true) {
+    return this.next((l) => l.scenario === id && extra(l), `scenario ${id}`);
+  }
+
+  event(name: string, extra: (l: any) => boolean = () => true) {
+    return this.next((l) => l.event === name && extra(l), `event ${name}`);
+  }
+
+  /** Where a line sits in everything the bot printed (to check the order of two events). */
+  indexOf(line: unknown): number {
+    return this.lines.indexOf(line);
+  }
+
+  /** Send the bot one line on its stdin. */
+  send(line: string) {
+    this.proc.stdin.write(line + "\n");
+    this.proc.stdin.flush();
+  }
+
+  async stop() {
+    if (this.proc.exitCode === null) this.proc.kill();
+    await this.proc.exited;
+  }
+}
+
+/** The types of the domain events `fn` made the server publish, in order. */
+export async function eventsDuring(p: Parley, fn: () => unknown): Promise<string[]> {
+  const ev = recordEvents(p);
+  try {
+    await fn();
+  } finally {
+    ev.stop();
+  }
+  return ev.all.map((e) => e.type);
 }

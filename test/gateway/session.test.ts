@@ -232,11 +232,14 @@ describe("active session", () => {
     const g = await connect();
     const ready = await g.identify(allToken, 0);
     g.send("{oops");
-    await g.next((f) => f.op === 9);
-    await g.closed;
+    expect(await g.next((f) => f.op === 9)).toEqual({ op: 9, d: false, s: null, t: null });
+    expect((await g.closed).code).toBe(1000);
+    expect(p.gateway.sessionsOf(W.app("AllBot")).map((s) => s.session_id)).not.toContain(ready.d.session_id);
     const h = await connect();
     h.send({ op: 6, d: { token: allToken, session_id: ready.d.session_id, seq: 1 } });
-    await h.next((f) => f.op === 9);
+    expect((await h.next((f) => f.op === 9)).d).toBe(false);
+    expect((await h.closed).code).toBe(1000);
+    expect(h.frames.some((f) => f.t === "RESUMED")).toBe(false);
   });
 });
 
@@ -397,7 +400,10 @@ describe("RESUME", () => {
     p.store.db.query("UPDATE applications SET token_intents = ? WHERE id = ?").run(I.GUILDS, W.app("AllBot"));
     const h = await connect();
     h.send({ op: 6, d: { token: allToken, session_id: sessionId, seq } });
-    await h.next((f) => f.op === 9);
+    expect((await h.next((f) => f.op === 9)).d).toBe(false);
+    expect((await h.closed).code).toBe(1000);
+    // Nothing was replayed or resumed under the narrower grant.
+    expect(h.frames.filter((f) => f.op === 0)).toEqual([]);
   });
 });
 
@@ -430,8 +436,9 @@ describe("token rotation, deletion, reset", () => {
     const g = await connect();
     await g.identify(allToken, 0);
     p.core.apps.rotateToken(W.app("AllBot"));
-    await g.next((f) => f.op === 9);
-    await g.closed;
+    expect((await g.next((f) => f.op === 9)).d).toBe(false);
+    expect((await g.closed).code).toBe(1000);
+    expect(p.gateway.sessionsOf(W.app("AllBot"))).toEqual([]);
   });
 
   test("deleting the application: GUILD_DELETE for its guilds, then op 9 and close", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test, beforeEach } from "bun:test";
-import { call, makeParley, recordEvents, seedAdmin } from "../helpers";
+import { call, makeParley, recordEvents, seedAdmin, refusal } from "../helpers";
 import { SPEC_RATE_LIMITS } from "../../src/config";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
@@ -56,7 +56,7 @@ describe("GET /guilds/{guild_id}", () => {
 
   test("POST /guilds is 501 for a bot", async () => {
     const r = await call(p, "POST", "/guilds", { token: mod, body: { name: "New" } });
-    expect(r.status).toBe(501);
+    expect(refusal(r)).toEqual([501, 0]);
   });
 
   test("leaving fires member.removed once and the guild is gone for the bot", async () => {
@@ -65,7 +65,7 @@ describe("GET /guilds/{guild_id}", () => {
     expect(r.status).toBe(204);
     expect(ev.count("member.removed")).toBe(1);
     expect(ev.events[0]).toMatchObject({ type: "member.removed", userId: p.api.flakes.uuid(w.applications.PlainBot.bot_user_id) });
-    expect((await call(p, "GET", `/guilds/${g}`, { token: plain })).status).toBe(404);
+    expect(refusal(await call(p, "GET", `/guilds/${g}`, { token: plain }))).toEqual([404, 10003]);
   });
 });
 
@@ -76,8 +76,8 @@ describe("roles", () => {
     expect(list.body.map((r: any) => r.name)).toEqual(["@everyone", "Low", "Mod", "BotRole", "High"]);
     const one = await call(p, "GET", `/guilds/${g}/roles/${roles.Mod}`, { token: plain });
     expect(one.body).toMatchObject({ id: roles.Mod, name: "Mod", position: 2, permissions: String(2 | 8192) });
-    expect((await call(p, "GET", `/guilds/${g}/roles/123456789012345678`, { token: plain })).status).toBe(404);
-    expect((await call(p, "GET", `/guilds/${w.guilds.Elsewhere.id}/roles`, { token: plain })).status).toBe(404);
+    expect(refusal(await call(p, "GET", `/guilds/${g}/roles/123456789012345678`, { token: plain }))).toEqual([404, 10003]);
+    expect(refusal(await call(p, "GET", `/guilds/${w.guilds.Elsewhere.id}/roles`, { token: plain }))).toEqual([404, 10003]);
   });
 
   test("create: bits masked to the 13, placed at position 1, events counted, audit with reason", async () => {
@@ -113,13 +113,13 @@ describe("roles", () => {
     expect(noPerm.status).toBe(403);
     expect(noPerm.body.code).toBe(50001);
     const admin = await call(p, "POST", `/guilds/${g}/roles`, { token: mod, body: { name: "x", permissions: "8" } });
-    expect(admin.status).toBe(403);
+    expect(refusal(admin)).toEqual([403, 50001]);
     const color = await call(p, "POST", `/guilds/${g}/roles`, { token: mod, body: { color: 16777216 } });
     expect(color.status).toBe(400);
     expect(color.body.code).toBe(50035);
     expect(color.body.message).toContain("color");
     const perms = await call(p, "POST", `/guilds/${g}/roles`, { token: mod, body: { permissions: "lots" } });
-    expect(perms.status).toBe(400);
+    expect(refusal(perms)).toEqual([400, 50035]);
     expect(ev.events).toHaveLength(0);
     expect(auditOf(30)).toHaveLength(0);
   });
@@ -148,9 +148,9 @@ describe("roles", () => {
       expect(r.body.code).toBe(50001);
     }
     const grant = await call(p, "PATCH", `/guilds/${g}/roles/${roles.Low}`, { token: mod, body: { permissions: String(1 << 5) } });
-    expect(grant.status).toBe(403);
-    expect((await call(p, "PATCH", `/guilds/${g}/roles/123456789012345678`, { token: mod, body: {} })).status).toBe(404);
-    expect((await call(p, "PATCH", `/guilds/${g}/roles/${roles.Low}`, { token: plain, body: { name: "z" } })).status).toBe(403);
+    expect(refusal(grant)).toEqual([403, 50001]);
+    expect(refusal(await call(p, "PATCH", `/guilds/${g}/roles/123456789012345678`, { token: mod, body: {} }))).toEqual([404, 10003]);
+    expect(refusal(await call(p, "PATCH", `/guilds/${g}/roles/${roles.Low}`, { token: plain, body: { name: "z" } }))).toEqual([403, 50001]);
   });
 
   test("delete: 204, role.deleted, audit 32; @everyone 400; above 403; unknown 404", async () => {
@@ -163,8 +163,8 @@ describe("roles", () => {
     const everyone = await call(p, "DELETE", `/guilds/${g}/roles/${roles["@everyone"]}`, { token: mod });
     expect(everyone.status).toBe(400);
     expect(everyone.body.code).toBe(50035);
-    expect((await call(p, "DELETE", `/guilds/${g}/roles/${roles.High}`, { token: mod })).status).toBe(403);
-    expect((await call(p, "DELETE", `/guilds/${g}/roles/${roles.Low}`, { token: mod })).status).toBe(404);
+    expect(refusal(await call(p, "DELETE", `/guilds/${g}/roles/${roles.High}`, { token: mod }))).toEqual([403, 50001]);
+    expect(refusal(await call(p, "DELETE", `/guilds/${g}/roles/${roles.Low}`, { token: mod }))).toEqual([404, 10003]);
     expect(ev.count("role.deleted")).toBe(1);
   });
 
@@ -176,13 +176,13 @@ describe("roles", () => {
     expect(ev.count("role.updated")).toBe(2);
     expect(auditOf(31)).toHaveLength(1);
     const above = await call(p, "PATCH", `/guilds/${g}/roles`, { token: mod, body: [{ id: roles.Low, position: 4 }] });
-    expect(above.status).toBe(403);
+    expect(refusal(above)).toEqual([403, 50001]);
     const theirs = await call(p, "PATCH", `/guilds/${g}/roles`, { token: mod, body: [{ id: roles.High, position: 1 }] });
-    expect(theirs.status).toBe(403);
+    expect(refusal(theirs)).toEqual([403, 50001]);
     const unknown = await call(p, "PATCH", `/guilds/${g}/roles`, { token: mod, body: [{ id: "123456789012345678", position: 1 }] });
-    expect(unknown.status).toBe(400);
+    expect(refusal(unknown)).toEqual([400, 50035]);
     const notArray = await call(p, "PATCH", `/guilds/${g}/roles`, { token: mod, body: { id: roles.Low } });
-    expect(notArray.status).toBe(400);
+    expect(refusal(notArray)).toEqual([400, 50035]);
     expect(ev.count("role.updated")).toBe(2);
   });
 

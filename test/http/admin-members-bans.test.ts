@@ -1,5 +1,5 @@
 import { describe, expect, test, beforeEach } from "bun:test";
-import { call, makeParley, recordEvents, seedAdmin, ORIGIN } from "../helpers";
+import { call, makeParley, recordEvents, seedAdmin, ORIGIN, refusal } from "../helpers";
 import { SPEC_RATE_LIMITS } from "../../src/config";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
@@ -42,7 +42,7 @@ describe("members", () => {
     const page = await call(p, "GET", `/guilds/${g}/members?limit=2&after=${ids[1]}`, { token: mod });
     expect(page.body.map((m: any) => m.user.id)).toEqual(ids.slice(2, 4));
     for (const q of ["limit=0", "limit=1001", "limit=x", "after=abc"])
-      expect((await call(p, "GET", `/guilds/${g}/members?${q}`, { token: mod })).status).toBe(400);
+      expect(refusal(await call(p, "GET", `/guilds/${g}/members?${q}`, { token: mod }))).toEqual([400, 50035]);
   });
 
   test("list needs the GUILD_MEMBERS intent (403 50001 without it)", async () => {
@@ -55,8 +55,8 @@ describe("members", () => {
     const r = await call(p, "GET", `/guilds/${g}/members/${w.users.carol.id}`, { token: plain });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ user: { id: w.users.carol.id }, roles: [roles.Low], deaf: false, mute: false, flags: 0 });
-    expect((await call(p, "GET", `/guilds/${g}/members/${w.users.dave.id}`, { token: plain })).status).toBe(404);
-    expect((await call(p, "GET", `/guilds/${g}/members/123456789012345678`, { token: plain })).status).toBe(404);
+    expect(refusal(await call(p, "GET", `/guilds/${g}/members/${w.users.dave.id}`, { token: plain }))).toEqual([404, 10003]);
+    expect(refusal(await call(p, "GET", `/guilds/${g}/members/123456789012345678`, { token: plain }))).toEqual([404, 10003]);
   });
 
   test("PATCH nick and roles: one member.updated, audit 24 and 25 with reason", async () => {
@@ -82,15 +82,15 @@ describe("members", () => {
   test("PATCH refusals: hierarchy, missing bit, roles above, unknown role; nothing written", async () => {
     const ev = recordEvents(p);
     const above = await call(p, "PATCH", `/guilds/${g}/members/${w.users.bob.id}`, { token: mod, body: { nick: "x" } });
-    expect(above.status).toBe(403);
+    expect(refusal(above)).toEqual([403, 50001]);
     const owner = await call(p, "PATCH", `/guilds/${g}/members/${w.users.alice.id}`, { token: mod, body: { nick: "x" } });
-    expect(owner.status).toBe(403);
+    expect(refusal(owner)).toEqual([403, 50001]);
     const noBit = await call(p, "PATCH", `/guilds/${g}/members/${w.users.carol.id}`, { token: plain, body: { nick: "x" } });
-    expect(noBit.status).toBe(403);
+    expect(refusal(noBit)).toEqual([403, 50001]);
     const high = await call(p, "PATCH", `/guilds/${g}/members/${w.users.carol.id}`, { token: mod, body: { nick: "ok", roles: [roles.High] } });
-    expect(high.status).toBe(403);
+    expect(refusal(high)).toEqual([403, 50001]);
     const unknown = await call(p, "PATCH", `/guilds/${g}/members/${w.users.carol.id}`, { token: mod, body: { roles: ["123456789012345678"] } });
-    expect(unknown.status).toBe(400);
+    expect(refusal(unknown)).toEqual([400, 50035]);
     expect(unknown.body.message).toContain("roles[0]");
     expect(ev.events).toHaveLength(0);
     expect((await call(p, "GET", `/guilds/${g}/members/${w.users.carol.id}`, { token: mod })).body.nick).toBeNull();
@@ -105,7 +105,7 @@ describe("members", () => {
       expect(r.body.message).toContain(field);
     }
     const timeout = await call(p, "PATCH", target, { token: mod, body: { communication_disabled_until: "2030-01-01T00:00:00Z" } });
-    expect(timeout.status).toBe(403);
+    expect(refusal(timeout)).toEqual([403, 50001]);
     const ev = recordEvents(p);
     const clears = await call(p, "PATCH", target, { token: mod, body: { communication_disabled_until: null, mute: false, deaf: false, channel_id: null } });
     expect(clears.status).toBe(200);
@@ -124,7 +124,7 @@ describe("members", () => {
     const target = `/guilds/${g}/members/${w.users.carol.id}`;
     for (let i = 0; i < 10; i++) expect((await call(p, "PATCH", target, { token: mod, body: { nick: `n${i}` } })).status).toBe(200);
     const r = await call(p, "PATCH", target, { token: mod, body: { nick: "again" } });
-    expect(r.status).toBe(429);
+    expect(refusal(r)).toEqual([429, 0]);
     expect(r.headers.get("x-ratelimit-limit")).toBe("10");
   });
 
@@ -134,10 +134,10 @@ describe("members", () => {
     expect(r.status).toBe(204);
     expect(ev.count("member.removed")).toBe(1);
     expect(audit(20)).toMatchObject([{ reason: "spam", target_id: u(w.users.carol.id), actor_id: u(w.applications.ModBot.bot_user_id) }]);
-    expect((await call(p, "DELETE", `/guilds/${g}/members/${w.users.carol.id}`, { token: mod })).status).toBe(404);
-    expect((await call(p, "DELETE", `/guilds/${g}/members/${w.users.bob.id}`, { token: mod })).status).toBe(403);
-    expect((await call(p, "DELETE", `/guilds/${g}/members/${w.users.alice.id}`, { token: mod })).status).toBe(403);
-    expect((await call(p, "DELETE", `/guilds/${g}/members/${w.users.erin.id}`, { token: plain })).status).toBe(403);
+    expect(refusal(await call(p, "DELETE", `/guilds/${g}/members/${w.users.carol.id}`, { token: mod }))).toEqual([404, 10003]);
+    expect(refusal(await call(p, "DELETE", `/guilds/${g}/members/${w.users.bob.id}`, { token: mod }))).toEqual([403, 50001]);
+    expect(refusal(await call(p, "DELETE", `/guilds/${g}/members/${w.users.alice.id}`, { token: mod }))).toEqual([403, 50001]);
+    expect(refusal(await call(p, "DELETE", `/guilds/${g}/members/${w.users.erin.id}`, { token: plain }))).toEqual([403, 50001]);
     expect(ev.count("member.removed")).toBe(1);
   });
 
@@ -151,11 +151,11 @@ describe("members", () => {
     expect(ev.count("member.updated")).toBe(2);
     expect(audit(25).map((a) => JSON.parse(a.changes)[0].key)).toEqual(["$add", "$remove"]);
     expect(audit(25)[0].reason).toBe("help");
-    expect((await call(p, "PUT", `/guilds/${g}/members/${w.users.carol.id}/roles/${roles.High}`, { token: mod })).status).toBe(403);
-    expect((await call(p, "PUT", `/guilds/${g}/members/${w.users.carol.id}/roles/${roles.BotRole}`, { token: mod })).status).toBe(403);
-    expect((await call(p, "PUT", `/guilds/${g}/members/${w.users.carol.id}/roles/${roles["@everyone"]}`, { token: mod })).status).toBe(400);
-    expect((await call(p, "PUT", path, { token: plain })).status).toBe(403);
-    expect((await call(p, "PUT", `/guilds/${g}/members/${w.users.dave.id}/roles/${roles.Mod}`, { token: mod })).status).toBe(404);
+    expect(refusal(await call(p, "PUT", `/guilds/${g}/members/${w.users.carol.id}/roles/${roles.High}`, { token: mod }))).toEqual([403, 50001]);
+    expect(refusal(await call(p, "PUT", `/guilds/${g}/members/${w.users.carol.id}/roles/${roles.BotRole}`, { token: mod }))).toEqual([403, 50001]);
+    expect(refusal(await call(p, "PUT", `/guilds/${g}/members/${w.users.carol.id}/roles/${roles["@everyone"]}`, { token: mod }))).toEqual([400, 50035]);
+    expect(refusal(await call(p, "PUT", path, { token: plain }))).toEqual([403, 50001]);
+    expect(refusal(await call(p, "PUT", `/guilds/${g}/members/${w.users.dave.id}/roles/${roles.Mod}`, { token: mod }))).toEqual([404, 10003]);
   });
 });
 
@@ -198,7 +198,7 @@ describe("bans", () => {
     expect(p.core.messages.get(m.id)).toBeNull();
     expect(ev.count("message.deleted")).toBe(1);
     for (const body of [{ delete_message_seconds: 604801 }, { delete_message_seconds: -1 }, { delete_message_days: 8 }])
-      expect((await call(p, "PUT", `/guilds/${g}/bans/${w.users.erin.id}`, { token: mod, body })).status).toBe(400);
+      expect(refusal(await call(p, "PUT", `/guilds/${g}/bans/${w.users.erin.id}`, { token: mod, body }))).toEqual([400, 50035]);
   });
 
   test("a non-member can be banned; list with limit/before/after ascending; unban; 404 when not banned", async () => {
@@ -215,16 +215,16 @@ describe("bans", () => {
     expect((await call(p, "DELETE", `/guilds/${g}/bans/${w.users.dave.id}`, { token: mod, headers: { "X-Audit-Log-Reason": "forgiven" } })).status).toBe(204);
     expect(ev.events).toHaveLength(0);
     expect(audit(23)).toMatchObject([{ reason: "forgiven" }]);
-    expect((await call(p, "GET", `/guilds/${g}/bans/${w.users.dave.id}`, { token: mod })).status).toBe(404);
-    expect((await call(p, "DELETE", `/guilds/${g}/bans/${w.users.dave.id}`, { token: mod })).status).toBe(404);
+    expect(refusal(await call(p, "GET", `/guilds/${g}/bans/${w.users.dave.id}`, { token: mod }))).toEqual([404, 10003]);
+    expect(refusal(await call(p, "DELETE", `/guilds/${g}/bans/${w.users.dave.id}`, { token: mod }))).toEqual([404, 10003]);
   });
 
   test("refusals: no BAN_MEMBERS 403, above the bot 403, the owner 403, unknown user 404", async () => {
-    expect((await call(p, "PUT", `/guilds/${g}/bans/${w.users.carol.id}`, { token: plain })).status).toBe(403);
-    expect((await call(p, "GET", `/guilds/${g}/bans`, { token: plain })).status).toBe(403);
-    expect((await call(p, "PUT", `/guilds/${g}/bans/${w.users.bob.id}`, { token: mod })).status).toBe(403);
-    expect((await call(p, "PUT", `/guilds/${g}/bans/${w.users.alice.id}`, { token: mod })).status).toBe(403);
-    expect((await call(p, "PUT", `/guilds/${g}/bans/123456789012345678`, { token: mod })).status).toBe(404);
+    expect(refusal(await call(p, "PUT", `/guilds/${g}/bans/${w.users.carol.id}`, { token: plain }))).toEqual([403, 50001]);
+    expect(refusal(await call(p, "GET", `/guilds/${g}/bans`, { token: plain }))).toEqual([403, 50001]);
+    expect(refusal(await call(p, "PUT", `/guilds/${g}/bans/${w.users.bob.id}`, { token: mod }))).toEqual([403, 50001]);
+    expect(refusal(await call(p, "PUT", `/guilds/${g}/bans/${w.users.alice.id}`, { token: mod }))).toEqual([403, 50001]);
+    expect(refusal(await call(p, "PUT", `/guilds/${g}/bans/123456789012345678`, { token: mod }))).toEqual([404, 10003]);
     expect(audit(22)).toHaveLength(0);
   });
 });
@@ -246,7 +246,7 @@ describe("people's moderation (/api/client/v1)", () => {
     const kick = await client("DELETE", `/guilds/${gid}/members/${bot}`, w.users.alice.token, { reason: "testing" });
     expect(kick.status).toBe(204);
     expect(ev.events).toEqual([{ type: "member.removed", guildId: gid, userId: bot }]);
-    expect((await call(p, "GET", `/guilds/${g}`, { token: plain })).status).toBe(404);
+    expect(refusal(await call(p, "GET", `/guilds/${g}`, { token: plain }))).toEqual([404, 10003]);
     const modBot = u(w.applications.ModBot.bot_user_id);
     const ban = await client("PUT", `/guilds/${gid}/bans/${modBot}`, w.users.alice.token, { reason: "rogue" });
     expect(ban.status).toBe(204);
@@ -263,8 +263,8 @@ describe("people's moderation (/api/client/v1)", () => {
     expect(r.status).toBe(204);
     expect(p.core.guilds.memberRoleIds(gid, carol)).toContain(u(roles.Mod));
     const refused = await client("DELETE", `/guilds/${gid}/members/${u(w.users.erin.id)}`, w.users.carol.token);
-    expect(refused.status).toBe(403);
+    expect([refused.status, (await refused.json()).code]).toEqual([403, 50001]);
     const noSession = await p.handle(new Request(`${ORIGIN}/api/client/v1/guilds/${gid}/members/${carol}`, { method: "DELETE" }));
-    expect(noSession.status).toBe(401);
+    expect([noSession.status, (await noSession.json()).code]).toEqual([401, 0]);
   });
 });

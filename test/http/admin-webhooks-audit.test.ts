@@ -1,5 +1,5 @@
 import { describe, expect, test, beforeEach } from "bun:test";
-import { call, makeParley, recordEvents, seedAdmin } from "../helpers";
+import { call, makeParley, recordEvents, seedAdmin, refusal } from "../helpers";
 import { SPEC_RATE_LIMITS } from "../../src/config";
 import { sha256Hex } from "../../src/core/crypto";
 import type { Parley } from "../../src/app";
@@ -57,15 +57,15 @@ describe("webhook management (bot token; MANAGE_CHANNELS gates it)", () => {
       expect(r.status).toBe(400);
       expect(r.body.code).toBe(50035);
     }
-    expect((await call(p, "POST", `/channels/${general}/webhooks`, { token: mod, body: {} })).status).toBe(400);
+    expect(refusal(await call(p, "POST", `/channels/${general}/webhooks`, { token: mod, body: {} }))).toEqual([400, 50035]);
   });
 
   test("refusals: no MANAGE_CHANNELS 403, unknown channel 404", async () => {
-    expect((await call(p, "POST", `/channels/${general}/webhooks`, { token: plain, body: { name: "x" } })).status).toBe(403);
-    expect((await call(p, "GET", `/channels/${general}/webhooks`, { token: plain })).status).toBe(403);
-    expect((await call(p, "GET", `/guilds/${g}/webhooks`, { token: plain })).status).toBe(403);
-    expect((await call(p, "POST", `/channels/123456789012345678/webhooks`, { token: mod, body: { name: "x" } })).status).toBe(404);
-    expect((await call(p, "POST", `/channels/${w.guilds.Elsewhere.channels.lobby}/webhooks`, { token: mod, body: { name: "x" } })).status).toBe(404);
+    expect(refusal(await call(p, "POST", `/channels/${general}/webhooks`, { token: plain, body: { name: "x" } }))).toEqual([403, 50001]);
+    expect(refusal(await call(p, "GET", `/channels/${general}/webhooks`, { token: plain }))).toEqual([403, 50001]);
+    expect(refusal(await call(p, "GET", `/guilds/${g}/webhooks`, { token: plain }))).toEqual([403, 50001]);
+    expect(refusal(await call(p, "POST", `/channels/123456789012345678/webhooks`, { token: mod, body: { name: "x" } }))).toEqual([404, 10003]);
+    expect(refusal(await call(p, "POST", `/channels/${w.guilds.Elsewhere.channels.lobby}/webhooks`, { token: mod, body: { name: "x" } }))).toEqual([404, 10003]);
   });
 
   test("list per channel and per guild; get; patch moves within the guild; delete; audit 50/51/52", async () => {
@@ -76,10 +76,10 @@ describe("webhook management (bot token; MANAGE_CHANNELS gates it)", () => {
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ name: "Moved", channel_id: staff });
     const away = await call(p, "PATCH", `/webhooks/${h.id}`, { token: mod, body: { channel_id: w.guilds.Elsewhere.channels.lobby } });
-    expect(away.status).toBe(400);
-    expect((await call(p, "PATCH", `/webhooks/${h.id}`, { token: plain, body: { name: "x" } })).status).toBe(403);
+    expect(refusal(away)).toEqual([400, 50035]);
+    expect(refusal(await call(p, "PATCH", `/webhooks/${h.id}`, { token: plain, body: { name: "x" } }))).toEqual([403, 50001]);
     expect((await call(p, "DELETE", `/webhooks/${h.id}`, { token: mod })).status).toBe(204);
-    expect((await call(p, "GET", `/webhooks/${h.id}`, { token: mod })).status).toBe(404);
+    expect(refusal(await call(p, "GET", `/webhooks/${h.id}`, { token: mod }))).toEqual([404, 10003]);
     const log = await call(p, "GET", `/guilds/${g}/audit-logs`, { token: mod });
     expect(log.body.audit_log_entries.map((e: any) => e.action_type)).toEqual([52, 51, 50]);
     const create = log.body.audit_log_entries[2];
@@ -110,12 +110,12 @@ describe("webhook token routes (no Authorization)", () => {
     const bad = await call(p, "POST", `/webhooks/${h.id}/${h.token.slice(0, -2)}xx`, { body: { content: "x" } });
     expect(bad.status).toBe(401);
     expect(bad.body.code).toBe(0);
-    expect((await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: {} })).status).toBe(400);
-    expect((await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: "x".repeat(2001) } })).status).toBe(400);
-    expect((await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { embeds: Array(11).fill({}) } })).status).toBe(400);
-    expect((await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: "x", flags: 64 } })).status).toBe(400);
-    expect((await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: "x", attachments: [{ id: 0 }] } })).status).toBe(400);
-    expect((await call(p, "POST", `/webhooks/${h.id}/${h.token}?thread_id=123456789012345678`, { body: { content: "x" } })).status).toBe(501);
+    expect(refusal(await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: {} }))).toEqual([400, 50035]);
+    expect(refusal(await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: "x".repeat(2001) } }))).toEqual([400, 50035]);
+    expect(refusal(await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { embeds: Array(11).fill({}) } }))).toEqual([400, 50035]);
+    expect(refusal(await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: "x", flags: 64 } }))).toEqual([400, 50035]);
+    expect(refusal(await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: "x", attachments: [{ id: 0 }] } }))).toEqual([400, 50035]);
+    expect(refusal(await call(p, "POST", `/webhooks/${h.id}/${h.token}?thread_id=123456789012345678`, { body: { content: "x" } }))).toEqual([501, 0]);
   });
 
   test("GET/PATCH/DELETE by token: no user in the answer, no channel moves", async () => {
@@ -127,10 +127,12 @@ describe("webhook token routes (no Authorization)", () => {
     const renamed = await call(p, "PATCH", `/webhooks/${h.id}/${h.token}`, { body: { name: "Renamed" } });
     expect(renamed.body).toMatchObject({ name: "Renamed" });
     expect(renamed.body.user).toBeUndefined();
-    expect((await call(p, "PATCH", `/webhooks/${h.id}/${h.token}`, { body: { channel_id: staff } })).status).toBe(400);
-    expect((await call(p, "GET", `/webhooks/${h.id}/wrong`)).status).toBe(401);
+    expect(refusal(await call(p, "PATCH", `/webhooks/${h.id}/${h.token}`, { body: { channel_id: staff } }))).toEqual([400, 50035]);
+    expect(refusal(await call(p, "GET", `/webhooks/${h.id}/wrong`))).toEqual([401, 0]);
     expect((await call(p, "DELETE", `/webhooks/${h.id}/${h.token}`)).status).toBe(204);
-    expect((await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: "x" } })).status).toBe(404);
+    // A webhook that no longer exists is an unknown webhook, not an unknown interaction.
+    expect(refusal(await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: "x" } }))).toEqual([404, 10003]);
+    expect(refusal(await call(p, "POST", `/webhooks/123456789012345678/${h.token}`, { body: { content: "x" } }))).toEqual([404, 10003]);
   });
 
   test("webhook messages: get, patch, delete only this webhook's; events counted", async () => {
@@ -144,11 +146,11 @@ describe("webhook token routes (no Authorization)", () => {
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ content: "v2", embeds: [{ title: "t" }] });
     expect(ev.count("message.updated")).toBe(1);
-    expect((await call(p, "GET", `/webhooks/${other.id}/${other.token}/messages/${m.id}`)).status).toBe(404);
-    expect((await call(p, "GET", `/webhooks/${h.id}/${h.token}/messages/@original`)).status).toBe(404);
+    expect(refusal(await call(p, "GET", `/webhooks/${other.id}/${other.token}/messages/${m.id}`))).toEqual([404, 10003]);
+    expect(refusal(await call(p, "GET", `/webhooks/${h.id}/${h.token}/messages/@original`))).toEqual([404, 10003]);
     expect((await call(p, "DELETE", base)).status).toBe(204);
     expect(ev.count("message.deleted")).toBe(1);
-    expect((await call(p, "GET", base)).status).toBe(404);
+    expect(refusal(await call(p, "GET", base))).toEqual([404, 10003]);
   });
 
   test("a first segment that is not a webhook goes to the interaction follow-up handlers (10062)", async () => {
@@ -163,8 +165,7 @@ describe("webhook token routes (no Authorization)", () => {
     const h = await createHook();
     p.core.apps.delete(p.api.flakes.uuid(w.applications.ModBot.id)!);
     expect(p.core.webhooks.get(p.api.flakes.uuid(h.id)!)).toBeNull();
-    const r = await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: "x" } });
-    expect(r.status).toBe(404);
+    expect(refusal(await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: "x" } }))).toEqual([404, 10003]);
   });
 
   test("execute is limited to 5 per 2 s per webhook", async () => {
@@ -172,7 +173,7 @@ describe("webhook token routes (no Authorization)", () => {
     const h = await createHook();
     for (let i = 0; i < 5; i++) expect((await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: `m${i}` } })).status).toBe(204);
     const r = await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: "too many" } });
-    expect(r.status).toBe(429);
+    expect(refusal(r)).toEqual([429, 0]);
     p.clock.advance(2001);
     expect((await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: "later" } })).status).toBe(204);
   });
@@ -214,13 +215,13 @@ describe("GET /guilds/{guild_id}/audit-logs", () => {
     const oldest = await call(p, "GET", `/guilds/${g}/audit-logs?after=0&limit=1`, { token: mod });
     expect(oldest.body.audit_log_entries.map((x: any) => x.id)).toEqual([all[2].id]);
     for (const q of ["limit=0", "limit=101", "action_type=x", "user_id=abc"])
-      expect((await call(p, "GET", `/guilds/${g}/audit-logs?${q}`, { token: mod })).status).toBe(400);
+      expect(refusal(await call(p, "GET", `/guilds/${g}/audit-logs?${q}`, { token: mod }))).toEqual([400, 50035]);
   });
 
   test("VIEW_AUDIT_LOG required; non-member guild 404", async () => {
     const r = await call(p, "GET", `/guilds/${g}/audit-logs`, { token: plain });
     expect(r.status).toBe(403);
     expect(r.body.code).toBe(50001);
-    expect((await call(p, "GET", `/guilds/${w.guilds.Elsewhere.id}/audit-logs`, { token: mod })).status).toBe(404);
+    expect(refusal(await call(p, "GET", `/guilds/${w.guilds.Elsewhere.id}/audit-logs`, { token: mod }))).toEqual([404, 10003]);
   });
 });

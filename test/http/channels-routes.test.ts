@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from "bun:test";
-import { BASIC_WORLD, call, makeParley, makeUnlimitedParley, recordEvents } from "../helpers";
+import { BASIC_WORLD, call, makeParley, makeUnlimitedParley, recordEvents, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
 import { PERMISSIONS as P } from "../../src/core/permissions";
@@ -43,7 +43,7 @@ describe("GET channels", () => {
     const r = await call(p, "GET", `/guilds/${w.guilds.Lab.id}/channels`, { token });
     expect(r.body.map((c: any) => c.name)).toEqual(["general", "staff", "Cat", "child"]);
     expect(r.body.find((c: any) => c.name === "child").parent_id).toBe(w.guilds.Lab.channels.Cat);
-    expect((await call(p, "GET", `/guilds/${w.guilds.Elsewhere.id}/channels`, { token })).status).toBe(404);
+    expect(refusal(await call(p, "GET", `/guilds/${w.guilds.Elsewhere.id}/channels`, { token }))).toEqual([404, 10003]);
   });
 });
 
@@ -112,7 +112,7 @@ describe("PATCH /channels/{id}", () => {
     expect(ev.of("channel.updated")).toHaveLength(1);
     // The 403 above was the first of the 2 allowed in this window: the third is limited.
     const third = await call(lp, "PATCH", path, { token: lt, body: { topic: "again" } });
-    expect(third.status).toBe(429);
+    expect(refusal(third)).toEqual([429, 0]);
     expect(third.body.retry_after).toBeGreaterThan(0);
     lp.clock.advance(0);
     lp.clock.advance(600_000);
@@ -134,7 +134,7 @@ describe("PATCH /channels/{id}", () => {
 describe("DELETE /channels/{id}", () => {
   test("answers the deleted channel; channel.deleted carries a snapshot the serializer can use", async () => {
     const staff = w.guilds.Lab.channels.staff;
-    expect((await call(p, "DELETE", `/channels/${staff}`, { token })).status).toBe(403);
+    expect(refusal(await call(p, "DELETE", `/channels/${staff}`, { token }))).toEqual([403, 50001]);
     build();
     const ev = recordEvents(p);
     const r = await call(p, "DELETE", `/channels/${staff}`, { token });
@@ -144,7 +144,7 @@ describe("DELETE /channels/{id}", () => {
     const snap = (ev.events[0] as any).snapshot;
     expect(snap.channel.id).toBe(uuid(staff));
     expect(snap.overwrites).toHaveLength(1);
-    expect((await call(p, "GET", `/channels/${staff}`, { token })).status).toBe(404);
+    expect(refusal(await call(p, "GET", `/channels/${staff}`, { token }))).toEqual([404, 10003]);
   });
 
   test("deleting a category re-parents its children with one channel.updated each", async () => {
@@ -184,7 +184,7 @@ describe("permission overwrites", () => {
     // The overwrite is honoured: bob can no longer post there.
     expect(() => p.core.messages.send(uuid(w.users.bob.id), uuid(general), { content: "x" })).toThrow("Missing Permissions");
     expect((await call(p, "DELETE", `/channels/${general}/permissions/${w.users.bob.id}`, { token })).status).toBe(204);
-    expect((await call(p, "DELETE", `/channels/${general}/permissions/${w.users.bob.id}`, { token })).status).toBe(404);
+    expect(refusal(await call(p, "DELETE", `/channels/${general}/permissions/${w.users.bob.id}`, { token }))).toEqual([404, 10003]);
     expect(ev.of("channel.updated")).toHaveLength(2);
     expect(ev.events).toHaveLength(2);
   });
@@ -194,9 +194,9 @@ describe("permission overwrites", () => {
     const general = w.guilds.Lab.channels.general;
     expect((await put(general, w.users.bob.id, { type: 2 })).body.errors.type).toBeDefined();
     expect((await put(general, w.users.bob.id, { type: 1, allow: "abc" })).body.errors.allow).toBeDefined();
-    expect((await put(general, w.users.bob.id, { type: 1, allow: "99999999999999999999" })).status).toBe(400);
-    expect((await put(general, "123456789012345678", { type: 0 })).status).toBe(404);
-    expect((await put(general, w.users.dave.id, { type: 1 })).status).toBe(404); // not a member
+    expect(refusal(await put(general, w.users.bob.id, { type: 1, allow: "99999999999999999999" }))).toEqual([400, 50035]);
+    expect(refusal(await put(general, "123456789012345678", { type: 0 }))).toEqual([404, 10003]);
+    expect(refusal(await put(general, w.users.dave.id, { type: 1 }))).toEqual([404, 10003]); // not a member
     expect((await put(general, w.guilds.Lab.roles.Mod, { type: 0, allow: P.SEND_MESSAGES })).status).toBe(204);
   });
 });
@@ -207,7 +207,7 @@ describe("typing and invites", () => {
     const r = await call(p, "POST", `/channels/${w.guilds.Lab.channels.general}/typing`, { token });
     expect(r.status).toBe(204);
     expect(ev.events).toEqual([{ type: "typing.started", channelId: uuid(w.guilds.Lab.channels.general), guildId: uuid(w.guilds.Lab.id), userId: uuid(w.applications.EchoBot.bot_user_id), at: expect.any(Number) }]);
-    expect((await call(p, "POST", `/channels/${w.guilds.Lab.channels.staff}/typing`, { token })).status).toBe(403);
+    expect(refusal(await call(p, "POST", `/channels/${w.guilds.Lab.channels.staff}/typing`, { token }))).toEqual([403, 50001]);
     expect(ev.events).toHaveLength(1);
   });
 
@@ -224,7 +224,7 @@ describe("typing and invites", () => {
     const general = w.guilds.Lab.channels.general;
     const r = await call(p, "POST", `/channels/${general}/invites`, { token, body: {} });
     expect([r.status, r.body.code]).toEqual([403, 50001]);
-    expect((await call(p, "POST", `/channels/${w.guilds.Elsewhere.channels.hidden}/invites`, { token, body: {} })).status).toBe(404);
+    expect(refusal(await call(p, "POST", `/channels/${w.guilds.Elsewhere.channels.hidden}/invites`, { token, body: {} }))).toEqual([404, 10003]);
     p.store.write(() =>
       p.store.db
         .query("INSERT INTO invites (code, guild_id, channel_id, inviter_id, max_age, max_uses, uses, temporary, created_at) VALUES (?, ?, ?, ?, 3600, 5, 1, 0, ?)")
@@ -235,14 +235,14 @@ describe("typing and invites", () => {
     expect(got.body).toMatchObject({ type: 0, code: "abc123", guild: { id: w.guilds.Lab.id, name: "Lab" }, channel: { id: general, name: "general", type: 0 }, inviter: { id: w.users.alice.id } });
     expect(got.body.uses).toBeUndefined();
     expect(got.body.expires_at).toEqual(expect.any(String));
-    expect((await call(p, "GET", `/guilds/${w.guilds.Lab.id}/invites`, { token })).status).toBe(403);
-    expect((await call(p, "DELETE", "/invites/abc123", { token })).status).toBe(403);
+    expect(refusal(await call(p, "GET", `/guilds/${w.guilds.Lab.id}/invites`, { token }))).toEqual([403, 50001]);
+    expect(refusal(await call(p, "DELETE", "/invites/abc123", { token }))).toEqual([403, 50001]);
     build();
     const list = await call(p, "GET", `/guilds/${w.guilds.Lab.id}/invites`, { token });
     expect(list.body).toEqual([expect.objectContaining({ code: "abc123", uses: 1, max_uses: 5, max_age: 3600, temporary: false, created_at: expect.any(String) })]);
     const del = await call(p, "DELETE", "/invites/abc123", { token });
     expect([del.status, del.body.code]).toEqual([200, "abc123"]);
-    expect((await call(p, "GET", "/invites/abc123", { token })).status).toBe(404);
+    expect(refusal(await call(p, "GET", "/invites/abc123", { token }))).toEqual([404, 10003]);
     expect((await call(p, "GET", "/invites/nope", { token })).body.code).toBe(10003);
   });
 });

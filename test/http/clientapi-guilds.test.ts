@@ -1,5 +1,5 @@
 import { describe, expect, test, beforeEach } from "bun:test";
-import { client, internalId, recordEvents, rowCounts, peopleWorld } from "../helpers";
+import { client, internalId, recordEvents, rowCounts, peopleWorld, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
 import { PERMISSIONS } from "../../src/core/permissions";
@@ -69,8 +69,8 @@ describe("servers", () => {
     const r = await client(p, "DELETE", `/users/@me/guilds/${lab}`, bob);
     expect(r.status).toBe(204);
     expect(ev.count("member.removed")).toBe(1);
-    expect((await client(p, "GET", `/guilds/${lab}`, bob)).status).toBe(404);
-    expect((await client(p, "DELETE", `/users/@me/guilds/${lab}`, bob)).status).toBe(404);
+    expect(refusal(await client(p, "GET", `/guilds/${lab}`, bob))).toEqual([404, 10003]);
+    expect(refusal(await client(p, "DELETE", `/users/@me/guilds/${lab}`, bob))).toEqual([404, 10003]);
   });
 
   test("members list shows users and their roles", async () => {
@@ -114,7 +114,7 @@ describe("channels, roles and overwrites", () => {
     expect(helper.body.permissions).toBe(String(PERMISSIONS.MANAGE_ROLES));
     const before = rowCounts(p, ["roles"]);
     const early = await client(p, "POST", `/guilds/${lab}/roles`, bob, { name: "Nope" });
-    expect(early.status).toBe(403);
+    expect(refusal(early)).toEqual([403, 50001]);
     const bobId = internalId(p, w.users.bob.id);
     expect((await client(p, "PUT", `/guilds/${lab}/members/${bobId}/roles/${helper.body.id}`, alice)).status).toBe(204);
     const ev = recordEvents(p);
@@ -131,14 +131,14 @@ describe("channels, roles and overwrites", () => {
 
   test("unknown permission names are 400 naming the index", async () => {
     const r = await client(p, "POST", `/guilds/${lab}/roles`, alice, { name: "X", permissions: ["SEND_MESSAGES", "FLY"] });
-    expect(r.status).toBe(400);
+    expect(refusal(r)).toEqual([400, 50035]);
     expect(r.body.message).toContain("permissions[1]");
   });
 
   test("overwrites need MANAGE_ROLES and change what a person may do in the channel", async () => {
     const ev = recordEvents(p);
     const refused = await client(p, "PUT", `/channels/${general}/overwrites/${lab}`, bob, { type: "role", deny: ["SEND_MESSAGES"] });
-    expect(refused.status).toBe(403);
+    expect(refusal(refused)).toEqual([403, 50001]);
     const ok = await client(p, "PUT", `/channels/${general}/overwrites/${lab}`, alice, { type: "role", deny: ["SEND_MESSAGES"] });
     expect(ok.status).toBe(200);
     expect(ok.body.overwrites).toEqual([{ target_id: lab, type: "role", allow: "0", deny: String(PERMISSIONS.SEND_MESSAGES) }]);
@@ -147,7 +147,7 @@ describe("channels, roles and overwrites", () => {
     expect(send.status).toBe(403);
     expect(send.body.code).toBe(50001);
     const unknownTarget = await client(p, "PUT", `/channels/${general}/overwrites/01900000-0000-7000-8000-000000000000`, alice, { type: "member", allow: [] });
-    expect(unknownTarget.status).toBe(404);
+    expect(refusal(unknownTarget)).toEqual([404, 10003]);
   });
 
   test("member roles: only roles below the actor's highest", async () => {
@@ -155,7 +155,7 @@ describe("channels, roles and overwrites", () => {
     await client(p, "POST", `/invites/${carolJoin.body.code}`, carol);
     const carolId = internalId(p, w.users.carol.id);
     // bob holds Mod (position 1) and nothing with MANAGE_ROLES
-    expect((await client(p, "PUT", `/guilds/${lab}/members/${carolId}/roles/${mod}`, bob)).status).toBe(403);
+    expect(refusal(await client(p, "PUT", `/guilds/${lab}/members/${carolId}/roles/${mod}`, bob))).toEqual([403, 50001]);
     const ev = recordEvents(p);
     expect((await client(p, "PUT", `/guilds/${lab}/members/${carolId}/roles/${mod}`, alice)).status).toBe(204);
     expect((await client(p, "DELETE", `/guilds/${lab}/members/${carolId}/roles/${mod}`, alice)).status).toBe(204);

@@ -1,5 +1,5 @@
 import { describe, expect, test, beforeEach } from "bun:test";
-import { client, internalId, recordEvents, rowCounts, peopleWorld } from "../helpers";
+import { client, internalId, recordEvents, rowCounts, peopleWorld, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
 
@@ -39,7 +39,7 @@ describe("invites", () => {
     expect(r.status).toBe(403);
     expect(r.body.code).toBe(50001);
     const stranger = await client(p, "POST", `/channels/${general}/invites`, carol, {});
-    expect(stranger.status).toBe(404);
+    expect(refusal(stranger)).toEqual([404, 10003]);
     const bad = await client(p, "POST", `/channels/${general}/invites`, bob, { max_age: 604801 });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe(50035);
@@ -63,7 +63,7 @@ describe("invites", () => {
     expect((await client(p, "POST", `/invites/${inv.body.code}`, carol)).status).toBe(200);
     const dave = await client(p, "POST", "/auth/signup", null, { username: "dave", password: "long enough" });
     const r = await client(p, "POST", `/invites/${inv.body.code}`, dave.body.token);
-    expect(r.status).toBe(404);
+    expect(refusal(r)).toEqual([404, 10003]);
   });
 
   test("a banned person cannot join, and the refusal uses nothing up", async () => {
@@ -81,9 +81,9 @@ describe("invites", () => {
   test("delete: the creator or a server manager; others are refused", async () => {
     const inv = await client(p, "POST", `/channels/${general}/invites`, bob, {});
     await client(p, "POST", `/invites/${inv.body.code}`, carol);
-    expect((await client(p, "DELETE", `/invites/${inv.body.code}`, carol)).status).toBe(403);
+    expect(refusal(await client(p, "DELETE", `/invites/${inv.body.code}`, carol))).toEqual([403, 50001]);
     expect((await client(p, "DELETE", `/invites/${inv.body.code}`, alice)).status).toBe(200);
-    expect((await client(p, "GET", `/invites/${inv.body.code}`, bob)).status).toBe(404);
-    expect((await client(p, "GET", "/invites/not-a-code!", bob)).status).toBe(404);
+    expect(refusal(await client(p, "GET", `/invites/${inv.body.code}`, bob))).toEqual([404, 10003]);
+    expect(refusal(await client(p, "GET", "/invites/not-a-code!", bob))).toEqual([404, 10003]);
   });
 });

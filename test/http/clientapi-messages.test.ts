@@ -1,5 +1,5 @@
 import { describe, expect, test, beforeEach } from "bun:test";
-import { client, internalId, recordEvents, rowCounts, peopleWorld } from "../helpers";
+import { client, internalId, recordEvents, rowCounts, peopleWorld, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
 import { messageJson } from "../../src/wire/serializers/message";
@@ -33,10 +33,10 @@ describe("server messages", () => {
     expect(edited.body.edited_at).not.toBeNull();
     expect(ev.count("message.updated")).toBe(1);
     const notMine = await client(p, "PATCH", `/channels/${general}/messages/${b.body.id}`, bob, { content: "hijack" });
-    expect(notMine.status).toBe(403);
+    expect(refusal(notMine)).toEqual([403, 50001]);
     expect((await client(p, "DELETE", `/channels/${general}/messages/${a.body.id}`, bob)).status).toBe(204);
     expect(ev.count("message.deleted")).toBe(1);
-    expect((await client(p, "DELETE", `/channels/${general}/messages/${a.body.id}`, bob)).status).toBe(404);
+    expect(refusal(await client(p, "DELETE", `/channels/${general}/messages/${a.body.id}`, bob))).toEqual([404, 10003]);
   });
 
   test("deleting someone else's message needs MANAGE_MESSAGES", async () => {
@@ -45,7 +45,7 @@ describe("server messages", () => {
     const dave = await client(p, "POST", "/auth/signup", null, { username: "dave", password: "long enough" });
     const inv = await client(p, "POST", `/channels/${general}/invites`, alice, {});
     await client(p, "POST", `/invites/${inv.body.code}`, dave.body.token);
-    expect((await client(p, "DELETE", `/channels/${general}/messages/${mine.body.id}`, dave.body.token)).status).toBe(403);
+    expect(refusal(await client(p, "DELETE", `/channels/${general}/messages/${mine.body.id}`, dave.body.token))).toEqual([403, 50001]);
     // bob is a Mod (MANAGE_MESSAGES)
     expect((await client(p, "DELETE", `/channels/${general}/messages/${m.body.id}`, bob)).status).toBe(204);
   });
@@ -64,7 +64,7 @@ describe("server messages", () => {
     const stranger = await client(p, "POST", `/channels/${general}/messages`, carol, { content: "hello" });
     expect(stranger.status).toBe(404);
     expect(stranger.body.code).toBe(10003);
-    expect((await client(p, "GET", `/channels/${general}/messages`, carol)).status).toBe(404);
+    expect(refusal(await client(p, "GET", `/channels/${general}/messages`, carol))).toEqual([404, 10003]);
     const before = rowCounts(p, ["messages"]);
     const cases: [unknown, string][] = [
       [{ content: "" }, "content"],
@@ -83,7 +83,7 @@ describe("server messages", () => {
     }
     expect((await client(p, "POST", `/channels/${general}/messages`, bob, { content: "x".repeat(2000) })).status).toBe(200);
     expect(rowCounts(p, ["messages"]).messages).toBe(before.messages + 1);
-    expect((await client(p, "GET", `/channels/${general}/messages?limit=0`, bob)).status).toBe(400);
+    expect(refusal(await client(p, "GET", `/channels/${general}/messages?limit=0`, bob))).toEqual([400, 50035]);
   });
 
   test("slowmode: people wait rate_limit_per_user seconds on the clock; managers do not", async () => {
@@ -132,9 +132,9 @@ describe("direct messages", () => {
     expect((await client(p, "GET", "/users/@me/dms", bob)).body.map((c: any) => c.id)).toEqual([dm.body.id]);
     const before = rowCounts(p, ["channels", "dm_recipients"]);
     const stranger = await client(p, "POST", "/users/@me/dms", alice, { recipient_id: carolId });
-    expect(stranger.status).toBe(403);
-    expect((await client(p, "POST", "/users/@me/dms", alice, { recipient_id: internalId(p, w.users.alice.id) })).status).toBe(400);
-    expect((await client(p, "POST", "/users/@me/dms", alice, { recipient_id: "01900000-0000-7000-8000-000000000000" })).status).toBe(404);
+    expect(refusal(stranger)).toEqual([403, 50001]);
+    expect(refusal(await client(p, "POST", "/users/@me/dms", alice, { recipient_id: internalId(p, w.users.alice.id) }))).toEqual([400, 50035]);
+    expect(refusal(await client(p, "POST", "/users/@me/dms", alice, { recipient_id: "01900000-0000-7000-8000-000000000000" }))).toEqual([404, 10003]);
     expect(rowCounts(p, ["channels", "dm_recipients"])).toEqual(before);
   });
 
@@ -157,9 +157,9 @@ describe("direct messages", () => {
     expect(row.ciphertext).toBe("v1.aXY.Y2lwaGVy");
     const forBob = await client(p, "GET", `/channels/${dm.body.id}/messages`, bob);
     expect(forBob.body[0].ciphertext).toBe("v1.aXY.Y2lwaGVy");
-    expect((await client(p, "GET", `/channels/${dm.body.id}/messages`, carol)).status).toBe(404);
+    expect(refusal(await client(p, "GET", `/channels/${dm.body.id}/messages`, carol))).toEqual([404, 10003]);
     const edit = await client(p, "PATCH", `/channels/${dm.body.id}/messages/${sent.body.id}`, alice, { content: "plain" });
-    expect(edit.status).toBe(400);
+    expect(refusal(edit)).toEqual([400, 50035]);
     const edit2 = await client(p, "PATCH", `/channels/${dm.body.id}/messages/${sent.body.id}`, alice, { ciphertext: "v1.bmV3.Y3Q" });
     expect(edit2.body.ciphertext).toBe("v1.bmV3.Y3Q");
   });

@@ -1,5 +1,5 @@
 import { describe, expect, test, beforeEach } from "bun:test";
-import { call, client, recordEvents, rowCounts, peopleWorld } from "../helpers";
+import { call, client, recordEvents, rowCounts, peopleWorld, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
 
@@ -77,7 +77,7 @@ describe("developer portal", () => {
     expect(r.status).toBe(200);
     expect(r.body.token).not.toBe(token);
     expect(ev.count("application.token_rotated")).toBe(1);
-    expect((await call(p, "GET", "/users/@me", { token })).status).toBe(401);
+    expect(refusal(await call(p, "GET", "/users/@me", { token }))).toEqual([401, 0]);
     expect((await call(p, "GET", "/users/@me", { token: r.body.token })).status).toBe(200);
     expect((await client(p, "GET", `/applications/${application.id}`, carol)).body.token_version).toBe(2);
   });
@@ -89,17 +89,17 @@ describe("developer portal", () => {
     const req = await client(p, "POST", `/applications/${application.id}/privileged-requests`, carol, { intents: ["MESSAGE_CONTENT"] });
     expect(req.body.privileged_requested).toEqual(["GUILD_MEMBERS", "MESSAGE_CONTENT"]);
     const notPrivileged = await client(p, "POST", `/applications/${application.id}/privileged-requests`, carol, { intents: ["GUILDS"] });
-    expect(notPrivileged.status).toBe(400);
+    expect(refusal(notPrivileged)).toEqual([400, 50035]);
     const unknown = await client(p, "PUT", `/applications/${application.id}/intents`, carol, { intents: ["GUILDS", "TELEPATHY"] });
-    expect(unknown.status).toBe(400);
+    expect(refusal(unknown)).toEqual([400, 50035]);
     expect(unknown.body.message).toContain("intents[1]");
 
     // bob is no administrator; alice is
-    expect((await client(p, "GET", "/admin/privileged-requests", bob)).status).toBe(403);
+    expect(refusal(await client(p, "GET", "/admin/privileged-requests", bob))).toEqual([403, 50001]);
     const pending = await client(p, "GET", "/admin/privileged-requests", alice);
     expect(pending.body.map((a: any) => a.id)).toContain(application.id);
     const byBob = await client(p, "POST", `/admin/applications/${application.id}/privileged`, bob, { intents: ["MESSAGE_CONTENT"] });
-    expect(byBob.status).toBe(403);
+    expect(refusal(byBob)).toEqual([403, 50001]);
     const ok = await client(p, "POST", `/admin/applications/${application.id}/privileged`, alice, { intents: ["MESSAGE_CONTENT"] });
     expect(ok.body.privileged_approved).toEqual(["MESSAGE_CONTENT"]);
     expect(ok.body.granted_intents).toEqual(["GUILDS", "MESSAGE_CONTENT"]);
@@ -118,16 +118,16 @@ describe("developer portal", () => {
     expect(info.body).toMatchObject({ id: application.id, name: "Helper", bot_user_id: bot });
     const ev = recordEvents(p);
     const byBob = await client(p, "POST", `/applications/${application.id}/install`, bob, { guild_id: lab });
-    expect(byBob.status).toBe(403);
+    expect(refusal(byBob)).toEqual([403, 50001]);
     const byStranger = await client(p, "POST", `/applications/${application.id}/install`, carol, { guild_id: lab });
-    expect(byStranger.status).toBe(404);
+    expect(refusal(byStranger)).toEqual([404, 10003]);
     expect(ev.count("member.added")).toBe(0);
     const ok = await client(p, "POST", `/applications/${application.id}/install`, alice, { guild_id: lab });
     expect(ok.status).toBe(204);
     expect(ev.count("member.added")).toBe(1);
     expect(p.core.guilds.isMember(lab, bot)).toBe(true);
     // alice owns the server but not the application: only its owner removes it here
-    expect((await client(p, "DELETE", `/applications/${application.id}/guilds/${lab}`, alice)).status).toBe(404);
+    expect(refusal(await client(p, "DELETE", `/applications/${application.id}/guilds/${lab}`, alice))).toEqual([404, 10003]);
     expect((await client(p, "DELETE", `/applications/${application.id}/guilds/${lab}`, carol)).status).toBe(204);
     expect(ev.count("member.removed")).toBe(1);
     expect(p.core.guilds.isMember(lab, bot)).toBe(false);
@@ -140,8 +140,8 @@ describe("developer portal", () => {
     expect((await client(p, "DELETE", `/applications/${application.id}`, alice)).status).toBe(204);
     expect(ev.count("application.deleted")).toBe(1);
     expect(ev.count("member.removed")).toBe(1);
-    expect((await call(p, "GET", "/users/@me", { token })).status).toBe(401);
-    expect((await client(p, "GET", `/applications/${application.id}`, alice)).status).toBe(404);
+    expect(refusal(await call(p, "GET", "/users/@me", { token }))).toEqual([401, 0]);
+    expect(refusal(await client(p, "GET", `/applications/${application.id}`, alice))).toEqual([404, 10003]);
   });
 
   test("bad application bodies are 400 50035 and create nothing", async () => {

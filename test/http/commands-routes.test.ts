@@ -1,5 +1,5 @@
 import { describe, expect, test, beforeEach } from "bun:test";
-import { call, makeParley, seedBasic } from "../helpers";
+import { call, makeParley, seedBasic, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
 import { SPEC_RATE_LIMITS } from "../../src/config";
@@ -60,8 +60,8 @@ describe("global and guild commands", () => {
     const g = (await call(p, "POST", G(), { token, body: ping })).body;
     const l = (await call(p, "POST", L(), { token, body: ping })).body;
     expect(g.id).not.toBe(l.id);
-    expect((await call(p, "GET", `${L()}/${g.id}`, { token })).status).toBe(404);
-    expect((await call(p, "GET", `${G()}/${l.id}`, { token })).status).toBe(404);
+    expect(refusal(await call(p, "GET", `${L()}/${g.id}`, { token }))).toEqual([404, 10003]);
+    expect(refusal(await call(p, "GET", `${G()}/${l.id}`, { token }))).toEqual([404, 10003]);
   });
 
   test("POST with an existing name updates it (200, same id, new version)", async () => {
@@ -237,12 +237,12 @@ describe("who may manage which commands", () => {
       const r = await call(p, "GET", `/applications/${id}/commands`, { token });
       expect(r.status).toBe(403);
       expect(r.body.code).toBe(50001);
-      expect((await call(p, "POST", `/applications/${id}/commands`, { token, body: ping })).status).toBe(403);
+      expect(refusal(await call(p, "POST", `/applications/${id}/commands`, { token, body: ping }))).toEqual([403, 50001]);
     }
   });
 
   test("no token is 401; an unknown guild is 404 10003; a guild the bot is not in is 403 50001", async () => {
-    expect((await call(p, "GET", G())).status).toBe(401);
+    expect(refusal(await call(p, "GET", G()))).toEqual([401, 0]);
     const unknown = await call(p, "GET", `/applications/${app}/guilds/12345678901234567/commands`, { token });
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe(10003);
@@ -270,6 +270,6 @@ describe("who may manage which commands", () => {
     p.core.apps.delete(p.api.flakes.uuid(app)!);
     const n = p.store.db.query("SELECT count(*) AS n FROM commands").get() as { n: number };
     expect(n.n).toBe(0);
-    expect((await call(p, "GET", G(), { token })).status).toBe(401);
+    expect(refusal(await call(p, "GET", G(), { token }))).toEqual([401, 0]);
   });
 });

@@ -86,7 +86,8 @@ function lookup(vars: Record<string, unknown>, path: string): string {
   return String(v);
 }
 
-async function runDoc(file: string, vars: (p: Parley) => Record<string, unknown>) {
+/** Runs every example of `file` in order, asserting each; answers how many ran. */
+async function runDoc(file: string, vars: (p: Parley) => Record<string, unknown>): Promise<number> {
   const examples = parseExamples(file);
   expect(examples.length).toBeGreaterThan(5);
   const p = makeParley();
@@ -106,13 +107,19 @@ async function runDoc(file: string, vars: (p: Parley) => Record<string, unknown>
     if (ex.name) v[ex.name] = r.body;
   }
   await p.stop();
+  return examples.length;
+}
+
+/** The doc's request blocks, counted apart from the parser, so none can be skipped unseen. */
+function requestBlocks(file: string): number {
+  return [...readFileSync(file, "utf8").matchAll(/```http\n(?!HTTP\/)/g)].length;
 }
 
 const DOCS = join(import.meta.dir, "../../docs");
 
 describe("documentation examples", () => {
   test("docs/people-api.md: every example runs and answers the documented shape", async () => {
-    await runDoc(join(DOCS, "people-api.md"), (p) => {
+    const ran = await runDoc(join(DOCS, "people-api.md"), (p) => {
       const w = seedBasic(p);
       const id = (f: string) => p.api.flakes.uuid(f)!;
       const v: Record<string, unknown> = {};
@@ -122,10 +129,11 @@ describe("documentation examples", () => {
       v.EchoBot = { id: id(w.applications.EchoBot.id), bot_user_id: id(w.applications.EchoBot.bot_user_id) };
       return v;
     });
+    expect(ran).toBe(requestBlocks(join(DOCS, "people-api.md")));
   });
 
   test("docs/harness.md: every example runs and answers the documented shape", async () => {
-    await runDoc(join(DOCS, "harness.md"), (p) => {
+    const ran = await runDoc(join(DOCS, "harness.md"), (p) => {
       const w = seedBasic(p);
       const v: Record<string, unknown> = {};
       for (const [n, u] of Object.entries(w.users)) v[n] = u;
@@ -133,6 +141,7 @@ describe("documentation examples", () => {
       v.EchoBot = w.applications.EchoBot;
       return v;
     });
+    expect(ran).toBe(requestBlocks(join(DOCS, "harness.md")));
   });
 
   test("the shape check itself catches drift", () => {

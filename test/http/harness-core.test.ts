@@ -1,5 +1,5 @@
 import { describe, expect, test, beforeEach } from "bun:test";
-import { call, harness, makeParley, recordEvents, rowCounts } from "../helpers";
+import { call, harness, makeParley, recordEvents, rowCounts, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
 import { BASIC_WORLD } from "../helpers";
 
@@ -83,7 +83,7 @@ describe("POST /seed", () => {
       expect(r.body.message).toContain(`(${path}:`);
     }
     const bad = await call(p, "POST", "/api/harness/v1/seed", { rawBody: "{nope", headers: { "Content-Type": "application/json" } });
-    expect(bad.status).toBe(400);
+    expect(refusal(bad)).toEqual([400, 50035]);
     expect(rowCounts(p, TABLES)).toEqual(before);
   });
 
@@ -91,7 +91,7 @@ describe("POST /seed", () => {
     await harness(p, "POST", "/seed", { users: [{ name: "al" }] });
     const before = rowCounts(p, TABLES);
     const r = await harness(p, "POST", "/seed", { users: [{ name: "bo" }, { name: "al" }] });
-    expect(r.status).toBe(400);
+    expect(refusal(r)).toEqual([400, 50035]);
     expect(r.body.message).toContain("users[1].name");
     expect(rowCounts(p, TABLES)).toEqual(before);
   });
@@ -163,7 +163,7 @@ describe("POST /applications/{id}/rotate", () => {
     const r = await harness(p, "POST", `/applications/${w.applications.EchoBot.id}/rotate`);
     expect(r.status).toBe(200);
     expect(Object.keys(r.body)).toEqual(["token"]);
-    expect((await call(p, "GET", "/users/@me", { token: old })).status).toBe(401);
+    expect(refusal(await call(p, "GET", "/users/@me", { token: old }))).toEqual([401, 0]);
     expect((await call(p, "GET", "/users/@me", { token: r.body.token })).status).toBe(200);
     const unknown = await harness(p, "POST", "/applications/12345678901234567/rotate");
     expect(unknown.status).toBe(404);

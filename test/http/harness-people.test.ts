@@ -2,7 +2,7 @@ import { describe, expect, test, beforeEach, afterEach } from "bun:test";
 import { mkdtempSync, readFileSync, existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { call, client, harness, internalId, makeParley, recordEvents, rowCounts, seedBasic } from "../helpers";
+import { call, client, harness, internalId, makeParley, recordEvents, rowCounts, seedBasic, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
 
@@ -52,7 +52,7 @@ describe("POST /users/{user}/messages", () => {
     expect(denied.status).toBe(403);
     expect(denied.body.code).toBe(50001);
     const stranger = await harness(p, "POST", "/users/carol/messages", { channel_id: general, content: "x" });
-    expect(stranger.status).toBe(404);
+    expect(refusal(stranger)).toEqual([404, 10003]);
     expect(rowCounts(p, ["messages"])).toEqual(before);
   });
 
@@ -73,7 +73,7 @@ describe("POST /users/{user}/messages", () => {
       expect(r.body.message).toContain(field);
     }
     const unknownChannel = await harness(p, "POST", "/users/bob/messages", { channel_id: "12345678901234567", content: "x" });
-    expect(unknownChannel.status).toBe(404);
+    expect(refusal(unknownChannel)).toEqual([404, 10003]);
     expect(rowCounts(p, ["messages"])).toEqual(before);
   });
 });
@@ -95,9 +95,9 @@ describe("GET /channels/{id}/messages?as=", () => {
   });
 
   test("a person outside the server and an unknown channel are 404", async () => {
-    expect((await harness(p, "GET", `/channels/${general}/messages?as=carol`)).status).toBe(404);
-    expect((await harness(p, "GET", `/channels/12345678901234567/messages?as=bob`)).status).toBe(404);
-    expect((await harness(p, "GET", `/channels/${general}/messages?as=nobody`)).status).toBe(404);
+    expect(refusal(await harness(p, "GET", `/channels/${general}/messages?as=carol`))).toEqual([404, 10003]);
+    expect(refusal(await harness(p, "GET", `/channels/12345678901234567/messages?as=bob`))).toEqual([404, 10003]);
+    expect(refusal(await harness(p, "GET", `/channels/${general}/messages?as=nobody`))).toEqual([404, 10003]);
   });
 });
 
@@ -118,10 +118,10 @@ describe("reactions", () => {
   test("a message of another channel, bad bodies and strangers are refused", async () => {
     const m = await harness(p, "POST", "/users/alice/messages", { channel_id: general, content: "x" });
     const before = rowCounts(p, ["reactions"]);
-    expect((await harness(p, "PUT", "/users/bob/reactions", { channel_id: staff, message_id: m.body.id, emoji: "👍" })).status).toBe(404);
-    expect((await harness(p, "PUT", "/users/carol/reactions", { channel_id: general, message_id: m.body.id, emoji: "👍" })).status).toBe(404);
+    expect(refusal(await harness(p, "PUT", "/users/bob/reactions", { channel_id: staff, message_id: m.body.id, emoji: "👍" }))).toEqual([404, 10003]);
+    expect(refusal(await harness(p, "PUT", "/users/carol/reactions", { channel_id: general, message_id: m.body.id, emoji: "👍" }))).toEqual([404, 10003]);
     const bad = await harness(p, "PUT", "/users/bob/reactions", { channel_id: general, message_id: m.body.id });
-    expect(bad.status).toBe(400);
+    expect(refusal(bad)).toEqual([400, 50035]);
     expect(bad.body.message).toContain("emoji");
     expect(rowCounts(p, ["reactions"])).toEqual(before);
   });
@@ -162,12 +162,12 @@ describe("POST /users/{user}/dms", () => {
 
   test("refusals create neither channel nor message", async () => {
     const before = rowCounts(p, ["channels", "dm_recipients", "messages"]);
-    expect((await harness(p, "POST", "/users/alice/dms", { recipient_id: "carol", content: "hi" })).status).toBe(403);
-    expect((await harness(p, "POST", "/users/alice/dms", { recipient_id: "nobody", content: "hi" })).status).toBe(404);
-    expect((await harness(p, "POST", "/users/alice/dms", { recipient_id: "bob", content: "" })).status).toBe(400);
-    expect((await harness(p, "POST", "/users/alice/dms", { recipient_id: "bob", content: "x".repeat(2001) })).status).toBe(400);
-    expect((await harness(p, "POST", "/users/alice/dms", { recipient_id: "alice", content: "me" })).status).toBe(400);
-    expect((await harness(p, "POST", "/users/alice/dms", { content: "who" })).status).toBe(400);
+    expect(refusal(await harness(p, "POST", "/users/alice/dms", { recipient_id: "carol", content: "hi" }))).toEqual([403, 50001]);
+    expect(refusal(await harness(p, "POST", "/users/alice/dms", { recipient_id: "nobody", content: "hi" }))).toEqual([404, 10003]);
+    expect(refusal(await harness(p, "POST", "/users/alice/dms", { recipient_id: "bob", content: "" }))).toEqual([400, 50035]);
+    expect(refusal(await harness(p, "POST", "/users/alice/dms", { recipient_id: "bob", content: "x".repeat(2001) }))).toEqual([400, 50035]);
+    expect(refusal(await harness(p, "POST", "/users/alice/dms", { recipient_id: "alice", content: "me" }))).toEqual([400, 50035]);
+    expect(refusal(await harness(p, "POST", "/users/alice/dms", { content: "who" }))).toEqual([400, 50035]);
     expect(rowCounts(p, ["channels", "dm_recipients", "messages"])).toEqual(before);
   });
 
@@ -200,7 +200,7 @@ describe("DM plaintext never reaches the database file", () => {
     expect(bot.status).toBe(200);
     // the people's API refuses plaintext outright, so it cannot land on disk either
     const refused = await client(fp, "POST", `/channels/${internalId(fp, r.body.channel_id)}/messages`, fw.users.bob.token, { content: `${secret}-plain` });
-    expect(refused.status).toBe(400);
+    expect(refusal(refused)).toEqual([400, 50035]);
     // a server message is plaintext by design: it proves the scan would find text
     await harness(fp, "POST", "/users/bob/messages", { channel_id: fw.guilds.Lab.channels.general, content: "server-canary-5512" });
     const files = ["parley.db", "parley.db-wal"].map((f) => join(dir, f)).filter(existsSync);

@@ -1,5 +1,5 @@
 import { describe, expect, test, beforeEach } from "bun:test";
-import { call, interactionPayload, invoke, liveBot, makeParley, seedBasic } from "../helpers";
+import { call, interactionPayload, invoke, liveBot, makeParley, seedBasic, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
 import { SPEC_RATE_LIMITS } from "../../src/config";
@@ -92,13 +92,13 @@ describe("component interactions", () => {
       const r = await click(id);
       expect([id, r.status, r.body.code]).toEqual([id, 400, 50035]);
     }
-    expect((await click("yes", ["a"])).status).toBe(400);
+    expect(refusal(await click("yes", ["a"]))).toEqual([400, 50035]);
     expect(count("interaction.created")).toBe(0);
   });
 
   test("a person who cannot see the message cannot click it", async () => {
     const r = await click("yes", undefined, "carol");
-    expect(r.status).toBe(404);
+    expect(refusal(r)).toEqual([404, 10003]);
   });
 
   test("type 7 edits the message the component sits on; responded", async () => {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from "bun:test";
-import { BASIC_WORLD, call, makeUnlimitedParley, recordEvents } from "../helpers";
+import { BASIC_WORLD, call, makeUnlimitedParley, recordEvents, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
 import { PERMISSIONS } from "../../src/core/permissions";
@@ -45,7 +45,7 @@ describe("order of refusals", () => {
     for (const ch of [hidden, "123456789012345678"]) {
       expect((await sendRaw("{not json", ch)).body.code).toBe(10003);
       expect((await send({ content: "x".repeat(2001) }, ch)).body.code).toBe(10003);
-      expect((await send({ content: "fine" }, ch)).status).toBe(404);
+      expect(refusal(await send({ content: "fine" }, ch))).toEqual([404, 10003]);
     }
     expect(ev.events).toHaveLength(0);
   });
@@ -67,7 +67,7 @@ describe("order of refusals", () => {
   test("message forwarding stays 501 and writes nothing", async () => {
     const ev = recordEvents(p);
     const r = await send({ content: "fwd", message_reference: { type: 1, message_id: "123456789012345678" } });
-    expect(r.status).toBe(501);
+    expect(refusal(r)).toEqual([501, 0]);
     expect(ev.events).toHaveLength(0);
   });
 });
@@ -77,11 +77,11 @@ describe("permission changes take effect on the very next post", () => {
     const ch = uuid(general);
     expect((await send({ content: "1" })).status).toBe(200);
     p.core.guilds.setOverwrite(ch, guildId(), 0, 0, PERMISSIONS.SEND_MESSAGES);
-    expect((await send({ content: "2" })).status).toBe(403);
+    expect(refusal(await send({ content: "2" }))).toEqual([403, 50001]);
     p.core.guilds.setOverwrite(ch, botId(), 1, PERMISSIONS.SEND_MESSAGES, 0);
     expect((await send({ content: "3" })).status).toBe(200);
     p.core.guilds.setOverwrite(ch, botId(), 1, 0, 0);
-    expect((await send({ content: "4" })).status).toBe(403);
+    expect(refusal(await send({ content: "4" }))).toEqual([403, 50001]);
     p.core.guilds.setOverwrite(ch, guildId(), 0, 0, 0);
     expect((await send({ content: "5" })).status).toBe(200);
   });
@@ -91,12 +91,12 @@ describe("permission changes take effect on the very next post", () => {
     p.core.guilds.setOverwrite(ch, role("Muted"), 0, 0, PERMISSIONS.SEND_MESSAGES);
     expect((await send({ content: "before" })).status).toBe(200);
     p.core.guilds.addMemberRole(guildId(), botId(), role("Muted"));
-    expect((await send({ content: "muted" })).status).toBe(403);
+    expect(refusal(await send({ content: "muted" }))).toEqual([403, 50001]);
     // ADMINISTRATOR from another role outranks every overwrite.
     p.core.guilds.addMemberRole(guildId(), botId(), role("Boss"));
     expect((await send({ content: "boss" })).status).toBe(200);
     p.core.guilds.removeMemberRole(guildId(), botId(), role("Boss"));
-    expect((await send({ content: "muted again" })).status).toBe(403);
+    expect(refusal(await send({ content: "muted again" }))).toEqual([403, 50001]);
     p.core.guilds.removeMemberRole(guildId(), botId(), role("Muted"));
     expect((await send({ content: "free" })).status).toBe(200);
   });
@@ -104,11 +104,11 @@ describe("permission changes take effect on the very next post", () => {
   test("@everyone losing SEND_MESSAGES and the bot's removal from the guild", async () => {
     const alice = uuid(w.users.alice.id);
     p.core.roles.edit(guildId(), guildId(), alice, { permissions: 0 });
-    expect((await send({ content: "x" })).status).toBe(403);
+    expect(refusal(await send({ content: "x" }))).toEqual([403, 50001]);
     p.core.roles.edit(guildId(), guildId(), alice, { permissions: PERMISSIONS.SEND_MESSAGES });
     expect((await send({ content: "y" })).status).toBe(200);
     p.core.guilds.removeMember(guildId(), botId());
-    expect((await send({ content: "z" })).status).toBe(404);
+    expect(refusal(await send({ content: "z" }))).toEqual([404, 10003]);
   });
 });
 
@@ -146,7 +146,7 @@ describe("the 32 KB rule counts the re-serialized body", () => {
     // "1e20" re-serializes to 21 digits: a 7.5 KB text becomes a 32+ KB body.
     const numbers = Array.from({ length: 1600 }, () => "1e20").join(",");
     const r = await sendRaw(`{"content":"x","embeds":[{"fields":[],"color":0,"title":"t","description":"d","footer":{"text":"${"y".repeat(10)}"}}],"flags":0,"pad":[${numbers}]}`);
-    expect(r.status).toBe(400);
+    expect(refusal(r)).toEqual([400, 50035]);
     expect(r.body.errors._errors[0].code).toBe("PAYLOAD_TOO_LARGE");
     const ok = await sendRaw(`{"content":"${"\\u00e9".repeat(300)}"}`);
     expect(ok.status).toBe(200);
@@ -157,7 +157,7 @@ describe("the 32 KB rule counts the re-serialized body", () => {
     // 11,500 three-byte characters: within every per-field limit, over 32 KB in UTF-8.
     const big = "€".repeat(1900);
     const r = await send({ content: "€".repeat(2000), embeds: Array.from({ length: 5 }, () => ({ description: big })) });
-    expect(r.status).toBe(400);
+    expect(refusal(r)).toEqual([400, 50035]);
     expect(r.body.errors._errors[0].code).toBe("PAYLOAD_TOO_LARGE");
   });
 });

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from "bun:test";
-import { BASIC_WORLD, call, makeUnlimitedParley, recordEvents } from "../helpers";
+import { BASIC_WORLD, call, makeUnlimitedParley, recordEvents, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
 import { Snowflakes } from "../../src/wire/snowflakes";
@@ -86,10 +86,10 @@ describe("POST /channels/{channel_id}/messages", () => {
 
   test("a reply to a missing message fails unless fail_if_not_exists is false", async () => {
     const missing = await send({ content: "a", message_reference: { message_id: "123456789012345678" } });
-    expect(missing.status).toBe(400);
+    expect(refusal(missing)).toEqual([400, 50035]);
     expect(missing.body.errors.message_reference).toBeDefined();
     const other = personSays("alice", "elsewhere", w.guilds.Lab.channels.staff);
-    expect((await send({ content: "a", message_reference: { message_id: other } })).status).toBe(400);
+    expect(refusal(await send({ content: "a", message_reference: { message_id: other } }))).toEqual([400, 50035]);
     const plain = await send({ content: "a", message_reference: { message_id: "123456789012345678", fail_if_not_exists: false } });
     expect(plain.status).toBe(200);
     expect(plain.body.type).toBe(0);
@@ -184,8 +184,8 @@ describe("GET /channels/{channel_id}/messages", () => {
     expect((await call(p, "GET", `/channels/${general}/messages/${m}`, { token })).status).toBe(200);
     const wrong = await call(p, "GET", `/channels/${w.guilds.Lab.channels.staff}/messages/${m}`, { token });
     expect([wrong.status, wrong.body.code]).toEqual([404, 10003]);
-    expect((await call(p, "GET", `/channels/${general}/messages/123456789012345678`, { token })).status).toBe(404);
-    expect((await call(p, "GET", `/channels/${w.guilds.Elsewhere.channels.hidden}/messages`, { token })).status).toBe(404);
+    expect(refusal(await call(p, "GET", `/channels/${general}/messages/123456789012345678`, { token }))).toEqual([404, 10003]);
+    expect(refusal(await call(p, "GET", `/channels/${w.guilds.Elsewhere.channels.hidden}/messages`, { token }))).toEqual([404, 10003]);
   });
 });
 
@@ -215,12 +215,12 @@ describe("PATCH /channels/{channel_id}/messages/{message_id}", () => {
     const path = `/channels/${general}/messages/${m}`;
     const r = await call(p, "PATCH", path, { token, body: { content: "mine now" } });
     expect([r.status, r.body.code]).toEqual([403, 50001]);
-    expect((await call(p, "PATCH", path, { token, body: { flags: 4 } })).status).toBe(403);
+    expect(refusal(await call(p, "PATCH", path, { token, body: { flags: 4 } }))).toEqual([403, 50001]);
     grant("Mod", w.applications.EchoBot.bot_user_id);
     const ok = await call(p, "PATCH", path, { token, body: { flags: 4 } });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ flags: 4, content: "bob's" });
-    expect((await call(p, "PATCH", path, { token, body: { content: "no" } })).status).toBe(403);
+    expect(refusal(await call(p, "PATCH", path, { token, body: { content: "no" } }))).toEqual([403, 50001]);
   });
 });
 
@@ -234,7 +234,7 @@ describe("DELETE messages", () => {
     expect([denied.status, denied.body.code]).toEqual([403, 50001]);
     grant("Mod", w.applications.EchoBot.bot_user_id);
     expect((await call(p, "DELETE", `/channels/${general}/messages/${bobs}`, { token })).status).toBe(204);
-    expect((await call(p, "DELETE", `/channels/${general}/messages/${bobs}`, { token })).status).toBe(404);
+    expect(refusal(await call(p, "DELETE", `/channels/${general}/messages/${bobs}`, { token }))).toEqual([404, 10003]);
     expect(ev.of("message.deleted").map((e: any) => e.messageId)).toEqual([uuid(mine), uuid(bobs)]);
   });
 
@@ -249,7 +249,7 @@ describe("DELETE messages", () => {
     expect(one.body.errors.messages).toBeDefined();
     const tooMany = await bulk(Array.from({ length: 101 }, (_, i) => (250000000000000000n + BigInt(i)).toString()));
     expect(tooMany.body.errors.messages).toBeDefined();
-    expect((await bulk([ids[0], ids[0]])).status).toBe(400);
+    expect(refusal(await bulk([ids[0], ids[0]]))).toEqual([400, 50035]);
     const ev = recordEvents(p);
     // 100 ids (unknown ones count toward the bound and are skipped).
     const padded = [ids[0], ids[1], ...Array.from({ length: 98 }, (_, i) => (BigInt(ids[2]) + 1000n + BigInt(i)).toString())];
@@ -282,10 +282,10 @@ describe("direct messages (spec 1.6)", () => {
     const stranger = await call(p, "POST", "/users/@me/channels", { token, body: { recipient_id: w.users.dave.id } });
     expect([stranger.status, stranger.body.code]).toEqual([403, 50001]);
     const bot = await call(p, "POST", "/users/@me/channels", { token, body: { recipient_id: w.applications.QuietBot.bot_user_id } });
-    expect(bot.status).toBe(403);
+    expect(refusal(bot)).toEqual([403, 50001]);
     const self = await call(p, "POST", "/users/@me/channels", { token, body: { recipient_id: w.applications.EchoBot.bot_user_id } });
-    expect(self.status).toBe(400);
-    expect((await call(p, "POST", "/users/@me/channels", { token, body: { recipient_id: "123456789012345678" } })).status).toBe(404);
+    expect(refusal(self)).toEqual([400, 50035]);
+    expect(refusal(await call(p, "POST", "/users/@me/channels", { token, body: { recipient_id: "123456789012345678" } }))).toEqual([404, 10003]);
     expect((await call(p, "POST", "/users/@me/channels", { token, body: {} })).body.errors.recipient_id).toBeDefined();
   });
 
@@ -302,11 +302,11 @@ describe("direct messages (spec 1.6)", () => {
     const one = await call(p, "GET", `/channels/${dm}/messages/${theirs.id}`, { token });
     expect(one.body.content).toBe("");
     // The bot cannot edit or delete the person's envelope.
-    expect((await call(p, "PATCH", `/channels/${dm}/messages/${theirs.id}`, { token, body: { content: "x" } })).status).toBe(403);
-    expect((await call(p, "DELETE", `/channels/${dm}/messages/${theirs.id}`, { token })).status).toBe(403);
-    expect((await call(p, "POST", `/channels/${dm}/messages/bulk-delete`, { token, body: { messages: [theirs.id, mine.body.id] } })).status).toBe(403);
+    expect(refusal(await call(p, "PATCH", `/channels/${dm}/messages/${theirs.id}`, { token, body: { content: "x" } }))).toEqual([403, 50001]);
+    expect(refusal(await call(p, "DELETE", `/channels/${dm}/messages/${theirs.id}`, { token }))).toEqual([403, 50001]);
+    expect(refusal(await call(p, "POST", `/channels/${dm}/messages/bulk-delete`, { token, body: { messages: [theirs.id, mine.body.id] } }))).toEqual([403, 50001]);
     // Another bot cannot see this DM at all.
-    expect((await call(p, "GET", `/channels/${dm}/messages`, { token: w.applications.QuietBot.token })).status).toBe(404);
+    expect(refusal(await call(p, "GET", `/channels/${dm}/messages`, { token: w.applications.QuietBot.token }))).toEqual([404, 10003]);
   });
 
   test("once the person shares no server with the bot, the bot cannot write into the DM", async () => {

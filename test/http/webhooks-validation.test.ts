@@ -1,43 +1,115 @@
-import { beforeEach, expect, test } from "bun:test";
-import { call, makeUnlimitedParley, seedAdmin } from "../helpers";
-import type { Parley } from "../../src/app";
+/**
+ * Webhook messages go through the one message validator, as a scenario table
+ * (test/scenarios.ts): every row a fresh ADMIN_WORLD with a webhook ModBot made in
+ * #general ({hook} is its token path), one request by nobody (the token is the key).
+ */
+import { expect } from "bun:test";
+import { ADMIN_WORLD, call } from "../helpers";
+import { scenarios, type Scenario, type ScenarioContext } from "../scenarios";
+import { SPEC_RATE_LIMITS } from "../../src/config";
 
-let p: Parley;
-let hook: string;
+/** ModBot makes the webhook; with `message`, the webhook also posts it first ({msg}). */
+function withHook(message?: unknown): Scenario["setup"] {
+  return async ({ p, w, fill }: ScenarioContext): Promise<Record<string, string>> => {
+    const r = await call(p, "POST", fill("/channels/{channel:general}/webhooks"), { token: w.applications.ModBot.token, body: { name: "Relay" } });
+    expect(r.status).toBe(200);
+    const hook = `/webhooks/${r.body.id}/${r.body.token}`;
+    if (message === undefined) return { hook };
+    const m = await call(p, "POST", `${hook}?wait=1`, { body: message });
+    expect(m.status).toBe(200);
+    return { hook, msg: m.body.id as string };
+  };
+}
 
-beforeEach(async () => {
-  p = makeUnlimitedParley();
-  const w = seedAdmin(p);
-  const r = await call(p, "POST", `/channels/${w.guilds.Lab.channels.general}/webhooks`, { token: w.applications.ModBot.token, body: { name: "Relay" } });
-  expect(r.status).toBe(200);
-  hook = `/webhooks/${r.body.id}/${r.body.token}`;
+/** One past a bound: 400 50035, the message names the path, nothing posted. */
+const pastBound = (name: string, body: unknown, path: string): Scenario => ({
+  name,
+  actor: "anon",
+  method: "POST",
+  path: "{hook}",
+  body,
+  status: 400,
+  code: 50035,
+  contains: [`Invalid Form Body (${path}:`],
+  events: { "*": 0 },
+  setup: withHook(),
 });
 
-test("webhook messages use the one message validator: limits at the bound pass, one past is 50035 with the path", async () => {
-  const ok = await call(p, "POST", `${hook}?wait=true`, { body: { content: "x".repeat(2000), embeds: [{ title: "t".repeat(256) }] } });
-  expect(ok.status).toBe(200);
-  expect(ok.body.webhook_id).toBeTruthy();
-  for (const [body, path] of [
-    [{ content: "x".repeat(2001) }, "content"],
-    [{ embeds: [{ title: "t".repeat(257) }] }, "embeds[0].title"],
-    [{ content: "a", components: [{ type: 1, components: [{ type: 2, style: 1, label: "no id" }] }] }, "components[0].components[0].custom_id"],
-  ] as const) {
-    const r = await call(p, "POST", hook, { body });
-    expect(r.status).toBe(400);
-    expect(r.body.code).toBe(50035);
-    expect(r.body.message).toContain(path);
-  }
-  const empty = await call(p, "POST", hook, { body: { username: "only a name" } });
-  expect([empty.status, empty.body.code]).toEqual([400, 50035]);
-});
+const table = { world: ADMIN_WORLD, config: { rateLimits: { ...SPEC_RATE_LIMITS, enabled: false } } };
 
-test("editing a webhook message replaces embeds when present and keeps them when absent", async () => {
-  const m = await call(p, "POST", `${hook}?wait=1`, { body: { content: "v1", embeds: [{ title: "a" }] } });
-  const e1 = await call(p, "PATCH", `${hook}/messages/${m.body.id}`, { body: { content: "v2" } });
-  expect(e1.body).toMatchObject({ content: "v2", embeds: [{ title: "a" }] });
-  const e2 = await call(p, "PATCH", `${hook}/messages/${m.body.id}`, { body: { embeds: [] } });
-  expect(e2.body).toMatchObject({ content: "v2", embeds: [] });
-  const bad = await call(p, "PATCH", `${hook}/messages/${m.body.id}`, { body: { embeds: [{ color: 0x1000000 }] } });
-  expect([bad.status, bad.body.code]).toEqual([400, 50035]);
-  expect(bad.body.message).toContain("embeds[0].color");
-});
+scenarios(
+  "webhook messages use the one message validator",
+  [
+    {
+      name: "content and an embed title at their bounds pass",
+      actor: "anon",
+      method: "POST",
+      path: "{hook}?wait=true",
+      body: { content: "x".repeat(2000), embeds: [{ title: "t".repeat(256) }] },
+      status: 200,
+      events: { "message.created": 1, "*": 0 },
+      setup: withHook(),
+      after: ({ res }) => expect(res.body.webhook_id).toBeTruthy(),
+    },
+    pastBound("content one past 2000 is 50035 naming content", { content: "x".repeat(2001) }, "content"),
+    pastBound("an embed title one past 256 is 50035 naming embeds[0].title", { embeds: [{ title: "t".repeat(257) }] }, "embeds[0].title"),
+    pastBound(
+      "a button without custom_id is 50035 naming its path",
+      { content: "a", components: [{ type: 1, components: [{ type: 2, style: 1, label: "no id" }] }] },
+      "components[0].components[0].custom_id",
+    ),
+    {
+      name: "a username alone is an empty message: 50035",
+      actor: "anon",
+      method: "POST",
+      path: "{hook}",
+      body: { username: "only a name" },
+      status: 400,
+      code: 50035,
+      events: { "*": 0 },
+      setup: withHook(),
+    },
+  ],
+  table,
+);
+
+scenarios(
+  "editing a webhook message",
+  [
+    {
+      name: "embeds absent from the edit are kept",
+      actor: "anon",
+      method: "PATCH",
+      path: "{hook}/messages/{msg}",
+      body: { content: "v2" },
+      status: 200,
+      events: { "message.updated": 1, "*": 0 },
+      setup: withHook({ content: "v1", embeds: [{ title: "a" }] }),
+      after: ({ res }) => expect(res.body).toMatchObject({ content: "v2", embeds: [{ title: "a" }] }),
+    },
+    {
+      name: "embeds present in the edit replace them; the content is kept",
+      actor: "anon",
+      method: "PATCH",
+      path: "{hook}/messages/{msg}",
+      body: { embeds: [] },
+      status: 200,
+      events: { "message.updated": 1, "*": 0 },
+      setup: withHook({ content: "v2", embeds: [{ title: "a" }] }),
+      after: ({ res }) => expect(res.body).toMatchObject({ content: "v2", embeds: [] }),
+    },
+    {
+      name: "an edit past a bound is 50035 naming embeds[0].color",
+      actor: "anon",
+      method: "PATCH",
+      path: "{hook}/messages/{msg}",
+      body: { embeds: [{ color: 0x1000000 }] },
+      status: 400,
+      code: 50035,
+      contains: ["Invalid Form Body (embeds[0].color:"],
+      events: { "*": 0 },
+      setup: withHook({ content: "v2", embeds: [{ title: "a" }] }),
+    },
+  ],
+  table,
+);

@@ -49,14 +49,17 @@ export type WebhookTarget = { kind: "webhook"; webhook: WebhookRow } | { kind: "
 
 /**
  * Token paths serve two things: webhooks (first segment a webhook id) and interaction
- * follow-ups (first segment an application id). A webhook with a wrong token is 401;
- * anything else is the interactions area's to answer.
+ * follow-ups (first segment an application id). A webhook with a wrong token is 401; an
+ * application's id, or an interaction's token under another id (spec 3.1: 10062), is the
+ * interactions area's to answer; anything else (a webhook that was deleted, an id that
+ * names nothing) is an unknown webhook, 404 10003.
  */
 export function resolveWebhookTarget(api: BotApi, idFlake: string, token: string): WebhookTarget {
   const id = api.flakes.uuid(idFlake);
   const w = id ? api.core.webhooks.get(id) : null;
-  if (!w) return { kind: "interaction" };
-  return { kind: "webhook", webhook: api.core.webhooks.authenticate(w.id, token) };
+  if (w) return { kind: "webhook", webhook: api.core.webhooks.authenticate(w.id, token) };
+  if ((id && api.core.apps.get(id)) || api.core.interactionResponses.issued(token)) return { kind: "interaction" };
+  throw DomainError.notFound("webhook");
 }
 
 function decoded(s: string | undefined): string {

@@ -53,6 +53,8 @@ class MatrixBot(commands.Bot):
         self.add_view(Panel())
         synced = await self.tree.sync(guild=GUILD)
         emit(event="synced", commands=sorted(c.name for c in synced))
+        app = await self.application_info()
+        emit(event="app", id=str(app.id), name=app.name, owner=str(app.owner.id))
 
 
 bot = MatrixBot()
@@ -72,6 +74,7 @@ async def on_ready():
         guilds=[str(x.id) for x in bot.guilds],
         guild={
             "name": g.name,
+            "unavailable": g.unavailable,
             "channels": sorted(c.name for c in g.channels),
             "roles": sorted(r.name for r in g.roles),
             "members": sorted(m.name for m in g.members),
@@ -109,6 +112,7 @@ async def on_message(m: discord.Message):
         id=str(m.id),
         content=m.content,
         channel=str(m.channel.id),
+        guild=str(m.guild.id) if m.guild else None,
         dm=isinstance(m.channel, discord.DMChannel),
         author=str(m.author.id),
         embeds=[e.title for e in m.embeds],
@@ -179,8 +183,21 @@ async def on_member_update(before, after):
 
 @bot.command()
 async def echo(ctx: commands.Context, *, text: str):
-    sent = await ctx.send(text)
-    emit(scenario="message-content", asked=ctx.message.content, sent=str(sent.id))
+    sent = await ctx.reply(text, mention_author=False)
+    emit(scenario="message-content", step="echo", asked=ctx.message.content, sent=str(sent.id), type=sent.type.value, ref=str(sent.reference.message_id))
+
+
+@bot.command()
+async def tidy(ctx: commands.Context, message_id: int):
+    """Delete one of the bot's own messages, then try a message over the 2000-character limit."""
+    mine = await ctx.channel.fetch_message(message_id)
+    await mine.delete()
+    try:
+        await ctx.send("x" * 2001)
+        refused = None
+    except discord.HTTPException as e:
+        refused = {"status": e.status, "code": e.code}
+    emit(scenario="message-content", step="tidy", deleted=str(message_id), refused=refused)
 
 
 @bot.command()
@@ -191,9 +208,10 @@ async def card(ctx: commands.Context):
     view = discord.ui.View()
     view.add_item(discord.ui.Button(label="Docs", url="https://example.org/docs"))
     view.add_item(discord.ui.Button(label="Press", custom_id="mx:press", style=discord.ButtonStyle.success))
-    sent = await ctx.send(embed=embed, view=view)
+    sent = await ctx.send("a card", embed=embed, view=view)
     view.stop()
     seen = await ctx.channel.fetch_message(sent.id)
+    edited = await sent.edit(content="card, edited")
     emit(
         scenario="embeds-components",
         sent=str(sent.id),
@@ -202,13 +220,21 @@ async def card(ctx: commands.Context):
             "rows": [[c.to_dict() for c in row.children] for row in seen.components],
         },
         person_embeds=[e.title for e in ctx.message.embeds],
+        sent_shape={"content": sent.content, "embeds": len(sent.embeds), "rows": len(sent.components)},
+        edited={"content": edited.content, "embeds": len(edited.embeds), "edited": edited.edited_at is not None},
     )
 
 
 @bot.command()
 async def react(ctx: commands.Context):
     await ctx.message.add_reaction("👍")
-    emit(event="reacted", message=str(ctx.message.id))
+    history = [m async for m in ctx.channel.history(limit=3)]
+    emit(
+        event="reacted",
+        message=str(ctx.message.id),
+        history=[str(m.id) for m in history],
+        history_reactions=[[str(r.emoji), r.count, r.me] for r in history[0].reactions],
+    )
 
 
 @bot.command(name="type")
@@ -224,8 +250,10 @@ async def chan(ctx: commands.Context):
     g = ctx.guild
     helper = discord.utils.get(g.roles, name="Helper")
     room = await g.create_text_channel("mx-room", topic="made by discord.py", reason="matrix")
+    created = {"name": room.name, "topic": room.topic}
     room = await room.edit(name="mx-renamed", topic="renamed by discord.py")
     await room.set_permissions(helper, send_messages=False, manage_messages=True, reason="matrix")
+    await room.set_permissions(ctx.author, send_messages=False, manage_messages=True, reason="matrix")
     fetched = await bot.fetch_channel(room.id)
     scratch = await g.create_text_channel("mx-scratch")
     await scratch.delete(reason="matrix")
@@ -233,6 +261,7 @@ async def chan(ctx: commands.Context):
     emit(
         scenario="channels",
         room=str(room.id),
+        created=created,
         name=fetched.name,
         topic=fetched.topic,
         overwrite={"send_messages": ow.send_messages, "manage_messages": ow.manage_messages},
@@ -243,17 +272,26 @@ async def chan(ctx: commands.Context):
 @bot.command()
 async def mod(ctx: commands.Context, carol: int, dave: int, erin: int):
     g = ctx.guild
+    fetched = await bot.fetch_guild(g.id)
     helper = discord.utils.get(g.roles, name="Helper")
     member = await g.fetch_member(carol)
     await member.add_roles(helper, reason="helpful")
     await g.kick(discord.Object(dave), reason="kicked by matrix")
-    await g.ban(discord.Object(erin), reason="banned by matrix", delete_message_days=0)
+    await g.ban(discord.Object(erin), reason="banned by matrix", delete_message_seconds=60)
+    ban = await g.fetch_ban(discord.Object(erin))
     bans = [str(b.user.id) async for b in g.bans()]
     log = [
         {"action": e.action.name, "target": str(e.target.id) if e.target else None, "reason": e.reason, "user": str(e.user.id) if e.user else None}
         async for e in g.audit_logs(limit=10)
     ]
-    emit(scenario="moderation", roles=sorted(r.name for r in (await g.fetch_member(carol)).roles), bans=bans, audit=log)
+    emit(
+        scenario="moderation",
+        guild=fetched.name,
+        roles=sorted(r.name for r in (await g.fetch_member(carol)).roles),
+        ban_reason=ban.reason,
+        bans=bans,
+        audit=log,
+    )
 
 
 @bot.command()
@@ -267,12 +305,15 @@ async def hook(ctx: commands.Context):
         listed = [w.name for w in await ctx.channel.webhooks()]
         await wh.delete_message(msg.id)
         late = await wh.send("after the delete", wait=True)
+        await wh.send("no wait")  # without wait=True the webhook answers 204 and discord.py returns None
     await made.delete(reason="matrix")
     emit(
         scenario="webhooks",
         webhook=str(made.id),
         listed=listed,
         sent=str(msg.id),
+        sent_content=msg.content,
+        sent_webhook=str(msg.webhook_id),
         edited=edited.content,
         fetched=fetched.content,
         author=fetched.author.name,
@@ -308,6 +349,11 @@ class Panel(discord.ui.View):
         await interaction.response.send_message(f"you picked {', '.join(select.values)}", ephemeral=True)
         emit(scenario="components", step="select", values=select.values)
 
+    @discord.ui.button(label="Close", style=discord.ButtonStyle.danger, custom_id="mx:close")
+    async def close(self, interaction: discord.Interaction, button: discord.ui.Button):
+        await interaction.response.edit_message(content="panel: closed", view=None)
+        emit(scenario="components", step="close", message=str(interaction.message.id))
+
 
 # ---- slash commands ----
 
@@ -336,9 +382,44 @@ async def secret(interaction: discord.Interaction):
 @bot.tree.command(name="edit", description="reply, then edit the reply", guild=GUILD)
 async def edit(interaction: discord.Interaction):
     await interaction.response.send_message("first draft")
+    extra = await interaction.followup.send("and a follow-up", wait=True)
     msg = await interaction.edit_original_response(content="final draft")
     original = await interaction.original_response()
-    emit(scenario="slash-commands", step="edit", id=str(interaction.id), edited=msg.content, original=original.content)
+    emit(scenario="slash-commands", step="edit", id=str(interaction.id), followup=str(extra.id), edited=msg.content, original=original.content)
+
+
+# Global commands (the ones above are the guild's), synced on request by !sync.
+@bot.tree.command(name="hello", description="Say hello")
+@app_commands.describe(name="Whom to greet", times="How often")
+async def hello(interaction: discord.Interaction, name: str, times: app_commands.Range[int, 1, 3] = 1):
+    await interaction.response.send_message(f"hello {name}" * times)
+
+
+tag = app_commands.Group(name="tag", description="Tags")
+
+
+@tag.command(name="get", description="Get a tag")
+async def tag_get(interaction: discord.Interaction, key: str):
+    await interaction.response.send_message(key)
+
+
+bot.tree.add_command(tag)
+
+
+@bot.command(name="sync")
+async def sync_(ctx: commands.Context):
+    synced = await bot.tree.sync()
+    fetched = await bot.tree.fetch_commands()
+    hello_cmd = next(c for c in synced if c.name == "hello")
+    tag_cmd = next(c for c in synced if c.name == "tag")
+    emit(
+        scenario="slash-commands",
+        step="sync",
+        synced=sorted(c.name for c in synced),
+        fetched=sorted(c.name for c in fetched),
+        hello_options=[[o.name, o.required, getattr(o, "min_value", None), getattr(o, "max_value", None)] for o in hello_cmd.options],
+        tag_sub=[o.name for o in tag_cmd.options],
+    )
 
 
 async def main():

@@ -3,7 +3,7 @@ cells: it logs in (no gateway, so no wait for READY), then does one step per lin
 from stdin and reports it, with the warnings discord.py's HTTP layer logged meanwhile.
 
 Usage: py_matrix_rest.py BASE TOKEN CHANNEL_ID OTHER_CHANNEL_ID
-Steps: bucket | global | not-implemented
+Steps: bucket | global | not-implemented | sticker
 """
 import asyncio
 import json
@@ -57,6 +57,12 @@ async def step(client: discord.Client, name: str):
                 code=e.code,
                 text=e.text,
             )
+    elif name == "sticker":
+        try:
+            await client.fetch_sticker(123456789012345678)
+            emit(scenario="not-implemented", step="sticker", error=None)
+        except discord.HTTPException as e:
+            emit(scenario="not-implemented", step="sticker", error=type(e).__name__, is_http_exception=True, status=e.status, code=e.code)
 
 
 async def main():
