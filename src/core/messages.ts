@@ -14,6 +14,12 @@ import { MESSAGE_TYPE, SENDABLE_FLAGS, SUPPRESS_EMBEDS, type EditInput, type Mes
 export * from "./message-types";
 
 const TEXT_TYPES = new Set([0, 1, 2, 5]);
+
+/** A post begun by Messages.begin(): the channel is visible to the actor. */
+export interface Draft {
+  readonly channel: ChannelRow;
+  send(input: SendInput): MessageRow;
+}
 const EVERYONE = /@(everyone|here)\b/;
 const NONCE_WINDOW_MS = 2 * 60_000;
 
@@ -198,40 +204,53 @@ export class Messages {
    * only holders of "every permission" are the ones who may ping everyone.
    */
   send(actorId: string, channelId: string, input: SendInput): MessageRow {
-    return this.d.store.write(() => {
-      const a = this.access(actorId, channelId);
-      if (!TEXT_TYPES.has(a.channel.type)) throw DomainError.invalid("", "Cannot send messages in a non-text channel", "CHANNEL_TYPE_INVALID");
-      if (a.isDm) this.requireDmPartnerReachable(actorId, a.channel.id);
-      else requireBits(a, PERMISSIONS.SEND_MESSAGES);
-      if (input.enforceNonce && input.nonce) {
-        const earlier = this.db
-          .query("SELECT * FROM messages WHERE channel_id = ? AND id >= ? AND author_id = ? AND nonce = ? AND created_at >= ? ORDER BY id DESC LIMIT 1")
-          .get(channelId, uuidBound(this.d.clock.now() - NONCE_WINDOW_MS, false), actorId, input.nonce, this.d.clock.now() - NONCE_WINDOW_MS) as MessageRow | null;
-        if (earlier) return earlier;
-      }
-      this.enforceSlowmode(a, actorId);
-      let reference: NewMessage["reference"] = null;
-      if (input.reference) {
-        const ref = input.reference.messageId ? this.get(input.reference.messageId) : null;
-        if (ref && ref.channel_id === channelId && !ref.ephemeral_user_id)
-          reference = { messageId: ref.id, channelId, guildId: a.channel.guild_id };
-        else if (input.reference.failIfNotExists)
-          throw DomainError.invalid("message_reference", "Unknown message", "REPLIES_UNKNOWN_MESSAGE");
-      }
-      const content = input.content ?? "";
-      return this.insert(a.channel, {
-        channelId,
-        authorId: actorId,
-        content,
-        embeds: input.embeds ?? [],
-        components: input.components ?? [],
-        flags: (input.flags ?? 0) & SENDABLE_FLAGS,
-        nonce: input.nonce ?? null,
-        tts: input.tts ?? false,
-        type: reference ? MESSAGE_TYPE.REPLY : MESSAGE_TYPE.DEFAULT,
-        reference,
-        mentionEveryone: this.mayPingEveryone(a, content, input.allowEveryone),
-      });
+    return this.d.store.write(() => this.begin(actorId, channelId).send(input));
+  }
+
+  /**
+   * A post in two steps, for a surface that must answer an invisible channel (404) before
+   * a bad body (400) and that before a missing permission (403): begin() reads the access
+   * once, send() decides the rest with it. Use the draft in the same synchronous step (no
+   * await between), so the access it holds is still what the store says.
+   */
+  begin(actorId: string, channelId: string): Draft {
+    const a = this.access(actorId, channelId);
+    return { channel: a.channel, send: (input) => this.d.store.write(() => this.sendWith(actorId, a, input)) };
+  }
+
+  private sendWith(actorId: string, a: ChannelAccess, input: SendInput): MessageRow {
+    const channelId = a.channel.id;
+    if (!TEXT_TYPES.has(a.channel.type)) throw DomainError.invalid("", "Cannot send messages in a non-text channel", "CHANNEL_TYPE_INVALID");
+    if (a.isDm) this.requireDmPartnerReachable(actorId, a.channel.id);
+    else requireBits(a, PERMISSIONS.SEND_MESSAGES);
+    if (input.enforceNonce && input.nonce) {
+      const earlier = this.db
+        .query("SELECT * FROM messages WHERE channel_id = ? AND id >= ? AND author_id = ? AND nonce = ? AND created_at >= ? ORDER BY id DESC LIMIT 1")
+        .get(channelId, uuidBound(this.d.clock.now() - NONCE_WINDOW_MS, false), actorId, input.nonce, this.d.clock.now() - NONCE_WINDOW_MS) as MessageRow | null;
+      if (earlier) return earlier;
+    }
+    this.enforceSlowmode(a, actorId);
+    let reference: NewMessage["reference"] = null;
+    if (input.reference) {
+      const ref = input.reference.messageId ? this.get(input.reference.messageId) : null;
+      if (ref && ref.channel_id === channelId && !ref.ephemeral_user_id)
+        reference = { messageId: ref.id, channelId, guildId: a.channel.guild_id };
+      else if (input.reference.failIfNotExists)
+        throw DomainError.invalid("message_reference", "Unknown message", "REPLIES_UNKNOWN_MESSAGE");
+    }
+    const content = input.content ?? "";
+    return this.insert(a.channel, {
+      channelId,
+      authorId: actorId,
+      content,
+      embeds: input.embeds ?? [],
+      components: input.components ?? [],
+      flags: (input.flags ?? 0) & SENDABLE_FLAGS,
+      nonce: input.nonce ?? null,
+      tts: input.tts ?? false,
+      type: reference ? MESSAGE_TYPE.REPLY : MESSAGE_TYPE.DEFAULT,
+      reference,
+      mentionEveryone: this.mayPingEveryone(a, content, input.allowEveryone),
     });
   }
 

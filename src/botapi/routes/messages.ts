@@ -26,7 +26,7 @@ async function post(req: Req): Promise<Reply> {
   const { api, params, bot } = req;
   const channelId = known(api, params.channel_id, "channel");
   const raw = await req.json().catch((e: unknown) => e);
-  const { channel } = api.core.messages.access(bot.botUserId, channelId);
+  const draft = api.core.messages.begin(bot.botUserId, channelId);
   if (raw instanceof Error) throw raw;
   const body = validateMessagePayload(raw, api.flakes, { rawLength: req.bodyLength() });
   if (body.reference && body.reference.type !== 0) throw DomainError.notImplemented("501: Not Implemented. Message forwarding is not supported by Parley.");
@@ -45,12 +45,12 @@ async function post(req: Req): Promise<Reply> {
   };
   // The snowflake is minted in the post's own transaction: one commit per message, not two.
   const m = api.core.transaction(() => {
-    const sent = api.core.messages.send(bot.botUserId, channelId, input);
+    const sent = draft.send(input);
     api.flakes.of(sent.id);
     return sent;
   });
   // Without enforce_nonce every post inserts a new message, which has no reactions yet.
-  return ok(shown(req, m, { channel, fresh: !(body.enforceNonce && body.nonce) }));
+  return ok(shown(req, m, { channel: draft.channel, fresh: !(body.enforceNonce && body.nonce) }));
 }
 
 export const messageRoutes: RouteDef[] = [

@@ -17,13 +17,14 @@ export class GuildReads {
     return this.d.store.db;
   }
 
-  member(guildId: string, userId: string): MemberModel | null {
+  /** A member with its roles, and its user unless `withUser` is false (a message's author is read apart). */
+  member(guildId: string, userId: string, withUser = true): MemberModel | null {
     const row = this.guilds.member(guildId, userId);
-    return row ? this.memberOf(row) : null;
+    return row ? this.memberOf(row, withUser) : null;
   }
 
-  memberOf(row: MemberRow): MemberModel {
-    return { row, roleIds: this.guilds.memberRoleIds(row.guild_id, row.user_id), user: this.users.get(row.user_id) };
+  memberOf(row: MemberRow, withUser = true): MemberModel {
+    return { row, roleIds: this.guilds.memberRoleIds(row.guild_id, row.user_id), user: withUser ? this.users.get(row.user_id) : null };
   }
 
   /**

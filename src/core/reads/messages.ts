@@ -49,7 +49,7 @@ export class MessageReads {
     }
     if (opts.member) {
       const guildId = channel?.guild_id;
-      out.member = guildId && !row.webhook_id && !row.ephemeral_user_id ? this.guildReads.member(guildId, row.author_id) : null;
+      out.member = guildId && !row.webhook_id && !row.ephemeral_user_id ? this.guildReads.member(guildId, row.author_id, false) : null;
     }
     return out;
   }
