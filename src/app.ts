@@ -49,9 +49,14 @@ export function createParley(config: Config): Parley {
   const core = createCore({ clock, store });
   const flakes = new Snowflakes(core.idmap);
   const urls: Urls = placeholderUrls(config);
-  const api: BotApi = { core, flakes, limiter: new RateLimiter(clock, config.rateLimits), urls };
+  const api: BotApi = { core, flakes, limiter: new RateLimiter(clock, config.rateLimits), urls, hooks: [] };
   const events = config.harness ? new EventLog() : null;
-  const gateway = createGateway({ core, flakes, urls, tap: events ? (app, session, frame) => events.append(app, session, frame) : undefined });
+  const gateway = createGateway({
+    core,
+    flakes,
+    urls,
+    hooks: events ? [{ dispatched: (s, frame) => events.append(s.owner.appFlake, s.id, frame) }] : [],
+  });
 
   const http = new Elysia()
     .onError(({ code, error }) => {

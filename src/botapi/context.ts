@@ -2,6 +2,7 @@ import type { Core } from "../core";
 import type { Urls } from "../config";
 import type { Snowflakes } from "../wire/snowflakes";
 import type { RateLimiter } from "./ratelimit";
+import type { RequestHooks } from "./hooks";
 
 /** What bot API handlers work with: core services, the snowflake boundary, limits, addresses. Built by the composition root. */
 export interface BotApi {
@@ -9,4 +10,6 @@ export interface BotApi {
   flakes: Snowflakes;
   limiter: RateLimiter;
   urls: Urls;
+  /** Observers and interceptors of every request (faults, transcripts, logs, metrics). */
+  hooks: RequestHooks[];
 }

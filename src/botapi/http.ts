@@ -13,6 +13,9 @@ import { rateLimitHeaders, type BucketState } from "./ratelimit";
 import { parseBotToken } from "../wire/tokens";
 import { validate } from "../wire/validation";
 import type { TSchema, Static } from "@sinclair/typebox";
+import type { Answer, RequestInfo } from "./hooks";
+
+export type { Answer, RequestHooks, RequestInfo } from "./hooks";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -93,11 +96,23 @@ async function readJson(request: Request, seen: (length: number) => void): Promi
   return parseRequestJson(text);
 }
 
-/** Run one bot API request through auth, rate limits, the handler and the error mapping. */
+/** Run one bot API request through auth, hooks, rate limits, the handler and the error mapping. */
 export async function run(api: BotApi, def: RouteDef, request: Request, params: Record<string, string>): Promise<Response> {
+  const started = performance.now();
+  let parsed: unknown;
+  const info: RequestInfo = { method: def.method, template: def.path, params, appId: null, botUserId: null, body: () => parsed };
+  const a = await answer(api, def, request, info, (v) => (parsed = v));
+  if (api.hooks.length) {
+    const ms = performance.now() - started;
+    for (const h of api.hooks) h.answered?.(info, a, ms);
+  }
+  return jsonResponse(a.status, a.body, a.headers);
+}
+
+async function answer(api: BotApi, def: RouteDef, request: Request, info: RequestInfo, keep: (body: unknown) => void): Promise<Answer> {
   const clock = api.core.clock;
   let state: BucketState | undefined;
-  const major = firstParam(def.path, params);
+  const major = firstParam(def.path, info.params);
   const rlKey = (bot: string) => `${bot}|${major}`;
   try {
     let bot: AuthedBot | null = null;
@@ -107,6 +122,12 @@ export async function run(api: BotApi, def: RouteDef, request: Request, params: 
         state = api.limiter.peek(def.method, def.path, rlKey("anon"));
         throw DomainError.unauthorized();
       }
+      info.appId = bot.app.id;
+      info.botUserId = bot.botUserId;
+    }
+    for (const h of api.hooks) {
+      const instead = h.intercept ? await h.intercept(info) : null;
+      if (instead) return instead;
     }
     if (!bot && !major) {
       // Spec 8.1 rule 3: no bot token and no major parameter: not bucketed.
@@ -119,13 +140,13 @@ export async function run(api: BotApi, def: RouteDef, request: Request, params: 
 
     let bodyPromise: Promise<unknown> | undefined;
     let bodyLength: number | null = null;
-    const json = () => (bodyPromise ??= readJson(request, (n) => (bodyLength = n)));
+    const json = () => (bodyPromise ??= readJson(request, (n) => (bodyLength = n)).then((v) => (keep(v), v)));
     let query: URLSearchParams | undefined;
     const reasonRaw = request.headers.get("x-audit-log-reason");
     const req: Req = {
       api,
       method: def.method,
-      params,
+      params: info.params,
       // Parsed on first use: most writes never look at the query string.
       get query() {
         return (query ??= new URL(request.url).searchParams);
@@ -141,16 +162,16 @@ export async function run(api: BotApi, def: RouteDef, request: Request, params: 
     // other requests of this turn, and nothing is answered before that commit, so an
     // acknowledged write is durable and no answer shows rows that could still roll back.
     const reply = await api.core.batched(() => def.handler(req));
-    return jsonResponse(reply.status, reply.body, { ...rateLimitHeaders(state, clock.now()), ...reply.headers });
+    return { status: reply.status, body: reply.body, headers: { ...rateLimitHeaders(state, clock.now()), ...reply.headers } };
   } catch (e) {
     const { status, body, headers } = errorToStatusBody(e);
-    return jsonResponse(status, body, { ...(state ? rateLimitHeaders(state, clock.now()) : {}), ...headers });
+    return { status, body, headers: { ...(state ? rateLimitHeaders(state, clock.now()) : {}), ...headers } };
   }
 }
 
-function tooMany(global: boolean, retryAfterMs: number, state: BucketState, now: number): Response {
+function tooMany(global: boolean, retryAfterMs: number, state: BucketState, now: number): Answer {
   const { status, body, headers } = rateLimitedAnswer({ retryAfterMs, global });
-  return jsonResponse(status, body, { ...rateLimitHeaders(state, now), ...headers });
+  return { status, body, headers: { ...rateLimitHeaders(state, now), ...headers } };
 }
 
 function firstParam(template: string, params: Record<string, string>): string {

@@ -55,14 +55,25 @@ export class Connections {
     return this.ctx.core.clock;
   }
 
+  private get hooks() {
+    return this.ctx.hooks;
+  }
+
+  /** Every frame but numbered dispatches goes out here, so hooks see it. */
+  private send(conn: Conn, frame: string): void {
+    conn.ws.sendText(frame);
+    for (const h of this.hooks) h.sent?.(conn.id, conn.session, frame);
+  }
+
   // ---- the socket's life ----
 
   open(ws: WS): void {
     const now = this.clock.now();
-    const conn: Conn = { ws: ws as never, state: "awaiting", session: null, lastBeat: now, firstFrameTimer: null, zombieTimer: null };
+    const conn: Conn = { id: ws.data.connId, ws: ws as never, state: "awaiting", session: null, lastBeat: now, firstFrameTimer: null, zombieTimer: null };
     ws.data.conn = conn;
     this.conns.add(conn);
-    ws.send(HELLO_FRAME);
+    for (const h of this.hooks) h.opened?.(conn.id);
+    this.send(conn, HELLO_FRAME);
     conn.firstFrameTimer = this.clock.setTimeout(() => {
       conn.firstFrameTimer = null;
       if (conn.state === "awaiting") this.close(conn, CLOSE_PLAIN);
@@ -73,6 +84,7 @@ export class Connections {
   message(ws: WS, raw: string | Buffer): void {
     const conn = ws.data.conn;
     if (!conn || conn.state === "closed") return;
+    for (const h of this.hooks) h.received?.(conn.id, conn.session, typeof raw === "string" ? raw : "<binary>");
     // Frames are JSON text only (spec 6.1): binary, oversized or unparsable frames end the session.
     if (typeof raw !== "string" || raw.length > MAX_INBOUND_BYTES) return this.invalidate(conn);
     let frame: any;
@@ -87,7 +99,7 @@ export class Connections {
         // Heartbeating may start before IDENTIFY (libraries begin at HELLO).
         conn.lastBeat = this.clock.now();
         if (conn.session) conn.session.lastActivity = conn.lastBeat;
-        ws.send(ACK_FRAME);
+        if (this.hooks.every((h) => h.acknowledge?.(conn.session) ?? true)) this.send(conn, ACK_FRAME);
         return;
       case OP.IDENTIFY:
         return conn.state === "awaiting" ? this.identify(conn, frame.d) : this.invalidate(conn);
@@ -127,6 +139,7 @@ export class Connections {
       if (this.registry.get(s.id)) this.registry.armExpiry(s);
     }
     this.conns.delete(conn);
+    for (const h of this.hooks) h.closed?.(conn.id, s, code);
     if (code === null) return;
     try {
       conn.ws.close(code, reason);
@@ -144,7 +157,7 @@ export class Connections {
       conn.session = null;
     }
     if (conn.state === "closed") return;
-    conn.ws.send(INVALID_SESSION_FRAME);
+    this.send(conn, INVALID_SESSION_FRAME);
     this.close(conn, CLOSE_PLAIN);
   }
 
@@ -204,6 +217,7 @@ export class Connections {
     const s = new Session(randomBytes(16).toString("hex"), { appId: app.id, appFlake: flakes.of(app.id), botUserId: bot.id }, intents, now);
     this.registry.add(s);
     this.attach(conn, s);
+    for (const h of this.hooks) h.attached?.(conn.id, s, "identify");
     const guildIds = core.guilds.guildIdsOf(bot.id);
     const ready = {
       v: 10,
@@ -237,8 +251,9 @@ export class Connections {
     conn.state = "active";
     conn.firstFrameTimer?.cancel();
     conn.firstFrameTimer = null;
-    for (const frame of s.replayAfter(seq)) conn.ws.sendText(frame);
+    for (const frame of s.replayAfter(seq)) this.send(conn, frame);
     this.cohorts.join(s);
+    for (const h of this.hooks) h.attached?.(conn.id, s, "resume");
     this.push(s, "RESUMED", "{}", this.clock.now());
   }
 

@@ -2,14 +2,37 @@ import type { Core } from "../core";
 import type { Urls } from "../config";
 import type { Snowflakes } from "../wire/snowflakes";
 
-/** Called for every dispatch frame a session records (the harness's event log). */
-export type FrameTap = (applicationFlake: string, sessionId: string, frame: string) => void;
+/** A session as hooks see it. */
+export interface SessionRef {
+  readonly id: string;
+  readonly intents: number;
+  readonly owner: { readonly appId: string; readonly appFlake: string; readonly botUserId: string };
+}
+
+/**
+ * Observers of the gateway, set by the composition root: the harness's event log,
+ * faults and transcripts, the operator's logs and metrics. Every hook is optional.
+ */
+export interface GatewayHooks {
+  /** A dispatch numbered for a session: sent if it is live, kept in its ring for RESUME if not. */
+  dispatched?(s: SessionRef, frame: string): void;
+  /** Any other frame sent on a socket (HELLO, heartbeat ACKs, op 9, replayed dispatches). */
+  sent?(connId: number, s: SessionRef | null, frame: string): void;
+  /** A frame received on a socket. */
+  received?(connId: number, s: SessionRef | null, raw: string): void;
+  opened?(connId: number): void;
+  /** A session became live on a socket (IDENTIFY or RESUME). */
+  attached?(connId: number, s: SessionRef, how: "identify" | "resume"): void;
+  /** The socket closed: `code` when the server closed it, null when the client (or Bun) did. */
+  closed?(connId: number, s: SessionRef | null, code: number | null): void;
+  /** Whether to answer a heartbeat with op 11; false drops the ACK (a zombied connection). */
+  acknowledge?(s: SessionRef | null): boolean;
+}
 
 /** What the gateway needs, built by the composition root. */
 export interface GatewayContext {
   core: Pick<Core, "clock" | "bus" | "users" | "apps" | "guilds" | "dms" | "messages" | "reads">;
   flakes: Snowflakes;
   urls: Urls;
-  /** Every recorded frame, when something (the harness) listens. */
-  tap?: FrameTap;
+  hooks: GatewayHooks[];
 }

@@ -20,7 +20,7 @@ import { hears, seesPresences } from "./intents";
 
 export type { GatewaySocketData } from "./connection";
 export type { SessionInfo } from "./registry";
-export type { GatewayContext, FrameTap } from "./context";
+export type { GatewayContext, GatewayHooks, SessionRef } from "./context";
 
 export interface Gateway {
   websocket: WebSocketHandler<GatewaySocketData>;
@@ -52,8 +52,8 @@ export function createGateway(ctx: GatewayContext): Gateway {
   const registry = new SessionRegistry(core.clock, cohorts, () => guildBots.clear());
   const guildBots = new GuildBots(ctx, (botUserId) => registry.hasSessions(botUserId));
   const guildCreates = new GuildCreateCache(ctx);
-  const tap = ctx.tap;
-  const sink: FrameSink | null = tap ? (s, frame) => tap(s.owner.appFlake, s.id, frame) : null;
+  const dispatchHooks = ctx.hooks.filter((h) => h.dispatched);
+  const sink: FrameSink | null = dispatchHooks.length ? (s, frame) => dispatchHooks.forEach((h) => h.dispatched!(s, frame)) : null;
   const audience: Audience = {
     hasSessions: (botUserId) => registry.hasSessions(botUserId),
     guildBots: (guildId) => guildBots.of(guildId),

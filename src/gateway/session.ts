@@ -8,6 +8,7 @@ import type { TimerHandle } from "../core/clock";
 import { dispatchFrame, REPLAY_RING } from "./protocol";
 
 export interface Conn {
+  id: number;
   ws: ServerWebSocket<{ connId: number; conn?: Conn }>;
   state: "awaiting" | "active" | "closed";
   session: Session | null;

@@ -1,0 +1,35 @@
+/** The request pipeline's hook points (http.ts calls them; app.ts sets them). */
+
+/** One bot API request as the pipeline's hooks see it. */
+export interface RequestInfo {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** The route template under /api/v10, e.g. "/channels/{channel_id}/messages". */
+  template: string;
+  params: Record<string, string>;
+  /** The authenticated application (internal id), once known; null for token-less routes. */
+  appId: string | null;
+  botUserId: string | null;
+  /** The request body as parsed, if the handler read it. */
+  body(): unknown;
+}
+
+/** What a bot API request answered, before it is written out. */
+export interface Answer {
+  status: number;
+  body?: unknown;
+  headers: Record<string, string>;
+}
+
+/**
+ * Observers and interceptors of the pipeline, set by the composition root: the harness's
+ * faults and transcripts, the operator's logs and metrics.
+ */
+export interface RequestHooks {
+  /**
+   * After authentication, before rate limits and the handler: an answer to give instead
+   * (a fault), or nothing to carry on (after any delay the hook awaits).
+   */
+  intercept?(r: RequestInfo): Answer | null | undefined | Promise<Answer | null | undefined>;
+  /** Every answer, with how long it took. */
+  answered?(r: RequestInfo, a: Answer, ms: number): void;
+}
