@@ -31,6 +31,8 @@ const Body = Type.Union([
     name: Type.String({ minLength: 1, maxLength: 32 }),
     type: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
     options: Type.Optional(Type.Array(RawOptionSchema, { maxItems: 25 })),
+    /** A context-menu command's target: a user (type 2) or a message (type 3). */
+    target_id: Type.Optional(Id),
   }),
 ]);
 
@@ -52,6 +54,7 @@ export function clientInteractions(p: ClientContext) {
                 type: b.type,
                 options: b.options as RawOption[] | undefined,
                 resolveId: (raw) => raw,
+                targetId: b.target_id,
               },
               delivery,
             );

@@ -183,6 +183,7 @@ export class InteractionResponses {
       components: msg.components ?? [],
       flags: flags | extraFlags,
       tts: msg.tts ?? false,
+      allowedMentions: msg.allowedMentions,
       type: row.type === INTERACTION_TYPE.APPLICATION_COMMAND ? MESSAGE_TYPE.CHAT_INPUT_COMMAND : MESSAGE_TYPE.DEFAULT,
       applicationId: app.id,
       interactionId: row.id,
@@ -194,7 +195,7 @@ export class InteractionResponses {
     // LOADING goes once real content arrives; EPHEMERAL never changes; SUPPRESS_EMBEDS may be set or cleared.
     let flags = m.flags & ~LOADING;
     if (patch.flags !== undefined) flags = (flags & ~SUPPRESS_EMBEDS) | (patch.flags & SUPPRESS_EMBEDS);
-    return this.messages.edit(m.id, { content: patch.content, embeds: patch.embeds, components: patch.components, flags });
+    return this.messages.edit(m.id, { content: patch.content, embeds: patch.embeds, components: patch.components, flags, allowedMentions: patch.allowedMentions });
   }
 
   private settle(row: InteractionRow, state: "deferred" | "responded", responseId: string | null, ephemeral: boolean): InteractionRow {

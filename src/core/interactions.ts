@@ -6,6 +6,7 @@ import type { Messages } from "./messages";
 import { EPHEMERAL } from "./messages";
 import type { Commands, Command } from "./commands";
 import { OptionChecker, type RawOption, type StoredOption } from "./interaction-options";
+import type { AllowedMentions } from "./mentions";
 
 export type { RawOption, StoredOption } from "./interaction-options";
 import type { ApplicationRow, ChannelRow, MessageRow } from "./types";
@@ -42,11 +43,38 @@ export interface InteractionRow {
 
 
 export type InteractionData =
-  | { kind: "command"; commandId: string; commandGuildId: string | null; name: string; type: number; options: StoredOption[] }
+  | {
+      kind: "command";
+      commandId: string;
+      commandGuildId: string | null;
+      name: string;
+      type: number;
+      options: StoredOption[];
+      /** A context-menu command's target: a user (type 2) or a message (type 3). */
+      targetId?: string;
+    }
   | { kind: "component"; customId: string; componentType: number; values?: string[] };
 
 
+/** Command types (spec 2.4). */
+export const COMMAND_TYPE = { CHAT_INPUT: 1, USER: 2, MESSAGE: 3 } as const;
+
+/** A person running a command, as a surface hands it over. */
+export interface CommandInvocation {
+  userId: string;
+  channelId: string;
+  applicationId: string;
+  name: string;
+  type?: number;
+  options?: RawOption[];
+  /** Ids in the surface's own form (snowflakes, or internal ids) to internal ids; null when unknown. */
+  resolveId: (raw: string) => string | null;
+  /** A context-menu command's target, already an internal id (null: an id that names nothing). */
+  targetId?: string | null;
+}
+
 export interface ResponseMessage {
+  allowedMentions?: AllowedMentions | null;
   content?: string;
   embeds?: unknown[];
   components?: unknown[];
@@ -128,10 +156,7 @@ export class Interactions {
   // ---- invocation by people ----
 
   /** A person runs a slash (or context-menu) command in a channel. */
-  runCommand(
-    input: { userId: string; channelId: string; applicationId: string; name: string; type?: number; options?: RawOption[]; resolveId: (raw: string) => string | null },
-    delivery: Delivery,
-  ): Invocation {
+  runCommand(input: CommandInvocation, delivery: Delivery): Invocation {
     const app = this.apps.get(input.applicationId);
     if (!app) throw DomainError.notFound("application");
     const ch = this.requireVisibleChannel(input.channelId, input.userId);
@@ -146,7 +171,32 @@ export class Interactions {
     if (type !== 1 && input.options?.length) bad("options", "Context menu commands take no options", "APPLICATION_COMMAND_OPTIONS_INVALID");
     const options = new OptionChecker(this.guilds, this.users, ch, input.resolveId).check(cmd.body.options, input.options ?? [], "options");
     const data: InteractionData = { kind: "command", commandId: cmd.id, commandGuildId: cmd.guild_id, name: cmd.name, type: cmd.body.type, options };
+    const targetId = this.checkTarget(type, input, ch);
+    if (targetId) data.targetId = targetId;
     return this.open(app, ch, input.userId, INTERACTION_TYPE.APPLICATION_COMMAND, null, cmd.id, data, delivery);
+  }
+
+  /**
+   * A context-menu command's target (spec 2.4, reference-gaps 4.1): a user command names a
+   * member of the server (or a recipient of the DM), a message command a message the person
+   * sees in the channel. A slash command names none.
+   */
+  private checkTarget(type: number, input: CommandInvocation, ch: ChannelRow): string | null {
+    const given = input.targetId;
+    if (type === COMMAND_TYPE.CHAT_INPUT) {
+      if (given !== undefined) bad("target_id", "Only context menu commands have a target", "APPLICATION_COMMAND_TARGET_INVALID");
+      return null;
+    }
+    if (given === undefined) bad("target_id", "This field is required", "BASE_TYPE_REQUIRED");
+    if (type === COMMAND_TYPE.USER) {
+      const u = given ? this.users.get(given) : null;
+      if (!u || u.deleted_at || !canSee(this.d, this.guilds, ch, u.id)) bad("target_id", "Unknown user", "APPLICATION_COMMAND_TARGET_INVALID");
+      return u.id;
+    }
+    const m = given ? this.messages.get(given) : null;
+    if (!m || m.channel_id !== ch.id || (m.ephemeral_user_id && m.ephemeral_user_id !== input.userId))
+      bad("target_id", "Unknown message", "APPLICATION_COMMAND_TARGET_INVALID");
+    return m.id;
   }
 
   /** A person clicks a button or picks select values on a bot's message. */

@@ -1,4 +1,7 @@
 /** The shapes and constants of messages, shared by the core's message services. */
+import type { AllowedMentions } from "./mentions";
+
+export type { AllowedMentions } from "./mentions";
 
 export interface NewMessage {
   channelId: string;
@@ -13,6 +16,8 @@ export interface NewMessage {
   tts?: boolean;
   type?: number;
   mentionEveryone?: boolean;
+  /** What the text may mention (null or absent: all of it, and a reply's author). */
+  allowedMentions?: AllowedMentions | null;
   reference?: { messageId: string; channelId: string; guildId: string | null } | null;
   webhook?: { id: string; name: string; avatar: string | null } | null;
   applicationId?: string | null;
@@ -22,6 +27,8 @@ export interface NewMessage {
 
 export interface MessagePatch {
   content?: string;
+  /** With new content: what it may mention (see NewMessage). */
+  allowedMentions?: AllowedMentions | null;
   embeds?: unknown[];
   components?: unknown[];
   flags?: number;
@@ -53,8 +60,8 @@ export interface SendInput {
   tts?: boolean;
   /** A reply. messageId null = an id that never existed. */
   reference?: { messageId: string | null; failIfNotExists: boolean } | null;
-  /** allowed_mentions lets @everyone/@here ping (default true, as on the reference). */
-  allowEveryone?: boolean;
+  /** allowed_mentions (absent: everything may be mentioned, as on the reference). */
+  allowedMentions?: AllowedMentions | null;
 }
 
 export interface EditInput {
@@ -62,5 +69,5 @@ export interface EditInput {
   embeds?: unknown[] | null;
   components?: unknown[] | null;
   flags?: number | null;
-  allowEveryone?: boolean;
+  allowedMentions?: AllowedMentions | null;
 }

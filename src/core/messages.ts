@@ -8,7 +8,7 @@ import { uuidBound } from "./ids";
 import { accessChannel, holds, requireBits, type ChannelAccess } from "./access";
 import { PERMISSIONS } from "./permissions";
 import type { Dms } from "./dms";
-import { mentionsIn, type MentionLookup } from "./mentions";
+import { decideMentions, type AllowedMentions, type MentionLookup } from "./mentions";
 import { MESSAGE_TYPE, SENDABLE_FLAGS, SUPPRESS_EMBEDS, type EditInput, type MessagePatch, type NewMessage, type Page, type SendInput } from "./message-types";
 
 export * from "./message-types";
@@ -67,7 +67,8 @@ export class Messages {
   private insert(ch: ChannelRow, input: NewMessage): MessageRow {
     const now = this.d.clock.now();
     const content = input.ciphertext ? "" : (input.content ?? "");
-    const mentioned = mentionsIn(content, ch.guild_id, this.mentionLookup);
+    const repliedAuthor = input.reference ? (this.get(input.reference.messageId)?.author_id ?? null) : null;
+    const mentioned = decideMentions(content, ch.guild_id, this.mentionLookup, input.allowedMentions ?? null, repliedAuthor);
     const m: MessageRow = {
       id: this.d.ids.next(),
       channel_id: ch.id,
@@ -140,7 +141,7 @@ export class Messages {
         edited_at: this.d.clock.now(),
       };
       if (patch.content !== undefined) {
-        const mentioned = mentionsIn(next.content, ch.guild_id, this.mentionLookup);
+        const mentioned = decideMentions(next.content, ch.guild_id, this.mentionLookup, patch.allowedMentions ?? null, this.stillPingsReplied(m, patch));
         next.mentions = JSON.stringify(mentioned.users);
         next.mention_roles = JSON.stringify(mentioned.roles);
       }
@@ -150,6 +151,17 @@ export class Messages {
       this.d.store.emit({ type: "message.updated", messageId: id, channelId: m.channel_id, guildId: ch.guild_id });
       return next;
     });
+  }
+
+  /**
+   * A reply keeps mentioning its replied-to author through an edit of its text, unless
+   * the edit's allowed_mentions says otherwise: the author of the reply is who it is for.
+   */
+  private stillPingsReplied(m: MessageRow, patch: MessagePatch): string | null {
+    if (!m.reference_message_id) return null;
+    const author = this.get(m.reference_message_id)?.author_id ?? null;
+    if (!author || !(JSON.parse(m.mentions) as string[]).includes(author)) return null;
+    return patch.allowedMentions && !patch.allowedMentions.repliedUser ? null : author;
   }
 
   delete(id: string): void {
@@ -250,7 +262,8 @@ export class Messages {
       tts: input.tts ?? false,
       type: reference ? MESSAGE_TYPE.REPLY : MESSAGE_TYPE.DEFAULT,
       reference,
-      mentionEveryone: this.mayPingEveryone(a, content, input.allowEveryone),
+      allowedMentions: input.allowedMentions,
+      mentionEveryone: this.mayPingEveryone(a, content, input.allowedMentions),
     });
   }
 
@@ -282,7 +295,10 @@ export class Messages {
       if (m.ciphertext !== null) throw DomainError.forbidden("End-to-end encrypted messages cannot be edited here");
       const flags = patch.flags == null ? m.flags : (m.flags & ~SUPPRESS_EMBEDS) | (patch.flags & SUPPRESS_EMBEDS);
       const next: MessagePatch = { flags };
-      if (patch.content !== undefined) next.content = patch.content ?? "";
+      if (patch.content !== undefined) {
+        next.content = patch.content ?? "";
+        next.allowedMentions = patch.allowedMentions;
+      }
       if (patch.embeds !== undefined) next.embeds = patch.embeds ?? [];
       if (patch.components !== undefined) next.components = patch.components ?? [];
       const content = next.content ?? m.content;
@@ -292,7 +308,7 @@ export class Messages {
         throw DomainError.invalid("", "Cannot send an empty message", "MESSAGE_EMPTY");
       const edited = this.edit(m.id, next);
       if (own && next.content !== undefined) {
-        const everyone = this.mayPingEveryone(a, content, patch.allowEveryone) ? 1 : 0;
+        const everyone = this.mayPingEveryone(a, content, patch.allowedMentions) ? 1 : 0;
         this.db.query("UPDATE messages SET mention_everyone = ? WHERE id = ?").run(everyone, m.id);
         edited.mention_everyone = everyone;
       }
@@ -344,8 +360,8 @@ export class Messages {
     if (wait > 0) throw DomainError.slowmode(wait);
   }
 
-  private mayPingEveryone(a: ChannelAccess, content: string, allowed = true): boolean {
-    return allowed && !a.isDm && EVERYONE.test(content) && holds(a, PERMISSIONS.ADMINISTRATOR);
+  private mayPingEveryone(a: ChannelAccess, content: string, allowed: AllowedMentions | null | undefined): boolean {
+    return (allowed?.everyone ?? true) && !a.isDm && EVERYONE.test(content) && holds(a, PERMISSIONS.ADMINISTRATOR);
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { CoreDeps } from "./deps";
 import type { ChannelRow, MessageRow } from "./types";
 import type { Guilds } from "./guilds";
-import type { Messages, MessagePatch } from "./messages";
+import type { AllowedMentions, Messages, MessagePatch } from "./messages";
 import type { Audit } from "./audit";
 import { AUDIT, diffChanges } from "./audit";
 import { DomainError } from "./errors";
@@ -44,6 +44,7 @@ export interface WebhookPatch {
 }
 
 export interface WebhookPost {
+  allowedMentions?: AllowedMentions | null;
   content?: string | null;
   embeds?: unknown[] | null;
   components?: unknown[] | null;
@@ -244,6 +245,7 @@ export class Webhooks {
       tts: !!post.tts,
       webhook: { id: w.id, name: username, avatar: post.avatarUrl ? avatarHash(post.avatarUrl) : w.avatar },
       applicationId: w.application_id,
+      allowedMentions: post.allowedMentions,
     });
   }
 

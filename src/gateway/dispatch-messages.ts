@@ -5,7 +5,7 @@ import type { DomainEvent } from "../core/events";
 import type { MessageModel } from "../core/reads";
 import { messageJson } from "../wire/serializers/message";
 import { memberJson } from "../wire/serializers/member";
-import { contentVisible } from "../wire/visibility";
+import { contentSubject, contentVisible } from "../wire/visibility";
 import type { GatewayContext } from "./context";
 import { fixed, once, type Audience, type Delivery } from "./deliveries";
 import { contentViewer, GATES } from "./intents";
@@ -44,7 +44,7 @@ export function messageDeliveries(ctx: GatewayContext, aud: Audience, e: Message
 function messageViews(ctx: GatewayContext, model: MessageModel): (s: Session) => string {
   const cache = new Map<string, string>();
   const perViewer = (model.reactions?.length ?? 0) > 0;
-  const subject = { authorId: model.row.author_id, webhookId: model.row.webhook_id, guildId: model.channel?.guild_id ?? null };
+  const subject = contentSubject(model);
   return (s) => {
     const content = contentVisible(contentViewer(s), subject);
     const key = perViewer ? `${content}:${s.owner.botUserId}` : String(content);

@@ -27,6 +27,8 @@ const CommandBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 32 }),
   type: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
   options: Type.Optional(Type.Array(RawOptionSchema, { maxItems: 25 })),
+  /** A context-menu command's target: a user's snowflake (or seed name) for type 2, a message's for type 3. */
+  target_id: Type.Optional(Type.Union([Snowflake, Type.String({ minLength: 1, maxLength: 100 })])),
 });
 
 const ComponentBody = Type.Object({
@@ -51,6 +53,8 @@ export function harnessInteractions(p: HarnessContext) {
     return id;
   };
   const delivery = { live: (botUserId: string) => p.gateway.hasLiveSession(botUserId) };
+  /** A target by snowflake, or a person (or bot) by seed name. */
+  const target = (ref: string) => f.uuid(ref) ?? p.core.users.byUsername(ref)?.id ?? p.core.users.botNamed(ref)?.id ?? null;
 
   const click = (userId: string, b: Static<typeof ComponentBody>) =>
     p.core.interactions.clickComponent(
@@ -67,6 +71,7 @@ export function harnessInteractions(p: HarnessContext) {
         type: b.type,
         options: b.options as RawOption[] | undefined,
         resolveId: (raw) => f.uuid(raw),
+        targetId: b.target_id === undefined ? undefined : target(String(b.target_id)),
       },
       delivery,
     );

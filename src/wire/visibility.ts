@@ -1,16 +1,20 @@
 /**
  * The one content-visibility rule (spec 5.9), for REST and the gateway alike: without
  * MESSAGE_CONTENT, content, embeds, components and attachments of server messages are
- * withheld. REST judges by the token's intents and the gateway by IDENTIFY's (spec 5.7);
- * the rule is the same. DMs are not server messages.
+ * withheld; the envelope (ids, author, timestamps, mentions) is not. REST judges by the
+ * token's intents and the gateway by IDENTIFY's (spec 5.7); the rule is the same. DMs
+ * are not server messages.
  *
- * A bot's own messages are the one exemption: there is nothing to withhold from their
- * author, and discord.js caches the gateway echo of a sent message before the POST
- * answer, so a stripped echo would make `await channel.send("x")` resolve to a message
- * without its content. Messages that mention the bot stay gated (the reference exempts
- * them; the spec names no exemption and wins where the two differ).
+ * Exempt, as on the reference (the spec says what the intent gates, reference-gaps and
+ * the reference's intent documentation say what it never gates; see docs/messages.md):
+ * - a bot's own messages: there is nothing to withhold from their author, and
+ *   discord.js caches the gateway echo of a sent message before the POST answer, so a
+ *   stripped echo would make `await channel.send("x")` resolve without its content;
+ * - messages that mention the bot (it is in their `mentions`, a reply to it included):
+ *   bots whose prefix is their own mention work without the privileged intent.
  */
 import { INTENTS } from "../core/permissions";
+import type { MessageModel } from "../core/reads";
 
 export interface ContentViewer {
   botUserId: string;
@@ -21,10 +25,18 @@ export interface ContentSubject {
   authorId: string;
   webhookId: string | null;
   guildId: string | null;
+  /** User ids the message mentions. */
+  mentions: readonly string[];
 }
 
 export function contentVisible(viewer: ContentViewer, m: ContentSubject): boolean {
   if (viewer.intents & INTENTS.MESSAGE_CONTENT) return true;
+  if (m.guildId === null) return true;
   if (m.authorId === viewer.botUserId && !m.webhookId) return true;
-  return m.guildId === null;
+  return m.mentions.includes(viewer.botUserId);
+}
+
+/** The subject of the rule for a message's read model. */
+export function contentSubject(m: MessageModel): ContentSubject {
+  return { authorId: m.row.author_id, webhookId: m.row.webhook_id, guildId: m.channel?.guild_id ?? null, mentions: m.mentions.map((u) => u.id) };
 }

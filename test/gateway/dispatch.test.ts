@@ -327,15 +327,18 @@ describe("interactions", () => {
 });
 
 describe("MESSAGE_CONTENT and the bot's own messages", () => {
-  test("a session without MESSAGE_CONTENT still gets its own message's content; others' stay stripped", async () => {
+  test("a session without MESSAGE_CONTENT gets its own messages' content and those that mention it; others' stay stripped, mentions kept", async () => {
     const plain = await bot("PlainBot", I.GUILDS | I.GUILD_MESSAGES);
     const plainBotUser = p.core.apps.get(W.app("PlainBot"))!.bot_user_id;
     const ch = W.channel("Lab", "general");
     p.core.messages.create({ channelId: ch, authorId: plainBotUser, content: "from me", embeds: [{ type: "rich", title: "mine" }] });
     p.core.messages.create({ channelId: ch, authorId: W.person("bob"), content: `<@${plainBotUser}> hi` });
+    p.core.messages.create({ channelId: ch, authorId: W.person("bob"), content: `<@${W.person("alice")}> psst`, embeds: [{ type: "rich", title: "x" }] });
     await syncAll(plain);
-    const [own, mention] = plain.dispatches().filter((f: any) => f.t === "MESSAGE_CREATE");
+    const [own, mention, other] = plain.dispatches().filter((f: any) => f.t === "MESSAGE_CREATE");
     expect(own.d).toMatchObject({ content: "from me", embeds: [{ title: "mine" }] });
-    expect(mention.d).toMatchObject({ content: "", embeds: [] });
+    const flake = p.api.flakes.of(plainBotUser);
+    expect(mention.d).toMatchObject({ content: `<@${flake}> hi`, mentions: [{ id: flake }] });
+    expect(other.d).toMatchObject({ content: "", embeds: [], mentions: [{ id: W.w.users.alice.id }] });
   });
 });

@@ -160,16 +160,19 @@ describe("GET /channels/{channel_id}/messages", () => {
     expect([both.status, both.body.code]).toEqual([400, 50035]);
   });
 
-  test("MESSAGE_CONTENT gating uses the token's intents; only the bot's own messages are exempt", async () => {
+  test("MESSAGE_CONTENT gating uses the token's intents; the bot's own messages and those mentioning it are exempt; mentions are envelope", async () => {
     const quiet = w.applications.QuietBot;
     const plain = personSays("bob", "secret");
-    const mention = personSays("bob", `hey <@${quiet.bot_user_id}>`);
+    // Core calls name people by internal id (the wire layer translates snowflakes).
+    const mention = personSays("bob", `hey <@${uuid(quiet.bot_user_id)}> help`);
+    const other = personSays("bob", `hey <@${uuid(w.users.alice.id)}> secret`);
     const own = await send({ content: "mine", embeds: [{ title: "t" }] }, general, quiet.token);
     const list = await call(p, "GET", `/channels/${general}/messages`, { token: quiet.token });
     const byId = Object.fromEntries(list.body.map((m: any) => [m.id, m]));
     expect(byId[plain]).toMatchObject({ content: "", embeds: [], components: [], attachments: [] });
     expect(byId[plain].author.id).toBe(w.users.bob.id);
-    expect(byId[mention]).toMatchObject({ content: "", mentions: [] });
+    expect(byId[mention]).toMatchObject({ content: `hey <@${quiet.bot_user_id}> help`, mentions: [{ id: quiet.bot_user_id, bot: false }] });
+    expect(byId[other]).toMatchObject({ content: "", embeds: [], mentions: [{ id: w.users.alice.id }] });
     expect(byId[own.body.id]).toMatchObject({ content: "mine", embeds: [{ type: "rich", title: "t" }] });
     // The POST's own answer is not gated: it is the message the bot just sent.
     expect(own.body).toMatchObject({ content: "mine", embeds: [{ type: "rich", title: "t" }] });

@@ -175,9 +175,11 @@ describe("message payload rules", () => {
     expect(refusal({ content: "x", poll: { question: { text: "q" } } })).toBe("poll");
   });
 
-  test("allowed_mentions without everyone withholds the @everyone ping", () => {
-    expect(validateMessagePayload({ content: "@everyone", allowed_mentions: { parse: ["users"] } }, NO_IDS).allowEveryone).toBe(false);
-    expect(validateMessagePayload({ content: "@everyone" }, NO_IDS).allowEveryone).toBe(true);
+  test("allowed_mentions: parse names kinds wholesale, lists name ids, absent means everything", () => {
+    expect(validateMessagePayload({ content: "@everyone", allowed_mentions: { parse: ["users"] } }, NO_IDS).allowedMentions).toEqual({ users: true, roles: [], everyone: false, repliedUser: false });
+    expect(validateMessagePayload({ content: "@everyone" }, NO_IDS).allowedMentions).toBeNull();
+    expect(validateMessagePayload({ content: "x", allowed_mentions: { replied_user: true } }, NO_IDS).allowedMentions).toEqual({ users: [], roles: [], everyone: false, repliedUser: true });
+    expect(refusal({ content: "x", allowed_mentions: { parse: ["users"], users: ["123456789012345678"] } })).toBe("allowed_mentions.users");
     expect(refusal({ content: "x", allowed_mentions: { parse: ["nobody"] } })).toBe("allowed_mentions.parse[0]");
   });
 });

@@ -30,6 +30,7 @@ export function validateResponseMessage(value: unknown, ids: Pick<Snowflakes, "u
   if (n.has.components) out.components = n.components ?? [];
   if (n.has.flags && n.flags !== null) out.flags = n.flags;
   if (n.tts) out.tts = true;
+  if (n.allowedMentions) out.allowedMentions = n.allowedMentions;
   return out;
 }
 

@@ -38,7 +38,7 @@ async function post(req: Req): Promise<Reply> {
     nonce: body.nonce,
     enforceNonce: body.enforceNonce,
     tts: body.tts,
-    allowEveryone: body.allowEveryone,
+    allowedMentions: body.allowedMentions,
     reference: body.reference
       ? { messageId: body.reference.messageId ? api.flakes.uuid(body.reference.messageId) : null, failIfNotExists: body.reference.failIfNotExists }
       : null,
@@ -103,7 +103,7 @@ export const messageRoutes: RouteDef[] = [
         embeds: b.has.embeds ? b.embeds : undefined,
         components: b.has.components ? b.components : undefined,
         flags: b.has.flags ? b.flags : undefined,
-        allowEveryone: b.allowEveryone,
+        allowedMentions: b.allowedMentions,
       });
       // The bot's own edit answers what it wrote (the visibility rule's own-message exemption);
       // a flags-only edit of another's message stays gated.

@@ -95,7 +95,10 @@ function messageReply(req: Req, m: import("../../core/types").MessageRow): Reply
 
 function messagePatch(n: NormalizedMessage): MessagePatch {
   const patch: MessagePatch = {};
-  if (n.has.content) patch.content = n.content ?? "";
+  if (n.has.content) {
+    patch.content = n.content ?? "";
+    patch.allowedMentions = n.allowedMentions;
+  }
   if (n.has.embeds) patch.embeds = n.embeds ?? [];
   if (n.has.components) patch.components = n.components ?? [];
   if (n.has.flags && n.flags !== null) patch.flags = n.flags;
@@ -215,6 +218,7 @@ export const webhookRoutes: RouteDef[] = [
         avatarUrl: b.avatar_url,
         tts: n.tts,
         flags: n.flags,
+        allowedMentions: n.allowedMentions,
       });
       return boolQuery(req, "wait") ? messageReply(req, m) : noContent();
     },

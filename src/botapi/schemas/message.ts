@@ -9,6 +9,7 @@ import { DomainError } from "../../core/errors";
 import { Snowflake, validate } from "../../wire/validation";
 import { embedsIn, textIn } from "../../wire/mentions";
 import type { Snowflakes } from "../../wire/snowflakes";
+import type { AllowedMentions } from "../../core/messages";
 
 const Str = (max: number) => Type.String({ maxLength: max });
 /**
@@ -83,8 +84,8 @@ export interface NormalizedMessage {
   nonce: string | null;
   enforceNonce: boolean;
   tts: boolean;
-  /** false when allowed_mentions leaves out "everyone". */
-  allowEveryone: boolean;
+  /** allowed_mentions as the core takes it (ids internal); null when absent: everything may be mentioned. */
+  allowedMentions: AllowedMentions | null;
   reference: { messageId: string | null; channelId: string | null; failIfNotExists: boolean; type: number } | null;
 }
 
@@ -125,7 +126,6 @@ export function validateMessagePayload(
   const content = b.content ?? null;
   if (!opts.partial && !content && !(embeds && embeds.length) && !(components && components.length))
     throw DomainError.invalid("", "Cannot send an empty message", "MESSAGE_EMPTY");
-  const parse = b.allowed_mentions?.parse;
   const ref = b.message_reference;
   return {
     has,
@@ -136,7 +136,7 @@ export function validateMessagePayload(
     nonce: b.nonce == null ? null : String(b.nonce),
     enforceNonce: b.enforce_nonce === true,
     tts: b.tts === true,
-    allowEveryone: b.allowed_mentions == null || parse == null || parse.includes("everyone"),
+    allowedMentions: allowedMentions(b.allowed_mentions, ids),
     reference: ref
       ? {
           messageId: ref.message_id == null ? null : String(ref.message_id),
@@ -146,6 +146,26 @@ export function validateMessagePayload(
         }
       : null,
   };
+}
+
+/**
+ * allowed_mentions (reference-gaps 3.6.3): `parse` names the kinds mentioned wholesale,
+ * `users` and `roles` list single ids instead (a kind may not be in both), and
+ * `replied_user` lets a reply mention its author. Present without `parse`, nothing is
+ * parsed but the lists. Ids that name nothing are dropped.
+ */
+function allowedMentions(a: MessageBody["allowed_mentions"], ids: Pick<Snowflakes, "uuid">): AllowedMentions | null {
+  if (a == null) return null;
+  const parse = a.parse ?? [];
+  const list = (kind: "users" | "roles"): boolean | string[] => {
+    const given = a[kind];
+    if (parse.includes(kind)) {
+      if (given?.length) throw DomainError.invalid(`allowed_mentions.${kind}`, `parse:["${kind}"] and ${kind}: [ids] are mutually exclusive.`, "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE");
+      return true;
+    }
+    return (given ?? []).map((id) => ids.uuid(String(id))).filter((id): id is string => id !== null);
+  };
+  return { users: list("users"), roles: list("roles"), everyone: parse.includes("everyone"), repliedUser: a.replied_user === true };
 }
 
 /**

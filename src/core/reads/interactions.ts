@@ -49,15 +49,23 @@ export class InteractionReads {
       appPermissions: guildId ? this.guilds.permissions(guildId, app.bot_user_id, ch.id) : PERMISSIONS.ATTACH_FILES,
       guild: guildId ? this.guilds.require(guildId) : null,
       member: guildId ? this.guildReads.member(guildId, user.id) : null,
-      resolved: data.kind === "command" ? this.resolved(row.guild_id, row.channel_id, row.user_id, app.bot_user_id, data.options) : emptyResolved(),
+      resolved: data.kind === "command" ? this.resolved(row.guild_id, row.channel_id, row.user_id, app.bot_user_id, data.options, data.targetId) : emptyResolved(),
       message: message ? this.messageReads.message(message, { viewerId: app.bot_user_id }) : null,
     };
   }
 
   /** The users, members, roles and channels that id-typed options name (reference-gaps 4.1). */
-  private resolved(guildId: string | null, channelId: string, invokerId: string, botUserId: string, options: StoredOption[]): ResolvedModel {
+  private resolved(guildId: string | null, channelId: string, invokerId: string, botUserId: string, options: StoredOption[], targetId?: string): ResolvedModel {
     const out = emptyResolved();
     const seen = new Set<string>();
+    // A context-menu target resolves as a user option would (a user command), or as the message itself.
+    if (targetId) {
+      const m = this.messages.get(targetId);
+      if (m) {
+        out.messages.push(this.messageReads.message(m, { viewerId: botUserId }));
+        seen.add(targetId);
+      } else options = [{ name: "target", type: OPT.USER, value: targetId }, ...options];
+    }
     const visit = (o: StoredOption) => {
       o.options?.forEach(visit);
       if (!ID_TYPES.includes(o.type) || typeof o.value !== "string" || seen.has(o.value)) return;

@@ -44,6 +44,7 @@ export function interactionCreateJson(f: Ids, m: InteractionModel): Record<strin
   if (data.kind === "command") {
     const d: Record<string, unknown> = { id: f.of(data.commandId), name: data.name, type: data.type };
     if (data.commandGuildId) d.guild_id = f.of(data.commandGuildId);
+    if (data.targetId) d.target_id = f.of(data.targetId);
     if (data.options.length) d.options = data.options.map((o) => optionJson(f, o));
     const resolved = resolvedJson(f, m.resolved, user.id);
     if (resolved) d.resolved = resolved;

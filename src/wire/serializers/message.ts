@@ -38,8 +38,9 @@ export function messageJson(f: Ids, model: MessageModel, view: MessageView, dept
     edited_timestamp: isoOrNull(m.edited_at),
     tts: !!m.tts,
     mention_everyone: !!m.mention_everyone,
-    mentions: showContent ? model.mentions.map((u) => userJson(f, u, "false")) : [],
-    mention_roles: showContent ? model.mentionRoleIds.map((r) => f.of(r)) : [],
+    // The envelope: shown whatever the content's visibility (spec 5.9 gates content only).
+    mentions: model.mentions.map((u) => userJson(f, u, "false")),
+    mention_roles: model.mentionRoleIds.map((r) => f.of(r)),
     mention_channels: [],
     attachments: [],
     embeds: showContent ? embedsOut(m.embeds, f) : [],
