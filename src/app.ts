@@ -9,6 +9,7 @@ import type { Server } from "bun";
 import type { Config, Urls } from "./config";
 import { SwitchableClock } from "./core/clock";
 import { Store } from "./store/db";
+import { serverKey } from "./store/keyfile";
 import { createCore, type Core } from "./core";
 import { Snowflakes } from "./wire/snowflakes";
 import { jsonResponse } from "./wire/http";
@@ -46,7 +47,7 @@ export interface Parley {
 export function createParley(config: Config): Parley {
   const clock = new SwitchableClock();
   const store = new Store({ path: config.dbPath, synchronous: config.synchronous });
-  const core = createCore({ clock, store });
+  const core = createCore({ clock, store, key: serverKey(config.dbPath) });
   const flakes = new Snowflakes(core.idmap);
   const urls: Urls = placeholderUrls(config);
   const api: BotApi = { core, flakes, limiter: new RateLimiter(clock, config.rateLimits), urls, hooks: [] };

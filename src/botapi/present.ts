@@ -41,6 +41,7 @@ export function memberOut(api: BotApi, m: MemberRow) {
   return memberJson(api.flakes, api.core.reads.guilds.memberOf(m));
 }
 
-export function webhookOut(api: BotApi, w: WebhookRow, opts: { withUser: boolean; token?: string }) {
-  return webhookJson(api.flakes, api.core.reads.webhook(w), { ...opts, baseUrl: api.urls.base });
+/** A webhook as one who may manage it (or holds its token) reads it: with its token. */
+export function webhookOut(api: BotApi, w: WebhookRow, opts: { withUser: boolean }) {
+  return webhookJson(api.flakes, api.core.reads.webhook(w), { ...opts, withToken: true, baseUrl: api.urls.base });
 }

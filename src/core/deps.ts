@@ -2,6 +2,7 @@ import type { Clock } from "./clock";
 import type { IdGenerator } from "./ids";
 import type { Store } from "../store/db";
 import type { EventBus, DomainEvent } from "./events";
+import type { Sealer } from "./crypto";
 
 /** What every core service is built from; passed explicitly by the composition root. */
 export interface CoreDeps {
@@ -9,6 +10,8 @@ export interface CoreDeps {
   ids: IdGenerator;
   store: Store;
   bus: EventBus;
+  /** Seals the secrets the server must show again (webhook tokens). */
+  sealer: Sealer;
 }
 
 export function emit(deps: CoreDeps, e: DomainEvent): void {

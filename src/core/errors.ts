@@ -14,7 +14,8 @@ export type ErrorKind =
   | "not_implemented_invalid" // interaction callback types 8 and 9
   | "conflict" // e.g. a username already taken (people's API)
   | "rate_limited"
-  | "unavailable"; // e.g. session store gone
+  | "unavailable" // e.g. session store gone
+  | "unknown_emoji"; // a well-formed custom emoji that does not exist
 
 export interface FieldIssue {
   path: string; // e.g. "embeds[0].fields[3].value"; "" for the body as a whole

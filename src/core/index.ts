@@ -5,6 +5,7 @@
  */
 import type { Clock } from "./clock";
 import { IdGenerator } from "./ids";
+import { Sealer } from "./crypto";
 import { EventBus, type DomainEvent } from "./events";
 import type { Store } from "../store/db";
 import type { CoreDeps } from "./deps";
@@ -69,11 +70,11 @@ export interface Core {
   close(): void;
 }
 
-export function createCore(opts: { clock: Clock; store: Store }): Core {
+export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array }): Core {
   const { store } = opts;
   const bus = new EventBus();
   store.onCommit((events) => bus.publish(events as DomainEvent[]));
-  const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus };
+  const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus, sealer: new Sealer(opts.key) };
   const users = new Users(deps);
   const guilds = new Guilds(deps);
   const apps = new Applications(deps, users, guilds);

@@ -59,10 +59,15 @@ export class Reactions {
     if (!validEmoji(emoji)) throw DomainError.notFound("emoji");
   }
 
+  /**
+   * React. A custom emoji (`name:id`) is refused as unknown (400 10014, as the reference
+   * answers for an emoji that does not exist): Parley keeps no emoji catalogue, so none does.
+   */
   add(userId: string, messageId: string, emoji: Emoji, opts: { channelId?: string } = {}): void {
     this.check(emoji);
     this.d.store.write(() => {
       const m = this.visible(userId, messageId, opts.channelId);
+      if (emoji.id !== null) throw new DomainError("unknown_emoji", "Unknown Emoji");
       const res = this.db
         .query(
           "INSERT OR IGNORE INTO reactions (message_id, emoji_key, emoji_name, emoji_id, emoji_animated, user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",

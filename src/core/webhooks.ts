@@ -25,6 +25,9 @@ export interface WebhookRow {
   name: string;
   avatar: string | null;
   token_hash: string;
+  /** The token sealed under the server key; null for webhooks made before tokens were kept. */
+  token_sealed: string | null;
+  /** Sealed, as the token; never shown. */
   hmac_secret: string | null;
   v0_secret: string | null;
   created_at: number;
@@ -125,14 +128,15 @@ export class Webhooks {
         name,
         avatar: avatarHash(input.avatar),
         token_hash: sha256Hex(token),
-        hmac_secret: input.hmacSecret ?? null,
-        v0_secret: input.v0Secret ?? null,
+        token_sealed: this.d.sealer.seal(token),
+        hmac_secret: input.hmacSecret ? this.d.sealer.seal(input.hmacSecret) : null,
+        v0_secret: input.v0Secret ? this.d.sealer.seal(input.v0Secret) : null,
         created_at: this.d.clock.now(),
       };
       this.db
         .query(
-          `INSERT INTO webhooks (id, guild_id, channel_id, creator_id, application_id, name, avatar, token_hash, hmac_secret, v0_secret, created_at)
-           VALUES ($id, $guild_id, $channel_id, $creator_id, $application_id, $name, $avatar, $token_hash, $hmac_secret, $v0_secret, $created_at)`,
+          `INSERT INTO webhooks (id, guild_id, channel_id, creator_id, application_id, name, avatar, token_hash, token_sealed, hmac_secret, v0_secret, created_at)
+           VALUES ($id, $guild_id, $channel_id, $creator_id, $application_id, $name, $avatar, $token_hash, $token_sealed, $hmac_secret, $v0_secret, $created_at)`,
         )
         .run(w as never);
       this.audit.record({
@@ -165,6 +169,11 @@ export class Webhooks {
     const app = this.appOf(actorId);
     if (!(app && w.application_id === app)) this.requireManageIn(w.channel_id, actorId);
     return w;
+  }
+
+  /** The webhook's token, for those who may manage it (null when it was made before tokens were kept). */
+  tokenOf(w: WebhookRow): string | null {
+    return w.token_sealed ? this.d.sealer.open(w.token_sealed) : null;
   }
 
   /** The webhook whose token this is; 401 for a wrong token. */

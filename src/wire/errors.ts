@@ -25,6 +25,8 @@ const STATUS: Record<DomainError["kind"], [number, number]> = {
   conflict: [400, 50035],
   rate_limited: [429, 0],
   unavailable: [503, 0],
+  // The reference's Unknown Emoji, a 400 (reference-gaps 6.2), not a not-found.
+  unknown_emoji: [400, 10014],
 };
 
 export interface ErrorAnswer {

@@ -44,11 +44,19 @@ describe("webhook management (bot token; MANAGE_CHANNELS gates it)", () => {
     expect(r.text).not.toContain("v0-secret");
     const row = p.core.webhooks.get(p.api.flakes.uuid(r.body.id)!)!;
     expect(row.token_hash).toBe(sha256Hex(r.body.token));
-    expect(row.hmac_secret).toBe("hm-secret");
-    expect(row.v0_secret).toBe("v0-secret");
+    // At rest: the token and the two secrets only sealed under the server key.
+    expect(JSON.stringify(row)).not.toContain(r.body.token);
+    expect(JSON.stringify(row)).not.toMatch(/hm-secret|v0-secret/);
+    expect(row.hmac_secret).toMatch(/^v1\./);
+    // Those who may manage the webhook see its token again (the reference does); never the secrets.
     const again = await call(p, "GET", `/webhooks/${r.body.id}`, { token: mod });
-    expect(again.body.token).toBeUndefined();
+    expect(again.body.token).toBe(r.body.token);
+    expect(again.body.url).toEndWith(`/api/v10/webhooks/${r.body.id}/${r.body.token}`);
     expect(again.text).not.toContain("secret");
+    const listed = await call(p, "GET", `/channels/${general}/webhooks`, { token: mod });
+    expect(listed.body.find((h: any) => h.id === r.body.id).token).toBe(r.body.token);
+    const byGuild = await call(p, "GET", `/guilds/${g}/webhooks`, { token: mod });
+    expect(byGuild.body.find((h: any) => h.id === r.body.id).token).toBe(r.body.token);
   });
 
   test("name rules: 1-80, no clyde or discord; bad body 400", async () => {

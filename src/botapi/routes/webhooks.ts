@@ -114,13 +114,13 @@ export const webhookRoutes: RouteDef[] = [
     handler: async (req) => {
       const cid = idParam(req, "channel_id", "channel");
       const b = await req.body(CreateWebhookBody);
-      const { webhook, token } = req.api.core.webhooks.create(
+      const { webhook } = req.api.core.webhooks.create(
         cid,
         req.bot.botUserId,
         { name: b.name, avatar: b.avatar, hmacSecret: b.hmac_secret, v0Secret: b.v0_secret },
         req.auditReason,
       );
-      return ok(webhookOut(req.api, webhook, { withUser: true, token }));
+      return ok(webhookOut(req.api, webhook, { withUser: true }));
     },
   },
   {

@@ -65,7 +65,7 @@ export class Reads {
   }
 
   webhook(row: WebhookRow): WebhookModel {
-    return { row, creator: row.creator_id ? this.users.get(row.creator_id) : null };
+    return { row, creator: row.creator_id ? this.users.get(row.creator_id) : null, token: this.webhookService.tokenOf(row) };
   }
 
   /** Audit entries with the users and webhooks they name (the reference's AuditLog). */

@@ -96,6 +96,8 @@ export interface MessageReadOptions {
 export interface WebhookModel {
   row: WebhookRow;
   creator: UserRow | null;
+  /** The token, for answers to those who may manage the webhook; null when not kept. */
+  token: string | null;
 }
 
 export interface InviteModel {

@@ -3,12 +3,13 @@ import type { Ids } from "../snowflakes";
 import { userJson } from "./user";
 
 /**
- * Webhook (reference-gaps 3.9), type 1 (incoming). `token` only in the answer that
- * created it: Parley keeps no copy. `user` (the creator) only for bot-authenticated
- * reads; token-authenticated answers omit it, as the reference does. The stored
- * hmac_secret and v0_secret are never shown.
+ * Webhook (reference-gaps 3.9), type 1 (incoming). `token` and `url` for those who may
+ * manage it (the reference shows incoming webhooks' tokens to them), when `withToken`;
+ * never in the audit log. `user` (the creator) only for bot-authenticated reads;
+ * token-authenticated answers omit it, as the reference does. The stored hmac_secret and
+ * v0_secret are never shown.
  */
-export function webhookJson(f: Ids, m: WebhookModel, opts: { withUser: boolean; token?: string; baseUrl?: string }) {
+export function webhookJson(f: Ids, m: WebhookModel, opts: { withUser: boolean; withToken?: boolean; baseUrl?: string }) {
   const w = m.row;
   const out: Record<string, unknown> = {
     id: f.of(w.id),
@@ -20,9 +21,9 @@ export function webhookJson(f: Ids, m: WebhookModel, opts: { withUser: boolean; 
     application_id: f.ofNullable(w.application_id),
   };
   if (opts.withUser && m.creator) out.user = userJson(f, m.creator);
-  if (opts.token) {
-    out.token = opts.token;
-    out.url = `${opts.baseUrl ?? ""}/api/v10/webhooks/${out.id}/${opts.token}`;
+  if (opts.withToken && m.token) {
+    out.token = m.token;
+    out.url = `${opts.baseUrl ?? ""}/api/v10/webhooks/${out.id}/${m.token}`;
   }
   return out;
 }

@@ -1,0 +1,73 @@
+"""A discord.py 2.2 bot of the kind real bots are: its prefix is its own mention
+(commands.when_mentioned) and it has no MESSAGE_CONTENT intent; it offers a user and a
+message context-menu command. Used by test/compat/fidelity-discordpy.test.ts.
+
+Usage: py_fidelity_bot.py BASE GATEWAY TOKEN GUILD_ID
+"""
+import asyncio
+import json
+import sys
+
+import discord
+import discord.utils
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+base, gateway, token, guild_id = sys.argv[1:5]
+discord.http.Route.BASE = base + "/api/v10"
+discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+# Parley's snowflakes count from 2025-01-01 (spec 2.1); discord.py's dates read right with this.
+discord.utils.DISCORD_EPOCH = 1735689600000
+
+intents = discord.Intents.none()
+intents.guilds = True
+intents.guild_messages = True
+bot = commands.Bot(command_prefix=commands.when_mentioned, intents=intents)
+guild = discord.Object(id=int(guild_id))
+
+
+def emit(**kw):
+    print(json.dumps(kw), flush=True)
+
+
+@bot.command(name="ping")
+async def ping(ctx: commands.Context):
+    await ctx.reply("pong")
+    emit(scenario="mention-prefix", content=ctx.message.content)
+
+
+@app_commands.context_menu(name="Profile")
+async def profile(interaction: discord.Interaction, user: discord.Member):
+    await interaction.response.send_message(f"profile of {user.name} ({user.id})", ephemeral=True)
+    emit(scenario="user-command", target=str(user.id), name=user.name)
+
+
+@app_commands.context_menu(name="Quote")
+async def quote(interaction: discord.Interaction, message: discord.Message):
+    await interaction.response.send_message(f"> {message.content}")
+    emit(scenario="message-command", target=str(message.id), content=message.content, author=str(message.author.id))
+
+
+@bot.event
+async def on_ready():
+    bot.tree.add_command(profile, guild=guild)
+    bot.tree.add_command(quote, guild=guild)
+    synced = await bot.tree.sync(guild=guild)
+    emit(event="ready", user=str(bot.user.id), synced=sorted(c.name for c in synced))
+
+
+@bot.event
+async def on_command_error(ctx, error):
+    emit(event="command-error", type=type(error).__name__, text=str(error))
+
+
+async def main():
+    try:
+        async with bot:
+            await bot.start(token)
+    except Exception as e:
+        emit(event="error", type=type(e).__name__, text=str(e))
+
+
+asyncio.run(main())

@@ -1,0 +1,63 @@
+/**
+ * What real discord.py bots broke on (issue "Fidelity"), run as such a bot: its prefix is
+ * its own mention and it lacks MESSAGE_CONTENT (a message that mentions it carries its
+ * text, as on the reference); its user and message context-menu commands get their
+ * target and `resolved` (discord.py refused the payload without them).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startParley, type RunningParley } from "../../src/testing";
+import { PyBot, requireDiscordPy } from "./support";
+
+const WORLD = {
+  users: [{ name: "alice" }, { name: "bob" }],
+  guilds: [{ name: "Lab", owner: "alice", members: ["bob"], channels: [{ name: "general" }] }],
+  // No MESSAGE_CONTENT: the mention prefix must work without it.
+  applications: [{ name: "PrefixBot", owner: "alice", intents: ["GUILDS", "GUILD_MESSAGES"], install: ["Lab"] }],
+};
+
+let parley: RunningParley;
+let bot: PyBot;
+
+beforeAll(async () => {
+  requireDiscordPy();
+  parley = await startParley({ world: WORLD });
+  bot = PyBot.start("py_fidelity_bot.py", [parley.baseUrl, parley.gatewayUrl, parley.tokenOf("PrefixBot"), parley.world.guilds.Lab.id]);
+  const ready = await bot.event("ready");
+  expect(ready.synced).toEqual(["Profile", "Quote"]);
+}, 30_000);
+
+afterAll(async () => {
+  await bot?.stop();
+  await parley?.stop();
+});
+
+describe("discord.py", () => {
+  test("a prefix that is the bot's own mention works without MESSAGE_CONTENT", async () => {
+    const botId = parley.world.applications.PrefixBot.bot_user_id;
+    const { id } = await parley.as("bob").say("general", `<@${botId}> ping`);
+    const seen = await bot.scenario("mention-prefix");
+    expect(seen.content).toBe(`<@${botId}> ping`);
+    const reply = await parley.waitForMessage("general", (m) => m.content === "pong");
+    expect(reply.message_reference?.message_id).toBe(id);
+    // The reply mentions bob (discord.py sends replied_user true) and says so in `mentions`.
+    expect(reply.mentions).toEqual([expect.objectContaining({ id: parley.world.users.bob.id })]);
+  });
+
+  test("a user context-menu command gets its target member", async () => {
+    const r = await parley.as("alice").interact({ channel_id: "general", application_id: "PrefixBot", name: "Profile", type: 2, target_id: "bob" });
+    expect(r.delivered).toBe(true);
+    const seen = await bot.scenario("user-command");
+    expect(seen).toMatchObject({ target: parley.world.users.bob.id, name: "bob" });
+    const state = await parley.harness("GET", `/interactions/${r.id}`);
+    expect(state.response).toMatchObject({ content: `profile of bob (${parley.world.users.bob.id})`, flags: 64 });
+  });
+
+  test("a message context-menu command gets its target message, with its text", async () => {
+    const { id } = await parley.as("bob").say("general", "worth quoting");
+    const r = await parley.as("alice").interact({ channel_id: "general", application_id: "PrefixBot", name: "Quote", type: 3, target_id: id });
+    const seen = await bot.scenario("message-command");
+    expect(seen).toMatchObject({ target: id, content: "worth quoting", author: parley.world.users.bob.id });
+    const state = await parley.harness("GET", `/interactions/${r.id}`);
+    expect(state.response.content).toBe("> worth quoting");
+  });
+});
