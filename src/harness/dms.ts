@@ -46,6 +46,16 @@ export class DmClient {
     return m;
   }
 
+  /** A person edits their own DM: the new text is encrypted again, as their client would. */
+  async edit(me: UserRow, m: MessageRow, content: string): Promise<MessageRow> {
+    plaintext(content);
+    const key = this.keys.keyOf(m.channel_id) ?? (await this.keys.newKey());
+    const ciphertext = await this.keys.encrypt(key, content);
+    const edited = this.p.core.people.edit(me.id, m.channel_id, m.id, { ciphertext });
+    this.keys.bind(m.channel_id, key);
+    return edited;
+  }
+
   /** Open the DM with a user (if need be) and send its first or next message, in one transaction. */
   async open(me: UserRow, other: UserRow, content: string): Promise<{ channel: string; message: string }> {
     const { core } = this.p;

@@ -12,6 +12,7 @@ import { rotateToken } from "../wire/tokens";
 import { harnessSessionsPlugin } from "./sessions";
 import { harnessPeople } from "./people";
 import { DmClient, harnessDms } from "./dms";
+import { harnessActions } from "./actions";
 import { harnessInteractions } from "./interactions";
 
 const ClockBody = Type.Union([
@@ -60,5 +61,6 @@ export function harnessPlugin(p: HarnessContext) {
       token: rotateToken(p.core.apps, p.flakes, appId(params.application_id)),
     })))
     .use(harnessPeople(p, dms))
-    .use(harnessDms(p, dms));
+    .use(harnessDms(p, dms))
+    .use(harnessActions(p, dms));
 }

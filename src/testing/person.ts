@@ -19,6 +19,21 @@ export function personActions(harness: HarnessClient, world: World, user: string
     },
     react: (channel, message_id, emoji) => harness.call("PUT", `/users/${u}/reactions`, { channel_id: world.channelId(channel), message_id, emoji }),
     unreact: (channel, message_id, emoji) => harness.call("DELETE", `/users/${u}/reactions`, { channel_id: world.channelId(channel), message_id, emoji }),
+    useOn: (channel, app, name, target) =>
+      harness.call("POST", `/users/${u}/interactions`, {
+        channel_id: world.channelId(channel),
+        application_id: world.app(app).id,
+        name,
+        type: "user" in target ? 2 : 3,
+        target_id: "user" in target ? target.user : target.message,
+      }),
+    edit: (messageId, content) => harness.call("PATCH", `/users/${u}/messages/${messageId}`, { content }),
+    delete: (messageId) => harness.call("DELETE", `/users/${u}/messages/${messageId}`),
+    type: (channel) => harness.call("POST", `/users/${u}/typing`, { channel_id: world.channelId(channel) }),
+    invite: async (channel, o = {}) =>
+      (await harness.call<{ code: string }>("POST", `/users/${u}/invites`, { channel_id: world.channelId(channel), max_age: o.maxAge, max_uses: o.maxUses })).code,
+    join: async (code) => (await harness.call<{ guild_id: string }>("POST", `/users/${u}/invites/${encodeURIComponent(code)}`)).guild_id,
+    leave: (guild) => harness.call("DELETE", `/users/${u}/guilds/${world.answer.guilds[guild]?.id ?? guild}`),
     interact: (body) => {
       const b: Record<string, unknown> = { ...body };
       if (typeof b.channel_id === "string") b.channel_id = world.channelId(b.channel_id);

@@ -57,6 +57,20 @@ export interface Person {
   unreact(channel: string, messageId: string, emoji: string): Promise<void>;
   /** Run a slash command or click a component (harness interactions endpoint). */
   interact(body: Record<string, unknown>): Promise<{ id: string; delivered: boolean }>;
+  /** Run an application's context-menu command in a channel on a user (type 2; seed name or snowflake) or a message (type 3). */
+  useOn(channel: string, app: string, name: string, target: { user: string } | { message: string }): Promise<{ id: string; delivered: boolean }>;
+  /** Edit one's own message (in a DM the new text is encrypted again). */
+  edit(messageId: string, content: string): Promise<void>;
+  /** Delete a message: one's own, or anyone's with MANAGE_MESSAGES in a server channel. */
+  delete(messageId: string): Promise<void>;
+  /** Start typing in a channel (bots see TYPING_START). */
+  type(channel: string): Promise<void>;
+  /** Make an invite to a channel's server; answers its code. */
+  invite(channel: string, opts?: { maxAge?: number; maxUses?: number }): Promise<string>;
+  /** Join a server by invite code; answers the server's snowflake. */
+  join(code: string): Promise<string>;
+  /** Leave a server (by name from the seed, or snowflake). */
+  leave(guild: string): Promise<void>;
 }
 
 export interface RunningParley {

@@ -1,0 +1,93 @@
+/**
+ * More of what people do (design/harness.md: act as any person): edit and delete their
+ * own messages, start typing, make an invite, join a server by invite and leave it.
+ * The same person rules as the people's API apply; a test never needs the people's API
+ * or internal ids to play a person.
+ */
+import { Elysia } from "elysia";
+import { Type } from "@sinclair/typebox";
+import type { HarnessContext } from "./context";
+import { DomainError } from "../core/errors";
+import { Snowflake } from "../wire/validation";
+import { textIn } from "../wire/mentions";
+import { handler, readBody } from "./http";
+import { Lookup } from "./lookup";
+import type { DmClient } from "./dms";
+
+type Ctx = { request: Request; params: Record<string, string> };
+
+const EditBody = Type.Object({ content: Type.String({ maxLength: 4000 }) }, { additionalProperties: false });
+const ChannelBody = Type.Object({ channel_id: Snowflake }, { additionalProperties: false });
+const InviteBody = Type.Object(
+  {
+    channel_id: Snowflake,
+    max_age: Type.Optional(Type.Integer({ minimum: 0, maximum: 604_800 })),
+    max_uses: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+  },
+  { additionalProperties: false },
+);
+const CODE = /^[A-Za-z0-9-]{2,32}$/;
+
+export function harnessActions(p: HarnessContext, dms: DmClient) {
+  const { core } = p;
+  const look = new Lookup(p);
+  /** A message and its channel, by the message's snowflake. */
+  const messageOf = (flake: string) => {
+    const m = core.messages.get(look.internal(flake, "message", "message_id"));
+    if (!m) throw DomainError.notFound("message");
+    return m;
+  };
+
+  return new Elysia()
+    .patch(
+      "/users/:user/messages/:message_id",
+      handler<Ctx>(async ({ request, params }) => {
+        const me = look.person(params.user);
+        const b = await readBody(request, EditBody);
+        const m = messageOf(params.message_id);
+        const ch = core.people.channel(me.id, m.channel_id);
+        if (ch.guild_id) core.people.edit(me.id, ch.id, m.id, { content: textIn(b.content, p.flakes) });
+        else await dms.edit(me, m, b.content);
+      }),
+    )
+    .delete(
+      "/users/:user/messages/:message_id",
+      handler<Ctx>(({ params }) => {
+        const me = look.person(params.user);
+        const m = messageOf(params.message_id);
+        core.people.remove(me.id, m.channel_id, m.id);
+      }),
+    )
+    .post(
+      "/users/:user/typing",
+      handler<Ctx>(async ({ request, params }) => {
+        const me = look.person(params.user);
+        const b = await readBody(request, ChannelBody);
+        core.channels.typing(me.id, look.internal(b.channel_id, "channel", "channel_id"));
+      }),
+    )
+    .post(
+      "/users/:user/invites",
+      handler<Ctx>(async ({ request, params }) => {
+        const me = look.person(params.user);
+        const b = await readBody(request, InviteBody);
+        const inv = core.invites.create(me.id, look.internal(b.channel_id, "channel", "channel_id"), { maxAge: b.max_age, maxUses: b.max_uses });
+        return { code: inv.code };
+      }),
+    )
+    .post(
+      "/users/:user/invites/:code",
+      handler<Ctx>(({ params }) => {
+        const me = look.person(params.user);
+        if (!CODE.test(params.code)) throw DomainError.notFound("invite");
+        return { guild_id: p.flakes.of(core.invites.join(params.code, me.id).id) };
+      }),
+    )
+    .delete(
+      "/users/:user/guilds/:guild_id",
+      handler<Ctx>(({ params }) => {
+        const me = look.person(params.user);
+        core.people.leave(me.id, look.internal(params.guild_id, "guild", "guild_id"));
+      }),
+    );
+}
