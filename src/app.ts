@@ -12,6 +12,8 @@ import { Store } from "./store/db";
 import { createCore, type Core } from "./core";
 import { Snowflakes } from "./wire/snowflakes";
 import { jsonResponse } from "./wire/http";
+import { screenRequest } from "./wire/screen";
+import { SERVER_MAX_BODY } from "./wire/body";
 import { RateLimiter } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
 import { botApiPlugin } from "./botapi";
@@ -59,6 +61,8 @@ export function createParley(config: Config): Parley {
   });
 
   const http = new Elysia()
+    // Oversized bodies, and cross-site requests to the people's API and harness, end here (docs/security.md).
+    .onRequest(({ request }) => screenRequest(request, urls))
     .onError(({ code, error }) => {
       if (code === "NOT_FOUND") return jsonResponse(404, { code: 0, message: "404: Not Found" });
       if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
@@ -79,16 +83,7 @@ export function createParley(config: Config): Parley {
     server: null,
     handle: (req) => http.handle(req),
     listen() {
-      const server = Bun.serve({
-        port: config.port,
-        hostname: config.host,
-        fetch(req, srv) {
-          const path = new URL(req.url).pathname;
-          if (path === "/gateway" || path === "/gateway/") return gateway.upgrade(req, srv);
-          return http.fetch(req);
-        },
-        websocket: gateway.websocket,
-      });
+      const server = serve(config, gateway, http);
       parley.server = server;
       const origin = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
       urls.base = config.baseUrl ?? origin;
@@ -119,6 +114,23 @@ export function createParley(config: Config): Parley {
   if (events)
     http.use(harnessPlugin({ core, flakes, clock, gateway, events, reset: () => parley.reset(), seed: (doc) => parley.seed(doc) }));
   return parley;
+}
+
+function serve(config: Config, gateway: Gateway, http: Parley["http"]): Server<GatewaySocketData> {
+  return Bun.serve({
+    port: config.port,
+    hostname: config.host,
+    fetch(req, srv) {
+      const path = new URL(req.url).pathname;
+      if (path === "/gateway" || path === "/gateway/") return gateway.upgrade(req, srv);
+      return http.fetch(req);
+    },
+    websocket: gateway.websocket,
+    // Every surface refuses bodies over its own, far smaller limit with a JSON body (wire/body.ts).
+    maxRequestBodySize: SERVER_MAX_BODY,
+    // A throw that escaped every handler: still the spec's body, never a stack.
+    error: () => jsonResponse(500, { code: 0, message: "500: Internal Server Error" }),
+  });
 }
 
 function placeholderUrls(config: Config): Urls {

@@ -7,6 +7,7 @@ import type { ServerWebSocket } from "bun";
 import { randomBytes } from "node:crypto";
 import type { ApplicationRow } from "../core/types";
 import { parseBotToken } from "../wire/tokens";
+import { parseBoundedJson } from "../wire/json";
 import { selfUserJson } from "../wire/serializers/user";
 import { applicationFlags } from "../wire/serializers/application";
 import type { GatewayContext } from "./context";
@@ -87,12 +88,8 @@ export class Connections {
     for (const h of this.hooks) h.received?.(conn.id, conn.session, typeof raw === "string" ? raw : "<binary>");
     // Frames are JSON text only (spec 6.1): binary, oversized or unparsable frames end the session.
     if (typeof raw !== "string" || raw.length > MAX_INBOUND_BYTES) return this.invalidate(conn);
-    let frame: any;
-    try {
-      frame = JSON.parse(raw);
-    } catch {
-      return this.invalidate(conn);
-    }
+    // Malformed or nested deeper than any real frame: null (wire/json.ts).
+    const frame: any = parseBoundedJson(raw);
     if (!frame || typeof frame !== "object" || !Number.isInteger(frame.op)) return this.invalidate(conn);
     switch (frame.op) {
       case OP.HEARTBEAT:
