@@ -21,7 +21,9 @@ import { createGateway, type Gateway, type GatewaySocketData } from "./gateway";
 import { harnessPlugin } from "./harness";
 import { EventLog } from "./harness/eventlog";
 import { clientApiPlugin } from "./clientapi";
-import { seedWorld, type SeedAnswer } from "./harness/seed";
+import { PeopleLimits } from "./clientapi/limits";
+import { rememberAddress } from "./wire/throttle";
+import { seedWorld, seedWorldAsync, type SeedAnswer } from "./harness/seed";
 
 export interface Parley {
   config: Config;
@@ -53,6 +55,7 @@ export function createParley(config: Config): Parley {
   const urls: Urls = placeholderUrls(config);
   const api: BotApi = { core, flakes, limiter: new RateLimiter(clock, config.rateLimits), urls, hooks: [] };
   const events = config.harness ? new EventLog() : null;
+  const peopleLimits = new PeopleLimits(clock);
   const gateway = createGateway({
     core,
     flakes,
@@ -97,6 +100,7 @@ export function createParley(config: Config): Parley {
       clock.clearTimers();
       clock.reset();
       api.limiter.reset();
+      peopleLimits.reset();
       flakes.clearCache();
       events?.clear();
       core.wipe();
@@ -109,10 +113,10 @@ export function createParley(config: Config): Parley {
       core.close();
     },
   };
-  http.use(clientApiPlugin({ core, flakes, bots: gateway }));
+  http.use(clientApiPlugin({ core, flakes, bots: gateway, limits: peopleLimits }));
   // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
   if (events)
-    http.use(harnessPlugin({ core, flakes, clock, gateway, events, reset: () => parley.reset(), seed: (doc) => parley.seed(doc) }));
+    http.use(harnessPlugin({ core, flakes, clock, gateway, events, reset: () => parley.reset(), seed: (doc) => seedWorldAsync({ core, flakes }, doc) }));
   return parley;
 }
 
@@ -123,6 +127,7 @@ function serve(config: Config, gateway: Gateway, http: Parley["http"]): Server<G
     fetch(req, srv) {
       const path = new URL(req.url).pathname;
       if (path === "/gateway" || path === "/gateway/") return gateway.upgrade(req, srv);
+      rememberAddress(req, srv.requestIP(req)?.address);
       return http.fetch(req);
     },
     websocket: gateway.websocket,
