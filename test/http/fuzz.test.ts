@@ -103,6 +103,14 @@ function fuzzer(rand: () => number) {
     if (r < 0.13) return json.replace(/\d+/, "1e999"); // Infinity once parsed
     if (r < 0.16) return json.replace(/"[^"]*"/, '"' + "9".repeat(30) + '"').replace(/:\s*"9+"/, ":" + "9".repeat(30));
     if (r < 0.18) return "\u0000\uffff{";
+    if (r < 0.4) {
+      // One value nested thousands deep (in text: building it as a value would overflow here).
+      const n = 1000 + Math.floor(rand() * 6000);
+      const spots = [...json.matchAll(/:(-?\d+(\.\d+)?|true|false|null|"[^"]*")/g)];
+      if (!spots.length) return json;
+      const at = pick(spots);
+      return `${json.slice(0, at.index)}:${"[".repeat(n)}1${"]".repeat(n)}${json.slice(at.index! + at[0].length)}`;
+    }
     return json;
   };
   const contentType = () => pick(["application/json", "application/json", "application/json", "application/json; charset=utf-8", "text/plain", "multipart/form-data; boundary=x", ""]);

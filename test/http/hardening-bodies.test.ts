@@ -34,7 +34,7 @@ describe("nesting depth", () => {
     expect(r.body.errors._errors[0].code).toBe("JSON_TOO_DEEP");
   });
 
-  test("a message whose components nest 30,000 deep is 400 50035 (it answered 500: recursive null stripping)", async () => {
+  test("a message whose components nest 30,000 deep is 400 50035 (the issue's reproduction for the recursive null stripping)", async () => {
     const r = await call(p, "POST", `/channels/${general}/messages`, { token: bot, rawBody: `{"content":"x","components":${deep(30_000, "null")}}`, headers: { "Content-Type": "application/json" } });
     expect(refusal(r)).toEqual([400, 50035]);
   });
