@@ -17,6 +17,8 @@ const RESEED_EVERY = 150;
 /** Routes that end the fuzzer's own credentials or world; each is exercised by its own tests. */
 const SKIP = [/\/harness\/v1\/reset$/, /\/rotate$/, /\/auth\/signout$/, /\/applications\/:application_id(\/token)?$/];
 
+const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype);
+
 function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -206,6 +208,8 @@ test(`fuzz: ${REQUESTS} mutated requests across every route, seed ${SEED}`, asyn
   }
   if (failures.length) console.error(`fuzz seed ${SEED} (replay: FUZZ_SEED=${SEED}):\n${failures.join("\n")}`);
   expect(failures).toEqual([]);
+  // No body reached Object.prototype ("__proto__" keys in bodies and in error paths).
+  expect(Object.getOwnPropertyNames(Object.prototype).filter((k) => !PROTOTYPE_KEYS.includes(k))).toEqual([]);
   // The mutations reached past validation, not only refusals.
   expect(statuses.get(200) ?? 0).toBeGreaterThan(100);
   expect(p.store.db.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
