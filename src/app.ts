@@ -21,6 +21,7 @@ import { EventLog } from "./harness/eventlog";
 import { clientApiPlugin } from "./clientapi";
 import { createLive, type Live, type LiveSocketData } from "./clientapi/live";
 import type { ClientContext } from "./clientapi/context";
+import { webRoutes } from "./web";
 import { seedWorld, type SeedAnswer } from "./harness/seed";
 
 export interface Parley {
@@ -133,13 +134,15 @@ function placeholderUrls(config: Config): Urls {
 }
 
 /**
- * One Bun server on one port: the two WebSocket surfaces, and every other path
- * through Elysia.
+ * One Bun server on one port: the web client's pages (Bun's HTML bundle routes), the
+ * two WebSocket surfaces, and every other path through Elysia.
  */
 function serve(config: Config, http: Elysia<any, any, any, any, any, any, any>, gateway: Gateway, live: Live): Server<GatewaySocketData> {
   return Bun.serve({
     port: config.port,
     hostname: config.host,
+    development: false,
+    routes: webRoutes(),
     fetch(req, srv) {
       const path = new URL(req.url).pathname;
       if (path === "/gateway" || path === "/gateway/") return gateway.upgrade(req, srv as never);
