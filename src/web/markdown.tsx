@@ -25,8 +25,8 @@ const RULES = {
 // Masked links ([text](url)) as in bot messages and embeds; people's links become links either way.
 const parse = SimpleMarkdown.parserFor(RULES as never);
 
-type Wrap = "strong" | "em" | "u" | "s" | "blockquote" | "small";
-const WRAP: Record<string, Wrap> = { strong: "strong", em: "em", underline: "u", strikethrough: "s", blockQuote: "blockquote", subtext: "small" };
+type Wrap = "strong" | "em" | "u" | "del" | "blockquote" | "small";
+const WRAP: Record<string, Wrap> = { strong: "strong", em: "em", underline: "u", strikethrough: "del", blockQuote: "blockquote", subtext: "small" };
 
 function kids(c: Node["content"]): ComponentChildren {
   return typeof c === "string" ? c : c?.map(node);

@@ -32,7 +32,7 @@ function useCommands(channelId: string, text: string) {
   }, [query === undefined, channelId]);
   useEffect(() => setActive(0), [query]);
   const move = (step: number) => setActive((active + step + shown.length) % shown.length);
-  return { query, shown, active, move, none: query !== undefined && !!commands && !shown.length };
+  return { query, shown, active, move, loading: query !== undefined && !commands, none: query !== undefined && !!commands && !shown.length };
 }
 
 export function Composer({ channel, replyTo, onCancelReply }: Props) {
@@ -41,7 +41,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   const box = useRef<HTMLTextAreaElement>(null);
   const label = `Message ${channelLabel(channel)}`;
   const dm = channel.guild_id === null;
-  const { query, shown, active, move, none } = useCommands(channel.id, text);
+  const { query, shown, active, move, loading, none } = useCommands(channel.id, text);
 
   useEffect(() => {
     setText("");
@@ -77,7 +77,8 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     }
     if (e.key === "Enter" && !e.shiftKey) {
       e.preventDefault();
-      void send();
+      // A command being typed is not sent as text while the list of commands is on its way.
+      if (!loading) void send();
     }
   }
 
@@ -105,7 +106,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
           }}
           onKeyDown={onKeyDown}
         />
-        <button class="send" disabled={dm || !text.trim() || query !== undefined} onClick={send}>
+        <button class="send" disabled={dm || !text.trim() || loading || shown.length > 0} onClick={send}>
           Send
         </button>
       </div>
