@@ -17,6 +17,11 @@ export interface LiveDelivery {
   type: string;
   /** The serialized `data` for this person. */
   data(userId: string): string;
+  /**
+   * Set when `users` is exactly this server's members and `data` the same for all: the
+   * frame can then be published once to the server's topic.
+   */
+  topic?: string;
 }
 
 type Ev<T extends DomainEvent["type"]> = Extract<DomainEvent, { type: T }>;
@@ -67,15 +72,17 @@ export class LiveDispatcher {
       case "message.updated":
         return this.message(e);
       case "message.deleted": {
-        const users = e.ephemeralUserId ? [e.ephemeralUserId] : this.channelAudience(e.channelId, e.guildId);
-        return [{ users, type: e.type, data: fixed({ id: e.messageId, channel_id: e.channelId }) }];
+        const data = fixed({ id: e.messageId, channel_id: e.channelId });
+        if (e.ephemeralUserId) return [{ users: [e.ephemeralUserId], type: e.type, data }];
+        return [{ users: this.channelAudience(e.channelId, e.guildId), type: e.type, data, topic: e.guildId ?? undefined }];
       }
       case "reaction.added":
       case "reaction.removed":
         return this.reaction(e);
       case "typing.started": {
-        const users = this.channelAudience(e.channelId, e.guildId).filter((u) => u !== e.userId);
-        return [{ users, type: e.type, data: fixed({ channel_id: e.channelId, user_id: e.userId, at: new Date(e.at).toISOString() }) }];
+        // The one typing gets it too, so a server's typing is one publish (clients skip their own).
+        const data = fixed({ channel_id: e.channelId, user_id: e.userId, at: new Date(e.at).toISOString() });
+        return [{ users: this.channelAudience(e.channelId, e.guildId), type: e.type, data, topic: e.guildId ?? undefined }];
       }
       case "presence.updated":
         return this.presence(e);
@@ -100,9 +107,11 @@ export class LiveDispatcher {
   private message(e: Ev<"message.created" | "message.updated">): LiveDelivery[] {
     const row = this.core.messages.get(e.messageId);
     if (!row) return [];
-    const users = row.ephemeral_user_id ? [row.ephemeral_user_id] : this.channelAudience(e.channelId, e.guildId);
     const model = this.core.reads.messages.message(row, { viewerId: null });
-    return [{ users, type: e.type, data: this.messageViews(model) }];
+    const data = this.messageViews(model);
+    if (row.ephemeral_user_id) return [{ users: [row.ephemeral_user_id], type: e.type, data }];
+    const shared = e.guildId && !model.reactions?.length ? e.guildId : undefined;
+    return [{ users: this.channelAudience(e.channelId, e.guildId), type: e.type, data, topic: shared }];
   }
 
   /** One view for everyone, except for the people who reacted (their `me` flags differ). */
@@ -122,7 +131,7 @@ export class LiveDispatcher {
       const summary = this.core.reads.messages.reactions(e.messageId, null).find((r) => (r.emoji.id ?? r.emoji.name) === (e.emoji.id ?? e.emoji.name));
       return { message_id: e.messageId, channel_id: e.channelId, user_id: e.userId, emoji, count: summary?.count ?? 0 };
     });
-    return [{ users: this.channelAudience(e.channelId, e.guildId), type: e.type, data }];
+    return [{ users: this.channelAudience(e.channelId, e.guildId), type: e.type, data, topic: e.guildId ?? undefined }];
   }
 
   /** Everyone who shares a server with the person, and the person's own other connections. */
@@ -162,19 +171,21 @@ export class LiveDispatcher {
 
   private channel(e: Ev<"channel.created" | "channel.updated" | "channel.deleted">): LiveDelivery[] {
     const users = this.channelAudience(e.channelId, e.guildId);
-    if (e.type === "channel.deleted") return [{ users, type: e.type, data: fixed({ id: e.channelId, guild_id: e.guildId }) }];
+    const topic = e.guildId ?? undefined;
+    if (e.type === "channel.deleted") return [{ users, type: e.type, data: fixed({ id: e.channelId, guild_id: e.guildId }), topic }];
     const c = this.core.guilds.channel(e.channelId);
     if (!c) return [];
     // A DM's view names the other recipient, so it differs per person.
-    const data = e.guildId ? fixed(channelView(this.core, c)) : (u: string) => JSON.stringify(channelView(this.core, c, u));
-    return [{ users, type: e.type, data }];
+    if (!e.guildId) return [{ users, type: e.type, data: (u: string) => JSON.stringify(channelView(this.core, c, u)) }];
+    return [{ users, type: e.type, data: fixed(channelView(this.core, c)), topic }];
   }
 
   private role(e: Ev<"role.created" | "role.updated" | "role.deleted">): LiveDelivery[] {
     const users = this.guildAudience(e.guildId);
-    if (e.type === "role.deleted") return [{ users, type: e.type, data: fixed({ guild_id: e.guildId, role_id: e.roleId }) }];
+    const topic = e.guildId;
+    if (e.type === "role.deleted") return [{ users, type: e.type, data: fixed({ guild_id: e.guildId, role_id: e.roleId }), topic }];
     const r = this.core.guilds.role(e.guildId, e.roleId);
-    return r ? [{ users, type: e.type, data: fixed({ guild_id: e.guildId, role: roleView(r) }) }] : [];
+    return r ? [{ users, type: e.type, data: fixed({ guild_id: e.guildId, role: roleView(r) }), topic }] : [];
   }
 
   /** Only the person who ran the command or clicked sees its progress ("thinking", answered). */

@@ -3,16 +3,17 @@
  * connection"): a WebSocket that delivers, as the people's API's own JSON, everything a
  * person's screen shows. The session token comes in the first frame, never in the URL
  * (URLs end up in logs). A person with a connection open is online; the last one
- * closing takes them offline. Events are numbered per person (live-streams.ts) so a
- * reconnecting client resumes from its last one.
+ * closing takes them offline. Events are numbered by the server and kept per person
+ * (live-streams.ts), so a reconnecting client resumes from its last one; an event that
+ * a whole server's members get alike is one publish to that server's topic.
  */
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import type { ClientContext } from "./context";
 import type { Core } from "../core";
 import type { DomainEvent } from "../core/events";
 import { meView } from "./views";
-import { LiveDispatcher } from "./live-events";
-import { Streams, type LiveConn, type Stream } from "./live-streams";
+import { LiveDispatcher, type LiveDelivery } from "./live-events";
+import { eventFrame, Streams, type LiveConn, type Stream } from "./live-streams";
 
 /** The first frame must arrive within this. */
 export const HELLO_DEADLINE_MS = 10_000;
@@ -56,7 +57,8 @@ export function createLive(p: ClientContext): Live {
       },
     },
     upgrade(req, server) {
-      if ((server as Server<LiveSocketData>).upgrade(req, { data: { live: true, connId: nextConn++ } })) return undefined;
+      conns.server = server as Server<LiveSocketData>;
+      if (conns.server.upgrade(req, { data: { live: true, connId: nextConn++ } })) return undefined;
       return new Response(JSON.stringify({ code: 0, message: "WebSocket upgrade required" }), { status: 400, headers: { "Content-Type": "application/json" } });
     },
     closeAll: () => conns.closeAll(1001, "Server stopping"),
@@ -66,6 +68,10 @@ export function createLive(p: ClientContext): Live {
 
 /** Every live connection: its first frame and deadlines, presence, and the fan-out of events. */
 class LiveConnections {
+  /** Known once a socket has been upgraded: the server that publishes to topics. */
+  server: Server<LiveSocketData> | null = null;
+  /** The server's event sequence: every frame sent carries the next number. */
+  private seq = 0;
   private readonly core: Core;
   private readonly streams: Streams;
   private readonly dispatcher: LiveDispatcher;
@@ -143,16 +149,17 @@ class LiveConnections {
     conn.timer?.cancel();
     const resume = frame.resume as { stream?: unknown; seq?: unknown } | undefined;
     const resumable = !!resume && this.streams.of(me.id)?.id === resume.stream;
-    const s: Stream = this.streams.open(me.id);
+    const s: Stream = this.streams.open(me.id, this.seq);
     // Going online first: the presence event is numbered before ready, and ready shows it.
     if (s.conns.size === 0) this.presence(me.id, "online");
-    const replay = resumable ? s.after(Number(resume!.seq)) : null;
+    const replay = resumable ? s.after(Number(resume!.seq), this.seq) : null;
     conn.state = "open";
     conn.userId = me.id;
     conn.stream = s;
     s.conns.add(conn);
+    for (const g of this.core.guilds.guildIdsOf(me.id)) conn.ws.subscribe(topicOf(g));
     const user = meView(this.core.users.get(me.id) ?? me);
-    conn.ws.sendText(JSON.stringify({ op: "ready", stream: s.id, seq: s.seq, resumed: replay !== null, user }));
+    conn.ws.sendText(JSON.stringify({ op: "ready", stream: s.id, seq: this.seq, resumed: replay !== null, user }));
     for (const f of replay ?? []) conn.ws.sendText(f);
     this.armIdle(conn);
   }
@@ -178,18 +185,55 @@ class LiveConnections {
     }, IDLE_TIMEOUT_MS - (this.clock.now() - conn.lastFrame));
   }
 
-  /** Fan an event out: each person in its audience who has a stream gets it numbered. */
+  /** Fan an event out: each person in its audience who has a stream gets it, numbered. */
   onEvent(e: DomainEvent): void {
     if (e.type === "world.reset") this.closeAll(LIVE_CLOSE.RESET, "World reset");
     this.dispatcher.observe(e);
     if (this.streams.size === 0) return; // nobody listening: no reads, no serialization
-    for (const d of this.dispatcher.deliveriesFor(e)) {
+    this.follow(e);
+    for (const d of this.dispatcher.deliveriesFor(e)) this.deliver(d);
+  }
+
+  /**
+   * One number per delivery. A server-wide view is recorded in each member's ring and
+   * published once to the server's topic, whose subscribers are exactly the open
+   * connections of its members (follow() keeps them so); any other view goes to each
+   * person's connections.
+   */
+  private deliver(d: LiveDelivery): void {
+    let seq = 0;
+    if (d.topic && this.server) {
+      let frame: string | null = null;
       for (const u of d.users) {
         const s = this.streams.of(u);
-        if (s) s.push(d.type, d.data(u));
+        if (!s) continue;
+        frame ??= eventFrame((seq = ++this.seq), d.type, d.data(u));
+        s.record(seq, frame);
       }
+      if (frame) this.server.publish(topicOf(d.topic), frame);
+      return;
+    }
+    for (const u of d.users) {
+      const s = this.streams.of(u);
+      if (!s) continue;
+      seq ||= ++this.seq;
+      s.push(seq, eventFrame(seq, d.type, d.data(u)));
     }
   }
+
+  /** Connections follow their person into and out of servers' topics. */
+  private follow(e: DomainEvent): void {
+    const each = (users: Iterable<string>, guildId: string, on: boolean) => {
+      for (const u of users) for (const c of this.streams.of(u)?.conns ?? []) on ? c.ws.subscribe(topicOf(guildId)) : c.ws.unsubscribe(topicOf(guildId));
+    };
+    if (e.type === "member.added" || e.type === "member.removed") each([e.userId], e.guildId, e.type === "member.added");
+    else if (e.type === "guild.created") each(this.core.guilds.memberIds(e.guildId), e.guildId, true);
+    else if (e.type === "guild.deleted") each(e.memberIds, e.guildId, false);
+  }
+}
+
+function topicOf(guildId: string): string {
+  return `lv:${guildId}`;
 }
 
 function parseObject(raw: string): Record<string, unknown> | null {

@@ -110,9 +110,17 @@ describe("who hears what", () => {
     await client(p, "POST", `/invites/${invite.code}`, t.carol.token);
     expect((await carol.event("guild.created")).data).toMatchObject({ id: t.lab, name: "Lab" });
     expect((await bob.event("member.added")).data).toMatchObject({ guild_id: t.lab, member: { user: { id: t.carol.id } } });
+    // Her connection now follows the server's messages (one publish reaches every member)...
+    await client(p, "POST", `/channels/${t.general}/messages`, t.alice.token, { content: "welcome" });
+    expect((await carol.event("message.created")).data.content).toBe("welcome");
     await client(p, "DELETE", `/users/@me/guilds/${t.lab}`, t.carol.token);
     expect((await carol.event("guild.deleted")).data).toEqual({ id: t.lab });
     expect((await bob.event("member.removed")).data).toEqual({ guild_id: t.lab, user_id: t.carol.id });
+    // ...and no longer once she has left.
+    await client(p, "POST", `/channels/${t.general}/messages`, t.alice.token, { content: "after she left" });
+    await bob.event("message.created", (m) => m.content === "after she left");
+    await carol.sync();
+    expect(carol.frames.filter((f) => f.data?.content === "after she left")).toEqual([]);
   });
 });
 
