@@ -5,7 +5,7 @@
  * harness/context.ts). No module-level singletons anywhere else.
  */
 import { Elysia } from "elysia";
-import type { Server } from "bun";
+import type { Server, WebSocketHandler } from "bun";
 import type { Config, Urls } from "./config";
 import { SwitchableClock } from "./core/clock";
 import { Store } from "./store/db";
@@ -18,12 +18,15 @@ import { SERVER_MAX_BODY } from "./wire/body";
 import { RateLimiter } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
 import { botApiPlugin } from "./botapi";
-import { createGateway, type Gateway, type GatewaySocketData } from "./gateway";
+import { createGateway, type Gateway, type GatewayHooks, type GatewaySocketData } from "./gateway";
 import { harnessPlugin } from "./harness";
 import { EventLog } from "./harness/eventlog";
 import { clientApiPlugin } from "./clientapi";
 import { PeopleLimits } from "./clientapi/limits";
 import { rememberAddress } from "./wire/throttle";
+import { createLive, type Live, type LiveSocketData } from "./clientapi/live";
+import type { ClientContext } from "./clientapi/context";
+import { webRoutes } from "./web";
 import { seedWorld, seedWorldAsync, type SeedAnswer } from "./harness/seed";
 
 export interface Parley {
@@ -34,6 +37,8 @@ export interface Parley {
   core: Core;
   api: BotApi;
   gateway: Gateway;
+  /** The people's live connections (/api/client/v1/live). */
+  live: Live;
   http: Elysia<any, any, any, any, any, any, any>;
   /** Dispatch frames sent to bots (test mode only). */
   events: EventLog | null;
@@ -61,8 +66,10 @@ export function createParley(config: Config): Parley {
     core,
     flakes,
     urls,
-    hooks: events ? [{ dispatched: (s, frame) => events.append(s.owner.appFlake, s.id, frame) }] : [],
+    hooks: [...(events ? [{ dispatched: (s, frame) => events.append(s.owner.appFlake, s.id, frame) } satisfies GatewayHooks] : []), botPresence(core)],
   });
+  const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits };
+  const live = createLive(people);
 
   const http = new Elysia()
     // Oversized bodies, and cross-site requests to the people's API and harness, end here (docs/security.md).
@@ -82,12 +89,15 @@ export function createParley(config: Config): Parley {
     core,
     api,
     gateway,
+    live,
     http,
     events,
     server: null,
     handle: (req) => http.handle(req),
     listen() {
-      const server = serve(config, gateway, http);
+      // Nobody is connected yet, whatever a process that stopped abruptly left behind.
+      core.users.resetPresences();
+      const server = serve(config, http, gateway, live);
       parley.server = server;
       const origin = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
       urls.base = config.baseUrl ?? origin;
@@ -97,6 +107,7 @@ export function createParley(config: Config): Parley {
     },
     seed: (doc) => seedWorld({ core, flakes }, doc),
     reset() {
+      // Live connections close with 4004 when the wipe publishes world.reset.
       gateway.closeAll();
       clock.clearTimers();
       clock.reset();
@@ -107,6 +118,7 @@ export function createParley(config: Config): Parley {
       core.wipe();
     },
     async stop() {
+      live.closeAll();
       gateway.closeAll();
       clock.clearTimers();
       parley.server?.stop(true);
@@ -114,29 +126,79 @@ export function createParley(config: Config): Parley {
       core.close();
     },
   };
-  http.use(clientApiPlugin({ core, flakes, bots: gateway, limits: peopleLimits }));
+  http.use(clientApiPlugin(people));
   // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
   if (events)
     http.use(harnessPlugin({ core, flakes, clock, gateway, events, reset: () => parley.reset(), seed: (doc) => seedWorldAsync({ core, flakes }, doc) }));
   return parley;
 }
 
-function serve(config: Config, gateway: Gateway, http: Parley["http"]): Server<GatewaySocketData> {
+function serve(config: Config, http: Elysia<any, any, any, any, any, any, any>, gateway: Gateway, live: Live): Server<GatewaySocketData> {
   return Bun.serve({
     port: config.port,
     hostname: config.host,
+    development: false,
+    routes: webRoutes(),
     fetch(req, srv) {
       const path = new URL(req.url).pathname;
-      if (path === "/gateway" || path === "/gateway/") return gateway.upgrade(req, srv);
+      if (path === "/gateway" || path === "/gateway/") return gateway.upgrade(req, srv as never);
+      if (path === "/api/client/v1/live") return live.upgrade(req, srv);
       rememberAddress(req, srv.requestIP(req)?.address);
       return http.fetch(req);
     },
-    websocket: gateway.websocket,
+    websocket: bySurface(gateway.websocket, live.websocket),
     // Every surface refuses bodies over its own, far smaller limit with a JSON body (wire/body.ts).
     maxRequestBodySize: SERVER_MAX_BODY,
     // A throw that escaped every handler: still the spec's body, never a stack.
     error: () => jsonResponse(500, { code: 0, message: "500: Internal Server Error" }),
-  });
+  }) as Server<never> as Server<GatewaySocketData>;
+}
+
+/** Two kinds of sockets on one server: a live connection's data says which it is. */
+function bySurface(gw: WebSocketHandler<GatewaySocketData>, lv: WebSocketHandler<LiveSocketData>): WebSocketHandler<GatewaySocketData | LiveSocketData> {
+  const isLive = (ws: { data: GatewaySocketData | LiveSocketData }) => "live" in ws.data;
+  return {
+    ...(gw as WebSocketHandler<GatewaySocketData | LiveSocketData>),
+    open: (ws) => (isLive(ws) ? lv.open?.(ws as never) : gw.open?.(ws as never)),
+    message: (ws, m) => (isLive(ws) ? lv.message?.(ws as never, m) : gw.message?.(ws as never, m)),
+    close: (ws, code, reason) => (isLive(ws) ? lv.close?.(ws as never, code, reason) : gw.close?.(ws as never, code, reason)),
+  };
+}
+
+/**
+ * A bot is online while it holds a live gateway session (people see it in member
+ * lists; bots with GUILD_PRESENCES get PRESENCE_UPDATE). Going online waits for the
+ * IDENTIFY or RESUME to finish, so READY stays the session's first dispatch.
+ */
+function botPresence(core: Core): GatewayHooks {
+  const botOf = new Map<number, string>();
+  const live = new Map<string, number>();
+  const set = (botUserId: string, status: "online" | "offline") => {
+    try {
+      if (core.users.get(botUserId)?.presence !== status) core.users.setPresence(botUserId, status);
+    } catch {
+      // The bot is gone (its application was deleted): nothing to show.
+    }
+  };
+  return {
+    attached(connId, s) {
+      const bot = s.owner.botUserId;
+      botOf.set(connId, bot);
+      live.set(bot, (live.get(bot) ?? 0) + 1);
+      queueMicrotask(() => {
+        if ((live.get(bot) ?? 0) > 0) set(bot, "online");
+      });
+    },
+    closed(connId) {
+      const bot = botOf.get(connId);
+      if (!bot) return;
+      botOf.delete(connId);
+      const n = (live.get(bot) ?? 1) - 1;
+      if (n > 0) return void live.set(bot, n);
+      live.delete(bot);
+      set(bot, "offline");
+    },
+  };
 }
 
 function placeholderUrls(config: Config): Urls {
