@@ -18,11 +18,12 @@ import {
   CLOSE_HEARTBEAT_TIMEOUT,
   CLOSE_PLAIN,
   FIRST_FRAME_DEADLINE_MS,
-  HELLO_FRAME,
+  HEARTBEAT_INTERVAL_MS,
+  HELLO_DELAY_MS,
+  helloFrame,
   INVALID_SESSION_FRAME,
   MAX_INBOUND_BYTES,
   OP,
-  ZOMBIE_TIMEOUT_MS,
 } from "./protocol";
 import { Session, type Conn } from "./session";
 import { GATES, hears } from "./intents";
@@ -49,7 +50,16 @@ export class Connections {
     private readonly cohorts: Cohorts,
     private readonly push: Push,
     private readonly guildCreate: GuildCreatePayload,
-  ) {}
+  ) {
+    const interval = ctx.heartbeatIntervalMs ?? HEARTBEAT_INTERVAL_MS;
+    this.hello = helloFrame(interval);
+    this.zombieMs = Math.round(2.5 * interval);
+  }
+
+  /** HELLO with its interval (the spec's 41250 ms unless a test server shortens it). */
+  private readonly hello: string;
+  /** Spec 3.2: 2.5 x heartbeat_interval, counted from HELLO and re-armed by each heartbeat. */
+  private readonly zombieMs: number;
 
   private get clock() {
     return this.ctx.core.clock;
@@ -73,7 +83,14 @@ export class Connections {
     ws.data.conn = conn;
     this.conns.add(conn);
     for (const h of this.hooks) h.opened?.(conn.id);
-    this.send(conn, HELLO_FRAME);
+    // HELLO goes out in a write of its own, after the upgrade: sent inside open() it shares
+    // a TCP segment with the 101, and a client that reads only the upgrade response
+    // (Seyfert's own Node socket drops the bytes after it) waits for a HELLO it already
+    // got. A host timer, not the shared clock: this is transport timing, and a virtual
+    // clock would never send it.
+    setTimeout(() => {
+      if (conn.state !== "closed") this.send(conn, this.hello);
+    }, HELLO_DELAY_MS);
     conn.firstFrameTimer = this.clock.setTimeout(() => {
       conn.firstFrameTimer = null;
       if (conn.state === "awaiting") this.close(conn, CLOSE_PLAIN);
@@ -169,6 +186,14 @@ export class Connections {
     }
   }
 
+  /** Op 9 and a plain close for a live session, which is gone; false when not connected. */
+  invalidateSession(sessionId: string): boolean {
+    const s = this.registry.get(sessionId);
+    if (!s?.conn) return false;
+    this.invalidate(s.conn);
+    return true;
+  }
+
   /** Close a live session's socket with a code (4000 keeps it resumable); false when not connected. */
   disconnect(sessionId: string, code: number): boolean {
     const s = this.registry.get(sessionId);
@@ -187,10 +212,10 @@ export class Connections {
       conn.zombieTimer = null;
       if (conn.state === "closed") return;
       const idle = this.clock.now() - conn.lastBeat;
-      if (idle < ZOMBIE_TIMEOUT_MS) return this.armZombie(conn);
+      if (idle < this.zombieMs) return this.armZombie(conn);
       // Before IDENTIFY the 30 s first-frame deadline has already closed the socket.
       if (conn.state === "active") this.close(conn, CLOSE_HEARTBEAT_TIMEOUT, "Heartbeat timeout");
-    }, ZOMBIE_TIMEOUT_MS - (this.clock.now() - conn.lastBeat));
+    }, this.zombieMs - (this.clock.now() - conn.lastBeat));
   }
 
   // ---- IDENTIFY and RESUME ----
