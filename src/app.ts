@@ -12,12 +12,14 @@ import { Store } from "./store/db";
 import { createCore, type Core } from "./core";
 import { Snowflakes } from "./wire/snowflakes";
 import { jsonResponse } from "./wire/http";
-import { RateLimiter } from "./botapi/ratelimit";
+import { RateLimiter, rateLimitHeaders } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
 import { botApiPlugin } from "./botapi";
 import { createGateway, type Gateway, type GatewaySocketData } from "./gateway";
 import { harnessPlugin } from "./harness";
-import { EventLog } from "./harness/eventlog";
+import type { EventLog } from "./harness/eventlog";
+import { createDouble } from "./harness/double";
+import type { LimitHeaders } from "./harness/hooks";
 import { clientApiPlugin } from "./clientapi";
 import { seedWorld, type SeedAnswer } from "./harness/seed";
 
@@ -49,14 +51,13 @@ export function createParley(config: Config): Parley {
   const core = createCore({ clock, store });
   const flakes = new Snowflakes(core.idmap);
   const urls: Urls = placeholderUrls(config);
-  const api: BotApi = { core, flakes, limiter: new RateLimiter(clock, config.rateLimits), urls, hooks: [] };
-  const events = config.harness ? new EventLog() : null;
-  const gateway = createGateway({
-    core,
-    flakes,
-    urls,
-    hooks: events ? [{ dispatched: (s, frame) => events.append(s.owner.appFlake, s.id, frame) }] : [],
-  });
+  const limiter = new RateLimiter(clock, config.rateLimits);
+  const api: BotApi = { core, flakes, limiter, urls, hooks: [] };
+  // Test mode: the harness's event log, faults and transcripts act and watch through the hooks.
+  const double = config.harness ? createDouble({ core, flakes, limitHeaders: limitHeadersOf(limiter, clock) }) : null;
+  if (double) api.hooks.push(...double.requestHooks);
+  const events = double?.events ?? null;
+  const gateway = createGateway({ core, flakes, urls, hooks: double?.gatewayHooks ?? [], heartbeatIntervalMs: config.heartbeatIntervalMs });
 
   const http = new Elysia()
     .onError(({ code, error }) => {
@@ -96,14 +97,14 @@ export function createParley(config: Config): Parley {
       urls.portal = config.portalUrl ?? urls.base;
       return server;
     },
-    seed: (doc) => seedWorld({ core, flakes }, doc),
+    seed: (doc) => seedWorld({ core, flakes, clock }, doc),
     reset() {
       gateway.closeAll();
       clock.clearTimers();
       clock.reset();
       api.limiter.reset();
       flakes.clearCache();
-      events?.clear();
+      double?.clear();
       core.wipe();
     },
     async stop() {
@@ -116,8 +117,8 @@ export function createParley(config: Config): Parley {
   };
   http.use(clientApiPlugin({ core, flakes, bots: gateway }));
   // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
-  if (events)
-    http.use(harnessPlugin({ core, flakes, clock, gateway, events, reset: () => parley.reset(), seed: (doc) => parley.seed(doc) }));
+  if (double)
+    http.use(harnessPlugin({ core, flakes, clock, gateway, ...double, reset: () => parley.reset(), seed: (doc) => parley.seed(doc) }));
   return parley;
 }
 
@@ -127,5 +128,15 @@ function placeholderUrls(config: Config): Urls {
     base,
     gateway: config.gatewayUrl ?? `${base.replace(/^http/, "ws")}/gateway`,
     portal: config.portalUrl ?? base,
+  };
+}
+
+/** Rate-limit headers for answers a harness fault gives instead of a route (spec 8.1 rule 4). */
+function limitHeadersOf(limiter: RateLimiter, clock: SwitchableClock): LimitHeaders {
+  return (method, template, w) => {
+    const now = clock.now();
+    const rule = limiter.rule(method, template);
+    const state = { limit: rule.limit, remaining: w.remaining ?? rule.limit, resetAt: now + (w.resetAfterMs ?? rule.windowMs), bucket: limiter.bucket(method, template) };
+    return rateLimitHeaders(state, now);
   };
 }

@@ -117,6 +117,7 @@ export function createCore(opts: { clock: Clock; store: Store }): Core {
     batched: (fn) => store.batched(fn),
     wipe() {
       store.wipe();
+      deps.ids.reset();
       bus.publish([{ type: "world.reset" }]);
     },
     close: () => store.close(),
