@@ -177,8 +177,11 @@ export class Faults {
     if (f.status !== 429) return { status: f.status, body: errorBody(f.status), headers: this.limitHeaders(r.method, r.template, {}) };
     const retryMs = (f.retry_after ?? 1) * 1000;
     const { status, body, headers } = rateLimitedAnswer({ retryAfterMs: retryMs, global: f.global === true });
-    // A bucket limit shows its window spent until the reset; a global one leaves the route's window as it is.
-    const window = f.global ? {} : { remaining: 0, resetAfterMs: retryMs };
+    // A bucket limit shows its window spent until the reset. A global one leaves the route's
+    // count alone, but its Reset-After says retry_after too: libraries that prefer that
+    // header (oceanic, eris) would otherwise wait out the route's whole window, where the
+    // reference's global 429 leads them by retry_after.
+    const window = f.global ? { resetAfterMs: retryMs } : { remaining: 0, resetAfterMs: retryMs };
     return { status, body, headers: { ...this.limitHeaders(r.method, r.template, window), ...headers } };
   }
 

@@ -149,6 +149,9 @@ describe("REST faults", () => {
     expect(r.headers.get("x-ratelimit-global")).toBe("true");
     expect(r.headers.get("x-ratelimit-scope")).toBe("global");
     expect(r.headers.get("retry-after")).toBe("1");
+    // The route's count is untouched, and Reset-After points at retry_after, not the route's window.
+    expect(r.headers.get("x-ratelimit-remaining")).toBe(r.headers.get("x-ratelimit-limit"));
+    expect(r.headers.get("x-ratelimit-reset-after")).toBe("1.000");
   });
 
   test("502 and other statuses answer the spec's body for them", async () => {
