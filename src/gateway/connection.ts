@@ -43,6 +43,8 @@ export type GuildCreatePayload = (guildId: string, s: Session) => string;
 
 export class Connections {
   private readonly conns = new Set<Conn>();
+  /** Sockets whose HELLO is still to go out (it waits for the upgrade's write, see open()). */
+  private readonly helloDue = new Set<Conn>();
 
   constructor(
     private readonly ctx: GatewayContext,
@@ -88,9 +90,8 @@ export class Connections {
     // (Seyfert's own Node socket drops the bytes after it) waits for a HELLO it already
     // got. A host timer, not the shared clock: this is transport timing, and a virtual
     // clock would never send it.
-    setTimeout(() => {
-      if (conn.state !== "closed") this.send(conn, this.hello);
-    }, HELLO_DELAY_MS);
+    this.helloDue.add(conn);
+    setTimeout(() => this.sayHello(conn), HELLO_DELAY_MS);
     conn.firstFrameTimer = this.clock.setTimeout(() => {
       conn.firstFrameTimer = null;
       if (conn.state === "awaiting") this.close(conn, CLOSE_PLAIN);
@@ -98,9 +99,15 @@ export class Connections {
     this.armZombie(conn);
   }
 
+  /** HELLO, once, before anything else the socket is sent (a client that speaks first still gets it first). */
+  private sayHello(conn: Conn): void {
+    if (this.helloDue.delete(conn) && conn.state !== "closed") this.send(conn, this.hello);
+  }
+
   message(ws: WS, raw: string | Buffer): void {
     const conn = ws.data.conn;
     if (!conn || conn.state === "closed") return;
+    this.sayHello(conn);
     for (const h of this.hooks) h.received?.(conn.id, conn.session, typeof raw === "string" ? raw : "<binary>");
     // Frames are JSON text only (spec 6.1): binary, oversized or unparsable frames end the session.
     if (typeof raw !== "string" || raw.length > MAX_INBOUND_BYTES) return this.invalidate(conn);
@@ -145,6 +152,7 @@ export class Connections {
   close(conn: Conn, code: number | null, reason = ""): void {
     if (conn.state === "closed") return;
     conn.state = "closed";
+    this.helloDue.delete(conn);
     conn.firstFrameTimer?.cancel();
     conn.zombieTimer?.cancel();
     conn.firstFrameTimer = conn.zombieTimer = null;

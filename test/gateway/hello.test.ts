@@ -73,3 +73,20 @@ test("--heartbeat-interval: test mode only, 100 to 41250 ms", () => {
   expect(() => loadConfig({ harness: true, "heartbeat-interval": "50" }, {})).toThrow(/100 to 41250/);
   expect(loadConfig({}, { PARLEY_HARNESS: "1", PARLEY_HEARTBEAT_INTERVAL: "2000" }).heartbeatIntervalMs).toBe(2000);
 });
+
+test("a client that speaks before HELLO arrives still gets HELLO first, then its READY", async () => {
+  p = makeParley();
+  const W = seedGatewayWorld(p);
+  p.listen();
+  const ws = new WebSocket(p.api.urls.gateway);
+  const frames: any[] = [];
+  ws.onmessage = (m) => frames.push(JSON.parse(String(m.data)));
+  await new Promise<void>((resolve) => (ws.onopen = () => resolve()));
+  // IDENTIFY at once, before waiting for anything (discordeno does this).
+  ws.send(JSON.stringify({ op: 2, d: { token: W.w.applications.AllBot.token, intents: I.GUILDS } }));
+  for (let i = 0; i < 200 && !frames.some((f) => f.t === "READY"); i++) await Bun.sleep(5);
+  expect(frames.map((f) => f.op)).toEqual(expect.arrayContaining([10, 0]));
+  expect(frames[0].op).toBe(10);
+  expect(frames.filter((f) => f.op === 10)).toHaveLength(1);
+  ws.close();
+});
