@@ -5,9 +5,11 @@
  * gateway and the bot API under it. What the library did is read back from Parley's
  * transcript of the bot, which every library shares.
  *
- * One server per library, with heartbeat_interval 1 s (test mode), so a zombied
- * connection is noticed within seconds; the cells run in order on one bot, the invalid
- * session last since it ends the session the others keep.
+ * One server per library, with heartbeat_interval 1.5 s (test mode), so a zombied
+ * connection is noticed within seconds (not 1 s: discordeno budgets its gateway sends as
+ * 120 per minute minus two per heartbeat, which leaves it none at 1 s and spins); the
+ * cells run in order on one bot, the invalid session last since it ends the session the
+ * others keep.
  */
 import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { declined, NOT_SUPPORTED, scenario, type Library, type ScenarioId } from "./matrix";
@@ -29,6 +31,7 @@ export interface FaultLibrary {
 const APP = "FullBot";
 const SENDS = "/channels/{channel_id}/messages";
 const WAIT = { timeoutMs: 15_000 };
+const HEARTBEAT_MS = 1500;
 
 export function faultCells(fl: FaultLibrary): void {
   let m: MatrixServer;
@@ -49,7 +52,7 @@ export function faultCells(fl: FaultLibrary): void {
 
   describe(`${fl.lib} under harness faults`, () => {
     beforeAll(async () => {
-      m = await startMatrix({ heartbeatIntervalMs: 1000 });
+      m = await startMatrix({ heartbeatIntervalMs: HEARTBEAT_MS });
       bot = await fl.start(m);
       await m.sdk.waitForBot(APP, WAIT);
     }, 30_000);
