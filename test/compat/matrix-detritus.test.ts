@@ -227,7 +227,7 @@ describe("detritus-client matrix", () => {
     const hook = await bot.rest.createWebhook(ch("general"), { name: "Reporter" });
     expect(hook.token).toBeTruthy();
     const sent = await bot.rest.executeWebhook(hook.id, hook.token!, { content: "from a webhook", username: "Alarm", wait: true });
-    const seen = await m.sdk.waitForMessage("general", (x) => x.id === sent.id, { as: "bob" });
+    const seen = await m.sdk.waitForMessage("general", (x) => x.id === sent?.id, { as: "bob" });
     expect(seen).toMatchObject({ content: "from a webhook", author: { username: "Alarm" }, webhook_id: hook.id });
   });
 
@@ -306,7 +306,7 @@ describe("detritus-client matrix", () => {
     expect(liveSessions(m, "PlainBot")).toEqual([]);
   });
 
-  scenario(LIB, "resume", "after a server-side 4000 close the gateway resumes (after its 5 s reconnect delay) and gets the message it missed", async () => {
+  scenario.concurrent(LIB, "resume", "after a server-side 4000 close the gateway resumes (after its 5 s reconnect delay) and gets the message it missed", async () => {
     const [session] = liveSessions(m, "FullBot");
     // detritus reconnects reconnectDelay (5 s by default) after a close.
     const resumed = next(bot, "gatewayResumed", () => true, 12_000);
@@ -318,7 +318,7 @@ describe("detritus-client matrix", () => {
     expect(liveSessions(m, "FullBot").map((s) => s.session_id)).toEqual([session.session_id]);
   });
 
-  scenario(LIB, "invalid-session", "a RESUME of an expired session gets op 9; the gateway identifies afresh (after its 1 to 5 s wait)", async () => {
+  scenario.concurrent(LIB, "invalid-session", "a RESUME of an expired session gets op 9; the gateway identifies afresh (after its 1 to 5 s wait)", async () => {
     const lone = await server();
     const c = await connect(newClient(lone, lone.sdk.tokenOf("CycleBot"), PLAIN_INTENTS));
     const [old] = liveSessions(lone, "CycleBot");
@@ -337,7 +337,7 @@ describe("detritus-client matrix", () => {
     expect((await got)[0].message.id).toBe(said.id);
   }, 25_000);
 
-  scenario(LIB, "token-rotation", "rotation ends the live session; the old token's REST calls reject with HTTPError 401", async () => {
+  scenario.concurrent(LIB, "token-rotation", "rotation ends the live session; the old token's REST calls reject with HTTPError 401", async () => {
     const c = await connect(newClient(m, m.sdk.tokenOf("RotBot"), PLAIN_INTENTS));
     expect(liveSessions(m, "RotBot")).toHaveLength(1);
     await m.sdk.rotate("RotBot");
@@ -350,7 +350,7 @@ describe("detritus-client matrix", () => {
     expect(m.p.gateway.sessionsOf(m.uuid(W().applications.RotBot.id))).toEqual([]);
   });
 
-  scenario(LIB, "bucket-429", "createMessage (under Node) meets a 429 (bucket 2 per 1 s on this server); detritus waits and every send lands", async () => {
+  scenario.concurrent(LIB, "bucket-429", "createMessage (under Node) meets a 429 (bucket 2 per 1 s on this server); detritus waits and every send lands", async () => {
     const rl = await server(smallBucketLimits());
     const spam = rl.sdk.channelId("spam");
     // Another client of the same bot spends the bucket first, so the library cannot see it coming.
@@ -363,7 +363,7 @@ describe("detritus-client matrix", () => {
     expect(limited.every((g) => g === false)).toBe(true);
   });
 
-  scenario(LIB, "global-429", "a burst (under Node) meets the global window (5 per 1 s on this server); detritus waits and every send lands", async () => {
+  scenario.concurrent(LIB, "global-429", "a burst (under Node) meets the global window (5 per 1 s on this server); detritus waits and every send lands", async () => {
     const rl = await server(smallGlobalLimits());
     const spam = rl.sdk.channelId("spam");
     const sent = await nodeSends(rl, rl.sdk.tokenOf("FullBot"), spam, BURST.map((n) => `burst ${n}`));

@@ -331,7 +331,7 @@ describe("discordeno matrix", () => {
     expect(liveSessions(m, "PlainBot")).toEqual([]);
   });
 
-  scenario(LIB, "resume", "after a server-side 4000 close the shard resumes and gets the message it missed", async () => {
+  scenario.concurrent(LIB, "resume", "after a server-side 4000 close the shard resumes and gets the message it missed", async () => {
     const [session] = liveSessions(m, "FullBot");
     const resumed = next(full.on, "resumed");
     const missed = next<[any]>(full.on, "messageCreate", (msg) => msg.content === "missed while away");
@@ -342,7 +342,7 @@ describe("discordeno matrix", () => {
     expect(liveSessions(m, "FullBot").map((s) => s.session_id)).toEqual([session.session_id]);
   });
 
-  scenario(LIB, "invalid-session", "a RESUME of an expired session gets op 9; the shard identifies afresh (after its 1 to 5 s wait)", async () => {
+  scenario.concurrent(LIB, "invalid-session", "a RESUME of an expired session gets op 9; the shard identifies afresh (after its 1 to 5 s wait)", async () => {
     const lone = await server();
     const c = await connect(newBot(lone, "CycleBot", PLAIN_INTENTS));
     const [old] = liveSessions(lone, "CycleBot");
@@ -359,7 +359,7 @@ describe("discordeno matrix", () => {
     expect(String((await got)[0].id)).toBe(said.id);
   }, 20_000);
 
-  scenario(LIB, "token-rotation", "rotation ends the live session; the old token's REST calls reject with status 401", async () => {
+  scenario.concurrent(LIB, "token-rotation", "rotation ends the live session; the old token's REST calls reject with status 401", async () => {
     const c = await connect(newBot(m, "RotBot", PLAIN_INTENTS));
     expect(liveSessions(m, "RotBot")).toHaveLength(1);
     await m.sdk.rotate("RotBot");
@@ -373,7 +373,7 @@ describe("discordeno matrix", () => {
     expect(m.p.gateway.sessionsOf(m.uuid(W().applications.RotBot.id))).toEqual([]);
   });
 
-  scenario(LIB, "bucket-429", "sendMessage meets a 429 (bucket 2 per 1 s on this server); discordeno waits and every send lands", async () => {
+  scenario.concurrent(LIB, "bucket-429", "sendMessage meets a 429 (bucket 2 per 1 s on this server); discordeno waits and every send lands", async () => {
     const rl = await server(smallBucketLimits());
     const c = newBot(rl, "FullBot", FULL_INTENTS);
     const spam = rl.sdk.channelId("spam");
@@ -387,7 +387,7 @@ describe("discordeno matrix", () => {
     expect(limited.every((g) => g === false)).toBe(true);
   });
 
-  scenario(LIB, "global-429", "a burst meets the global window (5 per 1 s on this server); discordeno waits and every send lands", async () => {
+  scenario.concurrent(LIB, "global-429", "a burst meets the global window (5 per 1 s on this server); discordeno waits and every send lands", async () => {
     const rl = await server(smallGlobalLimits());
     const c = newBot(rl, "FullBot", FULL_INTENTS);
     const spam = rl.sdk.channelId("spam");

@@ -298,7 +298,7 @@ describe("eris matrix", () => {
     bad.disconnect({ reconnect: false });
   });
 
-  scenario(LIB, "resume", "after a server-side 4000 close the shard resumes and gets the message it missed", async () => {
+  scenario.concurrent(LIB, "resume", "after a server-side 4000 close the shard resumes and gets the message it missed", async () => {
     const [session] = liveSessions(m, "FullBot");
     const resumed = next(bot, "shardResume");
     const missed = next<[Message]>(bot, "messageCreate", (msg) => msg.content === "missed while away");
@@ -309,7 +309,7 @@ describe("eris matrix", () => {
     expect(liveSessions(m, "FullBot").map((s) => s.session_id)).toEqual([session.session_id]);
   });
 
-  scenario(LIB, "invalid-session", "a RESUME of an expired session gets op 9; the shard identifies afresh", async () => {
+  scenario.concurrent(LIB, "invalid-session", "a RESUME of an expired session gets op 9; the shard identifies afresh", async () => {
     const lone = await server();
     const c = await connect(newClient(lone, lone.sdk.tokenOf("CycleBot"), PLAIN_INTENTS));
     const [old] = liveSessions(lone, "CycleBot");
@@ -326,7 +326,7 @@ describe("eris matrix", () => {
     expect((await got)[0].id).toBe(said.id);
   });
 
-  scenario(LIB, "token-rotation", "rotation ends the live session; the old token's REST calls raise DiscordHTTPError 401", async () => {
+  scenario.concurrent(LIB, "token-rotation", "rotation ends the live session; the old token's REST calls raise DiscordHTTPError 401", async () => {
     const c = await connect(newClient(m, m.sdk.tokenOf("RotBot"), PLAIN_INTENTS));
     expect(liveSessions(m, "RotBot")).toHaveLength(1);
     // Eris would re-identify with the old token for ever: a bot stops it once REST says 401.
@@ -341,7 +341,7 @@ describe("eris matrix", () => {
     c.disconnect({ reconnect: false });
   });
 
-  scenario(LIB, "bucket-429", "createMessage meets a 429 (bucket 2 per 1 s on this server); eris waits and every send lands", async () => {
+  scenario.concurrent(LIB, "bucket-429", "createMessage meets a 429 (bucket 2 per 1 s on this server); eris waits and every send lands", async () => {
     const rl = await server(smallBucketLimits());
     const c = newClient(rl, rl.sdk.tokenOf("FullBot"), FULL_INTENTS);
     const spam = rl.sdk.channelId("spam");
@@ -355,7 +355,7 @@ describe("eris matrix", () => {
     expect(limited.every((g) => g === false)).toBe(true);
   });
 
-  scenario(LIB, "global-429", "a burst meets the global window (5 per 1 s on this server); eris waits and every send lands", async () => {
+  scenario.concurrent(LIB, "global-429", "a burst meets the global window (5 per 1 s on this server); eris waits and every send lands", async () => {
     const rl = await server(smallGlobalLimits());
     const c = newClient(rl, rl.sdk.tokenOf("FullBot"), FULL_INTENTS);
     const spam = rl.sdk.channelId("spam");

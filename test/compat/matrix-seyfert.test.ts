@@ -70,7 +70,7 @@ function newBot(s: MatrixServer, app: string, intents: number, commands: Command
   const on = new EventEmitter();
   const client = new Client({ getRC: () => ({ token, intents, applicationId, locations: { base: "." } }) as any, logger: { active: false } } as any);
   client.setServices({ rest: new ApiHandler({ token, domain: s.sdk.baseUrl, baseUrl: "api/v10" }) });
-  client.events.set(EVENTS.map((name) => createEvent({ data: { name }, run: (...a: unknown[]) => void on.emit(name, ...a) } as any)));
+  client.events.set(EVENTS.map((name) => createEvent({ data: { name, once: false }, run: (...a: unknown[]) => void on.emit(name, ...a) } as any)) as any);
   client.commands.set(commands);
   const b: Bot = {
     client,
@@ -240,7 +240,7 @@ describe("seyfert matrix", () => {
 
   scenario(LIB, "channels", "guilds.channels.create and channels.editOverwrite, enforced for people", async () => {
     const created = next<[any]>(full.on, "channelCreate", (x) => x.name === "made-by-seyfert");
-    const made: any = await c().guilds.channels.create(W().guilds.Lab.id, { name: "made-by-seyfert", type: 0, topic: "a bot made this" });
+    const made: any = await c().guilds.channels.create(W().guilds.Lab.id, { name: "made-by-seyfert", type: 0, topic: "a bot made this" } as any);
     expect((await created)[0].id).toBe(made.id);
     const updated = next<[any]>(full.on, "channelUpdate", ([n]) => n.id === made.id);
     await c().channels.editOverwrite(made.id, W().users.bob.id, { type: 1, deny: ["SendMessages"] });
@@ -333,7 +333,7 @@ describe("seyfert matrix", () => {
     await bad.stop();
   });
 
-  scenario(LIB, "resume", "after a server-side 4000 close the shard resumes (after its 10 s reconnect wait) and gets the message it missed", async () => {
+  scenario.concurrent(LIB, "resume", "after a server-side 4000 close the shard resumes (after its 10 s reconnect wait) and gets the message it missed", async () => {
     const [session] = liveSessions(m, "FullBot");
     // Seyfert waits reconnectTimeout (10 s, not a Client option) before it reconnects.
     const resumed = next(full.on, "resumed", () => true, 15_000);
@@ -345,7 +345,7 @@ describe("seyfert matrix", () => {
     expect(liveSessions(m, "FullBot").map((s) => s.session_id)).toEqual([session.session_id]);
   });
 
-  scenario(LIB, "invalid-session", "a RESUME of an expired session (after the 10 s reconnect wait) gets op 9; the shard identifies afresh", async () => {
+  scenario.concurrent(LIB, "invalid-session", "a RESUME of an expired session (after the 10 s reconnect wait) gets op 9; the shard identifies afresh", async () => {
     const lone = await server();
     const b = await connect(newBot(lone, "CycleBot", PLAIN_INTENTS));
     const [old] = liveSessions(lone, "CycleBot");
@@ -364,7 +364,7 @@ describe("seyfert matrix", () => {
     expect((await got)[0].id).toBe(said.id);
   });
 
-  scenario(LIB, "token-rotation", "rotation ends the live session; the old token's REST calls reject with 401", async () => {
+  scenario.concurrent(LIB, "token-rotation", "rotation ends the live session; the old token's REST calls reject with 401", async () => {
     const b = await connect(newBot(m, "RotBot", PLAIN_INTENTS));
     expect(liveSessions(m, "RotBot")).toHaveLength(1);
     await m.sdk.rotate("RotBot");
@@ -377,7 +377,7 @@ describe("seyfert matrix", () => {
     expect(m.p.gateway.sessionsOf(m.uuid(W().applications.RotBot.id))).toEqual([]);
   });
 
-  scenario(LIB, "bucket-429", "messages.write meets a 429 (bucket 2 per 1 s on this server); seyfert waits and every send lands", async () => {
+  scenario.concurrent(LIB, "bucket-429", "messages.write meets a 429 (bucket 2 per 1 s on this server); seyfert waits and every send lands", async () => {
     const rl = await server(smallBucketLimits());
     const b = newBot(rl, "FullBot", FULL_INTENTS);
     const spam = rl.sdk.channelId("spam");
@@ -391,7 +391,7 @@ describe("seyfert matrix", () => {
     expect(limited.every((g) => g === false)).toBe(true);
   });
 
-  scenario(LIB, "global-429", "a burst meets the global window (5 per 1 s on this server); seyfert waits and every send lands", async () => {
+  scenario.concurrent(LIB, "global-429", "a burst meets the global window (5 per 1 s on this server); seyfert waits and every send lands", async () => {
     const rl = await server(smallGlobalLimits());
     const b = newBot(rl, "FullBot", FULL_INTENTS);
     const spam = rl.sdk.channelId("spam");

@@ -71,6 +71,15 @@ export function scenario(lib: Library, id: ScenarioId, what: string, fn: () => P
 }
 
 /**
+ * A cell that shares nothing with its neighbours (its own bot, and its own server or an
+ * application nobody else uses), run concurrently with the adjacent concurrent cells:
+ * the ones that mostly wait for a library's own reconnect delays or a rate-limit window.
+ */
+scenario.concurrent = (lib: Library, id: ScenarioId, what: string, fn: () => Promise<void> | void, timeoutMs = 30_000): void => {
+  test.concurrent(`${lib} › ${id}: ${what}`, fn, timeoutMs);
+};
+
+/**
  * The test behind a NOT_SUPPORTED cell: that the library does what the reason says
  * instead. The matrix shows "not supported" while it passes and FAIL when it does not.
  */
@@ -78,3 +87,9 @@ export function declined(lib: Library, id: ScenarioId, what: string, fn: () => P
   if (!NOT_SUPPORTED[lib]?.[id]) throw new Error(`${lib} › ${id} is not declared in NOT_SUPPORTED`);
   test(`${lib} › ${id} (not supported): ${what}`, fn, timeoutMs);
 }
+
+/** declined(), run concurrently with its neighbours (see scenario.concurrent). */
+declined.concurrent = (lib: Library, id: ScenarioId, what: string, fn: () => Promise<void> | void, timeoutMs = 30_000): void => {
+  if (!NOT_SUPPORTED[lib]?.[id]) throw new Error(`${lib} › ${id} is not declared in NOT_SUPPORTED`);
+  test.concurrent(`${lib} › ${id} (not supported): ${what}`, fn, timeoutMs);
+};
