@@ -60,7 +60,7 @@ export const NOT_SUPPORTED: Partial<Record<Library, Partial<Record<ScenarioId, s
     "fault-500": "seyfert retries only 502 and 503 (ApiHandler: `[502, 503].includes(response.status) && ++attempts < 4`); a 500 rejects the send.",
   },
   "detritus-client": {
-    "fault-500": "detritus-client-rest retries nothing but 429s and a 502; a 500 rejects the send with HTTPError 500.",
+    "fault-500": "detritus-client-rest retries only 429s (and, in intent, a 502: see the 502 row); a 500 rejects the send with HTTPError 500.",
     "fault-502": "detritus-client-rest's 502 retry never fires: its condition is inverted (request.js: `this.maxRetries <= this.retries++`), so a 502 rejects the send with HTTPError 502.",
   },
 };
