@@ -15,12 +15,14 @@ import { Snowflakes } from "./wire/snowflakes";
 import { jsonResponse } from "./wire/http";
 import { screenRequest } from "./wire/screen";
 import { SERVER_MAX_BODY } from "./wire/body";
-import { RateLimiter } from "./botapi/ratelimit";
+import { RateLimiter, rateLimitHeaders } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
 import { botApiPlugin } from "./botapi";
 import { createGateway, type Gateway, type GatewayHooks, type GatewaySocketData } from "./gateway";
 import { harnessPlugin } from "./harness";
-import { EventLog } from "./harness/eventlog";
+import type { EventLog } from "./harness/eventlog";
+import { createDouble } from "./harness/double";
+import type { LimitHeaders } from "./harness/hooks";
 import { clientApiPlugin } from "./clientapi";
 import { PeopleLimits } from "./clientapi/limits";
 import { rememberAddress } from "./wire/throttle";
@@ -59,28 +61,24 @@ export function createParley(config: Config): Parley {
   const core = createCore({ clock, store, key: serverKey(config.dbPath) });
   const flakes = new Snowflakes(core.idmap);
   const urls: Urls = placeholderUrls(config);
-  const api: BotApi = { core, flakes, limiter: new RateLimiter(clock, config.rateLimits), urls, hooks: [] };
-  const events = config.harness ? new EventLog() : null;
+  const limiter = new RateLimiter(clock, config.rateLimits);
+  const api: BotApi = { core, flakes, limiter, urls, hooks: [] };
+  // Test mode: the harness's event log, faults and transcripts act and watch through the hooks.
+  const double = config.harness ? createDouble({ core, flakes, limitHeaders: limitHeadersOf(limiter, clock) }) : null;
+  if (double) api.hooks.push(...double.requestHooks);
+  const events = double?.events ?? null;
   const peopleLimits = new PeopleLimits(clock);
   const gateway = createGateway({
     core,
     flakes,
     urls,
-    hooks: [...(events ? [{ dispatched: (s, frame) => events.append(s.owner.appFlake, s.id, frame) } satisfies GatewayHooks] : []), botPresence(core)],
+    hooks: [...(double?.gatewayHooks ?? []), botPresence(core)],
+    heartbeatIntervalMs: config.heartbeatIntervalMs,
   });
   const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits };
   const live = createLive(people);
 
-  const http = new Elysia()
-    // Oversized bodies, and cross-site requests to the people's API and harness, end here (docs/security.md).
-    .onRequest(({ request }) => screenRequest(request, urls))
-    .onError(({ code, error }) => {
-      if (code === "NOT_FOUND") return jsonResponse(404, { code: 0, message: "404: Not Found" });
-      if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
-      console.error("unhandled:", error);
-      return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
-    })
-    .use(botApiPlugin(api));
+  const http = httpApp(api);
 
   const parley: Parley = {
     config,
@@ -99,13 +97,10 @@ export function createParley(config: Config): Parley {
       core.users.resetPresences();
       const server = serve(config, http, gateway, live);
       parley.server = server;
-      const origin = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
-      urls.base = config.baseUrl ?? origin;
-      urls.gateway = config.gatewayUrl ?? `${urls.base.replace(/^http/, "ws")}/gateway`;
-      urls.portal = config.portalUrl ?? urls.base;
+      Object.assign(urls, publicUrls(config, server.port));
       return server;
     },
-    seed: (doc) => seedWorld({ core, flakes }, doc),
+    seed: (doc) => seedWorld({ core, flakes, clock }, doc),
     reset() {
       // Live connections close with 4004 when the wipe publishes world.reset.
       gateway.closeAll();
@@ -114,7 +109,7 @@ export function createParley(config: Config): Parley {
       api.limiter.reset();
       peopleLimits.reset();
       flakes.clearCache();
-      events?.clear();
+      double?.clear();
       core.wipe();
     },
     async stop() {
@@ -128,9 +123,31 @@ export function createParley(config: Config): Parley {
   };
   http.use(clientApiPlugin(people));
   // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
-  if (events)
-    http.use(harnessPlugin({ core, flakes, clock, gateway, events, reset: () => parley.reset(), seed: (doc) => seedWorldAsync({ core, flakes }, doc) }));
+  if (double)
+    http.use(harnessPlugin({ core, flakes, clock, gateway, ...double, reset: () => parley.reset(), seed: (doc) => seedWorldAsync({ core, flakes, clock }, doc) }));
   return parley;
+}
+
+/** The HTTP surfaces' one Elysia app: the request screen, the fallback error answers, the bot API (the others are added by createParley). */
+function httpApp(api: BotApi) {
+  return (
+    new Elysia()
+      // Oversized bodies, and cross-site requests to the people's API and harness, end here (docs/security.md).
+      .onRequest(({ request }) => screenRequest(request, api.urls))
+      .onError(({ code, error }) => {
+        if (code === "NOT_FOUND") return jsonResponse(404, { code: 0, message: "404: Not Found" });
+        if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
+        console.error("unhandled:", error);
+        return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
+      })
+      .use(botApiPlugin(api))
+  );
+}
+
+/** The public addresses once the server listens: configured, or derived from where it listens. */
+function publicUrls(config: Config, port: number | undefined): Urls {
+  const base = config.baseUrl ?? `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+  return { base, gateway: config.gatewayUrl ?? `${base.replace(/^http/, "ws")}/gateway`, portal: config.portalUrl ?? base };
 }
 
 function serve(config: Config, http: Elysia<any, any, any, any, any, any, any>, gateway: Gateway, live: Live): Server<GatewaySocketData> {
@@ -207,5 +224,15 @@ function placeholderUrls(config: Config): Urls {
     base,
     gateway: config.gatewayUrl ?? `${base.replace(/^http/, "ws")}/gateway`,
     portal: config.portalUrl ?? base,
+  };
+}
+
+/** Rate-limit headers for answers a harness fault gives instead of a route (spec 8.1 rule 4). */
+function limitHeadersOf(limiter: RateLimiter, clock: SwitchableClock): LimitHeaders {
+  return (method, template, w) => {
+    const now = clock.now();
+    const rule = limiter.rule(method, template);
+    const state = { limit: rule.limit, remaining: w.remaining ?? rule.limit, resetAt: now + (w.resetAfterMs ?? rule.windowMs), bucket: limiter.bucket(method, template) };
+    return rateLimitHeaders(state, now);
   };
 }

@@ -122,6 +122,7 @@ export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array }
     batched: (fn) => store.batched(fn),
     wipe() {
       store.wipe();
+      deps.ids.reset();
       bus.publish([{ type: "world.reset" }]);
     },
     close: () => store.close(),
