@@ -4,6 +4,14 @@
  */
 import { join, resolve } from "node:path";
 import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
+import pkg from "../../package.json" with { type: "json" };
+
+/** Parley's version (package.json), printed by --version, the banner and /healthz. */
+export const VERSION: string = pkg.version;
+
+export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface RateLimitRule {
   limit: number;
@@ -32,6 +40,13 @@ export interface Config {
     default: RateLimitRule;
   };
   quiet: boolean;
+  /** Request and connection lines are "info"; --quiet means "error" unless a level is given. */
+  logLevel: LogLevel;
+  logFormat: "pretty" | "json";
+  /** Print how long each start-up step took (finding what sits before the first answer). */
+  timings: boolean;
+  /** How long a graceful shutdown may take before the process exits anyway. */
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -80,6 +95,10 @@ export const SERVE_FLAGS: FlagSpec[] = [
   { name: "rate-limits", env: "PARLEY_RATE_LIMITS", kind: "string", help: "on (default) or off; or a JSON file overriding limits" },
   { name: "demo", env: "PARLEY_DEMO", kind: "bool", help: "create and print a demo world when the database is empty" },
   { name: "quiet", env: "PARLEY_QUIET", kind: "bool", help: "print nothing but errors" },
+  { name: "log-level", env: "PARLEY_LOG_LEVEL", kind: "string", help: "trace, debug, info (default), warn, error or silent" },
+  { name: "log-format", env: "PARLEY_LOG_FORMAT", kind: "string", help: "pretty (default: one readable line) or json (one JSON object a line)" },
+  { name: "timings", env: "PARLEY_TIMINGS", kind: "bool", help: "print how long each start-up step took" },
+  { name: "shutdown-timeout", env: "PARLEY_SHUTDOWN_TIMEOUT", kind: "int", help: "seconds a graceful shutdown may take (default 10)" },
 ];
 
 export type RawFlags = Record<string, string | boolean>;
@@ -148,6 +167,17 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
   const sync = (str("synchronous") ?? "NORMAL").toUpperCase();
   if (sync !== "NORMAL" && sync !== "FULL") throw new ConfigError(`--synchronous must be NORMAL or FULL, not '${sync}'`);
 
+  const host = str("host") ?? "127.0.0.1";
+  if (!validHost(host)) throw new ConfigError(`--host must be an IP address or a host name, not '${host}'`);
+  const quiet = bool("quiet");
+  const logLevel = (str("log-level") ?? (quiet ? "error" : "info")).toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, not '${logLevel}'`);
+  const logFormat = (str("log-format") ?? "pretty").toLowerCase();
+  if (logFormat !== "pretty" && logFormat !== "json") throw new ConfigError(`--log-format must be pretty or json, not '${logFormat}'`);
+  const shutdownRaw = str("shutdown-timeout") ?? "10";
+  if (!/^\d+$/.test(shutdownRaw) || +shutdownRaw < 1 || +shutdownRaw > 600)
+    throw new ConfigError(`--shutdown-timeout must be 1 to 600 seconds, not '${shutdownRaw}'`);
+
   const rateLimits = structuredClone(SPEC_RATE_LIMITS);
   const rl = str("rate-limits");
   if (rl !== undefined) {
@@ -157,7 +187,7 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
 
   return {
     port: +portRaw,
-    host: str("host") ?? "127.0.0.1",
+    host,
     data,
     dbPath: data === ":memory:" ? ":memory:" : join(resolve(data), "parley.db"),
     harness: bool("harness"),
@@ -168,8 +198,18 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
     synchronous: sync,
     demo: bool("demo"),
     rateLimits,
-    quiet: bool("quiet"),
+    quiet,
+    logLevel,
+    logFormat,
+    timings: bool("timings"),
+    shutdownTimeoutMs: +shutdownRaw * 1000,
   };
+}
+
+/** An IP address, or a host name of letters, digits, dots and hyphens (RFC 1123 labels). */
+function validHost(host: string): boolean {
+  if (isIP(host.replace(/^\[|\]$/g, ""))) return true;
+  return host.length <= 253 && /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.?$/i.test(host);
 }
 
 function readRateLimitFile(path: string): Partial<Config["rateLimits"]> {
