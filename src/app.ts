@@ -6,7 +6,7 @@
  */
 import { Elysia } from "elysia";
 import type { Server } from "bun";
-import type { Config, Urls } from "./config";
+import { VERSION, type Config, type Urls } from "./config";
 import { SwitchableClock } from "./core/clock";
 import { Store } from "./store/db";
 import { createCore, type Core } from "./core";
@@ -15,11 +15,32 @@ import { jsonResponse } from "./wire/http";
 import { RateLimiter } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
 import { botApiPlugin } from "./botapi";
-import { createGateway, type Gateway, type GatewaySocketData } from "./gateway";
+import { createGateway, type Gateway, type GatewaySocketData, type SessionRef } from "./gateway";
 import { harnessPlugin } from "./harness";
 import { EventLog } from "./harness/eventlog";
 import { clientApiPlugin } from "./clientapi";
 import { seedWorld, type SeedAnswer } from "./harness/seed";
+import { opsPlugin } from "./ops";
+import { exportDocument, importRows, isExport, type ExportedWorld } from "./harness/world";
+import { createObservability, type Observability } from "./observability";
+import type { LineSink } from "./ops/log";
+import { Lifecycle, type ShutdownReport } from "./lifecycle";
+
+/** Optional plumbing for createParley: start-up timings, and where log lines go (tests). */
+export interface ParleyOptions {
+  /** Called after each start-up step with its name (the CLI's --timings). */
+  mark?: (step: string) => void;
+  logSink?: LineSink;
+  /** Called once, with the time since the process started, when the first request is answered. */
+  firstAnswered?: (ms: number) => void;
+}
+
+/** What an import did: a seed (with fresh tokens), or a restored export (with none). */
+export type ImportReport =
+  | { kind: "seeded"; answer: SeedAnswer }
+  | { kind: "restored"; people: number; servers: number; messages: number; needToken: { name: string; id: string }[]; needPassword: string[] };
+
+export type { ShutdownReport } from "./lifecycle";
 
 export interface Parley {
   config: Config;
@@ -35,37 +56,59 @@ export interface Parley {
   /** In-process request handling (tests use this without a socket). */
   handle(req: Request): Promise<Response>;
   listen(): Server<GatewaySocketData>;
-  server: Server<GatewaySocketData> | null;
+  readonly server: Server<GatewaySocketData> | null;
   stop(): Promise<void>;
-  /** Create a world document (design/harness.md) in one transaction. */
+  /**
+   * Graceful shutdown: stop accepting, answer what is in flight, commit the open write
+   * batch, close every gateway socket with 4000 (libraries reconnect and RESUME; after a
+   * restart the RESUME meets op 9 and they IDENTIFY), checkpoint the WAL, close the
+   * database. Gives up waiting after `timeoutMs`.
+   */
+  shutdown(timeoutMs: number): Promise<ShutdownReport>;
+  /** The operator's log and metrics. */
+  obs: Observability;
+  /** A consistent copy of the live database at `path` (which must not exist). */
+  backup(path: string): void;
+  /** The world as the exported document (docs/operations.md): no tokens, no passwords. */
+  exportWorld(): ExportedWorld;
+  /** A seed document, or an exported world restored into this empty database, in one transaction. */
+  importWorld(doc: unknown): ImportReport;
+  /** Create a world document (docs/harness.md) in one transaction. */
   seed(doc: unknown): SeedAnswer;
   /** Empty the world: every table, every session, every window; real time again. */
   reset(): void;
 }
 
-export function createParley(config: Config): Parley {
+export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
+  const mark = opts.mark ?? (() => {});
   const clock = new SwitchableClock();
-  const store = new Store({ path: config.dbPath, synchronous: config.synchronous });
+  // The metrics exist before the store, which reports its commits to them.
+  let obs: Observability | null = null;
+  const store = new Store({ path: config.dbPath, synchronous: config.synchronous, committed: (kind, n) => obs?.metrics.committed(kind, n) });
+  mark("open the database and migrate");
   const core = createCore({ clock, store });
   const flakes = new Snowflakes(core.idmap);
+  obs = createObservability(config, core, flakes, opts.logSink);
   const urls: Urls = placeholderUrls(config);
-  const api: BotApi = { core, flakes, limiter: new RateLimiter(clock, config.rateLimits), urls, hooks: [] };
+  const api: BotApi = { core, flakes, limiter: new RateLimiter(clock, config.rateLimits), urls, hooks: [obs.requestHooks] };
   const events = config.harness ? new EventLog() : null;
   const gateway = createGateway({
     core,
     flakes,
     urls,
-    hooks: events ? [{ dispatched: (s, frame) => events.append(s.owner.appFlake, s.id, frame) }] : [],
+    hooks: [obs.gatewayHooks, ...(events ? [{ dispatched: (s: SessionRef, frame: string) => events.append(s.owner.appFlake, s.id, frame) }] : [])],
   });
-
-  const http = new Elysia()
-    .onError(({ code, error }) => {
-      if (code === "NOT_FOUND") return jsonResponse(404, { code: 0, message: "404: Not Found" });
-      if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
-      console.error("unhandled:", error);
-      return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
-    })
-    .use(botApiPlugin(api));
+  mark("build the core and the gateway");
+  const http = new Elysia().onError(({ code, error }) => {
+    if (code === "NOT_FOUND") return jsonResponse(404, { code: 0, message: "404: Not Found" });
+    if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
+    console.error("unhandled:", error);
+    return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
+  });
+  const life = new Lifecycle(config, http, gateway, urls, opts.firstAnswered);
+  obs.observe(http);
+  http.use(opsPlugin({ version: VERSION, startedAt: Date.now(), database: () => store.health(), draining: () => life.draining, metrics: obs.metrics }));
+  http.use(botApiPlugin(api));
 
   const parley: Parley = {
     config,
@@ -76,27 +119,16 @@ export function createParley(config: Config): Parley {
     gateway,
     http,
     events,
-    server: null,
-    handle: (req) => http.handle(req),
-    listen() {
-      const server = Bun.serve({
-        port: config.port,
-        hostname: config.host,
-        fetch(req, srv) {
-          const path = new URL(req.url).pathname;
-          if (path === "/gateway" || path === "/gateway/") return gateway.upgrade(req, srv);
-          return http.fetch(req);
-        },
-        websocket: gateway.websocket,
-      });
-      parley.server = server;
-      const origin = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
-      urls.base = config.baseUrl ?? origin;
-      urls.gateway = config.gatewayUrl ?? `${urls.base.replace(/^http/, "ws")}/gateway`;
-      urls.portal = config.portalUrl ?? urls.base;
-      return server;
+    obs,
+    get server() {
+      return life.server;
     },
+    handle: (req) => http.handle(req),
+    listen: () => life.listen(),
     seed: (doc) => seedWorld({ core, flakes }, doc),
+    exportWorld: () => exportDocument(core.world.snapshot(), VERSION, new Date(clock.now())),
+    importWorld: (doc) => importWorld(parley, doc),
+    backup: (path) => store.backup(path),
     reset() {
       gateway.closeAll();
       clock.clearTimers();
@@ -109,16 +141,34 @@ export function createParley(config: Config): Parley {
     async stop() {
       gateway.closeAll();
       clock.clearTimers();
-      parley.server?.stop(true);
-      parley.server = null;
+      life.server?.stop(true);
+      life.server = null;
       core.close();
     },
+    shutdown: (timeoutMs) => life.shutdown(timeoutMs, () => store.flush(), () => (clock.clearTimers(), core.close())),
   };
   http.use(clientApiPlugin({ core, flakes, bots: gateway }));
   // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
   if (events)
     http.use(harnessPlugin({ core, flakes, clock, gateway, events, reset: () => parley.reset(), seed: (doc) => parley.seed(doc) }));
+  mark("mount the routes");
   return parley;
+}
+
+function importWorld(p: Parley, doc: unknown): ImportReport {
+  if (!isExport(doc)) return { kind: "seeded", answer: p.seed(doc) };
+  const rows = importRows(doc, p.clock.now());
+  p.core.world.restore(rows);
+  p.api.flakes.clearCache();
+  const persons = rows.users.filter((u) => u.kind === "person" && u.deleted_at === null);
+  return {
+    kind: "restored",
+    people: persons.length,
+    servers: rows.guilds.length,
+    messages: rows.messages.length,
+    needToken: rows.applications.map((a) => ({ name: String(a.name), id: p.api.flakes.of(String(a.id)) })),
+    needPassword: persons.map((u) => String(u.username)),
+  };
 }
 
 function placeholderUrls(config: Config): Urls {

@@ -177,9 +177,12 @@ export class Connections {
     return true;
   }
 
-  closeAll(): void {
-    for (const conn of [...this.conns]) this.close(conn, CLOSE_PLAIN);
+  /** Close every socket with `code` and forget every session; answers how many sockets there were. */
+  closeAll(code = CLOSE_PLAIN): number {
+    const all = [...this.conns];
+    for (const conn of all) this.close(conn, code);
     this.registry.clear();
+    return all.length;
   }
 
   private armZombie(conn: Conn): void {
