@@ -26,6 +26,7 @@ import { Commands } from "./commands";
 import { Interactions } from "./interactions";
 import { InteractionResponses } from "./interaction-responses";
 import { Reads } from "./reads";
+import { World } from "./world";
 
 export interface Core {
   clock: Clock;
@@ -52,6 +53,8 @@ export interface Core {
   interactionResponses: InteractionResponses;
   /** Read models for serializers (core/reads). */
   reads: Reads;
+  /** The world as rows, for the operator's export and import. */
+  world: World;
   /**
    * Run several core calls as one transaction: all of them commit, or none does, and
    * their events are published after the commit, in order.
@@ -113,6 +116,7 @@ export function createCore(opts: { clock: Clock; store: Store }): Core {
     interactions,
     interactionResponses,
     reads,
+    world: new World(deps),
     transaction: (fn) => store.write(fn),
     batched: (fn) => store.batched(fn),
     wipe() {

@@ -92,6 +92,19 @@ export class Users {
     return row;
   }
 
+  /**
+   * Set a person's password (the operator's `parley user password`): every session they
+   * had ends, so whoever knew the old one is signed out.
+   */
+  setPassword(userId: string, password: string): void {
+    if (password.length < 8 || password.length > 256) throw DomainError.invalid("password", "Must be 8 to 256 characters long", "PASSWORD_INVALID");
+    const hash = hashPassword(password);
+    this.d.store.write(() => {
+      this.d.store.db.query("UPDATE users SET password_hash = ? WHERE id = ? AND kind = 'person'").run(hash, userId);
+      this.d.store.db.query("DELETE FROM person_sessions WHERE user_id = ?").run(userId);
+    });
+  }
+
   /** Sign a person in; bot users and people without passwords cannot. Returns a session token. */
   signIn(username: string, password: string): { token: string; user: UserRow } {
     const u = this.byUsername(username);
