@@ -52,9 +52,10 @@ export async function main(argv: string[], env: Record<string, string | undefine
       await serve(loadConfig(flags, env), out);
       return 0;
     }
-    const cmd = COMMANDS.find((c) => c.name === `${first} ${second}`);
+    // Two-word commands ("app rotate") and one-word ones ("backup").
+    const cmd = COMMANDS.find((c) => c.name === `${first} ${second}`) ?? COMMANDS.find((c) => c.name === first);
     if (!cmd) throw new ConfigError(`unknown command '${[first, second].filter(Boolean).join(" ")}' (see parley --help)`);
-    const args = argv.slice(2);
+    const args = argv.slice(cmd.name.split(" ").length);
     if (args.includes("--help") || args.includes("-h")) {
       out(`Usage: ${cmd.usage}\n\n${cmd.summary}\n\n${cmd.flags.map((f) => `  --${f.name}`.padEnd(18) + f.help).join("\n")}`);
       return 0;
