@@ -16,7 +16,7 @@ import { RateLimiter } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
 import { botApiPlugin } from "./botapi";
 import { createGateway, type Gateway, type GatewaySocketData, type SessionRef } from "./gateway";
-import { harnessPlugin } from "./harness";
+import type * as HarnessModule from "./harness";
 import { EventLog } from "./harness/eventlog";
 import { clientApiPlugin } from "./clientapi";
 import { seedWorld, type SeedAnswer } from "./harness/seed";
@@ -33,6 +33,11 @@ export interface ParleyOptions {
   logSink?: LineSink;
   /** Called once, with the time since the process started, when the first request is answered. */
   firstAnswered?: (ms: number) => void;
+  /**
+   * Load the logger and the metrics library only after the first answer (or 200 ms after
+   * listening): the server's start-up path does without their few milliseconds each.
+   */
+  deferObservability?: boolean;
 }
 
 /** What an import did: a seed (with fresh tokens), or a restored export (with none). */
@@ -106,6 +111,7 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
     return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
   });
   const life = new Lifecycle(config, http, gateway, urls, opts.firstAnswered);
+  if (opts.deferObservability) deferUntilServing(obs, life);
   obs.observe(http);
   http.use(opsPlugin({ version: VERSION, startedAt: Date.now(), database: () => store.health(), draining: () => life.draining, metrics: obs.metrics }));
   http.use(botApiPlugin(api));
@@ -150,9 +156,17 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
   http.use(clientApiPlugin({ core, flakes, bots: gateway }));
   // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
   if (events)
-    http.use(harnessPlugin({ core, flakes, clock, gateway, events, reset: () => parley.reset(), seed: (doc) => parley.seed(doc) }));
+    // require(): the harness's modules load only in test mode, off a real server's start-up.
+    http.use((require("./harness") as typeof HarnessModule).harnessPlugin({ core, flakes, clock, gateway, events, reset: () => parley.reset(), seed: (doc) => parley.seed(doc) }));
   mark("mount the routes");
   return parley;
+}
+
+/** pino and prom-client load after the first answer, or 200 ms after listening, whichever is first. */
+function deferUntilServing(obs: Observability, life: Lifecycle): void {
+  obs.defer();
+  life.afterFirst = () => setTimeout(() => obs.warm(), 0);
+  life.afterListen = () => setTimeout(() => obs.warm(), 200).unref();
 }
 
 function importWorld(p: Parley, doc: unknown): ImportReport {

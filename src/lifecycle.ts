@@ -24,13 +24,17 @@ export class Lifecycle {
   draining = false;
   private inflight = 0;
   private idle: (() => void) | null = null;
+  private answered = false;
+  /** Called once listening, and once the first answer is out (the composition root schedules deferred work here). */
+  afterListen: (() => void) | null = null;
+  afterFirst: (() => void) | null = null;
 
   constructor(
     private readonly config: Config,
     private readonly http: Elysia<any, any, any, any, any, any, any>,
     private readonly gateway: Gateway,
     private readonly urls: Urls,
-    private first?: (ms: number) => void,
+    private readonly first?: (ms: number) => void,
   ) {}
 
   listen(): Server<GatewaySocketData> {
@@ -47,9 +51,10 @@ export class Lifecycle {
           return await http.fetch(req);
         } finally {
           if (--this.inflight === 0) this.idle?.();
-          if (this.first) {
-            this.first(performance.now());
-            this.first = undefined;
+          if (!this.answered) {
+            this.answered = true;
+            this.first?.(performance.now());
+            this.afterFirst?.();
           }
         }
       },
@@ -60,6 +65,7 @@ export class Lifecycle {
     urls.base = config.baseUrl ?? origin;
     urls.gateway = config.gatewayUrl ?? `${urls.base.replace(/^http/, "ws")}/gateway`;
     urls.portal = config.portalUrl ?? urls.base;
+    this.afterListen?.();
     return server;
   }
 

@@ -18,6 +18,10 @@ export interface Observability {
   metrics: Metrics;
   requestHooks: RequestHooks;
   gatewayHooks: GatewayHooks;
+  /** Keep pino and prom-client unloaded (observations queue) until warm(): a server starting up. */
+  defer(): void;
+  /** Load them now and record what queued. */
+  warm(): void;
   /** Observe every non-bot-API route of the app (people's API, harness, ops, 404s). */
   observe(http: Elysia<any, any, any, any, any, any, any>): void;
 }
@@ -95,7 +99,21 @@ export function createObservability(config: Config, core: Core, flakes: Snowflak
     });
   }
 
-  return { log, metrics, requestHooks, gatewayHooks, observe };
+  return {
+    log,
+    metrics,
+    requestHooks,
+    gatewayHooks,
+    observe,
+    defer() {
+      log.defer();
+      metrics.defer();
+    },
+    warm() {
+      log.warm();
+      metrics.warm();
+    },
+  };
 }
 
 /** The signed-in person of a people's API request, for its log line (one indexed read). */

@@ -33,7 +33,7 @@ class Timings {
 function open(config: Config, t: Timings, out: Out): Parley {
   const first = (ms: number) => out(`timings: ${ms.toFixed(1).padStart(7)} ms  first answer, since the process started`);
   try {
-    return createParley(config, { mark: t.mark, firstAnswered: t.enabled ? first : undefined });
+    return createParley(config, { mark: t.mark, firstAnswered: t.enabled ? first : undefined, deferObservability: true });
   } catch (e) {
     throw databaseFailure(e, config) ?? e;
   }

@@ -7,11 +7,15 @@
  * destination is a synchronous file descriptor, and "pretty" is a small formatter of
  * our own in front of it rather than pino-pretty's transport.
  *
+ * pino is loaded when first needed, or just after the server's first answer (warm()):
+ * loading it costs a few milliseconds the start-up path does without. Lines logged
+ * before that wait in a short queue, in order.
+ *
  * What a line may carry is fixed here: method, route template (never the path itself,
  * which can hold webhook and interaction tokens), status, duration, the application's
  * snowflake or the person's id. Never a token, a password or a message body.
  */
-import pino from "pino";
+import type pinoModule from "pino";
 import { writeSync } from "node:fs";
 import type { LogLevel } from "../config";
 
@@ -42,6 +46,10 @@ export interface ConnectionLine {
 
 export interface Logger {
   readonly level: LogLevel;
+  /** Load pino now (and write what waited); until then lines queue if deferred. */
+  warm(): void;
+  /** Queue lines instead of loading pino on the first one (a server about to answer its first request). */
+  defer(): void;
   request(r: RequestLine): void;
   connection(c: ConnectionLine): void;
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -56,32 +64,55 @@ const stdout: LineSink = (line) => {
   writeSync(1, line);
 };
 
+type Pino = pinoModule.Logger;
+type Call = [level: "info" | "warn" | "error", fields: Record<string, unknown>, msg: string];
+
 export function createLogger(opts: { level: LogLevel; format: "pretty" | "json"; sink?: LineSink }): Logger {
   const sink = opts.sink ?? stdout;
   const write = opts.format === "json" ? sink : (line: string) => sink(pretty(line));
-  const log = pino(
-    { level: opts.level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
-    { write },
-  );
-  const requests = log.isLevelEnabled("info");
+  const enabled = (level: LogLevel) => LOG_ORDER.indexOf(level) >= LOG_ORDER.indexOf(opts.level);
+  const requests = enabled("info");
+  let log: Pino | null = null;
+  let deferred = false;
+  const queue: Call[] = [];
+  const warm = () => {
+    if (log) return;
+    // require(): evaluated here, on first use, not when the executable starts.
+    const pino = require("pino") as typeof pinoModule;
+    log = pino(
+      { level: opts.level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
+      { write },
+    );
+    for (const [level, fields, msg] of queue.splice(0)) log[level](fields, msg);
+  };
+  const emit = (level: Call[0], fields: Record<string, unknown>, msg: string) => {
+    if (!enabled(level)) return;
+    if (!log && deferred && queue.length < 10_000) return void queue.push([level, fields, msg]);
+    warm();
+    log![level](fields, msg);
+  };
   return {
     level: opts.level,
+    warm,
+    defer: () => (deferred = true),
     request(r) {
       if (!requests) return;
       const fields: Record<string, unknown> = { surface: r.surface, method: r.method, route: r.route, status: r.status, ms: round(r.ms) };
       if (r.app) fields.app = r.app;
       if (r.person) fields.person = r.person;
-      log.info(fields, "request");
+      emit("info", fields, "request");
     },
     connection(c) {
       if (!requests) return;
-      log.info({ conn: c.conn, how: c.how, app: c.app, session: c.session, code: c.code, ms: Math.round(c.ms) }, "gateway");
+      emit("info", { conn: c.conn, how: c.how, app: c.app, session: c.session, code: c.code, ms: Math.round(c.ms) }, "gateway");
     },
-    info: (msg, fields) => log.info(fields ?? {}, msg),
-    warn: (msg, fields) => log.warn(fields ?? {}, msg),
-    error: (msg, fields) => log.error(fields ?? {}, msg),
+    info: (msg, fields) => emit("info", fields ?? {}, msg),
+    warn: (msg, fields) => emit("warn", fields ?? {}, msg),
+    error: (msg, fields) => emit("error", fields ?? {}, msg),
   };
 }
+
+const LOG_ORDER: LogLevel[] = ["trace", "debug", "info", "warn", "error", "silent"];
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
