@@ -17,10 +17,14 @@ import type { BotApi } from "./botapi/context";
 import { botApiPlugin } from "./botapi";
 import { createGateway, type Gateway, type GatewaySocketData, type SessionRef } from "./gateway";
 import type * as HarnessModule from "./harness";
+import type * as HarnessApi from "./harness/openapi";
 import { EventLog } from "./harness/eventlog";
 import { clientApiPlugin } from "./clientapi";
 import { seedWorld, type SeedAnswer } from "./harness/seed";
 import { opsPlugin } from "./ops";
+import { openApiPlugin, opsFragment } from "./ops/openapi";
+import { botApiFragment } from "./botapi/openapi";
+import { clientApiFragment } from "./clientapi/openapi";
 import { exportDocument, importRows, isExport, type ExportedWorld } from "./harness/world";
 import { createObservability, type Observability } from "./observability";
 import type { LineSink } from "./ops/log";
@@ -114,6 +118,9 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
   if (opts.deferObservability) deferUntilServing(obs, life);
   obs.observe(http);
   http.use(opsPlugin({ version: VERSION, startedAt: Date.now(), database: () => store.health(), draining: () => life.draining, metrics: obs.metrics }));
+  // Built on first request: the harness's part only in test mode.
+  const fragments = () => [clientApiFragment(), botApiFragment(), ...(events ? [(require("./harness/openapi") as typeof HarnessApi).harnessFragment()] : []), opsFragment()];
+  http.use(openApiPlugin(fragments, VERSION));
   http.use(botApiPlugin(api));
 
   const parley: Parley = {

@@ -72,6 +72,8 @@ export async function serve(config: Config, out: Out, opts: { signals: boolean }
       throw listenFailure(e, config) ?? e;
     }
     t.mark("listen");
+    // Before the banner: whoever waits for "listening" may signal at once.
+    if (opts.signals) onSignals(p, config);
     if (demo) for (const line of demo(p.api.urls)) out(line);
     if (!config.quiet) {
       // "parley listening on <url>" is what scripts (and the test SDK) wait for: keep it first.
@@ -86,7 +88,6 @@ export async function serve(config: Config, out: Out, opts: { signals: boolean }
     await p.stop();
     throw e;
   }
-  if (opts.signals) onSignals(p, config);
   return p;
 }
 

@@ -5,7 +5,7 @@ import type { ClientContext } from "./context";
 import { anonymous, person } from "./http";
 import { meView } from "./views";
 
-const SignUp = Type.Object(
+export const SignUp = Type.Object(
   {
     username: Type.String({ minLength: 2, maxLength: 32 }),
     password: Type.String({ minLength: 8, maxLength: 256 }),
@@ -13,7 +13,7 @@ const SignUp = Type.Object(
   },
   { additionalProperties: false },
 );
-const SignIn = Type.Object({ username: Type.String({ maxLength: 64 }), password: Type.String({ maxLength: 256 }) }, { additionalProperties: false });
+export const SignIn = Type.Object({ username: Type.String({ maxLength: 64 }), password: Type.String({ maxLength: 256 }) }, { additionalProperties: false });
 
 export function authRoutes(p: ClientContext) {
   return new Elysia()

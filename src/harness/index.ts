@@ -14,7 +14,7 @@ import { harnessPeople } from "./people";
 import { DmClient, harnessDms } from "./dms";
 import { harnessInteractions } from "./interactions";
 
-const ClockBody = Type.Union([
+export const ClockBody = Type.Union([
   Type.Object({ advance_ms: Type.Number({ minimum: 0, maximum: 10 * 365 * 86_400_000 }) }, { additionalProperties: false }),
   Type.Object({ set: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),
 ]);

@@ -21,7 +21,7 @@ const RawOptionSchema = Type.Recursive((This) =>
   }),
 );
 
-const CommandBody = Type.Object({
+export const CommandBody = Type.Object({
   channel_id: Snowflake,
   application_id: Snowflake,
   name: Type.String({ minLength: 1, maxLength: 32 }),
@@ -29,7 +29,7 @@ const CommandBody = Type.Object({
   options: Type.Optional(Type.Array(RawOptionSchema, { maxItems: 25 })),
 });
 
-const ComponentBody = Type.Object({
+export const ComponentBody = Type.Object({
   channel_id: Snowflake,
   message_id: Snowflake,
   custom_id: Type.String({ minLength: 1, maxLength: 100 }),
