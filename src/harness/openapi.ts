@@ -25,7 +25,7 @@ export function harnessFragment(): ApiFragment {
       "The test harness, mounted only in test mode (--harness): seed a world, act as the people around a bot, read what the bot did, move the clock. Ids are the snowflakes bots see; people are named by their seed name or snowflake.",
     operations: [
       op("POST", "/reset", "Empty the world, every session and window; real time again"),
-      op("POST", "/seed", "Create a world document (or restore an exported world) in one transaction", { body: WorldSchema }),
+      op("POST", "/seed", "Create a world document in one transaction; answers its ids and tokens", { body: WorldSchema }),
       op("POST", "/clock", "Advance or set the virtual clock", { body: ClockBody }),
       op("POST", "/applications/{application_id}/rotate", "Mint a new bot token"),
       op("GET", "/applications/{application_id}/sessions", "The application's gateway sessions"),
