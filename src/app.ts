@@ -111,7 +111,7 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
   const http = new Elysia().onError(({ code, error }) => {
     if (code === "NOT_FOUND") return jsonResponse(404, { code: 0, message: "404: Not Found" });
     if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
-    console.error("unhandled:", error);
+    obs.log.error("unhandled error", { err: error });
     return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
   });
   const life = new Lifecycle(config, http, gateway, urls, opts.firstAnswered);
