@@ -15,11 +15,16 @@ import { existsSync } from "node:fs";
 
 const COMMANDS: Command[] = [...OPERATOR_COMMANDS, ...DATA_COMMANDS];
 
+/** "  usage   summary", the summary on its own line when the usage is long. */
+function helpLine(usage: string, summary: string): string {
+  return usage.length < 36 ? `  ${usage.padEnd(36)}${summary}` : `  ${usage}\n  ${"".padEnd(36)}${summary}`;
+}
+
 const TOP_HELP = `parley ${VERSION}: a self-hosted chat service with a v10 bot API
 
 Usage:
-  parley serve [flags]          start the server
-${COMMANDS.map((c) => `  ${c.usage.replace(/^parley /, "").padEnd(28)}${c.summary}`).join("\n")}
+${helpLine("parley serve [flags]", "start the server")}
+${COMMANDS.map((c) => helpLine(c.usage, c.summary)).join("\n")}
 
 Every command takes --help and --version. Run 'parley <command> --help' for its flags.`;
 
