@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
-import { parley, type Ran } from "./support";
+import { MAIN, parley, type Ran } from "./support";
 
 const dir = mkdtempSync(join(tmpdir(), "parley-start-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,12 +29,22 @@ describe("start-up failures", () => {
     oneLine(await serve("--data", join(dir, "a-file", "data")), /data directory .* cannot be created/);
   });
 
+  test("a data directory nobody may create files in (not even root: /sys)", async () => {
+    oneLine(await serve("--data", "/sys/kernel"), /data directory '\/sys\/kernel' is not writable/);
+  });
+
   test("a read-only data directory: a new database cannot be made there, an existing one cannot be written", async () => {
-    // root writes anywhere: run the server as nobody when the suite runs as root.
-    const uid = process.getuid?.() === 0 ? 65534 : undefined;
+    // root writes anywhere: run the server as nobody when the suite runs as root (if
+    // nobody can read this checkout; a checkout under /root, say, it cannot).
+    const root = process.getuid?.() === 0;
+    const uid = root ? 65534 : undefined;
+    chmodSync(dir, 0o755);
+    if (root) {
+      const probe = Bun.spawnSync([process.execPath, "-e", `require("fs").readFileSync(${JSON.stringify(MAIN)})`], { uid: 65534, gid: 65534, env: { HOME: dir } } as never);
+      if (probe.exitCode !== 0) return void expect(probe.exitCode).not.toBe(0);
+    }
     const ro = join(dir, "ro");
     mkdirSync(ro);
-    chmodSync(dir, 0o755);
     chmodSync(ro, 0o555);
     oneLine(await parley(["serve", "--port", "0", "--data", ro], { uid, env: { HOME: dir } }), /data directory .* is not writable/);
 
