@@ -90,7 +90,7 @@ export function createObservability(config: Config, core: Core, flakes: Snowflak
       if (route && route.startsWith("/api/v10/") && route !== "/api/v10/*") return;
       const t = started.get(request);
       const ms = t === undefined ? 0 : performance.now() - t;
-      const status = responseValue instanceof Response ? responseValue.status : Number(set.status) || 200;
+      const status = statusOf(responseValue, Number(set.status), !!route);
       const path = route ? template(route) : "(no route)";
       const surface = route ? surfaceOf(path) : "none";
       metrics.request(surface, request.method, path, status, ms);
@@ -114,6 +114,17 @@ export function createObservability(config: Config, core: Core, flakes: Snowflak
       metrics.warm();
     },
   };
+}
+
+/**
+ * The status an Elysia-level answer had: its Response's; for an unmatched path the app's
+ * 404 (Elysia's error hook leaves nothing to read then); for a thrown error its 500.
+ */
+function statusOf(value: unknown, set: number, matched: boolean): number {
+  if (value instanceof Response) return value.status;
+  if (!matched) return 404;
+  if (value instanceof Error) return set >= 400 ? set : 500;
+  return set || 200;
 }
 
 /** The signed-in person of a people's API request, for its log line (one indexed read). */

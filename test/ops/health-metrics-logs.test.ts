@@ -80,6 +80,7 @@ describe("health, readiness and metrics", () => {
     await call(p, "POST", `/channels/${general}/messages`, { token, body: { content: "a secret body" } });
     await call(p, "POST", "/api/client/v1/auth/signin", { body: { username: "alice", password: "wrong password" } });
     await client(p, "GET", "/users/@me", w.users.alice.token);
+    await p.handle(new Request(`${ORIGIN}/no/such/path`));
     const gw = await Gw.open(p);
     await gw.identify(token, INTENTS.GUILDS);
     gw.ws.close();
@@ -92,6 +93,7 @@ describe("health, readiness and metrics", () => {
     expect(json.find((l) => l.route === "/api/client/v1/auth/signin")).toMatchObject({ surface: "people", status: 401 });
     const me = json.find((l) => l.route === "/api/client/v1/users/@me");
     expect(me.person).toBe(p.api.flakes.uuid(w.users.alice.id));
+    expect(json.find((l) => l.route === "(no route)")).toMatchObject({ surface: "none", status: 404 });
     const conn = json.find((l) => l.msg === "gateway");
     expect(conn).toMatchObject({ how: "identify", app: w.applications.EchoBot.id, code: null });
     const all = lines.join("\n");
