@@ -5,7 +5,12 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { scrypt } from "@noble/hashes/scrypt.js";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
-import { generateKeyPairSync, timingSafeEqual } from "node:crypto";
+import type * as NodeCrypto from "node:crypto";
+
+// node:crypto is loaded on first use: loading it takes a few milliseconds of the start-up
+// path, and the Web Crypto global covers the random bytes.
+let nodeCrypto: typeof NodeCrypto | null = null;
+const node = () => (nodeCrypto ??= require("node:crypto") as typeof NodeCrypto);
 
 const enc = new TextEncoder();
 
@@ -19,7 +24,7 @@ export function randomSecret(bytes = 32): string {
 
 export function constantTimeEqualHex(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
-  return timingSafeEqual(Buffer.from(a, "hex"), Buffer.from(b, "hex"));
+  return node().timingSafeEqual(Buffer.from(a, "hex"), Buffer.from(b, "hex"));
 }
 
 // scrypt cost: N=2^14, r=8, p=1 (the long-standing interactive-login recommendation).
@@ -41,7 +46,7 @@ export function verifyPassword(password: string, stored: string): boolean {
 
 /** A fresh Ed25519 public key in hex. The private half is discarded: nothing signs. */
 export function newEd25519PublicKeyHex(): string {
-  const { publicKey } = generateKeyPairSync("ed25519");
+  const { publicKey } = node().generateKeyPairSync("ed25519");
   const der = publicKey.export({ format: "der", type: "spki" }) as Buffer;
   return der.subarray(der.length - 32).toString("hex");
 }

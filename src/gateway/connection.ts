@@ -4,7 +4,6 @@
  * outlives its socket (registry.ts); the socket side is a Conn.
  */
 import type { ServerWebSocket } from "bun";
-import { randomBytes } from "node:crypto";
 import type { ApplicationRow } from "../core/types";
 import { parseBotToken } from "../wire/tokens";
 import { selfUserJson } from "../wire/serializers/user";
@@ -217,7 +216,7 @@ export class Connections {
     if (!bot) return this.invalidate(conn);
 
     const now = this.clock.now();
-    const s = new Session(randomBytes(16).toString("hex"), { appId: app.id, appFlake: flakes.of(app.id), botUserId: bot.id }, intents, now);
+    const s = new Session(Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex"), { appId: app.id, appFlake: flakes.of(app.id), botUserId: bot.id }, intents, now);
     this.registry.add(s);
     this.attach(conn, s);
     for (const h of this.hooks) h.attached?.(conn.id, s, "identify");
