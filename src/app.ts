@@ -2,11 +2,13 @@
  * The composition root: builds the clock, store, core, the snowflake boundary and every
  * surface once from the validated config, handing each surface the narrow context it
  * declares (botapi/context.ts, gateway/context.ts, clientapi/context.ts,
- * harness/context.ts). No module-level singletons anywhere else.
+ * harness/context.ts). No module-level singletons anywhere else. The listening socket's
+ * life is lifecycle.ts; logs and metrics are observability.ts; the wiring between
+ * surfaces that no surface may do itself is wiring.ts.
  */
 import { Elysia } from "elysia";
-import type { Server, WebSocketHandler } from "bun";
-import type { Config, Urls } from "./config";
+import type { Server } from "bun";
+import { VERSION, type Config, type Urls } from "./config";
 import { SwitchableClock } from "./core/clock";
 import { Store } from "./store/db";
 import { serverKey } from "./store/keyfile";
@@ -14,22 +16,45 @@ import { createCore, type Core } from "./core";
 import { Snowflakes } from "./wire/snowflakes";
 import { jsonResponse } from "./wire/http";
 import { screenRequest } from "./wire/screen";
-import { SERVER_MAX_BODY } from "./wire/body";
-import { RateLimiter, rateLimitHeaders } from "./botapi/ratelimit";
+import { RateLimiter } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
 import { botApiPlugin } from "./botapi";
-import { createGateway, type Gateway, type GatewayHooks, type GatewaySocketData } from "./gateway";
-import { harnessPlugin } from "./harness";
+import { botApiFragment } from "./botapi/openapi";
+import { createGateway, type Gateway, type GatewaySocketData } from "./gateway";
+import type * as HarnessModule from "./harness";
+import type * as HarnessApi from "./harness/openapi";
+import type * as DoubleModule from "./harness/double";
 import type { EventLog } from "./harness/eventlog";
-import { createDouble } from "./harness/double";
-import type { LimitHeaders } from "./harness/hooks";
-import { clientApiPlugin } from "./clientapi";
-import { PeopleLimits } from "./clientapi/limits";
-import { rememberAddress } from "./wire/throttle";
-import { createLive, type Live, type LiveSocketData } from "./clientapi/live";
-import type { ClientContext } from "./clientapi/context";
-import { webRoutes } from "./web";
 import { seedWorld, seedWorldAsync, type SeedAnswer } from "./harness/seed";
+import { exportDocument, type ExportedWorld } from "./harness/world";
+import { clientApiPlugin } from "./clientapi";
+import { clientApiFragment } from "./clientapi/openapi";
+import { PeopleLimits } from "./clientapi/limits";
+import { createLive, type Live } from "./clientapi/live";
+import type { ClientContext } from "./clientapi/context";
+import { opsPlugin } from "./ops";
+import { openApiPlugin, opsFragment } from "./ops/openapi";
+import { createObservability, type Observability } from "./observability";
+import type { LineSink } from "./ops/log";
+import { Lifecycle, type ShutdownReport } from "./lifecycle";
+import { botPresence, importWorld, limitHeadersOf, type ImportReport } from "./wiring";
+
+/** Optional plumbing for createParley: start-up timings, and where log lines go (tests). */
+export interface ParleyOptions {
+  /** Called after each start-up step with its name (the CLI's --timings). */
+  mark?: (step: string) => void;
+  logSink?: LineSink;
+  /** Called once, with the time since the process started, when the first request is answered. */
+  firstAnswered?: (ms: number) => void;
+  /**
+   * Load the logger and the metrics library only after the first answer (or 200 ms after
+   * listening): the server's start-up path does without their few milliseconds each.
+   */
+  deferObservability?: boolean;
+}
+
+export type { ShutdownReport } from "./lifecycle";
+export type { ImportReport } from "./wiring";
 
 export interface Parley {
   config: Config;
@@ -39,7 +64,7 @@ export interface Parley {
   core: Core;
   api: BotApi;
   gateway: Gateway;
-  /** The people's live connections (/api/client/v1/live). */
+  /** The people's live connection (the web client's push). */
   live: Live;
   http: Elysia<any, any, any, any, any, any, any>;
   /** Dispatch frames sent to bots (test mode only). */
@@ -47,38 +72,47 @@ export interface Parley {
   /** In-process request handling (tests use this without a socket). */
   handle(req: Request): Promise<Response>;
   listen(): Server<GatewaySocketData>;
-  server: Server<GatewaySocketData> | null;
+  readonly server: Server<GatewaySocketData> | null;
   stop(): Promise<void>;
-  /** Create a world document (design/harness.md) in one transaction. */
+  /**
+   * Graceful shutdown: stop accepting, answer what is in flight, commit the open write
+   * batch, close every gateway socket with 4000 (libraries reconnect and RESUME; after a
+   * restart the RESUME meets op 9 and they IDENTIFY), checkpoint the WAL, close the
+   * database. Gives up waiting after `timeoutMs`.
+   */
+  shutdown(timeoutMs: number): Promise<ShutdownReport>;
+  /** The operator's log and metrics. */
+  obs: Observability;
+  /** A consistent copy of the live database at `path` (which must not exist). */
+  backup(path: string): void;
+  /** The world as the exported document (docs/operations.md): no tokens, no passwords. */
+  exportWorld(): ExportedWorld;
+  /** A seed document, or an exported world restored into this empty database, in one transaction. */
+  importWorld(doc: unknown): ImportReport;
+  /** Create a world document (docs/harness.md) in one transaction. */
   seed(doc: unknown): SeedAnswer;
   /** Empty the world: every table, every session, every window; real time again. */
   reset(): void;
 }
 
-export function createParley(config: Config): Parley {
+export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
+  const mark = opts.mark ?? (() => {});
   const clock = new SwitchableClock();
-  const store = new Store({ path: config.dbPath, synchronous: config.synchronous });
+  // The metrics exist before the store, which reports its commits to them.
+  let obs: Observability | null = null;
+  const store = new Store({ path: config.dbPath, synchronous: config.synchronous, committed: (kind, n) => obs?.metrics.committed(kind, n) });
+  mark("open the database and migrate");
   const core = createCore({ clock, store, key: serverKey(config.dbPath) });
   const flakes = new Snowflakes(core.idmap);
+  obs = createObservability(config, core, flakes, opts.logSink);
   const urls: Urls = placeholderUrls(config);
-  const limiter = new RateLimiter(clock, config.rateLimits);
-  const api: BotApi = { core, flakes, limiter, urls, hooks: [] };
-  // Test mode: the harness's event log, faults and transcripts act and watch through the hooks.
-  const double = config.harness ? createDouble({ core, flakes, limitHeaders: limitHeadersOf(limiter, clock) }) : null;
-  if (double) api.hooks.push(...double.requestHooks);
-  const events = double?.events ?? null;
-  const peopleLimits = new PeopleLimits(clock);
-  const gateway = createGateway({
-    core,
-    flakes,
-    urls,
-    hooks: [...(double?.gatewayHooks ?? []), botPresence(core)],
-    heartbeatIntervalMs: config.heartbeatIntervalMs,
-  });
-  const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits };
-  const live = createLive(people);
-
-  const http = httpApp(api);
+  const { limiter, api, double, gateway, peopleLimits, people, live } = surfaces(config, { core, flakes, clock, urls, obs });
+  mark("build the core and the gateway");
+  const http = httpApp(api, obs);
+  const life = new Lifecycle(config, http, gateway, live, urls, opts.firstAnswered);
+  if (opts.deferObservability) deferUntilServing(obs, life);
+  mountOps(http, obs, store, life, double !== null);
+  http.use(botApiPlugin(api));
 
   const parley: Parley = {
     config,
@@ -89,24 +123,27 @@ export function createParley(config: Config): Parley {
     gateway,
     live,
     http,
-    events,
-    server: null,
+    events: double?.events ?? null,
+    obs,
+    get server() {
+      return life.server;
+    },
     handle: (req) => http.handle(req),
     listen() {
       // Nobody is connected yet, whatever a process that stopped abruptly left behind.
       core.users.resetPresences();
-      const server = serve(config, http, gateway, live);
-      parley.server = server;
-      Object.assign(urls, publicUrls(config, server.port));
-      return server;
+      return life.listen();
     },
     seed: (doc) => seedWorld({ core, flakes, clock }, doc),
+    exportWorld: () => exportDocument(core.world.snapshot(), VERSION, new Date(clock.now())),
+    importWorld: (doc) => importWorld(parley, doc),
+    backup: (path) => store.backup(path),
     reset() {
       // Live connections close with 4004 when the wipe publishes world.reset.
       gateway.closeAll();
       clock.clearTimers();
       clock.reset();
-      api.limiter.reset();
+      limiter.reset();
       peopleLimits.reset();
       flakes.clearCache();
       double?.clear();
@@ -116,20 +153,43 @@ export function createParley(config: Config): Parley {
       live.closeAll();
       gateway.closeAll();
       clock.clearTimers();
-      parley.server?.stop(true);
-      parley.server = null;
+      life.server?.stop(true);
+      life.server = null;
       core.close();
     },
+    shutdown: (timeoutMs) => life.shutdown(timeoutMs, () => store.flush(), () => (clock.clearTimers(), core.close())),
   };
   http.use(clientApiPlugin(people));
   // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
   if (double)
-    http.use(harnessPlugin({ core, flakes, clock, gateway, ...double, reset: () => parley.reset(), seed: (doc) => seedWorldAsync({ core, flakes, clock }, doc) }));
+    http.use(
+      (require("./harness") as typeof HarnessModule).harnessPlugin({
+        ...{ core, flakes, clock, gateway, ...double },
+        reset: () => parley.reset(),
+        seed: (doc) => seedWorldAsync({ core, flakes, clock }, doc),
+      }),
+    );
+  mark("mount the routes");
   return parley;
 }
 
-/** The HTTP surfaces' one Elysia app: the request screen, the fallback error answers, the bot API (the others are added by createParley). */
-function httpApp(api: BotApi) {
+/** The surfaces' contexts: the bot API, the harness's double (test mode), the gateway, the people's API and live connection. */
+function surfaces(config: Config, x: { core: Core; flakes: Snowflakes; clock: SwitchableClock; urls: Urls; obs: Observability }) {
+  const { core, flakes, clock, urls, obs } = x;
+  const limiter = new RateLimiter(clock, config.rateLimits);
+  const api: BotApi = { core, flakes, limiter, urls, hooks: [obs.requestHooks] };
+  // Test mode: the harness's event log, faults and transcripts act and watch through the hooks.
+  // require(): the harness's modules load only in test mode, off a real server's start-up.
+  const double = config.harness ? (require("./harness/double") as typeof DoubleModule).createDouble({ core, flakes, limitHeaders: limitHeadersOf(limiter, clock) }) : null;
+  if (double) api.hooks.push(...double.requestHooks);
+  const gateway = createGateway({ core, flakes, urls, hooks: [obs.gatewayHooks, ...(double?.gatewayHooks ?? []), botPresence(core)], heartbeatIntervalMs: config.heartbeatIntervalMs });
+  const peopleLimits = new PeopleLimits(clock);
+  const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits };
+  return { limiter, api, double, gateway, peopleLimits, people, live: createLive(people) };
+}
+
+/** The HTTP surfaces' one Elysia app: the request screen and the fallback error answers (surfaces are added after). */
+function httpApp(api: BotApi, obs: Observability) {
   return (
     new Elysia()
       // Oversized bodies, and cross-site requests to the people's API and harness, end here (docs/security.md).
@@ -137,85 +197,26 @@ function httpApp(api: BotApi) {
       .onError(({ code, error }) => {
         if (code === "NOT_FOUND") return jsonResponse(404, { code: 0, message: "404: Not Found" });
         if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
-        console.error("unhandled:", error);
+        obs.log.error("unhandled error", { err: error });
         return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
       })
-      .use(botApiPlugin(api))
   );
 }
 
-/** The public addresses once the server listens: configured, or derived from where it listens. */
-function publicUrls(config: Config, port: number | undefined): Urls {
-  const base = config.baseUrl ?? `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
-  return { base, gateway: config.gatewayUrl ?? `${base.replace(/^http/, "ws")}/gateway`, portal: config.portalUrl ?? base };
+/** The operator's routes: health, readiness, metrics, and the API description with its reference page. */
+function mountOps(http: Parley["http"], obs: Observability, store: Store, life: Lifecycle, testMode: boolean): void {
+  obs.observe(http);
+  http.use(opsPlugin({ version: VERSION, startedAt: Date.now(), database: () => store.health(), draining: () => life.draining, metrics: obs.metrics }));
+  // Built on first request: the harness's part only in test mode.
+  const fragments = () => [clientApiFragment(), botApiFragment(), ...(testMode ? [(require("./harness/openapi") as typeof HarnessApi).harnessFragment()] : []), opsFragment()];
+  http.use(openApiPlugin(fragments, VERSION));
 }
 
-function serve(config: Config, http: Elysia<any, any, any, any, any, any, any>, gateway: Gateway, live: Live): Server<GatewaySocketData> {
-  return Bun.serve({
-    port: config.port,
-    hostname: config.host,
-    development: false,
-    routes: webRoutes(),
-    fetch(req, srv) {
-      const path = new URL(req.url).pathname;
-      if (path === "/gateway" || path === "/gateway/") return gateway.upgrade(req, srv as never);
-      if (path === "/api/client/v1/live") return live.upgrade(req, srv);
-      rememberAddress(req, srv.requestIP(req)?.address);
-      return http.fetch(req);
-    },
-    websocket: bySurface(gateway.websocket, live.websocket),
-    // Every surface refuses bodies over its own, far smaller limit with a JSON body (wire/body.ts).
-    maxRequestBodySize: SERVER_MAX_BODY,
-    // A throw that escaped every handler: still the spec's body, never a stack.
-    error: () => jsonResponse(500, { code: 0, message: "500: Internal Server Error" }),
-  }) as Server<never> as Server<GatewaySocketData>;
-}
-
-/** Two kinds of sockets on one server: a live connection's data says which it is. */
-function bySurface(gw: WebSocketHandler<GatewaySocketData>, lv: WebSocketHandler<LiveSocketData>): WebSocketHandler<GatewaySocketData | LiveSocketData> {
-  const isLive = (ws: { data: GatewaySocketData | LiveSocketData }) => "live" in ws.data;
-  return {
-    ...(gw as WebSocketHandler<GatewaySocketData | LiveSocketData>),
-    open: (ws) => (isLive(ws) ? lv.open?.(ws as never) : gw.open?.(ws as never)),
-    message: (ws, m) => (isLive(ws) ? lv.message?.(ws as never, m) : gw.message?.(ws as never, m)),
-    close: (ws, code, reason) => (isLive(ws) ? lv.close?.(ws as never, code, reason) : gw.close?.(ws as never, code, reason)),
-  };
-}
-
-/**
- * A bot is online while it holds a live gateway session (people see it in member
- * lists; bots with GUILD_PRESENCES get PRESENCE_UPDATE). Going online waits for the
- * IDENTIFY or RESUME to finish, so READY stays the session's first dispatch.
- */
-function botPresence(core: Core): GatewayHooks {
-  const botOf = new Map<number, string>();
-  const live = new Map<string, number>();
-  const set = (botUserId: string, status: "online" | "offline") => {
-    try {
-      if (core.users.get(botUserId)?.presence !== status) core.users.setPresence(botUserId, status);
-    } catch {
-      // The bot is gone (its application was deleted): nothing to show.
-    }
-  };
-  return {
-    attached(connId, s) {
-      const bot = s.owner.botUserId;
-      botOf.set(connId, bot);
-      live.set(bot, (live.get(bot) ?? 0) + 1);
-      queueMicrotask(() => {
-        if ((live.get(bot) ?? 0) > 0) set(bot, "online");
-      });
-    },
-    closed(connId) {
-      const bot = botOf.get(connId);
-      if (!bot) return;
-      botOf.delete(connId);
-      const n = (live.get(bot) ?? 1) - 1;
-      if (n > 0) return void live.set(bot, n);
-      live.delete(bot);
-      set(bot, "offline");
-    },
-  };
+/** pino and prom-client load after the first answer, or 200 ms after listening, whichever is first. */
+function deferUntilServing(obs: Observability, life: Lifecycle): void {
+  obs.defer();
+  life.afterFirst = () => setTimeout(() => obs.warm(), 0);
+  life.afterListen = () => setTimeout(() => obs.warm(), 200).unref();
 }
 
 function placeholderUrls(config: Config): Urls {
@@ -224,15 +225,5 @@ function placeholderUrls(config: Config): Urls {
     base,
     gateway: config.gatewayUrl ?? `${base.replace(/^http/, "ws")}/gateway`,
     portal: config.portalUrl ?? base,
-  };
-}
-
-/** Rate-limit headers for answers a harness fault gives instead of a route (spec 8.1 rule 4). */
-function limitHeadersOf(limiter: RateLimiter, clock: SwitchableClock): LimitHeaders {
-  return (method, template, w) => {
-    const now = clock.now();
-    const rule = limiter.rule(method, template);
-    const state = { limit: rule.limit, remaining: w.remaining ?? rule.limit, resetAt: now + (w.resetAfterMs ?? rule.windowMs), bucket: limiter.bucket(method, template) };
-    return rateLimitHeaders(state, now);
   };
 }

@@ -1,38 +1,55 @@
 /**
  * The quick start's demo world: on an empty database, a person, a server with
- * channels and an installed bot, printed once (the token is shown only this time).
+ * channels and an installed bot, printed once (the token is shown only this time) with
+ * the next steps: where to go, whom to sign in as, and a bot to run.
  */
 import type { Parley } from "../app";
+import type { Urls } from "../config";
 
-export function createDemoWorld(p: Parley): string[] {
+const PERSON = "demo";
+const PASSWORD = "parley-demo";
+
+/** Create the demo world if the database is empty; answers the banner to print once listening. */
+export function createDemoWorld(p: Parley): (urls: Urls) => string[] {
   if (p.core.users.count() > 0) {
-    return [
+    return () => [
       "demo: the database already holds a world; tokens are shown only once.",
-      "      'parley app list' lists applications, 'parley app rotate <app>' prints a new token.",
+      "      'npx parley app list' lists applications, 'npx parley app rotate DemoBot' prints a new token.",
     ];
   }
   const w = p.seed({
-    users: [{ name: "demo", admin: true, password: "parley-demo" }],
-    guilds: [{ name: "Demo Server", owner: "demo", channels: [{ name: "general" }, { name: "random" }] }],
+    users: [{ name: PERSON, admin: true, password: PASSWORD }],
+    guilds: [{ name: "Demo Server", owner: PERSON, channels: [{ name: "general" }, { name: "random" }] }],
     applications: [
       {
         name: "DemoBot",
-        owner: "demo",
+        owner: PERSON,
         intents: ["GUILDS", "GUILD_MESSAGES", "GUILD_MESSAGE_REACTIONS", "DIRECT_MESSAGES", "MESSAGE_CONTENT"],
         approved_privileged: ["MESSAGE_CONTENT"],
         install: ["Demo Server"],
       },
     ],
   });
+  // The people's API speaks internal ids; bots see snowflakes. Show both, labelled.
+  const internal = (flake: string) => p.api.flakes.uuid(flake) ?? "?";
   const g = w.guilds["Demo Server"];
   const a = w.applications.DemoBot;
-  return [
-    "demo world created:",
-    `  person       demo (password parley-demo, administrator) id ${w.users.demo.id}`,
-    `  server       Demo Server id ${g.id}`,
-    ...Object.entries(g.channels).map(([n, id]) => `  channel      #${n} id ${id}`),
-    `  application  DemoBot id ${a.id}, bot user id ${a.bot_user_id}`,
+  return (urls) => [
+    "demo world created (the password and token below are not printed again):",
+    `  person       ${PERSON}, password ${PASSWORD}, administrator; id ${internal(w.users[PERSON].id)}`,
+    `  server       Demo Server; id ${internal(g.id)} (bots see ${g.id})`,
+    ...Object.entries(g.channels).map(([n, id]) => `  channel      #${n}; id ${internal(id)} (bots see ${id})`),
+    `  application  DemoBot; application id ${a.id}, bot user id ${a.bot_user_id}`,
     `  bot token    ${a.token}`,
-    "  (the token is shown only now; 'parley app rotate DemoBot' mints a new one)",
+    "",
+    "next steps:",
+    `  1. open ${urls.base}/ in a browser and sign in as ${PERSON} with password ${PASSWORD}; talk to DemoBot in #general`,
+    `     (the APIs are described at ${urls.base}/api/docs)`,
+    "  2. run DemoBot with discord.js 14 (npm install discord.js; node bot.js), bot.js being:",
+    `     const { Client, GatewayIntentBits: I } = require("discord.js");`,
+    `     const bot = new Client({ intents: [I.Guilds, I.GuildMessages, I.MessageContent], rest: { api: "${urls.base}/api" } });`,
+    `     bot.on("messageCreate", (m) => m.content === "!ping" && m.reply("pong")); bot.login("${a.token}");`,
+    "  3. in another terminal: npx parley app list, npx parley app rotate DemoBot (a new token; this one stops)",
+    "",
   ];
 }

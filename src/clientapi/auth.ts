@@ -7,7 +7,7 @@ import { meView } from "./views";
 import { tooManyRequests } from "./limits";
 import { clientAddress } from "../wire/throttle";
 
-const SignUp = Type.Object(
+export const SignUp = Type.Object(
   {
     username: Type.String({ minLength: 2, maxLength: 32 }),
     password: Type.String({ minLength: 8, maxLength: 256 }),
@@ -15,7 +15,7 @@ const SignUp = Type.Object(
   },
   { additionalProperties: false },
 );
-const SignIn = Type.Object({ username: Type.String({ maxLength: 64 }), password: Type.String({ maxLength: 256 }) }, { additionalProperties: false });
+export const SignIn = Type.Object({ username: Type.String({ maxLength: 64 }), password: Type.String({ maxLength: 256 }) }, { additionalProperties: false });
 
 export function authRoutes(p: ClientContext) {
   return new Elysia()

@@ -6,7 +6,7 @@ import { pathId, person } from "./http";
 import { channelView } from "./views";
 import { PermissionList, permissionBits, Uuid } from "./schemas";
 
-const CreateChannel = Type.Object(
+export const CreateChannel = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
     type: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(2), Type.Literal(4), Type.Literal(5)])),
@@ -18,7 +18,7 @@ const CreateChannel = Type.Object(
   { additionalProperties: false },
 );
 
-const Overwrite = Type.Object(
+export const Overwrite = Type.Object(
   {
     type: Type.Union([Type.Literal("role"), Type.Literal("member")]),
     allow: Type.Optional(PermissionList),

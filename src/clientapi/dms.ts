@@ -6,7 +6,7 @@ import { person } from "./http";
 import { channelView } from "./views";
 import { Uuid } from "./schemas";
 
-const OpenDm = Type.Object({ recipient_id: Uuid }, { additionalProperties: false });
+export const OpenDm = Type.Object({ recipient_id: Uuid }, { additionalProperties: false });
 
 export function dmRoutes(p: ClientContext) {
   const core = p.core;

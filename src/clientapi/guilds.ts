@@ -5,8 +5,8 @@ import type { ClientContext } from "./context";
 import { pathId, person } from "./http";
 import { guildView, memberViewOf } from "./views";
 
-const CreateGuild = Type.Object({ name: Type.String({ minLength: 2, maxLength: 100 }) }, { additionalProperties: false });
-const EditGuild = Type.Object(
+export const CreateGuild = Type.Object({ name: Type.String({ minLength: 2, maxLength: 100 }) }, { additionalProperties: false });
+export const EditGuild = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 2, maxLength: 100 })),
     description: Type.Optional(Type.Union([Type.String({ maxLength: 120 }), Type.Null()])),

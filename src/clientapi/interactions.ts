@@ -20,7 +20,7 @@ const RawOptionSchema = Type.Recursive((This) =>
   }),
 );
 
-const Body = Type.Union([
+export const Body = Type.Union([
   Type.Object({
     message_id: Id,
     custom_id: Type.String({ minLength: 1, maxLength: 100 }),

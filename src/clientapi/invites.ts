@@ -7,7 +7,7 @@ import { INVITE_MAX_AGE, INVITE_MAX_USES } from "../core/invites";
 import { pathId, person } from "./http";
 import { guildView, inviteView } from "./views";
 
-const CreateInvite = Type.Object(
+export const CreateInvite = Type.Object(
   {
     max_age: Type.Optional(Type.Integer({ minimum: 0, maximum: INVITE_MAX_AGE })),
     max_uses: Type.Optional(Type.Integer({ minimum: 0, maximum: INVITE_MAX_USES })),

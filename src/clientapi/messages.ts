@@ -11,7 +11,7 @@ import { messageView } from "./views";
 import { Uuid } from "./schemas";
 
 // Limits are checked in core (one rule for every door); the schema only fixes types.
-const SendMessage = Type.Object(
+export const SendMessage = Type.Object(
   {
     content: Type.Optional(Type.String({ maxLength: 4000 })),
     ciphertext: Type.Optional(Type.String({ maxLength: 16384 })),
@@ -19,7 +19,7 @@ const SendMessage = Type.Object(
   },
   { additionalProperties: false },
 );
-const EditMessage = Type.Object(
+export const EditMessage = Type.Object(
   { content: Type.Optional(Type.String({ maxLength: 4000 })), ciphertext: Type.Optional(Type.String({ maxLength: 16384 })) },
   { additionalProperties: false },
 );

@@ -9,12 +9,12 @@ import type { ClientContext } from "./context";
 import { person } from "./http";
 import { MAX_BAN_DELETE_SECONDS } from "../core/moderation";
 
-const BanBody = Type.Object({
+export const BanBody = Type.Object({
   delete_message_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_BAN_DELETE_SECONDS })),
   reason: Type.Optional(Type.String({ maxLength: 512 })),
 });
 
-const ReasonBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) });
+export const ReasonBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) });
 
 export function moderationRoutes(p: ClientContext) {
   const mod = p.core.moderation;

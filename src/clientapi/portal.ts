@@ -13,7 +13,7 @@ import { pathId, person } from "./http";
 import { applicationView } from "./views";
 import { IntentList, intentBits, Uuid } from "./schemas";
 
-const CreateApp = Type.Object(
+export const CreateApp = Type.Object(
   {
     name: Type.String({ minLength: 2, maxLength: 32 }),
     description: Type.Optional(Type.String({ maxLength: 400 })),
@@ -21,7 +21,7 @@ const CreateApp = Type.Object(
   },
   { additionalProperties: false },
 );
-const EditApp = Type.Object(
+export const EditApp = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 2, maxLength: 32 })),
     description: Type.Optional(Type.String({ maxLength: 400 })),
@@ -29,9 +29,9 @@ const EditApp = Type.Object(
   },
   { additionalProperties: false },
 );
-const Intents = Type.Object({ intents: IntentList }, { additionalProperties: false });
-const Approve = Type.Object({ intents: IntentList, revoke: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
-const Install = Type.Object({ guild_id: Uuid }, { additionalProperties: false });
+export const Intents = Type.Object({ intents: IntentList }, { additionalProperties: false });
+export const Approve = Type.Object({ intents: IntentList, revoke: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+export const Install = Type.Object({ guild_id: Uuid }, { additionalProperties: false });
 
 function privilegedOnly(bits: number): number {
   if (bits & ~PRIVILEGED_INTENTS)

@@ -5,7 +5,7 @@ import type { ClientContext } from "./context";
 import { person } from "./http";
 import { PRESENCES } from "../core/users";
 
-const SetPresence = Type.Object(
+export const SetPresence = Type.Object(
   { status: Type.Union(PRESENCES.map((s) => Type.Literal(s))) },
   { additionalProperties: false },
 );

@@ -6,7 +6,7 @@ import { pathId, person } from "./http";
 import { Uuid } from "./schemas";
 import type { ReadState } from "../core/read-states";
 
-const MarkRead = Type.Object({ message_id: Uuid }, { additionalProperties: false });
+export const MarkRead = Type.Object({ message_id: Uuid }, { additionalProperties: false });
 
 export function readStateView(r: ReadState) {
   return { channel_id: r.channelId, last_read_id: r.lastReadId, unread: r.unread, mention_count: r.mentionCount };

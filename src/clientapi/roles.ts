@@ -6,7 +6,7 @@ import { pathId, person } from "./http";
 import { roleView } from "./views";
 import { PermissionList, permissionBits } from "./schemas";
 
-const CreateRole = Type.Object(
+export const CreateRole = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
     permissions: Type.Optional(PermissionList),

@@ -4,6 +4,14 @@
  */
 import { join, resolve } from "node:path";
 import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
+import pkg from "../../package.json" with { type: "json" };
+
+/** Parley's version (package.json), printed by --version, the banner and /healthz. */
+export const VERSION: string = pkg.version;
+
+export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface RateLimitRule {
   limit: number;
@@ -34,6 +42,13 @@ export interface Config {
   quiet: boolean;
   /** Gateway HELLO's heartbeat_interval: the spec's 41250 ms; test mode may shorten it so zombie tests take seconds. */
   heartbeatIntervalMs: number;
+  /** Request and connection lines are "info"; --quiet means "error" unless a level is given. */
+  logLevel: LogLevel;
+  logFormat: "pretty" | "json";
+  /** Print how long each start-up step took (finding what sits before the first answer). */
+  timings: boolean;
+  /** How long a graceful shutdown may take before the process exits anyway. */
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -83,6 +98,10 @@ export const SERVE_FLAGS: FlagSpec[] = [
   { name: "demo", env: "PARLEY_DEMO", kind: "bool", help: "create and print a demo world when the database is empty" },
   { name: "quiet", env: "PARLEY_QUIET", kind: "bool", help: "print nothing but errors" },
   { name: "heartbeat-interval", env: "PARLEY_HEARTBEAT_INTERVAL", kind: "int", help: "test mode only: gateway heartbeat_interval in ms (default 41250)" },
+  { name: "log-level", env: "PARLEY_LOG_LEVEL", kind: "string", help: "trace, debug, info (default), warn, error or silent" },
+  { name: "log-format", env: "PARLEY_LOG_FORMAT", kind: "string", help: "pretty (default: one readable line) or json (one JSON object a line)" },
+  { name: "timings", env: "PARLEY_TIMINGS", kind: "bool", help: "print how long each start-up step took" },
+  { name: "shutdown-timeout", env: "PARLEY_SHUTDOWN_TIMEOUT", kind: "int", help: "seconds a graceful shutdown may take (default 10)" },
 ];
 
 export type RawFlags = Record<string, string | boolean>;
@@ -156,6 +175,16 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
     throw new ConfigError(`--heartbeat-interval must be 100 to 41250 (ms), not '${beatRaw}'`);
   // Outside test mode the spec's interval holds: a shorter one only makes sense for a test double.
   if (beatRaw !== undefined && !bool("harness")) throw new ConfigError("--heartbeat-interval needs --harness (test mode)");
+  const host = str("host") ?? "127.0.0.1";
+  if (!validHost(host)) throw new ConfigError(`--host must be an IP address or a host name, not '${host}'`);
+  const quiet = bool("quiet");
+  const logLevel = (str("log-level") ?? (quiet ? "error" : "info")).toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, not '${logLevel}'`);
+  const logFormat = (str("log-format") ?? "pretty").toLowerCase();
+  if (logFormat !== "pretty" && logFormat !== "json") throw new ConfigError(`--log-format must be pretty or json, not '${logFormat}'`);
+  const shutdownRaw = str("shutdown-timeout") ?? "10";
+  if (!/^\d+$/.test(shutdownRaw) || +shutdownRaw < 1 || +shutdownRaw > 600)
+    throw new ConfigError(`--shutdown-timeout must be 1 to 600 seconds, not '${shutdownRaw}'`);
 
   const rateLimits = structuredClone(SPEC_RATE_LIMITS);
   const rl = str("rate-limits");
@@ -166,7 +195,7 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
 
   return {
     port: +portRaw,
-    host: str("host") ?? "127.0.0.1",
+    host,
     data,
     dbPath: data === ":memory:" ? ":memory:" : join(resolve(data), "parley.db"),
     harness: bool("harness"),
@@ -177,9 +206,19 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
     synchronous: sync,
     demo: bool("demo"),
     rateLimits,
-    quiet: bool("quiet"),
+    quiet,
+    logLevel,
+    logFormat,
+    timings: bool("timings"),
+    shutdownTimeoutMs: +shutdownRaw * 1000,
     heartbeatIntervalMs: beatRaw === undefined ? 41_250 : +beatRaw,
   };
+}
+
+/** An IP address, or a host name of letters, digits, dots and hyphens (RFC 1123 labels). */
+function validHost(host: string): boolean {
+  if (isIP(host.replace(/^\[|\]$/g, ""))) return true;
+  return host.length <= 253 && /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.?$/i.test(host);
 }
 
 function readRateLimitFile(path: string): Partial<Config["rateLimits"]> {

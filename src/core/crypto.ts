@@ -4,7 +4,12 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
-import { argon2, argon2Sync, createCipheriv, createDecipheriv, generateKeyPairSync, randomBytes, scrypt as scryptAsync, timingSafeEqual } from "node:crypto";
+import type * as NodeCrypto from "node:crypto";
+
+// node:crypto is loaded on first use: loading it takes a few milliseconds of the start-up
+// path, and nothing needs it before the first sign-in, token check or sealed secret.
+let nodeCrypto: typeof NodeCrypto | null = null;
+const node = () => (nodeCrypto ??= require("node:crypto") as typeof NodeCrypto);
 
 const enc = new TextEncoder();
 
@@ -18,7 +23,7 @@ export function randomSecret(bytes = 32): string {
 
 export function constantTimeEqualHex(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
-  return timingSafeEqual(Buffer.from(a, "hex"), Buffer.from(b, "hex"));
+  return node().timingSafeEqual(Buffer.from(a, "hex"), Buffer.from(b, "hex"));
 }
 
 /**
@@ -36,7 +41,7 @@ const MAX_MEMORY_KIB = 256 * 1024;
 
 function argon2id(password: string, salt: Uint8Array, params: typeof ARGON2): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    argon2("argon2id", { message: password, nonce: salt, ...params }, (err, key) => (err ? reject(err) : resolve(key))),
+    node().argon2("argon2id", { message: password, nonce: salt, ...params }, (err, key) => (err ? reject(err) : resolve(key))),
   );
 }
 
@@ -47,14 +52,14 @@ function phc(salt: Uint8Array, hash: Uint8Array): string {
 
 /** A new password hash, computed off the event loop. */
 export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
+  const salt = node().randomBytes(16);
   return phc(salt, await argon2id(password, salt, ARGON2));
 }
 
 /** The same hash computed on the calling thread: only for seeding worlds in-process (harness, demo). */
 export function hashPasswordSync(password: string): string {
-  const salt = randomBytes(16);
-  return phc(salt, argon2Sync("argon2id", { message: password, nonce: salt, ...ARGON2 }));
+  const salt = node().randomBytes(16);
+  return phc(salt, node().argon2Sync("argon2id", { message: password, nonce: salt, ...ARGON2 }));
 }
 
 /** Whether a stored hash should be replaced by a current one (older scheme or cost). */
@@ -80,7 +85,7 @@ async function verifyArgon2(password: string, stored: string): Promise<boolean> 
   if (memory > MAX_MEMORY_KIB || passes > 16 || parallelism > 16) return false;
   const expected = Buffer.from(m[5], "base64");
   const key = await argon2id(password, Buffer.from(m[4], "base64"), { memory, passes, parallelism, tagLength: expected.length });
-  return key.length === expected.length && timingSafeEqual(key, expected);
+  return key.length === expected.length && node().timingSafeEqual(key, expected);
 }
 
 async function verifyScrypt(password: string, stored: string): Promise<boolean> {
@@ -91,9 +96,9 @@ async function verifyScrypt(password: string, stored: string): Promise<boolean> 
   if (128 * N * R > MAX_MEMORY_KIB * 1024 || P > 16) return false;
   const expected = Buffer.from(hash, "hex");
   const key = await new Promise<Buffer>((resolve, reject) =>
-    scryptAsync(password, Buffer.from(salt, "hex"), expected.length, { N, r: R, p: P, maxmem: 2 * 128 * N * R }, (err, k) => (err ? reject(err) : resolve(k))),
+    node().scrypt(password, Buffer.from(salt, "hex"), expected.length, { N, r: R, p: P, maxmem: 2 * 128 * N * R }, (err, k) => (err ? reject(err) : resolve(k))),
   );
-  return key.length === expected.length && timingSafeEqual(key, expected);
+  return key.length === expected.length && node().timingSafeEqual(key, expected);
 }
 
 /**
@@ -107,8 +112,8 @@ export class Sealer {
   }
 
   seal(plain: string): string {
-    const iv = randomBytes(12);
-    const c = createCipheriv("aes-256-gcm", this.key, iv);
+    const iv = node().randomBytes(12);
+    const c = node().createCipheriv("aes-256-gcm", this.key, iv);
     const body = Buffer.concat([c.update(plain, "utf8"), c.final(), c.getAuthTag()]);
     return `v1.${iv.toString("base64url")}.${body.toString("base64url")}`;
   }
@@ -118,7 +123,7 @@ export class Sealer {
     if (v !== "v1" || !iv || !body) return null;
     try {
       const raw = Buffer.from(body, "base64url");
-      const d = createDecipheriv("aes-256-gcm", this.key, Buffer.from(iv, "base64url"));
+      const d = node().createDecipheriv("aes-256-gcm", this.key, Buffer.from(iv, "base64url"));
       d.setAuthTag(raw.subarray(raw.length - 16));
       return Buffer.concat([d.update(raw.subarray(0, raw.length - 16)), d.final()]).toString("utf8");
     } catch {
@@ -129,7 +134,7 @@ export class Sealer {
 
 /** A fresh Ed25519 public key in hex. The private half is discarded: nothing signs. */
 export function newEd25519PublicKeyHex(): string {
-  const { publicKey } = generateKeyPairSync("ed25519");
+  const { publicKey } = node().generateKeyPairSync("ed25519");
   const der = publicKey.export({ format: "der", type: "spki" }) as Buffer;
   return der.subarray(der.length - 32).toString("hex");
 }

@@ -25,6 +25,11 @@ export class Guilds {
     return this.db.query("SELECT * FROM guilds WHERE name = ? ORDER BY id").all(name) as GuildRow[];
   }
 
+  /** Every server, oldest first (the operator's `parley guild list`). */
+  all(): GuildRow[] {
+    return this.db.query("SELECT * FROM guilds ORDER BY id").all() as GuildRow[];
+  }
+
   require(id: string): GuildRow {
     const g = this.get(id);
     if (!g) throw DomainError.notFound("guild");

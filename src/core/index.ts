@@ -28,6 +28,7 @@ import { Interactions } from "./interactions";
 import { InteractionResponses } from "./interaction-responses";
 import { Reads } from "./reads";
 import { ReadStates } from "./read-states";
+import { World } from "./world";
 
 export interface Core {
   clock: Clock;
@@ -56,6 +57,8 @@ export interface Core {
   reads: Reads;
   /** How far each person has read each channel: unread marks and mention counts. */
   readStates: ReadStates;
+  /** The world as rows, for the operator's export and import. */
+  world: World;
   /**
    * Run several core calls as one transaction: all of them commit, or none does, and
    * their events are published after the commit, in order.
@@ -118,6 +121,7 @@ export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array }
     interactionResponses,
     reads,
     readStates: new ReadStates(deps, guilds, dms),
+    world: new World(deps),
     transaction: (fn) => store.write(fn),
     batched: (fn) => store.batched(fn),
     wipe() {

@@ -109,6 +109,20 @@ export class Users {
   }
 
   /**
+   * Set a person's password (the operator's `parley user password`): checked as a
+   * sign-up's is, hashed off the event loop, and every session they had ends, so whoever
+   * knew the old one is signed out.
+   */
+  async setPassword(userId: string, password: string): Promise<void> {
+    const u = this.require(userId);
+    const hash = await this.preparePassword(u.username, password);
+    this.d.store.write(() => {
+      this.d.store.db.query("UPDATE users SET password_hash = ? WHERE id = ? AND kind = 'person'").run(hash, userId);
+      this.d.store.db.query("DELETE FROM person_sessions WHERE user_id = ?").run(userId);
+    });
+  }
+
+  /**
    * Sign a person in; bot users and people without passwords cannot. Returns a session
    * token. The hash is checked off the event loop, and against a stand-in of the same
    * cost when the person is unknown or has no password, so the time taken does not tell

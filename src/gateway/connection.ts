@@ -4,7 +4,6 @@
  * outlives its socket (registry.ts); the socket side is a Conn.
  */
 import type { ServerWebSocket } from "bun";
-import { randomBytes } from "node:crypto";
 import type { ApplicationRow } from "../core/types";
 import { parseBotToken } from "../wire/tokens";
 import { parseBoundedJson } from "../wire/json";
@@ -210,9 +209,12 @@ export class Connections {
     return true;
   }
 
-  closeAll(): void {
-    for (const conn of [...this.conns]) this.close(conn, CLOSE_PLAIN);
+  /** Close every socket with `code` and forget every session; answers how many sockets there were. */
+  closeAll(code = CLOSE_PLAIN): number {
+    const all = [...this.conns];
+    for (const conn of all) this.close(conn, code);
     this.registry.clear();
+    return all.length;
   }
 
   private armZombie(conn: Conn): void {
@@ -248,7 +250,7 @@ export class Connections {
 
     if (!this.registry.makeRoom(bot.id)) return this.invalidate(conn);
     const now = this.clock.now();
-    const s = new Session(randomBytes(16).toString("hex"), { appId: app.id, appFlake: flakes.of(app.id), botUserId: bot.id }, intents, now);
+    const s = new Session(Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex"), { appId: app.id, appFlake: flakes.of(app.id), botUserId: bot.id }, intents, now);
     this.registry.add(s);
     this.attach(conn, s);
     for (const h of this.hooks) h.attached?.(conn.id, s, "identify");

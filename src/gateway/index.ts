@@ -26,8 +26,11 @@ export interface Gateway {
   websocket: WebSocketHandler<GatewaySocketData>;
   /** Upgrade a request for the gateway path; a JSON 400 when it is not a WebSocket request. */
   upgrade(req: Request, server: Server<GatewaySocketData>): Response | undefined;
-  /** Close every socket and forget every session (shutdown, harness reset). */
-  closeAll(): void;
+  /**
+   * Close every socket and forget every session (harness reset: 1000; shutdown: 4000, so
+   * libraries reconnect). Answers how many sockets were open.
+   */
+  closeAll(code?: number): number;
   /** Whether the bot user has at least one live (connected, identified) session. */
   hasLiveSession(botUserId: string): boolean;
   /** The application's known (unexpired) sessions, for the harness. */
@@ -109,7 +112,7 @@ export function createGateway(ctx: GatewayContext): Gateway {
         headers: { "Content-Type": "application/json" },
       });
     },
-    closeAll: () => connections.closeAll(),
+    closeAll: (code) => connections.closeAll(code),
     hasLiveSession: (botUserId) => registry.hasLive(botUserId),
     sessionsOf: (applicationId) => registry.info(applicationId),
     disconnect: (sessionId, code = CLOSE_HEARTBEAT_TIMEOUT) => connections.disconnect(sessionId, code),

@@ -16,9 +16,9 @@ import type { DmClient } from "./dms";
 
 type Ctx = { request: Request; params: Record<string, string> };
 
-const EditBody = Type.Object({ content: Type.String({ maxLength: 4000 }) }, { additionalProperties: false });
-const ChannelBody = Type.Object({ channel_id: Snowflake }, { additionalProperties: false });
-const InviteBody = Type.Object(
+export const EditBody = Type.Object({ content: Type.String({ maxLength: 4000 }) }, { additionalProperties: false });
+export const ChannelBody = Type.Object({ channel_id: Snowflake }, { additionalProperties: false });
+export const InviteBody = Type.Object(
   {
     channel_id: Snowflake,
     max_age: Type.Optional(Type.Integer({ minimum: 0, maximum: 604_800 })),

@@ -16,7 +16,7 @@ import { DmKeys } from "./e2e";
 
 type Ctx = { request: Request; params: Record<string, string> };
 
-const DmBody = Type.Object(
+export const DmBody = Type.Object(
   { recipient_id: Type.Union([Snowflake, Type.String({ minLength: 1, maxLength: 100 })]), content: Type.String({ maxLength: 4000 }) },
   { additionalProperties: false },
 );

@@ -5,6 +5,7 @@
  * requests or heartbeats.
  */
 import { Elysia } from "elysia";
+import { readBodyText } from "../wire/body";
 import type { HarnessContext } from "./context";
 import { DomainError } from "../core/errors";
 import { parseRequestJson } from "../wire/json";
@@ -25,7 +26,7 @@ export function harnessFaults(p: HarnessContext) {
   };
   return new Elysia()
     .post("/faults", handler<Ctx>(async ({ request }) => {
-      const body = parseFault(parseRequestJson(await request.text()));
+      const body = parseFault(parseRequestJson(await readBodyText(request)));
       if (body.application_id !== undefined) body.application_id = idString(body.application_id);
       const app = body.application_id === undefined ? null : appId(body.application_id);
       const live = app ? p.gateway.sessionsOf(app).filter((s) => s.connected).map((s) => s.session_id) : [];

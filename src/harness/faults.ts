@@ -52,6 +52,9 @@ const SCHEMAS = {
   ),
 } satisfies Record<string, TSchema>;
 
+/** Any fault body (for the API description). */
+export const FaultSchema = Type.Union(Object.values(SCHEMAS));
+
 export type FaultKind = keyof typeof SCHEMAS;
 export type FaultBody = { [K in FaultKind]: Static<(typeof SCHEMAS)[K]> }[FaultKind];
 type Body<K extends FaultKind> = Static<(typeof SCHEMAS)[K]>;

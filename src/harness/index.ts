@@ -18,7 +18,7 @@ import { harnessActions } from "./actions";
 import { harnessInteractions } from "./interactions";
 import { harnessFaults } from "./faults-http";
 
-const ClockBody = Type.Union([
+export const ClockBody = Type.Union([
   Type.Object({ advance_ms: Type.Number({ minimum: 0, maximum: 10 * 365 * 86_400_000 }) }, { additionalProperties: false }),
   Type.Object({ set: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),
 ]);

@@ -21,7 +21,7 @@ const RawOptionSchema = Type.Recursive((This) =>
   }),
 );
 
-const CommandBody = Type.Object({
+export const CommandBody = Type.Object({
   channel_id: Snowflake,
   application_id: Snowflake,
   name: Type.String({ minLength: 1, maxLength: 32 }),
@@ -31,7 +31,7 @@ const CommandBody = Type.Object({
   target_id: Type.Optional(Type.Union([Snowflake, Type.String({ minLength: 1, maxLength: 100 })])),
 });
 
-const ComponentBody = Type.Object({
+export const ComponentBody = Type.Object({
   channel_id: Snowflake,
   message_id: Snowflake,
   custom_id: Type.String({ minLength: 1, maxLength: 100 }),

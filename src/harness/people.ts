@@ -19,7 +19,7 @@ import type { DmClient } from "./dms";
 type Ctx = { request: Request; params: Record<string, string> };
 
 const Embed = Type.Object({}, { additionalProperties: true });
-const SayBody = Type.Object(
+export const SayBody = Type.Object(
   {
     channel_id: Snowflake,
     content: Type.String({ maxLength: 4000 }),
@@ -28,7 +28,7 @@ const SayBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const ReactBody = Type.Object(
+export const ReactBody = Type.Object(
   { channel_id: Snowflake, message_id: Snowflake, emoji: Type.String({ minLength: 1, maxLength: 100 }) },
   { additionalProperties: false },
 );

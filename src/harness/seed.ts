@@ -1,5 +1,5 @@
 /**
- * The world document (design/harness.md): validated whole, then created in one
+ * The world document (docs/harness.md): validated whole, then created in one
  * transaction, so an invalid world creates nothing. Answers with the snowflakes the
  * bots see and the secrets a test needs.
  */

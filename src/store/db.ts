@@ -19,11 +19,23 @@ import { migrations } from "./migrations";
 export interface StoreOptions {
   path: string; // file path or ":memory:"
   synchronous: "NORMAL" | "FULL";
+  /** Told after every successful commit how many write transactions it carried (metrics). */
+  committed?: (kind: "group" | "single", writes: number) => void;
+}
+
+/** What /readyz reports. */
+export interface StoreHealth {
+  writable: boolean;
+  /** Migrations applied and known to this build: ready when they are equal. */
+  applied: number;
+  known: number;
+  error?: string;
 }
 
 /** One group commit: the open transaction shared by batched writes. */
 interface Batch {
   id: number;
+  writes: number;
   /** Each write's events, in write order, published after the commit. */
   events: unknown[][];
   /** Resolves after the commit (or its failure); never rejects. */
@@ -36,6 +48,17 @@ interface Scope {
   on: boolean;
 }
 
+/** The database was migrated by a newer Parley than this one. */
+export class NewerSchemaError extends Error {
+  readonly code = "PARLEY_NEWER_SCHEMA";
+  constructor(
+    readonly found: number,
+    readonly known: number,
+  ) {
+    super(`the database has migration ${found}, this build knows up to ${known}`);
+  }
+}
+
 export class Store {
   readonly db: Database;
   private pending: unknown[] | null = null;
@@ -46,7 +69,10 @@ export class Store {
   /** The last batch whose COMMIT failed, so every request that could see it answers an error. */
   private failed: { id: number; error: unknown } | null = null;
 
+  private readonly committed: StoreOptions["committed"];
+
   constructor(opts: StoreOptions) {
+    this.committed = opts.committed;
     if (opts.path !== ":memory:") mkdirSync(dirname(opts.path), { recursive: true });
     this.db = new Database(opts.path, { create: true, strict: true });
     // busy_timeout first, so that the WAL switch itself waits for another process.
@@ -82,6 +108,7 @@ export class Store {
     } finally {
       this.pending = null;
     }
+    this.committed?.("single", 1);
     if (events.length) this.publish(events);
     return result;
   }
@@ -120,6 +147,7 @@ export class Store {
     try {
       const result = fn();
       this.db.query("RELEASE w").run();
+      batch.writes++;
       if (this.pending.length) batch.events.push(this.pending);
       return result;
     } catch (e) {
@@ -136,7 +164,7 @@ export class Store {
     this.db.query("BEGIN").run();
     let settle!: () => void;
     const done = new Promise<void>((r) => (settle = r));
-    const batch: Batch = { id: ++this.batches, events: [], done, settle };
+    const batch: Batch = { id: ++this.batches, writes: 0, events: [], done, settle };
     this.batch = batch;
     // setImmediate: after every request already read in this turn has run its handler,
     // so they share the commit. Scheduled outside the scope, so that subscribers run by
@@ -167,6 +195,7 @@ export class Store {
       return;
     }
     try {
+      if (batch.writes) this.committed?.("group", batch.writes);
       for (const events of batch.events) this.publish(events);
     } finally {
       batch.settle();
@@ -203,7 +232,52 @@ export class Store {
 
   close(): void {
     this.flush();
+    // Fold the WAL back into the database file, so a stopped server leaves one file; only
+    // if nobody else is busy with the database (an operator command beside a live server).
+    try {
+      this.db.exec("PRAGMA busy_timeout = 0");
+      this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    } catch {
+      // Another process holds the database open; its own close checkpoints later.
+    }
     this.db.close();
+  }
+
+  /**
+   * Can this process write, and is the schema current? The write check takes the write
+   * lock and lets go (waiting at most 100 ms for another process's writer); an open
+   * group commit already holds it.
+   */
+  health(): StoreHealth {
+    const applied = (this.db.query("SELECT count(*) AS n FROM schema_migrations").get() as { n: number }).n;
+    const known = migrations.length;
+    if (this.db.inTransaction) return { writable: true, applied, known };
+    try {
+      this.db.exec("PRAGMA busy_timeout = 100");
+      this.db.exec("BEGIN IMMEDIATE");
+      this.db.exec("ROLLBACK");
+      return { writable: true, applied, known };
+    } catch (e) {
+      return { writable: false, applied, known, error: e instanceof Error ? e.message : String(e) };
+    } finally {
+      this.db.exec("PRAGMA busy_timeout = 5000");
+    }
+  }
+
+  /**
+   * A consistent copy of the database as committed when the copy begins, written to
+   * `path` (which must not exist): VACUUM INTO reads one snapshot, so writers carry on
+   * meanwhile, in this process or another.
+   */
+  backup(path: string): void {
+    this.flush();
+    this.db.query("VACUUM INTO ?").run(path);
+  }
+
+  /** Fold the WAL into the database file now (shutdown, before a file copy). */
+  checkpoint(): void {
+    this.flush();
+    this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   }
 
   private migrate(): void {
@@ -211,6 +285,10 @@ export class Store {
     const done = new Set(
       (this.db.query("SELECT version FROM schema_migrations").all() as { version: number }[]).map((r) => r.version),
     );
+    const newest = Math.max(0, ...done);
+    const known = migrations.length ? migrations[migrations.length - 1].version : 0;
+    // Migrations go forward only: an older build must not write into a newer schema.
+    if (newest > known) throw new NewerSchemaError(newest, known);
     // Foreign keys are off while migrating (the SQLite way to rebuild a table): a DROP
     // TABLE would otherwise cascade into the rows that reference it. Each migration
     // still ends with a foreign_key_check, so a bad one rolls back.

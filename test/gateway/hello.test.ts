@@ -39,15 +39,20 @@ function upgradeChunks(port: number): Promise<string[]> {
   });
 }
 
-test("HELLO never shares a read with the 101: the upgrade response ends the first chunk", async () => {
+// A busy test machine may let the client's kernel hand both writes over in one read,
+// so one separated read out of five is the proof that they are two writes: one write
+// of 101 + HELLO arrives as one chunk every time.
+test("HELLO goes out in a write of its own: the upgrade response can end the first chunk", async () => {
   p = makeParley();
   const server = p.listen();
-  for (let i = 0; i < 3; i++) {
+  let separated = 0;
+  for (let i = 0; i < 5; i++) {
     const chunks = await upgradeChunks(server.port!);
     expect(chunks[0]).toStartWith("HTTP/1.1 101");
-    expect(chunks[0]).toEndWith("\r\n\r\n");
-    expect(chunks.slice(1).join("")).toContain('{"op":10,"d":{"heartbeat_interval":41250}');
+    expect(chunks.join("")).toContain('{"op":10,"d":{"heartbeat_interval":41250}');
+    if (chunks[0].endsWith("\r\n\r\n")) separated++;
   }
+  expect(separated).toBeGreaterThan(0);
 });
 
 test("a test server's shorter heartbeat_interval is in HELLO, and the zombie close follows it (2.5 x)", async () => {

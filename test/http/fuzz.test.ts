@@ -15,7 +15,8 @@ const REQUESTS = 3000;
 /** The world is seeded afresh this often, so deletions do not leave later requests nothing to hit. */
 const RESEED_EVERY = 150;
 /** Routes that end the fuzzer's own credentials or world; each is exercised by its own tests. */
-const SKIP = [/\/harness\/v1\/reset$/, /\/rotate$/, /\/auth\/signout$/, /\/applications\/:application_id(\/token)?$/];
+// The API reference page (/api/docs) is HTML and a script by design, not a JSON API.
+const SKIP = [/\/harness\/v1\/reset$/, /\/rotate$/, /\/auth\/signout$/, /\/applications\/:application_id(\/token)?$/, /^\/api\/docs/];
 
 const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype);
 

@@ -102,7 +102,7 @@ describe("weak passwords", () => {
   });
 
   test("the demo world's password passes and signs in", async () => {
-    const lines = createDemoWorld(p);
+    const lines = createDemoWorld(p)(p.api.urls);
     const password = /password (\S+),/.exec(lines.join("\n"))![1];
     expect((await signIn("demo", password)).status).toBe(200);
   });

@@ -84,3 +84,69 @@ describe("the parley command", () => {
     }
   });
 });
+
+describe("the operator's slips", () => {
+  test("--version on every command", async () => {
+    for (const argv of [["--version"], ["serve", "--version"], ["app", "rotate", "X", "--version"], ["backup", "--version"], ["user", "create", "-v"]]) {
+      const r = await run(argv);
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/^parley \d+\.\d+\.\d+$/);
+    }
+  });
+
+  test("without --data, commands use PARLEY_DATA (then ./parley-data), and refuse a directory with no database", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-cli-env-"));
+    try {
+      expect((await run(["user", "create", "alice"], { PARLEY_DATA: dir })).code).toBe(0);
+      expect((await run(["app", "create", "Helper", "--owner", "alice"], { PARLEY_DATA: dir })).code).toBe(0);
+      const list = await run(["app", "list"], { PARLEY_DATA: dir });
+      expect(list.out).toContain("Helper");
+      const none = await run(["app", "list"], { PARLEY_DATA: join(dir, "elsewhere") });
+      expect(none.code).toBe(2);
+      expect(none.err).toMatch(/^parley: no database at .*elsewhere\/parley\.db/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a name two applications (or servers) carry is refused with the ids to use; an id works", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-cli-dup-"));
+    const d = ["--data", dir];
+    try {
+      await run(["user", "create", "alice", ...d]);
+      const first = await run(["app", "create", "EchoBot", "--owner", "alice", ...d]);
+      const second = await run(["app", "create", "EchoBot", "--owner", "alice", ...d]);
+      expect(second.out).toContain("another application is named EchoBot");
+      const ids = [first, second].map((r) => /application EchoBot id (\d+)/.exec(r.out)![1]);
+      const refused = await run(["app", "rotate", "EchoBot", ...d]);
+      expect(refused.code).toBe(2);
+      expect(refused.err).toBe(`parley: 2 applications are named 'EchoBot': name one by its id: ${ids.join(", ")}`);
+      expect((await run(["app", "rotate", ids[1], ...d])).out).toContain("token (shown once)");
+      await run(["guild", "create", "Home", "--owner", "alice", ...d]);
+      await run(["guild", "create", "Home", "--owner", "alice", ...d]);
+      const g = await run(["app", "install", ids[0], "--guild", "Home", ...d]);
+      expect(g.code).toBe(2);
+      expect(g.err).toMatch(/^parley: 2 servers are named 'Home': name one by its id: \d+, \d+$/);
+      const internal = (await run(["guild", "list", ...d])).out.split("\n")[0].split(/\s+/)[0];
+      expect(internal).toMatch(/^[0-9a-f-]{36}$/);
+      expect((await run(["app", "install", ids[0], "--guild", internal, ...d])).out).toContain("installed EchoBot into Home");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("'app intents X' without a list is refused; 'none' clears", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-cli-int-"));
+    const d = ["--data", dir];
+    try {
+      await run(["user", "create", "alice", ...d]);
+      await run(["app", "create", "Helper", "--owner", "alice", ...d]);
+      const r = await run(["app", "intents", "Helper", ...d]);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain("list the intents");
+      expect((await run(["app", "intents", "Helper", "none", ...d])).out).toContain("intents: none");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -42,7 +42,7 @@ export const EditChannelBody = Type.Object({
   ...Fields,
 });
 
-const OverwriteBody = Type.Object({
+export const OverwriteBody = Type.Object({
   type: Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal("0"), Type.Literal("1")]),
   allow: Type.Optional(Nullable(Bits)),
   deny: Type.Optional(Nullable(Bits)),

@@ -53,8 +53,8 @@ const fields = {
 };
 
 export const CommandSchema = Type.Object(fields);
-const CommandPatchSchema = Type.Partial(Type.Object({ ...fields, type: Type.Integer({ minimum: 1, maximum: 3 }) }));
-const BulkSchema = Type.Array(CommandSchema);
+export const CommandPatchSchema = Type.Partial(Type.Object({ ...fields, type: Type.Integer({ minimum: 1, maximum: 3 }) }));
+export const BulkSchema = Type.Array(CommandSchema);
 
 function input(b: Static<typeof CommandSchema> | Partial<Static<typeof CommandSchema>>): CommandInput {
   const { options, ...rest } = b;

@@ -5,7 +5,7 @@ import { Snowflake } from "../../wire/validation";
 import { channelOut } from "../present";
 import { known } from "./ids";
 
-const CreateDmBody = Type.Object({ recipient_id: Snowflake });
+export const CreateDmBody = Type.Object({ recipient_id: Snowflake });
 
 export const dmRoutes: RouteDef[] = [
   {

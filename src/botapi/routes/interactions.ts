@@ -11,7 +11,7 @@ import { messageOut } from "../present";
 import { INTENTS } from "../../core/permissions";
 import { validateResponseMessage } from "./interaction-webhooks";
 
-const CallbackBody = Type.Object({
+export const CallbackBody = Type.Object({
   type: Type.Integer(),
   data: Type.Optional(Type.Union([Type.Object({}), Type.Null()])),
 });

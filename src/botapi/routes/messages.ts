@@ -10,7 +10,7 @@ import { messageOut } from "../present";
 import type { SendInput } from "../../core/messages";
 import { flakeParam, known, limitParam } from "./ids";
 
-const BulkDeleteBody = Type.Object({ messages: Type.Array(Snowflake, { minItems: 2, maxItems: 100 }) });
+export const BulkDeleteBody = Type.Object({ messages: Type.Array(Snowflake, { minItems: 2, maxItems: 100 }) });
 
 /** A message as the calling bot may see it through REST (the one visibility rule, src/wire/visibility.ts). */
 function shown(req: Req, m: MessageRow, o: { fresh?: boolean; channel?: ChannelRow } = {}) {

@@ -1,0 +1,52 @@
+/**
+ * Start-up and command failures as one line each: what is wrong and what to do, never a
+ * stack trace. Errors are recognised by their codes (Node's fs and listen errors, SQLite's
+ * result codes, Parley's own), so nothing here reaches into the store.
+ */
+import type { Config } from "../config";
+
+/** A failure the operator can act on: printed as `parley: <message>`, exit code `code`. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly code = 1,
+  ) {
+    super(message);
+  }
+}
+
+function codeOf(e: unknown): string {
+  const c = (e as { code?: unknown })?.code;
+  return typeof c === "string" ? c : "";
+}
+
+const MISSING = ["ENOENT", "ENOTDIR"];
+const NOT_WRITABLE = ["EACCES", "EPERM", "EROFS", "SQLITE_READONLY", "SQLITE_PERM", "SQLITE_CANTOPEN"];
+const DAMAGED = ["SQLITE_NOTADB", "SQLITE_CORRUPT"];
+
+/** Opening the data directory and its database. */
+export function databaseFailure(e: unknown, config: Pick<Config, "data" | "dbPath">): CliError | null {
+  const code = codeOf(e);
+  const dir = config.data;
+  if (code === "PARLEY_NEWER_SCHEMA")
+    return new CliError(`${config.dbPath} was written by a newer Parley (${(e as Error).message}): run that version, or restore a backup taken before the upgrade`);
+  if (MISSING.includes(code)) return new CliError(`the data directory '${dir}' cannot be created (a parent is missing or is a file): give --data a directory Parley may create`);
+  if (code === "EEXIST") return new CliError(`the data directory '${dir}' is a file: give --data a directory`);
+  if (NOT_WRITABLE.includes(code) || code.startsWith("SQLITE_IOERR"))
+    return new CliError(`the data directory '${dir}' is not writable (${code}): give this user write access to it, or pick another with --data`);
+  if (DAMAGED.includes(code))
+    return new CliError(`${config.dbPath} is not a Parley database or is damaged (${code}): restore it from a backup (docs/operations.md), or move it aside to start empty`);
+  if (code === "SQLITE_BUSY") return new CliError(`${config.dbPath} is locked by another process: wait for it, or stop it`);
+  return null;
+}
+
+/** Listening on the configured address. */
+export function listenFailure(e: unknown, config: Pick<Config, "host" | "port">): CliError | null {
+  const code = codeOf(e);
+  const where = `${config.host}:${config.port}`;
+  if (code === "EADDRINUSE") return new CliError(`port ${config.port} on ${config.host} is already in use: stop the other server, or pick another port with --port`);
+  if (code === "EACCES") return new CliError(`not allowed to listen on ${where} (ports below 1024 need privileges): pick a port above 1023 with --port`);
+  if (["EADDRNOTAVAIL", "EINVAL", "ENOTFOUND", "EAI_NONAME", "EAFNOSUPPORT"].includes(code))
+    return new CliError(`cannot listen on host '${config.host}' (${code}): it is not an address of this machine; use --host 127.0.0.1, 0.0.0.0 or one of its addresses`);
+  return null;
+}

@@ -1,0 +1,110 @@
+/**
+ * `parley serve`: open the database, seed, listen, print the banner, and shut down
+ * gracefully on SIGTERM or SIGINT. Every start-up failure is one line (errors.ts).
+ */
+import { readFileSync } from "node:fs";
+import { ConfigError, VERSION, type Config } from "../config";
+import { createParley, type Parley } from "../app";
+import { DomainError } from "../core/errors";
+import { CliError, databaseFailure, listenFailure } from "./errors";
+import { createDemoWorld } from "./demo";
+import type { Out } from "./operator";
+
+/** Start-up steps and how long each took, for --timings. */
+class Timings {
+  private last = performance.now();
+  readonly steps: [string, number][] = [];
+  constructor(readonly enabled: boolean) {
+    // performance.now() counts from the process's start: this is the runtime and every import.
+    this.steps.push(["start the runtime and load the modules", this.last]);
+  }
+  mark = (step: string) => {
+    const now = performance.now();
+    this.steps.push([step, now - this.last]);
+    this.last = now;
+  };
+  print(out: Out) {
+    if (!this.enabled) return;
+    for (const [step, ms] of this.steps) out(`timings: ${ms.toFixed(1).padStart(7)} ms  ${step}`);
+    out(`timings: ${performance.now().toFixed(1).padStart(7)} ms  since the process started`);
+  }
+}
+
+function open(config: Config, t: Timings, out: Out): Parley {
+  const first = (ms: number) => out(`timings: ${ms.toFixed(1).padStart(7)} ms  first answer, since the process started`);
+  try {
+    return createParley(config, { mark: t.mark, firstAnswered: t.enabled ? first : undefined, deferObservability: true });
+  } catch (e) {
+    throw databaseFailure(e, config) ?? e;
+  }
+}
+
+function seed(p: Parley, file: string, out: Out, config: Config): void {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    throw new ConfigError(`--seed: cannot read JSON from '${file}'`);
+  }
+  try {
+    const r = p.importWorld(doc);
+    if (config.quiet) return;
+    if (r.kind === "seeded") out(`seeded world: ${JSON.stringify(r.answer)}`);
+    else out(`imported world: ${r.people} people, ${r.servers} servers, ${r.messages} messages; no application has a token yet (parley app rotate)`);
+  } catch (e) {
+    if (e instanceof DomainError) throw new CliError(`--seed: ${file}: ${e.issues[0] ? `${e.issues[0].path}: ${e.issues[0].message}` : e.message}`, 2);
+    throw e;
+  }
+}
+
+/** Start the server; resolves once it listens. With `signals`, SIGTERM/SIGINT shut it down and exit. */
+export async function serve(config: Config, out: Out, opts: { signals: boolean } = { signals: true }): Promise<Parley> {
+  const t = new Timings(config.timings);
+  const p = open(config, t, out);
+  try {
+    if (config.seedFile) seed(p, config.seedFile, out, config);
+    // Before listening: a bot that connects at once finds the whole world.
+    const demo = config.demo ? createDemoWorld(p) : null;
+    if (config.demo) t.mark("create the demo world");
+    try {
+      p.listen();
+    } catch (e) {
+      throw listenFailure(e, config) ?? e;
+    }
+    t.mark("listen");
+    // Before the banner: whoever waits for "listening" may signal at once.
+    if (opts.signals) onSignals(p, config);
+    if (demo) for (const line of demo(p.api.urls)) out(line);
+    if (!config.quiet) {
+      // "parley listening on <url>" is what scripts (and the test SDK) wait for: keep it first.
+      out(`parley listening on ${p.api.urls.base} (version ${VERSION}; data: ${config.data === ":memory:" ? "in memory" : config.dbPath})`);
+      out(`  bot API   ${p.api.urls.base}/api/v10`);
+      out(`  gateway   ${p.api.urls.gateway}`);
+      out(`  health    ${p.api.urls.base}/healthz, /readyz, /metrics`);
+      if (config.harness) out(`  harness   ${p.api.urls.base}/api/harness/v1 (test mode)`);
+    }
+    t.print(out);
+  } catch (e) {
+    await p.stop();
+    throw e;
+  }
+  return p;
+}
+
+function onSignals(p: Parley, config: Config): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    // A second signal while draining: the operator means now.
+    if (stopping) process.exit(1);
+    stopping = true;
+    // Whatever happens inside, the process ends within the time allowed (and a little).
+    setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 2000).unref();
+    p.obs.log.info("shutting down", { signal, timeout_s: config.shutdownTimeoutMs / 1000 });
+    const r = await p.shutdown(config.shutdownTimeoutMs);
+    const how = r.clean ? "stopped" : `stopped after ${config.shutdownTimeoutMs / 1000} s with ${r.requestsCut} requests unanswered`;
+    p.obs.log.info(how, { gateway_sockets_closed: r.socketsClosed, ms: Math.round(r.ms) });
+    process.exit(r.clean ? 0 : 1);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}

@@ -1,0 +1,128 @@
+/**
+ * Part of the composition root: the listening socket's life. Counts requests in flight so
+ * a graceful shutdown can answer them all before the database closes, and turns new work
+ * away (503) once a shutdown has begun.
+ */
+import type { Server, WebSocketHandler } from "bun";
+import type { Elysia } from "elysia";
+import type { Config, Urls } from "./config";
+import type { Gateway, GatewaySocketData } from "./gateway";
+import { CLOSE_HEARTBEAT_TIMEOUT } from "./gateway/protocol";
+import type { Live, LiveSocketData } from "./clientapi/live";
+import { webRoutes } from "./web";
+import { jsonResponse } from "./wire/http";
+import { SERVER_MAX_BODY } from "./wire/body";
+import { rememberAddress } from "./wire/throttle";
+
+/** How a graceful shutdown went. */
+export interface ShutdownReport {
+  /** Everything in flight was answered within the time allowed. */
+  clean: boolean;
+  requestsCut: number;
+  socketsClosed: number;
+  ms: number;
+}
+
+export class Lifecycle {
+  server: Server<GatewaySocketData> | null = null;
+  draining = false;
+  private inflight = 0;
+  private idle: (() => void) | null = null;
+  private answered = false;
+  /** Called once listening, and once the first answer is out (the composition root schedules deferred work here). */
+  afterListen: (() => void) | null = null;
+  afterFirst: (() => void) | null = null;
+
+  constructor(
+    private readonly config: Config,
+    private readonly http: Elysia<any, any, any, any, any, any, any>,
+    private readonly gateway: Gateway,
+    private readonly live: Live,
+    private readonly urls: Urls,
+    private readonly first?: (ms: number) => void,
+  ) {}
+
+  /**
+   * One port for everything: the web client's pages (Bun's HTML bundle routes), the
+   * gateway's and the live connection's WebSockets, and every HTTP API through Elysia.
+   */
+  listen(): Server<GatewaySocketData> {
+    const { config, http, gateway, live, urls } = this;
+    const server = Bun.serve({
+      port: config.port,
+      hostname: config.host,
+      development: false,
+      routes: webRoutes(),
+      fetch: async (req, srv) => {
+        if (this.draining) return jsonResponse(503, { code: 0, message: "Parley is shutting down" }, { Connection: "close" });
+        const path = new URL(req.url).pathname;
+        if (path === "/gateway" || path === "/gateway/") return gateway.upgrade(req, srv as never);
+        if (path === "/api/client/v1/live") return live.upgrade(req, srv);
+        rememberAddress(req, srv.requestIP(req)?.address);
+        this.inflight++;
+        try {
+          return await http.fetch(req);
+        } finally {
+          if (--this.inflight === 0) this.idle?.();
+          if (!this.answered) {
+            this.answered = true;
+            this.first?.(performance.now());
+            this.afterFirst?.();
+          }
+        }
+      },
+      websocket: bySurface(gateway.websocket, live.websocket),
+      // Every surface refuses bodies over its own, far smaller limit with a JSON body (wire/body.ts).
+      maxRequestBodySize: SERVER_MAX_BODY,
+      // A throw that escaped every handler: still the spec's body, never a stack.
+      error: () => jsonResponse(500, { code: 0, message: "500: Internal Server Error" }),
+    }) as Server<never> as Server<GatewaySocketData>;
+    this.server = server;
+    Object.assign(urls, publicUrls(config, server.port));
+    this.afterListen?.();
+    return server;
+  }
+
+  /**
+   * Stop accepting, wait (up to timeoutMs) for the requests in flight, then `commit()` the
+   * open write batch, close every gateway socket with 4000, and `close()` the rest.
+   */
+  async shutdown(timeoutMs: number, commit: () => void, close: () => void): Promise<ShutdownReport> {
+    const t0 = performance.now();
+    this.draining = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<false>((r) => (timer = setTimeout(() => r(false), timeoutMs)));
+    // No new connections; requests already read are answered.
+    void this.server?.stop(false);
+    const drained = this.inflight === 0 || (await Promise.race([new Promise<true>((r) => (this.idle = () => r(true))), deadline]));
+    clearTimeout(timer);
+    const requestsCut = drained ? 0 : this.inflight;
+    commit();
+    // 4000: every library reconnects and RESUMEs on it (docs/operations.md says why not 1012).
+    const socketsClosed = this.gateway.closeAll(CLOSE_HEARTBEAT_TIMEOUT);
+    this.live.closeAll();
+    // Let the close frames go out before the sockets are torn down.
+    if (socketsClosed) await new Promise((r) => setTimeout(r, 50));
+    this.server?.stop(true);
+    this.server = null;
+    close();
+    return { clean: drained, requestsCut, socketsClosed, ms: performance.now() - t0 };
+  }
+}
+
+/** The public addresses once the server listens: configured, or derived from where it listens. */
+export function publicUrls(config: Config, port: number | undefined): Urls {
+  const base = config.baseUrl ?? `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+  return { base, gateway: config.gatewayUrl ?? `${base.replace(/^http/, "ws")}/gateway`, portal: config.portalUrl ?? base };
+}
+
+/** Two kinds of sockets on one server: a live connection's data says which it is. */
+function bySurface(gw: WebSocketHandler<GatewaySocketData>, lv: WebSocketHandler<LiveSocketData>): WebSocketHandler<GatewaySocketData | LiveSocketData> {
+  const isLive = (ws: { data: GatewaySocketData | LiveSocketData }) => "live" in ws.data;
+  return {
+    ...(gw as WebSocketHandler<GatewaySocketData | LiveSocketData>),
+    open: (ws) => (isLive(ws) ? lv.open?.(ws as never) : gw.open?.(ws as never)),
+    message: (ws, m) => (isLive(ws) ? lv.message?.(ws as never, m) : gw.message?.(ws as never, m)),
+    close: (ws, code, reason) => (isLive(ws) ? lv.close?.(ws as never, code, reason) : gw.close?.(ws as never, code, reason)),
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * Prometheus metrics through prom-client (the standard client for Node and Bun, and it
+ * works in the compiled executable). Hot paths only bump plain numbers or call one
+ * observe(); the registry reads the gauges when scraped.
+ *
+ * prom-client is loaded on first use, or just after the server's first answer (warm()):
+ * loading it costs several milliseconds the start-up path does without. Observations made
+ * before that wait in a short queue and are counted when it loads.
+ */
+import type * as Prom from "prom-client";
+
+export interface Metrics {
+  /** Load prom-client now and count what waited. */
+  warm(): void;
+  /** Queue observations instead of loading prom-client at the first one. */
+  defer(): void;
+  /** One answered HTTP request (any surface), by route template. */
+  request(surface: string, method: string, route: string, status: number, ms: number): void;
+  /** One dispatch numbered for a session (sent if live, kept for RESUME if not). */
+  dispatched(): void;
+  /** One commit of the store: `writes` transactions (a group commit has many). */
+  committed(kind: "group" | "single", writes: number): void;
+  /** Prometheus text exposition. */
+  text(): Promise<string>;
+  readonly contentType: string;
+}
+
+/** What the gateway gauges read when scraped. */
+export interface GatewayGauges {
+  connections(): number;
+  sessions(): number;
+}
+
+// Bot API answers are a few hundred microseconds; the tail is what matters.
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+
+interface Live {
+  registry: Prom.Registry;
+  request(surface: string, method: string, route: string, status: number, ms: number): void;
+  committed(kind: "group" | "single", writes: number): void;
+}
+
+function load(gateway: GatewayGauges, frames: () => number): Live {
+  // require(): evaluated here, on first use, not when the executable starts.
+  const { Counter, Gauge, Histogram, Registry } = require("prom-client") as typeof Prom;
+  const registry = new Registry();
+  const requests = new Counter({
+    name: "parley_http_requests_total",
+    help: "HTTP requests answered, by surface, method, route template and status",
+    labelNames: ["surface", "method", "route", "status"],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: "parley_http_request_duration_seconds",
+    help: "Time from a request's arrival to its answer, by surface, method and route template",
+    labelNames: ["surface", "method", "route"],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  new Counter({
+    name: "parley_gateway_dispatched_frames_total",
+    help: "Dispatch frames numbered for gateway sessions",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(frames());
+    },
+  });
+  new Gauge({
+    name: "parley_gateway_connections",
+    help: "Open gateway sockets",
+    registers: [registry],
+    collect() {
+      this.set(gateway.connections());
+    },
+  });
+  new Gauge({
+    name: "parley_gateway_sessions",
+    help: "Gateway sessions live on a socket (identified or resumed)",
+    registers: [registry],
+    collect() {
+      this.set(gateway.sessions());
+    },
+  });
+  const batches = new Histogram({
+    name: "parley_db_commit_writes",
+    help: "Write transactions per database commit (kind=group: the bot API's group commit; single: every other writer)",
+    labelNames: ["kind"],
+    buckets: BATCH_BUCKETS,
+    registers: [registry],
+  });
+  return {
+    registry,
+    request(surface, method, route, status, ms) {
+      requests.inc({ surface, method, route, status });
+      latency.observe({ surface, method, route }, ms / 1000);
+    },
+    committed: (kind, writes) => batches.observe({ kind }, writes),
+  };
+}
+
+export function createMetrics(gateway: GatewayGauges): Metrics {
+  let live: Live | null = null;
+  let deferred = false;
+  let frames = 0;
+  let defaults = false;
+  const queue: ((l: Live) => void)[] = [];
+  const warm = () => {
+    if (live) return live;
+    live = load(gateway, () => frames);
+    for (const f of queue.splice(0)) f(live);
+    return live;
+  };
+  const record = (f: (l: Live) => void) => {
+    if (live) return f(live);
+    if (deferred && queue.length < 10_000) return void queue.push(f);
+    f(warm());
+  };
+  return {
+    warm: () => void warm(),
+    defer: () => (deferred = true),
+    request: (surface, method, route, status, ms) => record((l) => l.request(surface, method, route, status, ms)),
+    dispatched() {
+      frames++;
+    },
+    committed: (kind, writes) => record((l) => l.committed(kind, writes)),
+    text() {
+      const l = warm();
+      // process_* (CPU, memory, file descriptors) and nodejs_* (event-loop lag, heap, GC)
+      // are registered at the first scrape: they start an event-loop monitor, which the
+      // many in-process test servers do not need. nodejs_eventloop_lag_seconds is measured
+      // at each scrape; its percentiles cover the time since the first one.
+      if (!defaults) (require("prom-client") as typeof Prom).collectDefaultMetrics({ register: l.registry, eventLoopMonitoringPrecision: 20 });
+      defaults = true;
+      return l.registry.metrics();
+    },
+    get contentType() {
+      return warm().registry.contentType;
+    },
+  };
+}

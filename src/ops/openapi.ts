@@ -1,0 +1,139 @@
+/**
+ * The API description: an OpenAPI 3.1 document merged from the surfaces' fragments
+ * (each built from the TypeBox schemas its routes validate with), served at
+ * /api/openapi.json, and a reference page at /api/docs drawn by Scalar's prebuilt
+ * standalone script, which is embedded in the executable: no CDN, works offline.
+ */
+import { Elysia } from "elysia";
+import type { TSchema } from "@sinclair/typebox";
+import type { ApiFragment, ApiOperation } from "../wire/openapi";
+import type * as Scalar from "./scalar";
+
+const ERROR = {
+  type: "object",
+  required: ["code", "message"],
+  properties: {
+    code: { type: "integer", description: "0, or the spec's error code (50035: invalid body, 10003: unknown, 50001: missing access, ...)" },
+    message: { type: "string" },
+    errors: { type: "object", description: "For 50035: the offending fields, nested the reference platform's way", additionalProperties: true },
+    retry_after: { type: "number", description: "For 429: seconds to wait" },
+    global: { type: "boolean", description: "For 429: whether the global window was hit" },
+  },
+};
+
+/** A TypeBox schema as plain JSON Schema: symbols dropped; recursive parts become open schemas. */
+export function jsonSchema(s: TSchema): Record<string, unknown> {
+  const strip = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(strip);
+    if (!v || typeof v !== "object") return v;
+    const o = v as Record<string, unknown>;
+    if (typeof o.$ref === "string") return {};
+    // TypeBox's own kinds that JSON Schema lacks.
+    if (o.type === "undefined" || o.type === "Uint8Array") return { not: {} };
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(o)) if (k !== "$id") out[k] = strip(x);
+    return out;
+  };
+  return strip(JSON.parse(JSON.stringify(s))) as Record<string, unknown>;
+}
+
+function operationId(op: ApiOperation, tag: string): string {
+  const words = op.path
+    .replace(/^\/api\/(v10|client\/v1|harness\/v1)/, "")
+    .split("/")
+    .filter(Boolean)
+    .map((w) => w.replace(/[{}@]/g, "").replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : "")));
+  return `${tag}_${op.method.toLowerCase()}_${words.join("_") || "root"}`;
+}
+
+function operation(op: ApiOperation, tag: string) {
+  const params = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: "path", required: true, schema: { type: "string" } }));
+  const success =
+    op.answers === "empty"
+      ? { "204": { description: "Done, no content" } }
+      : op.answers
+        ? { "200": { description: "Success", content: { [op.answers === "text" ? "text/plain" : "application/json"]: { schema: {} } } } }
+        : { "2XX": { description: "Success: JSON (200, 201), or 204 with no body", content: { "application/json": { schema: {} } } } };
+  return {
+    operationId: operationId(op, tag),
+    tags: [tag],
+    summary: op.summary,
+    ...(params.length ? { parameters: params } : {}),
+    ...(op.body ? { requestBody: { required: !op.bodyOptional, content: { "application/json": { schema: jsonSchema(op.body) } } } } : {}),
+    ...(op.auth === "bot" ? { security: [{ bot: [] }] } : op.auth === "session" ? { security: [{ session: [] }] } : { security: [] }),
+    responses: { ...success, default: { description: "An error: the spec's error body", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } } },
+  };
+}
+
+/** Merge the fragments into one OpenAPI 3.1 document. */
+export function openApiDocument(fragments: ApiFragment[], version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const f of fragments)
+    for (const op of f.operations) (paths[op.path] ??= {})[op.method.toLowerCase()] = operation(op, f.tag);
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Parley",
+      version,
+      description:
+        "A self-hosted chat service: the bot API (the reference platform's v10 dialect, REST under /api/v10, plus a WebSocket gateway at /gateway that this document does not describe), the people's API (/api/client/v1), the test harness (/api/harness/v1, test mode only) and the operator's endpoints.",
+    },
+    tags: fragments.map((f) => ({ name: f.tag, description: f.description })),
+    components: {
+      securitySchemes: {
+        bot: { type: "apiKey", in: "header", name: "Authorization", description: "`Bot <token>`" },
+        session: { type: "apiKey", in: "header", name: "Authorization", description: "`Session <token>` from /api/client/v1/auth/signin" },
+      },
+      schemas: { Error: ERROR },
+    },
+    paths,
+  };
+}
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Parley API reference</title></head>
+<body>
+<div id="app"></div>
+<script src="/api/docs/scalar.js"></script>
+<script>
+  Scalar.createApiReference("#app", { url: "/api/openapi.json", withDefaultFonts: false, hideClientButton: false, agent: { disabled: true }, showDeveloperTools: "never", telemetry: false });
+</script>
+</body>
+</html>`;
+
+/** /api/openapi.json and the reference page at /api/docs. The document is built once, on first request. */
+export function openApiPlugin(fragments: () => ApiFragment[], version: string) {
+  let doc: string | null = null;
+  return new Elysia({ name: "openapi" })
+    .get("/api/openapi.json", () => {
+      doc ??= JSON.stringify(openApiDocument(fragments(), version));
+      return new Response(doc, { headers: { "Content-Type": "application/json" } });
+    })
+    .get("/api/docs", () => new Response(PAGE, { headers: { "Content-Type": "text/html; charset=utf-8" } }))
+    .get("/api/docs/scalar.js", () => {
+      let file: string;
+      try {
+        file = (require("./scalar") as typeof Scalar).SCALAR_JS;
+      } catch {
+        return new Response(JSON.stringify({ code: 0, message: "The reference page needs @scalar/api-reference (npm install in a clone)" }), { status: 404, headers: { "Content-Type": "application/json" } });
+      }
+      return new Response(Bun.file(file), { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" } });
+    });
+}
+
+/** The operator's own routes. */
+export function opsFragment(): ApiFragment {
+  return {
+    tag: "ops",
+    description: "The operator's endpoints: health, readiness, metrics, this description.",
+    operations: [
+      { method: "GET", path: "/healthz", summary: "The process answers: status, version, uptime", auth: "none", answers: "json" },
+      { method: "GET", path: "/readyz", summary: "Ready: the database is writable, migrations are applied, no shutdown under way (else 503)", auth: "none", answers: "json" },
+      { method: "GET", path: "/metrics", summary: "Prometheus metrics (text format)", auth: "none", answers: "text" },
+      { method: "GET", path: "/api/openapi.json", summary: "This document", auth: "none", answers: "json" },
+      { method: "GET", path: "/api/docs", summary: "The API reference page (works offline)", auth: "none", answers: "text" },
+      { method: "GET", path: "/api/docs/scalar.js", summary: "The reference page's script", auth: "none", answers: "text" },
+    ],
+  };
+}

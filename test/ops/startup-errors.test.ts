@@ -1,0 +1,96 @@
+/**
+ * Every start-up failure an operator meets is one line on stderr, saying what is wrong
+ * and what to do, with a non-zero exit code: never a stack trace.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Database } from "bun:sqlite";
+import { MAIN, parley, type Ran } from "./support";
+
+const dir = mkdtempSync(join(tmpdir(), "parley-start-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function oneLine(r: Ran, says: RegExp) {
+  expect(r.code).not.toBe(0);
+  expect(r.code).not.toBeNull();
+  expect(r.err.trimEnd().split("\n")).toHaveLength(1);
+  expect(r.err).toStartWith("parley: ");
+  expect(r.err).toMatch(says);
+  expect(r.err).not.toMatch(/\bat .*:\d+:\d+|error:|\^/);
+}
+
+const serve = (...argv: string[]) => parley(["serve", "--port", "0", ...argv]);
+
+describe("start-up failures", () => {
+  test("a data directory that cannot be created (a parent is a file)", async () => {
+    writeFileSync(join(dir, "a-file"), "x");
+    oneLine(await serve("--data", join(dir, "a-file", "data")), /data directory .* cannot be created/);
+  });
+
+  test("a data directory nobody may create files in (not even root: /sys)", async () => {
+    oneLine(await serve("--data", "/sys/kernel"), /data directory '\/sys\/kernel' is not writable/);
+  });
+
+  test("a read-only data directory: a new database cannot be made there, an existing one cannot be written", async () => {
+    // root writes anywhere: run the server as nobody when the suite runs as root (if
+    // nobody can read this checkout; a checkout under /root, say, it cannot).
+    const root = process.getuid?.() === 0;
+    const uid = root ? 65534 : undefined;
+    chmodSync(dir, 0o755);
+    if (root) {
+      const probe = Bun.spawnSync([process.execPath, "-e", `require("fs").readFileSync(${JSON.stringify(MAIN)})`], { uid: 65534, gid: 65534, env: { HOME: dir } } as never);
+      if (probe.exitCode !== 0) return void expect(probe.exitCode).not.toBe(0);
+    }
+    const ro = join(dir, "ro");
+    mkdirSync(ro);
+    chmodSync(ro, 0o555);
+    oneLine(await parley(["serve", "--port", "0", "--data", ro], { uid, env: { HOME: dir } }), /data directory .* is not writable/);
+
+    const ro2 = join(dir, "ro2");
+    mkdirSync(ro2);
+    new Database(join(ro2, "parley.db")).close();
+    chmodSync(join(ro2, "parley.db"), 0o444);
+    chmodSync(ro2, 0o555);
+    oneLine(await parley(["serve", "--port", "0", "--data", ro2], { uid, env: { HOME: dir } }), /data directory .* is not writable/);
+  });
+
+  test("a damaged database", async () => {
+    const bad = join(dir, "bad");
+    mkdirSync(bad);
+    writeFileSync(join(bad, "parley.db"), "not a database, only words ".repeat(200));
+    oneLine(await serve("--data", bad), /is not a Parley database or is damaged .*restore it from a backup/);
+  });
+
+  test("a database from a newer Parley", async () => {
+    const newer = join(dir, "newer");
+    mkdirSync(newer);
+    const db = new Database(join(newer, "parley.db"));
+    db.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL); INSERT INTO schema_migrations VALUES (999, 0)");
+    db.close();
+    oneLine(await serve("--data", newer), /written by a newer Parley/);
+  });
+
+  test("a port in use", async () => {
+    const other = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("taken") });
+    try {
+      oneLine(await parley(["serve", "--port", String(other.port), "--data", ":memory:"]), new RegExp(`port ${other.port} on 127.0.0.1 is already in use`));
+    } finally {
+      other.stop(true);
+    }
+  });
+
+  test("a bad --host: malformed, or not an address of this machine", async () => {
+    oneLine(await serve("--data", ":memory:", "--host", "exa mple"), /--host must be an IP address or a host name/);
+    oneLine(await serve("--data", ":memory:", "--host", "192.0.2.1"), /cannot listen on host '192.0.2.1'/);
+  });
+
+  test("bad flags and values", async () => {
+    oneLine(await serve("--log-level", "loud"), /--log-level must be one of/);
+    oneLine(await serve("--log-format", "xml"), /--log-format must be pretty or json/);
+    const seed = join(dir, "seed.json");
+    writeFileSync(seed, JSON.stringify({ users: [{ name: "x" }] }));
+    oneLine(await serve("--data", ":memory:", "--seed", seed), /--seed: .*users\[0\]\.name/);
+  });
+});
