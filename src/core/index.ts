@@ -28,6 +28,7 @@ import { Interactions } from "./interactions";
 import { InteractionResponses } from "./interaction-responses";
 import { Reads } from "./reads";
 import { ReadStates } from "./read-states";
+import { Devices } from "./devices";
 
 export interface Core {
   clock: Clock;
@@ -56,6 +57,8 @@ export interface Core {
   reads: Reads;
   /** How far each person has read each channel: unread marks and mention counts. */
   readStates: ReadStates;
+  /** People's devices: the public keys their clients encrypt DMs for (src/e2e). */
+  devices: Devices;
   /**
    * Run several core calls as one transaction: all of them commit, or none does, and
    * their events are published after the commit, in order.
@@ -118,6 +121,7 @@ export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array }
     interactionResponses,
     reads,
     readStates: new ReadStates(deps, guilds, dms),
+    devices: new Devices(deps, users, people),
     transaction: (fn) => store.write(fn),
     batched: (fn) => store.batched(fn),
     wipe() {
