@@ -72,10 +72,14 @@ async function setUp(userId: string): Promise<OwnDevice> {
 }
 
 let pending: { userId: string; ready: Promise<OwnDevice> } | null = null;
+/** The person whose device was removed while this page was open: no new one until a reload. */
+let retired: string | null = null;
+const RETIRED = "This browser's device was removed from your account. Reload the page to set up a new one.";
 
 /** This profile's device for the person signed in, set up once. */
 export function ensureDevice(userId: string): Promise<OwnDevice> {
   if (pending?.userId === userId) return pending.ready;
+  if (retired === userId) return Promise.reject(new Error(RETIRED));
   device.value = { state: "setting-up" };
   const ready = setUp(userId);
   pending = { userId, ready };
@@ -99,13 +103,17 @@ export function deviceReady(): Promise<OwnDevice> {
   return ensureDevice(u.id);
 }
 
-/** This device was removed (from another of the person's devices): make a new one. */
+/**
+ * This device was removed (from another of the person's devices, say because it was
+ * lost): it stops, rather than quietly registering new keys, which would undo the removal.
+ */
 export function deviceRemoved(id: string): void {
   const d = device.value;
   if (d.state !== "ready" || d.own.id !== id || !me.value) return;
+  retired = me.value.id;
   pending = null;
-  showNotice("This browser's device was removed from your account, so it has new keys now.");
-  void ensureDevice(me.value.id).catch(() => undefined);
+  device.value = { state: "failed", error: RETIRED };
+  showNotice(RETIRED);
 }
 
 /** Set up the device whenever someone is signed in; forget it (not its keys) on sign-out. */
@@ -115,6 +123,7 @@ export function watchDevice(): void {
     if (u) void ensureDevice(u.id).catch(() => undefined);
     else {
       pending = null;
+      retired = null;
       device.value = { state: "none" };
     }
   });

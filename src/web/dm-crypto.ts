@@ -5,7 +5,7 @@
  * the person has not been told about yet. The scheme itself is src/e2e, shared with the
  * harness; the server only ever sees ciphertext.
  */
-import { signal } from "@preact/signals";
+import { effect, signal } from "@preact/signals";
 import { openMessage, parseEnvelope, sealMessage, type DeviceInfo, type Opened } from "../e2e";
 import { api, ApiError } from "./api";
 import { device, deviceReady, deviceRemoved } from "./device";
@@ -32,11 +32,28 @@ export const current = (list: DeviceJson[]) => list.filter((d) => d.removed_at =
 export async function loadDevices(channelId: string, fresh = false): Promise<DeviceJson[]> {
   const known = dmDevices.value[channelId];
   if (known && !fresh) return known;
-  const list = await api<DeviceJson[]>("GET", `/channels/${channelId}/devices`);
-  dmDevices.value = { ...dmDevices.value, [channelId]: list };
-  noticeNew(channelId, list);
-  return list;
+  // A page of messages opening at once asks once; a fresh read never joins an older one.
+  const joined = fresh ? undefined : reading.get(channelId);
+  if (joined) return joined;
+  const n = ++started;
+  const read = api<DeviceJson[]>("GET", `/channels/${channelId}/devices`).then((list) => {
+    // An older read answering late must not replace a newer list.
+    if (n >= (applied.get(channelId) ?? 0)) {
+      applied.set(channelId, n);
+      dmDevices.value = { ...dmDevices.value, [channelId]: list };
+      noticeNew(channelId, list);
+    }
+    return list;
+  });
+  reading.set(channelId, read);
+  const done = () => void (reading.get(channelId) === read && reading.delete(channelId));
+  read.then(done, done);
+  return read;
 }
+
+let started = 0;
+const applied = new Map<string, number>();
+const reading = new Map<string, Promise<DeviceJson[]>>();
 
 /** Signing out forgets every DM's devices and decrypted text this page held. */
 export function forgetDms(): void {
@@ -145,9 +162,19 @@ async function openNow(m: Message): Promise<Opened> {
     if (parsed.ok && !list.some((d) => d.id === parsed.envelope.from)) list = await loadDevices(m.channel_id, true);
     return await openMessage(m.ciphertext!, meta, own, list.map(deviceInfo));
   } catch (e) {
-    return { state: "failed", reason: e instanceof Error ? e.message : "this device is not set up" };
+    return { state: "failed", reason: `${UNAVAILABLE}${e instanceof Error ? e.message : ""}` };
   }
 }
+
+/** Marks a message that failed because this device or the server was not there, not because of what it says. */
+const UNAVAILABLE = "unavailable: ";
+
+// Once the device is (again) ready, what failed for want of it is tried again.
+effect(() => {
+  if (device.value.state !== "ready") return;
+  const kept = Object.entries(opened.peek()).filter(([, r]) => !(r.state === "failed" && r.reason.startsWith(UNAVAILABLE)));
+  if (kept.length !== Object.keys(opened.peek()).length) opened.value = Object.fromEntries(kept);
+});
 
 // ---- writing ----
 

@@ -44,10 +44,12 @@ async function openDm(p: Person, name: string): Promise<void> {
   await p.page.getByRole("textbox", { name: `Message @${name}` }).waitFor();
 }
 
+/** Send a DM as a person types it, and wait until it shows in their own log (it is sealed and sent by then). */
 async function say(p: Person, to: string, text: string): Promise<void> {
   const box = p.page.getByRole("textbox", { name: `Message @${to}` });
   await box.fill(text);
   await box.press("Enter");
+  await message(p.page, new RegExp(`${text}$`)).waitFor();
 }
 
 /** The safety number the DM shows (the panel opened if need be). */
@@ -97,10 +99,13 @@ describe("a second device", () => {
       await message(bob.page, /^Alice sent after the second device$/).waitFor();
       expect(await message(bob.page, /^Alice sent before the second device$/).count()).toBe(1);
 
-      // bob removes the second device from the first; new messages are no longer sealed for it.
+      // bob removes the second device from the first: it stops (no new keys behind his back),
+      // and new messages are no longer sealed for it.
       const [, second] = await devicesOf(s, "bob", 2);
-      await bob.page.getByRole("button", { name: `Remove ${second.name}` }).first().click();
-      await devicesOf(s, "bob", 1);
+      await bob.page.getByRole("button", { name: `Remove ${second.name}` }).click();
+      await bob2.page.getByRole("status").filter({ hasText: "This browser's device was removed from your account." }).waitFor();
+      expect(await bob2.page.getByRole("textbox", { name: "Message @Alice" }).isDisabled()).toBe(true);
+      expect((await devicesOf(s, "bob", 1))[0].id).not.toBe(second.id);
     } finally {
       await bob2.context.close();
     }

@@ -54,10 +54,12 @@ async function openDm(p: Person, name: string): Promise<void> {
   await p.page.getByRole("textbox", { name: `Message @${name}` }).waitFor();
 }
 
+/** Send a DM as a person types it, and wait until it shows in their own log (it is sealed and sent by then). */
 async function say(p: Person, to: string, text: string): Promise<void> {
   const box = p.page.getByRole("textbox", { name: `Message @${to}` });
   await box.fill(text);
   await box.press("Enter");
+  await message(p.page, new RegExp(`${text}$`)).waitFor();
 }
 
 describe("two people in two browsers", () => {

@@ -63,7 +63,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     const content = text.trim();
     if (!content || blocked) return;
     if (await (dm ? sendEncrypted(channel, content, replyTo?.id ?? null) : sendMessage(channel.id, content, replyTo?.id ?? null))) {
-      setText("");
+      setText((now) => (now.trim() === content ? "" : now)); // keep what was typed while it was sending
       typingDone();
       onCancelReply();
     }

@@ -10,7 +10,8 @@ import type { Message } from "../types";
 
 export function EncryptedBody({ m }: { m: Message }) {
   const r = openedOf(m);
-  useEffect(() => decrypt(m), [m.id, m.ciphertext]);
+  // Again whenever there is no result: a failure for want of this device is dropped once it is ready.
+  useEffect(() => decrypt(m), [m.id, m.ciphertext, r === undefined]);
   if (!r) return <p class="muted">Decrypting…</p>;
   if (r.state === "ok") return <Markdown source={r.text} />;
   if (r.state === "before_device") return <p class="muted e2e-note">Encrypted before this device was added.</p>;
