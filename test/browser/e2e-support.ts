@@ -20,8 +20,10 @@ export interface ChildServer {
   output(): string;
   /** The database files that exist now. */
   dbFiles(): string[];
-  /** A people's API request as a seeded person (internal ids). */
+  /** A people's API request as a seeded person (internal ids); a non-2xx answer throws. */
   as(user: string, method: string, path: string, body?: unknown): Promise<any>;
+  /** The same, answering status and body whatever they are (for refusals). */
+  raw(user: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** A harness request (snowflakes). */
   harness(method: string, path: string, body?: unknown): Promise<any>;
   /** A bot API request with a seeded bot's token; answers status and body. */
@@ -62,6 +64,12 @@ export async function serveChild(doc: { users: { name: string; [k: string]: unkn
       await fetch(`${base}/api/harness/v1${path}`, { method, headers: body === undefined ? {} : { "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }),
       `${method} ${path}`,
     );
+  const person = (user: string, method: string, path: string, body?: unknown) =>
+    fetch(`${base}/api/client/v1${path}`, {
+      method,
+      headers: { Authorization: `Session ${world.users[user].token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   const world = (await harness("POST", "/seed", { ...doc, users: doc.users.map((u) => ({ password: PASSWORD, ...u })) })) as SeedAnswer;
   return {
     base,
@@ -69,15 +77,12 @@ export async function serveChild(doc: { users: { name: string; [k: string]: unkn
     world,
     output: () => out,
     dbFiles: () => ["parley.db", "parley.db-wal", "parley.db-shm"].map((f) => join(dir, f)).filter(existsSync),
-    as: async (user, method, path, body) =>
-      json(
-        await fetch(`${base}/api/client/v1${path}`, {
-          method,
-          headers: { Authorization: `Session ${world.users[user].token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        }),
-        `${user} ${method} ${path}`,
-      ),
+    as: async (user, method, path, body) => json(await person(user, method, path, body), `${user} ${method} ${path}`),
+    async raw(user, method, path, body) {
+      const res = await person(user, method, path, body);
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    },
     harness,
     async bot(app, method, path, body) {
       const res = await fetch(`${base}/api/v10${path}`, {
