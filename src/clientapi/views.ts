@@ -18,7 +18,7 @@ export function meView(u: UserRow) {
   return { ...userView(u), admin: !!u.is_admin, created_at: isoUtc(u.created_at) };
 }
 
-/** A device: its public keys (raw, base64url; null for a curve it lacks), never anything secret. */
+/** A device: its public keys (raw, base64url; null for a curve it lacks), whether it is a key backup; never anything secret. */
 export function deviceView(d: DeviceRow) {
   return {
     id: d.id,
@@ -27,7 +27,13 @@ export function deviceView(d: DeviceRow) {
     keys: { x25519: d.x25519, p256: d.p256 },
     created_at: isoUtc(d.created_at),
     removed_at: d.removed_at === null ? null : isoUtc(d.removed_at),
+    backup: d.backup !== null,
   };
+}
+
+/** A key backup for its own person: the device and its sealed private keys (which only the passphrase opens). */
+export function backupView(d: DeviceRow) {
+  return { ...deviceView(d), sealed: d.backup };
 }
 
 export function memberViewOf(m: MemberModel & { user: UserRow }) {

@@ -11,11 +11,14 @@ import type { Users } from "./users";
 import type { People } from "./people";
 import { DomainError } from "./errors";
 import { MAX_DEVICES, publicKeyProblem, type Curve } from "../e2e/format";
+import { backupProblem } from "../e2e/backup";
 
 export interface NewDevice {
   name?: string;
   x25519?: string | null;
   p256?: string | null;
+  /** For a key backup: its private keys, sealed by the client (shape checked only). */
+  backup?: string | null;
 }
 
 export class Devices {
@@ -48,14 +51,21 @@ export class Devices {
       const problem = keys[curve] && publicKeyProblem(curve, keys[curve]!);
       if (problem) throw DomainError.invalid(`keys.${curve}`, `Must be a raw public key in base64url: ${problem}`, "BASE_TYPE_INVALID");
     }
+    const backup = input.backup ?? null;
+    const problem = backup && backupProblem(backup);
+    if (problem) throw DomainError.invalid("backup", `Must be a sealed key backup: ${problem}`, "BASE_TYPE_INVALID");
     return this.d.store.write(() => {
       const user = this.users.require(userId);
       if (user.kind !== "person") throw DomainError.forbidden("Only people have devices");
+      // A new key backup replaces the current one (whose sealed keys stay, for older messages).
+      if (backup) for (const old of this.current(userId).filter((d) => d.backup !== null)) this.remove(userId, old.id);
       if (this.current(userId).length >= MAX_DEVICES)
         throw DomainError.invalid("", `You have ${MAX_DEVICES} devices: remove one first`, "MAX_DEVICES");
-      const row: DeviceRow = { id: this.d.ids.next(), user_id: userId, name, ...keys, created_at: this.d.clock.now(), removed_at: null };
+      const row: DeviceRow = { id: this.d.ids.next(), user_id: userId, name, ...keys, created_at: this.d.clock.now(), removed_at: null, backup };
       this.db
-        .query("INSERT INTO devices (id, user_id, name, x25519, p256, created_at, removed_at) VALUES ($id, $user_id, $name, $x25519, $p256, $created_at, $removed_at)")
+        .query(
+          "INSERT INTO devices (id, user_id, name, x25519, p256, created_at, removed_at, backup) VALUES ($id, $user_id, $name, $x25519, $p256, $created_at, $removed_at, $backup)",
+        )
         .run(row as never);
       this.d.store.emit({ type: "device.added", deviceId: row.id, userId });
       return row;
@@ -72,6 +82,11 @@ export class Devices {
       this.d.store.emit({ type: "device.removed", deviceId, userId });
       return { ...row, removed_at: at };
     });
+  }
+
+  /** A person's key backups, removed ones included (their sealed keys still open older messages), newest first. */
+  backups(userId: string): DeviceRow[] {
+    return this.db.query("SELECT * FROM devices WHERE user_id = ? AND backup IS NOT NULL ORDER BY id DESC").all(userId) as DeviceRow[];
   }
 
   /** Every device, removed ones included, of the two people of a DM the viewer is in. */

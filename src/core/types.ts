@@ -137,4 +137,6 @@ export interface DeviceRow {
   p256: string | null;
   created_at: number;
   removed_at: number | null;
+  /** A key backup's private keys, sealed by the client under a passphrase (src/e2e/backup.ts); null for other devices. */
+  backup: string | null;
 }

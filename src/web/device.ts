@@ -48,9 +48,13 @@ async function request<T>(mode: IDBTransactionMode, fn: (s: IDBObjectStore) => I
   }
 }
 
-const load = (userId: string) => request<Stored | undefined>("readonly", (s) => s.get(userId));
-// CryptoKeys are stored as they are (structured clone): still non-extractable when read back.
-const save = (userId: string, d: Stored) => request<unknown>("readwrite", (s) => s.put(d, userId));
+/** This profile's key store (IndexedDB). CryptoKeys are stored as they are (structured clone): still non-extractable when read back. */
+export const keyStore = {
+  get: <T>(key: string) => request<T | undefined>("readonly", (s) => s.get(key)),
+  put: (key: string, value: unknown) => request<unknown>("readwrite", (s) => s.put(value, key)),
+};
+const load = (userId: string) => keyStore.get<Stored>(userId);
+const save = (userId: string, d: Stored) => keyStore.put(userId, d);
 
 /** A name that tells the person's devices apart in the list, and nothing more. */
 function deviceName(): string {

@@ -9,6 +9,7 @@ import { effect, signal } from "@preact/signals";
 import { openMessage, parseEnvelope, sealMessage, type DeviceInfo, type Opened } from "../e2e";
 import { api, ApiError } from "./api";
 import { device, deviceReady, deviceRemoved } from "./device";
+import { backupKeys, forgetBackupKeys, loadBackupKeys } from "./backup";
 import { dms, me, showNotice, upsertMessage } from "./state";
 import type { Channel, DeviceJson, Message } from "./types";
 
@@ -57,6 +58,7 @@ const reading = new Map<string, Promise<DeviceJson[]>>();
 
 /** Signing out forgets every DM's devices and decrypted text this page held. */
 export function forgetDms(): void {
+  forgetBackupKeys();
   dmDevices.value = {};
   opened.value = {};
   unseenDevices.value = {};
@@ -160,7 +162,15 @@ async function openNow(m: Message): Promise<Opened> {
     const parsed = parseEnvelope(m.ciphertext!);
     // Sent from a device this page has not heard of yet: read the devices again first.
     if (parsed.ok && !list.some((d) => d.id === parsed.envelope.from)) list = await loadDevices(m.channel_id, true);
-    return await openMessage(m.ciphertext!, meta, own, list.map(deviceInfo));
+    const devices = list.map(deviceInfo);
+    const r = await openMessage(m.ciphertext!, meta, own, devices);
+    if (r.state === "ok") return r;
+    // Not for this device: perhaps for a key backup the person restored here.
+    for (const b of await loadBackupKeys()) {
+      const viaBackup = await openMessage(m.ciphertext!, meta, b, devices);
+      if (viaBackup.state === "ok") return viaBackup;
+    }
+    return r;
   } catch (e) {
     return { state: "failed", reason: `${UNAVAILABLE}${e instanceof Error ? e.message : ""}` };
   }
@@ -169,11 +179,18 @@ async function openNow(m: Message): Promise<Opened> {
 /** Marks a message that failed because this device or the server was not there, not because of what it says. */
 const UNAVAILABLE = "unavailable: ";
 
+function forgetWhere(drop: (r: Opened) => boolean): void {
+  const kept = Object.entries(opened.peek()).filter(([, r]) => !drop(r));
+  if (kept.length !== Object.keys(opened.peek()).length) opened.value = Object.fromEntries(kept);
+}
+
 // Once the device is (again) ready, what failed for want of it is tried again.
 effect(() => {
-  if (device.value.state !== "ready") return;
-  const kept = Object.entries(opened.peek()).filter(([, r]) => !(r.state === "failed" && r.reason.startsWith(UNAVAILABLE)));
-  if (kept.length !== Object.keys(opened.peek()).length) opened.value = Object.fromEntries(kept);
+  if (device.value.state === "ready") forgetWhere((r) => r.state === "failed" && r.reason.startsWith(UNAVAILABLE));
+});
+// A key backup restored here may open what this device could not.
+effect(() => {
+  if (backupKeys.value.length) forgetWhere((r) => r.state !== "ok");
 });
 
 // ---- writing ----

@@ -149,4 +149,6 @@ export interface DeviceJson {
   keys: { x25519: string | null; p256: string | null };
   created_at: string;
   removed_at: string | null;
+  /** A key backup (its private keys are on the server, sealed under the person's passphrase). */
+  backup: boolean;
 }

@@ -3,14 +3,15 @@
  * profile of bob reads what was sent after it registered and says "Encrypted before this
  * device was added" for what came before; alice is told of bob's new device and both see
  * the same safety number; a ciphertext changed in the database reads "could not be
- * decrypted", never as other text.
+ * decrypted", never as other text; a key backup lets a later device read what was sent
+ * after the backup was made, with the passphrase the server never sees.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { channelEntry, launch, message, signIn, type Person } from "./support";
-import { devicesOf, serveChild, type ChildServer } from "./e2e-support";
+import { devicesOf, leaks, serveChild, type ChildServer } from "./e2e-support";
 import { b64u, fromB64u } from "../../src/e2e";
 
 let browser: Browser;
@@ -144,4 +145,44 @@ describe("tampering", () => {
     // The untouched messages still read.
     expect(await message(bob.page, /^Alice sent after the second device$/).count()).toBe(1);
   }, 20_000);
+});
+
+describe("key backup", () => {
+  test("made on one device under a passphrase, restored on a later one, it opens what was sent after it", async () => {
+    const passphrase = "horse staple battery correct 42";
+    const panel = bob.page.getByRole("region", { name: "Safety number" });
+    if (!(await panel.count())) await bob.page.getByRole("button", { name: "Safety number" }).click();
+    await panel.getByRole("button", { name: "Set up a key backup" }).click();
+    await panel.getByLabel("Backup passphrase").fill(passphrase);
+    await panel.getByLabel("Repeat the passphrase").fill("not the same passphrase");
+    await panel.getByRole("button", { name: "Create backup" }).click();
+    await panel.getByRole("alert").filter({ hasText: "The two passphrases differ." }).waitFor();
+    await panel.getByLabel("Repeat the passphrase").fill(passphrase);
+    await panel.getByRole("button", { name: "Create backup" }).click();
+    await panel.getByRole("status").filter({ hasText: "Key backup made" }).waitFor();
+    // The backup is a device like any other: alice is told of it.
+    await alice.page.getByRole("status").filter({ hasText: /Bob added a new device \(Key backup/ }).waitFor();
+
+    await say(alice, "Bob", "sent after the backup");
+    const bob3 = await signIn(browser, s.base, "bob");
+    try {
+      await openDm(bob3, "Alice");
+      await message(bob3.page, /^Alice Encrypted before this device was added\.$/).first().waitFor();
+      expect(await bob3.page.getByText("sent after the backup").count()).toBe(0);
+      await bob3.page.getByRole("button", { name: "Safety number" }).click();
+      const p3 = bob3.page.getByRole("region", { name: "Safety number" });
+      await p3.getByRole("button", { name: "Read older messages from your key backup" }).click();
+      await p3.getByLabel("Backup passphrase").fill("a wrong passphrase, surely");
+      await p3.getByRole("button", { name: "Restore" }).click();
+      await p3.getByRole("alert").filter({ hasText: "That passphrase opens no key backup of yours." }).waitFor();
+      await p3.getByLabel("Backup passphrase").fill(passphrase);
+      await p3.getByRole("button", { name: "Restore" }).click();
+      await message(bob3.page, /^Alice sent after the backup$/).waitFor();
+      // What came before the backup stays out of reach.
+      expect(await message(bob3.page, /^Alice sent before the second device$/).count()).toBe(0);
+      expect(leaks(s, [passphrase, "sent after the backup"])).toEqual([]);
+    } finally {
+      await bob3.context.close();
+    }
+  }, 40_000);
 });

@@ -1,7 +1,8 @@
 /**
  * Devices for end-to-end encrypted DMs on the people's API: register public keys (shape
- * checked, never meaning), list and remove one's own, read a DM's devices (both people,
- * removed ones included), and who hears of a device; the harness's own device per person.
+ * checked, never meaning), list and remove one's own, key backups, read a DM's devices
+ * (both people, removed ones included), and who hears of a device; the harness's own
+ * device per person.
  */
 import { beforeEach, describe, expect, test } from "bun:test";
 import { client, harness, internalId, peopleWorld, recordEvents, refusal, rowCounts } from "../helpers";
@@ -38,6 +39,7 @@ describe("register, list, remove", () => {
       keys,
       created_at: expect.any(String),
       removed_at: null,
+      backup: false,
     });
     expect(ev.of("device.added")).toEqual([{ type: "device.added", deviceId: r.body.id, userId: internalId(p, w.users.alice.id) }]);
     // One curve is enough (a platform without X25519 registers P-256 only); the name defaults.
@@ -84,6 +86,36 @@ describe("register, list, remove", () => {
     expect(refusal(await client(p, "DELETE", `/users/@me/devices/${made[0]}`, alice))).toEqual([404, 10003]);
     expect((await client(p, "GET", "/users/@me/devices", alice)).body.length).toBe(MAX_DEVICES - 1);
     expect((await register(alice)).status).toBe(200);
+  });
+});
+
+describe("key backups", () => {
+  test("a backup is a device with sealed keys: shown only to its person, replaced by the next, kept for older messages", async () => {
+    const { createBackup } = await import("../../src/e2e");
+    const first = await createBackup("first passphrase here");
+    const made = await register(bob, { name: "Key backup", keys: first.publicKeys, backup: first.sealed });
+    expect(made.status).toBe(200);
+    expect(made.body).toMatchObject({ name: "Key backup", backup: true });
+    expect(made.body.sealed).toBeUndefined();
+    const dm = (await client(p, "POST", "/users/@me/dms", alice, { recipient_id: internalId(p, w.users.bob.id) })).body.id;
+    const seenByAlice = (await client(p, "GET", `/channels/${dm}/devices`, alice)).body;
+    expect(seenByAlice).toEqual([expect.objectContaining({ id: made.body.id, backup: true })]);
+    expect(JSON.stringify(seenByAlice)).not.toContain(first.sealed.split(".")[3]);
+
+    const second = await createBackup("second passphrase here");
+    const ev = recordEvents(p);
+    const replaced = await register(bob, { name: "Key backup", keys: second.publicKeys, backup: second.sealed });
+    expect(ev.of("device.removed")).toEqual([expect.objectContaining({ deviceId: made.body.id })]);
+    expect((await client(p, "GET", "/users/@me/devices", bob)).body.map((d: any) => d.id)).toEqual([replaced.body.id]);
+    const backups = await client(p, "GET", "/users/@me/key-backups", bob);
+    expect(backups.body.map((b: any) => [b.id, b.sealed, b.removed_at === null])).toEqual([
+      [replaced.body.id, second.sealed, true],
+      [made.body.id, first.sealed, false],
+    ]);
+    expect((await client(p, "GET", "/users/@me/key-backups", alice)).body).toEqual([]);
+    const bad = await register(bob, { keys: second.publicKeys, backup: "kb1.not.sealed" });
+    expect(refusal(bad)).toEqual([400, 50035]);
+    expect(bad.body.message).toContain("backup");
   });
 });
 

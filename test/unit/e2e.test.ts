@@ -168,3 +168,29 @@ describe("fingerprints", () => {
     expect(await deviceFingerprint(a.info.keys)).toMatch(/^[0-9a-f]{4}( [0-9a-f]{4}){3}$/);
   });
 });
+
+describe("key backup", () => {
+  test("the passphrase opens the sealed keys, which open what was sealed for the backup; nothing else does", async () => {
+    const { createBackup, openBackup, backupProblem } = await import("../../src/e2e");
+    const b = await createBackup("a long enough passphrase");
+    expect(backupProblem(b.sealed)).toBeNull();
+    expect(b.sealed).not.toContain("passphrase");
+    const backupInfo = { id: uuid(), user_id: BOB, keys: b.publicKeys, created_at: 1000, removed_at: null };
+    const a = await device(ALICE);
+    const devices = [a.info, backupInfo];
+    const ct = await sealMessage("kept for later", { channelId: DM, authorId: ALICE, editOf: null }, a.own, devices);
+    const keys = await openBackup(b.sealed, "a long enough passphrase", b.publicKeys);
+    expect(keys).not.toBeNull();
+    expect(await openMessage(ct, meta(), { id: backupInfo.id, keys: keys!, created_at: 1000 }, devices)).toEqual({ state: "ok", text: "kept for later" });
+    expect(keys!.x25519!.privateKey.extractable).toBe(false);
+    expect(await openBackup(b.sealed, "the wrong passphrase!", b.publicKeys)).toBeNull();
+    // Bound to its public keys: the server cannot pass it off as another backup's.
+    expect(await openBackup(b.sealed, "a long enough passphrase", a.info.keys)).toBeNull();
+    const [v, salt, iv, body] = b.sealed.split(".");
+    const bytes = fromB64u(body)!;
+    bytes[0] ^= 1;
+    expect(await openBackup([v, salt, iv, b64u(bytes)].join("."), "a long enough passphrase", b.publicKeys)).toBeNull();
+    expect(backupProblem("kb2.x.y.z")).toContain("not a kb1");
+    expect(backupProblem([v, salt.slice(1), iv, body].join("."))).toContain("salt");
+  });
+});

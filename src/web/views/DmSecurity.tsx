@@ -11,6 +11,7 @@ import { device } from "../device";
 import { acknowledgeDevices, current, dmDevices, loadDevices, unseenDevices } from "../dm-crypto";
 import { displayName, me, showNotice, users } from "../state";
 import type { Channel, DeviceJson } from "../types";
+import { KeyBackup } from "./KeyBackup";
 
 function ownerName(d: DeviceJson, other: Channel["recipients"]): string {
   if (d.user_id === me.value?.id) return "You";
@@ -68,6 +69,7 @@ function SafetyPanel({ channel, list, bot }: { channel: Channel; list: DeviceJso
           <DeviceLine key={d.id} d={d} channel={channel} />
         ))}
       </ul>
+      <KeyBackup channelId={channel.id} list={list} />
     </div>
   );
 }
