@@ -20,6 +20,7 @@ import { portalRoutes } from "./portal";
 import { clientInteractions } from "./interactions";
 import { commandRoutes } from "./commands";
 import { readStateRoutes } from "./read-states";
+import { deviceRoutes } from "./devices";
 
 export function clientApiPlugin(p: ClientContext) {
   const app = new Elysia({ prefix: "/api/client/v1" });
@@ -38,5 +39,6 @@ export function clientApiPlugin(p: ClientContext) {
   app.use(clientInteractions(p));
   app.use(commandRoutes(p));
   app.use(readStateRoutes(p));
+  app.use(deviceRoutes(p));
   return app;
 }

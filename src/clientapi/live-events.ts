@@ -8,7 +8,7 @@
 import type { Core } from "../core";
 import type { DomainEvent } from "../core/events";
 import type { MessageModel } from "../core/reads";
-import { channelView, guildView, memberViewOf, messageViewOf, roleView } from "./views";
+import { channelView, deviceView, guildView, memberViewOf, messageViewOf, roleView } from "./views";
 import { readStateView } from "./read-states";
 
 export interface LiveDelivery {
@@ -97,6 +97,11 @@ export class LiveDispatcher {
       case "interaction.created":
       case "interaction.updated":
         return this.interaction(e);
+      case "device.added":
+      case "device.removed": {
+        const row = this.core.devices.get(e.deviceId);
+        return row ? [{ users: this.core.devices.audience(e.userId), type: e.type, data: fixed(deviceView(row)) }] : [];
+      }
       case "read_state.updated":
         return [{ users: [e.userId], type: e.type, data: lazy(() => this.readState(e.userId, e.channelId)) }];
       default:

@@ -7,6 +7,7 @@
 import type { ApiFragment, ApiOperation, HttpMethod } from "../wire/openapi";
 import { SignIn, SignUp } from "./auth";
 import { CreateChannel, Overwrite } from "./channels";
+import { NewDevice } from "./devices";
 import { OpenDm } from "./dms";
 import { CreateGuild, EditGuild } from "./guilds";
 import { Body as InteractionBody } from "./interactions";
@@ -69,6 +70,11 @@ export function clientApiFragment(): ApiFragment {
       op("PUT", "/channels/{channel_id}/read", "Mark a channel read up to a message", { body: MarkRead }),
       op("GET", "/users/@me/dms", "One's direct message channels"),
       op("POST", "/users/@me/dms", "Open a direct message channel", { body: OpenDm }),
+      op("GET", "/users/@me/devices", "One's current devices (their public keys)"),
+      op("POST", "/users/@me/devices", "Register this client as a device: its public keys, optionally a sealed key backup", { body: NewDevice }),
+      op("DELETE", "/users/@me/devices/{device_id}", "Remove one of one's devices"),
+      op("GET", "/users/@me/key-backups", "One's passphrase-sealed key backups"),
+      op("GET", "/channels/{channel_id}/devices", "The devices of a DM's two people, to encrypt for and to check the safety number"),
       op("GET", "/applications", "One's applications"),
       op("POST", "/applications", "Create an application (its token is shown once)", { body: CreateApp }),
       op("GET", "/applications/{application_id}", "An application"),

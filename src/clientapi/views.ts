@@ -5,7 +5,7 @@
  */
 import type { Core } from "../core";
 import type { ChannelModel, GuildModel, InviteModel, MemberModel, MessageInteractionModel, MessageModel } from "../core/reads";
-import type { ApplicationRow, ChannelRow, GuildRow, MessageRow, RoleRow, UserRow } from "../core/types";
+import type { ApplicationRow, ChannelRow, DeviceRow, GuildRow, MessageRow, RoleRow, UserRow } from "../core/types";
 import type { InviteRow } from "../core/invites";
 import { intentNames } from "../core/permissions";
 import { isoUtc } from "../wire/time";
@@ -16,6 +16,24 @@ export function userView(u: UserRow) {
 
 export function meView(u: UserRow) {
   return { ...userView(u), admin: !!u.is_admin, created_at: isoUtc(u.created_at) };
+}
+
+/** A device: its public keys (raw, base64url; null for a curve it lacks), whether it is a key backup; never anything secret. */
+export function deviceView(d: DeviceRow) {
+  return {
+    id: d.id,
+    user_id: d.user_id,
+    name: d.name,
+    keys: { x25519: d.x25519, p256: d.p256 },
+    created_at: isoUtc(d.created_at),
+    removed_at: d.removed_at === null ? null : isoUtc(d.removed_at),
+    backup: d.backup !== null,
+  };
+}
+
+/** A key backup for its own person: the device and its sealed private keys (which only the passphrase opens). */
+export function backupView(d: DeviceRow) {
+  return { ...deviceView(d), sealed: d.backup };
 }
 
 export function memberViewOf(m: MemberModel & { user: UserRow }) {

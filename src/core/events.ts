@@ -36,6 +36,8 @@ export type DomainEvent =
   /** The bot acknowledged (deferred) or answered an interaction: the invoking person's client shows it. */
   | { type: "interaction.updated"; interactionId: string; applicationId: string; userId: string; channelId: string; state: "deferred" | "responded" }
   | { type: "read_state.updated"; userId: string; channelId: string }
+  /** A person's device appeared or was removed: they and everyone they share a DM with hear it. */
+  | { type: "device.added" | "device.removed"; deviceId: string; userId: string }
   | { type: "application.token_rotated"; applicationId: string }
   | { type: "application.intents_changed"; applicationId: string }
   | { type: "application.deleted"; applicationId: string; botUserId: string }

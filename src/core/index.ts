@@ -29,6 +29,7 @@ import { InteractionResponses } from "./interaction-responses";
 import { Reads } from "./reads";
 import { ReadStates } from "./read-states";
 import { World } from "./world";
+import { Devices } from "./devices";
 
 export interface Core {
   clock: Clock;
@@ -59,6 +60,8 @@ export interface Core {
   readStates: ReadStates;
   /** The world as rows, for the operator's export and import. */
   world: World;
+  /** People's devices: the public keys their clients encrypt DMs for (src/e2e). */
+  devices: Devices;
   /**
    * Run several core calls as one transaction: all of them commit, or none does, and
    * their events are published after the commit, in order.
@@ -122,6 +125,7 @@ export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array }
     reads,
     readStates: new ReadStates(deps, guilds, dms),
     world: new World(deps),
+    devices: new Devices(deps, users, people),
     transaction: (fn) => store.write(fn),
     batched: (fn) => store.batched(fn),
     wipe() {

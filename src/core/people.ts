@@ -7,10 +7,9 @@ import type { Dms } from "./dms";
 import { canSee } from "./access";
 import { DomainError } from "./errors";
 import { ALL_PERMISSIONS, PERMISSIONS, hasPermission } from "./permissions";
+import { envelopeProblem, MAX_ENVELOPE } from "../e2e/format";
 
 export const MAX_CONTENT = 2000;
-/** Opaque client ciphertext: base64/base64url text, optionally with a version prefix. */
-export const CIPHERTEXT = /^[A-Za-z0-9+/_=.:-]{1,16384}$/;
 const TEXT_TYPES = new Set([0, 5]);
 
 
@@ -246,6 +245,7 @@ function checkDmBody(msg: { content?: string; ciphertext?: string }): void {
   if (msg.content !== undefined)
     throw DomainError.invalid("content", "Direct messages are end-to-end encrypted: send only ciphertext", "BASE_TYPE_INVALID");
   if (msg.ciphertext === undefined) throw DomainError.invalid("ciphertext", "This field is required", "BASE_TYPE_REQUIRED");
-  if (!CIPHERTEXT.test(msg.ciphertext))
-    throw DomainError.invalid("ciphertext", "Must be base64 ciphertext of at most 16384 characters", "BASE_TYPE_INVALID");
+  // The envelope's shape only (src/e2e/format.ts): its meaning is for the clients alone.
+  const problem = envelopeProblem(msg.ciphertext);
+  if (problem) throw DomainError.invalid("ciphertext", `Must be a dm1 envelope of at most ${MAX_ENVELOPE} characters: ${problem}`, "BASE_TYPE_INVALID");
 }

@@ -127,3 +127,16 @@ export const CHANNEL_TYPES = {
   GUILD_CATEGORY: 4,
   GUILD_ANNOUNCEMENT: 5,
 } as const;
+
+/** A client's public keys for end-to-end encrypted DMs (raw, base64url); see src/e2e. */
+export interface DeviceRow {
+  id: string;
+  user_id: string;
+  name: string;
+  x25519: string | null;
+  p256: string | null;
+  created_at: number;
+  removed_at: number | null;
+  /** A key backup's private keys, sealed by the client under a passphrase (src/e2e/backup.ts); null for other devices. */
+  backup: string | null;
+}

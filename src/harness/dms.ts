@@ -1,7 +1,8 @@
 /**
- * The harness plays each person's client for direct messages (design/harness.md): it
- * encrypts what a person sends and decrypts what a person reads, so the server stores
- * only ciphertext and a bot recipient sees only the envelope (spec 1.6).
+ * The harness plays each person's client for direct messages (design/harness.md): one
+ * device per person (e2e.ts), with which it encrypts what a person sends and decrypts
+ * what a person reads, so the server stores only ciphertext and a bot recipient sees
+ * only the envelope (spec 1.6).
  */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
@@ -9,10 +10,11 @@ import type { MessageRow, UserRow } from "../core/types";
 import { DomainError } from "../core/errors";
 import { MAX_CONTENT } from "../core/people";
 import { Snowflake, idString } from "../wire/validation";
+import { isoUtc } from "../wire/time";
 import type { HarnessContext } from "./context";
 import { handler, readBody } from "./http";
 import { Lookup } from "./lookup";
-import { DmKeys } from "./e2e";
+import { HarnessDevices } from "./e2e";
 
 type Ctx = { request: Request; params: Record<string, string> };
 
@@ -26,70 +28,81 @@ function plaintext(content: string): void {
   if (content.trim() === "") throw DomainError.invalid("content", "Cannot send an empty message", "BASE_TYPE_REQUIRED");
 }
 
+/** What a harness read adds to a DM message for a person: its text, or why there is none. */
+export type DmReading = { content?: string; service_e2e_state?: "decrypted" | "before_device" | "failed" };
+
 /** A person's client in DMs: what it sends is encrypted, what it reads is decrypted. */
 export class DmClient {
-  private readonly keys = new DmKeys();
+  readonly devices: HarnessDevices;
 
   constructor(private readonly p: HarnessContext) {
+    this.devices = new HarnessDevices(p.core);
     p.core.bus.subscribe((e) => {
-      if (e.type === "world.reset") this.keys.clear();
+      if (e.type === "world.reset") this.devices.clear();
     });
+  }
+
+  /** Every person in the DM gets a harness device first, so each can read what is sent. */
+  private async devicesFor(channelId: string): Promise<void> {
+    for (const id of this.p.core.dms.recipients(channelId)) {
+      const u = this.p.core.users.get(id);
+      if (u?.kind === "person") await this.devices.of(u);
+    }
   }
 
   async send(me: UserRow, channelId: string, content: string, embeds: unknown[] | undefined, replyTo: string | null): Promise<MessageRow> {
     if (embeds?.length) throw DomainError.invalid("embeds", "Direct messages between people carry text only", "BASE_TYPE_INVALID");
     plaintext(content);
-    const key = this.keys.keyOf(channelId) ?? (await this.keys.newKey());
-    const ciphertext = await this.keys.encrypt(key, content);
-    const m = this.p.core.people.send(me.id, channelId, { ciphertext, replyTo });
-    this.keys.bind(channelId, key);
-    return m;
+    await this.devicesFor(channelId);
+    const ciphertext = await this.devices.seal(me, channelId, content, null);
+    return this.p.core.people.send(me.id, channelId, { ciphertext, replyTo });
   }
 
-  /** A person edits their own DM: the new text is encrypted again, as their client would. */
+  /** A person edits their own DM: the new text is encrypted again, bound to the message it replaces. */
   async edit(me: UserRow, m: MessageRow, content: string): Promise<MessageRow> {
     plaintext(content);
-    const key = this.keys.keyOf(m.channel_id) ?? (await this.keys.newKey());
-    const ciphertext = await this.keys.encrypt(key, content);
-    const edited = this.p.core.people.edit(me.id, m.channel_id, m.id, { ciphertext });
-    this.keys.bind(m.channel_id, key);
-    return edited;
+    if (m.author_id !== me.id) throw DomainError.forbidden("You can only edit your own messages");
+    await this.devicesFor(m.channel_id);
+    const ciphertext = await this.devices.seal(me, m.channel_id, content, m.id);
+    return this.p.core.people.edit(me.id, m.channel_id, m.id, { ciphertext });
   }
 
-  /** Open the DM with a user (if need be) and send its first or next message, in one transaction. */
+  /** Open the DM with a user (if need be) and send its first or next message. */
   async open(me: UserRow, other: UserRow, content: string): Promise<{ channel: string; message: string }> {
-    const { core } = this.p;
     plaintext(content);
-    // Encrypt before writing, so the DM channel and its first message commit together.
-    const existing = core.dms.between(me.id, other.id);
-    const key = (existing && this.keys.keyOf(existing.id)) || (await this.keys.newKey());
-    const ciphertext = await this.keys.encrypt(key, content);
-    const { channel, message } = core.transaction(() => {
-      const channel = core.people.openDm(me.id, other.id);
-      return { channel, message: core.people.send(me.id, channel.id, { ciphertext }) };
-    });
-    this.keys.bind(channel.id, key);
+    // The ciphertext is bound to the channel, so the channel comes first, as in a real client.
+    const channel = this.p.core.people.openDm(me.id, other.id);
+    const message = await this.send(me, channel.id, content, undefined, null);
     return { channel: channel.id, message: message.id };
   }
 
   /** A person's client shows a DM's text; a bot sees only the envelope (spec 1.6). */
-  async plaintextFor(m: MessageRow, viewer: UserRow | null): Promise<{ content?: string }> {
-    if (m.ciphertext === null || viewer?.kind === "bot") return {};
-    const text = await this.keys.decrypt(m.channel_id, m.ciphertext);
-    return text === null ? {} : { content: text };
+  async plaintextFor(m: MessageRow, viewer: UserRow | null): Promise<DmReading> {
+    if (m.ciphertext === null || !viewer || viewer.kind === "bot") return {};
+    const r = await this.devices.open(viewer, m);
+    if (r.state === "ok") return { content: r.text, service_e2e_state: "decrypted" };
+    return { service_e2e_state: r.state };
   }
 }
 
 export function harnessDms(p: HarnessContext, client: DmClient) {
   const look = new Lookup(p);
-  return new Elysia().post(
-    "/users/:user/dms",
-    handler<Ctx>(async ({ request, params }) => {
-      const me = look.person(params.user);
-      const b = await readBody(request, DmBody);
-      const other = look.user(idString(b.recipient_id));
-      const { channel, message } = await client.open(me, other, b.content);
-      return { channel_id: p.flakes.of(channel), id: p.flakes.of(message) };
-    }),
-  );
+  return new Elysia()
+    .post(
+      "/users/:user/dms",
+      handler<Ctx>(async ({ request, params }) => {
+        const me = look.person(params.user);
+        const b = await readBody(request, DmBody);
+        const other = look.user(idString(b.recipient_id));
+        const { channel, message } = await client.open(me, other, b.content);
+        return { channel_id: p.flakes.of(channel), id: p.flakes.of(message) };
+      }),
+    )
+    .post(
+      "/users/:user/device",
+      handler<Ctx>(async ({ params }) => {
+        const d = await client.devices.of(look.person(params.user));
+        return { id: d.id, created_at: isoUtc(d.created_at) };
+      }),
+    );
 }

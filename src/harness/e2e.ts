@@ -1,55 +1,63 @@
 /**
- * The harness plays each person's client for direct messages: it encrypts with
- * AES-GCM (WebCrypto) under a key per DM channel that lives only in this process's
- * memory, never in the database. The server stores the ciphertext it is given and
- * nothing else; harness reads decrypt with the same key so tests see plaintext.
+ * The harness plays one device per person (design/harness.md): its key pairs live only
+ * in this process's memory, its public keys are registered like any client's, and it
+ * encrypts and decrypts with the same scheme as the web client (src/e2e). So a DM the
+ * harness sends is read in the recipient's browser, and a DM sent from a browser after
+ * the harness device existed is read by the harness as the recipient.
  */
-const VERSION = "v1";
+import type { DeviceRow, MessageRow, UserRow } from "../core/types";
+import type { Core } from "../core";
+import { generateDeviceKeys, openMessage, publicKeysOf, sealMessage, type DeviceInfo, type Opened, type OwnDevice } from "../e2e";
 
-function b64u(bytes: Uint8Array): string {
-  return Buffer.from(bytes).toString("base64url");
+export function deviceInfo(d: DeviceRow): DeviceInfo {
+  return { id: d.id, user_id: d.user_id, keys: { x25519: d.x25519, p256: d.p256 }, created_at: d.created_at, removed_at: d.removed_at };
 }
 
-export class DmKeys {
-  private keys = new Map<string, CryptoKey>();
+export class HarnessDevices {
+  private devices = new Map<string, OwnDevice>();
+  /** Devices being made, so two concurrent requests for one person make one. */
+  private making = new Map<string, Promise<OwnDevice>>();
 
-  has(channelId: string): boolean {
-    return this.keys.has(channelId);
-  }
+  constructor(private readonly core: Core) {}
 
-  /** A fresh key, not yet bound to a channel (the DM may not exist yet). */
-  async newKey(): Promise<CryptoKey> {
-    return crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
-  }
-
-  keyOf(channelId: string): CryptoKey | undefined {
-    return this.keys.get(channelId);
-  }
-
-  bind(channelId: string, key: CryptoKey): void {
-    if (!this.keys.has(channelId)) this.keys.set(channelId, key);
-  }
-
-  async encrypt(key: CryptoKey, plaintext: string): Promise<string> {
-    const iv = crypto.getRandomValues(new Uint8Array(12));
-    const ct = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, key, new TextEncoder().encode(plaintext)));
-    return `${VERSION}.${b64u(iv)}.${b64u(ct)}`;
-  }
-
-  /** The plaintext, or null when this harness holds no key for it (another client wrote it). */
-  async decrypt(channelId: string, ciphertext: string): Promise<string | null> {
-    const key = this.keys.get(channelId);
-    const [v, iv, ct] = ciphertext.split(".");
-    if (!key || v !== VERSION || !iv || !ct) return null;
-    try {
-      const pt = await crypto.subtle.decrypt({ name: "AES-GCM", iv: Buffer.from(iv, "base64url") }, key, Buffer.from(ct, "base64url"));
-      return new TextDecoder().decode(pt);
-    } catch {
-      return null;
+  /** The person's harness device, registered on first use (again if it was removed meanwhile). */
+  async of(person: UserRow): Promise<OwnDevice> {
+    const known = this.devices.get(person.id);
+    const row = known && this.core.devices.get(known.id);
+    if (known && row && row.removed_at === null) return known;
+    let made = this.making.get(person.id);
+    if (!made) {
+      made = this.make(person).finally(() => this.making.delete(person.id));
+      this.making.set(person.id, made);
     }
+    return made;
+  }
+
+  private async make(person: UserRow): Promise<OwnDevice> {
+    const keys = await generateDeviceKeys();
+    const row = this.core.devices.register(person.id, { name: "Harness", ...(await publicKeysOf(keys)) });
+    const own = { id: row.id, keys, created_at: row.created_at };
+    this.devices.set(person.id, own);
+    return own;
+  }
+
+  /** Encrypt as `me` for every current device of the DM's two people. */
+  async seal(me: UserRow, channelId: string, text: string, editOf: string | null): Promise<string> {
+    const mine = await this.of(me);
+    const devices = this.core.devices.inDm(me.id, channelId).map(deviceInfo);
+    return sealMessage(text, { channelId, authorId: me.id, editOf }, mine, devices);
+  }
+
+  /** Decrypt a DM message as `viewer`'s harness device. */
+  async open(viewer: UserRow, m: MessageRow): Promise<Opened> {
+    const mine = await this.of(viewer);
+    const devices = this.core.devices.inDm(viewer.id, m.channel_id).map(deviceInfo);
+    const meta = { channelId: m.channel_id, authorId: m.author_id, messageId: m.id, createdAt: m.created_at, edited: m.edited_at !== null };
+    return openMessage(m.ciphertext!, meta, mine, devices);
   }
 
   clear(): void {
-    this.keys.clear();
+    this.devices.clear();
+    this.making.clear();
   }
 }

@@ -36,6 +36,7 @@ export function harnessFragment(): ApiFragment {
       op("GET", "/channels/{channel_id}/messages", "Read a channel as a person sees it (as, limit, before, after)"),
       op("PUT", "/users/{user}/reactions", "React as a person", { body: ReactBody }),
       op("DELETE", "/users/{user}/reactions", "Take a person's reaction back", { body: ReactBody }),
+      op("POST", "/users/{user}/device", "Give a person the harness's device (its public keys), as their client would"),
       op("POST", "/users/{user}/dms", "Send a direct message as a person (their client encrypts it)", { body: DmBody }),
       op("POST", "/users/{user}/interactions", "Run a slash command or click a component as a person", { body: Type.Union([CommandBody, ComponentBody]) }),
       op("GET", "/interactions/{id}", "What became of an interaction"),

@@ -17,6 +17,7 @@ export function personActions(harness: HarnessClient, world: World, user: string
       const app = world.answer.applications[recipient];
       return harness.call("POST", `/users/${u}/dms`, { recipient_id: app ? app.bot_user_id : recipient, content });
     },
+    device: () => harness.call("POST", `/users/${u}/device`),
     react: (channel, message_id, emoji) => harness.call("PUT", `/users/${u}/reactions`, { channel_id: world.channelId(channel), message_id, emoji }),
     unreact: (channel, message_id, emoji) => harness.call("DELETE", `/users/${u}/reactions`, { channel_id: world.channelId(channel), message_id, emoji }),
     useOn: (channel, app, name, target) =>

@@ -85,8 +85,13 @@ export class HarnessError extends Error {
 export interface Person {
   /** Post a message in a channel (name like "general" or "Lab/general", or snowflake). */
   say(channel: string, content: string, opts?: { embeds?: unknown[]; replyTo?: string }): Promise<{ id: string }>;
-  /** Send a direct message to a person or a bot (name or snowflake); the harness encrypts it. */
+  /** Send a direct message to a person or a bot (name or snowflake); the harness encrypts it as the person's device. */
   dm(recipient: string, content: string): Promise<{ channel_id: string; id: string }>;
+  /**
+   * The person's harness device (made on first use): register it before a browser or
+   * another client sends the person a DM, so the harness can read it as them.
+   */
+  device(): Promise<{ id: string; created_at: string }>;
   react(channel: string, messageId: string, emoji: string): Promise<void>;
   unreact(channel: string, messageId: string, emoji: string): Promise<void>;
   /** Run a slash command or click a component (harness interactions endpoint). */

@@ -1,5 +1,6 @@
 /** Live events (docs/people-api.md, "Live connection") applied to what the screen shows. */
-import type { Channel, Guild, Member, Message, ReadState, Role } from "./types";
+import type { Channel, DeviceJson, Guild, Member, Message, ReadState, Role } from "./types";
+import { onDeviceEvent } from "./dm-crypto";
 import {
   dms,
   guilds,
@@ -64,6 +65,8 @@ const HANDLERS: Record<string, Handler> = {
   "interaction.created": (d: InteractionEvent) => interaction(d),
   "interaction.updated": (d: InteractionEvent) => interaction(d),
   "read_state.updated": (r: ReadState | null) => r && setReadState(r),
+  "device.added": (d: DeviceJson) => onDeviceEvent(d),
+  "device.removed": (d: DeviceJson) => onDeviceEvent(d),
 };
 
 interface ReactionEvent {

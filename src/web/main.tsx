@@ -12,9 +12,13 @@ import { me, notice, route } from "./state";
 import type { Me } from "./types";
 import { SignIn } from "./views/SignIn";
 import { Chat } from "./views/Chat";
+import { watchDevice } from "./device";
+import { forgetDms } from "./dm-crypto";
 
 const signedIn = signal(storedToken() !== null);
 const live = new LiveClient();
+// Each signed-in person gets this browser's device keys for end-to-end encrypted DMs.
+watchDevice();
 
 function App() {
   useEffect(() => {
@@ -37,6 +41,7 @@ function App() {
     await api("POST", "/auth/signout").catch(() => undefined);
     storeToken(null);
     me.value = null;
+    forgetDms();
     notice.value = null;
     signedIn.value = false;
     history.replaceState(null, "", "/");

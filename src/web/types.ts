@@ -140,3 +140,15 @@ export interface ReadState {
 
 /** Message flags the client acts on. */
 export const FLAG_LOADING = 1 << 7;
+
+/** A device's public keys for end-to-end encrypted DMs (docs/people-api.md). */
+export interface DeviceJson {
+  id: string;
+  user_id: string;
+  name: string;
+  keys: { x25519: string | null; p256: string | null };
+  created_at: string;
+  removed_at: string | null;
+  /** A key backup (its private keys are on the server, sealed under the person's passphrase). */
+  backup: boolean;
+}

@@ -36,7 +36,11 @@ beforeAll(async () => {
   await bot.login(s.world.applications.DemoBot.token);
   await ready;
   const general = s.id(s.world.guilds.Lab.channels.general);
-  for (let i = 0; i < 100 && !(await s.as("alice", "GET", `/channels/${general}/commands`)).length; i++) await Bun.sleep(30);
+  // The demo bot registers its commands after READY; a loaded machine may take seconds.
+  for (let i = 0; (await s.as("alice", "GET", `/channels/${general}/commands`)).length < 2; i++) {
+    if (i === 300) throw new Error("the demo bot never registered its commands");
+    await Bun.sleep(50);
+  }
   browser = await launch();
 }, 30_000);
 
@@ -64,6 +68,7 @@ describe("a discord.js bot in the web client", () => {
       const a = alice.page;
       await a.getByRole("textbox", { name: "Message #general" }).fill("/");
       const list = a.getByRole("listbox", { name: "Commands" });
+      await list.getByRole("option", { name: "/think" }).waitFor();
       expect(await list.getByRole("option").allTextContents()).toEqual([expect.stringContaining("/roll"), expect.stringContaining("/think")]);
       await list.getByRole("option", { name: "/roll" }).click();
       expect(await a.getByLabel("sides").getAttribute("aria-required")).toBe("true");

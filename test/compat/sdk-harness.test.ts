@@ -42,6 +42,10 @@ for (const inProcess of [true, false]) {
       const dm = await parley.as("alice").dm("bob", "a secret");
       const inDm = await parley.messages(dm.channel_id, { as: "bob" });
       expect(inDm[0]).toMatchObject({ id: dm.id, content: "a secret", service_e2e_encrypted: true });
+      // bob's harness device existed before alice's message (the harness made it), and stays one.
+      const bobDevice = await parley.as("bob").device();
+      expect(bobDevice.id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await parley.as("bob").device()).toEqual(bobDevice);
       const toBot = await parley.as("alice").dm("EchoBot", "hi bot");
       expect((await parley.messages(toBot.channel_id, { as: "EchoBot" }))[0].content).toBe("");
     });

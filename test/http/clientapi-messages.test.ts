@@ -1,4 +1,5 @@
 import { describe, expect, test, beforeEach } from "bun:test";
+import { shapedEnvelope } from "../e2e-helpers";
 import { client, internalId, recordEvents, rowCounts, peopleWorld, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
@@ -141,33 +142,45 @@ describe("direct messages", () => {
   test("a DM message carries only ciphertext; plaintext is refused with 50035", async () => {
     const dm = await client(p, "POST", "/users/@me/dms", alice, { recipient_id: internalId(p, w.users.bob.id) });
     const before = rowCounts(p, ["messages"]);
-    for (const body of [{ content: "hello bob" }, { content: "hello", ciphertext: "AAAA" }, {}, { ciphertext: "not base64 at all" }]) {
+    // Only the envelope's shape is checked: a version, ids, base64url parts of bucket sizes.
+    const good = shapedEnvelope().split(".");
+    const malformed = [
+      "v1.aXY.Y2lwaGVy",
+      [...good.slice(0, 3), good[3].slice(0, -4), ...good.slice(4)].join("."),
+      good.slice(0, 4).join("."),
+      shapedEnvelope(100),
+      shapedEnvelope(8192 * 2),
+    ];
+    const bodies = [{ content: "hello bob" }, { content: "hello", ciphertext: "AAAA" }, {}, { ciphertext: "not base64 at all" }, ...malformed.map((ciphertext) => ({ ciphertext }))];
+    for (const body of bodies) {
       const r = await client(p, "POST", `/channels/${dm.body.id}/messages`, alice, body);
       expect(r.status).toBe(400);
       expect(r.body.code).toBe(50035);
     }
     expect(rowCounts(p, ["messages"])).toEqual(before);
     const ev = recordEvents(p);
-    const sent = await client(p, "POST", `/channels/${dm.body.id}/messages`, alice, { ciphertext: "v1.aXY.Y2lwaGVy" });
+    const envelope = shapedEnvelope();
+    const sent = await client(p, "POST", `/channels/${dm.body.id}/messages`, alice, { ciphertext: envelope });
     expect(sent.status).toBe(200);
-    expect(sent.body).toMatchObject({ content: "", ciphertext: "v1.aXY.Y2lwaGVy" });
+    expect(sent.body).toMatchObject({ content: "", ciphertext: envelope });
     expect(ev.count("message.created")).toBe(1);
     const row = p.core.messages.get(sent.body.id)!;
     expect(row.content).toBe("");
-    expect(row.ciphertext).toBe("v1.aXY.Y2lwaGVy");
+    expect(row.ciphertext).toBe(envelope);
     const forBob = await client(p, "GET", `/channels/${dm.body.id}/messages`, bob);
-    expect(forBob.body[0].ciphertext).toBe("v1.aXY.Y2lwaGVy");
+    expect(forBob.body[0].ciphertext).toBe(envelope);
     expect(refusal(await client(p, "GET", `/channels/${dm.body.id}/messages`, carol))).toEqual([404, 10003]);
     const edit = await client(p, "PATCH", `/channels/${dm.body.id}/messages/${sent.body.id}`, alice, { content: "plain" });
     expect(refusal(edit)).toEqual([400, 50035]);
-    const edit2 = await client(p, "PATCH", `/channels/${dm.body.id}/messages/${sent.body.id}`, alice, { ciphertext: "v1.bmV3.Y3Q" });
-    expect(edit2.body.ciphertext).toBe("v1.bmV3.Y3Q");
+    const edited = shapedEnvelope(256);
+    const edit2 = await client(p, "PATCH", `/channels/${dm.body.id}/messages/${sent.body.id}`, alice, { ciphertext: edited });
+    expect(edit2.body.ciphertext).toBe(edited);
   });
 
   test("a DM to a bot is encrypted too: the bot sees the envelope of spec 1.6", async () => {
     const dm = await client(p, "POST", "/users/@me/dms", alice, { recipient_id: internalId(p, w.applications.EchoBot.bot_user_id) });
     expect(dm.status).toBe(200);
-    const sent = await client(p, "POST", `/channels/${dm.body.id}/messages`, alice, { ciphertext: "v1.aXY.c2VjcmV0" });
+    const sent = await client(p, "POST", `/channels/${dm.body.id}/messages`, alice, { ciphertext: shapedEnvelope() });
     const seen = messageJson(p.api.flakes, p.core.reads.messages.byId(sent.body.id)!, { content: true });
     expect(seen).toMatchObject({ content: "", embeds: [], service_e2e_encrypted: true });
   });

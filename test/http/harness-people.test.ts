@@ -136,11 +136,11 @@ describe("POST /users/{user}/dms", () => {
     expect(ev.count("message.created")).toBe(1);
     const row = p.core.messages.get(internalId(p, r.body.id))!;
     expect(row.content).toBe("");
-    expect(row.ciphertext).toMatch(/^v1\./);
+    expect(row.ciphertext).toMatch(/^dm1\./);
     expect(row.ciphertext).not.toContain("psst");
     const bob = await harness(p, "GET", `/channels/${r.body.channel_id}/messages?as=bob`);
     expect(bob.body[0]).toMatchObject({ id: r.body.id, content: "psst, bob", service_e2e_encrypted: true });
-    // a second DM reuses the channel and its key
+    // a second DM reuses the channel
     const again = await harness(p, "POST", `/users/${w.users.bob.id}/dms`, { recipient_id: w.users.alice.id, content: "hi alice" });
     expect(again.body.channel_id).toBe(r.body.channel_id);
     const alice = await harness(p, "GET", `/channels/${r.body.channel_id}/messages?as=alice`);
@@ -148,7 +148,7 @@ describe("POST /users/{user}/dms", () => {
     // the people's API hands out the ciphertext, never the text
     const viaClient = await client(p, "GET", `/channels/${internalId(p, r.body.channel_id)}/messages`, w.users.bob.token);
     expect(viaClient.body[0].content).toBe("");
-    expect(viaClient.body[0].ciphertext).toMatch(/^v1\./);
+    expect(viaClient.body[0].ciphertext).toMatch(/^dm1\./);
   });
 
   test("to a bot: the bot sees only the envelope (spec 1.6)", async () => {
@@ -175,7 +175,7 @@ describe("POST /users/{user}/dms", () => {
     const r = await harness(p, "POST", "/users/alice/dms", { recipient_id: "bob", content: "first" });
     const m = await harness(p, "POST", "/users/bob/messages", { channel_id: r.body.channel_id, content: "reply in dm" });
     expect(m.status).toBe(200);
-    expect(p.core.messages.get(internalId(p, m.body.id))!.ciphertext).toMatch(/^v1\./);
+    expect(p.core.messages.get(internalId(p, m.body.id))!.ciphertext).toMatch(/^dm1\./);
     const seen = await harness(p, "GET", `/channels/${r.body.channel_id}/messages?as=alice`);
     expect(seen.body[0].content).toBe("reply in dm");
   });

@@ -11,6 +11,7 @@ import { ChannelsNav, ServersNav } from "./Nav";
 import { MessageList } from "./MessageList";
 import { Composer } from "./Composer";
 import { Members } from "./Members";
+import { DmSecurity } from "./DmSecurity";
 
 export function Chat({ onSignOut }: { onSignOut(): void }) {
   const [menu, setMenu] = useState(false);
@@ -46,6 +47,7 @@ export function Chat({ onSignOut }: { onSignOut(): void }) {
               {channelLabel(channel)}
               {channel.topic && <span class="topic"> — {channel.topic}</span>}
             </h2>
+            {channel.guild_id === null && <DmSecurity channel={channel} />}
             <MessageList channel={channel} onReply={setReplyTo} />
             <Composer channel={channel} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
           </>

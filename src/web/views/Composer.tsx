@@ -9,6 +9,8 @@ import { sendMessage, typingDone, typingNow } from "../actions";
 import { channelLabel, memberName } from "../state";
 import type { Channel, Command, Message } from "../types";
 import { CommandForm } from "./CommandForm";
+import { sendEncrypted } from "../dm-crypto";
+import { DmComposerNote, dmReady } from "./DmComposerNote";
 
 interface Props {
   channel: Channel;
@@ -41,6 +43,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   const box = useRef<HTMLTextAreaElement>(null);
   const label = `Message ${channelLabel(channel)}`;
   const dm = channel.guild_id === null;
+  const blocked = dm && !dmReady(); // a DM waits for this browser's device keys
   const { query, shown, active, move, loading, none } = useCommands(channel.id, text);
 
   useEffect(() => {
@@ -58,9 +61,9 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
 
   async function send() {
     const content = text.trim();
-    if (!content || dm) return;
-    if (await sendMessage(channel.id, content, replyTo?.id ?? null)) {
-      setText("");
+    if (!content || blocked) return;
+    if (await (dm ? sendEncrypted(channel, content, replyTo?.id ?? null) : sendMessage(channel.id, content, replyTo?.id ?? null))) {
+      setText((now) => (now.trim() === content ? "" : now)); // keep what was typed while it was sending
       typingDone();
       onCancelReply();
     }
@@ -88,7 +91,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
       {replyTo && <ReplyBar to={replyTo} guildId={channel.guild_id} onCancel={onCancelReply} />}
       {shown.length > 0 && <CommandList list={shown} active={active} onPick={pick} />}
       {none && <p class="muted">No command starts with “/{query}” here.</p>}
-      {dm && <p class="muted">Sending direct messages needs end-to-end encryption, which this client does not have yet.</p>}
+      {dm && <DmComposerNote channel={channel} />}
       <div class="compose-row">
         <textarea
           ref={box}
@@ -96,7 +99,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
           placeholder={label}
           rows={1}
           value={text}
-          disabled={dm}
+          disabled={blocked}
           aria-autocomplete="list"
           aria-controls={shown.length ? "commands" : undefined}
           aria-activedescendant={shown.length ? `cmd-${shown[active]?.id}` : undefined}
@@ -106,7 +109,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
           }}
           onKeyDown={onKeyDown}
         />
-        <button class="send" disabled={dm || !text.trim() || loading || shown.length > 0} onClick={send}>
+        <button class="send" disabled={blocked || !text.trim() || loading || shown.length > 0} onClick={send}>
           Send
         </button>
       </div>

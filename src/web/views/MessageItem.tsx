@@ -10,6 +10,8 @@ import { FLAG_LOADING, type Message } from "../types";
 import { mentionsMe } from "../events";
 import { EmbedView } from "./Embed";
 import { Components } from "./Components";
+import { E2eMark, EncryptedBody } from "./Encrypted";
+import { editEncrypted, textOf } from "../dm-crypto";
 
 export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢", "👀", "✅"];
 
@@ -41,6 +43,7 @@ export function MessageItem({ m, onReply }: Props) {
         {m.author.bot && <span class="tag">BOT</span>}
         <time dateTime={m.created_at}>{new Date(m.created_at).toLocaleString()}</time>
         {m.edited_at && <span class="edited">(edited)</span>}
+        {guild === null && <E2eMark m={m} />}
       </header>
       <div id={`c-${m.id}`} class="content">
         {editing ? <EditBox m={m} onDone={() => setEditing(false)} /> : <Body m={m} />}
@@ -70,7 +73,7 @@ export function MessageItem({ m, onReply }: Props) {
             Add reaction
           </button>
         )}
-        {mine && !m.ciphertext && <button onClick={() => setEditing(true)}>Edit</button>}
+        {mine && (!m.ciphertext || textOf(m) !== null) && <button onClick={() => setEditing(true)}>Edit</button>}
         {mine && <button onClick={() => deleteMessage(m)}>Delete</button>}
       </div>
       {picking && <Picker m={m} onDone={() => setPicking(false)} />}
@@ -79,7 +82,7 @@ export function MessageItem({ m, onReply }: Props) {
 }
 
 function Body({ m }: { m: Message }) {
-  if (m.ciphertext !== null) return <p class="muted">🔒 An end-to-end encrypted message this client cannot read yet.</p>;
+  if (m.ciphertext !== null) return <EncryptedBody m={m} />;
   return <Markdown source={m.content} />;
 }
 
@@ -90,7 +93,8 @@ function ReplyRef({ channelId, id, guild }: { channelId: string; id: string; gui
       <span aria-hidden="true">↪ </span>
       {target ? (
         <>
-          Replying to <b>{memberName(target.author.id, guild)}</b>: <span class="snippet">{target.content.slice(0, 100)}</span>
+          Replying to <b>{memberName(target.author.id, guild)}</b>:{" "}
+          <span class="snippet">{(target.ciphertext === null ? target.content : (textOf(target) ?? "an encrypted message")).slice(0, 100)}</span>
         </>
       ) : (
         "Replying to an earlier message"
@@ -133,11 +137,14 @@ function Picker({ m, onDone }: { m: Message; onDone(): void }) {
 }
 
 function EditBox({ m, onDone }: { m: Message; onDone(): void }) {
-  const [text, setText] = useState(m.content);
+  const before = m.ciphertext === null ? m.content : (textOf(m) ?? "");
+  const [text, setText] = useState(before);
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => box.current?.focus(), []);
   async function save() {
-    if (text.trim() && text !== m.content && !(await editMessage(m, text))) return;
+    // A DM's new text is encrypted again, as its first was.
+    const edit = m.ciphertext === null ? editMessage : editEncrypted;
+    if (text.trim() && text !== before && !(await edit(m, text))) return;
     onDone();
   }
   return (

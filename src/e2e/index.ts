@@ -1,0 +1,14 @@
+/**
+ * Parley's end-to-end encryption for direct messages: one scheme for every client (the
+ * web client in the browser, the harness and the test SDK in Bun), written against
+ * WebCrypto only. It imports nothing of Parley; the core uses its shape checks, and the
+ * web client and the harness use all of it. docs/people-api.md describes the wire format
+ * and docs/security.md what it protects against.
+ */
+export { b64u, fromB64u } from "./bytes";
+export * from "./format";
+export { generateDeviceKeys, publicKeysOf, commonCurve, type DeviceKeys, type PublicKeys } from "./keys";
+export { sealMessage, openMessage, type DeviceInfo, type OwnDevice, type MessageContext, type Opened } from "./messages";
+export { pad, unpad } from "./padding";
+export { deviceFingerprint, safetyNumber } from "./fingerprint";
+export { createBackup, openBackup, backupProblem, BACKUP_VERSION, MIN_PASSPHRASE } from "./backup";
