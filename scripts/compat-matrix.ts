@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { LIBRARIES, NOT_SUPPORTED, SCENARIOS, type Library, type ScenarioId } from "../test/compat/matrix";
+import { EPOCH_SHIMS } from "../test/compat/epoch";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -109,7 +110,7 @@ await client.connect();`,
 import discord, yarl
 discord.http.Route.BASE = "http://127.0.0.1:7420/api/v10"
 discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL("ws://127.0.0.1:7420/gateway")
-# Parley ignores REQUEST_GUILD_MEMBERS and sends every member in GUILD_CREATE:
+# GUILD_CREATE carries every member, so there is nothing to chunk (and op 8 is ignored: see Limits).
 bot = commands.Bot(command_prefix="!", intents=intents, chunk_guilds_at_startup=False)`,
   },
   eris: {
@@ -160,16 +161,39 @@ await client.run(); // the gateway URL comes from GET /gateway`,
 };
 
 const NOTES = [
-  "Snowflake timestamps: Parley's snowflake epoch is 2025-01-01 (spec 2.1); the libraries decode ids with the reference platform's 2015 epoch, so a timestamp derived from an id (discord.py `Message.created_at`, discord.js `createdTimestamp`) is ten years early. Timestamps the API sends as fields (`timestamp`, `edited_timestamp`) are right.",
   "Bad or rotated tokens on the gateway get op 9 (d false) and a plain close, never close 4004 (spec 5.6, 7): a library re-identifies instead of stopping (discord.py after its 5 s pre-IDENTIFY sleep, and again after every op 9), so a bot notices a rotation through REST (401) and stops itself, as the discord.py token-rotation cell does.",
   "A bot is never recognised by `author.bot`: Parley reports `bot: false` on message authors (README); compare ids.",
-  "Application id and bot user id differ on Parley (spec 1), while the token's first part is the bot user's id. discordeno and seyfert take the application id from the token until told otherwise: give them `applicationId`. eris and discord.js read it from READY.",
   "Channel objects carry no `created_at` (optional in spec 2.5; the reference leaves it off): seyfert assigns every field onto structures whose `createdAt` is a getter, and threw on every channel it built.",
   "HELLO goes out in its own write, just after the 101: a client that reads only the upgrade response (seyfert's own Node socket) would otherwise never see it. A client that identifies before HELLO arrives still gets HELLO first.",
   "How long a library takes to come back after a server-side close is its own: discord.js, @discordjs/core, oceanic.js, discord.py, eris and discordeno resume at once, detritus-client after its `reconnectDelay` (5 s), seyfert after its `reconnectTimeout` (10 s, not a Client option). After op 9 discordeno and detritus-client wait 1 to 5 s and discord.py 5 s (`before_identify_hook`) before identifying.",
   "discord.py notices a zombied connection by its `heartbeat_timeout` (a Client option, 60 s by default), not by the next heartbeat; the fault rows give it 7 s, above the 5 s it sleeps before re-identifying without reading the socket.",
   "detritus-client sends a ban's reason as the old `?reason=` query parameter, which v10 (and Parley) ignore: the ban lands without it. Under Bun its REST retries (429) fail, since it re-sends a node-fetch Request whose body Bun's node-fetch has consumed; under Node they work, so its rate-limit cells run its REST under Node.",
   "discordeno budgets gateway sends as 120 a minute minus two per heartbeat, so a heartbeat_interval of 1 s leaves it none and it spins; a test server's interval should be 1.5 s or more. Its 4014 is thrown from its socket's close handler, uncaught.",
+];
+
+/** Why the epoch matters and how the shims are tested; each library's shim follows its config snippet. */
+const EPOCH_PROSE = [
+  "Parley's snowflakes count milliseconds from 2025-01-01 (1735689600000; spec 2.1 and 9.4). Every library here reads an id's time with the reference platform's epoch, 2015-01-01 (1420070400000), so each creation time it derives from an id (`createdAt`, `createdTimestamp`, discord.py's `created_at`) is 3653 days early, and whatever compares that time with the clock goes wrong with it:",
+  "",
+  "- discord.py: `Interaction.is_expired()` is true on every interaction, so a hybrid command answers with a channel message and never acknowledges its interaction (the person sees the command fail);",
+  "- detritus-client: `interaction.deleted` is true on every fresh interaction, and reading it drops the interaction from the client's cache;",
+  "- discord.js: `channel.bulkDelete(messages, true)` takes every message for older than 14 days and deletes none;",
+  "- discordeno: `message.timestamp` is read from the id, not from the payload, so it is ten years early too.",
+  "",
+  "Timestamps the API sends as fields (`timestamp`, `edited_timestamp`, `joined_at`) are right. Parley keeps the spec's epoch; one line per library, run once at start-up before the client connects (some libraries compute a time when an object is built), makes it read ids right. Each library's section below shows its line and what it covers. The `epoch` row of the matrix runs exactly that line (the text shown here is the text the test executes) and compares a message's and an interaction's creation time, as the library computes it, with the server's; the `epoch-unshimmed` row checks the breakage above, so a library that changes either way shows up.",
+];
+
+/**
+ * The spec's limits real bots run into, each with the symptom a bot's author sees and
+ * what to do instead, and how it was verified.
+ */
+const LIMITS = [
+  "**Request Guild Members (op 8) is ignored** (spec 6.1), so whatever waits for member chunks waits for nothing. GUILD_CREATE carries every member of the server, so a bot with GUILD_MEMBERS has them all cached from the start, kept current by GUILD_MEMBER_* events, and a library's start-up chunking has nothing to wait for (discord.py finds its guilds already chunked). Asking the gateway for members is what hangs: discord.js's `guild.members.fetch()` with no argument, with several ids or with `query` rejects after its `time` option (120 s by default) with `GuildMembersTimeout` \"Members didn't arrive in time.\" (checked: test/compat/limits.test.ts); discord.py's `guild.chunk()` never returns, `guild.query_members()` raises `asyncio.TimeoutError` after 30 s, and so does the `discord.Member` converter of a prefix command for a member it has not cached: the command fails with `ConversionError` 30 s later and the log says \"Timed out waiting for chunks\" (seen with discord.py 2.2.2 against Parley, not in the suite: it takes 30 s). Without GUILD_MEMBERS discord.py caches no member but the bot itself, so every `!command <name or id>` meets it. What to do: ask an administrator to approve GUILD_MEMBERS; fetch one member over REST (`guild.members.fetch(id)`, discord.py `guild.fetch_member(id)`, which work without the intent); list members over REST with the intent (`guild.members.list({ limit: 1000 })`, discord.py `guild.fetch_members()`; without it `GET /guilds/{id}/members` answers 403 50001 and discord.py refuses at once with `ClientException`).",
+  "**VIEW_CHANNEL is not a permission here** (spec 2.9: 13 bits are honoured, VIEW_CHANNEL is not one of them), so private channels are not private: every member of a server sees every one of its channels and its messages, and bots get their events. An overwrite that denies VIEW_CHANNEL is accepted and the bit dropped: it reads back as 0 (checked: limits.test.ts). Ticket and staff-channel bots that hide a channel from @everyone hide nothing. What to do: keep private exchanges out of server channels (an ephemeral interaction response reaches one person; a DM, its two recipients); deny SEND_MESSAGES, which is honoured, to make a channel read-only.",
+  "**MODERATE_MEMBERS is never granted** (spec 2.9), so a timeout (`communication_disabled_until` on `PATCH /guilds/{id}/members/{user}`) answers 403 with code 50001 (not the reference's 50013): discord.js's `member.timeout()` rejects with `DiscordAPIError[50001]` and `member.moderatable` is false (checked: limits.test.ts); discord.py's `member.timeout()` raises `Forbidden` (403, 50001; seen with discord.py 2.2.2). What to do: mute with a role that channel overwrites deny SEND_MESSAGES, or kick.",
+  "**Permissions carry only the 13 honoured bits** (spec 2.9): a role's `permissions`, overwrites and an interaction's `member.permissions` and `app_permissions` read every other bit as 0 (EMBED_LINKS, ADD_REACTIONS, READ_MESSAGE_HISTORY, VIEW_CHANNEL among them), though Parley never asks for those either. A library's own check of such a bit fails: in discord.js `permissions.has(PermissionFlagsBits.EmbedLinks)` is false, and `channel.viewable`, `message.editable` and `message.deletable` are false because they want ViewChannel, while the edit or delete itself works (checked: limits.test.ts). discord.py's `channel.permissions_for(member)` takes the missing VIEW_CHANNEL for \"cannot see the channel\" and clears every channel permission (`send_messages`, `manage_messages`, `embed_links`...) for everyone but the owner and administrators, so `@commands.bot_has_permissions(...)` and `@commands.has_permissions(...)` fail with `BotMissingPermissions` and `MissingPermissions` (checked: test/compat/fidelity-discordpy.test.ts). What to do: check only the 13 honoured bits, and read them server-wide (discord.py `member.guild_permissions`, discord.js `member.permissions`) or from the interaction (`interaction.permissions`, `app_permissions`, which the server computes); or just try, and handle the 403.",
+  "**Modals answer 501** (spec 1.5: no modals, no autocomplete): an interaction callback of type 9 is refused with status 501 and code 50035. discord.py sends interaction responses through its webhook adapter, which retries every 5xx after 1, 3, 5, 7 and 9 s: `interaction.response.send_modal()` raises `DiscordServerError` about 25 s later, and all that time the person waits for an answer (seen with discord.py 2.2.2, not in the suite: it takes 25 s). discord.js retries a 5xx at once, 3 times, and `showModal()` rejects with `HTTPError` 501 within milliseconds (checked: limits.test.ts). What to do: take input as slash command options, or ask in the channel and read the reply.",
+  "**The application id is not the bot user's id** (spec 1), while a token's first part is the bot user's id. discordeno and seyfert take the application id from the token unless told otherwise; discordeno's `upsertGlobalApplicationCommands` then answers 403 50001 \"You cannot manage another application's commands\" (checked: limits.test.ts; seyfert falls back the same way in its source). What to do: give discordeno `applicationId` (in `createBot` and its `rest` options) and seyfert `applicationId` in `getRC`, as the snippets above do. discord.js, oceanic.js, eris and discord.py read it from READY or `GET /oauth2/applications/@me`.",
 ];
 
 export interface RunInfo {
@@ -232,8 +256,17 @@ export function render(cells: Map<string, Cell>, run: RunInfo): string {
     notes.forEach((r, i) => out.push(`${i + 1}. ${r}`));
     out.push("");
   }
+  out.push("## The snowflake epoch", "", ...EPOCH_PROSE, "");
   out.push("## Pointing each library at Parley", "");
-  for (const lib of LIBRARIES) out.push(`### ${lib}`, "", "```" + CONFIG_SNIPPETS[lib].lang, CONFIG_SNIPPETS[lib].code, "```", "");
+  for (const lib of LIBRARIES) {
+    const shim = EPOCH_SHIMS[lib];
+    out.push(`### ${lib}`, "", "```" + CONFIG_SNIPPETS[lib].lang, CONFIG_SNIPPETS[lib].code, "```", "");
+    out.push("The epoch shim (the `epoch` row runs this line):", "", "```" + shim.lang, shim.imports, shim.code, "```", "", shim.covers, "");
+  }
+  out.push("## Limits a bot will meet", "");
+  out.push("What the spec leaves out, as a bot's author meets it: the symptom, and what to do instead. \"Checked\" names the test that shows the symptom with the real library on every run.", "");
+  for (const l of LIMITS) out.push(`- ${l}`);
+  out.push("");
   out.push("## Notes for every library", "");
   for (const n of NOTES) out.push(`- ${n}`);
   out.push("");

@@ -10,7 +10,15 @@ import { PyBot, requireDiscordPy } from "./support";
 
 const WORLD = {
   users: [{ name: "alice" }, { name: "bob" }],
-  guilds: [{ name: "Lab", owner: "alice", members: ["bob"], channels: [{ name: "general" }] }],
+  guilds: [
+    {
+      name: "Lab",
+      owner: "alice",
+      members: ["bob"],
+      channels: [{ name: "general" }],
+      roles: [{ name: "BotRole", permissions: ["SEND_MESSAGES", "MANAGE_MESSAGES", "KICK_MEMBERS"], members: ["PrefixBot"] }],
+    },
+  ],
   // No MESSAGE_CONTENT: the mention prefix must work without it.
   applications: [{ name: "PrefixBot", owner: "alice", intents: ["GUILDS", "GUILD_MESSAGES"], install: ["Lab"] }],
 };
@@ -59,5 +67,23 @@ describe("discord.py", () => {
     expect(seen).toMatchObject({ target: id, content: "worth quoting", author: parley.world.users.bob.id });
     const state = await parley.harness("GET", `/interactions/${r.id}`);
     expect(state.response.content).toBe("> worth quoting");
+  });
+});
+
+describe("discord.py meets the spec's limits", () => {
+  test("permissions carry 13 bits: without VIEW_CHANNEL permissions_for() clears every channel permission, so bot_has_permissions fails", async () => {
+    const botId = parley.world.applications.PrefixBot.bot_user_id;
+    await parley.as("bob").say("general", `<@${botId}> perms`);
+    const seen = await bot.scenario("perms");
+    // @everyone's and the role's bits, server-wide; in a channel discord.py takes the
+    // missing VIEW_CHANNEL for "cannot see it" and keeps only the server-wide ones.
+    expect(seen.guild).toEqual(["attach_files", "create_instant_invite", "kick_members", "manage_messages", "send_messages"]);
+    expect(seen.channel).toEqual(["kick_members"]);
+    await parley.as("bob").say("general", `<@${botId}> card`);
+    expect(await bot.event("command-error")).toEqual({
+      event: "command-error",
+      type: "BotMissingPermissions",
+      text: "Bot requires Embed Links permission(s) to run this command.",
+    });
   });
 });

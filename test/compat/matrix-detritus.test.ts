@@ -36,6 +36,8 @@ import {
 import { join } from "node:path";
 import { BOTS, next } from "./support";
 import { faultCells } from "./fault-cells";
+import { Constants } from "detritus-utils";
+import { expectLibraryTime, expectServerTime, runShim, serverTimestamp } from "./epoch";
 
 const LIB = "detritus-client";
 /** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
@@ -92,6 +94,33 @@ async function nodeSends(s: MatrixServer, token: string, channelId: string, cont
 const W = () => m.sdk.world;
 const ch = (name: string) => m.sdk.channelId(name);
 const appId = () => W().applications.FullBot.id;
+
+/**
+ * The createdAtUnix detritus reads from ids (a person's message, a click on the bot's
+ * button) against the server's time, and what `interaction.deleted` (an expiry check
+ * over createdAtUnix) says of the fresh click, and does to the client's cache.
+ */
+async function epochProbe(tag: string, shimmed: boolean): Promise<{ deleted: boolean; cached: boolean }> {
+  const got = next<[any]>(bot, "messageCreate", ({ message }) => message.content === `epoch ${tag}`);
+  const said = await m.sdk.as("bob").say("ops", `epoch ${tag}`);
+  const [{ message }] = await got;
+  expectLibraryTime(message.createdAtUnix, message.id, shimmed);
+  expectServerTime(message.id, await serverTimestamp(m.sdk, "ops", said.id));
+
+  const custom = `dt-epoch-${tag}`;
+  const panel = await bot.rest.createMessage(ch("ops"), { content: "when?", components: [{ type: 1, components: [{ type: 2, customId: custom, label: "When", style: 1 }] }] } as any);
+  const clicked = next<[any]>(bot, "interactionCreate", ({ interaction }) => interaction.type === 3 && interaction.data.customId === custom);
+  const from = m.p.clock.now();
+  await m.sdk.as("bob").interact({ channel_id: "ops", message_id: panel.id, custom_id: custom });
+  const to = m.p.clock.now();
+  const [{ interaction }] = await clicked;
+  expectLibraryTime(interaction.createdAtUnix, interaction.id, shimmed);
+  expectServerTime(interaction.id, { from, to });
+  const deleted = interaction.deleted;
+  const cached = bot.interactions.has(interaction.id);
+  await interaction.respond(6);
+  return { deleted, cached };
+}
 
 beforeAll(async () => {
   m = await server();
@@ -377,6 +406,19 @@ describe("detritus-client matrix", () => {
     const err = await bot.rest.fetchGuildTemplates(W().guilds.Lab.id).catch((e: any) => e);
     expect(err.response.statusCode).toBe(501);
     expect(err.code).toBe(0);
+  });
+
+  scenario(LIB, "epoch", "with the DISCORD_SNOWFLAKE_EPOCH shim, createdAtUnix of a message and an interaction is the server's time; a fresh interaction is not deleted", async () => {
+    const undo = runShim(LIB, { Constants }, [[Constants, "DISCORD_SNOWFLAKE_EPOCH"]]);
+    try {
+      expect(await epochProbe("shim", true)).toEqual({ deleted: false, cached: true });
+    } finally {
+      undo();
+    }
+  });
+
+  scenario(LIB, "epoch-unshimmed", "createdAtUnix is ten years early; every fresh interaction reads as deleted (timed out), which drops it from the cache", async () => {
+    expect(await epochProbe("plain", false)).toEqual({ deleted: true, cached: false });
   });
 });
 

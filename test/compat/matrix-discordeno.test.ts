@@ -14,7 +14,7 @@
  */
 import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { EventEmitter } from "node:events";
-import { createBot, createDesiredPropertiesObject } from "discordeno";
+import { baseMessage, createBot, createDesiredPropertiesObject } from "discordeno";
 import { scenario } from "./matrix";
 import { recordEvents } from "../helpers";
 import {
@@ -35,6 +35,7 @@ import {
 import { join } from "node:path";
 import { BOTS, next } from "./support";
 import { faultCells } from "./fault-cells";
+import { expectLibraryTime, expectServerTime, runShim, serverTimestamp } from "./epoch";
 
 const LIB = "discordeno";
 /** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
@@ -114,6 +115,18 @@ async function server(config = {}): Promise<MatrixServer> {
 const W = () => m.sdk.world;
 const ch = (name: string) => m.sdk.channelId(name);
 const h = () => full.bot.helpers;
+
+/**
+ * The one creation time discordeno reads from an id, a message's `timestamp` (it never
+ * reads the payload's field), against the server's; interactions carry none.
+ */
+async function epochProbe(tag: string, shimmed: boolean): Promise<void> {
+  const got = next<[any]>(full.on, "messageCreate", (msg) => msg.content === `epoch ${tag}`);
+  const said = await m.sdk.as("bob").say("ops", `epoch ${tag}`);
+  const [msg] = await got;
+  expectLibraryTime(msg.timestamp, msg.id, shimmed);
+  expectServerTime(msg.id, await serverTimestamp(m.sdk, "ops", said.id));
+}
 
 beforeAll(async () => {
   m = await server();
@@ -403,6 +416,19 @@ describe("discordeno matrix", () => {
     expect(err).toBeInstanceOf(Error);
     expect(err.cause).toMatchObject({ ok: false, status: 501 });
     expect(JSON.parse(err.cause.body).code).toBe(0);
+  });
+
+  scenario(LIB, "epoch", "with the baseMessage shim, a message's timestamp (read from its id) is the server's time", async () => {
+    const undo = runShim(LIB, { baseMessage }, [[baseMessage, "timestamp"]]);
+    try {
+      await epochProbe("shim", true);
+    } finally {
+      undo();
+    }
+  });
+
+  scenario(LIB, "epoch-unshimmed", "a message's timestamp, read from its id and not from the payload, is ten years early", async () => {
+    await epochProbe("plain", false);
   });
 });
 

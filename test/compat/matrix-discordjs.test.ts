@@ -23,8 +23,10 @@ import {
   Partials,
   Routes,
   SlashCommandBuilder,
+  SnowflakeUtil,
   StringSelectMenuBuilder,
   WebhookClient,
+  type ButtonInteraction,
   type Message,
   type TextChannel,
 } from "discord.js";
@@ -43,6 +45,7 @@ import {
 } from "./bots/js-world";
 import { eventsDuring, next } from "./support";
 import { faultCells } from "./fault-cells";
+import { expectLibraryTime, expectServerTime, runShim, serverTimestamp } from "./epoch";
 
 const LIB = "discord.js";
 /** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
@@ -84,6 +87,39 @@ function rateLimitedResponses(c: Client): string[] {
   return scopes;
 }
 const general = () => bot.channels.cache.get(m.sdk.channelId("general")) as TextChannel;
+const ops = () => bot.channels.cache.get(m.sdk.channelId("ops")) as TextChannel;
+
+/**
+ * The creation times discord.js reads from ids (a person's message, a click on the bot's
+ * button) against the server's, and what bulkDelete(…, true), whose 14-day filter reads
+ * them too, does with two of the bot's fresh messages.
+ */
+async function epochProbe(tag: string, shimmed: boolean): Promise<{ deleted: string[]; left: string[] }> {
+  const got = next<[Message]>(bot, Events.MessageCreate, (msg) => msg.content === `epoch ${tag}`);
+  const said = await m.sdk.as("bob").say("ops", `epoch ${tag}`);
+  const [msg] = await got;
+  expectLibraryTime(msg.createdTimestamp, msg.id, shimmed);
+  expectServerTime(msg.id, await serverTimestamp(m.sdk, "ops", said.id));
+
+  const custom = `djs-epoch-${tag}`;
+  const panel = await ops().send({
+    content: "when?",
+    components: [new ActionRowBuilder<ButtonBuilder>().addComponents(new ButtonBuilder().setCustomId(custom).setLabel("When").setStyle(ButtonStyle.Primary))],
+  });
+  const clicked = next<[ButtonInteraction]>(bot, Events.InteractionCreate, (i) => i.isButton() && i.customId === custom);
+  const from = m.p.clock.now();
+  await m.sdk.as("bob").interact({ channel_id: "ops", message_id: panel.id, custom_id: custom });
+  const to = m.p.clock.now();
+  const [click] = await clicked;
+  await click.deferUpdate();
+  expectLibraryTime(click.createdTimestamp, click.id, shimmed);
+  expectServerTime(click.id, { from, to });
+
+  const fresh = [await ops().send(`tidy ${tag} 1`), await ops().send(`tidy ${tag} 2`)].map((x) => x.id);
+  const deleted = [...(await ops().bulkDelete(fresh, true)).keys()];
+  const stored = new Set((await m.sdk.messages("ops", { as: "alice", limit: 10 })).map((x) => x.id));
+  return { deleted, left: fresh.filter((id) => stored.has(id)) };
+}
 
 beforeAll(async () => {
   m = await server();
@@ -564,6 +600,23 @@ describe("discord.js 14 matrix", () => {
     expect(err.status).toBe(501);
     // HTTPError keeps no body; the same request in-process shows the spec's code.
     expect(refusal(await call(m.p, "GET", "/stickers/1234567890123456789", { token: m.sdk.tokenOf("FullBot") }))).toEqual([501, 0]);
+  });
+
+  scenario(LIB, "epoch", "with the SnowflakeUtil shim createdTimestamp of a message and an interaction is the server's time; bulkDelete(…, true) deletes", async () => {
+    const undo = runShim(LIB, { SnowflakeUtil }, [[SnowflakeUtil, "timestampFrom"]]);
+    try {
+      const { deleted, left } = await epochProbe("shim", true);
+      expect(deleted).toHaveLength(2);
+      expect(left).toEqual([]);
+    } finally {
+      undo();
+    }
+  });
+
+  scenario(LIB, "epoch-unshimmed", "createdTimestamp is ten years early; bulkDelete(…, true) takes fresh messages for older than 14 days and deletes none", async () => {
+    const { deleted, left } = await epochProbe("plain", false);
+    expect(deleted).toEqual([]);
+    expect(left).toHaveLength(2);
   });
 });
 

@@ -19,6 +19,7 @@ import { call, client, internalId, recordEvents, refusal } from "../helpers";
 import { scenario } from "./matrix";
 import { PyBot, requireDiscordPy } from "./support";
 import { faultCells } from "./fault-cells";
+import { EPOCH_SHIMS, expectLibraryTime, expectServerTime, serverTimestamp } from "./epoch";
 import { PERMISSIONS } from "../../src/core/permissions";
 
 const WAIT_MS = 12_000;
@@ -96,7 +97,7 @@ beforeAll(async () => {
   p = P.parley!;
   L = await startParley({ world: LIMITS_WORLD, config: { rateLimits: SMALL_LIMITS } });
   const gw = P.gatewayUrl;
-  main = spawnBot("py_matrix_bot.py", [P.baseUrl, gw, P.tokenOf("MatrixBot"), W().guilds.Lab.id]);
+  main = spawnBot("py_matrix_bot.py", [P.baseUrl, gw, P.tokenOf("MatrixBot"), W().guilds.Lab.id, EPOCH_SHIMS["discord.py"].code]);
   plain = spawnBot("py_matrix_plain.py", [P.baseUrl, gw, P.tokenOf("PlainBot"), "plain"]);
   greedy = spawnBot("py_matrix_plain.py", [P.baseUrl, gw, P.tokenOf("PlainBot"), "greedy"]);
   rest = spawnBot("py_matrix_rest.py", [L.baseUrl, L.tokenOf("RestBot"), L.world.guilds.Lab.channels.general, L.world.guilds.Lab.channels.staff]);
@@ -109,7 +110,7 @@ afterAll(async () => {
 });
 
 scenario("discord.py", "login", "on_ready with the guild, its channels, roles and members cached; guild commands synced", async () => {
-  expect(await main.event("synced")).toEqual({ event: "synced", commands: ["edit", "ping", "secret", "slow"] });
+  expect(await main.event("synced")).toEqual({ event: "synced", commands: ["edit", "ping", "secret", "slow", "when"] });
   const ready = await main.event("ready");
   expect(ready).toEqual({
     event: "ready",
@@ -415,6 +416,41 @@ scenario("discord.py", "components", "a persistent View: a button edits its mess
   expect(close.delivered).toBe(true);
   expect(await main.scenario("components", (l) => l.step === "close")).toMatchObject({ message: panel.id });
   expect(await P.harness("GET", `/interactions/${close.id}`)).toMatchObject({ state: "responded", response: { id: panel.id, content: "panel: closed", components: [] } });
+});
+
+/**
+ * Set the bot's epoch (`!epoch shim` runs the documented line, `!epoch reference` puts
+ * discord.py's own back), then run the hybrid command /when: the creation times
+ * discord.py read from both ids against the server's, and how /when answered.
+ */
+async function epochProbe(mode: "shim" | "reference") {
+  const shimmed = mode === "shim";
+  const said = await P.as("bob").say("general", `!epoch ${mode}`);
+  const set = await main.scenario("epoch", (l) => l.step === "mode" && l.id === said.id);
+  expectLibraryTime(set.created, said.id, shimmed);
+  expectServerTime(said.id, await serverTimestamp(P, "general", said.id));
+  const from = p.clock.now();
+  const run = await P.as("bob").interact({ channel_id: "general", application_id: "MatrixBot", name: "when" });
+  const to = p.clock.now();
+  const when = await main.scenario("epoch", (l) => l.step === "when" && l.id === run.id);
+  expectLibraryTime(when.created, run.id, shimmed);
+  expectServerTime(run.id, { from, to });
+  return { when, interaction: await P.harness("GET", `/interactions/${run.id}`), sent: await P.waitForMessage("general", (m) => m.id === when.sent) };
+}
+
+scenario("discord.py", "epoch-unshimmed", "created_at is ten years early; is_expired() is true on a fresh interaction, so a hybrid command answers in the channel and never acknowledges", async () => {
+  const { when, interaction, sent } = await epochProbe("reference");
+  expect(when).toMatchObject({ expired: true, answered: "channel" });
+  expect(interaction).toMatchObject({ state: "pending", response: null, followups: [] });
+  expect(sent).toMatchObject({ content: "noted", author: { id: botUser() } });
+  expect(sent.interaction_metadata).toBeUndefined();
+});
+
+scenario("discord.py", "epoch", "with DISCORD_EPOCH set, created_at is the server's time; a fresh interaction is not expired and a hybrid command answers through it", async () => {
+  const { when, interaction, sent } = await epochProbe("shim");
+  expect(when).toMatchObject({ expired: false, answered: "interaction" });
+  expect(interaction).toMatchObject({ state: "responded", response: { id: when.sent, content: "noted" } });
+  expect(sent.interaction_metadata).toMatchObject({ id: when.id });
 });
 
 scenario("discord.py", "resume", "a server-side 4000 close: discord.py resumes, gets the missed message, then on_resumed", async () => {

@@ -38,6 +38,8 @@ import {
 } from "./bots/js-world";
 import { next } from "./support";
 import { faultCells } from "./fault-cells";
+import { DiscordSnowflake } from "@sapphire/snowflake";
+import { expectLibraryTime, expectServerTime, runShim, serverTimestamp } from "./epoch";
 
 const LIB = "@discordjs/core";
 /** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
@@ -100,6 +102,32 @@ async function server(config = {}): Promise<MatrixServer> {
 
 const W = () => m.sdk.world;
 const ch = (name: string) => m.sdk.channelId(name);
+
+/**
+ * The creation times a bot reads from the raw ids @discordjs/core hands it (a person's
+ * message, a click on the bot's button) with DiscordSnowflake, against the server's.
+ */
+async function epochProbe(tag: string, shimmed: boolean): Promise<void> {
+  const got = next<[{ data: APIMessage }]>(bot.client, E.MessageCreate, ({ data }) => data.content === `epoch ${tag}`);
+  const said = await m.sdk.as("bob").say("ops", `epoch ${tag}`);
+  const [{ data: msg }] = await got;
+  expectLibraryTime(DiscordSnowflake.timestampFrom(msg.id), msg.id, shimmed);
+  expectServerTime(msg.id, await serverTimestamp(m.sdk, "ops", said.id));
+
+  const custom = `core-epoch-${tag}`;
+  const panel = await bot.client.api.channels.createMessage(ch("ops"), {
+    content: "when?",
+    components: [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, custom_id: custom, label: "When", style: ButtonStyle.Primary }] }],
+  });
+  const clicked = next<[{ data: any; api: any }]>(bot.client, E.InteractionCreate, ({ data }) => data.type === InteractionType.MessageComponent && data.data.custom_id === custom);
+  const from = m.p.clock.now();
+  await m.sdk.as("bob").interact({ channel_id: "ops", message_id: panel.id, custom_id: custom });
+  const to = m.p.clock.now();
+  const [{ data: click, api }] = await clicked;
+  await api.interactions.deferMessageUpdate(click.id, click.token);
+  expectLibraryTime(DiscordSnowflake.timestampFrom(click.id), click.id, shimmed);
+  expectServerTime(click.id, { from, to });
+}
 
 beforeAll(async () => {
   m = await server();
@@ -392,6 +420,19 @@ describe("@discordjs/core matrix", () => {
     expect(err.status).toBe(501);
     // HTTPError keeps no body; the same request in-process shows the spec's code.
     expect(refusal(await call(m.p, "GET", "/stickers/1234567890123456789", { token: m.sdk.tokenOf("FullBot") }))).toEqual([501, 0]);
+  });
+
+  scenario(LIB, "epoch", "with the DiscordSnowflake shim, timestampFrom of a message's and an interaction's id is the server's time", async () => {
+    const undo = runShim(LIB, { DiscordSnowflake }, [[DiscordSnowflake, "timestampFrom"]]);
+    try {
+      await epochProbe("shim", true);
+    } finally {
+      undo();
+    }
+  });
+
+  scenario(LIB, "epoch-unshimmed", "DiscordSnowflake.timestampFrom reads a message's and an interaction's id ten years early", async () => {
+    await epochProbe("plain", false);
   });
 });
 

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { Agent, type RequestOptions } from "node:https";
 import type { Duplex } from "node:stream";
 import { connect as tcp } from "node:net";
-import { Client, CommandInteraction, ComponentInteraction, DiscordHTTPError, type Message, type TextChannel } from "eris";
+import { Base, Client, CommandInteraction, ComponentInteraction, DiscordHTTPError, type Message, type TextChannel } from "eris";
 import { scenario } from "./matrix";
 import { recordEvents } from "../helpers";
 import {
@@ -33,6 +33,7 @@ import {
 } from "./bots/js-world";
 import { next } from "./support";
 import { faultCells } from "./fault-cells";
+import { expectLibraryTime, expectServerTime, runShim, serverTimestamp } from "./epoch";
 
 const LIB = "eris";
 /** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
@@ -84,6 +85,35 @@ async function server(config = {}): Promise<MatrixServer> {
 
 const W = () => m.sdk.world;
 const ch = (name: string) => m.sdk.channelId(name);
+
+/**
+ * The createdAt eris reads from ids (a person's message, a click on the bot's button)
+ * against the server's time, and what deleteMessages() (bulk delete) makes of two of the
+ * bot's fresh messages: its own 14-day check has the 2015 epoch written into it.
+ */
+async function epochProbe(tag: string, shimmed: boolean): Promise<{ bulk: unknown; left: number }> {
+  const got = next<[Message]>(bot, "messageCreate", (msg: Message) => msg.content === `epoch ${tag}`);
+  const said = await m.sdk.as("bob").say("ops", `epoch ${tag}`);
+  const [msg] = await got;
+  expectLibraryTime(msg.createdAt, msg.id, shimmed);
+  expectServerTime(msg.id, await serverTimestamp(m.sdk, "ops", said.id));
+
+  const custom = `er-epoch-${tag}`;
+  const panel = await bot.createMessage(ch("ops"), { content: "when?", components: [{ type: 1, components: [{ type: 2, custom_id: custom, label: "When", style: 1 }] }] });
+  const clicked = next<[ComponentInteraction]>(bot, "interactionCreate", (i: any) => i instanceof ComponentInteraction && i.data.custom_id === custom);
+  const from = m.p.clock.now();
+  await m.sdk.as("bob").interact({ channel_id: "ops", message_id: panel.id, custom_id: custom });
+  const to = m.p.clock.now();
+  const [click] = await clicked;
+  await click.deferUpdate();
+  expectLibraryTime(click.createdAt, click.id, shimmed);
+  expectServerTime(click.id, { from, to });
+
+  const fresh = [await bot.createMessage(ch("ops"), `tidy ${tag} 1`), await bot.createMessage(ch("ops"), `tidy ${tag} 2`)].map((x) => x.id);
+  const bulk = await bot.deleteMessages(ch("ops"), fresh).then(() => "deleted", (e: Error) => e.message);
+  const stored = new Set((await m.sdk.messages("ops", { as: "alice", limit: 10 })).map((x) => x.id));
+  return { bulk, left: fresh.filter((id) => stored.has(id)).length };
+}
 
 beforeAll(async () => {
   m = await server();
@@ -372,6 +402,24 @@ describe("eris matrix", () => {
     expect(err).toBeInstanceOf(DiscordHTTPError);
     expect(err.code).toBe(501);
     expect(err.response).toEqual({ code: 0, message: expect.stringContaining("501: Not Implemented") });
+  });
+
+  scenario(LIB, "epoch", "with the Base.getCreatedAt shim, createdAt of a message and an interaction is the server's time; deleteMessages still refuses", async () => {
+    const undo = runShim(LIB, { Base }, [[Base, "getCreatedAt"]]);
+    try {
+      const { bulk, left } = await epochProbe("shim", true);
+      // deleteMessages() compares ids with a 2015-epoch snowflake of its own, shim or not.
+      expect(bulk).toMatch(/^Message \d+ is more than 2 weeks old\.$/);
+      expect(left).toBe(2);
+    } finally {
+      undo();
+    }
+  });
+
+  scenario(LIB, "epoch-unshimmed", "createdAt of a message and an interaction is ten years early; deleteMessages rejects fresh messages as over 2 weeks old", async () => {
+    const { bulk, left } = await epochProbe("plain", false);
+    expect(bulk).toMatch(/^Message \d+ is more than 2 weeks old\.$/);
+    expect(left).toBe(2);
   });
 });
 

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect } from "bun:test";
 import {
   ApplicationCommandOptionTypes,
+  Base,
   ButtonStyles,
   ChannelTypes,
   Client,
@@ -34,6 +35,7 @@ import {
 } from "./bots/js-world";
 import { next } from "./support";
 import { faultCells } from "./fault-cells";
+import { expectLibraryTime, expectServerTime, runShim, serverTimestamp } from "./epoch";
 
 const LIB = "oceanic.js";
 /** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
@@ -84,6 +86,31 @@ async function server(config = {}): Promise<MatrixServer> {
 
 const W = () => m.sdk.world;
 const ch = (name: string) => m.sdk.channelId(name);
+
+/** The createdAt oceanic.js reads from ids (a person's message, a click on the bot's button) against the server's time. */
+async function epochProbe(tag: string, shimmed: boolean): Promise<void> {
+  const got = next<[Message]>(bot, "messageCreate", (msg) => msg.content === `epoch ${tag}`);
+  const said = await m.sdk.as("bob").say("ops", `epoch ${tag}`);
+  const [msg] = await got;
+  expectLibraryTime(msg.createdAt.getTime(), msg.id, shimmed);
+  expectServerTime(msg.id, await serverTimestamp(m.sdk, "ops", said.id));
+  // The `timestamp` field comes from the payload, not the id: right either way.
+  expect(msg.timestamp.getTime()).toBe(await serverTimestamp(m.sdk, "ops", said.id));
+
+  const custom = `oc-epoch-${tag}`;
+  const panel = await bot.rest.channels.createMessage(ch("ops"), {
+    content: "when?",
+    components: [{ type: ComponentTypes.ACTION_ROW, components: [{ type: ComponentTypes.BUTTON, customID: custom, label: "When", style: ButtonStyles.PRIMARY }] }],
+  });
+  const clicked = next<[ComponentInteraction]>(bot, "interactionCreate", (i) => i instanceof ComponentInteraction && i.data.customID === custom);
+  const from = m.p.clock.now();
+  await m.sdk.as("bob").interact({ channel_id: "ops", message_id: panel.id, custom_id: custom });
+  const to = m.p.clock.now();
+  const [click] = await clicked;
+  await click.deferUpdate();
+  expectLibraryTime(click.createdAt.getTime(), click.id, shimmed);
+  expectServerTime(click.id, { from, to });
+}
 
 beforeAll(async () => {
   m = await server();
@@ -384,6 +411,19 @@ describe("oceanic.js matrix", () => {
     expect(err).toBeInstanceOf(Error);
     expect(err.status).toBe(501);
     expect(err.code).toBe(0);
+  });
+
+  scenario(LIB, "epoch", "with the Base.getCreatedAt shim, createdAt of a message and an interaction is the server's time", async () => {
+    const undo = runShim(LIB, { Base }, [[Base, "getCreatedAt"]]);
+    try {
+      await epochProbe("shim", true);
+    } finally {
+      undo();
+    }
+  });
+
+  scenario(LIB, "epoch-unshimmed", "createdAt of a message and an interaction is ten years early (a message's `timestamp` is right)", async () => {
+    await epochProbe("plain", false);
   });
 });
 

@@ -33,6 +33,7 @@ import {
 } from "./bots/js-world";
 import { next } from "./support";
 import { faultCells } from "./fault-cells";
+import { expectLibraryTime, expectServerTime, runShim, serverTimestamp } from "./epoch";
 
 const LIB = "seyfert";
 /** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
@@ -127,6 +128,29 @@ const Multi = Declare({ name: "multi", description: "Reply, follow up, edit" })(
     }
   },
 );
+
+/** The createdTimestamp seyfert reads from ids (a person's message, a click on the bot's button) against the server's time. */
+async function epochProbe(tag: string, shimmed: boolean): Promise<void> {
+  const got = next<[any]>(full.on, "messageCreate", (msg) => msg.content === `epoch ${tag}`);
+  const said = await m.sdk.as("bob").say("ops", `epoch ${tag}`);
+  const [msg] = await got;
+  expectLibraryTime(msg.createdTimestamp, msg.id, shimmed);
+  expectServerTime(msg.id, await serverTimestamp(m.sdk, "ops", said.id));
+
+  const custom = `sy-epoch-${tag}`;
+  const panel = await c().messages.write(ch("ops"), {
+    content: "when?",
+    components: [{ type: 1, components: [{ type: 2, custom_id: custom, label: "When", style: 1 }] }] as any,
+  });
+  const clicked = next<[any]>(full.on, "interactionCreate", (i) => i.isButton?.() && i.customId === custom);
+  const from = m.p.clock.now();
+  await m.sdk.as("bob").interact({ channel_id: "ops", message_id: panel.id, custom_id: custom });
+  const to = m.p.clock.now();
+  const [click] = await clicked;
+  await click.deferUpdate();
+  expectLibraryTime(click.createdTimestamp, click.id, shimmed);
+  expectServerTime(click.id, { from, to });
+}
 
 /** Seyfert's loggers print every shard close; a test run reads what the tests say instead. */
 let loud: () => void;
@@ -406,6 +430,20 @@ describe("seyfert matrix", () => {
     const err = await c().templates.list(W().guilds.Lab.id).catch((e) => e);
     expect(err).toBeInstanceOf(Error);
     expect(String(err.message)).toMatch(/501/);
+  });
+
+  scenario(LIB, "epoch", "with the DiscordEpoch shim, createdTimestamp of a message and an interaction is the server's time", async () => {
+    const constants = require("seyfert/lib/common/it/constants");
+    const undo = runShim(LIB, { require }, [[constants, "DiscordEpoch"]]);
+    try {
+      await epochProbe("shim", true);
+    } finally {
+      undo();
+    }
+  });
+
+  scenario(LIB, "epoch-unshimmed", "createdTimestamp of a message and an interaction is ten years early", async () => {
+    await epochProbe("plain", false);
   });
 });
 

@@ -30,6 +30,8 @@ export const SCENARIOS = {
   "bucket-429": "bucket 429 handled by the library's own retry",
   "global-429": "global 429 handled by the library's own retry",
   "not-implemented": "a 501 route surfaced as the library's error",
+  epoch: "with the library's one-line epoch shim (below), the creation times it reads from ids are the server's",
+  "epoch-unshimmed": "without the shim: those creation times are ten years early, and what that breaks",
   "fault-close": "harness fault: gateway closed with 4000; resumes the same session, no event lost",
   "fault-invalid-session": "harness fault: op 9 on a live session; identifies afresh and hears new events",
   "fault-zombie": "harness fault: heartbeat ACKs dropped (zombied connection); reconnects on its own",

@@ -6,6 +6,9 @@
 import { expect, test } from "bun:test";
 import { cellOf, collect, parseJUnit, render } from "../../scripts/compat-matrix";
 import { LIBRARIES, NOT_SUPPORTED, SCENARIOS } from "../compat/matrix";
+import { EPOCH_SHIMS } from "../compat/epoch";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 
 const REPORT = `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="bun test" tests="5" failures="1">
@@ -88,4 +91,17 @@ test("a declared not-supported cell shows its reason as a note", () => {
     for (const k of Object.keys(NOT_SUPPORTED)) delete (NOT_SUPPORTED as any)[k];
     Object.assign(NOT_SUPPORTED, saved);
   }
+});
+
+test("the page shows each library's epoch shim next to its snippet, and the limits; the README lists the same lines", () => {
+  const md = render(new Map(), { date: "d", commit: null, dirty: false, source: "./r.xml" });
+  const readme = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");
+  for (const lib of LIBRARIES) {
+    const section = md.slice(md.indexOf(`### ${lib}\n`));
+    const next = section.indexOf("\n### ", 1);
+    expect((next > 0 ? section.slice(0, next) : section)).toContain(EPOCH_SHIMS[lib].code);
+    expect(readme).toContain(EPOCH_SHIMS[lib].code);
+  }
+  expect(md).toContain("## The snowflake epoch");
+  expect(md).toContain("## Limits a bot will meet");
 });

@@ -1,6 +1,7 @@
 """A discord.py 2.2 bot of the kind real bots are: its prefix is its own mention
 (commands.when_mentioned) and it has no MESSAGE_CONTENT intent; it offers a user and a
-message context-menu command. Used by test/compat/fidelity-discordpy.test.ts.
+message context-menu command. Used by test/compat/fidelity-discordpy.test.ts, which also
+shows with it how discord.py reads Parley's 13-bit permissions ("perms", "card").
 
 Usage: py_fidelity_bot.py BASE GATEWAY TOKEN GUILD_ID
 """
@@ -35,6 +36,19 @@ def emit(**kw):
 async def ping(ctx: commands.Context):
     await ctx.reply("pong")
     emit(scenario="mention-prefix", content=ctx.message.content)
+
+
+@bot.command(name="perms")
+async def perms(ctx: commands.Context):
+    """What discord.py says the bot may do: in the channel, and server-wide."""
+    granted = lambda p: sorted(name for name, on in p if on)
+    emit(scenario="perms", channel=granted(ctx.channel.permissions_for(ctx.me)), guild=granted(ctx.me.guild_permissions))
+
+
+@bot.command(name="card")
+@commands.bot_has_permissions(embed_links=True)
+async def card(ctx: commands.Context):
+    await ctx.send(embed=discord.Embed(title="a card"))
 
 
 @app_commands.context_menu(name="Profile")

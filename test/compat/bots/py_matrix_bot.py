@@ -3,7 +3,11 @@ prefix commands, app_commands, views, event listeners), for the compatibility ma
 People drive it through the harness; it reports what the library saw as one JSON object
 per stdout line: {"event": ...} for gateway events, {"scenario": ...} for a finished step.
 
-Usage: py_matrix_bot.py BASE GATEWAY TOKEN GUILD_ID
+Usage: py_matrix_bot.py BASE GATEWAY TOKEN GUILD_ID EPOCH_SHIM
+
+EPOCH_SHIM is the documented one-line fix for Parley's 2025 snowflake epoch
+(test/compat/epoch.ts); "!epoch shim" runs it, "!epoch reference" puts discord.py's own
+epoch back, so one bot shows both sides.
 """
 import asyncio
 import json
@@ -15,7 +19,8 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-base, gateway, token, guild_id = sys.argv[1:5]
+base, gateway, token, guild_id, epoch_shim = sys.argv[1:6]
+REFERENCE_EPOCH = discord.utils.DISCORD_EPOCH
 discord.http.Route.BASE = base + "/api/v10"
 discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 GUILD = discord.Object(int(guild_id))
@@ -320,6 +325,39 @@ async def hook(ctx: commands.Context):
         late=str(late.id),
         remaining=[w.name for w in await ctx.channel.webhooks()],
     )
+
+
+def millis(dt):
+    return round(dt.timestamp() * 1000)
+
+
+@bot.command()
+async def epoch(ctx: commands.Context, mode: str):
+    if mode == "shim":
+        exec(epoch_shim)
+    else:
+        discord.utils.DISCORD_EPOCH = REFERENCE_EPOCH
+    emit(scenario="epoch", step="mode", mode=mode, id=str(ctx.message.id), created=millis(ctx.message.created_at))
+
+
+# A hybrid command answers through its interaction unless discord.py thinks it expired.
+@commands.hybrid_command(name="when", description="when was this interaction made")
+@app_commands.guilds(GUILD)
+async def when(ctx: commands.Context):
+    expired = ctx.interaction.is_expired()
+    sent = await ctx.send("noted")
+    emit(
+        scenario="epoch",
+        step="when",
+        id=str(ctx.interaction.id),
+        created=millis(ctx.interaction.created_at),
+        expired=expired,
+        answered="interaction" if isinstance(sent, discord.InteractionMessage) else "channel",
+        sent=str(sent.id),
+    )
+
+
+bot.add_command(when)
 
 
 @bot.command()
