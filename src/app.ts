@@ -6,7 +6,7 @@
  */
 import { Elysia } from "elysia";
 import type { Server, WebSocketHandler } from "bun";
-import type { Config, Urls } from "./config";
+import { portalPaths, portalUrlOf, type Config, type Urls } from "./config";
 import { SwitchableClock } from "./core/clock";
 import { Store } from "./store/db";
 import { serverKey } from "./store/keyfile";
@@ -68,7 +68,7 @@ export function createParley(config: Config): Parley {
     urls,
     hooks: [...(events ? [{ dispatched: (s, frame) => events.append(s.owner.appFlake, s.id, frame) } satisfies GatewayHooks] : []), botPresence(core)],
   });
-  const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits };
+  const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits, urls };
   const live = createLive(people);
 
   const http = new Elysia()
@@ -102,7 +102,7 @@ export function createParley(config: Config): Parley {
       const origin = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
       urls.base = config.baseUrl ?? origin;
       urls.gateway = config.gatewayUrl ?? `${urls.base.replace(/^http/, "ws")}/gateway`;
-      urls.portal = config.portalUrl ?? urls.base;
+      urls.portal = portalUrlOf(config, urls.base);
       return server;
     },
     seed: (doc) => seedWorld({ core, flakes }, doc),
@@ -138,7 +138,7 @@ function serve(config: Config, http: Elysia<any, any, any, any, any, any, any>, 
     port: config.port,
     hostname: config.host,
     development: false,
-    routes: webRoutes(),
+    routes: webRoutes(portalPaths(config)),
     fetch(req, srv) {
       const path = new URL(req.url).pathname;
       if (path === "/gateway" || path === "/gateway/") return gateway.upgrade(req, srv as never);
@@ -206,6 +206,6 @@ function placeholderUrls(config: Config): Urls {
   return {
     base,
     gateway: config.gatewayUrl ?? `${base.replace(/^http/, "ws")}/gateway`,
-    portal: config.portalUrl ?? base,
+    portal: portalUrlOf(config, base),
   };
 }

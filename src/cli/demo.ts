@@ -33,6 +33,7 @@ export function createDemoWorld(p: Parley): string[] {
     ...Object.entries(g.channels).map(([n, id]) => `  channel      #${n} id ${id}`),
     `  application  DemoBot id ${a.id}, bot user id ${a.bot_user_id}`,
     `  bot token    ${a.token}`,
+    `  install link ${p.api.urls.portal}/install/${a.id}`,
     "  (the token is shown only now; 'parley app rotate DemoBot' mints a new one)",
   ];
 }

@@ -97,6 +97,7 @@ const COMMANDS: Command[] = [
       const { app, bot, token } = createApplicationWithToken(p.core.apps, p.api.flakes, { ownerId: owner.id, name, description: f.description as string | undefined });
       out(`application ${app.name} id ${p.api.flakes.of(app.id)} bot user id ${p.api.flakes.of(bot.id)}`);
       out(`token (shown once): ${token}`);
+      out(`install link: ${p.api.urls.portal}/install/${p.api.flakes.of(app.id)}`);
     },
   },
   {
@@ -254,6 +255,8 @@ async function serve(config: ReturnType<typeof loadConfig>, out: Out): Promise<v
     out(`parley listening on ${p.api.urls.base} (data: ${config.data === ":memory:" ? "in memory" : config.dbPath})`);
     out(`  bot API   ${p.api.urls.base}/api/v10`);
     out(`  gateway   ${p.api.urls.gateway}`);
+    out(`  portal    ${p.api.urls.portal} (install links: ${p.api.urls.portal}/install/<application_id>)`);
+    out(`  admin     ${p.api.urls.base}/admin`);
     if (config.harness) out(`  harness   ${p.api.urls.base}/api/harness/v1 (test mode)`);
   }
   const shutdown = async () => {
