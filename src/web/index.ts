@@ -14,7 +14,7 @@ type Route = Response | typeof page;
 /** Paths the single-page client answers, given where the portal is served ("" for the root of its own host). */
 function pages(portalPaths: string[]): string[] {
   const portal = portalPaths.flatMap((p) => (p ? [p, `${p}/*`] : ["/install/*"]));
-  return ["/", "/channels/*", "/admin", ...portal];
+  return ["/", "/channels/*", "/admin", "/invite/*", ...portal];
 }
 
 /**

@@ -10,6 +10,7 @@ import { FLAG_LOADING, type Message } from "../types";
 import { mentionsMe } from "../events";
 import { EmbedView } from "./Embed";
 import { Components } from "./Components";
+import { AppsMenu, MESSAGE_COMMAND, USER_COMMAND } from "./AppsMenu";
 
 export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢", "👀", "✅"];
 
@@ -41,6 +42,7 @@ export function MessageItem({ m, onReply }: Props) {
         {m.author.bot && <span class="tag">BOT</span>}
         <time dateTime={m.created_at}>{new Date(m.created_at).toLocaleString()}</time>
         {m.edited_at && <span class="edited">(edited)</span>}
+        {!m.ephemeral && <AppsMenu channelId={m.channel_id} type={USER_COMMAND} targetId={m.author.id} label={name} />}
       </header>
       <div id={`c-${m.id}`} class="content">
         {editing ? <EditBox m={m} onDone={() => setEditing(false)} /> : <Body m={m} />}
@@ -72,6 +74,7 @@ export function MessageItem({ m, onReply }: Props) {
         )}
         {mine && !m.ciphertext && <button onClick={() => setEditing(true)}>Edit</button>}
         {mine && <button onClick={() => deleteMessage(m)}>Delete</button>}
+        {!m.ephemeral && <AppsMenu channelId={m.channel_id} type={MESSAGE_COMMAND} targetId={m.id} label="this message" />}
       </div>
       {picking && <Picker m={m} onDone={() => setPicking(false)} />}
     </article>
