@@ -62,12 +62,19 @@ function App() {
     page.value = pageOf("/");
   }
 
+  /** A session that ended elsewhere: sign in again on the same page. */
+  function expired() {
+    storeToken(null);
+    me.value = null;
+    signedIn.value = false;
+  }
+
   // Any page asks to sign in first and shows itself after, at the same address.
   if (!signedIn.value) return <SignIn onSignedIn={onSignedIn} />;
   if (current.kind === "chat") return <Chat onSignOut={signOut} />;
   const portal = current.kind === "portal" || current.kind === "install" ? current.base || "/developers" : "/developers";
   return (
-    <Frame portal={portal} onSignOut={signOut}>
+    <Frame portal={portal} onSignOut={signOut} onExpired={expired}>
       {current.kind === "admin" && <Admin />}
       {current.kind === "invite" && <Invite code={current.code} />}
       {current.kind === "install" && <Install id={current.app} />}

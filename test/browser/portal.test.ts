@@ -190,7 +190,7 @@ describe("the developer portal", () => {
     }
   }, 40_000);
 
-  test("without Manage Server there is no server to install into; another person's application is not found; only administrators administer", async () => {
+  test("without Manage Server there is no server to install into; another person's application is not found; only administrators administer; an ended session signs in again", async () => {
     const appId = s.id(s.world.applications.Echo.id);
     const carol = await openAs(browser, s.base, `/developers/install/${appId}`, "carol");
     try {
@@ -211,6 +211,12 @@ describe("the developer portal", () => {
       await c.goto(`${s.base}/admin`);
       await c.getByText("Only administrators can see this page.").waitFor();
       expect(await c.getByRole("button", { name: "Approve" }).count()).toBe(0);
+
+      // A session that ended elsewhere: the page asks to sign in again and stays where it is.
+      await c.evaluate(() => localStorage.setItem("parley.session", "ps_a-session-that-ended"));
+      await c.goto(`${s.base}/developers`);
+      await c.getByRole("button", { name: "Sign in" }).waitFor();
+      expect(new URL(c.url()).pathname).toBe("/developers");
     } finally {
       await carol.context.close();
     }

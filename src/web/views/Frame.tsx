@@ -5,7 +5,7 @@
  */
 import type { ComponentChildren } from "preact";
 import { useEffect } from "preact/hooks";
-import { api } from "../api";
+import { api, ApiError } from "../api";
 import { displayName, me } from "../state";
 import type { Me } from "../types";
 import { Link } from "./ui";
@@ -14,13 +14,19 @@ interface Props {
   /** Where the portal's list lives (the in-app link target). */
   portal: string;
   onSignOut(): void;
+  /** The session is no longer valid: sign in again, staying on this page. */
+  onExpired(): void;
   children: ComponentChildren;
 }
 
-export function Frame({ portal, onSignOut, children }: Props) {
+export function Frame({ portal, onSignOut, onExpired, children }: Props) {
   useEffect(() => {
     // The chat learns who this is from the live connection; these pages ask once.
-    if (!me.value) void api<Me>("GET", "/users/@me").then((u) => (me.value = u)).catch(() => undefined);
+    if (!me.value)
+      void api<Me>("GET", "/users/@me").then(
+        (u) => (me.value = u),
+        (e) => e instanceof ApiError && e.status === 401 && onExpired(),
+      );
   }, []);
   return (
     <div class="page">
