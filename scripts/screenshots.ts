@@ -1,6 +1,7 @@
 /**
- * The README's screenshots (docs/screenshots/*.png): the web client's main screens,
- * taken in Debian's chromium against an in-memory Parley and the example bot.
+ * The README's screenshots (docs/screenshots/*.png): the web client's main screens, the
+ * developer portal, an install page, administration and server settings, taken in
+ * Debian's chromium against an in-memory Parley and the example bot.
  *
  *   bun scripts/screenshots.ts
  */
@@ -17,7 +18,7 @@ const PASSWORD = "parley-demo";
 const p = createParley(testConfig());
 const w = p.seed({
   users: [
-    { name: "demo", global_name: "Demo", password: PASSWORD },
+    { name: "demo", global_name: "Demo", password: PASSWORD, admin: true },
     { name: "sam", global_name: "Sam", password: PASSWORD },
     { name: "kim", global_name: "Kim", password: PASSWORD },
   ],
@@ -89,6 +90,36 @@ await phone.getByText("Roll 1 by DemoBot").waitFor();
 await shot(phone, "phone.png");
 await phone.getByRole("button", { name: "Menu" }).click();
 await shot(phone, "phone-menu.png");
+
+// The developer portal: a new application's token shown once, its page, its install page.
+const dev = await open(1100, 760);
+await dev.goto(`${base}/developers`);
+await dev.getByRole("textbox", { name: "Username" }).fill("demo");
+await dev.getByRole("textbox", { name: "Password" }).fill(PASSWORD);
+await dev.getByRole("button", { name: "Sign in" }).click();
+await dev.getByRole("button", { name: "New application" }).click();
+await dev.getByRole("textbox", { name: "Name" }).fill("Weather");
+await dev.getByRole("button", { name: "Create" }).click();
+await dev.getByRole("textbox", { name: "Token" }).waitFor();
+await shot(dev, "portal.png");
+await dev.getByRole("link", { name: "Open Weather" }).click();
+await dev.getByRole("textbox", { name: "Description" }).fill("Forecasts for your server, on /weather.");
+await dev.getByRole("button", { name: "Save", exact: true }).click();
+await dev.getByRole("checkbox", { name: "MESSAGE_CONTENT" }).check();
+await dev.getByRole("button", { name: "Request approval" }).click();
+await dev.getByText("Waiting for an administrator").waitFor();
+await dev.screenshot({ path: join(OUT, "portal-app.png"), fullPage: true });
+const install = await dev.getByRole("textbox", { name: "Install link" }).inputValue();
+await dev.goto(install);
+await dev.getByRole("combobox", { name: "Server" }).waitFor();
+await shot(dev, "install.png");
+await dev.goto(`${base}/admin`);
+await dev.getByRole("button", { name: "Approve" }).waitFor();
+await shot(dev, "admin.png");
+await dev.goto(`${base}/`);
+await dev.getByRole("navigation", { name: "Channels" }).getByRole("button", { name: "Server settings" }).click();
+await dev.getByRole("heading", { name: "Server settings" }).waitFor();
+await shot(dev, "settings.png");
 
 await browser.close();
 await bot.destroy();

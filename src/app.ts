@@ -8,7 +8,7 @@
  */
 import { Elysia } from "elysia";
 import type { Server } from "bun";
-import { VERSION, type Config, type Urls } from "./config";
+import { portalUrlOf, VERSION, type Config, type Urls } from "./config";
 import { SwitchableClock } from "./core/clock";
 import { Store } from "./store/db";
 import { serverKey } from "./store/keyfile";
@@ -184,7 +184,7 @@ function surfaces(config: Config, x: { core: Core; flakes: Snowflakes; clock: Sw
   if (double) api.hooks.push(...double.requestHooks);
   const gateway = createGateway({ core, flakes, urls, hooks: [obs.gatewayHooks, ...(double?.gatewayHooks ?? []), botPresence(core)], heartbeatIntervalMs: config.heartbeatIntervalMs });
   const peopleLimits = new PeopleLimits(clock);
-  const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits };
+  const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits, urls };
   return { limiter, api, double, gateway, peopleLimits, people, live: createLive(people) };
 }
 
@@ -224,6 +224,6 @@ function placeholderUrls(config: Config): Urls {
   return {
     base,
     gateway: config.gatewayUrl ?? `${base.replace(/^http/, "ws")}/gateway`,
-    portal: config.portalUrl ?? base,
+    portal: portalUrlOf(config, base),
   };
 }

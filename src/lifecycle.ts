@@ -5,7 +5,7 @@
  */
 import type { Server, WebSocketHandler } from "bun";
 import type { Elysia } from "elysia";
-import type { Config, Urls } from "./config";
+import { portalPaths, portalUrlOf, type Config, type Urls } from "./config";
 import type { Gateway, GatewaySocketData } from "./gateway";
 import { CLOSE_HEARTBEAT_TIMEOUT } from "./gateway/protocol";
 import type { Live, LiveSocketData } from "./clientapi/live";
@@ -52,7 +52,7 @@ export class Lifecycle {
       port: config.port,
       hostname: config.host,
       development: false,
-      routes: webRoutes(),
+      routes: webRoutes(portalPaths(config)),
       fetch: async (req, srv) => {
         if (this.draining) return jsonResponse(503, { code: 0, message: "Parley is shutting down" }, { Connection: "close" });
         const path = new URL(req.url).pathname;
@@ -113,7 +113,7 @@ export class Lifecycle {
 /** The public addresses once the server listens: configured, or derived from where it listens. */
 export function publicUrls(config: Config, port: number | undefined): Urls {
   const base = config.baseUrl ?? `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
-  return { base, gateway: config.gatewayUrl ?? `${base.replace(/^http/, "ws")}/gateway`, portal: config.portalUrl ?? base };
+  return { base, gateway: config.gatewayUrl ?? `${base.replace(/^http/, "ws")}/gateway`, portal: portalUrlOf(config, base) };
 }
 
 /** Two kinds of sockets on one server: a live connection's data says which it is. */

@@ -41,6 +41,7 @@ export function createDemoWorld(p: Parley): (urls: Urls) => string[] {
     ...Object.entries(g.channels).map(([n, id]) => `  channel      #${n}; id ${internal(id)} (bots see ${id})`),
     `  application  DemoBot; application id ${a.id}, bot user id ${a.bot_user_id}`,
     `  bot token    ${a.token}`,
+    `  install link ${urls.portal}/install/${a.id}`,
     "",
     "next steps:",
     `  1. open ${urls.base}/ in a browser and sign in as ${PERSON} with password ${PASSWORD}; talk to DemoBot in #general`,
@@ -49,6 +50,7 @@ export function createDemoWorld(p: Parley): (urls: Urls) => string[] {
     `     const { Client, GatewayIntentBits: I } = require("discord.js");`,
     `     const bot = new Client({ intents: [I.Guilds, I.GuildMessages, I.MessageContent], rest: { api: "${urls.base}/api" } });`,
     `     bot.on("messageCreate", (m) => m.content === "!ping" && m.reply("pong")); bot.login("${a.token}");`,
+    `     (or manage it at ${urls.portal}, and approve intents at ${urls.base}/admin)`,
     "  3. in another terminal: npx parley app list, npx parley app rotate DemoBot (a new token; this one stops)",
     "",
   ];

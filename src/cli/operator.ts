@@ -154,6 +154,7 @@ export const OPERATOR_COMMANDS: Command[] = [
       out(`application ${app.name} id ${p.api.flakes.of(app.id)} bot user id ${p.api.flakes.of(bot.id)}`);
       if (namesake) out(`note: another application is named ${app.name}; name this one by its id in commands`);
       out(`token (shown once): ${token}`);
+      out(`install link: ${p.api.urls.portal}/install/${p.api.flakes.of(app.id)}`);
     },
   },
   {

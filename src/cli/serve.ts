@@ -80,6 +80,8 @@ export async function serve(config: Config, out: Out, opts: { signals: boolean }
       out(`parley listening on ${p.api.urls.base} (version ${VERSION}; data: ${config.data === ":memory:" ? "in memory" : config.dbPath})`);
       out(`  bot API   ${p.api.urls.base}/api/v10`);
       out(`  gateway   ${p.api.urls.gateway}`);
+      out(`  portal    ${p.api.urls.portal} (install links: ${p.api.urls.portal}/install/<application_id>)`);
+      out(`  admin     ${p.api.urls.base}/admin`);
       out(`  health    ${p.api.urls.base}/healthz, /readyz, /metrics`);
       if (config.harness) out(`  harness   ${p.api.urls.base}/api/harness/v1 (test mode)`);
     }

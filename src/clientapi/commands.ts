@@ -1,9 +1,12 @@
 /**
  * The slash commands a person may run in a channel (what the composer's `/` list
  * shows): every bot there, its server commands over its global ones, with their options.
+ * `?type=2` lists the USER commands and `?type=3` the MESSAGE commands instead (what a
+ * person's name and a message offer as context-menu commands).
  */
 import { Elysia } from "elysia";
 import type { ClientContext } from "./context";
+import { DomainError } from "../core/errors";
 import { pathId, person } from "./http";
 import type { ApplicationRow } from "../core/types";
 import type { Command, CommandOption } from "../core/commands";
@@ -32,6 +35,10 @@ export function commandView(app: ApplicationRow, c: Command) {
 export function commandRoutes(p: ClientContext) {
   return new Elysia().get(
     "/channels/:channel_id/commands",
-    person(p, ({ me, params }) => p.core.interactions.available(me.id, pathId(params.channel_id, "channel")).map((x) => commandView(x.app, x.command))),
+    person(p, ({ me, params, query }) => {
+      const type = Number(query.get("type") ?? "1");
+      if (![1, 2, 3].includes(type)) throw DomainError.invalid("type", "Must be 1, 2 or 3", "NUMBER_TYPE_COERCE");
+      return p.core.interactions.available(me.id, pathId(params.channel_id, "channel"), type).map((x) => commandView(x.app, x.command));
+    }),
   );
 }

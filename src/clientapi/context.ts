@@ -1,12 +1,18 @@
 import type { Core } from "../core";
 import type { Snowflakes } from "../wire/snowflakes";
+import type { Urls } from "../config";
 import type { PeopleLimits } from "./limits";
 
 /** What the people's API needs, built by the composition root. */
 export interface ClientContext {
   core: Core;
-  /** Only to format the bot token the portal shows once (its first part names the bot user). */
-  flakes: Pick<Snowflakes, "of">;
+  /**
+   * Only to format the bot token the portal shows once (its first part names the bot
+   * user), and to read an install link that names the application by its snowflake.
+   */
+  flakes: Pick<Snowflakes, "of" | "uuid">;
+  /** Public addresses, fixed once the server listens: the portal's builds install links. */
+  urls: Pick<Urls, "portal">;
   /** Whether a bot is live on the gateway (an interaction to a bot that is not is dropped, spec 3.1). */
   bots: { hasLiveSession(botUserId: string): boolean };
   /** Sign-in, sign-up and write throttles (limits.ts); the composition root resets them with the world. */

@@ -159,7 +159,13 @@ export function inviteView(core: Core, inv: InviteRow) {
   return inviteViewOf(core.reads.invite(inv));
 }
 
-export function applicationView(core: Core, a: ApplicationRow) {
+/**
+ * An application as its owner sees it in the portal. `install_url` is the page that
+ * installs its bot (`{portal_url}/install/<application_id>`, spec 5.10); `guilds` are the
+ * servers its bot is in, so the owner can tell which to remove it from.
+ */
+export function applicationView(core: Core, a: ApplicationRow, portalUrl: string) {
+  const guildIds = core.guilds.guildIdsOf(a.bot_user_id);
   return {
     id: a.id,
     name: a.name,
@@ -171,10 +177,16 @@ export function applicationView(core: Core, a: ApplicationRow) {
     token_intents: intentNames(a.token_intents),
     privileged_requested: intentNames(a.privileged_requested),
     privileged_approved: intentNames(a.privileged_approved),
+    privileged_denied: intentNames(a.privileged_denied),
     public_key: a.public_key,
     interactions_endpoint_url: a.interactions_endpoint_url,
+    install_url: `${portalUrl}/install/${a.id}`,
     token_version: a.token_version,
-    guild_ids: core.guilds.guildIdsOf(a.bot_user_id),
+    guild_ids: guildIds,
+    guilds: guildIds.flatMap((id) => {
+      const g = core.guilds.get(id);
+      return g ? [{ id: g.id, name: g.name }] : [];
+    }),
     created_at: isoUtc(a.created_at),
   };
 }

@@ -53,10 +53,14 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** Where the developer portal is served when --portal-url names no other address. */
+export const DEFAULT_PORTAL_PATH = "/developers";
+
 /** Public addresses, fixed once the server listens (or given by config behind a proxy). */
 export interface Urls {
   base: string; // http(s)://host:port
   gateway: string; // ws(s)://host:port/gateway
+  /** The developer portal: the base URL + /developers unless --portal-url says otherwise. */
   portal: string;
 }
 
@@ -92,7 +96,7 @@ export const SERVE_FLAGS: FlagSpec[] = [
   { name: "seed", env: "PARLEY_SEED", kind: "string", help: "world document (JSON) to seed at start-up" },
   { name: "base-url", env: "PARLEY_BASE_URL", kind: "string", help: "public base URL (behind a proxy)" },
   { name: "gateway-url", env: "PARLEY_GATEWAY_URL", kind: "string", help: "public gateway URL (ws:// or wss://)" },
-  { name: "portal-url", env: "PARLEY_PORTAL_URL", kind: "string", help: "public developer portal URL" },
+  { name: "portal-url", env: "PARLEY_PORTAL_URL", kind: "string", help: "public developer portal URL (default: the base URL + /developers)" },
   { name: "synchronous", env: "PARLEY_SYNCHRONOUS", kind: "string", help: "SQLite synchronous mode: NORMAL (default) or FULL" },
   { name: "rate-limits", env: "PARLEY_RATE_LIMITS", kind: "string", help: "on (default) or off; or a JSON file overriding limits" },
   { name: "demo", env: "PARLEY_DEMO", kind: "bool", help: "create and print a demo world when the database is empty" },
@@ -230,6 +234,25 @@ function readRateLimitFile(path: string): Partial<Config["rateLimits"]> {
   }
   if (!raw || typeof raw !== "object") throw new ConfigError(`--rate-limits: '${path}' must hold an object`);
   return raw as Partial<Config["rateLimits"]>;
+}
+
+/** The portal's public URL: --portal-url, or the base URL + /developers. */
+export function portalUrlOf(config: Pick<Config, "portalUrl">, base: string): string {
+  return config.portalUrl ?? `${base}${DEFAULT_PORTAL_PATH}`;
+}
+
+/**
+ * The paths this server answers portal pages at: /developers, and --portal-url's own
+ * path when a proxy forwards it unchanged ("" when the portal is the root of its own
+ * host: then only its install links reach this server). Paths the server answers
+ * otherwise are never taken.
+ */
+export function portalPaths(config: Pick<Config, "portalUrl">): string[] {
+  const paths = [DEFAULT_PORTAL_PATH];
+  if (!config.portalUrl) return paths;
+  const path = new URL(config.portalUrl).pathname.replace(/\/+$/, "");
+  if (!paths.includes(path) && !/^\/(api|gateway|channels|admin)(\/|$)/.test(path)) paths.push(path);
+  return paths;
 }
 
 /** A config for tests and embedding: in-memory, harness on, everything else default. */

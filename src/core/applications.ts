@@ -59,9 +59,14 @@ export class Applications {
     return this.db.query("SELECT * FROM applications WHERE owner_id = ? ORDER BY id").all(ownerId) as ApplicationRow[];
   }
 
-  /** Applications with privileged intents requested and not (yet) approved, oldest first. */
+  /** Applications with privileged intents requested and not (yet) approved or denied, oldest first. */
   awaitingApproval(): ApplicationRow[] {
     return this.db.query("SELECT * FROM applications WHERE (privileged_requested & ~privileged_approved) != 0 ORDER BY id").all() as ApplicationRow[];
+  }
+
+  /** Applications holding an approved privileged intent, oldest first. */
+  withApprovals(): ApplicationRow[] {
+    return this.db.query("SELECT * FROM applications WHERE privileged_approved != 0 ORDER BY id").all() as ApplicationRow[];
   }
 
   /** Applications with this exact name, oldest first (names are not unique). */
@@ -97,6 +102,7 @@ export class Applications {
         intents,
         privileged_requested: intents & PRIVILEGED_INTENTS,
         privileged_approved: 0,
+        privileged_denied: 0,
         public_key: newEd25519PublicKeyHex(),
         interactions_endpoint_url: null,
         token_version: 0,
@@ -106,9 +112,9 @@ export class Applications {
       };
       this.db
         .query(
-          `INSERT INTO applications (id, owner_id, bot_user_id, name, description, intents, privileged_requested, privileged_approved, public_key,
-             interactions_endpoint_url, token_version, token_hash, token_intents, created_at)
-           VALUES ($id, $owner_id, $bot_user_id, $name, $description, $intents, $privileged_requested, $privileged_approved, $public_key,
+          `INSERT INTO applications (id, owner_id, bot_user_id, name, description, intents, privileged_requested, privileged_approved, privileged_denied,
+             public_key, interactions_endpoint_url, token_version, token_hash, token_intents, created_at)
+           VALUES ($id, $owner_id, $bot_user_id, $name, $description, $intents, $privileged_requested, $privileged_approved, $privileged_denied, $public_key,
              $interactions_endpoint_url, $token_version, $token_hash, $token_intents, $created_at)`,
         )
         .run(app as never);
@@ -189,23 +195,39 @@ export class Applications {
 
   /**
    * Set the intents the application asks for. Privileged ones are recorded as a request
-   * for an administrator; the current token keeps its grant until the next rotation.
+   * for an administrator, except those an administrator denied: asking again takes
+   * `requestPrivileged`. The current token keeps its grant until the next rotation.
    */
   setIntents(appId: string, intents: number): ApplicationRow {
     return this.d.store.write(() => {
       this.require(appId);
       const bits = intents & ALL_INTENTS;
       this.db
-        .query("UPDATE applications SET intents = ?, privileged_requested = privileged_requested | ? WHERE id = ?")
+        .query("UPDATE applications SET intents = ?, privileged_requested = privileged_requested | (? & ~privileged_denied) WHERE id = ?")
         .run(bits, bits & PRIVILEGED_INTENTS, appId);
       this.d.store.emit({ type: "application.intents_changed", applicationId: appId });
       return this.require(appId);
     });
   }
 
+  /** The owner asks an administrator for privileged intents (again, after a denial); they join the intents asked for. */
+  requestPrivileged(appId: string, bits: number): ApplicationRow {
+    return this.d.store.write(() => {
+      this.require(appId);
+      const p = bits & PRIVILEGED_INTENTS;
+      this.db
+        .query("UPDATE applications SET intents = intents | ?1, privileged_requested = privileged_requested | ?1, privileged_denied = privileged_denied & ~?1 WHERE id = ?2")
+        .run(p, appId);
+      this.d.store.emit({ type: "application.intents_changed", applicationId: appId });
+      return this.require(appId);
+    });
+  }
+
   /**
-   * An administrator approves (or withdraws) privileged intents. `adminId` null means the
-   * operator of this server (CLI, seed), who is the administrator by definition.
+   * An administrator approves privileged intents, or denies them (a pending request, or
+   * an approval given before: a revocation). A denied intent is no longer pending, and
+   * stays denied until the owner asks again. `adminId` null means the operator of this
+   * server (CLI, seed), who is the administrator by definition.
    */
   approvePrivileged(appId: string, adminId: string | null, bits: number, approve = true): ApplicationRow {
     return this.d.store.write(() => {
@@ -213,8 +235,12 @@ export class Applications {
         throw DomainError.forbidden("Only an administrator can approve privileged intents");
       const a = this.require(appId);
       const p = bits & PRIVILEGED_INTENTS;
-      const next = approve ? a.privileged_approved | p : a.privileged_approved & ~p;
-      this.db.query("UPDATE applications SET privileged_approved = ? WHERE id = ?").run(next, appId);
+      const next = approve
+        ? { approved: a.privileged_approved | p, requested: a.privileged_requested, denied: a.privileged_denied & ~p }
+        : { approved: a.privileged_approved & ~p, requested: a.privileged_requested & ~p, denied: a.privileged_denied | p };
+      this.db
+        .query("UPDATE applications SET privileged_approved = ?, privileged_requested = ?, privileged_denied = ? WHERE id = ?")
+        .run(next.approved, next.requested, next.denied, appId);
       this.d.store.emit({ type: "application.intents_changed", applicationId: appId });
       return this.require(appId);
     });

@@ -156,11 +156,11 @@ export class Interactions {
   // ---- invocation by people ----
 
   /**
-   * The chat-input commands a person may run in a channel, by name: every command of each
-   * bot present there (a server's own command over the global one of the same name), that
+   * The commands of one type (chat-input by default; USER or MESSAGE for a context menu)
+   * a person may run in a channel, by name: every command of each bot present there (a server's own command over the global one of the same name), that
    * the channel's context allows and whose default permissions the person holds.
    */
-  available(userId: string, channelId: string): { app: ApplicationRow; command: Command }[] {
+  available(userId: string, channelId: string, type: number = COMMAND_TYPE.CHAT_INPUT): { app: ApplicationRow; command: Command }[] {
     const ch = this.requireVisibleChannel(channelId, userId);
     const apps = ch.guild_id
       ? this.apps.inGuild(ch.guild_id)
@@ -173,7 +173,7 @@ export class Interactions {
       const all = [...own, ...this.commands.list(app.id, null).filter((c) => !shadowed.has(`${c.body.type}:${c.name}`))];
       for (const command of all) {
         const b = command.body;
-        if (b.type !== 1 || (!ch.guild_id && !b.dm_permission) || (b.contexts && !b.contexts.includes(ctx))) continue;
+        if (b.type !== type || (!ch.guild_id && !b.dm_permission) || (b.contexts && !b.contexts.includes(ctx))) continue;
         if (this.mayUse(command, ch, userId)) out.push({ app, command });
       }
     }

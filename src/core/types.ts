@@ -22,6 +22,8 @@ export interface ApplicationRow {
   intents: number;
   privileged_requested: number;
   privileged_approved: number;
+  /** Privileged intents an administrator denied (or revoked) since they were last requested. */
+  privileged_denied: number;
   public_key: string;
   interactions_endpoint_url: string | null;
   token_version: number;

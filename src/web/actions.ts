@@ -102,3 +102,15 @@ export async function clickComponent(m: Message, customId: string, values?: stri
     fail("That did not go through", e);
   }
 }
+
+/** Run a context-menu command: a USER command (type 2) on a person, a MESSAGE command (type 3) on a message. */
+export async function runContextCommand(channelId: string, c: Command, type: 2 | 3, targetId: string): Promise<boolean> {
+  try {
+    const r = await api<Invocation>("POST", `/channels/${channelId}/interactions`, { application_id: c.application_id, name: c.name, type, target_id: targetId });
+    track(channelId, c.application_id, c.application_name, r);
+    return true;
+  } catch (e) {
+    fail(`${c.name} did not run`, e);
+    return false;
+  }
+}

@@ -1,6 +1,7 @@
 /**
  * The web client's pages, served by the same process at `/` (and at `/channels/...`, so
- * a reload keeps the open channel). The page is Bun's HTML bundle: bundled on first
+ * a reload keeps the open channel), the developer portal (`/developers`, its
+ * applications and install pages) and administration (`/admin`), all one build. The page is Bun's HTML bundle: bundled on first
  * request under `bun run`, and at build time into the compiled executable, which then
  * needs no file beside it. The client speaks only the people's API; nothing here
  * imports the rest of Parley.
@@ -10,15 +11,19 @@ import page from "./index.html";
 
 type Route = Response | typeof page;
 
-/** Paths the single-page client answers. */
-const PAGES = ["/", "/channels/*"];
+/** Paths the single-page client answers, given where the portal is served ("" for the root of its own host). */
+function pages(portalPaths: string[]): string[] {
+  const portal = portalPaths.flatMap((p) => (p ? [p, `${p}/*`] : ["/install/*"]));
+  return ["/", "/channels/*", "/admin", "/invite/*", ...portal];
+}
 
 /**
  * Bun.serve routes for the client. Compiled, Bun would send the assets with an ETag
  * only; since their names carry a content hash, they are sent as immutable instead,
  * and the page itself is revalidated every time.
  */
-export function webRoutes(): Record<string, Route> {
+export function webRoutes(portalPaths: string[]): Record<string, Route> {
+  const PAGES = pages(portalPaths);
   const files = page.files;
   if (!files?.length) return Object.fromEntries(PAGES.map((p) => [p, page]));
   const routes: Record<string, Route> = {};

@@ -1,6 +1,8 @@
 /**
- * Parley's web client: sign in, then chat. It speaks only the people's API
- * (/api/client/v1) and its live connection; ids are internal, never snowflakes.
+ * Parley's web pages, one build: sign in, then the chat (/, /channels/...), the developer
+ * portal (/developers: applications, install pages), administration (/admin) or an
+ * invite (/invite/<code>). They speak only the people's API (/api/client/v1) and, in the
+ * chat, its live connection; ids are internal, never snowflakes.
  */
 import { render } from "preact";
 import { useEffect } from "preact/hooks";
@@ -8,12 +10,19 @@ import { signal } from "@preact/signals";
 import { api, storedToken, storeToken } from "./api";
 import { LiveClient } from "./live";
 import { open, routeOf } from "./load";
+import { page, pageOf } from "./router";
 import { me, notice, route } from "./state";
 import type { Me } from "./types";
 import { SignIn } from "./views/SignIn";
 import { Chat } from "./views/Chat";
 import { watchDevice } from "./device";
 import { forgetDms } from "./dm-crypto";
+import { Frame } from "./views/Frame";
+import { Admin } from "./views/Admin";
+import { Invite } from "./views/Invite";
+import { Applications } from "./portal/Applications";
+import { AppPage } from "./portal/AppPage";
+import { Install } from "./portal/Install";
 
 const signedIn = signal(storedToken() !== null);
 const live = new LiveClient();
@@ -21,19 +30,29 @@ const live = new LiveClient();
 watchDevice();
 
 function App() {
+  const current = page.value;
+  const chat = current.kind === "chat";
   useEffect(() => {
     route.value = routeOf(location.pathname);
-    const onPop = () => void open(routeOf(location.pathname), false);
+    const onPop = () => {
+      const next = pageOf(location.pathname);
+      page.value = next;
+      if (next.kind === "chat") void open(routeOf(location.pathname), false);
+    };
     addEventListener("popstate", onPop);
-    if (signedIn.value) live.start();
     return () => removeEventListener("popstate", onPop);
   }, []);
+  useEffect(() => {
+    // Only the chat keeps a live connection; the other pages read what they show over HTTP.
+    if (!signedIn.value || !chat) return;
+    live.start();
+    return () => live.stop();
+  }, [signedIn.value, chat]);
 
   function onSignedIn(token: string, user: Me) {
     storeToken(token);
     me.value = user;
     signedIn.value = true;
-    live.start();
   }
 
   async function signOut() {
@@ -45,9 +64,29 @@ function App() {
     notice.value = null;
     signedIn.value = false;
     history.replaceState(null, "", "/");
+    page.value = pageOf("/");
   }
 
-  return signedIn.value ? <Chat onSignOut={signOut} /> : <SignIn onSignedIn={onSignedIn} />;
+  /** A session that ended elsewhere: sign in again on the same page. */
+  function expired() {
+    storeToken(null);
+    me.value = null;
+    forgetDms();
+    signedIn.value = false;
+  }
+
+  // Any page asks to sign in first and shows itself after, at the same address.
+  if (!signedIn.value) return <SignIn onSignedIn={onSignedIn} />;
+  if (current.kind === "chat") return <Chat onSignOut={signOut} />;
+  const portal = current.kind === "portal" || current.kind === "install" ? current.base || "/developers" : "/developers";
+  return (
+    <Frame portal={portal} onSignOut={signOut} onExpired={expired}>
+      {current.kind === "admin" && <Admin />}
+      {current.kind === "invite" && <Invite code={current.code} />}
+      {current.kind === "install" && <Install id={current.app} />}
+      {current.kind === "portal" && (current.app ? <AppPage base={portal} id={current.app} /> : <Applications base={portal} />)}
+    </Frame>
+  );
 }
 
 render(<App />, document.getElementById("app")!);

@@ -81,6 +81,24 @@ export async function signIn(browser: Browser, base: string, username: string, o
   return { context, page };
 }
 
+/**
+ * A person's own browser profile, opening `path` (a portal, install or admin page),
+ * signing in there and staying on it: the pages ask to sign in first and come back.
+ */
+export async function openAs(browser: Browser, base: string, path: string, username: string, password = PASSWORD): Promise<Person> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(WAIT_MS);
+  const page = await context.newPage();
+  page.on("dialog", (d) => void d.dismiss());
+  await page.goto(`${base}${path}`);
+  await page.getByRole("textbox", { name: "Username" }).fill(username);
+  await page.getByRole("textbox", { name: "Password" }).fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("navigation", { name: "Site" }).waitFor();
+  expect(new URL(page.url()).pathname).toBe(path);
+  return { context, page };
+}
+
 /** The channel entry whose accessible name starts with the channel's name. */
 export function channelEntry(page: Page, name: string) {
   return page.getByRole("navigation", { name: "Channels" }).getByRole("button", { name: new RegExp(`^${name}\\b`) });

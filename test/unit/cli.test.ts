@@ -65,6 +65,8 @@ describe("the parley command", () => {
       const created = await run(["app", "create", "Helper", "--owner", "alice", ...d]);
       const token1 = /token \(shown once\): (\S+)/.exec(created.out)![1];
       expect(token1.split(".")).toHaveLength(3);
+      // The install link names the application as its bot knows it (its snowflake), under the portal.
+      expect(created.out).toMatch(/install link: http:\/\/127\.0\.0\.1:7420\/developers\/install\/\d{17,20}\n?/);
       const intents = await run(["app", "intents", "Helper", "GUILDS,GUILD_MESSAGES,MESSAGE_CONTENT", ...d]);
       expect(intents.out).toContain("awaiting approval: MESSAGE_CONTENT");
       expect((await run(["app", "approve", "Helper", "GUILDS", ...d])).code).toBe(2);

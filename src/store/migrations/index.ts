@@ -9,6 +9,7 @@ import { m004 } from "./004_message_mentions";
 import { m005 } from "./005_webhook_tokens";
 import { m006 } from "./006_read_states";
 import { m007 } from "./007_devices";
+import { m008 } from "./008_privileged_denials";
 import type { Database } from "bun:sqlite";
 
 export interface Migration {
@@ -18,4 +19,4 @@ export interface Migration {
   run?: (db: Database) => void;
 }
 
-export const migrations: Migration[] = [m001, m002, m003, m004, m005, m006, m007];
+export const migrations: Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008];

@@ -12,6 +12,7 @@ import { MessageList } from "./MessageList";
 import { Composer } from "./Composer";
 import { Members } from "./Members";
 import { DmSecurity } from "./DmSecurity";
+import { ServerSettings, settingsFor } from "../settings/ServerSettings";
 
 export function Chat({ onSignOut }: { onSignOut(): void }) {
   const [menu, setMenu] = useState(false);
@@ -41,7 +42,9 @@ export function Chat({ onSignOut }: { onSignOut(): void }) {
         <ChannelsNav onPick={() => setMenu(false)} onSignOut={onSignOut} />
       </div>
       <main class="pane">
-        {channel ? (
+        {guild && settingsFor.value === guild.id ? (
+          <ServerSettings guild={guild} />
+        ) : channel ? (
           <>
             <h2 class="channel-name">
               {channelLabel(channel)}

@@ -1,5 +1,6 @@
 /** The member list: a `complementary` landmark named "Members", online first, bots tagged. */
-import { displayName, guildOf, members, users } from "../state";
+import { displayName, guildOf, members, route, users } from "../state";
+import { AppsMenu, USER_COMMAND } from "./AppsMenu";
 import type { Member } from "../types";
 
 const ORDER: Record<string, number> = { online: 0, idle: 1, dnd: 2, offline: 3 };
@@ -42,6 +43,7 @@ function Group({ title, list, presence, name, owner }: GroupProps) {
             {m.user.bot && <span class="tag">BOT</span>}
             {m.user.id === owner && <span class="owner">owner</span>}
             <span class="sr">, {WORDS[presence(m)] ?? presence(m)}</span>
+            {route.value.channel && <AppsMenu channelId={route.value.channel} type={USER_COMMAND} targetId={m.user.id} label={name(m)} />}
           </li>
         ))}
       </ul>

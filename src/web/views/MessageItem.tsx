@@ -12,6 +12,7 @@ import { EmbedView } from "./Embed";
 import { Components } from "./Components";
 import { E2eMark, EncryptedBody } from "./Encrypted";
 import { editEncrypted, textOf } from "../dm-crypto";
+import { AppsMenu, MESSAGE_COMMAND, USER_COMMAND } from "./AppsMenu";
 
 export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢", "👀", "✅"];
 
@@ -44,6 +45,7 @@ export function MessageItem({ m, onReply }: Props) {
         <time dateTime={m.created_at}>{new Date(m.created_at).toLocaleString()}</time>
         {m.edited_at && <span class="edited">(edited)</span>}
         {guild === null && <E2eMark m={m} />}
+        {!m.ephemeral && <AppsMenu channelId={m.channel_id} type={USER_COMMAND} targetId={m.author.id} label={name} />}
       </header>
       <div id={`c-${m.id}`} class="content">
         {editing ? <EditBox m={m} onDone={() => setEditing(false)} /> : <Body m={m} />}
@@ -75,6 +77,7 @@ export function MessageItem({ m, onReply }: Props) {
         )}
         {mine && (!m.ciphertext || textOf(m) !== null) && <button onClick={() => setEditing(true)}>Edit</button>}
         {mine && <button onClick={() => deleteMessage(m)}>Delete</button>}
+        {!m.ephemeral && <AppsMenu channelId={m.channel_id} type={MESSAGE_COMMAND} targetId={m.id} label="this message" />}
       </div>
       {picking && <Picker m={m} onDone={() => setPicking(false)} />}
     </article>

@@ -8,6 +8,7 @@ import { api, ApiError } from "../api";
 import { open } from "../load";
 import { channelLabel, displayName, dms, guildOf, guilds, me, readStates, route, showNotice } from "../state";
 import type { Channel, Guild } from "../types";
+import { SettingsButton } from "../settings/ServerSettings";
 
 const TEXT = new Set([0, 5]);
 
@@ -99,6 +100,7 @@ export function ChannelsNav({ onPick, onSignOut }: { onPick(): void; onSignOut()
   return (
     <nav aria-label="Channels" class="channels">
       <h2>{g ? g.name : "Direct messages"}</h2>
+      {g && <SettingsButton guild={g} />}
       <ul>
         {channels.map((c) => (
           <li key={c.id}>
@@ -114,6 +116,10 @@ export function ChannelsNav({ onPick, onSignOut }: { onPick(): void; onSignOut()
           Sign out
         </button>
       </footer>
+      <p class="elsewhere">
+        <a href="/developers">Developer portal</a>
+        {me.value?.admin && <a href="/admin">Administration</a>}
+      </p>
     </nav>
   );
 }

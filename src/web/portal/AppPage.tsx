@@ -1,0 +1,203 @@
+/**
+ * An application's page: name, description and interactions endpoint URL ("Save"),
+ * intents and their approval, "Reset token" (confirmed, the new token shown once), the
+ * public key, the install link, the servers its bot is in ("Remove" each) and "Delete
+ * application" (confirmed). Another person's application is simply not found (404).
+ */
+import { useEffect, useState } from "preact/hooks";
+import { api, ApiError } from "../api";
+import { go } from "../router";
+import { Confirm, CopyField, ErrorLine, Field, Link, TokenShown, errorText, fieldError } from "../views/ui";
+import { Intents } from "./Intents";
+import type { Application } from "./types";
+
+export function AppPage({ base, id }: { base: string; id: string }) {
+  const [app, setApp] = useState<Application | null>(null);
+  const [missing, setMissing] = useState<string | null>(null);
+  useEffect(() => {
+    setApp(null);
+    setMissing(null);
+    api<Application>("GET", `/applications/${encodeURIComponent(id)}`).then(setApp, (e) =>
+      setMissing(e instanceof ApiError && e.status === 404 ? "404: no application of yours has this id." : errorText(e)),
+    );
+  }, [id]);
+  useEffect(() => {
+    document.title = `${app?.name ?? "Application"} · Parley`;
+  }, [app?.name]);
+  if (missing)
+    return (
+      <div class="portal">
+        <h1>Application not found</h1>
+        <p>{missing}</p>
+        <Link href={base}>Back to Applications</Link>
+      </div>
+    );
+  if (!app) return <p class="muted">Loading…</p>;
+  return (
+    <div class="portal">
+      <p>
+        <Link href={base}>← Applications</Link>
+      </p>
+      <h1>{app.name}</h1>
+      <General app={app} onSaved={setApp} />
+      <Intents app={app} onChanged={setApp} />
+      <Token app={app} onChanged={setApp} />
+      <section class="card" aria-labelledby="keys-title">
+        <h2 id="keys-title">Keys and links</h2>
+        <CopyField id="public-key" label="Public key" value={app.public_key} copyLabel="Copy public key" />
+        <CopyField id="install-link" label="Install link" value={app.install_url} copyLabel="Copy install link" hint="Anyone who manages a server can add the bot through this page." />
+        <p>
+          <a href={app.install_url}>Open the install page</a>
+        </p>
+      </section>
+      <Servers app={app} onChanged={setApp} />
+      <Delete app={app} onDeleted={() => go(base)} />
+    </div>
+  );
+}
+
+function General({ app, onSaved }: { app: Application; onSaved(a: Application): void }) {
+  const [name, setName] = useState(app.name);
+  const [description, setDescription] = useState(app.description);
+  const [url, setUrl] = useState(app.interactions_endpoint_url ?? "");
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  async function save(e: Event) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    setSaved(false);
+    try {
+      onSaved(await api<Application>("PATCH", `/applications/${app.id}`, { name: name.trim(), description, interactions_endpoint_url: url.trim() || null }));
+      setSaved(true);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+  const errors = { name: fieldError(error, "name"), description: fieldError(error, "description"), url: fieldError(error, "interactions_endpoint_url") };
+  const other = error && !errors.name && !errors.description && !errors.url ? errorText(error) : undefined;
+  return (
+    <form class="card" onSubmit={save} noValidate aria-labelledby="general-title">
+      <h2 id="general-title">General information</h2>
+      <Field id="name" label="Name" value={name} onInput={setName} error={errors.name} />
+      <Field id="description" label="Description" value={description} onInput={setDescription} error={errors.description} multiline hint="Shown on the install page." />
+      <Field
+        id="interactions-url"
+        label="Interactions endpoint URL"
+        value={url}
+        onInput={setUrl}
+        error={errors.url}
+        placeholder="https://example.com/interactions"
+        hint="https only. Parley stores it but delivers interactions over the gateway."
+      />
+      <ErrorLine error={other} />
+      <div class="buttons">
+        <button type="submit" class="primary" disabled={busy}>
+          Save
+        </button>
+        <span role="status" class="hint">
+          {saved ? "Saved." : ""}
+        </span>
+      </div>
+    </form>
+  );
+}
+
+function Token({ app, onChanged }: { app: Application; onChanged(a: Application): void }) {
+  const [asking, setAsking] = useState(false);
+  const [token, setToken] = useState<string | null>(null);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  async function reset() {
+    setBusy(true);
+    setError(undefined);
+    try {
+      setToken((await api<{ token: string }>("POST", `/applications/${app.id}/token`)).token);
+      setAsking(false);
+      onChanged(await api<Application>("GET", `/applications/${app.id}`));
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <section class="card" aria-labelledby="token-title">
+      <h2 id="token-title">Bot token</h2>
+      <p>The token was shown once, when it was made: Parley keeps only a digest. This is token version {app.token_version}.</p>
+      {token && <TokenShown token={token} />}
+      <button type="button" onClick={() => setAsking(true)}>
+        Reset token
+      </button>
+      {!asking && <ErrorLine error={error} />}
+      {asking && (
+        <Confirm title="Reset the token?" confirm="Reset" busy={busy} error={error} onConfirm={reset} onCancel={() => setAsking(false)}>
+          <p>A new token is made and shown once. The current token stops working at once: a bot using it is disconnected.</p>
+        </Confirm>
+      )}
+    </section>
+  );
+}
+
+function Servers({ app, onChanged }: { app: Application; onChanged(a: Application): void }) {
+  const [errors, setErrors] = useState<Record<string, string | undefined>>({});
+  async function remove(guildId: string) {
+    setErrors({ ...errors, [guildId]: undefined });
+    try {
+      await api("DELETE", `/applications/${app.id}/guilds/${guildId}`);
+      onChanged(await api<Application>("GET", `/applications/${app.id}`));
+    } catch (e) {
+      setErrors({ ...errors, [guildId]: errorText(e) });
+    }
+  }
+  return (
+    <section class="card" aria-labelledby="servers-title">
+      <h2 id="servers-title">Servers</h2>
+      {!app.guilds.length && <p class="muted">The bot is in no server yet. Share the install link.</p>}
+      <ul class="rows" aria-label="Servers the bot is in">
+        {app.guilds.map((g) => (
+          <li key={g.id}>
+            <span class="row-name">{g.name}</span>
+            <button type="button" onClick={() => remove(g.id)}>
+              Remove
+            </button>
+            <ErrorLine error={errors[g.id]} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Delete({ app, onDeleted }: { app: Application; onDeleted(): void }) {
+  const [asking, setAsking] = useState(false);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  async function remove() {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await api("DELETE", `/applications/${app.id}`);
+      onDeleted();
+    } catch (e) {
+      setError(errorText(e));
+      setBusy(false);
+    }
+  }
+  return (
+    <section class="card danger-zone" aria-labelledby="delete-title">
+      <h2 id="delete-title">Delete</h2>
+      <button type="button" class="danger" onClick={() => setAsking(true)}>
+        Delete application
+      </button>
+      {asking && (
+        <Confirm title={`Delete ${app.name}?`} confirm="Delete" busy={busy} error={error} onConfirm={remove} onCancel={() => setAsking(false)}>
+          <p>Its bot leaves every server and its token stops working at once. This cannot be undone.</p>
+        </Confirm>
+      )}
+    </section>
+  );
+}

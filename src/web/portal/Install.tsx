@@ -1,0 +1,109 @@
+/**
+ * The install page ({portal_url}/install/<application_id>, spec 5.10): the
+ * application's name and description, a combobox "Server" listing only the servers where
+ * the person holds Manage Server, Administrator or ownership, and "Install"; then a
+ * confirmation with a link to the server. (Signing in first is the frame's part: the
+ * page is the same URL before and after.)
+ */
+import { useEffect, useState } from "preact/hooks";
+import { api, ApiError } from "../api";
+import { BIT, holds } from "../names";
+import { me } from "../state";
+import type { Guild } from "../types";
+import { ErrorLine, errorText } from "../views/ui";
+import type { InstallInfo } from "./types";
+
+function manages(g: Guild): boolean {
+  return g.owner_id === me.value?.id || holds(g, BIT.MANAGE_GUILD);
+}
+
+export function Install({ id }: { id: string }) {
+  const [info, setInfo] = useState<InstallInfo | null>(null);
+  const [guilds, setGuilds] = useState<Guild[] | null>(null);
+  const [missing, setMissing] = useState<string>();
+  const [error, setError] = useState<string>();
+  const [done, setDone] = useState<Guild | null>(null);
+  useEffect(() => {
+    api<InstallInfo>("GET", `/applications/${encodeURIComponent(id)}/install`).then(setInfo, (e) =>
+      setMissing(e instanceof ApiError && e.status === 404 ? "There is no application with this id." : errorText(e)),
+    );
+    api<Guild[]>("GET", "/guilds").then(
+      (gs) => setGuilds(gs.filter(manages)),
+      (e) => setError(errorText(e)),
+    );
+  }, [id]);
+  useEffect(() => {
+    document.title = `Install ${info?.name ?? "an application"} · Parley`;
+  }, [info?.name]);
+
+  if (missing)
+    return (
+      <div class="portal install">
+        <h1>Application not found</h1>
+        <p>{missing}</p>
+      </div>
+    );
+  if (!info || !guilds) return <ErrorLine error={error} />;
+  if (done)
+    return (
+      <div class="portal install">
+        <h1>{info.name} was added</h1>
+        <p role="status">
+          {info.name} is now a member of {done.name}.
+        </p>
+        <p>
+          <a href={`/channels/${done.id}`}>Open {done.name}</a>
+        </p>
+      </div>
+    );
+  return <InstallForm info={info} guilds={guilds} onDone={setDone} />;
+}
+
+function InstallForm({ info, guilds, onDone }: { info: InstallInfo; guilds: Guild[]; onDone(g: Guild): void }) {
+  const [choice, setChoice] = useState(guilds[0]?.id ?? "");
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  async function install(e: Event) {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await api("POST", `/applications/${info.id}/install`, { guild_id: choice });
+      onDone(guilds.find((g) => g.id === choice)!);
+    } catch (err) {
+      setError(errorText(err));
+      setBusy(false);
+    }
+  }
+  const none = !guilds.length;
+  return (
+    <form class="portal install card" onSubmit={install} noValidate>
+      <p class="muted">An application wants to join a server you manage</p>
+      <h1>{info.name}</h1>
+      {info.description ? <p class="description">{info.description}</p> : <p class="muted">No description.</p>}
+      <div class="field">
+        <label for="server">Server</label>
+        <select id="server" value={choice} disabled={none} aria-describedby={none ? "no-server" : "server-hint"} onChange={(e) => setChoice(e.currentTarget.value)}>
+          {guilds.map((g) => (
+            <option key={g.id} value={g.id}>
+              {g.name}
+            </option>
+          ))}
+        </select>
+        {none ? (
+          <small id="no-server" class="hint">
+            You manage no server: adding a bot takes Manage Server, Administrator or ownership of a server.
+          </small>
+        ) : (
+          <small id="server-hint" class="hint">
+            Servers where you hold Manage Server, Administrator or ownership.
+          </small>
+        )}
+      </div>
+      <ErrorLine error={error} />
+      <button type="submit" class="primary" disabled={busy || none || !choice}>
+        Install
+      </button>
+    </form>
+  );
+}

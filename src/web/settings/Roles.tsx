@@ -1,0 +1,158 @@
+/**
+ * Roles and a channel's overwrites, for people with Manage Roles: the 13 honoured
+ * permissions by name (spec 2.9). The server refuses bits the person does not hold, and
+ * that refusal is shown beside the form.
+ */
+import { useEffect, useState } from "preact/hooks";
+import { api } from "../api";
+import { PERMISSIONS, permissionLabels } from "../names";
+import { displayName, members } from "../state";
+import type { Channel, Guild, Role } from "../types";
+import { ErrorLine, Field, errorText, fieldError } from "../views/ui";
+import { textChannels, useRequest } from "./common";
+
+export function Roles({ guild }: { guild: Guild }) {
+  const [name, setName] = useState("");
+  const [perms, setPerms] = useState<Set<string>>(new Set());
+  const req = useRequest();
+  const nameError = fieldError(req.error, "name");
+  async function create(e: Event) {
+    e.preventDefault();
+    const body = { name: name.trim(), permissions: PERMISSIONS.filter((p) => perms.has(p.name)).map((p) => p.name) };
+    const r = await req.run(() => api<Role>("POST", `/guilds/${guild.id}/roles`, body), (r) => `Role ${r.name} created.`);
+    if (r) {
+      setName("");
+      setPerms(new Set());
+    }
+  }
+  const toggle = (n: string, on: boolean) => {
+    const next = new Set(perms);
+    if (on) next.add(n);
+    else next.delete(n);
+    setPerms(next);
+  };
+  const roles = [...guild.roles].sort((a, b) => b.position - a.position);
+  return (
+    <form class="card" onSubmit={create} noValidate aria-labelledby="roles-title">
+      <h3 id="roles-title">Roles</h3>
+      <ul class="rows" aria-label="Roles">
+        {roles.map((r) => (
+          <li key={r.id}>
+            <span class="row-name">
+              <b>{r.name}</b> <span class="muted">{permissionLabels(r.permissions).join(", ") || "no permissions"}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+      <Field id="role-name" label="Role name" value={name} onInput={setName} error={nameError} />
+      <fieldset>
+        <legend>Permissions</legend>
+        <ul class="perm-grid">
+          {PERMISSIONS.map((p) => (
+            <li key={p.name}>
+              <input type="checkbox" id={`perm-${p.name}`} checked={perms.has(p.name)} onChange={(e) => toggle(p.name, e.currentTarget.checked)} />
+              <label for={`perm-${p.name}`}>{p.label}</label>
+            </li>
+          ))}
+        </ul>
+      </fieldset>
+      <ErrorLine error={req.error && !nameError ? errorText(req.error) : undefined} />
+      <div class="buttons">
+        <button type="submit" class="primary" disabled={req.busy}>
+          Create role
+        </button>
+        <span role="status" class="hint">
+          {req.status}
+        </span>
+      </div>
+    </form>
+  );
+}
+
+type Choice = "inherit" | "allow" | "deny";
+
+/** What a channel's overwrite for a target says, permission by permission. */
+function choicesOf(c: Channel | undefined, target: string): Record<string, Choice> {
+  const o = (c as (Channel & { overwrites?: { target_id: string; allow: string; deny: string }[] }) | undefined)?.overwrites?.find((x) => x.target_id === target);
+  const allow = Number(o?.allow ?? 0);
+  const deny = Number(o?.deny ?? 0);
+  return Object.fromEntries(PERMISSIONS.map((p) => [p.name, allow & p.bit ? "allow" : deny & p.bit ? "deny" : "inherit"]));
+}
+
+export function Overwrites({ guild }: { guild: Guild }) {
+  const channels = textChannels(guild);
+  const people = members.value[guild.id] ?? [];
+  const [channel, setChannel] = useState(channels[0]?.id ?? "");
+  const [target, setTarget] = useState(guild.roles.find((r) => r.everyone)?.id ?? "");
+  const current = guild.channels.find((c) => c.id === channel);
+  const [choices, setChoices] = useState<Record<string, Choice>>(choicesOf(current, target));
+  useEffect(() => setChoices(choicesOf(current, target)), [channel, target]);
+  const req = useRequest();
+  const isRole = guild.roles.some((r) => r.id === target);
+  async function save(e: Event) {
+    e.preventDefault();
+    const pick = (c: Choice) => PERMISSIONS.filter((p) => choices[p.name] === c).map((p) => p.name);
+    const body = { type: isRole ? "role" : "member", allow: pick("allow"), deny: pick("deny") };
+    await req.run(() => api<Channel>("PUT", `/channels/${channel}/overwrites/${target}`, body), () => "Overwrites saved.");
+  }
+  return (
+    <form class="card" onSubmit={save} noValidate aria-labelledby="overwrites-title">
+      <h3 id="overwrites-title">Channel permissions</h3>
+      <div class="inline-form">
+        <div class="field">
+          <label for="ow-channel">Channel</label>
+          <select id="ow-channel" value={channel} onChange={(e) => setChannel(e.currentTarget.value)}>
+            {channels.map((c) => (
+              <option key={c.id} value={c.id}>
+                #{c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="ow-target">Role or member</label>
+          <select id="ow-target" value={target} onChange={(e) => setTarget(e.currentTarget.value)}>
+            <optgroup label="Roles">
+              {guild.roles.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.everyone ? "@everyone" : `@${r.name}`}
+                </option>
+              ))}
+            </optgroup>
+            <optgroup label="Members">
+              {people.map((m) => (
+                <option key={m.user.id} value={m.user.id}>
+                  {m.nick || displayName(m.user)}
+                </option>
+              ))}
+            </optgroup>
+          </select>
+        </div>
+      </div>
+      <fieldset>
+        <legend>Overwrites</legend>
+        <ul class="perm-grid">
+          {PERMISSIONS.map((p) => (
+            <li key={p.name}>
+              <select id={`ow-${p.name}`} value={choices[p.name]} onChange={(e) => setChoices({ ...choices, [p.name]: e.currentTarget.value as Choice })}>
+                <option value="inherit">Inherit</option>
+                <option value="allow">Allow</option>
+                <option value="deny">Deny</option>
+              </select>
+              <label for={`ow-${p.name}`}>{p.label}</label>
+            </li>
+          ))}
+        </ul>
+      </fieldset>
+      <ErrorLine error={req.error ? errorText(req.error) : undefined} />
+      <div class="buttons">
+        <button type="submit" class="primary" disabled={req.busy || !channel || !target}>
+          Save overwrites
+        </button>
+        <span role="status" class="hint">
+          {req.status}
+        </span>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,29 @@
+/** What the server settings' parts share: the text channels, and a request that shows its outcome. */
+import { useState } from "preact/hooks";
+import type { Channel, Guild } from "../types";
+
+export const textChannels = (g: Guild): Channel[] => g.channels.filter((c) => c.type === 0 || c.type === 5);
+
+/** A request that shows its outcome: an error next to the control, or a short status. */
+export function useRequest() {
+  const [error, setError] = useState<unknown>(null);
+  const [status, setStatus] = useState("");
+  const [busy, setBusy] = useState(false);
+  async function run<T>(what: () => Promise<T>, done: (r: T) => string): Promise<T | null> {
+    setBusy(true);
+    setError(null);
+    setStatus("");
+    try {
+      const r = await what();
+      setStatus(done(r));
+      return r;
+    } catch (e) {
+      setError(e);
+      return null;
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { error, status, busy, run };
+}
+
