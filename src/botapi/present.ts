@@ -10,7 +10,7 @@ import { messageJson } from "../wire/serializers/message";
 import { channelJson } from "../wire/serializers/channel";
 import { memberJson } from "../wire/serializers/member";
 import { webhookJson } from "../wire/serializers/webhook";
-import { contentSubject, contentVisible, type ContentViewer } from "../wire/visibility";
+import { messageVisibility, type ContentViewer } from "../wire/visibility";
 
 export interface MessageOut {
   /** The bot the answer is for: reactions' `me`, and content gating by its token's intents. */
@@ -24,8 +24,7 @@ export interface MessageOut {
 /** A message as a bot sees it through REST (spec 5.9: gated by the token's intents). */
 export function messageOut(api: BotApi, m: MessageRow, o: MessageOut): Record<string, unknown> {
   const model = api.core.reads.messages.message(m, { viewerId: o.viewer?.botUserId ?? null, reactions: !o.fresh, channel: o.channel });
-  const content = o.viewer === null || contentVisible(o.viewer, contentSubject(model));
-  return messageJson(api.flakes, model, { content });
+  return messageJson(api.flakes, model, messageVisibility(o.viewer, model));
 }
 
 export function channelOut(api: BotApi, c: ChannelRow, viewerId: string) {

@@ -5,7 +5,7 @@ import type { DomainEvent } from "../core/events";
 import type { MessageModel } from "../core/reads";
 import { messageJson } from "../wire/serializers/message";
 import { memberJson } from "../wire/serializers/member";
-import { contentSubject, contentVisible } from "../wire/visibility";
+import { messageVisibility } from "../wire/visibility";
 import type { GatewayContext } from "./context";
 import { fixed, once, type Audience, type Delivery } from "./deliveries";
 import { contentViewer, GATES } from "./intents";
@@ -44,14 +44,14 @@ export function messageDeliveries(ctx: GatewayContext, aud: Audience, e: Message
 function messageViews(ctx: GatewayContext, model: MessageModel): (s: Session) => string {
   const cache = new Map<string, string>();
   const perViewer = (model.reactions?.length ?? 0) > 0;
-  const subject = contentSubject(model);
   return (s) => {
-    const content = contentVisible(contentViewer(s), subject);
-    const key = perViewer ? `${content}:${s.owner.botUserId}` : String(content);
+    const view = messageVisibility(contentViewer(s), model);
+    const shown = `${view.content}:${view.referencedContent}`;
+    const key = perViewer ? `${shown}:${s.owner.botUserId}` : shown;
     let d = cache.get(key);
     if (d === undefined) {
       const seen = perViewer ? { ...model, reactions: ctx.core.reads.messages.reactions(model.row.id, s.owner.botUserId) } : model;
-      d = JSON.stringify(messageJson(ctx.flakes, seen, { content, gateway: true }));
+      d = JSON.stringify(messageJson(ctx.flakes, seen, { ...view, gateway: true }));
       cache.set(key, d);
     }
     return d;

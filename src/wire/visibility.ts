@@ -40,3 +40,15 @@ export function contentVisible(viewer: ContentViewer, m: ContentSubject): boolea
 export function contentSubject(m: MessageModel): ContentSubject {
   return { authorId: m.row.author_id, webhookId: m.row.webhook_id, guildId: m.channel?.guild_id ?? null, mentions: m.mentions.map((u) => u.id) };
 }
+
+/**
+ * What a viewer may read of a message and of the message it replies to: each judged by
+ * the rule on its own subject, so replying to a message never reveals it.
+ */
+export function messageVisibility(viewer: ContentViewer | null, m: MessageModel): { content: boolean; referencedContent: boolean } {
+  if (viewer === null) return { content: true, referencedContent: true };
+  return {
+    content: contentVisible(viewer, contentSubject(m)),
+    referencedContent: m.referenced ? contentVisible(viewer, contentSubject(m.referenced)) : false,
+  };
+}

@@ -341,4 +341,17 @@ describe("MESSAGE_CONTENT and the bot's own messages", () => {
     expect(mention.d).toMatchObject({ content: `<@${flake}> hi`, mentions: [{ id: flake }] });
     expect(other.d).toMatchObject({ content: "", embeds: [], mentions: [{ id: W.w.users.alice.id }] });
   });
+
+  test("the bot's own reply shows its text, not the replied-to message's: referenced_message follows the rule on itself", async () => {
+    const plain = await bot("PlainBot", I.GUILDS | I.GUILD_MESSAGES);
+    const full = await bot("AllBot", I.GUILDS | I.GUILD_MESSAGES | I.MESSAGE_CONTENT);
+    const plainBotUser = p.core.apps.get(W.app("PlainBot"))!.bot_user_id;
+    const ch = W.channel("Lab", "general");
+    const secret = p.core.messages.create({ channelId: ch, authorId: W.person("bob"), content: "not for bots" });
+    p.core.messages.create({ channelId: ch, authorId: plainBotUser, content: "noted", reference: { messageId: secret.id, channelId: ch, guildId: null } });
+    await syncAll(plain, full);
+    const reply = (g: Gw) => g.dispatches().filter((f: any) => f.t === "MESSAGE_CREATE")[1].d;
+    expect(reply(plain)).toMatchObject({ content: "noted", referenced_message: { content: "" } });
+    expect(reply(full)).toMatchObject({ content: "noted", referenced_message: { content: "not for bots" } });
+  });
 });

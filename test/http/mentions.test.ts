@@ -69,4 +69,26 @@ describe("mentions", () => {
     const hidden = await call(p, "GET", `/channels/${general}/messages/${other}`, { token: quiet.token });
     expect(hidden.body).toMatchObject({ content: "", mentions: [{ id: w.users.alice.id }] });
   });
+
+  test("replying never reveals the replied-to message: referenced_message follows the rule on itself", async () => {
+    const alice = p.api.flakes.uuid(w.users.alice.id)!;
+    const { app, bot } = p.core.apps.create({ ownerId: alice, name: "Quiet", intents: INTENTS.GUILDS | INTENTS.GUILD_MESSAGES });
+    p.core.apps.install(app.id, p.api.flakes.uuid(w.guilds.Lab.id)!, alice);
+    const quiet = rotateToken(p.core.apps, p.api.flakes, app.id);
+    const secret = await bobSays("the launch code is 0000");
+    // The bot's own reply is exempt; the message it replies to is not.
+    const reply = await call(p, "POST", `/channels/${general}/messages`, { token: quiet, body: { content: "noted", message_reference: { message_id: secret } } });
+    expect(reply.status).toBe(200);
+    expect(reply.body.content).toBe("noted");
+    expect(reply.body.referenced_message).toMatchObject({ id: secret, content: "", embeds: [], components: [] });
+    const again = await call(p, "GET", `/channels/${general}/messages/${reply.body.id}`, { token: quiet });
+    expect(again.body.referenced_message.content).toBe("");
+    // A reply to the bot's own message shows that message: it is the bot's.
+    const back = (await call(p, "POST", "/api/harness/v1/users/bob/messages", { body: { channel_id: general, content: "thanks", reply_to: reply.body.id } })).body.id;
+    const seen = await call(p, "GET", `/channels/${general}/messages/${back}`, { token: quiet });
+    expect(seen.body.referenced_message).toMatchObject({ id: reply.body.id, content: "noted" });
+    // With the intent, everything shows.
+    const full = await call(p, "GET", `/channels/${general}/messages/${reply.body.id}`, { token });
+    expect(full.body.referenced_message.content).toBe("the launch code is 0000");
+  });
 });

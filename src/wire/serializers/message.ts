@@ -8,6 +8,12 @@ import { embedsOut, textOut } from "../mentions";
 export interface MessageView {
   /** false withholds content, embeds, components and attachments of server messages (MESSAGE_CONTENT). */
   content: boolean;
+  /**
+   * The same for `referenced_message`, judged by the rule on that message itself: a
+   * reply's exemption (the bot's own, or mentioning it) is not the replied-to one's.
+   * Absent, it follows `content` (views whose content is never gated).
+   */
+  referencedContent?: boolean;
   /** Gateway dispatches add guild_id, channel_type and the author's member (without user). */
   gateway?: boolean;
 }
@@ -63,7 +69,7 @@ export function messageJson(f: Ids, model: MessageModel, view: MessageView, dept
       ...(m.reference_guild_id ? { guild_id: f.of(m.reference_guild_id) } : {}),
     };
     if (model.referenced !== undefined && depth === 0)
-      out.referenced_message = model.referenced ? messageJson(f, model.referenced, { content: view.content }, 1) : null;
+      out.referenced_message = model.referenced ? messageJson(f, model.referenced, { content: view.referencedContent ?? view.content }, 1) : null;
   }
 
   if (view.gateway) {
