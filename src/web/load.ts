@@ -60,6 +60,14 @@ export async function open(r: Route, push = true): Promise<void> {
   if (next.channel) void markRead(next.channel);
 }
 
+/** Open (or make) the DM with someone one shares a server with, and go there. */
+export async function openDmWith(userId: string): Promise<void> {
+  const c = await api<Channel>("POST", "/users/@me/dms", { recipient_id: userId });
+  rememberUsers(c.recipients ?? []);
+  if (!dms.value.some((x) => x.id === c.id)) dms.value = [...dms.value, c];
+  await open({ guild: "@me", channel: c.id });
+}
+
 /** The route a URL names (/channels/<server or @me>/<channel>). */
 export function routeOf(pathname: string): Route {
   const [, head, guild, channel] = pathname.split("/");

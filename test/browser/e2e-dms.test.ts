@@ -93,6 +93,26 @@ describe("two people in two browsers", () => {
     }
   }, 30_000);
 
+  test("a DM starts from the member list: Message Carol opens it, and she reads what was sent", async () => {
+    // Carol's browser holds a device before the message is sealed, so it is sealed for her.
+    const carol = await signIn(browser, s.base, "carol");
+    try {
+      await devicesOf(s, "carol", 1);
+      await alice.page.getByRole("navigation", { name: "Servers" }).getByRole("button", { name: "Lab" }).click();
+      const members = alice.page.getByRole("complementary", { name: "Members" });
+      await members.getByRole("button", { name: "Message Bob" }).waitFor();
+      expect(await members.getByRole("button", { name: "Message Alice" }).count()).toBe(0);
+      await members.getByRole("button", { name: "Message Carol" }).click();
+      await alice.page.getByRole("textbox", { name: "Message @Carol" }).waitFor();
+      const hello = secret("hello-carol");
+      await say(alice, "Carol", hello);
+      await openDm(carol, "Alice");
+      await message(carol.page, new RegExp(`^Alice ${hello}$`)).waitFor();
+    } finally {
+      await carol.context.close();
+    }
+  }, 30_000);
+
   test("a third person cannot read it, even holding the ciphertext and a device of her own", async () => {
     const refused = async (path: string) => {
       const r = await s.raw("carol", "GET", path);

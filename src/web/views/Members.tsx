@@ -1,5 +1,7 @@
 /** The member list: a `complementary` landmark named "Members", online first, bots tagged. */
-import { displayName, guildOf, members, route, users } from "../state";
+import { displayName, guildOf, me, members, route, showNotice, users } from "../state";
+import { ApiError } from "../api";
+import { openDmWith } from "../load";
 import { AppsMenu, USER_COMMAND } from "./AppsMenu";
 import type { Member } from "../types";
 
@@ -43,10 +45,23 @@ function Group({ title, list, presence, name, owner }: GroupProps) {
             {m.user.bot && <span class="tag">BOT</span>}
             {m.user.id === owner && <span class="owner">owner</span>}
             <span class="sr">, {WORDS[presence(m)] ?? presence(m)}</span>
+            {m.user.id !== me.value?.id && (
+              <button class="dm-open" aria-label={`Message ${name(m)}`} title="Direct message" onClick={() => void messageTo(m.user.id)}>
+                ✉
+              </button>
+            )}
             {route.value.channel && <AppsMenu channelId={route.value.channel} type={USER_COMMAND} targetId={m.user.id} label={name(m)} />}
           </li>
         ))}
       </ul>
     </section>
   );
+}
+
+async function messageTo(userId: string): Promise<void> {
+  try {
+    await openDmWith(userId);
+  } catch (e) {
+    showNotice(`The direct message could not be opened: ${e instanceof ApiError ? e.message : "the server could not be reached"}`);
+  }
 }
