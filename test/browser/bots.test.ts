@@ -55,7 +55,10 @@ describe("a discord.js bot in the web client", () => {
     const alice = await signIn(browser, s.base, "alice");
     try {
       const members = alice.page.getByRole("complementary", { name: "Members" });
-      await members.getByRole("listitem").filter({ hasText: /^DemoBot\s*BOT, online$/ }).waitFor();
+      // The row also holds its controls ("Message DemoBot", the Apps menu), so only its start is matched.
+      const row = members.getByRole("listitem").filter({ hasText: /^DemoBot\s*BOT, online/ });
+      await row.waitFor();
+      await row.getByRole("button", { name: "Message DemoBot" }).waitFor();
     } finally {
       await alice.context.close();
     }
