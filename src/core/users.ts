@@ -2,6 +2,8 @@ import type { CoreDeps } from "./deps";
 import type { UserRow } from "./types";
 import { DomainError } from "./errors";
 import { hashPassword, randomSecret, sha256Hex, verifyPassword } from "./crypto";
+import { Memo } from "./memo";
+import { statement } from "./statement";
 
 const USERNAME = /^[a-z0-9_.]{2,32}$/;
 export const PRESENCES = ["online", "idle", "dnd", "offline"] as const;
@@ -9,10 +11,17 @@ export type Presence = (typeof PRESENCES)[number];
 
 /** People and bot users: identities, passwords, people's sessions, presence. */
 export class Users {
-  constructor(private readonly d: CoreDeps) {}
+  /** Authors, mentions and bots are read on every message: kept until the table changes (core/memo.ts). */
+  private readonly byId: Memo<UserRow | null>;
+  private readonly byIdStmt;
+
+  constructor(private readonly d: CoreDeps) {
+    this.byId = new Memo(d.store, ["users"]);
+    this.byIdStmt = statement(d.store.db, "SELECT * FROM users WHERE id = ?");
+  }
 
   get(id: string): UserRow | null {
-    return this.d.store.db.query("SELECT * FROM users WHERE id = ?").get(id) as UserRow | null;
+    return this.byId.get(id, () => this.byIdStmt().get(id) as UserRow | null);
   }
 
   require(id: string): UserRow {

@@ -10,11 +10,12 @@
  * once at the end of the event-loop turn; batched() answers only after that commit. Every
  * other writer commits at once as before, committing an open batch first.
  */
-import { Database } from "bun:sqlite";
+import { Database, type Statement } from "bun:sqlite";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { migrations } from "./migrations";
+import { Changes } from "./changes";
 
 export interface StoreOptions {
   path: string; // file path or ":memory:"
@@ -38,6 +39,8 @@ interface Scope {
 
 export class Store {
   readonly db: Database;
+  /** Which tables changed (store/changes.ts): what lets the core keep reads in memory. */
+  readonly changes: Changes;
   private pending: unknown[] | null = null;
   private publish: (events: unknown[]) => void = () => {};
   private readonly scope = new AsyncLocalStorage<Scope>();
@@ -56,7 +59,15 @@ export class Store {
     this.db.exec("PRAGMA foreign_keys = ON");
     this.db.exec("PRAGMA wal_autocheckpoint = 10000");
     this.migrate();
+    this.changes = new Changes(this.db);
+    this.stmt = {
+      savepoint: this.db.prepare("SAVEPOINT w"),
+      release: this.db.prepare("RELEASE w"),
+      rollbackTo: this.db.prepare("ROLLBACK TO w"),
+    };
   }
+
+  private readonly stmt: { savepoint: Statement; release: Statement; rollbackTo: Statement };
 
   /** The bus subscribes here; called once by the composition root. */
   onCommit(publish: (events: unknown[]) => void): void {
@@ -76,9 +87,13 @@ export class Store {
     this.pending = [];
     let events: unknown[];
     let result: T;
+    const written = this.changes.written;
     try {
       result = this.db.transaction(fn)();
       events = this.pending;
+    } catch (e) {
+      if (this.changes.written !== written) this.changes.rolledBack();
+      throw e;
     } finally {
       this.pending = null;
     }
@@ -91,18 +106,41 @@ export class Store {
    * fn could have read from or written to has committed: an answer built from the result
    * never shows uncommitted rows, and an acknowledged write is durable. Rejects with the
    * commit's error if one of those batches failed to commit.
+   *
+   * Answers synchronously when fn does and there is no open batch to wait for (a read
+   * while nothing is being written): a promise costs a request a turn of the event loop.
    */
-  async batched<T>(fn: () => T | Promise<T>): Promise<T> {
+  batched<T>(fn: () => Promise<T>): Promise<T>;
+  batched<T>(fn: () => T | Promise<T>): T | Promise<T>;
+  batched<T>(fn: () => T | Promise<T>): T | Promise<T> {
     // Reads share the connection, so fn sees the open batch's rows (if any) from now on.
     const first = this.batch ? this.batch.id : this.batches + 1;
     const scope: Scope = { on: true };
-    let result: T;
+    let result: T | Promise<T>;
     try {
-      result = await this.scope.run(scope, fn);
-    } finally {
+      result = this.scope.run(scope, fn);
+    } catch (e) {
       scope.on = false;
+      throw e;
     }
-    if (this.batch) await this.batch.done;
+    if (!(result instanceof Promise)) {
+      scope.on = false;
+      return this.batch ? this.batch.done.then(() => this.settled(first, result as T)) : this.settled(first, result);
+    }
+    return result.then(
+      async (value) => {
+        scope.on = false;
+        if (this.batch) await this.batch.done;
+        return this.settled(first, value);
+      },
+      (e) => {
+        scope.on = false;
+        throw e;
+      },
+    );
+  }
+
+  private settled<T>(first: number, result: T): T {
     // Conservative: a failed batch opened after fn ended also counts; failures are rare.
     if (this.failed && this.failed.id >= first) throw this.failed.error;
     return result;
@@ -116,16 +154,18 @@ export class Store {
   private writeBatched<T>(fn: () => T): T {
     const batch = this.batch ?? this.openBatch();
     this.pending = [];
-    this.db.query("SAVEPOINT w").run();
+    const written = this.changes.written;
+    this.stmt.savepoint.run();
     try {
       const result = fn();
-      this.db.query("RELEASE w").run();
+      this.stmt.release.run();
       if (this.pending.length) batch.events.push(this.pending);
       return result;
     } catch (e) {
       // Undo only this write; the batch's other writes stay.
-      this.db.query("ROLLBACK TO w").run();
-      this.db.query("RELEASE w").run();
+      this.stmt.rollbackTo.run();
+      this.stmt.release.run();
+      if (this.changes.written !== written) this.changes.rolledBack();
       throw e;
     } finally {
       this.pending = null;
@@ -157,6 +197,7 @@ export class Store {
       this.db.query("COMMIT").run();
     } catch (error) {
       this.failed = { id: batch.id, error };
+      this.changes.rolledBack();
       try {
         // Some failed COMMITs (a deferred constraint, SQLITE_BUSY) leave the transaction
         // open: nothing of the batch may stay, and the next writer needs a clean slate.
@@ -198,6 +239,7 @@ export class Store {
       })();
     } finally {
       this.db.exec("PRAGMA foreign_keys = ON");
+      this.changes.everything();
     }
   }
 

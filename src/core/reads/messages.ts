@@ -56,6 +56,7 @@ export class MessageReads {
 
   /** One entry per emoji, in order of first use, with `me` for the viewer. */
   reactions(messageId: string, viewerId: string | null): ReactionSummary[] {
+    if (!this.messages.mayHaveReactions(messageId)) return [];
     const rows = this.reactionRows.all(viewerId ?? "", messageId) as {
       emoji_name: string | null;
       emoji_id: string | null;
