@@ -84,8 +84,7 @@ export function createParley(config: Config): Parley {
         port: config.port,
         hostname: config.host,
         fetch(req, srv) {
-          const path = new URL(req.url).pathname;
-          if (path === "/gateway" || path === "/gateway/") return gateway.upgrade(req, srv);
+          if (isGatewayPath(req.url)) return gateway.upgrade(req, srv);
           return http.fetch(req);
         },
         websocket: gateway.websocket,
@@ -120,6 +119,14 @@ export function createParley(config: Config): Parley {
   if (events)
     http.use(harnessPlugin({ core, flakes, clock, gateway, events, reset: () => parley.reset(), seed: (doc) => parley.seed(doc) }));
   return parley;
+}
+
+/** Whether a request's path is /gateway or /gateway/, found without parsing the whole URL (every request asks). */
+export function isGatewayPath(url: string): boolean {
+  const path = url.indexOf("/", url.indexOf("//") + 2);
+  if (path < 0 || !url.startsWith("/gateway", path)) return false;
+  const rest = url.slice(path + 8).replace(/[?#].*$/, "");
+  return rest === "" || rest === "/";
 }
 
 function placeholderUrls(config: Config): Urls {

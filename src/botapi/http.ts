@@ -10,10 +10,10 @@ import { errorToStatusBody, rateLimitedAnswer } from "../wire/errors";
 import { jsonResponse } from "../wire/http";
 import { parseRequestJson } from "../wire/json";
 import { rateLimitHeaders, type BucketState } from "./ratelimit";
-import { parseBotToken } from "../wire/tokens";
+import { parseBotAuthorization } from "../wire/tokens";
 import { validate } from "../wire/validation";
 import type { TSchema, Static } from "@sinclair/typebox";
-import type { Answer, RequestInfo } from "./hooks";
+import type { Answer, RequestHooks, RequestInfo } from "./hooks";
 
 export type { Answer, RequestHooks, RequestInfo } from "./hooks";
 
@@ -70,10 +70,7 @@ export function elysiaPath(template: string): string {
 }
 
 function authenticate(api: BotApi, header: string | null): AuthedBot | null {
-  if (!header) return null;
-  const m = /^Bot\s+(\S+)$/i.exec(header.trim());
-  if (!m) return null;
-  const parsed = parseBotToken(m[1], api.flakes);
+  const parsed = header ? parseBotAuthorization(header, api.flakes) : null;
   if (!parsed) return null;
   const app = api.core.apps.authenticate(parsed.botUserId, parsed.version, parsed.secret);
   if (!app) return null;
@@ -96,12 +93,21 @@ async function readJson(request: Request, seen: (length: number) => void): Promi
   return parseRequestJson(text);
 }
 
-/** Run one bot API request through auth, hooks, rate limits, the handler and the error mapping. */
-export async function run(api: BotApi, def: RouteDef, request: Request, params: Record<string, string>): Promise<Response> {
+/**
+ * Run one bot API request through auth, hooks, rate limits, the handler and the error
+ * mapping. Synchronous as long as every step is (a read with no body, hooks that do not
+ * wait, nothing waiting to commit): a promise costs a request a turn of the event loop,
+ * which is most of what a cheap read costs.
+ */
+export function run(api: BotApi, def: RouteDef, request: Request, params: Record<string, string>): Response | Promise<Response> {
   const started = performance.now();
   let parsed: unknown;
   const info: RequestInfo = { method: def.method, template: def.path, params, appId: null, botUserId: null, body: () => parsed };
-  const a = await answer(api, def, request, info, (v) => (parsed = v));
+  const a = answer(api, def, request, info, (v) => (parsed = v));
+  return a instanceof Promise ? a.then((x) => respond(api, info, x, started)) : respond(api, info, a, started);
+}
+
+function respond(api: BotApi, info: RequestInfo, a: Answer, started: number): Response {
   if (api.hooks.length) {
     const ms = performance.now() - started;
     for (const h of api.hooks) h.answered?.(info, a, ms);
@@ -109,64 +115,106 @@ export async function run(api: BotApi, def: RouteDef, request: Request, params: 
   return jsonResponse(a.status, a.body, a.headers);
 }
 
-async function answer(api: BotApi, def: RouteDef, request: Request, info: RequestInfo, keep: (body: unknown) => void): Promise<Answer> {
-  const clock = api.core.clock;
-  let state: BucketState | undefined;
-  const major = firstParam(def.path, info.params);
-  const rlKey = (bot: string) => `${bot}|${major}`;
+/** The rate-limit state a request's answer reports, once known. */
+interface Limits {
+  state?: BucketState;
+}
+
+function answer(api: BotApi, def: RouteDef, request: Request, info: RequestInfo, keep: (body: unknown) => void): Answer | Promise<Answer> {
+  const rl: Limits = {};
+  const failed = (e: unknown): Answer => {
+    const { status, body, headers } = errorToStatusBody(e);
+    return { status, body, headers: rl.state ? { ...rateLimitHeaders(rl.state, api.core.clock.now()), ...headers } : { ...headers } };
+  };
   try {
     let bot: AuthedBot | null = null;
     if (def.auth === "bot") {
       bot = authenticate(api, request.headers.get("authorization"));
       if (!bot) {
-        state = api.limiter.peek(def.method, def.path, rlKey("anon"));
+        rl.state = api.limiter.peek(def.method, def.path, `anon|${firstParam(def.path, info.params)}`);
         throw DomainError.unauthorized();
       }
       info.appId = bot.app.id;
       info.botUserId = bot.botUserId;
     }
-    for (const h of api.hooks) {
-      const instead = h.intercept ? await h.intercept(info) : null;
-      if (instead) return instead;
-    }
-    if (!bot && !major) {
-      // Spec 8.1 rule 3: no bot token and no major parameter: not bucketed.
-      state = api.limiter.peek(def.method, def.path, rlKey("anon"));
-    } else {
-      const verdict = api.limiter.take(def.method, def.path, rlKey(bot?.botUserId ?? "anon"), bot !== null);
-      state = verdict.state;
-      if (!verdict.ok) return tooMany(verdict.global, verdict.retryAfterMs, state, clock.now());
-    }
-
-    let bodyPromise: Promise<unknown> | undefined;
-    let bodyLength: number | null = null;
-    const json = () => (bodyPromise ??= readJson(request, (n) => (bodyLength = n)).then((v) => (keep(v), v)));
-    let query: URLSearchParams | undefined;
-    const reasonRaw = request.headers.get("x-audit-log-reason");
-    const req: Req = {
-      api,
-      method: def.method,
-      params: info.params,
-      // Parsed on first use: most writes never look at the query string.
-      get query() {
-        return (query ??= new URL(request.url).searchParams);
-      },
-      headers: request.headers,
-      bot: bot as AuthedBot,
-      auditReason: reasonRaw ? safeDecode(reasonRaw).slice(0, 512) : null,
-      json,
-      bodyLength: () => bodyLength,
-      body: async (schema) => validate(schema, await json()),
-    };
-    // Group commit (src/store/db.ts): the handler's writes share one commit with the
-    // other requests of this turn, and nothing is answered before that commit, so an
-    // acknowledged write is durable and no answer shows rows that could still roll back.
-    const reply = await api.core.batched(() => def.handler(req));
-    return { status: reply.status, body: reply.body, headers: { ...rateLimitHeaders(state, clock.now()), ...reply.headers } };
+    const instead = intercepted(api.hooks, info, 0);
+    const out =
+      instead instanceof Promise
+        ? instead.then((a) => a ?? limitAndHandle(api, def, request, info, keep, bot, rl))
+        : (instead ?? limitAndHandle(api, def, request, info, keep, bot, rl));
+    return out instanceof Promise ? out.catch(failed) : out;
   } catch (e) {
-    const { status, body, headers } = errorToStatusBody(e);
-    return { status, body, headers: { ...(state ? rateLimitHeaders(state, clock.now()) : {}), ...headers } };
+    return failed(e);
   }
+}
+
+/** The first answer a hook gives instead (a fault), after any delay it awaits; each hook in turn. */
+function intercepted(hooks: RequestHooks[], info: RequestInfo, from: number): Answer | null | Promise<Answer | null> {
+  for (let i = from; i < hooks.length; i++) {
+    const r = hooks[i].intercept?.(info);
+    if (r instanceof Promise) return r.then((a) => a ?? intercepted(hooks, info, i + 1));
+    if (r) return r;
+  }
+  return null;
+}
+
+function limitAndHandle(
+  api: BotApi,
+  def: RouteDef,
+  request: Request,
+  info: RequestInfo,
+  keep: (body: unknown) => void,
+  bot: AuthedBot | null,
+  rl: Limits,
+): Answer | Promise<Answer> {
+  const clock = api.core.clock;
+  const major = firstParam(def.path, info.params);
+  if (!bot && !major) {
+    // Spec 8.1 rule 3: no bot token and no major parameter: not bucketed.
+    rl.state = api.limiter.peek(def.method, def.path, `anon|${major}`);
+  } else {
+    const verdict = api.limiter.take(def.method, def.path, `${bot?.botUserId ?? "anon"}|${major}`, bot !== null);
+    rl.state = verdict.state;
+    if (!verdict.ok) return tooMany(verdict.global, verdict.retryAfterMs, verdict.state, clock.now());
+  }
+  const state = rl.state;
+
+  let bodyPromise: Promise<unknown> | undefined;
+  let bodyLength: number | null = null;
+  const json = () => (bodyPromise ??= readJson(request, (n) => (bodyLength = n)).then((v) => (keep(v), v)));
+  let query: URLSearchParams | undefined;
+  let reason: string | null | undefined;
+  const req: Req = {
+    api,
+    method: def.method,
+    params: info.params,
+    // Parsed on first use: most writes never look at the query string.
+    get query() {
+      return (query ??= new URL(request.url).searchParams);
+    },
+    headers: request.headers,
+    bot: bot as AuthedBot,
+    // Read on first use, as the query: reads never look at it.
+    get auditReason() {
+      if (reason === undefined) {
+        const raw = request.headers.get("x-audit-log-reason");
+        reason = raw ? safeDecode(raw).slice(0, 512) : null;
+      }
+      return reason;
+    },
+    json,
+    bodyLength: () => bodyLength,
+    body: async (schema) => validate(schema, await json()),
+  };
+  // Group commit (src/store/db.ts): the handler's writes share one commit with the
+  // other requests of this turn, and nothing is answered before that commit, so an
+  // acknowledged write is durable and no answer shows rows that could still roll back.
+  const reply = api.core.batched(() => def.handler(req));
+  const done = (r: Reply): Answer => {
+    const limits = rateLimitHeaders(state, clock.now());
+    return { status: r.status, body: r.body, headers: r.headers ? { ...limits, ...r.headers } : limits };
+  };
+  return reply instanceof Promise ? reply.then(done) : done(reply);
 }
 
 function tooMany(global: boolean, retryAfterMs: number, state: BucketState, now: number): Answer {
@@ -175,9 +223,13 @@ function tooMany(global: boolean, retryAfterMs: number, state: BucketState, now:
 }
 
 function firstParam(template: string, params: Record<string, string>): string {
-  const m = /\{(\w+)\}/.exec(template);
-  return m ? (params[m[1]] ?? "") : "";
+  let name = firstParamNames.get(template);
+  if (name === undefined) firstParamNames.set(template, (name = /\{(\w+)\}/.exec(template)?.[1] ?? null));
+  return name ? (params[name] ?? "") : "";
 }
+
+/** Each template's first parameter (the rate limits' major one), found once per template. */
+const firstParamNames = new Map<string, string | null>();
 
 function safeDecode(s: string): string {
   try {

@@ -46,9 +46,17 @@ export const botApiRoutes: RouteDef[] = [
 export function botApiPlugin(api: BotApi, routes: RouteDef[] = botApiRoutes) {
   const app = new Elysia({ name: "botapi" });
   for (const def of routes) {
-    app.route(def.method, elysiaPath(def.path), ({ request, params }: { request: Request; params: Record<string, string> }) =>
-      run(api, def, request, params),
-    );
+    // Elysia guesses from a handler's source whether it is async ("=> f(", "return f(",
+    // "await") and then awaits every answer, costing each a turn of the event loop. run()
+    // answers a cheap read synchronously; the two returns keep the transpiler from
+    // folding the call into a "return run(" that Elysia would take for async
+    // (test/http/sync-answers.test.ts keeps this so).
+    const handler = ({ request, params }: { request: Request; params: Record<string, string> }) => {
+      const answer = run(api, def, request, params);
+      if (answer instanceof Promise) return answer;
+      return answer;
+    };
+    app.route(def.method, elysiaPath(def.path), handler);
   }
   app.all("/api/v10/*", () => notImplemented(api));
   app.all("/api/v10", () => notImplemented(api));

@@ -1,0 +1,176 @@
+/**
+ * The request paths, each measured with wrk (2 threads, its own process, loopback,
+ * bounded) beside its ceiling in the same run, with the server's CPU time per request
+ * from /proc (user + system):
+ * - GET /users/@me: throughput against raw Bun answering the same bytes (target >= 0.6);
+ * - GET /channels/{id}/messages/{id}: CPU per request against the ceiling app's
+ *   authenticated point select (servers/ceiling.ts; target ceiling/Parley >= 0.5);
+ * - POST /channels/{id}/messages, received by SESSIONS gateway sessions: CPU per
+ *   request against the ceiling app that authenticates, validates, inserts (WAL) and
+ *   publishes to as many sockets (target ceiling/Parley >= 0.8). Every frame is counted
+ *   by a listener process; a run whose frames fall short fails.
+ * Sides alternate for ROUNDS rounds; the best round of each side is kept.
+ *   bun scripts/bench/paths.ts [--seconds 3] [--rounds 2] [--sessions 10]
+ */
+import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { argOf, bestByCpu, bestByRps, fmt, printTable, startChild, wrk, type Child, type Row, type WrkResult } from "./lib";
+
+interface ParleyInfo {
+  port: number;
+  token: string;
+  tokens: string[];
+  channels: string[];
+  messages: string[];
+}
+interface CeilingInfo {
+  port: number;
+  token: string;
+  channels: string[];
+  messages: string[];
+}
+
+export interface PathOptions {
+  seconds: number;
+  rounds: number;
+  sessions: number;
+  /** Which paths to run (all when absent): "me", "read", "post". */
+  only?: string[];
+}
+
+const base = (port: number) => `http://127.0.0.1:${port}`;
+
+async function listener(port: number, kind: "parley" | "raw", list: string): Promise<Child<{ ready: boolean }>> {
+  return startChild<{ ready: boolean }>("listener.ts", [`ws://127.0.0.1:${port}/gateway`, kind, list]);
+}
+
+async function framesOf(l: Child<unknown>): Promise<{ frames: number; bytes: number }> {
+  l.proc.stdin.write("?\n");
+  l.proc.stdin.flush();
+  return JSON.parse(await l.nextLine());
+}
+
+/** Post with wrk, then wait (bounded) until every session has every frame. */
+async function post(pid: number, port: number, token: string, channels: string[], l: Child<unknown>, sessions: number, seconds: number): Promise<WrkResult & { missing: number }> {
+  const before = (await framesOf(l)).frames;
+  const r = await wrk({ url: base(port), pid, seconds, connections: 32, script: "post.lua", env: { BOT_TOKEN: token, CHANNELS: channels.join(",") }, warmupSeconds: 1 });
+  let got = 0;
+  for (let i = 0; i < 100; i++) {
+    got = (await framesOf(l)).frames - before;
+    if (got >= r.requests * sessions) break;
+    await Bun.sleep(50);
+  }
+  // The warm-up's frames were counted before `before`; the measured run's requests all fan out.
+  return { ...r, missing: Math.max(0, r.requests * sessions - got) };
+}
+
+export async function pathRows(o: PathOptions): Promise<Row[]> {
+  const tmp = mkdtempSync(join(tmpdir(), "parley-bench-sample-"));
+  const parley = await startChild<ParleyInfo>("servers/parley.ts", ["50", String(o.sessions)]);
+  const children: Child<unknown>[] = [parley];
+  try {
+    const P = parley.info;
+    const auth = { Authorization: `Bot ${P.token}` };
+    // The bytes the ceilings answer: Parley's own answers for the same requests.
+    const me = await fetch(`${base(P.port)}/api/v10/users/@me`, { headers: auth });
+    const headers: Record<string, string> = {};
+    me.headers.forEach((v, k) => (headers[k] = v));
+    writeFileSync(join(tmp, "me.json"), JSON.stringify({ body: await me.text(), headers }));
+    const readUrl = (port: number, c: string, m: string) => `${base(port)}/api/v10/channels/${c}/messages/${m}`;
+    const readBytes = (await (await fetch(readUrl(P.port, P.channels[0], P.messages[0]), { headers: auth })).text()).length;
+    const pl = await listener(P.port, "parley", P.tokens.join(","));
+    children.push(pl);
+    const sent = await fetch(`${base(P.port)}/api/v10/channels/${P.channels[0]}/messages`, {
+      method: "POST",
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ content: "the quick brown fox jumps over the lazy dog, message 1", nonce: "w1-1" }),
+    });
+    const postBytes = (await sent.text()).length;
+    await Bun.sleep(200);
+    const f = await framesOf(pl);
+    const frameBytes = Math.round(f.bytes / Math.max(1, f.frames));
+
+    const raw = await startChild<{ port: number }>("servers/ceiling.ts", ["raw", join(tmp, "me.json")]);
+    children.push(raw);
+    const app = await startChild<CeilingInfo>("servers/ceiling.ts", ["app", String(Math.max(readBytes, postBytes)), String(frameBytes)]);
+    children.push(app);
+    const cl = await listener(app.info.port, "raw", String(o.sessions));
+    children.push(cl);
+
+    const res: Record<string, WrkResult[]> = { me: [], meRaw: [], read: [], readCeil: [], post: [], postCeil: [] };
+    const missing: number[] = [];
+    const get = (pid: number, url: string, token: string) =>
+      wrk({ url, pid, seconds: o.seconds, connections: 64, script: "auth.lua", env: { BOT_TOKEN: token }, warmupSeconds: 1 });
+    const want = (k: string) => !o.only || o.only.includes(k);
+    for (let r = 0; r < o.rounds; r++) {
+      if (want("me")) {
+        res.me.push(await get(parley.proc.pid, `${base(P.port)}/api/v10/users/@me`, P.token));
+        res.meRaw.push(await get(raw.proc.pid, `${base(raw.info.port)}/api/v10/users/@me`, P.token));
+      }
+      if (want("read")) {
+        res.read.push(await get(parley.proc.pid, readUrl(P.port, P.channels[0], P.messages[0]), P.token));
+        res.readCeil.push(await get(app.proc.pid, readUrl(app.info.port, app.info.channels[0], app.info.messages[0]), app.info.token));
+      }
+      if (want("post")) {
+        const pp = await post(parley.proc.pid, P.port, P.token, P.channels, pl, o.sessions, o.seconds);
+        const cp = await post(app.proc.pid, app.info.port, app.info.token, app.info.channels, cl, o.sessions, o.seconds);
+        res.post.push(pp);
+        res.postCeil.push(cp);
+        missing.push(pp.missing, cp.missing);
+      }
+    }
+    for (const [k, rs] of Object.entries(res))
+      for (const x of rs) if (x.non2xx || x.errors) throw new Error(`${k}: ${x.non2xx} non-2xx answers, ${x.errors} socket errors`);
+    if (missing.some((m) => m > 0)) throw new Error(`fan-out incomplete: frames missing per run ${missing.join(", ")}`);
+
+    const side = (x: WrkResult) => `${fmt(x.cpuUs, 1)} us CPU/req, ${fmt(x.rps)} req/s, p99 ${fmt(x.p99ms, 1)} ms`;
+    const meP = bestByRps(res.me);
+    const meR = bestByRps(res.meRaw);
+    const rdP = bestByCpu(res.read);
+    const rdC = bestByCpu(res.readCeil);
+    const poP = bestByCpu(res.post);
+    const poC = bestByCpu(res.postCeil);
+    const rows: Row[] = [];
+    if (want("me"))
+      rows.push({
+        path: "GET /users/@me (throughput)",
+        parley: `${fmt(meP.rps)} req/s`,
+        ceiling: `${fmt(meR.rps)} req/s (raw Bun, same bytes)`,
+        ratio: meP.rps / meR.rps,
+        target: ">= 0.6",
+        met: meP.rps / meR.rps >= 0.6,
+        detail: `Parley ${side(meP)}; raw ${side(meR)}`,
+      });
+    if (want("read"))
+      rows.push({
+        path: "GET /channels/{id}/messages/{id} (CPU/req)",
+        parley: `${fmt(rdP.cpuUs, 1)} us`,
+        ceiling: `${fmt(rdC.cpuUs, 1)} us (Elysia+TypeBox point select)`,
+        ratio: rdC.cpuUs / rdP.cpuUs,
+        target: ">= 0.5",
+        met: rdC.cpuUs / rdP.cpuUs >= 0.5,
+        detail: `Parley ${side(rdP)}; ceiling ${side(rdC)}`,
+      });
+    if (want("post"))
+      rows.push({
+        path: `POST message -> ${o.sessions} sessions (CPU/req)`,
+        parley: `${fmt(poP.cpuUs, 1)} us`,
+        ceiling: `${fmt(poC.cpuUs, 1)} us (Elysia+TypeBox+WAL+publish)`,
+        ratio: poC.cpuUs / poP.cpuUs,
+        target: ">= 0.8",
+        met: poC.cpuUs / poP.cpuUs >= 0.8,
+        detail: `Parley ${side(poP)}; ceiling ${side(poC)}; frame ${frameBytes} B`,
+      });
+    return rows;
+  } finally {
+    for (const c of children.reverse()) await c.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  const i = process.argv.indexOf("--only");
+  const only = i > 0 ? process.argv[i + 1].split(",") : undefined;
+  printTable(await pathRows({ seconds: argOf("seconds", 3), rounds: argOf("rounds", 2), sessions: argOf("sessions", 10), only }));
+}
