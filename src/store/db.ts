@@ -41,6 +41,8 @@ export class Store {
   readonly db: Database;
   /** Which tables changed (store/changes.ts): what lets the core keep reads in memory. */
   readonly changes: Changes;
+  /** How long opening took (serve --timings): the connection and its pragmas, then migrations. */
+  readonly startup: { openMs: number; migrateMs: number; migrations: number };
   private pending: unknown[] | null = null;
   private publish: (events: unknown[]) => void = () => {};
   private readonly scope = new AsyncLocalStorage<Scope>();
@@ -50,6 +52,7 @@ export class Store {
   private failed: { id: number; error: unknown } | null = null;
 
   constructor(opts: StoreOptions) {
+    const t0 = performance.now();
     if (opts.path !== ":memory:") mkdirSync(dirname(opts.path), { recursive: true });
     this.db = new Database(opts.path, { create: true, strict: true });
     // busy_timeout first, so that the WAL switch itself waits for another process.
@@ -58,7 +61,9 @@ export class Store {
     this.db.exec(`PRAGMA synchronous = ${opts.synchronous}`);
     this.db.exec("PRAGMA foreign_keys = ON");
     this.db.exec("PRAGMA wal_autocheckpoint = 10000");
-    this.migrate();
+    const t1 = performance.now();
+    const migrations = this.migrate();
+    this.startup = { openMs: t1 - t0, migrateMs: performance.now() - t1, migrations };
     this.changes = new Changes(this.db);
     this.stmt = {
       savepoint: this.db.prepare("SAVEPOINT w"),
@@ -248,7 +253,8 @@ export class Store {
     this.db.close();
   }
 
-  private migrate(): void {
+  /** Apply the migrations this database lacks; answers how many ran. */
+  private migrate(): number {
     this.db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)");
     const done = new Set(
       (this.db.query("SELECT version FROM schema_migrations").all() as { version: number }[]).map((r) => r.version),
@@ -257,9 +263,11 @@ export class Store {
     // TABLE would otherwise cascade into the rows that reference it. Each migration
     // still ends with a foreign_key_check, so a bad one rolls back.
     this.db.exec("PRAGMA foreign_keys = OFF");
+    let ran = 0;
     try {
       for (const m of migrations) {
         if (done.has(m.version)) continue;
+        ran++;
         this.db.transaction(() => {
           this.db.exec(m.sql);
           m.run?.(this.db);
@@ -271,5 +279,6 @@ export class Store {
     } finally {
       this.db.exec("PRAGMA foreign_keys = ON");
     }
+    return ran;
   }
 }
