@@ -13,6 +13,8 @@ import { serverKey } from "./store/keyfile";
 import { createCore, type Core } from "./core";
 import { Snowflakes } from "./wire/snowflakes";
 import { jsonResponse } from "./wire/http";
+import { screenRequest } from "./wire/screen";
+import { SERVER_MAX_BODY } from "./wire/body";
 import { RateLimiter } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
 import { botApiPlugin } from "./botapi";
@@ -20,7 +22,9 @@ import { createGateway, type Gateway, type GatewaySocketData } from "./gateway";
 import { harnessPlugin } from "./harness";
 import { EventLog } from "./harness/eventlog";
 import { clientApiPlugin } from "./clientapi";
-import { seedWorld, type SeedAnswer } from "./harness/seed";
+import { PeopleLimits } from "./clientapi/limits";
+import { rememberAddress } from "./wire/throttle";
+import { seedWorld, seedWorldAsync, type SeedAnswer } from "./harness/seed";
 
 export interface Parley {
   config: Config;
@@ -52,6 +56,7 @@ export function createParley(config: Config): Parley {
   const urls: Urls = placeholderUrls(config);
   const api: BotApi = { core, flakes, limiter: new RateLimiter(clock, config.rateLimits), urls, hooks: [] };
   const events = config.harness ? new EventLog() : null;
+  const peopleLimits = new PeopleLimits(clock);
   const gateway = createGateway({
     core,
     flakes,
@@ -60,6 +65,12 @@ export function createParley(config: Config): Parley {
   });
 
   const http = new Elysia()
+    // Oversized bodies, and cross-site requests to the people's API and harness, end here (docs/security.md).
+    // Written so that Elysia does not take it for async: it would await every request (src/botapi/index.ts).
+    .onRequest(({ request }) => {
+      const refused = screenRequest(request, urls);
+      if (refused) return refused;
+    })
     .onError(({ code, error }) => {
       if (code === "NOT_FOUND") return jsonResponse(404, { code: 0, message: "404: Not Found" });
       if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
@@ -80,15 +91,7 @@ export function createParley(config: Config): Parley {
     server: null,
     handle: (req) => http.handle(req),
     listen() {
-      const server = Bun.serve({
-        port: config.port,
-        hostname: config.host,
-        fetch(req, srv) {
-          if (isGatewayPath(req.url)) return gateway.upgrade(req, srv);
-          return http.fetch(req);
-        },
-        websocket: gateway.websocket,
-      });
+      const server = serve(config, gateway, http);
       parley.server = server;
       const origin = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
       urls.base = config.baseUrl ?? origin;
@@ -102,6 +105,7 @@ export function createParley(config: Config): Parley {
       clock.clearTimers();
       clock.reset();
       api.limiter.reset();
+      peopleLimits.reset();
       flakes.clearCache();
       events?.clear();
       core.wipe();
@@ -114,19 +118,48 @@ export function createParley(config: Config): Parley {
       core.close();
     },
   };
-  http.use(clientApiPlugin({ core, flakes, bots: gateway }));
+  http.use(clientApiPlugin({ core, flakes, bots: gateway, limits: peopleLimits }));
   // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
   if (events)
-    http.use(harnessPlugin({ core, flakes, clock, gateway, events, reset: () => parley.reset(), seed: (doc) => parley.seed(doc) }));
+    http.use(harnessPlugin({ core, flakes, clock, gateway, events, reset: () => parley.reset(), seed: (doc) => seedWorldAsync({ core, flakes }, doc) }));
   return parley;
 }
 
-/** Whether a request's path is /gateway or /gateway/, found without parsing the whole URL (every request asks). */
+function serve(config: Config, gateway: Gateway, http: Parley["http"]): Server<GatewaySocketData> {
+  return Bun.serve({
+    port: config.port,
+    hostname: config.host,
+    fetch(req, srv) {
+      if (isGatewayPath(req.url)) return gateway.upgrade(req, srv);
+      // Only the people's API reads the address (its sign-in limits); a bot request skips the lookup.
+      if (!isBotApiPath(req.url)) rememberAddress(req, srv.requestIP(req)?.address);
+      return http.fetch(req);
+    },
+    websocket: gateway.websocket,
+    // Every surface refuses bodies over its own, far smaller limit with a JSON body (wire/body.ts).
+    maxRequestBodySize: SERVER_MAX_BODY,
+    // A throw that escaped every handler: still the spec's body, never a stack.
+    error: () => jsonResponse(500, { code: 0, message: "500: Internal Server Error" }),
+  });
+}
+
+/** The start of a URL's path (after "scheme://host[:port]"), found without parsing the whole URL: every request asks. */
+function pathStart(url: string): number {
+  return url.indexOf("/", url.indexOf("//") + 2);
+}
+
+/** Whether a request's path is /gateway or /gateway/. */
 export function isGatewayPath(url: string): boolean {
-  const path = url.indexOf("/", url.indexOf("//") + 2);
+  const path = pathStart(url);
   if (path < 0 || !url.startsWith("/gateway", path)) return false;
   const rest = url.slice(path + 8).replace(/[?#].*$/, "");
   return rest === "" || rest === "/";
+}
+
+/** Whether a request is for the bot API (/api/v10, /api/v10/...). */
+function isBotApiPath(url: string): boolean {
+  const path = pathStart(url);
+  return path >= 0 && url.startsWith("/api/v10", path) && (url.length === path + 8 || "/?#".includes(url[path + 8]));
 }
 
 function placeholderUrls(config: Config): Urls {

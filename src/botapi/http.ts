@@ -9,6 +9,7 @@ import type { BotApi } from "./context";
 import { errorToStatusBody, rateLimitedAnswer } from "../wire/errors";
 import { jsonResponse } from "../wire/http";
 import { parseRequestJson } from "../wire/json";
+import { readBodyText } from "../wire/body";
 import { rateLimitHeaders, type BucketState } from "./ratelimit";
 import { parseBotAuthorization } from "../wire/tokens";
 import { validate } from "../wire/validation";
@@ -62,8 +63,6 @@ export interface RouteDef {
   handler(req: Req): Reply | Promise<Reply>;
 }
 
-const MAX_BODY = 64 * 1024; // a whole message payload is limited to 32 KB; leave room for other bodies
-
 /** Elysia path ("/channels/:channel_id") for a spec template ("/channels/{channel_id}"). */
 export function elysiaPath(template: string): string {
   return "/api/v10" + template.replace(/\{(\w+)\}/g, ":$1");
@@ -79,9 +78,9 @@ function authenticate(api: BotApi, header: string | null): AuthedBot | null {
 
 async function readJson(request: Request, seen: (length: number) => void): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
-  const text = await request.text();
+  // Bounded by the bot API's body limit, refused from Content-Length before reading (wire/body.ts).
+  const text = await readBodyText(request);
   seen(text.length);
-  if (text.length > MAX_BODY) throw new DomainError("invalid", "Request entity too large", [{ path: "", code: "REQUEST_TOO_LARGE", message: "Request entity too large" }]);
   // An empty body is no body, whatever its Content-Type (discord.py sends PUT .../bans that way).
   if (text.trim() === "") return undefined;
   if (/^multipart\//i.test(type)) {

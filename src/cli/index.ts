@@ -18,7 +18,7 @@ interface Command {
   usage: string;
   summary: string;
   flags: { name: string; kind: "string" | "bool"; help: string }[];
-  run(p: Parley, args: string[], flags: Record<string, string | boolean>, out: Out): void;
+  run(p: Parley, args: string[], flags: Record<string, string | boolean>, out: Out): void | Promise<void>;
 }
 
 const DATA_FLAG = { name: "data", kind: "string" as const, help: "data directory (default ./parley-data; env PARLEY_DATA)" };
@@ -63,9 +63,10 @@ const COMMANDS: Command[] = [
     usage: "parley user create <username> [--password P] [--admin]",
     summary: "create a person",
     flags: [DATA_FLAG, { name: "password", kind: "string", help: "password (8+ characters) to sign in with" }, { name: "admin", kind: "bool", help: "make this person an administrator" }],
-    run(p, [name], f, out) {
+    async run(p, [name], f, out) {
       if (!name) throw new ConfigError("a username is required");
-      const u = p.core.users.createPerson({ username: name, password: (f.password as string) ?? null, admin: f.admin === true });
+      const passwordHash = typeof f.password === "string" ? await p.core.users.preparePassword(name, f.password) : null;
+      const u = p.core.users.createPerson({ username: name, passwordHash, admin: f.admin === true });
       out(`person ${u.username} id ${p.api.flakes.of(u.id)}${u.is_admin ? " (administrator)" : ""}`);
     },
   },
@@ -217,7 +218,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     const config = loadConfig({ data: flags.data ?? "", quiet: true }, env);
     const p = createParley(config);
     try {
-      cmd.run(p, rest, flags, out);
+      await cmd.run(p, rest, flags, out);
     } finally {
       await p.stop();
     }

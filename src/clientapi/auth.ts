@@ -4,6 +4,8 @@ import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
 import { anonymous, person } from "./http";
 import { meView } from "./views";
+import { tooManyRequests } from "./limits";
+import { clientAddress } from "../wire/throttle";
 
 const SignUp = Type.Object(
   {
@@ -19,17 +21,31 @@ export function authRoutes(p: ClientContext) {
   return new Elysia()
     .post(
       "/auth/signup",
-      anonymous(p, async ({ body }) => {
+      anonymous(p, async ({ body, request }) => {
         const b = await body(SignUp);
-        const { user, token } = p.core.users.signUp({ username: b.username, password: b.password, globalName: b.global_name ?? null });
+        const address = clientAddress(request);
+        const wait = p.limits.signUpByAddress.wait(address);
+        if (wait > 0) return tooManyRequests(wait);
+        p.limits.signUpByAddress.attempt(address);
+        const { user, token } = await p.core.users.signUp({ username: b.username, password: b.password, globalName: b.global_name ?? null });
         return { token, user: meView(user) };
       }),
     )
     .post(
       "/auth/signin",
-      anonymous(p, async ({ body }) => {
+      anonymous(p, async ({ body, request }) => {
         const b = await body(SignIn);
-        const { token, user } = p.core.users.signIn(b.username, b.password);
+        // Attempts count when they start, so concurrent guesses count too; success clears its name.
+        const name = b.username.toLowerCase();
+        const address = clientAddress(request);
+        const { signInByName, signInByAddress } = p.limits;
+        const wait = Math.max(signInByName.wait(name), signInByAddress.wait(address));
+        if (wait > 0) return tooManyRequests(wait);
+        signInByName.attempt(name);
+        signInByAddress.attempt(address);
+        const { token, user } = await p.core.users.signIn(b.username, b.password);
+        signInByName.clear(name);
+        signInByAddress.refund(address);
         return { token, user: meView(user) };
       }),
     )

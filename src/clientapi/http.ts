@@ -9,6 +9,7 @@ import type { UserRow } from "../core/types";
 import { DomainError } from "../core/errors";
 import { answerJson, errorResponse } from "../wire/http";
 import { readBody } from "../wire/validation";
+import { tooManyRequests } from "./limits";
 
 export interface PersonCtx {
   p: ClientContext;
@@ -34,6 +35,11 @@ export function person(p: ClientContext, fn: (c: PersonCtx) => unknown | Promise
       const m = /^Session\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "");
       const me = m ? p.core.users.authenticateSession(m[1]) : null;
       if (!me) throw DomainError.unauthorized();
+      // One window per person for every write, whatever the route (limits.ts).
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        const wait = p.limits.writes.take(me.id);
+        if (wait > 0) return tooManyRequests(wait);
+      }
       const url = new URL(request.url);
       return answerJson(await fn({ p, me, token: m![1], params, query: url.searchParams, body: (s) => parse(request, s) }));
     } catch (e) {

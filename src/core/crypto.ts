@@ -1,11 +1,10 @@
 /**
  * Secrets. Tokens (bot, webhook, interaction, people's sessions) are random and kept
- * only as SHA-256 digests; passwords use scrypt. Both from @noble/hashes.
+ * only as SHA-256 digests (@noble/hashes); passwords below.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
-import { scrypt } from "@noble/hashes/scrypt.js";
-import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
-import { createCipheriv, createDecipheriv, generateKeyPairSync, randomBytes, timingSafeEqual } from "node:crypto";
+import { bytesToHex } from "@noble/hashes/utils.js";
+import { argon2, argon2Sync, createCipheriv, createDecipheriv, generateKeyPairSync, randomBytes, scrypt as scryptAsync, timingSafeEqual } from "node:crypto";
 
 const enc = new TextEncoder();
 
@@ -22,21 +21,79 @@ export function constantTimeEqualHex(a: string, b: string): boolean {
   return timingSafeEqual(Buffer.from(a, "hex"), Buffer.from(b, "hex"));
 }
 
-// scrypt cost: N=2^14, r=8, p=1 (the long-standing interactive-login recommendation).
-const SCRYPT = { N: 1 << 14, r: 8, p: 1, dkLen: 32 };
+/**
+ * Passwords. New hashes are Argon2id (RFC 9106; m = 19 MiB, t = 2, p = 1, the OWASP
+ * baseline) in the PHC string format, `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`.
+ * Hashes from before are scrypt (N = 2^14, r = 8, p = 1) stored as
+ * `scrypt$N$r$p$<salt hex>$<hash hex>`; they still verify, and sign-in replaces them.
+ * Both run in node:crypto's thread pool: hashing never blocks the event loop, so a flood
+ * of sign-ins delays sign-ins, not other requests. Digests compare in constant time.
+ */
+const ARGON2 = { memory: 19_456, passes: 2, parallelism: 1, tagLength: 32 };
+const ARGON2_PARAMS = `m=${ARGON2.memory},t=${ARGON2.passes},p=${ARGON2.parallelism}`;
+/** Bounds on stored parameters, so a tampered row cannot make one verification take a gigabyte. */
+const MAX_MEMORY_KIB = 256 * 1024;
 
-export function hashPassword(password: string): string {
-  const salt = crypto.getRandomValues(new Uint8Array(16));
-  const dk = scrypt(enc.encode(password), salt, SCRYPT);
-  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${bytesToHex(salt)}$${bytesToHex(dk)}`;
+function argon2id(password: string, salt: Uint8Array, params: typeof ARGON2): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    argon2("argon2id", { message: password, nonce: salt, ...params }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
-export function verifyPassword(password: string, stored: string): boolean {
+function phc(salt: Uint8Array, hash: Uint8Array): string {
+  const b64 = (b: Uint8Array) => Buffer.from(b).toString("base64").replace(/=+$/, "");
+  return `$argon2id$v=19$${ARGON2_PARAMS}$${b64(salt)}$${b64(hash)}`;
+}
+
+/** A new password hash, computed off the event loop. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  return phc(salt, await argon2id(password, salt, ARGON2));
+}
+
+/** The same hash computed on the calling thread: only for seeding worlds in-process (harness, demo). */
+export function hashPasswordSync(password: string): string {
+  const salt = randomBytes(16);
+  return phc(salt, argon2Sync("argon2id", { message: password, nonce: salt, ...ARGON2 }));
+}
+
+/** Whether a stored hash should be replaced by a current one (older scheme or cost). */
+export function needsRehash(stored: string): boolean {
+  return !stored.startsWith(`$argon2id$v=19$${ARGON2_PARAMS}$`);
+}
+
+/** Check a password against a stored hash of either scheme, off the event loop; false for anything malformed. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  try {
+    if (stored.startsWith("$argon2id$")) return await verifyArgon2(password, stored);
+    if (stored.startsWith("scrypt$")) return await verifyScrypt(password, stored);
+  } catch {
+    // A malformed stored hash verifies nothing.
+  }
+  return false;
+}
+
+async function verifyArgon2(password: string, stored: string): Promise<boolean> {
+  const m = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/.exec(stored);
+  if (!m) return false;
+  const [memory, passes, parallelism] = [+m[1], +m[2], +m[3]];
+  if (memory > MAX_MEMORY_KIB || passes > 16 || parallelism > 16) return false;
+  const expected = Buffer.from(m[5], "base64");
+  const key = await argon2id(password, Buffer.from(m[4], "base64"), { memory, passes, parallelism, tagLength: expected.length });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+async function verifyScrypt(password: string, stored: string): Promise<boolean> {
   const parts = stored.split("$");
-  if (parts.length !== 6 || parts[0] !== "scrypt") return false;
+  if (parts.length !== 6) return false;
   const [, n, r, p, salt, hash] = parts;
-  const dk = scrypt(enc.encode(password), hexToBytes(salt), { N: +n, r: +r, p: +p, dkLen: hash.length / 2 });
-  return constantTimeEqualHex(bytesToHex(dk), hash);
+  const [N, R, P] = [+n, +r, +p];
+  if (128 * N * R > MAX_MEMORY_KIB * 1024 || P > 16) return false;
+  const expected = Buffer.from(hash, "hex");
+  const key = await new Promise<Buffer>((resolve, reject) =>
+    scryptAsync(password, Buffer.from(salt, "hex"), expected.length, { N, r: R, p: P, maxmem: 2 * 128 * N * R }, (err, k) => (err ? reject(err) : resolve(k))),
+  );
+  return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { CoreDeps } from "./deps";
 import type { UserRow } from "./types";
 import { DomainError } from "./errors";
-import { hashPassword, randomSecret, sha256Hex, verifyPassword } from "./crypto";
+import { hashPassword, hashPasswordSync, needsRehash, randomSecret, sha256Hex, verifyPassword } from "./crypto";
+import { passwordProblem } from "./passwords";
 import { Memo } from "./memo";
 import { statement } from "./statement";
 
@@ -48,12 +49,18 @@ export class Users {
       .get(name) as UserRow | null;
   }
 
-  createPerson(input: { username: string; password?: string | null; admin?: boolean; globalName?: string | null }): UserRow {
-    const username = input.username.toLowerCase();
-    if (!USERNAME.test(username))
-      throw DomainError.invalid("username", "Must be 2 to 32 characters of a-z, 0-9, _ and .", "USERNAME_INVALID");
-    if (input.password != null && (input.password.length < 8 || input.password.length > 256))
-      throw DomainError.invalid("password", "Must be 8 to 256 characters long", "PASSWORD_INVALID");
+  /**
+   * A person. A password given in clear is checked and hashed on this thread (worlds
+   * seeded in-process); every network path hashes first, off the event loop
+   * (preparePassword), and passes `passwordHash`.
+   */
+  createPerson(input: { username: string; password?: string | null; passwordHash?: string | null; admin?: boolean; globalName?: string | null }): UserRow {
+    const username = checkUsername(input.username);
+    let hash = input.passwordHash ?? null;
+    if (input.password != null) {
+      checkPassword(input.password, username);
+      hash = hashPasswordSync(input.password);
+    }
     return this.d.store.write(() => {
       if (this.byUsername(username)) throw new DomainError("conflict", "Username is already taken");
       const row: UserRow = {
@@ -62,7 +69,7 @@ export class Users {
         username,
         global_name: input.globalName ?? null,
         avatar: null,
-        password_hash: input.password ? hashPassword(input.password) : null,
+        password_hash: hash,
         is_admin: input.admin ? 1 : 0,
         locale: "en-US",
         presence: "offline",
@@ -74,10 +81,19 @@ export class Users {
     });
   }
 
+  /** Check a new password against the rules (passwords.ts) and hash it off the event loop. */
+  async preparePassword(username: string, password: string): Promise<string> {
+    checkPassword(password, checkUsername(username));
+    return hashPassword(password);
+  }
+
   /** A new person with the session that signed them up, in one transaction: never one without the other. */
-  signUp(input: { username: string; password: string; globalName?: string | null }): { user: UserRow; token: string } {
+  async signUp(input: { username: string; password: string; globalName?: string | null }): Promise<{ user: UserRow; token: string }> {
+    // A taken name is refused before any hashing work.
+    if (this.byUsername(checkUsername(input.username))) throw new DomainError("conflict", "Username is already taken");
+    const passwordHash = await this.preparePassword(input.username, input.password);
     return this.d.store.write(() => {
-      const user = this.createPerson(input);
+      const user = this.createPerson({ username: input.username, passwordHash, globalName: input.globalName });
       return { user, token: this.openSession(user.id) };
     });
   }
@@ -101,12 +117,25 @@ export class Users {
     return row;
   }
 
-  /** Sign a person in; bot users and people without passwords cannot. Returns a session token. */
-  signIn(username: string, password: string): { token: string; user: UserRow } {
-    const u = this.byUsername(username);
-    // Verify even when missing, so timing does not reveal which usernames exist.
-    const ok = verifyPassword(password, u?.password_hash ?? dummyHash());
-    if (!u || !u.password_hash || u.deleted_at || !ok) throw DomainError.unauthorized("Invalid username or password");
+  /**
+   * Sign a person in; bot users and people without passwords cannot. Returns a session
+   * token. The hash is checked off the event loop, and against a stand-in of the same
+   * cost when the person is unknown or has no password, so the time taken does not tell
+   * which usernames exist. A hash of an older scheme is replaced by a current one.
+   */
+  async signIn(username: string, password: string): Promise<{ token: string; user: UserRow }> {
+    const found = this.byUsername(username);
+    const stored = found?.password_hash ?? (await dummyHash());
+    const ok = await verifyPassword(password, stored);
+    // The row again: the person may have been deleted while the hash was computed.
+    const u = ok && found?.password_hash ? this.get(found.id) : null;
+    if (!u || u.deleted_at || u.password_hash !== stored) throw DomainError.unauthorized("Invalid username or password");
+    if (needsRehash(stored)) {
+      const fresh = await hashPassword(password);
+      this.d.store.write(() => {
+        this.d.store.db.query("UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?").run(fresh, u.id, stored);
+      });
+    }
     return { token: this.openSession(u.id), user: u };
   }
 
@@ -156,7 +185,18 @@ export class Users {
   }
 }
 
-let dummy: string | undefined;
-function dummyHash(): string {
+let dummy: Promise<string> | undefined;
+function dummyHash(): Promise<string> {
   return (dummy ??= hashPassword("parley-dummy-password"));
+}
+
+function checkUsername(name: string): string {
+  const username = name.toLowerCase();
+  if (!USERNAME.test(username)) throw DomainError.invalid("username", "Must be 2 to 32 characters of a-z, 0-9, _ and .", "USERNAME_INVALID");
+  return username;
+}
+
+function checkPassword(password: string, username: string): void {
+  const problem = passwordProblem(password, username);
+  if (problem) throw DomainError.invalid("password", problem, "PASSWORD_TOO_WEAK");
 }

@@ -7,6 +7,7 @@ import type { ServerWebSocket } from "bun";
 import { randomBytes } from "node:crypto";
 import type { ApplicationRow } from "../core/types";
 import { parseBotToken } from "../wire/tokens";
+import { parseBoundedJson } from "../wire/json";
 import { selfUserJson } from "../wire/serializers/user";
 import { applicationFlags } from "../wire/serializers/application";
 import type { GatewayContext } from "./context";
@@ -20,6 +21,7 @@ import {
   FIRST_FRAME_DEADLINE_MS,
   HELLO_FRAME,
   INVALID_SESSION_FRAME,
+  MAX_FRAMES_BEFORE_IDENTIFY,
   MAX_INBOUND_BYTES,
   OP,
   ZOMBIE_TIMEOUT_MS,
@@ -69,7 +71,7 @@ export class Connections {
 
   open(ws: WS): void {
     const now = this.clock.now();
-    const conn: Conn = { id: ws.data.connId, ws: ws as never, state: "awaiting", session: null, lastBeat: now, firstFrameTimer: null, zombieTimer: null };
+    const conn: Conn = { id: ws.data.connId, ws: ws as never, state: "awaiting", session: null, lastBeat: now, firstFrameTimer: null, zombieTimer: null, framesBeforeIdentify: 0 };
     ws.data.conn = conn;
     this.conns.add(conn);
     for (const h of this.hooks) h.opened?.(conn.id);
@@ -87,12 +89,10 @@ export class Connections {
     for (const h of this.hooks) h.received?.(conn.id, conn.session, typeof raw === "string" ? raw : "<binary>");
     // Frames are JSON text only (spec 6.1): binary, oversized or unparsable frames end the session.
     if (typeof raw !== "string" || raw.length > MAX_INBOUND_BYTES) return this.invalidate(conn);
-    let frame: any;
-    try {
-      frame = JSON.parse(raw);
-    } catch {
-      return this.invalidate(conn);
-    }
+    // Before a session exists a socket costs nothing to open: it may say only a little.
+    if (conn.state === "awaiting" && ++conn.framesBeforeIdentify > MAX_FRAMES_BEFORE_IDENTIFY) return this.invalidate(conn);
+    // Malformed or nested deeper than any real frame: null (wire/json.ts).
+    const frame: any = parseBoundedJson(raw);
     if (!frame || typeof frame !== "object" || !Number.isInteger(frame.op)) return this.invalidate(conn);
     switch (frame.op) {
       case OP.HEARTBEAT:
@@ -213,6 +213,7 @@ export class Connections {
     const bot = core.users.get(app.bot_user_id);
     if (!bot) return this.invalidate(conn);
 
+    if (!this.registry.makeRoom(bot.id)) return this.invalidate(conn);
     const now = this.clock.now();
     const s = new Session(randomBytes(16).toString("hex"), { appId: app.id, appFlake: flakes.of(app.id), botUserId: bot.id }, intents, now);
     this.registry.add(s);

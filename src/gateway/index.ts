@@ -8,7 +8,7 @@
 import type { Server, WebSocketHandler } from "bun";
 import type { DomainEvent } from "../core/events";
 import type { GatewayContext } from "./context";
-import { CLOSE_HEARTBEAT_TIMEOUT, dispatchFrame, MAX_INBOUND_BYTES } from "./protocol";
+import { CLOSE_HEARTBEAT_TIMEOUT, dispatchFrame, MAX_BUFFERED_BYTES, MAX_INBOUND_BYTES } from "./protocol";
 import type { FrameSink, Session } from "./session";
 import { Cohorts } from "./cohorts";
 import { SessionRegistry, type SessionInfo } from "./registry";
@@ -97,16 +97,7 @@ export function createGateway(ctx: GatewayContext): Gateway {
   core.bus.subscribe(onEvent);
 
   return {
-    websocket: {
-      // The heartbeat contract is the liveness check; Bun's own idle timeout would
-      // otherwise cut a socket the spec keeps open.
-      idleTimeout: 0,
-      maxPayloadLength: MAX_INBOUND_BYTES * 4,
-      perMessageDeflate: false,
-      open: (ws) => connections.open(ws),
-      message: (ws, raw) => connections.message(ws, raw),
-      close: (ws) => connections.closed(ws),
-    },
+    websocket: socketHandler(connections),
     upgrade(req, server) {
       // Query parameters (v, encoding, compress) are accepted and ignored (spec 6.1).
       cohorts.server = server as Server<unknown>;
@@ -121,5 +112,21 @@ export function createGateway(ctx: GatewayContext): Gateway {
     sessionsOf: (applicationId) => registry.info(applicationId),
     disconnect: (sessionId, code = CLOSE_HEARTBEAT_TIMEOUT) => connections.disconnect(sessionId, code),
     cohortSizes: () => [...cohorts.all].map((c) => c.members.size).sort((a, b) => b - a),
+  };
+}
+
+function socketHandler(connections: Connections): WebSocketHandler<GatewaySocketData> {
+  return {
+    // The heartbeat contract is the liveness check; Bun's own idle timeout would
+    // otherwise cut a socket the spec keeps open.
+    idleTimeout: 0,
+    maxPayloadLength: MAX_INBOUND_BYTES * 4,
+    perMessageDeflate: false,
+    // A client that stops reading is closed once this much waits for it (sends and publishes alike).
+    backpressureLimit: MAX_BUFFERED_BYTES,
+    closeOnBackpressureLimit: true,
+    open: (ws) => connections.open(ws),
+    message: (ws, raw) => connections.message(ws, raw),
+    close: (ws) => connections.closed(ws),
   };
 }

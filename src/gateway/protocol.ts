@@ -24,6 +24,20 @@ export const REPLAY_RING = 1000;
 /** The reference platform refuses gateway payloads over 4096 bytes; leave headroom for IDENTIFY's optional fields. */
 export const MAX_INBOUND_BYTES = 16 * 1024;
 
+/**
+ * Bytes Bun may buffer for a socket whose client does not read; past it the socket is
+ * closed (its session stays resumable). A RESUME's replay of a full ring of ordinary
+ * messages fits well within it.
+ */
+export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/** Frames a socket may send before IDENTIFY or RESUME (libraries heartbeat once or twice); more ends it with op 9. */
+export const MAX_FRAMES_BEFORE_IDENTIFY = 8;
+/**
+ * Live and resumable sessions kept per application. A new IDENTIFY past it forgets the
+ * oldest resumable one; with every one of them live, the IDENTIFY is refused (op 9).
+ */
+export const MAX_SESSIONS_PER_APP = 32;
+
 export const CLOSE_PLAIN = 1000;
 export const CLOSE_HEARTBEAT_TIMEOUT = 4000;
 export const CLOSE_DISALLOWED_INTENTS = 4014;

@@ -5,7 +5,7 @@
  */
 import type { Clock } from "../core/clock";
 import type { Cohorts } from "./cohorts";
-import { SESSION_TTL_MS } from "./protocol";
+import { MAX_SESSIONS_PER_APP, SESSION_TTL_MS } from "./protocol";
 import type { Session } from "./session";
 
 export interface SessionInfo {
@@ -46,6 +46,24 @@ export class SessionRegistry {
       this.botsChanged();
     }
     set.add(s);
+  }
+
+  /**
+   * Room for one more session of a bot (one bot user per application): at the cap
+   * (MAX_SESSIONS_PER_APP) the oldest resumable session is forgotten; false when every
+   * session is live.
+   */
+  makeRoom(botUserId: string): boolean {
+    const set = this.byBot.get(botUserId);
+    if (!set || set.size < MAX_SESSIONS_PER_APP) return true;
+    for (const s of set) {
+      // A Set iterates in insertion order: the first closed one is the oldest.
+      if (!s.live) {
+        this.drop(s);
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Forget a session: it leaves its cohort, its expiry timer stops, it cannot be resumed. */

@@ -16,6 +16,8 @@ export interface Conn {
   lastBeat: number;
   firstFrameTimer: TimerHandle | null;
   zombieTimer: TimerHandle | null;
+  /** Frames received while awaiting IDENTIFY or RESUME (bounded: MAX_FRAMES_BEFORE_IDENTIFY). */
+  framesBeforeIdentify: number;
 }
 
 export interface SessionOwner {

@@ -20,5 +20,6 @@ export interface HarnessContext {
   events: EventLog;
   /** Empty the world: every table, session and window; real time again. */
   reset(): void;
-  seed(doc: unknown): SeedAnswer;
+  /** Seed a world; passwords are hashed off the event loop first. */
+  seed(doc: unknown): Promise<SeedAnswer>;
 }

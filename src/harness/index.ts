@@ -9,6 +9,8 @@ import type { HarnessContext } from "./context";
 import { DomainError } from "../core/errors";
 import { handler, readBody } from "./http";
 import { rotateToken } from "../wire/tokens";
+import { readBodyText } from "../wire/body";
+import { parseRequestJson } from "../wire/json";
 import { harnessSessionsPlugin } from "./sessions";
 import { harnessPeople } from "./people";
 import { DmClient, harnessDms } from "./dms";
@@ -37,13 +39,7 @@ export function harnessPlugin(p: HarnessContext) {
       return undefined;
     }))
     .post("/seed", handler<Ctx>(async ({ request }) => {
-      const text = await request.text();
-      let doc: unknown;
-      try {
-        doc = text.trim() ? JSON.parse(text) : {};
-      } catch {
-        throw DomainError.invalid("", "The request body contains invalid JSON.", "JSON_INVALID");
-      }
+      const doc = parseRequestJson(await readBodyText(request)) ?? {};
       return p.seed(doc);
     }))
     .post("/clock", handler<Ctx>(async ({ request }) => {

@@ -146,12 +146,33 @@ interface AppIds {
  * A world document, validated whole, then created in one transaction (so an invalid
  * world creates nothing), answered with the snowflakes the bots see.
  */
-export function seedWorld(ctx: SeedContext, doc: unknown): SeedAnswer {
+export function seedWorld(ctx: SeedContext, doc: unknown, passwordHashes?: Map<number, string>): SeedAnswer {
   const w = validate(WorldSchema, doc ?? {});
-  const seeder = new Seeder(ctx.core);
+  const seeder = new Seeder(ctx.core, passwordHashes);
   ctx.core.transaction(() => seeder.create(w));
   // Snowflakes are minted after the commit, so a refused world leaves no trace at all.
   return seeder.answer(ctx.flakes);
+}
+
+/**
+ * The same, for the harness's HTTP route: people's passwords are checked and hashed
+ * first, in parallel and off the event loop, so seeding never stalls other requests.
+ */
+export async function seedWorldAsync(ctx: SeedContext, doc: unknown): Promise<SeedAnswer> {
+  const w = validate(WorldSchema, doc ?? {});
+  const hashes = new Map<number, string>();
+  await Promise.all(
+    (w.users ?? []).map(async (u, i) => {
+      if (u.password === undefined) return;
+      try {
+        hashes.set(i, await ctx.core.users.preparePassword(u.name, u.password));
+      } catch (e) {
+        if (!(e instanceof DomainError) || !e.issues[0]) throw e;
+        throw DomainError.invalid(`users[${i}].${e.issues[0].path === "username" ? "name" : e.issues[0].path}`, e.issues[0].message, e.issues[0].code);
+      }
+    }),
+  );
+  return seedWorld(ctx, w, hashes);
 }
 
 class Seeder {
@@ -162,7 +183,11 @@ class Seeder {
   private readonly guilds = new Map<string, GuildIds>();
   private readonly apps = new Map<string, AppIds>();
 
-  constructor(private readonly core: Core) {}
+  constructor(
+    private readonly core: Core,
+    /** By user index: hashed ahead (seedWorldAsync); others are hashed here. */
+    private readonly passwordHashes = new Map<number, string>(),
+  ) {}
 
   create(w: World): void {
     (w.users ?? []).forEach((u, i) => this.user(u, i));
@@ -186,7 +211,12 @@ class Seeder {
     const { core } = this;
     if (this.users.has(u.name.toLowerCase())) throw DomainError.invalid(`users[${i}].name`, "Duplicate user name");
     const row = at(`users[${i}]`, { username: "name" }, () =>
-      core.users.createPerson({ username: u.name, admin: u.admin, password: u.password ?? null, globalName: u.global_name ?? null }),
+      core.users.createPerson({
+        username: u.name,
+        admin: u.admin,
+        ...(this.passwordHashes.has(i) ? { passwordHash: this.passwordHashes.get(i) } : { password: u.password ?? null }),
+        globalName: u.global_name ?? null,
+      }),
     );
     this.users.set(u.name.toLowerCase(), row.id);
     this.userNames.set(u.name.toLowerCase(), u.name);

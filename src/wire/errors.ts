@@ -72,13 +72,17 @@ export function errorToStatusBody(e: unknown): ErrorAnswer {
   return { status: 500, body: { code: 0, message: "500: Internal Server Error" } };
 }
 
-/** The reference's nested `errors` object: keys follow the body's shape, arrays by index. */
+/**
+ * The reference's nested `errors` object: keys follow the body's shape, arrays by index.
+ * Keys come from the client's body ("__proto__" included), so every node is a
+ * prototype-less object: a key is only ever an own property, never Object.prototype.
+ */
 export function nestIssues(issues: FieldIssue[]): Record<string, unknown> {
-  const root: Record<string, any> = {};
+  const root: Record<string, any> = Object.create(null);
   for (const is of issues) {
     const keys = is.path ? is.path.replace(/\[(\d+)\]/g, ".$1").split(".").filter(Boolean) : [];
     let node = root;
-    for (const k of keys) node = node[k] ??= {};
+    for (const k of keys) node = Object.hasOwn(node, k) ? node[k] : (node[k] = Object.create(null));
     (node._errors ??= []).push({ code: is.code, message: is.message });
   }
   return root;

@@ -3,21 +3,63 @@
  * numbers above 2^53 (e.g. message_reference.message_id). Integer literals of 16 or
  * more digits outside strings are turned into strings before JSON.parse, so an id
  * keeps every digit and arrives as the string the rest of the boundary expects.
+ *
+ * Nesting is bounded before parsing: every reader of a parsed value (validation, error
+ * messages, null stripping) may then recurse without overflowing the stack.
  */
 import { DomainError } from "../core/errors";
+
+/** Deepest nesting of arrays and objects any body or gateway frame may have; real payloads stay under 12. */
+export const MAX_JSON_DEPTH = 32;
 
 export function parseJsonLossless(text: string): unknown {
   return JSON.parse(quoteLongIntegers(text));
 }
 
-/** A request body's text as JSON: undefined when empty, 50035 when malformed. */
+/** A request body's text as JSON: undefined when empty, 50035 when malformed or nested too deeply. */
 export function parseRequestJson(text: string): unknown {
   if (text.trim() === "") return undefined;
+  if (jsonDepth(text) > MAX_JSON_DEPTH) throw tooDeep();
   try {
     return parseJsonLossless(text);
   } catch {
     throw DomainError.invalid("", "The request body contains invalid JSON.", "JSON_INVALID");
   }
+}
+
+/** A gateway frame (or any JSON text) parsed with the same depth bound; null when malformed or too deep. */
+export function parseBoundedJson(text: string): unknown {
+  if (jsonDepth(text) > MAX_JSON_DEPTH) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function tooDeep(): DomainError {
+  return DomainError.invalid("", `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`, "JSON_TOO_DEEP");
+}
+
+/** The deepest nesting of [ and { outside strings (a linear scan; stops counting once past the bound). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++depth > max) max = depth;
+      if (max > MAX_JSON_DEPTH) return max;
+    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
+  }
+  return max;
 }
 
 function quoteLongIntegers(text: string): string {

@@ -8,6 +8,7 @@ import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import { DomainError, type FieldIssue } from "../core/errors";
 import { parseRequestJson } from "./json";
+import { readBodyText } from "./body";
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
@@ -48,7 +49,7 @@ function describe(e: ValueError): { code: string; message: string } {
       return { code: "NUMBER_TYPE_MIN", message: `int value should be greater than or equal to ${s.minimum}.` };
     case ValueErrorType.Integer:
     case ValueErrorType.Number:
-      return { code: "NUMBER_TYPE_COERCE", message: `Value "${String(e.value)}" is not a number.` };
+      return { code: "NUMBER_TYPE_COERCE", message: `Value ${shortValue(e.value)} is not a number.` };
     case ValueErrorType.String:
       return { code: "BASE_TYPE_STRING", message: "Could not interpret the value as string." };
     case ValueErrorType.Boolean:
@@ -70,7 +71,11 @@ function describe(e: ValueError): { code: string; message: string } {
 /** Validate a parsed body against a schema; throws 50035 naming every offending path. */
 export function validate<T extends TSchema>(schema: T, value: unknown, prefix = ""): Static<T> {
   const c = checker(schema);
-  if (c.Check(value)) return value as Static<T>;
+  if (c.Check(value)) {
+    const bad = unsafeLeaf(value, prefix);
+    if (bad) throw DomainError.invalid(bad.path, bad.message, bad.code);
+    return value as Static<T>;
+  }
   const issues: FieldIssue[] = [];
   const seen = new Set<string>();
   for (const e of c.Errors(value)) {
@@ -84,9 +89,45 @@ export function validate<T extends TSchema>(schema: T, value: unknown, prefix = 
   throw DomainError.invalidMany(issues);
 }
 
-/** Read, parse (lossless for ids) and validate a request body against a schema. */
+/**
+ * What no schema may let through, checked once here for every body on every surface:
+ * numbers beyond 2^53 (1e308 is an "integer" to JavaScript, and a REAL to SQLite) and
+ * NUL characters in strings (names and texts end at them in C-string consumers).
+ * Recursive, and safe: parsed bodies are at most MAX_JSON_DEPTH deep (json.ts).
+ */
+function unsafeLeaf(v: unknown, path: string): FieldIssue | null {
+  if (typeof v === "number") {
+    return Math.abs(v) > Number.MAX_SAFE_INTEGER ? { path, code: "NUMBER_TYPE_MAX", message: `Must be between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}.` } : null;
+  }
+  if (typeof v === "string") return v.includes("\u0000") ? { path, code: "BASE_TYPE_BAD_CHARACTERS", message: "Must not contain NUL characters." } : null;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const bad = unsafeLeaf(v[i], `${path}[${i}]`);
+      if (bad) return bad;
+    }
+  } else if (v !== null && typeof v === "object") {
+    for (const [k, x] of Object.entries(v)) {
+      const bad = unsafeLeaf(x, path ? `${path}.${k}` : k);
+      if (bad) return bad;
+    }
+  }
+  return null;
+}
+
+/**
+ * A rejected value as error text: scalars as they are (cut short), arrays and objects by
+ * kind only. String() on an array would recurse through every nested element.
+ */
+export function shortValue(v: unknown): string {
+  if (Array.isArray(v)) return "(an array)";
+  if (v !== null && typeof v === "object") return "(an object)";
+  const s = typeof v === "string" ? JSON.stringify(v.length > 64 ? `${v.slice(0, 64)}...` : v) : String(v);
+  return s;
+}
+
+/** Read (bounded, body.ts), parse (lossless for ids, bounded depth) and validate a request body against a schema. */
 export async function readBody<T extends TSchema>(request: Request, schema: T): Promise<Static<T>> {
-  return validate(schema, parseRequestJson(await request.text()));
+  return validate(schema, parseRequestJson(await readBodyText(request)));
 }
 
 // ---- shared schema pieces ----

@@ -57,6 +57,10 @@ describe("the parley command", () => {
     const d = ["--data", dir];
     try {
       expect((await run(["user", "create", "alice", "--password", "correct horse", "--admin", ...d])).out).toContain("administrator");
+      // A guessable password is refused with the reason, and creates nobody.
+      const weak = await run(["user", "create", "weakling", "--password", "12345678", ...d]);
+      expect(weak.code).toBe(1);
+      expect(weak.err).toContain("password");
       expect((await run(["guild", "create", "Home", "--owner", "alice", "--channels", "general,random", ...d])).out).toContain("#random");
       const created = await run(["app", "create", "Helper", "--owner", "alice", ...d]);
       const token1 = /token \(shown once\): (\S+)/.exec(created.out)![1];

@@ -6,7 +6,7 @@
  */
 import { Type, type Static } from "@sinclair/typebox";
 import { DomainError } from "../../core/errors";
-import { Snowflake, validate } from "../../wire/validation";
+import { shortValue, Snowflake, validate } from "../../wire/validation";
 import { embedsIn, textIn } from "../../wire/mentions";
 import type { Snowflakes } from "../../wire/snowflakes";
 import type { AllowedMentions } from "../../core/messages";
@@ -179,6 +179,7 @@ function provablySmall(rawLength: number | null | undefined): boolean {
   return rawLength != null && rawLength * 18 <= MAX_PAYLOAD_BYTES;
 }
 
+/** Recursive, and safe: a parsed body is at most MAX_JSON_DEPTH deep (wire/json.ts). */
 function stripNulls(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stripNulls);
   if (typeof v !== "object" || v === null) return v;
@@ -276,7 +277,7 @@ function checkComponents(rows: Record<string, unknown>[]): Record<string, unknow
         if (kids.length !== 1) throw bad(`${rp}.components`, "A row holding a select menu holds nothing else.", "COMPONENT_LAYOUT_WIDTH_EXCEEDED");
         return type === 3 ? stringSelect(c, p, claim) : greyedSelect(c, p, claim);
       }
-      throw bad(`${p}.type`, `Component type ${String(type)} is not supported in an action row.`, "BASE_TYPE_CHOICES");
+      throw bad(`${p}.type`, `Component type ${shortValue(type)} is not supported in an action row.`, "BASE_TYPE_CHOICES");
     });
     return { type: 1, components: out };
   });

@@ -1,0 +1,82 @@
+/**
+ * Reading request bodies, bounded, for every surface (docs/security.md). A body's limit
+ * depends on the surface its path belongs to; one declared larger (Content-Length) is
+ * refused before a byte is read, and a streamed one (chunked, or lying about its length)
+ * is cut off as soon as it passes the limit. Either way the answer is 400 code 50035
+ * naming the body as a whole, like every other over-limit body (spec 7).
+ */
+import { DomainError } from "../core/errors";
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/** The largest body each surface reads, by path prefix (first match wins). */
+export const BODY_LIMITS: readonly { prefix: string; bytes: number }[] = [
+  // A whole message payload is 32 KB (spec 8.2); room for the other bodies.
+  { prefix: "/api/v10/", bytes: 64 * KiB },
+  { prefix: "/api/client/", bytes: 64 * KiB },
+  // World documents list up to 1000 people, 100 servers and their channels.
+  { prefix: "/api/harness/", bytes: 8 * MiB },
+  { prefix: "/", bytes: 64 * KiB },
+];
+
+/** Bun's own ceiling, far above every limit: bodies are refused by Parley (with a JSON body), not by Bun. */
+export const SERVER_MAX_BODY = 1024 * MiB;
+
+export function bodyLimitFor(pathname: string): number {
+  return (BODY_LIMITS.find((l) => pathname.startsWith(l.prefix)) ?? BODY_LIMITS[BODY_LIMITS.length - 1]).bytes;
+}
+
+export function tooLarge(limit: number): DomainError {
+  return DomainError.invalid("", `Request entity too large: the limit is ${limit} bytes`, "REQUEST_TOO_LARGE");
+}
+
+/** The refusal of a body declared larger than its surface reads, or null. Reads nothing. */
+export function declaredTooLarge(request: Request, pathname: string): DomainError | null {
+  const declared = request.headers.get("content-length");
+  if (declared === null) return null;
+  const limit = bodyLimitFor(pathname);
+  // A malformed length is Bun's to refuse; only a number above the limit is ours.
+  return /^\d+$/.test(declared.trim()) && Number(declared) > limit ? tooLarge(limit) : null;
+}
+
+/**
+ * A request URL's path, without parsing the whole URL (every request asks). Like
+ * URL.pathname for the absolute URLs a server is given, percent-encoding untouched.
+ */
+export function pathnameOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  let end = url.length;
+  const q = url.indexOf("?", start);
+  if (q >= 0) end = q;
+  const h = url.indexOf("#", start);
+  if (h >= 0 && h < end) end = h;
+  return url.slice(start, end);
+}
+
+/** The body as text, reading no more than its surface's limit (UTF-8, like Request.text()). */
+export async function readBodyText(request: Request): Promise<string> {
+  const pathname = pathnameOf(request.url);
+  const limit = bodyLimitFor(pathname);
+  const early = declaredTooLarge(request, pathname);
+  if (early) throw early;
+  if (!request.body) return "";
+  // A declared length within the limit bounds what can arrive (HTTP framing, unless the
+  // body is chunked, which then decides): read it whole.
+  if (request.headers.get("content-length") !== null && request.headers.get("transfer-encoding") === null) return request.text();
+  const reader = request.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    parts.push(value);
+  }
+  return new TextDecoder().decode(parts.length === 1 ? parts[0] : Buffer.concat(parts));
+}

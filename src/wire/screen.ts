@@ -1,0 +1,47 @@
+/**
+ * The first look at every request, before routing and before any body is read
+ * (docs/security.md): a body declared larger than its surface reads is refused from
+ * Content-Length; on the people's API and the harness, a request a browser sent from
+ * another site (its Origin is not this server's) is refused, and so is a body that says
+ * it is not JSON, so a cross-site form or `text/plain` post can change nothing.
+ * Requests without an Origin (the CLI, SDKs, bots, curl) are not cross-site requests.
+ */
+import type { Urls } from "../config";
+import { declaredTooLarge, pathnameOf } from "./body";
+import { errorResponse, jsonResponse } from "./http";
+import { DomainError } from "../core/errors";
+
+/** Surfaces a browser may reach with a person's session or none: they take same-origin requests only. */
+const SAME_ORIGIN_ONLY = ["/api/client/", "/api/harness/"];
+
+export function screenRequest(request: Request, urls: Urls): Response | undefined {
+  const pathname = pathnameOf(request.url);
+  const big = declaredTooLarge(request, pathname);
+  // Close the connection: the rest of the declared body will not be read.
+  if (big) return errorResponse(big, { Connection: "close" });
+  if (!SAME_ORIGIN_ONLY.some((p) => pathname.startsWith(p))) return;
+  const origin = request.headers.get("origin");
+  if (origin !== null && !sameOrigin(origin, request, urls)) {
+    return jsonResponse(403, { code: 0, message: "Cross-origin requests are not accepted here." });
+  }
+  const type = request.headers.get("content-type");
+  if (type !== null && !/^application\/json\s*(;|$)/i.test(type.trim())) {
+    return errorResponse(DomainError.invalid("", `Content-Type must be application/json, not ${type.slice(0, 64)}`, "CONTENT_TYPE_INVALID"));
+  }
+}
+
+/**
+ * The server's own origin: the public base URL, or the host the request was sent to
+ * (whatever name the server is reached by; behind a TLS proxy the scheme differs, the host not).
+ */
+function sameOrigin(origin: string, request: Request, urls: Urls): boolean {
+  let o: URL;
+  try {
+    o = new URL(origin);
+  } catch {
+    return false; // "null" (sandboxed frames, file: pages) and garbage
+  }
+  if (o.origin === new URL(urls.base).origin) return true;
+  const host = request.headers.get("host") ?? new URL(request.url).host;
+  return o.host === host.toLowerCase() && (o.protocol === "http:" || o.protocol === "https:");
+}
