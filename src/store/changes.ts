@@ -13,12 +13,15 @@
  * only ever grow, so a reader compares one sum: any change anywhere it depends on makes
  * the sum differ.
  *
- * Other writers (the CLI beside a live server) are seen through PRAGMA data_version,
- * read on the first look of every synchronous run of code (the answer holds until the
- * next microtask). Bun drains microtasks between two requests' handlers, so every
- * request looks afresh: a token rotated by the CLI before a request arrives is refused.
- * On a WAL file the pragma costs about one autocommit statement (two shm lock calls),
- * which is why it is read once per run rather than on every look.
+ * Other writers (the CLI beside a live server) are looked for on the first look of every
+ * synchronous run of code (the answer holds until the next microtask). Bun drains
+ * microtasks between two requests' handlers, so every request looks afresh: a token
+ * rotated by the CLI before a request arrives is refused. PRAGMA data_version says
+ * whether another connection committed, but on a WAL file it costs two shm lock calls,
+ * a good part of a cheap request. So the WAL index's header (the first 48 bytes of the
+ * -shm file, which every commit by anyone rewrites: frame count, checksums, change
+ * counter) is mapped into memory and compared first; only when it moved is the pragma
+ * asked whose commit that was. An in-memory database has no other writers at all.
  */
 import type { Database } from "bun:sqlite";
 
@@ -31,6 +34,21 @@ interface Cell {
   n: number;
 }
 
+/** The WAL-index header is 48 bytes (sqlite.org/walformat.html); two copies follow each other. */
+const HEADER_WORDS = 12;
+
+/** A view of the -shm file's first header, or null when the database is not in WAL mode or the file cannot be mapped. */
+function mapWalIndexHeader(db: Database): Uint32Array | null {
+  try {
+    const mode = (db.query("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode;
+    if (mode.toLowerCase() !== "wal") return null;
+    const bytes = Bun.mmap(`${db.filename}-shm`, { size: HEADER_WORDS * 4 });
+    return bytes.byteLength >= HEADER_WORDS * 4 ? new Uint32Array(bytes.buffer, bytes.byteOffset, HEADER_WORDS) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Suffix of a table name meaning "its existing rows changed (update or delete)". */
 const EXISTING = "!";
 
@@ -40,6 +58,11 @@ export class Changes {
   private readonly triggers: { table: string; existing: boolean }[] = [];
   private readonly dataVersion;
   private lastDataVersion = -1;
+  /** The -shm file's first WAL-index header, mapped; null when there is none to map (then the pragma is read every time). */
+  private header: Uint32Array | null = null;
+  private readonly seen = new Uint32Array(HEADER_WORDS);
+  /** An in-memory database: no other connection can write to it. */
+  private readonly alone: boolean;
   private epoch = 0;
   /** Changes seen so far (rows reported, and what wrote() counts): a rollback undid something only if this moved. */
   written = 0;
@@ -47,6 +70,8 @@ export class Changes {
   constructor(private readonly db: Database) {
     db.exec("CREATE TEMP TABLE IF NOT EXISTS _changes (id INTEGER PRIMARY KEY, n INTEGER NOT NULL DEFAULT 0)");
     this.dataVersion = db.query("PRAGMA data_version");
+    this.alone = db.filename === ":memory:" || db.filename === "";
+    if (!this.alone) this.header = mapWalIndexHeader(db);
     db.onInsert = (_db, table, rowid) => (table === "_changes" ? this.triggered(rowid) : this.bump(table, false));
     db.onUpdate = (_db, table, rowid) => (table === "_changes" ? this.triggered(rowid) : this.bump(table, true));
     db.onDelete = (_db, table) => this.bump(table, true);
@@ -104,10 +129,24 @@ export class Changes {
     this.checked = false;
   };
 
+  /** Stop reading the mapped header (the store closes: SQLite may remove the file). */
+  close(): void {
+    this.header = null;
+  }
+
   private checkOtherWriters(): void {
-    if (this.checked) return;
+    if (this.checked || this.alone) return;
     this.checked = true;
     queueMicrotask(this.uncheck);
+    const h = this.header;
+    if (h) {
+      // Nothing was committed by anyone since the last look: nothing to ask.
+      let same = true;
+      for (let i = 0; i < HEADER_WORDS; i++) if (h[i] !== this.seen[i]) same = false;
+      if (same) return;
+      // Kept before asking, so that a commit landing meanwhile moves it again.
+      this.seen.set(h);
+    }
     const v = (this.dataVersion.get() as { data_version: number }).data_version;
     if (v !== this.lastDataVersion) {
       if (this.lastDataVersion !== -1) this.epoch++;

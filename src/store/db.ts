@@ -250,6 +250,7 @@ export class Store {
 
   close(): void {
     this.flush();
+    this.changes.close();
     this.db.close();
   }
 

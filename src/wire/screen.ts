@@ -19,7 +19,7 @@ export function screenRequest(request: Request, urls: Urls): Response | undefine
   const big = declaredTooLarge(request, pathname);
   // Close the connection: the rest of the declared body will not be read.
   if (big) return errorResponse(big, { Connection: "close" });
-  if (!SAME_ORIGIN_ONLY.some((p) => pathname.startsWith(p))) return;
+  if (!pathname.startsWith(SAME_ORIGIN_ONLY[0]) && !pathname.startsWith(SAME_ORIGIN_ONLY[1])) return;
   const origin = request.headers.get("origin");
   if (origin !== null && !sameOrigin(origin, request, urls)) {
     return jsonResponse(403, { code: 0, message: "Cross-origin requests are not accepted here." });
