@@ -13,11 +13,11 @@ import { serverKey } from "./store/keyfile";
 import { createCore, type Core } from "./core";
 import { Snowflakes } from "./wire/snowflakes";
 import { jsonResponse } from "./wire/http";
-import { screenRequest } from "./wire/screen";
+import { screenBotApiRequest, screenRequest } from "./wire/screen";
 import { SERVER_MAX_BODY } from "./wire/body";
 import { RateLimiter } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
-import { botApiPlugin } from "./botapi";
+import { botApiPlugin, botApiServerRoutes } from "./botapi";
 import { createGateway, type Gateway, type GatewaySocketData } from "./gateway";
 import { harnessPlugin } from "./harness";
 import { EventLog } from "./harness/eventlog";
@@ -91,7 +91,7 @@ export function createParley(config: Config): Parley {
     server: null,
     handle: (req) => http.handle(req),
     listen() {
-      const server = serve(config, gateway, http);
+      const server = serve(config, gateway, http, botApiServerRoutes(api, screenBotApiRequest, (req) => http.fetch(req)));
       parley.server = server;
       const origin = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
       urls.base = config.baseUrl ?? origin;
@@ -125,10 +125,12 @@ export function createParley(config: Config): Parley {
   return parley;
 }
 
-function serve(config: Config, gateway: Gateway, http: Parley["http"]): Server<GatewaySocketData> {
+function serve(config: Config, gateway: Gateway, http: Parley["http"], botRoutes: ReturnType<typeof botApiServerRoutes>): Server<GatewaySocketData> {
   return Bun.serve({
     port: config.port,
     hostname: config.host,
+    // Bot API routes are matched natively first; everything else reaches fetch (src/botapi/index.ts).
+    routes: botRoutes,
     fetch(req, srv) {
       if (isGatewayPath(req.url)) return gateway.upgrade(req, srv);
       // Only the people's API reads the address (its sign-in limits); a bot request skips the lookup.

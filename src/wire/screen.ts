@@ -31,6 +31,15 @@ export function screenRequest(request: Request, urls: Urls): Response | undefine
 }
 
 /**
+ * The same first look for a request Bun's router matched to a bot API route: only the
+ * declared body size applies there (no Origin rule), and the URL need not be read.
+ */
+export function screenBotApiRequest(request: Request): Response | undefined {
+  const big = declaredTooLarge(request, "/api/v10/");
+  if (big) return errorResponse(big, { Connection: "close" });
+}
+
+/**
  * The server's own origin: the public base URL, or the host the request was sent to
  * (whatever name the server is reached by; behind a TLS proxy the scheme differs, the host not).
  */

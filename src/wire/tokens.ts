@@ -27,8 +27,13 @@ export function parseBotToken(token: string, flakes: Pick<Snowflakes, "uuid">): 
 
 /** The token of an `Authorization: Bot <token>` header, parsed; null when it is not one. */
 export function parseBotAuthorization(header: string, flakes: Pick<Snowflakes, "uuid">): ParsedBotToken | null {
-  const m = /^Bot\s+(\S+)$/i.exec(header.trim());
-  return m ? parseBotToken(m[1], flakes) : null;
+  let raw = readHeaders.get(header);
+  if (raw === undefined) {
+    const m = /^Bot\s+(\S+)$/i.exec(header.trim());
+    raw = remember(readHeaders, header, m ? decodeToken(m[1]) : null);
+  }
+  const botUserId = raw ? flakes.uuid(raw.flake) : null;
+  return botUserId ? { botUserId, version: raw!.version, secret: raw!.secret } : null;
 }
 
 interface RawToken {
@@ -43,13 +48,17 @@ interface RawToken {
  * secret is checked against the stored digest on every request whatever this says.
  */
 const readTokens = new Map<string, RawToken | null>();
+/** The same, keyed by whole Authorization headers (the bot API's requests). */
+const readHeaders = new Map<string, RawToken | null>();
 
 function readToken(token: string): RawToken | null {
-  let raw = readTokens.get(token);
-  if (raw !== undefined) return raw;
-  raw = decodeToken(token);
-  if (readTokens.size >= 10_000) readTokens.clear();
-  readTokens.set(token, raw);
+  const raw = readTokens.get(token);
+  return raw !== undefined ? raw : remember(readTokens, token, decodeToken(token));
+}
+
+function remember(memo: Map<string, RawToken | null>, key: string, raw: RawToken | null): RawToken | null {
+  if (memo.size >= 10_000) memo.clear();
+  memo.set(key, raw);
   return raw;
 }
 
