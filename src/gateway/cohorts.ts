@@ -87,7 +87,10 @@ export class Cohorts {
     }
     to.members.add(s);
     s.cohort = to;
-    ws.subscribe(to.topic);
+    // A cohort of one is sent to directly (publish()): its topic would only hold memory,
+    // about a kilobyte per idle session. Members subscribe once there are two of them.
+    if (to.members.size === 2) for (const m of to.members) m.conn!.ws.subscribe(to.topic);
+    else if (to.members.size > 2) ws.subscribe(to.topic);
   }
 
   /**
