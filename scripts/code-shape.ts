@@ -79,6 +79,8 @@ export function importViolations(files: SrcFile[]): Violation[] {
     config: ["config"],
     core: ["core", "store"],
     wire: ["wire", "core", "config"],
+    // The web client speaks only the people's API over HTTP and its live connection.
+    web: ["web"],
   };
   for (const f of files) {
     const from = layerOf(f.path);

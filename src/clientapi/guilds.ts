@@ -3,8 +3,7 @@ import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
 import { pathId, person } from "./http";
-import { guildView, userView } from "./views";
-import { isoUtc } from "../wire/time";
+import { guildView, memberViewOf } from "./views";
 
 const CreateGuild = Type.Object({ name: Type.String({ minLength: 2, maxLength: 100 }) }, { additionalProperties: false });
 const EditGuild = Type.Object(
@@ -51,9 +50,7 @@ export function guildRoutes(p: ClientContext) {
       "/guilds/:guild_id/members",
       person(p, ({ me, params }) => {
         const g = core.people.guild(me.id, pathId(params.guild_id, "guild"));
-        return core.reads.guilds.members(g.id).flatMap((m) =>
-          m.user ? [{ user: userView(m.user), roles: m.roleIds, nick: m.row.nick, joined_at: isoUtc(m.row.joined_at) }] : [],
-        );
+        return core.reads.guilds.members(g.id).flatMap((m) => (m.user ? [memberViewOf({ ...m, user: m.user })] : []));
       }),
     )
     .put(

@@ -18,6 +18,8 @@ import { dmRoutes } from "./dms";
 import { presenceRoutes } from "./presence";
 import { portalRoutes } from "./portal";
 import { clientInteractions } from "./interactions";
+import { commandRoutes } from "./commands";
+import { readStateRoutes } from "./read-states";
 
 export function clientApiPlugin(p: ClientContext) {
   const app = new Elysia({ prefix: "/api/client/v1" });
@@ -34,5 +36,7 @@ export function clientApiPlugin(p: ClientContext) {
   app.use(presenceRoutes(p));
   app.use(portalRoutes(p));
   app.use(clientInteractions(p));
+  app.use(commandRoutes(p));
+  app.use(readStateRoutes(p));
   return app;
 }

@@ -4,7 +4,7 @@
  * function of a core read model; the wrappers beside them read the model first.
  */
 import type { Core } from "../core";
-import type { ChannelModel, GuildModel, InviteModel, MessageModel } from "../core/reads";
+import type { ChannelModel, GuildModel, InviteModel, MemberModel, MessageInteractionModel, MessageModel } from "../core/reads";
 import type { ApplicationRow, ChannelRow, GuildRow, MessageRow, RoleRow, UserRow } from "../core/types";
 import type { InviteRow } from "../core/invites";
 import { intentNames } from "../core/permissions";
@@ -16,6 +16,10 @@ export function userView(u: UserRow) {
 
 export function meView(u: UserRow) {
   return { ...userView(u), admin: !!u.is_admin, created_at: isoUtc(u.created_at) };
+}
+
+export function memberViewOf(m: MemberModel & { user: UserRow }) {
+  return { user: userView(m.user), roles: m.roleIds, nick: m.row.nick, joined_at: isoUtc(m.row.joined_at) };
 }
 
 export function roleView(r: RoleRow) {
@@ -99,10 +103,19 @@ export function messageViewOf(m: MessageModel) {
     flags: r.flags,
     ephemeral: r.ephemeral_user_id !== null,
     reply_to: r.reference_message_id,
+    mentions: m.mentions.map(userView),
+    mention_roles: m.mentionRoleIds,
+    mention_everyone: !!r.mention_everyone,
+    interaction: m.interaction ? interactionOf(m.interaction) : null,
     reactions: (m.reactions ?? []).map((x) => ({ emoji: x.emoji.id ? `${x.emoji.name}:${x.emoji.id}` : x.emoji.name, count: x.count, me: x.me })),
     created_at: isoUtc(r.created_at),
     edited_at: r.edited_at === null ? null : isoUtc(r.edited_at),
   };
+}
+
+/** The command a message answers ("alice used /roll"); components name none. */
+function interactionOf(i: MessageInteractionModel) {
+  return { id: i.row.id, name: i.data.kind === "command" ? i.data.name : null, user: userView(i.user) };
 }
 
 export function messageView(core: Core, m: MessageRow, viewerId: string) {

@@ -32,6 +32,8 @@ export interface Config {
     default: RateLimitRule;
   };
   quiet: boolean;
+  /** Gateway HELLO's heartbeat_interval: the spec's 41250 ms; test mode may shorten it so zombie tests take seconds. */
+  heartbeatIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -80,6 +82,7 @@ export const SERVE_FLAGS: FlagSpec[] = [
   { name: "rate-limits", env: "PARLEY_RATE_LIMITS", kind: "string", help: "on (default) or off; or a JSON file overriding limits" },
   { name: "demo", env: "PARLEY_DEMO", kind: "bool", help: "create and print a demo world when the database is empty" },
   { name: "quiet", env: "PARLEY_QUIET", kind: "bool", help: "print nothing but errors" },
+  { name: "heartbeat-interval", env: "PARLEY_HEARTBEAT_INTERVAL", kind: "int", help: "test mode only: gateway heartbeat_interval in ms (default 41250)" },
 ];
 
 export type RawFlags = Record<string, string | boolean>;
@@ -148,6 +151,12 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
   const sync = (str("synchronous") ?? "NORMAL").toUpperCase();
   if (sync !== "NORMAL" && sync !== "FULL") throw new ConfigError(`--synchronous must be NORMAL or FULL, not '${sync}'`);
 
+  const beatRaw = str("heartbeat-interval");
+  if (beatRaw !== undefined && (!/^\d+$/.test(beatRaw) || +beatRaw < 100 || +beatRaw > 41_250))
+    throw new ConfigError(`--heartbeat-interval must be 100 to 41250 (ms), not '${beatRaw}'`);
+  // Outside test mode the spec's interval holds: a shorter one only makes sense for a test double.
+  if (beatRaw !== undefined && !bool("harness")) throw new ConfigError("--heartbeat-interval needs --harness (test mode)");
+
   const rateLimits = structuredClone(SPEC_RATE_LIMITS);
   const rl = str("rate-limits");
   if (rl !== undefined) {
@@ -169,6 +178,7 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
     demo: bool("demo"),
     rateLimits,
     quiet: bool("quiet"),
+    heartbeatIntervalMs: beatRaw === undefined ? 41_250 : +beatRaw,
   };
 }
 

@@ -57,6 +57,13 @@ export class Applications {
     return this.byBot.get(botUserId, () => this.byBotStmt().get(botUserId) as ApplicationRow | null);
   }
 
+  /** The applications whose bot is a member of the guild. */
+  inGuild(guildId: string): ApplicationRow[] {
+    return this.db
+      .query("SELECT a.* FROM applications a JOIN members m ON m.user_id = a.bot_user_id AND m.guild_id = ? ORDER BY a.id")
+      .all(guildId) as ApplicationRow[];
+  }
+
   listOwned(ownerId: string): ApplicationRow[] {
     return this.db.query("SELECT * FROM applications WHERE owner_id = ? ORDER BY id").all(ownerId) as ApplicationRow[];
   }

@@ -89,6 +89,8 @@ export class Dms {
         )
         .run(c as never);
       this.db.query("INSERT INTO dm_recipients (channel_id, user_id) VALUES (?, ?), (?, ?)").run(c.id, a, c.id, b);
+      // People's clients list the new DM at once; bots get no CHANNEL_CREATE for DMs in v10.
+      this.d.store.emit({ type: "channel.created", channelId: c.id, guildId: null });
       return c;
     });
   }

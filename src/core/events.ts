@@ -33,6 +33,9 @@ export type DomainEvent =
   | { type: "typing.started"; channelId: string; guildId: string | null; userId: string; at: number }
   | { type: "presence.updated"; userId: string; status: string }
   | { type: "interaction.created"; interactionId: string; applicationId: string }
+  /** The bot acknowledged (deferred) or answered an interaction: the invoking person's client shows it. */
+  | { type: "interaction.updated"; interactionId: string; applicationId: string; userId: string; channelId: string; state: "deferred" | "responded" }
+  | { type: "read_state.updated"; userId: string; channelId: string }
   | { type: "application.token_rotated"; applicationId: string }
   | { type: "application.intents_changed"; applicationId: string }
   | { type: "application.deleted"; applicationId: string; botUserId: string }

@@ -12,6 +12,15 @@ export class IdGenerator {
 
   constructor(private readonly clock: Clock) {}
 
+  /**
+   * Forget the last millisecond used (the world was wiped, so no id is left to collide
+   * with): a world seeded at a fixed start time then gets the same ids on every run.
+   */
+  reset(): void {
+    this.lastMs = 0;
+    this.counter = 0;
+  }
+
   next(): string {
     let ms = this.clock.now();
     if (ms <= this.lastMs) {

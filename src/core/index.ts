@@ -27,6 +27,7 @@ import { Commands } from "./commands";
 import { Interactions } from "./interactions";
 import { InteractionResponses } from "./interaction-responses";
 import { Reads } from "./reads";
+import { ReadStates } from "./read-states";
 
 export interface Core {
   clock: Clock;
@@ -53,6 +54,8 @@ export interface Core {
   interactionResponses: InteractionResponses;
   /** Read models for serializers (core/reads). */
   reads: Reads;
+  /** How far each person has read each channel: unread marks and mention counts. */
+  readStates: ReadStates;
   /**
    * Run several core calls as one transaction: all of them commit, or none does, and
    * their events are published after the commit, in order.
@@ -116,10 +119,12 @@ export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array }
     interactions,
     interactionResponses,
     reads,
+    readStates: new ReadStates(deps, guilds, dms),
     transaction: (fn) => store.write(fn),
     batched: <T>(fn: () => T | Promise<T>) => store.batched(fn),
     wipe() {
       store.wipe();
+      deps.ids.reset();
       bus.publish([{ type: "world.reset" }]);
     },
     close: () => store.close(),

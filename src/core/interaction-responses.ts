@@ -201,6 +201,8 @@ export class InteractionResponses {
   private settle(row: InteractionRow, state: "deferred" | "responded", responseId: string | null, ephemeral: boolean): InteractionRow {
     const eph = ephemeral ? 1 : 0;
     this.d.store.db.query("UPDATE interactions SET state = ?, response_message_id = ?, ephemeral = ? WHERE id = ?").run(state, responseId, eph, row.id);
+    if (state !== row.state)
+      this.d.store.emit({ type: "interaction.updated", interactionId: row.id, applicationId: row.application_id, userId: row.user_id, channelId: row.channel_id, state });
     return { ...row, state, response_message_id: responseId, ephemeral: eph };
   }
 }

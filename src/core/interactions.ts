@@ -13,7 +13,7 @@ import type { ApplicationRow, ChannelRow, MessageRow } from "./types";
 import { DomainError } from "./errors";
 import { randomSecret, sha256Hex } from "./crypto";
 import { hasPermission } from "./permissions";
-import { canSee } from "./access";
+import { canSee, dmRecipientIds } from "./access";
 
 export const INTERACTION_TTL_MS = 15 * 60 * 1000;
 export const LOADING = 1 << 7;
@@ -155,6 +155,31 @@ export class Interactions {
 
   // ---- invocation by people ----
 
+  /**
+   * The chat-input commands a person may run in a channel, by name: every command of each
+   * bot present there (a server's own command over the global one of the same name), that
+   * the channel's context allows and whose default permissions the person holds.
+   */
+  available(userId: string, channelId: string): { app: ApplicationRow; command: Command }[] {
+    const ch = this.requireVisibleChannel(channelId, userId);
+    const apps = ch.guild_id
+      ? this.apps.inGuild(ch.guild_id)
+      : dmRecipientIds(this.d, ch.id).flatMap((id) => this.apps.byBotUser(id) ?? []);
+    const ctx = interactionContext({ guild_id: ch.guild_id }, true);
+    const out: { app: ApplicationRow; command: Command }[] = [];
+    for (const app of apps) {
+      const own = ch.guild_id ? this.commands.list(app.id, ch.guild_id) : [];
+      const shadowed = new Set(own.map((c) => `${c.body.type}:${c.name}`));
+      const all = [...own, ...this.commands.list(app.id, null).filter((c) => !shadowed.has(`${c.body.type}:${c.name}`))];
+      for (const command of all) {
+        const b = command.body;
+        if (b.type !== 1 || (!ch.guild_id && !b.dm_permission) || (b.contexts && !b.contexts.includes(ctx))) continue;
+        if (this.mayUse(command, ch, userId)) out.push({ app, command });
+      }
+    }
+    return out.sort((a, b) => (a.command.name < b.command.name ? -1 : a.command.name > b.command.name ? 1 : a.app.name.localeCompare(b.app.name)));
+  }
+
   /** A person runs a slash (or context-menu) command in a channel. */
   runCommand(input: CommandInvocation, delivery: Delivery): Invocation {
     const app = this.apps.get(input.applicationId);
@@ -292,12 +317,15 @@ export class Interactions {
   }
 
   private checkMemberMayUse(cmd: Command, ch: ChannelRow, userId: string): void {
+    if (!this.mayUse(cmd, ch, userId)) throw DomainError.forbidden("You lack the permissions this command requires");
+  }
+
+  private mayUse(cmd: Command, ch: ChannelRow, userId: string): boolean {
     const need = cmd.body.default_member_permissions;
-    if (!ch.guild_id || need === null) return;
+    if (!ch.guild_id || need === null) return true;
     const have = this.guilds.permissions(ch.guild_id, userId, ch.id);
     const bits = Number(need);
-    const ok = bits === 0 ? hasPermission(have, 1 << 3) : hasPermission(have, bits);
-    if (!ok) throw DomainError.forbidden("You lack the permissions this command requires");
+    return bits === 0 ? hasPermission(have, 1 << 3) : hasPermission(have, bits);
   }
 }
 

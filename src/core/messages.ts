@@ -21,7 +21,7 @@ export interface Draft {
   readonly channel: ChannelRow;
   send(input: SendInput): MessageRow;
 }
-const EVERYONE = /@(everyone|here)\b/;
+export const EVERYONE = /@(everyone|here)\b/;
 const NONCE_WINDOW_MS = 2 * 60_000;
 
 /**

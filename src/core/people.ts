@@ -2,7 +2,7 @@ import type { CoreDeps } from "./deps";
 import type { ChannelRow, GuildRow, MessageRow, RoleRow } from "./types";
 import type { Guilds } from "./guilds";
 import type { Users } from "./users";
-import type { Messages, Page } from "./messages";
+import { EVERYONE, type Messages, type Page } from "./messages";
 import type { Dms } from "./dms";
 import { canSee } from "./access";
 import { DomainError } from "./errors";
@@ -171,7 +171,10 @@ export class People {
       if (!hasPermission(perms, PERMISSIONS.SEND_MESSAGES)) throw DomainError.forbidden();
       if (!hasPermission(perms, PERMISSIONS.MANAGE_MESSAGES) && !hasPermission(perms, PERMISSIONS.MANAGE_CHANNELS))
         this.messages.requireSlowmodeOver(c, userId);
-      return this.messages.create({ channelId: c.id, authorId: userId, content: msg.content ?? "", embeds: msg.embeds ?? [], reference });
+      const content = msg.content ?? "";
+      // @everyone and @here ping as they do for bots: only with ADMINISTRATOR (which owners hold).
+      const mentionEveryone = EVERYONE.test(content) && hasPermission(perms, PERMISSIONS.ADMINISTRATOR);
+      return this.messages.create({ channelId: c.id, authorId: userId, content, embeds: msg.embeds ?? [], reference, mentionEveryone });
     });
   }
 

@@ -175,6 +175,16 @@ export class Users {
     });
   }
 
+  /**
+   * Everyone offline, without events: at start-up nobody is connected yet, whatever an
+   * earlier process that stopped abruptly left behind.
+   */
+  resetPresences(): void {
+    this.d.store.write(() => {
+      this.d.store.db.query("UPDATE users SET presence = 'offline' WHERE presence != 'offline'").run();
+    });
+  }
+
   private insert(row: UserRow): void {
     this.d.store.db
       .query(

@@ -19,12 +19,13 @@ import {
   CLOSE_HEARTBEAT_TIMEOUT,
   CLOSE_PLAIN,
   FIRST_FRAME_DEADLINE_MS,
-  HELLO_FRAME,
+  HEARTBEAT_INTERVAL_MS,
+  HELLO_DELAY_MS,
+  helloFrame,
   INVALID_SESSION_FRAME,
   MAX_FRAMES_BEFORE_IDENTIFY,
   MAX_INBOUND_BYTES,
   OP,
-  ZOMBIE_TIMEOUT_MS,
 } from "./protocol";
 import { Session, type Conn } from "./session";
 import { GATES, hears } from "./intents";
@@ -44,6 +45,8 @@ export type GuildCreatePayload = (guildId: string, s: Session) => string;
 
 export class Connections {
   private readonly conns = new Set<Conn>();
+  /** Sockets whose HELLO is still to go out (it waits for the upgrade's write, see open()). */
+  private readonly helloDue = new Set<Conn>();
 
   constructor(
     private readonly ctx: GatewayContext,
@@ -51,7 +54,16 @@ export class Connections {
     private readonly cohorts: Cohorts,
     private readonly push: Push,
     private readonly guildCreate: GuildCreatePayload,
-  ) {}
+  ) {
+    const interval = ctx.heartbeatIntervalMs ?? HEARTBEAT_INTERVAL_MS;
+    this.hello = helloFrame(interval);
+    this.zombieMs = Math.round(2.5 * interval);
+  }
+
+  /** HELLO with its interval (the spec's 41250 ms unless a test server shortens it). */
+  private readonly hello: string;
+  /** Spec 3.2: 2.5 x heartbeat_interval, counted from HELLO and re-armed by each heartbeat. */
+  private readonly zombieMs: number;
 
   private get clock() {
     return this.ctx.core.clock;
@@ -75,7 +87,13 @@ export class Connections {
     ws.data.conn = conn;
     this.conns.add(conn);
     for (const h of this.hooks) h.opened?.(conn.id);
-    this.send(conn, HELLO_FRAME);
+    // HELLO goes out in a write of its own, after the upgrade: sent inside open() it shares
+    // a TCP segment with the 101, and a client that reads only the upgrade response
+    // (Seyfert's own Node socket drops the bytes after it) waits for a HELLO it already
+    // got. A host timer, not the shared clock: this is transport timing, and a virtual
+    // clock would never send it.
+    this.helloDue.add(conn);
+    setTimeout(() => this.sayHello(conn), HELLO_DELAY_MS);
     conn.firstFrameTimer = this.clock.setTimeout(() => {
       conn.firstFrameTimer = null;
       if (conn.state === "awaiting") this.close(conn, CLOSE_PLAIN);
@@ -83,9 +101,15 @@ export class Connections {
     this.armZombie(conn);
   }
 
+  /** HELLO, once, before anything else the socket is sent (a client that speaks first still gets it first). */
+  private sayHello(conn: Conn): void {
+    if (this.helloDue.delete(conn) && conn.state !== "closed") this.send(conn, this.hello);
+  }
+
   message(ws: WS, raw: string | Buffer): void {
     const conn = ws.data.conn;
     if (!conn || conn.state === "closed") return;
+    this.sayHello(conn);
     for (const h of this.hooks) h.received?.(conn.id, conn.session, typeof raw === "string" ? raw : "<binary>");
     // Frames are JSON text only (spec 6.1): binary, oversized or unparsable frames end the session.
     if (typeof raw !== "string" || raw.length > MAX_INBOUND_BYTES) return this.invalidate(conn);
@@ -128,6 +152,7 @@ export class Connections {
   close(conn: Conn, code: number | null, reason = ""): void {
     if (conn.state === "closed") return;
     conn.state = "closed";
+    this.helloDue.delete(conn);
     conn.firstFrameTimer?.cancel();
     conn.zombieTimer?.cancel();
     conn.firstFrameTimer = conn.zombieTimer = null;
@@ -169,6 +194,14 @@ export class Connections {
     }
   }
 
+  /** Op 9 and a plain close for a live session, which is gone; false when not connected. */
+  invalidateSession(sessionId: string): boolean {
+    const s = this.registry.get(sessionId);
+    if (!s?.conn) return false;
+    this.invalidate(s.conn);
+    return true;
+  }
+
   /** Close a live session's socket with a code (4000 keeps it resumable); false when not connected. */
   disconnect(sessionId: string, code: number): boolean {
     const s = this.registry.get(sessionId);
@@ -187,10 +220,10 @@ export class Connections {
       conn.zombieTimer = null;
       if (conn.state === "closed") return;
       const idle = this.clock.now() - conn.lastBeat;
-      if (idle < ZOMBIE_TIMEOUT_MS) return this.armZombie(conn);
+      if (idle < this.zombieMs) return this.armZombie(conn);
       // Before IDENTIFY the 30 s first-frame deadline has already closed the socket.
       if (conn.state === "active") this.close(conn, CLOSE_HEARTBEAT_TIMEOUT, "Heartbeat timeout");
-    }, ZOMBIE_TIMEOUT_MS - (this.clock.now() - conn.lastBeat));
+    }, this.zombieMs - (this.clock.now() - conn.lastBeat));
   }
 
   // ---- IDENTIFY and RESUME ----

@@ -35,4 +35,6 @@ export interface GatewayContext {
   flakes: Snowflakes;
   urls: Urls;
   hooks: GatewayHooks[];
+  /** HELLO's heartbeat_interval; the spec's 41250 unless a test server shortens it (config). */
+  heartbeatIntervalMs?: number;
 }

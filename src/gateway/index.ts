@@ -37,6 +37,8 @@ export interface Gateway {
    * false when the session is unknown or not connected. Tests and tools use this.
    */
   disconnect(sessionId: string, code?: number): boolean;
+  /** Op 9 (d false) and a plain close for a live session, which cannot be resumed; false when not connected. */
+  invalidate(sessionId: string): boolean;
   /**
    * Sizes of the fan-out cohorts (live sessions sharing seq and intents, one publish per
    * frame each), largest first: how well fan-out is grouped, for tests and the bench.
@@ -111,6 +113,7 @@ export function createGateway(ctx: GatewayContext): Gateway {
     hasLiveSession: (botUserId) => registry.hasLive(botUserId),
     sessionsOf: (applicationId) => registry.info(applicationId),
     disconnect: (sessionId, code = CLOSE_HEARTBEAT_TIMEOUT) => connections.disconnect(sessionId, code),
+    invalidate: (sessionId) => connections.invalidateSession(sessionId),
     cohortSizes: () => [...cohorts.all].map((c) => c.members.size).sort((a, b) => b - a),
   };
 }

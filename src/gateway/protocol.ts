@@ -42,7 +42,13 @@ export const CLOSE_PLAIN = 1000;
 export const CLOSE_HEARTBEAT_TIMEOUT = 4000;
 export const CLOSE_DISALLOWED_INTENTS = 4014;
 
-export const HELLO_FRAME = JSON.stringify({ op: OP.HELLO, d: { heartbeat_interval: HEARTBEAT_INTERVAL_MS }, s: null, t: null });
+/** Host milliseconds between the upgrade and HELLO, so the two never share a write (connection.ts). */
+export const HELLO_DELAY_MS = 1;
+
+export function helloFrame(heartbeatIntervalMs: number): string {
+  return JSON.stringify({ op: OP.HELLO, d: { heartbeat_interval: heartbeatIntervalMs }, s: null, t: null });
+}
+export const HELLO_FRAME = helloFrame(HEARTBEAT_INTERVAL_MS);
 export const ACK_FRAME = JSON.stringify({ op: OP.HEARTBEAT_ACK, d: null, s: null, t: null });
 /** Op 9 is always d false: there is no resumable variant (spec 6.1). */
 export const INVALID_SESSION_FRAME = JSON.stringify({ op: OP.INVALID_SESSION, d: false, s: null, t: null });

@@ -1,12 +1,18 @@
 import type { Core } from "../core";
 import type { Snowflakes } from "../wire/snowflakes";
 import type { EventLog } from "./eventlog";
+import type { Faults } from "./faults";
 import type { SeedAnswer } from "./seed";
+import type { Transcripts } from "./transcripts";
 
 /** The gateway as the harness sees it. */
 export interface HarnessGateway {
   hasLiveSession(botUserId: string): boolean;
   sessionsOf(applicationId: string): { session_id: string; intents: number; connected: boolean; seq: number }[];
+  /** Close a live session's socket with a code (4000 keeps it resumable); false when not connected. */
+  disconnect(sessionId: string, code?: number): boolean;
+  /** Op 9 (d false), then a plain close; the session is gone. False when not connected. */
+  invalidate(sessionId: string): boolean;
 }
 
 /** What the harness needs, built by the composition root (test mode only). */
@@ -18,6 +24,10 @@ export interface HarnessContext {
   gateway: HarnessGateway;
   /** Every dispatch frame sent to bots. */
   events: EventLog;
+  /** Faults armed by tests (faults.ts); its hooks are in the bot API's and the gateway's lists. */
+  faults: Faults;
+  /** What each application and Parley said to each other (transcripts.ts). */
+  transcripts: Transcripts;
   /** Empty the world: every table, session and window; real time again. */
   reset(): void;
   /** Seed a world; passwords are hashed off the event loop first. */

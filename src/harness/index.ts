@@ -16,6 +16,7 @@ import { harnessPeople } from "./people";
 import { DmClient, harnessDms } from "./dms";
 import { harnessActions } from "./actions";
 import { harnessInteractions } from "./interactions";
+import { harnessFaults } from "./faults-http";
 
 const ClockBody = Type.Union([
   Type.Object({ advance_ms: Type.Number({ minimum: 0, maximum: 10 * 365 * 86_400_000 }) }, { additionalProperties: false }),
@@ -34,6 +35,7 @@ export function harnessPlugin(p: HarnessContext) {
   return new Elysia({ prefix: "/api/harness/v1" })
     .use(harnessSessionsPlugin(p))
     .use(harnessInteractions(p))
+    .use(harnessFaults(p))
     .post("/reset", handler<Ctx>(() => {
       p.reset();
       return undefined;

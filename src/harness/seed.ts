@@ -17,6 +17,8 @@ const PermList = Type.Union([Type.Array(Type.String({ maxLength: 64 }), { maxIte
 const IntentList = Type.Union([Type.Array(Type.String({ maxLength: 64 }), { maxItems: 64 }), Type.Integer({ minimum: 0 })]);
 
 export const WorldSchema = Type.Object({
+  /** ISO 8601: the world starts at this instant on the virtual clock, so ids and timestamps repeat run after run. */
+  start_time: Type.Optional(Type.String({ maxLength: 64 })),
   users: Type.Optional(
     Type.Array(
       Type.Object({
@@ -123,10 +125,11 @@ function at<T>(base: string, rename: Record<string, string>, fn: () => T): T {
   }
 }
 
-/** What seeding needs: the core, and the boundary to answer with snowflakes. */
+/** What seeding needs: the core, the boundary to answer with snowflakes, and the clock for `start_time`. */
 export interface SeedContext {
   core: Core;
   flakes: Snowflakes;
+  clock?: { readonly virtual: boolean; now(): number; set(at: number): number; reset(): void };
 }
 
 interface GuildIds {
@@ -149,7 +152,13 @@ interface AppIds {
 export function seedWorld(ctx: SeedContext, doc: unknown, passwordHashes?: Map<number, string>): SeedAnswer {
   const w = validate(WorldSchema, doc ?? {});
   const seeder = new Seeder(ctx.core, passwordHashes);
-  ctx.core.transaction(() => seeder.create(w));
+  const undo = w.start_time === undefined ? null : startAt(ctx, w.start_time);
+  try {
+    ctx.core.transaction(() => seeder.create(w));
+  } catch (e) {
+    undo?.();
+    throw e;
+  }
   // Snowflakes are minted after the commit, so a refused world leaves no trace at all.
   return seeder.answer(ctx.flakes);
 }
@@ -173,6 +182,21 @@ export async function seedWorldAsync(ctx: SeedContext, doc: unknown): Promise<Se
     }),
   );
   return seedWorld(ctx, w, hashes);
+}
+
+/**
+ * Deterministic runs: the virtual clock at `start_time` before anything is created, so
+ * ids (hence snowflakes), timestamps and their order are the same on every run. Answers
+ * how to put the clock back if the world is then refused.
+ */
+function startAt(ctx: SeedContext, iso: string): () => void {
+  const at = Date.parse(iso);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(iso) || !Number.isFinite(at)) throw DomainError.invalid("start_time", "Must be an ISO 8601 date-time", "DATE_TIME_INVALID");
+  const clock = ctx.clock;
+  if (!clock) throw DomainError.invalid("start_time", "This server has no virtual clock", "BASE_TYPE_INVALID");
+  const before = clock.virtual ? clock.now() : null;
+  clock.set(at);
+  return () => (before === null ? clock.reset() : clock.set(before));
 }
 
 class Seeder {

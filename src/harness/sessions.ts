@@ -1,7 +1,8 @@
 /**
- * Harness views of the gateway (design/harness.md): an application's sessions, so a
- * test knows when its bot is live, and the log of dispatch frames sent to bots,
- * long-polled so a test waits for an event without sleeping.
+ * Harness views of what bots did (design/harness.md): an application's sessions, so a
+ * test knows when its bot is live; its transcript (every request and frame between it
+ * and Parley); and the log of dispatch frames sent to bots, long-polled so a test waits
+ * for an event without sleeping.
  */
 import { Elysia } from "elysia";
 import type { HarnessContext } from "./context";
@@ -24,6 +25,17 @@ export function harnessSessionsPlugin(p: HarnessContext) {
       const id = p.flakes.uuid(params.application_id);
       if (!id || !p.core.apps.get(id)) throw DomainError.notFound("application");
       return p.gateway.sessionsOf(id);
+    }))
+    .get("/applications/:application_id/transcript", handler<Ctx>(({ request, params }) => {
+      const id = p.flakes.uuid(params.application_id);
+      if (!id || !p.core.apps.get(id)) throw DomainError.notFound("application");
+      const q = new URL(request.url).searchParams;
+      const after = intParam(q, "after", 0);
+      const format = q.get("format") ?? "json";
+      if (format === "json") return p.transcripts.after(id, after);
+      if (format !== "text") throw DomainError.invalid("format", "Must be json or text", "BASE_TYPE_CHOICES");
+      const t = p.transcripts.text(id, after);
+      return new Response(t.text, { headers: { "Content-Type": "text/plain; charset=utf-8", "X-Transcript-Cursor": t.cursor } });
     }))
     .get("/events", handler<Ctx>(async ({ request }) => {
       const log = p.events;

@@ -15,4 +15,12 @@ export class HarnessClient {
     if (!res.ok) throw new HarnessError(res.status, parsed, `${method} ${path}`);
     return parsed as T;
   }
+
+  /** A GET answered with text (transcripts as readable lines). */
+  async text(path: string): Promise<string> {
+    const res = await fetch(this.url + path);
+    const text = await res.text();
+    if (!res.ok) throw new HarnessError(res.status, text ? JSON.parse(text) : undefined, `GET ${path}`);
+    return text;
+  }
 }

@@ -6,6 +6,7 @@
  *   // point the bot at parley.apiBase with parley.tokenOf("EchoBot")
  *   await parley.as("alice").say("general", "!ping");
  *   await parley.waitForMessage("general", (m) => m.content === "pong");
+ *   await parley.faults.gatewayClose("EchoBot");   // the bot should resume
  *   await parley.stop();
  */
 import { createParley, type Parley } from "../app";
@@ -16,6 +17,7 @@ import { HarnessClient } from "./harness-client";
 import { World } from "./world";
 import { personActions } from "./person";
 import { waiters } from "./waits";
+import { faultActions } from "./faults";
 import type { HarnessMessage, RunningParley, StartOptions } from "./types";
 
 export type { SeedAnswer } from "../harness/seed";
@@ -38,7 +40,10 @@ export async function startParley(opts: StartOptions = {}): Promise<RunningParle
     if (o.limit) q.set("limit", String(o.limit));
     return harness.call<HarnessMessage[]>("GET", `/channels/${world.channelId(channel)}/messages${q.size ? `?${q}` : ""}`);
   };
-  const wait = waiters(harness, world, messages);
+  const appRef = (app: string) => (/^[0-9]{17,20}$/.test(app) ? app : world.app(app).id);
+  const transcriptText = (app: string, o: { after?: string } = {}) =>
+    harness.text(`/applications/${appRef(app)}/transcript?format=text${o.after ? `&after=${encodeURIComponent(o.after)}` : ""}`);
+  const wait = waiters(harness, world, messages, (app) => explain(app ? [app] : underTest(opts.bot, world), transcriptText));
   return {
     baseUrl: server.baseUrl,
     apiBase: `${server.baseUrl}/api`,
@@ -54,6 +59,9 @@ export async function startParley(opts: StartOptions = {}): Promise<RunningParle
     as: (user) => personActions(harness, world, user),
     messages,
     ...wait,
+    faults: faultActions(harness, world),
+    transcript: (app, o = {}) => harness.call("GET", `/applications/${appRef(app)}/transcript${o.after ? `?after=${encodeURIComponent(o.after)}` : ""}`),
+    transcriptText,
     advanceClock: async (ms) => (await harness.call<{ now: string }>("POST", "/clock", { advance_ms: ms })).now,
     setClock: async (iso) => (await harness.call<{ now: string }>("POST", "/clock", { set: iso })).now,
     async rotate(app) {
@@ -71,6 +79,26 @@ export async function startParley(opts: StartOptions = {}): Promise<RunningParle
     stop: server.stop,
   };
 }
+
+/** The bots under test: the ones named, else every application of the world. */
+function underTest(bot: string | string[] | undefined, world: World): string[] {
+  return bot === undefined ? Object.keys(world.answer.applications) : ([] as string[]).concat(bot);
+}
+
+/** The last lines of each bot's transcript, for the message of a wait that timed out. */
+async function explain(apps: string[], text: (app: string) => Promise<string>, lines = TRANSCRIPT_LINES): Promise<string> {
+  let out = "";
+  for (const app of apps) {
+    const all = (await text(app).catch(() => "")).trimEnd();
+    if (!all) continue;
+    const got = all.split("\n");
+    out += `\n\nTranscript of ${app} (${got.length > lines ? `last ${lines} of ${got.length}` : got.length} entries):\n${got.slice(-lines).join("\n")}`;
+  }
+  return out;
+}
+
+/** How much of a transcript a timed-out wait shows. */
+const TRANSCRIPT_LINES = 60;
 
 /** The server under test: in this process, or `parley serve` as a child process. */
 async function startServer(opts: StartOptions): Promise<{ baseUrl: string; parley?: Parley; stop: () => Promise<void> }> {

@@ -9,7 +9,41 @@ export interface StartOptions {
   inProcess?: boolean;
   /** In-process only: config overrides (e.g. rate limits). */
   config?: Partial<Config>;
+  /**
+   * The application(s) under test, by name: a waitFor... that times out shows their
+   * transcript. Default: every application of the world that said anything.
+   */
+  bot?: string | string[];
 }
+
+/** An armed fault as GET /faults lists it. */
+export interface ArmedFault {
+  id: string;
+  kind: string;
+  remaining: number | null;
+  [field: string]: unknown;
+}
+
+/** Faults on demand (docs/harness.md "Faults"); applications by world name or snowflake. */
+export interface Faults {
+  /** Close every live session of the application now (4000 by default: the bot should resume). */
+  gatewayClose(app: string, code?: number): Promise<{ id: string }>;
+  /** Op 9 (d false), then a plain close, for every live session: the bot must identify again. */
+  invalidSession(app: string): Promise<{ id: string }>;
+  /** The next `drop` heartbeats of each session get no ACK (a zombied connection). */
+  dropHeartbeatAcks(app: string, drop: number): Promise<{ id: string }>;
+  /** The next `times` (1) matching bot API requests answer `status` with the spec's body and headers. */
+  rest(f: { route: string; status: number; method?: string; app?: string; times?: number; retryAfter?: number; global?: boolean }): Promise<{ id: string }>;
+  /** Delay matching requests (every route when none is given) by `ms` real milliseconds. */
+  latency(f: { ms: number; route?: string; method?: string; app?: string; times?: number }): Promise<{ id: string }>;
+  list(): Promise<ArmedFault[]>;
+  delete(id: string): Promise<void>;
+}
+
+/** One transcript entry (docs/harness.md "Transcripts"). */
+export type TranscriptEntry =
+  | { at: string; kind: "rest"; method: string; route: string; status: number; request: unknown; response: unknown }
+  | { at: string; kind: "gateway"; session_id: string; direction: "in" | "out"; op: number | null; t: string | null; s: number | null; d: any };
 
 /** A message as the harness shows it: the bot API's shape, full content. */
 export interface HarnessMessage {
@@ -91,7 +125,11 @@ export interface RunningParley {
   channelId(ref: string): string;
   as(user: string): Person;
   messages(channel: string, opts?: { as?: string; limit?: number }): Promise<HarnessMessage[]>;
-  /** Poll until `check` returns something other than undefined/null/false; that value is returned. */
+  /**
+   * Poll until `check` returns something other than undefined/null/false; that value is
+   * returned. Every waitFor... that times out throws with the transcript of the bot under
+   * test (StartOptions.bot) in its message, so a failing test says what the bot did.
+   */
   waitFor<T>(check: () => T | Promise<T>, opts?: WaitOptions): Promise<Exclude<T, undefined | null | false>>;
   /** Wait for a message in a channel (newest first) that matches. */
   waitForMessage(channel: string, match: (m: HarnessMessage) => boolean, opts?: WaitOptions & { as?: string }): Promise<HarnessMessage>;
@@ -99,6 +137,12 @@ export interface RunningParley {
   waitForEvent(match: (e: HarnessEvent) => boolean, opts?: WaitOptions): Promise<HarnessEvent>;
   /** Wait until the application's bot has a live gateway session. */
   waitForBot(app: string, opts?: WaitOptions): Promise<void>;
+  /** Break things on purpose: gateway closes, invalid sessions, dropped ACKs, REST errors, latency. */
+  faults: Faults;
+  /** Everything between the application and Parley, in order (tokens masked). */
+  transcript(app: string, opts?: { after?: string }): Promise<{ entries: TranscriptEntry[]; cursor: string }>;
+  /** The same as readable lines. */
+  transcriptText(app: string, opts?: { after?: string }): Promise<string>;
   advanceClock(ms: number): Promise<string>;
   setClock(iso: string): Promise<string>;
   rotate(app: string): Promise<string>;

@@ -42,6 +42,7 @@ import {
   type MatrixServer,
 } from "./bots/js-world";
 import { eventsDuring, next } from "./support";
+import { faultCells } from "./fault-cells";
 
 const LIB = "discord.js";
 /** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
@@ -564,4 +565,17 @@ describe("discord.js 14 matrix", () => {
     // HTTPError keeps no body; the same request in-process shows the spec's code.
     expect(refusal(await call(m.p, "GET", "/stickers/1234567890123456789", { token: m.sdk.tokenOf("FullBot") }))).toEqual([501, 0]);
   });
+});
+
+faultCells({
+  lib: LIB,
+  async start(s) {
+    const c = new Client({ intents: FULL, rest: { api: s.sdk.apiBase } });
+    const errors: unknown[] = [];
+    c.on(Events.MessageCreate, (msg) => {
+      if (msg.content.startsWith("!echo ")) msg.channel.isSendable() && msg.channel.send(msg.content.slice(6)).catch((e) => errors.push(e));
+    });
+    await login(c, s.sdk.tokenOf("FullBot"));
+    return { errors, stop: () => Promise.race([c.destroy(), Bun.sleep(2000)]) };
+  },
 });

@@ -18,6 +18,7 @@ import { startParley, type RunningParley } from "../../src/testing";
 import { call, client, internalId, recordEvents, refusal } from "../helpers";
 import { scenario } from "./matrix";
 import { PyBot, requireDiscordPy } from "./support";
+import { faultCells } from "./fault-cells";
 import { PERMISSIONS } from "../../src/core/permissions";
 
 const WAIT_MS = 12_000;
@@ -523,4 +524,19 @@ scenario("discord.py", "not-implemented", "Client.create_guild answers 501, rais
     status: 501,
     code: 0,
   });
+});
+
+faultCells({
+  lib: "discord.py",
+  async start(s) {
+    requireDiscordPy();
+    const b = spawnBot("py_fault_bot.py", [s.sdk.baseUrl, s.sdk.gatewayUrl, s.sdk.tokenOf("FullBot")]);
+    await b.event("ready");
+    const errors: unknown[] = [];
+    // Send failures arrive as lines; the not-supported cells count them.
+    const poll = setInterval(() => {
+      for (const l of b.lines) if (l.event === "error" && !errors.includes(l)) errors.push(l);
+    }, 20);
+    return { errors, stop: async () => (clearInterval(poll), b.stop()) };
+  },
 });

@@ -37,6 +37,7 @@ import {
   type MatrixServer,
 } from "./bots/js-world";
 import { next } from "./support";
+import { faultCells } from "./fault-cells";
 
 const LIB = "@discordjs/core";
 /** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
@@ -392,4 +393,17 @@ describe("@discordjs/core matrix", () => {
     // HTTPError keeps no body; the same request in-process shows the spec's code.
     expect(refusal(await call(m.p, "GET", "/stickers/1234567890123456789", { token: m.sdk.tokenOf("FullBot") }))).toEqual([501, 0]);
   });
+});
+
+faultCells({
+  lib: LIB,
+  async start(s) {
+    const b = makeBot(s, s.sdk.tokenOf("FullBot"), FULL_INTENTS);
+    const errors: unknown[] = [];
+    b.client.on(E.MessageCreate, ({ data, api }) => {
+      if (data.content.startsWith("!echo ")) api.channels.createMessage(data.channel_id, { content: data.content.slice(6) }).catch((e) => errors.push(e));
+    });
+    await connect(b);
+    return { errors, stop: b.stop };
+  },
 });

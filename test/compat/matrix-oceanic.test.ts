@@ -33,6 +33,7 @@ import {
   type MatrixServer,
 } from "./bots/js-world";
 import { next } from "./support";
+import { faultCells } from "./fault-cells";
 
 const LIB = "oceanic.js";
 /** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
@@ -384,4 +385,17 @@ describe("oceanic.js matrix", () => {
     expect(err.status).toBe(501);
     expect(err.code).toBe(0);
   });
+});
+
+faultCells({
+  lib: LIB,
+  async start(s) {
+    const c = newClient(s, s.sdk.tokenOf("FullBot"), FULL);
+    const errors: unknown[] = [];
+    c.on("messageCreate", (msg) => {
+      if (msg.content.startsWith("!echo ")) c.rest.channels.createMessage(msg.channelID, { content: msg.content.slice(6) }).catch((e) => errors.push(e));
+    });
+    await connect(c);
+    return { errors, stop: async () => c.disconnect(false) };
+  },
 });

@@ -10,6 +10,7 @@ import { call, makeParley, seedBasic } from "../helpers";
 import type { Parley } from "../../src/app";
 
 interface Example {
+  kind: "http";
   name: string | null;
   method: string;
   path: string;
@@ -20,17 +21,32 @@ interface Example {
   line: number;
 }
 
-function parseExamples(file: string): Example[] {
+/**
+ * A live connection step (```live blocks): `> frame` is sent, `< frame` must arrive next
+ * (same `op` and `type`, same shape), `> close` drops the connection.
+ */
+interface LiveStep {
+  kind: "live";
+  lines: { dir: ">" | "<"; text: string }[];
+  line: number;
+}
+
+function parseExamples(file: string): (Example | LiveStep)[] {
   const text = readFileSync(file, "utf8");
-  const blocks: { body: string; line: number; before: string }[] = [];
-  const re = /```http\n([\s\S]*?)```/g;
+  const blocks: { lang: string; body: string; line: number; before: string }[] = [];
+  const re = /```(http|live)\n([\s\S]*?)```/g;
   for (let m; (m = re.exec(text)); ) {
     const head = text.slice(0, m.index);
-    blocks.push({ body: m[1], line: head.split("\n").length, before: head.split("\n").slice(-3).join("\n") });
+    blocks.push({ lang: m[1], body: m[2], line: head.split("\n").length, before: head.split("\n").slice(-3).join("\n") });
   }
-  const out: Example[] = [];
+  const out: (Example | LiveStep)[] = [];
   for (let i = 0; i < blocks.length; i++) {
     const req = blocks[i];
+    if (req.lang === "live") {
+      const lines = req.body.split("\n").filter((l) => l.trim());
+      out.push({ kind: "live", line: req.line, lines: lines.map((l) => ({ dir: l[0] as ">" | "<", text: l.slice(1).trim() })) });
+      continue;
+    }
     if (/^HTTP\//.test(req.body)) throw new Error(`${file}:${req.line}: an answer without a request`);
     const res = blocks[i + 1];
     if (!res || !/^HTTP\//.test(res.body)) throw new Error(`${file}:${req.line}: a request without an answer`);
@@ -43,6 +59,7 @@ function parseExamples(file: string): Example[] {
     const status = Number(resHead.split(" ")[1]);
     const answerText = resRest.join("\n\n").trim();
     out.push({
+      kind: "http",
       name: /<!-- as: (\w+) -->/.exec(req.before)?.[1] ?? null,
       method,
       path,
@@ -86,14 +103,21 @@ function lookup(vars: Record<string, unknown>, path: string): string {
   return String(v);
 }
 
-/** Runs every example of `file` in order, asserting each; answers how many ran. */
+/** Runs every example of `file` in order, asserting each; answers how many HTTP examples ran. */
 async function runDoc(file: string, vars: (p: Parley) => Record<string, unknown>): Promise<number> {
   const examples = parseExamples(file);
   expect(examples.length).toBeGreaterThan(5);
   const p = makeParley();
   const v = vars(p);
+  const live = examples.some((e) => e.kind === "live") ? new LiveSocket(p) : null;
+  let ran = 0;
   for (const ex of examples) {
     const fill = (s: string) => s.replace(/\{\{([\w.@]+)\}\}/g, (_, k) => lookup(v, k));
+    if (ex.kind === "live") {
+      await live!.run(ex, fill, v);
+      continue;
+    }
+    ran++;
     const r = await call(p, ex.method, fill(ex.path), {
       headers: Object.fromEntries(Object.entries(ex.headers).map(([k, val]) => [k, fill(val)])),
       rawBody: ex.body === undefined ? undefined : fill(ex.body),
@@ -107,7 +131,72 @@ async function runDoc(file: string, vars: (p: Parley) => Record<string, unknown>
     if (ex.name) v[ex.name] = r.body;
   }
   await p.stop();
-  return examples.length;
+  return ran;
+}
+
+/** One live connection of the doc's examples, on a real socket; `live.stream` and `live.seq` track it. */
+class LiveSocket {
+  private ws: WebSocket | null = null;
+  private frames: string[] = [];
+  private waiter: (() => void) | null = null;
+
+  constructor(private readonly p: Parley) {
+    p.listen();
+  }
+
+  private async open(): Promise<WebSocket> {
+    const ws = new WebSocket(`${this.p.api.urls.base.replace(/^http/, "ws")}/api/client/v1/live`);
+    ws.onmessage = (e) => {
+      this.frames.push(String(e.data));
+      this.waiter?.();
+    };
+    await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)));
+    return ws;
+  }
+
+  private async next(where: string): Promise<any> {
+    const deadline = Date.now() + 5000;
+    while (!this.frames.length) {
+      if (Date.now() > deadline) throw new Error(`${where}: no frame arrived`);
+      await new Promise<void>((r) => {
+        this.waiter = r;
+        setTimeout(r, 50);
+      });
+    }
+    return JSON.parse(this.frames.shift()!);
+  }
+
+  async run(step: LiveStep, fill: (s: string) => string, v: Record<string, unknown>): Promise<void> {
+    for (const l of step.lines) {
+      const where = `people-api.md:${step.line} ${l.dir} ${l.text.slice(0, 60)}`;
+      if (l.dir === ">" && l.text === "close") {
+        await this.close();
+        continue;
+      }
+      if (l.dir === ">") {
+        this.ws ??= await this.open();
+        this.ws.send(fill(l.text));
+        continue;
+      }
+      const doc = JSON.parse(l.text);
+      const got = await this.next(where);
+      expect({ where, op: got.op, type: got.type }).toEqual({ where, op: doc.op, type: doc.type });
+      expect({ where, errors: shapeErrors(doc, got) }).toEqual({ where, errors: [] });
+      if (got.op === "ready") v.live = { stream: got.stream, seq: got.seq };
+      if (got.op === "event") (v.live as { seq: number }).seq = got.seq;
+    }
+  }
+
+  /** Drop the connection, and wait until the server has seen it go. */
+  private async close(): Promise<void> {
+    const ws = this.ws!;
+    const before = this.p.live.connections();
+    const closed = new Promise((r) => (ws.onclose = r));
+    ws.close();
+    await closed;
+    for (let i = 0; i < 100 && this.p.live.connections() >= before; i++) await Bun.sleep(10);
+    this.ws = null;
+  }
 }
 
 /** The doc's request blocks, counted apart from the parser, so none can be skipped unseen. */
@@ -126,7 +215,8 @@ describe("documentation examples", () => {
       for (const [n, u] of Object.entries(w.users)) v[n] = { token: u.token, id: id(u.id) };
       const lab = w.guilds.Lab;
       v.Lab = { id: id(lab.id), general: id(lab.channels.general), staff: id(lab.channels.staff), Mod: id(lab.roles.Mod) };
-      v.EchoBot = { id: id(w.applications.EchoBot.id), bot_user_id: id(w.applications.EchoBot.bot_user_id) };
+      const echo = w.applications.EchoBot;
+      v.EchoBot = { id: id(echo.id), bot_user_id: id(echo.bot_user_id), flake: echo.id, token: echo.token };
       return v;
     });
     expect(ran).toBe(requestBlocks(join(DOCS, "people-api.md")));

@@ -36,10 +36,11 @@ test("parses every testcase, nested or not, with failures and XML entities", () 
 });
 
 test("names map to cells only for known libraries and scenario ids", () => {
-  expect(cellOf("discord.py › resume: x")).toEqual({ lib: "discord.py", id: "resume" });
-  expect(cellOf("@discordjs/core › bucket-429: x")).toEqual({ lib: "@discordjs/core", id: "bucket-429" });
+  expect(cellOf("discord.py › resume: x")).toEqual({ lib: "discord.py", id: "resume", declined: false });
+  expect(cellOf("@discordjs/core › bucket-429: x")).toEqual({ lib: "@discordjs/core", id: "bucket-429", declined: false });
+  expect(cellOf("eris › fault-500 (not supported): x")).toEqual({ lib: "eris", id: "fault-500", declined: true });
   expect(cellOf("discord.py › no-such-scenario: x")).toBeNull();
-  expect(cellOf("eris › login: x")).toBeNull();
+  expect(cellOf("discord.rb › login: x")).toBeNull();
   expect(cellOf("something about discord.py › login: x")).toBeNull();
 });
 
@@ -61,9 +62,23 @@ test("a cell fails if any of its tests failed; the page shows every state", () =
   expect(md).toContain('discord.http.Route.BASE = "http://127.0.0.1:7420/api/v10"');
 });
 
+test("a not-supported cell shows its reason while the test of what the library does instead passes, FAIL when it fails", () => {
+  const report = (failed: boolean) => `<testsuites><testsuite name="t">
+    <testcase name="eris › fault-500 (not supported): a 500 rejects the send" classname="">${failed ? "<failure>x</failure>" : ""}</testcase>
+  </testsuite></testsuites>`;
+  const row = (md: string) => md.split("\n").find((l) => l.startsWith("| `fault-500` |"))!.split("|").slice(3, -1).map((c) => c.trim());
+  const eris = LIBRARIES.indexOf("eris");
+  const ok = render(collect(parseJUnit(report(false))), { date: "d", commit: null, dirty: false, source: "./r.xml" });
+  expect(row(ok)[eris]).toMatch(/^not supported \[\d+\]$/);
+  expect(ok).toContain(NOT_SUPPORTED.eris!["fault-500"]!);
+  const bad = render(collect(parseJUnit(report(true))), { date: "d", commit: null, dirty: false, source: "./r.xml" });
+  expect(row(bad)[eris]).toBe("**FAIL**");
+});
+
 test("a declared not-supported cell shows its reason as a note", () => {
   const saved = structuredClone(NOT_SUPPORTED);
   try {
+    for (const k of Object.keys(NOT_SUPPORTED)) delete (NOT_SUPPORTED as any)[k];
     NOT_SUPPORTED["oceanic.js"] = { "global-429": "because of a reason" };
     const md = render(new Map(), { date: "d", commit: null, dirty: false, source: "./r.xml" });
     expect(md).toContain("not supported [1]");

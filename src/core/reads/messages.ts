@@ -11,6 +11,7 @@ import type { AuthorModel, MessageInteractionModel, MessageModel, MessageReadOpt
 /** Read models of messages: author, mentions, reactions, the replied-to message, the interaction. */
 export class MessageReads {
   private readonly reactionRows;
+  private readonly reactorRows;
 
   constructor(
     d: CoreDeps,
@@ -24,6 +25,7 @@ export class MessageReads {
       `SELECT emoji_key, emoji_name, emoji_id, emoji_animated, count(*) AS n, max(user_id = ?) AS me, min(created_at) AS first
        FROM reactions WHERE message_id = ? GROUP BY emoji_key ORDER BY first, emoji_key`,
     );
+    this.reactorRows = d.store.db.query("SELECT DISTINCT user_id FROM reactions WHERE message_id = ?");
   }
 
   /** The model of a message by id, or null when it does not exist. */
@@ -65,6 +67,11 @@ export class MessageReads {
       me: number;
     }[];
     return rows.map((r) => ({ emoji: { id: r.emoji_id, name: r.emoji_name, animated: !!r.emoji_animated }, count: r.n, me: !!r.me }));
+  }
+
+  /** Who reacted to a message, each once: the only viewers whose `me` flags differ. */
+  reactorIds(messageId: string): string[] {
+    return (this.reactorRows.all(messageId) as { user_id: string }[]).map((r) => r.user_id);
   }
 
   private author(row: MessageRow): AuthorModel {

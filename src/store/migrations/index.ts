@@ -7,6 +7,7 @@ import { m002 } from "./002_lean_message_writes";
 import { m003 } from "./003_messages_without_rowid";
 import { m004 } from "./004_message_mentions";
 import { m005 } from "./005_webhook_tokens";
+import { m006 } from "./006_read_states";
 import type { Database } from "bun:sqlite";
 
 export interface Migration {
@@ -16,4 +17,4 @@ export interface Migration {
   run?: (db: Database) => void;
 }
 
-export const migrations: Migration[] = [m001, m002, m003, m004, m005];
+export const migrations: Migration[] = [m001, m002, m003, m004, m005, m006];

@@ -1,12 +1,14 @@
 import type { ChannelModel } from "../../core/reads";
 import type { Ids } from "../snowflakes";
 import { userJson } from "./user";
-import { iso } from "../time";
 
 /**
  * Channel (spec 2.5). Guild channels always carry name, position,
  * permission_overwrites, nsfw and parent_id; bitrate and user_limit only on voice.
  * `viewerId` drops the viewer from a DM's recipients, as the reference does.
+ * `created_at` (optional in spec 2.5) is left off, as the reference leaves it off: Seyfert
+ * assigns every field onto its structures, and its channels' `createdAt` is a getter
+ * derived from the snowflake, so the field made it throw on every channel it built.
  */
 export function channelJson(f: Ids, m: ChannelModel, viewerId?: string) {
   const c = m.row;
@@ -17,7 +19,6 @@ export function channelJson(f: Ids, m: ChannelModel, viewerId?: string) {
       last_message_id: f.ofNullable(c.last_message_id),
       recipients: m.recipients.filter((u) => u.id !== viewerId).map((u) => userJson(f, u)),
       flags: 0,
-      created_at: iso(c.created_at),
       service_e2e_enabled: true,
       service_video_quality: null,
       service_voice_quality: null,
@@ -41,7 +42,6 @@ export function channelJson(f: Ids, m: ChannelModel, viewerId?: string) {
     last_message_id: f.ofNullable(c.last_message_id),
     rate_limit_per_user: c.rate_limit_per_user,
     flags: 0,
-    created_at: iso(c.created_at),
     service_e2e_enabled: false,
     service_video_quality: null,
     service_voice_quality: null,

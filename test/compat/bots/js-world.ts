@@ -153,3 +153,12 @@ export async function until<T>(what: string, fn: () => T | null | undefined | fa
     await Bun.sleep(15);
   }
 }
+
+/**
+ * The 429s an application met since `cursor`, read from Parley's transcript of it (as
+ * each one's `global`): the library's own retries show as the 200s that follow.
+ */
+export async function limitedSince(m: MatrixServer, app: string, cursor: string): Promise<boolean[]> {
+  const t = await m.sdk.transcript(app, { after: cursor });
+  return t.entries.flatMap((e) => (e.kind === "rest" && e.status === 429 ? [(e.response as { global?: boolean } | null)?.global === true] : []));
+}

@@ -1,0 +1,37 @@
+/**
+ * The slash commands a person may run in a channel (what the composer's `/` list
+ * shows): every bot there, its server commands over its global ones, with their options.
+ */
+import { Elysia } from "elysia";
+import type { ClientContext } from "./context";
+import { pathId, person } from "./http";
+import type { ApplicationRow } from "../core/types";
+import type { Command, CommandOption } from "../core/commands";
+
+function optionView(o: CommandOption): Record<string, unknown> {
+  const out: Record<string, unknown> = { type: o.type, name: o.name, description: o.description, required: o.required ?? false };
+  if (o.choices?.length) out.choices = o.choices.map((c) => ({ name: c.name, value: c.value }));
+  if (o.options?.length) out.options = o.options.map(optionView);
+  if (o.channel_types?.length) out.channel_types = o.channel_types;
+  for (const k of ["min_value", "max_value", "min_length", "max_length"] as const) if (o[k] !== undefined && o[k] !== null) out[k] = o[k];
+  return out;
+}
+
+export function commandView(app: ApplicationRow, c: Command) {
+  return {
+    id: c.id,
+    application_id: app.id,
+    application_name: app.name,
+    bot_user_id: app.bot_user_id,
+    name: c.name,
+    description: c.body.description,
+    options: c.body.options.map(optionView),
+  };
+}
+
+export function commandRoutes(p: ClientContext) {
+  return new Elysia().get(
+    "/channels/:channel_id/commands",
+    person(p, ({ me, params }) => p.core.interactions.available(me.id, pathId(params.channel_id, "channel")).map((x) => commandView(x.app, x.command))),
+  );
+}

@@ -1,0 +1,99 @@
+import type { CoreDeps } from "./deps";
+import type { Guilds } from "./guilds";
+import type { Dms } from "./dms";
+import type { ChannelRow } from "./types";
+import { canSee } from "./access";
+import { DomainError } from "./errors";
+
+/** How far a person has read a channel, and what is waiting there for them. */
+export interface ReadState {
+  channelId: string;
+  /** The last message marked read; null when the person never marked this channel. */
+  lastReadId: string | null;
+  /** A message by someone else arrived after the last read one. */
+  unread: boolean;
+  /** Of those, how many mention the person (directly, by a role they hold, or @everyone; in a DM, every one). */
+  mentionCount: number;
+}
+
+/** Mentions are counted over at most this many unread messages (a client shows "99+" anyway). */
+const MENTION_SCAN = 1000;
+const TEXT_TYPES = new Set([0, 5]);
+
+/**
+ * Read states (migration 005). Without a row, what arrived after the person joined the
+ * server is unread (a DM: everything). Marking only moves forward, so a late request
+ * from an old tab cannot bring back what a newer one read.
+ */
+export class ReadStates {
+  private readonly row;
+  private readonly unreadAfter;
+  private readonly mentionsAfter;
+  private readonly joinedAt;
+  private readonly upsert;
+
+  constructor(
+    private readonly d: CoreDeps,
+    private readonly guilds: Guilds,
+    private readonly dms: Dms,
+  ) {
+    const db = d.store.db;
+    this.row = db.query("SELECT last_read_id FROM read_states WHERE user_id = ? AND channel_id = ?");
+    this.joinedAt = db.query("SELECT joined_at FROM members WHERE guild_id = ? AND user_id = ?");
+    // ?1 channel, ?2 position, ?3 person, ?4 earliest time counted
+    this.unreadAfter = db.query(
+      `SELECT 1 FROM messages WHERE channel_id = ?1 AND id > ?2 AND author_id != ?3 AND ephemeral_user_id IS NULL AND created_at >= ?4 LIMIT 1`,
+    );
+    this.mentionsAfter = db.query(
+      `SELECT count(*) AS n FROM (
+         SELECT m.* FROM messages m WHERE m.channel_id = ?1 AND m.id > ?2 AND m.author_id != ?3 AND m.ephemeral_user_id IS NULL AND m.created_at >= ?4
+         ORDER BY m.id DESC LIMIT ${MENTION_SCAN}
+       ) m
+       WHERE ?5 = 1 OR m.mention_everyone = 1
+          OR EXISTS (SELECT 1 FROM json_each(m.mentions) j WHERE j.value = ?3)
+          OR EXISTS (SELECT 1 FROM json_each(m.mention_roles) j JOIN member_roles r ON r.role_id = j.value AND r.user_id = ?3)`,
+    );
+    this.upsert = db.query(
+      `INSERT INTO read_states (user_id, channel_id, last_read_id) VALUES (?, ?, ?)
+       ON CONFLICT (user_id, channel_id) DO UPDATE SET last_read_id = max(last_read_id, excluded.last_read_id)`,
+    );
+  }
+
+  /** The read state of one channel the person can see. */
+  of(userId: string, channel: ChannelRow): ReadState {
+    const last = (this.row.get(userId, channel.id) as { last_read_id: string } | null)?.last_read_id ?? null;
+    // Without a row, a server channel counts from the person's arrival in the server.
+    const since = last === null && channel.guild_id ? ((this.joinedAt.get(channel.guild_id, userId) as { joined_at: number } | null)?.joined_at ?? 0) : 0;
+    const after = last ?? "";
+    const unread = this.unreadAfter.get(channel.id, after, userId, since) !== null;
+    const dm = channel.guild_id === null ? 1 : 0;
+    const mentionCount = unread ? (this.mentionsAfter.get(channel.id, after, userId, since, dm) as { n: number }).n : 0;
+    return { channelId: channel.id, lastReadId: last, unread, mentionCount };
+  }
+
+  /** Every text channel of the person's servers and every DM of theirs. */
+  all(userId: string): ReadState[] {
+    const channels = [
+      ...this.guilds.guildIdsOf(userId).flatMap((g) => this.guilds.channels(g).filter((c) => TEXT_TYPES.has(c.type))),
+      ...this.dms.of(userId),
+    ];
+    return channels.map((c) => this.of(userId, c));
+  }
+
+  /** Mark a channel read up to a message of it (never backwards); fires read_state.updated. */
+  mark(userId: string, channelId: string, messageId: string): ReadState {
+    return this.d.store.write(() => {
+      const channel = this.guilds.channel(channelId);
+      if (!channel || !canSee(this.d, this.guilds, channel, userId)) throw DomainError.notFound("channel");
+      const m = this.d.store.db.query("SELECT channel_id, ephemeral_user_id FROM messages WHERE id = ?").get(messageId) as {
+        channel_id: string;
+        ephemeral_user_id: string | null;
+      } | null;
+      if (!m || m.channel_id !== channel.id || (m.ephemeral_user_id !== null && m.ephemeral_user_id !== userId))
+        throw DomainError.notFound("message");
+      this.upsert.run(userId, channel.id, messageId);
+      this.d.store.emit({ type: "read_state.updated", userId, channelId: channel.id });
+      return this.of(userId, channel);
+    });
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * Faults (design/harness.md "Faults"): the harness breaks things on purpose. Gateway
+ * closes and invalid sessions act at once (faults-http.ts); dropped heartbeat ACKs, REST
+ * errors and latency stay armed here, in memory, until used, deleted or reset, and act
+ * through the pipeline's and the gateway's hooks (botapi/hooks.ts, gateway/context.ts),
+ * so neither the pipeline nor the connection handler knows about them.
+ */
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { DomainError } from "../core/errors";
+import { rateLimitedAnswer } from "../wire/errors";
+import { Snowflake, validate } from "../wire/validation";
+import type { HookAnswer, HookRequest, HookSession, LimitHeaders } from "./hooks";
+
+const strict = { additionalProperties: false } as const;
+const Route = Type.String({ minLength: 1, maxLength: 300, pattern: "^/" });
+const Method = Type.Union(["GET", "POST", "PUT", "PATCH", "DELETE"].map((m) => Type.Literal(m)));
+const Times = Type.Integer({ minimum: 1, maximum: 1_000_000 });
+
+const SCHEMAS = {
+  gateway_close: Type.Object(
+    { kind: Type.Literal("gateway_close"), application_id: Snowflake, code: Type.Optional(Type.Integer({ minimum: 1000, maximum: 4999 })) },
+    strict,
+  ),
+  invalid_session: Type.Object({ kind: Type.Literal("invalid_session"), application_id: Snowflake }, strict),
+  heartbeat_ack: Type.Object(
+    { kind: Type.Literal("heartbeat_ack"), application_id: Snowflake, drop: Type.Integer({ minimum: 1, maximum: 100_000 }) },
+    strict,
+  ),
+  rest: Type.Object(
+    {
+      kind: Type.Literal("rest"),
+      application_id: Type.Optional(Snowflake),
+      method: Type.Optional(Method),
+      route: Route,
+      status: Type.Integer({ minimum: 400, maximum: 599 }),
+      times: Type.Optional(Times),
+      retry_after: Type.Optional(Type.Number({ minimum: 0, maximum: 3600 })),
+      global: Type.Optional(Type.Boolean()),
+    },
+    strict,
+  ),
+  latency: Type.Object(
+    {
+      kind: Type.Literal("latency"),
+      application_id: Type.Optional(Snowflake),
+      method: Type.Optional(Method),
+      route: Type.Optional(Route),
+      ms: Type.Integer({ minimum: 0, maximum: 120_000 }),
+      times: Type.Optional(Times),
+    },
+    strict,
+  ),
+} satisfies Record<string, TSchema>;
+
+export type FaultKind = keyof typeof SCHEMAS;
+export type FaultBody = { [K in FaultKind]: Static<(typeof SCHEMAS)[K]> }[FaultKind];
+type Body<K extends FaultKind> = Static<(typeof SCHEMAS)[K]>;
+
+/** A fault body, validated for its kind (400/50035 naming the field otherwise). */
+export function parseFault(raw: unknown): FaultBody {
+  const kind = raw && typeof raw === "object" ? (raw as { kind?: unknown }).kind : undefined;
+  if (typeof kind !== "string" || !(kind in SCHEMAS))
+    throw DomainError.invalid("kind", `Must be one of ${Object.keys(SCHEMAS).join(", ")}`, "BASE_TYPE_CHOICES");
+  // Methods are matched as the pipeline names them; accept any case.
+  const method = (raw as { method?: unknown }).method;
+  const doc = typeof method === "string" ? { ...(raw as object), method: method.toUpperCase() } : raw;
+  const body = validate(SCHEMAS[kind as FaultKind], doc) as FaultBody;
+  if (body.kind === "gateway_close" && body.code !== undefined && body.code !== 1000 && body.code < 3000)
+    throw DomainError.invalid("code", "A close code is 1000 or 3000 to 4999", "NUMBER_TYPE_COERCE");
+  return body;
+}
+
+/** An armed fault: the body as given, what it matches, and how much of it is left. */
+interface Armed {
+  id: string;
+  body: Body<"heartbeat_ack"> | Body<"rest"> | Body<"latency">;
+  /** Internal id of the application it is limited to, if any. */
+  appId: string | null;
+  /** Route segments to match ("{}" for any value), or null for every route. */
+  route: string[] | null;
+  /** Requests left (rest, latency); null: unlimited (latency without `times`). */
+  left: number | null;
+  /** heartbeat_ack: ACKs each bound session still loses. */
+  drops?: Map<string, number>;
+  /** heartbeat_ack armed while the application had no live session: sessions bind as they heartbeat. */
+  lazy?: boolean;
+}
+
+/** The armed faults and the hooks through which they act. */
+export class Faults {
+  private armed: Armed[] = [];
+  private nextId = 1;
+
+  constructor(
+    private readonly limitHeaders: LimitHeaders,
+    /** The application a request belongs to (its token, or the interaction or webhook it names). */
+    private readonly appOf: (r: HookRequest) => string | null,
+  ) {}
+
+  /** For the bot API's hook list: answers instead of the route, or delays it. */
+  readonly requestHooks = { intercept: (r: HookRequest) => (this.armed.length ? this.intercept(r) : null) };
+  /** For the gateway's hook list: drops heartbeat ACKs. */
+  readonly gatewayHooks = { acknowledge: (s: HookSession | null) => (this.armed.length && s ? this.acknowledge(s) : true) };
+
+  /** A fresh id, also for the faults that act at once and are never listed. */
+  newId(): string {
+    return String(this.nextId++);
+  }
+
+  /**
+   * Arm a fault that waits for its requests or heartbeats. `sessions`: for heartbeat_ack,
+   * the application's live sessions now; with none, the sessions that heartbeat while it
+   * is armed are bound to it instead.
+   */
+  arm(body: Armed["body"], appId: string | null, sessions: string[] = []): string {
+    const id = this.newId();
+    const a: Armed = { id, body, appId, route: null, left: null };
+    if (body.kind === "heartbeat_ack") {
+      a.drops = new Map(sessions.map((s) => [s, body.drop]));
+      a.lazy = sessions.length === 0;
+    }
+    else {
+      a.route = body.route === undefined ? null : segments(body.route);
+      a.left = body.times ?? (body.kind === "rest" ? 1 : null);
+    }
+    this.armed.push(a);
+    return id;
+  }
+
+  /** What GET /faults lists: each armed fault's body with what is left of it. */
+  list(): Record<string, unknown>[] {
+    return this.armed.map((a) => ({ id: a.id, ...a.body, remaining: this.remaining(a) }));
+  }
+
+  delete(id: string): boolean {
+    const before = this.armed.length;
+    this.armed = this.armed.filter((a) => a.id !== id);
+    return this.armed.length < before;
+  }
+
+  clear(): void {
+    this.armed = [];
+  }
+
+  private remaining(a: Armed): number | null {
+    if (!a.drops) return a.left;
+    if (!a.drops.size) return (a.body as Body<"heartbeat_ack">).drop;
+    return Math.max(...a.drops.values());
+  }
+
+  private async intercept(r: HookRequest): Promise<HookAnswer | null> {
+    let app: string | null | undefined;
+    const appOf = () => (app === undefined ? (app = this.appOf(r)) : app);
+    let delay = 0;
+    let answer: HookAnswer | null = null;
+    for (const a of [...this.armed]) {
+      if (a.body.kind === "heartbeat_ack" || (a.body.kind === "rest" && answer)) continue;
+      if (a.body.method && a.body.method !== r.method) continue;
+      if (a.route && !matches(a.route, r)) continue;
+      if (a.appId && a.appId !== appOf()) continue;
+      if (a.body.kind === "latency") delay += a.body.ms;
+      else answer = this.answerFor(a.body, r);
+      this.use(a);
+    }
+    // Real milliseconds: latency is what the bot waits for on the wire, not domain time.
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    return answer;
+  }
+
+  private use(a: Armed): void {
+    if (a.left === null) return;
+    if (--a.left <= 0) this.armed = this.armed.filter((x) => x !== a);
+  }
+
+  /** The spec's error body and headers for `status`; a 429 shaped exactly as a real limit's. */
+  private answerFor(f: Body<"rest">, r: HookRequest): HookAnswer {
+    if (f.status !== 429) return { status: f.status, body: errorBody(f.status), headers: this.limitHeaders(r.method, r.template, {}) };
+    const retryMs = (f.retry_after ?? 1) * 1000;
+    const { status, body, headers } = rateLimitedAnswer({ retryAfterMs: retryMs, global: f.global === true });
+    // A bucket limit shows its window spent until the reset. A global one leaves the route's
+    // count alone, but its Reset-After says retry_after too: libraries that prefer that
+    // header (oceanic, eris) would otherwise wait out the route's whole window, where the
+    // reference's global 429 leads them by retry_after.
+    const window = f.global ? { resetAfterMs: retryMs } : { remaining: 0, resetAfterMs: retryMs };
+    return { status, body, headers: { ...this.limitHeaders(r.method, r.template, window), ...headers } };
+  }
+
+  private acknowledge(s: HookSession): boolean {
+    for (const a of this.armed) {
+      if (!a.drops || a.appId !== s.owner.appId) continue;
+      // Armed with no live session: the sessions that heartbeat while it is armed are the ones it breaks.
+      if (a.lazy && !a.drops.has(s.id)) a.drops.set(s.id, (a.body as Body<"heartbeat_ack">).drop);
+      const n = a.drops.get(s.id);
+      if (!n) continue;
+      a.drops.set(s.id, n - 1);
+      if ([...a.drops.values()].every((left) => left === 0)) this.armed = this.armed.filter((x) => x !== a);
+      return false;
+    }
+    return true;
+  }
+}
+
+/** "/api/v10/channels/{channel_id}/messages" -> ["channels", "{}", "messages"]. */
+function segments(route: string): string[] {
+  const path = route.replace(/^\/api\/v\d+(?=\/)/, "").replace(/\/+$/, "");
+  return path.split("/").slice(1).map((s) => (/^\{.*\}$/.test(s) ? "{}" : s));
+}
+
+/** A template segment matches "{}" (any value), its literal text, or the value the request gave. */
+function matches(route: string[], r: HookRequest): boolean {
+  const tpl = r.template.split("/").slice(1);
+  if (tpl.length !== route.length) return false;
+  for (let i = 0; i < tpl.length; i++) {
+    const want = route[i];
+    const param = /^\{(\w+)\}$/.exec(tpl[i]);
+    if (param ? want !== "{}" && want !== r.params?.[param[1]] : want !== tpl[i]) return false;
+  }
+  return true;
+}
+
+const REASONS: Record<number, [number, string]> = {
+  400: [50035, "Invalid Form Body"],
+  401: [0, "401: Unauthorized"],
+  403: [50001, "Missing Permissions"],
+  404: [10003, "Unknown object"],
+  500: [0, "500: Internal Server Error"],
+  501: [0, "501: Not Implemented"],
+  502: [0, "502: Bad Gateway"],
+  503: [0, "503: Service Unavailable"],
+  504: [0, "504: Gateway Timeout"],
+};
+
+/** The spec's error body (2.3, 7) for a status: its code where the spec names one, else 0. */
+function errorBody(status: number): { code: number; message: string } {
+  const [code, message] = REASONS[status] ?? [0, `${status}: Error`];
+  return { code, message };
+}

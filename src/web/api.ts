@@ -1,0 +1,66 @@
+/**
+ * The people's API over HTTP (/api/client/v1) with the session token of this browser.
+ * The token lives in localStorage; it never goes into a URL.
+ */
+const BASE = "/api/client/v1";
+const TOKEN_KEY = "parley.session";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+    /** The 50035 body's nested errors, when the server named fields. */
+    readonly errors: Record<string, unknown> | null,
+  ) {
+    super(message);
+  }
+
+  /** The first message the server gave for a field, if any (to show next to it). */
+  field(name: string): string | null {
+    const e = this.errors?.[name] as { _errors?: { message: string }[] } | undefined;
+    return e?._errors?.[0]?.message ?? null;
+  }
+}
+
+export function storedToken(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function storeToken(token: string | null): void {
+  try {
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+    else localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // Private mode without storage: the session lasts as long as the page.
+  }
+  current = token;
+}
+
+let current: string | null = storedToken();
+
+export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (current) headers.Authorization = `Session ${current}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await fetch(BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  const json = text ? safeJson(text) : undefined;
+  if (!res.ok) {
+    const j = (json ?? {}) as { code?: number; message?: string; errors?: Record<string, unknown> };
+    throw new ApiError(res.status, j.code ?? 0, j.message ?? `HTTP ${res.status}`, j.errors ?? null);
+  }
+  return json as T;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,168 @@
+/** Live events (docs/people-api.md, "Live connection") applied to what the screen shows. */
+import type { Channel, Guild, Member, Message, ReadState, Role } from "./types";
+import {
+  dms,
+  guilds,
+  interactions,
+  logs,
+  me,
+  members,
+  patchMessage,
+  readStates,
+  rememberUsers,
+  removeMessage,
+  route,
+  setPresence,
+  setReadState,
+  typing,
+  upsertMessage,
+} from "./state";
+
+/** How long a typing notice lasts without another (the reference client uses 10 s). */
+const TYPING_MS = 10_000;
+
+type Handler = (data: any) => void;
+
+const HANDLERS: Record<string, Handler> = {
+  "message.created": (m: Message) => {
+    upsertMessage(m);
+    stopTyping(m.channel_id, m.author.id);
+    if (m.author.id !== me.value?.id && !m.ephemeral) markUnread(m);
+  },
+  "message.updated": (m: Message) => upsertMessage(m),
+  "message.deleted": (d: { id: string; channel_id: string }) => removeMessage(d.channel_id, d.id),
+  "reaction.added": (d: ReactionEvent) => reaction(d, true),
+  "reaction.removed": (d: ReactionEvent) => reaction(d, false),
+  "typing.started": (d: { channel_id: string; user_id: string }) => {
+    const now = Date.now();
+    typing.value = { ...typing.value, [d.channel_id]: { ...typing.value[d.channel_id], [d.user_id]: now + TYPING_MS } };
+  },
+  "presence.updated": (d: { user_id: string; status: string }) => setPresence(d.user_id, d.status),
+  "guild.created": (g: Guild) => putGuild(g),
+  "guild.updated": (g: Guild) => putGuild(g),
+  "guild.deleted": (d: { id: string }) => {
+    guilds.value = guilds.value.filter((g) => g.id !== d.id);
+    if (route.value.guild === d.id) route.value = { guild: "@me", channel: null };
+  },
+  "member.added": (d: { guild_id: string; member: Member | null }) => putMember(d.guild_id, d.member),
+  "member.updated": (d: { guild_id: string; member: Member | null }) => putMember(d.guild_id, d.member),
+  "member.removed": (d: { guild_id: string; user_id: string }) => {
+    const list = members.value[d.guild_id];
+    if (list) members.value = { ...members.value, [d.guild_id]: list.filter((m) => m.user.id !== d.user_id) };
+  },
+  "channel.created": (c: Channel) => putChannel(c),
+  "channel.updated": (c: Channel) => putChannel(c),
+  "channel.deleted": (d: { id: string; guild_id: string | null }) => {
+    guilds.value = guilds.value.map((g) => (g.id === d.guild_id ? { ...g, channels: g.channels.filter((c) => c.id !== d.id) } : g));
+    dms.value = dms.value.filter((c) => c.id !== d.id);
+  },
+  "role.created": (d: { guild_id: string; role: Role }) => putRole(d.guild_id, d.role),
+  "role.updated": (d: { guild_id: string; role: Role }) => putRole(d.guild_id, d.role),
+  "role.deleted": (d: { guild_id: string; role_id: string }) => {
+    guilds.value = guilds.value.map((g) => (g.id === d.guild_id ? { ...g, roles: g.roles.filter((r) => r.id !== d.role_id) } : g));
+  },
+  "interaction.created": (d: InteractionEvent) => interaction(d),
+  "interaction.updated": (d: InteractionEvent) => interaction(d),
+  "read_state.updated": (r: ReadState | null) => r && setReadState(r),
+};
+
+interface ReactionEvent {
+  message_id: string;
+  channel_id: string;
+  user_id: string;
+  emoji: string;
+  count: number;
+}
+
+interface InteractionEvent {
+  id: string;
+  application_id: string;
+  channel_id: string;
+  state: "pending" | "deferred" | "responded";
+}
+
+export function applyEvent(type: string, data: unknown): void {
+  HANDLERS[type]?.(data);
+}
+
+function reaction(d: ReactionEvent, added: boolean): void {
+  const mine = d.user_id === me.value?.id;
+  patchMessage(d.channel_id, d.message_id, (m) => {
+    const old = m.reactions.find((r) => r.emoji === d.emoji);
+    const meNow = mine ? added : (old?.me ?? false);
+    const rest = m.reactions.filter((r) => r.emoji !== d.emoji);
+    if (d.count <= 0) return { ...m, reactions: rest };
+    const next = { emoji: d.emoji, count: d.count, me: meNow };
+    return { ...m, reactions: old ? m.reactions.map((r) => (r.emoji === d.emoji ? next : r)) : [...rest, next] };
+  });
+}
+
+function stopTyping(channelId: string, userId: string): void {
+  const here = typing.value[channelId];
+  if (!here?.[userId]) return;
+  const { [userId]: _, ...rest } = here;
+  typing.value = { ...typing.value, [channelId]: rest };
+}
+
+/** A message from someone else: the channel is unread, and a mention counts. */
+function markUnread(m: Message): void {
+  const old = readStates.value[m.channel_id] ?? { channel_id: m.channel_id, last_read_id: null, unread: false, mention_count: 0 };
+  setReadState({ ...old, unread: true, mention_count: old.mention_count + (mentionsMe(m) ? 1 : 0) });
+}
+
+export function mentionsMe(m: Message): boolean {
+  const id = me.value?.id;
+  if (!id || m.author.id === id) return false;
+  if (m.mention_everyone || m.mentions.some((u) => u.id === id)) return true;
+  const c = guilds.value.find((g) => g.channels.some((x) => x.id === m.channel_id));
+  if (!c) return dms.value.some((x) => x.id === m.channel_id);
+  const mine = members.value[c.id]?.find((x) => x.user.id === id)?.roles ?? [];
+  return m.mention_roles.some((r) => mine.includes(r));
+}
+
+function putGuild(g: Guild): void {
+  const i = guilds.value.findIndex((x) => x.id === g.id);
+  guilds.value = i >= 0 ? guilds.value.map((x) => (x.id === g.id ? g : x)) : [...guilds.value, g];
+}
+
+function putMember(guildId: string, m: Member | null): void {
+  if (!m) return;
+  rememberUsers([m.user]);
+  const list = members.value[guildId];
+  if (!list) return;
+  const next = list.some((x) => x.user.id === m.user.id) ? list.map((x) => (x.user.id === m.user.id ? m : x)) : [...list, m];
+  members.value = { ...members.value, [guildId]: next };
+}
+
+function putChannel(c: Channel): void {
+  if (c.guild_id === null) {
+    rememberUsers(c.recipients ?? []);
+    dms.value = dms.value.some((x) => x.id === c.id) ? dms.value.map((x) => (x.id === c.id ? c : x)) : [...dms.value, c];
+    return;
+  }
+  guilds.value = guilds.value.map((g) => {
+    if (g.id !== c.guild_id) return g;
+    const has = g.channels.some((x) => x.id === c.id);
+    const channels = has ? g.channels.map((x) => (x.id === c.id ? c : x)) : [...g.channels, c];
+    return { ...g, channels: channels.sort((a, b) => (a.position ?? 0) - (b.position ?? 0)) };
+  });
+}
+
+function putRole(guildId: string, r: Role): void {
+  guilds.value = guilds.value.map((g) => {
+    if (g.id !== guildId) return g;
+    const has = g.roles.some((x) => x.id === r.id);
+    return { ...g, roles: has ? g.roles.map((x) => (x.id === r.id ? r : x)) : [...g.roles, r] };
+  });
+}
+
+function interaction(d: InteractionEvent): void {
+  const old = interactions.value[d.id];
+  const botName = old?.botName ?? "The app";
+  interactions.value = { ...interactions.value, [d.id]: { id: d.id, channel_id: d.channel_id, application_id: d.application_id, state: d.state, botName } };
+}
+
+/** The history of channels other than the open one is dropped on a fresh start. */
+export function forgetLogs(): void {
+  logs.value = {};
+}

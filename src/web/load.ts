@@ -1,0 +1,120 @@
+/**
+ * Reading what the screen needs over HTTP: everything after a fresh start of the live
+ * connection, a server's members, a channel's history page by page, and navigation.
+ */
+import { api } from "./api";
+import type { Channel, Guild, Member, Message, ReadState } from "./types";
+import {
+  channelOf,
+  dms,
+  guildOf,
+  guilds,
+  logs,
+  me,
+  members,
+  readStates,
+  rememberUsers,
+  route,
+  setReadState,
+  type Route,
+} from "./state";
+
+const PAGE = 50;
+
+/** Everything the screen shows, read afresh (first start, or a live stream that could not resume). */
+export async function loadAll(): Promise<void> {
+  const [gs, ds, rs] = await Promise.all([
+    api<Guild[]>("GET", "/guilds"),
+    api<Channel[]>("GET", "/users/@me/dms"),
+    api<ReadState[]>("GET", "/users/@me/read-states"),
+  ]);
+  guilds.value = gs;
+  dms.value = ds;
+  for (const c of ds) rememberUsers(c.recipients ?? []);
+  readStates.value = Object.fromEntries(rs.map((r) => [r.channel_id, r]));
+  members.value = {};
+  logs.value = {};
+  await open(validRoute(route.value), false);
+}
+
+/** The route if it still names something the person can see; otherwise their first server's first channel. */
+function validRoute(r: Route): Route {
+  if (r.guild === "@me") return { guild: "@me", channel: r.channel && dms.value.some((c) => c.id === r.channel) ? r.channel : null };
+  const g = guildOf(r.guild) ?? guilds.value[0];
+  if (!g) return { guild: "@me", channel: null };
+  const text = g.channels.filter((c) => c.type === 0 || c.type === 5);
+  const c = text.find((x) => x.id === r.channel) ?? text[0];
+  return { guild: g.id, channel: c?.id ?? null };
+}
+
+/** Open a server (its first channel unless one is named) or a channel; loads what is missing. */
+export async function open(r: Route, push = true): Promise<void> {
+  const next = validRoute(r);
+  route.value = next;
+  const path = next.guild === "@me" ? `/channels/@me${next.channel ? `/${next.channel}` : ""}` : `/channels/${next.guild}/${next.channel ?? ""}`;
+  if (location.pathname !== path) history[push ? "pushState" : "replaceState"](null, "", path);
+  const work: Promise<unknown>[] = [];
+  if (next.guild !== "@me" && !members.value[next.guild]) work.push(loadMembers(next.guild));
+  if (next.channel && !logs.value[next.channel]) work.push(loadOlder(next.channel));
+  await Promise.all(work);
+  if (next.channel) void markRead(next.channel);
+}
+
+/** The route a URL names (/channels/<server or @me>/<channel>). */
+export function routeOf(pathname: string): Route {
+  const [, head, guild, channel] = pathname.split("/");
+  // Anywhere else: the first server's first channel, once the servers are known.
+  if (head !== "channels" || !guild) return { guild: "", channel: null };
+  return { guild, channel: channel || null };
+}
+
+export async function loadMembers(guildId: string): Promise<void> {
+  const list = await api<Member[]>("GET", `/guilds/${guildId}/members`);
+  rememberUsers(list.map((m) => m.user));
+  members.value = { ...members.value, [guildId]: list };
+}
+
+/** The next older page of a channel's history (the first page when none is loaded). */
+export async function loadOlder(channelId: string): Promise<void> {
+  const log = logs.value[channelId] ?? { list: [], complete: false, loading: false };
+  if (log.loading || log.complete) return;
+  logs.value = { ...logs.value, [channelId]: { ...log, loading: true } };
+  const oldest = log.list[0]?.id;
+  try {
+    const page = await api<Message[]>("GET", `/channels/${channelId}/messages?limit=${PAGE}${oldest ? `&before=${oldest}` : ""}`);
+    for (const m of page) rememberUsers([m.author, ...m.mentions, m.interaction?.user]);
+    const now = logs.value[channelId] ?? log;
+    const known = new Set(now.list.map((m) => m.id));
+    const older = page.filter((m) => !known.has(m.id)).reverse();
+    logs.value = { ...logs.value, [channelId]: { list: [...older, ...now.list], complete: page.length < PAGE, loading: false } };
+  } catch (e) {
+    logs.value = { ...logs.value, [channelId]: { ...(logs.value[channelId] ?? log), loading: false } };
+    throw e;
+  }
+}
+
+let marking: Record<string, string> = {};
+
+/** Mark the open channel read up to its newest message (once per message). */
+export async function markRead(channelId: string): Promise<void> {
+  const list = logs.value[channelId]?.list ?? [];
+  const last = [...list].reverse().find((m) => !m.ephemeral);
+  const state = readStates.value[channelId];
+  if (!last || !me.value) return;
+  if (state && !state.unread && state.last_read_id && state.last_read_id >= last.id) return;
+  if (marking[channelId] === last.id) return;
+  marking = { ...marking, [channelId]: last.id };
+  try {
+    setReadState(await api<ReadState>("PUT", `/channels/${channelId}/read`, { message_id: last.id }));
+  } catch {
+    // A message deleted meanwhile: the next one marks it.
+  } finally {
+    const { [channelId]: _, ...rest } = marking;
+    marking = rest;
+  }
+}
+
+/** The open channel, if any. */
+export function openChannel(): Channel | undefined {
+  return channelOf(route.value.channel);
+}

@@ -1,0 +1,63 @@
+/**
+ * The chat screen: Servers and Channels navigation, the open channel (its log, typing
+ * line and composer), and the member list. On a phone-width screen one column shows at
+ * a time; "Menu" opens the navigation and "Members" the member list.
+ */
+import { useEffect, useState } from "preact/hooks";
+import { openChannel } from "../load";
+import { channelLabel, guildOf, liveState, notice, route } from "../state";
+import type { Message } from "../types";
+import { ChannelsNav, ServersNav } from "./Nav";
+import { MessageList } from "./MessageList";
+import { Composer } from "./Composer";
+import { Members } from "./Members";
+
+export function Chat({ onSignOut }: { onSignOut(): void }) {
+  const [menu, setMenu] = useState(false);
+  const [showMembers, setShowMembers] = useState(false);
+  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  const channel = openChannel();
+  const guild = guildOf(route.value.guild);
+  useEffect(() => setReplyTo(null), [channel?.id]);
+  useEffect(() => {
+    document.title = channel ? `${channelLabel(channel)} · Parley` : "Parley";
+  }, [channel?.id]);
+  return (
+    <div class={`chat${menu ? " menu-open" : ""}${showMembers ? " members-open" : ""}${guild ? "" : " no-members"}`}>
+      <header class="topbar">
+        <button class="menu" aria-expanded={menu} aria-controls="navigation" onClick={() => setMenu(!menu)}>
+          Menu
+        </button>
+        <h1>{channel ? channelLabel(channel) : (guild?.name ?? "Parley")}</h1>
+        {guild && (
+          <button class="members-toggle" aria-expanded={showMembers} onClick={() => setShowMembers(!showMembers)}>
+            Members
+          </button>
+        )}
+      </header>
+      <div id="navigation" class="navigation">
+        <ServersNav onPick={() => undefined} />
+        <ChannelsNav onPick={() => setMenu(false)} onSignOut={onSignOut} />
+      </div>
+      <main class="pane">
+        {channel ? (
+          <>
+            <h2 class="channel-name">
+              {channelLabel(channel)}
+              {channel.topic && <span class="topic"> — {channel.topic}</span>}
+            </h2>
+            <MessageList channel={channel} onReply={setReplyTo} />
+            <Composer channel={channel} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
+          </>
+        ) : (
+          <p class="muted empty">{route.value.guild === "@me" ? "Pick a direct message, or open one from a server's member list." : "This server has no text channel yet."}</p>
+        )}
+        <p class="notice" role="status">
+          {liveState.value === "offline" ? "Reconnecting… " : ""}
+          {notice.value}
+        </p>
+      </main>
+      {guild && <Members guildId={guild.id} hidden={!showMembers} />}
+    </div>
+  );
+}

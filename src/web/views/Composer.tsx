@@ -1,0 +1,147 @@
+/**
+ * The composer: a textbox named "Message #channel" (in a DM, "Message @name"). Enter
+ * sends, Shift+Enter starts a new line. Typing `/` lists the commands available in the
+ * channel (a `listbox` named "Commands"); choosing one opens its options as fields.
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api } from "../api";
+import { sendMessage, typingDone, typingNow } from "../actions";
+import { channelLabel, memberName } from "../state";
+import type { Channel, Command, Message } from "../types";
+import { CommandForm } from "./CommandForm";
+
+interface Props {
+  channel: Channel;
+  replyTo: Message | null;
+  onCancelReply(): void;
+}
+
+/** The commands matching what follows a leading `/`, read from the server when a command starts. */
+function useCommands(channelId: string, text: string) {
+  const [commands, setCommands] = useState<Command[] | null>(null);
+  const [active, setActive] = useState(0);
+  const query = /^\/(\S*)$/.exec(text)?.[1];
+  const shown = query === undefined || !commands ? [] : commands.filter((c) => c.name.startsWith(query.toLowerCase()));
+  useEffect(() => setCommands(null), [channelId]);
+  useEffect(() => {
+    // The list is read when the person starts a command, so it is never stale for long.
+    if (query !== undefined && !commands)
+      void api<Command[]>("GET", `/channels/${channelId}/commands`)
+        .then(setCommands)
+        .catch(() => setCommands([]));
+  }, [query === undefined, channelId]);
+  useEffect(() => setActive(0), [query]);
+  const move = (step: number) => setActive((active + step + shown.length) % shown.length);
+  return { query, shown, active, move, loading: query !== undefined && !commands, none: query !== undefined && !!commands && !shown.length };
+}
+
+export function Composer({ channel, replyTo, onCancelReply }: Props) {
+  const [text, setText] = useState("");
+  const [chosen, setChosen] = useState<Command | null>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const label = `Message ${channelLabel(channel)}`;
+  const dm = channel.guild_id === null;
+  const { query, shown, active, move, loading, none } = useCommands(channel.id, text);
+
+  useEffect(() => {
+    setText("");
+    setChosen(null);
+  }, [channel.id]);
+  useEffect(() => {
+    if (replyTo) box.current?.focus();
+  }, [replyTo]);
+
+  function pick(c: Command) {
+    setChosen(c);
+    setText("");
+  }
+
+  async function send() {
+    const content = text.trim();
+    if (!content || dm) return;
+    if (await sendMessage(channel.id, content, replyTo?.id ?? null)) {
+      setText("");
+      typingDone();
+      onCancelReply();
+    }
+  }
+
+  function onKeyDown(e: KeyboardEvent) {
+    if (shown.length && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
+      e.preventDefault();
+      return move(e.key === "ArrowDown" ? 1 : -1);
+    }
+    if (shown.length && (e.key === "Enter" || e.key === "Tab")) {
+      e.preventDefault();
+      return pick(shown[active]);
+    }
+    if (e.key === "Enter" && !e.shiftKey) {
+      e.preventDefault();
+      // A command being typed is not sent as text while the list of commands is on its way.
+      if (!loading) void send();
+    }
+  }
+
+  if (chosen) return <CommandForm channel={channel} command={chosen} onDone={() => (setChosen(null), box.current?.focus())} />;
+  return (
+    <div class="composer">
+      {replyTo && <ReplyBar to={replyTo} guildId={channel.guild_id} onCancel={onCancelReply} />}
+      {shown.length > 0 && <CommandList list={shown} active={active} onPick={pick} />}
+      {none && <p class="muted">No command starts with “/{query}” here.</p>}
+      {dm && <p class="muted">Sending direct messages needs end-to-end encryption, which this client does not have yet.</p>}
+      <div class="compose-row">
+        <textarea
+          ref={box}
+          aria-label={label}
+          placeholder={label}
+          rows={1}
+          value={text}
+          disabled={dm}
+          aria-autocomplete="list"
+          aria-controls={shown.length ? "commands" : undefined}
+          aria-activedescendant={shown.length ? `cmd-${shown[active]?.id}` : undefined}
+          onInput={(e) => {
+            setText(e.currentTarget.value);
+            if (!e.currentTarget.value.startsWith("/")) typingNow(channel.id);
+          }}
+          onKeyDown={onKeyDown}
+        />
+        <button class="send" disabled={dm || !text.trim() || loading || shown.length > 0} onClick={send}>
+          Send
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function ReplyBar({ to, guildId, onCancel }: { to: Message; guildId: string | null; onCancel(): void }) {
+  return (
+    <div class="replying">
+      Replying to <b>{memberName(to.author.id, guildId)}</b>
+      <button class="link" onClick={onCancel}>
+        Cancel reply
+      </button>
+    </div>
+  );
+}
+
+function CommandList({ list, active, onPick }: { list: Command[]; active: number; onPick(c: Command): void }) {
+  return (
+    <ul id="commands" class="commands" role="listbox" aria-label="Commands">
+      {list.map((c, i) => (
+        <li
+          key={c.id}
+          id={`cmd-${c.id}`}
+          role="option"
+          aria-label={`/${c.name}`}
+          aria-describedby={`cmd-${c.id}-d`}
+          aria-selected={i === active}
+          onMouseDown={(e) => e.preventDefault()}
+          onClick={() => onPick(c)}
+        >
+          <b>/{c.name}</b> <span id={`cmd-${c.id}-d`}>{c.description}</span> <small class="muted">{c.application_name}</small>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,50 @@
+/** The member list: a `complementary` landmark named "Members", online first, bots tagged. */
+import { displayName, guildOf, members, users } from "../state";
+import type { Member } from "../types";
+
+const ORDER: Record<string, number> = { online: 0, idle: 1, dnd: 2, offline: 3 };
+const WORDS: Record<string, string> = { online: "online", idle: "idle", dnd: "do not disturb", offline: "offline" };
+
+export function Members({ guildId, hidden }: { guildId: string; hidden: boolean }) {
+  const list = members.value[guildId] ?? [];
+  const g = guildOf(guildId);
+  const presence = (m: Member) => users.value[m.user.id]?.presence ?? m.user.presence;
+  const name = (m: Member) => m.nick || displayName(users.value[m.user.id] ?? m.user);
+  const sorted = [...list].sort((a, b) => ORDER[presence(a)] - ORDER[presence(b)] || name(a).localeCompare(name(b)));
+  const online = sorted.filter((m) => presence(m) !== "offline");
+  const offline = sorted.filter((m) => presence(m) === "offline");
+  return (
+    <aside aria-label="Members" class={`members${hidden ? " closed" : ""}`}>
+      <Group title={`Online — ${online.length}`} list={online} presence={presence} name={name} owner={g?.owner_id} />
+      <Group title={`Offline — ${offline.length}`} list={offline} presence={presence} name={name} owner={g?.owner_id} />
+    </aside>
+  );
+}
+
+interface GroupProps {
+  title: string;
+  list: Member[];
+  presence(m: Member): string;
+  name(m: Member): string;
+  owner?: string;
+}
+
+function Group({ title, list, presence, name, owner }: GroupProps) {
+  if (!list.length) return null;
+  return (
+    <section>
+      <h2>{title}</h2>
+      <ul>
+        {list.map((m) => (
+          <li key={m.user.id} class={`member ${presence(m)}`}>
+            <span class={`presence ${presence(m)}`} aria-hidden="true" />
+            <span class="name">{name(m)}</span>
+            {m.user.bot && <span class="tag">BOT</span>}
+            {m.user.id === owner && <span class="owner">owner</span>}
+            <span class="sr">, {WORDS[presence(m)] ?? presence(m)}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,161 @@
+/**
+ * One message: an `article` named by its author and text, with the replied-to message,
+ * Markdown, embeds, components, reactions and the person's actions on it.
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
+import { deleteMessage, dismiss, editMessage, toggleReaction } from "../actions";
+import { Markdown } from "../markdown";
+import { memberName, me, logs, route } from "../state";
+import { FLAG_LOADING, type Message } from "../types";
+import { mentionsMe } from "../events";
+import { EmbedView } from "./Embed";
+import { Components } from "./Components";
+
+export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢", "👀", "✅"];
+
+interface Props {
+  m: Message;
+  onReply(m: Message): void;
+}
+
+export function MessageItem({ m, onReply }: Props) {
+  const [editing, setEditing] = useState(false);
+  const [picking, setPicking] = useState(false);
+  const guild = route.value.guild === "@me" ? null : route.value.guild;
+  const mine = m.author.id === me.value?.id;
+  const name = memberName(m.author.id, guild);
+  const loading = (m.flags & FLAG_LOADING) !== 0;
+  const classes = ["message", mentionsMe(m) ? "mentioned" : "", m.ephemeral ? "ephemeral" : ""].filter(Boolean).join(" ");
+  return (
+    <article class={classes} aria-labelledby={`a-${m.id} c-${m.id}`}>
+      {m.reply_to && <ReplyRef channelId={m.channel_id} id={m.reply_to} guild={guild} />}
+      {m.interaction?.name && (
+        <div class="used">
+          {memberName(m.interaction.user.id, guild)} used <code>/{m.interaction.name}</code>
+        </div>
+      )}
+      <header>
+        <span id={`a-${m.id}`} class="author">
+          {name}
+        </span>
+        {m.author.bot && <span class="tag">BOT</span>}
+        <time dateTime={m.created_at}>{new Date(m.created_at).toLocaleString()}</time>
+        {m.edited_at && <span class="edited">(edited)</span>}
+      </header>
+      <div id={`c-${m.id}`} class="content">
+        {editing ? <EditBox m={m} onDone={() => setEditing(false)} /> : <Body m={m} />}
+      </div>
+      {loading && (
+        <p class="thinking" role="status">
+          {name} is thinking…
+        </p>
+      )}
+      {m.embeds.map((e, i) => (
+        <EmbedView key={i} e={e} />
+      ))}
+      {m.components.length > 0 && <Components m={m} />}
+      {m.ephemeral && (
+        <p class="only-you">
+          Only you can see this ·{" "}
+          <button class="link" onClick={() => dismiss(m)}>
+            Dismiss
+          </button>
+        </p>
+      )}
+      <Reactions m={m} />
+      <div class="actions">
+        {!m.ephemeral && <button onClick={() => onReply(m)}>Reply</button>}
+        {!m.ephemeral && (
+          <button aria-expanded={picking} onClick={() => setPicking(!picking)}>
+            Add reaction
+          </button>
+        )}
+        {mine && !m.ciphertext && <button onClick={() => setEditing(true)}>Edit</button>}
+        {mine && <button onClick={() => deleteMessage(m)}>Delete</button>}
+      </div>
+      {picking && <Picker m={m} onDone={() => setPicking(false)} />}
+    </article>
+  );
+}
+
+function Body({ m }: { m: Message }) {
+  if (m.ciphertext !== null) return <p class="muted">🔒 An end-to-end encrypted message this client cannot read yet.</p>;
+  return <Markdown source={m.content} />;
+}
+
+function ReplyRef({ channelId, id, guild }: { channelId: string; id: string; guild: string | null }) {
+  const target = logs.value[channelId]?.list.find((x) => x.id === id);
+  return (
+    <div class="reply-ref">
+      <span aria-hidden="true">↪ </span>
+      {target ? (
+        <>
+          Replying to <b>{memberName(target.author.id, guild)}</b>: <span class="snippet">{target.content.slice(0, 100)}</span>
+        </>
+      ) : (
+        "Replying to an earlier message"
+      )}
+    </div>
+  );
+}
+
+function Reactions({ m }: { m: Message }) {
+  if (!m.reactions.length) return null;
+  return (
+    <div class="reactions" role="group" aria-label="Reactions">
+      {m.reactions.map((r) => (
+        <button key={r.emoji} class="reaction" aria-pressed={r.me} onClick={() => toggleReaction(m, r.emoji, r.me)}>
+          {r.emoji} {r.count}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function Picker({ m, onDone }: { m: Message; onDone(): void }) {
+  return (
+    <div class="picker" role="group" aria-label="Pick a reaction">
+      {QUICK_REACTIONS.map((e) => (
+        <button
+          key={e}
+          aria-label={`React with ${e}`}
+          onClick={() => {
+            const mine = m.reactions.find((r) => r.emoji === e)?.me ?? false;
+            void toggleReaction(m, e, mine);
+            onDone();
+          }}
+        >
+          {e}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function EditBox({ m, onDone }: { m: Message; onDone(): void }) {
+  const [text, setText] = useState(m.content);
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => box.current?.focus(), []);
+  async function save() {
+    if (text.trim() && text !== m.content && !(await editMessage(m, text))) return;
+    onDone();
+  }
+  return (
+    <div class="edit">
+      <textarea
+        aria-label="Edit message"
+        value={text}
+        ref={box}
+        onInput={(e) => setText(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Enter" && !e.shiftKey) {
+            e.preventDefault();
+            void save();
+          } else if (e.key === "Escape") onDone();
+        }}
+      />
+      <button onClick={save}>Save</button>
+      <button onClick={onDone}>Cancel</button>
+    </div>
+  );
+}

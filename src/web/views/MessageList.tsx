@@ -1,0 +1,113 @@
+/**
+ * The open channel's messages in a `log`: older pages load when the person scrolls to
+ * the top, new messages keep the view at the bottom when it was there, and the lines
+ * below say who is typing and what a bot is doing with the person's command.
+ */
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { loadOlder, markRead } from "../load";
+import { channelLabel, dismissed, interactions, logs, memberName, me, typing } from "../state";
+import type { Channel, Message } from "../types";
+import { FLAG_LOADING } from "../types";
+import { MessageItem } from "./MessageItem";
+
+/** How long a command may wait for its bot before the person is told it did not answer. */
+const NO_ANSWER_MS = 5000;
+
+interface Props {
+  channel: Channel;
+  onReply(m: Message): void;
+}
+
+export function MessageList({ channel, onReply }: Props) {
+  const log = logs.value[channel.id];
+  const list = (log?.list ?? []).filter((m) => !dismissed.value.has(m.id));
+  const box = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  const before = useRef<{ height: number; first: string | undefined } | null>(null);
+
+  // Keep the view where the person was: at the bottom for new messages, in place when older ones come in on top.
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const b = before.current;
+    if (b && b.first !== list[0]?.id) el.scrollTop += el.scrollHeight - b.height;
+    else if (pinned.current) el.scrollTop = el.scrollHeight;
+    before.current = { height: el.scrollHeight, first: list[0]?.id };
+  });
+
+  useEffect(() => {
+    pinned.current = true;
+    before.current = null;
+  }, [channel.id]);
+
+  useEffect(() => {
+    if (document.visibilityState === "visible") void markRead(channel.id);
+  }, [channel.id, list.length && list[list.length - 1].id]);
+
+  function onScroll() {
+    const el = box.current!;
+    pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    if (el.scrollTop < 120 && log && !log.complete && !log.loading) void loadOlder(channel.id).catch(() => undefined);
+  }
+
+  return (
+    <>
+      <div class="log" role="log" aria-label={`Messages in ${channelLabel(channel)}`} ref={box} onScroll={onScroll} tabIndex={0}>
+        {log?.complete && <p class="start">This is the start of {channelLabel(channel)}.</p>}
+        {log?.loading && <p class="muted" role="status">Loading messages…</p>}
+        {list.map((m) => (
+          <MessageItem key={m.id} m={m} onReply={onReply} />
+        ))}
+      </div>
+      <TypingLine channel={channel} />
+      <InteractionLine channel={channel} list={list} />
+    </>
+  );
+}
+
+function TypingLine({ channel }: { channel: Channel }) {
+  const [, tick] = useState(0);
+  const now = Date.now();
+  const here = typing.value[channel.id] ?? {};
+  const who = Object.entries(here)
+    .filter(([id, until]) => until > now && id !== me.value?.id)
+    .map(([id]) => memberName(id, channel.guild_id));
+  useEffect(() => {
+    if (!who.length) return;
+    const t = setTimeout(() => tick((x) => x + 1), 1000);
+    return () => clearTimeout(t);
+  });
+  const text = !who.length ? "" : who.length === 1 ? `${who[0]} is typing…` : who.length < 4 ? `${who.join(", ")} are typing…` : "Several people are typing…";
+  return (
+    <div class="typing" role="status" aria-live="polite">
+      {text}
+    </div>
+  );
+}
+
+/** A command on its way: "waiting", "thinking" (deferred without a message of its own), or no answer. */
+function InteractionLine({ channel, list }: { channel: Channel; list: Message[] }) {
+  const [, tick] = useState(0);
+  const mine = Object.values(interactions.value).filter((i) => i.channel_id === channel.id && (i.state === "pending" || i.state === "deferred"));
+  const loadingShown = list.some((m) => m.flags & FLAG_LOADING);
+  useEffect(() => {
+    if (!mine.some((i) => i.state === "pending")) return;
+    const t = setTimeout(() => tick((x) => x + 1), NO_ANSWER_MS);
+    return () => clearTimeout(t);
+  });
+  const i = mine[mine.length - 1];
+  let text = "";
+  if (i?.state === "deferred" && !loadingShown) text = `${i.botName} is thinking…`;
+  else if (i?.state === "pending") text = Date.now() - started(i.id) > NO_ANSWER_MS ? `${i.botName} did not respond.` : `Waiting for ${i.botName}…`;
+  return (
+    <div class="interaction" role="status" aria-live="polite">
+      {text}
+    </div>
+  );
+}
+
+const startedAt = new Map<string, number>();
+function started(id: string): number {
+  if (!startedAt.has(id)) startedAt.set(id, Date.now());
+  return startedAt.get(id)!;
+}

@@ -1,0 +1,141 @@
+/**
+ * The two navigation landmarks: "Servers" (one entry per server, named by its name,
+ * and "Direct messages") and "Channels" (one entry per channel, its name first, then
+ * its unread and mention marks), with the person and Sign out at the foot.
+ */
+import { useState } from "preact/hooks";
+import { api, ApiError } from "../api";
+import { open } from "../load";
+import { channelLabel, displayName, dms, guildOf, guilds, me, readStates, route, showNotice } from "../state";
+import type { Channel, Guild } from "../types";
+
+const TEXT = new Set([0, 5]);
+
+function hasUnread(channels: Channel[]): boolean {
+  return channels.some((c) => readStates.value[c.id]?.unread);
+}
+
+export function ServersNav({ onPick }: { onPick(): void }) {
+  const r = route.value;
+  const go = (guild: string) => {
+    void open({ guild, channel: null });
+    onPick();
+  };
+  return (
+    <nav aria-label="Servers" class="servers">
+      <ul>
+        <li>
+          <button class={`server${hasUnread(dms.value) ? " unread" : ""}`} aria-current={r.guild === "@me" ? "page" : undefined} title="Direct messages" onClick={() => go("@me")}>
+            <span aria-hidden="true">✉</span>
+            <span class="sr">Direct messages</span>
+          </button>
+        </li>
+        {guilds.value.map((g) => (
+          <li key={g.id}>
+            <button class={`server${hasUnread(g.channels) ? " unread" : ""}`} aria-current={r.guild === g.id ? "page" : undefined} title={g.name} onClick={() => go(g.id)}>
+              <span aria-hidden="true">{initials(g.name)}</span>
+              <span class="sr">{g.name}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <AddServer />
+    </nav>
+  );
+}
+
+function initials(name: string): string {
+  return (
+    name
+      .split(/\s+/)
+      .filter(Boolean)
+      .slice(0, 2)
+      .map((w) => [...w][0])
+      .join("")
+      .toUpperCase() || "?"
+  );
+}
+
+/** Join with an invite code, or create a server. */
+function AddServer() {
+  const [openForm, setOpen] = useState(false);
+  const [value, setValue] = useState("");
+  async function submit(kind: "join" | "create") {
+    try {
+      const g = kind === "join" ? await api<Guild>("POST", `/invites/${encodeURIComponent(value.trim().split("/").pop() ?? "")}`) : await api<Guild>("POST", "/guilds", { name: value.trim() });
+      if (!guilds.value.some((x) => x.id === g.id)) guilds.value = [...guilds.value, g];
+      setOpen(false);
+      setValue("");
+      void open({ guild: g.id, channel: null });
+    } catch (e) {
+      showNotice(e instanceof ApiError ? e.message : "The server could not be reached.");
+    }
+  }
+  if (!openForm)
+    return (
+      <button class="server add" title="Add a server" aria-label="Add a server" onClick={() => setOpen(true)}>
+        +
+      </button>
+    );
+  return (
+    <div class="add-server">
+      <label for="add-server">Invite code or new server name</label>
+      <input id="add-server" value={value} onInput={(e) => setValue(e.currentTarget.value)} />
+      <button onClick={() => submit("join")}>Join</button>
+      <button onClick={() => submit("create")}>Create server</button>
+      <button onClick={() => setOpen(false)}>Cancel</button>
+    </div>
+  );
+}
+
+export function ChannelsNav({ onPick, onSignOut }: { onPick(): void; onSignOut(): void }) {
+  const r = route.value;
+  const g = r.guild === "@me" ? null : guildOf(r.guild);
+  const channels = g ? g.channels.filter((c) => TEXT.has(c.type)) : dms.value;
+  const pick = (c: Channel) => {
+    void open({ guild: r.guild, channel: c.id });
+    onPick();
+  };
+  return (
+    <nav aria-label="Channels" class="channels">
+      <h2>{g ? g.name : "Direct messages"}</h2>
+      <ul>
+        {channels.map((c) => (
+          <li key={c.id}>
+            <ChannelEntry channel={c} current={r.channel === c.id} onPick={() => pick(c)} />
+          </li>
+        ))}
+        {!channels.length && <li class="empty">{g ? "No text channels yet." : "No direct messages yet."}</li>}
+      </ul>
+      <footer class="me">
+        <span class={`presence ${me.value?.presence ?? "offline"}`} aria-hidden="true" />
+        <span>{displayName(me.value)}</span>
+        <button class="link" onClick={onSignOut}>
+          Sign out
+        </button>
+      </footer>
+    </nav>
+  );
+}
+
+function ChannelEntry({ channel, current, onPick }: { channel: Channel; current: boolean; onPick(): void }) {
+  const state = readStates.value[channel.id];
+  const unread = !current && !!state?.unread;
+  const mentions = current ? 0 : (state?.mention_count ?? 0);
+  const label = channel.guild_id === null ? channelLabel(channel).slice(1) : (channel.name ?? "");
+  return (
+    <button class={`channel${unread ? " unread" : ""}`} aria-current={current ? "page" : undefined} onClick={onPick}>
+      <span aria-hidden="true" class="sigil">
+        {channel.guild_id === null ? "@" : "#"}
+      </span>
+      <span class="name">{label}</span>
+      {unread && <span class="sr">, unread</span>}
+      {mentions > 0 && (
+        <span class="badge">
+          {mentions > 99 ? "99+" : mentions}
+          <span class="sr"> {mentions === 1 ? "mention" : "mentions"}</span>
+        </span>
+      )}
+    </button>
+  );
+}

@@ -1,0 +1,113 @@
+/** Sign in, or create an account: the same two fields, errors next to the field they concern. */
+import { useState } from "preact/hooks";
+import { api, ApiError } from "../api";
+import type { Me } from "../types";
+
+interface Props {
+  onSignedIn(token: string, user: Me): void;
+}
+
+export function SignIn({ onSignedIn }: Props) {
+  const [mode, setMode] = useState<"signin" | "signup">("signin");
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [errors, setErrors] = useState<{ username?: string; password?: string; form?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const signup = mode === "signup";
+
+  async function submit(e: Event) {
+    e.preventDefault();
+    setBusy(true);
+    setErrors({});
+    try {
+      const r = await api<{ token: string; user: Me }>("POST", signup ? "/auth/signup" : "/auth/signin", { username, password });
+      onSignedIn(r.token, r.user);
+    } catch (err) {
+      if (err instanceof ApiError)
+        setErrors({ username: err.field("username") ?? undefined, password: err.field("password") ?? undefined, form: err.errors ? undefined : err.message });
+      else setErrors({ form: "The server could not be reached." });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function switchTo(next: "signin" | "signup") {
+    setMode(next);
+    setErrors({});
+  }
+
+  return (
+    <main class="signin">
+      <form onSubmit={submit} noValidate>
+        <h1>{signup ? "Create your Parley account" : "Sign in to Parley"}</h1>
+        <Field id="username" label="Username" value={username} onInput={setUsername} error={errors.username} autoComplete="username" />
+        <Field
+          id="password"
+          label="Password"
+          type="password"
+          value={password}
+          onInput={setPassword}
+          error={errors.password}
+          autoComplete={signup ? "new-password" : "current-password"}
+          hint={signup ? "At least 8 characters." : undefined}
+        />
+        {errors.form && (
+          <p class="error" role="alert">
+            {errors.form}
+          </p>
+        )}
+        <button type="submit" class="primary" disabled={busy}>
+          {signup ? "Create account" : "Sign in"}
+        </button>
+        {signup ? (
+          <button type="button" class="link" onClick={() => switchTo("signin")}>
+            I already have an account
+          </button>
+        ) : (
+          <button type="button" class="link" onClick={() => switchTo("signup")}>
+            Create account
+          </button>
+        )}
+      </form>
+    </main>
+  );
+}
+
+interface FieldProps {
+  id: string;
+  label: string;
+  value: string;
+  onInput(v: string): void;
+  error?: string;
+  type?: "text" | "password";
+  autoComplete?: string;
+  hint?: string;
+}
+
+function Field({ id, label, value, onInput, error, type = "text", autoComplete, hint }: FieldProps) {
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ") || undefined;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input
+        id={id}
+        type={type as "text"}
+        value={value}
+        autoComplete={autoComplete}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described}
+        onInput={(e) => onInput(e.currentTarget.value)}
+      />
+      {hint && (
+        <small id={`${id}-hint`} class="hint">
+          {hint}
+        </small>
+      )}
+      {error && (
+        <small id={`${id}-error`} class="error" role="alert">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * Browser tests: Debian's chromium (/usr/bin/chromium, headless) driven by playwright-core
+ * against a real Parley on a real port. Pages are found by role and accessible name only,
+ * never by CSS. One browser per test file, a fresh context (a person's browser profile)
+ * per person per test. npm test's pretest installs chromium when it is missing; nothing
+ * here ever downloads a browser.
+ */
+import { existsSync } from "node:fs";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { expect } from "bun:test";
+import { makeParley } from "../helpers";
+import type { Parley } from "../../src/app";
+import type { SeedAnswer } from "../../src/harness/seed";
+
+export const CHROMIUM = "/usr/bin/chromium";
+
+/** Playwright waits this long for what a test expects to appear. */
+export const WAIT_MS = 8000;
+
+export async function launch(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error("chromium is missing: apt-get install chromium (npm test's pretest does this when run as root)");
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+/** A password every seeded person of the browser tests shares. */
+export const PASSWORD = "correct horse battery";
+
+export interface Served {
+  p: Parley;
+  base: string;
+  world: SeedAnswer;
+  /** The internal id behind a seed answer's snowflake. */
+  id(flake: string): string;
+  /** A people's API request as a seeded person. */
+  as(user: string, method: string, path: string, body?: unknown): Promise<any>;
+}
+
+/** A listening Parley with `doc` seeded; every person gets PASSWORD. */
+export function serve(doc: { users: { name: string; [k: string]: unknown }[]; [k: string]: unknown }): Served {
+  const p = makeParley();
+  const world = p.seed({ ...doc, users: doc.users.map((u) => ({ password: PASSWORD, ...u })) });
+  p.listen();
+  const base = p.api.urls.base;
+  const id = (flake: string) => p.api.flakes.uuid(flake)!;
+  const as = async (user: string, method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}/api/client/v1${path}`, {
+      method,
+      headers: { Authorization: `Session ${world.users[user].token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  return { p, base, world, id, as };
+}
+
+export interface Person {
+  context: BrowserContext;
+  page: Page;
+}
+
+/** A person's own browser profile, signed in and showing the chat. */
+export async function signIn(browser: Browser, base: string, username: string, opts: { viewport?: { width: number; height: number } } = {}): Promise<Person> {
+  const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 } });
+  context.setDefaultTimeout(WAIT_MS);
+  const page = await context.newPage();
+  // Anything an injected script could do is recorded, so a test can say nothing ran.
+  page.on("dialog", (d) => void d.dismiss());
+  await page.goto(`${base}/`);
+  await page.getByRole("textbox", { name: "Username" }).fill(username);
+  await page.getByRole("textbox", { name: "Password" }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("textbox", { name: "Username" }).waitFor({ state: "detached" });
+  await page.getByRole("textbox", { name: /^Message / }).waitFor();
+  expect(await page.getByRole("button", { name: "Sign in" }).count()).toBe(0);
+  return { context, page };
+}
+
+/** The channel entry whose accessible name starts with the channel's name. */
+export function channelEntry(page: Page, name: string) {
+  return page.getByRole("navigation", { name: "Channels" }).getByRole("button", { name: new RegExp(`^${name}\\b`) });
+}
+
+/** The message articles of the open channel whose accessible name (author and text) matches. */
+export function message(page: Page, text: RegExp) {
+  return page.getByRole("log").getByRole("article", { name: text });
+}
+
+/** Wait for a locator to reach a count (Playwright's own polling, bounded by WAIT_MS). */
+export async function count(locator: ReturnType<Page["getByRole"]>, n: number): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const c = await locator.count();
+    if (c === n) return;
+    if (Date.now() > deadline) throw new Error(`expected ${n} matches, found ${c}: ${locator}`);
+    await Bun.sleep(50);
+  }
+}

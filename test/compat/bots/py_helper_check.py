@@ -1,0 +1,72 @@
+"""Exercises clients/python/parley_testing.py beyond the README example: the pytest
+fixtures (through a stand-in pytest when the real one is missing), a REST fault a
+discord.py bot rides out, the transcript, a timed-out wait that prints it, and the
+faults list. Prints one JSON object per finished check; the suite asserts on them.
+
+Usage: PYTHONPATH=clients/python py_helper_check.py
+"""
+import json
+import sys
+import types
+
+try:
+    import pytest  # noqa: F401
+except ImportError:
+    # Only the decorator matters here: the fixtures stay plain functions to call.
+    sys.modules["pytest"] = types.SimpleNamespace(fixture=lambda f: f)
+
+import discord
+
+import parley_testing
+from parley_testing import HarnessError
+
+WORLD = {
+    "users": [{"name": "alice"}],
+    "guilds": [{"name": "Lab", "owner": "alice"}],
+    "applications": [{"name": "EchoBot", "owner": "alice", "install": ["Lab"], "approved_privileged": ["MESSAGE_CONTENT"],
+                      "intents": ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT"]}],
+}
+
+
+def emit(**kw):
+    print(json.dumps(kw), flush=True)
+
+
+bot = discord.Client(intents=discord.Intents(guilds=True, guild_messages=True, message_content=True), chunk_guilds_at_startup=False)
+
+
+@bot.event
+async def on_message(message):
+    if message.content == "!ping":
+        await message.channel.send("pong")
+
+
+emit(check="fixtures", default_world=parley_testing.parley_world())
+session = parley_testing.parley(WORLD)
+parley = next(session)
+try:
+    parley.run_bot(bot, "EchoBot")
+    parley.wait_for_bot("EchoBot")
+    fault = parley.faults.rest("/channels/{channel_id}/messages", 500, method="POST", app="EchoBot")
+    emit(check="armed", faults=parley.faults.list(), id=fault["id"])
+    parley.person("alice").say("general", "!ping")
+    pong = parley.wait_for_message("general", lambda m: m["content"] == "pong", timeout=10)
+    rest = [(e["status"], e["route"]) for e in parley.transcript("EchoBot")["entries"] if e["kind"] == "rest" and e["method"] == "POST"]
+    emit(check="retried", pong=pong["content"], rest=rest, faults=parley.faults.list())
+
+    try:
+        parley.wait_for_message("general", lambda m: m["content"] == "never", timeout=0.2)
+    except TimeoutError as e:
+        emit(check="timeout", message=str(e))
+
+    parley.faults.drop_heartbeat_acks("EchoBot", 3)
+    listed = parley.faults.list()
+    for f in listed:
+        parley.faults.delete(f["id"])
+    try:
+        parley.faults.delete(listed[0]["id"])
+    except HarnessError as e:
+        emit(check="faults", listed=listed, after=parley.faults.list(), refused=[e.status, e.body["code"]])
+finally:
+    session.close()  # the fixture's teardown: the bot and the server stop
+emit(check="stopped", running=parley._proc.poll() is None)
