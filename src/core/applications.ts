@@ -29,7 +29,7 @@ export class Applications {
     private readonly guilds: Guilds,
   ) {
     this.byBot = new Memo(d.store, ["applications"]);
-    this.byBotStmt = statement(d.store.db, "SELECT * FROM applications WHERE bot_user_id = ?");
+    this.byBotStmt = statement(d.store, "SELECT * FROM applications WHERE bot_user_id = ?");
   }
 
   private get db() {

@@ -18,7 +18,7 @@ export class Guilds {
   private readonly permReader: PermissionReader;
 
   constructor(private readonly d: CoreDeps) {
-    const db = d.store.db;
+    const db = d.store;
     this.memo = {
       guild: new Memo<GuildRow | null>(d.store, ["guilds"]),
       member: new Memo<MemberRow | null>(d.store, ["members"]),

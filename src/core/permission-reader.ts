@@ -20,7 +20,7 @@ export class PermissionReader {
   private readonly memo: Memo<number | null>;
 
   constructor(store: Store) {
-    const db = store.db;
+    const db = store;
     this.memo = new Memo(store, SOURCES);
     this.ownerIfMember = statement(db, "SELECT g.owner_id FROM guilds g JOIN members m ON m.guild_id = g.id AND m.user_id = ?2 WHERE g.id = ?1");
     this.roleFacts = statement(

@@ -18,7 +18,7 @@ export class Users {
 
   constructor(private readonly d: CoreDeps) {
     this.byId = new Memo(d.store, ["users"]);
-    this.byIdStmt = statement(d.store.db, "SELECT * FROM users WHERE id = ?");
+    this.byIdStmt = statement(d.store, "SELECT * FROM users WHERE id = ?");
   }
 
   get(id: string): UserRow | null {
