@@ -10,12 +10,13 @@
  *   publishes to as many sockets (target ceiling/Parley >= 0.8). Every frame is counted
  *   by a listener process; a run whose frames fall short fails.
  * Sides alternate for ROUNDS rounds; the best round of each side is kept.
- *   bun scripts/bench/paths.ts [--seconds 3] [--rounds 2] [--sessions 10]
+ * The server's resident memory after all of it is reported last (target: 80 MiB).
+ *   bun scripts/bench/paths.ts [--seconds 3] [--rounds 2] [--sessions 10] [--only me,read,post]
  */
 import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { argOf, bestByCpu, bestByRps, fmt, printTable, startChild, wrk, type Child, type Row, type WrkResult } from "./lib";
+import { argOf, bestByCpu, bestByRps, fmt, printTable, rssMiB, startChild, wrk, type Child, type Row, type WrkResult } from "./lib";
 
 interface ParleyInfo {
   port: number;
@@ -120,6 +121,7 @@ export async function pathRows(o: PathOptions): Promise<Row[]> {
         missing.push(pp.missing, cp.missing);
       }
     }
+    const rssAfter = rssMiB(parley.proc.pid);
     for (const [k, rs] of Object.entries(res))
       for (const x of rs) if (x.non2xx || x.errors) throw new Error(`${k}: ${x.non2xx} non-2xx answers, ${x.errors} socket errors`);
     if (missing.some((m) => m > 0)) throw new Error(`fan-out incomplete: frames missing per run ${missing.join(", ")}`);
@@ -162,6 +164,15 @@ export async function pathRows(o: PathOptions): Promise<Row[]> {
         met: poC.cpuUs / poP.cpuUs >= 0.8,
         detail: `Parley ${side(poP)}; ceiling ${side(poC)}; frame ${frameBytes} B`,
       });
+    rows.push({
+      path: "RSS after the loads above (server process)",
+      parley: `${fmt(rssAfter, 1)} MiB`,
+      ceiling: "-",
+      ratio: null,
+      target: "<= 80 MiB",
+      met: rssAfter <= 80,
+      detail: `bun running the source; ${fmt(res.post.reduce((n, x) => n + x.requests, 0))} messages posted`,
+    });
     return rows;
   } finally {
     for (const c of children.reverse()) await c.stop();
