@@ -25,7 +25,7 @@ function freePort(): Promise<number> {
 }
 
 /** The executable as the project builds it (scripts/build.ts when there is one, else `npm run build`'s command). */
-async function buildParley(out: string): Promise<void> {
+export async function buildParley(out: string): Promise<void> {
   const script = join(ROOT, "scripts/build.ts");
   if (existsSync(script)) {
     const mod = (await import(script)) as { buildExecutable?: (out: string) => unknown };
@@ -79,11 +79,12 @@ async function series(runs: number, argv: (port: number) => string[]) {
   return { best: Math.min(...ms), median: pct(ms, 0.5), rss: pct(rss, 0.5) };
 }
 
-export async function bootRows(runs: number): Promise<Row[]> {
+/** `binary`: an executable already built (the runner builds one for every bench); otherwise one is built here. */
+export async function bootRows(runs: number, binary?: string): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), "parley-boot-"));
   try {
-    const parley = join(dir, "parley");
-    await buildParley(parley);
+    const parley = binary ?? join(dir, "parley");
+    if (!binary) await buildParley(parley);
     const hello = join(dir, "hello.ts");
     writeFileSync(hello, `Bun.serve({ port: Number(process.argv[process.argv.indexOf("--port") + 1]), hostname: "127.0.0.1", fetch: () => new Response("hello") });\n`);
     compile(hello, join(dir, "hello"));

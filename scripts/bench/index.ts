@@ -7,18 +7,20 @@
  * best of several runs; the CPU ratios move far less than throughput does.
  *   bun scripts/bench/index.ts [--only paths,fanout,live,boot,growth] [--quick]
  *
- * - paths.ts: GET /users/@me, a message read, a message post to 10 sessions (wrk);
+ * - paths.ts: GET /users/@me, a message read, a message post to 10 sessions (wrk), and
+ *   the server's memory after them, against the compiled executable;
  * - gateway.ts: MESSAGE_CREATE fan-out to 1000 sessions, beside raw Bun publish;
  * - live.ts: the people's live fan-out to 1000 people, beside raw Bun publish;
  * - boot.ts: the compiled executable's start to the first 200, and its idle memory;
  * - growth.ts: how cost grows (a 1,000,000-message channel, 10,000 members, a bot in
  *   100 servers, 100 commands, 10,000 idle sessions).
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BENCH_DIR, flagOf, fmt, printTable, type Row } from "./lib";
 import { pathRows } from "./paths";
-import { bootRows } from "./boot";
+import { bootRows, buildParley } from "./boot";
 import { growthRows } from "./growth";
 
 const only = (() => {
@@ -68,10 +70,15 @@ function fanoutRows(name: string, size: number, f: Awaited<ReturnType<typeof fan
 const t0 = performance.now();
 const rows: Row[] = [];
 const rounds = quick ? 1 : 3;
-if (want("paths")) rows.push(...(await pathRows({ seconds: 3, rounds, sessions: 10 })));
+// The executable as shipped: the request paths and the start-up run against it.
+const bin = mkdtempSync(join(tmpdir(), "parley-bench-exe-"));
+const binary = join(bin, "parley");
+process.on("exit", () => rmSync(bin, { recursive: true, force: true }));
+if (want("paths") || want("boot")) await buildParley(binary);
+if (want("paths")) rows.push(...(await pathRows({ seconds: 3, rounds, sessions: 10, binary })));
 if (want("fanout")) rows.push(...fanoutRows("gateway", 1000, await fanout("gateway.ts", 1000, quick ? 1 : 3), true));
 if (want("live") && existsSync(join(BENCH_DIR, "live.ts"))) rows.push(...fanoutRows("people's live", 1000, await fanout("live.ts", 1000, quick ? 1 : 3), false));
-if (want("boot")) rows.push(...(await bootRows(quick ? 3 : 5)));
+if (want("boot")) rows.push(...(await bootRows(quick ? 3 : 5, binary)));
 if (want("growth")) rows.push(...(await growthRows({ seconds: quick ? 2 : 3, messages: 1_000_000, sessions: 10_000 })));
 
 console.log(`\nParley benches, ${new Date().toISOString()}, ${navigator.hardwareConcurrency} cores, ${fmt((performance.now() - t0) / 1000)} s; loopback, wrk -t2; ratio: higher is better\n`);

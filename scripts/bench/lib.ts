@@ -30,27 +30,33 @@ export interface Child<T> {
   stop(): Promise<void>;
 }
 
-/** Start `bun <script> ...args` and wait for the JSON line it prints once ready. */
-export async function startChild<T>(script: string, args: string[] = [], bunFlags: string[] = []): Promise<Child<T>> {
-  const proc = spawn([process.execPath, ...bunFlags, join(BENCH_DIR, script), ...args], {
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "inherit",
-    env: { ...process.env, PATH: `${BIN}:${process.env.PATH}` },
-  });
+/** A process whose output is read line by line. */
+export interface Lines {
+  proc: Subprocess<"pipe", "pipe", "inherit">;
+  nextLine(): Promise<string>;
+}
+
+export function spawnLines(argv: string[]): Lines {
+  const proc = spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "inherit", env: { ...process.env, PATH: `${BIN}:${process.env.PATH}` } });
   const reader = proc.stdout.getReader();
   let buf = "";
   const dec = new TextDecoder();
   const nextLine = async () => {
     while (!buf.includes("\n")) {
       const { value, done } = await reader.read();
-      if (done) throw new Error(`${script} ${args.join(" ")} exited`);
+      if (done) throw new Error(`${argv.join(" ")} exited`);
       buf += dec.decode(value);
     }
     const line = buf.slice(0, buf.indexOf("\n"));
     buf = buf.slice(line.length + 1);
     return line;
   };
+  return { proc, nextLine };
+}
+
+/** Start `bun <script> ...args` and wait for the JSON line it prints once ready. */
+export async function startChild<T>(script: string, args: string[] = [], bunFlags: string[] = []): Promise<Child<T>> {
+  const { proc, nextLine } = spawnLines([process.execPath, ...bunFlags, join(BENCH_DIR, script), ...args]);
   const info = JSON.parse(await nextLine()) as T;
   return {
     proc,

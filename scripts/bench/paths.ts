@@ -14,17 +14,12 @@
  *   bun scripts/bench/paths.ts [--seconds 3] [--rounds 2] [--sessions 10] [--only me,read,post]
  */
 import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { benchWorld, finishWorld, type BenchInfo } from "./servers/world";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { argOf, bestByCpu, bestByRps, fmt, printTable, rssMiB, startChild, wrk, type Child, type Row, type WrkResult } from "./lib";
+import { argOf, bestByCpu, bestByRps, fmt, printTable, rssMiB, spawnLines, startChild, wrk, type Child, type Row, type WrkResult } from "./lib";
 
-interface ParleyInfo {
-  port: number;
-  token: string;
-  tokens: string[];
-  channels: string[];
-  messages: string[];
-}
+type ParleyInfo = BenchInfo;
 interface CeilingInfo {
   port: number;
   token: string;
@@ -38,6 +33,35 @@ export interface PathOptions {
   sessions: number;
   /** Which paths to run (all when absent): "me", "read", "post". */
   only?: string[];
+  /** Measure this compiled executable (seeded with --seed) instead of Parley from source. */
+  binary?: string;
+}
+
+/** The compiled executable serving the bench world: seeded at start (--seed), rate limits off, data in a temporary directory. */
+async function startBinary(binary: string, channels: number, sessions: number): Promise<Child<ParleyInfo>> {
+  const dir = mkdtempSync(join(tmpdir(), "parley-bench-bin-"));
+  writeFileSync(join(dir, "world.json"), JSON.stringify(benchWorld(channels, sessions)));
+  const argv = [binary, "serve", "--data", join(dir, "data"), "--port", "0", "--host", "127.0.0.1", "--rate-limits", "off", "--seed", join(dir, "world.json")];
+  const { proc, nextLine } = spawnLines(argv);
+  const stop = async () => {
+    proc.kill();
+    await proc.exited;
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    let seeded: unknown = null;
+    let port = 0;
+    while (!seeded || !port) {
+      const line = await nextLine();
+      if (line.startsWith("seeded world: ")) seeded = JSON.parse(line.slice("seeded world: ".length));
+      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(line);
+      if (m) port = Number(m[1]);
+    }
+    return { proc, info: await finishWorld(port, seeded, sessions), nextLine, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
 }
 
 const base = (port: number) => `http://127.0.0.1:${port}`;
@@ -68,7 +92,8 @@ async function post(pid: number, port: number, token: string, channels: string[]
 
 export async function pathRows(o: PathOptions): Promise<Row[]> {
   const tmp = mkdtempSync(join(tmpdir(), "parley-bench-sample-"));
-  const parley = await startChild<ParleyInfo>("servers/parley.ts", ["50", String(o.sessions)]);
+  const parley = o.binary ? await startBinary(o.binary, 50, o.sessions) : await startChild<ParleyInfo>("servers/parley.ts", ["50", String(o.sessions)]);
+  const rssStart = rssMiB(parley.proc.pid);
   const children: Child<unknown>[] = [parley];
   try {
     const P = parley.info;
@@ -121,6 +146,8 @@ export async function pathRows(o: PathOptions): Promise<Row[]> {
         missing.push(pp.missing, cp.missing);
       }
     }
+    // Resident memory once the load is over and the server has had a moment to collect.
+    await Bun.sleep(2000);
     const rssAfter = rssMiB(parley.proc.pid);
     for (const [k, rs] of Object.entries(res))
       for (const x of rs) if (x.non2xx || x.errors) throw new Error(`${k}: ${x.non2xx} non-2xx answers, ${x.errors} socket errors`);
@@ -171,7 +198,7 @@ export async function pathRows(o: PathOptions): Promise<Row[]> {
       ratio: null,
       target: "<= 80 MiB",
       met: rssAfter <= 80,
-      detail: `bun running the source; ${fmt(res.post.reduce((n, x) => n + x.requests, 0))} messages posted`,
+      detail: `${o.binary ? "the compiled executable" : "bun running the source"}, ${fmt(rssStart, 1)} MiB at start; ${fmt(res.post.reduce((n, x) => n + x.requests, 0))} messages posted`,
     });
     return rows;
   } finally {

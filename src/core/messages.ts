@@ -48,7 +48,7 @@ export class Messages {
     private readonly dms: Dms,
   ) {
     this.rows = new Memo(d.store, ["messages!"], { max: 2000, keepNull: false });
-    this.reacted = new Memo(d.store, ["reactions"]);
+    this.reacted = new Memo(d.store, ["reactions"], { max: 5000 });
     this.mentionLookup = {
       userExists: (id) => this.users.get(id) !== null,
       roleInGuild: (guildId, roleId) => this.guilds.role(guildId, roleId) !== null,
