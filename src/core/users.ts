@@ -9,6 +9,11 @@ import { statement } from "./statement";
 const USERNAME = /^[a-z0-9_.]{2,32}$/;
 export const PRESENCES = ["online", "idle", "dnd", "offline"] as const;
 export type Presence = (typeof PRESENCES)[number];
+/**
+ * Presence changes are counted apart from the rest of the users table (store/changes.ts):
+ * bots coming online must not make readers of names and avatars start over.
+ */
+export const PRESENCE = "users.presence";
 
 /** People and bot users: identities, passwords, people's sessions, presence. */
 export class Users {
@@ -17,7 +22,7 @@ export class Users {
   private readonly byIdStmt;
 
   constructor(private readonly d: CoreDeps) {
-    this.byId = new Memo(d.store, ["users"]);
+    this.byId = new Memo(d.store, ["users", PRESENCE]);
     this.byIdStmt = statement(d.store, "SELECT * FROM users WHERE id = ?");
   }
 
@@ -170,7 +175,7 @@ export class Users {
     this.d.store.write(() => {
       const u = this.require(userId);
       if (u.presence === status) return;
-      this.d.store.db.query("UPDATE users SET presence = ? WHERE id = ?").run(status, userId);
+      this.d.store.changes.counted("users", PRESENCE, () => this.d.store.db.query("UPDATE users SET presence = ? WHERE id = ?").run(status, userId));
       this.d.store.emit({ type: "presence.updated", userId, status });
     });
   }
@@ -181,7 +186,7 @@ export class Users {
    */
   resetPresences(): void {
     this.d.store.write(() => {
-      this.d.store.db.query("UPDATE users SET presence = 'offline' WHERE presence != 'offline'").run();
+      this.d.store.changes.counted("users", PRESENCE, () => this.d.store.db.query("UPDATE users SET presence = 'offline' WHERE presence != 'offline'").run());
     });
   }
 

@@ -108,8 +108,9 @@ export class Cohorts {
       const c = cohortOf(s)!;
       if (c.mark !== epoch) {
         c.mark = epoch;
-        c.recv = [];
-        c.recvD = [];
+        // Reused from dispatch to dispatch (a big cohort's arrays are a fan-out's largest garbage).
+        c.recv.length = 0;
+        c.recvD.length = 0;
         touched.push(c);
       }
       s.mark = epoch;
@@ -134,6 +135,9 @@ export class Cohorts {
         for (const m of c.recv) this.move(m, c, n);
         n.recv = c.recv;
         n.recvD = c.recvD;
+        // c keeps arrays of its own: n's are reused by n from now on.
+        c.recv = [];
+        c.recvD = [];
         whole.push(n);
       }
     }

@@ -45,12 +45,23 @@ function messageViews(ctx: GatewayContext, model: MessageModel): (s: Session) =>
   const cache = new Map<string, string>();
   const perViewer = (model.reactions?.length ?? 0) > 0;
   const subject = contentSubject(model);
+  // Asked once per session of every message: the common views skip the map.
+  let withContent: string | undefined;
+  let without: string | undefined;
   return (s) => {
     const content = contentVisible(contentViewer(s), subject);
-    const key = perViewer ? `${content}:${s.owner.botUserId}` : String(content);
+    if (!perViewer) {
+      const known = content ? withContent : without;
+      if (known !== undefined) return known;
+      const d = JSON.stringify(messageJson(ctx.flakes, model, { content, gateway: true }));
+      if (content) withContent = d;
+      else without = d;
+      return d;
+    }
+    const key = `${content}:${s.owner.botUserId}`;
     let d = cache.get(key);
     if (d === undefined) {
-      const seen = perViewer ? { ...model, reactions: ctx.core.reads.messages.reactions(model.row.id, s.owner.botUserId) } : model;
+      const seen = { ...model, reactions: ctx.core.reads.messages.reactions(model.row.id, s.owner.botUserId) };
       d = JSON.stringify(messageJson(ctx.flakes, seen, { content, gateway: true }));
       cache.set(key, d);
     }

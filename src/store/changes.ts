@@ -109,8 +109,27 @@ export class Changes {
     this.epoch++;
   }
 
+  /**
+   * Run fn with the changes it makes to `table` counted under `as` instead (a name of a
+   * part of the table's columns, such as "users.presence"): readers of the rest of the
+   * table are not disturbed by writes that only touch that part. fn must write nothing
+   * else of the table.
+   */
+  counted<T>(table: string, as: string, fn: () => T): T {
+    const before = this.redirect;
+    this.redirect = { table, as };
+    try {
+      return fn();
+    } finally {
+      this.redirect = before;
+    }
+  }
+
+  private redirect: { table: string; as: string } | null = null;
+
   private bump(table: string, existing: boolean): void {
     this.written++;
+    if (this.redirect && this.redirect.table === table) table = this.redirect.as;
     const all = this.cells.get(table);
     if (all) all.n++;
     if (existing) {
