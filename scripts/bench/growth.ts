@@ -4,18 +4,20 @@
  * ten thousand) times smaller in the same run, so that the ratio says whether cost
  * grows with size and how:
  * - a history page (50) at the newest and the oldest end of a channel of 1,000,000
- *   messages, against a channel of 100: p99 should not grow at all (target ratio >= 0.5);
+ *   messages, against a channel of 100: its cost should not grow at all (target: CPU
+ *   per request ratio >= 0.5; p99 printed beside);
  * - a member list page (1000) in a server of 10,000 members, against one of 1,000: the
  *   same (>= 0.5);
- * - GUILD_CREATE of a server of 10,000 members, against 1,000: size and time per member
- *   should stay put (per-member ratio >= 0.67, at most 1.5x worse than linear);
+ * - GUILD_CREATE of a server of 10,000 members, against 1,000: size and server CPU per
+ *   member should stay put (per-member ratio >= 0.67, at most 1.5x worse than linear),
+ *   the cache cold each time;
  * - READY and the GUILD_CREATE burst of a bot in 100 servers, against 10: per server;
  * - a bulk overwrite of 100 commands, against 10: per command;
  * - 10,000 idle gateway sessions: resident memory per session (target: at most 8 KiB),
  *   beside a bare Bun WebSocket per socket.
  *   bun scripts/bench/growth.ts [--seconds 3] [--messages 1000000] [--sessions 10000]
  */
-import { argOf, fmt, pct, printTable, rssMiB, startChild, wrk, type Child, type Row, type WrkResult } from "./lib";
+import { argOf, cpuSeconds, fmt, pct, printTable, rssMiB, startChild, wrk, type Child, type Row, type WrkResult } from "./lib";
 
 interface World {
   port: number;
@@ -70,24 +72,23 @@ async function identify(w: World, token: string, guilds: number): Promise<{ read
   });
 }
 
-/** A domain event, so that the gateway's GUILD_CREATE cache is cold for the next IDENTIFY. */
-async function touch(w: World): Promise<void> {
-  const r = await fetch(`http://127.0.0.1:${w.port}/api/v10/channels/${w.channels.small}/messages`, {
-    method: "POST",
-    headers: { Authorization: `Bot ${w.tokens.Reader10k}`, "Content-Type": "application/json" },
-    body: '{"content":"cache buster"}',
-  });
-  if (r.status !== 200) throw new Error(`post answered ${r.status}`);
-}
-
-async function identifies(w: World, token: string, guilds: number, runs: number) {
+/**
+ * `runs` IDENTIFYs, each with the GUILD_CREATE cache cold (servers/growth.ts renames a
+ * bot on SIGUSR2): the fastest wall times (the machine is shared), and the server's CPU
+ * per IDENTIFY over all runs (/proc, so run enough of them for its 10 ms ticks).
+ */
+async function identifies(w: World, pid: number, token: string, guilds: number, runs: number) {
   const rs: { readyMs: number; lastMs: number; bytes: number }[] = [];
+  let cpu = 0;
   for (let i = 0; i < runs; i++) {
-    await touch(w);
+    process.kill(pid, "SIGUSR2");
+    await Bun.sleep(20);
+    const c0 = cpuSeconds(pid);
     rs.push(await identify(w, token, guilds));
+    cpu += cpuSeconds(pid) - c0;
   }
-  const med = (f: (x: (typeof rs)[number]) => number) => pct(rs.map(f), 0.5);
-  return { readyMs: med((x) => x.readyMs), lastMs: med((x) => x.lastMs), bytes: rs[0].bytes };
+  const best = (f: (x: (typeof rs)[number]) => number) => Math.min(...rs.map(f));
+  return { readyMs: best((x) => x.readyMs), lastMs: best((x) => x.lastMs), bytes: rs[0].bytes, cpuMs: (cpu * 1000) / runs };
 }
 
 function commandsBody(n: number, round: number): string {
@@ -119,11 +120,15 @@ async function idleMemory(kind: "parley" | "raw", count: number): Promise<{ perK
   const server = await startChild<{ port: number; tokens: string[] }>("servers/idle.ts", kind === "parley" ? ["parley", String(Math.ceil(count / 30))] : ["raw"]);
   let client: Child<{ ready: number }> | null = null;
   try {
-    await Bun.sleep(500);
-    const before = rssMiB(server.proc.pid);
+    // What is held, after a collection: not what the IDENTIFYs left to be freed.
+    const held = async () => {
+      server.proc.kill("SIGUSR2");
+      await Bun.sleep(1000);
+      return rssMiB(server.proc.pid);
+    };
+    const before = await held();
     client = await startChild<{ ready: number }>("sockets.ts", [`ws://127.0.0.1:${server.info.port}/gateway`, String(count), server.info.tokens.join(",")]);
-    await Bun.sleep(1000);
-    const after = rssMiB(server.proc.pid);
+    const after = await held();
     return { perKiB: ((after - before) * 1024) / client.info.ready, ready: client.info.ready, before, after };
   } finally {
     await client?.stop();
@@ -144,23 +149,24 @@ export async function growthRows(o: GrowthOptions): Promise<Row[]> {
     const small = await page(w, pid, `/channels/${w.channels.small}/messages?limit=50`, reader, o.seconds);
     for (const x of [newest, oldest, small]) if (x.non2xx || x.errors) throw new Error("history pages failed");
     const lat = (x: WrkResult) => `p99 ${fmt(x.p99ms, 2)} ms, ${fmt(x.cpuUs)} us CPU/req`;
+    // Judged on CPU per request (p99 on a shared machine says more about the neighbours).
     rows.push({
       path: `history page (50), ${M}-message channel, newest end`,
       parley: lat(newest),
       ceiling: `${lat(small)} (100-message channel)`,
-      ratio: small.p99ms / newest.p99ms,
-      target: ">= 0.5",
-      met: small.p99ms / newest.p99ms >= 0.5,
-      detail: `${fmt(newest.rps)} req/s; world seeded in ${fmt(w.seededMs / 1000, 1)} s`,
+      ratio: small.cpuUs / newest.cpuUs,
+      target: "CPU >= 0.5",
+      met: small.cpuUs / newest.cpuUs >= 0.5,
+      detail: `${fmt(newest.rps)} req/s, 8 connections; world seeded in ${fmt(w.seededMs / 1000, 1)} s`,
     });
     rows.push({
       path: `history page (50), ${M}-message channel, oldest end`,
       parley: lat(oldest),
       ceiling: `${lat(small)} (100-message channel)`,
-      ratio: small.p99ms / oldest.p99ms,
-      target: ">= 0.5",
-      met: small.p99ms / oldest.p99ms >= 0.5,
-      detail: `${fmt(oldest.rps)} req/s`,
+      ratio: small.cpuUs / oldest.cpuUs,
+      target: "CPU >= 0.5",
+      met: small.cpuUs / oldest.cpuUs >= 0.5,
+      detail: `${fmt(oldest.rps)} req/s, 8 connections`,
     });
 
     const big = await page(w, pid, `/guilds/${w.guilds.big}/members?limit=1000`, reader, o.seconds);
@@ -170,36 +176,36 @@ export async function growthRows(o: GrowthOptions): Promise<Row[]> {
       path: "member list page (1000), 10,000-member server",
       parley: lat(big),
       ceiling: `${lat(mid)} (1,000-member server)`,
-      ratio: mid.p99ms / big.p99ms,
-      target: ">= 0.5",
-      met: mid.p99ms / big.p99ms >= 0.5,
+      ratio: mid.cpuUs / big.cpuUs,
+      target: "CPU >= 0.5",
+      met: mid.cpuUs / big.cpuUs >= 0.5,
       detail: `${fmt(big.rps)} req/s`,
     });
 
-    const gc10k = await identifies(w, reader, 1, 5);
-    const gc1k = await identifies(w, w.tokens.Reader1k, 1, 5);
-    const gcRatio = perGrowth(gc1k.lastMs, 1_002, gc10k.lastMs, 10_002);
+    const gc10k = await identifies(w, pid, reader, 1, 6);
+    const gc1k = await identifies(w, pid, w.tokens.Reader1k, 1, 30);
+    const gcRatio = perGrowth(gc1k.cpuMs, 1_002, gc10k.cpuMs, 10_002);
     rows.push({
-      path: "GUILD_CREATE, 10,000-member server (IDENTIFY -> frame)",
-      parley: `${fmt(gc10k.lastMs, 1)} ms, ${fmt(gc10k.bytes / 1024)} KiB`,
-      ceiling: `${fmt(gc1k.lastMs, 1)} ms, ${fmt(gc1k.bytes / 1024)} KiB (1,000 members)`,
+      path: "GUILD_CREATE, 10,000-member server (server CPU per IDENTIFY)",
+      parley: `${fmt(gc10k.cpuMs, 1)} ms CPU, ${fmt(gc10k.bytes / 1024)} KiB, frame after ${fmt(gc10k.lastMs, 1)} ms`,
+      ceiling: `${fmt(gc1k.cpuMs, 1)} ms CPU, ${fmt(gc1k.bytes / 1024)} KiB, after ${fmt(gc1k.lastMs, 1)} ms (1,000 members)`,
       ratio: gcRatio,
       target: "per member >= 0.67",
       met: gcRatio >= 0.67,
-      detail: `bytes per member ${fmt(gc10k.bytes / 10_002)} vs ${fmt(gc1k.bytes / 1_002)}; median of 5, cache cold`,
+      detail: `bytes per member ${fmt(gc10k.bytes / 10_002)} vs ${fmt(gc1k.bytes / 1_002)}; cache cold; fastest of 6 / 30`,
     });
 
-    const wide = await identifies(w, w.tokens.Wide, 100, 5);
-    const narrow = await identifies(w, w.tokens.Narrow, 10, 5);
-    const burstRatio = perGrowth(narrow.lastMs, 10, wide.lastMs, 100);
+    const wide = await identifies(w, pid, w.tokens.Wide, 100, 10);
+    const narrow = await identifies(w, pid, w.tokens.Narrow, 10, 30);
+    const burstRatio = perGrowth(narrow.cpuMs, 10, wide.cpuMs, 100);
     rows.push({
-      path: "READY + GUILD_CREATE burst, bot in 100 servers",
-      parley: `READY ${fmt(wide.readyMs, 1)} ms, last GUILD_CREATE ${fmt(wide.lastMs, 1)} ms, ${fmt(wide.bytes / 1024)} KiB`,
-      ceiling: `READY ${fmt(narrow.readyMs, 1)} ms, last ${fmt(narrow.lastMs, 1)} ms (10 servers)`,
+      path: "READY + GUILD_CREATE burst, bot in 100 servers (server CPU)",
+      parley: `${fmt(wide.cpuMs, 1)} ms CPU; READY after ${fmt(wide.readyMs, 1)} ms, last GUILD_CREATE ${fmt(wide.lastMs, 1)} ms, ${fmt(wide.bytes / 1024)} KiB`,
+      ceiling: `${fmt(narrow.cpuMs, 1)} ms CPU; last after ${fmt(narrow.lastMs, 1)} ms (10 servers)`,
       ratio: burstRatio,
       target: "per server >= 0.67",
       met: burstRatio >= 0.67,
-      detail: "median of 5, cache cold",
+      detail: "cache cold; fastest of 10 / 30",
     });
 
     const c100 = await overwrite(w, 100, 5);

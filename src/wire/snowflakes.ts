@@ -18,8 +18,12 @@ export const EPOCH = 1735689600000;
 /** Smallest timestamp part that still gives 17 digits (10^16 / 2^22, rounded up). */
 const MIN_TS = 2_384_185_792n;
 export const SNOWFLAKE = /^[0-9]{17,20}$/;
-/** Ids kept per generation of the cache (two generations at most). */
-const GENERATION = 2_000;
+/**
+ * Ids kept per generation of the cache (two generations at most): room for the members
+ * of a server of 10,000 (a GUILD_CREATE or member list looks each one up) without a
+ * query per member, while posted messages pass through.
+ */
+const GENERATION = 20_000;
 
 /** What serializers need of the boundary: an internal id's snowflake. */
 export type Ids = Pick<Snowflakes, "of" | "ofNullable">;

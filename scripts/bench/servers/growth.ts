@@ -60,6 +60,10 @@ spread("Wide", 100);
 spread("Narrow", 10);
 const server = p.listen();
 const seededMs = performance.now() - t0;
+// SIGUSR2: rename a bot through the core, which changes the users table: every cached
+// GUILD_CREATE body is stale, so the next IDENTIFY builds its own (the bench's cold cache).
+let renames = 0;
+process.on("SIGUSR2", () => p.core.apps.update(id(w.applications.Commander.id), { name: `Commander${++renames}` }));
 console.log(
   JSON.stringify({
     port: server.port,
