@@ -128,10 +128,10 @@ export class GuildReads {
 
   /** The whole guild for GUILD_CREATE; presences only when the viewer may see them. */
   guildCreate(guildId: string, withPresences: boolean): GuildCreateModel {
-    const base = this.guild(guildId);
     const members = this.members(guildId);
     return {
-      ...base,
+      row: this.guilds.require(guildId),
+      roles: this.guilds.roles(guildId),
       memberCount: members.length,
       channels: this.channels(guildId),
       members,
