@@ -20,10 +20,11 @@ const MIN_TS = 2_384_185_792n;
 export const SNOWFLAKE = /^[0-9]{17,20}$/;
 /**
  * Ids kept per generation of the cache (two generations at most): room for the members
- * of a server of 10,000 (a GUILD_CREATE or member list looks each one up) without a
- * query per member, while posted messages pass through.
+ * of a server of 10,000 (a GUILD_CREATE or member list looks each one up; what is found
+ * in the old generation moves back) without a query per member, while posted messages
+ * pass through. Each kept id costs about half a kilobyte.
  */
-const GENERATION = 20_000;
+const GENERATION = 10_000;
 
 /** What serializers need of the boundary: an internal id's snowflake. */
 export type Ids = Pick<Snowflakes, "of" | "ofNullable">;
