@@ -15,10 +15,10 @@ import { serverKey } from "./store/keyfile";
 import { createCore, type Core } from "./core";
 import { Snowflakes } from "./wire/snowflakes";
 import { jsonResponse } from "./wire/http";
-import { screenRequest } from "./wire/screen";
+import { screenBotApiRequest, screenRequest } from "./wire/screen";
 import { RateLimiter } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
-import { botApiPlugin } from "./botapi";
+import { botApiPlugin, botApiServerRoutes } from "./botapi";
 import { botApiFragment } from "./botapi/openapi";
 import { createGateway, type Gateway, type GatewaySocketData } from "./gateway";
 import type * as HarnessModule from "./harness";
@@ -132,7 +132,8 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
     listen() {
       // Nobody is connected yet, whatever a process that stopped abruptly left behind.
       core.users.resetPresences();
-      return life.listen();
+      // Bot API routes are matched by Bun's router first; what none matches reaches Elysia.
+      return life.listen(botApiServerRoutes(api, screenBotApiRequest, (req) => http.fetch(req)));
     },
     seed: (doc) => seedWorld({ core, flakes, clock }, doc),
     exportWorld: () => exportDocument(core.world.snapshot(), VERSION, new Date(clock.now())),
@@ -193,7 +194,11 @@ function httpApp(api: BotApi, obs: Observability) {
   return (
     new Elysia()
       // Oversized bodies, and cross-site requests to the people's API and harness, end here (docs/security.md).
-      .onRequest(({ request }) => screenRequest(request, api.urls))
+      // Written so that Elysia does not take it for async: it would await every request (src/botapi/index.ts).
+      .onRequest(({ request }) => {
+        const refused = screenRequest(request, api.urls);
+        if (refused) return refused;
+      })
       .onError(({ code, error }) => {
         if (code === "NOT_FOUND") return jsonResponse(404, { code: 0, message: "404: Not Found" });
         if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });

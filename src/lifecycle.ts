@@ -3,7 +3,7 @@
  * a graceful shutdown can answer them all before the database closes, and turns new work
  * away (503) once a shutdown has begun.
  */
-import type { Server, WebSocketHandler } from "bun";
+import type { Server, ServerRoute, WebSocketHandler } from "bun";
 import type { Elysia } from "elysia";
 import { portalPaths, portalUrlOf, type Config, type Urls } from "./config";
 import type { Gateway, GatewaySocketData } from "./gateway";
@@ -11,7 +11,7 @@ import { CLOSE_HEARTBEAT_TIMEOUT } from "./gateway/protocol";
 import type { Live, LiveSocketData } from "./clientapi/live";
 import { webRoutes } from "./web";
 import { jsonResponse } from "./wire/http";
-import { SERVER_MAX_BODY } from "./wire/body";
+import { pathnameOf, SERVER_MAX_BODY } from "./wire/body";
 import { rememberAddress } from "./wire/throttle";
 
 /** How a graceful shutdown went. */
@@ -43,33 +43,31 @@ export class Lifecycle {
   ) {}
 
   /**
-   * One port for everything: the web client's pages (Bun's HTML bundle routes), the
-   * gateway's and the live connection's WebSockets, and every HTTP API through Elysia.
+   * One port for everything: the web client's pages (Bun's HTML bundle routes), the bot
+   * API's routes (matched by Bun's router), the gateway's and the live connection's
+   * WebSockets, and every other HTTP API through Elysia.
    */
-  listen(): Server<GatewaySocketData> {
+  listen(botRoutes: Record<string, Partial<Record<string, ServerRoute>>>): Server<GatewaySocketData> {
     const { config, http, gateway, live, urls } = this;
+    const tracked: typeof botRoutes = {};
+    for (const [path, byMethod] of Object.entries(botRoutes)) {
+      tracked[path] = Object.fromEntries(Object.entries(byMethod).map(([m, route]) => [m, (req: Request, srv: Server<never>) => this.track(() => route!(req, srv))]));
+    }
     const server = Bun.serve({
       port: config.port,
       hostname: config.host,
       development: false,
-      routes: webRoutes(portalPaths(config)),
-      fetch: async (req, srv) => {
-        if (this.draining) return jsonResponse(503, { code: 0, message: "Parley is shutting down" }, { Connection: "close" });
-        const path = new URL(req.url).pathname;
-        if (path === "/gateway" || path === "/gateway/") return gateway.upgrade(req, srv as never);
-        if (path === "/api/client/v1/live") return live.upgrade(req, srv);
-        rememberAddress(req, srv.requestIP(req)?.address);
-        this.inflight++;
-        try {
-          return await http.fetch(req);
-        } finally {
-          if (--this.inflight === 0) this.idle?.();
-          if (!this.answered) {
-            this.answered = true;
-            this.first?.(performance.now());
-            this.afterFirst?.();
-          }
-        }
+      routes: { ...webRoutes(portalPaths(config)), ...tracked },
+      fetch: (req, srv) => {
+        const url = req.url;
+        const path = pathStart(url);
+        if (isGatewayPath(url, path)) return this.draining ? drainingAnswer() : gateway.upgrade(req, srv as never);
+        if (url.startsWith("/api/", path)) {
+          if (pathnameOf(url) === "/api/client/v1/live") return this.draining ? drainingAnswer() : live.upgrade(req, srv);
+          // Only the people's API reads the address (its sign-in limits); a bot request skips the lookup.
+          if (!url.startsWith("/api/v10", path)) rememberAddress(req, srv.requestIP(req)?.address);
+        } else rememberAddress(req, srv.requestIP(req)?.address);
+        return this.track(() => http.fetch(req));
       },
       websocket: bySurface(gateway.websocket, live.websocket),
       // Every surface refuses bodies over its own, far smaller limit with a JSON body (wire/body.ts).
@@ -81,6 +79,35 @@ export class Lifecycle {
     Object.assign(urls, publicUrls(config, server.port));
     this.afterListen?.();
     return server;
+  }
+
+  /**
+   * Count a request in flight while `answer` works (a shutdown waits for it), or turn it
+   * away once a shutdown has begun. An answer given synchronously stays synchronous: a
+   * promise would cost every request a turn of the event loop.
+   */
+  private track(answer: () => Response | Promise<Response>): Response | Promise<Response> {
+    if (this.draining) return drainingAnswer();
+    this.inflight++;
+    let out: Response | Promise<Response>;
+    try {
+      out = answer();
+    } catch (e) {
+      this.finished();
+      throw e;
+    }
+    if (out instanceof Promise) return out.finally(() => this.finished());
+    this.finished();
+    return out;
+  }
+
+  private finished(): void {
+    if (--this.inflight === 0) this.idle?.();
+    if (!this.answered) {
+      this.answered = true;
+      this.first?.(performance.now());
+      this.afterFirst?.();
+    }
   }
 
   /**
@@ -108,6 +135,20 @@ export class Lifecycle {
     close();
     return { clean: drained, requestsCut, socketsClosed, ms: performance.now() - t0 };
   }
+}
+
+const drainingAnswer = () => jsonResponse(503, { code: 0, message: "Parley is shutting down" }, { Connection: "close" });
+
+/** The start of a URL's path (after "scheme://host[:port]"), found without parsing the whole URL: every request asks. */
+function pathStart(url: string): number {
+  return url.indexOf("/", url.indexOf("//") + 2);
+}
+
+/** Whether a request's path is /gateway or /gateway/. */
+function isGatewayPath(url: string, path: number): boolean {
+  if (path < 0 || !url.startsWith("/gateway", path)) return false;
+  const rest = url.slice(path + 8).replace(/[?#].*$/, "");
+  return rest === "" || rest === "/";
 }
 
 /** The public addresses once the server listens: configured, or derived from where it listens. */

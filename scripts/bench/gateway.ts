@@ -15,7 +15,7 @@
  * shared machine hits both; throughput is the median per side, latency percentiles
  * are over every trial's messages.
  *
- *   bun scripts/bench/gateway.ts [--sizes 10,100,1000] [--messages 200] [--trials 3]
+ *   bun scripts/bench/gateway.ts [--sizes 10,100,1000] [--messages 200] [--trials 3] [--best]
  */
 import { createParley, type Parley } from "../../src/app";
 import { testConfig, SPEC_RATE_LIMITS } from "../../src/config";
@@ -26,6 +26,7 @@ const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i];
   if (a === "--client") args.set("client", "1");
+  else if (a === "--best") args.set("best", "1");
   else args.set(a.replace(/^--/, ""), process.argv[++i]);
 }
 const SIZES = (args.get("sizes") ?? "10,100,1000").split(",").map(Number);
@@ -33,6 +34,7 @@ const MESSAGES = Number(args.get("messages") ?? 200);
 /** Loopback on a shared machine is noisy: each side runs this many times, alternating, and medians are reported. */
 const TRIALS = Number(args.get("trials") ?? 3);
 const BURST = 50;
+const BEST = args.has("best");
 const CONNECT_BATCH = 100;
 
 // ---- the client side (child process) ----
@@ -258,7 +260,7 @@ if (args.has("client")) {
 } else {
   const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
 
-  console.log(`gateway fan-out, ${MESSAGES} messages one at a time for latency, bursts of ${BURST} for throughput, median of ${TRIALS} trials`);
+  console.log(`gateway fan-out, ${MESSAGES} messages one at a time for latency, bursts of ${BURST} for throughput, ${BEST ? "best" : "median"} of ${TRIALS} trials`);
   console.log("clients in a child process (same for both) counting frames unparsed; latency = message accepted -> last frame counted");
   console.log("Parley publishes each frame once per cohort (live sessions sharing seq and intents; half the bots here lack MESSAGE_CONTENT: 2 cohorts)\n");
   console.log("sessions | parley frames/s | raw publish frames/s | ratio | parley p50/p99 ms | raw p50/p99 ms | frame bytes | cohorts | idle KiB/session (beyond bare socket)");
@@ -269,8 +271,10 @@ if (args.has("client")) {
       ps.push(await benchParley(n));
       rs.push(await benchRaw(n, ps[i].frameBytes));
     }
-    const fps = (xs: Result[]) => median(xs.map((x) => x.framesPerSec));
-    const lat = (xs: Result[]) => xs.flatMap((x) => x.lat);
+    // --best: each side's best trial (highest throughput; the trial with the lowest p99),
+    // for a machine shared with other work, which only ever makes a trial slower.
+    const fps = (xs: Result[]) => (BEST ? Math.max(...xs.map((x) => x.framesPerSec)) : median(xs.map((x) => x.framesPerSec)));
+    const lat = (xs: Result[]) => (BEST ? xs.map((x) => x.lat).reduce((a, b) => (pct(b, 99) < pct(a, 99) ? b : a)) : xs.flatMap((x) => x.lat));
     const mem = (xs: Result[]) => median(xs.map((x) => x.memPerSocket));
     const [pf, rf, pl, rl] = [fps(ps), fps(rs), lat(ps), lat(rs)];
     console.log(

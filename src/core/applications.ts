@@ -5,6 +5,8 @@ import type { Guilds } from "./guilds";
 import { DomainError } from "./errors";
 import { constantTimeEqualHex, newEd25519PublicKeyHex, randomSecret, sha256Hex } from "./crypto";
 import { ALL_INTENTS, NON_PRIVILEGED_INTENTS, PRIVILEGED_INTENTS } from "./permissions";
+import { Memo } from "./memo";
+import { statement } from "./statement";
 
 export interface MintedSecret {
   secret: string;
@@ -17,11 +19,18 @@ export interface MintedSecret {
  * digest of the token's secret is stored.
  */
 export class Applications {
+  /** Every authenticated request reads its bot's row: kept until the table changes (core/memo.ts). */
+  private readonly byBot: Memo<ApplicationRow | null>;
+  private readonly byBotStmt;
+
   constructor(
     private readonly d: CoreDeps,
     private readonly users: Users,
     private readonly guilds: Guilds,
-  ) {}
+  ) {
+    this.byBot = new Memo(d.store, ["applications"]);
+    this.byBotStmt = statement(d.store, "SELECT * FROM applications WHERE bot_user_id = ?");
+  }
 
   private get db() {
     return this.d.store.db;
@@ -45,7 +54,7 @@ export class Applications {
   }
 
   byBotUser(botUserId: string): ApplicationRow | null {
-    return this.db.query("SELECT * FROM applications WHERE bot_user_id = ?").get(botUserId) as ApplicationRow | null;
+    return this.byBot.get(botUserId, () => this.byBotStmt().get(botUserId) as ApplicationRow | null);
   }
 
   /** The applications whose bot is a member of the guild. */
@@ -145,20 +154,20 @@ export class Applications {
 
   /**
    * The application whose current token this is, or null. Constant-time on the secret.
-   * The stored row is read on every call, so a rotation (even by the CLI in another
-   * process) refuses the old token at once; only the digest computation is memoised,
-   * keyed by the exact token parts already verified once.
+   * The row comes from memory only while the table is unchanged, as far as this process
+   * and any other (the CLI) are concerned (core/memo.ts), so a rotation refuses the old
+   * token at once; the digest computation is memoised, keyed by the secrets already
+   * verified once (the row's id and version are compared on every call).
    */
   authenticate(botUserId: string, version: number, secret: string): ApplicationRow | null {
     const a = this.byBotUser(botUserId);
     if (!a || !a.token_hash || a.token_version !== version) return null;
-    const key = `${botUserId}.${version}.${secret}`;
-    const known = this.verified.get(key);
+    const known = this.verified.get(secret);
     if (known !== undefined) return known === a.token_hash ? a : null;
     const digest = sha256Hex(secret);
     if (!constantTimeEqualHex(digest, a.token_hash)) return null;
     if (this.verified.size >= 10_000) this.verified.clear();
-    this.verified.set(key, digest);
+    this.verified.set(secret, digest);
     return a;
   }
 

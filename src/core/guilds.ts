@@ -3,6 +3,8 @@ import type { ChannelRow, GuildRow, MemberRow, OverwriteRow, RoleRow } from "./t
 import { DomainError } from "./errors";
 import { ALL_PERMISSIONS, DEFAULT_EVERYONE, PERMISSIONS, hasPermission } from "./permissions";
 import { PermissionReader } from "./permission-reader";
+import { Memo } from "./memo";
+import { statement } from "./statement";
 
 /**
  * Servers (guilds), their roles, channels and members, and the permission model over
@@ -10,14 +12,35 @@ import { PermissionReader } from "./permission-reader";
  * so the boundary maps both to one snowflake without a special case.
  */
 export class Guilds {
-  constructor(private readonly d: CoreDeps) {}
+  // What nearly every request reads, kept until its table changes (core/memo.ts).
+  private readonly memo;
+  private readonly stmt;
+  private readonly permReader: PermissionReader;
+
+  constructor(private readonly d: CoreDeps) {
+    const db = d.store;
+    this.memo = {
+      guild: new Memo<GuildRow | null>(d.store, ["guilds"]),
+      member: new Memo<MemberRow | null>(d.store, ["members"]),
+      roleIds: new Memo<string[]>(d.store, ["member_roles"]),
+      channel: new Memo<ChannelRow | null>(d.store, ["channels"]),
+    };
+    this.stmt = {
+      guild: statement(db, "SELECT * FROM guilds WHERE id = ?"),
+      member: statement(db, "SELECT * FROM members WHERE guild_id = ? AND user_id = ?"),
+      roleIds: statement(db, "SELECT role_id FROM member_roles WHERE guild_id = ? AND user_id = ? ORDER BY role_id"),
+      channel: statement(db, "SELECT * FROM channels WHERE id = ?"),
+      lastMessage: statement(db, "SELECT id FROM messages WHERE channel_id = ? AND ephemeral_user_id IS NULL ORDER BY id DESC LIMIT 1"),
+    };
+    this.permReader = new PermissionReader(d.store);
+  }
 
   private get db() {
     return this.d.store.db;
   }
 
   get(id: string): GuildRow | null {
-    return this.db.query("SELECT * FROM guilds WHERE id = ?").get(id) as GuildRow | null;
+    return this.memo.guild.get(id, () => this.stmt.guild().get(id) as GuildRow | null);
   }
 
   /** Servers with this exact name, oldest first (names are not unique). */
@@ -100,7 +123,7 @@ export class Guilds {
   // ---- members ----
 
   member(guildId: string, userId: string): MemberRow | null {
-    return this.db.query("SELECT * FROM members WHERE guild_id = ? AND user_id = ?").get(guildId, userId) as MemberRow | null;
+    return this.memo.member.get(`${guildId}|${userId}`, () => this.stmt.member().get(guildId, userId) as MemberRow | null);
   }
 
   requireMember(guildId: string, userId: string): MemberRow {
@@ -135,12 +158,11 @@ export class Guilds {
     ).map((r) => r.guild_id);
   }
 
-  memberRoleIds(guildId: string, userId: string): string[] {
-    return (
-      this.db
-        .query("SELECT role_id FROM member_roles WHERE guild_id = ? AND user_id = ? ORDER BY role_id")
-        .all(guildId, userId) as { role_id: string }[]
-    ).map((r) => r.role_id);
+  /** The member's role ids, ordered (a frozen array: shared by every caller). */
+  memberRoleIds(guildId: string, userId: string): readonly string[] {
+    return this.memo.roleIds.get(`${guildId}|${userId}`, () =>
+      (this.stmt.roleIds().all(guildId, userId) as { role_id: string }[]).map((r) => r.role_id),
+    );
   }
 
   /** Add a user to a guild (join by invite, bot install, seeding). Banned users cannot. */
@@ -249,8 +271,17 @@ export class Guilds {
 
   // ---- channels ----
 
+  /** A channel row, kept while the channels table is unchanged; its `last_message_id` is read whenever looked at. */
   channel(id: string): ChannelRow | null {
-    return this.db.query("SELECT * FROM channel_rows WHERE id = ?").get(id) as ChannelRow | null;
+    return this.memo.channel.get(id, () => {
+      const row = this.stmt.channel().get(id) as ChannelRow | null;
+      if (!row) return null;
+      const last = this.stmt.lastMessage;
+      return Object.defineProperty(row, "last_message_id", {
+        enumerable: true,
+        get: () => (last().get(id) as { id: string } | null)?.id ?? null,
+      });
+    });
   }
 
   requireChannel(id: string): ChannelRow {
@@ -348,10 +379,8 @@ export class Guilds {
    * so access checks tell "no permissions" from "not here" without asking twice.
    */
   memberPermissions(guildId: string, userId: string, channelId?: string): number | null {
-    return (this.permReader ??= new PermissionReader(this.db)).of(guildId, userId, channelId);
+    return this.permReader.of(guildId, userId, channelId);
   }
-
-  private permReader: PermissionReader | null = null;
 
   /** Throw 403 unless the user holds `bit` (guild-wide, or in the channel when given). */
   requirePermission(guildId: string, userId: string, bit: number, channelId?: string): void {

@@ -1,4 +1,5 @@
 import type { Store } from "../store/db";
+import { statement } from "./statement";
 
 /**
  * Storage of the boundary's id map (uuid <-> snowflake). The core knows nothing of
@@ -11,20 +12,20 @@ export class IdMap {
   private readonly insert;
 
   constructor(store: Store) {
-    this.byUuid = store.db.query("SELECT flake FROM snowflakes WHERE uuid = ?");
-    this.byFlake = store.db.query("SELECT uuid FROM snowflakes WHERE flake = ?");
-    this.insert = store.db.query("INSERT OR IGNORE INTO snowflakes (uuid, flake) VALUES (?, ?)");
+    this.byUuid = statement(store, "SELECT flake FROM snowflakes WHERE uuid = ?");
+    this.byFlake = statement(store, "SELECT uuid FROM snowflakes WHERE flake = ?");
+    this.insert = statement(store, "INSERT OR IGNORE INTO snowflakes (uuid, flake) VALUES (?, ?)");
   }
 
   /** The number paired with an internal id, or null if none is yet. */
   numberOf(uuid: string): bigint | null {
-    const row = this.byUuid.get(uuid) as { flake: number | bigint } | null;
+    const row = this.byUuid().get(uuid) as { flake: number | bigint } | null;
     return row ? BigInt(row.flake) : null;
   }
 
   /** The internal id paired with a number, or null. */
   idOf(n: bigint): string | null {
-    const row = this.byFlake.get(n) as { uuid: string } | null;
+    const row = this.byFlake().get(n) as { uuid: string } | null;
     return row ? row.uuid : null;
   }
 
@@ -34,6 +35,6 @@ export class IdMap {
    * number is claimed while serializing an answer, which may be outside any write.
    */
   claim(uuid: string, n: bigint): boolean {
-    return this.insert.run(uuid, n).changes > 0;
+    return this.insert().run(uuid, n).changes > 0;
   }
 }

@@ -70,9 +70,11 @@ export interface Core {
   /**
    * Run a request's core calls in the group commit (the bot API's pipeline): its writes
    * share one commit with the other requests of this event-loop turn, and the promise
-   * settles only once that commit is durable (src/store/db.ts).
+   * settles only once that commit is durable (src/store/db.ts). Synchronous when fn is and
+   * nothing is waiting to commit.
    */
-  batched<T>(fn: () => T | Promise<T>): Promise<T>;
+  batched<T>(fn: () => Promise<T>): Promise<T>;
+  batched<T>(fn: () => T | Promise<T>): T | Promise<T>;
   /** Empty the world (the harness's reset): every row goes, then world.reset is published. */
   wipe(): void;
   /** Commit what is open and close the database. */
@@ -127,7 +129,7 @@ export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array }
     world: new World(deps),
     devices: new Devices(deps, users, people),
     transaction: (fn) => store.write(fn),
-    batched: (fn) => store.batched(fn),
+    batched: <T>(fn: () => T | Promise<T>) => store.batched(fn),
     wipe() {
       store.wipe();
       deps.ids.reset();

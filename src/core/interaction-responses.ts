@@ -1,4 +1,5 @@
 import type { CoreDeps } from "./deps";
+import { statement } from "./statement";
 import type { Applications } from "./applications";
 import type { Messages } from "./messages";
 import { EPHEMERAL, MESSAGE_TYPE, SUPPRESS_EMBEDS } from "./messages";
@@ -30,7 +31,7 @@ export class InteractionResponses {
     private readonly messages: Messages,
     private readonly interactions: Interactions,
   ) {
-    this.byTokenHash = d.store.db.query("SELECT * FROM interactions WHERE token_hash = ?");
+    this.byTokenHash = statement(d.store, "SELECT * FROM interactions WHERE token_hash = ?");
   }
 
   /**
@@ -39,7 +40,7 @@ export class InteractionResponses {
    * path names. This is the one credential check; the operations below take its answer.
    */
   authorize(token: string, match: { interactionId?: string | null; applicationId?: string | null }): InteractionRow {
-    const row = this.byTokenHash.get(sha256Hex(token)) as InteractionRow | null;
+    const row = this.byTokenHash().get(sha256Hex(token)) as InteractionRow | null;
     if (!row || this.interactions.state(row) === "expired") throw unknownInteraction();
     if (match.interactionId !== undefined && row.id !== match.interactionId) throw unknownInteraction();
     if (match.applicationId !== undefined && row.application_id !== match.applicationId) throw unknownInteraction();
@@ -48,7 +49,7 @@ export class InteractionResponses {
 
   /** Whether this token was ever issued for an interaction (live or not). */
   issued(token: string): boolean {
-    return this.byTokenHash.get(sha256Hex(token)) !== null;
+    return this.byTokenHash().get(sha256Hex(token)) !== null;
   }
 
   /** The authorized interaction as it is now (its state may have moved since), still live. */

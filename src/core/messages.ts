@@ -8,6 +8,7 @@ import { uuidBound } from "./ids";
 import { accessChannel, holds, requireBits, type ChannelAccess } from "./access";
 import { PERMISSIONS } from "./permissions";
 import type { Dms } from "./dms";
+import { Memo } from "./memo";
 import { decideMentions, type AllowedMentions, type MentionLookup } from "./mentions";
 import { MESSAGE_TYPE, SENDABLE_FLAGS, SUPPRESS_EMBEDS, type EditInput, type MessagePatch, type NewMessage, type Page, type SendInput } from "./message-types";
 
@@ -30,6 +31,14 @@ const NONCE_WINDOW_MS = 2 * 60_000;
  */
 export class Messages {
   private readonly mentionLookup: MentionLookup;
+  /**
+   * Recent messages by id, kept while no existing message changes (inserts do not count:
+   * a post keeps its own row here as it writes it, so its dispatch and later reads need
+   * no statement). Bounded: rows are the largest values kept (core/memo.ts).
+   */
+  private readonly rows: Memo<MessageRow | null>;
+  /** Whether a message may carry reactions; a new one carries none until the reactions table changes. */
+  private readonly reacted: Memo<boolean>;
 
   constructor(
     private readonly d: CoreDeps,
@@ -38,8 +47,10 @@ export class Messages {
     private readonly audit: Audit,
     private readonly dms: Dms,
   ) {
+    this.rows = new Memo(d.store, ["messages!"], { max: 2000, keepNull: false });
+    this.reacted = new Memo(d.store, ["reactions"], { max: 5000 });
     this.mentionLookup = {
-      userExists: (id) => this.stmts().userExists.get(id) !== null,
+      userExists: (id) => this.users.get(id) !== null,
       roleInGuild: (guildId, roleId) => this.guilds.role(guildId, roleId) !== null,
     };
   }
@@ -49,7 +60,12 @@ export class Messages {
   }
 
   get(id: string): MessageRow | null {
-    return this.stmts().get.get(id) as MessageRow | null;
+    return this.rows.get(id, () => this.stmts().get.get(id) as MessageRow | null);
+  }
+
+  /** False when the message is known to carry no reaction (the read model then skips the summary's query). */
+  mayHaveReactions(id: string): boolean {
+    return this.reacted.get(id, () => this.stmts().anyReaction.get(id) !== null);
   }
 
   /** The message, if it is in this channel and visible to `viewerId` (ephemeral ones only to their person). */
@@ -99,6 +115,8 @@ export class Messages {
     };
     const q = this.stmts();
     q.insert.run(m as never);
+    this.rows.put(m.id, m);
+    this.reacted.put(m.id, false);
     this.d.store.emit({ type: "message.created", messageId: m.id, channelId: ch.id, guildId: ch.guild_id });
     return m;
   }
@@ -121,7 +139,7 @@ export class Messages {
            $application_id, $interaction_id, $ephemeral_user_id, $pinned, $created_at, $edited_at)`,
       ),
       get: this.db.query("SELECT * FROM messages WHERE id = ?"),
-      userExists: this.db.query("SELECT 1 FROM users WHERE id = ?"),
+      anyReaction: this.db.query("SELECT 1 FROM reactions WHERE message_id = ? LIMIT 1"),
     };
   }
 

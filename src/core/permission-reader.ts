@@ -1,35 +1,49 @@
-import type { Database } from "bun:sqlite";
+import type { Store } from "../store/db";
 import type { OverwriteRow } from "./types";
 import { ALL_PERMISSIONS, computePermissions } from "./permissions";
+import { Memo } from "./memo";
+import { statement } from "./statement";
+
+/** Every table a member's permissions in a channel are computed from. */
+const SOURCES = ["guilds", "members", "member_roles", "roles", "overwrites"];
 
 /**
  * A member's effective permissions read from the store (reference-gaps 1.3): three
- * indexed queries at most, prepared once per connection. The hot path of every message
- * post runs through here.
+ * indexed queries at most, and kept in memory per guild, member and channel until one
+ * of the tables they come from changes (core/memo.ts). The hot path of every bot
+ * request on a channel runs through here.
  */
 export class PermissionReader {
   private readonly ownerIfMember;
   private readonly roleFacts;
   private readonly overwrites;
+  private readonly memo: Memo<number | null>;
 
-  constructor(db: Database) {
-    this.ownerIfMember = db.query("SELECT g.owner_id FROM guilds g JOIN members m ON m.guild_id = g.id AND m.user_id = ?2 WHERE g.id = ?1");
-    this.roleFacts = db.query(
+  constructor(store: Store) {
+    const db = store;
+    this.memo = new Memo(store, SOURCES);
+    this.ownerIfMember = statement(db, "SELECT g.owner_id FROM guilds g JOIN members m ON m.guild_id = g.id AND m.user_id = ?2 WHERE g.id = ?1");
+    this.roleFacts = statement(
+      db,
       `SELECT id, permissions, 1 AS ev, position FROM roles WHERE guild_id = ?1 AND is_everyone = 1
        UNION ALL
        SELECT mr.role_id, r.permissions, 0, 0 FROM member_roles mr LEFT JOIN roles r ON r.id = mr.role_id AND r.guild_id = mr.guild_id
        WHERE mr.guild_id = ?1 AND mr.user_id = ?2
        ORDER BY 3 DESC, 4, 1`,
     );
-    this.overwrites = db.query("SELECT * FROM overwrites WHERE channel_id = ?");
+    this.overwrites = statement(db, "SELECT * FROM overwrites WHERE channel_id = ?");
   }
 
   /** Guild-level (no channel) or channel-level permissions; null when not a member. */
   of(guildId: string, userId: string, channelId?: string): number | null {
-    const owner = this.ownerIfMember.get(guildId, userId) as { owner_id: string } | null;
+    return this.memo.get(`${guildId}|${userId}|${channelId ?? ""}`, () => this.read(guildId, userId, channelId));
+  }
+
+  private read(guildId: string, userId: string, channelId?: string): number | null {
+    const owner = this.ownerIfMember().get(guildId, userId) as { owner_id: string } | null;
     if (!owner) return null;
     if (owner.owner_id === userId) return ALL_PERMISSIONS;
-    const rows = this.roleFacts.all(guildId, userId) as { id: string; permissions: number | null; ev: number }[];
+    const rows = this.roleFacts().all(guildId, userId) as { id: string; permissions: number | null; ev: number }[];
     let everyonePerms = 0;
     let everyoneRoleId = guildId;
     let everyoneSeen = false;
@@ -50,7 +64,7 @@ export class PermissionReader {
       }
     }
     const overwrites = channelId
-      ? (this.overwrites.all(channelId) as OverwriteRow[]).map((o) => ({ targetId: o.target_id, targetType: o.target_type, allow: o.allow, deny: o.deny }))
+      ? (this.overwrites().all(channelId) as OverwriteRow[]).map((o) => ({ targetId: o.target_id, targetType: o.target_type, allow: o.allow, deny: o.deny }))
       : undefined;
     return computePermissions({ isOwner: false, everyonePerms, memberRolePerms, memberRoleIds, everyoneRoleId, userId, overwrites });
   }

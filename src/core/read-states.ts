@@ -1,4 +1,5 @@
 import type { CoreDeps } from "./deps";
+import { statement } from "./statement";
 import type { Guilds } from "./guilds";
 import type { Dms } from "./dms";
 import type { ChannelRow } from "./types";
@@ -37,14 +38,15 @@ export class ReadStates {
     private readonly guilds: Guilds,
     private readonly dms: Dms,
   ) {
-    const db = d.store.db;
-    this.row = db.query("SELECT last_read_id FROM read_states WHERE user_id = ? AND channel_id = ?");
-    this.joinedAt = db.query("SELECT joined_at FROM members WHERE guild_id = ? AND user_id = ?");
+    // Prepared on first use, not while the server starts (core/statement.ts).
+    const lazy = (sql: string) => statement(d.store, sql);
+    this.row = lazy("SELECT last_read_id FROM read_states WHERE user_id = ? AND channel_id = ?");
+    this.joinedAt = lazy("SELECT joined_at FROM members WHERE guild_id = ? AND user_id = ?");
     // ?1 channel, ?2 position, ?3 person, ?4 earliest time counted
-    this.unreadAfter = db.query(
+    this.unreadAfter = lazy(
       `SELECT 1 FROM messages WHERE channel_id = ?1 AND id > ?2 AND author_id != ?3 AND ephemeral_user_id IS NULL AND created_at >= ?4 LIMIT 1`,
     );
-    this.mentionsAfter = db.query(
+    this.mentionsAfter = lazy(
       `SELECT count(*) AS n FROM (
          SELECT m.* FROM messages m WHERE m.channel_id = ?1 AND m.id > ?2 AND m.author_id != ?3 AND m.ephemeral_user_id IS NULL AND m.created_at >= ?4
          ORDER BY m.id DESC LIMIT ${MENTION_SCAN}
@@ -53,7 +55,7 @@ export class ReadStates {
           OR EXISTS (SELECT 1 FROM json_each(m.mentions) j WHERE j.value = ?3)
           OR EXISTS (SELECT 1 FROM json_each(m.mention_roles) j JOIN member_roles r ON r.role_id = j.value AND r.user_id = ?3)`,
     );
-    this.upsert = db.query(
+    this.upsert = lazy(
       `INSERT INTO read_states (user_id, channel_id, last_read_id) VALUES (?, ?, ?)
        ON CONFLICT (user_id, channel_id) DO UPDATE SET last_read_id = max(last_read_id, excluded.last_read_id)`,
     );
@@ -61,13 +63,13 @@ export class ReadStates {
 
   /** The read state of one channel the person can see. */
   of(userId: string, channel: ChannelRow): ReadState {
-    const last = (this.row.get(userId, channel.id) as { last_read_id: string } | null)?.last_read_id ?? null;
+    const last = (this.row().get(userId, channel.id) as { last_read_id: string } | null)?.last_read_id ?? null;
     // Without a row, a server channel counts from the person's arrival in the server.
-    const since = last === null && channel.guild_id ? ((this.joinedAt.get(channel.guild_id, userId) as { joined_at: number } | null)?.joined_at ?? 0) : 0;
+    const since = last === null && channel.guild_id ? ((this.joinedAt().get(channel.guild_id, userId) as { joined_at: number } | null)?.joined_at ?? 0) : 0;
     const after = last ?? "";
-    const unread = this.unreadAfter.get(channel.id, after, userId, since) !== null;
+    const unread = this.unreadAfter().get(channel.id, after, userId, since) !== null;
     const dm = channel.guild_id === null ? 1 : 0;
-    const mentionCount = unread ? (this.mentionsAfter.get(channel.id, after, userId, since, dm) as { n: number }).n : 0;
+    const mentionCount = unread ? (this.mentionsAfter().get(channel.id, after, userId, since, dm) as { n: number }).n : 0;
     return { channelId: channel.id, lastReadId: last, unread, mentionCount };
   }
 
@@ -91,7 +93,7 @@ export class ReadStates {
       } | null;
       if (!m || m.channel_id !== channel.id || (m.ephemeral_user_id !== null && m.ephemeral_user_id !== userId))
         throw DomainError.notFound("message");
-      this.upsert.run(userId, channel.id, messageId);
+      this.upsert().run(userId, channel.id, messageId);
       this.d.store.emit({ type: "read_state.updated", userId, channelId: channel.id });
       return this.of(userId, channel);
     });

@@ -3,17 +3,31 @@ import type { UserRow } from "./types";
 import { DomainError } from "./errors";
 import { hashPassword, hashPasswordSync, needsRehash, randomSecret, sha256Hex, verifyPassword } from "./crypto";
 import { passwordProblem } from "./passwords";
+import { Memo } from "./memo";
+import { statement } from "./statement";
 
 const USERNAME = /^[a-z0-9_.]{2,32}$/;
 export const PRESENCES = ["online", "idle", "dnd", "offline"] as const;
 export type Presence = (typeof PRESENCES)[number];
+/**
+ * Presence changes are counted apart from the rest of the users table (store/changes.ts):
+ * bots coming online must not make readers of names and avatars start over.
+ */
+export const PRESENCE = "users.presence";
 
 /** People and bot users: identities, passwords, people's sessions, presence. */
 export class Users {
-  constructor(private readonly d: CoreDeps) {}
+  /** Authors, mentions and bots are read on every message: kept until the table changes (core/memo.ts). */
+  private readonly byId: Memo<UserRow | null>;
+  private readonly byIdStmt;
+
+  constructor(private readonly d: CoreDeps) {
+    this.byId = new Memo(d.store, ["users", PRESENCE]);
+    this.byIdStmt = statement(d.store, "SELECT * FROM users WHERE id = ?");
+  }
 
   get(id: string): UserRow | null {
-    return this.d.store.db.query("SELECT * FROM users WHERE id = ?").get(id) as UserRow | null;
+    return this.byId.get(id, () => this.byIdStmt().get(id) as UserRow | null);
   }
 
   require(id: string): UserRow {
@@ -175,7 +189,7 @@ export class Users {
     this.d.store.write(() => {
       const u = this.require(userId);
       if (u.presence === status) return;
-      this.d.store.db.query("UPDATE users SET presence = ? WHERE id = ?").run(status, userId);
+      this.d.store.changes.counted("users", PRESENCE, () => this.d.store.db.query("UPDATE users SET presence = ? WHERE id = ?").run(status, userId));
       this.d.store.emit({ type: "presence.updated", userId, status });
     });
   }
@@ -186,7 +200,7 @@ export class Users {
    */
   resetPresences(): void {
     this.d.store.write(() => {
-      this.d.store.db.query("UPDATE users SET presence = 'offline' WHERE presence != 'offline'").run();
+      this.d.store.changes.counted("users", PRESENCE, () => this.d.store.db.query("UPDATE users SET presence = 'offline' WHERE presence != 'offline'").run());
     });
   }
 

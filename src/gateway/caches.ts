@@ -8,11 +8,17 @@ import type { GatewayContext } from "./context";
 /**
  * GUILD_CREATE bodies are the largest payloads (every channel, role and member), and
  * all bots see the same one but for their own `joined_at`. The body is serialized once
- * per guild and presence view, `joined_at` appended per bot, and the cache is dropped
- * on every domain event (any of them may change what the body shows).
+ * per guild and presence view, `joined_at` appended per bot. A body is kept while the
+ * core says nothing it shows has changed (guildCreateStamp: servers, roles, channels,
+ * members, users, by any writer, and presences for the view showing them) and no
+ * message of its guild was posted, edited or deleted (channels show last_message_id).
+ * Events that change none of it (presence for the other view, typing, reactions,
+ * interactions, read states) leave it: bots coming online one after another must not
+ * each rebuild the body of a big server, and each session's replay ring must not keep a
+ * copy of its own.
  */
 export class GuildCreateCache {
-  private bodies = new Map<string, string>();
+  private bodies = new Map<string, { stamp: number; head: string }>();
 
   constructor(private readonly ctx: GatewayContext) {}
 
@@ -20,15 +26,26 @@ export class GuildCreateCache {
     if (this.bodies.size) this.bodies.clear();
   }
 
+  /** Drop what an event makes stale (what the core's stamp does not cover). */
+  onEvent(e: DomainEvent): void {
+    if (!this.bodies.size) return;
+    if (e.type === "world.reset") return this.clear();
+    if ((e.type === "message.created" || e.type === "message.updated" || e.type === "message.deleted") && e.guildId) {
+      this.bodies.delete(`${e.guildId}:true`);
+      this.bodies.delete(`${e.guildId}:false`);
+    }
+  }
+
   payload(guildId: string, botUserId: string, presences: boolean): string {
     const key = `${guildId}:${presences}`;
-    let head = this.bodies.get(key);
-    if (head === undefined) {
-      head = JSON.stringify(guildCreateJson(this.ctx.flakes, this.ctx.core.reads.guilds.guildCreate(guildId, presences))).slice(0, -1);
-      this.bodies.set(key, head);
+    const stamp = this.ctx.core.reads.guilds.guildCreateStamp(presences);
+    let body = this.bodies.get(key);
+    if (body === undefined || body.stamp !== stamp) {
+      const head = JSON.stringify(guildCreateJson(this.ctx.flakes, this.ctx.core.reads.guilds.guildCreate(guildId, presences))).slice(0, -1);
+      this.bodies.set(key, (body = { stamp, head }));
     }
     const me = this.ctx.core.guilds.member(guildId, botUserId);
-    return `${head},"joined_at":${JSON.stringify(joinedAtJson(me ? me.joined_at : null))}}`;
+    return `${body.head},"joined_at":${JSON.stringify(joinedAtJson(me ? me.joined_at : null))}}`;
   }
 }
 

@@ -87,7 +87,10 @@ export class Cohorts {
     }
     to.members.add(s);
     s.cohort = to;
-    ws.subscribe(to.topic);
+    // A cohort of one is sent to directly (publish()): its topic would only hold memory,
+    // about a kilobyte per idle session. Members subscribe once there are two of them.
+    if (to.members.size === 2) for (const m of to.members) m.conn!.ws.subscribe(to.topic);
+    else if (to.members.size > 2) ws.subscribe(to.topic);
   }
 
   /**
@@ -105,8 +108,9 @@ export class Cohorts {
       const c = cohortOf(s)!;
       if (c.mark !== epoch) {
         c.mark = epoch;
-        c.recv = [];
-        c.recvD = [];
+        // Reused from dispatch to dispatch (a big cohort's arrays are a fan-out's largest garbage).
+        c.recv.length = 0;
+        c.recvD.length = 0;
         touched.push(c);
       }
       s.mark = epoch;
@@ -131,6 +135,9 @@ export class Cohorts {
         for (const m of c.recv) this.move(m, c, n);
         n.recv = c.recv;
         n.recvD = c.recvD;
+        // c keeps arrays of its own: n's are reused by n from now on.
+        c.recv = [];
+        c.recvD = [];
         whole.push(n);
       }
     }

@@ -5,7 +5,7 @@ import type { DomainEvent } from "../core/events";
 import type { MessageModel } from "../core/reads";
 import { messageJson } from "../wire/serializers/message";
 import { memberJson } from "../wire/serializers/member";
-import { messageVisibility } from "../wire/visibility";
+import { visibilityRule } from "../wire/visibility";
 import type { GatewayContext } from "./context";
 import { fixed, once, type Audience, type Delivery } from "./deliveries";
 import { contentViewer, GATES } from "./intents";
@@ -44,13 +44,19 @@ export function messageDeliveries(ctx: GatewayContext, aud: Audience, e: Message
 function messageViews(ctx: GatewayContext, model: MessageModel): (s: Session) => string {
   const cache = new Map<string, string>();
   const perViewer = (model.reactions?.length ?? 0) > 0;
+  const visibility = visibilityRule(model);
+  // Asked once per session of every message: the views without reactions skip the map.
+  const shared: (string | undefined)[] = [];
   return (s) => {
-    const view = messageVisibility(contentViewer(s), model);
-    const shown = `${view.content}:${view.referencedContent}`;
-    const key = perViewer ? `${shown}:${s.owner.botUserId}` : shown;
+    const view = visibility(contentViewer(s));
+    if (!perViewer) {
+      const slot = (view.content ? 1 : 0) | (view.referencedContent ? 2 : 0);
+      return (shared[slot] ??= JSON.stringify(messageJson(ctx.flakes, model, { ...view, gateway: true })));
+    }
+    const key = `${view.content}:${view.referencedContent}:${s.owner.botUserId}`;
     let d = cache.get(key);
     if (d === undefined) {
-      const seen = perViewer ? { ...model, reactions: ctx.core.reads.messages.reactions(model.row.id, s.owner.botUserId) } : model;
+      const seen = { ...model, reactions: ctx.core.reads.messages.reactions(model.row.id, s.owner.botUserId) };
       d = JSON.stringify(messageJson(ctx.flakes, seen, { ...view, gateway: true }));
       cache.set(key, d);
     }

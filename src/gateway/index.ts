@@ -12,10 +12,10 @@ import { CLOSE_HEARTBEAT_TIMEOUT, dispatchFrame, MAX_BUFFERED_BYTES, MAX_INBOUND
 import type { FrameSink, Session } from "./session";
 import { Cohorts } from "./cohorts";
 import { SessionRegistry, type SessionInfo } from "./registry";
-import { Connections, type GatewaySocketData } from "./connection";
+import { Connections, type GatewaySocketData, type Push } from "./connection";
 import { GuildBots, GuildCreateCache } from "./caches";
 import { Dispatcher } from "./dispatch";
-import type { Audience } from "./deliveries";
+import type { Audience, Delivery } from "./deliveries";
 import { hears, seesPresences } from "./intents";
 
 export type { GatewaySocketData } from "./connection";
@@ -76,28 +76,17 @@ export function createGateway(ctx: GatewayContext): Gateway {
 
   const connections = new Connections(ctx, registry, cohorts, push, (g, s) => guildCreates.payload(g, s.owner.botUserId, seesPresences(s)));
 
+  const scratch: Scratch = { live: [], ds: [], busy: false };
+
   /** Fan a domain event out: live sessions by cohort, closed ones into their rings for RESUME. */
   function onEvent(e: DomainEvent) {
-    guildCreates.clear();
+    guildCreates.onEvent(e);
     if (GuildBots.changes(e)) guildBots.clear();
     if (e.type === "application.token_rotated" || e.type === "application.deleted") return connections.endSessionsOfApp(e.applicationId);
     if (e.type === "world.reset") return connections.closeAll();
     if (registry.size === 0) return; // nobody listening: no serialization work at all
     const now = core.clock.now();
-    for (const del of dispatcher.deliveriesFor(e)) {
-      const live: Session[] = [];
-      const ds: string[] = [];
-      for (const bot of del.bots) {
-        for (const s of registry.ofBot(bot) ?? []) {
-          if (!hears(s, del.intent)) continue;
-          if (s.cohort) {
-            live.push(s);
-            ds.push(del.payload(s));
-          } else if (!del.liveOnly) push(s, del.t, del.payload(s), now);
-        }
-      }
-      if (live.length) cohorts.send(del.t, live, ds, now, sink, del.perBot);
-    }
+    for (const del of dispatcher.deliveriesFor(e)) fanOut(del, registry, cohorts, push, scratch, now, sink);
   }
   core.bus.subscribe(onEvent);
 
@@ -135,4 +124,41 @@ function socketHandler(connections: Connections): WebSocketHandler<GatewaySocket
     message: (ws, raw) => connections.message(ws, raw),
     close: (ws) => connections.closed(ws),
   };
+}
+
+/** Arrays a fan-out fills, reused from event to event. */
+interface Scratch {
+  live: Session[];
+  ds: string[];
+  busy: boolean;
+}
+
+/** One delivery: live sessions by cohort, closed ones into their rings for RESUME. */
+function fanOut(del: Delivery, registry: SessionRegistry, cohorts: Cohorts, push: Push, scratch: Scratch, now: number, sink: FrameSink | null): void {
+  // Scratch arrays, reused (cohorts.send copies what it keeps); fresh ones if an event
+  // arrives while these are in use (a socket closed by a send can cause a write).
+  const mine = !scratch.busy;
+  scratch.busy = true;
+  const live = mine ? scratch.live : [];
+  const ds = mine ? scratch.ds : [];
+  live.length = 0;
+  ds.length = 0;
+  try {
+    for (const bot of del.bots) {
+      const sessions = registry.ofBot(bot);
+      if (sessions === undefined) continue;
+      for (const s of sessions) {
+        if (!hears(s, del.intent)) continue;
+        if (s.cohort) {
+          live.push(s);
+          ds.push(del.payload(s));
+        } else if (!del.liveOnly) push(s, del.t, del.payload(s), now);
+      }
+    }
+    if (live.length) cohorts.send(del.t, live, ds, now, sink, del.perBot);
+  } finally {
+    live.length = 0;
+    ds.length = 0;
+    if (mine) scratch.busy = false;
+  }
 }

@@ -29,7 +29,10 @@ export function seesPresences(s: Pick<Session, "intents">): boolean {
   return (s.intents & INTENTS.GUILD_PRESENCES) !== 0;
 }
 
-/** The session as a viewer of message content: the gateway judges by IDENTIFY's intents (spec 5.7). */
+/**
+ * The session as a viewer of message content: the gateway judges by IDENTIFY's intents
+ * (spec 5.7). Kept on the session: asked for every message it may receive.
+ */
 export function contentViewer(s: Session): ContentViewer {
-  return { botUserId: s.owner.botUserId, intents: s.intents };
+  return (s.viewer ??= { botUserId: s.owner.botUserId, intents: s.intents });
 }

@@ -44,6 +44,8 @@ export class Session {
   cohort: CohortSlot | null = null;
   /** Scratch mark of the fan-out in progress. */
   mark = 0;
+  /** This session as a viewer of content (intents.ts), made on first use. */
+  viewer: { botUserId: string; intents: number } | null = null;
   /**
    * Event names and payloads by seq % REPLAY_RING (contiguous numbering makes the slot
    * the index). Payloads, not frames: a payload string is shared by every session that

@@ -10,11 +10,12 @@
  * once at the end of the event-loop turn; batched() answers only after that commit. Every
  * other writer commits at once as before, committing an open batch first.
  */
-import { Database } from "bun:sqlite";
+import { Database, type Statement } from "bun:sqlite";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { migrations } from "./migrations";
+import { Changes } from "./changes";
 
 export interface StoreOptions {
   path: string; // file path or ":memory:"
@@ -61,6 +62,10 @@ export class NewerSchemaError extends Error {
 
 export class Store {
   readonly db: Database;
+  /** Which tables changed (store/changes.ts): what lets the core keep reads in memory. */
+  readonly changes: Changes;
+  /** How long opening took (serve --timings): the connection and its pragmas, then migrations. */
+  readonly startup: { openMs: number; migrateMs: number; migrations: number };
   private pending: unknown[] | null = null;
   private publish: (events: unknown[]) => void = () => {};
   private readonly scope = new AsyncLocalStorage<Scope>();
@@ -73,6 +78,7 @@ export class Store {
 
   constructor(opts: StoreOptions) {
     this.committed = opts.committed;
+    const t0 = performance.now();
     if (opts.path !== ":memory:") mkdirSync(dirname(opts.path), { recursive: true });
     this.db = new Database(opts.path, { create: true, strict: true });
     // busy_timeout first, so that the WAL switch itself waits for another process.
@@ -81,8 +87,18 @@ export class Store {
     this.db.exec(`PRAGMA synchronous = ${opts.synchronous}`);
     this.db.exec("PRAGMA foreign_keys = ON");
     this.db.exec("PRAGMA wal_autocheckpoint = 10000");
-    this.migrate();
+    const t1 = performance.now();
+    const migrations = this.migrate();
+    this.startup = { openMs: t1 - t0, migrateMs: performance.now() - t1, migrations };
+    this.changes = new Changes(this.db);
+    this.stmt = {
+      savepoint: this.db.prepare("SAVEPOINT w"),
+      release: this.db.prepare("RELEASE w"),
+      rollbackTo: this.db.prepare("ROLLBACK TO w"),
+    };
   }
+
+  private readonly stmt: { savepoint: Statement; release: Statement; rollbackTo: Statement };
 
   /** The bus subscribes here; called once by the composition root. */
   onCommit(publish: (events: unknown[]) => void): void {
@@ -102,9 +118,13 @@ export class Store {
     this.pending = [];
     let events: unknown[];
     let result: T;
+    const written = this.changes.written;
     try {
       result = this.db.transaction(fn)();
       events = this.pending;
+    } catch (e) {
+      if (this.changes.written !== written) this.changes.rolledBack();
+      throw e;
     } finally {
       this.pending = null;
     }
@@ -118,18 +138,41 @@ export class Store {
    * fn could have read from or written to has committed: an answer built from the result
    * never shows uncommitted rows, and an acknowledged write is durable. Rejects with the
    * commit's error if one of those batches failed to commit.
+   *
+   * Answers synchronously when fn does and there is no open batch to wait for (a read
+   * while nothing is being written): a promise costs a request a turn of the event loop.
    */
-  async batched<T>(fn: () => T | Promise<T>): Promise<T> {
+  batched<T>(fn: () => Promise<T>): Promise<T>;
+  batched<T>(fn: () => T | Promise<T>): T | Promise<T>;
+  batched<T>(fn: () => T | Promise<T>): T | Promise<T> {
     // Reads share the connection, so fn sees the open batch's rows (if any) from now on.
     const first = this.batch ? this.batch.id : this.batches + 1;
     const scope: Scope = { on: true };
-    let result: T;
+    let result: T | Promise<T>;
     try {
-      result = await this.scope.run(scope, fn);
-    } finally {
+      result = this.scope.run(scope, fn);
+    } catch (e) {
       scope.on = false;
+      throw e;
     }
-    if (this.batch) await this.batch.done;
+    if (!(result instanceof Promise)) {
+      scope.on = false;
+      return this.batch ? this.batch.done.then(() => this.settled(first, result as T)) : this.settled(first, result);
+    }
+    return result.then(
+      async (value) => {
+        scope.on = false;
+        if (this.batch) await this.batch.done;
+        return this.settled(first, value);
+      },
+      (e) => {
+        scope.on = false;
+        throw e;
+      },
+    );
+  }
+
+  private settled<T>(first: number, result: T): T {
     // Conservative: a failed batch opened after fn ended also counts; failures are rare.
     if (this.failed && this.failed.id >= first) throw this.failed.error;
     return result;
@@ -143,17 +186,19 @@ export class Store {
   private writeBatched<T>(fn: () => T): T {
     const batch = this.batch ?? this.openBatch();
     this.pending = [];
-    this.db.query("SAVEPOINT w").run();
+    const written = this.changes.written;
+    this.stmt.savepoint.run();
     try {
       const result = fn();
-      this.db.query("RELEASE w").run();
+      this.stmt.release.run();
       batch.writes++;
       if (this.pending.length) batch.events.push(this.pending);
       return result;
     } catch (e) {
       // Undo only this write; the batch's other writes stay.
-      this.db.query("ROLLBACK TO w").run();
-      this.db.query("RELEASE w").run();
+      this.stmt.rollbackTo.run();
+      this.stmt.release.run();
+      if (this.changes.written !== written) this.changes.rolledBack();
       throw e;
     } finally {
       this.pending = null;
@@ -185,6 +230,7 @@ export class Store {
       this.db.query("COMMIT").run();
     } catch (error) {
       this.failed = { id: batch.id, error };
+      this.changes.rolledBack();
       try {
         // Some failed COMMITs (a deferred constraint, SQLITE_BUSY) leave the transaction
         // open: nothing of the batch may stay, and the next writer needs a clean slate.
@@ -227,6 +273,7 @@ export class Store {
       })();
     } finally {
       this.db.exec("PRAGMA foreign_keys = ON");
+      this.changes.everything();
     }
   }
 
@@ -240,6 +287,7 @@ export class Store {
     } catch {
       // Another process holds the database open; its own close checkpoints later.
     }
+    this.changes.close();
     this.db.close();
   }
 
@@ -280,7 +328,22 @@ export class Store {
     this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   }
 
-  private migrate(): void {
+  private migrateFresh(): number {
+    this.db.transaction(() => {
+      for (const m of migrations) {
+        this.db.exec(m.sql);
+        m.run?.(this.db);
+      }
+      const broken = this.db.query("PRAGMA foreign_key_check").all();
+      if (broken.length) throw new Error(`migrations break ${broken.length} foreign keys`);
+      const record = this.db.query("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)");
+      for (const m of migrations) record.run(m.version, Date.now());
+    })();
+    return migrations.length;
+  }
+
+  /** Apply the migrations this database lacks; answers how many ran. */
+  private migrate(): number {
     this.db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)");
     const done = new Set(
       (this.db.query("SELECT version FROM schema_migrations").all() as { version: number }[]).map((r) => r.version),
@@ -293,9 +356,15 @@ export class Store {
     // TABLE would otherwise cascade into the rows that reference it. Each migration
     // still ends with a foreign_key_check, so a bad one rolls back.
     this.db.exec("PRAGMA foreign_keys = OFF");
+    let ran = 0;
     try {
+      // A new database (every in-memory one): all of them in one transaction, which
+      // takes a fraction of one transaction and check per migration at start-up.
+      const fresh = done.size === 0 && !this.db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name != 'schema_migrations'").get();
+      if (fresh) return this.migrateFresh();
       for (const m of migrations) {
         if (done.has(m.version)) continue;
+        ran++;
         this.db.transaction(() => {
           this.db.exec(m.sql);
           m.run?.(this.db);
@@ -307,5 +376,6 @@ export class Store {
     } finally {
       this.db.exec("PRAGMA foreign_keys = ON");
     }
+    return ran;
   }
 }

@@ -11,6 +11,13 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   return new Response(JSON.stringify(body), { status, headers: { ...headers, "Content-Type": JSON_TYPE } });
 }
 
+/** jsonResponse for a headers object the caller made for this answer alone: Content-Type is set on it, not on a copy. */
+export function jsonResponseOwningHeaders(status: number, body: unknown, headers: Record<string, string>): Response {
+  if (status === 204 || body === undefined) return new Response(null, { status, headers });
+  headers["Content-Type"] = JSON_TYPE;
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
 /** Answer for our own JSON APIs (people's API, harness): undefined means 204. */
 export function answerJson(out: unknown): Response {
   if (out instanceof Response) return out;

@@ -7,7 +7,7 @@
  * Requests without an Origin (the CLI, SDKs, bots, curl) are not cross-site requests.
  */
 import type { Urls } from "../config";
-import { declaredTooLarge } from "./body";
+import { declaredTooLarge, pathnameOf } from "./body";
 import { errorResponse, jsonResponse } from "./http";
 import { DomainError } from "../core/errors";
 
@@ -15,11 +15,11 @@ import { DomainError } from "../core/errors";
 const SAME_ORIGIN_ONLY = ["/api/client/", "/api/harness/"];
 
 export function screenRequest(request: Request, urls: Urls): Response | undefined {
-  const url = new URL(request.url);
-  const big = declaredTooLarge(request, url.pathname);
+  const pathname = pathnameOf(request.url);
+  const big = declaredTooLarge(request, pathname);
   // Close the connection: the rest of the declared body will not be read.
   if (big) return errorResponse(big, { Connection: "close" });
-  if (!SAME_ORIGIN_ONLY.some((p) => url.pathname.startsWith(p))) return;
+  if (!pathname.startsWith(SAME_ORIGIN_ONLY[0]) && !pathname.startsWith(SAME_ORIGIN_ONLY[1])) return;
   const origin = request.headers.get("origin");
   if (origin !== null && !sameOrigin(origin, request, urls)) {
     return jsonResponse(403, { code: 0, message: "Cross-origin requests are not accepted here." });
@@ -28,6 +28,15 @@ export function screenRequest(request: Request, urls: Urls): Response | undefine
   if (type !== null && !/^application\/json\s*(;|$)/i.test(type.trim())) {
     return errorResponse(DomainError.invalid("", `Content-Type must be application/json, not ${type.slice(0, 64)}`, "CONTENT_TYPE_INVALID"));
   }
+}
+
+/**
+ * The same first look for a request Bun's router matched to a bot API route: only the
+ * declared body size applies there (no Origin rule), and the URL need not be read.
+ */
+export function screenBotApiRequest(request: Request): Response | undefined {
+  const big = declaredTooLarge(request, "/api/v10/");
+  if (big) return errorResponse(big, { Connection: "close" });
 }
 
 /**

@@ -18,13 +18,28 @@ export const EPOCH = 1735689600000;
 /** Smallest timestamp part that still gives 17 digits (10^16 / 2^22, rounded up). */
 const MIN_TS = 2_384_185_792n;
 export const SNOWFLAKE = /^[0-9]{17,20}$/;
+/**
+ * Ids kept per generation of the cache (two generations at most): room for the members
+ * of a server of 10,000 (a GUILD_CREATE or member list looks each one up; what is found
+ * in the old generation moves back) without a query per member, while posted messages
+ * pass through. Each kept id costs about half a kilobyte.
+ */
+const GENERATION = 10_000;
 
 /** What serializers need of the boundary: an internal id's snowflake. */
 export type Ids = Pick<Snowflakes, "of" | "ofNullable">;
 
 export class Snowflakes {
+  /**
+   * Recently crossed ids, both ways, in two generations: when the young one is full it
+   * becomes the old one, and what is looked up there moves back. The table is the truth;
+   * the maps save a query on hot paths (channels, users, the bot) without keeping every
+   * message ever posted in memory.
+   */
   private toFlake = new Map<string, string>();
   private toUuid = new Map<string, string>();
+  private oldToFlake = new Map<string, string>();
+  private oldToUuid = new Map<string, string>();
 
   constructor(private readonly store: SnowflakeStore) {}
 
@@ -32,6 +47,8 @@ export class Snowflakes {
   of(uuid: string): string {
     const cached = this.toFlake.get(uuid);
     if (cached) return cached;
+    const old = this.oldToFlake.get(uuid);
+    if (old) return this.remember(uuid, old);
     const known = this.store.numberOf(uuid);
     if (known !== null) return this.remember(uuid, known.toString());
     const { ms, counter } = uuidTime(uuid);
@@ -54,6 +71,11 @@ export class Snowflakes {
     if (!SNOWFLAKE.test(flake)) return null;
     const cached = this.toUuid.get(flake);
     if (cached) return cached;
+    const old = this.oldToUuid.get(flake);
+    if (old) {
+      this.remember(old, flake);
+      return old;
+    }
     let big: bigint;
     try {
       big = BigInt(flake);
@@ -89,11 +111,18 @@ export class Snowflakes {
   clearCache(): void {
     this.toFlake.clear();
     this.toUuid.clear();
+    this.oldToFlake.clear();
+    this.oldToUuid.clear();
   }
 
   private remember(uuid: string, flake: string): string {
     // Bounded: the table is the truth; the maps only save a query on hot paths.
-    if (this.toFlake.size > 500_000) this.clearCache();
+    if (this.toFlake.size >= GENERATION) {
+      this.oldToFlake = this.toFlake;
+      this.oldToUuid = this.toUuid;
+      this.toFlake = new Map();
+      this.toUuid = new Map();
+    }
     this.toFlake.set(uuid, flake);
     this.toUuid.set(flake, uuid);
     return flake;

@@ -41,14 +41,25 @@ export function contentSubject(m: MessageModel): ContentSubject {
   return { authorId: m.row.author_id, webhookId: m.row.webhook_id, guildId: m.channel?.guild_id ?? null, mentions: m.mentions.map((u) => u.id) };
 }
 
+export interface MessageView {
+  content: boolean;
+  referencedContent: boolean;
+}
+
 /**
  * What a viewer may read of a message and of the message it replies to: each judged by
  * the rule on its own subject, so replying to a message never reveals it.
  */
-export function messageVisibility(viewer: ContentViewer | null, m: MessageModel): { content: boolean; referencedContent: boolean } {
-  if (viewer === null) return { content: true, referencedContent: true };
-  return {
-    content: contentVisible(viewer, contentSubject(m)),
-    referencedContent: m.referenced ? contentVisible(viewer, contentSubject(m.referenced)) : false,
-  };
+export function messageVisibility(viewer: ContentViewer | null, m: MessageModel): MessageView {
+  return visibilityRule(m)(viewer);
+}
+
+/** The same rule with the message's subjects worked out once, for a fan-out that asks it per session. */
+export function visibilityRule(m: MessageModel): (viewer: ContentViewer | null) => MessageView {
+  const own = contentSubject(m);
+  const referenced = m.referenced ? contentSubject(m.referenced) : null;
+  return (viewer) =>
+    viewer === null
+      ? { content: true, referencedContent: true }
+      : { content: contentVisible(viewer, own), referencedContent: referenced !== null && contentVisible(viewer, referenced) };
 }

@@ -3,15 +3,36 @@ import type { Guilds } from "../guilds";
 import type { Users } from "../users";
 import type { ChannelRow, MemberRow, OverwriteRow, UserRow } from "../types";
 import { dmRecipientIds } from "../access";
+import type { Watch } from "../../store/changes";
+import { PRESENCE } from "../users";
 import type { ChannelModel, GuildCreateModel, GuildModel, MemberModel, PartialGuildModel, PresenceModel } from "./models";
+
+/** Every table a GUILD_CREATE is read from (presences apart). */
+const GUILD_CREATE_SOURCES = ["guilds", "roles", "channels", "overwrites", "members", "member_roles", "users"];
 
 /** Read models of servers, their channels and members (reads/models.ts). */
 export class GuildReads {
+  private readonly shown: Watch;
+  private readonly shownWithPresences: Watch;
+
   constructor(
     private readonly d: CoreDeps,
     private readonly guilds: Guilds,
     private readonly users: Users,
-  ) {}
+  ) {
+    this.shown = d.store.changes.watch(GUILD_CREATE_SOURCES);
+    this.shownWithPresences = d.store.changes.watch([...GUILD_CREATE_SOURCES, PRESENCE]);
+  }
+
+  /**
+   * A number that changes whenever what guildCreate() answers may have, but for the
+   * channels' last_message_id (which every message moves; the caller follows messages):
+   * changes to servers, roles, channels, members and users by anyone, this process or
+   * another, and to presences only for the view that shows them.
+   */
+  guildCreateStamp(withPresences: boolean): number {
+    return (withPresences ? this.shownWithPresences : this.shown).stamp();
+  }
 
   private get db() {
     return this.d.store.db;
@@ -107,10 +128,10 @@ export class GuildReads {
 
   /** The whole guild for GUILD_CREATE; presences only when the viewer may see them. */
   guildCreate(guildId: string, withPresences: boolean): GuildCreateModel {
-    const base = this.guild(guildId);
     const members = this.members(guildId);
     return {
-      ...base,
+      row: this.guilds.require(guildId),
+      roles: this.guilds.roles(guildId),
       memberCount: members.length,
       channels: this.channels(guildId),
       members,

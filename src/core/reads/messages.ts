@@ -1,4 +1,5 @@
 import type { CoreDeps } from "../deps";
+import { statement } from "../statement";
 import type { Guilds } from "../guilds";
 import type { Users } from "../users";
 import type { Messages } from "../messages";
@@ -21,7 +22,8 @@ export class MessageReads {
     private readonly interactions: Interactions,
     private readonly guildReads: GuildReads,
   ) {
-    this.reactionRows = d.store.db.query(
+    this.reactionRows = statement(
+      d.store,
       `SELECT emoji_key, emoji_name, emoji_id, emoji_animated, count(*) AS n, max(user_id = ?) AS me, min(created_at) AS first
        FROM reactions WHERE message_id = ? GROUP BY emoji_key ORDER BY first, emoji_key`,
     );
@@ -58,7 +60,8 @@ export class MessageReads {
 
   /** One entry per emoji, in order of first use, with `me` for the viewer. */
   reactions(messageId: string, viewerId: string | null): ReactionSummary[] {
-    const rows = this.reactionRows.all(viewerId ?? "", messageId) as {
+    if (!this.messages.mayHaveReactions(messageId)) return [];
+    const rows = this.reactionRows().all(viewerId ?? "", messageId) as {
       emoji_name: string | null;
       emoji_id: string | null;
       emoji_animated: number;

@@ -11,7 +11,7 @@ import type { InviteRow } from "../invites";
 
 export interface MemberModel {
   row: MemberRow;
-  roleIds: string[];
+  roleIds: readonly string[];
   user: UserRow | null;
 }
 

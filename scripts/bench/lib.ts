@@ -1,0 +1,185 @@
+/**
+ * Shared plumbing of the benches: child servers that announce themselves with one JSON
+ * line, the server's CPU time from /proc, wrk runs (the load generator in its own
+ * process, never the bottleneck), percentiles and the one results table.
+ *
+ * Every bench is loopback only and bounded in time; every child started here is killed
+ * by the bench that started it.
+ */
+import { spawn, type Subprocess } from "bun";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+export const BENCH_DIR = import.meta.dir;
+const BIN = join(BENCH_DIR, "../../node_modules/.bin");
+
+export function argOf(name: string, def: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+}
+
+export function flagOf(name: string): boolean {
+  return process.argv.includes(`--${name}`);
+}
+
+export interface Child<T> {
+  proc: Subprocess<"pipe", "pipe", "inherit">;
+  info: T;
+  /** The next line the child prints. */
+  nextLine(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** A process whose output is read line by line. */
+export interface Lines {
+  proc: Subprocess<"pipe", "pipe", "inherit">;
+  nextLine(): Promise<string>;
+}
+
+export function spawnLines(argv: string[]): Lines {
+  const proc = spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "inherit", env: { ...process.env, PATH: `${BIN}:${process.env.PATH}` } });
+  const reader = proc.stdout.getReader();
+  let buf = "";
+  const dec = new TextDecoder();
+  const nextLine = async () => {
+    while (!buf.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`${argv.join(" ")} exited`);
+      buf += dec.decode(value);
+    }
+    const line = buf.slice(0, buf.indexOf("\n"));
+    buf = buf.slice(line.length + 1);
+    return line;
+  };
+  return { proc, nextLine };
+}
+
+/** Start `bun <script> ...args` and wait for the JSON line it prints once ready. */
+export async function startChild<T>(script: string, args: string[] = [], bunFlags: string[] = []): Promise<Child<T>> {
+  const { proc, nextLine } = spawnLines([process.execPath, ...bunFlags, join(BENCH_DIR, script), ...args]);
+  const info = JSON.parse(await nextLine()) as T;
+  return {
+    proc,
+    info,
+    nextLine,
+    async stop() {
+      proc.kill();
+      await proc.exited;
+    },
+  };
+}
+
+/** CPU seconds (user + system) a process has used so far; NaN where /proc is missing. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in ticks of USER_HZ 100
+  } catch {
+    return NaN;
+  }
+}
+
+/** Resident set size of a process in MiB (VmRSS). */
+export function rssMiB(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+export interface WrkResult {
+  requests: number;
+  seconds: number;
+  rps: number;
+  non2xx: number;
+  errors: number;
+  p50ms: number;
+  p99ms: number;
+  /** Server CPU (user + system) per request over the measured run, in microseconds. */
+  cpuUs: number;
+}
+
+export interface WrkRun {
+  url: string;
+  pid: number;
+  seconds: number;
+  connections: number;
+  /** A Lua script under scripts/bench/wrk/. */
+  script: string;
+  env: Record<string, string>;
+  warmupSeconds?: number;
+}
+
+function toMs(v: string, unit: string): number {
+  const n = Number(v);
+  return unit === "us" ? n / 1000 : unit === "s" ? n * 1000 : unit === "m" ? n * 60_000 : n;
+}
+
+/** wrk -t2 against one URL; the server's CPU time is read from /proc around the measured run. */
+export async function wrk(run: WrkRun): Promise<WrkResult> {
+  const args = (secs: number) => ["wrk", "-t2", `-c${run.connections}`, `-d${secs}s`, "--latency", "-s", join(BENCH_DIR, "wrk", run.script), run.url];
+  const env = { ...process.env, ...run.env };
+  if (run.warmupSeconds) {
+    const warm = spawn(args(run.warmupSeconds), { stdout: "ignore", stderr: "ignore", env });
+    await warm.exited;
+  }
+  const cpu0 = cpuSeconds(run.pid);
+  const p = spawn(args(run.seconds), { stdout: "pipe", stderr: "pipe", env });
+  const out = await new Response(p.stdout).text();
+  await p.exited;
+  const cpu1 = cpuSeconds(run.pid);
+  const m = /(\d+) requests in ([\d.]+)(m?s)/.exec(out);
+  if (!m) throw new Error(`wrk printed no totals:\n${out}${await new Response(p.stderr).text()}`);
+  const requests = Number(m[1]);
+  const seconds = m[3] === "ms" ? Number(m[2]) / 1000 : Number(m[2]);
+  const lat = (q: string) => {
+    const l = new RegExp(`^\\s*${q}%\\s+([\\d.]+)(us|ms|s|m)`, "m").exec(out);
+    return l ? toMs(l[1], l[2]) : NaN;
+  };
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const errors = sock ? Number(sock[1]) + Number(sock[2]) + Number(sock[3]) + Number(sock[4]) : 0;
+  return { requests, seconds, rps: requests / seconds, non2xx, errors, p50ms: lat("50"), p99ms: lat("99"), cpuUs: ((cpu1 - cpu0) * 1e6) / requests };
+}
+
+export function pct(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN;
+}
+
+/** One line of the table every bench prints into. */
+export interface Row {
+  path: string;
+  /** What Parley measured (formatted), and the number the ratio uses. */
+  parley: string;
+  ceiling: string;
+  /** Parley's figure relative to the ceiling, oriented so that higher is better; null where there is no ceiling. */
+  ratio: number | null;
+  target: string;
+  met: boolean | null;
+  /** CPU per operation and throughput, side by side, when the row has them. */
+  detail?: string;
+}
+
+export function printTable(rows: Row[]): void {
+  const head = ["path", "Parley", "ceiling", "ratio", "target", "met", "detail"];
+  const cells = rows.map((r) => [r.path, r.parley, r.ceiling, r.ratio === null ? "-" : r.ratio.toFixed(2), r.target, r.met === null ? "-" : r.met ? "yes" : "NO", r.detail ?? ""]);
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c: string[]) => `| ${c.map((x, i) => x.padEnd(widths[i])).join(" | ")} |`;
+  console.log(line(head));
+  console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+  for (const c of cells) console.log(line(c));
+}
+
+export const fmt = (x: number, d = 0) => (Number.isFinite(x) ? x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d }) : "n/a");
+
+/** Several rounds, alternating sides so drift on a shared machine hits both; the best (lowest CPU) of each kept. */
+export function bestByCpu<R extends WrkResult>(rs: R[]): R {
+  return rs.reduce((a, b) => (b.cpuUs < a.cpuUs ? b : a), rs[0]);
+}
+
+export function bestByRps<R extends WrkResult>(rs: R[]): R {
+  return rs.reduce((a, b) => (b.rps > a.rps ? b : a), rs[0]);
+}

@@ -1,0 +1,214 @@
+/**
+ * The request paths, each measured with wrk (2 threads, its own process, loopback,
+ * bounded) beside its ceiling in the same run, with the server's CPU time per request
+ * from /proc (user + system):
+ * - GET /users/@me: throughput against raw Bun answering the same bytes (target >= 0.6);
+ * - GET /channels/{id}/messages/{id}: CPU per request against the ceiling app's
+ *   authenticated point select (servers/ceiling.ts; target ceiling/Parley >= 0.5);
+ * - POST /channels/{id}/messages, received by SESSIONS gateway sessions: CPU per
+ *   request against the ceiling app that authenticates, validates, inserts (WAL) and
+ *   publishes to as many sockets (target ceiling/Parley >= 0.8). Every frame is counted
+ *   by a listener process; a run whose frames fall short fails.
+ * Sides alternate for ROUNDS rounds; the best round of each side is kept.
+ * The server's resident memory after all of it is reported last (target: 80 MiB).
+ *   bun scripts/bench/paths.ts [--seconds 3] [--rounds 2] [--sessions 10] [--only me,read,post]
+ */
+import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { benchWorld, finishWorld, type BenchInfo } from "./servers/world";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { argOf, bestByCpu, bestByRps, fmt, printTable, rssMiB, spawnLines, startChild, wrk, type Child, type Row, type WrkResult } from "./lib";
+
+type ParleyInfo = BenchInfo;
+interface CeilingInfo {
+  port: number;
+  token: string;
+  channels: string[];
+  messages: string[];
+}
+
+export interface PathOptions {
+  seconds: number;
+  rounds: number;
+  sessions: number;
+  /** Which paths to run (all when absent): "me", "read", "post". */
+  only?: string[];
+  /** Measure this compiled executable (seeded with --seed) instead of Parley from source. */
+  binary?: string;
+}
+
+/** The compiled executable serving the bench world: seeded at start (--seed), rate limits off, data in a temporary directory. */
+async function startBinary(binary: string, channels: number, sessions: number): Promise<Child<ParleyInfo>> {
+  const dir = mkdtempSync(join(tmpdir(), "parley-bench-bin-"));
+  writeFileSync(join(dir, "world.json"), JSON.stringify(benchWorld(channels, sessions)));
+  const argv = [binary, "serve", "--data", join(dir, "data"), "--port", "0", "--host", "127.0.0.1", "--rate-limits", "off", "--seed", join(dir, "world.json")];
+  const { proc, nextLine } = spawnLines(argv);
+  const stop = async () => {
+    proc.kill();
+    await proc.exited;
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    let seeded: unknown = null;
+    let port = 0;
+    while (!seeded || !port) {
+      const line = await nextLine();
+      if (line.startsWith("seeded world: ")) seeded = JSON.parse(line.slice("seeded world: ".length));
+      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(line);
+      if (m) port = Number(m[1]);
+    }
+    return { proc, info: await finishWorld(port, seeded, sessions), nextLine, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+const base = (port: number) => `http://127.0.0.1:${port}`;
+
+async function listener(port: number, kind: "parley" | "raw", list: string): Promise<Child<{ ready: boolean }>> {
+  return startChild<{ ready: boolean }>("listener.ts", [`ws://127.0.0.1:${port}/gateway`, kind, list]);
+}
+
+async function framesOf(l: Child<unknown>): Promise<{ frames: number; bytes: number }> {
+  l.proc.stdin.write("?\n");
+  l.proc.stdin.flush();
+  return JSON.parse(await l.nextLine());
+}
+
+/** Post with wrk, then wait (bounded) until every session has every frame. */
+async function post(pid: number, port: number, token: string, channels: string[], l: Child<unknown>, sessions: number, seconds: number): Promise<WrkResult & { missing: number }> {
+  const before = (await framesOf(l)).frames;
+  const r = await wrk({ url: base(port), pid, seconds, connections: 32, script: "post.lua", env: { BOT_TOKEN: token, CHANNELS: channels.join(",") }, warmupSeconds: 1 });
+  let got = 0;
+  for (let i = 0; i < 100; i++) {
+    got = (await framesOf(l)).frames - before;
+    if (got >= r.requests * sessions) break;
+    await Bun.sleep(50);
+  }
+  // The warm-up's frames were counted before `before`; the measured run's requests all fan out.
+  return { ...r, missing: Math.max(0, r.requests * sessions - got) };
+}
+
+export async function pathRows(o: PathOptions): Promise<Row[]> {
+  const tmp = mkdtempSync(join(tmpdir(), "parley-bench-sample-"));
+  const parley = o.binary ? await startBinary(o.binary, 50, o.sessions) : await startChild<ParleyInfo>("servers/parley.ts", ["50", String(o.sessions)]);
+  const rssStart = rssMiB(parley.proc.pid);
+  const children: Child<unknown>[] = [parley];
+  try {
+    const P = parley.info;
+    const auth = { Authorization: `Bot ${P.token}` };
+    // The bytes the ceilings answer: Parley's own answers for the same requests.
+    const me = await fetch(`${base(P.port)}/api/v10/users/@me`, { headers: auth });
+    const headers: Record<string, string> = {};
+    me.headers.forEach((v, k) => (headers[k] = v));
+    writeFileSync(join(tmp, "me.json"), JSON.stringify({ body: await me.text(), headers }));
+    const readUrl = (port: number, c: string, m: string) => `${base(port)}/api/v10/channels/${c}/messages/${m}`;
+    const readBytes = (await (await fetch(readUrl(P.port, P.channels[0], P.messages[0]), { headers: auth })).text()).length;
+    const pl = await listener(P.port, "parley", P.tokens.join(","));
+    children.push(pl);
+    const sent = await fetch(`${base(P.port)}/api/v10/channels/${P.channels[0]}/messages`, {
+      method: "POST",
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ content: "the quick brown fox jumps over the lazy dog, message 1", nonce: "w1-1" }),
+    });
+    const postBytes = (await sent.text()).length;
+    await Bun.sleep(200);
+    const f = await framesOf(pl);
+    const frameBytes = Math.round(f.bytes / Math.max(1, f.frames));
+
+    const raw = await startChild<{ port: number }>("servers/ceiling.ts", ["raw", join(tmp, "me.json")]);
+    children.push(raw);
+    const app = await startChild<CeilingInfo>("servers/ceiling.ts", ["app", String(Math.max(readBytes, postBytes)), String(frameBytes)]);
+    children.push(app);
+    const cl = await listener(app.info.port, "raw", String(o.sessions));
+    children.push(cl);
+
+    const res: Record<string, WrkResult[]> = { me: [], meRaw: [], read: [], readCeil: [], post: [], postCeil: [] };
+    const missing: number[] = [];
+    const get = (pid: number, url: string, token: string) =>
+      wrk({ url, pid, seconds: o.seconds, connections: 64, script: "auth.lua", env: { BOT_TOKEN: token }, warmupSeconds: 1 });
+    const want = (k: string) => !o.only || o.only.includes(k);
+    for (let r = 0; r < o.rounds; r++) {
+      if (want("me")) {
+        res.me.push(await get(parley.proc.pid, `${base(P.port)}/api/v10/users/@me`, P.token));
+        res.meRaw.push(await get(raw.proc.pid, `${base(raw.info.port)}/api/v10/users/@me`, P.token));
+      }
+      if (want("read")) {
+        res.read.push(await get(parley.proc.pid, readUrl(P.port, P.channels[0], P.messages[0]), P.token));
+        res.readCeil.push(await get(app.proc.pid, readUrl(app.info.port, app.info.channels[0], app.info.messages[0]), app.info.token));
+      }
+      if (want("post")) {
+        const pp = await post(parley.proc.pid, P.port, P.token, P.channels, pl, o.sessions, o.seconds);
+        const cp = await post(app.proc.pid, app.info.port, app.info.token, app.info.channels, cl, o.sessions, o.seconds);
+        res.post.push(pp);
+        res.postCeil.push(cp);
+        missing.push(pp.missing, cp.missing);
+      }
+    }
+    // Resident memory once the load is over and the server has had a moment to collect.
+    await Bun.sleep(2000);
+    const rssAfter = rssMiB(parley.proc.pid);
+    for (const [k, rs] of Object.entries(res))
+      for (const x of rs) if (x.non2xx || x.errors) throw new Error(`${k}: ${x.non2xx} non-2xx answers, ${x.errors} socket errors`);
+    if (missing.some((m) => m > 0)) throw new Error(`fan-out incomplete: frames missing per run ${missing.join(", ")}`);
+
+    const side = (x: WrkResult) => `${fmt(x.cpuUs, 1)} us CPU/req, ${fmt(x.rps)} req/s, p99 ${fmt(x.p99ms, 1)} ms`;
+    const meP = bestByRps(res.me);
+    const meR = bestByRps(res.meRaw);
+    const rdP = bestByCpu(res.read);
+    const rdC = bestByCpu(res.readCeil);
+    const poP = bestByCpu(res.post);
+    const poC = bestByCpu(res.postCeil);
+    const rows: Row[] = [];
+    if (want("me"))
+      rows.push({
+        path: "GET /users/@me (throughput)",
+        parley: `${fmt(meP.rps)} req/s`,
+        ceiling: `${fmt(meR.rps)} req/s (raw Bun, same bytes)`,
+        ratio: meP.rps / meR.rps,
+        target: ">= 0.6",
+        met: meP.rps / meR.rps >= 0.6,
+        detail: `Parley ${side(meP)}; raw ${side(meR)}`,
+      });
+    if (want("read"))
+      rows.push({
+        path: "GET /channels/{id}/messages/{id} (CPU/req)",
+        parley: `${fmt(rdP.cpuUs, 1)} us`,
+        ceiling: `${fmt(rdC.cpuUs, 1)} us (Elysia+TypeBox point select)`,
+        ratio: rdC.cpuUs / rdP.cpuUs,
+        target: ">= 0.5",
+        met: rdC.cpuUs / rdP.cpuUs >= 0.5,
+        detail: `Parley ${side(rdP)}; ceiling ${side(rdC)}`,
+      });
+    if (want("post"))
+      rows.push({
+        path: `POST message -> ${o.sessions} sessions (CPU/req)`,
+        parley: `${fmt(poP.cpuUs, 1)} us`,
+        ceiling: `${fmt(poC.cpuUs, 1)} us (Elysia+TypeBox+WAL+publish)`,
+        ratio: poC.cpuUs / poP.cpuUs,
+        target: ">= 0.8",
+        met: poC.cpuUs / poP.cpuUs >= 0.8,
+        detail: `Parley ${side(poP)}; ceiling ${side(poC)}; frame ${frameBytes} B`,
+      });
+    rows.push({
+      path: "RSS after the loads above (server process)",
+      parley: `${fmt(rssAfter, 1)} MiB`,
+      ceiling: "-",
+      ratio: null,
+      target: "<= 80 MiB",
+      met: rssAfter <= 80,
+      detail: `${o.binary ? "the compiled executable" : "bun running the source"}, ${fmt(rssStart, 1)} MiB at start; ${fmt(res.post.reduce((n, x) => n + x.requests, 0))} messages posted`,
+    });
+    return rows;
+  } finally {
+    for (const c of children.reverse()) await c.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  const i = process.argv.indexOf("--only");
+  const only = i > 0 ? process.argv[i + 1].split(",") : undefined;
+  printTable(await pathRows({ seconds: argOf("seconds", 3), rounds: argOf("rounds", 2), sessions: argOf("sessions", 10), only }));
+}

@@ -1,0 +1,198 @@
+/**
+ * What changed, so the core can keep what it read in memory and know at once when that
+ * is no longer what the store says.
+ *
+ * A version per table, bumped while the statement that changes one of its rows runs:
+ * SQLite's update hook reports the rows of ordinary tables (foreign-key cascades
+ * included); WITHOUT ROWID tables, which the hook does not report, get temporary
+ * triggers on this connection once a reader depends on them. A reader may follow only
+ * the rows that exist changing ("messages!": updated or deleted, not added), so that a
+ * table written mostly by inserts keeps its readers. Beside the versions, one epoch
+ * counts what a table version cannot see: a rolled-back write (whatever was read from
+ * its rows is gone), a commit by another connection or process, and a wipe. Versions
+ * only ever grow, so a reader compares one sum: any change anywhere it depends on makes
+ * the sum differ.
+ *
+ * Other writers (the CLI beside a live server) are looked for on the first look of every
+ * synchronous run of code (the answer holds until the next microtask). Bun drains
+ * microtasks between two requests' handlers, so every request looks afresh: a token
+ * rotated by the CLI before a request arrives is refused. PRAGMA data_version says
+ * whether another connection committed, but on a WAL file it costs two shm lock calls,
+ * a good part of a cheap request. So the WAL index's header (the first 48 bytes of the
+ * -shm file, which every commit by anyone rewrites: frame count, checksums, change
+ * counter) is mapped into memory and compared first; only when it moved is the pragma
+ * asked whose commit that was. An in-memory database has no other writers at all.
+ */
+import type { Database } from "bun:sqlite";
+
+/** A reader's view of the tables it depends on: stamp() differs as soon as one changed. */
+export interface Watch {
+  stamp(): number;
+}
+
+interface Cell {
+  n: number;
+}
+
+/** The WAL-index header is 48 bytes (sqlite.org/walformat.html); two copies follow each other. */
+const HEADER_WORDS = 12;
+
+/** A view of the -shm file's first header, or null when the database is not in WAL mode or the file cannot be mapped. */
+function mapWalIndexHeader(db: Database): Uint32Array | null {
+  try {
+    const mode = (db.query("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode;
+    if (mode.toLowerCase() !== "wal") return null;
+    const bytes = Bun.mmap(`${db.filename}-shm`, { size: HEADER_WORDS * 4 });
+    return bytes.byteLength >= HEADER_WORDS * 4 ? new Uint32Array(bytes.buffer, bytes.byteOffset, HEADER_WORDS) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Suffix of a table name meaning "its existing rows changed (update or delete)". */
+const EXISTING = "!";
+
+export class Changes {
+  private readonly cells = new Map<string, Cell>();
+  /** Rows of the _changes table (one per trigger) -> the table and whether existing rows changed. */
+  private readonly triggers: { table: string; existing: boolean }[] = [];
+  private readonly dataVersion;
+  private lastDataVersion = -1;
+  /** The -shm file's first WAL-index header, mapped; null when there is none to map (then the pragma is read every time). */
+  private header: Uint32Array | null = null;
+  private readonly seen = new Uint32Array(HEADER_WORDS);
+  /** An in-memory database: no other connection can write to it. */
+  private readonly alone: boolean;
+  private epoch = 0;
+  /** Changes seen so far (rows reported, and what wrote() counts): a rollback undid something only if this moved. */
+  written = 0;
+
+  constructor(private readonly db: Database) {
+    db.exec("CREATE TEMP TABLE IF NOT EXISTS _changes (id INTEGER PRIMARY KEY, n INTEGER NOT NULL DEFAULT 0)");
+    this.dataVersion = db.query("PRAGMA data_version");
+    this.alone = db.filename === ":memory:" || db.filename === "";
+    if (!this.alone) this.header = mapWalIndexHeader(db);
+    db.onInsert = (_db, table, rowid) => (table === "_changes" ? this.triggered(rowid) : this.bump(table, false));
+    db.onUpdate = (_db, table, rowid) => (table === "_changes" ? this.triggered(rowid) : this.bump(table, true));
+    db.onDelete = (_db, table) => this.bump(table, true);
+  }
+
+  /**
+   * Follow these tables ("t", or "t!" for t's existing rows only); the stamp moves when
+   * any of them changes, or anything the epoch counts. Call it outside any transaction:
+   * a trigger created inside one would go with its rollback.
+   */
+  watch(tables: readonly string[]): Watch {
+    const cells = tables.map((t) => this.cell(t));
+    return {
+      stamp: () => {
+        this.checkOtherWriters();
+        let s = this.epoch;
+        for (const c of cells) s += c.n;
+        return s;
+      },
+    };
+  }
+
+  /** A change the store cannot see (a row kept in memory as it is written): a rollback must undo it too. */
+  wrote(): void {
+    this.written++;
+  }
+
+  /** A write was rolled back after changing rows: whatever was read since may be gone. */
+  rolledBack(): void {
+    this.epoch++;
+  }
+
+  /** Everything changed (a wipe). */
+  everything(): void {
+    this.epoch++;
+  }
+
+  /**
+   * Run fn with the changes it makes to `table` counted under `as` instead (a name of a
+   * part of the table's columns, such as "users.presence"): readers of the rest of the
+   * table are not disturbed by writes that only touch that part. fn must write nothing
+   * else of the table.
+   */
+  counted<T>(table: string, as: string, fn: () => T): T {
+    const before = this.redirect;
+    this.redirect = { table, as };
+    try {
+      return fn();
+    } finally {
+      this.redirect = before;
+    }
+  }
+
+  private redirect: { table: string; as: string } | null = null;
+
+  private bump(table: string, existing: boolean): void {
+    this.written++;
+    if (this.redirect && this.redirect.table === table) table = this.redirect.as;
+    const all = this.cells.get(table);
+    if (all) all.n++;
+    if (existing) {
+      const ex = this.cells.get(table + EXISTING);
+      if (ex) ex.n++;
+    }
+  }
+
+  private triggered(rowid: number | bigint): void {
+    const t = this.triggers[Number(rowid)];
+    if (t) this.bump(t.table, t.existing);
+  }
+
+  private checked = false;
+  private readonly uncheck = () => {
+    this.checked = false;
+  };
+
+  /** Stop reading the mapped header (the store closes: SQLite may remove the file). */
+  close(): void {
+    this.header = null;
+  }
+
+  private checkOtherWriters(): void {
+    if (this.checked || this.alone) return;
+    this.checked = true;
+    queueMicrotask(this.uncheck);
+    const h = this.header;
+    if (h) {
+      // Nothing was committed by anyone since the last look: nothing to ask.
+      let same = true;
+      for (let i = 0; i < HEADER_WORDS; i++) if (h[i] !== this.seen[i]) same = false;
+      if (same) return;
+      // Kept before asking, so that a commit landing meanwhile moves it again.
+      this.seen.set(h);
+    }
+    const v = (this.dataVersion.get() as { data_version: number }).data_version;
+    if (v !== this.lastDataVersion) {
+      if (this.lastDataVersion !== -1) this.epoch++;
+      this.lastDataVersion = v;
+    }
+  }
+
+  private cell(key: string): Cell {
+    let c = this.cells.get(key);
+    if (c) return c;
+    c = { n: 0 };
+    this.cells.set(key, c);
+    const existingOnly = key.endsWith(EXISTING);
+    const table = existingOnly ? key.slice(0, -1) : key;
+    const withoutRowid = this.db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? AND sql LIKE '%WITHOUT ROWID%'").get(table);
+    if (withoutRowid) for (const op of existingOnly ? ["UPDATE", "DELETE"] : ["INSERT", "UPDATE", "DELETE"]) this.trigger(table, op);
+    return c;
+  }
+
+  /** The update hook does not see WITHOUT ROWID tables: a temporary trigger per change touches a row it does see. */
+  private trigger(table: string, op: string): void {
+    if (!/^\w+$/.test(table)) throw new Error(`not a table name: ${table}`);
+    const name = `_changed_${table}_${op.toLowerCase()}`;
+    if (this.db.query("SELECT 1 FROM sqlite_temp_master WHERE type = 'trigger' AND name = ?").get(name)) return;
+    const id = Math.max(1, this.triggers.length);
+    this.triggers[id] = { table, existing: op !== "INSERT" };
+    this.db.query("INSERT INTO _changes (id, n) VALUES (?, 0)").run(id);
+    this.db.exec(`CREATE TEMP TRIGGER ${name} AFTER ${op} ON main.${table} BEGIN UPDATE _changes SET n = n + 1 WHERE id = ${id}; END`);
+  }
+}
