@@ -3,7 +3,7 @@
  * a graceful shutdown can answer them all before the database closes, and turns new work
  * away (503) once a shutdown has begun.
  */
-import type { Server, ServerRoute, WebSocketHandler } from "bun";
+import type { Server, WebSocketHandler } from "bun";
 import type { Elysia } from "elysia";
 import { portalPaths, portalUrlOf, type Config, type Urls } from "./config";
 import type { Gateway, GatewaySocketData } from "./gateway";
@@ -13,6 +13,9 @@ import { webRoutes } from "./web";
 import { jsonResponse } from "./wire/http";
 import { pathnameOf, SERVER_MAX_BODY } from "./wire/body";
 import { rememberAddress } from "./wire/throttle";
+
+/** A bot API route as Bun's router calls it (botapi/index.ts builds them). */
+type BotRoute = (req: Request & { params: Record<string, string> }) => Response | Promise<Response>;
 
 /** How a graceful shutdown went. */
 export interface ShutdownReport {
@@ -47,11 +50,11 @@ export class Lifecycle {
    * API's routes (matched by Bun's router), the gateway's and the live connection's
    * WebSockets, and every other HTTP API through Elysia.
    */
-  listen(botRoutes: Record<string, Partial<Record<string, ServerRoute>>>): Server<GatewaySocketData> {
+  listen(botRoutes: Record<string, Partial<Record<string, BotRoute>>>): Server<GatewaySocketData> {
     const { config, http, gateway, live, urls } = this;
     const tracked: typeof botRoutes = {};
     for (const [path, byMethod] of Object.entries(botRoutes)) {
-      tracked[path] = Object.fromEntries(Object.entries(byMethod).map(([m, route]) => [m, (req: Request, srv: Server<never>) => this.track(() => route!(req, srv))]));
+      tracked[path] = Object.fromEntries(Object.entries(byMethod).map(([m, route]) => [m, (req: Parameters<BotRoute>[0]) => this.track(() => route!(req))]));
     }
     const server = Bun.serve({
       port: config.port,

@@ -390,11 +390,7 @@ export class Guilds {
   /** Highest role position of a member (@everyone = 0); the owner is above everything. */
   topPosition(guildId: string, userId: string): number {
     const g = this.require(guildId);
-    if (g.owner_id === userId) return Number.POSITIVE_INFINITY;
-    const row = this.db
-      .query("SELECT max(r.position) AS p FROM member_roles mr JOIN roles r ON r.id = mr.role_id WHERE mr.guild_id = ? AND mr.user_id = ?")
-      .get(guildId, userId) as { p: number | null };
-    return row.p ?? 0;
+    return g.owner_id === userId ? Number.POSITIVE_INFINITY : this.permReader.topRolePosition(guildId, userId);
   }
 
   canManageGuild(guildId: string, userId: string): boolean {

@@ -17,6 +17,7 @@ export class PermissionReader {
   private readonly ownerIfMember;
   private readonly roleFacts;
   private readonly overwrites;
+  private readonly topRole;
   private readonly memo: Memo<number | null>;
 
   constructor(store: Store) {
@@ -32,6 +33,12 @@ export class PermissionReader {
        ORDER BY 3 DESC, 4, 1`,
     );
     this.overwrites = statement(db, "SELECT * FROM overwrites WHERE channel_id = ?");
+    this.topRole = statement(db, "SELECT max(r.position) AS p FROM member_roles mr JOIN roles r ON r.id = mr.role_id WHERE mr.guild_id = ? AND mr.user_id = ?");
+  }
+
+  /** The highest position among a member's roles (@everyone = 0); hierarchy checks, not memoized. */
+  topRolePosition(guildId: string, userId: string): number {
+    return (this.topRole().get(guildId, userId) as { p: number | null }).p ?? 0;
   }
 
   /** Guild-level (no channel) or channel-level permissions; null when not a member. */
