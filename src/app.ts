@@ -154,6 +154,7 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
       live.closeAll();
       gateway.closeAll();
       clock.clearTimers();
+      life.stopCollector();
       life.server?.stop(true);
       life.server = null;
       core.close();

@@ -30,6 +30,8 @@ export interface Child<T> {
   stop(): Promise<void>;
 }
 
+const MAX_UNREAD_LINES = 10_000;
+
 /** A process whose output is read line by line. */
 export interface Lines {
   proc: Subprocess<"pipe", "pipe", "inherit">;
@@ -38,18 +40,38 @@ export interface Lines {
 
 export function spawnLines(argv: string[]): Lines {
   const proc = spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "inherit", env: { ...process.env, PATH: `${BIN}:${process.env.PATH}` } });
-  const reader = proc.stdout.getReader();
-  let buf = "";
-  const dec = new TextDecoder();
-  const nextLine = async () => {
-    while (!buf.includes("\n")) {
+  // Read all the time, not only when a line is asked for: a server that logs every
+  // request would otherwise fill the pipe and block on its next write.
+  const lines: string[] = [];
+  let waiting = null as (() => void) | null;
+  let ended = false;
+  void (async () => {
+    const dec = new TextDecoder();
+    let buf = "";
+    const reader = proc.stdout.getReader();
+    for (;;) {
       const { value, done } = await reader.read();
-      if (done) throw new Error(`${argv.join(" ")} exited`);
+      if (done) break;
       buf += dec.decode(value);
+      let nl: number;
+      while ((nl = buf.indexOf("\n")) >= 0) {
+        lines.push(buf.slice(0, nl));
+        buf = buf.slice(nl + 1);
+      }
+      // Nobody reads a server's request log: keep only the newest lines.
+      if (lines.length > MAX_UNREAD_LINES) lines.splice(0, lines.length - MAX_UNREAD_LINES);
+      waiting?.();
     }
-    const line = buf.slice(0, buf.indexOf("\n"));
-    buf = buf.slice(line.length + 1);
-    return line;
+    ended = true;
+    waiting?.();
+  })();
+  const nextLine = async () => {
+    while (!lines.length) {
+      if (ended) throw new Error(`${argv.join(" ")} exited`);
+      await new Promise<void>((r) => (waiting = r));
+      waiting = null;
+    }
+    return lines.shift()!;
   };
   return { proc, nextLine };
 }

@@ -90,11 +90,17 @@ function load(gateway: GatewayGauges, frames: () => number): Live {
     buckets: BATCH_BUCKETS,
     registers: [registry],
   });
+  // prom-client hashes a label object on every inc() and observe(); a route's labelled
+  // children, kept by a key made once per request, skip that on the request path.
+  const children = new Map<string, { count: ReturnType<typeof requests.labels>; time: ReturnType<typeof latency.labels> }>();
   return {
     registry,
     request(surface, method, route, status, ms) {
-      requests.inc({ surface, method, route, status });
-      latency.observe({ surface, method, route }, ms / 1000);
+      const key = `${surface} ${method} ${route} ${status}`;
+      let c = children.get(key);
+      if (!c) children.set(key, (c = { count: requests.labels(surface, method, route, String(status)), time: latency.labels(surface, method, route) }));
+      c.count.inc();
+      c.time.observe(ms / 1000);
     },
     committed: (kind, writes) => batches.observe({ kind }, writes),
   };
@@ -120,7 +126,7 @@ export function createMetrics(gateway: GatewayGauges): Metrics {
   return {
     warm: () => void warm(),
     defer: () => (deferred = true),
-    request: (surface, method, route, status, ms) => record((l) => l.request(surface, method, route, status, ms)),
+    request: (surface, method, route, status, ms) => (live ? live.request(surface, method, route, status, ms) : record((l) => l.request(surface, method, route, status, ms))),
     dispatched() {
       frames++;
     },
