@@ -61,7 +61,7 @@ export interface Logger {
 export type LineSink = (line: string) => void;
 
 /** Lines wait in this buffer (bytes), at most this many milliseconds, before they are written. */
-const STDOUT_BATCH = 64 * 1024;
+const STDOUT_BATCH = 16 * 1024;
 const STDOUT_WAIT_MS = 50;
 const encoder = new TextEncoder();
 let buffer: Uint8Array | null = null;
@@ -84,7 +84,7 @@ function writeAll(bytes: Uint8Array): void {
  * stdout, written in batches: a write per line (a system call, and a wake-up of whatever
  * reads the pipe) cost more than the request it describes, and even one write per turn
  * of the event loop was a third of a cheap request's time under load. Lines wait at
- * most 50 ms or until 64 KiB wait; what waits is written at exit (process "exit" follows a normal
+ * most 50 ms or until 16 KiB wait (a quarter of a pipe's buffer, so a write seldom waits for the reader); what waits is written at exit (process "exit" follows a normal
  * end, a handled signal and an uncaught error alike; only a SIGKILL loses the last 50 ms).
  */
 const stdout: LineSink = (line) => {
@@ -146,7 +146,7 @@ export function createLogger(opts: { level: LogLevel; format: "pretty" | "json";
       // The pretty request line is ours from end to end: written directly, it skips
       // pino's JSON and parsing that JSON back, most of a line's cost. Once pino is
       // loaded (or not deferred), so that it keeps its place after queued lines.
-      if (opts.format === "pretty" && (log || !deferred)) return void sink(prettyRequest(new Date().toISOString(), "info", fields));
+      if (opts.format === "pretty" && (log || !deferred)) return void sink(prettyRequest(isoNow(), "info", fields));
       emit("info", fields, "request");
     },
     connection(c) {
@@ -163,10 +163,26 @@ const LOG_ORDER: LogLevel[] = ["trace", "debug", "info", "warn", "error", "silen
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
+const TAGS: Record<string, string> = {};
+/** "info" -> "INFO ": the level as a column of five. */
+const levelTag = (level: string) => (TAGS[level] ??= level.toUpperCase().padEnd(5));
+
+let lastMs = 0;
+let lastIso = "";
+/** The time as pino writes it; made once per millisecond, as a busy server logs many lines in one. */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
 /** A request line as `pretty` writes it: time, level, method, route template, status, duration, who. */
 function prettyRequest(time: string, level: string, r: Record<string, unknown>): string {
   const who = r.app ? ` app=${r.app}` : r.person ? ` person=${r.person}` : "";
-  return `${time.slice(11, 23)} ${level.toUpperCase().padEnd(5)} ${r.method} ${r.route} ${r.status} ${r.ms}ms${who}\n`;
+  return `${time.slice(11, 23)} ${levelTag(level)} ${r.method} ${r.route} ${r.status} ${r.ms}ms${who}\n`;
 }
 
 /** A JSON line as one readable line: time, level, then the message's own words. */
@@ -178,7 +194,7 @@ export function pretty(line: string): string {
     return line;
   }
   const { time, level, msg, ...rest } = o;
-  const head = `${String(time ?? "").slice(11, 23)} ${String(level ?? "").toUpperCase().padEnd(5)}`;
+  const head = `${String(time ?? "").slice(11, 23)} ${levelTag(String(level ?? ""))}`;
   if (msg === "request") return prettyRequest(String(time ?? ""), String(level ?? ""), rest);
   if (msg === "gateway") {
     const end = rest.code === null ? "closed by the client" : `closed ${rest.code}`;

@@ -45,11 +45,18 @@ function load(gateway: GatewayGauges, frames: () => number): Live {
   // require(): evaluated here, on first use, not when the executable starts.
   const { Counter, Gauge, Histogram, Registry } = require("prom-client") as typeof Prom;
   const registry = new Registry();
-  const requests = new Counter({
+  // Requests are counted in plain numbers on the request path and handed to prom-client
+  // when scraped: its inc() hashes a label object each time.
+  const counted = new Map<string, { labels: { surface: string; method: string; route: string; status: string }; n: number }>();
+  new Counter({
     name: "parley_http_requests_total",
     help: "HTTP requests answered, by surface, method, route template and status",
     labelNames: ["surface", "method", "route", "status"],
     registers: [registry],
+    collect() {
+      this.reset();
+      for (const c of counted.values()) this.inc(c.labels, c.n);
+    },
   });
   const latency = new Histogram({
     name: "parley_http_request_duration_seconds",
@@ -90,17 +97,19 @@ function load(gateway: GatewayGauges, frames: () => number): Live {
     buckets: BATCH_BUCKETS,
     registers: [registry],
   });
-  // prom-client hashes a label object on every inc() and observe(); a route's labelled
-  // children, kept by a key made once per request, skip that on the request path.
-  const children = new Map<string, { count: ReturnType<typeof requests.labels>; time: ReturnType<typeof latency.labels> }>();
+  // A route's labelled histogram, kept by a key made once per request.
+  const timed = new Map<string, ReturnType<typeof latency.labels>>();
   return {
     registry,
     request(surface, method, route, status, ms) {
-      const key = `${surface} ${method} ${route} ${status}`;
-      let c = children.get(key);
-      if (!c) children.set(key, (c = { count: requests.labels(surface, method, route, String(status)), time: latency.labels(surface, method, route) }));
-      c.count.inc();
-      c.time.observe(ms / 1000);
+      const key = `${surface} ${method} ${route}`;
+      let time = timed.get(key);
+      if (!time) timed.set(key, (time = latency.labels(surface, method, route)));
+      time.observe(ms / 1000);
+      const statusKey = `${key} ${status}`;
+      const c = counted.get(statusKey);
+      if (c) c.n++;
+      else counted.set(statusKey, { labels: { surface, method, route, status: String(status) }, n: 1 });
     },
     committed: (kind, writes) => batches.observe({ kind }, writes),
   };
