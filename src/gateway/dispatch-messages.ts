@@ -5,7 +5,7 @@ import type { DomainEvent } from "../core/events";
 import type { MessageModel } from "../core/reads";
 import { messageJson } from "../wire/serializers/message";
 import { memberJson } from "../wire/serializers/member";
-import { visibilityRule } from "../wire/visibility";
+import { visibilitySlots } from "../wire/visibility";
 import type { GatewayContext } from "./context";
 import { fixed, once, type Audience, type Delivery } from "./deliveries";
 import { contentViewer, GATES } from "./intents";
@@ -44,20 +44,18 @@ export function messageDeliveries(ctx: GatewayContext, aud: Audience, e: Message
 function messageViews(ctx: GatewayContext, model: MessageModel): (s: Session) => string {
   const cache = new Map<string, string>();
   const perViewer = (model.reactions?.length ?? 0) > 0;
-  const visibility = visibilityRule(model);
+  const visibility = visibilitySlots(model);
   // Asked once per session of every message: the views without reactions skip the map.
   const shared: (string | undefined)[] = [];
+  const viewOf = (slot: number) => ({ content: (slot & 1) !== 0, referencedContent: (slot & 2) !== 0, gateway: true });
   return (s) => {
-    const view = visibility(contentViewer(s));
-    if (!perViewer) {
-      const slot = (view.content ? 1 : 0) | (view.referencedContent ? 2 : 0);
-      return (shared[slot] ??= JSON.stringify(messageJson(ctx.flakes, model, { ...view, gateway: true })));
-    }
-    const key = `${view.content}:${view.referencedContent}:${s.owner.botUserId}`;
+    const slot = visibility(contentViewer(s));
+    if (!perViewer) return (shared[slot] ??= JSON.stringify(messageJson(ctx.flakes, model, viewOf(slot))));
+    const key = `${slot}:${s.owner.botUserId}`;
     let d = cache.get(key);
     if (d === undefined) {
       const seen = { ...model, reactions: ctx.core.reads.messages.reactions(model.row.id, s.owner.botUserId) };
-      d = JSON.stringify(messageJson(ctx.flakes, seen, { ...view, gateway: true }));
+      d = JSON.stringify(messageJson(ctx.flakes, seen, viewOf(slot)));
       cache.set(key, d);
     }
     return d;

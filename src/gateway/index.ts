@@ -58,7 +58,15 @@ export function createGateway(ctx: GatewayContext): Gateway {
   const guildBots = new GuildBots(ctx, (botUserId) => registry.hasSessions(botUserId));
   const guildCreates = new GuildCreateCache(ctx);
   const dispatchHooks = ctx.hooks.filter((h) => h.dispatched);
-  const sink: FrameSink | null = dispatchHooks.length ? (s, frame) => dispatchHooks.forEach((h) => h.dispatched!(s, frame)) : null;
+  // Called for every frame of every session: one hook (the metrics) is called directly.
+  const only = dispatchHooks.length === 1 ? dispatchHooks[0] : null;
+  const sink: FrameSink | null = only
+    ? (s, frame) => only.dispatched!(s, frame)
+    : dispatchHooks.length
+      ? (s, frame) => {
+          for (const h of dispatchHooks) h.dispatched!(s, frame);
+        }
+      : null;
   const audience: Audience = {
     hasSessions: (botUserId) => registry.hasSessions(botUserId),
     guildBots: (guildId) => guildBots.of(guildId),

@@ -51,15 +51,17 @@ export interface MessageView {
  * the rule on its own subject, so replying to a message never reveals it.
  */
 export function messageVisibility(viewer: ContentViewer | null, m: MessageModel): MessageView {
-  return visibilityRule(m)(viewer);
+  const slot = visibilitySlots(m)(viewer);
+  return { content: (slot & 1) !== 0, referencedContent: (slot & 2) !== 0 };
 }
 
-/** The same rule with the message's subjects worked out once, for a fan-out that asks it per session. */
-export function visibilityRule(m: MessageModel): (viewer: ContentViewer | null) => MessageView {
+/**
+ * The rule as a number, for the gateway's fan-out, which asks it of every session and
+ * keeps one serialization per answer: bit 1 the message's content, bit 2 the content of
+ * the message it replies to.
+ */
+export function visibilitySlots(m: MessageModel): (viewer: ContentViewer | null) => number {
   const own = contentSubject(m);
   const referenced = m.referenced ? contentSubject(m.referenced) : null;
-  return (viewer) =>
-    viewer === null
-      ? { content: true, referencedContent: true }
-      : { content: contentVisible(viewer, own), referencedContent: referenced !== null && contentVisible(viewer, referenced) };
+  return (viewer) => (viewer === null ? 3 : (contentVisible(viewer, own) ? 1 : 0) | (referenced !== null && contentVisible(viewer, referenced) ? 2 : 0));
 }
