@@ -75,16 +75,26 @@ function flushStdout(): void {
   used = 0;
 }
 
+/** All of `bytes` to stdout; a stdout that is gone (EPIPE) or stays full loses the log, never the server. */
 function writeAll(bytes: Uint8Array): void {
   let done = 0;
-  while (done < bytes.length) done += writeSync(1, bytes, done, bytes.length - done);
+  let full = 0;
+  while (done < bytes.length) {
+    try {
+      done += writeSync(1, bytes, done, bytes.length - done);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "EAGAIN" && ++full < 1000) continue;
+      return;
+    }
+  }
 }
 
 /**
  * stdout, written in batches: a write per line (a system call, and a wake-up of whatever
  * reads the pipe) cost more than the request it describes, and even one write per turn
  * of the event loop was a third of a cheap request's time under load. Lines wait at
- * most 50 ms or until 16 KiB wait (a quarter of a pipe's buffer, so a write seldom waits for the reader); what waits is written at exit (process "exit" follows a normal
+ * most 50 ms or until 16 KiB wait (a quarter of a pipe's buffer, so a write seldom
+ * waits for the reader); what waits is written at exit (process "exit" follows a normal
  * end, a handled signal and an uncaught error alike; only a SIGKILL loses the last 50 ms).
  */
 const stdout: LineSink = (line) => {
