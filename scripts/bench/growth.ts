@@ -150,24 +150,16 @@ export async function growthRows(o: GrowthOptions): Promise<Row[]> {
     for (const x of [newest, oldest, small]) if (x.non2xx || x.errors) throw new Error("history pages failed");
     const lat = (x: WrkResult) => `p99 ${fmt(x.p99ms, 2)} ms, ${fmt(x.cpuUs)} us CPU/req`;
     // Judged on CPU per request (p99 on a shared machine says more about the neighbours).
-    rows.push({
-      path: `history page (50), ${M}-message channel, newest end`,
-      parley: lat(newest),
-      ceiling: `${lat(small)} (100-message channel)`,
-      ratio: small.cpuUs / newest.cpuUs,
-      target: "CPU >= 0.5",
-      met: small.cpuUs / newest.cpuUs >= 0.5,
-      detail: `${fmt(newest.rps)} req/s, 8 connections; world seeded in ${fmt(w.seededMs / 1000, 1)} s`,
-    });
-    rows.push({
-      path: `history page (50), ${M}-message channel, oldest end`,
-      parley: lat(oldest),
-      ceiling: `${lat(small)} (100-message channel)`,
-      ratio: small.cpuUs / oldest.cpuUs,
-      target: "CPU >= 0.5",
-      met: small.cpuUs / oldest.cpuUs >= 0.5,
-      detail: `${fmt(oldest.rps)} req/s, 8 connections`,
-    });
+    for (const [end, x, extra] of [["newest", newest, `; world seeded in ${fmt(w.seededMs / 1000, 1)} s`], ["oldest", oldest, ""]] as const)
+      rows.push({
+        path: `history page (50), ${M}-message channel, ${end} end`,
+        parley: lat(x),
+        ceiling: `${lat(small)} (100-message channel)`,
+        ratio: small.cpuUs / x.cpuUs,
+        target: "CPU >= 0.5",
+        met: small.cpuUs / x.cpuUs >= 0.5,
+        detail: `${fmt(x.rps)} req/s, 8 connections${extra}`,
+      });
 
     const big = await page(w, pid, `/guilds/${w.guilds.big}/members?limit=1000`, reader, o.seconds);
     const mid = await page(w, pid, `/guilds/${w.guilds.mid}/members?limit=1000`, w.tokens.Reader1k, o.seconds);

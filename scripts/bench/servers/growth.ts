@@ -7,22 +7,11 @@
 // - bots "Reader10k" (in Big) and "Reader1k" (in Mid), with GUILD_MEMBERS and MESSAGE_CONTENT;
 // - application "Commander" for the bulk command overwrite.
 // Prints one JSON line with the ids and tokens, then serves until killed.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createParley } from "../../../src/app";
-import { SPEC_RATE_LIMITS, testConfig } from "../../../src/config";
+import { tempParley } from "./temp";
 import { BulkSeed } from "../../../src/core/bulk";
 
 const MESSAGES = Number(process.argv[2] ?? 1_000_000);
-const dir = mkdtempSync(join(tmpdir(), "parley-growth-"));
-const p = createParley(testConfig({ dbPath: join(dir, "parley.db"), harness: false, host: "127.0.0.1", rateLimits: { ...SPEC_RATE_LIMITS, enabled: false } }));
-const cleanup = async () => {
-  await p.stop();
-  rmSync(dir, { recursive: true, force: true });
-  process.exit(0);
-};
-process.on("SIGTERM", cleanup);
+const p = tempParley("parley-growth-");
 
 const t0 = performance.now();
 const reader = { intents: ["GUILDS", "GUILD_MESSAGES", "GUILD_MEMBERS", "MESSAGE_CONTENT"], approved_privileged: ["GUILD_MEMBERS", "MESSAGE_CONTENT"] };
