@@ -19,45 +19,93 @@ export const EPOCH = 1735689600000;
 const MIN_TS = 2_384_185_792n;
 export const SNOWFLAKE = /^[0-9]{17,20}$/;
 /**
- * Ids kept per generation of the cache (two generations at most): room for the members
- * of a server of 10,000 (a GUILD_CREATE or member list looks each one up; what is found
- * in the old generation moves back) without a query per member, while posted messages
- * pass through. Each kept id costs about half a kilobyte.
+ * Ids looked up again, kept per generation (two generations at most): room for the
+ * members of a server of 10,000 (a GUILD_CREATE or member list looks each one up; what
+ * is found in the old generation moves back) without a query per member. Each kept id
+ * costs about a third of a kilobyte.
  */
 const GENERATION = 10_000;
+/**
+ * Ids minted here, kept apart and far fewer: a posted message's id is asked for a few
+ * times within moments (its answer, its dispatch), then seldom. A steady stream of posts
+ * would otherwise fill the cache above with ids nobody asks for again, megabytes held
+ * after the load is over; an id asked for later comes back from the table into the cache.
+ */
+const MINTED_GENERATION = 1_000;
+
+/** A bounded map both ways (uuid <-> snowflake) in two generations: when the young one is full it becomes the old one. */
+class TwoGenerations {
+  private toFlake = new Map<string, string>();
+  private toUuid = new Map<string, string>();
+  private oldToFlake = new Map<string, string>();
+  private oldToUuid = new Map<string, string>();
+
+  constructor(private readonly size: number) {}
+
+  /** The snowflake of a uuid, if kept; what is found in the old generation moves back. */
+  flake(uuid: string): string | undefined {
+    const young = this.toFlake.get(uuid);
+    if (young !== undefined) return young;
+    const old = this.oldToFlake.get(uuid);
+    if (old !== undefined) this.set(uuid, old);
+    return old;
+  }
+
+  uuid(flake: string): string | undefined {
+    const young = this.toUuid.get(flake);
+    if (young !== undefined) return young;
+    const old = this.oldToUuid.get(flake);
+    if (old !== undefined) this.set(old, flake);
+    return old;
+  }
+
+  set(uuid: string, flake: string): string {
+    if (this.toFlake.size >= this.size) {
+      this.oldToFlake = this.toFlake;
+      this.oldToUuid = this.toUuid;
+      this.toFlake = new Map();
+      this.toUuid = new Map();
+    }
+    this.toFlake.set(uuid, flake);
+    this.toUuid.set(flake, uuid);
+    return flake;
+  }
+
+  clear(): void {
+    this.toFlake.clear();
+    this.toUuid.clear();
+    this.oldToFlake.clear();
+    this.oldToUuid.clear();
+  }
+}
 
 /** What serializers need of the boundary: an internal id's snowflake. */
 export type Ids = Pick<Snowflakes, "of" | "ofNullable">;
 
 export class Snowflakes {
   /**
-   * Recently crossed ids, both ways, in two generations: when the young one is full it
-   * becomes the old one, and what is looked up there moves back. The table is the truth;
-   * the maps save a query on hot paths (channels, users, the bot) without keeping every
-   * message ever posted in memory.
+   * Recently crossed ids, both ways. The table is the truth; the maps save a query on
+   * hot paths (channels, users, the bot) without keeping every message ever posted in
+   * memory.
    */
-  private toFlake = new Map<string, string>();
-  private toUuid = new Map<string, string>();
-  private oldToFlake = new Map<string, string>();
-  private oldToUuid = new Map<string, string>();
+  private readonly kept = new TwoGenerations(GENERATION);
+  private readonly minted = new TwoGenerations(MINTED_GENERATION);
 
   constructor(private readonly store: SnowflakeStore) {}
 
   /** The snowflake of an internal id, minted and stored on first use. */
   of(uuid: string): string {
-    const cached = this.toFlake.get(uuid);
-    if (cached) return cached;
-    const old = this.oldToFlake.get(uuid);
-    if (old) return this.remember(uuid, old);
+    const cached = this.kept.flake(uuid) ?? this.minted.flake(uuid);
+    if (cached !== undefined) return cached;
     const known = this.store.numberOf(uuid);
-    if (known !== null) return this.remember(uuid, known.toString());
+    if (known !== null) return this.kept.set(uuid, known.toString());
     const { ms, counter } = uuidTime(uuid);
     let ts = BigInt(ms - EPOCH);
     if (ts < MIN_TS) ts = MIN_TS;
     const base = (ts << 22n) | (BigInt(counter) << 10n);
     for (let extra = 0n; extra < 1024n; extra++) {
       const flake = base | extra;
-      if (this.store.claim(uuid, flake)) return this.remember(uuid, flake.toString());
+      if (this.store.claim(uuid, flake)) return this.minted.set(uuid, flake.toString());
     }
     throw new Error("snowflake space exhausted for one millisecond");
   }
@@ -69,13 +117,8 @@ export class Snowflakes {
   /** The internal id behind a snowflake, or null if it never crossed the boundary. */
   uuid(flake: string): string | null {
     if (!SNOWFLAKE.test(flake)) return null;
-    const cached = this.toUuid.get(flake);
-    if (cached) return cached;
-    const old = this.oldToUuid.get(flake);
-    if (old) {
-      this.remember(old, flake);
-      return old;
-    }
+    const cached = this.kept.uuid(flake) ?? this.minted.uuid(flake);
+    if (cached !== undefined) return cached;
     let big: bigint;
     try {
       big = BigInt(flake);
@@ -85,7 +128,7 @@ export class Snowflakes {
     if (big >= 1n << 63n) return null;
     const id = this.store.idOf(big);
     if (!id) return null;
-    this.remember(id, flake);
+    this.kept.set(id, flake);
     return id;
   }
 
@@ -109,22 +152,7 @@ export class Snowflakes {
 
   /** Drop the in-memory caches (after a world reset). */
   clearCache(): void {
-    this.toFlake.clear();
-    this.toUuid.clear();
-    this.oldToFlake.clear();
-    this.oldToUuid.clear();
-  }
-
-  private remember(uuid: string, flake: string): string {
-    // Bounded: the table is the truth; the maps only save a query on hot paths.
-    if (this.toFlake.size >= GENERATION) {
-      this.oldToFlake = this.toFlake;
-      this.oldToUuid = this.toUuid;
-      this.toFlake = new Map();
-      this.toUuid = new Map();
-    }
-    this.toFlake.set(uuid, flake);
-    this.toUuid.set(flake, uuid);
-    return flake;
+    this.kept.clear();
+    this.minted.clear();
   }
 }
