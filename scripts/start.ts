@@ -44,9 +44,13 @@ async function echo(stream: ReadableStream<Uint8Array>, prefix: string, onLine: 
 const server = spawn([BUN, join(ROOT, "src/main.ts"), "serve", "--demo", ...args], { cwd: ROOT, stdout: "pipe", stderr: "inherit" });
 children.push(server);
 let firstToken: string | null = null;
+let portal: string | null = null;
+let installLink: string | null = null;
 const base = await new Promise<string | null>((done) => {
   void echo(server.stdout, "", (line) => {
     firstToken ??= /bot token\s+(\S+)/.exec(line)?.[1] ?? null;
+    installLink ??= /install link\s+(\S+)/.exec(line)?.[1] ?? null;
+    portal ??= /^\s*portal\s+(\S+)/.exec(line)?.[1] ?? null;
     const m = /listening on (\S+)/.exec(line);
     if (m) done(m[1]);
   }).then(() => done(null));
@@ -91,10 +95,14 @@ console.log(
     token
       ? `  DemoBot (examples/demo-bot.ts, a real discord.js bot) runs beside the server; its token is\n  ${how}`
       : "  DemoBot is not running (no DemoBot in this database).",
+    `  Make a bot of your own in the developer portal: ${portal ?? `${base}/developers`}`,
+    installLink ? `  (DemoBot's install link, to add it to another server: ${installLink})` : null,
     "  Ctrl-C stops both.",
     rule,
     "",
-  ].join("\n"),
+  ]
+    .filter((l) => l !== null)
+    .join("\n"),
 );
 
 const exited = await server.exited;
