@@ -48,8 +48,9 @@ async function commandsSeenByDemo(base: string): Promise<string[]> {
   const auth = { Authorization: `Session ${token}` };
   const [guild] = (await (await fetch(`${base}/api/client/v1/guilds`, { headers: auth })).json()) as any[];
   const general = guild.channels.find((c: any) => c.name === "general").id;
-  // The bot registers its commands once it is ready; wait for them (bounded).
-  for (let i = 0; i < 100; i++) {
+  // The bot registers its commands once it is ready; wait for them (bounded: 20 s, as a
+  // loaded 2-core machine can take several seconds to start discord.js).
+  for (let i = 0; i < 400; i++) {
     const list = (await (await fetch(`${base}/api/client/v1/channels/${general}/commands`, { headers: auth })).json()) as any[];
     if (list.length) return list.map((c) => c.name);
     await Bun.sleep(50);
@@ -62,6 +63,8 @@ test("npm start: the demo world and DemoBot beside it, on the first start and ag
   try {
     expect(first.out).toContain("Sign in as  demo  with the password  parley-demo");
     expect(first.out).toContain("the one the demo world was created with");
+    expect(first.out).toContain(`Make a bot of your own in the developer portal: ${first.base}/developers`);
+    expect(first.out).toMatch(new RegExp(`DemoBot's install link, to add it to another server: ${first.base}/developers/install/\\d{17,20}`));
     expect(await commandsSeenByDemo(first.base)).toEqual(["roll", "think"]);
   } finally {
     await first.stop();
