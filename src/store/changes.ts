@@ -20,10 +20,17 @@
  * whether another connection committed, but on a WAL file it costs two shm lock calls,
  * a good part of a cheap request. So the WAL index's header (the first 48 bytes of the
  * -shm file, which every commit by anyone rewrites: frame count, checksums, change
- * counter) is mapped into memory and compared first; only when it moved is the pragma
+ * counter) is read (one pread) and compared first; only when it moved is the pragma
  * asked whose commit that was. An in-memory database has no other writers at all.
+ *
+ * The -shm file is opened once and closed only after the database is: POSIX record
+ * locks belong to the process, and closing any descriptor of a file drops all of them,
+ * SQLite's own locks on the -shm file among them. (Mapping it by path did exactly that:
+ * a second process, the CLI's backup, then took the server for gone, reset the file,
+ * and the server died of a bus error reading its mapping.)
  */
 import type { Database } from "bun:sqlite";
+import { closeSync, openSync, readSync } from "node:fs";
 
 /** A reader's view of the tables it depends on: stamp() differs as soon as one changed. */
 export interface Watch {
@@ -35,15 +42,13 @@ interface Cell {
 }
 
 /** The WAL-index header is 48 bytes (sqlite.org/walformat.html); two copies follow each other. */
-const HEADER_WORDS = 12;
+const HEADER_BYTES = 48;
 
-/** A view of the -shm file's first header, or null when the database is not in WAL mode or the file cannot be mapped. */
-function mapWalIndexHeader(db: Database): Uint32Array | null {
+/** A descriptor of the -shm file, or null when the database is not in WAL mode or the file cannot be opened. */
+function openWalIndex(db: Database): number | null {
   try {
     const mode = (db.query("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode;
-    if (mode.toLowerCase() !== "wal") return null;
-    const bytes = Bun.mmap(`${db.filename}-shm`, { size: HEADER_WORDS * 4 });
-    return bytes.byteLength >= HEADER_WORDS * 4 ? new Uint32Array(bytes.buffer, bytes.byteOffset, HEADER_WORDS) : null;
+    return mode.toLowerCase() === "wal" ? openSync(`${db.filename}-shm`, "r") : null;
   } catch {
     return null;
   }
@@ -58,9 +63,10 @@ export class Changes {
   private readonly triggers: { table: string; existing: boolean }[] = [];
   private readonly dataVersion;
   private lastDataVersion = -1;
-  /** The -shm file's first WAL-index header, mapped; null when there is none to map (then the pragma is read every time). */
-  private header: Uint32Array | null = null;
-  private readonly seen = new Uint32Array(HEADER_WORDS);
+  /** The -shm file, open for the store's life; null when there is none (then the pragma is read every time). */
+  private shm: number | null = null;
+  private readonly header = new Uint8Array(HEADER_BYTES);
+  private readonly seen = new Uint8Array(HEADER_BYTES);
   /** An in-memory database: no other connection can write to it. */
   private readonly alone: boolean;
   private epoch = 0;
@@ -71,7 +77,7 @@ export class Changes {
     db.exec("CREATE TEMP TABLE IF NOT EXISTS _changes (id INTEGER PRIMARY KEY, n INTEGER NOT NULL DEFAULT 0)");
     this.dataVersion = db.query("PRAGMA data_version");
     this.alone = db.filename === ":memory:" || db.filename === "";
-    if (!this.alone) this.header = mapWalIndexHeader(db);
+    if (!this.alone) this.shm = openWalIndex(db);
     db.onInsert = (_db, table, rowid) => (table === "_changes" ? this.triggered(rowid) : this.bump(table, false));
     db.onUpdate = (_db, table, rowid) => (table === "_changes" ? this.triggered(rowid) : this.bump(table, true));
     db.onDelete = (_db, table) => this.bump(table, true);
@@ -148,20 +154,22 @@ export class Changes {
     this.checked = false;
   };
 
-  /** Stop reading the mapped header (the store closes: SQLite may remove the file). */
+  /** Let go of the -shm file: only after the database has closed (see the top of this file). */
   close(): void {
-    this.header = null;
+    if (this.shm !== null) closeSync(this.shm);
+    this.shm = null;
   }
 
   private checkOtherWriters(): void {
     if (this.checked || this.alone) return;
     this.checked = true;
     queueMicrotask(this.uncheck);
-    const h = this.header;
-    if (h) {
+    if (this.shm !== null) {
+      const h = this.header;
+      const n = readSync(this.shm, h, 0, HEADER_BYTES, 0);
       // Nothing was committed by anyone since the last look: nothing to ask.
-      let same = true;
-      for (let i = 0; i < HEADER_WORDS; i++) if (h[i] !== this.seen[i]) same = false;
+      let same = n === HEADER_BYTES;
+      for (let i = 0; same && i < HEADER_BYTES; i++) if (h[i] !== this.seen[i]) same = false;
       if (same) return;
       // Kept before asking, so that a commit landing meanwhile moves it again.
       this.seen.set(h);

@@ -287,8 +287,8 @@ export class Store {
     } catch {
       // Another process holds the database open; its own close checkpoints later.
     }
-    this.changes.close();
     this.db.close();
+    this.changes.close();
   }
 
   /**

@@ -4,7 +4,7 @@
 // commits by another connection.
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Store } from "../../src/store/db";
@@ -101,4 +101,39 @@ test("a commit by another connection moves every stamp from the next run of code
   } finally {
     cli.close();
   }
+});
+
+/** This process's POSIX locks on a file, as /proc/locks lists them ("READ 128 128": SQLite's "in use" byte of the -shm file). */
+function locksOn(path: string): string[] {
+  const ino = statSync(path).ino;
+  return readFileSync("/proc/locks", "utf8")
+    .split("\n")
+    .filter((l) => l.includes(`:${ino} `) && l.split(/\s+/)[4] === String(process.pid))
+    .map((l) => l.split(/\s+/).filter((_, i) => i === 3 || i >= 6).join(" "));
+}
+
+test("another process opening, writing to and closing the database finds this one still there, and its commits are seen", async () => {
+  // Closing any descriptor of the -shm file drops all of this process's locks on it
+  // (mapping it by path did): the next process to open the database then took it for
+  // unused and reset the file under the server, which died of a bus error.
+  const w = store.changes.watch(["other"]);
+  run("INSERT INTO other VALUES ('here')");
+  w.stamp();
+  expect(locksOn(join(dir, "t.db-shm"))).toContain("READ 128 128");
+  for (let i = 0; i < 3; i++) {
+    const s0 = w.stamp();
+    const child = Bun.spawn(
+      [process.execPath, "-e", `const { Database } = require("bun:sqlite"); const db = new Database(${JSON.stringify(join(dir, "t.db"))}); db.exec("PRAGMA busy_timeout = 5000"); db.query("INSERT INTO parent VALUES ('p${i}')").run(); db.close();`],
+      { stdout: "inherit", stderr: "inherit" },
+    );
+    expect(await child.exited).toBe(0);
+    await Promise.resolve();
+    expect(w.stamp()).not.toBe(s0);
+    run(`INSERT INTO other VALUES ('after ${i}')`);
+  }
+  // Still one whole database for both: every row is there, and the file checks out.
+  expect(store.db.query("SELECT count(*) AS n FROM parent").get()).toEqual({ n: 3 });
+  expect(store.db.query("SELECT count(*) AS n FROM other").get()).toEqual({ n: 4 });
+  expect(store.db.query("PRAGMA integrity_check").all()).toEqual([{ integrity_check: "ok" }]);
+  expect(locksOn(join(dir, "t.db-shm"))).toContain("READ 128 128");
 });
