@@ -56,7 +56,11 @@ function readToken(token: string): RawToken | null {
   return raw !== undefined ? raw : remember(readTokens, token, decodeToken(token));
 }
 
+/** Longer keys are decoded every time: real tokens are about 70 characters, and 10,000 kept headers of 16 KiB of garbage would be 160 MiB. */
+const MAX_KEPT_KEY = 256;
+
 function remember(memo: Map<string, RawToken | null>, key: string, raw: RawToken | null): RawToken | null {
+  if (key.length > MAX_KEPT_KEY) return raw;
   if (memo.size >= 10_000) memo.clear();
   memo.set(key, raw);
   return raw;
