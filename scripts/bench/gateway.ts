@@ -6,7 +6,7 @@
  * the last socket receiving it, the ratio (target >= 0.5 at 1000), and idle memory per
  * session beyond a bare socket.
  *
- * Fairness: the sockets live in a child process (this file with --client) that counts
+ * Fairness: the sockets live in a child process (clients.ts) that counts
  * frames without parsing them, for both servers alike, so the server process measured
  * does only server work; "received" means counted by a client. The child reports over
  * IPC, which adds the same small delay to both latencies.
@@ -17,6 +17,7 @@
  *
  *   bun scripts/bench/gateway.ts [--sizes 10,100,1000] [--messages 200] [--trials 3] [--best]
  */
+import { Clients } from "./clients";
 import { createParley, type Parley } from "../../src/app";
 import { testConfig, SPEC_RATE_LIMITS } from "../../src/config";
 import { INTENTS } from "../../src/core/permissions";
@@ -25,8 +26,7 @@ import { createApplicationWithToken, rotateToken } from "../../src/wire/tokens";
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i];
-  if (a === "--client") args.set("client", "1");
-  else if (a === "--best") args.set("best", "1");
+  if (a === "--best") args.set("best", "1");
   else args.set(a.replace(/^--/, ""), process.argv[++i]);
 }
 const SIZES = (args.get("sizes") ?? "10,100,1000").split(",").map(Number);
@@ -35,115 +35,6 @@ const MESSAGES = Number(args.get("messages") ?? 200);
 const TRIALS = Number(args.get("trials") ?? 3);
 const BURST = 50;
 const BEST = args.has("best");
-const CONNECT_BATCH = 100;
-
-// ---- the client side (child process) ----
-
-type ToClient = { connect: string; identifies: (string | null)[] } | { until: number } | { close: true };
-type FromClient = { connected: true } | { reached: number; bytes: number };
-
-function clientMain() {
-  const sockets: WebSocket[] = [];
-  let received = 0;
-  let bytes = 0;
-  let until = Infinity;
-  const reply = (m: FromClient) => process.send!(m);
-  // Count frames and their length (O(1) on a string) without parsing them.
-  const onFrame = (ev: MessageEvent) => {
-    bytes += (ev.data as string).length;
-    if (++received >= until) {
-      until = Infinity;
-      reply({ reached: received, bytes });
-    }
-  };
-  const open = (url: string) =>
-    new Promise<WebSocket>((resolve, reject) => {
-      const ws = new WebSocket(url);
-      ws.onopen = () => resolve(ws);
-      ws.onerror = () => reject(new Error("socket failed"));
-      ws.onmessage = onFrame;
-    });
-  process.on("message", async (m: ToClient) => {
-    if ("connect" in m) {
-      for (let i = 0; i < m.identifies.length; i += CONNECT_BATCH) {
-        const batch = await Promise.all(
-          m.identifies.slice(i, i + CONNECT_BATCH).map(async (identify) => {
-            const ws = await open(m.connect);
-            if (identify) ws.send(identify);
-            return ws;
-          }),
-        );
-        sockets.push(...batch);
-      }
-      reply({ connected: true });
-    } else if ("until" in m) {
-      if (received >= m.until) reply({ reached: received, bytes });
-      else until = m.until;
-    } else {
-      for (const ws of sockets) ws.close();
-      process.exit(0);
-    }
-  });
-}
-
-// ---- the measuring side ----
-
-/** One child process of clients; `reach(total)` resolves once they have received `total` frames in all. */
-class Clients {
-  private proc: ReturnType<typeof Bun.spawn>;
-  private waiting: { total: number; resolve: () => void } | null = null;
-  private connected: (() => void) | null = null;
-  expected = 0;
-  /** Frame and byte counts at the last report: the measured frames' mean size follows from two of them. */
-  frames = 0;
-  bytes = 0;
-
-  constructor() {
-    this.proc = Bun.spawn([process.execPath, import.meta.path, "--client"], {
-      stdio: ["ignore", "inherit", "inherit"],
-      ipc: (m: FromClient) => {
-        if ("connected" in m) this.connected?.();
-        else {
-          this.frames = m.reached;
-          this.bytes = m.bytes;
-          if (!this.waiting || m.reached < this.waiting.total) return;
-          const w = this.waiting;
-          this.waiting = null;
-          w.resolve();
-        }
-      },
-    });
-  }
-
-  connect(url: string, identifies: (string | null)[]): Promise<void> {
-    return new Promise((resolve) => {
-      this.connected = resolve;
-      this.proc.send({ connect: url, identifies } satisfies ToClient);
-    });
-  }
-
-  /** Wait until `n` more frames than so far expected have arrived. */
-  expect(n: number): Promise<void> {
-    this.expected += n;
-    const total = this.expected;
-    return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`timed out waiting for frame ${total}`)), 30_000);
-      this.waiting = {
-        total,
-        resolve: () => {
-          clearTimeout(t);
-          resolve();
-        },
-      };
-      this.proc.send({ until: total } satisfies ToClient);
-    });
-  }
-
-  async close(): Promise<void> {
-    this.proc.send({ close: true } satisfies ToClient);
-    await this.proc.exited;
-  }
-}
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -255,41 +146,37 @@ async function benchRaw(n: number, frameBytes: number): Promise<Result> {
   return { framesPerSec, lat, memPerSocket: mem, frameBytes: frame.length };
 }
 
-if (args.has("client")) {
-  clientMain();
-} else {
-  const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
+const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
 
-  console.log(`gateway fan-out, ${MESSAGES} messages one at a time for latency, bursts of ${BURST} for throughput, ${BEST ? "best" : "median"} of ${TRIALS} trials`);
-  console.log("clients in a child process (same for both) counting frames unparsed; latency = message accepted -> last frame counted");
-  console.log("Parley publishes each frame once per cohort (live sessions sharing seq and intents; half the bots here lack MESSAGE_CONTENT: 2 cohorts)\n");
-  console.log("sessions | parley frames/s | raw publish frames/s | ratio | parley p50/p99 ms | raw p50/p99 ms | frame bytes | cohorts | idle KiB/session (beyond bare socket)");
-  for (const n of SIZES) {
-    const ps: Result[] = [];
-    const rs: Result[] = [];
-    for (let i = 0; i < TRIALS; i++) {
-      ps.push(await benchParley(n));
-      rs.push(await benchRaw(n, ps[i].frameBytes));
-    }
-    // --best: each side's best trial (highest throughput; the trial with the lowest p99),
-    // for a machine shared with other work, which only ever makes a trial slower.
-    const fps = (xs: Result[]) => (BEST ? Math.max(...xs.map((x) => x.framesPerSec)) : median(xs.map((x) => x.framesPerSec)));
-    const lat = (xs: Result[]) => (BEST ? xs.map((x) => x.lat).reduce((a, b) => (pct(b, 99) < pct(a, 99) ? b : a)) : xs.flatMap((x) => x.lat));
-    const mem = (xs: Result[]) => median(xs.map((x) => x.memPerSocket));
-    const [pf, rf, pl, rl] = [fps(ps), fps(rs), lat(ps), lat(rs)];
-    console.log(
-      [
-        String(n).padStart(8),
-        fmt(pf).padStart(15),
-        fmt(rf).padStart(20),
-        fmt(pf / rf, 2).padStart(5),
-        `${fmt(pct(pl, 50), 2)}/${fmt(pct(pl, 99), 2)}`.padStart(17),
-        `${fmt(pct(rl, 50), 2)}/${fmt(pct(rl, 99), 2)}`.padStart(14),
-        String(ps[0].frameBytes).padStart(11),
-        String(ps[0].cohorts ?? "-").padStart(7),
-        `${fmt((mem(ps) - mem(rs)) / 1024, 1)} (${fmt(mem(ps) / 1024, 1)} total)`,
-      ].join(" | "),
-    );
+console.log(`gateway fan-out, ${MESSAGES} messages one at a time for latency, bursts of ${BURST} for throughput, ${BEST ? "best" : "median"} of ${TRIALS} trials`);
+console.log("clients in a child process (same for both) counting frames unparsed; latency = message accepted -> last frame counted");
+console.log("Parley publishes each frame once per cohort (live sessions sharing seq and intents; half the bots here lack MESSAGE_CONTENT: 2 cohorts)\n");
+console.log("sessions | parley frames/s | raw publish frames/s | ratio | parley p50/p99 ms | raw p50/p99 ms | frame bytes | cohorts | idle KiB/session (beyond bare socket)");
+for (const n of SIZES) {
+  const ps: Result[] = [];
+  const rs: Result[] = [];
+  for (let i = 0; i < TRIALS; i++) {
+    ps.push(await benchParley(n));
+    rs.push(await benchRaw(n, ps[i].frameBytes));
   }
-  process.exit(0);
+  // --best: each side's best trial (highest throughput; the trial with the lowest p99),
+  // for a machine shared with other work, which only ever makes a trial slower.
+  const fps = (xs: Result[]) => (BEST ? Math.max(...xs.map((x) => x.framesPerSec)) : median(xs.map((x) => x.framesPerSec)));
+  const lat = (xs: Result[]) => (BEST ? xs.map((x) => x.lat).reduce((a, b) => (pct(b, 99) < pct(a, 99) ? b : a)) : xs.flatMap((x) => x.lat));
+  const mem = (xs: Result[]) => median(xs.map((x) => x.memPerSocket));
+  const [pf, rf, pl, rl] = [fps(ps), fps(rs), lat(ps), lat(rs)];
+  console.log(
+    [
+      String(n).padStart(8),
+      fmt(pf).padStart(15),
+      fmt(rf).padStart(20),
+      fmt(pf / rf, 2).padStart(5),
+      `${fmt(pct(pl, 50), 2)}/${fmt(pct(pl, 99), 2)}`.padStart(17),
+      `${fmt(pct(rl, 50), 2)}/${fmt(pct(rl, 99), 2)}`.padStart(14),
+      String(ps[0].frameBytes).padStart(11),
+      String(ps[0].cohorts ?? "-").padStart(7),
+      `${fmt((mem(ps) - mem(rs)) / 1024, 1)} (${fmt(mem(ps) / 1024, 1)} total)`,
+    ].join(" | "),
+  );
 }
+process.exit(0);

@@ -7,130 +7,26 @@
  * p50/p99 latency from the message being sent to the last socket receiving it, and the
  * ratio. The bots' gateway figures are scripts/bench/gateway.ts.
  *
- * Fairness: the sockets live in a child process (this file with --client) that counts
+ * Fairness: the sockets live in a child process (clients.ts) that counts
  * frames without parsing them, for both servers alike; it reports over IPC, which adds
  * the same small delay to both latencies. Sides alternate per trial; throughput is the
  * median per side, latency percentiles are over every trial's messages.
  *
  *   bun scripts/bench/live.ts [--sizes 100,1000] [--messages 200] [--trials 3]
  */
+import { Clients } from "./clients";
 import { createParley } from "../../src/app";
 import { testConfig, SPEC_RATE_LIMITS } from "../../src/config";
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i];
-  if (a === "--client") args.set("client", "1");
-  else args.set(a.replace(/^--/, ""), process.argv[++i]);
+  args.set(a.replace(/^--/, ""), process.argv[++i]);
 }
 const SIZES = (args.get("sizes") ?? "100,1000").split(",").map(Number);
 const MESSAGES = Number(args.get("messages") ?? 200);
 const TRIALS = Number(args.get("trials") ?? 3);
 const BURST = 50;
-const CONNECT_BATCH = 100;
-
-// ---- the client side (child process) ----
-
-type ToClient = { connect: string; hellos: (string | null)[] } | { until: number } | { close: true };
-type FromClient = { connected: true } | { reached: number; bytes: number };
-
-function clientMain() {
-  const sockets: WebSocket[] = [];
-  let received = 0;
-  let bytes = 0;
-  let until = Infinity;
-  const reply = (m: FromClient) => process.send!(m);
-  const onFrame = (ev: MessageEvent) => {
-    bytes += (ev.data as string).length;
-    if (++received >= until) {
-      until = Infinity;
-      reply({ reached: received, bytes });
-    }
-  };
-  const open = (url: string) =>
-    new Promise<WebSocket>((resolve, reject) => {
-      const ws = new WebSocket(url);
-      ws.onopen = () => resolve(ws);
-      ws.onerror = () => reject(new Error("socket failed"));
-      ws.onmessage = onFrame;
-    });
-  process.on("message", async (m: ToClient) => {
-    if ("connect" in m) {
-      for (let i = 0; i < m.hellos.length; i += CONNECT_BATCH) {
-        const batch = await Promise.all(
-          m.hellos.slice(i, i + CONNECT_BATCH).map(async (hello) => {
-            const ws = await open(m.connect);
-            if (hello) ws.send(hello);
-            return ws;
-          }),
-        );
-        sockets.push(...batch);
-      }
-      reply({ connected: true });
-    } else if ("until" in m) {
-      if (received >= m.until) reply({ reached: received, bytes });
-      else until = m.until;
-    } else {
-      for (const ws of sockets) ws.close();
-      process.exit(0);
-    }
-  });
-}
-
-// ---- the measuring side ----
-
-class Clients {
-  private proc: ReturnType<typeof Bun.spawn>;
-  private waiting: { total: number; resolve: () => void } | null = null;
-  private connected: (() => void) | null = null;
-  expected = 0;
-  frames = 0;
-  bytes = 0;
-
-  constructor() {
-    this.proc = Bun.spawn([process.execPath, import.meta.path, "--client"], {
-      stdio: ["ignore", "inherit", "inherit"],
-      ipc: (m: FromClient) => {
-        if ("connected" in m) return this.connected?.();
-        this.frames = m.reached;
-        this.bytes = m.bytes;
-        if (!this.waiting || m.reached < this.waiting.total) return;
-        const w = this.waiting;
-        this.waiting = null;
-        w.resolve();
-      },
-    });
-  }
-
-  connect(url: string, hellos: (string | null)[]): Promise<void> {
-    return new Promise((resolve) => {
-      this.connected = resolve;
-      this.proc.send({ connect: url, hellos } satisfies ToClient);
-    });
-  }
-
-  /** Wait until `n` more frames than so far expected have arrived. */
-  expect(n: number): Promise<void> {
-    this.expected += n;
-    const total = this.expected;
-    return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`timed out waiting for frame ${total}`)), 30_000);
-      this.waiting = {
-        total,
-        resolve: () => {
-          clearTimeout(t);
-          resolve();
-        },
-      };
-      this.proc.send({ until: total } satisfies ToClient);
-    });
-  }
-
-  async close(): Promise<void> {
-    this.proc.send({ close: true } satisfies ToClient);
-    await this.proc.exited;
-  }
-}
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -223,35 +119,31 @@ async function benchRaw(n: number, frameBytes: number): Promise<Result> {
   return { ...r, frameBytes: frame.length };
 }
 
-if (args.has("client")) {
-  clientMain();
-} else {
-  const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
-  console.log(`people's live fan-out, ${MESSAGES} messages one at a time for latency, bursts of ${BURST} for throughput, median of ${TRIALS} trials`);
-  console.log("clients in a child process (same for both) counting frames unparsed; latency = message posted -> last frame counted");
-  console.log("Parley numbers each person's events (resume), so every socket gets its own frame; raw Bun publishes one frame to a topic\n");
-  console.log("people | parley frames/s | raw publish frames/s | ratio | parley p50/p99 ms | raw p50/p99 ms | frame bytes");
-  for (const n of SIZES) {
-    const ps: Result[] = [];
-    const rs: Result[] = [];
-    for (let i = 0; i < TRIALS; i++) {
-      ps.push(await benchParley(n));
-      rs.push(await benchRaw(n, ps[i].frameBytes));
-    }
-    const fps = (xs: Result[]) => pct(xs.map((x) => x.framesPerSec), 50);
-    const lat = (xs: Result[]) => xs.flatMap((x) => x.lat);
-    const [pf, rf, pl, rl] = [fps(ps), fps(rs), lat(ps), lat(rs)];
-    console.log(
-      [
-        String(n).padStart(6),
-        fmt(pf).padStart(15),
-        fmt(rf).padStart(20),
-        fmt(pf / rf, 2).padStart(5),
-        `${fmt(pct(pl, 50), 2)}/${fmt(pct(pl, 99), 2)}`.padStart(17),
-        `${fmt(pct(rl, 50), 2)}/${fmt(pct(rl, 99), 2)}`.padStart(14),
-        String(ps[0].frameBytes).padStart(11),
-      ].join(" | "),
-    );
+const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
+console.log(`people's live fan-out, ${MESSAGES} messages one at a time for latency, bursts of ${BURST} for throughput, median of ${TRIALS} trials`);
+console.log("clients in a child process (same for both) counting frames unparsed; latency = message posted -> last frame counted");
+console.log("Parley numbers each person's events (resume), so every socket gets its own frame; raw Bun publishes one frame to a topic\n");
+console.log("people | parley frames/s | raw publish frames/s | ratio | parley p50/p99 ms | raw p50/p99 ms | frame bytes");
+for (const n of SIZES) {
+  const ps: Result[] = [];
+  const rs: Result[] = [];
+  for (let i = 0; i < TRIALS; i++) {
+    ps.push(await benchParley(n));
+    rs.push(await benchRaw(n, ps[i].frameBytes));
   }
-  process.exit(0);
+  const fps = (xs: Result[]) => pct(xs.map((x) => x.framesPerSec), 50);
+  const lat = (xs: Result[]) => xs.flatMap((x) => x.lat);
+  const [pf, rf, pl, rl] = [fps(ps), fps(rs), lat(ps), lat(rs)];
+  console.log(
+    [
+      String(n).padStart(6),
+      fmt(pf).padStart(15),
+      fmt(rf).padStart(20),
+      fmt(pf / rf, 2).padStart(5),
+      `${fmt(pct(pl, 50), 2)}/${fmt(pct(pl, 99), 2)}`.padStart(17),
+      `${fmt(pct(rl, 50), 2)}/${fmt(pct(rl, 99), 2)}`.padStart(14),
+      String(ps[0].frameBytes).padStart(11),
+    ].join(" | "),
+  );
 }
+process.exit(0);
