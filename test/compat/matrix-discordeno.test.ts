@@ -19,18 +19,20 @@ import { scenario } from "./matrix";
 import { recordEvents } from "../helpers";
 import {
   BITS,
-  FULL_INTENTS,
-  PLAIN_INTENTS,
+  BURST,
   exhaustMessageBucket,
   expireAfterClose,
+  FULL_INTENTS,
+  interactionStates,
   limitedSince,
   liveSessions,
+  type MatrixServer,
   personTypes,
+  PLAIN_INTENTS,
   smallBucketLimits,
   smallGlobalLimits,
   startMatrix,
   until,
-  type MatrixServer,
 } from "./bots/js-world";
 import { join } from "node:path";
 import { BOTS, next } from "./support";
@@ -38,8 +40,6 @@ import { faultCells } from "./fault-cells";
 import { expectLibraryTime, expectServerTime, runShim, serverTimestamp } from "./epoch";
 
 const LIB = "discordeno";
-/** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
-const BURST = Array.from({ length: 12 }, (_, i) => i + 1);
 const EVENTS = [
   "ready",
   "guildCreate",
@@ -431,18 +431,6 @@ describe("discordeno matrix", () => {
     await epochProbe("plain", false);
   });
 });
-
-/** Run a slash command as alice and wait for the interaction's state to satisfy `ok`. */
-function interactionStates(s: MatrixServer) {
-  return async (name: string, options: unknown[] | undefined, ok: (st: any) => boolean) => {
-    const r = await s.sdk.as("alice").interact({ channel_id: "general", application_id: "FullBot", name, ...(options ? { options } : {}) });
-    expect(r.delivered).toBe(true);
-    return s.sdk.waitFor(async () => {
-      const st = await s.sdk.harness("GET", `/interactions/${r.id}`);
-      return ok(st) ? st : null;
-    });
-  };
-}
 
 faultCells({
   lib: LIB,

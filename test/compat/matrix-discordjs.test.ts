@@ -33,23 +33,22 @@ import {
 import { scenario } from "./matrix";
 import { call, recordEvents, refusal } from "../helpers";
 import {
+  BURST,
   exhaustMessageBucket,
   expireAfterClose,
   liveSessions,
+  type MatrixServer,
   personTypes,
   smallBucketLimits,
   smallGlobalLimits,
   startMatrix,
   until,
-  type MatrixServer,
 } from "./bots/js-world";
 import { eventsDuring, next } from "./support";
 import { faultCells } from "./fault-cells";
 import { expectLibraryTime, expectServerTime, runShim, serverTimestamp } from "./epoch";
 
 const LIB = "discord.js";
-/** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
-const BURST = Array.from({ length: 12 }, (_, i) => i + 1);
 const FULL = [I.Guilds, I.GuildMembers, I.GuildMessages, I.MessageContent, I.DirectMessages, I.GuildMessageReactions, I.GuildMessageTyping];
 const PLAIN = [I.Guilds, I.GuildMessages];
 

@@ -23,18 +23,19 @@ import { WebSocketManager, WebSocketShardEvents, type SessionInfo } from "@disco
 import { scenario } from "./matrix";
 import { call, recordEvents, refusal } from "../helpers";
 import {
-  FULL_INTENTS,
-  MESSAGE_CONTENT_BIT,
-  PLAIN_INTENTS,
+  BURST,
   exhaustMessageBucket,
   expireAfterClose,
+  FULL_INTENTS,
   liveSessions,
+  type MatrixServer,
+  MESSAGE_CONTENT_BIT,
   personTypes,
+  PLAIN_INTENTS,
   smallBucketLimits,
   smallGlobalLimits,
   startMatrix,
   until,
-  type MatrixServer,
 } from "./bots/js-world";
 import { next } from "./support";
 import { faultCells } from "./fault-cells";
@@ -42,8 +43,6 @@ import { DiscordSnowflake } from "@sapphire/snowflake";
 import { expectLibraryTime, expectServerTime, runShim, serverTimestamp } from "./epoch";
 
 const LIB = "@discordjs/core";
-/** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
-const BURST = Array.from({ length: 12 }, (_, i) => i + 1);
 
 interface Bot {
   rest: REST;

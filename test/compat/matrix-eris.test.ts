@@ -18,26 +18,25 @@ import { scenario } from "./matrix";
 import { recordEvents } from "../helpers";
 import {
   BITS,
-  FULL_INTENTS,
-  PLAIN_INTENTS,
+  BURST,
   exhaustMessageBucket,
   expireAfterClose,
-  liveSessions,
+  FULL_INTENTS,
   limitedSince,
+  liveSessions,
+  type MatrixServer,
   personTypes,
+  PLAIN_INTENTS,
   smallBucketLimits,
   smallGlobalLimits,
   startMatrix,
   until,
-  type MatrixServer,
 } from "./bots/js-world";
 import { next } from "./support";
 import { faultCells } from "./fault-cells";
 import { expectLibraryTime, expectServerTime, runShim, serverTimestamp } from "./epoch";
 
 const LIB = "eris";
-/** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
-const BURST = Array.from({ length: 12 }, (_, i) => i + 1);
 
 /** An https.Agent whose connections are plain TCP to the server (eris speaks TLS on 443 otherwise). */
 class PlainAgent extends Agent {

@@ -23,23 +23,22 @@ import {
 import { scenario } from "./matrix";
 import { recordEvents } from "../helpers";
 import {
+  BURST,
   exhaustMessageBucket,
   expireAfterClose,
   liveSessions,
+  type MatrixServer,
   personTypes,
   smallBucketLimits,
   smallGlobalLimits,
   startMatrix,
   until,
-  type MatrixServer,
 } from "./bots/js-world";
 import { next } from "./support";
 import { faultCells } from "./fault-cells";
 import { expectLibraryTime, expectServerTime, runShim, serverTimestamp } from "./epoch";
 
 const LIB = "oceanic.js";
-/** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
-const BURST = Array.from({ length: 12 }, (_, i) => i + 1);
 type IntentName = "GUILDS" | "GUILD_MEMBERS" | "GUILD_MESSAGES" | "MESSAGE_CONTENT" | "DIRECT_MESSAGES" | "GUILD_MESSAGE_REACTIONS" | "GUILD_MESSAGE_TYPING";
 const FULL: IntentName[] = ["GUILDS", "GUILD_MEMBERS", "GUILD_MESSAGES", "MESSAGE_CONTENT", "DIRECT_MESSAGES", "GUILD_MESSAGE_REACTIONS", "GUILD_MESSAGE_TYPING"];
 const PLAIN: IntentName[] = ["GUILDS", "GUILD_MESSAGES"];

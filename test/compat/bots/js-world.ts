@@ -4,6 +4,7 @@
  * started through the test SDK, and the few people's actions the harness has no
  * endpoint for (typing goes through the people's API, as a person's client would).
  */
+import { expect } from "bun:test";
 import type { Parley } from "../../../src/app";
 import { SPEC_RATE_LIMITS, type Config } from "../../../src/config";
 import { SESSION_TTL_MS } from "../../../src/gateway/protocol";
@@ -161,4 +162,19 @@ export async function until<T>(what: string, fn: () => T | null | undefined | fa
 export async function limitedSince(m: MatrixServer, app: string, cursor: string): Promise<boolean[]> {
   const t = await m.sdk.transcript(app, { after: cursor });
   return t.entries.flatMap((e) => (e.kind === "rest" && e.status === 429 ? [(e.response as { global?: boolean } | null)?.global === true] : []));
+}
+
+/** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */
+export const BURST = Array.from({ length: 12 }, (_, i) => i + 1);
+
+/** Run a slash command as alice and wait for the interaction's state to satisfy `ok`. */
+export function interactionStates(s: MatrixServer) {
+  return async (name: string, options: unknown[] | undefined, ok: (st: any) => boolean) => {
+    const r = await s.sdk.as("alice").interact({ channel_id: "general", application_id: "FullBot", name, ...(options ? { options } : {}) });
+    expect(r.delivered).toBe(true);
+    return s.sdk.waitFor(async () => {
+      const st = await s.sdk.harness("GET", `/interactions/${r.id}`);
+      return ok(st) ? st : null;
+    });
+  };
 }
