@@ -2,6 +2,7 @@
 import { useState } from "preact/hooks";
 import { api, ApiError } from "../api";
 import type { Me } from "../types";
+import { Field } from "./ui";
 
 interface Props {
   onSignedIn(token: string, user: Me): void;
@@ -70,44 +71,5 @@ export function SignIn({ onSignedIn }: Props) {
         )}
       </form>
     </main>
-  );
-}
-
-interface FieldProps {
-  id: string;
-  label: string;
-  value: string;
-  onInput(v: string): void;
-  error?: string;
-  type?: "text" | "password";
-  autoComplete?: string;
-  hint?: string;
-}
-
-function Field({ id, label, value, onInput, error, type = "text", autoComplete, hint }: FieldProps) {
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ") || undefined;
-  return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <input
-        id={id}
-        type={type as "text"}
-        value={value}
-        autoComplete={autoComplete}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={described}
-        onInput={(e) => onInput(e.currentTarget.value)}
-      />
-      {hint && (
-        <small id={`${id}-hint`} class="hint">
-          {hint}
-        </small>
-      )}
-      {error && (
-        <small id={`${id}-error`} class="error" role="alert">
-          {error}
-        </small>
-      )}
-    </div>
   );
 }

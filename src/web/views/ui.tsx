@@ -49,15 +49,17 @@ interface FieldProps {
   readOnly?: boolean;
   type?: "text" | "url" | "password";
   placeholder?: string;
+  autoComplete?: string;
 }
 
-export function Field({ id, label, value, onInput, error, hint, multiline, readOnly, type = "text", placeholder }: FieldProps) {
+export function Field({ id, label, value, onInput, error, hint, multiline, readOnly, type = "text", placeholder, autoComplete }: FieldProps) {
   const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ") || undefined;
   const common = {
     id,
     value,
     readOnly,
     placeholder,
+    autoComplete,
     "aria-invalid": error ? true : undefined,
     "aria-describedby": described,
     onInput: (e: Event) => onInput?.((e.currentTarget as HTMLInputElement | HTMLTextAreaElement).value),
