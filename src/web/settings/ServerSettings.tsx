@@ -79,10 +79,7 @@ function Overview({ guild }: { guild: Guild }) {
           Save
         </button>
       </div>
-      <ErrorLine error={req.error && !nameError ? errorText(req.error) : undefined} />
-      <p role="status" class="hint">
-        {req.status}
-      </p>
+      <Outcome req={req} field={nameError} />
     </form>
   );
 }
@@ -112,10 +109,7 @@ function Channels({ guild }: { guild: Guild }) {
           Create channel
         </button>
       </div>
-      <ErrorLine error={req.error && !nameError ? errorText(req.error) : undefined} />
-      <p role="status" class="hint">
-        {req.status}
-      </p>
+      <Outcome req={req} field={nameError} />
     </form>
   );
 }
@@ -147,11 +141,23 @@ function Invites({ guild }: { guild: Guild }) {
           Create invite link
         </button>
       </div>
-      <ErrorLine error={req.error ? errorText(req.error) : undefined} />
+      <Outcome req={req} />
+      {link && <CopyField id="invite-link" label="Invite link" value={link} copyLabel="Copy invite link" />}
+    </section>
+  );
+}
+
+/**
+ * What a form's request came to: its error (unless a field already shows it, beside the
+ * field) and the status line a screen reader announces.
+ */
+function Outcome({ req, field }: { req: ReturnType<typeof useRequest>; field?: string }) {
+  return (
+    <>
+      <ErrorLine error={req.error && !field ? errorText(req.error) : undefined} />
       <p role="status" class="hint">
         {req.status}
       </p>
-      {link && <CopyField id="invite-link" label="Invite link" value={link} copyLabel="Copy invite link" />}
-    </section>
+    </>
   );
 }
