@@ -28,6 +28,7 @@ export interface Command {
 }
 
 export const DATA_FLAG: FlagDef = { name: "data", kind: "string", help: "data directory (default ./parley-data; env PARLEY_DATA)" };
+const OWNER_FLAG: FlagDef = { name: "owner", kind: "string", help: "owning person (username or id)" };
 
 const SNOWFLAKE = /^\d{17,20}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -118,7 +119,7 @@ export const OPERATOR_COMMANDS: Command[] = [
     name: "guild create",
     usage: "parley guild create <name> --owner <person> [--channels general,random]",
     summary: "create a server owned by a person",
-    flags: [DATA_FLAG, { name: "owner", kind: "string", help: "owning person (username or id)" }, { name: "channels", kind: "string", help: "comma-separated channel names" }],
+    flags: [DATA_FLAG, OWNER_FLAG, { name: "channels", kind: "string", help: "comma-separated channel names" }],
     database: "existing",
     run(p, [name], f, out) {
       const owner = findPerson(p, required(f.owner, "--owner"));
@@ -144,7 +145,7 @@ export const OPERATOR_COMMANDS: Command[] = [
     name: "app create",
     usage: "parley app create <name> --owner <person> [--description D]",
     summary: "create an application and its bot; prints the token once",
-    flags: [DATA_FLAG, { name: "owner", kind: "string", help: "owning person (username or id)" }, { name: "description", kind: "string", help: "description" }],
+    flags: [DATA_FLAG, OWNER_FLAG, { name: "description", kind: "string", help: "description" }],
     database: "existing",
     run(p, [name], f, out) {
       const owner = findPerson(p, required(f.owner, "--owner"));
