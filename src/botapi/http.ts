@@ -229,7 +229,9 @@ function limitAndHandle(ex: Exchange): Answer | Promise<Answer> {
   } else {
     const verdict = api.limiter.take(def.method, def.path, `${bot?.botUserId ?? "anon"}|${major}`, bot !== null);
     ex.state = verdict.state;
-    if (!verdict.ok) return tooMany(verdict.global, verdict.retryAfterMs, verdict.state, clock.now());
+    // The refusal's own instant, not a fresh clock read: detritus rejects a bucket 429
+    // whose X-RateLimit-Reset-After differs from the body's retry_after by a millisecond.
+    if (!verdict.ok) return tooMany(verdict.global, verdict.retryAfterMs, verdict.state, verdict.now);
   }
   // Group commit (src/store/db.ts): the handler's writes share one commit with the
   // other requests of this turn, and nothing is answered before that commit, so an

@@ -23,7 +23,8 @@ export interface BucketState {
 
 export type Verdict =
   | { ok: true; state: BucketState }
-  | { ok: false; global: boolean; retryAfterMs: number; state: BucketState };
+  /** `now` is the instant the refusal was decided: its headers must say the same wait as its body. */
+  | { ok: false; global: boolean; retryAfterMs: number; state: BucketState; now: number };
 
 /** First 16 bytes of SHA-256 over "METHOD /api/v10/template", hex (spec 8.1 rule 4). */
 export function bucketHash(method: string, template: string): string {
@@ -76,7 +77,7 @@ export class RateLimiter {
     if (countsGlobal) {
       if (this.global.resetAt <= now) this.global = { resetAt: now + this.cfg.global.windowMs, used: 0 };
       if (this.global.used >= this.cfg.global.limit) {
-        return { ok: false, global: true, retryAfterMs: this.global.resetAt - now, state: this.peek(method, template, key) };
+        return { ok: false, global: true, retryAfterMs: this.global.resetAt - now, state: this.peek(method, template, key), now };
       }
       this.global.used++;
     }
@@ -88,7 +89,7 @@ export class RateLimiter {
       this.windows.set(wk, w);
     }
     const state = (): BucketState => ({ limit: rule.limit, remaining: Math.max(0, rule.limit - w!.used), resetAt: w!.resetAt, bucket });
-    if (w.used >= rule.limit) return { ok: false, global: false, retryAfterMs: w.resetAt - now, state: state() };
+    if (w.used >= rule.limit) return { ok: false, global: false, retryAfterMs: w.resetAt - now, state: state(), now };
     w.used++;
     return { ok: true, state: state() };
   }

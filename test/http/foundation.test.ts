@@ -264,6 +264,23 @@ describe("rate limits (virtual clock, no sleeping)", () => {
     expect((await call(p, "GET", "/users/@me", { token })).status).toBe(200);
   });
 
+  test("a bucket 429 says the same wait in X-RateLimit-Reset-After as in retry_after, even when the clock ticks while it is built", async () => {
+    // detritus-client rejects a bucket 429 whose header and body differ by a millisecond.
+    p.clock.set(Date.parse("2026-03-01T00:00:00Z"));
+    for (let i = 0; i < 10; i++) expect((await call(p, "GET", "/users/@me", { token })).status).toBe(200);
+    const frozen = p.clock.now.bind(p.clock);
+    let ticks = 0;
+    p.clock.now = () => frozen() + ticks++;
+    try {
+      const r = await call(p, "GET", "/users/@me", { token });
+      expect(r.status).toBe(429);
+      expect(ticks).toBeGreaterThan(1);
+      expect(Number(r.headers.get("x-ratelimit-reset-after")) * 1000).toBe(r.body.retry_after * 1000);
+    } finally {
+      p.clock.now = frozen;
+    }
+  });
+
   test("X-RateLimit-Bucket is the first 16 bytes of SHA-256 over method and /api/v10 template", async () => {
     const r = await call(p, "GET", "/users/@me", { token });
     const expected = bytesToHex(sha256(new TextEncoder().encode("GET /api/v10/users/@me")).subarray(0, 16));
