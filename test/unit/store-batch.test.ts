@@ -63,6 +63,23 @@ test("a failing write rolls back to its own savepoint; the batch's other writes 
   expect(published.map((p: any) => p.e)).toEqual(["a", "c"]);
 });
 
+test("a failing write larger than a journal chunk rolls back whole; savepoint journals are kept in memory", async () => {
+  expect(store.db.query("PRAGMA temp_store").get()).toEqual({ temp_store: 2 });
+  const a = store.batched(async () => put("a"));
+  // About 2 MiB of rows in one savepoint: its journal spans many in-memory chunks.
+  const big = store.batched(async () =>
+    store.write(() => {
+      for (let i = 0; i < 2000; i++) insert(`big-${String(i).padStart(4, "0")}-${"x".repeat(1000)}`);
+      insert("a"); // duplicate key: the whole write is undone
+    }),
+  );
+  const c = store.batched(async () => put("c"));
+  const settled = await Promise.allSettled([a, big, c]);
+  expect(settled.map((s) => s.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+  expect(committed()).toEqual(["a", "c"]);
+  expect(store.db.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
+});
+
 test("batched writes share one open transaction and publish after its commit, in write order", async () => {
   const writes = ["w1", "w2", "w3"].map((k) => store.batched(async () => put(k)));
   // Let every handler run (microtasks) but not the end of the turn.
