@@ -10,7 +10,7 @@
  *   publishes to as many sockets (target ceiling/Parley >= 0.8). Every frame is counted
  *   by a listener process; a run whose frames fall short fails.
  * Sides alternate for ROUNDS rounds; the best round of each side is kept.
- * The server's resident memory after all of it is reported last (target: 80 MiB).
+ * The server's resident memory ten seconds after all of it is reported last (target: 80 MiB).
  *   bun scripts/bench/paths.ts [--seconds 3] [--rounds 2] [--sessions 10] [--only me,read,post]
  */
 import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
@@ -146,8 +146,10 @@ export async function pathRows(o: PathOptions): Promise<Row[]> {
         missing.push(pp.missing, cp.missing);
       }
     }
-    // Resident memory once the load is over: the server collects after a whole quiet second (src/lifecycle.ts).
-    await Bun.sleep(3000);
+    // Resident memory ten seconds after the last request, once the server has settled: it
+    // collects and shrinks after a whole quiet second (src/lifecycle.ts), and the runtime's
+    // allocator hands the freed pages back a few seconds after that.
+    await Bun.sleep(10_000);
     const rssAfter = rssMiB(parley.proc.pid);
     const rssCeiling = rssMiB(app.proc.pid);
     for (const [k, rs] of Object.entries(res))
