@@ -1,13 +1,14 @@
 /**
  * Prometheus metrics through prom-client (the standard client for Node and Bun, and it
- * works in the compiled executable). Hot paths only bump plain numbers or call one
- * observe(); the registry reads the gauges when scraped.
+ * works in the compiled executable). Hot paths only bump plain numbers (plain-histogram.ts
+ * for request latency); the registry reads the gauges when scraped.
  *
  * prom-client is loaded on first use, or just after the server's first answer (warm()):
  * loading it costs several milliseconds the start-up path does without. Observations made
  * before that wait in a short queue and are counted when it loads.
  */
 import type * as Prom from "prom-client";
+import { PlainHistogram } from "./plain-histogram";
 
 export interface Metrics {
   /** Load prom-client now and count what waited. */
@@ -58,13 +59,11 @@ function load(gateway: GatewayGauges, frames: () => number): Live {
       for (const c of counted.values()) this.inc(c.labels, c.n);
     },
   });
-  const latency = new Histogram({
-    name: "parley_http_request_duration_seconds",
-    help: "Time from a request's arrival to its answer, by surface, method and route template",
-    labelNames: ["surface", "method", "route"],
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
+  const latency = new PlainHistogram(
+    "parley_http_request_duration_seconds",
+    "Time from a request's arrival to its answer, by surface, method and route template",
+    LATENCY_BUCKETS,
+  ).register(registry);
   new Counter({
     name: "parley_gateway_dispatched_frames_total",
     help: "Dispatch frames numbered for gateway sessions",
@@ -97,15 +96,11 @@ function load(gateway: GatewayGauges, frames: () => number): Live {
     buckets: BATCH_BUCKETS,
     registers: [registry],
   });
-  // A route's labelled histogram, kept by a key made once per request.
-  const timed = new Map<string, ReturnType<typeof latency.labels>>();
   return {
     registry,
     request(surface, method, route, status, ms) {
       const key = `${surface} ${method} ${route}`;
-      let time = timed.get(key);
-      if (!time) timed.set(key, (time = latency.labels(surface, method, route)));
-      time.observe(ms / 1000);
+      latency.observe(key, () => ({ surface, method, route }), ms / 1000);
       const statusKey = `${key} ${status}`;
       const c = counted.get(statusKey);
       if (c) c.n++;
