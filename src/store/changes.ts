@@ -13,10 +13,11 @@
  * only ever grow, so a reader compares one sum: any change anywhere it depends on makes
  * the sum differ.
  *
- * Other writers (the CLI beside a live server) are looked for on the first look of every
- * synchronous run of code (the answer holds until the next microtask). Bun drains
- * microtasks between two requests' handlers, so every request looks afresh: a token
- * rotated by the CLI before a request arrives is refused. PRAGMA data_version says
+ * Other writers (the CLI beside a live server) are looked for on the first look in every
+ * turn of the event loop (the answer holds until setImmediate). Every request handled in
+ * a turn had arrived before the turn began, so before that first look: a token rotated
+ * by the CLI before a request arrives is refused, and a busy server reads the -shm
+ * header once per turn rather than once per request. PRAGMA data_version says
  * whether another connection committed, but on a WAL file it costs two shm lock calls,
  * a good part of a cheap request. So the WAL index's header (the first 48 bytes of the
  * -shm file, which every commit by anyone rewrites: frame count, checksums, change
@@ -163,7 +164,7 @@ export class Changes {
   private checkOtherWriters(): void {
     if (this.checked || this.alone) return;
     this.checked = true;
-    queueMicrotask(this.uncheck);
+    setImmediate(this.uncheck);
     if (this.shm !== null) {
       const h = this.header;
       const n = readSync(this.shm, h, 0, HEADER_BYTES, 0);

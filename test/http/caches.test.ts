@@ -26,10 +26,17 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * The CLI's command, run in this process on its own connection, as `parley` beside a live
+ * server. Its answer waits for the event loop's next turn: a request sent after the CLI
+ * finished reaches a real server in a later turn than the commit, and the store looks for
+ * other writers once per turn (src/store/changes.ts).
+ */
 const cli = async (...argv: string[]) => {
   const out: string[] = [];
   const code = await main([...argv, "--data", dir], {}, (l) => out.push(l), () => {});
   expect(code).toBe(0);
+  await new Promise((r) => setImmediate(r));
   return out.join("\n");
 };
 
