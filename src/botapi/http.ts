@@ -221,7 +221,6 @@ function intercepted(hooks: RequestHooks[], info: RequestInfo, from: number): An
 function limitAndHandle(ex: Exchange): Answer | Promise<Answer> {
   const { api, def } = ex;
   const bot = ex.bot ?? null;
-  const clock = api.core.clock;
   const major = firstParam(def.path, ex.params);
   if (!bot && !major) {
     // Spec 8.1 rule 3: no bot token and no major parameter: not bucketed.
