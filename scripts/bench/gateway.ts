@@ -6,78 +6,45 @@
  * the last socket receiving it, the ratio (target >= 0.5 at 1000), and idle memory per
  * session beyond a bare socket.
  *
- * Fairness: the sockets live in a child process (clients.ts) that counts
+ * Fairness: the sockets live in child processes (clients.ts, one per side) that count
  * frames without parsing them, for both servers alike, so the server process measured
- * does only server work; "received" means counted by a client. The child reports over
- * IPC, which adds the same small delay to both latencies.
+ * does only server work; "received" means counted by a client. The children report over
+ * IPC, which adds the same small delay to both latencies. Both servers are up at once
+ * and the measurement alternates between them (paired.ts); each trial sets both up
+ * afresh, and figures are pooled over the trials. Server CPU per frame is printed
+ * beside throughput.
  *
- * Each size runs TRIALS times per side, alternating Parley and raw so that drift on a
- * shared machine hits both; throughput is the median per side, latency percentiles
- * are over every trial's messages.
- *
- *   bun scripts/bench/gateway.ts [--sizes 10,100,1000] [--messages 200] [--trials 3] [--best]
+ *   bun scripts/bench/gateway.ts [--sizes 10,100,1000] [--messages 300] [--bursts 6] [--trials 2]
  */
 import { Clients } from "./clients";
+import { frameOf, paired, pct, pool, rawServer, warmUp, type Side, type SideResult } from "./paired";
+import { argOf } from "./lib";
 import { createParley, type Parley } from "../../src/app";
 import { testConfig, SPEC_RATE_LIMITS } from "../../src/config";
 import { INTENTS } from "../../src/core/permissions";
 import { createApplicationWithToken, rotateToken } from "../../src/wire/tokens";
 
-const args = new Map<string, string>();
-for (let i = 2; i < process.argv.length; i++) {
-  const a = process.argv[i];
-  if (a === "--best") args.set("best", "1");
-  else args.set(a.replace(/^--/, ""), process.argv[++i]);
-}
-const SIZES = (args.get("sizes") ?? "10,100,1000").split(",").map(Number);
-const MESSAGES = Number(args.get("messages") ?? 200);
-/** Loopback on a shared machine is noisy: each side runs this many times, alternating, and medians are reported. */
-const TRIALS = Number(args.get("trials") ?? 3);
-const BURST = 50;
-const BEST = args.has("best");
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
+const sizesAt = process.argv.indexOf("--sizes");
+const SIZES = (sizesAt > 0 ? process.argv[sizesAt + 1] : "10,100,1000").split(",").map(Number);
+const OPTIONS = { messages: argOf("messages", 300), bursts: argOf("bursts", 6), burst: 50 };
+/** Fresh set-ups of both sides: what one set-up's socket order or heap happens to be is not the figure. */
+const TRIALS = argOf("trials", 2);
 
 function heap(): number {
   Bun.gc(true);
   return process.memoryUsage().heapUsed;
 }
 
-interface Result {
-  framesPerSec: number;
-  lat: number[];
+/** A side, its idle memory per socket, and how to take it down. */
+interface Setup {
+  side: Side;
   memPerSocket: number;
-  frameBytes: number;
   /** Parley only: how many publishes a message takes (cohorts of live sessions). */
-  cohorts?: number;
+  cohorts?: () => number | undefined;
+  stop(): Promise<void>;
 }
 
-const median = (xs: number[]) => pct(xs, 50);
-
-/** Latency: one message at a time; throughput: bursts of BURST messages. */
-async function measure(c: Clients, n: number, send: () => void): Promise<{ lat: number[]; framesPerSec: number; frameBytes: number }> {
-  const [frames0, bytes0] = [c.frames, c.bytes];
-  const lat: number[] = [];
-  for (let i = 0; i < MESSAGES; i++) {
-    const t0 = performance.now();
-    send();
-    await c.expect(n);
-    lat.push(performance.now() - t0);
-  }
-  const rounds = Math.max(1, Math.floor(MESSAGES / BURST));
-  const t0 = performance.now();
-  for (let r = 0; r < rounds; r++) {
-    for (let i = 0; i < BURST; i++) send();
-    await c.expect(n * BURST);
-  }
-  const secs = (performance.now() - t0) / 1000;
-  return { lat, framesPerSec: (rounds * BURST * n) / secs, frameBytes: Math.round((c.bytes - bytes0) / (c.frames - frames0)) };
-}
-
-async function benchParley(n: number): Promise<Result> {
+async function parleySide(n: number): Promise<Setup> {
   const p: Parley = createParley(testConfig({ harness: false, rateLimits: { ...SPEC_RATE_LIMITS, enabled: false } }));
   const w = p.seed({ users: [{ name: "alice", admin: true }], guilds: [{ name: "Bench", owner: "alice", channels: [{ name: "general" }] }] });
   const channelId = p.api.flakes.uuid(w.guilds.Bench.channels.general)!;
@@ -97,85 +64,89 @@ async function benchParley(n: number): Promise<Result> {
   p.listen();
   p.clock.advance(0); // virtual time: no heartbeat deadline fires during the run
 
-  const c = new Clients();
+  const clients = new Clients();
   const before = heap();
-  const ready = c.expect(n * 3); // HELLO + READY + GUILD_CREATE per socket
-  await c.connect(p.api.urls.gateway, identifies);
+  const ready = clients.expect(n * 3); // HELLO + READY + GUILD_CREATE per socket
+  await clients.connect(p.api.urls.gateway, identifies);
   await ready;
-  const mem = (heap() - before) / n;
-
+  const memPerSocket = (heap() - before) / n;
   const text = "the quick brown fox jumps over the lazy dog ".repeat(2);
-  const { lat, framesPerSec, frameBytes } = await measure(c, n, () => {
-    p.core.messages.create({ channelId, authorId: alice, content: text });
-  });
-  const cohorts = p.gateway.cohortSizes?.().length;
-  await c.close();
-  await p.stop();
-  return { framesPerSec, lat, memPerSocket: mem, frameBytes, cohorts };
+  const send = () => void p.core.messages.create({ channelId, authorId: alice, content: text });
+  return {
+    side: { clients, sockets: n, send },
+    memPerSocket,
+    cohorts: () => p.gateway.cohortSizes?.().length,
+    async stop() {
+      await clients.close();
+      await p.stop();
+    },
+  };
 }
 
-async function benchRaw(n: number, frameBytes: number): Promise<Result> {
-  const server = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch(req, srv) {
-      return srv.upgrade(req) ? undefined : new Response("no", { status: 400 });
-    },
-    websocket: {
-      open(ws) {
-        ws.subscribe("all");
-        ws.send("hello");
-      },
-      message() {},
-    },
-  });
-  const c = new Clients();
+async function rawSide(n: number, frameBytes: number): Promise<Setup> {
+  const server = rawServer("hello");
+  const clients = new Clients();
   const before = heap();
-  const ready = c.expect(n);
-  await c.connect(`ws://127.0.0.1:${server.port}/`, Array.from({ length: n }, () => null));
+  const ready = clients.expect(n);
+  await clients.connect(`ws://127.0.0.1:${server.port}/`, Array.from({ length: n }, () => null));
   await ready;
-  const mem = (heap() - before) / n;
+  const memPerSocket = (heap() - before) / n;
   // The same mean size as Parley's frames (half of its sessions get the content-less view).
-  const shell = (d: string) => JSON.stringify({ op: 0, s: 100, t: "MESSAGE_CREATE", d });
-  const frame = shell("x".repeat(Math.max(0, frameBytes - shell("").length)));
-  const { lat, framesPerSec } = await measure(c, n, () => {
-    server.publish("all", frame);
-  });
-  await c.close();
-  server.stop(true);
-  return { framesPerSec, lat, memPerSocket: mem, frameBytes: frame.length };
+  const frame = frameOf(frameBytes, (d) => JSON.stringify({ op: 0, s: 100, t: "MESSAGE_CREATE", d }));
+  return {
+    side: { clients, sockets: n, send: () => void server.publish("all", frame) },
+    memPerSocket,
+    async stop() {
+      await clients.close();
+      server.stop(true);
+    },
+  };
 }
+
+
+interface Trial {
+  parley: SideResult;
+  raw: SideResult;
+  mem: [number, number];
+  cohorts?: number;
+}
+
+async function trial(n: number): Promise<Trial> {
+  const p = await parleySide(n);
+  const frameBytes = await warmUp(p.side);
+  const r = await rawSide(n, frameBytes);
+  const [parley, raw] = await paired(p.side, r.side, OPTIONS);
+  const cohorts = p.cohorts?.();
+  await p.stop();
+  await r.stop();
+  return { parley, raw, mem: [p.memPerSocket, r.memPerSocket], cohorts };
+}
+
 
 const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
 
-console.log(`gateway fan-out, ${MESSAGES} messages one at a time for latency, bursts of ${BURST} for throughput, ${BEST ? "best" : "median"} of ${TRIALS} trials`);
-console.log("clients in a child process (same for both) counting frames unparsed; latency = message accepted -> last frame counted");
+console.log(`gateway fan-out, Parley and raw Bun publish up at once and measured alternately: ${OPTIONS.messages} messages each one at a time for latency, ${OPTIONS.bursts} bursts of ${OPTIONS.burst} each for throughput; ${TRIALS} trials pooled`);
+console.log("clients in child processes (one per side) counting frames unparsed; latency = message accepted -> last frame counted; CPU = this process (both servers), user + system");
 console.log("Parley publishes each frame once per cohort (live sessions sharing seq and intents; half the bots here lack MESSAGE_CONTENT: 2 cohorts)\n");
-console.log("sessions | parley frames/s | raw publish frames/s | ratio | parley p50/p99 ms | raw p50/p99 ms | frame bytes | cohorts | idle KiB/session (beyond bare socket)");
+console.log("sessions | parley frames/s | raw publish frames/s | ratio | parley p50/p99 ms | raw p50/p99 ms | frame bytes | cohorts | idle KiB/session (beyond bare socket) | parley CPU us/frame | raw CPU us/frame");
 for (const n of SIZES) {
-  const ps: Result[] = [];
-  const rs: Result[] = [];
-  for (let i = 0; i < TRIALS; i++) {
-    ps.push(await benchParley(n));
-    rs.push(await benchRaw(n, ps[i].frameBytes));
-  }
-  // --best: each side's best trial (highest throughput; the trial with the lowest p99),
-  // for a machine shared with other work, which only ever makes a trial slower.
-  const fps = (xs: Result[]) => (BEST ? Math.max(...xs.map((x) => x.framesPerSec)) : median(xs.map((x) => x.framesPerSec)));
-  const lat = (xs: Result[]) => (BEST ? xs.map((x) => x.lat).reduce((a, b) => (pct(b, 99) < pct(a, 99) ? b : a)) : xs.flatMap((x) => x.lat));
-  const mem = (xs: Result[]) => median(xs.map((x) => x.memPerSocket));
-  const [pf, rf, pl, rl] = [fps(ps), fps(rs), lat(ps), lat(rs)];
+  const trials: Trial[] = [];
+  for (let i = 0; i < TRIALS; i++) trials.push(await trial(n));
+  const [p, r] = [pool(trials.map((t) => t.parley)), pool(trials.map((t) => t.raw))];
+  const mem = (k: 0 | 1) => pct(trials.map((t) => t.mem[k]), 50);
   console.log(
     [
       String(n).padStart(8),
-      fmt(pf).padStart(15),
-      fmt(rf).padStart(20),
-      fmt(pf / rf, 2).padStart(5),
-      `${fmt(pct(pl, 50), 2)}/${fmt(pct(pl, 99), 2)}`.padStart(17),
-      `${fmt(pct(rl, 50), 2)}/${fmt(pct(rl, 99), 2)}`.padStart(14),
-      String(ps[0].frameBytes).padStart(11),
-      String(ps[0].cohorts ?? "-").padStart(7),
-      `${fmt((mem(ps) - mem(rs)) / 1024, 1)} (${fmt(mem(ps) / 1024, 1)} total)`,
+      fmt(p.framesPerSec).padStart(15),
+      fmt(r.framesPerSec).padStart(20),
+      fmt(p.framesPerSec / r.framesPerSec, 2).padStart(5),
+      `${fmt(pct(p.lat, 50), 2)}/${fmt(pct(p.lat, 99), 2)}`.padStart(17),
+      `${fmt(pct(r.lat, 50), 2)}/${fmt(pct(r.lat, 99), 2)}`.padStart(14),
+      String(p.frameBytes).padStart(11),
+      String(trials[0].cohorts ?? "-").padStart(7),
+      `${fmt((mem(0) - mem(1)) / 1024, 1)} (${fmt(mem(0) / 1024, 1)} total)`.padStart(36),
+      fmt(p.cpuUsPerFrame, 3).padStart(19),
+      fmt(r.cpuUsPerFrame, 3).padStart(16),
     ].join(" | "),
   );
 }

@@ -7,61 +7,31 @@
  * p50/p99 latency from the message being sent to the last socket receiving it, and the
  * ratio. The bots' gateway figures are scripts/bench/gateway.ts.
  *
- * Fairness: the sockets live in a child process (clients.ts) that counts
- * frames without parsing them, for both servers alike; it reports over IPC, which adds
- * the same small delay to both latencies. Sides alternate per trial; throughput is the
- * median per side, latency percentiles are over every trial's messages.
+ * Fairness: the sockets live in child processes (clients.ts, one per side) that count
+ * frames without parsing them, for both servers alike; they report over IPC, which adds
+ * the same small delay to both latencies. Both servers are up at once and measured
+ * alternately (paired.ts); figures are pooled over fresh set-ups (trials). Server CPU
+ * per frame is printed beside throughput.
  *
- *   bun scripts/bench/live.ts [--sizes 100,1000] [--messages 200] [--trials 3]
+ *   bun scripts/bench/live.ts [--sizes 100,1000] [--messages 300] [--bursts 6] [--trials 2]
  */
 import { Clients } from "./clients";
+import { frameOf, paired, pct, pool, rawServer, warmUp, type Side, type SideResult } from "./paired";
+import { argOf } from "./lib";
 import { createParley } from "../../src/app";
 import { testConfig, SPEC_RATE_LIMITS } from "../../src/config";
 
-const args = new Map<string, string>();
-for (let i = 2; i < process.argv.length; i++) {
-  const a = process.argv[i];
-  args.set(a.replace(/^--/, ""), process.argv[++i]);
-}
-const SIZES = (args.get("sizes") ?? "100,1000").split(",").map(Number);
-const MESSAGES = Number(args.get("messages") ?? 200);
-const TRIALS = Number(args.get("trials") ?? 3);
-const BURST = 50;
+const sizesAt = process.argv.indexOf("--sizes");
+const SIZES = (sizesAt > 0 ? process.argv[sizesAt + 1] : "100,1000").split(",").map(Number);
+const OPTIONS = { messages: argOf("messages", 300), bursts: argOf("bursts", 6), burst: 50 };
+const TRIALS = argOf("trials", 2);
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+interface Setup {
+  side: Side;
+  stop(): Promise<void>;
 }
 
-interface Result {
-  framesPerSec: number;
-  lat: number[];
-  frameBytes: number;
-}
-
-/** Latency: one message at a time; throughput: bursts of BURST messages. */
-async function measure(c: Clients, n: number, send: () => unknown): Promise<Result> {
-  const [frames0, bytes0] = [c.frames, c.bytes];
-  const lat: number[] = [];
-  for (let i = 0; i < MESSAGES; i++) {
-    const t0 = performance.now();
-    const arrived = c.expect(n);
-    await send();
-    await arrived;
-    lat.push(performance.now() - t0);
-  }
-  const rounds = Math.max(1, Math.floor(MESSAGES / BURST));
-  const t0 = performance.now();
-  for (let r = 0; r < rounds; r++) {
-    const arrived = c.expect(n * BURST);
-    await Promise.all(Array.from({ length: BURST }, send));
-    await arrived;
-  }
-  const secs = (performance.now() - t0) / 1000;
-  return { lat, framesPerSec: (rounds * BURST * n) / secs, frameBytes: Math.round((c.bytes - bytes0) / (c.frames - frames0)) };
-}
-
-async function benchParley(n: number): Promise<Result> {
+async function parleySide(n: number): Promise<Setup> {
   const p = createParley(testConfig({ harness: false, rateLimits: { ...SPEC_RATE_LIMITS, enabled: false } }));
   const w = p.seed({ users: [{ name: "alice" }], guilds: [{ name: "Bench", owner: "alice", channels: [{ name: "general" }] }] });
   const channelId = p.api.flakes.uuid(w.guilds.Bench.channels.general)!;
@@ -77,10 +47,10 @@ async function benchParley(n: number): Promise<Result> {
   const hellos = tokens.map((token) => JSON.stringify({ op: "hello", token }));
   p.listen();
   p.clock.advance(0); // virtual time: no idle deadline fires during the run
-  const c = new Clients();
+  const clients = new Clients();
   // Each socket: ready, then every other person's presence.updated as they come online.
-  const ready = c.expect(n + (n * (n - 1)) / 2);
-  await c.connect(`${p.api.urls.base.replace(/^http/, "ws")}/api/client/v1/live`, hellos);
+  const ready = clients.expect(n + (n * (n - 1)) / 2);
+  await clients.connect(`${p.api.urls.base.replace(/^http/, "ws")}/api/client/v1/live`, hellos);
   await ready;
   const post = new Request(`${p.api.urls.base}/api/client/v1/channels/${channelId}/messages`);
   const body = JSON.stringify({ content: "the quick brown fox jumps over the lazy dog ".repeat(2) });
@@ -88,61 +58,63 @@ async function benchParley(n: number): Promise<Result> {
   // and the virtual clock never ends one.
   let turn = 0;
   const auth = () => ({ Authorization: `Session ${tokens[turn++ % tokens.length]}`, "Content-Type": "application/json" });
-  const r = await measure(c, n, () => p.handle(new Request(post, { method: "POST", headers: auth(), body })));
-  await c.close();
-  await p.stop();
-  return r;
+  const send = () => p.handle(new Request(post, { method: "POST", headers: auth(), body }));
+  return {
+    side: { clients, sockets: n, send },
+    async stop() {
+      await clients.close();
+      await p.stop();
+    },
+  };
 }
 
-async function benchRaw(n: number, frameBytes: number): Promise<Result> {
-  const server = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch: (req, srv) => (srv.upgrade(req) ? undefined : new Response("no", { status: 400 })),
-    websocket: {
-      open(ws) {
-        ws.subscribe("all");
-        ws.send("ready");
-      },
-      message() {},
-    },
-  });
-  const c = new Clients();
-  const ready = c.expect(n);
-  await c.connect(`ws://127.0.0.1:${server.port}/`, Array.from({ length: n }, () => null));
+async function rawSide(n: number, frameBytes: number): Promise<Setup> {
+  const server = rawServer("ready");
+  const clients = new Clients();
+  const ready = clients.expect(n);
+  await clients.connect(`ws://127.0.0.1:${server.port}/`, Array.from({ length: n }, () => null));
   await ready;
-  const shell = (d: string) => `{"op":"event","seq":100,"type":"message.created","data":${JSON.stringify(d)}}`;
-  const frame = shell("x".repeat(Math.max(0, frameBytes - shell("").length)));
-  const r = await measure(c, n, () => server.publish("all", frame));
-  await c.close();
-  server.stop(true);
-  return { ...r, frameBytes: frame.length };
+  const frame = frameOf(frameBytes, (d) => `{"op":"event","seq":100,"type":"message.created","data":${JSON.stringify(d)}}`);
+  return {
+    side: { clients, sockets: n, send: () => void server.publish("all", frame) },
+    async stop() {
+      await clients.close();
+      server.stop(true);
+    },
+  };
 }
+
+
+async function trial(n: number): Promise<[SideResult, SideResult]> {
+  const p = await parleySide(n);
+  const r = await rawSide(n, await warmUp(p.side));
+  const out = await paired(p.side, r.side, OPTIONS);
+  await p.stop();
+  await r.stop();
+  return out;
+}
+
 
 const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
-console.log(`people's live fan-out, ${MESSAGES} messages one at a time for latency, bursts of ${BURST} for throughput, median of ${TRIALS} trials`);
-console.log("clients in a child process (same for both) counting frames unparsed; latency = message posted -> last frame counted");
+console.log(`people's live fan-out, Parley and raw Bun publish up at once and measured alternately: ${OPTIONS.messages} messages each one at a time for latency, ${OPTIONS.bursts} bursts of ${OPTIONS.burst} each for throughput; ${TRIALS} trials pooled`);
+console.log("clients in child processes (one per side) counting frames unparsed; latency = message posted -> last frame counted; CPU = this process (both servers), user + system");
 console.log("Parley numbers each person's events (resume), so every socket gets its own frame; raw Bun publishes one frame to a topic\n");
-console.log("people | parley frames/s | raw publish frames/s | ratio | parley p50/p99 ms | raw p50/p99 ms | frame bytes");
+console.log("people | parley frames/s | raw publish frames/s | ratio | parley p50/p99 ms | raw p50/p99 ms | frame bytes | parley CPU us/frame | raw CPU us/frame");
 for (const n of SIZES) {
-  const ps: Result[] = [];
-  const rs: Result[] = [];
-  for (let i = 0; i < TRIALS; i++) {
-    ps.push(await benchParley(n));
-    rs.push(await benchRaw(n, ps[i].frameBytes));
-  }
-  const fps = (xs: Result[]) => pct(xs.map((x) => x.framesPerSec), 50);
-  const lat = (xs: Result[]) => xs.flatMap((x) => x.lat);
-  const [pf, rf, pl, rl] = [fps(ps), fps(rs), lat(ps), lat(rs)];
+  const trials: [SideResult, SideResult][] = [];
+  for (let i = 0; i < TRIALS; i++) trials.push(await trial(n));
+  const [p, r] = [pool(trials.map((t) => t[0])), pool(trials.map((t) => t[1]))];
   console.log(
     [
       String(n).padStart(6),
-      fmt(pf).padStart(15),
-      fmt(rf).padStart(20),
-      fmt(pf / rf, 2).padStart(5),
-      `${fmt(pct(pl, 50), 2)}/${fmt(pct(pl, 99), 2)}`.padStart(17),
-      `${fmt(pct(rl, 50), 2)}/${fmt(pct(rl, 99), 2)}`.padStart(14),
-      String(ps[0].frameBytes).padStart(11),
+      fmt(p.framesPerSec).padStart(15),
+      fmt(r.framesPerSec).padStart(20),
+      fmt(p.framesPerSec / r.framesPerSec, 2).padStart(5),
+      `${fmt(pct(p.lat, 50), 2)}/${fmt(pct(p.lat, 99), 2)}`.padStart(17),
+      `${fmt(pct(r.lat, 50), 2)}/${fmt(pct(r.lat, 99), 2)}`.padStart(14),
+      String(p.frameBytes).padStart(11),
+      fmt(p.cpuUsPerFrame, 3).padStart(19),
+      fmt(r.cpuUsPerFrame, 3).padStart(16),
     ].join(" | "),
   );
 }

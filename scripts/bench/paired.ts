@@ -1,0 +1,136 @@
+/**
+ * Paired measurement for the fan-out benches (gateway.ts, live.ts): Parley and its
+ * ceiling (raw Bun publish) are both up at once, each with its own client process, and
+ * the measurement alternates between them, message by message for latency and burst by
+ * burst for throughput, the order flipping every pair. On a shared 2-core machine a
+ * neighbour's spell of work, or the kernel's, then lands on both sides alike instead
+ * of on whichever side happened to run during it: measured one side after the other,
+ * the same code's ratio moved by a third from run to run.
+ *
+ * Beside throughput: the server process's CPU time (user + system, both servers live in
+ * this process, the clients do not) per frame delivered, over the bursts of that side.
+ */
+import type { Clients } from "./clients";
+
+export interface Side {
+  clients: Clients;
+  /** Sockets that each get every message's frame. */
+  sockets: number;
+  /** Send one message (the promise, if any, settles once the server accepted it). */
+  send: () => unknown;
+}
+
+export interface SideResult {
+  framesPerSec: number;
+  /** Message accepted -> last socket's frame counted, ms, one message at a time. */
+  lat: number[];
+  cpuUsPerFrame: number;
+  frameBytes: number;
+}
+
+export interface PairedOptions {
+  /** Messages per side, one at a time, for latency. */
+  messages: number;
+  /** Bursts per side, for throughput. */
+  bursts: number;
+  burst: number;
+}
+
+async function one(s: Side): Promise<number> {
+  const t0 = performance.now();
+  const arrived = s.clients.expect(s.sockets);
+  await s.send();
+  await arrived;
+  return performance.now() - t0;
+}
+
+interface Tally {
+  ms: number;
+  cpuUs: number;
+  frames: number;
+}
+
+async function burst(s: Side, size: number, into: Tally): Promise<void> {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const arrived = s.clients.expect(s.sockets * size);
+  await Promise.all(Array.from({ length: size }, s.send));
+  await arrived;
+  into.ms += performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  into.cpuUs += cpu.user + cpu.system;
+  into.frames += s.sockets * size;
+}
+
+/** Measure two sides interleaved; `a` is Parley, `b` the ceiling. */
+export async function paired(a: Side, b: Side, o: PairedOptions): Promise<[SideResult, SideResult]> {
+  const start = [a, b].map((s) => [s.clients.frames, s.clients.bytes]);
+  const lat: [number[], number[]] = [[], []];
+  for (let i = 0; i < o.messages; i++) {
+    // a b, b a, a b, ...: neither side always runs right after the other's frames.
+    const first = i % 2;
+    lat[first].push(await one(first ? b : a));
+    lat[1 - first].push(await one(first ? a : b));
+  }
+  const tally: [Tally, Tally] = [
+    { ms: 0, cpuUs: 0, frames: 0 },
+    { ms: 0, cpuUs: 0, frames: 0 },
+  ];
+  for (let i = 0; i < o.bursts; i++) {
+    const first = i % 2;
+    await burst(first ? b : a, o.burst, tally[first]);
+    await burst(first ? a : b, o.burst, tally[1 - first]);
+  }
+  return [a, b].map((s, k) => {
+    const [frames0, bytes0] = start[k];
+    return {
+      framesPerSec: tally[k].frames / (tally[k].ms / 1000),
+      lat: lat[k],
+      cpuUsPerFrame: tally[k].cpuUs / tally[k].frames,
+      frameBytes: Math.round((s.clients.bytes - bytes0) / (s.clients.frames - frames0)),
+    };
+  }) as [SideResult, SideResult];
+}
+
+export function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((x, y) => x - y);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+/** A raw Bun server publishing one topic to every socket, the ceiling of both fan-out benches. */
+export function rawServer(greeting: string) {
+  return Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: (req, srv) => (srv.upgrade(req) ? undefined : new Response("no", { status: 400 })),
+    websocket: {
+      open(ws) {
+        ws.subscribe("all");
+        ws.send(greeting);
+      },
+      message() {},
+    },
+  });
+}
+
+/** `shell(d)` padded with `d` = "xxx…" to `bytes` in all: raw frames as large as Parley's mean frame. */
+export function frameOf(bytes: number, shell: (d: string) => string): string {
+  return shell("x".repeat(Math.max(0, bytes - shell("").length)));
+}
+
+/** Parley's mean frame size, from a warm-up that also settles the JIT (and the gateway's cohorts). */
+export async function warmUp(s: Side): Promise<number> {
+  const [frames0, bytes0] = [s.clients.frames, s.clients.bytes];
+  for (let i = 0; i < 50; i++) {
+    const arrived = s.clients.expect(s.sockets);
+    await s.send();
+    await arrived;
+  }
+  return Math.round((s.clients.bytes - bytes0) / (s.clients.frames - frames0));
+}
+
+/** Trials pooled: frames over time and CPU over frames (each trial ran as many bursts), every latency. */
+export function pool(xs: SideResult[]): SideResult {
+  const mean = (f: (x: SideResult) => number) => xs.reduce((a, x) => a + f(x), 0) / xs.length;
+  return { framesPerSec: 1 / mean((x) => 1 / x.framesPerSec), cpuUsPerFrame: mean((x) => x.cpuUsPerFrame), lat: xs.flatMap((x) => x.lat), frameBytes: xs[0].frameBytes };
+}
