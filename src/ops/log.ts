@@ -64,15 +64,17 @@ export type LineSink = (line: string) => void;
 const STDOUT_BATCH = 16 * 1024;
 const STDOUT_WAIT_MS = 50;
 const encoder = new TextEncoder();
-let buffer: Uint8Array | null = null;
-let used = 0;
+/** Lines waiting, joined only when written (a rope until then), and their length in UTF-16 units. */
+let waiting = "";
 let scheduled = false;
+let exitHooked = false;
 
 function flushStdout(): void {
   scheduled = false;
-  if (!used || !buffer) return;
-  writeAll(buffer.subarray(0, used));
-  used = 0;
+  if (!waiting) return;
+  const bytes = encoder.encode(waiting);
+  waiting = "";
+  writeAll(bytes);
 }
 
 /** All of `bytes` to stdout; a stdout that is gone (EPIPE) or stays full loses the log, never the server. */
@@ -93,24 +95,18 @@ function writeAll(bytes: Uint8Array): void {
  * stdout, written in batches: a write per line (a system call, and a wake-up of whatever
  * reads the pipe) cost more than the request it describes, and even one write per turn
  * of the event loop was a third of a cheap request's time under load. Lines wait at
- * most 50 ms or until 16 KiB wait (a quarter of a pipe's buffer, so a write seldom
- * waits for the reader); what waits is written at exit (process "exit" follows a normal
- * end, a handled signal and an uncaught error alike; only a SIGKILL loses the last 50 ms).
+ * most 50 ms or until about 16 KiB wait (a quarter of a pipe's buffer, so a write seldom
+ * waits for the reader), appended to one string that is encoded once per write; what
+ * waits is written at exit (process "exit" follows a normal end, a handled signal and an
+ * uncaught error alike; only a SIGKILL loses the last 50 ms).
  */
 const stdout: LineSink = (line) => {
-  if (!buffer) {
-    buffer = new Uint8Array(STDOUT_BATCH);
+  if (!exitHooked) {
+    exitHooked = true;
     process.on("exit", flushStdout);
   }
-  // Encoded straight into the buffer: no string is joined, nothing is left for the collector.
-  let r = encoder.encodeInto(line, buffer.subarray(used));
-  if (r.read < line.length) {
-    flushStdout();
-    r = encoder.encodeInto(line, buffer);
-    // A line longer than the whole buffer goes out on its own.
-    if (r.read < line.length) return writeAll(encoder.encode(line));
-  }
-  used += r.written;
+  waiting += line;
+  if (waiting.length >= STDOUT_BATCH) return flushStdout();
   if (!scheduled) {
     scheduled = true;
     setTimeout(flushStdout, STDOUT_WAIT_MS).unref();
@@ -150,13 +146,13 @@ export function createLogger(opts: { level: LogLevel; format: "pretty" | "json";
     defer: () => (deferred = true),
     request(r) {
       if (!requests) return;
-      const fields: Record<string, unknown> = { surface: r.surface, method: r.method, route: r.route, status: r.status, ms: round(r.ms) };
-      if (r.app) fields.app = r.app;
-      if (r.person) fields.person = r.person;
       // The pretty request line is ours from end to end: written directly, it skips
       // pino's JSON and parsing that JSON back, most of a line's cost. Once pino is
       // loaded (or not deferred), so that it keeps its place after queued lines.
-      if (opts.format === "pretty" && (log || !deferred)) return void sink(prettyRequest(isoNow(), "info", fields));
+      if (opts.format === "pretty" && (log || !deferred)) return void sink(prettyRequest(isoNow(), "info", r.method, r.route, r.status, round(r.ms), r.app ?? r.person ? r : null));
+      const fields: Record<string, unknown> = { surface: r.surface, method: r.method, route: r.route, status: r.status, ms: round(r.ms) };
+      if (r.app) fields.app = r.app;
+      if (r.person) fields.person = r.person;
       emit("info", fields, "request");
     },
     connection(c) {
@@ -190,9 +186,9 @@ function isoNow(): string {
 }
 
 /** A request line as `pretty` writes it: time, level, method, route template, status, duration, who. */
-function prettyRequest(time: string, level: string, r: Record<string, unknown>): string {
-  const who = r.app ? ` app=${r.app}` : r.person ? ` person=${r.person}` : "";
-  return `${time.slice(11, 23)} ${levelTag(level)} ${r.method} ${r.route} ${r.status} ${r.ms}ms${who}\n`;
+function prettyRequest(time: string, level: string, method: unknown, route: unknown, status: unknown, ms: unknown, by: { app?: unknown; person?: unknown } | null): string {
+  const who = by?.app ? ` app=${by.app}` : by?.person ? ` person=${by.person}` : "";
+  return `${time.slice(11, 23)} ${levelTag(level)} ${method} ${route} ${status} ${ms}ms${who}\n`;
 }
 
 /** A JSON line as one readable line: time, level, then the message's own words. */
@@ -205,7 +201,7 @@ export function pretty(line: string): string {
   }
   const { time, level, msg, ...rest } = o;
   const head = `${String(time ?? "").slice(11, 23)} ${levelTag(String(level ?? ""))}`;
-  if (msg === "request") return prettyRequest(String(time ?? ""), String(level ?? ""), rest);
+  if (msg === "request") return prettyRequest(String(time ?? ""), String(level ?? ""), rest.method, rest.route, rest.status, rest.ms, rest);
   if (msg === "gateway") {
     const end = rest.code === null ? "closed by the client" : `closed ${rest.code}`;
     const who = rest.app ? ` app=${rest.app} session=${rest.session} (${rest.how})` : " (no session)";
