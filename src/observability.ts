@@ -50,9 +50,12 @@ export function createObservability(config: Config, core: Core, flakes: Snowflak
   const metrics = createMetrics({ connections: () => conns.size, sessions: () => live });
   const logging = log.level === "trace" || log.level === "debug" || log.level === "info";
 
+  // Made once per route template: a string joined per request would be hashed anew by every lookup.
+  const botRoutes = new Map<string, string>();
   const requestHooks: RequestHooks = {
     answered(r, a, ms) {
-      const route = `/api/v10${r.template}`;
+      let route = botRoutes.get(r.template);
+      if (route === undefined) botRoutes.set(r.template, (route = `/api/v10${r.template}`));
       metrics.request("bot", r.method, route, a.status, ms);
       if (logging) log.request({ surface: "bot", method: r.method, route, status: a.status, ms, app: r.appId ? flakes.of(r.appId) : null });
     },

@@ -42,13 +42,51 @@ interface Live {
   committed(kind: "group" | "single", writes: number): void;
 }
 
+interface Counted {
+  labels: { surface: string; method: string; route: string; status: string };
+  n: number;
+}
+
+interface Series {
+  /** The latency histogram's key. */
+  key: string;
+  byStatus: Map<number, Counted>;
+}
+
+/**
+ * Requests counted in plain numbers on the request path, handed to prom-client when
+ * scraped (its inc() hashes a label object each time). A request's series is found by its
+ * parts, each a string the caller already holds (its hash is kept with it), instead of a
+ * key joined anew for every request.
+ */
+class RequestCounts {
+  readonly all: Counted[] = [];
+  private readonly byRoute = new Map<string, Map<string, Map<string, Series>>>();
+
+  series(surface: string, method: string, route: string): Series {
+    let bySurface = this.byRoute.get(route);
+    if (!bySurface) this.byRoute.set(route, (bySurface = new Map()));
+    let byMethod = bySurface.get(surface);
+    if (!byMethod) bySurface.set(surface, (byMethod = new Map()));
+    let s = byMethod.get(method);
+    if (!s) byMethod.set(method, (s = { key: `${surface} ${method} ${route}`, byStatus: new Map() }));
+    return s;
+  }
+
+  count(s: Series, surface: string, method: string, route: string, status: number): void {
+    const c = s.byStatus.get(status);
+    if (c) return void c.n++;
+    const fresh = { labels: { surface, method, route, status: String(status) }, n: 1 };
+    s.byStatus.set(status, fresh);
+    this.all.push(fresh);
+  }
+}
+
 function load(gateway: GatewayGauges, frames: () => number): Live {
   // require(): evaluated here, on first use, not when the executable starts.
   const { Counter, Gauge, Histogram, Registry } = require("prom-client") as typeof Prom;
   const registry = new Registry();
-  // Requests are counted in plain numbers on the request path and handed to prom-client
-  // when scraped: its inc() hashes a label object each time.
-  const counted = new Map<string, { labels: { surface: string; method: string; route: string; status: string }; n: number }>();
+  const counted = new RequestCounts();
   new Counter({
     name: "parley_http_requests_total",
     help: "HTTP requests answered, by surface, method, route template and status",
@@ -56,7 +94,7 @@ function load(gateway: GatewayGauges, frames: () => number): Live {
     registers: [registry],
     collect() {
       this.reset();
-      for (const c of counted.values()) this.inc(c.labels, c.n);
+      for (const c of counted.all) this.inc(c.labels, c.n);
     },
   });
   const latency = new PlainHistogram(
@@ -99,12 +137,9 @@ function load(gateway: GatewayGauges, frames: () => number): Live {
   return {
     registry,
     request(surface, method, route, status, ms) {
-      const key = `${surface} ${method} ${route}`;
-      latency.observe(key, () => ({ surface, method, route }), ms / 1000);
-      const statusKey = `${key} ${status}`;
-      const c = counted.get(statusKey);
-      if (c) c.n++;
-      else counted.set(statusKey, { labels: { surface, method, route, status: String(status) }, n: 1 });
+      const s = counted.series(surface, method, route);
+      latency.observe(s.key, () => ({ surface, method, route }), ms / 1000);
+      counted.count(s, surface, method, route, status);
     },
     committed: (kind, writes) => batches.observe({ kind }, writes),
   };
