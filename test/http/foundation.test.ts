@@ -40,7 +40,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createParley } from "../../src/app";
 import { testConfig, SPEC_RATE_LIMITS } from "../../src/config";
-import { bucketHash } from "../../src/botapi/ratelimit";
+import { bucketHash, seconds } from "../../src/botapi/ratelimit";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { INTENTS } from "../../src/core/permissions";
@@ -279,6 +279,11 @@ describe("rate limits (virtual clock, no sleeping)", () => {
     } finally {
       p.clock.now = frozen;
     }
+  });
+
+  test("X-RateLimit-Reset-After is written as toFixed(3) writes it, for every wait a window can have", () => {
+    for (let ms = 0; ms <= 120_000; ms++) if (seconds(ms) !== (ms / 1000).toFixed(3)) throw new Error(`${ms}: ${seconds(ms)}`);
+    for (const ms of [3_600_000, 86_400_001, 1.5, 999.9996, -0]) expect(seconds(ms)).toBe((ms / 1000).toFixed(3));
   });
 
   test("X-RateLimit-Bucket is the first 16 bytes of SHA-256 over method and /api/v10 template", async () => {
