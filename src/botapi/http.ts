@@ -111,8 +111,8 @@ function respond(ex: Exchange, a: Answer): Response {
   if (!hooks.length) return jsonResponseOwningHeaders(a.status, a.body, a.headers); // built here for this answer alone
   const ms = performance.now() - ex.started;
   for (const h of hooks) h.answered?.(ex.info(), a, ms);
-  // Hooks may keep the answer, or have given it (a fault): its headers are not ours to change.
-  return jsonResponse(a.status, a.body, a.headers);
+  // An answer a hook gave (a fault) may be given again: its headers are not ours to change.
+  return ex.given ? jsonResponse(a.status, a.body, a.headers) : jsonResponseOwningHeaders(a.status, a.body, a.headers);
 }
 
 /** One bot API request on its way through the pipeline: what the handler sees, and what the pipeline keeps. */
@@ -127,6 +127,8 @@ class Exchange implements Req {
   private q: URLSearchParams | undefined = undefined;
   private reason: string | null | undefined = undefined;
   private hookView: RequestInfo | null = null;
+  /** The answer is a hook's (a fault), not made for this request alone. */
+  given = false;
 
   constructor(
     readonly api: BotApi,
@@ -201,7 +203,8 @@ function answer(ex: Exchange): Answer | Promise<Answer> {
       ex.bot = bot;
     }
     const instead = api.hooks.length ? intercepted(api.hooks, ex.info(), 0) : null;
-    const out = instead instanceof Promise ? instead.then((a) => a ?? limitAndHandle(ex)) : (instead ?? limitAndHandle(ex));
+    const take = (a: Answer | null) => (a ? ((ex.given = true), a) : limitAndHandle(ex));
+    const out = instead instanceof Promise ? instead.then(take) : take(instead);
     return out instanceof Promise ? out.catch((e) => ex.failed(e)) : out;
   } catch (e) {
     return ex.failed(e);
