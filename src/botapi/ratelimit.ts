@@ -34,28 +34,33 @@ export function bucketHash(method: string, template: string): string {
 export class RateLimiter {
   private windows = new Map<string, Window>();
   private global: Window = { resetAt: 0, used: 0 };
-  private hashes = new Map<string, string>();
+  /** Rule and bucket by method, then template: strings every request already holds, not a key joined per request. */
+  private readonly routes = new Map<string, Map<string, { rule: RateLimitRule; bucket: string }>>();
 
   constructor(
     private readonly clock: Clock,
     private readonly cfg: Config["rateLimits"],
   ) {}
 
+  private route(method: string, template: string): { rule: RateLimitRule; bucket: string } {
+    let byTemplate = this.routes.get(method);
+    if (!byTemplate) this.routes.set(method, (byTemplate = new Map()));
+    let r = byTemplate.get(template);
+    if (!r) byTemplate.set(template, (r = { rule: this.cfg.routes[`${method} ${template}`] ?? this.cfg.default, bucket: bucketHash(method, template) }));
+    return r;
+  }
+
   rule(method: string, template: string): RateLimitRule {
-    return this.cfg.routes[`${method} ${template}`] ?? this.cfg.default;
+    return this.route(method, template).rule;
   }
 
   bucket(method: string, template: string): string {
-    const k = `${method} ${template}`;
-    let h = this.hashes.get(k);
-    if (!h) this.hashes.set(k, (h = bucketHash(method, template)));
-    return h;
+    return this.route(method, template).bucket;
   }
 
   /** Current state without consuming (for headers on unbucketed answers). */
   peek(method: string, template: string, key: string): BucketState {
-    const rule = this.rule(method, template);
-    const bucket = this.bucket(method, template);
+    const { rule, bucket } = this.route(method, template);
     const w = this.windows.get(`${key}|${bucket}`);
     const now = this.clock.now();
     if (!w || w.resetAt <= now) return { limit: rule.limit, remaining: rule.limit, resetAt: now + rule.windowMs, bucket };
@@ -69,8 +74,7 @@ export class RateLimiter {
    */
   take(method: string, template: string, key: string, countsGlobal: boolean): Verdict {
     const now = this.clock.now();
-    const rule = this.rule(method, template);
-    const bucket = this.bucket(method, template);
+    const { rule, bucket } = this.route(method, template);
     if (!this.cfg.enabled) {
       return { ok: true, state: { limit: rule.limit, remaining: rule.limit, resetAt: now + rule.windowMs, bucket } };
     }
