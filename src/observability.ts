@@ -62,7 +62,7 @@ export function createObservability(config: Config, core: Core, flakes: Snowflak
   };
 
   const gatewayHooks: GatewayHooks = {
-    dispatched: () => metrics.dispatched(),
+    numbered: (frames) => metrics.dispatched(frames),
     opened(connId) {
       conns.set(connId, { since: performance.now(), session: null, app: null, how: null });
     },

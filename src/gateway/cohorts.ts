@@ -44,14 +44,32 @@ export class Cohort implements CohortSlot {
 export class Cohorts {
   private nextId = 1;
   private epoch = 0;
+  /**
+   * Moves whenever a cohort is made or a session joins, moves or leaves one, or a session
+   * is added or forgotten (touch()): who a remembered fan-out reached may have changed
+   * (plans.ts).
+   */
+  version = 0;
   /** Set by the gateway when the first socket upgrades; until then there is nothing to publish to. */
   server: Server<unknown> | null = null;
   /** Live cohorts, for tests and the harness's understanding of fan-out. */
   readonly all = new Set<Cohort>();
 
-  constructor(private readonly prefix: string) {}
+  constructor(
+    private readonly prefix: string,
+    /** Told of every frame of every session (the harness's log): null when nobody asks. */
+    private readonly sink: FrameSink | null = null,
+    /** Told how many frames were numbered, once per send (the metrics). */
+    private readonly count: ((frames: number) => void) | null = null,
+  ) {}
+
+  /** Sessions were added or forgotten (the registry): see `version`. */
+  touch(): void {
+    this.version++;
+  }
 
   private create(intents: number, seq: number): Cohort {
+    this.version++;
     const c = new Cohort(`${this.prefix}${this.nextId++}`, intents, seq);
     this.all.add(c);
     return c;
@@ -68,6 +86,7 @@ export class Cohorts {
   leave(s: Session): void {
     const c = cohortOf(s);
     if (!c) return;
+    this.version++;
     c.members.delete(s);
     s.cohort = null;
     try {
@@ -79,6 +98,7 @@ export class Cohorts {
   }
 
   private move(s: Session, from: Cohort | null, to: Cohort): void {
+    this.version++;
     const ws = s.conn!.ws;
     if (from) {
       from.members.delete(s);
@@ -99,8 +119,17 @@ export class Cohorts {
    * `distinct`: the payloads are known to differ per bot (GUILD_CREATE's `joined_at`),
    * so they are not compared. Comparing or hashing them would also flatten the cheap
    * concatenated strings the rings hold into full copies, one per session.
+   *
+   * Answers the cohorts it sent to when it changed none (each heard the frame whole,
+   * none split or merged, `version` unmoved), else null: what a plan remembers (plans.ts).
    */
-  send(t: string, ss: Session[], ds: string[], now: number, sink: FrameSink | null, distinct = false): void {
+  send(t: string, ss: Session[], ds: string[], now: number, distinct = false): Cohort[] | null {
+    const version = this.version;
+    const touched = this.deliver(t, ss, ds, now, distinct);
+    return this.version === version ? touched : null;
+  }
+
+  private deliver(t: string, ss: Session[], ds: string[], now: number, distinct: boolean): Cohort[] {
     const epoch = ++this.epoch;
     const touched: Cohort[] = [];
     for (let i = 0; i < ss.length; i++) {
@@ -142,7 +171,10 @@ export class Cohorts {
       }
     }
 
-    if (whole.length === 1 && whole[0].recv.length === 1) return this.publish(t, whole[0], whole[0].recvD[0], now, sink);
+    if (whole.length === 1 && whole[0].recv.length === 1) {
+      this.publish(t, whole[0], whole[0].recvD[0], now);
+      return touched;
+    }
 
     // Cohorts whose members all get one payload: merge equal ones, then publish once each.
     let uniform: Map<string, Cohort[]> | null = null;
@@ -151,11 +183,11 @@ export class Cohorts {
       let same = !distinct || c.recv.length === 1;
       if (!distinct) for (let i = 1; i < c.recvD.length && same; i++) same = c.recvD[i] === d0;
       if (!same) {
-        this.sendEach(t, c, now, sink);
+        this.sendEach(t, c, now);
         continue;
       }
       if (distinct || whole.length === 1) {
-        this.publish(t, c, d0, now, sink);
+        this.publish(t, c, d0, now);
         continue;
       }
       uniform ??= new Map();
@@ -163,10 +195,12 @@ export class Cohorts {
       if (list) list.push(c);
       else uniform.set(d0, [c]);
     }
-    if (!uniform) return;
-    for (const [d, list] of uniform) {
-      for (const c of list.length > 1 ? this.merge(list) : list) this.publish(t, c, d, now, sink);
+    if (uniform) {
+      for (const [d, list] of uniform) {
+        for (const c of list.length > 1 ? this.merge(list) : list) this.publish(t, c, d, now);
+      }
     }
+    return touched;
   }
 
   /**
@@ -188,7 +222,8 @@ export class Cohorts {
     return out;
   }
 
-  private publish(t: string, c: Cohort, d: string, now: number, sink: FrameSink | null): void {
+  /** Number, send and record frame `t` with payload `d` for every member of `c`, published once. */
+  publish(t: string, c: Cohort, d: string, now: number): void {
     const s = ++c.seq;
     const frame = dispatchFrame(t, s, d);
     if (c.members.size === 1 || !this.server) {
@@ -196,21 +231,22 @@ export class Cohorts {
     } else {
       this.server.publish(c.topic, frame);
     }
-    for (const m of c.members) {
-      m.record(t, d, s, now);
-      sink?.(m, frame, t, s);
-    }
+    this.count?.(c.members.size);
+    const sink = this.sink;
+    for (const m of c.members) m.record(t, d, s, now);
+    if (sink) for (const m of c.members) sink(m, frame, t, s);
   }
 
-  private sendEach(t: string, c: Cohort, now: number, sink: FrameSink | null): void {
+  private sendEach(t: string, c: Cohort, now: number): void {
     const s = ++c.seq;
     const { recv, recvD } = c;
+    this.count?.(recv.length);
     for (let i = 0; i < recv.length; i++) {
       const m = recv[i];
       const frame = dispatchFrame(t, s, recvD[i]);
       m.conn!.ws.sendText(frame);
       m.record(t, recvD[i], s, now);
-      sink?.(m, frame, t, s);
+      this.sink?.(m, frame, t, s);
     }
   }
 }

@@ -16,6 +16,8 @@ export interface SessionRef {
 export interface GatewayHooks {
   /** A dispatch numbered for a session: sent if it is live, kept in its ring for RESUME if not. */
   dispatched?(s: SessionRef, frame: string): void;
+  /** `frames` dispatches numbered, for hooks that only count them: once per publish, not per session. */
+  numbered?(frames: number): void;
   /** Any other frame sent on a socket (HELLO, heartbeat ACKs, op 9, replayed dispatches). */
   sent?(connId: number, s: SessionRef | null, frame: string): void;
   /** A frame received on a socket. */

@@ -17,6 +17,12 @@ export interface Delivery {
   liveOnly?: boolean;
   /** The payload differs per bot: the fan-out need not look for sessions sharing it. */
   perBot?: boolean;
+  /**
+   * The payload depends on nothing but the session's intents (fixed, lazy and once
+   * payloads ignore the session), so a fan-out may follow a plan (plans.ts) and ask it
+   * of one member per cohort.
+   */
+  uniform?: boolean;
 }
 
 /** Who listens where, as the fan-out sees it. */

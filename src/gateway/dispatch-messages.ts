@@ -5,7 +5,7 @@ import type { DomainEvent } from "../core/events";
 import type { MessageModel } from "../core/reads";
 import { messageJson } from "../wire/serializers/message";
 import { memberJson } from "../wire/serializers/member";
-import { visibilitySlots } from "../wire/visibility";
+import { namedViewers, visibilitySlots } from "../wire/visibility";
 import type { GatewayContext } from "./context";
 import { fixed, once, type Audience, type Delivery } from "./deliveries";
 import { contentViewer, GATES } from "./intents";
@@ -27,14 +27,16 @@ export function messageDeliveries(ctx: GatewayContext, aud: Audience, e: Message
     if (e.ephemeralUserId) return [];
     const d: Record<string, unknown> = { id: f.of(e.messageId), channel_id: f.of(e.channelId) };
     if (e.guildId) d.guild_id = f.of(e.guildId);
-    return [{ bots: channelBots(aud, e.channelId, e.guildId), t: "MESSAGE_DELETE", intent, payload: fixed(d) }];
+    return [{ bots: channelBots(aud, e.channelId, e.guildId), t: "MESSAGE_DELETE", intent, payload: fixed(d), uniform: true }];
   }
   const row = ctx.core.messages.get(e.messageId);
   if (!row || row.ephemeral_user_id) return [];
   const bots = channelBots(aud, e.channelId, e.guildId);
   if (!bots.length) return [];
   const model = ctx.core.reads.messages.message(row, { member: true, viewerId: null });
-  return [{ bots, t: e.type === "message.created" ? "MESSAGE_CREATE" : "MESSAGE_UPDATE", intent, payload: messageViews(ctx, model) }];
+  // Per viewer when it has reactions (their `me`), or names a bot that listens (content rule).
+  const uniform = !model.reactions?.length && !namedViewers(model).some((id) => aud.hasSessions(id));
+  return [{ bots, t: e.type === "message.created" ? "MESSAGE_CREATE" : "MESSAGE_UPDATE", intent, payload: messageViews(ctx, model), uniform }];
 }
 
 /**
@@ -84,7 +86,7 @@ export function reactionDeliveries(ctx: GatewayContext, aud: Audience, e: Reacti
     return JSON.stringify(out);
   });
   const t = add ? "MESSAGE_REACTION_ADD" : "MESSAGE_REACTION_REMOVE";
-  return [{ bots, t, intent: GATES.reactions(e.guildId !== null), payload: d }];
+  return [{ bots, t, intent: GATES.reactions(e.guildId !== null), payload: d, uniform: true }];
 }
 
 export function typingDeliveries(ctx: GatewayContext, aud: Audience, e: TypingEvent): Delivery[] {
@@ -102,5 +104,5 @@ export function typingDeliveries(ctx: GatewayContext, aud: Audience, e: TypingEv
     }
     return JSON.stringify(out);
   });
-  return [{ bots, t: "TYPING_START", intent: GATES.typing(e.guildId !== null), payload: d }];
+  return [{ bots, t: "TYPING_START", intent: GATES.typing(e.guildId !== null), payload: d, uniform: true }];
 }

@@ -144,7 +144,7 @@ export class Dispatcher {
     return ctx.core.guilds.guildIdsOf(e.userId).flatMap((gid) => {
       const bots = aud.guildBots(gid);
       if (!bots.length) return [];
-      return [{ bots, t: "PRESENCE_UPDATE", intent: GATES.presences, payload: fixed(presenceJson(ctx.flakes, gid, e.userId, e.status)) }];
+      return [{ bots, t: "PRESENCE_UPDATE", intent: GATES.presences, payload: fixed(presenceJson(ctx.flakes, gid, e.userId, e.status)), uniform: true }];
     });
   }
 

@@ -2,21 +2,23 @@
  * The gateway (spec 3.2, 5, 6): Bun's native WebSocket server at /gateway, as named
  * parts: the session registry (registry.ts), the connection handler (connection.ts),
  * domain events to dispatches (dispatch.ts), intent filtering (intents.ts) and fan-out
- * by cohort (cohorts.ts). Sessions, replay rings and deadlines live in memory; every
- * deadline is a timer on the shared clock, so a virtual clock drives them in tests.
+ * by cohort (fanout.ts, cohorts.ts, plans.ts). Sessions, replay rings and deadlines live
+ * in memory; every deadline is a timer on the shared clock, so a virtual clock drives
+ * them in tests.
  */
 import type { Server, WebSocketHandler } from "bun";
 import type { DomainEvent } from "../core/events";
-import type { GatewayContext } from "./context";
+import type { GatewayContext, GatewayHooks } from "./context";
 import { CLOSE_HEARTBEAT_TIMEOUT, dispatchFrame, MAX_BUFFERED_BYTES, MAX_INBOUND_BYTES } from "./protocol";
 import type { FrameSink, Session } from "./session";
 import { Cohorts } from "./cohorts";
 import { SessionRegistry, type SessionInfo } from "./registry";
-import { Connections, type GatewaySocketData, type Push } from "./connection";
+import { Connections, type GatewaySocketData } from "./connection";
 import { GuildBots, GuildCreateCache } from "./caches";
 import { Dispatcher } from "./dispatch";
-import type { Audience, Delivery } from "./deliveries";
-import { hears, seesPresences } from "./intents";
+import type { Audience } from "./deliveries";
+import { FanOut } from "./fanout";
+import { seesPresences } from "./intents";
 
 export type { GatewaySocketData } from "./connection";
 export type { SessionInfo } from "./registry";
@@ -47,26 +49,19 @@ export interface Gateway {
    * frame each), largest first: how well fan-out is grouped, for tests and the bench.
    */
   cohortSizes(): number[];
+  /** Deliveries that visited every session, and those that followed a remembered plan (fanout.ts), for tests. */
+  fanOutCounts(): { visits: number; planned: number };
 }
 
 export function createGateway(ctx: GatewayContext): Gateway {
   const { core } = ctx;
   let nextConn = 1;
+  const { sink, count } = frameHooks(ctx.hooks);
   // Topics are per server; the prefix only keeps them readable apart from anything else published.
-  const cohorts = new Cohorts("gw:");
+  const cohorts = new Cohorts("gw:", sink, count);
   const registry = new SessionRegistry(core.clock, cohorts, () => guildBots.clear());
   const guildBots = new GuildBots(ctx, (botUserId) => registry.hasSessions(botUserId));
   const guildCreates = new GuildCreateCache(ctx);
-  const dispatchHooks = ctx.hooks.filter((h) => h.dispatched);
-  // Called for every frame of every session: one hook (the metrics) is called directly.
-  const only = dispatchHooks.length === 1 ? dispatchHooks[0] : null;
-  const sink: FrameSink | null = only
-    ? (s, frame) => only.dispatched!(s, frame)
-    : dispatchHooks.length
-      ? (s, frame) => {
-          for (const h of dispatchHooks) h.dispatched!(s, frame);
-        }
-      : null;
   const audience: Audience = {
     hasSessions: (botUserId) => registry.hasSessions(botUserId),
     guildBots: (guildId) => guildBots.of(guildId),
@@ -76,15 +71,16 @@ export function createGateway(ctx: GatewayContext): Gateway {
 
   /** Number, record and (when live) send one dispatch to one session. */
   function push(s: Session, t: string, d: string, now: number) {
-    if (s.cohort) return cohorts.send(t, [s], [d], now, sink);
+    if (s.cohort) return void cohorts.send(t, [s], [d], now);
     const seq = s.seq + 1;
     s.record(t, d, seq, now);
+    count?.(1);
     sink?.(s, dispatchFrame(t, seq, d), t, seq);
   }
 
   const connections = new Connections(ctx, registry, cohorts, push, (g, s) => guildCreates.payload(g, s.owner.botUserId, seesPresences(s)));
 
-  const scratch: Scratch = { live: [], ds: [], busy: false };
+  const fanOut = new FanOut(registry, cohorts, push);
 
   /** Fan a domain event out: live sessions by cohort, closed ones into their rings for RESUME. */
   function onEvent(e: DomainEvent) {
@@ -94,7 +90,7 @@ export function createGateway(ctx: GatewayContext): Gateway {
     if (e.type === "world.reset") return connections.closeAll();
     if (registry.size === 0) return; // nobody listening: no serialization work at all
     const now = core.clock.now();
-    for (const del of dispatcher.deliveriesFor(e)) fanOut(del, registry, cohorts, push, scratch, now, sink);
+    for (const del of dispatcher.deliveriesFor(e)) fanOut.deliver(del, now);
   }
   core.bus.subscribe(onEvent);
 
@@ -115,7 +111,31 @@ export function createGateway(ctx: GatewayContext): Gateway {
     disconnect: (sessionId, code = CLOSE_HEARTBEAT_TIMEOUT) => connections.disconnect(sessionId, code),
     invalidate: (sessionId) => connections.invalidateSession(sessionId),
     cohortSizes: () => [...cohorts.all].map((c) => c.members.size).sort((a, b) => b - a),
+    fanOutCounts: () => ({ ...fanOut.counts }),
   };
+}
+
+/**
+ * The hooks told of numbered frames: those that see each one (the harness's log) as one
+ * sink, called per session and frame; those that only count (the metrics) as one counter,
+ * called once per publish with how many sessions it numbered for.
+ */
+function frameHooks(hooks: GatewayHooks[]): { sink: FrameSink | null; count: ((n: number) => void) | null } {
+  const seeing = hooks.filter((h) => h.dispatched);
+  const counting = hooks.filter((h) => h.numbered);
+  const sink: FrameSink | null = !seeing.length
+    ? null
+    : seeing.length === 1
+      ? (s, frame) => seeing[0].dispatched!(s, frame)
+      : (s, frame) => {
+          for (const h of seeing) h.dispatched!(s, frame);
+        };
+  const count = !counting.length
+    ? null
+    : (n: number) => {
+        for (const h of counting) h.numbered!(n);
+      };
+  return { sink, count };
 }
 
 function socketHandler(connections: Connections): WebSocketHandler<GatewaySocketData> {
@@ -132,41 +152,4 @@ function socketHandler(connections: Connections): WebSocketHandler<GatewaySocket
     message: (ws, raw) => connections.message(ws, raw),
     close: (ws) => connections.closed(ws),
   };
-}
-
-/** Arrays a fan-out fills, reused from event to event. */
-interface Scratch {
-  live: Session[];
-  ds: string[];
-  busy: boolean;
-}
-
-/** One delivery: live sessions by cohort, closed ones into their rings for RESUME. */
-function fanOut(del: Delivery, registry: SessionRegistry, cohorts: Cohorts, push: Push, scratch: Scratch, now: number, sink: FrameSink | null): void {
-  // Scratch arrays, reused (cohorts.send copies what it keeps); fresh ones if an event
-  // arrives while these are in use (a socket closed by a send can cause a write).
-  const mine = !scratch.busy;
-  scratch.busy = true;
-  const live = mine ? scratch.live : [];
-  const ds = mine ? scratch.ds : [];
-  live.length = 0;
-  ds.length = 0;
-  try {
-    for (const bot of del.bots) {
-      const sessions = registry.ofBot(bot);
-      if (sessions === undefined) continue;
-      for (const s of sessions) {
-        if (!hears(s, del.intent)) continue;
-        if (s.cohort) {
-          live.push(s);
-          ds.push(del.payload(s));
-        } else if (!del.liveOnly) push(s, del.t, del.payload(s), now);
-      }
-    }
-    if (live.length) cohorts.send(del.t, live, ds, now, sink, del.perBot);
-  } finally {
-    live.length = 0;
-    ds.length = 0;
-    if (mine) scratch.busy = false;
-  }
 }

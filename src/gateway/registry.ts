@@ -39,6 +39,7 @@ export class SessionRegistry {
   }
 
   add(s: Session): void {
+    this.cohorts.touch();
     this.byId.set(s.id, s);
     let set = this.byBot.get(s.owner.botUserId);
     if (!set) {
@@ -69,6 +70,7 @@ export class SessionRegistry {
   /** Forget a session: it leaves its cohort, its expiry timer stops, it cannot be resumed. */
   drop(s: Session): void {
     this.cohorts.leave(s);
+    this.cohorts.touch();
     s.expiryTimer?.cancel();
     s.expiryTimer = null;
     this.byId.delete(s.id);

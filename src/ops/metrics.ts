@@ -17,8 +17,8 @@ export interface Metrics {
   defer(): void;
   /** One answered HTTP request (any surface), by route template. */
   request(surface: string, method: string, route: string, status: number, ms: number): void;
-  /** One dispatch numbered for a session (sent if live, kept for RESUME if not). */
-  dispatched(): void;
+  /** `frames` dispatches numbered for sessions (sent if live, kept for RESUME if not). */
+  dispatched(frames: number): void;
   /** One commit of the store: `writes` transactions (a group commit has many). */
   committed(kind: "group" | "single", writes: number): void;
   /** Prometheus text exposition. */
@@ -166,8 +166,8 @@ export function createMetrics(gateway: GatewayGauges): Metrics {
     warm: () => void warm(),
     defer: () => (deferred = true),
     request: (surface, method, route, status, ms) => (live ? live.request(surface, method, route, status, ms) : record((l) => l.request(surface, method, route, status, ms))),
-    dispatched() {
-      frames++;
+    dispatched(n) {
+      frames += n;
     },
     committed: (kind, writes) => record((l) => l.committed(kind, writes)),
     text() {

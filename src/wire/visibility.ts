@@ -65,3 +65,18 @@ export function visibilitySlots(m: MessageModel): (viewer: ContentViewer | null)
   const referenced = m.referenced ? contentSubject(m.referenced) : null;
   return (viewer) => (viewer === null ? 3 : (contentVisible(viewer, own) ? 1 : 0) | (referenced !== null && contentVisible(viewer, referenced) ? 2 : 0));
 }
+
+/**
+ * The users whose view of a message may differ from that of another viewer with the same
+ * intents: those the rule names (the author, the users mentioned, in the message and in
+ * the one it replies to). Every other viewer's view follows from their intents alone.
+ */
+export function namedViewers(m: MessageModel): string[] {
+  const out: string[] = [];
+  for (const subject of m.referenced ? [contentSubject(m), contentSubject(m.referenced)] : [contentSubject(m)]) {
+    if (subject.guildId === null) continue;
+    if (!subject.webhookId) out.push(subject.authorId);
+    out.push(...subject.mentions);
+  }
+  return out;
+}

@@ -204,4 +204,57 @@ describe("cohorts", () => {
     for (const s of ss.slice(1)) expect(seen(s.g.dispatches("MESSAGE_CREATE"))).toEqual([["MESSAGE_CREATE", 3, ""], ["MESSAGE_CREATE", 4, ""]]);
     expect(ss[0].g.dispatches("MESSAGE_CREATE").length).toBe(1);
   });
+
+  test("messages after the first to a guild follow the plan it left, and give every session what visiting each would", async () => {
+    const [c1, c2] = [await session("AllBot", MSG | I.MESSAGE_CONTENT), await session("AllBot", MSG | I.MESSAGE_CONTENT)];
+    const [a1, p1, p2] = [await session("AllBot", MSG), await session("PlainBot", MSG), await session("PlainBot", MSG)];
+    const all = [c1, c2, a1, p1, p2];
+    const counts = () => p.gateway.fanOutCounts();
+    say("one"); // brings the sessions together: cohorts change, nothing to remember
+    say("two"); // the first visit that changes nothing: remembered
+    const before = counts();
+    say("three");
+    say("four");
+    await syncAll(all);
+    expect(counts()).toEqual({ visits: before.visits, planned: before.planned + 2 });
+    expect(p.gateway.cohortSizes()).toEqual([3, 2]);
+    for (const s of [c1, c2]) expect(seen(s.g.dispatches("MESSAGE_CREATE")).slice(-2)).toEqual([["MESSAGE_CREATE", 5, "three"], ["MESSAGE_CREATE", 6, "four"]]);
+    for (const s of [a1, p1, p2]) expect(seen(s.g.dispatches("MESSAGE_CREATE")).slice(-2)).toEqual([["MESSAGE_CREATE", 5, ""], ["MESSAGE_CREATE", 6, ""]]);
+
+    // A message naming a bot that listens is per viewer: visited, and PlainBot reads it.
+    say(`<@${W.botUser("PlainBot")}> hi`);
+    await syncAll(all);
+    expect(counts().visits).toBe(before.visits + 1);
+    for (const s of [p1, p2]) expect(last(s)).toEqual(["MESSAGE_CREATE", 7, `<@${p.api.flakes.of(W.botUser("PlainBot"))}> hi`]);
+    expect(last(a1)).toEqual(["MESSAGE_CREATE", 7, ""]);
+
+    // A session that closes changes the audience: a visit, then a plan that records in its ring.
+    p.gateway.disconnect(p1.id, 4000);
+    await p1.g.closed;
+    say("five");
+    say("six");
+    await syncAll([c1, c2, a1, p2]);
+    expect(counts()).toEqual({ visits: before.visits + 2, planned: before.planned + 3 });
+    expect(last(p2)).toEqual(["MESSAGE_CREATE", 9, ""]);
+    const back = await resume(p1, 7);
+    expect(seen(back.dispatches())).toEqual([
+      ["MESSAGE_CREATE", 8, ""],
+      ["MESSAGE_CREATE", 9, ""],
+      ["RESUMED", 10, undefined],
+    ]);
+
+    // The resumed session and a new one change it again; every session still gets each frame once, in order.
+    const fresh = await session("PlainBot", MSG);
+    say("seven");
+    say("eight");
+    await syncAll([c1, c2, a1, p2, fresh]);
+    await back.sync();
+    expect(last(c1)).toEqual(["MESSAGE_CREATE", 11, "eight"]);
+    expect(last(p2)).toEqual(["MESSAGE_CREATE", 11, ""]);
+    expect(seen(back.dispatches()).slice(-2)).toEqual([["MESSAGE_CREATE", 11, ""], ["MESSAGE_CREATE", 12, ""]]);
+    expect(last(fresh)).toEqual(["MESSAGE_CREATE", 4, ""]);
+    const numbers = new Map<string, number[]>();
+    for (const e of p.events!.after(0)) numbers.set(e.sessionId, [...(numbers.get(e.sessionId) ?? []), JSON.parse(e.frame).s]);
+    for (const ss of numbers.values()) expect(ss).toEqual(ss.map((_, i) => i + 1));
+  });
 });

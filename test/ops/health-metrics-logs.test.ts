@@ -53,8 +53,13 @@ describe("health, readiness and metrics", () => {
     expect((await call(p, "GET", "/users/@me", { token })).status).toBe(200);
     expect((await call(p, "POST", `/channels/${general}/messages`, { token, body: { content: "hi" } })).status).toBe(200);
     expect((await call(p, "GET", "/users/@me", { token: "nope" })).status).toBe(401);
-    const gw = await Gw.open(p);
-    await gw.identify(token, INTENTS.GUILDS | INTENTS.GUILD_MESSAGES);
+    // Two sessions that come together in one cohort: a publish counts every session it numbers for.
+    const [gw, gw2] = [await Gw.open(p), await Gw.open(p)];
+    for (const g of [gw, gw2]) await g.identify(token, INTENTS.GUILDS | INTENTS.GUILD_MESSAGES);
+    for (const text of ["one", "two"]) p.core.messages.create({ channelId: p.api.flakes.uuid(general)!, authorId: p.api.flakes.uuid(w.users.alice.id)!, content: text });
+    for (const g of [gw, gw2]) await g.sync();
+    expect(p.gateway.cohortSizes()).toEqual([2]);
+    const frames = gw.dispatches().length + gw2.dispatches().length;
     const r = await fetch(`${p.api.urls.base}/metrics`);
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toContain("text/plain");
@@ -63,14 +68,16 @@ describe("health, readiness and metrics", () => {
     expect(text).toContain('parley_http_requests_total{surface="bot",method="POST",route="/api/v10/channels/{channel_id}/messages",status="200"} 1');
     expect(text).toContain('route="/api/v10/users/@me",status="401"} 1');
     expect(text).toMatch(/parley_http_request_duration_seconds_bucket\{le="0.005",surface="bot",method="GET",route="\/api\/v10\/users\/@me"\} \d/);
-    expect(text).toContain("parley_gateway_sessions 1");
-    expect(text).toContain("parley_gateway_connections 1");
-    expect(text).toMatch(/parley_gateway_dispatched_frames_total [1-9]/);
+    expect(text).toContain("parley_gateway_sessions 2");
+    expect(text).toContain("parley_gateway_connections 2");
+    expect(text).toContain(`parley_gateway_dispatched_frames_total ${frames}\n`);
     expect(text).toMatch(/parley_db_commit_writes_bucket\{le="1",kind="group"\} [1-9]/);
     expect(text).toMatch(/nodejs_eventloop_lag_seconds \d/);
     expect(text).not.toContain(general); // ids stay out of labels: templates only
-    gw.ws.close();
-    await gw.closed;
+    for (const g of [gw, gw2]) {
+      g.ws.close();
+      await g.closed;
+    }
   });
 
   test("log lines: one per request with the route template and the application; one per gateway connection; no secrets", async () => {
