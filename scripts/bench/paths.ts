@@ -9,7 +9,7 @@
  *   request against the ceiling app that authenticates, validates, inserts (WAL) and
  *   publishes to as many sockets (target ceiling/Parley >= 0.8). Every frame is counted
  *   by a listener process; a run whose frames fall short fails.
- * Sides alternate for ROUNDS rounds; the best round of each side is kept.
+ * Sides alternate for ROUNDS rounds (twice as many for /users/@me); the best round of each side is kept.
  * The server's resident memory ten seconds after all of it is reported last (target: 80 MiB).
  *   bun scripts/bench/paths.ts [--seconds 3] [--rounds 2] [--sessions 10] [--only me,read,post]
  */
@@ -129,11 +129,14 @@ export async function pathRows(o: PathOptions): Promise<Row[]> {
     const get = (pid: number, url: string, token: string) =>
       wrk({ url, pid, seconds: o.seconds, connections: 64, script: "auth.lua", env: { BOT_TOKEN: token }, warmupSeconds: 1 });
     const want = (k: string) => !o.only || o.only.includes(k);
-    for (let r = 0; r < o.rounds; r++) {
+    // The cheap read is judged on throughput, which a neighbour's busy spell moves most:
+    // it gets twice the rounds, each side's best kept.
+    for (let r = 0; r < o.rounds * 2; r++) {
       if (want("me")) {
         res.me.push(await get(parley.proc.pid, `${base(P.port)}/api/v10/users/@me`, P.token));
         res.meRaw.push(await get(raw.proc.pid, `${base(raw.info.port)}/api/v10/users/@me`, P.token));
       }
+      if (r >= o.rounds) continue;
       if (want("read")) {
         res.read.push(await get(parley.proc.pid, readUrl(P.port, P.channels[0], P.messages[0]), P.token));
         res.readCeil.push(await get(app.proc.pid, readUrl(app.info.port, app.info.channels[0], app.info.messages[0]), app.info.token));
@@ -172,7 +175,7 @@ export async function pathRows(o: PathOptions): Promise<Row[]> {
         ratio: meP.rps / meR.rps,
         target: ">= 0.6",
         met: meP.rps / meR.rps >= 0.6,
-        detail: `Parley ${side(meP)}; raw ${side(meR)}`,
+        detail: `Parley ${side(meP)}; raw ${side(meR)}; best of ${res.me.length} alternating rounds`,
       });
     if (want("read"))
       rows.push({
