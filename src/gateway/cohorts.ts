@@ -50,6 +50,8 @@ export class Cohorts {
    * (plans.ts).
    */
   version = 0;
+  /** Frames published (or sent per member) so far: see plans.ts. */
+  published = 0;
   /** Set by the gateway when the first socket upgrades; until then there is nothing to publish to. */
   server: Server<unknown> | null = null;
   /** Live cohorts, for tests and the harness's understanding of fan-out. */
@@ -224,6 +226,7 @@ export class Cohorts {
 
   /** Number, send and record frame `t` with payload `d` for every member of `c`, published once. */
   publish(t: string, c: Cohort, d: string, now: number): void {
+    this.published++;
     const s = ++c.seq;
     const frame = dispatchFrame(t, s, d);
     if (c.members.size === 1 || !this.server) {
@@ -238,6 +241,7 @@ export class Cohorts {
   }
 
   private sendEach(t: string, c: Cohort, now: number): void {
+    this.published++;
     const s = ++c.seq;
     const { recv, recvD } = c;
     this.count?.(recv.length);

@@ -26,7 +26,7 @@ export class FanOut {
   ) {}
 
   deliver(del: Delivery, now: number): void {
-    const plan = del.uniform ? this.plans.get(del, this.cohorts.version) : null;
+    const plan = del.uniform ? this.plans.get(del, this.cohorts.version, this.cohorts.published) : null;
     if (plan) {
       this.counts.planned++;
       this.follow(del, plan, now);
@@ -38,11 +38,17 @@ export class FanOut {
 
   /** The remembered way: one payload and one publish per cohort, then the closed sessions' rings. */
   private follow(del: Delivery, plan: Plan, now: number): void {
+    const before = this.cohorts.published;
+    let own = 0;
     for (const c of plan.cohorts) {
       const rep = c.members.values().next().value;
       // A socket closed by an earlier publish has left (and maybe emptied) its cohort.
-      if (rep !== undefined) this.cohorts.publish(del.t, c, del.payload(rep), now);
+      if (rep === undefined) continue;
+      this.cohorts.publish(del.t, c, del.payload(rep), now);
+      own++;
     }
+    // Only its own frames went out meanwhile: its cohorts' numbering moved alike.
+    if (this.cohorts.published === before + own) this.plans.followed(plan, this.cohorts.published);
     if (!del.liveOnly) for (const s of plan.closed) this.push(s, del.t, del.payload(s), now);
   }
 

@@ -20,6 +20,8 @@ import type { Session } from "./session";
 
 export interface Plan {
   version: number;
+  /** `Cohorts.published` when its cohorts were last seen not mergeable; -1 before the first look. */
+  checkedAt: number;
   cohorts: readonly Cohort[];
   /** Closed (resumable) sessions that hear it: their rings record it for RESUME. */
   closed: readonly Session[];
@@ -29,28 +31,51 @@ export class Plans {
   /** Weak: an audience array nobody keeps any more (a DM's, a guild's before a change) takes its plans with it. */
   private readonly byBots = new WeakMap<readonly string[], Map<number, Plan>>();
 
-  /** The plan for this delivery's audience, if one holds at `version`. */
-  get(del: Delivery, version: number): Plan | null {
+  /**
+   * The plan for this delivery's audience, if one holds at `version`. Not while two of its
+   * cohorts share intents and seq (a frame to only some of them can realign their
+   * numbering without changing any cohort): a visit merges those (cohorts.ts), where
+   * following the plan would go on publishing to both. Looked at again only after frames
+   * other than the plan's own were published (`published`, Cohorts.published): following
+   * a plan moves all of its cohorts' numbering alike.
+   */
+  get(del: Delivery, version: number, published: number): Plan | null {
     const p = this.byBots.get(del.bots)?.get(keyOf(del));
-    return p !== undefined && p.version === version ? p : null;
+    if (p === undefined || p.version !== version) return null;
+    if (p.checkedAt !== published) {
+      if (mergeable(p.cohorts)) return null;
+      p.checkedAt = published;
+    }
+    return p;
   }
 
-  /**
-   * Remember what a fan-out reached. Not when two of its cohorts share intents and seq:
-   * a delivery that sends them one payload would merge them (cohorts.ts), and a plan
-   * would keep publishing to both.
-   */
+  /** The plan was followed: its own frames, published up to `published`, leave it as it was. */
+  followed(p: Plan, published: number): void {
+    p.checkedAt = published;
+  }
+
+  /** Remember what a fan-out reached. */
   remember(del: Delivery, version: number, cohorts: Cohort[], closed: Session[]): void {
-    const seen = new Set<string>();
-    for (const c of cohorts) {
-      const k = `${c.intents}/${c.seq}`;
-      if (seen.has(k)) return;
-      seen.add(k);
-    }
     let byKey = this.byBots.get(del.bots);
     if (!byKey) this.byBots.set(del.bots, (byKey = new Map()));
-    byKey.set(keyOf(del), { version, cohorts: [...cohorts], closed: [...closed] });
+    byKey.set(keyOf(del), { version, checkedAt: -1, cohorts: [...cohorts], closed: [...closed] });
   }
 }
 
 const keyOf = (del: Delivery) => del.intent * 2 + (del.liveOnly ? 1 : 0);
+
+/** Whether two cohorts share intents and seq. */
+function mergeable(cs: readonly Cohort[]): boolean {
+  // Pairwise for the usual few (one per intents, and the splits of bots' own frames).
+  if (cs.length <= 8) {
+    for (let i = 1; i < cs.length; i++) for (let j = 0; j < i; j++) if (cs[i].seq === cs[j].seq && cs[i].intents === cs[j].intents) return true;
+    return false;
+  }
+  const seen = new Set<string>();
+  for (const c of cs) {
+    const k = `${c.intents}/${c.seq}`;
+    if (seen.has(k)) return true;
+    seen.add(k);
+  }
+  return false;
+}

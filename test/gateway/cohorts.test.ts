@@ -257,4 +257,30 @@ describe("cohorts", () => {
     for (const e of p.events!.after(0)) numbers.set(e.sessionId, [...(numbers.get(e.sessionId) ?? []), JSON.parse(e.frame).s]);
     for (const ss of numbers.values()) expect(ss).toEqual(ss.map((_, i) => i + 1));
   });
+
+  test("cohorts whose numbering realigns while a plan holds merge on the next shared frame all the same", async () => {
+    const [a1, a2, p1, p2] = [await session("AllBot", MSG), await session("AllBot", MSG), await session("PlainBot", MSG), await session("PlainBot", MSG)];
+    const all = [a1, a2, p1, p2];
+    /** How a message was fanned out: "visit" or "plan". */
+    const sayHow = (text: string) => {
+      const c0 = p.gateway.fanOutCounts();
+      say(text);
+      const c1 = p.gateway.fanOutCounts();
+      return c1.planned > c0.planned ? "plan" : c1.visits > c0.visits ? "visit" : "none";
+    };
+    say("one");
+    p.core.guilds.addMemberRole(W.guild("Lab"), W.botUser("AllBot"), roleId); // splits AllBot's sessions off
+    expect(sayHow("two")).toBe("visit"); // no cohort changes: its plan holds (two cohorts, at 5 and 4)
+    expect(sayHow("two, again")).toBe("plan"); // 6 and 5
+    p.core.guilds.addMemberRole(W.guild("Lab"), W.botUser("PlainBot"), roleId); // PlainBot's catch up: both at 6
+    await syncAll(all);
+    expect(p.gateway.cohortSizes()).toEqual([2, 2]);
+    expect(sayHow("three")).toBe("visit");
+    await syncAll(all);
+    expect(p.gateway.cohortSizes()).toEqual([4]);
+    expect(sayHow("four")).toBe("visit");
+    expect(sayHow("five")).toBe("plan");
+    await syncAll(all);
+    for (const s of all) expect(seen(s.g.dispatches("MESSAGE_CREATE")).slice(-3)).toEqual([["MESSAGE_CREATE", 7, ""], ["MESSAGE_CREATE", 8, ""], ["MESSAGE_CREATE", 9, ""]]);
+  });
 });
