@@ -14,7 +14,7 @@
  * afresh, and figures are pooled over the trials. Server CPU per frame is printed
  * beside throughput.
  *
- *   bun scripts/bench/gateway.ts [--sizes 10,100,1000] [--messages 300] [--bursts 6] [--trials 2]
+ *   bun scripts/bench/gateway.ts [--sizes 10,100,1000] [--messages 500] [--bursts 6] [--trials 2]
  */
 import { Clients } from "./clients";
 import { frameOf, paired, pct, pool, rawServer, warmUp, type Side, type SideResult } from "./paired";
@@ -26,7 +26,7 @@ import { createApplicationWithToken, rotateToken } from "../../src/wire/tokens";
 
 const sizesAt = process.argv.indexOf("--sizes");
 const SIZES = (sizesAt > 0 ? process.argv[sizesAt + 1] : "10,100,1000").split(",").map(Number);
-const OPTIONS = { messages: argOf("messages", 300), bursts: argOf("bursts", 6), burst: 50 };
+const OPTIONS = { messages: argOf("messages", 500), bursts: argOf("bursts", 6), burst: 50 };
 /** Fresh set-ups of both sides: what one set-up's socket order or heap happens to be is not the figure. */
 const TRIALS = argOf("trials", 2);
 

@@ -17,12 +17,14 @@
  * Intents are part of the key so that content and content-less views of one guild never
  * merge only to split again on the next message.
  *
- * Numbering and replay stay per session: every member records every frame in its own
- * ring (payload references are shared), exactly as a per-session send would.
+ * Numbering and replay stay per session, exactly as a per-session send would give them,
+ * but a frame is recorded once, in its cohort's ring, and a member takes the frames it got
+ * there into its own ring when it leaves (Session.leaving): recording a frame in a
+ * thousand members' rings cost a thousand scattered writes per message.
  */
 import type { Server } from "bun";
 import { dispatchFrame } from "./protocol";
-import type { CohortSlot, FrameSink, Session } from "./session";
+import { Ring, type CohortSlot, type FrameSink, type Session } from "./session";
 
 /** The cohort of a live session (set by this module only). */
 const cohortOf = (s: Session) => s.cohort as Cohort | null;
@@ -33,11 +35,15 @@ export class Cohort implements CohortSlot {
   mark = 0;
   recv: Session[] = [];
   recvD: string[] = [];
-  /** Seq every member has reached: the next frame of each carries seq + 1. */
+  /** The frames numbered here, each member's since it joined. */
+  readonly ring = new Ring();
   constructor(
     readonly topic: string,
     readonly intents: number,
+    /** Seq every member has reached: the next frame of each carries seq + 1. */
     public seq: number,
+    /** When its last frame was numbered: its members' last dispatch, for their expiry once closed. */
+    public lastAt: number,
   ) {}
 }
 
@@ -70,9 +76,9 @@ export class Cohorts {
     this.version++;
   }
 
-  private create(intents: number, seq: number): Cohort {
+  private create(intents: number, seq: number, lastAt: number): Cohort {
     this.version++;
-    const c = new Cohort(`${this.prefix}${this.nextId++}`, intents, seq);
+    const c = new Cohort(`${this.prefix}${this.nextId++}`, intents, seq, lastAt);
     this.all.add(c);
     return c;
   }
@@ -80,7 +86,7 @@ export class Cohorts {
   /** A session that has just become live (IDENTIFY or RESUME) starts in a cohort of its own. */
   join(s: Session): void {
     if (s.cohort) this.leave(s);
-    const c = this.create(s.intents, s.seq);
+    const c = this.create(s.intents, s.seq, s.lastActivity);
     this.move(s, null, c);
   }
 
@@ -89,6 +95,7 @@ export class Cohorts {
     const c = cohortOf(s);
     if (!c) return;
     this.version++;
+    s.leaving(c);
     c.members.delete(s);
     s.cohort = null;
     try {
@@ -103,12 +110,14 @@ export class Cohorts {
     this.version++;
     const ws = s.conn!.ws;
     if (from) {
+      s.leaving(from);
       from.members.delete(s);
       ws.unsubscribe(from.topic);
       if (!from.members.size) this.all.delete(from);
     }
     to.members.add(s);
     s.cohort = to;
+    s.joinedAt = to.seq;
     // A cohort of one is sent to directly (publish()): its topic would only hold memory,
     // about a kilobyte per idle session. Members subscribe once there are two of them.
     if (to.members.size === 2) for (const m of to.members) m.conn!.ws.subscribe(to.topic);
@@ -158,7 +167,7 @@ export class Cohorts {
       }
       const stayers: Session[] = [];
       for (const m of c.members) if (m.mark !== epoch) stayers.push(m);
-      const n = this.create(c.intents, c.seq);
+      const n = this.create(c.intents, c.seq, c.lastAt);
       if (c.recv.length * 2 >= c.members.size) {
         for (const m of stayers) this.move(m, c, n);
         whole.push(c);
@@ -224,10 +233,12 @@ export class Cohorts {
     return out;
   }
 
-  /** Number, send and record frame `t` with payload `d` for every member of `c`, published once. */
+  /** Number, send and record frame `t` with payload `d` for every member of `c`: published once, recorded once. */
   publish(t: string, c: Cohort, d: string, now: number): void {
     this.published++;
     const s = ++c.seq;
+    c.ring.set(s, t, d);
+    c.lastAt = now;
     const frame = dispatchFrame(t, s, d);
     if (c.members.size === 1 || !this.server) {
       for (const m of c.members) m.conn!.ws.sendText(frame);
@@ -236,7 +247,6 @@ export class Cohorts {
     }
     this.count?.(c.members.size);
     const sink = this.sink;
-    for (const m of c.members) m.record(t, d, s, now);
     if (sink) for (const m of c.members) sink(m, frame, t, s);
   }
 
@@ -244,12 +254,15 @@ export class Cohorts {
     this.published++;
     const s = ++c.seq;
     const { recv, recvD } = c;
+    const views = new Map<Session, string>();
+    for (let i = 0; i < recv.length; i++) views.set(recv[i], recvD[i]);
+    c.ring.set(s, t, views);
+    c.lastAt = now;
     this.count?.(recv.length);
     for (let i = 0; i < recv.length; i++) {
       const m = recv[i];
       const frame = dispatchFrame(t, s, recvD[i]);
       m.conn!.ws.sendText(frame);
-      m.record(t, recvD[i], s, now);
       this.sink?.(m, frame, t, s);
     }
   }

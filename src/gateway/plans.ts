@@ -19,7 +19,6 @@ import type { Delivery } from "./deliveries";
 import type { Session } from "./session";
 
 export interface Plan {
-  version: number;
   /** `Cohorts.published` when its cohorts were last seen not mergeable; -1 before the first look. */
   checkedAt: number;
   cohorts: readonly Cohort[];
@@ -28,8 +27,21 @@ export interface Plan {
 }
 
 export class Plans {
-  /** Weak: an audience array nobody keeps any more (a DM's, a guild's before a change) takes its plans with it. */
-  private readonly byBots = new WeakMap<readonly string[], Map<number, Plan>>();
+  /**
+   * The plans made at `version`: any change of it ends them all, so they are dropped
+   * together (and with them the cohorts and sessions they held) at the next look.
+   */
+  private version = -1;
+  /** Weak: an audience array nobody keeps any more (a DM's) takes its plans with it. */
+  private byBots = new WeakMap<readonly string[], Map<number, Plan>>();
+
+  private at(version: number): WeakMap<readonly string[], Map<number, Plan>> {
+    if (version !== this.version) {
+      this.version = version;
+      this.byBots = new WeakMap();
+    }
+    return this.byBots;
+  }
 
   /**
    * The plan for this delivery's audience, if one holds at `version`. Not while two of its
@@ -40,8 +52,8 @@ export class Plans {
    * a plan moves all of its cohorts' numbering alike.
    */
   get(del: Delivery, version: number, published: number): Plan | null {
-    const p = this.byBots.get(del.bots)?.get(keyOf(del));
-    if (p === undefined || p.version !== version) return null;
+    const p = this.at(version).get(del.bots)?.get(keyOf(del));
+    if (p === undefined) return null;
     if (p.checkedAt !== published) {
       if (mergeable(p.cohorts)) return null;
       p.checkedAt = published;
@@ -54,11 +66,12 @@ export class Plans {
     p.checkedAt = published;
   }
 
-  /** Remember what a fan-out reached. */
+  /** Remember what a fan-out reached, at `version`. */
   remember(del: Delivery, version: number, cohorts: Cohort[], closed: Session[]): void {
-    let byKey = this.byBots.get(del.bots);
-    if (!byKey) this.byBots.set(del.bots, (byKey = new Map()));
-    byKey.set(keyOf(del), { version, checkedAt: -1, cohorts: [...cohorts], closed: [...closed] });
+    const plans = this.at(version);
+    let byKey = plans.get(del.bots);
+    if (!byKey) plans.set(del.bots, (byKey = new Map()));
+    byKey.set(keyOf(del), { checkedAt: -1, cohorts: [...cohorts], closed: [...closed] });
   }
 }
 

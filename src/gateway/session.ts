@@ -1,7 +1,8 @@
 /**
  * A gateway session outlives its socket: it keeps numbering frames and recording them
- * in its replay ring while closed, until it expires (spec 3.2). The socket side
- * (Conn) holds the per-connection deadlines.
+ * in its replay ring while closed, until it expires (spec 3.2). While live, in a cohort,
+ * its frames are recorded once in the cohort's ring and become its own when it leaves.
+ * The socket side (Conn) holds the per-connection deadlines.
  */
 import type { ServerWebSocket } from "bun";
 import type { TimerHandle } from "../core/clock";
@@ -29,30 +30,55 @@ export interface SessionOwner {
 /** Called for every frame a session records (the harness event log). */
 export type FrameSink = (s: Session, frame: string, t: string, seq: number) => void;
 
+/**
+ * Frames by seq % REPLAY_RING (contiguous numbering makes the slot the index): event
+ * names and payloads, not frames. A payload string is shared by everyone who got the
+ * same view, so a ring costs references, not copies; frames are rebuilt on replay. A
+ * cohort's ring may hold, for one seq, a payload per member (`Map`): members that got
+ * different views of one frame (per-viewer `reactions[].me`).
+ */
+export class Ring {
+  readonly t: string[] = [];
+  readonly d: (string | Map<Session, string>)[] = [];
+
+  set(seq: number, t: string, d: string | Map<Session, string>): void {
+    const i = seq % REPLAY_RING;
+    this.t[i] = t;
+    this.d[i] = d;
+  }
+}
+
 /** A live session's fan-out group; cohorts.ts owns the type behind it. */
 export interface CohortSlot {
   readonly topic: string;
+  /** Seq every member has reached. */
+  readonly seq: number;
+  /** The frames numbered for its members (each since it joined). */
+  readonly ring: Ring;
+  /** When its last frame was numbered. */
+  readonly lastAt: number;
 }
 
 export class Session {
-  seq = 0;
   conn: Conn | null = null;
   /** Last heartbeat or dispatched frame: the 5-minute expiry counts from here. */
   lastActivity: number;
   expiryTimer: TimerHandle | null = null;
   /** The fan-out cohort while live (cohorts.ts); null while closed. */
   cohort: CohortSlot | null = null;
+  /**
+   * The seq at which it joined its cohort: the frames after it are in the cohort's ring,
+   * recorded once for every member, and become this session's own when it leaves
+   * (leaving()). A publish to a thousand sessions then records one entry, not a thousand.
+   */
+  joinedAt = 0;
   /** Scratch mark of the fan-out in progress. */
   mark = 0;
   /** This session as a viewer of content (intents.ts), made on first use. */
   viewer: { botUserId: string; intents: number } | null = null;
-  /**
-   * Event names and payloads by seq % REPLAY_RING (contiguous numbering makes the slot
-   * the index). Payloads, not frames: a payload string is shared by every session that
-   * got the same view, so a ring costs references, not copies; frames are rebuilt on replay.
-   */
-  private readonly ringT: string[] = [];
-  private readonly ringD: string[] = [];
+  /** Frames numbered while outside any cohort, and those taken from cohorts it left. */
+  private readonly ring = new Ring();
+  private ownSeq = 0;
 
   constructor(
     readonly id: string,
@@ -68,15 +94,31 @@ export class Session {
     return this.conn !== null && this.conn.state === "active";
   }
 
+  /** The last frame numbered for it (its next frame carries seq + 1). */
+  get seq(): number {
+    return this.cohort !== null ? this.cohort.seq : this.ownSeq;
+  }
+
   /**
-   * Record frame `s` (always this session's seq + 1: numbering is contiguous) in the
-   * ring. Sending is the caller's: live sessions are sent to by cohort.
+   * Record frame `s` (always this session's seq + 1: numbering is contiguous) in its own
+   * ring: a session outside any cohort. Sending is the caller's.
    */
   record(t: string, d: string, s: number, now: number): void {
-    this.seq = s;
-    this.ringT[s % REPLAY_RING] = t;
-    this.ringD[s % REPLAY_RING] = d;
+    this.ownSeq = s;
+    this.ring.set(s, t, d);
     this.lastActivity = now;
+  }
+
+  /** It is leaving cohort `c` (cohorts.ts, before `cohort` changes): the frames it got there become its own. */
+  leaving(c: CohortSlot): void {
+    const from = Math.max(this.joinedAt + 1, c.seq - REPLAY_RING + 1);
+    for (let q = from; q <= c.seq; q++) {
+      const i = q % REPLAY_RING;
+      const d = c.ring.d[i];
+      this.ring.set(q, c.ring.t[i], typeof d === "string" ? d : d.get(this)!);
+    }
+    this.ownSeq = c.seq;
+    if (c.lastAt > this.lastActivity) this.lastActivity = c.lastAt;
   }
 
   /**
@@ -84,10 +126,17 @@ export class Session {
    * the resume still succeeds), as does a seq from the future.
    */
   replayAfter(after: number): string[] {
-    const oldest = Math.max(1, this.seq - REPLAY_RING + 1);
-    if (after < oldest - 1 || after >= this.seq) return [];
+    const seq = this.seq;
+    const oldest = Math.max(1, seq - REPLAY_RING + 1);
+    if (after < oldest - 1 || after >= seq) return [];
     const out: string[] = [];
-    for (let s = after + 1; s <= this.seq; s++) out.push(dispatchFrame(this.ringT[s % REPLAY_RING], s, this.ringD[s % REPLAY_RING]));
+    for (let s = after + 1; s <= seq; s++) {
+      // While in a cohort, what came after joining it is in the cohort's ring.
+      const c = this.cohort !== null && s > this.joinedAt ? this.cohort : null;
+      const i = s % REPLAY_RING;
+      const d = c ? c.ring.d[i] : this.ring.d[i];
+      out.push(dispatchFrame(c ? c.ring.t[i] : this.ring.t[i], s, typeof d === "string" ? d : d.get(this)!));
+    }
     return out;
   }
 }

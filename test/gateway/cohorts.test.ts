@@ -189,6 +189,13 @@ describe("cohorts", () => {
     await syncAll(all);
     expect(p.gateway.cohortSizes()).toEqual([3]);
     for (const s of all) expect(last(s)).toEqual(["MESSAGE_CREATE", 6, ""]);
+
+    // The cohort recorded each member's own view of that frame: RESUME replays it.
+    for (const s of all) {
+      const live = s.g.dispatches().map((f) => [f.t, f.s, JSON.stringify(f.d)]);
+      const again = await resume(s, 0);
+      expect(again.dispatches().slice(0, -1).map((f) => [f.t, f.s, JSON.stringify(f.d)])).toEqual(live);
+    }
   });
 
   test("a session that closes leaves its cohort; the rest keep getting every frame once", async () => {
