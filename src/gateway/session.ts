@@ -76,8 +76,8 @@ export class Session {
   mark = 0;
   /** This session as a viewer of content (intents.ts), made on first use. */
   viewer: { botUserId: string; intents: number } | null = null;
-  /** Frames numbered while outside any cohort, and those taken from cohorts it left. */
-  private readonly ring = new Ring();
+  /** Frames numbered while outside any cohort, and those taken from cohorts it left; made on first use (a live session's frames are its cohort's). */
+  private ring: Ring | null = null;
   private ownSeq = 0;
 
   constructor(
@@ -105,17 +105,18 @@ export class Session {
    */
   record(t: string, d: string, s: number, now: number): void {
     this.ownSeq = s;
-    this.ring.set(s, t, d);
+    (this.ring ??= new Ring()).set(s, t, d);
     this.lastActivity = now;
   }
 
   /** It is leaving cohort `c` (cohorts.ts, before `cohort` changes): the frames it got there become its own. */
   leaving(c: CohortSlot): void {
     const from = Math.max(this.joinedAt + 1, c.seq - REPLAY_RING + 1);
+    const ring = from <= c.seq ? (this.ring ??= new Ring()) : null;
     for (let q = from; q <= c.seq; q++) {
       const i = q % REPLAY_RING;
       const d = c.ring.d[i];
-      this.ring.set(q, c.ring.t[i], typeof d === "string" ? d : d.get(this)!);
+      ring!.set(q, c.ring.t[i], typeof d === "string" ? d : d.get(this)!);
     }
     this.ownSeq = c.seq;
     if (c.lastAt > this.lastActivity) this.lastActivity = c.lastAt;
@@ -132,10 +133,10 @@ export class Session {
     const out: string[] = [];
     for (let s = after + 1; s <= seq; s++) {
       // While in a cohort, what came after joining it is in the cohort's ring.
-      const c = this.cohort !== null && s > this.joinedAt ? this.cohort : null;
+      const ring = this.cohort !== null && s > this.joinedAt ? this.cohort.ring : this.ring!;
       const i = s % REPLAY_RING;
-      const d = c ? c.ring.d[i] : this.ring.d[i];
-      out.push(dispatchFrame(c ? c.ring.t[i] : this.ring.t[i], s, typeof d === "string" ? d : d.get(this)!));
+      const d = ring.d[i];
+      out.push(dispatchFrame(ring.t[i], s, typeof d === "string" ? d : d.get(this)!));
     }
     return out;
   }
