@@ -64,7 +64,7 @@ export type LineSink = (line: string) => void;
 const STDOUT_BATCH = 16 * 1024;
 const STDOUT_WAIT_MS = 50;
 const encoder = new TextEncoder();
-/** Lines waiting, joined only when written (a rope until then), and their length in UTF-16 units. */
+/** Lines waiting, joined only when written (a rope until then). */
 let waiting = "";
 let scheduled = false;
 let exitHooked = false;
