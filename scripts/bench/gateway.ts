@@ -17,7 +17,7 @@
  *   bun scripts/bench/gateway.ts [--sizes 10,100,1000] [--messages 500] [--bursts 6] [--trials 2]
  */
 import { Clients } from "./clients";
-import { frameOf, paired, pct, pool, rawServer, warmUp, type Side, type SideResult } from "./paired";
+import { frameOf, heap, paired, pct, pool, rawSide, resultLine, warmUp, type Setup, type SideResult } from "./paired";
 import { argOf } from "./lib";
 import { createParley, type Parley } from "../../src/app";
 import { testConfig, SPEC_RATE_LIMITS } from "../../src/config";
@@ -30,21 +30,12 @@ const OPTIONS = { messages: argOf("messages", 500), bursts: argOf("bursts", 6), 
 /** Fresh set-ups of both sides: what one set-up's socket order or heap happens to be is not the figure. */
 const TRIALS = argOf("trials", 2);
 
-function heap(): number {
-  Bun.gc(true);
-  return process.memoryUsage().heapUsed;
+/** Parley's side, and how many publishes a message takes (cohorts of live sessions). */
+interface ParleySetup extends Setup {
+  cohorts: () => number | undefined;
 }
 
-/** A side, its idle memory per socket, and how to take it down. */
-interface Setup {
-  side: Side;
-  memPerSocket: number;
-  /** Parley only: how many publishes a message takes (cohorts of live sessions). */
-  cohorts?: () => number | undefined;
-  stop(): Promise<void>;
-}
-
-async function parleySide(n: number): Promise<Setup> {
+async function parleySide(n: number): Promise<ParleySetup> {
   const p: Parley = createParley(testConfig({ harness: false, rateLimits: { ...SPEC_RATE_LIMITS, enabled: false } }));
   const w = p.seed({ users: [{ name: "alice", admin: true }], guilds: [{ name: "Bench", owner: "alice", channels: [{ name: "general" }] }] });
   const channelId = p.api.flakes.uuid(w.guilds.Bench.channels.general)!;
@@ -83,25 +74,6 @@ async function parleySide(n: number): Promise<Setup> {
   };
 }
 
-async function rawSide(n: number, frameBytes: number): Promise<Setup> {
-  const server = rawServer("hello");
-  const clients = new Clients();
-  const before = heap();
-  const ready = clients.expect(n);
-  await clients.connect(`ws://127.0.0.1:${server.port}/`, Array.from({ length: n }, () => null));
-  await ready;
-  const memPerSocket = (heap() - before) / n;
-  // The same mean size as Parley's frames (half of its sessions get the content-less view).
-  const frame = frameOf(frameBytes, (d) => JSON.stringify({ op: 0, s: 100, t: "MESSAGE_CREATE", d }));
-  return {
-    side: { clients, sockets: n, send: () => void server.publish("all", frame) },
-    memPerSocket,
-    async stop() {
-      await clients.close();
-      server.stop(true);
-    },
-  };
-}
 
 
 interface Trial {
@@ -114,7 +86,8 @@ interface Trial {
 async function trial(n: number): Promise<Trial> {
   const p = await parleySide(n);
   const frameBytes = await warmUp(p.side);
-  const r = await rawSide(n, frameBytes);
+  // The same mean size as Parley's frames (half of its sessions get the content-less view).
+  const r = await rawSide(n, "hello", frameOf(frameBytes, (d) => JSON.stringify({ op: 0, s: 100, t: "MESSAGE_CREATE", d })));
   const [parley, raw] = await paired(p.side, r.side, OPTIONS);
   const cohorts = p.cohorts?.();
   await p.stop();
@@ -134,20 +107,7 @@ for (const n of SIZES) {
   for (let i = 0; i < TRIALS; i++) trials.push(await trial(n));
   const [p, r] = [pool(trials.map((t) => t.parley)), pool(trials.map((t) => t.raw))];
   const mem = (k: 0 | 1) => pct(trials.map((t) => t.mem[k]), 50);
-  console.log(
-    [
-      String(n).padStart(8),
-      fmt(p.framesPerSec).padStart(15),
-      fmt(r.framesPerSec).padStart(20),
-      fmt(p.framesPerSec / r.framesPerSec, 2).padStart(5),
-      `${fmt(pct(p.lat, 50), 2)}/${fmt(pct(p.lat, 99), 2)}`.padStart(17),
-      `${fmt(pct(r.lat, 50), 2)}/${fmt(pct(r.lat, 99), 2)}`.padStart(14),
-      String(p.frameBytes).padStart(11),
-      String(trials[0].cohorts ?? "-").padStart(7),
-      `${fmt((mem(0) - mem(1)) / 1024, 1)} (${fmt(mem(0) / 1024, 1)} total)`.padStart(36),
-      fmt(p.cpuUsPerFrame, 3).padStart(19),
-      fmt(r.cpuUsPerFrame, 3).padStart(16),
-    ].join(" | "),
-  );
+  const idle = `${fmt((mem(0) - mem(1)) / 1024, 1)} (${fmt(mem(0) / 1024, 1)} total)`;
+  console.log(resultLine(n, p, r, [String(trials[0].cohorts ?? "-").padStart(7), idle.padStart(36)]));
 }
 process.exit(0);

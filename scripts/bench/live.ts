@@ -16,7 +16,7 @@
  *   bun scripts/bench/live.ts [--sizes 100,1000] [--messages 300] [--bursts 6] [--trials 2]
  */
 import { Clients } from "./clients";
-import { frameOf, paired, pct, pool, rawServer, warmUp, type Side, type SideResult } from "./paired";
+import { frameOf, paired, pool, rawSide, resultLine, warmUp, type Setup, type SideResult } from "./paired";
 import { argOf } from "./lib";
 import { createParley } from "../../src/app";
 import { testConfig, SPEC_RATE_LIMITS } from "../../src/config";
@@ -26,12 +26,7 @@ const SIZES = (sizesAt > 0 ? process.argv[sizesAt + 1] : "100,1000").split(",").
 const OPTIONS = { messages: argOf("messages", 300), bursts: argOf("bursts", 6), burst: 50 };
 const TRIALS = argOf("trials", 2);
 
-interface Setup {
-  side: Side;
-  stop(): Promise<void>;
-}
-
-async function parleySide(n: number): Promise<Setup> {
+async function parleySide(n: number): Promise<Omit<Setup, "memPerSocket">> {
   const p = createParley(testConfig({ harness: false, rateLimits: { ...SPEC_RATE_LIMITS, enabled: false } }));
   const w = p.seed({ users: [{ name: "alice" }], guilds: [{ name: "Bench", owner: "alice", channels: [{ name: "general" }] }] });
   const channelId = p.api.flakes.uuid(w.guilds.Bench.channels.general)!;
@@ -68,54 +63,26 @@ async function parleySide(n: number): Promise<Setup> {
   };
 }
 
-async function rawSide(n: number, frameBytes: number): Promise<Setup> {
-  const server = rawServer("ready");
-  const clients = new Clients();
-  const ready = clients.expect(n);
-  await clients.connect(`ws://127.0.0.1:${server.port}/`, Array.from({ length: n }, () => null));
-  await ready;
-  const frame = frameOf(frameBytes, (d) => `{"op":"event","seq":100,"type":"message.created","data":${JSON.stringify(d)}}`);
-  return {
-    side: { clients, sockets: n, send: () => void server.publish("all", frame) },
-    async stop() {
-      await clients.close();
-      server.stop(true);
-    },
-  };
-}
 
 
 async function trial(n: number): Promise<[SideResult, SideResult]> {
   const p = await parleySide(n);
-  const r = await rawSide(n, await warmUp(p.side));
+  const frameBytes = await warmUp(p.side);
+  const r = await rawSide(n, "ready", frameOf(frameBytes, (d) => `{"op":"event","seq":100,"type":"message.created","data":${JSON.stringify(d)}}`));
   const out = await paired(p.side, r.side, OPTIONS);
   await p.stop();
   await r.stop();
   return out;
 }
 
-
-const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
 console.log(`people's live fan-out, Parley and raw Bun publish up at once and measured alternately: ${OPTIONS.messages} messages each one at a time for latency, ${OPTIONS.bursts} bursts of ${OPTIONS.burst} each for throughput; ${TRIALS} trials pooled`);
 console.log("clients in child processes (one per side) counting frames unparsed; latency = message posted -> last frame counted; CPU = this process (both servers), user + system");
 console.log("Parley numbers each person's events (resume), so every socket gets its own frame; raw Bun publishes one frame to a topic\n");
-console.log("people | parley frames/s | raw publish frames/s | ratio | parley p50/p99 ms | raw p50/p99 ms | frame bytes | parley CPU us/frame | raw CPU us/frame");
+console.log("  people | parley frames/s | raw publish frames/s | ratio | parley p50/p99 ms | raw p50/p99 ms | frame bytes | parley CPU us/frame | raw CPU us/frame");
 for (const n of SIZES) {
   const trials: [SideResult, SideResult][] = [];
   for (let i = 0; i < TRIALS; i++) trials.push(await trial(n));
   const [p, r] = [pool(trials.map((t) => t[0])), pool(trials.map((t) => t[1]))];
-  console.log(
-    [
-      String(n).padStart(6),
-      fmt(p.framesPerSec).padStart(15),
-      fmt(r.framesPerSec).padStart(20),
-      fmt(p.framesPerSec / r.framesPerSec, 2).padStart(5),
-      `${fmt(pct(p.lat, 50), 2)}/${fmt(pct(p.lat, 99), 2)}`.padStart(17),
-      `${fmt(pct(r.lat, 50), 2)}/${fmt(pct(r.lat, 99), 2)}`.padStart(14),
-      String(p.frameBytes).padStart(11),
-      fmt(p.cpuUsPerFrame, 3).padStart(19),
-      fmt(r.cpuUsPerFrame, 3).padStart(16),
-    ].join(" | "),
-  );
+  console.log(resultLine(n, p, r));
 }
 process.exit(0);

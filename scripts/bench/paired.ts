@@ -10,7 +10,7 @@
  * Beside throughput: the server process's CPU time (user + system, both servers live in
  * this process, the clients do not) per frame delivered, over the bursts of that side.
  */
-import type { Clients } from "./clients";
+import { Clients } from "./clients";
 
 export interface Side {
   clients: Clients;
@@ -97,9 +97,25 @@ export function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 }
 
-/** A raw Bun server publishing one topic to every socket, the ceiling of both fan-out benches. */
-export function rawServer(greeting: string) {
-  return Bun.serve({
+/** A side set up, with the heap its sockets took (per socket), and how to take it down. */
+export interface Setup {
+  side: Side;
+  memPerSocket: number;
+  stop(): Promise<void>;
+}
+
+/** The heap in use once collected. */
+export function heap(): number {
+  Bun.gc(true);
+  return process.memoryUsage().heapUsed;
+}
+
+/**
+ * The ceiling of both fan-out benches: a raw Bun server that greets every socket and
+ * publishes `frame` to all of them on one topic, with its own client process.
+ */
+export async function rawSide(n: number, greeting: string, frame: string): Promise<Setup> {
+  const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
     fetch: (req, srv) => (srv.upgrade(req) ? undefined : new Response("no", { status: 400 })),
@@ -111,6 +127,19 @@ export function rawServer(greeting: string) {
       message() {},
     },
   });
+  const clients = new Clients();
+  const before = heap();
+  const ready = clients.expect(n);
+  await clients.connect(`ws://127.0.0.1:${server.port}/`, Array.from({ length: n }, () => null));
+  await ready;
+  return {
+    side: { clients, sockets: n, send: () => void server.publish("all", frame) },
+    memPerSocket: (heap() - before) / n,
+    async stop() {
+      await clients.close();
+      server.stop(true);
+    },
+  };
 }
 
 /** `shell(d)` padded with `d` = "xxx…" to `bytes` in all: raw frames as large as Parley's mean frame. */
@@ -133,4 +162,26 @@ export async function warmUp(s: Side): Promise<number> {
 export function pool(xs: SideResult[]): SideResult {
   const mean = (f: (x: SideResult) => number) => xs.reduce((a, x) => a + f(x), 0) / xs.length;
   return { framesPerSec: 1 / mean((x) => 1 / x.framesPerSec), cpuUsPerFrame: mean((x) => x.cpuUsPerFrame), lat: xs.flatMap((x) => x.lat), frameBytes: xs[0].frameBytes };
+}
+
+const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
+
+/**
+ * A fan-out bench's line: size, both sides' frames/s and their ratio, both sides' p50/p99,
+ * Parley's frame size, then `middle` (the bench's own cells), then both sides' CPU per
+ * frame, last (scripts/bench/index.ts reads the last two cells).
+ */
+export function resultLine(n: number, p: SideResult, r: SideResult, middle: string[] = []): string {
+  return [
+    String(n).padStart(8),
+    fmt(p.framesPerSec).padStart(15),
+    fmt(r.framesPerSec).padStart(20),
+    fmt(p.framesPerSec / r.framesPerSec, 2).padStart(5),
+    `${fmt(pct(p.lat, 50), 2)}/${fmt(pct(p.lat, 99), 2)}`.padStart(17),
+    `${fmt(pct(r.lat, 50), 2)}/${fmt(pct(r.lat, 99), 2)}`.padStart(14),
+    String(p.frameBytes).padStart(11),
+    ...middle,
+    fmt(p.cpuUsPerFrame, 3).padStart(19),
+    fmt(r.cpuUsPerFrame, 3).padStart(16),
+  ].join(" | ");
 }
