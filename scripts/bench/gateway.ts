@@ -17,8 +17,8 @@
  *   bun scripts/bench/gateway.ts [--sizes 10,100,1000] [--messages 500] [--bursts 6] [--trials 2]
  */
 import { Clients } from "./clients";
-import { frameOf, heap, paired, pct, pool, rawSide, resultLine, warmUp, type Setup, type SideResult } from "./paired";
-import { argOf } from "./lib";
+import { frameOf, heap, paired, pool, rawSide, resultLine, warmUp, type Setup, type SideResult } from "./paired";
+import { argOf, fmt, pct } from "./lib";
 import { createParley, type Parley } from "../../src/app";
 import { testConfig, SPEC_RATE_LIMITS } from "../../src/config";
 import { INTENTS } from "../../src/core/permissions";
@@ -96,7 +96,6 @@ async function trial(n: number): Promise<Trial> {
 }
 
 
-const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
 
 console.log(`gateway fan-out, Parley and raw Bun publish up at once and measured alternately: ${OPTIONS.messages} messages each one at a time for latency, ${OPTIONS.bursts} bursts of ${OPTIONS.burst} each for throughput; ${TRIALS} trials pooled`);
 console.log("clients in child processes (one per side) counting frames unparsed; latency = message accepted -> last frame counted; CPU = this process (both servers), user + system");
@@ -106,7 +105,7 @@ for (const n of SIZES) {
   const trials: Trial[] = [];
   for (let i = 0; i < TRIALS; i++) trials.push(await trial(n));
   const [p, r] = [pool(trials.map((t) => t.parley)), pool(trials.map((t) => t.raw))];
-  const mem = (k: 0 | 1) => pct(trials.map((t) => t.mem[k]), 50);
+  const mem = (k: 0 | 1) => pct(trials.map((t) => t.mem[k]), 0.5);
   const idle = `${fmt((mem(0) - mem(1)) / 1024, 1)} (${fmt(mem(0) / 1024, 1)} total)`;
   console.log(resultLine(n, p, r, [String(trials[0].cohorts ?? "-").padStart(7), idle.padStart(36)]));
 }

@@ -11,6 +11,7 @@
  * this process, the clients do not) per frame delivered, over the bursts of that side.
  */
 import { Clients } from "./clients";
+import { fmt, pct } from "./lib";
 
 export interface Side {
   clients: Clients;
@@ -92,11 +93,6 @@ export async function paired(a: Side, b: Side, o: PairedOptions): Promise<[SideR
   }) as [SideResult, SideResult];
 }
 
-export function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((x, y) => x - y);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
-
 /** A side set up, with the heap its sockets took (per socket), and how to take it down. */
 export interface Setup {
   side: Side;
@@ -164,8 +160,6 @@ export function pool(xs: SideResult[]): SideResult {
   return { framesPerSec: 1 / mean((x) => 1 / x.framesPerSec), cpuUsPerFrame: mean((x) => x.cpuUsPerFrame), lat: xs.flatMap((x) => x.lat), frameBytes: xs[0].frameBytes };
 }
 
-const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
-
 /**
  * A fan-out bench's line: size, both sides' frames/s and their ratio, both sides' p50/p99,
  * Parley's frame size, then `middle` (the bench's own cells), then both sides' CPU per
@@ -177,8 +171,8 @@ export function resultLine(n: number, p: SideResult, r: SideResult, middle: stri
     fmt(p.framesPerSec).padStart(15),
     fmt(r.framesPerSec).padStart(20),
     fmt(p.framesPerSec / r.framesPerSec, 2).padStart(5),
-    `${fmt(pct(p.lat, 50), 2)}/${fmt(pct(p.lat, 99), 2)}`.padStart(17),
-    `${fmt(pct(r.lat, 50), 2)}/${fmt(pct(r.lat, 99), 2)}`.padStart(14),
+    `${fmt(pct(p.lat, 0.5), 2)}/${fmt(pct(p.lat, 0.99), 2)}`.padStart(17),
+    `${fmt(pct(r.lat, 0.5), 2)}/${fmt(pct(r.lat, 0.99), 2)}`.padStart(14),
     String(p.frameBytes).padStart(11),
     ...middle,
     fmt(p.cpuUsPerFrame, 3).padStart(19),
