@@ -62,10 +62,20 @@ export function channelRoutes(p: ClientContext) {
       person(p, async ({ me, params, body }) => {
         const c = pathId(params.channel_id, "channel");
         const target = pathId(params.target_id, "overwrite target");
+        core.channels.access(me.id, c);
         const b = await body(Overwrite);
         const allow = permissionBits(b.allow, "allow") ?? 0;
         const deny = permissionBits(b.deny, "deny") ?? 0;
-        return channelView(core, core.people.setOverwrite(me.id, c, target, b.type === "role" ? 0 : 1, allow, deny));
+        core.channels.putOverwrite(me.id, c, target, b.type === "role" ? 0 : 1, allow, deny);
+        return channelView(core, core.channels.get(me.id, c), me.id);
+      }),
+    )
+    .delete(
+      "/channels/:channel_id/overwrites/:target_id",
+      person(p, ({ me, params }) => {
+        const c = pathId(params.channel_id, "channel");
+        core.channels.deleteOverwrite(me.id, c, pathId(params.target_id, "overwrite"));
+        return channelView(core, core.channels.get(me.id, c), me.id);
       }),
     );
 }

@@ -131,19 +131,6 @@ export class People {
     });
   }
 
-  setOverwrite(userId: string, channelId: string, targetId: string, targetType: 0 | 1, allow: number, deny: number): ChannelRow {
-    return this.d.store.write(() => {
-      const c = this.channel(userId, channelId);
-      if (!c.guild_id) throw DomainError.invalid("", "Direct messages have no permission overwrites", "CHANNEL_TYPE_INVALID");
-      this.require(c.guild_id, userId, PERMISSIONS.MANAGE_ROLES, c.id);
-      if (targetType === 0) this.guilds.requireRole(c.guild_id, targetId);
-      else this.guilds.requireMember(c.guild_id, targetId);
-      this.requireHolds(c.guild_id, userId, (allow | deny) & ALL_PERMISSIONS, "allow/deny");
-      this.guilds.setOverwrite(c.id, targetId, targetType, allow, deny);
-      return this.guilds.requireChannel(c.id);
-    });
-  }
-
   // ---- messages ----
 
   list(userId: string, channelId: string, page: Page): MessageRow[] {
