@@ -1,12 +1,12 @@
 import type { CoreDeps } from "./deps";
-import type { ChannelRow, GuildRow, MessageRow, RoleRow } from "./types";
+import type { ChannelRow, GuildRow, MessageRow } from "./types";
 import type { Guilds } from "./guilds";
 import type { Users } from "./users";
 import { EVERYONE, type Messages, type Page } from "./messages";
 import type { Dms } from "./dms";
 import { canSee } from "./access";
 import { DomainError } from "./errors";
-import { ALL_PERMISSIONS, PERMISSIONS, hasPermission } from "./permissions";
+import { PERMISSIONS, hasPermission } from "./permissions";
 import { envelopeProblem, MAX_ENVELOPE } from "../e2e/format";
 
 export const MAX_CONTENT = 2000;
@@ -60,13 +60,6 @@ export class People {
     this.guilds.requirePermission(guildId, userId, bit, channelId);
   }
 
-  /** Bits the actor holds; they cannot hand out (or take away) anything beyond them. */
-  private requireHolds(guildId: string, userId: string, bits: number, path: string): void {
-    const mine = this.guilds.permissions(guildId, userId);
-    if (bits & ~mine && !hasPermission(mine, PERMISSIONS.ADMINISTRATOR))
-      throw DomainError.forbidden(`You cannot grant or deny permissions you do not hold (${path})`);
-  }
-
   // ---- servers ----
 
   createGuild(userId: string, name: string): GuildRow {
@@ -102,32 +95,6 @@ export class People {
           throw DomainError.invalid("parent_id", "Must be a category of this server", "CHANNEL_PARENT_INVALID");
       }
       return this.guilds.createChannel({ guildId, ...input });
-    });
-  }
-
-  createRole(
-    userId: string,
-    guildId: string,
-    input: { name?: string; permissions?: number; color?: number; hoist?: boolean; mentionable?: boolean },
-  ): RoleRow {
-    return this.d.store.write(() => {
-      this.guild(userId, guildId);
-      this.require(guildId, userId, PERMISSIONS.MANAGE_ROLES);
-      const bits = (input.permissions ?? 0) & ALL_PERMISSIONS;
-      this.requireHolds(guildId, userId, bits, "permissions");
-      return this.guilds.createRole(guildId, { ...input, permissions: bits });
-    });
-  }
-
-  /** Give a member a role (or take it away): MANAGE_ROLES, and only roles below the actor's highest. */
-  setMemberRole(userId: string, guildId: string, memberId: string, roleId: string, give: boolean): void {
-    this.d.store.write(() => {
-      this.guild(userId, guildId);
-      this.require(guildId, userId, PERMISSIONS.MANAGE_ROLES);
-      const role = this.guilds.requireRole(guildId, roleId);
-      if (role.position >= this.guilds.topPosition(guildId, userId)) throw DomainError.forbidden("That role is not below your highest role");
-      if (give) this.guilds.addMemberRole(guildId, memberId, roleId);
-      else this.guilds.removeMemberRole(guildId, memberId, roleId);
     });
   }
 
