@@ -12,7 +12,6 @@ import { envelopeProblem, MAX_ENVELOPE } from "../e2e/format";
 export const MAX_CONTENT = 2000;
 const TEXT_TYPES = new Set([0, 5]);
 
-
 export interface PersonMessage {
   content?: string;
   embeds?: unknown[];
@@ -21,10 +20,13 @@ export interface PersonMessage {
 }
 
 /**
- * What a person may do, and the checks that go with it. The people's API and the
- * harness both act through here, so a person's rights are the same whichever door the
- * request came in by. Each operation checks and writes in one transaction.
- * A guild or channel the person cannot see is "unknown" (404), never "forbidden".
+ * What only people do, and the checks that go with it: make and leave servers, write
+ * their messages (ciphertext in DMs), open DMs. The people's API and the harness both act
+ * through here. Moderation (roles, channels, overwrites, kicks, bans, deleting another's
+ * message) is not here: people call the same core operations as bots (roles.ts,
+ * channels.ts, moderation.ts, messages.ts), so the rights, events and audit entries are
+ * one. Each operation checks and writes in one transaction. A guild or channel the person
+ * cannot see is "unknown" (404), never "forbidden".
  */
 export class People {
   constructor(
@@ -81,23 +83,6 @@ export class People {
     });
   }
 
-  createChannel(
-    userId: string,
-    guildId: string,
-    input: { name: string; type?: number; topic?: string | null; parentId?: string | null; nsfw?: boolean; rateLimitPerUser?: number },
-  ): ChannelRow {
-    return this.d.store.write(() => {
-      this.guild(userId, guildId);
-      this.require(guildId, userId, PERMISSIONS.MANAGE_CHANNELS);
-      if (input.parentId) {
-        const parent = this.guilds.channel(input.parentId);
-        if (!parent || parent.guild_id !== guildId || parent.type !== 4)
-          throw DomainError.invalid("parent_id", "Must be a category of this server", "CHANNEL_PARENT_INVALID");
-      }
-      return this.guilds.createChannel({ guildId, ...input });
-    });
-  }
-
   // ---- messages ----
 
   list(userId: string, channelId: string, page: Page): MessageRow[] {
@@ -143,19 +128,6 @@ export class People {
       }
       checkServerBody({ content: patch.content, embeds: JSON.parse(m.embeds) });
       return this.messages.edit(m.id, { content: patch.content });
-    });
-  }
-
-  /** Delete a message: one's own, or anyone's in a server channel with MANAGE_MESSAGES. */
-  remove(userId: string, channelId: string, messageId: string): void {
-    this.d.store.write(() => {
-      const c = this.channel(userId, channelId);
-      const m = this.messages.require(c.id, messageId, userId);
-      if (m.author_id !== userId) {
-        if (!c.guild_id) throw DomainError.forbidden("You can only delete your own messages");
-        this.require(c.guild_id, userId, PERMISSIONS.MANAGE_MESSAGES, c.id);
-      }
-      this.messages.delete(m.id);
     });
   }
 
