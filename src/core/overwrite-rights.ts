@@ -39,14 +39,16 @@ export function changedBits(before: OverwriteBits | null, after: OverwriteBits |
   return (((b.allow ^ a.allow) | (b.deny ^ a.deny)) & ALL_PERMISSIONS) >>> 0;
 }
 
-/** The bits a whole list of overwrites changes when it replaces `current`. */
+/**
+ * The bits a whole list of overwrites changes when it replaces `current`. Every entry is
+ * judged, so a target listed twice (the last one is what gets written) hides nothing.
+ */
 export function changedByReplacing(current: OverwriteRow[], next: { targetId: string; allow: number; deny: number }[]): number {
   let changed = 0;
-  const targets = new Set([...current.map((o) => o.target_id), ...next.map((o) => o.targetId)]);
-  for (const t of targets) {
-    const before = current.find((o) => o.target_id === t) ?? null;
-    const after = next.find((o) => o.targetId === t) ?? null;
-    changed |= changedBits(before, after && { allow: after.allow & ALL_PERMISSIONS, deny: after.deny & ALL_PERMISSIONS });
+  for (const before of current) if (!next.some((o) => o.targetId === before.target_id)) changed |= changedBits(before, null);
+  for (const o of next) {
+    const before = current.find((c) => c.target_id === o.targetId) ?? null;
+    changed |= changedBits(before, { allow: o.allow & ALL_PERMISSIONS, deny: o.deny & ALL_PERMISSIONS });
   }
   return changed >>> 0;
 }

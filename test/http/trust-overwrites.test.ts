@@ -161,6 +161,21 @@ scenarios(
     ),
     refused(
       {
+        name: "a target listed twice is judged by every entry (the last one is written)",
+        actor: "BuildBot",
+        method: "PATCH",
+        path: "/channels/{channel:general}",
+        body: {
+          permission_overwrites: [
+            { id: "{bot:BuildBot}", type: 1, allow: "0" },
+            { id: "{bot:BuildBot}", type: 1, allow: "8" },
+          ],
+        },
+      },
+      "general",
+    ),
+    refused(
+      {
         name: "channel edit that drops an overwrite with a bit the actor lacks",
         actor: "BuildBot",
         method: "PATCH",
