@@ -1,9 +1,13 @@
-/** Channels of a server and their permission overwrites. */
+/**
+ * Channels of a server and their permission overwrites, through the same core operations
+ * as the bot API (core/channels.ts): the same checks, events and audit entries.
+ */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
 import { pathId, person } from "./http";
 import { channelView } from "./views";
+import type { ChannelInput } from "../core/channels";
 import { PermissionList, permissionBits, Uuid } from "./schemas";
 
 export const CreateChannel = Type.Object(
@@ -17,6 +21,24 @@ export const CreateChannel = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const EditChannel = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    type: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(5)])),
+    topic: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
+    parent_id: Type.Optional(Type.Union([Uuid, Type.Null()])),
+    nsfw: Type.Optional(Type.Boolean()),
+    rate_limit_per_user: Type.Optional(Type.Integer({ minimum: 0, maximum: 21600 })),
+    position: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+  },
+  { additionalProperties: false },
+);
+
+/** The people's channel fields as the core takes them (absent stays absent). */
+function channelInput(b: Partial<{ name: string; type: number; topic: string | null; parent_id: string | null; nsfw: boolean; rate_limit_per_user: number; position: number }>): ChannelInput {
+  return { name: b.name, type: b.type, topic: b.topic, parentId: b.parent_id, nsfw: b.nsfw, rateLimitPerUser: b.rate_limit_per_user, position: b.position };
+}
 
 export const Overwrite = Type.Object(
   {
@@ -42,30 +64,47 @@ export function channelRoutes(p: ClientContext) {
       person(p, async ({ me, params, body }) => {
         const g = pathId(params.guild_id, "guild");
         const b = await body(CreateChannel);
-        const c = core.people.createChannel(me.id, g, {
-          name: b.name,
-          type: b.type,
-          topic: b.topic ?? null,
-          parentId: b.parent_id ?? null,
-          nsfw: b.nsfw,
-          rateLimitPerUser: b.rate_limit_per_user,
-        });
-        return channelView(core, c);
+        return channelView(core, core.channels.create(me.id, g, { ...channelInput(b), name: b.name }));
       }),
     )
     .get(
       "/channels/:channel_id",
       person(p, ({ me, params }) => channelView(core, core.people.channel(me.id, pathId(params.channel_id, "channel")), me.id)),
     )
+    .patch(
+      "/channels/:channel_id",
+      person(p, async ({ me, params, body }) => {
+        const c = pathId(params.channel_id, "channel");
+        core.channels.access(me.id, c);
+        const b = await body(EditChannel);
+        return channelView(core, core.channels.edit(me.id, c, channelInput(b)), me.id);
+      }),
+    )
+    .delete(
+      "/channels/:channel_id",
+      person(p, ({ me, params }) => {
+        core.channels.delete(me.id, pathId(params.channel_id, "channel"));
+      }),
+    )
     .put(
       "/channels/:channel_id/overwrites/:target_id",
       person(p, async ({ me, params, body }) => {
         const c = pathId(params.channel_id, "channel");
         const target = pathId(params.target_id, "overwrite target");
+        core.channels.access(me.id, c);
         const b = await body(Overwrite);
         const allow = permissionBits(b.allow, "allow") ?? 0;
         const deny = permissionBits(b.deny, "deny") ?? 0;
-        return channelView(core, core.people.setOverwrite(me.id, c, target, b.type === "role" ? 0 : 1, allow, deny));
+        core.channels.putOverwrite(me.id, c, target, b.type === "role" ? 0 : 1, allow, deny);
+        return channelView(core, core.channels.get(me.id, c), me.id);
+      }),
+    )
+    .delete(
+      "/channels/:channel_id/overwrites/:target_id",
+      person(p, ({ me, params }) => {
+        const c = pathId(params.channel_id, "channel");
+        core.channels.deleteOverwrite(me.id, c, pathId(params.target_id, "overwrite"));
+        return channelView(core, core.channels.get(me.id, c), me.id);
       }),
     );
 }

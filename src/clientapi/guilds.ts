@@ -1,4 +1,4 @@
-/** Servers: create, read, edit, leave; members and their roles. */
+/** Servers: create, read, edit, leave; their members (roles are given and taken in moderation.ts). */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
@@ -51,20 +51,6 @@ export function guildRoutes(p: ClientContext) {
       person(p, ({ me, params }) => {
         const g = core.people.guild(me.id, pathId(params.guild_id, "guild"));
         return core.reads.guilds.members(g.id).flatMap((m) => (m.user ? [memberViewOf({ ...m, user: m.user })] : []));
-      }),
-    )
-    .put(
-      "/guilds/:guild_id/members/:user_id/roles/:role_id",
-      person(p, ({ me, params }) => {
-        const g = pathId(params.guild_id, "guild");
-        core.people.setMemberRole(me.id, g, pathId(params.user_id, "member"), pathId(params.role_id, "role"), true);
-      }),
-    )
-    .delete(
-      "/guilds/:guild_id/members/:user_id/roles/:role_id",
-      person(p, ({ me, params }) => {
-        const g = pathId(params.guild_id, "guild");
-        core.people.setMemberRole(me.id, g, pathId(params.user_id, "member"), pathId(params.role_id, "role"), false);
       }),
     );
 }

@@ -66,7 +66,7 @@ export function messageRoutes(p: ClientContext) {
     .delete(
       "/channels/:channel_id/messages/:message_id",
       person(p, ({ me, params }) => {
-        core.people.remove(me.id, pathId(params.channel_id, "channel"), pathId(params.message_id, "message"));
+        core.messages.deleteAs(me.id, pathId(params.channel_id, "channel"), pathId(params.message_id, "message"));
       }),
     );
 }

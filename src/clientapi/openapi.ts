@@ -6,7 +6,7 @@
  */
 import type { ApiFragment, ApiOperation, HttpMethod } from "../wire/openapi";
 import { SignIn, SignUp } from "./auth";
-import { CreateChannel, Overwrite } from "./channels";
+import { CreateChannel, EditChannel, Overwrite } from "./channels";
 import { NewDevice } from "./devices";
 import { OpenDm } from "./dms";
 import { CreateGuild, EditGuild } from "./guilds";
@@ -17,7 +17,7 @@ import { BanBody, ReasonBody } from "./moderation";
 import { Approve, CreateApp, EditApp, Install, Intents } from "./portal";
 import { SetPresence } from "./presence";
 import { MarkRead } from "./read-states";
-import { CreateRole } from "./roles";
+import { CreateRole, EditRole, ReorderRoles } from "./roles";
 
 const P = "/api/client/v1";
 
@@ -50,9 +50,15 @@ export function clientApiFragment(): ApiFragment {
       op("GET", "/guilds/{guild_id}/channels", "A server's channels"),
       op("POST", "/guilds/{guild_id}/channels", "Create a channel", { body: CreateChannel }),
       op("GET", "/channels/{channel_id}", "A channel"),
+      op("PATCH", "/channels/{channel_id}", "Edit a channel", { body: EditChannel }),
+      op("DELETE", "/channels/{channel_id}", "Delete a channel"),
       op("PUT", "/channels/{channel_id}/overwrites/{target_id}", "Set a channel's permission overwrite", { body: Overwrite }),
+      op("DELETE", "/channels/{channel_id}/overwrites/{target_id}", "Remove a channel's permission overwrite"),
       op("GET", "/guilds/{guild_id}/roles", "A server's roles"),
-      op("POST", "/guilds/{guild_id}/roles", "Create a role", { body: CreateRole }),
+      op("POST", "/guilds/{guild_id}/roles", "Create a role (just above @everyone)", { body: CreateRole }),
+      op("PATCH", "/guilds/{guild_id}/roles", "Reorder roles below one's highest", { body: ReorderRoles }),
+      op("PATCH", "/guilds/{guild_id}/roles/{role_id}", "Edit a role", { body: EditRole }),
+      op("DELETE", "/guilds/{guild_id}/roles/{role_id}", "Delete a role"),
       op("POST", "/channels/{channel_id}/invites", "Create an invite", optional(CreateInvite)),
       op("GET", "/invites/{code}", "An invite"),
       op("POST", "/invites/{code}", "Accept an invite (join its server)"),

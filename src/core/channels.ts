@@ -5,6 +5,7 @@ import type { ChannelRow, OverwriteRow } from "./types";
 import { DomainError } from "./errors";
 import { accessChannel, requireBits, type ChannelAccess } from "./access";
 import { ALL_PERMISSIONS, hasPermission, PERMISSIONS } from "./permissions";
+import { appliesTo, asHeld, changedBits, changedByReplacing, requireOverwriteChange, type OverwriteRights } from "./overwrite-rights";
 
 /** What channel.deleted carries, so the gateway can serialize a channel that is gone. */
 export interface ChannelSnapshot {
@@ -71,6 +72,10 @@ export class Channels {
       this.checkType(type, "type");
       const parentId = input.parentId ?? null;
       if (parentId) this.checkParent(guildId, parentId, type);
+      if (input.overwrites?.length) {
+        for (const o of input.overwrites) this.requireTarget(guildId, o.targetId, o.targetType);
+        requireOverwriteChange(this.rightsIn(guildId, actorId, parentId, false), changedByReplacing([], input.overwrites));
+      }
       const c = this.guilds.createChannel({
         guildId,
         name: input.name,
@@ -119,6 +124,10 @@ export class Channels {
       if (patch.parentId !== undefined) {
         if (patch.parentId !== null) this.checkParent(c.guild_id!, patch.parentId, next.type, c.id);
         next.parent_id = patch.parentId;
+      }
+      if (patch.overwrites != null) {
+        for (const o of patch.overwrites) this.requireTarget(c.guild_id!, o.targetId, o.targetType);
+        requireOverwriteChange(this.rightsIn(c.guild_id!, actorId, c.id, true), changedByReplacing(this.guilds.overwrites(c.id), patch.overwrites));
       }
       this.db
         .query(
@@ -172,7 +181,11 @@ export class Channels {
       const a = this.access(actorId, channelId);
       if (a.isDm) throw DomainError.forbidden("Direct messages have no permission overwrites");
       requireBits(a, PERMISSIONS.MANAGE_ROLES);
+      const guildId = a.channel.guild_id!;
+      this.requireTarget(guildId, targetId, targetType);
       const before = this.guilds.overwrites(channelId).find((o) => o.target_id === targetId) ?? null;
+      const wanted = { allow: allow & ALL_PERMISSIONS, deny: deny & ALL_PERMISSIONS };
+      requireOverwriteChange(this.rightsIn(guildId, actorId, channelId, true), changedBits(before, wanted));
       this.writeOverwrite(a.channel, targetId, targetType, allow, deny);
       const after = this.guilds.overwrites(channelId).find((o) => o.target_id === targetId)!;
       this.audit.record({
@@ -198,6 +211,7 @@ export class Channels {
       requireBits(a, PERMISSIONS.MANAGE_ROLES);
       const before = this.guilds.overwrites(channelId).find((o) => o.target_id === targetId);
       if (!before) throw DomainError.notFound("overwrite");
+      requireOverwriteChange(this.rightsIn(a.channel.guild_id!, actorId, channelId, true), changedBits(before, null));
       this.db.query("DELETE FROM overwrites WHERE channel_id = ? AND target_id = ?").run(channelId, targetId);
       this.audit.record({
         guildId: a.channel.guild_id!,
@@ -228,10 +242,32 @@ export class Channels {
     return o;
   }
 
-  private writeOverwrite(c: ChannelRow, targetId: string, targetType: 0 | 1, allow: number, deny: number): void {
+  /**
+   * What the actor may write into overwrites (core/overwrite-rights.ts): in an existing
+   * channel (`inChannel`), or in a new one under `channelId` (its parent category, if any).
+   */
+  private rightsIn(guildId: string, actorId: string, channelId: string | null, inChannel: boolean): OverwriteRights {
+    const guildPerms = this.guilds.permissions(guildId, actorId);
+    const here = channelId ? this.guilds.permissions(guildId, actorId, channelId) : 0;
+    const admin = hasPermission(guildPerms, PERMISSIONS.ADMINISTRATOR);
+    let viaOverwrite = false;
+    if (inChannel && channelId && !admin && hasPermission(here, PERMISSIONS.MANAGE_ROLES)) {
+      const roleIds = this.guilds.memberRoleIds(guildId, actorId);
+      viaOverwrite = this.guilds
+        .overwrites(channelId)
+        .some((o) => appliesTo(o, guildId, actorId, roleIds) && (o.allow & PERMISSIONS.MANAGE_ROLES) !== 0);
+    }
+    return { admin, held: asHeld(guildPerms) | asHeld(here), viaOverwrite };
+  }
+
+  private requireTarget(guildId: string, targetId: string, targetType: 0 | 1): void {
     if (targetType === 0) {
-      if (!this.guilds.role(c.guild_id!, targetId)) throw DomainError.notFound("role");
-    } else if (!this.guilds.isMember(c.guild_id!, targetId)) throw DomainError.notFound("member");
+      if (!this.guilds.role(guildId, targetId)) throw DomainError.notFound("role");
+    } else if (!this.guilds.isMember(guildId, targetId)) throw DomainError.notFound("member");
+  }
+
+  private writeOverwrite(c: ChannelRow, targetId: string, targetType: 0 | 1, allow: number, deny: number): void {
+    this.requireTarget(c.guild_id!, targetId, targetType);
     this.db
       .query(
         "INSERT INTO overwrites (channel_id, target_id, target_type, allow, deny) VALUES (?, ?, ?, ?, ?) ON CONFLICT (channel_id, target_id) DO UPDATE SET target_type = excluded.target_type, allow = excluded.allow, deny = excluded.deny",

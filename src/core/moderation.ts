@@ -133,6 +133,7 @@ export class Moderation {
         removed = current.filter((r) => !wanted.includes(r));
         if (added.length || removed.length) {
           this.guilds.requirePermission(guildId, actorId, PERMISSIONS.MANAGE_ROLES);
+          if (targetId !== actorId) this.hierarchy.requireMemberBelow(guildId, actorId, targetId);
           for (const r of [...added, ...removed]) this.hierarchy.requireRoleBelow(guildId, actorId, this.guilds.requireRole(guildId, r));
         }
       }
@@ -168,6 +169,8 @@ export class Moderation {
       const role = this.guilds.requireRole(guildId, roleId);
       this.guilds.requirePermission(guildId, actorId, PERMISSIONS.MANAGE_ROLES);
       if (role.is_everyone) throw DomainError.invalid("role_id", "The @everyone role cannot be assigned or removed", "INVALID_ROLE");
+      // Another member's roles only below one's own rank; one's own, any role below one's highest.
+      if (targetId !== actorId) this.hierarchy.requireMemberBelow(guildId, actorId, targetId);
       this.hierarchy.requireRoleBelow(guildId, actorId, role);
       const has = this.guilds.memberRoleIds(guildId, targetId).includes(roleId);
       if (has === add) return; // already so: 204 without an event, as the reference answers

@@ -1,17 +1,16 @@
 import type { CoreDeps } from "./deps";
-import type { ChannelRow, GuildRow, MessageRow, RoleRow } from "./types";
+import type { ChannelRow, GuildRow, MessageRow } from "./types";
 import type { Guilds } from "./guilds";
 import type { Users } from "./users";
 import { EVERYONE, type Messages, type Page } from "./messages";
 import type { Dms } from "./dms";
 import { canSee } from "./access";
 import { DomainError } from "./errors";
-import { ALL_PERMISSIONS, PERMISSIONS, hasPermission } from "./permissions";
+import { PERMISSIONS, hasPermission } from "./permissions";
 import { envelopeProblem, MAX_ENVELOPE } from "../e2e/format";
 
 export const MAX_CONTENT = 2000;
 const TEXT_TYPES = new Set([0, 5]);
-
 
 export interface PersonMessage {
   content?: string;
@@ -21,10 +20,13 @@ export interface PersonMessage {
 }
 
 /**
- * What a person may do, and the checks that go with it. The people's API and the
- * harness both act through here, so a person's rights are the same whichever door the
- * request came in by. Each operation checks and writes in one transaction.
- * A guild or channel the person cannot see is "unknown" (404), never "forbidden".
+ * What only people do, and the checks that go with it: make and leave servers, write
+ * their messages (ciphertext in DMs), open DMs. The people's API and the harness both act
+ * through here. Moderation (roles, channels, overwrites, kicks, bans, deleting another's
+ * message) is not here: people call the same core operations as bots (roles.ts,
+ * channels.ts, moderation.ts, messages.ts), so the rights, events and audit entries are
+ * one. Each operation checks and writes in one transaction. A guild or channel the person
+ * cannot see is "unknown" (404), never "forbidden".
  */
 export class People {
   constructor(
@@ -60,13 +62,6 @@ export class People {
     this.guilds.requirePermission(guildId, userId, bit, channelId);
   }
 
-  /** Bits the actor holds; they cannot hand out (or take away) anything beyond them. */
-  private requireHolds(guildId: string, userId: string, bits: number, path: string): void {
-    const mine = this.guilds.permissions(guildId, userId);
-    if (bits & ~mine && !hasPermission(mine, PERMISSIONS.ADMINISTRATOR))
-      throw DomainError.forbidden(`You cannot grant or deny permissions you do not hold (${path})`);
-  }
-
   // ---- servers ----
 
   createGuild(userId: string, name: string): GuildRow {
@@ -85,62 +80,6 @@ export class People {
     this.d.store.write(() => {
       this.guild(userId, guildId);
       this.guilds.removeMember(guildId, userId);
-    });
-  }
-
-  createChannel(
-    userId: string,
-    guildId: string,
-    input: { name: string; type?: number; topic?: string | null; parentId?: string | null; nsfw?: boolean; rateLimitPerUser?: number },
-  ): ChannelRow {
-    return this.d.store.write(() => {
-      this.guild(userId, guildId);
-      this.require(guildId, userId, PERMISSIONS.MANAGE_CHANNELS);
-      if (input.parentId) {
-        const parent = this.guilds.channel(input.parentId);
-        if (!parent || parent.guild_id !== guildId || parent.type !== 4)
-          throw DomainError.invalid("parent_id", "Must be a category of this server", "CHANNEL_PARENT_INVALID");
-      }
-      return this.guilds.createChannel({ guildId, ...input });
-    });
-  }
-
-  createRole(
-    userId: string,
-    guildId: string,
-    input: { name?: string; permissions?: number; color?: number; hoist?: boolean; mentionable?: boolean },
-  ): RoleRow {
-    return this.d.store.write(() => {
-      this.guild(userId, guildId);
-      this.require(guildId, userId, PERMISSIONS.MANAGE_ROLES);
-      const bits = (input.permissions ?? 0) & ALL_PERMISSIONS;
-      this.requireHolds(guildId, userId, bits, "permissions");
-      return this.guilds.createRole(guildId, { ...input, permissions: bits });
-    });
-  }
-
-  /** Give a member a role (or take it away): MANAGE_ROLES, and only roles below the actor's highest. */
-  setMemberRole(userId: string, guildId: string, memberId: string, roleId: string, give: boolean): void {
-    this.d.store.write(() => {
-      this.guild(userId, guildId);
-      this.require(guildId, userId, PERMISSIONS.MANAGE_ROLES);
-      const role = this.guilds.requireRole(guildId, roleId);
-      if (role.position >= this.guilds.topPosition(guildId, userId)) throw DomainError.forbidden("That role is not below your highest role");
-      if (give) this.guilds.addMemberRole(guildId, memberId, roleId);
-      else this.guilds.removeMemberRole(guildId, memberId, roleId);
-    });
-  }
-
-  setOverwrite(userId: string, channelId: string, targetId: string, targetType: 0 | 1, allow: number, deny: number): ChannelRow {
-    return this.d.store.write(() => {
-      const c = this.channel(userId, channelId);
-      if (!c.guild_id) throw DomainError.invalid("", "Direct messages have no permission overwrites", "CHANNEL_TYPE_INVALID");
-      this.require(c.guild_id, userId, PERMISSIONS.MANAGE_ROLES, c.id);
-      if (targetType === 0) this.guilds.requireRole(c.guild_id, targetId);
-      else this.guilds.requireMember(c.guild_id, targetId);
-      this.requireHolds(c.guild_id, userId, (allow | deny) & ALL_PERMISSIONS, "allow/deny");
-      this.guilds.setOverwrite(c.id, targetId, targetType, allow, deny);
-      return this.guilds.requireChannel(c.id);
     });
   }
 
@@ -189,19 +128,6 @@ export class People {
       }
       checkServerBody({ content: patch.content, embeds: JSON.parse(m.embeds) });
       return this.messages.edit(m.id, { content: patch.content });
-    });
-  }
-
-  /** Delete a message: one's own, or anyone's in a server channel with MANAGE_MESSAGES. */
-  remove(userId: string, channelId: string, messageId: string): void {
-    this.d.store.write(() => {
-      const c = this.channel(userId, channelId);
-      const m = this.messages.require(c.id, messageId, userId);
-      if (m.author_id !== userId) {
-        if (!c.guild_id) throw DomainError.forbidden("You can only delete your own messages");
-        this.require(c.guild_id, userId, PERMISSIONS.MANAGE_MESSAGES, c.id);
-      }
-      this.messages.delete(m.id);
     });
   }
 

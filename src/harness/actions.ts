@@ -1,8 +1,8 @@
 /**
- * More of what people do (design/harness.md: act as any person): edit and delete their
- * own messages, start typing, make an invite, join a server by invite and leave it.
- * The same person rules as the people's API apply; a test never needs the people's API
- * or internal ids to play a person.
+ * More of what people do (design/harness.md: act as any person): edit their own
+ * messages, delete their own (or, as a moderator, another's), start typing, make an
+ * invite, join a server by invite and leave it. The same core operations as the people's
+ * API run them; a test never needs the people's API or internal ids to play a person.
  */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
@@ -55,7 +55,7 @@ export function harnessActions(p: HarnessContext, dms: DmClient) {
       handler<Ctx>(({ params }) => {
         const me = look.person(params.user);
         const m = messageOf(params.message_id);
-        core.people.remove(me.id, m.channel_id, m.id);
+        core.messages.deleteAs(me.id, m.channel_id, m.id);
       }),
     )
     .post(

@@ -1,8 +1,8 @@
 /**
  * Acting as the people around a bot (design/harness.md): send a message, react, and
- * read a channel as a person sees it. Every action goes through the same person rules
- * as the people's API (core/people.ts); ids are snowflakes and people are named by
- * their seed name or snowflake. Direct messages are in dms.ts.
+ * read a channel as a person sees it. Every action goes through the same core operations
+ * as the people's API (core/people.ts, messages.ts, reactions.ts); ids are snowflakes
+ * and people are named by their seed name or snowflake. Direct messages are in dms.ts.
  */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
