@@ -60,6 +60,11 @@ export interface RouteDef {
   path: string;
   /** "bot": Authorization: Bot <token> required. "none": the path carries the credential or none is needed. */
   auth: "bot" | "none";
+  /**
+   * The template whose rate-limit bucket this route counts against, when it is an alias
+   * of that route (one window for both, so alternating between them gains nothing).
+   */
+  limitAs?: string;
   handler(req: Req): Reply | Promise<Reply>;
 }
 
@@ -197,7 +202,7 @@ function answer(ex: Exchange): Answer | Promise<Answer> {
     if (def.auth === "bot") {
       const bot = authenticate(api, ex.request.headers.get("authorization"));
       if (!bot) {
-        ex.state = api.limiter.peek(def.method, def.path, `anon|${firstParam(def.path, ex.params)}`);
+        ex.state = api.limiter.peek(def.method, def.limitAs ?? def.path, `anon|${firstParam(def.path, ex.params)}`);
         throw DomainError.unauthorized();
       }
       ex.bot = bot;
@@ -225,11 +230,12 @@ function limitAndHandle(ex: Exchange): Answer | Promise<Answer> {
   const { api, def } = ex;
   const bot = ex.bot ?? null;
   const major = firstParam(def.path, ex.params);
+  const limited = def.limitAs ?? def.path;
   if (!bot && !major) {
     // Spec 8.1 rule 3: no bot token and no major parameter: not bucketed.
-    ex.state = api.limiter.peek(def.method, def.path, `anon|${major}`);
+    ex.state = api.limiter.peek(def.method, limited, `anon|${major}`);
   } else {
-    const verdict = api.limiter.take(def.method, def.path, `${bot?.botUserId ?? "anon"}|${major}`, bot !== null);
+    const verdict = api.limiter.take(def.method, limited, `${bot?.botUserId ?? "anon"}|${major}`, bot !== null);
     ex.state = verdict.state;
     // The refusal's own instant, not a fresh clock read: detritus rejects a bucket 429
     // whose X-RateLimit-Reset-After differs from the body's retry_after by a millisecond.

@@ -36,6 +36,7 @@ const BODIES: Record<string, [TSchema, boolean?]> = {
   "POST /interactions/{interaction_id}/{interaction_token}/callback": [CallbackBody],
   "PATCH /guilds/{guild_id}/members/{user_id}": [EditMemberBody, true],
   "PATCH /guilds/{guild_id}/members/@me": [EditCurrentMemberBody, true],
+  "PATCH /guilds/{guild_id}/members/@me/nick": [EditCurrentMemberBody, true],
   "POST /guilds/{guild_id}/roles": [RoleBody, true],
   "PATCH /guilds/{guild_id}/roles": [ReorderRolesBody],
   "PATCH /guilds/{guild_id}/roles/{role_id}": [RoleBody, true],

@@ -60,6 +60,22 @@ describe("discord.py", () => {
     expect(state.response).toMatchObject({ content: `profile of bob (${parley.world.users.bob.id})`, flags: 64 });
   });
 
+  test("guild.me.edit(nick=...) sets the bot's nickname (PATCH .../members/@me/nick), and nick=None clears it", async () => {
+    const botId = parley.world.applications.PrefixBot.bot_user_id;
+    const guildId = parley.world.guilds.Lab.id;
+    const { cursor } = await parley.transcript("PrefixBot");
+    await parley.as("bob").say("general", `<@${botId}> nick Robo`);
+    expect(await bot.scenario("nick")).toEqual({ scenario: "nick", error: null, nick: "Robo", display: "Robo" });
+    const member = await fetch(`${parley.restBase}/guilds/${guildId}/members/${botId}`, { headers: { Authorization: `Bot ${parley.tokenOf("PrefixBot")}` } });
+    expect(((await member.json()) as any).nick).toBe("Robo");
+    // discord.py asks the reference's deprecated alias, which answers {nick}.
+    const asked = (await parley.transcript("PrefixBot", { after: cursor })).entries.filter((e: any) => e.kind === "rest" && e.method === "PATCH");
+    expect(asked).toEqual([expect.objectContaining({ route: "/guilds/{guild_id}/members/@me/nick", status: 200, request: { nick: "Robo" }, response: { nick: "Robo" } })]);
+
+    await parley.as("bob").say("general", `<@${botId}> nick`);
+    expect(await bot.scenario("nick")).toEqual({ scenario: "nick", error: null, nick: null, display: "PrefixBot" });
+  });
+
   test("a message context-menu command gets its target message, with its text", async () => {
     const { id } = await parley.as("bob").say("general", "worth quoting");
     const r = await parley.as("alice").interact({ channel_id: "general", application_id: "PrefixBot", name: "Quote", type: 3, target_id: id });

@@ -51,6 +51,24 @@ async def card(ctx: commands.Context):
     await ctx.send(embed=discord.Embed(title="a card"))
 
 
+@bot.command(name="nick")
+async def nick(ctx: commands.Context, *, name: str = None):
+    """Set the bot's own nickname (None clears it), and read it back once the gateway says so."""
+    me_id = ctx.me.id
+    updated = asyncio.ensure_future(bot.wait_for("member_update", check=lambda b, a: a.id == me_id, timeout=5))
+    try:
+        await ctx.me.edit(nick=name)
+        error = None
+    except discord.HTTPException as e:
+        error = {"status": e.status, "code": e.code, "text": e.text}
+        updated.cancel()
+    cached = None
+    if error is None:
+        _, after = await updated
+        cached = after.nick
+    emit(scenario="nick", error=error, nick=cached, display=ctx.guild.me.display_name)
+
+
 @app_commands.context_menu(name="Profile")
 async def profile(interaction: discord.Interaction, user: discord.Member):
     await interaction.response.send_message(f"profile of {user.name} ({user.id})", ephemeral=True)
