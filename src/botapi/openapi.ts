@@ -64,7 +64,8 @@ export function botApiFragment(): ApiFragment {
           method: r.method,
           path: `/api/v10${r.path}`,
           summary: `${r.method} ${r.path}`,
-          auth: r.auth,
+          // A refused route ("any") asks for nothing.
+          auth: r.auth === "bot" ? "bot" : "none",
           ...(body ? { body: body[0], bodyOptional: body[1] === true } : {}),
         };
       }),
