@@ -89,8 +89,8 @@ export function createObservability(config: Config, core: Core, flakes: Snowflak
       started.set(request, performance.now());
     });
     http.onAfterResponse({ as: "global" }, ({ request, route, responseValue, set }) => {
-      // The bot API's own routes are reported by its pipeline, with the application.
-      if (route && route.startsWith("/api/v10/") && route !== "/api/v10/*") return;
+      // The bot API's routes, its 501 fallback included, are reported by its pipeline, with the application.
+      if (route && (route.startsWith("/api/v10/") || route === "/api/v10")) return;
       const t = started.get(request);
       const ms = t === undefined ? 0 : performance.now() - t;
       const status = statusOf(responseValue, Number(set.status), !!route);

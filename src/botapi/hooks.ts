@@ -2,9 +2,12 @@
 
 /** One bot API request as the pipeline's hooks see it. */
 export interface RequestInfo {
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  /** The route template under /api/v10, e.g. "/channels/{channel_id}/messages". */
+  /** A route's method; any method at all when no route matched. */
+  method: string;
+  /** The route template under /api/v10, e.g. "/channels/{channel_id}/messages"; "/*" when no route matched. */
   template: string;
+  /** When no route matched (the 501 fallback): the path asked, under /api/v10. */
+  path?: string;
   params: Record<string, string>;
   /** The authenticated application (internal id), once known; null for token-less routes. */
   appId: string | null;

@@ -58,8 +58,17 @@ export interface RouteDef {
   method: Method;
   /** Template under /api/v10 with {name} parameters, e.g. "/channels/{channel_id}/messages". */
   path: string;
-  /** "bot": Authorization: Bot <token> required. "none": the path carries the credential or none is needed. */
-  auth: "bot" | "none";
+  /**
+   * "bot": Authorization: Bot <token> required. "none": the path carries the credential
+   * or none is needed. "any": answered alike with or without a token (a refused route);
+   * a valid bot token still names the application (its transcript, its rate limits).
+   */
+  auth: "bot" | "none" | "any";
+  /**
+   * The template whose rate-limit bucket this route counts against, when it is an alias
+   * of that route (one window for both, so alternating between them gains nothing).
+   */
+  limitAs?: string;
   handler(req: Req): Reply | Promise<Reply>;
 }
 
@@ -194,13 +203,13 @@ class Exchange implements Req {
 function answer(ex: Exchange): Answer | Promise<Answer> {
   const { api, def } = ex;
   try {
-    if (def.auth === "bot") {
+    if (def.auth !== "none") {
       const bot = authenticate(api, ex.request.headers.get("authorization"));
-      if (!bot) {
-        ex.state = api.limiter.peek(def.method, def.path, `anon|${firstParam(def.path, ex.params)}`);
+      if (bot) ex.bot = bot;
+      else if (def.auth === "bot") {
+        ex.state = api.limiter.peek(def.method, def.limitAs ?? def.path, `anon|${firstParam(def.path, ex.params)}`);
         throw DomainError.unauthorized();
       }
-      ex.bot = bot;
     }
     const instead = api.hooks.length ? intercepted(api.hooks, ex.info(), 0) : null;
     const take = (a: Answer | null) => (a ? ((ex.given = true), a) : limitAndHandle(ex));
@@ -225,11 +234,12 @@ function limitAndHandle(ex: Exchange): Answer | Promise<Answer> {
   const { api, def } = ex;
   const bot = ex.bot ?? null;
   const major = firstParam(def.path, ex.params);
+  const limited = def.limitAs ?? def.path;
   if (!bot && !major) {
     // Spec 8.1 rule 3: no bot token and no major parameter: not bucketed.
-    ex.state = api.limiter.peek(def.method, def.path, `anon|${major}`);
+    ex.state = api.limiter.peek(def.method, limited, `anon|${major}`);
   } else {
-    const verdict = api.limiter.take(def.method, def.path, `${bot?.botUserId ?? "anon"}|${major}`, bot !== null);
+    const verdict = api.limiter.take(def.method, limited, `${bot?.botUserId ?? "anon"}|${major}`, bot !== null);
     ex.state = verdict.state;
     // The refusal's own instant, not a fresh clock read: detritus rejects a bucket 429
     // whose X-RateLimit-Reset-After differs from the body's retry_after by a millisecond.
@@ -269,9 +279,22 @@ function safeDecode(s: string): string {
   }
 }
 
-/** The spec's answer to every path or method Parley does not implement. */
-export function notImplemented(api: BotApi): Response {
+/**
+ * The spec's answer to every path or method Parley does not implement. The hooks see it
+ * as the route "/*" with the path asked and the application of the bot token it carried,
+ * if any (its transcript records it, its log line names it); its body is never read.
+ */
+export function notImplemented(api: BotApi, request: Request): Response {
+  const started = performance.now();
   const now = api.core.clock.now();
   const state = api.limiter.peek("GET", "/*", "anon|");
-  return jsonResponse(501, { code: 0, message: "501: Not Implemented. Parley does not implement this route." }, rateLimitHeaders(state, now));
+  const a: Answer = { status: 501, body: { code: 0, message: "501: Not Implemented. Parley does not implement this route." }, headers: rateLimitHeaders(state, now) };
+  if (api.hooks.length) {
+    const bot = authenticate(api, request.headers.get("authorization"));
+    const path = new URL(request.url).pathname.slice("/api/v10".length) || "/";
+    const info: RequestInfo = { method: request.method, template: "/*", path, params: {}, appId: bot?.app.id ?? null, botUserId: bot?.botUserId ?? null, body: () => undefined };
+    const ms = performance.now() - started;
+    for (const h of api.hooks) h.answered?.(info, a, ms);
+  }
+  return jsonResponse(a.status, a.body, a.headers);
 }

@@ -89,7 +89,7 @@ export function botApiPlugin(api: BotApi, routes: RouteDef[] = botApiRoutes) {
     };
     app.route(def.method, elysiaPath(def.path), handler);
   }
-  app.all("/api/v10/*", () => notImplemented(api));
-  app.all("/api/v10", () => notImplemented(api));
+  app.all("/api/v10/*", ({ request }) => notImplemented(api, request));
+  app.all("/api/v10", ({ request }) => notImplemented(api, request));
   return app;
 }

@@ -36,6 +36,7 @@ const BODIES: Record<string, [TSchema, boolean?]> = {
   "POST /interactions/{interaction_id}/{interaction_token}/callback": [CallbackBody],
   "PATCH /guilds/{guild_id}/members/{user_id}": [EditMemberBody, true],
   "PATCH /guilds/{guild_id}/members/@me": [EditCurrentMemberBody, true],
+  "PATCH /guilds/{guild_id}/members/@me/nick": [EditCurrentMemberBody, true],
   "POST /guilds/{guild_id}/roles": [RoleBody, true],
   "PATCH /guilds/{guild_id}/roles": [ReorderRolesBody],
   "PATCH /guilds/{guild_id}/roles/{role_id}": [RoleBody, true],
@@ -63,7 +64,8 @@ export function botApiFragment(): ApiFragment {
           method: r.method,
           path: `/api/v10${r.path}`,
           summary: `${r.method} ${r.path}`,
-          auth: r.auth,
+          // A refused route ("any") asks for nothing.
+          auth: r.auth === "bot" ? "bot" : "none",
           ...(body ? { body: body[0], bodyOptional: body[1] === true } : {}),
         };
       }),

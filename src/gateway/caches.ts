@@ -36,7 +36,13 @@ export class GuildCreateCache {
     }
   }
 
-  payload(guildId: string, botUserId: string, presences: boolean): string {
+  /**
+   * `listed`: the guild was listed in the session's READY as unavailable, so this is it
+   * becoming available and says `unavailable: false`. Otherwise it is a join, which the
+   * reference sends without `unavailable`: discord.py dispatches guild_join only then
+   * (guild_available on `false`), as the other libraries tell by READY's list.
+   */
+  payload(guildId: string, botUserId: string, presences: boolean, listed: boolean): string {
     const key = `${guildId}:${presences}`;
     const stamp = this.ctx.core.reads.guilds.guildCreateStamp(presences);
     let body = this.bodies.get(key);
@@ -45,7 +51,7 @@ export class GuildCreateCache {
       this.bodies.set(key, (body = { stamp, head }));
     }
     const me = this.ctx.core.guilds.member(guildId, botUserId);
-    return `${body.head},"joined_at":${JSON.stringify(joinedAtJson(me ? me.joined_at : null))}}`;
+    return `${body.head},${listed ? '"unavailable":false,' : ""}"joined_at":${JSON.stringify(joinedAtJson(me ? me.joined_at : null))}}`;
   }
 }
 

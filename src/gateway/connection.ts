@@ -39,7 +39,7 @@ type WS = ServerWebSocket<GatewaySocketData>;
 /** Number, record and (when live) send one dispatch to one session. */
 export type Push = (s: Session, t: string, d: string, now: number) => void;
 
-/** What a new session is sent after READY: one GUILD_CREATE payload per guild. */
+/** What a new session is sent after READY: one GUILD_CREATE payload per guild READY listed (each saying `unavailable: false`). */
 export type GuildCreatePayload = (guildId: string, s: Session) => string;
 
 export class Connections {

@@ -60,10 +60,10 @@ export class Dispatcher {
     }
   }
 
-  /** GUILD_CREATE for bots that (now) belong to the guild; presences only with GUILD_PRESENCES. */
+  /** GUILD_CREATE for bots that joined the guild (a join: no `unavailable`); presences only with GUILD_PRESENCES. */
   guildCreate(guildId: string, bots: readonly string[]): Delivery {
     const gc = this.guildCreates;
-    return { bots, t: "GUILD_CREATE", intent: GATES.guilds, payload: (s) => gc.payload(guildId, s.owner.botUserId, seesPresences(s)), perBot: true };
+    return { bots, t: "GUILD_CREATE", intent: GATES.guilds, payload: (s) => gc.payload(guildId, s.owner.botUserId, seesPresences(s), false), perBot: true };
   }
 
   private guild(e: Extract<DomainEvent, { type: "guild.created" | "guild.updated" | "guild.deleted" }>): Delivery[] {

@@ -78,7 +78,7 @@ export function createGateway(ctx: GatewayContext): Gateway {
     sink?.(s, dispatchFrame(t, seq, d), t, seq);
   }
 
-  const connections = new Connections(ctx, registry, cohorts, push, (g, s) => guildCreates.payload(g, s.owner.botUserId, seesPresences(s)));
+  const connections = new Connections(ctx, registry, cohorts, push, (g, s) => guildCreates.payload(g, s.owner.botUserId, seesPresences(s), true));
 
   const fanOut = new FanOut(registry, cohorts, push);
 

@@ -7,8 +7,10 @@
 /** A bot API request as the harness's hooks see it (the pipeline's RequestInfo, botapi/hooks.ts). */
 export interface HookRequest {
   method: string;
-  /** The route template under /api/v10, e.g. "/channels/{channel_id}/messages". */
+  /** The route template under /api/v10, e.g. "/channels/{channel_id}/messages"; "/*" when no route matched. */
   template: string;
+  /** When no route matched (the 501 fallback): the path asked, under /api/v10. */
+  path?: string;
   params: Record<string, string>;
   /** The authenticated application (internal id); null on token-less routes. */
   appId: string | null;

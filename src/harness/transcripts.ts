@@ -6,6 +6,7 @@
  * with tokens masked.
  */
 import type { HookAnswer, HookRequest, HookSession } from "./hooks";
+import { parseBoundedJsonLossless } from "../wire/json";
 
 export const TRANSCRIPT_CAPACITY = 2000;
 
@@ -65,8 +66,10 @@ export class Transcripts {
     answered: (r: HookRequest, a: HookAnswer) => {
       const app = this.appOf(r);
       if (!app) return;
-      const path = r.template.replace(/\{(\w+)\}/g, (all, name: string) => r.params?.[name] ?? all);
-      this.add(app, { cursor: 0, at: this.clock.now(), kind: "rest", method: r.method, route: r.template, path, status: a.status, request: r.body() ?? null, response: a.body ?? null });
+      // A request no route matched has no template: its path stands for one.
+      const route = r.path ?? r.template;
+      const path = r.path ?? r.template.replace(/\{(\w+)\}/g, (all, name: string) => r.params?.[name] ?? all);
+      this.add(app, { cursor: 0, at: this.clock.now(), kind: "rest", method: r.method, route, path, status: a.status, request: r.body() ?? null, response: a.body ?? null });
     },
   };
 
@@ -149,12 +152,10 @@ export class Transcripts {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function parseFrame(frame: string): { op: unknown; t: unknown; s: unknown; d: unknown } {
-  try {
-    const f = JSON.parse(frame);
-    if (f && typeof f === "object") return { op: f.op ?? null, t: f.t ?? null, s: f.s ?? null, d: mask(f.d ?? null) };
-  } catch {
-    // Not JSON: the gateway refused it with op 9; show what came.
-  }
+  // Integers of 16 or more digits read as strings, as in request bodies, so none is rounded.
+  const f: any = parseBoundedJsonLossless(frame);
+  if (f && typeof f === "object") return { op: f.op ?? null, t: f.t ?? null, s: f.s ?? null, d: mask(f.d ?? null) };
+  // Not JSON (or nested past the bound): the gateway refused it with op 9; show what came.
   return { op: null, t: null, s: null, d: frame };
 }
 

@@ -37,6 +37,19 @@ export function parseBoundedJson(text: string): unknown {
   }
 }
 
+/**
+ * parseBoundedJson keeping every digit, as request bodies do: what a bot sent on the
+ * gateway, as its transcript shows it (discord.py's op 8 sends ids as numbers).
+ */
+export function parseBoundedJsonLossless(text: string): unknown {
+  if (jsonDepth(text) > MAX_JSON_DEPTH) return null;
+  try {
+    return parseJsonLossless(text);
+  } catch {
+    return null;
+  }
+}
+
 function tooDeep(): DomainError {
   return DomainError.invalid("", `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`, "JSON_TOO_DEEP");
 }

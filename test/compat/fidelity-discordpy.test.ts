@@ -16,11 +16,14 @@ const WORLD = {
       owner: "alice",
       members: ["bob"],
       channels: [{ name: "general" }],
-      roles: [{ name: "BotRole", permissions: ["SEND_MESSAGES", "MANAGE_MESSAGES", "KICK_MEMBERS"], members: ["PrefixBot"] }],
+      roles: [{ name: "BotRole", permissions: ["SEND_MESSAGES", "MANAGE_MESSAGES", "KICK_MEMBERS", "MANAGE_CHANNELS"], members: ["PrefixBot"] }],
     },
   ],
-  // No MESSAGE_CONTENT: the mention prefix must work without it.
-  applications: [{ name: "PrefixBot", owner: "alice", intents: ["GUILDS", "GUILD_MESSAGES"], install: ["Lab"] }],
+  // No MESSAGE_CONTENT: the mention prefix must work without it. OtherBot only posts.
+  applications: [
+    { name: "PrefixBot", owner: "alice", intents: ["GUILDS", "GUILD_MESSAGES"], install: ["Lab"] },
+    { name: "OtherBot", owner: "alice", intents: ["GUILDS"], install: ["Lab"] },
+  ],
 };
 
 let parley: RunningParley;
@@ -60,6 +63,22 @@ describe("discord.py", () => {
     expect(state.response).toMatchObject({ content: `profile of bob (${parley.world.users.bob.id})`, flags: 64 });
   });
 
+  test("guild.me.edit(nick=...) sets the bot's nickname (PATCH .../members/@me/nick), and nick=None clears it", async () => {
+    const botId = parley.world.applications.PrefixBot.bot_user_id;
+    const guildId = parley.world.guilds.Lab.id;
+    const { cursor } = await parley.transcript("PrefixBot");
+    await parley.as("bob").say("general", `<@${botId}> nick Robo`);
+    expect(await bot.scenario("nick")).toEqual({ scenario: "nick", error: null, nick: "Robo", display: "Robo" });
+    const member = await fetch(`${parley.restBase}/guilds/${guildId}/members/${botId}`, { headers: { Authorization: `Bot ${parley.tokenOf("PrefixBot")}` } });
+    expect(((await member.json()) as any).nick).toBe("Robo");
+    // discord.py asks the reference's deprecated alias, which answers {nick}.
+    const asked = (await parley.transcript("PrefixBot", { after: cursor })).entries.filter((e: any) => e.kind === "rest" && e.method === "PATCH");
+    expect(asked).toEqual([expect.objectContaining({ route: "/guilds/{guild_id}/members/@me/nick", status: 200, request: { nick: "Robo" }, response: { nick: "Robo" } })]);
+
+    await parley.as("bob").say("general", `<@${botId}> nick`);
+    expect(await bot.scenario("nick")).toEqual({ scenario: "nick", error: null, nick: null, display: "PrefixBot" });
+  });
+
   test("a message context-menu command gets its target message, with its text", async () => {
     const { id } = await parley.as("bob").say("general", "worth quoting");
     const r = await parley.as("alice").interact({ channel_id: "general", application_id: "PrefixBot", name: "Quote", type: 3, target_id: id });
@@ -77,7 +96,7 @@ describe("discord.py meets the spec's limits", () => {
     const seen = await bot.scenario("perms");
     // @everyone's and the role's bits, server-wide; in a channel discord.py takes the
     // missing VIEW_CHANNEL for "cannot see it" and keeps only the server-wide ones.
-    expect(seen.guild).toEqual(["attach_files", "create_instant_invite", "kick_members", "manage_messages", "send_messages"]);
+    expect(seen.guild).toEqual(["attach_files", "create_instant_invite", "kick_members", "manage_channels", "manage_messages", "send_messages"]);
     expect(seen.channel).toEqual(["kick_members"]);
     await parley.as("bob").say("general", `<@${botId}> card`);
     expect(await bot.event("command-error")).toEqual({
@@ -85,5 +104,37 @@ describe("discord.py meets the spec's limits", () => {
       type: "BotMissingPermissions",
       text: "Bot requires Embed Links permission(s) to run this command.",
     });
+  });
+
+  test("messages say bot: false, so commands.Bot runs another bot's commands; its own it knows as a bot from its cache", async () => {
+    const botId = parley.world.applications.PrefixBot.bot_user_id;
+    // Its own reply carries a command (its prefix is its mention): discord.py skips it.
+    await parley.as("bob").say("general", `<@${botId}> say <@${botId}> say done`);
+    expect(await bot.scenario("say")).toMatchObject({ author: parley.world.users.bob.id, author_bot: false });
+    // Another bot's message reads bot: false, and commands.Bot skips only authors with bot set.
+    const other = parley.world.applications.OtherBot.bot_user_id;
+    const posted = await fetch(`${parley.restBase}/channels/${parley.channelId("general")}/messages`, {
+      method: "POST",
+      headers: { Authorization: `Bot ${parley.tokenOf("OtherBot")}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ content: `<@${botId}> say hello, bot` }),
+    });
+    expect(posted.status).toBe(200);
+    expect(await bot.scenario("say")).toMatchObject({ author: other, author_bot: false });
+    expect(bot.lines.filter((l) => l.scenario === "say").map((l) => l.author)).toEqual([parley.world.users.bob.id, other]);
+  });
+
+  test("PATCH /channels/{id} is 2 per 10 minutes: the edit that spends it would sleep ~600 s; with max_ratelimit_timeout the next raises RateLimited", async () => {
+    const botId = parley.world.applications.PrefixBot.bot_user_id;
+    await parley.as("bob").say("general", `<@${botId}> topics`);
+    const seen = await bot.scenario("topics");
+    // Without max_ratelimit_timeout the second edit would not return before the window
+    // ends (http.py sleeps reset_after after the request that left 0): the bot's option
+    // lets it return at once, and the third meets the server's 429.
+    expect(seen.edits.slice(0, 2)).toEqual(["edited", "edited"]);
+    expect(seen.edits[2]).toEqual({ type: "RateLimited", retry_after: expect.any(Number) });
+    expect(seen.edits[2].retry_after).toBeGreaterThan(590);
+    expect(seen.edits[2].retry_after).toBeLessThanOrEqual(600);
+    const r = await fetch(`${parley.restBase}/channels/${parley.channelId("general")}`, { headers: { Authorization: `Bot ${parley.tokenOf("PrefixBot")}` } });
+    expect(((await r.json()) as any).topic).toBe("topic 1");
   });
 });

@@ -17,14 +17,17 @@ import {
   HTTPError,
   ModalBuilder,
   PermissionFlagsBits as P,
+  Routes,
   TextInputBuilder,
   TextInputStyle,
   type ButtonInteraction,
   type Guild,
+  type Message,
   type TextChannel,
 } from "discord.js";
+import { DiscordAPIError as RestAPIError, REST } from "@discordjs/rest";
 import { createBot, createDesiredPropertiesObject } from "discordeno";
-import { FULL_INTENTS, startMatrix, type MatrixServer } from "./bots/js-world";
+import { FULL_INTENTS, startMatrix, until, type MatrixServer } from "./bots/js-world";
 import { call, refusal } from "../helpers";
 import { next } from "./support";
 
@@ -102,6 +105,45 @@ describe("discord.js meets the spec's limits", () => {
     expect([mine.editable, mine.deletable]).toEqual([false, false]);
     expect((await mine.edit("edited all the same")).content).toBe("edited all the same");
     await mine.delete();
+  });
+
+  test("messages say bot: false: a handler that skips author.bot answers the bot's own message, and a trigger its reply matches loops", async () => {
+    const replies: string[] = [];
+    const ownSeenAsBot: boolean[] = [];
+    let sends = 0;
+    // As many bots write it: ignore bots, answer a command with a reply that names it.
+    const handler = async (msg: Message) => {
+      if (msg.author.bot || !msg.content.startsWith("!ping")) return;
+      if (msg.author.id === bot.user!.id) ownSeenAsBot.push(msg.author.bot);
+      // The test's brake: three replies show the loop (rate limits would only slow it).
+      if (sends++ < 3) replies.push((await (msg.channel as TextChannel).send("!ping pong")).id);
+    };
+    bot.on(Events.MessageCreate, handler);
+    try {
+      const said = await m.sdk.as("bob").say("spam", "!ping");
+      await until("three replies", () => replies.length === 3 && ownSeenAsBot.length === 3);
+      expect(ownSeenAsBot).toEqual([false, false, false]);
+      const stored = await m.sdk.messages("spam", { as: "bob", limit: 10 });
+      expect(stored.filter((x) => x.author.id === bot.user!.id).map((x) => x.id).sort()).toEqual([...replies].sort());
+      expect(stored.at(-1)?.id).toBe(said.id);
+    } finally {
+      bot.off(Events.MessageCreate, handler);
+    }
+  });
+
+  test("only /api/v10: REST({ version: \"9\" }) gets 404 on every route, and a client on it cannot log in", async () => {
+    const rest = new REST({ version: "9", api: m.sdk.apiBase }).setToken(m.sdk.tokenOf("FullBot"));
+    const err: any = await rest.get(Routes.user()).catch((e) => e);
+    expect(err).toBeInstanceOf(RestAPIError);
+    expect([err.status, err.code, err.message]).toEqual([404, 0, "404: Not Found"]);
+    const v9 = new Client({ intents: [I.Guilds], rest: { api: m.sdk.apiBase, version: "9" } });
+    try {
+      const refused: any = await v9.login(m.sdk.tokenOf("FullBot")).catch((e) => e);
+      expect(refused).toBeInstanceOf(DiscordAPIError);
+      expect([refused.status, refused.url]).toEqual([404, `${m.sdk.apiBase}/v9/gateway/bot`]);
+    } finally {
+      await Promise.race([v9.destroy(), Bun.sleep(2000)]);
+    }
   });
 
   test("a modal answers 501: showModal() rejects with HTTPError 501 after discord.js's immediate retries", async () => {

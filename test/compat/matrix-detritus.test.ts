@@ -29,11 +29,13 @@ import {
   liveSessions,
   type MatrixServer,
   personTypes,
+  setInstalled,
   PLAIN_INTENTS,
   smallBucketLimits,
   smallGlobalLimits,
   startMatrix,
   until,
+  WELCOME,
 } from "./bots/js-world";
 import { join } from "node:path";
 import { BOTS, next } from "./support";
@@ -142,6 +144,24 @@ describe("detritus-client matrix", () => {
     for (const who of ["alice", "bob", "carol", "dave", "erin"]) expect(guild.members.has(W().users[who].id)).toBe(true);
     expect(guild.members.length).toBe(guild.memberCount);
     expect(guild.members.get(bot.userId)!.roles.has(W().guilds.Lab.roles.BotRole)).toBe(true);
+  });
+
+  scenario(LIB, "join-after-ready", "installed into another server while ready: guildCreate with fromUnavailable false (a join) and the server cached; the handler's welcome post lands", async () => {
+    const annex = W().guilds.Annex.id;
+    const joined = next<[any]>(bot, "guildCreate", ({ guild }) => guild.id === annex);
+    await setInstalled(m, "FullBot", "Annex", true);
+    const [{ fromUnavailable, guild }] = await joined;
+    expect(fromUnavailable).toBe(false);
+    expect(guild.name).toBe("Annex");
+    expect(guild.channels.map((x: any) => x.name)).toEqual(["lobby"]);
+    for (const who of ["alice", "bob"]) expect(guild.members.has(W().users[who].id)).toBe(true);
+    expect(guild.members.has(bot.userId)).toBe(true);
+    // The handler, as join handlers go: a welcome post in the first text channel.
+    const welcome = await bot.rest.createMessage(guild.channels.find((x: any) => x.type === 0).id, { content: WELCOME(guild.name) });
+    expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === welcome.id)).content).toBe(WELCOME("Annex"));
+    const left = next<[any]>(bot, "guildDelete", ({ guildId }) => guildId === annex);
+    await setInstalled(m, "FullBot", "Annex", false);
+    await left;
   });
 
   scenario(LIB, "message-content", "messageCreate with content; the bot's reply is edited and deleted", async () => {

@@ -28,11 +28,13 @@ import {
   liveSessions,
   type MatrixServer,
   personTypes,
+  setInstalled,
   PLAIN_INTENTS,
   smallBucketLimits,
   smallGlobalLimits,
   startMatrix,
   until,
+  WELCOME,
 } from "./bots/js-world";
 import { join } from "node:path";
 import { BOTS, next } from "./support";
@@ -43,6 +45,7 @@ const LIB = "discordeno";
 const EVENTS = [
   "ready",
   "guildCreate",
+  "guildDelete",
   "messageCreate",
   "messageUpdate",
   "messageDelete",
@@ -149,6 +152,25 @@ describe("discordeno matrix", () => {
     expect(guild.members.size).toBe(guild.memberCount);
     const me = guild.members.get(full.bot.id);
     expect(me.roles.map(String)).toContain(W().guilds.Lab.roles.BotRole);
+  });
+
+  scenario(LIB, "join-after-ready", "installed into another server while connected: guildCreate (its one event for joins and start-up) fires after ready with the server; the handler's welcome post lands", async () => {
+    const annex = W().guilds.Annex.id;
+    const joined = next<[any]>(full.on, "guildCreate", (g) => String(g.id) === annex);
+    await setInstalled(m, "FullBot", "Annex", true);
+    const [guild] = await joined;
+    // The handler, as join handlers go: a welcome post in the first text channel.
+    const lobby = [...guild.channels.values()].find((x: any) => x.type === 0);
+    const welcome = await h().sendMessage(lobby.id, { content: WELCOME(guild.name) });
+    expect(guild.name).toBe("Annex");
+    expect([...guild.channels.values()].map((x: any) => x.name)).toEqual(["lobby"]);
+    for (const who of ["alice", "bob"]) expect(guild.members.has(BigInt(W().users[who].id))).toBe(true);
+    expect(guild.members.has(full.bot.id)).toBe(true);
+    expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === String(welcome.id))).content).toBe(WELCOME("Annex"));
+    const left = next<[bigint]>(full.on, "guildDelete", (id) => String(id) === annex);
+    await setInstalled(m, "FullBot", "Annex", false);
+    await left;
+    full.guilds.delete(annex);
   });
 
   scenario(LIB, "message-content", "messageCreate with content; the bot's reply is edited and deleted", async () => {

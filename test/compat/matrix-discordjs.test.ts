@@ -27,6 +27,7 @@ import {
   StringSelectMenuBuilder,
   WebhookClient,
   type ButtonInteraction,
+  type Guild,
   type Message,
   type TextChannel,
 } from "discord.js";
@@ -39,10 +40,12 @@ import {
   liveSessions,
   type MatrixServer,
   personTypes,
+  setInstalled,
   smallBucketLimits,
   smallGlobalLimits,
   startMatrix,
   until,
+  WELCOME,
 } from "./bots/js-world";
 import { eventsDuring, next } from "./support";
 import { faultCells } from "./fault-cells";
@@ -148,6 +151,30 @@ describe("discord.js 14 matrix", () => {
     // The two REST answers login rests on, read through the client's own REST manager.
     expect(((await bot.rest.get(Routes.gatewayBot())) as any).url).toBe(m.p.api.urls.gateway);
     expect(((await bot.rest.get(Routes.user())) as any).id).toBe(W().applications.FullBot.bot_user_id);
+  });
+
+  scenario(LIB, "join-after-ready", "installed into another server while ready: guildCreate with the server cached, not guildAvailable; the handler's welcome post lands", async () => {
+    const annex = W().guilds.Annex.id;
+    const available: string[] = [];
+    const onAvailable = (g: Guild) => void available.push(g.id);
+    bot.on(Events.GuildAvailable, onAvailable);
+    const joined = next<[Guild]>(bot, Events.GuildCreate, (g) => g.id === annex);
+    await setInstalled(m, "FullBot", "Annex", true);
+    const [guild] = await joined;
+    // The handler, as join handlers go: a welcome post in the first text channel.
+    const lobby = guild.channels.cache.find((c) => c.type === ChannelType.GuildText) as TextChannel;
+    const welcome = await lobby.send(WELCOME(guild.name));
+    bot.off(Events.GuildAvailable, onAvailable);
+    expect(guild.available).toBe(true);
+    expect(guild.name).toBe("Annex");
+    expect([...guild.channels.cache.values()].map((c) => c.name)).toEqual(["lobby"]);
+    for (const who of ["alice", "bob"]) expect(guild.members.cache.has(W().users[who].id)).toBe(true);
+    expect(guild.members.me!.id).toBe(W().applications.FullBot.bot_user_id);
+    expect(available).toEqual([]);
+    expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === welcome.id)).content).toBe(WELCOME("Annex"));
+    const left = next<[Guild]>(bot, Events.GuildDelete, (g) => g.id === annex);
+    await setInstalled(m, "FullBot", "Annex", false);
+    await left;
   });
 
   scenario(LIB, "message-content", "a person's message arrives with content; the bot's reply is edited and deleted", async () => {

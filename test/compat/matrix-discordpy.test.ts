@@ -41,6 +41,8 @@ const WORLD = {
       ],
       channels: [{ name: "general" }, { name: "staff" }],
     },
+    // MatrixBot is installed here while connected (the join-after-ready cell).
+    { name: "Annex", owner: "alice", members: ["bob"], channels: [{ name: "lobby" }] },
   ],
   applications: [
     {
@@ -132,6 +134,33 @@ scenario("discord.py", "login", "on_ready with the guild, its channels, roles an
   ]);
   // Client.application_info() (GET /oauth2/applications/@me), as bots call it at start-up.
   expect(await main.event("app")).toEqual({ event: "app", id: W().applications.MatrixBot.id, name: "MatrixBot", owner: W().users.alice.id });
+});
+
+scenario("discord.py", "join-after-ready", "installed into another server while connected: on_guild_join runs (it posts a welcome), on_guild_available does not", async () => {
+  // Once on_ready has run, this GUILD_CREATE is a join, not part of start-up.
+  await main.saw((l) => l.event === "ready", "on_ready");
+  const annex = W().guilds.Annex;
+  const app = internalId(p, W().applications.MatrixBot.id);
+  const alice = W().users.alice.token;
+  // The portal's install, as the server's owner does it from the bot's install link.
+  expect((await client(p, "POST", `/applications/${app}/install`, alice, { guild_id: internalId(p, annex.id) })).status).toBe(204);
+  const joined = await main.event("guild_join", (l) => l.id === annex.id);
+  expect(joined).toEqual({
+    event: "guild_join",
+    id: annex.id,
+    name: "Annex",
+    unavailable: false,
+    channels: ["lobby"],
+    members: ["MatrixBot", "alice", "bob"],
+    welcome: expect.any(String),
+  });
+  const welcome = await P.waitForMessage(annex.channels.lobby, (m) => m.id === joined.welcome);
+  expect(welcome).toMatchObject({ content: "Hello Annex, thanks for having me.", author: { id: botUser() } });
+  // Only the server listed in READY was "available"; the join was not taken for one.
+  expect(main.lines.filter((l) => l.event === "guild_available").map((l) => l.id)).toEqual([W().guilds.Lab.id]);
+  // Leave the other cells the one server they expect.
+  expect((await client(p, "DELETE", `/applications/${app}/guilds/${internalId(p, annex.id)}`, alice)).status).toBe(204);
+  await main.event("guild_remove", (l) => l.id === annex.id);
 });
 
 scenario("discord.py", "message-content", "on_message, on_message_edit, on_message_delete with content; a prefix command replies", async () => {

@@ -32,10 +32,12 @@ import {
   MESSAGE_CONTENT_BIT,
   personTypes,
   PLAIN_INTENTS,
+  setInstalled,
   smallBucketLimits,
   smallGlobalLimits,
   startMatrix,
   until,
+  WELCOME,
 } from "./bots/js-world";
 import { next } from "./support";
 import { faultCells } from "./fault-cells";
@@ -149,6 +151,28 @@ describe("@discordjs/core matrix", () => {
     for (const who of ["alice", "bob", "carol", "dave", "erin"]) expect(members.has(W().users[who].id)).toBe(true);
     expect(g.members.length).toBe(g.member_count);
     expect(g.members.find((mm) => mm.user!.id === bot.ready.user.id)?.roles).toContain(W().guilds.Lab.roles.BotRole);
+  });
+
+  scenario(LIB, "join-after-ready", "installed into another server while connected: a GUILD_CREATE for a server READY did not list, without `unavailable` (a join); the handler's welcome post lands", async () => {
+    const annex = W().guilds.Annex.id;
+    // A bot in this style tells a join from a server becoming available by READY's list,
+    // or (as discord.py does) by `unavailable`, which only the latter carries.
+    expect(bot.ready.guilds.map((g) => g.id)).not.toContain(annex);
+    expect(bot.guilds.get(W().guilds.Lab.id)!.unavailable).toBe(false);
+    const joined = next<[{ data: GatewayGuildCreateDispatchData; api: Client["api"] }]>(bot.client, E.GuildCreate, ({ data }) => data.id === annex);
+    await setInstalled(m, "FullBot", "Annex", true);
+    const [{ data, api }] = await joined;
+    expect(data.unavailable).toBeUndefined();
+    expect(data.name).toBe("Annex");
+    expect(data.channels.map((c) => (c as APIGuildChannel).name)).toEqual(["lobby"]);
+    expect(data.members.map((mm) => mm.user!.id).sort()).toEqual([W().users.alice.id, W().users.bob.id, bot.ready.user.id].sort());
+    // The handler, as join handlers go: a welcome post in the first text channel.
+    const welcome = await api.channels.createMessage(data.channels[0].id, { content: WELCOME(data.name) });
+    expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === welcome.id)).content).toBe(WELCOME("Annex"));
+    const left = next<[{ data: { id: string } }]>(bot.client, E.GuildDelete, ({ data: d }) => d.id === annex);
+    await setInstalled(m, "FullBot", "Annex", false);
+    await left;
+    bot.guilds.delete(annex);
   });
 
   scenario(LIB, "message-content", "MESSAGE_CREATE with content; the bot's reply is edited and deleted", async () => {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { Agent, type RequestOptions } from "node:https";
 import type { Duplex } from "node:stream";
 import { connect as tcp } from "node:net";
-import { Base, Client, CommandInteraction, ComponentInteraction, DiscordHTTPError, type Message, type TextChannel } from "eris";
+import { Base, Client, CommandInteraction, ComponentInteraction, DiscordHTTPError, type Guild, type Message, type TextChannel } from "eris";
 import { scenario } from "./matrix";
 import { recordEvents } from "../helpers";
 import {
@@ -26,11 +26,13 @@ import {
   liveSessions,
   type MatrixServer,
   personTypes,
+  setInstalled,
   PLAIN_INTENTS,
   smallBucketLimits,
   smallGlobalLimits,
   startMatrix,
   until,
+  WELCOME,
 } from "./bots/js-world";
 import { next } from "./support";
 import { faultCells } from "./fault-cells";
@@ -135,6 +137,29 @@ describe("eris matrix", () => {
     expect(guild.members.size).toBe(guild.memberCount);
     expect(guild.members.get(bot.user.id)!.roles).toContain(W().guilds.Lab.roles.BotRole);
     expect(bot.application?.id).toBe(W().applications.FullBot.id);
+  });
+
+  scenario(LIB, "join-after-ready", "installed into another server while ready: guildCreate with the server cached, not guildAvailable; the handler's welcome post lands", async () => {
+    const annex = W().guilds.Annex.id;
+    const available: string[] = [];
+    const onAvailable = (g: Guild) => void available.push(g.id);
+    bot.on("guildAvailable", onAvailable);
+    const joined = next<[Guild]>(bot, "guildCreate", (g) => g.id === annex);
+    await setInstalled(m, "FullBot", "Annex", true);
+    const [guild] = await joined;
+    // The handler, as join handlers go: a welcome post in the first text channel.
+    const lobby = guild.channels.find((c) => c.type === 0) as TextChannel;
+    const welcome = await lobby.createMessage(WELCOME(guild.name));
+    bot.off("guildAvailable", onAvailable);
+    expect(guild.name).toBe("Annex");
+    expect(guild.channels.map((c) => c.name)).toEqual(["lobby"]);
+    for (const who of ["alice", "bob"]) expect(guild.members.has(W().users[who].id)).toBe(true);
+    expect(guild.members.has(bot.user.id)).toBe(true);
+    expect(available).toEqual([]);
+    expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === welcome.id)).content).toBe(WELCOME("Annex"));
+    const left = next<[{ id: string }]>(bot, "guildDelete", (g) => g.id === annex);
+    await setInstalled(m, "FullBot", "Annex", false);
+    await left;
   });
 
   scenario(LIB, "message-content", "messageCreate with content; the bot's reply is edited and deleted", async () => {

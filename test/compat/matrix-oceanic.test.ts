@@ -17,6 +17,7 @@ import {
   ComponentTypes,
   DiscordRESTError,
   OverwriteTypes,
+  type Guild,
   type TextChannel,
   type Message,
 } from "oceanic.js";
@@ -29,10 +30,12 @@ import {
   liveSessions,
   type MatrixServer,
   personTypes,
+  setInstalled,
   smallBucketLimits,
   smallGlobalLimits,
   startMatrix,
   until,
+  WELCOME,
 } from "./bots/js-world";
 import { next } from "./support";
 import { faultCells } from "./fault-cells";
@@ -131,6 +134,29 @@ describe("oceanic.js matrix", () => {
     for (const who of ["alice", "bob", "carol", "dave", "erin"]) expect(guild.members.has(W().users[who].id)).toBe(true);
     expect(guild.members.size).toBe(guild.memberCount);
     expect(guild.clientMember.roles).toContain(W().guilds.Lab.roles.BotRole);
+  });
+
+  scenario(LIB, "join-after-ready", "installed into another server while ready: guildCreate with the server cached, not guildAvailable; the handler's welcome post lands", async () => {
+    const annex = W().guilds.Annex.id;
+    const available: string[] = [];
+    const onAvailable = (g: Guild) => void available.push(g.id);
+    bot.on("guildAvailable", onAvailable);
+    const joined = next<[Guild]>(bot, "guildCreate", (g) => g.id === annex);
+    await setInstalled(m, "FullBot", "Annex", true);
+    const [guild] = await joined;
+    // The handler, as join handlers go: a welcome post in the first text channel.
+    const lobby = [...guild.channels.values()].find((c) => c.type === ChannelTypes.GUILD_TEXT) as TextChannel;
+    const welcome = await lobby.createMessage({ content: WELCOME(guild.name) });
+    bot.off("guildAvailable", onAvailable);
+    expect(guild.name).toBe("Annex");
+    expect([...guild.channels.values()].map((c) => c.name)).toEqual(["lobby"]);
+    for (const who of ["alice", "bob"]) expect(guild.members.has(W().users[who].id)).toBe(true);
+    expect(guild.clientMember.id).toBe(W().applications.FullBot.bot_user_id);
+    expect(available).toEqual([]);
+    expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === welcome.id)).content).toBe(WELCOME("Annex"));
+    const left = next<[{ id: string }]>(bot, "guildDelete", (g) => g.id === annex);
+    await setInstalled(m, "FullBot", "Annex", false);
+    await left;
   });
 
   scenario(LIB, "message-content", "messageCreate with content; the bot's reply is edited and deleted", async () => {

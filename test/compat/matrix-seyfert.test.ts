@@ -27,11 +27,13 @@ import {
   liveSessions,
   type MatrixServer,
   personTypes,
+  setInstalled,
   PLAIN_INTENTS,
   smallBucketLimits,
   smallGlobalLimits,
   startMatrix,
   until,
+  WELCOME,
 } from "./bots/js-world";
 import { next } from "./support";
 import { faultCells } from "./fault-cells";
@@ -40,6 +42,8 @@ import { expectLibraryTime, expectServerTime, runShim, serverTimestamp } from ".
 const LIB = "seyfert";
 const EVENTS = [
   "botReady",
+  "guildCreate",
+  "guildDelete",
   "messageCreate",
   "messageUpdate",
   "messageDelete",
@@ -180,6 +184,24 @@ describe("seyfert matrix", () => {
     for (const who of ["alice", "bob", "carol", "dave", "erin"]) expect(members.some((x) => x.id === W().users[who].id)).toBe(true);
     expect(members.length).toBe(guild.memberCount);
     expect(members.find((x) => x.id === c().botId).roles.keys).toContain(W().guilds.Lab.roles.BotRole);
+  });
+
+  scenario(LIB, "join-after-ready", "installed into another server while ready: guildCreate (start-up's servers come as rawGuildCreate) with the server cached; the handler's welcome post lands", async () => {
+    const annex = W().guilds.Annex.id;
+    const joined = next<[any]>(full.on, "guildCreate", (g) => g.id === annex);
+    await setInstalled(m, "FullBot", "Annex", true);
+    const [guild] = await joined;
+    expect(guild.name).toBe("Annex");
+    const channels: any[] = await c().cache.channels!.values(annex);
+    expect(channels.map((x) => x.name)).toEqual(["lobby"]);
+    const members: any[] = await c().cache.members!.values(annex);
+    expect(members.map((x) => x.id).sort()).toEqual([W().users.alice.id, W().users.bob.id, c().botId].sort());
+    // The handler, as join handlers go: a welcome post in the first text channel.
+    const welcome = await c().messages.write(channels.find((x) => x.type === 0).id, { content: WELCOME(guild.name) });
+    expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === welcome.id)).content).toBe(WELCOME("Annex"));
+    const left = next<[any]>(full.on, "guildDelete", (g) => g.id === annex);
+    await setInstalled(m, "FullBot", "Annex", false);
+    await left;
   });
 
   scenario(LIB, "message-content", "messageCreate with content; the bot's reply is edited and deleted", async () => {

@@ -12,6 +12,7 @@ export type Library = (typeof LIBRARIES)[number];
 
 export const SCENARIOS = {
   login: "login and ready with guild, channels and members cached",
+  "join-after-ready": "join after READY: installed into another server while connected, the library's join event fires (not its available event) and its handler runs",
   "message-content": "message create, edit, delete with MESSAGE_CONTENT",
   "message-no-content": "message events without MESSAGE_CONTENT (envelope only)",
   "embeds-components": "embeds and components",

@@ -88,12 +88,21 @@ export class PyBot {
   }
 
   /** The first line not yet handed out that satisfies `pred`; waits for it (bounded). */
-  async next(pred: (l: any) => boolean, what = "a matching line"): Promise<any> {
+  next(pred: (l: any) => boolean, what = "a matching line"): Promise<any> {
+    return this.find(pred, what, true);
+  }
+
+  /** Waits (bounded) until the bot has printed a line that satisfies `pred`, handed out or not, and leaves it for next(). */
+  saw(pred: (l: any) => boolean, what = "a matching line"): Promise<any> {
+    return this.find(pred, what, false);
+  }
+
+  private async find(pred: (l: any) => boolean, what: string, take: boolean): Promise<any> {
     const deadline = Date.now() + this.waitMs;
     for (;;) {
       for (let i = 0; i < this.lines.length; i++)
-        if (!this.used.has(i) && pred(this.lines[i])) {
-          this.used.add(i);
+        if ((!take || !this.used.has(i)) && pred(this.lines[i])) {
+          if (take) this.used.add(i);
           return this.lines[i];
         }
       if (Date.now() > deadline || this.proc.exitCode !== null) {

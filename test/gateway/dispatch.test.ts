@@ -273,7 +273,7 @@ describe("members", () => {
     expect(rem.d).toEqual({ guild_id: W.w.guilds.Lab.id, user: expect.objectContaining({ id: W.w.users.carol.id }) });
   });
 
-  test("the bot itself added: GUILD_CREATE; removed: GUILD_DELETE without unavailable", async () => {
+  test("the bot itself added: GUILD_CREATE without unavailable (a join); removed: GUILD_DELETE without unavailable", async () => {
     const plain = await bot("PlainBot", I.GUILDS);
     const watcher = await bot("AllBot", I.GUILDS | I.GUILD_MEMBERS);
     p.core.apps.install(W.app("PlainBot"), W.guild("Annex"), W.person("alice"));
@@ -283,6 +283,8 @@ describe("members", () => {
     const [gc, gd] = plain.dispatches();
     expect(gc.d.id).toBe(W.w.guilds.Annex.id);
     expect(gc.d.members.some((m: any) => m.user.id === W.w.applications.PlainBot.bot_user_id)).toBe(true);
+    // The reference leaves `unavailable` off a join: discord.py dispatches guild_join only then.
+    expect(gc.d).not.toHaveProperty("unavailable");
     expect(gd.d).toEqual({ id: W.w.guilds.Lab.id });
     // AllBot is not in Annex; in Lab it sees PlainBot leave as another member.
     expect(ts([watcher])).toEqual([["GUILD_MEMBER_REMOVE"]]);

@@ -88,6 +88,9 @@ describe("awaiting the first frame", () => {
     expect(gc.d.roles.some((r: any) => r.id === W.w.guilds.Lab.id)).toBe(true);
     expect(gc.d.members.some((m: any) => m.user.id === W.w.applications.AllBot.bot_user_id)).toBe(true);
     expect(gc.d.presences).toEqual([]); // no GUILD_PRESENCES asked for
+    // Listed in READY as unavailable, so this one says it became available (discord.py
+    // takes `unavailable: false` for available and its absence for a join).
+    expect(gc.d.unavailable).toBe(false);
     await g.sync();
     expect(g.dispatches().length).toBe(2);
   });

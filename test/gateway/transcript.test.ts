@@ -119,6 +119,40 @@ test("op 9 of an invalid session and frames replayed on RESUME appear once, in o
   expect(t.entries[1].d).toEqual({ token: "[masked]", session_id: session, seq: g.lastSeq });
 });
 
+test("a request answered 501 is transcribed when it carried the bot's token: an unknown route, POST /guilds, command permissions", async () => {
+  const { cursor } = await transcript();
+  const lab = W.w.guilds.Lab.id;
+  const unknown = await call(p, "PATCH", `/guilds/${lab}/stickers/1?x=1`, { token: token(), body: { name: "s" } });
+  const create = await call(p, "POST", "/guilds", { token: token(), body: { name: "New" } });
+  const perms = await call(p, "GET", `/applications/${W.w.applications.AllBot.id}/commands/permissions`, { token: token() });
+  for (const r of [unknown, create, perms]) expect(refusal(r)).toEqual([501, 0]);
+  // Without a token, or with one that names no application, they belong to nobody.
+  expect((await call(p, "GET", "/stickers/1")).status).toBe(501);
+  expect((await call(p, "POST", "/guilds", { token: "bad.token.here", body: {} })).status).toBe(501);
+  const t = await transcript(cursor);
+  expect(t.entries).toEqual([
+    { at: expect.any(String), kind: "rest", method: "PATCH", route: `/guilds/${lab}/stickers/1`, status: 501, request: null, response: unknown.body },
+    { at: expect.any(String), kind: "rest", method: "POST", route: "/guilds", status: 501, request: null, response: create.body },
+    { at: expect.any(String), kind: "rest", method: "GET", route: "/applications/{application_id}/commands/permissions", status: 501, request: null, response: perms.body },
+  ]);
+  for (const other of ["PlainBot"]) expect((await harness("GET", `/applications/${W.w.applications[other].id}/transcript`)).body.entries).toEqual([]);
+  const text = (await call(p, "GET", `/api/harness/v1/applications/${W.w.applications.AllBot.id}/transcript?format=text&after=${cursor}`)).text;
+  expect(text).toContain(`rest    PATCH /guilds/${lab}/stickers/1 -> 501`);
+});
+
+test("numbers past 2^53 in the bot's frames keep every digit (discord.py's op 8 sends ids as numbers)", async () => {
+  const { g } = await connect();
+  const { cursor } = await transcript();
+  const big = "1234567890123456789"; // above 2^53: a double would read 1234567890123456800
+  g.send(`{"op":8,"d":{"guild_id":${big},"query":"","limit":0,"user_ids":[${big},42],"nonce":"n"}}`);
+  await g.sync();
+  const t = await transcript(cursor);
+  const op8 = t.entries.find((e: any) => e.op === 8);
+  expect(op8.d).toEqual({ guild_id: big, query: "", limit: 0, user_ids: [big, 42], nonce: "n" });
+  const text = (await call(p, "GET", `/api/harness/v1/applications/${W.w.applications.AllBot.id}/transcript?format=text&after=${cursor}`)).text;
+  expect(text).toContain(`REQUEST_GUILD_MEMBERS  {"guild_id":"${big}"`);
+});
+
 test("?format=text: one readable line per entry, tokens masked, the cursor in a header", async () => {
   await connect();
   await call(p, "POST", `/channels/${general()}/messages`, { token: token(), body: { content: "text form" } });

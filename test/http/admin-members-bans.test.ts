@@ -119,6 +119,40 @@ describe("members", () => {
     expect(r.body.nick).toBe("Plainly");
   });
 
+  test("PATCH members/@me/nick, the reference's deprecated alias: the same edit and rules, answered {nick}", async () => {
+    const ev = recordEvents(p);
+    const r = await call(p, "PATCH", `/guilds/${g}/members/@me/nick`, { token: plain, body: { nick: "Plainly" }, headers: { "X-Audit-Log-Reason": "rename" } });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ nick: "Plainly" });
+    expect(ev.count("member.updated")).toBe(1);
+    expect(audit(24).at(-1)).toMatchObject({ actor_id: u(w.applications.PlainBot.bot_user_id), target_id: u(w.applications.PlainBot.bot_user_id), reason: "rename" });
+    expect((await call(p, "GET", `/guilds/${g}/members/${w.applications.PlainBot.bot_user_id}`, { token: plain })).body.nick).toBe("Plainly");
+    // discord.py clears with "" (nick=None); null clears too.
+    expect((await call(p, "PATCH", `/guilds/${g}/members/@me/nick`, { token: plain, body: { nick: "" } })).body).toEqual({ nick: null });
+    expect(refusal(await call(p, "PATCH", `/guilds/${g}/members/@me/nick`, { token: plain, body: { nick: "x".repeat(33) } }))).toEqual([400, 50035]);
+    expect(refusal(await call(p, "PATCH", `/guilds/${g}/members/@me/nick`, { token: plain, body: { nick: 5 } }))).toEqual([400, 50035]);
+    expect(refusal(await call(p, "PATCH", `/guilds/123456789012345678/members/@me/nick`, { token: plain, body: { nick: "x" } }))).toEqual([404, 10003]);
+    expect(refusal(await call(p, "PATCH", `/guilds/${g}/members/@me/nick`, { body: { nick: "x" } }))).toEqual([401, 0]);
+  });
+
+  test("members/@me and its /nick alias share one rate-limit window", async () => {
+    fresh(true);
+    const buckets = new Set<string | null>();
+    for (let i = 0; i < 5; i++) {
+      const r = await call(p, "PATCH", `/guilds/${g}/members/@me`, { token: plain, body: { nick: `m${i}` } });
+      expect(r.status).toBe(200);
+      buckets.add(r.headers.get("x-ratelimit-bucket"));
+    }
+    const alias = await call(p, "PATCH", `/guilds/${g}/members/@me/nick`, { token: plain, body: { nick: "a0" } });
+    expect(alias.headers.get("x-ratelimit-remaining")).toBe("4");
+    expect([...buckets]).toEqual([alias.headers.get("x-ratelimit-bucket")]);
+    for (let i = 1; i < 5; i++) expect((await call(p, "PATCH", `/guilds/${g}/members/@me/nick`, { token: plain, body: { nick: `a${i}` } })).status).toBe(200);
+    const r = await call(p, "PATCH", `/guilds/${g}/members/@me/nick`, { token: plain, body: { nick: "again" } });
+    expect(refusal(r)).toEqual([429, 0]);
+    expect(r.headers.get("x-ratelimit-bucket")).toBe(alias.headers.get("x-ratelimit-bucket"));
+    expect(refusal(await call(p, "PATCH", `/guilds/${g}/members/@me`, { token: plain, body: { nick: "again" } }))).toEqual([429, 0]);
+  });
+
   test("PATCH member has its own 10 per 10 s limit", async () => {
     fresh(true);
     const target = `/guilds/${g}/members/${w.users.carol.id}`;

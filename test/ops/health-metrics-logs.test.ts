@@ -53,6 +53,9 @@ describe("health, readiness and metrics", () => {
     expect((await call(p, "GET", "/users/@me", { token })).status).toBe(200);
     expect((await call(p, "POST", `/channels/${general}/messages`, { token, body: { content: "hi" } })).status).toBe(200);
     expect((await call(p, "GET", "/users/@me", { token: "nope" })).status).toBe(401);
+    // The 501 fallback: one route label for every path, each request counted once (by the pipeline, with or without a token).
+    expect((await call(p, "GET", "/stickers/1", { token })).status).toBe(501);
+    expect((await call(p, "GET", "/stickers/2")).status).toBe(501);
     // Two sessions that come together in one cohort: a publish counts every session it numbers for.
     const [gw, gw2] = [await Gw.open(p), await Gw.open(p)];
     for (const g of [gw, gw2]) await g.identify(token, INTENTS.GUILDS | INTENTS.GUILD_MESSAGES);
@@ -67,6 +70,7 @@ describe("health, readiness and metrics", () => {
     expect(text).toContain('parley_http_requests_total{surface="bot",method="GET",route="/api/v10/users/@me",status="200"} 1');
     expect(text).toContain('parley_http_requests_total{surface="bot",method="POST",route="/api/v10/channels/{channel_id}/messages",status="200"} 1');
     expect(text).toContain('route="/api/v10/users/@me",status="401"} 1');
+    expect(text).toContain('parley_http_requests_total{surface="bot",method="GET",route="/api/v10/*",status="501"} 2');
     expect(text).toMatch(/parley_http_request_duration_seconds_bucket\{le="0.005",surface="bot",method="GET",route="\/api\/v10\/users\/@me"\} \d/);
     expect(text).toContain("parley_gateway_sessions 2");
     expect(text).toContain("parley_gateway_connections 2");

@@ -125,7 +125,7 @@ const METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 const PERMISSION_PATHS = [`${G}/permissions`, `${L}/permissions`, `${G}/{command_id}/permissions`, `${L}/{command_id}/permissions`];
 
 export const commandRoutes: RouteDef[] = [
-  ...PERMISSION_PATHS.flatMap((path) => METHODS.map((method): RouteDef => ({ method, path, auth: "none", handler: refused }))),
+  ...PERMISSION_PATHS.flatMap((path) => METHODS.map((method): RouteDef => ({ method, path, auth: "any", handler: refused }))),
   ...[G, L].flatMap((base): RouteDef[] => [
     { method: "GET", path: base, auth: "bot", handler: list },
     { method: "POST", path: base, auth: "bot", handler: create },

@@ -4,6 +4,7 @@ import { Nullable, Snowflake } from "../../wire/validation";
 import { DomainError } from "../../core/errors";
 import { INTENTS } from "../../core/permissions";
 import type { MemberPatch } from "../../core/moderation";
+import type { MemberRow } from "../../core/types";
 import { memberOut } from "../present";
 import { boundQuery, idParam, intQuery, memberGuild } from "./guilds";
 
@@ -18,6 +19,14 @@ export const EditMemberBody = Type.Object({
 });
 
 export const EditCurrentMemberBody = Type.Object({ nick: Type.Optional(Nullable(Type.String({ maxLength: 32 }))) });
+
+/** The bot's own member edit: only its nick, which needs no permission. */
+async function editCurrentMember(req: Req): Promise<MemberRow> {
+  const gid = memberGuild(req);
+  const raw = await req.json();
+  const b = raw === undefined ? {} : await req.body(EditCurrentMemberBody);
+  return req.api.core.moderation.editMember(gid, req.bot.botUserId, req.bot.botUserId, { nick: b.nick }, req.auditReason);
+}
 
 async function memberPatch(req: Req): Promise<MemberPatch> {
   const raw = await req.json();
@@ -60,13 +69,16 @@ export const memberRoutes: RouteDef[] = [
     method: "PATCH",
     path: "/guilds/{guild_id}/members/@me",
     auth: "bot",
-    handler: async (req) => {
-      const gid = memberGuild(req);
-      const raw = await req.json();
-      const b = raw === undefined ? {} : await req.body(EditCurrentMemberBody);
-      const m = req.api.core.moderation.editMember(gid, req.bot.botUserId, req.bot.botUserId, { nick: b.nick }, req.auditReason);
-      return ok(memberOut(req.api, m));
-    },
+    handler: async (req) => ok(memberOut(req.api, await editCurrentMember(req))),
+  },
+  {
+    // The reference's deprecated alias, still served (discord.py's guild.me.edit(nick=...)
+    // calls it): the same edit and rate-limit window as the route above; it answers {nick}.
+    method: "PATCH",
+    path: "/guilds/{guild_id}/members/@me/nick",
+    limitAs: "/guilds/{guild_id}/members/@me",
+    auth: "bot",
+    handler: async (req) => ok({ nick: (await editCurrentMember(req)).nick }),
   },
   {
     method: "PATCH",

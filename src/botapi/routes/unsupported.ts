@@ -6,7 +6,7 @@ export const unsupportedRoutes: RouteDef[] = [
   {
     method: "POST",
     path: "/guilds",
-    auth: "none",
+    auth: "any",
     handler: () => {
       throw DomainError.notImplemented("501: Not Implemented. A bot cannot create a server on Parley.");
     },

@@ -100,17 +100,17 @@ export function presenceJson(f: Ids, guildId: string, userId: string, status: st
 }
 
 /**
- * GUILD_CREATE's payload without `joined_at`, which differs per bot (guildCreateJoinedAt
- * appends it): every channel, role and member, presences (only with GUILD_PRESENCES),
- * and the empty collections libraries expect. `member_count` equals the members sent,
- * since every guild is sent whole ("small").
+ * GUILD_CREATE's payload without `joined_at`, which differs per bot, and `unavailable`,
+ * which depends on why it is sent (the gateway's GuildCreateCache appends both): every
+ * channel, role and member, presences (only with GUILD_PRESENCES), and the empty
+ * collections libraries expect. `member_count` equals the members sent, since every
+ * guild is sent whole ("small").
  */
 export function guildCreateJson(f: Ids, m: GuildCreateModel) {
   const { joined_at: _joined, ...base } = guildJson(f, m);
   return {
     ...base,
     large: false,
-    unavailable: false,
     member_count: m.members.length,
     channels: m.channels.map((c) => channelJson(f, c)),
     members: m.members.map((x) => memberJson(f, x)),

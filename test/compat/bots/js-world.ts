@@ -43,6 +43,8 @@ export const MATRIX_WORLD = {
       ],
       channels: [{ name: "general" }, { name: "ops" }, { name: "spam" }],
     },
+    // FullBot is installed here while connected, and taken out again (the join-after-ready cells).
+    { name: "Annex", owner: "alice", members: ["bob"], channels: [{ name: "lobby" }] },
   ],
   applications: [
     { name: "FullBot", owner: "alice", intents: ALL_INTENTS, approved_privileged: ["GUILD_MEMBERS", "MESSAGE_CONTENT"], install: ["Lab"] },
@@ -128,6 +130,25 @@ export async function personTypes(m: MatrixServer, user: string, channelFlake: s
   });
   if (r.status !== 204) throw new Error(`typing answered ${r.status}`);
 }
+
+/**
+ * Install an application's bot into a server through the portal while the bot runs, as
+ * the server's owner does from the bot's install link (spec 5.10), or (`installed`
+ * false) take it out again, as the application's owner does.
+ */
+export async function setInstalled(m: MatrixServer, app: string, guild: string, installed: boolean, by = "alice"): Promise<void> {
+  const appId = m.uuid(m.sdk.world.applications[app].id);
+  const guildId = m.uuid(m.sdk.world.guilds[guild].id);
+  const headers = { Authorization: `Session ${m.sdk.world.users[by].token}`, "Content-Type": "application/json" };
+  const base = `${m.sdk.baseUrl}/api/client/v1/applications/${appId}`;
+  const r = installed
+    ? await fetch(`${base}/install`, { method: "POST", headers, body: JSON.stringify({ guild_id: guildId }) })
+    : await fetch(`${base}/guilds/${guildId}`, { method: "DELETE", headers });
+  if (r.status !== 204) throw new Error(`${installed ? "install" : "uninstall"} answered ${r.status}: ${await r.text()}`);
+}
+
+/** The welcome post a join handler makes, as the harness reads it back in the joined server. */
+export const WELCOME = (guild: string) => `Hello ${guild}, thanks for having me.`;
 
 /**
  * Make a bot's session unresumable the way the spec allows: close its socket with 4000

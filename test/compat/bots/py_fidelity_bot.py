@@ -24,7 +24,9 @@ discord.utils.DISCORD_EPOCH = 1735689600000
 intents = discord.Intents.none()
 intents.guilds = True
 intents.guild_messages = True
-bot = commands.Bot(command_prefix=commands.when_mentioned, intents=intents)
+# A wait for a rate limit longer than 30 s raises discord.RateLimited instead of sleeping
+# (docs/compatibility.md, "Limits": PATCH /channels/{id} is 2 per 10 minutes).
+bot = commands.Bot(command_prefix=commands.when_mentioned, intents=intents, max_ratelimit_timeout=30)
 guild = discord.Object(id=int(guild_id))
 
 
@@ -49,6 +51,43 @@ async def perms(ctx: commands.Context):
 @commands.bot_has_permissions(embed_links=True)
 async def card(ctx: commands.Context):
     await ctx.send(embed=discord.Embed(title="a card"))
+
+
+@bot.command(name="say")
+async def say(ctx: commands.Context, *, text: str):
+    sent = await ctx.send(text)
+    emit(scenario="say", author=str(ctx.author.id), author_bot=ctx.author.bot, sent=str(sent.id))
+
+
+@bot.command(name="topics")
+async def topics(ctx: commands.Context):
+    """Set the channel's topic three times in a row: PATCH /channels/{id} allows 2 per 10 minutes."""
+    out = []
+    for i in range(3):
+        try:
+            await ctx.channel.edit(topic=f"topic {i}")
+            out.append("edited")
+        except discord.RateLimited as e:
+            out.append({"type": "RateLimited", "retry_after": e.retry_after})
+    emit(scenario="topics", edits=out)
+
+
+@bot.command(name="nick")
+async def nick(ctx: commands.Context, *, name: str = None):
+    """Set the bot's own nickname (None clears it), and read it back once the gateway says so."""
+    me_id = ctx.me.id
+    updated = asyncio.ensure_future(bot.wait_for("member_update", check=lambda b, a: a.id == me_id, timeout=5))
+    try:
+        await ctx.me.edit(nick=name)
+        error = None
+    except discord.HTTPException as e:
+        error = {"status": e.status, "code": e.code, "text": e.text}
+        updated.cancel()
+    cached = None
+    if error is None:
+        _, after = await updated
+        cached = after.nick
+    emit(scenario="nick", error=error, nick=cached, display=ctx.guild.me.display_name)
 
 
 @app_commands.context_menu(name="Profile")

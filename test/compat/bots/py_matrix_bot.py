@@ -179,6 +179,31 @@ async def on_member_remove(member):
 
 
 @bot.event
+async def on_guild_join(g: discord.Guild):
+    # What join handlers do: a welcome post in the new server's first text channel.
+    sent = await g.text_channels[0].send(f"Hello {g.name}, thanks for having me.")
+    emit(
+        event="guild_join",
+        id=str(g.id),
+        name=g.name,
+        unavailable=g.unavailable,
+        channels=sorted(c.name for c in g.channels),
+        members=sorted(m.name for m in g.members),
+        welcome=str(sent.id),
+    )
+
+
+@bot.event
+async def on_guild_available(g: discord.Guild):
+    emit(event="guild_available", id=str(g.id))
+
+
+@bot.event
+async def on_guild_remove(g: discord.Guild):
+    emit(event="guild_remove", id=str(g.id))
+
+
+@bot.event
 async def on_member_update(before, after):
     emit(event="member_update", user=str(after.id), roles=sorted(r.name for r in after.roles))
 
