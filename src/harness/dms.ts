@@ -19,7 +19,7 @@ import { HarnessDevices } from "./e2e";
 type Ctx = { request: Request; params: Record<string, string> };
 
 export const DmBody = Type.Object(
-  { recipient_id: Type.Union([Snowflake, Type.String({ minLength: 1, maxLength: 100 })]), content: Type.String({ maxLength: 4000 }) },
+  { recipient_id: Type.Union([Snowflake, Type.String({ minLength: 1, maxLength: 100 })]), content: Type.String({ maxLength: MAX_CONTENT }) },
   { additionalProperties: false },
 );
 

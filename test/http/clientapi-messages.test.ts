@@ -1,6 +1,9 @@
 import { describe, expect, test, beforeEach } from "bun:test";
 import { shapedEnvelope } from "../e2e-helpers";
-import { client, internalId, recordEvents, rowCounts, peopleWorld, refusal } from "../helpers";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { client, internalId, ORIGIN, recordEvents, rowCounts, peopleWorld, refusal } from "../helpers";
+import { MAX_CONTENT } from "../../src/core/people";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
 import { messageJson } from "../../src/wire/serializers/message";
@@ -85,6 +88,22 @@ describe("server messages", () => {
     expect((await client(p, "POST", `/channels/${general}/messages`, bob, { content: "x".repeat(2000) })).status).toBe(200);
     expect(rowCounts(p, ["messages"]).messages).toBe(before.messages + 1);
     expect(refusal(await client(p, "GET", `/channels/${general}/messages?limit=0`, bob))).toEqual([400, 50035]);
+  });
+
+  test(`people's messages hold ${MAX_CONTENT} characters, as the answer, the API description and the docs all say`, async () => {
+    for (const n of [MAX_CONTENT + 1, 4001]) {
+      const r = await client(p, "POST", `/channels/${general}/messages`, bob, { content: "x".repeat(n) });
+      expect(refusal(r)).toEqual([400, 50035]);
+      expect(r.body.message).toContain(`content: Must be ${MAX_CONTENT} or fewer in length.`);
+    }
+    const doc = await (await p.handle(new Request(`${ORIGIN}/api/openapi.json`))).json();
+    for (const method of ["post", "patch"]) {
+      const path = method === "post" ? "/api/client/v1/channels/{channel_id}/messages" : "/api/client/v1/channels/{channel_id}/messages/{message_id}";
+      expect(doc.paths[path][method].requestBody.content["application/json"].schema.properties.content.maxLength).toBe(MAX_CONTENT);
+    }
+    const limits = readFileSync(join(import.meta.dir, "../../docs/operations.md"), "utf8").split("\n").filter((l) => /message content/i.test(l));
+    expect(limits.length).toBeGreaterThan(0);
+    for (const line of limits) expect(line.match(/\d{4}/g)).toEqual([String(MAX_CONTENT)]);
   });
 
   test("slowmode: people wait rate_limit_per_user seconds on the clock; managers do not", async () => {
