@@ -1,5 +1,6 @@
 import { describe, expect, test, beforeEach } from "bun:test";
-import { shapedEnvelope } from "../e2e-helpers";
+import { shapedEnvelope as shaped } from "../e2e-helpers";
+import { generateDeviceKeys, publicKeysOf } from "../../src/e2e";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { client, internalId, ORIGIN, recordEvents, rowCounts, peopleWorld, refusal } from "../helpers";
@@ -16,6 +17,11 @@ let lab: string, general: string, staff: string;
 beforeEach(() => {
   ({ p, w, alice, bob, carol, lab, general, staff } = peopleWorld());
 });
+
+/** A device registered for the person whose session `token` is (its keys thrown away), for envelopes to name as their sender. */
+async function deviceOf(token: string): Promise<string> {
+  return (await client(p, "POST", "/users/@me/devices", token, { keys: await publicKeysOf(await generateDeviceKeys()) })).body.id;
+}
 
 describe("server messages", () => {
   test("send, list newest first, edit own, delete own; one event each", async () => {
@@ -160,8 +166,10 @@ describe("direct messages", () => {
 
   test("a DM message carries only ciphertext; plaintext is refused with 50035", async () => {
     const dm = await client(p, "POST", "/users/@me/dms", alice, { recipient_id: internalId(p, w.users.bob.id) });
+    const device = await deviceOf(alice);
+    const shapedEnvelope = (bucket = 128) => shaped(bucket, [device]);
     const before = rowCounts(p, ["messages"]);
-    // Only the envelope's shape is checked: a version, ids, base64url parts of bucket sizes.
+    // Only the envelope's shape is checked (a version, ids, base64url parts of bucket sizes), and that a current device of the author's sent it.
     const good = shapedEnvelope().split(".");
     const malformed = [
       "v1.aXY.Y2lwaGVy",
@@ -199,7 +207,7 @@ describe("direct messages", () => {
   test("a DM to a bot is encrypted too: the bot sees the envelope of spec 1.6", async () => {
     const dm = await client(p, "POST", "/users/@me/dms", alice, { recipient_id: internalId(p, w.applications.EchoBot.bot_user_id) });
     expect(dm.status).toBe(200);
-    const sent = await client(p, "POST", `/channels/${dm.body.id}/messages`, alice, { ciphertext: shapedEnvelope() });
+    const sent = await client(p, "POST", `/channels/${dm.body.id}/messages`, alice, { ciphertext: shaped(128, [await deviceOf(alice)]) });
     const seen = messageJson(p.api.flakes, p.core.reads.messages.byId(sent.body.id)!, { content: true });
     expect(seen).toMatchObject({ content: "", embeds: [], service_e2e_encrypted: true });
   });
