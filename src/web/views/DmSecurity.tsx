@@ -94,8 +94,8 @@ function SafetyPanel({ channel, pins, list, bot }: { channel: Channel; pins: Pin
     <div class="safety" role="region" aria-label="Safety number">
       {bot ? (
         <p>
-          {name} is a bot. What you write here is encrypted for your own devices only: {name} sees that you wrote, never what. Its messages to you
-          are not end-to-end encrypted.
+          {name} is a bot. What you write here is encrypted for your own devices only: {name} sees that you wrote, never what. Slash commands you
+          send it, and its messages to you, are not end-to-end encrypted.
         </p>
       ) : (
         <p>
