@@ -1,8 +1,9 @@
 /**
  * Devices for end-to-end encrypted DMs: a client registers its public keys, lists and
- * removes the person's devices, reads the devices of a DM's two people to encrypt for
- * them and check their safety number, and reads back the person's own sealed key
- * backups (docs/people-api.md).
+ * removes the person's devices (a browser signed in again claims its own for the new
+ * session, so removing it signs that browser out), reads the devices of a DM's two
+ * people to encrypt for them, and reads back the person's own sealed key backups
+ * (docs/people-api.md).
  */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
@@ -30,9 +31,9 @@ export function deviceRoutes(p: ClientContext) {
     )
     .post(
       "/users/@me/devices",
-      person(p, async ({ me, body }) => {
+      person(p, async ({ me, token, body }) => {
         const b = await body(NewDevice);
-        return deviceView(core.devices.register(me.id, { name: b.name, ...b.keys, backup: b.backup }));
+        return deviceView(core.devices.register(me.id, { name: b.name, ...b.keys, backup: b.backup }, token));
       }),
     )
     .get(
@@ -41,8 +42,14 @@ export function deviceRoutes(p: ClientContext) {
     )
     .delete(
       "/users/@me/devices/:device_id",
-      person(p, ({ me, params }) => {
-        core.devices.remove(me.id, pathId(params.device_id, "device"));
+      person(p, ({ me, token, params }) => {
+        core.devices.remove(me.id, pathId(params.device_id, "device"), token);
+      }),
+    )
+    .put(
+      "/users/@me/devices/:device_id/session",
+      person(p, ({ me, token, params }) => {
+        core.devices.claim(me.id, pathId(params.device_id, "device"), token);
       }),
     )
     .get(

@@ -6,21 +6,23 @@ import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
 import { DomainError } from "../core/errors";
+import { MAX_CONTENT } from "../core/people";
 import { pathId, person } from "./http";
 import { messageView } from "./views";
 import { Uuid } from "./schemas";
 
-// Limits are checked in core (one rule for every door); the schema only fixes types.
+// Limits are checked in core (one rule for every door); the schema states the same
+// content limit, so the API description and a too-long body name the one the core keeps.
 export const SendMessage = Type.Object(
   {
-    content: Type.Optional(Type.String({ maxLength: 4000 })),
+    content: Type.Optional(Type.String({ maxLength: MAX_CONTENT })),
     ciphertext: Type.Optional(Type.String({ maxLength: 16384 })),
     reply_to: Type.Optional(Type.Union([Uuid, Type.Null()])),
   },
   { additionalProperties: false },
 );
 export const EditMessage = Type.Object(
-  { content: Type.Optional(Type.String({ maxLength: 4000 })), ciphertext: Type.Optional(Type.String({ maxLength: 16384 })) },
+  { content: Type.Optional(Type.String({ maxLength: MAX_CONTENT })), ciphertext: Type.Optional(Type.String({ maxLength: 16384 })) },
   { additionalProperties: false },
 );
 

@@ -12,6 +12,7 @@ import type { People } from "./people";
 import { DomainError } from "./errors";
 import { MAX_DEVICES, publicKeyProblem, type Curve } from "../e2e/format";
 import { backupProblem } from "../e2e/backup";
+import { sha256Hex } from "./crypto";
 
 export interface NewDevice {
   name?: string;
@@ -41,8 +42,12 @@ export class Devices {
     return this.db.query("SELECT * FROM devices WHERE user_id = ? AND removed_at IS NULL ORDER BY id").all(userId) as DeviceRow[];
   }
 
-  /** Register a client's public keys; at least one curve, each key of the right shape. */
-  register(userId: string, input: NewDevice): DeviceRow {
+  /**
+   * Register a client's public keys; at least one curve, each key of the right shape.
+   * `session` is the token of the sign-in session registering it, which then holds it
+   * (a key backup is held by none: removing it signs nobody out).
+   */
+  register(userId: string, input: NewDevice, session: string | null = null): DeviceRow {
     const name = (input.name ?? "").trim() || "Device";
     if (name.length > 64) throw DomainError.invalid("name", "Must be 64 or fewer in length.", "BASE_TYPE_MAX_LENGTH");
     const keys: Record<Curve, string | null> = { x25519: input.x25519 ?? null, p256: input.p256 ?? null };
@@ -61,10 +66,11 @@ export class Devices {
       if (backup) for (const old of this.current(userId).filter((d) => d.backup !== null)) this.remove(userId, old.id);
       if (this.current(userId).length >= MAX_DEVICES)
         throw DomainError.invalid("", `You have ${MAX_DEVICES} devices: remove one first`, "MAX_DEVICES");
-      const row: DeviceRow = { id: this.d.ids.next(), user_id: userId, name, ...keys, created_at: this.d.clock.now(), removed_at: null, backup };
+      const session_hash = session && !backup ? sha256Hex(session) : null;
+      const row: DeviceRow = { id: this.d.ids.next(), user_id: userId, name, ...keys, created_at: this.d.clock.now(), removed_at: null, backup, session_hash };
       this.db
         .query(
-          "INSERT INTO devices (id, user_id, name, x25519, p256, created_at, removed_at, backup) VALUES ($id, $user_id, $name, $x25519, $p256, $created_at, $removed_at, $backup)",
+          "INSERT INTO devices (id, user_id, name, x25519, p256, created_at, removed_at, backup, session_hash) VALUES ($id, $user_id, $name, $x25519, $p256, $created_at, $removed_at, $backup, $session_hash)",
         )
         .run(row as never);
       this.d.store.emit({ type: "device.added", deviceId: row.id, userId });
@@ -72,13 +78,39 @@ export class Devices {
     });
   }
 
-  /** Remove one of one's own current devices; anything else is unknown. */
-  remove(userId: string, deviceId: string): DeviceRow {
+  /** One of one's own current devices, or unknown. */
+  private own(userId: string, deviceId: string): DeviceRow {
+    const row = this.get(deviceId);
+    if (!row || row.user_id !== userId || row.removed_at !== null) throw DomainError.notFound("device");
+    return row;
+  }
+
+  /**
+   * The session `session` holds one's own device from now on: a browser signed in again
+   * (its old session gone) says which device is still its own, so removing that device
+   * ends the session it is in now. A key backup is held by no session.
+   */
+  claim(userId: string, deviceId: string, session: string): void {
+    this.d.store.write(() => {
+      const row = this.own(userId, deviceId);
+      if (row.backup !== null) throw DomainError.invalid("device_id", "A key backup is held by no session", "DEVICE_IS_BACKUP");
+      this.db.query("UPDATE devices SET session_hash = ? WHERE id = ?").run(sha256Hex(session), deviceId);
+    });
+  }
+
+  /**
+   * Remove one of one's own current devices: nothing is sealed for it any more, its sends
+   * are refused (People.send), and the sign-in session holding it ends, so a lost browser
+   * is signed out too. Removing the device of the session one acts from keeps that
+   * session. (Its live connection closes with the session's other connections.)
+   */
+  remove(userId: string, deviceId: string, by: string | null = null): DeviceRow {
     return this.d.store.write(() => {
-      const row = this.get(deviceId);
-      if (!row || row.user_id !== userId || row.removed_at !== null) throw DomainError.notFound("device");
+      const row = this.own(userId, deviceId);
       const at = this.d.clock.now();
       this.db.query("UPDATE devices SET removed_at = ? WHERE id = ?").run(at, deviceId);
+      if (row.session_hash && row.session_hash !== (by && sha256Hex(by)))
+        this.db.query("DELETE FROM person_sessions WHERE token_hash = ? AND user_id = ?").run(row.session_hash, userId);
       this.d.store.emit({ type: "device.removed", deviceId, userId });
       return { ...row, removed_at: at };
     });

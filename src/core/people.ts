@@ -101,6 +101,7 @@ export class People {
       const reference = this.reference(c, msg.replyTo);
       if (!c.guild_id) {
         checkDmBody(msg);
+        this.requireSendingDevice(userId, msg.ciphertext!);
         return this.messages.create({ channelId: c.id, authorId: userId, ciphertext: msg.ciphertext!, reference });
       }
       checkServerBody(msg);
@@ -124,6 +125,7 @@ export class People {
       if (m.author_id !== userId) throw DomainError.forbidden("You can only edit your own messages");
       if (!c.guild_id) {
         checkDmBody(patch);
+        this.requireSendingDevice(userId, patch.ciphertext!);
         return this.messages.edit(m.id, { ciphertext: patch.ciphertext });
       }
       checkServerBody({ content: patch.content, embeds: JSON.parse(m.embeds) });
@@ -132,6 +134,18 @@ export class People {
   }
 
   // ---- direct messages ----
+
+  /**
+   * A DM envelope (its shape already checked) must come from one of its author's current
+   * devices: a removed device sends nothing more, and nobody sends as another's device
+   * (docs/security.md, Finding 7). The readers check the same against what they pinned.
+   */
+  private requireSendingDevice(userId: string, ciphertext: string): void {
+    const from = ciphertext.split(".")[1];
+    const row = this.d.store.db.query("SELECT user_id, removed_at FROM devices WHERE id = ?").get(from) as { user_id: string; removed_at: number | null } | null;
+    if (!row || row.user_id !== userId || row.removed_at !== null)
+      throw DomainError.invalid("ciphertext", "Must be sealed by one of your current devices", "DEVICE_NOT_CURRENT");
+  }
 
   /** Open (or reopen) the DM with a person or bot who shares a server with the person. */
   openDm(userId: string, recipientId: string): ChannelRow {

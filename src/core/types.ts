@@ -141,4 +141,6 @@ export interface DeviceRow {
   removed_at: number | null;
   /** A key backup's private keys, sealed by the client under a passphrase (src/e2e/backup.ts); null for other devices. */
   backup: string | null;
+  /** The SHA-256 of the token of the sign-in session holding the device; null for backups and the harness's. */
+  session_hash: string | null;
 }

@@ -11,4 +11,5 @@ export { generateDeviceKeys, publicKeysOf, commonCurve, type DeviceKeys, type Pu
 export { sealMessage, openMessage, type DeviceInfo, type OwnDevice, type MessageContext, type Opened } from "./messages";
 export { pad, unpad } from "./padding";
 export { deviceFingerprint, safetyNumber } from "./fingerprint";
+export * from "./trust";
 export { createBackup, openBackup, backupProblem, BACKUP_VERSION, MIN_PASSPHRASE } from "./backup";

@@ -37,6 +37,8 @@ export type Opened =
   | { state: "ok"; text: string }
   /** No key for this device, and the message is not newer than the device. */
   | { state: "before_device" }
+  /** Sealed by a device of its author's that was removed before the message was sent: not to be taken as theirs. */
+  | { state: "removed_device" }
   /** Tampered with, not meant for this device, or from a device its author does not have. */
   | { state: "failed"; reason: string };
 
@@ -46,10 +48,12 @@ function associatedData(ctx: MessageContext, from: string): ArrayBuffer {
 
 /**
  * Encrypt `text` for `devices` (the current devices of the DM's two people, the sender's
- * own included). Devices sharing no curve with the sender are skipped. Throws when the
- * text is too long for the largest bucket.
+ * own included). A device of anyone but `people` (the DM's two people) is never sealed
+ * for, whatever list it came in; nor is a removed one, or one sharing no curve with the
+ * sender. Throws when the text is too long for the largest bucket.
  */
-export async function sealMessage(text: string, ctx: MessageContext, from: OwnDevice, devices: DeviceInfo[]): Promise<string> {
+export async function sealMessage(text: string, ctx: MessageContext, from: OwnDevice, devices: DeviceInfo[], people: string[]): Promise<string> {
+  if (!people.includes(ctx.authorId)) throw new Error("The author is not one of the conversation's people");
   const block = pad(text);
   if (!block) throw new Error("The message is too long to encrypt");
   const nonce = crypto.getRandomValues(new Uint8Array(12));
@@ -58,7 +62,7 @@ export async function sealMessage(text: string, ctx: MessageContext, from: OwnDe
   const body = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv: buf(nonce), additionalData: associatedData(ctx, from.id) }, key, buf(block)));
   const wraps: Wrap[] = [];
   for (const d of devices) {
-    if (d.removed_at !== null) continue;
+    if (d.removed_at !== null || !people.includes(d.user_id)) continue;
     const kek = await wrappingKey(from.keys, d.keys, nonce, from.id, d.id);
     if (kek) wraps.push({ device: d.id, key: new Uint8Array(await crypto.subtle.wrapKey("raw", key, kek, "AES-KW")) });
   }
@@ -82,6 +86,8 @@ export async function openMessage(
   if (!wrap) return meta.createdAt <= me.created_at ? { state: "before_device" } : fail("not encrypted for this device");
   const sender = devices.find((d) => d.id === e.from);
   if (!sender || sender.user_id !== meta.authorId) return fail("sent from a device its author does not have");
+  // The server's times, which a lying server controls; it refuses such sends itself.
+  if (sender.removed_at !== null && meta.createdAt > sender.removed_at) return { state: "removed_device" };
   try {
     const kek = await wrappingKey(me.keys, sender.keys, e.nonce, e.from, me.id);
     if (!kek) return fail("no curve in common with the sending device");

@@ -8,6 +8,7 @@ import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { HarnessContext } from "./context";
 import { DomainError } from "../core/errors";
+import { MAX_CONTENT } from "../core/people";
 import { Snowflake } from "../wire/validation";
 import { textIn } from "../wire/mentions";
 import { handler, readBody } from "./http";
@@ -16,7 +17,7 @@ import type { DmClient } from "./dms";
 
 type Ctx = { request: Request; params: Record<string, string> };
 
-export const EditBody = Type.Object({ content: Type.String({ maxLength: 4000 }) }, { additionalProperties: false });
+export const EditBody = Type.Object({ content: Type.String({ maxLength: MAX_CONTENT }) }, { additionalProperties: false });
 export const ChannelBody = Type.Object({ channel_id: Snowflake }, { additionalProperties: false });
 export const InviteBody = Type.Object(
   {

@@ -41,11 +41,15 @@ export class HarnessDevices {
     return own;
   }
 
-  /** Encrypt as `me` for every current device of the DM's two people. */
+  /**
+   * Encrypt as `me` for every current device of the DM's two people. The harness is the
+   * server's own process, so it reads devices from the core rather than pinning them as
+   * a browser does (src/e2e/trust.ts); the scheme still seals for the two people alone.
+   */
   async seal(me: UserRow, channelId: string, text: string, editOf: string | null): Promise<string> {
     const mine = await this.of(me);
     const devices = this.core.devices.inDm(me.id, channelId).map(deviceInfo);
-    return sealMessage(text, { channelId, authorId: me.id, editOf }, mine, devices);
+    return sealMessage(text, { channelId, authorId: me.id, editOf }, mine, devices, this.core.dms.recipients(channelId));
   }
 
   /** Decrypt a DM message as `viewer`'s harness device. */

@@ -8,6 +8,7 @@ import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { HarnessContext } from "./context";
 import { DomainError } from "../core/errors";
+import { MAX_CONTENT } from "../core/people";
 import { parseEmoji } from "../wire/emoji";
 import { Snowflake } from "../wire/validation";
 import { embedsIn, textIn } from "../wire/mentions";
@@ -22,7 +23,7 @@ const Embed = Type.Object({}, { additionalProperties: true });
 export const SayBody = Type.Object(
   {
     channel_id: Snowflake,
-    content: Type.String({ maxLength: 4000 }),
+    content: Type.String({ maxLength: MAX_CONTENT }),
     embeds: Type.Optional(Type.Array(Embed, { maxItems: 10 })),
     reply_to: Type.Optional(Snowflake),
   },

@@ -9,6 +9,7 @@ import { createBackup, MIN_PASSPHRASE, openBackup, type OwnDevice } from "../e2e
 import { api } from "./api";
 import { keyStore } from "./device";
 import { me } from "./state";
+import { guessProblem } from "./strength";
 import type { DeviceJson } from "./types";
 
 /** Key backups this page can open, newest first. */
@@ -28,14 +29,23 @@ export async function loadBackupKeys(): Promise<OwnDevice[]> {
   return backupKeys.value;
 }
 
-export function passphraseProblem(passphrase: string, again: string): string | null {
+/**
+ * Why a new backup's passphrase is refused, or null. The server keeps the sealed backup
+ * and could try guesses offline, so it must be long and as hard to guess as a password
+ * must be (strength.ts); only this browser can check, since the server never sees it.
+ */
+export async function passphraseProblem(passphrase: string, again: string): Promise<string | null> {
   if ([...passphrase].length < MIN_PASSPHRASE) return `Use at least ${MIN_PASSPHRASE} characters: the server keeps the backup and could try guesses.`;
+  const weak = await guessProblem(passphrase, me.value?.username ?? "");
+  if (weak) return weak;
   if (passphrase !== again) return "The two passphrases differ.";
   return null;
 }
 
 /** Make a key backup (replacing the current one); clients seal for it from now on. */
 export async function makeBackup(passphrase: string): Promise<DeviceJson> {
+  const problem = await passphraseProblem(passphrase, passphrase);
+  if (problem) throw new Error(problem);
   const b = await createBackup(passphrase);
   return api<DeviceJson>("POST", "/users/@me/devices", { name: "Key backup", keys: b.publicKeys, backup: b.sealed });
 }

@@ -66,7 +66,12 @@ function deviceName(): string {
 
 async function setUp(userId: string): Promise<OwnDevice> {
   const [stored, listed] = await Promise.all([load(userId).catch(() => undefined), api<DeviceJson[]>("GET", "/users/@me/devices")]);
-  if (stored && listed.some((d) => d.id === stored.id)) return stored;
+  if (stored && listed.some((d) => d.id === stored.id)) {
+    // This session holds the device now (the one that registered it may have signed out),
+    // so removing the device signs this browser out. Best effort: the keys work without it.
+    await api("PUT", `/users/@me/devices/${stored.id}/session`).catch(() => undefined);
+    return stored;
+  }
   const keys = await generateDeviceKeys();
   const d = await api<DeviceJson>("POST", "/users/@me/devices", { name: deviceName(), keys: await publicKeysOf(keys) });
   const own: Stored = { id: d.id, created_at: Date.parse(d.created_at), keys };

@@ -1,33 +1,63 @@
 /**
- * Direct messages, end to end: the devices of a DM's two people (read from the server,
- * refreshed when one is added or removed), the text of each encrypted message as this
- * device opens it, sending and editing sealed for every current device, and the devices
- * the person has not been told about yet. The scheme itself is src/e2e, shared with the
- * harness; the server only ever sees ciphertext.
+ * Direct messages, end to end: the devices of a DM's two people as the server lists them
+ * (read again when one is added or removed), taken in against what this browser pinned
+ * (trust.ts: a device of anyone else, or a changed key, is never used), the text of each
+ * encrypted message as this device opens it with the pinned keys, and sending and
+ * editing sealed for the pinned current devices. The scheme itself is src/e2e, shared
+ * with the harness; the server only ever sees ciphertext.
  */
 import { effect, signal } from "@preact/signals";
-import { openMessage, parseEnvelope, sealMessage, type DeviceInfo, type Opened } from "../e2e";
+import { openMessage, parseEnvelope, pinnedDevices, publicKeysOf, sealMessage, sealTargets, type Listed, type Opened, type OwnDevice, type PublicKeys, type SelfDevice } from "../e2e";
 import { api, ApiError } from "./api";
 import { device, deviceReady, deviceRemoved } from "./device";
 import { backupKeys, forgetBackupKeys, loadBackupKeys } from "./backup";
 import { dms, me, showNotice, upsertMessage } from "./state";
+import { acknowledgeIn, forgetTrust, takeIn, trust } from "./trust";
 import type { Channel, DeviceJson, Message } from "./types";
 
 /** The longest text a DM may carry, as in server channels. */
 export const MAX_TEXT = 2000;
 
-/** Devices of each DM's two people (removed ones too: their old messages name them), by channel id. */
+/** Devices of each DM's two people as the server last listed them (removed ones too), by channel id. */
 export const dmDevices = signal<Record<string, DeviceJson[]>>({});
 /** Each encrypted message as this device opened it, by message id and ciphertext. */
 export const opened = signal<Record<string, Opened>>({});
-/** Devices that appeared since the person last looked, by DM channel id. */
-export const unseenDevices = signal<Record<string, DeviceJson[]>>({});
 
-export function deviceInfo(d: DeviceJson): DeviceInfo {
-  return { id: d.id, user_id: d.user_id, keys: d.keys, created_at: Date.parse(d.created_at), removed_at: d.removed_at === null ? null : Date.parse(d.removed_at) };
+export function listed(d: DeviceJson): Listed {
+  return {
+    id: d.id,
+    user_id: d.user_id,
+    name: d.name,
+    keys: d.keys,
+    created_at: Date.parse(d.created_at),
+    removed_at: d.removed_at === null ? null : Date.parse(d.removed_at),
+    backup: d.backup,
+  };
 }
 
 export const current = (list: DeviceJson[]) => list.filter((d) => d.removed_at === null);
+
+/**
+ * The DM's two people: the person signed in and the DM's one recipient, as the DM was
+ * opened. Devices are taken in for these two only, whoever else the server names.
+ */
+export function peopleOf(channelId: string): string[] {
+  const c = dms.value.find((x) => x.id === channelId);
+  const other = c?.recipients?.[0]?.id;
+  if (!me.value || !other) throw new Error("this conversation is not loaded");
+  return [me.value.id, other];
+}
+
+const selfKeys = new WeakMap<OwnDevice, Promise<PublicKeys>>();
+
+/** This browser's device, with its public keys as it made them (never as the server lists them). */
+async function selfDevice(): Promise<SelfDevice | null> {
+  const own = await deviceReady().catch(() => null);
+  if (!own || !me.value) return null;
+  let keys = selfKeys.get(own);
+  if (!keys) selfKeys.set(own, (keys = publicKeysOf(own.keys)));
+  return { id: own.id, user_id: me.value.id, keys: await keys, created_at: own.created_at };
+}
 
 /** The DM's devices; `fresh` reads them again (before every send, so no new device is missed). */
 export async function loadDevices(channelId: string, fresh = false): Promise<DeviceJson[]> {
@@ -37,15 +67,16 @@ export async function loadDevices(channelId: string, fresh = false): Promise<Dev
   const joined = fresh ? undefined : reading.get(channelId);
   if (joined) return joined;
   const n = ++started;
-  const read = api<DeviceJson[]>("GET", `/channels/${channelId}/devices`).then((list) => {
-    // An older read answering late must not replace a newer list.
+  const read = (async () => {
+    const [list, self] = await Promise.all([api<DeviceJson[]>("GET", `/channels/${channelId}/devices`), selfDevice()]);
+    // Every answer is taken in (what the server ever said is judged); the newest is shown.
+    await takeIn(me.value!.id, channelId, peopleOf(channelId), list.map(listed), self);
     if (n >= (applied.get(channelId) ?? 0)) {
       applied.set(channelId, n);
       dmDevices.value = { ...dmDevices.value, [channelId]: list };
-      noticeNew(channelId, list);
     }
     return list;
-  });
+  })();
   reading.set(channelId, read);
   const done = () => void (reading.get(channelId) === read && reading.delete(channelId));
   read.then(done, done);
@@ -59,60 +90,15 @@ const reading = new Map<string, Promise<DeviceJson[]>>();
 /** Signing out forgets every DM's devices and decrypted text this page held. */
 export function forgetDms(): void {
   forgetBackupKeys();
+  forgetTrust();
   dmDevices.value = {};
   opened.value = {};
-  unseenDevices.value = {};
 }
 
-// ---- devices the person has been told about (trust on first use) ----
-
-function seenKey(): string {
-  return `parley.e2e.seen.${me.value?.id ?? ""}`;
-}
-
-function readSeen(): Record<string, string[]> {
-  try {
-    return JSON.parse(localStorage.getItem(seenKey()) ?? "{}") as Record<string, string[]>;
-  } catch {
-    return {};
-  }
-}
-
-function writeSeen(seen: Record<string, string[]>): void {
-  try {
-    localStorage.setItem(seenKey(), JSON.stringify(seen));
-  } catch {
-    // Without storage the person is told again next time: the safe side.
-  }
-}
-
-/**
- * The first time a person's devices are seen they are taken as they are; a device that
- * appears after that is announced until the person acknowledges it. This device is
- * never announced to itself.
- */
-function noticeNew(channelId: string, list: DeviceJson[]): void {
-  const seen = readSeen();
-  const mine = device.value.state === "ready" ? device.value.own.id : null;
-  let changed = false;
-  const fresh: DeviceJson[] = [];
-  for (const userId of new Set(list.map((d) => d.user_id))) {
-    const now = current(list).filter((d) => d.user_id === userId);
-    if (!seen[userId]) {
-      seen[userId] = now.map((d) => d.id);
-      changed = true;
-    } else fresh.push(...now.filter((d) => d.id !== mine && !seen[userId].includes(d.id)));
-  }
-  if (changed) writeSeen(seen);
-  unseenDevices.value = { ...unseenDevices.value, [channelId]: fresh };
-}
-
-/** The person has been told: the announced devices are known from now on, in every DM. */
+/** The person has been told of the DM's new devices and conflicts: not shown again. */
 export function acknowledgeDevices(channelId: string): void {
-  const seen = readSeen();
-  for (const d of unseenDevices.value[channelId] ?? []) seen[d.user_id] = [...(seen[d.user_id] ?? []), d.id];
-  writeSeen(seen);
-  for (const [id, list] of Object.entries(dmDevices.value)) noticeNew(id, list);
+  const own = device.value.state === "ready" ? device.value.own.id : null;
+  if (me.value) acknowledgeIn(me.value.id, channelId, peopleOf(channelId), own);
 }
 
 /** A device was added or removed: the DMs it concerns read their devices again. */
@@ -158,11 +144,13 @@ async function openNow(m: Message): Promise<Opened> {
   const meta = { channelId: m.channel_id, authorId: m.author.id, messageId: m.id, createdAt: Date.parse(m.created_at), edited: m.edited_at !== null };
   try {
     const own = await deviceReady();
-    let list = await loadDevices(m.channel_id);
+    const people = peopleOf(m.channel_id);
+    await loadDevices(m.channel_id);
     const parsed = parseEnvelope(m.ciphertext!);
-    // Sent from a device this page has not heard of yet: read the devices again first.
-    if (parsed.ok && !list.some((d) => d.id === parsed.envelope.from)) list = await loadDevices(m.channel_id, true);
-    const devices = list.map(deviceInfo);
+    // Sent from a device this browser has not pinned yet: read the devices again first.
+    if (parsed.ok && !trust.value.devices[parsed.envelope.from]) await loadDevices(m.channel_id, true);
+    // Opened with the keys pinned to the DM's two people, never with what the server lists now.
+    const devices = pinnedDevices(trust.value, people);
     const r = await openMessage(m.ciphertext!, meta, own, devices);
     if (r.state === "ok") return r;
     // Not for this device: perhaps for a key backup the person restored here.
@@ -203,8 +191,10 @@ function fail(what: string, e: unknown): false {
 async function seal(channelId: string, text: string, editOf: string | null): Promise<string> {
   if (text.length > MAX_TEXT) throw new Error(`a message holds at most ${MAX_TEXT} characters`);
   const own = await deviceReady();
+  const people = peopleOf(channelId);
   const list = await loadDevices(channelId, true);
-  return sealMessage(text, { channelId, authorId: me.value!.id, editOf }, own, current(list).map(deviceInfo));
+  // The pinned keys of the two people's devices the server still lists as current.
+  return sealMessage(text, { channelId, authorId: me.value!.id, editOf }, own, sealTargets(trust.value, people, list.map(listed)), people);
 }
 
 /** Send a DM sealed for every current device of both people (a bot has none: the person's own only). */

@@ -8,8 +8,9 @@
  */
 import { readFileSync } from "node:fs";
 import page from "./index.html";
+import { DICTIONARIES_PATH } from "./paths";
 
-type Route = Response | typeof page;
+type Route = Response | typeof page | (() => Response);
 
 /** Paths the single-page client answers, given where the portal is served ("" for the root of its own host). */
 function pages(portalPaths: string[]): string[] {
@@ -25,8 +26,8 @@ function pages(portalPaths: string[]): string[] {
 export function webRoutes(portalPaths: string[]): Record<string, Route> {
   const PAGES = pages(portalPaths);
   const files = page.files;
-  if (!files?.length) return Object.fromEntries(PAGES.map((p) => [p, page]));
-  const routes: Record<string, Route> = {};
+  const routes: Record<string, Route> = { [DICTIONARIES_PATH]: dictionaries() };
+  if (!files?.length) return { ...routes, ...Object.fromEntries(PAGES.map((p) => [p, page])) };
   let html: Response | null = null;
   for (const f of files) {
     const body = readFileSync(f.path);
@@ -39,4 +40,21 @@ export function webRoutes(portalPaths: string[]): Record<string, Route> {
   }
   if (html) for (const p of PAGES) routes[p] = html;
   return routes;
+}
+
+/**
+ * zxcvbn's common dictionaries, for the browser's check of a key backup's passphrase
+ * (strength.ts): the words the server checks passwords against, about 400 KB, so they
+ * are fetched when a passphrase is first checked rather than carried in the page. Built
+ * on the first request: evaluating them costs start-up time every server would pay.
+ */
+function dictionaries(): () => Response {
+  let body: string | null = null;
+  return () => {
+    if (body === null) {
+      const { adjacencyGraphs, dictionary } = require("@zxcvbn-ts/language-common") as typeof import("@zxcvbn-ts/language-common");
+      body = JSON.stringify({ adjacencyGraphs, dictionary });
+    }
+    return new Response(body, { headers: { "content-type": "application/json", "cache-control": "public, max-age=86400", "x-content-type-options": "nosniff" } });
+  };
 }

@@ -154,7 +154,18 @@ describe("key backup", () => {
     const panel = bob.page.getByRole("region", { name: "Safety number" });
     if (!(await panel.count())) await bob.page.getByRole("button", { name: "Safety number" }).click();
     await panel.getByRole("button", { name: "Set up a key backup" }).click();
-    await panel.getByLabel("Backup passphrase").fill(passphrase);
+    // Twelve of one letter are long enough, and guessed at once: refused beside the field, before anything is sealed.
+    const devicesBefore = (await s.as("bob", "GET", "/users/@me/devices")).length;
+    const field = panel.getByLabel("Backup passphrase");
+    await field.fill("a".repeat(12));
+    await panel.getByLabel("Repeat the passphrase").fill("a".repeat(12));
+    await panel.getByRole("button", { name: "Create backup" }).click();
+    const weak = panel.getByRole("alert").filter({ hasText: /^Too easy to guess\./ });
+    await weak.waitFor();
+    expect(await field.getAttribute("aria-invalid")).toBe("true");
+    expect(await weak.getAttribute("id")).toBe(await field.getAttribute("aria-describedby"));
+    expect((await s.as("bob", "GET", "/users/@me/devices")).length).toBe(devicesBefore);
+    await field.fill(passphrase);
     await panel.getByLabel("Repeat the passphrase").fill("not the same passphrase");
     await panel.getByRole("button", { name: "Create backup" }).click();
     await panel.getByRole("alert").filter({ hasText: "The two passphrases differ." }).waitFor();

@@ -138,8 +138,10 @@ describe("two people in two browsers", () => {
     }
   });
 
-  test("a bot sees only the envelope of a person's DM, and its own DM to a person is marked plaintext", async () => {
+  test("a bot sees only the envelope of a person's DM, the page says so (and that it answers commands), and its own DM is marked plaintext", async () => {
     await openDm(alice, "EchoBot");
+    // The person is told, where they type, what the bot can and cannot do here.
+    await alice.page.getByText("EchoBot cannot read what you type here, but it can answer slash commands (type /).").waitFor();
     const toBot = secret("psst-bot");
     await say(alice, "EchoBot", toBot);
     await message(alice.page, new RegExp(`^Alice ${toBot}$`)).waitFor();

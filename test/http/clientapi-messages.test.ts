@@ -1,6 +1,10 @@
 import { describe, expect, test, beforeEach } from "bun:test";
-import { shapedEnvelope } from "../e2e-helpers";
-import { client, internalId, recordEvents, rowCounts, peopleWorld, refusal } from "../helpers";
+import { shapedEnvelope as shaped } from "../e2e-helpers";
+import { generateDeviceKeys, publicKeysOf } from "../../src/e2e";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { client, internalId, ORIGIN, recordEvents, rowCounts, peopleWorld, refusal } from "../helpers";
+import { MAX_CONTENT } from "../../src/core/people";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
 import { messageJson } from "../../src/wire/serializers/message";
@@ -13,6 +17,11 @@ let lab: string, general: string, staff: string;
 beforeEach(() => {
   ({ p, w, alice, bob, carol, lab, general, staff } = peopleWorld());
 });
+
+/** A device registered for the person whose session `token` is (its keys thrown away), for envelopes to name as their sender. */
+async function deviceOf(token: string): Promise<string> {
+  return (await client(p, "POST", "/users/@me/devices", token, { keys: await publicKeysOf(await generateDeviceKeys()) })).body.id;
+}
 
 describe("server messages", () => {
   test("send, list newest first, edit own, delete own; one event each", async () => {
@@ -87,6 +96,22 @@ describe("server messages", () => {
     expect(refusal(await client(p, "GET", `/channels/${general}/messages?limit=0`, bob))).toEqual([400, 50035]);
   });
 
+  test(`people's messages hold ${MAX_CONTENT} characters, as the answer, the API description and the docs all say`, async () => {
+    for (const n of [MAX_CONTENT + 1, 4001]) {
+      const r = await client(p, "POST", `/channels/${general}/messages`, bob, { content: "x".repeat(n) });
+      expect(refusal(r)).toEqual([400, 50035]);
+      expect(r.body.message).toContain(`content: Must be ${MAX_CONTENT} or fewer in length.`);
+    }
+    const doc = await (await p.handle(new Request(`${ORIGIN}/api/openapi.json`))).json();
+    for (const method of ["post", "patch"]) {
+      const path = method === "post" ? "/api/client/v1/channels/{channel_id}/messages" : "/api/client/v1/channels/{channel_id}/messages/{message_id}";
+      expect(doc.paths[path][method].requestBody.content["application/json"].schema.properties.content.maxLength).toBe(MAX_CONTENT);
+    }
+    const limits = readFileSync(join(import.meta.dir, "../../docs/operations.md"), "utf8").split("\n").filter((l) => /message content/i.test(l));
+    expect(limits.length).toBeGreaterThan(0);
+    for (const line of limits) expect(line.match(/\d{4}/g)).toEqual([String(MAX_CONTENT)]);
+  });
+
   test("slowmode: people wait rate_limit_per_user seconds on the clock; managers do not", async () => {
     const slow = await client(p, "POST", `/guilds/${lab}/channels`, alice, { name: "slow", rate_limit_per_user: 10 });
     const id = slow.body.id;
@@ -141,8 +166,10 @@ describe("direct messages", () => {
 
   test("a DM message carries only ciphertext; plaintext is refused with 50035", async () => {
     const dm = await client(p, "POST", "/users/@me/dms", alice, { recipient_id: internalId(p, w.users.bob.id) });
+    const device = await deviceOf(alice);
+    const shapedEnvelope = (bucket = 128) => shaped(bucket, [device]);
     const before = rowCounts(p, ["messages"]);
-    // Only the envelope's shape is checked: a version, ids, base64url parts of bucket sizes.
+    // Only the envelope's shape is checked (a version, ids, base64url parts of bucket sizes), and that a current device of the author's sent it.
     const good = shapedEnvelope().split(".");
     const malformed = [
       "v1.aXY.Y2lwaGVy",
@@ -180,7 +207,7 @@ describe("direct messages", () => {
   test("a DM to a bot is encrypted too: the bot sees the envelope of spec 1.6", async () => {
     const dm = await client(p, "POST", "/users/@me/dms", alice, { recipient_id: internalId(p, w.applications.EchoBot.bot_user_id) });
     expect(dm.status).toBe(200);
-    const sent = await client(p, "POST", `/channels/${dm.body.id}/messages`, alice, { ciphertext: shapedEnvelope() });
+    const sent = await client(p, "POST", `/channels/${dm.body.id}/messages`, alice, { ciphertext: shaped(128, [await deviceOf(alice)]) });
     const seen = messageJson(p.api.flakes, p.core.reads.messages.byId(sent.body.id)!, { content: true });
     expect(seen).toMatchObject({ content: "", embeds: [], service_e2e_encrypted: true });
   });

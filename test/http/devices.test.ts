@@ -7,7 +7,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { client, harness, internalId, peopleWorld, recordEvents, refusal, rowCounts } from "../helpers";
 import { shapedEnvelope } from "../e2e-helpers";
-import { b64u, generateDeviceKeys, MAX_DEVICES, publicKeysOf } from "../../src/e2e";
+import { b64u, createBackup, generateDeviceKeys, MAX_DEVICES, publicKeysOf } from "../../src/e2e";
 import { LiveDispatcher } from "../../src/clientapi/live-events";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/harness/seed";
@@ -164,18 +164,73 @@ describe("the harness's device per person", () => {
 
   test("reads say why a DM has no text: sent before the device, or not openable", async () => {
     const dm = (await client(p, "POST", "/users/@me/dms", alice, { recipient_id: internalId(p, w.users.bob.id) })).body.id;
-    // Sent by a client whose envelope names no harness device.
-    await client(p, "POST", `/channels/${dm}/messages`, alice, { ciphertext: shapedEnvelope() });
+    // Sent by a browser of alice's whose envelope names no harness device.
+    const browser = (await register(alice)).body.id;
+    await client(p, "POST", `/channels/${dm}/messages`, alice, { ciphertext: shapedEnvelope(128, [browser]) });
     const flake = p.api.flakes.of(dm);
     const before = await harness(p, "GET", `/channels/${flake}/messages?as=bob`);
     expect(before.body[0]).toMatchObject({ content: "", service_e2e_encrypted: true, service_e2e_state: "before_device" });
     await harness(p, "POST", "/users/alice/messages", { channel_id: flake, content: "readable" });
-    await client(p, "POST", `/channels/${dm}/messages`, alice, { ciphertext: shapedEnvelope() });
+    await client(p, "POST", `/channels/${dm}/messages`, alice, { ciphertext: shapedEnvelope(128, [browser]) });
     const now = await harness(p, "GET", `/channels/${flake}/messages?as=bob`);
     expect(now.body.map((m: any) => [m.content, m.service_e2e_state])).toEqual([
       ["", "failed"],
       ["readable", "decrypted"],
       ["", "before_device"],
     ]);
+  });
+});
+
+describe("a removed device", () => {
+  test("its sends and edits are refused, and the session that held it ends; the remover's own session stays", async () => {
+    const aliceId = internalId(p, w.users.alice.id);
+    const dm = (await client(p, "POST", "/users/@me/dms", alice, { recipient_id: internalId(p, w.users.bob.id) })).body.id;
+    const laptop = (await register(alice)).body.id;
+    // A second browser of alice's: its own session, its own device.
+    const phoneSession = p.core.users.openSession(aliceId);
+    const phone = (await register(phoneSession)).body.id;
+    const fromPhone = await client(p, "POST", `/channels/${dm}/messages`, phoneSession, { ciphertext: shapedEnvelope(128, [phone]) });
+    expect(fromPhone.status).toBe(200);
+
+    expect((await client(p, "DELETE", `/users/@me/devices/${phone}`, alice)).status).toBe(204);
+    // The phone is signed out: whoever holds it learns nothing more and cannot register anew.
+    expect(refusal(await client(p, "GET", "/users/@me", phoneSession))).toEqual([401, 0]);
+    const before = rowCounts(p, ["messages"]);
+    // Its envelopes are refused whoever posts them, and so are a device of someone else's and one never registered.
+    const bobDevice = (await register(bob)).body.id;
+    for (const from of [phone, bobDevice, "01900000-0000-7000-8000-00000000dead"]) {
+      const r = await client(p, "POST", `/channels/${dm}/messages`, alice, { ciphertext: shapedEnvelope(128, [from, laptop]) });
+      expect({ from, r: refusal(r) }).toEqual({ from, r: [400, 50035] });
+      expect(r.body.message).toContain("current devices");
+    }
+    const edit = await client(p, "PATCH", `/channels/${dm}/messages/${fromPhone.body.id}`, alice, { ciphertext: shapedEnvelope(128, [phone]) });
+    expect(refusal(edit)).toEqual([400, 50035]);
+    expect(rowCounts(p, ["messages"])).toEqual(before);
+    expect(p.core.messages.get(fromPhone.body.id)!.edited_at).toBeNull();
+    // What the laptop sends still goes through, and alice's own session stays.
+    expect((await client(p, "POST", `/channels/${dm}/messages`, alice, { ciphertext: shapedEnvelope(128, [laptop]) })).status).toBe(200);
+    // Removing the device of the session one is in does not sign one out.
+    await client(p, "DELETE", `/users/@me/devices/${laptop}`, alice);
+    expect((await client(p, "GET", "/users/@me", alice)).status).toBe(200);
+  });
+
+  test("a browser signed in again claims its device for its new session; a key backup is held by none", async () => {
+    const aliceId = internalId(p, w.users.alice.id);
+    const first = p.core.users.openSession(aliceId);
+    const tablet = (await register(first)).body.id;
+    await client(p, "POST", "/auth/signout", first);
+    const again = p.core.users.openSession(aliceId);
+    expect(refusal(await client(p, "PUT", `/users/@me/devices/${tablet}/session`, bob))).toEqual([404, 10003]);
+    expect((await client(p, "PUT", `/users/@me/devices/${tablet}/session`, again)).status).toBe(204);
+    expect((await client(p, "DELETE", `/users/@me/devices/${tablet}`, alice)).status).toBe(204);
+    expect(refusal(await client(p, "GET", "/users/@me", again))).toEqual([401, 0]);
+
+    const backup = await createBackup("correct horse battery staple 9");
+    const made = await client(p, "POST", "/users/@me/devices", alice, { name: "Key backup", keys: backup.publicKeys, backup: backup.sealed });
+    expect(refusal(await client(p, "PUT", `/users/@me/devices/${made.body.id}/session`, alice))).toEqual([400, 50035]);
+    const other = p.core.users.openSession(aliceId);
+    expect((await client(p, "DELETE", `/users/@me/devices/${made.body.id}`, other)).status).toBe(204);
+    expect((await client(p, "GET", "/users/@me", alice)).status).toBe(200);
+    expect((await client(p, "GET", "/users/@me", other)).status).toBe(200);
   });
 });

@@ -39,6 +39,7 @@ const ALICE = "01900000-0000-7000-8000-00000000000a";
 const BOB = "01900000-0000-7000-8000-00000000000b";
 const CAROL = "01900000-0000-7000-8000-00000000000c";
 const DM = "01900000-0000-7000-8000-0000000000d1";
+const PEOPLE = [ALICE, BOB];
 const meta = (o: Partial<{ channelId: string; authorId: string; messageId: string; createdAt: number; edited: boolean }> = {}) => ({
   channelId: DM,
   authorId: ALICE,
@@ -55,7 +56,7 @@ describe("sealing and opening", () => {
     const b2 = await device(BOB);
     const c = await device(CAROL);
     const devices = [a.info, b.info, b2.info];
-    const ct = await sealMessage("hello bob 👋", { channelId: DM, authorId: ALICE, editOf: null }, a.own, devices);
+    const ct = await sealMessage("hello bob 👋", { channelId: DM, authorId: ALICE, editOf: null }, a.own, devices, PEOPLE);
     expect(ct).not.toContain("hello");
     for (const d of [a, b, b2]) expect(await openMessage(ct, meta(), d.own, devices)).toEqual({ state: "ok", text: "hello bob 👋" });
     expect((await openMessage(ct, meta(), c.own, [...devices, c.info])).state).toBe("failed");
@@ -72,7 +73,7 @@ describe("sealing and opening", () => {
     const p256Only = await device(BOB, 1000, "p256");
     expect(p256Only.info.keys.x25519).toBeNull();
     const devices = [a.info, { ...old.info, removed_at: 1500 }, p256Only.info];
-    const ct = await sealMessage("on p-256", { channelId: DM, authorId: ALICE, editOf: null }, a.own, devices);
+    const ct = await sealMessage("on p-256", { channelId: DM, authorId: ALICE, editOf: null }, a.own, devices, PEOPLE);
     expect(await openMessage(ct, meta(), p256Only.own, devices)).toEqual({ state: "ok", text: "on p-256" });
     expect((await openMessage(ct, meta(), old.own, devices)).state).toBe("failed");
   });
@@ -81,7 +82,7 @@ describe("sealing and opening", () => {
     const a = await device(ALICE);
     const b = await device(BOB);
     const devices = [a.info, b.info];
-    const ct = await sealMessage("the original", { channelId: DM, authorId: ALICE, editOf: null }, a.own, devices);
+    const ct = await sealMessage("the original", { channelId: DM, authorId: ALICE, editOf: null }, a.own, devices, PEOPLE);
     const parts = ct.split(".");
     const flip = (s: string, i: number) => {
       const bytes = fromB64u(s)!;
@@ -102,7 +103,7 @@ describe("sealing and opening", () => {
     const stranger = { ...a.info, user_id: CAROL };
     expect((await openMessage(ct, meta(), b.own, [stranger, b.info])).state).toBe("failed");
     // An edit is bound to the message it replaces.
-    const edit = await sealMessage("edited", { channelId: DM, authorId: ALICE, editOf: meta().messageId }, a.own, devices);
+    const edit = await sealMessage("edited", { channelId: DM, authorId: ALICE, editOf: meta().messageId }, a.own, devices, PEOPLE);
     expect(await openMessage(edit, meta({ edited: true }), b.own, devices)).toEqual({ state: "ok", text: "edited" });
     expect((await openMessage(edit, meta({ edited: true, messageId: "01900000-0000-7000-8000-0000000000e2" }), b.own, devices)).state).toBe("failed");
   });
@@ -125,8 +126,8 @@ describe("padding", () => {
   test("two texts of one bucket make envelopes of one length", async () => {
     const a = await device(ALICE);
     const devices = [a.info];
-    const short = await sealMessage("ok", { channelId: DM, authorId: ALICE, editOf: null }, a.own, devices);
-    const longer = await sealMessage("a much longer message, still in the first bucket", { channelId: DM, authorId: ALICE, editOf: null }, a.own, devices);
+    const short = await sealMessage("ok", { channelId: DM, authorId: ALICE, editOf: null }, a.own, devices, PEOPLE);
+    const longer = await sealMessage("a much longer message, still in the first bucket", { channelId: DM, authorId: ALICE, editOf: null }, a.own, devices, PEOPLE);
     expect(short.length).toBe(longer.length);
   });
 });
@@ -134,7 +135,7 @@ describe("padding", () => {
 describe("the envelope's shape (what the server checks)", () => {
   test("a sealed message passes; malformed ones name their problem", async () => {
     const a = await device(ALICE);
-    const ct = await sealMessage("shape", { channelId: DM, authorId: ALICE, editOf: null }, a.own, [a.info]);
+    const ct = await sealMessage("shape", { channelId: DM, authorId: ALICE, editOf: null }, a.own, [a.info], PEOPLE);
     expect(envelopeProblem(ct)).toBeNull();
     const [v, from, nonce, body, wrap] = ct.split(".");
     expect(envelopeProblem(["dm2", from, nonce, body, wrap].join("."))).toContain("not a dm1");
@@ -178,7 +179,7 @@ describe("key backup", () => {
     const backupInfo = { id: uuid(), user_id: BOB, keys: b.publicKeys, created_at: 1000, removed_at: null };
     const a = await device(ALICE);
     const devices = [a.info, backupInfo];
-    const ct = await sealMessage("kept for later", { channelId: DM, authorId: ALICE, editOf: null }, a.own, devices);
+    const ct = await sealMessage("kept for later", { channelId: DM, authorId: ALICE, editOf: null }, a.own, devices, PEOPLE);
     const keys = await openBackup(b.sealed, "a long enough passphrase", b.publicKeys);
     expect(keys).not.toBeNull();
     expect(await openMessage(ct, meta(), { id: backupInfo.id, keys: keys!, created_at: 1000 }, devices)).toEqual({ state: "ok", text: "kept for later" });

@@ -1,12 +1,13 @@
 /**
  * A direct message's body and its mark: the text this device decrypted (or why there is
- * none), a lock on encrypted messages, and "Not end-to-end encrypted" on a bot's
- * plaintext DM (spec 1.6).
+ * none: before this device, from a removed device, or not openable), a lock on
+ * encrypted messages, and "Not end-to-end encrypted" on a bot's plaintext DM (spec 1.6).
  */
 import { useEffect } from "preact/hooks";
 import { decrypt, openedOf } from "../dm-crypto";
 import { Markdown } from "../markdown";
 import type { Message } from "../types";
+import { displayName } from "../state";
 
 export function EncryptedBody({ m }: { m: Message }) {
   const r = openedOf(m);
@@ -15,6 +16,13 @@ export function EncryptedBody({ m }: { m: Message }) {
   if (!r) return <p class="muted">Decrypting…</p>;
   if (r.state === "ok") return <Markdown source={r.text} />;
   if (r.state === "before_device") return <p class="muted e2e-note">Encrypted before this device was added.</p>;
+  // Its text is not shown: whoever holds a removed device's keys (or the server) could have sealed it.
+  if (r.state === "removed_device")
+    return (
+      <p class="error e2e-note">
+        Sent from a device {displayName(m.author)} removed, so it may not be from them. Its text is not shown.
+      </p>
+    );
   return <p class="error e2e-note">This message could not be decrypted.</p>;
 }
 

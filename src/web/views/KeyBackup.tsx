@@ -3,8 +3,7 @@
  * passphrase, and on a device that cannot read older messages, restore it with that
  * passphrase. The passphrase never leaves the browser.
  */
-import { useState } from "preact/hooks";
-import { ApiError } from "../api";
+import { useId, useState } from "preact/hooks";
 import { makeBackup, passphraseProblem, restoreBackup } from "../backup";
 import { loadDevices, openedOf } from "../dm-crypto";
 import { logs, me } from "../state";
@@ -57,15 +56,15 @@ function PassphraseForm({ confirm, action, run }: { confirm?: boolean; action: s
   const [again, setAgain] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const errorId = useId();
   async function submit(e: Event) {
     e.preventDefault();
-    const problem = confirm ? passphraseProblem(passphrase, again) : null;
-    if (problem) return setError(problem);
     setBusy(true);
     try {
-      setError(await run(passphrase));
+      // Checked here, before anything is sealed: the server never sees the passphrase.
+      setError((confirm && (await passphraseProblem(passphrase, again))) || (await run(passphrase)));
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : "The server could not be reached.");
+      setError(err instanceof Error && !(err instanceof TypeError) ? err.message : "The server could not be reached.");
     } finally {
       setBusy(false);
     }
@@ -73,7 +72,15 @@ function PassphraseForm({ confirm, action, run }: { confirm?: boolean; action: s
   return (
     <form class="passphrase" onSubmit={submit}>
       <label>
-        Backup passphrase <input type="password" autocomplete="off" value={passphrase} onInput={(e) => setPassphrase(e.currentTarget.value)} />
+        Backup passphrase{" "}
+        <input
+          type="password"
+          autocomplete="off"
+          value={passphrase}
+          aria-invalid={error ? "true" : undefined}
+          aria-describedby={error ? errorId : undefined}
+          onInput={(e) => setPassphrase(e.currentTarget.value)}
+        />
       </label>
       {confirm && (
         <label>
@@ -83,7 +90,11 @@ function PassphraseForm({ confirm, action, run }: { confirm?: boolean; action: s
       <button type="submit" disabled={busy}>
         {action}
       </button>
-      {error && <p role="alert">{error}</p>}
+      {error && (
+        <p role="alert" id={errorId}>
+          {error}
+        </p>
+      )}
     </form>
   );
 }
