@@ -252,10 +252,15 @@ function tooMany(global: boolean, retryAfterMs: number, state: BucketState, now:
   return { status, body, headers: { ...rateLimitHeaders(state, now), ...headers } };
 }
 
+/**
+ * The major parameter as the rate limits count it: digits by their value, so "0<id>"
+ * and "<id>" share one window instead of each spelling opening a fresh one.
+ */
 function firstParam(template: string, params: Record<string, string>): string {
   let name = firstParamNames.get(template);
   if (name === undefined) firstParamNames.set(template, (name = /\{(\w+)\}/.exec(template)?.[1] ?? null));
-  return name ? (params[name] ?? "") : "";
+  const v = name ? (params[name] ?? "") : "";
+  return v.charCodeAt(0) === 48 /* 0 */ && /^[0-9]+$/.test(v) ? v.replace(/^0+(?=[0-9])/, "") : v;
 }
 
 /** Each template's first parameter (the rate limits' major one), found once per template. */
