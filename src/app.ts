@@ -15,6 +15,8 @@ import { serverKey } from "./store/keyfile";
 import { createCore, type Core } from "./core";
 import { Snowflakes } from "./wire/snowflakes";
 import { jsonResponse } from "./wire/http";
+import { pathnameOf } from "./wire/body";
+import { notFoundPage } from "./web/headers";
 import { screenBotApiRequest, screenRequest } from "./wire/screen";
 import { RateLimiter } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
@@ -200,13 +202,24 @@ function httpApp(api: BotApi, obs: Observability) {
         const refused = screenRequest(request, api.urls);
         if (refused) return refused;
       })
-      .onError(({ code, error }) => {
-        if (code === "NOT_FOUND") return jsonResponse(404, { code: 0, message: "404: Not Found" });
+      .onError(({ code, error, request }) => {
+        if (code === "NOT_FOUND") return isPageRequest(request) ? notFoundPage() : jsonResponse(404, { code: 0, message: "404: Not Found" });
         if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
         obs.log.error("unhandled error", { err: error });
         return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
       })
   );
+}
+
+/**
+ * Whether a request that matched nothing was a browser asking for a page: then it gets
+ * the HTML not-found page (with a link home); API paths and programs' writes keep the
+ * spec's JSON error.
+ */
+function isPageRequest(request: Request): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  const path = pathnameOf(request.url);
+  return !(path === "/api" || path.startsWith("/api/") || path === "/gateway" || path.startsWith("/gateway/"));
 }
 
 /** The operator's routes: health, readiness, metrics, and the API description with its reference page. */
