@@ -14,6 +14,7 @@ import { Store } from "./store/db";
 import { serverKey } from "./store/keyfile";
 import { createCore, type Core } from "./core";
 import { Snowflakes } from "./wire/snowflakes";
+import { MediaLinks } from "./wire/media";
 import { jsonResponse } from "./wire/http";
 import { pathnameOf } from "./wire/body";
 import { notFoundPage } from "./web/headers";
@@ -31,6 +32,7 @@ import { seedWorld, seedWorldAsync, type SeedAnswer } from "./harness/seed";
 import { exportDocument, type ExportedWorld } from "./harness/world";
 import { clientApiPlugin } from "./clientapi";
 import { clientApiFragment } from "./clientapi/openapi";
+import { mediaProxyRoutes } from "./clientapi/media";
 import { PeopleLimits } from "./clientapi/limits";
 import { createLive, type Live } from "./clientapi/live";
 import type { ClientContext } from "./clientapi/context";
@@ -104,10 +106,11 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
   let obs: Observability | null = null;
   const store = new Store({ path: config.dbPath, synchronous: config.synchronous, committed: (kind, n) => obs?.metrics.committed(kind, n) });
   mark("open the database and migrate");
-  const core = createCore({ clock, store, key: serverKey(config.dbPath) });
-  const flakes = new Snowflakes(core.idmap);
-  obs = createObservability(config, core, flakes, opts.logSink);
+  const key = serverKey(config.dbPath);
+  const core = createCore({ clock, store, key });
   const urls: Urls = placeholderUrls(config);
+  const flakes = new Snowflakes(core.idmap, config.imageProxy.enabled ? new MediaLinks(key, urls) : null);
+  obs = createObservability(config, core, flakes, opts.logSink);
   const { limiter, api, double, gateway, peopleLimits, people, live } = surfaces(config, { core, flakes, clock, urls, obs });
   mark("build the core and the gateway");
   const http = httpApp(api, obs);
@@ -163,7 +166,7 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
     },
     shutdown: (timeoutMs) => life.shutdown(timeoutMs, () => store.flush(), () => (clock.clearTimers(), core.close())),
   };
-  http.use(clientApiPlugin(people));
+  http.use(clientApiPlugin(people)).use(mediaProxyRoutes(people));
   // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
   if (double)
     http.use(
@@ -188,7 +191,8 @@ function surfaces(config: Config, x: { core: Core; flakes: Snowflakes; clock: Sw
   if (double) api.hooks.push(...double.requestHooks);
   const gateway = createGateway({ core, flakes, urls, hooks: [obs.gatewayHooks, ...(double?.gatewayHooks ?? []), botPresence(core)], heartbeatIntervalMs: config.heartbeatIntervalMs });
   const peopleLimits = new PeopleLimits(clock);
-  const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits, urls };
+  const imageProxy = config.imageProxy.enabled ? config.imageProxy : null;
+  const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits, urls, imageProxy };
   return { limiter, api, double, gateway, peopleLimits, people, live: createLive(people) };
 }
 

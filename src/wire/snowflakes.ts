@@ -6,6 +6,7 @@
  * counter, so snowflake order is creation order and before/after pagination works.
  */
 import { uuidBound, uuidTime } from "../core/ids";
+import type { MediaLinks } from "./media";
 
 /** Where minted snowflakes are kept (core/idmap.ts): the table is the truth, the maps here a cache. */
 export interface SnowflakeStore {
@@ -90,8 +91,11 @@ class TwoGenerations {
   }
 }
 
-/** What serializers need of the boundary: an internal id's snowflake. */
-export type Ids = Pick<Snowflakes, "of" | "ofNullable">;
+/**
+ * What serializers need of the boundary: an internal id's snowflake, and the image
+ * proxy's links for embeds' pictures when the operator turned it on (media.ts).
+ */
+export type Ids = Pick<Snowflakes, "of" | "ofNullable"> & { readonly media?: MediaLinks | null };
 
 export class Snowflakes {
   /**
@@ -102,7 +106,11 @@ export class Snowflakes {
   private readonly kept = new TwoGenerations(GENERATION);
   private readonly minted = new TwoGenerations(MINTED_GENERATION);
 
-  constructor(private readonly store: SnowflakeStore) {}
+  constructor(
+    private readonly store: SnowflakeStore,
+    /** The image proxy's links, carried here because every serializer already holds the boundary. */
+    readonly media: MediaLinks | null = null,
+  ) {}
 
   /** The snowflake of an internal id, minted and stored on first use. */
   of(uuid: string): string {
