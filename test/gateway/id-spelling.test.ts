@@ -130,4 +130,13 @@ describe("rate limits", () => {
     expect(again.status).toBe(429);
     expect(again.headers.get("x-ratelimit-remaining")).toBe("0");
   });
+  test("ids that are not digits at all share one window: junk opens no fresh ones", async () => {
+    const token = W.w.applications.AllBot.token;
+    // GET /channels/{channel_id}: 10 per 10 s.
+    for (let i = 0; i < 10; i++) expect((await http("GET", `/channels/junk${i}`, { token })).status).toBe(404);
+    const more = await http("GET", "/channels/other-junk", { token });
+    expect(more.status).toBe(429);
+    // A real id keeps its own window.
+    expect((await http("GET", `/channels/${W.w.guilds.Lab.channels.general}`, { token })).status).toBe(200);
+  });
 });
