@@ -94,6 +94,7 @@ export function clientApiFragment(): ApiFragment {
         path: "/api/media/v1/external/{signature}",
         summary: "An embed's picture through the image proxy (when the operator turned it on): the link is an embed's proxy_url, `?url=` the address it was signed for",
         auth: "none",
+        answers: "image",
       },
     ],
   };

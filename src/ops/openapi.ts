@@ -53,7 +53,7 @@ function operation(op: ApiOperation, tag: string) {
     op.answers === "empty"
       ? { "204": { description: "Done, no content" } }
       : op.answers
-        ? { "200": { description: "Success", content: { [op.answers === "text" ? "text/plain" : "application/json"]: { schema: {} } } } }
+        ? { "200": { description: "Success", content: { [op.answers === "text" ? "text/plain" : op.answers === "image" ? "image/*" : "application/json"]: { schema: {} } } } }
         : { "2XX": { description: "Success: JSON (200, 201), or 204 with no body", content: { "application/json": { schema: {} } } } };
   return {
     operationId: operationId(op, tag),
