@@ -14,7 +14,10 @@ import { Store } from "./store/db";
 import { serverKey } from "./store/keyfile";
 import { createCore, type Core } from "./core";
 import { Snowflakes } from "./wire/snowflakes";
+import { MediaLinks } from "./wire/media";
 import { jsonResponse } from "./wire/http";
+import { pathnameOf } from "./wire/body";
+import { notFoundPage } from "./web/headers";
 import { screenBotApiRequest, screenRequest } from "./wire/screen";
 import { RateLimiter } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
@@ -29,6 +32,7 @@ import { seedWorld, seedWorldAsync, type SeedAnswer } from "./harness/seed";
 import { exportDocument, type ExportedWorld } from "./harness/world";
 import { clientApiPlugin } from "./clientapi";
 import { clientApiFragment } from "./clientapi/openapi";
+import { mediaProxyRoutes } from "./clientapi/media";
 import { PeopleLimits } from "./clientapi/limits";
 import { createLive, type Live } from "./clientapi/live";
 import type { ClientContext } from "./clientapi/context";
@@ -102,10 +106,11 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
   let obs: Observability | null = null;
   const store = new Store({ path: config.dbPath, synchronous: config.synchronous, committed: (kind, n) => obs?.metrics.committed(kind, n) });
   mark("open the database and migrate");
-  const core = createCore({ clock, store, key: serverKey(config.dbPath) });
-  const flakes = new Snowflakes(core.idmap);
-  obs = createObservability(config, core, flakes, opts.logSink);
+  const key = serverKey(config.dbPath);
+  const core = createCore({ clock, store, key });
   const urls: Urls = placeholderUrls(config);
+  const flakes = new Snowflakes(core.idmap, config.imageProxy.enabled ? new MediaLinks(key, urls) : null);
+  obs = createObservability(config, core, flakes, opts.logSink);
   const { limiter, api, double, gateway, peopleLimits, people, live } = surfaces(config, { core, flakes, clock, urls, obs });
   mark("build the core and the gateway");
   const http = httpApp(api, obs);
@@ -161,7 +166,7 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
     },
     shutdown: (timeoutMs) => life.shutdown(timeoutMs, () => store.flush(), () => (clock.clearTimers(), core.close())),
   };
-  http.use(clientApiPlugin(people));
+  http.use(clientApiPlugin(people)).use(mediaProxyRoutes(people));
   // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
   if (double)
     http.use(
@@ -186,7 +191,8 @@ function surfaces(config: Config, x: { core: Core; flakes: Snowflakes; clock: Sw
   if (double) api.hooks.push(...double.requestHooks);
   const gateway = createGateway({ core, flakes, urls, hooks: [obs.gatewayHooks, ...(double?.gatewayHooks ?? []), botPresence(core)], heartbeatIntervalMs: config.heartbeatIntervalMs });
   const peopleLimits = new PeopleLimits(clock);
-  const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits, urls };
+  const imageProxy = config.imageProxy.enabled ? config.imageProxy : null;
+  const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits, urls, imageProxy };
   return { limiter, api, double, gateway, peopleLimits, people, live: createLive(people) };
 }
 
@@ -200,13 +206,24 @@ function httpApp(api: BotApi, obs: Observability) {
         const refused = screenRequest(request, api.urls);
         if (refused) return refused;
       })
-      .onError(({ code, error }) => {
-        if (code === "NOT_FOUND") return jsonResponse(404, { code: 0, message: "404: Not Found" });
+      .onError(({ code, error, request }) => {
+        if (code === "NOT_FOUND") return isPageRequest(request) ? notFoundPage() : jsonResponse(404, { code: 0, message: "404: Not Found" });
         if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
         obs.log.error("unhandled error", { err: error });
         return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
       })
   );
+}
+
+/**
+ * Whether a request that matched nothing was a browser asking for a page: then it gets
+ * the HTML not-found page (with a link home); API paths and programs' writes keep the
+ * spec's JSON error.
+ */
+function isPageRequest(request: Request): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  const path = pathnameOf(request.url);
+  return !(path === "/api" || path.startsWith("/api/") || path === "/gateway" || path.startsWith("/gateway/"));
 }
 
 /** The operator's routes: health, readiness, metrics, and the API description with its reference page. */

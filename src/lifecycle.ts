@@ -9,7 +9,7 @@ import { portalPaths, portalUrlOf, type Config, type Urls } from "./config";
 import type { Gateway, GatewaySocketData } from "./gateway";
 import { CLOSE_HEARTBEAT_TIMEOUT } from "./gateway/protocol";
 import type { Live, LiveSocketData } from "./clientapi/live";
-import { webRoutes } from "./web";
+import { webSite } from "./web";
 import { jsonResponse } from "./wire/http";
 import { pathnameOf, SERVER_MAX_BODY } from "./wire/body";
 import { rememberAddress } from "./wire/throttle";
@@ -60,11 +60,12 @@ export class Lifecycle {
     for (const [path, byMethod] of Object.entries(botRoutes)) {
       tracked[path] = Object.fromEntries(Object.entries(byMethod).map(([m, route]) => [m, (req: Parameters<BotRoute>[0]) => this.track(() => route!(req))]));
     }
+    const web = webSite(portalPaths(config));
     const server = Bun.serve({
       port: config.port,
       hostname: config.host,
       development: false,
-      routes: { ...webRoutes(portalPaths(config)), ...tracked },
+      routes: { ...web.routes, ...tracked },
       fetch: (req, srv) => {
         const url = req.url;
         const path = pathStart(url);
@@ -73,7 +74,12 @@ export class Lifecycle {
           if (pathnameOf(url) === "/api/client/v1/live") return this.draining ? drainingAnswer() : live.upgrade(req, srv);
           // Only the people's API reads the address (its sign-in limits); a bot request skips the lookup.
           if (!url.startsWith("/api/v10", path)) rememberAddress(req, srv.requestIP(req)?.address);
-        } else rememberAddress(req, srv.requestIP(req)?.address);
+        } else {
+          rememberAddress(req, srv.requestIP(req)?.address);
+          // Under `bun run` the client's assets are built on demand, so the router cannot name them.
+          const asset = req.method === "GET" || req.method === "HEAD" ? web.asset(pathnameOf(url)) : null;
+          if (asset) return this.track(() => asset.then((found) => found ?? http.fetch(req)));
+        }
         return this.track(() => http.fetch(req));
       },
       websocket: bySurface(gateway.websocket, live.websocket),

@@ -13,6 +13,7 @@ import { readBodyText } from "../wire/body";
 import { rateLimitHeaders, type BucketState } from "./ratelimit";
 import { parseBotAuthorization } from "../wire/tokens";
 import { validate } from "../wire/validation";
+import { SNOWFLAKE } from "../wire/snowflakes";
 import type { TSchema, Static } from "@sinclair/typebox";
 import type { Answer, RequestHooks, RequestInfo } from "./hooks";
 
@@ -262,10 +263,19 @@ function tooMany(global: boolean, retryAfterMs: number, state: BucketState, now:
   return { status, body, headers: { ...rateLimitHeaders(state, now), ...headers } };
 }
 
+/**
+ * The major parameter as the rate limits count it: digits by their value, so "0<id>"
+ * and "<id>" share one window instead of each spelling opening a fresh one, and an id
+ * that is not digits at all (it names nothing) one window for all such junk.
+ */
 function firstParam(template: string, params: Record<string, string>): string {
   let name = firstParamNames.get(template);
   if (name === undefined) firstParamNames.set(template, (name = /\{(\w+)\}/.exec(template)?.[1] ?? null));
-  return name ? (params[name] ?? "") : "";
+  if (!name) return "";
+  const v = params[name] ?? "";
+  if (SNOWFLAKE.test(v)) return v;
+  if (/^[0-9]+$/.test(v)) return v.replace(/^0+(?=[0-9])/, "");
+  return name.endsWith("_id") ? "?" : v;
 }
 
 /** Each template's first parameter (the rate limits' major one), found once per template. */

@@ -1,6 +1,6 @@
 import type { Core } from "../core";
 import type { Snowflakes } from "../wire/snowflakes";
-import type { Urls } from "../config";
+import type { Config, Urls } from "../config";
 import type { PeopleLimits } from "./limits";
 
 /** What the people's API needs, built by the composition root. */
@@ -10,11 +10,13 @@ export interface ClientContext {
    * Only to format the bot token the portal shows once (its first part names the bot
    * user), and to read an install link that names the application by its snowflake.
    */
-  flakes: Pick<Snowflakes, "of" | "uuid">;
+  flakes: Pick<Snowflakes, "of" | "uuid" | "media">;
   /** Public addresses, fixed once the server listens: the portal's builds install links. */
   urls: Pick<Urls, "portal">;
   /** Whether a bot is live on the gateway (an interaction to a bot that is not is dropped, spec 3.1). */
   bots: { hasLiveSession(botUserId: string): boolean };
   /** Sign-in, sign-up and write throttles (limits.ts); the composition root resets them with the world. */
   limits: PeopleLimits;
+  /** The image proxy's fetching rules, when the operator turned it on (media.ts; its links are `flakes.media`). */
+  imageProxy: Pick<Config["imageProxy"], "allow" | "maxBytes"> | null;
 }

@@ -10,6 +10,7 @@ import type { DomainEvent } from "../core/events";
 import type { MessageModel } from "../core/reads";
 import { channelView, deviceView, guildView, memberViewOf, messageViewOf, roleView } from "./views";
 import { readStateView } from "./read-states";
+import type { MediaLinks } from "../wire/media";
 
 export interface LiveDelivery {
   /** Person ids that may hear it (those without a stream are skipped by the caller). */
@@ -40,7 +41,11 @@ export class LiveDispatcher {
   /** Member ids per server, read on first use and dropped when membership changes. */
   private readonly members = new Map<string, string[]>();
 
-  constructor(private readonly core: Core) {}
+  constructor(
+    private readonly core: Core,
+    /** The image proxy, when on: embeds' pictures link to it. */
+    private readonly media: MediaLinks | null,
+  ) {}
 
   guildAudience(guildId: string): string[] {
     let ids = this.members.get(guildId);
@@ -121,12 +126,12 @@ export class LiveDispatcher {
 
   /** One view for everyone, except for the people who reacted (their `me` flags differ). */
   private messageViews(model: MessageModel): (userId: string) => string {
-    const shared = fixed(messageViewOf(model));
+    const shared = fixed(messageViewOf(model, this.media));
     if (!model.reactions?.length) return shared;
     const reactors = new Set(this.core.reads.messages.reactorIds(model.row.id));
     return (userId) => {
       if (!reactors.has(userId)) return shared();
-      return JSON.stringify(messageViewOf({ ...model, reactions: this.core.reads.messages.reactions(model.row.id, userId) }));
+      return JSON.stringify(messageViewOf({ ...model, reactions: this.core.reads.messages.reactions(model.row.id, userId) }, this.media));
     };
   }
 

@@ -45,7 +45,7 @@ export function messageRoutes(p: ClientContext) {
       "/channels/:channel_id/messages",
       person(p, ({ me, params, query }) => {
         const c = pathId(params.channel_id, "channel");
-        return core.people.list(me.id, c, page(query)).map((m) => messageView(core, m, me.id));
+        return core.people.list(me.id, c, page(query)).map((m) => messageView(core, m, me.id, p.flakes.media));
       }),
     )
     .post(
@@ -54,7 +54,7 @@ export function messageRoutes(p: ClientContext) {
         const c = pathId(params.channel_id, "channel");
         const b = await body(SendMessage);
         const m = core.people.send(me.id, c, { content: b.content, ciphertext: b.ciphertext, replyTo: b.reply_to });
-        return messageView(core, m, me.id);
+        return messageView(core, m, me.id, p.flakes.media);
       }),
     )
     .patch(
@@ -62,7 +62,7 @@ export function messageRoutes(p: ClientContext) {
       person(p, async ({ me, params, body }) => {
         const c = pathId(params.channel_id, "channel");
         const b = await body(EditMessage);
-        return messageView(core, core.people.edit(me.id, c, pathId(params.message_id, "message"), b), me.id);
+        return messageView(core, core.people.edit(me.id, c, pathId(params.message_id, "message"), b), me.id, p.flakes.media);
       }),
     )
     .delete(

@@ -96,6 +96,13 @@ export function clientApiFragment(): ApiFragment {
       op("GET", "/applications/{application_id}/install", "Where the application's bot is installed"),
       op("POST", "/applications/{application_id}/install", "Install the bot into a server", { body: Install }),
       op("DELETE", "/applications/{application_id}/guilds/{guild_id}", "Remove the bot from a server"),
+      {
+        method: "GET",
+        path: "/api/media/v1/external/{signature}",
+        summary: "An embed's picture through the image proxy (when the operator turned it on): the link is an embed's proxy_url, `?url=` the address it was signed for",
+        auth: "none",
+        answers: "image",
+      },
     ],
   };
 }

@@ -9,6 +9,7 @@ import type { ApplicationRow, ChannelRow, DeviceRow, GuildRow, MessageRow, RoleR
 import type { InviteRow } from "../core/invites";
 import { intentNames } from "../core/permissions";
 import { isoUtc } from "../wire/time";
+import { peopleEmbeds, type MediaLinks } from "../wire/media";
 
 export function userView(u: UserRow) {
   return { id: u.id, username: u.username, global_name: u.global_name, bot: u.kind === "bot", presence: u.presence };
@@ -105,7 +106,8 @@ export function guildView(core: Core, g: GuildRow, viewerId: string) {
   return guildViewOf(core.reads.guilds.guild(g.id), core.reads.guilds.channels(g.id), core.guilds.permissions(g.id, viewerId));
 }
 
-export function messageViewOf(m: MessageModel) {
+/** A message as the web client shows it; `media` is the image proxy when it is on (embeds' pictures then link to it). */
+export function messageViewOf(m: MessageModel, media: MediaLinks | null) {
   const r = m.row;
   return {
     id: r.id,
@@ -116,7 +118,7 @@ export function messageViewOf(m: MessageModel) {
         : userView(m.author.user),
     content: r.content,
     ciphertext: r.ciphertext,
-    embeds: JSON.parse(r.embeds) as unknown[],
+    embeds: peopleEmbeds(JSON.parse(r.embeds) as unknown[], media),
     components: JSON.parse(r.components) as unknown[],
     flags: r.flags,
     ephemeral: r.ephemeral_user_id !== null,
@@ -136,8 +138,8 @@ function interactionOf(i: MessageInteractionModel) {
   return { id: i.row.id, name: i.data.kind === "command" ? i.data.name : null, user: userView(i.user) };
 }
 
-export function messageView(core: Core, m: MessageRow, viewerId: string) {
-  return messageViewOf(core.reads.messages.message(m, { viewerId }));
+export function messageView(core: Core, m: MessageRow, viewerId: string, media: MediaLinks | null) {
+  return messageViewOf(core.reads.messages.message(m, { viewerId }), media);
 }
 
 export function inviteViewOf(m: InviteModel) {

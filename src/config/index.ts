@@ -49,6 +49,13 @@ export interface Config {
   timings: boolean;
   /** How long a graceful shutdown may take before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /**
+   * The image proxy (docs/operations.md): off by default, when the web client loads an
+   * embed's picture only once a person asks. On, pictures come through Parley, which
+   * fetches only public addresses but those `allow`ed (addresses or CIDR blocks), and
+   * at most `maxBytes` of an image.
+   */
+  imageProxy: { enabled: boolean; allow: string[]; maxBytes: number };
 }
 
 export class ConfigError extends Error {}
@@ -106,6 +113,9 @@ export const SERVE_FLAGS: FlagSpec[] = [
   { name: "log-format", env: "PARLEY_LOG_FORMAT", kind: "string", help: "pretty (default: one readable line) or json (one JSON object a line)" },
   { name: "timings", env: "PARLEY_TIMINGS", kind: "bool", help: "print how long each start-up step took" },
   { name: "shutdown-timeout", env: "PARLEY_SHUTDOWN_TIMEOUT", kind: "int", help: "seconds a graceful shutdown may take (default 10)" },
+  { name: "image-proxy", env: "PARLEY_IMAGE_PROXY", kind: "bool", help: "show embeds' pictures through Parley instead of asking each viewer first" },
+  { name: "image-proxy-allow", env: "PARLEY_IMAGE_PROXY_ALLOW", kind: "string", help: "private addresses or CIDR blocks the image proxy may fetch from (comma-separated)" },
+  { name: "image-proxy-max-bytes", env: "PARLEY_IMAGE_PROXY_MAX_BYTES", kind: "int", help: "largest image the proxy fetches (default 8388608)" },
 ];
 
 export type RawFlags = Record<string, string | boolean>;
@@ -190,6 +200,8 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
   if (!/^\d+$/.test(shutdownRaw) || +shutdownRaw < 1 || +shutdownRaw > 600)
     throw new ConfigError(`--shutdown-timeout must be 1 to 600 seconds, not '${shutdownRaw}'`);
 
+  const imageProxy = imageProxyOf(bool("image-proxy"), str("image-proxy-allow"), str("image-proxy-max-bytes"));
+
   const rateLimits = structuredClone(SPEC_RATE_LIMITS);
   const rl = str("rate-limits");
   if (rl !== undefined) {
@@ -216,7 +228,24 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
     timings: bool("timings"),
     shutdownTimeoutMs: +shutdownRaw * 1000,
     heartbeatIntervalMs: beatRaw === undefined ? 41_250 : +beatRaw,
+    imageProxy,
   };
+}
+
+/** The image proxy's settings, each checked: an allowed entry is an address or a CIDR block. */
+function imageProxyOf(enabled: boolean, allowRaw: string | undefined, maxRaw: string | undefined): Config["imageProxy"] {
+  const allow = (allowRaw ?? "").split(",").map((a) => a.trim()).filter(Boolean);
+  for (const a of allow) {
+    const [addr, bits, more] = a.split("/");
+    const family = isIP(addr.replace(/^\[|\]$/g, ""));
+    const max = family === 6 ? 128 : 32;
+    if (!family || more !== undefined || (bits !== undefined && (!/^\d+$/.test(bits) || +bits > max)))
+      throw new ConfigError(`--image-proxy-allow takes addresses or CIDR blocks (10.0.0.0/8, fd00::/8), not '${a}'`);
+  }
+  const maxBytes = maxRaw === undefined ? 8 * 1024 * 1024 : +maxRaw;
+  if (maxRaw !== undefined && (!/^\d+$/.test(maxRaw) || maxBytes < 1024 || maxBytes > 100 * 1024 * 1024))
+    throw new ConfigError(`--image-proxy-max-bytes must be 1024 to 104857600, not '${maxRaw}'`);
+  return { enabled, allow, maxBytes };
 }
 
 /** An IP address, or a host name of letters, digits, dots and hyphens (RFC 1123 labels). */

@@ -20,7 +20,8 @@ const CUSTOM_NAME = /^[A-Za-z0-9_]{2,32}$/;
 
 /** Whether an emoji is well formed: one unicode emoji sequence, or a custom name with an id. */
 export function validEmoji(e: Emoji): boolean {
-  if (e.id !== null) return /^[0-9]{1,20}$/.test(e.id) && (e.name === null || CUSTOM_NAME.test(e.name));
+  // Decimal without leading zeros: one emoji, one spelling (a reaction's key is its id).
+  if (e.id !== null) return /^(0|[1-9][0-9]{0,19})$/.test(e.id) && (e.name === null || CUSTOM_NAME.test(e.name));
   if (!e.name || e.name.length > 64) return false;
   return UNICODE_EMOJI.test(e.name) && HAS_PICTURE.test(e.name);
 }

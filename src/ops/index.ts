@@ -31,7 +31,7 @@ export interface OpsContext {
 }
 
 const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
+  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } });
 
 export function opsPlugin(ctx: OpsContext) {
   return new Elysia({ name: "ops" })

@@ -4,6 +4,7 @@
  * /api/openapi.json, and a reference page at /api/docs drawn by Scalar's prebuilt
  * standalone script, which is embedded in the executable: no CDN, works offline.
  */
+import { createHash } from "node:crypto";
 import { Elysia } from "elysia";
 import type { TSchema } from "@sinclair/typebox";
 import type { ApiFragment, ApiOperation } from "../wire/openapi";
@@ -52,7 +53,7 @@ function operation(op: ApiOperation, tag: string) {
     op.answers === "empty"
       ? { "204": { description: "Done, no content" } }
       : op.answers
-        ? { "200": { description: "Success", content: { [op.answers === "text" ? "text/plain" : "application/json"]: { schema: {} } } } }
+        ? { "200": { description: "Success", content: { [op.answers === "text" ? "text/plain" : op.answers === "image" ? "image/*" : "application/json"]: { schema: {} } } } }
         : { "2XX": { description: "Success: JSON (200, 201), or 204 with no body", content: { "application/json": { schema: {} } } } };
   return {
     operationId: operationId(op, tag),
@@ -90,35 +91,82 @@ export function openApiDocument(fragments: ApiFragment[], version: string): Reco
   };
 }
 
-const PAGE = `<!doctype html>
+/**
+ * Scalar reads localStorage as it starts, and in the sandbox (an opaque origin) that
+ * throws: it gets a store of its own instead, which lives as long as the page.
+ */
+const MEMORY_STORAGE = `(() => {
+  const store = () => {
+    const m = new Map();
+    return { get length() { return m.size; }, key: (i) => [...m.keys()][i] ?? null, getItem: (k) => (m.has(String(k)) ? m.get(String(k)) : null),
+      setItem: (k, v) => void m.set(String(k), String(v)), removeItem: (k) => void m.delete(String(k)), clear: () => m.clear() };
+  };
+  for (const name of ["localStorage", "sessionStorage"]) Object.defineProperty(window, name, { value: store(), configurable: true });
+})();`;
+
+/** The document is in the page: the sandbox may not fetch it (connect-src 'none'), nor anything else. */
+const START = `Scalar.createApiReference("#app", { content: JSON.parse(document.getElementById("api-document").textContent), withDefaultFonts: false, hideClientButton: true, agent: { disabled: true }, showDeveloperTools: "never", telemetry: false });`;
+
+const hash = (code: string) => `'sha256-${createHash("sha256").update(code).digest("base64")}'`;
+
+/**
+ * The reference page runs a large third-party bundle, so it runs apart from the rest of
+ * the origin (docs/security.md, finding 9): a sandbox without allow-same-origin gives it
+ * an opaque origin, so it can read none of the origin's storage (a person's session
+ * token) and its requests carry none of it; it may run only its own two scripts and the
+ * bundle, connect nowhere, and be framed by nobody. Its "test request" client is hidden:
+ * from the sandbox it could not reach the API anyway.
+ */
+const DOCS_HEADERS: Readonly<Record<string, string>> = {
+  "Content-Security-Policy": [
+    "sandbox allow-scripts",
+    "default-src 'none'",
+    `script-src 'self' ${hash(MEMORY_STORAGE)} ${hash(START)}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'none'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join("; "),
+  "X-Frame-Options": "DENY",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+};
+
+function page(document: string): string {
+  // "<" escaped: no text in the document can end its script element.
+  const data = document.replace(/</g, "\\u003c");
+  return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Parley API reference</title></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>Parley API reference</title></head>
 <body>
 <div id="app"></div>
+<script id="api-document" type="application/json">${data}</script>
+<script>${MEMORY_STORAGE}</script>
 <script src="/api/docs/scalar.js"></script>
-<script>
-  Scalar.createApiReference("#app", { url: "/api/openapi.json", withDefaultFonts: false, hideClientButton: false, agent: { disabled: true }, showDeveloperTools: "never", telemetry: false });
-</script>
+<script>${START}</script>
 </body>
 </html>`;
+}
 
 /** /api/openapi.json and the reference page at /api/docs. The document is built once, on first request. */
 export function openApiPlugin(fragments: () => ApiFragment[], version: string) {
   let doc: string | null = null;
+  const documentText = () => (doc ??= JSON.stringify(openApiDocument(fragments(), version)));
+  let html: string | null = null;
   return new Elysia({ name: "openapi" })
-    .get("/api/openapi.json", () => {
-      doc ??= JSON.stringify(openApiDocument(fragments(), version));
-      return new Response(doc, { headers: { "Content-Type": "application/json" } });
-    })
-    .get("/api/docs", () => new Response(PAGE, { headers: { "Content-Type": "text/html; charset=utf-8" } }))
+    .get("/api/openapi.json", () => new Response(documentText(), { headers: { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff" } }))
+    .get("/api/docs", () => new Response((html ??= page(documentText())), { headers: { ...DOCS_HEADERS, "Content-Type": "text/html; charset=utf-8" } }))
     .get("/api/docs/scalar.js", () => {
       let file: string;
       try {
         file = (require("./scalar") as typeof Scalar).SCALAR_JS;
       } catch {
-        return new Response(JSON.stringify({ code: 0, message: "The reference page needs @scalar/api-reference (npm install in a clone)" }), { status: 404, headers: { "Content-Type": "application/json" } });
+        return new Response(JSON.stringify({ code: 0, message: "The reference page needs @scalar/api-reference (npm install in a clone)" }), { status: 404, headers: { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff" } });
       }
-      return new Response(Bun.file(file), { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" } });
+      return new Response(Bun.file(file), { headers: { ...DOCS_HEADERS, "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" } });
     });
 }
 

@@ -1,16 +1,33 @@
 /**
  * The web client's pages, served by the same process at `/` (and at `/channels/...`, so
  * a reload keeps the open channel), the developer portal (`/developers`, its
- * applications and install pages) and administration (`/admin`), all one build. The page is Bun's HTML bundle: bundled on first
- * request under `bun run`, and at build time into the compiled executable, which then
- * needs no file beside it. The client speaks only the people's API; nothing here
- * imports the rest of Parley.
+ * applications and install pages) and administration (`/admin`), all one build. The
+ * page is Bun's HTML bundle: built into the compiled executable, which then needs no
+ * file beside it; under `bun run` it is built here on first request. Either way Parley
+ * sends the files itself, so every page and asset carries the security headers
+ * (headers.ts), which Bun's own serving of an HTML bundle cannot add. The client speaks
+ * only the people's API; nothing here imports the rest of Parley.
  */
 import { readFileSync } from "node:fs";
 import page from "./index.html";
 import { DICTIONARIES_PATH } from "./paths";
+import { PAGE_HEADERS } from "./headers";
 
-type Route = Response | typeof page | (() => Response);
+export { notFoundPage } from "./headers";
+
+type Route = Response | ((req: Request) => Response | Promise<Response>);
+
+/** The pages and assets as Bun.serve routes, and the built assets the routes could not name in advance. */
+export interface WebSite {
+  routes: Record<string, Route>;
+  /** A built asset by path (an answer, or null for none); null at once when the path cannot name one. */
+  asset(pathname: string): Promise<Response | null> | null;
+}
+
+interface File {
+  body: Uint8Array<ArrayBuffer>;
+  type: string;
+}
 
 /** Paths the single-page client answers, given where the portal is served ("" for the root of its own host). */
 function pages(portalPaths: string[]): string[] {
@@ -18,28 +35,69 @@ function pages(portalPaths: string[]): string[] {
   return ["/", "/channels/*", "/admin", "/invite/*", ...portal];
 }
 
+/** An asset's name as Bun's bundler makes it: one path segment, a content hash in it. */
+const ASSET_PATH = /^\/[\w.-]+\.(?:js|css|map)$/;
+
 /**
- * Bun.serve routes for the client. Compiled, Bun would send the assets with an ETag
- * only; since their names carry a content hash, they are sent as immutable instead,
- * and the page itself is revalidated every time.
+ * The page is revalidated every time; assets, whose names carry a content hash, are
+ * sent as immutable.
  */
-export function webRoutes(portalPaths: string[]): Record<string, Route> {
+function answer(f: File, isPage: boolean): Response {
+  return new Response(f.body, {
+    headers: { ...PAGE_HEADERS, "content-type": f.type, "cache-control": isPage ? "no-cache" : "public, max-age=31536000, immutable" },
+  });
+}
+
+export function webSite(portalPaths: string[]): WebSite {
   const PAGES = pages(portalPaths);
   const files = page.files;
-  const routes: Record<string, Route> = { [DICTIONARIES_PATH]: dictionaries() };
-  if (!files?.length) return { ...routes, ...Object.fromEntries(PAGES.map((p) => [p, page])) };
+  const site = files?.length ? compiled(files, PAGES) : onDemand(PAGES);
+  site.routes[DICTIONARIES_PATH] = dictionaries();
+  return site;
+}
+
+/** The executable's embedded build: every file known at start, each a static route. */
+function compiled(files: NonNullable<typeof page.files>, PAGES: string[]): WebSite {
+  const routes: Record<string, Route> = {};
   let html: Response | null = null;
   for (const f of files) {
-    const body = readFileSync(f.path);
     const isPage = f.loader === "html";
-    const res = new Response(body, {
-      headers: { ...f.headers, "cache-control": isPage ? "no-cache" : "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" },
-    });
+    const res = answer({ body: new Uint8Array(readFileSync(f.path)), type: f.headers["content-type"] }, isPage);
     if (isPage) html = res;
     else routes[`/${f.path.split("/").pop()}`] = res;
   }
   if (html) for (const p of PAGES) routes[p] = html;
-  return routes;
+  return { routes, asset: () => null };
+}
+
+/**
+ * `bun run` and tests: the bundle is built on the first page or asset asked for (Bun's
+ * own serving would do the same), once per server; a failed build is tried again on the
+ * next request.
+ */
+function onDemand(PAGES: string[]): WebSite {
+  let built: Promise<{ html: File; assets: Map<string, File> }> | null = null;
+  const build = () => (built ??= bundle().catch((e) => ((built = null), Promise.reject(e))));
+  const routes: Record<string, Route> = {};
+  for (const p of PAGES) routes[p] = () => build().then((b) => answer(b.html, true));
+  return {
+    routes,
+    asset: (pathname) => (ASSET_PATH.test(pathname) ? build().then((b) => (b.assets.has(pathname) ? answer(b.assets.get(pathname)!, false) : null)) : null),
+  };
+}
+
+async function bundle(): Promise<{ html: File; assets: Map<string, File> }> {
+  const out = await Bun.build({ entrypoints: [page.index], target: "browser", publicPath: "/", minify: true });
+  if (!out.success) throw new AggregateError(out.logs, "the web client did not build");
+  let html: File | null = null;
+  const assets = new Map<string, File>();
+  for (const o of out.outputs) {
+    const f = { body: new Uint8Array(await o.arrayBuffer()), type: o.type };
+    if (o.type.startsWith("text/html")) html = f;
+    else assets.set(`/${o.path.replace(/^\.\//, "")}`, f);
+  }
+  if (!html) throw new Error("the web client's build has no page");
+  return { html, assets };
 }
 
 /**
@@ -55,6 +113,6 @@ function dictionaries(): () => Response {
       const { adjacencyGraphs, dictionary } = require("@zxcvbn-ts/language-common") as typeof import("@zxcvbn-ts/language-common");
       body = JSON.stringify({ adjacencyGraphs, dictionary });
     }
-    return new Response(body, { headers: { "content-type": "application/json", "cache-control": "public, max-age=86400", "x-content-type-options": "nosniff" } });
+    return new Response(body, { headers: { ...PAGE_HEADERS, "content-type": "application/json", "cache-control": "public, max-age=86400" } });
   };
 }

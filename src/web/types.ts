@@ -81,10 +81,11 @@ export interface Embed {
   url?: string;
   color?: number;
   timestamp?: string;
-  author?: { name?: string; url?: string; icon_url?: string };
-  footer?: { text?: string; icon_url?: string };
-  image?: { url?: string };
-  thumbnail?: { url?: string };
+  /** proxy_icon_url / proxy_url: the server's image proxy, when the operator turned it on. */
+  author?: { name?: string; url?: string; icon_url?: string; proxy_icon_url?: string };
+  footer?: { text?: string; icon_url?: string; proxy_icon_url?: string };
+  image?: { url?: string; proxy_url?: string };
+  thumbnail?: { url?: string; proxy_url?: string };
   fields?: { name?: string; value?: string; inline?: boolean }[];
 }
 

@@ -6,15 +6,20 @@ import { errorToStatusBody } from "./errors";
 
 const JSON_TYPE = "application/json";
 
+/**
+ * Every JSON body says nosniff: a browser never takes an answer (which may echo what a
+ * request sent) for a script, a style sheet or a page (docs/security.md, finding 9).
+ */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   if (status === 204 || body === undefined) return new Response(null, { status, headers });
-  return new Response(JSON.stringify(body), { status, headers: { ...headers, "Content-Type": JSON_TYPE } });
+  return new Response(JSON.stringify(body), { status, headers: { ...headers, "Content-Type": JSON_TYPE, "X-Content-Type-Options": "nosniff" } });
 }
 
-/** jsonResponse for a headers object the caller made for this answer alone: Content-Type is set on it, not on a copy. */
+/** jsonResponse for a headers object the caller made for this answer alone: the headers are set on it, not on a copy. */
 export function jsonResponseOwningHeaders(status: number, body: unknown, headers: Record<string, string>): Response {
   if (status === 204 || body === undefined) return new Response(null, { status, headers });
   headers["Content-Type"] = JSON_TYPE;
+  headers["X-Content-Type-Options"] = "nosniff";
   return new Response(JSON.stringify(body), { status, headers });
 }
 

@@ -106,8 +106,10 @@ function quoteLongIntegers(text: string): string {
         while (i < n && /[0-9eE+\-.]/.test(text[i])) i++;
         continue;
       }
-      const digits = intEnd - start - (c === 45 ? 1 : 0);
-      if (digits >= 16) {
+      const first = c === 45 ? start + 1 : start;
+      const digits = intEnd - first;
+      // A leading zero is not JSON: left alone, JSON.parse refuses it, where quoting would make it a string id.
+      if (digits >= 16 && text.charCodeAt(first) !== 48 /* 0 */) {
         out += text.slice(last, start) + '"' + text.slice(start, intEnd) + '"';
         last = intEnd;
       }

@@ -5,6 +5,7 @@
  */
 import { MENTION_TOKEN } from "../core/mentions";
 import type { Snowflakes } from "./snowflakes";
+import type { MediaLinks } from "./media";
 
 const WIRE_TOKEN = /<(@!?|@&|#)(\d{17,20})>/g;
 
@@ -34,7 +35,9 @@ export function embedsIn<T>(embeds: T[], flakes: Pick<Snowflakes, "uuid">): T[] 
   return out === json ? embeds : (JSON.parse(out) as T[]);
 }
 
-/** Stored embeds JSON -> the array bots read. */
-export function embedsOut(json: string, flakes: Pick<Snowflakes, "of">): unknown[] {
-  return json === "[]" ? [] : (JSON.parse(textOut(json, flakes)) as unknown[]);
+/** Stored embeds JSON -> the array bots read, with the image proxy's links when it is on (media.ts). */
+export function embedsOut(json: string, flakes: Pick<Snowflakes, "of"> & { readonly media?: MediaLinks | null }): unknown[] {
+  if (json === "[]") return [];
+  const embeds = JSON.parse(textOut(json, flakes)) as unknown[];
+  return flakes.media ? flakes.media.embeds(embeds, true) : embeds;
 }

@@ -19,8 +19,8 @@ export interface ApiOperation {
   bodyOptional?: boolean;
   /** Which credential the route takes: a bot token, a person's session, or none (or one in the path). */
   auth: "bot" | "session" | "none";
-  /** What a success answers, when one shape is sure: JSON, nothing (204) or text; else "JSON or 204". */
-  answers?: "json" | "empty" | "text";
+  /** What a success answers, when one shape is sure: JSON, nothing (204), text or an image; else "JSON or 204". */
+  answers?: "json" | "empty" | "text" | "image";
 }
 
 export interface ApiFragment {

@@ -6,6 +6,7 @@
  * counter, so snowflake order is creation order and before/after pagination works.
  */
 import { uuidBound, uuidTime } from "../core/ids";
+import type { MediaLinks } from "./media";
 
 /** Where minted snowflakes are kept (core/idmap.ts): the table is the truth, the maps here a cache. */
 export interface SnowflakeStore {
@@ -17,7 +18,18 @@ export interface SnowflakeStore {
 export const EPOCH = 1735689600000;
 /** Smallest timestamp part that still gives 17 digits (10^16 / 2^22, rounded up). */
 const MIN_TS = 2_384_185_792n;
-export const SNOWFLAKE = /^[0-9]{17,20}$/;
+/**
+ * The one spelling of a snowflake that is an id: decimal, no leading zero, 17 to 20
+ * digits (and below 2^63, see isSnowflake). "0<id>" and "+<id>" name nothing: were they
+ * ids, the spelling a request used would be cached and then served to everyone.
+ */
+export const SNOWFLAKE = /^[1-9][0-9]{16,19}$/;
+const MAX_SNOWFLAKE = 1n << 63n;
+
+/** Whether `s` is a snowflake spelled the one way an id is spelled. */
+export function isSnowflake(s: string): boolean {
+  return SNOWFLAKE.test(s) && (s.length < 19 || BigInt(s) < MAX_SNOWFLAKE);
+}
 /**
  * Ids looked up again, kept per generation (two generations at most): room for the
  * members of a server of 10,000 (a GUILD_CREATE or member list looks each one up; what
@@ -79,8 +91,11 @@ class TwoGenerations {
   }
 }
 
-/** What serializers need of the boundary: an internal id's snowflake. */
-export type Ids = Pick<Snowflakes, "of" | "ofNullable">;
+/**
+ * What serializers need of the boundary: an internal id's snowflake, and the image
+ * proxy's links for embeds' pictures when the operator turned it on (media.ts).
+ */
+export type Ids = Pick<Snowflakes, "of" | "ofNullable"> & { readonly media?: MediaLinks | null };
 
 export class Snowflakes {
   /**
@@ -91,7 +106,11 @@ export class Snowflakes {
   private readonly kept = new TwoGenerations(GENERATION);
   private readonly minted = new TwoGenerations(MINTED_GENERATION);
 
-  constructor(private readonly store: SnowflakeStore) {}
+  constructor(
+    private readonly store: SnowflakeStore,
+    /** The image proxy's links, carried here because every serializer already holds the boundary. */
+    readonly media: MediaLinks | null = null,
+  ) {}
 
   /** The snowflake of an internal id, minted and stored on first use. */
   of(uuid: string): string {
@@ -114,19 +133,16 @@ export class Snowflakes {
     return uuid ? this.of(uuid) : null;
   }
 
-  /** The internal id behind a snowflake, or null if it never crossed the boundary. */
+  /**
+   * The internal id behind a snowflake, or null if it never crossed the boundary or is
+   * not spelled canonically. Only the canonical spelling is ever cached: the cache
+   * answers `of()` for everyone, so nothing a request spelled may reach it.
+   */
   uuid(flake: string): string | null {
-    if (!SNOWFLAKE.test(flake)) return null;
+    if (!isSnowflake(flake)) return null;
     const cached = this.kept.uuid(flake) ?? this.minted.uuid(flake);
     if (cached !== undefined) return cached;
-    let big: bigint;
-    try {
-      big = BigInt(flake);
-    } catch {
-      return null;
-    }
-    if (big >= 1n << 63n) return null;
-    const id = this.store.idOf(big);
+    const id = this.store.idOf(BigInt(flake));
     if (!id) return null;
     this.kept.set(id, flake);
     return id;
@@ -137,10 +153,11 @@ export class Snowflakes {
    * the first or last possible id of the snowflake's millisecond.
    */
   bound(flake: string, upper: boolean): string {
-    const known = this.uuid(flake);
-    if (known) return known;
     let big = 0n;
     if (/^[0-9]{1,20}$/.test(flake)) big = BigInt(flake);
+    // A bound is a position, not an id: "0123" is where 123 is; the id is looked up by its own spelling.
+    const known = this.uuid(big.toString());
+    if (known) return known;
     const ms = Number(big >> 22n) + EPOCH;
     return uuidBound(ms, upper);
   }

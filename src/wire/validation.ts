@@ -132,8 +132,11 @@ export async function readBody<T extends TSchema>(request: Request, schema: T): 
 
 // ---- shared schema pieces ----
 
-/** A snowflake in a body: a decimal string (numbers above 2^53 arrive as strings, see json.ts). */
-export const Snowflake = Type.Union([Type.String({ pattern: "^[0-9]{1,20}$" }), Type.Integer({ minimum: 0 })]);
+/**
+ * A snowflake in a body: a decimal string without leading zeros (numbers above 2^53
+ * arrive as strings, see json.ts; only the canonical spelling is an id, snowflakes.ts).
+ */
+export const Snowflake = Type.Union([Type.String({ pattern: "^(0|[1-9][0-9]{0,19})$" }), Type.Integer({ minimum: 0 })]);
 
 export function idString(v: string | number): string {
   return String(v);

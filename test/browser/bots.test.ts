@@ -224,6 +224,8 @@ describe("a discord.js bot in the web client", () => {
     try {
       const a = alice.page;
       await channelEntry(a, "widgets").click();
+      // Pictures from the bot's host wait until the person asks (docs/security.md, finding 10).
+      await message(a, /^DemoBot/).filter({ hasText: "Pictures" }).getByRole("button", { name: "Load 2 images from example.com" }).click();
       const m = message(a, /^DemoBot/).filter({ has: a.getByRole("img", { name: "Image: Pictures" }) });
       expect(await m.getByRole("img", { name: "Image: Pictures" }).getAttribute("src")).toBe("https://example.com/a.png");
       expect(await m.getByRole("img", { name: "Thumbnail" }).getAttribute("src")).toBe("https://example.com/t.png");

@@ -10,6 +10,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { expect } from "bun:test";
 import { makeParley } from "../helpers";
 import type { Parley } from "../../src/app";
+import type { Config } from "../../src/config";
 import type { SeedAnswer } from "../../src/harness/seed";
 
 export const CHROMIUM = "/usr/bin/chromium";
@@ -39,9 +40,9 @@ export interface Served {
   as(user: string, method: string, path: string, body?: unknown): Promise<any>;
 }
 
-/** A listening Parley with `doc` seeded; every person gets PASSWORD. */
-export function serve(doc: { users: { name: string; [k: string]: unknown }[]; [k: string]: unknown }): Served {
-  const p = makeParley();
+/** A listening Parley with `doc` seeded; every person gets PASSWORD. `config` overrides the test config. */
+export function serve(doc: { users: { name: string; [k: string]: unknown }[]; [k: string]: unknown }, config: Partial<Config> = {}): Served {
+  const p = makeParley(config);
   const world = p.seed({ ...doc, users: doc.users.map((u) => ({ password: PASSWORD, ...u })) });
   p.listen();
   const base = p.api.urls.base;
@@ -65,9 +66,15 @@ export interface Person {
 }
 
 /** A person's own browser profile, signed in and showing the chat. */
-export async function signIn(browser: Browser, base: string, username: string, opts: { viewport?: { width: number; height: number } } = {}): Promise<Person> {
+export async function signIn(
+  browser: Browser,
+  base: string,
+  username: string,
+  opts: { viewport?: { width: number; height: number }; prepare?: (context: BrowserContext) => Promise<unknown> } = {},
+): Promise<Person> {
   const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 } });
   context.setDefaultTimeout(WAIT_MS);
+  await opts.prepare?.(context);
   const page = await context.newPage();
   // Anything an injected script could do is recorded, so a test can say nothing ran.
   page.on("dialog", (d) => void d.dismiss());

@@ -141,7 +141,7 @@ describe("a DM's devices", () => {
     await client(p, "POST", "/users/@me/dms", alice, { recipient_id: internalId(p, w.users.bob.id) });
     const ev = recordEvents(p);
     await register(bob);
-    const live = new LiveDispatcher(p.core);
+    const live = new LiveDispatcher(p.core, null);
     const [d] = live.deliveriesFor(ev.of("device.added")[0] as never);
     expect([...d.users].sort()).toEqual([internalId(p, w.users.alice.id), internalId(p, w.users.bob.id)].sort());
     expect(JSON.parse(d.data(internalId(p, w.users.alice.id)))).toMatchObject({ user_id: internalId(p, w.users.bob.id), removed_at: null });

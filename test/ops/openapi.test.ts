@@ -77,8 +77,22 @@ describe("/api/docs", () => {
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain('<script src="/api/docs/scalar.js">');
-    expect(html).toContain('url: "/api/openapi.json"');
-    expect(html).not.toMatch(/https?:\/\//);
+    // The document is in the page (the sandbox fetches nothing), the same as /api/openapi.json.
+    const data = /<script id="api-document" type="application\/json">([^<]*)<\/script>/.exec(html);
+    expect(data).not.toBeNull();
+    const served = await (await p.handle(new Request(`${ORIGIN}/api/openapi.json`))).json();
+    expect(JSON.parse(data![1])).toEqual(served);
+    expect(html.replace(data![0], "")).not.toMatch(/https?:\/\//);
+    // Confined: a sandbox without same-origin, inline code only by its hash, no framing.
+    const csp = page.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("sandbox allow-scripts;");
+    expect(csp).not.toContain("allow-same-origin");
+    expect(csp).toContain("connect-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(/script-src ([^;]*)/.exec(csp)![1]).not.toContain("unsafe");
+    const inline = [...html.matchAll(/<script>([^<]*)<\/script>/g)].map((m) => `'sha256-${new Bun.CryptoHasher("sha256").update(m[1]).digest("base64")}'`);
+    expect(inline.length).toBe(2);
+    for (const h of inline) expect(/script-src ([^;]*)/.exec(csp)![1]).toContain(h);
     const js = await p.handle(new Request(`${ORIGIN}/api/docs/scalar.js`));
     expect(js.status).toBe(200);
     expect(js.headers.get("content-type")).toContain("javascript");

@@ -25,6 +25,24 @@ test("the compiled single executable serves the bot API with nothing beside it b
     expect(me.status).toBe(200);
     expect(((await me.json()) as any).username).toBe("DemoBot");
     expect(((await (await fetch(`${base}/healthz`)).json()) as any).status).toBe("ok");
+    // The web client is embedded, and every page and asset carries the security headers (docs/security.md, finding 9).
+    const page = await fetch(`${base}/channels/x`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
+    const assets = [...(await page.text()).matchAll(/(?:src|href)="(\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+    expect(assets.length).toBeGreaterThanOrEqual(2);
+    for (const a of assets) {
+      const res = await fetch(`${base}${a}`);
+      expect([a, res.status, res.headers.get("x-content-type-options"), res.headers.get("x-frame-options")]).toEqual([a, 200, "nosniff", "DENY"]);
+      await res.arrayBuffer();
+    }
+    const missing = await fetch(`${base}/no/such/page`);
+    expect([missing.status, missing.headers.get("content-type")]).toEqual([404, "text/html; charset=utf-8"]);
+    expect(await missing.text()).toContain('<a href="/">');
+    const docs = await fetch(`${base}/api/docs`);
+    expect(docs.headers.get("content-security-policy")).toStartWith("sandbox allow-scripts;");
+    await docs.arrayBuffer();
     // Operator commands work as the compiled `parley ...`, beside the running server.
     const list = Bun.spawnSync([out, "app", "list", "--data", join(dir, "data")], { stdout: "pipe", stderr: "pipe" });
     expect(list.stdout.toString()).toMatch(/\d{17,20}  DemoBot  /);

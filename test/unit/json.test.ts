@@ -25,4 +25,9 @@ describe("lossless request JSON", () => {
   test("throws on invalid JSON", () => {
     expect(() => parseJsonLossless("{nope")).toThrow();
   });
+
+  test("a long integer with a leading zero stays invalid JSON rather than becoming a string id", () => {
+    expect(() => parseJsonLossless('{"message_id":0249777654213904384}')).toThrow();
+    expect(() => parseJsonLossless('{"message_id":-0249777654213904384}')).toThrow();
+  });
 });

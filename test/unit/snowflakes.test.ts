@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Snowflakes, EPOCH, SNOWFLAKE } from "../../src/wire/snowflakes";
+import { Snowflakes, EPOCH, SNOWFLAKE, isSnowflake } from "../../src/wire/snowflakes";
 import { SwitchableClock } from "../../src/core/clock";
 import { IdGenerator } from "../../src/core/ids";
 import { Store } from "../../src/store/db";
@@ -73,5 +73,24 @@ describe("snowflakes", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test("only the canonical spelling is an id, and no other spelling is ever kept", () => {
+    const { clock, ids, flakes } = setup();
+    clock.set(Date.parse("2026-06-01T12:00:00Z"));
+    const u = ids.next();
+    const f = flakes.of(u);
+    flakes.clearCache();
+    for (const other of [`0${f}`, `00${f}`, `+${f}`, ` ${f}`, `${f} `, `${f}.0`]) expect(flakes.uuid(other)).toBeNull();
+    // Looked up by a stray spelling first, from a cold cache: the id keeps its own.
+    expect(flakes.of(u)).toBe(f);
+    expect(flakes.uuid(f)).toBe(u);
+    expect(isSnowflake(f)).toBe(true);
+    expect(isSnowflake(`0${f}`)).toBe(false);
+    expect(isSnowflake(((1n << 63n) - 1n).toString())).toBe(true);
+    expect(isSnowflake((1n << 63n).toString())).toBe(false);
+    expect(isSnowflake("1234567890123456")).toBe(false); // 16 digits
+    // A pagination bound is a position: "0<id>" is where <id> is.
+    expect(flakes.bound(`0${f}`, false)).toBe(u);
   });
 });

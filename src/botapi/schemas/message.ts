@@ -248,7 +248,7 @@ function emoji(c: Record<string, unknown>, path: string): Record<string, unknown
   const o = e as Record<string, unknown>;
   const name = str(o, "name", `${path}.emoji`, 64, false);
   const id = o.id === undefined || o.id === null ? null : String(o.id);
-  if (id !== null && !/^[0-9]{1,20}$/.test(id)) throw bad(`${path}.emoji.id`, "Value is not snowflake.", "NUMBER_TYPE_COERCE");
+  if (id !== null && !/^(0|[1-9][0-9]{0,19})$/.test(id)) throw bad(`${path}.emoji.id`, "Value is not snowflake.", "NUMBER_TYPE_COERCE");
   if (!name && !id) throw bad(`${path}.emoji`, "An emoji needs a name or an id", "BASE_TYPE_REQUIRED");
   return { name: name ?? null, id, ...(o.animated === true ? { animated: true } : {}) };
 }
