@@ -30,6 +30,7 @@ import { Reads } from "./reads";
 import { ReadStates } from "./read-states";
 import { World } from "./world";
 import { Devices } from "./devices";
+import { CredentialEvents } from "./credentials";
 
 export interface Core {
   clock: Clock;
@@ -86,9 +87,11 @@ export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array }
   const bus = new EventBus();
   store.onCommit((events) => bus.publish(events as DomainEvent[]));
   const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus, sealer: new Sealer(opts.key) };
+  // Whatever ends a credential, heard by this process and every other on the database.
+  const credentials = new CredentialEvents(deps);
   const users = new Users(deps);
   const guilds = new Guilds(deps);
-  const apps = new Applications(deps, users, guilds);
+  const apps = new Applications(deps, users, guilds, credentials);
   const audit = new Audit(deps);
   const dms = new Dms(deps, users);
   const messages = new Messages(deps, guilds, users, audit, dms);
@@ -135,6 +138,9 @@ export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array }
       deps.ids.reset();
       bus.publish([{ type: "world.reset" }]);
     },
-    close: () => store.close(),
+    close() {
+      credentials.stop();
+      store.close();
+    },
   };
 }

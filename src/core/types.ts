@@ -30,6 +30,8 @@ export interface ApplicationRow {
   token_hash: string | null;
   token_intents: number;
   created_at: number;
+  /** An operator disabled the application: its token is refused, its sessions end. */
+  disabled_at: number | null;
 }
 
 export interface GuildRow {
