@@ -102,7 +102,7 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
   let obs: Observability | null = null;
   const store = new Store({ path: config.dbPath, synchronous: config.synchronous, committed: (kind, n) => obs?.metrics.committed(kind, n) });
   mark("open the database and migrate");
-  const core = createCore({ clock, store, key: serverKey(config.dbPath) });
+  const core = createCore({ clock, store, key: serverKey(config.dbPath), sessions: config.sessions });
   const flakes = new Snowflakes(core.idmap);
   obs = createObservability(config, core, flakes, opts.logSink);
   const urls: Urls = placeholderUrls(config);

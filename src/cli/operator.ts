@@ -116,6 +116,17 @@ export const OPERATOR_COMMANDS: Command[] = [
     },
   },
   {
+    name: "user disable",
+    usage: "parley user disable <person> [--enable]",
+    summary: "disable a person's account: no sign-in, every session ends at once (their bots keep running)",
+    flags: [DATA_FLAG, { name: "enable", kind: "bool", help: "enable the account again instead" }],
+    database: "existing",
+    run(p, [ref], f, out) {
+      const u = p.core.users.setDisabled(findPerson(p, required(ref, "a person")).id, f.enable !== true);
+      out(u.disabled_at === null ? `${u.username} may sign in again` : `${u.username} is disabled; their sessions have ended`);
+    },
+  },
+  {
     name: "guild create",
     usage: "parley guild create <name> --owner <person> [--channels general,random]",
     summary: "create a server owned by a person",

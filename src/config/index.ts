@@ -49,6 +49,8 @@ export interface Config {
   timings: boolean;
   /** How long a graceful shutdown may take before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /** People's sessions end after `idleMs` unused, and `absoluteMs` after sign-in however used (core/sessions.ts). */
+  sessions: { idleMs: number; absoluteMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -106,7 +108,11 @@ export const SERVE_FLAGS: FlagSpec[] = [
   { name: "log-format", env: "PARLEY_LOG_FORMAT", kind: "string", help: "pretty (default: one readable line) or json (one JSON object a line)" },
   { name: "timings", env: "PARLEY_TIMINGS", kind: "bool", help: "print how long each start-up step took" },
   { name: "shutdown-timeout", env: "PARLEY_SHUTDOWN_TIMEOUT", kind: "int", help: "seconds a graceful shutdown may take (default 10)" },
+  { name: "session-idle", env: "PARLEY_SESSION_IDLE", kind: "int", help: "a person's session unused this many days ends (default 30)" },
+  { name: "session-max", env: "PARLEY_SESSION_MAX", kind: "int", help: "a person's session ends this many days after sign-in (default 365)" },
 ];
+
+const DAY_MS = 86_400_000;
 
 export type RawFlags = Record<string, string | boolean>;
 
@@ -190,6 +196,10 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
   if (!/^\d+$/.test(shutdownRaw) || +shutdownRaw < 1 || +shutdownRaw > 600)
     throw new ConfigError(`--shutdown-timeout must be 1 to 600 seconds, not '${shutdownRaw}'`);
 
+  const idleDays = days(str("session-idle") ?? "30", "--session-idle");
+  const maxDays = days(str("session-max") ?? "365", "--session-max");
+  if (idleDays > maxDays) throw new ConfigError(`--session-idle (${idleDays}) cannot exceed --session-max (${maxDays})`);
+
   const rateLimits = structuredClone(SPEC_RATE_LIMITS);
   const rl = str("rate-limits");
   if (rl !== undefined) {
@@ -216,7 +226,14 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
     timings: bool("timings"),
     shutdownTimeoutMs: +shutdownRaw * 1000,
     heartbeatIntervalMs: beatRaw === undefined ? 41_250 : +beatRaw,
+    sessions: { idleMs: idleDays * DAY_MS, absoluteMs: maxDays * DAY_MS },
   };
+}
+
+/** A whole number of days, 1 to 3650. */
+function days(raw: string, what: string): number {
+  if (!/^\d+$/.test(raw) || +raw < 1 || +raw > 3650) throw new ConfigError(`${what} must be 1 to 3650 (days), not '${raw}'`);
+  return +raw;
 }
 
 /** An IP address, or a host name of letters, digits, dots and hyphens (RFC 1123 labels). */

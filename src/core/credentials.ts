@@ -1,8 +1,9 @@
 /**
  * Whatever ends a credential or a grant (a bot token rotated, an application deleted or
- * disabled, a privileged intent revoked) becomes a domain event on the bus, whichever
- * process wrote it: the gateway acts on the event and knows nothing of where it came
- * from (docs/security.md, Findings 4 and 5).
+ * disabled, a privileged intent revoked, people's sessions ended) becomes a domain event
+ * on the bus, whichever process wrote it: the gateway and the people's live connection
+ * act on the event and know nothing of where it came from (docs/security.md, Findings 4
+ * to 6).
  *
  * In this process the event is published after its commit, as every domain event is.
  * It is also written down, in the same transaction, in `credential_events` with this
@@ -23,7 +24,7 @@ import { randomSecret } from "./crypto";
 /** The domain events that end a credential or narrow a grant. */
 export type CredentialEvent = Extract<
   DomainEvent,
-  { type: "application.token_rotated" | "application.intents_changed" | "application.deleted" | "application.disabled" }
+  { type: "application.token_rotated" | "application.intents_changed" | "application.deleted" | "application.disabled" | "person.sessions_ended" }
 >;
 
 /**

@@ -47,6 +47,8 @@ export type DomainEvent =
   | { type: "application.intents_changed"; applicationId: string }
   | { type: "application.deleted"; applicationId: string; botUserId: string }
   | { type: "application.disabled"; applicationId: string }
+  /** People's sessions ended (sign-out, revoke, expiry, password change or reset, a disabled account): their live connections close. */
+  | { type: "person.sessions_ended"; userId: string; sessionIds: string[] }
   | { type: "world.reset" };
 
 export type EventType = DomainEvent["type"];

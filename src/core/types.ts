@@ -11,6 +11,8 @@ export interface UserRow {
   presence: string;
   created_at: number;
   deleted_at: number | null;
+  /** An operator disabled the account: no sign-in, no session (core/sessions.ts). */
+  disabled_at: number | null;
 }
 
 export interface ApplicationRow {

@@ -11,6 +11,7 @@ import { m006 } from "./006_read_states";
 import { m007 } from "./007_devices";
 import { m008 } from "./008_privileged_denials";
 import { m009 } from "./009_credential_events";
+import { m010 } from "./010_person_sessions";
 import type { Database } from "bun:sqlite";
 
 export interface Migration {
@@ -20,4 +21,4 @@ export interface Migration {
   run?: (db: Database) => void;
 }
 
-export const migrations: Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009];
+export const migrations: Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010];
