@@ -107,7 +107,7 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
   const store = new Store({ path: config.dbPath, synchronous: config.synchronous, committed: (kind, n) => obs?.metrics.committed(kind, n) });
   mark("open the database and migrate");
   const key = serverKey(config.dbPath);
-  const core = createCore({ clock, store, key });
+  const core = createCore({ clock, store, key, sessions: config.sessions });
   const urls: Urls = placeholderUrls(config);
   const flakes = new Snowflakes(core.idmap, config.imageProxy.enabled ? new MediaLinks(key, urls) : null);
   obs = createObservability(config, core, flakes, opts.logSink);

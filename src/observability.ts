@@ -133,5 +133,5 @@ function statusOf(value: unknown, set: number, matched: boolean): number {
 /** The signed-in person of a people's API request, for its log line (one indexed read). */
 function personOf(core: Core, request: Request): string | null {
   const m = /^Session\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "");
-  return m ? (core.users.authenticateSession(m[1])?.id ?? null) : null;
+  return m ? core.sessions.whose(m[1]) : null;
 }

@@ -36,7 +36,7 @@ async function parleySide(n: number): Promise<Omit<Setup, "memPerSocket">> {
     Array.from({ length: n }, (_, i) => {
       const u = p.core.users.createPerson({ username: `person${i}` });
       p.core.guilds.addMember(guildId, u.id);
-      return p.core.users.openSession(u.id);
+      return p.core.sessions.open(u.id, "Bench").token;
     }),
   );
   const hellos = tokens.map((token) => JSON.stringify({ op: "hello", token }));

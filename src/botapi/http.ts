@@ -83,7 +83,8 @@ function authenticate(api: BotApi, header: string | null): AuthedBot | null {
   if (!parsed) return null;
   const app = api.core.apps.authenticate(parsed.botUserId, parsed.version, parsed.secret);
   if (!app) return null;
-  return { app, botUserId: app.bot_user_id, intents: app.token_intents };
+  // The token's intents less any privileged one revoked since it was minted (core/applications.ts).
+  return { app, botUserId: app.bot_user_id, intents: api.core.apps.currentGrant(app) };
 }
 
 async function readJson(request: Request, seen: (length: number) => void): Promise<unknown> {

@@ -116,6 +116,17 @@ export const OPERATOR_COMMANDS: Command[] = [
     },
   },
   {
+    name: "user disable",
+    usage: "parley user disable <person> [--enable]",
+    summary: "disable a person's account: no sign-in, every session ends at once (their bots keep running)",
+    flags: [DATA_FLAG, { name: "enable", kind: "bool", help: "enable the account again instead" }],
+    database: "existing",
+    run(p, [ref], f, out) {
+      const u = p.core.users.setDisabled(findPerson(p, required(ref, "a person")).id, f.enable !== true);
+      out(u.disabled_at === null ? `${u.username} may sign in again` : `${u.username} is disabled; their sessions have ended`);
+    },
+  },
+  {
     name: "guild create",
     usage: "parley guild create <name> --owner <person> [--channels general,random]",
     summary: "create a server owned by a person",
@@ -168,7 +179,9 @@ export const OPERATOR_COMMANDS: Command[] = [
       const all = p.core.apps.all();
       if (!all.length) out("no applications yet ('parley app create')");
       for (const a of all)
-        out(`${p.api.flakes.of(a.id)}  ${a.name}  intents=${intentNames(p.core.apps.grant(a)).join(",") || "none"}  ${a.token_hash ? `token v${a.token_version}` : "no token (parley app rotate)"}`);
+        out(
+          `${p.api.flakes.of(a.id)}  ${a.name}  intents=${intentNames(p.core.apps.grant(a)).join(",") || "none"}  ${a.token_hash ? `token v${a.token_version}` : "no token (parley app rotate)"}${a.disabled_at === null ? "" : "  disabled"}`,
+        );
     },
   },
   {
@@ -209,7 +222,9 @@ export const OPERATOR_COMMANDS: Command[] = [
       if (bits & ~PRIVILEGED_INTENTS) throw new CliError("only GUILD_MEMBERS, GUILD_PRESENCES and MESSAGE_CONTENT need approval", 2);
       const next = p.core.apps.approvePrivileged(a.id, null, bits, f.revoke !== true);
       out(`approved privileged intents: ${intentNames(next.privileged_approved).join(", ") || "none"}`);
-      out("rotate the token for the new grant to take effect (parley app rotate)");
+      // A revocation narrows the current token at once; a new approval needs a new token.
+      if (f.revoke === true) out("the current token has lost them at once; its live sessions that asked for them have ended");
+      else out("rotate the token for the new grant to take effect (parley app rotate)");
     },
   },
   {
@@ -223,6 +238,17 @@ export const OPERATOR_COMMANDS: Command[] = [
       const g = findGuild(p, required(f.guild, "--guild"));
       p.core.apps.install(a.id, g.id, g.owner_id);
       out(`installed ${a.name} into ${g.name}`);
+    },
+  },
+  {
+    name: "app disable",
+    usage: "parley app disable <app> [--enable]",
+    summary: "disable an application: its token is refused and its live sessions end at once",
+    flags: [DATA_FLAG, { name: "enable", kind: "bool", help: "enable the application again instead (its token works again)" }],
+    database: "existing",
+    run(p, [ref], f, out) {
+      const a = p.core.apps.setDisabled(findApp(p, ref ?? "").id, f.enable !== true);
+      out(a.disabled_at === null ? `${a.name} is enabled; its token works again` : `${a.name} is disabled; its token is refused and its sessions have ended`);
     },
   },
   {

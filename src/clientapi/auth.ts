@@ -1,4 +1,4 @@
-/** Sign up, sign in, sign out, and who am I. Bot users can never sign in (spec 5.12). */
+/** Sign up, sign in, sign out, and who am I. Bot users can never sign in (spec 5.12); the session list is sessions.ts. */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
@@ -6,6 +6,7 @@ import { anonymous, person } from "./http";
 import { meView } from "./views";
 import { tooManyRequests } from "./limits";
 import { clientAddress } from "../wire/throttle";
+import { sessionLabel } from "./sessions";
 
 export const SignUp = Type.Object(
   {
@@ -27,7 +28,8 @@ export function authRoutes(p: ClientContext) {
         const wait = p.limits.signUpByAddress.wait(address);
         if (wait > 0) return tooManyRequests(wait);
         p.limits.signUpByAddress.attempt(address);
-        const { user, token } = await p.core.users.signUp({ username: b.username, password: b.password, globalName: b.global_name ?? null });
+        const label = sessionLabel(request.headers.get("user-agent"));
+        const { user, token } = await p.core.users.signUp({ username: b.username, password: b.password, globalName: b.global_name ?? null, label });
         return { token, user: meView(user) };
       }),
     )
@@ -43,7 +45,7 @@ export function authRoutes(p: ClientContext) {
         if (wait > 0) return tooManyRequests(wait);
         signInByName.attempt(name);
         signInByAddress.attempt(address);
-        const { token, user } = await p.core.users.signIn(b.username, b.password);
+        const { token, user } = await p.core.users.signIn(b.username, b.password, sessionLabel(request.headers.get("user-agent")));
         signInByName.clear(name);
         signInByAddress.refund(address);
         return { token, user: meView(user) };
@@ -51,8 +53,8 @@ export function authRoutes(p: ClientContext) {
     )
     .post(
       "/auth/signout",
-      person(p, ({ token }) => {
-        p.core.users.signOut(token);
+      person(p, ({ me, session }) => {
+        p.core.sessions.end(me.id, session.id);
       }),
     )
     .get(

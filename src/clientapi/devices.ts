@@ -31,9 +31,9 @@ export function deviceRoutes(p: ClientContext) {
     )
     .post(
       "/users/@me/devices",
-      person(p, async ({ me, token, body }) => {
+      person(p, async ({ me, session, body }) => {
         const b = await body(NewDevice);
-        return deviceView(core.devices.register(me.id, { name: b.name, ...b.keys, backup: b.backup }, token));
+        return deviceView(core.devices.register(me.id, { name: b.name, ...b.keys, backup: b.backup }, session));
       }),
     )
     .get(
@@ -42,14 +42,14 @@ export function deviceRoutes(p: ClientContext) {
     )
     .delete(
       "/users/@me/devices/:device_id",
-      person(p, ({ me, token, params }) => {
-        core.devices.remove(me.id, pathId(params.device_id, "device"), token);
+      person(p, ({ me, session, params }) => {
+        core.devices.remove(me.id, pathId(params.device_id, "device"), session);
       }),
     )
     .put(
       "/users/@me/devices/:device_id/session",
-      person(p, ({ me, token, params }) => {
-        core.devices.claim(me.id, pathId(params.device_id, "device"), token);
+      person(p, ({ me, session, params }) => {
+        core.devices.claim(me.id, pathId(params.device_id, "device"), session);
       }),
     )
     .get(

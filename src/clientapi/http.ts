@@ -6,6 +6,7 @@
 import type { TSchema, Static } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
 import type { UserRow } from "../core/types";
+import type { SessionRow } from "../core/sessions";
 import { DomainError } from "../core/errors";
 import { answerJson, errorResponse } from "../wire/http";
 import { readBody } from "../wire/validation";
@@ -14,13 +15,14 @@ import { tooManyRequests } from "./limits";
 export interface PersonCtx {
   p: ClientContext;
   me: UserRow;
-  token: string;
+  /** The session this request came with (core/sessions.ts). */
+  session: SessionRow;
   params: Record<string, string>;
   query: URLSearchParams;
   body<T extends TSchema>(schema: T): Promise<Static<T>>;
 }
 
-export interface AnonCtx extends Omit<PersonCtx, "me" | "token"> {
+export interface AnonCtx extends Omit<PersonCtx, "me" | "session"> {
   request: Request;
 }
 
@@ -33,15 +35,16 @@ export function person(p: ClientContext, fn: (c: PersonCtx) => unknown | Promise
   return async ({ request, params }: { request: Request; params: Record<string, string> }) => {
     try {
       const m = /^Session\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "");
-      const me = m ? p.core.users.authenticateSession(m[1]) : null;
-      if (!me) throw DomainError.unauthorized();
+      const signedIn = m ? p.core.sessions.authenticate(m[1]) : null;
+      if (!signedIn) throw DomainError.unauthorized();
+      const me = signedIn.user;
       // One window per person for every write, whatever the route (limits.ts).
       if (request.method !== "GET" && request.method !== "HEAD") {
         const wait = p.limits.writes.take(me.id);
         if (wait > 0) return tooManyRequests(wait);
       }
       const url = new URL(request.url);
-      return answerJson(await fn({ p, me, token: m![1], params, query: url.searchParams, body: (s) => parse(request, s) }));
+      return answerJson(await fn({ p, me, session: signedIn.session, params, query: url.searchParams, body: (s) => parse(request, s) }));
     } catch (e) {
       return errorResponse(e);
     }

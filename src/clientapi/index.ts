@@ -21,6 +21,7 @@ import { clientInteractions } from "./interactions";
 import { commandRoutes } from "./commands";
 import { readStateRoutes } from "./read-states";
 import { deviceRoutes } from "./devices";
+import { sessionRoutes } from "./sessions";
 
 export function clientApiPlugin(p: ClientContext) {
   const app = new Elysia({ prefix: "/api/client/v1" });
@@ -40,5 +41,6 @@ export function clientApiPlugin(p: ClientContext) {
   app.use(commandRoutes(p));
   app.use(readStateRoutes(p));
   app.use(deviceRoutes(p));
+  app.use(sessionRoutes(p));
   return app;
 }

@@ -26,6 +26,8 @@ export interface LiveConn {
   ws: LiveSocket;
   state: "awaiting" | "open" | "closed";
   userId: string | null;
+  /** The person's session it said hello with: the connection closes when that session ends. */
+  sessionId: string | null;
   stream: Stream | null;
   lastFrame: number;
   timer: Timer | null;

@@ -21,7 +21,7 @@ export const HELLO_DEADLINE_MS = 10_000;
 export const IDLE_TIMEOUT_MS = 75_000;
 const MAX_FRAME = 4096;
 
-/** Close codes (docs/people-api.md). */
+/** Close codes (docs/people-api.md); 4001 also when the connection's session ends. */
 export const LIVE_CLOSE = { NOT_AUTHENTICATED: 4001, BAD_FRAME: 4002, TIMEOUT: 4003, RESET: 4004 } as const;
 
 export interface LiveSocketData {
@@ -88,7 +88,7 @@ class LiveConnections {
   }
 
   open(ws: WS): void {
-    const conn: LiveConn = { id: ws.data.connId, ws, state: "awaiting", userId: null, stream: null, lastFrame: this.clock.now(), timer: null };
+    const conn: LiveConn = { id: ws.data.connId, ws, state: "awaiting", userId: null, sessionId: null, stream: null, lastFrame: this.clock.now(), timer: null };
     ws.data.conn = conn;
     this.conns.add(conn);
     conn.timer = this.clock.setTimeout(() => {
@@ -139,13 +139,21 @@ class LiveConnections {
     if (!frame) return this.close(conn, LIVE_CLOSE.BAD_FRAME, "Frames are JSON objects");
     conn.lastFrame = this.clock.now();
     if (conn.state === "awaiting") return frame.op === "hello" ? this.hello(conn, frame) : this.close(conn, LIVE_CLOSE.NOT_AUTHENTICATED, "Say hello first");
-    if (frame.op === "ping") return void ws.sendText('{"op":"pong"}');
+    if (frame.op === "ping") return this.ping(conn);
     this.close(conn, LIVE_CLOSE.BAD_FRAME, "Unknown op");
   }
 
+  /** A ping is the session in use: answered while it lasts; once it has ended or expired, the connection closes. */
+  private ping(conn: LiveConn): void {
+    if (!this.core.sessions.keepAlive(conn.sessionId!)) return this.close(conn, LIVE_CLOSE.NOT_AUTHENTICATED, "Session ended");
+    conn.ws.sendText('{"op":"pong"}');
+  }
+
   private hello(conn: LiveConn, frame: Record<string, unknown>): void {
-    const me = typeof frame.token === "string" ? this.core.users.authenticateSession(frame.token) : null;
-    if (!me) return this.close(conn, LIVE_CLOSE.NOT_AUTHENTICATED, "Not authenticated");
+    const signedIn = typeof frame.token === "string" ? this.core.sessions.authenticate(frame.token) : null;
+    if (!signedIn) return this.close(conn, LIVE_CLOSE.NOT_AUTHENTICATED, "Not authenticated");
+    const me = signedIn.user;
+    conn.sessionId = signedIn.session.id;
     conn.timer?.cancel();
     const resume = frame.resume as { stream?: unknown; seq?: unknown } | undefined;
     const resumable = !!resume && this.streams.of(me.id)?.id === resume.stream;
@@ -188,10 +196,17 @@ class LiveConnections {
   /** Fan an event out: each person in its audience who has a stream gets it, numbered. */
   onEvent(e: DomainEvent): void {
     if (e.type === "world.reset") this.closeAll(LIVE_CLOSE.RESET, "World reset");
+    if (e.type === "person.sessions_ended") return this.sessionsEnded(e.sessionIds);
     this.dispatcher.observe(e);
     if (this.streams.size === 0) return; // nobody listening: no reads, no serialization
     this.follow(e);
     for (const d of this.dispatcher.deliveriesFor(e)) this.deliver(d);
+  }
+
+  /** Sessions ended (in this process or another): their connections close as a bad hello would. */
+  private sessionsEnded(ids: string[]): void {
+    const ended = new Set(ids);
+    for (const c of [...this.conns]) if (c.sessionId !== null && ended.has(c.sessionId)) this.close(c, LIVE_CLOSE.NOT_AUTHENTICATED, "Session ended");
   }
 
   /**

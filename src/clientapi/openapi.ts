@@ -16,6 +16,7 @@ import { EditMessage, SendMessage } from "./messages";
 import { BanBody, ReasonBody } from "./moderation";
 import { Approve, CreateApp, EditApp, Install, Intents } from "./portal";
 import { SetPresence } from "./presence";
+import { ChangePassword } from "./sessions";
 import { MarkRead } from "./read-states";
 import { CreateRole, EditRole, ReorderRoles } from "./roles";
 
@@ -26,6 +27,7 @@ function op(method: HttpMethod, path: string, summary: string, extra: Partial<Ap
 }
 const optional = (body: ApiOperation["body"]) => ({ body, bodyOptional: true });
 
+/** Longer than 80 lines because it is a table, one line per route (to be derived from the routes themselves). */
 export function clientApiFragment(): ApiFragment {
   return {
     tag: "people",
@@ -35,6 +37,10 @@ export function clientApiFragment(): ApiFragment {
       op("POST", "/auth/signin", "Sign in", { auth: "none", body: SignIn }),
       op("POST", "/auth/signout", "End this session"),
       op("GET", "/users/@me", "The signed-in person"),
+      op("GET", "/users/@me/sessions", "One's sessions: what signed in, when each was last used and expires, which one is this"),
+      op("DELETE", "/users/@me/sessions", "Sign out everywhere: end every session of one's own, this one included"),
+      op("DELETE", "/users/@me/sessions/{session_id}", "End one of one's sessions"),
+      op("POST", "/users/@me/password", "Change one's password (the current one first); every other session ends", { body: ChangePassword }),
       op("PUT", "/users/@me/presence", "Set one's presence", { body: SetPresence }),
       op("GET", "/guilds", "The servers one is in"),
       op("POST", "/guilds", "Create a server", { body: CreateGuild }),

@@ -56,6 +56,8 @@ export interface Config {
    * at most `maxBytes` of an image.
    */
   imageProxy: { enabled: boolean; allow: string[]; maxBytes: number };
+  /** People's sessions end after `idleMs` unused, and `absoluteMs` after sign-in however used (core/sessions.ts). */
+  sessions: { idleMs: number; absoluteMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -116,7 +118,11 @@ export const SERVE_FLAGS: FlagSpec[] = [
   { name: "image-proxy", env: "PARLEY_IMAGE_PROXY", kind: "bool", help: "show embeds' pictures through Parley instead of asking each viewer first" },
   { name: "image-proxy-allow", env: "PARLEY_IMAGE_PROXY_ALLOW", kind: "string", help: "private addresses or CIDR blocks the image proxy may fetch from (comma-separated)" },
   { name: "image-proxy-max-bytes", env: "PARLEY_IMAGE_PROXY_MAX_BYTES", kind: "int", help: "largest image the proxy fetches (default 8388608)" },
+  { name: "session-idle", env: "PARLEY_SESSION_IDLE", kind: "int", help: "a person's session unused this many days ends (default 30)" },
+  { name: "session-max", env: "PARLEY_SESSION_MAX", kind: "int", help: "a person's session ends this many days after sign-in (default 365)" },
 ];
+
+const DAY_MS = 86_400_000;
 
 export type RawFlags = Record<string, string | boolean>;
 
@@ -201,6 +207,9 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
     throw new ConfigError(`--shutdown-timeout must be 1 to 600 seconds, not '${shutdownRaw}'`);
 
   const imageProxy = imageProxyOf(bool("image-proxy"), str("image-proxy-allow"), str("image-proxy-max-bytes"));
+  const idleDays = days(str("session-idle") ?? "30", "--session-idle");
+  const maxDays = days(str("session-max") ?? "365", "--session-max");
+  if (idleDays > maxDays) throw new ConfigError(`--session-idle (${idleDays}) cannot exceed --session-max (${maxDays})`);
 
   const rateLimits = structuredClone(SPEC_RATE_LIMITS);
   const rl = str("rate-limits");
@@ -229,6 +238,7 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
     shutdownTimeoutMs: +shutdownRaw * 1000,
     heartbeatIntervalMs: beatRaw === undefined ? 41_250 : +beatRaw,
     imageProxy,
+    sessions: { idleMs: idleDays * DAY_MS, absoluteMs: maxDays * DAY_MS },
   };
 }
 
@@ -246,6 +256,12 @@ function imageProxyOf(enabled: boolean, allowRaw: string | undefined, maxRaw: st
   if (maxRaw !== undefined && (!/^\d+$/.test(maxRaw) || maxBytes < 1024 || maxBytes > 100 * 1024 * 1024))
     throw new ConfigError(`--image-proxy-max-bytes must be 1024 to 104857600, not '${maxRaw}'`);
   return { enabled, allow, maxBytes };
+}
+
+/** A whole number of days, 1 to 3650. */
+function days(raw: string, what: string): number {
+  if (!/^\d+$/.test(raw) || +raw < 1 || +raw > 3650) throw new ConfigError(`${what} must be 1 to 3650 (days), not '${raw}'`);
+  return +raw;
 }
 
 /** An IP address, or a host name of letters, digits, dots and hyphens (RFC 1123 labels). */

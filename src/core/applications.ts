@@ -7,6 +7,7 @@ import { constantTimeEqualHex, newEd25519PublicKeyHex, randomSecret, sha256Hex }
 import { ALL_INTENTS, NON_PRIVILEGED_INTENTS, PRIVILEGED_INTENTS } from "./permissions";
 import { Memo } from "./memo";
 import { statement } from "./statement";
+import type { CredentialEvents } from "./credentials";
 
 export interface MintedSecret {
   secret: string;
@@ -15,8 +16,11 @@ export interface MintedSecret {
 
 /**
  * Applications and their bot users. A token's grant (intents) and version are fixed
- * when it is minted; changing intents only affects the next token (spec 5.4). Only the
- * digest of the token's secret is stored.
+ * when it is minted; changing intents only affects the next token (spec 5.4), except
+ * that an administrator's revocation of a privileged intent takes it from the current
+ * token at once (currentGrant). Only the digest of the token's secret is stored. Whatever
+ * ends a token or narrows its grant is a credential event (core/credentials.ts), heard
+ * by every process.
  */
 export class Applications {
   /** Every authenticated request reads its bot's row: kept until the table changes (core/memo.ts). */
@@ -27,6 +31,7 @@ export class Applications {
     private readonly d: CoreDeps,
     private readonly users: Users,
     private readonly guilds: Guilds,
+    private readonly credentials: CredentialEvents,
   ) {
     this.byBot = new Memo(d.store, ["applications"]);
     this.byBotStmt = statement(d.store, "SELECT * FROM applications WHERE bot_user_id = ?");
@@ -92,6 +97,14 @@ export class Applications {
     return a.intents & (NON_PRIVILEGED_INTENTS | (a.privileged_approved & PRIVILEGED_INTENTS));
   }
 
+  /**
+   * What the current token may use now: the intents minted into it, less any privileged
+   * one an administrator has revoked since (REST content gating, IDENTIFY and RESUME).
+   */
+  currentGrant(a: Pick<ApplicationRow, "token_intents" | "privileged_approved">): number {
+    return a.token_intents & (NON_PRIVILEGED_INTENTS | (a.privileged_approved & PRIVILEGED_INTENTS));
+  }
+
   create(input: { ownerId: string; name: string; description?: string; intents?: number }): { app: ApplicationRow; bot: UserRow; token: MintedSecret } {
     const name = input.name.trim();
     if (name.length < 2 || name.length > 32) throw DomainError.invalid("name", "Must be between 2 and 32 in length.", "BASE_TYPE_BAD_LENGTH");
@@ -118,13 +131,14 @@ export class Applications {
         token_hash: null,
         token_intents: 0,
         created_at: this.d.clock.now(),
+        disabled_at: null,
       };
       this.db
         .query(
           `INSERT INTO applications (id, owner_id, bot_user_id, name, description, intents, privileged_requested, privileged_approved, privileged_denied,
-             public_key, interactions_endpoint_url, token_version, token_hash, token_intents, created_at)
+             public_key, interactions_endpoint_url, token_version, token_hash, token_intents, created_at, disabled_at)
            VALUES ($id, $owner_id, $bot_user_id, $name, $description, $intents, $privileged_requested, $privileged_approved, $privileged_denied, $public_key,
-             $interactions_endpoint_url, $token_version, $token_hash, $token_intents, $created_at)`,
+             $interactions_endpoint_url, $token_version, $token_hash, $token_intents, $created_at, $disabled_at)`,
         )
         .run(app as never);
       const token = this.mint(app.id);
@@ -137,7 +151,7 @@ export class Applications {
     return this.d.store.write(() => {
       this.require(appId);
       const t = this.mint(appId);
-      this.d.store.emit({ type: "application.token_rotated", applicationId: appId });
+      this.credentials.emit({ type: "application.token_rotated", applicationId: appId });
       return t;
     });
   }
@@ -161,7 +175,7 @@ export class Applications {
    */
   authenticate(botUserId: string, version: number, secret: string): ApplicationRow | null {
     const a = this.byBotUser(botUserId);
-    if (!a || !a.token_hash || a.token_version !== version) return null;
+    if (!a || !a.token_hash || a.token_version !== version || a.disabled_at !== null) return null;
     const known = this.verified.get(secret);
     if (known !== undefined) return known === a.token_hash ? a : null;
     const digest = sha256Hex(secret);
@@ -214,7 +228,7 @@ export class Applications {
       this.db
         .query("UPDATE applications SET intents = ?, privileged_requested = privileged_requested | (? & ~privileged_denied) WHERE id = ?")
         .run(bits, bits & PRIVILEGED_INTENTS, appId);
-      this.d.store.emit({ type: "application.intents_changed", applicationId: appId });
+      this.credentials.emit({ type: "application.intents_changed", applicationId: appId });
       return this.require(appId);
     });
   }
@@ -227,7 +241,7 @@ export class Applications {
       this.db
         .query("UPDATE applications SET intents = intents | ?1, privileged_requested = privileged_requested | ?1, privileged_denied = privileged_denied & ~?1 WHERE id = ?2")
         .run(p, appId);
-      this.d.store.emit({ type: "application.intents_changed", applicationId: appId });
+      this.credentials.emit({ type: "application.intents_changed", applicationId: appId });
       return this.require(appId);
     });
   }
@@ -250,7 +264,7 @@ export class Applications {
       this.db
         .query("UPDATE applications SET privileged_approved = ?, privileged_requested = ?, privileged_denied = ? WHERE id = ?")
         .run(next.approved, next.requested, next.denied, appId);
-      this.d.store.emit({ type: "application.intents_changed", applicationId: appId });
+      this.credentials.emit({ type: "application.intents_changed", applicationId: appId });
       return this.require(appId);
     });
   }
@@ -286,7 +300,22 @@ export class Applications {
       }
       this.db.query("DELETE FROM applications WHERE id = ?").run(appId);
       this.db.query("UPDATE users SET deleted_at = ? WHERE id = ?").run(this.d.clock.now(), a.bot_user_id);
-      this.d.store.emit({ type: "application.deleted", applicationId: appId, botUserId: a.bot_user_id });
+      this.credentials.emit({ type: "application.deleted", applicationId: appId, botUserId: a.bot_user_id });
+    });
+  }
+
+  /**
+   * The operator disables an application (or enables it again): while disabled its token
+   * is refused on REST and the gateway and its live sessions end; nothing else of it
+   * changes, so enabling it again needs no new token.
+   */
+  setDisabled(appId: string, disabled: boolean): ApplicationRow {
+    return this.d.store.write(() => {
+      const a = this.require(appId);
+      if ((a.disabled_at !== null) === disabled) return a;
+      this.db.query("UPDATE applications SET disabled_at = ? WHERE id = ?").run(disabled ? this.d.clock.now() : null, appId);
+      if (disabled) this.credentials.emit({ type: "application.disabled", applicationId: appId });
+      return this.require(appId);
     });
   }
 }

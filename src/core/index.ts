@@ -30,6 +30,8 @@ import { Reads } from "./reads";
 import { ReadStates } from "./read-states";
 import { World } from "./world";
 import { Devices } from "./devices";
+import { CredentialEvents } from "./credentials";
+import type { Sessions, SessionPolicy } from "./sessions";
 
 export interface Core {
   clock: Clock;
@@ -38,6 +40,8 @@ export interface Core {
   /** The boundary's id map storage (the wire layer mints snowflakes into it). */
   idmap: IdMap;
   users: Users;
+  /** People's sessions: sign-in tokens, their expiry, the list, revoke (core/sessions.ts). */
+  sessions: Sessions;
   guilds: Guilds;
   apps: Applications;
   messages: Messages;
@@ -81,14 +85,16 @@ export interface Core {
   close(): void;
 }
 
-export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array }): Core {
+export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array; sessions: SessionPolicy }): Core {
   const { store } = opts;
   const bus = new EventBus();
   store.onCommit((events) => bus.publish(events as DomainEvent[]));
   const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus, sealer: new Sealer(opts.key) };
-  const users = new Users(deps);
+  // Whatever ends a credential, heard by this process and every other on the database.
+  const credentials = new CredentialEvents(deps);
+  const users = new Users(deps, credentials, opts.sessions);
   const guilds = new Guilds(deps);
-  const apps = new Applications(deps, users, guilds);
+  const apps = new Applications(deps, users, guilds, credentials);
   const audit = new Audit(deps);
   const dms = new Dms(deps, users);
   const messages = new Messages(deps, guilds, users, audit, dms);
@@ -109,6 +115,7 @@ export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array }
     ids: deps.ids,
     idmap: new IdMap(store),
     users,
+    sessions: users.sessions,
     guilds,
     apps,
     messages,
@@ -135,6 +142,9 @@ export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array }
       deps.ids.reset();
       bus.publish([{ type: "world.reset" }]);
     },
-    close: () => store.close(),
+    close() {
+      credentials.stop();
+      store.close();
+    },
   };
 }

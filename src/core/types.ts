@@ -11,6 +11,8 @@ export interface UserRow {
   presence: string;
   created_at: number;
   deleted_at: number | null;
+  /** An operator disabled the account: no sign-in, no session (core/sessions.ts). */
+  disabled_at: number | null;
 }
 
 export interface ApplicationRow {
@@ -30,6 +32,8 @@ export interface ApplicationRow {
   token_hash: string | null;
   token_intents: number;
   created_at: number;
+  /** An operator disabled the application: its token is refused, its sessions end. */
+  disabled_at: number | null;
 }
 
 export interface GuildRow {

@@ -1,10 +1,12 @@
 import type { CoreDeps } from "./deps";
 import type { UserRow } from "./types";
 import { DomainError } from "./errors";
-import { hashPassword, hashPasswordSync, needsRehash, randomSecret, sha256Hex, verifyPassword } from "./crypto";
+import { hashPassword, hashPasswordSync, needsRehash, verifyPassword } from "./crypto";
 import { passwordProblem } from "./passwords";
 import { Memo } from "./memo";
 import { statement } from "./statement";
+import type { CredentialEvents } from "./credentials";
+import { Sessions, type SessionPolicy } from "./sessions";
 
 const USERNAME = /^[a-z0-9_.]{2,32}$/;
 export const PRESENCES = ["online", "idle", "dnd", "offline"] as const;
@@ -15,15 +17,21 @@ export type Presence = (typeof PRESENCES)[number];
  */
 export const PRESENCE = "users.presence";
 
-/** People and bot users: identities, passwords, people's sessions, presence. */
+/** People and bot users: identities, passwords, presence; people's sessions are `sessions` (core/sessions.ts). */
 export class Users {
   /** Authors, mentions and bots are read on every message: kept until the table changes (core/memo.ts). */
   private readonly byId: Memo<UserRow | null>;
   private readonly byIdStmt;
+  readonly sessions: Sessions;
 
-  constructor(private readonly d: CoreDeps) {
+  constructor(
+    private readonly d: CoreDeps,
+    credentials: CredentialEvents,
+    policy: SessionPolicy,
+  ) {
     this.byId = new Memo(d.store, ["users", PRESENCE]);
     this.byIdStmt = statement(d.store, "SELECT * FROM users WHERE id = ?");
+    this.sessions = new Sessions(d, credentials, policy, (id) => this.get(id));
   }
 
   get(id: string): UserRow | null {
@@ -80,6 +88,7 @@ export class Users {
         presence: "offline",
         created_at: this.d.clock.now(),
         deleted_at: null,
+        disabled_at: null,
       };
       this.insert(row);
       return row;
@@ -92,14 +101,14 @@ export class Users {
     return hashPassword(password);
   }
 
-  /** A new person with the session that signed them up, in one transaction: never one without the other. */
-  async signUp(input: { username: string; password: string; globalName?: string | null }): Promise<{ user: UserRow; token: string }> {
+  /** A new person with the session that signed them up, in one transaction: never one without the other. `label` names what signed up. */
+  async signUp(input: { username: string; password: string; globalName?: string | null; label: string }): Promise<{ user: UserRow; token: string }> {
     // A taken name is refused before any hashing work.
     if (this.byUsername(checkUsername(input.username))) throw new DomainError("conflict", "Username is already taken");
     const passwordHash = await this.preparePassword(input.username, input.password);
     return this.d.store.write(() => {
       const user = this.createPerson({ username: input.username, passwordHash, globalName: input.globalName });
-      return { user, token: this.openSession(user.id) };
+      return { user, token: this.sessions.open(user.id, input.label).token };
     });
   }
 
@@ -117,6 +126,7 @@ export class Users {
       presence: "offline",
       created_at: this.d.clock.now(),
       deleted_at: null,
+      disabled_at: null,
     };
     this.insert(row);
     return row;
@@ -132,7 +142,45 @@ export class Users {
     const hash = await this.preparePassword(u.username, password);
     this.d.store.write(() => {
       this.d.store.db.query("UPDATE users SET password_hash = ? WHERE id = ? AND kind = 'person'").run(hash, userId);
-      this.d.store.db.query("DELETE FROM person_sessions WHERE user_id = ?").run(userId);
+      this.sessions.endAll(userId);
+    });
+  }
+
+  /**
+   * A person changes their own password: the current one first (checked off the event
+   * loop), then the new one as a sign-up's is; every other session of theirs ends, so
+   * whoever knew the old one is signed out, and the one that asked stays.
+   */
+  async changePassword(userId: string, sessionId: string, current: string, next: string): Promise<void> {
+    const u = this.require(userId);
+    if (!u.password_hash || !(await verifyPassword(current, u.password_hash)))
+      throw DomainError.invalid("current_password", "Password does not match", "PASSWORD_DOES_NOT_MATCH");
+    let hash: string;
+    try {
+      hash = await this.preparePassword(u.username, next);
+    } catch (e) {
+      throw e instanceof DomainError && e.issues[0]?.path === "password" ? DomainError.invalid("new_password", e.issues[0].message, e.issues[0].code) : e;
+    }
+    this.d.store.write(() => {
+      // Only if the hash is still the one checked: a concurrent change or reset wins.
+      const changed = this.d.store.db.query("UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?").run(hash, userId, u.password_hash);
+      if (changed.changes !== 1) throw DomainError.invalid("current_password", "Password does not match", "PASSWORD_DOES_NOT_MATCH");
+      this.sessions.endAll(userId, sessionId);
+    });
+  }
+
+  /**
+   * The operator disables a person's account (or enables it again): while disabled they
+   * cannot sign in and every session of theirs has ended. Their bots keep running: an
+   * application is disabled on its own (Applications.setDisabled).
+   */
+  setDisabled(userId: string, disabled: boolean): UserRow {
+    return this.d.store.write(() => {
+      const u = this.require(userId);
+      if (u.kind !== "person") throw DomainError.invalid("user", "Only people's accounts are disabled; disable a bot's application instead");
+      this.d.store.db.query("UPDATE users SET disabled_at = ? WHERE id = ?").run(disabled ? (u.disabled_at ?? this.d.clock.now()) : null, userId);
+      if (disabled) this.sessions.endAll(userId);
+      return this.require(userId);
     });
   }
 
@@ -142,46 +190,22 @@ export class Users {
    * cost when the person is unknown or has no password, so the time taken does not tell
    * which usernames exist. A hash of an older scheme is replaced by a current one.
    */
-  async signIn(username: string, password: string): Promise<{ token: string; user: UserRow }> {
+  async signIn(username: string, password: string, label: string): Promise<{ token: string; user: UserRow }> {
     const found = this.byUsername(username);
     const stored = found?.password_hash ?? (await dummyHash());
     const ok = await verifyPassword(password, stored);
     // The row again: the person may have been deleted while the hash was computed.
     const u = ok && found?.password_hash ? this.get(found.id) : null;
     if (!u || u.deleted_at || u.password_hash !== stored) throw DomainError.unauthorized("Invalid username or password");
+    // Said only to whoever knows the password.
+    if (u.disabled_at !== null) throw DomainError.unauthorized("This account is disabled");
     if (needsRehash(stored)) {
       const fresh = await hashPassword(password);
       this.d.store.write(() => {
         this.d.store.db.query("UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?").run(fresh, u.id, stored);
       });
     }
-    return { token: this.openSession(u.id), user: u };
-  }
-
-  /** A people's-API session for a person (sign-in, sign-up, harness seeding). */
-  openSession(userId: string): string {
-    const token = `ps_${randomSecret(32)}`;
-    this.d.store.write(() => {
-      this.d.store.db
-        .query("INSERT INTO person_sessions (token_hash, user_id, created_at) VALUES (?, ?, ?)")
-        .run(sha256Hex(token), userId, this.d.clock.now());
-    });
-    return token;
-  }
-
-  signOut(token: string): void {
-    this.d.store.write(() => {
-      this.d.store.db.query("DELETE FROM person_sessions WHERE token_hash = ?").run(sha256Hex(token));
-    });
-  }
-
-  authenticateSession(token: string): UserRow | null {
-    const row = this.d.store.db
-      .query(
-        "SELECT u.* FROM person_sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND u.kind = 'person' AND u.deleted_at IS NULL",
-      )
-      .get(sha256Hex(token)) as UserRow | null;
-    return row;
+    return { token: this.sessions.open(u.id, label).token, user: u };
   }
 
   setPresence(userId: string, status: Presence): void {
@@ -207,8 +231,8 @@ export class Users {
   private insert(row: UserRow): void {
     this.d.store.db
       .query(
-        `INSERT INTO users (id, kind, username, global_name, avatar, password_hash, is_admin, locale, presence, created_at, deleted_at)
-         VALUES ($id, $kind, $username, $global_name, $avatar, $password_hash, $is_admin, $locale, $presence, $created_at, $deleted_at)`,
+        `INSERT INTO users (id, kind, username, global_name, avatar, password_hash, is_admin, locale, presence, created_at, deleted_at, disabled_at)
+         VALUES ($id, $kind, $username, $global_name, $avatar, $password_hash, $is_admin, $locale, $presence, $created_at, $deleted_at, $disabled_at)`,
       )
       .run(row as never);
   }

@@ -185,12 +185,26 @@ export class Connections {
     this.close(conn, CLOSE_PLAIN);
   }
 
-  /** Rotation or deletion: live sessions get op 9 and close; none can be resumed. */
+  /** Rotation, deletion or disabling: live sessions get op 9 and close; none can be resumed. */
   endSessionsOfApp(appId: string): void {
-    for (const s of this.registry.ofApp(appId)) {
-      if (s.conn) this.invalidate(s.conn);
-      else this.registry.drop(s);
-    }
+    for (const s of this.registry.ofApp(appId)) this.end(s);
+  }
+
+  /**
+   * The application's grant narrowed (a privileged intent revoked): its sessions whose
+   * IDENTIFY intents it no longer covers end as a rotated token's do (op 9, no RESUME;
+   * an IDENTIFY asking for them again gets 4014), the others carry on untouched.
+   */
+  endSessionsBeyondGrant(appId: string): void {
+    const app = this.ctx.core.apps.get(appId);
+    if (!app) return this.endSessionsOfApp(appId);
+    const grant = this.ctx.core.apps.currentGrant(app);
+    for (const s of this.registry.ofApp(appId)) if (beyond(s.intents, grant)) this.end(s);
+  }
+
+  private end(s: Session): void {
+    if (s.conn) this.invalidate(s.conn);
+    else this.registry.drop(s);
   }
 
   /** Op 9 and a plain close for a live session, which is gone; false when not connected. */
@@ -244,7 +258,7 @@ export class Connections {
     if (typeof intents !== "number" || !Number.isSafeInteger(intents) || intents < 0) return this.invalidate(conn);
     const app = this.appForToken(d.token);
     if (!app) return this.invalidate(conn);
-    if (beyond(intents, app.token_intents)) return this.close(conn, CLOSE_DISALLOWED_INTENTS, "Disallowed intent(s).");
+    if (beyond(intents, core.apps.currentGrant(app))) return this.close(conn, CLOSE_DISALLOWED_INTENTS, "Disallowed intent(s).");
     const bot = core.users.get(app.bot_user_id);
     if (!bot) return this.invalidate(conn);
 
@@ -275,7 +289,7 @@ export class Connections {
     if (!d || typeof d !== "object" || typeof d.session_id !== "string") return this.invalidate(conn);
     const app = this.appForToken(d.token);
     const s = this.registry.get(d.session_id);
-    if (!app || !s || s.owner.botUserId !== app.bot_user_id || beyond(s.intents, app.token_intents)) return this.invalidate(conn);
+    if (!app || !s || s.owner.botUserId !== app.bot_user_id || beyond(s.intents, this.ctx.core.apps.currentGrant(app))) return this.invalidate(conn);
     const seq = d.seq === null || d.seq === undefined ? 0 : Number(d.seq);
     if (!Number.isFinite(seq)) return this.invalidate(conn);
     // A newer connection takes the session over from an older one still attached.

@@ -86,7 +86,9 @@ export function createGateway(ctx: GatewayContext): Gateway {
   function onEvent(e: DomainEvent) {
     guildCreates.onEvent(e);
     if (GuildBots.changes(e)) guildBots.clear();
-    if (e.type === "application.token_rotated" || e.type === "application.deleted") return connections.endSessionsOfApp(e.applicationId);
+    // Credential events arrive whichever process wrote them (core/credentials.ts).
+    if (e.type === "application.token_rotated" || e.type === "application.deleted" || e.type === "application.disabled") return connections.endSessionsOfApp(e.applicationId);
+    if (e.type === "application.intents_changed") return connections.endSessionsBeyondGrant(e.applicationId);
     if (e.type === "world.reset") return connections.closeAll();
     if (registry.size === 0) return; // nobody listening: no serialization work at all
     const now = core.clock.now();

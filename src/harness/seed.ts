@@ -244,7 +244,7 @@ class Seeder {
     );
     this.users.set(u.name.toLowerCase(), row.id);
     this.userNames.set(u.name.toLowerCase(), u.name);
-    this.userTokens.set(u.name.toLowerCase(), core.users.openSession(row.id));
+    this.userTokens.set(u.name.toLowerCase(), core.sessions.open(row.id, "Test harness").token);
   }
 
   private guild(g: NonNullable<World["guilds"]>[number], gi: number): void {

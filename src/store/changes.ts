@@ -69,8 +69,10 @@ export class Changes {
   private readonly header = new Uint8Array(HEADER_BYTES);
   private readonly seen = new Uint8Array(HEADER_BYTES);
   /** An in-memory database: no other connection can write to it. */
-  private readonly alone: boolean;
+  readonly alone: boolean;
   private epoch = 0;
+  /** Commits by other connections seen so far: a reader keeps the count it last acted on (core/credentials.ts). */
+  private others = 0;
   /** Changes seen so far (rows reported, and what wrote() counts): a rollback undid something only if this moved. */
   written = 0;
 
@@ -99,6 +101,17 @@ export class Changes {
         return s;
       },
     };
+  }
+
+  /**
+   * Look for other writers now (once per turn of the event loop at most, as every look
+   * does) and answer how many of their commits have been seen so far. Another process's
+   * rotation is found by the next request anyway; this is for those who must hear of it
+   * with no request at all.
+   */
+  othersCommitted(): number {
+    this.checkOtherWriters();
+    return this.others;
   }
 
   /** A change the store cannot see (a row kept in memory as it is written): a rollback must undo it too. */
@@ -177,7 +190,10 @@ export class Changes {
     }
     const v = (this.dataVersion.get() as { data_version: number }).data_version;
     if (v !== this.lastDataVersion) {
-      if (this.lastDataVersion !== -1) this.epoch++;
+      if (this.lastDataVersion !== -1) {
+        this.epoch++;
+        this.others++;
+      }
       this.lastDataVersion = v;
     }
   }

@@ -281,7 +281,11 @@ export class Store {
     }
   }
 
+  /** Whether close() has run: whoever still holds a timer on the store stops it then. */
+  closed = false;
+
   close(): void {
+    this.closed = true;
     this.flush();
     // Fold the WAL back into the database file, so a stopped server leaves one file; only
     // if nobody else is busy with the database (an operator command beside a live server).

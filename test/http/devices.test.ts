@@ -187,7 +187,7 @@ describe("a removed device", () => {
     const dm = (await client(p, "POST", "/users/@me/dms", alice, { recipient_id: internalId(p, w.users.bob.id) })).body.id;
     const laptop = (await register(alice)).body.id;
     // A second browser of alice's: its own session, its own device.
-    const phoneSession = p.core.users.openSession(aliceId);
+    const phoneSession = p.core.sessions.open(aliceId, "Test").token;
     const phone = (await register(phoneSession)).body.id;
     const fromPhone = await client(p, "POST", `/channels/${dm}/messages`, phoneSession, { ciphertext: shapedEnvelope(128, [phone]) });
     expect(fromPhone.status).toBe(200);
@@ -216,10 +216,10 @@ describe("a removed device", () => {
 
   test("a browser signed in again claims its device for its new session; a key backup is held by none", async () => {
     const aliceId = internalId(p, w.users.alice.id);
-    const first = p.core.users.openSession(aliceId);
+    const first = p.core.sessions.open(aliceId, "Test").token;
     const tablet = (await register(first)).body.id;
     await client(p, "POST", "/auth/signout", first);
-    const again = p.core.users.openSession(aliceId);
+    const again = p.core.sessions.open(aliceId, "Test").token;
     expect(refusal(await client(p, "PUT", `/users/@me/devices/${tablet}/session`, bob))).toEqual([404, 10003]);
     expect((await client(p, "PUT", `/users/@me/devices/${tablet}/session`, again)).status).toBe(204);
     expect((await client(p, "DELETE", `/users/@me/devices/${tablet}`, alice)).status).toBe(204);
@@ -228,7 +228,7 @@ describe("a removed device", () => {
     const backup = await createBackup("correct horse battery staple 9");
     const made = await client(p, "POST", "/users/@me/devices", alice, { name: "Key backup", keys: backup.publicKeys, backup: backup.sealed });
     expect(refusal(await client(p, "PUT", `/users/@me/devices/${made.body.id}/session`, alice))).toEqual([400, 50035]);
-    const other = p.core.users.openSession(aliceId);
+    const other = p.core.sessions.open(aliceId, "Test").token;
     expect((await client(p, "DELETE", `/users/@me/devices/${made.body.id}`, other)).status).toBe(204);
     expect((await client(p, "GET", "/users/@me", alice)).status).toBe(200);
     expect((await client(p, "GET", "/users/@me", other)).status).toBe(200);

@@ -16,7 +16,7 @@ const REQUESTS = 3000;
 const RESEED_EVERY = 150;
 /** Routes that end the fuzzer's own credentials or world; each is exercised by its own tests. */
 // The API reference page (/api/docs) is HTML and a script by design, not a JSON API.
-const SKIP = [/\/harness\/v1\/reset$/, /\/rotate$/, /\/auth\/signout$/, /\/applications\/:application_id(\/token)?$/, /^\/api\/docs/];
+const SKIP = [/\/harness\/v1\/reset$/, /\/rotate$/, /\/auth\/signout$/, /\/users\/@me\/sessions(\/:session_id)?$/, /\/applications\/:application_id(\/token)?$/, /^\/api\/docs/];
 
 const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype);
 

@@ -30,6 +30,14 @@ describe("config", () => {
     expect(() => parseFlags(["--nope"], SERVE_FLAGS)).toThrow(ConfigError);
     expect(() => parseFlags(["--port"], SERVE_FLAGS)).toThrow(ConfigError);
   });
+
+  test("people's sessions: 30 days idle and 365 absolute unless --session-idle and --session-max (days) say otherwise", () => {
+    const DAY = 86_400_000;
+    expect(loadConfig({}, {}).sessions).toEqual({ idleMs: 30 * DAY, absoluteMs: 365 * DAY });
+    expect(loadConfig({ "session-idle": "7" }, { PARLEY_SESSION_MAX: "90" }).sessions).toEqual({ idleMs: 7 * DAY, absoluteMs: 90 * DAY });
+    const bad: Record<string, string>[] = [{ "session-idle": "0" }, { "session-max": "1.5" }, { "session-idle": "40", "session-max": "30" }];
+    for (const flags of bad) expect(() => loadConfig(flags, {})).toThrow(ConfigError);
+  });
 });
 
 describe("the parley command", () => {

@@ -9,7 +9,7 @@ function socket(sent: string[]): LiveSocket {
 test("a stream keeps its person's events (server numbers, with gaps) and replays those after a number while it holds them all", () => {
   const sent: string[] = [];
   const s = new Stream("s1", "u1", 10);
-  s.conns.add({ id: 1, ws: socket(sent), state: "open", userId: "u1", stream: s, lastFrame: 0, timer: null });
+  s.conns.add({ id: 1, ws: socket(sent), state: "open", userId: "u1", sessionId: "s1", stream: s, lastFrame: 0, timer: null });
   s.push(11, eventFrame(11, "message.created", '{"n":0}'));
   s.record(13, eventFrame(13, "message.created", '{"n":1}'));
   s.push(17, eventFrame(17, "message.created", '{"n":2}'));

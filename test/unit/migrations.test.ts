@@ -6,6 +6,9 @@ import { join } from "node:path";
 import { Store } from "../../src/store/db";
 import { migrations } from "../../src/store/migrations";
 import { call, makeUnlimitedParley, seedBasic } from "../helpers";
+import { createParley } from "../../src/app";
+import { testConfig } from "../../src/config";
+import { sha256Hex } from "../../src/core/crypto";
 
 test("migrations are numbered, forward-only, and upgrade a database made by an older version", () => {
   expect(migrations.map((m) => m.version)).toEqual(migrations.map((_, i) => i + 1));
@@ -52,4 +55,36 @@ test("a channel's last_message_id follows its newest visible message", async () 
   expect(await get()).toBe(b);
   await call(p, "DELETE", `/channels/${ch}/messages/${b}`, { token });
   expect(await get()).toBe(a);
+});
+
+test("a person's session from before migration 10 keeps working, with an id and its sign-in as its last use", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "parley-mig10-"));
+  try {
+    const path = join(dir, "old.db");
+    const old = new Database(path, { create: true });
+    old.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)");
+    for (const m of migrations.filter((m) => m.version < 11)) {
+      old.exec(m.sql);
+      m.run?.(old);
+      old.query("INSERT INTO schema_migrations VALUES (?, 0)").run(m.version);
+    }
+    const now = Date.now();
+    old.query("INSERT INTO users (id, kind, username, created_at) VALUES ('u', 'person', 'alice', ?)").run(now);
+    old.query("INSERT INTO person_sessions (token_hash, user_id, created_at) VALUES (?, 'u', ?)").run(sha256Hex("ps_old"), now);
+    old.close();
+    const store = new Store({ path, synchronous: "NORMAL" });
+    const row = store.db.query("SELECT * FROM person_sessions").get() as any;
+    expect(row).toMatchObject({ user_id: "u", label: "", created_at: now, last_used_at: now });
+    expect(row.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    store.close();
+    const p = createParley(testConfig({ data: dir, dbPath: path }));
+    try {
+      const me = await call(p, "GET", "/api/client/v1/users/@me", { headers: { Authorization: "Session ps_old" } });
+      expect([me.status, me.body.username]).toEqual([200, "alice"]);
+    } finally {
+      await p.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

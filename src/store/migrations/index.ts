@@ -11,6 +11,8 @@ import { m006 } from "./006_read_states";
 import { m007 } from "./007_devices";
 import { m008 } from "./008_privileged_denials";
 import { m009 } from "./009_device_sessions";
+import { m010 } from "./010_credential_events";
+import { m011 } from "./011_person_sessions";
 import type { Database } from "bun:sqlite";
 
 export interface Migration {
@@ -20,4 +22,4 @@ export interface Migration {
   run?: (db: Database) => void;
 }
 
-export const migrations: Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009];
+export const migrations: Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011];

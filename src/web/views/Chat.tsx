@@ -13,6 +13,7 @@ import { Composer } from "./Composer";
 import { Members } from "./Members";
 import { DmSecurity } from "./DmSecurity";
 import { ServerSettings, settingsFor } from "../settings/ServerSettings";
+import { UserSettings, userSettingsOpen } from "../settings/UserSettings";
 
 export function Chat({ onSignOut }: { onSignOut(): void }) {
   const [menu, setMenu] = useState(false);
@@ -63,6 +64,14 @@ export function Chat({ onSignOut }: { onSignOut(): void }) {
         </p>
       </main>
       {guild && <Members guildId={guild.id} hidden={!showMembers} />}
+      {userSettingsOpen.value && (
+        <UserSettings
+          onSignedOut={() => {
+            userSettingsOpen.value = false;
+            onSignOut();
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 /**
  * The two navigation landmarks: "Servers" (one entry per server, named by its name,
  * and "Direct messages") and "Channels" (one entry per channel, its name first, then
- * its unread and mention marks), with the person and Sign out at the foot.
+ * its unread and mention marks), with the person, User settings and Sign out at the foot.
  */
 import { useState } from "preact/hooks";
 import { api, ApiError } from "../api";
@@ -9,6 +9,7 @@ import { open } from "../load";
 import { channelLabel, displayName, dms, guildOf, guilds, me, readStates, route, showNotice } from "../state";
 import type { Channel, Guild } from "../types";
 import { SettingsButton } from "../settings/ServerSettings";
+import { userSettingsOpen } from "../settings/UserSettings";
 
 const TEXT = new Set([0, 5]);
 
@@ -112,6 +113,9 @@ export function ChannelsNav({ onPick, onSignOut }: { onPick(): void; onSignOut()
       <footer class="me">
         <span class={`presence ${me.value?.presence ?? "offline"}`} aria-hidden="true" />
         <span>{displayName(me.value)}</span>
+        <button class="link" aria-haspopup="dialog" onClick={() => (userSettingsOpen.value = true)}>
+          User settings
+        </button>
         <button class="link" onClick={onSignOut}>
           Sign out
         </button>

@@ -1,0 +1,84 @@
+/**
+ * A person's own sessions (docs/people-api.md "Sessions"): the list with what signed in
+ * and when each was last used, revoke one, sign out everywhere, and a password change,
+ * which needs the current password and ends every other session. Ending a session
+ * closes its live connections, whichever process ended it (core/sessions.ts).
+ */
+import { Elysia } from "elysia";
+import { Type } from "@sinclair/typebox";
+import type { ClientContext } from "./context";
+import type { SessionRow } from "../core/sessions";
+import { DomainError } from "../core/errors";
+import { pathId, person } from "./http";
+import { tooManyRequests } from "./limits";
+import { isoUtc } from "../wire/time";
+
+export const ChangePassword = Type.Object(
+  { current_password: Type.String({ maxLength: 256 }), new_password: Type.String({ minLength: 8, maxLength: 256 }) },
+  { additionalProperties: false },
+);
+
+/**
+ * What signed in, as the session list shows it: the browser and system a User-Agent
+ * names ("Chromium on Linux", as the web client names its device), the program
+ * otherwise ("curl"), or "Unknown client". A label, not a proof: a client names itself.
+ */
+export function sessionLabel(ua: string | null): string {
+  if (!ua) return "Unknown client";
+  const browser = /Firefox\//.test(ua) ? "Firefox" : /Edg\//.test(ua) ? "Edge" : /Chrom(e|ium)\//.test(ua) ? "Chromium" : /Safari\//.test(ua) ? "Safari" : null;
+  const os = /Windows/.test(ua) ? "Windows" : /Android/.test(ua) ? "Android" : /iPhone|iPad/.test(ua) ? "iOS" : /Mac OS X/.test(ua) ? "macOS" : /Linux/.test(ua) ? "Linux" : null;
+  if (browser) return os ? `${browser} on ${os}` : browser;
+  const program = /^([A-Za-z][\w.-]{0,31})\//.exec(ua)?.[1];
+  return program && program !== "Mozilla" ? program : "Unknown client";
+}
+
+export function sessionView(s: SessionRow, current: SessionRow, expiresAt: number) {
+  return {
+    id: s.id,
+    label: s.label || "Unknown client",
+    created_at: isoUtc(s.created_at),
+    last_used_at: isoUtc(s.last_used_at),
+    expires_at: isoUtc(expiresAt),
+    current: s.id === current.id,
+  };
+}
+
+export function sessionRoutes(p: ClientContext) {
+  const sessions = p.core.sessions;
+  return new Elysia()
+    .get(
+      "/users/@me/sessions",
+      person(p, ({ me, session }) => sessions.list(me.id).map((s) => sessionView(s, session, sessions.expiresAt(s)))),
+    )
+    .delete(
+      "/users/@me/sessions",
+      person(p, ({ me }) => {
+        sessions.endAll(me.id);
+      }),
+    )
+    .delete(
+      "/users/@me/sessions/:session_id",
+      person(p, ({ me, params }) => {
+        sessions.end(me.id, pathId(params.session_id, "session"));
+      }),
+    )
+    .post(
+      "/users/@me/password",
+      person(p, async ({ me, session, body }) => {
+        const b = await body(ChangePassword);
+        // Guessing the current password from a stolen session is as slow as guessing it at sign-in.
+        const name = me.username.toLowerCase();
+        const wait = p.limits.signInByName.wait(name);
+        if (wait > 0) return tooManyRequests(wait);
+        p.limits.signInByName.attempt(name);
+        try {
+          await p.core.users.changePassword(me.id, session.id, b.current_password, b.new_password);
+        } catch (e) {
+          // Only a wrong current password counts as a guess; past it, the password was known.
+          if (!(e instanceof DomainError && e.issues[0]?.path === "current_password")) p.limits.signInByName.clear(name);
+          throw e;
+        }
+        p.limits.signInByName.clear(name);
+      }),
+    );
+}

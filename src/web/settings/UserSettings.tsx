@@ -1,0 +1,161 @@
+/**
+ * User settings: a modal dialog opened from the person's panel, with a navigation of
+ * sections ("User settings"). Account is the first: change one's password (the current
+ * one first; every other session ends) and one's sessions, each with what signed in and
+ * when it was last used, "Revoke <label>", this one marked, and "Sign out everywhere".
+ * More sections join SECTIONS.
+ */
+import { signal } from "@preact/signals";
+import type { ComponentType } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api } from "../api";
+import { ErrorLine, Field, errorText, fieldError } from "../views/ui";
+import { useRequest } from "./common";
+
+/** Whether the dialog is open. */
+export const userSettingsOpen = signal(false);
+
+interface SectionProps {
+  /** This browser's session has ended (revoked here, or everywhere): sign in again. */
+  onSignedOut(): void;
+}
+
+const SECTIONS: { id: string; label: string; view: ComponentType<SectionProps> }[] = [{ id: "account", label: "Account", view: Account }];
+
+export function UserSettings({ onSignedOut }: SectionProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [current, setCurrent] = useState(SECTIONS[0].id);
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    return () => d?.open && d.close();
+  }, []);
+  const close = () => (userSettingsOpen.value = false);
+  const section = SECTIONS.find((s) => s.id === current) ?? SECTIONS[0];
+  const View = section.view;
+  return (
+    <dialog
+      ref={ref}
+      class="user-settings"
+      aria-labelledby="user-settings-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        close();
+      }}
+    >
+      <div class="settings-head">
+        <h2 id="user-settings-title">User settings</h2>
+        <button type="button" onClick={close}>
+          Close
+        </button>
+      </div>
+      <div class="user-settings-body">
+        <nav aria-label="User settings">
+          <ul>
+            {SECTIONS.map((s) => (
+              <li key={s.id}>
+                <button type="button" aria-current={s.id === current ? "page" : undefined} onClick={() => setCurrent(s.id)}>
+                  {s.label}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <View onSignedOut={onSignedOut} />
+      </div>
+    </dialog>
+  );
+}
+
+interface SessionJson {
+  id: string;
+  label: string;
+  created_at: string;
+  last_used_at: string;
+  expires_at: string;
+  current: boolean;
+}
+
+function Account({ onSignedOut }: SectionProps) {
+  const [sessions, setSessions] = useState<SessionJson[] | null>(null);
+  const list = useRequest();
+  const reload = () => list.run(() => api<SessionJson[]>("GET", "/users/@me/sessions"), () => "").then((s) => s && setSessions(s));
+  useEffect(() => void reload(), []);
+  return (
+    <section class="account" aria-labelledby="account-title">
+      <h3 id="account-title">Account</h3>
+      <ChangePassword onChanged={reload} />
+      <Sessions sessions={sessions} error={list.error} onChanged={reload} onSignedOut={onSignedOut} />
+    </section>
+  );
+}
+
+function ChangePassword({ onChanged }: { onChanged(): void }) {
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const req = useRequest();
+  const currentError = fieldError(req.error, "current_password");
+  const nextError = fieldError(req.error, "new_password");
+  async function submit(e: Event) {
+    e.preventDefault();
+    const done = await req.run(
+      () => api("POST", "/users/@me/password", { current_password: current, new_password: next }).then(() => true),
+      () => "Password changed. Your other sessions have been signed out.",
+    );
+    if (!done) return;
+    setCurrent("");
+    setNext("");
+    onChanged();
+  }
+  return (
+    <form class="card" onSubmit={submit} noValidate aria-labelledby="password-title">
+      <h4 id="password-title">Change password</h4>
+      <Field id="current-password" label="Current password" type="password" autoComplete="current-password" value={current} onInput={setCurrent} error={currentError} />
+      <Field id="new-password" label="New password" type="password" autoComplete="new-password" value={next} onInput={setNext} error={nextError} />
+      <button type="submit" class="primary" disabled={req.busy}>
+        Change password
+      </button>
+      <ErrorLine error={req.error && !currentError && !nextError ? errorText(req.error) : undefined} />
+      <p role="status" class="hint">
+        {req.status}
+      </p>
+    </form>
+  );
+}
+
+function Sessions({ sessions, error, onChanged, onSignedOut }: { sessions: SessionJson[] | null; error: unknown; onChanged(): void; onSignedOut(): void }) {
+  const req = useRequest();
+  async function revoke(s: SessionJson) {
+    const done = await req.run(() => api("DELETE", `/users/@me/sessions/${s.id}`).then(() => true), () => `${s.label} was signed out.`);
+    if (done && s.current) onSignedOut();
+    else if (done) onChanged();
+  }
+  async function everywhere() {
+    if (await req.run(() => api("DELETE", "/users/@me/sessions").then(() => true), () => "Signed out everywhere.")) onSignedOut();
+  }
+  return (
+    <section class="card" aria-labelledby="sessions-title">
+      <h4 id="sessions-title">Sessions</h4>
+      <ErrorLine error={error ? errorText(error) : undefined} />
+      <ul class="sessions" aria-labelledby="sessions-title">
+        {(sessions ?? []).map((s) => (
+          <li key={s.id}>
+            <span class="session-label">{s.label}</span>
+            {s.current && <strong class="this-session">This session</strong>}
+            <span class="hint">Last used {new Date(s.last_used_at).toLocaleString()}</span>
+            <button type="button" aria-label={`Revoke ${s.label}`} disabled={req.busy} onClick={() => revoke(s)}>
+              Revoke
+            </button>
+          </li>
+        ))}
+      </ul>
+      <button type="button" class="danger" disabled={req.busy} onClick={everywhere}>
+        Sign out everywhere
+      </button>
+      <ErrorLine error={req.error ? errorText(req.error) : undefined} />
+      <p role="status" class="hint">
+        {req.status}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,166 @@
+/**
+ * Every live connection of a person's session closes (4001) when the session ends
+ * (docs/security.md, Finding 6): sign-out, revoke, sign out everywhere, a password
+ * change (the other sessions), expiry, and, from the operator's command in another
+ * process, a password reset or a disabled account. The other sessions' connections stay.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createParley, type Parley } from "../../src/app";
+import { testConfig, type Config } from "../../src/config";
+import { main } from "../../src/cli";
+import { client, makeParley } from "../helpers";
+import { LiveConn } from "./live-client";
+
+const PASSWORD = "correct horse battery";
+let p: Parley;
+let dir: string | null = null;
+const open: LiveConn[] = [];
+
+/** A listening server with alice and bob, in memory or on a file another connection can write to. */
+function start(opts: { onFile?: boolean; config?: Partial<Config> } = {}) {
+  if (opts.onFile) {
+    dir = mkdtempSync(join(tmpdir(), "parley-sessions-"));
+    p = createParley(testConfig({ data: dir, dbPath: join(dir, "parley.db"), ...opts.config }));
+  } else p = makeParley(opts.config);
+  const w = p.seed({ users: [{ name: "alice", password: PASSWORD }, { name: "bob", password: PASSWORD }], guilds: [{ name: "Lab", owner: "alice", members: ["bob"] }] });
+  p.listen();
+  return w;
+}
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close()));
+  await p.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = null;
+});
+
+async function signIn(username: string, password = PASSWORD): Promise<string> {
+  const r = await client(p, "POST", "/auth/signin", null, { username, password });
+  expect(r.status).toBe(200);
+  return r.body.token;
+}
+
+async function live(token: string): Promise<LiveConn> {
+  const { c } = await LiveConn.hello(p, token);
+  open.push(c);
+  return c;
+}
+
+/** The operator's command on its own connection to the server's database file (a request after it comes a turn later). */
+async function cli(...argv: string[]): Promise<void> {
+  const code = await main([...argv, "--data", dir!], {}, () => {}, () => {});
+  expect(code).toBe(0);
+  await new Promise((r) => setImmediate(r));
+}
+
+async function closedAsEnded(c: LiveConn): Promise<void> {
+  expect((await c.closed).code).toBe(4001);
+}
+
+async function stillOpen(c: LiveConn): Promise<void> {
+  await c.sync();
+  expect(c.isClosed).toBe(false);
+}
+
+describe("the person ends a session", () => {
+  test("sign-out closes that session's connections and no other's", async () => {
+    start();
+    const here = await signIn("alice");
+    const there = await signIn("alice");
+    const a = await live(here);
+    const a2 = await live(here);
+    const b = await live(there);
+    expect((await client(p, "POST", "/auth/signout", here)).status).toBe(204);
+    await closedAsEnded(a);
+    await closedAsEnded(a2);
+    await stillOpen(b);
+  });
+
+  test("revoking a session closes its connections", async () => {
+    start();
+    const here = await signIn("alice");
+    const there = await signIn("alice");
+    const b = await live(there);
+    const other = (await client(p, "GET", "/users/@me/sessions", here)).body.find((s: any) => !s.current);
+    expect((await client(p, "DELETE", `/users/@me/sessions/${other.id}`, here)).status).toBe(204);
+    await closedAsEnded(b);
+  });
+
+  test("sign out everywhere closes every connection of the person, and nobody else's", async () => {
+    start();
+    const a = await live(await signIn("alice"));
+    const here = await signIn("alice");
+    const a2 = await live(here);
+    const bob = await live(await signIn("bob"));
+    expect((await client(p, "DELETE", "/users/@me/sessions", here)).status).toBe(204);
+    await closedAsEnded(a);
+    await closedAsEnded(a2);
+    await stillOpen(bob);
+  });
+
+  test("a password change closes the other sessions' connections and keeps this one's", async () => {
+    start();
+    const here = await signIn("alice");
+    const mine = await live(here);
+    const theirs = await live(await signIn("alice"));
+    const r = await client(p, "POST", "/users/@me/password", here, { current_password: PASSWORD, new_password: "a brand new secret phrase" });
+    expect(r.status).toBe(204);
+    await closedAsEnded(theirs);
+    await stillOpen(mine);
+  });
+
+  test("removing a device signs its browser out: that session's connections close, the remover's stay", async () => {
+    start();
+    const laptop = await signIn("alice");
+    const phone = await signIn("alice");
+    const mine = await live(laptop);
+    const theirs = await live(phone);
+    const keys = { x25519: Buffer.alloc(32, 7).toString("base64url") };
+    const device = await client(p, "POST", "/users/@me/devices", phone, { name: "Phone", keys });
+    expect(device.status).toBe(200);
+    expect((await client(p, "DELETE", `/users/@me/devices/${device.body.id}`, laptop)).status).toBe(204);
+    await closedAsEnded(theirs);
+    await stillOpen(mine);
+  });
+
+  test("a session past its absolute limit closes its connection at its next ping, however often it pinged", async () => {
+    start({ config: { sessions: { idleMs: 2 * 60_000, absoluteMs: 5 * 60_000 } } });
+    const token = await signIn("alice");
+    p.clock.advance(0);
+    const c = await live(token);
+    for (let i = 0; i < 5; i++) {
+      p.clock.advance(50_000);
+      await stillOpen(c);
+    }
+    p.clock.advance(60_000);
+    c.send({ op: "ping" });
+    await closedAsEnded(c);
+  });
+});
+
+describe("the operator ends sessions from another process", () => {
+  test("`parley user password` closes every connection of the person at once", async () => {
+    start({ onFile: true });
+    const a = await live(await signIn("alice"));
+    const bob = await live(await signIn("bob"));
+    await cli("user", "password", "alice", "--password", "a brand new secret phrase");
+    await closedAsEnded(a);
+    await stillOpen(bob);
+  });
+
+  test("`parley user disable` closes their connections and refuses sign-in until `--enable`", async () => {
+    start({ onFile: true });
+    const token = await signIn("alice");
+    const a = await live(token);
+    await cli("user", "disable", "alice");
+    await closedAsEnded(a);
+    expect((await client(p, "GET", "/users/@me", token)).status).toBe(401);
+    const refused = await client(p, "POST", "/auth/signin", null, { username: "alice", password: PASSWORD });
+    expect([refused.status, refused.body.code]).toEqual([401, 0]);
+    await cli("user", "disable", "alice", "--enable");
+    await signIn("alice");
+  });
+});
