@@ -14,13 +14,13 @@ export interface Ran {
   err: string;
 }
 
-/** Run `parley <argv>` to its end (at most `ms`). */
-export async function parley(argv: string[], opts: { env?: Record<string, string>; uid?: number; cwd?: string; ms?: number } = {}): Promise<Ran> {
-  const child = spawn(process.execPath, [MAIN, ...argv], {
+/** Run `parley <argv>` to its end (at most `ms`); `wrap` runs it under another command (setpriv ...). */
+export async function parley(argv: string[], opts: { env?: Record<string, string>; cwd?: string; ms?: number; wrap?: string[] } = {}): Promise<Ran> {
+  const [cmd, ...rest] = [...(opts.wrap ?? []), process.execPath, MAIN, ...argv];
+  const child = spawn(cmd, rest, {
     cwd: opts.cwd ?? ROOT,
     env: { ...process.env, ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
-    ...(opts.uid !== undefined ? { uid: opts.uid, gid: opts.uid } : {}),
   });
   let out = "";
   let err = "";
