@@ -95,7 +95,7 @@ function summary(results: FileResult[], seconds: number): string {
   lines.push(` ${sum("tests") - sum("failures") - sum("skipped")} pass`);
   if (sum("skipped")) lines.push(` ${sum("skipped")} skip`);
   lines.push(` ${sum("failures")} fail`, ` ${sum("assertions")} expect() calls`);
-  lines.push(`Ran ${sum("tests")} tests across ${results.length} files, each in its own process. [${seconds.toFixed(2)}s]`);
+  lines.push(`Ran ${sum("tests")} tests across ${results.length} file${results.length === 1 ? "" : "s"}, each in its own process. [${seconds.toFixed(2)}s]`);
   return lines.join("\n");
 }
 
@@ -118,8 +118,9 @@ rmSync(join(o.root, PARTS), { recursive: true, force: true });
 console.log(summary(results, seconds));
 const failures = results.reduce((n, r) => n + r.failures, 0);
 const ran = results.reduce((n, r) => n + r.tests, 0);
-if (ran === 0) console.error("no test ran");
-const code = failures > 0 || ran === 0 ? 1 : 0;
+const skipped = results.reduce((n, r) => n + r.skipped, 0);
+if (ran === skipped) console.error("no test ran (does a name pattern match any?)");
+const code = failures > 0 || ran === skipped ? 1 : 0;
 
 if (o.narrowed || o.root !== REPO) {
   console.log("compat-matrix: partial run, docs/compatibility.md left as it was");
