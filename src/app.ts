@@ -8,10 +8,12 @@
  */
 import { Elysia } from "elysia";
 import type { Server } from "bun";
+import { dirname } from "node:path";
 import { portalUrlOf, VERSION, type Config, type Urls } from "./config";
 import { SwitchableClock } from "./core/clock";
 import { Store } from "./store/db";
 import { serverKey } from "./store/keyfile";
+import { DataLock } from "./store/lock";
 import { createCore, type Core } from "./core";
 import { Snowflakes } from "./wire/snowflakes";
 import { jsonResponse } from "./wire/http";
@@ -51,6 +53,11 @@ export interface ParleyOptions {
    * listening): the server's start-up path does without their few milliseconds each.
    */
   deferObservability?: boolean;
+  /**
+   * `parley serve`: hold the data directory (store/lock.ts) from before the database opens
+   * until stop or shutdown; a second server on it is refused (DataDirInUse).
+   */
+  exclusive?: boolean;
 }
 
 export type { ShutdownReport } from "./lifecycle";
@@ -96,6 +103,16 @@ export interface Parley {
 }
 
 export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
+  const lock = opts.exclusive && config.dbPath !== ":memory:" ? DataLock.acquire(dirname(config.dbPath)) : null;
+  try {
+    return build(config, opts, lock);
+  } catch (e) {
+    lock?.release();
+    throw e;
+  }
+}
+
+function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parley {
   const mark = opts.mark ?? (() => {});
   const clock = new SwitchableClock();
   // The metrics exist before the store, which reports its commits to them.
@@ -133,23 +150,15 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
       // Nobody is connected yet, whatever a process that stopped abruptly left behind.
       core.users.resetPresences();
       // Bot API routes are matched by Bun's router first; what none matches reaches Elysia.
-      return life.listen(botApiServerRoutes(api, screenBotApiRequest, (req) => http.fetch(req)));
+      const server = life.listen(botApiServerRoutes(api, screenBotApiRequest, (req) => http.fetch(req)));
+      lock?.listening(urls);
+      return server;
     },
     seed: (doc) => seedWorld({ core, flakes, clock }, doc),
     exportWorld: () => exportDocument(core.world.snapshot(), VERSION, new Date(clock.now())),
     importWorld: (doc) => importWorld(parley, doc),
     backup: (path) => store.backup(path),
-    reset() {
-      // Live connections close with 4004 when the wipe publishes world.reset.
-      gateway.closeAll();
-      clock.clearTimers();
-      clock.reset();
-      limiter.reset();
-      peopleLimits.reset();
-      flakes.clearCache();
-      double?.clear();
-      core.wipe();
-    },
+    reset: () => resetWorld({ gateway, clock, limiter, peopleLimits, flakes, double, core }),
     async stop() {
       live.closeAll();
       gateway.closeAll();
@@ -158,8 +167,9 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
       life.server?.stop(true);
       life.server = null;
       core.close();
+      lock?.release();
     },
-    shutdown: (timeoutMs) => life.shutdown(timeoutMs, () => store.flush(), () => (clock.clearTimers(), core.close())),
+    shutdown: (timeoutMs) => life.shutdown(timeoutMs, () => store.flush(), () => (clock.clearTimers(), core.close(), lock?.release())),
   };
   http.use(clientApiPlugin(people));
   // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
@@ -173,6 +183,19 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
     );
   mark("mount the routes");
   return parley;
+}
+
+/** The harness's reset: every table, every session, every window; real time again. */
+function resetWorld(x: { gateway: Gateway; clock: SwitchableClock; limiter: RateLimiter; peopleLimits: PeopleLimits; flakes: Snowflakes; double: { clear(): void } | null; core: Core }) {
+  // Live connections close with 4004 when the wipe publishes world.reset.
+  x.gateway.closeAll();
+  x.clock.clearTimers();
+  x.clock.reset();
+  x.limiter.reset();
+  x.peopleLimits.reset();
+  x.flakes.clearCache();
+  x.double?.clear();
+  x.core.wipe();
 }
 
 /** The surfaces' contexts: the bot API, the harness's double (test mode), the gateway, the people's API and live connection. */

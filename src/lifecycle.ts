@@ -63,6 +63,9 @@ export class Lifecycle {
     const server = Bun.serve({
       port: config.port,
       hostname: config.host,
+      // Bun would share a port with another process listening on it (and split the requests
+      // between two servers, two databases): a port in use must be refused instead.
+      reusePort: false,
       development: false,
       routes: { ...webRoutes(portalPaths(config)), ...tracked },
       fetch: (req, srv) => {

@@ -28,6 +28,10 @@ const DAMAGED = ["SQLITE_NOTADB", "SQLITE_CORRUPT"];
 export function databaseFailure(e: unknown, config: Pick<Config, "data" | "dbPath">): CliError | null {
   const code = codeOf(e);
   const dir = config.data;
+  if (code === "PARLEY_DATA_IN_USE") {
+    const pid = (e as { holder?: { pid?: number } | null }).holder?.pid;
+    return new CliError(`the data directory '${dir}' is in use by another Parley${pid ? ` (pid ${pid})` : ""}: stop that one first, or give this one another --data`);
+  }
   if (code === "PARLEY_NEWER_SCHEMA")
     return new CliError(`${config.dbPath} was written by a newer Parley (${(e as Error).message}): run that version, or restore a backup taken before the upgrade`);
   if (MISSING.includes(code)) return new CliError(`the data directory '${dir}' cannot be created (a parent is missing or is a file): give --data a directory Parley may create`);

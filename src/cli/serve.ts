@@ -33,7 +33,8 @@ class Timings {
 function open(config: Config, t: Timings, out: Out): Parley {
   const first = (ms: number) => out(`timings: ${ms.toFixed(1).padStart(7)} ms  first answer, since the process started`);
   try {
-    return createParley(config, { mark: t.mark, firstAnswered: t.enabled ? first : undefined, deferObservability: true });
+    // exclusive: one server per data directory (store/lock.ts), taken before the database opens.
+    return createParley(config, { mark: t.mark, firstAnswered: t.enabled ? first : undefined, deferObservability: true, exclusive: true });
   } catch (e) {
     throw databaseFailure(e, config) ?? e;
   }

@@ -2,6 +2,7 @@
  * Child processes of the real `parley` command (bun src/main.ts ...), for what only a
  * separate process shows: exit codes, stderr, signals, a second process on one database.
  */
+import { expect } from "bun:test";
 import { spawn, type ChildProcess } from "node:child_process";
 import { join, resolve } from "node:path";
 
@@ -12,6 +13,16 @@ export interface Ran {
   code: number | null;
   out: string;
   err: string;
+}
+
+/** A start-up or command failure as the operator must see it: one line on stderr, no stack, a non-zero exit. */
+export function oneLine(r: Ran, says: RegExp) {
+  expect(r.code).not.toBe(0);
+  expect(r.code).not.toBeNull();
+  expect(r.err.trimEnd().split("\n")).toHaveLength(1);
+  expect(r.err).toStartWith("parley: ");
+  expect(r.err).toMatch(says);
+  expect(r.err).not.toMatch(/\bat .*:\d+:\d+|error:|\^/);
 }
 
 /** Run `parley <argv>` to its end (at most `ms`); `wrap` runs it under another command (setpriv ...). */
