@@ -117,7 +117,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const clock = new SwitchableClock();
   // The metrics exist before the store, which reports its commits to them.
   let obs: Observability | null = null;
-  const store = new Store({ path: config.dbPath, synchronous: config.synchronous, committed: (kind, n) => obs?.metrics.committed(kind, n) });
+  const store = new Store({ path: config.dbPath, synchronous: config.synchronous, writable: lock !== null, committed: (kind, n) => obs?.metrics.committed(kind, n) });
   mark("open the database and migrate");
   const core = createCore({ clock, store, key: serverKey(config.dbPath) });
   const flakes = new Snowflakes(core.idmap);

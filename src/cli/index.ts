@@ -98,6 +98,9 @@ async function runCommand(cmd: Command, args: string[], env: Record<string, stri
   }
   try {
     await cmd.run(p, rest, flags, out);
+  } catch (e) {
+    // Only SQLite's own failures: a file the command itself writes has its own message.
+    throw (String((e as { code?: unknown })?.code ?? "").startsWith("SQLITE_") ? databaseFailure(e, config) : null) ?? e;
   } finally {
     await p.stop();
   }

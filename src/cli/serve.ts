@@ -70,7 +70,7 @@ export async function serve(config: Config, out: Out, opts: { signals: boolean }
     try {
       p.listen();
     } catch (e) {
-      throw listenFailure(e, config) ?? e;
+      throw listenFailure(e, config) ?? databaseFailure(e, config) ?? e;
     }
     t.mark("listen");
     // Before the banner: whoever waits for "listening" may signal at once.

@@ -22,6 +22,8 @@ export interface StoreOptions {
   synchronous: "NORMAL" | "FULL";
   /** Told after every successful commit how many write transactions it carried (metrics). */
   committed?: (kind: "group" | "single", writes: number) => void;
+  /** The server: refuse a file SQLite would open read-only without a word, now rather than at the first write. */
+  writable?: boolean;
 }
 
 /** What /readyz reports. */
@@ -93,6 +95,7 @@ export class Store {
     this.db.exec("PRAGMA temp_store = MEMORY");
     const t1 = performance.now();
     const migrations = this.migrate();
+    if (opts.writable && opts.path !== ":memory:") this.db.exec("BEGIN IMMEDIATE; ROLLBACK");
     this.startup = { openMs: t1 - t0, migrateMs: performance.now() - t1, migrations };
     this.changes = new Changes(this.db);
     this.stmt = {

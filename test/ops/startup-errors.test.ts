@@ -3,23 +3,16 @@
  * and what to do, with a non-zero exit code: never a stack trace.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
-import { MAIN, parley, type Ran } from "./support";
+import { oneLine, parley } from "./support";
+import { createParley } from "../../src/app";
+import { loadConfig } from "../../src/config";
 
 const dir = mkdtempSync(join(tmpdir(), "parley-start-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function oneLine(r: Ran, says: RegExp) {
-  expect(r.code).not.toBe(0);
-  expect(r.code).not.toBeNull();
-  expect(r.err.trimEnd().split("\n")).toHaveLength(1);
-  expect(r.err).toStartWith("parley: ");
-  expect(r.err).toMatch(says);
-  expect(r.err).not.toMatch(/\bat .*:\d+:\d+|error:|\^/);
-}
 
 const serve = (...argv: string[]) => parley(["serve", "--port", "0", ...argv]);
 
@@ -60,6 +53,19 @@ describe("start-up failures", () => {
     chmodSync(ro2, 0o555);
     oneLine(await parley(["serve", "--port", "0", "--data", ro2], asUnprivileged()), /data directory .* is not writable/);
   });
+
+  test("a database owned by another user, read-only to the server, in a directory it may write", async () => {
+    const other = join(dir, "other");
+    await createParley(loadConfig({ data: other, quiet: true }, {})).stop();
+    // Another user's file, as the server's user sees it: root drops its capabilities (asUnprivileged) and meets the file's owner bits.
+    if (process.getuid?.() === 0) chownSync(join(other, "parley.db"), 65534, 65534);
+    else chmodSync(join(other, "parley.db"), 0o444);
+    oneLine(await parley(["serve", "--port", "0", "--data", other], asUnprivileged()), /data directory .* is not writable \(SQLITE_READONLY\w*\): run Parley as the user that owns it and its database/);
+    // The same one line when the directory is the other user's too (SQLite says SQLITE_READONLY_DIRECTORY, or a file cannot be made there).
+    if (process.getuid?.() === 0) chownSync(other, 65534, 65534);
+    else chmodSync(other, 0o555);
+    oneLine(await parley(["serve", "--port", "0", "--data", other], asUnprivileged()), /data directory .* is not writable \((SQLITE_READONLY|SQLITE_CANTOPEN|EACCES)\w*\)/);
+  }, 30_000);
 
   test("a damaged database", async () => {
     const bad = join(dir, "bad");
