@@ -58,6 +58,8 @@ export interface ParleyOptions {
    * until stop or shutdown; a second server on it is refused (DataDirInUse).
    */
   exclusive?: boolean;
+  /** An operator command beside a server: its writes' events are kept for that server to publish (store/db.ts). */
+  relayEvents?: boolean;
 }
 
 export type { ShutdownReport } from "./lifecycle";
@@ -117,7 +119,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const clock = new SwitchableClock();
   // The metrics exist before the store, which reports its commits to them.
   let obs: Observability | null = null;
-  const store = new Store({ path: config.dbPath, synchronous: config.synchronous, writable: lock !== null, committed: (kind, n) => obs?.metrics.committed(kind, n) });
+  const store = new Store({ path: config.dbPath, synchronous: config.synchronous, relay: opts.relayEvents, writable: lock !== null, committed: (kind, n) => obs?.metrics.committed(kind, n) });
   mark("open the database and migrate");
   const core = createCore({ clock, store, key: serverKey(config.dbPath) });
   const flakes = new Snowflakes(core.idmap);
@@ -127,6 +129,8 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   mark("build the core and the gateway");
   const http = httpApp(api, obs);
   const life = new Lifecycle(config, http, gateway, live, urls, opts.firstAnswered);
+  // What operator commands beside this server wrote reaches its live connections (store/db.ts).
+  life.poll = () => store.publishRelayed();
   if (opts.deferObservability) deferUntilServing(obs, life);
   mountOps(http, obs, store, life, double !== null);
   http.use(botApiPlugin(api));
@@ -149,6 +153,8 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     listen() {
       // Nobody is connected yet, whatever a process that stopped abruptly left behind.
       core.users.resetPresences();
+      // Events written by commands while no server ran are for nobody: only later ones are published.
+      store.relay.skip();
       // Bot API routes are matched by Bun's router first; what none matches reaches Elysia.
       const server = life.listen(botApiServerRoutes(api, screenBotApiRequest, (req) => http.fetch(req)));
       lock?.listening(urls);
@@ -163,7 +169,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
       live.closeAll();
       gateway.closeAll();
       clock.clearTimers();
-      life.stopCollector();
+      life.stopTimers();
       life.server?.stop(true);
       life.server = null;
       core.close();

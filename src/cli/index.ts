@@ -9,11 +9,12 @@ import { createParley } from "../app";
 import { DomainError } from "../core/errors";
 import { CliError, databaseFailure } from "./errors";
 import { OPERATOR_COMMANDS, type Command, type Out } from "./operator";
+import { PEOPLE_COMMANDS } from "./people";
 import { DATA_COMMANDS } from "./data";
 import { serve } from "./serve";
 import { existsSync } from "node:fs";
 
-const COMMANDS: Command[] = [...OPERATOR_COMMANDS, ...DATA_COMMANDS];
+const COMMANDS: Command[] = [...PEOPLE_COMMANDS, ...OPERATOR_COMMANDS, ...DATA_COMMANDS];
 
 /** "  usage   summary", the summary on its own line when the usage is long. */
 function helpLine(usage: string, summary: string): string {
@@ -92,7 +93,8 @@ async function runCommand(cmd: Command, args: string[], env: Record<string, stri
     throw new CliError(`no database at ${config.dbPath}: start the server there first (parley serve --data ${config.data}), or point --data at its directory`, 2);
   let p;
   try {
-    p = createParley(config);
+    // Beside a running server, its live connections hear of what the command changed (store/relay.ts).
+    p = createParley(config, { relayEvents: cmd.database === "existing" });
   } catch (e) {
     throw databaseFailure(e, config) ?? e;
   }

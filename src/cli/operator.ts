@@ -83,38 +83,12 @@ function parseIntents(list: string[]): number {
   return bits;
 }
 
-function required(value: string | boolean | undefined, what: string): string {
+export function required(value: string | boolean | undefined, what: string): string {
   if (typeof value !== "string" || !value) throw new CliError(`${what} is required`, 2);
   return value;
 }
 
 export const OPERATOR_COMMANDS: Command[] = [
-  {
-    name: "user create",
-    usage: "parley user create <username> [--password P] [--admin]",
-    summary: "create a person",
-    flags: [DATA_FLAG, { name: "password", kind: "string", help: "password (8+ characters) to sign in with" }, { name: "admin", kind: "bool", help: "make this person an administrator" }],
-    database: "create",
-    async run(p, [name], f, out) {
-      const username = required(name, "a username");
-      // Checked for strength and hashed off the event loop, as a sign-up's is.
-      const passwordHash = typeof f.password === "string" ? await p.core.users.preparePassword(username, f.password) : null;
-      const u = p.core.users.createPerson({ username, passwordHash, admin: f.admin === true });
-      out(`person ${u.username} id ${u.id}${u.is_admin ? " (administrator)" : ""}`);
-    },
-  },
-  {
-    name: "user password",
-    usage: "parley user password <person> --password P",
-    summary: "set a person's password (their sessions end)",
-    flags: [DATA_FLAG, { name: "password", kind: "string", help: "the new password (8+ characters)" }],
-    database: "existing",
-    async run(p, [ref], f, out) {
-      const u = findPerson(p, required(ref, "a person"));
-      await p.core.users.setPassword(u.id, required(f.password, "--password"));
-      out(`password set for ${u.username}; their sessions have ended`);
-    },
-  },
   {
     name: "guild create",
     usage: "parley guild create <name> --owner <person> [--channels general,random]",

@@ -188,6 +188,8 @@ class LiveConnections {
   /** Fan an event out: each person in its audience who has a stream gets it, numbered. */
   onEvent(e: DomainEvent): void {
     if (e.type === "world.reset") this.closeAll(LIVE_CLOSE.RESET, "World reset");
+    // Their sessions are gone (new password, disabled, deleted): so are the connections they opened.
+    if (e.type === "person.signed_out") for (const c of [...(this.streams.of(e.userId)?.conns ?? [])]) this.close(c, LIVE_CLOSE.NOT_AUTHENTICATED, "Signed out");
     this.dispatcher.observe(e);
     if (this.streams.size === 0) return; // nobody listening: no reads, no serialization
     this.follow(e);

@@ -38,6 +38,8 @@ export type DomainEvent =
   | { type: "read_state.updated"; userId: string; channelId: string }
   /** A person's device appeared or was removed: they and everyone they share a DM with hear it. */
   | { type: "device.added" | "device.removed"; deviceId: string; userId: string }
+  /** Every session of the person ended (a new password, disabled, deleted): their live connections close. */
+  | { type: "person.signed_out"; userId: string }
   | { type: "application.token_rotated"; applicationId: string }
   | { type: "application.intents_changed"; applicationId: string }
   | { type: "application.deleted"; applicationId: string; botUserId: string }

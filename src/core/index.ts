@@ -30,6 +30,7 @@ import { Reads } from "./reads";
 import { ReadStates } from "./read-states";
 import { World } from "./world";
 import { Devices } from "./devices";
+import { Accounts } from "./accounts";
 
 export interface Core {
   clock: Clock;
@@ -62,6 +63,8 @@ export interface Core {
   world: World;
   /** People's devices: the public keys their clients encrypt DMs for (src/e2e). */
   devices: Devices;
+  /** A person's account as a whole: disable, delete (an administrator's acts). */
+  accounts: Accounts;
   /**
    * Run several core calls as one transaction: all of them commit, or none does, and
    * their events are published after the commit, in order.
@@ -103,6 +106,7 @@ export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array }
   const interactions = new Interactions(deps, guilds, users, apps, commands, messages);
   const interactionResponses = new InteractionResponses(deps, apps, messages, interactions);
   const reads = new Reads(deps, { guilds, users, apps, messages, interactions, webhooks, invites });
+  const devices = new Devices(deps, users, people);
   return {
     clock: deps.clock,
     bus,
@@ -127,7 +131,8 @@ export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array }
     reads,
     readStates: new ReadStates(deps, guilds, dms),
     world: new World(deps),
-    devices: new Devices(deps, users, people),
+    devices,
+    accounts: new Accounts(deps, users, guilds, apps, devices),
     transaction: (fn) => store.write(fn),
     batched: <T>(fn: () => T | Promise<T>) => store.batched(fn),
     wipe() {

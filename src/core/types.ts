@@ -11,6 +11,8 @@ export interface UserRow {
   presence: string;
   created_at: number;
   deleted_at: number | null;
+  /** Disabled by an administrator: no sign-in, no session (core/accounts.ts). */
+  disabled_at: number | null;
 }
 
 export interface ApplicationRow {

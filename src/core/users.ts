@@ -42,6 +42,11 @@ export class Users {
       .get(username) as UserRow | null;
   }
 
+  /** Every person not deleted, oldest first (the operator's list). */
+  people(): UserRow[] {
+    return this.d.store.db.query("SELECT * FROM users WHERE kind = 'person' AND deleted_at IS NULL ORDER BY id").all() as UserRow[];
+  }
+
   /** How many people and bot users exist (an empty world has none). */
   count(): number {
     return (this.d.store.db.query("SELECT count(*) AS n FROM users").get() as { n: number }).n;
@@ -80,6 +85,7 @@ export class Users {
         presence: "offline",
         created_at: this.d.clock.now(),
         deleted_at: null,
+        disabled_at: null,
       };
       this.insert(row);
       return row;
@@ -117,6 +123,7 @@ export class Users {
       presence: "offline",
       created_at: this.d.clock.now(),
       deleted_at: null,
+      disabled_at: null,
     };
     this.insert(row);
     return row;
@@ -132,8 +139,14 @@ export class Users {
     const hash = await this.preparePassword(u.username, password);
     this.d.store.write(() => {
       this.d.store.db.query("UPDATE users SET password_hash = ? WHERE id = ? AND kind = 'person'").run(hash, userId);
-      this.d.store.db.query("DELETE FROM person_sessions WHERE user_id = ?").run(userId);
+      this.endSessions(userId);
     });
+  }
+
+  /** End every session of a person (inside a write): their live connections close too. */
+  endSessions(userId: string): void {
+    this.d.store.db.query("DELETE FROM person_sessions WHERE user_id = ?").run(userId);
+    this.d.store.emit({ type: "person.signed_out", userId });
   }
 
   /**
@@ -149,6 +162,8 @@ export class Users {
     // The row again: the person may have been deleted while the hash was computed.
     const u = ok && found?.password_hash ? this.get(found.id) : null;
     if (!u || u.deleted_at || u.password_hash !== stored) throw DomainError.unauthorized("Invalid username or password");
+    // Said only to whoever knows the password: nobody else learns the account exists.
+    if (u.disabled_at) throw DomainError.unauthorized("This account is disabled: ask the server's administrator");
     if (needsRehash(stored)) {
       const fresh = await hashPassword(password);
       this.d.store.write(() => {
@@ -178,7 +193,7 @@ export class Users {
   authenticateSession(token: string): UserRow | null {
     const row = this.d.store.db
       .query(
-        "SELECT u.* FROM person_sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND u.kind = 'person' AND u.deleted_at IS NULL",
+        "SELECT u.* FROM person_sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND u.kind = 'person' AND u.deleted_at IS NULL AND u.disabled_at IS NULL",
       )
       .get(sha256Hex(token)) as UserRow | null;
     return row;
@@ -207,8 +222,8 @@ export class Users {
   private insert(row: UserRow): void {
     this.d.store.db
       .query(
-        `INSERT INTO users (id, kind, username, global_name, avatar, password_hash, is_admin, locale, presence, created_at, deleted_at)
-         VALUES ($id, $kind, $username, $global_name, $avatar, $password_hash, $is_admin, $locale, $presence, $created_at, $deleted_at)`,
+        `INSERT INTO users (id, kind, username, global_name, avatar, password_hash, is_admin, locale, presence, created_at, deleted_at, disabled_at)
+         VALUES ($id, $kind, $username, $global_name, $avatar, $password_hash, $is_admin, $locale, $presence, $created_at, $deleted_at, $disabled_at)`,
       )
       .run(row as never);
   }

@@ -71,6 +71,8 @@ export class Changes {
   /** An in-memory database: no other connection can write to it. */
   private readonly alone: boolean;
   private epoch = 0;
+  /** Commits by other connections seen so far. */
+  private foreign = 0;
   /** Changes seen so far (rows reported, and what wrote() counts): a rollback undid something only if this moved. */
   written = 0;
 
@@ -155,6 +157,12 @@ export class Changes {
     this.checked = false;
   };
 
+  /** Look for other writers now: a number that moves when one committed since the last look (store/relay.ts). */
+  othersCommitted(): number {
+    this.checkOtherWriters();
+    return this.foreign;
+  }
+
   /** Let go of the -shm file: only after the database has closed (see the top of this file). */
   close(): void {
     if (this.shm !== null) closeSync(this.shm);
@@ -177,7 +185,7 @@ export class Changes {
     }
     const v = (this.dataVersion.get() as { data_version: number }).data_version;
     if (v !== this.lastDataVersion) {
-      if (this.lastDataVersion !== -1) this.epoch++;
+      if (this.lastDataVersion !== -1) this.epoch++, this.foreign++;
       this.lastDataVersion = v;
     }
   }

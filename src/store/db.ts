@@ -16,12 +16,15 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { migrations } from "./migrations";
 import { Changes } from "./changes";
+import { Relay } from "./relay";
 
 export interface StoreOptions {
   path: string; // file path or ":memory:"
   synchronous: "NORMAL" | "FULL";
   /** Told after every successful commit how many write transactions it carried (metrics). */
   committed?: (kind: "group" | "single", writes: number) => void;
+  /** An operator command beside a server: keep each write's events for the server (relay.ts). */
+  relay?: boolean;
   /** The server: refuse a file SQLite would open read-only without a word, now rather than at the first write. */
   writable?: boolean;
 }
@@ -98,6 +101,7 @@ export class Store {
     if (opts.writable && opts.path !== ":memory:") this.db.exec("BEGIN IMMEDIATE; ROLLBACK");
     this.startup = { openMs: t1 - t0, migrateMs: performance.now() - t1, migrations };
     this.changes = new Changes(this.db);
+    this.relay = new Relay(this.db, this.changes, opts.relay === true);
     this.stmt = {
       savepoint: this.db.prepare("SAVEPOINT w"),
       release: this.db.prepare("RELEASE w"),
@@ -106,6 +110,12 @@ export class Store {
   }
 
   private readonly stmt: { savepoint: Statement; release: Statement; rollbackTo: Statement };
+  readonly relay: Relay;
+
+  /** The server: publish the events commands beside it have written since the last call. */
+  publishRelayed(): void {
+    for (const events of this.relay.take()) this.publish(events);
+  }
 
   /** The bus subscribes here; called once by the composition root. */
   onCommit(publish: (events: unknown[]) => void): void {
@@ -127,7 +137,7 @@ export class Store {
     let result: T;
     const written = this.changes.written;
     try {
-      result = this.db.transaction(fn)();
+      result = this.db.transaction(() => this.relay.kept(fn(), this.pending!))();
       events = this.pending;
     } catch (e) {
       if (this.changes.written !== written) this.changes.rolledBack();

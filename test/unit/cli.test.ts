@@ -3,7 +3,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../src/cli";
+import { createParley } from "../../src/app";
 import { loadConfig, parseFlags, SERVE_FLAGS, ConfigError } from "../../src/config";
+
+/** A data directory holding a database, as a server's first start leaves it. */
+async function dataDir(prefix: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  await createParley(loadConfig({ data: dir, quiet: true }, {})).stop();
+  return dir;
+}
 
 async function run(argv: string[], env: Record<string, string> = {}) {
   const out: string[] = [];
@@ -147,6 +155,40 @@ describe("the operator's slips", () => {
       expect(r.code).toBe(2);
       expect(r.err).toContain("list the intents");
       expect((await run(["app", "intents", "Helper", "none", ...d])).out).toContain("intents: none");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  test("user list shows people with the ids to use, and who is an administrator or disabled", async () => {
+    const dir = await dataDir("parley-cli-users-");
+    const d = ["--data", dir];
+    try {
+      expect((await run(["user", "list", ...d])).out).toBe("no people yet ('parley user create')");
+      await run(["user", "create", "alice", "--admin", ...d]);
+      await run(["user", "create", "bob", ...d]);
+      expect((await run(["user", "disable", "bob", ...d])).out).toContain("bob is disabled: they cannot sign in, and their sessions have ended");
+      const lines = (await run(["user", "list", ...d])).out.split("\n");
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/^[0-9a-f-]{36}  \d{17,20}  alice  \(administrator\)$/);
+      expect(lines[1]).toMatch(/^[0-9a-f-]{36}  \d{17,20}  bob  \(disabled\)$/);
+      expect((await run(["user", "disable", "bob", "--enable", ...d])).out).toBe("bob may sign in again");
+      expect((await run(["user", "list", ...d])).out.split("\n")[1]).toMatch(/  bob$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("user delete is refused while the person owns a server or an application, saying which", async () => {
+    const dir = await dataDir("parley-cli-owner-");
+    const d = ["--data", dir];
+    try {
+      await run(["user", "create", "alice", ...d]);
+      await run(["guild", "create", "Home", "--owner", "alice", ...d]);
+      await run(["app", "create", "Helper", "--owner", "alice", ...d]);
+      const r = await run(["user", "delete", "alice", ...d]);
+      expect(r.code).toBe(1);
+      expect(r.err).toBe("parley: alice owns servers Home and applications Helper: delete them, or give the servers to someone else, first");
+      expect((await run(["user", "list", ...d])).out).toContain("alice");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

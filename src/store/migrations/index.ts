@@ -10,6 +10,8 @@ import { m005 } from "./005_webhook_tokens";
 import { m006 } from "./006_read_states";
 import { m007 } from "./007_devices";
 import { m008 } from "./008_privileged_denials";
+import { m009 } from "./009_relayed_events";
+import { m010 } from "./010_disabled_people";
 import type { Database } from "bun:sqlite";
 
 export interface Migration {
@@ -19,4 +21,4 @@ export interface Migration {
   run?: (db: Database) => void;
 }
 
-export const migrations: Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008];
+export const migrations: Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010];
