@@ -13,7 +13,7 @@ import { portalUrlOf, VERSION, type Config, type Urls } from "./config";
 import { SwitchableClock } from "./core/clock";
 import { Store } from "./store/db";
 import { serverKey } from "./store/keyfile";
-import { DataLock } from "./store/lock";
+import { DataLock, runningServer, type Serving } from "./store/lock";
 import { createCore, type Core } from "./core";
 import { Snowflakes } from "./wire/snowflakes";
 import { jsonResponse } from "./wire/http";
@@ -102,6 +102,8 @@ export interface Parley {
   seed(doc: unknown): SeedAnswer;
   /** Empty the world: every table, every session, every window; real time again. */
   reset(): void;
+  /** The server running on this data directory now (its pid and addresses), or null: for commands beside it. */
+  runningServer(): Serving | null;
 }
 
 export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
@@ -176,6 +178,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
       lock?.release();
     },
     shutdown: (timeoutMs) => life.shutdown(timeoutMs, () => store.flush(), () => (clock.clearTimers(), core.close(), lock?.release())),
+    runningServer: () => (config.dbPath === ":memory:" ? null : runningServer(dirname(config.dbPath))),
   };
   http.use(clientApiPlugin(people));
   // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.

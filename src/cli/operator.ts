@@ -88,6 +88,21 @@ export function required(value: string | boolean | undefined, what: string): str
   return value;
 }
 
+/**
+ * The install link, under the portal of the server running on this data directory (its
+ * addresses are in its serving.json); with none running, under the address this
+ * command's settings give, and saying so.
+ */
+function installLink(p: Parley, appId: string, out: Out): void {
+  const running = p.runningServer();
+  const portal = running?.portal ?? p.api.urls.portal;
+  out(`install link: ${portal}/install/${p.api.flakes.of(appId)}`);
+  if (!running?.portal)
+    out(
+      `  (no server is running on this data directory: the link assumes it will listen at ${p.api.urls.base}, from PARLEY_PORT, PARLEY_HOST and PARLEY_BASE_URL or PARLEY_PORTAL_URL, or their defaults)`,
+    );
+}
+
 export const OPERATOR_COMMANDS: Command[] = [
   {
     name: "guild create",
@@ -129,7 +144,7 @@ export const OPERATOR_COMMANDS: Command[] = [
       out(`application ${app.name} id ${p.api.flakes.of(app.id)} bot user id ${p.api.flakes.of(bot.id)}`);
       if (namesake) out(`note: another application is named ${app.name}; name this one by its id in commands`);
       out(`token (shown once): ${token}`);
-      out(`install link: ${p.api.urls.portal}/install/${p.api.flakes.of(app.id)}`);
+      installLink(p, app.id, out);
     },
   },
   {

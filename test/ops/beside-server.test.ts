@@ -1,6 +1,7 @@
 /**
  * Operator commands run beside a live `parley serve` on the same data directory: what
- * they change reaches the server's live connections at once (src/store/relay.ts).
+ * they change reaches the server's live connections at once (src/store/relay.ts), and
+ * the links they print are the running server's.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -87,6 +88,15 @@ async function lab(token: string) {
 const closedSoon = (closed: Promise<number>) => Promise.race([closed, Bun.sleep(5000).then(() => "still open")]);
 
 describe("beside a running server", () => {
+  test("app create prints the install link under the running server's address", async () => {
+    const r = await command("app", "create", "Fresh", "--owner", "alice");
+    expect(r.code).toBe(0);
+    const id = /application Fresh id (\d+)/.exec(r.out)![1];
+    expect(r.out).toContain(`install link: ${server.base}/developers/install/${id}\n`);
+    expect(r.out).not.toContain("no server is running");
+    expect((await fetch(`${server.base}/developers/install/${id}`)).status).toBe(200);
+  }, 30_000);
+
   test("user disable: the person's open client is signed out at once, sign-in is refused; --enable lets them back", async () => {
     const bob = await live(seeded.users.bob.token);
     const r = await command("user", "disable", "bob");

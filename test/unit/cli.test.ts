@@ -74,7 +74,9 @@ describe("the parley command", () => {
       const token1 = /token \(shown once\): (\S+)/.exec(created.out)![1];
       expect(token1.split(".")).toHaveLength(3);
       // The install link names the application as its bot knows it (its snowflake), under the portal.
-      expect(created.out).toMatch(/install link: http:\/\/127\.0\.0\.1:7420\/developers\/install\/\d{17,20}\n?/);
+      expect(created.out).toMatch(/install link: http:\/\/127\.0\.0\.1:7420\/developers\/install\/\d{17,20}\n/);
+      // No server runs there: the line after says which address the link assumes.
+      expect(created.out).toContain("no server is running on this data directory: the link assumes it will listen at http://127.0.0.1:7420");
       const intents = await run(["app", "intents", "Helper", "GUILDS,GUILD_MESSAGES,MESSAGE_CONTENT", ...d]);
       expect(intents.out).toContain("awaiting approval: MESSAGE_CONTENT");
       expect((await run(["app", "approve", "Helper", "GUILDS", ...d])).code).toBe(2);
