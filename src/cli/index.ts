@@ -89,8 +89,12 @@ async function runCommand(cmd: Command, args: string[], env: Record<string, stri
   const { flags, rest } = parseFlags(args, cmd.flags);
   // Only a flag that was given: an absent --data leaves PARLEY_DATA and the default in charge.
   const config = loadConfig({ ...(flags.data !== undefined ? { data: flags.data } : {}), quiet: true }, env);
+  // Only serve and import make a data directory: anything else where there is none is a slip.
   if (cmd.database === "existing" && config.data !== ":memory:" && !existsSync(config.dbPath))
-    throw new CliError(`no database at ${config.dbPath}: start the server there first (parley serve --data ${config.data}), or point --data at its directory`, 2);
+    throw new CliError(
+      `no database at ${config.dbPath}: start the server there first (parley serve --data ${config.data}), or point --data (or PARLEY_DATA) at the data directory it uses`,
+      2,
+    );
   let p;
   try {
     // Beside a running server, its live connections hear of what the command changed (store/relay.ts).

@@ -11,7 +11,7 @@ export const PEOPLE_COMMANDS: Command[] = [
     usage: "parley user create <username> [--password P] [--admin]",
     summary: "create a person",
     flags: [DATA_FLAG, { name: "password", kind: "string", help: "password (8+ characters) to sign in with" }, { name: "admin", kind: "bool", help: "make this person an administrator" }],
-    database: "create",
+    database: "existing",
     async run(p, [name], f, out) {
       const username = required(name, "a username");
       // Checked for strength and hashed off the event loop, as a sign-up's is.

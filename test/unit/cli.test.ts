@@ -2,11 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { existsSync } from "node:fs";
 import { main } from "../../src/cli";
 import { createParley } from "../../src/app";
 import { loadConfig, parseFlags, SERVE_FLAGS, ConfigError } from "../../src/config";
 
-/** A data directory holding a database, as a server's first start leaves it. */
+/** A data directory holding a database, as a server's first start leaves it (commands other than serve and import need one). */
 async function dataDir(prefix: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   await createParley(loadConfig({ data: dir, quiet: true }, {})).stop();
@@ -61,7 +62,7 @@ describe("the parley command", () => {
   });
 
   test("a self-hoster's flow: person, server, application (token printed once), intents, approval, install, rotate, delete", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "parley-cli-"));
+    const dir = await dataDir("parley-cli-");
     const d = ["--data", dir];
     try {
       expect((await run(["user", "create", "alice", "--password", "correct horse", "--admin", ...d])).out).toContain("administrator");
@@ -107,7 +108,7 @@ describe("the operator's slips", () => {
   });
 
   test("without --data, commands use PARLEY_DATA (then ./parley-data), and refuse a directory with no database", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "parley-cli-env-"));
+    const dir = await dataDir("parley-cli-env-");
     try {
       expect((await run(["user", "create", "alice"], { PARLEY_DATA: dir })).code).toBe(0);
       expect((await run(["app", "create", "Helper", "--owner", "alice"], { PARLEY_DATA: dir })).code).toBe(0);
@@ -122,7 +123,7 @@ describe("the operator's slips", () => {
   });
 
   test("a name two applications (or servers) carry is refused with the ids to use; an id works", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "parley-cli-dup-"));
+    const dir = await dataDir("parley-cli-dup-");
     const d = ["--data", dir];
     try {
       await run(["user", "create", "alice", ...d]);
@@ -148,7 +149,7 @@ describe("the operator's slips", () => {
   });
 
   test("'app intents X' without a list is refused; 'none' clears", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "parley-cli-int-"));
+    const dir = await dataDir("parley-cli-int-");
     const d = ["--data", dir];
     try {
       await run(["user", "create", "alice", ...d]);
@@ -161,6 +162,23 @@ describe("the operator's slips", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  test("only serve and import make a data directory: every other command, where none is, refuses in one line and makes nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-cli-none-"));
+    try {
+      const nowhere = join(dir, "nowhere");
+      for (const argv of [["user", "create", "alice"], ["user", "list"], ["app", "list"], ["guild", "list"], ["backup", join(dir, "b.db")], ["export", join(dir, "w.json")]]) {
+        const r = await run([...argv, "--data", nowhere]);
+        expect({ argv, code: r.code }).toEqual({ argv, code: 2 });
+        expect(r.err).toBe(
+          `parley: no database at ${nowhere}/parley.db: start the server there first (parley serve --data ${nowhere}), or point --data (or PARLEY_DATA) at the data directory it uses`,
+        );
+        expect(existsSync(nowhere)).toBe(false);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("user list shows people with the ids to use, and who is an administrator or disabled", async () => {
     const dir = await dataDir("parley-cli-users-");
     const d = ["--data", dir];
