@@ -162,6 +162,7 @@ describe("the operator's slips", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
   test("only serve and import make a data directory: every other command, where none is, refuses in one line and makes nothing", async () => {
     const dir = mkdtempSync(join(tmpdir(), "parley-cli-none-"));
     try {
@@ -176,6 +177,34 @@ describe("the operator's slips", () => {
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("'parley app' (or user, guild) alone lists its commands; an unknown one is one line", async () => {
+    const app = await run(["app"]);
+    expect(app.code).toBe(2);
+    expect(app.err).toBe("");
+    expect(app.out).toStartWith("Usage: parley app <command>\n");
+    for (const c of ["create", "list", "rotate", "intents", "approve", "install", "delete"]) expect(app.out).toContain(`parley app ${c}`);
+    expect(app.out).not.toContain("parley user");
+    const user = await run(["user", "--help"]);
+    expect(user.code).toBe(0);
+    for (const c of ["create", "list", "password", "disable", "delete"]) expect(user.out).toContain(`parley user ${c}`);
+    expect((await run(["guild"])).out).toContain("parley guild list");
+    const bad = await run(["app", "frobnicate"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe("parley: unknown command 'app frobnicate' (see parley app)");
+  });
+
+  test("serve --help: every flag, its variable and its help in columns that never run together", async () => {
+    const help = (await run(["serve", "--help"])).out.split("\n").filter((l) => l.startsWith("  --"));
+    expect(help).toHaveLength(SERVE_FLAGS.length);
+    const envAt = help[0].indexOf("PARLEY_");
+    for (const [i, line] of help.entries()) {
+      const f = SERVE_FLAGS[i];
+      // The flag, at least two spaces, its variable where every variable starts, at least two spaces, its help.
+      expect(line).toMatch(new RegExp(`^  --${f.name}( VALUE)? {2,}${f.env} {2,}\\S`));
+      expect(line.indexOf(f.env)).toBe(envAt);
     }
   });
 
