@@ -1,35 +1,133 @@
 /**
- * `npm test`: the whole suite through `bun test` with a JUnit report alongside the usual
- * console output (CI reads bun's "N pass" / "N fail" lines from it), then
- * docs/compatibility.md regenerated from that report. Arguments go to bun test; a run
- * narrowed by them leaves the matrix alone, since most of its cells would read "not run".
- * Exits with bun's exit code (or 1 if the tests passed but the matrix could not be written).
+ * `npm test`: every test file in a `bun test` process of its own, each under a deadline:
+ * a file that hangs (a library's reconnect storm, a wait that never ends) is killed with
+ * everything it started and fails, and the run goes on. The files' JUnit reports become
+ * one (.test-results/junit.xml), the summary ends with bun's " N pass" / " N fail" lines
+ * (CI reads those), and docs/compatibility.md is regenerated from the report.
+ *
+ *   bun scripts/test.ts [--jobs N] [--file-deadline SECONDS] [bun test arguments]
+ *
+ * --jobs: files run at once (default 1: the compatibility and browser tests wait on real
+ * time, and on a busy machine two at once make them slower than one after the other).
+ * --file-deadline: seconds a file may run (default 180; the slowest takes about 25).
+ * Paths narrow the run to the files whose path contains one of them, as bun test's do;
+ * other arguments go to each bun test. A narrowed run leaves the matrix alone, since most
+ * of its cells would read "not run". Exits 1 when anything failed (or the matrix could
+ * not be written).
  */
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { runFile, testFiles, type FileResult } from "./test-files";
 
-const ROOT = resolve(import.meta.dir, "..");
+const REPO = resolve(import.meta.dir, "..");
 const REPORT = ".test-results/junit.xml";
-const args = process.argv.slice(2);
+const PARTS = ".test-results/files";
+/** bun test's options that take a value as the next argument (it is not a path). */
+const VALUED = new Set(["-t", "--test-name-pattern", "--timeout", "--rerun-each", "--preload", "-r", "--seed", "--coverage-reporter", "--coverage-dir"]);
 
-mkdirSync(join(ROOT, ".test-results"), { recursive: true });
+interface Options {
+  root: string;
+  jobs: number;
+  deadlineMs: number;
+  filters: string[];
+  bunArgs: string[];
+  /** A name pattern or a path narrows the run. */
+  narrowed: boolean;
+}
+
+function parseArgs(argv: string[]): Options {
+  const o: Options = { root: REPO, jobs: 1, deadlineMs: 180_000, filters: [], bunArgs: [], narrowed: false };
+  const number = (flag: string, v: string | undefined) => {
+    const n = Number(v);
+    if (!(n > 0)) throw new Error(`${flag} needs a positive number, not '${v ?? ""}'`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const [a, inline] = argv[i].startsWith("--") && argv[i].includes("=") ? [argv[i].slice(0, argv[i].indexOf("=")), argv[i].slice(argv[i].indexOf("=") + 1)] : [argv[i], undefined];
+    const value = () => inline ?? argv[++i];
+    if (a === "--jobs") o.jobs = Math.floor(number(a, value()));
+    else if (a === "--file-deadline") o.deadlineMs = number(a, value()) * 1000;
+    else if (a === "--root") o.root = resolve(value() ?? ".");
+    else if (!a.startsWith("-")) o.filters.push(a.replace(/^\.\//, ""));
+    else {
+      if (a === "-t" || a === "--test-name-pattern") o.narrowed = true;
+      o.bunArgs.push(argv[i]);
+      if (VALUED.has(a) && inline === undefined && i + 1 < argv.length) o.bunArgs.push(argv[++i]);
+    }
+  }
+  if (o.filters.length) o.narrowed = true;
+  return o;
+}
+
+/** Run the files, `jobs` at a time; results in the order of `files`. */
+async function runAll(o: Options, files: string[]): Promise<FileResult[]> {
+  const results: FileResult[] = new Array(files.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < files.length; i = next++) {
+      const file = files[i];
+      const report = join(o.root, PARTS, `${i}.xml`);
+      const r = await runFile({ root: o.root, file, args: o.bunArgs, deadlineMs: o.deadlineMs, report, stream: o.jobs === 1 });
+      // Several at once: each file's output in one piece, as it finishes.
+      if (o.jobs > 1) process.stdout.write(r.output);
+      if (r.overDeadline) console.log(`\n${file}: killed after its deadline of ${o.deadlineMs / 1000} s, with every process it started\n`);
+      results[i] = r;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(o.jobs, files.length) }, worker));
+  return results;
+}
+
+function junit(results: FileResult[], seconds: number): string {
+  const sum = (k: "tests" | "failures" | "skipped" | "assertions") => results.reduce((n, r) => n + r[k], 0);
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="bun test" tests="${sum("tests")}" assertions="${sum("assertions")}" failures="${sum("failures")}" skipped="${sum("skipped")}" time="${seconds}">${results.map((r) => r.suites).join("")}
+</testsuites>
+`;
+}
+
+/** bun's own summary lines, for the whole run (CI reads the last " N pass" and " N fail"). */
+function summary(results: FileResult[], seconds: number): string {
+  const sum = (k: "tests" | "failures" | "skipped" | "assertions") => results.reduce((n, r) => n + r[k], 0);
+  const failed = results.filter((r) => r.failures > 0);
+  const lines = [""];
+  if (failed.length) lines.push(`files with failures:`, ...failed.map((r) => `  ${r.file} (${r.overDeadline ? "killed at its deadline" : `${r.failures} failed`})`), "");
+  lines.push(` ${sum("tests") - sum("failures") - sum("skipped")} pass`);
+  if (sum("skipped")) lines.push(` ${sum("skipped")} skip`);
+  lines.push(` ${sum("failures")} fail`, ` ${sum("assertions")} expect() calls`);
+  lines.push(`Ran ${sum("tests")} tests across ${results.length} file${results.length === 1 ? "" : "s"}, each in its own process. [${seconds.toFixed(2)}s]`);
+  return lines.join("\n");
+}
+
+const o = parseArgs(process.argv.slice(2));
+const files = testFiles(o.root).filter((f) => !o.filters.length || o.filters.some((p) => f.includes(p)));
+if (!files.length) {
+  console.error(`no test files match ${o.filters.join(" ")}`);
+  process.exit(1);
+}
 // A run that dies before writing its report must not regenerate the matrix from an old one.
-rmSync(join(ROOT, REPORT), { force: true });
-const tests = Bun.spawn([process.execPath, "test", "--reporter=junit", `--reporter-outfile=${REPORT}`, ...args], {
-  cwd: ROOT,
-  stdio: ["inherit", "inherit", "inherit"],
-});
-const code = await tests.exited;
+rmSync(join(o.root, REPORT), { force: true });
+rmSync(join(o.root, PARTS), { recursive: true, force: true });
+mkdirSync(join(o.root, PARTS), { recursive: true });
 
-// A path or a name filter narrows the run (a flag's value counts as a path: erring
-// towards leaving the committed matrix alone).
-const narrowed = args.some((a) => !a.startsWith("-") || a === "-t" || a.startsWith("--test-name-pattern"));
-if (narrowed) {
+const t0 = performance.now();
+const results = await runAll(o, files);
+const seconds = (performance.now() - t0) / 1000;
+writeFileSync(join(o.root, REPORT), junit(results, seconds));
+rmSync(join(o.root, PARTS), { recursive: true, force: true });
+console.log(summary(results, seconds));
+const failures = results.reduce((n, r) => n + r.failures, 0);
+const ran = results.reduce((n, r) => n + r.tests, 0);
+const skipped = results.reduce((n, r) => n + r.skipped, 0);
+if (ran === skipped) console.error("no test ran (does a name pattern match any?)");
+const code = failures > 0 || ran === skipped ? 1 : 0;
+
+if (o.narrowed || o.root !== REPO) {
   console.log("compat-matrix: partial run, docs/compatibility.md left as it was");
   process.exit(code);
 }
-const matrix = Bun.spawnSync([process.execPath, join(ROOT, "scripts/compat-matrix.ts"), "--junit", REPORT], {
-  cwd: ROOT,
+const matrix = Bun.spawnSync([process.execPath, join(REPO, "scripts/compat-matrix.ts"), "--junit", REPORT], {
+  cwd: REPO,
   stdio: ["inherit", "inherit", "inherit"],
 });
 process.exit(code !== 0 ? code : matrix.exitCode === 0 ? 0 : 1);

@@ -8,10 +8,12 @@
  */
 import { Elysia } from "elysia";
 import type { Server } from "bun";
+import { dirname } from "node:path";
 import { portalUrlOf, VERSION, type Config, type Urls } from "./config";
 import { SwitchableClock } from "./core/clock";
 import { Store } from "./store/db";
 import { serverKey } from "./store/keyfile";
+import { DataLock, runningServer, type Serving } from "./store/lock";
 import { createCore, type Core } from "./core";
 import { Snowflakes } from "./wire/snowflakes";
 import { MediaLinks } from "./wire/media";
@@ -55,6 +57,13 @@ export interface ParleyOptions {
    * listening): the server's start-up path does without their few milliseconds each.
    */
   deferObservability?: boolean;
+  /**
+   * `parley serve`: hold the data directory (store/lock.ts) from before the database opens
+   * until stop or shutdown; a second server on it is refused (DataDirInUse).
+   */
+  exclusive?: boolean;
+  /** An operator command beside a server: its writes' events are sent for that server to publish (store/relay.ts). */
+  relayEvents?: boolean;
 }
 
 export type { ShutdownReport } from "./lifecycle";
@@ -97,14 +106,26 @@ export interface Parley {
   seed(doc: unknown): SeedAnswer;
   /** Empty the world: every table, every session, every window; real time again. */
   reset(): void;
+  /** The server running on this data directory now (its pid and addresses), or null: for commands beside it. */
+  runningServer(): Serving | null;
 }
 
 export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
+  const lock = opts.exclusive && config.dbPath !== ":memory:" ? DataLock.acquire(dirname(config.dbPath)) : null;
+  try {
+    return build(config, opts, lock);
+  } catch (e) {
+    lock?.release();
+    throw e;
+  }
+}
+
+function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parley {
   const mark = opts.mark ?? (() => {});
   const clock = new SwitchableClock();
   // The metrics exist before the store, which reports its commits to them.
   let obs: Observability | null = null;
-  const store = new Store({ path: config.dbPath, synchronous: config.synchronous, committed: (kind, n) => obs?.metrics.committed(kind, n) });
+  const store = new Store({ path: config.dbPath, synchronous: config.synchronous, relay: opts.relayEvents, writable: lock !== null, committed: (kind, n) => obs?.metrics.committed(kind, n) });
   mark("open the database and migrate");
   const key = serverKey(config.dbPath);
   const core = createCore({ clock, store, key, sessions: config.sessions });
@@ -115,6 +136,8 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
   mark("build the core and the gateway");
   const http = httpApp(api, obs);
   const life = new Lifecycle(config, http, gateway, live, urls, opts.firstAnswered);
+  // What operator commands beside this server wrote reaches its live connections (store/relay.ts).
+  life.poll = () => store.publishRelayed();
   if (opts.deferObservability) deferUntilServing(obs, life);
   mountOps(http, obs, store, life, double !== null);
   http.use(botApiPlugin(api));
@@ -137,34 +160,30 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
     listen() {
       // Nobody is connected yet, whatever a process that stopped abruptly left behind.
       core.users.resetPresences();
+      // Events written by commands while no server ran are for nobody: only later ones are published.
+      store.relay.listen();
       // Bot API routes are matched by Bun's router first; what none matches reaches Elysia.
-      return life.listen(botApiServerRoutes(api, screenBotApiRequest, (req) => http.fetch(req)));
+      const server = life.listen(botApiServerRoutes(api, screenBotApiRequest, (req) => http.fetch(req)));
+      lock?.listening(urls);
+      return server;
     },
     seed: (doc) => seedWorld({ core, flakes, clock }, doc),
     exportWorld: () => exportDocument(core.world.snapshot(), VERSION, new Date(clock.now())),
     importWorld: (doc) => importWorld(parley, doc),
     backup: (path) => store.backup(path),
-    reset() {
-      // Live connections close with 4004 when the wipe publishes world.reset.
-      gateway.closeAll();
-      clock.clearTimers();
-      clock.reset();
-      limiter.reset();
-      peopleLimits.reset();
-      flakes.clearCache();
-      double?.clear();
-      core.wipe();
-    },
+    reset: () => resetWorld({ gateway, clock, limiter, peopleLimits, flakes, double, core }),
     async stop() {
       live.closeAll();
       gateway.closeAll();
       clock.clearTimers();
-      life.stopCollector();
+      life.stopTimers();
       life.server?.stop(true);
       life.server = null;
       core.close();
+      lock?.release();
     },
-    shutdown: (timeoutMs) => life.shutdown(timeoutMs, () => store.flush(), () => (clock.clearTimers(), core.close())),
+    shutdown: (timeoutMs) => life.shutdown(timeoutMs, () => store.flush(), () => (clock.clearTimers(), core.close(), lock?.release())),
+    runningServer: () => (config.dbPath === ":memory:" ? null : runningServer(dirname(config.dbPath))),
   };
   http.use(clientApiPlugin(people)).use(mediaProxyRoutes(people));
   // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
@@ -178,6 +197,19 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
     );
   mark("mount the routes");
   return parley;
+}
+
+/** The harness's reset: every table, every session, every window; real time again. */
+function resetWorld(x: { gateway: Gateway; clock: SwitchableClock; limiter: RateLimiter; peopleLimits: PeopleLimits; flakes: Snowflakes; double: { clear(): void } | null; core: Core }) {
+  // Live connections close with 4004 when the wipe publishes world.reset.
+  x.gateway.closeAll();
+  x.clock.clearTimers();
+  x.clock.reset();
+  x.limiter.reset();
+  x.peopleLimits.reset();
+  x.flakes.clearCache();
+  x.double?.clear();
+  x.core.wipe();
 }
 
 /** The surfaces' contexts: the bot API, the harness's double (test mode), the gateway, the people's API and live connection. */

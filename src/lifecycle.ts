@@ -36,6 +36,9 @@ export class Lifecycle {
   private sinceCollect = 0;
   private countSeen = 0;
   private collector: ReturnType<typeof setInterval> | null = null;
+  private poller: ReturnType<typeof setInterval> | null = null;
+  /** Called every POLL_MS while listening: the composition root publishes what commands beside the server wrote. */
+  poll: (() => void) | null = null;
   /** Called once listening, and once the first answer is out (the composition root schedules deferred work here). */
   afterListen: (() => void) | null = null;
   afterFirst: (() => void) | null = null;
@@ -64,6 +67,9 @@ export class Lifecycle {
     const server = Bun.serve({
       port: config.port,
       hostname: config.host,
+      // Bun would share a port with another process listening on it (and split the requests
+      // between two servers, two databases): a port in use must be refused instead.
+      reusePort: false,
       development: false,
       routes: { ...web.routes, ...tracked },
       fetch: (req, srv) => {
@@ -91,6 +97,7 @@ export class Lifecycle {
     this.server = server;
     Object.assign(urls, publicUrls(config, server.port));
     this.collector = setInterval(() => this.collectIfIdle(), IDLE_CHECK_MS).unref();
+    if (this.poll) this.poller = setInterval(this.poll, POLL_MS).unref();
     this.afterListen?.();
     return server;
   }
@@ -115,9 +122,10 @@ export class Lifecycle {
     return out;
   }
 
-  stopCollector(): void {
+  stopTimers(): void {
     if (this.collector) clearInterval(this.collector);
-    this.collector = null;
+    if (this.poller) clearInterval(this.poller);
+    this.collector = this.poller = null;
   }
 
   /**
@@ -154,7 +162,7 @@ export class Lifecycle {
   async shutdown(timeoutMs: number, commit: () => void, close: () => void): Promise<ShutdownReport> {
     const t0 = performance.now();
     this.draining = true;
-    this.stopCollector();
+    this.stopTimers();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<false>((r) => (timer = setTimeout(() => r(false), timeoutMs)));
     // No new connections; requests already read are answered.
@@ -176,6 +184,12 @@ export class Lifecycle {
 }
 
 const IDLE_CHECK_MS = 1000;
+/**
+ * How soon a command's write beside the server reaches its live connections (one read of
+ * 48 bytes when nothing changed; store/relay.ts). Host time, not the shared clock: this
+ * is transport timing, and a virtual clock that only moves when told would never look.
+ */
+const POLL_MS = 250;
 const COLLECT_AFTER_REQUESTS = 1000;
 
 const drainingAnswer = () => jsonResponse(503, { code: 0, message: "Parley is shutting down" }, { Connection: "close" });

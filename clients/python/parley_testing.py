@@ -18,9 +18,12 @@ variable; ``parley`` on PATH (the compiled executable); ``npx --no-install parle
 node_modules/.bin/parley is installed above the working directory; ``bun src/main.ts``
 from the Parley checkout this file sits in.
 
-With pytest installed, this module also defines the fixtures ``parley_world`` (override
-it in your tests, default: an empty world) and ``parley`` (a started Parley, stopped
-after the test): ``from parley_testing import parley, parley_world`` in conftest.py.
+It is also a pytest plugin: with ``pytest_plugins = ["parley_testing"]`` in the top-level
+conftest.py (or ``pytest -p parley_testing``), tests get the fixtures ``parley`` (a
+started Parley, stopped after the test) and ``parley_world`` (the world it seeds; override
+it in a test module or conftest.py, default: an empty world). Outside pytest,
+``parley_session(world)`` does what the fixture does. The module is the same with or
+without pytest installed.
 """
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -410,19 +414,21 @@ def parley_session(world: Optional[dict] = None, **kw: Any) -> Iterator[Parley]:
         p.stop()
 
 
-try:
-    import pytest
-except ImportError:  # the module works without pytest; only the fixtures need it
-    pytest = None
+# The pytest fixtures, for a conftest.py that says ``pytest_plugins = ["parley_testing"]``.
+# They exist only under pytest (which has imported itself by the time it loads a plugin),
+# and under names of their own: a fixture that took the name of a function here would turn
+# it into something only pytest may call, so the module would act differently wherever
+# pytest happens to be installed.
+_pytest_module = sys.modules.get("pytest")
 
-if pytest is not None:
+if _pytest_module is not None:
 
-    @pytest.fixture
-    def parley_world() -> dict:
+    @_pytest_module.fixture(name="parley_world")
+    def _parley_world_fixture() -> dict:
         """The world the ``parley`` fixture seeds; override it in a test module or conftest.py."""
         return {}
 
-    @pytest.fixture
-    def parley(parley_world: dict) -> Iterator[Parley]:
+    @_pytest_module.fixture(name="parley")
+    def _parley_fixture(parley_world: dict) -> Iterator[Parley]:
         """A Parley with ``parley_world`` seeded, stopped after the test."""
         yield from parley_session(parley_world)

@@ -21,22 +21,30 @@ function codeOf(e: unknown): string {
 }
 
 const MISSING = ["ENOENT", "ENOTDIR"];
-const NOT_WRITABLE = ["EACCES", "EPERM", "EROFS", "SQLITE_READONLY", "SQLITE_PERM", "SQLITE_CANTOPEN"];
+const NOT_WRITABLE = ["EACCES", "EPERM", "EROFS", "SQLITE_PERM"];
+/** SQLite's extended codes say more (SQLITE_READONLY_DIRECTORY, SQLITE_CANTOPEN_ISDIR, ...): the family is what counts. */
+const NOT_WRITABLE_FAMILIES = ["SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_IOERR"];
 const DAMAGED = ["SQLITE_NOTADB", "SQLITE_CORRUPT"];
 
 /** Opening the data directory and its database. */
 export function databaseFailure(e: unknown, config: Pick<Config, "data" | "dbPath">): CliError | null {
   const code = codeOf(e);
   const dir = config.data;
+  if (code === "PARLEY_DATA_IN_USE") {
+    const pid = (e as { holder?: { pid?: number } | null }).holder?.pid;
+    return new CliError(`the data directory '${dir}' is in use by another Parley${pid ? ` (pid ${pid})` : ""}: stop that one first, or give this one another --data`);
+  }
   if (code === "PARLEY_NEWER_SCHEMA")
     return new CliError(`${config.dbPath} was written by a newer Parley (${(e as Error).message}): run that version, or restore a backup taken before the upgrade`);
   if (MISSING.includes(code)) return new CliError(`the data directory '${dir}' cannot be created (a parent is missing or is a file): give --data a directory Parley may create`);
   if (code === "EEXIST") return new CliError(`the data directory '${dir}' is a file: give --data a directory`);
-  if (NOT_WRITABLE.includes(code) || code.startsWith("SQLITE_IOERR"))
-    return new CliError(`the data directory '${dir}' is not writable (${code}): give this user write access to it, or pick another with --data`);
+  if (NOT_WRITABLE.includes(code) || NOT_WRITABLE_FAMILIES.some((f) => code.startsWith(f)))
+    return new CliError(
+      `the data directory '${dir}' is not writable (${code}): run Parley as the user that owns it and its database, give this user write access to both, or pick another directory with --data`,
+    );
   if (DAMAGED.includes(code))
     return new CliError(`${config.dbPath} is not a Parley database or is damaged (${code}): restore it from a backup (docs/operations.md), or move it aside to start empty`);
-  if (code === "SQLITE_BUSY") return new CliError(`${config.dbPath} is locked by another process: wait for it, or stop it`);
+  if (code.startsWith("SQLITE_BUSY")) return new CliError(`${config.dbPath} is locked by another process: wait for it, or stop it`);
   return null;
 }
 

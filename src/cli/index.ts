@@ -9,11 +9,14 @@ import { createParley } from "../app";
 import { DomainError } from "../core/errors";
 import { CliError, databaseFailure } from "./errors";
 import { OPERATOR_COMMANDS, type Command, type Out } from "./operator";
+import { PEOPLE_COMMANDS } from "./people";
 import { DATA_COMMANDS } from "./data";
 import { serve } from "./serve";
 import { existsSync } from "node:fs";
 
-const COMMANDS: Command[] = [...OPERATOR_COMMANDS, ...DATA_COMMANDS];
+const COMMANDS: Command[] = [...PEOPLE_COMMANDS, ...OPERATOR_COMMANDS, ...DATA_COMMANDS];
+/** The words that start two-word commands ("user", "guild", "app"). */
+const GROUPS = new Set(COMMANDS.filter((c) => c.name.includes(" ")).map((c) => c.name.split(" ")[0]));
 
 /** "  usage   summary", the summary on its own line when the usage is long. */
 function helpLine(usage: string, summary: string): string {
@@ -28,10 +31,21 @@ ${COMMANDS.map((c) => helpLine(c.usage, c.summary)).join("\n")}
 
 Every command takes --help and --version. Run 'parley <command> --help' for its flags.`;
 
+/** Rows of columns, each as wide as its widest cell and two spaces more, so none runs into the next. */
+function columns(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)) + 2);
+  return rows.map((r) => r.map((cell, i) => (i < r.length - 1 ? cell.padEnd(widths[i]) : cell)).join("")).join("\n");
+}
+
 function serveHelp(): string {
-  return `Usage: parley serve [flags]\n\nEvery flag can also be set through its environment variable.\n\n${SERVE_FLAGS.map(
-    (f) => `  --${f.name}${f.kind === "bool" ? "" : " VALUE"}`.padEnd(26) + `${f.env.padEnd(24)}${f.help}`,
-  ).join("\n")}`;
+  const rows = SERVE_FLAGS.map((f) => [`  --${f.name}${f.kind === "bool" ? "" : " VALUE"}`, f.env, f.help]);
+  return `Usage: parley serve [flags]\n\nEvery flag can also be set through its environment variable.\n\n${columns(rows)}`;
+}
+
+/** `parley app` alone: the group's commands, as the top help shows them. */
+function groupHelp(group: string): string {
+  const cmds = COMMANDS.filter((c) => c.name.startsWith(`${group} `));
+  return `Usage: parley ${group} <command>\n\n${cmds.map((c) => helpLine(c.usage, c.summary)).join("\n")}\n\nRun 'parley ${group} <command> --help' for its flags.`;
 }
 
 /** Run the CLI. Returns the exit code; long-running `serve` resolves once listening. */
@@ -59,10 +73,16 @@ export async function main(argv: string[], env: Record<string, string | undefine
     }
     // Two-word commands ("app rotate") and one-word ones ("backup").
     const cmd = COMMANDS.find((c) => c.name === `${first} ${second}`) ?? COMMANDS.find((c) => c.name === first);
-    if (!cmd) throw new ConfigError(`unknown command '${[first, second].filter(Boolean).join(" ")}' (see parley --help)`);
+    if (!cmd && GROUPS.has(first) && (!second || second.startsWith("-"))) {
+      // "parley app" alone lists what it can do; with --help that is what was asked for.
+      out(groupHelp(first));
+      return second === "--help" || second === "-h" ? 0 : 2;
+    }
+    if (!cmd)
+      throw new ConfigError(`unknown command '${[first, second].filter(Boolean).join(" ")}' (see ${GROUPS.has(first) ? `parley ${first}` : "parley --help"})`);
     const args = argv.slice(cmd.name.split(" ").length);
     if (args.includes("--help") || args.includes("-h")) {
-      out(`Usage: ${cmd.usage}\n\n${cmd.summary}\n\n${cmd.flags.map((f) => `  --${f.name}`.padEnd(18) + f.help).join("\n")}`);
+      out(`Usage: ${cmd.usage}\n\n${cmd.summary}\n\n${columns(cmd.flags.map((f) => [`  --${f.name}`, f.help]))}`);
       return 0;
     }
     await runCommand(cmd, args, env, out);
@@ -88,16 +108,24 @@ async function runCommand(cmd: Command, args: string[], env: Record<string, stri
   const { flags, rest } = parseFlags(args, cmd.flags);
   // Only a flag that was given: an absent --data leaves PARLEY_DATA and the default in charge.
   const config = loadConfig({ ...(flags.data !== undefined ? { data: flags.data } : {}), quiet: true }, env);
+  // Only serve and import make a data directory: anything else where there is none is a slip.
   if (cmd.database === "existing" && config.data !== ":memory:" && !existsSync(config.dbPath))
-    throw new CliError(`no database at ${config.dbPath}: start the server there first (parley serve --data ${config.data}), or point --data at its directory`, 2);
+    throw new CliError(
+      `no database at ${config.dbPath}: start the server there first (parley serve --data ${config.data}), or point --data (or PARLEY_DATA) at the data directory it uses`,
+      2,
+    );
   let p;
   try {
-    p = createParley(config);
+    // Beside a running server, its live connections hear of what the command changed (store/relay.ts).
+    p = createParley(config, { relayEvents: cmd.database === "existing" });
   } catch (e) {
     throw databaseFailure(e, config) ?? e;
   }
   try {
     await cmd.run(p, rest, flags, out);
+  } catch (e) {
+    // Only SQLite's own failures: a file the command itself writes has its own message.
+    throw (String((e as { code?: unknown })?.code ?? "").startsWith("SQLITE_") ? databaseFailure(e, config) : null) ?? e;
   } finally {
     await p.stop();
   }

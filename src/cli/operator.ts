@@ -83,49 +83,27 @@ function parseIntents(list: string[]): number {
   return bits;
 }
 
-function required(value: string | boolean | undefined, what: string): string {
+export function required(value: string | boolean | undefined, what: string): string {
   if (typeof value !== "string" || !value) throw new CliError(`${what} is required`, 2);
   return value;
 }
 
+/**
+ * The install link, under the portal of the server running on this data directory (its
+ * addresses are in its serving.json); with none running, under the address this
+ * command's settings give, and saying so.
+ */
+function installLink(p: Parley, appId: string, out: Out): void {
+  const running = p.runningServer();
+  const portal = running?.portal ?? p.api.urls.portal;
+  out(`install link: ${portal}/install/${p.api.flakes.of(appId)}`);
+  if (!running?.portal)
+    out(
+      `  (no server is running on this data directory: the link assumes it will listen at ${p.api.urls.base}, from PARLEY_PORT, PARLEY_HOST and PARLEY_BASE_URL or PARLEY_PORTAL_URL, or their defaults)`,
+    );
+}
+
 export const OPERATOR_COMMANDS: Command[] = [
-  {
-    name: "user create",
-    usage: "parley user create <username> [--password P] [--admin]",
-    summary: "create a person",
-    flags: [DATA_FLAG, { name: "password", kind: "string", help: "password (8+ characters) to sign in with" }, { name: "admin", kind: "bool", help: "make this person an administrator" }],
-    database: "create",
-    async run(p, [name], f, out) {
-      const username = required(name, "a username");
-      // Checked for strength and hashed off the event loop, as a sign-up's is.
-      const passwordHash = typeof f.password === "string" ? await p.core.users.preparePassword(username, f.password) : null;
-      const u = p.core.users.createPerson({ username, passwordHash, admin: f.admin === true });
-      out(`person ${u.username} id ${u.id}${u.is_admin ? " (administrator)" : ""}`);
-    },
-  },
-  {
-    name: "user password",
-    usage: "parley user password <person> --password P",
-    summary: "set a person's password (their sessions end)",
-    flags: [DATA_FLAG, { name: "password", kind: "string", help: "the new password (8+ characters)" }],
-    database: "existing",
-    async run(p, [ref], f, out) {
-      const u = findPerson(p, required(ref, "a person"));
-      await p.core.users.setPassword(u.id, required(f.password, "--password"));
-      out(`password set for ${u.username}; their sessions have ended`);
-    },
-  },
-  {
-    name: "user disable",
-    usage: "parley user disable <person> [--enable]",
-    summary: "disable a person's account: no sign-in, every session ends at once (their bots keep running)",
-    flags: [DATA_FLAG, { name: "enable", kind: "bool", help: "enable the account again instead" }],
-    database: "existing",
-    run(p, [ref], f, out) {
-      const u = p.core.users.setDisabled(findPerson(p, required(ref, "a person")).id, f.enable !== true);
-      out(u.disabled_at === null ? `${u.username} may sign in again` : `${u.username} is disabled; their sessions have ended`);
-    },
-  },
   {
     name: "guild create",
     usage: "parley guild create <name> --owner <person> [--channels general,random]",
@@ -166,7 +144,7 @@ export const OPERATOR_COMMANDS: Command[] = [
       out(`application ${app.name} id ${p.api.flakes.of(app.id)} bot user id ${p.api.flakes.of(bot.id)}`);
       if (namesake) out(`note: another application is named ${app.name}; name this one by its id in commands`);
       out(`token (shown once): ${token}`);
-      out(`install link: ${p.api.urls.portal}/install/${p.api.flakes.of(app.id)}`);
+      installLink(p, app.id, out);
     },
   },
   {

@@ -33,7 +33,8 @@ class Timings {
 function open(config: Config, t: Timings, out: Out): Parley {
   const first = (ms: number) => out(`timings: ${ms.toFixed(1).padStart(7)} ms  first answer, since the process started`);
   try {
-    return createParley(config, { mark: t.mark, firstAnswered: t.enabled ? first : undefined, deferObservability: true });
+    // exclusive: one server per data directory (store/lock.ts), taken before the database opens.
+    return createParley(config, { mark: t.mark, firstAnswered: t.enabled ? first : undefined, deferObservability: true, exclusive: true });
   } catch (e) {
     throw databaseFailure(e, config) ?? e;
   }
@@ -69,7 +70,7 @@ export async function serve(config: Config, out: Out, opts: { signals: boolean }
     try {
       p.listen();
     } catch (e) {
-      throw listenFailure(e, config) ?? e;
+      throw listenFailure(e, config) ?? databaseFailure(e, config) ?? e;
     }
     t.mark("listen");
     // Before the banner: whoever waits for "listening" may signal at once.

@@ -7,7 +7,6 @@ import { constantTimeEqualHex, newEd25519PublicKeyHex, randomSecret, sha256Hex }
 import { ALL_INTENTS, NON_PRIVILEGED_INTENTS, PRIVILEGED_INTENTS } from "./permissions";
 import { Memo } from "./memo";
 import { statement } from "./statement";
-import type { CredentialEvents } from "./credentials";
 
 export interface MintedSecret {
   secret: string;
@@ -19,8 +18,8 @@ export interface MintedSecret {
  * when it is minted; changing intents only affects the next token (spec 5.4), except
  * that an administrator's revocation of a privileged intent takes it from the current
  * token at once (currentGrant). Only the digest of the token's secret is stored. Whatever
- * ends a token or narrows its grant is a credential event (core/credentials.ts), heard
- * by every process.
+ * ends a token or narrows its grant is a domain event like any other, and reaches the
+ * server's live sessions whichever process wrote it (store/relay.ts).
  */
 export class Applications {
   /** Every authenticated request reads its bot's row: kept until the table changes (core/memo.ts). */
@@ -31,7 +30,6 @@ export class Applications {
     private readonly d: CoreDeps,
     private readonly users: Users,
     private readonly guilds: Guilds,
-    private readonly credentials: CredentialEvents,
   ) {
     this.byBot = new Memo(d.store, ["applications"]);
     this.byBotStmt = statement(d.store, "SELECT * FROM applications WHERE bot_user_id = ?");
@@ -151,7 +149,7 @@ export class Applications {
     return this.d.store.write(() => {
       this.require(appId);
       const t = this.mint(appId);
-      this.credentials.emit({ type: "application.token_rotated", applicationId: appId });
+      this.d.store.emit({ type: "application.token_rotated", applicationId: appId });
       return t;
     });
   }
@@ -228,7 +226,7 @@ export class Applications {
       this.db
         .query("UPDATE applications SET intents = ?, privileged_requested = privileged_requested | (? & ~privileged_denied) WHERE id = ?")
         .run(bits, bits & PRIVILEGED_INTENTS, appId);
-      this.credentials.emit({ type: "application.intents_changed", applicationId: appId });
+      this.d.store.emit({ type: "application.intents_changed", applicationId: appId });
       return this.require(appId);
     });
   }
@@ -241,7 +239,7 @@ export class Applications {
       this.db
         .query("UPDATE applications SET intents = intents | ?1, privileged_requested = privileged_requested | ?1, privileged_denied = privileged_denied & ~?1 WHERE id = ?2")
         .run(p, appId);
-      this.credentials.emit({ type: "application.intents_changed", applicationId: appId });
+      this.d.store.emit({ type: "application.intents_changed", applicationId: appId });
       return this.require(appId);
     });
   }
@@ -264,7 +262,7 @@ export class Applications {
       this.db
         .query("UPDATE applications SET privileged_approved = ?, privileged_requested = ?, privileged_denied = ? WHERE id = ?")
         .run(next.approved, next.requested, next.denied, appId);
-      this.credentials.emit({ type: "application.intents_changed", applicationId: appId });
+      this.d.store.emit({ type: "application.intents_changed", applicationId: appId });
       return this.require(appId);
     });
   }
@@ -300,7 +298,7 @@ export class Applications {
       }
       this.db.query("DELETE FROM applications WHERE id = ?").run(appId);
       this.db.query("UPDATE users SET deleted_at = ? WHERE id = ?").run(this.d.clock.now(), a.bot_user_id);
-      this.credentials.emit({ type: "application.deleted", applicationId: appId, botUserId: a.bot_user_id });
+      this.d.store.emit({ type: "application.deleted", applicationId: appId, botUserId: a.bot_user_id });
     });
   }
 
@@ -314,7 +312,7 @@ export class Applications {
       const a = this.require(appId);
       if ((a.disabled_at !== null) === disabled) return a;
       this.db.query("UPDATE applications SET disabled_at = ? WHERE id = ?").run(disabled ? this.d.clock.now() : null, appId);
-      if (disabled) this.credentials.emit({ type: "application.disabled", applicationId: appId });
+      if (disabled) this.d.store.emit({ type: "application.disabled", applicationId: appId });
       return this.require(appId);
     });
   }

@@ -39,15 +39,15 @@ export type DomainEvent =
   /** A person's device appeared or was removed: they and everyone they share a DM with hear it. */
   | { type: "device.added" | "device.removed"; deviceId: string; userId: string }
   /**
-   * Credentials that end or grants that narrow: published whichever process wrote them
-   * (core/credentials.ts). Sessions of the application end; on intents_changed, those
-   * whose IDENTIFY intents are no longer granted.
+   * Credentials that end or grants that narrow. Like every event, heard by the server
+   * whichever process wrote it (store/relay.ts). Sessions of the application end; on
+   * intents_changed, those whose IDENTIFY intents are no longer granted.
    */
   | { type: "application.token_rotated"; applicationId: string }
   | { type: "application.intents_changed"; applicationId: string }
   | { type: "application.deleted"; applicationId: string; botUserId: string }
   | { type: "application.disabled"; applicationId: string }
-  /** People's sessions ended (sign-out, revoke, expiry, password change or reset, a disabled account): their live connections close. */
+  /** People's sessions ended (sign-out, revoke, expiry, password change or reset, a disabled or deleted account): their live connections close. */
   | { type: "person.sessions_ended"; userId: string; sessionIds: string[] }
   | { type: "world.reset" };
 

@@ -30,8 +30,8 @@ import { Reads } from "./reads";
 import { ReadStates } from "./read-states";
 import { World } from "./world";
 import { Devices } from "./devices";
-import { CredentialEvents } from "./credentials";
 import type { Sessions, SessionPolicy } from "./sessions";
+import { Accounts } from "./accounts";
 
 export interface Core {
   clock: Clock;
@@ -66,6 +66,8 @@ export interface Core {
   world: World;
   /** People's devices: the public keys their clients encrypt DMs for (src/e2e). */
   devices: Devices;
+  /** A person's account as a whole: disable, delete (an administrator's acts). */
+  accounts: Accounts;
   /**
    * Run several core calls as one transaction: all of them commit, or none does, and
    * their events are published after the commit, in order.
@@ -90,11 +92,9 @@ export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array; 
   const bus = new EventBus();
   store.onCommit((events) => bus.publish(events as DomainEvent[]));
   const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus, sealer: new Sealer(opts.key) };
-  // Whatever ends a credential, heard by this process and every other on the database.
-  const credentials = new CredentialEvents(deps);
-  const users = new Users(deps, credentials, opts.sessions);
+  const users = new Users(deps, opts.sessions);
   const guilds = new Guilds(deps);
-  const apps = new Applications(deps, users, guilds, credentials);
+  const apps = new Applications(deps, users, guilds);
   const audit = new Audit(deps);
   const dms = new Dms(deps, users);
   const messages = new Messages(deps, guilds, users, audit, dms);
@@ -109,6 +109,7 @@ export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array; 
   const interactions = new Interactions(deps, guilds, users, apps, commands, messages);
   const interactionResponses = new InteractionResponses(deps, apps, messages, interactions);
   const reads = new Reads(deps, { guilds, users, apps, messages, interactions, webhooks, invites });
+  const devices = new Devices(deps, users, people);
   return {
     clock: deps.clock,
     bus,
@@ -134,7 +135,8 @@ export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array; 
     reads,
     readStates: new ReadStates(deps, guilds, dms),
     world: new World(deps),
-    devices: new Devices(deps, users, people),
+    devices,
+    accounts: new Accounts(deps, users, guilds, apps, devices),
     transaction: (fn) => store.write(fn),
     batched: <T>(fn: () => T | Promise<T>) => store.batched(fn),
     wipe() {
@@ -142,9 +144,6 @@ export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array; 
       deps.ids.reset();
       bus.publish([{ type: "world.reset" }]);
     },
-    close() {
-      credentials.stop();
-      store.close();
-    },
+    close: () => store.close(),
   };
 }

@@ -6,13 +6,14 @@
  * A session ends when it has not been used for the idle limit, at the absolute limit
  * however much it is used (both from the config, on the one clock, so a harness clock
  * moved 400 days ends it), and when the person or the operator ends it: sign-out, revoke,
- * sign out everywhere, a password change or reset, a disabled account. Every ending is a
- * credential event (core/credentials.ts), so the session's live connections close,
- * whichever process ended it. An expired session is ended when it is next presented.
+ * sign out everywhere, a password change or reset, a disabled or deleted account. Every
+ * ending is a `person.sessions_ended` event, so the session's live connections close,
+ * whichever process ended it: an operator's command beside the server relays its events
+ * to the server's bus (store/relay.ts). An expired session is ended when it is next
+ * presented.
  */
 import type { CoreDeps } from "./deps";
 import type { UserRow } from "./types";
-import type { CredentialEvents } from "./credentials";
 import { DomainError } from "./errors";
 import { randomSecret, sha256Hex } from "./crypto";
 import { statement } from "./statement";
@@ -52,7 +53,6 @@ export class Sessions {
 
   constructor(
     private readonly d: CoreDeps,
-    private readonly credentials: CredentialEvents,
     private readonly policy: SessionPolicy,
     private readonly userOf: (id: string) => UserRow | null,
   ) {
@@ -127,7 +127,7 @@ export class Sessions {
     });
   }
 
-  /** End every session of the person but `except` (sign out everywhere, password change and reset, a disabled account). */
+  /** End every session of the person but `except` (sign out everywhere, password change and reset, a disabled or deleted account). */
   endAll(userId: string, except: string | null = null): void {
     this.d.store.write(() => {
       const ids = (this.db.query("SELECT id FROM person_sessions WHERE user_id = ? AND id IS NOT ?").all(userId, except) as { id: string }[]).map((r) => r.id);
@@ -162,11 +162,11 @@ export class Sessions {
     if (expired.length) this.d.store.write(() => this.endIds(userId, expired));
   }
 
-  /** Inside a write: the sessions go, and their ending is heard by every process. */
+  /** Inside a write: the sessions go, and their ending is published after the commit, to this process and the server beside it. */
   private endIds(userId: string, ids: string[]): void {
     if (!ids.length) return;
     const del = this.db.query("DELETE FROM person_sessions WHERE id = ?");
     for (const id of ids) del.run(id);
-    this.credentials.emit({ type: "person.sessions_ended", userId, sessionIds: ids });
+    this.d.store.emit({ type: "person.sessions_ended", userId, sessionIds: ids });
   }
 }

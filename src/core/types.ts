@@ -11,7 +11,7 @@ export interface UserRow {
   presence: string;
   created_at: number;
   deleted_at: number | null;
-  /** An operator disabled the account: no sign-in, no session (core/sessions.ts). */
+  /** Disabled by an administrator: no sign-in, no session (core/accounts.ts). */
   disabled_at: number | null;
 }
 

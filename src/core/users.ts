@@ -5,7 +5,6 @@ import { hashPassword, hashPasswordSync, needsRehash, verifyPassword } from "./c
 import { passwordProblem } from "./passwords";
 import { Memo } from "./memo";
 import { statement } from "./statement";
-import type { CredentialEvents } from "./credentials";
 import { Sessions, type SessionPolicy } from "./sessions";
 
 const USERNAME = /^[a-z0-9_.]{2,32}$/;
@@ -26,12 +25,11 @@ export class Users {
 
   constructor(
     private readonly d: CoreDeps,
-    credentials: CredentialEvents,
     policy: SessionPolicy,
   ) {
     this.byId = new Memo(d.store, ["users", PRESENCE]);
     this.byIdStmt = statement(d.store, "SELECT * FROM users WHERE id = ?");
-    this.sessions = new Sessions(d, credentials, policy, (id) => this.get(id));
+    this.sessions = new Sessions(d, policy, (id) => this.get(id));
   }
 
   get(id: string): UserRow | null {
@@ -48,6 +46,11 @@ export class Users {
     return this.d.store.db
       .query("SELECT * FROM users WHERE kind = 'person' AND lower(username) = lower(?)")
       .get(username) as UserRow | null;
+  }
+
+  /** Every person not deleted, oldest first (the operator's list). */
+  people(): UserRow[] {
+    return this.d.store.db.query("SELECT * FROM users WHERE kind = 'person' AND deleted_at IS NULL ORDER BY id").all() as UserRow[];
   }
 
   /** How many people and bot users exist (an empty world has none). */
@@ -170,21 +173,6 @@ export class Users {
   }
 
   /**
-   * The operator disables a person's account (or enables it again): while disabled they
-   * cannot sign in and every session of theirs has ended. Their bots keep running: an
-   * application is disabled on its own (Applications.setDisabled).
-   */
-  setDisabled(userId: string, disabled: boolean): UserRow {
-    return this.d.store.write(() => {
-      const u = this.require(userId);
-      if (u.kind !== "person") throw DomainError.invalid("user", "Only people's accounts are disabled; disable a bot's application instead");
-      this.d.store.db.query("UPDATE users SET disabled_at = ? WHERE id = ?").run(disabled ? (u.disabled_at ?? this.d.clock.now()) : null, userId);
-      if (disabled) this.sessions.endAll(userId);
-      return this.require(userId);
-    });
-  }
-
-  /**
    * Sign a person in; bot users and people without passwords cannot. Returns a session
    * token. The hash is checked off the event loop, and against a stand-in of the same
    * cost when the person is unknown or has no password, so the time taken does not tell
@@ -197,8 +185,8 @@ export class Users {
     // The row again: the person may have been deleted while the hash was computed.
     const u = ok && found?.password_hash ? this.get(found.id) : null;
     if (!u || u.deleted_at || u.password_hash !== stored) throw DomainError.unauthorized("Invalid username or password");
-    // Said only to whoever knows the password.
-    if (u.disabled_at !== null) throw DomainError.unauthorized("This account is disabled");
+    // Said only to whoever knows the password: nobody else learns the account exists.
+    if (u.disabled_at) throw DomainError.unauthorized("This account is disabled: ask the server's administrator");
     if (needsRehash(stored)) {
       const fresh = await hashPassword(password);
       this.d.store.write(() => {

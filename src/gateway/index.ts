@@ -86,7 +86,7 @@ export function createGateway(ctx: GatewayContext): Gateway {
   function onEvent(e: DomainEvent) {
     guildCreates.onEvent(e);
     if (GuildBots.changes(e)) guildBots.clear();
-    // Credential events arrive whichever process wrote them (core/credentials.ts).
+    // Whichever process ended the credential: a command beside the server relays its events here (store/relay.ts).
     if (e.type === "application.token_rotated" || e.type === "application.deleted" || e.type === "application.disabled") return connections.endSessionsOfApp(e.applicationId);
     if (e.type === "application.intents_changed") return connections.endSessionsBeyondGrant(e.applicationId);
     if (e.type === "world.reset") return connections.closeAll();

@@ -71,7 +71,7 @@ export class Changes {
   /** An in-memory database: no other connection can write to it. */
   readonly alone: boolean;
   private epoch = 0;
-  /** Commits by other connections seen so far: a reader keeps the count it last acted on (core/credentials.ts). */
+  /** Commits by other connections seen so far: a reader keeps the count it last acted on (store/relay.ts). */
   private others = 0;
   /** Changes seen so far (rows reported, and what wrote() counts): a rollback undid something only if this moved. */
   written = 0;

@@ -2,7 +2,8 @@
  * The store: one bun:sqlite connection (one writer), WAL, forward-only migrations.
  * Every write goes through write(): one transaction, and the domain events it produced
  * are handed to the bus only after the commit, so no subscriber ever sees an event for
- * data that was rolled back.
+ * data that was rolled back. In an operator command beside a server they are also sent,
+ * in the same transaction, for the server to publish after the commit (relay.ts).
  *
  * Group commit: a WAL commit per request dominated the bot API's write path, and many
  * requests are in flight at once. Code run through batched() (only the bot API pipeline)
@@ -15,13 +16,19 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { migrations } from "./migrations";
+import { migrate } from "./migrate";
 import { Changes } from "./changes";
+import { TableRelay, type EventRelay } from "./relay";
 
 export interface StoreOptions {
   path: string; // file path or ":memory:"
   synchronous: "NORMAL" | "FULL";
   /** Told after every successful commit how many write transactions it carried (metrics). */
   committed?: (kind: "group" | "single", writes: number) => void;
+  /** An operator command beside a server: send each write's events to the server (relay.ts). */
+  relay?: boolean;
+  /** The server: refuse a file SQLite would open read-only without a word, now rather than at the first write. */
+  writable?: boolean;
 }
 
 /** What /readyz reports. */
@@ -47,17 +54,6 @@ interface Batch {
 /** A batched() call's marker; switched off when its fn ends, so later timers it set write at once. */
 interface Scope {
   on: boolean;
-}
-
-/** The database was migrated by a newer Parley than this one. */
-export class NewerSchemaError extends Error {
-  readonly code = "PARLEY_NEWER_SCHEMA";
-  constructor(
-    readonly found: number,
-    readonly known: number,
-  ) {
-    super(`the database has migration ${found}, this build knows up to ${known}`);
-  }
 }
 
 export class Store {
@@ -92,9 +88,11 @@ export class Store {
     // buffer: one such allocation per message posted. In memory, it grows by the kilobyte.
     this.db.exec("PRAGMA temp_store = MEMORY");
     const t1 = performance.now();
-    const migrations = this.migrate();
+    const migrations = migrate(this.db);
+    if (opts.writable && opts.path !== ":memory:") this.db.exec("BEGIN IMMEDIATE; ROLLBACK");
     this.startup = { openMs: t1 - t0, migrateMs: performance.now() - t1, migrations };
     this.changes = new Changes(this.db);
+    this.relay = new TableRelay(this.db, this.changes, opts.relay === true);
     this.stmt = {
       savepoint: this.db.prepare("SAVEPOINT w"),
       release: this.db.prepare("RELEASE w"),
@@ -103,6 +101,16 @@ export class Store {
   }
 
   private readonly stmt: { savepoint: Statement; release: Statement; rollbackTo: Statement };
+  /** Domain events to and from the other processes on this database (relay.ts). */
+  readonly relay: EventRelay;
+
+  /**
+   * The server, every quarter second while it listens: publish what the commands beside
+   * it committed since the last call, each write's events as one commit's, in commit order.
+   */
+  publishRelayed(): void {
+    for (const events of this.relay.receive()) this.publish(events);
+  }
 
   /** The bus subscribes here; called once by the composition root. */
   onCommit(publish: (events: unknown[]) => void): void {
@@ -124,7 +132,12 @@ export class Store {
     let result: T;
     const written = this.changes.written;
     try {
-      result = this.db.transaction(fn)();
+      result = this.db.transaction(() => {
+        const r = fn();
+        // In the same transaction: the other processes hear of exactly what committed.
+        this.relay.send(this.pending!);
+        return r;
+      })();
       events = this.pending;
     } catch (e) {
       if (this.changes.written !== written) this.changes.rolledBack();
@@ -194,6 +207,7 @@ export class Store {
     this.stmt.savepoint.run();
     try {
       const result = fn();
+      this.relay.send(this.pending);
       this.stmt.release.run();
       batch.writes++;
       if (this.pending.length) batch.events.push(this.pending);
@@ -281,11 +295,7 @@ export class Store {
     }
   }
 
-  /** Whether close() has run: whoever still holds a timer on the store stops it then. */
-  closed = false;
-
   close(): void {
-    this.closed = true;
     this.flush();
     // Fold the WAL back into the database file, so a stopped server leaves one file; only
     // if nobody else is busy with the database (an operator command beside a live server).
@@ -334,56 +344,5 @@ export class Store {
   checkpoint(): void {
     this.flush();
     this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-  }
-
-  private migrateFresh(): number {
-    this.db.transaction(() => {
-      for (const m of migrations) {
-        this.db.exec(m.sql);
-        m.run?.(this.db);
-      }
-      const broken = this.db.query("PRAGMA foreign_key_check").all();
-      if (broken.length) throw new Error(`migrations break ${broken.length} foreign keys`);
-      const record = this.db.query("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)");
-      for (const m of migrations) record.run(m.version, Date.now());
-    })();
-    return migrations.length;
-  }
-
-  /** Apply the migrations this database lacks; answers how many ran. */
-  private migrate(): number {
-    this.db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)");
-    const done = new Set(
-      (this.db.query("SELECT version FROM schema_migrations").all() as { version: number }[]).map((r) => r.version),
-    );
-    const newest = Math.max(0, ...done);
-    const known = migrations.length ? migrations[migrations.length - 1].version : 0;
-    // Migrations go forward only: an older build must not write into a newer schema.
-    if (newest > known) throw new NewerSchemaError(newest, known);
-    // Foreign keys are off while migrating (the SQLite way to rebuild a table): a DROP
-    // TABLE would otherwise cascade into the rows that reference it. Each migration
-    // still ends with a foreign_key_check, so a bad one rolls back.
-    this.db.exec("PRAGMA foreign_keys = OFF");
-    let ran = 0;
-    try {
-      // A new database (every in-memory one): all of them in one transaction, which
-      // takes a fraction of one transaction and check per migration at start-up.
-      const fresh = done.size === 0 && !this.db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name != 'schema_migrations'").get();
-      if (fresh) return this.migrateFresh();
-      for (const m of migrations) {
-        if (done.has(m.version)) continue;
-        ran++;
-        this.db.transaction(() => {
-          this.db.exec(m.sql);
-          m.run?.(this.db);
-          const broken = this.db.query("PRAGMA foreign_key_check").all();
-          if (broken.length) throw new Error(`migration ${m.version} breaks ${broken.length} foreign keys`);
-          this.db.query("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)").run(m.version, Date.now());
-        })();
-      }
-    } finally {
-      this.db.exec("PRAGMA foreign_keys = ON");
-    }
-    return ran;
   }
 }

@@ -10,6 +10,12 @@
  * interval is 1.5 s (test mode), so a zombied connection is noticed within seconds (not
  * 1 s: discordeno budgets its gateway sends as 120 a minute minus two per heartbeat,
  * which leaves it none at 1 s, and it spins).
+ *
+ * A cell bounds what the library can do, since a library that reconnects without backoff
+ * (discordeno does) can otherwise open thousands of sockets a second until the process
+ * runs out of files: every fault ends by itself; a cell whose bot identifies or resumes
+ * more than MAX_CONNECTS times fails at once; and the bot must be stopped, with nothing
+ * left connected or connecting, before its server stops.
  */
 import { describe, expect } from "bun:test";
 import { declined, NOT_SUPPORTED, scenario, type Library, type ScenarioId } from "./matrix";
@@ -39,6 +45,14 @@ const SENDS = "/channels/{channel_id}/messages";
 const WAIT = { timeoutMs: 15_000 };
 const HEARTBEAT_MS = 1500;
 const CELL_MS = 45_000;
+/**
+ * ACKs the zombie cell drops per session: most libraries notice one; discord.py notices
+ * silence longer than its heartbeat_timeout (7 s in its fault bot), five heartbeats here.
+ * Ten leave room, and the fault still ends by itself.
+ */
+const ZOMBIE_DROPS = 10;
+/** IDENTIFYs and RESUMEs a cell's bot may send: the busiest cell needs a handful. */
+const MAX_CONNECTS = 20;
 
 type RestEntry = Extract<TranscriptEntry, { kind: "rest" }>;
 
@@ -54,13 +68,55 @@ class Stage {
   static async run(fl: FaultLibrary, fn: (s: Stage) => Promise<void>): Promise<void> {
     const m = await startMatrix({ heartbeatIntervalMs: HEARTBEAT_MS });
     let bot: FaultBot | undefined;
+    const watch = { on: true };
     try {
       bot = await fl.start(m);
       await m.sdk.waitForBot(APP, WAIT);
-      await fn(new Stage(fl, m, bot));
+      const stage = new Stage(fl, m, bot);
+      await Promise.race([fn(stage), stage.noStorm(await stage.cursor(), watch)]);
     } finally {
-      await bot?.stop();
-      await m.sdk.stop();
+      watch.on = false;
+      try {
+        if (bot) await Stage.stopped(m, bot);
+      } finally {
+        await m.sdk.stop();
+      }
+    }
+  }
+
+  /** Identifies and resumes since `from` (each a new socket). */
+  private async connects(from: string): Promise<number> {
+    return (await this.since(from)).filter((e) => e.kind === "gateway" && e.direction === "in" && (e.op === 2 || e.op === 6)).length;
+  }
+
+  /** Rejects once the bot has connected more than MAX_CONNECTS times: a storm fails its cell now, not at the file's deadline. */
+  private async noStorm(from: string, watch: { on: boolean }): Promise<never> {
+    for (;;) {
+      await Bun.sleep(250);
+      if (!watch.on) return new Promise<never>(() => {});
+      const n = await this.connects(from).catch(() => 0);
+      if (n > MAX_CONNECTS) throw new Error(`${this.fl.lib} identified or resumed ${n} times in one cell (at most ${MAX_CONNECTS}): a reconnect storm`);
+    }
+  }
+
+  /**
+   * Stop the bot and check it stopped: no session of it connected, and no new socket within
+   * a heartbeat interval (a library still reconnecting makes one at once). One that does
+   * not stop is refused for good (its token rotated) before its server goes, so that it
+   * does not reconnect without end to a server that is not there.
+   */
+  private static async stopped(m: MatrixServer, bot: FaultBot): Promise<void> {
+    const from = (await m.sdk.transcript(APP)).cursor;
+    await bot.stop();
+    try {
+      await until("the library's sessions closed", () => liveSessions(m, APP).length === 0, 5000);
+      await Bun.sleep(HEARTBEAT_MS);
+      const again = (await m.sdk.transcript(APP, { after: from })).entries.filter((e) => e.kind === "gateway" && e.direction === "in" && (e.op === 2 || e.op === 6));
+      if (again.length) throw new Error(`the library connected again after it was stopped (${again.length} times)`);
+      expect(liveSessions(m, APP)).toEqual([]);
+    } catch (e) {
+      await m.sdk.rotate(APP);
+      throw e;
     }
   }
 
@@ -124,13 +180,14 @@ export function faultCells(fl: FaultLibrary): void {
 
     cell("fault-zombie", "dropHeartbeatAcks: the library notices the missing ACKs and reconnects; it answers afterwards", async (s) => {
       const from = await s.cursor();
-      const fault = await s.m.sdk.faults.dropHeartbeatAcks(APP, 1000);
+      const fault = await s.m.sdk.faults.dropHeartbeatAcks(APP, ZOMBIE_DROPS);
       const back = await until(
         "a RESUME or IDENTIFY on a new socket",
         async () => (await s.since(from)).find((e) => e.kind === "gateway" && e.direction === "in" && (e.op === 6 || e.op === 2)),
         20_000,
       );
-      await s.m.sdk.faults.delete(fault.id);
+      // Gone already when the library needed every dropped ACK to notice.
+      await s.m.sdk.faults.delete(fault.id).catch(() => {});
       expect([6, 2]).toContain((back as { op: number }).op);
       await s.echo("back from the zombie");
     });

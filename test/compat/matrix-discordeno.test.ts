@@ -12,9 +12,9 @@
  * discord.com for a REST proxy and then leaves rate limits to it.
  * discordeno keeps no cache; like its users, the tests keep what GUILD_CREATE brought.
  */
-import { afterAll, beforeAll, describe, expect } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { EventEmitter } from "node:events";
-import { baseMessage, createBot, createDesiredPropertiesObject } from "discordeno";
+import { baseMessage, createBot, createDesiredPropertiesObject, ShardState } from "discordeno";
 import { scenario } from "./matrix";
 import { recordEvents } from "../helpers";
 import {
@@ -63,6 +63,8 @@ interface Bot {
   /** Every bot event, re-emitted for the tests to wait on. */
   on: EventEmitter;
   guilds: Map<string, any>;
+  /** Sockets the shards opened (discordeno's "connecting" gateway event). */
+  connects: () => number;
   stop(): Promise<void>;
 }
 
@@ -77,6 +79,7 @@ function newBot(s: MatrixServer, app: string, intents: number): Bot {
   const on = new EventEmitter();
   const guilds = new Map<string, any>();
   const events: Record<string, (...a: unknown[]) => void> = Object.fromEntries(EVENTS.map((n) => [n, (...a: unknown[]) => void on.emit(n, ...a)]));
+  let connects = 0;
   const bot: any = createBot({
     token,
     intents,
@@ -86,7 +89,11 @@ function newBot(s: MatrixServer, app: string, intents: number): Bot {
     rest: { token, applicationId, proxy: { baseUrl: s.sdk.apiBase } },
     gateway: {
       token,
-      events: { resumed: () => void on.emit("resumed"), disconnected: () => void on.emit("disconnected") },
+      events: {
+        resumed: () => void on.emit("resumed"),
+        disconnected: () => void on.emit("disconnected"),
+        connecting: () => void (connects++, on.emit("connecting")),
+      },
       // discordeno spaces IDENTIFYs 5.3 s apart for the reference's identify limit; Parley has
       // none (spec 8.1 rule 6), and the wait would only slow every (re-)identify down.
       spawnShardDelay: 0,
@@ -96,9 +103,33 @@ function newBot(s: MatrixServer, app: string, intents: number): Bot {
   // Parley is not a REST proxy: let discordeno keep its own buckets and retry 429s.
   bot.rest.isProxied = false;
   on.on("guildCreate", (g: any) => void guilds.set(String(g.id), g));
-  const b: Bot = { bot, on, guilds, stop: () => Promise.race([bot.shutdown(), Bun.sleep(2000)]).then(() => {}) };
+  const b: Bot = { bot, on, guilds, connects: () => connects, stop: () => stopBot(bot) };
   bots.push(b);
   return b;
+}
+
+/**
+ * Stop a bot for good. discordeno's shutdown() closes each shard's open socket, but a shard
+ * caught reconnecting (its new socket still connecting) finishes the reconnect afterwards
+ * and lives on; and a shard reconnects at once, with no backoff, after any close but its
+ * own: once its server is gone, thousands of times a second, for as long as the process
+ * runs. So after shutdown each shard is left unable to connect, and its socket, whatever
+ * its state, is closed without a reconnect.
+ */
+async function stopBot(bot: any): Promise<void> {
+  await Promise.race([bot.shutdown(), Bun.sleep(2000)]);
+  for (const shard of bot.gateway.shards.values()) {
+    // A reconnect already under way waits here for ever, with no socket.
+    shard.connect = () => new Promise(() => {});
+    shard.handleClose = async (close: unknown) => {
+      shard.socket = undefined;
+      shard.stopHeartbeating();
+      shard.resolveAfterClose?.(close);
+    };
+    shard.stopHeartbeating();
+    shard.state = ShardState.Offline;
+    shard.socket?.close(1000);
+  }
 }
 
 async function connect(b: Bot, guildCount = 1): Promise<Bot> {
@@ -452,6 +483,22 @@ describe("discordeno matrix", () => {
   scenario(LIB, "epoch-unshimmed", "a message's timestamp, read from its id and not from the payload, is ten years early", async () => {
     await epochProbe("plain", false);
   });
+});
+
+describe("discordeno stopped", () => {
+  test("stopped while a shard reconnects (its socket still connecting), it stays stopped: nothing connects once its server is gone", async () => {
+    const s = await server({ heartbeatIntervalMs: 1500 });
+    const b = await connect(newBot(s, "FullBot", FULL_INTENTS));
+    // A zombied connection makes the shard reconnect; stop it the moment its new socket is made.
+    const stopped = new Promise<void>((done) => b.on.once("connecting", () => queueMicrotask(() => void b.stop().then(done))));
+    await s.sdk.faults.dropHeartbeatAcks("FullBot", 1);
+    await stopped;
+    await Bun.sleep(300);
+    await s.sdk.stop();
+    const after = b.connects();
+    await Bun.sleep(500);
+    expect(b.connects() - after).toBe(0);
+  }, 20_000);
 });
 
 faultCells({

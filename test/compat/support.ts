@@ -18,6 +18,12 @@ export function requireDiscordPy(): void {
   if (!ok) throw new Error("discord.py is missing: apt-get install python3-discord (npm test tries this itself when run as root)");
 }
 
+/** pytest must be present where CI runs (npm test's pretest installs python3-pytest when it can). */
+export function requirePytest(): void {
+  const ok = existsSync(PYTHON) && Bun.spawnSync([PYTHON, "-c", "import pytest"]).exitCode === 0;
+  if (!ok) throw new Error("pytest is missing: apt-get install python3-pytest (npm test tries this itself when run as root)");
+}
+
 /**
  * The next emission of `event` on an event emitter (a discord.js or oceanic.js Client,
  * an @discordjs/core Client or WebSocketManager) whose arguments satisfy `pred`, as the

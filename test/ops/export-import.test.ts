@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeParley, call, harness, BASIC_WORLD, refusal } from "../helpers";
 import { main } from "../../src/cli";
-import type { Parley } from "../../src/app";
+import { createParley, type Parley } from "../../src/app";
+import { loadConfig } from "../../src/config";
 import type { SeedAnswer } from "../../src/harness/seed";
 import { serve } from "./support";
 
@@ -91,6 +92,8 @@ describe("export and import", () => {
     const run = (...argv: string[]) => main(argv, {}, (l) => out.push(l), (l) => err.push(l));
     const from = join(dir, "from");
     const to = join(dir, "to");
+    // A data directory as a server's first start leaves it: only serve and import make one.
+    await createParley(loadConfig({ data: from, quiet: true }, {})).stop();
     expect(await run("user", "create", "alice", "--data", from)).toBe(0);
     expect(await run("guild", "create", "Home", "--owner", "alice", "--data", from)).toBe(0);
     expect(await run("app", "create", "Helper", "--owner", "alice", "--data", from)).toBe(0);

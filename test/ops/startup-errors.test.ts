@@ -3,25 +3,32 @@
  * and what to do, with a non-zero exit code: never a stack trace.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
-import { MAIN, parley, type Ran } from "./support";
+import { oneLine, parley } from "./support";
+import { createParley } from "../../src/app";
+import { loadConfig } from "../../src/config";
 
 const dir = mkdtempSync(join(tmpdir(), "parley-start-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function oneLine(r: Ran, says: RegExp) {
-  expect(r.code).not.toBe(0);
-  expect(r.code).not.toBeNull();
-  expect(r.err.trimEnd().split("\n")).toHaveLength(1);
-  expect(r.err).toStartWith("parley: ");
-  expect(r.err).toMatch(says);
-  expect(r.err).not.toMatch(/\bat .*:\d+:\d+|error:|\^/);
-}
-
 const serve = (...argv: string[]) => parley(["serve", "--port", "0", ...argv]);
+
+/**
+ * How to run the server so that a directory's mode bits bind it. root writes anywhere: it
+ * stays root (and so reads the checkout wherever it lives, even under a 0700 directory,
+ * which another user could not), but runs without any capability, so the owner's bits of
+ * root's own 0555 directory hold it back as they hold anyone.
+ */
+function asUnprivileged(): { wrap?: string[] } {
+  if (process.getuid?.() !== 0) return {};
+  const wrap = ["setpriv", "--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all", "--"];
+  const probe = Bun.spawnSync([...wrap, "true"], { stdout: "ignore", stderr: "pipe" });
+  if (probe.exitCode !== 0) throw new Error(`running as root, and cannot drop root's capabilities with setpriv (util-linux): ${probe.stderr}`);
+  return { wrap };
+}
 
 describe("start-up failures", () => {
   test("a data directory that cannot be created (a parent is a file)", async () => {
@@ -34,27 +41,31 @@ describe("start-up failures", () => {
   });
 
   test("a read-only data directory: a new database cannot be made there, an existing one cannot be written", async () => {
-    // root writes anywhere: run the server as nobody when the suite runs as root (if
-    // nobody can read this checkout; a checkout under /root, say, it cannot).
-    const root = process.getuid?.() === 0;
-    const uid = root ? 65534 : undefined;
-    chmodSync(dir, 0o755);
-    if (root) {
-      const probe = Bun.spawnSync([process.execPath, "-e", `require("fs").readFileSync(${JSON.stringify(MAIN)})`], { uid: 65534, gid: 65534, env: { HOME: dir } } as never);
-      if (probe.exitCode !== 0) return void expect(probe.exitCode).not.toBe(0);
-    }
     const ro = join(dir, "ro");
     mkdirSync(ro);
     chmodSync(ro, 0o555);
-    oneLine(await parley(["serve", "--port", "0", "--data", ro], { uid, env: { HOME: dir } }), /data directory .* is not writable/);
+    oneLine(await parley(["serve", "--port", "0", "--data", ro], asUnprivileged()), /data directory .* is not writable/);
 
     const ro2 = join(dir, "ro2");
     mkdirSync(ro2);
     new Database(join(ro2, "parley.db")).close();
     chmodSync(join(ro2, "parley.db"), 0o444);
     chmodSync(ro2, 0o555);
-    oneLine(await parley(["serve", "--port", "0", "--data", ro2], { uid, env: { HOME: dir } }), /data directory .* is not writable/);
+    oneLine(await parley(["serve", "--port", "0", "--data", ro2], asUnprivileged()), /data directory .* is not writable/);
   });
+
+  test("a database owned by another user, read-only to the server, in a directory it may write", async () => {
+    const other = join(dir, "other");
+    await createParley(loadConfig({ data: other, quiet: true }, {})).stop();
+    // Another user's file, as the server's user sees it: root drops its capabilities (asUnprivileged) and meets the file's owner bits.
+    if (process.getuid?.() === 0) chownSync(join(other, "parley.db"), 65534, 65534);
+    else chmodSync(join(other, "parley.db"), 0o444);
+    oneLine(await parley(["serve", "--port", "0", "--data", other], asUnprivileged()), /data directory .* is not writable \(SQLITE_READONLY\w*\): run Parley as the user that owns it and its database/);
+    // The same one line when the directory is the other user's too (SQLite says SQLITE_READONLY_DIRECTORY, or a file cannot be made there).
+    if (process.getuid?.() === 0) chownSync(other, 65534, 65534);
+    else chmodSync(other, 0o555);
+    oneLine(await parley(["serve", "--port", "0", "--data", other], asUnprivileged()), /data directory .* is not writable \((SQLITE_READONLY|SQLITE_CANTOPEN|EACCES)\w*\)/);
+  }, 30_000);
 
   test("a damaged database", async () => {
     const bad = join(dir, "bad");

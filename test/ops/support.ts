@@ -2,6 +2,7 @@
  * Child processes of the real `parley` command (bun src/main.ts ...), for what only a
  * separate process shows: exit codes, stderr, signals, a second process on one database.
  */
+import { expect } from "bun:test";
 import { spawn, type ChildProcess } from "node:child_process";
 import { join, resolve } from "node:path";
 
@@ -14,13 +15,23 @@ export interface Ran {
   err: string;
 }
 
-/** Run `parley <argv>` to its end (at most `ms`). */
-export async function parley(argv: string[], opts: { env?: Record<string, string>; uid?: number; cwd?: string; ms?: number } = {}): Promise<Ran> {
-  const child = spawn(process.execPath, [MAIN, ...argv], {
+/** A start-up or command failure as the operator must see it: one line on stderr, no stack, a non-zero exit. */
+export function oneLine(r: Ran, says: RegExp) {
+  expect(r.code).not.toBe(0);
+  expect(r.code).not.toBeNull();
+  expect(r.err.trimEnd().split("\n")).toHaveLength(1);
+  expect(r.err).toStartWith("parley: ");
+  expect(r.err).toMatch(says);
+  expect(r.err).not.toMatch(/\bat .*:\d+:\d+|error:|\^/);
+}
+
+/** Run `parley <argv>` to its end (at most `ms`); `wrap` runs it under another command (setpriv ...). */
+export async function parley(argv: string[], opts: { env?: Record<string, string>; cwd?: string; ms?: number; wrap?: string[] } = {}): Promise<Ran> {
+  const [cmd, ...rest] = [...(opts.wrap ?? []), process.execPath, MAIN, ...argv];
+  const child = spawn(cmd, rest, {
     cwd: opts.cwd ?? ROOT,
     env: { ...process.env, ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
-    ...(opts.uid !== undefined ? { uid: opts.uid, gid: opts.uid } : {}),
   });
   let out = "";
   let err = "";

@@ -2,8 +2,17 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { existsSync } from "node:fs";
 import { main } from "../../src/cli";
+import { createParley } from "../../src/app";
 import { loadConfig, parseFlags, SERVE_FLAGS, ConfigError } from "../../src/config";
+
+/** A data directory holding a database, as a server's first start leaves it (commands other than serve and import need one). */
+async function dataDir(prefix: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  await createParley(loadConfig({ data: dir, quiet: true }, {})).stop();
+  return dir;
+}
 
 async function run(argv: string[], env: Record<string, string> = {}) {
   const out: string[] = [];
@@ -61,7 +70,7 @@ describe("the parley command", () => {
   });
 
   test("a self-hoster's flow: person, server, application (token printed once), intents, approval, install, rotate, delete", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "parley-cli-"));
+    const dir = await dataDir("parley-cli-");
     const d = ["--data", dir];
     try {
       expect((await run(["user", "create", "alice", "--password", "correct horse", "--admin", ...d])).out).toContain("administrator");
@@ -74,7 +83,9 @@ describe("the parley command", () => {
       const token1 = /token \(shown once\): (\S+)/.exec(created.out)![1];
       expect(token1.split(".")).toHaveLength(3);
       // The install link names the application as its bot knows it (its snowflake), under the portal.
-      expect(created.out).toMatch(/install link: http:\/\/127\.0\.0\.1:7420\/developers\/install\/\d{17,20}\n?/);
+      expect(created.out).toMatch(/install link: http:\/\/127\.0\.0\.1:7420\/developers\/install\/\d{17,20}\n/);
+      // No server runs there: the line after says which address the link assumes.
+      expect(created.out).toContain("no server is running on this data directory: the link assumes it will listen at http://127.0.0.1:7420");
       const intents = await run(["app", "intents", "Helper", "GUILDS,GUILD_MESSAGES,MESSAGE_CONTENT", ...d]);
       expect(intents.out).toContain("awaiting approval: MESSAGE_CONTENT");
       expect((await run(["app", "approve", "Helper", "GUILDS", ...d])).code).toBe(2);
@@ -105,7 +116,7 @@ describe("the operator's slips", () => {
   });
 
   test("without --data, commands use PARLEY_DATA (then ./parley-data), and refuse a directory with no database", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "parley-cli-env-"));
+    const dir = await dataDir("parley-cli-env-");
     try {
       expect((await run(["user", "create", "alice"], { PARLEY_DATA: dir })).code).toBe(0);
       expect((await run(["app", "create", "Helper", "--owner", "alice"], { PARLEY_DATA: dir })).code).toBe(0);
@@ -120,7 +131,7 @@ describe("the operator's slips", () => {
   });
 
   test("a name two applications (or servers) carry is refused with the ids to use; an id works", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "parley-cli-dup-"));
+    const dir = await dataDir("parley-cli-dup-");
     const d = ["--data", dir];
     try {
       await run(["user", "create", "alice", ...d]);
@@ -146,7 +157,7 @@ describe("the operator's slips", () => {
   });
 
   test("'app intents X' without a list is refused; 'none' clears", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "parley-cli-int-"));
+    const dir = await dataDir("parley-cli-int-");
     const d = ["--data", dir];
     try {
       await run(["user", "create", "alice", ...d]);
@@ -155,6 +166,86 @@ describe("the operator's slips", () => {
       expect(r.code).toBe(2);
       expect(r.err).toContain("list the intents");
       expect((await run(["app", "intents", "Helper", "none", ...d])).out).toContain("intents: none");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("only serve and import make a data directory: every other command, where none is, refuses in one line and makes nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-cli-none-"));
+    try {
+      const nowhere = join(dir, "nowhere");
+      for (const argv of [["user", "create", "alice"], ["user", "list"], ["app", "list"], ["guild", "list"], ["backup", join(dir, "b.db")], ["export", join(dir, "w.json")]]) {
+        const r = await run([...argv, "--data", nowhere]);
+        expect({ argv, code: r.code }).toEqual({ argv, code: 2 });
+        expect(r.err).toBe(
+          `parley: no database at ${nowhere}/parley.db: start the server there first (parley serve --data ${nowhere}), or point --data (or PARLEY_DATA) at the data directory it uses`,
+        );
+        expect(existsSync(nowhere)).toBe(false);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("'parley app' (or user, guild) alone lists its commands; an unknown one is one line", async () => {
+    const app = await run(["app"]);
+    expect(app.code).toBe(2);
+    expect(app.err).toBe("");
+    expect(app.out).toStartWith("Usage: parley app <command>\n");
+    for (const c of ["create", "list", "rotate", "intents", "approve", "install", "delete"]) expect(app.out).toContain(`parley app ${c}`);
+    expect(app.out).not.toContain("parley user");
+    const user = await run(["user", "--help"]);
+    expect(user.code).toBe(0);
+    for (const c of ["create", "list", "password", "disable", "delete"]) expect(user.out).toContain(`parley user ${c}`);
+    expect((await run(["guild"])).out).toContain("parley guild list");
+    const bad = await run(["app", "frobnicate"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe("parley: unknown command 'app frobnicate' (see parley app)");
+  });
+
+  test("serve --help: every flag, its variable and its help in columns that never run together", async () => {
+    const help = (await run(["serve", "--help"])).out.split("\n").filter((l) => l.startsWith("  --"));
+    expect(help).toHaveLength(SERVE_FLAGS.length);
+    const envAt = help[0].indexOf("PARLEY_");
+    for (const [i, line] of help.entries()) {
+      const f = SERVE_FLAGS[i];
+      // The flag, at least two spaces, its variable where every variable starts, at least two spaces, its help.
+      expect(line).toMatch(new RegExp(`^  --${f.name}( VALUE)? {2,}${f.env} {2,}\\S`));
+      expect(line.indexOf(f.env)).toBe(envAt);
+    }
+  });
+
+  test("user list shows people with the ids to use, and who is an administrator or disabled", async () => {
+    const dir = await dataDir("parley-cli-users-");
+    const d = ["--data", dir];
+    try {
+      expect((await run(["user", "list", ...d])).out).toBe("no people yet ('parley user create')");
+      await run(["user", "create", "alice", "--admin", ...d]);
+      await run(["user", "create", "bob", ...d]);
+      expect((await run(["user", "disable", "bob", ...d])).out).toContain("bob is disabled: they cannot sign in, and their sessions have ended");
+      const lines = (await run(["user", "list", ...d])).out.split("\n");
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/^[0-9a-f-]{36}  \d{17,20}  alice  \(administrator\)$/);
+      expect(lines[1]).toMatch(/^[0-9a-f-]{36}  \d{17,20}  bob  \(disabled\)$/);
+      expect((await run(["user", "disable", "bob", "--enable", ...d])).out).toBe("bob may sign in again");
+      expect((await run(["user", "list", ...d])).out.split("\n")[1]).toMatch(/  bob$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("user delete is refused while the person owns a server or an application, saying which", async () => {
+    const dir = await dataDir("parley-cli-owner-");
+    const d = ["--data", dir];
+    try {
+      await run(["user", "create", "alice", ...d]);
+      await run(["guild", "create", "Home", "--owner", "alice", ...d]);
+      await run(["app", "create", "Helper", "--owner", "alice", ...d]);
+      const r = await run(["user", "delete", "alice", ...d]);
+      expect(r.code).toBe(1);
+      expect(r.err).toBe("parley: alice owns servers Home and applications Helper: delete them, or give the servers to someone else, first");
+      expect((await run(["user", "list", ...d])).out).toContain("alice");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -88,3 +88,41 @@ test("a person's session from before migration 10 keeps working, with an id and 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("migration 12 replaces credential_events with the one relay table, and an upgraded server relays a command's events", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "parley-mig12-"));
+  try {
+    const path = join(dir, "parley.db");
+    // A database as migration 11 left it, with credential events written before the upgrade.
+    const old = new Database(path, { create: true });
+    old.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)");
+    for (const m of migrations.filter((m) => m.version <= 11)) {
+      old.exec(m.sql);
+      m.run?.(old);
+      old.query("INSERT INTO schema_migrations VALUES (?, 0)").run(m.version);
+    }
+    old.query("INSERT INTO credential_events (origin, event, at) VALUES ('cli', ?, 0)").run(JSON.stringify({ type: "application.token_rotated", applicationId: "a" }));
+    old.close();
+    const server = new Store({ path, synchronous: "NORMAL" });
+    const tables = (server.db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
+    expect(tables).toContain("relayed_events");
+    expect(tables).not.toContain("credential_events");
+    // users.disabled_at and applications.disabled_at, once each.
+    for (const [table, column] of [["users", "disabled_at"], ["applications", "disabled_at"]]) {
+      const columns = (server.db.query(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
+      expect(columns.filter((c) => c === column)).toHaveLength(1);
+    }
+    const published: unknown[][] = [];
+    server.onCommit((events) => published.push(events));
+    server.relay.listen();
+    const command = new Store({ path, synchronous: "NORMAL", relay: true });
+    command.write(() => command.emit({ type: "application.token_rotated", applicationId: "b" }));
+    await new Promise((r) => setImmediate(r));
+    server.publishRelayed();
+    expect(published).toEqual([[{ type: "application.token_rotated", applicationId: "b" }]]);
+    command.close();
+    server.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

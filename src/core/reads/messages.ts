@@ -1,3 +1,4 @@
+import { DomainError } from "../errors";
 import type { CoreDeps } from "../deps";
 import { statement } from "../statement";
 import type { Guilds } from "../guilds";
@@ -78,7 +79,10 @@ export class MessageReads {
 
   private author(row: MessageRow): AuthorModel {
     if (row.webhook_id) return { kind: "webhook", id: row.webhook_id, name: row.webhook_name ?? "Webhook", avatar: row.webhook_avatar };
-    return { kind: "user", user: this.users.require(row.author_id) };
+    // A deleted author (a person, an application's bot) still wrote what they wrote: their row stays for it.
+    const user = this.users.get(row.author_id);
+    if (!user) throw DomainError.notFound("user");
+    return { kind: "user", user };
   }
 
   private mentionedUsers(row: MessageRow): UserRow[] {

@@ -13,6 +13,7 @@ import { m008 } from "./008_privileged_denials";
 import { m009 } from "./009_device_sessions";
 import { m010 } from "./010_credential_events";
 import { m011 } from "./011_person_sessions";
+import { m012 } from "./012_relayed_events";
 import type { Database } from "bun:sqlite";
 
 export interface Migration {
@@ -22,4 +23,4 @@ export interface Migration {
   run?: (db: Database) => void;
 }
 
-export const migrations: Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011];
+export const migrations: Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012];

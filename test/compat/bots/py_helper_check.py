@@ -1,19 +1,20 @@
-"""Exercises clients/python/parley_testing.py beyond the README example: the pytest
-fixtures (through a stand-in pytest when the real one is missing), a REST fault a
-discord.py bot rides out, the transcript, a timed-out wait that prints it, and the
+"""Exercises clients/python/parley_testing.py beyond the README example: what the
+module offers, the session the pytest fixture runs (as a plain generator), a REST fault
+a discord.py bot rides out, the transcript, a timed-out wait that prints it, and the
 faults list. Prints one JSON object per finished check; the suite asserts on them.
 
-Usage: PYTHONPATH=clients/python py_helper_check.py
+Usage: PYTHONPATH=clients/python py_helper_check.py [with-pytest|without-pytest]
+  with-pytest: pytest is imported first, as when pytest loads the module as a plugin;
+  without-pytest: importing pytest fails, as where it is not installed.
 """
+import inspect
 import json
 import sys
-import types
 
-try:
+if sys.argv[1:] == ["with-pytest"]:
     import pytest  # noqa: F401
-except ImportError:
-    # Only the decorator matters here: the fixtures stay plain functions to call.
-    sys.modules["pytest"] = types.SimpleNamespace(fixture=lambda f: f)
+elif sys.argv[1:] == ["without-pytest"]:
+    sys.modules["pytest"] = None  # "import pytest" raises ImportError
 
 import discord
 
@@ -41,8 +42,10 @@ async def on_message(message):
         await message.channel.send("pong")
 
 
-emit(check="fixtures", default_world=parley_testing.parley_world())
-session = parley_testing.parley(WORLD)
+public = sorted(n for n in vars(parley_testing) if not n.startswith("_"))
+emit(check="module", public=public, all=sorted(parley_testing.__all__),
+     session_is_generator=inspect.isgeneratorfunction(parley_testing.parley_session))
+session = parley_testing.parley_session(WORLD)
 parley = next(session)
 try:
     parley.run_bot(bot, "EchoBot")

@@ -1,0 +1,78 @@
+/**
+ * The operator's commands on people: create, list, set a password, disable, delete. What
+ * they change reaches a server running beside them at once (store/relay.ts): a person
+ * disabled there is signed out of their open clients too.
+ */
+import { DATA_FLAG, findPerson, required, type Command } from "./operator";
+
+export const PEOPLE_COMMANDS: Command[] = [
+  {
+    name: "user create",
+    usage: "parley user create <username> [--password P] [--admin]",
+    summary: "create a person",
+    flags: [DATA_FLAG, { name: "password", kind: "string", help: "password (8+ characters) to sign in with" }, { name: "admin", kind: "bool", help: "make this person an administrator" }],
+    database: "existing",
+    async run(p, [name], f, out) {
+      const username = required(name, "a username");
+      // Checked for strength and hashed off the event loop, as a sign-up's is.
+      const passwordHash = typeof f.password === "string" ? await p.core.users.preparePassword(username, f.password) : null;
+      const u = p.core.users.createPerson({ username, passwordHash, admin: f.admin === true });
+      out(`person ${u.username} id ${u.id}${u.is_admin ? " (administrator)" : ""}`);
+    },
+  },
+  {
+    name: "user list",
+    usage: "parley user list",
+    summary: "list people (id, the id bots see, name, administrator, disabled)",
+    flags: [DATA_FLAG],
+    database: "existing",
+    run(p, _a, _f, out) {
+      const people = p.core.users.people();
+      if (!people.length) out("no people yet ('parley user create')");
+      for (const u of people) {
+        const marks = [u.is_admin ? "administrator" : "", u.disabled_at ? "disabled" : ""].filter(Boolean).join(", ");
+        out(`${u.id}  ${p.api.flakes.of(u.id)}  ${u.username}${marks ? `  (${marks})` : ""}`);
+      }
+    },
+  },
+  {
+    name: "user password",
+    usage: "parley user password <person> --password P",
+    summary: "set a person's password (their sessions end)",
+    flags: [DATA_FLAG, { name: "password", kind: "string", help: "the new password (8+ characters)" }],
+    database: "existing",
+    async run(p, [ref], f, out) {
+      const u = findPerson(p, required(ref, "a person"));
+      await p.core.users.setPassword(u.id, required(f.password, "--password"));
+      out(`password set for ${u.username}; their sessions have ended`);
+    },
+  },
+  {
+    name: "user disable",
+    usage: "parley user disable <person> [--enable]",
+    summary: "stop a person signing in, and end their sessions now (--enable undoes it)",
+    flags: [DATA_FLAG, { name: "enable", kind: "bool", help: "let them sign in again" }],
+    database: "existing",
+    run(p, [ref], f, out) {
+      const u = p.core.accounts.setDisabled(findPerson(p, required(ref, "a person")).id, f.enable !== true);
+      out(
+        u.disabled_at !== null
+          ? `${u.username} is disabled: they cannot sign in, and their sessions have ended; their servers, messages and bots stay ('parley user disable ${u.username} --enable' undoes it)`
+          : `${u.username} may sign in again`,
+      );
+    },
+  },
+  {
+    name: "user delete",
+    usage: "parley user delete <person>",
+    summary: "delete a person: their messages stay, shown as from Deleted User; they leave every server",
+    flags: [DATA_FLAG],
+    database: "existing",
+    run(p, [ref], _f, out) {
+      const u = findPerson(p, required(ref, "a person"));
+      const d = p.core.accounts.delete(u.id);
+      const messages = d.messages === 1 ? "their 1 message stays" : `their ${d.messages} messages stay`;
+      out(`deleted ${d.username}: ${messages}, shown as from Deleted User; they left ${d.servers} server${d.servers === 1 ? "" : "s"}, and their sessions and devices have ended`);
+    },
+  },
+];
