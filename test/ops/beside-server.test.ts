@@ -97,6 +97,21 @@ describe("beside a running server", () => {
     expect((await fetch(`${server.base}/developers/install/${id}`)).status).toBe(200);
   }, 30_000);
 
+  test("app install: the bot's open gateway session gets the server's GUILD_CREATE at once, with no reconnect", async () => {
+    const created = await command("app", "create", "Joiner", "--owner", "alice");
+    expect(created.code).toBe(0);
+    const token = /token \(shown once\): (\S+)/.exec(created.out)![1];
+    const gw = socket(`${server.base.replace(/^http/, "ws")}/gateway`);
+    await gw.until("HELLO", () => gw.frames.some((f) => f.op === 10));
+    gw.ws.send(JSON.stringify({ op: 2, d: { token, intents: 1, properties: {} } }));
+    await gw.until("READY", () => gw.frames.some((f) => f.t === "READY"));
+    expect(gw.frames.find((f) => f.t === "READY").d.guilds).toEqual([]);
+    expect((await command("app", "install", "Joiner", "--guild", "Lab")).code).toBe(0);
+    await gw.until("GUILD_CREATE", () => gw.frames.some((f) => f.t === "GUILD_CREATE" && f.d.name === "Lab"));
+    expect(gw.frames.find((f) => f.t === "GUILD_CREATE").d.id).toBe(seeded.guilds.Lab.id);
+    gw.ws.close();
+  }, 30_000);
+
   test("user disable: the person's open client is signed out at once, sign-in is refused; --enable lets them back", async () => {
     const bob = await live(seeded.users.bob.token);
     const r = await command("user", "disable", "bob");
