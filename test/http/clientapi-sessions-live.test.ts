@@ -2,7 +2,8 @@
  * Every live connection of a person's session closes (4001) when the session ends
  * (docs/security.md, Finding 6): sign-out, revoke, sign out everywhere, a password
  * change (the other sessions), expiry, and, from the operator's command in another
- * process, a password reset or a disabled account. The other sessions' connections stay.
+ * process, a password reset, a disabled or a deleted account. The other sessions'
+ * connections stay.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -11,7 +12,7 @@ import { join } from "node:path";
 import { createParley, type Parley } from "../../src/app";
 import { testConfig, type Config } from "../../src/config";
 import { main } from "../../src/cli";
-import { client, makeParley } from "../helpers";
+import { client, internalId, makeParley } from "../helpers";
 import { LiveConn } from "./live-client";
 
 const PASSWORD = "correct horse battery";
@@ -162,5 +163,24 @@ describe("the operator ends sessions from another process", () => {
     expect([refused.status, refused.body.code]).toEqual([401, 0]);
     await cli("user", "disable", "alice", "--enable");
     await signIn("alice");
+  });
+
+  test("`parley user delete` ends every session and device of the person and closes their connections", async () => {
+    const w = start({ onFile: true });
+    const bobId = internalId(p, w.users.bob.id);
+    const laptop = await signIn("bob");
+    const phone = await signIn("bob");
+    const keys = { x25519: Buffer.alloc(32, 7).toString("base64url") };
+    expect((await client(p, "POST", "/users/@me/devices", phone, { name: "Phone", keys })).status).toBe(200);
+    const a = await live(laptop);
+    const b = await live(phone);
+    const alice = await live(await signIn("alice"));
+    await cli("user", "delete", "bob");
+    await closedAsEnded(a);
+    await closedAsEnded(b);
+    await stillOpen(alice);
+    expect((await client(p, "GET", "/users/@me", laptop)).status).toBe(401);
+    expect(p.core.sessions.list(bobId)).toEqual([]);
+    expect(p.core.devices.current(bobId)).toEqual([]);
   });
 });
