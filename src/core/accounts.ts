@@ -1,7 +1,7 @@
 /**
  * What an administrator does to a person's account as a whole (the operator's `parley
- * user disable` and `user delete`; the admin pages use the same): every surface that
- * offers it calls this, and the rights to do so are the caller's to check.
+ * user disable` and `user delete` today): every surface that offers it (the admin pages,
+ * when they do) calls this, and the rights to do so are the caller's to check.
  */
 import type { CoreDeps } from "./deps";
 import type { UserRow } from "./types";
