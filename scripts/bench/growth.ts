@@ -1,6 +1,6 @@
 /**
  * How cost grows (loopback only, bounded): big worlds built in seconds through the
- * core's bulk helper (servers/growth.ts), each figure beside the same thing ten (or
+ * bench's bulk helper (servers/bulk.ts), each figure beside the same thing ten (or
  * ten thousand) times smaller in the same run, so that the ratio says whether cost
  * grows with size and how:
  * - a history page (50) at the newest and the oldest end of a channel of 1,000,000
