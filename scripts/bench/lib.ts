@@ -195,6 +195,33 @@ export function printTable(rows: Row[]): void {
   for (const c of cells) console.log(line(c));
 }
 
+/**
+ * A bench module's results for the runner (index.ts): run as a child with `--json`, it
+ * prints them as its last line, `{"rows": [...]}`, after whatever it prints for people.
+ */
+export function printJson(rows: Row[]): void {
+  if (flagOf("json")) console.log(JSON.stringify({ rows }));
+}
+
+/** A bench module's table when run alone, then its JSON line when asked (printJson). */
+export function report(rows: Row[]): void {
+  printTable(rows);
+  printJson(rows);
+}
+
+/** Run `bun <script> ...args --json` (a bench module) and answer the rows of its last line. */
+export async function childRows(script: string, args: string[] = []): Promise<Row[]> {
+  const p = spawn([process.execPath, join(BENCH_DIR, script), ...args, "--json"], { stdout: "pipe", stderr: "inherit" });
+  const out = await new Response(p.stdout).text();
+  if ((await p.exited) !== 0) throw new Error(`${script} failed:\n${out}`);
+  const last = out.trimEnd().split("\n").pop() ?? "";
+  try {
+    return (JSON.parse(last) as { rows: Row[] }).rows;
+  } catch {
+    throw new Error(`${script} ended without its JSON line:\n${out}`);
+  }
+}
+
 export const fmt = (x: number, d = 0) => (Number.isFinite(x) ? x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d }) : "n/a");
 
 /** Several rounds, alternating sides so drift on a shared machine hits both; the best (lowest CPU) of each kept. */

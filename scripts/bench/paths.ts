@@ -11,13 +11,13 @@
  *   by a listener process; a run whose frames fall short fails.
  * Sides alternate for ROUNDS rounds (twice as many for /users/@me); the best round of each side is kept.
  * The server's resident memory ten seconds after all of it is reported last (target: 80 MiB).
- *   bun scripts/bench/paths.ts [--seconds 3] [--rounds 2] [--sessions 10] [--only me,read,post]
+ *   bun scripts/bench/paths.ts [--seconds 3] [--rounds 2] [--sessions 10] [--only me,read,post] [--json]
  */
 import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { benchWorld, finishWorld, type BenchInfo } from "./servers/world";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { argOf, bestByCpu, bestByRps, fmt, printTable, rssMiB, spawnLines, startChild, wrk, type Child, type Row, type WrkResult } from "./lib";
+import { argOf, bestByCpu, bestByRps, fmt, report, rssMiB, spawnLines, startChild, wrk, type Child, type Row, type WrkResult } from "./lib";
 
 type ParleyInfo = BenchInfo;
 interface CeilingInfo {
@@ -216,5 +216,5 @@ export async function pathRows(o: PathOptions): Promise<Row[]> {
 if (import.meta.main) {
   const i = process.argv.indexOf("--only");
   const only = i > 0 ? process.argv[i + 1].split(",") : undefined;
-  printTable(await pathRows({ seconds: argOf("seconds", 3), rounds: argOf("rounds", 2), sessions: argOf("sessions", 10), only }));
+  report(await pathRows({ seconds: argOf("seconds", 3), rounds: argOf("rounds", 2), sessions: argOf("sessions", 10), only }));
 }
