@@ -37,7 +37,8 @@ export async function buildParley(out: string): Promise<void> {
   compile(join(ROOT, "src/main.ts"), out);
 }
 
-function compile(entry: string, out: string): void {
+/** `entry` compiled into an executable, as `bun build --compile` makes one (the ceilings built like Parley). */
+export function compile(entry: string, out: string): void {
   const b = Bun.spawnSync([process.execPath, "build", entry, "--compile", "--outfile", out], { cwd: ROOT });
   if (b.exitCode !== 0) throw new Error(b.stderr.toString());
 }

@@ -5,7 +5,7 @@
  * beside throughput where there is one. Loopback only, bounded (a few minutes), every
  * child process killed by the bench that started it. On a shared machine take the
  * best of several runs; the CPU ratios move far less than throughput does.
- *   bun scripts/bench/index.ts [--only paths,fanout,live,boot,growth] [--quick]
+ *   bun scripts/bench/index.ts [--only paths,fanout,live,boot,growth,soak] [--quick]
  *
  * - paths.ts: GET /users/@me, a message read, a message post to 10 sessions (wrk), and
  *   the server's memory after them, against the compiled executable;
@@ -13,7 +13,10 @@
  * - live.ts: the people's live fan-out to 1000 people, beside raw Bun publish;
  * - boot.ts: the compiled executable's start to the first 200, and its idle memory;
  * - growth.ts: how cost grows (a 1,000,000-message channel, 10,000 members, a bot in
- *   100 servers, 100 commands, 10,000 idle sessions).
+ *   100 servers, 100 commands, 10,000 idle sessions);
+ * - soak.ts: memory under a long gateway load (100 bots x 10 sessions, the bots posting
+ *   in turn), against the compiled executable; `bun scripts/bench/soak.ts --full` is the
+ *   ten-minute run.
  * The fan-out benches measure CPU in their own process, so they run as children and
  * report their rows as JSON (lib.ts, printJson); the others are called in-process.
  */
@@ -24,6 +27,7 @@ import { childRows, flagOf, fmt, printTable, type Row } from "./lib";
 import { pathRows } from "./paths";
 import { bootRows, buildParley } from "./boot";
 import { growthRows } from "./growth";
+import { SOAK, soakRows } from "./soak";
 
 const only = (() => {
   const i = process.argv.indexOf("--only");
@@ -35,17 +39,18 @@ const want = (s: string) => !only || only.includes(s);
 const t0 = performance.now();
 const rows: Row[] = [];
 const rounds = quick ? 1 : 3;
-// The executable as shipped: the request paths and the start-up run against it.
+// The executable as shipped: the request paths, the start-up and the soak run against it.
 const bin = mkdtempSync(join(tmpdir(), "parley-bench-exe-"));
 const binary = join(bin, "parley");
 process.on("exit", () => rmSync(bin, { recursive: true, force: true }));
-if (want("paths") || want("boot")) await buildParley(binary);
+if (want("paths") || want("boot") || want("soak")) await buildParley(binary);
 if (want("paths")) rows.push(...(await pathRows({ seconds: 3, rounds, sessions: 10, binary })));
 const trials = ["--sizes", "1000", "--trials", quick ? "1" : "2"];
 if (want("fanout")) rows.push(...(await childRows("gateway.ts", trials)));
 if (want("live")) rows.push(...(await childRows("live.ts", trials)));
 if (want("boot")) rows.push(...(await bootRows(quick ? 3 : 5, binary)));
 if (want("growth")) rows.push(...(await growthRows({ seconds: quick ? 2 : 3, messages: 1_000_000, sessions: 10_000 })));
+if (want("soak")) rows.push(...(await soakRows({ ...SOAK, bots: 100, sessions: 10, binary })));
 
 console.log(`\nParley benches, ${new Date().toISOString()}, ${navigator.hardwareConcurrency} cores, ${fmt((performance.now() - t0) / 1000)} s; loopback, wrk -t2; ratio: higher is better\n`);
 printTable(rows);

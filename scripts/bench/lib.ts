@@ -91,6 +91,18 @@ export async function startChild<T>(script: string, args: string[] = [], bunFlag
   };
 }
 
+/** A listener child (listener.ts) holding gateway sessions (`parley`: a token each) or bare sockets (`raw`: a count). */
+export function listener(port: number, kind: "parley" | "raw", list: string): Promise<Child<{ ready: boolean }>> {
+  return startChild<{ ready: boolean }>("listener.ts", [`ws://127.0.0.1:${port}/gateway`, kind, list]);
+}
+
+/** The MESSAGE_CREATE frames a listener child has counted so far, and their bytes. */
+export async function framesOf(l: Child<unknown>): Promise<{ frames: number; bytes: number }> {
+  l.proc.stdin.write("?\n");
+  l.proc.stdin.flush();
+  return JSON.parse(await l.nextLine());
+}
+
 /** CPU seconds (user + system) a process has used so far; NaN where /proc is missing. */
 export function cpuSeconds(pid: number): number {
   try {

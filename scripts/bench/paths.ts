@@ -14,10 +14,11 @@
  *   bun scripts/bench/paths.ts [--seconds 3] [--rounds 2] [--sessions 10] [--only me,read,post] [--json]
  */
 import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { startExecutable } from "./executable";
 import { benchWorld, finishWorld, type BenchInfo } from "./servers/world";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { argOf, bestByCpu, bestByRps, fmt, report, rssMiB, spawnLines, startChild, wrk, type Child, type Row, type WrkResult } from "./lib";
+import { argOf, bestByCpu, bestByRps, fmt, framesOf, listener, report, rssMiB, startChild, wrk, type Child, type Row, type WrkResult } from "./lib";
 
 type ParleyInfo = BenchInfo;
 interface CeilingInfo {
@@ -37,44 +38,18 @@ export interface PathOptions {
   binary?: string;
 }
 
-/** The compiled executable serving the bench world: seeded at start (--seed), rate limits off, data in a temporary directory. */
+/** The compiled executable serving the bench world (executable.ts). */
 async function startBinary(binary: string, channels: number, sessions: number): Promise<Child<ParleyInfo>> {
-  const dir = mkdtempSync(join(tmpdir(), "parley-bench-bin-"));
-  writeFileSync(join(dir, "world.json"), JSON.stringify(benchWorld(channels, sessions)));
-  const argv = [binary, "serve", "--data", join(dir, "data"), "--port", "0", "--host", "127.0.0.1", "--rate-limits", "off", "--seed", join(dir, "world.json")];
-  const { proc, nextLine } = spawnLines(argv);
-  const stop = async () => {
-    proc.kill();
-    await proc.exited;
-    rmSync(dir, { recursive: true, force: true });
-  };
+  const exe = await startExecutable(binary, benchWorld(channels, sessions));
   try {
-    let seeded: unknown = null;
-    let port = 0;
-    while (!seeded || !port) {
-      const line = await nextLine();
-      if (line.startsWith("seeded world: ")) seeded = JSON.parse(line.slice("seeded world: ".length));
-      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(line);
-      if (m) port = Number(m[1]);
-    }
-    return { proc, info: await finishWorld(port, seeded, sessions), nextLine, stop };
+    return { proc: exe.proc, info: await finishWorld(exe.port, exe.seeded, sessions), nextLine: exe.nextLine, stop: exe.stop };
   } catch (e) {
-    await stop();
+    await exe.stop();
     throw e;
   }
 }
 
 const base = (port: number) => `http://127.0.0.1:${port}`;
-
-async function listener(port: number, kind: "parley" | "raw", list: string): Promise<Child<{ ready: boolean }>> {
-  return startChild<{ ready: boolean }>("listener.ts", [`ws://127.0.0.1:${port}/gateway`, kind, list]);
-}
-
-async function framesOf(l: Child<unknown>): Promise<{ frames: number; bytes: number }> {
-  l.proc.stdin.write("?\n");
-  l.proc.stdin.flush();
-  return JSON.parse(await l.nextLine());
-}
 
 /** Post with wrk, then wait (bounded) until every session has every frame. */
 async function post(pid: number, port: number, token: string, channels: string[], l: Child<unknown>, sessions: number, seconds: number): Promise<WrkResult & { missing: number }> {
