@@ -6,9 +6,12 @@
  * - GET /channels/{id}/messages/{id}: CPU per request against the ceiling app's
  *   authenticated point select (servers/ceiling.ts; target ceiling/Parley >= 0.5);
  * - POST /channels/{id}/messages, received by SESSIONS gateway sessions: CPU per
- *   request against the ceiling app that authenticates, validates, inserts (WAL) and
- *   publishes to as many sockets (target ceiling/Parley >= 0.8). Every frame is counted
- *   by a listener process; a run whose frames fall short fails.
+ *   request against the ceiling app that authenticates (the token row read, its digest
+ *   compared), validates, inserts (WAL) and publishes to as many sockets (target
+ *   ceiling/Parley >= 0.8), and against the minimal app (servers/ceiling.ts minimal: the
+ *   token in a Map, a compiled TypeBox check, one WAL insert, one publish, the JSON
+ *   answer; target >= 0.8, issue 30). Every frame is counted by a listener process; a
+ *   run whose frames fall short fails.
  * Sides alternate for ROUNDS rounds (twice as many for /users/@me); the best round of each side is kept.
  * The server's resident memory ten seconds after all of it is reported last (target: 80 MiB).
  *   bun scripts/bench/paths.ts [--seconds 3] [--rounds 2] [--sessions 10] [--only me,read,post] [--json]
@@ -98,8 +101,12 @@ export async function pathRows(o: PathOptions): Promise<Row[]> {
     children.push(app);
     const cl = await listener(app.info.port, "raw", String(o.sessions));
     children.push(cl);
+    const minimal = await startChild<CeilingInfo>("servers/ceiling.ts", ["minimal"]);
+    children.push(minimal);
+    const ml = await listener(minimal.info.port, "raw", String(o.sessions));
+    children.push(ml);
 
-    const res: Record<string, WrkResult[]> = { me: [], meRaw: [], read: [], readCeil: [], post: [], postCeil: [] };
+    const res: Record<string, WrkResult[]> = { me: [], meRaw: [], read: [], readCeil: [], post: [], postCeil: [], postMin: [] };
     const missing: number[] = [];
     const get = (pid: number, url: string, token: string) =>
       wrk({ url, pid, seconds: o.seconds, connections: 64, script: "auth.lua", env: { BOT_TOKEN: token }, warmupSeconds: 1 });
@@ -119,9 +126,11 @@ export async function pathRows(o: PathOptions): Promise<Row[]> {
       if (want("post")) {
         const pp = await post(parley.proc.pid, P.port, P.token, P.channels, pl, o.sessions, o.seconds);
         const cp = await post(app.proc.pid, app.info.port, app.info.token, app.info.channels, cl, o.sessions, o.seconds);
+        const mp = await post(minimal.proc.pid, minimal.info.port, minimal.info.token, minimal.info.channels, ml, o.sessions, o.seconds);
         res.post.push(pp);
         res.postCeil.push(cp);
-        missing.push(pp.missing, cp.missing);
+        res.postMin.push(mp);
+        missing.push(pp.missing, cp.missing, mp.missing);
       }
     }
     // Resident memory ten seconds after the last request, once the server has settled: it
@@ -141,6 +150,7 @@ export async function pathRows(o: PathOptions): Promise<Row[]> {
     const rdC = bestByCpu(res.readCeil);
     const poP = bestByCpu(res.post);
     const poC = bestByCpu(res.postCeil);
+    const poM = bestByCpu(res.postMin);
     const rows: Row[] = [];
     if (want("me"))
       rows.push({
@@ -171,6 +181,16 @@ export async function pathRows(o: PathOptions): Promise<Row[]> {
         target: ">= 0.8",
         met: poC.cpuUs / poP.cpuUs >= 0.8,
         detail: `Parley ${side(poP)}; ceiling ${side(poC)}; frame ${frameBytes} B`,
+      });
+    if (want("post"))
+      rows.push({
+        path: "POST message vs minimal app (CPU/req)",
+        parley: `${fmt(poP.cpuUs, 1)} us`,
+        ceiling: `${fmt(poM.cpuUs, 1)} us (Elysia, token in a Map, compiled TypeBox, WAL insert, publish)`,
+        ratio: poM.cpuUs / poP.cpuUs,
+        target: ">= 0.8",
+        met: poM.cpuUs / poP.cpuUs >= 0.8,
+        detail: `minimal ${side(poM)}; to ${o.sessions} sockets, its answer and frame unpadded`,
       });
     rows.push({
       path: "RSS after the loads above (server process)",
