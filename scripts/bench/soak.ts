@@ -4,7 +4,8 @@
  * children) in one server, the bots posting in turn, MESSAGES messages at RATE a second.
  * Each message reaches every session, and its author's sessions see its content where
  * the others do not (spec 5.9), so every frame has two views. Resident memory of the
- * server is sampled from /proc every 200 ms; the peak is the figure (target: under
+ * server is sampled from /proc every 200 ms from the first IDENTIFY to the last
+ * delivery; the peak is the figure (target: under
  * 100 MiB, with no delivery missing), printed beside the same sockets held by a bare
  * compiled Bun server (servers/soak-raw.ts) that publishes each message's answer to all
  * of them, measured in the same run. The heap comes from the server's /metrics.
@@ -43,16 +44,16 @@ function soakWorld(bots: number) {
   };
 }
 
-/** The highest resident memory of each process, sampled every 200 ms until stopped. */
-function peaks(pids: number[]): { now: number[]; stop(): number[] } {
-  const now = pids.map(rssMiB);
-  const timer = setInterval(() => pids.forEach((pid, i) => (now[i] = Math.max(now[i], rssMiB(pid)))), 200);
+/** The highest resident memory of each process, sampled every 200 ms until stopped (a process gone reads NaN: skipped). */
+function peaks(pids: number[]): { stop(): number[] } {
+  const top = pids.map((pid) => rssMiB(pid) || 0);
+  const sample = () => pids.forEach((pid, i) => (top[i] = Math.max(top[i], rssMiB(pid) || 0)));
+  const timer = setInterval(sample, 200);
   return {
-    now,
     stop() {
       clearInterval(timer);
-      pids.forEach((pid, i) => (now[i] = Math.max(now[i], rssMiB(pid))));
-      return now;
+      sample();
+      return [...top];
     },
   };
 }
@@ -90,6 +91,9 @@ export async function soakRows(o: SoakOptions): Promise<Row[]> {
       await raw.proc.exited;
     });
     const rawPort = (JSON.parse(await raw.nextLine()) as { port: number }).port;
+    // From the sessions' IDENTIFYs on: the connecting burst counts as much as the messages.
+    const sampled = peaks([exe.proc.pid, raw.proc.pid]);
+    stops.push(async () => void sampled.stop());
 
     const tokens = Array.from({ length: o.bots }, (_, i) => exe.seeded.applications[`Bot${i}`].token as string);
     const half = Math.ceil(o.bots / 2);
@@ -108,7 +112,6 @@ export async function soakRows(o: SoakOptions): Promise<Row[]> {
     const connected = [rssMiB(exe.proc.pid), rssMiB(raw.proc.pid)];
     const before = await Promise.all([...ls, rl].map(async (l) => (await framesOf(l)).frames));
 
-    const sampled = peaks([exe.proc.pid, raw.proc.pid]);
     const channel = exe.seeded.guilds.Soak.channels.general as string;
     const t0 = performance.now();
     let failed = 0;
