@@ -4,13 +4,13 @@
  * resident memory one second after start, beside a bare compiled Bun.serve built the
  * same way. Best and median of RUNS starts each. Targets (issue 16): first 200 within
  * 50 ms, idle RSS under 60 MB.
- *   bun scripts/bench/boot.ts [--runs 5]
+ *   bun scripts/bench/boot.ts [--runs 5] [--json]
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { argOf, fmt, pct, printTable, rssMiB, type Row } from "./lib";
+import { argOf, fmt, pct, report, rssMiB, type Row } from "./lib";
 
 const ROOT = join(import.meta.dir, "../..");
 
@@ -37,7 +37,8 @@ export async function buildParley(out: string): Promise<void> {
   compile(join(ROOT, "src/main.ts"), out);
 }
 
-function compile(entry: string, out: string): void {
+/** `entry` compiled into an executable, as `bun build --compile` makes one (the ceilings built like Parley). */
+export function compile(entry: string, out: string): void {
   const b = Bun.spawnSync([process.execPath, "build", entry, "--compile", "--outfile", out], { cwd: ROOT });
   if (b.exitCode !== 0) throw new Error(b.stderr.toString());
 }
@@ -115,4 +116,4 @@ export async function bootRows(runs: number, binary?: string): Promise<Row[]> {
   }
 }
 
-if (import.meta.main) printTable(await bootRows(argOf("runs", 5)));
+if (import.meta.main) report(await bootRows(argOf("runs", 5)));

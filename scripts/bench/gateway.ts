@@ -14,11 +14,11 @@
  * afresh, and figures are pooled over the trials. Server CPU per frame is printed
  * beside throughput.
  *
- *   bun scripts/bench/gateway.ts [--sizes 10,100,1000] [--messages 500] [--bursts 6] [--trials 2]
+ *   bun scripts/bench/gateway.ts [--sizes 10,100,1000] [--messages 500] [--bursts 6] [--trials 2] [--json]
  */
 import { Clients } from "./clients";
-import { frameOf, heap, paired, pool, rawSide, resultLine, warmUp, type Setup, type SideResult } from "./paired";
-import { argOf, fmt, pct } from "./lib";
+import { fanoutRows, frameOf, heap, paired, pool, rawSide, resultLine, warmUp, type Setup, type SideResult } from "./paired";
+import { argOf, fmt, pct, printJson, type Row } from "./lib";
 import { createParley, type Parley } from "../../src/app";
 import { testConfig, SPEC_RATE_LIMITS } from "../../src/config";
 import { INTENTS } from "../../src/core/permissions";
@@ -101,6 +101,7 @@ console.log(`gateway fan-out, Parley and raw Bun publish up at once and measured
 console.log("clients in child processes (one per side) counting frames unparsed; latency = message accepted -> last frame counted; CPU = this process (both servers), user + system");
 console.log("Parley publishes each frame once per cohort (live sessions sharing seq and intents; half the bots here lack MESSAGE_CONTENT: 2 cohorts)\n");
 console.log("sessions | parley frames/s | raw publish frames/s | ratio | parley p50/p99 ms | raw p50/p99 ms | frame bytes | cohorts | idle KiB/session (beyond bare socket) | parley CPU us/frame | raw CPU us/frame");
+const rows: Row[] = [];
 for (const n of SIZES) {
   const trials: Trial[] = [];
   for (let i = 0; i < TRIALS; i++) trials.push(await trial(n));
@@ -108,5 +109,7 @@ for (const n of SIZES) {
   const mem = (k: 0 | 1) => pct(trials.map((t) => t.mem[k]), 0.5);
   const idle = `${fmt((mem(0) - mem(1)) / 1024, 1)} (${fmt(mem(0) / 1024, 1)} total)`;
   console.log(resultLine(n, p, r, [String(trials[0].cohorts ?? "-").padStart(7), idle.padStart(36)]));
+  rows.push(...fanoutRows("gateway", n, p, r, true));
 }
+printJson(rows);
 process.exit(0);

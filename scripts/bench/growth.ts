@@ -1,6 +1,6 @@
 /**
  * How cost grows (loopback only, bounded): big worlds built in seconds through the
- * core's bulk helper (servers/growth.ts), each figure beside the same thing ten (or
+ * bench's bulk helper (servers/bulk.ts), each figure beside the same thing ten (or
  * ten thousand) times smaller in the same run, so that the ratio says whether cost
  * grows with size and how:
  * - a history page (50) at the newest and the oldest end of a channel of 1,000,000
@@ -15,9 +15,9 @@
  * - a bulk overwrite of 100 commands, against 10: per command;
  * - 10,000 idle gateway sessions: resident memory per session (target: at most 8 KiB),
  *   beside a bare Bun WebSocket per socket.
- *   bun scripts/bench/growth.ts [--seconds 3] [--messages 1000000] [--sessions 10000]
+ *   bun scripts/bench/growth.ts [--seconds 3] [--messages 1000000] [--sessions 10000] [--json]
  */
-import { argOf, cpuSeconds, fmt, pct, printTable, rssMiB, startChild, wrk, type Child, type Row, type WrkResult } from "./lib";
+import { argOf, cpuSeconds, fmt, pct, report, rssMiB, startChild, wrk, type Child, type Row, type WrkResult } from "./lib";
 
 interface World {
   port: number;
@@ -234,7 +234,7 @@ export async function growthRows(o: GrowthOptions): Promise<Row[]> {
 }
 
 if (import.meta.main) {
-  printTable(await growthRows({ seconds: argOf("seconds", 3), messages: argOf("messages", 1_000_000), sessions: argOf("sessions", 10_000) }));
+  report(await growthRows({ seconds: argOf("seconds", 3), messages: argOf("messages", 1_000_000), sessions: argOf("sessions", 10_000) }));
 }
 
 

@@ -91,6 +91,18 @@ export async function startChild<T>(script: string, args: string[] = [], bunFlag
   };
 }
 
+/** A listener child (listener.ts) holding gateway sessions (`parley`: a token each) or bare sockets (`raw`: a count). */
+export function listener(port: number, kind: "parley" | "raw", list: string): Promise<Child<{ ready: boolean }>> {
+  return startChild<{ ready: boolean }>("listener.ts", [`ws://127.0.0.1:${port}/gateway`, kind, list]);
+}
+
+/** The MESSAGE_CREATE frames a listener child has counted so far, and their bytes. */
+export async function framesOf(l: Child<unknown>): Promise<{ frames: number; bytes: number }> {
+  l.proc.stdin.write("?\n");
+  l.proc.stdin.flush();
+  return JSON.parse(await l.nextLine());
+}
+
 /** CPU seconds (user + system) a process has used so far; NaN where /proc is missing. */
 export function cpuSeconds(pid: number): number {
   try {
@@ -193,6 +205,33 @@ export function printTable(rows: Row[]): void {
   console.log(line(head));
   console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
   for (const c of cells) console.log(line(c));
+}
+
+/**
+ * A bench module's results for the runner (index.ts): run as a child with `--json`, it
+ * prints them as its last line, `{"rows": [...]}`, after whatever it prints for people.
+ */
+export function printJson(rows: Row[]): void {
+  if (flagOf("json")) console.log(JSON.stringify({ rows }));
+}
+
+/** A bench module's table when run alone, then its JSON line when asked (printJson). */
+export function report(rows: Row[]): void {
+  printTable(rows);
+  printJson(rows);
+}
+
+/** Run `bun <script> ...args --json` (a bench module) and answer the rows of its last line. */
+export async function childRows(script: string, args: string[] = []): Promise<Row[]> {
+  const p = spawn([process.execPath, join(BENCH_DIR, script), ...args, "--json"], { stdout: "pipe", stderr: "inherit" });
+  const out = await new Response(p.stdout).text();
+  if ((await p.exited) !== 0) throw new Error(`${script} failed:\n${out}`);
+  const last = out.trimEnd().split("\n").pop() ?? "";
+  try {
+    return (JSON.parse(last) as { rows: Row[] }).rows;
+  } catch {
+    throw new Error(`${script} ended without its JSON line:\n${out}`);
+  }
 }
 
 export const fmt = (x: number, d = 0) => (Number.isFinite(x) ? x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d }) : "n/a");

@@ -13,11 +13,11 @@
  * alternately (paired.ts); figures are pooled over fresh set-ups (trials). Server CPU
  * per frame is printed beside throughput.
  *
- *   bun scripts/bench/live.ts [--sizes 100,1000] [--messages 300] [--bursts 6] [--trials 2]
+ *   bun scripts/bench/live.ts [--sizes 100,1000] [--messages 300] [--bursts 6] [--trials 2] [--json]
  */
 import { Clients } from "./clients";
-import { frameOf, paired, pool, rawSide, resultLine, warmUp, type Setup, type SideResult } from "./paired";
-import { argOf } from "./lib";
+import { fanoutRows, frameOf, paired, pool, rawSide, resultLine, warmUp, type Setup, type SideResult } from "./paired";
+import { argOf, printJson, type Row } from "./lib";
 import { createParley } from "../../src/app";
 import { testConfig, SPEC_RATE_LIMITS } from "../../src/config";
 
@@ -79,10 +79,13 @@ console.log(`people's live fan-out, Parley and raw Bun publish up at once and me
 console.log("clients in child processes (one per side) counting frames unparsed; latency = message posted -> last frame counted; CPU = this process (both servers), user + system");
 console.log("Parley numbers each person's events (resume), so every socket gets its own frame; raw Bun publishes one frame to a topic\n");
 console.log("  people | parley frames/s | raw publish frames/s | ratio | parley p50/p99 ms | raw p50/p99 ms | frame bytes | parley CPU us/frame | raw CPU us/frame");
+const rows: Row[] = [];
 for (const n of SIZES) {
   const trials: [SideResult, SideResult][] = [];
   for (let i = 0; i < TRIALS; i++) trials.push(await trial(n));
   const [p, r] = [pool(trials.map((t) => t[0])), pool(trials.map((t) => t[1]))];
   console.log(resultLine(n, p, r));
+  rows.push(...fanoutRows("people's live", n, p, r, false));
 }
+printJson(rows);
 process.exit(0);

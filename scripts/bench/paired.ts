@@ -11,7 +11,7 @@
  * this process, the clients do not) per frame delivered, over the bursts of that side.
  */
 import { Clients } from "./clients";
-import { fmt, pct } from "./lib";
+import { fmt, pct, type Row } from "./lib";
 
 export interface Side {
   clients: Clients;
@@ -163,7 +163,7 @@ export function pool(xs: SideResult[]): SideResult {
 /**
  * A fan-out bench's line: size, both sides' frames/s and their ratio, both sides' p50/p99,
  * Parley's frame size, then `middle` (the bench's own cells), then both sides' CPU per
- * frame, last (scripts/bench/index.ts reads the last two cells).
+ * frame.
  */
 export function resultLine(n: number, p: SideResult, r: SideResult, middle: string[] = []): string {
   return [
@@ -178,4 +178,29 @@ export function resultLine(n: number, p: SideResult, r: SideResult, middle: stri
     fmt(p.cpuUsPerFrame, 3).padStart(19),
     fmt(r.cpuUsPerFrame, 3).padStart(16),
   ].join(" | ");
+}
+
+/** A fan-out bench's rows of the results table at one size (targets: the bots' gateway only). */
+export function fanoutRows(name: string, size: number, p: SideResult, r: SideResult, targets: boolean): Row[] {
+  const [p50, p99, rawP50, rawP99] = [pct(p.lat, 0.5), pct(p.lat, 0.99), pct(r.lat, 0.5), pct(r.lat, 0.99)];
+  return [
+    {
+      path: `${name} fan-out, ${fmt(size)} sockets (frames/s)`,
+      parley: `${fmt(p.framesPerSec)} frames/s`,
+      ceiling: `${fmt(r.framesPerSec)} frames/s (raw Bun publish)`,
+      ratio: p.framesPerSec / r.framesPerSec,
+      target: targets ? ">= 0.7 (keep)" : "-",
+      met: targets ? p.framesPerSec / r.framesPerSec >= 0.7 : null,
+      detail: `server CPU ${fmt(p.cpuUsPerFrame, 2)} us/frame (raw ${fmt(r.cpuUsPerFrame, 2)}); sides measured alternately, trials pooled`,
+    },
+    {
+      path: `${name} fan-out, ${fmt(size)} sockets (p99 latency)`,
+      parley: `p99 ${fmt(p99, 1)} ms (p50 ${fmt(p50, 1)})`,
+      ceiling: `p99 ${fmt(rawP99, 1)} ms (p50 ${fmt(rawP50, 1)})`,
+      ratio: rawP99 / p99,
+      target: targets ? "p99 <= 1.2x raw" : "-",
+      met: targets ? p99 <= 1.2 * rawP99 : null,
+      detail: "message accepted -> last socket",
+    },
+  ];
 }

@@ -6,18 +6,22 @@
  * - GET /channels/{id}/messages/{id}: CPU per request against the ceiling app's
  *   authenticated point select (servers/ceiling.ts; target ceiling/Parley >= 0.5);
  * - POST /channels/{id}/messages, received by SESSIONS gateway sessions: CPU per
- *   request against the ceiling app that authenticates, validates, inserts (WAL) and
- *   publishes to as many sockets (target ceiling/Parley >= 0.8). Every frame is counted
- *   by a listener process; a run whose frames fall short fails.
+ *   request against the ceiling app that authenticates (the token row read, its digest
+ *   compared), validates, inserts (WAL) and publishes to as many sockets (target
+ *   ceiling/Parley >= 0.8), and against the minimal app (servers/ceiling.ts minimal: the
+ *   token in a Map, a compiled TypeBox check, one WAL insert, one publish, the JSON
+ *   answer; target >= 0.8, issue 30). Every frame is counted by a listener process; a
+ *   run whose frames fall short fails.
  * Sides alternate for ROUNDS rounds (twice as many for /users/@me); the best round of each side is kept.
  * The server's resident memory ten seconds after all of it is reported last (target: 80 MiB).
- *   bun scripts/bench/paths.ts [--seconds 3] [--rounds 2] [--sessions 10] [--only me,read,post]
+ *   bun scripts/bench/paths.ts [--seconds 3] [--rounds 2] [--sessions 10] [--only me,read,post] [--json]
  */
 import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { startExecutable } from "./executable";
 import { benchWorld, finishWorld, type BenchInfo } from "./servers/world";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { argOf, bestByCpu, bestByRps, fmt, printTable, rssMiB, spawnLines, startChild, wrk, type Child, type Row, type WrkResult } from "./lib";
+import { argOf, bestByCpu, bestByRps, fmt, framesOf, listener, report, rssMiB, startChild, wrk, type Child, type Row, type WrkResult } from "./lib";
 
 type ParleyInfo = BenchInfo;
 interface CeilingInfo {
@@ -37,44 +41,18 @@ export interface PathOptions {
   binary?: string;
 }
 
-/** The compiled executable serving the bench world: seeded at start (--seed), rate limits off, data in a temporary directory. */
+/** The compiled executable serving the bench world (executable.ts). */
 async function startBinary(binary: string, channels: number, sessions: number): Promise<Child<ParleyInfo>> {
-  const dir = mkdtempSync(join(tmpdir(), "parley-bench-bin-"));
-  writeFileSync(join(dir, "world.json"), JSON.stringify(benchWorld(channels, sessions)));
-  const argv = [binary, "serve", "--data", join(dir, "data"), "--port", "0", "--host", "127.0.0.1", "--rate-limits", "off", "--seed", join(dir, "world.json")];
-  const { proc, nextLine } = spawnLines(argv);
-  const stop = async () => {
-    proc.kill();
-    await proc.exited;
-    rmSync(dir, { recursive: true, force: true });
-  };
+  const exe = await startExecutable(binary, benchWorld(channels, sessions));
   try {
-    let seeded: unknown = null;
-    let port = 0;
-    while (!seeded || !port) {
-      const line = await nextLine();
-      if (line.startsWith("seeded world: ")) seeded = JSON.parse(line.slice("seeded world: ".length));
-      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(line);
-      if (m) port = Number(m[1]);
-    }
-    return { proc, info: await finishWorld(port, seeded, sessions), nextLine, stop };
+    return { proc: exe.proc, info: await finishWorld(exe.port, exe.seeded, sessions), nextLine: exe.nextLine, stop: exe.stop };
   } catch (e) {
-    await stop();
+    await exe.stop();
     throw e;
   }
 }
 
 const base = (port: number) => `http://127.0.0.1:${port}`;
-
-async function listener(port: number, kind: "parley" | "raw", list: string): Promise<Child<{ ready: boolean }>> {
-  return startChild<{ ready: boolean }>("listener.ts", [`ws://127.0.0.1:${port}/gateway`, kind, list]);
-}
-
-async function framesOf(l: Child<unknown>): Promise<{ frames: number; bytes: number }> {
-  l.proc.stdin.write("?\n");
-  l.proc.stdin.flush();
-  return JSON.parse(await l.nextLine());
-}
 
 /** Post with wrk, then wait (bounded) until every session has every frame. */
 async function post(pid: number, port: number, token: string, channels: string[], l: Child<unknown>, sessions: number, seconds: number): Promise<WrkResult & { missing: number }> {
@@ -123,8 +101,12 @@ export async function pathRows(o: PathOptions): Promise<Row[]> {
     children.push(app);
     const cl = await listener(app.info.port, "raw", String(o.sessions));
     children.push(cl);
+    const minimal = await startChild<CeilingInfo>("servers/ceiling.ts", ["minimal"]);
+    children.push(minimal);
+    const ml = await listener(minimal.info.port, "raw", String(o.sessions));
+    children.push(ml);
 
-    const res: Record<string, WrkResult[]> = { me: [], meRaw: [], read: [], readCeil: [], post: [], postCeil: [] };
+    const res: Record<string, WrkResult[]> = { me: [], meRaw: [], read: [], readCeil: [], post: [], postCeil: [], postMin: [] };
     const missing: number[] = [];
     const get = (pid: number, url: string, token: string) =>
       wrk({ url, pid, seconds: o.seconds, connections: 64, script: "auth.lua", env: { BOT_TOKEN: token }, warmupSeconds: 1 });
@@ -144,9 +126,11 @@ export async function pathRows(o: PathOptions): Promise<Row[]> {
       if (want("post")) {
         const pp = await post(parley.proc.pid, P.port, P.token, P.channels, pl, o.sessions, o.seconds);
         const cp = await post(app.proc.pid, app.info.port, app.info.token, app.info.channels, cl, o.sessions, o.seconds);
+        const mp = await post(minimal.proc.pid, minimal.info.port, minimal.info.token, minimal.info.channels, ml, o.sessions, o.seconds);
         res.post.push(pp);
         res.postCeil.push(cp);
-        missing.push(pp.missing, cp.missing);
+        res.postMin.push(mp);
+        missing.push(pp.missing, cp.missing, mp.missing);
       }
     }
     // Resident memory ten seconds after the last request, once the server has settled: it
@@ -166,6 +150,7 @@ export async function pathRows(o: PathOptions): Promise<Row[]> {
     const rdC = bestByCpu(res.readCeil);
     const poP = bestByCpu(res.post);
     const poC = bestByCpu(res.postCeil);
+    const poM = bestByCpu(res.postMin);
     const rows: Row[] = [];
     if (want("me"))
       rows.push({
@@ -197,6 +182,16 @@ export async function pathRows(o: PathOptions): Promise<Row[]> {
         met: poC.cpuUs / poP.cpuUs >= 0.8,
         detail: `Parley ${side(poP)}; ceiling ${side(poC)}; frame ${frameBytes} B`,
       });
+    if (want("post"))
+      rows.push({
+        path: "POST message vs minimal app (CPU/req)",
+        parley: `${fmt(poP.cpuUs, 1)} us`,
+        ceiling: `${fmt(poM.cpuUs, 1)} us (Elysia, token in a Map, compiled TypeBox, WAL insert, publish)`,
+        ratio: poM.cpuUs / poP.cpuUs,
+        target: ">= 0.8",
+        met: poM.cpuUs / poP.cpuUs >= 0.8,
+        detail: `minimal ${side(poM)}; to ${o.sessions} sockets, its answer and frame unpadded`,
+      });
     rows.push({
       path: "RSS after the loads above (server process)",
       parley: `${fmt(rssAfter, 1)} MiB`,
@@ -216,5 +211,5 @@ export async function pathRows(o: PathOptions): Promise<Row[]> {
 if (import.meta.main) {
   const i = process.argv.indexOf("--only");
   const only = i > 0 ? process.argv[i + 1].split(",") : undefined;
-  printTable(await pathRows({ seconds: argOf("seconds", 3), rounds: argOf("rounds", 2), sessions: argOf("sessions", 10), only }));
+  report(await pathRows({ seconds: argOf("seconds", 3), rounds: argOf("rounds", 2), sessions: argOf("sessions", 10), only }));
 }

@@ -50,7 +50,7 @@ export class SwitchableClock implements Clock {
       cancel: () => {
         t.cancelled = true;
         if (t.real) clearTimeout(t.real);
-        this.timers = this.timers.filter((x) => x !== t);
+        this.remove(t);
       },
     };
   }
@@ -111,10 +111,20 @@ export class SwitchableClock implements Clock {
     this.timers.splice(i, 0, t);
   }
 
+  /**
+   * Out of the list in place. A filtered copy per timer fired or cancelled was O(n)
+   * garbage each: a thousand gateway sessions' heartbeat deadlines, armed together and
+   * due together, made a thousand copies of a thousand-entry list at once (16 MiB).
+   */
+  private remove(t: PendingTimer): void {
+    const i = this.timers.indexOf(t);
+    if (i >= 0) this.timers.splice(i, 1);
+  }
+
   private arm(t: PendingTimer): void {
     if (t.real) clearTimeout(t.real);
     t.real = setTimeout(() => {
-      this.timers = this.timers.filter((x) => x !== t);
+      this.remove(t);
       if (!t.cancelled) t.fn();
     }, Math.max(0, t.due - this.now()));
   }

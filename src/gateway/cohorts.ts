@@ -12,8 +12,10 @@
  * - cohorts that get the same frame (same seq, same intents, same payload) in one
  *   dispatch merge (the smaller ones move into the largest): this is how sessions that
  *   identified separately, with per-session READY and GUILD_CREATE, come together;
- * - a cohort whose members get different payloads (per-viewer `reactions[].me`) stays
- *   whole, since their numbering stays aligned, and is sent per member for that frame.
+ * - a cohort whose members get different payloads (a bot's own message, per-viewer
+ *   `reactions[].me`) stays whole, since their numbering stays aligned, and is sent per
+ *   member for that frame; its ring keeps the payload most members got and the bots
+ *   whose sessions got another (Views), not a payload per member.
  * Intents are part of the key so that content and content-less views of one guild never
  * merge only to split again on the next message.
  *
@@ -24,7 +26,7 @@
  */
 import type { Server } from "bun";
 import { dispatchFrame } from "./protocol";
-import { Ring, type CohortSlot, type FrameSink, type Session } from "./session";
+import { Ring, Views, type CohortSlot, type FrameSink, type Session } from "./session";
 
 /** The cohort of a live session (set by this module only). */
 const cohortOf = (s: Session) => s.cohort as Cohort | null;
@@ -194,7 +196,7 @@ export class Cohorts {
       let same = !distinct || c.recv.length === 1;
       if (!distinct) for (let i = 1; i < c.recvD.length && same; i++) same = c.recvD[i] === d0;
       if (!same) {
-        this.sendEach(t, c, now);
+        this.sendEach(t, c, now, distinct);
         continue;
       }
       if (distinct || whole.length === 1) {
@@ -250,20 +252,63 @@ export class Cohorts {
     if (sink) for (const m of c.members) sink(m, frame, t, s);
   }
 
-  private sendEach(t: string, c: Cohort, now: number): void {
+  /** Number, send and record frame `t` for every member of `c`, each with its own payload (`c.recvD`). */
+  private sendEach(t: string, c: Cohort, now: number, distinct: boolean): void {
     this.published++;
     const s = ++c.seq;
     const { recv, recvD } = c;
-    const views = new Map<Session, string>();
-    for (let i = 0; i < recv.length; i++) views.set(recv[i], recvD[i]);
+    const views = viewsOf(recv, recvD, distinct);
     c.ring.set(s, t, views);
     c.lastAt = now;
     this.count?.(recv.length);
+    // A frame per view, not per member: they were a fan-out's largest garbage.
+    let common: string | null = null;
+    const byBot = new Map<string, string>();
+    const frameOf = (i: number): string => {
+      if (views.each !== null) return dispatchFrame(t, s, recvD[i]);
+      const bot = recv[i].owner.botUserId;
+      const d = views.except?.get(bot);
+      if (d === undefined) return (common ??= dispatchFrame(t, s, views.d));
+      let f = byBot.get(bot);
+      if (f === undefined) byBot.set(bot, (f = dispatchFrame(t, s, d)));
+      return f;
+    };
     for (let i = 0; i < recv.length; i++) {
       const m = recv[i];
-      const frame = dispatchFrame(t, s, recvD[i]);
+      const frame = frameOf(i);
       m.conn!.ws.sendText(frame);
       this.sink?.(m, frame, t, s);
     }
   }
+}
+
+/**
+ * What the members of a cohort got for one frame (`ds[i]` for `ss[i]`), to keep in its
+ * ring: the payload most of them got, and the bots whose sessions got another (Views).
+ * `distinct` payloads (GUILD_CREATE's, one per bot) are never compared: that would
+ * flatten the concatenated strings into a copy each. Others are: should two sessions of
+ * one bot have got different payloads, the frame is kept per member instead.
+ */
+function viewsOf(ss: Session[], ds: string[], distinct: boolean): Views {
+  const byBot = new Map<string, { d: string; n: number }>();
+  for (let i = 0; i < ss.length; i++) {
+    const bot = ss[i].owner.botUserId;
+    const v = byBot.get(bot);
+    if (v === undefined) byBot.set(bot, { d: ds[i], n: 1 });
+    else if (distinct || v.d === ds[i]) v.n++;
+    else return new Views(ds[0], null, new Map(ss.map((s, j) => [s, ds[j]])));
+  }
+  // The common payload: the one most sessions got (for distinct ones, the largest bot's).
+  let commonBot = "";
+  let common = "";
+  let most = 0;
+  const sessionsOf = distinct ? null : new Map<string, number>();
+  for (const [bot, v] of byBot) {
+    const n = sessionsOf === null ? v.n : (sessionsOf.get(v.d) ?? 0) + v.n;
+    sessionsOf?.set(v.d, n);
+    if (n > most) [commonBot, common, most] = [bot, v.d, n];
+  }
+  let except: Map<string, string> | null = null;
+  for (const [bot, v] of byBot) if (bot !== commonBot && (distinct || v.d !== common)) (except ??= new Map()).set(bot, v.d);
+  return new Views(common, except);
 }

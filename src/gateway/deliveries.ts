@@ -11,7 +11,10 @@ export interface Delivery {
   t: string;
   /** Intent bit the session's IDENTIFY intents must hold; 0 = always delivered (intents.ts). */
   intent: number;
-  /** The serialized `d` for this session's view. */
+  /**
+   * The serialized `d` for this session's view. It may depend on the session only through
+   * its bot and its intents: a cohort's ring keeps one payload per bot (session.ts, Views).
+   */
   payload(s: Session): string;
   /** Only to connected sessions, never recorded for a later RESUME (interactions, spec 3.1). */
   liveOnly?: boolean;

@@ -31,17 +31,40 @@ export interface SessionOwner {
 export type FrameSink = (s: Session, frame: string, t: string, seq: number) => void;
 
 /**
+ * The payloads the members of one cohort got for one frame, when they were not all the
+ * same (a bot's own message, per-viewer `reactions[].me`, GUILD_CREATE's `joined_at`).
+ * A cohort shares intents, and a payload depends on a session only through its bot and
+ * its intents (deliveries.ts), so a frame is kept as the payload most members got plus
+ * the bots whose sessions got another: one entry per bot that differs, not one per
+ * member (a thousand members' Map was 40 KiB a frame, and kept closed sessions alive).
+ */
+export class Views {
+  constructor(
+    /** What every member got but those of the bots in `except`. */
+    readonly d: string,
+    /** Bot user id -> the payload its sessions got. */
+    readonly except: ReadonlyMap<string, string> | null,
+    /** Per member, should one bot's sessions ever get different payloads of one frame. */
+    readonly each: ReadonlyMap<Session, string> | null = null,
+  ) {}
+
+  of(s: Session): string {
+    if (this.each !== null) return this.each.get(s)!;
+    return this.except?.get(s.owner.botUserId) ?? this.d;
+  }
+}
+
+/**
  * Frames by seq % REPLAY_RING (contiguous numbering makes the slot the index): event
  * names and payloads, not frames. A payload string is shared by everyone who got the
  * same view, so a ring costs references, not copies; frames are rebuilt on replay. A
- * cohort's ring may hold, for one seq, a payload per member (`Map`): members that got
- * different views of one frame (per-viewer `reactions[].me`).
+ * cohort's ring holds `Views` for a frame whose members got different payloads.
  */
 export class Ring {
   readonly t: string[] = [];
-  readonly d: (string | Map<Session, string>)[] = [];
+  readonly d: (string | Views)[] = [];
 
-  set(seq: number, t: string, d: string | Map<Session, string>): void {
+  set(seq: number, t: string, d: string | Views): void {
     const i = seq % REPLAY_RING;
     this.t[i] = t;
     this.d[i] = d;
@@ -116,7 +139,7 @@ export class Session {
     for (let q = from; q <= c.seq; q++) {
       const i = q % REPLAY_RING;
       const d = c.ring.d[i];
-      ring!.set(q, c.ring.t[i], typeof d === "string" ? d : d.get(this)!);
+      ring!.set(q, c.ring.t[i], typeof d === "string" ? d : d.of(this));
     }
     this.ownSeq = c.seq;
     if (c.lastAt > this.lastActivity) this.lastActivity = c.lastAt;
@@ -136,7 +159,7 @@ export class Session {
       const ring = this.cohort !== null && s > this.joinedAt ? this.cohort.ring : this.ring!;
       const i = s % REPLAY_RING;
       const d = ring.d[i];
-      out.push(dispatchFrame(ring.t[i], s, typeof d === "string" ? d : d.get(this)!));
+      out.push(dispatchFrame(ring.t[i], s, typeof d === "string" ? d : d.of(this)));
     }
     return out;
   }

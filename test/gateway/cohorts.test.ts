@@ -7,6 +7,8 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { Parley } from "../../src/app";
+import { Cohorts } from "../../src/gateway/cohorts";
+import { Session, type Conn, type Views } from "../../src/gateway/session";
 import { makeParley } from "../helpers";
 import { Gw, I, seedGatewayWorld, type Frame, type World } from "./client";
 
@@ -36,8 +38,8 @@ async function syncAll(ss: S[]) {
   for (const s of ss) await s.g.sync();
 }
 
-function say(text: string) {
-  return p.core.messages.create({ channelId: W.channel("Lab", "general"), authorId: W.person("bob"), content: text });
+function say(text: string, authorId = W.person("bob")) {
+  return p.core.messages.create({ channelId: W.channel("Lab", "general"), authorId, content: text });
 }
 
 /** Each frame as [t, s, content]: what a session saw, comparable across sessions. */
@@ -289,5 +291,91 @@ describe("cohorts", () => {
     expect(sayHow("five")).toBe("plan");
     await syncAll(all);
     for (const s of all) expect(seen(s.g.dispatches("MESSAGE_CREATE")).slice(-3)).toEqual([["MESSAGE_CREATE", 7, ""], ["MESSAGE_CREATE", 8, ""], ["MESSAGE_CREATE", 9, ""]]);
+  });
+});
+
+describe("per-viewer frames", () => {
+  test("a bot's own messages in a shared cohort: each session sees its view, and RESUME replays exactly what it got", async () => {
+    // Neither holds MESSAGE_CONTENT: each reads the content of its own bot's messages only (spec 5.9).
+    const [a1, a2, p1, p2] = [await session("AllBot", MSG), await session("AllBot", MSG), await session("PlainBot", MSG), await session("PlainBot", MSG)];
+    const all = [a1, a2, p1, p2];
+    say("one");
+    await syncAll(all);
+    expect(p.gateway.cohortSizes()).toEqual([4]);
+
+    say("from AllBot", W.botUser("AllBot"));
+    say("from PlainBot", W.botUser("PlainBot"));
+    await syncAll(all);
+    expect(p.gateway.cohortSizes()).toEqual([4]);
+    for (const s of [a1, a2]) expect(seen(s.g.dispatches("MESSAGE_CREATE")).slice(-2)).toEqual([["MESSAGE_CREATE", 4, "from AllBot"], ["MESSAGE_CREATE", 5, ""]]);
+    for (const s of [p1, p2]) expect(seen(s.g.dispatches("MESSAGE_CREATE")).slice(-2)).toEqual([["MESSAGE_CREATE", 4, ""], ["MESSAGE_CREATE", 5, "from PlainBot"]]);
+
+    // One leaves the cohort (its frames become its own), the others stay in it.
+    p.gateway.disconnect(p1.id, 4000);
+    await p1.g.closed;
+    say("while p1 is away", W.botUser("PlainBot"));
+    await syncAll([a1, a2, p2]);
+    for (const s of [a1, a2, p2, p1]) {
+      const live = s.g.dispatches().map((f) => [f.t, f.s, JSON.stringify(f.d)]);
+      const again = await resume(s, 0);
+      const replayed = again.dispatches().slice(0, -1).map((f) => [f.t, f.s, JSON.stringify(f.d)]);
+      if (s === p1) {
+        // Closed, it recorded one more frame than it was sent live.
+        expect(replayed.slice(0, -1)).toEqual(live);
+        expect(seen(again.dispatches()).slice(-2)).toEqual([["MESSAGE_CREATE", 6, "while p1 is away"], ["RESUMED", 7, undefined]]);
+      } else expect(replayed).toEqual(live);
+    }
+  });
+});
+
+/** A session on a socket that only records what it is sent (Cohorts.server unset: every frame goes by sendText). */
+function fakeSession(id: string, bot: string): { s: Session; sent: string[] } {
+  const s = new Session(id, { appId: `app-${bot}`, appFlake: `flake-${bot}`, botUserId: bot }, MSG, 0);
+  const sent: string[] = [];
+  const ws = { subscribe() {}, unsubscribe() {}, sendText: (f: string) => void sent.push(f) };
+  s.conn = { id: 0, ws, state: "active", session: s, lastBeat: 0, firstFrameTimer: null, zombieTimer: null, framesBeforeIdentify: 0 } as unknown as Conn;
+  return { s, sent };
+}
+
+describe("a cohort's ring", () => {
+  test("per-viewer frames keep one payload per differing bot, and replay equals what each session got", () => {
+    const cohorts = new Cohorts("t:");
+    const bots = ["b0", "b1", "b2", "b3"];
+    const members = bots.flatMap((b) => [0, 1, 2].map((i) => fakeSession(`${b}-${i}`, b)));
+    const ss = members.map((m) => m.s);
+    for (const s of ss) cohorts.join(s);
+    cohorts.send("A", ss, ss.map(() => '"common"'), 1);
+    expect(cohorts.all.size).toBe(1);
+    const [c] = cohorts.all;
+
+    // The author's view of its own message differs from everyone else's: one bot, then two.
+    const own = (s: Session) => `"seen by ${s.owner.botUserId}"`;
+    cohorts.send("B", ss, ss.map((s) => (s.owner.botUserId === "b1" ? own(s) : '"plain"')), 2);
+    cohorts.send("C", ss, ss.map((s) => (s.owner.botUserId === "b2" || s.owner.botUserId === "b3" ? own(s) : '"plain"')), 3);
+    // GUILD_CREATE's kind: known to differ per bot, never compared.
+    cohorts.send("D", ss, ss.map(own), 4, true);
+    expect(cohorts.all.size).toBe(1);
+
+    const entry = (seq: number) => c.ring.d[seq] as Views;
+    // Not a payload per member: the common one, and the one bot that saw another.
+    expect(entry(2).d).toBe('"plain"');
+    expect([entry(2).d, [...entry(2).except!]]).toEqual(['"plain"', [["b1", '"seen by b1"']]]);
+    expect([entry(3).d, [...entry(3).except!.keys()].sort()]).toEqual(['"plain"', ["b2", "b3"]]);
+    // One payload per bot: the first bot's as the common one, the three others beside it.
+    expect(entry(4).except!.size).toBe(3);
+    for (const seq of [2, 3, 4]) expect(entry(seq).each).toBeNull();
+
+    // Two sessions of one bot with different payloads (no delivery makes these today): kept per session.
+    cohorts.send("E", ss, ss.map((s) => (s.id === "b0-0" ? '"odd"' : '"plain"')), 5);
+    expect(entry(5).each!.size).toBe(ss.length);
+
+    // A member that leaves takes its own views along; the rest replay from the cohort's ring.
+    cohorts.leave(members[4].s);
+    cohorts.send("F", ss.filter((s) => s !== members[4].s), ss.slice(0, -1).map(() => '"after"'), 6);
+    for (const m of members) {
+      expect(m.s.replayAfter(0)).toEqual(m.sent);
+      expect(m.sent.length).toBe(m === members[4] ? 5 : 6);
+    }
+    expect(members[4].s.replayAfter(0)[1]).toBe('{"op":0,"s":2,"t":"B","d":"seen by b1"}');
   });
 });

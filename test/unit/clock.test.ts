@@ -47,3 +47,17 @@ describe("the shared clock", () => {
     expect(() => c.advance(-1)).toThrow();
   });
 });
+
+describe("real-time timers", () => {
+  test("fired and cancelled timers leave the list; switching to virtual time fires only the pending ones", async () => {
+    const c = new SwitchableClock();
+    const fired: number[] = [];
+    const handles = Array.from({ length: 40 }, (_, i) => c.setTimeout(() => fired.push(i), i < 20 ? 1 : 60_000));
+    for (let i = 0; i < 40; i += 4) handles[i].cancel();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(fired.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i).filter((i) => i % 4 !== 0));
+    fired.length = 0;
+    c.advance(60_000);
+    expect(fired).toEqual(Array.from({ length: 20 }, (_, i) => i + 20).filter((i) => i % 4 !== 0));
+  });
+});

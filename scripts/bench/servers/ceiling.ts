@@ -7,10 +7,18 @@
 //   /gateway (POST), or reads one message by id (GET: the authenticated point select).
 //   Answers and frames are padded to Parley's sizes for the same message.
 // - "raw": Bun.serve answering GET /users/@me with the bytes and headers Parley answers.
+// - "minimal": the least a message post takes in the same stack (issue 30's yardstick):
+//   Elysia, the bot token looked up in a Map, the body checked by a compiled TypeBox
+//   schema, one prepared INSERT in a transaction (WAL, synchronous NORMAL), one publish
+//   of the frame to every socket on /gateway, and the message as the JSON answer,
+//   unpadded.
 //   bun servers/ceiling.ts app <answerBytes> <frameBytes>
 //   bun servers/ceiling.ts raw <file holding {body, headers}>
+//   bun servers/ceiling.ts minimal
 import { Database } from "bun:sqlite";
 import { Elysia, t } from "elysia";
+import { Type } from "@sinclair/typebox";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,10 +37,7 @@ function rawServer(file: string) {
 }
 
 function appServer(answerBytes: number, frameBytes: number) {
-  const db = new Database(join(dir, "ceiling.db"), { create: true, strict: true });
-  db.exec("PRAGMA busy_timeout = 5000");
-  db.exec("PRAGMA journal_mode = WAL");
-  db.exec("PRAGMA synchronous = NORMAL");
+  const db = walDatabase();
   db.exec("CREATE TABLE bots (id TEXT PRIMARY KEY, version INTEGER NOT NULL, token_hash TEXT NOT NULL, username TEXT NOT NULL)");
   db.exec(
     "CREATE TABLE messages (id TEXT PRIMARY KEY, channel_id TEXT NOT NULL, author_id TEXT NOT NULL, content TEXT NOT NULL, nonce TEXT, created_at INTEGER NOT NULL) WITHOUT ROWID",
@@ -119,7 +124,28 @@ function appServer(answerBytes: number, frameBytes: number) {
       }
       return padded(messageObject(m, bot), answerBytes);
     });
-  server = Bun.serve({
+  server = serveWithGateway(app);
+  const channels = Array.from({ length: 50 }, (_, i) => String(1_400_000_000_000_000_100n + BigInt(i)));
+  const messages = channels.map((c) => {
+    const id = Bun.randomUUIDv7();
+    insert.run(id, c, botId, "the quick brown fox jumps over the lazy dog, message 1", null, Date.now());
+    return id;
+  });
+  console.log(JSON.stringify({ port: server.port, token, channels, messages }));
+}
+
+/** A file-backed SQLite database as Parley opens its own: WAL, synchronous NORMAL. */
+function walDatabase(): Database {
+  const db = new Database(join(dir, "ceiling.db"), { create: true, strict: true });
+  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
+  return db;
+}
+
+/** A server with the app's routes and a /gateway whose sockets all join one topic. */
+function serveWithGateway(app: { fetch(req: Request): Response | Promise<Response> }): ReturnType<typeof Bun.serve> {
+  return Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
     fetch(req, srv) {
@@ -133,14 +159,66 @@ function appServer(answerBytes: number, frameBytes: number) {
       message() {},
     },
   });
-  const channels = Array.from({ length: 50 }, (_, i) => String(1_400_000_000_000_000_100n + BigInt(i)));
-  const messages = channels.map((c) => {
+}
+
+function minimalServer() {
+  const db = walDatabase();
+  db.exec("CREATE TABLE messages (id TEXT PRIMARY KEY, channel_id TEXT NOT NULL, author_id TEXT NOT NULL, content TEXT NOT NULL, nonce TEXT, created_at INTEGER NOT NULL) WITHOUT ROWID");
+  const insert = db.query("INSERT INTO messages (id, channel_id, author_id, content, nonce, created_at) VALUES (?, ?, ?, ?, ?, ?)");
+  const insertTx = db.transaction((r: [string, string, string, string, string | null, number]) => insert.run(...r));
+  const bot = { id: "1400000000000000001", username: "MinimalBot" };
+  const token = `${Buffer.from(bot.id).toString("base64").replace(/=+$/, "")}.MQ.${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url")}`;
+  const bots = new Map([[`Bot ${token}`, bot]]);
+  const body = TypeCompiler.Compile(
+    Type.Object({
+      content: Type.String({ maxLength: 2000 }),
+      nonce: Type.Optional(Type.Union([Type.String({ maxLength: 25 }), Type.Integer()])),
+      tts: Type.Optional(Type.Boolean()),
+    }),
+  );
+  let seq = 0;
+  let server: ReturnType<typeof Bun.serve> | null = null;
+  const app = new Elysia().post("/api/v10/channels/:channel_id/messages", ({ params, body: b, request, set }) => {
+    const author = bots.get(request.headers.get("authorization") ?? "");
+    if (!author) {
+      set.status = 401;
+      return { message: "401: Unauthorized", code: 0 };
+    }
+    if (!body.Check(b)) {
+      set.status = 400;
+      return { message: "Invalid Form Body", code: 50035 };
+    }
     const id = Bun.randomUUIDv7();
-    insert.run(id, c, botId, "the quick brown fox jumps over the lazy dog, message 1", null, Date.now());
-    return id;
+    const nonce = b.nonce === undefined ? null : String(b.nonce);
+    const now = Date.now();
+    insertTx([id, params.channel_id, author.id, b.content, nonce, now]);
+    const m = {
+      id,
+      type: 0,
+      channel_id: params.channel_id,
+      author: { id: author.id, username: author.username, global_name: null, discriminator: "0", avatar: null, bot: true },
+      content: b.content,
+      timestamp: new Date(now).toISOString(),
+      edited_timestamp: null,
+      tts: false,
+      mention_everyone: false,
+      mentions: [],
+      mention_roles: [],
+      attachments: [],
+      embeds: [],
+      components: [],
+      pinned: false,
+      flags: 0,
+      ...(nonce !== null ? { nonce } : {}),
+    };
+    server!.publish("all", `{"op":0,"s":${++seq},"t":"MESSAGE_CREATE","d":${JSON.stringify(m)}}`);
+    return m;
   });
-  console.log(JSON.stringify({ port: server.port, token, channels, messages }));
+  server = serveWithGateway(app);
+  const channels = Array.from({ length: 50 }, (_, i) => String(1_400_000_000_000_000_100n + BigInt(i)));
+  console.log(JSON.stringify({ port: server.port, token, channels, messages: [] }));
 }
 
 if (mode === "raw") rawServer(process.argv[3]);
+else if (mode === "minimal") minimalServer();
 else appServer(Number(process.argv[3] ?? 0), Number(process.argv[4] ?? 0));

@@ -1,6 +1,6 @@
 // Child process of scripts/bench/growth.ts: Parley on a file-backed store holding big
-// worlds, built with bulk SQL through the core's bench-only helper (src/core/bulk.ts)
-// so they take seconds:
+// worlds, built with bulk SQL through the bench's own helper (bulk.ts, over the store
+// the app exposes to tools) so they take seconds:
 // - server "Big": a channel with 1,000,000 messages and one with 100; 10,000 members;
 // - server "Mid": 1,000 members;
 // - bot "Wide" in 100 small servers, bot "Narrow" in 10;
@@ -8,7 +8,7 @@
 // - application "Commander" for the bulk command overwrite.
 // Prints one JSON line with the ids and tokens, then serves until killed.
 import { tempParley } from "./temp";
-import { BulkSeed } from "../../../src/core/bulk";
+import { BulkSeed } from "./bulk";
 
 const MESSAGES = Number(process.argv[2] ?? 1_000_000);
 const p = tempParley("parley-growth-");

@@ -1,12 +1,13 @@
 /**
  * Big worlds for the benches of how cost grows (scripts/bench/growth.ts), written with
  * bulk SQL in one transaction each so that a million messages take seconds, not the
- * hours a million posts would. Bench-only: nothing in Parley calls this. The rows are
- * what the core itself would write (UUIDv7 ids in time order, the columns' defaults),
- * so every read path sees an ordinary world, only a large one.
+ * hours a million posts would. Bench-only, so it lives here and reaches the database
+ * the way tools do, through `Parley.store`. The rows are what the core itself would
+ * write (UUIDv7 ids in time order, the columns' defaults), so every read path sees an
+ * ordinary world, only a large one.
  */
-import type { Store } from "../store/db";
-import type { Clock } from "./clock";
+import type { Store } from "../../../src/store/db";
+import type { Clock } from "../../../src/core/clock";
 
 export class BulkSeed {
   constructor(
