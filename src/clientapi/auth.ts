@@ -54,7 +54,7 @@ export function authRoutes(p: ClientContext) {
     .post(
       "/auth/signout",
       person(p, ({ me, session }) => {
-        p.core.sessions.end(me.id, session.id);
+        p.core.sessions.end(me.id, session.id, "signed_out");
       }),
     )
     .get(

@@ -10,7 +10,7 @@
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import type { ClientContext } from "./context";
 import type { Core } from "../core";
-import type { DomainEvent } from "../core/events";
+import type { DomainEvent, SessionEndReason } from "../core/events";
 import { meView } from "./views";
 import { LiveDispatcher, type LiveDelivery } from "./live-events";
 import { eventFrame, Streams, type LiveConn, type Stream } from "./live-streams";
@@ -21,7 +21,7 @@ export const HELLO_DEADLINE_MS = 10_000;
 export const IDLE_TIMEOUT_MS = 75_000;
 const MAX_FRAME = 4096;
 
-/** Close codes (docs/people-api.md); 4001 also when the connection's session ends. */
+/** Close codes (docs/people-api.md); 4001 also when the connection's session ends, the reason saying why. */
 export const LIVE_CLOSE = { NOT_AUTHENTICATED: 4001, BAD_FRAME: 4002, TIMEOUT: 4003, RESET: 4004 } as const;
 
 export interface LiveSocketData {
@@ -196,17 +196,20 @@ class LiveConnections {
   /** Fan an event out: each person in its audience who has a stream gets it, numbered. */
   onEvent(e: DomainEvent): void {
     if (e.type === "world.reset") this.closeAll(LIVE_CLOSE.RESET, "World reset");
-    if (e.type === "person.sessions_ended") return this.sessionsEnded(e.sessionIds);
+    if (e.type === "person.sessions_ended") return this.sessionsEnded(e.sessionIds, e.reason);
     this.dispatcher.observe(e);
     if (this.streams.size === 0) return; // nobody listening: no reads, no serialization
     this.follow(e);
     for (const d of this.dispatcher.deliveriesFor(e)) this.deliver(d);
   }
 
-  /** Sessions ended (in this process or another): their connections close as a bad hello would. */
-  private sessionsEnded(ids: string[]): void {
+  /**
+   * Sessions ended (in this process or another): their connections close as a bad hello
+   * would, the reason naming why (a SessionEndReason), for the client to tell the person.
+   */
+  private sessionsEnded(ids: string[], reason: SessionEndReason): void {
     const ended = new Set(ids);
-    for (const c of [...this.conns]) if (c.sessionId !== null && ended.has(c.sessionId)) this.close(c, LIVE_CLOSE.NOT_AUTHENTICATED, "Session ended");
+    for (const c of [...this.conns]) if (c.sessionId !== null && ended.has(c.sessionId)) this.close(c, LIVE_CLOSE.NOT_AUTHENTICATED, reason);
   }
 
   /**

@@ -53,13 +53,13 @@ export function sessionRoutes(p: ClientContext) {
     .delete(
       "/users/@me/sessions",
       person(p, ({ me }) => {
-        sessions.endAll(me.id);
+        sessions.endAll(me.id, "signed_out_everywhere");
       }),
     )
     .delete(
       "/users/@me/sessions/:session_id",
       person(p, ({ me, params }) => {
-        sessions.end(me.id, pathId(params.session_id, "session"));
+        sessions.end(me.id, pathId(params.session_id, "session"), "revoked");
       }),
     )
     .post(

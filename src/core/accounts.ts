@@ -43,7 +43,7 @@ export class Accounts {
     return this.d.store.write(() => {
       const u = this.person(userId, "disabled; disable a bot's application instead");
       if (!!u.disabled_at !== disabled) this.d.store.db.query("UPDATE users SET disabled_at = ? WHERE id = ?").run(disabled ? this.d.clock.now() : null, userId);
-      if (disabled) this.users.sessions.endAll(userId);
+      if (disabled) this.users.sessions.endAll(userId, "disabled");
       return this.users.require(userId);
     });
   }
@@ -61,9 +61,10 @@ export class Accounts {
       this.refuseOwner(u.id, u.username);
       const servers = this.guilds.guildIdsOf(userId);
       for (const gid of servers) this.guilds.removeMember(gid, userId);
-      // A removed device signs out the session that holds it; then every other session ends.
+      // Every session ends first, so each says the account was deleted (a removed
+      // device would otherwise end the session holding it as a device's removal).
+      this.users.sessions.endAll(userId, "deleted");
       for (const dev of this.devices.current(userId)) this.devices.remove(userId, dev.id);
-      this.users.sessions.endAll(userId);
       // A name nobody can take (usernames have no "-"); the old one is free again.
       this.d.store.db
         .query("UPDATE users SET username = ?, global_name = ?, avatar = NULL, password_hash = NULL, is_admin = 0, presence = 'offline', deleted_at = ? WHERE id = ?")

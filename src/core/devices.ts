@@ -102,15 +102,16 @@ export class Devices {
    * Remove one of one's own current devices: nothing is sealed for it any more, its sends
    * are refused (People.send), and the sign-in session holding it ends, so a lost browser
    * is signed out too. Removing the device of the session one acts from keeps that
-   * session. The ended session's live connections close like any ended session's.
+   * session. The ended session's live connections close like any ended session's, after
+   * the removal's event: the removed browser hears of it, then is closed saying why.
    */
   remove(userId: string, deviceId: string, by: SessionRow | null = null): DeviceRow {
     return this.d.store.write(() => {
       const row = this.own(userId, deviceId);
       const at = this.d.clock.now();
       this.db.query("UPDATE devices SET removed_at = ? WHERE id = ?").run(at, deviceId);
-      if (row.session_hash && row.session_hash !== by?.token_hash) this.users.sessions.endByTokenHash(userId, row.session_hash);
       this.d.store.emit({ type: "device.removed", deviceId, userId });
+      if (row.session_hash && row.session_hash !== by?.token_hash) this.users.sessions.endByTokenHash(userId, row.session_hash);
       return { ...row, removed_at: at };
     });
   }

@@ -47,11 +47,31 @@ export type DomainEvent =
   | { type: "application.intents_changed"; applicationId: string }
   | { type: "application.deleted"; applicationId: string; botUserId: string }
   | { type: "application.disabled"; applicationId: string }
-  /** People's sessions ended (sign-out, revoke, expiry, password change or reset, a disabled or deleted account): their live connections close. */
-  | { type: "person.sessions_ended"; userId: string; sessionIds: string[] }
+  /** People's sessions ended: their live connections close, saying why. */
+  | { type: "person.sessions_ended"; userId: string; sessionIds: string[]; reason: SessionEndReason }
   | { type: "world.reset" };
 
 export type EventType = DomainEvent["type"];
+
+/**
+ * Why a person's sessions ended, as the live connection's close frame says it
+ * (docs/people-api.md "Close codes"), so a client can tell the person: they signed out
+ * (here, or everywhere), revoked it from another session, changed their password (the
+ * other sessions), removed the device the session held; it expired; the operator reset
+ * their password, disabled or deleted their account.
+ */
+export const SESSION_END_REASONS = [
+  "signed_out",
+  "signed_out_everywhere",
+  "revoked",
+  "password_changed",
+  "device_removed",
+  "expired",
+  "password_reset",
+  "disabled",
+  "deleted",
+] as const;
+export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
 
 type Handler = (e: DomainEvent) => void;
 

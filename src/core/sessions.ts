@@ -6,14 +6,16 @@
  * A session ends when it has not been used for the idle limit, at the absolute limit
  * however much it is used (both from the config, on the one clock, so a harness clock
  * moved 400 days ends it), and when the person or the operator ends it: sign-out, revoke,
- * sign out everywhere, a password change or reset, a disabled or deleted account. Every
- * ending is a `person.sessions_ended` event, so the session's live connections close,
+ * sign out everywhere, a password change or reset, a removed device, a disabled or deleted
+ * account. Every ending is a `person.sessions_ended` event naming why (events.ts
+ * SessionEndReason), so the session's live connections close and say why,
  * whichever process ended it: an operator's command beside the server relays its events
  * to the server's bus (store/relay.ts). An expired session is ended when it is next
  * presented.
  */
 import type { CoreDeps } from "./deps";
 import type { UserRow } from "./types";
+import type { SessionEndReason } from "./events";
 import { DomainError } from "./errors";
 import { randomSecret, sha256Hex } from "./crypto";
 import { statement } from "./statement";
@@ -119,27 +121,27 @@ export class Sessions {
   }
 
   /** End one of the person's sessions (sign-out, revoke); another person's is unknown. */
-  end(userId: string, sessionId: string): void {
+  end(userId: string, sessionId: string, reason: "signed_out" | "revoked"): void {
     this.d.store.write(() => {
       const s = this.byId().get(sessionId) as SessionRow | null;
       if (!s || s.user_id !== userId) throw DomainError.notFound("session");
-      this.endIds(userId, [s.id]);
+      this.endIds(userId, [s.id], reason);
     });
   }
 
   /** End every session of the person but `except` (sign out everywhere, password change and reset, a disabled or deleted account). */
-  endAll(userId: string, except: string | null = null): void {
+  endAll(userId: string, reason: SessionEndReason, except: string | null = null): void {
     this.d.store.write(() => {
       const ids = (this.db.query("SELECT id FROM person_sessions WHERE user_id = ? AND id IS NOT ?").all(userId, except) as { id: string }[]).map((r) => r.id);
-      this.endIds(userId, ids);
+      this.endIds(userId, ids, reason);
     });
   }
 
-  /** End the person's session whose token has this digest, if it is still open (a removed device's browser). */
+  /** End the person's session whose token has this digest, if it is still open: the browser whose device was removed. */
   endByTokenHash(userId: string, tokenHash: string): void {
     this.d.store.write(() => {
       const s = this.byHash().get(tokenHash) as SessionRow | null;
-      if (s && s.user_id === userId) this.endIds(userId, [s.id]);
+      if (s && s.user_id === userId) this.endIds(userId, [s.id], "device_removed");
     });
   }
 
@@ -147,7 +149,7 @@ export class Sessions {
   private used(s: SessionRow): SessionRow | null {
     const now = this.d.clock.now();
     if (now >= this.expiresAt(s)) {
-      this.d.store.write(() => this.endIds(s.user_id, [s.id]));
+      this.d.store.write(() => this.endIds(s.user_id, [s.id], "expired"));
       return null;
     }
     if (now - s.last_used_at < this.touchMs) return s;
@@ -159,14 +161,14 @@ export class Sessions {
     const now = this.d.clock.now();
     const all = this.db.query("SELECT * FROM person_sessions WHERE user_id = ?").all(userId) as SessionRow[];
     const expired = all.filter((s) => now >= this.expiresAt(s)).map((s) => s.id);
-    if (expired.length) this.d.store.write(() => this.endIds(userId, expired));
+    if (expired.length) this.d.store.write(() => this.endIds(userId, expired, "expired"));
   }
 
   /** Inside a write: the sessions go, and their ending is published after the commit, to this process and the server beside it. */
-  private endIds(userId: string, ids: string[]): void {
+  private endIds(userId: string, ids: string[], reason: SessionEndReason): void {
     if (!ids.length) return;
     const del = this.db.query("DELETE FROM person_sessions WHERE id = ?");
     for (const id of ids) del.run(id);
-    this.d.store.emit({ type: "person.sessions_ended", userId, sessionIds: ids });
+    this.d.store.emit({ type: "person.sessions_ended", userId, sessionIds: ids, reason });
   }
 }

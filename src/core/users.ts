@@ -145,7 +145,7 @@ export class Users {
     const hash = await this.preparePassword(u.username, password);
     this.d.store.write(() => {
       this.d.store.db.query("UPDATE users SET password_hash = ? WHERE id = ? AND kind = 'person'").run(hash, userId);
-      this.sessions.endAll(userId);
+      this.sessions.endAll(userId, "password_reset");
     });
   }
 
@@ -168,7 +168,7 @@ export class Users {
       // Only if the hash is still the one checked: a concurrent change or reset wins.
       const changed = this.d.store.db.query("UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?").run(hash, userId, u.password_hash);
       if (changed.changes !== 1) throw DomainError.invalid("current_password", "Password does not match", "PASSWORD_DOES_NOT_MATCH");
-      this.sessions.endAll(userId, sessionId);
+      this.sessions.endAll(userId, "password_changed", sessionId);
     });
   }
 

@@ -118,11 +118,17 @@ export function deviceReady(): Promise<OwnDevice> {
  */
 export function deviceRemoved(id: string): void {
   const d = device.value;
-  if (d.state !== "ready" || d.own.id !== id || !me.value) return;
+  if (d.state !== "ready" || d.own.id !== id) return;
+  retireDevice(RETIRED);
+  showNotice(RETIRED);
+}
+
+/** This browser's device was removed and its session ended with it (the live connection said so): it stops as above, `why` saying so. */
+export function retireDevice(why: string): void {
+  if (!me.value) return;
   retired = me.value.id;
   pending = null;
-  device.value = { state: "failed", error: RETIRED };
-  showNotice(RETIRED);
+  device.value = { state: "failed", error: why };
 }
 
 /** Set up the device whenever someone is signed in; forget it (not its keys) on sign-out. */

@@ -2,12 +2,15 @@
  * The client side of the live connection: hello with the session token in the first
  * frame, a ping every 25 s, and on a dropped connection a reconnect that resumes from
  * the last event seen. When the server cannot resume (ready with resumed false), the
- * client reads everything afresh.
+ * client reads everything afresh. When the session ends (4001), it stops and tells the
+ * person why, as the close frame's reason says.
  */
 import { storedToken } from "./api";
+import { retireDevice } from "./device";
 import { applyEvent } from "./events";
 import { loadAll } from "./load";
 import { liveState, me, showNotice } from "./state";
+import { sessionEndedMessage } from "./session-ended";
 import type { Me } from "./types";
 
 const PING_MS = 25_000;
@@ -61,11 +64,19 @@ export class LiveClient {
       this.ws = null;
       if (this.ping) clearInterval(this.ping);
       liveState.value = "offline";
-      if (ev.code === 4001) return void showNotice("Your session has ended. Sign in again.");
+      if (ev.code === 4001) return this.ended(ev.reason);
       if (this.stopped) return;
       const wait = BACKOFF_MS[Math.min(this.attempts++, BACKOFF_MS.length - 1)];
       setTimeout(() => this.connect(), wait);
     };
+  }
+
+  /** The session ended (or the hello was refused): no reconnecting with this token; the person is told why. */
+  private ended(reason: string): void {
+    liveState.value = "ended";
+    const why = sessionEndedMessage(reason);
+    if (reason === "device_removed") retireDevice(why);
+    showNotice(why);
   }
 
   private frame(f: Frame): void {

@@ -42,7 +42,8 @@ export const route = signal<Route>({ guild: "", channel: null });
 export const interactions = signal<Record<string, PendingInteraction>>({});
 /** Ephemeral messages the person dismissed. */
 export const dismissed = signal<ReadonlySet<string>>(new Set());
-export const liveState = signal<"connecting" | "online" | "offline">("connecting");
+/** "ended": the session ended (live.ts), so there is no reconnecting. */
+export const liveState = signal<"connecting" | "online" | "offline" | "ended">("connecting");
 /** A short message for the person (failed sends and the like), shown in a status line. */
 export const notice = signal<string | null>(null);
 

@@ -101,10 +101,14 @@ describe("a second device", () => {
       expect(await message(bob.page, /^Alice sent before the second device$/).count()).toBe(1);
 
       // bob removes the second device from the first: it stops (no new keys behind his back),
-      // and new messages are no longer sealed for it.
+      // new messages are no longer sealed for it, and it is signed out, told why.
       const [, second] = await devicesOf(s, "bob", 2);
       await bob.page.getByRole("button", { name: `Remove ${second.name}` }).click();
-      await bob2.page.getByRole("status").filter({ hasText: "This browser's device was removed from your account." }).waitFor();
+      const told = "This browser's device was removed from your account. Sign in again to set up a new one.";
+      const status = bob2.page.getByRole("status").filter({ hasText: told });
+      await status.waitFor();
+      // Signed out, so not "Reconnecting…" either.
+      expect(await status.textContent()).toBe(told);
       expect(await bob2.page.getByRole("textbox", { name: "Message @Alice" }).isDisabled()).toBe(true);
       expect((await devicesOf(s, "bob", 1))[0].id).not.toBe(second.id);
     } finally {

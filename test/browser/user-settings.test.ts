@@ -3,11 +3,13 @@
  * the person's panel, with a section navigation; its Account section changes the
  * password (the current one first; other sessions end) and lists the sessions, each
  * with what signed in and when it was last used, "Revoke <label>", this one marked, and
- * "Sign out everywhere". A revoked browser's live connection closes at once.
+ * "Sign out everywhere". A browser signed out so closes its live connection at once and
+ * says why: revoked, or the password changed.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { count, launch, PASSWORD, serve, signIn, type Served } from "./support";
+import { count, launch, PASSWORD, serve, signIn, type Person, type Served } from "./support";
+import { liveConnections } from "../http/live-client";
 
 let browser: Browser;
 let s: Served;
@@ -38,6 +40,7 @@ async function seededSessionWorks(): Promise<boolean> {
 test("Account: revoke another browser, change the password, sign out everywhere", async () => {
   const here = await signIn(browser, s.base, "alice");
   const there = await signIn(browser, s.base, "alice");
+  let third: Person | null = null;
   try {
     const page = here.page;
     const dialog = await openUserSettings(page);
@@ -56,7 +59,11 @@ test("Account: revoke another browser, change the password, sign out everywhere"
     const other = sessions.filter({ hasText: "Chromium on Linux" }).filter({ hasNotText: "This session" });
     await other.getByRole("button", { name: "Revoke Chromium on Linux" }).click();
     await count(sessions, 2);
-    await there.page.getByRole("status").filter({ hasText: "Your session has ended" }).waitFor();
+    await there.page.getByRole("status").filter({ hasText: "This session was revoked from another of your sessions." }).waitFor();
+
+    // A third browser, connected (with this one) before the password changes.
+    third = await signIn(browser, s.base, "alice");
+    await liveConnections(s.p, 2);
 
     // A wrong current password is refused beside its field; the right one ends the other sessions.
     const form = account.getByRole("form", { name: "Change password" });
@@ -70,6 +77,7 @@ test("Account: revoke another browser, change the password, sign out everywhere"
     await form.getByRole("status").filter({ hasText: "Password changed" }).waitFor();
     expect(await seededSessionWorks()).toBe(false);
     await count(sessions, 1);
+    await third.page.getByRole("status").filter({ hasText: "Your password was changed, which signed out your other sessions." }).waitFor();
 
     await account.getByRole("button", { name: "Sign out everywhere" }).click();
     await page.getByRole("textbox", { name: "Username" }).waitFor();
@@ -77,5 +85,6 @@ test("Account: revoke another browser, change the password, sign out everywhere"
   } finally {
     await here.context.close();
     await there.context.close();
+    await third?.context.close();
   }
 }, 60_000);

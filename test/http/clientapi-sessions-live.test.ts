@@ -1,9 +1,10 @@
 /**
  * Every live connection of a person's session closes (4001) when the session ends
  * (docs/security.md, Finding 6): sign-out, revoke, sign out everywhere, a password
- * change (the other sessions), expiry, and, from the operator's command in another
- * process, a password reset, a disabled or a deleted account. The other sessions'
- * connections stay.
+ * change (the other sessions), expiry, a removed device, and, from the operator's
+ * command in another process, a password reset, a disabled or a deleted account. The
+ * close frame's reason says which, so a client can tell the person why. The other
+ * sessions' connections stay.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -57,8 +58,9 @@ async function cli(...argv: string[]): Promise<void> {
   await new Promise((r) => setImmediate(r));
 }
 
-async function closedAsEnded(c: LiveConn): Promise<void> {
-  expect((await c.closed).code).toBe(4001);
+/** Closed as an ended session is, the reason naming why it ended. */
+async function closedAsEnded(c: LiveConn, why: string): Promise<void> {
+  expect(await c.closed).toEqual({ code: 4001, reason: why });
 }
 
 async function stillOpen(c: LiveConn): Promise<void> {
@@ -75,8 +77,8 @@ describe("the person ends a session", () => {
     const a2 = await live(here);
     const b = await live(there);
     expect((await client(p, "POST", "/auth/signout", here)).status).toBe(204);
-    await closedAsEnded(a);
-    await closedAsEnded(a2);
+    await closedAsEnded(a, "signed_out");
+    await closedAsEnded(a2, "signed_out");
     await stillOpen(b);
   });
 
@@ -87,7 +89,7 @@ describe("the person ends a session", () => {
     const b = await live(there);
     const other = (await client(p, "GET", "/users/@me/sessions", here)).body.find((s: any) => !s.current);
     expect((await client(p, "DELETE", `/users/@me/sessions/${other.id}`, here)).status).toBe(204);
-    await closedAsEnded(b);
+    await closedAsEnded(b, "revoked");
   });
 
   test("sign out everywhere closes every connection of the person, and nobody else's", async () => {
@@ -97,8 +99,8 @@ describe("the person ends a session", () => {
     const a2 = await live(here);
     const bob = await live(await signIn("bob"));
     expect((await client(p, "DELETE", "/users/@me/sessions", here)).status).toBe(204);
-    await closedAsEnded(a);
-    await closedAsEnded(a2);
+    await closedAsEnded(a, "signed_out_everywhere");
+    await closedAsEnded(a2, "signed_out_everywhere");
     await stillOpen(bob);
   });
 
@@ -109,11 +111,11 @@ describe("the person ends a session", () => {
     const theirs = await live(await signIn("alice"));
     const r = await client(p, "POST", "/users/@me/password", here, { current_password: PASSWORD, new_password: "a brand new secret phrase" });
     expect(r.status).toBe(204);
-    await closedAsEnded(theirs);
+    await closedAsEnded(theirs, "password_changed");
     await stillOpen(mine);
   });
 
-  test("removing a device signs its browser out: that session's connections close, the remover's stay", async () => {
+  test("removing a device signs its browser out: it hears of the removal, then its connections close saying why; the remover's stay", async () => {
     start();
     const laptop = await signIn("alice");
     const phone = await signIn("alice");
@@ -123,7 +125,10 @@ describe("the person ends a session", () => {
     const device = await client(p, "POST", "/users/@me/devices", phone, { name: "Phone", keys });
     expect(device.status).toBe(200);
     expect((await client(p, "DELETE", `/users/@me/devices/${device.body.id}`, laptop)).status).toBe(204);
-    await closedAsEnded(theirs);
+    await closedAsEnded(theirs, "device_removed");
+    // The removal came first: its event is the last frame before the close.
+    expect(theirs.frames.at(-1)).toMatchObject({ op: "event", type: "device.removed", data: { id: device.body.id } });
+    expect((await mine.event("device.removed")).data.id).toBe(device.body.id);
     await stillOpen(mine);
   });
 
@@ -138,7 +143,7 @@ describe("the person ends a session", () => {
     }
     p.clock.advance(60_000);
     c.send({ op: "ping" });
-    await closedAsEnded(c);
+    await closedAsEnded(c, "expired");
   });
 });
 
@@ -148,7 +153,7 @@ describe("the operator ends sessions from another process", () => {
     const a = await live(await signIn("alice"));
     const bob = await live(await signIn("bob"));
     await cli("user", "password", "alice", "--password", "a brand new secret phrase");
-    await closedAsEnded(a);
+    await closedAsEnded(a, "password_reset");
     await stillOpen(bob);
   });
 
@@ -157,7 +162,7 @@ describe("the operator ends sessions from another process", () => {
     const token = await signIn("alice");
     const a = await live(token);
     await cli("user", "disable", "alice");
-    await closedAsEnded(a);
+    await closedAsEnded(a, "disabled");
     expect((await client(p, "GET", "/users/@me", token)).status).toBe(401);
     const refused = await client(p, "POST", "/auth/signin", null, { username: "alice", password: PASSWORD });
     expect([refused.status, refused.body.code]).toEqual([401, 0]);
@@ -176,8 +181,9 @@ describe("the operator ends sessions from another process", () => {
     const b = await live(phone);
     const alice = await live(await signIn("alice"));
     await cli("user", "delete", "bob");
-    await closedAsEnded(a);
-    await closedAsEnded(b);
+    // The phone's session held a device, and it too ends as the account's deletion, not the device's removal.
+    await closedAsEnded(a, "deleted");
+    await closedAsEnded(b, "deleted");
     await stillOpen(alice);
     expect((await client(p, "GET", "/users/@me", laptop)).status).toBe(401);
     expect(p.core.sessions.list(bobId)).toEqual([]);
