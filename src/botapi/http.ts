@@ -175,7 +175,15 @@ class Exchange implements Req {
   info(): RequestInfo {
     if (!this.hookView) {
       const ex = this;
-      this.hookView = { method: this.def.method, template: this.def.path, params: this.params, appId: null, botUserId: null, body: () => ex.parsed };
+      this.hookView = {
+        method: this.def.method,
+        template: this.def.path,
+        params: this.params,
+        appId: null,
+        botUserId: null,
+        body: () => ex.parsed,
+        read: () => ex.json().catch(() => undefined),
+      };
     }
     if (this.bot) {
       this.hookView.appId = this.bot.app.id;

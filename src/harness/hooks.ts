@@ -13,6 +13,8 @@ export interface HookRequest {
   /** The authenticated application (internal id); null on token-less routes. */
   appId: string | null;
   body(): unknown;
+  /** Read and parse the body now (undefined when it cannot be), for an answer given instead of the route. */
+  read?(): Promise<unknown>;
 }
 
 /** A bot API answer as the harness's hooks see it (botapi/hooks.ts Answer). */

@@ -15,7 +15,7 @@ interface RestEntry {
   kind: "rest";
   method: string;
   route: string;
-  /** The route with its parameters filled in, for the text form. */
+  /** The route with its parameters filled in (tokens in it masked when shown). */
   path: string;
   status: number;
   request: unknown;
@@ -65,7 +65,8 @@ export class Transcripts {
     answered: (r: HookRequest, a: HookAnswer) => {
       const app = this.appOf(r);
       if (!app) return;
-      const path = r.template.replace(/\{(\w+)\}/g, (all, name: string) => r.params?.[name] ?? all);
+      // Interaction and webhook tokens in the path are credentials: masked like any "token" field.
+      const path = r.template.replace(/\{(\w+)\}/g, (all, name: string) => (name.endsWith("token") ? "[masked]" : (r.params?.[name] ?? all)));
       this.add(app, { cursor: 0, at: this.clock.now(), kind: "rest", method: r.method, route: r.template, path, status: a.status, request: r.body() ?? null, response: a.body ?? null });
     },
   };
@@ -160,7 +161,7 @@ function parseFrame(frame: string): { op: unknown; t: unknown; s: unknown; d: un
 
 function shape(e: Entry): Record<string, unknown> {
   if (e.kind === "rest")
-    return { at: iso(e.at), kind: "rest", method: e.method, route: e.route, status: e.status, request: mask(e.request), response: mask(e.response) };
+    return { at: iso(e.at), kind: "rest", method: e.method, route: e.route, path: e.path, status: e.status, request: mask(e.request), response: mask(e.response) };
   return { at: iso(e.at), kind: "gateway", session_id: e.session_id, direction: e.direction, ...parseFrame(e.frame) };
 }
 
