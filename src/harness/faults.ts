@@ -174,7 +174,7 @@ export class Faults {
       if (a.route && !(a.concrete ? samePath(a.route, r) : matches(a.route, r))) continue;
       if (a.appId && a.appId !== appOf()) continue;
       if (a.body.kind === "latency") delay += a.body.ms;
-      else answer = this.answerFor(a.body, r);
+      else answer = { ...this.answerFor(a.body, r), fault: a.id };
       this.use(a);
     }
     // Real milliseconds: latency is what the bot waits for on the wire, not domain time.

@@ -22,6 +22,8 @@ export interface HookAnswer {
   status: number;
   body?: unknown;
   headers: Record<string, string>;
+  /** The armed fault that gave this answer instead of the route (faults.ts), for the transcript. */
+  fault?: string;
 }
 
 /** A gateway session as the harness's hooks see it (gateway/context.ts SessionRef). */

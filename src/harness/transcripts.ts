@@ -20,6 +20,8 @@ interface RestEntry {
   status: number;
   request: unknown;
   response: unknown;
+  /** The fault that answered instead of the route, if one did. */
+  fault?: string;
 }
 
 interface GatewayEntry {
@@ -67,7 +69,7 @@ export class Transcripts {
       if (!app) return;
       // Interaction and webhook tokens in the path are credentials: masked like any "token" field.
       const path = r.template.replace(/\{(\w+)\}/g, (all, name: string) => (name.endsWith("token") ? "[masked]" : (r.params?.[name] ?? all)));
-      this.add(app, { cursor: 0, at: this.clock.now(), kind: "rest", method: r.method, route: r.template, path, status: a.status, request: r.body() ?? null, response: a.body ?? null });
+      this.add(app, { cursor: 0, at: this.clock.now(), kind: "rest", method: r.method, route: r.template, path, status: a.status, request: r.body() ?? null, response: a.body ?? null, ...(a.fault ? { fault: a.fault } : {}) });
     },
   };
 
@@ -161,7 +163,17 @@ function parseFrame(frame: string): { op: unknown; t: unknown; s: unknown; d: un
 
 function shape(e: Entry): Record<string, unknown> {
   if (e.kind === "rest")
-    return { at: iso(e.at), kind: "rest", method: e.method, route: e.route, path: e.path, status: e.status, request: mask(e.request), response: mask(e.response) };
+    return {
+      at: iso(e.at),
+      kind: "rest",
+      method: e.method,
+      route: e.route,
+      path: e.path,
+      status: e.status,
+      request: mask(e.request),
+      response: mask(e.response),
+      ...(e.fault ? { fault: e.fault } : {}),
+    };
   return { at: iso(e.at), kind: "gateway", session_id: e.session_id, direction: e.direction, ...parseFrame(e.frame) };
 }
 
@@ -190,7 +202,7 @@ function line(e: Entry): string {
   if (e.kind === "rest") {
     const req = brief(mask(e.request));
     const res = brief(mask(e.response));
-    return `${iso(e.at)} rest    ${e.method} ${e.path} -> ${e.status}${req ? `  request ${req}` : ""}${res ? `  response ${res}` : ""}`;
+    return `${iso(e.at)} rest    ${e.method} ${e.path} -> ${e.status}${e.fault ? ` (fault ${e.fault})` : ""}${req ? `  request ${req}` : ""}${res ? `  response ${res}` : ""}`;
   }
   const f = parseFrame(e.frame);
   const arrow = e.direction === "in" ? "bot -> parley" : "parley -> bot";

@@ -57,17 +57,17 @@ test("gateway frames both ways in order, from HELLO on, with the bot token maske
   expect((await harness("GET", `/applications/${W.w.applications.PlainBot.id}/transcript`)).body.entries).toEqual([]);
 });
 
-test("REST entries: method, route template, concrete path, status, request and response, faults included (the request they answered is read all the same); `after` gives what is new", async () => {
+test("REST entries: method, route template, concrete path, status, request and response, faults included (the request they answered is read all the same, the fault named); `after` gives what is new", async () => {
   await connect();
   const { cursor } = await transcript();
-  await harness("POST", "/faults", { kind: "rest", route: "/channels/{channel_id}/messages", method: "POST", status: 500 });
+  const fault = (await harness("POST", "/faults", { kind: "rest", route: "/channels/{channel_id}/messages", method: "POST", status: 500 })).body.id;
   const body = { content: "hello from the bot" };
   expect((await call(p, "POST", `/channels/${general()}/messages`, { token: token(), body })).status).toBe(500);
   const sent = await call(p, "POST", `/channels/${general()}/messages`, { token: token(), body });
   const t = await transcript(cursor);
   const rest = t.entries.filter((e: any) => e.kind === "rest");
   expect(rest).toEqual([
-    { at: expect.any(String), kind: "rest", method: "POST", route: "/channels/{channel_id}/messages", path: `/channels/${general()}/messages`, status: 500, request: body, response: { code: 0, message: "500: Internal Server Error" } },
+    { at: expect.any(String), kind: "rest", method: "POST", route: "/channels/{channel_id}/messages", path: `/channels/${general()}/messages`, status: 500, request: body, response: { code: 0, message: "500: Internal Server Error" }, fault },
     { at: expect.any(String), kind: "rest", method: "POST", route: "/channels/{channel_id}/messages", path: `/channels/${general()}/messages`, status: 200, request: body, response: sent.body },
   ]);
   // The bot's own message reached it on the gateway too: the dispatch goes out at the
