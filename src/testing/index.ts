@@ -98,7 +98,12 @@ async function connect(server: StartedServer, opts: WorldOptions, mode: RunningP
     if (text) q.set("format", "text");
     return `/applications/${world.appId(app)}/transcript${q.size ? `?${q}` : ""}`;
   };
-  const transcript = (app: string, o: { after?: Cursor | string } = {}) => harness.call<{ entries: TranscriptEntry[]; cursor: string }>("GET", transcriptPath(app, o.after, false));
+  // A write is seen before its answer is transcribed: let requests in flight be answered first.
+  const settle = () => harness.call("POST", "/settle", { quiet_ms: 0, timeout_ms: 1000 });
+  const transcript = async (app: string, o: { after?: Cursor | string } = {}) => {
+    await settle();
+    return harness.call<{ entries: TranscriptEntry[]; cursor: string }>("GET", transcriptPath(app, o.after, false));
+  };
   const wait = waiters(ctx, messages);
   const interactions = interactionHelpers(ctx, wait.poll);
   const bots = new Bots(ctx);
@@ -129,19 +134,20 @@ async function connect(server: StartedServer, opts: WorldOptions, mode: RunningP
     cursor,
     faults: faultActions(harness, world),
     transcript,
-    transcriptText: (app, o = {}) => harness.text(transcriptPath(app, o.after, true)),
+    transcriptText: async (app, o = {}) => (await settle(), harness.text(transcriptPath(app, o.after, true))),
     async transcriptSnapshot(app, o = {}) {
       return snapshotText((await transcript(app, o)).entries, server.baseUrl, o);
     },
     async advance(ms, o = {}) {
-      if (!timers) return clock({ advance_ms: ms, zombie: o.zombie });
+      // A zombie jump: the bot was silent through it, so its timers stay where they are.
+      if (!timers || o.zombie) return clock({ advance_ms: ms, zombie: o.zombie });
       // The bot's timers move in steps with the server's, each step left to settle, so what
       // a timer starts (a heartbeat, a message) happens at about its own time.
       let now = "";
       const step = o.stepMs ?? 10_000;
       for (let left = ms; left > 0 || !now; left -= step) {
         const d = Math.min(step, Math.max(0, left));
-        now = await clock({ advance_ms: d, zombie: o.zombie });
+        now = await clock({ advance_ms: d });
         await moveTimers(timers, d);
         await harness.call("POST", "/settle", { quiet_ms: 3, timeout_ms: 2000 });
       }

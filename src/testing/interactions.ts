@@ -35,6 +35,8 @@ export function interactionHelpers(ctx: SdkContext, poll: Poll): InteractionHelp
   }
 
   async function result(id: string, delivered: boolean): Promise<InteractionResult> {
+    // The interaction's state commits before its callback is answered (and transcribed): let the answer land.
+    await ctx.harness.call("POST", "/settle", { quiet_ms: 0, timeout_ms: 1000 });
     const v = await view(id);
     const type = await callbackType(id);
     return { ...v, delivered, ephemeral: !!v.response && (v.response.flags & 64) !== 0, deferred: type !== null && DEFERRALS.has(type), callbackType: type };

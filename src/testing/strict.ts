@@ -12,6 +12,8 @@ import type { InteractionHelpers } from "./interactions.js";
 
 export async function strictViolations(ctx: SdkContext, interactions: InteractionHelpers): Promise<string[]> {
   if (!ctx.strict) return [];
+  // A write is seen before its answer is transcribed: let requests in flight be answered first.
+  await ctx.harness.call("POST", "/settle", { quiet_ms: 0, timeout_ms: 1000 });
   const out: string[] = [];
   for (const { id, what } of ctx.test.interactions) {
     const v = await interactions.view(id).catch(() => null);

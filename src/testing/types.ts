@@ -178,9 +178,9 @@ export interface RunningParley {
   transcriptSnapshot(app: string, opts?: { after?: Cursor | string; ids?: "keep" | "placeholders"; times?: boolean }): Promise<string>;
   /**
    * Move time by `ms`: the server's clock and, with fake timers (StartOptions.timers or
-   * useTimers), the bot's, in steps, each left to settle. Live sessions survive; `zombie`
-   * makes the jump silent (docs/harness.md "The clock and live sessions"). Answers the
-   * server's new time.
+   * useTimers), the bot's, in steps, each left to settle. Live sessions survive. `zombie`:
+   * the bot was silent through the jump, so only the server's clock moves and its deadlines
+   * fall due (docs/harness.md "The clock and live sessions"). Answers the server's new time.
    */
   advance(ms: number, opts?: { zombie?: boolean; stepMs?: number }): Promise<string>;
   /** The test's fake timers from now on (null: real timers again). */
