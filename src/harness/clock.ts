@@ -43,6 +43,7 @@ export function harnessClock(p: HarnessContext) {
       else p.clock.set(target);
       return { now: new Date(p.clock.now()).toISOString() };
     }))
+    .get("/clock", handler<Ctx>(() => ({ now: new Date(p.clock.now()).toISOString(), virtual: p.clock.virtual })))
     .post("/settle", handler<Ctx>(async ({ request }) => {
       const body = await readBody(request, SettleBody);
       return { settled: await p.activity.quiet(body.quiet_ms ?? 5, body.timeout_ms ?? 2000) };

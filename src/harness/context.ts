@@ -24,7 +24,7 @@ export interface HarnessContext {
   core: Core;
   flakes: Snowflakes;
   /** The switchable clock: virtual time on demand. */
-  clock: { now(): number; advance(ms: number): number; set(at: number): number };
+  clock: { now(): number; readonly virtual: boolean; advance(ms: number): number; set(at: number): number };
   gateway: HarnessGateway;
   /** Every dispatch frame sent to bots. */
   events: EventLog;

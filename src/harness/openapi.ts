@@ -29,6 +29,7 @@ export function harnessFragment(): ApiFragment {
       op("POST", "/reset", "Empty the world, every session and window; real time again"),
       op("POST", "/seed", "Create a world document in one transaction; answers its ids and tokens", { body: WorldSchema }),
       op("POST", "/clock", "Advance or set the virtual clock; live sessions survive the jump unless zombie is true", { body: ClockBody }),
+      op("GET", "/clock", "The server's time, and whether the clock is virtual"),
       op("POST", "/settle", "Wait until the bots are quiet: no request in flight, no frame received for quiet_ms", { body: SettleBody }),
       op("GET", "/cursor", "The event log's and the transcripts' cursors now, for reading only what comes next"),
       op("POST", "/applications/{application_id}/rotate", "Mint a new bot token"),

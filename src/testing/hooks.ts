@@ -40,10 +40,13 @@ export function parleyHooks(fw: TestHooks, parley: () => RunningParley | undefin
   }, HOOK_TIMEOUT_MS);
 
   // Rest parameters: a hook that declares a parameter is taken for one with a done callback.
+  // The report as of the file's last test, taken after each: the server may be stopped before the file's afterAll hooks.
+  let coverage = "";
   fw.afterEach(async (...args: unknown[]) => {
     const context = args[0];
     const p = parley();
     if (!p) return;
+    if (opts.coverage) coverage = await p.coverageReport();
     const violations = await p.strictViolations();
     if (opts.world !== undefined) await p.stopBots();
     if (violations.length) {
@@ -54,9 +57,8 @@ export function parleyHooks(fw: TestHooks, parley: () => RunningParley | undefin
   }, HOOK_TIMEOUT_MS);
 
   if (opts.coverage && fw.afterAll)
-    fw.afterAll(async () => {
-      const p = parley();
-      if (p) console.log(await p.coverageReport());
+    fw.afterAll(() => {
+      if (coverage) console.log(coverage);
     });
 
   /** `test` with the bots' transcripts appended to the error of a test that fails. */

@@ -144,12 +144,13 @@ async function connect(server: StartedServer, opts: WorldOptions, mode: RunningP
       // The bot's timers move in steps with the server's, each step left to settle, so what
       // a timer starts (a heartbeat, a message) happens at about its own time.
       let now = "";
-      const step = o.stepMs ?? 10_000;
+      // Ten seconds, or a hundredth of a long jump: a step moves every timer due in it, in order.
+      const step = o.stepMs ?? Math.max(10_000, Math.ceil(ms / 100));
       for (let left = ms; left > 0 || !now; left -= step) {
         const d = Math.min(step, Math.max(0, left));
         now = await clock({ advance_ms: d });
         await moveTimers(timers, d);
-        await harness.call("POST", "/settle", { quiet_ms: 3, timeout_ms: 2000 });
+        await harness.call("POST", "/settle", { quiet_ms: 2, timeout_ms: 2000 });
       }
       return now;
     },

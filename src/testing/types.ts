@@ -182,7 +182,7 @@ export interface RunningParley {
    * the bot was silent through the jump, so only the server's clock moves and its deadlines
    * fall due (docs/harness.md "The clock and live sessions"). Answers the server's new time.
    */
-  advance(ms: number, opts?: { zombie?: boolean; stepMs?: number }): Promise<string>;
+  advance(ms: number, opts?: { zombie?: boolean; /** with fake timers: how far each step goes (default 10 s, or a hundredth of a longer jump) */ stepMs?: number }): Promise<string>;
   /** The test's fake timers from now on (null: real timers again). */
   useTimers(timers: FakeTimers | null): void;
   /** Move the server's clock only (the bot's timers stay). */

@@ -31,17 +31,35 @@ def _is_transport(handle: asyncio.TimerHandle) -> bool:
 
 
 class BotClock:
-    """The bots' clock: real time plus what the test moved it by."""
+    """The bots' clock: their loops' time() (time.monotonic() plus what the test moved them by)
+    and, tied to it, their wall clock. Once anchored to the server's virtual clock, the wall
+    clock reads the server's time as of the anchor plus the bots' time since: a timer a bot
+    sets for 10:00 falls due when the server's clock, stepped with it, reads 10:00."""
 
     #: discord.py's functions are patched once per process; they read the clock installed last.
     current: Optional["BotClock"] = None
 
     def __init__(self) -> None:
         self.mono = 0.0  # seconds added to each loop's time()
-        self.wall = 0.0  # seconds added to discord.py's wall clock
+        self.anchor: Optional[tuple] = None  # (the server's time, the bots' time() then)
+
+    def bot_time(self) -> float:
+        return time.monotonic() + self.mono
 
     def now(self) -> datetime.datetime:
-        return datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=self.wall)
+        if self.anchor is not None:
+            return self.anchor[0] + datetime.timedelta(seconds=self.bot_time() - self.anchor[1])
+        return datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=self.mono)
+
+    def anchor_at(self, server_now: datetime.datetime) -> None:
+        self.anchor = (server_now, self.bot_time())
+
+    def server_time(self, loop_time: float) -> datetime.datetime:
+        """The server's time that a moment of the bots' time() stands for (anchored)."""
+        return self.anchor[0] + datetime.timedelta(seconds=loop_time - self.anchor[1])  # type: ignore[index]
+
+    def bot_time_at(self, server_now: datetime.datetime) -> float:
+        return self.anchor[1] + (server_now - self.anchor[0]).total_seconds()  # type: ignore[index]
 
     def install(self, loop: asyncio.AbstractEventLoop) -> None:
         real = loop.time
@@ -52,7 +70,8 @@ class BotClock:
 
     def reset(self) -> None:
         """Real time again (a world reset); only while no bot runs on this clock."""
-        self.mono = self.wall = 0.0
+        self.mono = 0.0
+        self.anchor = None
 
 
 def _now() -> datetime.datetime:
@@ -102,14 +121,31 @@ class _ErrorLog(logging.Handler):
 
 
 class Bot:
-    """One discord.py client on its own thread and loop."""
+    """One discord.py client on its own thread and loop, its REST requests in flight counted."""
 
     def __init__(self, client: Any, token: str, clock: BotClock):
         self.client = client
         self.loop = asyncio.new_event_loop()
         clock.install(self.loop)
         self.error: Optional[BaseException] = None
+        self.in_flight = 0
+        self._count_requests()
         self.thread = threading.Thread(target=self._main, args=(token,), name="parley bot", daemon=True)
+
+    def _count_requests(self) -> None:
+        http = getattr(self.client, "http", None)
+        request = getattr(http, "request", None)
+        if request is None:
+            return
+
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            self.in_flight += 1
+            try:
+                return await request(*args, **kwargs)
+            finally:
+                self.in_flight -= 1
+
+        http.request = counted
 
     def _main(self, token: str) -> None:
         asyncio.set_event_loop(self.loop)
@@ -178,28 +214,42 @@ class Bots:
         return [b for b in self.all if b.running]
 
     def next_due(self) -> Optional[float]:
-        """Seconds until the earliest bot timer that is not an I/O deadline (None: none)."""
+        """The bots' time() at which their earliest timer that is not an I/O deadline falls due (None: none)."""
         due = [d for b in self.live() for d in [b.call(lambda b=b: _earliest(b.loop))] if d is not None]
         return min(due) if due else None
 
-    def move(self, seconds: float, server_now: Optional[datetime.datetime]) -> None:
-        """Move every bot's clock by ``seconds`` (their I/O deadlines stay where they are), then let them run."""
-        for b in self.live():
-            b.call(lambda b=b: _postpone_transport(b.loop, seconds))
-        self.clock.mono += seconds
-        if server_now is not None:
-            self.clock.wall = (server_now - datetime.datetime.now(datetime.timezone.utc)).total_seconds()
-        else:
-            self.clock.wall += seconds
-        for b in self.live():
-            # Twice: what the due timers started gets a turn too.
-            b.call(lambda: None)
-            b.call(lambda: None)
+    def move(self, seconds: float) -> None:
+        """Move every bot's clock by ``seconds`` (their I/O deadlines stay where they are), then let them settle."""
+        if seconds > 0:
+            for b in self.live():
+                b.call(lambda b=b: _postpone_transport(b.loop, seconds))
+            self.clock.mono += seconds
+        self.settle()
+
+    def settle(self, timeout: float = 2.0) -> None:
+        """Until every bot's loop is idle (nothing ready to run, no timer due) with no REST request in flight:
+        what its due timers started has run as far as it can without the server."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if all(b.call(lambda b=b: _idle(b.loop)) for b in self.live()) and all(b.in_flight == 0 for b in self.live()):
+                return
+            time.sleep(0.0005)
 
 
 def _earliest(loop: asyncio.AbstractEventLoop) -> Optional[float]:
+    """Run on the loop: when its next timer (not an I/O deadline) falls due; now, if a fired one's work is still to run."""
+    if not _idle(loop):
+        return loop.time()
     timers = [h for h in loop._scheduled if not h.cancelled() and not _is_transport(h)]  # type: ignore[attr-defined]
-    return max(0.0, min(h.when() for h in timers) - loop.time()) if timers else None
+    return min(h.when() for h in timers) if timers else None
+
+
+def _idle(loop: asyncio.AbstractEventLoop) -> bool:
+    """Run on the loop: nothing else ready (but its wake-up reader), and no timer due."""
+    wake = getattr(loop, "_read_from_self", None)
+    ready = [h for h in loop._ready if not h.cancelled() and h._callback != wake]  # type: ignore[attr-defined]
+    due = [h for h in loop._scheduled if not h.cancelled() and h.when() <= loop.time()]  # type: ignore[attr-defined]
+    return not ready and not due
 
 
 def _postpone_transport(loop: asyncio.AbstractEventLoop, seconds: float) -> None:

@@ -12,6 +12,15 @@ from ._bots import wait_ready
 from . import _reports
 
 _TRANSCRIPT_LINES = 60
+_MAX_STEPS = 100_000
+
+
+def _instant(iso: str) -> datetime.datetime:
+    return datetime.datetime.fromisoformat(iso.replace("Z", "+00:00"))
+
+
+def _iso(at: datetime.datetime) -> str:
+    return at.astimezone(datetime.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 #: Parley's snowflake epoch (2025-01-01): the README's epoch line for discord.py.
 PARLEY_EPOCH = 1735689600000
 
@@ -25,17 +34,23 @@ class Checks:
         so only the server's clock moves and its deadlines fall due (docs/harness.md "The clock and live sessions")."""
         if zombie or not self._bots.live():
             return self.harness("POST", "/clock", {"advance_ms": ms, "zombie": zombie})["now"]
-        left = ms / 1000.0
-        now = ""
-        while True:
+        clock = self._bots.clock
+        server = _instant(self.harness("GET", "/clock")["now"])
+        if clock.anchor is None:
+            clock.anchor_at(server)
+        target = server + datetime.timedelta(milliseconds=ms)
+        for _ in range(_MAX_STEPS):
             due = self._bots.next_due()
-            step = left if due is None else min(left, due)
-            now = self.harness("POST", "/clock", {"advance_ms": round(step * 1000, 3)})["now"]
-            self._bots.move(step, datetime.datetime.fromisoformat(now.replace("Z", "+00:00")))
+            nxt = target if due is None else min(target, max(clock.server_time(due), server))
+            step = round((nxt - server).total_seconds() * 1000)
+            if step > 0 or server == target:
+                server = _instant(self.harness("POST", "/clock", {"advance_ms": max(step, 0)})["now"])
+            # The bots catch up with the server (never back: they may be ahead by the real time they ran).
+            self._bots.move(clock.bot_time_at(server) - clock.bot_time())
             self.harness("POST", "/settle", {"quiet_ms": 3, "timeout_ms": 2000})
-            left -= step
-            if left <= 1e-9:
-                return now
+            if server >= target:
+                return _iso(server)
+        raise RuntimeError(f"advance: a bot's timers kept falling due ({_MAX_STEPS} steps); is one rescheduling itself at once?")
 
     def advance_clock(self, ms: int) -> str:
         """Move the server's clock only (the bots' timers stay)."""
@@ -116,6 +131,12 @@ class Checks:
     def run_bot(self, client: Any, app: str) -> threading.Thread:
         """Run a discord.py Client with the application's token on a thread of its own (its loop on the bots' clock)."""
         self.use_discord_py()
+        if not self._bots.live():
+            # The bots' wall clock reads the server's, virtual time (a world's start time) included.
+            clock = self.harness("GET", "/clock")
+            self._bots.clock.reset()
+            if clock["virtual"]:
+                self._bots.clock.anchor_at(_instant(clock["now"]))
         return self._bots.start(client, self.token_of(app)).thread
 
     def start_bot(self, client: Any, app: str, timeout: float = 15.0) -> Any:

@@ -14,7 +14,7 @@ def test_advance_fires_the_bots_tasks_loop(parley, bot, worker_log):
     parley.advance(600_000)
     assert len(bot.ticks) == before + 10
     gaps = {round((b - a).total_seconds()) for a, b in zip(bot.ticks[before - 1:], bot.ticks[before:])}
-    assert gaps == {60}
+    assert gaps == {60}, [str(t) for t in bot.ticks]
     parley.person("alice").say("general", "!ping")
     parley.wait_for_message("general", lambda m: m["content"] == "pong")
     assert [(s["session_id"], s["connected"]) for s in parley.sessions("TesterBot")] == [(session, True)]
