@@ -5,7 +5,7 @@
  * beside throughput where there is one. Loopback only, bounded (a few minutes), every
  * child process killed by the bench that started it. On a shared machine take the
  * best of several runs; the CPU ratios move far less than throughput does.
- *   bun scripts/bench/index.ts [--only paths,fanout,live,boot,growth] [--quick]
+ *   bun scripts/bench/index.ts [--only paths,fanout,live,boot,growth,tester] [--quick]
  *
  * - paths.ts: GET /users/@me, a message read, a message post to 10 sessions (wrk), and
  *   the server's memory after them, against the compiled executable;
@@ -13,7 +13,9 @@
  * - live.ts: the people's live fan-out to 1000 people, beside raw Bun publish;
  * - boot.ts: the compiled executable's start to the first 200, and its idle memory;
  * - growth.ts: how cost grows (a 1,000,000-message channel, 10,000 members, a bot in
- *   100 servers, 100 commands, 10,000 idle sessions).
+ *   100 servers, 100 commands, 10,000 idle sessions);
+ * - tester.ts: the bot tester's costs (world reset, in-process start, say -> bot reply,
+ *   the Python helper's per-test overhead), in a child process that prints its rows as JSON.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -71,6 +73,14 @@ function fanoutRows(name: string, size: number, f: Awaited<ReturnType<typeof fan
   ];
 }
 
+/** A bench run as a child process that prints {"rows": [...]} as its last line. */
+async function childRows(script: string, args: string[]): Promise<Row[]> {
+  const p = Bun.spawn([process.execPath, join(BENCH_DIR, script), "--json", ...args], { stdout: "pipe", stderr: "inherit" });
+  const out = await new Response(p.stdout).text();
+  if ((await p.exited) !== 0) throw new Error(`${script} failed:\n${out}`);
+  return (JSON.parse(out.trim().split("\n").at(-1)!) as { rows: Row[] }).rows;
+}
+
 const t0 = performance.now();
 const rows: Row[] = [];
 const rounds = quick ? 1 : 3;
@@ -84,6 +94,7 @@ if (want("fanout")) rows.push(...fanoutRows("gateway", 1000, await fanout("gatew
 if (want("live")) rows.push(...fanoutRows("people's live", 1000, await fanout("live.ts", 1000, quick ? 1 : 2), false));
 if (want("boot")) rows.push(...(await bootRows(quick ? 3 : 5, binary)));
 if (want("growth")) rows.push(...(await growthRows({ seconds: quick ? 2 : 3, messages: 1_000_000, sessions: 10_000 })));
+if (want("tester")) rows.push(...(await childRows("tester.ts", ["--runs", quick ? "100" : "300"])));
 
 console.log(`\nParley benches, ${new Date().toISOString()}, ${navigator.hardwareConcurrency} cores, ${fmt((performance.now() - t0) / 1000)} s; loopback, wrk -t2; ratio: higher is better\n`);
 printTable(rows);

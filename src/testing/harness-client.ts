@@ -8,6 +8,8 @@ import { HarnessError } from "./wire-types.js";
 export class HarnessClient {
   /** The event log's cursor when the latest action (any call but a read) reached the server. */
   lastAction: string | undefined;
+  /** The event log's cursor as of the latest answer of any kind: a wait sleeps until something comes after it. */
+  lastSeen: string | undefined;
 
   constructor(readonly url: string) {}
 
@@ -20,7 +22,9 @@ export class HarnessClient {
     const text = await res.text();
     const parsed = text ? JSON.parse(text) : undefined;
     if (!res.ok) throw new HarnessError(res.status, parsed, `${method} ${path}`);
-    if (method !== "GET" && !/^\/(settle|clock|coverage)/.test(path)) this.lastAction = res.headers.get("x-event-cursor") ?? this.lastAction;
+    const at = res.headers.get("x-event-cursor");
+    if (at !== null) this.lastSeen = at;
+    if (method !== "GET" && !/^\/(settle|clock|coverage)/.test(path)) this.lastAction = at ?? this.lastAction;
     return parsed as T;
   }
 

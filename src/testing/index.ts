@@ -62,7 +62,7 @@ export async function attachParley(url: string, opts: WorldOptions = {}): Promis
 // that state around.
 async function connect(server: StartedServer, opts: WorldOptions, mode: RunningParley["mode"]): Promise<RunningParley> {
   const harness = new HarnessClient(`${server.baseUrl}/api/harness/v1`);
-  const gw = (await (await fetch(`${server.baseUrl}/api/v10/gateway`)).json()) as { url: string };
+  const gatewayUrl = server.gatewayUrl ?? ((await (await fetch(`${server.baseUrl}/api/v10/gateway`)).json()) as { url: string }).url;
   const world = new World();
   let timers: FakeTimers | null = opts.timers ?? null;
   const strict = opts.strict !== false;
@@ -115,7 +115,7 @@ async function connect(server: StartedServer, opts: WorldOptions, mode: RunningP
     baseUrl: server.baseUrl,
     apiBase: `${server.baseUrl}/api`,
     restBase: `${server.baseUrl}/api/v10`,
-    gatewayUrl: gw.url,
+    gatewayUrl,
     harnessUrl: harness.url,
     get world() {
       return world.answer;
@@ -168,7 +168,7 @@ async function connect(server: StartedServer, opts: WorldOptions, mode: RunningP
     async reset(doc) {
       await harness.call("POST", "/reset");
       world.forget();
-      harness.lastAction = undefined;
+      harness.lastAction = harness.lastSeen = undefined;
       if (doc !== undefined) await seed(doc);
     },
     async mark() {

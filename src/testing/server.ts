@@ -15,6 +15,8 @@ export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..
 
 export interface StartedServer {
   baseUrl: string;
+  /** The gateway's URL when known without asking (in this process). */
+  gatewayUrl?: string;
   parley?: InProcessServer;
   stop(): Promise<void>;
 }
@@ -36,7 +38,7 @@ async function startInProcess(opts: StartOptions): Promise<StartedServer> {
   if (opts.rateLimits !== undefined) overrides.rateLimits = rateLimitsConfig(opts.rateLimits, SPEC_RATE_LIMITS);
   const parley = createParley(testConfig(overrides));
   parley.listen();
-  return { baseUrl: parley.api.urls.base, parley, stop: () => parley.stop() };
+  return { baseUrl: parley.api.urls.base, gatewayUrl: parley.api.urls.gateway, parley, stop: () => parley.stop() };
 }
 
 /** The spec's limits with the test's changes: "off", or rules of its own. */

@@ -1,9 +1,10 @@
 /**
- * Waiting in a test process whose timers may be fake. A test that moves its bot's timers
- * with the test framework's fake timers (vi.useFakeTimers, jest.useFakeTimers) stops every
- * timer of the process, and under Bun every clock too; the SDK's own waits then sleep on
- * the server instead (a long poll of the harness's event log, which also wakes the moment
- * a bot is sent anything) and count time by what they waited.
+ * Waiting in a test process whose timers may be fake. The SDK's waits sleep on the server:
+ * a long poll of the harness's event log, which wakes the moment a bot is sent anything
+ * new (so a wait sees the bot's answer at once, not at its next poll). A test that moves
+ * its bot's timers with the test framework's fake timers (vi.useFakeTimers,
+ * jest.useFakeTimers) stops every timer of the process, and under Bun every clock too; the
+ * waits then count time by what they waited on the server.
  */
 import type { HarnessClient } from "./harness-client.js";
 
@@ -31,10 +32,10 @@ export function ticks(harness: HarnessClient, fake: () => FakeTimers | null): Ti
   };
   return {
     async sleep(ms) {
-      if (!faking()) return new Promise((r) => setTimeout(r, ms));
-      const { events } = await harness.call<{ events: string }>("GET", "/cursor");
-      await harness.call("GET", `/events?after=${events}&wait_ms=${Math.max(1, Math.round(ms))}`);
-      waited += ms;
+      const after = harness.lastSeen ?? (await harness.call<{ events: string }>("GET", "/cursor")).events;
+      const page = await harness.call<{ events: unknown[]; cursor: string }>("GET", `/events?after=${after}&wait_ms=${Math.max(1, Math.round(ms))}`);
+      harness.lastSeen = page.cursor;
+      if (faking()) waited += page.events.length ? 1 : ms;
     },
     now: () => (faking() ? waited : performance.now()),
     waitedOnServer(ms) {

@@ -71,7 +71,12 @@ class Checks:
                 return got
             if time.monotonic() > deadline:
                 raise TimeoutError(f"{what}: nothing matched within {timeout} s{self._explain(app)}")
-            time.sleep(interval)
+            self._sleep(min(interval, max(0.001, deadline - time.monotonic())))
+
+    def _sleep(self, seconds: float) -> None:
+        """Sleep on the server: a long poll of the event log, woken the moment a bot is sent anything new."""
+        after = self._last_seen or self.cursor()["events"]
+        self._last_seen = self.harness("GET", f"/events?after={after}&wait_ms={max(1, int(seconds * 1000))}")["cursor"]
 
     def wait_for_message(self, channel: str, match: Callable[[dict], bool], timeout: float = 5.0, as_: Optional[str] = None) -> dict:
         return self.wait_for(lambda: next((m for m in self.messages(channel, as_=as_) if match(m)), None), timeout, interval=0.02, what="wait_for_message")

@@ -84,6 +84,7 @@ class Parley(Checks):
         self._scratch: Optional[str] = None
         self._test = _TestState()
         self._last_action: Optional[str] = None
+        self._last_seen: Optional[str] = None
         self._bots = Bots(lambda text: self._test.errors.append(text))
         self.base_url = ""
         self.world: dict = {"users": {}, "guilds": {}, "applications": {}}
@@ -228,8 +229,11 @@ class Parley(Checks):
         try:
             with urllib.request.urlopen(req, timeout=60) as res:
                 text = res.read().decode()
+                at = res.headers.get("X-Event-Cursor")
+                if at is not None:
+                    self._last_seen = at
                 if method != "GET" and not re.match(r"^/(settle|clock|coverage)", path):
-                    self._last_action = res.headers.get("X-Event-Cursor") or self._last_action
+                    self._last_action = at or self._last_action
                 return json.loads(text) if text and "json" in (res.headers.get("Content-Type") or "") else (text or None)
         except urllib.error.HTTPError as e:
             text = e.read().decode()
@@ -251,7 +255,7 @@ class Parley(Checks):
             self._bots.clock.reset()
         self.world = {"users": {}, "guilds": {}, "applications": {}}
         self._tokens = {}
-        self._last_action = None
+        self._last_action = self._last_seen = None
         if world is not None:
             self.seed(world)
 
