@@ -73,6 +73,34 @@ describe("examples/, installed as a bot's repository installs Parley", () => {
     expect(r.out).toMatch(/Tests +\S*4 passed/);
   }, 240_000);
 
+  test("vitest: a test that fails its assertion gets the bot's transcript in its error (the hooks read vitest's context)", () => {
+    const dir = example("discordjs-vitest");
+    writeFileSync(
+      join(dir, "failing.test.ts"),
+      `import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest";
+import { parleyHooks, startParley, type RunningParley } from "parley/testing";
+import { createBot } from "./bot.js";
+
+const WORLD = { users: [{ name: "alice" }], guilds: [{ name: "Lab", owner: "alice" }],
+  applications: [{ name: "HelperBot", owner: "alice", install: ["Lab"], intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT", "DIRECT_MESSAGES"], approved_privileged: ["MESSAGE_CONTENT"] }] };
+let parley: RunningParley;
+beforeAll(async () => { parley = await startParley(); });
+afterAll(() => parley.stop());
+parleyHooks({ beforeEach, afterEach }, () => parley, { world: WORLD });
+
+test("a wrong expectation", async () => {
+  await parley.login(createBot(), "HelperBot");
+  await parley.as("alice").say("general", "!ping");
+  const m = await parley.waitForMessage("general", (m) => m.content === "pong");
+  expect(m.content).toBe("ping");
+});
+`,
+    );
+    const r = run(["node", join(dir, "node_modules/vitest/vitest.mjs"), "run", "failing.test.ts"], dir, { NO_COLOR: "1" });
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/expected 'pong' to be 'ping'[\s\S]*Transcript of HelperBot \(since the test began, \d+ entries\):\n[^\n]*rest +GET \/gateway\/bot -> 200/);
+  }, 240_000);
+
   test("plain tsc typechecks a repository that uses parley/testing, without Bun's types (and the SDK's declarations need no types at all)", () => {
     const dir = example("discordjs-vitest");
     const tsc = join(dir, "node_modules/typescript/bin/tsc");
