@@ -55,7 +55,7 @@ export interface ServerOptions {
 }
 
 export interface StartOptions extends WorldOptions, ServerOptions {
-  /** true: run the server in this process (needs Bun); false: run `parley serve` as a child process. Default: true under Bun, false under Node. */
+  /** true: run the server in this process (needs Bun); false: run `parley serve` as a child process. Default: true under Bun without fake timers, false otherwise. */
   inProcess?: boolean;
   /** Child process: the command that runs Parley (default: Bun on this package's src/main.ts; or PARLEY_COMMAND). */
   command?: string | string[];
