@@ -167,7 +167,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
       lock?.listening(urls);
       return server;
     },
-    seed: (doc) => seedWorld({ core, flakes, clock }, doc),
+    seed: (doc) => seedWorld({ core, flakes, clock, testMode: config.harness }, doc),
     exportWorld: () => exportDocument(core.world.snapshot(), VERSION, new Date(clock.now())),
     importWorld: (doc) => importWorld(parley, doc),
     backup: (path) => store.backup(path),
@@ -192,7 +192,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
       (require("./harness") as typeof HarnessModule).harnessPlugin({
         ...{ core, flakes, clock, gateway, ...double },
         reset: () => parley.reset(),
-        seed: (doc) => seedWorldAsync({ core, flakes, clock }, doc),
+        seed: (doc) => seedWorldAsync({ core, flakes, clock, testMode: true }, doc),
       }),
     );
   mark("mount the routes");

@@ -214,3 +214,9 @@ export function peopleWorld() {
 export function refusal(r: TestResponse): [number, unknown] {
   return [r.status, r.body?.code];
 }
+
+/** The in-process server behind the test SDK (parley/testing types it loosely, to need nothing of the server). */
+export function serverOf(sdk: { parley?: unknown }): Parley {
+  if (!sdk.parley) throw new Error("not an in-process server");
+  return sdk.parley as Parley;
+}

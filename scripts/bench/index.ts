@@ -5,7 +5,7 @@
  * beside throughput where there is one. Loopback only, bounded (a few minutes), every
  * child process killed by the bench that started it. On a shared machine take the
  * best of several runs; the CPU ratios move far less than throughput does.
- *   bun scripts/bench/index.ts [--only paths,fanout,live,boot,growth,soak] [--quick]
+ *   bun scripts/bench/index.ts [--only paths,fanout,live,boot,growth,soak,tester] [--quick]
  *
  * - paths.ts: GET /users/@me, a message read, a message post to 10 sessions (wrk), and
  *   the server's memory after them, against the compiled executable;
@@ -17,6 +17,8 @@
  * - soak.ts: memory under a long gateway load (100 bots x 10 sessions, the bots posting
  *   in turn), against the compiled executable; `bun scripts/bench/soak.ts --full` is the
  *   ten-minute run.
+ * - tester.ts: the bot tester's costs (world reset, in-process start, say -> bot reply,
+ *   the Python helper's per-test overhead), in a child process that prints its rows as JSON.
  * The fan-out benches measure CPU in their own process, so they run as children and
  * report their rows as JSON (lib.ts, printJson); the others are called in-process.
  */
@@ -51,6 +53,7 @@ if (want("live")) rows.push(...(await childRows("live.ts", trials)));
 if (want("boot")) rows.push(...(await bootRows(quick ? 3 : 5, binary)));
 if (want("growth")) rows.push(...(await growthRows({ seconds: quick ? 2 : 3, messages: 1_000_000, sessions: 10_000 })));
 if (want("soak")) rows.push(...(await soakRows({ ...SOAK, bots: 100, sessions: 10, binary })));
+if (want("tester")) rows.push(...(await childRows("tester.ts", ["--runs", quick ? "100" : "300"])));
 
 console.log(`\nParley benches, ${new Date().toISOString()}, ${navigator.hardwareConcurrency} cores, ${fmt((performance.now() - t0) / 1000)} s; loopback, wrk -t2; ratio: higher is better\n`);
 printTable(rows);

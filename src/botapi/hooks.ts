@@ -14,6 +14,8 @@ export interface RequestInfo {
   botUserId: string | null;
   /** The request body as parsed, if the handler read it. */
   body(): unknown;
+  /** Read and parse the body now (undefined when it cannot be): a hook that answers instead of the handler can still show what was sent. */
+  read(): Promise<unknown>;
 }
 
 /** What a bot API request answered, before it is written out. */

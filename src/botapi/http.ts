@@ -186,7 +186,15 @@ class Exchange implements Req {
   info(): RequestInfo {
     if (!this.hookView) {
       const ex = this;
-      this.hookView = { method: this.def.method, template: this.def.path, params: this.params, appId: null, botUserId: null, body: () => ex.parsed };
+      this.hookView = {
+        method: this.def.method,
+        template: this.def.path,
+        params: this.params,
+        appId: null,
+        botUserId: null,
+        body: () => ex.parsed,
+        read: () => ex.json().catch(() => undefined),
+      };
     }
     if (this.bot) {
       this.hookView.appId = this.bot.app.id;
@@ -303,7 +311,7 @@ export function notImplemented(api: BotApi, request: Request): Response {
   if (api.hooks.length) {
     const bot = authenticate(api, request.headers.get("authorization"));
     const path = new URL(request.url).pathname.slice("/api/v10".length) || "/";
-    const info: RequestInfo = { method: request.method, template: "/*", path, params: {}, appId: bot?.app.id ?? null, botUserId: bot?.botUserId ?? null, body: () => undefined };
+    const info: RequestInfo = { method: request.method, template: "/*", path, params: {}, appId: bot?.app.id ?? null, botUserId: bot?.botUserId ?? null, body: () => undefined, read: () => Promise.resolve(undefined) };
     const ms = performance.now() - started;
     for (const h of api.hooks) h.answered?.(info, a, ms);
   }

@@ -10,10 +10,26 @@ import { dmRecipientIds } from "./access";
  * share a server with); the channel itself is the same whoever opened it.
  */
 export class Dms {
+  /**
+   * A test world's departure from spec 1.6 (harness seed, off by default): DMs between a
+   * person and a bot carry plaintext, as on the reference platform, so a bot's DM
+   * commands can be tested. DMs between people stay end-to-end encrypted.
+   */
+  private referenceDms = false;
+
   constructor(
     private readonly d: CoreDeps,
     private readonly users: Users,
-  ) {}
+  ) {
+    d.bus.subscribe((e) => {
+      if (e.type === "world.reset") this.referenceDms = false;
+    });
+  }
+
+  /** A test world's choice (harness seed): plaintext DMs between people and bots, or none. */
+  setReferenceDms(on: boolean): void {
+    this.referenceDms = on;
+  }
 
   private get db() {
     return this.d.store.db;
@@ -62,10 +78,11 @@ export class Dms {
   open(a: string, b: string): ChannelRow {
     if (a === b) throw DomainError.invalid("recipient_id", "Cannot open a direct message with yourself", "INVALID_RECIPIENT");
     return this.d.store.write(() => {
-      this.users.require(a);
-      this.users.require(b);
+      const ua = this.users.require(a);
+      const ub = this.users.require(b);
       const existing = this.between(a, b);
       if (existing) return existing;
+      const plaintext = this.referenceDms && (ua.kind === "bot" || ub.kind === "bot");
       const c: ChannelRow = {
         id: this.d.ids.next(),
         guild_id: null,
@@ -78,7 +95,7 @@ export class Dms {
         rate_limit_per_user: 0,
         user_limit: null,
         bitrate: null,
-        e2e: 1,
+        e2e: plaintext ? 0 : 1,
         last_message_id: null,
         created_at: this.d.clock.now(),
       };

@@ -16,6 +16,8 @@ import { hasPermission } from "./permissions";
 import { canSee, dmRecipientIds } from "./access";
 
 export const INTERACTION_TTL_MS = 15 * 60 * 1000;
+/** The reference's first-response window (reference-gaps 5.1), enforced only where a test world asks for it. */
+export const FIRST_RESPONSE_MS = 3000;
 export const LOADING = 1 << 7;
 
 export const INTERACTION_TYPE = { APPLICATION_COMMAND: 2, MESSAGE_COMPONENT: 3 } as const;
@@ -111,6 +113,12 @@ function bad(path: string, message: string, code = "BASE_TYPE_INVALID"): never {
  */
 export class Interactions {
   private readonly tokens = new Map<string, { token: string; expiresAt: number }>();
+  /**
+   * The first-response deadline: null (the spec: an unanswered interaction lives its whole
+   * 15 minutes), or FIRST_RESPONSE_MS in a test world that asks for the reference's rule,
+   * where an interaction still pending after it expires (10062) as on the reference.
+   */
+  private firstResponseMs: number | null = null;
 
   constructor(
     private readonly d: CoreDeps,
@@ -121,8 +129,15 @@ export class Interactions {
     private readonly messages: Messages,
   ) {
     d.bus.subscribe((e) => {
-      if (e.type === "world.reset") this.tokens.clear();
+      if (e.type !== "world.reset") return;
+      this.tokens.clear();
+      this.firstResponseMs = null;
     });
+  }
+
+  /** A test world's choice (harness seed): the reference's 3-second first-response rule, or none. */
+  setFirstResponseDeadline(on: boolean): void {
+    this.firstResponseMs = on ? FIRST_RESPONSE_MS : null;
   }
 
   private get db() {
@@ -138,7 +153,9 @@ export class Interactions {
   }
 
   state(row: InteractionRow): InteractionState {
-    if (row.state === "expired" || this.d.clock.now() >= row.expires_at) return "expired";
+    const now = this.d.clock.now();
+    if (row.state === "expired" || now >= row.expires_at) return "expired";
+    if (row.state === "pending" && this.firstResponseMs !== null && now >= row.created_at + this.firstResponseMs) return "expired";
     return row.state as InteractionState;
   }
 

@@ -99,12 +99,14 @@ export class People {
     return this.d.store.write(() => {
       const c = this.channel(userId, channelId);
       const reference = this.reference(c, msg.replyTo);
-      if (!c.guild_id) {
+      if (!c.guild_id && c.e2e) {
         checkDmBody(msg);
         this.requireSendingDevice(userId, msg.ciphertext!);
         return this.messages.create({ channelId: c.id, authorId: userId, ciphertext: msg.ciphertext!, reference });
       }
       checkServerBody(msg);
+      // A test world's plaintext DM with a bot (Dms.setReferenceDms): no server rules apply.
+      if (!c.guild_id) return this.messages.create({ channelId: c.id, authorId: userId, content: msg.content ?? "", embeds: msg.embeds ?? [], reference });
       if (!TEXT_TYPES.has(c.type)) throw DomainError.invalid("channel_id", "Messages can only be sent to text channels", "CHANNEL_TYPE_INVALID");
       const perms = this.guilds.permissions(c.guild_id, userId, c.id);
       if (!hasPermission(perms, PERMISSIONS.SEND_MESSAGES)) throw DomainError.forbidden();
@@ -123,7 +125,7 @@ export class People {
       const c = this.channel(userId, channelId);
       const m = this.messages.require(c.id, messageId, userId);
       if (m.author_id !== userId) throw DomainError.forbidden("You can only edit your own messages");
-      if (!c.guild_id) {
+      if (!c.guild_id && c.e2e) {
         checkDmBody(patch);
         this.requireSendingDevice(userId, patch.ciphertext!);
         return this.messages.edit(m.id, { ciphertext: patch.ciphertext });
@@ -173,7 +175,7 @@ export class People {
 
 function checkServerBody(msg: { content?: string; embeds?: unknown[]; ciphertext?: string }): void {
   if (msg.ciphertext !== undefined)
-    throw DomainError.invalid("ciphertext", "Server channels are not end-to-end encrypted: send content", "BASE_TYPE_INVALID");
+    throw DomainError.invalid("ciphertext", "This channel is not end-to-end encrypted: send content", "BASE_TYPE_INVALID");
   const content = msg.content ?? "";
   if (content.length > MAX_CONTENT) throw DomainError.invalid("content", `Must be ${MAX_CONTENT} or fewer in length.`, "BASE_TYPE_MAX_LENGTH");
   if (content.trim() === "" && !(msg.embeds && msg.embeds.length))

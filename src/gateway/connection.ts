@@ -93,10 +93,7 @@ export class Connections {
     // clock would never send it.
     this.helloDue.add(conn);
     setTimeout(() => this.sayHello(conn), HELLO_DELAY_MS);
-    conn.firstFrameTimer = this.clock.setTimeout(() => {
-      conn.firstFrameTimer = null;
-      if (conn.state === "awaiting") this.close(conn, CLOSE_PLAIN);
-    }, FIRST_FRAME_DEADLINE_MS);
+    this.armFirstFrame(conn, FIRST_FRAME_DEADLINE_MS);
     this.armZombie(conn);
   }
 
@@ -229,6 +226,32 @@ export class Connections {
     for (const conn of all) this.close(conn, code);
     this.registry.clear();
     return all.length;
+  }
+
+  /**
+   * The clock is about to jump to `until` (a test moving time): every socket counts as
+   * having heartbeated all the way, because its bot's own clock moves with the jump (or
+   * its heartbeats go on in real time, which a virtual jump takes none of). So no
+   * deadline falls due inside the jump, and live sessions survive it whole.
+   */
+  carryThrough(until: number): void {
+    const now = this.clock.now();
+    for (const conn of this.conns) {
+      if (conn.state === "closed") continue;
+      conn.lastBeat = Math.max(conn.lastBeat, until);
+      if (conn.session) conn.session.lastActivity = Math.max(conn.session.lastActivity, until);
+      if (!conn.firstFrameTimer) continue;
+      conn.firstFrameTimer.cancel();
+      this.armFirstFrame(conn, until - now + FIRST_FRAME_DEADLINE_MS);
+    }
+  }
+
+  /** Spec 3.2: a socket that sends no IDENTIFY or RESUME in time gets a plain close. */
+  private armFirstFrame(conn: Conn, ms: number): void {
+    conn.firstFrameTimer = this.clock.setTimeout(() => {
+      conn.firstFrameTimer = null;
+      if (conn.state === "awaiting") this.close(conn, CLOSE_PLAIN);
+    }, ms);
   }
 
   private armZombie(conn: Conn): void {

@@ -44,6 +44,8 @@ export interface Gateway {
   disconnect(sessionId: string, code?: number): boolean;
   /** Op 9 (d false) and a plain close for a live session, which cannot be resumed; false when not connected. */
   invalidate(sessionId: string): boolean;
+  /** The clock is about to jump to `until`: live sockets count as heartbeating through it (connection.ts). */
+  carryThrough(until: number): void;
   /**
    * Sizes of the fan-out cohorts (live sessions sharing seq and intents, one publish per
    * frame each), largest first: how well fan-out is grouped, for tests and the bench.
@@ -112,6 +114,7 @@ export function createGateway(ctx: GatewayContext): Gateway {
     sessionsOf: (applicationId) => registry.info(applicationId),
     disconnect: (sessionId, code = CLOSE_HEARTBEAT_TIMEOUT) => connections.disconnect(sessionId, code),
     invalidate: (sessionId) => connections.invalidateSession(sessionId),
+    carryThrough: (until) => connections.carryThrough(until),
     cohortSizes: () => [...cohorts.all].map((c) => c.members.size).sort((a, b) => b - a),
     fanOutCounts: () => ({ ...fanOut.counts }),
   };

@@ -4,6 +4,8 @@ import type { EventLog } from "./eventlog";
 import type { Faults } from "./faults";
 import type { SeedAnswer } from "./seed";
 import type { Transcripts } from "./transcripts";
+import type { Activity } from "./activity";
+import type { Coverage } from "./coverage";
 
 /** The gateway as the harness sees it. */
 export interface HarnessGateway {
@@ -13,6 +15,8 @@ export interface HarnessGateway {
   disconnect(sessionId: string, code?: number): boolean;
   /** Op 9 (d false), then a plain close; the session is gone. False when not connected. */
   invalidate(sessionId: string): boolean;
+  /** The clock is about to jump to `until`: live sockets count as heartbeating through it. */
+  carryThrough(until: number): void;
 }
 
 /** What the harness needs, built by the composition root (test mode only). */
@@ -20,7 +24,7 @@ export interface HarnessContext {
   core: Core;
   flakes: Snowflakes;
   /** The switchable clock: virtual time on demand. */
-  clock: { now(): number; advance(ms: number): number; set(at: number): number };
+  clock: { now(): number; readonly virtual: boolean; advance(ms: number): number; set(at: number): number };
   gateway: HarnessGateway;
   /** Every dispatch frame sent to bots. */
   events: EventLog;
@@ -28,6 +32,10 @@ export interface HarnessContext {
   faults: Faults;
   /** What each application and Parley said to each other (transcripts.ts). */
   transcripts: Transcripts;
+  /** Whether the bots are busy (POST /settle). */
+  activity: Activity;
+  /** What the run's tests exercised (coverage.ts), kept across resets. */
+  coverage: Coverage;
   /** Empty the world: every table, session and window; real time again. */
   reset(): void;
   /** Seed a world; passwords are hashed off the event loop first. */

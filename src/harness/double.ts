@@ -9,6 +9,8 @@ import type { HarnessGatewayHooks, HarnessRequestHooks, HookRequest, HookSession
 import { EventLog } from "./eventlog";
 import { Faults } from "./faults";
 import { Transcripts } from "./transcripts";
+import { Activity } from "./activity";
+import { Coverage } from "./coverage";
 
 export interface DoubleDeps {
   core: Pick<Core, "clock" | "interactions" | "webhooks" | "apps">;
@@ -20,6 +22,10 @@ export interface Double {
   events: EventLog;
   faults: Faults;
   transcripts: Transcripts;
+  /** Whether the bots are busy (POST /settle). */
+  activity: Activity;
+  /** What the run's tests exercised, by application name; kept across resets. */
+  coverage: Coverage;
   /** For BotApi.hooks. */
   requestHooks: HarnessRequestHooks[];
   /** For the gateway's hooks. */
@@ -33,18 +39,24 @@ export function createDouble(d: DoubleDeps): Double {
   const events = new EventLog();
   const faults = new Faults(d.limitHeaders, appOf);
   const transcripts = new Transcripts(d.core.clock, appOf);
+  const activity = new Activity();
+  const coverage = new Coverage((id) => d.core.apps.get(id)?.name ?? null, appOf);
   const log = { dispatched: (s: HookSession, frame: string) => events.append(s.owner.appFlake, s.id, frame) };
   return {
     events,
     faults,
     transcripts,
-    // Faults first: a request they answer is still transcribed, with the answer they gave.
-    requestHooks: [faults.requestHooks, transcripts.requestHooks],
-    gatewayHooks: [log, faults.gatewayHooks, transcripts.gatewayHooks],
+    activity,
+    coverage,
+    // Activity first, to count a request in flight through any delay; faults next: a
+    // request they answer is still transcribed, with the answer they gave.
+    requestHooks: [activity.requestHooks, faults.requestHooks, transcripts.requestHooks, coverage.requestHooks],
+    gatewayHooks: [log, activity.gatewayHooks, faults.gatewayHooks, transcripts.gatewayHooks, coverage.gatewayHooks],
     clear() {
       events.clear();
       faults.clear();
       transcripts.clear();
+      coverage.forgetIds();
     },
   };
 }

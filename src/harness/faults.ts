@@ -13,6 +13,8 @@ import type { HookAnswer, HookRequest, HookSession, LimitHeaders } from "./hooks
 
 const strict = { additionalProperties: false } as const;
 const Route = Type.String({ minLength: 1, maxLength: 300, pattern: "^/" });
+/** A concrete path, as the bot requests it: no template parameters. */
+const Path = Type.String({ minLength: 1, maxLength: 300, pattern: "^/[^{}]*$" });
 const Method = Type.Union(["GET", "POST", "PUT", "PATCH", "DELETE"].map((m) => Type.Literal(m)));
 const Times = Type.Integer({ minimum: 1, maximum: 1_000_000 });
 
@@ -31,7 +33,8 @@ const SCHEMAS = {
       kind: Type.Literal("rest"),
       application_id: Type.Optional(Snowflake),
       method: Type.Optional(Method),
-      route: Route,
+      route: Type.Optional(Route),
+      path: Type.Optional(Path),
       status: Type.Integer({ minimum: 400, maximum: 599 }),
       times: Type.Optional(Times),
       retry_after: Type.Optional(Type.Number({ minimum: 0, maximum: 3600 })),
@@ -45,6 +48,7 @@ const SCHEMAS = {
       application_id: Type.Optional(Snowflake),
       method: Type.Optional(Method),
       route: Type.Optional(Route),
+      path: Type.Optional(Path),
       ms: Type.Integer({ minimum: 0, maximum: 120_000 }),
       times: Type.Optional(Times),
     },
@@ -70,6 +74,10 @@ export function parseFault(raw: unknown): FaultBody {
   const body = validate(SCHEMAS[kind as FaultKind], doc) as FaultBody;
   if (body.kind === "gateway_close" && body.code !== undefined && body.code !== 1000 && body.code < 3000)
     throw DomainError.invalid("code", "A close code is 1000 or 3000 to 4999", "NUMBER_TYPE_COERCE");
+  if ((body.kind === "rest" || body.kind === "latency") && body.route !== undefined && body.path !== undefined)
+    throw DomainError.invalid("path", "Give a route or a path, not both", "BASE_TYPE_INVALID");
+  if (body.kind === "rest" && body.route === undefined && body.path === undefined)
+    throw DomainError.invalid("route", "This field is required (or give a concrete path)", "BASE_TYPE_REQUIRED");
   return body;
 }
 
@@ -81,6 +89,8 @@ interface Armed {
   appId: string | null;
   /** Route segments to match ("{}" for any value), or null for every route. */
   route: string[] | null;
+  /** The route is a concrete path: every segment is matched against the path the bot requested. */
+  concrete: boolean;
   /** Requests left (rest, latency); null: unlimited (latency without `times`). */
   left: number | null;
   /** heartbeat_ack: ACKs each bound session still loses. */
@@ -117,13 +127,15 @@ export class Faults {
    */
   arm(body: Armed["body"], appId: string | null, sessions: string[] = []): string {
     const id = this.newId();
-    const a: Armed = { id, body, appId, route: null, left: null };
+    const a: Armed = { id, body, appId, route: null, concrete: false, left: null };
     if (body.kind === "heartbeat_ack") {
       a.drops = new Map(sessions.map((s) => [s, body.drop]));
       a.lazy = sessions.length === 0;
     }
     else {
-      a.route = body.route === undefined ? null : segments(body.route);
+      const given = body.route ?? body.path;
+      a.route = given === undefined ? null : segments(given);
+      a.concrete = body.path !== undefined;
       a.left = body.times ?? (body.kind === "rest" ? 1 : null);
     }
     this.armed.push(a);
@@ -159,14 +171,16 @@ export class Faults {
     for (const a of [...this.armed]) {
       if (a.body.kind === "heartbeat_ack" || (a.body.kind === "rest" && answer)) continue;
       if (a.body.method && a.body.method !== r.method) continue;
-      if (a.route && !matches(a.route, r)) continue;
+      if (a.route && !(a.concrete ? samePath(a.route, r) : matches(a.route, r))) continue;
       if (a.appId && a.appId !== appOf()) continue;
       if (a.body.kind === "latency") delay += a.body.ms;
-      else answer = this.answerFor(a.body, r);
+      else answer = { ...this.answerFor(a.body, r), fault: a.id };
       this.use(a);
     }
     // Real milliseconds: latency is what the bot waits for on the wire, not domain time.
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    // The route never reads the body of a request a fault answers; the transcript shows it all the same.
+    if (answer) await r.read?.();
     return answer;
   }
 
@@ -219,6 +233,26 @@ function matches(route: string[], r: HookRequest): boolean {
     if (param ? want !== "{}" && want !== r.params?.[param[1]] : want !== tpl[i]) return false;
   }
   return true;
+}
+
+/** A concrete path's segments against the path the request named (its parameters filled in, compared decoded). */
+function samePath(path: string[], r: HookRequest): boolean {
+  const tpl = r.template.split("/").slice(1);
+  if (tpl.length !== path.length) return false;
+  for (let i = 0; i < tpl.length; i++) {
+    const param = /^\{(\w+)\}$/.exec(tpl[i]);
+    const got = param ? (r.params?.[param[1]] ?? "") : tpl[i];
+    if (decoded(got) !== decoded(path[i])) return false;
+  }
+  return true;
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 const REASONS: Record<number, [number, string]> = {

@@ -15,6 +15,8 @@ export interface HookRequest {
   /** The authenticated application (internal id); null on token-less routes. */
   appId: string | null;
   body(): unknown;
+  /** Read and parse the body now (undefined when it cannot be), for an answer given instead of the route. */
+  read?(): Promise<unknown>;
 }
 
 /** A bot API answer as the harness's hooks see it (botapi/hooks.ts Answer). */
@@ -22,6 +24,8 @@ export interface HookAnswer {
   status: number;
   body?: unknown;
   headers: Record<string, string>;
+  /** The armed fault that gave this answer instead of the route (faults.ts), for the transcript. */
+  fault?: string;
 }
 
 /** A gateway session as the harness's hooks see it (gateway/context.ts SessionRef). */

@@ -4,10 +4,9 @@
  * bot did and move the clock. Ids are the snowflakes the bots see.
  */
 import { Elysia } from "elysia";
-import { Type } from "@sinclair/typebox";
 import type { HarnessContext } from "./context";
 import { DomainError } from "../core/errors";
-import { handler, readBody } from "./http";
+import { handler } from "./http";
 import { rotateToken } from "../wire/tokens";
 import { readBodyText } from "../wire/body";
 import { parseRequestJson } from "../wire/json";
@@ -17,11 +16,8 @@ import { DmClient, harnessDms } from "./dms";
 import { harnessActions } from "./actions";
 import { harnessInteractions } from "./interactions";
 import { harnessFaults } from "./faults-http";
-
-export const ClockBody = Type.Union([
-  Type.Object({ advance_ms: Type.Number({ minimum: 0, maximum: 10 * 365 * 86_400_000 }) }, { additionalProperties: false }),
-  Type.Object({ set: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),
-]);
+import { harnessClock } from "./clock";
+import { harnessCoverage } from "./coverage";
 
 type Ctx = { request: Request; params: Record<string, string> };
 
@@ -32,10 +28,21 @@ export function harnessPlugin(p: HarnessContext) {
     return id;
   };
   const dms = new DmClient(p);
+  // Every answer says where the event log stood when its request came (X-Event-Cursor),
+  // so an SDK can wait for what an action caused and nothing older.
+  const before = new WeakMap<Request, number>();
   return new Elysia({ prefix: "/api/harness/v1" })
+    .onBeforeHandle(({ request }) => {
+      before.set(request, p.events.cursor);
+    })
+    .onAfterHandle(({ request, response }) => {
+      if (response instanceof Response) response.headers.set("X-Event-Cursor", String(before.get(request) ?? p.events.cursor));
+    })
     .use(harnessSessionsPlugin(p))
+    .use(harnessCoverage(p))
     .use(harnessInteractions(p))
     .use(harnessFaults(p))
+    .use(harnessClock(p))
     .post("/reset", handler<Ctx>(() => {
       p.reset();
       return undefined;
@@ -43,17 +50,6 @@ export function harnessPlugin(p: HarnessContext) {
     .post("/seed", handler<Ctx>(async ({ request }) => {
       const doc = parseRequestJson(await readBodyText(request)) ?? {};
       return p.seed(doc);
-    }))
-    .post("/clock", handler<Ctx>(async ({ request }) => {
-      const body = await readBody(request, ClockBody);
-      if ("advance_ms" in body) p.clock.advance(body.advance_ms);
-      else {
-        const at = Date.parse(body.set);
-        if (!Number.isFinite(at) || !/^\d{4}-\d{2}-\d{2}T/.test(body.set))
-          throw DomainError.invalid("set", "Must be an ISO 8601 date-time", "DATE_TIME_INVALID");
-        p.clock.set(at);
-      }
-      return { now: new Date(p.clock.now()).toISOString() };
     }))
     .post("/applications/:application_id/rotate", handler<Ctx>(({ params }) => ({
       token: rotateToken(p.core.apps, p.flakes, appId(params.application_id)),

@@ -6,7 +6,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import type { ApiFragment, ApiOperation, HttpMethod } from "../wire/openapi";
-import { ClockBody } from "./index";
+import { ClockBody, SettleBody } from "./clock";
 import { DmBody } from "./dms";
 import { CommandBody, ComponentBody } from "./interactions";
 import { ReactBody, SayBody } from "./people";
@@ -28,7 +28,10 @@ export function harnessFragment(): ApiFragment {
     operations: [
       op("POST", "/reset", "Empty the world, every session and window; real time again"),
       op("POST", "/seed", "Create a world document in one transaction; answers its ids and tokens", { body: WorldSchema }),
-      op("POST", "/clock", "Advance or set the virtual clock", { body: ClockBody }),
+      op("POST", "/clock", "Advance or set the virtual clock; live sessions survive the jump unless zombie is true", { body: ClockBody }),
+      op("GET", "/clock", "The server's time, and whether the clock is virtual"),
+      op("POST", "/settle", "Wait until the bots are quiet: no request in flight, no frame received for quiet_ms", { body: SettleBody }),
+      op("GET", "/cursor", "The event log's and the transcripts' cursors now, for reading only what comes next"),
       op("POST", "/applications/{application_id}/rotate", "Mint a new bot token"),
       op("GET", "/applications/{application_id}/sessions", "The application's gateway sessions"),
       op("GET", "/events", "Dispatch frames sent to bots (application, type, after)"),
@@ -50,6 +53,8 @@ export function harnessFragment(): ApiFragment {
       op("GET", "/faults", "The armed faults and how many uses each has left"),
       op("DELETE", "/faults/{id}", "Disarm a fault"),
       op("GET", "/applications/{application_id}/transcript", "Everything between a bot and Parley (after, format=text)"),
+      op("GET", "/coverage", "What the run's tests exercised: events, routes, commands and components per application, kept across resets"),
+      op("DELETE", "/coverage", "Start coverage over"),
     ],
   };
 }

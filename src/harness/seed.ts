@@ -11,6 +11,7 @@ import { validate } from "../wire/validation";
 import { DomainError } from "../core/errors";
 import { intentsFromList, permissionsFromList, PRIVILEGED_INTENTS } from "../core/permissions";
 import { formatBotToken } from "../wire/tokens";
+import { applyWorldOptions, checkWorldOptions, WorldOptionsSchema } from "./world-options";
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const PermList = Type.Union([Type.Array(Type.String({ maxLength: 64 }), { maxItems: 64 }), Type.String({ pattern: "^[0-9]{1,20}$" })]);
@@ -19,6 +20,7 @@ const IntentList = Type.Union([Type.Array(Type.String({ maxLength: 64 }), { maxI
 export const WorldSchema = Type.Object({
   /** ISO 8601: the world starts at this instant on the virtual clock, so ids and timestamps repeat run after run. */
   start_time: Type.Optional(Type.String({ maxLength: 64 })),
+  ...WorldOptionsSchema,
   users: Type.Optional(
     Type.Array(
       Type.Object({
@@ -130,6 +132,8 @@ export interface SeedContext {
   core: Core;
   flakes: Snowflakes;
   clock?: { readonly virtual: boolean; now(): number; set(at: number): number; reset(): void };
+  /** A test-mode server (--harness): only it takes the world options (world-options.ts). */
+  testMode?: boolean;
 }
 
 interface GuildIds {
@@ -151,6 +155,7 @@ interface AppIds {
  */
 export function seedWorld(ctx: SeedContext, doc: unknown, passwordHashes?: Map<number, string>): SeedAnswer {
   const w = validate(WorldSchema, doc ?? {});
+  checkWorldOptions(w, ctx.testMode === true);
   const seeder = new Seeder(ctx.core, passwordHashes);
   const undo = w.start_time === undefined ? null : startAt(ctx, w.start_time);
   try {
@@ -159,6 +164,7 @@ export function seedWorld(ctx: SeedContext, doc: unknown, passwordHashes?: Map<n
     undo?.();
     throw e;
   }
+  applyWorldOptions(ctx.core, w);
   // Snowflakes are minted after the commit, so a refused world leaves no trace at all.
   return seeder.answer(ctx.flakes);
 }

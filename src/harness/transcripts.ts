@@ -16,11 +16,13 @@ interface RestEntry {
   kind: "rest";
   method: string;
   route: string;
-  /** The route with its parameters filled in, for the text form. */
+  /** The route with its parameters filled in (tokens in it masked when shown). */
   path: string;
   status: number;
   request: unknown;
   response: unknown;
+  /** The fault that answered instead of the route, if one did. */
+  fault?: string;
 }
 
 interface GatewayEntry {
@@ -66,10 +68,11 @@ export class Transcripts {
     answered: (r: HookRequest, a: HookAnswer) => {
       const app = this.appOf(r);
       if (!app) return;
-      // A request no route matched has no template: its path stands for one.
+      // A request no route matched has no template: its path stands for one. Interaction and
+      // webhook tokens in the path are credentials: masked like any "token" field.
       const route = r.path ?? r.template;
-      const path = r.path ?? r.template.replace(/\{(\w+)\}/g, (all, name: string) => r.params?.[name] ?? all);
-      this.add(app, { cursor: 0, at: this.clock.now(), kind: "rest", method: r.method, route, path, status: a.status, request: r.body() ?? null, response: a.body ?? null });
+      const path = r.path ?? r.template.replace(/\{(\w+)\}/g, (all, name: string) => (name.endsWith("token") ? "[masked]" : (r.params?.[name] ?? all)));
+      this.add(app, { cursor: 0, at: this.clock.now(), kind: "rest", method: r.method, route, path, status: a.status, request: r.body() ?? null, response: a.body ?? null, ...(a.fault ? { fault: a.fault } : {}) });
     },
   };
 
@@ -161,7 +164,17 @@ function parseFrame(frame: string): { op: unknown; t: unknown; s: unknown; d: un
 
 function shape(e: Entry): Record<string, unknown> {
   if (e.kind === "rest")
-    return { at: iso(e.at), kind: "rest", method: e.method, route: e.route, status: e.status, request: mask(e.request), response: mask(e.response) };
+    return {
+      at: iso(e.at),
+      kind: "rest",
+      method: e.method,
+      route: e.route,
+      path: e.path,
+      status: e.status,
+      request: mask(e.request),
+      response: mask(e.response),
+      ...(e.fault ? { fault: e.fault } : {}),
+    };
   return { at: iso(e.at), kind: "gateway", session_id: e.session_id, direction: e.direction, ...parseFrame(e.frame) };
 }
 
@@ -190,7 +203,7 @@ function line(e: Entry): string {
   if (e.kind === "rest") {
     const req = brief(mask(e.request));
     const res = brief(mask(e.response));
-    return `${iso(e.at)} rest    ${e.method} ${e.path} -> ${e.status}${req ? `  request ${req}` : ""}${res ? `  response ${res}` : ""}`;
+    return `${iso(e.at)} rest    ${e.method} ${e.path} -> ${e.status}${e.fault ? ` (fault ${e.fault})` : ""}${req ? `  request ${req}` : ""}${res ? `  response ${res}` : ""}`;
   }
   const f = parseFrame(e.frame);
   const arrow = e.direction === "in" ? "bot -> parley" : "parley -> bot";

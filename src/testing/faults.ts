@@ -1,10 +1,10 @@
-import type { HarnessClient } from "./harness-client";
-import type { World } from "./world";
-import type { ArmedFault, Faults } from "./types";
+import type { HarnessClient } from "./harness-client.js";
+import type { World } from "./world.js";
+import type { ArmedFault, Faults } from "./types.js";
 
 /** The harness's faults (docs/harness.md "Faults"), with applications named as in the world. */
 export function faultActions(harness: HarnessClient, world: World): Faults {
-  const app = (ref: string) => (/^[0-9]{17,20}$/.test(ref) ? ref : world.app(ref).id);
+  const app = (ref: string) => world.appId(ref);
   const arm = (body: Record<string, unknown>) => harness.call<{ id: string }>("POST", "/faults", body);
   const optional = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
   return {
@@ -18,13 +18,14 @@ export function faultActions(harness: HarnessClient, world: World): Faults {
           application_id: f.app && app(f.app),
           method: f.method,
           route: f.route,
+          path: f.path,
           status: f.status,
           times: f.times,
           retry_after: f.retryAfter,
           global: f.global,
         }),
       ),
-    latency: (f) => arm(optional({ kind: "latency", application_id: f.app && app(f.app), method: f.method, route: f.route, ms: f.ms, times: f.times })),
+    latency: (f) => arm(optional({ kind: "latency", application_id: f.app && app(f.app), method: f.method, route: f.route, path: f.path, ms: f.ms, times: f.times })),
     list: () => harness.call<ArmedFault[]>("GET", "/faults"),
     delete: async (id) => void (await harness.call("DELETE", `/faults/${encodeURIComponent(id)}`)),
   };

@@ -1,10 +1,29 @@
-import type { Person } from "./types";
-import type { HarnessClient } from "./harness-client";
-import type { World } from "./world";
+import type { CommandOptions, InteractOptions, InteractionResult, Person } from "./person-types.js";
+import type { SdkContext } from "./context.js";
+import type { InteractionHelpers } from "./interactions.js";
 
 /** The harness's person actions, for one person. */
-export function personActions(harness: HarnessClient, world: World, user: string): Person {
+export function personActions(ctx: SdkContext, interactions: InteractionHelpers, user: string): Person {
+  const { harness, world } = ctx;
   const u = encodeURIComponent(user);
+  const post = (body: Record<string, unknown>) => harness.call<{ id: string; delivered: boolean }>("POST", `/users/${u}/interactions`, body);
+  const appOf = (o: InteractOptions) => world.app(o.app ?? world.defaultApp(ctx.underTest()));
+
+  /** Start an interaction, remember it for strict mode, and wait for the bot's answer. */
+  async function run(what: string, body: Record<string, unknown>, o: InteractOptions): Promise<InteractionResult> {
+    const { id, delivered } = await post(body);
+    ctx.test.interactions.push({ id, what });
+    if (!delivered) return interactions.result(id, false);
+    return interactions.waitFor(id, o.until === "responded" ? ["responded", "expired"] : ["deferred", "responded", "expired"], o, true);
+  }
+  const useOnBody = (channel: string, appId: string, name: string, target: { user: string } | { message: string }) => ({
+    channel_id: world.channelId(channel),
+    application_id: appId,
+    name,
+    type: "user" in target ? 2 : 3,
+    target_id: "user" in target ? target.user : target.message,
+  });
+
   return {
     say: (channel, content, o = {}) =>
       harness.call("POST", `/users/${u}/messages`, {
@@ -20,14 +39,18 @@ export function personActions(harness: HarnessClient, world: World, user: string
     device: () => harness.call("POST", `/users/${u}/device`),
     react: (channel, message_id, emoji) => harness.call("PUT", `/users/${u}/reactions`, { channel_id: world.channelId(channel), message_id, emoji }),
     unreact: (channel, message_id, emoji) => harness.call("DELETE", `/users/${u}/reactions`, { channel_id: world.channelId(channel), message_id, emoji }),
-    useOn: (channel, app, name, target) =>
-      harness.call("POST", `/users/${u}/interactions`, {
-        channel_id: world.channelId(channel),
-        application_id: world.app(app).id,
-        name,
-        type: "user" in target ? 2 : 3,
-        target_id: "user" in target ? target.user : target.message,
-      }),
+    slash: (channel, name, options, o = {}) =>
+      run(`/${name} in ${channel}`, { channel_id: world.channelId(channel), application_id: appOf(o).id, name, type: 1, ...rawOptions(options) }, o),
+    click: (channel, messageId, customId, o = {}) =>
+      run(`a click on '${customId}'`, { channel_id: world.channelId(channel), message_id: messageId, custom_id: customId }, o),
+    select: (channel, messageId, customId, values, o = {}) =>
+      run(`a choice of ${JSON.stringify(values)} in '${customId}'`, { channel_id: world.channelId(channel), message_id: messageId, custom_id: customId, values }, o),
+    contextMenu: (channel, name, target, o = {}) => run(`'${name}' on ${JSON.stringify(target)}`, useOnBody(channel, appOf(o).id, name, target), o),
+    useOn: async (channel, app, name, target) => {
+      const got = await post(useOnBody(channel, world.appId(app), name, target));
+      ctx.test.interactions.push({ id: got.id, what: `'${name}' on ${JSON.stringify(target)}` });
+      return got;
+    },
     edit: (messageId, content) => harness.call("PATCH", `/users/${u}/messages/${messageId}`, { content }),
     delete: (messageId) => harness.call("DELETE", `/users/${u}/messages/${messageId}`),
     type: (channel) => harness.call("POST", `/users/${u}/typing`, { channel_id: world.channelId(channel) }),
@@ -35,11 +58,20 @@ export function personActions(harness: HarnessClient, world: World, user: string
       (await harness.call<{ code: string }>("POST", `/users/${u}/invites`, { channel_id: world.channelId(channel), max_age: o.maxAge, max_uses: o.maxUses })).code,
     join: async (code) => (await harness.call<{ guild_id: string }>("POST", `/users/${u}/invites/${encodeURIComponent(code)}`)).guild_id,
     leave: (guild) => harness.call("DELETE", `/users/${u}/guilds/${world.answer.guilds[guild]?.id ?? guild}`),
-    interact: (body) => {
+    interact: async (body) => {
       const b: Record<string, unknown> = { ...body };
       if (typeof b.channel_id === "string") b.channel_id = world.channelId(b.channel_id);
       if (typeof b.application_id === "string" && world.answer.applications[b.application_id]) b.application_id = world.answer.applications[b.application_id].id;
-      return harness.call("POST", `/users/${u}/interactions`, b);
+      const got = await post(b);
+      ctx.test.interactions.push({ id: got.id, what: String(b.name ? `/${b.name}` : `a click on '${b.custom_id}'`) });
+      return got;
     },
   };
+}
+
+/** `{ text: "hi" }` as the harness takes options: `[{ name: "text", value: "hi" }]`; a list as it is. */
+function rawOptions(options: CommandOptions | undefined): { options?: unknown[] } {
+  if (options === undefined) return {};
+  if (Array.isArray(options)) return { options };
+  return { options: Object.entries(options).map(([name, value]) => ({ name, value })) };
 }

@@ -1,6 +1,5 @@
-import type { HarnessEvent, HarnessMessage, WaitOptions } from "./types";
-import type { HarnessClient } from "./harness-client";
-import type { World } from "./world";
+import type { Cursor, HarnessEvent, HarnessMessage, WaitOptions } from "./wire-types.js";
+import { cursorOf, explain, type SdkContext } from "./context.js";
 
 type Found<T> = Exclude<T, undefined | null | false>;
 
@@ -8,39 +7,36 @@ type Found<T> = Exclude<T, undefined | null | false>;
  * Waiting for what the bot did: polls and the harness's long-polled event feed, never
  * sleeps of a fixed length. A wait that times out says what the bot under test did.
  */
-export function waiters(
-  harness: HarnessClient,
-  world: World,
-  messages: (channel: string, o?: { as?: string }) => Promise<HarnessMessage[]>,
-  /** What the bot(s) under test did, for the message of a wait that timed out. */
-  explain: (app?: string) => Promise<string>,
-) {
-  let cursor: string | undefined;
+export function waiters(ctx: SdkContext, messages: (channel: string, o?: { as?: string }) => Promise<HarnessMessage[]>) {
+  const { harness, world, ticks } = ctx;
   const timedOut = async (what: string, ms: number | undefined, app?: string) =>
-    new Error(`${what}: nothing matched within ${ms ?? 5000} ms${await explain(app)}`);
+    new Error(`${what}: nothing matched within ${ms ?? 5000} ms${await explain(ctx, app ? [app] : undefined)}`);
 
   async function poll<T>(what: string, check: () => T | Promise<T>, w: WaitOptions = {}, app?: string): Promise<Found<T>> {
-    const deadline = Date.now() + (w.timeoutMs ?? 5000);
+    const deadline = ticks.now() + (w.timeoutMs ?? 5000);
     for (;;) {
       const v = await check();
       if (v !== undefined && v !== null && v !== false) return v as Found<T>;
-      if (Date.now() >= deadline) throw await timedOut(what, w.timeoutMs, app);
-      await new Promise((r) => setTimeout(r, w.intervalMs ?? 25));
+      if (ticks.now() >= deadline) throw await timedOut(what, w.timeoutMs, app);
+      await ticks.sleep(w.intervalMs ?? 25);
     }
   }
 
   return {
+    poll,
     waitFor: <T>(check: () => T | Promise<T>, w: WaitOptions = {}) => poll("waitFor", check, w),
     waitForMessage: (channel: string, match: (m: HarnessMessage) => boolean, o: WaitOptions & { as?: string } = {}) =>
       poll("waitForMessage", async () => (await messages(channel, { as: o.as })).find(match), o),
-    async waitForEvent(match: (e: HarnessEvent) => boolean, o: WaitOptions = {}): Promise<HarnessEvent> {
-      const deadline = Date.now() + (o.timeoutMs ?? 5000);
+    async waitForEvent(match: (e: HarnessEvent) => boolean, o: WaitOptions & { after?: Cursor | string | "start" } = {}): Promise<HarnessEvent> {
+      const deadline = ticks.now() + (o.timeoutMs ?? 5000);
+      // From the latest action by default: an event from before it never matches.
+      let cursor = o.after === "start" ? "0" : (cursorOf(o.after, "events") ?? harness.lastAction ?? ctx.test.mark?.events ?? "0");
       for (;;) {
-        const left = deadline - Date.now();
+        const left = deadline - ticks.now();
         if (left <= 0) throw await timedOut("waitForEvent", o.timeoutMs);
-        const q = new URLSearchParams({ wait_ms: String(Math.min(left, 1000)) });
-        if (cursor !== undefined) q.set("after", cursor);
-        const page = await harness.call<{ events: HarnessEvent[]; cursor: string }>("GET", `/events?${q}`);
+        const waitMs = Math.max(1, Math.round(Math.min(left, 1000)));
+        const page = await harness.call<{ events: HarnessEvent[]; cursor: string }>("GET", `/events?${new URLSearchParams({ after: cursor, wait_ms: String(waitMs) })}`);
+        if (!page.events.length) ticks.waitedOnServer(waitMs);
         cursor = page.cursor;
         const hit = page.events.find(match);
         if (hit) return hit;
@@ -49,11 +45,7 @@ export function waiters(
     async waitForBot(app: string, o: WaitOptions = {}): Promise<void> {
       const id = world.app(app).id;
       const live = async () => (await harness.call<{ connected: boolean }[]>("GET", `/applications/${id}/sessions`)).some((s) => s.connected);
-      await poll(`waitForBot(${app})`, live, o, app);
-    },
-    /** After a reset the event feed starts over. */
-    forgetCursor(): void {
-      cursor = undefined;
+      await poll(`waitForBot(${app})`, live, { timeoutMs: 15_000, ...o }, app);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { SeedAnswer } from "../harness/seed";
+import type { SeedAnswer } from "./wire-types.js";
 
 /** What the test has seeded, and how it names things: channels by name, apps by name. */
 export class World {
@@ -20,6 +20,18 @@ export class World {
     const a = this.answer.applications[name];
     if (!a) throw new Error(`no application '${name}' in the seeded world`);
     return a;
+  }
+
+  /** An application's snowflake by world name, or a snowflake as it is. */
+  appId(ref: string): string {
+    return /^[0-9]{17,20}$/.test(ref) ? ref : this.app(ref).id;
+  }
+
+  /** The application an interaction helper means when none is named: the bot under test, or the world's only one. */
+  defaultApp(underTest: string[]): string {
+    const names = underTest.length ? underTest : Object.keys(this.answer.applications);
+    if (names.length !== 1) throw new Error(`name the application ({ app: "..." }): the world has ${names.length ? names.join(", ") : "none"}`);
+    return names[0];
   }
 
   tokenOf(app: string): string {

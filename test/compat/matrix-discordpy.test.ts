@@ -15,7 +15,7 @@ import { afterAll, beforeAll, expect } from "bun:test";
 import type { Parley } from "../../src/app";
 import { SPEC_RATE_LIMITS } from "../../src/config";
 import { startParley, type RunningParley } from "../../src/testing";
-import { call, client, internalId, recordEvents, refusal } from "../helpers";
+import { call, client, internalId, recordEvents, refusal, serverOf } from "../helpers";
 import { scenario } from "./matrix";
 import { PyBot, requireDiscordPy } from "./support";
 import { faultCells } from "./fault-cells";
@@ -96,7 +96,7 @@ const flake = (uuid: string) => p.api.flakes.of(uuid);
 beforeAll(async () => {
   requireDiscordPy();
   P = await startParley({ world: WORLD, config: { rateLimits: { ...SPEC_RATE_LIMITS, enabled: false } } });
-  p = P.parley!;
+  p = serverOf(P);
   L = await startParley({ world: LIMITS_WORLD, config: { rateLimits: SMALL_LIMITS } });
   const gw = P.gatewayUrl;
   main = spawnBot("py_matrix_bot.py", [P.baseUrl, gw, P.tokenOf("MatrixBot"), W().guilds.Lab.id, EPOCH_SHIMS["discord.py"].code]);
@@ -528,7 +528,7 @@ scenario("discord.py", "token-rotation", "rotation mid-session: op 9 and close, 
 
 scenario("discord.py", "bucket-429", "the bucket spent by another process: discord.py waits retry_after and retries (small windows)", async () => {
   await restUp();
-  const lp = L.parley!;
+  const lp = serverOf(L);
   const ch = L.world.guilds.Lab.channels.general;
   const token = L.tokenOf("RestBot");
   // Another process with the same token spends the bucket (2 per 1.5 s on this server).
@@ -547,7 +547,7 @@ scenario("discord.py", "bucket-429", "the bucket spent by another process: disco
 
 scenario("discord.py", "global-429", "the global window spent by another bot: discord.py holds every request and retries (small windows)", async () => {
   await restUp();
-  const lp = L.parley!;
+  const lp = serverOf(L);
   const other = L.tokenOf("OtherBot");
   // Spend the window until it refuses; if it is about to roll over, spend the next one
   // instead, so discord.py's request surely lands in a full window.

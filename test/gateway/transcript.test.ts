@@ -57,18 +57,18 @@ test("gateway frames both ways in order, from HELLO on, with the bot token maske
   expect((await harness("GET", `/applications/${W.w.applications.PlainBot.id}/transcript`)).body.entries).toEqual([]);
 });
 
-test("REST entries: method, route template, status, request and response, faults included (their request unread: null); `after` gives what is new", async () => {
+test("REST entries: method, route template, concrete path, status, request and response, faults included (the request they answered is read all the same, the fault named); `after` gives what is new", async () => {
   await connect();
   const { cursor } = await transcript();
-  await harness("POST", "/faults", { kind: "rest", route: "/channels/{channel_id}/messages", method: "POST", status: 500 });
+  const fault = (await harness("POST", "/faults", { kind: "rest", route: "/channels/{channel_id}/messages", method: "POST", status: 500 })).body.id;
   const body = { content: "hello from the bot" };
   expect((await call(p, "POST", `/channels/${general()}/messages`, { token: token(), body })).status).toBe(500);
   const sent = await call(p, "POST", `/channels/${general()}/messages`, { token: token(), body });
   const t = await transcript(cursor);
   const rest = t.entries.filter((e: any) => e.kind === "rest");
   expect(rest).toEqual([
-    { at: expect.any(String), kind: "rest", method: "POST", route: "/channels/{channel_id}/messages", status: 500, request: null, response: { code: 0, message: "500: Internal Server Error" } },
-    { at: expect.any(String), kind: "rest", method: "POST", route: "/channels/{channel_id}/messages", status: 200, request: body, response: sent.body },
+    { at: expect.any(String), kind: "rest", method: "POST", route: "/channels/{channel_id}/messages", path: `/channels/${general()}/messages`, status: 500, request: body, response: { code: 0, message: "500: Internal Server Error" }, fault },
+    { at: expect.any(String), kind: "rest", method: "POST", route: "/channels/{channel_id}/messages", path: `/channels/${general()}/messages`, status: 200, request: body, response: sent.body },
   ]);
   // The bot's own message reached it on the gateway too: the dispatch goes out at the
   // commit, so it sits just before the answer of the request that made it.
@@ -92,7 +92,14 @@ test("interaction callbacks without a bot token belong to the bot; interaction t
   expect(cb.status).toBe(204);
   const t = await transcript(cursor);
   expect(t.entries.find((e: any) => e.t === "INTERACTION_CREATE").d.token).toBe("[masked]");
-  expect(t.entries.at(-1)).toMatchObject({ kind: "rest", method: "POST", route: "/interactions/{interaction_id}/{interaction_token}/callback", status: 204, request: { type: 4, data: { content: "went" } } });
+  expect(t.entries.at(-1)).toMatchObject({
+    kind: "rest",
+    method: "POST",
+    route: "/interactions/{interaction_id}/{interaction_token}/callback",
+    path: `/interactions/${created.d.id}/[masked]/callback`,
+    status: 204,
+    request: { type: 4, data: { content: "went" } },
+  });
   expect(JSON.stringify(t)).not.toContain(created.d.token);
 });
 

@@ -6,10 +6,10 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { startParley, type RunningParley } from "../../src/testing";
 import { HarnessError } from "../../src/testing/types";
-import { BASIC_WORLD, recordEvents } from "../helpers";
+import { BASIC_WORLD, recordEvents, serverOf } from "../helpers";
 
 let parley: RunningParley;
-const events = () => parley.parley!.events!.after(0).map((e) => JSON.parse(e.frame));
+const events = () => serverOf(parley).events!.after(0).map((e) => JSON.parse(e.frame));
 
 beforeEach(async () => {
   parley = await startParley({ world: structuredClone(BASIC_WORLD) });
@@ -47,7 +47,7 @@ describe("harness person actions", () => {
   });
 
   test("typing fires typing.started (TYPING_START to bots), under the same rules as sending", async () => {
-    const ev = recordEvents(parley.parley!);
+    const ev = recordEvents(serverOf(parley));
     await parley.as("bob").type("general");
     expect(ev.of("typing.started")).toEqual([expect.objectContaining({ userId: parley.parley!.api.flakes.uuid(parley.world.users.bob.id) })]);
     expect(await refused(parley.as("bob").type("staff"))).toEqual([403, 50001]);

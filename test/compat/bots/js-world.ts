@@ -9,6 +9,7 @@ import type { Parley } from "../../../src/app";
 import { SPEC_RATE_LIMITS, type Config } from "../../../src/config";
 import { SESSION_TTL_MS } from "../../../src/gateway/protocol";
 import { startParley, type RunningParley } from "../../../src/testing";
+import { serverOf } from "../../helpers";
 
 export const ALL_INTENTS = [
   "GUILDS",
@@ -81,7 +82,7 @@ export async function startMatrix(config: Partial<Config> = {}): Promise<MatrixS
     world: structuredClone(MATRIX_WORLD),
     config: { rateLimits: { ...SPEC_RATE_LIMITS, enabled: false }, ...config },
   });
-  const p = sdk.parley!;
+  const p = serverOf(sdk);
   return { sdk, p, uuid: (f) => p.api.flakes.uuid(f)! };
 }
 

@@ -1,4 +1,4 @@
-"""Exercises clients/python/parley_testing.py beyond the README example: what the
+"""Exercises clients/python/parley_testing beyond the README example: what the
 module offers, the session the pytest fixture runs (as a plain generator), a REST fault
 a discord.py bot rides out, the transcript, a timed-out wait that prints it, and the
 faults list. Prints one JSON object per finished check; the suite asserts on them.

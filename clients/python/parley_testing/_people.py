@@ -1,0 +1,164 @@
+"""The people a test plays (docs/harness.md), faults on demand, and what interactions came to."""
+from __future__ import annotations
+
+import json
+import urllib.parse
+from typing import TYPE_CHECKING, Any, Optional, Union
+
+if TYPE_CHECKING:
+    from ._core import Parley
+
+_DEFERRALS = (5, 6)
+
+
+class HarnessError(Exception):
+    """A harness call answered non-2xx: ``status`` and the spec's error ``body``."""
+
+    def __init__(self, status: int, body: Any, what: str):
+        super().__init__(f"{what}: {status} {json.dumps(body)}")
+        self.status = status
+        self.body = body
+
+
+class InteractionResult(dict):
+    """What a slash command, click, menu choice or context-menu command came to.
+
+    A dict with the harness's ``id``, ``state``, ``response`` and ``followups``, plus
+    ``delivered``, ``ephemeral``, ``deferred`` and ``callback_type``; also as attributes.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+class Person:
+    """The harness acting as one person (named as in the world, or by snowflake)."""
+
+    def __init__(self, parley: "Parley", name: str):
+        self._p = parley
+        self._u = urllib.parse.quote(name, safe="")
+
+    def say(self, channel: str, content: str, reply_to: Optional[str] = None, embeds: Optional[list] = None) -> dict:
+        body: dict = {"channel_id": self._p.channel_id(channel), "content": content}
+        if reply_to:
+            body["reply_to"] = reply_to
+        if embeds:
+            body["embeds"] = embeds
+        return self._p.harness("POST", f"/users/{self._u}/messages", body)
+
+    def dm(self, recipient: str, content: str) -> dict:
+        app = self._p.world["applications"].get(recipient)
+        to = app["bot_user_id"] if app else recipient
+        return self._p.harness("POST", f"/users/{self._u}/dms", {"recipient_id": to, "content": content})
+
+    def react(self, channel: str, message_id: str, emoji: str) -> None:
+        self._p.harness("PUT", f"/users/{self._u}/reactions", {"channel_id": self._p.channel_id(channel), "message_id": message_id, "emoji": emoji})
+
+    def unreact(self, channel: str, message_id: str, emoji: str) -> None:
+        self._p.harness("DELETE", f"/users/{self._u}/reactions", {"channel_id": self._p.channel_id(channel), "message_id": message_id, "emoji": emoji})
+
+    def edit(self, message_id: str, content: str) -> None:
+        self._p.harness("PATCH", f"/users/{self._u}/messages/{message_id}", {"content": content})
+
+    def delete(self, message_id: str) -> None:
+        self._p.harness("DELETE", f"/users/{self._u}/messages/{message_id}")
+
+    def typing(self, channel: str) -> None:
+        self._p.harness("POST", f"/users/{self._u}/typing", {"channel_id": self._p.channel_id(channel)})
+
+    def interact(self, **body: Any) -> dict:
+        """A slash command (channel_id, application_id, name, options) or a click (channel_id, message_id, custom_id), raw: answers at once."""
+        if "channel_id" in body:
+            body["channel_id"] = self._p.channel_id(body["channel_id"])
+        if body.get("application_id") in self._p.world["applications"]:
+            body["application_id"] = self._p.world["applications"][body["application_id"]]["id"]
+        got = self._p.harness("POST", f"/users/{self._u}/interactions", body)
+        self._p._test.interactions.append((got["id"], f"/{body['name']}" if "name" in body else f"a click on '{body.get('custom_id')}'"))
+        return got
+
+    # ---- interactions that wait for the bot's answer ----
+
+    def slash(self, channel: str, name: str, options: Union[dict, list, None] = None, app: Optional[str] = None, timeout: float = 5.0,
+              until: str = "answered") -> InteractionResult:
+        """Run a slash command (options as {name: value} or the raw list); waits for the bot's answer."""
+        body: dict = {"channel_id": self._p.channel_id(channel), "application_id": self._p.app_id(app or self._p._default_app()), "name": name, "type": 1}
+        if options is not None:
+            body["options"] = [{"name": k, "value": v} for k, v in options.items()] if isinstance(options, dict) else options
+        return self._run(f"/{name} in {channel}", body, timeout, until)
+
+    def click(self, channel: str, message_id: str, custom_id: str, timeout: float = 5.0, until: str = "answered") -> InteractionResult:
+        """Click a button on a message; waits for the bot's answer."""
+        body = {"channel_id": self._p.channel_id(channel), "message_id": message_id, "custom_id": custom_id}
+        return self._run(f"a click on '{custom_id}'", body, timeout, until)
+
+    def select(self, channel: str, message_id: str, custom_id: str, values: list, timeout: float = 5.0, until: str = "answered") -> InteractionResult:
+        """Choose values in a select menu on a message; waits for the bot's answer."""
+        body = {"channel_id": self._p.channel_id(channel), "message_id": message_id, "custom_id": custom_id, "values": values}
+        return self._run(f"a choice of {values} in '{custom_id}'", body, timeout, until)
+
+    def context_menu(self, channel: str, name: str, user: Optional[str] = None, message: Optional[str] = None, app: Optional[str] = None,
+                     timeout: float = 5.0, until: str = "answered") -> InteractionResult:
+        """Run a context-menu command on a user (seed name or snowflake) or a message; waits for the bot's answer."""
+        body = {"channel_id": self._p.channel_id(channel), "application_id": self._p.app_id(app or self._p._default_app()), "name": name,
+                "type": 2 if user else 3, "target_id": user or message}
+        return self._run(f"'{name}' on {user or message}", body, timeout, until)
+
+    def _run(self, what: str, body: dict, timeout: float, until: str) -> InteractionResult:
+        got = self._p.harness("POST", f"/users/{self._u}/interactions", body)
+        self._p._test.interactions.append((got["id"], what))
+        if not got["delivered"]:
+            return self._p._interaction_result(got["id"], False)
+        states = ("responded", "expired") if until == "responded" else ("deferred", "responded", "expired")
+        try:
+            self._p.wait_for(lambda: self._p.interaction(got["id"])["state"] in states, timeout, interval=0.02, what=f"{what}")
+        except TimeoutError:
+            pass  # answered as it is: still pending (strict mode reports it)
+        return self._p._interaction_result(got["id"], True)
+
+
+class Faults:
+    """Faults on demand (docs/harness.md "Faults"); applications by world name or snowflake."""
+
+    def __init__(self, parley: "Parley"):
+        self._p = parley
+
+    def _arm(self, **body: Any) -> dict:
+        return self._p.harness("POST", "/faults", {k: v for k, v in body.items() if v is not None})
+
+    def gateway_close(self, app: str, code: Optional[int] = None) -> dict:
+        """Close every live session of the application now (4000 by default: the bot should resume)."""
+        return self._arm(kind="gateway_close", application_id=self._p.app_id(app), code=code)
+
+    def invalid_session(self, app: str) -> dict:
+        """Op 9 (d false) and a plain close for every live session: the bot must identify again."""
+        return self._arm(kind="invalid_session", application_id=self._p.app_id(app))
+
+    def drop_heartbeat_acks(self, app: str, drop: int) -> dict:
+        """The next ``drop`` heartbeats of each session get no ACK (a zombied connection)."""
+        return self._arm(kind="heartbeat_ack", application_id=self._p.app_id(app), drop=drop)
+
+    def rest(self, route: Optional[str] = None, status: int = 500, method: Optional[str] = None, app: Optional[str] = None,
+             times: Optional[int] = None, retry_after: Optional[float] = None, global_: Optional[bool] = None, path: Optional[str] = None) -> dict:
+        """The next ``times`` (1) matching bot API requests answer ``status``: a route template, or one concrete ``path``."""
+        return self._arm(kind="rest", route=route, path=path, status=status, method=method, application_id=app and self._p.app_id(app),
+                         times=times, retry_after=retry_after, **({"global": global_} if global_ is not None else {}))
+
+    def latency(self, ms: int, route: Optional[str] = None, method: Optional[str] = None, app: Optional[str] = None,
+                times: Optional[int] = None, path: Optional[str] = None) -> dict:
+        """Delay matching requests (every route when none is given) by ``ms`` real milliseconds."""
+        return self._arm(kind="latency", ms=ms, route=route, path=path, method=method, application_id=app and self._p.app_id(app), times=times)
+
+    def list(self) -> list:
+        return self._p.harness("GET", "/faults")
+
+    def delete(self, fault_id: str) -> None:
+        self._p.harness("DELETE", f"/faults/{urllib.parse.quote(fault_id, safe='')}")
+
+
+def interaction_result(view: dict, delivered: bool, callback_type: Optional[int]) -> InteractionResult:
+    response = view.get("response")
+    return InteractionResult(view, delivered=delivered, ephemeral=bool(response and response["flags"] & 64),
+                             deferred=callback_type in _DEFERRALS, callback_type=callback_type)

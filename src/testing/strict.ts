@@ -1,0 +1,104 @@
+/**
+ * Strict mode (docs/harness.md "Strict mode"): what a test that passed its assertions may
+ * still have got wrong, found after it: an interaction the bot never answered (or answered
+ * too late for the 3-second rule), an error the bot's library raised, and a 4xx the bot
+ * got without the test saying it should (429s aside: libraries wait them out by design,
+ * and the transcript shows them). Also the bots a test logs in, watched and stopped here.
+ */
+import type { AllowedAnswer, ErrorSource, LoginClient } from "./types.js";
+import type { TranscriptEntry } from "./wire-types.js";
+import type { SdkContext } from "./context.js";
+import type { InteractionHelpers } from "./interactions.js";
+
+export async function strictViolations(ctx: SdkContext, interactions: InteractionHelpers): Promise<string[]> {
+  if (!ctx.strict) return [];
+  // A write is seen before its answer is transcribed: let requests in flight be answered first.
+  await ctx.harness.call("POST", "/settle", { quiet_ms: 0, timeout_ms: 1000 });
+  const out: string[] = [];
+  for (const { id, what } of ctx.test.interactions) {
+    const v = await interactions.view(id).catch(() => null);
+    if (!v || v.state === "deferred" || v.state === "responded") continue;
+    out.push(
+      v.state === "pending"
+        ? `the bot never answered ${what} (interaction ${id} is still pending)`
+        : `the bot did not answer ${what} in time (interaction ${id} expired with no response: the 3-second rule, or the bot was not connected)`,
+    );
+  }
+  for (const e of ctx.test.errors) out.push(`the bot's library raised an error: ${describe(e)}`);
+  for (const app of ctx.underTest()) {
+    const id = ctx.world.answer.applications[app]?.id;
+    if (!id) continue;
+    const after = ctx.test.mark?.transcript;
+    const t = await ctx.harness.call<{ entries: TranscriptEntry[] }>("GET", `/applications/${id}/transcript${after ? `?after=${after}` : ""}`);
+    for (const e of t.entries) {
+      if (e.kind !== "rest" || e.status < 400 || e.status >= 500 || e.status === 429 || "fault" in e) continue;
+      if (ctx.test.allowed.some((a) => allows(a, e, app))) continue;
+      out.push(`${app} got ${e.status} for ${e.method} ${e.path}: ${JSON.stringify(e.response)} (allow it with parley.allow({ status: ${e.status}, route: "${e.route}" }) if the bot expects it)`);
+    }
+  }
+  return out;
+}
+
+function allows(a: AllowedAnswer, e: Extract<TranscriptEntry, { kind: "rest" }>, app: string): boolean {
+  if (a.status !== e.status) return false;
+  if (a.method && a.method.toUpperCase() !== e.method) return false;
+  if (a.app && a.app !== app) return false;
+  if (!a.route) return true;
+  const want = a.route.replace(/^\/api\/v\d+(?=\/)/, "");
+  return want.includes("{") ? sameTemplate(want, e.route) : want === e.path;
+}
+
+/** Templates match whatever their parameters are called. */
+function sameTemplate(a: string, b: string): boolean {
+  const norm = (t: string) => t.replace(/\{[^}]*\}/g, "{}");
+  return norm(a) === norm(b);
+}
+
+function describe(e: unknown): string {
+  if (e instanceof Error) return `${e.name}: ${e.message}`;
+  return typeof e === "string" ? e : JSON.stringify(e);
+}
+
+/** The bots a test runs in its own process: their errors are the bot's, and they stop with the test. */
+export class Bots {
+  private readonly clients: LoginClient[] = [];
+  private readonly sources = new Map<ErrorSource, (e: unknown) => void>();
+  private readonly unhandled = (e: unknown) => this.ctx.test.errors.push(e);
+  private listening = false;
+
+  constructor(private readonly ctx: SdkContext) {}
+
+  watch(source: ErrorSource): void {
+    if (this.sources.has(source)) return;
+    const h = (e: unknown) => this.ctx.test.errors.push(e);
+    source.on("error", h);
+    this.sources.set(source, h);
+    // An event handler's rejected promise is the bot's error too; in strict mode only, so
+    // that without it nothing is swallowed.
+    if (this.ctx.strict && !this.listening) {
+      process.on("unhandledRejection", this.unhandled);
+      this.listening = true;
+    }
+  }
+
+  async login<C extends LoginClient>(client: C, token: string, apiBase: string, live: () => Promise<void>, sleep: (ms: number) => Promise<void>): Promise<C> {
+    if (client.rest?.options) client.rest.options.api = apiBase;
+    this.watch(client);
+    this.clients.push(client);
+    await client.login(token);
+    for (let i = 0; client.isReady && !client.isReady(); i++) {
+      if (i > 600) throw new Error("login: the client did not become ready within 15 s");
+      await sleep(25);
+    }
+    await live();
+    return client;
+  }
+
+  async stop(): Promise<void> {
+    for (const c of this.clients.splice(0)) await c.destroy();
+    for (const [source, h] of this.sources) source.off?.("error", h);
+    this.sources.clear();
+    if (this.listening) process.off("unhandledRejection", this.unhandled);
+    this.listening = false;
+  }
+}

@@ -1,0 +1,25 @@
+"""Strict mode at work (gap 3), run on purpose by the suite: each of these tests passes its
+own assertions, and strict mode fails it; one fails its assertion and carries the bots'
+transcript. Not collected by default (its name is not test_*)."""
+
+
+def test_late_answer(parley, bot):
+    late = parley.person("alice").slash("general", "late", timeout=0.3)
+    assert late.state == "pending"
+    parley.advance_clock(3000)
+    bot.loop.call_soon_threadsafe(bot.late.set)
+    parley.wait_for(lambda: any(e["kind"] == "rest" and e["status"] == 404 for e in parley.transcript("TesterBot")["entries"]))
+
+
+def test_unanswered(parley, bot):
+    parley.person("alice").slash("general", "never", timeout=0.2)
+
+
+def test_logged_error(parley, bot):
+    parley.person("alice").say("general", "!boom")
+    parley.wait_for(lambda: parley._test.errors)
+
+
+def test_wrong_expectation(parley, bot):
+    parley.person("alice").say("general", "!ping")
+    assert parley.wait_for_message("general", lambda m: m["content"] == "pong")["content"] == "ping"
