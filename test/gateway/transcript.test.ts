@@ -138,9 +138,9 @@ test("a request answered 501 is transcribed when it carried the bot's token: an 
   expect((await call(p, "POST", "/guilds", { token: "bad.token.here", body: {} })).status).toBe(501);
   const t = await transcript(cursor);
   expect(t.entries).toEqual([
-    { at: expect.any(String), kind: "rest", method: "PATCH", route: `/guilds/${lab}/stickers/1`, status: 501, request: null, response: unknown.body },
-    { at: expect.any(String), kind: "rest", method: "POST", route: "/guilds", status: 501, request: null, response: create.body },
-    { at: expect.any(String), kind: "rest", method: "GET", route: "/applications/{application_id}/commands/permissions", status: 501, request: null, response: perms.body },
+    { at: expect.any(String), kind: "rest", method: "PATCH", route: `/guilds/${lab}/stickers/1`, path: `/guilds/${lab}/stickers/1`, status: 501, request: null, response: unknown.body },
+    { at: expect.any(String), kind: "rest", method: "POST", route: "/guilds", path: "/guilds", status: 501, request: null, response: create.body },
+    { at: expect.any(String), kind: "rest", method: "GET", route: "/applications/{application_id}/commands/permissions", path: `/applications/${W.w.applications.AllBot.id}/commands/permissions`, status: 501, request: null, response: perms.body },
   ]);
   for (const other of ["PlainBot"]) expect((await harness("GET", `/applications/${W.w.applications[other].id}/transcript`)).body.entries).toEqual([]);
   const text = (await call(p, "GET", `/api/harness/v1/applications/${W.w.applications.AllBot.id}/transcript?format=text&after=${cursor}`)).text;
