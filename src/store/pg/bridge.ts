@@ -125,8 +125,8 @@ export class PgDatabase implements Runner {
 
   /**
    * fn in a transaction (a savepoint when one is open), as bun:sqlite's: committed when fn
-   * returns, rolled back when it throws. The queue is flushed before it ends, so every
-   * error of fn's statements is thrown here.
+   * returns, rolled back when it throws. fn's statements are all sent before it ends, so
+   * every error of theirs is thrown here.
    */
   transaction<A extends unknown[], T>(fn: (...args: A) => T): ((...args: A) => T) & { deferred: (...args: A) => T; immediate: (...args: A) => T; exclusive: (...args: A) => T } {
     const run = (...args: A): T => {
@@ -139,7 +139,9 @@ export class PgDatabase implements Runner {
         if (outer) this.exec("COMMIT");
         else {
           this.exec(`RELEASE ${name}`);
-          this.flush();
+          // Only a statement of fn's can fail here: when a read already sent them all, the
+          // RELEASE (which cannot) waits for the next crossing instead of making one.
+          if (this.queue.some((q) => q.control === null)) this.flush();
         }
         return result;
       } catch (e) {
