@@ -7,11 +7,12 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { startCluster, type Cluster } from "../support/cluster";
+import { ENGINE_MS } from "../support/engines";
 
 let cluster: Cluster | null = null;
 afterAll(async () => {
   await cluster?.stop();
-});
+}, ENGINE_MS);
 
 /** The first frame of a gateway connection through the balancer, and the socket. */
 async function hello(url: string): Promise<{ ws: WebSocket; frame: any; closed: Promise<number> }> {

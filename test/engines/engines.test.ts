@@ -5,12 +5,12 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { startPostgres, startRedis, type Postgres, type Redis } from "../support/engines";
+import { ENGINE_MS, startPostgres, startRedis, type Postgres, type Redis } from "../support/engines";
 
 const started: (Postgres | Redis)[] = [];
 afterAll(async () => {
   await Promise.all(started.map((e) => e.close()));
-});
+}, ENGINE_MS);
 
 const alive = (pid: number) => {
   try {

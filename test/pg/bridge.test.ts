@@ -8,17 +8,17 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { PgDatabase } from "../../src/store/pg/bridge";
 import { StoreError } from "../../src/store/pg/errors";
-import { startPostgres, type Postgres } from "../support/engines";
+import { ENGINE_MS, startPostgres, type Postgres } from "../support/engines";
 
 let pg: Postgres;
 const open: PgDatabase[] = [];
 beforeAll(async () => {
   pg = await startPostgres();
-});
+}, ENGINE_MS);
 afterAll(async () => {
   for (const db of open) db.close();
   await pg?.close();
-});
+}, ENGINE_MS);
 
 async function bridge(opts: { timeoutMs?: number } = {}): Promise<PgDatabase> {
   const db = new PgDatabase({ ...pg.socketOptions(await pg.createDatabase()), ...opts });

@@ -11,7 +11,7 @@ import { migrate } from "../../src/store/migrate";
 import { PgDatabase } from "../../src/store/pg/bridge";
 import { migratePg } from "../../src/store/pg/migrate";
 import { translate } from "../../src/store/pg/translate";
-import { startPostgres, type Postgres } from "../support/engines";
+import { ENGINE_MS, startPostgres, type Postgres } from "../support/engines";
 import { coreSql } from "./core-sql";
 
 let pg: Postgres;
@@ -25,12 +25,12 @@ beforeAll(async () => {
   migratePg(db);
   lite = new Database(":memory:", { strict: true });
   migrate(lite);
-});
+}, ENGINE_MS);
 afterAll(async () => {
   db?.close();
   lite?.close();
   await pg?.close();
-});
+}, ENGINE_MS);
 
 /** The one statement of the core that contains `part` (with its substitutions made, for a built one). */
 function core(part: string, substitutions: Record<string, string> = {}): string {

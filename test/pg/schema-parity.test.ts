@@ -13,17 +13,17 @@ import { migrations } from "../../src/store/migrations";
 import { PgDatabase } from "../../src/store/pg/bridge";
 import { migratePg, missingPgMigrations, pgMigrations } from "../../src/store/pg/migrate";
 import { BASELINE_VERSION } from "../../src/store/pg/schema";
-import { startPostgres, type Postgres } from "../support/engines";
+import { ENGINE_MS, startPostgres, type Postgres } from "../support/engines";
 
 let pg: Postgres;
 const open: PgDatabase[] = [];
 beforeAll(async () => {
   pg = await startPostgres();
-});
+}, ENGINE_MS);
 afterAll(async () => {
   for (const db of open) db.close();
   await pg?.close();
-});
+}, ENGINE_MS);
 
 async function fresh(): Promise<{ db: PgDatabase; name: string }> {
   const name = await pg.createDatabase();

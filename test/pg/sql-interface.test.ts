@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import type { SqlDb } from "../../src/store/sql";
 import { PgDatabase } from "../../src/store/pg/bridge";
-import { startPostgres, type Postgres } from "../support/engines";
+import { ENGINE_MS, startPostgres, type Postgres } from "../support/engines";
 
 let pg: Postgres;
 let bridge: PgDatabase;
@@ -14,11 +14,11 @@ beforeAll(async () => {
   pg = await startPostgres();
   bridge = new PgDatabase(pg.socketOptions(await pg.createDatabase()));
   bridge.execNative('CREATE TABLE notes (id text COLLATE "C" PRIMARY KEY, n bigint NOT NULL)');
-});
+}, ENGINE_MS);
 afterAll(async () => {
   bridge?.close();
   await pg?.close();
-});
+}, ENGINE_MS);
 
 /** What a core service does: a write of several statements, then reads. */
 function exercise(db: SqlDb) {

@@ -59,6 +59,7 @@ export interface ClusterOptions {
 
 export async function startCluster(o: ClusterOptions): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), "parley-cluster-"));
+  dirs.add(dir);
   const nodes: ClusterNode[] = [];
   try {
     for (let i = 0; i < o.nodes; i++) {
@@ -81,14 +82,17 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
       await balancer.stop();
       await Promise.all(nodes.map((n) => n.stop()));
       rmSync(dir, { recursive: true, force: true });
+      dirs.delete(dir);
     },
   };
 }
 
-/** Every node child still running, killed with the test process (the runner's group kill covers SIGKILL of it). */
+/** Every node child still running, killed with the test process (the runner's group kill covers SIGKILL of it), and its data removed. */
 const running = new Set<ChildProcess>();
+const dirs = new Set<string>();
 process.once("exit", () => {
   for (const c of running) c.kill("SIGKILL");
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 function makeNode(index: number, args: string[], env: Record<string, string>): ClusterNode {

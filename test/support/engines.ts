@@ -23,6 +23,12 @@ const START_MS = 30_000;
 const STOP_MS = 10_000;
 const TEMPLATE_WAIT_MS = 90_000;
 
+/**
+ * How long a test file's hooks may take to start or stop engines: an initdb, a copy and
+ * a start on a machine shared with other work take seconds, not the default five.
+ */
+export const ENGINE_MS = 60_000;
+
 const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
 
 /** The newest installed Postgres's bin directory; a clear error when there is none. */
@@ -48,10 +54,16 @@ function owner(): { wrap: string[]; uid: number; gid: number } {
   return { wrap: ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--"], uid: id("-u"), gid: id("-g") };
 }
 
-/** Every child still running, killed when the test process ends however it ends (short of SIGKILL, which the runner's group kill covers). */
+/**
+ * Every child still running, killed when the test process ends however it ends (short of
+ * SIGKILL, which the runner's group kill covers), and every directory made, removed then:
+ * a file whose hooks timed out never got to close what it started.
+ */
 const live = new Set<ChildProcess>();
+const dirs = new Set<string>();
 process.once("exit", () => {
   for (const c of live) killTree(c.pid!, "SIGKILL");
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 /** The pids of `pid`'s children, read from /proc (Postgres's backends, before the postmaster goes). */
@@ -228,6 +240,7 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<Postgre
   const tpl = await template(bin);
   const who = owner();
   const dir = mkdtempSync(join(tmpdir(), "parley-pg-"));
+  dirs.add(dir);
   chmodSync(dir, 0o711);
   const dataDir = join(dir, "data");
   const cp = spawnSync("cp", ["-a", tpl, dataDir], { encoding: "utf8" });
@@ -297,6 +310,7 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<Postgre
     async close() {
       await pg.stop("immediate");
       rmSync(dir, { recursive: true, force: true });
+      dirs.delete(dir);
     },
     log: () => proc?.log() ?? "",
   };
@@ -322,6 +336,7 @@ export interface Redis {
 export async function startRedis(): Promise<Redis> {
   const bin = redisBin();
   const dir = mkdtempSync(join(tmpdir(), "parley-redis-"));
+  dirs.add(dir);
   let port = 0;
   let proc: { child: ChildProcess; log: () => string } | null = null;
   const launch = (p: number) =>
@@ -364,6 +379,7 @@ export async function startRedis(): Promise<Redis> {
     async close() {
       await r.kill();
       rmSync(dir, { recursive: true, force: true });
+      dirs.delete(dir);
     },
     log: () => proc?.log() ?? "",
   };
