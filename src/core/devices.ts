@@ -12,7 +12,7 @@ import type { People } from "./people";
 import { DomainError } from "./errors";
 import { MAX_DEVICES, publicKeyProblem, type Curve } from "../e2e/format";
 import { backupProblem } from "../e2e/backup";
-import type { SessionRow } from "./sessions";
+import type { Session } from "./models";
 
 export interface NewDevice {
   name?: string;
@@ -47,7 +47,7 @@ export class Devices {
    * `session` is the token of the sign-in session registering it, which then holds it
    * (a key backup is held by none: removing it signs nobody out).
    */
-  register(userId: string, input: NewDevice, session: SessionRow | null = null): DeviceRow {
+  register(userId: string, input: NewDevice, session: Session | null = null): DeviceRow {
     const name = (input.name ?? "").trim() || "Device";
     if (name.length > 64) throw DomainError.invalid("name", "Must be 64 or fewer in length.", "BASE_TYPE_MAX_LENGTH");
     const keys: Record<Curve, string | null> = { x25519: input.x25519 ?? null, p256: input.p256 ?? null };
@@ -66,7 +66,7 @@ export class Devices {
       if (backup) for (const old of this.current(userId).filter((d) => d.backup !== null)) this.remove(userId, old.id);
       if (this.current(userId).length >= MAX_DEVICES)
         throw DomainError.invalid("", `You have ${MAX_DEVICES} devices: remove one first`, "MAX_DEVICES");
-      const session_hash = session && !backup ? session.token_hash : null;
+      const session_hash = session && !backup ? this.sessionHash(session) : null;
       const row: DeviceRow = { id: this.d.ids.next(), user_id: userId, name, ...keys, created_at: this.d.clock.now(), removed_at: null, backup, session_hash };
       this.db
         .query(
@@ -90,11 +90,11 @@ export class Devices {
    * (its old session gone) says which device is still its own, so removing that device
    * ends the session it is in now. A key backup is held by no session.
    */
-  claim(userId: string, deviceId: string, session: SessionRow): void {
+  claim(userId: string, deviceId: string, session: Session): void {
     this.d.store.write(() => {
       const row = this.own(userId, deviceId);
       if (row.backup !== null) throw DomainError.invalid("device_id", "A key backup is held by no session", "DEVICE_IS_BACKUP");
-      this.db.query("UPDATE devices SET session_hash = ? WHERE id = ?").run(session.token_hash, deviceId);
+      this.db.query("UPDATE devices SET session_hash = ? WHERE id = ?").run(this.sessionHash(session), deviceId);
     });
   }
 
@@ -104,15 +104,20 @@ export class Devices {
    * is signed out too. Removing the device of the session one acts from keeps that
    * session. The ended session's live connections close like any ended session's.
    */
-  remove(userId: string, deviceId: string, by: SessionRow | null = null): DeviceRow {
+  remove(userId: string, deviceId: string, by: Session | null = null): DeviceRow {
     return this.d.store.write(() => {
       const row = this.own(userId, deviceId);
       const at = this.d.clock.now();
       this.db.query("UPDATE devices SET removed_at = ? WHERE id = ?").run(at, deviceId);
-      if (row.session_hash && row.session_hash !== by?.token_hash) this.users.sessions.endByTokenHash(userId, row.session_hash);
+      if (row.session_hash && row.session_hash !== (by && this.sessionHash(by))) this.users.sessions.endByTokenHash(userId, row.session_hash);
       this.d.store.emit({ type: "device.removed", deviceId, userId });
       return { ...row, removed_at: at };
     });
+  }
+
+  /** The digest of a session's token, which ties a device to the sign-in holding it; null once the session ended. */
+  private sessionHash(s: Pick<Session, "id">): string | null {
+    return (this.db.query("SELECT token_hash FROM person_sessions WHERE id = ?").get(s.id) as { token_hash: string } | null)?.token_hash ?? null;
   }
 
   /** A person's key backups, removed ones included (their sealed keys still open older messages), newest first. */

@@ -147,3 +147,82 @@ export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array; 
     close: () => store.close(),
   };
 }
+
+// ---- the core's face: everything a surface may name, and nothing deeper ----
+
+export type * from "./models";
+export type * from "./composites";
+export { DomainError, isDomainError, type ErrorKind, type FieldIssue } from "./errors";
+export type { DomainEvent, EventType } from "./events";
+export { SwitchableClock, type Clock, type TimerHandle } from "./clock";
+export { uuidBound, uuidTime } from "./ids";
+export {
+  PERMISSIONS,
+  ALL_PERMISSIONS,
+  INTENTS,
+  PRIVILEGED_INTENTS,
+  NON_PRIVILEGED_INTENTS,
+  hasPermission,
+  maskPermissions,
+  permissionsFromList,
+  intentsFromList,
+  intentBit,
+  intentNames,
+  type PermissionName,
+  type IntentName,
+} from "./permissions";
+export { CHANNEL_TYPES } from "./types";
+export { EPHEMERAL, MESSAGE_TYPE, SUPPRESS_EMBEDS, type AllowedMentions, type EditInput, type MessagePatch, type Page, type SendInput } from "./message-types";
+export { MAX_CONTENT, type PersonMessage } from "./people";
+export { PRESENCES, type Presence } from "./users";
+export { INVITE_MAX_AGE, INVITE_MAX_USES } from "./invites";
+export { MAX_BAN_DELETE_SECONDS, type MemberPatch, type UserPage } from "./moderation";
+export { CREATABLE_TYPES, UNSUPPORTED_TYPES, type ChannelInput } from "./channels";
+export type { RoleFields, ReorderItem } from "./roles";
+export type { ReadState } from "./read-states";
+export type { MintedSecret } from "./applications";
+export { DELETED_NAME, type Deleted } from "./accounts";
+export {
+  CALLBACK,
+  COMMAND_TYPE,
+  INTERACTION_TTL_MS,
+  INTERACTION_TYPE,
+  LOADING,
+  type CommandInvocation,
+  type InteractionState,
+  type Invocation,
+  type RawOption,
+  type ResponseMessage,
+} from "./interactions";
+export { MAX_WEBHOOKS_PER_CHANNEL, WEBHOOK_MESSAGE_FLAGS, type NewWebhook, type WebhookPatch, type WebhookPost } from "./webhooks";
+export { MENTION_TOKEN } from "./mentions";
+export { AUDIT, type AuditActionType, type AuditChange, type AuditQuery } from "./audit";
+export { OPT, MAX_COMMANDS_PER_SCOPE } from "./command-types";
+export { validEmoji, type Emoji } from "./reactions";
+export type { NewDevice } from "./devices";
+export type { SessionPolicy } from "./sessions";
+export type { WorldRows as WorldSnapshot } from "./world";
+export type { IdMap } from "./idmap";
+export type { Users } from "./users";
+export type { Sessions } from "./sessions";
+export type { Guilds } from "./guilds";
+export type { Applications } from "./applications";
+export type { Messages } from "./messages";
+export type { Dms } from "./dms";
+export type { Reactions } from "./reactions";
+export type { Channels } from "./channels";
+export type { Audit } from "./audit";
+export type { Roles } from "./roles";
+export type { Moderation } from "./moderation";
+export type { Webhooks } from "./webhooks";
+export type { Invites } from "./invites";
+export type { People } from "./people";
+export type { Commands } from "./commands";
+export type { Interactions } from "./interactions";
+export type { InteractionResponses } from "./interaction-responses";
+export type { Reads } from "./reads";
+export type { ReadStates } from "./read-states";
+export type { World } from "./world";
+export type { Devices } from "./devices";
+export type { Accounts } from "./accounts";
+export type { EventBus } from "./events";

@@ -3,14 +3,9 @@ import type { Users } from "./users";
 import type { ChannelRow } from "./types";
 import { OPT, type CommandOption } from "./commands";
 import { DomainError } from "./errors";
+import type { StoredOption } from "./models";
 
-/** An option as stored on the interaction: id-typed values hold internal ids. */
-export interface StoredOption {
-  name: string;
-  type: number;
-  value?: string | number | boolean;
-  options?: StoredOption[];
-}
+export type { StoredOption } from "./models";
 
 /** An option as a person gives it; ids in the surface's own form, turned into internal ids by `resolveId`. */
 export interface RawOption {

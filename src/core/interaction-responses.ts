@@ -6,6 +6,7 @@ import { EPHEMERAL, MESSAGE_TYPE, SUPPRESS_EMBEDS } from "./messages";
 import type { MessageRow } from "./types";
 import { DomainError } from "./errors";
 import { sha256Hex } from "./crypto";
+import type { Interaction } from "./models";
 import { CALLBACK, INTERACTION_TYPE, LOADING, type InteractionRow, type Interactions, type ResponseMessage } from "./interactions";
 
 /** Flags a response or follow-up may set: SUPPRESS_EMBEDS, EPHEMERAL, SUPPRESS_NOTIFICATIONS, IS_COMPONENTS_V2. */
@@ -53,7 +54,7 @@ export class InteractionResponses {
   }
 
   /** The authorized interaction as it is now (its state may have moved since), still live. */
-  private current(auth: InteractionRow): InteractionRow {
+  private current(auth: Interaction): InteractionRow {
     const row = this.interactions.get(auth.id);
     if (!row || this.interactions.state(row) === "expired") throw unknownInteraction();
     return row;
@@ -63,7 +64,7 @@ export class InteractionResponses {
    * POST /interactions/{id}/{token}/callback, every row of spec 3.1. Answers the
    * interaction after the call and the message the callback posted or edited, if any.
    */
-  callback(auth: InteractionRow, type: number, msg: ResponseMessage | undefined): { interaction: InteractionRow; message: MessageRow | null } {
+  callback(auth: Interaction, type: number, msg: ResponseMessage | undefined): { interaction: InteractionRow; message: MessageRow | null } {
     return this.d.store.write(() => {
       const row = this.current(auth);
       if (!(Object.values(CALLBACK) as number[]).includes(type)) bad("type", "Value is not one of the accepted choices.", "BASE_TYPE_CHOICES");
@@ -102,7 +103,7 @@ export class InteractionResponses {
    * response (after a type-5 deferral it fills the loading message, the reference's
    * legacy behaviour); afterwards a public follow-up message.
    */
-  followup(auth: InteractionRow, msg: ResponseMessage): MessageRow {
+  followup(auth: Interaction, msg: ResponseMessage): MessageRow {
     return this.d.store.write(() => {
       const row = this.current(auth);
       requireNotEmpty(msg);
@@ -128,7 +129,7 @@ export class InteractionResponses {
   }
 
   /** The message `@original` or a follow-up id names, for GET/PATCH/DELETE. */
-  message(auth: InteractionRow, target: string): { interaction: InteractionRow; message: MessageRow } {
+  message(auth: Interaction, target: string): { interaction: InteractionRow; message: MessageRow } {
     const row = this.current(auth);
     const id = target === "@original" ? row.response_message_id : target;
     const m = id ? this.messages.get(id) : null;
@@ -138,7 +139,7 @@ export class InteractionResponses {
   }
 
   /** PATCH: replace-or-keep (spec 4 rule 4); editing the loading message answers a deferral. */
-  edit(auth: InteractionRow, target: string, patch: ResponseMessage): MessageRow {
+  edit(auth: Interaction, target: string, patch: ResponseMessage): MessageRow {
     return this.d.store.write(() => {
       const { interaction, message } = this.message(auth, target);
       const m = this.editMessage(message, patch);
@@ -148,7 +149,7 @@ export class InteractionResponses {
     });
   }
 
-  delete(auth: InteractionRow, target: string): void {
+  delete(auth: Interaction, target: string): void {
     this.d.store.write(() => {
       const { message } = this.message(auth, target);
       this.messages.delete(message.id);
@@ -156,7 +157,7 @@ export class InteractionResponses {
   }
 
   /** Every message this interaction produced (response first, then follow-ups), ephemeral included. */
-  producedMessages(row: InteractionRow): { response: MessageRow | null; followups: MessageRow[] } {
+  producedMessages(row: Interaction): { response: MessageRow | null; followups: MessageRow[] } {
     const response = row.response_message_id ? this.messages.get(row.response_message_id) : null;
     const followups = (this.d.store.db.query("SELECT * FROM messages WHERE interaction_id = ? ORDER BY id").all(row.id) as MessageRow[]).filter(
       (m) => m.id !== row.response_message_id,

@@ -42,18 +42,9 @@ export interface InteractionRow {
 }
 
 
-export type InteractionData =
-  | {
-      kind: "command";
-      commandId: string;
-      commandGuildId: string | null;
-      name: string;
-      type: number;
-      options: StoredOption[];
-      /** A context-menu command's target: a user (type 2) or a message (type 3). */
-      targetId?: string;
-    }
-  | { kind: "component"; customId: string; componentType: number; values?: string[] };
+import type { Interaction, InteractionData } from "./models";
+
+export type { InteractionData } from "./models";
 
 
 /** Command types (spec 2.4). */
@@ -133,11 +124,11 @@ export class Interactions {
     return this.db.query("SELECT * FROM interactions WHERE id = ?").get(id) as InteractionRow | null;
   }
 
-  data(row: InteractionRow): InteractionData {
+  data(row: Pick<Interaction, "data">): InteractionData {
     return JSON.parse(row.data) as InteractionData;
   }
 
-  state(row: InteractionRow): InteractionState {
+  state(row: Interaction): InteractionState {
     if (row.state === "expired" || this.d.clock.now() >= row.expires_at) return "expired";
     return row.state as InteractionState;
   }

@@ -1,5 +1,6 @@
 import type { CoreDeps } from "./deps";
 import type { ChannelRow, MessageRow } from "./types";
+import type { Webhook } from "./models";
 import type { Guilds } from "./guilds";
 import type { AllowedMentions, Messages, MessagePatch } from "./messages";
 import type { Audit } from "./audit";
@@ -73,7 +74,7 @@ function avatarHash(data: string | null | undefined): string | null {
   return data ? sha256Hex(data).slice(0, 32) : null;
 }
 
-export function webhookAuditView(w: WebhookRow): Record<string, unknown> {
+export function webhookAuditView(w: Webhook): Record<string, unknown> {
   return { name: w.name, type: 1, channel_id: w.channel_id, avatar_hash: w.avatar, application_id: w.application_id };
 }
 
@@ -172,8 +173,9 @@ export class Webhooks {
   }
 
   /** The webhook's token, for those who may manage it (null when it was made before tokens were kept). */
-  tokenOf(w: WebhookRow): string | null {
-    return w.token_sealed ? this.d.sealer.open(w.token_sealed) : null;
+  tokenOf(w: Pick<Webhook, "id">): string | null {
+    const sealed = (this.db.query("SELECT token_sealed FROM webhooks WHERE id = ?").get(w.id) as { token_sealed: string | null } | null)?.token_sealed;
+    return sealed ? this.d.sealer.open(sealed) : null;
   }
 
   /** The webhook whose token this is; 401 for a wrong token. */
@@ -234,7 +236,7 @@ export class Webhooks {
   }
 
   /** Post as the webhook. Needs something to show: content, embeds or components. */
-  execute(w: WebhookRow, post: WebhookPost): MessageRow {
+  execute(w: Webhook, post: WebhookPost): MessageRow {
     const content = post.content ?? "";
     const embeds = post.embeds ?? [];
     const components = post.components ?? [];
@@ -259,20 +261,20 @@ export class Webhooks {
   }
 
   /** A message this webhook posted; any other id is unknown to it. */
-  message(w: WebhookRow, messageId: string | null): MessageRow {
+  message(w: Webhook, messageId: string | null): MessageRow {
     const m = messageId ? this.messages.get(messageId) : null;
     if (!m || m.webhook_id !== w.id) throw DomainError.notFound("message");
     return m;
   }
 
-  editMessage(w: WebhookRow, messageId: string | null, patch: MessagePatch): MessageRow {
+  editMessage(w: Webhook, messageId: string | null, patch: MessagePatch): MessageRow {
     this.message(w, messageId);
     if (patch.flags !== undefined && patch.flags & ~WEBHOOK_MESSAGE_FLAGS)
       throw DomainError.invalid("flags", "Only SUPPRESS_EMBEDS and SUPPRESS_NOTIFICATIONS can be set", "MESSAGE_FLAGS_INVALID");
     return this.messages.edit(messageId!, patch);
   }
 
-  deleteMessage(w: WebhookRow, messageId: string | null): void {
+  deleteMessage(w: Webhook, messageId: string | null): void {
     this.message(w, messageId);
     this.messages.delete(messageId!);
   }

@@ -45,7 +45,7 @@ export class GuildReads {
   }
 
   memberOf(row: MemberRow, withUser = true): MemberModel {
-    return { row, roleIds: this.guilds.memberRoleIds(row.guild_id, row.user_id), user: withUser ? this.users.get(row.user_id) : null };
+    return { member: row, row, roleIds: this.guilds.memberRoleIds(row.guild_id, row.user_id), user: withUser ? this.users.get(row.user_id) : null };
   }
 
   /**
@@ -70,7 +70,7 @@ export class GuildReads {
       .query("SELECT u.* FROM members m JOIN users u ON u.id = m.user_id WHERE m.guild_id = ? AND m.user_id BETWEEN ? AND ?")
       .all(guildId, first, last) as UserRow[])
       users.set(u.id, u);
-    return rows.map((row) => ({ row, roleIds: roles.get(row.user_id) ?? [], user: users.get(row.user_id) ?? null }));
+    return rows.map((row) => ({ member: row, row, roleIds: roles.get(row.user_id) ?? [], user: users.get(row.user_id) ?? null }));
   }
 
   channel(id: string): ChannelModel | null {
@@ -84,9 +84,9 @@ export class GuildReads {
       const recipients = dmRecipientIds(this.d, row.id)
         .map((id) => this.users.get(id))
         .filter((u): u is UserRow => u !== null);
-      return { row, overwrites: [], recipients };
+      return { channel: row, row, overwrites: [], recipients };
     }
-    return { row, overwrites: overwrites ?? this.guilds.overwrites(row.id), recipients: [] };
+    return { channel: row, row, overwrites: overwrites ?? this.guilds.overwrites(row.id), recipients: [] };
   }
 
   /** A guild's channels in order, with every overwrite read in one query. */
@@ -99,12 +99,12 @@ export class GuildReads {
       if (!list) byChannel.set(o.channel_id, (list = []));
       list.push(o);
     }
-    return this.guilds.channels(guildId).map((row) => ({ row, overwrites: byChannel.get(row.id) ?? [], recipients: [] }));
+    return this.guilds.channels(guildId).map((row) => ({ channel: row, row, overwrites: byChannel.get(row.id) ?? [], recipients: [] }));
   }
 
   guild(guildId: string, opts: { counts?: boolean } = {}): GuildModel {
     const row = this.guilds.require(guildId);
-    const out: GuildModel = { row, roles: this.guilds.roles(guildId), memberCount: this.guilds.memberCount(guildId) };
+    const out: GuildModel = { guild: row, row, roles: this.guilds.roles(guildId), memberCount: this.guilds.memberCount(guildId) };
     if (opts.counts) out.presenceCount = this.presences(guildId).length;
     return out;
   }
@@ -112,7 +112,7 @@ export class GuildReads {
   /** A guild as one user lists it: with their permissions (and counts when asked). */
   partialGuild(guildId: string, userId: string, opts: { counts?: boolean } = {}): PartialGuildModel {
     const row = this.guilds.require(guildId);
-    const out: PartialGuildModel = { row, permissions: this.guilds.permissions(guildId, userId) };
+    const out: PartialGuildModel = { guild: row, row, permissions: this.guilds.permissions(guildId, userId) };
     if (opts.counts) out.memberCount = this.guilds.memberCount(guildId);
     return out;
   }
@@ -129,8 +129,10 @@ export class GuildReads {
   /** The whole guild for GUILD_CREATE; presences only when the viewer may see them. */
   guildCreate(guildId: string, withPresences: boolean): GuildCreateModel {
     const members = this.members(guildId);
+    const row = this.guilds.require(guildId);
     return {
-      row: this.guilds.require(guildId),
+      guild: row,
+      row,
       roles: this.guilds.roles(guildId),
       memberCount: members.length,
       channels: this.channels(guildId),

@@ -13,6 +13,7 @@ import type { AuditRow } from "../audit";
 import { AUDIT } from "../audit";
 import type { UserRow } from "../types";
 import type { WebhookRow } from "../webhooks";
+import type { Webhook } from "../models";
 import { GuildReads } from "./guilds";
 import { MessageReads } from "./messages";
 import { InteractionReads } from "./interactions";
@@ -55,6 +56,7 @@ export class Reads {
 
   invite(row: InviteRow): InviteModel {
     return {
+      invite: row,
       row,
       guild: this.guildService.get(row.guild_id),
       channel: this.guildService.channel(row.channel_id),
@@ -64,8 +66,8 @@ export class Reads {
     };
   }
 
-  webhook(row: WebhookRow): WebhookModel {
-    return { row, creator: row.creator_id ? this.users.get(row.creator_id) : null, token: this.webhookService.tokenOf(row) };
+  webhook(row: Webhook): WebhookModel {
+    return { webhook: row, row, creator: row.creator_id ? this.users.get(row.creator_id) : null, token: this.webhookService.tokenOf(row) };
   }
 
   /** Audit entries with the users and webhooks they name (the reference's AuditLog). */

@@ -38,6 +38,7 @@ export class InteractionReads {
     const data = this.interactions.data(row);
     const message = row.message_id ? this.messages.get(row.message_id) : null;
     return {
+      interaction: row,
       row,
       token,
       app,

@@ -40,6 +40,7 @@ export class MessageReads {
   message(row: MessageRow, opts: MessageReadOptions = {}, depth = 0): MessageModel {
     const channel = opts.channel && opts.channel.id === row.channel_id ? opts.channel : this.guilds.channel(row.channel_id);
     const out: MessageModel = {
+      message: row,
       row,
       channel,
       author: this.author(row),
@@ -93,6 +94,6 @@ export class MessageReads {
   private interactionOf(id: string): MessageInteractionModel | null {
     const row = this.interactions.get(id);
     const user = row ? this.users.get(row.user_id) : null;
-    return row && user ? { row, user, data: this.interactions.data(row) } : null;
+    return row && user ? { interaction: row, row, user, data: this.interactions.data(row) } : null;
   }
 }

@@ -5,17 +5,21 @@
  */
 import type { ApplicationRow, ChannelRow, GuildRow, MemberRow, MessageRow, OverwriteRow, RoleRow, UserRow } from "../types";
 import type { InteractionData, InteractionRow } from "../interactions";
-import type { WebhookRow } from "../webhooks";
+import type { Webhook } from "../models";
 import type { AuditRow } from "../audit";
 import type { InviteRow } from "../invites";
 
 export interface MemberModel {
+  member: MemberRow;
+  /** @deprecated the same as `member` (core/models.ts) */
   row: MemberRow;
   roleIds: readonly string[];
   user: UserRow | null;
 }
 
 export interface ChannelModel {
+  channel: ChannelRow;
+  /** @deprecated the same as `channel` (core/models.ts) */
   row: ChannelRow;
   /** Server channels: the permission overwrites. */
   overwrites: OverwriteRow[];
@@ -24,6 +28,8 @@ export interface ChannelModel {
 }
 
 export interface GuildModel {
+  guild: GuildRow;
+  /** @deprecated the same as `guild` (core/models.ts) */
   row: GuildRow;
   roles: RoleRow[];
   memberCount: number;
@@ -33,6 +39,8 @@ export interface GuildModel {
 
 /** A guild as it appears in a user's guild list: with that user's permissions. */
 export interface PartialGuildModel {
+  guild: GuildRow;
+  /** @deprecated the same as `guild` (core/models.ts) */
   row: GuildRow;
   permissions: number;
   memberCount?: number;
@@ -61,12 +69,16 @@ export type AuthorModel = { kind: "user"; user: UserRow } | { kind: "webhook"; i
 
 /** The interaction a message answers (its metadata), when it answers one. */
 export interface MessageInteractionModel {
+  interaction: InteractionRow;
+  /** @deprecated the same as `interaction` (core/models.ts) */
   row: InteractionRow;
   user: UserRow;
   data: InteractionData;
 }
 
 export interface MessageModel {
+  message: MessageRow;
+  /** @deprecated the same as `message` (core/models.ts) */
   row: MessageRow;
   /** The message's channel (null only if it was deleted under the read). */
   channel: ChannelRow | null;
@@ -94,13 +106,17 @@ export interface MessageReadOptions {
 }
 
 export interface WebhookModel {
-  row: WebhookRow;
+  webhook: Webhook;
+  /** @deprecated the same as `webhook` (core/models.ts) */
+  row: Webhook;
   creator: UserRow | null;
   /** The token, for answers to those who may manage the webhook; null when not kept. */
   token: string | null;
 }
 
 export interface InviteModel {
+  invite: InviteRow;
+  /** @deprecated the same as `invite` (core/models.ts) */
   row: InviteRow;
   guild: GuildRow | null;
   channel: ChannelRow | null;
@@ -126,6 +142,8 @@ export interface ResolvedModel {
 
 /** Everything INTERACTION_CREATE carries (spec 6.3, reference-gaps 4.1). */
 export interface InteractionModel {
+  interaction: InteractionRow;
+  /** @deprecated the same as `interaction` (core/models.ts) */
   row: InteractionRow;
   token: string;
   app: ApplicationRow;

@@ -1,0 +1,171 @@
+/**
+ * Composite read models: what an answer shows, gathered in one place (core/reads) so
+ * that serializers run no queries. They hold the entity models of core/models.ts, never
+ * rows.
+ */
+import type { Application, AuditEntry, Channel, Command, Guild, Interaction, InteractionData, Invite, Member, Message, Overwrite, Role, User, Webhook } from "./models";
+
+
+export interface MemberModel {
+  member: Member;
+  /** @deprecated The same object as `member`; kept until every surface reads `member`. */
+  row: Member;
+  roleIds: readonly string[];
+  user: User | null;
+}
+
+export interface ChannelModel {
+  channel: Channel;
+  /** @deprecated The same object as `channel`; kept until every surface reads `channel`. */
+  row: Channel;
+  /** Server channels: the permission overwrites. */
+  overwrites: Overwrite[];
+  /** DM channels: both recipients (a serializer drops its viewer). */
+  recipients: User[];
+}
+
+export interface GuildModel {
+  guild: Guild;
+  /** @deprecated The same object as `guild`; kept until every surface reads `guild`. */
+  row: Guild;
+  roles: Role[];
+  memberCount: number;
+  /** Members whose presence is not offline (only when counts were asked for). */
+  presenceCount?: number;
+}
+
+/** A guild as it appears in a user's guild list: with that user's permissions. */
+export interface PartialGuildModel {
+  guild: Guild;
+  /** @deprecated The same object as `guild`; kept until every surface reads `guild`. */
+  row: Guild;
+  permissions: number;
+  memberCount?: number;
+}
+
+export interface PresenceModel {
+  userId: string;
+  status: string;
+}
+
+/** Everything GUILD_CREATE carries: the guild whole, as one bot sees it. */
+export interface GuildCreateModel extends GuildModel {
+  channels: ChannelModel[];
+  members: MemberModel[];
+  presences: PresenceModel[];
+}
+
+export interface ReactionSummary {
+  emoji: { id: string | null; name: string | null; animated: boolean };
+  count: number;
+  /** Whether the viewer the summary was read for is among those who reacted. */
+  me: boolean;
+}
+
+export type AuthorModel = { kind: "user"; user: User } | { kind: "webhook"; id: string; name: string; avatar: string | null };
+
+/** The interaction a message answers (its metadata), when it answers one. */
+export interface MessageInteractionModel {
+  interaction: Interaction;
+  /** @deprecated The same object as `interaction`; kept until every surface reads `interaction`. */
+  row: Interaction;
+  user: User;
+  data: InteractionData;
+}
+
+export interface MessageModel {
+  message: Message;
+  /** @deprecated The same object as `message`; kept until every surface reads `message`. */
+  row: Message;
+  /** The message's channel (null only if it was deleted under the read). */
+  channel: Channel | null;
+  author: AuthorModel;
+  mentions: User[];
+  mentionRoleIds: string[];
+  /** Read for one viewer; null when not read (a message this very request created has none). */
+  reactions: ReactionSummary[] | null;
+  /** A reply's referenced message (one level deep); null when it is gone; undefined when not a reply. */
+  referenced?: MessageModel | null;
+  interaction: MessageInteractionModel | null;
+  /** The author's membership in the message's server, when asked for (gateway dispatches). */
+  member?: MemberModel | null;
+}
+
+export interface MessageReadOptions {
+  /** The viewer reactions' `me` is read for (null: nobody). */
+  viewerId?: string | null;
+  /** false: skip the reactions read (a message created by this very request has none). */
+  reactions?: boolean;
+  /** Read the author's member too (gateway dispatches carry it). */
+  member?: boolean;
+  /** The message's channel when the caller already holds it (saves the read). */
+  channel?: Channel;
+}
+
+export interface WebhookModel {
+  webhook: Webhook;
+  /** @deprecated The same object as `webhook`; kept until every surface reads `webhook`. */
+  row: Webhook;
+  creator: User | null;
+  /** The token, for answers to those who may manage the webhook; null when not kept. */
+  token: string | null;
+}
+
+export interface InviteModel {
+  invite: Invite;
+  /** @deprecated The same object as `invite`; kept until every surface reads `invite`. */
+  row: Invite;
+  guild: Guild | null;
+  channel: Channel | null;
+  inviter: User | null;
+  expiresAt: number | null;
+  memberCount: number;
+}
+
+export interface AuditLogModel {
+  entries: AuditEntry[];
+  users: User[];
+  webhooks: WebhookModel[];
+}
+
+/** A user, member, role or channel an interaction's options (or target) name. */
+export interface ResolvedModel {
+  users: User[];
+  members: { member: MemberModel; permissions: number }[];
+  roles: Role[];
+  channels: { channel: ChannelModel; permissions: number; appPermissions: number }[];
+  messages: MessageModel[];
+}
+
+/** Everything INTERACTION_CREATE carries (spec 6.3, reference-gaps 4.1). */
+export interface InteractionModel {
+  interaction: Interaction;
+  /** @deprecated The same object as `interaction`; kept until every surface reads `interaction`. */
+  row: Interaction;
+  token: string;
+  app: Application;
+  channel: ChannelModel;
+  user: User;
+  data: InteractionData;
+  /** 0 guild, 1 the bot's DM, 2 another private channel. */
+  context: 0 | 1 | 2;
+  invokerPermissions: number;
+  appPermissions: number;
+  guild: Guild | null;
+  member: MemberModel | null;
+  resolved: ResolvedModel;
+  /** Component interactions: the message the component sits on. */
+  message: MessageModel | null;
+}
+
+/** A deleted channel as it was, with its overwrites (channel.deleted carries it, so a channel that is gone can be shown). */
+export interface ChannelSnapshot {
+  channel: Channel;
+  overwrites: Overwrite[];
+}
+
+/** A command a person may run, and its application. */
+export interface AvailableCommand {
+  app: Application;
+  command: Command;
+}

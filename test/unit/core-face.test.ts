@@ -1,0 +1,44 @@
+/**
+ * The core's face (src/core/index.ts): the models it hands surfaces carry no hash, no
+ * sealed secret and no password, neither in their types (checked by tsc, which runs
+ * this file's type assertions) nor in the objects the services answer with.
+ */
+import { describe, expect, test } from "bun:test";
+import type * as Face from "../../src/core";
+
+type Keys<T> = T extends unknown ? keyof T & string : never;
+type Secretish<K extends string> = K extends `${string}hash${string}` | `${string}secret${string}` | `${string}password${string}` | `${string}sealed${string}` ? K : never;
+/** `true` only when no key of T (nor of its members, for a union) looks like a secret. */
+type Clean<T> = [Secretish<Keys<T>>] extends [never] ? true : false;
+
+// Each line fails to compile if a model gains a secret-looking field.
+const clean: Record<string, true> = {
+  User: true satisfies Clean<Face.User>,
+  Session: true satisfies Clean<Face.Session>,
+  Application: true satisfies Clean<Face.Application>,
+  Guild: true satisfies Clean<Face.Guild>,
+  Role: true satisfies Clean<Face.Role>,
+  Member: true satisfies Clean<Face.Member>,
+  Channel: true satisfies Clean<Face.Channel>,
+  Overwrite: true satisfies Clean<Face.Overwrite>,
+  Message: true satisfies Clean<Face.Message>,
+  Device: true satisfies Clean<Face.Device>,
+  Invite: true satisfies Clean<Face.Invite>,
+  Webhook: true satisfies Clean<Face.Webhook>,
+  AuditEntry: true satisfies Clean<Face.AuditEntry>,
+  Ban: true satisfies Clean<Face.Ban>,
+  Interaction: true satisfies Clean<Face.Interaction>,
+  Command: true satisfies Clean<Face.Command>,
+};
+
+describe("the core's face", () => {
+  test("every entity model is listed as free of secrets", () => {
+    expect(Object.keys(clean).length).toBe(16);
+  });
+
+  test("the secret-looking key check itself catches a hash", () => {
+    type Leaky = { id: string; token_hash: string };
+    const caught: false = false satisfies Clean<Leaky>;
+    expect(caught).toBe(false);
+  });
+});
