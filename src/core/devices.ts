@@ -6,7 +6,8 @@
  * for the current ones only.
  */
 import type { CoreDeps } from "./deps";
-import type { DeviceRow } from "./types";
+import type { Device } from "./models";
+import { DEVICE_COLUMNS, modelOf, type DeviceRow } from "./rows";
 import type { Users } from "./users";
 import type { People } from "./people";
 import { DomainError } from "./errors";
@@ -33,13 +34,13 @@ export class Devices {
     return this.d.store.db;
   }
 
-  get(id: string): DeviceRow | null {
-    return this.db.query("SELECT * FROM devices WHERE id = ?").get(id) as DeviceRow | null;
+  get(id: string): Device | null {
+    return this.db.query(`SELECT ${DEVICE_COLUMNS()} FROM devices WHERE id = ?`).get(id) as Device | null;
   }
 
   /** A person's current devices, oldest first. */
-  current(userId: string): DeviceRow[] {
-    return this.db.query("SELECT * FROM devices WHERE user_id = ? AND removed_at IS NULL ORDER BY id").all(userId) as DeviceRow[];
+  current(userId: string): Device[] {
+    return this.db.query(`SELECT ${DEVICE_COLUMNS()} FROM devices WHERE user_id = ? AND removed_at IS NULL ORDER BY id`).all(userId) as Device[];
   }
 
   /**
@@ -47,7 +48,7 @@ export class Devices {
    * `session` is the token of the sign-in session registering it, which then holds it
    * (a key backup is held by none: removing it signs nobody out).
    */
-  register(userId: string, input: NewDevice, session: Session | null = null): DeviceRow {
+  register(userId: string, input: NewDevice, session: Session | null = null): Device {
     const name = (input.name ?? "").trim() || "Device";
     if (name.length > 64) throw DomainError.invalid("name", "Must be 64 or fewer in length.", "BASE_TYPE_MAX_LENGTH");
     const keys: Record<Curve, string | null> = { x25519: input.x25519 ?? null, p256: input.p256 ?? null };
@@ -74,12 +75,12 @@ export class Devices {
         )
         .run(row as never);
       this.d.store.emit({ type: "device.added", deviceId: row.id, userId });
-      return row;
+      return modelOf<Device, DeviceRow>(row, DEVICE_COLUMNS);
     });
   }
 
   /** One of one's own current devices, or unknown. */
-  private own(userId: string, deviceId: string): DeviceRow {
+  private own(userId: string, deviceId: string): Device {
     const row = this.get(deviceId);
     if (!row || row.user_id !== userId || row.removed_at !== null) throw DomainError.notFound("device");
     return row;
@@ -104,12 +105,13 @@ export class Devices {
    * is signed out too. Removing the device of the session one acts from keeps that
    * session. The ended session's live connections close like any ended session's.
    */
-  remove(userId: string, deviceId: string, by: Session | null = null): DeviceRow {
+  remove(userId: string, deviceId: string, by: Session | null = null): Device {
     return this.d.store.write(() => {
       const row = this.own(userId, deviceId);
       const at = this.d.clock.now();
       this.db.query("UPDATE devices SET removed_at = ? WHERE id = ?").run(at, deviceId);
-      if (row.session_hash && row.session_hash !== (by && this.sessionHash(by))) this.users.sessions.endByTokenHash(userId, row.session_hash);
+      const held = (this.db.query("SELECT session_hash FROM devices WHERE id = ?").get(deviceId) as Pick<DeviceRow, "session_hash">).session_hash;
+      if (held && held !== (by && this.sessionHash(by))) this.users.sessions.endByTokenHash(userId, held);
       this.d.store.emit({ type: "device.removed", deviceId, userId });
       return { ...row, removed_at: at };
     });
@@ -121,17 +123,17 @@ export class Devices {
   }
 
   /** A person's key backups, removed ones included (their sealed keys still open older messages), newest first. */
-  backups(userId: string): DeviceRow[] {
-    return this.db.query("SELECT * FROM devices WHERE user_id = ? AND backup IS NOT NULL ORDER BY id DESC").all(userId) as DeviceRow[];
+  backups(userId: string): Device[] {
+    return this.db.query(`SELECT ${DEVICE_COLUMNS()} FROM devices WHERE user_id = ? AND backup IS NOT NULL ORDER BY id DESC`).all(userId) as Device[];
   }
 
   /** Every device, removed ones included, of the two people of a DM the viewer is in. */
-  inDm(viewerId: string, channelId: string): DeviceRow[] {
+  inDm(viewerId: string, channelId: string): Device[] {
     const c = this.people.channel(viewerId, channelId);
     if (c.guild_id !== null) throw DomainError.invalid("channel_id", "Only direct messages are end-to-end encrypted", "CHANNEL_TYPE_INVALID");
     return this.db
-      .query("SELECT d.* FROM devices d JOIN dm_recipients r ON r.user_id = d.user_id WHERE r.channel_id = ? ORDER BY d.user_id, d.id")
-      .all(channelId) as DeviceRow[];
+      .query(`SELECT ${DEVICE_COLUMNS("d")} FROM devices d JOIN dm_recipients r ON r.user_id = d.user_id WHERE r.channel_id = ? ORDER BY d.user_id, d.id`)
+      .all(channelId) as Device[];
   }
 
   /** Who hears of a person's device changing: the person and everyone who shares a DM with them. */

@@ -3,7 +3,7 @@
  * They carry internal ids only; the gateway reads current state (and, for deletions,
  * the snapshot carried here) to build frames.
  */
-import type { ChannelRow, OverwriteRow } from "./types";
+import type { Channel, Overwrite } from "./models";
 
 export type DomainEvent =
   | { type: "guild.created"; guildId: string }
@@ -14,7 +14,7 @@ export type DomainEvent =
   | { type: "member.removed"; guildId: string; userId: string }
   | { type: "channel.created"; channelId: string; guildId: string | null }
   | { type: "channel.updated"; channelId: string; guildId: string | null }
-  | { type: "channel.deleted"; channelId: string; guildId: string | null; snapshot: { channel: ChannelRow; overwrites: OverwriteRow[] } }
+  | { type: "channel.deleted"; channelId: string; guildId: string | null; snapshot: { channel: Channel; overwrites: Overwrite[] } }
   | { type: "role.created"; guildId: string; roleId: string }
   | { type: "role.updated"; guildId: string; roleId: string }
   | { type: "role.deleted"; guildId: string; roleId: string }

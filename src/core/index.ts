@@ -171,7 +171,7 @@ export {
   type PermissionName,
   type IntentName,
 } from "./permissions";
-export { CHANNEL_TYPES } from "./types";
+export { CHANNEL_TYPES, TEXT_CHANNEL_TYPES } from "./channel-types";
 export { EPHEMERAL, MESSAGE_TYPE, SUPPRESS_EMBEDS, type AllowedMentions, type EditInput, type MessagePatch, type Page, type SendInput } from "./message-types";
 export { MAX_CONTENT, type PersonMessage } from "./people";
 export { PRESENCES, type Presence } from "./users";

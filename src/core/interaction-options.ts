@@ -1,6 +1,6 @@
 import type { Guilds } from "./guilds";
 import type { Users } from "./users";
-import type { ChannelRow } from "./types";
+import type { Channel } from "./models";
 import { OPT, type CommandOption } from "./commands";
 import { DomainError } from "./errors";
 import type { StoredOption } from "./models";
@@ -27,7 +27,7 @@ export class OptionChecker {
   constructor(
     private readonly guilds: Guilds,
     private readonly users: Users,
-    private readonly ch: ChannelRow,
+    private readonly ch: Channel,
     private readonly resolveId: (raw: string) => string | null,
   ) {}
 

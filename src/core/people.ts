@@ -1,5 +1,5 @@
 import type { CoreDeps } from "./deps";
-import type { ChannelRow, GuildRow, MessageRow } from "./types";
+import type { Channel, Guild, Message } from "./models";
 import type { Guilds } from "./guilds";
 import type { Users } from "./users";
 import { EVERYONE, type Messages, type Page } from "./messages";
@@ -40,19 +40,19 @@ export class People {
   // ---- visibility ----
 
   /** A guild the person belongs to. */
-  guild(userId: string, guildId: string): GuildRow {
+  guild(userId: string, guildId: string): Guild {
     const g = this.guilds.get(guildId);
     if (!g || !this.guilds.isMember(guildId, userId)) throw DomainError.notFound("guild");
     return g;
   }
 
   /** Whether a user may see a channel: a member of its server, or a DM recipient. */
-  canSee(channel: ChannelRow, userId: string): boolean {
+  canSee(channel: Channel, userId: string): boolean {
     return canSee(this.d, this.guilds, channel, userId);
   }
 
   /** A channel the person can see: a channel of one of their guilds, or one of their DMs. */
-  channel(userId: string, channelId: string): ChannelRow {
+  channel(userId: string, channelId: string): Channel {
     const c = this.guilds.channel(channelId);
     if (!c || !canSee(this.d, this.guilds, c, userId)) throw DomainError.notFound("channel");
     return c;
@@ -64,11 +64,11 @@ export class People {
 
   // ---- servers ----
 
-  createGuild(userId: string, name: string): GuildRow {
+  createGuild(userId: string, name: string): Guild {
     return this.guilds.create({ name, ownerId: this.users.require(userId).id });
   }
 
-  updateGuild(userId: string, guildId: string, patch: { name?: string; description?: string | null }): GuildRow {
+  updateGuild(userId: string, guildId: string, patch: { name?: string; description?: string | null }): Guild {
     return this.d.store.write(() => {
       this.guild(userId, guildId);
       this.require(guildId, userId, PERMISSIONS.MANAGE_GUILD);
@@ -85,7 +85,7 @@ export class People {
 
   // ---- messages ----
 
-  list(userId: string, channelId: string, page: Page): MessageRow[] {
+  list(userId: string, channelId: string, page: Page): Message[] {
     this.channel(userId, channelId);
     return this.messages.list(channelId, page, userId);
   }
@@ -95,7 +95,7 @@ export class People {
    * slowmode applies unless the person may manage messages or the channel. DM channels
    * take only the ciphertext the person's client produced: the server never sees text.
    */
-  send(userId: string, channelId: string, msg: PersonMessage): MessageRow {
+  send(userId: string, channelId: string, msg: PersonMessage): Message {
     return this.d.store.write(() => {
       const c = this.channel(userId, channelId);
       const reference = this.reference(c, msg.replyTo);
@@ -118,7 +118,7 @@ export class People {
   }
 
   /** A person edits their own message (plaintext in servers, ciphertext in DMs). */
-  edit(userId: string, channelId: string, messageId: string, patch: { content?: string; ciphertext?: string }): MessageRow {
+  edit(userId: string, channelId: string, messageId: string, patch: { content?: string; ciphertext?: string }): Message {
     return this.d.store.write(() => {
       const c = this.channel(userId, channelId);
       const m = this.messages.require(c.id, messageId, userId);
@@ -148,7 +148,7 @@ export class People {
   }
 
   /** Open (or reopen) the DM with a person or bot who shares a server with the person. */
-  openDm(userId: string, recipientId: string): ChannelRow {
+  openDm(userId: string, recipientId: string): Channel {
     return this.d.store.write(() => {
       const other = this.users.get(recipientId);
       if (!other || other.deleted_at) throw DomainError.notFound("user");
@@ -158,11 +158,11 @@ export class People {
     });
   }
 
-  dms(userId: string): ChannelRow[] {
+  dms(userId: string): Channel[] {
     return this.dmChannels.of(userId);
   }
 
-  private reference(c: ChannelRow, replyTo: string | null | undefined) {
+  private reference(c: Channel, replyTo: string | null | undefined) {
     if (!replyTo) return null;
     const target = this.messages.get(replyTo);
     if (!target || target.channel_id !== c.id || target.ephemeral_user_id)

@@ -1,5 +1,5 @@
 import type { Store } from "../store/db";
-import type { OverwriteRow } from "./types";
+import type { Overwrite } from "./models";
 import { ALL_PERMISSIONS, computePermissions } from "./permissions";
 import { Memo } from "./memo";
 import { statement } from "./statement";
@@ -71,7 +71,7 @@ export class PermissionReader {
       }
     }
     const overwrites = channelId
-      ? (this.overwrites().all(channelId) as OverwriteRow[]).map((o) => ({ targetId: o.target_id, targetType: o.target_type, allow: o.allow, deny: o.deny }))
+      ? (this.overwrites().all(channelId) as Overwrite[]).map((o) => ({ targetId: o.target_id, targetType: o.target_type, allow: o.allow, deny: o.deny }))
       : undefined;
     return computePermissions({ isOwner: false, everyonePerms, memberRolePerms, memberRoleIds, everyoneRoleId, userId, overwrites });
   }

@@ -2,7 +2,7 @@ import type { CoreDeps } from "./deps";
 import { statement } from "./statement";
 import type { Guilds } from "./guilds";
 import type { Dms } from "./dms";
-import type { ChannelRow } from "./types";
+import type { Channel } from "./models";
 import { canSee } from "./access";
 import { DomainError } from "./errors";
 
@@ -62,7 +62,7 @@ export class ReadStates {
   }
 
   /** The read state of one channel the person can see. */
-  of(userId: string, channel: ChannelRow): ReadState {
+  of(userId: string, channel: Channel): ReadState {
     const last = (this.row().get(userId, channel.id) as { last_read_id: string } | null)?.last_read_id ?? null;
     // Without a row, a server channel counts from the person's arrival in the server.
     const since = last === null && channel.guild_id ? ((this.joinedAt().get(channel.guild_id, userId) as { joined_at: number } | null)?.joined_at ?? 0) : 0;

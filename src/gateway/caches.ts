@@ -1,7 +1,7 @@
 /**
  * Two caches of the fan-out, both dropped on the domain events that may change them.
  */
-import type { DomainEvent } from "../core/events";
+import type { DomainEvent } from "../core";
 import { guildCreateJson, joinedAtJson } from "../wire/serializers/guild";
 import type { GatewayContext } from "./context";
 

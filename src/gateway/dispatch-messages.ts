@@ -1,8 +1,7 @@
 /**
  * Message, reaction and typing events -> dispatches (spec 6.2, reference-gaps 4).
  */
-import type { DomainEvent } from "../core/events";
-import type { MessageModel } from "../core/reads";
+import type { DomainEvent, MessageModel } from "../core";
 import { messageJson } from "../wire/serializers/message";
 import { memberJson } from "../wire/serializers/member";
 import { namedViewers, visibilitySlots } from "../wire/visibility";
@@ -56,7 +55,7 @@ function messageViews(ctx: GatewayContext, model: MessageModel): (s: Session) =>
     const key = `${slot}:${s.owner.botUserId}`;
     let d = cache.get(key);
     if (d === undefined) {
-      const seen = { ...model, reactions: ctx.core.reads.messages.reactions(model.row.id, s.owner.botUserId) };
+      const seen = { ...model, reactions: ctx.core.reads.messages.reactions(model.message.id, s.owner.botUserId) };
       d = JSON.stringify(messageJson(ctx.flakes, seen, viewOf(slot)));
       cache.set(key, d);
     }

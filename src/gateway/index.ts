@@ -6,8 +6,8 @@
  * in memory; every deadline is a timer on the shared clock, so a virtual clock drives
  * them in tests.
  */
+import type { DomainEvent } from "../core";
 import type { Server, WebSocketHandler } from "bun";
-import type { DomainEvent } from "../core/events";
 import type { GatewayContext, GatewayHooks } from "./context";
 import { CLOSE_HEARTBEAT_TIMEOUT, dispatchFrame, MAX_BUFFERED_BYTES, MAX_INBOUND_BYTES } from "./protocol";
 import type { FrameSink, Session } from "./session";

@@ -5,7 +5,7 @@
  * (ms since 2025-01-01) << 22 | the UUID's per-millisecond counter << 10 | a collision
  * counter, so snowflake order is creation order and before/after pagination works.
  */
-import { uuidBound, uuidTime } from "../core/ids";
+import { uuidBound, uuidTime } from "../core";
 import type { MediaLinks } from "./media";
 
 /** Where minted snowflakes are kept (core/idmap.ts): the table is the truth, the maps here a cache. */

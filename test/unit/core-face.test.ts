@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import type * as Face from "../../src/core";
+import { internalId, makeParley, seedBasic } from "../helpers";
 
 type Keys<T> = T extends unknown ? keyof T & string : never;
 type Secretish<K extends string> = K extends `${string}hash${string}` | `${string}secret${string}` | `${string}password${string}` | `${string}sealed${string}` ? K : never;
@@ -40,5 +41,29 @@ describe("the core's face", () => {
     type Leaky = { id: string; token_hash: string };
     const caught: false = false satisfies Clean<Leaky>;
     expect(caught).toBe(false);
+  });
+
+  test("what the services answer with holds no secret at run time either", async () => {
+    const p = makeParley();
+    const w = seedBasic(p);
+    const secretKeys = (o: object | null) => Object.keys(o ?? {}).filter((k) => /hash|secret|password|sealed/.test(k));
+    const alice = internalId(p, w.users.alice.id);
+    const app = p.core.apps.get(internalId(p, w.applications.EchoBot.id))!;
+    expect(secretKeys(p.core.users.get(alice))).toEqual([]);
+    expect(secretKeys(p.core.users.byUsername("alice"))).toEqual([]);
+    expect(secretKeys(app)).toEqual([]);
+    expect(secretKeys(p.core.apps.byBotUser(app.bot_user_id))).toEqual([]);
+    const signed = p.core.sessions.authenticate(w.users.alice.token)!;
+    expect(secretKeys(signed.user)).toEqual([]);
+    expect(secretKeys(signed.session)).toEqual([]);
+    for (const s of p.core.sessions.list(alice)) expect(secretKeys(s)).toEqual([]);
+    const guildId = internalId(p, w.guilds.Lab.id);
+    const channelId = internalId(p, w.guilds.Lab.channels.general);
+    const hook = p.core.webhooks.create(channelId, alice, { name: "Hook", hmacSecret: "s3cret" });
+    expect(secretKeys(hook.webhook)).toEqual([]);
+    expect(secretKeys(p.core.webhooks.get(hook.webhook.id))).toEqual([]);
+    expect(secretKeys(p.core.webhooks.authenticate(hook.webhook.id, hook.token))).toEqual([]);
+    expect(p.core.guilds.get(guildId)!.id).toBe(guildId);
+    await p.stop();
   });
 });

@@ -9,7 +9,7 @@ import { PERMISSIONS } from "../permissions";
 import { canSee } from "../access";
 import type { GuildReads } from "./guilds";
 import type { MessageReads } from "./messages";
-import type { InteractionModel, ResolvedModel } from "./models";
+import type { InteractionModel, ResolvedModel } from "../composites";
 
 const ID_TYPES: readonly number[] = [OPT.USER, OPT.CHANNEL, OPT.ROLE, OPT.MENTIONABLE];
 
