@@ -4,6 +4,7 @@
  * the snapshot carried here) to build frames.
  */
 import type { Channel, Overwrite } from "./models";
+import { reportToStderr, type Report } from "./report";
 
 export type DomainEvent =
   | { type: "guild.created"; guildId: string }
@@ -58,6 +59,9 @@ type Handler = (e: DomainEvent) => void;
 export class EventBus {
   private handlers: Handler[] = [];
 
+  /** `report` is told of a subscriber that threw (core/report.ts). */
+  constructor(private readonly report: Report = reportToStderr) {}
+
   subscribe(h: Handler): () => void {
     this.handlers.push(h);
     return () => {
@@ -72,7 +76,7 @@ export class EventBus {
           h(e);
         } catch (err) {
           // A failing subscriber must not stop the others or the writer that committed.
-          console.error("event subscriber failed:", err);
+          this.report(err, { event: e.type });
         }
       }
     }

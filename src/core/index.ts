@@ -31,6 +31,7 @@ import { ReadStates } from "./read-states";
 import { World } from "./world";
 import { Devices } from "./devices";
 import type { Sessions, SessionPolicy } from "./sessions";
+import type { Report } from "./report";
 import { Accounts } from "./accounts";
 
 export interface Core {
@@ -87,9 +88,9 @@ export interface Core {
   close(): void;
 }
 
-export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array; sessions: SessionPolicy }): Core {
+export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array; sessions: SessionPolicy; report?: Report }): Core {
   const { store } = opts;
-  const bus = new EventBus();
+  const bus = new EventBus(opts.report);
   store.onCommit((events) => bus.publish(events as DomainEvent[]));
   const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus, sealer: new Sealer(opts.key) };
   const users = new Users(deps, opts.sessions);
@@ -154,6 +155,7 @@ export type * from "./models";
 export type * from "./composites";
 export { DomainError, isDomainError, type ErrorKind, type FieldIssue } from "./errors";
 export type { DomainEvent, EventType } from "./events";
+export { reportToStderr, type Report, type ReportWhere } from "./report";
 export { SwitchableClock, type Clock, type TimerHandle } from "./clock";
 export { uuidBound, uuidTime } from "./ids";
 export {
