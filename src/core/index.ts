@@ -174,8 +174,8 @@ export {
   type IntentName,
 } from "./permissions";
 export { CHANNEL_TYPES, TEXT_CHANNEL_TYPES } from "./channel-types";
-export { EPHEMERAL, MESSAGE_TYPE, SUPPRESS_EMBEDS, type AllowedMentions, type EditInput, type MessagePatch, type Page, type SendInput } from "./message-types";
-export { MAX_CONTENT, type PersonMessage } from "./people";
+export { EPHEMERAL, MAX_CONTENT, MESSAGE_TYPE, SUPPRESS_EMBEDS, type AllowedMentions, type EditInput, type MessagePatch, type Page, type SendInput } from "./message-types";
+export type { PersonMessage } from "./people";
 export { PRESENCES, type Presence } from "./users";
 export { INVITE_MAX_AGE, INVITE_MAX_USES } from "./invites";
 export { MAX_BAN_DELETE_SECONDS, type MemberPatch, type UserPage } from "./moderation";
@@ -194,6 +194,8 @@ export {
   type InteractionState,
   type Invocation,
   type RawOption,
+  RawOptionSchema,
+  RawOptionsSchema,
   type ResponseMessage,
 } from "./interactions";
 export { MAX_WEBHOOKS_PER_CHANNEL, WEBHOOK_MESSAGE_FLAGS, type NewWebhook, type WebhookPatch, type WebhookPost } from "./webhooks";

@@ -8,7 +8,7 @@ import type { Commands, Command } from "./commands";
 import { OptionChecker, type RawOption, type StoredOption } from "./interaction-options";
 import type { AllowedMentions } from "./mentions";
 
-export type { RawOption, StoredOption } from "./interaction-options";
+export { RawOptionSchema, RawOptionsSchema, type RawOption, type StoredOption } from "./interaction-options";
 import type { Application, Channel, Message } from "./models";
 import { DomainError } from "./errors";
 import { randomSecret, sha256Hex } from "./crypto";

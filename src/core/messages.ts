@@ -9,12 +9,12 @@ import { accessChannel, holds, requireBits, type ChannelAccess } from "./access"
 import { PERMISSIONS } from "./permissions";
 import type { Dms } from "./dms";
 import { Memo } from "./memo";
+import { TEXT_CHANNEL_TYPES } from "./channel-types";
 import { decideMentions, type AllowedMentions, type MentionLookup } from "./mentions";
 import { MESSAGE_TYPE, SENDABLE_FLAGS, SUPPRESS_EMBEDS, type EditInput, type MessagePatch, type NewMessage, type Page, type SendInput } from "./message-types";
 
 export * from "./message-types";
 
-const TEXT_TYPES = new Set([0, 1, 2, 5]);
 
 /** A post begun by Messages.begin(): the channel is visible to the actor. */
 export interface Draft {
@@ -250,7 +250,7 @@ export class Messages {
 
   private sendWith(actorId: string, a: ChannelAccess, input: SendInput): Message {
     const channelId = a.channel.id;
-    if (!TEXT_TYPES.has(a.channel.type)) throw DomainError.invalid("", "Cannot send messages in a non-text channel", "CHANNEL_TYPE_INVALID");
+    if (!TEXT_CHANNEL_TYPES.has(a.channel.type)) throw DomainError.invalid("", "Cannot send messages in a non-text channel", "CHANNEL_TYPE_INVALID");
     if (a.isDm) this.requireDmPartnerReachable(actorId, a.channel.id);
     else requireBits(a, PERMISSIONS.SEND_MESSAGES);
     if (input.enforceNonce && input.nonce) {

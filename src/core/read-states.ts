@@ -4,6 +4,7 @@ import type { Guilds } from "./guilds";
 import type { Dms } from "./dms";
 import type { Channel } from "./models";
 import { canSee } from "./access";
+import { TEXT_CHANNEL_TYPES } from "./channel-types";
 import { DomainError } from "./errors";
 
 /** How far a person has read a channel, and what is waiting there for them. */
@@ -19,7 +20,6 @@ export interface ReadState {
 
 /** Mentions are counted over at most this many unread messages (a client shows "99+" anyway). */
 const MENTION_SCAN = 1000;
-const TEXT_TYPES = new Set([0, 5]);
 
 /**
  * Read states (migration 005). Without a row, what arrived after the person joined the
@@ -76,7 +76,7 @@ export class ReadStates {
   /** Every text channel of the person's servers and every DM of theirs. */
   all(userId: string): ReadState[] {
     const channels = [
-      ...this.guilds.guildIdsOf(userId).flatMap((g) => this.guilds.channels(g).filter((c) => TEXT_TYPES.has(c.type))),
+      ...this.guilds.guildIdsOf(userId).flatMap((g) => this.guilds.channels(g).filter((c) => TEXT_CHANNEL_TYPES.has(c.type))),
       ...this.dms.of(userId),
     ];
     return channels.map((c) => this.of(userId, c));

@@ -5,6 +5,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import type * as Face from "../../src/core";
+import { RawOptionsSchema, type RawOption } from "../../src/core";
+import { validate } from "../../src/wire/validation";
 import { internalId, makeParley, seedBasic } from "../helpers";
 
 type Keys<T> = T extends unknown ? keyof T & string : never;
@@ -65,5 +67,13 @@ describe("the core's face", () => {
     expect(secretKeys(p.core.webhooks.authenticate(hook.webhook.id, hook.token))).toEqual([]);
     expect(p.core.guilds.get(guildId)!.id).toBe(guildId);
     await p.stop();
+  });
+
+  test("one raw-option schema: a sub-command with a typed option passes; a nameless or too deep one is 50035", () => {
+    const given: RawOption[] = validate(RawOptionsSchema, [{ name: "add", type: 1, options: [{ name: "who", type: 6, value: "123" }] }]);
+    expect(given[0].options?.[0].value).toBe("123");
+    expect(() => validate(RawOptionsSchema, [{ value: 1 }])).toThrow("Invalid Form Body");
+    expect(() => validate(RawOptionsSchema, [{ name: "x", value: { no: "objects" } }])).toThrow("Invalid Form Body");
+    expect(() => validate(RawOptionsSchema, Array.from({ length: 26 }, (_, i) => ({ name: `o${i}` })))).toThrow("Invalid Form Body");
   });
 });
