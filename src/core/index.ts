@@ -205,7 +205,7 @@ export { OPT, MAX_COMMANDS_PER_SCOPE } from "./command-types";
 export { validEmoji, type Emoji } from "./reactions";
 export type { NewDevice } from "./devices";
 export type { SessionPolicy } from "./sessions";
-export type { WorldRows as WorldSnapshot } from "./world";
+export type { WorldSnapshot } from "./world";
 export type { IdMap } from "./idmap";
 export type { Users } from "./users";
 export type { Sessions } from "./sessions";

@@ -41,6 +41,11 @@ describe("the rules catch what they should", () => {
     expect(v).toEqual(["surface:src/gateway/x.ts", "layer:src/wire/x.ts", "store:src/harness/x.ts", "root:src/clientapi/x.ts", "layer:src/core/x.ts"]);
   });
 
+  test("the world document is production code: it imports neither the harness nor any surface", () => {
+    const v = importViolations([fake("src/world/x.ts", "", ["src/harness/seed.ts"]), fake("src/world/y.ts", "", ["src/core/index.ts", "src/wire/validation.ts"])]);
+    expect(v.map((x) => `${x.rule}:${x.where}`)).toEqual(["layer:src/world/x.ts"]);
+  });
+
   test("SQL text or a store handle outside the core", () => {
     const v = sqlViolations([
       fake("src/botapi/a.ts", 'db.query("SELECT id FROM users WHERE x = ?")'),
