@@ -35,7 +35,7 @@ export class Applications {
     private readonly users: Users,
     private readonly guilds: Guilds,
   ) {
-    this.byBot = new Memo(d.store, ["applications"]);
+    this.byBot = new Memo(d.store, ["applications"], { enabled: d.fastPaths.memo });
     this.byBotStmt = statement(d.store, `SELECT ${APPLICATION_COLUMNS()}, token_hash FROM applications WHERE bot_user_id = ?`);
   }
 
@@ -193,6 +193,7 @@ export class Applications {
     if (known !== undefined) return known === tokenHash ? a : null;
     const digest = sha256Hex(secret);
     if (!constantTimeEqualHex(digest, tokenHash)) return null;
+    if (!this.d.fastPaths.tokenMemo) return a;
     if (this.verified.size >= 10_000) this.verified.clear();
     this.verified.set(secret, digest);
     return a;

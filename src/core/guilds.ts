@@ -20,10 +20,10 @@ export class Guilds {
   constructor(private readonly d: CoreDeps) {
     const db = d.store;
     this.memo = {
-      guild: new Memo<Guild | null>(d.store, ["guilds"]),
-      member: new Memo<Member | null>(d.store, ["members"]),
-      roleIds: new Memo<string[]>(d.store, ["member_roles"]),
-      channel: new Memo<Channel | null>(d.store, ["channels"]),
+      guild: new Memo<Guild | null>(d.store, ["guilds"], { enabled: d.fastPaths.memo }),
+      member: new Memo<Member | null>(d.store, ["members"], { enabled: d.fastPaths.memo }),
+      roleIds: new Memo<string[]>(d.store, ["member_roles"], { enabled: d.fastPaths.memo }),
+      channel: new Memo<Channel | null>(d.store, ["channels"], { enabled: d.fastPaths.memo }),
     };
     this.stmt = {
       guild: statement(db, "SELECT * FROM guilds WHERE id = ?"),
@@ -32,7 +32,7 @@ export class Guilds {
       channel: statement(db, "SELECT * FROM channels WHERE id = ?"),
       lastMessage: statement(db, "SELECT id FROM messages WHERE channel_id = ? AND ephemeral_user_id IS NULL ORDER BY id DESC LIMIT 1"),
     };
-    this.permReader = new PermissionReader(d.store);
+    this.permReader = new PermissionReader(d.store, d.fastPaths.memo);
   }
 
   private get db() {

@@ -8,7 +8,7 @@ import { IdGenerator } from "./ids";
 import { Sealer } from "./crypto";
 import { EventBus, type DomainEvent } from "./events";
 import type { Store } from "../store/db";
-import type { CoreDeps } from "./deps";
+import type { CoreDeps, CoreFastPaths } from "./deps";
 import { IdMap } from "./idmap";
 import { Users } from "./users";
 import { Guilds } from "./guilds";
@@ -88,11 +88,21 @@ export interface Core {
   close(): void;
 }
 
-export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array; sessions: SessionPolicy; report?: Report }): Core {
+export function createCore(opts: {
+  clock: Clock;
+  store: Store;
+  key: Uint8Array;
+  sessions: SessionPolicy;
+  /** Where subscriber failures go (core/report.ts). */
+  report?: Report;
+  /** The fast paths the core honours; the root passes config.fastPaths. Absent: all on. */
+  fastPaths?: Partial<CoreFastPaths>;
+}): Core {
   const { store } = opts;
   const bus = new EventBus(opts.report);
   store.onCommit((events) => bus.publish(events as DomainEvent[]));
-  const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus, sealer: new Sealer(opts.key) };
+  const fastPaths: CoreFastPaths = { memo: opts.fastPaths?.memo ?? true, tokenMemo: opts.fastPaths?.tokenMemo ?? true };
+  const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus, sealer: new Sealer(opts.key), fastPaths };
   const users = new Users(deps, opts.sessions);
   const guilds = new Guilds(deps);
   const apps = new Applications(deps, users, guilds);
@@ -205,6 +215,7 @@ export { OPT, MAX_COMMANDS_PER_SCOPE } from "./command-types";
 export { validEmoji, type Emoji } from "./reactions";
 export type { NewDevice } from "./devices";
 export type { SessionPolicy } from "./sessions";
+export type { CoreFastPaths } from "./deps";
 export type { WorldSnapshot } from "./world";
 export type { IdMap } from "./idmap";
 export type { Users } from "./users";

@@ -47,8 +47,8 @@ export class Messages {
     private readonly audit: Audit,
     private readonly dms: Dms,
   ) {
-    this.rows = new Memo(d.store, ["messages!"], { max: 2000, keepNull: false });
-    this.reacted = new Memo(d.store, ["reactions"], { max: 5000 });
+    this.rows = new Memo(d.store, ["messages!"], { max: 2000, keepNull: false, enabled: d.fastPaths.memo });
+    this.reacted = new Memo(d.store, ["reactions"], { max: 5000, enabled: d.fastPaths.memo });
     this.mentionLookup = {
       userExists: (id) => this.users.get(id) !== null,
       roleInGuild: (guildId, roleId) => this.guilds.role(guildId, roleId) !== null,

@@ -20,9 +20,9 @@ export class PermissionReader {
   private readonly topRole;
   private readonly memo: Memo<number | null>;
 
-  constructor(store: Store) {
+  constructor(store: Store, memo = true) {
     const db = store;
-    this.memo = new Memo(store, SOURCES);
+    this.memo = new Memo(store, SOURCES, { enabled: memo });
     this.ownerIfMember = statement(db, "SELECT g.owner_id FROM guilds g JOIN members m ON m.guild_id = g.id AND m.user_id = ?2 WHERE g.id = ?1");
     this.roleFacts = statement(
       db,

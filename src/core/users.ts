@@ -28,7 +28,7 @@ export class Users {
     private readonly d: CoreDeps,
     policy: SessionPolicy,
   ) {
-    this.byId = new Memo(d.store, ["users", PRESENCE]);
+    this.byId = new Memo(d.store, ["users", PRESENCE], { enabled: d.fastPaths.memo });
     this.byIdStmt = statement(d.store, `SELECT ${USER_COLUMNS()} FROM users WHERE id = ?`);
     this.sessions = new Sessions(d, policy, (id) => this.get(id));
   }
