@@ -10,6 +10,8 @@ export interface ReportWhere {
   event?: string;
   /** A loop or timer ("timer"). */
   loop?: string;
+  /** A surface whose own handler failed outside any request (a socket's frame: "gateway"). */
+  surface?: string;
 }
 
 export type Report = (err: unknown, where: ReportWhere) => void;

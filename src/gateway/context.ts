@@ -1,4 +1,4 @@
-import type { Core } from "../core";
+import type { Core, Report } from "../core";
 import type { Urls } from "../config";
 import type { Snowflakes } from "../wire/snowflakes";
 
@@ -39,6 +39,11 @@ export interface GatewayContext {
   hooks: GatewayHooks[];
   /** HELLO's heartbeat_interval; the spec's 41250 unless a test server shortens it (config). */
   heartbeatIntervalMs?: number;
+  /**
+   * Told of a socket handler that threw (a bug: frames are checked before they are acted
+   * on); the root points it at the log. Absent: one JSON line on stderr (core/report.ts).
+   */
+  report?: Report;
   /** The gateway's fast paths (config/fast-paths.ts); the root passes config.fastPaths. Absent: all on. */
   fastPaths?: Partial<GatewayFastPaths>;
 }

@@ -6,6 +6,8 @@
 import { afterEach, beforeEach, describe, expect, spyOn, test } from "bun:test";
 import { EventBus } from "../../src/core/events";
 import { SwitchableClock, type ReportWhere } from "../../src/core";
+import { createGateway, type GatewaySocketData } from "../../src/gateway";
+import { makeParley } from "../helpers";
 
 let consoleError: ReturnType<typeof spyOn>;
 beforeEach(() => {
@@ -60,5 +62,32 @@ describe("report hooks", () => {
     }, 1);
     await done;
     expect(r.seen).toEqual([{ message: "late timer broke", where: { loop: "timer" } }]);
+  });
+
+  test("a gateway socket handler that throws is reported as the gateway's, not left to Bun", async () => {
+    const p = makeParley();
+    const r = recorder();
+    const gateway = createGateway({
+      core: p.core,
+      flakes: p.api.flakes,
+      urls: p.api.urls,
+      hooks: [
+        {
+          received() {
+            throw new Error("hook broke");
+          },
+        },
+      ],
+      report: r.report,
+    });
+    const sent: string[] = [];
+    const ws = { data: { connId: 1 }, sendText: (t: string) => sent.push(t), close() {}, subscribe() {}, unsubscribe() {} };
+    const socket = ws as unknown as Parameters<NonNullable<typeof gateway.websocket.open>>[0] & { data: GatewaySocketData };
+    gateway.websocket.open!(socket);
+    expect(() => gateway.websocket.message!(socket, '{"op":1,"d":null}')).not.toThrow();
+    expect(r.seen).toEqual([{ message: "hook broke", where: { surface: "gateway" } }]);
+    expect(consoleError).not.toHaveBeenCalled();
+    gateway.closeAll();
+    await p.stop();
   });
 });
