@@ -7,14 +7,10 @@ import type { SwitchableClock } from "./core/clock";
 import { rateLimitHeaders, type RateLimiter } from "./botapi/ratelimit";
 import type { GatewayHooks } from "./gateway";
 import type { LimitHeaders } from "./harness/hooks";
-import { importRows, isExport } from "./harness/world";
-import type { SeedAnswer } from "./harness/seed";
+import { importWorld as importDocument, type ImportReport, type SeedAnswer } from "./world";
 import type { Snowflakes } from "./wire/snowflakes";
 
-/** What an import did: a seed (with fresh tokens), or a restored export (with none). */
-export type ImportReport =
-  | { kind: "seeded"; answer: SeedAnswer }
-  | { kind: "restored"; people: number; servers: number; messages: number; needToken: { name: string; id: string }[]; needPassword: string[] };
+export type { ImportReport } from "./world";
 
 /**
  * A bot is online while it holds a live gateway session (people see it in member
@@ -62,19 +58,7 @@ export function limitHeadersOf(limiter: RateLimiter, clock: SwitchableClock): Li
   };
 }
 
-/** A seed document, or an exported world restored into an empty database. */
+/** A seed document, or an exported world restored into an empty database (src/world). */
 export function importWorld(p: { core: Core; clock: SwitchableClock; api: { flakes: Snowflakes }; seed(doc: unknown): SeedAnswer }, doc: unknown): ImportReport {
-  if (!isExport(doc)) return { kind: "seeded", answer: p.seed(doc) };
-  const rows = importRows(doc, p.clock.now());
-  p.core.world.restore(rows);
-  p.api.flakes.clearCache();
-  const persons = rows.users.filter((u) => u.kind === "person" && u.deleted_at === null);
-  return {
-    kind: "restored",
-    people: persons.length,
-    servers: rows.guilds.length,
-    messages: rows.messages.length,
-    needToken: rows.applications.map((a) => ({ name: String(a.name), id: p.api.flakes.of(String(a.id)) })),
-    needPassword: persons.map((u) => String(u.username)),
-  };
+  return importDocument({ core: p.core, flakes: p.api.flakes, now: () => p.clock.now(), seed: (d) => p.seed(d) }, doc);
 }

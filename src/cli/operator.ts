@@ -3,8 +3,8 @@
  * database the server uses (WAL lets them run beside a live server); a name that more
  * than one thing carries is refused with the ids to use instead.
  */
+import { PRIVILEGED_INTENTS, intentBit, intentNames } from "../core";
 import type { Parley } from "../app";
-import { intentBit, intentNames, PRIVILEGED_INTENTS } from "../core/permissions";
 import { createApplicationWithToken, rotateToken } from "../wire/tokens";
 import { CliError } from "./errors";
 
@@ -158,7 +158,7 @@ export const OPERATOR_COMMANDS: Command[] = [
       if (!all.length) out("no applications yet ('parley app create')");
       for (const a of all)
         out(
-          `${p.api.flakes.of(a.id)}  ${a.name}  intents=${intentNames(p.core.apps.grant(a)).join(",") || "none"}  ${a.token_hash ? `token v${a.token_version}` : "no token (parley app rotate)"}${a.disabled_at === null ? "" : "  disabled"}`,
+          `${p.api.flakes.of(a.id)}  ${a.name}  intents=${intentNames(p.core.apps.grant(a)).join(",") || "none"}  ${a.token_version > 0 ? `token v${a.token_version}` : "no token (parley app rotate)"}${a.disabled_at === null ? "" : "  disabled"}`,
         );
     },
   },

@@ -1,4 +1,4 @@
-import type { ChannelRow } from "./types";
+import type { Channel } from "./models";
 import type { Guilds } from "./guilds";
 import type { CoreDeps } from "./deps";
 import { DomainError } from "./errors";
@@ -11,7 +11,7 @@ import { hasPermission, PERMISSIONS } from "./permissions";
  * ids outside the actor's world leak nothing.
  */
 export interface ChannelAccess {
-  channel: ChannelRow;
+  channel: Channel;
   /** Effective permissions in the channel (reference-gaps 1.3 step B); DMs: SEND_MESSAGES only. */
   perms: number;
   isDm: boolean;
@@ -30,7 +30,7 @@ export function accessChannel(d: CoreDeps, guilds: Guilds, actorId: string, chan
 }
 
 /** The same rules for a channel row the caller already holds (read in the same synchronous step). */
-export function accessTo(d: CoreDeps, guilds: Guilds, actorId: string, channel: ChannelRow): ChannelAccess {
+export function accessTo(d: CoreDeps, guilds: Guilds, actorId: string, channel: Channel): ChannelAccess {
   if (channel.guild_id === null) {
     if (!dmRecipientIds(d, channel.id).includes(actorId)) throw DomainError.notFound("channel");
     return { channel, perms: PERMISSIONS.SEND_MESSAGES, isDm: true };
@@ -42,7 +42,7 @@ export function accessTo(d: CoreDeps, guilds: Guilds, actorId: string, channel: 
 }
 
 /** Whether a user may see a channel: a member of its server, or a DM recipient. */
-export function canSee(d: CoreDeps, guilds: Guilds, channel: ChannelRow, userId: string): boolean {
+export function canSee(d: CoreDeps, guilds: Guilds, channel: Channel, userId: string): boolean {
   if (channel.guild_id) return guilds.isMember(channel.guild_id, userId);
   return dmRecipientIds(d, channel.id).includes(userId);
 }

@@ -4,7 +4,7 @@
  * when they do) calls this, and the rights to do so are the caller's to check.
  */
 import type { CoreDeps } from "./deps";
-import type { UserRow } from "./types";
+import type { User } from "./models";
 import type { Users } from "./users";
 import type { Guilds } from "./guilds";
 import type { Applications } from "./applications";
@@ -39,7 +39,7 @@ export class Accounts {
    * applications stay as they are, their bots keep running (an application is disabled on
    * its own: Applications.setDisabled). Disabling again keeps the first time.
    */
-  setDisabled(userId: string, disabled: boolean): UserRow {
+  setDisabled(userId: string, disabled: boolean): User {
     return this.d.store.write(() => {
       const u = this.person(userId, "disabled; disable a bot's application instead");
       if (!!u.disabled_at !== disabled) this.d.store.db.query("UPDATE users SET disabled_at = ? WHERE id = ?").run(disabled ? this.d.clock.now() : null, userId);
@@ -75,7 +75,7 @@ export class Accounts {
   }
 
   /** The person, or a refusal: a bot user is its application's, and `only` says what to do instead. */
-  private person(userId: string, only: string): UserRow {
+  private person(userId: string, only: string): User {
     const u = this.users.require(userId);
     if (u.kind !== "person") throw DomainError.invalid("user", `Only people's accounts are ${only}`);
     return u;

@@ -1,5 +1,6 @@
 import type { CoreDeps } from "./deps";
-import type { ApplicationRow, UserRow } from "./types";
+import type { Application, User } from "./models";
+import { APPLICATION_COLUMNS, type ApplicationRow } from "./rows";
 import type { Users } from "./users";
 import type { Guilds } from "./guilds";
 import { DomainError } from "./errors";
@@ -22,8 +23,11 @@ export interface MintedSecret {
  * server's live sessions whichever process wrote it (store/relay.ts).
  */
 export class Applications {
-  /** Every authenticated request reads its bot's row: kept until the table changes (core/memo.ts). */
-  private readonly byBot: Memo<ApplicationRow | null>;
+  /**
+   * Every authenticated request reads its bot's application: kept until the table changes
+   * (core/memo.ts), with its token's digest beside the model, for authenticate() alone.
+   */
+  private readonly byBot: Memo<{ app: Application; tokenHash: string | null } | null>;
   private readonly byBotStmt;
 
   constructor(
@@ -31,67 +35,76 @@ export class Applications {
     private readonly users: Users,
     private readonly guilds: Guilds,
   ) {
-    this.byBot = new Memo(d.store, ["applications"]);
-    this.byBotStmt = statement(d.store, "SELECT * FROM applications WHERE bot_user_id = ?");
+    this.byBot = new Memo(d.store, ["applications"], { enabled: d.fastPaths.memo });
+    this.byBotStmt = statement(d.store, `SELECT ${APPLICATION_COLUMNS()}, token_hash FROM applications WHERE bot_user_id = ?`);
   }
 
   private get db() {
     return this.d.store.db;
   }
 
-  get(id: string): ApplicationRow | null {
-    return this.db.query("SELECT * FROM applications WHERE id = ?").get(id) as ApplicationRow | null;
+  get(id: string): Application | null {
+    return this.db.query(`SELECT ${APPLICATION_COLUMNS()} FROM applications WHERE id = ?`).get(id) as Application | null;
   }
 
-  require(id: string): ApplicationRow {
+  require(id: string): Application {
     const a = this.get(id);
     if (!a) throw DomainError.notFound("application");
     return a;
   }
 
   /** Only the owning account can see or change an application (spec 2.2). */
-  requireOwned(id: string, ownerId: string): ApplicationRow {
+  requireOwned(id: string, ownerId: string): Application {
     const a = this.get(id);
     if (!a || a.owner_id !== ownerId) throw DomainError.notFound("application");
     return a;
   }
 
-  byBotUser(botUserId: string): ApplicationRow | null {
-    return this.byBot.get(botUserId, () => this.byBotStmt().get(botUserId) as ApplicationRow | null);
+  byBotUser(botUserId: string): Application | null {
+    return this.stored(botUserId)?.app ?? null;
+  }
+
+  private stored(botUserId: string): { app: Application; tokenHash: string | null } | null {
+    return this.byBot.get(botUserId, () => {
+      const row = this.byBotStmt().get(botUserId) as ApplicationRow | null;
+      if (!row) return null;
+      const { token_hash: tokenHash, ...app } = row;
+      return { app: Object.freeze(app), tokenHash };
+    });
   }
 
   /** The applications whose bot is a member of the guild. */
-  inGuild(guildId: string): ApplicationRow[] {
+  inGuild(guildId: string): Application[] {
     return this.db
-      .query("SELECT a.* FROM applications a JOIN members m ON m.user_id = a.bot_user_id AND m.guild_id = ? ORDER BY a.id")
-      .all(guildId) as ApplicationRow[];
+      .query(`SELECT ${APPLICATION_COLUMNS("a")} FROM applications a JOIN members m ON m.user_id = a.bot_user_id AND m.guild_id = ? ORDER BY a.id`)
+      .all(guildId) as Application[];
   }
 
-  listOwned(ownerId: string): ApplicationRow[] {
-    return this.db.query("SELECT * FROM applications WHERE owner_id = ? ORDER BY id").all(ownerId) as ApplicationRow[];
+  listOwned(ownerId: string): Application[] {
+    return this.db.query(`SELECT ${APPLICATION_COLUMNS()} FROM applications WHERE owner_id = ? ORDER BY id`).all(ownerId) as Application[];
   }
 
   /** Applications with privileged intents requested and not (yet) approved or denied, oldest first. */
-  awaitingApproval(): ApplicationRow[] {
-    return this.db.query("SELECT * FROM applications WHERE (privileged_requested & ~privileged_approved) != 0 ORDER BY id").all() as ApplicationRow[];
+  awaitingApproval(): Application[] {
+    return this.db.query(`SELECT ${APPLICATION_COLUMNS()} FROM applications WHERE (privileged_requested & ~privileged_approved) != 0 ORDER BY id`).all() as Application[];
   }
 
   /** Applications holding an approved privileged intent, oldest first. */
-  withApprovals(): ApplicationRow[] {
-    return this.db.query("SELECT * FROM applications WHERE privileged_approved != 0 ORDER BY id").all() as ApplicationRow[];
+  withApprovals(): Application[] {
+    return this.db.query(`SELECT ${APPLICATION_COLUMNS()} FROM applications WHERE privileged_approved != 0 ORDER BY id`).all() as Application[];
   }
 
   /** Applications with this exact name, oldest first (names are not unique). */
-  named(name: string): ApplicationRow[] {
-    return this.db.query("SELECT * FROM applications WHERE name = ? ORDER BY id").all(name) as ApplicationRow[];
+  named(name: string): Application[] {
+    return this.db.query(`SELECT ${APPLICATION_COLUMNS()} FROM applications WHERE name = ? ORDER BY id`).all(name) as Application[];
   }
 
-  all(): ApplicationRow[] {
-    return this.db.query("SELECT * FROM applications ORDER BY id").all() as ApplicationRow[];
+  all(): Application[] {
+    return this.db.query(`SELECT ${APPLICATION_COLUMNS()} FROM applications ORDER BY id`).all() as Application[];
   }
 
   /** Intents the application may use now: every non-privileged one asked for, plus approved privileged ones. */
-  grant(a: Pick<ApplicationRow, "intents" | "privileged_approved">): number {
+  grant(a: Pick<Application, "intents" | "privileged_approved">): number {
     return a.intents & (NON_PRIVILEGED_INTENTS | (a.privileged_approved & PRIVILEGED_INTENTS));
   }
 
@@ -99,11 +112,11 @@ export class Applications {
    * What the current token may use now: the intents minted into it, less any privileged
    * one an administrator has revoked since (REST content gating, IDENTIFY and RESUME).
    */
-  currentGrant(a: Pick<ApplicationRow, "token_intents" | "privileged_approved">): number {
+  currentGrant(a: Pick<Application, "token_intents" | "privileged_approved">): number {
     return a.token_intents & (NON_PRIVILEGED_INTENTS | (a.privileged_approved & PRIVILEGED_INTENTS));
   }
 
-  create(input: { ownerId: string; name: string; description?: string; intents?: number }): { app: ApplicationRow; bot: UserRow; token: MintedSecret } {
+  create(input: { ownerId: string; name: string; description?: string; intents?: number }): { app: Application; bot: User; token: MintedSecret } {
     const name = input.name.trim();
     if (name.length < 2 || name.length > 32) throw DomainError.invalid("name", "Must be between 2 and 32 in length.", "BASE_TYPE_BAD_LENGTH");
     const description = input.description ?? "";
@@ -171,13 +184,16 @@ export class Applications {
    * token at once; the digest computation is memoised, keyed by the secrets already
    * verified once (the row's id and version are compared on every call).
    */
-  authenticate(botUserId: string, version: number, secret: string): ApplicationRow | null {
-    const a = this.byBotUser(botUserId);
-    if (!a || !a.token_hash || a.token_version !== version || a.disabled_at !== null) return null;
+  authenticate(botUserId: string, version: number, secret: string): Application | null {
+    const found = this.stored(botUserId);
+    if (!found || !found.tokenHash) return null;
+    const { app: a, tokenHash } = found;
+    if (a.token_version !== version || a.disabled_at !== null) return null;
     const known = this.verified.get(secret);
-    if (known !== undefined) return known === a.token_hash ? a : null;
+    if (known !== undefined) return known === tokenHash ? a : null;
     const digest = sha256Hex(secret);
-    if (!constantTimeEqualHex(digest, a.token_hash)) return null;
+    if (!constantTimeEqualHex(digest, tokenHash)) return null;
+    if (!this.d.fastPaths.tokenMemo) return a;
     if (this.verified.size >= 10_000) this.verified.clear();
     this.verified.set(secret, digest);
     return a;
@@ -188,7 +204,7 @@ export class Applications {
   update(
     appId: string,
     patch: { name?: string; description?: string; interactionsEndpointUrl?: string | null },
-  ): ApplicationRow {
+  ): Application {
     return this.d.store.write(() => {
       const a = this.require(appId);
       const name = patch.name?.trim() ?? a.name;
@@ -219,7 +235,7 @@ export class Applications {
    * for an administrator, except those an administrator denied: asking again takes
    * `requestPrivileged`. The current token keeps its grant until the next rotation.
    */
-  setIntents(appId: string, intents: number): ApplicationRow {
+  setIntents(appId: string, intents: number): Application {
     return this.d.store.write(() => {
       this.require(appId);
       const bits = intents & ALL_INTENTS;
@@ -232,7 +248,7 @@ export class Applications {
   }
 
   /** The owner asks an administrator for privileged intents (again, after a denial); they join the intents asked for. */
-  requestPrivileged(appId: string, bits: number): ApplicationRow {
+  requestPrivileged(appId: string, bits: number): Application {
     return this.d.store.write(() => {
       this.require(appId);
       const p = bits & PRIVILEGED_INTENTS;
@@ -250,7 +266,7 @@ export class Applications {
    * stays denied until the owner asks again. `adminId` null means the operator of this
    * server (CLI, seed), who is the administrator by definition.
    */
-  approvePrivileged(appId: string, adminId: string | null, bits: number, approve = true): ApplicationRow {
+  approvePrivileged(appId: string, adminId: string | null, bits: number, approve = true): Application {
     return this.d.store.write(() => {
       if (adminId !== null && !this.users.require(adminId).is_admin)
         throw DomainError.forbidden("Only an administrator can approve privileged intents");
@@ -307,7 +323,7 @@ export class Applications {
    * is refused on REST and the gateway and its live sessions end; nothing else of it
    * changes, so enabling it again needs no new token.
    */
-  setDisabled(appId: string, disabled: boolean): ApplicationRow {
+  setDisabled(appId: string, disabled: boolean): Application {
     return this.d.store.write(() => {
       const a = this.require(appId);
       if ((a.disabled_at !== null) === disabled) return a;

@@ -1,5 +1,6 @@
 import type { CoreDeps } from "./deps";
 import { DomainError } from "./errors";
+import type { AuditEntry } from "./models";
 
 /**
  * The audit log: one entry per moderation or management action, with the actor, the
@@ -49,17 +50,8 @@ export interface AuditInput {
   reason?: string | null;
 }
 
-export interface AuditRow {
-  id: string;
-  guild_id: string;
-  actor_id: string | null;
-  action_type: number;
-  target_id: string | null;
-  changes: string;
-  options: string | null;
-  reason: string | null;
-  created_at: number;
-}
+/** @deprecated The model's old name (core/models.ts `AuditEntry`); it goes once no surface names it. */
+export type AuditRow = AuditEntry;
 
 export interface AuditQuery {
   actorId?: string;
@@ -100,9 +92,9 @@ export class Audit {
    * Write one entry. Joins the caller's transaction when there is one, so the entry
    * commits (or rolls back) with the action it describes.
    */
-  record(input: AuditInput): AuditRow {
+  record(input: AuditInput): AuditEntry {
     return this.d.store.write(() => {
-      const row: AuditRow = {
+      const row: AuditEntry = {
         id: this.d.ids.next(),
         guild_id: input.guildId,
         actor_id: input.actorId,
@@ -127,7 +119,7 @@ export class Audit {
    * Entries of a guild. With `after` only: ascending from it; otherwise newest first
    * (reference-gaps 2.5: neither bound means "before now").
    */
-  list(guildId: string, q: AuditQuery): AuditRow[] {
+  list(guildId: string, q: AuditQuery): AuditEntry[] {
     if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > 100) throw DomainError.invalid("limit", "Must be between 1 and 100.");
     const where = ["guild_id = ?"];
     const args: (string | number)[] = [guildId];
@@ -150,6 +142,6 @@ export class Audit {
     const ascending = q.after !== undefined && q.before === undefined;
     return this.db
       .query(`SELECT * FROM audit_log WHERE ${where.join(" AND ")} ORDER BY id ${ascending ? "ASC" : "DESC"} LIMIT ?`)
-      .all(...args, q.limit) as AuditRow[];
+      .all(...args, q.limit) as AuditEntry[];
   }
 }

@@ -1,17 +1,14 @@
 import type { CoreDeps } from "./deps";
 import type { Guilds } from "./guilds";
 import { AUDIT, diffChanges, type Audit } from "./audit";
-import type { ChannelRow, OverwriteRow } from "./types";
+import type { Channel, Overwrite } from "./models";
+import type { ChannelSnapshot } from "./composites";
 import { DomainError } from "./errors";
 import { accessChannel, requireBits, type ChannelAccess } from "./access";
 import { ALL_PERMISSIONS, hasPermission, PERMISSIONS } from "./permissions";
 import { appliesTo, asHeld, changedBits, changedByReplacing, requireOverwriteChange, type OverwriteRights } from "./overwrite-rights";
 
-/** What channel.deleted carries, so the gateway can serialize a channel that is gone. */
-export interface ChannelSnapshot {
-  channel: ChannelRow;
-  overwrites: OverwriteRow[];
-}
+export type { ChannelSnapshot } from "./composites";
 
 export interface ChannelInput {
   name?: string;
@@ -52,17 +49,17 @@ export class Channels {
     return accessChannel(this.d, this.guilds, actorId, channelId);
   }
 
-  get(actorId: string, channelId: string): ChannelRow {
+  get(actorId: string, channelId: string): Channel {
     return this.access(actorId, channelId).channel;
   }
 
   /** A guild's channels, for a member (404 for anyone else). */
-  list(actorId: string, guildId: string): ChannelRow[] {
+  list(actorId: string, guildId: string): Channel[] {
     this.requireGuildMember(actorId, guildId);
     return this.guilds.channels(guildId);
   }
 
-  create(actorId: string, guildId: string, input: ChannelInput & { name: string }, reason: string | null = null): ChannelRow {
+  create(actorId: string, guildId: string, input: ChannelInput & { name: string }, reason: string | null = null): Channel {
     return this.d.store.write(() => {
       this.requireGuildMember(actorId, guildId);
       const perms = this.guilds.permissions(guildId, actorId);
@@ -98,14 +95,14 @@ export class Channels {
   }
 
   /** PATCH /channels/{id}: MANAGE_CHANNELS; replacing overwrites also needs MANAGE_ROLES. */
-  edit(actorId: string, channelId: string, patch: ChannelInput, reason: string | null = null): ChannelRow {
+  edit(actorId: string, channelId: string, patch: ChannelInput, reason: string | null = null): Channel {
     return this.d.store.write(() => {
       const a = this.access(actorId, channelId);
       const c = a.channel;
       if (a.isDm) throw DomainError.forbidden("Cannot edit a direct message channel");
       requireBits(a, PERMISSIONS.MANAGE_CHANNELS);
       if (patch.overwrites != null) requireBits(a, PERMISSIONS.MANAGE_ROLES);
-      const next: ChannelRow = { ...c };
+      const next: Channel = { ...c };
       if (patch.name != null) next.name = patch.name;
       if (patch.type != null && patch.type !== c.type) {
         // The reference converts only between text and announcement channels.
@@ -266,7 +263,7 @@ export class Channels {
     } else if (!this.guilds.isMember(guildId, targetId)) throw DomainError.notFound("member");
   }
 
-  private writeOverwrite(c: ChannelRow, targetId: string, targetType: 0 | 1, allow: number, deny: number): void {
+  private writeOverwrite(c: Channel, targetId: string, targetType: 0 | 1, allow: number, deny: number): void {
     this.requireTarget(c.guild_id!, targetId, targetType);
     this.db
       .query(
@@ -293,7 +290,7 @@ export class Channels {
 }
 
 /** The channel fields an audit entry records (internal ids; the boundary maps them). */
-function auditView(c: ChannelRow): Record<string, unknown> {
+function auditView(c: Channel): Record<string, unknown> {
   return {
     name: c.name,
     type: c.type,

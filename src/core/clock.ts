@@ -4,6 +4,8 @@
  * The harness swaps the real clock for a virtual one that only moves when told, so a
  * test of a 15-minute expiry takes milliseconds.
  */
+import { reportToStderr, type Report } from "./report";
+
 export interface TimerHandle {
   cancel(): void;
 }
@@ -34,6 +36,9 @@ export class SwitchableClock implements Clock {
   private timers: PendingTimer[] = [];
   private nextId = 1;
 
+  /** `report` is told of a timer that threw: the others still fire, in order (core/report.ts). */
+  constructor(private readonly report: Report = reportToStderr) {}
+
   get virtual(): boolean {
     return this.frozenAt !== null;
   }
@@ -43,7 +48,7 @@ export class SwitchableClock implements Clock {
   }
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
-    const t: PendingTimer = { id: this.nextId++, due: this.now() + Math.max(0, ms), fn, cancelled: false };
+    const t: PendingTimer = { id: this.nextId++, due: this.now() + Math.max(0, ms), fn: this.guarded(fn), cancelled: false };
     this.insert(t);
     if (!this.virtual) this.arm(t);
     return {
@@ -82,6 +87,16 @@ export class SwitchableClock implements Clock {
   clearTimers(): void {
     for (const t of this.timers) if (t.real) clearTimeout(t.real);
     this.timers = [];
+  }
+
+  private guarded(fn: () => void): () => void {
+    return () => {
+      try {
+        fn();
+      } catch (err) {
+        this.report(err, { loop: "timer" });
+      }
+    };
   }
 
   private freeze(): void {

@@ -72,17 +72,13 @@ export interface CommandBody {
   description_localizations: Localizations;
 }
 
-export interface CommandRow {
+export interface Command {
   id: string;
   application_id: string;
   guild_id: string | null;
   name: string;
   type: number;
-  body: string;
+  body: CommandBody;
   version: number;
   created_at: number;
-}
-
-export interface Command extends Omit<CommandRow, "body"> {
-  body: CommandBody;
 }

@@ -2,7 +2,8 @@ import type { CoreDeps } from "./deps";
 import type { Guilds } from "./guilds";
 import { DomainError } from "./errors";
 import { normaliseCommand } from "./command-body";
-import { MAX_COMMANDS_PER_SCOPE, type Command, type CommandBody, type CommandInput, type CommandRow } from "./command-types";
+import { MAX_COMMANDS_PER_SCOPE, type Command, type CommandBody, type CommandInput } from "./command-types";
+import type { CommandRow } from "./rows";
 
 export * from "./command-types";
 

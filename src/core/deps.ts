@@ -12,6 +12,16 @@ export interface CoreDeps {
   bus: EventBus;
   /** Seals the secrets the server must show again (webhook tokens). */
   sealer: Sealer;
+  /** The core's fast paths (config/fast-paths.ts), each on unless the root says otherwise. */
+  fastPaths: CoreFastPaths;
+}
+
+/** The switches of config/fast-paths.ts the core honours (the core does not import config: the root passes its FastPaths, which has these). */
+export interface CoreFastPaths {
+  /** Off: every Memo get loads (core/memo.ts). */
+  memo: boolean;
+  /** Off: a bot token's digest is computed on every request, not kept per secret once verified (core/applications.ts). */
+  tokenMemo: boolean;
 }
 
 export function emit(deps: CoreDeps, e: DomainEvent): void {

@@ -1,5 +1,5 @@
 import type { CoreDeps } from "./deps";
-import type { ChannelRow } from "./types";
+import type { Channel } from "./models";
 import type { Users } from "./users";
 import { DomainError } from "./errors";
 import { dmRecipientIds } from "./access";
@@ -47,26 +47,26 @@ export class Dms {
   }
 
   /** A user's DM channels, oldest first. */
-  of(userId: string): ChannelRow[] {
+  of(userId: string): Channel[] {
     return this.db
       .query("SELECT c.* FROM channel_rows c JOIN dm_recipients r ON r.channel_id = c.id WHERE r.user_id = ? AND c.type = 1 ORDER BY c.id")
-      .all(userId) as ChannelRow[];
+      .all(userId) as Channel[];
   }
 
   /** The DM channel between two users, or null. */
-  between(a: string, b: string): ChannelRow | null {
+  between(a: string, b: string): Channel | null {
     return this.db
       .query(
         "SELECT c.* FROM channel_rows c JOIN dm_recipients x ON x.channel_id = c.id AND x.user_id = ? JOIN dm_recipients y ON y.channel_id = c.id AND y.user_id = ? WHERE c.type = 1",
       )
-      .get(a, b) as ChannelRow | null;
+      .get(a, b) as Channel | null;
   }
 
   /**
    * A bot opens a DM with a person it shares a server with (reference-gaps 2.11: an
    * existing DM is returned). Other bots and strangers: 403 50001.
    */
-  openAsBot(botUserId: string, recipientId: string): ChannelRow {
+  openAsBot(botUserId: string, recipientId: string): Channel {
     const other = this.users.get(recipientId);
     if (!other || other.deleted_at) throw DomainError.notFound("user");
     if (recipientId === botUserId) throw DomainError.invalid("recipient_id", "Cannot open a direct message with yourself", "INVALID_RECIPIENT");
@@ -75,7 +75,7 @@ export class Dms {
   }
 
   /** The DM channel between two users, created on first use (an existing one is returned). */
-  open(a: string, b: string): ChannelRow {
+  open(a: string, b: string): Channel {
     if (a === b) throw DomainError.invalid("recipient_id", "Cannot open a direct message with yourself", "INVALID_RECIPIENT");
     return this.d.store.write(() => {
       const ua = this.users.require(a);
@@ -83,7 +83,7 @@ export class Dms {
       const existing = this.between(a, b);
       if (existing) return existing;
       const plaintext = this.referenceDms && (ua.kind === "bot" || ub.kind === "bot");
-      const c: ChannelRow = {
+      const c: Channel = {
         id: this.d.ids.next(),
         guild_id: null,
         type: 1,

@@ -3,7 +3,8 @@
  * They carry internal ids only; the gateway reads current state (and, for deletions,
  * the snapshot carried here) to build frames.
  */
-import type { ChannelRow, OverwriteRow } from "./types";
+import type { Channel, Overwrite } from "./models";
+import { reportToStderr, type Report } from "./report";
 
 export type DomainEvent =
   | { type: "guild.created"; guildId: string }
@@ -14,7 +15,7 @@ export type DomainEvent =
   | { type: "member.removed"; guildId: string; userId: string }
   | { type: "channel.created"; channelId: string; guildId: string | null }
   | { type: "channel.updated"; channelId: string; guildId: string | null }
-  | { type: "channel.deleted"; channelId: string; guildId: string | null; snapshot: { channel: ChannelRow; overwrites: OverwriteRow[] } }
+  | { type: "channel.deleted"; channelId: string; guildId: string | null; snapshot: { channel: Channel; overwrites: Overwrite[] } }
   | { type: "role.created"; guildId: string; roleId: string }
   | { type: "role.updated"; guildId: string; roleId: string }
   | { type: "role.deleted"; guildId: string; roleId: string }
@@ -78,6 +79,9 @@ type Handler = (e: DomainEvent) => void;
 export class EventBus {
   private handlers: Handler[] = [];
 
+  /** `report` is told of a subscriber that threw (core/report.ts). */
+  constructor(private readonly report: Report = reportToStderr) {}
+
   subscribe(h: Handler): () => void {
     this.handlers.push(h);
     return () => {
@@ -92,7 +96,7 @@ export class EventBus {
           h(e);
         } catch (err) {
           // A failing subscriber must not stop the others or the writer that committed.
-          console.error("event subscriber failed:", err);
+          this.report(err, { event: e.type });
         }
       }
     }

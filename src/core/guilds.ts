@@ -1,5 +1,5 @@
 import type { CoreDeps } from "./deps";
-import type { ChannelRow, GuildRow, MemberRow, OverwriteRow, RoleRow } from "./types";
+import type { Channel, Guild, Member, Overwrite, Role } from "./models";
 import { DomainError } from "./errors";
 import { ALL_PERMISSIONS, DEFAULT_EVERYONE, PERMISSIONS, hasPermission } from "./permissions";
 import { PermissionReader } from "./permission-reader";
@@ -20,10 +20,10 @@ export class Guilds {
   constructor(private readonly d: CoreDeps) {
     const db = d.store;
     this.memo = {
-      guild: new Memo<GuildRow | null>(d.store, ["guilds"]),
-      member: new Memo<MemberRow | null>(d.store, ["members"]),
-      roleIds: new Memo<string[]>(d.store, ["member_roles"]),
-      channel: new Memo<ChannelRow | null>(d.store, ["channels"]),
+      guild: new Memo<Guild | null>(d.store, ["guilds"], { enabled: d.fastPaths.memo }),
+      member: new Memo<Member | null>(d.store, ["members"], { enabled: d.fastPaths.memo }),
+      roleIds: new Memo<string[]>(d.store, ["member_roles"], { enabled: d.fastPaths.memo }),
+      channel: new Memo<Channel | null>(d.store, ["channels"], { enabled: d.fastPaths.memo }),
     };
     this.stmt = {
       guild: statement(db, "SELECT * FROM guilds WHERE id = ?"),
@@ -32,39 +32,39 @@ export class Guilds {
       channel: statement(db, "SELECT * FROM channels WHERE id = ?"),
       lastMessage: statement(db, "SELECT id FROM messages WHERE channel_id = ? AND ephemeral_user_id IS NULL ORDER BY id DESC LIMIT 1"),
     };
-    this.permReader = new PermissionReader(d.store);
+    this.permReader = new PermissionReader(d.store, d.fastPaths.memo);
   }
 
   private get db() {
     return this.d.store.db;
   }
 
-  get(id: string): GuildRow | null {
-    return this.memo.guild.get(id, () => this.stmt.guild().get(id) as GuildRow | null);
+  get(id: string): Guild | null {
+    return this.memo.guild.get(id, () => this.stmt.guild().get(id) as Guild | null);
   }
 
   /** Servers with this exact name, oldest first (names are not unique). */
-  named(name: string): GuildRow[] {
-    return this.db.query("SELECT * FROM guilds WHERE name = ? ORDER BY id").all(name) as GuildRow[];
+  named(name: string): Guild[] {
+    return this.db.query("SELECT * FROM guilds WHERE name = ? ORDER BY id").all(name) as Guild[];
   }
 
   /** Every server, oldest first (the operator's `parley guild list`). */
-  all(): GuildRow[] {
-    return this.db.query("SELECT * FROM guilds ORDER BY id").all() as GuildRow[];
+  all(): Guild[] {
+    return this.db.query("SELECT * FROM guilds ORDER BY id").all() as Guild[];
   }
 
-  require(id: string): GuildRow {
+  require(id: string): Guild {
     const g = this.get(id);
     if (!g) throw DomainError.notFound("guild");
     return g;
   }
 
-  create(input: { name: string; ownerId: string; channels?: string[]; everyonePermissions?: number }): GuildRow {
+  create(input: { name: string; ownerId: string; channels?: string[]; everyonePermissions?: number }): Guild {
     const name = input.name.trim();
     if (name.length < 2 || name.length > 100) throw DomainError.invalid("name", "Must be between 2 and 100 in length.", "BASE_TYPE_BAD_LENGTH");
     return this.d.store.write(() => {
       const now = this.d.clock.now();
-      const g: GuildRow = {
+      const g: Guild = {
         id: this.d.ids.next(),
         name,
         owner_id: input.ownerId,
@@ -98,7 +98,7 @@ export class Guilds {
     });
   }
 
-  update(guildId: string, patch: Partial<Pick<GuildRow, "name" | "description" | "icon" | "system_channel_id">>): GuildRow {
+  update(guildId: string, patch: Partial<Pick<Guild, "name" | "description" | "icon" | "system_channel_id">>): Guild {
     return this.d.store.write(() => {
       const g = this.require(guildId);
       const next = { ...g, ...patch };
@@ -122,11 +122,11 @@ export class Guilds {
 
   // ---- members ----
 
-  member(guildId: string, userId: string): MemberRow | null {
-    return this.memo.member.get(`${guildId}|${userId}`, () => this.stmt.member().get(guildId, userId) as MemberRow | null);
+  member(guildId: string, userId: string): Member | null {
+    return this.memo.member.get(`${guildId}|${userId}`, () => this.stmt.member().get(guildId, userId) as Member | null);
   }
 
-  requireMember(guildId: string, userId: string): MemberRow {
+  requireMember(guildId: string, userId: string): Member {
     const m = this.member(guildId, userId);
     if (!m) throw DomainError.notFound("member");
     return m;
@@ -142,10 +142,10 @@ export class Guilds {
     );
   }
 
-  members(guildId: string, opts: { after?: string; limit?: number } = {}): MemberRow[] {
+  members(guildId: string, opts: { after?: string; limit?: number } = {}): Member[] {
     return this.db
       .query("SELECT * FROM members WHERE guild_id = ? AND user_id > ? ORDER BY user_id LIMIT ?")
-      .all(guildId, opts.after ?? "", opts.limit ?? 1_000_000) as MemberRow[];
+      .all(guildId, opts.after ?? "", opts.limit ?? 1_000_000) as Member[];
   }
 
   memberCount(guildId: string): number {
@@ -166,7 +166,7 @@ export class Guilds {
   }
 
   /** Add a user to a guild (join by invite, bot install, seeding). Banned users cannot. */
-  addMember(guildId: string, userId: string): MemberRow {
+  addMember(guildId: string, userId: string): Member {
     return this.d.store.write(() => {
       this.require(guildId);
       const existing = this.member(guildId, userId);
@@ -213,23 +213,23 @@ export class Guilds {
     });
   }
 
-  private insertMember(guildId: string, userId: string, at: number): MemberRow {
-    const m: MemberRow = { guild_id: guildId, user_id: userId, nick: null, joined_at: at };
+  private insertMember(guildId: string, userId: string, at: number): Member {
+    const m: Member = { guild_id: guildId, user_id: userId, nick: null, joined_at: at };
     this.db.query("INSERT INTO members (guild_id, user_id, nick, joined_at) VALUES (?, ?, ?, ?)").run(guildId, userId, null, at);
     return m;
   }
 
   // ---- roles ----
 
-  roles(guildId: string): RoleRow[] {
-    return this.db.query("SELECT * FROM roles WHERE guild_id = ? ORDER BY position, id").all(guildId) as RoleRow[];
+  roles(guildId: string): Role[] {
+    return this.db.query("SELECT * FROM roles WHERE guild_id = ? ORDER BY position, id").all(guildId) as Role[];
   }
 
-  role(guildId: string, roleId: string): RoleRow | null {
-    return this.db.query("SELECT * FROM roles WHERE guild_id = ? AND id = ?").get(guildId, roleId) as RoleRow | null;
+  role(guildId: string, roleId: string): Role | null {
+    return this.db.query("SELECT * FROM roles WHERE guild_id = ? AND id = ?").get(guildId, roleId) as Role | null;
   }
 
-  requireRole(guildId: string, roleId: string): RoleRow {
+  requireRole(guildId: string, roleId: string): Role {
     const r = this.role(guildId, roleId);
     if (!r) throw DomainError.notFound("role");
     return r;
@@ -238,12 +238,12 @@ export class Guilds {
   createRole(
     guildId: string,
     input: { name?: string; permissions?: number; color?: number; hoist?: boolean; mentionable?: boolean; icon?: string | null; unicode_emoji?: string | null },
-  ): RoleRow {
+  ): Role {
     return this.d.store.write(() => {
       this.require(guildId);
       const top = this.db.query("SELECT max(position) AS p FROM roles WHERE guild_id = ?").get(guildId) as { p: number };
       const everyone = this.requireRole(guildId, guildId);
-      const r: RoleRow = {
+      const r: Role = {
         id: this.d.ids.next(),
         guild_id: guildId,
         name: input.name ?? "new role",
@@ -272,9 +272,9 @@ export class Guilds {
   // ---- channels ----
 
   /** A channel row, kept while the channels table is unchanged; its `last_message_id` is read whenever looked at. */
-  channel(id: string): ChannelRow | null {
+  channel(id: string): Channel | null {
     return this.memo.channel.get(id, () => {
-      const row = this.stmt.channel().get(id) as ChannelRow | null;
+      const row = this.stmt.channel().get(id) as Channel | null;
       if (!row) return null;
       const last = this.stmt.lastMessage;
       return Object.defineProperty(row, "last_message_id", {
@@ -284,18 +284,18 @@ export class Guilds {
     });
   }
 
-  requireChannel(id: string): ChannelRow {
+  requireChannel(id: string): Channel {
     const c = this.channel(id);
     if (!c) throw DomainError.notFound("channel");
     return c;
   }
 
-  channels(guildId: string): ChannelRow[] {
-    return this.db.query("SELECT * FROM channel_rows WHERE guild_id = ? ORDER BY position, id").all(guildId) as ChannelRow[];
+  channels(guildId: string): Channel[] {
+    return this.db.query("SELECT * FROM channel_rows WHERE guild_id = ? ORDER BY position, id").all(guildId) as Channel[];
   }
 
-  overwrites(channelId: string): OverwriteRow[] {
-    return this.db.query("SELECT * FROM overwrites WHERE channel_id = ? ORDER BY target_id").all(channelId) as OverwriteRow[];
+  overwrites(channelId: string): Overwrite[] {
+    return this.db.query("SELECT * FROM overwrites WHERE channel_id = ? ORDER BY target_id").all(channelId) as Overwrite[];
   }
 
   createChannel(input: {
@@ -307,7 +307,7 @@ export class Guilds {
     nsfw?: boolean;
     rateLimitPerUser?: number;
     position?: number;
-  }): ChannelRow {
+  }): Channel {
     return this.d.store.write(() => {
       this.require(input.guildId);
       const c = this.insertChannel(input);
@@ -338,11 +338,11 @@ export class Guilds {
     nsfw?: boolean;
     rateLimitPerUser?: number;
     position?: number;
-  }): ChannelRow {
+  }): Channel {
     const pos =
       input.position ??
       ((this.db.query("SELECT max(position) AS p FROM channels WHERE guild_id = ?").get(input.guildId) as { p: number | null }).p ?? -1) + 1;
-    const c: ChannelRow = {
+    const c: Channel = {
       id: this.d.ids.next(),
       guild_id: input.guildId,
       type: input.type ?? 0,

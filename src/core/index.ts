@@ -8,7 +8,7 @@ import { IdGenerator } from "./ids";
 import { Sealer } from "./crypto";
 import { EventBus, type DomainEvent } from "./events";
 import type { Store } from "../store/db";
-import type { CoreDeps } from "./deps";
+import type { CoreDeps, CoreFastPaths } from "./deps";
 import { IdMap } from "./idmap";
 import { Users } from "./users";
 import { Guilds } from "./guilds";
@@ -31,6 +31,7 @@ import { ReadStates } from "./read-states";
 import { World } from "./world";
 import { Devices } from "./devices";
 import type { Sessions, SessionPolicy } from "./sessions";
+import type { Report } from "./report";
 import { Accounts } from "./accounts";
 
 export interface Core {
@@ -87,11 +88,21 @@ export interface Core {
   close(): void;
 }
 
-export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array; sessions: SessionPolicy }): Core {
+export function createCore(opts: {
+  clock: Clock;
+  store: Store;
+  key: Uint8Array;
+  sessions: SessionPolicy;
+  /** Where subscriber failures go (core/report.ts). */
+  report?: Report;
+  /** The fast paths the core honours; the root passes config.fastPaths. Absent: all on. */
+  fastPaths?: Partial<CoreFastPaths>;
+}): Core {
   const { store } = opts;
-  const bus = new EventBus();
+  const bus = new EventBus(opts.report);
   store.onCommit((events) => bus.publish(events as DomainEvent[]));
-  const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus, sealer: new Sealer(opts.key) };
+  const fastPaths: CoreFastPaths = { memo: opts.fastPaths?.memo ?? true, tokenMemo: opts.fastPaths?.tokenMemo ?? true };
+  const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus, sealer: new Sealer(opts.key), fastPaths };
   const users = new Users(deps, opts.sessions);
   const guilds = new Guilds(deps);
   const apps = new Applications(deps, users, guilds);
@@ -147,3 +158,86 @@ export function createCore(opts: { clock: Clock; store: Store; key: Uint8Array; 
     close: () => store.close(),
   };
 }
+
+// ---- the core's face: everything a surface may name, and nothing deeper ----
+
+export type * from "./models";
+export type * from "./composites";
+export { DomainError, isDomainError, type ErrorKind, type FieldIssue } from "./errors";
+export type { DomainEvent, EventType } from "./events";
+export { reportToStderr, type Report, type ReportWhere } from "./report";
+export { SwitchableClock, type Clock, type TimerHandle } from "./clock";
+export { uuidBound, uuidTime } from "./ids";
+export {
+  PERMISSIONS,
+  ALL_PERMISSIONS,
+  INTENTS,
+  PRIVILEGED_INTENTS,
+  NON_PRIVILEGED_INTENTS,
+  hasPermission,
+  maskPermissions,
+  permissionsFromList,
+  intentsFromList,
+  intentBit,
+  intentNames,
+  type PermissionName,
+  type IntentName,
+} from "./permissions";
+export { CHANNEL_TYPES, TEXT_CHANNEL_TYPES } from "./channel-types";
+export { EPHEMERAL, MAX_CONTENT, MESSAGE_TYPE, SUPPRESS_EMBEDS, type AllowedMentions, type EditInput, type MessagePatch, type Page, type SendInput } from "./message-types";
+export type { PersonMessage } from "./people";
+export { PRESENCES, type Presence } from "./users";
+export { INVITE_MAX_AGE, INVITE_MAX_USES } from "./invites";
+export { MAX_BAN_DELETE_SECONDS, type MemberPatch, type UserPage } from "./moderation";
+export { CREATABLE_TYPES, UNSUPPORTED_TYPES, type ChannelInput } from "./channels";
+export type { RoleFields, ReorderItem } from "./roles";
+export type { ReadState } from "./read-states";
+export type { MintedSecret } from "./applications";
+export { DELETED_NAME, type Deleted } from "./accounts";
+export {
+  CALLBACK,
+  COMMAND_TYPE,
+  INTERACTION_TTL_MS,
+  INTERACTION_TYPE,
+  LOADING,
+  type CommandInvocation,
+  type InteractionState,
+  type Invocation,
+  type RawOption,
+  RawOptionSchema,
+  RawOptionsSchema,
+  type ResponseMessage,
+} from "./interactions";
+export { MAX_WEBHOOKS_PER_CHANNEL, WEBHOOK_MESSAGE_FLAGS, type NewWebhook, type WebhookPatch, type WebhookPost } from "./webhooks";
+export { MENTION_TOKEN } from "./mentions";
+export { AUDIT, type AuditActionType, type AuditChange, type AuditQuery } from "./audit";
+export { OPT, MAX_COMMANDS_PER_SCOPE } from "./command-types";
+export { validEmoji, type Emoji } from "./reactions";
+export type { NewDevice } from "./devices";
+export type { SessionPolicy } from "./sessions";
+export type { CoreFastPaths } from "./deps";
+export type { WorldSnapshot } from "./world";
+export type { IdMap } from "./idmap";
+export type { Users } from "./users";
+export type { Sessions } from "./sessions";
+export type { Guilds } from "./guilds";
+export type { Applications } from "./applications";
+export type { Messages } from "./messages";
+export type { Dms } from "./dms";
+export type { Reactions } from "./reactions";
+export type { Channels } from "./channels";
+export type { Audit } from "./audit";
+export type { Roles } from "./roles";
+export type { Moderation } from "./moderation";
+export type { Webhooks } from "./webhooks";
+export type { Invites } from "./invites";
+export type { People } from "./people";
+export type { Commands } from "./commands";
+export type { Interactions } from "./interactions";
+export type { InteractionResponses } from "./interaction-responses";
+export type { Reads } from "./reads";
+export type { ReadStates } from "./read-states";
+export type { World } from "./world";
+export type { Devices } from "./devices";
+export type { Accounts } from "./accounts";
+export type { EventBus } from "./events";

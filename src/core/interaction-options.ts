@@ -1,23 +1,39 @@
 import type { Guilds } from "./guilds";
 import type { Users } from "./users";
-import type { ChannelRow } from "./types";
+import type { Channel } from "./models";
 import { OPT, type CommandOption } from "./commands";
+import { Type } from "@sinclair/typebox";
 import { DomainError } from "./errors";
+import type { StoredOption } from "./models";
 
-/** An option as stored on the interaction: id-typed values hold internal ids. */
-export interface StoredOption {
-  name: string;
-  type: number;
-  value?: string | number | boolean;
-  options?: StoredOption[];
-}
+export type { StoredOption } from "./models";
 
 /** An option as a person gives it; ids in the surface's own form, turned into internal ids by `resolveId`. */
 export interface RawOption {
   name: string;
+  /** Accepted and ignored: the stored command says what type each option is. */
+  type?: number;
   value?: unknown;
   options?: RawOption[];
 }
+
+/**
+ * The one schema of a person's options, for every surface that takes them (the people's
+ * API, the harness): the shape only. What each value may be is checked here against the
+ * stored command (OptionChecker); how an id is spelled (internal id, snowflake, a seed's
+ * name) is each surface's own, given as `resolveId`.
+ */
+export const RawOptionSchema = Type.Recursive((This) =>
+  Type.Object({
+    name: Type.String({ minLength: 1, maxLength: 32 }),
+    type: Type.Optional(Type.Integer()),
+    value: Type.Optional(Type.Union([Type.String({ maxLength: 6000 }), Type.Number(), Type.Boolean()])),
+    options: Type.Optional(Type.Array(This, { maxItems: 25 })),
+  }),
+);
+
+/** A command's options as a surface's body gives them (the schema above, at most 25). */
+export const RawOptionsSchema = Type.Array(RawOptionSchema, { maxItems: 25 });
 
 function bad(path: string, message: string, code = "BASE_TYPE_INVALID"): never {
   throw DomainError.invalid(path, message, code);
@@ -32,7 +48,7 @@ export class OptionChecker {
   constructor(
     private readonly guilds: Guilds,
     private readonly users: Users,
-    private readonly ch: ChannelRow,
+    private readonly ch: Channel,
     private readonly resolveId: (raw: string) => string | null,
   ) {}
 

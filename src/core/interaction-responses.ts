@@ -3,10 +3,12 @@ import { statement } from "./statement";
 import type { Applications } from "./applications";
 import type { Messages } from "./messages";
 import { EPHEMERAL, MESSAGE_TYPE, SUPPRESS_EMBEDS } from "./messages";
-import type { MessageRow } from "./types";
+import type { Message } from "./models";
 import { DomainError } from "./errors";
 import { sha256Hex } from "./crypto";
-import { CALLBACK, INTERACTION_TYPE, LOADING, type InteractionRow, type Interactions, type ResponseMessage } from "./interactions";
+import type { Interaction } from "./models";
+import { CALLBACK, INTERACTION_TYPE, LOADING, type Interactions, type ResponseMessage } from "./interactions";
+import { INTERACTION_COLUMNS } from "./rows";
 
 /** Flags a response or follow-up may set: SUPPRESS_EMBEDS, EPHEMERAL, SUPPRESS_NOTIFICATIONS, IS_COMPONENTS_V2. */
 const SETTABLE_FLAGS = SUPPRESS_EMBEDS | EPHEMERAL | 4096 | 32768;
@@ -31,7 +33,7 @@ export class InteractionResponses {
     private readonly messages: Messages,
     private readonly interactions: Interactions,
   ) {
-    this.byTokenHash = statement(d.store, "SELECT * FROM interactions WHERE token_hash = ?");
+    this.byTokenHash = statement(d.store, `SELECT ${INTERACTION_COLUMNS()} FROM interactions WHERE token_hash = ?`);
   }
 
   /**
@@ -39,8 +41,8 @@ export class InteractionResponses {
    * issued or expired is 10062) and it matches the interaction id or application id the
    * path names. This is the one credential check; the operations below take its answer.
    */
-  authorize(token: string, match: { interactionId?: string | null; applicationId?: string | null }): InteractionRow {
-    const row = this.byTokenHash().get(sha256Hex(token)) as InteractionRow | null;
+  authorize(token: string, match: { interactionId?: string | null; applicationId?: string | null }): Interaction {
+    const row = this.byTokenHash().get(sha256Hex(token)) as Interaction | null;
     if (!row || this.interactions.state(row) === "expired") throw unknownInteraction();
     if (match.interactionId !== undefined && row.id !== match.interactionId) throw unknownInteraction();
     if (match.applicationId !== undefined && row.application_id !== match.applicationId) throw unknownInteraction();
@@ -53,7 +55,7 @@ export class InteractionResponses {
   }
 
   /** The authorized interaction as it is now (its state may have moved since), still live. */
-  private current(auth: InteractionRow): InteractionRow {
+  private current(auth: Interaction): Interaction {
     const row = this.interactions.get(auth.id);
     if (!row || this.interactions.state(row) === "expired") throw unknownInteraction();
     return row;
@@ -63,7 +65,7 @@ export class InteractionResponses {
    * POST /interactions/{id}/{token}/callback, every row of spec 3.1. Answers the
    * interaction after the call and the message the callback posted or edited, if any.
    */
-  callback(auth: InteractionRow, type: number, msg: ResponseMessage | undefined): { interaction: InteractionRow; message: MessageRow | null } {
+  callback(auth: Interaction, type: number, msg: ResponseMessage | undefined): { interaction: Interaction; message: Message | null } {
     return this.d.store.write(() => {
       const row = this.current(auth);
       if (!(Object.values(CALLBACK) as number[]).includes(type)) bad("type", "Value is not one of the accepted choices.", "BASE_TYPE_CHOICES");
@@ -102,7 +104,7 @@ export class InteractionResponses {
    * response (after a type-5 deferral it fills the loading message, the reference's
    * legacy behaviour); afterwards a public follow-up message.
    */
-  followup(auth: InteractionRow, msg: ResponseMessage): MessageRow {
+  followup(auth: Interaction, msg: ResponseMessage): Message {
     return this.d.store.write(() => {
       const row = this.current(auth);
       requireNotEmpty(msg);
@@ -128,7 +130,7 @@ export class InteractionResponses {
   }
 
   /** The message `@original` or a follow-up id names, for GET/PATCH/DELETE. */
-  message(auth: InteractionRow, target: string): { interaction: InteractionRow; message: MessageRow } {
+  message(auth: Interaction, target: string): { interaction: Interaction; message: Message } {
     const row = this.current(auth);
     const id = target === "@original" ? row.response_message_id : target;
     const m = id ? this.messages.get(id) : null;
@@ -138,7 +140,7 @@ export class InteractionResponses {
   }
 
   /** PATCH: replace-or-keep (spec 4 rule 4); editing the loading message answers a deferral. */
-  edit(auth: InteractionRow, target: string, patch: ResponseMessage): MessageRow {
+  edit(auth: Interaction, target: string, patch: ResponseMessage): Message {
     return this.d.store.write(() => {
       const { interaction, message } = this.message(auth, target);
       const m = this.editMessage(message, patch);
@@ -148,7 +150,7 @@ export class InteractionResponses {
     });
   }
 
-  delete(auth: InteractionRow, target: string): void {
+  delete(auth: Interaction, target: string): void {
     this.d.store.write(() => {
       const { message } = this.message(auth, target);
       this.messages.delete(message.id);
@@ -156,22 +158,22 @@ export class InteractionResponses {
   }
 
   /** Every message this interaction produced (response first, then follow-ups), ephemeral included. */
-  producedMessages(row: InteractionRow): { response: MessageRow | null; followups: MessageRow[] } {
+  producedMessages(row: Interaction): { response: Message | null; followups: Message[] } {
     const response = row.response_message_id ? this.messages.get(row.response_message_id) : null;
-    const followups = (this.d.store.db.query("SELECT * FROM messages WHERE interaction_id = ? ORDER BY id").all(row.id) as MessageRow[]).filter(
+    const followups = (this.d.store.db.query("SELECT * FROM messages WHERE interaction_id = ? ORDER BY id").all(row.id) as Message[]).filter(
       (m) => m.id !== row.response_message_id,
     );
     return { response, followups };
   }
 
-  private componentMessage(row: InteractionRow): MessageRow {
+  private componentMessage(row: Interaction): Message {
     const m = row.message_id ? this.messages.get(row.message_id) : null;
     if (!m) throw DomainError.notFound("message");
     return m;
   }
 
   /** A new message by the bot in the interaction's channel; EPHEMERAL is honoured only when it answers. */
-  private postResponse(row: InteractionRow, msg: ResponseMessage, answering: boolean, extraFlags: number): MessageRow {
+  private postResponse(row: Interaction, msg: ResponseMessage, answering: boolean, extraFlags: number): Message {
     const app = this.apps.require(row.application_id);
     let flags = (msg.flags ?? 0) & SETTABLE_FLAGS;
     if (!answering) flags &= ~EPHEMERAL;
@@ -192,14 +194,14 @@ export class InteractionResponses {
     });
   }
 
-  private editMessage(m: MessageRow, patch: ResponseMessage): MessageRow {
+  private editMessage(m: Message, patch: ResponseMessage): Message {
     // LOADING goes once real content arrives; EPHEMERAL never changes; SUPPRESS_EMBEDS may be set or cleared.
     let flags = m.flags & ~LOADING;
     if (patch.flags !== undefined) flags = (flags & ~SUPPRESS_EMBEDS) | (patch.flags & SUPPRESS_EMBEDS);
     return this.messages.edit(m.id, { content: patch.content, embeds: patch.embeds, components: patch.components, flags, allowedMentions: patch.allowedMentions });
   }
 
-  private settle(row: InteractionRow, state: "deferred" | "responded", responseId: string | null, ephemeral: boolean): InteractionRow {
+  private settle(row: Interaction, state: "deferred" | "responded", responseId: string | null, ephemeral: boolean): Interaction {
     const eph = ephemeral ? 1 : 0;
     this.d.store.db.query("UPDATE interactions SET state = ?, response_message_id = ?, ephemeral = ? WHERE id = ?").run(state, responseId, eph, row.id);
     if (state !== row.state)

@@ -8,8 +8,8 @@ import type { Commands, Command } from "./commands";
 import { OptionChecker, type RawOption, type StoredOption } from "./interaction-options";
 import type { AllowedMentions } from "./mentions";
 
-export type { RawOption, StoredOption } from "./interaction-options";
-import type { ApplicationRow, ChannelRow, MessageRow } from "./types";
+export { RawOptionSchema, RawOptionsSchema, type RawOption, type StoredOption } from "./interaction-options";
+import type { Application, Channel, Message } from "./models";
 import { DomainError } from "./errors";
 import { randomSecret, sha256Hex } from "./crypto";
 import { hasPermission } from "./permissions";
@@ -25,37 +25,12 @@ export const CALLBACK = { PONG: 1, MESSAGE: 4, DEFERRED_MESSAGE: 5, DEFERRED_UPD
 
 export type InteractionState = "pending" | "deferred" | "responded" | "expired";
 
-export interface InteractionRow {
-  id: string;
-  application_id: string;
-  type: number;
-  token_hash: string;
-  user_id: string;
-  guild_id: string | null;
-  channel_id: string;
-  message_id: string | null;
-  command_id: string | null;
-  data: string;
-  state: string;
-  ephemeral: number;
-  response_message_id: string | null;
-  created_at: number;
-  expires_at: number;
-}
 
 
-export type InteractionData =
-  | {
-      kind: "command";
-      commandId: string;
-      commandGuildId: string | null;
-      name: string;
-      type: number;
-      options: StoredOption[];
-      /** A context-menu command's target: a user (type 2) or a message (type 3). */
-      targetId?: string;
-    }
-  | { kind: "component"; customId: string; componentType: number; values?: string[] };
+import type { Interaction, InteractionData } from "./models";
+import { INTERACTION_COLUMNS, modelOf, type InteractionRow } from "./rows";
+
+export type { InteractionData } from "./models";
 
 
 /** Command types (spec 2.4). */
@@ -85,7 +60,7 @@ export interface ResponseMessage {
 }
 
 export interface Invocation {
-  interaction: InteractionRow;
+  interaction: Interaction;
   delivered: boolean;
 }
 
@@ -95,7 +70,7 @@ interface Delivery {
 }
 
 /** 0 guild, 1 the bot's DM, 2 another private channel (reference-gaps 4.1). */
-export function interactionContext(row: Pick<InteractionRow, "guild_id">, botInChannel: boolean): 0 | 1 | 2 {
+export function interactionContext(row: Pick<Interaction, "guild_id">, botInChannel: boolean): 0 | 1 | 2 {
   if (row.guild_id) return 0;
   return botInChannel ? 1 : 2;
 }
@@ -144,15 +119,15 @@ export class Interactions {
     return this.d.store.db;
   }
 
-  get(id: string): InteractionRow | null {
-    return this.db.query("SELECT * FROM interactions WHERE id = ?").get(id) as InteractionRow | null;
+  get(id: string): Interaction | null {
+    return this.db.query(`SELECT ${INTERACTION_COLUMNS()} FROM interactions WHERE id = ?`).get(id) as Interaction | null;
   }
 
-  data(row: InteractionRow): InteractionData {
+  data(row: Pick<Interaction, "data">): InteractionData {
     return JSON.parse(row.data) as InteractionData;
   }
 
-  state(row: InteractionRow): InteractionState {
+  state(row: Interaction): InteractionState {
     const now = this.d.clock.now();
     if (row.state === "expired" || now >= row.expires_at) return "expired";
     if (row.state === "pending" && this.firstResponseMs !== null && now >= row.created_at + this.firstResponseMs) return "expired";
@@ -177,13 +152,13 @@ export class Interactions {
    * a person may run in a channel, by name: every command of each bot present there (a server's own command over the global one of the same name), that
    * the channel's context allows and whose default permissions the person holds.
    */
-  available(userId: string, channelId: string, type: number = COMMAND_TYPE.CHAT_INPUT): { app: ApplicationRow; command: Command }[] {
+  available(userId: string, channelId: string, type: number = COMMAND_TYPE.CHAT_INPUT): { app: Application; command: Command }[] {
     const ch = this.requireVisibleChannel(channelId, userId);
     const apps = ch.guild_id
       ? this.apps.inGuild(ch.guild_id)
       : dmRecipientIds(this.d, ch.id).flatMap((id) => this.apps.byBotUser(id) ?? []);
     const ctx = interactionContext({ guild_id: ch.guild_id }, true);
-    const out: { app: ApplicationRow; command: Command }[] = [];
+    const out: { app: Application; command: Command }[] = [];
     for (const app of apps) {
       const own = ch.guild_id ? this.commands.list(app.id, ch.guild_id) : [];
       const shadowed = new Set(own.map((c) => `${c.body.type}:${c.name}`));
@@ -223,7 +198,7 @@ export class Interactions {
    * member of the server (or a recipient of the DM), a message command a message the person
    * sees in the channel. A slash command names none.
    */
-  private checkTarget(type: number, input: CommandInvocation, ch: ChannelRow): string | null {
+  private checkTarget(type: number, input: CommandInvocation, ch: Channel): string | null {
     const given = input.targetId;
     if (type === COMMAND_TYPE.CHAT_INPUT) {
       if (given !== undefined) bad("target_id", "Only context menu commands have a target", "APPLICATION_COMMAND_TARGET_INVALID");
@@ -273,8 +248,8 @@ export class Interactions {
   }
 
   private open(
-    app: ApplicationRow,
-    ch: ChannelRow,
+    app: Application,
+    ch: Channel,
     userId: string,
     type: number,
     messageId: string | null,
@@ -319,25 +294,25 @@ export class Interactions {
         this.d.store.emit({ type: "interaction.created", interactionId: row.id, applicationId: app.id });
       }
     });
-    return { interaction: row, delivered };
+    return { interaction: modelOf<Interaction, InteractionRow>(row, INTERACTION_COLUMNS), delivered };
   }
 
-  private requireVisibleChannel(channelId: string, userId: string): ChannelRow {
+  private requireVisibleChannel(channelId: string, userId: string): Channel {
     const ch = this.guilds.channel(channelId);
     if (!ch || !canSee(this.d, this.guilds, ch, userId)) throw DomainError.notFound("channel");
     return ch;
   }
 
   /** The bot is a member of the guild, or a recipient of the DM. */
-  private botReaches(app: ApplicationRow, ch: ChannelRow): boolean {
+  private botReaches(app: Application, ch: Channel): boolean {
     return canSee(this.d, this.guilds, ch, app.bot_user_id);
   }
 
-  private checkMemberMayUse(cmd: Command, ch: ChannelRow, userId: string): void {
+  private checkMemberMayUse(cmd: Command, ch: Channel, userId: string): void {
     if (!this.mayUse(cmd, ch, userId)) throw DomainError.forbidden("You lack the permissions this command requires");
   }
 
-  private mayUse(cmd: Command, ch: ChannelRow, userId: string): boolean {
+  private mayUse(cmd: Command, ch: Channel, userId: string): boolean {
     const need = cmd.body.default_member_permissions;
     if (!ch.guild_id || need === null) return true;
     const have = this.guilds.permissions(ch.guild_id, userId, ch.id);

@@ -1,21 +1,12 @@
 import type { CoreDeps } from "./deps";
-import type { GuildRow } from "./types";
+import type { Guild, Invite } from "./models";
 import type { Guilds } from "./guilds";
 import { DomainError } from "./errors";
 import { hasPermission, PERMISSIONS } from "./permissions";
 import { accessChannel, requireBits } from "./access";
 
-export interface InviteRow {
-  code: string;
-  guild_id: string;
-  channel_id: string;
-  inviter_id: string | null;
-  max_age: number; // seconds; 0 = never expires
-  max_uses: number; // 0 = unlimited
-  uses: number;
-  temporary: number;
-  created_at: number;
-}
+/** @deprecated The model's old name (core/models.ts `Invite`); it goes once no surface names it. */
+export type InviteRow = Invite;
 
 /** Limits of the reference platform's invite settings (7 days, 100 uses). */
 export const INVITE_MAX_AGE = 604_800;
@@ -38,25 +29,25 @@ export class Invites {
   }
 
   /** A live invite, or null when unknown, expired or used up. */
-  get(code: string): InviteRow | null {
-    const row = this.db.query("SELECT * FROM invites WHERE code = ?").get(code) as InviteRow | null;
+  get(code: string): Invite | null {
+    const row = this.db.query("SELECT * FROM invites WHERE code = ?").get(code) as Invite | null;
     return row && this.live(row) ? row : null;
   }
 
-  require(code: string): InviteRow {
+  require(code: string): Invite {
     const row = this.get(code);
     if (!row) throw DomainError.notFound("invite");
     return row;
   }
 
-  list(guildId: string): InviteRow[] {
-    return (this.db.query("SELECT * FROM invites WHERE guild_id = ? ORDER BY created_at, code").all(guildId) as InviteRow[]).filter((r) =>
+  list(guildId: string): Invite[] {
+    return (this.db.query("SELECT * FROM invites WHERE guild_id = ? ORDER BY created_at, code").all(guildId) as Invite[]).filter((r) =>
       this.live(r),
     );
   }
 
   /** A person with CREATE_INSTANT_INVITE in the channel creates an invite to its server. */
-  create(byUserId: string, channelId: string, opts: { maxAge?: number; maxUses?: number } = {}): InviteRow {
+  create(byUserId: string, channelId: string, opts: { maxAge?: number; maxUses?: number } = {}): Invite {
     const maxAge = opts.maxAge ?? 86_400;
     const maxUses = opts.maxUses ?? 0;
     if (!Number.isInteger(maxAge) || maxAge < 0 || maxAge > INVITE_MAX_AGE)
@@ -67,7 +58,7 @@ export class Invites {
       const ch = this.guilds.requireChannel(channelId);
       if (!ch.guild_id || !this.guilds.isMember(ch.guild_id, byUserId)) throw DomainError.notFound("channel");
       this.guilds.requirePermission(ch.guild_id, byUserId, PERMISSIONS.CREATE_INSTANT_INVITE, ch.id);
-      const row: InviteRow = {
+      const row: Invite = {
         code: this.freshCode(),
         guild_id: ch.guild_id,
         channel_id: ch.id,
@@ -93,7 +84,7 @@ export class Invites {
    * transaction, so a refused join (banned) uses nothing up. A member who is already
    * in the server uses nothing either.
    */
-  join(code: string, userId: string): GuildRow {
+  join(code: string, userId: string): Guild {
     return this.d.store.write(() => {
       const inv = this.require(code);
       const g = this.guilds.require(inv.guild_id);
@@ -105,7 +96,7 @@ export class Invites {
   }
 
   /** Delete an invite: its creator, or anyone with MANAGE_GUILD (or MANAGE_CHANNELS on its channel). */
-  delete(code: string, byUserId: string | null): InviteRow {
+  delete(code: string, byUserId: string | null): Invite {
     return this.d.store.write(() => {
       const inv = this.require(code);
       if (byUserId !== null && inv.inviter_id !== byUserId) {
@@ -121,7 +112,7 @@ export class Invites {
   }
 
   /** GET /guilds/{id}/invites (bot API): members with MANAGE_GUILD or VIEW_AUDIT_LOG. */
-  forGuild(actorId: string, guildId: string): InviteRow[] {
+  forGuild(actorId: string, guildId: string): Invite[] {
     if (!this.guilds.get(guildId) || !this.guilds.isMember(guildId, actorId)) throw DomainError.notFound("guild");
     const p = this.guilds.permissions(guildId, actorId);
     if (!hasPermission(p, PERMISSIONS.MANAGE_GUILD) && !hasPermission(p, PERMISSIONS.VIEW_AUDIT_LOG)) throw DomainError.forbidden();
@@ -129,11 +120,11 @@ export class Invites {
   }
 
   /** GET /channels/{id}/invites (bot API): MANAGE_CHANNELS in the channel; a DM has none. */
-  forChannel(actorId: string, channelId: string): InviteRow[] {
+  forChannel(actorId: string, channelId: string): Invite[] {
     const a = accessChannel(this.d, this.guilds, actorId, channelId);
     if (a.isDm) return [];
     requireBits(a, PERMISSIONS.MANAGE_CHANNELS);
-    return (this.db.query("SELECT * FROM invites WHERE channel_id = ? ORDER BY created_at, code").all(channelId) as InviteRow[]).filter((r) =>
+    return (this.db.query("SELECT * FROM invites WHERE channel_id = ? ORDER BY created_at, code").all(channelId) as Invite[]).filter((r) =>
       this.live(r),
     );
   }
@@ -144,11 +135,11 @@ export class Invites {
     throw DomainError.forbidden("Bots cannot create invites");
   }
 
-  expiresAt(inv: InviteRow): number | null {
+  expiresAt(inv: Invite): number | null {
     return inv.max_age === 0 ? null : inv.created_at + inv.max_age * 1000;
   }
 
-  private live(r: InviteRow): boolean {
+  private live(r: Invite): boolean {
     const exp = this.expiresAt(r);
     if (exp !== null && this.d.clock.now() >= exp) return false;
     return r.max_uses === 0 || r.uses < r.max_uses;

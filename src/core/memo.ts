@@ -9,6 +9,8 @@ export interface MemoOptions {
    * ("messages!"): a row added later would not make the kept null go.
    */
   keepNull?: boolean;
+  /** false: keep nothing, every get loads (the `memo` fast path off: config/fast-paths.ts). */
+  enabled?: boolean;
 }
 
 /**
@@ -27,6 +29,7 @@ export class Memo<V> {
   private readonly watch: Watch;
   private readonly max: number;
   private readonly keepNull: boolean;
+  private readonly enabled: boolean;
   private stamp = -1;
 
   constructor(
@@ -38,9 +41,11 @@ export class Memo<V> {
     this.watch = store.changes.watch(tables);
     this.max = opts.max ?? 20_000;
     this.keepNull = opts.keepNull ?? true;
+    this.enabled = opts.enabled ?? true;
   }
 
   get(key: string, load: () => V): V {
+    if (!this.enabled) return load();
     this.sync();
     let v = this.map.get(key);
     if (v === undefined) {
@@ -55,6 +60,7 @@ export class Memo<V> {
    * no statement. Counted as a change: if the write rolls back, the memo starts empty.
    */
   put(key: string, v: V): void {
+    if (!this.enabled) return;
     this.sync();
     this.store.changes.wrote();
     this.set(key, v);

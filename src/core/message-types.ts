@@ -42,6 +42,8 @@ export interface Page {
   limit: number;
 }
 
+/** The longest text a message holds, from any door (spec 2.7a). */
+export const MAX_CONTENT = 2000;
 export const EPHEMERAL = 1 << 6;
 /** Message types Parley writes (reference-gaps 3.6.1). */
 export const MESSAGE_TYPE = { DEFAULT: 0, REPLY: 19, CHAT_INPUT_COMMAND: 20 } as const;

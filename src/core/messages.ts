@@ -1,5 +1,5 @@
 import type { CoreDeps } from "./deps";
-import type { ChannelRow, MessageRow } from "./types";
+import type { Channel, Message } from "./models";
 import type { Guilds } from "./guilds";
 import type { Users } from "./users";
 import { AUDIT, type Audit } from "./audit";
@@ -9,17 +9,17 @@ import { accessChannel, holds, requireBits, type ChannelAccess } from "./access"
 import { PERMISSIONS } from "./permissions";
 import type { Dms } from "./dms";
 import { Memo } from "./memo";
+import { TEXT_CHANNEL_TYPES } from "./channel-types";
 import { decideMentions, type AllowedMentions, type MentionLookup } from "./mentions";
 import { MESSAGE_TYPE, SENDABLE_FLAGS, SUPPRESS_EMBEDS, type EditInput, type MessagePatch, type NewMessage, type Page, type SendInput } from "./message-types";
 
 export * from "./message-types";
 
-const TEXT_TYPES = new Set([0, 1, 2, 5]);
 
 /** A post begun by Messages.begin(): the channel is visible to the actor. */
 export interface Draft {
-  readonly channel: ChannelRow;
-  send(input: SendInput): MessageRow;
+  readonly channel: Channel;
+  send(input: SendInput): Message;
 }
 export const EVERYONE = /@(everyone|here)\b/;
 const NONCE_WINDOW_MS = 2 * 60_000;
@@ -36,7 +36,7 @@ export class Messages {
    * a post keeps its own row here as it writes it, so its dispatch and later reads need
    * no statement). Bounded: rows are the largest values kept (core/memo.ts).
    */
-  private readonly rows: Memo<MessageRow | null>;
+  private readonly rows: Memo<Message | null>;
   /** Whether a message may carry reactions; a new one carries none until the reactions table changes. */
   private readonly reacted: Memo<boolean>;
 
@@ -47,8 +47,8 @@ export class Messages {
     private readonly audit: Audit,
     private readonly dms: Dms,
   ) {
-    this.rows = new Memo(d.store, ["messages!"], { max: 2000, keepNull: false });
-    this.reacted = new Memo(d.store, ["reactions"], { max: 5000 });
+    this.rows = new Memo(d.store, ["messages!"], { max: 2000, keepNull: false, enabled: d.fastPaths.memo });
+    this.reacted = new Memo(d.store, ["reactions"], { max: 5000, enabled: d.fastPaths.memo });
     this.mentionLookup = {
       userExists: (id) => this.users.get(id) !== null,
       roleInGuild: (guildId, roleId) => this.guilds.role(guildId, roleId) !== null,
@@ -59,8 +59,8 @@ export class Messages {
     return this.d.store.db;
   }
 
-  get(id: string): MessageRow | null {
-    return this.rows.get(id, () => this.stmts().get.get(id) as MessageRow | null);
+  get(id: string): Message | null {
+    return this.rows.get(id, () => this.stmts().get.get(id) as Message | null);
   }
 
   /** False when the message is known to carry no reaction (the read model then skips the summary's query). */
@@ -69,23 +69,23 @@ export class Messages {
   }
 
   /** The message, if it is in this channel and visible to `viewerId` (ephemeral ones only to their person). */
-  require(channelId: string, id: string, viewerId?: string): MessageRow {
+  require(channelId: string, id: string, viewerId?: string): Message {
     const m = this.get(id);
     if (!m || m.channel_id !== channelId || (m.ephemeral_user_id && m.ephemeral_user_id !== viewerId)) throw DomainError.notFound("message");
     return m;
   }
 
-  create(input: NewMessage): MessageRow {
+  create(input: NewMessage): Message {
     return this.d.store.write(() => this.insert(this.guilds.requireChannel(input.channelId), input));
   }
 
   /** Insert into a channel row read in the same transaction (create() and send() share it). */
-  private insert(ch: ChannelRow, input: NewMessage): MessageRow {
+  private insert(ch: Channel, input: NewMessage): Message {
     const now = this.d.clock.now();
     const content = input.ciphertext ? "" : (input.content ?? "");
     const repliedAuthor = input.reference ? (this.get(input.reference.messageId)?.author_id ?? null) : null;
     const mentioned = decideMentions(content, ch.guild_id, this.mentionLookup, input.allowedMentions ?? null, repliedAuthor);
-    const m: MessageRow = {
+    const m: Message = {
       id: this.d.ids.next(),
       channel_id: ch.id,
       author_id: input.authorId,
@@ -144,12 +144,12 @@ export class Messages {
   }
 
   /** Replace the given parts; absent keys are kept, `[]` clears (spec 4 rule 4). */
-  edit(id: string, patch: MessagePatch): MessageRow {
+  edit(id: string, patch: MessagePatch): Message {
     return this.d.store.write(() => {
       const m = this.get(id);
       if (!m) throw DomainError.notFound("message");
       const ch = this.guilds.requireChannel(m.channel_id);
-      const next: MessageRow = {
+      const next: Message = {
         ...m,
         content: patch.content ?? m.content,
         ciphertext: patch.ciphertext !== undefined ? patch.ciphertext : m.ciphertext,
@@ -175,7 +175,7 @@ export class Messages {
    * A reply keeps mentioning its replied-to author through an edit of its text, unless
    * the edit's allowed_mentions says otherwise: the author of the reply is who it is for.
    */
-  private stillPingsReplied(m: MessageRow, patch: MessagePatch): string | null {
+  private stillPingsReplied(m: Message, patch: MessagePatch): string | null {
     if (!m.reference_message_id) return null;
     const author = this.get(m.reference_message_id)?.author_id ?? null;
     if (!author || !(JSON.parse(m.mentions) as string[]).includes(author)) return null;
@@ -196,28 +196,28 @@ export class Messages {
    * A page of a channel's history, newest first. Ephemeral messages are included only
    * for their own person (`viewerId`).
    */
-  list(channelId: string, page: Page, viewerId: string | null): MessageRow[] {
+  list(channelId: string, page: Page, viewerId: string | null): Message[] {
     const vis = "(ephemeral_user_id IS NULL OR ephemeral_user_id = ?)";
     const viewer = viewerId ?? "";
     if (page.around) {
       const half = Math.floor(page.limit / 2);
       const older = this.db
         .query(`SELECT * FROM messages WHERE channel_id = ? AND id <= ? AND ${vis} ORDER BY id DESC LIMIT ?`)
-        .all(channelId, page.around, viewer, page.limit - half) as MessageRow[];
+        .all(channelId, page.around, viewer, page.limit - half) as Message[];
       const newer = this.db
         .query(`SELECT * FROM messages WHERE channel_id = ? AND id > ? AND ${vis} ORDER BY id ASC LIMIT ?`)
-        .all(channelId, page.around, viewer, half) as MessageRow[];
+        .all(channelId, page.around, viewer, half) as Message[];
       return [...newer.reverse(), ...older];
     }
     if (page.after) {
       const rows = this.db
         .query(`SELECT * FROM messages WHERE channel_id = ? AND id > ? AND ${vis} ORDER BY id ASC LIMIT ?`)
-        .all(channelId, page.after, viewer, page.limit) as MessageRow[];
+        .all(channelId, page.after, viewer, page.limit) as Message[];
       return rows.reverse();
     }
     return this.db
       .query(`SELECT * FROM messages WHERE channel_id = ? AND id < ? AND ${vis} ORDER BY id DESC LIMIT ?`)
-      .all(channelId, page.before ?? "\uffff", viewer, page.limit) as MessageRow[];
+      .all(channelId, page.before ?? "\uffff", viewer, page.limit) as Message[];
   }
 
   // ---- actor-facing operations: every permission rule lives here, not in handlers ----
@@ -233,7 +233,7 @@ export class Messages {
    * ADMINISTRATOR (or the owner): MENTION_EVERYONE is not one of the 13 bits, so the
    * only holders of "every permission" are the ones who may ping everyone.
    */
-  send(actorId: string, channelId: string, input: SendInput): MessageRow {
+  send(actorId: string, channelId: string, input: SendInput): Message {
     return this.d.store.write(() => this.begin(actorId, channelId).send(input));
   }
 
@@ -248,15 +248,15 @@ export class Messages {
     return { channel: a.channel, send: (input) => this.d.store.write(() => this.sendWith(actorId, a, input)) };
   }
 
-  private sendWith(actorId: string, a: ChannelAccess, input: SendInput): MessageRow {
+  private sendWith(actorId: string, a: ChannelAccess, input: SendInput): Message {
     const channelId = a.channel.id;
-    if (!TEXT_TYPES.has(a.channel.type)) throw DomainError.invalid("", "Cannot send messages in a non-text channel", "CHANNEL_TYPE_INVALID");
+    if (!TEXT_CHANNEL_TYPES.has(a.channel.type)) throw DomainError.invalid("", "Cannot send messages in a non-text channel", "CHANNEL_TYPE_INVALID");
     if (a.isDm) this.requireDmPartnerReachable(actorId, a.channel.id);
     else requireBits(a, PERMISSIONS.SEND_MESSAGES);
     if (input.enforceNonce && input.nonce) {
       const earlier = this.db
         .query("SELECT * FROM messages WHERE channel_id = ? AND id >= ? AND author_id = ? AND nonce = ? AND created_at >= ? ORDER BY id DESC LIMIT 1")
-        .get(channelId, uuidBound(this.d.clock.now() - NONCE_WINDOW_MS, false), actorId, input.nonce, this.d.clock.now() - NONCE_WINDOW_MS) as MessageRow | null;
+        .get(channelId, uuidBound(this.d.clock.now() - NONCE_WINDOW_MS, false), actorId, input.nonce, this.d.clock.now() - NONCE_WINDOW_MS) as Message | null;
       if (earlier) return earlier;
     }
     this.enforceSlowmode(a, actorId);
@@ -286,12 +286,12 @@ export class Messages {
   }
 
   /** One message the actor can see in this channel (404 otherwise). */
-  fetch(actorId: string, channelId: string, messageId: string): MessageRow {
+  fetch(actorId: string, channelId: string, messageId: string): Message {
     this.access(actorId, channelId);
     return this.require(channelId, messageId, actorId);
   }
 
-  history(actorId: string, channelId: string, page: Page): MessageRow[] {
+  history(actorId: string, channelId: string, page: Page): Message[] {
     this.access(actorId, channelId);
     return this.list(channelId, page, actorId);
   }
@@ -300,7 +300,7 @@ export class Messages {
    * The author may change content, embeds, components and SUPPRESS_EMBEDS; anyone else
    * only SUPPRESS_EMBEDS, and only with MANAGE_MESSAGES (reference-gaps 2.7).
    */
-  editAs(actorId: string, channelId: string, messageId: string, patch: EditInput): MessageRow {
+  editAs(actorId: string, channelId: string, messageId: string, patch: EditInput): Message {
     return this.d.store.write(() => {
       const a = this.access(actorId, channelId);
       const m = this.require(channelId, messageId, actorId);
@@ -366,7 +366,7 @@ export class Messages {
    * channel is younger than the channel's interval. The caller decides who is exempt.
    * Ids are time-ordered, so the (channel_id, id) index bounds the look-back.
    */
-  requireSlowmodeOver(channel: ChannelRow, authorId: string): void {
+  requireSlowmodeOver(channel: Channel, authorId: string): void {
     const every = channel.rate_limit_per_user * 1000;
     if (!every) return;
     const since = this.d.clock.now() - every;

@@ -1,5 +1,5 @@
 import type { CoreDeps } from "./deps";
-import type { MemberRow, UserRow } from "./types";
+import type { Ban, Member, User } from "./models";
 import type { Guilds } from "./guilds";
 import type { Users } from "./users";
 import type { Audit } from "./audit";
@@ -23,12 +23,8 @@ const BULK_MAX_AGE_MS = 14 * 86_400_000;
  */
 export const MAX_BAN_DELETE_SECONDS = 604_800;
 
-export interface BanRow {
-  guild_id: string;
-  user_id: string;
-  reason: string | null;
-  created_at: number;
-}
+/** @deprecated The model's old name (core/models.ts `Ban`); it goes once no surface names it. */
+export type BanRow = Ban;
 
 export interface MemberPatch {
   nick?: string | null;
@@ -69,13 +65,13 @@ export class Moderation {
   // ---- members ----
 
   /** Members ascending by user id (internal ids sort like their snowflakes). */
-  members(guildId: string, viewerId: string, after: string | undefined, limit: number): MemberRow[] {
+  members(guildId: string, viewerId: string, after: string | undefined, limit: number): Member[] {
     this.requireActor(guildId, viewerId);
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw DomainError.invalid("limit", "Must be between 1 and 1000.");
     return this.guilds.members(guildId, { after, limit });
   }
 
-  member(guildId: string, viewerId: string, userId: string): MemberRow {
+  member(guildId: string, viewerId: string, userId: string): Member {
     this.requireActor(guildId, viewerId);
     return this.guilds.requireMember(guildId, userId);
   }
@@ -95,7 +91,7 @@ export class Moderation {
    * Edit a member. Every field is checked before anything is written, so a refused
    * field leaves the member untouched. One member.updated fires when something changed.
    */
-  editMember(guildId: string, actorId: string, targetId: string, patch: MemberPatch, reason: string | null = null): MemberRow {
+  editMember(guildId: string, actorId: string, targetId: string, patch: MemberPatch, reason: string | null = null): Member {
     return this.d.store.write(() => {
       this.requireActor(guildId, actorId);
       const member = this.guilds.requireMember(guildId, targetId);
@@ -244,7 +240,7 @@ export class Moderation {
     });
   }
 
-  getBan(guildId: string, actorId: string, targetId: string): { ban: BanRow; user: UserRow } {
+  getBan(guildId: string, actorId: string, targetId: string): { ban: Ban; user: User } {
     this.requireBanPermission(guildId, actorId);
     const ban = this.bannedRow(guildId, targetId);
     const user = ban ? this.users.get(targetId) : null;
@@ -253,18 +249,18 @@ export class Moderation {
   }
 
   /** Bans ascending by user id; with `before`, the last page before it (and `after` is ignored). */
-  bans(guildId: string, actorId: string, page: UserPage): { ban: BanRow; user: UserRow }[] {
+  bans(guildId: string, actorId: string, page: UserPage): { ban: Ban; user: User }[] {
     this.requireBanPermission(guildId, actorId);
     if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > 1000) throw DomainError.invalid("limit", "Must be between 1 and 1000.");
-    let rows: BanRow[];
+    let rows: Ban[];
     if (page.before !== undefined) {
       rows = (
-        this.db.query("SELECT * FROM bans WHERE guild_id = ? AND user_id < ? ORDER BY user_id DESC LIMIT ?").all(guildId, page.before, page.limit) as BanRow[]
+        this.db.query("SELECT * FROM bans WHERE guild_id = ? AND user_id < ? ORDER BY user_id DESC LIMIT ?").all(guildId, page.before, page.limit) as Ban[]
       ).reverse();
     } else {
       rows = this.db
         .query("SELECT * FROM bans WHERE guild_id = ? AND user_id > ? ORDER BY user_id ASC LIMIT ?")
-        .all(guildId, page.after ?? "", page.limit) as BanRow[];
+        .all(guildId, page.after ?? "", page.limit) as Ban[];
     }
     return rows.flatMap((ban) => {
       const user = this.users.get(ban.user_id);
@@ -276,8 +272,8 @@ export class Moderation {
     return this.bannedRow(guildId, userId) !== null;
   }
 
-  private bannedRow(guildId: string, userId: string): BanRow | null {
-    return this.db.query("SELECT * FROM bans WHERE guild_id = ? AND user_id = ?").get(guildId, userId) as BanRow | null;
+  private bannedRow(guildId: string, userId: string): Ban | null {
+    return this.db.query("SELECT * FROM bans WHERE guild_id = ? AND user_id = ?").get(guildId, userId) as Ban | null;
   }
 
   /**

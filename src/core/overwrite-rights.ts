@@ -14,7 +14,7 @@
  * bit of an overwrite an administrator wrote does not need every bit it carries; removing
  * an allow or a deny is a change too.
  */
-import type { OverwriteRow } from "./types";
+import type { Overwrite } from "./models";
 import { DomainError } from "./errors";
 import { ALL_PERMISSIONS, PERMISSIONS } from "./permissions";
 
@@ -43,7 +43,7 @@ export function changedBits(before: OverwriteBits | null, after: OverwriteBits |
  * The bits a whole list of overwrites changes when it replaces `current`. Every entry is
  * judged, so a target listed twice (the last one is what gets written) hides nothing.
  */
-export function changedByReplacing(current: OverwriteRow[], next: { targetId: string; allow: number; deny: number }[]): number {
+export function changedByReplacing(current: Overwrite[], next: { targetId: string; allow: number; deny: number }[]): number {
   let changed = 0;
   for (const before of current) if (!next.some((o) => o.targetId === before.target_id)) changed |= changedBits(before, null);
   for (const o of next) {
@@ -63,7 +63,7 @@ export function requireOverwriteChange(r: OverwriteRights, changed: number): voi
 }
 
 /** Whether an overwrite applies to a member with these roles (@everyone's id is the guild's). */
-export function appliesTo(o: OverwriteRow, guildId: string, userId: string, roleIds: readonly string[]): boolean {
+export function appliesTo(o: Overwrite, guildId: string, userId: string, roleIds: readonly string[]): boolean {
   if (o.target_type === 1) return o.target_id === userId;
   return o.target_id === guildId || roleIds.includes(o.target_id);
 }

@@ -1,16 +1,15 @@
 import type { CoreDeps } from "./deps";
-import type { ChannelRow, GuildRow, MessageRow } from "./types";
+import type { Channel, Guild, Message } from "./models";
 import type { Guilds } from "./guilds";
 import type { Users } from "./users";
-import { EVERYONE, type Messages, type Page } from "./messages";
+import { MAX_CONTENT, type Messages, type Page } from "./messages";
 import type { Dms } from "./dms";
 import { canSee } from "./access";
 import { DomainError } from "./errors";
-import { PERMISSIONS, hasPermission } from "./permissions";
+import { PERMISSIONS } from "./permissions";
 import { envelopeProblem, MAX_ENVELOPE } from "../e2e/format";
 
-export const MAX_CONTENT = 2000;
-const TEXT_TYPES = new Set([0, 5]);
+export { MAX_CONTENT } from "./message-types";
 
 export interface PersonMessage {
   content?: string;
@@ -20,13 +19,14 @@ export interface PersonMessage {
 }
 
 /**
- * What only people do, and the checks that go with it: make and leave servers, write
- * their messages (ciphertext in DMs), open DMs. The people's API and the harness both act
- * through here. Moderation (roles, channels, overwrites, kicks, bans, deleting another's
- * message) is not here: people call the same core operations as bots (roles.ts,
- * channels.ts, moderation.ts, messages.ts), so the rights, events and audit entries are
- * one. Each operation checks and writes in one transaction. A guild or channel the person
- * cannot see is "unknown" (404), never "forbidden".
+ * What only people do, and the checks that go with it: make and leave servers, open DMs,
+ * and write the messages of end-to-end encrypted DMs (ciphertext their clients sealed,
+ * from a current device). Everything else a person does with messages is the bots' own
+ * door (messages.ts: post, edit, delete, history), and moderation (roles, channels,
+ * overwrites, kicks, bans) is roles.ts, channels.ts and moderation.ts, so the rights,
+ * events and audit entries are one. The people's API and the harness both act through
+ * here. Each operation checks and writes in one transaction. A guild or channel the
+ * person cannot see is "unknown" (404), never "forbidden".
  */
 export class People {
   constructor(
@@ -40,19 +40,19 @@ export class People {
   // ---- visibility ----
 
   /** A guild the person belongs to. */
-  guild(userId: string, guildId: string): GuildRow {
+  guild(userId: string, guildId: string): Guild {
     const g = this.guilds.get(guildId);
     if (!g || !this.guilds.isMember(guildId, userId)) throw DomainError.notFound("guild");
     return g;
   }
 
   /** Whether a user may see a channel: a member of its server, or a DM recipient. */
-  canSee(channel: ChannelRow, userId: string): boolean {
+  canSee(channel: Channel, userId: string): boolean {
     return canSee(this.d, this.guilds, channel, userId);
   }
 
   /** A channel the person can see: a channel of one of their guilds, or one of their DMs. */
-  channel(userId: string, channelId: string): ChannelRow {
+  channel(userId: string, channelId: string): Channel {
     const c = this.guilds.channel(channelId);
     if (!c || !canSee(this.d, this.guilds, c, userId)) throw DomainError.notFound("channel");
     return c;
@@ -64,11 +64,11 @@ export class People {
 
   // ---- servers ----
 
-  createGuild(userId: string, name: string): GuildRow {
+  createGuild(userId: string, name: string): Guild {
     return this.guilds.create({ name, ownerId: this.users.require(userId).id });
   }
 
-  updateGuild(userId: string, guildId: string, patch: { name?: string; description?: string | null }): GuildRow {
+  updateGuild(userId: string, guildId: string, patch: { name?: string; description?: string | null }): Guild {
     return this.d.store.write(() => {
       this.guild(userId, guildId);
       this.require(guildId, userId, PERMISSIONS.MANAGE_GUILD);
@@ -85,54 +85,57 @@ export class People {
 
   // ---- messages ----
 
-  list(userId: string, channelId: string, page: Page): MessageRow[] {
-    this.channel(userId, channelId);
-    return this.messages.list(channelId, page, userId);
+  /** A page of a channel's history the person can see (the same read as a bot's). */
+  list(userId: string, channelId: string, page: Page): Message[] {
+    return this.messages.history(userId, channelId, page);
   }
 
   /**
-   * Send a message as a person. Server channels take plaintext and need SEND_MESSAGES;
-   * slowmode applies unless the person may manage messages or the channel. DM channels
-   * take only the ciphertext the person's client produced: the server never sees text.
+   * Send a message as a person. A channel whose messages are end-to-end encrypted (a DM
+   * between people) takes only the ciphertext the person's client produced: the server
+   * never sees its text, and that is the people's own. Every other post is the one a bot
+   * makes (core/messages.ts: the channel's type, SEND_MESSAGES, slowmode, the reply, who
+   * is mentioned, @everyone), once the people's body rules (content, not ciphertext) hold.
    */
-  send(userId: string, channelId: string, msg: PersonMessage): MessageRow {
+  send(userId: string, channelId: string, msg: PersonMessage): Message {
     return this.d.store.write(() => {
       const c = this.channel(userId, channelId);
-      const reference = this.reference(c, msg.replyTo);
-      if (!c.guild_id && c.e2e) {
-        checkDmBody(msg);
-        this.requireSendingDevice(userId, msg.ciphertext!);
-        return this.messages.create({ channelId: c.id, authorId: userId, ciphertext: msg.ciphertext!, reference });
-      }
-      checkServerBody(msg);
-      // A test world's plaintext DM with a bot (Dms.setReferenceDms): no server rules apply.
-      if (!c.guild_id) return this.messages.create({ channelId: c.id, authorId: userId, content: msg.content ?? "", embeds: msg.embeds ?? [], reference });
-      if (!TEXT_TYPES.has(c.type)) throw DomainError.invalid("channel_id", "Messages can only be sent to text channels", "CHANNEL_TYPE_INVALID");
-      const perms = this.guilds.permissions(c.guild_id, userId, c.id);
-      if (!hasPermission(perms, PERMISSIONS.SEND_MESSAGES)) throw DomainError.forbidden();
-      if (!hasPermission(perms, PERMISSIONS.MANAGE_MESSAGES) && !hasPermission(perms, PERMISSIONS.MANAGE_CHANNELS))
-        this.messages.requireSlowmodeOver(c, userId);
-      const content = msg.content ?? "";
-      // @everyone and @here ping as they do for bots: only with ADMINISTRATOR (which owners hold).
-      const mentionEveryone = EVERYONE.test(content) && hasPermission(perms, PERMISSIONS.ADMINISTRATOR);
-      return this.messages.create({ channelId: c.id, authorId: userId, content, embeds: msg.embeds ?? [], reference, mentionEveryone });
+      if (c.e2e) return this.sendSealed(userId, c, msg);
+      checkPlainBody(msg);
+      const reference = msg.replyTo ? { messageId: msg.replyTo, failIfNotExists: true } : null;
+      return this.messages.send(userId, c.id, { content: msg.content ?? "", embeds: msg.embeds ?? [], reference });
     });
   }
 
-  /** A person edits their own message (plaintext in servers, ciphertext in DMs). */
-  edit(userId: string, channelId: string, messageId: string, patch: { content?: string; ciphertext?: string }): MessageRow {
+  /** A person edits their own message: ciphertext in an encrypted DM, otherwise as a bot edits (core/messages.ts). */
+  edit(userId: string, channelId: string, messageId: string, patch: { content?: string; ciphertext?: string }): Message {
     return this.d.store.write(() => {
       const c = this.channel(userId, channelId);
       const m = this.messages.require(c.id, messageId, userId);
-      if (m.author_id !== userId) throw DomainError.forbidden("You can only edit your own messages");
-      if (!c.guild_id && c.e2e) {
-        checkDmBody(patch);
+      if (c.e2e) {
+        if (m.author_id !== userId) throw DomainError.forbidden("You can only edit your own messages");
+        checkSealedBody(patch);
         this.requireSendingDevice(userId, patch.ciphertext!);
         return this.messages.edit(m.id, { ciphertext: patch.ciphertext });
       }
-      checkServerBody({ content: patch.content, embeds: JSON.parse(m.embeds) });
-      return this.messages.edit(m.id, { content: patch.content });
+      checkPlainBody({ content: patch.content, embeds: JSON.parse(m.embeds), ciphertext: patch.ciphertext });
+      return this.messages.editAs(userId, c.id, m.id, { content: patch.content });
     });
+  }
+
+  /** A sealed DM message: its envelope's shape, from a current device of its author. */
+  private sendSealed(userId: string, c: Channel, msg: PersonMessage): Message {
+    checkSealedBody(msg);
+    this.requireSendingDevice(userId, msg.ciphertext!);
+    return this.messages.create({ channelId: c.id, authorId: userId, ciphertext: msg.ciphertext!, reference: this.sealedReference(c, msg.replyTo) });
+  }
+
+  private sealedReference(c: Channel, replyTo: string | null | undefined) {
+    if (!replyTo) return null;
+    const target = this.messages.get(replyTo);
+    if (!target || target.channel_id !== c.id || target.ephemeral_user_id)
+      throw DomainError.invalid("message_reference", "Unknown message to reply to", "MESSAGE_REFERENCE_UNKNOWN_MESSAGE");
+    return { messageId: target.id, channelId: c.id, guildId: c.guild_id };
   }
 
   // ---- direct messages ----
@@ -150,7 +153,7 @@ export class People {
   }
 
   /** Open (or reopen) the DM with a person or bot who shares a server with the person. */
-  openDm(userId: string, recipientId: string): ChannelRow {
+  openDm(userId: string, recipientId: string): Channel {
     return this.d.store.write(() => {
       const other = this.users.get(recipientId);
       if (!other || other.deleted_at) throw DomainError.notFound("user");
@@ -160,20 +163,13 @@ export class People {
     });
   }
 
-  dms(userId: string): ChannelRow[] {
+  dms(userId: string): Channel[] {
     return this.dmChannels.of(userId);
-  }
-
-  private reference(c: ChannelRow, replyTo: string | null | undefined) {
-    if (!replyTo) return null;
-    const target = this.messages.get(replyTo);
-    if (!target || target.channel_id !== c.id || target.ephemeral_user_id)
-      throw DomainError.invalid("message_reference", "Unknown message to reply to", "MESSAGE_REFERENCE_UNKNOWN_MESSAGE");
-    return { messageId: target.id, channelId: c.id, guildId: c.guild_id };
   }
 }
 
-function checkServerBody(msg: { content?: string; embeds?: unknown[]; ciphertext?: string }): void {
+/** The people's body for a channel that is not end-to-end encrypted: content (at most MAX_CONTENT), never ciphertext. */
+function checkPlainBody(msg: { content?: string; embeds?: unknown[]; ciphertext?: string }): void {
   if (msg.ciphertext !== undefined)
     throw DomainError.invalid("ciphertext", "This channel is not end-to-end encrypted: send content", "BASE_TYPE_INVALID");
   const content = msg.content ?? "";
@@ -182,7 +178,7 @@ function checkServerBody(msg: { content?: string; embeds?: unknown[]; ciphertext
     throw DomainError.invalid("content", "Cannot send an empty message", "BASE_TYPE_REQUIRED");
 }
 
-function checkDmBody(msg: { content?: string; ciphertext?: string }): void {
+function checkSealedBody(msg: { content?: string; ciphertext?: string }): void {
   // The server must never hold a direct message's text, so plaintext is refused outright.
   if (msg.content !== undefined)
     throw DomainError.invalid("content", "Direct messages are end-to-end encrypted: send only ciphertext", "BASE_TYPE_INVALID");

@@ -1,5 +1,5 @@
 import type { Store } from "../store/db";
-import type { OverwriteRow } from "./types";
+import type { Overwrite } from "./models";
 import { ALL_PERMISSIONS, computePermissions } from "./permissions";
 import { Memo } from "./memo";
 import { statement } from "./statement";
@@ -20,9 +20,9 @@ export class PermissionReader {
   private readonly topRole;
   private readonly memo: Memo<number | null>;
 
-  constructor(store: Store) {
+  constructor(store: Store, memo = true) {
     const db = store;
-    this.memo = new Memo(store, SOURCES);
+    this.memo = new Memo(store, SOURCES, { enabled: memo });
     this.ownerIfMember = statement(db, "SELECT g.owner_id FROM guilds g JOIN members m ON m.guild_id = g.id AND m.user_id = ?2 WHERE g.id = ?1");
     this.roleFacts = statement(
       db,
@@ -71,7 +71,7 @@ export class PermissionReader {
       }
     }
     const overwrites = channelId
-      ? (this.overwrites().all(channelId) as OverwriteRow[]).map((o) => ({ targetId: o.target_id, targetType: o.target_type, allow: o.allow, deny: o.deny }))
+      ? (this.overwrites().all(channelId) as Overwrite[]).map((o) => ({ targetId: o.target_id, targetType: o.target_type, allow: o.allow, deny: o.deny }))
       : undefined;
     return computePermissions({ isOwner: false, everyonePerms, memberRolePerms, memberRoleIds, everyoneRoleId, userId, overwrites });
   }

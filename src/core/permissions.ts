@@ -55,7 +55,7 @@ export function hasPermission(perms: number, bit: number): boolean {
   return (perms & PERMISSIONS.ADMINISTRATOR) !== 0 || (perms & bit) === bit;
 }
 
-export interface Overwrite {
+export interface PermissionOverwrite {
   targetId: string;
   targetType: 0 | 1;
   allow: number;
@@ -69,7 +69,7 @@ export interface PermissionInputs {
   memberRoleIds: string[];
   everyoneRoleId: string;
   userId: string;
-  overwrites?: Overwrite[]; // channel layer, if computing for a channel
+  overwrites?: PermissionOverwrite[]; // channel layer, if computing for a channel
 }
 
 /** Reference-gaps 1.3, steps A and B. */

@@ -1,10 +1,11 @@
 import type { CoreDeps } from "./deps";
 import type { Guilds } from "./guilds";
 import type { Messages } from "./messages";
-import type { MessageRow, UserRow } from "./types";
+import type { Message, User } from "./models";
 import { DomainError } from "./errors";
 import { accessChannel, requireBits } from "./access";
 import { PERMISSIONS } from "./permissions";
+import { USER_COLUMNS } from "./rows";
 
 export interface Emoji {
   name: string | null;
@@ -48,7 +49,7 @@ export class Reactions {
   }
 
   /** The message, if `userId` can see it (and, when given, it is in `channelId`). */
-  private visible(userId: string, messageId: string, channelId?: string): MessageRow {
+  private visible(userId: string, messageId: string, channelId?: string): Message {
     const m = this.messages.get(messageId);
     if (!m || (channelId && m.channel_id !== channelId)) throw DomainError.notFound("message");
     accessChannel(this.d, this.guilds, userId, m.channel_id);
@@ -114,22 +115,22 @@ export class Reactions {
   }
 
   /** Users who reacted with an emoji, ordered by user id, after `after`, at most `limit`. */
-  users(messageId: string, emoji: Emoji, page: { after?: string; limit?: number } = {}): UserRow[] {
+  users(messageId: string, emoji: Emoji, page: { after?: string; limit?: number } = {}): User[] {
     this.check(emoji);
     return this.db
       .query(
-        "SELECT u.* FROM reactions r JOIN users u ON u.id = r.user_id WHERE r.message_id = ? AND r.emoji_key = ? AND r.user_id > ? ORDER BY r.user_id LIMIT ?",
+        `SELECT ${USER_COLUMNS("u")} FROM reactions r JOIN users u ON u.id = r.user_id WHERE r.message_id = ? AND r.emoji_key = ? AND r.user_id > ? ORDER BY r.user_id LIMIT ?`,
       )
-      .all(messageId, key(emoji), page.after ?? "", page.limit ?? 25) as UserRow[];
+      .all(messageId, key(emoji), page.after ?? "", page.limit ?? 25) as User[];
   }
 
-  private requireManage(actorId: string, m: MessageRow): void {
+  private requireManage(actorId: string, m: Message): void {
     const a = accessChannel(this.d, this.guilds, actorId, m.channel_id);
     if (a.isDm) throw DomainError.forbidden("Cannot execute action on a DM channel");
     requireBits(a, PERMISSIONS.MANAGE_MESSAGES);
   }
 
-  private removeRow(m: MessageRow, userId: string, emoji: Emoji): void {
+  private removeRow(m: Message, userId: string, emoji: Emoji): void {
     const row = this.db
       .query("SELECT emoji_name, emoji_id, emoji_animated FROM reactions WHERE message_id = ? AND emoji_key = ? AND user_id = ?")
       .get(m.id, key(emoji), userId) as { emoji_name: string | null; emoji_id: string | null; emoji_animated: number } | null;
@@ -138,7 +139,7 @@ export class Reactions {
     this.emit("reaction.removed", m, userId, { name: row.emoji_name, id: row.emoji_id, animated: !!row.emoji_animated });
   }
 
-  private emit(type: "reaction.added" | "reaction.removed", m: MessageRow, userId: string, emoji: Emoji): void {
+  private emit(type: "reaction.added" | "reaction.removed", m: Message, userId: string, emoji: Emoji): void {
     const ch = this.guilds.channel(m.channel_id);
     this.d.store.emit({
       type,

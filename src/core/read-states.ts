@@ -2,8 +2,9 @@ import type { CoreDeps } from "./deps";
 import { statement } from "./statement";
 import type { Guilds } from "./guilds";
 import type { Dms } from "./dms";
-import type { ChannelRow } from "./types";
+import type { Channel } from "./models";
 import { canSee } from "./access";
+import { TEXT_CHANNEL_TYPES } from "./channel-types";
 import { DomainError } from "./errors";
 
 /** How far a person has read a channel, and what is waiting there for them. */
@@ -19,7 +20,6 @@ export interface ReadState {
 
 /** Mentions are counted over at most this many unread messages (a client shows "99+" anyway). */
 const MENTION_SCAN = 1000;
-const TEXT_TYPES = new Set([0, 5]);
 
 /**
  * Read states (migration 005). Without a row, what arrived after the person joined the
@@ -62,7 +62,7 @@ export class ReadStates {
   }
 
   /** The read state of one channel the person can see. */
-  of(userId: string, channel: ChannelRow): ReadState {
+  of(userId: string, channel: Channel): ReadState {
     const last = (this.row().get(userId, channel.id) as { last_read_id: string } | null)?.last_read_id ?? null;
     // Without a row, a server channel counts from the person's arrival in the server.
     const since = last === null && channel.guild_id ? ((this.joinedAt().get(channel.guild_id, userId) as { joined_at: number } | null)?.joined_at ?? 0) : 0;
@@ -76,7 +76,7 @@ export class ReadStates {
   /** Every text channel of the person's servers and every DM of theirs. */
   all(userId: string): ReadState[] {
     const channels = [
-      ...this.guilds.guildIdsOf(userId).flatMap((g) => this.guilds.channels(g).filter((c) => TEXT_TYPES.has(c.type))),
+      ...this.guilds.guildIdsOf(userId).flatMap((g) => this.guilds.channels(g).filter((c) => TEXT_CHANNEL_TYPES.has(c.type))),
       ...this.dms.of(userId),
     ];
     return channels.map((c) => this.of(userId, c));

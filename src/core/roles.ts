@@ -1,5 +1,5 @@
 import type { CoreDeps } from "./deps";
-import type { RoleRow } from "./types";
+import type { Role } from "./models";
 import type { Guilds } from "./guilds";
 import type { Audit } from "./audit";
 import { AUDIT, diffChanges } from "./audit";
@@ -28,7 +28,7 @@ export interface ReorderItem {
 }
 
 /** The audit-visible shape of a role (changes are computed over it). */
-export function roleAuditView(r: RoleRow): Record<string, unknown> {
+export function roleAuditView(r: Role): Record<string, unknown> {
   return {
     name: r.name,
     permissions: String(r.permissions),
@@ -48,7 +48,7 @@ export class Hierarchy {
   }
 
   /** 403 unless the actor may manage this role (strictly below its highest role). */
-  requireRoleBelow(guildId: string, actorId: string, role: RoleRow): void {
+  requireRoleBelow(guildId: string, actorId: string, role: Role): void {
     if (this.isOwner(guildId, actorId)) return;
     if (role.position >= this.guilds.topPosition(guildId, actorId))
       throw DomainError.forbidden("Missing Permissions: the role is not below your highest role");
@@ -86,12 +86,12 @@ export class Roles {
     return this.d.store.db;
   }
 
-  list(guildId: string): RoleRow[] {
+  list(guildId: string): Role[] {
     this.guilds.require(guildId);
     return this.guilds.roles(guildId);
   }
 
-  get(guildId: string, roleId: string): RoleRow {
+  get(guildId: string, roleId: string): Role {
     return this.guilds.requireRole(guildId, roleId);
   }
 
@@ -105,7 +105,7 @@ export class Roles {
    * A new role goes to position 1, just above @everyone, as on the reference platform,
    * so that the member who created it can manage it straight away.
    */
-  create(guildId: string, actorId: string, input: RoleFields, reason: string | null = null): RoleRow {
+  create(guildId: string, actorId: string, input: RoleFields, reason: string | null = null): Role {
     return this.d.store.write(() => {
       this.requireManageRoles(guildId, actorId);
       const everyone = this.guilds.requireRole(guildId, guildId);
@@ -142,7 +142,7 @@ export class Roles {
   }
 
   /** Absent keys are kept; null resets a field to its default (as at creation). */
-  edit(guildId: string, roleId: string, actorId: string, patch: RoleFields, reason: string | null = null): RoleRow {
+  edit(guildId: string, roleId: string, actorId: string, patch: RoleFields, reason: string | null = null): Role {
     return this.d.store.write(() => {
       this.requireManageRoles(guildId, actorId);
       const role = this.guilds.requireRole(guildId, roleId);
@@ -151,7 +151,7 @@ export class Roles {
         throw DomainError.invalid("name", "The @everyone role cannot be renamed");
       const everyone = this.guilds.requireRole(guildId, guildId);
       const pick = <T>(v: T | null | undefined, def: T, cur: T): T => (v === undefined ? cur : v === null ? def : v);
-      const next: RoleRow = {
+      const next: Role = {
         ...role,
         name: pick(patch.name, role.is_everyone ? "@everyone" : "new role", role.name),
         permissions: pick(patch.permissions, role.is_everyone ? role.permissions : everyone.permissions, role.permissions) & ALL_PERMISSIONS,
@@ -207,7 +207,7 @@ export class Roles {
    * Every role whose position changes must be below the actor's highest role, before
    * and after the move. Answers every role of the guild.
    */
-  reorder(guildId: string, actorId: string, items: ReorderItem[], reason: string | null = null): RoleRow[] {
+  reorder(guildId: string, actorId: string, items: ReorderItem[], reason: string | null = null): Role[] {
     return this.d.store.write(() => {
       this.requireManageRoles(guildId, actorId);
       const roles = this.guilds.roles(guildId);
@@ -224,7 +224,7 @@ export class Roles {
         desired.set(role.id, it.position);
       });
       const others = roles.filter((r) => !r.is_everyone);
-      const key = (r: RoleRow) => desired.get(r.id) ?? r.position;
+      const key = (r: Role) => desired.get(r.id) ?? r.position;
       const ordered = [...others].sort((a, b) => {
         const ka = key(a);
         const kb = key(b);
@@ -235,7 +235,7 @@ export class Roles {
         if (bm && !am) return b.position < kb ? -1 : 1;
         return a.id < b.id ? -1 : 1;
       });
-      const moved: { role: RoleRow; to: number }[] = [];
+      const moved: { role: Role; to: number }[] = [];
       ordered.forEach((r, i) => {
         if (r.position !== i + 1) moved.push({ role: r, to: i + 1 });
       });

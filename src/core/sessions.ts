@@ -14,8 +14,9 @@
  * presented.
  */
 import type { CoreDeps } from "./deps";
-import type { UserRow } from "./types";
 import type { SessionEndReason } from "./events";
+import type { Session, SignedIn, User } from "./models";
+import { modelOf, SESSION_COLUMNS, type SessionRow as StoredSession } from "./rows";
 import { DomainError } from "./errors";
 import { randomSecret, sha256Hex } from "./crypto";
 import { statement } from "./statement";
@@ -27,19 +28,9 @@ export interface SessionPolicy {
   absoluteMs: number;
 }
 
-export interface SessionRow {
-  id: string;
-  token_hash: string;
-  user_id: string;
-  label: string;
-  created_at: number;
-  last_used_at: number;
-}
-
-export interface SignedIn {
-  user: UserRow;
-  session: SessionRow;
-}
+/** @deprecated The model's old name (core/models.ts `Session`); it goes once no surface names it. */
+export type SessionRow = Session;
+export type { SignedIn } from "./models";
 
 /**
  * "Last used" is written at most this often per session (a tenth of the idle limit when
@@ -56,10 +47,10 @@ export class Sessions {
   constructor(
     private readonly d: CoreDeps,
     private readonly policy: SessionPolicy,
-    private readonly userOf: (id: string) => UserRow | null,
+    private readonly userOf: (id: string) => User | null,
   ) {
-    this.byHash = statement(d.store, "SELECT * FROM person_sessions WHERE token_hash = ?");
-    this.byId = statement(d.store, "SELECT * FROM person_sessions WHERE id = ?");
+    this.byHash = statement(d.store, `SELECT ${SESSION_COLUMNS()} FROM person_sessions WHERE token_hash = ?`);
+    this.byId = statement(d.store, `SELECT ${SESSION_COLUMNS()} FROM person_sessions WHERE id = ?`);
     this.touchMs = Math.min(TOUCH_MS, Math.floor(policy.idleMs / 10));
   }
 
@@ -68,15 +59,15 @@ export class Sessions {
   }
 
   /** When a session ends if nothing ends it before: its idle or its absolute limit, whichever comes first. */
-  expiresAt(s: Pick<SessionRow, "created_at" | "last_used_at">): number {
+  expiresAt(s: Pick<Session, "created_at" | "last_used_at">): number {
     return Math.min(s.created_at + this.policy.absoluteMs, s.last_used_at + this.policy.idleMs);
   }
 
   /** A new session for a person (sign-in, sign-up, the harness's seed); `label` names what signed in. */
-  open(userId: string, label: string): { token: string; session: SessionRow } {
+  open(userId: string, label: string): { token: string; session: Session } {
     const token = `ps_${randomSecret(32)}`;
     const now = this.d.clock.now();
-    const session: SessionRow = { id: this.d.ids.next(), token_hash: sha256Hex(token), user_id: userId, label: label.trim().slice(0, MAX_LABEL), created_at: now, last_used_at: now };
+    const session: StoredSession = { id: this.d.ids.next(), token_hash: sha256Hex(token), user_id: userId, label: label.trim().slice(0, MAX_LABEL), created_at: now, last_used_at: now };
     this.d.store.write(() => {
       // The person's sessions that expired unseen go now, rather than never.
       this.endExpired(userId);
@@ -84,7 +75,7 @@ export class Sessions {
         .query("INSERT INTO person_sessions (id, token_hash, user_id, label, created_at, last_used_at) VALUES ($id, $token_hash, $user_id, $label, $created_at, $last_used_at)")
         .run(session as never);
     });
-    return { token, session };
+    return { token, session: modelOf<Session, StoredSession>(session, SESSION_COLUMNS) };
   }
 
   /**
@@ -92,7 +83,7 @@ export class Sessions {
    * ends it now), or a person who can no longer sign in. Counts as a use of the session.
    */
   authenticate(token: string): SignedIn | null {
-    const s = this.byHash().get(sha256Hex(token)) as SessionRow | null;
+    const s = this.byHash().get(sha256Hex(token)) as Session | null;
     if (!s) return null;
     const user = this.userOf(s.user_id);
     if (!user || user.kind !== "person" || user.deleted_at !== null || user.disabled_at !== null) return null;
@@ -102,7 +93,7 @@ export class Sessions {
 
   /** Whose session a token is, with no other effect (the request log). */
   whose(token: string): string | null {
-    return (this.byHash().get(sha256Hex(token)) as SessionRow | null)?.user_id ?? null;
+    return (this.byHash().get(sha256Hex(token)) as Session | null)?.user_id ?? null;
   }
 
   /**
@@ -110,20 +101,20 @@ export class Sessions {
    * has ended or expired (which ends it now). Counts as a use, as a request does.
    */
   keepAlive(sessionId: string): boolean {
-    const s = this.byId().get(sessionId) as SessionRow | null;
+    const s = this.byId().get(sessionId) as Session | null;
     return s !== null && this.used(s) !== null;
   }
 
   /** The person's sessions, most recently used first. */
-  list(userId: string): SessionRow[] {
+  list(userId: string): Session[] {
     this.endExpired(userId);
-    return this.db.query("SELECT * FROM person_sessions WHERE user_id = ? ORDER BY last_used_at DESC, id DESC").all(userId) as SessionRow[];
+    return this.db.query(`SELECT ${SESSION_COLUMNS()} FROM person_sessions WHERE user_id = ? ORDER BY last_used_at DESC, id DESC`).all(userId) as Session[];
   }
 
   /** End one of the person's sessions (sign-out, revoke); another person's is unknown. */
   end(userId: string, sessionId: string, reason: "signed_out" | "revoked"): void {
     this.d.store.write(() => {
-      const s = this.byId().get(sessionId) as SessionRow | null;
+      const s = this.byId().get(sessionId) as Session | null;
       if (!s || s.user_id !== userId) throw DomainError.notFound("session");
       this.endIds(userId, [s.id], reason);
     });
@@ -140,13 +131,13 @@ export class Sessions {
   /** End the person's session whose token has this digest, if it is still open: the browser whose device was removed. */
   endByTokenHash(userId: string, tokenHash: string): void {
     this.d.store.write(() => {
-      const s = this.byHash().get(tokenHash) as SessionRow | null;
+      const s = this.byHash().get(tokenHash) as Session | null;
       if (s && s.user_id === userId) this.endIds(userId, [s.id], "device_removed");
     });
   }
 
   /** The session after this use, or null when it had expired (and is now ended). */
-  private used(s: SessionRow): SessionRow | null {
+  private used(s: Session): Session | null {
     const now = this.d.clock.now();
     if (now >= this.expiresAt(s)) {
       this.d.store.write(() => this.endIds(s.user_id, [s.id], "expired"));
@@ -159,7 +150,7 @@ export class Sessions {
 
   private endExpired(userId: string): void {
     const now = this.d.clock.now();
-    const all = this.db.query("SELECT * FROM person_sessions WHERE user_id = ?").all(userId) as SessionRow[];
+    const all = this.db.query("SELECT id, created_at, last_used_at FROM person_sessions WHERE user_id = ?").all(userId) as Pick<Session, "id" | "created_at" | "last_used_at">[];
     const expired = all.filter((s) => now >= this.expiresAt(s)).map((s) => s.id);
     if (expired.length) this.d.store.write(() => this.endIds(userId, expired, "expired"));
   }

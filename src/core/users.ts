@@ -1,5 +1,6 @@
 import type { CoreDeps } from "./deps";
-import type { UserRow } from "./types";
+import type { User } from "./models";
+import { modelOf, USER_COLUMNS, type UserRow } from "./rows";
 import { DomainError } from "./errors";
 import { hashPassword, hashPasswordSync, needsRehash, verifyPassword } from "./crypto";
 import { passwordProblem } from "./passwords";
@@ -19,7 +20,7 @@ export const PRESENCE = "users.presence";
 /** People and bot users: identities, passwords, presence; people's sessions are `sessions` (core/sessions.ts). */
 export class Users {
   /** Authors, mentions and bots are read on every message: kept until the table changes (core/memo.ts). */
-  private readonly byId: Memo<UserRow | null>;
+  private readonly byId: Memo<User | null>;
   private readonly byIdStmt;
   readonly sessions: Sessions;
 
@@ -27,30 +28,36 @@ export class Users {
     private readonly d: CoreDeps,
     policy: SessionPolicy,
   ) {
-    this.byId = new Memo(d.store, ["users", PRESENCE]);
-    this.byIdStmt = statement(d.store, "SELECT * FROM users WHERE id = ?");
+    this.byId = new Memo(d.store, ["users", PRESENCE], { enabled: d.fastPaths.memo });
+    this.byIdStmt = statement(d.store, `SELECT ${USER_COLUMNS()} FROM users WHERE id = ?`);
     this.sessions = new Sessions(d, policy, (id) => this.get(id));
   }
 
-  get(id: string): UserRow | null {
-    return this.byId.get(id, () => this.byIdStmt().get(id) as UserRow | null);
+  get(id: string): User | null {
+    return this.byId.get(id, () => this.byIdStmt().get(id) as User | null);
   }
 
-  require(id: string): UserRow {
+  require(id: string): User {
     const u = this.get(id);
     if (!u || u.deleted_at) throw DomainError.notFound("user");
     return u;
   }
 
-  byUsername(username: string): UserRow | null {
+  byUsername(username: string): User | null {
     return this.d.store.db
-      .query("SELECT * FROM users WHERE kind = 'person' AND lower(username) = lower(?)")
-      .get(username) as UserRow | null;
+      .query(`SELECT ${USER_COLUMNS()} FROM users WHERE kind = 'person' AND lower(username) = lower(?)`)
+      .get(username) as User | null;
+  }
+
+  /** The stored password hash of a person (sign-in and password changes only: it never leaves the core). */
+  private credentialOf(where: "id" | "username", value: string): { id: string; password_hash: string | null } | null {
+    const by = where === "id" ? "id = ?" : "kind = 'person' AND lower(username) = lower(?)";
+    return this.d.store.db.query(`SELECT id, password_hash FROM users WHERE ${by}`).get(value) as { id: string; password_hash: string | null } | null;
   }
 
   /** Every person not deleted, oldest first (the operator's list). */
-  people(): UserRow[] {
-    return this.d.store.db.query("SELECT * FROM users WHERE kind = 'person' AND deleted_at IS NULL ORDER BY id").all() as UserRow[];
+  people(): User[] {
+    return this.d.store.db.query(`SELECT ${USER_COLUMNS()} FROM users WHERE kind = 'person' AND deleted_at IS NULL ORDER BY id`).all() as User[];
   }
 
   /** How many people and bot users exist (an empty world has none). */
@@ -59,10 +66,10 @@ export class Users {
   }
 
   /** A bot user by its name (its application's name), oldest first when names repeat. */
-  botNamed(name: string): UserRow | null {
+  botNamed(name: string): User | null {
     return this.d.store.db
-      .query("SELECT * FROM users WHERE kind = 'bot' AND username = ? AND deleted_at IS NULL ORDER BY id LIMIT 1")
-      .get(name) as UserRow | null;
+      .query(`SELECT ${USER_COLUMNS()} FROM users WHERE kind = 'bot' AND username = ? AND deleted_at IS NULL ORDER BY id LIMIT 1`)
+      .get(name) as User | null;
   }
 
   /**
@@ -70,7 +77,7 @@ export class Users {
    * seeded in-process); every network path hashes first, off the event loop
    * (preparePassword), and passes `passwordHash`.
    */
-  createPerson(input: { username: string; password?: string | null; passwordHash?: string | null; admin?: boolean; globalName?: string | null }): UserRow {
+  createPerson(input: { username: string; password?: string | null; passwordHash?: string | null; admin?: boolean; globalName?: string | null }): User {
     const username = checkUsername(input.username);
     let hash = input.passwordHash ?? null;
     if (input.password != null) {
@@ -94,7 +101,7 @@ export class Users {
         disabled_at: null,
       };
       this.insert(row);
-      return row;
+      return modelOf<User, UserRow>(row, USER_COLUMNS);
     });
   }
 
@@ -105,7 +112,7 @@ export class Users {
   }
 
   /** A new person with the session that signed them up, in one transaction: never one without the other. `label` names what signed up. */
-  async signUp(input: { username: string; password: string; globalName?: string | null; label: string }): Promise<{ user: UserRow; token: string }> {
+  async signUp(input: { username: string; password: string; globalName?: string | null; label: string }): Promise<{ user: User; token: string }> {
     // A taken name is refused before any hashing work.
     if (this.byUsername(checkUsername(input.username))) throw new DomainError("conflict", "Username is already taken");
     const passwordHash = await this.preparePassword(input.username, input.password);
@@ -116,7 +123,7 @@ export class Users {
   }
 
   /** Bot users are created only with their application. */
-  createBot(name: string): UserRow {
+  createBot(name: string): User {
     const row: UserRow = {
       id: this.d.ids.next(),
       kind: "bot",
@@ -132,7 +139,7 @@ export class Users {
       disabled_at: null,
     };
     this.insert(row);
-    return row;
+    return modelOf<User, UserRow>(row, USER_COLUMNS);
   }
 
   /**
@@ -156,7 +163,8 @@ export class Users {
    */
   async changePassword(userId: string, sessionId: string, current: string, next: string): Promise<void> {
     const u = this.require(userId);
-    if (!u.password_hash || !(await verifyPassword(current, u.password_hash)))
+    const stored = this.credentialOf("id", userId)?.password_hash ?? null;
+    if (!stored || !(await verifyPassword(current, stored)))
       throw DomainError.invalid("current_password", "Password does not match", "PASSWORD_DOES_NOT_MATCH");
     let hash: string;
     try {
@@ -166,7 +174,7 @@ export class Users {
     }
     this.d.store.write(() => {
       // Only if the hash is still the one checked: a concurrent change or reset wins.
-      const changed = this.d.store.db.query("UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?").run(hash, userId, u.password_hash);
+      const changed = this.d.store.db.query("UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?").run(hash, userId, stored);
       if (changed.changes !== 1) throw DomainError.invalid("current_password", "Password does not match", "PASSWORD_DOES_NOT_MATCH");
       this.sessions.endAll(userId, "password_changed", sessionId);
     });
@@ -178,13 +186,13 @@ export class Users {
    * cost when the person is unknown or has no password, so the time taken does not tell
    * which usernames exist. A hash of an older scheme is replaced by a current one.
    */
-  async signIn(username: string, password: string, label: string): Promise<{ token: string; user: UserRow }> {
-    const found = this.byUsername(username);
+  async signIn(username: string, password: string, label: string): Promise<{ token: string; user: User }> {
+    const found = this.credentialOf("username", username);
     const stored = found?.password_hash ?? (await dummyHash());
     const ok = await verifyPassword(password, stored);
-    // The row again: the person may have been deleted while the hash was computed.
+    // Again: the person may have been deleted, or their password changed, while the hash was computed.
     const u = ok && found?.password_hash ? this.get(found.id) : null;
-    if (!u || u.deleted_at || u.password_hash !== stored) throw DomainError.unauthorized("Invalid username or password");
+    if (!u || u.deleted_at || this.credentialOf("id", u.id)?.password_hash !== stored) throw DomainError.unauthorized("Invalid username or password");
     // Said only to whoever knows the password: nobody else learns the account exists.
     if (u.disabled_at) throw DomainError.unauthorized("This account is disabled: ask the server's administrator");
     if (needsRehash(stored)) {

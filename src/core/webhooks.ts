@@ -1,5 +1,7 @@
 import type { CoreDeps } from "./deps";
-import type { ChannelRow, MessageRow } from "./types";
+import type { Channel, Message } from "./models";
+import type { Webhook } from "./models";
+import { modelOf, WEBHOOK_COLUMNS, type WebhookRow as StoredWebhook } from "./rows";
 import type { Guilds } from "./guilds";
 import type { AllowedMentions, Messages, MessagePatch } from "./messages";
 import type { Audit } from "./audit";
@@ -16,22 +18,8 @@ import { constantTimeEqualHex, randomSecret, sha256Hex } from "./crypto";
  * MANAGE_CHANNELS in the webhook's channel (overwrites apply), since a webhook is a
  * property of its channel (docs/administration.md).
  */
-export interface WebhookRow {
-  id: string;
-  guild_id: string;
-  channel_id: string;
-  creator_id: string | null;
-  application_id: string | null;
-  name: string;
-  avatar: string | null;
-  token_hash: string;
-  /** The token sealed under the server key; null for webhooks made before tokens were kept. */
-  token_sealed: string | null;
-  /** Sealed, as the token; never shown. */
-  hmac_secret: string | null;
-  v0_secret: string | null;
-  created_at: number;
-}
+/** @deprecated The model's old name (core/models.ts `Webhook`); it goes once no surface names it. */
+export type WebhookRow = Webhook;
 
 export interface NewWebhook {
   name: string;
@@ -73,7 +61,7 @@ function avatarHash(data: string | null | undefined): string | null {
   return data ? sha256Hex(data).slice(0, 32) : null;
 }
 
-export function webhookAuditView(w: WebhookRow): Record<string, unknown> {
+export function webhookAuditView(w: Webhook): Record<string, unknown> {
   return { name: w.name, type: 1, channel_id: w.channel_id, avatar_hash: w.avatar, application_id: w.application_id };
 }
 
@@ -91,25 +79,25 @@ export class Webhooks {
     return this.d.store.db;
   }
 
-  get(id: string): WebhookRow | null {
-    return this.db.query("SELECT * FROM webhooks WHERE id = ?").get(id) as WebhookRow | null;
+  get(id: string): Webhook | null {
+    return this.db.query(`SELECT ${WEBHOOK_COLUMNS()} FROM webhooks WHERE id = ?`).get(id) as Webhook | null;
   }
 
-  require(id: string): WebhookRow {
+  require(id: string): Webhook {
     const w = this.get(id);
     if (!w) throw DomainError.notFound("webhook");
     return w;
   }
 
   /** A guild channel the actor can see (else 404), on which it holds MANAGE_CHANNELS (else 403). */
-  private requireManageIn(channelId: string, actorId: string): ChannelRow {
+  private requireManageIn(channelId: string, actorId: string): Channel {
     const ch = this.guilds.channel(channelId);
     if (!ch || !ch.guild_id || !this.guilds.isMember(ch.guild_id, actorId)) throw DomainError.notFound("channel");
     this.guilds.requirePermission(ch.guild_id, actorId, PERMISSIONS.MANAGE_CHANNELS, ch.id);
     return ch;
   }
 
-  create(channelId: string, actorId: string, input: NewWebhook, reason: string | null = null): { webhook: WebhookRow; token: string } {
+  create(channelId: string, actorId: string, input: NewWebhook, reason: string | null = null): { webhook: Webhook; token: string } {
     const name = validateWebhookName(input.name);
     return this.d.store.write(() => {
       const ch = this.guilds.channel(channelId);
@@ -119,7 +107,7 @@ export class Webhooks {
       if (n >= MAX_WEBHOOKS_PER_CHANNEL)
         throw DomainError.invalid("", `Maximum number of webhooks reached (${MAX_WEBHOOKS_PER_CHANNEL})`, "MAX_WEBHOOKS");
       const token = randomSecret(48);
-      const w: WebhookRow = {
+      const w: StoredWebhook = {
         id: this.d.ids.next(),
         guild_id: channel.guild_id!,
         channel_id: channel.id,
@@ -147,23 +135,23 @@ export class Webhooks {
         changes: diffChanges(null, webhookAuditView(w)),
         reason,
       });
-      return { webhook: w, token };
+      return { webhook: modelOf<Webhook, StoredWebhook>(w, WEBHOOK_COLUMNS), token };
     });
   }
 
-  listChannel(channelId: string, actorId: string): WebhookRow[] {
+  listChannel(channelId: string, actorId: string): Webhook[] {
     this.requireManageIn(channelId, actorId);
-    return this.db.query("SELECT * FROM webhooks WHERE channel_id = ? ORDER BY id").all(channelId) as WebhookRow[];
+    return this.db.query(`SELECT ${WEBHOOK_COLUMNS()} FROM webhooks WHERE channel_id = ? ORDER BY id`).all(channelId) as Webhook[];
   }
 
-  listGuild(guildId: string, actorId: string): WebhookRow[] {
+  listGuild(guildId: string, actorId: string): Webhook[] {
     if (!this.guilds.get(guildId) || !this.guilds.isMember(guildId, actorId)) throw DomainError.notFound("guild");
     this.guilds.requirePermission(guildId, actorId, PERMISSIONS.MANAGE_CHANNELS);
-    return this.db.query("SELECT * FROM webhooks WHERE guild_id = ? ORDER BY id").all(guildId) as WebhookRow[];
+    return this.db.query(`SELECT ${WEBHOOK_COLUMNS()} FROM webhooks WHERE guild_id = ? ORDER BY id`).all(guildId) as Webhook[];
   }
 
   /** Read by a member: MANAGE_CHANNELS in its channel, unless the actor's application owns it. */
-  view(id: string, actorId: string): WebhookRow {
+  view(id: string, actorId: string): Webhook {
     const w = this.get(id);
     if (!w || !this.guilds.isMember(w.guild_id, actorId)) throw DomainError.notFound("webhook");
     const app = this.appOf(actorId);
@@ -172,19 +160,21 @@ export class Webhooks {
   }
 
   /** The webhook's token, for those who may manage it (null when it was made before tokens were kept). */
-  tokenOf(w: WebhookRow): string | null {
-    return w.token_sealed ? this.d.sealer.open(w.token_sealed) : null;
+  tokenOf(w: Pick<Webhook, "id">): string | null {
+    const sealed = (this.db.query("SELECT token_sealed FROM webhooks WHERE id = ?").get(w.id) as { token_sealed: string | null } | null)?.token_sealed;
+    return sealed ? this.d.sealer.open(sealed) : null;
   }
 
   /** The webhook whose token this is; 401 for a wrong token. */
-  authenticate(id: string, token: string): WebhookRow {
+  authenticate(id: string, token: string): Webhook {
     const w = this.require(id);
-    if (!constantTimeEqualHex(sha256Hex(token), w.token_hash)) throw DomainError.unauthorized("Invalid Webhook Token");
+    const stored = this.db.query("SELECT token_hash FROM webhooks WHERE id = ?").get(id) as Pick<StoredWebhook, "token_hash">;
+    if (!constantTimeEqualHex(sha256Hex(token), stored.token_hash)) throw DomainError.unauthorized("Invalid Webhook Token");
     return w;
   }
 
   /** `actorId` null: the caller authenticated with the webhook's token (no channel move then). */
-  edit(id: string, actorId: string | null, patch: WebhookPatch, reason: string | null = null): WebhookRow {
+  edit(id: string, actorId: string | null, patch: WebhookPatch, reason: string | null = null): Webhook {
     const name = patch.name === undefined || patch.name === null ? undefined : validateWebhookName(patch.name);
     return this.d.store.write(() => {
       const w = this.require(id);
@@ -200,7 +190,7 @@ export class Webhooks {
         this.requireManageIn(to.id, actorId);
         channelId = to.id;
       }
-      const next: WebhookRow = {
+      const next: Webhook = {
         ...w,
         name: name ?? w.name,
         avatar: patch.avatar === undefined ? w.avatar : avatarHash(patch.avatar),
@@ -234,7 +224,7 @@ export class Webhooks {
   }
 
   /** Post as the webhook. Needs something to show: content, embeds or components. */
-  execute(w: WebhookRow, post: WebhookPost): MessageRow {
+  execute(w: Webhook, post: WebhookPost): Message {
     const content = post.content ?? "";
     const embeds = post.embeds ?? [];
     const components = post.components ?? [];
@@ -259,20 +249,20 @@ export class Webhooks {
   }
 
   /** A message this webhook posted; any other id is unknown to it. */
-  message(w: WebhookRow, messageId: string | null): MessageRow {
+  message(w: Webhook, messageId: string | null): Message {
     const m = messageId ? this.messages.get(messageId) : null;
     if (!m || m.webhook_id !== w.id) throw DomainError.notFound("message");
     return m;
   }
 
-  editMessage(w: WebhookRow, messageId: string | null, patch: MessagePatch): MessageRow {
+  editMessage(w: Webhook, messageId: string | null, patch: MessagePatch): Message {
     this.message(w, messageId);
     if (patch.flags !== undefined && patch.flags & ~WEBHOOK_MESSAGE_FLAGS)
       throw DomainError.invalid("flags", "Only SUPPRESS_EMBEDS and SUPPRESS_NOTIFICATIONS can be set", "MESSAGE_FLAGS_INVALID");
     return this.messages.edit(messageId!, patch);
   }
 
-  deleteMessage(w: WebhookRow, messageId: string | null): void {
+  deleteMessage(w: Webhook, messageId: string | null): void {
     this.message(w, messageId);
     this.messages.delete(messageId!);
   }

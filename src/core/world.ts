@@ -15,7 +15,7 @@ import { DomainError } from "./errors";
 
 type Row = Record<string, string | number | null>;
 
-export interface WorldRows {
+export interface WorldSnapshot {
   users: Row[];
   applications: Row[];
   guilds: Row[];
@@ -31,7 +31,7 @@ export interface WorldRows {
 }
 
 /** What each table carries: secrets and derived columns are left out. Order is insertion order. */
-const TABLES: { name: Exclude<keyof WorldRows, "snowflakes">; columns: string[]; where: string; order: string }[] = [
+const TABLES: { name: Exclude<keyof WorldSnapshot, "snowflakes">; columns: string[]; where: string; order: string }[] = [
   {
     name: "users",
     // Deleted people and bots stay: their messages and memberships still name them.
@@ -86,10 +86,10 @@ export class World {
   }
 
   /** Every carried row, read in one transaction (a consistent snapshot beside live writers). */
-  snapshot(): WorldRows {
+  snapshot(): WorldSnapshot {
     this.d.store.flush();
     return this.db.transaction(() => {
-      const out = { snowflakes: {} } as WorldRows;
+      const out = { snowflakes: {} } as WorldSnapshot;
       for (const t of TABLES) out[t.name] = this.db.query(`SELECT ${t.columns.join(", ")} FROM ${t.name} WHERE ${t.where} ORDER BY ${t.order}`).all() as Row[];
       const pairs = this.db.query("SELECT uuid, CAST(flake AS TEXT) AS flake FROM snowflakes").all() as { uuid: string; flake: string }[];
       const carried = new Set<string>();
@@ -103,7 +103,7 @@ export class World {
    * Insert a world's rows into an empty database in one transaction: all of it, or
    * nothing (a broken reference fails the foreign key check at the end).
    */
-  restore(w: WorldRows): void {
+  restore(w: WorldSnapshot): void {
     try {
       this.insertAll(w);
     } catch (e) {
@@ -114,7 +114,7 @@ export class World {
     }
   }
 
-  private insertAll(w: WorldRows): void {
+  private insertAll(w: WorldSnapshot): void {
     this.d.store.write(() => {
       const taken = (this.db.query("SELECT count(*) AS n FROM users").get() as { n: number }).n;
       if (taken > 0) throw new DomainError("conflict", "The database already holds a world: import into an empty one");

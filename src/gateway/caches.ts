@@ -1,9 +1,9 @@
 /**
  * Two caches of the fan-out, both dropped on the domain events that may change them.
  */
-import type { DomainEvent } from "../core/events";
+import type { DomainEvent } from "../core";
 import { guildCreateJson, joinedAtJson } from "../wire/serializers/guild";
-import type { GatewayContext } from "./context";
+import { fastPathOn, type GatewayContext } from "./context";
 
 /**
  * GUILD_CREATE bodies are the largest payloads (every channel, role and member), and
@@ -44,11 +44,13 @@ export class GuildCreateCache {
    */
   payload(guildId: string, botUserId: string, presences: boolean, listed: boolean): string {
     const key = `${guildId}:${presences}`;
-    const stamp = this.ctx.core.reads.guilds.guildCreateStamp(presences);
-    let body = this.bodies.get(key);
+    const keep = fastPathOn(this.ctx, "guildCreateCache");
+    const stamp = keep ? this.ctx.core.reads.guilds.guildCreateStamp(presences) : -1;
+    let body = keep ? this.bodies.get(key) : undefined;
     if (body === undefined || body.stamp !== stamp) {
       const head = JSON.stringify(guildCreateJson(this.ctx.flakes, this.ctx.core.reads.guilds.guildCreate(guildId, presences))).slice(0, -1);
-      this.bodies.set(key, (body = { stamp, head }));
+      body = { stamp, head };
+      if (keep) this.bodies.set(key, body);
     }
     const me = this.ctx.core.guilds.member(guildId, botUserId);
     return `${body.head},${listed ? '"unavailable":false,' : ""}"joined_at":${JSON.stringify(joinedAtJson(me ? me.joined_at : null))}}`;
@@ -89,6 +91,7 @@ export class GuildBots {
   }
 
   of(guildId: string): readonly string[] {
+    if (!fastPathOn(this.ctx, "guildBots")) return this.ctx.core.guilds.memberIds(guildId).filter(this.hasSessions);
     let bots = this.byGuild.get(guildId);
     if (!bots) {
       bots = this.ctx.core.guilds.memberIds(guildId).filter(this.hasSessions);

@@ -3,8 +3,8 @@
  * heartbeats, IDENTIFY and RESUME, and the one close path every socket takes. A session
  * outlives its socket (registry.ts); the socket side is a Conn.
  */
+import type { Application } from "../core";
 import type { ServerWebSocket } from "bun";
-import type { ApplicationRow } from "../core/types";
 import { parseBotToken } from "../wire/tokens";
 import { parseBoundedJson } from "../wire/json";
 import { selfUserJson } from "../wire/serializers/user";
@@ -267,7 +267,7 @@ export class Connections {
 
   // ---- IDENTIFY and RESUME ----
 
-  private appForToken(token: unknown): ApplicationRow | null {
+  private appForToken(token: unknown): Application | null {
     if (typeof token !== "string") return null;
     // Libraries may send the token with the REST "Bot " prefix.
     const parsed = parseBotToken(token.replace(/^Bot\s+/i, "").trim(), this.ctx.flakes);

@@ -1,4 +1,4 @@
-import type { Core } from "../core";
+import type { Core, Report } from "../core";
 import type { Urls } from "../config";
 import type { Snowflakes } from "../wire/snowflakes";
 
@@ -39,4 +39,26 @@ export interface GatewayContext {
   hooks: GatewayHooks[];
   /** HELLO's heartbeat_interval; the spec's 41250 unless a test server shortens it (config). */
   heartbeatIntervalMs?: number;
+  /**
+   * Told of a socket handler that threw (a bug: frames are checked before they are acted
+   * on); the root points it at the log. Absent: one JSON line on stderr (core/report.ts).
+   */
+  report?: Report;
+  /** The gateway's fast paths (config/fast-paths.ts); the root passes config.fastPaths. Absent: all on. */
+  fastPaths?: Partial<GatewayFastPaths>;
+}
+
+/** The switches of config/fast-paths.ts the gateway honours (the names are FastPaths'). */
+export interface GatewayFastPaths {
+  /** Off: GUILD_CREATE bodies are serialized for every session sent one (caches.ts). */
+  guildCreateCache: boolean;
+  /** Off: a guild's bots with sessions are listed again for every delivery (caches.ts). */
+  guildBots: boolean;
+  /** Off: a message dispatch is serialized once per session, not once per view (dispatch-messages.ts). */
+  messageViews: boolean;
+}
+
+/** Whether a fast path is on: every one is, unless the root switched it off. */
+export function fastPathOn(ctx: Pick<GatewayContext, "fastPaths">, name: keyof GatewayFastPaths): boolean {
+  return ctx.fastPaths?.[name] ?? true;
 }

@@ -1,12 +1,11 @@
 /**
  * Message, reaction and typing events -> dispatches (spec 6.2, reference-gaps 4).
  */
-import type { DomainEvent } from "../core/events";
-import type { MessageModel } from "../core/reads";
+import type { DomainEvent, MessageModel } from "../core";
 import { messageJson } from "../wire/serializers/message";
 import { memberJson } from "../wire/serializers/member";
 import { namedViewers, visibilitySlots } from "../wire/visibility";
-import type { GatewayContext } from "./context";
+import { fastPathOn, type GatewayContext } from "./context";
 import { fixed, once, type Audience, type Delivery } from "./deliveries";
 import { contentViewer, GATES } from "./intents";
 import type { Session } from "./session";
@@ -50,13 +49,19 @@ function messageViews(ctx: GatewayContext, model: MessageModel): (s: Session) =>
   // Asked once per session of every message: the views without reactions skip the map.
   const shared: (string | undefined)[] = [];
   const viewOf = (slot: number) => ({ content: (slot & 1) !== 0, referencedContent: (slot & 2) !== 0, gateway: true });
+  if (!fastPathOn(ctx, "messageViews"))
+    return (s) => {
+      const slot = visibility(contentViewer(s));
+      const seen = perViewer ? { ...model, reactions: ctx.core.reads.messages.reactions(model.message.id, s.owner.botUserId) } : model;
+      return JSON.stringify(messageJson(ctx.flakes, seen, viewOf(slot)));
+    };
   return (s) => {
     const slot = visibility(contentViewer(s));
     if (!perViewer) return (shared[slot] ??= JSON.stringify(messageJson(ctx.flakes, model, viewOf(slot))));
     const key = `${slot}:${s.owner.botUserId}`;
     let d = cache.get(key);
     if (d === undefined) {
-      const seen = { ...model, reactions: ctx.core.reads.messages.reactions(model.row.id, s.owner.botUserId) };
+      const seen = { ...model, reactions: ctx.core.reads.messages.reactions(model.message.id, s.owner.botUserId) };
       d = JSON.stringify(messageJson(ctx.flakes, seen, viewOf(slot)));
       cache.set(key, d);
     }

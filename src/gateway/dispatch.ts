@@ -3,7 +3,7 @@
  * hear it, under which intent, and with which payload. Messages, reactions and typing
  * are in dispatch-messages.ts.
  */
-import type { DomainEvent } from "../core/events";
+import type { DomainEvent } from "../core";
 import { guildJson, presenceJson } from "../wire/serializers/guild";
 import { channelJson } from "../wire/serializers/channel";
 import { roleJson } from "../wire/serializers/role";

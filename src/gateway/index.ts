@@ -6,8 +6,8 @@
  * in memory; every deadline is a timer on the shared clock, so a virtual clock drives
  * them in tests.
  */
+import { reportToStderr, type DomainEvent, type Report } from "../core";
 import type { Server, WebSocketHandler } from "bun";
-import type { DomainEvent } from "../core/events";
 import type { GatewayContext, GatewayHooks } from "./context";
 import { CLOSE_HEARTBEAT_TIMEOUT, dispatchFrame, MAX_BUFFERED_BYTES, MAX_INBOUND_BYTES } from "./protocol";
 import type { FrameSink, Session } from "./session";
@@ -99,7 +99,7 @@ export function createGateway(ctx: GatewayContext): Gateway {
   core.bus.subscribe(onEvent);
 
   return {
-    websocket: socketHandler(connections),
+    websocket: socketHandler(connections, ctx.report ?? reportToStderr),
     upgrade(req, server) {
       // Query parameters (v, encoding, compress) are accepted and ignored (spec 6.1).
       cohorts.server = server as Server<unknown>;
@@ -143,7 +143,21 @@ function frameHooks(hooks: GatewayHooks[]): { sink: FrameSink | null; count: ((n
   return { sink, count };
 }
 
-function socketHandler(connections: Connections): WebSocketHandler<GatewaySocketData> {
+/**
+ * Bun's socket callbacks. A handler that throws is a bug (frames are checked before they
+ * are acted on): it is reported with the surface's name, and the socket goes on as Bun
+ * would have let it, rather than the error reaching Bun's own stderr line.
+ */
+function socketHandler(connections: Connections, report: Report): WebSocketHandler<GatewaySocketData> {
+  const guard =
+    <A extends unknown[]>(fn: (...a: A) => void) =>
+    (...a: A) => {
+      try {
+        fn(...a);
+      } catch (err) {
+        report(err, { surface: "gateway" });
+      }
+    };
   return {
     // The heartbeat contract is the liveness check; Bun's own idle timeout would
     // otherwise cut a socket the spec keeps open.
@@ -153,8 +167,8 @@ function socketHandler(connections: Connections): WebSocketHandler<GatewaySocket
     // A client that stops reading is closed once this much waits for it (sends and publishes alike).
     backpressureLimit: MAX_BUFFERED_BYTES,
     closeOnBackpressureLimit: true,
-    open: (ws) => connections.open(ws),
-    message: (ws, raw) => connections.message(ws, raw),
-    close: (ws) => connections.closed(ws),
+    open: guard((ws) => connections.open(ws)),
+    message: guard((ws, raw) => connections.message(ws, raw)),
+    close: guard((ws) => connections.closed(ws)),
   };
 }

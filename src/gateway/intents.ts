@@ -3,7 +3,7 @@
  * whether a session hears a delivery. Live dispatch asks here; RESUME replays frames
  * that were already filtered when they were recorded.
  */
-import { INTENTS } from "../core/permissions";
+import { INTENTS } from "../core";
 import type { ContentViewer } from "../wire/visibility";
 import type { Session } from "./session";
 

@@ -3,7 +3,7 @@
  * session's expiry (spec 3.2: 5 minutes after its last heartbeat or dispatch). Removing
  * a session happens here only, so it always leaves its cohort and its timer with it.
  */
-import type { Clock } from "../core/clock";
+import type { Clock } from "../core";
 import type { Cohorts } from "./cohorts";
 import { MAX_SESSIONS_PER_APP, SESSION_TTL_MS } from "./protocol";
 import type { Session } from "./session";

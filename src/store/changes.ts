@@ -76,11 +76,18 @@ export class Changes {
   /** Changes seen so far (rows reported, and what wrote() counts): a rollback undid something only if this moved. */
   written = 0;
 
-  constructor(private readonly db: Database) {
+  /**
+   * `walHeader` false (its fast path off, config/fast-paths.ts): no header and no
+   * once-per-turn answer; PRAGMA data_version is asked on every look.
+   */
+  constructor(
+    private readonly db: Database,
+    private readonly walHeader = true,
+  ) {
     db.exec("CREATE TEMP TABLE IF NOT EXISTS _changes (id INTEGER PRIMARY KEY, n INTEGER NOT NULL DEFAULT 0)");
     this.dataVersion = db.query("PRAGMA data_version");
     this.alone = db.filename === ":memory:" || db.filename === "";
-    if (!this.alone) this.shm = openWalIndex(db);
+    if (!this.alone && walHeader) this.shm = openWalIndex(db);
     db.onInsert = (_db, table, rowid) => (table === "_changes" ? this.triggered(rowid) : this.bump(table, false));
     db.onUpdate = (_db, table, rowid) => (table === "_changes" ? this.triggered(rowid) : this.bump(table, true));
     db.onDelete = (_db, table) => this.bump(table, true);
@@ -176,8 +183,10 @@ export class Changes {
 
   private checkOtherWriters(): void {
     if (this.checked || this.alone) return;
-    this.checked = true;
-    setImmediate(this.uncheck);
+    if (this.walHeader) {
+      this.checked = true;
+      setImmediate(this.uncheck);
+    }
     if (this.shm !== null) {
       const h = this.header;
       const n = readSync(this.shm, h, 0, HEADER_BYTES, 0);

@@ -29,6 +29,8 @@ export interface StoreOptions {
   relay?: boolean;
   /** The server: refuse a file SQLite would open read-only without a word, now rather than at the first write. */
   writable?: boolean;
+  /** The `walHeader` fast path (config/fast-paths.ts; store/changes.ts): absent, on. */
+  walHeader?: boolean;
 }
 
 /** What /readyz reports. */
@@ -91,7 +93,7 @@ export class Store {
     const migrations = migrate(this.db);
     if (opts.writable && opts.path !== ":memory:") this.db.exec("BEGIN IMMEDIATE; ROLLBACK");
     this.startup = { openMs: t1 - t0, migrateMs: performance.now() - t1, migrations };
-    this.changes = new Changes(this.db);
+    this.changes = new Changes(this.db, opts.walHeader ?? true);
     this.relay = new TableRelay(this.db, this.changes, opts.relay === true);
     this.stmt = {
       savepoint: this.db.prepare("SAVEPOINT w"),

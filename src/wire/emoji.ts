@@ -1,5 +1,4 @@
-import { DomainError } from "../core/errors";
-import { validEmoji, type Emoji } from "../core/reactions";
+import { DomainError, validEmoji, type Emoji } from "../core";
 
 /**
  * An emoji as paths and bodies name it (reference-gaps 2.8): a unicode emoji,

@@ -3,7 +3,7 @@
  * roles and channels by internal id (core/mentions.ts), bots write and read snowflakes.
  * A snowflake that names nothing Parley knows stays as it was written, both ways.
  */
-import { MENTION_TOKEN } from "../core/mentions";
+import { MENTION_TOKEN } from "../core";
 import type { Snowflakes } from "./snowflakes";
 import type { MediaLinks } from "./media";
 

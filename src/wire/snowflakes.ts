@@ -5,7 +5,7 @@
  * (ms since 2025-01-01) << 22 | the UUID's per-millisecond counter << 10 | a collision
  * counter, so snowflake order is creation order and before/after pagination works.
  */
-import { uuidBound, uuidTime } from "../core/ids";
+import { uuidBound, uuidTime } from "../core";
 import type { MediaLinks } from "./media";
 
 /** Where minted snowflakes are kept (core/idmap.ts): the table is the truth, the maps here a cache. */
@@ -110,21 +110,25 @@ export class Snowflakes {
     private readonly store: SnowflakeStore,
     /** The image proxy's links, carried here because every serializer already holds the boundary. */
     readonly media: MediaLinks | null = null,
+    /** The `snowflakeCache` fast path (config/fast-paths.ts): false, every id is looked up in the table. */
+    private readonly cache = true,
   ) {}
 
   /** The snowflake of an internal id, minted and stored on first use. */
   of(uuid: string): string {
-    const cached = this.kept.flake(uuid) ?? this.minted.flake(uuid);
-    if (cached !== undefined) return cached;
+    if (this.cache) {
+      const cached = this.kept.flake(uuid) ?? this.minted.flake(uuid);
+      if (cached !== undefined) return cached;
+    }
     const known = this.store.numberOf(uuid);
-    if (known !== null) return this.kept.set(uuid, known.toString());
+    if (known !== null) return this.cache ? this.kept.set(uuid, known.toString()) : known.toString();
     const { ms, counter } = uuidTime(uuid);
     let ts = BigInt(ms - EPOCH);
     if (ts < MIN_TS) ts = MIN_TS;
     const base = (ts << 22n) | (BigInt(counter) << 10n);
     for (let extra = 0n; extra < 1024n; extra++) {
       const flake = base | extra;
-      if (this.store.claim(uuid, flake)) return this.minted.set(uuid, flake.toString());
+      if (this.store.claim(uuid, flake)) return this.cache ? this.minted.set(uuid, flake.toString()) : flake.toString();
     }
     throw new Error("snowflake space exhausted for one millisecond");
   }
@@ -140,11 +144,13 @@ export class Snowflakes {
    */
   uuid(flake: string): string | null {
     if (!isSnowflake(flake)) return null;
-    const cached = this.kept.uuid(flake) ?? this.minted.uuid(flake);
-    if (cached !== undefined) return cached;
+    if (this.cache) {
+      const cached = this.kept.uuid(flake) ?? this.minted.uuid(flake);
+      if (cached !== undefined) return cached;
+    }
     const id = this.store.idOf(BigInt(flake));
     if (!id) return null;
-    this.kept.set(id, flake);
+    if (this.cache) this.kept.set(id, flake);
     return id;
   }
 

@@ -13,8 +13,7 @@
  * - messages that mention the bot (it is in their `mentions`, a reply to it included):
  *   bots whose prefix is their own mention work without the privileged intent.
  */
-import { INTENTS } from "../core/permissions";
-import type { MessageModel } from "../core/reads";
+import { INTENTS, type MessageModel } from "../core";
 
 export interface ContentViewer {
   botUserId: string;
@@ -38,7 +37,7 @@ export function contentVisible(viewer: ContentViewer, m: ContentSubject): boolea
 
 /** The subject of the rule for a message's read model. */
 export function contentSubject(m: MessageModel): ContentSubject {
-  return { authorId: m.row.author_id, webhookId: m.row.webhook_id, guildId: m.channel?.guild_id ?? null, mentions: m.mentions.map((u) => u.id) };
+  return { authorId: m.message.author_id, webhookId: m.message.webhook_id, guildId: m.channel?.guild_id ?? null, mentions: m.mentions.map((u) => u.id) };
 }
 
 export interface MessageView {

@@ -42,7 +42,10 @@ describe("webhook management (bot token; MANAGE_CHANNELS gates it)", () => {
     expect(typeof r.body.token).toBe("string");
     expect(r.text).not.toContain("hm-secret");
     expect(r.text).not.toContain("v0-secret");
-    const row = p.core.webhooks.get(p.api.flakes.uuid(r.body.id)!)!;
+    const id = p.api.flakes.uuid(r.body.id)!;
+    // The core's model of it carries none of its secrets; the row at rest holds them only hashed or sealed.
+    expect(Object.keys(p.core.webhooks.get(id)!).filter((k) => /hash|secret|sealed/.test(k))).toEqual([]);
+    const row = p.store.db.query("SELECT * FROM webhooks WHERE id = ?").get(id) as Record<string, string>;
     expect(row.token_hash).toBe(sha256Hex(r.body.token));
     // At rest: the token and the two secrets only sealed under the server key.
     expect(JSON.stringify(row)).not.toContain(r.body.token);

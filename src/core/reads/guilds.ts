@@ -1,11 +1,12 @@
 import type { CoreDeps } from "../deps";
 import type { Guilds } from "../guilds";
 import type { Users } from "../users";
-import type { ChannelRow, MemberRow, OverwriteRow, UserRow } from "../types";
+import type { Channel, Member, Overwrite, User } from "../models";
 import { dmRecipientIds } from "../access";
 import type { Watch } from "../../store/changes";
 import { PRESENCE } from "../users";
-import type { ChannelModel, GuildCreateModel, GuildModel, MemberModel, PartialGuildModel, PresenceModel } from "./models";
+import type { ChannelModel, GuildCreateModel, GuildModel, MemberModel, PartialGuildModel, PresenceModel } from "../composites";
+import { USER_COLUMNS } from "../rows";
 
 /** Every table a GUILD_CREATE is read from (presences apart). */
 const GUILD_CREATE_SOURCES = ["guilds", "roles", "channels", "overwrites", "members", "member_roles", "users"];
@@ -44,8 +45,8 @@ export class GuildReads {
     return row ? this.memberOf(row, withUser) : null;
   }
 
-  memberOf(row: MemberRow, withUser = true): MemberModel {
-    return { row, roleIds: this.guilds.memberRoleIds(row.guild_id, row.user_id), user: withUser ? this.users.get(row.user_id) : null };
+  memberOf(row: Member, withUser = true): MemberModel {
+    return { member: row, row, roleIds: this.guilds.memberRoleIds(row.guild_id, row.user_id), user: withUser ? this.users.get(row.user_id) : null };
   }
 
   /**
@@ -65,12 +66,12 @@ export class GuildReads {
       if (!list) roles.set(r.user_id, (list = []));
       list.push(r.role_id);
     }
-    const users = new Map<string, UserRow>();
+    const users = new Map<string, User>();
     for (const u of this.db
-      .query("SELECT u.* FROM members m JOIN users u ON u.id = m.user_id WHERE m.guild_id = ? AND m.user_id BETWEEN ? AND ?")
-      .all(guildId, first, last) as UserRow[])
+      .query(`SELECT ${USER_COLUMNS("u")} FROM members m JOIN users u ON u.id = m.user_id WHERE m.guild_id = ? AND m.user_id BETWEEN ? AND ?`)
+      .all(guildId, first, last) as User[])
       users.set(u.id, u);
-    return rows.map((row) => ({ row, roleIds: roles.get(row.user_id) ?? [], user: users.get(row.user_id) ?? null }));
+    return rows.map((row) => ({ member: row, row, roleIds: roles.get(row.user_id) ?? [], user: users.get(row.user_id) ?? null }));
   }
 
   channel(id: string): ChannelModel | null {
@@ -79,32 +80,32 @@ export class GuildReads {
   }
 
   /** The model of a channel row the caller holds (or a snapshot of a deleted one, with its overwrites). */
-  channelOf(row: ChannelRow, overwrites?: OverwriteRow[]): ChannelModel {
+  channelOf(row: Channel, overwrites?: Overwrite[]): ChannelModel {
     if (row.guild_id === null) {
       const recipients = dmRecipientIds(this.d, row.id)
         .map((id) => this.users.get(id))
-        .filter((u): u is UserRow => u !== null);
-      return { row, overwrites: [], recipients };
+        .filter((u): u is User => u !== null);
+      return { channel: row, row, overwrites: [], recipients };
     }
-    return { row, overwrites: overwrites ?? this.guilds.overwrites(row.id), recipients: [] };
+    return { channel: row, row, overwrites: overwrites ?? this.guilds.overwrites(row.id), recipients: [] };
   }
 
   /** A guild's channels in order, with every overwrite read in one query. */
   channels(guildId: string): ChannelModel[] {
-    const byChannel = new Map<string, OverwriteRow[]>();
+    const byChannel = new Map<string, Overwrite[]>();
     for (const o of this.db
       .query("SELECT o.* FROM overwrites o JOIN channels c ON c.id = o.channel_id WHERE c.guild_id = ? ORDER BY o.channel_id, o.target_id")
-      .all(guildId) as OverwriteRow[]) {
+      .all(guildId) as Overwrite[]) {
       let list = byChannel.get(o.channel_id);
       if (!list) byChannel.set(o.channel_id, (list = []));
       list.push(o);
     }
-    return this.guilds.channels(guildId).map((row) => ({ row, overwrites: byChannel.get(row.id) ?? [], recipients: [] }));
+    return this.guilds.channels(guildId).map((row) => ({ channel: row, row, overwrites: byChannel.get(row.id) ?? [], recipients: [] }));
   }
 
   guild(guildId: string, opts: { counts?: boolean } = {}): GuildModel {
     const row = this.guilds.require(guildId);
-    const out: GuildModel = { row, roles: this.guilds.roles(guildId), memberCount: this.guilds.memberCount(guildId) };
+    const out: GuildModel = { guild: row, row, roles: this.guilds.roles(guildId), memberCount: this.guilds.memberCount(guildId) };
     if (opts.counts) out.presenceCount = this.presences(guildId).length;
     return out;
   }
@@ -112,7 +113,7 @@ export class GuildReads {
   /** A guild as one user lists it: with their permissions (and counts when asked). */
   partialGuild(guildId: string, userId: string, opts: { counts?: boolean } = {}): PartialGuildModel {
     const row = this.guilds.require(guildId);
-    const out: PartialGuildModel = { row, permissions: this.guilds.permissions(guildId, userId) };
+    const out: PartialGuildModel = { guild: row, row, permissions: this.guilds.permissions(guildId, userId) };
     if (opts.counts) out.memberCount = this.guilds.memberCount(guildId);
     return out;
   }
@@ -129,8 +130,10 @@ export class GuildReads {
   /** The whole guild for GUILD_CREATE; presences only when the viewer may see them. */
   guildCreate(guildId: string, withPresences: boolean): GuildCreateModel {
     const members = this.members(guildId);
+    const row = this.guilds.require(guildId);
     return {
-      row: this.guilds.require(guildId),
+      guild: row,
+      row,
       roles: this.guilds.roles(guildId),
       memberCount: members.length,
       channels: this.channels(guildId),

@@ -8,17 +8,15 @@ import type { Applications } from "../applications";
 import type { Messages } from "../messages";
 import type { Interactions } from "../interactions";
 import type { Webhooks } from "../webhooks";
-import type { InviteRow, Invites } from "../invites";
-import type { AuditRow } from "../audit";
+import type { Invites } from "../invites";
 import { AUDIT } from "../audit";
-import type { UserRow } from "../types";
-import type { WebhookRow } from "../webhooks";
+import type { AuditEntry, Invite, User, Webhook } from "../models";
 import { GuildReads } from "./guilds";
 import { MessageReads } from "./messages";
 import { InteractionReads } from "./interactions";
-import type { AuditLogModel, InviteModel, WebhookModel } from "./models";
+import type { AuditLogModel, InviteModel, WebhookModel } from "../composites";
 
-export type * from "./models";
+export type * from "../composites";
 
 const USER_TARGETS: number[] = [
   AUDIT.MEMBER_KICK,
@@ -53,8 +51,9 @@ export class Reads {
   private readonly guildService: Guilds;
   private readonly inviteService: Invites;
 
-  invite(row: InviteRow): InviteModel {
+  invite(row: Invite): InviteModel {
     return {
+      invite: row,
       row,
       guild: this.guildService.get(row.guild_id),
       channel: this.guildService.channel(row.channel_id),
@@ -64,12 +63,12 @@ export class Reads {
     };
   }
 
-  webhook(row: WebhookRow): WebhookModel {
-    return { row, creator: row.creator_id ? this.users.get(row.creator_id) : null, token: this.webhookService.tokenOf(row) };
+  webhook(row: Webhook): WebhookModel {
+    return { webhook: row, row, creator: row.creator_id ? this.users.get(row.creator_id) : null, token: this.webhookService.tokenOf(row) };
   }
 
   /** Audit entries with the users and webhooks they name (the reference's AuditLog). */
-  auditLog(entries: AuditRow[]): AuditLogModel {
+  auditLog(entries: AuditEntry[]): AuditLogModel {
     const userIds = new Set<string>();
     const webhookIds = new Set<string>();
     for (const r of entries) {
@@ -77,8 +76,8 @@ export class Reads {
       if (r.target_id && USER_TARGETS.includes(r.action_type)) userIds.add(r.target_id);
       if (r.target_id && WEBHOOK_TARGETS.includes(r.action_type)) webhookIds.add(r.target_id);
     }
-    const users = [...userIds].map((id) => this.users.get(id)).filter((u): u is UserRow => u !== null);
-    const webhooks = [...webhookIds].map((id) => this.webhookService.get(id)).filter((w): w is WebhookRow => w !== null).map((w) => this.webhook(w));
+    const users = [...userIds].map((id) => this.users.get(id)).filter((u): u is User => u !== null);
+    const webhooks = [...webhookIds].map((id) => this.webhookService.get(id)).filter((w): w is Webhook => w !== null).map((w) => this.webhook(w));
     return { entries, users, webhooks };
   }
 }

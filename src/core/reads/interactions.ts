@@ -9,7 +9,7 @@ import { PERMISSIONS } from "../permissions";
 import { canSee } from "../access";
 import type { GuildReads } from "./guilds";
 import type { MessageReads } from "./messages";
-import type { InteractionModel, ResolvedModel } from "./models";
+import type { InteractionModel, ResolvedModel } from "../composites";
 
 const ID_TYPES: readonly number[] = [OPT.USER, OPT.CHANNEL, OPT.ROLE, OPT.MENTIONABLE];
 
@@ -38,6 +38,7 @@ export class InteractionReads {
     const data = this.interactions.data(row);
     const message = row.message_id ? this.messages.get(row.message_id) : null;
     return {
+      interaction: row,
       row,
       token,
       app,

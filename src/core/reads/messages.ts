@@ -5,10 +5,10 @@ import type { Guilds } from "../guilds";
 import type { Users } from "../users";
 import type { Messages } from "../messages";
 import type { Interactions } from "../interactions";
-import type { MessageRow, UserRow } from "../types";
+import type { Message, User } from "../models";
 import { MESSAGE_TYPE } from "../messages";
 import type { GuildReads } from "./guilds";
-import type { AuthorModel, MessageInteractionModel, MessageModel, MessageReadOptions, ReactionSummary } from "./models";
+import type { AuthorModel, MessageInteractionModel, MessageModel, MessageReadOptions, ReactionSummary } from "../composites";
 
 /** Read models of messages: author, mentions, reactions, the replied-to message, the interaction. */
 export class MessageReads {
@@ -37,9 +37,10 @@ export class MessageReads {
     return row ? this.message(row, opts) : null;
   }
 
-  message(row: MessageRow, opts: MessageReadOptions = {}, depth = 0): MessageModel {
+  message(row: Message, opts: MessageReadOptions = {}, depth = 0): MessageModel {
     const channel = opts.channel && opts.channel.id === row.channel_id ? opts.channel : this.guilds.channel(row.channel_id);
     const out: MessageModel = {
+      message: row,
       row,
       channel,
       author: this.author(row),
@@ -77,7 +78,7 @@ export class MessageReads {
     return (this.reactorRows.all(messageId) as { user_id: string }[]).map((r) => r.user_id);
   }
 
-  private author(row: MessageRow): AuthorModel {
+  private author(row: Message): AuthorModel {
     if (row.webhook_id) return { kind: "webhook", id: row.webhook_id, name: row.webhook_name ?? "Webhook", avatar: row.webhook_avatar };
     // A deleted author (a person, an application's bot) still wrote what they wrote: their row stays for it.
     const user = this.users.get(row.author_id);
@@ -85,14 +86,14 @@ export class MessageReads {
     return { kind: "user", user };
   }
 
-  private mentionedUsers(row: MessageRow): UserRow[] {
+  private mentionedUsers(row: Message): User[] {
     if (row.mentions === "[]") return [];
-    return (JSON.parse(row.mentions) as string[]).map((id) => this.users.get(id)).filter((u): u is UserRow => u !== null);
+    return (JSON.parse(row.mentions) as string[]).map((id) => this.users.get(id)).filter((u): u is User => u !== null);
   }
 
   private interactionOf(id: string): MessageInteractionModel | null {
     const row = this.interactions.get(id);
     const user = row ? this.users.get(row.user_id) : null;
-    return row && user ? { row, user, data: this.interactions.data(row) } : null;
+    return row && user ? { interaction: row, row, user, data: this.interactions.data(row) } : null;
   }
 }

@@ -1,13 +1,12 @@
-import type { ApplicationRow, UserRow } from "../../core/types";
+import { INTENTS, type Application, type User } from "../../core";
 import type { Ids } from "../snowflakes";
 import { userJson } from "./user";
-import { INTENTS } from "../../core/permissions";
 
 /**
  * Application flags for the gateway intents the application holds (reference flags:
  * GATEWAY_PRESENCE 1<<12, GATEWAY_GUILD_MEMBERS 1<<14, GATEWAY_MESSAGE_CONTENT 1<<18).
  */
-export function applicationFlags(a: ApplicationRow): number {
+export function applicationFlags(a: Application): number {
   let f = 0;
   if (a.privileged_approved & INTENTS.GUILD_PRESENCES) f |= 1 << 12;
   if (a.privileged_approved & INTENTS.GUILD_MEMBERS) f |= 1 << 14;
@@ -15,7 +14,7 @@ export function applicationFlags(a: ApplicationRow): number {
   return f;
 }
 
-export function applicationJson(f: Ids, a: ApplicationRow, bot: UserRow, owner: UserRow | null) {
+export function applicationJson(f: Ids, a: Application, bot: User, owner: User | null) {
   const flags = applicationFlags(a);
   return {
     id: f.of(a.id),

@@ -1,6 +1,5 @@
+import type { AuditChange, AuditEntry, AuditLogModel } from "../../core";
 import type { Ids } from "../snowflakes";
-import type { AuditChange, AuditRow } from "../../core/audit";
-import type { AuditLogModel } from "../../core/reads";
 import { userJson } from "./user";
 import { webhookJson } from "./webhook";
 
@@ -17,7 +16,7 @@ function mapIds(f: Ids, key: string, v: unknown): unknown {
 }
 
 /** AuditLogEntry (reference-gaps 3.13); `reason` is always present (null without one). */
-export function auditEntryJson(f: Ids, row: AuditRow) {
+export function auditEntryJson(f: Ids, row: AuditEntry) {
   const changes = (JSON.parse(row.changes) as AuditChange[]).map((c) => {
     const out: Record<string, unknown> = { key: c.key };
     if ("old_value" in c) out.old_value = mapIds(f, c.key, c.old_value);

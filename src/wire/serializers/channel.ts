@@ -1,4 +1,4 @@
-import type { ChannelModel } from "../../core/reads";
+import type { ChannelModel } from "../../core";
 import type { Ids } from "../snowflakes";
 import { userJson } from "./user";
 
@@ -11,7 +11,7 @@ import { userJson } from "./user";
  * derived from the snowflake, so the field made it throw on every channel it built.
  */
 export function channelJson(f: Ids, m: ChannelModel, viewerId?: string) {
-  const c = m.row;
+  const c = m.channel;
   if (c.guild_id === null) {
     return {
       id: f.of(c.id),

@@ -1,5 +1,5 @@
+import type { Command } from "../../core";
 import type { Ids } from "../snowflakes";
-import type { Command } from "../../core/commands";
 import { EPOCH } from "../snowflakes";
 
 /** Smallest timestamp part that keeps 17 digits (as in snowflakes.ts). */

@@ -1,4 +1,4 @@
-import type { GuildCreateModel, GuildModel, PartialGuildModel } from "../../core/reads";
+import type { GuildCreateModel, GuildModel, PartialGuildModel } from "../../core";
 import type { Ids } from "../snowflakes";
 import { roleJson } from "./role";
 import { channelJson } from "./channel";
@@ -7,7 +7,7 @@ import { iso } from "../time";
 
 /** The partial guild of GET /users/@me/guilds (reference-gaps 2.11). */
 export function partialGuildJson(f: Ids, m: PartialGuildModel, userId: string) {
-  const g = m.row;
+  const g = m.guild;
   const out: Record<string, unknown> = {
     id: f.of(g.id),
     name: g.name,
@@ -29,7 +29,7 @@ export function partialGuildJson(f: Ids, m: PartialGuildModel, userId: string) {
  * empty or 0 where Parley has no equivalent.
  */
 export function guildJson(f: Ids, m: GuildModel) {
-  const g = m.row;
+  const g = m.guild;
   const everyone = m.roles.find((r) => r.is_everyone);
   const out: Record<string, unknown> = {
     id: f.of(g.id),
@@ -114,7 +114,7 @@ export function guildCreateJson(f: Ids, m: GuildCreateModel) {
     member_count: m.members.length,
     channels: m.channels.map((c) => channelJson(f, c)),
     members: m.members.map((x) => memberJson(f, x)),
-    presences: m.presences.map((p) => presenceJson(f, m.row.id, p.userId, p.status)),
+    presences: m.presences.map((p) => presenceJson(f, m.guild.id, p.userId, p.status)),
     threads: [],
     voice_states: [],
     soundboard_sounds: [],

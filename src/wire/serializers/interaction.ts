@@ -1,6 +1,4 @@
-import type { InteractionModel, ResolvedModel } from "../../core/reads";
-import type { StoredOption } from "../../core/interactions";
-import { OPT } from "../../core/commands";
+import { OPT, type InteractionModel, type ResolvedModel, type StoredOption } from "../../core";
 import type { Ids } from "../snowflakes";
 import { userJson } from "./user";
 import { memberJson } from "./member";
@@ -14,8 +12,8 @@ const ID_TYPES: readonly number[] = [OPT.USER, OPT.CHANNEL, OPT.ROLE, OPT.MENTIO
 
 /** INTERACTION_CREATE's payload (spec 6.3, reference-gaps 4.1). */
 export function interactionCreateJson(f: Ids, m: InteractionModel): Record<string, unknown> {
-  const { row, app, user } = m;
-  const ch = m.channel.row;
+  const { interaction: row, app, user } = m;
+  const ch = m.channel.channel;
   const out: Record<string, unknown> = {
     id: f.of(row.id),
     application_id: f.of(app.id),
@@ -72,17 +70,17 @@ function resolvedJson(f: Ids, r: ResolvedModel, invokerId: string): Record<strin
     out.members = Object.fromEntries(
       r.members.map(({ member, permissions }) => {
         const { user: _u, deaf: _d, mute: _m, ...rest } = memberJson(f, member, false);
-        return [f.of(member.row.user_id), { ...rest, permissions: String(permissions) }];
+        return [f.of(member.member.user_id), { ...rest, permissions: String(permissions) }];
       }),
     );
   if (r.roles.length) out.roles = Object.fromEntries(r.roles.map((x) => [f.of(x.id), roleJson(f, x)]));
   if (r.channels.length)
     out.channels = Object.fromEntries(
       r.channels.map(({ channel, permissions, appPermissions }) => [
-        f.of(channel.row.id),
+        f.of(channel.channel.id),
         { ...channelJson(f, channel, invokerId), permissions: String(permissions), app_permissions: String(appPermissions) },
       ]),
     );
-  if (r.messages.length) out.messages = Object.fromEntries(r.messages.map((x) => [f.of(x.row.id), messageJson(f, x, { content: true })]));
+  if (r.messages.length) out.messages = Object.fromEntries(r.messages.map((x) => [f.of(x.message.id), messageJson(f, x, { content: true })]));
   return Object.keys(out).length ? out : null;
 }

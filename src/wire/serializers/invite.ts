@@ -1,11 +1,11 @@
-import type { InviteModel } from "../../core/reads";
+import type { InviteModel } from "../../core";
 import type { Ids } from "../snowflakes";
 import { userJson } from "./user";
 import { iso, isoOrNull } from "../time";
 
 /** Invite (reference-gaps 3.10); `metadata` adds uses, max_uses, max_age, temporary, created_at. */
 export function inviteJson(f: Ids, m: InviteModel, opts: { metadata: boolean; counts?: boolean }) {
-  const { row: i, guild: g, channel: c } = m;
+  const { invite: i, guild: g, channel: c } = m;
   const out: Record<string, unknown> = {
     type: 0,
     code: i.code,

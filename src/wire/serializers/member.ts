@@ -1,4 +1,4 @@
-import type { MemberModel } from "../../core/reads";
+import type { MemberModel } from "../../core";
 import type { Ids } from "../snowflakes";
 import { userJson } from "./user";
 import { iso } from "../time";
@@ -10,11 +10,11 @@ import { iso } from "../time";
  */
 export function memberJson(f: Ids, m: MemberModel, withUser = true) {
   const out: Record<string, unknown> = {
-    nick: m.row.nick,
+    nick: m.member.nick,
     avatar: null,
     banner: null,
     roles: m.roleIds.map((r) => f.of(r)),
-    joined_at: iso(m.row.joined_at),
+    joined_at: iso(m.member.joined_at),
     premium_since: null,
     deaf: false,
     mute: false,

@@ -1,4 +1,4 @@
-import type { MessageInteractionModel, MessageModel, ReactionSummary } from "../../core/reads";
+import type { MessageInteractionModel, MessageModel, ReactionSummary } from "../../core";
 import type { Ids } from "../snowflakes";
 import { userJson } from "./user";
 import { memberJson } from "./member";
@@ -24,7 +24,7 @@ export interface MessageView {
  * `service_e2e_encrypted: true` (spec 1.6).
  */
 export function messageJson(f: Ids, model: MessageModel, view: MessageView, depth = 0): Record<string, unknown> {
-  const m = model.row;
+  const m = model.message;
   const guildId = model.channel?.guild_id ?? null;
   const isDm = guildId === null;
   const encrypted = m.ciphertext !== null;
@@ -99,7 +99,7 @@ export function reactionsJson(rs: ReactionSummary[]) {
  * message an interaction produced.
  */
 export function interactionMetadataJson(f: Ids, messageId: string, i: MessageInteractionModel): Record<string, unknown> {
-  const row = i.row;
+  const row = i.interaction;
   const meta: Record<string, unknown> = {
     id: f.of(row.id),
     type: row.type,

@@ -1,8 +1,8 @@
-import type { RoleRow } from "../../core/types";
+import type { Role } from "../../core";
 import type { Ids } from "../snowflakes";
 
 /** Role (reference-gaps 3.3). Permissions are only ever the 13 honoured bits. */
-export function roleJson(f: Ids, r: RoleRow) {
+export function roleJson(f: Ids, r: Role) {
   return {
     id: f.of(r.id),
     name: r.name,

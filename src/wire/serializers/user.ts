@@ -3,12 +3,12 @@
  * message authors, mentions and public profiles, even for the bot's own messages.
  * Elsewhere (members, bans, reactions) it tells the truth.
  */
-import type { UserRow } from "../../core/types";
+import type { User } from "../../core";
 import type { Ids } from "../snowflakes";
 
 export type BotFlag = "truth" | "false";
 
-export function userJson(f: Ids, u: UserRow, bot: BotFlag = "truth") {
+export function userJson(f: Ids, u: User, bot: BotFlag = "truth") {
   return {
     id: f.of(u.id),
     username: u.username,
@@ -26,6 +26,6 @@ export function userJson(f: Ids, u: UserRow, bot: BotFlag = "truth") {
 }
 
 /** GET /users/@me for a bot, and READY's user. */
-export function selfUserJson(f: Ids, u: UserRow) {
+export function selfUserJson(f: Ids, u: User) {
   return { ...userJson(f, u), bot: true, verified: true, mfa_enabled: false, locale: u.locale, email: null };
 }

@@ -1,4 +1,4 @@
-import type { WebhookModel } from "../../core/reads";
+import type { WebhookModel } from "../../core";
 import type { Ids } from "../snowflakes";
 import { userJson } from "./user";
 
@@ -10,7 +10,7 @@ import { userJson } from "./user";
  * v0_secret are never shown.
  */
 export function webhookJson(f: Ids, m: WebhookModel, opts: { withUser: boolean; withToken?: boolean; baseUrl?: string }) {
-  const w = m.row;
+  const w = m.webhook;
   const out: Record<string, unknown> = {
     id: f.of(w.id),
     type: 1,

@@ -1,31 +1,34 @@
 /**
- * Read models: what a surface needs to show an object, gathered by the core in one
- * place, so that serializers (src/wire/serializers, src/clientapi/views.ts) are pure
- * functions of these and run no queries. Ids are internal.
+ * Composite read models: what an answer shows, gathered in one place (core/reads) so
+ * that serializers run no queries. They hold the entity models of core/models.ts, never
+ * rows.
  */
-import type { ApplicationRow, ChannelRow, GuildRow, MemberRow, MessageRow, OverwriteRow, RoleRow, UserRow } from "../types";
-import type { InteractionData, InteractionRow } from "../interactions";
-import type { WebhookRow } from "../webhooks";
-import type { AuditRow } from "../audit";
-import type { InviteRow } from "../invites";
+import type { Application, AuditEntry, Channel, Command, Guild, Interaction, InteractionData, Invite, Member, Message, Overwrite, Role, User, Webhook } from "./models";
+
 
 export interface MemberModel {
-  row: MemberRow;
+  member: Member;
+  /** @deprecated The same object as `member`; kept until every surface reads `member`. */
+  row: Member;
   roleIds: readonly string[];
-  user: UserRow | null;
+  user: User | null;
 }
 
 export interface ChannelModel {
-  row: ChannelRow;
+  channel: Channel;
+  /** @deprecated The same object as `channel`; kept until every surface reads `channel`. */
+  row: Channel;
   /** Server channels: the permission overwrites. */
-  overwrites: OverwriteRow[];
+  overwrites: Overwrite[];
   /** DM channels: both recipients (a serializer drops its viewer). */
-  recipients: UserRow[];
+  recipients: User[];
 }
 
 export interface GuildModel {
-  row: GuildRow;
-  roles: RoleRow[];
+  guild: Guild;
+  /** @deprecated The same object as `guild`; kept until every surface reads `guild`. */
+  row: Guild;
+  roles: Role[];
   memberCount: number;
   /** Members whose presence is not offline (only when counts were asked for). */
   presenceCount?: number;
@@ -33,7 +36,9 @@ export interface GuildModel {
 
 /** A guild as it appears in a user's guild list: with that user's permissions. */
 export interface PartialGuildModel {
-  row: GuildRow;
+  guild: Guild;
+  /** @deprecated The same object as `guild`; kept until every surface reads `guild`. */
+  row: Guild;
   permissions: number;
   memberCount?: number;
 }
@@ -57,21 +62,25 @@ export interface ReactionSummary {
   me: boolean;
 }
 
-export type AuthorModel = { kind: "user"; user: UserRow } | { kind: "webhook"; id: string; name: string; avatar: string | null };
+export type AuthorModel = { kind: "user"; user: User } | { kind: "webhook"; id: string; name: string; avatar: string | null };
 
 /** The interaction a message answers (its metadata), when it answers one. */
 export interface MessageInteractionModel {
-  row: InteractionRow;
-  user: UserRow;
+  interaction: Interaction;
+  /** @deprecated The same object as `interaction`; kept until every surface reads `interaction`. */
+  row: Interaction;
+  user: User;
   data: InteractionData;
 }
 
 export interface MessageModel {
-  row: MessageRow;
+  message: Message;
+  /** @deprecated The same object as `message`; kept until every surface reads `message`. */
+  row: Message;
   /** The message's channel (null only if it was deleted under the read). */
-  channel: ChannelRow | null;
+  channel: Channel | null;
   author: AuthorModel;
-  mentions: UserRow[];
+  mentions: User[];
   mentionRoleIds: string[];
   /** Read for one viewer; null when not read (a message this very request created has none). */
   reactions: ReactionSummary[] | null;
@@ -90,55 +99,73 @@ export interface MessageReadOptions {
   /** Read the author's member too (gateway dispatches carry it). */
   member?: boolean;
   /** The message's channel when the caller already holds it (saves the read). */
-  channel?: ChannelRow;
+  channel?: Channel;
 }
 
 export interface WebhookModel {
-  row: WebhookRow;
-  creator: UserRow | null;
+  webhook: Webhook;
+  /** @deprecated The same object as `webhook`; kept until every surface reads `webhook`. */
+  row: Webhook;
+  creator: User | null;
   /** The token, for answers to those who may manage the webhook; null when not kept. */
   token: string | null;
 }
 
 export interface InviteModel {
-  row: InviteRow;
-  guild: GuildRow | null;
-  channel: ChannelRow | null;
-  inviter: UserRow | null;
+  invite: Invite;
+  /** @deprecated The same object as `invite`; kept until every surface reads `invite`. */
+  row: Invite;
+  guild: Guild | null;
+  channel: Channel | null;
+  inviter: User | null;
   expiresAt: number | null;
   memberCount: number;
 }
 
 export interface AuditLogModel {
-  entries: AuditRow[];
-  users: UserRow[];
+  entries: AuditEntry[];
+  users: User[];
   webhooks: WebhookModel[];
 }
 
 /** A user, member, role or channel an interaction's options (or target) name. */
 export interface ResolvedModel {
-  users: UserRow[];
+  users: User[];
   members: { member: MemberModel; permissions: number }[];
-  roles: RoleRow[];
+  roles: Role[];
   channels: { channel: ChannelModel; permissions: number; appPermissions: number }[];
   messages: MessageModel[];
 }
 
 /** Everything INTERACTION_CREATE carries (spec 6.3, reference-gaps 4.1). */
 export interface InteractionModel {
-  row: InteractionRow;
+  interaction: Interaction;
+  /** @deprecated The same object as `interaction`; kept until every surface reads `interaction`. */
+  row: Interaction;
   token: string;
-  app: ApplicationRow;
+  app: Application;
   channel: ChannelModel;
-  user: UserRow;
+  user: User;
   data: InteractionData;
   /** 0 guild, 1 the bot's DM, 2 another private channel. */
   context: 0 | 1 | 2;
   invokerPermissions: number;
   appPermissions: number;
-  guild: GuildRow | null;
+  guild: Guild | null;
   member: MemberModel | null;
   resolved: ResolvedModel;
   /** Component interactions: the message the component sits on. */
   message: MessageModel | null;
+}
+
+/** A deleted channel as it was, with its overwrites (channel.deleted carries it, so a channel that is gone can be shown). */
+export interface ChannelSnapshot {
+  channel: Channel;
+  overwrites: Overwrite[];
+}
+
+/** A command a person may run, and its application. */
+export interface AvailableCommand {
+  app: Application;
+  command: Command;
 }
