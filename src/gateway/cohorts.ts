@@ -23,6 +23,11 @@
  * but a frame is recorded once, in its cohort's ring, and a member takes the frames it got
  * there into its own ring when it leaves (Session.leaving): recording a frame in a
  * thousand members' rings cost a thousand scattered writes per message.
+ *
+ * Both tricks have a switch (config/fast-paths.ts), whose off path is the plain one the
+ * differential test (test/diff) holds them to: `cohorts` off, every live session is a
+ * cohort of its own, never split or merged, sent its own frames; `cohortRings` off, each
+ * member records every frame in its own ring as it is sent.
  */
 import type { Server } from "bun";
 import { dispatchFrame } from "./protocol";
@@ -37,8 +42,8 @@ export class Cohort implements CohortSlot {
   mark = 0;
   recv: Session[] = [];
   recvD: string[] = [];
-  /** The frames numbered here, each member's since it joined. */
-  readonly ring = new Ring();
+  /** The frames numbered here, each member's since it joined; null when each member keeps its own (`cohortRings` off). */
+  readonly ring: Ring | null;
   constructor(
     readonly topic: string,
     readonly intents: number,
@@ -46,7 +51,16 @@ export class Cohort implements CohortSlot {
     public seq: number,
     /** When its last frame was numbered: its members' last dispatch, for their expiry once closed. */
     public lastAt: number,
-  ) {}
+    ring = true,
+  ) {
+    this.ring = ring ? new Ring() : null;
+  }
+
+  /** Record frame `s`: once in the cohort's ring, or in every member's own (`cohortRings` off) with what each was sent. */
+  record(s: number, t: string, d: string | Views): void {
+    if (this.ring !== null) return this.ring.set(s, t, d);
+    for (const m of this.members) m.keep(s, t, typeof d === "string" ? d : d.of(m));
+  }
 }
 
 export class Cohorts {
@@ -64,6 +78,9 @@ export class Cohorts {
   server: Server<unknown> | null = null;
   /** Live cohorts, for tests and the harness's understanding of fan-out. */
   readonly all = new Set<Cohort>();
+  /** Whether live sessions share cohorts (`cohorts`): off, each is its own, never split or merged. */
+  readonly grouped: boolean;
+  private readonly rings: boolean;
 
   constructor(
     private readonly prefix: string,
@@ -71,7 +88,12 @@ export class Cohorts {
     private readonly sink: FrameSink | null = null,
     /** Told how many frames were numbered, once per send (the metrics). */
     private readonly count: ((frames: number) => void) | null = null,
-  ) {}
+    /** The fast paths `cohorts` (grouped) and `cohortRings` (rings): absent, on. */
+    paths: { grouped?: boolean; rings?: boolean } = {},
+  ) {
+    this.grouped = paths.grouped ?? true;
+    this.rings = paths.rings ?? true;
+  }
 
   /** Sessions were added or forgotten (the registry): see `version`. */
   touch(): void {
@@ -80,7 +102,7 @@ export class Cohorts {
 
   private create(intents: number, seq: number, lastAt: number): Cohort {
     this.version++;
-    const c = new Cohort(`${this.prefix}${this.nextId++}`, intents, seq, lastAt);
+    const c = new Cohort(`${this.prefix}${this.nextId++}`, intents, seq, lastAt, this.rings);
     this.all.add(c);
     return c;
   }
@@ -158,6 +180,11 @@ export class Cohorts {
       s.mark = epoch;
       c.recv.push(s);
       c.recvD.push(ds[i]);
+    }
+    // Cohorts of one (`cohorts` off) hear a frame whole or not at all: nothing to split or merge.
+    if (!this.grouped) {
+      for (const c of touched) this.publish(t, c, c.recvD[0], now);
+      return touched;
     }
 
     // Split cohorts that only partly receive this frame: the larger side keeps the topic.
@@ -239,7 +266,7 @@ export class Cohorts {
   publish(t: string, c: Cohort, d: string, now: number): void {
     this.published++;
     const s = ++c.seq;
-    c.ring.set(s, t, d);
+    c.record(s, t, d);
     c.lastAt = now;
     const frame = dispatchFrame(t, s, d);
     if (c.members.size === 1 || !this.server) {
@@ -258,7 +285,7 @@ export class Cohorts {
     const s = ++c.seq;
     const { recv, recvD } = c;
     const views = viewsOf(recv, recvD, distinct);
-    c.ring.set(s, t, views);
+    c.record(s, t, views);
     c.lastAt = now;
     this.count?.(recv.length);
     // A frame per view, not per member: they were a fan-out's largest garbage.

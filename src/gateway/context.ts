@@ -56,6 +56,12 @@ export interface GatewayFastPaths {
   guildBots: boolean;
   /** Off: a message dispatch is serialized once per session, not once per view (dispatch-messages.ts). */
   messageViews: boolean;
+  /** Off: every delivery visits every session; no fan-out is remembered (fanout.ts, plans.ts). */
+  plans: boolean;
+  /** Off: each live session is a cohort of its own, sent its own frames (cohorts.ts). */
+  cohorts: boolean;
+  /** Off: each member of a cohort records its frames in its own ring, not once in the cohort's (cohorts.ts, session.ts). */
+  cohortRings: boolean;
 }
 
 /** Whether a fast path is on: every one is, unless the root switched it off. */

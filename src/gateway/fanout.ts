@@ -3,6 +3,7 @@
  * ones into their rings for RESUME. The first delivery to an audience visits every
  * session; what it found is remembered (plans.ts), so that the next ones to the same
  * audience cost a publish per cohort while nothing about sessions or cohorts changes.
+ * With the `plans` fast path off (config/fast-paths.ts), every delivery visits.
  */
 import type { Cohorts } from "./cohorts";
 import type { Push } from "./connection";
@@ -13,7 +14,8 @@ import type { SessionRegistry } from "./registry";
 import type { Session } from "./session";
 
 export class FanOut {
-  private readonly plans = new Plans();
+  /** Null with the `plans` fast path off: nothing is remembered, every delivery visits. */
+  private readonly plans: Plans | null;
   /** Deliveries that visited every session, and those that followed a plan (tests). */
   readonly counts = { visits: 0, planned: 0 };
   /** Arrays a visit fills, reused from delivery to delivery (fresh ones if a delivery starts during another: a socket closed by a send can cause a write). */
@@ -23,10 +25,14 @@ export class FanOut {
     private readonly registry: SessionRegistry,
     private readonly cohorts: Cohorts,
     private readonly push: Push,
-  ) {}
+    planned = true,
+  ) {
+    // Cohorts of one are never merged, so a plan need not look for cohorts to merge (plans.ts).
+    this.plans = planned ? new Plans(cohorts.grouped) : null;
+  }
 
   deliver(del: Delivery, now: number): void {
-    const plan = del.uniform ? this.plans.get(del, this.cohorts.version, this.cohorts.published) : null;
+    const plan = del.uniform && this.plans ? this.plans.get(del, this.cohorts.version, this.cohorts.published) : null;
     if (plan) {
       this.counts.planned++;
       this.follow(del, plan, now);
@@ -48,7 +54,7 @@ export class FanOut {
       own++;
     }
     // Only its own frames went out meanwhile: its cohorts' numbering moved alike.
-    if (this.cohorts.published === before + own) this.plans.followed(plan, this.cohorts.published);
+    if (this.cohorts.published === before + own) this.plans!.followed(plan, this.cohorts.published);
     if (!del.liveOnly) for (const s of plan.closed) this.push(s, del.t, del.payload(s), now);
   }
 
@@ -77,7 +83,7 @@ export class FanOut {
         }
       }
       const sent = live.length ? this.cohorts.send(del.t, live, ds, now, del.perBot) : [];
-      if (sent && this.cohorts.version === version) this.plans.remember(del, version, sent, closed);
+      if (sent && this.plans && this.cohorts.version === version) this.plans.remember(del, version, sent, closed);
     } finally {
       live.length = 0;
       ds.length = 0;

@@ -8,7 +8,7 @@
  */
 import { reportToStderr, type DomainEvent, type Report } from "../core";
 import type { Server, WebSocketHandler } from "bun";
-import type { GatewayContext, GatewayHooks } from "./context";
+import { fastPathOn, type GatewayContext, type GatewayHooks } from "./context";
 import { CLOSE_HEARTBEAT_TIMEOUT, dispatchFrame, MAX_BUFFERED_BYTES, MAX_INBOUND_BYTES } from "./protocol";
 import type { FrameSink, Session } from "./session";
 import { Cohorts } from "./cohorts";
@@ -60,7 +60,7 @@ export function createGateway(ctx: GatewayContext): Gateway {
   let nextConn = 1;
   const { sink, count } = frameHooks(ctx.hooks);
   // Topics are per server; the prefix only keeps them readable apart from anything else published.
-  const cohorts = new Cohorts("gw:", sink, count);
+  const cohorts = new Cohorts("gw:", sink, count, { grouped: fastPathOn(ctx, "cohorts"), rings: fastPathOn(ctx, "cohortRings") });
   const registry = new SessionRegistry(core.clock, cohorts, () => guildBots.clear());
   const guildBots = new GuildBots(ctx, (botUserId) => registry.hasSessions(botUserId));
   const guildCreates = new GuildCreateCache(ctx);
@@ -82,7 +82,7 @@ export function createGateway(ctx: GatewayContext): Gateway {
 
   const connections = new Connections(ctx, registry, cohorts, push, (g, s) => guildCreates.payload(g, s.owner.botUserId, seesPresences(s), true));
 
-  const fanOut = new FanOut(registry, cohorts, push);
+  const fanOut = new FanOut(registry, cohorts, push, fastPathOn(ctx, "plans"));
 
   /** Fan a domain event out: live sessions by cohort, closed ones into their rings for RESUME. */
   function onEvent(e: DomainEvent) {

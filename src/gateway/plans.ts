@@ -27,6 +27,11 @@ export interface Plan {
 }
 
 export class Plans {
+  constructor(
+    /** Whether a visit merges cohorts (cohorts.ts, `cohorts` on); off, cohorts of one never merge and a plan holds whatever their seqs. */
+    private readonly merging = true,
+  ) {}
+
   /**
    * The plans made at `version`: any change of it ends them all, so they are dropped
    * together (and with them the cohorts and sessions they held) at the next look.
@@ -55,7 +60,7 @@ export class Plans {
     const p = this.at(version).get(del.bots)?.get(keyOf(del));
     if (p === undefined) return null;
     if (p.checkedAt !== published) {
-      if (mergeable(p.cohorts)) return null;
+      if (this.merging && mergeable(p.cohorts)) return null;
       p.checkedAt = published;
     }
     return p;

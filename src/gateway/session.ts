@@ -76,8 +76,8 @@ export interface CohortSlot {
   readonly topic: string;
   /** Seq every member has reached. */
   readonly seq: number;
-  /** The frames numbered for its members (each since it joined). */
-  readonly ring: Ring;
+  /** The frames numbered for its members (each since it joined); null when each member records its own (keep()). */
+  readonly ring: Ring | null;
   /** When its last frame was numbered. */
   readonly lastAt: number;
 }
@@ -132,14 +132,22 @@ export class Session {
     this.lastActivity = now;
   }
 
+  /**
+   * Record frame `s` of its cohort in its own ring: a cohort that keeps no ring of its own
+   * (`cohortRings` off) records each frame in every member's, as it is sent.
+   */
+  keep(s: number, t: string, d: string): void {
+    (this.ring ??= new Ring()).set(s, t, d);
+  }
+
   /** It is leaving cohort `c` (cohorts.ts, before `cohort` changes): the frames it got there become its own. */
   leaving(c: CohortSlot): void {
-    const from = Math.max(this.joinedAt + 1, c.seq - REPLAY_RING + 1);
+    const from = c.ring === null ? c.seq + 1 : Math.max(this.joinedAt + 1, c.seq - REPLAY_RING + 1);
     const ring = from <= c.seq ? (this.ring ??= new Ring()) : null;
     for (let q = from; q <= c.seq; q++) {
       const i = q % REPLAY_RING;
-      const d = c.ring.d[i];
-      ring!.set(q, c.ring.t[i], typeof d === "string" ? d : d.of(this));
+      const d = c.ring!.d[i];
+      ring!.set(q, c.ring!.t[i], typeof d === "string" ? d : d.of(this));
     }
     this.ownSeq = c.seq;
     if (c.lastAt > this.lastActivity) this.lastActivity = c.lastAt;
@@ -155,8 +163,8 @@ export class Session {
     if (after < oldest - 1 || after >= seq) return [];
     const out: string[] = [];
     for (let s = after + 1; s <= seq; s++) {
-      // While in a cohort, what came after joining it is in the cohort's ring.
-      const ring = this.cohort !== null && s > this.joinedAt ? this.cohort.ring : this.ring!;
+      // While in a cohort that keeps a ring, what came after joining it is there.
+      const ring = this.cohort?.ring && s > this.joinedAt ? this.cohort.ring : this.ring!;
       const i = s % REPLAY_RING;
       const d = ring.d[i];
       out.push(dispatchFrame(ring.t[i], s, typeof d === "string" ? d : d.of(this)));

@@ -356,7 +356,7 @@ describe("a cohort's ring", () => {
     cohorts.send("D", ss, ss.map(own), 4, true);
     expect(cohorts.all.size).toBe(1);
 
-    const entry = (seq: number) => c.ring.d[seq] as Views;
+    const entry = (seq: number) => c.ring!.d[seq] as Views;
     // Not a payload per member: the common one, and the one bot that saw another.
     expect(entry(2).d).toBe('"plain"');
     expect([entry(2).d, [...entry(2).except!]]).toEqual(['"plain"', [["b1", '"seen by b1"']]]);
@@ -377,5 +377,42 @@ describe("a cohort's ring", () => {
       expect(m.sent.length).toBe(m === members[4] ? 5 : 6);
     }
     expect(members[4].s.replayAfter(0)[1]).toBe('{"op":0,"s":2,"t":"B","d":"seen by b1"}');
+  });
+});
+
+/**
+ * The plain paths behind the `cohorts` and `cohortRings` switches (config/fast-paths.ts):
+ * what each session is sent and replays is the same; only where frames are kept differs.
+ * test/diff compares them with the fast paths through a whole session.
+ */
+describe("with the fast paths off", () => {
+  const own = (s: Session) => `"seen by ${s.owner.botUserId}"`;
+
+  function script(cohorts: Cohorts) {
+    const members = ["b0", "b1"].flatMap((b) => [0, 1].map((i) => fakeSession(`${b}-${i}`, b)));
+    const ss = members.map((m) => m.s);
+    for (const s of ss) cohorts.join(s);
+    cohorts.send("A", ss, ss.map(() => '"common"'), 1);
+    cohorts.send("B", ss, ss.map((s) => (s.owner.botUserId === "b1" ? own(s) : '"plain"')), 2);
+    cohorts.leave(members[3].s);
+    cohorts.send("C", ss.slice(0, 3), ss.slice(0, 3).map(() => '"after"'), 3);
+    return members;
+  }
+
+  test("cohortRings off: no cohort keeps a ring; each member records what it was sent, and replays it", () => {
+    const cohorts = new Cohorts("t:", null, null, { rings: false });
+    const members = script(cohorts);
+    expect(cohorts.all.size).toBe(1);
+    for (const c of cohorts.all) expect(c.ring).toBeNull();
+    for (const m of members) expect(m.s.replayAfter(0)).toEqual(m.sent);
+    expect(members[3].sent).toEqual(['{"op":0,"s":1,"t":"A","d":"common"}', '{"op":0,"s":2,"t":"B","d":"seen by b1"}']);
+  });
+
+  test("cohorts off: every live session is a cohort of its own, sent its own frames", () => {
+    const cohorts = new Cohorts("t:", null, null, { grouped: false });
+    const members = script(cohorts);
+    expect([...cohorts.all].map((c) => c.members.size)).toEqual([1, 1, 1]);
+    for (const m of members) expect(m.s.replayAfter(0)).toEqual(m.sent);
+    expect(members[2].sent.map((f) => JSON.parse(f).d)).toEqual(["common", "seen by b1", "after"]);
   });
 });
