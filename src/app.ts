@@ -14,7 +14,7 @@ import { SwitchableClock } from "./core/clock";
 import { Store } from "./store/db";
 import { serverKey } from "./store/keyfile";
 import { DataLock, runningServer, type Serving } from "./store/lock";
-import { createCore, type Core } from "./core";
+import { createCore, reportToStderr, type Core, type Report } from "./core";
 import { Snowflakes } from "./wire/snowflakes";
 import { MediaLinks } from "./wire/media";
 import { jsonResponse } from "./wire/http";
@@ -122,17 +122,19 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
 
 function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parley {
   const mark = opts.mark ?? (() => {});
-  const clock = new SwitchableClock();
-  // The metrics exist before the store, which reports its commits to them.
+  // The metrics and the log exist after the store and the core, which report to them through `obs` once it is set.
   let obs: Observability | null = null;
-  const store = new Store({ path: config.dbPath, synchronous: config.synchronous, relay: opts.relayEvents, writable: lock !== null, committed: (kind, n) => obs?.metrics.committed(kind, n) });
+  const report = reportTo(() => obs);
+  const clock = new SwitchableClock(report);
+  const { fastPaths } = config;
+  const store = new Store({ path: config.dbPath, synchronous: config.synchronous, relay: opts.relayEvents, writable: lock !== null, committed: (kind, n) => obs?.metrics.committed(kind, n), walHeader: fastPaths.walHeader });
   mark("open the database and migrate");
   const key = serverKey(config.dbPath);
-  const core = createCore({ clock, store, key, sessions: config.sessions });
+  const core = createCore({ clock, store, key, sessions: config.sessions, report, fastPaths });
   const urls: Urls = placeholderUrls(config);
-  const flakes = new Snowflakes(core.idmap, config.imageProxy.enabled ? new MediaLinks(key, urls) : null);
+  const flakes = new Snowflakes(core.idmap, config.imageProxy.enabled ? new MediaLinks(key, urls) : null, fastPaths.snowflakeCache);
   obs = createObservability(config, core, flakes, opts.logSink);
-  const { limiter, api, double, gateway, peopleLimits, people, live } = surfaces(config, { core, flakes, clock, urls, obs });
+  const { limiter, api, double, gateway, peopleLimits, people, live } = surfaces(config, { core, flakes, clock, urls, obs, report });
   mark("build the core and the gateway");
   const http = httpApp(api, obs);
   const life = new Lifecycle(config, http, gateway, live, urls, opts.firstAnswered);
@@ -199,6 +201,19 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   return parley;
 }
 
+/**
+ * Where failures nobody awaits go (core/report.ts): event subscribers, timers, socket
+ * handlers. The log is made after the clock and the core that report to it, so this
+ * forwards to it once it exists, and until then writes the core's one JSON line to stderr.
+ */
+function reportTo(obs: () => Observability | null): Report {
+  return (err, where) => {
+    const o = obs();
+    if (o) o.log.error("unexpected failure", { ...where, err });
+    else reportToStderr(err, where);
+  };
+}
+
 /** The harness's reset: every table, every session, every window; real time again. */
 function resetWorld(x: { gateway: Gateway; clock: SwitchableClock; limiter: RateLimiter; peopleLimits: PeopleLimits; flakes: Snowflakes; double: { clear(): void } | null; core: Core }) {
   // Live connections close with 4004 when the wipe publishes world.reset.
@@ -213,7 +228,7 @@ function resetWorld(x: { gateway: Gateway; clock: SwitchableClock; limiter: Rate
 }
 
 /** The surfaces' contexts: the bot API, the harness's double (test mode), the gateway, the people's API and live connection. */
-function surfaces(config: Config, x: { core: Core; flakes: Snowflakes; clock: SwitchableClock; urls: Urls; obs: Observability }) {
+function surfaces(config: Config, x: { core: Core; flakes: Snowflakes; clock: SwitchableClock; urls: Urls; obs: Observability; report: Report }) {
   const { core, flakes, clock, urls, obs } = x;
   const limiter = new RateLimiter(clock, config.rateLimits);
   const api: BotApi = { core, flakes, limiter, urls, hooks: [obs.requestHooks] };
@@ -221,7 +236,7 @@ function surfaces(config: Config, x: { core: Core; flakes: Snowflakes; clock: Sw
   // require(): the harness's modules load only in test mode, off a real server's start-up.
   const double = config.harness ? (require("./harness/double") as typeof DoubleModule).createDouble({ core, flakes, limitHeaders: limitHeadersOf(limiter, clock) }) : null;
   if (double) api.hooks.push(...double.requestHooks);
-  const gateway = createGateway({ core, flakes, urls, hooks: [obs.gatewayHooks, ...(double?.gatewayHooks ?? []), botPresence(core)], heartbeatIntervalMs: config.heartbeatIntervalMs });
+  const gateway = createGateway({ core, flakes, urls, hooks: [obs.gatewayHooks, ...(double?.gatewayHooks ?? []), botPresence(core)], heartbeatIntervalMs: config.heartbeatIntervalMs, report: x.report, fastPaths: config.fastPaths });
   const peopleLimits = new PeopleLimits(clock);
   const imageProxy = config.imageProxy.enabled ? config.imageProxy : null;
   const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits, urls, imageProxy };

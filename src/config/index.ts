@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import pkg from "../../package.json" with { type: "json" };
+import { fastPathsOf, type FastPaths } from "./fast-paths";
 
 /** Parley's version (package.json), printed by --version, the banner and /healthz. */
 export const VERSION: string = pkg.version;
@@ -58,6 +59,8 @@ export interface Config {
   imageProxy: { enabled: boolean; allow: string[]; maxBytes: number };
   /** People's sessions end after `idleMs` unused, and `absoluteMs` after sign-in however used (core/sessions.ts). */
   sessions: { idleMs: number; absoluteMs: number };
+  /** A switch per cache and fast path, all on; no flag sets them: tests (`testConfig({ fastPaths })`) and benches do (fast-paths.ts). */
+  fastPaths: FastPaths;
 }
 
 export class ConfigError extends Error {}
@@ -239,6 +242,7 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
     heartbeatIntervalMs: beatRaw === undefined ? 41_250 : +beatRaw,
     imageProxy,
     sessions: { idleMs: idleDays * DAY_MS, absoluteMs: maxDays * DAY_MS },
+    fastPaths: fastPathsOf(),
   };
 }
 
@@ -300,7 +304,11 @@ export function portalPaths(config: Pick<Config, "portalUrl">): string[] {
   return paths;
 }
 
-/** A config for tests and embedding: in-memory, harness on, everything else default. */
-export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ data: ":memory:", harness: true, port: "0", quiet: true }, {}), ...overrides };
+/**
+ * A config for tests and embedding: in-memory, harness on, everything else default.
+ * `fastPaths` names only the switches it changes (`{ fastPaths: { memo: false } }`).
+ */
+export function testConfig(overrides: Partial<Omit<Config, "fastPaths">> & { fastPaths?: Partial<FastPaths> } = {}): Config {
+  const { fastPaths, ...rest } = overrides;
+  return { ...loadConfig({ data: ":memory:", harness: true, port: "0", quiet: true }, {}), ...rest, fastPaths: fastPathsOf(fastPaths) };
 }
