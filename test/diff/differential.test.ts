@@ -19,11 +19,11 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function run(fastPaths: Partial<FastPaths>): Promise<{ lines: Line[]; writingGets: string[] }> {
+async function run(fastPaths: Partial<FastPaths>) {
   const dir = mkdtempSync(join(tmpdir(), "parley-diff-"));
   dirs.push(dir);
   const rec = await runSession(dir, fastPaths);
-  return { lines: normalise(rec.lines), writingGets: rec.writingGets };
+  return { lines: normalise(rec.lines), writingGets: rec.writingGets, fanOut: rec.fanOut };
 }
 
 const SWITCHES = Object.keys(ALL_FAST_PATHS) as (keyof FastPaths)[];
@@ -36,6 +36,9 @@ describe("every fast path answers what the plain path answers", () => {
     const r = await run({});
     expect(r.writingGets).toEqual([]);
     expect(r.lines.length).toBeGreaterThan(80);
+    // The session reaches the gateway's fast paths: cohorts (a mixed one of three), and plans followed.
+    expect(r.fanOut.largestCohort).toBeGreaterThanOrEqual(3);
+    expect(r.fanOut.planned).toBeGreaterThan(0);
     reference = r.lines;
   }, 60_000);
 
@@ -44,6 +47,9 @@ describe("every fast path answers what the plain path answers", () => {
       expect(reference.length).toBeGreaterThan(0);
       const r = await run(fastPaths);
       expect(r.writingGets).toEqual([]);
+      // The switch reached the gateway: off, no plan is followed, or no two sessions share a cohort.
+      if (fastPaths.plans === false) expect(r.fanOut.planned).toBe(0);
+      if (fastPaths.cohorts === false) expect(r.fanOut.largestCohort).toBe(1);
       expect(firstDifference(reference, r.lines)).toBeNull();
     }, 60_000);
   }

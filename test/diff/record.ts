@@ -28,8 +28,19 @@ export class Recorder {
   step = "setup";
   /** GETs whose answer moved the store's write counter: none may. */
   readonly writingGets: string[] = [];
+  /**
+   * How the gateway fanned out (not compared: the fast paths exist to change it): the
+   * largest cohort seen after an answer or a step, and the deliveries that visited every
+   * session or followed a plan. They show each run took the path its switches chose.
+   */
+  readonly fanOut = { largestCohort: 0, visits: 0, planned: 0 };
 
   constructor(private readonly p: Parley) {}
+
+  /** Note the largest cohort now (fanOut). */
+  sawCohorts(): void {
+    this.fanOut.largestCohort = Math.max(this.fanOut.largestCohort, this.p.gateway.cohortSizes()[0] ?? 0);
+  }
 
   add(what: string, data: unknown): void {
     this.lines.push({ step: this.step, what, data });
@@ -47,6 +58,7 @@ export class Recorder {
     const res = await fetch(`${this.p.api.urls.base}${path}`, { method, headers, body });
     const text = await res.text();
     if (method === "GET" && this.p.store.changes.written !== before) this.writingGets.push(`${this.step}: ${label} ${path}`);
+    this.sawCohorts();
     let parsed: any = text;
     try {
       parsed = text ? JSON.parse(text) : null;
@@ -82,7 +94,31 @@ export function normalise(lines: Line[]): Line[] {
     if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [str(k), walk(x, k)]));
     return v;
   };
-  return lines.map((l) => ({ step: l.step, what: str(l.what), data: walk(l.data) }));
+  return lines.map((l) => ({ step: l.step, what: str(l.what), data: inOneOrder(walk(l.data)) }));
+}
+
+/**
+ * The harness's event log and transcripts list every session's frames in the order the
+ * fan-out reached the sessions, which is the fan-out's own business: a plan, a cohort or
+ * a visit reaches the same sessions with the same frames in another order. So the
+ * entries of one dispatch (a run of entries with one event name) are compared in one
+ * order: by session, then seq. The frames each connection received stay compared
+ * exactly, in the order they came.
+ */
+function inOneOrder(data: any): unknown {
+  const body = data?.body;
+  const field = Array.isArray(body?.events) ? "events" : Array.isArray(body?.entries) ? "entries" : null;
+  if (field === null) return data;
+  const list: any[] = body[field];
+  const key = (e: any) => `${e.session_id} ${String(e.s).padStart(10, "0")}`;
+  const out: any[] = [];
+  for (let i = 0; i < list.length; ) {
+    let j = i + 1;
+    if (typeof list[i].t === "string") while (j < list.length && list[j].t === list[i].t) j++;
+    out.push(...list.slice(i, j).sort((x, y) => (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0)));
+    i = j;
+  }
+  return { ...data, body: { ...body, [field]: out } };
 }
 
 /** The first line where two recordings part, with its step and the first place inside it, or null when they are the same. */

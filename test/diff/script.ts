@@ -49,12 +49,13 @@ type Conn = { kind: "gw"; c: Gw; mark: number } | { kind: "live"; c: LiveConn; m
 
 /** One run of the session; answers what it recorded. */
 export async function runSession(dir: string, fastPaths: Partial<FastPaths>): Promise<Recorder> {
-  const config = testConfig({ data: dir, dbPath: `${dir}/parley.db`, heartbeatIntervalMs: 41_250, ...({ fastPaths } as Partial<Config>) });
+  const config = testConfig({ data: dir, dbPath: `${dir}/parley.db`, heartbeatIntervalMs: 41_250, fastPaths });
   const p = createParley(config);
   const rec = new Recorder(p);
   const s = new Session(p, rec, dir);
   try {
     await s.run();
+    Object.assign(rec.fanOut, p.gateway.fanOutCounts());
   } finally {
     await s.closeAll();
     await p.stop();
@@ -109,6 +110,7 @@ class Session {
   /** Every open connection synced, then each one's new frames recorded (ACKs and pongs are the script's own). */
   private async endStep(): Promise<void> {
     for (const conn of this.conns.values()) if (!conn.c.isClosed) await conn.c.sync();
+    this.rec.sawCohorts();
     for (const [label, conn] of this.conns) {
       const frames = conn.c.frames.slice(conn.mark).filter((f: any) => f.op !== 11 && f.op !== "pong");
       conn.mark = conn.c.frames.length;
@@ -142,6 +144,7 @@ class Session {
     await this.step("refusals", () => this.refusals());
     await this.step("people", () => this.people());
     await this.step("sessions come and go", () => this.sessions());
+    await this.step("a mixed cohort, and a resume from an older seq", () => this.resumeOlder());
     await this.step("dm and typing", () => this.dmAndTyping());
     await this.step("token rotated beside the server", () => this.rotate());
     await this.step("harness reads", () => this.harnessReads());
@@ -252,6 +255,42 @@ class Session {
     await this.bot("EchoBot", "POST", `/channels/${this.general}/messages`, { content: "welcome back" });
   }
 
+  /**
+   * Sessions of two bots with the same intents identify back to back, so they share a
+   * seq, and a person's post (one payload for all) puts them in one cohort. The bot's own
+   * posts then differ for its session alone (it sees its own content): the cohort keeps
+   * the payload most got and the bot that differs. Two of them then resume from a seq
+   * older than frames they had while live, as clients whose sockets died with frames
+   * unread: each gets them back in the view it was sent, whichever ring recorded them.
+   */
+  private async resumeOlder(): Promise<void> {
+    await this.gateway("Quiet#3", "Quiet", QUIET);
+    await this.gateway("Quiet#4", "Quiet", QUIET);
+    await this.gateway("EchoBot#4", "EchoBot", QUIET);
+    await this.person("bob", "POST", `/channels/${this.uuid(this.general)}/messages`, { content: "bob, to everyone" });
+    const older = new Map<string, number>();
+    for (const label of ["Quiet#3", "EchoBot#4"]) {
+      await this.gw(label).sync();
+      older.set(label, this.gw(label).lastSeq);
+    }
+    for (const n of [1, 2]) await this.bot("EchoBot", "POST", `/channels/${this.general}/messages`, { content: `seen live ${n}` });
+    await this.person("bob", "POST", `/channels/${this.uuid(this.general)}/messages`, { content: "bob, seen live" });
+    for (const [label, seq] of older) await this.resumeFrom(label, label.split("#")[0], seq);
+  }
+
+  /** The session's socket closes (4000), and a new one resumes it from `seq`. */
+  private async resumeFrom(label: string, app: string, seq: number): Promise<void> {
+    const gone = this.gw(label);
+    await gone.sync();
+    const sessionId = gone.frames.find((f) => f.t === "READY")!.d.session_id;
+    this.p.gateway.disconnect(sessionId, 4000);
+    this.rec.add(`${label} closed`, await gone.closed);
+    const back = await Gw.open(this.p);
+    this.conns.set(`${label} resumed`, { kind: "gw", c: back, mark: 0 });
+    back.send({ op: 6, d: { token: this.tokens.get(app), session_id: sessionId, seq } });
+    await back.dispatch("RESUMED");
+  }
+
   private async dmAndTyping(): Promise<void> {
     const dm = (await this.bot("EchoBot", "POST", "/users/@me/channels", { recipient_id: this.w.users.bob.id })).body.id;
     await this.bot("EchoBot", "POST", `/channels/${dm}/messages`, { content: "a word in private" });
@@ -263,7 +302,7 @@ class Session {
     const lines: string[] = [];
     const code = await main(["app", "rotate", "EchoBot", "--data", this.dir], {}, (l) => lines.push(l), () => {});
     this.rec.add("cli app rotate", { code, printed: lines.length });
-    for (const label of ["EchoBot#1", "EchoBot#2", "EchoBot#3"]) this.rec.add(`${label} closed`, await this.gw(label).closed);
+    for (const label of ["EchoBot#1", "EchoBot#2", "EchoBot#3", "EchoBot#4 resumed"]) this.rec.add(`${label} closed`, await this.gw(label).closed);
     await this.bot("EchoBot", "GET", "/users/@me");
   }
 
