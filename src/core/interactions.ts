@@ -7,13 +7,15 @@ import { EPHEMERAL } from "./messages";
 import type { Commands, Command } from "./commands";
 import { OptionChecker, type RawOption, type StoredOption } from "./interaction-options";
 import type { AllowedMentions } from "./mentions";
-
-export { RawOptionSchema, RawOptionsSchema, type RawOption, type StoredOption } from "./interaction-options";
-import type { Application, Channel, Message } from "./models";
+import type { Application, Channel, Interaction, InteractionData, Message } from "./models";
+import { INTERACTION_COLUMNS, modelOf, type InteractionRow } from "./rows";
 import { DomainError } from "./errors";
 import { randomSecret, sha256Hex } from "./crypto";
 import { hasPermission } from "./permissions";
 import { canSee, dmRecipientIds } from "./access";
+
+export { RawOptionSchema, RawOptionsSchema, type RawOption, type StoredOption } from "./interaction-options";
+export type { InteractionData } from "./models";
 
 export const INTERACTION_TTL_MS = 15 * 60 * 1000;
 /** The reference's first-response window (reference-gaps 5.1), enforced only where a test world asks for it. */
@@ -24,14 +26,6 @@ export const INTERACTION_TYPE = { APPLICATION_COMMAND: 2, MESSAGE_COMPONENT: 3 }
 export const CALLBACK = { PONG: 1, MESSAGE: 4, DEFERRED_MESSAGE: 5, DEFERRED_UPDATE: 6, UPDATE: 7, AUTOCOMPLETE: 8, MODAL: 9 } as const;
 
 export type InteractionState = "pending" | "deferred" | "responded" | "expired";
-
-
-
-import type { Interaction, InteractionData } from "./models";
-import { INTERACTION_COLUMNS, modelOf, type InteractionRow } from "./rows";
-
-export type { InteractionData } from "./models";
-
 
 /** Command types (spec 2.4). */
 export const COMMAND_TYPE = { CHAT_INPUT: 1, USER: 2, MESSAGE: 3 } as const;
