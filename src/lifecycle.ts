@@ -13,9 +13,8 @@ import { webSite } from "./web";
 import { jsonResponse } from "./wire/http";
 import { pathnameOf, SERVER_MAX_BODY } from "./wire/body";
 import { rememberAddress } from "./wire/throttle";
+import type { NativeRoute, NativeTable } from "./wire/mount";
 
-/** A bot API route as Bun's router calls it (botapi/index.ts builds them). */
-type BotRoute = (req: Request & { params: Record<string, string> }) => Response | Promise<Response>;
 
 /** How a graceful shutdown went. */
 export interface ShutdownReport {
@@ -57,11 +56,11 @@ export class Lifecycle {
    * API's routes (matched by Bun's router), the gateway's and the live connection's
    * WebSockets, and every other HTTP API through Elysia.
    */
-  listen(botRoutes: Record<string, Partial<Record<string, BotRoute>>>): Server<GatewaySocketData> {
+  listen(nativeRoutes: NativeTable): Server<GatewaySocketData> {
     const { config, http, gateway, live, urls } = this;
-    const tracked: typeof botRoutes = {};
-    for (const [path, byMethod] of Object.entries(botRoutes)) {
-      tracked[path] = Object.fromEntries(Object.entries(byMethod).map(([m, route]) => [m, (req: Parameters<BotRoute>[0]) => this.track(() => route!(req))]));
+    const tracked: Record<string, Record<string, NativeRoute>> = {};
+    for (const [path, byMethod] of Object.entries(nativeRoutes)) {
+      tracked[path] = Object.fromEntries(Object.entries(byMethod).map(([m, route]) => [m, (req: Parameters<NativeRoute>[0], server: Parameters<NativeRoute>[1]) => this.track(() => route!(req, server))]));
     }
     const web = webSite(portalPaths(config));
     const server = Bun.serve({

@@ -1,8 +1,7 @@
 /** Sign up, sign in, sign out, and who am I. Bot users can never sign in (spec 5.12); the session list is sessions.ts. */
-import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
-import { anonymous, person } from "./http";
+import { route, type PeopleRoute } from "./http";
 import { meView } from "./views";
 import { tooManyRequests } from "./limits";
 import { clientAddress } from "../wire/throttle";
@@ -18,12 +17,16 @@ export const SignUp = Type.Object(
 );
 export const SignIn = Type.Object({ username: Type.String({ maxLength: 64 }), password: Type.String({ maxLength: 256 }) }, { additionalProperties: false });
 
-export function authRoutes(p: ClientContext) {
-  return new Elysia()
-    .post(
-      "/auth/signup",
-      anonymous(p, async ({ body, request }) => {
-        const b = await body(SignUp);
+export function authRoutes(p: ClientContext): PeopleRoute[] {
+  return [
+    route({
+      method: "POST",
+      path: "/auth/signup",
+      caller: "none",
+      summary: "Sign up (a new person and a session)",
+      body: SignUp,
+      handler: async ({ body, request }) => {
+        const b = body();
         const address = clientAddress(request);
         const wait = p.limits.signUpByAddress.wait(address);
         if (wait > 0) return tooManyRequests(wait);
@@ -31,12 +34,16 @@ export function authRoutes(p: ClientContext) {
         const label = sessionLabel(request.headers.get("user-agent"));
         const { user, token } = await p.core.users.signUp({ username: b.username, password: b.password, globalName: b.global_name ?? null, label });
         return { token, user: meView(user) };
-      }),
-    )
-    .post(
-      "/auth/signin",
-      anonymous(p, async ({ body, request }) => {
-        const b = await body(SignIn);
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/auth/signin",
+      caller: "none",
+      summary: "Sign in",
+      body: SignIn,
+      handler: async ({ body, request }) => {
+        const b = body();
         // Attempts count when they start, so concurrent guesses count too; success clears its name.
         const name = b.username.toLowerCase();
         const address = clientAddress(request);
@@ -49,16 +56,23 @@ export function authRoutes(p: ClientContext) {
         signInByName.clear(name);
         signInByAddress.refund(address);
         return { token, user: meView(user) };
-      }),
-    )
-    .post(
-      "/auth/signout",
-      person(p, ({ me, session }) => {
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/auth/signout",
+      caller: "session",
+      summary: "End this session",
+      handler: ({ caller: { user: me, session } }) => {
         p.core.sessions.end(me.id, session.id);
-      }),
-    )
-    .get(
-      "/users/@me",
-      person(p, ({ me }) => meView(me)),
-    );
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/users/@me",
+      caller: "session",
+      summary: "The signed-in person",
+      handler: ({ caller: { user: me } }) => meView(me),
+    }),
+  ];
 }

@@ -2,12 +2,11 @@
  * Messages in a channel the person can see. Server channels carry `content`; DM
  * channels carry only `ciphertext`, produced by the person's own client.
  */
-import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
 import { DomainError } from "../core/errors";
 import { MAX_CONTENT } from "../core/people";
-import { pathId, person } from "./http";
+import { pathId, route, type PeopleRoute } from "./http";
 import { messageView } from "./views";
 import { Uuid } from "./schemas";
 
@@ -38,37 +37,52 @@ function page(q: URLSearchParams) {
   return { limit, before: bound("before"), after: bound("after") };
 }
 
-export function messageRoutes(p: ClientContext) {
+export function messageRoutes(p: ClientContext): PeopleRoute[] {
   const core = p.core;
-  return new Elysia()
-    .get(
-      "/channels/:channel_id/messages",
-      person(p, ({ me, params, query }) => {
+  return [
+    route({
+      method: "GET",
+      path: "/channels/{channel_id}/messages",
+      caller: "session",
+      summary: "A channel's messages (limit, before, after)",
+      handler: ({ caller: { user: me }, params, query }) => {
         const c = pathId(params.channel_id, "channel");
         return core.people.list(me.id, c, page(query)).map((m) => messageView(core, m, me.id, p.flakes.media));
-      }),
-    )
-    .post(
-      "/channels/:channel_id/messages",
-      person(p, async ({ me, params, body }) => {
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/channels/{channel_id}/messages",
+      caller: "session",
+      summary: "Send a message (content in servers, ciphertext in DMs)",
+      body: SendMessage,
+      handler: ({ caller: { user: me }, params, body }) => {
         const c = pathId(params.channel_id, "channel");
-        const b = await body(SendMessage);
+        const b = body();
         const m = core.people.send(me.id, c, { content: b.content, ciphertext: b.ciphertext, replyTo: b.reply_to });
         return messageView(core, m, me.id, p.flakes.media);
-      }),
-    )
-    .patch(
-      "/channels/:channel_id/messages/:message_id",
-      person(p, async ({ me, params, body }) => {
+      },
+    }),
+    route({
+      method: "PATCH",
+      path: "/channels/{channel_id}/messages/{message_id}",
+      caller: "session",
+      summary: "Edit one's message",
+      body: EditMessage,
+      handler: ({ caller: { user: me }, params, body }) => {
         const c = pathId(params.channel_id, "channel");
-        const b = await body(EditMessage);
+        const b = body();
         return messageView(core, core.people.edit(me.id, c, pathId(params.message_id, "message"), b), me.id, p.flakes.media);
-      }),
-    )
-    .delete(
-      "/channels/:channel_id/messages/:message_id",
-      person(p, ({ me, params }) => {
+      },
+    }),
+    route({
+      method: "DELETE",
+      path: "/channels/{channel_id}/messages/{message_id}",
+      caller: "session",
+      summary: "Delete a message",
+      handler: ({ caller: { user: me }, params }) => {
         core.messages.deleteAs(me.id, pathId(params.channel_id, "channel"), pathId(params.message_id, "message"));
-      }),
-    );
+      },
+    }),
+  ];
 }

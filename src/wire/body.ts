@@ -6,6 +6,7 @@
  * naming the body as a whole, like every other over-limit body (spec 7).
  */
 import { DomainError } from "../core/errors";
+import { parseRequestJson } from "./json";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -31,11 +32,10 @@ export function tooLarge(limit: number): DomainError {
   return DomainError.invalid("", `Request entity too large: the limit is ${limit} bytes`, "REQUEST_TOO_LARGE");
 }
 
-/** The refusal of a body declared larger than its surface reads, or null. Reads nothing. */
-export function declaredTooLarge(request: Request, pathname: string): DomainError | null {
+/** The refusal of a body declared larger than `limit`, or null. Reads nothing. */
+export function declaredTooLarge(request: Request, limit: number): DomainError | null {
   const declared = request.headers.get("content-length");
   if (declared === null) return null;
-  const limit = bodyLimitFor(pathname);
   // A malformed length is Bun's to refuse; only a number above the limit is ours.
   return /^\d+$/.test(declared.trim()) && Number(declared) > limit ? tooLarge(limit) : null;
 }
@@ -55,12 +55,18 @@ export function pathnameOf(url: string): string {
   return url.slice(start, end);
 }
 
-/** The body as text, reading no more than its surface's limit (UTF-8, like Request.text()). */
-export async function readBodyText(request: Request): Promise<string> {
-  const pathname = pathnameOf(request.url);
-  const limit = bodyLimitFor(pathname);
-  const early = declaredTooLarge(request, pathname);
-  if (early) throw early;
+/**
+ * The body as text, reading no more than `limit` (UTF-8, like Request.text()). Without a
+ * limit, its surface's by path, and a declared length over it is refused first; with
+ * one, the pipeline's screen has already looked at the declared length.
+ */
+export async function readBodyText(request: Request, limit?: number): Promise<string> {
+  if (limit === undefined) {
+    const pathname = pathnameOf(request.url);
+    limit = bodyLimitFor(pathname);
+    const early = declaredTooLarge(request, limit);
+    if (early) throw early;
+  }
   if (!request.body) return "";
   // A declared length within the limit bounds what can arrive (HTTP framing, unless the
   // body is chunked, which then decides): read it whole.
@@ -79,4 +85,20 @@ export async function readBodyText(request: Request): Promise<string> {
     parts.push(value);
   }
   return new TextDecoder().decode(parts.length === 1 ? parts[0] : Buffer.concat(parts));
+}
+
+/**
+ * A body's text as JSON: undefined when empty, whatever its Content-Type (discord.py
+ * sends PUT .../bans that way); else JSON only (no multipart: no file uploads), parsed
+ * losslessly with its nesting bounded (json.ts).
+ */
+export function parseBody(text: string, type: string | null): unknown {
+  if (text.trim() === "") return undefined;
+  if (type && /^multipart\//i.test(type)) {
+    throw DomainError.invalid("", "Multipart bodies are not supported: Parley takes JSON only (no file uploads)", "CONTENT_TYPE_INVALID");
+  }
+  if (type && !/^application\/json\b/i.test(type)) {
+    throw DomainError.invalid("", `Content-Type must be application/json, not ${type}`, "CONTENT_TYPE_INVALID");
+  }
+  return parseRequestJson(text);
 }

@@ -70,6 +70,26 @@ describe("/api/openapi.json", () => {
   });
 });
 
+describe("read off the route declarations", () => {
+  test("every declared route has a summary of its own and is in the document under its door's prefix", async () => {
+    const { p, doc } = await documentOf(false);
+    for (const { prefix, routes } of p.routes)
+      for (const r of routes) {
+        const op = doc.paths[prefix + r.path]?.[r.method.toLowerCase()];
+        expect({ route: `${r.method} ${r.path}`, summary: op?.summary }).toEqual({ route: `${r.method} ${r.path}`, summary: r.summary });
+        expect(r.summary.length).toBeGreaterThan(3);
+        expect(r.summary).not.toBe(`${r.method} ${r.path}`);
+      }
+  });
+
+  test("query parameters come from the declared query schema; path parameters from the template", async () => {
+    const { doc } = await documentOf(false);
+    const history = doc.paths["/api/v10/channels/{channel_id}/messages"].get.parameters;
+    expect(history.map((x: any) => `${x.in}:${x.name}`)).toEqual(["path:channel_id", "query:limit", "query:around", "query:before", "query:after"]);
+    expect(history.find((x: any) => x.name === "limit").schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100 });
+  });
+});
+
 describe("/api/docs", () => {
   test("an offline reference page: its script is served from here, nothing from elsewhere", async () => {
     const { p } = await documentOf(false);
