@@ -1,21 +1,13 @@
 /** Sign up, sign in, sign out, and who am I. Bot users can never sign in (spec 5.12); the session list is sessions.ts. */
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
+import { SignIn, SignUp } from "../contract";
+import * as C from "../contract";
 import { route, type PeopleRoute } from "./http";
 import { meView } from "./views";
 import { tooManyRequests } from "./limits";
 import { clientAddress } from "../wire/throttle";
 import { sessionLabel } from "./sessions";
-
-export const SignUp = Type.Object(
-  {
-    username: Type.String({ minLength: 2, maxLength: 32 }),
-    password: Type.String({ minLength: 8, maxLength: 256 }),
-    global_name: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
-  },
-  { additionalProperties: false },
-);
-export const SignIn = Type.Object({ username: Type.String({ maxLength: 64 }), password: Type.String({ maxLength: 256 }) }, { additionalProperties: false });
 
 export function authRoutes(p: ClientContext): PeopleRoute[] {
   return [
@@ -24,6 +16,7 @@ export function authRoutes(p: ClientContext): PeopleRoute[] {
       path: "/auth/signup",
       caller: "none",
       summary: "Sign up (a new person and a session)",
+      answer: C.SignedIn,
       body: SignUp,
       handler: async ({ body, request }) => {
         const b = body();
@@ -41,6 +34,7 @@ export function authRoutes(p: ClientContext): PeopleRoute[] {
       path: "/auth/signin",
       caller: "none",
       summary: "Sign in",
+      answer: C.SignedIn,
       body: SignIn,
       handler: async ({ body, request }) => {
         const b = body();
@@ -63,6 +57,7 @@ export function authRoutes(p: ClientContext): PeopleRoute[] {
       path: "/auth/signout",
       caller: "session",
       summary: "End this session",
+      answers: "empty",
       handler: ({ caller: { user: me, session } }) => {
         p.core.sessions.end(me.id, session.id);
       },
@@ -72,6 +67,7 @@ export function authRoutes(p: ClientContext): PeopleRoute[] {
       path: "/users/@me",
       caller: "session",
       summary: "The signed-in person",
+      answer: C.Me,
       handler: ({ caller: { user: me } }) => meView(me),
     }),
   ];

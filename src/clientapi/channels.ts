@@ -4,49 +4,17 @@
  */
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
+import { CreateChannel, EditChannel, Overwrite } from "../contract";
+import * as C from "../contract";
 import { pathId, route, type PeopleRoute } from "./http";
 import { channelView } from "./views";
 import type { ChannelInput } from "../core/channels";
-import { PermissionList, permissionBits, Uuid } from "./schemas";
-
-export const CreateChannel = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 100 }),
-    type: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(2), Type.Literal(4), Type.Literal(5)])),
-    topic: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
-    parent_id: Type.Optional(Type.Union([Uuid, Type.Null()])),
-    nsfw: Type.Optional(Type.Boolean()),
-    rate_limit_per_user: Type.Optional(Type.Integer({ minimum: 0, maximum: 21600 })),
-  },
-  { additionalProperties: false },
-);
-
-export const EditChannel = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    type: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(5)])),
-    topic: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
-    parent_id: Type.Optional(Type.Union([Uuid, Type.Null()])),
-    nsfw: Type.Optional(Type.Boolean()),
-    rate_limit_per_user: Type.Optional(Type.Integer({ minimum: 0, maximum: 21600 })),
-    position: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
-  },
-  { additionalProperties: false },
-);
+import { permissionBits } from "./schemas";
 
 /** The people's channel fields as the core takes them (absent stays absent). */
 function channelInput(b: Partial<{ name: string; type: number; topic: string | null; parent_id: string | null; nsfw: boolean; rate_limit_per_user: number; position: number }>): ChannelInput {
   return { name: b.name, type: b.type, topic: b.topic, parentId: b.parent_id, nsfw: b.nsfw, rateLimitPerUser: b.rate_limit_per_user, position: b.position };
 }
-
-export const Overwrite = Type.Object(
-  {
-    type: Type.Union([Type.Literal("role"), Type.Literal("member")]),
-    allow: Type.Optional(PermissionList),
-    deny: Type.Optional(PermissionList),
-  },
-  { additionalProperties: false },
-);
 
 /** Longer than 80 lines because it is a table: one declaration per route. */
 export function channelRoutes(p: ClientContext): PeopleRoute[] {
@@ -57,6 +25,7 @@ export function channelRoutes(p: ClientContext): PeopleRoute[] {
       path: "/guilds/{guild_id}/channels",
       caller: "session",
       summary: "A server's channels",
+      answer: Type.Array(C.Channel),
       handler: ({ caller: { user: me }, params }) => {
         const g = core.people.guild(me.id, pathId(params.guild_id, "guild"));
         return core.guilds.channels(g.id).map((c) => channelView(core, c));
@@ -67,6 +36,7 @@ export function channelRoutes(p: ClientContext): PeopleRoute[] {
       path: "/guilds/{guild_id}/channels",
       caller: "session",
       summary: "Create a channel",
+      answer: C.Channel,
       body: CreateChannel,
       handler: ({ caller: { user: me }, params, body }) => {
         const g = pathId(params.guild_id, "guild");
@@ -79,6 +49,7 @@ export function channelRoutes(p: ClientContext): PeopleRoute[] {
       path: "/channels/{channel_id}",
       caller: "session",
       summary: "A channel",
+      answer: C.Channel,
       handler: ({ caller: { user: me }, params }) => channelView(core, core.people.channel(me.id, pathId(params.channel_id, "channel")), me.id),
     }),
     route({
@@ -86,6 +57,7 @@ export function channelRoutes(p: ClientContext): PeopleRoute[] {
       path: "/channels/{channel_id}",
       caller: "session",
       summary: "Edit a channel",
+      answer: C.Channel,
       body: EditChannel,
       handler: ({ caller: { user: me }, params, body }) => {
         const c = pathId(params.channel_id, "channel");
@@ -99,6 +71,7 @@ export function channelRoutes(p: ClientContext): PeopleRoute[] {
       path: "/channels/{channel_id}",
       caller: "session",
       summary: "Delete a channel",
+      answers: "empty",
       handler: ({ caller: { user: me }, params }) => {
         core.channels.delete(me.id, pathId(params.channel_id, "channel"));
       },
@@ -108,6 +81,7 @@ export function channelRoutes(p: ClientContext): PeopleRoute[] {
       path: "/channels/{channel_id}/overwrites/{target_id}",
       caller: "session",
       summary: "Set a channel's permission overwrite",
+      answer: C.Channel,
       body: Overwrite,
       handler: ({ caller: { user: me }, params, body }) => {
         const c = pathId(params.channel_id, "channel");
@@ -125,6 +99,7 @@ export function channelRoutes(p: ClientContext): PeopleRoute[] {
       path: "/channels/{channel_id}/overwrites/{target_id}",
       caller: "session",
       summary: "Remove a channel's permission overwrite",
+      answer: C.Channel,
       handler: ({ caller: { user: me }, params }) => {
         const c = pathId(params.channel_id, "channel");
         core.channels.deleteOverwrite(me.id, c, pathId(params.target_id, "overwrite"));

@@ -4,14 +4,16 @@
  * `?type=2` lists the USER commands and `?type=3` the MESSAGE commands instead (what a
  * person's name and a message offer as context-menu commands).
  */
+import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
+import * as C from "../contract";
 import { DomainError } from "../core/errors";
 import { pathId, route, type PeopleRoute } from "./http";
 import type { ApplicationRow } from "../core/types";
 import type { Command, CommandOption } from "../core/commands";
 
-function optionView(o: CommandOption): Record<string, unknown> {
-  const out: Record<string, unknown> = { type: o.type, name: o.name, description: o.description, required: o.required ?? false };
+function optionView(o: CommandOption): C.CommandOption {
+  const out: C.CommandOption = { type: o.type, name: o.name, description: o.description, required: o.required ?? false };
   if (o.choices?.length) out.choices = o.choices.map((c) => ({ name: c.name, value: c.value }));
   if (o.options?.length) out.options = o.options.map(optionView);
   if (o.channel_types?.length) out.channel_types = o.channel_types;
@@ -19,7 +21,7 @@ function optionView(o: CommandOption): Record<string, unknown> {
   return out;
 }
 
-export function commandView(app: ApplicationRow, c: Command) {
+export function commandView(app: ApplicationRow, c: Command): C.Command {
   return {
     id: c.id,
     application_id: app.id,
@@ -38,6 +40,7 @@ export function commandRoutes(p: ClientContext): PeopleRoute[] {
       path: "/channels/{channel_id}/commands",
       caller: "session",
       summary: "The commands one may run in a channel (global and the server's); type=2 or 3 lists user or message commands",
+      answer: Type.Array(C.Command),
       handler: ({ caller: { user: me }, params, query }) => {
         const type = Number(query.get("type") ?? "1");
         if (![1, 2, 3].includes(type)) throw DomainError.invalid("type", "Must be 1, 2 or 3", "NUMBER_TYPE_COERCE");

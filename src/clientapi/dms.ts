@@ -1,11 +1,10 @@
 /** Direct messages: list and open DM channels (messages go through messages.ts). */
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
+import { OpenDm } from "../contract";
+import * as C from "../contract";
 import { route, type PeopleRoute } from "./http";
 import { channelView } from "./views";
-import { Uuid } from "./schemas";
-
-export const OpenDm = Type.Object({ recipient_id: Uuid }, { additionalProperties: false });
 
 export function dmRoutes(p: ClientContext): PeopleRoute[] {
   const core = p.core;
@@ -15,6 +14,7 @@ export function dmRoutes(p: ClientContext): PeopleRoute[] {
       path: "/users/@me/dms",
       caller: "session",
       summary: "One's direct message channels",
+      answer: Type.Array(C.Channel),
       handler: ({ caller: { user: me } }) => core.people.dms(me.id).map((c) => channelView(core, c, me.id)),
     }),
     route({
@@ -22,6 +22,7 @@ export function dmRoutes(p: ClientContext): PeopleRoute[] {
       path: "/users/@me/dms",
       caller: "session",
       summary: "Open a direct message channel",
+      answer: C.Channel,
       body: OpenDm,
       handler: ({ caller: { user: me }, body }) => {
         const b = body();

@@ -1,17 +1,10 @@
 /** Servers: create, read, edit, leave; their members (roles are given and taken in moderation.ts). */
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
+import { CreateGuild, EditGuild } from "../contract";
+import * as C from "../contract";
 import { pathId, route, type PeopleRoute } from "./http";
 import { guildView, memberViewOf } from "./views";
-
-export const CreateGuild = Type.Object({ name: Type.String({ minLength: 2, maxLength: 100 }) }, { additionalProperties: false });
-export const EditGuild = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 2, maxLength: 100 })),
-    description: Type.Optional(Type.Union([Type.String({ maxLength: 120 }), Type.Null()])),
-  },
-  { additionalProperties: false },
-);
 
 export function guildRoutes(p: ClientContext): PeopleRoute[] {
   const core = p.core;
@@ -21,6 +14,7 @@ export function guildRoutes(p: ClientContext): PeopleRoute[] {
       path: "/guilds",
       caller: "session",
       summary: "The servers one is in",
+      answer: Type.Array(C.Guild),
       handler: ({ caller: { user: me } }) => core.guilds.guildIdsOf(me.id).map((id) => guildView(core, core.guilds.require(id), me.id)),
     }),
     route({
@@ -28,6 +22,7 @@ export function guildRoutes(p: ClientContext): PeopleRoute[] {
       path: "/guilds",
       caller: "session",
       summary: "Create a server",
+      answer: C.Guild,
       body: CreateGuild,
       handler: ({ caller: { user: me }, body }) => {
         const b = body();
@@ -39,6 +34,7 @@ export function guildRoutes(p: ClientContext): PeopleRoute[] {
       path: "/guilds/{guild_id}",
       caller: "session",
       summary: "A server",
+      answer: C.Guild,
       handler: ({ caller: { user: me }, params }) => guildView(core, core.people.guild(me.id, pathId(params.guild_id, "guild")), me.id),
     }),
     route({
@@ -46,6 +42,7 @@ export function guildRoutes(p: ClientContext): PeopleRoute[] {
       path: "/guilds/{guild_id}",
       caller: "session",
       summary: "Edit a server",
+      answer: C.Guild,
       body: EditGuild,
       handler: ({ caller: { user: me }, params, body }) => {
         const id = pathId(params.guild_id, "guild");
@@ -58,6 +55,7 @@ export function guildRoutes(p: ClientContext): PeopleRoute[] {
       path: "/users/@me/guilds/{guild_id}",
       caller: "session",
       summary: "Leave a server",
+      answers: "empty",
       handler: ({ caller: { user: me }, params }) => {
         core.people.leave(me.id, pathId(params.guild_id, "guild"));
       },
@@ -67,6 +65,7 @@ export function guildRoutes(p: ClientContext): PeopleRoute[] {
       path: "/guilds/{guild_id}/members",
       caller: "session",
       summary: "A server's members",
+      answer: Type.Array(C.Member),
       handler: ({ caller: { user: me }, params }) => {
         const g = core.people.guild(me.id, pathId(params.guild_id, "guild"));
         return core.reads.guilds.members(g.id).flatMap((m) => (m.user ? [memberViewOf({ ...m, user: m.user })] : []));

@@ -1,18 +1,11 @@
 /** Invites: create one for a channel, look one up, join by its code, delete it. */
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
+import { CreateInvite } from "../contract";
+import * as C from "../contract";
 import { DomainError } from "../core/errors";
-import { INVITE_MAX_AGE, INVITE_MAX_USES } from "../core/invites";
 import { pathId, route, type PeopleRoute } from "./http";
 import { guildView, inviteView } from "./views";
-
-export const CreateInvite = Type.Object(
-  {
-    max_age: Type.Optional(Type.Integer({ minimum: 0, maximum: INVITE_MAX_AGE })),
-    max_uses: Type.Optional(Type.Integer({ minimum: 0, maximum: INVITE_MAX_USES })),
-  },
-  { additionalProperties: false },
-);
 
 function code(raw: string | undefined): string {
   if (!raw || !/^[A-Za-z0-9]{1,32}$/.test(raw)) throw DomainError.notFound("invite");
@@ -27,6 +20,7 @@ export function inviteRoutes(p: ClientContext): PeopleRoute[] {
       path: "/channels/{channel_id}/invites",
       caller: "session",
       summary: "Create an invite",
+      answer: C.Invite,
       body: CreateInvite,
       bodyOptional: true,
       handler: ({ caller: { user: me }, params, body }) => {
@@ -40,6 +34,7 @@ export function inviteRoutes(p: ClientContext): PeopleRoute[] {
       path: "/invites/{code}",
       caller: "session",
       summary: "An invite",
+      answer: C.Invite,
       handler: ({ params }) => inviteView(core, core.invites.require(code(params.code))),
     }),
     route({
@@ -47,6 +42,7 @@ export function inviteRoutes(p: ClientContext): PeopleRoute[] {
       path: "/invites/{code}",
       caller: "session",
       summary: "Accept an invite (join its server)",
+      answer: C.Guild,
       handler: ({ caller: { user: me }, params }) => guildView(core, core.invites.join(code(params.code), me.id), me.id),
     }),
     route({
@@ -54,6 +50,7 @@ export function inviteRoutes(p: ClientContext): PeopleRoute[] {
       path: "/invites/{code}",
       caller: "session",
       summary: "Delete an invite",
+      answer: C.Invite,
       handler: ({ caller: { user: me }, params }) => inviteView(core, core.invites.delete(code(params.code), me.id)),
     }),
   ];

@@ -4,26 +4,11 @@
  */
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
+import { EditMessage, SendMessage } from "../contract";
+import * as C from "../contract";
 import { DomainError } from "../core/errors";
-import { MAX_CONTENT } from "../core/people";
 import { pathId, route, type PeopleRoute } from "./http";
 import { messageView } from "./views";
-import { Uuid } from "./schemas";
-
-// Limits are checked in core (one rule for every door); the schema states the same
-// content limit, so the API description and a too-long body name the one the core keeps.
-export const SendMessage = Type.Object(
-  {
-    content: Type.Optional(Type.String({ maxLength: MAX_CONTENT })),
-    ciphertext: Type.Optional(Type.String({ maxLength: 16384 })),
-    reply_to: Type.Optional(Type.Union([Uuid, Type.Null()])),
-  },
-  { additionalProperties: false },
-);
-export const EditMessage = Type.Object(
-  { content: Type.Optional(Type.String({ maxLength: MAX_CONTENT })), ciphertext: Type.Optional(Type.String({ maxLength: 16384 })) },
-  { additionalProperties: false },
-);
 
 function page(q: URLSearchParams) {
   const raw = q.get("limit");
@@ -45,6 +30,7 @@ export function messageRoutes(p: ClientContext): PeopleRoute[] {
       path: "/channels/{channel_id}/messages",
       caller: "session",
       summary: "A channel's messages (limit, before, after)",
+      answer: Type.Array(C.Message),
       handler: ({ caller: { user: me }, params, query }) => {
         const c = pathId(params.channel_id, "channel");
         return core.people.list(me.id, c, page(query)).map((m) => messageView(core, m, me.id, p.flakes.media));
@@ -55,6 +41,7 @@ export function messageRoutes(p: ClientContext): PeopleRoute[] {
       path: "/channels/{channel_id}/messages",
       caller: "session",
       summary: "Send a message (content in servers, ciphertext in DMs)",
+      answer: C.Message,
       body: SendMessage,
       handler: ({ caller: { user: me }, params, body }) => {
         const c = pathId(params.channel_id, "channel");
@@ -68,6 +55,7 @@ export function messageRoutes(p: ClientContext): PeopleRoute[] {
       path: "/channels/{channel_id}/messages/{message_id}",
       caller: "session",
       summary: "Edit one's message",
+      answer: C.Message,
       body: EditMessage,
       handler: ({ caller: { user: me }, params, body }) => {
         const c = pathId(params.channel_id, "channel");
@@ -80,6 +68,7 @@ export function messageRoutes(p: ClientContext): PeopleRoute[] {
       path: "/channels/{channel_id}/messages/{message_id}",
       caller: "session",
       summary: "Delete a message",
+      answers: "empty",
       handler: ({ caller: { user: me }, params }) => {
         core.messages.deleteAs(me.id, pathId(params.channel_id, "channel"), pathId(params.message_id, "message"));
       },

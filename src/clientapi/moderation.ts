@@ -5,15 +5,8 @@
  */
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
+import { BanBody, ReasonBody } from "../contract";
 import { route, type PeopleRoute } from "./http";
-import { MAX_BAN_DELETE_SECONDS } from "../core/moderation";
-
-export const BanBody = Type.Object({
-  delete_message_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_BAN_DELETE_SECONDS })),
-  reason: Type.Optional(Type.String({ maxLength: 512 })),
-});
-
-export const ReasonBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 512 })) });
 
 export function moderationRoutes(p: ClientContext): PeopleRoute[] {
   const mod = p.core.moderation;
@@ -23,6 +16,7 @@ export function moderationRoutes(p: ClientContext): PeopleRoute[] {
       path: "/guilds/{guild_id}/members/{user_id}",
       caller: "session",
       summary: "Kick a member",
+      answers: "empty",
       body: ReasonBody,
       bodyOptional: true,
       handler: ({ caller: { user: me }, params, body }) => {
@@ -35,6 +29,7 @@ export function moderationRoutes(p: ClientContext): PeopleRoute[] {
       path: "/guilds/{guild_id}/bans/{user_id}",
       caller: "session",
       summary: "Ban someone",
+      answers: "empty",
       body: BanBody,
       bodyOptional: true,
       handler: ({ caller: { user: me }, params, body }) => {
@@ -47,6 +42,7 @@ export function moderationRoutes(p: ClientContext): PeopleRoute[] {
       path: "/guilds/{guild_id}/bans/{user_id}",
       caller: "session",
       summary: "Lift a ban",
+      answers: "empty",
       body: ReasonBody,
       bodyOptional: true,
       handler: ({ caller: { user: me }, params, body }) => {
@@ -59,6 +55,7 @@ export function moderationRoutes(p: ClientContext): PeopleRoute[] {
       path: "/guilds/{guild_id}/members/{user_id}/roles/{role_id}",
       caller: "session",
       summary: "Give a member a role",
+      answers: "empty",
       handler: ({ caller: { user: me }, params }) => {
         mod.addRole(params.guild_id, me.id, params.user_id, params.role_id);
       },
@@ -68,6 +65,7 @@ export function moderationRoutes(p: ClientContext): PeopleRoute[] {
       path: "/guilds/{guild_id}/members/{user_id}/roles/{role_id}",
       caller: "session",
       summary: "Take a role from a member",
+      answers: "empty",
       handler: ({ caller: { user: me }, params }) => {
         mod.removeRole(params.guild_id, me.id, params.user_id, params.role_id);
       },

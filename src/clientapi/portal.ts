@@ -5,6 +5,8 @@
  */
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
+import { Approve, CreateApp, EditApp, Install, Intents } from "../contract";
+import * as C from "../contract";
 import { DomainError } from "../core/errors";
 import { PRIVILEGED_INTENTS } from "../core/permissions";
 import { createApplicationWithToken, rotateToken } from "../wire/tokens";
@@ -12,31 +14,7 @@ import { SNOWFLAKE } from "../wire/snowflakes";
 import type { ApplicationRow } from "../core/types";
 import { pathId, route, type PeopleRoute } from "./http";
 import { applicationView as viewOf, userView } from "./views";
-import { IntentList, intentBits, Uuid } from "./schemas";
-
-export const CreateApp = Type.Object(
-  {
-    name: Type.String({ minLength: 2, maxLength: 32 }),
-    description: Type.Optional(Type.String({ maxLength: 400 })),
-    intents: Type.Optional(IntentList),
-  },
-  { additionalProperties: false },
-);
-export const EditApp = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 2, maxLength: 32 })),
-    description: Type.Optional(Type.String({ maxLength: 400 })),
-    interactions_endpoint_url: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
-  },
-  { additionalProperties: false },
-);
-export const Intents = Type.Object({ intents: IntentList }, { additionalProperties: false });
-/** `deny` refuses a pending request; `revoke` withdraws an approval: both leave the intents denied. */
-export const Approve = Type.Object(
-  { intents: IntentList, revoke: Type.Optional(Type.Boolean()), deny: Type.Optional(Type.Boolean()) },
-  { additionalProperties: false },
-);
-export const Install = Type.Object({ guild_id: Uuid }, { additionalProperties: false });
+import { intentBits } from "./schemas";
 
 function privilegedOnly(bits: number): number {
   if (bits & ~PRIVILEGED_INTENTS)
@@ -78,6 +56,7 @@ function applicationRoutes(p: ClientContext): PeopleRoute[] {
       path: "/applications",
       caller: "session",
       summary: "One's applications",
+      answer: Type.Array(C.Application),
       handler: ({ caller: { user: me } }) => core.apps.listOwned(me.id).map((a) => applicationView(p, a)),
     }),
     route({
@@ -85,6 +64,7 @@ function applicationRoutes(p: ClientContext): PeopleRoute[] {
       path: "/applications",
       caller: "session",
       summary: "Create an application (its token is shown once)",
+      answer: C.NewApplication,
       body: CreateApp,
       handler: ({ caller: { user: me }, body }) => {
         const b = body();
@@ -98,6 +78,7 @@ function applicationRoutes(p: ClientContext): PeopleRoute[] {
       path: "/applications/{application_id}",
       caller: "session",
       summary: "An application",
+      answer: C.Application,
       handler: ({ caller: { user: me }, params }) => applicationView(p, owned(params.application_id, me.id)),
     }),
     route({
@@ -105,6 +86,7 @@ function applicationRoutes(p: ClientContext): PeopleRoute[] {
       path: "/applications/{application_id}",
       caller: "session",
       summary: "Edit an application",
+      answer: C.Application,
       body: EditApp,
       handler: ({ caller: { user: me }, params, body }) => {
         const a = owned(params.application_id, me.id);
@@ -122,6 +104,7 @@ function applicationRoutes(p: ClientContext): PeopleRoute[] {
       path: "/applications/{application_id}",
       caller: "session",
       summary: "Delete an application",
+      answers: "empty",
       handler: ({ caller: { user: me }, params }) => {
         core.apps.delete(owned(params.application_id, me.id).id);
       },
@@ -131,6 +114,7 @@ function applicationRoutes(p: ClientContext): PeopleRoute[] {
       path: "/applications/{application_id}/token",
       caller: "session",
       summary: "Rotate the bot token (shown once)",
+      answer: C.Token,
       handler: ({ caller: { user: me }, params }) => ({ token: rotateToken(p.core.apps, p.flakes, owned(params.application_id, me.id).id) }),
     }),
     route({
@@ -138,6 +122,7 @@ function applicationRoutes(p: ClientContext): PeopleRoute[] {
       path: "/applications/{application_id}/intents",
       caller: "session",
       summary: "Set the intents the application asks for",
+      answer: C.Application,
       body: Intents,
       handler: ({ caller: { user: me }, params, body }) => {
         const a = owned(params.application_id, me.id);
@@ -150,6 +135,7 @@ function applicationRoutes(p: ClientContext): PeopleRoute[] {
       path: "/applications/{application_id}/privileged-requests",
       caller: "session",
       summary: "Ask the administrator for privileged intents",
+      answer: C.Application,
       body: Intents,
       handler: ({ caller: { user: me }, params, body }) => {
         const a = owned(params.application_id, me.id);
@@ -177,6 +163,7 @@ function approvalRoutes(p: ClientContext): PeopleRoute[] {
       path: "/admin/privileged-requests",
       caller: "session",
       summary: "Pending privileged intent requests (administrators)",
+      answer: Type.Array(C.Application),
       handler: ({ caller: { user: me } }) => {
         requireAdmin(me);
         return core.apps.awaitingApproval().map(adminView);
@@ -187,6 +174,7 @@ function approvalRoutes(p: ClientContext): PeopleRoute[] {
       path: "/admin/privileged-grants",
       caller: "session",
       summary: "Applications with approved privileged intents (administrators)",
+      answer: Type.Array(C.Application),
       handler: ({ caller: { user: me } }) => {
         requireAdmin(me);
         return core.apps.withApprovals().map(adminView);
@@ -197,6 +185,7 @@ function approvalRoutes(p: ClientContext): PeopleRoute[] {
       path: "/admin/applications/{application_id}/privileged",
       caller: "session",
       summary: "Approve, deny or revoke privileged intents (administrators)",
+      answer: C.Application,
       body: Approve,
       handler: ({ caller: { user: me }, params, body }) => {
         requireAdmin(me);
@@ -219,6 +208,7 @@ function installRoutes(p: ClientContext): PeopleRoute[] {
       path: "/applications/{application_id}/install",
       caller: "session",
       summary: "Where the application's bot is installed",
+      answer: C.InstallInfo,
       handler: ({ params }) => {
         // What the install page shows: any signed-in person may look an application up by id.
         const a = linkedApp(p, params.application_id);
@@ -230,6 +220,7 @@ function installRoutes(p: ClientContext): PeopleRoute[] {
       path: "/applications/{application_id}/install",
       caller: "session",
       summary: "Install the bot into a server",
+      answers: "empty",
       body: Install,
       handler: ({ caller: { user: me }, params, body }) => {
         const a = linkedApp(p, params.application_id);
@@ -243,6 +234,7 @@ function installRoutes(p: ClientContext): PeopleRoute[] {
       path: "/applications/{application_id}/guilds/{guild_id}",
       caller: "session",
       summary: "Remove the bot from a server",
+      answers: "empty",
       handler: ({ caller: { user: me }, params }) => {
         const a = owned(params.application_id, me.id);
         core.apps.uninstall(a.id, pathId(params.guild_id, "guild"), me.id);

@@ -1,13 +1,10 @@
 /** A person's presence: online, idle, dnd or offline (fires presence.updated). */
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
+import { SetPresence } from "../contract";
+import * as C from "../contract";
 import { route, type PeopleRoute } from "./http";
 import { PRESENCES } from "../core/users";
-
-export const SetPresence = Type.Object(
-  { status: Type.Union(PRESENCES.map((s) => Type.Literal(s))) },
-  { additionalProperties: false },
-);
 
 export function presenceRoutes(p: ClientContext): PeopleRoute[] {
   return [
@@ -16,6 +13,7 @@ export function presenceRoutes(p: ClientContext): PeopleRoute[] {
       path: "/users/@me/presence",
       caller: "session",
       summary: "Set one's presence",
+      answer: C.PresenceSet,
       body: SetPresence,
       handler: ({ caller: { user: me }, body }) => {
         const b = body();

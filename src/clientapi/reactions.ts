@@ -3,6 +3,7 @@
  * the emoji segment is parsed exactly as the bot API parses it.
  */
 import type { ClientContext } from "./context";
+
 import { route, type PeopleRoute } from "./http";
 import { parseEmoji } from "../wire/emoji";
 
@@ -15,6 +16,7 @@ export function reactionsPlugin(p: ClientContext): PeopleRoute[] {
       path: PATH,
       caller: "session",
       summary: "React",
+      answers: "empty",
       handler: ({ caller: { user: me }, params }) => {
         p.core.reactions.add(me.id, params.message_id, parseEmoji(params.emoji), { channelId: params.channel_id });
       },
@@ -24,6 +26,7 @@ export function reactionsPlugin(p: ClientContext): PeopleRoute[] {
       path: PATH,
       caller: "session",
       summary: "Take one's reaction back",
+      answers: "empty",
       handler: ({ caller: { user: me }, params }) => {
         p.core.reactions.remove(me.id, params.message_id, parseEmoji(params.emoji), { channelId: params.channel_id });
       },

@@ -1,11 +1,10 @@
 /** Unread channels and mentions: a person's read states, and marking a channel read. */
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
+import { MarkRead } from "../contract";
+import * as C from "../contract";
 import { pathId, route, type PeopleRoute } from "./http";
-import { Uuid } from "./schemas";
 import type { ReadState } from "../core/read-states";
-
-export const MarkRead = Type.Object({ message_id: Uuid }, { additionalProperties: false });
 
 export function readStateView(r: ReadState) {
   return { channel_id: r.channelId, last_read_id: r.lastReadId, unread: r.unread, mention_count: r.mentionCount };
@@ -19,6 +18,7 @@ export function readStateRoutes(p: ClientContext): PeopleRoute[] {
       path: "/users/@me/read-states",
       caller: "session",
       summary: "How far one has read each channel: unread marks and mention counts",
+      answer: Type.Array(C.ReadState),
       handler: ({ caller: { user: me } }) => core.readStates.all(me.id).map(readStateView),
     }),
     route({
@@ -26,6 +26,7 @@ export function readStateRoutes(p: ClientContext): PeopleRoute[] {
       path: "/channels/{channel_id}/read",
       caller: "session",
       summary: "Mark a channel read up to a message",
+      answer: C.ReadState,
       body: MarkRead,
       handler: ({ caller: { user: me }, params, body }) => {
         const c = pathId(params.channel_id, "channel");

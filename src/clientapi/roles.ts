@@ -5,23 +5,11 @@
  */
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
+import { CreateRole, EditRole, ReorderRoles } from "../contract";
+import * as C from "../contract";
 import { pathId, route, type PeopleRoute } from "./http";
 import { roleView } from "./views";
-import { PermissionList, permissionBits, Uuid } from "./schemas";
-
-const Fields = {
-  permissions: Type.Optional(PermissionList),
-  color: Type.Optional(Type.Integer({ minimum: 0, maximum: 0xffffff })),
-  hoist: Type.Optional(Type.Boolean()),
-  mentionable: Type.Optional(Type.Boolean()),
-};
-
-export const CreateRole = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }), ...Fields }, { additionalProperties: false });
-export const EditRole = Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), ...Fields }, { additionalProperties: false });
-export const ReorderRoles = Type.Array(
-  Type.Object({ id: Uuid, position: Type.Integer({ minimum: 0, maximum: 1000 }) }, { additionalProperties: false }),
-  { maxItems: 250 },
-);
+import { permissionBits } from "./schemas";
 
 export function roleRoutes(p: ClientContext): PeopleRoute[] {
   const core = p.core;
@@ -31,6 +19,7 @@ export function roleRoutes(p: ClientContext): PeopleRoute[] {
       path: "/guilds/{guild_id}/roles",
       caller: "session",
       summary: "A server's roles",
+      answer: Type.Array(C.Role),
       handler: ({ caller: { user: me }, params }) => core.guilds.roles(core.people.guild(me.id, pathId(params.guild_id, "guild")).id).map(roleView),
     }),
     route({
@@ -38,6 +27,7 @@ export function roleRoutes(p: ClientContext): PeopleRoute[] {
       path: "/guilds/{guild_id}/roles",
       caller: "session",
       summary: "Create a role (just above @everyone)",
+      answer: C.Role,
       body: CreateRole,
       handler: ({ caller: { user: me }, params, body }) => {
         const g = pathId(params.guild_id, "guild");
@@ -52,6 +42,7 @@ export function roleRoutes(p: ClientContext): PeopleRoute[] {
       path: "/guilds/{guild_id}/roles",
       caller: "session",
       summary: "Reorder roles below one's highest",
+      answer: Type.Array(C.Role),
       body: ReorderRoles,
       handler: ({ caller: { user: me }, params, body }) => {
         const g = pathId(params.guild_id, "guild");
@@ -64,6 +55,7 @@ export function roleRoutes(p: ClientContext): PeopleRoute[] {
       path: "/guilds/{guild_id}/roles/{role_id}",
       caller: "session",
       summary: "Edit a role",
+      answer: C.Role,
       body: EditRole,
       handler: ({ caller: { user: me }, params, body }) => {
         const g = pathId(params.guild_id, "guild");
@@ -77,6 +69,7 @@ export function roleRoutes(p: ClientContext): PeopleRoute[] {
       path: "/guilds/{guild_id}/roles/{role_id}",
       caller: "session",
       summary: "Delete a role",
+      answers: "empty",
       handler: ({ caller: { user: me }, params }) => {
         core.roles.delete(pathId(params.guild_id, "guild"), pathId(params.role_id, "role"), me.id);
       },

@@ -6,16 +6,13 @@
  */
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
+import { ChangePassword } from "../contract";
+import * as C from "../contract";
 import type { SessionRow } from "../core/sessions";
 import { DomainError } from "../core/errors";
 import { pathId, route, type PeopleRoute } from "./http";
 import { tooManyRequests } from "./limits";
 import { isoUtc } from "../wire/time";
-
-export const ChangePassword = Type.Object(
-  { current_password: Type.String({ maxLength: 256 }), new_password: Type.String({ minLength: 8, maxLength: 256 }) },
-  { additionalProperties: false },
-);
 
 /**
  * What signed in, as the session list shows it: the browser and system a User-Agent
@@ -50,6 +47,7 @@ export function sessionRoutes(p: ClientContext): PeopleRoute[] {
       path: "/users/@me/sessions",
       caller: "session",
       summary: "One's sessions: what signed in, when each was last used and expires, which one is this",
+      answer: Type.Array(C.Session),
       handler: ({ caller: { user: me, session } }) => sessions.list(me.id).map((s) => sessionView(s, session, sessions.expiresAt(s))),
     }),
     route({
@@ -57,6 +55,7 @@ export function sessionRoutes(p: ClientContext): PeopleRoute[] {
       path: "/users/@me/sessions",
       caller: "session",
       summary: "Sign out everywhere: end every session of one's own, this one included",
+      answers: "empty",
       handler: ({ caller: { user: me } }) => {
         sessions.endAll(me.id);
       },
@@ -66,6 +65,7 @@ export function sessionRoutes(p: ClientContext): PeopleRoute[] {
       path: "/users/@me/sessions/{session_id}",
       caller: "session",
       summary: "End one of one's sessions",
+      answers: "empty",
       handler: ({ caller: { user: me }, params }) => {
         sessions.end(me.id, pathId(params.session_id, "session"));
       },
@@ -75,6 +75,7 @@ export function sessionRoutes(p: ClientContext): PeopleRoute[] {
       path: "/users/@me/password",
       caller: "session",
       summary: "Change one's password (the current one first); every other session ends",
+      answers: "empty",
       body: ChangePassword,
       handler: async ({ caller: { user: me, session }, body }) => {
         const b = body();

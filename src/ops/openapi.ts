@@ -55,7 +55,7 @@ function operation(op: ApiOperation, tag: string) {
     op.answers === "empty"
       ? { "204": { description: "Done, no content" } }
       : op.answers
-        ? { "200": { description: "Success", content: { [op.answers === "text" ? "text/plain" : op.answers === "image" ? "image/*" : "application/json"]: { schema: {} } } } }
+        ? { "200": { description: "Success", content: { [op.answers === "text" ? "text/plain" : op.answers === "image" ? "image/*" : "application/json"]: { schema: op.answer ? jsonSchema(op.answer) : {} } } } }
         : { "2XX": { description: "Success: JSON (200, 201), or 204 with no body", content: { "application/json": { schema: {} } } } };
   return {
     operationId: operationId(op, tag),

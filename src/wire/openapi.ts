@@ -24,6 +24,8 @@ export interface ApiOperation {
   auth: "bot" | "session" | "none";
   /** What a success answers, when one shape is sure: JSON, nothing (204), text or an image; else "JSON or 204". */
   answers?: "json" | "empty" | "text" | "image";
+  /** The success's JSON schema, when the route declares one. */
+  answer?: TSchema;
 }
 
 export interface ApiFragment {
@@ -53,6 +55,7 @@ export function fragmentOf(about: { tag: string; description: string }, doors: {
         ...(r.body ? { body: r.body, bodyOptional: r.bodyOptional === true } : {}),
         ...(r.query ? { query: r.query } : {}),
         ...(r.answers ? { answers: r.answers } : {}),
+        ...(r.answer ? { answers: "json" as const, answer: r.answer } : {}),
       });
     }
   return { ...about, operations };

@@ -62,8 +62,10 @@ export interface Call<Ctx, Caller, Body = unknown> {
 export type Callers = Partial<Record<CallerKind, unknown>>;
 
 type BodyOf<B> = B extends TSchema ? Static<B> : never;
+/** A handler declaring its answer's schema answers that (or a Response it made whole). */
+type AnswerOf<A, R> = A extends TSchema ? Static<A> | Response : R;
 
-export interface RouteDecl<Ctx, C extends Callers, K extends keyof C & CallerKind, B extends TSchema | undefined, R> {
+export interface RouteDecl<Ctx, C extends Callers, K extends keyof C & CallerKind, B extends TSchema | undefined, A extends TSchema | undefined, R> {
   method: Method;
   /** The path under the door's prefix, with `{name}` parameters: "/channels/{channel_id}/messages". */
   path: string;
@@ -92,7 +94,9 @@ export interface RouteDecl<Ctx, C extends Callers, K extends keyof C & CallerKin
   limitAs?: string;
   /** What a success answers, when one shape is sure (the description); else JSON or 204. */
   answers?: "json" | "empty" | "text" | "image";
-  handler(x: Call<Ctx, C[K], BodyOf<B>>): R | Promise<R>;
+  /** The success's JSON schema (the people's API contract): its description, and its handler's type. */
+  answer?: A;
+  handler(x: Call<Ctx, C[K], BodyOf<B>>): AnswerOf<A, R> | Promise<AnswerOf<A, R>>;
 }
 
 /** A declaration with its types erased, as doors keep them in tables. */
@@ -108,6 +112,7 @@ export interface Route<Ctx = any> {
   limit?: RateLimitRule;
   limitAs?: string;
   answers?: "json" | "empty" | "text" | "image";
+  answer?: TSchema;
   handler(x: Call<Ctx, any, any>): unknown;
 }
 
@@ -116,7 +121,8 @@ export interface Route<Ctx = any> {
  * `route({ method, path, caller: "bot", ... handler })` with the caller and body typed.
  */
 export function routes<Ctx, C extends Callers, R>() {
-  return <K extends keyof C & CallerKind, B extends TSchema | undefined = undefined>(d: RouteDecl<Ctx, C, K, B, R>): Route<Ctx> => d as unknown as Route<Ctx>;
+  return <K extends keyof C & CallerKind, B extends TSchema | undefined = undefined, A extends TSchema | undefined = undefined>(d: RouteDecl<Ctx, C, K, B, A, R>): Route<Ctx> =>
+    d as unknown as Route<Ctx>;
 }
 
 /** "METHOD /template": how rate-limit overrides and the description name a route. */

@@ -8,7 +8,7 @@ import { validate } from "@readme/openapi-parser";
 import { makeParley, ORIGIN } from "../helpers";
 import type { Parley } from "../../src/app";
 import { jsonSchema } from "../../src/ops/openapi";
-import { SendMessage } from "../../src/clientapi/messages";
+import { SendMessage } from "../../src/contract";
 import { MessageBodySchema } from "../../src/botapi/schemas/message";
 import { SayBody } from "../../src/harness/people";
 
