@@ -135,7 +135,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const harness = double ? harnessOf({ core, flakes, clock, gateway, double, reset: () => parley.reset() }) : null;
   const web = buildHttp({ config, urls, api, people, ops: opsContext, obs, harness });
   const http = web.app;
-  life = new Lifecycle(config, http, gateway, live, urls, opts.firstAnswered);
+  life = new Lifecycle(config, http, gateway, live, urls, (err, where) => obs!.log.error("internal error", { err, where }), opts.firstAnswered);
   // What operator commands beside this server wrote reaches its live connections (store/relay.ts).
   life.poll = () => store.publishRelayed();
   if (opts.deferObservability) deferUntilServing(obs, life);

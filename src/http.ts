@@ -51,21 +51,22 @@ export function buildHttp(x: HttpParts): Http {
   const { config, urls, api, people, obs } = x;
   const sync = config.fastPaths.syncAnswers;
   const hooks = [obs.requestHooks];
+  const report = (err: unknown, route: string) => obs.log.error("internal error", { err, route });
   const app: HttpApp = new Elysia().onError(({ code, error, request }) => {
     // Every path has a route (the 404 below), so this is a true bug, or Elysia's own refusal.
     if (code === "NOT_FOUND") return notFound(request);
     if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
-    obs.log.error("unhandled error", { err: error, method: request.method, path: pathnameOf(request.url) });
+    obs.log.error("internal error", { err: error, route: `${request.method} (Elysia)` });
     return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
   });
 
-  const bot = botDoor(api, { sync, groupCommit: config.fastPaths.groupCommit, screen: screenFor({ bodyLimit: BOT_BODY_LIMIT, sameOrigin: false }, urls) });
+  const bot = botDoor(api, { sync, groupCommit: config.fastPaths.groupCommit, screen: screenFor({ bodyLimit: BOT_BODY_LIMIT, sameOrigin: false }, urls), report });
   const botRoutes = mountBotApi(app, bot);
   const peopleRoutes = clientApiRoutes(people);
-  mount(app, peopleDoor(people, { prefix: "/api/client/v1", screen: screenFor({ bodyLimit: PEOPLE_BODY_LIMIT, sameOrigin: true }, urls), hooks, sync }), peopleRoutes);
+  mount(app, peopleDoor(people, { prefix: "/api/client/v1", screen: screenFor({ bodyLimit: PEOPLE_BODY_LIMIT, sameOrigin: true }, urls), hooks, sync, report }), peopleRoutes);
   // An <img> sends no Origin worth checking: the proxy takes only links this server signed.
   const mediaRoutes = mediaProxyRoutes(people);
-  mount(app, peopleDoor(people, { prefix: MEDIA_PREFIX, screen: screenFor({ bodyLimit: PEOPLE_BODY_LIMIT, sameOrigin: false }, urls), hooks, sync }), mediaRoutes);
+  mount(app, peopleDoor(people, { prefix: MEDIA_PREFIX, screen: screenFor({ bodyLimit: PEOPLE_BODY_LIMIT, sameOrigin: false }, urls), hooks, sync, report }), mediaRoutes);
 
   const client = [
     { door: "people", prefix: "/api/client/v1", routes: peopleRoutes },
@@ -81,13 +82,13 @@ export function buildHttp(x: HttpParts): Http {
     fragmentOf(OPS_DESCRIPTION, [operator]),
   ];
   operator.routes = [...opsRoutes(), ...apiDescriptionRoutes(fragments)];
-  mount(app, opsDoor(x.ops, { screen: screenFor({ bodyLimit: OPS_BODY_LIMIT, sameOrigin: false }, urls), hooks, sync }), operator.routes);
+  mount(app, opsDoor(x.ops, { screen: screenFor({ bodyLimit: OPS_BODY_LIMIT, sameOrigin: false }, urls), hooks, sync, report }), operator.routes);
   const declared = [...client, botApi, operator];
 
   // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
   if (x.harness) app.use(guarded(x.harness.plugin, { screen: (r) => screenRequest(r, urls), observed: (m, route, status, ms) => obs.observed("harness", m, route, status, ms) }));
 
-  const nowhere = jsonDoor({ name: "none", prefix: "", ctx: null, bodyLimit: OPS_BODY_LIMIT, screen: () => undefined, hooks, sync });
+  const nowhere = jsonDoor({ name: "none", prefix: "", ctx: null, bodyLimit: OPS_BODY_LIMIT, screen: () => undefined, hooks, sync, report });
   fallback(app, "/*", (request) => {
     const started = performance.now();
     // Oversized bodies, and cross-site requests to the people's API and harness, end here as anywhere (docs/security.md).

@@ -63,7 +63,10 @@ interface Limits {
  * The bot API's door. `groupCommit` (FastPaths.groupCommit) runs each handler inside the
  * group commit; off, each request's writes commit alone.
  */
-export function botDoor(api: BotApi, o: { sync: boolean; groupCommit: boolean; screen: (r: Request) => Response | undefined }): Door<BotApi> {
+export function botDoor(
+  api: BotApi,
+  o: { sync: boolean; groupCommit: boolean; screen: (r: Request) => Response | undefined; report(err: unknown, route: string): void },
+): Door<BotApi> {
   const { limiter } = api;
   const clock = api.core.clock;
   return {
@@ -72,6 +75,7 @@ export function botDoor(api: BotApi, o: { sync: boolean; groupCommit: boolean; s
     ctx: api,
     bodyLimit: BOT_BODY_LIMIT,
     screen: o.screen,
+    report: o.report,
     hooks: api.hooks,
     sync: o.sync,
     batched: o.groupCommit ? (fn) => api.core.batched(fn) : null,

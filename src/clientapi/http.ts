@@ -40,7 +40,10 @@ export const PEOPLE_BODY_LIMIT = 64 * 1024;
 const SESSION = /^Session\s+(\S+)$/i;
 
 /** The people's API's door: `prefix` is /api/client/v1, or /api/media/v1 for the image proxy. */
-export function peopleDoor(p: ClientContext, o: { prefix: string; screen(r: Request): Response | undefined; hooks: RequestHooks[]; sync: boolean }): Door<ClientContext> {
+export function peopleDoor(
+  p: ClientContext,
+  o: { prefix: string; screen(r: Request): Response | undefined; hooks: RequestHooks[]; sync: boolean; report(err: unknown, route: string): void },
+): Door<ClientContext> {
   return jsonDoor({
     name: "people",
     prefix: o.prefix,
@@ -49,6 +52,7 @@ export function peopleDoor(p: ClientContext, o: { prefix: string; screen(r: Requ
     screen: o.screen,
     hooks: o.hooks,
     sync: o.sync,
+    report: o.report,
     authenticate(_kind, request) {
       const m = SESSION.exec(request.headers.get("authorization") ?? "");
       const signedIn = m ? p.core.sessions.authenticate(m[1]) : null;

@@ -81,7 +81,10 @@ export function opsRoutes(): Route<OpsContext>[] {
 }
 
 /** The operator's door: no credential, no limits, answers as they are (wire/json-door.ts). */
-export function opsDoor(ctx: OpsContext, o: { screen(r: Request): Response | undefined; hooks: RequestHooks[]; sync: boolean }): Door<OpsContext> {
+export function opsDoor(
+  ctx: OpsContext,
+  o: { screen(r: Request): Response | undefined; hooks: RequestHooks[]; sync: boolean; report(err: unknown, route: string): void },
+): Door<OpsContext> {
   return jsonDoor({ name: "ops", prefix: "", ctx, bodyLimit: OPS_BODY_LIMIT, ...o });
 }
 

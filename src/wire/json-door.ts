@@ -23,6 +23,7 @@ export interface JsonDoorSetup<Ctx> {
   identify?(info: RequestInfo, caller: unknown): void;
   /** Limits before the handler (a person's writes): a refusal, or null. */
   limit?(x: Exchange<Ctx>): Answer | null;
+  report(err: unknown, route: string): void;
 }
 
 export function jsonDoor<Ctx>(s: JsonDoorSetup<Ctx>): Door<Ctx> {
@@ -38,6 +39,7 @@ export function jsonDoor<Ctx>(s: JsonDoorSetup<Ctx>): Door<Ctx> {
     authenticate: s.authenticate ?? (() => null),
     identify: s.identify ?? (() => {}),
     limit: s.limit ?? (() => null),
+    report: s.report,
     present: (_x, result) => presented(result),
     failed(_x, e) {
       const { status, body, headers } = errorToStatusBody(e);

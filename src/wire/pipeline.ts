@@ -21,6 +21,7 @@ import type { Answer, RequestHooks, RequestInfo } from "./hooks";
 import { validate } from "./validation";
 import { parseBody, readBodyText } from "./body";
 import { DomainError } from "../core/errors";
+import { isInternal } from "./errors";
 
 /** A surface's setup, built once by the composition root: how its routes are called and answered. */
 export interface Door<Ctx> {
@@ -44,6 +45,8 @@ export interface Door<Ctx> {
   present(x: Exchange<Ctx>, result: unknown): Answer;
   /** An error as the answer. */
   failed(x: Exchange<Ctx> | null, e: unknown): Answer;
+  /** A bug (an error that is no refusal): to the operator's log, with the route it broke. */
+  report(err: unknown, route: string): void;
   /** The answer written out. */
   respond(x: Exchange<Ctx> | null, a: Answer): Response;
   /** Runs a handler inside the group commit (the bot API), or null: it runs as it is. */
@@ -106,10 +109,16 @@ function answer<Ctx>(x: Exchange<Ctx>): Answer | Promise<Answer> {
     }
     const instead = interceptors.length ? intercepted(interceptors, x.info(), 0) : null;
     const out = instead instanceof Promise ? instead.then((a) => (a ? x.give(a) : limitAndHandle(x))) : instead ? x.give(instead) : limitAndHandle(x);
-    return out instanceof Promise ? out.catch((e) => door.failed(x, e)) : out;
+    return out instanceof Promise ? out.catch((e) => failed(x, e)) : out;
   } catch (e) {
-    return door.failed(x, e);
+    return failed(x, e);
   }
+}
+
+/** An error as the door answers it; a bug is reported first. */
+function failed<Ctx>(x: Exchange<Ctx>, e: unknown): Answer {
+  if (isInternal(e)) x.c.door.report(e, `${x.c.route.method} ${x.c.label}`);
+  return x.c.door.failed(x, e);
 }
 
 /** The first answer a hook gives instead (a fault), after any delay it awaits; each hook in turn. */
