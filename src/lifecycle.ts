@@ -121,10 +121,21 @@ export class Lifecycle {
       this.finished();
       throw e;
     }
-    if (out instanceof Promise) return out.finally(() => this.finished());
+    if (out instanceof Promise) return out.then(this.answeredLater, this.failedLater);
     this.finished();
     return out;
   }
+
+  /** An answer given later: counted out (made once, not a closure per request). */
+  private readonly answeredLater = (r: Response) => {
+    this.finished();
+    return r;
+  };
+
+  private readonly failedLater = (e: unknown): never => {
+    this.finished();
+    throw e;
+  };
 
   stopTimers(): void {
     if (this.collector) clearInterval(this.collector);

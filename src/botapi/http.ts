@@ -8,7 +8,7 @@ import type { ApplicationRow } from "../core/types";
 import type { BotApi } from "./context";
 import { errorToStatusBody, rateLimitedAnswer } from "../wire/errors";
 import { jsonResponse, jsonResponseOwningHeaders } from "../wire/http";
-import { rateLimitHeaders, type Bucket, type BucketState } from "./ratelimit";
+import { jsonAnswerHeaders, rateLimitHeaders, type Bucket, type BucketState } from "./ratelimit";
 import { SNOWFLAKE } from "../wire/snowflakes";
 import { routes, type Call, type CallerKind, type Reply, type Route } from "../wire/route";
 import { unmatched, type Door, type Exchange } from "../wire/pipeline";
@@ -106,7 +106,8 @@ export function botDoor(
     },
     present(x, result) {
       const r = result as Reply;
-      const limits = rateLimitHeaders(x.state as BucketState, clock.now());
+      const state = x.state as BucketState;
+      const limits = r.status !== 204 && r.body !== undefined ? jsonAnswerHeaders(state, clock.now()) : rateLimitHeaders(state, clock.now());
       return { status: r.status, body: r.body, headers: r.headers ? Object.assign(limits, r.headers) : limits };
     },
     failed(x, e) {

@@ -201,6 +201,7 @@ export class Exchange<Ctx> implements Call<Ctx, any, any> {
   private parsed: unknown = undefined;
   private hasParsed = false;
   private valid: unknown = undefined;
+  private bound: { json(): unknown; body(): any; bodyLength(): number | null } | null = null;
   private q: URLSearchParams | undefined = undefined;
   private reason: string | null | undefined = undefined;
   private hookView: RequestInfo | null = null;
@@ -249,8 +250,25 @@ export class Exchange<Ctx> implements Call<Ctx, any, any> {
     );
   }
 
-  // json(), bodyLength() and body() are bound to the request: handlers destructure them.
-  readonly json = (): unknown => {
+  // json(), bodyLength() and body() work when destructured (people's handlers do):
+  // bound on first use, so a request that reads no body makes no closures.
+  get json(): () => unknown {
+    return this.methods().json;
+  }
+
+  get bodyLength(): () => number | null {
+    return this.methods().bodyLength;
+  }
+
+  get body(): () => any {
+    return this.methods().body;
+  }
+
+  private methods() {
+    return (this.bound ??= { json: () => this.parse(), body: () => this.validated(), bodyLength: () => (this.text === undefined ? null : this.text.length) });
+  }
+
+  private parse(): unknown {
     if (this.hasParsed) return this.parsed;
     if (this.failedRead !== undefined) throw this.failedRead;
     if (this.text === undefined) throw new Error(`${this.c.label} reads a body its declaration does not name`);
@@ -262,16 +280,14 @@ export class Exchange<Ctx> implements Call<Ctx, any, any> {
     }
     this.hasParsed = true;
     return this.parsed;
-  };
+  }
 
-  readonly bodyLength = (): number | null => (this.text === undefined ? null : this.text.length);
-
-  readonly body = (): any => {
+  private validated(): any {
     if (this.valid !== undefined) return this.valid;
-    const raw = this.json();
+    const raw = this.parse();
     const route = this.c.route;
     return (this.valid = validate(route.body!, raw === undefined && route.bodyOptional ? {} : raw));
-  };
+  }
 
   /** A hook's answer (a fault) given instead of the route's. */
   give(a: Answer): Answer {
