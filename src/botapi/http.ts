@@ -54,9 +54,23 @@ function authenticate(api: BotApi, header: string | null): AuthedBot | null {
   return { app, botUserId: app.bot_user_id, intents: api.core.apps.currentGrant(app) };
 }
 
-/** What the bot API works out once per route: the bucket it counts against. */
-interface Limits {
-  bucket: Bucket;
+/**
+ * What the bot API works out once per route: the bucket it counts against, on the
+ * route's first request (a bucket's hash is a SHA-256; a hundred of them at start-up
+ * cost the first answer about ten milliseconds).
+ */
+class Limits {
+  private b: Bucket | null = null;
+
+  constructor(
+    private readonly limiter: BotApi["limiter"],
+    private readonly method: string,
+    private readonly template: string,
+  ) {}
+
+  get bucket(): Bucket {
+    return (this.b ??= this.limiter.bucketOf(this.method, this.template));
+  }
 }
 
 /**
@@ -79,7 +93,7 @@ export function botDoor(
     hooks: api.hooks,
     sync: o.sync,
     batched: o.groupCommit ? (fn) => api.core.batched(fn) : null,
-    compile: (r): Limits => ({ bucket: limiter.bucketOf(r.method, r.limitAs ?? r.path) }),
+    compile: (r) => new Limits(limiter, r.method, r.limitAs ?? r.path),
     authenticate: (_kind: CallerKind, request) => authenticate(api, request.headers.get("authorization")),
     identify(info, caller) {
       const bot = caller as AuthedBot;
