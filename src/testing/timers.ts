@@ -44,9 +44,18 @@ export function ticks(harness: HarnessClient, fake: () => FakeTimers | null): Ti
   };
 }
 
-/** Move fake timers by `ms`, awaiting what they start where the framework can (vitest's async form). */
+// Taken before any test fakes timers: Bun's fake timers leave setImmediate alone, and the
+// fake-timer libraries replace the global, not this reference.
+const realImmediate: (f: () => void) => unknown = globalThis.setImmediate ?? ((f: () => void) => queueMicrotask(f));
+
+/**
+ * Move fake timers by `ms`, awaiting what they start where the framework can (vitest's async
+ * form). Then a few real turns of the event loop, so a request a timer started (a bot's
+ * channel.send) has left the process before the server is asked whether the bots are quiet.
+ */
 export async function moveTimers(t: FakeTimers, ms: number): Promise<void> {
   if (t.advanceTimersByTimeAsync) await t.advanceTimersByTimeAsync(ms);
   else if (t.advanceTimersByTime) t.advanceTimersByTime(ms);
   else throw new Error("timers: give vitest's vi, jest's jest (or bun:test's), or { advanceTimersByTime(ms) }");
+  for (let turn = 0; turn < 5; turn++) await new Promise<void>((r) => realImmediate(r));
 }
