@@ -12,14 +12,16 @@ export class IdMap {
   private readonly insert;
 
   constructor(store: Store) {
-    this.byUuid = statement(store, "SELECT flake FROM snowflakes WHERE uuid = ?");
+    // As text: the driver reads a 64-bit integer as a float, which rounds any number past
+    // 2^53 whose low bits are set (the ones a collision in one millisecond gets).
+    this.byUuid = statement(store, "SELECT CAST(flake AS TEXT) AS flake FROM snowflakes WHERE uuid = ?");
     this.byFlake = statement(store, "SELECT uuid FROM snowflakes WHERE flake = ?");
     this.insert = statement(store, "INSERT OR IGNORE INTO snowflakes (uuid, flake) VALUES (?, ?)");
   }
 
   /** The number paired with an internal id, or null if none is yet. */
   numberOf(uuid: string): bigint | null {
-    const row = this.byUuid().get(uuid) as { flake: number | bigint } | null;
+    const row = this.byUuid().get(uuid) as { flake: string } | null;
     return row ? BigInt(row.flake) : null;
   }
 

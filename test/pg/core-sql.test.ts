@@ -179,6 +179,6 @@ describe("the same answers as on SQLite", () => {
     expect(db.query(claim).run(U[0], flake).changes).toBe(1);
     expect(db.query(claim).run(U[0], flake + 1n).changes).toBe(0);
     expect(db.query(core("SELECT uuid FROM snowflakes WHERE flake = ?")).get(flake)).toEqual({ uuid: U[0] });
-    expect(BigInt((db.query(core("SELECT flake FROM snowflakes WHERE uuid = ?")).get(U[0]) as { flake: string }).flake)).toBe(flake);
+    expect(BigInt((db.query(core("CAST(flake AS TEXT) AS flake FROM snowflakes WHERE uuid = ?")).get(U[0]) as { flake: string }).flake)).toBe(flake);
   });
 });

@@ -75,6 +75,18 @@ describe("snowflakes", () => {
     }
   });
 
+  test("a number whose low bits are set (a collision in one millisecond) reads back exactly from the table", () => {
+    const { store } = setup();
+    const map = new IdMap(store);
+    // Past 2^53, and odd: a float would round it to a neighbour.
+    const n = (1n << 57n) | 1023n;
+    expect(map.claim("00000000-0000-7000-8000-000000000001", n)).toBe(true);
+    expect(map.numberOf("00000000-0000-7000-8000-000000000001")).toBe(n);
+    expect(map.idOf(n)).toBe("00000000-0000-7000-8000-000000000001");
+    // A fresh boundary over the same table (a restart) hands out the same spelling.
+    expect(new Snowflakes(map).of("00000000-0000-7000-8000-000000000001")).toBe(n.toString());
+  });
+
   test("only the canonical spelling is an id, and no other spelling is ever kept", () => {
     const { clock, ids, flakes } = setup();
     clock.set(Date.parse("2026-06-01T12:00:00Z"));
