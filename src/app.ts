@@ -138,8 +138,8 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   mark("build the core and the gateway");
   const http = httpApp(api, obs);
   const life = new Lifecycle(config, http, gateway, live, urls, opts.firstAnswered);
-  // What operator commands beside this server wrote reaches its live connections (store/relay.ts).
-  life.poll = () => store.publishRelayed();
+  // What operator commands beside this server wrote reaches its live connections (store/relay.ts); an upgraded database's older messages get searchable (core/search-index.ts).
+  life.poll = () => (store.publishRelayed(), core.search.backfillStep());
   if (opts.deferObservability) deferUntilServing(obs, life);
   mountOps(http, obs, store, life, double !== null);
   http.use(botApiPlugin(api));

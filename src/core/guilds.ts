@@ -73,6 +73,7 @@ export class Guilds {
         preferred_locale: "en-US",
         system_channel_id: null,
         created_at: now,
+        default_message_notifications: 0,
       };
       this.db
         .query(
