@@ -60,5 +60,5 @@ function person(d: CoreDeps, guildId: string, name: string): string[] {
     )
     .all(guildId, name) as { id: string }[];
   if (here.length) return here.map((r) => r.id);
-  return (d.store.db.query("SELECT id FROM users WHERE lower(username) = lower(?)").all(name) as { id: string }[]).map((r) => r.id);
+  return (d.store.db.query("SELECT id FROM users WHERE lower(username) = lower(?1)").all(name) as { id: string }[]).map((r) => r.id);
 }
