@@ -9,6 +9,7 @@ import { storedToken } from "./api";
 import { retireDevice } from "./device";
 import { applyEvent } from "./events";
 import { loadAll } from "./load";
+import { followStartLink } from "./links";
 import { liveState, me, showNotice } from "./state";
 import { sessionEndedMessage } from "./session-ended";
 import type { Me } from "./types";
@@ -101,6 +102,7 @@ export class LiveClient {
     this.held = [];
     try {
       await loadAll();
+      void followStartLink();
     } finally {
       const held = this.held ?? [];
       this.held = null;

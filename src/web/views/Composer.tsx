@@ -11,6 +11,7 @@ import type { Channel, Command, Message } from "../types";
 import { CommandForm } from "./CommandForm";
 import { sendEncrypted } from "../dm-crypto";
 import { DmComposerNote, dmReady } from "./DmComposerNote";
+import { useDraft } from "../drafts";
 
 interface Props {
   channel: Channel;
@@ -50,6 +51,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     setText("");
     setChosen(null);
   }, [channel.id]);
+  useDraft(channel.id, text, setText);
   useEffect(() => {
     if (replyTo) box.current?.focus();
   }, [replyTo]);
