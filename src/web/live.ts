@@ -10,6 +10,7 @@ import { retireDevice } from "./device";
 import { applyEvent } from "./events";
 import { loadAll } from "./load";
 import { followStartLink } from "./links";
+import { loadNotifySettings } from "./notify";
 import { liveState, me, showNotice } from "./state";
 import { sessionEndedMessage } from "./session-ended";
 import type { Me } from "./types";
@@ -103,6 +104,7 @@ export class LiveClient {
     try {
       await loadAll();
       void followStartLink();
+      void loadNotifySettings();
     } finally {
       const held = this.held ?? [];
       this.held = null;

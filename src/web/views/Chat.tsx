@@ -15,6 +15,8 @@ import { DmSecurity } from "./DmSecurity";
 import { ServerSettings, settingsFor } from "../settings/ServerSettings";
 import { UserSettings, userSettingsOpen } from "../settings/UserSettings";
 import { PinnedMessages } from "./Pins";
+import { MentionsInbox } from "./Mentions";
+import { NotifyControls } from "./NotificationSettings";
 import { SearchBox } from "./Search";
 import { useTabTitle } from "../title";
 
@@ -54,6 +56,8 @@ export function Chat({ onSignOut }: { onSignOut(): void }) {
             </h2>
             <div class="channel-tools">
               <PinnedMessages channel={channel} />
+              <MentionsInbox />
+              <NotifyControls channel={channel} />
               {channel.guild_id && <SearchBox guildId={channel.guild_id} />}
             </div>
             {channel.guild_id === null && <DmSecurity channel={channel} />}
