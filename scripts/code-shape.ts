@@ -79,18 +79,20 @@ export function importViolations(files: SrcFile[]): Violation[] {
     store: ["store"],
     config: ["config"],
     // The core checks encrypted DMs' shape with src/e2e's format rules (never their meaning).
-    core: ["core", "store", "e2e"],
-    wire: ["wire", "core", "config"],
+    core: ["core", "store", "e2e", "text"],
+    wire: ["wire", "core", "config", "text"],
     // The world document (seed, export, import): production code the harness uses like everyone else.
     world: ["world", "wire", "core", "config"],
     // The web client speaks only the people's API over HTTP and its live connection (whose
     // shapes it takes from the contract, as types only: below), and encrypts DMs with the
     // one scheme every client shares.
-    web: ["web", "e2e", "contract"],
+    web: ["web", "e2e", "contract", "text"],
     // The people's API contract: TypeBox schemas and their types, nothing of Parley.
     contract: ["contract"],
     // The end-to-end scheme runs in browsers and in Bun alike: WebCrypto, nothing of Parley.
     e2e: ["e2e"],
+    // The grammars and pure rules the server and the web client share (mentions, search, notifications).
+    text: ["text"],
   };
   for (const f of files) {
     const from = layerOf(f.path);

@@ -138,8 +138,9 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const web = buildHttp({ config, urls, api, people, ops: opsContext, obs, harness });
   const http = web.app;
   life = new Lifecycle(config, http, gateway, live, urls, (err, where) => obs!.log.error("internal error", { err, where }), opts.firstAnswered);
-  // What operator commands beside this server wrote reaches its live connections (store/relay.ts).
-  life.poll = () => store.publishRelayed();
+  // What operator commands beside this server wrote reaches its live connections (store/relay.ts);
+  // an upgraded database's older messages get searchable (core/search-index.ts).
+  life.poll = () => (store.publishRelayed(), core.search.backfillStep());
   if (opts.deferObservability) deferUntilServing(obs, life);
   warnUnknownRateLimits(config, obs);
 

@@ -26,6 +26,7 @@ import { auditRoutes } from "./routes/audit";
 import { webhookRoutes } from "./routes/webhooks";
 import { commandRoutes } from "./routes/commands";
 import { interactionRoutes } from "./routes/interactions";
+import { pinRoutes } from "./routes/pins";
 
 export const botApiRoutes: BotRoute[] = [
   ...gatewayRoutes,
@@ -45,6 +46,7 @@ export const botApiRoutes: BotRoute[] = [
   ...banRoutes,
   ...auditRoutes,
   ...webhookRoutes,
+  ...pinRoutes,
 ];
 
 /** The spec's rate-limit rules (8.1), read off the declarations: "METHOD /template" -> rule. */

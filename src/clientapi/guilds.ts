@@ -46,8 +46,14 @@ export function guildRoutes(p: ClientContext): PeopleRoute[] {
       body: EditGuild,
       handler: ({ caller: { user: me }, params, body }) => {
         const id = pathId(params.guild_id, "guild");
-        const b = body();
-        return guildView(core, core.people.updateGuild(me.id, id, b), me.id);
+        const { default_message_notifications: level, ...rest } = body();
+        const g = core.transaction(() => {
+          // The default alone is one change (its own event and audit entry), not two.
+          if (level === undefined) return core.people.updateGuild(me.id, id, rest);
+          const changed = core.notifications.setServerDefault(me.id, id, level);
+          return Object.keys(rest).length ? core.people.updateGuild(me.id, id, rest) : changed;
+        });
+        return guildView(core, g, me.id);
       },
     }),
     route({

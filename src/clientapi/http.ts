@@ -62,10 +62,11 @@ export function peopleDoor(
       info.personId = (caller as Person).user.id;
     },
     limit(x) {
-      // One window per person for every write, whatever the route (limits.ts).
+      // One window per person for every write, whatever the route, and one apart for what
+      // the page writes by itself (limits.ts).
       const who = x.caller as Person | null;
       if (!who || x.method === "GET") return null;
-      const wait = p.limits.writes.take(who.user.id);
+      const wait = (x.c.route.window === "background" ? p.limits.background : p.limits.writes).take(who.user.id);
       if (wait <= 0) return null;
       const { status, body, headers } = rateLimitedAnswer({ retryAfterMs: wait, global: false });
       return { status, body, headers: headers ?? {} };

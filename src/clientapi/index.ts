@@ -23,6 +23,7 @@ import { commandRoutes } from "./commands";
 import { readStateRoutes } from "./read-states";
 import { deviceRoutes } from "./devices";
 import { sessionRoutes } from "./sessions";
+import { conversationRoutes } from "./conversations";
 
 export function clientApiRoutes(p: ClientContext): PeopleRoute[] {
   return [
@@ -43,6 +44,7 @@ export function clientApiRoutes(p: ClientContext): PeopleRoute[] {
     ...readStateRoutes(p),
     ...deviceRoutes(p),
     ...sessionRoutes(p),
+    ...conversationRoutes(p),
   ];
 }
 

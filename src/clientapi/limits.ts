@@ -19,23 +19,31 @@ export const SIGN_IN_PER_ADDRESS: BackoffRule = { free: 20, baseMs: 1000, maxMs:
 export const SIGN_UP_PER_ADDRESS: BackoffRule = { free: 10, baseMs: 10_000, maxMs: 60 * MINUTE, forgetMs: 60 * MINUTE };
 /** Writes (every method but GET and HEAD) per person: 30 per 10 s, a burst no person types. */
 export const WRITES_PER_PERSON = { limit: 30, windowMs: 10_000 };
+/**
+ * What the page writes by itself (read marks, typing notices: routes declared with
+ * `window: "background"`) per person: 120 per 10 s, apart from the person's own writes,
+ * so a busy channel marked read as it scrolls never refuses the person's next message.
+ */
+export const BACKGROUND_PER_PERSON = { limit: 120, windowMs: 10_000 };
 
 export class PeopleLimits {
   readonly signInByName: Backoff;
   readonly signInByAddress: Backoff;
   readonly signUpByAddress: Backoff;
   readonly writes: WindowLimiter;
+  readonly background: WindowLimiter;
 
   constructor(clock: Clock) {
     this.signInByName = new Backoff(clock, SIGN_IN_PER_NAME);
     this.signInByAddress = new Backoff(clock, SIGN_IN_PER_ADDRESS);
     this.signUpByAddress = new Backoff(clock, SIGN_UP_PER_ADDRESS);
     this.writes = new WindowLimiter(clock, WRITES_PER_PERSON.limit, WRITES_PER_PERSON.windowMs);
+    this.background = new WindowLimiter(clock, BACKGROUND_PER_PERSON.limit, BACKGROUND_PER_PERSON.windowMs);
   }
 
   /** Every window and delay starts over (harness reset). */
   reset(): void {
-    for (const t of [this.signInByName, this.signInByAddress, this.signUpByAddress, this.writes]) t.reset();
+    for (const t of [this.signInByName, this.signInByAddress, this.signUpByAddress, this.writes, this.background]) t.reset();
   }
 }
 

@@ -8,7 +8,7 @@
 import type { Core } from "../core";
 import type { DomainEvent } from "../core/events";
 import type { MessageModel } from "../core/reads";
-import { channelView, deviceView, guildView, memberViewOf, messageViewOf, roleView } from "./views";
+import { channelView, deviceView, guildView, memberViewOf, messageViewOf, roleView, settingView } from "./views";
 import { readStateView } from "./read-states";
 import type { MediaLinks } from "../wire/media";
 
@@ -109,6 +109,9 @@ export class LiveDispatcher {
       }
       case "read_state.updated":
         return [{ users: [e.userId], type: e.type, data: lazy(() => this.readState(e.userId, e.channelId)) }];
+      // One's other tabs follow a changed setting; never a bot (spec 6.2).
+      case "notification_settings.updated":
+        return [{ users: [e.userId], type: e.type, data: lazy(() => settingView(this.core.notifications.get(e.userId, e.scopeId))) }];
       default:
         return [];
     }

@@ -19,7 +19,9 @@ function page(q: URLSearchParams) {
     if (v === null) return undefined;
     return pathId(v, "message");
   };
-  return { limit, before: bound("before"), after: bound("after") };
+  const bounds = { before: bound("before"), after: bound("after"), around: bound("around") };
+  if (Object.values(bounds).filter(Boolean).length > 1) throw DomainError.invalid("around", "Only one of around, before and after.", "BASE_TYPE_BAD_COMBINATION");
+  return { limit, ...bounds };
 }
 
 export function messageRoutes(p: ClientContext): PeopleRoute[] {
@@ -29,7 +31,7 @@ export function messageRoutes(p: ClientContext): PeopleRoute[] {
       method: "GET",
       path: "/channels/{channel_id}/messages",
       caller: "session",
-      summary: "A channel's messages (limit, before, after)",
+      summary: "A channel's messages (limit; around, before or after)",
       answer: Type.Array(C.Message),
       handler: ({ caller: { user: me }, params, query }) => {
         const c = pathId(params.channel_id, "channel");

@@ -26,6 +26,7 @@ export function readStateRoutes(p: ClientContext): PeopleRoute[] {
       path: "/channels/{channel_id}/read",
       caller: "session",
       summary: "Mark a channel read up to a message",
+      window: "background",
       answer: C.ReadState,
       body: MarkRead,
       handler: ({ caller: { user: me }, params, body }) => {

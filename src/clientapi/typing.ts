@@ -10,6 +10,7 @@ export function typingPlugin(p: ClientContext): PeopleRoute[] {
       path: "/channels/{channel_id}/typing",
       caller: "session",
       summary: "Say one is typing",
+      window: "background",
       answers: "empty",
       handler: ({ caller: { user: me }, params }) => {
         p.core.channels.typing(me.id, params.channel_id);

@@ -8,6 +8,7 @@ import type { Core } from "../core";
 import type { ChannelModel, GuildModel, InviteModel, MemberModel, MessageInteractionModel, MessageModel } from "../core/reads";
 import type { ApplicationRow, ChannelRow, DeviceRow, GuildRow, MessageRow, RoleRow, UserRow } from "../core/types";
 import type { InviteRow } from "../core/invites";
+import type { NotificationSetting } from "../core/index";
 import { intentNames } from "../core/permissions";
 import { isoUtc } from "../wire/time";
 import { peopleEmbeds, type MediaLinks } from "../wire/media";
@@ -98,6 +99,7 @@ export function guildViewOf(m: GuildModel, channels: ChannelModel[], myPermissio
     system_channel_id: g.system_channel_id,
     member_count: m.memberCount,
     my_permissions: String(myPermissions),
+    default_message_notifications: g.default_message_notifications ?? 0,
     channels: channels.map((c) => channelViewOf(c)),
     roles: m.roles.map(roleView),
     created_at: isoUtc(g.created_at),
@@ -126,6 +128,8 @@ export function messageViewOf(m: MessageModel, media: MediaLinks | null): C.Mess
     flags: r.flags,
     ephemeral: r.ephemeral_user_id !== null,
     reply_to: r.reference_message_id,
+    type: r.type,
+    pinned: !!r.pinned,
     mentions: m.mentions.map(userView),
     mention_roles: m.mentionRoleIds,
     mention_everyone: !!r.mention_everyone,
@@ -194,4 +198,9 @@ export function applicationView(core: Core, a: ApplicationRow, portalUrl: string
     }),
     created_at: isoUtc(a.created_at),
   };
+}
+
+/** A person's notification setting for a server, channel or DM. */
+export function settingView(s: NotificationSetting): C.NotificationSetting {
+  return { scope_id: s.scope_id, guild_id: s.guild_id, channel_id: s.channel_id, level: s.level, muted_until: s.muted_until === null ? null : isoUtc(s.muted_until) };
 }

@@ -60,6 +60,8 @@ export const Guild = Type.Object({
   member_count: Type.Integer(),
   /** The asking person's permissions in the server, a decimal bitfield. */
   my_permissions: Type.String(),
+  /** What a member is notified of unless they say otherwise: 0 every message, 1 only @mentions. */
+  default_message_notifications: Type.Integer(),
   channels: Type.Array(Channel),
   roles: Type.Array(Role),
   created_at: Time,
@@ -128,6 +130,9 @@ export const Message = Type.Object({
   flags: Type.Integer(),
   ephemeral: Type.Boolean(),
   reply_to: Nullable(Id),
+  /** 0 a message, 19 a reply, 6 the notice that a message (`reply_to`) was pinned, ... (the reference's types). */
+  type: Type.Integer(),
+  pinned: Type.Boolean(),
   mentions: Type.Array(User),
   mention_roles: Type.Array(Id),
   mention_everyone: Type.Boolean(),
@@ -252,3 +257,25 @@ export type InteractionSent = Static<typeof InteractionSent>;
 export type Application = Static<typeof Application>;
 export type NewApplication = Static<typeof NewApplication>;
 export type InstallInfo = Static<typeof InstallInfo>;
+
+// ---- conversations: search, the mentions inbox, pins, notification settings ----
+
+/** A search's page: how many match (counted up to 1000), newest first; `problems` says what of the query was not understood. */
+export const SearchResults = Type.Object({ total: Type.Integer(), messages: Type.Array(Message), problems: Type.Array(Type.String()), indexing: Type.Boolean() });
+
+/** A channel's pins, most recently pinned first. */
+export const PinsPage = Type.Object({ items: Type.Array(Type.Object({ pinned_at: Time, message: Message })), has_more: Type.Boolean() });
+
+/** How a server (scope = the server) or a channel or DM (scope = the channel) notifies the person; null: as the scope above says. */
+export const NotificationSetting = Type.Object({
+  scope_id: Id,
+  guild_id: Nullable(Id),
+  channel_id: Nullable(Id),
+  /** 0 every message, 1 only @mentions, 2 nothing. */
+  level: Nullable(Type.Integer()),
+  muted_until: Nullable(Time),
+});
+
+export type SearchResults = Static<typeof SearchResults>;
+export type PinsPage = Static<typeof PinsPage>;
+export type NotificationSetting = Static<typeof NotificationSetting>;

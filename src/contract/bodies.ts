@@ -50,6 +50,8 @@ export const EditGuild = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 2, maxLength: 100 })),
     description: Type.Optional(Type.Union([Type.String({ maxLength: 120 }), Type.Null()])),
+    /** What members are notified of unless they say otherwise: 0 every message, 1 only @mentions. */
+    default_message_notifications: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])),
   },
   { additionalProperties: false },
 );
@@ -194,3 +196,14 @@ export type SignUpBody = Static<typeof SignUp>;
 export type SendMessageBody = Static<typeof SendMessage>;
 export type InteractionRequest = Static<typeof InteractionBody>;
 export type RawOptionValue = Static<typeof RawOption>;
+
+/** A notification setting: absent keeps, null clears (level: as the scope above; muted_until: not muted). */
+export const PutNotificationSetting = Type.Object(
+  {
+    level: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2), Type.Null()])),
+    /** ISO 8601, or null. */
+    muted_until: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type PutNotificationSetting = Static<typeof PutNotificationSetting>;

@@ -29,6 +29,8 @@ export const AUDIT = {
   WEBHOOK_DELETE: 52,
   MESSAGE_DELETE: 72,
   MESSAGE_BULK_DELETE: 73,
+  MESSAGE_PIN: 74,
+  MESSAGE_UNPIN: 75,
 } as const;
 
 export type AuditActionType = (typeof AUDIT)[keyof typeof AUDIT];

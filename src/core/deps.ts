@@ -3,6 +3,7 @@ import type { IdGenerator } from "./ids";
 import type { Store } from "../store/db";
 import type { EventBus, DomainEvent } from "./events";
 import type { Sealer } from "./crypto";
+import type { SearchIndex } from "./search-index";
 
 /** What every core service is built from; passed explicitly by the composition root. */
 export interface CoreDeps {
@@ -14,6 +15,8 @@ export interface CoreDeps {
   sealer: Sealer;
   /** The core's fast paths (config/fast-paths.ts), each on unless the root says otherwise. */
   fastPaths: CoreFastPaths;
+  /** The search index, told of every message written, changed or removed in the same transaction (core/search-index.ts). */
+  search: SearchIndex;
 }
 
 /** The switches of config/fast-paths.ts the core honours (the core does not import config: the root passes its FastPaths, which has these). */

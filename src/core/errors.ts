@@ -15,7 +15,8 @@ export type ErrorKind =
   | "conflict" // e.g. a username already taken (people's API)
   | "rate_limited"
   | "unavailable" // e.g. session store gone
-  | "unknown_emoji"; // a well-formed custom emoji that does not exist
+  | "unknown_emoji" // a well-formed custom emoji that does not exist
+  | "maximum"; // a count at its limit (pins per channel): 400 with the reference's 300xx code
 
 export interface FieldIssue {
   path: string; // e.g. "embeds[0].fields[3].value"; "" for the body as a whole
@@ -26,6 +27,8 @@ export interface FieldIssue {
 export class DomainError extends Error {
   /** For "rate_limited": how long the caller must wait. */
   retryAfterMs = 0;
+  /** For "maximum": the reference's code for that limit (30003: pins). */
+  limitCode = 0;
 
   constructor(
     readonly kind: ErrorKind,
@@ -40,6 +43,13 @@ export class DomainError extends Error {
   static slowmode(retryAfterMs: number): DomainError {
     const e = new DomainError("rate_limited", "This action cannot be performed due to slowmode rate limit.");
     e.retryAfterMs = retryAfterMs;
+    return e;
+  }
+
+  /** A limit of how many there may be, reached: 400 with the reference's code (reference-gaps 6.2: 30003 pins). */
+  static maximum(code: number, message: string): DomainError {
+    const e = new DomainError("maximum", message);
+    e.limitCode = code;
     return e;
   }
 

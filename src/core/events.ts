@@ -37,6 +37,8 @@ export type DomainEvent =
   /** The bot acknowledged (deferred) or answered an interaction: the invoking person's client shows it. */
   | { type: "interaction.updated"; interactionId: string; applicationId: string; userId: string; channelId: string; state: "deferred" | "responded" }
   | { type: "read_state.updated"; userId: string; channelId: string }
+  /** A person changed how a server, channel or DM notifies them: their other sessions follow (never dispatched to bots, spec 6.2). */
+  | { type: "notification_settings.updated"; userId: string; scopeId: string }
   /** A person's device appeared or was removed: they and everyone they share a DM with hear it. */
   | { type: "device.added" | "device.removed"; deviceId: string; userId: string }
   /**

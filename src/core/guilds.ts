@@ -73,17 +73,15 @@ export class Guilds {
         preferred_locale: "en-US",
         system_channel_id: null,
         created_at: now,
+        default_message_notifications: 0,
       };
       this.db
         .query(
           "INSERT INTO guilds (id, name, owner_id, icon, description, preferred_locale, system_channel_id, created_at) VALUES ($id, $name, $owner_id, $icon, $description, $preferred_locale, $system_channel_id, $created_at)",
         )
         .run(g as never);
-      this.db
-        .query(
-          "INSERT INTO roles (id, guild_id, name, permissions, position, is_everyone, created_at) VALUES (?, ?, '@everyone', ?, 0, 1, ?)",
-        )
-        .run(g.id, g.id, input.everyonePermissions ?? DEFAULT_EVERYONE, now);
+      const everyone = "INSERT INTO roles (id, guild_id, name, permissions, position, is_everyone, created_at) VALUES (?, ?, '@everyone', ?, 0, 1, ?)";
+      this.db.query(everyone).run(g.id, g.id, input.everyonePermissions ?? DEFAULT_EVERYONE, now);
       this.insertMember(g.id, input.ownerId, now);
       const names = input.channels ?? ["general"];
       names.forEach((n, i) => {

@@ -33,6 +33,12 @@ import { Devices } from "./devices";
 import type { Sessions, SessionPolicy } from "./sessions";
 import type { Report } from "./report";
 import { Accounts } from "./accounts";
+import { Search } from "./search";
+import { SearchIndex } from "./search-index";
+import { Fts5Engine } from "./search-fts5";
+import type { SearchEngine } from "./search-engine";
+import { Pins } from "./pins";
+import { Notifications } from "./notifications";
 
 export interface Core {
   clock: Clock;
@@ -69,6 +75,12 @@ export interface Core {
   devices: Devices;
   /** A person's account as a whole: disable, delete (an administrator's acts). */
   accounts: Accounts;
+  /** Searching a server's messages, and a person's mentions inbox (core/search.ts). */
+  search: Search;
+  /** Pins of a channel's messages (core/pins.ts). */
+  pins: Pins;
+  /** How each person is notified, per server, channel and DM (core/notifications.ts). */
+  notifications: Notifications;
   /**
    * Run several core calls as one transaction: all of them commit, or none does, and
    * their events are published after the commit, in order.
@@ -97,12 +109,15 @@ export function createCore(opts: {
   report?: Report;
   /** The fast paths the core honours; the root passes config.fastPaths. Absent: all on. */
   fastPaths?: Partial<CoreFastPaths>;
+  /** Where the search index lives; absent: SQLite's FTS5 in the store (a Postgres store passes core/search-pg.ts's). */
+  searchEngine?: SearchEngine;
 }): Core {
   const { store } = opts;
   const bus = new EventBus(opts.report);
   store.onCommit((events) => bus.publish(events as DomainEvent[]));
   const fastPaths: CoreFastPaths = { memo: opts.fastPaths?.memo ?? true, tokenMemo: opts.fastPaths?.tokenMemo ?? true };
-  const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus, sealer: new Sealer(opts.key), fastPaths };
+  const search = new SearchIndex(store, opts.searchEngine ?? new Fts5Engine(store));
+  const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus, sealer: new Sealer(opts.key), fastPaths, search };
   const users = new Users(deps, opts.sessions);
   const guilds = new Guilds(deps);
   const apps = new Applications(deps, users, guilds);
@@ -148,11 +163,15 @@ export function createCore(opts: {
     world: new World(deps),
     devices,
     accounts: new Accounts(deps, users, guilds, apps, devices),
+    search: new Search(deps, guilds, messages),
+    pins: new Pins(deps, messages, audit),
+    notifications: new Notifications(deps, guilds, audit),
     transaction: (fn) => store.write(fn),
     batched: <T>(fn: () => T | Promise<T>) => store.batched(fn),
     wipe() {
       store.wipe();
       deps.ids.reset();
+      search.forget();
       bus.publish([{ type: "world.reset" }]);
     },
     close: () => store.close(),
@@ -241,3 +260,9 @@ export type { World } from "./world";
 export type { Devices } from "./devices";
 export type { Accounts } from "./accounts";
 export type { EventBus } from "./events";
+export { SEARCH_MAX_TOTAL, SEARCH_PAGE, INBOX_PAGE, type SearchCriteria, type SearchResult, type SearchScope } from "./search";
+export type { Search } from "./search";
+export { NoSearchEngine, type HasKind, type SearchEngine } from "./search-engine";
+export { MAX_PINS, PINS_PAGE, type PinnedMessage, type PinsPage } from "./pins";
+export type { Pins } from "./pins";
+export type { NotificationPatch, Notifications } from "./notifications";

@@ -46,7 +46,7 @@ export interface Page {
 export const MAX_CONTENT = 2000;
 export const EPHEMERAL = 1 << 6;
 /** Message types Parley writes (reference-gaps 3.6.1). */
-export const MESSAGE_TYPE = { DEFAULT: 0, REPLY: 19, CHAT_INPUT_COMMAND: 20 } as const;
+export const MESSAGE_TYPE = { DEFAULT: 0, CHANNEL_PINNED_MESSAGE: 6, REPLY: 19, CHAT_INPUT_COMMAND: 20, CONTEXT_MENU_COMMAND: 23 } as const;
 /** Flags a sender may set on a channel message (reference-gaps 3.6.2); others are dropped. */
 export const SENDABLE_FLAGS = (1 << 2) | (1 << 12);
 export const SUPPRESS_EMBEDS = 1 << 2;

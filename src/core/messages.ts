@@ -10,7 +10,7 @@ import { PERMISSIONS } from "./permissions";
 import type { Dms } from "./dms";
 import { Memo } from "./memo";
 import { TEXT_CHANNEL_TYPES } from "./channel-types";
-import { decideMentions, type AllowedMentions, type MentionLookup } from "./mentions";
+import { decideMentions, EVERYONE, mentionLookup, type AllowedMentions, type MentionLookup } from "./mentions";
 import { MESSAGE_TYPE, SENDABLE_FLAGS, SUPPRESS_EMBEDS, type EditInput, type MessagePatch, type NewMessage, type Page, type SendInput } from "./message-types";
 
 export * from "./message-types";
@@ -21,7 +21,6 @@ export interface Draft {
   readonly channel: Channel;
   send(input: SendInput): Message;
 }
-export const EVERYONE = /@(everyone|here)\b/;
 const NONCE_WINDOW_MS = 2 * 60_000;
 
 /**
@@ -49,10 +48,7 @@ export class Messages {
   ) {
     this.rows = new Memo(d.store, ["messages!"], { max: 2000, keepNull: false, enabled: d.fastPaths.memo });
     this.reacted = new Memo(d.store, ["reactions"], { max: 5000, enabled: d.fastPaths.memo });
-    this.mentionLookup = {
-      userExists: (id) => this.users.get(id) !== null,
-      roleInGuild: (guildId, roleId) => this.guilds.role(guildId, roleId) !== null,
-    };
+    this.mentionLookup = mentionLookup(guilds, users);
   }
 
   private get db() {
@@ -84,7 +80,8 @@ export class Messages {
     const now = this.d.clock.now();
     const content = input.ciphertext ? "" : (input.content ?? "");
     const repliedAuthor = input.reference ? (this.get(input.reference.messageId)?.author_id ?? null) : null;
-    const mentioned = decideMentions(content, ch.guild_id, this.mentionLookup, input.allowedMentions ?? null, repliedAuthor);
+    const author = { id: input.authorId, channelId: ch.id, webhook: !!input.webhook };
+    const mentioned = decideMentions(content, ch.guild_id, this.mentionLookup, input.allowedMentions ?? null, repliedAuthor, author);
     const m: Message = {
       id: this.d.ids.next(),
       channel_id: ch.id,
@@ -115,6 +112,7 @@ export class Messages {
     };
     const q = this.stmts();
     q.insert.run(m as never);
+    this.d.search.added(m, ch);
     this.rows.put(m.id, m);
     this.reacted.put(m.id, false);
     this.d.store.emit({ type: "message.created", messageId: m.id, channelId: ch.id, guildId: ch.guild_id });
@@ -159,13 +157,15 @@ export class Messages {
         edited_at: this.d.clock.now(),
       };
       if (patch.content !== undefined) {
-        const mentioned = decideMentions(next.content, ch.guild_id, this.mentionLookup, patch.allowedMentions ?? null, this.stillPingsReplied(m, patch));
+        const author = { id: m.author_id, channelId: ch.id, webhook: m.webhook_id !== null };
+        const mentioned = decideMentions(next.content, ch.guild_id, this.mentionLookup, patch.allowedMentions ?? null, this.stillPingsReplied(m, patch), author);
         next.mentions = JSON.stringify(mentioned.users);
         next.mention_roles = JSON.stringify(mentioned.roles);
       }
       this.db
         .query("UPDATE messages SET content = ?, ciphertext = ?, embeds = ?, components = ?, flags = ?, mentions = ?, mention_roles = ?, edited_at = ? WHERE id = ?")
         .run(next.content, next.ciphertext, next.embeds, next.components, next.flags, next.mentions, next.mention_roles, next.edited_at, id);
+      this.d.search.changed(next, ch);
       this.d.store.emit({ type: "message.updated", messageId: id, channelId: m.channel_id, guildId: ch.guild_id });
       return next;
     });
@@ -329,6 +329,7 @@ export class Messages {
         const everyone = this.mayPingEveryone(a, content, patch.allowedMentions) ? 1 : 0;
         this.db.query("UPDATE messages SET mention_everyone = ? WHERE id = ?").run(everyone, m.id);
         edited.mention_everyone = everyone;
+        this.d.search.changed(edited, a.channel);
       }
       return edited;
     });

@@ -76,6 +76,8 @@ export interface Guild {
   preferred_locale: string;
   system_channel_id: string | null;
   created_at: number;
+  /** What a member is notified of unless they say otherwise (spec 2.6): 0 every message, 1 only mentions. */
+  default_message_notifications: number;
 }
 
 export interface Role {
@@ -261,3 +263,25 @@ export type InteractionData =
       targetId?: string;
     }
   | { kind: "component"; customId: string; componentType: number; values?: string[] };
+
+// ---- conversations: pins and notification settings ----
+
+/** A pinned message of a channel: when, and by whom (null for pins older than the record). */
+export interface Pin {
+  message_id: string;
+  channel_id: string;
+  pinned_at: number;
+  pinned_by: string | null;
+}
+
+/** A person's notification setting for a server (scope = the server) or a channel or DM (scope = the channel). */
+export interface NotificationSetting {
+  user_id: string;
+  scope_id: string;
+  guild_id: string | null;
+  channel_id: string | null;
+  /** 0 every message, 1 only mentions, 2 nothing; null: as the scope above says. */
+  level: number | null;
+  /** Muted until this time (ms); null: not muted. */
+  muted_until: number | null;
+}

@@ -128,6 +128,9 @@ export class World {
       }
       const pair = this.db.query("INSERT INTO snowflakes (uuid, flake) VALUES (?, ?)");
       for (const [uuid, flake] of Object.entries(w.snowflakes ?? {})) pair.run(uuid, BigInt(flake));
+      // A pinned message counts as pinned when it was written, and every message is searchable.
+      this.db.query("INSERT INTO pins (message_id, channel_id, pinned_at) SELECT id, channel_id, created_at FROM messages WHERE pinned = 1").run();
+      this.d.search.reindexAll();
     });
   }
 }

@@ -1,6 +1,8 @@
 /** Live events (docs/people-api.md, "Live connection") applied to what the screen shows. */
 import type { Channel, DeviceJson, Guild, Member, Message, ReadState, Role } from "./types";
 import { onDeviceEvent } from "./dm-crypto";
+import { desktopNotify, putNotifySetting } from "./notify";
+import type { NotificationSetting } from "../contract";
 import {
   dms,
   guilds,
@@ -29,6 +31,7 @@ const HANDLERS: Record<string, Handler> = {
     upsertMessage(m);
     stopTyping(m.channel_id, m.author.id);
     if (m.author.id !== me.value?.id && !m.ephemeral) markUnread(m);
+    desktopNotify(m);
   },
   "message.updated": (m: Message) => upsertMessage(m),
   "message.deleted": (d: { id: string; channel_id: string }) => removeMessage(d.channel_id, d.id),
@@ -65,6 +68,7 @@ const HANDLERS: Record<string, Handler> = {
   "interaction.created": (d: InteractionEvent) => interaction(d),
   "interaction.updated": (d: InteractionEvent) => interaction(d),
   "read_state.updated": (r: ReadState | null) => r && setReadState(r),
+  "notification_settings.updated": (s: NotificationSetting) => putNotifySetting(s),
   "device.added": (d: DeviceJson) => onDeviceEvent(d),
   "device.removed": (d: DeviceJson) => onDeviceEvent(d),
 };

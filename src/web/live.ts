@@ -9,6 +9,8 @@ import { storedToken } from "./api";
 import { retireDevice } from "./device";
 import { applyEvent } from "./events";
 import { loadAll } from "./load";
+import { followStartLink } from "./links";
+import { loadNotifySettings } from "./notify";
 import { liveState, me, showNotice } from "./state";
 import { sessionEndedMessage } from "./session-ended";
 import type { Me } from "./types";
@@ -101,6 +103,8 @@ export class LiveClient {
     this.held = [];
     try {
       await loadAll();
+      void followStartLink();
+      void loadNotifySettings();
     } finally {
       const held = this.held ?? [];
       this.held = null;

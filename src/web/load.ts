@@ -102,9 +102,24 @@ export async function loadOlder(channelId: string): Promise<void> {
 }
 
 let marking: Record<string, string> = {};
+/** When each channel was last marked, and a mark waiting for its turn: at most one mark per channel every 2 s. */
+const READ_MARK_MS = 2000;
+const markedAt: Record<string, number> = {};
+const markLater: Record<string, ReturnType<typeof setTimeout>> = {};
 
-/** Mark the open channel read up to its newest message (once per message). */
+/**
+ * Mark the open channel read up to its newest message (once per message, and in a busy
+ * channel at most once every 2 s: the last mark waits and covers what arrived meanwhile).
+ */
 export async function markRead(channelId: string): Promise<void> {
+  const wait = (markedAt[channelId] ?? 0) + READ_MARK_MS - Date.now();
+  if (wait > 0) {
+    markLater[channelId] ??= setTimeout(() => {
+      delete markLater[channelId];
+      void markRead(channelId);
+    }, wait);
+    return;
+  }
   const list = logs.value[channelId]?.list ?? [];
   const last = [...list].reverse().find((m) => !m.ephemeral);
   const state = readStates.value[channelId];
@@ -112,6 +127,7 @@ export async function markRead(channelId: string): Promise<void> {
   if (state && !state.unread && state.last_read_id && state.last_read_id >= last.id) return;
   if (marking[channelId] === last.id) return;
   marking = { ...marking, [channelId]: last.id };
+  markedAt[channelId] = Date.now();
   try {
     setReadState(await api<ReadState>("PUT", `/channels/${channelId}/read`, { message_id: last.id }));
   } catch {

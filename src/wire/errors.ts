@@ -28,6 +28,8 @@ const STATUS: Record<DomainError["kind"], [number, number]> = {
   unavailable: [503, 0],
   // The reference's Unknown Emoji, a 400 (reference-gaps 6.2), not a not-found.
   unknown_emoji: [400, 10014],
+  // Its code is the limit's own (30003 pins), carried by the error.
+  maximum: [400, 30000],
 };
 
 export interface ErrorAnswer {
@@ -65,7 +67,7 @@ export function errorToStatusBody(e: unknown): ErrorAnswer {
     const [status, code] = STATUS[e.kind];
     // Slowmode: a rate-limit body and headers, so that libraries wait and retry.
     if (e.kind === "rate_limited") return rateLimitedAnswer({ retryAfterMs: e.retryAfterMs, global: false, code: SLOWMODE_CODE, message: e.message });
-    const body: ErrorBody = { code, message: e.message };
+    const body: ErrorBody = { code: e.kind === "maximum" ? e.limitCode : code, message: e.message };
     if (e.kind === "invalid" && e.issues.length) body.errors = nestIssues(e.issues);
     return { status, body };
   }

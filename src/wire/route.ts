@@ -92,6 +92,8 @@ export interface RouteDecl<Ctx, C extends Callers, K extends keyof C & CallerKin
   limit?: RateLimitRule;
   /** The template whose bucket this alias counts against (one window for both). */
   limitAs?: string;
+  /** The people's API: a write the page makes by itself (read marks, typing) counts in its own window, not the person's. */
+  window?: "background";
   /** What a success answers, when one shape is sure (the description); else JSON or 204. */
   answers?: "json" | "empty" | "text" | "image";
   /** The success's JSON schema (the people's API contract): its description, and its handler's type. */
@@ -111,6 +113,7 @@ export interface Route<Ctx = any> {
   query?: TSchema;
   limit?: RateLimitRule;
   limitAs?: string;
+  window?: "background";
   answers?: "json" | "empty" | "text" | "image";
   answer?: TSchema;
   handler(x: Call<Ctx, any, any>): unknown;

@@ -29,6 +29,9 @@ const bobSays = async (content: string) => (await call(p, "POST", "/api/harness/
 
 describe("mentions", () => {
   test("the text's mentions, narrowed by allowed_mentions", async () => {
+    // A role counts when it may be mentioned (test/http/mentions-parity.test.ts has the rule).
+    const u = (f: string) => p.api.flakes.uuid(f)!;
+    p.core.roles.edit(u(w.guilds.Lab.id), u(w.guilds.Lab.roles.Mod), u(w.users.alice.id), { mentionable: true });
     const both = `<@${w.users.bob.id}> <@${w.users.alice.id}> <@&${w.guilds.Lab.roles.Mod}>`;
     const all = (await post({ content: both })).body;
     expect(ids(all)).toEqual([w.users.bob.id, w.users.alice.id]);

@@ -135,6 +135,8 @@ describe("what one post writes and answers", () => {
   });
 
   test("mentions are still resolved when present", async () => {
+    // A bot mentions a role only if it may be mentioned (test/http/mentions-parity.test.ts has the rule).
+    p.core.roles.edit(guildId(), role("Mod"), uuid(w.users.alice.id), { mentionable: true });
     const r = await send({ content: `hey <@${w.users.bob.id}> and <@&${w.guilds.Lab.roles.Mod}>` });
     expect(r.body.mentions.map((u: any) => u.id)).toEqual([w.users.bob.id]);
     expect(r.body.mention_roles).toEqual([w.guilds.Lab.roles.Mod]);

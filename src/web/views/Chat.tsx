@@ -14,6 +14,11 @@ import { Members } from "./Members";
 import { DmSecurity } from "./DmSecurity";
 import { ServerSettings, settingsFor } from "../settings/ServerSettings";
 import { UserSettings, userSettingsOpen } from "../settings/UserSettings";
+import { PinnedMessages } from "./Pins";
+import { MentionsInbox } from "./Mentions";
+import { NotifyControls } from "./NotificationSettings";
+import { SearchBox } from "./Search";
+import { useTabTitle } from "../title";
 
 export function Chat({ onSignOut }: { onSignOut(): void }) {
   const [menu, setMenu] = useState(false);
@@ -22,9 +27,7 @@ export function Chat({ onSignOut }: { onSignOut(): void }) {
   const channel = openChannel();
   const guild = guildOf(route.value.guild);
   useEffect(() => setReplyTo(null), [channel?.id]);
-  useEffect(() => {
-    document.title = channel ? `${channelLabel(channel)} · Parley` : "Parley";
-  }, [channel?.id]);
+  useTabTitle(channel ? `${channelLabel(channel)} · Parley` : "Parley");
   return (
     <div class={`chat${menu ? " menu-open" : ""}${showMembers ? " members-open" : ""}${guild ? "" : " no-members"}`}>
       <header class="topbar">
@@ -51,6 +54,12 @@ export function Chat({ onSignOut }: { onSignOut(): void }) {
               {channelLabel(channel)}
               {channel.topic && <span class="topic"> — {channel.topic}</span>}
             </h2>
+            <div class="channel-tools">
+              <PinnedMessages channel={channel} />
+              <MentionsInbox />
+              <NotifyControls channel={channel} />
+              {channel.guild_id && <SearchBox guildId={channel.guild_id} />}
+            </div>
             {channel.guild_id === null && <DmSecurity channel={channel} />}
             <MessageList channel={channel} onReply={setReplyTo} />
             <Composer channel={channel} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />

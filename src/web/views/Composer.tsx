@@ -11,6 +11,8 @@ import type { Channel, Command, Message } from "../types";
 import { CommandForm } from "./CommandForm";
 import { sendEncrypted } from "../dm-crypto";
 import { DmComposerNote, dmReady } from "./DmComposerNote";
+import { useDraft } from "../drafts";
+import { mentionsOut, useMentionPicker } from "./Mentions";
 
 interface Props {
   channel: Channel;
@@ -37,6 +39,7 @@ function useCommands(channelId: string, text: string) {
   return { query, shown, active, move, loading: query !== undefined && !commands, none: query !== undefined && !!commands && !shown.length };
 }
 
+// The composer is longer than 80 lines because the hooks of its helpers (commands, drafts, mentions) meet here; each lives in its own file.
 export function Composer({ channel, replyTo, onCancelReply }: Props) {
   const [text, setText] = useState("");
   const [chosen, setChosen] = useState<Command | null>(null);
@@ -50,6 +53,8 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     setText("");
     setChosen(null);
   }, [channel.id]);
+  useDraft(channel.id, text, setText);
+  const mention = useMentionPicker(channel, text, setText, box);
   useEffect(() => {
     if (replyTo) box.current?.focus();
   }, [replyTo]);
@@ -62,7 +67,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   async function send() {
     const content = text.trim();
     if (!content || blocked) return;
-    if (await (dm ? sendEncrypted(channel, content, replyTo?.id ?? null) : sendMessage(channel.id, content, replyTo?.id ?? null))) {
+    if (await (dm ? sendEncrypted(channel, content, replyTo?.id ?? null) : sendMessage(channel.id, mentionsOut(channel, content), replyTo?.id ?? null))) {
       setText((now) => (now.trim() === content ? "" : now)); // keep what was typed while it was sending
       typingDone();
       onCancelReply();
@@ -70,6 +75,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   }
 
   function onKeyDown(e: KeyboardEvent) {
+    if (mention.onKeyDown(e)) return;
     if (shown.length && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
       e.preventDefault();
       return move(e.key === "ArrowDown" ? 1 : -1);
@@ -90,6 +96,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     <div class="composer">
       {replyTo && <ReplyBar to={replyTo} guildId={channel.guild_id} onCancel={onCancelReply} />}
       {shown.length > 0 && <CommandList list={shown} active={active} onPick={pick} />}
+      {mention.list}
       {none && <p class="muted">No command starts with “/{query}” here.</p>}
       {dm && <DmComposerNote channel={channel} />}
       <div class="compose-row">
@@ -103,6 +110,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
           aria-autocomplete="list"
           aria-controls={shown.length ? "commands" : undefined}
           aria-activedescendant={shown.length ? `cmd-${shown[active]?.id}` : undefined}
+          {...mention.aria}
           onInput={(e) => {
             setText(e.currentTarget.value);
             if (!e.currentTarget.value.startsWith("/")) typingNow(channel.id);

@@ -13,6 +13,9 @@ import { Components } from "./Components";
 import { E2eMark, EncryptedBody } from "./Encrypted";
 import { editEncrypted, textOf } from "../dm-crypto";
 import { AppsMenu, MESSAGE_COMMAND, USER_COMMAND } from "./AppsMenu";
+import { PinAction, PinNotice, PINNED_NOTICE } from "./Pins";
+import { CopyLinkAction } from "./CopyLink";
+import { linked } from "../links";
 
 export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢", "👀", "✅"];
 
@@ -28,9 +31,9 @@ export function MessageItem({ m, onReply }: Props) {
   const mine = m.author.id === me.value?.id;
   const name = memberName(m.author.id, guild);
   const loading = (m.flags & FLAG_LOADING) !== 0;
-  const classes = ["message", mentionsMe(m) ? "mentioned" : "", m.ephemeral ? "ephemeral" : ""].filter(Boolean).join(" ");
+  const classes = ["message", mentionsMe(m) ? "mentioned" : "", m.ephemeral ? "ephemeral" : "", linked.value === m.id ? "linked" : ""].filter(Boolean).join(" ");
   return (
-    <article class={classes} aria-labelledby={`a-${m.id} c-${m.id}`}>
+    <article class={classes} aria-labelledby={`a-${m.id} c-${m.id}`} aria-current={linked.value === m.id ? "true" : undefined}>
       {m.reply_to && <ReplyRef channelId={m.channel_id} id={m.reply_to} guild={guild} />}
       {m.interaction?.name && (
         <div class="used">
@@ -78,6 +81,8 @@ export function MessageItem({ m, onReply }: Props) {
         {mine && (!m.ciphertext || textOf(m) !== null) && <button onClick={() => setEditing(true)}>Edit</button>}
         {mine && <button onClick={() => deleteMessage(m)}>Delete</button>}
         {!m.ephemeral && <AppsMenu channelId={m.channel_id} type={MESSAGE_COMMAND} targetId={m.id} label="this message" />}
+        <PinAction m={m} />
+        <CopyLinkAction m={m} guild={guild} />
       </div>
       {picking && <Picker m={m} onDone={() => setPicking(false)} />}
     </article>
@@ -85,6 +90,7 @@ export function MessageItem({ m, onReply }: Props) {
 }
 
 function Body({ m }: { m: Message }) {
+  if (m.type === PINNED_NOTICE) return <PinNotice m={m} guild={route.value.guild === "@me" ? null : route.value.guild} />;
   if (m.ciphertext !== null) return <EncryptedBody m={m} />;
   return <Markdown source={m.content} />;
 }

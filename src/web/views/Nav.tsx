@@ -10,6 +10,7 @@ import { channelLabel, displayName, dms, guildOf, guilds, me, readStates, route,
 import type { Channel, Guild } from "../types";
 import { SettingsButton } from "../settings/ServerSettings";
 import { userSettingsOpen } from "../settings/UserSettings";
+import { UnreadMark, unreadText } from "./UnreadMark";
 
 const TEXT = new Set([0, 5]);
 
@@ -29,14 +30,19 @@ export function ServersNav({ onPick }: { onPick(): void }) {
         <li>
           <button class={`server${hasUnread(dms.value) ? " unread" : ""}`} aria-current={r.guild === "@me" ? "page" : undefined} title="Direct messages" onClick={() => go("@me")}>
             <span aria-hidden="true">✉</span>
-            <span class="sr">Direct messages</span>
+            <span class="sr">Direct messages{unreadText(dms.value, r.channel)}</span>
+            <UnreadMark channels={dms.value} current={r.channel} />
           </button>
         </li>
         {guilds.value.map((g) => (
           <li key={g.id}>
             <button class={`server${hasUnread(g.channels) ? " unread" : ""}`} aria-current={r.guild === g.id ? "page" : undefined} title={g.name} onClick={() => go(g.id)}>
               <span aria-hidden="true">{initials(g.name)}</span>
-              <span class="sr">{g.name}</span>
+              <span class="sr">
+                {g.name}
+                {unreadText(g.channels, r.channel)}
+              </span>
+              <UnreadMark channels={g.channels} current={r.channel} />
             </button>
           </li>
         ))}

@@ -46,7 +46,7 @@ export function guildJson(f: Ids, m: GuildModel) {
     widget_enabled: false,
     widget_channel_id: null,
     verification_level: 0,
-    default_message_notifications: 0,
+    default_message_notifications: g.default_message_notifications ?? 0,
     explicit_content_filter: 0,
     roles: m.roles.map((r) => roleJson(f, r)),
     emojis: [],

@@ -1,0 +1,140 @@
+/**
+ * The search index on SQLite: FTS5 in the same database (migration 015), written in the
+ * transaction of the message it follows. Its statements are SQLite's own (MATCH, FTS5's
+ * query language); on Postgres the same seam is core/search-pg.ts, and test/pg prepares
+ * the rest of the core's statements, not these.
+ *
+ * An entry's rowid is where its message stands in time: (milliseconds since 2025 << 12)
+ * | the UUIDv7's 12-bit counter, so rowid order is id order, a page is read newest first
+ * straight off the index (ORDER BY rowid DESC stops after a page), and a date or id bound
+ * is a rowid range. Numbers stay below 2^53 until 2094, so JavaScript holds them exactly.
+ * Two ids share those 60 bits only if two generators made them in the same millisecond
+ * (a clock set back across a restart, an imported world); the later one then gets a free
+ * rowid near its own, recorded in `search_rowids`. Deletes are the schema's (migration
+ * 015's triggers compute the same rowid), so no path that deletes a message can miss one.
+ *
+ * A fact is one token of the `meta` column: `g<server>`, `c<channel>`, `a<author>`,
+ * `m<person mentioned>`, `r<role mentioned>`, `everyone`, `h<kind>` (has:), `pinned`, ids
+ * as 32 hex digits. Words are searched in `body` only, facts in `meta` only, and every
+ * term is written as an FTS5 string, so nothing typed can become query syntax.
+ */
+import type { Store } from "../store/db";
+import { statement } from "./statement";
+import type { Facet, SearchDoc, SearchEngine, SearchHits, SearchPlan, SearchTerm } from "./search-engine";
+
+const EPOCH = Date.UTC(2025, 0, 1);
+const LOWEST = Number.MIN_SAFE_INTEGER;
+const HIGHEST = Number.MAX_SAFE_INTEGER;
+
+/** Where an id stands in time, as a rowid (see above). */
+export function rowidOf(id: string): number {
+  const ms = parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+  return (ms - EPOCH) * 4096 + parseInt(id.slice(15, 18), 16);
+}
+
+/** The first 18 characters every id standing at this rowid starts with. */
+function prefixOf(rowid: number): string {
+  const ms = Math.floor(rowid / 4096) + EPOCH;
+  const counter = rowid - (ms - EPOCH) * 4096;
+  const hex = ms.toString(16).padStart(12, "0");
+  return `${hex.slice(0, 8)}-${hex.slice(8)}-7${counter.toString(16).padStart(3, "0")}`;
+}
+
+const hex = (id: string) => id.replace(/-/g, "");
+const FACET_PREFIX = { guild: "g", channel: "c", author: "a", user: "m", role: "r" } as const;
+
+function token(f: Facet): string {
+  if (f.kind === "everyone" || f.kind === "pinned") return f.kind;
+  if (f.kind === "has") return `h${f.has}`;
+  return FACET_PREFIX[f.kind] + hex(f.id);
+}
+
+function metaOf(d: SearchDoc): string {
+  const t = [`g${hex(d.guildId)}`, `c${hex(d.channelId)}`, `a${hex(d.authorId)}`];
+  for (const u of d.users) t.push(`m${hex(u)}`);
+  for (const r of d.roles) t.push(`r${hex(r)}`);
+  if (d.everyone) t.push("everyone");
+  for (const h of d.has) t.push(`h${h}`);
+  if (d.pinned) t.push("pinned");
+  return t.join(" ");
+}
+
+const literal = (s: string) => `"${s.replace(/"/g, '""')}"`;
+const term = (t: SearchTerm) => (t.prefix ? `${literal(t.text)} *` : literal(t.text));
+
+/** The plan as an FTS5 query: words in body, facts in meta, then what must not be there. */
+export function matchOf(plan: Pick<SearchPlan, "terms" | "all" | "none">): string {
+  const parts: string[] = [];
+  if (plan.terms.length) parts.push(`body : (${plan.terms.map(term).join(" AND ")})`);
+  for (const group of plan.all) parts.push(`meta : (${group.map(token).join(" OR ")})`);
+  const match = parts.join(" AND ");
+  return plan.none.length ? `(${match}) NOT meta : (${plan.none.map(token).join(" OR ")})` : match;
+}
+
+export class Fts5Engine implements SearchEngine {
+  private readonly s;
+
+  constructor(store: Store) {
+    // Prepared on first use (core/statement.ts).
+    const lazy = (sql: string) => statement(store, sql);
+    this.s = {
+      insert: lazy("INSERT INTO message_fts (rowid, body, meta) VALUES (?, ?, ?)"),
+      delete: lazy("DELETE FROM message_fts WHERE rowid = ?"),
+      // ?1..?2 the id range of the rowid's prefix, ?3 the message itself, ?4 the rowid
+      taken: lazy(
+        `SELECT EXISTS (SELECT 1 FROM messages WHERE id > ?1 AND id < ?2 AND id <> ?3) OR EXISTS (SELECT 1 FROM search_rowids WHERE rowid = ?4) AS taken`,
+      ),
+      remember: lazy("INSERT INTO search_rowids (rowid, message_id) VALUES (?, ?)"),
+      mapped: lazy("SELECT rowid FROM search_rowids WHERE message_id = ?"),
+      byRowid: lazy("SELECT message_id FROM search_rowids WHERE rowid = ?"),
+      atPrefix: lazy("SELECT id FROM messages WHERE id > ?1 AND id < ?2 AND id NOT IN (SELECT message_id FROM search_rowids) ORDER BY id"),
+      page: lazy("SELECT rowid FROM message_fts WHERE message_fts MATCH ?1 AND rowid >= ?2 AND rowid < ?3 ORDER BY rowid DESC LIMIT ?4 OFFSET ?5"),
+      count: lazy("SELECT count(*) AS n FROM (SELECT rowid FROM message_fts WHERE message_fts MATCH ?1 AND rowid >= ?2 AND rowid < ?3 LIMIT ?4)"),
+    };
+  }
+
+  insert(d: SearchDoc): void {
+    this.s.insert().run(this.allocate(d.messageId), d.body, metaOf(d));
+  }
+
+  replace(d: SearchDoc): void {
+    const rowid = this.rowidFor(d.messageId);
+    this.s.delete().run(rowid);
+    this.s.insert().run(rowid, d.body, metaOf(d));
+  }
+
+  find(plan: SearchPlan): SearchHits {
+    const match = matchOf(plan);
+    const lo = plan.minId ? rowidOf(plan.minId) : LOWEST;
+    const hi = plan.maxId ? rowidOf(plan.maxId) : HIGHEST;
+    const rows = this.s.page().all(match, lo, hi, plan.limit, plan.offset) as { rowid: number }[];
+    const total = plan.countUpTo ? (this.s.count().get(match, lo, hi, plan.countUpTo) as { n: number }).n : 0;
+    return { ids: rows.flatMap((r) => this.idsAt(r.rowid)), total };
+  }
+
+  /** The message of an entry: the one recorded for its rowid, else the one whose id starts so (and is recorded nowhere else). */
+  private idsAt(rowid: number): string[] {
+    const mapped = this.s.byRowid().get(rowid) as { message_id: string } | null;
+    if (mapped) return [mapped.message_id];
+    const p = prefixOf(rowid);
+    return (this.s.atPrefix().all(p, `${p}.`) as { id: string }[]).map((r) => r.id);
+  }
+
+  private rowidFor(messageId: string): number {
+    return (this.s.mapped().get(messageId) as { rowid: number } | null)?.rowid ?? rowidOf(messageId);
+  }
+
+  /** The message's own rowid, unless another message holds it: then the next free one, recorded. */
+  private allocate(messageId: string): number {
+    const own = rowidOf(messageId);
+    let r = own;
+    while (this.isTaken(r, messageId)) r++;
+    if (r !== own) this.s.remember().run(r, messageId);
+    return r;
+  }
+
+  private isTaken(rowid: number, messageId: string): boolean {
+    const p = prefixOf(rowid);
+    return (this.s.taken().get(p, `${p}.`, messageId, rowid) as { taken: number }).taken === 1;
+  }
+}

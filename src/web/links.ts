@@ -1,0 +1,50 @@
+/**
+ * Links to messages: `/channels/{server}/{channel}/{message}` (what "Copy link" copies).
+ * Opening one opens the channel, reads history back until the message is loaded, scrolls
+ * to it and marks it (`aria-current`) until another link is followed.
+ */
+import { signal } from "@preact/signals";
+import { loadOlder, open } from "./load";
+import { logs, showNotice } from "./state";
+
+/** The message a followed link points at. */
+export const linked = signal<string | null>(null);
+
+/** How far back a link reads: 40 pages of 50. */
+const MAX_PAGES = 40;
+
+export function messageLink(guildId: string | null, channelId: string, messageId: string): string {
+  return `${location.origin}/channels/${guildId ?? "@me"}/${channelId}/${messageId}`;
+}
+
+/** The link the page was opened with, read once at start: the chat's first load follows it, once. */
+let startLink = /^\/channels\/([^/]+)\/([^/]+)\/([^/]+)\/?$/.exec(location.pathname);
+
+export async function followStartLink(): Promise<void> {
+  const l = startLink;
+  startLink = null;
+  if (l) await jumpTo(l[1], l[2], l[3]);
+}
+
+/** Open the channel and show the message, marked. */
+export async function jumpTo(guildId: string, channelId: string, messageId: string): Promise<void> {
+  await open({ guild: guildId, channel: channelId });
+  const has = () => logs.value[channelId]?.list.some((m) => m.id === messageId) ?? false;
+  for (let i = 0; i < MAX_PAGES && !has() && !logs.value[channelId]?.complete; i++) await loadOlder(channelId);
+  if (!has()) {
+    showNotice("That message is gone, or too far back to show.");
+    return;
+  }
+  linked.value = messageId;
+  // Once the list has drawn it.
+  requestAnimationFrame(() => document.getElementById(`a-${messageId}`)?.closest("article")?.scrollIntoView({ block: "center" }));
+}
+
+export async function copyLink(guildId: string | null, channelId: string, messageId: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(messageLink(guildId, channelId, messageId));
+    showNotice("Link copied.");
+  } catch {
+    showNotice("The browser did not let the page copy the link.");
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * Mentions in the web client. `@` in the composer opens a `listbox` named "Mentions":
+ * the server's people by display and user name, the roles one may mention (mentionable
+ * ones; all for an administrator) and, for administrators, @everyone and @here.
+ * Choosing inserts `@Name`; at send every `@Name` that names exactly one person or role
+ * becomes its token (src/text/mentions.ts), which everyone's client shows as the name.
+ * "Mentions" in the channel header opens one's inbox, each entry with "Jump".
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { RefObject } from "preact";
+import { api } from "../api";
+import { channelOf, displayName, guildOf, memberName, members } from "../state";
+import { BIT, holds } from "../names";
+import type { Channel, Message } from "../types";
+import { resolveAtNames, foldName, type MentionDirectory } from "../../text/mentions";
+import { Markdown } from "../markdown";
+import { jumpTo } from "../links";
+import { errorText } from "./ui";
+
+interface Option {
+  id: string;
+  /** What is inserted after `@`. */
+  insert: string;
+  label: string;
+}
+
+const MAX_OPTIONS = 8;
+
+function directory(guildId: string): MentionDirectory {
+  const g = guildOf(guildId);
+  const admin = !!g && holds(g, BIT.ADMINISTRATOR);
+  return {
+    people: (members.value[guildId] ?? []).map((m) => ({ id: m.user.id, names: [m.nick, m.user.global_name, m.user.username] })),
+    roles: (g?.roles ?? []).filter((r) => !r.everyone && (r.mentionable || admin)).map((r) => ({ id: r.id, name: r.name })),
+  };
+}
+
+function options(guildId: string, query: string): Option[] {
+  const q = foldName(query);
+  const dir = directory(guildId);
+  const g = guildOf(guildId);
+  const out: Option[] = [];
+  for (const m of members.value[guildId] ?? []) {
+    const shown = m.nick ?? displayName(m.user);
+    const names = [shown, m.user.username];
+    if (!names.some((n) => foldName(n).startsWith(q))) continue;
+    // A display name two people share would not name one of them: insert the user name then.
+    const unique = (members.value[guildId] ?? []).filter((x) => foldName(x.nick ?? displayName(x.user)) === foldName(shown)).length === 1;
+    out.push({ id: `u-${m.user.id}`, insert: unique ? shown : m.user.username, label: shown === m.user.username ? shown : `${shown} (${m.user.username})` });
+  }
+  for (const r of dir.roles) if (foldName(r.name).startsWith(q)) out.push({ id: `r-${r.id}`, insert: r.name, label: `@${r.name} (role)` });
+  if (g && holds(g, BIT.ADMINISTRATOR))
+    for (const all of ["everyone", "here"]) if (all.startsWith(q)) out.push({ id: `all-${all}`, insert: all, label: `@${all}` });
+  return out.slice(0, MAX_OPTIONS);
+}
+
+/** The text as sent: `@Name` of exactly one person or role of the server becomes its token. */
+export function mentionsOut(channel: Channel, text: string): string {
+  return channel.guild_id ? resolveAtNames(text, directory(channel.guild_id)) : text;
+}
+
+/** The `@…` being typed before the caret, if any. */
+const AT_QUERY = /(^|\s)@([^\s@<>]{0,32})$/;
+
+/** The picker's state for the composer: call `onKeyDown` first (true: it handled the key) and render `list`. */
+export function useMentionPicker(channel: Channel, text: string, setText: (t: string) => void, box: RefObject<HTMLTextAreaElement | null>) {
+  const [active, setActive] = useState(0);
+  const [closed, setClosed] = useState<string | null>(null);
+  const caret = box.current?.selectionStart ?? text.length;
+  const before = text.slice(0, caret);
+  const match = channel.guild_id ? AT_QUERY.exec(before) : null;
+  const query = match?.[2];
+  const shown = query === undefined || closed === before ? [] : options(channel.guild_id!, query);
+  useEffect(() => setActive(0), [query]);
+
+  function pick(o: Option) {
+    const start = caret - query!.length - 1;
+    const next = `${text.slice(0, start)}@${o.insert} ${text.slice(caret)}`;
+    setText(next);
+    const at = start + o.insert.length + 2;
+    requestAnimationFrame(() => box.current?.setSelectionRange(at, at));
+  }
+
+  function onKeyDown(e: KeyboardEvent): boolean {
+    if (!shown.length) return false;
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") setActive((active + (e.key === "ArrowDown" ? 1 : -1) + shown.length) % shown.length);
+    else if (e.key === "Enter" || e.key === "Tab") pick(shown[active]);
+    else if (e.key === "Escape") setClosed(before);
+    else return false;
+    e.preventDefault();
+    return true;
+  }
+
+  const list = shown.length ? (
+    <ul id="mentions" class="commands" role="listbox" aria-label="Mentions">
+      {shown.map((o, i) => (
+        <li key={o.id} id={`mention-${o.id}`} role="option" aria-selected={i === active} onMouseDown={(e) => e.preventDefault()} onClick={() => pick(o)}>
+          {o.label}
+        </li>
+      ))}
+    </ul>
+  ) : null;
+  const aria = shown.length ? { "aria-controls": "mentions", "aria-activedescendant": `mention-${shown[active]?.id}` } : {};
+  return { onKeyDown, list, aria, open: shown.length > 0 };
+}
+
+/** The inbox: "Mentions" opens a dialog of the messages that mention one, newest first, each with "Jump". */
+export function MentionsInbox() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button class="header-button" aria-haspopup="dialog" onClick={() => setOpen(true)}>
+        Mentions
+      </button>
+      {open && <InboxDialog onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function InboxDialog({ onClose }: { onClose(): void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [list, setList] = useState<Message[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    void api<Message[]>("GET", "/users/@me/mentions")
+      .then(setList)
+      .catch((e) => setError(errorText(e)));
+    return () => d?.open && d.close();
+  }, []);
+  return (
+    <dialog ref={ref} class="pins" aria-labelledby="inbox-title" onCancel={(e) => (e.preventDefault(), onClose())}>
+      <h2 id="inbox-title">Mentions</h2>
+      {error && <p role="alert">{error}</p>}
+      {!list && !error && <p aria-busy="true">Loading…</p>}
+      {list && !list.length && <p class="muted">Nobody has mentioned you yet.</p>}
+      {list?.map((m) => {
+        const guild = channelOf(m.channel_id)?.guild_id ?? null;
+        return (
+          <article key={m.id} class="found" aria-labelledby={`in-a-${m.id} in-c-${m.id}`}>
+            <span id={`in-a-${m.id}`} class="author">
+              {memberName(m.author.id, guild)}
+            </span>
+            <div id={`in-c-${m.id}`}>
+              <Markdown source={m.content} />
+            </div>
+            <button
+              onClick={() => {
+                onClose();
+                void jumpTo(guild ?? "@me", m.channel_id, m.id);
+              }}
+            >
+              Jump
+            </button>
+          </article>
+        );
+      })}
+      <div class="buttons">
+        <button onClick={onClose}>Close</button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,108 @@
+/**
+ * "Enable desktop notifications" (the browser's permission) and "Notification settings":
+ * a dialog for the open channel and its server, each a group of radios ("All messages",
+ * "Only @mentions", "Nothing", or as the scope above) and "Mute for" the channel.
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api } from "../api";
+import { channelLabel, guildOf, showNotice } from "../state";
+import type { Channel } from "../types";
+import type { NotificationSetting } from "../../contract";
+import { notifySettings, putNotifySetting } from "../notify";
+import { errorText } from "./ui";
+
+const LEVELS: [number, string][] = [
+  [0, "All messages"],
+  [1, "Only @mentions"],
+  [2, "Nothing"],
+];
+const MUTES: [string, number | null][] = [
+  ["Not muted", null],
+  ["15 minutes", 15 * 60_000],
+  ["1 hour", 3600_000],
+  ["8 hours", 8 * 3600_000],
+  ["24 hours", 24 * 3600_000],
+  ["Until I turn it back on", Infinity],
+];
+/** The last instant of year 9999: "until I turn it back on". */
+const FOREVER = "9999-12-31T23:59:59.999Z";
+
+export function NotifyControls({ channel }: { channel: Channel }) {
+  const supported = typeof Notification !== "undefined";
+  const [permission, setPermission] = useState(supported ? Notification.permission : "denied");
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      {supported && permission === "default" && (
+        <button class="header-button" onClick={() => void Notification.requestPermission().then(setPermission)}>
+          Enable desktop notifications
+        </button>
+      )}
+      <button class="header-button" aria-haspopup="dialog" onClick={() => setOpen(true)}>
+        Notification settings
+      </button>
+      {open && <SettingsDialog channel={channel} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+async function put(scopeId: string, body: { level?: number | null; muted_until?: string | null }): Promise<void> {
+  try {
+    putNotifySetting(await api<NotificationSetting>("PUT", `/users/@me/notification-settings/${scopeId}`, body));
+  } catch (e) {
+    showNotice(errorText(e));
+  }
+}
+
+function SettingsDialog({ channel, onClose }: { channel: Channel; onClose(): void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    return () => d?.open && d.close();
+  }, []);
+  const guild = channel.guild_id ? guildOf(channel.guild_id) : undefined;
+  const mine = notifySettings.value[channel.id];
+  const muted = mine?.muted_until && Date.parse(mine.muted_until) > Date.now() ? mine.muted_until : null;
+  return (
+    <dialog ref={ref} class="pins" aria-labelledby="ns-title" onCancel={(e) => (e.preventDefault(), onClose())}>
+      <h2 id="ns-title">Notification settings</h2>
+      <Levels scopeId={channel.id} legend={channelLabel(channel)} inherit={guild ? "As the server" : null} />
+      {guild && <Levels scopeId={guild.id} legend={guild.name} inherit={`Server default (${guild.default_message_notifications === 1 ? "only @mentions" : "all messages"})`} />}
+      <label>
+        Mute {channelLabel(channel)} for{" "}
+        <select
+          onChange={(e) => {
+            const ms = MUTES[Number(e.currentTarget.value)][1];
+            void put(channel.id, { muted_until: ms === null ? null : ms === Infinity ? FOREVER : new Date(Date.now() + ms).toISOString() });
+          }}
+        >
+          {MUTES.map(([label], i) => (
+            <option key={label} value={i} selected={i === 0 ? !muted : false}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {muted && <p class="muted">Muted until {muted === FOREVER ? "you turn it back on" : new Date(muted).toLocaleString()}.</p>}
+      <div class="buttons">
+        <button onClick={onClose}>Close</button>
+      </div>
+    </dialog>
+  );
+}
+
+function Levels({ scopeId, legend, inherit }: { scopeId: string; legend: string; inherit: string | null }) {
+  const level = notifySettings.value[scopeId]?.level ?? null;
+  const choices: [number | null, string][] = inherit ? [[null, inherit], ...LEVELS] : LEVELS;
+  return (
+    <fieldset>
+      <legend>{legend}</legend>
+      {choices.map(([v, label]) => (
+        <label key={label}>
+          <input type="radio" name={`level-${scopeId}`} checked={level === v || (v === 0 && level === null && !inherit)} onChange={() => void put(scopeId, { level: v })} /> {label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * Pins in the web client: "Pin" / "Unpin" on a message for those who may (Manage
+ * Messages in a server, either person in a DM), the notice a pin posts, and "Pinned
+ * messages" in the channel header: a dialog of the channel's pins, each with "Jump".
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api } from "../api";
+import { guildOf, memberName, route, showNotice } from "../state";
+import { BIT, holds } from "../names";
+import type { Channel, Message } from "../types";
+import type { PinsPage } from "../../contract";
+import { Markdown } from "../markdown";
+import { jumpTo } from "../links";
+import { errorText } from "./ui";
+
+/** The reference's type for the notice a pin posts (its `reply_to` names the pinned message). */
+export const PINNED_NOTICE = 6;
+
+function mayPin(channel: { guild_id: string | null }): boolean {
+  if (channel.guild_id === null) return true;
+  const g = guildOf(channel.guild_id);
+  return !!g && holds(g, BIT.MANAGE_MESSAGES);
+}
+
+export function PinAction({ m }: { m: Message }) {
+  const guild = route.value.guild === "@me" ? null : route.value.guild;
+  if (m.ephemeral || m.type === PINNED_NOTICE || !mayPin({ guild_id: guild })) return null;
+  async function toggle() {
+    try {
+      await api(m.pinned ? "DELETE" : "PUT", `/channels/${m.channel_id}/pins/${m.id}`);
+    } catch (e) {
+      showNotice(errorText(e));
+    }
+  }
+  return <button onClick={toggle}>{m.pinned ? "Unpin" : "Pin"}</button>;
+}
+
+/** The body of a pin's notice: "Alice pinned a message." */
+export function PinNotice({ m, guild }: { m: Message; guild: string | null }) {
+  return (
+    <p class="system">
+      {memberName(m.author.id, guild)} pinned a message.
+      {m.reply_to && guild && (
+        <>
+          {" "}
+          <button class="link" onClick={() => void jumpTo(guild, m.channel_id, m.reply_to!)}>
+            Jump
+          </button>
+        </>
+      )}
+    </p>
+  );
+}
+
+export function PinnedMessages({ channel }: { channel: Channel }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button class="header-button" aria-haspopup="dialog" onClick={() => setOpen(true)}>
+        Pinned messages
+      </button>
+      {open && <PinsDialog channel={channel} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function PinsDialog({ channel, onClose }: { channel: Channel; onClose(): void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [page, setPage] = useState<PinsPage | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const guild = channel.guild_id;
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    void api<PinsPage>("GET", `/channels/${channel.id}/pins`)
+      .then(setPage)
+      .catch((e) => setError(errorText(e)));
+    return () => d?.open && d.close();
+  }, [channel.id]);
+  return (
+    <dialog ref={ref} class="pins" aria-labelledby="pins-title" onCancel={(e) => (e.preventDefault(), onClose())}>
+      <h2 id="pins-title">Pinned messages</h2>
+      {error && <p role="alert">{error}</p>}
+      {!page && !error && <p aria-busy="true">Loading…</p>}
+      {page && !page.items.length && <p class="muted">Nothing is pinned in this channel yet.</p>}
+      {page?.items.map(({ message: m }) => (
+        <article key={m.id} class="found" aria-labelledby={`pin-a-${m.id} pin-c-${m.id}`}>
+          <span id={`pin-a-${m.id}`} class="author">
+            {memberName(m.author.id, guild)}
+          </span>
+          <div id={`pin-c-${m.id}`}>
+            <Markdown source={m.content} />
+          </div>
+          <button
+            onClick={() => {
+              onClose();
+              void jumpTo(guild ?? "@me", m.channel_id, m.id);
+            }}
+          >
+            Jump
+          </button>
+        </article>
+      ))}
+      <div class="buttons">
+        <button onClick={onClose}>Close</button>
+      </div>
+    </dialog>
+  );
+}

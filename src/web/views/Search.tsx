@@ -1,0 +1,92 @@
+/**
+ * Search in a server: a `searchbox` named "Search" in the channel header (words,
+ * "phrases", from:, in:, has:, mentions:, before:, after:, pinned:; the server parses
+ * them), and its results in a region named "Search results", each an `article` with
+ * "Jump". Only what the person may read comes back; never a DM.
+ */
+import { useState } from "preact/hooks";
+import { api } from "../api";
+import { channelOf, channelLabel, memberName } from "../state";
+import type { SearchResults } from "../../contract";
+import { Markdown } from "../markdown";
+import { jumpTo } from "../links";
+import { errorText } from "./ui";
+
+export function SearchBox({ guildId }: { guildId: string }) {
+  const [q, setQ] = useState("");
+  const [found, setFound] = useState<SearchResults | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function run() {
+    if (!q.trim()) return setFound(null);
+    setBusy(true);
+    setError(null);
+    try {
+      const zone = -new Date().getTimezoneOffset();
+      setFound(await api<SearchResults>("GET", `/guilds/${guildId}/messages/search?content=${encodeURIComponent(q)}&utc_offset=${zone}`));
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div class="search">
+      <input
+        type="search"
+        aria-label="Search"
+        placeholder="Search"
+        value={q}
+        onInput={(e) => setQ(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Enter") void run();
+          if (e.key === "Escape") setFound(null);
+        }}
+      />
+      {(found || error || busy) && (
+        <section class="search-results" role="region" aria-label="Search results" aria-busy={busy}>
+          {error && <p role="alert">{error}</p>}
+          {found && <Results found={found} guildId={guildId} onJump={() => setFound(null)} />}
+          <button onClick={() => (setFound(null), setError(null))}>Close search</button>
+        </section>
+      )}
+    </div>
+  );
+}
+
+function Results({ found, guildId, onJump }: { found: SearchResults; guildId: string; onJump(): void }) {
+  return (
+    <>
+      <p class="muted">
+        {found.total === 0 ? "No results." : found.total === 1 ? "1 result" : `${found.total >= 1000 ? "1,000+" : found.total} results`}
+        {found.indexing ? " (older messages are still being indexed)" : ""}
+      </p>
+      {found.problems.map((p) => (
+        <p key={p} class="muted">
+          {p}
+        </p>
+      ))}
+      {found.messages.map((m) => (
+        <article key={m.id} class="found" aria-labelledby={`s-a-${m.id} s-c-${m.id}`}>
+          <span id={`s-a-${m.id}`} class="author">
+            {memberName(m.author.id, guildId)}
+          </span>{" "}
+          <span class="muted">in {channelLabel(channelOf(m.channel_id))}</span>
+          <div id={`s-c-${m.id}`}>
+            <Markdown source={m.content} />
+          </div>
+          <button
+            onClick={() => {
+              onJump();
+              void jumpTo(guildId, m.channel_id, m.id);
+            }}
+          >
+            Jump
+          </button>
+        </article>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,37 @@
+/**
+ * What a server's (or the DMs') entry says of its channels: "Lab, 2 mentions", or
+ * "Lab, unread" when something is new but nobody mentioned the person; the badge
+ * shows the count. Without it the unread dot had no name a screen reader could read.
+ */
+import { readStates } from "../state";
+import type { Channel } from "../types";
+
+function summary(channels: Channel[], current: string | null): { mentions: number; unread: boolean } {
+  let mentions = 0;
+  let unread = false;
+  for (const c of channels) {
+    const r = readStates.value[c.id];
+    if (!r || c.id === current) continue;
+    mentions += r.mention_count;
+    unread ||= r.unread;
+  }
+  return { mentions, unread };
+}
+
+/** The words after the entry's name: ", 2 mentions", ", unread" or nothing. */
+export function unreadText(channels: Channel[], current: string | null): string {
+  const { mentions, unread } = summary(channels, current);
+  if (mentions > 0) return `, ${mentions} ${mentions === 1 ? "mention" : "mentions"}`;
+  return unread ? ", unread" : "";
+}
+
+/** The visible count (its words are in unreadText). */
+export function UnreadMark({ channels, current }: { channels: Channel[]; current: string | null }) {
+  const { mentions } = summary(channels, current);
+  if (!mentions) return null;
+  return (
+    <span class="badge server-badge" aria-hidden="true">
+      {mentions > 99 ? "99+" : mentions}
+    </span>
+  );
+}

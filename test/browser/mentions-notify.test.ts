@@ -1,0 +1,123 @@
+/**
+ * Mentions and notifications in the web client (issue 28), two people: `@` opens the
+ * "Mentions" listbox and the chosen name is sent as a mention; the mention counts in the
+ * channel's and server's marks and the tab title, and is in the "Mentions" inbox with
+ * "Jump"; a desktop notification (permission granted, the page's Notification recorded)
+ * fires for it, and "Notification settings" → "Nothing" silences the channel.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { channelEntry, launch, message, serve, signIn, type Served } from "./support";
+
+let browser: Browser;
+let s: Served;
+
+beforeAll(async () => {
+  s = serve({
+    users: [{ name: "alice", global_name: "Alice" }, { name: "bob", global_name: "Bob" }],
+    guilds: [{ name: "Lab", owner: "alice", members: ["bob"], channels: [{ name: "general" }, { name: "random" }, { name: "news" }] }],
+  });
+  browser = await launch();
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await s?.p.stop();
+});
+
+/** Notifications allowed, and each one the page makes recorded (the browser's own may not show headless). */
+async function recordNotifications(c: BrowserContext): Promise<void> {
+  await c.grantPermissions(["notifications"], { origin: s.base });
+  await c.addInitScript(() => {
+    const Real = window.Notification;
+    const w = window as unknown as { __notes: { title: string; body?: string }[] };
+    w.__notes = [];
+    function Recorded(title: string, opts?: NotificationOptions) {
+      w.__notes.push({ title, body: opts?.body });
+      try {
+        return new Real(title, opts);
+      } catch {
+        return {};
+      }
+    }
+    Recorded.requestPermission = (...a: []) => Real.requestPermission(...a);
+    Object.defineProperty(Recorded, "permission", { get: () => Real.permission });
+    (window as unknown as { Notification: unknown }).Notification = Recorded;
+  });
+}
+
+const notes = (p: Page) => p.evaluate(() => (window as unknown as { __notes: { title: string; body?: string }[] }).__notes);
+
+describe("mentions", () => {
+  test("@ lists people; the chosen name is a mention the other person sees counted, in the title and in the inbox", async () => {
+    const alice = await signIn(browser, s.base, "alice");
+    const bob = await signIn(browser, s.base, "bob");
+    try {
+      const a = alice.page;
+      const b = bob.page;
+      await channelEntry(a, "random").click();
+      await a.getByRole("textbox", { name: "Message #random" }).waitFor();
+      const box = b.getByRole("textbox", { name: "Message #general" });
+      await box.pressSequentially("@al");
+      const list = b.getByRole("listbox", { name: "Mentions" });
+      await list.getByRole("option", { name: "Alice (alice)" }).waitFor();
+      await box.press("Enter");
+      expect(await box.inputValue()).toBe("@Alice ");
+      await box.pressSequentially("lunch?");
+      await box.press("Enter");
+      await message(b, /^Bob @Alice lunch\?$/).waitFor();
+
+      await channelEntry(a, "general").filter({ hasText: "1" }).waitFor();
+      expect(await channelEntry(a, "general").getAttribute("class")).toContain("unread");
+      await a.getByRole("navigation", { name: "Servers" }).getByRole("button", { name: "Lab, 1 mention" }).waitFor();
+      await a.waitForFunction(() => document.title === "(1) #random · Parley");
+
+      await a.getByRole("button", { name: "Mentions", exact: true }).click();
+      const inbox = a.getByRole("dialog", { name: "Mentions" });
+      await inbox.getByRole("article", { name: /Bob @Alice lunch\?/ }).getByRole("button", { name: "Jump" }).click();
+      const shown = message(a, /^Bob @Alice lunch\?$/);
+      await shown.waitFor();
+      expect(await shown.getAttribute("aria-current")).toBe("true");
+    } finally {
+      await alice.context.close();
+      await bob.context.close();
+    }
+  }, 30_000);
+});
+
+describe("notifications", () => {
+  test("a mention elsewhere notifies; Notification settings → Nothing silences that channel", async () => {
+    const alice = await signIn(browser, s.base, "alice", { prepare: recordNotifications });
+    try {
+      const a = alice.page;
+      await channelEntry(a, "random").click();
+      await a.getByRole("textbox", { name: "Message #random" }).waitFor();
+      const general = s.id(s.world.guilds.Lab.channels.general);
+      const news = s.id(s.world.guilds.Lab.channels.news);
+      const aliceId = s.id(s.world.users.alice.id);
+      await s.as("bob", "POST", `/channels/${general}/messages`, { content: `<@${aliceId}> are you there?` });
+      await a.waitForFunction(() => (window as any).__notes.length === 1);
+      expect(await notes(a)).toEqual([{ title: "Bob in #general", body: "@Alice are you there?" }]);
+
+      await channelEntry(a, "general").click();
+      await a.getByRole("button", { name: "Notification settings" }).click();
+      const dialog = a.getByRole("dialog", { name: "Notification settings" });
+      await dialog.getByRole("group", { name: "#general" }).getByRole("radio", { name: "Nothing" }).check();
+      await dialog.getByRole("button", { name: "Close" }).click();
+      await channelEntry(a, "random").click();
+      await a.getByRole("textbox", { name: "Message #random" }).waitFor();
+      // Wait until the server has the setting, so the next message is judged by it.
+      for (let i = 0; i < 50; i++) {
+        const mine = await s.as("alice", "GET", `/users/@me/notification-settings/${general}`);
+        if (mine.level === 2) break;
+        await Bun.sleep(50);
+      }
+      await s.as("bob", "POST", `/channels/${general}/messages`, { content: `<@${aliceId}> still there?` });
+      await s.as("bob", "POST", `/channels/${news}/messages`, { content: `<@${aliceId}> news!` });
+      await a.waitForFunction(() => (window as any).__notes.length >= 2);
+      expect((await notes(a)).map((n) => n.title)).toEqual(["Bob in #general", "Bob in #news"]);
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+});
