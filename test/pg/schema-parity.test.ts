@@ -158,7 +158,7 @@ describe("the two schemas", () => {
 describe("migrating Postgres", () => {
   test("every SQLite migration past the baseline has its Postgres text, and the numbers recorded are SQLite's", async () => {
     expect(missingPgMigrations()).toEqual([]);
-    expect(BASELINE_VERSION + pgMigrations.length).toBe(migrations.at(-1)!.version);
+    expect(pgMigrations.map((m) => m.version)).toEqual(migrations.filter((m) => m.version > BASELINE_VERSION).map((m) => m.version));
     const { db } = await fresh();
     expect(migratePg(db)).toBe(migrations.length);
     expect(migratePg(db)).toBe(0);
