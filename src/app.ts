@@ -43,7 +43,7 @@ import { openApiPlugin, opsFragment } from "./ops/openapi";
 import { createObservability, type Observability } from "./observability";
 import type { LineSink } from "./ops/log";
 import { Lifecycle, type ShutdownReport } from "./lifecycle";
-import { botPresence, importWorld, limitHeadersOf, type ImportReport } from "./wiring";
+import { botPresence, countRequests, importWorld, limitHeadersOf, type ImportReport } from "./wiring";
 
 /** Optional plumbing for createParley: start-up timings, and where log lines go (tests). */
 export interface ParleyOptions {
@@ -130,7 +130,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const store = new Store({ path: config.dbPath, synchronous: config.synchronous, relay: opts.relayEvents, writable: lock !== null, committed: (kind, n) => obs?.metrics.committed(kind, n), walHeader: fastPaths.walHeader });
   mark("open the database and migrate");
   const key = serverKey(config.dbPath);
-  const core = createCore({ clock, store, key, sessions: config.sessions, report, fastPaths });
+  const core = createCore({ clock, store, key, sessions: config.sessions, report, fastPaths, devices: config.devices });
   const urls: Urls = placeholderUrls(config);
   const flakes = new Snowflakes(core.idmap, config.imageProxy.enabled ? new MediaLinks(key, urls) : null, fastPaths.snowflakeCache);
   obs = createObservability(config, core, flakes, opts.logSink);
@@ -160,8 +160,8 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     },
     handle: (req) => http.handle(req),
     listen() {
-      // Nobody is connected yet, whatever a process that stopped abruptly left behind.
-      core.users.resetPresences();
+      // Nobody is connected yet; devices expire and requests and messages count from now (core.serve).
+      core.serve();
       // Events written by commands while no server ran are for nobody: only later ones are published.
       store.relay.listen();
       // Bot API routes are matched by Bun's router first; what none matches reaches Elysia.
@@ -245,8 +245,11 @@ function surfaces(config: Config, x: { core: Core; flakes: Snowflakes; clock: Sw
 
 /** The HTTP surfaces' one Elysia app: the request screen and the fallback error answers (surfaces are added after). */
 function httpApp(api: BotApi, obs: Observability) {
+  const app = new Elysia();
+  // Every answer counts toward the requests per day (core/stats.ts), once the core serves.
+  countRequests(api.core, api.hooks, app);
   return (
-    new Elysia()
+    app
       // Oversized bodies, and cross-site requests to the people's API and harness, end here (docs/security.md).
       // Written so that Elysia does not take it for async: it would await every request (src/botapi/index.ts).
       .onRequest(({ request }) => {

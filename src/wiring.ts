@@ -2,7 +2,9 @@
  * Part of the composition root: what ties surfaces and the core together where no surface
  * may do it itself (surfaces never import each other).
  */
+import type { Elysia } from "elysia";
 import type { Core } from "./core";
+import type { RequestHooks } from "./botapi/hooks";
 import type { SwitchableClock } from "./core/clock";
 import { rateLimitHeaders, type RateLimiter } from "./botapi/ratelimit";
 import type { GatewayHooks } from "./gateway";
@@ -61,4 +63,18 @@ export function limitHeadersOf(limiter: RateLimiter, clock: SwitchableClock): Li
 /** A seed document, or an exported world restored into an empty database (src/world). */
 export function importWorld(p: { core: Core; clock: SwitchableClock; api: { flakes: Snowflakes }; seed(doc: unknown): SeedAnswer }, doc: unknown): ImportReport {
   return importDocument({ core: p.core, flakes: p.api.flakes, now: () => p.clock.now(), seed: (d) => p.seed(d) }, doc);
+}
+
+/**
+ * Every answered request counts toward the administrators' requests per day
+ * (core/stats.ts, once the core serves): the bot API's through its pipeline's hook (its
+ * routes are matched by Bun's router, outside Elysia), every other route's as Elysia
+ * answers it.
+ */
+export function countRequests(core: Core, hooks: RequestHooks[], http: Elysia<any, any, any, any, any, any, any>): void {
+  hooks.push({ answered: () => core.stats.requestServed() });
+  http.onAfterResponse({ as: "global" }, ({ route }) => {
+    if (route && (route.startsWith("/api/v10/") || route === "/api/v10")) return;
+    core.stats.requestServed();
+  });
 }

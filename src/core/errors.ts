@@ -15,7 +15,8 @@ export type ErrorKind =
   | "conflict" // e.g. a username already taken (people's API)
   | "rate_limited"
   | "unavailable" // e.g. session store gone
-  | "unknown_emoji"; // a well-formed custom emoji that does not exist
+  | "unknown_emoji" // a well-formed custom emoji that does not exist
+  | "parent_limit"; // a channel reorder that moves more than one channel to another category (40009)
 
 export interface FieldIssue {
   path: string; // e.g. "embeds[0].fields[3].value"; "" for the body as a whole

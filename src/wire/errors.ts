@@ -27,6 +27,8 @@ const STATUS: Record<DomainError["kind"], [number, number]> = {
   unavailable: [503, 0],
   // The reference's Unknown Emoji, a 400 (reference-gaps 6.2), not a not-found.
   unknown_emoji: [400, 10014],
+  // PATCH /guilds/{id}/channels moving more than one channel to another parent (reference-gaps 2.1).
+  parent_limit: [400, 40009],
 };
 
 export interface ErrorAnswer {
