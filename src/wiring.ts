@@ -2,9 +2,8 @@
  * Part of the composition root: what ties surfaces and the core together where no surface
  * may do it itself (surfaces never import each other).
  */
-import type { Elysia } from "elysia";
 import type { Core } from "./core";
-import type { RequestHooks } from "./botapi/hooks";
+import type { RequestHooks } from "./wire/hooks";
 import type { SwitchableClock } from "./core/clock";
 import { rateLimitHeaders, type RateLimiter } from "./botapi/ratelimit";
 import type { GatewayHooks } from "./gateway";
@@ -67,14 +66,8 @@ export function importWorld(p: { core: Core; clock: SwitchableClock; api: { flak
 
 /**
  * Every answered request counts toward the administrators' requests per day
- * (core/stats.ts, once the core serves): the bot API's through its pipeline's hook (its
- * routes are matched by Bun's router, outside Elysia), every other route's as Elysia
- * answers it.
+ * (core/stats.ts, once the core serves); one hook per door's pipeline.
  */
-export function countRequests(core: Core, hooks: RequestHooks[], http: Elysia<any, any, any, any, any, any, any>): void {
-  hooks.push({ answered: () => core.stats.requestServed() });
-  http.onAfterResponse({ as: "global" }, ({ route }) => {
-    if (route && (route.startsWith("/api/v10/") || route === "/api/v10")) return;
-    core.stats.requestServed();
-  });
+export function requestCounter(core: Core): RequestHooks {
+  return { answered: () => core.stats.requestServed() };
 }
