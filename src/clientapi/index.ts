@@ -23,6 +23,9 @@ import { commandRoutes } from "./commands";
 import { readStateRoutes } from "./read-states";
 import { deviceRoutes } from "./devices";
 import { sessionRoutes } from "./sessions";
+import { communityRoutes } from "./community";
+import { accountRoutes } from "./account";
+import { adminRoutes } from "./admin";
 
 export function clientApiRoutes(p: ClientContext): PeopleRoute[] {
   return [
@@ -43,6 +46,9 @@ export function clientApiRoutes(p: ClientContext): PeopleRoute[] {
     ...readStateRoutes(p),
     ...deviceRoutes(p),
     ...sessionRoutes(p),
+    ...communityRoutes(p),
+    ...accountRoutes(p),
+    ...adminRoutes(p),
   ];
 }
 
