@@ -17,6 +17,7 @@ import { accountView, deletionView, instanceInviteView, overviewView, serverView
 
 const Deleted = Type.Object({ username: Type.String(), messages: Type.Integer(), servers: Type.Integer() });
 
+/** Longer than 80 lines because it is a table: one declaration per route. */
 export function adminRoutes(p: ClientContext): PeopleRoute[] {
   const core = p.core;
   return [

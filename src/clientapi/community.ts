@@ -34,6 +34,7 @@ function idQuery(q: URLSearchParams, name: string): string | undefined {
 /** Body ids that are not ids name nothing: the core reports them by index. */
 const idOrNull = (v: string) => (UUID.test(v) ? v : null);
 
+/** Longer than 80 lines because it is a table: one declaration per route. */
 export function communityRoutes(p: ClientContext): PeopleRoute[] {
   const core = p.core;
   return [
