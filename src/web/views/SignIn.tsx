@@ -1,14 +1,17 @@
 /** Sign in, or create an account: the same two fields, errors next to the field they concern. */
 import { useState } from "preact/hooks";
 import { api, ApiError } from "../api";
+import type { ComponentChildren } from "preact";
 import type { Me } from "../types";
 import { Field } from "./ui";
 
 interface Props {
   onSignedIn(token: string, user: Me): void;
+  /** What the visitor came for, above the form (an invite's server: views/Arrive.tsx). */
+  header?: ComponentChildren;
 }
 
-export function SignIn({ onSignedIn }: Props) {
+export function SignIn({ onSignedIn, header }: Props) {
   const [mode, setMode] = useState<"signin" | "signup">("signin");
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
@@ -39,6 +42,7 @@ export function SignIn({ onSignedIn }: Props) {
 
   return (
     <main class="signin">
+      {header}
       <form onSubmit={submit} noValidate>
         <h1>{signup ? "Create your Parley account" : "Sign in to Parley"}</h1>
         <Field id="username" label="Username" value={username} onInput={setUsername} error={errors.username} autoComplete="username" />
