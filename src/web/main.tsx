@@ -18,7 +18,7 @@ import { Chat } from "./views/Chat";
 import { watchDevice } from "./device";
 import { forgetDms } from "./dm-crypto";
 import { Frame } from "./views/Frame";
-import { Admin } from "./views/Admin";
+import { Administration } from "./views/admin/Administration";
 import { Invite } from "./views/Invite";
 import { InviteArrival } from "./views/Arrive";
 import { SignOutDialog, signOutAsked } from "./views/SignOut";
@@ -92,7 +92,7 @@ function App() {
   return (
     <Frame portal={portal} onSignOut={ask} onExpired={expired}>
       {asking}
-      {current.kind === "admin" && <Admin />}
+      {current.kind === "admin" && <Administration />}
       {current.kind === "invite" && <Invite code={current.code} />}
       {current.kind === "install" && <Install id={current.app} />}
       {current.kind === "portal" && (current.app ? <AppPage base={portal} id={current.app} /> : <Applications base={portal} />)}
