@@ -12,12 +12,13 @@ export function banView(b: { ban: { reason: string | null }; user: User }): C.Ba
   return { user: userView(b.user), reason: b.ban.reason };
 }
 
-export function auditEntryView(row: AuditEntry, actor: User | null): C.AuditEntry {
+export function auditEntryView(row: AuditEntry, actor: User | null, target: User | null): C.AuditEntry {
   return {
     id: row.id,
     action_type: row.action_type,
     actor: actor ? userView(actor) : null,
     target_id: row.target_id,
+    target_user: target ? userView(target) : null,
     changes: JSON.parse(row.changes) as AuditChange[],
     reason: row.reason,
     created_at: isoUtc(row.created_at),

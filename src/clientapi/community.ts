@@ -92,7 +92,8 @@ export function communityRoutes(p: ClientContext): PeopleRoute[] {
           before: idQuery(query, "before"),
           limit: intQuery(query, "limit", 1, 100) ?? 50,
         });
-        return rows.map((r) => auditEntryView(r, r.actor_id ? core.users.get(r.actor_id) : null));
+        const user = (id: string | null) => (id ? core.users.get(id) : null);
+        return rows.map((r) => auditEntryView(r, user(r.actor_id), user(r.target_id)));
       },
     }),
     route({

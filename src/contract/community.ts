@@ -64,6 +64,8 @@ export const AuditEntry = Type.Object({
   action_type: Type.Integer(),
   actor: Nullable(User),
   target_id: Nullable(Id),
+  /** The person or bot acted on, when the target is one (a name for the log even after they left). */
+  target_user: Nullable(User),
   changes: Type.Array(Type.Object({ key: Type.String(), old_value: Type.Optional(Type.Unknown()), new_value: Type.Optional(Type.Unknown()) })),
   reason: Nullable(Type.String()),
   created_at: Time,

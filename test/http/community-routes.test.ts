@@ -115,7 +115,7 @@ describe("the audit log", () => {
     await client(p, "PATCH", `/guilds/${club}/members/${ids.hi}`, olive, { nick: "High" });
     const all = await client(p, "GET", `/guilds/${club}/audit-log`, mo);
     expect(all.status).toBe(200);
-    expect(all.body[0]).toMatchObject({ action_type: 24, actor: { id: ids.olive }, target_id: ids.hi, changes: [{ key: "nick", new_value: "High" }] });
+    expect(all.body[0]).toMatchObject({ action_type: 24, actor: { id: ids.olive }, target_id: ids.hi, target_user: { id: ids.hi }, changes: [{ key: "nick", new_value: "High" }] });
     const bans = await client(p, "GET", `/guilds/${club}/audit-log?action_type=22`, mo);
     expect(bans.body).toEqual([expect.objectContaining({ action_type: 22, reason: "spam", actor: expect.objectContaining({ username: "mo" }), target_id: ids.mem })]);
     const byOlive = await client(p, "GET", `/guilds/${club}/audit-log?user_id=${ids.olive}&limit=100`, mo);

@@ -56,10 +56,10 @@ export function AuditLog({ guild }: { guild: Guild }) {
       (e) => setError(errorText(e)),
     );
   }, [guild.id, action, person]);
-  const target = (id: string | null) => {
+  const target = (e: AuditEntry) => {
+    const id = e.target_id;
+    if (e.target_user) return displayName(e.target_user);
     if (!id) return "—";
-    const m = people.find((x) => x.user.id === id);
-    if (m) return displayName(m.user);
     const c = guild.channels.find((x) => x.id === id);
     if (c) return `#${c.name}`;
     const r = guild.roles.find((x) => x.id === id);
@@ -89,7 +89,7 @@ export function AuditLog({ guild }: { guild: Guild }) {
               <tr key={e.id}>
                 <td>{e.actor ? displayName(e.actor) : "System"}</td>
                 <td>{ACTIONS[e.action_type] ?? `Action ${e.action_type}`}</td>
-                <td>{target(e.target_id)}</td>
+                <td>{target(e)}</td>
                 <td>{e.reason ?? ""}</td>
                 <td>{new Date(e.created_at).toLocaleString()}</td>
               </tr>
