@@ -74,7 +74,18 @@ describe("server settings", () => {
       await row.getByRole("button", { name: `Revoke ${code}` }).click();
       await count(a.getByRole("table", { name: "Invite links" }).getByRole("row").filter({ hasText: code }), 0);
 
-      await s.as("olive", "PUT", `/guilds/${s.id(s.world.guilds.Club.id)}/bans/${s.id(s.world.users.carol.id)}`, { reason: "spam links" });
+      await a.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Members" }).click();
+      await a.getByRole("group", { name: "Roles for Mem" }).getByRole("checkbox", { name: "Senior" }).check();
+      await a.getByRole("status").filter({ hasText: "Mem's roles saved." }).waitFor();
+      expect(s.p.core.guilds.memberRoleIds(s.id(s.world.guilds.Club.id), s.id(s.world.users.mem.id))).toContain(s.id(s.world.guilds.Club.roles.Senior));
+      await a.getByRole("textbox", { name: "Nickname for Mem" }).fill("Memo");
+      await a.getByRole("button", { name: "Save nickname for Mem" }).click();
+      await a.getByRole("status").filter({ hasText: "Mem's nickname saved." }).waitFor();
+      await a.getByRole("button", { name: "Ban Carol" }).click();
+      await a.getByRole("dialog", { name: "Ban Carol?" }).getByRole("textbox", { name: "Reason" }).fill("spam links");
+      await a.getByRole("dialog", { name: "Ban Carol?" }).getByRole("button", { name: "Ban" }).click();
+      await a.getByRole("status").filter({ hasText: "Carol was banned." }).waitFor();
+
       await a.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Bans" }).click();
       const banned = a.getByRole("list", { name: "Banned people" }).getByRole("listitem").filter({ hasText: "Carol" });
       await banned.filter({ hasText: "spam links" }).waitFor();

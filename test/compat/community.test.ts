@@ -67,9 +67,9 @@ afterAll(async () => {
 describe("what people do, as a discord.js bot sees it", () => {
   test("a person moves a channel into a category: CHANNEL_UPDATE with its parent; the audit log names the person", async () => {
     const staff = w.guilds.Club.channels.staff;
-    const moved = next(bot, Events.ChannelUpdate, (_old: unknown, c: { id: string }) => c.id === staff);
+    const moved = next<[unknown, { id: string; parentId: string | null }]>(bot, Events.ChannelUpdate, (_old, c) => c.id === staff);
     await as("olive", "PATCH", `/guilds/${id(w.guilds.Club.id)}/channels`, [{ id: id(staff), parent_id: id(w.guilds.Club.channels.Team), position: 0 }]);
-    const [, after] = (await moved) as [unknown, { parentId: string | null; position: number }];
+    const [, after] = await moved;
     expect(after.parentId).toBe(w.guilds.Club.channels.Team);
     const logs = await guild.fetchAuditLogs({ type: AuditLogEvent.ChannelUpdate });
     const entry = logs.entries.find((e) => e.targetId === staff)!;
@@ -79,9 +79,9 @@ describe("what people do, as a discord.js bot sees it", () => {
 
   test("roles and nickname: GUILD_MEMBER_UPDATE, and audit entries 24 and 25 by the person", async () => {
     const mem = w.users.mem.id;
-    const updated = next(bot, Events.GuildMemberUpdate, (_o: unknown, m: GuildMember) => m.id === mem && m.nickname === "Mimi");
+    const updated = next<[unknown, GuildMember]>(bot, Events.GuildMemberUpdate, (_o, m) => m.id === mem && m.nickname === "Mimi");
     await as("olive", "PATCH", `/guilds/${id(w.guilds.Club.id)}/members/${id(mem)}`, { nick: "Mimi", roles: [id(w.guilds.Club.roles.Helper)] });
-    const [, m] = (await updated) as [unknown, GuildMember];
+    const [, m] = await updated;
     expect(m.roles.cache.has(w.guilds.Club.roles.Helper)).toBe(true);
     const roles = await guild.fetchAuditLogs({ type: AuditLogEvent.MemberRoleUpdate });
     expect(roles.entries.find((e) => e.targetId === mem)?.executorId).toBe(w.users.olive.id);
@@ -91,7 +91,7 @@ describe("what people do, as a discord.js bot sees it", () => {
 
   test("a ban by a person: GUILD_MEMBER_REMOVE and an audit entry with the reason", async () => {
     const carol = w.users.carol.id;
-    const removed = next(bot, Events.GuildMemberRemove, (m: GuildMember) => m.id === carol);
+    const removed = next<[GuildMember]>(bot, Events.GuildMemberRemove, (m) => m.id === carol);
     await as("olive", "PUT", `/guilds/${id(w.guilds.Club.id)}/bans/${id(carol)}`, { reason: "spam" });
     await removed;
     const bans = await guild.fetchAuditLogs({ type: AuditLogEvent.MemberBanAdd });
@@ -99,7 +99,7 @@ describe("what people do, as a discord.js bot sees it", () => {
   });
 
   test("ownership given away: GUILD_UPDATE with the new owner", async () => {
-    const updated = next(bot, Events.GuildUpdate, (_o: unknown, g: Guild) => g.ownerId === w.users.mem.id);
+    const updated = next<[unknown, Guild]>(bot, Events.GuildUpdate, (_o, g) => g.ownerId === w.users.mem.id);
     await as("olive", "PUT", `/guilds/${id(w.guilds.Club.id)}/owner`, { owner_id: id(w.users.mem.id) });
     await updated;
     expect(bot.guilds.cache.get(w.guilds.Club.id)!.ownerId).toBe(w.users.mem.id);
@@ -107,7 +107,7 @@ describe("what people do, as a discord.js bot sees it", () => {
 
   test("the bot reorders channels itself with setPositions", async () => {
     const general = w.guilds.Club.channels.general;
-    const moved = next(bot, Events.ChannelUpdate, (_old: unknown, c: { id: string; position: number }) => c.id === general);
+    const moved = next<[unknown, { id: string }]>(bot, Events.ChannelUpdate, (_old, c) => c.id === general);
     await guild.channels.setPositions([{ channel: general, position: 7 }]);
     await moved;
     expect(p.core.guilds.channel(id(general))!.position).toBe(7);
