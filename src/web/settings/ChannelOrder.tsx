@@ -1,6 +1,6 @@
 /**
  * The server's channels in order, by category: "Move <channel> up" / "Move <channel>
- * down" (one request each: PATCH /guilds/{id}/channels), a "Category" select per channel,
+ * down" (one request each: PATCH /guilds/{id}/channels), a category picker per channel,
  * "Create category", and "Delete <channel>" (asks once, says its messages go too).
  */
 import { useState } from "preact/hooks";
@@ -20,6 +20,7 @@ function ordered(g: Guild): Channel[][] {
   return [top, ...cats.map((cat) => [cat, ...g.channels.filter((c) => c.parent_id === cat.id).sort(byPos)])];
 }
 
+/** Longer than 80 lines because the order, the categories and the deletion share one request and its outcome. */
 export function ChannelOrder({ guild }: { guild: Guild }) {
   const req = useRequest();
   const [deleting, setDeleting] = useState<Channel | null>(null);

@@ -80,38 +80,42 @@ export function InviteManager({ guild }: { guild: Guild }) {
       </p>
       {link && <CopyField id="invite-link" label="Invite link" value={link} copyLabel="Copy invite link" />}
       <ErrorLine error={listError} />
-      {list && (
-        <table aria-label="Invite links">
-          <thead>
-            <tr>
-              <th>Code</th>
-              <th>Channel</th>
-              <th>Created by</th>
-              <th>Uses</th>
-              <th>Expires</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((i) => (
-              <tr key={i.code}>
-                <td>{i.code}</td>
-                <td>{i.channel ? `#${i.channel.name}` : "—"}</td>
-                <td>{creator(i.inviter_id)}</td>
-                <td>{i.max_uses ? `${i.uses} of ${i.max_uses}` : String(i.uses)}</td>
-                <td>{i.expires_at ? new Date(i.expires_at).toLocaleString() : "Never"}</td>
-                <td>
-                  <button type="button" class="danger" disabled={req.busy} onClick={() => revoke(i.code)}>
-                    Revoke {i.code}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {list && <InviteTable list={list} creator={creator} busy={req.busy} onRevoke={revoke} />}
       {list && !list.length && <p class="muted">No invite links yet: create one above.</p>}
     </section>
+  );
+}
+
+function InviteTable({ list, creator, busy, onRevoke }: { list: Invite[]; creator(id: string | null): string; busy: boolean; onRevoke(code: string): void }) {
+  return (
+    <table aria-label="Invite links">
+      <thead>
+        <tr>
+          <th>Code</th>
+          <th>Channel</th>
+          <th>Created by</th>
+          <th>Uses</th>
+          <th>Expires</th>
+          <th />
+        </tr>
+      </thead>
+      <tbody>
+        {list.map((i) => (
+          <tr key={i.code}>
+            <td>{i.code}</td>
+            <td>{i.channel ? `#${i.channel.name}` : "—"}</td>
+            <td>{creator(i.inviter_id)}</td>
+            <td>{i.max_uses ? `${i.uses} of ${i.max_uses}` : String(i.uses)}</td>
+            <td>{i.expires_at ? new Date(i.expires_at).toLocaleString() : "Never"}</td>
+            <td>
+              <button type="button" class="danger" disabled={busy} onClick={() => onRevoke(i.code)}>
+                Revoke {i.code}
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

@@ -78,18 +78,24 @@ export function Registration() {
         Create sign-up invite
       </button>
       {code && <CopyField id="signup-invite" label="Sign-up invite code" value={code} hint="Shown once: give it to the person signing up." />}
-      <ul class="rows" aria-label="Sign-up invites">
-        {invites.map((i) => (
-          <li key={i.id}>
-            <span class="row-name">
-              Used {i.uses} of {i.max_uses || "unlimited"}, {i.expires_at ? `until ${new Date(i.expires_at).toLocaleString()}` : "never expires"}
-            </span>
-            <button type="button" onClick={() => revoke(i.id)}>
-              Revoke invite {i.id.slice(-6)}
-            </button>
-          </li>
-        ))}
-      </ul>
+      <InviteList invites={invites} onRevoke={revoke} />
     </section>
+  );
+}
+
+function InviteList({ invites, onRevoke }: { invites: InstanceInvite[]; onRevoke(id: string): void }) {
+  return (
+    <ul class="rows" aria-label="Sign-up invites">
+      {invites.map((i) => (
+        <li key={i.id}>
+          <span class="row-name">
+            Used {i.uses} of {i.max_uses || "unlimited"}, {i.expires_at ? `until ${new Date(i.expires_at).toLocaleString()}` : "never expires"}
+          </span>
+          <button type="button" onClick={() => onRevoke(i.id)}>
+            Revoke invite {i.id.slice(-6)}
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }

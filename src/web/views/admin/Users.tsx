@@ -12,6 +12,7 @@ import { Confirm, CopyField, ErrorLine, errorText } from "../ui";
 
 type Asking = { kind: "disable" | "delete"; account: Account };
 
+/** Longer than 80 lines because each person's four acts and their two confirmations read best in one place. */
 export function Users() {
   const [q, setQ] = useState("");
   const [list, setList] = useState<Account[] | null>(null);
