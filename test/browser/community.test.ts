@@ -233,6 +233,25 @@ describe("arriving and the instance", () => {
       } finally {
         await context.close();
       }
+      await a.getByRole("radiogroup", { name: "Registration" }).getByRole("radio", { name: "Invite only" }).check();
+      await a.getByRole("status").filter({ hasText: "Registration is invite only." }).waitFor();
+      await a.getByRole("button", { name: "Create sign-up invite" }).click();
+      const code = await a.getByRole("textbox", { name: "Sign-up invite code" }).inputValue();
+      const invited = await browser.newContext();
+      try {
+        const page = await invited.newPage();
+        await page.goto(`${s.base}/`);
+        await page.getByRole("button", { name: "Create account" }).click();
+        await page.getByRole("textbox", { name: "Username" }).fill("invitee");
+        await page.getByRole("textbox", { name: "Password" }).fill(PASSWORD);
+        await page.getByRole("button", { name: "Create account" }).click();
+        await page.getByRole("textbox", { name: "Invite code" }).and(page.locator("[aria-invalid=true]")).waitFor();
+        await page.getByRole("textbox", { name: "Invite code" }).fill(code);
+        await page.getByRole("button", { name: "Create account" }).click();
+        await page.getByRole("navigation", { name: "Servers" }).waitFor();
+      } finally {
+        await invited.close();
+      }
       await a.getByRole("radiogroup", { name: "Registration" }).getByRole("radio", { name: "Open" }).check();
       await a.getByRole("status").filter({ hasText: "Registration is open." }).waitFor();
     } finally {
