@@ -32,7 +32,7 @@ import type { ClientContext } from "./clientapi/context";
 import { createObservability, type Observability } from "./observability";
 import type { LineSink } from "./ops/log";
 import { Lifecycle, type ShutdownReport } from "./lifecycle";
-import { botPresence, importWorld, limitHeadersOf, type ImportReport } from "./wiring";
+import { botPresence, importWorld, limitHeadersOf, requestCounter, type ImportReport } from "./wiring";
 import { botApiLimits, botApiRoutes } from "./botapi";
 import { routeKey } from "./wire/route";
 import { buildHttp, type Http, type HttpApp } from "./http";
@@ -125,7 +125,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const store = new Store({ path: config.dbPath, synchronous: config.synchronous, relay: opts.relayEvents, writable: lock !== null, committed: (kind, n) => obs?.metrics.committed(kind, n), walHeader: fastPaths.walHeader });
   mark("open the database and migrate");
   const key = serverKey(config.dbPath);
-  const core = createCore({ clock, store, key, sessions: config.sessions, report, fastPaths });
+  const core = createCore({ clock, store, key, sessions: config.sessions, report, fastPaths, devices: config.devices });
   const urls: Urls = placeholderUrls(config);
   const flakes = new Snowflakes(core.idmap, config.imageProxy.enabled ? new MediaLinks(key, urls) : null, fastPaths.snowflakeCache);
   obs = createObservability(config, flakes, opts.logSink);
@@ -135,7 +135,8 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   let life!: Lifecycle;
   const opsContext = { version: VERSION, startedAt: Date.now(), database: () => store.health(), draining: () => life.draining, metrics: obs.metrics };
   const harness = double ? harnessOf({ core, flakes, clock, gateway, double, reset: () => parley.reset() }) : null;
-  const web = buildHttp({ config, urls, api, people, ops: opsContext, obs, harness });
+  // Every answer of every door counts toward the requests per day (core/stats.ts), once the core serves.
+  const web = buildHttp({ config, urls, api, people, ops: opsContext, obs, harness, hooks: [requestCounter(core)] });
   const http = web.app;
   life = new Lifecycle(config, http, gateway, live, urls, (err, where) => obs!.log.error("internal error", { err, where }), opts.firstAnswered);
   // What operator commands beside this server wrote reaches its live connections (store/relay.ts);
@@ -161,8 +162,8 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     },
     handle: (req) => http.handle(req),
     listen() {
-      // Nobody is connected yet, whatever a process that stopped abruptly left behind.
-      core.users.resetPresences();
+      // Nobody is connected yet; devices expire and requests and messages count from now (core.serve).
+      core.serve();
       // Events written by commands while no server ran are for nobody: only later ones are published.
       store.relay.listen();
       // Bot API routes are matched by Bun's router first; what none matches reaches Elysia.
@@ -223,7 +224,7 @@ function surfaces(config: Config, x: { core: Core; flakes: Snowflakes; clock: Sw
   const { core, flakes, clock, urls, obs } = x;
   // Each route's own rule is on its declaration; the config's overrides win.
   const limiter = new RateLimiter(clock, config.rateLimits, botApiLimits());
-  const api: BotApi = { core, flakes, tokens: new BotAuthorization(flakes, config.fastPaths.tokenMemo), limiter, urls, hooks: [obs.requestHooks] };
+  const api: BotApi = { core, flakes, tokens: new BotAuthorization(flakes, config.fastPaths.tokenMemo), limiter, urls, hooks: [obs.requestHooks, requestCounter(core)] };
   // Test mode: the harness's event log, faults and transcripts act and watch through the hooks.
   // require(): the harness's modules load only in test mode, off a real server's start-up.
   const double = config.harness ? (require("./harness/double") as typeof DoubleModule).createDouble({ core, flakes, limitHeaders: limitHeadersOf(limiter, clock) }) : null;

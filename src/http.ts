@@ -21,6 +21,7 @@ import { unmatched } from "./wire/pipeline";
 import { jsonDoor } from "./wire/json-door";
 import { fragmentOf, type ApiFragment } from "./wire/openapi";
 import type { Route } from "./wire/route";
+import type { RequestHooks } from "./wire/hooks";
 import { screenFor, screenRequest } from "./wire/screen";
 import { jsonResponse } from "./wire/http";
 import { pathnameOf } from "./wire/body";
@@ -45,12 +46,14 @@ export interface HttpParts {
   obs: Observability;
   /** Test mode: the harness's plugin and its part of the description. */
   harness: { plugin: HttpApp; fragment(): ApiFragment } | null;
+  /** More hooks for every door but the bot API's (which has its own, api.hooks). */
+  hooks?: RequestHooks[];
 }
 
 export function buildHttp(x: HttpParts): Http {
   const { config, urls, api, people, obs } = x;
   const sync = config.fastPaths.syncAnswers;
-  const hooks = [obs.requestHooks];
+  const hooks = [obs.requestHooks, ...(x.hooks ?? [])];
   const report = (err: unknown, route: string) => obs.log.error("internal error", { err, route });
   const app: HttpApp = new Elysia().onError(({ code, error, request }) => {
     // Every path has a route (the 404 below), so this is a true bug, or Elysia's own refusal.

@@ -3,6 +3,7 @@
  * may do it itself (surfaces never import each other).
  */
 import type { Core } from "./core";
+import type { RequestHooks } from "./wire/hooks";
 import type { SwitchableClock } from "./core/clock";
 import { rateLimitHeaders, type RateLimiter } from "./botapi/ratelimit";
 import type { GatewayHooks } from "./gateway";
@@ -61,4 +62,12 @@ export function limitHeadersOf(limiter: RateLimiter, clock: SwitchableClock): Li
 /** A seed document, or an exported world restored into an empty database (src/world). */
 export function importWorld(p: { core: Core; clock: SwitchableClock; api: { flakes: Snowflakes }; seed(doc: unknown): SeedAnswer }, doc: unknown): ImportReport {
   return importDocument({ core: p.core, flakes: p.api.flakes, now: () => p.clock.now(), seed: (d) => p.seed(d) }, doc);
+}
+
+/**
+ * Every answered request counts toward the administrators' requests per day
+ * (core/stats.ts, once the core serves); one hook per door's pipeline.
+ */
+export function requestCounter(core: Core): RequestHooks {
+  return { answered: () => core.stats.requestServed() };
 }

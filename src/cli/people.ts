@@ -1,8 +1,10 @@
 /**
- * The operator's commands on people: create, list, set a password, disable, delete. What
- * they change reaches a server running beside them at once (store/relay.ts): a person
- * disabled there is signed out of their open clients too.
+ * The operator's commands on people: create, list, set a password, disable, delete (and,
+ * in admin.ts, administrators and reset links). What they change reaches a server running
+ * beside them at once (store/relay.ts): a person disabled there is signed out of their
+ * open clients too. The operator acts as the administrator (core/admins.ts OPERATOR).
  */
+import { OPERATOR } from "../core";
 import { DATA_FLAG, findPerson, required, type Command } from "./operator";
 
 export const PEOPLE_COMMANDS: Command[] = [
@@ -22,16 +24,19 @@ export const PEOPLE_COMMANDS: Command[] = [
   },
   {
     name: "user list",
-    usage: "parley user list",
-    summary: "list people (id, the id bots see, name, administrator, disabled)",
-    flags: [DATA_FLAG],
+    usage: "parley user list [--search TEXT]",
+    summary: "list people (id, the id bots see, name, administrator, disabled, applications)",
+    flags: [DATA_FLAG, { name: "search", kind: "string", help: "only people whose username or display name holds TEXT" }],
     database: "existing",
-    run(p, _a, _f, out) {
-      const people = p.core.users.people();
-      if (!people.length) out("no people yet ('parley user create')");
-      for (const u of people) {
-        const marks = [u.is_admin ? "administrator" : "", u.disabled_at ? "disabled" : ""].filter(Boolean).join(", ");
-        out(`${u.id}  ${p.api.flakes.of(u.id)}  ${u.username}${marks ? `  (${marks})` : ""}`);
+    run(p, _a, f, out) {
+      const search = typeof f.search === "string" ? f.search : "";
+      const people = p.core.accounts.list(OPERATOR, { search, limit: 1000 });
+      if (!people.length) out(search ? `nobody matches '${search}'` : "no people yet ('parley user create')");
+      for (const { user: u, applications } of people) {
+        const marks = [u.is_admin ? "administrator" : "", u.disabled_at ? "disabled" : "", applications.length ? `${applications.length} application${applications.length === 1 ? "" : "s"}` : ""]
+          .filter(Boolean)
+          .join(", ");
+        out(`${u.id}  ${p.api.flakes.of(u.id)}  ${u.username}${u.global_name ? ` "${u.global_name}"` : ""}${marks ? `  (${marks})` : ""}`);
       }
     },
   },
@@ -49,17 +54,32 @@ export const PEOPLE_COMMANDS: Command[] = [
   },
   {
     name: "user disable",
-    usage: "parley user disable <person> [--enable]",
-    summary: "stop a person signing in, and end their sessions now (--enable undoes it)",
-    flags: [DATA_FLAG, { name: "enable", kind: "bool", help: "let them sign in again" }],
+    usage: "parley user disable <person> [--apps] [--enable]",
+    summary: "stop a person signing in, and end their sessions now; --apps disables their applications too (--enable undoes it)",
+    flags: [
+      DATA_FLAG,
+      { name: "apps", kind: "bool", help: "also disable their applications: tokens refused, bots' sessions ended (with --enable: enable them)" },
+      { name: "enable", kind: "bool", help: "let them sign in again" },
+    ],
     database: "existing",
     run(p, [ref], f, out) {
-      const u = p.core.accounts.setDisabled(findPerson(p, required(ref, "a person")).id, f.enable !== true);
-      out(
-        u.disabled_at !== null
-          ? `${u.username} is disabled: they cannot sign in, and their sessions have ended; their servers, messages and bots stay ('parley user disable ${u.username} --enable' undoes it)`
-          : `${u.username} may sign in again`,
-      );
+      const person = findPerson(p, required(ref, "a person"));
+      const apps = p.core.apps.listOwned(person.id);
+      const u = p.core.accounts.setDisabled(OPERATOR, person.id, f.enable !== true, { applications: f.apps === true });
+      const names = apps.map((a) => a.name).join(", ");
+      if (u.disabled_at === null) {
+        out(`${u.username} may sign in again${f.apps === true && apps.length ? `; their applications are enabled: ${names}` : ""}`);
+        return;
+      }
+      const bots =
+        f.apps === true
+          ? apps.length
+            ? `; their applications are disabled too (tokens refused, bots' sessions ended): ${names}`
+            : "; they own no applications"
+          : apps.length
+            ? `; their bots keep running (${names}: add --apps to disable them too)`
+            : "";
+      out(`${u.username} is disabled: they cannot sign in, and their sessions have ended; their servers and messages stay${bots} ('parley user disable ${u.username} --enable' undoes it)`);
     },
   },
   {
@@ -70,7 +90,7 @@ export const PEOPLE_COMMANDS: Command[] = [
     database: "existing",
     run(p, [ref], _f, out) {
       const u = findPerson(p, required(ref, "a person"));
-      const d = p.core.accounts.delete(u.id);
+      const d = p.core.accounts.delete(OPERATOR, u.id);
       const messages = d.messages === 1 ? "their 1 message stays" : `their ${d.messages} messages stay`;
       out(`deleted ${d.username}: ${messages}, shown as from Deleted User; they left ${d.servers} server${d.servers === 1 ? "" : "s"}, and their sessions and devices have ended`);
     },

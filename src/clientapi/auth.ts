@@ -1,7 +1,7 @@
 /** Sign up, sign in, sign out, and who am I. Bot users can never sign in (spec 5.12); the session list is sessions.ts. */
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
-import { SignIn, SignUp } from "../contract";
+import { SignIn, SignOut, SignUp } from "../contract";
 import * as C from "../contract";
 import { route, type PeopleRoute } from "./http";
 import { meView } from "./views";
@@ -25,7 +25,7 @@ export function authRoutes(p: ClientContext): PeopleRoute[] {
         if (wait > 0) return tooManyRequests(wait);
         p.limits.signUpByAddress.attempt(address);
         const label = sessionLabel(request.headers.get("user-agent"));
-        const { user, token } = await p.core.users.signUp({ username: b.username, password: b.password, globalName: b.global_name ?? null, label });
+        const { user, token } = await p.core.users.signUp({ username: b.username, password: b.password, globalName: b.global_name ?? null, label, invite: b.invite ?? null });
         return { token, user: meView(user) };
       },
     }),
@@ -56,10 +56,12 @@ export function authRoutes(p: ClientContext): PeopleRoute[] {
       method: "POST",
       path: "/auth/signout",
       caller: "session",
-      summary: "End this session",
+      summary: "End this session; with remove_device, also remove the device this browser holds",
       answers: "empty",
-      handler: ({ caller: { user: me, session } }) => {
-        p.core.sessions.end(me.id, session.id, "signed_out");
+      body: SignOut,
+      bodyOptional: true,
+      handler: ({ caller: { user: me, session }, body }) => {
+        p.core.devices.signOut(me.id, session, body().remove_device === true);
       },
     }),
     route({

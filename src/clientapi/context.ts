@@ -11,8 +11,8 @@ export interface ClientContext {
    * user), and to read an install link that names the application by its snowflake.
    */
   flakes: Pick<Snowflakes, "of" | "uuid" | "media">;
-  /** Public addresses, fixed once the server listens: the portal's builds install links. */
-  urls: Pick<Urls, "portal">;
+  /** Public addresses, fixed once the server listens: the portal's install links, administrators' reset links. */
+  urls: Pick<Urls, "portal" | "base">;
   /** Whether a bot is live on the gateway (an interaction to a bot that is not is dropped, spec 3.1). */
   bots: { hasLiveSession(botUserId: string): boolean };
   /** Sign-in, sign-up and write throttles (limits.ts); the composition root resets them with the world. */

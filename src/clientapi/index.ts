@@ -24,6 +24,9 @@ import { readStateRoutes } from "./read-states";
 import { deviceRoutes } from "./devices";
 import { sessionRoutes } from "./sessions";
 import { conversationRoutes } from "./conversations";
+import { communityRoutes } from "./community";
+import { accountRoutes } from "./account";
+import { adminRoutes } from "./admin";
 
 export function clientApiRoutes(p: ClientContext): PeopleRoute[] {
   return [
@@ -45,6 +48,9 @@ export function clientApiRoutes(p: ClientContext): PeopleRoute[] {
     ...deviceRoutes(p),
     ...sessionRoutes(p),
     ...conversationRoutes(p),
+    ...communityRoutes(p),
+    ...accountRoutes(p),
+    ...adminRoutes(p),
   ];
 }
 

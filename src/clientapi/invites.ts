@@ -32,10 +32,14 @@ export function inviteRoutes(p: ClientContext): PeopleRoute[] {
     route({
       method: "GET",
       path: "/invites/{code}",
-      caller: "session",
-      summary: "An invite",
+      caller: "none",
+      summary: "An invite: the server's name and member count, to anyone who has the link",
       answer: C.Invite,
-      handler: ({ params }) => inviteView(core, core.invites.require(code(params.code))),
+      handler: ({ params }) => {
+        // Signed out, a visitor sees which server it is; never its channels or who made it.
+        const v = inviteView(core, core.invites.require(code(params.code)));
+        return { ...v, channel: null, inviter_id: null };
+      },
     }),
     route({
       method: "POST",

@@ -31,6 +31,7 @@ export function deviceView(d: DeviceRow): C.Device {
     keys: { x25519: d.x25519, p256: d.p256 },
     created_at: isoUtc(d.created_at),
     removed_at: d.removed_at === null ? null : isoUtc(d.removed_at),
+    last_used_at: d.last_used_at === null ? null : isoUtc(d.last_used_at),
     backup: d.backup !== null,
   };
 }

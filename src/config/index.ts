@@ -66,6 +66,8 @@ export interface Config {
   sessions: { idleMs: number; absoluteMs: number };
   /** A switch per cache and fast path, all on; no flag sets them: tests (`testConfig({ fastPaths })`) and benches do (fast-paths.ts). */
   fastPaths: FastPaths;
+  /** Running a community: see the block at the end of this file. */
+  devices: DeviceSettings;
 }
 
 export class ConfigError extends Error {}
@@ -122,6 +124,7 @@ export const SERVE_FLAGS: FlagSpec[] = [
   { name: "image-proxy-max-bytes", env: "PARLEY_IMAGE_PROXY_MAX_BYTES", kind: "int", help: "largest image the proxy fetches (default 8388608)" },
   { name: "session-idle", env: "PARLEY_SESSION_IDLE", kind: "int", help: "a person's session unused this many days ends (default 30)" },
   { name: "session-max", env: "PARLEY_SESSION_MAX", kind: "int", help: "a person's session ends this many days after sign-in (default 365)" },
+  ...communityFlags(),
 ];
 
 const DAY_MS = 86_400_000;
@@ -242,6 +245,7 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
     imageProxy,
     sessions: { idleMs: idleDays * DAY_MS, absoluteMs: maxDays * DAY_MS },
     fastPaths: fastPathsOf(),
+    devices: deviceSettingsOf(str("device-expiry")),
   };
 }
 
@@ -310,4 +314,23 @@ export function portalPaths(config: Pick<Config, "portalUrl">): string[] {
 export function testConfig(overrides: Partial<Omit<Config, "fastPaths">> & { fastPaths?: Partial<FastPaths> } = {}): Config {
   const { fastPaths, ...rest } = overrides;
   return { ...loadConfig({ data: ":memory:", harness: true, port: "0", quiet: true }, {}), ...rest, fastPaths: fastPathsOf(fastPaths) };
+}
+
+// ---- running a community (issue 29): device expiry ----
+
+/** When the end-to-end devices of people's browsers expire (core/devices.ts). */
+export interface DeviceSettings {
+  /** A device whose sign-in went unused this long is removed; null: never. */
+  expireAfterMs: number | null;
+}
+
+// A function, not a const: SERVE_FLAGS above spreads it while this module is still being read.
+function communityFlags(): FlagSpec[] {
+  return [{ name: "device-expiry", env: "PARLEY_DEVICE_EXPIRY", kind: "int", help: "a browser's encryption device unused this many days is removed (default 90; 0: never)" }];
+}
+
+function deviceSettingsOf(raw: string | undefined): DeviceSettings {
+  const v = raw ?? "90";
+  if (!/^\d+$/.test(v) || +v > 3650) throw new ConfigError(`--device-expiry must be 0 to 3650 (days; 0: never), not '${v}'`);
+  return { expireAfterMs: +v === 0 ? null : +v * DAY_MS };
 }

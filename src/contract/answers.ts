@@ -165,6 +165,8 @@ export const Device = Type.Object({
   keys: Type.Object({ x25519: Nullable(Type.String()), p256: Nullable(Type.String()) }),
   created_at: Time,
   removed_at: Nullable(Time),
+  /** When its person last used it (their own devices; null where not shown). */
+  last_used_at: Type.Optional(Nullable(Time)),
   /** A key backup (its private keys are on the server, sealed under the person's passphrase). */
   backup: Type.Boolean(),
 });

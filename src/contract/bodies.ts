@@ -33,6 +33,8 @@ export const SignUp = Type.Object(
     username: Type.String({ minLength: 2, maxLength: 32 }),
     password: Type.String({ minLength: 8, maxLength: 256 }),
     global_name: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+    /** An instance invite, when registration is invite-only. */
+    invite: Type.Optional(Type.String({ maxLength: 64 })),
   },
   { additionalProperties: false },
 );

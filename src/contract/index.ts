@@ -6,3 +6,4 @@
  */
 export * from "./bodies";
 export * from "./answers";
+export * from "./community";

@@ -8,6 +8,8 @@ import { constantTimeEqualHex, newEd25519PublicKeyHex, randomSecret, sha256Hex }
 import { ALL_INTENTS, NON_PRIVILEGED_INTENTS, PRIVILEGED_INTENTS } from "./permissions";
 import { Memo } from "./memo";
 import { statement } from "./statement";
+import { AUDIT, type Audit } from "./audit";
+import { requireAdministrator, type Actor } from "./admins";
 
 export interface MintedSecret {
   secret: string;
@@ -34,6 +36,7 @@ export class Applications {
     private readonly d: CoreDeps,
     private readonly users: Users,
     private readonly guilds: Guilds,
+    private readonly audit: Audit,
   ) {
     this.byBot = new Memo(d.store, ["applications"], { enabled: d.fastPaths.memo });
     this.byBotStmt = statement(d.store, `SELECT ${APPLICATION_COLUMNS()}, token_hash FROM applications WHERE bot_user_id = ?`);
@@ -268,8 +271,7 @@ export class Applications {
    */
   approvePrivileged(appId: string, adminId: string | null, bits: number, approve = true): Application {
     return this.d.store.write(() => {
-      if (adminId !== null && !this.users.require(adminId).is_admin)
-        throw DomainError.forbidden("Only an administrator can approve privileged intents");
+      requireAdministrator(this.d, adminId);
       const a = this.require(appId);
       const p = bits & PRIVILEGED_INTENTS;
       const next = approve
@@ -283,14 +285,32 @@ export class Applications {
     });
   }
 
-  /** Install the bot into a guild; the installer needs Manage Server, Administrator or ownership (spec 5.10). */
+  /**
+   * Install the bot into a guild; the installer needs Manage Server, Administrator or
+   * ownership (spec 5.10). The audit log records who added it (BOT_ADD, 28); installing a
+   * bot already there changes nothing.
+   */
   install(appId: string, guildId: string, byUserId: string): void {
     this.d.store.write(() => {
       const a = this.require(appId);
       this.guilds.require(guildId);
       if (!this.guilds.canManageGuild(guildId, byUserId)) throw DomainError.forbidden("You need Manage Server on this server");
+      if (this.guilds.isMember(guildId, a.bot_user_id)) return;
       this.guilds.addMember(guildId, a.bot_user_id);
+      this.audit.record({ guildId, actorId: byUserId, actionType: AUDIT.BOT_ADD, targetId: a.bot_user_id });
     });
+  }
+
+  /** Pending privileged-intent requests, for an administrator (or the operator). */
+  privilegedRequests(actorId: Actor): Application[] {
+    requireAdministrator(this.d, actorId);
+    return this.awaitingApproval();
+  }
+
+  /** Applications holding approved privileged intents, for an administrator (or the operator). */
+  privilegedGrants(actorId: Actor): Application[] {
+    requireAdministrator(this.d, actorId);
+    return this.withApprovals();
   }
 
   /** The application's owner removes its bot from one guild. */

@@ -1,6 +1,8 @@
 import type { CoreDeps } from "./deps";
 import { DomainError } from "./errors";
 import type { AuditEntry } from "./models";
+import type { Guilds } from "./guilds";
+import { PERMISSIONS } from "./permissions";
 
 /**
  * The audit log: one entry per moderation or management action, with the actor, the
@@ -21,9 +23,13 @@ export const AUDIT = {
   MEMBER_BAN_REMOVE: 23,
   MEMBER_UPDATE: 24,
   MEMBER_ROLE_UPDATE: 25,
+  BOT_ADD: 28,
   ROLE_CREATE: 30,
   ROLE_UPDATE: 31,
   ROLE_DELETE: 32,
+  INVITE_CREATE: 40,
+  INVITE_UPDATE: 41,
+  INVITE_DELETE: 42,
   WEBHOOK_CREATE: 50,
   WEBHOOK_UPDATE: 51,
   WEBHOOK_DELETE: 52,
@@ -84,7 +90,10 @@ export function diffChanges(before: Record<string, unknown> | null, after: Recor
 }
 
 export class Audit {
-  constructor(private readonly d: CoreDeps) {}
+  constructor(
+    private readonly d: CoreDeps,
+    private readonly guilds: Guilds,
+  ) {}
 
   private get db() {
     return this.d.store.db;
@@ -115,6 +124,17 @@ export class Audit {
         .run(row as never);
       return row;
     });
+  }
+
+  /**
+   * The log as a member reads it (bots and people alike): a member with VIEW_AUDIT_LOG
+   * (404 for anyone not in the server, 403 for a member without it), filtered by action
+   * and by who acted, paged as `list` pages.
+   */
+  forMember(actorId: string, guildId: string, q: AuditQuery): AuditEntry[] {
+    if (!this.guilds.get(guildId) || !this.guilds.isMember(guildId, actorId)) throw DomainError.notFound("guild");
+    this.guilds.requirePermission(guildId, actorId, PERMISSIONS.VIEW_AUDIT_LOG);
+    return this.list(guildId, q);
   }
 
   /**

@@ -7,6 +7,9 @@ import { DomainError } from "./errors";
 import { accessChannel, requireBits, type ChannelAccess } from "./access";
 import { ALL_PERMISSIONS, hasPermission, PERMISSIONS } from "./permissions";
 import { appliesTo, asHeld, changedBits, changedByReplacing, requireOverwriteChange, type OverwriteRights } from "./overwrite-rights";
+import { reorderChannels, type ChannelMove } from "./channel-order";
+
+export type { ChannelMove } from "./channel-order";
 
 export type { ChannelSnapshot } from "./composites";
 
@@ -22,6 +25,9 @@ export interface ChannelInput {
   position?: number | null;
   overwrites?: { targetId: string; targetType: 0 | 1; allow: number; deny: number }[] | null;
 }
+
+/** Limits of a channel's fields (reference-gaps 2.1a), held here for every surface. */
+export const CHANNEL_LIMITS = { name: 100, topic: 1024, rateLimitPerUser: 21_600 } as const;
 
 /** Channel types a bot may create (spec 1.5: threads, forums, stages and the rest are refused with 501). */
 export const CREATABLE_TYPES = new Set([0, 2, 4, 5]);
@@ -60,6 +66,7 @@ export class Channels {
   }
 
   create(actorId: string, guildId: string, input: ChannelInput & { name: string }, reason: string | null = null): Channel {
+    checkFields(input);
     return this.d.store.write(() => {
       this.requireGuildMember(actorId, guildId);
       const perms = this.guilds.permissions(guildId, actorId);
@@ -96,6 +103,7 @@ export class Channels {
 
   /** PATCH /channels/{id}: MANAGE_CHANNELS; replacing overwrites also needs MANAGE_ROLES. */
   edit(actorId: string, channelId: string, patch: ChannelInput, reason: string | null = null): Channel {
+    checkFields(patch);
     return this.d.store.write(() => {
       const a = this.access(actorId, channelId);
       const c = a.channel;
@@ -170,6 +178,14 @@ export class Channels {
       this.d.store.emit({ type: "channel.deleted", channelId: c.id, guildId: c.guild_id, snapshot });
       return snapshot;
     });
+  }
+
+  /**
+   * PATCH /guilds/{id}/channels: positions and categories of several channels at once
+   * (core/channel-order.ts). Answers the guild's channels after the move.
+   */
+  reorder(actorId: string, guildId: string, moves: ChannelMove[], reason: string | null = null): Channel[] {
+    return reorderChannels({ d: this.d, guilds: this.guilds, audit: this.audit, rights: (g, a, c) => this.rightsIn(g, a, c, true) }, actorId, guildId, moves, reason);
   }
 
   /** PUT /channels/{id}/permissions/{target}: MANAGE_ROLES; bits outside the 13 are dropped. */
@@ -287,6 +303,17 @@ export class Channels {
     if (!p || p.guild_id !== guildId || p.type !== CATEGORY || p.id === selfId || type === CATEGORY)
       throw DomainError.invalid("parent_id", "Not a category channel of this server", "CHANNEL_PARENT_INVALID");
   }
+}
+
+/** A name of 1 to 100 characters, a topic of at most 1024, slow mode of 0 to 21600 seconds. */
+function checkFields(input: ChannelInput): void {
+  if (input.name != null && (input.name.trim().length < 1 || input.name.length > CHANNEL_LIMITS.name))
+    throw DomainError.invalid("name", `Must be between 1 and ${CHANNEL_LIMITS.name} in length.`, "BASE_TYPE_BAD_LENGTH");
+  if (input.topic != null && input.topic.length > CHANNEL_LIMITS.topic)
+    throw DomainError.invalid("topic", `Must be ${CHANNEL_LIMITS.topic} or fewer in length.`, "BASE_TYPE_MAX_LENGTH");
+  const rate = input.rateLimitPerUser;
+  if (rate != null && (!Number.isInteger(rate) || rate < 0 || rate > CHANNEL_LIMITS.rateLimitPerUser))
+    throw DomainError.invalid("rate_limit_per_user", `Must be between 0 and ${CHANNEL_LIMITS.rateLimitPerUser}.`, "NUMBER_TYPE_MAX");
 }
 
 /** The channel fields an audit entry records (internal ids; the boundary maps them). */

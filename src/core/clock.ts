@@ -6,6 +6,9 @@
  */
 import { reportToStderr, type Report } from "./report";
 
+
+/** The longest delay setTimeout honours (a signed 32-bit count of milliseconds). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 export interface TimerHandle {
   cancel(): void;
 }
@@ -138,9 +141,16 @@ export class SwitchableClock implements Clock {
 
   private arm(t: PendingTimer): void {
     if (t.real) clearTimeout(t.real);
+    const wait = Math.max(0, t.due - this.now());
+    // A JavaScript timer waits at most 2^31-1 ms (about 24.8 days) and takes anything longer
+    // for 1 ms: a longer wait (a device's 90-day expiry) is taken in steps.
+    if (wait > MAX_TIMER_MS) {
+      t.real = setTimeout(() => this.arm(t), MAX_TIMER_MS);
+      return;
+    }
     t.real = setTimeout(() => {
       this.remove(t);
       if (!t.cancelled) t.fn();
-    }, Math.max(0, t.due - this.now()));
+    }, wait);
   }
 }

@@ -126,6 +126,9 @@ export interface AuditLogModel {
   entries: AuditEntry[];
   users: User[];
   webhooks: WebhookModel[];
+  /** Channels and roles the entries name that still exist (targets, options, changes), so a view can show their names. */
+  channels: Channel[];
+  roles: Role[];
 }
 
 /** A user, member, role or channel an interaction's options (or target) name. */

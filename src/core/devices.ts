@@ -14,6 +14,15 @@ import { DomainError } from "./errors";
 import { MAX_DEVICES, publicKeyProblem, type Curve } from "../e2e/format";
 import { backupProblem } from "../e2e/backup";
 import type { Session } from "./models";
+import type { TimerHandle } from "./clock";
+
+/** A device's name as kept: trimmed, 1 to 64 characters; null for none given. */
+function deviceName(raw: string | null | undefined): string | null {
+  const name = (raw ?? "").trim();
+  if (!name) return null;
+  if (name.length > 64) throw DomainError.invalid("name", "Must be 64 or fewer in length.", "BASE_TYPE_MAX_LENGTH");
+  return name;
+}
 
 export interface NewDevice {
   name?: string;
@@ -23,11 +32,22 @@ export interface NewDevice {
   backup?: string | null;
 }
 
+export interface DevicePolicy {
+  /** A device whose session was not used for this long is removed (device.removed); null: devices never expire. */
+  expireAfterMs: number | null;
+}
+
+/** At least this long between two runs of the expiry, however many devices are due. */
+const EXPIRY_MIN_GAP_MS = 60_000;
+
 export class Devices {
+  private expiryTimer: TimerHandle | null = null;
+
   constructor(
     private readonly d: CoreDeps,
     private readonly users: Users,
     private readonly people: People,
+    private readonly policy: DevicePolicy = { expireAfterMs: null },
   ) {}
 
   private get db() {
@@ -49,8 +69,7 @@ export class Devices {
    * (a key backup is held by none: removing it signs nobody out).
    */
   register(userId: string, input: NewDevice, session: Session | null = null): Device {
-    const name = (input.name ?? "").trim() || "Device";
-    if (name.length > 64) throw DomainError.invalid("name", "Must be 64 or fewer in length.", "BASE_TYPE_MAX_LENGTH");
+    const name = deviceName(input.name) ?? "Device";
     const keys: Record<Curve, string | null> = { x25519: input.x25519 ?? null, p256: input.p256 ?? null };
     if (!keys.x25519 && !keys.p256) throw DomainError.invalid("keys", "A device needs an x25519 or a p256 public key", "BASE_TYPE_REQUIRED");
     for (const curve of ["x25519", "p256"] as const) {
@@ -68,10 +87,11 @@ export class Devices {
       if (this.current(userId).length >= MAX_DEVICES)
         throw DomainError.invalid("", `You have ${MAX_DEVICES} devices: remove one first`, "MAX_DEVICES");
       const session_hash = session && !backup ? this.sessionHash(session) : null;
-      const row: DeviceRow = { id: this.d.ids.next(), user_id: userId, name, ...keys, created_at: this.d.clock.now(), removed_at: null, backup, session_hash };
+      const now = this.d.clock.now();
+      const row: DeviceRow = { id: this.d.ids.next(), user_id: userId, name, ...keys, created_at: now, removed_at: null, backup, session_hash, last_used_at: now };
       this.db
         .query(
-          "INSERT INTO devices (id, user_id, name, x25519, p256, created_at, removed_at, backup, session_hash) VALUES ($id, $user_id, $name, $x25519, $p256, $created_at, $removed_at, $backup, $session_hash)",
+          "INSERT INTO devices (id, user_id, name, x25519, p256, created_at, removed_at, backup, session_hash, last_used_at) VALUES ($id, $user_id, $name, $x25519, $p256, $created_at, $removed_at, $backup, $session_hash, $last_used_at)",
         )
         .run(row as never);
       this.d.store.emit({ type: "device.added", deviceId: row.id, userId });
@@ -95,8 +115,76 @@ export class Devices {
     this.d.store.write(() => {
       const row = this.own(userId, deviceId);
       if (row.backup !== null) throw DomainError.invalid("device_id", "A key backup is held by no session", "DEVICE_IS_BACKUP");
-      this.db.query("UPDATE devices SET session_hash = ? WHERE id = ?").run(this.sessionHash(session), deviceId);
+      this.db.query("UPDATE devices SET session_hash = ?, last_used_at = ? WHERE id = ?").run(this.sessionHash(session), this.d.clock.now(), deviceId);
     });
+  }
+
+  /** A person renames one of their current devices (what they and the people they share a DM with see it called). */
+  rename(userId: string, deviceId: string, raw: string): Device {
+    const name = deviceName(raw);
+    if (name === null) throw DomainError.invalid("name", "Must be between 1 and 64 in length.", "BASE_TYPE_BAD_LENGTH");
+    return this.d.store.write(() => {
+      const row = this.own(userId, deviceId);
+      this.db.query("UPDATE devices SET name = ? WHERE id = ?").run(name, deviceId);
+      return { ...row, name };
+    });
+  }
+
+  /** The current device the session holds (the browser signed in with it), if any. */
+  heldBy(session: Session): Device | null {
+    const hash = this.sessionHash(session);
+    if (!hash) return null;
+    return this.db.query(`SELECT ${DEVICE_COLUMNS()} FROM devices WHERE session_hash = ? AND removed_at IS NULL ORDER BY id LIMIT 1`).get(hash) as Device | null;
+  }
+
+  /**
+   * Sign out, and with `removeDevice` remove the device this session holds first (a
+   * browser that will not be used again leaves no keys behind): one transaction, so the
+   * device's removal and the sign-out are heard together. Answers the removed device.
+   */
+  signOut(userId: string, session: Session, removeDevice: boolean): Device | null {
+    return this.d.store.write(() => {
+      const held = removeDevice ? this.heldBy(session) : null;
+      const removed = held ? this.remove(userId, held.id, session) : null;
+      this.users.sessions.end(userId, session.id, "signed_out");
+      return removed;
+    });
+  }
+
+  /**
+   * Remove every device unused for the policy's time (device.removed, as when its person
+   * removes it, and the session still holding it, if any, ends). Key backups never
+   * expire (no session holds one), nor do devices no sign-in ever held (the harness's).
+   * Answers how many went.
+   */
+  expire(): number {
+    const after = this.policy.expireAfterMs;
+    if (after === null) return 0;
+    return this.d.store.write(() => {
+      const due = this.db
+        .query("SELECT id, user_id FROM devices WHERE removed_at IS NULL AND backup IS NULL AND session_hash IS NOT NULL AND coalesce(last_used_at, created_at) <= ? ORDER BY id")
+        .all(this.d.clock.now() - after) as { id: string; user_id: string }[];
+      for (const dev of due) this.remove(dev.user_id, dev.id);
+      return due.length;
+    });
+  }
+
+  /**
+   * Run the expiry now and again whenever the next device can be due (the server's
+   * process: core.startTimers). Touches only push a device's time later, so waking at
+   * the earliest last use plus the policy's time never misses one.
+   */
+  startExpiry(): void {
+    const after = this.policy.expireAfterMs;
+    this.expiryTimer?.cancel();
+    if (after === null) return;
+    this.expire();
+    const oldest = this.db
+      .query("SELECT min(coalesce(last_used_at, created_at)) AS t FROM devices WHERE removed_at IS NULL AND backup IS NULL AND session_hash IS NOT NULL")
+      .get() as { t: number | null };
+    const now = this.d.clock.now();
+    const next = oldest.t === null ? now + after : oldest.t + after;
+    this.expiryTimer = this.d.clock.setTimeout(() => this.startExpiry(), Math.max(EXPIRY_MIN_GAP_MS, next - now));
   }
 
   /**

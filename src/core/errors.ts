@@ -16,7 +16,8 @@ export type ErrorKind =
   | "rate_limited"
   | "unavailable" // e.g. session store gone
   | "unknown_emoji" // a well-formed custom emoji that does not exist
-  | "maximum"; // a count at its limit (pins per channel): 400 with the reference's 300xx code
+  | "maximum" // a count at its limit (pins per channel): 400 with the reference's 300xx code
+  | "parent_limit"; // a channel reorder that moves more than one channel to another category (40009)
 
 export interface FieldIssue {
   path: string; // e.g. "embeds[0].fields[3].value"; "" for the body as a whole

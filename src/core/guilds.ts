@@ -182,7 +182,7 @@ export class Guilds {
     this.d.store.write(() => {
       const g = this.require(guildId);
       this.requireMember(guildId, userId);
-      if (g.owner_id === userId) throw DomainError.invalid("", "The server owner cannot leave the server", "OWNER_CANNOT_LEAVE");
+      if (g.owner_id === userId) throw DomainError.invalid("", "The server's owner cannot leave it: give it to another member first, or delete it", "OWNER_CANNOT_LEAVE");
       this.db.query("DELETE FROM members WHERE guild_id = ? AND user_id = ?").run(guildId, userId);
       this.d.store.emit({ type: "member.removed", guildId, userId });
     });

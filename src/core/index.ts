@@ -39,6 +39,12 @@ import { Fts5Engine } from "./search-fts5";
 import type { SearchEngine } from "./search-engine";
 import { Pins } from "./pins";
 import { Notifications } from "./notifications";
+import { Instance } from "./instance";
+import { Servers } from "./servers";
+import { PasswordResets } from "./password-resets";
+import { Profiles } from "./profiles";
+import { Stats } from "./stats";
+import type { DevicePolicy } from "./devices";
 
 export interface Core {
   clock: Clock;
@@ -73,7 +79,7 @@ export interface Core {
   world: World;
   /** People's devices: the public keys their clients encrypt DMs for (src/e2e). */
   devices: Devices;
-  /** A person's account as a whole: disable, delete (an administrator's acts). */
+  /** A person's account as a whole: list, disable, delete, administrator or not (an administrator's acts). */
   accounts: Accounts;
   /** Searching a server's messages, and a person's mentions inbox (core/search.ts). */
   search: Search;
@@ -81,6 +87,22 @@ export interface Core {
   pins: Pins;
   /** How each person is notified, per server, channel and DM (core/notifications.ts). */
   notifications: Notifications;
+  /** The instance's settings (who may sign up, who may create servers) and its sign-up invites. */
+  instance: Instance;
+  /** A server as a whole: create, edit, give away, delete; the administrators' list. */
+  servers: Servers;
+  /** One-time password reset links an administrator makes. */
+  passwordResets: PasswordResets;
+  /** Display names and profile cards. */
+  profiles: Profiles;
+  /** The administrators' overview: counts, sizes, the last 30 days. */
+  stats: Stats;
+  /**
+   * The serving process's own work, from when it listens: everyone offline (whatever a
+   * process that stopped abruptly left behind), then expiring unused devices and counting
+   * requests and messages per day. Operator commands never call it.
+   */
+  serve(): void;
   /**
    * Run several core calls as one transaction: all of them commit, or none does, and
    * their events are published after the commit, in order.
@@ -100,6 +122,10 @@ export interface Core {
   close(): void;
 }
 
+/**
+ * Longer than 80 lines because it is the core's one wiring list: every service built once,
+ * in the order they depend on each other, and handed out as the face above.
+ */
 export function createCore(opts: {
   clock: Clock;
   store: Store;
@@ -111,6 +137,8 @@ export function createCore(opts: {
   fastPaths?: Partial<CoreFastPaths>;
   /** Where the search index lives; absent: SQLite's FTS5 in the store (a Postgres store passes core/search-pg.ts's). */
   searchEngine?: SearchEngine;
+  /** When unused devices expire (config.devices). Absent: never. */
+  devices?: DevicePolicy;
 }): Core {
   const { store } = opts;
   const bus = new EventBus(opts.report);
@@ -118,16 +146,18 @@ export function createCore(opts: {
   const fastPaths: CoreFastPaths = { memo: opts.fastPaths?.memo ?? true, tokenMemo: opts.fastPaths?.tokenMemo ?? true };
   const search = new SearchIndex(store, opts.searchEngine ?? new Fts5Engine(store));
   const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus, sealer: new Sealer(opts.key), fastPaths, search };
-  const users = new Users(deps, opts.sessions);
+  const instance = new Instance(deps);
+  const users = new Users(deps, opts.sessions, instance);
   const guilds = new Guilds(deps);
-  const apps = new Applications(deps, users, guilds);
-  const audit = new Audit(deps);
+  const audit = new Audit(deps, guilds);
+  const apps = new Applications(deps, users, guilds, audit);
   const dms = new Dms(deps, users);
   const messages = new Messages(deps, guilds, users, audit, dms);
   const reactions = new Reactions(deps, guilds, messages);
   const channels = new Channels(deps, guilds, audit);
-  const invites = new Invites(deps, guilds);
-  const people = new People(deps, users, guilds, messages, dms);
+  const invites = new Invites(deps, guilds, audit);
+  const servers = new Servers(deps, guilds, users, audit, instance);
+  const people = new People(deps, users, guilds, messages, dms, servers);
   const roles = new Roles(deps, guilds, audit);
   const moderation = new Moderation(deps, guilds, users, audit, roles.hierarchy, messages);
   const webhooks = new Webhooks(deps, guilds, messages, audit, (u) => apps.byBotUser(u)?.id ?? null);
@@ -135,7 +165,15 @@ export function createCore(opts: {
   const interactions = new Interactions(deps, guilds, users, apps, commands, messages);
   const interactionResponses = new InteractionResponses(deps, apps, messages, interactions);
   const reads = new Reads(deps, { guilds, users, apps, messages, interactions, webhooks, invites });
-  const devices = new Devices(deps, users, people);
+  const devices = new Devices(deps, users, people, opts.devices);
+  const stats = new Stats(deps);
+  let serving = false;
+  const serve = () => {
+    serving = true;
+    users.resetPresences();
+    devices.startExpiry();
+    stats.start();
+  };
   return {
     clock: deps.clock,
     bus,
@@ -166,6 +204,12 @@ export function createCore(opts: {
     search: new Search(deps, guilds, messages),
     pins: new Pins(deps, messages, audit),
     notifications: new Notifications(deps, guilds, audit),
+    instance,
+    servers,
+    passwordResets: new PasswordResets(deps, users),
+    profiles: new Profiles(deps, users, guilds),
+    stats,
+    serve,
     transaction: (fn) => store.write(fn),
     batched: <T>(fn: () => T | Promise<T>) => store.batched(fn),
     wipe() {
@@ -173,8 +217,13 @@ export function createCore(opts: {
       deps.ids.reset();
       search.forget();
       bus.publish([{ type: "world.reset" }]);
+      // A reset drops the clock's timers: the serving process's own start again.
+      if (serving) serve();
     },
-    close: () => store.close(),
+    close() {
+      if (serving) stats.flush();
+      store.close();
+    },
   };
 }
 
@@ -259,6 +308,21 @@ export type { ReadStates } from "./read-states";
 export type { World } from "./world";
 export type { Devices } from "./devices";
 export type { Accounts } from "./accounts";
+export type { Instance } from "./instance";
+export type { Servers } from "./servers";
+export type { PasswordResets } from "./password-resets";
+export type { Profiles } from "./profiles";
+export type { Stats } from "./stats";
+export { OPERATOR, type Actor } from "./admins";
+export { REGISTRATION_MODES, GUILD_CREATORS, INSTANCE_INVITE_MAX_USES, type InstanceSettings, type InstanceInvite, type RegistrationMode, type GuildCreators } from "./instance";
+export type { GuildPatch, GuildDeletion, ServerSummary } from "./servers";
+export { RESET_LINK_TTL_MS, type IssuedReset } from "./password-resets";
+export { MAX_DISPLAY_NAME, type ProfileModel } from "./profiles";
+export { OVERVIEW_DAYS, type DayFigures, type Overview } from "./stats";
+export type { AccountModel, AccountQuery } from "./accounts";
+export type { ChannelMove } from "./channels";
+export { CHANNEL_LIMITS } from "./channels";
+export type { DevicePolicy } from "./devices";
 export type { EventBus } from "./events";
 export { SEARCH_MAX_TOTAL, SEARCH_PAGE, INBOX_PAGE, type SearchCriteria, type SearchResult, type SearchScope } from "./search";
 export type { Search } from "./search";

@@ -4,6 +4,7 @@ import type { Guilds } from "./guilds";
 import { DomainError } from "./errors";
 import { hasPermission, PERMISSIONS } from "./permissions";
 import { accessChannel, requireBits } from "./access";
+import { AUDIT, diffChanges, type Audit } from "./audit";
 
 /** @deprecated The model's old name (core/models.ts `Invite`); it goes once no surface names it. */
 export type InviteRow = Invite;
@@ -16,12 +17,15 @@ const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 
 /**
  * Server invites. An invite that has expired or is used up behaves as if it never
- * existed (404), so a stale link reveals nothing about the server.
+ * existed (404), so a stale link reveals nothing about the server. Making one and
+ * revoking one are audited (INVITE_CREATE 40, INVITE_DELETE 42, with the invite's
+ * fields as the reference records them).
  */
 export class Invites {
   constructor(
     private readonly d: CoreDeps,
     private readonly guilds: Guilds,
+    private readonly audit: Audit,
   ) {}
 
   private get db() {
@@ -75,6 +79,7 @@ export class Invites {
            VALUES ($code, $guild_id, $channel_id, $inviter_id, $max_age, $max_uses, $uses, $temporary, $created_at)`,
         )
         .run(row as never);
+      this.audit.record({ guildId: ch.guild_id, actorId: byUserId, actionType: AUDIT.INVITE_CREATE, changes: diffChanges(null, auditView(row)) });
       return row;
     });
   }
@@ -95,8 +100,11 @@ export class Invites {
     });
   }
 
-  /** Delete an invite: its creator, or anyone with MANAGE_GUILD (or MANAGE_CHANNELS on its channel). */
-  delete(code: string, byUserId: string | null): Invite {
+  /**
+   * Delete (revoke) an invite: its creator, or anyone with MANAGE_GUILD (or MANAGE_CHANNELS
+   * on its channel); `byUserId` null is the operator. `reason` goes to the audit entry.
+   */
+  delete(code: string, byUserId: string | null, reason: string | null = null): Invite {
     return this.d.store.write(() => {
       const inv = this.require(code);
       if (byUserId !== null && inv.inviter_id !== byUserId) {
@@ -107,6 +115,7 @@ export class Invites {
         if (!ok) throw DomainError.forbidden();
       }
       this.db.query("DELETE FROM invites WHERE code = ?").run(code);
+      this.audit.record({ guildId: inv.guild_id, actorId: byUserId, actionType: AUDIT.INVITE_DELETE, changes: diffChanges(auditView(inv), null), reason });
       return inv;
     });
   }
@@ -153,4 +162,17 @@ export class Invites {
       if (!this.db.query("SELECT 1 FROM invites WHERE code = ?").get(code)) return code;
     }
   }
+}
+
+/** An invite's fields as its audit entries record them (reference-gaps 2.5: the invite's fields and its channel_id). */
+function auditView(inv: Invite): Record<string, unknown> {
+  return {
+    code: inv.code,
+    channel_id: inv.channel_id,
+    inviter_id: inv.inviter_id,
+    uses: inv.uses,
+    max_uses: inv.max_uses,
+    max_age: inv.max_age,
+    temporary: !!inv.temporary,
+  };
 }

@@ -175,6 +175,8 @@ export interface Device {
   removed_at: number | null;
   /** A key backup's private keys, sealed by the client under a passphrase only its person knows; null for other devices. */
   backup: string | null;
+  /** When it was registered, or the sign-in session holding it was last used (null: registered before this was recorded). */
+  last_used_at: number | null;
 }
 
 export interface Invite {

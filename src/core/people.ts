@@ -4,9 +4,9 @@ import type { Guilds } from "./guilds";
 import type { Users } from "./users";
 import { MAX_CONTENT, type Messages, type Page } from "./messages";
 import type { Dms } from "./dms";
+import type { Servers } from "./servers";
 import { canSee } from "./access";
 import { DomainError } from "./errors";
-import { PERMISSIONS } from "./permissions";
 import { envelopeProblem, MAX_ENVELOPE } from "../e2e/format";
 
 export { MAX_CONTENT } from "./message-types";
@@ -35,6 +35,7 @@ export class People {
     private readonly guilds: Guilds,
     private readonly messages: Messages,
     private readonly dmChannels: Dms,
+    private readonly servers: Servers,
   ) {}
 
   // ---- visibility ----
@@ -58,24 +59,19 @@ export class People {
     return c;
   }
 
-  private require(guildId: string, userId: string, bit: number, channelId?: string): void {
-    this.guilds.requirePermission(guildId, userId, bit, channelId);
-  }
-
   // ---- servers ----
 
+  /** A server the person makes and owns, if the instance lets them (core/servers.ts). */
   createGuild(userId: string, name: string): Guild {
-    return this.guilds.create({ name, ownerId: this.users.require(userId).id });
+    return this.servers.create(userId, name);
   }
 
+  /** The person edits a server's settings (MANAGE_GUILD, audited: core/servers.ts). */
   updateGuild(userId: string, guildId: string, patch: { name?: string; description?: string | null }): Guild {
-    return this.d.store.write(() => {
-      this.guild(userId, guildId);
-      this.require(guildId, userId, PERMISSIONS.MANAGE_GUILD);
-      return this.guilds.update(guildId, patch);
-    });
+    return this.servers.update(userId, guildId, patch);
   }
 
+  /** The person leaves a server; its owner cannot (give it to someone first: Servers.transfer, or delete it). */
   leave(userId: string, guildId: string): void {
     this.d.store.write(() => {
       this.guild(userId, guildId);

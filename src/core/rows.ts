@@ -89,7 +89,7 @@ export const INTERACTION_COLUMNS = list([
   "created_at",
   "expires_at",
 ]);
-export const DEVICE_COLUMNS = list(["id", "user_id", "name", "x25519", "p256", "created_at", "removed_at", "backup"]);
+export const DEVICE_COLUMNS = list(["id", "user_id", "name", "x25519", "p256", "created_at", "removed_at", "backup", "last_used_at"]);
 
 /** A row without its secret columns: what a model built from a row just written holds. */
 export function modelOf<M extends object, R extends M>(row: R, columns: (alias?: string) => string): M {

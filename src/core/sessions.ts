@@ -39,6 +39,9 @@ export type { SignedIn } from "./models";
 const TOUCH_MS = 60_000;
 const MAX_LABEL = 64;
 
+/** Days since the epoch (UTC): how activity and requests are counted. */
+export const dayOf = (ms: number) => Math.floor(ms / 86_400_000);
+
 export class Sessions {
   private readonly byHash;
   private readonly byId;
@@ -74,6 +77,7 @@ export class Sessions {
       this.db
         .query("INSERT INTO person_sessions (id, token_hash, user_id, label, created_at, last_used_at) VALUES ($id, $token_hash, $user_id, $label, $created_at, $last_used_at)")
         .run(session as never);
+      this.active(userId, now);
     });
     return { token, session: modelOf<Session, StoredSession>(session, SESSION_COLUMNS) };
   }
@@ -144,8 +148,18 @@ export class Sessions {
       return null;
     }
     if (now - s.last_used_at < this.touchMs) return s;
-    this.d.store.write(() => this.db.query("UPDATE person_sessions SET last_used_at = ? WHERE id = ?").run(now, s.id));
+    this.d.store.write(() => {
+      this.db.query("UPDATE person_sessions SET last_used_at = ? WHERE id = ?").run(now, s.id);
+      // The device this browser holds was used too (core/devices.ts expires unused ones).
+      this.db.query("UPDATE devices SET last_used_at = ?1 WHERE removed_at IS NULL AND session_hash = (SELECT token_hash FROM person_sessions WHERE id = ?2)").run(now, s.id);
+      if (dayOf(now) !== dayOf(s.last_used_at)) this.active(s.user_id, now);
+    });
     return { ...s, last_used_at: now };
+  }
+
+  /** The person used Parley today (the administrators' "active people per day"): once a day per session at most. */
+  private active(userId: string, now: number): void {
+    this.db.query("INSERT OR IGNORE INTO activity_days (day, user_id) VALUES (?, ?)").run(dayOf(now), userId);
   }
 
   private endExpired(userId: string): void {

@@ -7,6 +7,7 @@ import { passwordProblem } from "./passwords";
 import { Memo } from "./memo";
 import { statement } from "./statement";
 import { Sessions, type SessionPolicy } from "./sessions";
+import { displayName } from "./display-name";
 
 const USERNAME = /^[a-z0-9_.]{2,32}$/;
 export const PRESENCES = ["online", "idle", "dnd", "offline"] as const;
@@ -16,6 +17,12 @@ export type Presence = (typeof PRESENCES)[number];
  * bots coming online must not make readers of names and avatars start over.
  */
 export const PRESENCE = "users.presence";
+
+/** Who may sign up (core/instance.ts): checked before any work, and again, using up an invite, inside the sign-up. */
+export interface SignUpGate {
+  checkSignUp(invite: string | null | undefined): void;
+  admitSignUp(invite: string | null | undefined): void;
+}
 
 /** People and bot users: identities, passwords, presence; people's sessions are `sessions` (core/sessions.ts). */
 export class Users {
@@ -27,6 +34,7 @@ export class Users {
   constructor(
     private readonly d: CoreDeps,
     policy: SessionPolicy,
+    private readonly gate: SignUpGate,
   ) {
     this.byId = new Memo(d.store, ["users", PRESENCE], { enabled: d.fastPaths.memo });
     this.byIdStmt = statement(d.store, `SELECT ${USER_COLUMNS()} FROM users WHERE id = ?`);
@@ -90,7 +98,7 @@ export class Users {
         id: this.d.ids.next(),
         kind: "person",
         username,
-        global_name: input.globalName ?? null,
+        global_name: displayName(input.globalName),
         avatar: null,
         password_hash: hash,
         is_admin: input.admin ? 1 : 0,
@@ -111,12 +119,20 @@ export class Users {
     return hashPassword(password);
   }
 
-  /** A new person with the session that signed them up, in one transaction: never one without the other. `label` names what signed up. */
-  async signUp(input: { username: string; password: string; globalName?: string | null; label: string }): Promise<{ user: User; token: string }> {
+  /**
+   * A new person with the session that signed them up, in one transaction: never one
+   * without the other. `label` names what signed up. The instance's registration policy
+   * decides first (closed: refused; invite-only: `invite` must be live, and is used up
+   * by one in the same transaction).
+   */
+  async signUp(input: { username: string; password: string; globalName?: string | null; label: string; invite?: string | null }): Promise<{ user: User; token: string }> {
+    this.gate.checkSignUp(input.invite);
+    displayName(input.globalName);
     // A taken name is refused before any hashing work.
     if (this.byUsername(checkUsername(input.username))) throw new DomainError("conflict", "Username is already taken");
     const passwordHash = await this.preparePassword(input.username, input.password);
     return this.d.store.write(() => {
+      this.gate.admitSignUp(input.invite);
       const user = this.createPerson({ username: input.username, passwordHash, globalName: input.globalName });
       return { user, token: this.sessions.open(user.id, input.label).token };
     });

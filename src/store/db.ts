@@ -13,7 +13,7 @@
  */
 import { Database, type Statement } from "bun:sqlite";
 import { AsyncLocalStorage } from "node:async_hooks";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { migrations } from "./migrations";
 import { migrate } from "./migrate";
@@ -73,9 +73,11 @@ export class Store {
   private failed: { id: number; error: unknown } | null = null;
 
   private readonly committed: StoreOptions["committed"];
+  private readonly path: string;
 
   constructor(opts: StoreOptions) {
     this.committed = opts.committed;
+    this.path = opts.path;
     const t0 = performance.now();
     if (opts.path !== ":memory:") mkdirSync(dirname(opts.path), { recursive: true });
     this.db = new Database(opts.path, { create: true, strict: true });
@@ -340,6 +342,20 @@ export class Store {
   backup(path: string): void {
     this.flush();
     this.db.query("VACUUM INTO ?").run(path);
+  }
+
+  /** Bytes the database takes: its pages, and its write-ahead log (on disk) while it holds any. */
+  sizeBytes(): number {
+    const pages = (this.db.query("PRAGMA page_count").get() as { page_count: number }).page_count;
+    const size = (this.db.query("PRAGMA page_size").get() as { page_size: number }).page_size;
+    let wal = 0;
+    if (this.path !== ":memory:")
+      try {
+        wal = statSync(`${this.path}-wal`).size;
+      } catch {
+        // No log file: everything is in the database file.
+      }
+    return pages * size + wal;
   }
 
   /** Fold the WAL into the database file now (shutdown, before a file copy). */

@@ -18,8 +18,10 @@ import { Chat } from "./views/Chat";
 import { watchDevice } from "./device";
 import { forgetDms } from "./dm-crypto";
 import { Frame } from "./views/Frame";
-import { Admin } from "./views/Admin";
+import { Administration } from "./views/admin/Administration";
 import { Invite } from "./views/Invite";
+import { InviteArrival } from "./views/Arrive";
+import { SignOutDialog, signOutAsked } from "./views/SignOut";
 import { Applications } from "./portal/Applications";
 import { AppPage } from "./portal/AppPage";
 import { Install } from "./portal/Install";
@@ -55,9 +57,9 @@ function App() {
     signedIn.value = true;
   }
 
-  async function signOut() {
+  async function signOut(removeDevice = false) {
     live.stop();
-    await api("POST", "/auth/signout").catch(() => undefined);
+    await api("POST", "/auth/signout", removeDevice ? { remove_device: true } : undefined).catch(() => undefined);
     storeToken(null);
     me.value = null;
     forgetDms();
@@ -76,12 +78,21 @@ function App() {
   }
 
   // Any page asks to sign in first and shows itself after, at the same address.
-  if (!signedIn.value) return <SignIn onSignedIn={onSignedIn} />;
-  if (current.kind === "chat") return <Chat onSignOut={signOut} />;
+  if (!signedIn.value) return current.kind === "invite" ? <InviteArrival code={current.code} onSignedIn={onSignedIn} /> : <SignIn onSignedIn={onSignedIn} />;
+  const asking = signOutAsked.value && <SignOutDialog onSignOut={signOut} />;
+  const ask = () => (signOutAsked.value = true);
+  if (current.kind === "chat")
+    return (
+      <>
+        <Chat onSignOut={() => signOut()} onAskSignOut={ask} />
+        {asking}
+      </>
+    );
   const portal = current.kind === "portal" || current.kind === "install" ? current.base || "/developers" : "/developers";
   return (
-    <Frame portal={portal} onSignOut={signOut} onExpired={expired}>
-      {current.kind === "admin" && <Admin />}
+    <Frame portal={portal} onSignOut={ask} onExpired={expired}>
+      {asking}
+      {current.kind === "admin" && <Administration />}
       {current.kind === "invite" && <Invite code={current.code} />}
       {current.kind === "install" && <Install id={current.app} />}
       {current.kind === "portal" && (current.app ? <AppPage base={portal} id={current.app} /> : <Applications base={portal} />)}

@@ -30,6 +30,8 @@ const STATUS: Record<DomainError["kind"], [number, number]> = {
   unknown_emoji: [400, 10014],
   // Its code is the limit's own (30003 pins), carried by the error.
   maximum: [400, 30000],
+  // PATCH /guilds/{id}/channels moving more than one channel to another parent (reference-gaps 2.1).
+  parent_limit: [400, 40009],
 };
 
 export interface ErrorAnswer {

@@ -153,6 +153,7 @@ describe("accounts", () => {
       await page.getByRole("button", { name: "Create account" }).click();
       await page.getByRole("navigation", { name: "Servers" }).getByRole("button", { name: "Direct messages" }).waitFor();
       await page.getByRole("button", { name: "Sign out" }).click();
+      await page.getByRole("dialog", { name: "Sign out?" }).getByRole("button", { name: "Sign out" }).click();
       await page.getByRole("textbox", { name: "Password" }).fill("not the password");
       await page.getByRole("textbox", { name: "Username" }).fill("dave");
       await page.getByRole("button", { name: "Sign in" }).click();

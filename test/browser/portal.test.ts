@@ -153,6 +153,7 @@ describe("the developer portal", () => {
     const before = await startBot(echo.token, [I.Guilds, I.GuildMessages]);
     const bob = await openAs(browser, s.base, `/developers/applications/${appId}`, "bob");
     const alice = await openAs(browser, s.base, "/admin", "alice");
+    await alice.page.getByRole("navigation", { name: "Administration" }).getByRole("button", { name: "Privileged intents" }).click();
     try {
       const b = bob.page;
       const content = b.getByRole("checkbox", { name: "MESSAGE_CONTENT" });
@@ -226,6 +227,7 @@ describe("the developer portal", () => {
     const appId = s.id(s.world.applications.Echo.id);
     const bob = await openAs(browser, s.base, `/developers/applications/${appId}`, "bob");
     const alice = await openAs(browser, s.base, "/admin", "alice");
+    await alice.page.getByRole("navigation", { name: "Administration" }).getByRole("button", { name: "Privileged intents" }).click();
     try {
       await bob.page.getByRole("checkbox", { name: "GUILD_PRESENCES" }).check();
       await bob.page.getByRole("button", { name: "Request approval" }).click();

@@ -55,6 +55,11 @@ async function openSettings(page: Page): Promise<void> {
   await page.getByRole("heading", { name: "Server settings" }).waitFor();
 }
 
+/** Open one section of the settings by its entry in the "Server settings" navigation. */
+async function goTo(page: Page, name: string): Promise<void> {
+  await page.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name, exact: true }).click();
+}
+
 const section = (page: Page, name: string) => page.getByRole("region", { name }).or(page.getByRole("form", { name }));
 
 describe("context-menu commands", () => {
@@ -107,7 +112,8 @@ describe("server settings", () => {
       // @everyone may create invites: that is all of the settings Carol gets.
       const c = carol.page;
       await openSettings(c);
-      await c.getByRole("button", { name: "Create invite link" }).waitFor();
+      await c.getByRole("button", { name: "Create invite" }).waitFor();
+      expect(await c.getByRole("navigation", { name: "Server settings" }).getByRole("button").allTextContents()).toEqual(["Invites"]);
       for (const name of ["Server name", "Channel name", "Role name"]) expect(await c.getByRole("textbox", { name }).count()).toBe(0);
       expect(await c.getByRole("button", { name: /^(Kick|Ban|Save overwrites)$/ }).count()).toBe(0);
     } finally {
@@ -125,12 +131,14 @@ describe("server settings", () => {
       await a.getByRole("button", { name: "Save", exact: true }).click();
       await a.getByRole("navigation", { name: "Servers" }).getByRole("button", { name: "Laboratory" }).waitFor();
 
+      await goTo(a, "Channels");
       await a.getByRole("button", { name: "Create channel" }).click();
       await a.getByRole("textbox", { name: "Channel name" }).and(a.locator("[aria-invalid=true]")).waitFor();
       await a.getByRole("textbox", { name: "Channel name" }).fill("plans");
       await a.getByRole("button", { name: "Create channel" }).click();
       await channelEntry(a, "plans").waitFor();
 
+      await goTo(a, "Roles");
       await a.getByRole("textbox", { name: "Role name" }).fill("Helpers");
       await a.getByRole("checkbox", { name: "Send Messages" }).check();
       await a.getByRole("checkbox", { name: "Kick Members" }).check();
@@ -146,26 +154,28 @@ describe("server settings", () => {
       const denied = await s.as("carol", "POST", `/channels/${plans.id}/messages`, { content: "may I?" }).catch((e: Error) => e.message);
       expect(denied).toContain("403");
 
-      await a.getByRole("button", { name: "Create invite link" }).click();
+      await goTo(a, "Invites");
+      await a.getByRole("button", { name: "Create invite" }).click();
       const link = await a.getByRole("textbox", { name: "Invite link" }).inputValue();
       expect(link).toMatch(new RegExp(`^${s.base}/invite/[A-Za-z0-9]+$`));
       const dave = await openAs(browser, s.base, new URL(link).pathname, "dave");
       try {
         await dave.page.getByRole("heading", { name: "You are invited to Laboratory" }).waitFor();
-        await dave.page.getByRole("button", { name: "Join" }).click();
+        await dave.page.getByRole("button", { name: "Accept invite" }).click();
         await dave.page.getByRole("navigation", { name: "Channels" }).getByRole("heading", { name: "Laboratory" }).waitFor();
       } finally {
         await dave.context.close();
       }
 
+      await goTo(a, "Members");
       const people = a.getByRole("list", { name: "Members to moderate" });
-      await people.getByRole("listitem").filter({ hasText: "Carol" }).getByRole("button", { name: "Kick" }).click();
+      await people.getByRole("button", { name: "Kick Carol" }).click();
       await a.getByRole("dialog", { name: "Kick Carol?" }).getByRole("button", { name: "Kick" }).click();
       await a.getByRole("status").filter({ hasText: "Carol was kicked." }).waitFor();
       await count(a.getByRole("complementary", { name: "Members" }).getByRole("listitem").filter({ hasText: "Carol" }), 0);
 
       const gone = next<[Guild]>(bot, Events.GuildDelete, (g) => g.id === s.world.guilds.Lab.id);
-      await people.getByRole("listitem").filter({ hasText: "Helper" }).getByRole("button", { name: "Ban" }).click();
+      await people.getByRole("button", { name: "Ban Helper" }).click();
       await a.getByRole("dialog", { name: "Ban Helper?" }).getByRole("button", { name: "Ban" }).click();
       await gone;
       await a.getByRole("status").filter({ hasText: "Helper was banned." }).waitFor();

@@ -173,6 +173,15 @@ describe("the same answers as on SQLite", () => {
     compare(core("lower(username) = lower(?)"), "ALICE");
   });
 
+  test("the day counters add up, and the administrators' search escapes % and _ and ignores case", () => {
+    const add = core("INSERT INTO day_counts");
+    for (const [day, requests, messages] of [[20000, 3, 1], [20000, 2, 0], [20001, 1, 4]]) both(add, day, requests, messages);
+    compare("SELECT * FROM day_counts ORDER BY day");
+    both("UPDATE users SET global_name = ? WHERE id = ?", "Bo_b 100%", U[1]);
+    const search = core("lower(coalesce(global_name, '')) LIKE ?2");
+    for (const text of ["%a%", "%BO\\_B%", "%100\\%%", "%\\_%", "%o%"]) compare(search, "", text, 10);
+  });
+
   test("the id map: INSERT OR IGNORE claims once, and 64-bit numbers come back exact", () => {
     const claim = core("INSERT OR IGNORE INTO snowflakes");
     const flake = 1234567890123456789n;

@@ -41,6 +41,23 @@ export const EditChannelBody = Type.Object({
   ...Fields,
 });
 
+/** PATCH /guilds/{id}/channels (reference-gaps 2.1): an array of moves; only listed channels change. */
+export const ReorderChannelsBody = Type.Array(
+  Type.Object({
+    id: Snowflake,
+    position: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1000 }))),
+    lock_permissions: Type.Optional(Nullable(Type.Boolean())),
+    parent_id: Type.Optional(Nullable(Snowflake)),
+  }),
+  { maxItems: 500 },
+);
+
+function parentOf(api: BotApi, flake: string, path: string): string {
+  const id = api.flakes.uuid(flake);
+  if (!id) throw DomainError.invalid(path, "Not a category channel of this server", "CHANNEL_PARENT_INVALID");
+  return id;
+}
+
 export const OverwriteBody = Type.Object({
   type: Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal("0"), Type.Literal("1")]),
   allow: Type.Optional(Nullable(Bits)),
@@ -138,6 +155,28 @@ export const channelRoutes: BotRoute[] = [
       const body = req.body();
       const c = api.core.channels.create(bot.botUserId, guildId, { ...toInput(api, body), name: body.name }, auditReason);
       return ok(channelOut(api, c, bot.botUserId));
+    },
+  }),
+  route({
+    method: "PATCH",
+    path: "/guilds/{guild_id}/channels",
+    summary: "Reorder channels, and move one into or out of a category",
+    caller: "bot",
+    body: ReorderChannelsBody,
+    answers: "empty",
+    handler: (req) => {
+      const { ctx: api, params, caller: bot, auditReason } = req;
+      const guildId = known(api, params.guild_id, "guild");
+      api.core.channels.list(bot.botUserId, guildId);
+      // An id that never crossed the boundary names no channel: the core reports it by index.
+      const moves = req.body().map((m, i) => ({
+        channelId: api.flakes.uuid(String(m.id)),
+        position: m.position,
+        lockPermissions: m.lock_permissions,
+        ...(m.parent_id === undefined ? {} : { parentId: m.parent_id === null ? null : parentOf(api, String(m.parent_id), `[${i}].parent_id`) }),
+      }));
+      api.core.channels.reorder(bot.botUserId, guildId, moves, auditReason);
+      return noContent();
     },
   }),
   route({

@@ -10,7 +10,7 @@ import type { Interactions } from "../interactions";
 import type { Webhooks } from "../webhooks";
 import type { Invites } from "../invites";
 import { AUDIT } from "../audit";
-import type { AuditEntry, Invite, User, Webhook } from "../models";
+import type { AuditEntry, Channel, Invite, Role, User, Webhook } from "../models";
 import { GuildReads } from "./guilds";
 import { MessageReads } from "./messages";
 import { InteractionReads } from "./interactions";
@@ -19,6 +19,7 @@ import type { AuditLogModel, InviteModel, WebhookModel } from "../composites";
 export type * from "../composites";
 
 const USER_TARGETS: number[] = [
+  AUDIT.BOT_ADD,
   AUDIT.MEMBER_KICK,
   AUDIT.MEMBER_BAN_ADD,
   AUDIT.MEMBER_BAN_REMOVE,
@@ -27,6 +28,16 @@ const USER_TARGETS: number[] = [
   AUDIT.MESSAGE_DELETE,
 ];
 const WEBHOOK_TARGETS: number[] = [AUDIT.WEBHOOK_CREATE, AUDIT.WEBHOOK_UPDATE, AUDIT.WEBHOOK_DELETE];
+const CHANNEL_TARGETS: number[] = [
+  AUDIT.CHANNEL_CREATE,
+  AUDIT.CHANNEL_UPDATE,
+  AUDIT.CHANNEL_DELETE,
+  AUDIT.CHANNEL_OVERWRITE_CREATE,
+  AUDIT.CHANNEL_OVERWRITE_UPDATE,
+  AUDIT.CHANNEL_OVERWRITE_DELETE,
+  AUDIT.MESSAGE_BULK_DELETE,
+];
+const ROLE_TARGETS: number[] = [AUDIT.ROLE_CREATE, AUDIT.ROLE_UPDATE, AUDIT.ROLE_DELETE];
 
 export class Reads {
   readonly guilds: GuildReads;
@@ -67,17 +78,35 @@ export class Reads {
     return { webhook: row, row, creator: row.creator_id ? this.users.get(row.creator_id) : null, token: this.webhookService.tokenOf(row) };
   }
 
-  /** Audit entries with the users and webhooks they name (the reference's AuditLog). */
+  /**
+   * Audit entries with the users and webhooks they name (the reference's AuditLog), and
+   * the channels and roles they name that still exist, for a view that shows names.
+   */
   auditLog(entries: AuditEntry[]): AuditLogModel {
     const userIds = new Set<string>();
     const webhookIds = new Set<string>();
+    const channelIds = new Set<string>();
+    const roleIds = new Set<string>();
     for (const r of entries) {
       if (r.actor_id) userIds.add(r.actor_id);
       if (r.target_id && USER_TARGETS.includes(r.action_type)) userIds.add(r.target_id);
       if (r.target_id && WEBHOOK_TARGETS.includes(r.action_type)) webhookIds.add(r.target_id);
+      if (r.target_id && CHANNEL_TARGETS.includes(r.action_type)) channelIds.add(r.target_id);
+      if (r.target_id && ROLE_TARGETS.includes(r.action_type)) roleIds.add(r.target_id);
+      const options = r.options ? (JSON.parse(r.options) as Record<string, unknown>) : {};
+      if (typeof options.channel_id === "string") channelIds.add(options.channel_id);
+      for (const c of JSON.parse(r.changes) as { key: string; old_value?: unknown; new_value?: unknown }[])
+        for (const v of [c.old_value, c.new_value])
+          if (typeof v === "string") {
+            if (c.key === "channel_id") channelIds.add(v);
+            if (c.key === "inviter_id" || c.key === "owner_id") userIds.add(v);
+          }
     }
     const users = [...userIds].map((id) => this.users.get(id)).filter((u): u is User => u !== null);
     const webhooks = [...webhookIds].map((id) => this.webhookService.get(id)).filter((w): w is Webhook => w !== null).map((w) => this.webhook(w));
-    return { entries, users, webhooks };
+    const channels = [...channelIds].map((id) => this.guildService.channel(id)).filter((c): c is Channel => c !== null);
+    const guildId = entries[0]?.guild_id;
+    const roles = guildId ? [...roleIds].map((id) => this.guildService.role(guildId, id)).filter((x): x is Role => x !== null) : [];
+    return { entries, users, webhooks, channels, roles };
   }
 }

@@ -17,6 +17,8 @@ import { m012 } from "./012_relayed_events";
 import { m015 } from "./015_search_index";
 import { m016 } from "./016_pins";
 import { m017 } from "./017_notification_settings";
+import { m018 } from "./018_instance";
+import { m019 } from "./019_device_use";
 import type { Database } from "bun:sqlite";
 
 export interface Migration {
@@ -26,4 +28,4 @@ export interface Migration {
   run?: (db: Database) => void;
 }
 
-export const migrations: Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m015, m016, m017];
+export const migrations: Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m015, m016, m017, m018, m019];

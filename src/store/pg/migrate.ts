@@ -8,7 +8,7 @@
 import { migrations } from "../migrations";
 import { NewerSchemaError } from "../migrate";
 import type { PgDatabase } from "./bridge";
-import { BASELINE_VERSION, baseline, pg015, pg016, pg017 } from "./schema";
+import { BASELINE_VERSION, baseline, pg015, pg016, pg017, PG_018, PG_019 } from "./schema";
 
 export interface PgMigration {
   version: number;
@@ -24,6 +24,8 @@ export const pgMigrations: PgMigration[] = [
   { version: 15, sql: pg015 },
   { version: 16, sql: pg016 },
   { version: 17, sql: pg017 },
+  { version: 18, sql: PG_018 },
+  { version: 19, sql: PG_019 },
 ];
 
 /** Held while migrating: any number, the same in every node. */

@@ -3,8 +3,8 @@
  * (src/store/migrations/), made at once. A Postgres database starts here (its data comes
  * from a new community or from `parley migrate`, never from an older Parley), and
  * schema_migrations records 1 to 12 so that the numbers mean the same on both engines.
- * Every migration after 12 carries its Postgres text beside its SQLite one (migrations.ts
- * here lists them; test/pg/schema-parity.test.ts compares the two schemas).
+ * Every migration after 12 has its Postgres text (at the end of this file; migrate.ts's
+ * pgMigrations lists them; test/pg/schema-parity.test.ts compares the two schemas).
  *
  * The mapping:
  * - INTEGER is bigint (SQLite's integers are 64-bit; booleans stay integers, 0 or 1);
@@ -351,4 +351,45 @@ CREATE TABLE notification_settings (
   PRIMARY KEY (user_id, scope_id)
 );
 ALTER TABLE guilds ADD COLUMN default_message_notifications bigint NOT NULL DEFAULT 0;
+`;
+
+/** Migration 18 (store/migrations/018_instance.ts): instance settings, its invites, password resets, day counters. */
+export const PG_018 = /* sql */ `
+CREATE TABLE instance_settings (
+  key ${T} PRIMARY KEY,
+  value ${T} NOT NULL
+);
+CREATE TABLE instance_invites (
+  id ${T} PRIMARY KEY,
+  code_hash ${T} NOT NULL UNIQUE,
+  created_by ${T} REFERENCES users (id) ON DELETE SET NULL ${FK},
+  max_uses bigint NOT NULL DEFAULT 0,
+  uses bigint NOT NULL DEFAULT 0,
+  expires_at bigint,
+  created_at bigint NOT NULL
+);
+CREATE TABLE password_resets (
+  token_hash ${T} PRIMARY KEY,
+  user_id ${T} NOT NULL REFERENCES users (id) ON DELETE CASCADE ${FK},
+  created_by ${T} REFERENCES users (id) ON DELETE SET NULL ${FK},
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  used_at bigint
+);
+CREATE INDEX password_resets_by_user ON password_resets (user_id);
+CREATE TABLE activity_days (
+  day bigint NOT NULL,
+  user_id ${T} NOT NULL REFERENCES users (id) ON DELETE CASCADE ${FK},
+  PRIMARY KEY (day, user_id)
+);
+CREATE TABLE day_counts (
+  day bigint PRIMARY KEY,
+  requests bigint NOT NULL DEFAULT 0,
+  messages bigint NOT NULL DEFAULT 0
+);
+`;
+
+/** Migration 19 (store/migrations/019_device_use.ts): when each device was last used. */
+export const PG_019 = /* sql */ `
+ALTER TABLE devices ADD COLUMN last_used_at bigint;
 `;

@@ -1,24 +1,68 @@
 /**
- * Server settings, inside the chat, for people who hold the permission: the server's
- * name (Manage Server), channels (Manage Channels), roles and a channel's overwrites
- * (Manage Roles), invite links (Create Invite), and Kick and Ban (bots included). Each
- * part shows what the server refused next to its control: nothing fails silently.
+ * Server settings, inside the chat, for people who hold the permission: a navigation
+ * ("Server settings") of sections, each shown to those who may use it: Overview (the
+ * server's name with Manage Server; ownership for its owner), Roles and a channel's
+ * overwrites (Manage Roles), Channels (Manage Channels: create, order, categories,
+ * delete), Members (Kick and Ban, bots included), Invites (Create Invite; the list with
+ * Manage Server), Bans (Ban Members) and Audit log (View Audit Log). Each part shows
+ * what the server refused next to its control: nothing fails silently.
  */
-import { signal } from "@preact/signals";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
 import { BIT, holds } from "../names";
-import { guilds } from "../state";
+import { guilds, me } from "../state";
 import type { Channel, Guild } from "../types";
-import { CopyField, ErrorLine, Field, errorText, fieldError } from "../views/ui";
+import { ErrorLine, Field, errorText, fieldError } from "../views/ui";
 import { Overwrites, Roles } from "./Roles";
 import { MemberModeration } from "./Moderation";
-import { textChannels, useRequest } from "./common";
+import { settingsFor, textChannels, useRequest } from "./common";
+import { InviteManager } from "./Invites";
+import { Bans } from "./Bans";
+import { AuditLog } from "./AuditLog";
+import { ChannelOrder } from "./ChannelOrder";
+import { LeaveServer, OwnerActions } from "./Ownership";
 
-/** The server whose settings are open in place of its channel, if any. */
-export const settingsFor = signal<string | null>(null);
+export { settingsFor } from "./common";
 
-const SETTINGS_BITS = ["MANAGE_GUILD", "MANAGE_CHANNELS", "MANAGE_ROLES", "CREATE_INSTANT_INVITE", "KICK_MEMBERS", "BAN_MEMBERS"];
+const SETTINGS_BITS = ["MANAGE_GUILD", "MANAGE_CHANNELS", "MANAGE_ROLES", "CREATE_INSTANT_INVITE", "KICK_MEMBERS", "BAN_MEMBERS", "VIEW_AUDIT_LOG"];
+
+/** The sections, in the navigation's order, each with who may open it. */
+const SECTIONS: { label: string; may(g: Guild): boolean; view(g: Guild): preact.JSX.Element }[] = [
+  {
+    label: "Overview",
+    may: (g) => holds(g, BIT.MANAGE_GUILD) || g.owner_id === me.value?.id,
+    view: (g) => (
+      <>
+        {holds(g, BIT.MANAGE_GUILD) && <Overview guild={g} />}
+        <OwnerActions guild={g} />
+      </>
+    ),
+  },
+  {
+    label: "Roles",
+    may: (g) => holds(g, BIT.MANAGE_ROLES),
+    view: (g) => (
+      <>
+        <Roles guild={g} />
+        <Overwrites guild={g} />
+      </>
+    ),
+  },
+  {
+    label: "Channels",
+    may: (g) => holds(g, BIT.MANAGE_CHANNELS),
+    view: (g) => (
+      <>
+        <Channels guild={g} />
+        <ChannelOrder guild={g} />
+      </>
+    ),
+  },
+  { label: "Members", may: (g) => holds(g, BIT.KICK_MEMBERS) || holds(g, BIT.BAN_MEMBERS), view: (g) => <MemberModeration guild={g} /> },
+  { label: "Invites", may: (g) => holds(g, BIT.CREATE_INSTANT_INVITE), view: (g) => <InviteManager guild={g} /> },
+  { label: "Bans", may: (g) => holds(g, BIT.BAN_MEMBERS), view: (g) => <Bans guild={g} /> },
+  { label: "Audit log", may: (g) => holds(g, BIT.VIEW_AUDIT_LOG), view: (g) => <AuditLog guild={g} /> },
+];
 
 /** Whether any part of the settings is the person's to use. */
 export function hasSettings(g: Guild): boolean {
@@ -26,16 +70,23 @@ export function hasSettings(g: Guild): boolean {
 }
 
 export function SettingsButton({ guild }: { guild: Guild }) {
-  if (!hasSettings(guild)) return null;
   const openNow = settingsFor.value === guild.id;
   return (
-    <button type="button" class="settings-toggle" aria-pressed={openNow} onClick={() => (settingsFor.value = openNow ? null : guild.id)}>
-      Server settings
-    </button>
+    <>
+      {hasSettings(guild) && (
+        <button type="button" class="settings-toggle" aria-pressed={openNow} onClick={() => (settingsFor.value = openNow ? null : guild.id)}>
+          Server settings
+        </button>
+      )}
+      <LeaveServer guild={guild} />
+    </>
   );
 }
 
 export function ServerSettings({ guild }: { guild: Guild }) {
+  const sections = SECTIONS.filter((x) => x.may(guild));
+  const [current, setCurrent] = useState(sections[0]?.label ?? "");
+  const section = sections.find((x) => x.label === current) ?? sections[0];
   useEffect(() => {
     document.title = `Server settings · ${guild.name} · Parley`;
   }, [guild.name]);
@@ -47,12 +98,18 @@ export function ServerSettings({ guild }: { guild: Guild }) {
           Close settings
         </button>
       </div>
-      {holds(guild, BIT.MANAGE_GUILD) && <Overview guild={guild} />}
-      {holds(guild, BIT.MANAGE_CHANNELS) && <Channels guild={guild} />}
-      {holds(guild, BIT.MANAGE_ROLES) && <Roles guild={guild} />}
-      {holds(guild, BIT.MANAGE_ROLES) && <Overwrites guild={guild} />}
-      {holds(guild, BIT.CREATE_INSTANT_INVITE) && <Invites guild={guild} />}
-      {(holds(guild, BIT.KICK_MEMBERS) || holds(guild, BIT.BAN_MEMBERS)) && <MemberModeration guild={guild} />}
+      <nav aria-label="Server settings" class="section-nav">
+        <ul>
+          {sections.map((x) => (
+            <li key={x.label}>
+              <button type="button" aria-current={x.label === section?.label ? "page" : undefined} onClick={() => setCurrent(x.label)}>
+                {x.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {section?.view(guild)}
     </section>
   );
 }
@@ -111,39 +168,6 @@ function Channels({ guild }: { guild: Guild }) {
       </div>
       <Outcome req={req} field={nameError} />
     </form>
-  );
-}
-
-function Invites({ guild }: { guild: Guild }) {
-  const channels = textChannels(guild);
-  const [channel, setChannel] = useState(channels[0]?.id ?? "");
-  const [link, setLink] = useState<string | null>(null);
-  const req = useRequest();
-  async function create() {
-    const inv = await req.run(() => api<{ code: string }>("POST", `/channels/${channel}/invites`, {}), () => "Invite link created. It works for 24 hours.");
-    if (inv) setLink(`${location.origin}/invite/${inv.code}`);
-  }
-  return (
-    <section class="card" aria-labelledby="invites-title">
-      <h3 id="invites-title">Invites</h3>
-      <div class="inline-form">
-        <div class="field">
-          <label for="invite-channel">Invite channel</label>
-          <select id="invite-channel" value={channel} onChange={(e) => setChannel(e.currentTarget.value)}>
-            {channels.map((c) => (
-              <option key={c.id} value={c.id}>
-                #{c.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="button" class="primary" disabled={req.busy || !channel} onClick={create}>
-          Create invite link
-        </button>
-      </div>
-      <Outcome req={req} />
-      {link && <CopyField id="invite-link" label="Invite link" value={link} copyLabel="Copy invite link" />}
-    </section>
   );
 }
 

@@ -1,4 +1,5 @@
 /** What the server settings' parts share: the text channels, and a request that shows its outcome. */
+import { signal } from "@preact/signals";
 import { useState } from "preact/hooks";
 import type { Channel, Guild } from "../types";
 
@@ -27,3 +28,6 @@ export function useRequest() {
   return { error, status, busy, run };
 }
 
+
+/** The server whose settings are open in place of its channel, if any. */
+export const settingsFor = signal<string | null>(null);

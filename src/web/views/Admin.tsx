@@ -1,5 +1,5 @@
 /**
- * Administration (/admin): privileged-intent requests waiting for an administrator, each
+ * Administration's "Privileged intents" section (/admin#intents): requests waiting for an administrator, each
  * with "Approve" and "Deny", and the approved ones with "Revoke" (spec 5.8). One row per
  * application and intent, named by both.
  */
@@ -50,16 +50,9 @@ export function Admin() {
       setRowErrors({ ...rowErrors, [key]: errorText(e) });
     }
   }
-  if (me.value && !me.value.admin)
-    return (
-      <div class="admin">
-        <h1>Administration</h1>
-        <p>Only administrators can see this page.</p>
-      </div>
-    );
+  // The page around it (admin/Administration.tsx) says who may see it.
   return (
-    <div class="admin">
-      <h1>Administration</h1>
+    <div class="intents">
       <ErrorLine error={error} />
       <p role="status" class="hint">
         {status}

@@ -20,7 +20,7 @@ import { NotifyControls } from "./NotificationSettings";
 import { SearchBox } from "./Search";
 import { useTabTitle } from "../title";
 
-export function Chat({ onSignOut }: { onSignOut(): void }) {
+export function Chat({ onSignOut, onAskSignOut }: { onSignOut(): void; onAskSignOut(): void }) {
   const [menu, setMenu] = useState(false);
   const [showMembers, setShowMembers] = useState(false);
   const [replyTo, setReplyTo] = useState<Message | null>(null);
@@ -43,7 +43,7 @@ export function Chat({ onSignOut }: { onSignOut(): void }) {
       </header>
       <div id="navigation" class="navigation">
         <ServersNav onPick={() => undefined} />
-        <ChannelsNav onPick={() => setMenu(false)} onSignOut={onSignOut} />
+        <ChannelsNav onPick={() => setMenu(false)} onSignOut={onAskSignOut} />
       </div>
       <main class="pane">
         {guild && settingsFor.value === guild.id ? (

@@ -1,4 +1,4 @@
-/** An invite link (/invite/<code>): the server it leads to, and "Join". */
+/** An invite link (/invite/<code>): the server it leads to, and "Accept invite". */
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError } from "../api";
 import type { Guild } from "../types";
@@ -41,7 +41,7 @@ export function Invite({ code }: { code: string }) {
       <ErrorLine error={error} />
       {info?.guild && (
         <button type="button" class="primary" disabled={busy} onClick={join}>
-          Join
+          Accept invite
         </button>
       )}
     </div>

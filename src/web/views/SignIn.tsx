@@ -1,18 +1,25 @@
 /** Sign in, or create an account: the same two fields, errors next to the field they concern. */
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api, ApiError } from "../api";
+import type { ComponentChildren } from "preact";
 import type { Me } from "../types";
 import { Field } from "./ui";
 
 interface Props {
   onSignedIn(token: string, user: Me): void;
+  /** What the visitor came for, above the form (an invite's server: views/Arrive.tsx). */
+  header?: ComponentChildren;
 }
 
-export function SignIn({ onSignedIn }: Props) {
+export function SignIn({ onSignedIn, header }: Props) {
   const [mode, setMode] = useState<"signin" | "signup">("signin");
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
-  const [errors, setErrors] = useState<{ username?: string; password?: string; form?: string }>({});
+  const [errors, setErrors] = useState<{ username?: string; password?: string; invite?: string; form?: string }>({});
+  // Who may sign up here (GET /instance): an invite-only server asks for an instance invite.
+  const [registration, setRegistration] = useState<string>("open");
+  const [invite, setInvite] = useState("");
+  useEffect(() => void api<{ registration: string }>("GET", "/instance").then((r) => setRegistration(r.registration), () => undefined), []);
   const [busy, setBusy] = useState(false);
   const signup = mode === "signup";
 
@@ -21,11 +28,12 @@ export function SignIn({ onSignedIn }: Props) {
     setBusy(true);
     setErrors({});
     try {
-      const r = await api<{ token: string; user: Me }>("POST", signup ? "/auth/signup" : "/auth/signin", { username, password });
+      const body = signup && invite.trim() ? { username, password, invite: invite.trim() } : { username, password };
+      const r = await api<{ token: string; user: Me }>("POST", signup ? "/auth/signup" : "/auth/signin", body);
       onSignedIn(r.token, r.user);
     } catch (err) {
       if (err instanceof ApiError)
-        setErrors({ username: err.field("username") ?? undefined, password: err.field("password") ?? undefined, form: err.errors ? undefined : err.message });
+        setErrors({ username: err.field("username") ?? undefined, password: err.field("password") ?? undefined, invite: err.field("invite") ?? undefined, form: err.errors ? undefined : err.message });
       else setErrors({ form: "The server could not be reached." });
     } finally {
       setBusy(false);
@@ -39,6 +47,7 @@ export function SignIn({ onSignedIn }: Props) {
 
   return (
     <main class="signin">
+      {header}
       <form onSubmit={submit} noValidate>
         <h1>{signup ? "Create your Parley account" : "Sign in to Parley"}</h1>
         <Field id="username" label="Username" value={username} onInput={setUsername} error={errors.username} autoComplete="username" />
@@ -52,6 +61,10 @@ export function SignIn({ onSignedIn }: Props) {
           autoComplete={signup ? "new-password" : "current-password"}
           hint={signup ? "At least 8 characters." : undefined}
         />
+        {signup && registration === "invite" && (
+          <Field id="invite" label="Invite code" value={invite} onInput={setInvite} error={errors.invite} hint="This server admits new accounts by invite: ask its administrator for a code." />
+        )}
+        {signup && registration === "closed" && <p class="hint">Sign-ups are closed on this server: ask its administrator for an account.</p>}
         {errors.form && (
           <p class="error" role="alert">
             {errors.form}

@@ -1,0 +1,70 @@
+/**
+ * One's own account beyond signing in (auth.ts): the display name, device names, profile
+ * cards of the people one shares a server or a DM with, and redeeming a password reset
+ * link an administrator made (docs/people-api.md).
+ */
+import type { ClientContext } from "./context";
+import { EditMe, RedeemReset, RenameDevice } from "../contract";
+import * as C from "../contract";
+import { Type } from "@sinclair/typebox";
+import { pathId, route, type PeopleRoute } from "./http";
+import { deviceView, meView } from "./views";
+import { profileView } from "./community-views";
+import { sessionLabel } from "./sessions";
+import { tooManyRequests } from "./limits";
+import { clientAddress } from "../wire/throttle";
+
+export function accountRoutes(p: ClientContext): PeopleRoute[] {
+  const core = p.core;
+  return [
+    route({
+      method: "PATCH",
+      path: "/users/@me",
+      caller: "session",
+      summary: "Set one's display name (any script; null or empty clears it)",
+      answer: C.Me,
+      body: EditMe,
+      handler: ({ caller: { user: me }, body }) => meView(core.profiles.setGlobalName(me.id, body().global_name)),
+    }),
+    route({
+      method: "GET",
+      path: "/users/{user_id}/profile",
+      caller: "session",
+      summary: "A profile card: names, and with guild_id the nickname and roles there",
+      query: Type.Object({ guild_id: Type.Optional(Type.String()) }),
+      answer: C.Profile,
+      handler: ({ caller: { user: me }, params, query }) => {
+        const g = query.get("guild_id");
+        return profileView(core.profiles.profile(me.id, pathId(params.user_id, "user"), g ? pathId(g, "guild") : null));
+      },
+    }),
+    route({
+      method: "PATCH",
+      path: "/users/@me/devices/{device_id}",
+      caller: "session",
+      summary: "Rename one of one's devices",
+      answer: C.Device,
+      body: RenameDevice,
+      handler: ({ caller: { user: me }, params, body }) => deviceView(core.devices.rename(me.id, pathId(params.device_id, "device"), body().name)),
+    }),
+    route({
+      method: "POST",
+      path: "/auth/password-reset",
+      caller: "none",
+      summary: "Set a new password with a one-time reset link (ends every other session)",
+      answer: C.SignedIn,
+      body: RedeemReset,
+      handler: async ({ body, request }) => {
+        const b = body();
+        // Guessing links is throttled as guessing passwords is: per address.
+        const address = clientAddress(request);
+        const wait = p.limits.signInByAddress.wait(address);
+        if (wait > 0) return tooManyRequests(wait);
+        p.limits.signInByAddress.attempt(address);
+        const { user, token } = await core.passwordResets.redeem(b.token, b.new_password, sessionLabel(request.headers.get("user-agent")));
+        p.limits.signInByAddress.refund(address);
+        return { token, user: meView(user) };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,56 @@
+/** The instance at a glance: counts, the database's size, and the last 30 days as a table. */
+import { useEffect, useState } from "preact/hooks";
+import { api } from "../../api";
+import type { AdminOverview } from "../../../contract";
+import { ErrorLine, errorText } from "../ui";
+
+const bytes = (n: number) => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`);
+
+export function Overview() {
+  const [o, setO] = useState<AdminOverview | null>(null);
+  const [error, setError] = useState<string>();
+  useEffect(() => void api<AdminOverview>("GET", "/admin/overview").then(setO, (e) => setError(errorText(e))), []);
+  if (!o) return <ErrorLine error={error} />;
+  const c = o.counts;
+  const rows: [string, string][] = [
+    ["People", `${c.people} (${c.disabled_people} disabled, ${c.administrators} administrators)`],
+    ["Applications", String(c.applications)],
+    ["Servers", String(c.servers)],
+    ["Channels", String(c.channels)],
+    ["Messages", String(c.messages)],
+    ["Database", bytes(o.database_bytes)],
+  ];
+  return (
+    <section class="card" aria-labelledby="overview-title">
+      <h2 id="overview-title">Overview</h2>
+      <dl class="figures">
+        {rows.map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+      </dl>
+      <table aria-label="The last 30 days">
+        <thead>
+          <tr>
+            <th>Day</th>
+            <th>Messages</th>
+            <th>Active people</th>
+            <th>Requests</th>
+          </tr>
+        </thead>
+        <tbody>
+          {o.days.map((d) => (
+            <tr key={d.day}>
+              <td>{d.day}</td>
+              <td>{d.messages}</td>
+              <td>{d.active_people}</td>
+              <td>{d.requests}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

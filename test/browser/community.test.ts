@@ -1,0 +1,261 @@
+/**
+ * Running a community in the browser (issue 29), walked as an owner, a moderator, a
+ * member, an operator and a signed-out visitor: the "Server settings" navigation and its
+ * Invites, Bans, Audit log and Channels sections; a moderator stopped by rank; "Leave
+ * server"; the display name and device names in User settings; signing out with the
+ * browser's device; /admin's Users and Registration; an invite link naming its server.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, Page } from "playwright-core";
+import { count, launch, openAs, PASSWORD, serve, signIn, type Served } from "./support";
+
+let s: Served;
+let browser: Browser;
+
+beforeAll(async () => {
+  s = serve({
+    users: [
+      { name: "olive", global_name: "Olive", admin: true },
+      { name: "mo", global_name: "Mo" },
+      { name: "mem", global_name: "Mem" },
+      { name: "hi", global_name: "Hi" },
+      { name: "carol", global_name: "Carol" },
+    ],
+    guilds: [
+      {
+        name: "Club",
+        owner: "olive",
+        members: ["mo", "mem", "hi", "carol"],
+        roles: [
+          { name: "Mod", permissions: ["KICK_MEMBERS", "BAN_MEMBERS", "VIEW_AUDIT_LOG", "MANAGE_CHANNELS"], members: ["mo"] },
+          { name: "Senior", permissions: [], members: ["hi"] },
+        ],
+        channels: [{ name: "general" }, { name: "staff" }],
+      },
+    ],
+  });
+  browser = await launch();
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await s?.p.stop();
+});
+
+async function openSettings(page: Page, section?: string): Promise<void> {
+  await page.getByRole("navigation", { name: "Channels" }).getByRole("button", { name: "Server settings" }).click();
+  if (section) await page.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: section, exact: true }).click();
+}
+
+describe("server settings", () => {
+  test("the owner: every section; an invite with expiry and uses, listed and revoked; a ban lifted; the audit log says who did what", async () => {
+    const olive = await signIn(browser, s.base, "olive");
+    try {
+      const a = olive.page;
+      await openSettings(a);
+      expect(await a.getByRole("navigation", { name: "Server settings" }).getByRole("button").allTextContents()).toEqual([
+        "Overview",
+        "Roles",
+        "Channels",
+        "Members",
+        "Invites",
+        "Bans",
+        "Audit log",
+      ]);
+
+      await a.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Invites" }).click();
+      await a.getByRole("combobox", { name: "Expire after" }).selectOption({ label: "1 hour" });
+      await a.getByRole("combobox", { name: "Max uses" }).selectOption({ label: "5 uses" });
+      await a.getByRole("button", { name: "Create invite" }).click();
+      const link = await a.getByRole("textbox", { name: "Invite link" }).inputValue();
+      const code = link.split("/").pop()!;
+      const row = a.getByRole("table", { name: "Invite links" }).getByRole("row").filter({ hasText: code });
+      await row.filter({ hasText: "Olive" }).filter({ hasText: "0 of 5" }).waitFor();
+      await row.getByRole("button", { name: `Revoke ${code}` }).click();
+      await count(a.getByRole("table", { name: "Invite links" }).getByRole("row").filter({ hasText: code }), 0);
+
+      await a.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Members" }).click();
+      await a.getByRole("group", { name: "Roles for Mem" }).getByRole("checkbox", { name: "Senior" }).check();
+      await a.getByRole("status").filter({ hasText: "Mem's roles saved." }).waitFor();
+      expect(s.p.core.guilds.memberRoleIds(s.id(s.world.guilds.Club.id), s.id(s.world.users.mem.id))).toContain(s.id(s.world.guilds.Club.roles.Senior));
+      await a.getByRole("textbox", { name: "Nickname for Mem" }).fill("Memo");
+      await a.getByRole("button", { name: "Save nickname for Mem" }).click();
+      await a.getByRole("status").filter({ hasText: "Mem's nickname saved." }).waitFor();
+      await a.getByRole("button", { name: "Ban Carol" }).click();
+      await a.getByRole("dialog", { name: "Ban Carol?" }).getByRole("textbox", { name: "Reason" }).fill("spam links");
+      await a.getByRole("dialog", { name: "Ban Carol?" }).getByRole("button", { name: "Ban" }).click();
+      await a.getByRole("status").filter({ hasText: "Carol was banned." }).waitFor();
+
+      await a.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Bans" }).click();
+      const banned = a.getByRole("list", { name: "Banned people" }).getByRole("listitem").filter({ hasText: "Carol" });
+      await banned.filter({ hasText: "spam links" }).waitFor();
+      await banned.getByRole("button", { name: "Unban Carol" }).click();
+      await a.getByRole("status").filter({ hasText: "Carol is no longer banned." }).waitFor();
+
+      await a.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Audit log" }).click();
+      const log = a.getByRole("table", { name: "Audit log" });
+      await log.getByRole("row").filter({ hasText: "Member banned" }).filter({ hasText: "spam links" }).filter({ hasText: "Carol" }).waitFor();
+      await a.getByRole("combobox", { name: "Action" }).selectOption({ label: "Member unbanned" });
+      await count(log.getByRole("row").filter({ hasText: "Member banned" }), 0);
+      await log.getByRole("row").filter({ hasText: "Member unbanned" }).waitFor();
+
+      await a.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Channels" }).click();
+      await a.getByRole("button", { name: "Move staff up" }).click();
+      await a.getByRole("status").filter({ hasText: "#staff moved up." }).waitFor();
+      const order = s.p.core.guilds.channels(s.id(s.world.guilds.Club.id)).sort((x, y) => x.position - y.position).map((c) => c.name);
+      expect(order.indexOf("staff")).toBeLessThan(order.indexOf("general"));
+    } finally {
+      await olive.context.close();
+    }
+  }, 40_000);
+
+  test("a moderator is stopped by rank, with the server's reason beside the member", async () => {
+    const mo = await signIn(browser, s.base, "mo");
+    try {
+      const m = mo.page;
+      await openSettings(m, "Members");
+      expect(await m.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Roles" }).count()).toBe(0);
+      const hi = m.getByRole("list", { name: "Members to moderate" }).getByRole("listitem").filter({ hasText: "Hi" });
+      await hi.getByRole("button", { name: "Kick" }).click();
+      await m.getByRole("dialog", { name: "Kick Hi?" }).getByRole("button", { name: "Kick" }).click();
+      await hi.getByRole("alert").waitFor();
+      expect(s.p.core.guilds.isMember(s.id(s.world.guilds.Club.id), s.id(s.world.users.hi.id))).toBe(true);
+    } finally {
+      await mo.context.close();
+    }
+  }, 20_000);
+
+  test("a member has no settings, and leaves the server", async () => {
+    const mem = await signIn(browser, s.base, "mem");
+    try {
+      const p = mem.page;
+      // @everyone may create invites: Invites is all Mem gets.
+      await openSettings(p);
+      expect(await p.getByRole("navigation", { name: "Server settings" }).getByRole("button").allTextContents()).toEqual(["Invites"]);
+      await p.getByRole("button", { name: "Leave server" }).click();
+      await p.getByRole("dialog", { name: "Leave Club?" }).getByRole("button", { name: "Leave server" }).click();
+      await count(p.getByRole("navigation", { name: "Servers" }).getByRole("button", { name: "Club" }), 0);
+      expect(s.p.core.guilds.isMember(s.id(s.world.guilds.Club.id), s.id(s.world.users.mem.id))).toBe(false);
+    } finally {
+      await mem.context.close();
+    }
+  }, 20_000);
+});
+
+describe("one's own account", () => {
+  test("a display name in any script; a device renamed; signing out removes this browser's device", async () => {
+    const hi = await signIn(browser, s.base, "hi");
+    try {
+      const p = hi.page;
+      await p.getByRole("button", { name: "User settings" }).click();
+      const dialog = p.getByRole("dialog", { name: "User settings" });
+      await dialog.getByRole("navigation", { name: "User settings" }).getByRole("button", { name: "Profile" }).click();
+      await dialog.getByRole("textbox", { name: "Display name" }).fill("x".repeat(40));
+      await dialog.getByRole("button", { name: "Save display name" }).click();
+      await dialog.getByRole("textbox", { name: "Display name" }).and(p.locator("[aria-invalid=true]")).waitFor();
+      await dialog.getByRole("textbox", { name: "Display name" }).fill("Hiroshi 浩");
+      await dialog.getByRole("button", { name: "Save display name" }).click();
+      await dialog.getByRole("status").filter({ hasText: "Your display name is Hiroshi 浩." }).waitFor();
+      expect(s.p.core.users.get(s.id(s.world.users.hi.id))?.global_name).toBe("Hiroshi 浩");
+
+      await dialog.getByRole("navigation", { name: "User settings" }).getByRole("button", { name: "Devices" }).click();
+      const devices = dialog.getByRole("list", { name: "Your devices" });
+      const first = devices.getByRole("listitem").first();
+      const field = first.getByRole("textbox", { name: /^Name for / });
+      await field.fill("Work laptop");
+      await first.getByRole("button", { name: "Rename" }).click();
+      await devices.getByRole("button", { name: "Remove Work laptop" }).waitFor();
+      await dialog.getByRole("button", { name: "Close" }).click();
+
+      const userId = s.id(s.world.users.hi.id);
+      expect(s.p.core.devices.current(userId).filter((d) => d.backup === null)).toHaveLength(1);
+      await p.getByRole("button", { name: "Sign out" }).click();
+      await p.getByRole("dialog", { name: "Sign out?" }).getByRole("checkbox", { name: "Also remove this browser's encryption keys" }).isChecked();
+      await p.getByRole("dialog", { name: "Sign out?" }).getByRole("button", { name: "Sign out" }).click();
+      await p.getByRole("button", { name: "Sign in" }).waitFor();
+      expect(s.p.core.devices.current(userId).filter((d) => d.backup === null)).toHaveLength(0);
+    } finally {
+      await hi.context.close();
+    }
+  }, 30_000);
+});
+
+describe("arriving and the instance", () => {
+  test("signed out, an invite link names its server above the sign-in, then Accept invite", async () => {
+    const inv = await s.as("olive", "POST", `/channels/${s.id(s.world.guilds.Club.channels.general)}/invites`, {});
+    await s.as("olive", "PUT", `/guilds/${s.id(s.world.guilds.Club.id)}/bans/${s.id(s.world.users.carol.id)}`, {}).catch(() => undefined);
+    await s.as("olive", "DELETE", `/guilds/${s.id(s.world.guilds.Club.id)}/bans/${s.id(s.world.users.carol.id)}`, {}).catch(() => undefined);
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${s.base}/invite/${inv.code}`);
+      await page.getByRole("heading", { name: "You are invited to Club" }).waitFor();
+      await page.getByText(/\d+ members/).waitFor();
+      await page.getByRole("textbox", { name: "Username" }).fill("carol");
+      await page.getByRole("textbox", { name: "Password" }).fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Accept invite" }).click();
+      await page.getByRole("navigation", { name: "Channels" }).getByRole("heading", { name: "Club" }).waitFor();
+    } finally {
+      await context.close();
+    }
+  }, 20_000);
+
+  test("the operator: search and disable a person; close registration, and sign-up is refused with the reason", async () => {
+    const olive = await openAs(browser, s.base, "/admin", "olive");
+    try {
+      const a = olive.page;
+      await a.getByRole("navigation", { name: "Administration" }).getByRole("button", { name: "Users" }).click();
+      await a.getByRole("searchbox", { name: "Search users" }).fill("car");
+      const people = a.getByRole("list", { name: "People" });
+      await count(people.getByRole("listitem"), 1);
+      await people.getByRole("button", { name: "Disable Carol" }).click();
+      await a.getByRole("dialog", { name: "Disable Carol?" }).getByRole("checkbox", { name: "Also disable their applications (0)" }).waitFor();
+      await a.getByRole("dialog", { name: "Disable Carol?" }).getByRole("button", { name: "Disable" }).click();
+      await a.getByRole("status").filter({ hasText: "Carol is disabled." }).waitFor();
+      expect(s.p.core.users.get(s.id(s.world.users.carol.id))?.disabled_at).not.toBeNull();
+      await people.getByRole("button", { name: "Enable Carol" }).click();
+      await a.getByRole("status").filter({ hasText: "Carol may sign in again." }).waitFor();
+
+      await a.getByRole("navigation", { name: "Administration" }).getByRole("button", { name: "Registration" }).click();
+      await a.getByRole("radiogroup", { name: "Registration" }).getByRole("radio", { name: "Closed" }).check();
+      await a.getByRole("status").filter({ hasText: "Registration is closed." }).waitFor();
+
+      const context = await browser.newContext();
+      try {
+        const page = await context.newPage();
+        await page.goto(`${s.base}/`);
+        await page.getByRole("button", { name: "Create account" }).click();
+        await page.getByRole("textbox", { name: "Username" }).fill("latecomer");
+        await page.getByRole("textbox", { name: "Password" }).fill(PASSWORD);
+        await page.getByRole("button", { name: "Create account" }).click();
+        await page.getByRole("alert").filter({ hasText: "Sign-ups are closed on this server" }).waitFor();
+      } finally {
+        await context.close();
+      }
+      await a.getByRole("radiogroup", { name: "Registration" }).getByRole("radio", { name: "Invite only" }).check();
+      await a.getByRole("status").filter({ hasText: "Registration is invite only." }).waitFor();
+      await a.getByRole("button", { name: "Create sign-up invite" }).click();
+      const code = await a.getByRole("textbox", { name: "Sign-up invite code" }).inputValue();
+      const invited = await browser.newContext();
+      try {
+        const page = await invited.newPage();
+        await page.goto(`${s.base}/`);
+        await page.getByRole("button", { name: "Create account" }).click();
+        await page.getByRole("textbox", { name: "Username" }).fill("invitee");
+        await page.getByRole("textbox", { name: "Password" }).fill(PASSWORD);
+        await page.getByRole("button", { name: "Create account" }).click();
+        await page.getByRole("textbox", { name: "Invite code" }).and(page.locator("[aria-invalid=true]")).waitFor();
+        await page.getByRole("textbox", { name: "Invite code" }).fill(code);
+        await page.getByRole("button", { name: "Create account" }).click();
+        await page.getByRole("navigation", { name: "Servers" }).waitFor();
+      } finally {
+        await invited.close();
+      }
+      await a.getByRole("radiogroup", { name: "Registration" }).getByRole("radio", { name: "Open" }).check();
+      await a.getByRole("status").filter({ hasText: "Registration is open." }).waitFor();
+    } finally {
+      await olive.context.close();
+    }
+  }, 30_000);
+});
