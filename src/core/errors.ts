@@ -15,7 +15,9 @@ export type ErrorKind =
   | "conflict" // e.g. a username already taken (people's API)
   | "rate_limited"
   | "unavailable" // e.g. session store gone
-  | "unknown_emoji"; // a well-formed custom emoji that does not exist
+  | "unknown_emoji" // a well-formed custom emoji that does not exist
+  | "too_large" // a file or body past its limit, or past a person's storage (refused before the body is read when its size is known)
+  | "storage_failed"; // the disk refused a file (full, an I/O error): nothing was stored
 
 export interface FieldIssue {
   path: string; // e.g. "embeds[0].fields[3].value"; "" for the body as a whole
@@ -60,6 +62,9 @@ export class DomainError extends Error {
   }
   static unauthorized(message = "401: Unauthorized"): DomainError {
     return new DomainError("unauthorized", message);
+  }
+  static tooLarge(message = "Request entity too large"): DomainError {
+    return new DomainError("too_large", message);
   }
   static notImplemented(message = "Not implemented by this server"): DomainError {
     return new DomainError("not_implemented", message);

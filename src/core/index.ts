@@ -33,6 +33,11 @@ import { Devices } from "./devices";
 import type { Sessions, SessionPolicy } from "./sessions";
 import type { Report } from "./report";
 import { Accounts } from "./accounts";
+import { Media } from "./media";
+import { MediaCollector } from "./media-gc";
+import { Emojis } from "./emojis";
+import { DEFAULT_MEDIA_LIMITS, type MediaLimits } from "./deps";
+import { DiskMediaStore, type MediaStore } from "../store/media";
 
 export interface Core {
   clock: Clock;
@@ -69,6 +74,12 @@ export interface Core {
   devices: Devices;
   /** A person's account as a whole: disable, delete (an administrator's acts). */
   accounts: Accounts;
+  /** Files: upload slots, their bytes, avatars and icons (core/media.ts). */
+  media: Media;
+  /** What removes files nothing names any more (core/media-gc.ts). */
+  mediaCollector: MediaCollector;
+  /** A server's own emoji (core/emojis.ts). */
+  emojis: Emojis;
   /**
    * Run several core calls as one transaction: all of them commit, or none does, and
    * their events are published after the commit, in order.
@@ -97,19 +108,24 @@ export function createCore(opts: {
   report?: Report;
   /** The fast paths the core honours; the root passes config.fastPaths. Absent: all on. */
   fastPaths?: Partial<CoreFastPaths>;
+  /** Where files' bytes live (absent: a temporary directory) and their limits (the root passes config.media). */
+  media?: { store?: MediaStore; limits?: Partial<MediaLimits> };
 }): Core {
   const { store } = opts;
   const bus = new EventBus(opts.report);
   store.onCommit((events) => bus.publish(events as DomainEvent[]));
   const fastPaths: CoreFastPaths = { memo: opts.fastPaths?.memo ?? true, tokenMemo: opts.fastPaths?.tokenMemo ?? true };
-  const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus, sealer: new Sealer(opts.key), fastPaths };
+  const media = { store: opts.media?.store ?? new DiskMediaStore(null), limits: { ...DEFAULT_MEDIA_LIMITS, ...opts.media?.limits } };
+  const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus, sealer: new Sealer(opts.key), fastPaths, media };
   const users = new Users(deps, opts.sessions);
   const guilds = new Guilds(deps);
   const apps = new Applications(deps, users, guilds);
   const audit = new Audit(deps);
   const dms = new Dms(deps, users);
   const messages = new Messages(deps, guilds, users, audit, dms);
-  const reactions = new Reactions(deps, guilds, messages);
+  const files = new Media(deps, guilds, users, apps, audit);
+  const emojis = new Emojis(deps, guilds, files, audit);
+  const reactions = new Reactions(deps, guilds, messages, emojis);
   const channels = new Channels(deps, guilds, audit);
   const invites = new Invites(deps, guilds);
   const people = new People(deps, users, guilds, messages, dms);
@@ -119,7 +135,8 @@ export function createCore(opts: {
   const commands = new Commands(deps, guilds);
   const interactions = new Interactions(deps, guilds, users, apps, commands, messages);
   const interactionResponses = new InteractionResponses(deps, apps, messages, interactions);
-  const reads = new Reads(deps, { guilds, users, apps, messages, interactions, webhooks, invites });
+  const reads = new Reads(deps, { guilds, users, apps, messages, interactions, webhooks, invites, emojis });
+  const collector = new MediaCollector(deps);
   const devices = new Devices(deps, users, people);
   return {
     clock: deps.clock,
@@ -148,6 +165,9 @@ export function createCore(opts: {
     world: new World(deps),
     devices,
     accounts: new Accounts(deps, users, guilds, apps, devices),
+    media: files,
+    mediaCollector: collector,
+    emojis,
     transaction: (fn) => store.write(fn),
     batched: <T>(fn: () => T | Promise<T>) => store.batched(fn),
     wipe() {
@@ -155,7 +175,7 @@ export function createCore(opts: {
       deps.ids.reset();
       bus.publish([{ type: "world.reset" }]);
     },
-    close: () => store.close(),
+    close: () => (collector.stop(), store.close(), media.store.close()),
   };
 }
 
@@ -241,3 +261,13 @@ export type { World } from "./world";
 export type { Devices } from "./devices";
 export type { Accounts } from "./accounts";
 export type { EventBus } from "./events";
+export type { Media } from "./media";
+export type { MediaCollector, SweepReport } from "./media-gc";
+export type { Emojis } from "./emojis";
+export { displayHash, UPLOAD_TTL_MS, MAX_FILENAME_LENGTH, MAX_DESCRIPTION_LENGTH, type FileRequest, type ImageSource } from "./media";
+export { IMAGE_TYPES, TEXT_PLAIN, cleanFilename } from "./media-types";
+export { ATTACHMENT_SPOILER } from "./message-attachments";
+export { EMOJI_NAME, MAX_EMOJIS, type NewEmoji } from "./emojis";
+export { DEFAULT_MEDIA_LIMITS, type MediaLimits } from "./deps";
+export type { AttachmentEdit, AttachmentInput } from "./message-types";
+export { UUID } from "./mentions";

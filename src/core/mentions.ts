@@ -5,7 +5,8 @@
  * the reference decides it (reference-gaps 2.7: subject to allowed_mentions), and a reply
  * mentions the replied-to author unless told not to.
  */
-const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}";
+/** An internal id (UUIDv7), as a pattern to build others from. */
+export const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}";
 /** A mention token with an internal id: kind (`@`, `@!`, `@&`, `#`) and id. */
 export const MENTION_TOKEN = new RegExp(`<(@!?|@&|#)(${UUID})>`, "g");
 

@@ -27,6 +27,9 @@ const STATUS: Record<DomainError["kind"], [number, number]> = {
   unavailable: [503, 0],
   // The reference's Unknown Emoji, a 400 (reference-gaps 6.2), not a not-found.
   unknown_emoji: [400, 10014],
+  // The reference's "Request entity too large" (40005); the disk's failure has no code of its own.
+  too_large: [413, 40005],
+  storage_failed: [507, 0],
 };
 
 export interface ErrorAnswer {

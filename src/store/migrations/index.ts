@@ -14,6 +14,8 @@ import { m009 } from "./009_device_sessions";
 import { m010 } from "./010_credential_events";
 import { m011 } from "./011_person_sessions";
 import { m012 } from "./012_relayed_events";
+import { m013 } from "./013_media";
+import { m014 } from "./014_emojis";
 import type { Database } from "bun:sqlite";
 
 export interface Migration {
@@ -23,4 +25,4 @@ export interface Migration {
   run?: (db: Database) => void;
 }
 
-export const migrations: Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012];
+export const migrations: Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013, m014];

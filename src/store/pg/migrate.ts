@@ -8,7 +8,7 @@
 import { migrations } from "../migrations";
 import { NewerSchemaError } from "../migrate";
 import type { PgDatabase } from "./bridge";
-import { BASELINE_VERSION, baseline } from "./schema";
+import { BASELINE_VERSION, baseline, pg013, pg014 } from "./schema";
 
 export interface PgMigration {
   version: number;
@@ -20,7 +20,10 @@ export interface PgMigration {
  * The migrations after the baseline, in order, one per SQLite migration of the same
  * number (test/pg/schema-parity.test.ts holds every SQLite migration to having one).
  */
-export const pgMigrations: PgMigration[] = [];
+export const pgMigrations: PgMigration[] = [
+  { version: 13, sql: pg013 },
+  { version: 14, sql: pg014 },
+];
 
 /** Held while migrating: any number, the same in every node. */
 const LOCK = 726_584_211;
