@@ -83,9 +83,12 @@ export function importViolations(files: SrcFile[]): Violation[] {
     wire: ["wire", "core", "config"],
     // The world document (seed, export, import): production code the harness uses like everyone else.
     world: ["world", "wire", "core", "config"],
-    // The web client speaks only the people's API over HTTP and its live connection, and
-    // encrypts DMs with the one scheme every client shares.
-    web: ["web", "e2e"],
+    // The web client speaks only the people's API over HTTP and its live connection (whose
+    // shapes it takes from the contract, as types only: below), and encrypts DMs with the
+    // one scheme every client shares.
+    web: ["web", "e2e", "contract"],
+    // The people's API contract: TypeBox schemas and their types, nothing of Parley.
+    contract: ["contract"],
     // The end-to-end scheme runs in browsers and in Bun alike: WebCrypto, nothing of Parley.
     e2e: ["e2e"],
   };
@@ -96,6 +99,8 @@ export function importViolations(files: SrcFile[]): Violation[] {
       if (allowed[from] && !allowed[from].includes(to))
         out.push({ rule: "layer", where: f.path, detail: `${from} imports ${to || "src/app.ts"}` });
       if (SURFACES.includes(from) && SURFACES.includes(to)) out.push({ rule: "surface", where: f.path, detail: `${from} imports ${to}` });
+      if (from === "web" && to === "contract" && !typeOnly(f.text))
+        out.push({ rule: "layer", where: f.path, detail: "web imports the contract as types only (no schema code in the browser bundle)" });
       if (to === "store" && from !== "core" && f.path !== "src/app.ts")
         out.push({ rule: "store", where: f.path, detail: "only the core (and the composition root) may use the store" });
       if (to === "" && f.path !== "src/main.ts" && !["cli", "testing"].includes(from))
@@ -188,6 +193,13 @@ export function narrowViolations(files: SrcFile[]): Violation[] {
 /** The three face rules together. */
 export function faceRuleViolations(files: SrcFile[]): Violation[] {
   return [...faceViolations(files), ...rowExports(files), ...narrowViolations(files)];
+}
+
+/** Every import or re-export of the contract in a file is `import type` / `export type`. */
+function typeOnly(text: string): boolean {
+  const contract = /(?:^|\n)\s*(import|export)\s+(type\s+)?[^;]*?from\s+["'][./]*contract["']/g;
+  for (const m of text.matchAll(contract)) if (!m[2]) return false;
+  return true;
 }
 
 const SQL = /["'`]\s*(SELECT\s[\s\S]*?\sFROM|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX|VIEW)|PRAGMA\s)/i;

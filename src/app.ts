@@ -6,7 +6,6 @@
  * life is lifecycle.ts; logs and metrics are observability.ts; the wiring between
  * surfaces that no surface may do itself is wiring.ts.
  */
-import { Elysia } from "elysia";
 import type { Server } from "bun";
 import { dirname, join } from "node:path";
 import { portalUrlOf, VERSION, type Config, type Urls } from "./config";
@@ -19,14 +18,9 @@ import { Snowflakes } from "./wire/snowflakes";
 import { MediaLinks } from "./wire/media";
 import { FileLinks } from "./wire/files";
 import { DiskMediaStore } from "./store/media";
-import { jsonResponse } from "./wire/http";
-import { pathnameOf } from "./wire/body";
-import { notFoundPage } from "./web/headers";
-import { screenBotApiRequest, screenRequest } from "./wire/screen";
+import { BotAuthorization } from "./wire/tokens";
 import { RateLimiter } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
-import { botApiPlugin, botApiServerRoutes } from "./botapi";
-import { botApiFragment } from "./botapi/openapi";
 import { createGateway, type Gateway, type GatewaySocketData } from "./gateway";
 import type * as HarnessModule from "./harness";
 import type * as HarnessApi from "./harness/openapi";
@@ -34,18 +28,16 @@ import type * as DoubleModule from "./harness/double";
 import type { EventLog } from "./harness/eventlog";
 import { seedWorld, seedWorldAsync, type SeedAnswer } from "./harness/seed";
 import { exportDocument, type ExportedWorld } from "./harness/world";
-import { clientApiPlugin } from "./clientapi";
-import { clientApiFragment } from "./clientapi/openapi";
-import { mediaProxyRoutes } from "./clientapi/media";
 import { PeopleLimits } from "./clientapi/limits";
 import { createLive, type Live } from "./clientapi/live";
 import type { ClientContext } from "./clientapi/context";
-import { opsPlugin } from "./ops";
-import { openApiPlugin, opsFragment } from "./ops/openapi";
 import { createObservability, type Observability } from "./observability";
 import type { LineSink } from "./ops/log";
 import { Lifecycle, type ShutdownReport } from "./lifecycle";
 import { botPresence, importWorld, limitHeadersOf, type ImportReport } from "./wiring";
+import { botApiLimits, botApiRoutes } from "./botapi";
+import { routeKey } from "./wire/route";
+import { buildHttp, type Http, type HttpApp } from "./http";
 
 /** Optional plumbing for createParley: start-up timings, and where log lines go (tests). */
 export interface ParleyOptions {
@@ -81,7 +73,10 @@ export interface Parley {
   gateway: Gateway;
   /** The people's live connection (the web client's push). */
   live: Live;
-  http: Elysia<any, any, any, any, any, any, any>;
+  /** The one Elysia app every HTTP surface is mounted on (in-process requests, the server's fallback). */
+  http: HttpApp;
+  /** Every declared route by door (`bun scripts/routes.ts` prints them). */
+  routes: Http["declared"];
   /** Dispatch frames sent to bots (test mode only). */
   events: EventLog | null;
   /** In-process request handling (tests use this without a socket). */
@@ -132,22 +127,24 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const store = new Store({ path: config.dbPath, synchronous: config.synchronous, relay: opts.relayEvents, writable: lock !== null, committed: (kind, n) => obs?.metrics.committed(kind, n), walHeader: fastPaths.walHeader });
   mark("open the database and migrate");
   const key = serverKey(config.dbPath);
-  // Files' bytes live beside the database (a temporary directory for :memory:).
-  const media = { store: new DiskMediaStore(config.dbPath === ":memory:" ? null : join(dirname(config.dbPath), "media")), limits: config.media };
-  const core = createCore({ clock, store, key, sessions: config.sessions, report, fastPaths, media });
+  const core = createCore({ clock, store, key, sessions: config.sessions, report, fastPaths, media: mediaOf(config) });
   const urls: Urls = placeholderUrls(config);
   const files = new FileLinks(key, urls, clock, config.media.urlTtlMs);
   const flakes = new Snowflakes(core.idmap, config.imageProxy.enabled ? new MediaLinks(key, urls) : null, fastPaths.snowflakeCache, files);
-  obs = createObservability(config, core, flakes, opts.logSink);
+  obs = createObservability(config, flakes, opts.logSink);
   const { limiter, api, double, gateway, peopleLimits, people, live } = surfaces(config, { core, flakes, clock, urls, obs, report });
   mark("build the core and the gateway");
-  const http = httpApp(api, obs);
-  const life = new Lifecycle(config, http, gateway, live, urls, opts.firstAnswered);
+  // The operator's readiness reads the lifecycle, which serves the app built with it.
+  let life!: Lifecycle;
+  const opsContext = { version: VERSION, startedAt: Date.now(), database: () => store.health(), draining: () => life.draining, metrics: obs.metrics };
+  const harness = double ? harnessOf({ core, flakes, clock, gateway, double, reset: () => parley.reset() }) : null;
+  const web = buildHttp({ config, urls, api, people, ops: opsContext, obs, harness });
+  const http = web.app;
+  life = new Lifecycle(config, http, gateway, live, urls, (err, where) => obs!.log.error("internal error", { err, where }), opts.firstAnswered);
   // What operator commands beside this server wrote reaches its live connections (store/relay.ts).
   life.poll = () => store.publishRelayed();
   if (opts.deferObservability) deferUntilServing(obs, life);
-  mountOps(http, obs, store, life, double !== null);
-  http.use(botApiPlugin(api));
+  warnUnknownRateLimits(config, obs);
 
   const parley: Parley = {
     config,
@@ -158,6 +155,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     gateway,
     live,
     http,
+    routes: web.declared,
     events: double?.events ?? null,
     obs,
     get server() {
@@ -172,7 +170,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
       // The server alone sweeps files nothing names, and clears what a stopped process left (core/media-gc.ts).
       core.mediaCollector.start().catch((e) => report(e, { loop: "media" }));
       // Bot API routes are matched by Bun's router first; what none matches reaches Elysia.
-      const server = life.listen(botApiServerRoutes(api, screenBotApiRequest, (req) => http.fetch(req)));
+      const server = life.listen(config.fastPaths.nativeRouter ? web.native((req) => http.fetch(req)) : {});
       lock?.listening(urls);
       return server;
     },
@@ -194,16 +192,6 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     shutdown: (timeoutMs) => life.shutdown(timeoutMs, () => store.flush(), () => (clock.clearTimers(), core.close(), lock?.release())),
     runningServer: () => (config.dbPath === ":memory:" ? null : runningServer(dirname(config.dbPath))),
   };
-  http.use(clientApiPlugin(people)).use(mediaProxyRoutes(people));
-  // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
-  if (double)
-    http.use(
-      (require("./harness") as typeof HarnessModule).harnessPlugin({
-        ...{ core, flakes, clock, gateway, ...double },
-        reset: () => parley.reset(),
-        seed: (doc) => seedWorldAsync({ core, flakes, clock, testMode: true }, doc),
-      }),
-    );
   mark("mount the routes");
   return parley;
 }
@@ -237,8 +225,9 @@ function resetWorld(x: { gateway: Gateway; clock: SwitchableClock; limiter: Rate
 /** The surfaces' contexts: the bot API, the harness's double (test mode), the gateway, the people's API and live connection. */
 function surfaces(config: Config, x: { core: Core; flakes: Snowflakes; clock: SwitchableClock; urls: Urls; obs: Observability; report: Report }) {
   const { core, flakes, clock, urls, obs } = x;
-  const limiter = new RateLimiter(clock, config.rateLimits);
-  const api: BotApi = { core, flakes, limiter, urls, hooks: [obs.requestHooks] };
+  // Each route's own rule is on its declaration; the config's overrides win.
+  const limiter = new RateLimiter(clock, config.rateLimits, botApiLimits());
+  const api: BotApi = { core, flakes, tokens: new BotAuthorization(flakes, config.fastPaths.tokenMemo), limiter, urls, hooks: [obs.requestHooks] };
   // Test mode: the harness's event log, faults and transcripts act and watch through the hooks.
   // require(): the harness's modules load only in test mode, off a real server's start-up.
   const double = config.harness ? (require("./harness/double") as typeof DoubleModule).createDouble({ core, flakes, limitHeaders: limitHeadersOf(limiter, clock) }) : null;
@@ -250,43 +239,26 @@ function surfaces(config: Config, x: { core: Core; flakes: Snowflakes; clock: Sw
   return { limiter, api, double, gateway, peopleLimits, people, live: createLive(people) };
 }
 
-/** The HTTP surfaces' one Elysia app: the request screen and the fallback error answers (surfaces are added after). */
-function httpApp(api: BotApi, obs: Observability) {
-  return (
-    new Elysia()
-      // Oversized bodies, and cross-site requests to the people's API and harness, end here (docs/security.md).
-      // Written so that Elysia does not take it for async: it would await every request (src/botapi/index.ts).
-      .onRequest(({ request }) => {
-        const refused = screenRequest(request, api.urls);
-        if (refused) return refused;
-      })
-      .onError(({ code, error, request }) => {
-        if (code === "NOT_FOUND") return isPageRequest(request) ? notFoundPage() : jsonResponse(404, { code: 0, message: "404: Not Found" });
-        if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
-        obs.log.error("unhandled error", { err: error });
-        return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
-      })
-  );
-}
-
 /**
- * Whether a request that matched nothing was a browser asking for a page: then it gets
- * the HTML not-found page (with a link home); API paths and programs' writes keep the
- * spec's JSON error.
+ * The harness (test mode only): its plugin, with its world seeding and reset, and its
+ * part of the API description. require(): its modules load only in test mode, off a
+ * real server's start-up.
  */
-function isPageRequest(request: Request): boolean {
-  if (request.method !== "GET" && request.method !== "HEAD") return false;
-  const path = pathnameOf(request.url);
-  return !(path === "/api" || path.startsWith("/api/") || path === "/gateway" || path.startsWith("/gateway/"));
+function harnessOf(x: { core: Core; flakes: Snowflakes; clock: SwitchableClock; gateway: Gateway; double: ReturnType<typeof DoubleModule.createDouble>; reset(): void }) {
+  const { core, flakes, clock, gateway, double } = x;
+  const plugin = (require("./harness") as typeof HarnessModule).harnessPlugin({
+    ...{ core, flakes, clock, gateway, ...double },
+    reset: x.reset,
+    seed: (doc) => seedWorldAsync({ core, flakes, clock, testMode: true }, doc),
+  });
+  return { plugin, fragment: () => (require("./harness/openapi") as typeof HarnessApi).harnessFragment() };
 }
 
-/** The operator's routes: health, readiness, metrics, and the API description with its reference page. */
-function mountOps(http: Parley["http"], obs: Observability, store: Store, life: Lifecycle, testMode: boolean): void {
-  obs.observe(http);
-  http.use(opsPlugin({ version: VERSION, startedAt: Date.now(), database: () => store.health(), draining: () => life.draining, metrics: obs.metrics }));
-  // Built on first request: the harness's part only in test mode.
-  const fragments = () => [clientApiFragment(), botApiFragment(), ...(testMode ? [(require("./harness/openapi") as typeof HarnessApi).harnessFragment()] : []), opsFragment()];
-  http.use(openApiPlugin(fragments, VERSION));
+/** A --rate-limits file may name only declared routes: a key that names none is a typo worth a warning. */
+function warnUnknownRateLimits(config: Config, obs: Observability): void {
+  const declared = new Set(botApiRoutes.map(routeKey));
+  for (const key of Object.keys(config.rateLimits.routes))
+    if (!declared.has(key)) obs.log.warn("--rate-limits names a route the bot API does not have", { route: key });
 }
 
 /** pino and prom-client load after the first answer, or 200 ms after listening, whichever is first. */
@@ -303,4 +275,9 @@ function placeholderUrls(config: Config): Urls {
     gateway: config.gatewayUrl ?? `${base.replace(/^http/, "ws")}/gateway`,
     portal: portalUrlOf(config, base),
   };
+}
+
+/** Files' bytes live beside the database (a temporary directory for :memory:), under config's limits. */
+function mediaOf(config: Config) {
+  return { store: new DiskMediaStore(config.dbPath === ":memory:" ? null : join(dirname(config.dbPath), "media")), limits: config.media };
 }

@@ -13,9 +13,8 @@ import { webSite } from "./web";
 import { jsonResponse } from "./wire/http";
 import { pathnameOf, SERVER_MAX_BODY } from "./wire/body";
 import { rememberAddress } from "./wire/throttle";
+import type { NativeRoute, NativeTable } from "./wire/mount";
 
-/** A bot API route as Bun's router calls it (botapi/index.ts builds them). */
-type BotRoute = (req: Request & { params: Record<string, string> }) => Response | Promise<Response>;
 
 /** How a graceful shutdown went. */
 export interface ShutdownReport {
@@ -49,6 +48,8 @@ export class Lifecycle {
     private readonly gateway: Gateway,
     private readonly live: Live,
     private readonly urls: Urls,
+    /** A bug that escaped every handler (an HTTP answer's, a socket's), to the operator's log. */
+    private readonly report: (err: unknown, where: string) => void,
     private readonly first?: (ms: number) => void,
   ) {}
 
@@ -57,11 +58,11 @@ export class Lifecycle {
    * API's routes (matched by Bun's router), the gateway's and the live connection's
    * WebSockets, and every other HTTP API through Elysia.
    */
-  listen(botRoutes: Record<string, Partial<Record<string, BotRoute>>>): Server<GatewaySocketData> {
+  listen(nativeRoutes: NativeTable): Server<GatewaySocketData> {
     const { config, http, gateway, live, urls } = this;
-    const tracked: typeof botRoutes = {};
-    for (const [path, byMethod] of Object.entries(botRoutes)) {
-      tracked[path] = Object.fromEntries(Object.entries(byMethod).map(([m, route]) => [m, (req: Parameters<BotRoute>[0]) => this.track(() => route!(req))]));
+    const tracked: Record<string, Record<string, NativeRoute>> = {};
+    for (const [path, byMethod] of Object.entries(nativeRoutes)) {
+      tracked[path] = Object.fromEntries(Object.entries(byMethod).map(([m, route]) => [m, (req: Parameters<NativeRoute>[0], server: Parameters<NativeRoute>[1]) => this.track(() => route!(req, server))]));
     }
     const web = webSite(portalPaths(config));
     const server = Bun.serve({
@@ -88,11 +89,14 @@ export class Lifecycle {
         }
         return this.track(() => http.fetch(req));
       },
-      websocket: bySurface(gateway.websocket, live.websocket),
+      websocket: bySurface(gateway.websocket, live.websocket, this.report),
       // Every surface refuses bodies over its own, far smaller limit with a JSON body (wire/body.ts).
       maxRequestBodySize: SERVER_MAX_BODY,
-      // A throw that escaped every handler: still the spec's body, never a stack.
-      error: () => jsonResponse(500, { code: 0, message: "500: Internal Server Error" }),
+      // A throw that escaped every handler: still the spec's body, never a stack, and a line in the log.
+      error: (err) => {
+        this.report(err, "http");
+        return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
+      },
     }) as Server<never> as Server<GatewaySocketData>;
     this.server = server;
     Object.assign(urls, publicUrls(config, server.port));
@@ -117,10 +121,21 @@ export class Lifecycle {
       this.finished();
       throw e;
     }
-    if (out instanceof Promise) return out.finally(() => this.finished());
+    if (out instanceof Promise) return out.then(this.answeredLater, this.failedLater);
     this.finished();
     return out;
   }
+
+  /** An answer given later: counted out (made once, not a closure per request). */
+  private readonly answeredLater = (r: Response) => {
+    this.finished();
+    return r;
+  };
+
+  private readonly failedLater = (e: unknown): never => {
+    this.finished();
+    throw e;
+  };
 
   stopTimers(): void {
     if (this.collector) clearInterval(this.collector);
@@ -212,13 +227,42 @@ export function publicUrls(config: Config, port: number | undefined): Urls {
   return { base, gateway: config.gatewayUrl ?? `${base.replace(/^http/, "ws")}/gateway`, portal: portalUrlOf(config, base) };
 }
 
-/** Two kinds of sockets on one server: a live connection's data says which it is. */
-function bySurface(gw: WebSocketHandler<GatewaySocketData>, lv: WebSocketHandler<LiveSocketData>): WebSocketHandler<GatewaySocketData | LiveSocketData> {
+/**
+ * Two kinds of sockets on one server: a live connection's data says which it is. A throw
+ * from either's handler is a bug: reported (Bun would print it to stderr), and the socket
+ * carries on as the handler left it.
+ */
+function bySurface(
+  gw: WebSocketHandler<GatewaySocketData>,
+  lv: WebSocketHandler<LiveSocketData>,
+  report: (err: unknown, where: string) => void,
+): WebSocketHandler<GatewaySocketData | LiveSocketData> {
   const isLive = (ws: { data: GatewaySocketData | LiveSocketData }) => "live" in ws.data;
   return {
     ...(gw as WebSocketHandler<GatewaySocketData | LiveSocketData>),
-    open: (ws) => (isLive(ws) ? lv.open?.(ws as never) : gw.open?.(ws as never)),
-    message: (ws, m) => (isLive(ws) ? lv.message?.(ws as never, m) : gw.message?.(ws as never, m)),
-    close: (ws, code, reason) => (isLive(ws) ? lv.close?.(ws as never, code, reason) : gw.close?.(ws as never, code, reason)),
+    open(ws) {
+      try {
+        if (isLive(ws)) lv.open?.(ws as never);
+        else gw.open?.(ws as never);
+      } catch (e) {
+        report(e, "socket open");
+      }
+    },
+    message(ws, m) {
+      try {
+        if (isLive(ws)) lv.message?.(ws as never, m);
+        else gw.message?.(ws as never, m);
+      } catch (e) {
+        report(e, "socket message");
+      }
+    },
+    close(ws, code, reason) {
+      try {
+        if (isLive(ws)) lv.close?.(ws as never, code, reason);
+        else gw.close?.(ws as never, code, reason);
+      } catch (e) {
+        report(e, "socket close");
+      }
+    },
   };
 }

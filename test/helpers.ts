@@ -4,6 +4,8 @@
  */
 import { createParley, type Parley } from "../src/app";
 import { testConfig, type Config } from "../src/config";
+import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
+import type { TSchema } from "@sinclair/typebox";
 import type { SeedAnswer } from "../src/harness/seed";
 
 // Elysia's router needs a real-looking origin (a one-letter host confuses its path split).
@@ -85,9 +87,33 @@ export function session(token: string): Record<string, string> {
   return { Authorization: `Session ${token}` };
 }
 
-/** A people's API request as the person holding `token` (null: anonymous). */
-export function client<T = any>(p: Parley, method: string, path: string, token: string | null, body?: unknown): Promise<TestResponse<T>> {
-  return call<T>(p, method, `/api/client/v1${path}`, { headers: token ? session(token) : {}, body });
+/**
+ * A people's API request as the person holding `token` (null: anonymous). Every success
+ * is checked against the answer its route declares (the contract, src/contract): an
+ * answer that drifted from it fails the test that saw it.
+ */
+export async function client<T = any>(p: Parley, method: string, path: string, token: string | null, body?: unknown): Promise<TestResponse<T>> {
+  const r = await call<T>(p, method, `/api/client/v1${path}`, { headers: token ? session(token) : {}, body });
+  if (r.status >= 200 && r.status < 300) checkAnswer(p, method, `/api/client/v1${path}`, r.body);
+  return r;
+}
+
+/** The declared answer schemas of a Parley's routes, each with its path as a pattern. */
+const answerChecks = new WeakMap<Parley, { method: string; path: RegExp; check: TypeCheck<TSchema> }[]>();
+
+function checkAnswer(p: Parley, method: string, path: string, body: unknown): void {
+  let checks = answerChecks.get(p);
+  if (!checks) {
+    checks = p.routes.flatMap(({ prefix, routes }) =>
+      routes.flatMap((r) => (r.answer ? [{ method: r.method, path: new RegExp(`^${(prefix + r.path).replace(/\{\w+\}/g, "[^/]+")}$`), check: TypeCompiler.Compile(r.answer) }] : [])),
+    );
+    answerChecks.set(p, checks);
+  }
+  const bare = path.replace(/\?.*$/, "");
+  const route = checks.find((c) => c.method === method && c.path.test(bare));
+  if (!route || route.check.Check(body)) return;
+  const wrong = [...route.check.Errors(body)].slice(0, 5).map((e) => `${e.path}: ${e.message}`);
+  throw new Error(`${method} ${path} answered outside its contract:\n${wrong.join("\n")}`);
 }
 
 /** A harness request. */

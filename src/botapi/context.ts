@@ -1,6 +1,7 @@
 import type { Core } from "../core";
 import type { Urls } from "../config";
 import type { Snowflakes } from "../wire/snowflakes";
+import type { BotAuthorization } from "../wire/tokens";
 import type { RateLimiter } from "./ratelimit";
 import type { RequestHooks } from "./hooks";
 
@@ -8,6 +9,8 @@ import type { RequestHooks } from "./hooks";
 export interface BotApi {
   core: Core;
   flakes: Snowflakes;
+  /** Reads `Authorization: Bot <token>` headers (wire/tokens.ts). */
+  tokens: BotAuthorization;
   limiter: RateLimiter;
   urls: Urls;
   /** Observers and interceptors of every request (faults, transcripts, logs, metrics). */

@@ -1,10 +1,14 @@
 /**
  * The bot API (REST under /api/v10): the table of contents. One line per resource
- * area; each area's routes live in their own file under routes/.
+ * area; each area's routes are declared in their own file under routes/ (wire/route.ts)
+ * and run by the one pipeline through the bot API's door (http.ts).
  */
-import { Elysia } from "elysia";
 import type { BotApi } from "./context";
-import { elysiaPath, notImplemented, run, type RouteDef } from "./http";
+import { notImplemented, type BotRoute } from "./http";
+import type { Door } from "../wire/pipeline";
+import { fallback, mount, type Mounted, type RouteHost } from "../wire/mount";
+import { routeKey } from "../wire/route";
+import type { RateLimitRule } from "../config";
 import { gatewayRoutes } from "./routes/gateway";
 import { userRoutes } from "./routes/users";
 import { applicationRoutes } from "./routes/applications";
@@ -23,7 +27,7 @@ import { webhookRoutes } from "./routes/webhooks";
 import { commandRoutes } from "./routes/commands";
 import { interactionRoutes } from "./routes/interactions";
 
-export const botApiRoutes: RouteDef[] = [
+export const botApiRoutes: BotRoute[] = [
   ...gatewayRoutes,
   ...userRoutes,
   ...applicationRoutes,
@@ -43,53 +47,22 @@ export const botApiRoutes: RouteDef[] = [
   ...webhookRoutes,
 ];
 
-/** A handler of Bun.serve's native router. */
-type ServerRoute = (req: Request & { params: Record<string, string> }) => Response | Promise<Response>;
-
-/**
- * The same routes for Bun.serve's native router, which matches them before any
- * JavaScript runs (Elysia's router and context cost a cheap read about a fifth of its
- * time). Exact matches only: anything else (a trailing slash, a method a path lacks,
- * the 501 fallback) still reaches the Elysia app, which has every route, and tests
- * in-process (app.handle) take that way. Both end in run(); `screen` is the first look
- * the Elysia app gives every request (src/wire/screen.ts). One difference is handed
- * back: Bun decodes "%40me" into a parameter where Elysia matches the static "@me"
- * route, so a match with an "@" in a parameter goes to `elsewhere` (the Elysia app).
- */
-export function botApiServerRoutes(
-  api: BotApi,
-  screen: (req: Request) => Response | undefined,
-  elsewhere: (req: Request) => Response | Promise<Response>,
-  routes: RouteDef[] = botApiRoutes,
-) {
-  const table: Record<string, Partial<Record<RouteDef["method"], ServerRoute>>> = {};
-  for (const def of routes) {
-    const byMethod = (table[elysiaPath(def.path)] ??= {});
-    byMethod[def.method] = (req) => {
-      const params = req.params;
-      for (const k in params) if (params[k].includes("@")) return elsewhere(req);
-      return screen(req) ?? run(api, def, req, params);
-    };
-  }
-  return table;
+/** The spec's rate-limit rules (8.1), read off the declarations: "METHOD /template" -> rule. */
+export function botApiLimits(routes: BotRoute[] = botApiRoutes): Record<string, RateLimitRule> {
+  return Object.fromEntries(routes.filter((r) => r.limit).map((r) => [routeKey(r), r.limit!]));
 }
 
-export function botApiPlugin(api: BotApi, routes: RouteDef[] = botApiRoutes) {
-  const app = new Elysia({ name: "botapi" });
-  for (const def of routes) {
-    // Elysia guesses from a handler's source whether it is async ("=> f(", "return f(",
-    // "await") and then awaits every answer, costing each a turn of the event loop. run()
-    // answers a cheap read synchronously; the two returns keep the transpiler from
-    // folding the call into a "return run(" that Elysia would take for async
-    // (test/http/sync-answers.test.ts keeps this so).
-    const handler = ({ request, params }: { request: Request; params: Record<string, string> }) => {
-      const answer = run(api, def, request, params);
-      if (answer instanceof Promise) return answer;
-      return answer;
-    };
-    app.route(def.method, elysiaPath(def.path), handler);
-  }
-  app.all("/api/v10/*", ({ request }) => notImplemented(api, request));
-  app.all("/api/v10", ({ request }) => notImplemented(api, request));
-  return app;
+/** The bot API's part of the API description, read off the declarations (wire/openapi.ts). */
+export const BOT_API_DESCRIPTION = {
+  tag: "bot",
+  description:
+    "The bot API: the reference platform's v10 dialect, for bot libraries (discord.js, discord.py). Ids are snowflakes; answers are the reference's JSON shapes; every route not listed answers 501.",
+};
+
+/** Every declared route on the app, and the spec's 501 for every other path under /api/v10. */
+export function mountBotApi(app: RouteHost, door: Door<BotApi>, routes: BotRoute[] = botApiRoutes): Mounted<BotApi> {
+  const mounted = mount(app, door, routes);
+  fallback(app, "/api/v10/*", (request) => notImplemented(door, request));
+  fallback(app, "/api/v10", (request) => notImplemented(door, request));
+  return mounted;
 }

@@ -2,7 +2,8 @@
  * Rate limits (spec 8.1), in memory, on the shared clock. A bucket is method + route
  * template; its window is kept per bot and per major parameter (the first path
  * parameter). One global window is shared by all bots. Fixed windows that start with
- * the first request, as the reference's headers describe them.
+ * the first request, as the reference's headers describe them. Each route's rule is on
+ * its declaration (`limit`); the config may override it.
  */
 import type { Clock } from "../core/clock";
 import type { Config, RateLimitRule } from "../config";
@@ -31,36 +32,53 @@ export function bucketHash(method: string, template: string): string {
   return bytesToHex(sha256(new TextEncoder().encode(`${method} /api/v10${template}`)).subarray(0, 16));
 }
 
+/** A route's bucket as the limiter counts it: worked out once per route (pipeline's compile). */
+export interface Bucket {
+  rule: RateLimitRule;
+  /** The X-RateLimit-Bucket hash. */
+  bucket: string;
+}
+
 export class RateLimiter {
   private windows = new Map<string, Window>();
   private global: Window = { resetAt: 0, used: 0 };
-  /** Rule and bucket by method, then template: strings every request already holds, not a key joined per request. */
-  private readonly routes = new Map<string, Map<string, { rule: RateLimitRule; bucket: string }>>();
+  /** Buckets by method, then template: strings the callers already hold, not a key joined per call. */
+  private readonly buckets = new Map<string, Map<string, Bucket>>();
 
+  /**
+   * `declared` are the routes' own rules ("METHOD /template" -> rule, read off the
+   * declarations); the config's `routes` override them (--rate-limits FILE), and routes
+   * with neither take the config's default.
+   */
   constructor(
     private readonly clock: Clock,
     private readonly cfg: Config["rateLimits"],
+    private readonly declared: Record<string, RateLimitRule> = {},
   ) {}
 
-  private route(method: string, template: string): { rule: RateLimitRule; bucket: string } {
-    let byTemplate = this.routes.get(method);
-    if (!byTemplate) this.routes.set(method, (byTemplate = new Map()));
+  /** The bucket of a route template (or of the template an alias counts against). */
+  bucketOf(method: string, template: string): Bucket {
+    let byTemplate = this.buckets.get(method);
+    if (!byTemplate) this.buckets.set(method, (byTemplate = new Map()));
     let r = byTemplate.get(template);
-    if (!r) byTemplate.set(template, (r = { rule: this.cfg.routes[`${method} ${template}`] ?? this.cfg.default, bucket: bucketHash(method, template) }));
+    if (!r) {
+      const key = `${method} ${template}`;
+      byTemplate.set(template, (r = { rule: this.cfg.routes[key] ?? this.declared[key] ?? this.cfg.default, bucket: bucketHash(method, template) }));
+    }
     return r;
   }
 
   rule(method: string, template: string): RateLimitRule {
-    return this.route(method, template).rule;
+    return this.bucketOf(method, template).rule;
   }
 
   bucket(method: string, template: string): string {
-    return this.route(method, template).bucket;
+    return this.bucketOf(method, template).bucket;
   }
 
   /** Current state without consuming (for headers on unbucketed answers). */
-  peek(method: string, template: string, key: string): BucketState {
-    const { rule, bucket } = this.route(method, template);
+  peek(b: Bucket, key: string): BucketState {
+    const { rule, bucket } = b;
     const w = this.windows.get(`${key}|${bucket}`);
     const now = this.clock.now();
     if (!w || w.resetAt <= now) return { limit: rule.limit, remaining: rule.limit, resetAt: now + rule.windowMs, bucket };
@@ -72,16 +90,16 @@ export class RateLimiter {
    * made with a bot token. A request refused by its bucket still counted globally
    * (spec 8.1 rule 5: retries count against the global window too).
    */
-  take(method: string, template: string, key: string, countsGlobal: boolean): Verdict {
+  take(b: Bucket, key: string, countsGlobal: boolean): Verdict {
     const now = this.clock.now();
-    const { rule, bucket } = this.route(method, template);
+    const { rule, bucket } = b;
     if (!this.cfg.enabled) {
       return { ok: true, state: { limit: rule.limit, remaining: rule.limit, resetAt: now + rule.windowMs, bucket } };
     }
     if (countsGlobal) {
       if (this.global.resetAt <= now) this.global = { resetAt: now + this.cfg.global.windowMs, used: 0 };
       if (this.global.used >= this.cfg.global.limit) {
-        return { ok: false, global: true, retryAfterMs: this.global.resetAt - now, state: this.peek(method, template, key), now };
+        return { ok: false, global: true, retryAfterMs: this.global.resetAt - now, state: this.peek(b, key), now };
       }
       this.global.used++;
     }
@@ -115,6 +133,22 @@ export function rateLimitHeaders(s: BucketState, now: number): Record<string, st
     "X-RateLimit-Reset": String(Math.ceil(s.resetAt / 1000)),
     "X-RateLimit-Reset-After": seconds(Math.max(0, s.resetAt - now)),
     "X-RateLimit-Bucket": s.bucket,
+  };
+}
+
+/**
+ * The headers of a JSON answer made for one request: the bucket's, and the JSON ones
+ * (wire/http.ts) in the same object literal, so it is built in one go.
+ */
+export function jsonAnswerHeaders(s: BucketState, now: number): Record<string, string> {
+  return {
+    "X-RateLimit-Limit": String(s.limit),
+    "X-RateLimit-Remaining": String(s.remaining),
+    "X-RateLimit-Reset": String(Math.ceil(s.resetAt / 1000)),
+    "X-RateLimit-Reset-After": seconds(Math.max(0, s.resetAt - now)),
+    "X-RateLimit-Bucket": s.bucket,
+    "Content-Type": "application/json",
+    "X-Content-Type-Options": "nosniff",
   };
 }
 

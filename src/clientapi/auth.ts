@@ -1,29 +1,25 @@
 /** Sign up, sign in, sign out, and who am I. Bot users can never sign in (spec 5.12); the session list is sessions.ts. */
-import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
-import { anonymous, person } from "./http";
+import { SignIn, SignUp } from "../contract";
+import * as C from "../contract";
+import { route, type PeopleRoute } from "./http";
 import { meView } from "./views";
 import { tooManyRequests } from "./limits";
 import { clientAddress } from "../wire/throttle";
 import { sessionLabel } from "./sessions";
 
-export const SignUp = Type.Object(
-  {
-    username: Type.String({ minLength: 2, maxLength: 32 }),
-    password: Type.String({ minLength: 8, maxLength: 256 }),
-    global_name: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
-  },
-  { additionalProperties: false },
-);
-export const SignIn = Type.Object({ username: Type.String({ maxLength: 64 }), password: Type.String({ maxLength: 256 }) }, { additionalProperties: false });
-
-export function authRoutes(p: ClientContext) {
-  return new Elysia()
-    .post(
-      "/auth/signup",
-      anonymous(p, async ({ body, request }) => {
-        const b = await body(SignUp);
+export function authRoutes(p: ClientContext): PeopleRoute[] {
+  return [
+    route({
+      method: "POST",
+      path: "/auth/signup",
+      caller: "none",
+      summary: "Sign up (a new person and a session)",
+      answer: C.SignedIn,
+      body: SignUp,
+      handler: async ({ body, request }) => {
+        const b = body();
         const address = clientAddress(request);
         const wait = p.limits.signUpByAddress.wait(address);
         if (wait > 0) return tooManyRequests(wait);
@@ -31,12 +27,17 @@ export function authRoutes(p: ClientContext) {
         const label = sessionLabel(request.headers.get("user-agent"));
         const { user, token } = await p.core.users.signUp({ username: b.username, password: b.password, globalName: b.global_name ?? null, label });
         return { token, user: meView(user) };
-      }),
-    )
-    .post(
-      "/auth/signin",
-      anonymous(p, async ({ body, request }) => {
-        const b = await body(SignIn);
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/auth/signin",
+      caller: "none",
+      summary: "Sign in",
+      answer: C.SignedIn,
+      body: SignIn,
+      handler: async ({ body, request }) => {
+        const b = body();
         // Attempts count when they start, so concurrent guesses count too; success clears its name.
         const name = b.username.toLowerCase();
         const address = clientAddress(request);
@@ -49,16 +50,25 @@ export function authRoutes(p: ClientContext) {
         signInByName.clear(name);
         signInByAddress.refund(address);
         return { token, user: meView(user) };
-      }),
-    )
-    .post(
-      "/auth/signout",
-      person(p, ({ me, session }) => {
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/auth/signout",
+      caller: "session",
+      summary: "End this session",
+      answers: "empty",
+      handler: ({ caller: { user: me, session } }) => {
         p.core.sessions.end(me.id, session.id, "signed_out");
-      }),
-    )
-    .get(
-      "/users/@me",
-      person(p, ({ me }) => meView(me)),
-    );
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/users/@me",
+      caller: "session",
+      summary: "The signed-in person",
+      answer: C.Me,
+      handler: ({ caller: { user: me } }) => meView(me),
+    }),
+  ];
 }

@@ -2,109 +2,109 @@
  * Channels of a server and their permission overwrites, through the same core operations
  * as the bot API (core/channels.ts): the same checks, events and audit entries.
  */
-import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
-import { pathId, person } from "./http";
+import { CreateChannel, EditChannel, Overwrite } from "../contract";
+import * as C from "../contract";
+import { pathId, route, type PeopleRoute } from "./http";
 import { channelView } from "./views";
 import type { ChannelInput } from "../core/channels";
-import { PermissionList, permissionBits, Uuid } from "./schemas";
-
-export const CreateChannel = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 100 }),
-    type: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(2), Type.Literal(4), Type.Literal(5)])),
-    topic: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
-    parent_id: Type.Optional(Type.Union([Uuid, Type.Null()])),
-    nsfw: Type.Optional(Type.Boolean()),
-    rate_limit_per_user: Type.Optional(Type.Integer({ minimum: 0, maximum: 21600 })),
-  },
-  { additionalProperties: false },
-);
-
-export const EditChannel = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    type: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(5)])),
-    topic: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
-    parent_id: Type.Optional(Type.Union([Uuid, Type.Null()])),
-    nsfw: Type.Optional(Type.Boolean()),
-    rate_limit_per_user: Type.Optional(Type.Integer({ minimum: 0, maximum: 21600 })),
-    position: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
-  },
-  { additionalProperties: false },
-);
+import { permissionBits } from "./schemas";
 
 /** The people's channel fields as the core takes them (absent stays absent). */
 function channelInput(b: Partial<{ name: string; type: number; topic: string | null; parent_id: string | null; nsfw: boolean; rate_limit_per_user: number; position: number }>): ChannelInput {
   return { name: b.name, type: b.type, topic: b.topic, parentId: b.parent_id, nsfw: b.nsfw, rateLimitPerUser: b.rate_limit_per_user, position: b.position };
 }
 
-export const Overwrite = Type.Object(
-  {
-    type: Type.Union([Type.Literal("role"), Type.Literal("member")]),
-    allow: Type.Optional(PermissionList),
-    deny: Type.Optional(PermissionList),
-  },
-  { additionalProperties: false },
-);
-
-export function channelRoutes(p: ClientContext) {
+/** Longer than 80 lines because it is a table: one declaration per route. */
+export function channelRoutes(p: ClientContext): PeopleRoute[] {
   const core = p.core;
-  return new Elysia()
-    .get(
-      "/guilds/:guild_id/channels",
-      person(p, ({ me, params }) => {
+  return [
+    route({
+      method: "GET",
+      path: "/guilds/{guild_id}/channels",
+      caller: "session",
+      summary: "A server's channels",
+      answer: Type.Array(C.Channel),
+      handler: ({ caller: { user: me }, params }) => {
         const g = core.people.guild(me.id, pathId(params.guild_id, "guild"));
         return core.guilds.channels(g.id).map((c) => channelView(core, c));
-      }),
-    )
-    .post(
-      "/guilds/:guild_id/channels",
-      person(p, async ({ me, params, body }) => {
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/guilds/{guild_id}/channels",
+      caller: "session",
+      summary: "Create a channel",
+      answer: C.Channel,
+      body: CreateChannel,
+      handler: ({ caller: { user: me }, params, body }) => {
         const g = pathId(params.guild_id, "guild");
-        const b = await body(CreateChannel);
+        const b = body();
         return channelView(core, core.channels.create(me.id, g, { ...channelInput(b), name: b.name }));
-      }),
-    )
-    .get(
-      "/channels/:channel_id",
-      person(p, ({ me, params }) => channelView(core, core.people.channel(me.id, pathId(params.channel_id, "channel")), me.id)),
-    )
-    .patch(
-      "/channels/:channel_id",
-      person(p, async ({ me, params, body }) => {
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/channels/{channel_id}",
+      caller: "session",
+      summary: "A channel",
+      answer: C.Channel,
+      handler: ({ caller: { user: me }, params }) => channelView(core, core.people.channel(me.id, pathId(params.channel_id, "channel")), me.id),
+    }),
+    route({
+      method: "PATCH",
+      path: "/channels/{channel_id}",
+      caller: "session",
+      summary: "Edit a channel",
+      answer: C.Channel,
+      body: EditChannel,
+      handler: ({ caller: { user: me }, params, body }) => {
         const c = pathId(params.channel_id, "channel");
         core.channels.access(me.id, c);
-        const b = await body(EditChannel);
+        const b = body();
         return channelView(core, core.channels.edit(me.id, c, channelInput(b)), me.id);
-      }),
-    )
-    .delete(
-      "/channels/:channel_id",
-      person(p, ({ me, params }) => {
+      },
+    }),
+    route({
+      method: "DELETE",
+      path: "/channels/{channel_id}",
+      caller: "session",
+      summary: "Delete a channel",
+      answers: "empty",
+      handler: ({ caller: { user: me }, params }) => {
         core.channels.delete(me.id, pathId(params.channel_id, "channel"));
-      }),
-    )
-    .put(
-      "/channels/:channel_id/overwrites/:target_id",
-      person(p, async ({ me, params, body }) => {
+      },
+    }),
+    route({
+      method: "PUT",
+      path: "/channels/{channel_id}/overwrites/{target_id}",
+      caller: "session",
+      summary: "Set a channel's permission overwrite",
+      answer: C.Channel,
+      body: Overwrite,
+      handler: ({ caller: { user: me }, params, body }) => {
         const c = pathId(params.channel_id, "channel");
         const target = pathId(params.target_id, "overwrite target");
         core.channels.access(me.id, c);
-        const b = await body(Overwrite);
+        const b = body();
         const allow = permissionBits(b.allow, "allow") ?? 0;
         const deny = permissionBits(b.deny, "deny") ?? 0;
         core.channels.putOverwrite(me.id, c, target, b.type === "role" ? 0 : 1, allow, deny);
         return channelView(core, core.channels.get(me.id, c), me.id);
-      }),
-    )
-    .delete(
-      "/channels/:channel_id/overwrites/:target_id",
-      person(p, ({ me, params }) => {
+      },
+    }),
+    route({
+      method: "DELETE",
+      path: "/channels/{channel_id}/overwrites/{target_id}",
+      caller: "session",
+      summary: "Remove a channel's permission overwrite",
+      answer: C.Channel,
+      handler: ({ caller: { user: me }, params }) => {
         const c = pathId(params.channel_id, "channel");
         core.channels.deleteOverwrite(me.id, c, pathId(params.target_id, "overwrite"));
         return channelView(core, core.channels.get(me.id, c), me.id);
-      }),
-    );
+      },
+    }),
+  ];
 }

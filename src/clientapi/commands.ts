@@ -4,15 +4,16 @@
  * `?type=2` lists the USER commands and `?type=3` the MESSAGE commands instead (what a
  * person's name and a message offer as context-menu commands).
  */
-import { Elysia } from "elysia";
+import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
+import * as C from "../contract";
 import { DomainError } from "../core/errors";
-import { pathId, person } from "./http";
+import { pathId, route, type PeopleRoute } from "./http";
 import type { ApplicationRow } from "../core/types";
 import type { Command, CommandOption } from "../core/commands";
 
-function optionView(o: CommandOption): Record<string, unknown> {
-  const out: Record<string, unknown> = { type: o.type, name: o.name, description: o.description, required: o.required ?? false };
+function optionView(o: CommandOption): C.CommandOption {
+  const out: C.CommandOption = { type: o.type, name: o.name, description: o.description, required: o.required ?? false };
   if (o.choices?.length) out.choices = o.choices.map((c) => ({ name: c.name, value: c.value }));
   if (o.options?.length) out.options = o.options.map(optionView);
   if (o.channel_types?.length) out.channel_types = o.channel_types;
@@ -20,7 +21,7 @@ function optionView(o: CommandOption): Record<string, unknown> {
   return out;
 }
 
-export function commandView(app: ApplicationRow, c: Command) {
+export function commandView(app: ApplicationRow, c: Command): C.Command {
   return {
     id: c.id,
     application_id: app.id,
@@ -32,13 +33,19 @@ export function commandView(app: ApplicationRow, c: Command) {
   };
 }
 
-export function commandRoutes(p: ClientContext) {
-  return new Elysia().get(
-    "/channels/:channel_id/commands",
-    person(p, ({ me, params, query }) => {
-      const type = Number(query.get("type") ?? "1");
-      if (![1, 2, 3].includes(type)) throw DomainError.invalid("type", "Must be 1, 2 or 3", "NUMBER_TYPE_COERCE");
-      return p.core.interactions.available(me.id, pathId(params.channel_id, "channel"), type).map((x) => commandView(x.app, x.command));
+export function commandRoutes(p: ClientContext): PeopleRoute[] {
+  return [
+    route({
+      method: "GET",
+      path: "/channels/{channel_id}/commands",
+      caller: "session",
+      summary: "The commands one may run in a channel (global and the server's); type=2 or 3 lists user or message commands",
+      answer: Type.Array(C.Command),
+      handler: ({ caller: { user: me }, params, query }) => {
+        const type = Number(query.get("type") ?? "1");
+        if (![1, 2, 3].includes(type)) throw DomainError.invalid("type", "Must be 1, 2 or 3", "NUMBER_TYPE_COERCE");
+        return p.core.interactions.available(me.id, pathId(params.channel_id, "channel"), type).map((x) => commandView(x.app, x.command));
+      },
     }),
-  );
+  ];
 }

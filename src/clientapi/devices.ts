@@ -5,55 +5,74 @@
  * people to encrypt for them, and reads back the person's own sealed key backups
  * (docs/people-api.md).
  */
-import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
-import { pathId, person } from "./http";
+import { NewDevice } from "../contract";
+import * as C from "../contract";
+import { pathId, route, type PeopleRoute } from "./http";
 import { backupView, deviceView } from "./views";
 
 // Sizes are checked in the core (src/e2e/format.ts); the schema only fixes types.
 const Key = Type.Union([Type.String({ maxLength: 128 }), Type.Null()]);
-export const NewDevice = Type.Object(
-  {
-    name: Type.Optional(Type.String({ maxLength: 100 })),
-    keys: Type.Object({ x25519: Type.Optional(Key), p256: Type.Optional(Key) }, { additionalProperties: false }),
-    backup: Type.Optional(Type.String({ maxLength: 4096 })),
-  },
-  { additionalProperties: false },
-);
 
-export function deviceRoutes(p: ClientContext) {
+export function deviceRoutes(p: ClientContext): PeopleRoute[] {
   const core = p.core;
-  return new Elysia()
-    .get(
-      "/users/@me/devices",
-      person(p, ({ me }) => core.devices.current(me.id).map(deviceView)),
-    )
-    .post(
-      "/users/@me/devices",
-      person(p, async ({ me, session, body }) => {
-        const b = await body(NewDevice);
+  return [
+    route({
+      method: "GET",
+      path: "/users/@me/devices",
+      caller: "session",
+      summary: "One's current devices (their public keys)",
+      answer: Type.Array(C.Device),
+      handler: ({ caller: { user: me } }) => core.devices.current(me.id).map(deviceView),
+    }),
+    route({
+      method: "POST",
+      path: "/users/@me/devices",
+      caller: "session",
+      summary: "Register this client as a device: its public keys, optionally a sealed key backup",
+      answer: C.Device,
+      body: NewDevice,
+      handler: ({ caller: { user: me, session }, body }) => {
+        const b = body();
         return deviceView(core.devices.register(me.id, { name: b.name, ...b.keys, backup: b.backup }, session));
-      }),
-    )
-    .get(
-      "/users/@me/key-backups",
-      person(p, ({ me }) => core.devices.backups(me.id).map(backupView)),
-    )
-    .delete(
-      "/users/@me/devices/:device_id",
-      person(p, ({ me, session, params }) => {
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/users/@me/key-backups",
+      caller: "session",
+      summary: "One's passphrase-sealed key backups",
+      answer: Type.Array(C.KeyBackup),
+      handler: ({ caller: { user: me } }) => core.devices.backups(me.id).map(backupView),
+    }),
+    route({
+      method: "DELETE",
+      path: "/users/@me/devices/{device_id}",
+      caller: "session",
+      summary: "Remove one of one's devices; the session holding it is signed out",
+      answers: "empty",
+      handler: ({ caller: { user: me, session }, params }) => {
         core.devices.remove(me.id, pathId(params.device_id, "device"), session);
-      }),
-    )
-    .put(
-      "/users/@me/devices/:device_id/session",
-      person(p, ({ me, session, params }) => {
+      },
+    }),
+    route({
+      method: "PUT",
+      path: "/users/@me/devices/{device_id}/session",
+      caller: "session",
+      summary: "Say this session holds one's device (a browser signed in again)",
+      answers: "empty",
+      handler: ({ caller: { user: me, session }, params }) => {
         core.devices.claim(me.id, pathId(params.device_id, "device"), session);
-      }),
-    )
-    .get(
-      "/channels/:channel_id/devices",
-      person(p, ({ me, params }) => core.devices.inDm(me.id, pathId(params.channel_id, "channel")).map(deviceView)),
-    );
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/channels/{channel_id}/devices",
+      caller: "session",
+      summary: "The devices of a DM's two people, to encrypt for and to check the safety number",
+      answer: Type.Array(C.Device),
+      handler: ({ caller: { user: me }, params }) => core.devices.inDm(me.id, pathId(params.channel_id, "channel")).map(deviceView),
+    }),
+  ];
 }

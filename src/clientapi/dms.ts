@@ -1,25 +1,33 @@
 /** Direct messages: list and open DM channels (messages go through messages.ts). */
-import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
-import { person } from "./http";
+import { OpenDm } from "../contract";
+import * as C from "../contract";
+import { route, type PeopleRoute } from "./http";
 import { channelView } from "./views";
-import { Uuid } from "./schemas";
 
-export const OpenDm = Type.Object({ recipient_id: Uuid }, { additionalProperties: false });
-
-export function dmRoutes(p: ClientContext) {
+export function dmRoutes(p: ClientContext): PeopleRoute[] {
   const core = p.core;
-  return new Elysia()
-    .get(
-      "/users/@me/dms",
-      person(p, ({ me }) => core.people.dms(me.id).map((c) => channelView(core, c, me.id))),
-    )
-    .post(
-      "/users/@me/dms",
-      person(p, async ({ me, body }) => {
-        const b = await body(OpenDm);
+  return [
+    route({
+      method: "GET",
+      path: "/users/@me/dms",
+      caller: "session",
+      summary: "One's direct message channels",
+      answer: Type.Array(C.Channel),
+      handler: ({ caller: { user: me } }) => core.people.dms(me.id).map((c) => channelView(core, c, me.id)),
+    }),
+    route({
+      method: "POST",
+      path: "/users/@me/dms",
+      caller: "session",
+      summary: "Open a direct message channel",
+      answer: C.Channel,
+      body: OpenDm,
+      handler: ({ caller: { user: me }, body }) => {
+        const b = body();
         return channelView(core, core.people.openDm(me.id, b.recipient_id), me.id);
-      }),
-    );
+      },
+    }),
+  ];
 }

@@ -1,66 +1,76 @@
 /**
- * The people's API plumbing (/api/client/v1): our own JSON with internal ids, session
- * tokens in `Authorization: Session <token>` (hashed at rest), and the same error body
- * as the bot API through the one error mapping.
+ * The people's API's door to the one pipeline (/api/client/v1): our own JSON with
+ * internal ids, session tokens in `Authorization: Session <token>` (hashed at rest), one
+ * window per person for every write, and the same error body as the bot API through the
+ * one error mapping.
  */
-import type { TSchema, Static } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
 import type { UserRow } from "../core/types";
 import type { SessionRow } from "../core/sessions";
 import { DomainError } from "../core/errors";
-import { answerJson, errorResponse } from "../wire/http";
-import { readBody } from "../wire/validation";
-import { tooManyRequests } from "./limits";
+import { routes, type Call, type Route } from "../wire/route";
+import type { Door } from "../wire/pipeline";
+import type { RequestHooks } from "../wire/hooks";
+import { jsonDoor } from "../wire/json-door";
+import { rateLimitedAnswer } from "../wire/errors";
 
-export interface PersonCtx {
-  p: ClientContext;
-  me: UserRow;
-  /** The session this request came with (core/sessions.ts). */
+/** A signed-in person: who, and the session this request came with (core/sessions.ts). */
+export interface Person {
+  user: UserRow;
   session: SessionRow;
-  params: Record<string, string>;
-  query: URLSearchParams;
-  body<T extends TSchema>(schema: T): Promise<Static<T>>;
 }
 
-export interface AnonCtx extends Omit<PersonCtx, "me" | "session"> {
-  request: Request;
+/** Who each caller kind names on the people's API. */
+export interface PeopleCallers {
+  session: Person;
+  none: null;
 }
 
-function parse<T extends TSchema>(request: Request, schema: T): Promise<Static<T>> {
-  return readBody(request, schema);
-}
+/** A people's API request as its handler sees it (a signed-in person's). */
+export type PersonCall<Body = unknown> = Call<ClientContext, Person, Body>;
 
-/** A people's API handler for a signed-in person. */
-export function person(p: ClientContext, fn: (c: PersonCtx) => unknown | Promise<unknown>) {
-  return async ({ request, params }: { request: Request; params: Record<string, string> }) => {
-    try {
-      const m = /^Session\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "");
+/** Declares one people's API route (wire/route.ts): its handler answers a value (200), nothing (204) or a Response. */
+export const route = routes<ClientContext, PeopleCallers, unknown>();
+
+export type PeopleRoute = Route<ClientContext>;
+
+/** The largest body the people's API reads. */
+export const PEOPLE_BODY_LIMIT = 64 * 1024;
+
+const SESSION = /^Session\s+(\S+)$/i;
+
+/** The people's API's door: `prefix` is /api/client/v1, or /api/media/v1 for the image proxy. */
+export function peopleDoor(
+  p: ClientContext,
+  o: { prefix: string; screen(r: Request): Response | undefined; hooks: RequestHooks[]; sync: boolean; report(err: unknown, route: string): void },
+): Door<ClientContext> {
+  return jsonDoor({
+    name: "people",
+    prefix: o.prefix,
+    ctx: p,
+    bodyLimit: PEOPLE_BODY_LIMIT,
+    screen: o.screen,
+    hooks: o.hooks,
+    sync: o.sync,
+    report: o.report,
+    authenticate(_kind, request) {
+      const m = SESSION.exec(request.headers.get("authorization") ?? "");
       const signedIn = m ? p.core.sessions.authenticate(m[1]) : null;
-      if (!signedIn) throw DomainError.unauthorized();
-      const me = signedIn.user;
+      return signedIn ? { user: signedIn.user, session: signedIn.session } : null;
+    },
+    identify(info, caller) {
+      info.personId = (caller as Person).user.id;
+    },
+    limit(x) {
       // One window per person for every write, whatever the route (limits.ts).
-      if (request.method !== "GET" && request.method !== "HEAD") {
-        const wait = p.limits.writes.take(me.id);
-        if (wait > 0) return tooManyRequests(wait);
-      }
-      const url = new URL(request.url);
-      return answerJson(await fn({ p, me, session: signedIn.session, params, query: url.searchParams, body: (s) => parse(request, s) }));
-    } catch (e) {
-      return errorResponse(e);
-    }
-  };
-}
-
-/** A people's API handler that needs no session (sign-up, sign-in). */
-export function anonymous(p: ClientContext, fn: (c: AnonCtx) => unknown | Promise<unknown>) {
-  return async ({ request, params }: { request: Request; params: Record<string, string> }) => {
-    try {
-      const url = new URL(request.url);
-      return answerJson(await fn({ p, request, params, query: url.searchParams, body: (s) => parse(request, s) }));
-    } catch (e) {
-      return errorResponse(e);
-    }
-  };
+      const who = x.caller as Person | null;
+      if (!who || x.method === "GET") return null;
+      const wait = p.limits.writes.take(who.user.id);
+      if (wait <= 0) return null;
+      const { status, body, headers } = rateLimitedAnswer({ retryAfterMs: wait, global: false });
+      return { status, body, headers: headers ?? {} };
+    },
+  });
 }
 
 const PERSON_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,10 +1,11 @@
 /**
  * The people's API (/api/client/v1): what the web client, the developer portal and
  * scripts use to act as persons. Our own JSON and internal ids, not the reference shape.
- * One line per area; each area's routes live in their own file (docs/people-api.md).
+ * One line per area; each area's routes are declared in their own file (wire/route.ts,
+ * docs/people-api.md) and run by the one pipeline through the people's door (http.ts).
  */
-import { Elysia } from "elysia";
 import type { ClientContext } from "./context";
+import type { PeopleRoute } from "./http";
 import { reactionsPlugin } from "./reactions";
 import { typingPlugin } from "./typing";
 import { moderationRoutes } from "./moderation";
@@ -23,24 +24,33 @@ import { readStateRoutes } from "./read-states";
 import { deviceRoutes } from "./devices";
 import { sessionRoutes } from "./sessions";
 
-export function clientApiPlugin(p: ClientContext) {
-  const app = new Elysia({ prefix: "/api/client/v1" });
-  app.use(reactionsPlugin(p));
-  app.use(typingPlugin(p));
-  app.use(moderationRoutes(p));
-  app.use(authRoutes(p));
-  app.use(guildRoutes(p));
-  app.use(channelRoutes(p));
-  app.use(roleRoutes(p));
-  app.use(inviteRoutes(p));
-  app.use(messageRoutes(p));
-  app.use(dmRoutes(p));
-  app.use(presenceRoutes(p));
-  app.use(portalRoutes(p));
-  app.use(clientInteractions(p));
-  app.use(commandRoutes(p));
-  app.use(readStateRoutes(p));
-  app.use(deviceRoutes(p));
-  app.use(sessionRoutes(p));
-  return app;
+export function clientApiRoutes(p: ClientContext): PeopleRoute[] {
+  return [
+    ...reactionsPlugin(p),
+    ...typingPlugin(p),
+    ...moderationRoutes(p),
+    ...authRoutes(p),
+    ...guildRoutes(p),
+    ...channelRoutes(p),
+    ...roleRoutes(p),
+    ...inviteRoutes(p),
+    ...messageRoutes(p),
+    ...dmRoutes(p),
+    ...presenceRoutes(p),
+    ...portalRoutes(p),
+    ...clientInteractions(p),
+    ...commandRoutes(p),
+    ...readStateRoutes(p),
+    ...deviceRoutes(p),
+    ...sessionRoutes(p),
+  ];
 }
+
+/** The people's API's part of the API description, read off the declarations (wire/openapi.ts). */
+export const CLIENT_API_DESCRIPTION = {
+  tag: "people",
+  description: "The people's API: what the web client, the developer portal and scripts use to act as a person. Internal ids (UUIDs); `Authorization: Session <token>`.",
+};
+
+export { peopleDoor, PEOPLE_BODY_LIMIT } from "./http";
+export { mediaProxyRoutes, MEDIA_PREFIX } from "./media";

@@ -2,29 +2,13 @@
  * Messages in a channel the person can see. Server channels carry `content`; DM
  * channels carry only `ciphertext`, produced by the person's own client.
  */
-import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
+import { EditMessage, SendMessage } from "../contract";
+import * as C from "../contract";
 import { DomainError } from "../core/errors";
-import { MAX_CONTENT } from "../core/people";
-import { pathId, person } from "./http";
+import { pathId, route, type PeopleRoute } from "./http";
 import { messageView } from "./views";
-import { Uuid } from "./schemas";
-
-// Limits are checked in core (one rule for every door); the schema states the same
-// content limit, so the API description and a too-long body name the one the core keeps.
-export const SendMessage = Type.Object(
-  {
-    content: Type.Optional(Type.String({ maxLength: MAX_CONTENT })),
-    ciphertext: Type.Optional(Type.String({ maxLength: 16384 })),
-    reply_to: Type.Optional(Type.Union([Uuid, Type.Null()])),
-  },
-  { additionalProperties: false },
-);
-export const EditMessage = Type.Object(
-  { content: Type.Optional(Type.String({ maxLength: MAX_CONTENT })), ciphertext: Type.Optional(Type.String({ maxLength: 16384 })) },
-  { additionalProperties: false },
-);
 
 function page(q: URLSearchParams) {
   const raw = q.get("limit");
@@ -38,37 +22,56 @@ function page(q: URLSearchParams) {
   return { limit, before: bound("before"), after: bound("after") };
 }
 
-export function messageRoutes(p: ClientContext) {
+export function messageRoutes(p: ClientContext): PeopleRoute[] {
   const core = p.core;
-  return new Elysia()
-    .get(
-      "/channels/:channel_id/messages",
-      person(p, ({ me, params, query }) => {
+  return [
+    route({
+      method: "GET",
+      path: "/channels/{channel_id}/messages",
+      caller: "session",
+      summary: "A channel's messages (limit, before, after)",
+      answer: Type.Array(C.Message),
+      handler: ({ caller: { user: me }, params, query }) => {
         const c = pathId(params.channel_id, "channel");
         return core.people.list(me.id, c, page(query)).map((m) => messageView(core, m, me.id, p.flakes.media));
-      }),
-    )
-    .post(
-      "/channels/:channel_id/messages",
-      person(p, async ({ me, params, body }) => {
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/channels/{channel_id}/messages",
+      caller: "session",
+      summary: "Send a message (content in servers, ciphertext in DMs)",
+      answer: C.Message,
+      body: SendMessage,
+      handler: ({ caller: { user: me }, params, body }) => {
         const c = pathId(params.channel_id, "channel");
-        const b = await body(SendMessage);
+        const b = body();
         const m = core.people.send(me.id, c, { content: b.content, ciphertext: b.ciphertext, replyTo: b.reply_to });
         return messageView(core, m, me.id, p.flakes.media);
-      }),
-    )
-    .patch(
-      "/channels/:channel_id/messages/:message_id",
-      person(p, async ({ me, params, body }) => {
+      },
+    }),
+    route({
+      method: "PATCH",
+      path: "/channels/{channel_id}/messages/{message_id}",
+      caller: "session",
+      summary: "Edit one's message",
+      answer: C.Message,
+      body: EditMessage,
+      handler: ({ caller: { user: me }, params, body }) => {
         const c = pathId(params.channel_id, "channel");
-        const b = await body(EditMessage);
+        const b = body();
         return messageView(core, core.people.edit(me.id, c, pathId(params.message_id, "message"), b), me.id, p.flakes.media);
-      }),
-    )
-    .delete(
-      "/channels/:channel_id/messages/:message_id",
-      person(p, ({ me, params }) => {
+      },
+    }),
+    route({
+      method: "DELETE",
+      path: "/channels/{channel_id}/messages/{message_id}",
+      caller: "session",
+      summary: "Delete a message",
+      answers: "empty",
+      handler: ({ caller: { user: me }, params }) => {
         core.messages.deleteAs(me.id, pathId(params.channel_id, "channel"), pathId(params.message_id, "message"));
-      }),
-    );
+      },
+    }),
+  ];
 }

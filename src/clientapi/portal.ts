@@ -3,41 +3,18 @@
  * creation or rotation), intents and privileged-intent approval (approve, deny,
  * revoke), the interactions endpoint URL, and installing a bot into a server.
  */
-import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
+import { Approve, CreateApp, EditApp, Install, Intents } from "../contract";
+import * as C from "../contract";
 import { DomainError } from "../core/errors";
 import { PRIVILEGED_INTENTS } from "../core/permissions";
 import { createApplicationWithToken, rotateToken } from "../wire/tokens";
 import { SNOWFLAKE } from "../wire/snowflakes";
 import type { ApplicationRow } from "../core/types";
-import { pathId, person } from "./http";
+import { pathId, route, type PeopleRoute } from "./http";
 import { applicationView as viewOf, userView } from "./views";
-import { IntentList, intentBits, Uuid } from "./schemas";
-
-export const CreateApp = Type.Object(
-  {
-    name: Type.String({ minLength: 2, maxLength: 32 }),
-    description: Type.Optional(Type.String({ maxLength: 400 })),
-    intents: Type.Optional(IntentList),
-  },
-  { additionalProperties: false },
-);
-export const EditApp = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 2, maxLength: 32 })),
-    description: Type.Optional(Type.String({ maxLength: 400 })),
-    interactions_endpoint_url: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
-  },
-  { additionalProperties: false },
-);
-export const Intents = Type.Object({ intents: IntentList }, { additionalProperties: false });
-/** `deny` refuses a pending request; `revoke` withdraws an approval: both leave the intents denied. */
-export const Approve = Type.Object(
-  { intents: IntentList, revoke: Type.Optional(Type.Boolean()), deny: Type.Optional(Type.Boolean()) },
-  { additionalProperties: false },
-);
-export const Install = Type.Object({ guild_id: Uuid }, { additionalProperties: false });
+import { intentBits } from "./schemas";
 
 function privilegedOnly(bits: number): number {
   if (bits & ~PRIVILEGED_INTENTS)
@@ -46,8 +23,8 @@ function privilegedOnly(bits: number): number {
 }
 
 /** The portal: applications, their approval by an administrator, and installing bots. */
-export function portalRoutes(p: ClientContext) {
-  return new Elysia().use(applicationRoutes(p)).use(approvalRoutes(p)).use(installRoutes(p));
+export function portalRoutes(p: ClientContext): PeopleRoute[] {
+  return [...applicationRoutes(p), ...approvalRoutes(p), ...installRoutes(p)];
 }
 
 /** The portal's address is known once the server listens, so it is read per answer. */
@@ -69,71 +46,108 @@ function owner(p: ClientContext) {
   return (id: string | undefined, me: string) => p.core.apps.requireOwned(pathId(id, "application"), me);
 }
 
-/** An application's owner manages it (spec 2.2: nobody else can see it). */
-function applicationRoutes(p: ClientContext) {
+/** An application's owner manages it (spec 2.2: nobody else can see it). Longer than 80 lines because it is a table: one declaration per route. */
+function applicationRoutes(p: ClientContext): PeopleRoute[] {
   const core = p.core;
   const owned = owner(p);
-  return new Elysia()
-    .get(
-      "/applications",
-      person(p, ({ me }) => core.apps.listOwned(me.id).map((a) => applicationView(p, a))),
-    )
-    .post(
-      "/applications",
-      person(p, async ({ me, body }) => {
-        const b = await body(CreateApp);
+  return [
+    route({
+      method: "GET",
+      path: "/applications",
+      caller: "session",
+      summary: "One's applications",
+      answer: Type.Array(C.Application),
+      handler: ({ caller: { user: me } }) => core.apps.listOwned(me.id).map((a) => applicationView(p, a)),
+    }),
+    route({
+      method: "POST",
+      path: "/applications",
+      caller: "session",
+      summary: "Create an application (its token is shown once)",
+      answer: C.NewApplication,
+      body: CreateApp,
+      handler: ({ caller: { user: me }, body }) => {
+        const b = body();
         const intents = b.intents === undefined ? undefined : intentBits(b.intents, "intents");
         const { app, token } = createApplicationWithToken(p.core.apps, p.flakes, { ownerId: me.id, name: b.name, description: b.description, intents });
         return { application: applicationView(p, core.apps.require(app.id)), token };
-      }),
-    )
-    .get(
-      "/applications/:application_id",
-      person(p, ({ me, params }) => applicationView(p, owned(params.application_id, me.id))),
-    )
-    .patch(
-      "/applications/:application_id",
-      person(p, async ({ me, params, body }) => {
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/applications/{application_id}",
+      caller: "session",
+      summary: "An application",
+      answer: C.Application,
+      handler: ({ caller: { user: me }, params }) => applicationView(p, owned(params.application_id, me.id)),
+    }),
+    route({
+      method: "PATCH",
+      path: "/applications/{application_id}",
+      caller: "session",
+      summary: "Edit an application",
+      answer: C.Application,
+      body: EditApp,
+      handler: ({ caller: { user: me }, params, body }) => {
         const a = owned(params.application_id, me.id);
-        const b = await body(EditApp);
+        const b = body();
         const next = core.apps.update(a.id, {
           name: b.name,
           description: b.description,
           interactionsEndpointUrl: b.interactions_endpoint_url,
         });
         return applicationView(p, next);
-      }),
-    )
-    .delete(
-      "/applications/:application_id",
-      person(p, ({ me, params }) => {
+      },
+    }),
+    route({
+      method: "DELETE",
+      path: "/applications/{application_id}",
+      caller: "session",
+      summary: "Delete an application",
+      answers: "empty",
+      handler: ({ caller: { user: me }, params }) => {
         core.apps.delete(owned(params.application_id, me.id).id);
-      }),
-    )
-    .post(
-      "/applications/:application_id/token",
-      person(p, ({ me, params }) => ({ token: rotateToken(p.core.apps, p.flakes, owned(params.application_id, me.id).id) })),
-    )
-    .put(
-      "/applications/:application_id/intents",
-      person(p, async ({ me, params, body }) => {
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/applications/{application_id}/token",
+      caller: "session",
+      summary: "Rotate the bot token (shown once)",
+      answer: C.Token,
+      handler: ({ caller: { user: me }, params }) => ({ token: rotateToken(p.core.apps, p.flakes, owned(params.application_id, me.id).id) }),
+    }),
+    route({
+      method: "PUT",
+      path: "/applications/{application_id}/intents",
+      caller: "session",
+      summary: "Set the intents the application asks for",
+      answer: C.Application,
+      body: Intents,
+      handler: ({ caller: { user: me }, params, body }) => {
         const a = owned(params.application_id, me.id);
-        const b = await body(Intents);
+        const b = body();
         return applicationView(p, core.apps.setIntents(a.id, intentBits(b.intents, "intents")));
-      }),
-    )
-    .post(
-      "/applications/:application_id/privileged-requests",
-      person(p, async ({ me, params, body }) => {
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/applications/{application_id}/privileged-requests",
+      caller: "session",
+      summary: "Ask the administrator for privileged intents",
+      answer: C.Application,
+      body: Intents,
+      handler: ({ caller: { user: me }, params, body }) => {
         const a = owned(params.application_id, me.id);
-        const bits = privilegedOnly(intentBits((await body(Intents)).intents, "intents"));
+        const bits = privilegedOnly(intentBits((body()).intents, "intents"));
         return applicationView(p, core.apps.requestPrivileged(a.id, bits));
-      }),
-    );
+      },
+    }),
+  ];
 }
 
 /** Privileged intents need an administrator's approval (spec 5.8). */
-function approvalRoutes(p: ClientContext) {
+function approvalRoutes(p: ClientContext): PeopleRoute[] {
   const core = p.core;
   const requireAdmin = (me: { is_admin: number }) => {
     if (!me.is_admin) throw DomainError.forbidden("Only an administrator can do this");
@@ -143,60 +157,88 @@ function approvalRoutes(p: ClientContext) {
     const owner = core.users.get(a.owner_id);
     return { ...applicationView(p, a), owner: owner ? userView(owner) : null };
   };
-  return new Elysia()
-    .get(
-      "/admin/privileged-requests",
-      person(p, ({ me }) => {
+  return [
+    route({
+      method: "GET",
+      path: "/admin/privileged-requests",
+      caller: "session",
+      summary: "Pending privileged intent requests (administrators)",
+      answer: Type.Array(C.Application),
+      handler: ({ caller: { user: me } }) => {
         requireAdmin(me);
         return core.apps.awaitingApproval().map(adminView);
-      }),
-    )
-    .get(
-      "/admin/privileged-grants",
-      person(p, ({ me }) => {
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/admin/privileged-grants",
+      caller: "session",
+      summary: "Applications with approved privileged intents (administrators)",
+      answer: Type.Array(C.Application),
+      handler: ({ caller: { user: me } }) => {
         requireAdmin(me);
         return core.apps.withApprovals().map(adminView);
-      }),
-    )
-    .post(
-      "/admin/applications/:application_id/privileged",
-      person(p, async ({ me, params, body }) => {
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/admin/applications/{application_id}/privileged",
+      caller: "session",
+      summary: "Approve, deny or revoke privileged intents (administrators)",
+      answer: C.Application,
+      body: Approve,
+      handler: ({ caller: { user: me }, params, body }) => {
         requireAdmin(me);
         const id = pathId(params.application_id, "application");
-        const b = await body(Approve);
+        const b = body();
         const bits = privilegedOnly(intentBits(b.intents, "intents"));
         return adminView(core.apps.approvePrivileged(id, me.id, bits, b.revoke !== true && b.deny !== true));
-      }),
-    );
+      },
+    }),
+  ];
 }
 
 /** Installing a bot into a server (spec 5.10), and its owner removing it from one. */
-function installRoutes(p: ClientContext) {
+function installRoutes(p: ClientContext): PeopleRoute[] {
   const core = p.core;
   const owned = owner(p);
-  return new Elysia()
-    .get(
-      "/applications/:application_id/install",
-      person(p, ({ params }) => {
+  return [
+    route({
+      method: "GET",
+      path: "/applications/{application_id}/install",
+      caller: "session",
+      summary: "Where the application's bot is installed",
+      answer: C.InstallInfo,
+      handler: ({ params }) => {
         // What the install page shows: any signed-in person may look an application up by id.
         const a = linkedApp(p, params.application_id);
         return { id: a.id, name: a.name, description: a.description, bot_user_id: a.bot_user_id };
-      }),
-    )
-    .post(
-      "/applications/:application_id/install",
-      person(p, async ({ me, params, body }) => {
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/applications/{application_id}/install",
+      caller: "session",
+      summary: "Install the bot into a server",
+      answers: "empty",
+      body: Install,
+      handler: ({ caller: { user: me }, params, body }) => {
         const a = linkedApp(p, params.application_id);
-        const b = await body(Install);
+        const b = body();
         core.people.guild(me.id, b.guild_id);
         core.apps.install(a.id, b.guild_id, me.id);
-      }),
-    )
-    .delete(
-      "/applications/:application_id/guilds/:guild_id",
-      person(p, ({ me, params }) => {
+      },
+    }),
+    route({
+      method: "DELETE",
+      path: "/applications/{application_id}/guilds/{guild_id}",
+      caller: "session",
+      summary: "Remove the bot from a server",
+      answers: "empty",
+      handler: ({ caller: { user: me }, params }) => {
         const a = owned(params.application_id, me.id);
         core.apps.uninstall(a.id, pathId(params.guild_id, "guild"), me.id);
-      }),
-    );
+      },
+    }),
+  ];
 }

@@ -1,30 +1,38 @@
 /** Unread channels and mentions: a person's read states, and marking a channel read. */
-import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
-import { pathId, person } from "./http";
-import { Uuid } from "./schemas";
+import { MarkRead } from "../contract";
+import * as C from "../contract";
+import { pathId, route, type PeopleRoute } from "./http";
 import type { ReadState } from "../core/read-states";
-
-export const MarkRead = Type.Object({ message_id: Uuid }, { additionalProperties: false });
 
 export function readStateView(r: ReadState) {
   return { channel_id: r.channelId, last_read_id: r.lastReadId, unread: r.unread, mention_count: r.mentionCount };
 }
 
-export function readStateRoutes(p: ClientContext) {
+export function readStateRoutes(p: ClientContext): PeopleRoute[] {
   const core = p.core;
-  return new Elysia()
-    .get(
-      "/users/@me/read-states",
-      person(p, ({ me }) => core.readStates.all(me.id).map(readStateView)),
-    )
-    .put(
-      "/channels/:channel_id/read",
-      person(p, async ({ me, params, body }) => {
+  return [
+    route({
+      method: "GET",
+      path: "/users/@me/read-states",
+      caller: "session",
+      summary: "How far one has read each channel: unread marks and mention counts",
+      answer: Type.Array(C.ReadState),
+      handler: ({ caller: { user: me } }) => core.readStates.all(me.id).map(readStateView),
+    }),
+    route({
+      method: "PUT",
+      path: "/channels/{channel_id}/read",
+      caller: "session",
+      summary: "Mark a channel read up to a message",
+      answer: C.ReadState,
+      body: MarkRead,
+      handler: ({ caller: { user: me }, params, body }) => {
         const c = pathId(params.channel_id, "channel");
-        const b = await body(MarkRead);
+        const b = body();
         return readStateView(core.readStates.mark(me.id, c, b.message_id));
-      }),
-    );
+      },
+    }),
+  ];
 }

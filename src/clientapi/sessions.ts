@@ -4,19 +4,15 @@
  * which needs the current password and ends every other session. Ending a session
  * closes its live connections, whichever process ended it (core/sessions.ts).
  */
-import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
+import { ChangePassword } from "../contract";
+import * as C from "../contract";
 import type { SessionRow } from "../core/sessions";
 import { DomainError } from "../core/errors";
-import { pathId, person } from "./http";
+import { pathId, route, type PeopleRoute } from "./http";
 import { tooManyRequests } from "./limits";
 import { isoUtc } from "../wire/time";
-
-export const ChangePassword = Type.Object(
-  { current_password: Type.String({ maxLength: 256 }), new_password: Type.String({ minLength: 8, maxLength: 256 }) },
-  { additionalProperties: false },
-);
 
 /**
  * What signed in, as the session list shows it: the browser and system a User-Agent
@@ -43,29 +39,46 @@ export function sessionView(s: SessionRow, current: SessionRow, expiresAt: numbe
   };
 }
 
-export function sessionRoutes(p: ClientContext) {
+export function sessionRoutes(p: ClientContext): PeopleRoute[] {
   const sessions = p.core.sessions;
-  return new Elysia()
-    .get(
-      "/users/@me/sessions",
-      person(p, ({ me, session }) => sessions.list(me.id).map((s) => sessionView(s, session, sessions.expiresAt(s)))),
-    )
-    .delete(
-      "/users/@me/sessions",
-      person(p, ({ me }) => {
+  return [
+    route({
+      method: "GET",
+      path: "/users/@me/sessions",
+      caller: "session",
+      summary: "One's sessions: what signed in, when each was last used and expires, which one is this",
+      answer: Type.Array(C.Session),
+      handler: ({ caller: { user: me, session } }) => sessions.list(me.id).map((s) => sessionView(s, session, sessions.expiresAt(s))),
+    }),
+    route({
+      method: "DELETE",
+      path: "/users/@me/sessions",
+      caller: "session",
+      summary: "Sign out everywhere: end every session of one's own, this one included",
+      answers: "empty",
+      handler: ({ caller: { user: me } }) => {
         sessions.endAll(me.id, "signed_out_everywhere");
-      }),
-    )
-    .delete(
-      "/users/@me/sessions/:session_id",
-      person(p, ({ me, params }) => {
+      },
+    }),
+    route({
+      method: "DELETE",
+      path: "/users/@me/sessions/{session_id}",
+      caller: "session",
+      summary: "End one of one's sessions",
+      answers: "empty",
+      handler: ({ caller: { user: me }, params }) => {
         sessions.end(me.id, pathId(params.session_id, "session"), "revoked");
-      }),
-    )
-    .post(
-      "/users/@me/password",
-      person(p, async ({ me, session, body }) => {
-        const b = await body(ChangePassword);
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/users/@me/password",
+      caller: "session",
+      summary: "Change one's password (the current one first); every other session ends",
+      answers: "empty",
+      body: ChangePassword,
+      handler: async ({ caller: { user: me, session }, body }) => {
+        const b = body();
         // Guessing the current password from a stolen session is as slow as guessing it at sign-in.
         const name = me.username.toLowerCase();
         const wait = p.limits.signInByName.wait(name);
@@ -79,6 +92,7 @@ export function sessionRoutes(p: ClientContext) {
           throw e;
         }
         p.limits.signInByName.clear(name);
-      }),
-    );
+      },
+    }),
+  ];
 }

@@ -1,10 +1,19 @@
 /** A person's typing indicator (/api/client/v1): 204, and TYPING_START reaches the bots. */
-import { Elysia } from "elysia";
 import type { ClientContext } from "./context";
-import { person } from "./http";
 
-export function typingPlugin(p: ClientContext) {
-  return new Elysia().post("/channels/:channel_id/typing", person(p, ({ me, params }) => {
-    p.core.channels.typing(me.id, params.channel_id);
-  }));
+import { route, type PeopleRoute } from "./http";
+
+export function typingPlugin(p: ClientContext): PeopleRoute[] {
+  return [
+    route({
+      method: "POST",
+      path: "/channels/{channel_id}/typing",
+      caller: "session",
+      summary: "Say one is typing",
+      answers: "empty",
+      handler: ({ caller: { user: me }, params }) => {
+        p.core.channels.typing(me.id, params.channel_id);
+      },
+    }),
+  ];
 }

@@ -1,7 +1,8 @@
 /**
  * The people's API JSON: our own small shapes with internal ids and ISO times, not the
  * reference platform's (those are src/wire/serializers). Each `...Of` function is a pure
- * function of a core read model; the wrappers beside them read the model first.
+ * function of a core read model; the wrappers beside them read the model first. Each
+ * returns its shape in the contract (src/contract), which the compiler holds it to.
  */
 import type { Core } from "../core";
 import type { ChannelModel, GuildModel, InviteModel, MemberModel, MessageInteractionModel, MessageModel } from "../core/reads";
@@ -10,17 +11,18 @@ import type { InviteRow } from "../core/invites";
 import { intentNames } from "../core/permissions";
 import { isoUtc } from "../wire/time";
 import { peopleEmbeds, type MediaLinks } from "../wire/media";
+import type * as C from "../contract";
 
-export function userView(u: UserRow) {
+export function userView(u: UserRow): C.User {
   return { id: u.id, username: u.username, global_name: u.global_name, bot: u.kind === "bot", presence: u.presence };
 }
 
-export function meView(u: UserRow) {
+export function meView(u: UserRow): C.Me {
   return { ...userView(u), admin: !!u.is_admin, created_at: isoUtc(u.created_at) };
 }
 
 /** A device: its public keys (raw, base64url; null for a curve it lacks), whether it is a key backup; never anything secret. */
-export function deviceView(d: DeviceRow) {
+export function deviceView(d: DeviceRow): C.Device {
   return {
     id: d.id,
     user_id: d.user_id,
@@ -33,15 +35,15 @@ export function deviceView(d: DeviceRow) {
 }
 
 /** A key backup for its own person: the device and its sealed private keys (which only the passphrase opens). */
-export function backupView(d: DeviceRow) {
+export function backupView(d: DeviceRow): C.KeyBackup {
   return { ...deviceView(d), sealed: d.backup };
 }
 
-export function memberViewOf(m: MemberModel & { user: UserRow }) {
-  return { user: userView(m.user), roles: m.roleIds, nick: m.row.nick, joined_at: isoUtc(m.row.joined_at) };
+export function memberViewOf(m: MemberModel & { user: UserRow }): C.Member {
+  return { user: userView(m.user), roles: m.roleIds as string[], nick: m.row.nick, joined_at: isoUtc(m.row.joined_at) };
 }
 
-export function roleView(r: RoleRow) {
+export function roleView(r: RoleRow): C.Role {
   return {
     id: r.id,
     name: r.name,
@@ -54,7 +56,7 @@ export function roleView(r: RoleRow) {
   };
 }
 
-export function channelViewOf(m: ChannelModel, viewerId?: string) {
+export function channelViewOf(m: ChannelModel, viewerId?: string): C.Channel {
   const c = m.row;
   if (c.guild_id === null) {
     const recipients = m.recipients.filter((u) => u.id !== viewerId).map(userView);
@@ -82,11 +84,11 @@ export function channelViewOf(m: ChannelModel, viewerId?: string) {
   };
 }
 
-export function channelView(core: Core, c: ChannelRow, viewerId?: string) {
+export function channelView(core: Core, c: ChannelRow, viewerId?: string): C.Channel {
   return channelViewOf(core.reads.guilds.channelOf(c), viewerId);
 }
 
-export function guildViewOf(m: GuildModel, channels: ChannelModel[], myPermissions: number) {
+export function guildViewOf(m: GuildModel, channels: ChannelModel[], myPermissions: number): C.Guild {
   const g = m.row;
   return {
     id: g.id,
@@ -102,12 +104,12 @@ export function guildViewOf(m: GuildModel, channels: ChannelModel[], myPermissio
   };
 }
 
-export function guildView(core: Core, g: GuildRow, viewerId: string) {
+export function guildView(core: Core, g: GuildRow, viewerId: string): C.Guild {
   return guildViewOf(core.reads.guilds.guild(g.id), core.reads.guilds.channels(g.id), core.guilds.permissions(g.id, viewerId));
 }
 
 /** A message as the web client shows it; `media` is the image proxy when it is on (embeds' pictures then link to it). */
-export function messageViewOf(m: MessageModel, media: MediaLinks | null) {
+export function messageViewOf(m: MessageModel, media: MediaLinks | null): C.Message {
   const r = m.row;
   return {
     id: r.id,
@@ -118,8 +120,9 @@ export function messageViewOf(m: MessageModel, media: MediaLinks | null) {
         : userView(m.author.user),
     content: r.content,
     ciphertext: r.ciphertext,
-    embeds: peopleEmbeds(JSON.parse(r.embeds) as unknown[], media),
-    components: JSON.parse(r.components) as unknown[],
+    // As the bot API's validator let them in (its schemas are looser about nothing the contract names).
+    embeds: peopleEmbeds(JSON.parse(r.embeds) as unknown[], media) as C.Embed[],
+    components: JSON.parse(r.components) as C.Component[],
     flags: r.flags,
     ephemeral: r.ephemeral_user_id !== null,
     reply_to: r.reference_message_id,
@@ -127,22 +130,22 @@ export function messageViewOf(m: MessageModel, media: MediaLinks | null) {
     mention_roles: m.mentionRoleIds,
     mention_everyone: !!r.mention_everyone,
     interaction: m.interaction ? interactionOf(m.interaction) : null,
-    reactions: (m.reactions ?? []).map((x) => ({ emoji: x.emoji.id ? `${x.emoji.name}:${x.emoji.id}` : x.emoji.name, count: x.count, me: x.me })),
+    reactions: (m.reactions ?? []).map((x) => ({ emoji: x.emoji.id ? `${x.emoji.name}:${x.emoji.id}` : (x.emoji.name ?? ""), count: x.count, me: x.me })),
     created_at: isoUtc(r.created_at),
     edited_at: r.edited_at === null ? null : isoUtc(r.edited_at),
   };
 }
 
 /** The command a message answers ("alice used /roll"); components name none. */
-function interactionOf(i: MessageInteractionModel) {
+function interactionOf(i: MessageInteractionModel): C.Message["interaction"] {
   return { id: i.row.id, name: i.data.kind === "command" ? i.data.name : null, user: userView(i.user) };
 }
 
-export function messageView(core: Core, m: MessageRow, viewerId: string, media: MediaLinks | null) {
+export function messageView(core: Core, m: MessageRow, viewerId: string, media: MediaLinks | null): C.Message {
   return messageViewOf(core.reads.messages.message(m, { viewerId }), media);
 }
 
-export function inviteViewOf(m: InviteModel) {
+export function inviteViewOf(m: InviteModel): C.Invite {
   const inv = m.row;
   return {
     code: inv.code,
@@ -157,7 +160,7 @@ export function inviteViewOf(m: InviteModel) {
   };
 }
 
-export function inviteView(core: Core, inv: InviteRow) {
+export function inviteView(core: Core, inv: InviteRow): C.Invite {
   return inviteViewOf(core.reads.invite(inv));
 }
 
@@ -166,7 +169,7 @@ export function inviteView(core: Core, inv: InviteRow) {
  * installs its bot (`{portal_url}/install/<application_id>`, spec 5.10); `guilds` are the
  * servers its bot is in, so the owner can tell which to remove it from.
  */
-export function applicationView(core: Core, a: ApplicationRow, portalUrl: string) {
+export function applicationView(core: Core, a: ApplicationRow, portalUrl: string): C.Application {
   const guildIds = core.guilds.guildIdsOf(a.bot_user_id);
   return {
     id: a.id,

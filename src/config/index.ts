@@ -8,6 +8,8 @@ import { isIP } from "node:net";
 import pkg from "../../package.json" with { type: "json" };
 import { fastPathsOf, type FastPaths } from "./fast-paths";
 
+export type { FastPaths } from "./fast-paths";
+
 /** Parley's version (package.json), printed by --version, the banner and /healthz. */
 export const VERSION: string = pkg.version;
 
@@ -36,7 +38,10 @@ export interface Config {
   rateLimits: {
     enabled: boolean;
     global: RateLimitRule;
-    /** Keyed by "METHOD /template" (template without the /api/v10 prefix). */
+    /**
+     * Overrides of the routes' own rules (each bot API route declares the spec's, wire/route.ts),
+     * keyed by "METHOD /template" (template without the /api/v10 prefix): a --rate-limits file's.
+     */
     routes: Record<string, RateLimitRule>;
     default: RateLimitRule;
   };
@@ -76,21 +81,15 @@ export interface Urls {
   portal: string;
 }
 
-/** The spec's limits (8.1); a deployment may override them. */
+/**
+ * The spec's global and default limits (8.1); each route's own rule is on its declaration
+ * (the bot API's routes, `limit`). A deployment may override any of them.
+ */
 export const SPEC_RATE_LIMITS: Config["rateLimits"] = {
   enabled: true,
   global: { limit: 50, windowMs: 1000 },
   default: { limit: 10, windowMs: 10_000 },
-  routes: {
-    "POST /channels/{channel_id}/messages": { limit: 5, windowMs: 5000 },
-    "PUT /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me": { limit: 1, windowMs: 250 },
-    "DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me": { limit: 1, windowMs: 250 },
-    "POST /channels/{channel_id}/typing": { limit: 5, windowMs: 5000 },
-    "DELETE /channels/{channel_id}/messages/{message_id}": { limit: 5, windowMs: 1000 },
-    "PATCH /guilds/{guild_id}/members/{user_id}": { limit: 10, windowMs: 10_000 },
-    "PATCH /channels/{channel_id}": { limit: 2, windowMs: 600_000 },
-    "POST /webhooks/{webhook_id}/{webhook_token}": { limit: 5, windowMs: 2000 },
-  },
+  routes: {},
 };
 
 interface FlagSpec {

@@ -4,8 +4,11 @@
  * not shutting down), /metrics (Prometheus text). Log and metric plumbing lives beside
  * it (log.ts, metrics.ts); the composition root connects them to the surfaces' hooks.
  */
-import { Elysia } from "elysia";
 import type { Metrics } from "./metrics";
+import { routes, type Route } from "../wire/route";
+import type { Door } from "../wire/pipeline";
+import type { RequestHooks } from "../wire/hooks";
+import { jsonDoor } from "../wire/json-door";
 
 export type { Logger, RequestLine, ConnectionLine } from "./log";
 export { createLogger } from "./log";
@@ -33,21 +36,57 @@ export interface OpsContext {
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } });
 
-export function opsPlugin(ctx: OpsContext) {
-  return new Elysia({ name: "ops" })
-    .get("/healthz", () => json(200, { status: "ok", version: ctx.version, uptime_s: Math.round((Date.now() - ctx.startedAt) / 1000) }))
-    .get("/readyz", () => {
-      const db = ctx.database();
-      const reasons: string[] = [];
-      if (ctx.draining()) reasons.push("shutting down");
-      if (!db.writable) reasons.push(`database not writable${db.error ? `: ${db.error}` : ""}`);
-      if (db.applied < db.known) reasons.push(`migrations pending (${db.applied} of ${db.known} applied)`);
-      const body = {
-        status: reasons.length ? "not ready" : "ready",
-        database: { writable: db.writable, migrations: { applied: db.applied, known: db.known } },
-        ...(reasons.length ? { reasons } : {}),
-      };
-      return json(reasons.length ? 503 : 200, body);
-    })
-    .get("/metrics", async () => new Response(await ctx.metrics.text(), { headers: { "Content-Type": ctx.metrics.contentType } }));
+/** Declares one operator route (wire/route.ts): nobody needs to say who they are. */
+export const route = routes<OpsContext, { none: null }, unknown>();
+
+export function opsRoutes(): Route<OpsContext>[] {
+  return [
+    route({
+      method: "GET",
+      path: "/healthz",
+      caller: "none",
+      summary: "The process answers: status, version, uptime",
+      answers: "json",
+      handler: ({ ctx }) => json(200, { status: "ok", version: ctx.version, uptime_s: Math.round((Date.now() - ctx.startedAt) / 1000) }),
+    }),
+    route({
+      method: "GET",
+      path: "/readyz",
+      caller: "none",
+      summary: "Ready: the database is writable, migrations are applied, no shutdown under way (else 503)",
+      answers: "json",
+      handler: ({ ctx }) => {
+        const db = ctx.database();
+        const reasons: string[] = [];
+        if (ctx.draining()) reasons.push("shutting down");
+        if (!db.writable) reasons.push(`database not writable${db.error ? `: ${db.error}` : ""}`);
+        if (db.applied < db.known) reasons.push(`migrations pending (${db.applied} of ${db.known} applied)`);
+        const body = {
+          status: reasons.length ? "not ready" : "ready",
+          database: { writable: db.writable, migrations: { applied: db.applied, known: db.known } },
+          ...(reasons.length ? { reasons } : {}),
+        };
+        return json(reasons.length ? 503 : 200, body);
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/metrics",
+      caller: "none",
+      summary: "Prometheus metrics (text format)",
+      answers: "text",
+      handler: async ({ ctx }) => new Response(await ctx.metrics.text(), { headers: { "Content-Type": ctx.metrics.contentType } }),
+    }),
+  ];
 }
+
+/** The operator's door: no credential, no limits, answers as they are (wire/json-door.ts). */
+export function opsDoor(
+  ctx: OpsContext,
+  o: { screen(r: Request): Response | undefined; hooks: RequestHooks[]; sync: boolean; report(err: unknown, route: string): void },
+): Door<OpsContext> {
+  return jsonDoor({ name: "ops", prefix: "", ctx, bodyLimit: OPS_BODY_LIMIT, ...o });
+}
+
+/** The operator's routes read no body; a stray one is bounded like any other. */
+export const OPS_BODY_LIMIT = 64 * 1024;

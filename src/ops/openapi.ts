@@ -5,9 +5,10 @@
  * standalone script, which is embedded in the executable: no CDN, works offline.
  */
 import { createHash } from "node:crypto";
-import { Elysia } from "elysia";
 import type { TSchema } from "@sinclair/typebox";
 import type { ApiFragment, ApiOperation } from "../wire/openapi";
+import type { Route } from "../wire/route";
+import { route, type OpsContext } from "./index";
 import type * as Scalar from "./scalar";
 
 const ERROR = {
@@ -48,12 +49,13 @@ function operationId(op: ApiOperation, tag: string): string {
 }
 
 function operation(op: ApiOperation, tag: string) {
-  const params = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: "path", required: true, schema: { type: "string" } }));
+  const params: Record<string, unknown>[] = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: "path", required: true, schema: { type: "string" } }));
+  params.push(...queryParameters(op.query));
   const success =
     op.answers === "empty"
       ? { "204": { description: "Done, no content" } }
       : op.answers
-        ? { "200": { description: "Success", content: { [op.answers === "text" ? "text/plain" : op.answers === "image" ? "image/*" : "application/json"]: { schema: {} } } } }
+        ? { "200": { description: "Success", content: { [op.answers === "text" ? "text/plain" : op.answers === "image" ? "image/*" : "application/json"]: { schema: op.answer ? jsonSchema(op.answer) : {} } } } }
         : { "2XX": { description: "Success: JSON (200, 201), or 204 with no body", content: { "application/json": { schema: {} } } } };
   return {
     operationId: operationId(op, tag),
@@ -64,6 +66,13 @@ function operation(op: ApiOperation, tag: string) {
     ...(op.auth === "bot" ? { security: [{ bot: [] }] } : op.auth === "session" ? { security: [{ session: [] }] } : { security: [] }),
     responses: { ...success, default: { description: "An error: the spec's error body", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } } },
   };
+}
+
+/** A query schema (an object) as one OpenAPI parameter per property. */
+function queryParameters(query: TSchema | undefined): Record<string, unknown>[] {
+  if (!query) return [];
+  const q = jsonSchema(query) as { properties?: Record<string, unknown>; required?: string[] };
+  return Object.entries(q.properties ?? {}).map(([name, schema]) => ({ name, in: "query", required: (q.required ?? []).includes(name), schema }));
 }
 
 /** Merge the fragments into one OpenAPI 3.1 document. */
@@ -151,37 +160,53 @@ function page(document: string): string {
 </html>`;
 }
 
-/** /api/openapi.json and the reference page at /api/docs. The document is built once, on first request. */
-export function openApiPlugin(fragments: () => ApiFragment[], version: string) {
+/**
+ * /api/openapi.json and the reference page at /api/docs, on the operator's door. The
+ * document is built once, on first request, from the fragments the composition root
+ * reads off every door's declarations (the harness's in test mode only).
+ */
+export function apiDescriptionRoutes(fragments: () => ApiFragment[]): Route<OpsContext>[] {
   let doc: string | null = null;
-  const documentText = () => (doc ??= JSON.stringify(openApiDocument(fragments(), version)));
   let html: string | null = null;
-  return new Elysia({ name: "openapi" })
-    .get("/api/openapi.json", () => new Response(documentText(), { headers: { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff" } }))
-    .get("/api/docs", () => new Response((html ??= page(documentText())), { headers: { ...DOCS_HEADERS, "Content-Type": "text/html; charset=utf-8" } }))
-    .get("/api/docs/scalar.js", () => {
-      let file: string;
-      try {
-        file = (require("./scalar") as typeof Scalar).SCALAR_JS;
-      } catch {
-        return new Response(JSON.stringify({ code: 0, message: "The reference page needs @scalar/api-reference (npm install in a clone)" }), { status: 404, headers: { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff" } });
-      }
-      return new Response(Bun.file(file), { headers: { ...DOCS_HEADERS, "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" } });
-    });
+  const documentText = (version: string) => (doc ??= JSON.stringify(openApiDocument(fragments(), version)));
+  return [
+    route({
+      method: "GET",
+      path: "/api/openapi.json",
+      caller: "none",
+      summary: "This document",
+      answers: "json",
+      handler: ({ ctx }) => new Response(documentText(ctx.version), { headers: { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff" } }),
+    }),
+    route({
+      method: "GET",
+      path: "/api/docs",
+      caller: "none",
+      summary: "The API reference page (works offline)",
+      answers: "text",
+      handler: ({ ctx }) => new Response((html ??= page(documentText(ctx.version))), { headers: { ...DOCS_HEADERS, "Content-Type": "text/html; charset=utf-8" } }),
+    }),
+    route({
+      method: "GET",
+      path: "/api/docs/scalar.js",
+      caller: "none",
+      summary: "The reference page's script",
+      answers: "text",
+      handler: () => {
+        let file: string;
+        try {
+          file = (require("./scalar") as typeof Scalar).SCALAR_JS;
+        } catch {
+          return new Response(JSON.stringify({ code: 0, message: "The reference page needs @scalar/api-reference (npm install in a clone)" }), {
+            status: 404,
+            headers: { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff" },
+          });
+        }
+        return new Response(Bun.file(file), { headers: { ...DOCS_HEADERS, "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" } });
+      },
+    }),
+  ];
 }
 
-/** The operator's own routes. */
-export function opsFragment(): ApiFragment {
-  return {
-    tag: "ops",
-    description: "The operator's endpoints: health, readiness, metrics, this description.",
-    operations: [
-      { method: "GET", path: "/healthz", summary: "The process answers: status, version, uptime", auth: "none", answers: "json" },
-      { method: "GET", path: "/readyz", summary: "Ready: the database is writable, migrations are applied, no shutdown under way (else 503)", auth: "none", answers: "json" },
-      { method: "GET", path: "/metrics", summary: "Prometheus metrics (text format)", auth: "none", answers: "text" },
-      { method: "GET", path: "/api/openapi.json", summary: "This document", auth: "none", answers: "json" },
-      { method: "GET", path: "/api/docs", summary: "The API reference page (works offline)", auth: "none", answers: "text" },
-      { method: "GET", path: "/api/docs/scalar.js", summary: "The reference page's script", auth: "none", answers: "text" },
-    ],
-  };
-}
+/** The operator's part of the description: what its declarations say. */
+export const OPS_DESCRIPTION = { tag: "ops", description: "The operator's endpoints: health, readiness, metrics, this description." };

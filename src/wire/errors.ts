@@ -1,7 +1,8 @@
 /**
  * The one mapping from core errors to a status and the spec's error body (spec 2.3, 7),
- * used by every surface. Anything that is not a DomainError is a bug: it is logged and
- * answered 500 code 0, without a stack.
+ * used by every surface. Anything that is not a DomainError is a bug: it is answered 500
+ * code 0, without a stack, and whoever caught it reports it to the operator's log
+ * (the pipeline does, through its door: `isInternal`). The mapping itself stays pure.
  */
 import { DomainError, type FieldIssue } from "../core/errors";
 
@@ -71,8 +72,12 @@ export function errorToStatusBody(e: unknown): ErrorAnswer {
     if (e.kind === "invalid" && e.issues.length) body.errors = nestIssues(e.issues);
     return { status, body };
   }
-  console.error("internal error:", e);
   return { status: 500, body: { code: 0, message: "500: Internal Server Error" } };
+}
+
+/** A bug rather than a refusal: answered 500, and worth a line in the operator's log. */
+export function isInternal(e: unknown): boolean {
+  return !(e instanceof DomainError);
 }
 
 /**

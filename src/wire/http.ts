@@ -2,7 +2,7 @@
  * Answers in the shape every surface shares: JSON bodies with a Content-Type of exactly
  * `application/json` (discord.py parses nothing else), and errors through the one mapping.
  */
-import { errorToStatusBody } from "./errors";
+import { errorToStatusBody, isInternal } from "./errors";
 
 const JSON_TYPE = "application/json";
 
@@ -29,8 +29,14 @@ export function answerJson(out: unknown): Response {
   return out === undefined ? new Response(null, { status: 204 }) : jsonResponse(200, out);
 }
 
-/** An error as the spec's body, through the one mapping. */
-export function errorResponse(e: unknown, headers: Record<string, string> = {}): Response {
+/**
+ * An error as the spec's body, through the one mapping. A bug is reported to `report`;
+ * declared routes never come here (the pipeline reports through the operator's log), so
+ * the default is for the callers with no log at hand: the harness's own plugin, until
+ * its routes are declared.
+ */
+export function errorResponse(e: unknown, headers: Record<string, string> = {}, report: (e: unknown) => void = (err) => console.error("internal error:", err)): Response {
+  if (isInternal(e)) report(e);
   const { status, body, headers: own } = errorToStatusBody(e);
   return jsonResponse(status, body, { ...headers, ...own });
 }

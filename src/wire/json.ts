@@ -16,15 +16,53 @@ export function parseJsonLossless(text: string): unknown {
   return JSON.parse(quoteLongIntegers(text));
 }
 
-/** A request body's text as JSON: undefined when empty, 50035 when malformed or nested too deeply. */
+/**
+ * A request body's text as JSON: undefined when empty, 50035 when malformed or nested
+ * too deeply. One scan finds both the nesting and whether an integer of 16 or more
+ * digits stands outside a string (only then is the text rewritten before parsing).
+ */
 export function parseRequestJson(text: string): unknown {
   if (text.trim() === "") return undefined;
-  if (jsonDepth(text) > MAX_JSON_DEPTH) throw tooDeep();
+  const scan = scanJson(text);
+  if (scan & TOO_DEEP) throw tooDeep();
   try {
-    return parseJsonLossless(text);
+    return JSON.parse(scan & LONG_INTEGER ? quoteLongIntegers(text) : text);
   } catch {
     throw DomainError.invalid("", "The request body contains invalid JSON.", "JSON_INVALID");
   }
+}
+
+const TOO_DEEP = 1;
+const LONG_INTEGER = 2;
+
+/**
+ * What parsing a body must know before JSON.parse: TOO_DEEP when [ and { nest past the
+ * bound, LONG_INTEGER when a run of 16 or more digits stands outside a string (a number
+ * JSON.parse would round). A linear scan that skips strings whole.
+ */
+function scanJson(text: string): number {
+  let depth = 0;
+  let found = 0;
+  let digits = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (++digits === 16) found = LONG_INTEGER;
+      continue;
+    }
+    digits = 0;
+    if (c === 34 /* " */) {
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++depth > MAX_JSON_DEPTH) return found | TOO_DEEP;
+    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
+  }
+  return found;
 }
 
 /** A gateway frame (or any JSON text) parsed with the same depth bound; null when malformed or too deep. */

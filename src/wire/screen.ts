@@ -7,7 +7,7 @@
  * Requests without an Origin (the CLI, SDKs, bots, curl) are not cross-site requests.
  */
 import type { Urls } from "../config";
-import { declaredTooLarge, pathnameOf } from "./body";
+import { bodyLimitFor, declaredTooLarge, pathnameOf } from "./body";
 import { errorResponse, jsonResponse } from "./http";
 import { DomainError } from "../core/errors";
 
@@ -16,10 +16,24 @@ const SAME_ORIGIN_ONLY = ["/api/client/", "/api/harness/"];
 
 export function screenRequest(request: Request, urls: Urls): Response | undefined {
   const pathname = pathnameOf(request.url);
-  const big = declaredTooLarge(request, pathname);
+  const sameOriginOnly = pathname.startsWith(SAME_ORIGIN_ONLY[0]) || pathname.startsWith(SAME_ORIGIN_ONLY[1]);
+  return screen(request, bodyLimitFor(pathname), sameOriginOnly, urls);
+}
+
+/**
+ * The first look for one door's routes, whose rules are known without reading the path:
+ * its body limit, and whether it takes same-origin JSON only (the people's API).
+ */
+export function screenFor(rules: { bodyLimit: number; sameOrigin: boolean }, urls: Urls): (request: Request) => Response | undefined {
+  const { bodyLimit, sameOrigin } = rules;
+  return (request) => screen(request, bodyLimit, sameOrigin, urls);
+}
+
+function screen(request: Request, limit: number, sameOriginOnly: boolean, urls: Urls): Response | undefined {
+  const big = declaredTooLarge(request, limit);
   // Close the connection: the rest of the declared body will not be read.
   if (big) return errorResponse(big, { Connection: "close" });
-  if (!pathname.startsWith(SAME_ORIGIN_ONLY[0]) && !pathname.startsWith(SAME_ORIGIN_ONLY[1])) return;
+  if (!sameOriginOnly) return;
   const origin = request.headers.get("origin");
   if (origin !== null && !sameOrigin(origin, request, urls)) {
     return jsonResponse(403, { code: 0, message: "Cross-origin requests are not accepted here." });
@@ -28,15 +42,6 @@ export function screenRequest(request: Request, urls: Urls): Response | undefine
   if (type !== null && !/^application\/json\s*(;|$)/i.test(type.trim())) {
     return errorResponse(DomainError.invalid("", `Content-Type must be application/json, not ${type.slice(0, 64)}`, "CONTENT_TYPE_INVALID"));
   }
-}
-
-/**
- * The same first look for a request Bun's router matched to a bot API route: only the
- * declared body size applies there (no Origin rule), and the URL need not be read.
- */
-export function screenBotApiRequest(request: Request): Response | undefined {
-  const big = declaredTooLarge(request, "/api/v10/");
-  if (big) return errorResponse(big, { Connection: "close" });
 }
 
 /**

@@ -19,19 +19,12 @@ export interface ParsedBotToken {
   secret: string;
 }
 
+/** A bot token (without "Bot "), parsed; null when it is not one. */
 export function parseBotToken(token: string, flakes: Pick<Snowflakes, "uuid">): ParsedBotToken | null {
-  const raw = readToken(token);
-  const botUserId = raw ? flakes.uuid(raw.flake) : null;
-  return botUserId ? { botUserId, version: raw!.version, secret: raw!.secret } : null;
+  return named(decodeToken(token), flakes);
 }
 
-/** The token of an `Authorization: Bot <token>` header, parsed; null when it is not one. */
-export function parseBotAuthorization(header: string, flakes: Pick<Snowflakes, "uuid">): ParsedBotToken | null {
-  let raw = readHeaders.get(header);
-  if (raw === undefined) {
-    const m = /^Bot\s+(\S+)$/i.exec(header.trim());
-    raw = remember(readHeaders, header, m ? decodeToken(m[1]) : null);
-  }
+function named(raw: RawToken | null, flakes: Pick<Snowflakes, "uuid">): ParsedBotToken | null {
   const botUserId = raw ? flakes.uuid(raw.flake) : null;
   return botUserId ? { botUserId, version: raw!.version, secret: raw!.secret } : null;
 }
@@ -42,28 +35,38 @@ interface RawToken {
   secret: string;
 }
 
-/**
- * A pure function's memo: every request presents its bot's token again, and decoding
- * it (three patterns, two base64 decodings) costs more than a map lookup. Bounded; the
- * secret is checked against the stored digest on every request whatever this says.
- */
-const readTokens = new Map<string, RawToken | null>();
-/** The same, keyed by whole Authorization headers (the bot API's requests). */
-const readHeaders = new Map<string, RawToken | null>();
-
-function readToken(token: string): RawToken | null {
-  const raw = readTokens.get(token);
-  return raw !== undefined ? raw : remember(readTokens, token, decodeToken(token));
-}
-
 /** Longer keys are decoded every time: real tokens are about 70 characters, and 10,000 kept headers of 16 KiB of garbage would be 160 MiB. */
 const MAX_KEPT_KEY = 256;
+const MAX_KEPT = 10_000;
 
-function remember(memo: Map<string, RawToken | null>, key: string, raw: RawToken | null): RawToken | null {
-  if (key.length > MAX_KEPT_KEY) return raw;
-  if (memo.size >= 10_000) memo.clear();
-  memo.set(key, raw);
-  return raw;
+/**
+ * The bot API's reader of `Authorization: Bot <token>` headers, with a memo of what each
+ * whole header decodes to: every request presents its bot's token again, and decoding it
+ * (three patterns, two base64 decodings) costs more than a map lookup. A pure function's
+ * memo, bounded; the secret is checked against the stored digest on every request
+ * whatever this says. `memo: false` (FastPaths.tokenMemo) decodes every time.
+ */
+export class BotAuthorization {
+  private readonly seen = new Map<string, RawToken | null>();
+
+  constructor(
+    private readonly flakes: Pick<Snowflakes, "uuid">,
+    private readonly memo: boolean,
+  ) {}
+
+  /** The token of a header, parsed; null when it is not one. */
+  read(header: string): ParsedBotToken | null {
+    let raw = this.memo ? this.seen.get(header) : undefined;
+    if (raw === undefined) {
+      const m = /^Bot\s+(\S+)$/i.exec(header.trim());
+      raw = m ? decodeToken(m[1]) : null;
+      if (this.memo && header.length <= MAX_KEPT_KEY) {
+        if (this.seen.size >= MAX_KEPT) this.seen.clear();
+        this.seen.set(header, raw);
+      }
+    }
+    return named(raw, this.flakes);
+  }
 }
 
 function decodeToken(token: string): RawToken | null {

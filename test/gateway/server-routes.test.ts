@@ -1,5 +1,5 @@
 // Bot API routes are matched by Bun's native router on a real server, and by the Elysia
-// app in-process (src/botapi/index.ts): every request answers the same either way.
+// app in-process (src/wire/mount.ts): every request answers the same either way.
 import { afterAll, expect, test } from "bun:test";
 import { call, makeParley, seedBasic } from "../helpers";
 

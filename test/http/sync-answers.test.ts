@@ -1,5 +1,5 @@
 // A read with nothing to wait for is answered synchronously all the way through Elysia:
-// a promise anywhere costs every answer a turn of the event loop (src/botapi/index.ts).
+// a promise anywhere costs every answer a turn of the event loop (src/wire/mount.ts).
 import { expect, test } from "bun:test";
 import { ORIGIN, makeParley, seedBasic } from "../helpers";
 

@@ -8,7 +8,7 @@ import { validate } from "@readme/openapi-parser";
 import { makeParley, ORIGIN } from "../helpers";
 import type { Parley } from "../../src/app";
 import { jsonSchema } from "../../src/ops/openapi";
-import { SendMessage } from "../../src/clientapi/messages";
+import { SendMessage } from "../../src/contract";
 import { MessageBodySchema } from "../../src/botapi/schemas/message";
 import { SayBody } from "../../src/harness/people";
 
@@ -67,6 +67,26 @@ describe("/api/openapi.json", () => {
     expect(body("/api/v10/channels/{channel_id}/messages", "post").properties.content.maxLength).toBe(2000);
     expect(doc.paths["/api/v10/users/@me"].get.security).toEqual([{ bot: [] }]);
     expect(doc.paths["/api/client/v1/users/@me"].get.security).toEqual([{ session: [] }]);
+  });
+});
+
+describe("read off the route declarations", () => {
+  test("every declared route has a summary of its own and is in the document under its door's prefix", async () => {
+    const { p, doc } = await documentOf(false);
+    for (const { prefix, routes } of p.routes)
+      for (const r of routes) {
+        const op = doc.paths[prefix + r.path]?.[r.method.toLowerCase()];
+        expect({ route: `${r.method} ${r.path}`, summary: op?.summary }).toEqual({ route: `${r.method} ${r.path}`, summary: r.summary });
+        expect(r.summary.length).toBeGreaterThan(3);
+        expect(r.summary).not.toBe(`${r.method} ${r.path}`);
+      }
+  });
+
+  test("query parameters come from the declared query schema; path parameters from the template", async () => {
+    const { doc } = await documentOf(false);
+    const history = doc.paths["/api/v10/channels/{channel_id}/messages"].get.parameters;
+    expect(history.map((x: any) => `${x.in}:${x.name}`)).toEqual(["path:channel_id", "query:limit", "query:around", "query:before", "query:after"]);
+    expect(history.find((x: any) => x.name === "limit").schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100 });
   });
 });
 

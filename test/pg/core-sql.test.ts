@@ -89,9 +89,10 @@ describe("every statement of the core", () => {
       core("FROM audit_log WHERE ${where", { 'where.join(" AND ")': "guild_id = ? AND actor_id = ? AND id < ?", 'ascending ? "ASC" : "DESC"': "DESC" }),
       ...all.filter((s) => s.dynamic && s.sql.includes("${vis}")).map((s) => s.sql.split("${vis}").join(vis)),
       ...["AND emoji_key = ?", ""].map((e) => core("emoji_animated FROM reactions WHERE message_id = ? ${", { 'emoji ? "AND emoji_key = ?" : ""': e })),
+      ...["id = ?", "kind = 'person' AND lower(username) = lower(?)"].map((by) => core("SELECT id, password_hash FROM users WHERE ${by}", { by })),
     ];
-    // Every built statement, the world's select in three forms and the reactions' in two.
-    expect(built.length).toBe(all.filter((s) => s.dynamic).length + 3);
+    // Every built statement, the world's select in three forms, the reactions' and the credential's in two.
+    expect(built.length).toBe(all.filter((s) => s.dynamic).length + 4);
     db.exec("BEGIN");
     try {
       built.forEach((sql, i) => db.execNative(`PREPARE built_${i} AS ${translate(sql).text}`));

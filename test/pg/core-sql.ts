@@ -1,12 +1,23 @@
 /**
  * Every SQL text the core gives the store, found in src/core by the TypeScript parser:
  * the argument of each `.query(...)`, `.prepare(...)`, `.exec(...)`, `statement(store,
- * ...)` and `lazy(...)` call. A literal is taken as it is; a template with substitutions
- * is built at run time and is listed apart (its forms are checked by hand).
+ * ...)` and `lazy(...)` call. A literal is taken as it is, and so is a template whose
+ * only substitutions are a model's column list (`${USER_COLUMNS()}`, `${DEVICE_COLUMNS("d")}`:
+ * core/rows.ts, filled in here); any other template is built at run time and is listed
+ * apart (its forms are checked by hand).
  */
 import ts from "typescript";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import * as rows from "../../src/core/rows";
+
+/** `${X_COLUMNS()}` and `${X_COLUMNS("a")}` as the columns they stand for. */
+function withColumns(sql: string): string {
+  return sql.replace(/\$\{([A-Z_]+_COLUMNS)\((?:"(\w+)")?\)\}/g, (whole, name: string, alias?: string) => {
+    const list = (rows as unknown as Record<string, ((alias?: string) => string) | undefined>)[name];
+    return list ? list(alias) : whole;
+  });
+}
 
 export const ROOT = resolve(import.meta.dir, "../..");
 
@@ -41,7 +52,12 @@ export function coreSql(dir = join(ROOT, "src/core")): CoreSql[] {
           const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
           const file = relative(ROOT, path);
           if (ts.isStringLiteral(arg) || ts.isNoSubstitutionTemplateLiteral(arg)) out.push({ file, line, sql: arg.text, dynamic: false });
-          else if (ts.isTemplateExpression(arg)) out.push({ file, line, sql: arg.getText(sf).slice(1, -1), dynamic: true });
+          else if (ts.isTemplateExpression(arg)) {
+            // The literal parts as the program sees them (escapes read), the substitutions as written.
+            const text = arg.head.text + arg.templateSpans.map((s) => `\${${s.expression.getText(sf)}}${s.literal.text}`).join("");
+            const sql = withColumns(text);
+            out.push({ file, line, sql, dynamic: sql.includes("${") });
+          }
         }
       }
       ts.forEachChild(node, visit);

@@ -88,6 +88,15 @@ describe("the rules catch what they should", () => {
     expect(narrow.map((v) => v.where)).toEqual(["src/botapi/context.ts"]);
   });
 
+  test("the contract: the web takes it as types only, and it imports nothing of Parley", () => {
+    const v = importViolations([
+      fake("src/web/ok.ts", 'import type { Message } from "../contract";\nexport type { Guild } from "../contract";', ["src/contract/index.ts"]),
+      fake("src/web/values.ts", 'import { Message } from "../contract";', ["src/contract/index.ts"]),
+      fake("src/contract/x.ts", "", ["src/core/errors.ts"]),
+    ]).map((x) => `${x.rule}:${x.where}`);
+    expect(v).toEqual(["layer:src/web/values.ts", "layer:src/contract/x.ts"]);
+  });
+
   test("SQL text or a store handle outside the core", () => {
     const v = sqlViolations([
       fake("src/botapi/a.ts", 'db.query("SELECT id FROM users WHERE x = ?")'),

@@ -195,7 +195,7 @@ describe("a full disk", () => {
   test("fails the upload with storage_failed and leaves no file and no row", async () => {
     const clock = new SwitchableClock();
     const disk = new FullDisk(null);
-    const core: Core = createCore({ clock, store: new Store({ path: ":memory:" }), key: new Uint8Array(32), sessions: { idleMs: 1e9, absoluteMs: 1e9 }, media: { store: disk } });
+    const core: Core = createCore({ clock, store: new Store({ path: ":memory:", synchronous: "NORMAL" }), key: new Uint8Array(32), sessions: { idleMs: 1e9, absoluteMs: 1e9 }, media: { store: disk } });
     const bytes = png();
     const err = await failure(core.media.stage(bytes, 1024));
     expect(err.kind).toBe("storage_failed");

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { noContent, ok, type RouteDef } from "../http";
+import { noContent, ok, route, type BotRoute } from "../http";
 import { Nullable } from "../../wire/validation";
 import { MAX_BAN_DELETE_SECONDS } from "../../core/moderation";
 import { userJson } from "../../wire/serializers/user";
@@ -19,11 +19,13 @@ function banJson(api: BotApi, b: { ban: BanRow; user: UserRow }) {
   return { reason: b.ban.reason, user: userJson(api.flakes, b.user) };
 }
 
-export const banRoutes: RouteDef[] = [
-  {
+export const banRoutes: BotRoute[] = [
+  route({
     method: "GET",
     path: "/guilds/{guild_id}/bans",
-    auth: "bot",
+    caller: "bot",
+    summary: "A server's bans (BAN_MEMBERS)",
+    query: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })), before: Type.Optional(Type.String()), after: Type.Optional(Type.String()) }),
     handler: (req) => {
       const gid = memberGuild(req);
       const page = {
@@ -31,39 +33,44 @@ export const banRoutes: RouteDef[] = [
         before: boundQuery(req, "before", false),
         after: boundQuery(req, "after", true),
       };
-      return ok(req.api.core.moderation.bans(gid, req.bot.botUserId, page).map((b) => banJson(req.api, b)));
+      return ok(req.ctx.core.moderation.bans(gid, req.caller.botUserId, page).map((b) => banJson(req.ctx, b)));
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "/guilds/{guild_id}/bans/{user_id}",
-    auth: "bot",
+    caller: "bot",
+    summary: "One ban",
     handler: (req) => {
       const gid = memberGuild(req);
-      return ok(banJson(req.api, req.api.core.moderation.getBan(gid, req.bot.botUserId, idParam(req, "user_id", "ban"))));
+      return ok(banJson(req.ctx, req.ctx.core.moderation.getBan(gid, req.caller.botUserId, idParam(req, "user_id", "ban"))));
     },
-  },
-  {
+  }),
+  route({
     method: "PUT",
     path: "/guilds/{guild_id}/bans/{user_id}",
-    auth: "bot",
-    handler: async (req) => {
-      const gid = memberGuild(req);
-      const uid = idParam(req, "user_id", "user");
-      const b = (await req.json()) === undefined ? {} : await req.body(BanBody);
-      const seconds = b.delete_message_seconds ?? (b.delete_message_days != null ? b.delete_message_days * 86_400 : 0);
-      req.api.core.moderation.ban(gid, req.bot.botUserId, uid, { deleteMessageSeconds: seconds, reason: req.auditReason });
-      return noContent();
-    },
-  },
-  {
-    method: "DELETE",
-    path: "/guilds/{guild_id}/bans/{user_id}",
-    auth: "bot",
+    caller: "bot",
+    summary: "Ban someone, deleting their recent messages if asked",
+    body: BanBody,
+    bodyOptional: true,
     handler: (req) => {
       const gid = memberGuild(req);
-      req.api.core.moderation.unban(gid, req.bot.botUserId, idParam(req, "user_id", "ban"), req.auditReason);
+      const uid = idParam(req, "user_id", "user");
+      const b = req.body();
+      const seconds = b.delete_message_seconds ?? (b.delete_message_days != null ? b.delete_message_days * 86_400 : 0);
+      req.ctx.core.moderation.ban(gid, req.caller.botUserId, uid, { deleteMessageSeconds: seconds, reason: req.auditReason });
       return noContent();
     },
-  },
+  }),
+  route({
+    method: "DELETE",
+    path: "/guilds/{guild_id}/bans/{user_id}",
+    caller: "bot",
+    summary: "Lift a ban",
+    handler: (req) => {
+      const gid = memberGuild(req);
+      req.ctx.core.moderation.unban(gid, req.caller.botUserId, idParam(req, "user_id", "ban"), req.auditReason);
+      return noContent();
+    },
+  }),
 ];

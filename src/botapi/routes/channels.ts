@@ -1,7 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import type { BotApi } from "../context";
-import type { RouteDef } from "../http";
-import { noContent, ok } from "../http";
+import { noContent, ok, route, type BotRoute } from "../http";
 import { DomainError } from "../../core/errors";
 import type { ChannelInput } from "../../core/channels";
 import { maskPermissions } from "../../core/permissions";
@@ -84,87 +83,100 @@ function toInput(api: BotApi, b: Partial<Static<typeof EditChannelBody>>): Chann
   return out;
 }
 
-export const channelRoutes: RouteDef[] = [
-  {
+export const channelRoutes: BotRoute[] = [
+  route({
     method: "GET",
     path: "/channels/{channel_id}",
-    auth: "bot",
-    handler: ({ api, params, bot }) => ok(channelOut(api, api.core.channels.get(bot.botUserId, known(api, params.channel_id, "channel")), bot.botUserId)),
-  },
-  {
+    summary: "A channel",
+    caller: "bot",
+    handler: ({ ctx: api, params, caller: bot }) => ok(channelOut(api, api.core.channels.get(bot.botUserId, known(api, params.channel_id, "channel")), bot.botUserId)),
+  }),
+  route({
     method: "PATCH",
     path: "/channels/{channel_id}",
-    auth: "bot",
-    handler: async (req) => {
-      const { api, params, bot, auditReason } = req;
+    summary: "Edit a channel (name, topic, position, overwrites, ...)",
+    caller: "bot",
+    body: EditChannelBody,
+    limit: { limit: 2, windowMs: 600_000 },
+    handler: (req) => {
+      const { ctx: api, params, caller: bot, auditReason } = req;
       const channelId = known(api, params.channel_id, "channel");
       api.core.channels.access(bot.botUserId, channelId);
-      const body = await req.body(EditChannelBody);
+      const body = req.body();
       const c = api.core.channels.edit(bot.botUserId, channelId, toInput(api, body), auditReason);
       return ok(channelOut(api, c, bot.botUserId));
     },
-  },
-  {
+  }),
+  route({
     method: "DELETE",
     path: "/channels/{channel_id}",
-    auth: "bot",
-    handler: ({ api, params, bot, auditReason }) => {
+    summary: "Delete a channel (answers it as it was)",
+    caller: "bot",
+    handler: ({ ctx: api, params, caller: bot, auditReason }) => {
       const snap = api.core.channels.delete(bot.botUserId, known(api, params.channel_id, "channel"), auditReason);
       return ok(deletedChannelOut(api, snap, bot.botUserId));
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "/guilds/{guild_id}/channels",
-    auth: "bot",
-    handler: ({ api, params, bot }) =>
+    summary: "A server's channels",
+    caller: "bot",
+    handler: ({ ctx: api, params, caller: bot }) =>
       ok(api.core.channels.list(bot.botUserId, known(api, params.guild_id, "guild")).map((c) => channelOut(api, c, bot.botUserId))),
-  },
-  {
+  }),
+  route({
     method: "POST",
     path: "/guilds/{guild_id}/channels",
-    auth: "bot",
-    handler: async (req) => {
-      const { api, params, bot, auditReason } = req;
+    summary: "Create a channel",
+    caller: "bot",
+    body: CreateChannelBody,
+    handler: (req) => {
+      const { ctx: api, params, caller: bot, auditReason } = req;
       const guildId = known(api, params.guild_id, "guild");
       api.core.channels.list(bot.botUserId, guildId);
-      const body = await req.body(CreateChannelBody);
+      const body = req.body();
       const c = api.core.channels.create(bot.botUserId, guildId, { ...toInput(api, body), name: body.name }, auditReason);
       return ok(channelOut(api, c, bot.botUserId));
     },
-  },
-  {
+  }),
+  route({
     method: "PUT",
     path: "/channels/{channel_id}/permissions/{overwrite_id}",
-    auth: "bot",
-    handler: async (req) => {
-      const { api, params, bot, auditReason } = req;
+    summary: "Set a permission overwrite on a channel",
+    caller: "bot",
+    body: OverwriteBody,
+    handler: (req) => {
+      const { ctx: api, params, caller: bot, auditReason } = req;
       const channelId = known(api, params.channel_id, "channel");
       api.core.channels.access(bot.botUserId, channelId);
-      const body = await req.body(OverwriteBody);
+      const body = req.body();
       const type = Number(body.type) as 0 | 1;
       const target = known(api, params.overwrite_id, type === 0 ? "role" : "member");
       api.core.channels.putOverwrite(bot.botUserId, channelId, target, type, bits(body.allow, "allow"), bits(body.deny, "deny"), auditReason);
       return noContent();
     },
-  },
-  {
+  }),
+  route({
     method: "DELETE",
     path: "/channels/{channel_id}/permissions/{overwrite_id}",
-    auth: "bot",
-    handler: ({ api, params, bot, auditReason }) => {
+    summary: "Remove a permission overwrite",
+    caller: "bot",
+    handler: ({ ctx: api, params, caller: bot, auditReason }) => {
       const channelId = known(api, params.channel_id, "channel");
       api.core.channels.deleteOverwrite(bot.botUserId, channelId, known(api, params.overwrite_id, "overwrite"), auditReason);
       return noContent();
     },
-  },
-  {
+  }),
+  route({
     method: "POST",
     path: "/channels/{channel_id}/typing",
-    auth: "bot",
-    handler: ({ api, params, bot }) => {
+    summary: "Say the bot is typing",
+    limit: { limit: 5, windowMs: 5000 },
+    caller: "bot",
+    handler: ({ ctx: api, params, caller: bot }) => {
       api.core.channels.typing(bot.botUserId, known(api, params.channel_id, "channel"));
       return noContent();
     },
-  },
+  }),
 ];

@@ -4,8 +4,7 @@
  * acting on an application one does not hold (and a 404 would let a bot probe ids).
  */
 import { Type, type Static } from "@sinclair/typebox";
-import type { Req, Reply, RouteDef, Method } from "../http";
-import { noContent, ok } from "../http";
+import { noContent, ok, route, type BotRoute, type Method, type Reply, type Req } from "../http";
 import { DomainError } from "../../core/errors";
 import type { CommandInput } from "../../core/commands";
 import { commandJson } from "../../wire/serializers/command";
@@ -63,7 +62,7 @@ function input(b: Static<typeof CommandSchema> | Partial<Static<typeof CommandSc
 
 /** The scope a path names: the token's application, and the guild (which the bot must be in). */
 function scope(req: Req): { appId: string; guildId: string | null } {
-  const { api, params, bot } = req;
+  const { ctx: api, params, caller: bot } = req;
   if (api.flakes.uuid(params.application_id) !== bot.app.id) throw DomainError.forbidden("You cannot manage another application's commands");
   if (params.guild_id === undefined) return { appId: bot.app.id, guildId: null };
   const guildId = api.flakes.uuid(params.guild_id);
@@ -73,45 +72,45 @@ function scope(req: Req): { appId: string; guildId: string | null } {
 }
 
 function commandId(req: Req): string {
-  const id = req.api.flakes.uuid(req.params.command_id);
+  const id = req.ctx.flakes.uuid(req.params.command_id);
   if (!id) throw DomainError.notFound("application command");
   return id;
 }
 
 const list = (req: Req): Reply => {
   const s = scope(req);
-  return ok(req.api.core.commands.list(s.appId, s.guildId).map((c) => commandJson(req.api.flakes, c)));
+  return ok(req.ctx.core.commands.list(s.appId, s.guildId).map((c) => commandJson(req.ctx.flakes, c)));
 };
 
-const create = async (req: Req): Promise<Reply> => {
+const create = (req: Req<Static<typeof CommandSchema>>): Reply => {
   const s = scope(req);
-  const body = await req.body(CommandSchema);
-  const { command, created } = req.api.core.commands.upsert(s.appId, s.guildId, input(body));
-  return { status: created ? 201 : 200, body: commandJson(req.api.flakes, command) };
+  const body = req.body();
+  const { command, created } = req.ctx.core.commands.upsert(s.appId, s.guildId, input(body));
+  return { status: created ? 201 : 200, body: commandJson(req.ctx.flakes, command) };
 };
 
-const overwrite = async (req: Req): Promise<Reply> => {
+const overwrite = (req: Req<Static<typeof BulkSchema>>): Reply => {
   const s = scope(req);
-  const body = await req.body(BulkSchema);
-  return ok(req.api.core.commands.overwrite(s.appId, s.guildId, body.map(input)).map((c) => commandJson(req.api.flakes, c)));
+  const body = req.body();
+  return ok(req.ctx.core.commands.overwrite(s.appId, s.guildId, body.map(input)).map((c) => commandJson(req.ctx.flakes, c)));
 };
 
 const getOne = (req: Req): Reply => {
   const s = scope(req);
-  return ok(commandJson(req.api.flakes, req.api.core.commands.require(s.appId, s.guildId, commandId(req))));
+  return ok(commandJson(req.ctx.flakes, req.ctx.core.commands.require(s.appId, s.guildId, commandId(req))));
 };
 
-const patch = async (req: Req): Promise<Reply> => {
+const patch = (req: Req<Static<typeof CommandPatchSchema>>): Reply => {
   const s = scope(req);
   const id = commandId(req);
-  req.api.core.commands.require(s.appId, s.guildId, id);
-  const body = await req.body(CommandPatchSchema);
-  return ok(commandJson(req.api.flakes, req.api.core.commands.update(s.appId, s.guildId, id, input(body))));
+  req.ctx.core.commands.require(s.appId, s.guildId, id);
+  const body = req.body();
+  return ok(commandJson(req.ctx.flakes, req.ctx.core.commands.update(s.appId, s.guildId, id, input(body))));
 };
 
 const remove = (req: Req): Reply => {
   const s = scope(req);
-  req.api.core.commands.delete(s.appId, s.guildId, commandId(req));
+  req.ctx.core.commands.delete(s.appId, s.guildId, commandId(req));
   return noContent();
 };
 
@@ -124,14 +123,19 @@ const L = "/applications/{application_id}/guilds/{guild_id}/commands";
 const METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 const PERMISSION_PATHS = [`${G}/permissions`, `${L}/permissions`, `${G}/{command_id}/permissions`, `${L}/{command_id}/permissions`];
 
-export const commandRoutes: RouteDef[] = [
-  ...PERMISSION_PATHS.flatMap((path) => METHODS.map((method): RouteDef => ({ method, path, auth: "any", handler: refused }))),
-  ...[G, L].flatMap((base): RouteDef[] => [
-    { method: "GET", path: base, auth: "bot", handler: list },
-    { method: "POST", path: base, auth: "bot", handler: create },
-    { method: "PUT", path: base, auth: "bot", handler: overwrite },
-    { method: "GET", path: `${base}/{command_id}`, auth: "bot", handler: getOne },
-    { method: "PATCH", path: `${base}/{command_id}`, auth: "bot", handler: patch },
-    { method: "DELETE", path: `${base}/{command_id}`, auth: "bot", handler: remove },
-  ]),
+export const commandRoutes: BotRoute[] = [
+  ...PERMISSION_PATHS.flatMap((path) =>
+    METHODS.map((method) => route({ method, path, caller: "any", summary: "Command permissions: refused (501), Parley does not support them", handler: refused })),
+  ),
+  ...[G, L].flatMap((base) => {
+    const where = base === G ? "global" : "a server's";
+    return [
+      route({ method: "GET", path: base, caller: "bot", summary: `The application's ${where} commands`, handler: list }),
+      route({ method: "POST", path: base, caller: "bot", summary: `Create (201) or replace (200) one of the ${where} commands`, body: CommandSchema, handler: create }),
+      route({ method: "PUT", path: base, caller: "bot", summary: `Replace every one of the ${where} commands`, body: BulkSchema, handler: overwrite }),
+      route({ method: "GET", path: `${base}/{command_id}`, caller: "bot", summary: `One of the ${where} commands`, handler: getOne }),
+      route({ method: "PATCH", path: `${base}/{command_id}`, caller: "bot", summary: `Edit one of the ${where} commands`, body: CommandPatchSchema, handler: patch }),
+      route({ method: "DELETE", path: `${base}/{command_id}`, caller: "bot", summary: `Delete one of the ${where} commands`, handler: remove }),
+    ];
+  }),
 ];

@@ -1,19 +1,20 @@
-import { ok, type Req, type RouteDef } from "../http";
+import { Type } from "@sinclair/typebox";
+import { ok, route, type BotRoute, type Req, type TokenReq } from "../http";
 import { DomainError } from "../../core/errors";
 import { guildJson } from "../../wire/serializers/guild";
 import { iso } from "../../wire/time";
 
 /** The internal id of a path snowflake; unknown ids are 404 (spec 7: any not-found is 10003). */
 export function idParam(req: Req, name: string, what = "object"): string {
-  const id = req.api.flakes.uuid(req.params[name] ?? "");
+  const id = req.ctx.flakes.uuid(req.params[name] ?? "");
   if (!id) throw DomainError.notFound(what);
   return id;
 }
 
 /** A guild the calling bot belongs to; any other guild does not exist for it. */
 export function memberGuild(req: Req): string {
-  const id = req.api.flakes.uuid(req.params.guild_id ?? "");
-  if (!id || !req.api.core.guilds.get(id) || !req.api.core.guilds.isMember(id, req.bot.botUserId)) throw DomainError.notFound("guild");
+  const id = req.ctx.flakes.uuid(req.params.guild_id ?? "");
+  if (!id || !req.ctx.core.guilds.get(id) || !req.ctx.core.guilds.isMember(id, req.caller.botUserId)) throw DomainError.notFound("guild");
   return id;
 }
 
@@ -32,22 +33,24 @@ export function boundQuery(req: Req, name: string, upper: boolean): string | und
   const v = req.query.get(name);
   if (v === null || v === "") return undefined;
   if (!/^[0-9]{1,20}$/.test(v)) throw DomainError.invalid(name, `Value "${v}" is not snowflake.`, "NUMBER_TYPE_COERCE");
-  return req.api.flakes.bound(v, upper);
+  return req.ctx.flakes.bound(v, upper);
 }
 
-export function boolQuery(req: Req, name: string): boolean {
+export function boolQuery(req: TokenReq, name: string): boolean {
   return /^(true|1)$/i.test(req.query.get(name) ?? "");
 }
 
-export const guildRoutes: RouteDef[] = [
-  {
+export const guildRoutes: BotRoute[] = [
+  route({
     method: "GET",
     path: "/guilds/{guild_id}",
-    auth: "bot",
+    summary: "A server the bot is in",
+    query: Type.Object({ with_counts: Type.Optional(Type.Boolean()) }),
+    caller: "bot",
     handler: (req) => {
       const gid = memberGuild(req);
-      const me = req.api.core.guilds.requireMember(gid, req.bot.botUserId);
-      return ok({ ...guildJson(req.api.flakes, req.api.core.reads.guilds.guild(gid, { counts: boolQuery(req, "with_counts") })), joined_at: iso(me.joined_at) });
+      const me = req.ctx.core.guilds.requireMember(gid, req.caller.botUserId);
+      return ok({ ...guildJson(req.ctx.flakes, req.ctx.core.reads.guilds.guild(gid, { counts: boolQuery(req, "with_counts") })), joined_at: iso(me.joined_at) });
     },
-  },
+  }),
 ];

@@ -4,8 +4,7 @@
  * These paths are shared with real webhooks; the exported functions are what the one
  * dispatching route calls when the id in the path is not a webhook.
  */
-import type { Req, Reply, RouteDef } from "../http";
-import { noContent, ok } from "../http";
+import { noContent, ok, type Reply, type TokenReq } from "../http";
 import { DomainError } from "../../core/errors";
 import type { ResponseMessage } from "../../core/interactions";
 import { validateMessagePayload } from "../schemas/message";
@@ -50,8 +49,8 @@ function withPathPrefix<T>(prefix: string, fn: () => T): T {
 // ---- the handlers (exported for the shared webhook route) ----
 
 /** The token in the path is the credential: checked first, once, by the core. */
-function authorize(req: Req, applicationFlake: string, token: string) {
-  return req.api.core.interactionResponses.authorize(token, { applicationId: req.api.flakes.uuid(applicationFlake) });
+function authorize(req: TokenReq, applicationFlake: string, token: string) {
+  return req.ctx.core.interactionResponses.authorize(token, { applicationId: req.ctx.flakes.uuid(applicationFlake) });
 }
 
 /** discord.js sends %40original, discord.py @original. */
@@ -67,31 +66,31 @@ function target(api: BotApi, raw: string): string {
 }
 
 /** Full content: the token holder is the application that wrote these messages. */
-function view(req: Req, m: MessageRow) {
-  const botUserId = req.api.core.apps.get(m.application_id ?? "")?.bot_user_id ?? null;
-  return messageOut(req.api, m, { viewer: botUserId ? { botUserId, intents: INTENTS.MESSAGE_CONTENT } : null });
+function view(req: TokenReq, m: MessageRow) {
+  const botUserId = req.ctx.core.apps.get(m.application_id ?? "")?.bot_user_id ?? null;
+  return messageOut(req.ctx, m, { viewer: botUserId ? { botUserId, intents: INTENTS.MESSAGE_CONTENT } : null });
 }
 
-export async function interactionFollowup(req: Req, applicationFlake: string, token: string): Promise<Reply> {
+export function interactionFollowup(req: TokenReq, applicationFlake: string, token: string): Reply {
   const auth = authorize(req, applicationFlake, token);
-  const msg = validateResponseMessage(await req.json(), req.api.flakes);
-  return ok(view(req, req.api.core.interactionResponses.followup(auth, msg)));
+  const msg = validateResponseMessage(req.json(), req.ctx.flakes);
+  return ok(view(req, req.ctx.core.interactionResponses.followup(auth, msg)));
 }
 
-export async function interactionMessageGet(req: Req, applicationFlake: string, token: string, messageIdOrOriginal: string): Promise<Reply> {
+export function interactionMessageGet(req: TokenReq, applicationFlake: string, token: string, messageIdOrOriginal: string): Reply {
   const auth = authorize(req, applicationFlake, token);
-  return ok(view(req, req.api.core.interactionResponses.message(auth, target(req.api, messageIdOrOriginal)).message));
+  return ok(view(req, req.ctx.core.interactionResponses.message(auth, target(req.ctx, messageIdOrOriginal)).message));
 }
 
-export async function interactionMessagePatch(req: Req, applicationFlake: string, token: string, messageIdOrOriginal: string): Promise<Reply> {
+export function interactionMessagePatch(req: TokenReq, applicationFlake: string, token: string, messageIdOrOriginal: string): Reply {
   const auth = authorize(req, applicationFlake, token);
-  const which = target(req.api, messageIdOrOriginal);
-  const msg = validateResponseMessage(await req.json(), req.api.flakes);
-  return ok(view(req, req.api.core.interactionResponses.edit(auth, which, msg)));
+  const which = target(req.ctx, messageIdOrOriginal);
+  const msg = validateResponseMessage(req.json(), req.ctx.flakes);
+  return ok(view(req, req.ctx.core.interactionResponses.edit(auth, which, msg)));
 }
 
-export async function interactionMessageDelete(req: Req, applicationFlake: string, token: string, messageIdOrOriginal: string): Promise<Reply> {
+export function interactionMessageDelete(req: TokenReq, applicationFlake: string, token: string, messageIdOrOriginal: string): Reply {
   const auth = authorize(req, applicationFlake, token);
-  req.api.core.interactionResponses.delete(auth, target(req.api, messageIdOrOriginal));
+  req.ctx.core.interactionResponses.delete(auth, target(req.ctx, messageIdOrOriginal));
   return noContent();
 }

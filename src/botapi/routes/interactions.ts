@@ -2,9 +2,8 @@
  * POST /interactions/{interaction_id}/{interaction_token}/callback (spec 3.1, 4 rule 2):
  * no Authorization header; the token in the path is the credential.
  */
-import { Type } from "@sinclair/typebox";
-import type { Req, Reply, RouteDef } from "../http";
-import { noContent, ok } from "../http";
+import { Type, type Static } from "@sinclair/typebox";
+import { noContent, ok, route, type BotRoute, type Reply, type TokenReq } from "../http";
 import { CALLBACK, LOADING, type ResponseMessage } from "../../core/interactions";
 import { EPHEMERAL } from "../../core/messages";
 import { messageOut } from "../present";
@@ -18,10 +17,10 @@ export const CallbackBody = Type.Object({
 
 const WITH_RESPONSE = /^(true|1)$/i;
 
-async function callback(req: Req): Promise<Reply> {
-  const { api, params } = req;
+function callback(req: TokenReq<Static<typeof CallbackBody>>): Reply {
+  const { ctx: api, params } = req;
   const core = api.core;
-  const body = await req.body(CallbackBody);
+  const body = req.body();
   // The credential before the message: an unknown or foreign token is 10062 whatever the data says.
   const auth = core.interactionResponses.authorize(params.interaction_token, { interactionId: api.flakes.uuid(params.interaction_id) });
   let msg: ResponseMessage | undefined;
@@ -43,6 +42,14 @@ async function callback(req: Req): Promise<Reply> {
   return ok({ interaction: inter, resource });
 }
 
-export const interactionRoutes: RouteDef[] = [
-  { method: "POST", path: "/interactions/{interaction_id}/{interaction_token}/callback", auth: "none", handler: callback },
+export const interactionRoutes: BotRoute[] = [
+  route({
+    method: "POST",
+    path: "/interactions/{interaction_id}/{interaction_token}/callback",
+    caller: "token",
+    summary: "Answer an interaction (the token in the path is the credential)",
+    body: CallbackBody,
+    query: Type.Object({ with_response: Type.Optional(Type.Boolean()) }),
+    handler: callback,
+  }),
 ];

@@ -1,11 +1,10 @@
-import { Type } from "@sinclair/typebox";
-import type { Reply, Req, RouteDef } from "../http";
-import { noContent, ok } from "../http";
+import { Type, type Static } from "@sinclair/typebox";
+import { noContent, ok, route, type BotRoute, type Reply, type Req } from "../http";
 import type { ChannelRow, MessageRow } from "../../core/types";
 import { DomainError } from "../../core/errors";
 import { Snowflakes } from "../../wire/snowflakes";
 import { Snowflake } from "../../wire/validation";
-import { validateMessagePayload } from "../schemas/message";
+import { MessageBodySchema, validateMessagePayload } from "../schemas/message";
 import { messageOut } from "../present";
 import type { SendInput } from "../../core/messages";
 import { flakeParam, known, limitParam } from "./ids";
@@ -14,7 +13,7 @@ export const BulkDeleteBody = Type.Object({ messages: Type.Array(Snowflake, { mi
 
 /** A message as the calling bot may see it through REST (the one visibility rule, src/wire/visibility.ts). */
 function shown(req: Req, m: MessageRow, o: { fresh?: boolean; channel?: ChannelRow } = {}) {
-  return messageOut(req.api, m, { viewer: req.bot, ...o });
+  return messageOut(req.ctx, m, { viewer: req.caller, ...o });
 }
 
 /**
@@ -22,13 +21,11 @@ function shown(req: Req, m: MessageRow, o: { fresh?: boolean; channel?: ChannelR
  * invisible channel is 404 before a bad body is 400, and that before a missing
  * permission is 403 (which send() decides).
  */
-async function post(req: Req): Promise<Reply> {
-  const { api, params, bot } = req;
+function post(req: Req): Reply {
+  const { ctx: api, params, caller: bot } = req;
   const channelId = known(api, params.channel_id, "channel");
-  const raw = await req.json().catch((e: unknown) => e);
   const draft = api.core.messages.begin(bot.botUserId, channelId);
-  if (raw instanceof Error) throw raw;
-  const body = validateMessagePayload(raw, api.flakes, { rawLength: req.bodyLength() });
+  const body = validateMessagePayload(req.json(), api.flakes, { rawLength: req.bodyLength() });
   if (body.reference && body.reference.type !== 0) throw DomainError.notImplemented("501: Not Implemented. Message forwarding is not supported by Parley.");
   const input: SendInput = {
     content: body.content ?? "",
@@ -53,14 +50,30 @@ async function post(req: Req): Promise<Reply> {
   return ok(shown(req, m, { channel: draft.channel, fresh: !(body.enforceNonce && body.nonce) }));
 }
 
-export const messageRoutes: RouteDef[] = [
-  { method: "POST", path: "/channels/{channel_id}/messages", auth: "bot", handler: post },
-  {
+export const messageRoutes: BotRoute[] = [
+  route({
+    method: "POST",
+    path: "/channels/{channel_id}/messages",
+    caller: "bot",
+    summary: "Send a message",
+    // The message validator checks what a schema cannot say (spec 8.2) on the raw JSON.
+    body: MessageBodySchema,
+    limit: { limit: 5, windowMs: 5000 },
+    handler: post,
+  }),
+  route({
     method: "GET",
     path: "/channels/{channel_id}/messages",
-    auth: "bot",
+    summary: "A channel's messages, newest first (limit; around, before or after)",
+    query: Type.Object({
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+      around: Type.Optional(Type.String()),
+      before: Type.Optional(Type.String()),
+      after: Type.Optional(Type.String()),
+    }),
+    caller: "bot",
     handler: (req) => {
-      const { api, params, query, bot } = req;
+      const { ctx: api, params, query, caller: bot } = req;
       const limit = limitParam(query.get("limit"), 50, 1, 100);
       const around = flakeParam(query.get("around"), "around");
       const before = flakeParam(query.get("before"), "before");
@@ -76,28 +89,31 @@ export const messageRoutes: RouteDef[] = [
       });
       return ok(rows.map((m) => shown(req, m)));
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "/channels/{channel_id}/messages/{message_id}",
-    auth: "bot",
+    summary: "One message",
+    caller: "bot",
     handler: (req) => {
-      const { api, params, bot } = req;
+      const { ctx: api, params, caller: bot } = req;
       const channelId = known(api, params.channel_id, "channel");
       const m = api.core.messages.fetch(bot.botUserId, channelId, known(api, params.message_id, "message"));
       return ok(shown(req, m));
     },
-  },
-  {
+  }),
+  route({
     method: "PATCH",
     path: "/channels/{channel_id}/messages/{message_id}",
-    auth: "bot",
-    handler: async (req) => {
-      const { api, params, bot } = req;
+    summary: "Edit a message",
+    caller: "bot",
+    body: MessageBodySchema,
+    handler: (req) => {
+      const { ctx: api, params, caller: bot } = req;
       const channelId = known(api, params.channel_id, "channel");
       api.core.messages.access(bot.botUserId, channelId);
       const messageId = known(api, params.message_id, "message");
-      const b = validateMessagePayload(await req.json(), api.flakes, { partial: true });
+      const b = validateMessagePayload(req.json(), api.flakes, { partial: true });
       const m = api.core.messages.editAs(bot.botUserId, channelId, messageId, {
         content: b.has.content ? b.content : undefined,
         embeds: b.has.embeds ? b.embeds : undefined,
@@ -109,26 +125,30 @@ export const messageRoutes: RouteDef[] = [
       // a flags-only edit of another's message stays gated.
       return ok(shown(req, m));
     },
-  },
-  {
+  }),
+  route({
     method: "DELETE",
     path: "/channels/{channel_id}/messages/{message_id}",
-    auth: "bot",
-    handler: ({ api, params, bot, auditReason }) => {
+    summary: "Delete a message",
+    caller: "bot",
+    limit: { limit: 5, windowMs: 1000 },
+    handler: ({ ctx: api, params, caller: bot, auditReason }) => {
       const channelId = known(api, params.channel_id, "channel");
       api.core.messages.deleteAs(bot.botUserId, channelId, known(api, params.message_id, "message"), auditReason);
       return noContent();
     },
-  },
-  {
+  }),
+  route({
     method: "POST",
     path: "/channels/{channel_id}/messages/bulk-delete",
-    auth: "bot",
-    handler: async (req) => {
-      const { api, params, bot, auditReason } = req;
+    summary: "Delete 2 to 100 recent messages at once",
+    caller: "bot",
+    body: BulkDeleteBody,
+    handler: (req) => {
+      const { ctx: api, params, caller: bot, auditReason } = req;
       const channelId = known(api, params.channel_id, "channel");
       api.core.messages.access(bot.botUserId, channelId);
-      const body = await req.body(BulkDeleteBody);
+      const body = req.body();
       const flakes = body.messages.map(String);
       if (new Set(flakes).size !== flakes.length) throw DomainError.invalid("messages", "Duplicate message ids", "BASE_TYPE_INVALID");
       flakes.forEach((f, i) => {
@@ -142,5 +162,5 @@ export const messageRoutes: RouteDef[] = [
       );
       return noContent();
     },
-  },
+  }),
 ];

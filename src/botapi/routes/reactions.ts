@@ -1,12 +1,12 @@
-import type { Req, RouteDef } from "../http";
-import { noContent, ok } from "../http";
+import { Type } from "@sinclair/typebox";
+import { noContent, ok, route, type BotRoute, type Req } from "../http";
 import { DomainError } from "../../core/errors";
 import { parseEmoji } from "../../wire/emoji";
 import { userJson } from "../../wire/serializers/user";
 import { flakeParam, known, limitParam } from "./ids";
 
 function target(req: Req) {
-  const { api, params, bot } = req;
+  const { ctx: api, params, caller: bot } = req;
   const channelId = known(api, params.channel_id, "channel");
   api.core.messages.access(bot.botUserId, channelId);
   const messageId = known(api, params.message_id, "message");
@@ -16,43 +16,50 @@ function target(req: Req) {
 
 const BASE = "/channels/{channel_id}/messages/{message_id}/reactions";
 
-export const reactionRoutes: RouteDef[] = [
-  {
+export const reactionRoutes: BotRoute[] = [
+  route({
     method: "PUT",
     path: `${BASE}/{emoji}/@me`,
-    auth: "bot",
+    summary: "React to a message",
+    limit: { limit: 1, windowMs: 250 },
+    caller: "bot",
     handler: (req) => {
       const { channelId, messageId } = target(req);
-      req.api.core.reactions.add(req.bot.botUserId, messageId, parseEmoji(req.params.emoji), { channelId });
+      req.ctx.core.reactions.add(req.caller.botUserId, messageId, parseEmoji(req.params.emoji), { channelId });
       return noContent();
     },
-  },
-  {
+  }),
+  route({
     method: "DELETE",
     path: `${BASE}/{emoji}/@me`,
-    auth: "bot",
+    summary: "Take the bot's own reaction back",
+    limit: { limit: 1, windowMs: 250 },
+    caller: "bot",
     handler: (req) => {
       const { channelId, messageId } = target(req);
-      req.api.core.reactions.remove(req.bot.botUserId, messageId, parseEmoji(req.params.emoji), { channelId });
+      req.ctx.core.reactions.remove(req.caller.botUserId, messageId, parseEmoji(req.params.emoji), { channelId });
       return noContent();
     },
-  },
-  {
+  }),
+  route({
     method: "DELETE",
     path: `${BASE}/{emoji}/{user_id}`,
-    auth: "bot",
+    summary: "Remove someone's reaction (MANAGE_MESSAGES)",
+    caller: "bot",
     handler: (req) => {
       const { channelId, messageId } = target(req);
       const emoji = parseEmoji(req.params.emoji);
-      const userId = known(req.api, req.params.user_id, "user");
-      req.api.core.reactions.removeUser(req.bot.botUserId, messageId, emoji, userId, { channelId });
+      const userId = known(req.ctx, req.params.user_id, "user");
+      req.ctx.core.reactions.removeUser(req.caller.botUserId, messageId, emoji, userId, { channelId });
       return noContent();
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: `${BASE}/{emoji}`,
-    auth: "bot",
+    summary: "Who reacted with an emoji",
+    query: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })), after: Type.Optional(Type.String()), type: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })) }),
+    caller: "bot",
     handler: (req) => {
       const limit = limitParam(req.query.get("limit"), 25, 1, 100);
       const after = flakeParam(req.query.get("after"), "after");
@@ -62,28 +69,30 @@ export const reactionRoutes: RouteDef[] = [
       const emoji = parseEmoji(req.params.emoji);
       // Parley has no burst ("super") reactions: type 1 lists nobody.
       if (type === "1") return ok([]);
-      const users = req.api.core.reactions.users(messageId, emoji, { after: after && req.api.flakes.bound(after, true), limit });
-      return ok(users.map((u) => userJson(req.api.flakes, u)));
+      const users = req.ctx.core.reactions.users(messageId, emoji, { after: after && req.ctx.flakes.bound(after, true), limit });
+      return ok(users.map((u) => userJson(req.ctx.flakes, u)));
     },
-  },
-  {
+  }),
+  route({
     method: "DELETE",
     path: `${BASE}/{emoji}`,
-    auth: "bot",
+    summary: "Remove every reaction with an emoji",
+    caller: "bot",
     handler: (req) => {
       const { channelId, messageId } = target(req);
-      req.api.core.reactions.removeAll(req.bot.botUserId, messageId, parseEmoji(req.params.emoji), { channelId });
+      req.ctx.core.reactions.removeAll(req.caller.botUserId, messageId, parseEmoji(req.params.emoji), { channelId });
       return noContent();
     },
-  },
-  {
+  }),
+  route({
     method: "DELETE",
     path: BASE,
-    auth: "bot",
+    summary: "Remove every reaction",
+    caller: "bot",
     handler: (req) => {
       const { channelId, messageId } = target(req);
-      req.api.core.reactions.removeAll(req.bot.botUserId, messageId, null, { channelId });
+      req.ctx.core.reactions.removeAll(req.caller.botUserId, messageId, null, { channelId });
       return noContent();
     },
-  },
+  }),
 ];

@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { noContent, ok, type RouteDef } from "../http";
+import { noContent, ok, route, type BotRoute } from "../http";
 import { Nullable, Snowflake } from "../../wire/validation";
 import { maskPermissions } from "../../core/permissions";
 import { roleJson } from "../../wire/serializers/role";
@@ -42,62 +42,73 @@ function roleFields(b: Static<typeof RoleBody>) {
   };
 }
 
-export const roleRoutes: RouteDef[] = [
-  {
+export const roleRoutes: BotRoute[] = [
+  route({
     method: "GET",
     path: "/guilds/{guild_id}/roles",
-    auth: "bot",
-    handler: (req) => ok(req.api.core.roles.list(memberGuild(req)).map((r) => roleJson(req.api.flakes, r))),
-  },
-  {
+    summary: "A server's roles",
+    caller: "bot",
+    handler: (req) => ok(req.ctx.core.roles.list(memberGuild(req)).map((r) => roleJson(req.ctx.flakes, r))),
+  }),
+  route({
     method: "GET",
     path: "/guilds/{guild_id}/roles/{role_id}",
-    auth: "bot",
-    handler: (req) => ok(roleJson(req.api.flakes, req.api.core.roles.get(memberGuild(req), idParam(req, "role_id", "role")))),
-  },
-  {
+    summary: "One role",
+    caller: "bot",
+    handler: (req) => ok(roleJson(req.ctx.flakes, req.ctx.core.roles.get(memberGuild(req), idParam(req, "role_id", "role")))),
+  }),
+  route({
     method: "POST",
     path: "/guilds/{guild_id}/roles",
-    auth: "bot",
-    handler: async (req) => {
-      const gid = memberGuild(req);
-      const body = (await req.json()) === undefined ? {} : await req.body(RoleBody);
-      const role = req.api.core.roles.create(gid, req.bot.botUserId, roleFields(body), req.auditReason);
-      return ok(roleJson(req.api.flakes, role));
-    },
-  },
-  {
-    method: "PATCH",
-    path: "/guilds/{guild_id}/roles",
-    auth: "bot",
-    handler: async (req) => {
-      const gid = memberGuild(req);
-      const body = await req.body(ReorderRolesBody);
-      const items = body.map((it) => ({ roleId: req.api.flakes.uuid(String(it.id)), position: it.position }));
-      const roles = req.api.core.roles.reorder(gid, req.bot.botUserId, items, req.auditReason);
-      return ok(roles.map((r) => roleJson(req.api.flakes, r)));
-    },
-  },
-  {
-    method: "PATCH",
-    path: "/guilds/{guild_id}/roles/{role_id}",
-    auth: "bot",
-    handler: async (req) => {
-      const gid = memberGuild(req);
-      const rid = idParam(req, "role_id", "role");
-      const body = (await req.json()) === undefined ? {} : await req.body(RoleBody);
-      const role = req.api.core.roles.edit(gid, rid, req.bot.botUserId, roleFields(body), req.auditReason);
-      return ok(roleJson(req.api.flakes, role));
-    },
-  },
-  {
-    method: "DELETE",
-    path: "/guilds/{guild_id}/roles/{role_id}",
-    auth: "bot",
+    summary: "Create a role",
+    caller: "bot",
+    body: RoleBody,
+    bodyOptional: true,
     handler: (req) => {
       const gid = memberGuild(req);
-      req.api.core.roles.delete(gid, idParam(req, "role_id", "role"), req.bot.botUserId, req.auditReason);
+      const body = req.body();
+      const role = req.ctx.core.roles.create(gid, req.caller.botUserId, roleFields(body), req.auditReason);
+      return ok(roleJson(req.ctx.flakes, role));
+    },
+  }),
+  route({
+    method: "PATCH",
+    path: "/guilds/{guild_id}/roles",
+    summary: "Reorder roles",
+    caller: "bot",
+    body: ReorderRolesBody,
+    handler: (req) => {
+      const gid = memberGuild(req);
+      const body = req.body();
+      const items = body.map((it) => ({ roleId: req.ctx.flakes.uuid(String(it.id)), position: it.position }));
+      const roles = req.ctx.core.roles.reorder(gid, req.caller.botUserId, items, req.auditReason);
+      return ok(roles.map((r) => roleJson(req.ctx.flakes, r)));
+    },
+  }),
+  route({
+    method: "PATCH",
+    path: "/guilds/{guild_id}/roles/{role_id}",
+    summary: "Edit a role",
+    caller: "bot",
+    body: RoleBody,
+    bodyOptional: true,
+    handler: (req) => {
+      const gid = memberGuild(req);
+      const rid = idParam(req, "role_id", "role");
+      const body = req.body();
+      const role = req.ctx.core.roles.edit(gid, rid, req.caller.botUserId, roleFields(body), req.auditReason);
+      return ok(roleJson(req.ctx.flakes, role));
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/guilds/{guild_id}/roles/{role_id}",
+    summary: "Delete a role",
+    caller: "bot",
+    handler: (req) => {
+      const gid = memberGuild(req);
+      req.ctx.core.roles.delete(gid, idParam(req, "role_id", "role"), req.caller.botUserId, req.auditReason);
       return noContent();
     },
-  },
+  }),
 ];

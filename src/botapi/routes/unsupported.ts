@@ -1,14 +1,15 @@
-import type { RouteDef } from "../http";
+import { route, type BotRoute } from "../http";
 import { DomainError } from "../../core/errors";
 
 /** Routes the spec names explicitly as refused (501). Everything unknown falls through to the 501 fallback too. */
-export const unsupportedRoutes: RouteDef[] = [
-  {
+export const unsupportedRoutes: BotRoute[] = [
+  route({
     method: "POST",
     path: "/guilds",
-    auth: "any",
+    summary: "Create a server: refused (501), a bot cannot create one on Parley",
+    caller: "any",
     handler: () => {
       throw DomainError.notImplemented("501: Not Implemented. A bot cannot create a server on Parley.");
     },
-  },
+  }),
 ];

@@ -1,5 +1,5 @@
-import type { RouteDef } from "../http";
-import { noContent, ok } from "../http";
+import { Type } from "@sinclair/typebox";
+import { noContent, ok, route, type BotRoute } from "../http";
 import { DomainError } from "../../core/errors";
 import { selfUserJson, userJson } from "../../wire/serializers/user";
 import { partialGuildJson } from "../../wire/serializers/guild";
@@ -12,29 +12,38 @@ function clampInt(v: string | null, def: number, min: number, max: number, name:
   return n;
 }
 
-export const userRoutes: RouteDef[] = [
-  {
+export const userRoutes: BotRoute[] = [
+  route({
     method: "GET",
     path: "/users/@me",
-    auth: "bot",
-    handler: ({ api, bot }) => ok(selfUserJson(api.flakes, api.core.users.require(bot.botUserId))),
-  },
-  {
+    summary: "The bot's own user",
+    caller: "bot",
+    handler: ({ ctx: api, caller: bot }) => ok(selfUserJson(api.flakes, api.core.users.require(bot.botUserId))),
+  }),
+  route({
     method: "GET",
     path: "/users/{user_id}",
-    auth: "bot",
-    handler: ({ api, params }) => {
+    summary: "A user",
+    caller: "bot",
+    handler: ({ ctx: api, params }) => {
       const id = api.flakes.uuid(params.user_id);
       const u = id ? api.core.users.get(id) : null;
       if (!u || u.deleted_at) throw DomainError.notFound("user");
       return ok(userJson(api.flakes, u, "false"));
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "/users/@me/guilds",
-    auth: "bot",
-    handler: ({ api, bot, query }) => {
+    summary: "The servers the bot is in",
+    query: Type.Object({
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+      before: Type.Optional(Type.String()),
+      after: Type.Optional(Type.String()),
+      with_counts: Type.Optional(Type.Boolean()),
+    }),
+    caller: "bot",
+    handler: ({ ctx: api, caller: bot, query }) => {
       const limit = clampInt(query.get("limit"), 200, 1, 200, "limit");
       const before = query.get("before");
       const after = query.get("after");
@@ -45,16 +54,17 @@ export const userRoutes: RouteDef[] = [
       const slice = before && !after ? ids.slice(-limit) : ids.slice(0, limit);
       return ok(slice.map((g) => partialGuildJson(api.flakes, api.core.reads.guilds.partialGuild(g, bot.botUserId, { counts: withCounts }), bot.botUserId)));
     },
-  },
-  {
+  }),
+  route({
     method: "DELETE",
     path: "/users/@me/guilds/{guild_id}",
-    auth: "bot",
-    handler: ({ api, bot, params }) => {
+    summary: "Leave a server",
+    caller: "bot",
+    handler: ({ ctx: api, caller: bot, params }) => {
       const gid = api.flakes.uuid(params.guild_id);
       if (!gid || !api.core.guilds.isMember(gid, bot.botUserId)) throw DomainError.notFound("guild");
       api.core.guilds.removeMember(gid, bot.botUserId);
       return noContent();
     },
-  },
+  }),
 ];

@@ -1,8 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { noContent, ok, type Reply, type Req, type RouteDef } from "../http";
+import { noContent, ok, route, type BotRoute, type Reply, type TokenReq } from "../http";
 import type { BotApi } from "../context";
 import { Nullable, Snowflake } from "../../wire/validation";
-import { validateMessagePayload, type NormalizedMessage } from "../schemas/message";
+import { MessageBodySchema, validateMessagePayload, type NormalizedMessage } from "../schemas/message";
 import { DomainError } from "../../core/errors";
 import type { WebhookRow } from "../../core/webhooks";
 import type { MessagePatch } from "../../core/messages";
@@ -70,27 +70,23 @@ function decoded(s: string | undefined): string {
   }
 }
 
-function tokenTarget(req: Req): WebhookTarget {
-  return resolveWebhookTarget(req.api, req.params.webhook_id ?? "", decoded(req.params.webhook_token));
+function tokenTarget(req: TokenReq): WebhookTarget {
+  return resolveWebhookTarget(req.ctx, req.params.webhook_id ?? "", decoded(req.params.webhook_token));
 }
 
 /** A token path whose first segment is no webhook, on a route that has no interaction meaning. */
-function requireWebhook(req: Req): WebhookRow {
+function requireWebhook(req: TokenReq): WebhookRow {
   const t = tokenTarget(req);
   if (t.kind !== "webhook") throw DomainError.notFound("webhook");
   return t.webhook;
 }
 
-async function optionalBody<T extends import("@sinclair/typebox").TSchema>(req: Req, schema: T): Promise<Static<T> | Record<string, never>> {
-  return (await req.json()) === undefined ? {} : await req.body(schema);
+function webhookMessageId(req: TokenReq): string | null {
+  return req.ctx.flakes.uuid(decoded(req.params.message_id));
 }
 
-function webhookMessageId(req: Req): string | null {
-  return req.api.flakes.uuid(decoded(req.params.message_id));
-}
-
-function messageReply(req: Req, m: import("../../core/types").MessageRow): Reply {
-  return ok(messageOut(req.api, m, { viewer: null }));
+function messageReply(req: TokenReq, m: import("../../core/types").MessageRow): Reply {
+  return ok(messageOut(req.ctx, m, { viewer: null }));
 }
 
 function messagePatch(n: NormalizedMessage): MessagePatch {
@@ -105,112 +101,132 @@ function messagePatch(n: NormalizedMessage): MessagePatch {
   return patch;
 }
 
-export const webhookRoutes: RouteDef[] = [
+export const webhookRoutes: BotRoute[] = [
   // ---- management with a bot token ----
-  {
+  route({
     method: "POST",
     path: "/channels/{channel_id}/webhooks",
-    auth: "bot",
-    handler: async (req) => {
+    summary: "Create a webhook in a channel",
+    caller: "bot",
+    body: CreateWebhookBody,
+    handler: (req) => {
       const cid = idParam(req, "channel_id", "channel");
-      const b = await req.body(CreateWebhookBody);
-      const { webhook } = req.api.core.webhooks.create(
+      const b = req.body();
+      const { webhook } = req.ctx.core.webhooks.create(
         cid,
-        req.bot.botUserId,
+        req.caller.botUserId,
         { name: b.name, avatar: b.avatar, hmacSecret: b.hmac_secret, v0Secret: b.v0_secret },
         req.auditReason,
       );
-      return ok(webhookOut(req.api, webhook, { withUser: true }));
+      return ok(webhookOut(req.ctx, webhook, { withUser: true }));
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "/channels/{channel_id}/webhooks",
-    auth: "bot",
+    summary: "A channel's webhooks",
+    caller: "bot",
     handler: (req) =>
-      ok(req.api.core.webhooks.listChannel(idParam(req, "channel_id", "channel"), req.bot.botUserId).map((w) => webhookOut(req.api, w, { withUser: true }))),
-  },
-  {
+      ok(req.ctx.core.webhooks.listChannel(idParam(req, "channel_id", "channel"), req.caller.botUserId).map((w) => webhookOut(req.ctx, w, { withUser: true }))),
+  }),
+  route({
     method: "GET",
     path: "/guilds/{guild_id}/webhooks",
-    auth: "bot",
-    handler: (req) => ok(req.api.core.webhooks.listGuild(memberGuild(req), req.bot.botUserId).map((w) => webhookOut(req.api, w, { withUser: true }))),
-  },
-  {
+    summary: "A server's webhooks",
+    caller: "bot",
+    handler: (req) => ok(req.ctx.core.webhooks.listGuild(memberGuild(req), req.caller.botUserId).map((w) => webhookOut(req.ctx, w, { withUser: true }))),
+  }),
+  route({
     method: "GET",
     path: "/webhooks/{webhook_id}",
-    auth: "bot",
-    handler: (req) => ok(webhookOut(req.api, req.api.core.webhooks.view(idParam(req, "webhook_id", "webhook"), req.bot.botUserId), { withUser: true })),
-  },
-  {
+    summary: "A webhook",
+    caller: "bot",
+    handler: (req) => ok(webhookOut(req.ctx, req.ctx.core.webhooks.view(idParam(req, "webhook_id", "webhook"), req.caller.botUserId), { withUser: true })),
+  }),
+  route({
     method: "PATCH",
     path: "/webhooks/{webhook_id}",
-    auth: "bot",
-    handler: async (req) => {
+    summary: "Edit a webhook (name, avatar, channel)",
+    caller: "bot",
+    body: EditWebhookBody,
+    bodyOptional: true,
+    handler: (req) => {
       const id = idParam(req, "webhook_id", "webhook");
-      const b = await optionalBody(req, EditWebhookBody);
+      const b = req.body();
       let channelId: string | undefined;
       if (b.channel_id !== undefined && b.channel_id !== null) {
-        const c = req.api.flakes.uuid(String(b.channel_id));
+        const c = req.ctx.flakes.uuid(String(b.channel_id));
         if (!c) throw DomainError.invalid("channel_id", "Unknown channel", "CHANNEL_INVALID");
         channelId = c;
       }
-      const w = req.api.core.webhooks.edit(id, req.bot.botUserId, { name: b.name, avatar: b.avatar, channelId }, req.auditReason);
-      return ok(webhookOut(req.api, w, { withUser: true }));
+      const w = req.ctx.core.webhooks.edit(id, req.caller.botUserId, { name: b.name, avatar: b.avatar, channelId }, req.auditReason);
+      return ok(webhookOut(req.ctx, w, { withUser: true }));
     },
-  },
-  {
+  }),
+  route({
     method: "DELETE",
     path: "/webhooks/{webhook_id}",
-    auth: "bot",
+    summary: "Delete a webhook",
+    caller: "bot",
     handler: (req) => {
-      req.api.core.webhooks.delete(idParam(req, "webhook_id", "webhook"), req.bot.botUserId, req.auditReason);
+      req.ctx.core.webhooks.delete(idParam(req, "webhook_id", "webhook"), req.caller.botUserId, req.auditReason);
       return noContent();
     },
-  },
+  }),
 
   // ---- the token is the credential ----
-  {
+  route({
     method: "GET",
     path: "/webhooks/{webhook_id}/{webhook_token}",
-    auth: "none",
-    handler: (req) => ok(webhookOut(req.api, requireWebhook(req), { withUser: false })),
-  },
-  {
+    summary: "A webhook, by its token",
+    caller: "token",
+    handler: (req) => ok(webhookOut(req.ctx, requireWebhook(req), { withUser: false })),
+  }),
+  route({
     method: "PATCH",
     path: "/webhooks/{webhook_id}/{webhook_token}",
-    auth: "none",
-    handler: async (req) => {
+    summary: "Edit a webhook by its token (name, avatar)",
+    caller: "token",
+    body: EditWebhookWithTokenBody,
+    bodyOptional: true,
+    handler: (req) => {
       const w0 = requireWebhook(req);
-      const raw = await req.json();
+      const raw = req.json();
       if (raw && typeof raw === "object" && "channel_id" in raw)
         throw DomainError.invalid("channel_id", "A webhook token cannot move its webhook; use a bot token");
-      const b = await optionalBody(req, EditWebhookWithTokenBody);
-      const w = req.api.core.webhooks.edit(w0.id, null, { name: b.name, avatar: b.avatar }, req.auditReason);
-      return ok(webhookOut(req.api, w, { withUser: false }));
+      const b = req.body();
+      const w = req.ctx.core.webhooks.edit(w0.id, null, { name: b.name, avatar: b.avatar }, req.auditReason);
+      return ok(webhookOut(req.ctx, w, { withUser: false }));
     },
-  },
-  {
+  }),
+  route({
     method: "DELETE",
     path: "/webhooks/{webhook_id}/{webhook_token}",
-    auth: "none",
+    summary: "Delete a webhook by its token",
+    caller: "token",
     handler: (req) => {
-      req.api.core.webhooks.delete(requireWebhook(req).id, null, req.auditReason);
+      req.ctx.core.webhooks.delete(requireWebhook(req).id, null, req.auditReason);
       return noContent();
     },
-  },
-  {
+  }),
+  route({
     method: "POST",
     path: "/webhooks/{webhook_id}/{webhook_token}",
-    auth: "none",
-    handler: async (req) => {
+    summary: "Execute a webhook (post a message), or an interaction's follow-up",
+    caller: "token",
+    // The message parts are checked by the one message validator; the schema holds what is the webhook's own.
+    body: ExecuteWebhookBody,
+    bodyOptional: true,
+    query: Type.Object({ wait: Type.Optional(Type.Boolean()), thread_id: Type.Optional(Type.String()) }),
+    limit: { limit: 5, windowMs: 2000 },
+    handler: (req) => {
       const t = tokenTarget(req);
       if (t.kind === "interaction") return interactionFollowup(req, req.params.webhook_id, decoded(req.params.webhook_token));
       if (req.query.get("thread_id")) throw DomainError.notImplemented("501: Not Implemented. Parley has no threads.");
-      const b = await optionalBody(req, ExecuteWebhookBody);
+      const b = req.body();
       if (b.thread_id != null || b.thread_name != null) throw DomainError.notImplemented("501: Not Implemented. Parley has no threads.");
-      const n = validateMessagePayload(await req.json(), req.api.flakes, { partial: true });
-      const m = req.api.core.webhooks.execute(t.webhook, {
+      const n = validateMessagePayload(req.json(), req.ctx.flakes, { partial: true });
+      const m = req.ctx.core.webhooks.execute(t.webhook, {
         content: n.content,
         embeds: n.embeds,
         components: n.components,
@@ -222,39 +238,43 @@ export const webhookRoutes: RouteDef[] = [
       });
       return boolQuery(req, "wait") ? messageReply(req, m) : noContent();
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
-    auth: "none",
+    summary: "A message the webhook (or the interaction) sent",
+    caller: "token",
     handler: (req) => {
       const t = tokenTarget(req);
       if (t.kind === "interaction") return interactionMessageGet(req, req.params.webhook_id, decoded(req.params.webhook_token), decoded(req.params.message_id));
-      return messageReply(req, req.api.core.webhooks.message(t.webhook, webhookMessageId(req)));
+      return messageReply(req, req.ctx.core.webhooks.message(t.webhook, webhookMessageId(req)));
     },
-  },
-  {
+  }),
+  route({
     method: "PATCH",
     path: "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
-    auth: "none",
-    handler: async (req) => {
+    summary: "Edit a message the webhook (or the interaction) sent",
+    caller: "token",
+    body: MessageBodySchema,
+    handler: (req) => {
       const t = tokenTarget(req);
       if (t.kind === "interaction") return interactionMessagePatch(req, req.params.webhook_id, decoded(req.params.webhook_token), decoded(req.params.message_id));
       const mid = webhookMessageId(req);
-      req.api.core.webhooks.message(t.webhook, mid);
-      const n = validateMessagePayload(await req.json(), req.api.flakes, { partial: true });
-      return messageReply(req, req.api.core.webhooks.editMessage(t.webhook, mid, messagePatch(n)));
+      req.ctx.core.webhooks.message(t.webhook, mid);
+      const n = validateMessagePayload(req.json(), req.ctx.flakes, { partial: true });
+      return messageReply(req, req.ctx.core.webhooks.editMessage(t.webhook, mid, messagePatch(n)));
     },
-  },
-  {
+  }),
+  route({
     method: "DELETE",
     path: "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
-    auth: "none",
+    summary: "Delete a message the webhook (or the interaction) sent",
+    caller: "token",
     handler: (req) => {
       const t = tokenTarget(req);
       if (t.kind === "interaction") return interactionMessageDelete(req, req.params.webhook_id, decoded(req.params.webhook_token), decoded(req.params.message_id));
-      req.api.core.webhooks.deleteMessage(t.webhook, webhookMessageId(req));
+      req.ctx.core.webhooks.deleteMessage(t.webhook, webhookMessageId(req));
       return noContent();
     },
-  },
+  }),
 ];

@@ -1,34 +1,7 @@
-/** The portal's JSON from the people's API (docs/people-api.md); ids are internal UUIDs. */
-import type { User } from "../types";
+/** The portal's JSON from the people's API (docs/people-api.md): the contract's types; ids are internal UUIDs. */
+import type { Application } from "../../contract";
 
-export interface Application {
-  id: string;
-  name: string;
-  description: string;
-  owner_id: string;
-  bot_user_id: string;
-  intents: string[];
-  granted_intents: string[];
-  token_intents: string[];
-  privileged_requested: string[];
-  privileged_approved: string[];
-  privileged_denied: string[];
-  public_key: string;
-  interactions_endpoint_url: string | null;
-  install_url: string;
-  token_version: number;
-  guilds: { id: string; name: string }[];
-  created_at: string;
-  /** In administrators' lists only. */
-  owner?: User | null;
-}
-
-export interface InstallInfo {
-  id: string;
-  name: string;
-  description: string;
-  bot_user_id: string;
-}
+export type { Application, InstallInfo } from "../../contract";
 
 /** Where a privileged intent's request stands. */
 export type RequestState = "approved" | "pending" | "denied" | "none";

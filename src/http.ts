@@ -1,0 +1,116 @@
+/**
+ * Part of the composition root: the HTTP surfaces' one Elysia app. Each door (the bot
+ * API, the people's API and its image proxy, the operator's routes) is built once with
+ * its context and hooks, and its declared routes are mounted through the one pipeline
+ * (wire/mount.ts); the API description is read off the same declarations. The harness,
+ * in test mode, is still its own Elysia plugin, mounted behind the same first look.
+ * Anything nothing declares answers the 404 (a page for a browser, JSON for a program).
+ */
+import { Elysia } from "elysia";
+import type { Config, Urls } from "./config";
+import type { Observability } from "./observability";
+import type { BotApi } from "./botapi/context";
+import { BOT_BODY_LIMIT, botDoor } from "./botapi/http";
+import { BOT_API_DESCRIPTION, botApiRoutes, mountBotApi } from "./botapi";
+import type { ClientContext } from "./clientapi/context";
+import { CLIENT_API_DESCRIPTION, clientApiRoutes, MEDIA_PREFIX, mediaProxyRoutes, PEOPLE_BODY_LIMIT, peopleDoor } from "./clientapi";
+import { OPS_BODY_LIMIT, opsDoor, opsRoutes, type OpsContext } from "./ops";
+import { apiDescriptionRoutes, OPS_DESCRIPTION } from "./ops/openapi";
+import { fallback, guarded, mount, type NativeTable } from "./wire/mount";
+import { unmatched } from "./wire/pipeline";
+import { jsonDoor } from "./wire/json-door";
+import { fragmentOf, type ApiFragment } from "./wire/openapi";
+import type { Route } from "./wire/route";
+import { screenFor, screenRequest } from "./wire/screen";
+import { jsonResponse } from "./wire/http";
+import { pathnameOf } from "./wire/body";
+import { notFoundPage } from "./web/headers";
+
+export type HttpApp = Elysia<any, any, any, any, any, any, any>;
+
+export interface Http {
+  app: HttpApp;
+  /** The bot API's routes for Bun's native router (the server's hot path; FastPaths.nativeRouter). */
+  native(elsewhere: (req: Request) => Response | Promise<Response>): NativeTable;
+  /** Every declared route by door, with its prefix (the route table of contents, the description). */
+  declared: { door: string; prefix: string; routes: Route[] }[];
+}
+
+export interface HttpParts {
+  config: Config;
+  urls: Urls;
+  api: BotApi;
+  people: ClientContext;
+  ops: OpsContext;
+  obs: Observability;
+  /** Test mode: the harness's plugin and its part of the description. */
+  harness: { plugin: HttpApp; fragment(): ApiFragment } | null;
+}
+
+export function buildHttp(x: HttpParts): Http {
+  const { config, urls, api, people, obs } = x;
+  const sync = config.fastPaths.syncAnswers;
+  const hooks = [obs.requestHooks];
+  const report = (err: unknown, route: string) => obs.log.error("internal error", { err, route });
+  const app: HttpApp = new Elysia().onError(({ code, error, request }) => {
+    // Every path has a route (the 404 below), so this is a true bug, or Elysia's own refusal.
+    if (code === "NOT_FOUND") return notFound(request);
+    if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
+    obs.log.error("internal error", { err: error, route: `${request.method} (Elysia)` });
+    return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
+  });
+
+  const bot = botDoor(api, { sync, groupCommit: config.fastPaths.groupCommit, screen: screenFor({ bodyLimit: BOT_BODY_LIMIT, sameOrigin: false }, urls), report });
+  const botRoutes = mountBotApi(app, bot);
+  const peopleRoutes = clientApiRoutes(people);
+  mount(app, peopleDoor(people, { prefix: "/api/client/v1", screen: screenFor({ bodyLimit: PEOPLE_BODY_LIMIT, sameOrigin: true }, urls), hooks, sync, report }), peopleRoutes);
+  // An <img> sends no Origin worth checking: the proxy takes only links this server signed.
+  const mediaRoutes = mediaProxyRoutes(people);
+  mount(app, peopleDoor(people, { prefix: MEDIA_PREFIX, screen: screenFor({ bodyLimit: PEOPLE_BODY_LIMIT, sameOrigin: false }, urls), hooks, sync, report }), mediaRoutes);
+
+  const client = [
+    { door: "people", prefix: "/api/client/v1", routes: peopleRoutes },
+    { door: "people", prefix: MEDIA_PREFIX, routes: mediaRoutes },
+  ];
+  const botApi = { door: "bot", prefix: "/api/v10", routes: botApiRoutes };
+  const operator = { door: "ops", prefix: "", routes: [] as Route[] };
+  // Read on the description's first request, when every door is mounted.
+  const fragments = () => [
+    fragmentOf(CLIENT_API_DESCRIPTION, client),
+    fragmentOf(BOT_API_DESCRIPTION, [botApi]),
+    ...(x.harness ? [x.harness.fragment()] : []),
+    fragmentOf(OPS_DESCRIPTION, [operator]),
+  ];
+  operator.routes = [...opsRoutes(), ...apiDescriptionRoutes(fragments)];
+  mount(app, opsDoor(x.ops, { screen: screenFor({ bodyLimit: OPS_BODY_LIMIT, sameOrigin: false }, urls), hooks, sync, report }), operator.routes);
+  const declared = [...client, botApi, operator];
+
+  // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
+  if (x.harness) app.use(guarded(x.harness.plugin, { screen: (r) => screenRequest(r, urls), observed: (m, route, status, ms) => obs.observed("harness", m, route, status, ms) }));
+
+  const nowhere = jsonDoor({ name: "none", prefix: "", ctx: null, bodyLimit: OPS_BODY_LIMIT, screen: () => undefined, hooks, sync, report });
+  fallback(app, "/*", (request) => {
+    const started = performance.now();
+    // Oversized bodies, and cross-site requests to the people's API and harness, end here as anywhere (docs/security.md).
+    const refused = screenRequest(request, urls);
+    if (refused) return refused;
+    const page = notFound(request);
+    return unmatched(nowhere, request, { status: page.status, headers: {}, raw: page }, { template: "(no route)", started });
+  });
+  return { app, native: (elsewhere) => botRoutes.native(elsewhere), declared };
+}
+
+function notFound(request: Request): Response {
+  return isPageRequest(request) ? notFoundPage() : jsonResponse(404, { code: 0, message: "404: Not Found" });
+}
+
+/**
+ * Whether a request that matched nothing was a browser asking for a page: then it gets
+ * the HTML not-found page (with a link home); API paths and programs' writes keep the
+ * spec's JSON error.
+ */
+function isPageRequest(request: Request): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  const path = pathnameOf(request.url);
+  return !(path === "/api" || path.startsWith("/api/") || path === "/gateway" || path.startsWith("/gateway/"));
+}

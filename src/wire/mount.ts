@@ -1,0 +1,98 @@
+/**
+ * Where declared routes meet the router: every door's routes are registered on the one
+ * Elysia app (what tests drive in-process, and what the server falls back to), and the
+ * same compiled routes are handed to Bun's native router for the server's hot path.
+ * Both end in the same pipeline run (wire/pipeline.ts); only the matcher differs.
+ */
+import type { Server } from "bun";
+import { Elysia } from "elysia";
+import type { Method, Route } from "./route";
+import { routerPath } from "./route";
+import { compile, run, type Compiled, type Door } from "./pipeline";
+
+/** A handler of Bun.serve's native router. */
+export type NativeRoute = (req: Request & { params: Record<string, string> }, server: Server<any>) => Response | Promise<Response>;
+export type NativeTable = Record<string, Partial<Record<Method, NativeRoute>>>;
+
+/** The one Elysia app routes are registered on. */
+export type RouteHost = Elysia<any, any, any, any, any, any, any>;
+
+/**
+ * The one place that minds how Elysia reads handlers. Elysia looks at a handler's source
+ * to decide what to do before calling it: a handler that names the whole context, or
+ * `body`, makes it parse the body first (before any authentication, and losing the
+ * digits of ids above 2^53), and one that looks async ("=> f(", "return f(", "await")
+ * makes it await every answer, a turn of the event loop each. So the handler names only
+ * `request` and `params`, and its two returns keep the transpiler from folding them into a
+ * "return run(" (test/http/sync-answers.test.ts keeps this so).
+ */
+function elysiaHandler<Ctx>(c: Compiled<Ctx>) {
+  return ({ request, params }: { request: Request; params: Record<string, string> }) => {
+    const answer = run(c, request, params);
+    if (answer instanceof Promise) return answer;
+    return answer;
+  };
+}
+
+/** A catch-all answer (the bot API's 501, the 404 of a path nothing declares), with the same care. */
+export function fallback(app: RouteHost, path: string, answer: (request: Request) => Response | Promise<Response>): void {
+  app.all(path, (({ request }: { request: Request }) => {
+    const out = answer(request);
+    if (out instanceof Promise) return out;
+    return out;
+  }) as never);
+}
+
+/**
+ * An Elysia plugin whose routes are not declared (the harness's, until they move onto
+ * declarations): behind the same first look (`screen`) and observed, through hooks local
+ * to it, so no other route pays for them. Its hooks name only `request` (above).
+ */
+export function guarded(plugin: Elysia<any, any, any, any, any, any, any>, o: { screen(request: Request): Response | undefined; observed(method: string, route: string, status: number, ms: number): void }) {
+  const started = new WeakMap<Request, number>();
+  return new Elysia()
+    .onBeforeHandle(({ request }) => {
+      started.set(request, performance.now());
+      const refused = o.screen(request);
+      if (refused) return refused;
+    })
+    .onAfterResponse(({ request, route, responseValue, set }) => {
+      const t = started.get(request);
+      const status = responseValue instanceof Response ? responseValue.status : Number(set.status) || 200;
+      o.observed(request.method, route.replace(/:(\w+)/g, "{$1}"), status, t === undefined ? 0 : performance.now() - t);
+    })
+    .use(plugin);
+}
+
+/** A door's routes, compiled once and registered on the app; `native` builds Bun's table of them. */
+export interface Mounted<Ctx> {
+  routes: Compiled<Ctx>[];
+  /**
+   * The routes for Bun.serve's native router, which matches them before any JavaScript
+   * runs (Elysia's router and context cost a cheap read about a fifth of its time). Exact
+   * matches only: anything else (a trailing slash, a method a path lacks, a fallback)
+   * reaches the Elysia app, which has every route. One difference is handed back: Bun
+   * decodes "%40me" into a parameter where Elysia matches the static "@me" route, so a
+   * match with an "@" in a parameter goes to `elsewhere` (the Elysia app).
+   */
+  native(elsewhere: (req: Request) => Response | Promise<Response>): NativeTable;
+}
+
+export function mount<Ctx>(app: RouteHost, door: Door<Ctx>, routes: Route<Ctx>[]): Mounted<Ctx> {
+  const compiled = routes.map((r) => compile(door, r));
+  for (const c of compiled) app.route(c.route.method, routerPath(door.prefix, c.route.path), elysiaHandler(c) as never);
+  return {
+    routes: compiled,
+    native(elsewhere) {
+      const table: NativeTable = {};
+      for (const c of compiled) {
+        (table[routerPath(door.prefix, c.route.path)] ??= {})[c.route.method] = (req) => {
+          const params = req.params;
+          for (const k in params) if (params[k].includes("@")) return elsewhere(req);
+          return run(c, req, params);
+        };
+      }
+      return table;
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Under --log-format json every line the server writes is one JSON object: a bug (an
+ * error that is no refusal) answers 500 with the spec's body and leaves exactly one
+ * error line in the log, naming where it happened, and nothing on stderr; so does a
+ * throw from a socket handler, which Bun would otherwise print as text.
+ */
+import { afterEach, beforeEach, describe, expect, spyOn, test } from "bun:test";
+import { createParley, type Parley } from "../../src/app";
+import { testConfig } from "../../src/config";
+import type { SeedAnswer } from "../../src/harness/seed";
+import { BASIC_WORLD, call, client, ORIGIN } from "../helpers";
+
+let p: Parley;
+let w: SeedAnswer;
+let lines: string[];
+let consoleError: ReturnType<typeof spyOn>;
+
+beforeEach(() => {
+  lines = [];
+  p = createParley(testConfig({ logLevel: "info", logFormat: "json" }), { logSink: (l) => lines.push(l) });
+  w = p.seed(structuredClone(BASIC_WORLD));
+  consoleError = spyOn(console, "error");
+});
+
+afterEach(async () => {
+  consoleError.mockRestore();
+  await p.stop();
+});
+
+/** Every line parsed (a line that is not JSON fails here), and the error ones. */
+function errorLines(): Record<string, any>[] {
+  p.obs.log.warm();
+  const parsed = lines.map((l) => JSON.parse(l) as Record<string, any>);
+  return parsed.filter((l) => l.level === "error");
+}
+
+describe("a bug is one JSON error line, and a 500 with the spec's body", () => {
+  test("in a bot API handler", async () => {
+    p.core.users.require = () => {
+      throw new TypeError("the users table moved");
+    };
+    const r = await call(p, "GET", "/users/@me", { token: w.applications.EchoBot.token });
+    expect(r.status).toBe(500);
+    expect(r.body).toEqual({ code: 0, message: "500: Internal Server Error" });
+    expect(r.text).not.toContain("users table");
+    const errors = errorLines();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ msg: "internal error", route: "GET /api/v10/users/@me" });
+    expect(JSON.stringify(errors[0].err)).toContain("the users table moved");
+    expect(consoleError).not.toHaveBeenCalled();
+  });
+
+  test("in a people's API handler", async () => {
+    p.core.guilds.guildIdsOf = () => {
+      throw new RangeError("no guilds here");
+    };
+    const r = await client(p, "GET", "/guilds", w.users.bob.token);
+    expect(r.status).toBe(500);
+    const errors = errorLines();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ msg: "internal error", route: "GET /api/client/v1/guilds" });
+    expect(consoleError).not.toHaveBeenCalled();
+  });
+
+  test("a refusal is no bug: no error line", async () => {
+    const r = await p.handle(new Request(`${ORIGIN}/api/v10/users/@me`));
+    expect(r.status).toBe(401);
+    expect(errorLines()).toEqual([]);
+  });
+
+  test("in a gateway socket's handler", async () => {
+    p.listen();
+    p.gateway.websocket.message = () => {
+      throw new Error("the frame broke the handler");
+    };
+    const ws = new WebSocket(p.api.urls.gateway);
+    await new Promise((resolve) => (ws.onopen = resolve));
+    ws.send(JSON.stringify({ op: 1, d: null }));
+    for (let i = 0; i < 100 && !lines.some((l) => l.includes("the frame broke")); i++) await Bun.sleep(10);
+    ws.close();
+    const errors = errorLines();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ msg: "internal error", where: "socket message" });
+    expect(consoleError).not.toHaveBeenCalled();
+  });
+});
