@@ -26,6 +26,10 @@ import { auditRoutes } from "./routes/audit";
 import { webhookRoutes } from "./routes/webhooks";
 import { commandRoutes } from "./routes/commands";
 import { interactionRoutes } from "./routes/interactions";
+import { emojiRoutes } from "./routes/emojis";
+
+/** Routes whose bodies carry images as data URIs: a door of their own with a larger body limit (http.ts). */
+export const botImageRoutes: BotRoute[] = emojiRoutes;
 
 export const botApiRoutes: BotRoute[] = [
   ...gatewayRoutes,

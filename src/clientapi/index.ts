@@ -23,6 +23,7 @@ import { commandRoutes } from "./commands";
 import { readStateRoutes } from "./read-states";
 import { deviceRoutes } from "./devices";
 import { sessionRoutes } from "./sessions";
+import { uploadRoutes } from "./uploads";
 
 export function clientApiRoutes(p: ClientContext): PeopleRoute[] {
   return [
@@ -43,6 +44,7 @@ export function clientApiRoutes(p: ClientContext): PeopleRoute[] {
     ...readStateRoutes(p),
     ...deviceRoutes(p),
     ...sessionRoutes(p),
+    ...uploadRoutes(p),
   ];
 }
 
@@ -54,3 +56,5 @@ export const CLIENT_API_DESCRIPTION = {
 
 export { peopleDoor, PEOPLE_BODY_LIMIT } from "./http";
 export { mediaProxyRoutes, MEDIA_PREFIX } from "./media";
+export { uploadBodyRoutes } from "./uploads";
+export { fileRoutes } from "./files";
