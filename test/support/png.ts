@@ -2,7 +2,7 @@
 import { deflateSync, crc32 } from "node:zlib";
 
 /** A valid PNG of w x h pixels (grey), `seed` making distinct bytes. */
-export function png(w = 2, h = 2, seed = 0): Uint8Array {
+export function png(w = 2, h = 2, seed = 0): Uint8Array<ArrayBuffer> {
   const chunk = (type: string, data: Uint8Array) => {
     const out = Buffer.alloc(12 + data.length);
     out.writeUInt32BE(data.length, 0);

@@ -13,6 +13,9 @@ import { Components } from "./Components";
 import { E2eMark, EncryptedBody } from "./Encrypted";
 import { editEncrypted, textOf } from "../dm-crypto";
 import { AppsMenu, MESSAGE_COMMAND, USER_COMMAND } from "./AppsMenu";
+import { Attachments } from "./files/Attachments";
+import { Avatar } from "./files/Avatar";
+import { ReactionFace } from "./files/Emoji";
 
 export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢", "👀", "✅"];
 
@@ -38,6 +41,7 @@ export function MessageItem({ m, onReply }: Props) {
         </div>
       )}
       <header>
+        <Avatar user={m.author} name={name} />
         <span id={`a-${m.id}`} class="author">
           {name}
         </span>
@@ -50,6 +54,7 @@ export function MessageItem({ m, onReply }: Props) {
       <div id={`c-${m.id}`} class="content">
         {editing ? <EditBox m={m} onDone={() => setEditing(false)} /> : <Body m={m} />}
       </div>
+      <Attachments list={m.attachments} />
       {loading && (
         <p class="thinking" role="status">
           {name} is thinking…
@@ -112,7 +117,7 @@ function Reactions({ m }: { m: Message }) {
     <div class="reactions" role="group" aria-label="Reactions">
       {m.reactions.map((r) => (
         <button key={r.emoji} class="reaction" aria-pressed={r.me} onClick={() => toggleReaction(m, r.emoji, r.me)}>
-          {r.emoji} {r.count}
+          <ReactionFace emoji={r.emoji} /> {r.count}
         </button>
       ))}
     </div>
