@@ -22,9 +22,6 @@ import type { AttachmentEdit, AttachmentInput } from "./message-types";
 /** The reference's IS_SPOILER attachment flag. */
 export const ATTACHMENT_SPOILER = 1 << 3;
 
-const COLUMNS = `a.id, a.message_id, a.channel_id, a.uploader_id, a.sha256, a.filename, a.description, a.ordinal, a.flags,
-  b.size, b.content_type, b.inline, b.width, b.height`;
-
 export class MessageAttachments {
   private readonly kept: Memo<readonly Attachment[]>;
 
@@ -46,7 +43,11 @@ export class MessageAttachments {
 
   private read(messageId: string): Attachment[] {
     return this.db
-      .query(`SELECT ${COLUMNS} FROM attachments a JOIN media_blobs b ON b.sha256 = a.sha256 WHERE a.message_id = ? ORDER BY a.ordinal`)
+      .query(
+        `SELECT a.id, a.message_id, a.channel_id, a.uploader_id, a.sha256, a.filename, a.description, a.ordinal, a.flags,
+                b.size, b.content_type, b.inline, b.width, b.height
+         FROM attachments a JOIN media_blobs b ON b.sha256 = a.sha256 WHERE a.message_id = ? ORDER BY a.ordinal`,
+      )
       .all(messageId) as Attachment[];
   }
 
