@@ -26,11 +26,12 @@ export const DATA_COMMANDS: Command[] = [
     summary: "copy the database, consistently, while the server runs",
     flags: [DATA_FLAG, FORCE],
     database: "existing",
-    run(p, [file], f, out) {
+    async run(p, [file], f, out) {
       const path = target(file, f.force === true);
       // VACUUM INTO refuses an existing file: write beside it, then move it into place.
       const partial = `${path}.partial`;
       rmSync(partial, { force: true });
+      const media = `${path}.media`;
       try {
         p.backup(partial);
         renameSync(partial, path);
@@ -38,7 +39,12 @@ export const DATA_COMMANDS: Command[] = [
         rmSync(partial, { force: true });
         throw new CliError(`cannot write the backup to ${path}: ${(e as Error).message}`);
       }
-      out(`backup written to ${path} (restore: stop the server, put it in place as parley.db in the data directory, start)`);
+      // Files' bytes, after the snapshot (core/media-gc.ts says why that order keeps every one it names).
+      rmSync(media, { recursive: true, force: true });
+      const copied = await p.core.mediaCollector.copyAll(media).catch((e: Error) => {
+        throw new CliError(`the database was backed up to ${path}, but its files could not be copied to ${media}: ${e.message}`);
+      });
+      out(`backup written to ${path}, its ${copied.files} files (${copied.bytes} bytes) to ${media} (restore: stop the server, put them in place as parley.db and media/ in the data directory, start)`);
     },
   },
   {
