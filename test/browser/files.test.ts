@@ -152,4 +152,36 @@ describe("files in the web client", () => {
       await alice.context.close();
     }
   }, 30_000);
+
+  test("settings: a server icon, an emoji and one's avatar, each uploaded and shown", async () => {
+    const alice = await signIn(browser, s.base, "alice");
+    try {
+      const a = alice.page;
+      const upload = async (label: string, name: string, bytes: Uint8Array) => {
+        const chooser = a.waitForEvent("filechooser");
+        await a.getByLabel(label).click();
+        await (await chooser).setFiles({ name, mimeType: "image/png", buffer: Buffer.from(bytes) });
+      };
+      await a.getByRole("button", { name: "Server settings" }).click();
+      await upload("Choose a server icon", "icon.png", png(12, 12, 4));
+      await a.getByRole("img", { name: "Icon of Lab" }).waitFor();
+
+      await a.getByRole("textbox", { name: "Emoji name" }).fill("wave");
+      await upload("Emoji image", "wave.png", png(6, 6, 6));
+      await a.getByRole("button", { name: "Upload emoji" }).click();
+      await a.getByRole("button", { name: "Delete wave" }).waitFor();
+      await a.getByRole("img", { name: ":wave:" }).waitFor();
+
+      await a.getByRole("button", { name: "Close settings" }).click();
+      await a.getByRole("button", { name: "User settings" }).click();
+      const dialog = a.getByRole("dialog", { name: "User settings" });
+      await dialog.getByRole("navigation", { name: "User settings" }).getByRole("button", { name: "Profile" }).click();
+      await upload("Avatar", "me.png", png(10, 10, 2));
+      await dialog.getByRole("img", { name: "Avatar of Alice" }).waitFor();
+      await dialog.getByRole("button", { name: "Close" }).click();
+      await a.getByRole("complementary", { name: "Members" }).getByRole("img", { name: "Avatar of Alice" }).waitFor();
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
 });

@@ -14,11 +14,12 @@ import { CopyField, ErrorLine, Field, errorText, fieldError } from "../views/ui"
 import { Overwrites, Roles } from "./Roles";
 import { MemberModeration } from "./Moderation";
 import { textChannels, useRequest } from "./common";
+import { Emoji, ServerIcon } from "./Images";
 
 /** The server whose settings are open in place of its channel, if any. */
 export const settingsFor = signal<string | null>(null);
 
-const SETTINGS_BITS = ["MANAGE_GUILD", "MANAGE_CHANNELS", "MANAGE_ROLES", "CREATE_INSTANT_INVITE", "KICK_MEMBERS", "BAN_MEMBERS"];
+const SETTINGS_BITS = ["MANAGE_GUILD", "MANAGE_CHANNELS", "MANAGE_ROLES", "CREATE_INSTANT_INVITE", "KICK_MEMBERS", "BAN_MEMBERS", "MANAGE_EXPRESSIONS"];
 
 /** Whether any part of the settings is the person's to use. */
 export function hasSettings(g: Guild): boolean {
@@ -48,6 +49,8 @@ export function ServerSettings({ guild }: { guild: Guild }) {
         </button>
       </div>
       {holds(guild, BIT.MANAGE_GUILD) && <Overview guild={guild} />}
+      {holds(guild, BIT.MANAGE_GUILD) && <ServerIcon guild={guild} />}
+      {holds(guild, BIT.MANAGE_EXPRESSIONS) && <Emoji guild={guild} />}
       {holds(guild, BIT.MANAGE_CHANNELS) && <Channels guild={guild} />}
       {holds(guild, BIT.MANAGE_ROLES) && <Roles guild={guild} />}
       {holds(guild, BIT.MANAGE_ROLES) && <Overwrites guild={guild} />}

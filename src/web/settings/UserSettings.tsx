@@ -11,6 +11,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { ErrorLine, Field, errorText, fieldError } from "../views/ui";
 import { useRequest } from "./common";
+import { Profile } from "./Images";
 
 /** Whether the dialog is open. */
 export const userSettingsOpen = signal(false);
@@ -20,7 +21,10 @@ interface SectionProps {
   onSignedOut(): void;
 }
 
-const SECTIONS: { id: string; label: string; view: ComponentType<SectionProps> }[] = [{ id: "account", label: "Account", view: Account }];
+const SECTIONS: { id: string; label: string; view: ComponentType<SectionProps> }[] = [
+  { id: "account", label: "Account", view: Account },
+  { id: "profile", label: "Profile", view: Profile },
+];
 
 export function UserSettings({ onSignedOut }: SectionProps) {
   const ref = useRef<HTMLDialogElement>(null);

@@ -10,6 +10,7 @@ import { channelLabel, displayName, dms, guildOf, guilds, me, readStates, route,
 import type { Channel, Guild } from "../types";
 import { SettingsButton } from "../settings/ServerSettings";
 import { userSettingsOpen } from "../settings/UserSettings";
+import { Avatar } from "./files/Avatar";
 
 const TEXT = new Set([0, 5]);
 
@@ -111,6 +112,7 @@ export function ChannelsNav({ onPick, onSignOut }: { onPick(): void; onSignOut()
         {!channels.length && <li class="empty">{g ? "No text channels yet." : "No direct messages yet."}</li>}
       </ul>
       <footer class="me">
+        <Avatar user={me.value ?? undefined} name={displayName(me.value)} />
         <span class={`presence ${me.value?.presence ?? "offline"}`} aria-hidden="true" />
         <span>{displayName(me.value)}</span>
         <button class="link" aria-haspopup="dialog" onClick={() => (userSettingsOpen.value = true)}>
