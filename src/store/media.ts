@@ -20,7 +20,7 @@
  * This is the one seam a cluster would replace with shared storage (docs/scaling.md).
  */
 import { randomUUID } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, unlinkSync } from "node:fs";
 import { open, readdir, rm, stat, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -118,14 +118,27 @@ export class DiskMediaStore implements MediaStore {
   private readonly tmp: string;
   private readonly temporary: boolean;
 
-  /** `root` null: a temporary directory, removed on close (an app on `:memory:`). */
+  private made = false;
+
+  /**
+   * `root` null: a temporary directory, removed on close (an app on `:memory:`). The
+   * directories are made on the first write, so the many apps that never store a file
+   * (tests, operator commands) leave nothing behind.
+   */
   constructor(root: string | null) {
     this.temporary = root === null;
-    this.root = root ?? mkdtempSync(join(tmpdir(), "parley-media-"));
+    this.root = root ?? join(tmpdir(), `parley-media-${randomUUID()}`);
     this.blobs = join(this.root, "blobs");
     this.tmp = join(this.root, "tmp");
+  }
+
+  private ensure(): void {
+    if (this.made) return;
+    // A temporary root is made here, private to this process (an existing one is refused).
+    if (this.temporary && !existsSync(this.root)) mkdirSync(this.root, { mode: 0o700 });
     mkdirSync(this.blobs, { recursive: true });
     mkdirSync(this.tmp, { recursive: true });
+    this.made = true;
   }
 
   /** Where a hash's bytes live: two levels of fan-out keep directories small. */
@@ -135,6 +148,11 @@ export class DiskMediaStore implements MediaStore {
   }
 
   async stage(source: ByteSource, opts: StageOptions): Promise<Staged> {
+    try {
+      this.ensure();
+    } catch (e) {
+      throw mediaError(e);
+    }
     const path = join(this.tmp, randomUUID());
     const headBytes = opts.headBytes ?? HEAD;
     const head = new Uint8Array(headBytes);

@@ -4,7 +4,7 @@
  * a server's emoji (the discord.py reaction_roles example's request), and every bad
  * input a clear 4xx that stores nothing.
  */
-import { beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, client, ORIGIN, refusal, rowCounts } from "../helpers";
 import { png } from "../support/png";
 import { makeParley } from "../helpers";
@@ -46,6 +46,9 @@ beforeEach(() => {
   guild = w.guilds.Lab.id;
   channel = w.guilds.Lab.channels.general;
 });
+
+// Each app keeps its files in a temporary directory, removed when it closes.
+afterEach(() => p.core.close());
 
 describe("bot API emoji routes", () => {
   test("create, list, get, rename and delete; the guild carries them in `emojis`", async () => {

@@ -3,7 +3,7 @@
  * stored, attachments on messages as people and bots read them, and the files door's
  * answers (signed links, safe headers, ranges, ETags).
  */
-import { beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, client, ORIGIN, peopleWorld, refusal, rowCounts, session } from "../helpers";
 import { png } from "../support/png";
 import type { Parley } from "../../src/app";
@@ -15,6 +15,9 @@ beforeEach(() => {
   w = peopleWorld();
   p = w.p;
 });
+
+// Each app keeps its files in a temporary directory, removed when it closes.
+afterEach(() => p.core.close());
 
 /** PUT raw bytes to an upload slot, as the web client does. */
 function put(id: string, token: string, bytes: Uint8Array | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) {

@@ -3,7 +3,7 @@
  * tested: the same upload slots as the web client, and the bot reads the spec's
  * Attachment objects whose links serve the same bytes.
  */
-import { beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, harness, makeParley, ORIGIN, refusal, rowCounts, seedBasic } from "../helpers";
 import { png } from "../support/png";
 import type { Parley } from "../../src/app";
@@ -18,6 +18,9 @@ beforeEach(() => {
   w = seedBasic(p);
   general = w.guilds.Lab.channels.general;
 });
+
+// Each app keeps its files in a temporary directory, removed when it closes.
+afterEach(() => p.core.close());
 
 const b64 = (bytes: Uint8Array | string) => Buffer.from(bytes).toString("base64");
 
