@@ -6,7 +6,7 @@
  * call it and say what happened.
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { CliError } from "./errors";
 import { DATA_FLAG, type Command } from "./operator";
 
@@ -53,12 +53,20 @@ export const DATA_COMMANDS: Command[] = [
     summary: "write the world as JSON (no tokens, no passwords)",
     flags: [DATA_FLAG, FORCE],
     database: "existing",
-    run(p, [file], f, out) {
+    async run(p, [file], f, out) {
       const path = target(file, f.force === true);
       const doc = p.exportWorld();
       writeFileSync(path, JSON.stringify(doc, null, 1) + "\n");
+      // The files the world names, beside it (laid out as a data directory's media/).
+      const files = doc.files ?? [];
+      const media = `${path}.media`;
+      rmSync(media, { recursive: true, force: true });
+      if (files.length)
+        await p.core.mediaCollector.copyAll(media, files.map((x) => x.sha256)).catch((e: Error) => {
+          throw new CliError(`the world was exported to ${path}, but its files could not be copied to ${media}: ${e.message}`);
+        });
       const messages = doc.guilds.reduce((n, g) => n + g.channels.reduce((k, c) => k + (c.messages?.length ?? 0), 0), 0);
-      out(`exported ${doc.users.length} users, ${doc.guilds.length} servers, ${doc.applications.length} applications, ${messages} messages to ${path}`);
+      out(`exported ${doc.users.length} users, ${doc.guilds.length} servers, ${doc.applications.length} applications, ${messages} messages to ${path}${files.length ? `, ${files.length} files to ${media}` : ""}`);
     },
   },
   {
@@ -67,7 +75,7 @@ export const DATA_COMMANDS: Command[] = [
     summary: "read an exported world (or a seed document) into an empty database",
     flags: [DATA_FLAG],
     database: "create",
-    run(p, [file], _f, out) {
+    async run(p, [file], _f, out) {
       if (!file) throw new CliError("name the file to read", 2);
       let doc: unknown;
       try {
@@ -75,6 +83,7 @@ export const DATA_COMMANDS: Command[] = [
       } catch {
         throw new CliError(`cannot read JSON from '${file}'`, 2);
       }
+      await restoreFiles(p, file, doc);
       const r = p.importWorld(doc);
       if (r.kind === "seeded") {
         out(`seeded: ${JSON.stringify(r.answer)}`);
@@ -89,3 +98,18 @@ export const DATA_COMMANDS: Command[] = [
     },
   },
 ];
+
+/** An export's files, from FILE.media beside it, each checked against its hash, before its rows name them. */
+async function restoreFiles(p: Parameters<Command["run"]>[0], file: string, doc: unknown): Promise<void> {
+  const files = (doc as { files?: unknown }).files;
+  if (!Array.isArray(files)) return;
+  for (const f of files) {
+    const sha = String((f as { sha256?: unknown })?.sha256 ?? "");
+    if (!/^[0-9a-f]{64}$/.test(sha)) continue; // the document's own check names it
+    const path = join(`${resolve(file)}.media`, "blobs", sha.slice(0, 2), sha.slice(2, 4), sha);
+    if (!existsSync(path)) throw new CliError(`${file} names a file its ${file}.media directory does not hold (${sha}): nothing was imported`, 2);
+    await p.core.mediaCollector.restoreFile(Bun.file(path).stream(), sha).catch((e: Error) => {
+      throw new CliError(`${path}: ${e.message}; nothing was imported`, 2);
+    });
+  }
+}

@@ -17,6 +17,8 @@
 import type { CoreDeps } from "./deps";
 import type { TimerHandle } from "./clock";
 import { join } from "node:path";
+import type { ByteSource } from "../store/media";
+import { storeError } from "./media-types";
 
 const EVERY_MS = 10 * 60_000;
 
@@ -108,8 +110,10 @@ export class MediaCollector {
    * database's snapshot: every blob the snapshot names still has its row then, since none
    * is deleted before it has gone unnamed for the grace period, longer than a copy takes.
    */
-  async copyAll(dest: string): Promise<{ files: number; bytes: number }> {
-    const rows = this.db.query("SELECT sha256 FROM media_blobs ORDER BY sha256").all() as { sha256: string }[];
+  async copyAll(dest: string, only?: readonly string[]): Promise<{ files: number; bytes: number }> {
+    const all = this.db.query("SELECT sha256 FROM media_blobs ORDER BY sha256").all() as { sha256: string }[];
+    const wanted = only && new Set(only);
+    const rows = wanted ? all.filter((r) => wanted.has(r.sha256)) : all;
     let bytes = 0;
     for (const { sha256 } of rows) {
       const blob = this.d.media.store.open(sha256);
@@ -120,6 +124,21 @@ export class MediaCollector {
       bytes += data.byteLength;
     }
     return { files: rows.length, bytes };
+  }
+
+  /**
+   * Put a file's bytes in place ahead of the rows that will name them (an import): they
+   * must hash to `sha256`, or nothing is kept. Until a row names them they are an orphan
+   * the collector would remove after the grace, so an import that fails leaves no debris.
+   */
+  async restoreFile(bytes: ByteSource, sha256: string): Promise<void> {
+    let staged;
+    try {
+      staged = await this.d.media.store.stage(bytes, { limit: Number.MAX_SAFE_INTEGER, expect: sha256 });
+    } catch (e) {
+      throw storeError(e, Number.MAX_SAFE_INTEGER);
+    }
+    staged.place();
   }
 
   /** Blobs a row names whose bytes are missing (a restore checks there are none). */

@@ -47,7 +47,7 @@ test(`kill -9 during ${UPLOADS} uploads: every acknowledged one is intact after 
   const token = first.seeded.users.alice.token as string;
   const auth = { Authorization: `Session ${token}` };
   const api = async (base: string, method: string, path: string, body?: unknown) => {
-    const r = await fetch(`${base}/api/client/v1${path}`, { method, headers: { ...auth, ...(body ? { "Content-Type": "application/json" } : {}) }, body: body && JSON.stringify(body) });
+    const r = await fetch(`${base}/api/client/v1${path}`, { method, headers: { ...auth, ...(body ? { "Content-Type": "application/json" } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: r.status, body: (await r.json().catch(() => null)) as any };
   };
   const guild = (await api(first.base, "GET", "/guilds")).body[0];
