@@ -106,4 +106,19 @@ describe("discord.py", () => {
     const roles = p.core.guilds.memberRoleIds(p.api.flakes.uuid(P.world.guilds.Lab.id)!, p.api.flakes.uuid(P.world.users.bob.id)!);
     expect(roles).toContain(p.api.flakes.uuid(P.world.guilds.Lab.roles.Reacted)!);
   }, 30_000);
+
+  test("an emoji added, renamed and deleted while connected: GUILD_UPDATE keeps the library's cache right", async () => {
+    const id = (flake: string) => p.api.flakes.uuid(flake)!;
+    const alice = id(P.world.users.alice.id);
+    const lab = id(P.world.guilds.Lab.id);
+    const wave = await p.core.emojis.create(alice, lab, { name: "wave", image: { bytes: png(3, 3, 3) } });
+    await P.as("bob").say("general", "!emojis");
+    expect((await bot.scenario("emojis")).names).toEqual(["party", "wave"]);
+    p.core.emojis.edit(alice, lab, wave.id, { name: "hello" });
+    await P.as("bob").say("general", "!emojis");
+    expect((await bot.scenario("emojis")).names).toEqual(["hello", "party"]);
+    p.core.emojis.delete(alice, lab, wave.id);
+    await P.as("bob").say("general", "!emojis");
+    expect((await bot.scenario("emojis")).names).toEqual(["party"]);
+  }, 30_000);
 });

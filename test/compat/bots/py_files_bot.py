@@ -2,6 +2,7 @@
 real Parley with the library's REST base, gateway and CDN base pointed at it:
 
 - on_ready: the server's emoji as GUILD_CREATE gave them, and the bot's own avatar URL;
+- "!emojis" from a person: the names of the server's emoji in the library's cache;
 - "!roles" from a person: the bot reacts to that message with the server's first emoji
   (as discord.py's reaction_roles example does with a server emoji) and reports how it went;
 - a reaction with that emoji from a person: the member gets ROLE (reaction roles);
@@ -50,6 +51,10 @@ async def on_ready():
 @client.event
 async def on_message(m: discord.Message):
     if m.author.bot:
+        return
+    if m.content == "!emojis":
+        # What the library's cache holds now: kept right by GUILD_UPDATE (no GUILD_EMOJIS_UPDATE, spec 6.2).
+        emit(scenario="emojis", names=sorted(e.name for e in m.guild.emojis))
         return
     if m.content == "!roles":
         try:
