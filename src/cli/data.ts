@@ -113,3 +113,29 @@ async function restoreFiles(p: Parameters<Command["run"]>[0], file: string, doc:
     });
   }
 }
+
+/** The operator's look at files: what they hold, and the collector run now. */
+export const MEDIA_COMMANDS: Command[] = [
+  {
+    name: "media sweep",
+    usage: "parley media sweep",
+    summary: "remove files nothing names any more (past the grace period) now, not at the next sweep",
+    flags: [DATA_FLAG],
+    database: "existing",
+    run(p, _a, _f, out) {
+      const r = p.core.mediaCollector.sweep();
+      out(`expired uploads: ${r.expiredUploads}; files newly unreferenced: ${r.marked}; removed: ${r.removed} (${r.removedBytes} bytes)`);
+    },
+  },
+  {
+    name: "media usage",
+    usage: "parley media usage",
+    summary: "how many files the data directory holds, and their bytes",
+    flags: [DATA_FLAG],
+    database: "existing",
+    async run(p, _a, _f, out) {
+      const u = await p.core.mediaCollector.usage();
+      out(`${u.files} files, ${u.bytes} bytes`);
+    },
+  },
+];

@@ -141,6 +141,11 @@ export class MediaCollector {
     staged.place();
   }
 
+  /** What the stored files hold (`parley media usage`). */
+  usage(): Promise<{ files: number; bytes: number }> {
+    return this.d.media.store.usage();
+  }
+
   /** Blobs a row names whose bytes are missing (a restore checks there are none). */
   missing(): string[] {
     const named = this.db.query("SELECT DISTINCT sha256 FROM media_refs ORDER BY sha256").all() as { sha256: string }[];

@@ -62,3 +62,23 @@ test("a backup and a restore keep every file byte for byte", async () => {
     q.core.close();
   }
 }, 60_000);
+
+test("parley media usage and media sweep: what the files hold, and the collector run now", async () => {
+  const data = join(dir, "sweep");
+  mkdirSync(data);
+  const p = createParley(testConfig({ dbPath: join(data, "parley.db") }));
+  const w = p.seed(structuredClone(WORLD));
+  const alice = p.api.flakes.uuid(w.users.alice.id)!;
+  const general = p.api.flakes.uuid(w.guilds.Lab.channels.general)!;
+  const [slot] = p.core.media.openAttachments(alice, general, [{ filename: "a.bin", size: 3 }]);
+  await p.core.media.receive(alice, slot!.id, new Uint8Array([1, 2, 3]), 3);
+  p.core.media.cancel(alice, slot!.id);
+  p.core.close();
+  const usage = await parley(["media", "usage", "--data", data]);
+  expect(usage.out.trim()).toBe("1 files, 3 bytes");
+  const sweep = await parley(["media", "sweep", "--data", data]);
+  expect(sweep.code).toBe(0);
+  // Unreferenced now, but within the grace: marked, not removed.
+  expect(sweep.out).toContain("files newly unreferenced: 1; removed: 0");
+  expect((await parley(["media", "usage", "--data", data])).out.trim()).toBe("1 files, 3 bytes");
+}, 60_000);
