@@ -7,7 +7,7 @@
  * surfaces that no surface may do itself is wiring.ts.
  */
 import type { Server } from "bun";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { portalUrlOf, VERSION, type Config, type Urls } from "./config";
 import { SwitchableClock } from "./core/clock";
 import { Store } from "./store/db";
@@ -16,6 +16,8 @@ import { DataLock, runningServer, type Serving } from "./store/lock";
 import { createCore, reportToStderr, type Core, type Report } from "./core";
 import { Snowflakes } from "./wire/snowflakes";
 import { MediaLinks } from "./wire/media";
+import { FileLinks } from "./wire/files";
+import { DiskMediaStore } from "./store/media";
 import { BotAuthorization } from "./wire/tokens";
 import { RateLimiter } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
@@ -125,9 +127,10 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const store = new Store({ path: config.dbPath, synchronous: config.synchronous, relay: opts.relayEvents, writable: lock !== null, committed: (kind, n) => obs?.metrics.committed(kind, n), walHeader: fastPaths.walHeader });
   mark("open the database and migrate");
   const key = serverKey(config.dbPath);
-  const core = createCore({ clock, store, key, sessions: config.sessions, report, fastPaths, devices: config.devices });
+  const core = createCore({ clock, store, key, sessions: config.sessions, report, fastPaths, devices: config.devices, media: mediaOf(config) });
   const urls: Urls = placeholderUrls(config);
-  const flakes = new Snowflakes(core.idmap, config.imageProxy.enabled ? new MediaLinks(key, urls) : null, fastPaths.snowflakeCache);
+  const files = new FileLinks(key, urls, clock, config.media.urlTtlMs);
+  const flakes = new Snowflakes(core.idmap, config.imageProxy.enabled ? new MediaLinks(key, urls) : null, fastPaths.snowflakeCache, files);
   obs = createObservability(config, flakes, opts.logSink);
   const { limiter, api, double, gateway, peopleLimits, people, live } = surfaces(config, { core, flakes, clock, urls, obs, report });
   mark("build the core and the gateway");
@@ -166,6 +169,8 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
       core.serve();
       // Events written by commands while no server ran are for nobody: only later ones are published.
       store.relay.listen();
+      // The server alone sweeps files nothing names, and clears what a stopped process left (core/media-gc.ts).
+      core.mediaCollector.start().catch((e) => report(e, { loop: "media" }));
       // Bot API routes are matched by Bun's router first; what none matches reaches Elysia.
       const server = life.listen(config.fastPaths.nativeRouter ? web.native((req) => http.fetch(req)) : {});
       lock?.listening(urls);
@@ -272,4 +277,9 @@ function placeholderUrls(config: Config): Urls {
     gateway: config.gatewayUrl ?? `${base.replace(/^http/, "ws")}/gateway`,
     portal: portalUrlOf(config, base),
   };
+}
+
+/** Files' bytes live beside the database (a temporary directory for :memory:), under config's limits. */
+function mediaOf(config: Config) {
+  return { store: new DiskMediaStore(config.dbPath === ":memory:" ? null : join(dirname(config.dbPath), "media")), limits: config.media };
 }

@@ -11,9 +11,9 @@ import type { Config, Urls } from "./config";
 import type { Observability } from "./observability";
 import type { BotApi } from "./botapi/context";
 import { BOT_BODY_LIMIT, botDoor } from "./botapi/http";
-import { BOT_API_DESCRIPTION, botApiRoutes, mountBotApi } from "./botapi";
+import { BOT_API_DESCRIPTION, botApiRoutes, botImageRoutes, mountBotApi } from "./botapi";
 import type { ClientContext } from "./clientapi/context";
-import { CLIENT_API_DESCRIPTION, clientApiRoutes, MEDIA_PREFIX, mediaProxyRoutes, PEOPLE_BODY_LIMIT, peopleDoor } from "./clientapi";
+import { CLIENT_API_DESCRIPTION, clientApiRoutes, fileRoutes, MEDIA_PREFIX, mediaProxyRoutes, PEOPLE_BODY_LIMIT, peopleDoor, uploadBodyRoutes } from "./clientapi";
 import { OPS_BODY_LIMIT, opsDoor, opsRoutes, type OpsContext } from "./ops";
 import { apiDescriptionRoutes, OPS_DESCRIPTION } from "./ops/openapi";
 import { fallback, guarded, mount, type NativeTable } from "./wire/mount";
@@ -22,7 +22,7 @@ import { jsonDoor } from "./wire/json-door";
 import { fragmentOf, type ApiFragment } from "./wire/openapi";
 import type { Route } from "./wire/route";
 import type { RequestHooks } from "./wire/hooks";
-import { screenFor, screenRequest } from "./wire/screen";
+import { screenFor, screenRequest, screenUpload } from "./wire/screen";
 import { jsonResponse } from "./wire/http";
 import { pathnameOf } from "./wire/body";
 import { notFoundPage } from "./web/headers";
@@ -64,6 +64,9 @@ export function buildHttp(x: HttpParts): Http {
   });
 
   const bot = botDoor(api, { sync, groupCommit: config.fastPaths.groupCommit, screen: screenFor({ bodyLimit: BOT_BODY_LIMIT, sameOrigin: false }, urls), report });
+  // Images as data URIs (an emoji, an icon, an avatar) are larger than any other bot body.
+  const imageLimit = Math.ceil((Math.max(config.media.avatarBytes, config.media.emojiBytes) * 4) / 3) + BOT_BODY_LIMIT;
+  const botImages = mount(app, botDoor(api, { sync, groupCommit: config.fastPaths.groupCommit, screen: screenFor({ bodyLimit: imageLimit, sameOrigin: false }, urls), report, bodyLimit: imageLimit }), botImageRoutes);
   const botRoutes = mountBotApi(app, bot);
   const peopleRoutes = clientApiRoutes(people);
   mount(app, peopleDoor(people, { prefix: "/api/client/v1", screen: screenFor({ bodyLimit: PEOPLE_BODY_LIMIT, sameOrigin: true }, urls), hooks, sync, report }), peopleRoutes);
@@ -71,11 +74,19 @@ export function buildHttp(x: HttpParts): Http {
   const mediaRoutes = mediaProxyRoutes(people);
   mount(app, peopleDoor(people, { prefix: MEDIA_PREFIX, screen: screenFor({ bodyLimit: PEOPLE_BODY_LIMIT, sameOrigin: false }, urls), hooks, sync, report }), mediaRoutes);
 
+  // A file's bytes: its own door, for its own first look (any type, the file size limit).
+  const uploadRoutes = uploadBodyRoutes(people);
+  mount(app, peopleDoor(people, { prefix: "/api/client/v1", screen: screenUpload(config.media.maxFileBytes, urls), hooks, sync, report }), uploadRoutes);
+  // Attachments, avatars, icons and emoji on the reference's content paths (clientapi/files.ts).
+  const files = fileRoutes(people);
+  mount(app, peopleDoor(people, { prefix: "", screen: screenFor({ bodyLimit: PEOPLE_BODY_LIMIT, sameOrigin: false }, urls), hooks, sync, report }), files);
+
   const client = [
-    { door: "people", prefix: "/api/client/v1", routes: peopleRoutes },
+    { door: "people", prefix: "/api/client/v1", routes: [...peopleRoutes, ...uploadRoutes] },
     { door: "people", prefix: MEDIA_PREFIX, routes: mediaRoutes },
+    { door: "people", prefix: "", routes: files },
   ];
-  const botApi = { door: "bot", prefix: "/api/v10", routes: botApiRoutes };
+  const botApi = { door: "bot", prefix: "/api/v10", routes: [...botApiRoutes, ...botImageRoutes] };
   const operator = { door: "ops", prefix: "", routes: [] as Route[] };
   // Read on the description's first request, when every door is mounted.
   const fragments = () => [
@@ -100,7 +111,7 @@ export function buildHttp(x: HttpParts): Http {
     const page = notFound(request);
     return unmatched(nowhere, request, { status: page.status, headers: {}, raw: page }, { template: "(no route)", started });
   });
-  return { app, native: (elsewhere) => botRoutes.native(elsewhere), declared };
+  return { app, native: (elsewhere) => mergeTables(botRoutes.native(elsewhere), botImages.native(elsewhere)), declared };
 }
 
 function notFound(request: Request): Response {
@@ -116,4 +127,11 @@ function isPageRequest(request: Request): boolean {
   if (request.method !== "GET" && request.method !== "HEAD") return false;
   const path = pathnameOf(request.url);
   return !(path === "/api" || path.startsWith("/api/") || path === "/gateway" || path.startsWith("/gateway/"));
+}
+
+/** Two doors' native tables as one: a path both have keeps every method of each. */
+function mergeTables(a: NativeTable, b: NativeTable): NativeTable {
+  const out: NativeTable = { ...a };
+  for (const [path, methods] of Object.entries(b)) out[path] = { ...out[path], ...methods };
+  return out;
 }

@@ -79,7 +79,7 @@ class Limits {
  */
 export function botDoor(
   api: BotApi,
-  o: { sync: boolean; groupCommit: boolean; screen: (r: Request) => Response | undefined; report(err: unknown, route: string): void },
+  o: { sync: boolean; groupCommit: boolean; screen: (r: Request) => Response | undefined; report(err: unknown, route: string): void; bodyLimit?: number },
 ): Door<BotApi> {
   const { limiter } = api;
   const clock = api.core.clock;
@@ -87,7 +87,7 @@ export function botDoor(
     name: "bot",
     prefix: "/api/v10",
     ctx: api,
-    bodyLimit: BOT_BODY_LIMIT,
+    bodyLimit: o.bodyLimit ?? BOT_BODY_LIMIT,
     screen: o.screen,
     report: o.report,
     hooks: api.hooks,

@@ -27,6 +27,10 @@ import { webhookRoutes } from "./routes/webhooks";
 import { commandRoutes } from "./routes/commands";
 import { interactionRoutes } from "./routes/interactions";
 import { pinRoutes } from "./routes/pins";
+import { emojiRoutes } from "./routes/emojis";
+
+/** Routes whose bodies carry images as data URIs: a door of their own with a larger body limit (http.ts). */
+export const botImageRoutes: BotRoute[] = emojiRoutes;
 
 export const botApiRoutes: BotRoute[] = [
   ...gatewayRoutes,

@@ -6,7 +6,7 @@
  * call it and say what happened.
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { CliError } from "./errors";
 import { DATA_FLAG, type Command } from "./operator";
 
@@ -26,11 +26,12 @@ export const DATA_COMMANDS: Command[] = [
     summary: "copy the database, consistently, while the server runs",
     flags: [DATA_FLAG, FORCE],
     database: "existing",
-    run(p, [file], f, out) {
+    async run(p, [file], f, out) {
       const path = target(file, f.force === true);
       // VACUUM INTO refuses an existing file: write beside it, then move it into place.
       const partial = `${path}.partial`;
       rmSync(partial, { force: true });
+      const media = `${path}.media`;
       try {
         p.backup(partial);
         renameSync(partial, path);
@@ -38,7 +39,12 @@ export const DATA_COMMANDS: Command[] = [
         rmSync(partial, { force: true });
         throw new CliError(`cannot write the backup to ${path}: ${(e as Error).message}`);
       }
-      out(`backup written to ${path} (restore: stop the server, put it in place as parley.db in the data directory, start)`);
+      // Files' bytes, after the snapshot (core/media-gc.ts says why that order keeps every one it names).
+      rmSync(media, { recursive: true, force: true });
+      const copied = await p.core.mediaCollector.copyAll(media).catch((e: Error) => {
+        throw new CliError(`the database was backed up to ${path}, but its files could not be copied to ${media}: ${e.message}`);
+      });
+      out(`backup written to ${path}, its ${copied.files} files (${copied.bytes} bytes) to ${media} (restore: stop the server, put them in place as parley.db and media/ in the data directory, start)`);
     },
   },
   {
@@ -47,12 +53,20 @@ export const DATA_COMMANDS: Command[] = [
     summary: "write the world as JSON (no tokens, no passwords)",
     flags: [DATA_FLAG, FORCE],
     database: "existing",
-    run(p, [file], f, out) {
+    async run(p, [file], f, out) {
       const path = target(file, f.force === true);
       const doc = p.exportWorld();
       writeFileSync(path, JSON.stringify(doc, null, 1) + "\n");
+      // The files the world names, beside it (laid out as a data directory's media/).
+      const files = doc.files ?? [];
+      const media = `${path}.media`;
+      rmSync(media, { recursive: true, force: true });
+      if (files.length)
+        await p.core.mediaCollector.copyAll(media, files.map((x) => x.sha256)).catch((e: Error) => {
+          throw new CliError(`the world was exported to ${path}, but its files could not be copied to ${media}: ${e.message}`);
+        });
       const messages = doc.guilds.reduce((n, g) => n + g.channels.reduce((k, c) => k + (c.messages?.length ?? 0), 0), 0);
-      out(`exported ${doc.users.length} users, ${doc.guilds.length} servers, ${doc.applications.length} applications, ${messages} messages to ${path}`);
+      out(`exported ${doc.users.length} users, ${doc.guilds.length} servers, ${doc.applications.length} applications, ${messages} messages to ${path}${files.length ? `, ${files.length} files to ${media}` : ""}`);
     },
   },
   {
@@ -61,7 +75,7 @@ export const DATA_COMMANDS: Command[] = [
     summary: "read an exported world (or a seed document) into an empty database",
     flags: [DATA_FLAG],
     database: "create",
-    run(p, [file], _f, out) {
+    async run(p, [file], _f, out) {
       if (!file) throw new CliError("name the file to read", 2);
       let doc: unknown;
       try {
@@ -69,6 +83,7 @@ export const DATA_COMMANDS: Command[] = [
       } catch {
         throw new CliError(`cannot read JSON from '${file}'`, 2);
       }
+      await restoreFiles(p, file, doc);
       const r = p.importWorld(doc);
       if (r.kind === "seeded") {
         out(`seeded: ${JSON.stringify(r.answer)}`);
@@ -80,6 +95,47 @@ export const DATA_COMMANDS: Command[] = [
         for (const a of r.needToken) out(`  ${a.name}  ${a.id}`);
       }
       if (r.needPassword.length) out(`people without a password: ${r.needPassword.join(", ")} ('parley user password <name> --password ...')`);
+    },
+  },
+];
+
+/** An export's files, from FILE.media beside it, each checked against its hash, before its rows name them. */
+async function restoreFiles(p: Parameters<Command["run"]>[0], file: string, doc: unknown): Promise<void> {
+  const files = (doc as { files?: unknown }).files;
+  if (!Array.isArray(files)) return;
+  for (const f of files) {
+    const sha = String((f as { sha256?: unknown })?.sha256 ?? "");
+    if (!/^[0-9a-f]{64}$/.test(sha)) continue; // the document's own check names it
+    const path = join(`${resolve(file)}.media`, "blobs", sha.slice(0, 2), sha.slice(2, 4), sha);
+    if (!existsSync(path)) throw new CliError(`${file} names a file its ${file}.media directory does not hold (${sha}): nothing was imported`, 2);
+    await p.core.mediaCollector.restoreFile(Bun.file(path).stream(), sha).catch((e: Error) => {
+      throw new CliError(`${path}: ${e.message}; nothing was imported`, 2);
+    });
+  }
+}
+
+/** The operator's look at files: what they hold, and the collector run now. */
+export const MEDIA_COMMANDS: Command[] = [
+  {
+    name: "media sweep",
+    usage: "parley media sweep",
+    summary: "remove files nothing names any more (past the grace period) now, not at the next sweep",
+    flags: [DATA_FLAG],
+    database: "existing",
+    run(p, _a, _f, out) {
+      const r = p.core.mediaCollector.sweep();
+      out(`expired uploads: ${r.expiredUploads}; files newly unreferenced: ${r.marked}; removed: ${r.removed} (${r.removedBytes} bytes)`);
+    },
+  },
+  {
+    name: "media usage",
+    usage: "parley media usage",
+    summary: "how many files the data directory holds, and their bytes",
+    flags: [DATA_FLAG],
+    database: "existing",
+    async run(p, _a, _f, out) {
+      const u = await p.core.mediaCollector.usage();
+      out(`${u.files} files, ${u.bytes} bytes`);
     },
   },
 ];

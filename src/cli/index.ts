@@ -10,13 +10,13 @@ import { DomainError } from "../core/errors";
 import { CliError, databaseFailure } from "./errors";
 import { OPERATOR_COMMANDS, type Command, type Out } from "./operator";
 import { PEOPLE_COMMANDS } from "./people";
-import { DATA_COMMANDS } from "./data";
+import { DATA_COMMANDS, MEDIA_COMMANDS } from "./data";
 import { ADMIN_COMMANDS } from "./admin";
 import { serve } from "./serve";
 import { existsSync } from "node:fs";
 
-const COMMANDS: Command[] = [...PEOPLE_COMMANDS, ...OPERATOR_COMMANDS, ...ADMIN_COMMANDS, ...DATA_COMMANDS];
-/** The words that start two-word commands ("user", "guild", "app", "invite", "registration"). */
+const COMMANDS: Command[] = [...PEOPLE_COMMANDS, ...OPERATOR_COMMANDS, ...ADMIN_COMMANDS, ...DATA_COMMANDS, ...MEDIA_COMMANDS];
+/** The words that start two-word commands ("user", "guild", "app", "invite", "registration", "media"). */
 const GROUPS = new Set(COMMANDS.filter((c) => c.name.includes(" ")).map((c) => c.name.split(" ")[0]));
 
 /** "  usage   summary", the summary on its own line when the usage is long. */

@@ -8,9 +8,10 @@ export interface ClientContext {
   core: Core;
   /**
    * Only to format the bot token the portal shows once (its first part names the bot
-   * user), and to read an install link that names the application by its snowflake.
+   * user), and to read an install link that names the application by its snowflake;
+   * `files` signs attachments' links (wire/files.ts).
    */
-  flakes: Pick<Snowflakes, "of" | "uuid" | "media">;
+  flakes: Pick<Snowflakes, "of" | "uuid" | "media" | "files">;
   /** Public addresses, fixed once the server listens: the portal's install links, administrators' reset links. */
   urls: Pick<Urls, "portal" | "base">;
   /** Whether a bot is live on the gateway (an interaction to a bot that is not is dropped, spec 3.1). */

@@ -27,6 +27,7 @@ import { conversationRoutes } from "./conversations";
 import { communityRoutes } from "./community";
 import { accountRoutes } from "./account";
 import { adminRoutes } from "./admin";
+import { uploadRoutes } from "./uploads";
 
 export function clientApiRoutes(p: ClientContext): PeopleRoute[] {
   return [
@@ -51,6 +52,7 @@ export function clientApiRoutes(p: ClientContext): PeopleRoute[] {
     ...communityRoutes(p),
     ...accountRoutes(p),
     ...adminRoutes(p),
+    ...uploadRoutes(p),
   ];
 }
 
@@ -62,3 +64,5 @@ export const CLIENT_API_DESCRIPTION = {
 
 export { peopleDoor, PEOPLE_BODY_LIMIT } from "./http";
 export { mediaProxyRoutes, MEDIA_PREFIX } from "./media";
+export { uploadBodyRoutes } from "./uploads";
+export { fileRoutes } from "./files";

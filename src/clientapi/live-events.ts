@@ -11,6 +11,7 @@ import type { MessageModel } from "../core/reads";
 import { channelView, deviceView, guildView, memberViewOf, messageViewOf, roleView, settingView } from "./views";
 import { readStateView } from "./read-states";
 import type { MediaLinks } from "../wire/media";
+import type { FileLinks } from "../wire/files";
 
 export interface LiveDelivery {
   /** Person ids that may hear it (those without a stream are skipped by the caller). */
@@ -45,6 +46,8 @@ export class LiveDispatcher {
     private readonly core: Core,
     /** The image proxy, when on: embeds' pictures link to it. */
     private readonly media: MediaLinks | null,
+    /** Attachments' signed links (wire/files.ts). */
+    private readonly files: FileLinks | null = null,
   ) {}
 
   guildAudience(guildId: string): string[] {
@@ -129,12 +132,12 @@ export class LiveDispatcher {
 
   /** One view for everyone, except for the people who reacted (their `me` flags differ). */
   private messageViews(model: MessageModel): (userId: string) => string {
-    const shared = fixed(messageViewOf(model, this.media));
+    const shared = fixed(messageViewOf(model, this.media, this.files));
     if (!model.reactions?.length) return shared;
     const reactors = new Set(this.core.reads.messages.reactorIds(model.row.id));
     return (userId) => {
       if (!reactors.has(userId)) return shared();
-      return JSON.stringify(messageViewOf({ ...model, reactions: this.core.reads.messages.reactions(model.row.id, userId) }, this.media));
+      return JSON.stringify(messageViewOf({ ...model, reactions: this.core.reads.messages.reactions(model.row.id, userId) }, this.media, this.files));
     };
   }
 

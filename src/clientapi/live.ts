@@ -80,7 +80,7 @@ class LiveConnections {
   constructor(p: ClientContext) {
     this.core = p.core;
     this.streams = new Streams(p.core.clock);
-    this.dispatcher = new LiveDispatcher(p.core, p.flakes.media);
+    this.dispatcher = new LiveDispatcher(p.core, p.flakes.media, p.flakes.files);
   }
 
   private get clock() {

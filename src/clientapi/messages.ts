@@ -35,7 +35,7 @@ export function messageRoutes(p: ClientContext): PeopleRoute[] {
       answer: Type.Array(C.Message),
       handler: ({ caller: { user: me }, params, query }) => {
         const c = pathId(params.channel_id, "channel");
-        return core.people.list(me.id, c, page(query)).map((m) => messageView(core, m, me.id, p.flakes.media));
+        return core.people.list(me.id, c, page(query)).map((m) => messageView(core, m, me.id, p.flakes.media, p.flakes.files));
       },
     }),
     route({
@@ -48,8 +48,9 @@ export function messageRoutes(p: ClientContext): PeopleRoute[] {
       handler: ({ caller: { user: me }, params, body }) => {
         const c = pathId(params.channel_id, "channel");
         const b = body();
-        const m = core.people.send(me.id, c, { content: b.content, ciphertext: b.ciphertext, replyTo: b.reply_to });
-        return messageView(core, m, me.id, p.flakes.media);
+        const attachments = b.attachments?.map((a) => ({ uploadId: a.upload_id, description: a.description, spoiler: a.spoiler }));
+        const m = core.people.send(me.id, c, { content: b.content, ciphertext: b.ciphertext, replyTo: b.reply_to, attachments });
+        return messageView(core, m, me.id, p.flakes.media, p.flakes.files);
       },
     }),
     route({
@@ -62,7 +63,9 @@ export function messageRoutes(p: ClientContext): PeopleRoute[] {
       handler: ({ caller: { user: me }, params, body }) => {
         const c = pathId(params.channel_id, "channel");
         const b = body();
-        return messageView(core, core.people.edit(me.id, c, pathId(params.message_id, "message"), b), me.id, p.flakes.media);
+        const attachments = b.attachments && b.attachments.map((a) => ("upload_id" in a ? { uploadId: a.upload_id, description: a.description, spoiler: a.spoiler } : a));
+        const edited = core.people.edit(me.id, c, pathId(params.message_id, "message"), { content: b.content, ciphertext: b.ciphertext, attachments });
+        return messageView(core, edited, me.id, p.flakes.media, p.flakes.files);
       },
     }),
     route({

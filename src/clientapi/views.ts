@@ -13,9 +13,14 @@ import { intentNames } from "../core/permissions";
 import { isoUtc } from "../wire/time";
 import { peopleEmbeds, type MediaLinks } from "../wire/media";
 import type * as C from "../contract";
+import type { FileLinks } from "../wire/files";
+import { attachmentView, emojiView } from "./media-views";
 
 export function userView(u: UserRow): C.User {
-  return { id: u.id, username: u.username, global_name: u.global_name, bot: u.kind === "bot", presence: u.presence };
+  const out: C.User = { id: u.id, username: u.username, global_name: u.global_name, bot: u.kind === "bot", presence: u.presence };
+  // Only when set, as the other files' fields: what has none shows as before (docs/people-api.md).
+  if (u.avatar) out.avatar = u.avatar;
+  return out;
 }
 
 export function meView(u: UserRow): C.Me {
@@ -104,6 +109,8 @@ export function guildViewOf(m: GuildModel, channels: ChannelModel[], myPermissio
     channels: channels.map((c) => channelViewOf(c)),
     roles: m.roles.map(roleView),
     created_at: isoUtc(g.created_at),
+    ...(g.icon ? { icon: g.icon } : {}),
+    ...(m.emojis.length ? { emojis: m.emojis.map(emojiView) } : {}),
   };
 }
 
@@ -112,7 +119,7 @@ export function guildView(core: Core, g: GuildRow, viewerId: string): C.Guild {
 }
 
 /** A message as the web client shows it; `media` is the image proxy when it is on (embeds' pictures then link to it). */
-export function messageViewOf(m: MessageModel, media: MediaLinks | null): C.Message {
+export function messageViewOf(m: MessageModel, media: MediaLinks | null, files: FileLinks | null = null): C.Message {
   const r = m.row;
   return {
     id: r.id,
@@ -138,6 +145,7 @@ export function messageViewOf(m: MessageModel, media: MediaLinks | null): C.Mess
     reactions: (m.reactions ?? []).map((x) => ({ emoji: x.emoji.id ? `${x.emoji.name}:${x.emoji.id}` : (x.emoji.name ?? ""), count: x.count, me: x.me })),
     created_at: isoUtc(r.created_at),
     edited_at: r.edited_at === null ? null : isoUtc(r.edited_at),
+    ...(m.attachments.length ? { attachments: m.attachments.map((a) => attachmentView(a, files)) } : {}),
   };
 }
 
@@ -146,8 +154,8 @@ function interactionOf(i: MessageInteractionModel): C.Message["interaction"] {
   return { id: i.row.id, name: i.data.kind === "command" ? i.data.name : null, user: userView(i.user) };
 }
 
-export function messageView(core: Core, m: MessageRow, viewerId: string, media: MediaLinks | null): C.Message {
-  return messageViewOf(core.reads.messages.message(m, { viewerId }), media);
+export function messageView(core: Core, m: MessageRow, viewerId: string, media: MediaLinks | null, files: FileLinks | null = null): C.Message {
+  return messageViewOf(core.reads.messages.message(m, { viewerId }), media, files);
 }
 
 export function inviteViewOf(m: InviteModel): C.Invite {

@@ -10,7 +10,15 @@ const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Id = Type.String();
 const Time = Type.String();
 
-export const User = Type.Object({ id: Id, username: Type.String(), global_name: Nullable(Type.String()), bot: Type.Boolean(), presence: Type.String() });
+export const User = Type.Object({
+  id: Id,
+  username: Type.String(),
+  global_name: Nullable(Type.String()),
+  bot: Type.Boolean(),
+  presence: Type.String(),
+  /** The avatar's hash (`/avatars/{id}/{hash}.png`); absent without one. */
+  avatar: Type.Optional(Nullable(Type.String())),
+});
 // Extensions spread the properties: Type.Composite costs about 8 ms each at start-up.
 /** The signed-in person. */
 export const Me = Type.Object({ ...User.properties, admin: Type.Boolean(), created_at: Time });
@@ -64,6 +72,10 @@ export const Guild = Type.Object({
   default_message_notifications: Type.Integer(),
   channels: Type.Array(Channel),
   roles: Type.Array(Role),
+  /** The icon's hash (`/icons/{id}/{hash}.png`); absent without one. */
+  icon: Type.Optional(Nullable(Type.String())),
+  /** The server's own emoji; absent when it has none. */
+  emojis: Type.Optional(Type.Array(Type.Object({ id: Id, name: Type.String(), animated: Type.Boolean(), url: Type.String() }))),
   created_at: Time,
 });
 
@@ -118,6 +130,30 @@ export const Component = Type.Recursive((This) =>
 
 export const Reaction = Type.Object({ emoji: Type.String(), count: Type.Integer(), me: Type.Boolean() });
 
+/**
+ * A file on a message: `url` is a signed link on this origin (wire/files.ts); `inline`
+ * says whether it is shown (a safe image within the pixel budget, video, audio, text)
+ * or offered as a download.
+ */
+export const Attachment = Type.Object({
+  id: Id,
+  filename: Type.String(),
+  size: Type.Integer(),
+  url: Type.String(),
+  content_type: Type.String(),
+  width: Nullable(Type.Integer()),
+  height: Nullable(Type.Integer()),
+  description: Nullable(Type.String()),
+  inline: Type.Boolean(),
+  spoiler: Type.Boolean(),
+});
+
+/** An upload slot: PUT the file's bytes to `upload_url` (the people's API), then name `id` in a message or a setting. */
+export const Upload = Type.Object({ id: Id, filename: Type.String(), size: Type.Integer(), purpose: Type.String(), upload_url: Type.String(), expires_at: Time });
+
+/** A server's emoji as its settings list them. */
+export const CustomEmoji = Type.Object({ id: Id, name: Type.String(), animated: Type.Boolean(), url: Type.String(), creator_id: Nullable(Id) });
+
 export const Message = Type.Object({
   id: Id,
   channel_id: Id,
@@ -139,6 +175,8 @@ export const Message = Type.Object({
   /** The command a bot's message answers ("alice used /roll"). */
   interaction: Nullable(Type.Object({ id: Id, name: Nullable(Type.String()), user: User })),
   reactions: Type.Array(Reaction),
+  /** A person's files, in order; absent when there are none. */
+  attachments: Type.Optional(Type.Array(Attachment)),
   created_at: Time,
   edited_at: Nullable(Time),
 });
@@ -249,6 +287,9 @@ export type Embed = Static<typeof Embed>;
 export type Component = Static<typeof Component>;
 export type Reaction = Static<typeof Reaction>;
 export type Message = Static<typeof Message>;
+export type Attachment = Static<typeof Attachment>;
+export type Upload = Static<typeof Upload>;
+export type CustomEmoji = Static<typeof CustomEmoji>;
 export type Invite = Static<typeof Invite>;
 export type ReadState = Static<typeof ReadState>;
 export type Device = Static<typeof Device>;

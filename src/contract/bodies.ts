@@ -118,18 +118,50 @@ export const CreateInvite = Type.Object(
 
 // ---- messages, DMs, reading, interactions ----
 
+const Description = Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()]));
+/** A filled upload slot to send (uploads: POST .../attachments, then PUT /uploads/{id}). */
+const NewAttachment = Type.Object({ upload_id: Uuid, description: Description, spoiler: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
 export const SendMessage = Type.Object(
   {
     content: Type.Optional(Type.String({ maxLength: LIMITS.content })),
     ciphertext: Type.Optional(Type.String({ maxLength: 16384 })),
     reply_to: Type.Optional(Type.Union([Uuid, Type.Null()])),
+    attachments: Type.Optional(Type.Array(NewAttachment, { maxItems: 50 })),
   },
   { additionalProperties: false },
 );
 export const EditMessage = Type.Object(
-  { content: Type.Optional(Type.String({ maxLength: LIMITS.content })), ciphertext: Type.Optional(Type.String({ maxLength: 16384 })) },
+  {
+    content: Type.Optional(Type.String({ maxLength: LIMITS.content })),
+    ciphertext: Type.Optional(Type.String({ maxLength: 16384 })),
+    /** Every attachment to keep, by id (the rest are dropped), and new slots; absent: all kept. */
+    attachments: Type.Optional(
+      Type.Union([Type.Array(Type.Union([Type.Object({ id: Uuid, description: Description }, { additionalProperties: false }), NewAttachment]), { maxItems: 50 }), Type.Null()]),
+    ),
+  },
   { additionalProperties: false },
 );
+
+const FileRequest = Type.Object(
+  { filename: Type.String({ minLength: 1, maxLength: 1024 }), size: Type.Integer({ minimum: 0 }), description: Description },
+  { additionalProperties: false },
+);
+/** Slots for a message's files, each named and sized before any byte is sent. */
+export const OpenAttachments = Type.Object({ files: Type.Array(FileRequest, { minItems: 1, maxItems: 50 }) }, { additionalProperties: false });
+/** A slot for an image: one's avatar, a server's icon or emoji (`guild_id`). */
+export const OpenImageUpload = Type.Object(
+  {
+    purpose: Type.Union([Type.Literal("avatar"), Type.Literal("icon"), Type.Literal("emoji")]),
+    filename: Type.String({ minLength: 1, maxLength: 1024 }),
+    size: Type.Integer({ minimum: 0 }),
+    guild_id: Type.Optional(Uuid),
+  },
+  { additionalProperties: false },
+);
+/** Set an image from a filled slot, or clear it (null). */
+export const SetImage = Type.Object({ upload_id: Type.Union([Uuid, Type.Null()]) }, { additionalProperties: false });
+export const NewEmoji = Type.Object({ name: Type.String({ maxLength: 64 }), upload_id: Uuid }, { additionalProperties: false });
+export const EditEmoji = Type.Object({ name: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
 export const OpenDm = Type.Object({ recipient_id: Uuid }, { additionalProperties: false });
 export const MarkRead = Type.Object({ message_id: Uuid }, { additionalProperties: false });
 

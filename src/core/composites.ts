@@ -3,7 +3,7 @@
  * that serializers run no queries. They hold the entity models of core/models.ts, never
  * rows.
  */
-import type { Application, AuditEntry, Channel, Command, Guild, Interaction, InteractionData, Invite, Member, Message, Overwrite, Role, User, Webhook } from "./models";
+import type { Application, Attachment, AuditEntry, Channel, Command, CustomEmoji, Guild, Interaction, InteractionData, Invite, Member, Message, Overwrite, Role, User, Webhook } from "./models";
 
 
 export interface MemberModel {
@@ -29,6 +29,8 @@ export interface GuildModel {
   /** @deprecated The same object as `guild`; kept until every surface reads `guild`. */
   row: Guild;
   roles: Role[];
+  /** The server's own emoji (core/emojis.ts). */
+  emojis: readonly CustomEmoji[];
   memberCount: number;
   /** Members whose presence is not offline (only when counts were asked for). */
   presenceCount?: number;
@@ -82,6 +84,8 @@ export interface MessageModel {
   author: AuthorModel;
   mentions: User[];
   mentionRoleIds: string[];
+  /** A person's files, in order (core/message-attachments.ts). */
+  attachments: readonly Attachment[];
   /** Read for one viewer; null when not read (a message this very request created has none). */
   reactions: ReactionSummary[] | null;
   /** A reply's referenced message (one level deep); null when it is gone; undefined when not a reply. */
@@ -165,6 +169,13 @@ export interface InteractionModel {
 export interface ChannelSnapshot {
   channel: Channel;
   overwrites: Overwrite[];
+}
+
+/** A server's emoji as the emoji routes show it: with its creator for those who may manage emoji. */
+export interface EmojiModel {
+  emoji: CustomEmoji;
+  /** Null when the viewer may not see who made it, or they are gone. */
+  user: User | null;
 }
 
 /** A command a person may run, and its application. */

@@ -4,6 +4,7 @@ import type { Store } from "../store/db";
 import type { EventBus, DomainEvent } from "./events";
 import type { Sealer } from "./crypto";
 import type { SearchIndex } from "./search-index";
+import type { MediaStore } from "../store/media";
 
 /** What every core service is built from; passed explicitly by the composition root. */
 export interface CoreDeps {
@@ -17,7 +18,42 @@ export interface CoreDeps {
   fastPaths: CoreFastPaths;
   /** The search index, told of every message written, changed or removed in the same transaction (core/search-index.ts). */
   search: SearchIndex;
+  /** Where files' bytes live, and the limits on them (core/media.ts). */
+  media: { store: MediaStore; limits: MediaLimits };
 }
+
+/**
+ * Limits on files (config `media.*`, docs/operations.md): the reference's where it has
+ * one (10 MiB a file on its default tier, 10 files a message, 256 KiB an emoji, links
+ * valid 24 hours), Parley's own elsewhere. The core does not import config: the root
+ * passes config.media, which has these.
+ */
+export interface MediaLimits {
+  maxFileBytes: number;
+  filesPerMessage: number;
+  /** What a person's attachments and pending uploads may hold in all; 0: no limit. */
+  perPersonBytes: number;
+  emojiBytes: number;
+  /** Avatars and server icons. */
+  avatarBytes: number;
+  /** Images with more pixels are downloads, not previews. */
+  previewPixels: number;
+  /** How long a signed attachment link works. */
+  urlTtlMs: number;
+  /** How long unreferenced bytes stay before the collector removes them. */
+  graceMs: number;
+}
+
+export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
+  maxFileBytes: 10 * 1024 * 1024,
+  filesPerMessage: 10,
+  perPersonBytes: 2 * 1024 * 1024 * 1024,
+  emojiBytes: 256 * 1024,
+  avatarBytes: 8 * 1024 * 1024,
+  previewPixels: 40_000_000,
+  urlTtlMs: 24 * 3600_000,
+  graceMs: 24 * 3600_000,
+};
 
 /** The switches of config/fast-paths.ts the core honours (the core does not import config: the root passes its FastPaths, which has these). */
 export interface CoreFastPaths {

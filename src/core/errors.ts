@@ -17,7 +17,9 @@ export type ErrorKind =
   | "unavailable" // e.g. session store gone
   | "unknown_emoji" // a well-formed custom emoji that does not exist
   | "maximum" // a count at its limit (pins per channel): 400 with the reference's 300xx code
-  | "parent_limit"; // a channel reorder that moves more than one channel to another category (40009)
+  | "parent_limit" // a channel reorder that moves more than one channel to another category (40009)
+  | "too_large" // a file or body past its limit, or past a person's storage (refused before the body is read when its size is known)
+  | "storage_failed"; // the disk refused a file (full, an I/O error): nothing was stored
 
 export interface FieldIssue {
   path: string; // e.g. "embeds[0].fields[3].value"; "" for the body as a whole
@@ -71,6 +73,9 @@ export class DomainError extends Error {
   }
   static unauthorized(message = "401: Unauthorized"): DomainError {
     return new DomainError("unauthorized", message);
+  }
+  static tooLarge(message = "Request entity too large"): DomainError {
+    return new DomainError("too_large", message);
   }
   static notImplemented(message = "Not implemented by this server"): DomainError {
     return new DomainError("not_implemented", message);

@@ -45,6 +45,11 @@ import { PasswordResets } from "./password-resets";
 import { Profiles } from "./profiles";
 import { Stats } from "./stats";
 import type { DevicePolicy } from "./devices";
+import { Media } from "./media";
+import { MediaCollector } from "./media-gc";
+import { Emojis } from "./emojis";
+import { DEFAULT_MEDIA_LIMITS, type MediaLimits } from "./deps";
+import { DiskMediaStore, type MediaStore } from "../store/media";
 
 export interface Core {
   clock: Clock;
@@ -103,6 +108,12 @@ export interface Core {
    * requests and messages per day. Operator commands never call it.
    */
   serve(): void;
+  /** Files: upload slots, their bytes, avatars and icons (core/media.ts). */
+  media: Media;
+  /** What removes files nothing names any more (core/media-gc.ts). */
+  mediaCollector: MediaCollector;
+  /** A server's own emoji (core/emojis.ts). */
+  emojis: Emojis;
   /**
    * Run several core calls as one transaction: all of them commit, or none does, and
    * their events are published after the commit, in order.
@@ -139,13 +150,16 @@ export function createCore(opts: {
   searchEngine?: SearchEngine;
   /** When unused devices expire (config.devices). Absent: never. */
   devices?: DevicePolicy;
+  /** Where files' bytes live (absent: a temporary directory) and their limits (the root passes config.media). */
+  media?: { store?: MediaStore; limits?: Partial<MediaLimits> };
 }): Core {
   const { store } = opts;
   const bus = new EventBus(opts.report);
   store.onCommit((events) => bus.publish(events as DomainEvent[]));
   const fastPaths: CoreFastPaths = { memo: opts.fastPaths?.memo ?? true, tokenMemo: opts.fastPaths?.tokenMemo ?? true };
   const search = new SearchIndex(store, opts.searchEngine ?? new Fts5Engine(store));
-  const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus, sealer: new Sealer(opts.key), fastPaths, search };
+  const media = { store: opts.media?.store ?? new DiskMediaStore(null), limits: { ...DEFAULT_MEDIA_LIMITS, ...opts.media?.limits } };
+  const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus, sealer: new Sealer(opts.key), fastPaths, search, media };
   const instance = new Instance(deps);
   const users = new Users(deps, opts.sessions, instance);
   const guilds = new Guilds(deps);
@@ -153,7 +167,9 @@ export function createCore(opts: {
   const apps = new Applications(deps, users, guilds, audit);
   const dms = new Dms(deps, users);
   const messages = new Messages(deps, guilds, users, audit, dms);
-  const reactions = new Reactions(deps, guilds, messages);
+  const files = new Media(deps, guilds, users, apps, audit);
+  const emojis = new Emojis(deps, guilds, files, audit);
+  const reactions = new Reactions(deps, guilds, messages, emojis);
   const channels = new Channels(deps, guilds, audit);
   const invites = new Invites(deps, guilds, audit);
   const servers = new Servers(deps, guilds, users, audit, instance);
@@ -164,7 +180,8 @@ export function createCore(opts: {
   const commands = new Commands(deps, guilds);
   const interactions = new Interactions(deps, guilds, users, apps, commands, messages);
   const interactionResponses = new InteractionResponses(deps, apps, messages, interactions);
-  const reads = new Reads(deps, { guilds, users, apps, messages, interactions, webhooks, invites });
+  const reads = new Reads(deps, { guilds, users, apps, messages, interactions, webhooks, invites, emojis });
+  const collector = new MediaCollector(deps);
   const devices = new Devices(deps, users, people, opts.devices);
   const stats = new Stats(deps);
   let serving = false;
@@ -210,6 +227,9 @@ export function createCore(opts: {
     profiles: new Profiles(deps, users, guilds),
     stats,
     serve,
+    media: files,
+    mediaCollector: collector,
+    emojis,
     transaction: (fn) => store.write(fn),
     batched: <T>(fn: () => T | Promise<T>) => store.batched(fn),
     wipe() {
@@ -222,7 +242,9 @@ export function createCore(opts: {
     },
     close() {
       if (serving) stats.flush();
+      collector.stop();
       store.close();
+      media.store.close();
     },
   };
 }
@@ -330,3 +352,13 @@ export { NoSearchEngine, type HasKind, type SearchEngine } from "./search-engine
 export { MAX_PINS, PINS_PAGE, type PinnedMessage, type PinsPage } from "./pins";
 export type { Pins } from "./pins";
 export type { NotificationPatch, Notifications } from "./notifications";
+export type { Media } from "./media";
+export type { MediaCollector, SweepReport } from "./media-gc";
+export type { Emojis } from "./emojis";
+export { displayHash, UPLOAD_TTL_MS, MAX_FILENAME_LENGTH, MAX_DESCRIPTION_LENGTH, type FileRequest, type ImageSource } from "./media";
+export { IMAGE_TYPES, TEXT_PLAIN, cleanFilename } from "./media-types";
+export { ATTACHMENT_SPOILER } from "./message-attachments";
+export { EMOJI_NAME, MAX_EMOJIS, type NewEmoji } from "./emojis";
+export { DEFAULT_MEDIA_LIMITS, type MediaLimits } from "./deps";
+export type { AttachmentEdit, AttachmentInput } from "./message-types";
+export { UUID } from "./mentions";

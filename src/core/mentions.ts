@@ -15,7 +15,7 @@
 import { mentionTokens } from "../text/mentions";
 import { hasPermission, PERMISSIONS } from "./permissions";
 
-export { MENTION_TOKEN, EVERYONE } from "../text/mentions";
+export { MENTION_TOKEN, EVERYONE, UUID } from "../text/mentions";
 
 export interface MentionLookup {
   userExists(id: string): boolean;

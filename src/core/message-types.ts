@@ -64,7 +64,20 @@ export interface SendInput {
   reference?: { messageId: string | null; failIfNotExists: boolean } | null;
   /** allowed_mentions (absent: everything may be mentioned, as on the reference). */
   allowedMentions?: AllowedMentions | null;
+  /** A person's files: their filled upload slots for this channel (core/message-attachments.ts). */
+  attachments?: AttachmentInput[];
 }
+
+/** A file for a message being sent: a filled slot of the sender's, for this channel. */
+export interface AttachmentInput {
+  uploadId: string;
+  /** Replaces the description given when the slot was opened. */
+  description?: string | null;
+  spoiler?: boolean;
+}
+
+/** One entry of an edit's `attachments`: an existing attachment to keep, or (people only) a new slot. */
+export type AttachmentEdit = { id: string; description?: string | null } | AttachmentInput;
 
 export interface EditInput {
   content?: string | null;
@@ -72,4 +85,6 @@ export interface EditInput {
   components?: unknown[] | null;
   flags?: number | null;
   allowedMentions?: AllowedMentions | null;
+  /** The attachments to keep, by id, in order (and a person's new slots); null or []: none. Absent: all kept. */
+  attachments?: AttachmentEdit[] | null;
 }

@@ -11,10 +11,10 @@ import type { Dms } from "./dms";
 import { Memo } from "./memo";
 import { TEXT_CHANNEL_TYPES } from "./channel-types";
 import { decideMentions, EVERYONE, mentionLookup, type AllowedMentions, type MentionLookup } from "./mentions";
+import { MessageAttachments } from "./message-attachments";
 import { MESSAGE_TYPE, SENDABLE_FLAGS, SUPPRESS_EMBEDS, type EditInput, type MessagePatch, type NewMessage, type Page, type SendInput } from "./message-types";
 
 export * from "./message-types";
-
 
 /** A post begun by Messages.begin(): the channel is visible to the actor. */
 export interface Draft {
@@ -38,6 +38,7 @@ export class Messages {
   private readonly rows: Memo<Message | null>;
   /** Whether a message may carry reactions; a new one carries none until the reactions table changes. */
   private readonly reacted: Memo<boolean>;
+  readonly files: MessageAttachments;
 
   constructor(
     private readonly d: CoreDeps,
@@ -49,6 +50,7 @@ export class Messages {
     this.rows = new Memo(d.store, ["messages!"], { max: 2000, keepNull: false, enabled: d.fastPaths.memo });
     this.reacted = new Memo(d.store, ["reactions"], { max: 5000, enabled: d.fastPaths.memo });
     this.mentionLookup = mentionLookup(guilds, users);
+    this.files = new MessageAttachments(d, users);
   }
 
   private get db() {
@@ -115,6 +117,7 @@ export class Messages {
     this.d.search.added(m, ch);
     this.rows.put(m.id, m);
     this.reacted.put(m.id, false);
+    this.files.none(m.id);
     this.d.store.emit({ type: "message.created", messageId: m.id, channelId: ch.id, guildId: ch.guild_id });
     return m;
   }
@@ -269,7 +272,7 @@ export class Messages {
         throw DomainError.invalid("message_reference", "Unknown message", "REPLIES_UNKNOWN_MESSAGE");
     }
     const content = input.content ?? "";
-    return this.insert(a.channel, {
+    return this.files.attach(actorId, a, input.attachments, this.insert(a.channel, {
       channelId,
       authorId: actorId,
       content,
@@ -282,7 +285,7 @@ export class Messages {
       reference,
       allowedMentions: input.allowedMentions,
       mentionEveryone: this.mayPingEveryone(a, content, input.allowedMentions),
-    });
+    }));
   }
 
   /** One message the actor can see in this channel (404 otherwise). */
@@ -305,7 +308,7 @@ export class Messages {
       const a = this.access(actorId, channelId);
       const m = this.require(channelId, messageId, actorId);
       const own = m.author_id === actorId && !m.webhook_id;
-      const touchesBody = patch.content != null || patch.embeds != null || patch.components != null;
+      const touchesBody = patch.content != null || patch.embeds != null || patch.components != null || patch.attachments !== undefined;
       if (!own) {
         if (touchesBody || a.isDm) throw DomainError.forbidden("Cannot edit a message authored by another user");
         requireBits(a, PERMISSIONS.MANAGE_MESSAGES);
@@ -322,7 +325,8 @@ export class Messages {
       const content = next.content ?? m.content;
       const embeds = next.embeds ?? JSON.parse(m.embeds);
       const components = next.components ?? JSON.parse(m.components);
-      if (!content && embeds.length === 0 && components.length === 0)
+      const files = patch.attachments !== undefined ? this.files.edit(actorId, a, m, patch.attachments) : this.files.of(m.id).length;
+      if (!content && embeds.length === 0 && components.length === 0 && files === 0)
         throw DomainError.invalid("", "Cannot send an empty message", "MESSAGE_EMPTY");
       const edited = this.edit(m.id, next);
       if (own && next.content !== undefined) {

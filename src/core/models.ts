@@ -287,3 +287,70 @@ export interface NotificationSetting {
   /** Muted until this time (ms); null: not muted. */
   muted_until: number | null;
 }
+
+// ---- files (issue 31) ----
+
+/** Stored bytes, once per content, as judged by their bytes when they arrived (core/media-types.ts). */
+export interface MediaBlob {
+  sha256: string;
+  size: number;
+  /** From the bytes, never from the uploader. */
+  content_type: string;
+  /** 1: shown inline (a safe image within the pixel budget, video, audio, plain text); 0: a download. */
+  inline: number;
+  width: number | null;
+  height: number | null;
+  animated: number;
+  created_at: number;
+}
+
+export type UploadPurpose = "attachment" | "avatar" | "icon" | "emoji";
+
+/** A person's upload slot: asked for with a name and a size, then filled with bytes, then used (sent, set) or left to expire. */
+export interface Upload {
+  id: string;
+  owner_id: string;
+  purpose: UploadPurpose;
+  /** Attachments: the channel the file is for. */
+  channel_id: string | null;
+  /** Server icons and emoji: the server. */
+  guild_id: string | null;
+  filename: string;
+  description: string | null;
+  declared_size: number;
+  /** Null until the bytes arrived. */
+  sha256: string | null;
+  size: number | null;
+  created_at: number;
+  expires_at: number;
+}
+
+/** A file on a message, with its bytes' facts. */
+export interface Attachment {
+  id: string;
+  message_id: string;
+  channel_id: string;
+  uploader_id: string;
+  sha256: string;
+  filename: string;
+  description: string | null;
+  ordinal: number;
+  /** The reference's attachment flags (IS_SPOILER 8). */
+  flags: number;
+  size: number;
+  content_type: string;
+  inline: number;
+  width: number | null;
+  height: number | null;
+}
+
+/** A server's own emoji. */
+export interface CustomEmoji {
+  id: string;
+  guild_id: string;
+  name: string;
+  sha256: string;
+  animated: number;
+  creator_id: string | null;
+  created_at: number;
+}

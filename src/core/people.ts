@@ -3,6 +3,7 @@ import type { Channel, Guild, Message } from "./models";
 import type { Guilds } from "./guilds";
 import type { Users } from "./users";
 import { MAX_CONTENT, type Messages, type Page } from "./messages";
+import type { AttachmentEdit, AttachmentInput } from "./message-types";
 import type { Dms } from "./dms";
 import type { Servers } from "./servers";
 import { canSee } from "./access";
@@ -16,6 +17,8 @@ export interface PersonMessage {
   embeds?: unknown[];
   ciphertext?: string;
   replyTo?: string | null;
+  /** Filled upload slots of the sender's for this channel (core/message-attachments.ts). */
+  attachments?: AttachmentInput[];
 }
 
 /**
@@ -97,14 +100,14 @@ export class People {
     return this.d.store.write(() => {
       const c = this.channel(userId, channelId);
       if (c.e2e) return this.sendSealed(userId, c, msg);
-      checkPlainBody(msg);
+      checkPlainBody({ ...msg, files: msg.attachments?.length ?? 0 });
       const reference = msg.replyTo ? { messageId: msg.replyTo, failIfNotExists: true } : null;
-      return this.messages.send(userId, c.id, { content: msg.content ?? "", embeds: msg.embeds ?? [], reference });
+      return this.messages.send(userId, c.id, { content: msg.content ?? "", embeds: msg.embeds ?? [], reference, attachments: msg.attachments });
     });
   }
 
   /** A person edits their own message: ciphertext in an encrypted DM, otherwise as a bot edits (core/messages.ts). */
-  edit(userId: string, channelId: string, messageId: string, patch: { content?: string; ciphertext?: string }): Message {
+  edit(userId: string, channelId: string, messageId: string, patch: { content?: string; ciphertext?: string; attachments?: AttachmentEdit[] | null }): Message {
     return this.d.store.write(() => {
       const c = this.channel(userId, channelId);
       const m = this.messages.require(c.id, messageId, userId);
@@ -114,8 +117,9 @@ export class People {
         this.requireSendingDevice(userId, patch.ciphertext!);
         return this.messages.edit(m.id, { ciphertext: patch.ciphertext });
       }
-      checkPlainBody({ content: patch.content, embeds: JSON.parse(m.embeds), ciphertext: patch.ciphertext });
-      return this.messages.editAs(userId, c.id, m.id, { content: patch.content });
+      const files = patch.attachments === undefined ? this.messages.files.of(m.id).length : (patch.attachments ?? []).length;
+      checkPlainBody({ content: patch.content, embeds: JSON.parse(m.embeds), ciphertext: patch.ciphertext, files }, patch.content === undefined);
+      return this.messages.editAs(userId, c.id, m.id, { content: patch.content, attachments: patch.attachments });
     });
   }
 
@@ -165,12 +169,13 @@ export class People {
 }
 
 /** The people's body for a channel that is not end-to-end encrypted: content (at most MAX_CONTENT), never ciphertext. */
-function checkPlainBody(msg: { content?: string; embeds?: unknown[]; ciphertext?: string }): void {
+function checkPlainBody(msg: { content?: string; embeds?: unknown[]; ciphertext?: string; files?: number }, contentKept = false): void {
   if (msg.ciphertext !== undefined)
     throw DomainError.invalid("ciphertext", "This channel is not end-to-end encrypted: send content", "BASE_TYPE_INVALID");
   const content = msg.content ?? "";
   if (content.length > MAX_CONTENT) throw DomainError.invalid("content", `Must be ${MAX_CONTENT} or fewer in length.`, "BASE_TYPE_MAX_LENGTH");
-  if (content.trim() === "" && !(msg.embeds && msg.embeds.length))
+  // Files alone make a message (the reference: content, embeds or files).
+  if (!contentKept && content.trim() === "" && !(msg.embeds && msg.embeds.length) && !msg.files)
     throw DomainError.invalid("content", "Cannot send an empty message", "BASE_TYPE_REQUIRED");
 }
 

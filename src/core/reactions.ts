@@ -6,10 +6,12 @@ import { DomainError } from "./errors";
 import { accessChannel, requireBits } from "./access";
 import { PERMISSIONS } from "./permissions";
 import { USER_COLUMNS } from "./rows";
+import { UUID } from "./mentions";
+import type { Emojis } from "./emojis";
 
 export interface Emoji {
   name: string | null;
-  /** Custom emoji: the id as the client gave it (Parley keeps no emoji catalogue). */
+  /** Custom emoji: a server's emoji's internal id (the wire layer maps a bot's snowflake; one it cannot stays as written, and is unknown). */
   id: string | null;
   animated?: boolean;
 }
@@ -18,11 +20,12 @@ const UNICODE_EMOJI =
   /^(?:\p{Extended_Pictographic}|\p{Emoji_Presentation}|\p{Regional_Indicator}|\p{Emoji_Modifier}|[#*0-9]|\u20e3|\ufe0f|\u200d|[\u{E0020}-\u{E007F}])+$/u;
 const HAS_PICTURE = /\p{Extended_Pictographic}|\p{Emoji_Presentation}|\p{Regional_Indicator}|\u20e3/u;
 const CUSTOM_NAME = /^[A-Za-z0-9_]{2,32}$/;
+const CUSTOM_ID = new RegExp(`^(?:0|[1-9][0-9]{0,19}|${UUID})$`);
 
 /** Whether an emoji is well formed: one unicode emoji sequence, or a custom name with an id. */
 export function validEmoji(e: Emoji): boolean {
-  // Decimal without leading zeros: one emoji, one spelling (a reaction's key is its id).
-  if (e.id !== null) return /^(0|[1-9][0-9]{0,19})$/.test(e.id) && (e.name === null || CUSTOM_NAME.test(e.name));
+  // An internal id, or decimal without leading zeros: one emoji, one spelling (a reaction's key is its id).
+  if (e.id !== null) return CUSTOM_ID.test(e.id) && (e.name === null || CUSTOM_NAME.test(e.name));
   if (!e.name || e.name.length > 64) return false;
   return UNICODE_EMOJI.test(e.name) && HAS_PICTURE.test(e.name);
 }
@@ -42,6 +45,7 @@ export class Reactions {
     private readonly d: CoreDeps,
     private readonly guilds: Guilds,
     private readonly messages: Messages,
+    private readonly emojis: Pick<Emojis, "inGuild">,
   ) {}
 
   private get db() {
@@ -62,14 +66,15 @@ export class Reactions {
   }
 
   /**
-   * React. A custom emoji (`name:id`) is refused as unknown (400 10014, as the reference
-   * answers for an emoji that does not exist): Parley keeps no emoji catalogue, so none does.
+   * React. A custom emoji (`name:id`) must be one of the message's server (its name is
+   * taken from the server's emoji, whatever name the caller wrote); any other is unknown
+   * (400 10014, as the reference answers), DMs included.
    */
-  add(userId: string, messageId: string, emoji: Emoji, opts: { channelId?: string } = {}): void {
-    this.check(emoji);
+  add(userId: string, messageId: string, given: Emoji, opts: { channelId?: string } = {}): void {
+    this.check(given);
     this.d.store.write(() => {
       const m = this.visible(userId, messageId, opts.channelId);
-      if (emoji.id !== null) throw new DomainError("unknown_emoji", "Unknown Emoji");
+      const emoji = given.id === null ? given : this.custom(m, given.id);
       const res = this.db
         .query(
           "INSERT OR IGNORE INTO reactions (message_id, emoji_key, emoji_name, emoji_id, emoji_animated, user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -77,6 +82,12 @@ export class Reactions {
         .run(m.id, key(emoji), emoji.name, emoji.id, emoji.animated ? 1 : 0, userId, this.d.clock.now());
       if (res.changes) this.emit("reaction.added", m, userId, emoji);
     });
+  }
+
+  private custom(m: Message, id: string): Emoji {
+    const e = this.emojis.inGuild(this.guilds.channel(m.channel_id)?.guild_id ?? null, id);
+    if (!e) throw new DomainError("unknown_emoji", "Unknown Emoji");
+    return { name: e.name, id: e.id, animated: !!e.animated };
   }
 
   /** Remove one's own reaction; removing one that is not there is a quiet no-op (204). */

@@ -9,6 +9,10 @@
  * sessions, webhooks (they hold tokens) and their messages, interactions, invites, bans,
  * the audit log, direct messages (end-to-end encrypted between people's clients) and
  * ephemeral messages. Reactions are not carried either.
+ *
+ * Files (issue 31) are carried as rows naming their bytes by SHA-256: the blobs that
+ * avatars, icons, emoji and carried messages' attachments name; the bytes themselves
+ * travel beside the document (cli/data.ts), checked against their hash on the way in.
  */
 import type { CoreDeps } from "./deps";
 import { DomainError } from "./errors";
@@ -26,16 +30,29 @@ export interface WorldSnapshot {
   overwrites: Row[];
   commands: Row[];
   messages: Row[];
+  media_blobs: Row[];
+  emojis: Row[];
+  attachments: Row[];
   /** uuid -> snowflake (decimal) for every row above that has crossed the boundary. */
   snowflakes: Record<string, string>;
 }
 
 /** What each table carries: secrets and derived columns are left out. Order is insertion order. */
+const CARRIED_MESSAGES = "webhook_id IS NULL AND ephemeral_user_id IS NULL AND channel_id IN (SELECT id FROM channels WHERE guild_id IS NOT NULL)";
+const CARRIED_FILES = `SELECT avatar_sha256 FROM users UNION SELECT icon_sha256 FROM guilds UNION SELECT sha256 FROM emojis
+  UNION SELECT sha256 FROM attachments WHERE message_id IN (SELECT id FROM messages WHERE ${CARRIED_MESSAGES})`;
+
 const TABLES: { name: Exclude<keyof WorldSnapshot, "snowflakes">; columns: string[]; where: string; order: string }[] = [
+  {
+    name: "media_blobs",
+    columns: ["sha256", "size", "content_type", "inline", "width", "height", "animated", "created_at"],
+    where: `sha256 IN (${CARRIED_FILES})`,
+    order: "sha256",
+  },
   {
     name: "users",
     // Deleted people and bots stay: their messages and memberships still name them.
-    columns: ["id", "kind", "username", "global_name", "avatar", "is_admin", "locale", "created_at", "deleted_at"],
+    columns: ["id", "kind", "username", "global_name", "avatar", "avatar_sha256", "is_admin", "locale", "created_at", "deleted_at"],
     where: "1",
     order: "id",
   },
@@ -45,7 +62,8 @@ const TABLES: { name: Exclude<keyof WorldSnapshot, "snowflakes">; columns: strin
     where: "1",
     order: "id",
   },
-  { name: "guilds", columns: ["id", "name", "owner_id", "icon", "description", "preferred_locale", "system_channel_id", "created_at"], where: "1", order: "id" },
+  { name: "guilds", columns: ["id", "name", "owner_id", "icon", "icon_sha256", "description", "preferred_locale", "system_channel_id", "created_at"], where: "1", order: "id" },
+  { name: "emojis", columns: ["id", "guild_id", "name", "sha256", "animated", "creator_id", "created_at"], where: "1", order: "guild_id, id" },
   {
     name: "roles",
     columns: ["id", "guild_id", "name", "permissions", "color", "hoist", "mentionable", "position", "is_everyone", "icon", "unicode_emoji", "bot_user_id", "created_at"],
@@ -73,8 +91,14 @@ const TABLES: { name: Exclude<keyof WorldSnapshot, "snowflakes">; columns: strin
       "id", "channel_id", "author_id", "type", "content", "embeds", "components", "flags", "tts", "mention_everyone", "mentions", "mention_roles",
       "reference_message_id", "reference_channel_id", "reference_guild_id", "application_id", "pinned", "created_at", "edited_at",
     ],
-    where: "webhook_id IS NULL AND ephemeral_user_id IS NULL AND channel_id IN (SELECT id FROM channels WHERE guild_id IS NOT NULL)",
+    where: CARRIED_MESSAGES,
     order: "channel_id, id",
+  },
+  {
+    name: "attachments",
+    columns: ["id", "message_id", "channel_id", "uploader_id", "sha256", "filename", "description", "ordinal", "flags"],
+    where: `message_id IN (SELECT id FROM messages WHERE ${CARRIED_MESSAGES})`,
+    order: "message_id, ordinal",
   },
 ];
 

@@ -75,7 +75,7 @@ export function reactionDeliveries(ctx: GatewayContext, aud: Audience, e: Reacti
   const f = ctx.flakes;
   const add = e.type === "reaction.added";
   const d = once(() => {
-    const emoji: Record<string, unknown> = { id: e.emoji.id, name: e.emoji.name };
+    const emoji: Record<string, unknown> = { id: f.ofNullable(e.emoji.id), name: e.emoji.name };
     if (e.emoji.animated) emoji.animated = true;
     const out: Record<string, unknown> = { user_id: f.of(e.userId), channel_id: f.of(e.channelId), message_id: f.of(e.messageId) };
     if (e.guildId) out.guild_id = f.of(e.guildId);

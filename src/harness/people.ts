@@ -26,6 +26,21 @@ export const SayBody = Type.Object(
     content: Type.String({ maxLength: MAX_CONTENT }),
     embeds: Type.Optional(Type.Array(Embed, { maxItems: 10 })),
     reply_to: Type.Optional(Snowflake),
+    /** Files the person attaches (issue 31): bytes as base64, through the same upload slots as the web client. */
+    files: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Type.String({ minLength: 1, maxLength: 1024 }),
+            data: Type.String({ pattern: "^[A-Za-z0-9+/]*={0,2}$" }),
+            description: Type.Optional(Type.String({ maxLength: 1024 })),
+            spoiler: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 10 },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -47,14 +62,24 @@ export function harnessPeople(p: HarnessContext, dms: DmClient) {
   const { core } = p;
   const look = new Lookup(p);
 
+  /** A person's files, uploaded as the web client uploads them: slots first (every refusal before a byte), then the bytes. */
+  async function upload(personId: string, channelId: string, files: { name: string; data: string; description?: string; spoiler?: boolean }[]) {
+    const bytes = files.map((f) => new Uint8Array(Buffer.from(f.data, "base64")));
+    const slots = core.media.openAttachments(personId, channelId, files.map((f, i) => ({ filename: f.name, size: bytes[i]!.byteLength, description: f.description ?? null })));
+    for (const [i, s] of slots.entries()) await core.media.receive(personId, s.id, bytes[i]!, bytes[i]!.byteLength);
+    return slots.map((s, i) => ({ uploadId: s.id, spoiler: files[i]!.spoiler ?? false }));
+  }
+
   /** Say something as a person: plaintext in servers (mentions as bots write them), ciphertext in DMs. */
   const say = handler<Ctx>(async ({ request, params }) => {
     const me = look.person(params.user);
     const b = await readBody(request, SayBody);
     const replyTo = b.reply_to === undefined ? null : look.internal(b.reply_to, "reference", "reply_to");
     const ch = core.people.channel(me.id, look.internal(b.channel_id, "channel", "channel_id"));
+    if (b.files?.length && !ch.guild_id) throw DomainError.invalid("files", "Files cannot be sent in encrypted direct messages yet", "E2E_FILES_UNSUPPORTED");
+    const attachments = b.files?.length ? await upload(me.id, ch.id, b.files) : undefined;
     const m = ch.guild_id
-      ? core.people.send(me.id, ch.id, { content: textIn(b.content, p.flakes), embeds: b.embeds && embedsIn(b.embeds, p.flakes), replyTo })
+      ? core.people.send(me.id, ch.id, { content: textIn(b.content, p.flakes), embeds: b.embeds && embedsIn(b.embeds, p.flakes), replyTo, attachments })
       : await dms.send(me, ch.id, b.content, b.embeds, replyTo);
     return { id: p.flakes.of(m.id) };
   });
@@ -76,8 +101,10 @@ export function harnessPeople(p: HarnessContext, dms: DmClient) {
       const b = await readBody(request, ReactBody);
       const ch = core.people.channel(me.id, look.internal(b.channel_id, "channel", "channel_id"));
       const messageId = look.internal(b.message_id, "message", "message_id");
-      if (add) core.reactions.add(me.id, messageId, parseEmoji(b.emoji), { channelId: ch.id });
-      else core.reactions.remove(me.id, messageId, parseEmoji(b.emoji), { channelId: ch.id });
+      // A server's emoji as bots write it (`name:snowflake`).
+      const emoji = parseEmoji(b.emoji, p.flakes);
+      if (add) core.reactions.add(me.id, messageId, emoji, { channelId: ch.id });
+      else core.reactions.remove(me.id, messageId, emoji, { channelId: ch.id });
     });
 
   return new Elysia()

@@ -35,9 +35,17 @@ export interface InteractOptions extends WaitOptions {
 /** A slash command's options: name -> value (flat), or the raw list (subcommands). */
 export type CommandOptions = Record<string, string | number | boolean> | { name: string; type?: number; value?: unknown; options?: unknown[] }[];
 
+/** A file a person attaches to a message (server channels only): its name, bytes (or UTF-8 text), alt text. */
+export interface PersonFile {
+  name: string;
+  data: Uint8Array | string;
+  description?: string;
+  spoiler?: boolean;
+}
+
 export interface Person {
   /** Post a message in a channel (name like "general" or "Lab/general", or snowflake). */
-  say(channel: string, content: string, opts?: { embeds?: unknown[]; replyTo?: string }): Promise<{ id: string }>;
+  say(channel: string, content: string, opts?: { embeds?: unknown[]; replyTo?: string; files?: PersonFile[] }): Promise<{ id: string }>;
   /** Send a direct message to a person or a bot (name or snowflake); the harness encrypts it as the person's device. */
   dm(recipient: string, content: string): Promise<{ channel_id: string; id: string }>;
   /**

@@ -31,6 +31,7 @@ export function personActions(ctx: SdkContext, interactions: InteractionHelpers,
         content,
         ...(o.embeds ? { embeds: o.embeds } : {}),
         ...(o.replyTo ? { reply_to: o.replyTo } : {}),
+        ...(o.files ? { files: o.files.map((f) => ({ name: f.name, data: base64Of(f.data), ...(f.description ? { description: f.description } : {}), ...(f.spoiler ? { spoiler: true } : {}) })) } : {}),
       }),
     dm: (recipient, content) => {
       const app = world.answer.applications[recipient];
@@ -74,4 +75,9 @@ function rawOptions(options: CommandOptions | undefined): { options?: unknown[] 
   if (options === undefined) return {};
   if (Array.isArray(options)) return { options };
   return { options: Object.entries(options).map(([name, value]) => ({ name, value })) };
+}
+
+/** A file's bytes as the harness takes them (base64); text is sent as UTF-8. */
+function base64Of(data: Uint8Array | string): string {
+  return Buffer.from(typeof data === "string" ? new TextEncoder().encode(data) : data).toString("base64");
 }

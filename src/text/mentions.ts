@@ -6,7 +6,8 @@
  * roles and channels by internal id: `<@id>`, `<@!id>` (the old nickname form), `<@&id>`
  * (a role), `<#id>` (a channel); `@everyone` and `@here` are words. Imports nothing.
  */
-const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}";
+/** An internal id (UUIDv7), as a pattern to build others from (custom emoji tokens too). */
+export const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}";
 
 /** A mention token with an internal id: kind (`@`, `@!`, `@&`, `#`) and id. Global: use with matchAll or replace. */
 export const MENTION_TOKEN = new RegExp(`<(@!?|@&|#)(${UUID})>`, "g");

@@ -7,10 +7,11 @@ function fail(what: string, e: unknown): void {
   showNotice(`${what}: ${e instanceof ApiError ? e.message : "the server could not be reached"}`);
 }
 
-export async function sendMessage(channelId: string, content: string, replyTo: string | null): Promise<boolean> {
+export async function sendMessage(channelId: string, content: string, replyTo: string | null, attachments?: { upload_id: string; description?: string }[]): Promise<boolean> {
   try {
     // The answer is shown at once; the live event for it replaces it by id.
-    upsertMessage(await api<Message>("POST", `/channels/${channelId}/messages`, { content, reply_to: replyTo ?? undefined }));
+    const files = attachments?.length ? { attachments } : {};
+    upsertMessage(await api<Message>("POST", `/channels/${channelId}/messages`, { content, reply_to: replyTo ?? undefined, ...files }));
     return true;
   } catch (e) {
     fail("Your message was not sent", e);

@@ -9,6 +9,7 @@ import { rulesExtended, SimpleMarkdown } from "discord-markdown-parser";
 import type { ComponentChildren } from "preact";
 import { channelOf, channelLabel, guildOf, memberName, route } from "./state";
 import { safeUrl } from "./urls";
+import { CustomEmoji } from "./views/files/Emoji";
 
 type Node = { type: string; content?: Node[] | string; [k: string]: any };
 
@@ -21,6 +22,8 @@ const RULES = {
   uuidUser: mentionRule(new RegExp(`^<@!?${UUID}>`), "user"),
   uuidRole: mentionRule(new RegExp(`^<@&${UUID}>`), "role"),
   uuidChannel: mentionRule(new RegExp(`^<#${UUID}>`), "channel"),
+  // A server's own emoji, by internal id (views/files/Emoji.tsx).
+  uuidEmoji: { order, match: (s: string) => new RegExp(`^<(a?):(\\w{2,32}):${UUID}>`).exec(s), parse: (c: string[]) => ({ type: "customEmoji", animated: c[1] === "a", name: c[2], id: c[3] }) },
 };
 // Masked links ([text](url)) as in bot messages and embeds; people's links become links either way.
 const parse = SimpleMarkdown.parserFor(RULES as never);
@@ -93,6 +96,8 @@ function node(n: Node, i: number): ComponentChildren {
     }
     case "emoji":
       return <span key={i} class="emoji">:{String(n.name)}:</span>;
+    case "customEmoji":
+      return <CustomEmoji key={i} id={n.id} name={n.name} animated={n.animated} />;
     case "twemoji":
       return String(n.name);
     default:

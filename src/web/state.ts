@@ -62,9 +62,10 @@ export function rememberUsers(list: (User | null | undefined)[]): void {
   for (const u of list) {
     if (!u) continue;
     const old = users.value[u.id];
-    if (old && old.presence === u.presence && old.global_name === u.global_name && old.username === u.username) continue;
+    if (old && old.presence === u.presence && old.global_name === u.global_name && old.username === u.username && old.avatar === u.avatar) continue;
     next ??= { ...users.value };
-    next[u.id] = { ...old, ...u };
+    // A user's view names an avatar only when there is one: its absence clears it.
+    next[u.id] = { ...old, ...u, avatar: u.avatar };
   }
   if (next) users.value = next;
 }

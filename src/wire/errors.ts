@@ -32,6 +32,9 @@ const STATUS: Record<DomainError["kind"], [number, number]> = {
   maximum: [400, 30000],
   // PATCH /guilds/{id}/channels moving more than one channel to another parent (reference-gaps 2.1).
   parent_limit: [400, 40009],
+  // The reference's "Request entity too large" (40005); the disk's failure has no code of its own.
+  too_large: [413, 40005],
+  storage_failed: [507, 0],
 };
 
 export interface ErrorAnswer {

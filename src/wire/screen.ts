@@ -29,6 +29,22 @@ export function screenFor(rules: { bodyLimit: number; sameOrigin: boolean }, url
   return (request) => screen(request, bodyLimit, sameOrigin, urls);
 }
 
+/**
+ * The first look for a file's raw bytes (PUT /api/client/v1/uploads/{id}): same-origin
+ * like the rest of the people's API, any Content-Type (a file is not JSON), and a
+ * declared length past the largest file refused as too large before a byte is read,
+ * with the connection closed.
+ */
+export function screenUpload(maxBytes: number, urls: Urls): (request: Request) => Response | undefined {
+  return (request) => {
+    const declared = request.headers.get("content-length");
+    if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes)
+      return errorResponse(DomainError.tooLarge(`Request entity too large: a file may have at most ${maxBytes} bytes`), { Connection: "close" });
+    const origin = request.headers.get("origin");
+    if (origin !== null && !sameOrigin(origin, request, urls)) return jsonResponse(403, { code: 0, message: "Cross-origin requests are not accepted here." });
+  };
+}
+
 function screen(request: Request, limit: number, sameOriginOnly: boolean, urls: Urls): Response | undefined {
   const big = declaredTooLarge(request, limit);
   // Close the connection: the rest of the declared body will not be read.

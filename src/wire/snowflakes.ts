@@ -7,6 +7,7 @@
  */
 import { uuidBound, uuidTime } from "../core";
 import type { MediaLinks } from "./media";
+import type { FileLinks } from "./files";
 
 /** Where minted snowflakes are kept (core/idmap.ts): the table is the truth, the maps here a cache. */
 export interface SnowflakeStore {
@@ -92,10 +93,11 @@ class TwoGenerations {
 }
 
 /**
- * What serializers need of the boundary: an internal id's snowflake, and the image
- * proxy's links for embeds' pictures when the operator turned it on (media.ts).
+ * What serializers need of the boundary: an internal id's snowflake, the image proxy's
+ * links for embeds' pictures when the operator turned it on (media.ts), and the signed
+ * links of attachments (files.ts).
  */
-export type Ids = Pick<Snowflakes, "of" | "ofNullable"> & { readonly media?: MediaLinks | null };
+export type Ids = Pick<Snowflakes, "of" | "ofNullable"> & { readonly media?: MediaLinks | null; readonly files?: FileLinks | null };
 
 export class Snowflakes {
   /**
@@ -112,6 +114,8 @@ export class Snowflakes {
     readonly media: MediaLinks | null = null,
     /** The `snowflakeCache` fast path (config/fast-paths.ts): false, every id is looked up in the table. */
     private readonly cache = true,
+    /** Attachments' signed links (files.ts), carried here for the same reason as `media`. */
+    readonly files: FileLinks | null = null,
   ) {}
 
   /** The snowflake of an internal id, minted and stored on first use. */

@@ -132,5 +132,7 @@ export const ExportSchema = Type.Object({
   ),
   applications: Type.Array(Loose({ id: Id, name: Type.String(), owner: Type.String(), bot_user_id: Id, commands: Opt(Type.Array(Loose({ id: Id }))) })),
   snowflakes: Type.Optional(Type.Record(Type.String(), Type.String({ pattern: "^[0-9]{1,20}$" }))),
+  /** Files the world names (avatars, icons, emoji, attachments), by SHA-256; their bytes travel beside the document. */
+  files: Type.Optional(Type.Array(Loose({ sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }), size: Type.Integer({ minimum: 0 }), content_type: Type.String() }))),
 });
 export type ExportedWorld = Static<typeof ExportSchema>;

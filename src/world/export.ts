@@ -34,6 +34,8 @@ export function exportDocument(w: WorldSnapshot, version: string, now: Date): Ex
   const overwrites = by(w.overwrites, "channel_id");
   const messages = by(w.messages, "channel_id");
   const commands = by(w.commands, "application_id");
+  const emojis = by(w.emojis, "guild_id");
+  const attachments = by(w.attachments, "message_id");
   return {
     parley: { format: EXPORT_FORMAT, version, exported_at: now.toISOString() },
     users: w.users.map((u) => ({
@@ -42,11 +44,12 @@ export function exportDocument(w: WorldSnapshot, version: string, now: Date): Ex
       ...(u.kind === "bot" ? { bot: true } : { admin: bool(u.is_admin) }),
       global_name: u.global_name,
       avatar: u.avatar,
+      avatar_file: u.avatar_sha256,
       locale: u.locale,
       created_at: u.created_at,
       deleted_at: u.deleted_at,
     })),
-    guilds: w.guilds.map((g) => guildOut(g, name, { members, roles, memberRoles, channels, overwrites, messages })),
+    guilds: w.guilds.map((g) => guildOut(g, name, { members, roles, memberRoles, channels, overwrites, messages, emojis, attachments })),
     applications: w.applications.map((a) => ({
       id: a.id as string,
       name: a.name as string,
@@ -70,17 +73,29 @@ export function exportDocument(w: WorldSnapshot, version: string, now: Date): Ex
       })),
     })),
     snowflakes: w.snowflakes,
+    files: w.media_blobs.map((b) => ({
+      sha256: b.sha256 as string,
+      size: Number(b.size),
+      content_type: b.content_type as string,
+      inline: bool(b.inline),
+      width: b.width,
+      height: b.height,
+      animated: bool(b.animated),
+      created_at: b.created_at,
+    })),
   };
 }
 
-type Groups = Record<"members" | "roles" | "memberRoles" | "channels" | "overwrites" | "messages", Map<unknown, Row[]>>;
+type Groups = Record<"members" | "roles" | "memberRoles" | "channels" | "overwrites" | "messages" | "emojis" | "attachments", Map<unknown, Row[]>>;
 
-function guildOut(g: Row, name: Map<unknown, string>, { members, roles, memberRoles, channels, overwrites, messages }: Groups) {
+function guildOut(g: Row, name: Map<unknown, string>, { members, roles, memberRoles, channels, overwrites, messages, emojis, attachments }: Groups) {
   return {
     id: g.id as string,
     name: g.name as string,
     owner: name.get(g.owner_id as string) ?? (g.owner_id as string),
     icon: g.icon,
+    icon_file: g.icon_sha256,
+    emojis: (emojis.get(g.id) ?? []).map((e) => ({ id: e.id as string, name: e.name, file: e.sha256, animated: bool(e.animated), creator: e.creator_id, created_at: e.created_at })),
     description: g.description,
     locale: g.preferred_locale,
     system_channel: g.system_channel_id,
@@ -114,12 +129,12 @@ function guildOut(g: Row, name: Map<unknown, string>, { members, roles, memberRo
       bitrate: c.bitrate,
       created_at: c.created_at,
       overwrites: (overwrites.get(c.id) ?? []).map((o) => ({ [o.target_type === 0 ? "role" : "user"]: o.target_id, allow: String(o.allow), deny: String(o.deny) })),
-      messages: (messages.get(c.id) ?? []).map(messageOut),
+      messages: (messages.get(c.id) ?? []).map((m) => messageOut(m, attachments.get(m.id) ?? [])),
     })),
     };
 }
 
-function messageOut(m: Row) {
+function messageOut(m: Row, files: Row[]) {
   return {
     id: m.id as string,
     author: m.author_id as string,
@@ -137,5 +152,8 @@ function messageOut(m: Row) {
     pinned: bool(m.pinned),
     created_at: m.created_at,
     edited_at: m.edited_at,
+    ...(files.length
+      ? { attachments: files.map((a) => ({ id: a.id as string, uploader: a.uploader_id, file: a.sha256, filename: a.filename, description: a.description, flags: a.flags })) }
+      : {}),
   };
 }

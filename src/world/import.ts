@@ -50,9 +50,17 @@ export function importRows(doc: unknown, now: number): WorldSnapshot {
     if (!id) throw DomainError.invalid(path, `Unknown person '${ref}'`, "UNKNOWN_REFERENCE");
     return id;
   };
-  const w: WorldSnapshot = { users: [], applications: [], guilds: [], roles: [], members: [], member_roles: [], channels: [], overwrites: [], commands: [], messages: [], snowflakes: d.snowflakes ?? {} };
-  for (const u of d.users)
-    w.users.push({ id: u.id, kind: u.bot ? "bot" : "person", username: u.name, global_name: u.global_name ?? null, avatar: u.avatar ?? null, is_admin: int(u.admin), locale: u.locale ?? undefined, created_at: u.created_at ?? now, deleted_at: u.deleted_at ?? null } as Row);
+  const w: WorldSnapshot = {
+    users: [], applications: [], guilds: [], roles: [], members: [], member_roles: [], channels: [], overwrites: [], commands: [], messages: [], media_blobs: [], emojis: [], attachments: [],
+    snowflakes: d.snowflakes ?? {},
+  };
+  for (const f of d.files ?? [])
+    w.media_blobs.push({ sha256: f.sha256, size: f.size, content_type: f.content_type, inline: int(f.inline), width: f.width ?? null, height: f.height ?? null, animated: int(f.animated), created_at: f.created_at ?? now });
+  // An avatar is its hash and its file together: one without the other is none.
+  for (const u of d.users) {
+    const file = u.avatar_file ?? null;
+    w.users.push({ id: u.id, kind: u.bot ? "bot" : "person", username: u.name, global_name: u.global_name ?? null, avatar: file ? (u.avatar ?? null) : null, avatar_sha256: file, is_admin: int(u.admin), locale: u.locale ?? undefined, created_at: u.created_at ?? now, deleted_at: u.deleted_at ?? null } as Row);
+  }
   d.applications.forEach((a: any, i: number) => {
     w.applications.push({
       id: a.id, owner_id: person(a.owner, `applications[${i}].owner`), bot_user_id: a.bot_user_id, name: a.name, description: a.description ?? "", intents: a.intents ?? 0,
@@ -66,7 +74,9 @@ export function importRows(doc: unknown, now: number): WorldSnapshot {
 }
 
 function guildRows(w: WorldSnapshot, g: any, owner: string, now: number): void {
-  w.guilds.push({ id: g.id, name: g.name, owner_id: owner, icon: g.icon ?? null, description: g.description ?? null, preferred_locale: g.locale ?? undefined, system_channel_id: g.system_channel ?? null, created_at: g.created_at ?? now } as Row);
+  const icon = g.icon_file ?? null;
+  w.guilds.push({ id: g.id, name: g.name, owner_id: owner, icon: icon ? (g.icon ?? null) : null, icon_sha256: icon, description: g.description ?? null, preferred_locale: g.locale ?? undefined, system_channel_id: g.system_channel ?? null, created_at: g.created_at ?? now } as Row);
+  for (const e of g.emojis ?? []) w.emojis.push({ id: e.id, guild_id: g.id, name: e.name, sha256: e.file, animated: int(e.animated), creator_id: e.creator ?? null, created_at: e.created_at ?? now });
   for (const m of g.members) w.members.push({ guild_id: g.id, user_id: m.user, nick: m.nick ?? null, joined_at: m.joined_at ?? now });
   for (const r of g.roles) {
     w.roles.push({
@@ -82,12 +92,16 @@ function guildRows(w: WorldSnapshot, g: any, owner: string, now: number): void {
     });
     for (const o of c.overwrites ?? [])
       w.overwrites.push({ channel_id: c.id, target_id: o.role ?? o.user, target_type: o.role ? 0 : 1, allow: Number(o.allow ?? 0), deny: Number(o.deny ?? 0) });
-    for (const m of c.messages ?? [])
+    for (const m of c.messages ?? []) {
       w.messages.push({
         id: m.id, channel_id: c.id, author_id: m.author, type: m.type ?? 0, content: m.content ?? "", embeds: text(m.embeds, []), components: text(m.components, []), flags: m.flags ?? 0,
         tts: int(m.tts), mention_everyone: int(m.mention_everyone), mentions: text(m.mentions, []), mention_roles: text(m.mention_roles, []),
         reference_message_id: m.reply_to?.message ?? null, reference_channel_id: m.reply_to?.channel ?? null, reference_guild_id: m.reply_to?.guild ?? null,
         application_id: m.application ?? null, pinned: int(m.pinned), created_at: m.created_at ?? now, edited_at: m.edited_at ?? null,
       });
+      (m.attachments ?? []).forEach((a: any, i: number) =>
+        w.attachments.push({ id: a.id, message_id: m.id, channel_id: c.id, uploader_id: a.uploader ?? m.author, sha256: a.file, filename: a.filename, description: a.description ?? null, ordinal: i, flags: a.flags ?? 0 }),
+      );
+    }
   }
 }

@@ -103,7 +103,7 @@ describe("the switches", () => {
               guildCreateStamp: () => 1,
               guildCreate: () => {
                 bodies++;
-                return { guild: GUILD, row: GUILD, roles: [], memberCount: 0, channels: [], members: [], presences: [] };
+                return { guild: GUILD, row: GUILD, roles: [], emojis: [], memberCount: 0, channels: [], members: [], presences: [] };
               },
             },
           },

@@ -1,6 +1,7 @@
 """The people a test plays (docs/harness.md), faults on demand, and what interactions came to."""
 from __future__ import annotations
 
+import base64
 import json
 import urllib.parse
 from typing import TYPE_CHECKING, Any, Optional, Union
@@ -41,8 +42,11 @@ class Person:
         self._p = parley
         self._u = urllib.parse.quote(name, safe="")
 
-    def say(self, channel: str, content: str, reply_to: Optional[str] = None, embeds: Optional[list] = None) -> dict:
+    def say(self, channel: str, content: str, reply_to: Optional[str] = None, embeds: Optional[list] = None, files: Optional[list] = None) -> dict:
+        """files: [{"name": "a.png", "data": bytes or str, "description": optional alt text}]."""
         body: dict = {"channel_id": self._p.channel_id(channel), "content": content}
+        if files:
+            body["files"] = [_file(f) for f in files]
         if reply_to:
             body["reply_to"] = reply_to
         if embeds:
@@ -162,3 +166,12 @@ def interaction_result(view: dict, delivered: bool, callback_type: Optional[int]
     response = view.get("response")
     return InteractionResult(view, delivered=delivered, ephemeral=bool(response and response["flags"] & 64),
                              deferred=callback_type in _DEFERRALS, callback_type=callback_type)
+
+
+def _file(f: dict) -> dict:
+    """A file as the harness takes it: its bytes as base64 (text as UTF-8)."""
+    data = f["data"].encode("utf-8") if isinstance(f["data"], str) else f["data"]
+    out = {"name": f["name"], "data": base64.b64encode(data).decode("ascii")}
+    if f.get("description"):
+        out["description"] = f["description"]
+    return out

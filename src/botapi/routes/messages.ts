@@ -6,6 +6,7 @@ import { Snowflakes } from "../../wire/snowflakes";
 import { Snowflake } from "../../wire/validation";
 import { MessageBodySchema, validateMessagePayload } from "../schemas/message";
 import { messageOut } from "../present";
+import { keepAttachmentsIn } from "../../wire/files";
 import type { SendInput } from "../../core/messages";
 import { flakeParam, known, limitParam } from "./ids";
 
@@ -113,8 +114,13 @@ export const messageRoutes: BotRoute[] = [
       const channelId = known(api, params.channel_id, "channel");
       api.core.messages.access(bot.botUserId, channelId);
       const messageId = known(api, params.message_id, "message");
-      const b = validateMessagePayload(req.json(), api.flakes, { partial: true });
+      // `attachments` in an edit lists those to keep (reference v10); bots add none (spec 1.5).
+      const raw = req.json();
+      const obj = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
+      const { attachments, ...rest } = obj ?? {};
+      const b = validateMessagePayload(obj ? rest : raw, api.flakes, { partial: true });
       const m = api.core.messages.editAs(bot.botUserId, channelId, messageId, {
+        attachments: attachments === undefined ? undefined : keepAttachmentsIn(attachments, api.flakes),
         content: b.has.content ? b.content : undefined,
         embeds: b.has.embeds ? b.embeds : undefined,
         components: b.has.components ? b.components : undefined,

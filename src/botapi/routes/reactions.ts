@@ -25,7 +25,7 @@ export const reactionRoutes: BotRoute[] = [
     caller: "bot",
     handler: (req) => {
       const { channelId, messageId } = target(req);
-      req.ctx.core.reactions.add(req.caller.botUserId, messageId, parseEmoji(req.params.emoji), { channelId });
+      req.ctx.core.reactions.add(req.caller.botUserId, messageId, parseEmoji(req.params.emoji, req.ctx.flakes), { channelId });
       return noContent();
     },
   }),
@@ -37,7 +37,7 @@ export const reactionRoutes: BotRoute[] = [
     caller: "bot",
     handler: (req) => {
       const { channelId, messageId } = target(req);
-      req.ctx.core.reactions.remove(req.caller.botUserId, messageId, parseEmoji(req.params.emoji), { channelId });
+      req.ctx.core.reactions.remove(req.caller.botUserId, messageId, parseEmoji(req.params.emoji, req.ctx.flakes), { channelId });
       return noContent();
     },
   }),
@@ -48,7 +48,7 @@ export const reactionRoutes: BotRoute[] = [
     caller: "bot",
     handler: (req) => {
       const { channelId, messageId } = target(req);
-      const emoji = parseEmoji(req.params.emoji);
+      const emoji = parseEmoji(req.params.emoji, req.ctx.flakes);
       const userId = known(req.ctx, req.params.user_id, "user");
       req.ctx.core.reactions.removeUser(req.caller.botUserId, messageId, emoji, userId, { channelId });
       return noContent();
@@ -66,7 +66,7 @@ export const reactionRoutes: BotRoute[] = [
       const type = req.query.get("type");
       if (type !== null && type !== "0" && type !== "1") throw DomainError.invalid("type", `Value "${type}" is not a valid reaction type.`, "BASE_TYPE_CHOICES");
       const { messageId } = target(req);
-      const emoji = parseEmoji(req.params.emoji);
+      const emoji = parseEmoji(req.params.emoji, req.ctx.flakes);
       // Parley has no burst ("super") reactions: type 1 lists nobody.
       if (type === "1") return ok([]);
       const users = req.ctx.core.reactions.users(messageId, emoji, { after: after && req.ctx.flakes.bound(after, true), limit });
@@ -80,7 +80,7 @@ export const reactionRoutes: BotRoute[] = [
     caller: "bot",
     handler: (req) => {
       const { channelId, messageId } = target(req);
-      req.ctx.core.reactions.removeAll(req.caller.botUserId, messageId, parseEmoji(req.params.emoji), { channelId });
+      req.ctx.core.reactions.removeAll(req.caller.botUserId, messageId, parseEmoji(req.params.emoji, req.ctx.flakes), { channelId });
       return noContent();
     },
   }),

@@ -7,9 +7,10 @@ import type { Watch } from "../../store/changes";
 import { PRESENCE } from "../users";
 import type { ChannelModel, GuildCreateModel, GuildModel, MemberModel, PartialGuildModel, PresenceModel } from "../composites";
 import { USER_COLUMNS } from "../rows";
+import type { Emojis } from "../emojis";
 
 /** Every table a GUILD_CREATE is read from (presences apart). */
-const GUILD_CREATE_SOURCES = ["guilds", "roles", "channels", "overwrites", "members", "member_roles", "users"];
+const GUILD_CREATE_SOURCES = ["guilds", "roles", "channels", "overwrites", "members", "member_roles", "users", "emojis"];
 
 /** Read models of servers, their channels and members (reads/models.ts). */
 export class GuildReads {
@@ -20,6 +21,7 @@ export class GuildReads {
     private readonly d: CoreDeps,
     private readonly guilds: Guilds,
     private readonly users: Users,
+    private readonly emojis: Pick<Emojis, "of">,
   ) {
     this.shown = d.store.changes.watch(GUILD_CREATE_SOURCES);
     this.shownWithPresences = d.store.changes.watch([...GUILD_CREATE_SOURCES, PRESENCE]);
@@ -105,7 +107,7 @@ export class GuildReads {
 
   guild(guildId: string, opts: { counts?: boolean } = {}): GuildModel {
     const row = this.guilds.require(guildId);
-    const out: GuildModel = { guild: row, row, roles: this.guilds.roles(guildId), memberCount: this.guilds.memberCount(guildId) };
+    const out: GuildModel = { guild: row, row, roles: this.guilds.roles(guildId), emojis: this.emojis.of(guildId), memberCount: this.guilds.memberCount(guildId) };
     if (opts.counts) out.presenceCount = this.presences(guildId).length;
     return out;
   }
@@ -135,6 +137,7 @@ export class GuildReads {
       guild: row,
       row,
       roles: this.guilds.roles(guildId),
+      emojis: this.emojis.of(guildId),
       memberCount: members.length,
       channels: this.channels(guildId),
       members,

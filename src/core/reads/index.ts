@@ -9,12 +9,13 @@ import type { Messages } from "../messages";
 import type { Interactions } from "../interactions";
 import type { Webhooks } from "../webhooks";
 import type { Invites } from "../invites";
+import type { Emojis } from "../emojis";
 import { AUDIT } from "../audit";
-import type { AuditEntry, Channel, Invite, Role, User, Webhook } from "../models";
+import type { AuditEntry, Channel, CustomEmoji, Invite, Role, User, Webhook } from "../models";
 import { GuildReads } from "./guilds";
 import { MessageReads } from "./messages";
 import { InteractionReads } from "./interactions";
-import type { AuditLogModel, InviteModel, WebhookModel } from "../composites";
+import type { AuditLogModel, EmojiModel, InviteModel, WebhookModel } from "../composites";
 
 export type * from "../composites";
 
@@ -46,16 +47,19 @@ export class Reads {
 
   constructor(
     d: CoreDeps,
-    deps: { guilds: Guilds; users: Users; apps: Applications; messages: Messages; interactions: Interactions; webhooks: Webhooks; invites: Invites },
+    deps: { guilds: Guilds; users: Users; apps: Applications; messages: Messages; interactions: Interactions; webhooks: Webhooks; invites: Invites; emojis: Emojis },
   ) {
-    this.guilds = new GuildReads(d, deps.guilds, deps.users);
+    this.guilds = new GuildReads(d, deps.guilds, deps.users, deps.emojis);
     this.messages = new MessageReads(d, deps.guilds, deps.users, deps.messages, deps.interactions, this.guilds);
     this.interactions = new InteractionReads(d, deps.guilds, deps.users, deps.apps, deps.messages, deps.interactions, this.guilds, this.messages);
     this.users = deps.users;
     this.webhookService = deps.webhooks;
     this.guildService = deps.guilds;
     this.inviteService = deps.invites;
+    this.emojiService = deps.emojis;
   }
+
+  private readonly emojiService: Emojis;
 
   private readonly users: Users;
   private readonly webhookService: Webhooks;
@@ -76,6 +80,12 @@ export class Reads {
 
   webhook(row: Webhook): WebhookModel {
     return { webhook: row, row, creator: row.creator_id ? this.users.get(row.creator_id) : null, token: this.webhookService.tokenOf(row) };
+  }
+
+  /** A server's emoji as `viewerId` may see them: the creator only for those who may manage emoji (the reference's rule). */
+  emojis(viewerId: string, guildId: string, list: readonly CustomEmoji[]): EmojiModel[] {
+    const shown = this.emojiService.mayManage(viewerId, guildId);
+    return list.map((emoji) => ({ emoji, user: shown && emoji.creator_id ? this.users.get(emoji.creator_id) : null }));
   }
 
   /**

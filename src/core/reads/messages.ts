@@ -46,6 +46,7 @@ export class MessageReads {
       author: this.author(row),
       mentions: this.mentionedUsers(row),
       mentionRoleIds: row.mention_roles === "[]" ? [] : (JSON.parse(row.mention_roles) as string[]),
+      attachments: this.messages.files.of(row.id),
       reactions: opts.reactions === false ? null : this.reactions(row.id, opts.viewerId ?? null),
       interaction: row.interaction_id ? this.interactionOf(row.interaction_id) : null,
     };

@@ -14,6 +14,8 @@ import { m009 } from "./009_device_sessions";
 import { m010 } from "./010_credential_events";
 import { m011 } from "./011_person_sessions";
 import { m012 } from "./012_relayed_events";
+import { m013 } from "./013_media";
+import { m014 } from "./014_emojis";
 import { m015 } from "./015_search_index";
 import { m016 } from "./016_pins";
 import { m017 } from "./017_notification_settings";
@@ -28,4 +30,4 @@ export interface Migration {
   run?: (db: Database) => void;
 }
 
-export const migrations: Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m015, m016, m017, m018, m019];
+export const migrations: Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013, m014, m015, m016, m017, m018, m019];

@@ -8,7 +8,7 @@
 import { migrations } from "../migrations";
 import { NewerSchemaError } from "../migrate";
 import type { PgDatabase } from "./bridge";
-import { BASELINE_VERSION, baseline, pg015, pg016, pg017, PG_018, PG_019 } from "./schema";
+import { BASELINE_VERSION, baseline, pg013, pg014, pg015, pg016, pg017, PG_018, PG_019 } from "./schema";
 
 export interface PgMigration {
   version: number;
@@ -21,6 +21,8 @@ export interface PgMigration {
  * number (test/pg/schema-parity.test.ts holds every SQLite migration to having one).
  */
 export const pgMigrations: PgMigration[] = [
+  { version: 13, sql: pg013 },
+  { version: 14, sql: pg014 },
   { version: 15, sql: pg015 },
   { version: 16, sql: pg016 },
   { version: 17, sql: pg017 },

@@ -393,3 +393,82 @@ CREATE TABLE day_counts (
 export const PG_019 = /* sql */ `
 ALTER TABLE devices ADD COLUMN last_used_at bigint;
 `;
+
+// ---- after the baseline: each migration's Postgres text (pg/migrate.ts lists them in order) ----
+
+/** Migration 13 (store/migrations/013_media.ts): files, uploads, attachments, avatars and icons. */
+export const pg013 = /* sql */ `
+CREATE TABLE media_blobs (
+  sha256 ${T} PRIMARY KEY,
+  size bigint NOT NULL,
+  content_type ${T} NOT NULL,
+  inline bigint NOT NULL DEFAULT 0,
+  width bigint,
+  height bigint,
+  animated bigint NOT NULL DEFAULT 0,
+  created_at bigint NOT NULL,
+  unreferenced_since bigint
+);
+CREATE INDEX media_blobs_unreferenced ON media_blobs (unreferenced_since) WHERE unreferenced_since IS NOT NULL;
+
+CREATE TABLE uploads (
+  id ${T} PRIMARY KEY,
+  owner_id ${T} NOT NULL REFERENCES users (id) ON DELETE CASCADE ${FK},
+  purpose ${T} NOT NULL CHECK (purpose IN ('attachment', 'avatar', 'icon', 'emoji')),
+  channel_id ${T} REFERENCES channels (id) ON DELETE CASCADE ${FK},
+  guild_id ${T} REFERENCES guilds (id) ON DELETE CASCADE ${FK},
+  filename ${T} NOT NULL,
+  description ${T},
+  declared_size bigint NOT NULL,
+  sha256 ${T} REFERENCES media_blobs (sha256) ${FK},
+  size bigint,
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL
+);
+CREATE INDEX uploads_by_owner ON uploads (owner_id);
+CREATE INDEX uploads_by_expiry ON uploads (expires_at);
+
+CREATE TABLE attachments (
+  id ${T} PRIMARY KEY,
+  message_id ${T} NOT NULL REFERENCES messages (id) ON DELETE CASCADE ${FK},
+  channel_id ${T} NOT NULL,
+  uploader_id ${T} NOT NULL REFERENCES users (id) ${FK},
+  sha256 ${T} NOT NULL REFERENCES media_blobs (sha256) ${FK},
+  filename ${T} NOT NULL,
+  description ${T},
+  ordinal bigint NOT NULL,
+  flags bigint NOT NULL DEFAULT 0
+);
+CREATE INDEX attachments_by_message ON attachments (message_id, ordinal);
+CREATE INDEX attachments_by_uploader ON attachments (uploader_id);
+CREATE INDEX attachments_by_blob ON attachments (sha256);
+
+ALTER TABLE users ADD COLUMN avatar_sha256 ${T} REFERENCES media_blobs (sha256) ${FK};
+ALTER TABLE guilds ADD COLUMN icon_sha256 ${T} REFERENCES media_blobs (sha256) ${FK};
+CREATE VIEW media_refs AS
+  SELECT sha256 FROM attachments
+  UNION ALL SELECT sha256 FROM uploads WHERE sha256 IS NOT NULL
+  UNION ALL SELECT avatar_sha256 AS sha256 FROM users WHERE avatar_sha256 IS NOT NULL
+  UNION ALL SELECT icon_sha256 AS sha256 FROM guilds WHERE icon_sha256 IS NOT NULL;
+`;
+
+/** Migration 14 (store/migrations/014_emojis.ts): a server's own emoji. */
+export const pg014 = /* sql */ `
+CREATE TABLE emojis (
+  id ${T} PRIMARY KEY,
+  guild_id ${T} NOT NULL REFERENCES guilds (id) ON DELETE CASCADE ${FK},
+  name ${T} NOT NULL,
+  sha256 ${T} NOT NULL REFERENCES media_blobs (sha256) ${FK},
+  animated bigint NOT NULL DEFAULT 0,
+  creator_id ${T} REFERENCES users (id) ${FK},
+  created_at bigint NOT NULL
+);
+CREATE UNIQUE INDEX emojis_by_name ON emojis (guild_id, name);
+DROP VIEW media_refs;
+CREATE VIEW media_refs AS
+  SELECT sha256 FROM attachments
+  UNION ALL SELECT sha256 FROM uploads WHERE sha256 IS NOT NULL
+  UNION ALL SELECT avatar_sha256 AS sha256 FROM users WHERE avatar_sha256 IS NOT NULL
+  UNION ALL SELECT icon_sha256 AS sha256 FROM guilds WHERE icon_sha256 IS NOT NULL
+  UNION ALL SELECT sha256 FROM emojis;
+`;

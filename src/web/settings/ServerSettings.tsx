@@ -21,10 +21,11 @@ import { Bans } from "./Bans";
 import { AuditLog } from "./AuditLog";
 import { ChannelOrder } from "./ChannelOrder";
 import { LeaveServer, OwnerActions } from "./Ownership";
+import { Emoji, ServerIcon } from "./Images";
 
 export { settingsFor } from "./common";
 
-const SETTINGS_BITS = ["MANAGE_GUILD", "MANAGE_CHANNELS", "MANAGE_ROLES", "CREATE_INSTANT_INVITE", "KICK_MEMBERS", "BAN_MEMBERS", "VIEW_AUDIT_LOG"];
+const SETTINGS_BITS = ["MANAGE_GUILD", "MANAGE_CHANNELS", "MANAGE_ROLES", "CREATE_INSTANT_INVITE", "KICK_MEMBERS", "BAN_MEMBERS", "VIEW_AUDIT_LOG", "MANAGE_EXPRESSIONS"];
 
 /** The sections, in the navigation's order, each with who may open it. */
 const SECTIONS: { label: string; may(g: Guild): boolean; view(g: Guild): preact.JSX.Element }[] = [
@@ -34,6 +35,7 @@ const SECTIONS: { label: string; may(g: Guild): boolean; view(g: Guild): preact.
     view: (g) => (
       <>
         {holds(g, BIT.MANAGE_GUILD) && <Overview guild={g} />}
+        {holds(g, BIT.MANAGE_GUILD) && <ServerIcon guild={g} />}
         <OwnerActions guild={g} />
       </>
     ),
@@ -61,6 +63,7 @@ const SECTIONS: { label: string; may(g: Guild): boolean; view(g: Guild): preact.
   { label: "Members", may: (g) => holds(g, BIT.KICK_MEMBERS) || holds(g, BIT.BAN_MEMBERS), view: (g) => <MemberModeration guild={g} /> },
   { label: "Invites", may: (g) => holds(g, BIT.CREATE_INSTANT_INVITE), view: (g) => <InviteManager guild={g} /> },
   { label: "Bans", may: (g) => holds(g, BIT.BAN_MEMBERS), view: (g) => <Bans guild={g} /> },
+  { label: "Emoji", may: (g) => holds(g, BIT.MANAGE_EXPRESSIONS), view: (g) => <Emoji guild={g} /> },
   { label: "Audit log", may: (g) => holds(g, BIT.VIEW_AUDIT_LOG), view: (g) => <AuditLog guild={g} /> },
 ];
 

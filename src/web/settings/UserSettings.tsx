@@ -12,6 +12,7 @@ import { api } from "../api";
 import { ErrorLine, Field, errorText, fieldError } from "../views/ui";
 import { useRequest } from "./common";
 import { Devices, Profile } from "./Profile";
+import { AvatarSetting } from "./Images";
 
 /** Whether the dialog is open. */
 export const userSettingsOpen = signal(false);
@@ -23,7 +24,7 @@ interface SectionProps {
 
 const SECTIONS: { id: string; label: string; view: ComponentType<SectionProps> }[] = [
   { id: "account", label: "Account", view: Account },
-  { id: "profile", label: "Profile", view: Profile },
+  { id: "profile", label: "Profile", view: () => (<><Profile /><AvatarSetting /></>) },
   { id: "devices", label: "Devices", view: Devices },
 ];
 

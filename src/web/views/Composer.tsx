@@ -13,6 +13,7 @@ import { sendEncrypted } from "../dm-crypto";
 import { DmComposerNote, dmReady } from "./DmComposerNote";
 import { useDraft } from "../drafts";
 import { mentionsOut, useMentionPicker } from "./Mentions";
+import { useAttachments } from "./files/AttachTray";
 
 interface Props {
   channel: Channel;
@@ -39,7 +40,7 @@ function useCommands(channelId: string, text: string) {
   return { query, shown, active, move, loading: query !== undefined && !commands, none: query !== undefined && !!commands && !shown.length };
 }
 
-// The composer is longer than 80 lines because the hooks of its helpers (commands, drafts, mentions) meet here; each lives in its own file.
+// The composer is longer than 80 lines because the hooks of its helpers (commands, drafts, mentions, files) meet here; each lives in its own file.
 export function Composer({ channel, replyTo, onCancelReply }: Props) {
   const [text, setText] = useState("");
   const [chosen, setChosen] = useState<Command | null>(null);
@@ -48,6 +49,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   const dm = channel.guild_id === null;
   const blocked = dm && !dmReady(); // a DM waits for this browser's device keys
   const { query, shown, active, move, loading, none } = useCommands(channel.id, text);
+  const files = useAttachments(channel.id, !dm); // files (views/files): none in encrypted DMs yet
 
   useEffect(() => {
     setText("");
@@ -66,9 +68,11 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
 
   async function send() {
     const content = text.trim();
-    if (!content || blocked) return;
-    if (await (dm ? sendEncrypted(channel, content, replyTo?.id ?? null) : sendMessage(channel.id, mentionsOut(channel, content), replyTo?.id ?? null))) {
+    const attachments = files.ready();
+    if ((!content && !attachments.length) || blocked || files.busy) return;
+    if (await (dm ? sendEncrypted(channel, content, replyTo?.id ?? null) : sendMessage(channel.id, mentionsOut(channel, content), replyTo?.id ?? null, attachments))) {
       setText((now) => (now.trim() === content ? "" : now)); // keep what was typed while it was sending
+      files.clear();
       typingDone();
       onCancelReply();
     }
@@ -93,13 +97,15 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
 
   if (chosen) return <CommandForm channel={channel} command={chosen} onDone={() => (setChosen(null), box.current?.focus())} />;
   return (
-    <div class="composer">
+    <div class="composer" onDrop={files.onDrop} onDragOver={files.onDragOver} onPaste={files.onPaste}>
       {replyTo && <ReplyBar to={replyTo} guildId={channel.guild_id} onCancel={onCancelReply} />}
       {shown.length > 0 && <CommandList list={shown} active={active} onPick={pick} />}
       {mention.list}
       {none && <p class="muted">No command starts with “/{query}” here.</p>}
       {dm && <DmComposerNote channel={channel} />}
+      {files.tray}
       <div class="compose-row">
+        {files.button}
         <textarea
           ref={box}
           aria-label={label}
@@ -117,7 +123,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
           }}
           onKeyDown={onKeyDown}
         />
-        <button class="send" disabled={blocked || !text.trim() || loading || shown.length > 0} onClick={send}>
+        <button class="send" disabled={blocked || (!text.trim() && !files.count) || files.busy || loading || shown.length > 0} onClick={send}>
           Send
         </button>
       </div>

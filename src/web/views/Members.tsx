@@ -4,6 +4,7 @@ import { ApiError } from "../api";
 import { openDmWith } from "../load";
 import { AppsMenu, USER_COMMAND } from "./AppsMenu";
 import type { Member } from "../types";
+import { Avatar } from "./files/Avatar";
 
 const ORDER: Record<string, number> = { online: 0, idle: 1, dnd: 2, offline: 3 };
 const WORDS: Record<string, string> = { online: "online", idle: "idle", dnd: "do not disturb", offline: "offline" };
@@ -40,6 +41,7 @@ function Group({ title, list, presence, name, owner }: GroupProps) {
       <ul>
         {list.map((m) => (
           <li key={m.user.id} class={`member ${presence(m)}`}>
+            <Avatar user={users.value[m.user.id] ?? m.user} name={name(m)} named />
             <span class={`presence ${presence(m)}`} aria-hidden="true" />
             <span class="name">{name(m)}</span>
             {m.user.bot && <span class="tag">BOT</span>}

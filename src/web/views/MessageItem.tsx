@@ -16,6 +16,9 @@ import { AppsMenu, MESSAGE_COMMAND, USER_COMMAND } from "./AppsMenu";
 import { PinAction, PinNotice, PINNED_NOTICE } from "./Pins";
 import { CopyLinkAction } from "./CopyLink";
 import { linked } from "../links";
+import { Attachments } from "./files/Attachments";
+import { Avatar } from "./files/Avatar";
+import { ReactionFace } from "./files/Emoji";
 
 export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢", "👀", "✅"];
 
@@ -41,6 +44,7 @@ export function MessageItem({ m, onReply }: Props) {
         </div>
       )}
       <header>
+        <Avatar user={m.author} name={name} />
         <span id={`a-${m.id}`} class="author">
           {name}
         </span>
@@ -53,6 +57,7 @@ export function MessageItem({ m, onReply }: Props) {
       <div id={`c-${m.id}`} class="content">
         {editing ? <EditBox m={m} onDone={() => setEditing(false)} /> : <Body m={m} />}
       </div>
+      <Attachments list={m.attachments} />
       {loading && (
         <p class="thinking" role="status">
           {name} is thinking…
@@ -118,7 +123,7 @@ function Reactions({ m }: { m: Message }) {
     <div class="reactions" role="group" aria-label="Reactions">
       {m.reactions.map((r) => (
         <button key={r.emoji} class="reaction" aria-pressed={r.me} onClick={() => toggleReaction(m, r.emoji, r.me)}>
-          {r.emoji} {r.count}
+          <ReactionFace emoji={r.emoji} /> {r.count}
         </button>
       ))}
     </div>

@@ -11,6 +11,7 @@ import type { Channel, Guild } from "../types";
 import { SettingsButton } from "../settings/ServerSettings";
 import { userSettingsOpen } from "../settings/UserSettings";
 import { UnreadMark, unreadText } from "./UnreadMark";
+import { Avatar } from "./files/Avatar";
 
 const TEXT = new Set([0, 5]);
 
@@ -117,6 +118,7 @@ export function ChannelsNav({ onPick, onSignOut }: { onPick(): void; onSignOut()
         {!channels.length && <li class="empty">{g ? "No text channels yet." : "No direct messages yet."}</li>}
       </ul>
       <footer class="me">
+        <Avatar user={me.value ?? undefined} name={displayName(me.value)} />
         <span class={`presence ${me.value?.presence ?? "offline"}`} aria-hidden="true" />
         <span>{displayName(me.value)}</span>
         <button class="link" aria-haspopup="dialog" onClick={() => (userSettingsOpen.value = true)}>

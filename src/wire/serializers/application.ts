@@ -19,7 +19,8 @@ export function applicationJson(f: Ids, a: Application, bot: User, owner: User |
   return {
     id: f.of(a.id),
     name: a.name,
-    icon: null,
+    // An application's icon is its bot's avatar (issue 31).
+    icon: bot.avatar,
     description: a.description,
     summary: "",
     type: null,

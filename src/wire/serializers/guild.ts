@@ -4,6 +4,7 @@ import { roleJson } from "./role";
 import { channelJson } from "./channel";
 import { memberJson } from "./member";
 import { iso } from "../time";
+import { emojiJson } from "./attachment";
 
 /** The partial guild of GET /users/@me/guilds (reference-gaps 2.11). */
 export function partialGuildJson(f: Ids, m: PartialGuildModel, userId: string) {
@@ -49,7 +50,8 @@ export function guildJson(f: Ids, m: GuildModel) {
     default_message_notifications: g.default_message_notifications ?? 0,
     explicit_content_filter: 0,
     roles: m.roles.map((r) => roleJson(f, r)),
-    emojis: [],
+    // Every change to them is a GUILD_UPDATE carrying this (GUILD_EMOJIS_UPDATE is never dispatched, spec 6.2).
+    emojis: m.emojis.map((e) => emojiJson(f, e)),
     features: ["SERVICE_E2E_DIRECT_MESSAGES"],
     mfa_level: 0,
     application_id: null,

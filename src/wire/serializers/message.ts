@@ -4,6 +4,7 @@ import { userJson } from "./user";
 import { memberJson } from "./member";
 import { iso, isoOrNull } from "../time";
 import { embedsOut, textOut } from "../mentions";
+import { attachmentJson } from "./attachment";
 
 export interface MessageView {
   /** false withholds content, embeds, components and attachments of server messages (MESSAGE_CONTENT). */
@@ -48,7 +49,8 @@ export function messageJson(f: Ids, model: MessageModel, view: MessageView, dept
     mentions: model.mentions.map((u) => userJson(f, u, "false")),
     mention_roles: model.mentionRoleIds.map((r) => f.of(r)),
     mention_channels: [],
-    attachments: [],
+    // Withheld with the content: a message whose content is hidden signs no link either.
+    attachments: showContent && model.attachments.length ? model.attachments.map((a) => attachmentJson(f, a)) : [],
     embeds: showContent ? embedsOut(m.embeds, f) : [],
     components: showContent ? JSON.parse(m.components) : [],
     pinned: !!m.pinned,
@@ -59,7 +61,7 @@ export function messageJson(f: Ids, model: MessageModel, view: MessageView, dept
   if (m.application_id) out.application_id = f.of(m.application_id);
   if (model.interaction) Object.assign(out, interactionMetadataJson(f, m.id, model.interaction));
   if (isDm) out.service_e2e_encrypted = encrypted;
-  if (model.reactions?.length) out.reactions = reactionsJson(model.reactions);
+  if (model.reactions?.length) out.reactions = reactionsJson(f, model.reactions);
 
   if (m.reference_message_id) {
     out.message_reference = {
@@ -82,10 +84,10 @@ export function messageJson(f: Ids, model: MessageModel, view: MessageView, dept
   return out;
 }
 
-/** The `reactions` array: one entry per emoji, in order of first use. */
-export function reactionsJson(rs: ReactionSummary[]) {
+/** The `reactions` array: one entry per emoji, in order of first use; a server's emoji by its snowflake. */
+export function reactionsJson(f: Ids, rs: ReactionSummary[]) {
   return rs.map((r) => ({
-    emoji: { id: r.emoji.id, name: r.emoji.name, ...(r.emoji.animated ? { animated: true } : {}) },
+    emoji: { id: f.ofNullable(r.emoji.id), name: r.emoji.name, ...(r.emoji.animated ? { animated: true } : {}) },
     count: r.count,
     count_details: { burst: 0, normal: r.count },
     me: r.me,

@@ -1,0 +1,154 @@
+/**
+ * The collector of files nothing names any more (an upload never sent, a deleted
+ * message's files, a replaced avatar): mark, then sweep after a grace period. A sweep
+ * first drops expired upload slots, then marks every blob no reference names
+ * (`media_refs`: attachments, slots, avatars, icons, emoji) with the time it was first
+ * found so, and unmarks those named again; a blob marked longer than the grace is
+ * deleted, its row in a transaction and its file right after the commit, in the same
+ * turn of the event loop (see store/media.ts for why that matters).
+ *
+ * The grace (24 hours by default) is what keeps a backup restorable: a backup taken at T
+ * holds every blob its database names, and none of those can be deleted before T plus
+ * the grace, longer than any backup takes to copy them.
+ *
+ * Runs on the one clock, every ten minutes in the server (start()), or at once through
+ * `parley media sweep` while no server runs on the data directory.
+ */
+import type { CoreDeps } from "./deps";
+import type { TimerHandle } from "./clock";
+import { join } from "node:path";
+import type { ByteSource } from "../store/media";
+import { storeError } from "./media-types";
+
+const EVERY_MS = 10 * 60_000;
+
+export interface SweepReport {
+  /** Upload slots past their time, removed. */
+  expiredUploads: number;
+  /** Blobs found unreferenced in this sweep (the grace starts). */
+  marked: number;
+  /** Blobs deleted, and their bytes. */
+  removed: number;
+  removedBytes: number;
+}
+
+export class MediaCollector {
+  private timer: TimerHandle | null = null;
+
+  constructor(private readonly d: CoreDeps) {}
+
+  private get db() {
+    return this.d.store.db;
+  }
+
+  sweep(): SweepReport {
+    const now = this.d.clock.now();
+    const { expired, marked } = this.d.store.write(() => {
+      const expiredUploads = this.db.query("DELETE FROM uploads WHERE expires_at <= ?").run(now).changes;
+      this.db
+        .query("UPDATE media_blobs SET unreferenced_since = NULL WHERE unreferenced_since IS NOT NULL AND sha256 IN (SELECT sha256 FROM media_refs)")
+        .run();
+      const newlyMarked = this.db
+        .query("UPDATE media_blobs SET unreferenced_since = ? WHERE unreferenced_since IS NULL AND sha256 NOT IN (SELECT sha256 FROM media_refs)")
+        .run(now).changes;
+      return { expired: expiredUploads, marked: newlyMarked };
+    });
+    const doomed = this.d.store.write(() => {
+      const rows = this.db
+        .query("SELECT sha256, size FROM media_blobs WHERE unreferenced_since <= ? AND sha256 NOT IN (SELECT sha256 FROM media_refs) ORDER BY sha256")
+        .all(now - this.d.media.limits.graceMs) as { sha256: string; size: number }[];
+      const del = this.db.query("DELETE FROM media_blobs WHERE sha256 = ?");
+      for (const r of rows) del.run(r.sha256);
+      return rows;
+    });
+    // Committed: the files go now, before anything else runs.
+    for (const r of doomed) this.d.media.store.unlink(r.sha256);
+    return { expiredUploads: expired, marked, removed: doomed.length, removedBytes: doomed.reduce((n, r) => n + Number(r.size), 0) };
+  }
+
+  /**
+   * The server's part (it alone holds the data directory): temporary files a stopped
+   * process left are removed now, blob files no row names and older than the grace too
+   * (a crash between a file's move and its row's commit leaves one), and a sweep runs
+   * every ten minutes from now on.
+   */
+  async start(): Promise<{ temp: number; orphans: number }> {
+    this.schedule();
+    const temp = await this.d.media.store.cleanTemp(Number.POSITIVE_INFINITY);
+    return { temp, orphans: await this.removeOrphans() };
+  }
+
+  stop(): void {
+    this.timer?.cancel();
+    this.timer = null;
+  }
+
+  private schedule(): void {
+    this.timer?.cancel();
+    this.timer = this.d.clock.setTimeout(() => {
+      this.sweep();
+      this.schedule();
+    }, EVERY_MS);
+  }
+
+  /** Blob files without a row, written longer than the grace ago. */
+  async removeOrphans(): Promise<number> {
+    const before = this.d.clock.now() - this.d.media.limits.graceMs;
+    const known = this.db.query("SELECT 1 AS x FROM media_blobs WHERE sha256 = ?");
+    let n = 0;
+    for await (const f of this.d.media.store.list()) {
+      if (f.mtimeMs >= before || known.get(f.sha256)) continue;
+      this.d.media.store.unlink(f.sha256);
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * Copy every stored file to `dest` (a backup's `media/`, laid out as the data
+   * directory's: `blobs/ab/cd/<sha256>`), each checked against its hash. Called after the
+   * database's snapshot: every blob the snapshot names still has its row then, since none
+   * is deleted before it has gone unnamed for the grace period, longer than a copy takes.
+   */
+  async copyAll(dest: string, only?: readonly string[]): Promise<{ files: number; bytes: number }> {
+    const all = this.db.query("SELECT sha256 FROM media_blobs ORDER BY sha256").all() as { sha256: string }[];
+    const wanted = only && new Set(only);
+    const rows = wanted ? all.filter((r) => wanted.has(r.sha256)) : all;
+    let bytes = 0;
+    for (const { sha256 } of rows) {
+      const blob = this.d.media.store.open(sha256);
+      if (!blob) throw new Error(`the file of ${sha256} is missing from the data directory`);
+      const data = new Uint8Array(await blob.arrayBuffer());
+      if (new Bun.CryptoHasher("sha256").update(data).digest("hex") !== sha256) throw new Error(`the file of ${sha256} does not match its hash`);
+      await Bun.write(join(dest, "blobs", sha256.slice(0, 2), sha256.slice(2, 4), sha256), data, { createPath: true });
+      bytes += data.byteLength;
+    }
+    return { files: rows.length, bytes };
+  }
+
+  /**
+   * Put a file's bytes in place ahead of the rows that will name them (an import): they
+   * must hash to `sha256`, or nothing is kept. Until a row names them they are an orphan
+   * the collector would remove after the grace, so an import that fails leaves no debris.
+   */
+  async restoreFile(bytes: ByteSource, sha256: string): Promise<void> {
+    let staged;
+    try {
+      staged = await this.d.media.store.stage(bytes, { limit: Number.MAX_SAFE_INTEGER, expect: sha256 });
+    } catch (e) {
+      throw storeError(e, Number.MAX_SAFE_INTEGER);
+    }
+    staged.place();
+  }
+
+  /** What the stored files hold (`parley media usage`). */
+  usage(): Promise<{ files: number; bytes: number }> {
+    return this.d.media.store.usage();
+  }
+
+  /** Blobs a row names whose bytes are missing (a restore checks there are none). */
+  missing(): string[] {
+    const named = this.db.query("SELECT DISTINCT sha256 FROM media_refs ORDER BY sha256").all() as { sha256: string }[];
+    return named.map((r) => r.sha256).filter((sha) => !this.d.media.store.has(sha));
+  }
+}

@@ -1,0 +1,331 @@
+/**
+ * The bytes of files (issue 31), content-addressed: `<data>/media/blobs/ab/cd/<sha256>`,
+ * written once and never changed, beside the database that says what they are
+ * (media_blobs, migration 13). An app on `:memory:` keeps them in a temporary directory
+ * removed when it closes.
+ *
+ * A file arrives in two steps, so that no row ever names bytes that are not on disk:
+ * stage() streams the bytes to a temporary file with constant memory (awaited writes are
+ * the back-pressure), hashing them as they pass, counting them against a limit, flushing
+ * every few megabytes so the final fsync has little left, and fsyncing the file; place()
+ * then moves it under its hash (or drops it: the same bytes are there already) and makes
+ * the directory entry durable. place() is synchronous on purpose: the caller commits its
+ * row in the same turn of the event loop, and the collector deletes a blob's row and
+ * unlinks its file in one turn too (core/media-gc.ts), so the two can never interleave
+ * between "the file is there" and "a row names it".
+ *
+ * A failed write (a full disk, an I/O error, a body over its limit, a broken stream)
+ * leaves nothing: the temporary file goes, and the caller gets one of the errors below.
+ *
+ * This is the one seam a cluster would replace with shared storage (docs/scaling.md).
+ */
+import { randomUUID } from "node:crypto";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, unlinkSync } from "node:fs";
+import { open, readdir, rm, stat, type FileHandle } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** What stage() takes: a request's body stream, any async iterable of chunks, or bytes already in memory. */
+export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Uint8Array;
+
+/** Bytes written and fsynced to a temporary file, not yet under their hash. */
+export interface Staged {
+  readonly sha256: string;
+  readonly size: number;
+  /** The first bytes (at most `headBytes`), kept while streaming for sniffing. */
+  readonly head: Uint8Array;
+  /** Up to `length` bytes from the start of the staged file (a JPEG's size may sit past the head). */
+  read(length: number): Promise<Uint8Array>;
+  /** Move the bytes under their hash (or drop them when the same bytes are there) and make that durable. Synchronous. */
+  place(): void;
+  /** Forget the staged bytes (nothing will name them). */
+  discard(): void;
+}
+
+export interface StageOptions {
+  /** The most bytes accepted; one more and the write stops with MediaTooLarge. */
+  limit: number;
+  /** The SHA-256 the bytes must have (a restore, an import): otherwise MediaDigestMismatch. */
+  expect?: string;
+  /** How many of the first bytes to keep for sniffing (default 64 KiB). */
+  headBytes?: number;
+}
+
+export interface MediaStore {
+  /** Stream bytes into a temporary file; see the file's comment. */
+  stage(source: ByteSource, opts: StageOptions): Promise<Staged>;
+  /** The stored bytes of a hash, as a Blob served without copying (Bun.file), or null. */
+  open(sha256: string): Blob | null;
+  has(sha256: string): boolean;
+  /** Remove a blob's file (the collector, after the row that named it is gone). Synchronous. */
+  unlink(sha256: string): void;
+  /** Every stored blob file and when it was written. */
+  list(): AsyncIterable<{ sha256: string; mtimeMs: number }>;
+  /** Remove temporary files last written before `before` (ms since the epoch); answers how many. */
+  cleanTemp(before: number): Promise<number>;
+  /** Files and bytes under the blobs directory. */
+  usage(): Promise<{ files: number; bytes: number }>;
+  /** Close; a temporary store (`:memory:` apps) removes its directory. */
+  close(): void;
+}
+
+/** A body went past its limit while streaming (declared sizes are refused before, by the core). */
+export class MediaTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`more than ${limit} bytes`);
+    this.name = "MediaTooLarge";
+  }
+}
+
+/** The disk refused: ENOSPC, EDQUOT, EIO, EROFS... (`code` says which). Nothing was kept. */
+export class MediaWriteFailed extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "MediaWriteFailed";
+  }
+}
+
+/** Bytes that do not hash to what an archive said they would. Nothing was kept. */
+export class MediaDigestMismatch extends Error {
+  constructor(
+    readonly expected: string,
+    readonly actual: string,
+  ) {
+    super(`the bytes hash to ${actual}, not ${expected}`);
+    this.name = "MediaDigestMismatch";
+  }
+}
+
+/** A source stream that failed (a client that went away mid-body). Nothing was kept. */
+export class MediaSourceFailed extends Error {
+  constructor(readonly cause: unknown) {
+    super(`the body ended early: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = "MediaSourceFailed";
+  }
+}
+
+/** Flush the written part this often while streaming, so that the final fsync waits for little. */
+const FLUSH_BEHIND = 4 * 1024 * 1024;
+const HEAD = 64 * 1024;
+const SHA256 = /^[0-9a-f]{64}$/;
+
+export class DiskMediaStore implements MediaStore {
+  readonly root: string;
+  private readonly blobs: string;
+  private readonly tmp: string;
+  private readonly temporary: boolean;
+
+  private made = false;
+
+  /**
+   * `root` null: a temporary directory, removed on close (an app on `:memory:`). The
+   * directories are made on the first write, so the many apps that never store a file
+   * (tests, operator commands) leave nothing behind.
+   */
+  constructor(root: string | null) {
+    this.temporary = root === null;
+    this.root = root ?? join(tmpdir(), `parley-media-${randomUUID()}`);
+    this.blobs = join(this.root, "blobs");
+    this.tmp = join(this.root, "tmp");
+  }
+
+  private ensure(): void {
+    if (this.made) return;
+    // A temporary root is made here, private to this process (an existing one is refused).
+    if (this.temporary && !existsSync(this.root)) mkdirSync(this.root, { mode: 0o700 });
+    mkdirSync(this.blobs, { recursive: true });
+    mkdirSync(this.tmp, { recursive: true });
+    this.made = true;
+  }
+
+  /** Where a hash's bytes live: two levels of fan-out keep directories small. */
+  pathOf(sha256: string): string {
+    if (!SHA256.test(sha256)) throw new Error(`not a SHA-256: ${sha256}`);
+    return join(this.blobs, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  }
+
+  async stage(source: ByteSource, opts: StageOptions): Promise<Staged> {
+    try {
+      this.ensure();
+    } catch (e) {
+      throw mediaError(e);
+    }
+    const path = join(this.tmp, randomUUID());
+    const headBytes = opts.headBytes ?? HEAD;
+    const head = new Uint8Array(headBytes);
+    let headLength = 0;
+    let size = 0;
+    let unflushed = 0;
+    const hasher = new Bun.CryptoHasher("sha256");
+    let fh: FileHandle | null = null;
+    try {
+      fh = await open(path, "wx", 0o600);
+      for await (const chunk of chunksOf(source)) {
+        size += chunk.byteLength;
+        if (size > opts.limit) throw new MediaTooLarge(opts.limit);
+        hasher.update(chunk);
+        if (headLength < headBytes) {
+          const n = Math.min(headBytes - headLength, chunk.byteLength);
+          head.set(chunk.subarray(0, n), headLength);
+          headLength += n;
+        }
+        await this.write(fh, chunk);
+        unflushed += chunk.byteLength;
+        if (unflushed >= FLUSH_BEHIND) {
+          await fh.datasync();
+          unflushed = 0;
+        }
+      }
+      await fh.sync();
+      await fh.close();
+      fh = null;
+      const sha256 = hasher.digest("hex");
+      if (opts.expect !== undefined && opts.expect !== sha256) throw new MediaDigestMismatch(opts.expect, sha256);
+      return this.staged(path, sha256, size, head.slice(0, headLength));
+    } catch (e) {
+      await fh?.close().catch(() => {});
+      await rm(path, { force: true }).catch(() => {});
+      throw mediaError(e);
+    }
+  }
+
+  /** One chunk, whole (a file handle may write less than asked). A test's faulty store overrides it. */
+  protected async write(fh: FileHandle, chunk: Uint8Array): Promise<void> {
+    let at = 0;
+    while (at < chunk.byteLength) at += (await fh.write(chunk, at, chunk.byteLength - at)).bytesWritten;
+  }
+
+  private staged(path: string, sha256: string, size: number, head: Uint8Array): Staged {
+    let done = false;
+    return {
+      sha256,
+      size,
+      head,
+      read: async (length) => {
+        const fh = await open(path, "r");
+        try {
+          const buf = new Uint8Array(Math.min(length, size));
+          const { bytesRead } = await fh.read(buf, 0, buf.byteLength, 0);
+          return buf.subarray(0, bytesRead);
+        } finally {
+          await fh.close();
+        }
+      },
+      place: () => {
+        if (done) return;
+        done = true;
+        try {
+          this.placeSync(path, sha256);
+        } catch (e) {
+          rmSync(path, { force: true });
+          throw mediaError(e);
+        }
+      },
+      discard: () => {
+        if (done) return;
+        done = true;
+        rmSync(path, { force: true });
+      },
+    };
+  }
+
+  private placeSync(path: string, sha256: string): void {
+    const dest = this.pathOf(sha256);
+    if (existsSync(dest)) {
+      // The same bytes are stored already (their rename was made durable then).
+      unlinkSync(path);
+      return;
+    }
+    const dir = join(dest, "..");
+    const made = mkdirSync(dir, { recursive: true });
+    renameSync(path, dest);
+    fsyncDir(dir);
+    // A directory made just now must itself be durable in its parent, up to blobs/.
+    if (made) for (let d = join(dir, ".."); d.length >= this.blobs.length; d = join(d, "..")) fsyncDir(d);
+  }
+
+  open(sha256: string): Blob | null {
+    const path = this.pathOf(sha256);
+    return existsSync(path) ? Bun.file(path) : null;
+  }
+
+  has(sha256: string): boolean {
+    return existsSync(this.pathOf(sha256));
+  }
+
+  unlink(sha256: string): void {
+    rmSync(this.pathOf(sha256), { force: true });
+  }
+
+  async *list(): AsyncIterable<{ sha256: string; mtimeMs: number }> {
+    for (const a of await readdir(this.blobs).catch(() => [] as string[])) {
+      for (const b of await readdir(join(this.blobs, a)).catch(() => [] as string[])) {
+        for (const name of await readdir(join(this.blobs, a, b)).catch(() => [] as string[])) {
+          if (!SHA256.test(name)) continue;
+          const st = await stat(join(this.blobs, a, b, name)).catch(() => null);
+          if (st?.isFile()) yield { sha256: name, mtimeMs: st.mtimeMs };
+        }
+      }
+    }
+  }
+
+  async cleanTemp(before: number): Promise<number> {
+    let n = 0;
+    for (const name of await readdir(this.tmp).catch(() => [] as string[])) {
+      const p = join(this.tmp, name);
+      const st = await stat(p).catch(() => null);
+      if (st && st.mtimeMs < before) {
+        await rm(p, { force: true, recursive: true });
+        n++;
+      }
+    }
+    return n;
+  }
+
+  async usage(): Promise<{ files: number; bytes: number }> {
+    let files = 0;
+    let bytes = 0;
+    for await (const b of this.list()) {
+      files++;
+      bytes += statSync(this.pathOf(b.sha256), { throwIfNoEntry: false })?.size ?? 0;
+    }
+    return { files, bytes };
+  }
+
+  close(): void {
+    if (this.temporary) rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/** Chunks of any source, as Uint8Array. */
+async function* chunksOf(source: ByteSource): AsyncIterable<Uint8Array> {
+  if (source instanceof Uint8Array) {
+    yield source;
+    return;
+  }
+  try {
+    for await (const chunk of source as AsyncIterable<Uint8Array | string>) yield typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
+  } catch (e) {
+    throw new MediaSourceFailed(e);
+  }
+}
+
+function fsyncDir(dir: string): void {
+  const fd = openSync(dir, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The disk's failures as MediaWriteFailed; the store's own errors pass as they are. */
+function mediaError(e: unknown): Error {
+  if (e instanceof MediaTooLarge || e instanceof MediaDigestMismatch || e instanceof MediaSourceFailed || e instanceof MediaWriteFailed) return e;
+  const code = String((e as { code?: unknown })?.code ?? "");
+  if (code) return new MediaWriteFailed(code, (e as Error).message);
+  return e instanceof Error ? e : new Error(String(e));
+}
