@@ -15,7 +15,7 @@ import { editEncrypted, textOf } from "../dm-crypto";
 import { AppsMenu, MESSAGE_COMMAND, USER_COMMAND } from "./AppsMenu";
 import { Attachments } from "./files/Attachments";
 import { Avatar } from "./files/Avatar";
-import { ReactionFace } from "./files/Emoji";
+import { ReactionFace, ServerEmojiPicks } from "./files/Emoji";
 
 export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢", "👀", "✅"];
 
@@ -140,6 +140,7 @@ function Picker({ m, onDone }: { m: Message; onDone(): void }) {
           {e}
         </button>
       ))}
+      <ServerEmojiPicks m={m} onDone={onDone} />
     </div>
   );
 }
