@@ -148,6 +148,13 @@ describe("files in the web client", () => {
       await msg.getByRole("group", { name: "Reactions" }).getByRole("img", { name: ":party:" }).waitFor();
       const loaded = await msg.getByRole("img", { name: ":party:" }).first().evaluate((el) => (el as HTMLImageElement).naturalWidth);
       expect(loaded).toBe(8);
+      // Bob's message gets a reaction with the server's emoji from the picker.
+      const other = s.p.core.people.send(bobId, general, { content: "pick one" });
+      const target = message(a, /^Bob pick one$/);
+      await target.getByRole("button", { name: "Add reaction" }).click();
+      await target.getByRole("button", { name: "React with :party:" }).click();
+      await target.getByRole("group", { name: "Reactions" }).getByRole("button", { name: ":party: 1" }).waitFor();
+      expect(s.p.core.reactions.users(other.id, { name: "party", id: party.id }, { limit: 10 }).map((u) => u.id)).toEqual([aliceId]);
     } finally {
       await alice.context.close();
     }

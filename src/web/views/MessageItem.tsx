@@ -18,7 +18,7 @@ import { CopyLinkAction } from "./CopyLink";
 import { linked } from "../links";
 import { Attachments } from "./files/Attachments";
 import { Avatar } from "./files/Avatar";
-import { ReactionFace } from "./files/Emoji";
+import { ReactionFace, ServerEmojiPicks } from "./files/Emoji";
 
 export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢", "👀", "✅"];
 
@@ -146,6 +146,7 @@ function Picker({ m, onDone }: { m: Message; onDone(): void }) {
           {e}
         </button>
       ))}
+      <ServerEmojiPicks m={m} onDone={onDone} />
     </div>
   );
 }
