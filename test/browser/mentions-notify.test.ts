@@ -78,6 +78,16 @@ describe("mentions", () => {
       const shown = message(a, /^Bob @Alice lunch\?$/);
       await shown.waitFor();
       expect(await shown.getAttribute("aria-current")).toBe("true");
+
+      // An edit shows the mention as the name, and keeps it a mention.
+      await message(b, /^Bob @Alice lunch\?$/).getByRole("button", { name: "Edit" }).click();
+      const edit = b.getByRole("textbox", { name: "Edit message" });
+      expect(await edit.inputValue()).toBe("@Alice lunch?");
+      await edit.fill("@Alice dinner?");
+      await edit.press("Enter");
+      await message(a, /^Bob @Alice dinner\?/).waitFor();
+      const stored = await s.as("alice", "GET", `/channels/${s.id(s.world.guilds.Lab.channels.general)}/messages?limit=1`);
+      expect(stored[0].mentions.map((u: { username: string }) => u.username)).toEqual(["alice"]);
     } finally {
       await alice.context.close();
       await bob.context.close();

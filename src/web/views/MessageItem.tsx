@@ -16,6 +16,7 @@ import { AppsMenu, MESSAGE_COMMAND, USER_COMMAND } from "./AppsMenu";
 import { PinAction, PinNotice, PINNED_NOTICE } from "./Pins";
 import { CopyLinkAction } from "./CopyLink";
 import { linked } from "../links";
+import { mentionsOut, mentionsShown } from "./Mentions";
 
 export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢", "👀", "✅"];
 
@@ -146,14 +147,15 @@ function Picker({ m, onDone }: { m: Message; onDone(): void }) {
 }
 
 function EditBox({ m, onDone }: { m: Message; onDone(): void }) {
-  const before = m.ciphertext === null ? m.content : (textOf(m) ?? "");
+  const guild = route.value.guild === "@me" ? null : route.value.guild;
+  const before = m.ciphertext === null ? mentionsShown(guild, m.content) : (textOf(m) ?? "");
   const [text, setText] = useState(before);
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => box.current?.focus(), []);
   async function save() {
     // A DM's new text is encrypted again, as its first was.
     const edit = m.ciphertext === null ? editMessage : editEncrypted;
-    if (text.trim() && text !== before && !(await edit(m, text))) return;
+    if (text.trim() && text !== before && !(await edit(m, m.ciphertext === null ? mentionsOut({ guild_id: guild }, text) : text))) return;
     onDone();
   }
   return (
