@@ -57,6 +57,9 @@ describe("mentions", () => {
       const b = bob.page;
       await channelEntry(a, "random").click();
       await a.getByRole("textbox", { name: "Message #random" }).waitFor();
+      // Not yet allowed: the page offers to ask the browser.
+      expect(await b.evaluate(() => Notification.permission)).toBe("default");
+      await b.getByRole("button", { name: "Enable desktop notifications" }).waitFor();
       const box = b.getByRole("textbox", { name: "Message #general" });
       await box.pressSequentially("@al");
       const list = b.getByRole("listbox", { name: "Mentions" });
@@ -102,6 +105,8 @@ describe("notifications", () => {
       const a = alice.page;
       await channelEntry(a, "random").click();
       await a.getByRole("textbox", { name: "Message #random" }).waitFor();
+      // Allowed already: nothing to ask.
+      expect(await a.getByRole("button", { name: "Enable desktop notifications" }).count()).toBe(0);
       const general = s.id(s.world.guilds.Lab.channels.general);
       const news = s.id(s.world.guilds.Lab.channels.news);
       const aliceId = s.id(s.world.users.alice.id);
