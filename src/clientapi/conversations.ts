@@ -31,8 +31,8 @@ const ids = (q: URLSearchParams, name: string) => q.getAll(name).map((v) => path
  * max_id, pinned) beside Parley's typed grammar in `content` (from:, in:, has:, ...,
  * src/text/search-query.ts): the named filters narrow what the typed ones say.
  */
-function criteria(core: Core, guildId: string, q: URLSearchParams): { criteria: SearchCriteria; problems: string[] } {
-  const typed = core.search.criteria(guildId, q.get("content") ?? "", int(q, "utc_offset", 0));
+function criteria(core: Core, personId: string, guildId: string, q: URLSearchParams): { criteria: SearchCriteria; problems: string[] } {
+  const typed = core.search.criteria(personId, guildId, q.get("content") ?? "", int(q, "utc_offset", 0));
   const c = typed.criteria;
   const authors = ids(q, "author_id");
   const channels = ids(q, "channel_id");
@@ -77,13 +77,8 @@ function searchRoutes(p: ClientContext): PeopleRoute[] {
       answer: C.SearchResults,
       handler: ({ caller: { user: me }, params, query }) => {
         const guildId = pathId(params.guild_id, "guild");
-        const found = core.transaction(() => {
-          const scope = { guildId };
-          // A member check before the names are resolved, so an outsider learns nothing of who is there.
-          core.search.query(me.id, scope, { terms: [], unmatched: true });
-          const { criteria: c, problems } = criteria(core, guildId, query);
-          return { ...core.search.query(me.id, scope, c, { offset: int(query, "offset", 0), limit: int(query, "limit", 25) }), problems };
-        });
+        const { criteria: c, problems } = criteria(core, me.id, guildId, query);
+        const found = { ...core.search.query(me.id, { guildId }, c, { offset: int(query, "offset", 0), limit: int(query, "limit", 25) }), problems };
         return { total: found.total, messages: found.messages.map((m) => view(m, me.id)), problems: found.problems, indexing: found.indexing };
       },
     }),

@@ -70,8 +70,12 @@ export class Search {
     return this.d.search.backfill();
   }
 
-  /** Parse a typed query (src/text/search-query.ts) and resolve its names within the server. */
-  criteria(guildId: string, query: string, utcOffsetMinutes = 0): { criteria: SearchCriteria; parsed: ParsedSearch; problems: string[] } {
+  /**
+   * Parse a typed query (src/text/search-query.ts) and resolve its names within the
+   * server, for a member of it (404 otherwise: an outsider learns nothing of who is there).
+   */
+  criteria(personId: string, guildId: string, query: string, utcOffsetMinutes = 0): { criteria: SearchCriteria; parsed: ParsedSearch; problems: string[] } {
+    this.requireMember(personId, guildId);
     const parsed = parseSearch(query);
     const problems = [...parsed.problems];
     const names = resolveNames(this.d, this.guilds, guildId, parsed);
@@ -90,8 +94,7 @@ export class Search {
 
   /** A typed query, run: criteria() then query(). */
   run(personId: string, scope: SearchScope, query: string, page: { offset?: number; limit?: number; utcOffsetMinutes?: number } = {}): SearchResult & { problems: string[] } {
-    this.requireMember(personId, scope.guildId);
-    const { criteria, problems } = this.criteria(scope.guildId, query, page.utcOffsetMinutes ?? 0);
+    const { criteria, problems } = this.criteria(personId, scope.guildId, query, page.utcOffsetMinutes ?? 0);
     return { ...this.query(personId, scope, criteria, page), problems };
   }
 

@@ -9,7 +9,7 @@ import type { ApiFragment, ApiOperation, HttpMethod } from "../wire/openapi";
 import { ClockBody, SettleBody } from "./clock";
 import { DmBody } from "./dms";
 import { CommandBody, ComponentBody } from "./interactions";
-import { ReactBody, SayBody } from "./people";
+import { PinBody, ReactBody, SayBody } from "./people";
 import { WorldSchema } from "./seed";
 import { FaultSchema } from "./faults";
 import { ChannelBody, EditBody, InviteBody } from "./actions";
@@ -39,6 +39,8 @@ export function harnessFragment(): ApiFragment {
       op("GET", "/channels/{channel_id}/messages", "Read a channel as a person sees it (as, limit, before, after)"),
       op("PUT", "/users/{user}/reactions", "React as a person", { body: ReactBody }),
       op("DELETE", "/users/{user}/reactions", "Take a person's reaction back", { body: ReactBody }),
+      op("PUT", "/users/{user}/pins", "Pin a message as a person (Manage Messages)", { body: PinBody }),
+      op("DELETE", "/users/{user}/pins", "Unpin a message as a person", { body: PinBody }),
       op("POST", "/users/{user}/device", "Give a person the harness's device (its public keys), as their client would"),
       op("POST", "/users/{user}/dms", "Send a direct message as a person (their client encrypts it)", { body: DmBody }),
       op("POST", "/users/{user}/interactions", "Run a slash command or click a component as a person", { body: Type.Union([CommandBody, ComponentBody]) }),

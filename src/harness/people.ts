@@ -44,6 +44,7 @@ export const SayBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export const PinBody = Type.Object({ channel_id: Snowflake, message_id: Snowflake }, { additionalProperties: false });
 export const ReactBody = Type.Object(
   { channel_id: Snowflake, message_id: Snowflake, emoji: Type.String({ minLength: 1, maxLength: 100 }) },
   { additionalProperties: false },
@@ -107,9 +108,22 @@ export function harnessPeople(p: HarnessContext, dms: DmClient) {
       else core.reactions.remove(me.id, messageId, emoji, { channelId: ch.id });
     });
 
+  /** Pin or unpin as a person: the same core operation as the people's and the bot API's (Manage Messages). */
+  const pin = (add: boolean) =>
+    handler<Ctx>(async ({ request, params }) => {
+      const me = look.person(params.user);
+      const b = await readBody(request, PinBody);
+      const channelId = look.internal(b.channel_id, "channel", "channel_id");
+      const messageId = look.internal(b.message_id, "message", "message_id");
+      if (add) core.pins.pin(me.id, channelId, messageId);
+      else core.pins.unpin(me.id, channelId, messageId);
+    });
+
   return new Elysia()
     .post("/users/:user/messages", say)
     .get("/channels/:channel_id/messages", read)
     .put("/users/:user/reactions", react(true))
-    .delete("/users/:user/reactions", react(false));
+    .delete("/users/:user/reactions", react(false))
+    .put("/users/:user/pins", pin(true))
+    .delete("/users/:user/pins", pin(false));
 }

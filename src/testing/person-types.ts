@@ -55,6 +55,9 @@ export interface Person {
   device(): Promise<{ id: string; created_at: string }>;
   react(channel: string, messageId: string, emoji: string): Promise<void>;
   unreact(channel: string, messageId: string, emoji: string): Promise<void>;
+  /** Pin a message (the person needs Manage Messages): the bot sees the type 6 notice and the message's update. */
+  pin(channel: string, messageId: string): Promise<void>;
+  unpin(channel: string, messageId: string): Promise<void>;
   /** Run a slash command; waits for the bot's answer and says what happened. */
   slash(channel: string, name: string, options?: CommandOptions, opts?: InteractOptions): Promise<InteractionResult>;
   /** Click a button on a message; waits for the bot's answer. */

@@ -40,6 +40,8 @@ export function personActions(ctx: SdkContext, interactions: InteractionHelpers,
     device: () => harness.call("POST", `/users/${u}/device`),
     react: (channel, message_id, emoji) => harness.call("PUT", `/users/${u}/reactions`, { channel_id: world.channelId(channel), message_id, emoji }),
     unreact: (channel, message_id, emoji) => harness.call("DELETE", `/users/${u}/reactions`, { channel_id: world.channelId(channel), message_id, emoji }),
+    pin: (channel, message_id) => harness.call("PUT", `/users/${u}/pins`, { channel_id: world.channelId(channel), message_id }),
+    unpin: (channel, message_id) => harness.call("DELETE", `/users/${u}/pins`, { channel_id: world.channelId(channel), message_id }),
     slash: (channel, name, options, o = {}) =>
       run(`/${name} in ${channel}`, { channel_id: world.channelId(channel), application_id: appOf(o).id, name, type: 1, ...rawOptions(options) }, o),
     click: (channel, messageId, customId, o = {}) =>

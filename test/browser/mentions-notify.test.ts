@@ -57,6 +57,9 @@ describe("mentions", () => {
       const b = bob.page;
       await channelEntry(a, "random").click();
       await a.getByRole("textbox", { name: "Message #random" }).waitFor();
+      // Not yet allowed: the page offers to ask the browser.
+      expect(await b.evaluate(() => Notification.permission)).toBe("default");
+      await b.getByRole("button", { name: "Enable desktop notifications" }).waitFor();
       const box = b.getByRole("textbox", { name: "Message #general" });
       await box.pressSequentially("@al");
       const list = b.getByRole("listbox", { name: "Mentions" });
@@ -78,6 +81,16 @@ describe("mentions", () => {
       const shown = message(a, /^Bob @Alice lunch\?$/);
       await shown.waitFor();
       expect(await shown.getAttribute("aria-current")).toBe("true");
+
+      // An edit shows the mention as the name, and keeps it a mention.
+      await message(b, /^Bob @Alice lunch\?$/).getByRole("button", { name: "Edit" }).click();
+      const edit = b.getByRole("textbox", { name: "Edit message" });
+      expect(await edit.inputValue()).toBe("@Alice lunch?");
+      await edit.fill("@Alice dinner?");
+      await edit.press("Enter");
+      await message(a, /^Bob @Alice dinner\?/).waitFor();
+      const stored = await s.as("alice", "GET", `/channels/${s.id(s.world.guilds.Lab.channels.general)}/messages?limit=1`);
+      expect(stored[0].mentions.map((u: { username: string }) => u.username)).toEqual(["alice"]);
     } finally {
       await alice.context.close();
       await bob.context.close();
@@ -92,6 +105,8 @@ describe("notifications", () => {
       const a = alice.page;
       await channelEntry(a, "random").click();
       await a.getByRole("textbox", { name: "Message #random" }).waitFor();
+      // Allowed already: nothing to ask.
+      expect(await a.getByRole("button", { name: "Enable desktop notifications" }).count()).toBe(0);
       const general = s.id(s.world.guilds.Lab.channels.general);
       const news = s.id(s.world.guilds.Lab.channels.news);
       const aliceId = s.id(s.world.users.alice.id);

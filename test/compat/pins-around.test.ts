@@ -52,6 +52,17 @@ describe("discord.js 14", () => {
     expect((await channel().messages.fetchPinned()).size).toBe(0);
   });
 
+  test("a person pins through the test SDK: the bot sees the notice by them and the message pinned", async () => {
+    const said = await m.sdk.as("bob").say("general", "a person pins this");
+    const system = next<[Message]>(bot, Events.MessageCreate, (x) => x.type === MessageType.ChannelPinnedMessage && x.reference?.messageId === said.id);
+    await m.sdk.as("alice").pin("general", said.id);
+    const [notice] = await system;
+    expect(notice.author.id).toBe(m.sdk.world.users.alice.id);
+    expect((await channel().messages.fetch({ message: said.id, force: true })).pinned).toBe(true);
+    await m.sdk.as("alice").unpin("general", said.id);
+    expect((await channel().messages.fetch({ message: said.id, force: true })).pinned).toBe(false);
+  });
+
   test("messages.fetch({ around }) answers the message with its neighbours", async () => {
     const ids: string[] = [];
     for (const t of ["one", "two", "three", "four", "five"]) ids.push((await m.sdk.as("carol").say("general", `around ${t}`)).id);

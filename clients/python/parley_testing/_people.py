@@ -64,6 +64,13 @@ class Person:
     def unreact(self, channel: str, message_id: str, emoji: str) -> None:
         self._p.harness("DELETE", f"/users/{self._u}/reactions", {"channel_id": self._p.channel_id(channel), "message_id": message_id, "emoji": emoji})
 
+    def pin(self, channel: str, message_id: str) -> None:
+        """Pin a message (the person needs Manage Messages): bots see the type 6 notice and the message's update."""
+        self._p.harness("PUT", f"/users/{self._u}/pins", {"channel_id": self._p.channel_id(channel), "message_id": message_id})
+
+    def unpin(self, channel: str, message_id: str) -> None:
+        self._p.harness("DELETE", f"/users/{self._u}/pins", {"channel_id": self._p.channel_id(channel), "message_id": message_id})
+
     def edit(self, message_id: str, content: str) -> None:
         self._p.harness("PATCH", f"/users/{self._u}/messages/{message_id}", {"content": content})
 

@@ -12,7 +12,7 @@ import { api } from "../api";
 import { channelOf, displayName, guildOf, memberName, members } from "../state";
 import { BIT, holds } from "../names";
 import type { Channel, Message } from "../types";
-import { resolveAtNames, foldName, type MentionDirectory } from "../../text/mentions";
+import { resolveAtNames, foldName, showMentions, type MentionDirectory } from "../../text/mentions";
 import { Markdown } from "../markdown";
 import { jumpTo } from "../links";
 import { errorText } from "./ui";
@@ -55,8 +55,25 @@ function options(guildId: string, query: string): Option[] {
 }
 
 /** The text as sent: `@Name` of exactly one person or role of the server becomes its token. */
-export function mentionsOut(channel: Channel, text: string): string {
+export function mentionsOut(channel: Pick<Channel, "guild_id">, text: string): string {
   return channel.guild_id ? resolveAtNames(text, directory(channel.guild_id)) : text;
+}
+
+/**
+ * The text as an edit box shows it: `<@id>` as `@Name` where that name comes back as the
+ * same token when sent (mentionsOut); any other token stays as it is.
+ */
+export function mentionsShown(guildId: string | null, text: string): string {
+  if (!guildId) return text;
+  const dir = directory(guildId);
+  return showMentions(text, (kind, id) => {
+    if (kind === "channel") return null;
+    const p = kind === "user" ? dir.people.find((x) => x.id === id) : undefined;
+    const name = kind === "user" ? (p?.names.find(Boolean) ?? null) : (dir.roles.find((r) => r.id === id)?.name ?? null);
+    if (!name) return null;
+    const token = kind === "user" ? `<@${id}>` : `<@&${id}>`;
+    return resolveAtNames(`@${name}`, dir) === token ? name : null;
+  });
 }
 
 /** The `@…` being typed before the caret, if any. */

@@ -19,6 +19,7 @@ import { linked } from "../links";
 import { Attachments } from "./files/Attachments";
 import { Avatar } from "./files/Avatar";
 import { ReactionFace, ServerEmojiPicks } from "./files/Emoji";
+import { mentionsOut, mentionsShown } from "./Mentions";
 
 export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢", "👀", "✅"];
 
@@ -152,14 +153,15 @@ function Picker({ m, onDone }: { m: Message; onDone(): void }) {
 }
 
 function EditBox({ m, onDone }: { m: Message; onDone(): void }) {
-  const before = m.ciphertext === null ? m.content : (textOf(m) ?? "");
+  const guild = route.value.guild === "@me" ? null : route.value.guild;
+  const before = m.ciphertext === null ? mentionsShown(guild, m.content) : (textOf(m) ?? "");
   const [text, setText] = useState(before);
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => box.current?.focus(), []);
   async function save() {
     // A DM's new text is encrypted again, as its first was.
     const edit = m.ciphertext === null ? editMessage : editEncrypted;
-    if (text.trim() && text !== before && !(await edit(m, text))) return;
+    if (text.trim() && text !== before && !(await edit(m, m.ciphertext === null ? mentionsOut({ guild_id: guild }, text) : text))) return;
     onDone();
   }
   return (

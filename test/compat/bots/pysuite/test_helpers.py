@@ -60,3 +60,12 @@ def test_transcript_snapshot(parley, bot, worker_log, tmp_path):
     path.write_text(text.replace("pong", "ping"))
     with pytest.raises(AssertionError, match="differs from"):
         parley.assert_transcript_snapshot("TesterBot", str(path), after=mark, ids="placeholders", times=False)
+
+
+def test_a_person_pins(parley, bot, worker_log):
+    said = parley.person("bob").say("general", "pin this")
+    parley.person("alice").pin("general", said["id"])
+    notice = parley.wait_for_event(lambda e: e["t"] == "MESSAGE_CREATE" and e["d"]["type"] == 6)
+    assert (notice["d"]["author"]["id"], notice["d"]["message_reference"]["message_id"]) == (parley.world["users"]["alice"]["id"], said["id"])
+    parley.person("alice").unpin("general", said["id"])
+    assert not [m for m in parley.messages("general", as_="alice") if m["id"] == said["id"]][0]["pinned"]
