@@ -122,7 +122,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const report = reportTo(() => obs);
   const clock = new SwitchableClock(report);
   const { fastPaths } = config;
-  const store = new Store({ path: config.dbPath, synchronous: config.synchronous, relay: opts.relayEvents, writable: lock !== null, committed: (kind, n) => obs?.metrics.committed(kind, n), walHeader: fastPaths.walHeader });
+  const store = new Store({ path: config.dbPath, synchronous: config.synchronous, relay: opts.relayEvents, writable: lock !== null, committed: (kind, n) => obs?.metrics.committed(kind, n), walHeader: fastPaths.walHeader, postgres: config.database ? { url: config.database } : undefined });
   mark("open the database and migrate");
   const key = serverKey(config.dbPath);
   const core = createCore({ clock, store, key, sessions: config.sessions, report, fastPaths });

@@ -108,6 +108,10 @@ async function runCommand(cmd: Command, args: string[], env: Record<string, stri
   const { flags, rest } = parseFlags(args, cmd.flags);
   // Only a flag that was given: an absent --data leaves PARLEY_DATA and the default in charge.
   const config = loadConfig({ ...(flags.data !== undefined ? { data: flags.data } : {}), quiet: true }, env);
+  // A Postgres node's memos see only its own writes (store/pg/changes.ts): a command's
+  // beside it would go unseen, a rotated token still accepted. Not until nodes hear each other.
+  if (config.database)
+    throw new CliError("operator commands work on a SQLite data directory; a node on Postgres (PARLEY_DATABASE) takes its changes through its APIs (docs/scaling.md)", 2);
   // Only serve and import make a data directory: anything else where there is none is a slip.
   if (cmd.database === "existing" && config.data !== ":memory:" && !existsSync(config.dbPath))
     throw new CliError(

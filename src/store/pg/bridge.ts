@@ -68,6 +68,8 @@ export class PgDatabase implements Runner {
   private readonly statements = new Map<string, PgStatement>();
   private readonly timeoutMs: number;
   private readonly connectTimeoutMs: number;
+  /** Told of every statement of SQLite's dialect given to this database, before it runs (the store's change log). */
+  observer: ((sql: string) => void) | null = null;
   /** Round trips to the worker so far, and how many times the bridge gave up on one (tests and metrics). */
   crossings = 0;
   restarts = 0;
@@ -111,6 +113,7 @@ export class PgDatabase implements Runner {
   /** Run SQL text without parameters (several statements may be given). */
   exec(sql: string): RunResult {
     const t = translate(sql);
+    if (t.control === null) this.observer?.(sql);
     if (t.slots.length) throw new RangeError("exec() takes no parameters: use query(sql).run(...)");
     return this.submit({ sql: t.text, params: [], mode: t.control ? "run" : "exec" }, t.control);
   }
@@ -173,6 +176,10 @@ export class PgDatabase implements Runner {
   }
 
   // -- the Runner a PgStatement calls ----------------------------------------------------
+
+  observe(sql: string): void {
+    this.observer?.(sql);
+  }
 
   /** A statement whose rows are wanted: everything queued goes with it. */
   answer(req: StatementRequest): StatementResult {
