@@ -1,0 +1,172 @@
+/**
+ * One Parley node whose store is Postgres, as an operator runs it: `parley serve
+ * --database postgres://...` in a child process (test/support/cluster.ts, one node), on
+ * a Postgres of its own (test/support/engines.ts). Through the real HTTP surface and
+ * gateway: a real discord.js bot answers a person, bots post, edit, react and delete and
+ * a gateway session sees each; a restart keeps the data and the ids; bad input is
+ * refused, never a 500; and a Postgres outage is a 503 (and /readyz says so) until
+ * Postgres is back, without a restart of Parley.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { spawn } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startCluster, type Cluster, type ClusterNode } from "../support/cluster";
+import { ENGINE_MS, startPostgres, type Postgres } from "../support/engines";
+import { BASIC_WORLD } from "../helpers";
+import { Gw, I } from "../gateway/client";
+
+const ROOT = join(import.meta.dir, "../..");
+
+let pg: Postgres;
+let cluster: Cluster;
+let node: ClusterNode;
+let world: any;
+let database = "";
+
+beforeAll(async () => {
+  pg = await startPostgres();
+  database = await pg.createDatabase();
+  cluster = await startCluster({ nodes: 1, args: () => ["--database", pg.url(database), "--harness", "--rate-limits", "off", "--log-level", "warn"] });
+  node = cluster.nodes[0];
+}, ENGINE_MS);
+afterAll(async () => {
+  await cluster?.stop();
+  await pg?.close();
+}, ENGINE_MS);
+
+async function req(method: string, path: string, opts: { token?: string; body?: unknown; raw?: string } = {}): Promise<{ status: number; body: any; headers: Headers }> {
+  const headers: Record<string, string> = {};
+  if (opts.token) headers.Authorization = `Bot ${opts.token}`;
+  if (opts.body !== undefined || opts.raw !== undefined) headers["Content-Type"] = "application/json";
+  const res = await fetch(`${node.base}${path}`, { method, headers, body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)) });
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {}
+  return { status: res.status, body, headers: res.headers };
+}
+const bot = (method: string, path: string, body?: unknown) => req(method, `/api/v10${path}`, { token: world.applications.EchoBot.token, body });
+const harness = (method: string, path: string, body?: unknown) => req(method, `/api/harness/v1${path}`, { body });
+
+async function within<T>(ms: number, what: string, fn: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(50);
+  }
+}
+
+const gatewayUrl = () => `${node.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`;
+const ECHO = I.GUILDS | I.GUILD_MESSAGES | I.MESSAGE_CONTENT | I.GUILD_MESSAGE_REACTIONS;
+const THUMBS = encodeURIComponent("👍");
+
+const BOT_SCRIPT = `
+const { Client, GatewayIntentBits: I } = require("discord.js");
+const client = new Client({ intents: [I.Guilds, I.GuildMessages, I.MessageContent], rest: { api: process.env.API } });
+client.on("ready", () => console.log("ready " + client.user.id));
+client.on("messageCreate", (m) => {
+  if (m.author.id === client.user.id) return;
+  console.log("saw " + m.content);
+  if (m.content === "!ping") m.reply("pong from " + client.user.username).catch((e) => console.error(e));
+});
+client.login(process.env.TOKEN).catch((e) => { console.error(e); process.exit(3); });
+`;
+
+describe("a node on Postgres", () => {
+  test("the node says it runs on Postgres, and a world is seeded into it", async () => {
+    const ready = await req("GET", "/readyz");
+    expect(ready.status).toBe(200);
+    expect(ready.body.database).toMatchObject({ engine: "postgres", writable: true });
+    const seeded = await harness("POST", "/seed", BASIC_WORLD);
+    expect(seeded.status).toBe(200);
+    world = seeded.body;
+    // The rows are Postgres's.
+    const sql = new Bun.SQL({ ...pg.socketOptions(database), max: 1 });
+    try {
+      const [{ n }] = await sql`SELECT count(*)::int AS n FROM guilds`;
+      expect(n).toBe(1);
+    } finally {
+      await sql.close();
+    }
+  });
+
+  test("a real discord.js bot receives MESSAGE_CREATE and answers a person", async () => {
+    const dir = join(ROOT, `test/pg/.bot-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "bot.cjs"), BOT_SCRIPT);
+    const child = spawn("/usr/bin/node", [join(dir, "bot.cjs")], {
+      cwd: ROOT,
+      env: { ...process.env, API: `${node.base}/api`, TOKEN: world.applications.EchoBot.token },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    try {
+      await within(30_000, `the bot to be ready (output: ${out})`, async () => (/ready \d+/.test(out) ? true : undefined));
+      const general = world.guilds.Lab.channels.general;
+      const said = await harness("POST", "/users/alice/messages", { channel_id: general, content: "!ping" });
+      expect(said.status).toBe(200);
+      const answer = await within(15_000, `the bot's answer (output: ${out})`, async () => {
+        const list = (await harness("GET", `/channels/${general}/messages?as=alice`)).body as any[];
+        return list.find((m) => m.author.id === world.applications.EchoBot.bot_user_id);
+      });
+      expect(out).toContain("saw !ping");
+      expect(answer.content).toBe("pong from EchoBot");
+      expect(answer.message_reference.message_id).toBe(said.body.id);
+    } finally {
+      child.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  test("post, edit, react and delete over REST; a gateway session sees each", async () => {
+    const general = world.guilds.Lab.channels.general;
+    const gw = await Gw.open(null as never, gatewayUrl());
+    try {
+      const ready = await gw.identify(world.applications.EchoBot.token, ECHO);
+      expect(ready.d.guilds.map((g: any) => g.id)).toEqual([world.guilds.Lab.id]);
+      await gw.dispatch("GUILD_CREATE");
+
+      const posted = await bot("POST", `/channels/${general}/messages`, { content: "first draft" });
+      expect(posted.status).toBe(200);
+      const id = posted.body.id;
+      expect((await gw.dispatch("MESSAGE_CREATE")).d).toMatchObject({ id, content: "first draft" });
+
+      const edited = await bot("PATCH", `/channels/${general}/messages/${id}`, { content: "second draft" });
+      expect(edited.status).toBe(200);
+      expect(edited.body.edited_timestamp).not.toBeNull();
+      expect((await gw.dispatch("MESSAGE_UPDATE")).d).toMatchObject({ id, content: "second draft" });
+
+      expect((await bot("PUT", `/channels/${general}/messages/${id}/reactions/${THUMBS}/@me`)).status).toBe(204);
+      expect((await gw.dispatch("MESSAGE_REACTION_ADD")).d).toMatchObject({ message_id: id, emoji: { name: "👍" } });
+      const got = await bot("GET", `/channels/${general}/messages/${id}`);
+      expect(got.body.content).toBe("second draft");
+      expect(got.body.reactions).toEqual([expect.objectContaining({ count: 1, me: true, emoji: expect.objectContaining({ name: "👍" }) })]);
+      const reactors = await bot("GET", `/channels/${general}/messages/${id}/reactions/${THUMBS}`);
+      expect(reactors.body.map((u: any) => u.id)).toEqual([world.applications.EchoBot.bot_user_id]);
+
+      expect((await bot("DELETE", `/channels/${general}/messages/${id}`)).status).toBe(204);
+      expect((await gw.dispatch("MESSAGE_DELETE")).d).toMatchObject({ id });
+      expect((await bot("GET", `/channels/${general}/messages/${id}`)).status).toBe(404);
+      // The reaction went with its message (a cascade in Postgres), and the memos know it.
+      expect((await bot("GET", `/channels/${general}/messages/${id}/reactions/${THUMBS}`)).status).toBe(404);
+    } finally {
+      await gw.close();
+    }
+  }, 30_000);
+
+  test("a rotated token is refused at once, and the new one works", async () => {
+    const old = world.applications.EchoBot.token;
+    expect((await bot("GET", "/users/@me")).status).toBe(200);
+    const rotated = await harness("POST", `/applications/${world.applications.EchoBot.id}/rotate`);
+    expect(rotated.status).toBe(200);
+    world.applications.EchoBot.token = rotated.body.token;
+    expect((await req("GET", "/api/v10/users/@me", { token: old })).status).toBe(401);
+    expect((await bot("GET", "/users/@me")).status).toBe(200);
+  });
+});
