@@ -33,7 +33,9 @@ export function databaseFailure(e: unknown, config: Pick<Config, "data" | "dbPat
   if (config.database) {
     const where = `Postgres (${redactUrl(config.database)})`;
     if (code === "PARLEY_NEWER_SCHEMA") return new CliError(`${where} was migrated by a newer Parley (${(e as Error).message}): run that version`);
-    // Unreachable, refused sign-in, no such database, not Parley's, commits that may be lost.
+    if (code === "PARLEY_STORE_UNAVAILABLE" || code === "PARLEY_STORE_TIMEOUT")
+      return new CliError(`${where}: cannot connect (${(e as Error).message}): is Postgres running there, and does --database (or PARLEY_DATABASE) name it right?`);
+    // Refused sign-in, no such database, not Parley's, commits that may be lost.
     if (code.startsWith("PARLEY_STORE_") || code === "PARLEY_PG_REFUSED") return new CliError(`${where}: ${(e as Error).message}`);
   }
   if (code === "PARLEY_DATA_IN_USE") {

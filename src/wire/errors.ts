@@ -72,6 +72,9 @@ export function errorToStatusBody(e: unknown): ErrorAnswer {
   // The store could not answer (Postgres timed out, went away, or lost the transaction with
   // its connection): nothing was committed, and the same request may succeed in a moment.
   if (storeUnavailable(e)) return { status: 503, body: { code: 0, message: "503: Service Unavailable" }, headers: { "Retry-After": "1" } };
+  // A value the store cannot hold (Postgres's text has no NUL; its integers end at 64 bits)
+  // that validation let through: the request's fault, though still reported as a slip.
+  if ((e as { code?: unknown } | null)?.code === "PARLEY_STORE_INVALID") return { status: 400, body: { code: 50035, message: "Invalid Form Body" } };
   return { status: 500, body: { code: 0, message: "500: Internal Server Error" } };
 }
 

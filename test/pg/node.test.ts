@@ -9,12 +9,14 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startCluster, type Cluster, type ClusterNode } from "../support/cluster";
 import { ENGINE_MS, startPostgres, type Postgres } from "../support/engines";
 import { BASIC_WORLD } from "../helpers";
 import { Gw, I } from "../gateway/client";
+import { oneLine, parley } from "../ops/support";
 
 const ROOT = join(import.meta.dir, "../..");
 
@@ -169,4 +171,124 @@ describe("a node on Postgres", () => {
     expect((await req("GET", "/api/v10/users/@me", { token: old })).status).toBe(401);
     expect((await bot("GET", "/users/@me")).status).toBe(200);
   });
+});
+
+describe("bad input on Postgres", () => {
+  test("what Postgres cannot hold or parse is refused with the spec's body, never a 500", async () => {
+    const general = world.guilds.Lab.channels.general;
+    const cases: [string, string, unknown][] = [
+      // Postgres's text cannot hold a NUL character; SQLite's can.
+      ["POST", `/channels/${general}/messages`, { content: "a\u0000b" }],
+      ["PATCH", `/channels/${general}`, { name: "x\u0000y" }],
+      ["PATCH", `/channels/${general}`, { topic: "\u0000" }],
+      ["POST", `/channels/${general}/messages`, { content: "ok", nonce: "n\u0000" }],
+      // Numbers past a 64-bit integer, and ids that are not numbers.
+      ["PATCH", `/channels/${general}`, { position: 99999999999999999999999 }],
+      ["PATCH", `/channels/${general}`, { rate_limit_per_user: 1e300 }],
+      ["GET", `/channels/${general}/messages?limit=99999999999999999999`, undefined],
+      ["GET", `/channels/${general}/messages?before=99999999999999999999999`, undefined],
+      ["GET", `/channels/${general}/messages?after=-1`, undefined],
+      ["GET", `/channels/99999999999999999999999/messages`, undefined],
+      ["GET", `/channels/${general}/messages/abc`, undefined],
+      ["PUT", `/channels/${general}/messages/1/reactions/${encodeURIComponent("\u0000")}/@me`, undefined],
+      ["GET", `/guilds/${world.guilds.Lab.id}/members?limit=1000&after=18446744073709551616`, undefined],
+    ];
+    // Each is refused with a 4xx, by the wire layer's validation or the core's checks.
+    const answers: string[] = [];
+    for (const [method, path, body] of cases) {
+      const r = await bot(method, path, body);
+      answers.push(`${r.status} ${method} ${path}`);
+      expect(r.status).toBeLessThan(500);
+      if (r.status >= 400) expect(typeof r.body?.code).toBe("number");
+    }
+    expect(answers.filter((a) => a.startsWith("4")).length).toBe(cases.length);
+    const bad = await req("POST", `/api/v10/channels/${general}/messages`, { token: world.applications.EchoBot.token, raw: "{not json" });
+    expect(bad.status).toBe(400);
+    // The node still writes after every refusal: none of them left a transaction behind.
+    const after = await bot("POST", `/channels/${general}/messages`, { content: "still here" });
+    expect(after.status).toBe(200);
+  }, 30_000);
+});
+
+describe("a node's life on Postgres", () => {
+  test("a restart keeps the data and the ids", async () => {
+    const general = world.guilds.Lab.channels.general;
+    const before = await bot("POST", `/channels/${general}/messages`, { content: "before the restart" });
+    expect(before.status).toBe(200);
+    const history = (await bot("GET", `/channels/${general}/messages?limit=100`)).body.map((m: any) => m.id);
+    expect(await node.stop()).toBe(0);
+    await node.start();
+    expect((await bot("GET", `/channels/${general}/messages?limit=100`)).body.map((m: any) => m.id)).toEqual(history);
+    const got = await bot("GET", `/channels/${general}/messages/${before.body.id}`);
+    expect(got.body).toMatchObject({ id: before.body.id, content: "before the restart", channel_id: general });
+    const gw = await Gw.open(null as never, gatewayUrl());
+    try {
+      const ready = await gw.identify(world.applications.EchoBot.token, ECHO);
+      expect(ready.d.user.id).toBe(world.applications.EchoBot.bot_user_id);
+      expect(ready.d.guilds.map((g: any) => g.id)).toEqual([world.guilds.Lab.id]);
+      const created = (await gw.dispatch("GUILD_CREATE")).d;
+      expect(created.channels.map((c: any) => c.id)).toContain(general);
+    } finally {
+      await gw.close();
+    }
+    // New ids after the restart follow the old ones.
+    const later = await bot("POST", `/channels/${general}/messages`, { content: "after the restart" });
+    expect(BigInt(later.body.id)).toBeGreaterThan(BigInt(before.body.id));
+  }, 60_000);
+
+  test("Postgres away: writes answer 503 and /readyz says why; back: the same node writes again", async () => {
+    const general = world.guilds.Lab.channels.general;
+    await pg.stop("fast");
+    try {
+      const ready = await req("GET", "/readyz");
+      expect(ready.status).toBe(503);
+      expect(ready.body.database).toMatchObject({ engine: "postgres", writable: false });
+      expect(ready.body.reasons.join(" ")).toContain("postgres");
+      const post = await bot("POST", `/channels/${general}/messages`, { content: "while Postgres is away" });
+      expect(post.status).toBe(503);
+      expect(post.body).toEqual({ code: 0, message: "503: Service Unavailable" });
+      expect(post.headers.get("retry-after")).toBe("1");
+      const read = await bot("GET", `/channels/${general}/messages?limit=5`);
+      expect([200, 503]).toContain(read.status);
+    } finally {
+      await pg.start();
+    }
+    await within(20_000, "the node to be ready again", async () => ((await req("GET", "/readyz")).status === 200 ? true : undefined));
+    const back = await bot("POST", `/channels/${general}/messages`, { content: "Postgres is back" });
+    expect(back.status).toBe(200);
+    expect((await bot("GET", `/channels/${general}/messages/${back.body.id}`)).body.content).toBe("Postgres is back");
+    expect(node.alive).toBe(true);
+  }, 60_000);
+});
+
+describe("start-up on Postgres", () => {
+  test("a Postgres nobody answers at, a database that is not Parley's, a newer schema: one line each, the password hidden", async () => {
+    const data = mkdtempSync(join(tmpdir(), "parley-pg-start-"));
+    try {
+      const unreachable = await parley(["serve", "--port", "0", "--data", data, "--database", "postgres://parley:hunter2@127.0.0.1:1/parley"]);
+      oneLine(unreachable, /^parley: Postgres \(postgres:\/\/parley:\*\*\*@127\.0\.0\.1:1\/parley\): /);
+      expect(unreachable.err).not.toContain("hunter2");
+
+      const foreign = await pg.createDatabase();
+      const sql = new Bun.SQL({ ...pg.socketOptions(foreign), max: 1 });
+      try {
+        await sql`CREATE TABLE invoices (id int)`;
+      } finally {
+        await sql.close();
+      }
+      oneLine(await parley(["serve", "--port", "0", "--data", data, "--database", pg.url(foreign)]), /holds tables but no Parley migrations/);
+
+      const newer = await pg.createDatabase();
+      const own = new Bun.SQL({ ...pg.socketOptions(newer), max: 1 });
+      try {
+        await own`CREATE TABLE schema_migrations (version bigint PRIMARY KEY, applied_at bigint NOT NULL)`;
+        await own`INSERT INTO schema_migrations VALUES (999, 0)`;
+      } finally {
+        await own.close();
+      }
+      oneLine(await parley(["serve", "--port", "0", "--data", data, "--database", pg.url(newer)]), /migrated by a newer Parley/);
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -40,6 +40,17 @@ describe("config", () => {
     expect(() => parseFlags(["--port"], SERVE_FLAGS)).toThrow(ConfigError);
   });
 
+  test("--database (PARLEY_DATABASE) selects Postgres; the default stays SQLite in --data", () => {
+    expect(loadConfig({}, {}).database).toBeNull();
+    const url = "postgres://parley:secret@db.example:5432/parley";
+    expect(loadConfig({ database: url }, {}).database).toBe(url);
+    expect(loadConfig({}, { PARLEY_DATABASE: "postgresql://db/parley" }).database).toBe("postgresql://db/parley");
+    // The data directory stays: it holds the secret key and the lock.
+    expect(loadConfig({ database: url, data: "/srv/parley" }, {}).dbPath).toBe("/srv/parley/parley.db");
+    for (const database of ["mysql://db/x", "db.example:5432", "sqlite:///x.db"]) expect(() => loadConfig({ database }, {})).toThrow(ConfigError);
+    expect(() => loadConfig({ database: url, data: ":memory:" }, {})).toThrow(/secret key/);
+  });
+
   test("people's sessions: 30 days idle and 365 absolute unless --session-idle and --session-max (days) say otherwise", () => {
     const DAY = 86_400_000;
     expect(loadConfig({}, {}).sessions).toEqual({ idleMs: 30 * DAY, absoluteMs: 365 * DAY });
@@ -50,6 +61,14 @@ describe("config", () => {
 });
 
 describe("the parley command", () => {
+  test("operator commands refuse PARLEY_DATABASE: a node on Postgres would not see their writes", async () => {
+    const r = await run(["app", "list"], { PARLEY_DATABASE: "postgres://db.example/parley" });
+    expect(r.code).toBe(2);
+    expect(r.err).toStartWith("parley: operator commands work on a SQLite data directory");
+    expect(r.err.split("\n")).toHaveLength(1);
+  });
+
+
   test("bad flags and unknown commands exit 2 with one line", async () => {
     for (const argv of [["serve", "--bogus"], ["serve", "--port", "x"], ["frobnicate"], ["app", "rotate", "--nope"]]) {
       const r = await run(argv);
