@@ -17,6 +17,7 @@ import { ENGINE_MS, startPostgres, type Postgres } from "../support/engines";
 import { BASIC_WORLD } from "../helpers";
 import { Gw, I } from "../gateway/client";
 import { oneLine, parley } from "../ops/support";
+import { buildExecutable } from "../../scripts/build";
 
 const ROOT = join(import.meta.dir, "../..");
 
@@ -291,4 +292,46 @@ describe("start-up on Postgres", () => {
       rmSync(data, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe("the compiled executable on Postgres", () => {
+  test("`parley serve --database` from the built binary: its embedded worker reaches Postgres, and a bot posts", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-pg-bin-"));
+    const binary = join(dir, "parley");
+    expect(buildExecutable(binary)).toBeGreaterThan(0);
+    const db = await pg.createDatabase();
+    // cwd elsewhere: the worker must come from inside the binary, not from the sources.
+    const proc = Bun.spawn([binary, "serve", "--port", "0", "--data", join(dir, "data"), "--database", pg.url(db), "--demo"], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+    try {
+      const reader = proc.stdout.getReader();
+      let text = "";
+      while (!/listening on (\S+)/.test(text) || !/bot token\s+(\S+)/.test(text)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the binary exited: ${text}${await new Response(proc.stderr).text()}`);
+        text += new TextDecoder().decode(value);
+      }
+      reader.releaseLock();
+      expect(text).toContain("data: Postgres postgres://");
+      expect(text).toContain("rotate DemoBot's token (a new one; this one stops) in the portal");
+      const base = /listening on (\S+)/.exec(text)![1];
+      const token = /bot token\s+(\S+)/.exec(text)![1];
+      expect(((await (await fetch(`${base}/readyz`)).json()) as any).database.engine).toBe("postgres");
+      const auth = { Authorization: `Bot ${token}`, "Content-Type": "application/json" };
+      const guilds = (await (await fetch(`${base}/api/v10/users/@me/guilds`, { headers: auth })).json()) as any[];
+      const channels = (await (await fetch(`${base}/api/v10/guilds/${guilds[0].id}/channels`, { headers: auth })).json()) as any[];
+      const text0 = channels.find((c) => c.type === 0);
+      const posted = await fetch(`${base}/api/v10/channels/${text0.id}/messages`, { method: "POST", headers: auth, body: JSON.stringify({ content: "from the binary" }) });
+      expect(posted.status).toBe(200);
+      const sql = new Bun.SQL({ ...pg.socketOptions(db), max: 1 });
+      try {
+        expect((await sql`SELECT content FROM messages WHERE content = 'from the binary'`).length).toBe(1);
+      } finally {
+        await sql.close();
+      }
+    } finally {
+      proc.kill("SIGKILL");
+      await proc.exited;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -42,6 +42,13 @@ export interface PgOptions {
   applicationName?: string;
 }
 
+/**
+ * The worker's script: beside this file when Parley runs from its sources; in the compiled
+ * executable, where `bun build --compile` put the worker's own entrypoint (scripts/build.ts),
+ * under the same root as main's bundle, which this code is then part of.
+ */
+const WORKER_URL = new URL(import.meta.url.endsWith("/bridge.ts") ? "./worker.ts" : "./store/pg/worker.ts", import.meta.url).href;
+
 /** How much longer than the statement timeout the bridge waits before it gives up on the server. */
 const GRACE_MS = 1000;
 /** Statements kept prepared per database by text (the core has about 200; dynamic ones come and go). */
@@ -335,7 +342,7 @@ export class PgDatabase implements Runner {
 
   private start(): Ready {
     const channel = Channel.create();
-    const worker = new Worker(new URL("./worker.ts", import.meta.url).href);
+    const worker = new Worker(WORKER_URL);
     // An open store must not keep a process alive on its own (Bun has unref on workers; the DOM type does not say so).
     (worker as unknown as { unref?: () => void }).unref?.();
     const o = this.opts;
