@@ -11,6 +11,7 @@ import { dirname } from "node:path";
 import { portalUrlOf, VERSION, type Config, type Urls } from "./config";
 import { SwitchableClock } from "./core/clock";
 import { Store } from "./store/db";
+import type { PgEngine } from "./store/pg/engine";
 import { serverKey } from "./store/keyfile";
 import { DataLock, runningServer, type Serving } from "./store/lock";
 import { createCore, reportToStderr, type Core, type Report } from "./core";
@@ -103,6 +104,8 @@ export interface Parley {
   reset(): void;
   /** The server running on this data directory now (its pid and addresses), or null: for commands beside it. */
   runningServer(): Serving | null;
+  /** Serving nodes connected to this Postgres database now (0 on SQLite, whose data directory's lock says it). */
+  nodesOnDatabase(): number;
 }
 
 export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
@@ -122,7 +125,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const report = reportTo(() => obs);
   const clock = new SwitchableClock(report);
   const { fastPaths } = config;
-  const store = new Store({ path: config.dbPath, synchronous: config.synchronous, relay: opts.relayEvents, writable: lock !== null, committed: (kind, n) => obs?.metrics.committed(kind, n), walHeader: fastPaths.walHeader, postgres: config.database ? { url: config.database } : undefined });
+  const store = new Store({ path: config.dbPath, synchronous: config.synchronous, relay: opts.relayEvents, writable: lock !== null, committed: (kind, n) => obs?.metrics.committed(kind, n), walHeader: fastPaths.walHeader, postgres: config.database ? { url: config.database, serving: opts.exclusive === true } : undefined });
   mark("open the database and migrate");
   const key = serverKey(config.dbPath);
   const core = createCore({ clock, store, key, sessions: config.sessions, report, fastPaths });
@@ -186,6 +189,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     },
     shutdown: (timeoutMs) => life.shutdown(timeoutMs, () => store.flush(), () => (clock.clearTimers(), core.close(), lock?.release())),
     runningServer: () => (config.dbPath === ":memory:" ? null : runningServer(dirname(config.dbPath))),
+    nodesOnDatabase: () => (store.engine.kind === "postgres" ? (store.engine as PgEngine).nodesConnected() : 0),
   };
   mark("mount the routes");
   return parley;

@@ -262,6 +262,32 @@ describe("a node's life on Postgres", () => {
   }, 60_000);
 });
 
+describe("operator commands on Postgres", () => {
+  test("refused while a node is connected; run while none is, and the node sees what they did when it starts", async () => {
+    const data = mkdtempSync(join(tmpdir(), "parley-pg-cmd-"));
+    const env = { PARLEY_DATABASE: pg.url(database) };
+    try {
+      const busy = await parley(["app", "rotate", "EchoBot", "--data", data], { env });
+      oneLine(busy, /a Parley node is connected to this Postgres database/);
+      expect(busy.code).toBe(2);
+
+      expect(await node.stop()).toBe(0);
+      const rotated = await parley(["app", "rotate", "EchoBot", "--data", data], { env });
+      expect(rotated.code).toBe(0);
+      const token = /token \(shown once\): (\S+)/.exec(rotated.out)![1];
+      expect((await parley(["user", "password", "alice", "--password", "a-new-password", "--data", data], { env })).code).toBe(0);
+      oneLine(await parley(["backup", join(data, "copy.db"), "--data", data], { env }), /backed up with pg_dump/);
+
+      await node.start();
+      expect((await req("GET", "/api/v10/users/@me", { token: world.applications.EchoBot.token })).status).toBe(401);
+      world.applications.EchoBot.token = token;
+      expect((await bot("GET", "/users/@me")).status).toBe(200);
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe("start-up on Postgres", () => {
   test("a Postgres nobody answers at, a database that is not Parley's, a newer schema: one line each, the password hidden", async () => {
     const data = mkdtempSync(join(tmpdir(), "parley-pg-start-"));

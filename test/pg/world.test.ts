@@ -48,6 +48,5 @@ test("a SQLite node's export restored on Postgres: the same world, the same ids,
     expect(history.body.map((m: any) => m.id)).toEqual([...posted].reverse());
   } finally {
     await p.stop();
-    p.store.close();
   }
 }, 60_000);

@@ -61,11 +61,17 @@ describe("config", () => {
 });
 
 describe("the parley command", () => {
-  test("operator commands refuse PARLEY_DATABASE: a node on Postgres would not see their writes", async () => {
-    const r = await run(["app", "list"], { PARLEY_DATABASE: "postgres://db.example/parley" });
-    expect(r.code).toBe(2);
-    expect(r.err).toStartWith("parley: operator commands work on a SQLite data directory");
-    expect(r.err.split("\n")).toHaveLength(1);
+  test("operator commands follow PARLEY_DATABASE: a Postgres nobody answers at is one line, its password hidden", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-cli-pg-"));
+    try {
+      const r = await run(["app", "list", "--data", dir], { PARLEY_DATABASE: "postgres://parley:hunter2@127.0.0.1:1/parley" });
+      expect(r.code).toBe(1);
+      expect(r.err).toStartWith("parley: Postgres (postgres://parley:***@127.0.0.1:1/parley): cannot connect");
+      expect(r.err).not.toContain("hunter2");
+      expect(r.err.split("\n")).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
 

@@ -5,8 +5,8 @@
  * group commit included, is the same code as on SQLite (db.ts); what differs is here.
  *
  * One node per database: what another writer commits is not seen by this node's memos
- * until it restarts (changes.ts says why), and operator commands beside it are refused
- * (cli/index.ts).
+ * until it restarts (changes.ts says why), so operator commands run only while no node
+ * is connected (nodesConnected, cli/index.ts).
  */
 import { migrations } from "../migrations";
 import type { Engine, StoreHealth } from "../engine";
@@ -15,7 +15,14 @@ import { PgDatabase, type PgOptions } from "./bridge";
 import { PgChanges, type ForeignKey } from "./changes";
 import { migratePg, refused, wipePg } from "./migrate";
 
-export type PgEngineOptions = PgOptions;
+export type PgEngineOptions = Omit<PgOptions, "applicationName"> & {
+  /** A serving node (`parley serve`), which operator commands look for; a command or a test is not. */
+  serving?: boolean;
+};
+
+/** The application_name of a serving node's connection, and of anything else's. */
+const NODE = "parley";
+const TOOL = "parley-tool";
 
 /** Events need no relay on one node: its own bus publishes them, and there are no commands beside it. */
 const NO_RELAY: EventRelay = { send() {}, listen() {}, receive: () => [] };
@@ -32,7 +39,8 @@ export class PgEngine implements Engine {
 
   constructor(opts: PgEngineOptions) {
     const t0 = performance.now();
-    this.db = new PgDatabase({ applicationName: "parley", ...opts });
+    const { serving, ...connection } = opts;
+    this.db = new PgDatabase({ ...connection, applicationName: serving ? NODE : TOOL });
     try {
       const t1 = performance.now();
       refuseLostCommits(this.db);
@@ -81,13 +89,23 @@ export class PgEngine implements Engine {
   }
 
   backup(): void {
-    throw new Error("a Postgres database is backed up with pg_dump, not by Parley");
+    throw refused("a Postgres database is backed up with pg_dump (or its continuous archiving), not by parley backup");
   }
 
   checkpoint(): void {}
 
   close(): void {
     this.db.close();
+  }
+
+  /**
+   * Other serving nodes connected to this database now (their connections carry
+   * application_name "parley"): an operator's command waits until there are none, since
+   * a node would not see what the command changes.
+   */
+  nodesConnected(): number {
+    const r = this.db.native(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = '${NODE}' AND pid <> pg_backend_pid()`).get() as { n: number };
+    return r.n;
   }
 
   private countApplied(): number {
