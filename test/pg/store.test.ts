@@ -88,6 +88,19 @@ describe("group commit on Postgres", () => {
     }
   });
 
+  test("a write whose statements a read already sent ends without a crossing of its own: its RELEASE goes with the COMMIT", async () => {
+    const crossings = native().crossings;
+    const seen = await store.batched(async () =>
+      store.write(() => {
+        insert("r");
+        return rows();
+      }),
+    );
+    expect(seen).toEqual(["r"]);
+    expect(native().crossings - crossings).toBe(2);
+    expect(rows()).toEqual(["r"]);
+  });
+
   test("a failed commit fails every request of the batch; nothing is published", async () => {
     const good = store.batched(async () => put("g"));
     const orphan = store.batched(async () =>

@@ -164,6 +164,14 @@ export class PgDatabase implements Runner {
     return Object.assign(run, { deferred: run, immediate: run, exclusive: run });
   }
 
+  /**
+   * The end of a write: send what is queued if any of it can fail, so that a failure is
+   * thrown inside that write; what only ends a savepoint waits for the next crossing.
+   */
+  flushWrites(): void {
+    if (this.queue.some((q) => q.control === null)) this.flush();
+  }
+
   /** Send what is queued now (the end of a write): throws the first failure among it. */
   flush(): void {
     if (!this.queue.length) return;

@@ -59,10 +59,11 @@ export class PgEngine implements Engine {
       savepoint: this.db.prepare("SAVEPOINT w"),
       // A write's statements were only queued: sent with its RELEASE, so that what fails
       // fails inside the write (db.ts rolls back to its savepoint) and not in the next one.
+      // A RELEASE with nothing before it (a read sent them) waits for the next crossing.
       release: {
         run: () => {
           release.run();
-          db.flush();
+          db.flushWrites();
         },
       },
       rollbackTo: this.db.prepare("ROLLBACK TO w"),
