@@ -251,6 +251,13 @@ describe("a node's life on Postgres", () => {
       expect(post.headers.get("retry-after")).toBe("1");
       const read = await bot("GET", `/channels/${general}/messages?limit=5`);
       expect([200, 503]).toContain(read.status);
+      // A gateway IDENTIFY that needs Postgres is closed with 4000, which libraries answer by
+      // connecting again, rather than left waiting for a READY.
+      const gw = await Gw.open(null as never, gatewayUrl());
+      await gw.sync();
+      gw.send({ op: 2, d: { token: world.applications.EchoBot.token, intents: ECHO, properties: { os: "linux", browser: "test", device: "test" } } });
+      const closed = await Promise.race([gw.closed, Bun.sleep(15_000).then(() => null)]);
+      expect(closed?.code).toBe(4000);
     } finally {
       await pg.start();
     }
