@@ -258,6 +258,12 @@ describe("a node's life on Postgres", () => {
       gw.send({ op: 2, d: { token: world.applications.EchoBot.token, intents: ECHO, properties: { os: "linux", browser: "test", device: "test" } } });
       const closed = await Promise.race([gw.closed, Bun.sleep(15_000).then(() => null)]);
       expect(closed?.code).toBe(4000);
+      // A person's live connection whose session must be read (not used since the restart): 1011, and the client connects again.
+      const live = new WebSocket(`${node.base.replace(/^http/, "ws")}/api/client/v1/live`);
+      const liveClosed = new Promise<number>((r) => live.addEventListener("close", (e) => r(e.code)));
+      await new Promise((r) => live.addEventListener("open", r, { once: true }));
+      live.send(JSON.stringify({ op: "hello", token: world.users.alice.token }));
+      expect(await Promise.race([liveClosed, Bun.sleep(15_000).then(() => null)])).toBe(1011);
     } finally {
       await pg.start();
     }
