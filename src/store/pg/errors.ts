@@ -72,6 +72,8 @@ export function classify(e: unknown, constraint?: string): StoreErrorCode {
   if (state === "40P01" || state === "40001") return "PARLEY_STORE_CONFLICT";
   if (state?.startsWith("22")) return "PARLEY_STORE_INVALID";
   if (isConnectionLoss(e)) return "PARLEY_STORE_UNAVAILABLE";
+  // Insufficient resources: too many connections, disk full, out of memory. Not now, not a bug.
+  if (state?.startsWith("53")) return "PARLEY_STORE_UNAVAILABLE";
   if (bunCode.includes("TIMEOUT")) return "PARLEY_STORE_TIMEOUT";
   return "PARLEY_STORE_ERROR";
 }
