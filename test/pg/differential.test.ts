@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runSession, type SessionOptions } from "../diff/script";
+import { ALL_FAST_PATHS, type FastPaths } from "../../src/config/fast-paths";
 import { firstDifference, normalise } from "../diff/record";
 import { ENGINE_MS, startPostgres, type Postgres } from "../support/engines";
 
@@ -24,10 +25,10 @@ afterAll(async () => {
   await pg?.close();
 }, ENGINE_MS);
 
-async function run(opts: SessionOptions) {
+async function run(opts: SessionOptions, fastPaths: Partial<FastPaths> = {}) {
   const dir = mkdtempSync(join(tmpdir(), "parley-pgdiff-"));
   dirs.push(dir);
-  const rec = await runSession(dir, {}, { rotate: "in-process", ...opts });
+  const rec = await runSession(dir, fastPaths, { rotate: "in-process", ...opts });
   return { lines: normalise(rec.lines), writingGets: rec.writingGets, engine: rec.engine };
 }
 
@@ -49,5 +50,14 @@ describe("a node on Postgres answers what a node on SQLite answers", () => {
     expect(post.writingGets).toEqual([]);
     expect(firstDifference(lite.lines, post.lines)).toBeNull();
     expect(post.lines.length).toBe(lite.lines.length);
+  }, 120_000);
+
+  test("with every cache and fast path off, a Postgres node still answers what SQLite answers with them on", async () => {
+    const allOff = Object.fromEntries(Object.keys(ALL_FAST_PATHS).map((k) => [k, false])) as Partial<FastPaths>;
+    const lite = await run({});
+    const post = await run({ database: pg.url(await pg.createDatabase()) }, allOff);
+    expect(post.engine).toBe("postgres");
+    expect(post.writingGets).toEqual([]);
+    expect(firstDifference(lite.lines, post.lines)).toBeNull();
   }, 120_000);
 });
