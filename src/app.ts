@@ -11,7 +11,6 @@ import { dirname } from "node:path";
 import { portalUrlOf, VERSION, type Config, type Urls } from "./config";
 import { SwitchableClock } from "./core/clock";
 import { Store } from "./store/db";
-import type { PgEngine } from "./store/pg/engine";
 import { serverKey } from "./store/keyfile";
 import { DataLock, runningServer, type Serving } from "./store/lock";
 import { createCore, reportToStderr, type Core, type Report } from "./core";
@@ -189,7 +188,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     },
     shutdown: (timeoutMs) => life.shutdown(timeoutMs, () => store.flush(), () => (clock.clearTimers(), core.close(), lock?.release())),
     runningServer: () => (config.dbPath === ":memory:" ? null : runningServer(dirname(config.dbPath))),
-    nodesOnDatabase: () => (store.engine.kind === "postgres" ? (store.engine as PgEngine).nodesConnected() : 0),
+    nodesOnDatabase: () => store.engine.nodesConnected?.() ?? 0,
   };
   mark("mount the routes");
   return parley;

@@ -48,6 +48,8 @@ export interface Engine {
   backup(path: string): void;
   checkpoint(): void;
   close(): void;
+  /** Postgres: the serving nodes connected to the database now, besides this connection (pg/engine.ts). */
+  nodesConnected?(): number;
 }
 
 export interface SqliteOptions {
