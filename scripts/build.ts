@@ -9,10 +9,16 @@ import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "..");
 
-/** Compile src/main.ts into one executable; returns its size in bytes. */
+/**
+ * The Postgres bridge's worker (src/store/pg/bridge.ts starts it by path): an entrypoint
+ * of its own, which `--compile` embeds beside main (Bun bundles only what main imports).
+ */
+export const WORKER_ENTRY = "src/store/pg/worker.ts";
+
+/** Compile src/main.ts (and the worker) into one executable; returns its size in bytes. */
 export function buildExecutable(outfile: string): number {
   const r = Bun.spawnSync(
-    [process.execPath, "build", join(ROOT, "src/main.ts"), "--compile", "--minify", "--bytecode", "--format=esm", "--outfile", outfile],
+    [process.execPath, "build", join(ROOT, "src/main.ts"), join(ROOT, WORKER_ENTRY), "--compile", "--minify", "--bytecode", "--format=esm", "--outfile", outfile],
     { cwd: ROOT, stdout: "pipe", stderr: "pipe" },
   );
   if (r.exitCode !== 0) throw new Error(`bun build failed:\n${r.stdout.toString()}${r.stderr.toString()}`);

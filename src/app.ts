@@ -105,6 +105,8 @@ export interface Parley {
   reset(): void;
   /** The server running on this data directory now (its pid and addresses), or null: for commands beside it. */
   runningServer(): Serving | null;
+  /** Serving nodes connected to this Postgres database now (0 on SQLite, whose data directory's lock says it). */
+  nodesOnDatabase(): number;
 }
 
 export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
@@ -124,7 +126,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const report = reportTo(() => obs);
   const clock = new SwitchableClock(report);
   const { fastPaths } = config;
-  const store = new Store({ path: config.dbPath, synchronous: config.synchronous, relay: opts.relayEvents, writable: lock !== null, committed: (kind, n) => obs?.metrics.committed(kind, n), walHeader: fastPaths.walHeader });
+  const store = new Store({ path: config.dbPath, synchronous: config.synchronous, relay: opts.relayEvents, writable: lock !== null, committed: (kind, n) => obs?.metrics.committed(kind, n), walHeader: fastPaths.walHeader, postgres: config.database ? { url: config.database, serving: opts.exclusive === true } : undefined });
   mark("open the database and migrate");
   const key = serverKey(config.dbPath);
   const core = createCore({ clock, store, key, sessions: config.sessions, report, fastPaths, devices: config.devices, media: mediaOf(config) });
@@ -193,6 +195,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     },
     shutdown: (timeoutMs) => life.shutdown(timeoutMs, () => store.flush(), () => (clock.clearTimers(), core.close(), lock?.release())),
     runningServer: () => (config.dbPath === ":memory:" ? null : runningServer(dirname(config.dbPath))),
+    nodesOnDatabase: () => store.engine.nodesConnected?.() ?? 0,
   };
   mark("mount the routes");
   return parley;

@@ -11,6 +11,7 @@ import { CLOSE_HEARTBEAT_TIMEOUT } from "./gateway/protocol";
 import type { Live, LiveSocketData } from "./clientapi/live";
 import { webSite } from "./web";
 import { jsonResponse } from "./wire/http";
+import { errorToStatusBody, storeUnavailable } from "./wire/errors";
 import { pathnameOf, SERVER_MAX_BODY } from "./wire/body";
 import { rememberAddress } from "./wire/throttle";
 import type { NativeRoute, NativeTable } from "./wire/mount";
@@ -92,10 +93,12 @@ export class Lifecycle {
       websocket: bySurface(gateway.websocket, live.websocket, this.report),
       // Every surface refuses bodies over its own, far smaller limit with a JSON body (wire/body.ts).
       maxRequestBodySize: SERVER_MAX_BODY,
-      // A throw that escaped every handler: still the spec's body, never a stack, and a line in the log.
+      // A throw that escaped every handler: still the spec's body (500, or 503 when the
+      // store could not answer), never a stack, and a line in the log.
       error: (err) => {
         this.report(err, "http");
-        return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
+        const { status, body, headers } = errorToStatusBody(err);
+        return jsonResponse(status, body, headers);
       },
     }) as Server<never> as Server<GatewaySocketData>;
     this.server = server;
@@ -254,6 +257,9 @@ function bySurface(
         else gw.message?.(ws as never, m);
       } catch (e) {
         report(e, "socket message");
+        // The store could not answer (Postgres away): the web client connects again on any
+        // close but 4001, and reads everything afresh.
+        if (storeUnavailable(e)) ws.close(isLive(ws) ? 1011 : CLOSE_HEARTBEAT_TIMEOUT, "Try again");
       }
     },
     close(ws, code, reason) {

@@ -51,7 +51,10 @@ export function createDemoWorld(p: Parley): (urls: Urls) => string[] {
     `     const bot = new Client({ intents: [I.Guilds, I.GuildMessages, I.MessageContent], rest: { api: "${urls.base}/api" } });`,
     `     bot.on("messageCreate", (m) => m.content === "!ping" && m.reply("pong")); bot.login("${a.token}");`,
     `     (or manage it at ${urls.portal}, and approve intents at ${urls.base}/admin)`,
-    "  3. in another terminal: npx parley app list, npx parley app rotate DemoBot (a new token; this one stops)",
+    // The operator's commands run on SQLite only (cli/index.ts); on Postgres the portal rotates.
+    p.config.database
+      ? `  3. rotate DemoBot's token (a new one; this one stops) in the portal, ${urls.portal}`
+      : "  3. in another terminal: npx parley app list, npx parley app rotate DemoBot (a new token; this one stops)",
     "",
   ];
 }

@@ -3,7 +3,7 @@
  * stack trace. Errors are recognised by their codes (Node's fs and listen errors, SQLite's
  * result codes, Parley's own), so nothing here reaches into the store.
  */
-import type { Config } from "../config";
+import { redactUrl, type Config } from "../config";
 
 /** A failure the operator can act on: printed as `parley: <message>`, exit code `code`. */
 export class CliError extends Error {
@@ -27,9 +27,17 @@ const NOT_WRITABLE_FAMILIES = ["SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_IOE
 const DAMAGED = ["SQLITE_NOTADB", "SQLITE_CORRUPT"];
 
 /** Opening the data directory and its database. */
-export function databaseFailure(e: unknown, config: Pick<Config, "data" | "dbPath">): CliError | null {
+export function databaseFailure(e: unknown, config: Pick<Config, "data" | "dbPath"> & Partial<Pick<Config, "database">>): CliError | null {
   const code = codeOf(e);
   const dir = config.data;
+  if (config.database) {
+    const where = `Postgres (${redactUrl(config.database)})`;
+    if (code === "PARLEY_NEWER_SCHEMA") return new CliError(`${where} was migrated by a newer Parley (${(e as Error).message}): run that version`);
+    if (code === "PARLEY_STORE_UNAVAILABLE" || code === "PARLEY_STORE_TIMEOUT")
+      return new CliError(`${where}: cannot connect (${(e as Error).message}): is Postgres running there, and does --database (or PARLEY_DATABASE) name it right?`);
+    // Refused sign-in, no such database, not Parley's, commits that may be lost.
+    if (code.startsWith("PARLEY_STORE_") || code === "PARLEY_PG_REFUSED") return new CliError(`${where}: ${(e as Error).message}`);
+  }
   if (code === "PARLEY_DATA_IN_USE") {
     const pid = (e as { holder?: { pid?: number } | null }).holder?.pid;
     return new CliError(`the data directory '${dir}' is in use by another Parley${pid ? ` (pid ${pid})` : ""}: stop that one first, or give this one another --data`);

@@ -110,7 +110,7 @@ async function runCommand(cmd: Command, args: string[], env: Record<string, stri
   // Only a flag that was given: an absent --data leaves PARLEY_DATA and the default in charge.
   const config = loadConfig({ ...(flags.data !== undefined ? { data: flags.data } : {}), quiet: true }, env);
   // Only serve and import make a data directory: anything else where there is none is a slip.
-  if (cmd.database === "existing" && config.data !== ":memory:" && !existsSync(config.dbPath))
+  if (!config.database && cmd.database === "existing" && config.data !== ":memory:" && !existsSync(config.dbPath))
     throw new CliError(
       `no database at ${config.dbPath}: start the server there first (parley serve --data ${config.data}), or point --data (or PARLEY_DATA) at the data directory it uses`,
       2,
@@ -123,10 +123,16 @@ async function runCommand(cmd: Command, args: string[], env: Record<string, stri
     throw databaseFailure(e, config) ?? e;
   }
   try {
+    // A Postgres node's memos see only its own writes (store/pg/changes.ts): a command's
+    // beside it would go unseen, a rotated token still accepted. So not while one runs.
+    const nodes = config.database ? p.nodesOnDatabase() : 0;
+    if (nodes > 0)
+      throw new CliError(`${nodes === 1 ? "a Parley node is" : `${nodes} Parley nodes are`} connected to this Postgres database, and would not see what the command changes: stop ${nodes === 1 ? "it" : "them"} first, or use the admin pages and the portal`, 2);
     await cmd.run(p, rest, flags, out);
   } catch (e) {
-    // Only SQLite's own failures: a file the command itself writes has its own message.
-    throw (String((e as { code?: unknown })?.code ?? "").startsWith("SQLITE_") ? databaseFailure(e, config) : null) ?? e;
+    // Only the store's own failures: a file the command itself writes has its own message.
+    const code = String((e as { code?: unknown })?.code ?? "");
+    throw (code.startsWith("SQLITE_") || code.startsWith("PARLEY_") ? databaseFailure(e, config) : null) ?? e;
   } finally {
     await p.stop();
   }

@@ -3,7 +3,7 @@
  * gracefully on SIGTERM or SIGINT. Every start-up failure is one line (errors.ts).
  */
 import { readFileSync } from "node:fs";
-import { ConfigError, VERSION, type Config } from "../config";
+import { ConfigError, redactUrl, VERSION, type Config } from "../config";
 import { createParley, type Parley } from "../app";
 import { DomainError } from "../core/errors";
 import { CliError, databaseFailure, listenFailure } from "./errors";
@@ -78,7 +78,8 @@ export async function serve(config: Config, out: Out, opts: { signals: boolean }
     if (demo) for (const line of demo(p.api.urls)) out(line);
     if (!config.quiet) {
       // "parley listening on <url>" is what scripts (and the test SDK) wait for: keep it first.
-      out(`parley listening on ${p.api.urls.base} (version ${VERSION}; data: ${config.data === ":memory:" ? "in memory" : config.dbPath})`);
+      const data = config.database ? `Postgres ${redactUrl(config.database)}, key in ${config.data}` : config.data === ":memory:" ? "in memory" : config.dbPath;
+      out(`parley listening on ${p.api.urls.base} (version ${VERSION}; data: ${data})`);
       out(`  bot API   ${p.api.urls.base}/api/v10`);
       out(`  gateway   ${p.api.urls.gateway}`);
       out(`  portal    ${p.api.urls.portal} (install links: ${p.api.urls.portal}/install/<application_id>)`);

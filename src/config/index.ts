@@ -28,6 +28,12 @@ export interface Config {
   data: string;
   /** The SQLite path derived from `data`. */
   dbPath: string;
+  /**
+   * A Postgres URL (postgres://user:pass@host:port/db) holding the data instead of
+   * SQLite, or null (the default: SQLite in `data`). `data` still holds the secret key
+   * and the lock (docs/scaling.md).
+   */
+  database: string | null;
   harness: boolean;
   seedFile: string | null;
   baseUrl: string | null; // null: derived from the listening address
@@ -105,6 +111,7 @@ export const SERVE_FLAGS: FlagSpec[] = [
   { name: "port", env: "PARLEY_PORT", kind: "int", help: "port to listen on (default 7420; 0 picks a free port)" },
   { name: "host", env: "PARLEY_HOST", kind: "string", help: "address to bind (default 127.0.0.1)" },
   { name: "data", env: "PARLEY_DATA", kind: "string", help: "data directory, or :memory: (default ./parley-data)" },
+  { name: "database", env: "PARLEY_DATABASE", kind: "string", help: "postgres://user:pass@host:port/db to keep the data in Postgres (default: SQLite in --data)" },
   { name: "harness", env: "PARLEY_HARNESS", kind: "bool", help: "mount the test harness at /api/harness/v1" },
   { name: "seed", env: "PARLEY_SEED", kind: "string", help: "world document (JSON) to seed at start-up" },
   { name: "base-url", env: "PARLEY_BASE_URL", kind: "string", help: "public base URL (behind a proxy)" },
@@ -216,6 +223,8 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
   const maxDays = days(str("session-max") ?? "365", "--session-max");
   if (idleDays > maxDays) throw new ConfigError(`--session-idle (${idleDays}) cannot exceed --session-max (${maxDays})`);
 
+  const database = databaseOf(str("database"), data);
+
   const rateLimits = structuredClone(SPEC_RATE_LIMITS);
   const rl = str("rate-limits");
   if (rl !== undefined) {
@@ -228,6 +237,7 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
     host,
     data,
     dbPath: data === ":memory:" ? ":memory:" : join(resolve(data), "parley.db"),
+    database,
     harness: bool("harness"),
     seedFile: str("seed") ?? null,
     baseUrl: str("base-url") ? parseUrl(str("base-url")!, "--base-url", ["http:", "https:"]) : null,
@@ -264,6 +274,31 @@ function imageProxyOf(enabled: boolean, allowRaw: string | undefined, maxRaw: st
   if (maxRaw !== undefined && (!/^\d+$/.test(maxRaw) || maxBytes < 1024 || maxBytes > 100 * 1024 * 1024))
     throw new ConfigError(`--image-proxy-max-bytes must be 1024 to 104857600, not '${maxRaw}'`);
   return { enabled, allow, maxBytes };
+}
+
+/** --database: a postgres:// URL, beside a data directory for the key and the lock (never :memory:, whose key dies with the process). */
+function databaseOf(raw: string | undefined, data: string): string | null {
+  if (raw === undefined) return null;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError("--database is not a URL (postgres://user:password@host:port/database)");
+  }
+  if (u.protocol !== "postgres:" && u.protocol !== "postgresql:") throw new ConfigError(`--database must be a postgres:// URL, not ${u.protocol}//`);
+  if (data === ":memory:") throw new ConfigError("--database needs a --data directory for the server's secret key, not :memory:");
+  return raw;
+}
+
+/** A database URL fit for a log line or an error: its password hidden. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(not a URL)";
+  }
 }
 
 /** A whole number of days, 1 to 3650. */

@@ -36,6 +36,7 @@ import { Accounts } from "./accounts";
 import { Search } from "./search";
 import { SearchIndex } from "./search-index";
 import { Fts5Engine } from "./search-fts5";
+import { PgSearchEngine } from "./search-pg";
 import type { SearchEngine } from "./search-engine";
 import { Pins } from "./pins";
 import { Notifications } from "./notifications";
@@ -146,7 +147,7 @@ export function createCore(opts: {
   report?: Report;
   /** The fast paths the core honours; the root passes config.fastPaths. Absent: all on. */
   fastPaths?: Partial<CoreFastPaths>;
-  /** Where the search index lives; absent: SQLite's FTS5 in the store (a Postgres store passes core/search-pg.ts's). */
+  /** Where the search index lives; absent: the store engine's own (FTS5 on SQLite, core/search-pg.ts on Postgres). */
   searchEngine?: SearchEngine;
   /** When unused devices expire (config.devices). Absent: never. */
   devices?: DevicePolicy;
@@ -157,7 +158,9 @@ export function createCore(opts: {
   const bus = new EventBus(opts.report);
   store.onCommit((events) => bus.publish(events as DomainEvent[]));
   const fastPaths: CoreFastPaths = { memo: opts.fastPaths?.memo ?? true, tokenMemo: opts.fastPaths?.tokenMemo ?? true };
-  const search = new SearchIndex(store, opts.searchEngine ?? new Fts5Engine(store));
+  // Each engine searches with its own index: FTS5 on SQLite, a tsvector table on Postgres.
+  const engine = opts.searchEngine ?? (store.engine.kind === "postgres" ? new PgSearchEngine(store.db) : new Fts5Engine(store));
+  const search = new SearchIndex(store, engine);
   const media = { store: opts.media?.store ?? new DiskMediaStore(null), limits: { ...DEFAULT_MEDIA_LIMITS, ...opts.media?.limits } };
   const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus, sealer: new Sealer(opts.key), fastPaths, search, media };
   const instance = new Instance(deps);

@@ -1,4 +1,4 @@
-import type { Statement } from "bun:sqlite";
+import type { SqlStatement as Statement } from "../store/sql";
 import type { Store } from "../store/db";
 
 /**

@@ -7,9 +7,10 @@
  * them in tests.
  */
 import { reportToStderr, type DomainEvent, type Report } from "../core";
-import type { Server, WebSocketHandler } from "bun";
+import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
+import { storeUnavailable } from "../wire/errors";
 import { fastPathOn, type GatewayContext, type GatewayHooks } from "./context";
-import { CLOSE_HEARTBEAT_TIMEOUT, dispatchFrame, MAX_BUFFERED_BYTES, MAX_INBOUND_BYTES } from "./protocol";
+import { CLOSE_HEARTBEAT_TIMEOUT, CLOSE_UNKNOWN_ERROR, dispatchFrame, MAX_BUFFERED_BYTES, MAX_INBOUND_BYTES } from "./protocol";
 import type { FrameSink, Session } from "./session";
 import { Cohorts } from "./cohorts";
 import { SessionRegistry, type SessionInfo } from "./registry";
@@ -146,16 +147,20 @@ function frameHooks(hooks: GatewayHooks[]): { sink: FrameSink | null; count: ((n
 /**
  * Bun's socket callbacks. A handler that throws is a bug (frames are checked before they
  * are acted on): it is reported with the surface's name, and the socket goes on as Bun
- * would have let it, rather than the error reaching Bun's own stderr line.
+ * would have let it, rather than the error reaching Bun's own stderr line. Only the
+ * store's "not now" (Postgres timed out or away) is no bug: the socket is closed with
+ * 4000, which every library answers by connecting again (RESUME, else IDENTIFY), where
+ * it would otherwise wait for a READY that never comes.
  */
 function socketHandler(connections: Connections, report: Report): WebSocketHandler<GatewaySocketData> {
   const guard =
-    <A extends unknown[]>(fn: (...a: A) => void) =>
+    <A extends [ServerWebSocket<GatewaySocketData>, ...unknown[]]>(fn: (...a: A) => void, closing = false) =>
     (...a: A) => {
       try {
         fn(...a);
       } catch (err) {
         report(err, { surface: "gateway" });
+        if (!closing && storeUnavailable(err)) a[0].close(CLOSE_UNKNOWN_ERROR, "Unknown error");
       }
     };
   return {
@@ -169,6 +174,6 @@ function socketHandler(connections: Connections, report: Report): WebSocketHandl
     closeOnBackpressureLimit: true,
     open: guard((ws) => connections.open(ws)),
     message: guard((ws, raw) => connections.message(ws, raw)),
-    close: guard((ws) => connections.closed(ws)),
+    close: guard((ws) => connections.closed(ws), true),
   };
 }

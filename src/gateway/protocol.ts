@@ -40,6 +40,8 @@ export const MAX_SESSIONS_PER_APP = 32;
 
 export const CLOSE_PLAIN = 1000;
 export const CLOSE_HEARTBEAT_TIMEOUT = 4000;
+/** 4000 as the reference names it in general: "unknown error", reconnect and RESUME (the store could not answer). */
+export const CLOSE_UNKNOWN_ERROR = 4000;
 export const CLOSE_DISALLOWED_INTENTS = 4014;
 
 /** Host milliseconds between the upgrade and HELLO, so the two never share a write (connection.ts). */

@@ -17,6 +17,9 @@ export { createMetrics } from "./metrics";
 
 /** The database's state as /readyz reports it (built by the composition root from the store). */
 export interface DatabaseHealth {
+  /** sqlite (the default) or postgres (--database). */
+  engine: string;
+  /** Reachable and writable (on Postgres: answered, and not a read-only server). */
   writable: boolean;
   applied: number;
   known: number;
@@ -59,11 +62,11 @@ export function opsRoutes(): Route<OpsContext>[] {
         const db = ctx.database();
         const reasons: string[] = [];
         if (ctx.draining()) reasons.push("shutting down");
-        if (!db.writable) reasons.push(`database not writable${db.error ? `: ${db.error}` : ""}`);
+        if (!db.writable) reasons.push(`database (${db.engine}) not writable${db.error ? `: ${db.error}` : ""}`);
         if (db.applied < db.known) reasons.push(`migrations pending (${db.applied} of ${db.known} applied)`);
         const body = {
           status: reasons.length ? "not ready" : "ready",
-          database: { writable: db.writable, migrations: { applied: db.applied, known: db.known } },
+          database: { engine: db.engine, writable: db.writable, migrations: { applied: db.applied, known: db.known } },
           ...(reasons.length ? { reasons } : {}),
         };
         return json(reasons.length ? 503 : 200, body);

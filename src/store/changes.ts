@@ -56,9 +56,27 @@ function openWalIndex(db: Database): number | null {
 }
 
 /** Suffix of a table name meaning "its existing rows changed (update or delete)". */
-const EXISTING = "!";
+export const EXISTING = "!";
 
-export class Changes {
+/**
+ * What the core and the store ask of a change log, whichever engine feeds it: SQLite's
+ * hooks (Changes, here) or the statements a Postgres node sends (pg/changes.ts).
+ */
+export interface ChangeLog {
+  watch(tables: readonly string[]): Watch;
+  othersCommitted(): number;
+  wrote(): void;
+  rolledBack(): void;
+  everything(): void;
+  counted<T>(table: string, as: string, fn: () => T): T;
+  /** Changes seen so far: a rollback undid something only if this moved. */
+  readonly written: number;
+  /** No other connection can write to this database. */
+  readonly alone: boolean;
+  close(): void;
+}
+
+export class Changes implements ChangeLog {
   private readonly cells = new Map<string, Cell>();
   /** Rows of the _changes table (one per trigger) -> the table and whether existing rows changed. */
   private readonly triggers: { table: string; existing: boolean }[] = [];

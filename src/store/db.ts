@@ -1,5 +1,7 @@
 /**
- * The store: one bun:sqlite connection (one writer), WAL, forward-only migrations.
+ * The store: one connection (one writer), forward-only migrations. The engine under it
+ * (engine.ts) is embedded SQLite in WAL mode by default, or Postgres through a
+ * synchronous bridge (pg/engine.ts) when the operator gives `--database`.
  * Every write goes through write(): one transaction, and the domain events it produced
  * are handed to the bus only after the commit, so no subscriber ever sees an event for
  * data that was rolled back. In an operator command beside a server they are also sent,
@@ -11,14 +13,15 @@
  * once at the end of the event-loop turn; batched() answers only after that commit. Every
  * other writer commits at once as before, committing an open batch first.
  */
-import { Database, type Statement } from "bun:sqlite";
 import { AsyncLocalStorage } from "node:async_hooks";
-import { mkdirSync, statSync } from "node:fs";
-import { dirname } from "node:path";
-import { migrations } from "./migrations";
-import { migrate } from "./migrate";
-import { Changes } from "./changes";
-import { TableRelay, type EventRelay } from "./relay";
+import type { ChangeLog } from "./changes";
+import type { EventRelay } from "./relay";
+import type { SqlDb } from "./sql";
+import { SqliteEngine, type Engine, type StoreHealth } from "./engine";
+import type * as PgEngineModule from "./pg/engine";
+import type { PgEngineOptions } from "./pg/engine";
+
+export type { StoreHealth } from "./engine";
 
 export interface StoreOptions {
   path: string; // file path or ":memory:"
@@ -31,15 +34,8 @@ export interface StoreOptions {
   writable?: boolean;
   /** The `walHeader` fast path (config/fast-paths.ts; store/changes.ts): absent, on. */
   walHeader?: boolean;
-}
-
-/** What /readyz reports. */
-export interface StoreHealth {
-  writable: boolean;
-  /** Migrations applied and known to this build: ready when they are equal. */
-  applied: number;
-  known: number;
-  error?: string;
+  /** Postgres instead of SQLite (`--database`): `path` is then unused (pg/engine.ts). */
+  postgres?: PgEngineOptions;
 }
 
 /** One group commit: the open transaction shared by batched writes. */
@@ -59,11 +55,13 @@ interface Scope {
 }
 
 export class Store {
-  readonly db: Database;
+  readonly db: SqlDb;
   /** Which tables changed (store/changes.ts): what lets the core keep reads in memory. */
-  readonly changes: Changes;
+  readonly changes: ChangeLog;
   /** How long opening took (serve --timings): the connection and its pragmas, then migrations. */
   readonly startup: { openMs: number; migrateMs: number; migrations: number };
+  /** Which engine holds the data: SQLite (the default) or Postgres (`--database`). */
+  readonly engine: Engine;
   private pending: unknown[] | null = null;
   private publish: (events: unknown[]) => void = () => {};
   private readonly scope = new AsyncLocalStorage<Scope>();
@@ -73,38 +71,19 @@ export class Store {
   private failed: { id: number; error: unknown } | null = null;
 
   private readonly committed: StoreOptions["committed"];
-  private readonly path: string;
 
   constructor(opts: StoreOptions) {
     this.committed = opts.committed;
-    this.path = opts.path;
-    const t0 = performance.now();
-    if (opts.path !== ":memory:") mkdirSync(dirname(opts.path), { recursive: true });
-    this.db = new Database(opts.path, { create: true, strict: true });
-    // busy_timeout first, so that the WAL switch itself waits for another process.
-    this.db.exec("PRAGMA busy_timeout = 5000");
-    this.db.exec("PRAGMA journal_mode = WAL");
-    this.db.exec(`PRAGMA synchronous = ${opts.synchronous}`);
-    this.db.exec("PRAGMA foreign_keys = ON");
-    this.db.exec("PRAGMA wal_autocheckpoint = 10000");
-    // Every write runs in its own savepoint inside the group commit (write() below). With
-    // the default temp store, each savepoint's statement journal starts with a 64 KiB
-    // buffer: one such allocation per message posted. In memory, it grows by the kilobyte.
-    this.db.exec("PRAGMA temp_store = MEMORY");
-    const t1 = performance.now();
-    const migrations = migrate(this.db);
-    if (opts.writable && opts.path !== ":memory:") this.db.exec("BEGIN IMMEDIATE; ROLLBACK");
-    this.startup = { openMs: t1 - t0, migrateMs: performance.now() - t1, migrations };
-    this.changes = new Changes(this.db, opts.walHeader ?? true);
-    this.relay = new TableRelay(this.db, this.changes, opts.relay === true);
-    this.stmt = {
-      savepoint: this.db.prepare("SAVEPOINT w"),
-      release: this.db.prepare("RELEASE w"),
-      rollbackTo: this.db.prepare("ROLLBACK TO w"),
-    };
+    // require(): the Postgres modules load only when asked for, off the single node's start-up.
+    this.engine = opts.postgres ? new (require("./pg/engine") as typeof PgEngineModule).PgEngine(opts.postgres) : new SqliteEngine(opts);
+    this.db = this.engine.db;
+    this.startup = this.engine.startup;
+    this.changes = this.engine.changes;
+    this.relay = this.engine.relay;
+    this.stmt = this.engine.stmt;
   }
 
-  private readonly stmt: { savepoint: Statement; release: Statement; rollbackTo: Statement };
+  private readonly stmt: Engine["stmt"];
   /** Domain events to and from the other processes on this database (relay.ts). */
   readonly relay: EventRelay;
 
@@ -282,85 +261,40 @@ export class Store {
   /** Delete every row of every table (the harness's reset). The schema stays. */
   wipe(): void {
     this.flush();
-    // A virtual table (the search index) is emptied through itself: its shadow tables are
-    // its own to write (and read-only to everyone else in Bun's defensive mode).
-    const tables = (this.db.query("PRAGMA main.table_list").all() as { name: string; type: string }[])
-      .filter((t) => (t.type === "table" || t.type === "virtual") && !t.name.startsWith("sqlite_") && t.name !== "schema_migrations")
-      .map((t) => t.name);
-    // foreign_keys cannot change inside a transaction: switch it off around the wipe.
-    this.db.exec("PRAGMA foreign_keys = OFF");
     try {
-      this.db.transaction(() => {
-        for (const t of tables) this.db.exec(`DELETE FROM "${t}"`);
-      })();
+      this.engine.wipe();
     } finally {
-      this.db.exec("PRAGMA foreign_keys = ON");
       this.changes.everything();
     }
   }
 
   close(): void {
     this.flush();
-    // Fold the WAL back into the database file, so a stopped server leaves one file; only
-    // if nobody else is busy with the database (an operator command beside a live server).
-    try {
-      this.db.exec("PRAGMA busy_timeout = 0");
-      this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-    } catch {
-      // Another process holds the database open; its own close checkpoints later.
-    }
-    this.db.close();
-    this.changes.close();
+    this.engine.close();
   }
 
-  /**
-   * Can this process write, and is the schema current? The write check takes the write
-   * lock and lets go (waiting at most 100 ms for another process's writer); an open
-   * group commit already holds it.
-   */
+  /** Can this process write, and is the schema current (the engine says how it checks)? */
   health(): StoreHealth {
-    const applied = (this.db.query("SELECT count(*) AS n FROM schema_migrations").get() as { n: number }).n;
-    const known = migrations.length;
-    if (this.db.inTransaction) return { writable: true, applied, known };
-    try {
-      this.db.exec("PRAGMA busy_timeout = 100");
-      this.db.exec("BEGIN IMMEDIATE");
-      this.db.exec("ROLLBACK");
-      return { writable: true, applied, known };
-    } catch (e) {
-      return { writable: false, applied, known, error: e instanceof Error ? e.message : String(e) };
-    } finally {
-      this.db.exec("PRAGMA busy_timeout = 5000");
-    }
+    return this.engine.health();
   }
 
   /**
    * A consistent copy of the database as committed when the copy begins, written to
-   * `path` (which must not exist): VACUUM INTO reads one snapshot, so writers carry on
-   * meanwhile, in this process or another.
+   * `path` (which must not exist); SQLite only (Postgres has pg_dump).
    */
   backup(path: string): void {
     this.flush();
-    this.db.query("VACUUM INTO ?").run(path);
+    this.engine.backup(path);
   }
 
-  /** Bytes the database takes: its pages, and its write-ahead log (on disk) while it holds any. */
+  /** Bytes the database takes: on SQLite its pages and its write-ahead log; on Postgres the database's size. */
   sizeBytes(): number {
-    const pages = (this.db.query("PRAGMA page_count").get() as { page_count: number }).page_count;
-    const size = (this.db.query("PRAGMA page_size").get() as { page_size: number }).page_size;
-    let wal = 0;
-    if (this.path !== ":memory:")
-      try {
-        wal = statSync(`${this.path}-wal`).size;
-      } catch {
-        // No log file: everything is in the database file.
-      }
-    return pages * size + wal;
+    return this.engine.sizeBytes();
   }
 
-  /** Fold the WAL into the database file now (shutdown, before a file copy). */
+  /** Fold the WAL into the database file now (shutdown, before a file copy); nothing on Postgres. */
   checkpoint(): void {
     this.flush();
-    this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    this.engine.checkpoint();
   }
 }

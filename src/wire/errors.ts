@@ -76,7 +76,21 @@ export function errorToStatusBody(e: unknown): ErrorAnswer {
     if (e.kind === "invalid" && e.issues.length) body.errors = nestIssues(e.issues);
     return { status, body };
   }
+  // The store could not answer (Postgres timed out, went away, or lost the transaction with
+  // its connection): nothing was committed, and the same request may succeed in a moment.
+  if (storeUnavailable(e)) return { status: 503, body: { code: 0, message: "503: Service Unavailable" }, headers: { "Retry-After": "1" } };
+  // A value the store cannot hold (Postgres's text has no NUL; its integers end at 64 bits)
+  // that validation let through: the request's fault, though still reported as a slip.
+  if ((e as { code?: unknown } | null)?.code === "PARLEY_STORE_INVALID") return { status: 400, body: { code: 50035, message: "Invalid Form Body" } };
   return { status: 500, body: { code: 0, message: "500: Internal Server Error" } };
+}
+
+/** The store's codes for "not now" (store/pg/errors.ts), read by code: the wire layer does not import the store. */
+const UNAVAILABLE_CODES = new Set(["PARLEY_STORE_TIMEOUT", "PARLEY_STORE_UNAVAILABLE", "PARLEY_STORE_TRANSACTION_LOST", "PARLEY_STORE_CONFLICT"]);
+
+export function storeUnavailable(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === "string" && UNAVAILABLE_CODES.has(code);
 }
 
 /** A bug rather than a refusal: answered 500, and worth a line in the operator's log. */

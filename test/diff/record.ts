@@ -34,6 +34,8 @@ export class Recorder {
    * session or followed a plan. They show each run took the path its switches chose.
    */
   readonly fanOut = { largestCohort: 0, visits: 0, planned: 0 };
+  /** The store's engine the session ran on (sqlite, postgres). */
+  engine = "";
 
   constructor(private readonly p: Parley) {}
 

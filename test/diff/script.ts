@@ -11,6 +11,7 @@ import { createParley, type Parley } from "../../src/app";
 import { testConfig, type Config } from "../../src/config";
 import type { FastPaths } from "../../src/config/fast-paths";
 import { main } from "../../src/cli";
+import { rotateToken } from "../../src/wire/tokens";
 import { Gw, I } from "../gateway/client";
 import { LiveConn } from "../http/live-client";
 import { Recorder } from "./record";
@@ -47,12 +48,24 @@ const THUMBS = encodeURIComponent("👍");
 
 type Conn = { kind: "gw"; c: Gw; mark: number } | { kind: "live"; c: LiveConn; mark: number };
 
+export interface SessionOptions {
+  /** Postgres (a URL) instead of SQLite in `dir`: the store engine under the session (test/pg/differential.test.ts). */
+  database?: string;
+  /**
+   * How the token is rotated beside the server: by the CLI on its own connection (the
+   * default), or in the server's process (the operator's commands are SQLite's only, so
+   * a comparison with a Postgres node rotates in process on both engines).
+   */
+  rotate?: "cli" | "in-process";
+}
+
 /** One run of the session; answers what it recorded. */
-export async function runSession(dir: string, fastPaths: Partial<FastPaths>): Promise<Recorder> {
-  const config = testConfig({ data: dir, dbPath: `${dir}/parley.db`, heartbeatIntervalMs: 41_250, fastPaths });
+export async function runSession(dir: string, fastPaths: Partial<FastPaths>, opts: SessionOptions = {}): Promise<Recorder> {
+  const config = testConfig({ data: dir, dbPath: `${dir}/parley.db`, heartbeatIntervalMs: 41_250, fastPaths, database: opts.database ?? null });
   const p = createParley(config);
   const rec = new Recorder(p);
-  const s = new Session(p, rec, dir);
+  rec.engine = p.store.engine.kind;
+  const s = new Session(p, rec, dir, opts.rotate ?? "cli");
   try {
     await s.run();
     Object.assign(rec.fanOut, p.gateway.fanOutCounts());
@@ -72,6 +85,7 @@ class Session {
     private readonly p: Parley,
     private readonly rec: Recorder,
     private readonly dir: string,
+    private readonly rotation: "cli" | "in-process",
   ) {}
 
   private flake(kind: "channel" | "guild" | "role", name: string): string {
@@ -299,9 +313,11 @@ class Session {
   }
 
   private async rotate(): Promise<void> {
-    const lines: string[] = [];
-    const code = await main(["app", "rotate", "EchoBot", "--data", this.dir], {}, (l) => lines.push(l), () => {});
-    this.rec.add("cli app rotate", { code, printed: lines.length });
+    if (this.rotation === "cli") {
+      const lines: string[] = [];
+      const code = await main(["app", "rotate", "EchoBot", "--data", this.dir], {}, (l) => lines.push(l), () => {});
+      this.rec.add("cli app rotate", { code, printed: lines.length });
+    } else this.rec.add("app rotate in process", { rotated: rotateToken(this.p.core.apps, this.p.api.flakes, this.uuid(this.w.applications.EchoBot.id)).length > 0 });
     for (const label of ["EchoBot#1", "EchoBot#2", "EchoBot#3", "EchoBot#4 resumed"]) this.rec.add(`${label} closed`, await this.gw(label).closed);
     await this.bot("EchoBot", "GET", "/users/@me");
   }

@@ -287,6 +287,20 @@ describe("trouble ends in an error, never a hang", () => {
     expect(db.query("SELECT 1 AS one").get()).toEqual({ one: 1 });
   }, 60_000);
 
+  test("a server out of connections is unavailable (a 503 for the request), not a bug", async () => {
+    const name = await pg.createDatabase();
+    const admin = new Bun.SQL({ ...pg.socketOptions(), max: 1 });
+    try {
+      // A role of its own: the superuser is exempt from connection limits.
+      await admin.unsafe(`CREATE ROLE limited LOGIN CONNECTION LIMIT 1`);
+    } finally {
+      await admin.close();
+    }
+    const as = { ...pg.socketOptions(name), username: "limited" };
+    open.push(new PgDatabase(as));
+    expect(codeOf(() => new PgDatabase(as))).toBe("PARLEY_STORE_UNAVAILABLE");
+  });
+
   test("opening a bridge to nowhere is refused", () => {
     expect(codeOf(() => new PgDatabase({ path: `${pg.dataDir}/no-such-socket`, username: "postgres", connectTimeoutMs: 1000 }))).toBe("PARLEY_STORE_UNAVAILABLE");
   });

@@ -40,6 +40,17 @@ describe("config", () => {
     expect(() => parseFlags(["--port"], SERVE_FLAGS)).toThrow(ConfigError);
   });
 
+  test("--database (PARLEY_DATABASE) selects Postgres; the default stays SQLite in --data", () => {
+    expect(loadConfig({}, {}).database).toBeNull();
+    const url = "postgres://parley:secret@db.example:5432/parley";
+    expect(loadConfig({ database: url }, {}).database).toBe(url);
+    expect(loadConfig({}, { PARLEY_DATABASE: "postgresql://db/parley" }).database).toBe("postgresql://db/parley");
+    // The data directory stays: it holds the secret key and the lock.
+    expect(loadConfig({ database: url, data: "/srv/parley" }, {}).dbPath).toBe("/srv/parley/parley.db");
+    for (const database of ["mysql://db/x", "db.example:5432", "sqlite:///x.db"]) expect(() => loadConfig({ database }, {})).toThrow(ConfigError);
+    expect(() => loadConfig({ database: url, data: ":memory:" }, {})).toThrow(/secret key/);
+  });
+
   test("people's sessions: 30 days idle and 365 absolute unless --session-idle and --session-max (days) say otherwise", () => {
     const DAY = 86_400_000;
     expect(loadConfig({}, {}).sessions).toEqual({ idleMs: 30 * DAY, absoluteMs: 365 * DAY });
@@ -50,6 +61,20 @@ describe("config", () => {
 });
 
 describe("the parley command", () => {
+  test("operator commands follow PARLEY_DATABASE: a Postgres nobody answers at is one line, its password hidden", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-cli-pg-"));
+    try {
+      const r = await run(["app", "list", "--data", dir], { PARLEY_DATABASE: "postgres://parley:hunter2@127.0.0.1:1/parley" });
+      expect(r.code).toBe(1);
+      expect(r.err).toStartWith("parley: Postgres (postgres://parley:***@127.0.0.1:1/parley): cannot connect");
+      expect(r.err).not.toContain("hunter2");
+      expect(r.err.split("\n")).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+
   test("bad flags and unknown commands exit 2 with one line", async () => {
     for (const argv of [["serve", "--bogus"], ["serve", "--port", "x"], ["frobnicate"], ["app", "rotate", "--nope"]]) {
       const r = await run(argv);

@@ -42,6 +42,13 @@ export interface PgOptions {
   applicationName?: string;
 }
 
+/**
+ * The worker's script: beside this file when Parley runs from its sources; in the compiled
+ * executable, where `bun build --compile` put the worker's own entrypoint (scripts/build.ts),
+ * under the same root as main's bundle, which this code is then part of.
+ */
+const WORKER_URL = new URL(import.meta.url.endsWith("/bridge.ts") ? "./worker.ts" : "./store/pg/worker.ts", import.meta.url).href;
+
 /** How much longer than the statement timeout the bridge waits before it gives up on the server. */
 const GRACE_MS = 1000;
 /** Statements kept prepared per database by text (the core has about 200; dynamic ones come and go). */
@@ -68,6 +75,8 @@ export class PgDatabase implements Runner {
   private readonly statements = new Map<string, PgStatement>();
   private readonly timeoutMs: number;
   private readonly connectTimeoutMs: number;
+  /** Told of every statement of SQLite's dialect given to this database, before it runs (the store's change log). */
+  observer: ((sql: string) => void) | null = null;
   /** Round trips to the worker so far, and how many times the bridge gave up on one (tests and metrics). */
   crossings = 0;
   restarts = 0;
@@ -111,6 +120,7 @@ export class PgDatabase implements Runner {
   /** Run SQL text without parameters (several statements may be given). */
   exec(sql: string): RunResult {
     const t = translate(sql);
+    if (t.control === null) this.observer?.(sql);
     if (t.slots.length) throw new RangeError("exec() takes no parameters: use query(sql).run(...)");
     return this.submit({ sql: t.text, params: [], mode: t.control ? "run" : "exec" }, t.control);
   }
@@ -154,6 +164,14 @@ export class PgDatabase implements Runner {
     return Object.assign(run, { deferred: run, immediate: run, exclusive: run });
   }
 
+  /**
+   * The end of a write: send what is queued if any of it can fail, so that a failure is
+   * thrown inside that write; what only ends a savepoint waits for the next crossing.
+   */
+  flushWrites(): void {
+    if (this.queue.some((q) => q.control === null)) this.flush();
+  }
+
   /** Send what is queued now (the end of a write): throws the first failure among it. */
   flush(): void {
     if (!this.queue.length) return;
@@ -173,6 +191,10 @@ export class PgDatabase implements Runner {
   }
 
   // -- the Runner a PgStatement calls ----------------------------------------------------
+
+  observe(sql: string): void {
+    this.observer?.(sql);
+  }
 
   /** A statement whose rows are wanted: everything queued goes with it. */
   answer(req: StatementRequest): StatementResult {
@@ -328,7 +350,7 @@ export class PgDatabase implements Runner {
 
   private start(): Ready {
     const channel = Channel.create();
-    const worker = new Worker(new URL("./worker.ts", import.meta.url).href);
+    const worker = new Worker(WORKER_URL);
     // An open store must not keep a process alive on its own (Bun has unref on workers; the DOM type does not say so).
     (worker as unknown as { unref?: () => void }).unref?.();
     const o = this.opts;

@@ -25,6 +25,8 @@ export type StoreErrorCode =
   | "PARLEY_STORE_TRANSACTION_LOST"
   /** Another transaction stood in the way (deadlock, serialization): running the write again may succeed. */
   | "PARLEY_STORE_CONFLICT"
+  /** A value Postgres cannot hold or read (SQLSTATE class 22: a NUL in text, a number out of range) that got past validation. */
+  | "PARLEY_STORE_INVALID"
   | "SQLITE_CONSTRAINT_UNIQUE"
   | "SQLITE_CONSTRAINT_PRIMARYKEY"
   | "SQLITE_CONSTRAINT_FOREIGNKEY"
@@ -68,7 +70,10 @@ export function classify(e: unknown, constraint?: string): StoreErrorCode {
   // query_canceled (statement_timeout), lock_not_available (lock_timeout)
   if (state === "57014" || state === "55P03") return "PARLEY_STORE_TIMEOUT";
   if (state === "40P01" || state === "40001") return "PARLEY_STORE_CONFLICT";
+  if (state?.startsWith("22")) return "PARLEY_STORE_INVALID";
   if (isConnectionLoss(e)) return "PARLEY_STORE_UNAVAILABLE";
+  // Insufficient resources: too many connections, disk full, out of memory. Not now, not a bug.
+  if (state?.startsWith("53")) return "PARLEY_STORE_UNAVAILABLE";
   if (bunCode.includes("TIMEOUT")) return "PARLEY_STORE_TIMEOUT";
   return "PARLEY_STORE_ERROR";
 }

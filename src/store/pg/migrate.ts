@@ -42,7 +42,7 @@ export function missingPgMigrations(): number[] {
 /** Apply what this database lacks; answers how many migrations that was. */
 export function migratePg(db: PgDatabase): number {
   const missing = missingPgMigrations();
-  if (missing.length) throw new Error(`migrations ${missing.join(", ")} have no Postgres text: this build cannot run on Postgres`);
+  if (missing.length) throw refused(`migrations ${missing.join(", ")} have no Postgres text: this build cannot run on Postgres`);
   const known = migrations.length ? migrations[migrations.length - 1].version : 0;
   return db.transaction(() => {
     db.native("SELECT pg_advisory_xact_lock($1)").get(LOCK);
@@ -54,7 +54,7 @@ export function migratePg(db: PgDatabase): number {
     let ran = 0;
     if (!done.size) {
       const others = db.native("SELECT count(*) AS n FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_migrations'").get() as { n: number };
-      if (others.n > 0) throw new Error("the Postgres database holds tables but no Parley migrations: give Parley a database of its own");
+      if (others.n > 0) throw refused("the database holds tables but no Parley migrations: give Parley a database of its own");
       db.execNative(baseline);
       for (const m of migrations) if (m.version <= BASELINE_VERSION) record.run(m.version, Date.now());
       ran = migrations.filter((m) => m.version <= BASELINE_VERSION).length;
@@ -68,6 +68,9 @@ export function migratePg(db: PgDatabase): number {
     return ran;
   })();
 }
+
+/** A database Parley will not run on, with the reason (cli/errors.ts prints it as it is). */
+export const refused = (message: string) => Object.assign(new Error(message), { code: "PARLEY_PG_REFUSED" });
 
 /** Delete every row of every table but schema_migrations (the harness's reset); the schema stays. */
 export function wipePg(db: PgDatabase): void {

@@ -14,6 +14,8 @@ export interface Runner {
   submit(req: StatementRequest, control: Translated["control"]): RunResult;
   /** Send what is queued. */
   flush(): void;
+  /** Told of every statement given (its SQLite text), before it runs: the change log's feed (changes.ts). */
+  observe?(sql: string): void;
 }
 
 type Bindable = string | number | bigint | boolean | null | undefined | Uint8Array;
@@ -67,6 +69,7 @@ export class PgStatement {
   }
 
   run(...args: Bindable[] | [Record<string, Bindable>]): RunResult {
+    if (this.t.control === null) this.db.observe?.(this.source);
     return this.db.submit(this.request(args, "run"), this.t.control);
   }
 
@@ -84,6 +87,7 @@ export class PgStatement {
 
   /** The rows, their marked columns made what bun:sqlite gives: BigInts (safeIntegers), bytes. */
   private rows(args: unknown[], mode: Mode): { columns: string[]; rows: unknown[][] } {
+    if (this.t.control === null) this.db.observe?.(this.source);
     const r = this.db.answer(this.request(args, mode));
     const rows = r.rows ?? [];
     for (const row of rows) {

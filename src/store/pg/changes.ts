@@ -1,0 +1,176 @@
+/**
+ * What changed, on a Postgres node: the same log the core reads on SQLite
+ * (store/changes.ts), fed by the statements this node sends instead of SQLite's hooks.
+ *
+ * One node alone on its database (what `--database` runs today) is its only writer, so
+ * its own statements are every change there is: each one that writes names its table
+ * (INSERT INTO t, UPDATE t, DELETE FROM t, an upsert both adds and changes), and the
+ * foreign keys' cascades, read from the catalogue once at start, carry a delete (or an
+ * update) on to the tables that reference it. A table is bumped when its statement is
+ * given to the bridge, before Postgres runs it: any read after it waits for it (the
+ * bridge sends what is queued first), so what a memo loads once the stamp moved is the
+ * changed row. A statement that writes and names no table it can tell bumps everything.
+ *
+ * Other writers (a second node, an operator's command, psql) are not seen: following
+ * them takes a notification per commit (LISTEN/NOTIFY), which is not built. So
+ * `othersCommitted()` stays 0 and `alone` is true, and the docs say one node per
+ * database.
+ */
+import { EXISTING, type ChangeLog, type Watch } from "../changes";
+
+interface Cell {
+  n: number;
+}
+
+/** A table a statement changes, and whether rows that existed did (update, delete). */
+interface Target {
+  table: string;
+  existing: boolean;
+}
+
+/** One foreign key: a change to `parent`'s rows reaches `child`'s as `onDelete`/`onUpdate` say (Postgres's letters: c cascade, n set null, d set default). */
+export interface ForeignKey {
+  child: string;
+  parent: string;
+  onDelete: string;
+  onUpdate: string;
+}
+
+/** Statements kept by text; the core has a few hundred, dynamic ones come and go. */
+const CACHE = 5000;
+
+export class PgChanges implements ChangeLog {
+  private readonly cells = new Map<string, Cell>();
+  private readonly targets = new Map<string, Target[] | "everything" | null>();
+  private epoch = 0;
+  written = 0;
+  readonly alone = true;
+  private redirect: { table: string; as: string } | null = null;
+
+  constructor(private readonly keys: readonly ForeignKey[]) {}
+
+  /** Every statement the bridge is given, by its SQLite text. */
+  statement(sql: string): void {
+    let t = this.targets.get(sql);
+    if (t === undefined) {
+      if (this.targets.size >= CACHE) this.targets.clear();
+      t = targetsOf(sql, this.keys);
+      this.targets.set(sql, t);
+    }
+    if (t === null) return;
+    if (t === "everything") {
+      this.written++;
+      this.epoch++;
+      return;
+    }
+    for (const x of t) this.bump(x.table, x.existing);
+  }
+
+  watch(tables: readonly string[]): Watch {
+    const cells = tables.map((t) => this.cell(t));
+    return {
+      stamp: () => {
+        let s = this.epoch;
+        for (const c of cells) s += c.n;
+        return s;
+      },
+    };
+  }
+
+  othersCommitted(): number {
+    return 0;
+  }
+
+  wrote(): void {
+    this.written++;
+  }
+
+  rolledBack(): void {
+    this.epoch++;
+  }
+
+  everything(): void {
+    this.epoch++;
+  }
+
+  counted<T>(table: string, as: string, fn: () => T): T {
+    const before = this.redirect;
+    this.redirect = { table, as };
+    try {
+      return fn();
+    } finally {
+      this.redirect = before;
+    }
+  }
+
+  close(): void {}
+
+  private bump(table: string, existing: boolean): void {
+    this.written++;
+    if (this.redirect && this.redirect.table === table) table = this.redirect.as;
+    const all = this.cells.get(table);
+    if (all) all.n++;
+    if (existing) {
+      const ex = this.cells.get(table + EXISTING);
+      if (ex) ex.n++;
+    }
+  }
+
+  private cell(key: string): Cell {
+    let c = this.cells.get(key);
+    if (!c) this.cells.set(key, (c = { n: 0 }));
+    return c;
+  }
+}
+
+/** Statements that change no row (what a transaction does, settings, reads). */
+const CHANGES_NOTHING = /^(SELECT|VALUES|BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|PRAGMA|SET|SHOW|EXPLAIN)\b/i;
+const WRITE = /\b(INSERT\s+(?:OR\s+\w+\s+)?INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM)\s+(?:"?main"?\.)?"?(\w+)"?/gi;
+
+/** The tables a statement changes, cascades included; null for none, "everything" when it cannot tell. */
+export function targetsOf(sql: string, keys: readonly ForeignKey[]): Target[] | "everything" | null {
+  // String literals and comments name no table.
+  const text = sql
+    .replace(/'(?:[^']|'')*'/g, "''")
+    .replace(/--[^\n]*/g, " ")
+    .replace(/\/\*[\s\S]*?\*\//g, " ")
+    .trim();
+  const out = new Map<string, boolean>();
+  const add = (table: string, existing: boolean) => out.set(table, (out.get(table) ?? false) || existing);
+  let found = false;
+  let inserted: string | null = null;
+  for (const m of text.matchAll(WRITE)) {
+    const verb = m[1].toUpperCase();
+    const table = m[2];
+    // An upsert's DO UPDATE SET: the INSERT's own table, whose existing rows it changes.
+    if (verb.startsWith("UPDATE") && table.toUpperCase() === "SET") {
+      if (inserted) reach(inserted, "update", keys, add);
+      continue;
+    }
+    found = true;
+    if (verb.startsWith("INSERT")) {
+      inserted = table;
+      add(table, false);
+      if (/\bOR\s+REPLACE\b/i.test(verb)) reach(table, "delete", keys, add);
+    } else if (verb.startsWith("REPLACE")) {
+      add(table, false);
+      reach(table, "delete", keys, add);
+    } else reach(table, verb.startsWith("DELETE") ? "delete" : "update", keys, add);
+  }
+  if (found) return [...out].map(([table, existing]) => ({ table, existing }));
+  return CHANGES_NOTHING.test(text) || /^WITH\b/i.test(text) ? null : "everything";
+}
+
+/** `table`'s existing rows change by `how`; so do those the foreign keys carry it to. */
+function reach(table: string, how: "delete" | "update", keys: readonly ForeignKey[], add: (t: string, existing: boolean) => void, seen = new Set<string>()): void {
+  const key = `${table} ${how}`;
+  if (seen.has(key)) return;
+  seen.add(key);
+  add(table, true);
+  for (const k of keys) {
+    if (k.parent !== table) continue;
+    const action = how === "delete" ? k.onDelete : k.onUpdate;
+    if (action === "c") reach(k.child, how, keys, add, seen);
+    else if (action === "n" || action === "d") reach(k.child, "update", keys, add, seen);
+  }
+}
