@@ -119,6 +119,8 @@ export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
   }
 }
 
+// Longer than 80 lines because it is the composition root: every part is made here, in
+// the order each needs the others, so the whole wiring reads top to bottom in one place.
 function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parley {
   const mark = opts.mark ?? (() => {});
   // The metrics and the log exist after the store and the core, which report to them through `obs` once it is set.

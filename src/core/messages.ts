@@ -1,3 +1,4 @@
+// Longer than 400 lines because it is the one door for every message action (send, edit, delete, bulk delete, history) and their rules; the payload types live in message-types.ts and files in message-attachments.ts.
 import type { CoreDeps } from "./deps";
 import type { Channel, Message } from "./models";
 import type { Guilds } from "./guilds";

@@ -8,7 +8,8 @@
 import { migrations } from "../migrations";
 import { NewerSchemaError } from "../migrate";
 import type { PgDatabase } from "./bridge";
-import { BASELINE_VERSION, baseline, pg013, pg014, pg015, pg016, pg017, PG_018, PG_019 } from "./schema";
+import { BASELINE_VERSION, baseline } from "./schema";
+import { pg013, pg014, pg015, pg016, pg017, PG_018, PG_019 } from "./schema-later";
 
 export interface PgMigration {
   version: number;
