@@ -1,8 +1,8 @@
 /**
  * Configuration is read once, here, from flags and PARLEY_* environment variables into
- * one validated object. Nothing else in Parley reads process.env or argv. Longer than 400
- * lines because every flag, its default and its check sit in this one place, beside the
- * others an operator reads in `parley serve --help`.
+ * one validated object. Nothing else in Parley reads process.env or argv.
+ * Longer than 400 lines because every flag, its default and its check sit in this one
+ * place, beside the others an operator reads in `parley serve --help`.
  */
 import { join, resolve } from "node:path";
 import { readFileSync } from "node:fs";
