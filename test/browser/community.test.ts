@@ -27,7 +27,7 @@ beforeAll(async () => {
         owner: "olive",
         members: ["mo", "mem", "hi", "carol"],
         roles: [
-          { name: "Mod", permissions: ["KICK_MEMBERS", "BAN_MEMBERS", "VIEW_AUDIT_LOG", "MANAGE_CHANNELS"], members: ["mo"] },
+          { name: "Mod", permissions: ["KICK_MEMBERS", "BAN_MEMBERS", "VIEW_AUDIT_LOG", "MANAGE_CHANNELS", "MANAGE_ROLES"], members: ["mo"] },
           { name: "Senior", permissions: [], members: ["hi"] },
         ],
         channels: [{ name: "general" }, { name: "staff" }],
@@ -62,6 +62,21 @@ describe("server settings", () => {
         "Bans",
         "Audit log",
       ]);
+
+      await a.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Roles", exact: true }).click();
+      await a.getByRole("button", { name: "Edit Senior" }).click();
+      const editor = a.getByRole("form", { name: "Edit Senior" });
+      await editor.getByRole("checkbox", { name: "Display separately" }).check();
+      await editor.getByRole("checkbox", { name: "Allow anyone to @mention" }).check();
+      await editor.getByRole("button", { name: "Save role" }).click();
+      await editor.getByRole("status").filter({ hasText: "Senior saved." }).waitFor();
+      await editor.getByRole("button", { name: "Done" }).click();
+      const senior = () => s.p.core.guilds.roles(s.id(s.world.guilds.Club.id)).find((r) => r.name === "Senior")!;
+      expect([senior().hoist, senior().mentionable]).toEqual([1, 1]);
+      await a.getByRole("button", { name: "Move Mod up" }).click();
+      await a.getByRole("status").filter({ hasText: "Mod moved up." }).waitFor();
+      await a.getByRole("button", { name: "Move Mod down" }).click();
+      await a.getByRole("status").filter({ hasText: "Mod moved down." }).waitFor();
 
       await a.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Invites" }).click();
       await a.getByRole("combobox", { name: "Expire after" }).selectOption({ label: "1 hour" });
@@ -114,12 +129,16 @@ describe("server settings", () => {
     try {
       const m = mo.page;
       await openSettings(m, "Members");
-      expect(await m.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Roles" }).count()).toBe(0);
       const hi = m.getByRole("list", { name: "Members to moderate" }).getByRole("listitem").filter({ hasText: "Hi" });
       await hi.getByRole("button", { name: "Kick" }).click();
       await m.getByRole("dialog", { name: "Kick Hi?" }).getByRole("button", { name: "Kick" }).click();
       await hi.getByRole("alert").waitFor();
       expect(s.p.core.guilds.isMember(s.id(s.world.guilds.Club.id), s.id(s.world.users.hi.id))).toBe(true);
+
+      // Roles: nothing moves at or above one's own highest role.
+      await m.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Roles", exact: true }).click();
+      expect(await m.getByRole("button", { name: "Move Mod up" }).isDisabled()).toBe(true);
+      expect(await m.getByRole("button", { name: "Move Senior down" }).isDisabled()).toBe(true);
     } finally {
       await mo.context.close();
     }
