@@ -224,6 +224,8 @@ describe("arriving and the instance", () => {
     const olive = await openAs(browser, s.base, "/admin", "olive");
     try {
       const a = olive.page;
+      await a.getByRole("img", { name: /^Messages per day: \d+ over 30 days/ }).waitFor();
+      expect(await a.getByRole("table", { name: "The last 30 days" }).getByRole("row").count()).toBe(31);
       await a.getByRole("navigation", { name: "Administration" }).getByRole("button", { name: "Users" }).click();
       await a.getByRole("searchbox", { name: "Search users" }).fill("car");
       const people = a.getByRole("list", { name: "People" });

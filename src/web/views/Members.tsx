@@ -3,7 +3,8 @@ import { displayName, guildOf, me, members, route, showNotice, users } from "../
 import { ApiError } from "../api";
 import { openDmWith } from "../load";
 import { AppsMenu, USER_COMMAND } from "./AppsMenu";
-import type { Member } from "../types";
+import type { Guild, Member } from "../types";
+import { ProfileName } from "./ProfileCard";
 
 const ORDER: Record<string, number> = { online: 0, idle: 1, dnd: 2, offline: 3 };
 const WORDS: Record<string, string> = { online: "online", idle: "idle", dnd: "do not disturb", offline: "offline" };
@@ -18,8 +19,8 @@ export function Members({ guildId, hidden }: { guildId: string; hidden: boolean 
   const offline = sorted.filter((m) => presence(m) === "offline");
   return (
     <aside aria-label="Members" class={`members${hidden ? " closed" : ""}`}>
-      <Group title={`Online — ${online.length}`} list={online} presence={presence} name={name} owner={g?.owner_id} />
-      <Group title={`Offline — ${offline.length}`} list={offline} presence={presence} name={name} owner={g?.owner_id} />
+      <Group title={`Online — ${online.length}`} list={online} presence={presence} name={name} owner={g?.owner_id} guild={g} />
+      <Group title={`Offline — ${offline.length}`} list={offline} presence={presence} name={name} owner={g?.owner_id} guild={g} />
     </aside>
   );
 }
@@ -30,9 +31,10 @@ interface GroupProps {
   presence(m: Member): string;
   name(m: Member): string;
   owner?: string;
+  guild?: Guild;
 }
 
-function Group({ title, list, presence, name, owner }: GroupProps) {
+function Group({ title, list, presence, name, owner, guild }: GroupProps) {
   if (!list.length) return null;
   return (
     <section>
@@ -41,7 +43,7 @@ function Group({ title, list, presence, name, owner }: GroupProps) {
         {list.map((m) => (
           <li key={m.user.id} class={`member ${presence(m)}`}>
             <span class={`presence ${presence(m)}`} aria-hidden="true" />
-            <span class="name">{name(m)}</span>
+            <ProfileName guild={guild} member={m} name={name(m)} onMessage={() => void messageTo(m.user.id)} />
             {m.user.bot && <span class="tag">BOT</span>}
             {m.user.id === owner && <span class="owner">owner</span>}
             <span class="sr">, {WORDS[presence(m)] ?? presence(m)}</span>
