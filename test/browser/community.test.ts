@@ -151,6 +151,13 @@ describe("server settings", () => {
       // @everyone may create invites: Invites is all Mem gets.
       await openSettings(p);
       expect(await p.getByRole("navigation", { name: "Server settings" }).getByRole("button").allTextContents()).toEqual(["Invites"]);
+      // A name in the member list opens a profile card: names, roles here, Message.
+      await p.getByRole("complementary", { name: "Members" }).getByRole("button", { name: "Mo", exact: true }).click();
+      const card = p.getByRole("dialog", { name: "Mo" });
+      await card.getByRole("list", { name: "Roles here" }).getByRole("listitem").filter({ hasText: "Mod" }).waitFor();
+      await card.getByRole("button", { name: "Message" }).waitFor();
+      await card.getByRole("button", { name: "Close" }).click();
+
       await p.getByRole("button", { name: "Leave server" }).click();
       await p.getByRole("dialog", { name: "Leave Club?" }).getByRole("button", { name: "Leave server" }).click();
       await count(p.getByRole("navigation", { name: "Servers" }).getByRole("button", { name: "Club" }), 0);
