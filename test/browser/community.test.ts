@@ -151,6 +151,8 @@ describe("server settings", () => {
       // @everyone may create invites: Invites is all Mem gets.
       await openSettings(p);
       expect(await p.getByRole("navigation", { name: "Server settings" }).getByRole("button").allTextContents()).toEqual(["Invites"]);
+      // Senior is displayed separately (the owner's edit): Hi is listed under it.
+      await p.getByRole("complementary", { name: "Members" }).getByRole("heading", { name: /^Senior — / }).waitFor();
       // A name in the member list opens a profile card: names, roles here, Message.
       await p.getByRole("complementary", { name: "Members" }).getByRole("button", { name: "Mo", exact: true }).click();
       const card = p.getByRole("dialog", { name: "Mo" });

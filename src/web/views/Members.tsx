@@ -1,4 +1,8 @@
-/** The member list: a `complementary` landmark named "Members", online first, bots tagged. */
+/**
+ * The member list: a `complementary` landmark named "Members", online first (grouped under
+ * each hoisted role, "Display separately", highest first, as the reference shows them),
+ * bots tagged; a name opens the person's profile card.
+ */
 import { displayName, guildOf, me, members, route, showNotice, users } from "../state";
 import { ApiError } from "../api";
 import { openDmWith } from "../load";
@@ -17,9 +21,17 @@ export function Members({ guildId, hidden }: { guildId: string; hidden: boolean 
   const sorted = [...list].sort((a, b) => ORDER[presence(a)] - ORDER[presence(b)] || name(a).localeCompare(name(b)));
   const online = sorted.filter((m) => presence(m) !== "offline");
   const offline = sorted.filter((m) => presence(m) === "offline");
+  const hoisted = (g?.roles ?? []).filter((r) => r.hoist && !r.everyone).sort((a, b) => b.position - a.position);
+  // Each online member under their highest hoisted role; the rest under "Online".
+  const groupOf = (m: Member) => hoisted.find((r) => m.roles.includes(r.id))?.id ?? null;
+  const rest = online.filter((m) => groupOf(m) === null);
   return (
     <aside aria-label="Members" class={`members${hidden ? " closed" : ""}`}>
-      <Group title={`Online — ${online.length}`} list={online} presence={presence} name={name} owner={g?.owner_id} guild={g} />
+      {hoisted.map((r) => {
+        const list = online.filter((m) => groupOf(m) === r.id);
+        return <Group key={r.id} title={`${r.name} — ${list.length}`} list={list} presence={presence} name={name} owner={g?.owner_id} guild={g} />;
+      })}
+      <Group title={`Online — ${rest.length}`} list={rest} presence={presence} name={name} owner={g?.owner_id} guild={g} />
       <Group title={`Offline — ${offline.length}`} list={offline} presence={presence} name={name} owner={g?.owner_id} guild={g} />
     </aside>
   );
