@@ -229,6 +229,30 @@ describe("arriving and the instance", () => {
     }
   }, 20_000);
 
+  test("a new account is welcomed with Join a server and Create a server; a bad code is refused beside the field", async () => {
+    const inv = await s.as("olive", "POST", `/channels/${s.id(s.world.guilds.Club.channels.general)}/invites`, {});
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${s.base}/`);
+      await page.getByRole("button", { name: "Create account" }).click();
+      await page.getByRole("textbox", { name: "Username" }).fill("newbie");
+      await page.getByRole("textbox", { name: "Password" }).fill(PASSWORD);
+      await page.getByRole("button", { name: "Create account" }).click();
+      await page.getByRole("region", { name: "Welcome to Parley" }).getByRole("button", { name: "Join a server" }).click();
+      const join = page.getByRole("dialog", { name: "Join a server" });
+      await join.getByRole("textbox", { name: "Invite link or code" }).fill("nope");
+      await join.getByRole("button", { name: "Join", exact: true }).click();
+      await join.getByRole("textbox", { name: "Invite link or code" }).and(page.locator("[aria-invalid=true]")).waitFor();
+      await join.getByRole("textbox", { name: "Invite link or code" }).fill(`${s.base}/invite/${inv.code}`);
+      await join.getByRole("button", { name: "Join", exact: true }).click();
+      await page.getByRole("navigation", { name: "Channels" }).getByRole("heading", { name: "Club" }).waitFor();
+      await page.getByRole("navigation", { name: "Servers" }).getByRole("button", { name: "Create a server" }).waitFor();
+    } finally {
+      await context.close();
+    }
+  }, 20_000);
+
   test("the operator: search and disable a person; close registration, and sign-up is refused with the reason", async () => {
     const olive = await openAs(browser, s.base, "/admin", "olive");
     try {
