@@ -24,7 +24,7 @@ export function deviceRoutes(p: ClientContext): PeopleRoute[] {
       caller: "session",
       summary: "One's current devices (their public keys)",
       answer: Type.Array(C.Device),
-      handler: ({ caller: { user: me } }) => core.devices.current(me.id).map(deviceView),
+      handler: ({ caller: { user: me } }) => core.devices.current(me.id).map((d) => deviceView(d)),
     }),
     route({
       method: "POST",
@@ -72,7 +72,7 @@ export function deviceRoutes(p: ClientContext): PeopleRoute[] {
       caller: "session",
       summary: "The devices of a DM's two people, to encrypt for and to check the safety number",
       answer: Type.Array(C.Device),
-      handler: ({ caller: { user: me }, params }) => core.devices.inDm(me.id, pathId(params.channel_id, "channel")).map(deviceView),
+      handler: ({ caller: { user: me }, params }) => core.devices.inDm(me.id, pathId(params.channel_id, "channel")).map((d) => deviceView(d, false)),
     }),
   ];
 }

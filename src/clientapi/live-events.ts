@@ -108,7 +108,7 @@ export class LiveDispatcher {
       case "device.added":
       case "device.removed": {
         const row = this.core.devices.get(e.deviceId);
-        return row ? [{ users: this.core.devices.audience(e.userId), type: e.type, data: fixed(deviceView(row)) }] : [];
+        return row ? [{ users: this.core.devices.audience(e.userId), type: e.type, data: fixed(deviceView(row, false)) }] : [];
       }
       case "read_state.updated":
         return [{ users: [e.userId], type: e.type, data: lazy(() => this.readState(e.userId, e.channelId)) }];

@@ -27,18 +27,20 @@ export function meView(u: UserRow): C.Me {
   return { ...userView(u), admin: !!u.is_admin, created_at: isoUtc(u.created_at) };
 }
 
-/** A device: its public keys (raw, base64url; null for a curve it lacks), whether it is a key backup; never anything secret. */
-export function deviceView(d: DeviceRow): C.Device {
-  return {
+/** A device: its public keys (raw, base64url; null for a curve it lacks), whether it is a key backup, with `withUse` when it was last used; never anything secret. */
+export function deviceView(d: DeviceRow, withUse = true): C.Device {
+  const view: C.Device = {
     id: d.id,
     user_id: d.user_id,
     name: d.name,
     keys: { x25519: d.x25519, p256: d.p256 },
     created_at: isoUtc(d.created_at),
     removed_at: d.removed_at === null ? null : isoUtc(d.removed_at),
-    last_used_at: d.last_used_at === null ? null : isoUtc(d.last_used_at),
     backup: d.backup !== null,
   };
+  // When a device was last used is its person's to know, not the other side of a DM's.
+  if (withUse) view.last_used_at = d.last_used_at === null ? null : isoUtc(d.last_used_at);
+  return view;
 }
 
 /** A key backup for its own person: the device and its sealed private keys (which only the passphrase opens). */

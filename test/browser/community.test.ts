@@ -27,7 +27,7 @@ beforeAll(async () => {
         owner: "olive",
         members: ["mo", "mem", "hi", "carol"],
         roles: [
-          { name: "Mod", permissions: ["KICK_MEMBERS", "BAN_MEMBERS", "VIEW_AUDIT_LOG", "MANAGE_CHANNELS"], members: ["mo"] },
+          { name: "Mod", permissions: ["KICK_MEMBERS", "BAN_MEMBERS", "VIEW_AUDIT_LOG", "MANAGE_CHANNELS", "MANAGE_ROLES"], members: ["mo"] },
           { name: "Senior", permissions: [], members: ["hi"] },
         ],
         channels: [{ name: "general" }, { name: "staff" }],
@@ -62,6 +62,21 @@ describe("server settings", () => {
         "Bans",
         "Audit log",
       ]);
+
+      await a.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Roles", exact: true }).click();
+      await a.getByRole("button", { name: "Edit Senior" }).click();
+      const editor = a.getByRole("form", { name: "Edit Senior" });
+      await editor.getByRole("checkbox", { name: "Display separately" }).check();
+      await editor.getByRole("checkbox", { name: "Allow anyone to @mention" }).check();
+      await editor.getByRole("button", { name: "Save role" }).click();
+      await editor.getByRole("status").filter({ hasText: "Senior saved." }).waitFor();
+      await editor.getByRole("button", { name: "Done" }).click();
+      const senior = () => s.p.core.guilds.roles(s.id(s.world.guilds.Club.id)).find((r) => r.name === "Senior")!;
+      expect([senior().hoist, senior().mentionable]).toEqual([1, 1]);
+      await a.getByRole("button", { name: "Move Mod up" }).click();
+      await a.getByRole("status").filter({ hasText: "Mod moved up." }).waitFor();
+      await a.getByRole("button", { name: "Move Mod down" }).click();
+      await a.getByRole("status").filter({ hasText: "Mod moved down." }).waitFor();
 
       await a.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Invites" }).click();
       await a.getByRole("combobox", { name: "Expire after" }).selectOption({ label: "1 hour" });
@@ -114,12 +129,16 @@ describe("server settings", () => {
     try {
       const m = mo.page;
       await openSettings(m, "Members");
-      expect(await m.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Roles" }).count()).toBe(0);
       const hi = m.getByRole("list", { name: "Members to moderate" }).getByRole("listitem").filter({ hasText: "Hi" });
       await hi.getByRole("button", { name: "Kick" }).click();
       await m.getByRole("dialog", { name: "Kick Hi?" }).getByRole("button", { name: "Kick" }).click();
       await hi.getByRole("alert").waitFor();
       expect(s.p.core.guilds.isMember(s.id(s.world.guilds.Club.id), s.id(s.world.users.hi.id))).toBe(true);
+
+      // Roles: nothing moves at or above one's own highest role.
+      await m.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Roles", exact: true }).click();
+      expect(await m.getByRole("button", { name: "Move Mod up" }).isDisabled()).toBe(true);
+      expect(await m.getByRole("button", { name: "Move Senior down" }).isDisabled()).toBe(true);
     } finally {
       await mo.context.close();
     }
@@ -132,6 +151,15 @@ describe("server settings", () => {
       // @everyone may create invites: Invites is all Mem gets.
       await openSettings(p);
       expect(await p.getByRole("navigation", { name: "Server settings" }).getByRole("button").allTextContents()).toEqual(["Invites"]);
+      // Senior is displayed separately (the owner's edit): Hi is listed under it.
+      await p.getByRole("complementary", { name: "Members" }).getByRole("heading", { name: /^Senior — / }).waitFor();
+      // A name in the member list opens a profile card: names, roles here, Message.
+      await p.getByRole("complementary", { name: "Members" }).getByRole("button", { name: "Mo", exact: true }).click();
+      const card = p.getByRole("dialog", { name: "Mo" });
+      await card.getByRole("list", { name: "Roles here" }).getByRole("listitem").filter({ hasText: "Mod" }).waitFor();
+      await card.getByRole("button", { name: "Message" }).waitFor();
+      await card.getByRole("button", { name: "Close" }).click();
+
       await p.getByRole("button", { name: "Leave server" }).click();
       await p.getByRole("dialog", { name: "Leave Club?" }).getByRole("button", { name: "Leave server" }).click();
       await count(p.getByRole("navigation", { name: "Servers" }).getByRole("button", { name: "Club" }), 0);
@@ -201,10 +229,36 @@ describe("arriving and the instance", () => {
     }
   }, 20_000);
 
+  test("a new account is welcomed with Join a server and Create a server; a bad code is refused beside the field", async () => {
+    const inv = await s.as("olive", "POST", `/channels/${s.id(s.world.guilds.Club.channels.general)}/invites`, {});
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${s.base}/`);
+      await page.getByRole("button", { name: "Create account" }).click();
+      await page.getByRole("textbox", { name: "Username" }).fill("newbie");
+      await page.getByRole("textbox", { name: "Password" }).fill(PASSWORD);
+      await page.getByRole("button", { name: "Create account" }).click();
+      await page.getByRole("region", { name: "Welcome to Parley" }).getByRole("button", { name: "Join a server" }).click();
+      const join = page.getByRole("dialog", { name: "Join a server" });
+      await join.getByRole("textbox", { name: "Invite link or code" }).fill("nope");
+      await join.getByRole("button", { name: "Join", exact: true }).click();
+      await join.getByRole("textbox", { name: "Invite link or code" }).and(page.locator("[aria-invalid=true]")).waitFor();
+      await join.getByRole("textbox", { name: "Invite link or code" }).fill(`${s.base}/invite/${inv.code}`);
+      await join.getByRole("button", { name: "Join", exact: true }).click();
+      await page.getByRole("navigation", { name: "Channels" }).getByRole("heading", { name: "Club" }).waitFor();
+      await page.getByRole("navigation", { name: "Servers" }).getByRole("button", { name: "Create a server" }).waitFor();
+    } finally {
+      await context.close();
+    }
+  }, 20_000);
+
   test("the operator: search and disable a person; close registration, and sign-up is refused with the reason", async () => {
     const olive = await openAs(browser, s.base, "/admin", "olive");
     try {
       const a = olive.page;
+      await a.getByRole("img", { name: /^Messages per day: \d+ over 30 days/ }).waitFor();
+      expect(await a.getByRole("table", { name: "The last 30 days" }).getByRole("row").count()).toBe(31);
       await a.getByRole("navigation", { name: "Administration" }).getByRole("button", { name: "Users" }).click();
       await a.getByRole("searchbox", { name: "Search users" }).fill("car");
       const people = a.getByRole("list", { name: "People" });

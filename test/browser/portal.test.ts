@@ -78,9 +78,11 @@ describe("the developer portal", () => {
       await page.getByRole("textbox", { name: "Username" }).fill("dana");
       await page.getByRole("textbox", { name: "Password" }).fill(PASSWORD);
       await page.getByRole("button", { name: "Create account" }).click();
-      await page.getByRole("button", { name: "Add a server" }).click();
-      await page.getByRole("textbox", { name: "Invite code or new server name" }).fill("Dana's Den");
-      await page.getByRole("button", { name: "Create server" }).click();
+      // A new account is welcomed with the two ways in.
+      await page.getByRole("region", { name: "Welcome to Parley" }).getByRole("button", { name: "Create a server" }).click();
+      const create = page.getByRole("dialog", { name: "Create a server" });
+      await create.getByRole("textbox", { name: "Server name" }).fill("Dana's Den");
+      await create.getByRole("button", { name: "Create", exact: true }).click();
       await page.getByRole("textbox", { name: "Message #general" }).waitFor();
 
       // The portal: a new application; its token is shown once, with Copy.

@@ -39,6 +39,7 @@ describe("register, list, remove", () => {
       keys,
       created_at: expect.any(String),
       removed_at: null,
+      last_used_at: expect.any(String),
       backup: false,
     });
     expect(ev.of("device.added")).toEqual([{ type: "device.added", deviceId: r.body.id, userId: internalId(p, w.users.alice.id) }]);

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
-import { PERMISSIONS, permissionLabels } from "../names";
+import { PERMISSIONS } from "../names";
 import { displayName, members } from "../state";
 import type { Channel, Guild, Role } from "../types";
 import { ErrorLine, Field, errorText, fieldError } from "../views/ui";
@@ -31,19 +31,9 @@ export function Roles({ guild }: { guild: Guild }) {
     else next.delete(n);
     setPerms(next);
   };
-  const roles = [...guild.roles].sort((a, b) => b.position - a.position);
   return (
     <form class="card" onSubmit={create} noValidate aria-labelledby="roles-title">
       <h3 id="roles-title">Roles</h3>
-      <ul class="rows" aria-label="Roles">
-        {roles.map((r) => (
-          <li key={r.id}>
-            <span class="row-name">
-              <b>{r.name}</b> <span class="muted">{permissionLabels(r.permissions).join(", ") || "no permissions"}</span>
-            </span>
-          </li>
-        ))}
-      </ul>
       <Field id="role-name" label="Role name" value={name} onInput={setName} error={nameError} />
       <fieldset>
         <legend>Permissions</legend>

@@ -20,6 +20,7 @@ import { InviteManager } from "./Invites";
 import { Bans } from "./Bans";
 import { AuditLog } from "./AuditLog";
 import { ChannelOrder } from "./ChannelOrder";
+import { RoleList } from "./RoleList";
 import { LeaveServer, OwnerActions } from "./Ownership";
 import { Emoji, ServerIcon } from "./Images";
 
@@ -45,6 +46,7 @@ const SECTIONS: { label: string; may(g: Guild): boolean; view(g: Guild): preact.
     may: (g) => holds(g, BIT.MANAGE_ROLES),
     view: (g) => (
       <>
+        <RoleList guild={g} />
         <Roles guild={g} />
         <Overwrites guild={g} />
       </>

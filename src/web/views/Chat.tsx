@@ -5,13 +5,14 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { openChannel } from "../load";
-import { channelLabel, guildOf, liveState, notice, route } from "../state";
+import { channelLabel, guildOf, guilds, liveState, notice, route } from "../state";
 import type { Message } from "../types";
 import { ChannelsNav, ServersNav } from "./Nav";
 import { MessageList } from "./MessageList";
 import { Composer } from "./Composer";
 import { Members } from "./Members";
 import { DmSecurity } from "./DmSecurity";
+import { Welcome } from "./Welcome";
 import { ServerSettings, settingsFor } from "../settings/ServerSettings";
 import { UserSettings, userSettingsOpen } from "../settings/UserSettings";
 import { PinnedMessages } from "./Pins";
@@ -65,7 +66,7 @@ export function Chat({ onSignOut, onAskSignOut }: { onSignOut(): void; onAskSign
             <Composer channel={channel} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
           </>
         ) : (
-          <p class="muted empty">{route.value.guild === "@me" ? "Pick a direct message, or open one from a server's member list." : "This server has no text channel yet."}</p>
+          route.value.guild === "@me" && !guilds.value.length ? <Welcome /> : <p class="muted empty">{route.value.guild === "@me" ? "Pick a direct message, or open one from a server's member list." : "This server has no text channel yet."}</p>
         )}
         <p class="notice" role="status">
           {liveState.value === "offline" ? "Reconnecting… " : ""}

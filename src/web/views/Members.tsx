@@ -1,10 +1,15 @@
-/** The member list: a `complementary` landmark named "Members", online first, bots tagged. */
+/**
+ * The member list: a `complementary` landmark named "Members", online first (grouped under
+ * each hoisted role, "Display separately", highest first, as the reference shows them),
+ * bots tagged; a name opens the person's profile card.
+ */
 import { displayName, guildOf, me, members, route, showNotice, users } from "../state";
 import { ApiError } from "../api";
 import { openDmWith } from "../load";
 import { AppsMenu, USER_COMMAND } from "./AppsMenu";
-import type { Member } from "../types";
+import type { Guild, Member } from "../types";
 import { Avatar } from "./files/Avatar";
+import { ProfileName } from "./ProfileCard";
 
 const ORDER: Record<string, number> = { online: 0, idle: 1, dnd: 2, offline: 3 };
 const WORDS: Record<string, string> = { online: "online", idle: "idle", dnd: "do not disturb", offline: "offline" };
@@ -17,10 +22,18 @@ export function Members({ guildId, hidden }: { guildId: string; hidden: boolean 
   const sorted = [...list].sort((a, b) => ORDER[presence(a)] - ORDER[presence(b)] || name(a).localeCompare(name(b)));
   const online = sorted.filter((m) => presence(m) !== "offline");
   const offline = sorted.filter((m) => presence(m) === "offline");
+  const hoisted = (g?.roles ?? []).filter((r) => r.hoist && !r.everyone).sort((a, b) => b.position - a.position);
+  // Each online member under their highest hoisted role; the rest under "Online".
+  const groupOf = (m: Member) => hoisted.find((r) => m.roles.includes(r.id))?.id ?? null;
+  const rest = online.filter((m) => groupOf(m) === null);
   return (
     <aside aria-label="Members" class={`members${hidden ? " closed" : ""}`}>
-      <Group title={`Online — ${online.length}`} list={online} presence={presence} name={name} owner={g?.owner_id} />
-      <Group title={`Offline — ${offline.length}`} list={offline} presence={presence} name={name} owner={g?.owner_id} />
+      {hoisted.map((r) => {
+        const list = online.filter((m) => groupOf(m) === r.id);
+        return <Group key={r.id} title={`${r.name} — ${list.length}`} list={list} presence={presence} name={name} owner={g?.owner_id} guild={g} />;
+      })}
+      <Group title={`Online — ${rest.length}`} list={rest} presence={presence} name={name} owner={g?.owner_id} guild={g} />
+      <Group title={`Offline — ${offline.length}`} list={offline} presence={presence} name={name} owner={g?.owner_id} guild={g} />
     </aside>
   );
 }
@@ -31,9 +44,10 @@ interface GroupProps {
   presence(m: Member): string;
   name(m: Member): string;
   owner?: string;
+  guild?: Guild;
 }
 
-function Group({ title, list, presence, name, owner }: GroupProps) {
+function Group({ title, list, presence, name, owner, guild }: GroupProps) {
   if (!list.length) return null;
   return (
     <section>
@@ -43,7 +57,7 @@ function Group({ title, list, presence, name, owner }: GroupProps) {
           <li key={m.user.id} class={`member ${presence(m)}`}>
             <Avatar user={users.value[m.user.id] ?? m.user} name={name(m)} named />
             <span class={`presence ${presence(m)}`} aria-hidden="true" />
-            <span class="name">{name(m)}</span>
+            <ProfileName guild={guild} member={m} name={name(m)} onMessage={() => void messageTo(m.user.id)} />
             {m.user.bot && <span class="tag">BOT</span>}
             {m.user.id === owner && <span class="owner">owner</span>}
             <span class="sr">, {WORDS[presence(m)] ?? presence(m)}</span>

@@ -3,15 +3,14 @@
  * and "Direct messages") and "Channels" (one entry per channel, its name first, then
  * its unread and mention marks), with the person, User settings and Sign out at the foot.
  */
-import { useState } from "preact/hooks";
-import { api, ApiError } from "../api";
 import { open } from "../load";
-import { channelLabel, displayName, dms, guildOf, guilds, me, readStates, route, showNotice } from "../state";
-import type { Channel, Guild } from "../types";
+import { channelLabel, displayName, dms, guildOf, guilds, me, readStates, route } from "../state";
+import type { Channel } from "../types";
 import { SettingsButton } from "../settings/ServerSettings";
 import { userSettingsOpen } from "../settings/UserSettings";
 import { UnreadMark, unreadText } from "./UnreadMark";
 import { Avatar } from "./files/Avatar";
+import { ServerDialogs, serverDialog } from "./Welcome";
 
 const TEXT = new Set([0, 5]);
 
@@ -65,35 +64,18 @@ function initials(name: string): string {
   );
 }
 
-/** Join with an invite code, or create a server. */
+/** Join with an invite, or create a server: two dialogs (views/Welcome.tsx). */
 function AddServer() {
-  const [openForm, setOpen] = useState(false);
-  const [value, setValue] = useState("");
-  async function submit(kind: "join" | "create") {
-    try {
-      const g = kind === "join" ? await api<Guild>("POST", `/invites/${encodeURIComponent(value.trim().split("/").pop() ?? "")}`) : await api<Guild>("POST", "/guilds", { name: value.trim() });
-      if (!guilds.value.some((x) => x.id === g.id)) guilds.value = [...guilds.value, g];
-      setOpen(false);
-      setValue("");
-      void open({ guild: g.id, channel: null });
-    } catch (e) {
-      showNotice(e instanceof ApiError ? e.message : "The server could not be reached.");
-    }
-  }
-  if (!openForm)
-    return (
-      <button class="server add" title="Add a server" aria-label="Add a server" onClick={() => setOpen(true)}>
+  return (
+    <>
+      <button class="server add" title="Create a server" aria-label="Create a server" onClick={() => (serverDialog.value = "create")}>
         +
       </button>
-    );
-  return (
-    <div class="add-server">
-      <label for="add-server">Invite code or new server name</label>
-      <input id="add-server" value={value} onInput={(e) => setValue(e.currentTarget.value)} />
-      <button onClick={() => submit("join")}>Join</button>
-      <button onClick={() => submit("create")}>Create server</button>
-      <button onClick={() => setOpen(false)}>Cancel</button>
-    </div>
+      <button class="server add" title="Join a server" aria-label="Join a server" onClick={() => (serverDialog.value = "join")}>
+        ⤵
+      </button>
+      <ServerDialogs />
+    </>
   );
 }
 

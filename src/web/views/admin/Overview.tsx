@@ -1,8 +1,9 @@
-/** The instance at a glance: counts, the database's size, and the last 30 days as a table. */
+/** The instance at a glance: counts, the database's size, and the last 30 days as charts and a table. */
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../../api";
 import type { AdminOverview } from "../../../contract";
 import { ErrorLine, errorText } from "../ui";
+import { DayChart } from "./Chart";
 
 const bytes = (n: number) => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`);
 
@@ -31,6 +32,11 @@ export function Overview() {
           </div>
         ))}
       </dl>
+      <div class="charts">
+        <DayChart title="Messages per day" values={o.days.map((d) => ({ day: d.day, n: d.messages }))} />
+        <DayChart title="Active people per day" values={o.days.map((d) => ({ day: d.day, n: d.active_people }))} />
+        <DayChart title="Requests per day" values={o.days.map((d) => ({ day: d.day, n: d.requests }))} />
+      </div>
       <table aria-label="The last 30 days">
         <thead>
           <tr>

@@ -1,0 +1,137 @@
+/**
+ * The server's roles, highest first, for people with Manage Roles: per role "Edit <role>"
+ * (name, colour, "Display separately", "Allow anyone to @mention"), "Delete <role>" (asks
+ * once, says who loses it) and "Move <role> up" / "Move <role> down", disabled beyond
+ * one's own rank with the reason (the owner is above every role; reference-gaps 1.3).
+ */
+import { useState } from "preact/hooks";
+import { api } from "../api";
+import { permissionLabels } from "../names";
+import { me, members } from "../state";
+import type { Guild, Role } from "../types";
+import { Confirm, ErrorLine, errorText } from "../views/ui";
+import { useRequest } from "./common";
+
+/** The position of one's highest role here; the owner ranks above them all. */
+function myRank(guild: Guild): number {
+  if (guild.owner_id === me.value?.id) return Infinity;
+  const mine = (members.value[guild.id] ?? []).find((m) => m.user.id === me.value?.id)?.roles ?? [];
+  return Math.max(0, ...guild.roles.filter((r) => mine.includes(r.id)).map((r) => r.position));
+}
+
+const hex = (c: number) => `#${c.toString(16).padStart(6, "0")}`;
+
+export function RoleList({ guild }: { guild: Guild }) {
+  const roles = [...guild.roles].sort((a, b) => b.position - a.position);
+  const movable = roles.filter((r) => !r.everyone);
+  const rank = myRank(guild);
+  const req = useRequest();
+  const [editing, setEditing] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Role | null>(null);
+  const holders = (r: Role) => (members.value[guild.id] ?? []).filter((m) => m.roles.includes(r.id)).length;
+  async function move(r: Role, up: boolean) {
+    const i = movable.indexOf(r);
+    const other = movable[up ? i - 1 : i + 1];
+    if (!other) return;
+    const body = [
+      { id: r.id, position: other.position },
+      { id: other.id, position: r.position },
+    ];
+    await req.run(() => api("PATCH", `/guilds/${guild.id}/roles`, body), () => `${r.name} moved ${up ? "up" : "down"}.`);
+  }
+  async function remove(r: Role) {
+    if (await req.run(() => api("DELETE", `/guilds/${guild.id}/roles/${r.id}`), () => `Role ${r.name} deleted.`)) setDeleting(null);
+  }
+  const beyond = "Beyond your own rank: only roles below your highest role move.";
+  return (
+    <section class="card" aria-labelledby="role-list-title">
+      <h3 id="role-list-title">Roles here</h3>
+      <p role="status" class="hint">
+        {req.status}
+      </p>
+      {!deleting && <ErrorLine error={req.error ? errorText(req.error) : undefined} />}
+      <ul class="rows" aria-label="Roles">
+        {roles.map((r) => {
+          const i = movable.indexOf(r);
+          const mayUp = !r.everyone && i > 0 && movable[i - 1].position < rank && r.position < rank;
+          const mayDown = !r.everyone && i >= 0 && i < movable.length - 1 && r.position < rank;
+          return (
+            <li key={r.id}>
+              <span class="row-name" style={r.color ? { color: hex(r.color) } : undefined}>
+                <b>{r.name}</b> <span class="muted">{permissionLabels(r.permissions).join(", ") || "no permissions"}</span>
+              </span>
+              {!r.everyone && (
+                <>
+                  <button type="button" disabled={req.busy || !mayUp} title={mayUp ? undefined : beyond} onClick={() => move(r, true)}>
+                    Move {r.name} up
+                  </button>
+                  <button type="button" disabled={req.busy || !mayDown} title={mayDown ? undefined : beyond} onClick={() => move(r, false)}>
+                    Move {r.name} down
+                  </button>
+                  <button type="button" aria-expanded={editing === r.id} onClick={() => setEditing(editing === r.id ? null : r.id)}>
+                    Edit {r.name}
+                  </button>
+                  <button type="button" class="danger" onClick={() => setDeleting(r)}>
+                    Delete {r.name}
+                  </button>
+                </>
+              )}
+              {editing === r.id && <RoleEditor guild={guild} role={r} onDone={() => setEditing(null)} />}
+            </li>
+          );
+        })}
+      </ul>
+      {deleting && (
+        <Confirm
+          title={`Delete ${deleting.name}?`}
+          confirm="Delete role"
+          busy={req.busy}
+          error={req.error ? errorText(req.error) : undefined}
+          onConfirm={() => remove(deleting)}
+          onCancel={() => setDeleting(null)}
+        >
+          <p>{`${holders(deleting) === 1 ? "1 member loses it" : `${holders(deleting)} members lose it`}, with the permissions it gives.`}</p>
+        </Confirm>
+      )}
+    </section>
+  );
+}
+
+function RoleEditor({ guild, role, onDone }: { guild: Guild; role: Role; onDone(): void }) {
+  const [name, setName] = useState(role.name);
+  const [color, setColor] = useState(hex(role.color));
+  const [hoist, setHoist] = useState(role.hoist);
+  const [mentionable, setMentionable] = useState(role.mentionable);
+  const req = useRequest();
+  async function save(e: Event) {
+    e.preventDefault();
+    const body = { name: name.trim(), color: parseInt(color.slice(1), 16), hoist, mentionable };
+    await req.run(() => api("PATCH", `/guilds/${guild.id}/roles/${role.id}`, body), () => `${name.trim()} saved.`);
+  }
+  return (
+    <form class="inline-form role-editor" onSubmit={save} noValidate aria-label={`Edit ${role.name}`}>
+      <label for={`role-name-${role.id}`}>Name</label>
+      <input id={`role-name-${role.id}`} value={name} maxLength={100} onInput={(e) => setName(e.currentTarget.value)} />
+      <label for={`role-color-${role.id}`}>Colour</label>
+      <input id={`role-color-${role.id}`} type="color" value={color} onInput={(e) => setColor(e.currentTarget.value)} />
+      <label class="check">
+        <input type="checkbox" checked={hoist} onChange={(e) => setHoist(e.currentTarget.checked)} />
+        Display separately
+      </label>
+      <label class="check">
+        <input type="checkbox" checked={mentionable} onChange={(e) => setMentionable(e.currentTarget.checked)} />
+        Allow anyone to @mention
+      </label>
+      <button type="submit" class="primary" disabled={req.busy}>
+        Save role
+      </button>
+      <button type="button" onClick={onDone}>
+        Done
+      </button>
+      <ErrorLine error={req.error ? errorText(req.error) : undefined} />
+      <p role="status" class="hint">
+        {req.status}
+      </p>
+    </form>
+  );
+}

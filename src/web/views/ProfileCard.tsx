@@ -1,0 +1,88 @@
+/**
+ * A name one can click: it opens a profile card (a dialog named by the person) with their
+ * names, their roles in this server (highest first), and "Message". The colour of a
+ * member's name is their highest coloured role's.
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api } from "../api";
+import { displayName, me } from "../state";
+import type { Guild, Member } from "../types";
+import type { Profile } from "../../contract";
+import { ErrorLine, errorText } from "./ui";
+
+/** The colour of the highest coloured role the member holds, if any (CSS). */
+export function roleColor(guild: Guild | undefined, m: Member): string | undefined {
+  const top = guild?.roles.filter((r) => r.color && m.roles.includes(r.id)).sort((a, b) => b.position - a.position)[0];
+  return top ? `#${top.color.toString(16).padStart(6, "0")}` : undefined;
+}
+
+export function ProfileName({ guild, member, name, onMessage }: { guild: Guild | undefined; member: Member; name: string; onMessage(): void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" class="name link" style={{ color: roleColor(guild, member) }} onClick={() => setOpen(true)}>
+        {name}
+      </button>
+      {open && <ProfileCard guildId={guild?.id ?? null} userId={member.user.id} name={name} onMessage={onMessage} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function ProfileCard({ guildId, userId, name, onMessage, onClose }: { guildId: string | null; userId: string; name: string; onMessage(): void; onClose(): void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [p, setP] = useState<Profile | null>(null);
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    void api<Profile>("GET", `/users/${userId}/profile${guildId ? `?guild_id=${guildId}` : ""}`).then(setP, (e) => setError(errorText(e)));
+    return () => d?.open && d.close();
+  }, [userId]);
+  return (
+    <dialog
+      ref={ref}
+      class="profile-card"
+      aria-label={name}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      <h2>{p ? displayName(p.user) : name}</h2>
+      {p && (
+        <p class="muted">
+          @{p.user.username}
+          {p.nick ? ` · ${p.nick} here` : ""}
+          {p.user.bot ? " · bot" : ""}
+        </p>
+      )}
+      <ErrorLine error={error} />
+      {p && p.roles.length > 0 && (
+        <ul class="role-chips" aria-label="Roles here">
+          {p.roles.map((r) => (
+            <li key={r.id} style={{ color: r.color ? `#${r.color.toString(16).padStart(6, "0")}` : undefined }}>
+              {r.name}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div class="buttons">
+        {userId !== me.value?.id && (
+          <button
+            type="button"
+            class="primary"
+            onClick={() => {
+              onClose();
+              onMessage();
+            }}
+          >
+            Message
+          </button>
+        )}
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </dialog>
+  );
+}
