@@ -21,10 +21,17 @@ export function accountRoutes(p: ClientContext): PeopleRoute[] {
       method: "PATCH",
       path: "/users/@me",
       caller: "session",
-      summary: "Set one's display name (any script; null or empty clears it)",
+      summary: "Set one's display name (any script; null or empty clears it) and avatar (a filled upload slot; null clears it)",
       answer: C.Me,
       body: EditMe,
-      handler: ({ caller: { user: me }, body }) => meView(core.profiles.setGlobalName(me.id, body().global_name)),
+      handler: async ({ caller: { user: me }, body }) => {
+        const b = body();
+        let user = me;
+        // The name first: its check is the one likely to refuse, before any file is used.
+        if (b.global_name !== undefined) user = core.profiles.setGlobalName(me.id, b.global_name);
+        if (b.avatar_upload !== undefined) user = await core.media.setAvatar(me.id, b.avatar_upload === null ? null : { uploadId: b.avatar_upload });
+        return meView(user);
+      },
     }),
     route({
       method: "GET",

@@ -53,19 +53,6 @@ export function uploadRoutes(p: ClientContext): PeopleRoute[] {
       },
     }),
     route({
-      method: "PATCH",
-      path: "/users/@me",
-      caller: "session",
-      summary: "Set one's avatar from a filled upload slot (`avatar_upload`), or clear it (null)",
-      body: Type.Object({ avatar_upload: Type.Optional(Type.Union([C.Uuid, Type.Null()])) }, { additionalProperties: false }),
-      answer: C.Me,
-      handler: async ({ caller: { user: me }, body }) => {
-        const b = body();
-        if (b.avatar_upload === undefined) return meView(me);
-        return meView(await core.media.setAvatar(me.id, b.avatar_upload === null ? null : { uploadId: b.avatar_upload }));
-      },
-    }),
-    route({
       method: "PUT",
       path: "/guilds/{guild_id}/icon",
       caller: "session",

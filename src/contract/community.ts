@@ -6,6 +6,7 @@
  */
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { Me, Role, User } from "./answers";
+import { Uuid } from "./bodies";
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Id = Type.String({ maxLength: 64 });
@@ -32,8 +33,18 @@ export const ReorderChannels = Type.Array(
   { maxItems: 500 },
 );
 export const TransferOwnership = Type.Object({ owner_id: Id, reason: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });
-/** One's display name: any script, up to 32 characters as a reader counts them (checked in the core); null or "" clears it. */
-export const EditMe = Type.Object({ global_name: Nullable(Type.String({ maxLength: 256 })) }, { additionalProperties: false });
+/**
+ * One's own profile, each field optional: the display name (any script, up to 32
+ * characters as a reader counts them, checked in the core; null or "" clears it) and the
+ * avatar (a filled upload slot, or null to clear it).
+ */
+export const EditMe = Type.Object(
+  {
+    global_name: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
+    avatar_upload: Type.Optional(Nullable(Uuid)),
+  },
+  { additionalProperties: false },
+);
 export const RenameDevice = Type.Object({ name: Type.String({ maxLength: 256 }) }, { additionalProperties: false });
 /** Signing out may also remove the browser's end-to-end device. */
 export const SignOut = Type.Object({ remove_device: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
