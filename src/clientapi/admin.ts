@@ -158,9 +158,9 @@ export function adminRoutes(p: ClientContext): PeopleRoute[] {
       method: "DELETE",
       path: "/admin/guilds/{guild_id}",
       caller: "session",
-      summary: "Delete a server and everything in it (administrators)",
+      summary: "Delete a server and everything in it (administrators only, owners included)",
       answer: C.GuildDeletion,
-      handler: ({ caller: { user: me }, params }) => deletionView(core.servers.delete(me.id, pathId(params.guild_id, "guild"))),
+      handler: ({ caller: { user: me }, params }) => deletionView(core.servers.delete(me.id, pathId(params.guild_id, "guild"), { asAdministrator: true })),
     }),
   ];
 }

@@ -125,8 +125,10 @@ export class Servers {
    * Members are told (people's guild.deleted); bots in it get GUILD_DELETE. Answers what
    * went.
    */
-  delete(actorId: Actor, guildId: string): GuildDeletion {
+  delete(actorId: Actor, guildId: string, opts: { asAdministrator?: boolean } = {}): GuildDeletion {
     return this.d.store.write(() => {
+      // The administrators' door (/admin) is theirs alone, even for a server its caller owns.
+      if (opts.asAdministrator) requireAdministrator(this.d, actorId);
       const gone = this.deletion(actorId, guildId);
       this.guilds.delete(guildId);
       return gone;

@@ -21,6 +21,7 @@ import { Frame } from "./views/Frame";
 import { Administration } from "./views/admin/Administration";
 import { Invite } from "./views/Invite";
 import { InviteArrival } from "./views/Arrive";
+import { ResetPassword } from "./views/ResetPassword";
 import { SignOutDialog, signOutAsked } from "./views/SignOut";
 import { Applications } from "./portal/Applications";
 import { AppPage } from "./portal/AppPage";
@@ -77,6 +78,17 @@ function App() {
     signedIn.value = false;
   }
 
+  // A reset link signs in with its new password, whoever was signed in here before.
+  if (current.kind === "reset")
+    return (
+      <ResetPassword
+        token={current.token}
+        onSignedIn={(token, user) => {
+          onSignedIn(token, user);
+          page.value = pageOf("/");
+        }}
+      />
+    );
   // Any page asks to sign in first and shows itself after, at the same address.
   if (!signedIn.value) return current.kind === "invite" ? <InviteArrival code={current.code} onSignedIn={onSignedIn} /> : <SignIn onSignedIn={onSignedIn} />;
   const asking = signOutAsked.value && <SignOutDialog onSignOut={signOut} />;

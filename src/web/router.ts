@@ -1,6 +1,6 @@
 /**
  * Which page a URL names. The chat lives at `/` and `/channels/...`; administration at
- * `/admin`; an invite at `/invite/<code>`; the portal wherever it is served (`/developers`
+ * `/admin`; an invite at `/invite/<code>`; a password reset link at `/reset-password/<token>`; the portal wherever it is served (`/developers`
  * by default, or --portal-url's path): its list at the root, an application at
  * `<root>/applications/<id>`, the install page at `<root>/install/<id>`.
  */
@@ -10,6 +10,7 @@ export type Page =
   | { kind: "chat" }
   | { kind: "admin" }
   | { kind: "invite"; code: string }
+  | { kind: "reset"; token: string }
   | { kind: "portal"; base: string; app: string | null }
   | { kind: "install"; base: string; app: string };
 
@@ -19,6 +20,8 @@ export function pageOf(pathname: string): Page {
   if (path === "/admin") return { kind: "admin" };
   let m = /^\/invite\/([^/]+)$/.exec(path);
   if (m) return { kind: "invite", code: decodeURIComponent(m[1]) };
+  m = /^\/reset-password\/([^/]+)$/.exec(path);
+  if (m) return { kind: "reset", token: decodeURIComponent(m[1]) };
   m = /^(.*)\/install\/([^/]+)$/.exec(path);
   if (m) return { kind: "install", base: m[1] || "/developers", app: decodeURIComponent(m[2]) };
   m = /^(.*)\/applications\/([^/]+)$/.exec(path);

@@ -271,6 +271,24 @@ describe("arriving and the instance", () => {
       await people.getByRole("button", { name: "Enable Carol" }).click();
       await a.getByRole("status").filter({ hasText: "Carol may sign in again." }).waitFor();
 
+      // A one-time reset link: Carol chooses a new password with it and is signed in.
+      await people.getByRole("button", { name: "Reset password for Carol" }).click();
+      const url = await a.getByRole("textbox", { name: "Reset link for Carol" }).inputValue();
+      const resetting = await browser.newContext();
+      try {
+        const page = await resetting.newPage();
+        await page.goto(url);
+        await page.getByRole("textbox", { name: "New password" }).fill("short");
+        await page.getByRole("button", { name: "Set password" }).click();
+        await page.getByRole("textbox", { name: "New password" }).and(page.locator("[aria-invalid=true]")).waitFor();
+        await page.getByRole("textbox", { name: "New password" }).fill("a brand new passphrase");
+        await page.getByRole("button", { name: "Set password" }).click();
+        await page.getByRole("navigation", { name: "Servers" }).waitFor();
+        expect(new URL(page.url()).pathname).not.toContain("reset-password");
+      } finally {
+        await resetting.close();
+      }
+
       await a.getByRole("navigation", { name: "Administration" }).getByRole("button", { name: "Registration" }).click();
       await a.getByRole("radiogroup", { name: "Registration" }).getByRole("radio", { name: "Closed" }).check();
       await a.getByRole("status").filter({ hasText: "Registration is closed." }).waitFor();

@@ -47,6 +47,8 @@ describe("administration: only administrators", () => {
       expect([path, refusal(await client(p, method, path, carol, body))]).toEqual([path, [403, 50001]]);
       expect([path, (await client(p, method, path, null, body)).status]).toEqual([path, 401]);
     }
+    // Bob owns Lab, yet the administrators' door is not his: he deletes it as its owner, elsewhere.
+    expect(refusal(await client(p, "DELETE", `/admin/guilds/${lab}`, bob))).toEqual([403, 50001]);
     expect(p.core.users.get(ids.bob)?.disabled_at).toBeNull();
     expect(p.core.guilds.get(lab)).not.toBeNull();
     expect(p.core.instance.settings().registration).toBe("open");
