@@ -9,11 +9,10 @@
 import type { Server } from "bun";
 import { dirname } from "node:path";
 import { portalUrlOf, VERSION, type Config, type Urls } from "./config";
-import { SwitchableClock } from "./core/clock";
+import { type Core, createCore, type Report, reportToStderr, SwitchableClock } from "./core";
 import { Store } from "./store/db";
 import { serverKey } from "./store/keyfile";
 import { DataLock, runningServer, type Serving } from "./store/lock";
-import { createCore, reportToStderr, type Core, type Report } from "./core";
 import { Snowflakes } from "./wire/snowflakes";
 import { MediaLinks } from "./wire/media";
 import { BotAuthorization } from "./wire/tokens";

@@ -2,8 +2,7 @@
  * Part of the composition root: what ties surfaces and the core together where no surface
  * may do it itself (surfaces never import each other).
  */
-import type { Core } from "./core";
-import type { SwitchableClock } from "./core/clock";
+import type { Core, SwitchableClock } from "./core";
 import { rateLimitHeaders, type RateLimiter } from "./botapi/ratelimit";
 import type { GatewayHooks } from "./gateway";
 import type { LimitHeaders } from "./harness/hooks";

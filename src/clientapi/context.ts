@@ -3,9 +3,32 @@ import type { Snowflakes } from "../wire/snowflakes";
 import type { Config, Urls } from "../config";
 import type { PeopleLimits } from "./limits";
 
+/** The slice of the core the people's API and its live connection call. */
+export type ClientCore = Pick<
+  Core,
+  | "apps"
+  | "bus"
+  | "channels"
+  | "clock"
+  | "devices"
+  | "dms"
+  | "guilds"
+  | "interactions"
+  | "invites"
+  | "messages"
+  | "moderation"
+  | "people"
+  | "reactions"
+  | "readStates"
+  | "reads"
+  | "roles"
+  | "sessions"
+  | "users"
+>;
+
 /** What the people's API needs, built by the composition root. */
 export interface ClientContext {
-  core: Core;
+  core: ClientCore;
   /**
    * Only to format the bot token the portal shows once (its first part names the bot
    * user), and to read an install link that names the application by its snowflake.

@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
 import { CreateInvite } from "../contract";
 import * as C from "../contract";
-import { DomainError } from "../core/errors";
+import { DomainError } from "../core";
 import { pathId, route, type PeopleRoute } from "./http";
 import { guildView, inviteView } from "./views";
 

@@ -4,7 +4,7 @@ import type { ClientContext } from "./context";
 import { SetPresence } from "../contract";
 import * as C from "../contract";
 import { route, type PeopleRoute } from "./http";
-import { PRESENCES } from "../core/users";
+import { PRESENCES } from "../core";
 
 export function presenceRoutes(p: ClientContext): PeopleRoute[] {
   return [

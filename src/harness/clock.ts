@@ -12,7 +12,7 @@
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { HarnessContext } from "./context";
-import { DomainError } from "../core/errors";
+import { DomainError } from "../core";
 import { handler, readBody } from "./http";
 
 const Zombie = Type.Optional(Type.Boolean());

@@ -19,9 +19,30 @@ export interface HarnessGateway {
   carryThrough(until: number): void;
 }
 
+/** The slice of the core the harness calls (its world reset and seeding go through the root: below). */
+export type HarnessCore = Pick<
+  Core,
+  | "apps"
+  | "bus"
+  | "channels"
+  | "clock"
+  | "devices"
+  | "dms"
+  | "guilds"
+  | "interactionResponses"
+  | "interactions"
+  | "invites"
+  | "messages"
+  | "people"
+  | "reactions"
+  | "reads"
+  | "users"
+  | "webhooks"
+>;
+
 /** What the harness needs, built by the composition root (test mode only). */
 export interface HarnessContext {
-  core: Core;
+  core: HarnessCore;
   flakes: Snowflakes;
   /** The switchable clock: virtual time on demand. */
   clock: { now(): number; readonly virtual: boolean; advance(ms: number): number; set(at: number): number };

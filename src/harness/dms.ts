@@ -6,9 +6,7 @@
  */
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
-import type { MessageRow, UserRow } from "../core/types";
-import { DomainError } from "../core/errors";
-import { MAX_CONTENT } from "../core/people";
+import { DomainError, MAX_CONTENT, type Message, type User } from "../core";
 import { Snowflake, idString } from "../wire/validation";
 import { isoUtc } from "../wire/time";
 import type { HarnessContext } from "./context";
@@ -55,7 +53,7 @@ export class DmClient {
     return this.p.core.guilds.requireChannel(channelId).e2e === 0;
   }
 
-  async send(me: UserRow, channelId: string, content: string, embeds: unknown[] | undefined, replyTo: string | null): Promise<MessageRow> {
+  async send(me: User, channelId: string, content: string, embeds: unknown[] | undefined, replyTo: string | null): Promise<Message> {
     if (this.plaintextChannel(channelId)) return this.p.core.people.send(me.id, channelId, { content, embeds, replyTo });
     if (embeds?.length) throw DomainError.invalid("embeds", "Direct messages between people carry text only", "BASE_TYPE_INVALID");
     plaintext(content);
@@ -65,7 +63,7 @@ export class DmClient {
   }
 
   /** A person edits their own DM: the new text is encrypted again, bound to the message it replaces. */
-  async edit(me: UserRow, m: MessageRow, content: string): Promise<MessageRow> {
+  async edit(me: User, m: Message, content: string): Promise<Message> {
     plaintext(content);
     if (this.plaintextChannel(m.channel_id)) return this.p.core.people.edit(me.id, m.channel_id, m.id, { content });
     if (m.author_id !== me.id) throw DomainError.forbidden("You can only edit your own messages");
@@ -75,7 +73,7 @@ export class DmClient {
   }
 
   /** Open the DM with a user (if need be) and send its first or next message. */
-  async open(me: UserRow, other: UserRow, content: string): Promise<{ channel: string; message: string }> {
+  async open(me: User, other: User, content: string): Promise<{ channel: string; message: string }> {
     plaintext(content);
     // The ciphertext is bound to the channel, so the channel comes first, as in a real client.
     const channel = this.p.core.people.openDm(me.id, other.id);
@@ -84,7 +82,7 @@ export class DmClient {
   }
 
   /** A person's client shows a DM's text; a bot sees only the envelope (spec 1.6). */
-  async plaintextFor(m: MessageRow, viewer: UserRow | null): Promise<DmReading> {
+  async plaintextFor(m: Message, viewer: User | null): Promise<DmReading> {
     if (m.ciphertext === null || !viewer || viewer.kind === "bot") return {};
     const r = await this.devices.open(viewer, m);
     if (r.state === "ok") return { content: r.text, service_e2e_state: "decrypted" };

@@ -7,7 +7,7 @@
 import { Elysia } from "elysia";
 import { readBodyText } from "../wire/body";
 import type { HarnessContext } from "./context";
-import { DomainError } from "../core/errors";
+import { DomainError } from "../core";
 import { parseRequestJson } from "../wire/json";
 import { idString } from "../wire/validation";
 import { handler } from "./http";

@@ -5,7 +5,7 @@
  */
 import { Elysia } from "elysia";
 import type { HarnessContext } from "./context";
-import { DomainError } from "../core/errors";
+import { DomainError } from "../core";
 import { handler } from "./http";
 import { rotateToken } from "../wire/tokens";
 import { readBodyText } from "../wire/body";

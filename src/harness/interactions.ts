@@ -6,11 +6,10 @@
 import { Elysia } from "elysia";
 import { Type, type Static } from "@sinclair/typebox";
 import type { HarnessContext } from "./context";
-import { DomainError } from "../core/errors";
+import { DomainError, type RawOption } from "../core";
 import { handler, readBody } from "./http";
 import { harnessMessage } from "./views";
 import { Snowflake, validate } from "../wire/validation";
-import type { RawOption } from "../core/interactions";
 
 const RawOptionSchema = Type.Recursive((This) =>
   Type.Object({

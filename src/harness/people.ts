@@ -7,8 +7,7 @@
 import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { HarnessContext } from "./context";
-import { DomainError } from "../core/errors";
-import { MAX_CONTENT } from "../core/people";
+import { DomainError, MAX_CONTENT } from "../core";
 import { parseEmoji } from "../wire/emoji";
 import { Snowflake } from "../wire/validation";
 import { embedsIn, textIn } from "../wire/mentions";

@@ -6,7 +6,7 @@
  */
 import { Elysia } from "elysia";
 import type { HarnessContext } from "./context";
-import { DomainError } from "../core/errors";
+import { DomainError } from "../core";
 import { handler } from "./http";
 import { MAX_WAIT_MS } from "./eventlog";
 
