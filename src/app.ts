@@ -20,11 +20,10 @@ import { RateLimiter } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
 import { createGateway, type Gateway, type GatewaySocketData } from "./gateway";
 import type * as HarnessModule from "./harness";
-import type * as HarnessApi from "./harness/openapi";
+import type { HarnessContext } from "./harness/context";
 import type * as DoubleModule from "./harness/double";
 import type { EventLog } from "./harness/eventlog";
-import { seedWorld, seedWorldAsync, type SeedAnswer } from "./harness/seed";
-import { exportDocument, type ExportedWorld } from "./harness/world";
+import { exportDocument, seedWorld, seedWorldAsync, type ExportedWorld, type SeedAnswer } from "./world";
 import { PeopleLimits } from "./clientapi/limits";
 import { createLive, type Live } from "./clientapi/live";
 import type { ClientContext } from "./clientapi/context";
@@ -34,7 +33,7 @@ import { Lifecycle, type ShutdownReport } from "./lifecycle";
 import { botPresence, importWorld, limitHeadersOf, type ImportReport } from "./wiring";
 import { botApiLimits, botApiRoutes } from "./botapi";
 import { routeKey } from "./wire/route";
-import { buildHttp, type Http, type HttpApp } from "./http";
+import { buildHttp, type HarnessParts, type Http, type HttpApp } from "./http";
 
 /** Optional plumbing for createParley: start-up timings, and where log lines go (tests). */
 export interface ParleyOptions {
@@ -234,18 +233,18 @@ function surfaces(config: Config, x: { core: Core; flakes: Snowflakes; clock: Sw
 }
 
 /**
- * The harness (test mode only): its plugin, with its world seeding and reset, and its
- * part of the API description. require(): its modules load only in test mode, off a
- * real server's start-up.
+ * The harness (test mode only): its declared routes and its door, with its world seeding
+ * and reset. require(): its modules load only in test mode, off a real server's start-up.
  */
-function harnessOf(x: { core: Core; flakes: Snowflakes; clock: SwitchableClock; gateway: Gateway; double: ReturnType<typeof DoubleModule.createDouble>; reset(): void }) {
+function harnessOf(x: { core: Core; flakes: Snowflakes; clock: SwitchableClock; gateway: Gateway; double: ReturnType<typeof DoubleModule.createDouble>; reset(): void }): HarnessParts {
   const { core, flakes, clock, gateway, double } = x;
-  const plugin = (require("./harness") as typeof HarnessModule).harnessPlugin({
+  const h = require("./harness") as typeof HarnessModule;
+  const ctx: HarnessContext = {
     ...{ core, flakes, clock, gateway, ...double },
     reset: x.reset,
     seed: (doc) => seedWorldAsync({ core, flakes, clock, testMode: true }, doc),
-  });
-  return { plugin, fragment: () => (require("./harness/openapi") as typeof HarnessApi).harnessFragment() };
+  };
+  return { prefix: h.HARNESS_PREFIX, description: h.HARNESS_DESCRIPTION, routes: h.harnessRoutes(ctx), door: (o) => h.harnessDoor(ctx, o) };
 }
 
 /** A --rate-limits file may name only declared routes: a key that names none is a typo worth a warning. */

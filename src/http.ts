@@ -2,8 +2,8 @@
  * Part of the composition root: the HTTP surfaces' one Elysia app. Each door (the bot
  * API, the people's API and its image proxy, the operator's routes) is built once with
  * its context and hooks, and its declared routes are mounted through the one pipeline
- * (wire/mount.ts); the API description is read off the same declarations. The harness,
- * in test mode, is still its own Elysia plugin, mounted behind the same first look.
+ * (wire/mount.ts); the API description is read off the same declarations. The harness's
+ * routes are declared and mounted the same way, in test mode only.
  * Anything nothing declares answers the 404 (a page for a browser, JSON for a program).
  */
 import { Elysia } from "elysia";
@@ -16,14 +16,15 @@ import type { ClientContext } from "./clientapi/context";
 import { CLIENT_API_DESCRIPTION, clientApiRoutes, MEDIA_PREFIX, mediaProxyRoutes, PEOPLE_BODY_LIMIT, peopleDoor } from "./clientapi";
 import { OPS_BODY_LIMIT, opsDoor, opsRoutes, type OpsContext } from "./ops";
 import { apiDescriptionRoutes, OPS_DESCRIPTION } from "./ops/openapi";
-import { fallback, guarded, mount, type NativeTable } from "./wire/mount";
-import { unmatched } from "./wire/pipeline";
+import { fallback, mount, type NativeTable } from "./wire/mount";
+import { unmatched, type Door } from "./wire/pipeline";
+import type { RequestHooks } from "./wire/hooks";
 import { jsonDoor } from "./wire/json-door";
-import { fragmentOf, type ApiFragment } from "./wire/openapi";
+import { fragmentOf } from "./wire/openapi";
 import type { Route } from "./wire/route";
 import { screenFor, screenRequest } from "./wire/screen";
 import { jsonResponse } from "./wire/http";
-import { pathnameOf } from "./wire/body";
+import { bodyLimitFor, pathnameOf } from "./wire/body";
 import { notFoundPage } from "./web/headers";
 
 export type HttpApp = Elysia<any, any, any, any, any, any, any>;
@@ -43,8 +44,23 @@ export interface HttpParts {
   people: ClientContext;
   ops: OpsContext;
   obs: Observability;
-  /** Test mode: the harness's plugin and its part of the description. */
-  harness: { plugin: HttpApp; fragment(): ApiFragment } | null;
+  /** Test mode: the harness's routes and door (loaded only then: app.ts). */
+  harness: HarnessParts | null;
+}
+
+/** What a door is built with beside its context (the root's part). */
+export interface DoorSetup {
+  screen(request: Request): Response | undefined;
+  hooks: RequestHooks[];
+  sync: boolean;
+  report(err: unknown, route: string): void;
+}
+
+export interface HarnessParts {
+  prefix: string;
+  description: { tag: string; description: string };
+  routes: Route[];
+  door(o: DoorSetup): Door<unknown>;
 }
 
 export function buildHttp(x: HttpParts): Http {
@@ -78,15 +94,18 @@ export function buildHttp(x: HttpParts): Http {
   const fragments = () => [
     fragmentOf(CLIENT_API_DESCRIPTION, client),
     fragmentOf(BOT_API_DESCRIPTION, [botApi]),
-    ...(x.harness ? [x.harness.fragment()] : []),
+    ...(x.harness && harness ? [fragmentOf(x.harness.description, [harness])] : []),
     fragmentOf(OPS_DESCRIPTION, [operator]),
   ];
   operator.routes = [...opsRoutes(), ...apiDescriptionRoutes(fragments)];
   mount(app, opsDoor(x.ops, { screen: screenFor({ bodyLimit: OPS_BODY_LIMIT, sameOrigin: false }, urls), hooks, sync, report }), operator.routes);
-  const declared = [...client, botApi, operator];
-
   // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
-  if (x.harness) app.use(guarded(x.harness.plugin, { screen: (r) => screenRequest(r, urls), observed: (m, route, status, ms) => obs.observed("harness", m, route, status, ms) }));
+  const harness = x.harness ? { door: "harness", prefix: x.harness.prefix, routes: x.harness.routes } : null;
+  if (x.harness) {
+    const screen = screenFor({ bodyLimit: bodyLimitFor(`${x.harness.prefix}/`), sameOrigin: true }, urls);
+    mount(app, x.harness.door({ screen, hooks, sync, report }), x.harness.routes);
+  }
+  const declared = [...client, botApi, ...(harness ? [harness] : []), operator];
 
   const nowhere = jsonDoor({ name: "none", prefix: "", ctx: null, bodyLimit: OPS_BODY_LIMIT, screen: () => undefined, hooks, sync, report });
   fallback(app, "/*", (request) => {

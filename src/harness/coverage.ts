@@ -5,9 +5,10 @@
  * resets, since a test suite resets the world before each test and its applications get
  * new ids every time; DELETE /coverage starts over.
  */
-import { Elysia } from "elysia";
 import type { HookAnswer, HookRequest, HookSession } from "./hooks";
-import { handler } from "./http";
+import type { Route } from "../wire/route";
+import type { HarnessContext } from "./context";
+import { route } from "./http";
 
 interface AppCoverage {
   events: Map<string, number>;
@@ -114,13 +115,24 @@ function customIds(v: unknown, into: Set<string>, depth = 0): void {
   for (const k of ["components", "data"]) if (o[k]) customIds(o[k], into, depth + 1);
 }
 
-type Ctx = { request: Request; params: Record<string, string> };
-
-export function harnessCoverage(p: { coverage: Coverage }) {
-  return new Elysia()
-    .get("/coverage", handler<Ctx>(() => p.coverage.report()))
-    .delete("/coverage", handler<Ctx>(() => {
-      p.coverage.clear();
-      return undefined;
-    }));
+export function harnessCoverage(p: { coverage: Coverage }): Route<HarnessContext>[] {
+  return [
+    route({
+      method: "GET",
+      path: "/coverage",
+      caller: "harness",
+      summary: "What the run's tests exercised: events, routes, commands and components per application, kept across resets",
+      handler: () => p.coverage.report(),
+    }),
+    route({
+      method: "DELETE",
+      path: "/coverage",
+      caller: "harness",
+      summary: "Start coverage over",
+      handler: () => {
+        p.coverage.clear();
+        return undefined;
+      },
+    }),
+  ];
 }

@@ -4,17 +4,15 @@
  * what a person reads, so the server stores only ciphertext and a bot recipient sees
  * only the envelope (spec 1.6).
  */
-import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import { DomainError, MAX_CONTENT, type Message, type User } from "../core";
 import { Snowflake, idString } from "../wire/validation";
 import { isoUtc } from "../wire/time";
 import type { HarnessContext } from "./context";
-import { handler, readBody } from "./http";
+import type { Route } from "../wire/route";
+import { route } from "./http";
 import { Lookup } from "./lookup";
 import { HarnessDevices } from "./e2e";
-
-type Ctx = { request: Request; params: Record<string, string> };
 
 export const DmBody = Type.Object(
   { recipient_id: Type.Union([Snowflake, Type.String({ minLength: 1, maxLength: 100 })]), content: Type.String({ maxLength: MAX_CONTENT }) },
@@ -91,24 +89,32 @@ export class DmClient {
   }
 }
 
-export function harnessDms(p: HarnessContext, client: DmClient) {
+export function harnessDms(p: HarnessContext, client: DmClient): Route<HarnessContext>[] {
   const look = new Lookup(p);
-  return new Elysia()
-    .post(
-      "/users/:user/dms",
-      handler<Ctx>(async ({ request, params }) => {
+  return [
+    route({
+      method: "POST",
+      path: "/users/{user}/dms",
+      caller: "harness",
+      summary: "Send a direct message as a person (their client encrypts it)",
+      body: DmBody,
+      handler: async ({ params, body }) => {
         const me = look.person(params.user);
-        const b = await readBody(request, DmBody);
+        const b = body();
         const other = look.user(idString(b.recipient_id));
         const { channel, message } = await client.open(me, other, b.content);
         return { channel_id: p.flakes.of(channel), id: p.flakes.of(message) };
-      }),
-    )
-    .post(
-      "/users/:user/device",
-      handler<Ctx>(async ({ params }) => {
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/users/{user}/device",
+      caller: "harness",
+      summary: "Give a person the harness's device (its public keys), as their client would",
+      handler: async ({ params }) => {
         const d = await client.devices.of(look.person(params.user));
         return { id: d.id, created_at: isoUtc(d.created_at) };
-      }),
-    );
+      },
+    }),
+  ];
 }
