@@ -228,7 +228,7 @@ function surfaces(config: Config, x: { core: Core; flakes: Snowflakes; clock: Sw
   const gateway = createGateway({ core, flakes, urls, hooks: [obs.gatewayHooks, ...(double?.gatewayHooks ?? []), botPresence(core)], heartbeatIntervalMs: config.heartbeatIntervalMs, report: x.report, fastPaths: config.fastPaths });
   const peopleLimits = new PeopleLimits(clock);
   const imageProxy = config.imageProxy.enabled ? config.imageProxy : null;
-  const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits, urls, imageProxy };
+  const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits, urls, imageProxy, report: x.report };
   return { limiter, api, double, gateway, peopleLimits, people, live: createLive(people) };
 }
 

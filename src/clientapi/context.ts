@@ -1,4 +1,4 @@
-import type { Core } from "../core";
+import type { Core, Report } from "../core";
 import type { Snowflakes } from "../wire/snowflakes";
 import type { Config, Urls } from "../config";
 import type { PeopleLimits } from "./limits";
@@ -42,4 +42,9 @@ export interface ClientContext {
   limits: PeopleLimits;
   /** The image proxy's fetching rules, when the operator turned it on (media.ts; its links are `flakes.media`). */
   imageProxy: Pick<Config["imageProxy"], "allow" | "maxBytes"> | null;
+  /**
+   * Told of a failure no request answers (a presence update on the live connection); the
+   * root points it at the log. Absent: one JSON line on stderr (core/report.ts).
+   */
+  report?: Report;
 }

@@ -9,7 +9,7 @@
  */
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import type { ClientContext, ClientCore } from "./context";
-import type { DomainEvent, SessionEndReason } from "../core";
+import { reportToStderr, type DomainEvent, type Report, type SessionEndReason } from "../core";
 import { meView } from "./views";
 import { LiveDispatcher, type LiveDelivery } from "./live-events";
 import { eventFrame, Streams, type LiveConn, type Stream } from "./live-streams";
@@ -75,9 +75,11 @@ class LiveConnections {
   private readonly streams: Streams;
   private readonly dispatcher: LiveDispatcher;
   private readonly conns = new Set<LiveConn>();
+  private readonly report: Report;
 
   constructor(p: ClientContext) {
     this.core = p.core;
+    this.report = p.report ?? reportToStderr;
     this.streams = new Streams(p.core.clock);
     this.dispatcher = new LiveDispatcher(p.core, p.flakes.media);
   }
@@ -179,7 +181,7 @@ class LiveConnections {
     try {
       this.core.users.setPresence(userId, to);
     } catch (e) {
-      console.error("live: presence update failed:", e);
+      this.report(e, { surface: "live" });
     }
   }
 
