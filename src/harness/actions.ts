@@ -27,15 +27,19 @@ export const InviteBody = Type.Object(
 const CODE = /^[A-Za-z0-9-]{2,32}$/;
 
 export function harnessActions(p: HarnessContext, dms: DmClient): Route<HarnessContext>[] {
-  const { core } = p;
   const look = new Lookup(p);
+  return [...messageActions(p, dms, look), ...otherActions(p, look)];
+}
+
+/** Edit and delete, as a person (a DM's new text is encrypted again). */
+function messageActions(p: HarnessContext, dms: DmClient, look: Lookup): Route<HarnessContext>[] {
+  const { core } = p;
   /** A message and its channel, by the message's snowflake. */
   const messageOf = (flake: string) => {
     const m = core.messages.get(look.internal(flake, "message", "message_id"));
     if (!m) throw DomainError.notFound("message");
     return m;
   };
-
   return [
     route({
       method: "PATCH",
@@ -63,6 +67,13 @@ export function harnessActions(p: HarnessContext, dms: DmClient): Route<HarnessC
         core.messages.deleteAs(me.id, m.channel_id, m.id);
       },
     }),
+  ];
+}
+
+/** Typing, invites and leaving, as a person. */
+function otherActions(p: HarnessContext, look: Lookup): Route<HarnessContext>[] {
+  const { core } = p;
+  return [
     route({
       method: "POST",
       path: "/users/{user}/typing",

@@ -6,9 +6,6 @@
  * new ids every time; DELETE /coverage starts over.
  */
 import type { HookAnswer, HookRequest, HookSession } from "./hooks";
-import type { Route } from "../wire/route";
-import type { HarnessContext } from "./context";
-import { route } from "./http";
 
 interface AppCoverage {
   events: Map<string, number>;
@@ -113,26 +110,4 @@ function customIds(v: unknown, into: Set<string>, depth = 0): void {
   const o = v as Record<string, unknown>;
   if (typeof o.custom_id === "string" && typeof o.type === "number" && o.type !== 1) into.add(o.custom_id);
   for (const k of ["components", "data"]) if (o[k]) customIds(o[k], into, depth + 1);
-}
-
-export function harnessCoverage(p: { coverage: Coverage }): Route<HarnessContext>[] {
-  return [
-    route({
-      method: "GET",
-      path: "/coverage",
-      caller: "harness",
-      summary: "What the run's tests exercised: events, routes, commands and components per application, kept across resets",
-      handler: () => p.coverage.report(),
-    }),
-    route({
-      method: "DELETE",
-      path: "/coverage",
-      caller: "harness",
-      summary: "Start coverage over",
-      handler: () => {
-        p.coverage.clear();
-        return undefined;
-      },
-    }),
-  ];
 }

@@ -16,7 +16,6 @@ import { harnessActions } from "./actions";
 import { harnessInteractions } from "./interactions";
 import { harnessFaults } from "./faults-http";
 import { harnessClock } from "./clock";
-import { harnessCoverage } from "./coverage";
 
 export { HARNESS_PREFIX, harnessDoor } from "./http";
 export { HARNESS_DESCRIPTION } from "./openapi";
@@ -31,7 +30,23 @@ export function harnessRoutes(p: HarnessContext): Route<HarnessContext>[] {
   const dms = new DmClient(p);
   return [
     ...harnessSessions(p),
-    ...harnessCoverage(p),
+    route({
+      method: "GET",
+      path: "/coverage",
+      caller: "harness",
+      summary: "What the run's tests exercised: events, routes, commands and components per application, kept across resets",
+      handler: () => p.coverage.report(),
+    }),
+    route({
+      method: "DELETE",
+      path: "/coverage",
+      caller: "harness",
+      summary: "Start coverage over",
+      handler: () => {
+        p.coverage.clear();
+        return undefined;
+      },
+    }),
     ...harnessInteractions(p),
     ...harnessFaults(p),
     ...harnessClock(p),
