@@ -42,7 +42,7 @@ export async function call<T = any>(p: Parley, method: string, path: string, opt
   const url = path.startsWith("/api/") ? `${ORIGIN}${path}` : `${ORIGIN}/api/v10${path}`;
   const res = await p.handle(new Request(url, { method, headers, body }));
   const text = await res.text();
-  let parsed: any = undefined;
+  let parsed: any;
   if (text) {
     try {
       parsed = JSON.parse(text);

@@ -1,5 +1,4 @@
 /** Invites: create one for a channel, look one up, join by its code, delete it. */
-import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
 import { CreateInvite } from "../contract";
 import * as C from "../contract";

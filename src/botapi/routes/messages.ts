@@ -1,4 +1,4 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
 import { noContent, ok, route, type BotRoute, type Reply, type Req } from "../http";
 import { type Channel, DomainError, type Message, type SendInput } from "../../core";
 import { Snowflakes } from "../../wire/snowflakes";

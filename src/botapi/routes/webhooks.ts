@@ -1,4 +1,4 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
 import { noContent, ok, route, type BotRoute, type Reply, type TokenReq } from "../http";
 import type { BotApi } from "../context";
 import { Nullable, Snowflake } from "../../wire/validation";
