@@ -6,26 +6,18 @@
 import { Type, type Static } from "@sinclair/typebox";
 import type { HarnessContext } from "./context";
 import type { Route } from "../wire/route";
-import { DomainError, type RawOption } from "../core";
+import { DomainError, RawOptionsSchema, type RawOption } from "../core";
 import { route } from "./http";
 import { harnessMessage } from "./views";
 import { Snowflake, validate } from "../wire/validation";
-
-const RawOptionSchema = Type.Recursive((This) =>
-  Type.Object({
-    name: Type.String({ minLength: 1, maxLength: 32 }),
-    type: Type.Optional(Type.Integer()),
-    value: Type.Optional(Type.Union([Type.String({ maxLength: 6000 }), Type.Number(), Type.Boolean()])),
-    options: Type.Optional(Type.Array(This, { maxItems: 25 })),
-  }),
-);
 
 export const CommandBody = Type.Object({
   channel_id: Snowflake,
   application_id: Snowflake,
   name: Type.String({ minLength: 1, maxLength: 32 }),
   type: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
-  options: Type.Optional(Type.Array(RawOptionSchema, { maxItems: 25 })),
+  // The one schema of a person's command options, every surface's (core/interaction-options.ts).
+  options: Type.Optional(RawOptionsSchema),
   /** A context-menu command's target: a user's snowflake (or seed name) for type 2, a message's for type 3. */
   target_id: Type.Optional(Type.Union([Snowflake, Type.String({ minLength: 1, maxLength: 100 })])),
 });
