@@ -29,6 +29,7 @@ import { createLive, type Live } from "./clientapi/live";
 import type { ClientContext } from "./clientapi/context";
 import { createObservability, type Observability } from "./observability";
 import type { LineSink } from "./ops/log";
+import type { OpsContext } from "./ops";
 import { Lifecycle, type ShutdownReport } from "./lifecycle";
 import { botPresence, importWorld, limitHeadersOf, type ImportReport } from "./wiring";
 import { botApiLimits, botApiRoutes } from "./botapi";
@@ -120,7 +121,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const report = reportTo(() => obs);
   const clock = new SwitchableClock(report);
   const { fastPaths } = config;
-  const store = new Store({ path: config.dbPath, synchronous: config.synchronous, relay: opts.relayEvents, writable: lock !== null, committed: (kind, n) => obs?.metrics.committed(kind, n), walHeader: fastPaths.walHeader });
+  const store = openStore(config, opts, lock, () => obs);
   mark("open the database and migrate");
   const key = serverKey(config.dbPath);
   const core = createCore({ clock, store, key, sessions: config.sessions, report, fastPaths });
@@ -131,9 +132,9 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   mark("build the core and the gateway");
   // The operator's readiness reads the lifecycle, which serves the app built with it.
   let life!: Lifecycle;
-  const opsContext = { version: VERSION, startedAt: Date.now(), database: () => store.health(), draining: () => life.draining, metrics: obs.metrics };
+  const ops: OpsContext = { version: VERSION, startedAt: Date.now(), database: () => store.health(), draining: () => life.draining, metrics: obs.metrics };
   const harness = double ? harnessOf({ core, flakes, clock, gateway, double, reset: () => parley.reset() }) : null;
-  const web = buildHttp({ config, urls, api, people, ops: opsContext, obs, harness });
+  const web = buildHttp({ config, urls, api, people, ops, obs, harness });
   const http = web.app;
   life = new Lifecycle(config, http, gateway, live, urls, (err, where) => obs!.log.error("internal error", { err, where }), opts.firstAnswered);
   // What operator commands beside this server wrote reaches its live connections (store/relay.ts).
@@ -157,31 +158,13 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
       return life.server;
     },
     handle: (req) => http.handle(req),
-    listen() {
-      // Nobody is connected yet, whatever a process that stopped abruptly left behind.
-      core.users.resetPresences();
-      // Events written by commands while no server ran are for nobody: only later ones are published.
-      store.relay.listen();
-      // Bot API routes are matched by Bun's router first; what none matches reaches Elysia.
-      const server = life.listen(config.fastPaths.nativeRouter ? web.native((req) => http.fetch(req)) : {});
-      lock?.listening(urls);
-      return server;
-    },
+    listen: () => listenNow({ config, core, store, life, web, lock, urls }),
     seed: (doc) => seedWorld({ core, flakes, clock, testMode: config.harness }, doc),
     exportWorld: () => exportDocument(core.world.snapshot(), VERSION, new Date(clock.now())),
     importWorld: (doc) => importWorld(parley, doc),
     backup: (path) => store.backup(path),
     reset: () => resetWorld({ gateway, clock, limiter, peopleLimits, flakes, double, core }),
-    async stop() {
-      live.closeAll();
-      gateway.closeAll();
-      clock.clearTimers();
-      life.stopTimers();
-      life.server?.stop(true);
-      life.server = null;
-      core.close();
-      lock?.release();
-    },
+    stop: async () => stopNow({ live, gateway, clock, life, core, lock }),
     shutdown: (timeoutMs) => life.shutdown(timeoutMs, () => store.flush(), () => (clock.clearTimers(), core.close(), lock?.release())),
     runningServer: () => (config.dbPath === ":memory:" ? null : runningServer(dirname(config.dbPath))),
   };
@@ -200,6 +183,42 @@ function reportTo(obs: () => Observability | null): Report {
     if (o) o.log.error("unexpected failure", { ...where, err });
     else reportToStderr(err, where);
   };
+}
+
+/** The database, with its commits counted in the metrics once they exist. */
+function openStore(config: Config, opts: ParleyOptions, lock: DataLock | null, obs: () => Observability | null): Store {
+  return new Store({
+    path: config.dbPath,
+    synchronous: config.synchronous,
+    relay: opts.relayEvents,
+    writable: lock !== null,
+    committed: (kind, n) => obs()?.metrics.committed(kind, n),
+    walHeader: config.fastPaths.walHeader,
+  });
+}
+
+/** Start listening: presences and the relay start over, then the socket opens. */
+function listenNow(x: { config: Config; core: Core; store: Store; life: Lifecycle; web: Http; lock: DataLock | null; urls: Urls }): Server<GatewaySocketData> {
+  // Nobody is connected yet, whatever a process that stopped abruptly left behind.
+  x.core.users.resetPresences();
+  // Events written by commands while no server ran are for nobody: only later ones are published.
+  x.store.relay.listen();
+  // Bot API routes are matched by Bun's router first; what none matches reaches Elysia.
+  const server = x.life.listen(x.config.fastPaths.nativeRouter ? x.web.native((req) => x.web.app.fetch(req)) : {});
+  x.lock?.listening(x.urls);
+  return server;
+}
+
+/** Stop at once (tests, the CLI's one-shot commands): every socket and timer, then the database and the lock. */
+function stopNow(x: { live: Live; gateway: Gateway; clock: SwitchableClock; life: Lifecycle; core: Core; lock: DataLock | null }): void {
+  x.live.closeAll();
+  x.gateway.closeAll();
+  x.clock.clearTimers();
+  x.life.stopTimers();
+  x.life.server?.stop(true);
+  x.life.server = null;
+  x.core.close();
+  x.lock?.release();
 }
 
 /** The harness's reset: every table, every session, every window; real time again. */

@@ -68,13 +68,7 @@ export function buildHttp(x: HttpParts): Http {
   const sync = config.fastPaths.syncAnswers;
   const hooks = [obs.requestHooks];
   const report = (err: unknown, route: string) => obs.log.error("internal error", { err, route });
-  const app: HttpApp = new Elysia().onError(({ code, error, request }) => {
-    // Every path has a route (the 404 below), so this is a true bug, or Elysia's own refusal.
-    if (code === "NOT_FOUND") return notFound(request);
-    if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
-    obs.log.error("internal error", { err: error, route: `${request.method} (Elysia)` });
-    return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
-  });
+  const app = elysiaApp(obs);
 
   const bot = botDoor(api, { sync, groupCommit: config.fastPaths.groupCommit, screen: screenFor({ bodyLimit: BOT_BODY_LIMIT, sameOrigin: false }, urls), report });
   const botRoutes = mountBotApi(app, bot);
@@ -106,8 +100,23 @@ export function buildHttp(x: HttpParts): Http {
     mount(app, x.harness.door({ screen, hooks, sync, report }), x.harness.routes);
   }
   const declared = [...client, botApi, ...(harness ? [harness] : []), operator];
+  notFoundFallback(app, urls, jsonDoor({ name: "none", prefix: "", ctx: null, bodyLimit: OPS_BODY_LIMIT, screen: () => undefined, hooks, sync, report }));
+  return { app, native: (elsewhere) => botRoutes.native(elsewhere), declared };
+}
 
-  const nowhere = jsonDoor({ name: "none", prefix: "", ctx: null, bodyLimit: OPS_BODY_LIMIT, screen: () => undefined, hooks, sync, report });
+/** The one Elysia app; its error hook sees only true bugs and Elysia's own refusals. */
+function elysiaApp(obs: Observability): HttpApp {
+  return new Elysia().onError(({ code, error, request }) => {
+    // Every path has a route (the 404 below), so this is a true bug, or Elysia's own refusal.
+    if (code === "NOT_FOUND") return notFound(request);
+    if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
+    obs.log.error("internal error", { err: error, route: `${request.method} (Elysia)` });
+    return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
+  });
+}
+
+/** What no declaration matches: the first look, then the 404 (a page for a browser), observed as "(no route)". */
+function notFoundFallback(app: HttpApp, urls: Urls, nowhere: Door<null>): void {
   fallback(app, "/*", (request) => {
     const started = performance.now();
     // Oversized bodies, and cross-site requests to the people's API and harness, end here as anywhere (docs/security.md).
@@ -116,7 +125,6 @@ export function buildHttp(x: HttpParts): Http {
     const page = notFound(request);
     return unmatched(nowhere, request, { status: page.status, headers: {}, raw: page }, { template: "(no route)", started });
   });
-  return { app, native: (elsewhere) => botRoutes.native(elsewhere), declared };
 }
 
 function notFound(request: Request): Response {
