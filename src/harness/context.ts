@@ -2,7 +2,7 @@ import type { Core } from "../core";
 import type { Snowflakes } from "../wire/snowflakes";
 import type { EventLog } from "./eventlog";
 import type { Faults } from "./faults";
-import type { SeedAnswer } from "./seed";
+import type { SeedAnswer } from "../world";
 import type { Transcripts } from "./transcripts";
 import type { Activity } from "./activity";
 import type { Coverage } from "./coverage";

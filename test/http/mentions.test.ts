@@ -7,7 +7,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { call, makeUnlimitedParley, refusal, seedBasic } from "../helpers";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 import { INTENTS } from "../../src/core/permissions";
 import { rotateToken } from "../../src/wire/tokens";
 

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, spyOn, test } from "bun:test";
 import { createParley, type Parley } from "../../src/app";
 import { testConfig } from "../../src/config";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 import { BASIC_WORLD, call, client, ORIGIN } from "../helpers";
 import { LiveConn } from "../http/live-client";
 
