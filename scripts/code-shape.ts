@@ -1,7 +1,8 @@
 /**
  * The shape rules of src (docs/ARCHITECTURE.md), checked by test/unit/architecture.test.ts
- * and runnable alone (`bun scripts/code-shape.ts`): the layers' import rules, no SQL or
- * store outside the core, no import cycles, and files and functions of a readable size.
+ * and runnable alone (`bun scripts/code-shape.ts`): the layers' import rules, the core's
+ * one face, no SQL or store outside the core, no import cycles, and files and functions
+ * of a readable size.
  */
 import ts from "typescript";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -112,36 +113,7 @@ export function importViolations(files: SrcFile[]): Violation[] {
   return out;
 }
 
-// ---- the core's face (issue 30): written now, enforced once every surface has moved ----
-
-/**
- * Whether the suite enforces the face rules below on all of src. Until every surface
- * imports the core through src/core/index.ts (the people's API, the bot API, the harness
- * and the root are moving), the rules run and report, and the suite holds only the parts
- * already moved to them (FACE_MOVED).
- */
-export const FACE_RULES_ENFORCED = false;
-
-/** What already keeps the face rules while they are not enforced everywhere: the suite holds these to them. */
-export const FACE_MOVED = [
-  "src/wire/serializers/",
-  "src/wire/visibility.ts",
-  "src/wire/mentions.ts",
-  "src/wire/emoji.ts",
-  "src/wire/snowflakes.ts",
-  "src/world/",
-  "src/cli/operator.ts",
-  "src/gateway/caches.ts",
-  "src/gateway/connection.ts",
-  "src/gateway/context.ts",
-  "src/gateway/deliveries.ts",
-  "src/gateway/dispatch-messages.ts",
-  "src/gateway/dispatch.ts",
-  "src/gateway/index.ts",
-  "src/gateway/intents.ts",
-  "src/gateway/protocol.ts",
-  "src/gateway/registry.ts",
-];
+// ---- the core's face: surfaces see src/core/index.ts and nothing deeper ----
 
 const FACE = "src/core/index.ts";
 
@@ -291,12 +263,8 @@ if (import.meta.main) {
   const files = srcFiles();
   const problems = [...importViolations(files), ...sqlViolations(files), ...sizeViolations(files)];
   for (const c of cycles(files)) problems.push({ rule: "cycle", where: c[0], detail: c.join(" -> ") });
-  // `--face` (or the rules enforced): the face rules too, and they count.
-  const face = faceRuleViolations(files);
-  if (FACE_RULES_ENFORCED || process.argv.includes("--face")) problems.push(...face);
-  else problems.push(...face.filter((v) => FACE_MOVED.some((m) => v.where.startsWith(m))));
+  problems.push(...faceRuleViolations(files));
   for (const p of problems) console.log(`${p.rule.padEnd(14)} ${p.where}  ${p.detail}`);
-  if (!FACE_RULES_ENFORCED && !process.argv.includes("--face") && face.length) console.log(`(${face.length} face rule finding(s) outside the parts already moved; --face lists them)`);
   console.log(problems.length ? `${problems.length} problem(s)` : "src keeps its shape");
   process.exit(problems.length ? 1 : 0);
 }

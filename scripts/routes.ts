@@ -1,15 +1,15 @@
 /**
  * The route table of contents: every declared route of every door (wire/route.ts), as
  * the server mounts them, with who may call it, its rate-limit rule and its summary.
- *   bun scripts/routes.ts [--door bot|people|ops]
- * The harness's routes (test mode) are not declarations yet: /api/openapi.json lists them.
+ *   bun scripts/routes.ts [--door bot|people|harness|ops]
+ * The harness's routes are listed too, as a server in test mode mounts them.
  */
 import { createParley } from "../src/app";
 import { testConfig } from "../src/config";
 
 const i = process.argv.indexOf("--door");
 const only = i > 0 ? process.argv[i + 1] : null;
-const p = createParley(testConfig({ harness: false }));
+const p = createParley(testConfig({ harness: true }));
 const rule = (r: { limit?: { limit: number; windowMs: number }; limitAs?: string }) =>
   r.limit ? `${r.limit.limit}/${r.limit.windowMs / 1000}s` : r.limitAs ? `as ${r.limitAs}` : "";
 const rows: string[][] = [];

@@ -2,8 +2,10 @@
  * `npm test`: every test file in a `bun test` process of its own, each under a deadline:
  * a file that hangs (a library's reconnect storm, a wait that never ends) is killed with
  * everything it started and fails, and the run goes on. The files' JUnit reports become
- * one (.test-results/junit.xml), the summary ends with bun's " N pass" / " N fail" lines
- * (CI reads those), and docs/compatibility.md is regenerated from the report.
+ * one (.test-results/junit.xml), and the summary ends with bun's " N pass" / " N fail"
+ * lines (CI reads those). The compatibility table is not written here: `npm run
+ * compat:matrix` runs the compatibility tests and writes docs/compatibility.md from
+ * their report (scripts/compat-matrix.ts), so a test run leaves tracked files alone.
  *
  *   bun scripts/test.ts [--jobs N] [--file-deadline SECONDS] [bun test arguments]
  *
@@ -11,9 +13,7 @@
  * time, and on a busy machine two at once make them slower than one after the other).
  * --file-deadline: seconds a file may run (default 180; the slowest takes about 25).
  * Paths narrow the run to the files whose path contains one of them, as bun test's do;
- * other arguments go to each bun test. A narrowed run leaves the matrix alone, since most
- * of its cells would read "not run". Exits 1 when anything failed (or the matrix could
- * not be written).
+ * other arguments go to each bun test. Exits 1 when anything failed.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -31,12 +31,10 @@ interface Options {
   deadlineMs: number;
   filters: string[];
   bunArgs: string[];
-  /** A name pattern or a path narrows the run. */
-  narrowed: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { root: REPO, jobs: 1, deadlineMs: 180_000, filters: [], bunArgs: [], narrowed: false };
+  const o: Options = { root: REPO, jobs: 1, deadlineMs: 180_000, filters: [], bunArgs: [] };
   const number = (flag: string, v: string | undefined) => {
     const n = Number(v);
     if (!(n > 0)) throw new Error(`${flag} needs a positive number, not '${v ?? ""}'`);
@@ -50,12 +48,10 @@ function parseArgs(argv: string[]): Options {
     else if (a === "--root") o.root = resolve(value() ?? ".");
     else if (!a.startsWith("-")) o.filters.push(a.replace(/^\.\//, ""));
     else {
-      if (a === "-t" || a === "--test-name-pattern") o.narrowed = true;
       o.bunArgs.push(argv[i]);
       if (VALUED.has(a) && inline === undefined && i + 1 < argv.length) o.bunArgs.push(argv[++i]);
     }
   }
-  if (o.filters.length) o.narrowed = true;
   return o;
 }
 
@@ -105,7 +101,7 @@ if (!files.length) {
   console.error(`no test files match ${o.filters.join(" ")}`);
   process.exit(1);
 }
-// A run that dies before writing its report must not regenerate the matrix from an old one.
+// A run that dies before writing its report must not leave an old one for the matrix to read.
 rmSync(join(o.root, REPORT), { force: true });
 rmSync(join(o.root, PARTS), { recursive: true, force: true });
 mkdirSync(join(o.root, PARTS), { recursive: true });
@@ -120,14 +116,4 @@ const failures = results.reduce((n, r) => n + r.failures, 0);
 const ran = results.reduce((n, r) => n + r.tests, 0);
 const skipped = results.reduce((n, r) => n + r.skipped, 0);
 if (ran === skipped) console.error("no test ran (does a name pattern match any?)");
-const code = failures > 0 || ran === skipped ? 1 : 0;
-
-if (o.narrowed || o.root !== REPO) {
-  console.log("compat-matrix: partial run, docs/compatibility.md left as it was");
-  process.exit(code);
-}
-const matrix = Bun.spawnSync([process.execPath, join(REPO, "scripts/compat-matrix.ts"), "--junit", REPORT], {
-  cwd: REPO,
-  stdio: ["inherit", "inherit", "inherit"],
-});
-process.exit(code !== 0 ? code : matrix.exitCode === 0 ? 0 : 1);
+process.exit(failures > 0 || ran === skipped ? 1 : 0);

@@ -9,11 +9,10 @@
 import type { Server } from "bun";
 import { dirname, join } from "node:path";
 import { portalUrlOf, VERSION, type Config, type Urls } from "./config";
-import { SwitchableClock } from "./core/clock";
+import { type Core, createCore, type Report, reportToStderr, SwitchableClock } from "./core";
 import { Store } from "./store/db";
 import { serverKey } from "./store/keyfile";
 import { DataLock, runningServer, type Serving } from "./store/lock";
-import { createCore, reportToStderr, type Core, type Report } from "./core";
 import { Snowflakes } from "./wire/snowflakes";
 import { MediaLinks } from "./wire/media";
 import { FileLinks } from "./wire/files";
@@ -23,21 +22,21 @@ import { RateLimiter } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
 import { createGateway, type Gateway, type GatewaySocketData } from "./gateway";
 import type * as HarnessModule from "./harness";
-import type * as HarnessApi from "./harness/openapi";
+import type { HarnessContext } from "./harness/context";
 import type * as DoubleModule from "./harness/double";
 import type { EventLog } from "./harness/eventlog";
-import { seedWorld, seedWorldAsync, type SeedAnswer } from "./harness/seed";
-import { exportDocument, type ExportedWorld } from "./harness/world";
+import { exportDocument, seedWorld, seedWorldAsync, type ExportedWorld, type SeedAnswer } from "./world";
 import { PeopleLimits } from "./clientapi/limits";
 import { createLive, type Live } from "./clientapi/live";
 import type { ClientContext } from "./clientapi/context";
 import { createObservability, type Observability } from "./observability";
 import type { LineSink } from "./ops/log";
+import type { OpsContext } from "./ops";
 import { Lifecycle, type ShutdownReport } from "./lifecycle";
 import { botPresence, importWorld, limitHeadersOf, requestCounter, type ImportReport } from "./wiring";
 import { botApiLimits, botApiRoutes } from "./botapi";
 import { routeKey } from "./wire/route";
-import { buildHttp, type Http, type HttpApp } from "./http";
+import { buildHttp, type HarnessParts, type Http, type HttpApp } from "./http";
 
 /** Optional plumbing for createParley: start-up timings, and where log lines go (tests). */
 export interface ParleyOptions {
@@ -128,7 +127,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const report = reportTo(() => obs);
   const clock = new SwitchableClock(report);
   const { fastPaths } = config;
-  const store = new Store({ path: config.dbPath, synchronous: config.synchronous, relay: opts.relayEvents, writable: lock !== null, committed: (kind, n) => obs?.metrics.committed(kind, n), walHeader: fastPaths.walHeader, postgres: config.database ? { url: config.database, serving: opts.exclusive === true } : undefined });
+  const store = openStore(config, opts, lock, () => obs);
   mark("open the database and migrate");
   const key = serverKey(config.dbPath);
   const core = createCore({ clock, store, key, sessions: config.sessions, report, fastPaths, devices: config.devices, media: mediaOf(config) });
@@ -140,10 +139,10 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   mark("build the core and the gateway");
   // The operator's readiness reads the lifecycle, which serves the app built with it.
   let life!: Lifecycle;
-  const opsContext = { version: VERSION, startedAt: Date.now(), database: () => store.health(), draining: () => life.draining, metrics: obs.metrics };
+  const ops: OpsContext = { version: VERSION, startedAt: Date.now(), database: () => store.health(), draining: () => life.draining, metrics: obs.metrics };
   const harness = double ? harnessOf({ core, flakes, clock, gateway, double, reset: () => parley.reset() }) : null;
   // Every answer of every door counts toward the requests per day (core/stats.ts), once the core serves.
-  const web = buildHttp({ config, urls, api, people, ops: opsContext, obs, harness, hooks: [requestCounter(core)] });
+  const web = buildHttp({ config, urls, api, people, ops, obs, harness, hooks: [requestCounter(core)] });
   const http = web.app;
   life = new Lifecycle(config, http, gateway, live, urls, (err, where) => obs!.log.error("internal error", { err, where }), opts.firstAnswered);
   // What operator commands beside this server wrote reaches its live connections (store/relay.ts);
@@ -168,33 +167,13 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
       return life.server;
     },
     handle: (req) => http.handle(req),
-    listen() {
-      // Nobody is connected yet; devices expire and requests and messages count from now (core.serve).
-      core.serve();
-      // Events written by commands while no server ran are for nobody: only later ones are published.
-      store.relay.listen();
-      // The server alone sweeps files nothing names, and clears what a stopped process left (core/media-gc.ts).
-      core.mediaCollector.start().catch((e) => report(e, { loop: "media" }));
-      // Bot API routes are matched by Bun's router first; what none matches reaches Elysia.
-      const server = life.listen(config.fastPaths.nativeRouter ? web.native((req) => http.fetch(req)) : {});
-      lock?.listening(urls);
-      return server;
-    },
+    listen: () => listenNow({ config, core, store, life, web, lock, urls, report }),
     seed: (doc) => seedWorld({ core, flakes, clock, testMode: config.harness }, doc),
     exportWorld: () => exportDocument(core.world.snapshot(), VERSION, new Date(clock.now())),
     importWorld: (doc) => importWorld(parley, doc),
     backup: (path) => store.backup(path),
     reset: () => resetWorld({ gateway, clock, limiter, peopleLimits, flakes, double, core }),
-    async stop() {
-      live.closeAll();
-      gateway.closeAll();
-      clock.clearTimers();
-      life.stopTimers();
-      life.server?.stop(true);
-      life.server = null;
-      core.close();
-      lock?.release();
-    },
+    stop: async () => stopNow({ live, gateway, clock, life, core, lock }),
     shutdown: (timeoutMs) => life.shutdown(timeoutMs, () => store.flush(), () => (clock.clearTimers(), core.close(), lock?.release())),
     runningServer: () => (config.dbPath === ":memory:" ? null : runningServer(dirname(config.dbPath))),
     nodesOnDatabase: () => store.engine.nodesConnected?.() ?? 0,
@@ -214,6 +193,45 @@ function reportTo(obs: () => Observability | null): Report {
     if (o) o.log.error("unexpected failure", { ...where, err });
     else reportToStderr(err, where);
   };
+}
+
+/** The database, with its commits counted in the metrics once they exist. */
+function openStore(config: Config, opts: ParleyOptions, lock: DataLock | null, obs: () => Observability | null): Store {
+  return new Store({
+    path: config.dbPath,
+    synchronous: config.synchronous,
+    relay: opts.relayEvents,
+    writable: lock !== null,
+    committed: (kind, n) => obs()?.metrics.committed(kind, n),
+    walHeader: config.fastPaths.walHeader,
+    postgres: config.database ? { url: config.database, serving: opts.exclusive === true } : undefined,
+  });
+}
+
+/** Start listening: presences and the relay start over, then the socket opens. */
+function listenNow(x: { config: Config; core: Core; store: Store; life: Lifecycle; web: Http; lock: DataLock | null; urls: Urls; report: Report }): Server<GatewaySocketData> {
+  // Nobody is connected yet; devices expire and requests and messages count from now (core.serve).
+  x.core.serve();
+  // Events written by commands while no server ran are for nobody: only later ones are published.
+  x.store.relay.listen();
+  // The server alone sweeps files nothing names, and clears what a stopped process left (core/media-gc.ts).
+  x.core.mediaCollector.start().catch((e) => x.report(e, { loop: "media" }));
+  // Bot API routes are matched by Bun's router first; what none matches reaches Elysia.
+  const server = x.life.listen(x.config.fastPaths.nativeRouter ? x.web.native((req) => x.web.app.fetch(req)) : {});
+  x.lock?.listening(x.urls);
+  return server;
+}
+
+/** Stop at once (tests, the CLI's one-shot commands): every socket and timer, then the database and the lock. */
+function stopNow(x: { live: Live; gateway: Gateway; clock: SwitchableClock; life: Lifecycle; core: Core; lock: DataLock | null }): void {
+  x.live.closeAll();
+  x.gateway.closeAll();
+  x.clock.clearTimers();
+  x.life.stopTimers();
+  x.life.server?.stop(true);
+  x.life.server = null;
+  x.core.close();
+  x.lock?.release();
 }
 
 /** The harness's reset: every table, every session, every window; real time again. */
@@ -242,23 +260,23 @@ function surfaces(config: Config, x: { core: Core; flakes: Snowflakes; clock: Sw
   const gateway = createGateway({ core, flakes, urls, hooks: [obs.gatewayHooks, ...(double?.gatewayHooks ?? []), botPresence(core)], heartbeatIntervalMs: config.heartbeatIntervalMs, report: x.report, fastPaths: config.fastPaths });
   const peopleLimits = new PeopleLimits(clock);
   const imageProxy = config.imageProxy.enabled ? config.imageProxy : null;
-  const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits, urls, imageProxy };
+  const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits, urls, imageProxy, report: x.report };
   return { limiter, api, double, gateway, peopleLimits, people, live: createLive(people) };
 }
 
 /**
- * The harness (test mode only): its plugin, with its world seeding and reset, and its
- * part of the API description. require(): its modules load only in test mode, off a
- * real server's start-up.
+ * The harness (test mode only): its declared routes and its door, with its world seeding
+ * and reset. require(): its modules load only in test mode, off a real server's start-up.
  */
-function harnessOf(x: { core: Core; flakes: Snowflakes; clock: SwitchableClock; gateway: Gateway; double: ReturnType<typeof DoubleModule.createDouble>; reset(): void }) {
+function harnessOf(x: { core: Core; flakes: Snowflakes; clock: SwitchableClock; gateway: Gateway; double: ReturnType<typeof DoubleModule.createDouble>; reset(): void }): HarnessParts {
   const { core, flakes, clock, gateway, double } = x;
-  const plugin = (require("./harness") as typeof HarnessModule).harnessPlugin({
+  const h = require("./harness") as typeof HarnessModule;
+  const ctx: HarnessContext = {
     ...{ core, flakes, clock, gateway, ...double },
     reset: x.reset,
     seed: (doc) => seedWorldAsync({ core, flakes, clock, testMode: true }, doc),
-  });
-  return { plugin, fragment: () => (require("./harness/openapi") as typeof HarnessApi).harnessFragment() };
+  };
+  return { prefix: h.HARNESS_PREFIX, description: h.HARNESS_DESCRIPTION, routes: h.harnessRoutes(ctx), door: (o) => h.harnessDoor(ctx, o) };
 }
 
 /** A --rate-limits file may name only declared routes: a key that names none is a typo worth a warning. */

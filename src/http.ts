@@ -2,8 +2,8 @@
  * Part of the composition root: the HTTP surfaces' one Elysia app. Each door (the bot
  * API, the people's API and its image proxy, the operator's routes) is built once with
  * its context and hooks, and its declared routes are mounted through the one pipeline
- * (wire/mount.ts); the API description is read off the same declarations. The harness,
- * in test mode, is still its own Elysia plugin, mounted behind the same first look.
+ * (wire/mount.ts); the API description is read off the same declarations. The harness's
+ * routes are declared and mounted the same way, in test mode only.
  * Anything nothing declares answers the 404 (a page for a browser, JSON for a program).
  */
 import { Elysia } from "elysia";
@@ -16,15 +16,15 @@ import type { ClientContext } from "./clientapi/context";
 import { CLIENT_API_DESCRIPTION, clientApiRoutes, fileRoutes, MEDIA_PREFIX, mediaProxyRoutes, PEOPLE_BODY_LIMIT, peopleDoor, uploadBodyRoutes } from "./clientapi";
 import { OPS_BODY_LIMIT, opsDoor, opsRoutes, type OpsContext } from "./ops";
 import { apiDescriptionRoutes, OPS_DESCRIPTION } from "./ops/openapi";
-import { fallback, guarded, mount, type NativeTable } from "./wire/mount";
-import { unmatched } from "./wire/pipeline";
+import { fallback, mount, type NativeTable } from "./wire/mount";
+import { unmatched, type Door } from "./wire/pipeline";
 import { jsonDoor } from "./wire/json-door";
-import { fragmentOf, type ApiFragment } from "./wire/openapi";
+import { fragmentOf } from "./wire/openapi";
 import type { Route } from "./wire/route";
 import type { RequestHooks } from "./wire/hooks";
 import { screenFor, screenRequest, screenUpload } from "./wire/screen";
 import { jsonResponse } from "./wire/http";
-import { pathnameOf } from "./wire/body";
+import { bodyLimitFor, pathnameOf } from "./wire/body";
 import { notFoundPage } from "./web/headers";
 
 export type HttpApp = Elysia<any, any, any, any, any, any, any>;
@@ -44,10 +44,25 @@ export interface HttpParts {
   people: ClientContext;
   ops: OpsContext;
   obs: Observability;
-  /** Test mode: the harness's plugin and its part of the description. */
-  harness: { plugin: HttpApp; fragment(): ApiFragment } | null;
-  /** More hooks for every door but the bot API's (which has its own, api.hooks). */
+  /** Test mode: the harness's routes and door (loaded only then: app.ts). */
+  harness: HarnessParts | null;
+  /** More hooks for the people's and the operator's doors (the bot API has its own, api.hooks; the harness is not counted). */
   hooks?: RequestHooks[];
+}
+
+/** What a door is built with beside its context (the root's part). */
+export interface DoorSetup {
+  screen(request: Request): Response | undefined;
+  hooks: RequestHooks[];
+  sync: boolean;
+  report(err: unknown, route: string): void;
+}
+
+export interface HarnessParts {
+  prefix: string;
+  description: { tag: string; description: string };
+  routes: Route[];
+  door(o: DoorSetup): Door<unknown>;
 }
 
 export function buildHttp(x: HttpParts): Http {
@@ -55,13 +70,7 @@ export function buildHttp(x: HttpParts): Http {
   const sync = config.fastPaths.syncAnswers;
   const hooks = [obs.requestHooks, ...(x.hooks ?? [])];
   const report = (err: unknown, route: string) => obs.log.error("internal error", { err, route });
-  const app: HttpApp = new Elysia().onError(({ code, error, request }) => {
-    // Every path has a route (the 404 below), so this is a true bug, or Elysia's own refusal.
-    if (code === "NOT_FOUND") return notFound(request);
-    if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
-    obs.log.error("internal error", { err: error, route: `${request.method} (Elysia)` });
-    return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
-  });
+  const app = elysiaApp(obs);
 
   const bot = botDoor(api, { sync, groupCommit: config.fastPaths.groupCommit, screen: screenFor({ bodyLimit: BOT_BODY_LIMIT, sameOrigin: false }, urls), report });
   // Images as data URIs (an emoji, an icon, an avatar) are larger than any other bot body.
@@ -92,17 +101,35 @@ export function buildHttp(x: HttpParts): Http {
   const fragments = () => [
     fragmentOf(CLIENT_API_DESCRIPTION, client),
     fragmentOf(BOT_API_DESCRIPTION, [botApi]),
-    ...(x.harness ? [x.harness.fragment()] : []),
+    ...(x.harness && harness ? [fragmentOf(x.harness.description, [harness])] : []),
     fragmentOf(OPS_DESCRIPTION, [operator]),
   ];
   operator.routes = [...opsRoutes(), ...apiDescriptionRoutes(fragments)];
   mount(app, opsDoor(x.ops, { screen: screenFor({ bodyLimit: OPS_BODY_LIMIT, sameOrigin: false }, urls), hooks, sync, report }), operator.routes);
-  const declared = [...client, botApi, operator];
-
   // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
-  if (x.harness) app.use(guarded(x.harness.plugin, { screen: (r) => screenRequest(r, urls), observed: (m, route, status, ms) => obs.observed("harness", m, route, status, ms) }));
+  const harness = x.harness ? { door: "harness", prefix: x.harness.prefix, routes: x.harness.routes } : null;
+  if (x.harness) {
+    const screen = screenFor({ bodyLimit: bodyLimitFor(`${x.harness.prefix}/`), sameOrigin: true }, urls);
+    mount(app, x.harness.door({ screen, hooks: [obs.requestHooks], sync, report }), x.harness.routes);
+  }
+  const declared = [...client, botApi, ...(harness ? [harness] : []), operator];
+  notFoundFallback(app, urls, jsonDoor({ name: "none", prefix: "", ctx: null, bodyLimit: OPS_BODY_LIMIT, screen: () => undefined, hooks, sync, report }));
+  return { app, native: (elsewhere) => mergeTables(botRoutes.native(elsewhere), botImages.native(elsewhere)), declared };
+}
 
-  const nowhere = jsonDoor({ name: "none", prefix: "", ctx: null, bodyLimit: OPS_BODY_LIMIT, screen: () => undefined, hooks, sync, report });
+/** The one Elysia app; its error hook sees only true bugs and Elysia's own refusals. */
+function elysiaApp(obs: Observability): HttpApp {
+  return new Elysia().onError(({ code, error, request }) => {
+    // Every path has a route (the 404 below), so this is a true bug, or Elysia's own refusal.
+    if (code === "NOT_FOUND") return notFound(request);
+    if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
+    obs.log.error("internal error", { err: error, route: `${request.method} (Elysia)` });
+    return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
+  });
+}
+
+/** What no declaration matches: the first look, then the 404 (a page for a browser), observed as "(no route)". */
+function notFoundFallback(app: HttpApp, urls: Urls, nowhere: Door<null>): void {
   fallback(app, "/*", (request) => {
     const started = performance.now();
     // Oversized bodies, and cross-site requests to the people's API and harness, end here as anywhere (docs/security.md).
@@ -111,7 +138,6 @@ export function buildHttp(x: HttpParts): Http {
     const page = notFound(request);
     return unmatched(nowhere, request, { status: page.status, headers: {}, raw: page }, { template: "(no route)", started });
   });
-  return { app, native: (elsewhere) => mergeTables(botRoutes.native(elsewhere), botImages.native(elsewhere)), declared };
 }
 
 function notFound(request: Request): Response {

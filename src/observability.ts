@@ -2,8 +2,7 @@
  * Part of the composition root: connects the surfaces' hook points to the operator's
  * log and metrics (src/ops). The one pipeline reports each answer of every door with its
  * route template and who asked (wire/hooks.ts); the gateway reports each socket's life
- * (gateway/context.ts); the harness's routes, still its own Elysia plugin, are reported
- * by the hooks around it (wire/mount.ts guard).
+ * (gateway/context.ts).
  */
 import type { Config } from "./config";
 import type { Snowflakes } from "./wire/snowflakes";
@@ -21,8 +20,6 @@ export interface Observability {
   defer(): void;
   /** Load them now and record what queued. */
   warm(): void;
-  /** One request answered outside the pipeline (the harness's routes), by its registered path. */
-  observed(surface: string, method: string, route: string, status: number, ms: number): void;
 }
 
 interface OpenConn {
@@ -68,17 +65,11 @@ export function createObservability(config: Config, flakes: Snowflakes, sink?: L
     },
   };
 
-  function observed(surface: string, method: string, route: string, status: number, ms: number) {
-    metrics.request(surface, method, route, status, ms);
-    if (logging) log.request({ surface, method, route, status, ms, person: null });
-  }
-
   return {
     log,
     metrics,
     requestHooks,
     gatewayHooks,
-    observed,
     defer() {
       log.defer();
       metrics.defer();

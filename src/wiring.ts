@@ -2,9 +2,8 @@
  * Part of the composition root: what ties surfaces and the core together where no surface
  * may do it itself (surfaces never import each other).
  */
-import type { Core } from "./core";
+import type { Core, SwitchableClock } from "./core";
 import type { RequestHooks } from "./wire/hooks";
-import type { SwitchableClock } from "./core/clock";
 import { rateLimitHeaders, type RateLimiter } from "./botapi/ratelimit";
 import type { GatewayHooks } from "./gateway";
 import type { LimitHeaders } from "./harness/hooks";

@@ -6,7 +6,7 @@ import { createParley, type Parley } from "../src/app";
 import { testConfig, type Config } from "../src/config";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import type { TSchema } from "@sinclair/typebox";
-import type { SeedAnswer } from "../src/harness/seed";
+import type { SeedAnswer } from "../src/world";
 
 // Elysia's router needs a real-looking origin (a one-letter host confuses its path split).
 export const ORIGIN = "http://localhost:7420";
@@ -42,7 +42,7 @@ export async function call<T = any>(p: Parley, method: string, path: string, opt
   const url = path.startsWith("/api/") ? `${ORIGIN}${path}` : `${ORIGIN}/api/v10${path}`;
   const res = await p.handle(new Request(url, { method, headers, body }));
   const text = await res.text();
-  let parsed: any = undefined;
+  let parsed: any;
   if (text) {
     try {
       parsed = JSON.parse(text);

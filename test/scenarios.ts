@@ -25,7 +25,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Parley } from "../src/app";
 import type { Config } from "../src/config";
-import type { SeedAnswer } from "../src/harness/seed";
+import type { SeedAnswer } from "../src/world";
 import { BASIC_WORLD, call, makeParley, recordEvents, type TestResponse } from "./helpers";
 
 export interface ScenarioContext {

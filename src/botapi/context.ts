@@ -5,9 +5,35 @@ import type { BotAuthorization } from "../wire/tokens";
 import type { RateLimiter } from "./ratelimit";
 import type { RequestHooks } from "./hooks";
 
+/** The slice of the core bot API handlers call (the root hands over the whole Core; tests may pass less). */
+export type BotCore = Pick<
+  Core,
+  | "apps"
+  | "audit"
+  | "batched"
+  | "channels"
+  | "clock"
+  | "commands"
+  | "dms"
+  | "emojis"
+  | "guilds"
+  | "interactionResponses"
+  | "invites"
+  | "media"
+  | "messages"
+  | "moderation"
+  | "pins"
+  | "reactions"
+  | "reads"
+  | "roles"
+  | "transaction"
+  | "users"
+  | "webhooks"
+>;
+
 /** What bot API handlers work with: core services, the snowflake boundary, limits, addresses. Built by the composition root. */
 export interface BotApi {
-  core: Core;
+  core: BotCore;
   flakes: Snowflakes;
   /** Reads `Authorization: Bot <token>` headers (wire/tokens.ts). */
   tokens: BotAuthorization;

@@ -4,7 +4,7 @@
  * every answer, errors included, and an exact `application/json` content type), and
  * the declaration helper its route areas use.
  */
-import type { ApplicationRow } from "../core/types";
+import type { Application } from "../core";
 import type { BotApi } from "./context";
 import { errorToStatusBody, rateLimitedAnswer } from "../wire/errors";
 import { jsonResponse, jsonResponseOwningHeaders } from "../wire/http";
@@ -17,7 +17,7 @@ import type { Answer } from "../wire/hooks";
 export { ok, noContent, type Reply, type Method } from "../wire/route";
 
 export interface AuthedBot {
-  app: ApplicationRow;
+  app: Application;
   botUserId: string;
   /** The grant baked into the token used (REST content gating uses these, spec 5.7). */
   intents: number;

@@ -2,9 +2,7 @@
  * The bot API's answers: a core read model through a wire serializer, with the viewer
  * the request is made by. Handlers call these and never build JSON by hand.
  */
-import type { ChannelRow, MemberRow, MessageRow } from "../core/types";
-import type { ChannelSnapshot } from "../core/channels";
-import type { WebhookRow } from "../core/webhooks";
+import type { Channel, ChannelSnapshot, Member, Message, Webhook } from "../core";
 import type { BotApi } from "./context";
 import { messageJson } from "../wire/serializers/message";
 import { channelJson } from "../wire/serializers/channel";
@@ -18,16 +16,16 @@ export interface MessageOut {
   /** A message this very request created: it has no reactions to read. */
   fresh?: boolean;
   /** The message's channel row, when the handler already holds it. */
-  channel?: ChannelRow;
+  channel?: Channel;
 }
 
 /** A message as a bot sees it through REST (spec 5.9: gated by the token's intents). */
-export function messageOut(api: BotApi, m: MessageRow, o: MessageOut): Record<string, unknown> {
+export function messageOut(api: BotApi, m: Message, o: MessageOut): Record<string, unknown> {
   const model = api.core.reads.messages.message(m, { viewerId: o.viewer?.botUserId ?? null, reactions: !o.fresh, channel: o.channel });
   return messageJson(api.flakes, model, messageVisibility(o.viewer, model));
 }
 
-export function channelOut(api: BotApi, c: ChannelRow, viewerId: string) {
+export function channelOut(api: BotApi, c: Channel, viewerId: string) {
   return channelJson(api.flakes, api.core.reads.guilds.channelOf(c), viewerId);
 }
 
@@ -36,11 +34,11 @@ export function deletedChannelOut(api: BotApi, snap: ChannelSnapshot, viewerId: 
   return channelJson(api.flakes, api.core.reads.guilds.channelOf(snap.channel, snap.overwrites), viewerId);
 }
 
-export function memberOut(api: BotApi, m: MemberRow) {
+export function memberOut(api: BotApi, m: Member) {
   return memberJson(api.flakes, api.core.reads.guilds.memberOf(m));
 }
 
 /** A webhook as one who may manage it (or holds its token) reads it: with its token. */
-export function webhookOut(api: BotApi, w: WebhookRow, opts: { withUser: boolean }) {
+export function webhookOut(api: BotApi, w: Webhook, opts: { withUser: boolean }) {
   return webhookJson(api.flakes, api.core.reads.webhook(w), { ...opts, withToken: true, baseUrl: api.urls.base });
 }

@@ -5,7 +5,7 @@
  * the first request, as the reference's headers describe them. Each route's rule is on
  * its declaration (`limit`); the config may override it.
  */
-import type { Clock } from "../core/clock";
+import type { Clock } from "../core";
 import type { Config, RateLimitRule } from "../config";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";

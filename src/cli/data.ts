@@ -2,7 +2,7 @@
  * Backup and portability: `parley backup FILE` (a consistent copy of the live database),
  * `parley export FILE` (the world as JSON: no tokens, no passwords) and `parley import
  * FILE` (an export, or a seed document, into an empty database). The logic lives in the
- * store, the core (core/world.ts) and the world format (harness/world.ts); these only
+ * store, the core (core/world.ts) and the world document (src/world); these only
  * call it and say what happened.
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";

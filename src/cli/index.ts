@@ -6,7 +6,7 @@
  */
 import { ConfigError, loadConfig, parseFlags, SERVE_FLAGS, VERSION } from "../config";
 import { createParley } from "../app";
-import { DomainError } from "../core/errors";
+import { DomainError } from "../core";
 import { CliError, databaseFailure } from "./errors";
 import { OPERATOR_COMMANDS, type Command, type Out } from "./operator";
 import { PEOPLE_COMMANDS } from "./people";

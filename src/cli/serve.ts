@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { ConfigError, redactUrl, VERSION, type Config } from "../config";
 import { createParley, type Parley } from "../app";
-import { DomainError } from "../core/errors";
+import { DomainError } from "../core";
 import { CliError, databaseFailure, listenFailure } from "./errors";
 import { createDemoWorld } from "./demo";
 import type { Out } from "./operator";

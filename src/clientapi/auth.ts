@@ -1,5 +1,4 @@
 /** Sign up, sign in, sign out, and who am I. Bot users can never sign in (spec 5.12); the session list is sessions.ts. */
-import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
 import { SignIn, SignOut, SignUp } from "../contract";
 import * as C from "../contract";

@@ -8,7 +8,7 @@ import { CreateChannel, EditChannel, Overwrite } from "../contract";
 import * as C from "../contract";
 import { pathId, route, type PeopleRoute } from "./http";
 import { channelView } from "./views";
-import type { ChannelInput } from "../core/channels";
+import type { ChannelInput } from "../core";
 import { permissionBits } from "./schemas";
 
 /** The people's channel fields as the core takes them (absent stays absent). */

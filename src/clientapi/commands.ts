@@ -7,10 +7,8 @@
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
 import * as C from "../contract";
-import { DomainError } from "../core/errors";
+import { type Application, type Command, type CommandOption, DomainError } from "../core";
 import { pathId, route, type PeopleRoute } from "./http";
-import type { ApplicationRow } from "../core/types";
-import type { Command, CommandOption } from "../core/commands";
 
 function optionView(o: CommandOption): C.CommandOption {
   const out: C.CommandOption = { type: o.type, name: o.name, description: o.description, required: o.required ?? false };
@@ -21,7 +19,7 @@ function optionView(o: CommandOption): C.CommandOption {
   return out;
 }
 
-export function commandView(app: ApplicationRow, c: Command): C.Command {
+export function commandView(app: Application, c: Command): C.Command {
   return {
     id: c.id,
     application_id: app.id,

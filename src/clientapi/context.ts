@@ -1,11 +1,47 @@
-import type { Core } from "../core";
+import type { Core, Report } from "../core";
 import type { Snowflakes } from "../wire/snowflakes";
 import type { Config, Urls } from "../config";
 import type { PeopleLimits } from "./limits";
 
+/** The slice of the core the people's API and its live connection call. */
+export type ClientCore = Pick<
+  Core,
+  | "accounts"
+  | "apps"
+  | "audit"
+  | "bus"
+  | "channels"
+  | "clock"
+  | "devices"
+  | "dms"
+  | "emojis"
+  | "guilds"
+  | "instance"
+  | "interactions"
+  | "invites"
+  | "media"
+  | "messages"
+  | "moderation"
+  | "notifications"
+  | "passwordResets"
+  | "people"
+  | "pins"
+  | "profiles"
+  | "reactions"
+  | "readStates"
+  | "reads"
+  | "roles"
+  | "search"
+  | "servers"
+  | "sessions"
+  | "stats"
+  | "transaction"
+  | "users"
+>;
+
 /** What the people's API needs, built by the composition root. */
 export interface ClientContext {
-  core: Core;
+  core: ClientCore;
   /**
    * Only to format the bot token the portal shows once (its first part names the bot
    * user), and to read an install link that names the application by its snowflake;
@@ -20,4 +56,9 @@ export interface ClientContext {
   limits: PeopleLimits;
   /** The image proxy's fetching rules, when the operator turned it on (media.ts; its links are `flakes.media`). */
   imageProxy: Pick<Config["imageProxy"], "allow" | "maxBytes"> | null;
+  /**
+   * Told of a failure no request answers (a presence update on the live connection); the
+   * root points it at the log. Absent: one JSON line on stderr (core/report.ts).
+   */
+  report?: Report;
 }

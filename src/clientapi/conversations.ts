@@ -8,7 +8,7 @@ import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
 import { PutNotificationSetting } from "../contract";
 import * as C from "../contract";
-import { DomainError } from "../core/errors";
+import { DomainError } from "../core";
 import type { Core, SearchCriteria } from "../core/index";
 import type { HasKind } from "../core/index";
 import { isoUtc } from "../wire/time";
@@ -31,7 +31,7 @@ const ids = (q: URLSearchParams, name: string) => q.getAll(name).map((v) => path
  * max_id, pinned) beside Parley's typed grammar in `content` (from:, in:, has:, ...,
  * src/text/search-query.ts): the named filters narrow what the typed ones say.
  */
-function criteria(core: Core, personId: string, guildId: string, q: URLSearchParams): { criteria: SearchCriteria; problems: string[] } {
+function criteria(core: Pick<Core, "search">, personId: string, guildId: string, q: URLSearchParams): { criteria: SearchCriteria; problems: string[] } {
   const typed = core.search.criteria(personId, guildId, q.get("content") ?? "", int(q, "utc_offset", 0));
   const c = typed.criteria;
   const authors = ids(q, "author_id");

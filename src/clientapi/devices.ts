@@ -12,9 +12,6 @@ import * as C from "../contract";
 import { pathId, route, type PeopleRoute } from "./http";
 import { backupView, deviceView } from "./views";
 
-// Sizes are checked in the core (src/e2e/format.ts); the schema only fixes types.
-const Key = Type.Union([Type.String({ maxLength: 128 }), Type.Null()]);
-
 export function deviceRoutes(p: ClientContext): PeopleRoute[] {
   const core = p.core;
   return [

@@ -5,9 +5,7 @@
  * one error mapping.
  */
 import type { ClientContext } from "./context";
-import type { UserRow } from "../core/types";
-import type { SessionRow } from "../core/sessions";
-import { DomainError } from "../core/errors";
+import { DomainError, type Session, type User } from "../core";
 import { routes, type Call, type Route } from "../wire/route";
 import type { Door } from "../wire/pipeline";
 import type { RequestHooks } from "../wire/hooks";
@@ -16,8 +14,8 @@ import { rateLimitedAnswer } from "../wire/errors";
 
 /** A signed-in person: who, and the session this request came with (core/sessions.ts). */
 export interface Person {
-  user: UserRow;
-  session: SessionRow;
+  user: User;
+  session: Session;
 }
 
 /** Who each caller kind names on the people's API. */

@@ -8,7 +8,7 @@ import type { ClientContext } from "./context";
 import { InteractionBody } from "../contract";
 import * as C from "../contract";
 import { route, type PeopleRoute } from "./http";
-import type { RawOption } from "../core/interactions";
+import type { RawOption } from "../core";
 
 export function clientInteractions(p: ClientContext): PeopleRoute[] {
   const delivery = { live: (botUserId: string) => p.bots.hasLiveSession(botUserId) };

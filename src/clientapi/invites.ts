@@ -1,9 +1,8 @@
 /** Invites: create one for a channel, look one up, join by its code, delete it. */
-import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
 import { CreateInvite } from "../contract";
 import * as C from "../contract";
-import { DomainError } from "../core/errors";
+import { DomainError } from "../core";
 import { pathId, route, type PeopleRoute } from "./http";
 import { guildView, inviteView } from "./views";
 

@@ -4,7 +4,7 @@
  * from one address locks only that address; sign-ups are throttled per address; each
  * person's writes are limited per window. Refusals are the spec's 429 body and headers.
  */
-import type { Clock } from "../core/clock";
+import type { Clock } from "../core";
 import { Backoff, WindowLimiter, type BackoffRule } from "../wire/throttle";
 import { rateLimitedAnswer } from "../wire/errors";
 import { jsonResponse } from "../wire/http";

@@ -5,9 +5,7 @@
  * so a server's audience is its members; a DM's, its two recipients; an ephemeral
  * message's, its one viewer.
  */
-import type { Core } from "../core";
-import type { DomainEvent } from "../core/events";
-import type { MessageModel } from "../core/reads";
+import type { Core, DomainEvent, MessageModel } from "../core";
 import { channelView, deviceView, guildView, memberViewOf, messageViewOf, roleView, settingView } from "./views";
 import { readStateView } from "./read-states";
 import type { MediaLinks } from "../wire/media";
@@ -43,7 +41,7 @@ export class LiveDispatcher {
   private readonly members = new Map<string, string[]>();
 
   constructor(
-    private readonly core: Core,
+    private readonly core: Pick<Core, "devices" | "dms" | "guilds" | "interactions" | "messages" | "notifications" | "readStates" | "reads">,
     /** The image proxy, when on: embeds' pictures link to it. */
     private readonly media: MediaLinks | null,
     /** Attachments' signed links (wire/files.ts). */

@@ -6,7 +6,7 @@
  * it and can be published once to a server's topic; a person sees a subset, with gaps.
  * A stream outlives its connections by STREAM_TTL_MS, on the shared clock.
  */
-import type { Clock, TimerHandle as Timer } from "../core/clock";
+import type { Clock, TimerHandle as Timer } from "../core";
 
 /** Frames kept for a resume at least; a client further behind starts over (ready with resumed false). */
 export const RING_SIZE = 1000;

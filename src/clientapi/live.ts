@@ -8,9 +8,8 @@
  * a whole server's members get alike is one publish to that server's topic.
  */
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
-import type { ClientContext } from "./context";
-import type { Core } from "../core";
-import type { DomainEvent, SessionEndReason } from "../core/events";
+import type { ClientContext, ClientCore } from "./context";
+import { reportToStderr, type DomainEvent, type Report, type SessionEndReason } from "../core";
 import { meView } from "./views";
 import { LiveDispatcher, type LiveDelivery } from "./live-events";
 import { eventFrame, Streams, type LiveConn, type Stream } from "./live-streams";
@@ -72,13 +71,15 @@ class LiveConnections {
   server: Server<LiveSocketData> | null = null;
   /** The server's event sequence: every frame sent carries the next number. */
   private seq = 0;
-  private readonly core: Core;
+  private readonly core: ClientCore;
   private readonly streams: Streams;
   private readonly dispatcher: LiveDispatcher;
   private readonly conns = new Set<LiveConn>();
+  private readonly report: Report;
 
   constructor(p: ClientContext) {
     this.core = p.core;
+    this.report = p.report ?? reportToStderr;
     this.streams = new Streams(p.core.clock);
     this.dispatcher = new LiveDispatcher(p.core, p.flakes.media, p.flakes.files);
   }
@@ -180,7 +181,7 @@ class LiveConnections {
     try {
       this.core.users.setPresence(userId, to);
     } catch (e) {
-      console.error("live: presence update failed:", e);
+      this.report(e, { surface: "live" });
     }
   }
 

@@ -9,7 +9,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
-import type { Clock } from "../core/clock";
+import type { Clock } from "../core";
 import type { AddressRules } from "./media-addresses";
 
 /** What the proxy passes on: raster images a browser draws without running anything (SVG may hold scripts). */

@@ -6,7 +6,7 @@ import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
 import { EditMessage, SendMessage } from "../contract";
 import * as C from "../contract";
-import { DomainError } from "../core/errors";
+import { DomainError } from "../core";
 import { pathId, route, type PeopleRoute } from "./http";
 import { messageView } from "./views";
 

@@ -3,7 +3,6 @@
  * same core rules as bots (permission bits and the role hierarchy). Kicking or banning
  * a bot reaches it as GUILD_DELETE. Internal ids, as everywhere in the people's API.
  */
-import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
 import { BanBody, ReasonBody } from "../contract";
 import { route, type PeopleRoute } from "./http";

@@ -7,11 +7,9 @@ import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
 import { Approve, CreateApp, EditApp, Install, Intents } from "../contract";
 import * as C from "../contract";
-import { DomainError } from "../core/errors";
-import { PRIVILEGED_INTENTS } from "../core/permissions";
+import { type Application, DomainError, PRIVILEGED_INTENTS } from "../core";
 import { createApplicationWithToken, rotateToken } from "../wire/tokens";
 import { SNOWFLAKE } from "../wire/snowflakes";
-import type { ApplicationRow } from "../core/types";
 import { pathId, route, type PeopleRoute } from "./http";
 import { applicationView as viewOf, userView } from "./views";
 import { intentBits } from "./schemas";
@@ -28,7 +26,7 @@ export function portalRoutes(p: ClientContext): PeopleRoute[] {
 }
 
 /** The portal's address is known once the server listens, so it is read per answer. */
-function applicationView(p: ClientContext, a: ApplicationRow) {
+function applicationView(p: ClientContext, a: Application) {
   return viewOf(p.core, a, p.urls.portal);
 }
 
@@ -36,7 +34,7 @@ function applicationView(p: ClientContext, a: ApplicationRow) {
  * The application an install link names: its internal id, or the snowflake its bot
  * knows it by (spec 5.10 writes `<application_id>`, and a bot author has only that one).
  */
-function linkedApp(p: ClientContext, raw: string | undefined): ApplicationRow {
+function linkedApp(p: ClientContext, raw: string | undefined): Application {
   const id = raw && SNOWFLAKE.test(raw) ? p.flakes.uuid(raw) : pathId(raw, "application");
   if (!id) throw DomainError.notFound("application");
   return p.core.apps.require(id);
@@ -150,7 +148,7 @@ function applicationRoutes(p: ClientContext): PeopleRoute[] {
 function approvalRoutes(p: ClientContext): PeopleRoute[] {
   const core = p.core;
   // An administrator sees whose application it is.
-  const adminView = (a: ApplicationRow) => {
+  const adminView = (a: Application) => {
     const owner = core.users.get(a.owner_id);
     return { ...applicationView(p, a), owner: owner ? userView(owner) : null };
   };

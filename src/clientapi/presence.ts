@@ -1,10 +1,8 @@
 /** A person's presence: online, idle, dnd or offline (fires presence.updated). */
-import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
 import { SetPresence } from "../contract";
 import * as C from "../contract";
 import { route, type PeopleRoute } from "./http";
-import { PRESENCES } from "../core/users";
 
 export function presenceRoutes(p: ClientContext): PeopleRoute[] {
   return [

@@ -4,7 +4,7 @@ import type { ClientContext } from "./context";
 import { MarkRead } from "../contract";
 import * as C from "../contract";
 import { pathId, route, type PeopleRoute } from "./http";
-import type { ReadState } from "../core/read-states";
+import type { ReadState } from "../core";
 
 export function readStateView(r: ReadState) {
   return { channel_id: r.channelId, last_read_id: r.lastReadId, unread: r.unread, mention_count: r.mentionCount };

@@ -8,8 +8,7 @@ import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
 import { ChangePassword } from "../contract";
 import * as C from "../contract";
-import type { SessionRow } from "../core/sessions";
-import { DomainError } from "../core/errors";
+import { DomainError, type Session } from "../core";
 import { pathId, route, type PeopleRoute } from "./http";
 import { tooManyRequests } from "./limits";
 import { isoUtc } from "../wire/time";
@@ -28,7 +27,7 @@ export function sessionLabel(ua: string | null): string {
   return program && program !== "Mozilla" ? program : "Unknown client";
 }
 
-export function sessionView(s: SessionRow, current: SessionRow, expiresAt: number) {
+export function sessionView(s: Session, current: Session, expiresAt: number) {
   return {
     id: s.id,
     label: s.label || "Unknown client",

@@ -4,31 +4,26 @@
  * function of a core read model; the wrappers beside them read the model first. Each
  * returns its shape in the contract (src/contract), which the compiler holds it to.
  */
-import type { Core } from "../core";
-import type { ChannelModel, GuildModel, InviteModel, MemberModel, MessageInteractionModel, MessageModel } from "../core/reads";
-import type { ApplicationRow, ChannelRow, DeviceRow, GuildRow, MessageRow, RoleRow, UserRow } from "../core/types";
-import type { InviteRow } from "../core/invites";
-import type { NotificationSetting } from "../core/index";
-import { intentNames } from "../core/permissions";
+import { type Application, type Channel, type ChannelModel, type Core, type Device, type Guild, type GuildModel, intentNames, type Invite, type InviteModel, type MemberModel, type Message, type MessageInteractionModel, type MessageModel, type NotificationSetting, type Role, type User } from "../core";
 import { isoUtc } from "../wire/time";
 import { peopleEmbeds, type MediaLinks } from "../wire/media";
 import type * as C from "../contract";
 import type { FileLinks } from "../wire/files";
 import { attachmentView, emojiView } from "./media-views";
 
-export function userView(u: UserRow): C.User {
+export function userView(u: User): C.User {
   const out: C.User = { id: u.id, username: u.username, global_name: u.global_name, bot: u.kind === "bot", presence: u.presence };
   // Only when set, as the other files' fields: what has none shows as before (docs/people-api.md).
   if (u.avatar) out.avatar = u.avatar;
   return out;
 }
 
-export function meView(u: UserRow): C.Me {
+export function meView(u: User): C.Me {
   return { ...userView(u), admin: !!u.is_admin, created_at: isoUtc(u.created_at) };
 }
 
 /** A device: its public keys (raw, base64url; null for a curve it lacks), whether it is a key backup, with `withUse` when it was last used; never anything secret. */
-export function deviceView(d: DeviceRow, withUse = true): C.Device {
+export function deviceView(d: Device, withUse = true): C.Device {
   const view: C.Device = {
     id: d.id,
     user_id: d.user_id,
@@ -44,15 +39,15 @@ export function deviceView(d: DeviceRow, withUse = true): C.Device {
 }
 
 /** A key backup for its own person: the device and its sealed private keys (which only the passphrase opens). */
-export function backupView(d: DeviceRow): C.KeyBackup {
+export function backupView(d: Device): C.KeyBackup {
   return { ...deviceView(d), sealed: d.backup };
 }
 
-export function memberViewOf(m: MemberModel & { user: UserRow }): C.Member {
+export function memberViewOf(m: MemberModel & { user: User }): C.Member {
   return { user: userView(m.user), roles: m.roleIds as string[], nick: m.row.nick, joined_at: isoUtc(m.row.joined_at) };
 }
 
-export function roleView(r: RoleRow): C.Role {
+export function roleView(r: Role): C.Role {
   return {
     id: r.id,
     name: r.name,
@@ -93,7 +88,7 @@ export function channelViewOf(m: ChannelModel, viewerId?: string): C.Channel {
   };
 }
 
-export function channelView(core: Core, c: ChannelRow, viewerId?: string): C.Channel {
+export function channelView(core: Pick<Core, "reads">, c: Channel, viewerId?: string): C.Channel {
   return channelViewOf(core.reads.guilds.channelOf(c), viewerId);
 }
 
@@ -116,7 +111,7 @@ export function guildViewOf(m: GuildModel, channels: ChannelModel[], myPermissio
   };
 }
 
-export function guildView(core: Core, g: GuildRow, viewerId: string): C.Guild {
+export function guildView(core: Pick<Core, "reads" | "guilds">, g: Guild, viewerId: string): C.Guild {
   return guildViewOf(core.reads.guilds.guild(g.id), core.reads.guilds.channels(g.id), core.guilds.permissions(g.id, viewerId));
 }
 
@@ -156,7 +151,7 @@ function interactionOf(i: MessageInteractionModel): C.Message["interaction"] {
   return { id: i.row.id, name: i.data.kind === "command" ? i.data.name : null, user: userView(i.user) };
 }
 
-export function messageView(core: Core, m: MessageRow, viewerId: string, media: MediaLinks | null, files: FileLinks | null = null): C.Message {
+export function messageView(core: Pick<Core, "reads">, m: Message, viewerId: string, media: MediaLinks | null, files: FileLinks | null = null): C.Message {
   return messageViewOf(core.reads.messages.message(m, { viewerId }), media, files);
 }
 
@@ -175,7 +170,7 @@ export function inviteViewOf(m: InviteModel): C.Invite {
   };
 }
 
-export function inviteView(core: Core, inv: InviteRow): C.Invite {
+export function inviteView(core: Pick<Core, "reads">, inv: Invite): C.Invite {
   return inviteViewOf(core.reads.invite(inv));
 }
 
@@ -184,7 +179,7 @@ export function inviteView(core: Core, inv: InviteRow): C.Invite {
  * installs its bot (`{portal_url}/install/<application_id>`, spec 5.10); `guilds` are the
  * servers its bot is in, so the owner can tell which to remove it from.
  */
-export function applicationView(core: Core, a: ApplicationRow, portalUrl: string): C.Application {
+export function applicationView(core: Pick<Core, "guilds" | "apps">, a: Application, portalUrl: string): C.Application {
   const guildIds = core.guilds.guildIdsOf(a.bot_user_id);
   return {
     id: a.id,

@@ -319,7 +319,7 @@ function readRateLimitFile(path: string): Partial<Config["rateLimits"]> {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, "utf8"));
-  } catch (e) {
+  } catch {
     throw new ConfigError(`--rate-limits: cannot read JSON from '${path}'`);
   }
   if (!raw || typeof raw !== "object") throw new ConfigError(`--rate-limits: '${path}' must hold an object`);

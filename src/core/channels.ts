@@ -1,7 +1,7 @@
 import type { CoreDeps } from "./deps";
 import type { Guilds } from "./guilds";
 import { AUDIT, diffChanges, type Audit } from "./audit";
-import type { Channel, Overwrite } from "./models";
+import type { Channel } from "./models";
 import type { ChannelSnapshot } from "./composites";
 import { DomainError } from "./errors";
 import { accessChannel, requireBits, type ChannelAccess } from "./access";

@@ -10,6 +10,8 @@ import { statement } from "./statement";
  * Servers (guilds), their roles, channels and members, and the permission model over
  * them. The @everyone role's id equals its guild's id, as on the reference platform,
  * so the boundary maps both to one snowflake without a special case.
+ * Longer than 400 lines because servers, roles, channels and members share one memo
+ * and one set of statements, which the permission model reads.
  */
 export class Guilds {
   // What nearly every request reads, kept until its table changes (core/memo.ts).

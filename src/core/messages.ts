@@ -28,6 +28,8 @@ const NONCE_WINDOW_MS = 2 * 60_000;
  * Messages: store-level operations (create, edit, delete, pages) and the actor-facing
  * ones with every permission rule (send, fetch, history, edit and delete as an actor).
  * DMs between people are end-to-end encrypted: the server keeps only ciphertext.
+ * Longer than 400 lines because it is the one door for every message action of every
+ * surface (bots, people, webhooks, the harness), whose rules read best side by side.
  */
 export class Messages {
   private readonly mentionLookup: MentionLookup;

@@ -5,7 +5,7 @@
  * The socket side (Conn) holds the per-connection deadlines.
  */
 import type { ServerWebSocket } from "bun";
-import type { TimerHandle } from "../core/clock";
+import type { TimerHandle } from "../core";
 import { dispatchFrame, REPLAY_RING } from "./protocol";
 
 export interface Conn {

@@ -9,11 +9,11 @@
  * asks for the other reading: the bots said nothing in the skipped span, and every
  * deadline in it falls due (a 4000 close, then the session's expiry).
  */
-import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { HarnessContext } from "./context";
-import { DomainError } from "../core/errors";
-import { handler, readBody } from "./http";
+import type { Route } from "../wire/route";
+import { DomainError } from "../core";
+import { route } from "./http";
 
 const Zombie = Type.Optional(Type.Boolean());
 export const ClockBody = Type.Union([
@@ -31,24 +31,50 @@ export const SettleBody = Type.Object(
   { additionalProperties: false },
 );
 
-type Ctx = { request: Request; params: Record<string, string> };
-
-export function harnessClock(p: HarnessContext) {
-  return new Elysia()
-    .post("/clock", handler<Ctx>(async ({ request }) => {
-      const body = await readBody(request, ClockBody);
-      const target = "advance_ms" in body ? p.clock.now() + body.advance_ms : instant(body.set);
-      if (!body.zombie && target > p.clock.now()) p.gateway.carryThrough(target);
-      if ("advance_ms" in body) p.clock.advance(body.advance_ms);
-      else p.clock.set(target);
-      return { now: new Date(p.clock.now()).toISOString() };
-    }))
-    .get("/clock", handler<Ctx>(() => ({ now: new Date(p.clock.now()).toISOString(), virtual: p.clock.virtual })))
-    .post("/settle", handler<Ctx>(async ({ request }) => {
-      const body = await readBody(request, SettleBody);
-      return { settled: await p.activity.quiet(body.quiet_ms ?? 5, body.timeout_ms ?? 2000) };
-    }))
-    .get("/cursor", handler<Ctx>(() => ({ events: String(p.events.cursor), transcript: String(p.transcripts.cursor) })));
+export function harnessClock(p: HarnessContext): Route<HarnessContext>[] {
+  const now = () => new Date(p.clock.now()).toISOString();
+  return [
+    route({
+      method: "POST",
+      path: "/clock",
+      caller: "harness",
+      summary: "Advance or set the virtual clock; live sessions survive the jump unless zombie is true",
+      body: ClockBody,
+      handler: (x) => {
+        const body = x.body();
+        const target = "advance_ms" in body ? p.clock.now() + body.advance_ms : instant(body.set);
+        if (!body.zombie && target > p.clock.now()) p.gateway.carryThrough(target);
+        if ("advance_ms" in body) p.clock.advance(body.advance_ms);
+        else p.clock.set(target);
+        return { now: now() };
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/clock",
+      caller: "harness",
+      summary: "The server's time, and whether the clock is virtual",
+      handler: () => ({ now: now(), virtual: p.clock.virtual }),
+    }),
+    route({
+      method: "POST",
+      path: "/settle",
+      caller: "harness",
+      summary: "Wait until the bots are quiet: no request in flight, no frame received for quiet_ms",
+      body: SettleBody,
+      handler: async (x) => {
+        const body = x.body();
+        return { settled: await p.activity.quiet(body.quiet_ms ?? 5, body.timeout_ms ?? 2000) };
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/cursor",
+      caller: "harness",
+      summary: "The event log's and the transcripts' cursors now, for reading only what comes next",
+      handler: () => ({ events: String(p.events.cursor), transcript: String(p.transcripts.cursor) }),
+    }),
+  ];
 }
 
 function instant(iso: string): number {

@@ -5,9 +5,7 @@
  * resets, since a test suite resets the world before each test and its applications get
  * new ids every time; DELETE /coverage starts over.
  */
-import { Elysia } from "elysia";
 import type { HookAnswer, HookRequest, HookSession } from "./hooks";
-import { handler } from "./http";
 
 interface AppCoverage {
   events: Map<string, number>;
@@ -112,15 +110,4 @@ function customIds(v: unknown, into: Set<string>, depth = 0): void {
   const o = v as Record<string, unknown>;
   if (typeof o.custom_id === "string" && typeof o.type === "number" && o.type !== 1) into.add(o.custom_id);
   for (const k of ["components", "data"]) if (o[k]) customIds(o[k], into, depth + 1);
-}
-
-type Ctx = { request: Request; params: Record<string, string> };
-
-export function harnessCoverage(p: { coverage: Coverage }) {
-  return new Elysia()
-    .get("/coverage", handler<Ctx>(() => p.coverage.report()))
-    .delete("/coverage", handler<Ctx>(() => {
-      p.coverage.clear();
-      return undefined;
-    }));
 }

@@ -4,19 +4,15 @@
  * what a person reads, so the server stores only ciphertext and a bot recipient sees
  * only the envelope (spec 1.6).
  */
-import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
-import type { MessageRow, UserRow } from "../core/types";
-import { DomainError } from "../core/errors";
-import { MAX_CONTENT } from "../core/people";
+import { DomainError, MAX_CONTENT, type Message, type User } from "../core";
 import { Snowflake, idString } from "../wire/validation";
 import { isoUtc } from "../wire/time";
 import type { HarnessContext } from "./context";
-import { handler, readBody } from "./http";
+import type { Route } from "../wire/route";
+import { route } from "./http";
 import { Lookup } from "./lookup";
 import { HarnessDevices } from "./e2e";
-
-type Ctx = { request: Request; params: Record<string, string> };
 
 export const DmBody = Type.Object(
   { recipient_id: Type.Union([Snowflake, Type.String({ minLength: 1, maxLength: 100 })]), content: Type.String({ maxLength: MAX_CONTENT }) },
@@ -55,7 +51,7 @@ export class DmClient {
     return this.p.core.guilds.requireChannel(channelId).e2e === 0;
   }
 
-  async send(me: UserRow, channelId: string, content: string, embeds: unknown[] | undefined, replyTo: string | null): Promise<MessageRow> {
+  async send(me: User, channelId: string, content: string, embeds: unknown[] | undefined, replyTo: string | null): Promise<Message> {
     if (this.plaintextChannel(channelId)) return this.p.core.people.send(me.id, channelId, { content, embeds, replyTo });
     if (embeds?.length) throw DomainError.invalid("embeds", "Direct messages between people carry text only", "BASE_TYPE_INVALID");
     plaintext(content);
@@ -65,7 +61,7 @@ export class DmClient {
   }
 
   /** A person edits their own DM: the new text is encrypted again, bound to the message it replaces. */
-  async edit(me: UserRow, m: MessageRow, content: string): Promise<MessageRow> {
+  async edit(me: User, m: Message, content: string): Promise<Message> {
     plaintext(content);
     if (this.plaintextChannel(m.channel_id)) return this.p.core.people.edit(me.id, m.channel_id, m.id, { content });
     if (m.author_id !== me.id) throw DomainError.forbidden("You can only edit your own messages");
@@ -75,7 +71,7 @@ export class DmClient {
   }
 
   /** Open the DM with a user (if need be) and send its first or next message. */
-  async open(me: UserRow, other: UserRow, content: string): Promise<{ channel: string; message: string }> {
+  async open(me: User, other: User, content: string): Promise<{ channel: string; message: string }> {
     plaintext(content);
     // The ciphertext is bound to the channel, so the channel comes first, as in a real client.
     const channel = this.p.core.people.openDm(me.id, other.id);
@@ -84,7 +80,7 @@ export class DmClient {
   }
 
   /** A person's client shows a DM's text; a bot sees only the envelope (spec 1.6). */
-  async plaintextFor(m: MessageRow, viewer: UserRow | null): Promise<DmReading> {
+  async plaintextFor(m: Message, viewer: User | null): Promise<DmReading> {
     if (m.ciphertext === null || !viewer || viewer.kind === "bot") return {};
     const r = await this.devices.open(viewer, m);
     if (r.state === "ok") return { content: r.text, service_e2e_state: "decrypted" };
@@ -93,24 +89,32 @@ export class DmClient {
   }
 }
 
-export function harnessDms(p: HarnessContext, client: DmClient) {
+export function harnessDms(p: HarnessContext, client: DmClient): Route<HarnessContext>[] {
   const look = new Lookup(p);
-  return new Elysia()
-    .post(
-      "/users/:user/dms",
-      handler<Ctx>(async ({ request, params }) => {
+  return [
+    route({
+      method: "POST",
+      path: "/users/{user}/dms",
+      caller: "harness",
+      summary: "Send a direct message as a person (their client encrypts it)",
+      body: DmBody,
+      handler: async ({ params, body }) => {
         const me = look.person(params.user);
-        const b = await readBody(request, DmBody);
+        const b = body();
         const other = look.user(idString(b.recipient_id));
         const { channel, message } = await client.open(me, other, b.content);
         return { channel_id: p.flakes.of(channel), id: p.flakes.of(message) };
-      }),
-    )
-    .post(
-      "/users/:user/device",
-      handler<Ctx>(async ({ params }) => {
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/users/{user}/device",
+      caller: "harness",
+      summary: "Give a person the harness's device (its public keys), as their client would",
+      handler: async ({ params }) => {
         const d = await client.devices.of(look.person(params.user));
         return { id: d.id, created_at: isoUtc(d.created_at) };
-      }),
-    );
+      },
+    }),
+  ];
 }

@@ -5,11 +5,10 @@
  * harness sends is read in the recipient's browser, and a DM sent from a browser after
  * the harness device existed is read by the harness as the recipient.
  */
-import type { DeviceRow, MessageRow, UserRow } from "../core/types";
-import type { Core } from "../core";
+import type { Core, Device, Message, User } from "../core";
 import { generateDeviceKeys, openMessage, publicKeysOf, sealMessage, type DeviceInfo, type Opened, type OwnDevice } from "../e2e";
 
-export function deviceInfo(d: DeviceRow): DeviceInfo {
+export function deviceInfo(d: Device): DeviceInfo {
   return { id: d.id, user_id: d.user_id, keys: { x25519: d.x25519, p256: d.p256 }, created_at: d.created_at, removed_at: d.removed_at };
 }
 
@@ -18,10 +17,10 @@ export class HarnessDevices {
   /** Devices being made, so two concurrent requests for one person make one. */
   private making = new Map<string, Promise<OwnDevice>>();
 
-  constructor(private readonly core: Core) {}
+  constructor(private readonly core: Pick<Core, "devices" | "dms">) {}
 
   /** The person's harness device, registered on first use (again if it was removed meanwhile). */
-  async of(person: UserRow): Promise<OwnDevice> {
+  async of(person: User): Promise<OwnDevice> {
     const known = this.devices.get(person.id);
     const row = known && this.core.devices.get(known.id);
     if (known && row && row.removed_at === null) return known;
@@ -33,7 +32,7 @@ export class HarnessDevices {
     return made;
   }
 
-  private async make(person: UserRow): Promise<OwnDevice> {
+  private async make(person: User): Promise<OwnDevice> {
     const keys = await generateDeviceKeys();
     const row = this.core.devices.register(person.id, { name: "Harness", ...(await publicKeysOf(keys)) });
     const own = { id: row.id, keys, created_at: row.created_at };
@@ -46,14 +45,14 @@ export class HarnessDevices {
    * server's own process, so it reads devices from the core rather than pinning them as
    * a browser does (src/e2e/trust.ts); the scheme still seals for the two people alone.
    */
-  async seal(me: UserRow, channelId: string, text: string, editOf: string | null): Promise<string> {
+  async seal(me: User, channelId: string, text: string, editOf: string | null): Promise<string> {
     const mine = await this.of(me);
     const devices = this.core.devices.inDm(me.id, channelId).map(deviceInfo);
     return sealMessage(text, { channelId, authorId: me.id, editOf }, mine, devices, this.core.dms.recipients(channelId));
   }
 
   /** Decrypt a DM message as `viewer`'s harness device. */
-  async open(viewer: UserRow, m: MessageRow): Promise<Opened> {
+  async open(viewer: User, m: Message): Promise<Opened> {
     const mine = await this.of(viewer);
     const devices = this.core.devices.inDm(viewer.id, m.channel_id).map(deviceInfo);
     const meta = { channelId: m.channel_id, authorId: m.author_id, messageId: m.id, createdAt: m.created_at, edited: m.edited_at !== null };

@@ -50,7 +50,7 @@ export class EventLog {
    * a virtual clock that only moves when told would hold the request forever.
    */
   async wait(cursor: number, waitMs: number): Promise<LoggedFrame[]> {
-    let got = this.after(cursor);
+    const got = this.after(cursor);
     if (got.length || waitMs <= 0) return got;
     await new Promise<void>((resolve) => {
       const done = () => {

@@ -6,7 +6,7 @@
  * so neither the pipeline nor the connection handler knows about them.
  */
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
-import { DomainError } from "../core/errors";
+import { DomainError } from "../core";
 import { rateLimitedAnswer } from "../wire/errors";
 import { Snowflake, validate } from "../wire/validation";
 import type { HookAnswer, HookRequest, HookSession, LimitHeaders } from "./hooks";

@@ -3,58 +3,82 @@
  * It lets a CI pipeline seed a world, act as the people around a bot, read what the
  * bot did and move the clock. Ids are the snowflakes the bots see.
  */
-import { Elysia } from "elysia";
 import type { HarnessContext } from "./context";
-import { DomainError } from "../core/errors";
-import { handler } from "./http";
+import type { Route } from "../wire/route";
+import { DomainError } from "../core";
+import { route } from "./http";
 import { rotateToken } from "../wire/tokens";
-import { readBodyText } from "../wire/body";
-import { parseRequestJson } from "../wire/json";
-import { harnessSessionsPlugin } from "./sessions";
+import { WorldSchema } from "../world";
+import { harnessSessions } from "./sessions";
 import { harnessPeople } from "./people";
 import { DmClient, harnessDms } from "./dms";
 import { harnessActions } from "./actions";
 import { harnessInteractions } from "./interactions";
 import { harnessFaults } from "./faults-http";
 import { harnessClock } from "./clock";
-import { harnessCoverage } from "./coverage";
 
-type Ctx = { request: Request; params: Record<string, string> };
+export { HARNESS_PREFIX, harnessDoor } from "./http";
+export { HARNESS_DESCRIPTION } from "./openapi";
 
-export function harnessPlugin(p: HarnessContext) {
+/** Every harness route, declared; the composition root mounts them behind the harness's door. */
+export function harnessRoutes(p: HarnessContext): Route<HarnessContext>[] {
   const appId = (flake: string) => {
     const id = p.flakes.uuid(flake);
     if (!id || !p.core.apps.get(id)) throw DomainError.notFound("application");
     return id;
   };
   const dms = new DmClient(p);
-  // Every answer says where the event log stood when its request came (X-Event-Cursor),
-  // so an SDK can wait for what an action caused and nothing older.
-  const before = new WeakMap<Request, number>();
-  return new Elysia({ prefix: "/api/harness/v1" })
-    .onBeforeHandle(({ request }) => {
-      before.set(request, p.events.cursor);
-    })
-    .onAfterHandle(({ request, response }) => {
-      if (response instanceof Response) response.headers.set("X-Event-Cursor", String(before.get(request) ?? p.events.cursor));
-    })
-    .use(harnessSessionsPlugin(p))
-    .use(harnessCoverage(p))
-    .use(harnessInteractions(p))
-    .use(harnessFaults(p))
-    .use(harnessClock(p))
-    .post("/reset", handler<Ctx>(() => {
-      p.reset();
-      return undefined;
-    }))
-    .post("/seed", handler<Ctx>(async ({ request }) => {
-      const doc = parseRequestJson(await readBodyText(request)) ?? {};
-      return p.seed(doc);
-    }))
-    .post("/applications/:application_id/rotate", handler<Ctx>(({ params }) => ({
-      token: rotateToken(p.core.apps, p.flakes, appId(params.application_id)),
-    })))
-    .use(harnessPeople(p, dms))
-    .use(harnessDms(p, dms))
-    .use(harnessActions(p, dms));
+  return [
+    ...harnessSessions(p),
+    route({
+      method: "GET",
+      path: "/coverage",
+      caller: "harness",
+      summary: "What the run's tests exercised: events, routes, commands and components per application, kept across resets",
+      handler: () => p.coverage.report(),
+    }),
+    route({
+      method: "DELETE",
+      path: "/coverage",
+      caller: "harness",
+      summary: "Start coverage over",
+      handler: () => {
+        p.coverage.clear();
+        return undefined;
+      },
+    }),
+    ...harnessInteractions(p),
+    ...harnessFaults(p),
+    ...harnessClock(p),
+    route({
+      method: "POST",
+      path: "/reset",
+      caller: "harness",
+      summary: "Empty the world, every session and window; real time again",
+      handler: () => {
+        p.reset();
+        return undefined;
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/seed",
+      caller: "harness",
+      summary: "Create a world document in one transaction; answers its ids and tokens",
+      // The world document is checked by the seeding itself (src/world), with its own messages.
+      body: WorldSchema,
+      bodyOptional: true,
+      handler: (x) => p.seed(x.json() ?? {}),
+    }),
+    route({
+      method: "POST",
+      path: "/applications/{application_id}/rotate",
+      caller: "harness",
+      summary: "Mint a new bot token",
+      handler: ({ params }) => ({ token: rotateToken(p.core.apps, p.flakes, appId(params.application_id)) }),
+    }),
+    ...harnessPeople(p, dms),
+    ...harnessDms(p, dms),
+    ...harnessActions(p, dms),
+  ];
 }

@@ -3,30 +3,21 @@
  * (design/harness.md), and shows what became of an interaction: its state, its
  * response and follow-ups with full content, ephemeral ones included.
  */
-import { Elysia } from "elysia";
 import { Type, type Static } from "@sinclair/typebox";
 import type { HarnessContext } from "./context";
-import { DomainError } from "../core/errors";
-import { handler, readBody } from "./http";
+import type { Route } from "../wire/route";
+import { DomainError, RawOptionsSchema, type RawOption } from "../core";
+import { route } from "./http";
 import { harnessMessage } from "./views";
 import { Snowflake, validate } from "../wire/validation";
-import type { RawOption } from "../core/interactions";
-
-const RawOptionSchema = Type.Recursive((This) =>
-  Type.Object({
-    name: Type.String({ minLength: 1, maxLength: 32 }),
-    type: Type.Optional(Type.Integer()),
-    value: Type.Optional(Type.Union([Type.String({ maxLength: 6000 }), Type.Number(), Type.Boolean()])),
-    options: Type.Optional(Type.Array(This, { maxItems: 25 })),
-  }),
-);
 
 export const CommandBody = Type.Object({
   channel_id: Snowflake,
   application_id: Snowflake,
   name: Type.String({ minLength: 1, maxLength: 32 }),
   type: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
-  options: Type.Optional(Type.Array(RawOptionSchema, { maxItems: 25 })),
+  // The one schema of a person's command options, every surface's (core/interaction-options.ts).
+  options: Type.Optional(RawOptionsSchema),
   /** A context-menu command's target: a user's snowflake (or seed name) for type 2, a message's for type 3. */
   target_id: Type.Optional(Type.Union([Snowflake, Type.String({ minLength: 1, maxLength: 100 })])),
 });
@@ -38,9 +29,7 @@ export const ComponentBody = Type.Object({
   values: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 25 })),
 });
 
-type Ctx = { request: Request; params: Record<string, string> };
-
-export function harnessInteractions(p: HarnessContext) {
+export function harnessInteractions(p: HarnessContext): Route<HarnessContext>[] {
   const f = p.flakes;
   const person = (name: string) => {
     const u = p.core.users.byUsername(name) ?? p.core.users.get(f.uuid(name) ?? "");
@@ -76,23 +65,34 @@ export function harnessInteractions(p: HarnessContext) {
       delivery,
     );
 
-  const invokeAs = handler<Ctx>(async ({ request, params }) => {
-      const me = person(params.user);
-      const raw = await readBody(request, Type.Unknown());
-      const { interaction, delivered } =
-        raw && typeof raw === "object" && "custom_id" in raw ? click(me.id, validate(ComponentBody, raw)) : run(me.id, validate(CommandBody, raw));
-      return { id: f.of(interaction.id), delivered };
-  });
-  const show = handler<Ctx>(({ params }) => {
-      const row = p.core.interactions.get(f.uuid(params.id) ?? "");
-      if (!row) throw DomainError.notFound("interaction");
-      const { response, followups } = p.core.interactionResponses.producedMessages(row);
-      const full = (m: NonNullable<typeof response>) => harnessMessage(p, m, row.user_id);
-      return { state: p.core.interactions.state(row), response: response ? full(response) : null, followups: followups.map(full) };
-  });
-
-  // Destructured here so Elysia does not parse (and lose digits of) the body itself.
-  return new Elysia()
-    .post("/users/:user/interactions", ({ request, params }: Ctx) => invokeAs({ request, params }))
-    .get("/interactions/:id", ({ request, params }: Ctx) => show({ request, params }));
+  return [
+    route({
+      method: "POST",
+      path: "/users/{user}/interactions",
+      caller: "harness",
+      summary: "Run a slash command or click a component as a person",
+      // Which of the two it is, the body says (a custom_id: a click); each is checked against its own schema.
+      body: Type.Union([CommandBody, ComponentBody]),
+      handler: ({ params, json }) => {
+        const me = person(params.user);
+        const raw = json();
+        const { interaction, delivered } =
+          raw && typeof raw === "object" && "custom_id" in raw ? click(me.id, validate(ComponentBody, raw)) : run(me.id, validate(CommandBody, raw));
+        return { id: f.of(interaction.id), delivered };
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/interactions/{id}",
+      caller: "harness",
+      summary: "What became of an interaction",
+      handler: ({ params }) => {
+        const row = p.core.interactions.get(f.uuid(params.id) ?? "");
+        if (!row) throw DomainError.notFound("interaction");
+        const { response, followups } = p.core.interactionResponses.producedMessages(row);
+        const full = (m: NonNullable<typeof response>) => harnessMessage(p, m, row.user_id);
+        return { state: p.core.interactions.state(row), response: response ? full(response) : null, followups: followups.map(full) };
+      },
+    }),
+  ];
 }

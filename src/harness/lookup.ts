@@ -2,8 +2,7 @@
  * How the harness names things: people by their seed name or snowflake, bots by their
  * application's name, everything else by the snowflake the bots see.
  */
-import type { UserRow } from "../core/types";
-import { DomainError } from "../core/errors";
+import { DomainError, type User } from "../core";
 import { idString } from "../wire/validation";
 import type { HarnessContext } from "./context";
 
@@ -11,9 +10,9 @@ export class Lookup {
   constructor(private readonly p: HarnessContext) {}
 
   /** A user by seed name (people first, then bot users by application name) or snowflake. */
-  user(ref: string): UserRow {
+  user(ref: string): User {
     const { core, flakes } = this.p;
-    let u: UserRow | null;
+    let u: User | null;
     if (/^[0-9]{17,20}$/.test(ref)) {
       const id = flakes.uuid(ref);
       u = id ? core.users.get(id) : null;
@@ -23,7 +22,7 @@ export class Lookup {
   }
 
   /** A person (the harness acts as people; bots act through the bot API). */
-  person(ref: string): UserRow {
+  person(ref: string): User {
     const u = this.user(ref);
     if (u.kind !== "person") throw DomainError.invalid("user", "The harness acts as people; bots act through the bot API", "BASE_TYPE_INVALID");
     return u;

@@ -4,20 +4,17 @@
  * as the people's API (core/people.ts, messages.ts, reactions.ts); ids are snowflakes
  * and people are named by their seed name or snowflake. Direct messages are in dms.ts.
  */
-import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { HarnessContext } from "./context";
-import { DomainError } from "../core/errors";
-import { MAX_CONTENT } from "../core/people";
+import type { Route } from "../wire/route";
+import { DomainError, MAX_CONTENT } from "../core";
 import { parseEmoji } from "../wire/emoji";
 import { Snowflake } from "../wire/validation";
 import { embedsIn, textIn } from "../wire/mentions";
-import { handler, readBody } from "./http";
+import { route } from "./http";
 import { Lookup } from "./lookup";
 import { harnessMessage } from "./views";
 import type { DmClient } from "./dms";
-
-type Ctx = { request: Request; params: Record<string, string> };
 
 const Embed = Type.Object({}, { additionalProperties: true });
 export const SayBody = Type.Object(
@@ -59,71 +56,95 @@ function pageOf(p: HarnessContext, q: URLSearchParams) {
   return { limit, before: before ? p.flakes.bound(before, false) : undefined, after: after ? p.flakes.bound(after, true) : undefined };
 }
 
-export function harnessPeople(p: HarnessContext, dms: DmClient) {
+/** A person's files, uploaded as the web client uploads them: slots first (every refusal before a byte), then the bytes. */
+async function upload(core: HarnessContext["core"], personId: string, channelId: string, files: { name: string; data: string; description?: string; spoiler?: boolean }[]) {
+  const bytes = files.map((f) => new Uint8Array(Buffer.from(f.data, "base64")));
+  const slots = core.media.openAttachments(personId, channelId, files.map((f, i) => ({ filename: f.name, size: bytes[i]!.byteLength, description: f.description ?? null })));
+  for (const [i, s] of slots.entries()) await core.media.receive(personId, s.id, bytes[i]!, bytes[i]!.byteLength);
+  return slots.map((s, i) => ({ uploadId: s.id, spoiler: files[i]!.spoiler ?? false }));
+}
+
+/** Pin or unpin as a person: the same core operation as the people's and the bot API's (Manage Messages). */
+function pinRoute(p: HarnessContext, look: Lookup, add: boolean): Route<HarnessContext> {
+  return route({
+    method: add ? "PUT" : "DELETE",
+    path: "/users/{user}/pins",
+    caller: "harness",
+    summary: add ? "Pin a message as a person (Manage Messages)" : "Unpin a message as a person",
+    body: PinBody,
+    handler: ({ params, body }) => {
+      const me = look.person(params.user);
+      const b = body();
+      const channelId = look.internal(b.channel_id, "channel", "channel_id");
+      const messageId = look.internal(b.message_id, "message", "message_id");
+      if (add) p.core.pins.pin(me.id, channelId, messageId);
+      else p.core.pins.unpin(me.id, channelId, messageId);
+    },
+  });
+}
+
+export function harnessPeople(p: HarnessContext, dms: DmClient): Route<HarnessContext>[] {
   const { core } = p;
   const look = new Lookup(p);
 
-  /** A person's files, uploaded as the web client uploads them: slots first (every refusal before a byte), then the bytes. */
-  async function upload(personId: string, channelId: string, files: { name: string; data: string; description?: string; spoiler?: boolean }[]) {
-    const bytes = files.map((f) => new Uint8Array(Buffer.from(f.data, "base64")));
-    const slots = core.media.openAttachments(personId, channelId, files.map((f, i) => ({ filename: f.name, size: bytes[i]!.byteLength, description: f.description ?? null })));
-    for (const [i, s] of slots.entries()) await core.media.receive(personId, s.id, bytes[i]!, bytes[i]!.byteLength);
-    return slots.map((s, i) => ({ uploadId: s.id, spoiler: files[i]!.spoiler ?? false }));
-  }
-
-  /** Say something as a person: plaintext in servers (mentions as bots write them), ciphertext in DMs. */
-  const say = handler<Ctx>(async ({ request, params }) => {
-    const me = look.person(params.user);
-    const b = await readBody(request, SayBody);
-    const replyTo = b.reply_to === undefined ? null : look.internal(b.reply_to, "reference", "reply_to");
-    const ch = core.people.channel(me.id, look.internal(b.channel_id, "channel", "channel_id"));
-    if (b.files?.length && !ch.guild_id) throw DomainError.invalid("files", "Files cannot be sent in encrypted direct messages yet", "E2E_FILES_UNSUPPORTED");
-    const attachments = b.files?.length ? await upload(me.id, ch.id, b.files) : undefined;
-    const m = ch.guild_id
-      ? core.people.send(me.id, ch.id, { content: textIn(b.content, p.flakes), embeds: b.embeds && embedsIn(b.embeds, p.flakes), replyTo, attachments })
-      : await dms.send(me, ch.id, b.content, b.embeds, replyTo);
-    return { id: p.flakes.of(m.id) };
-  });
-
-  /** A channel as a person sees it (ephemeral messages for them included), newest first. */
-  const read = handler<Ctx>(async ({ request, params }) => {
-    const q = new URL(request.url).searchParams;
-    const as = q.get("as");
-    const viewer = as === null ? null : look.user(as);
-    const ch = core.guilds.requireChannel(look.internal(params.channel_id, "channel", "channel_id"));
-    if (viewer && !core.people.canSee(ch, viewer.id)) throw DomainError.notFound("channel");
-    const rows = core.messages.list(ch.id, pageOf(p, q), viewer?.id ?? null);
-    return Promise.all(rows.map(async (m) => ({ ...harnessMessage(p, m, viewer?.id ?? null), ...(await dms.plaintextFor(m, viewer)) })));
-  });
-
   const react = (add: boolean) =>
-    handler<Ctx>(async ({ request, params }) => {
-      const me = look.person(params.user);
-      const b = await readBody(request, ReactBody);
-      const ch = core.people.channel(me.id, look.internal(b.channel_id, "channel", "channel_id"));
-      const messageId = look.internal(b.message_id, "message", "message_id");
-      // A server's emoji as bots write it (`name:snowflake`).
-      const emoji = parseEmoji(b.emoji, p.flakes);
-      if (add) core.reactions.add(me.id, messageId, emoji, { channelId: ch.id });
-      else core.reactions.remove(me.id, messageId, emoji, { channelId: ch.id });
+    route({
+      method: add ? "PUT" : "DELETE",
+      path: "/users/{user}/reactions",
+      caller: "harness",
+      summary: add ? "React as a person" : "Take a person's reaction back",
+      body: ReactBody,
+      handler: ({ params, body }) => {
+        const me = look.person(params.user);
+        const b = body();
+        const ch = core.people.channel(me.id, look.internal(b.channel_id, "channel", "channel_id"));
+        const messageId = look.internal(b.message_id, "message", "message_id");
+        // A server's emoji as bots write it (`name:snowflake`).
+        const emoji = parseEmoji(b.emoji, p.flakes);
+        if (add) core.reactions.add(me.id, messageId, emoji, { channelId: ch.id });
+        else core.reactions.remove(me.id, messageId, emoji, { channelId: ch.id });
+      },
     });
 
-  /** Pin or unpin as a person: the same core operation as the people's and the bot API's (Manage Messages). */
-  const pin = (add: boolean) =>
-    handler<Ctx>(async ({ request, params }) => {
-      const me = look.person(params.user);
-      const b = await readBody(request, PinBody);
-      const channelId = look.internal(b.channel_id, "channel", "channel_id");
-      const messageId = look.internal(b.message_id, "message", "message_id");
-      if (add) core.pins.pin(me.id, channelId, messageId);
-      else core.pins.unpin(me.id, channelId, messageId);
-    });
-
-  return new Elysia()
-    .post("/users/:user/messages", say)
-    .get("/channels/:channel_id/messages", read)
-    .put("/users/:user/reactions", react(true))
-    .delete("/users/:user/reactions", react(false))
-    .put("/users/:user/pins", pin(true))
-    .delete("/users/:user/pins", pin(false));
+  return [
+    /** Say something as a person: plaintext in servers (mentions as bots write them), ciphertext in DMs. */
+    route({
+      method: "POST",
+      path: "/users/{user}/messages",
+      caller: "harness",
+      summary: "Say something as a person (files as base64 in servers)",
+      body: SayBody,
+      handler: async ({ params, body }) => {
+        const me = look.person(params.user);
+        const b = body();
+        const replyTo = b.reply_to === undefined ? null : look.internal(b.reply_to, "reference", "reply_to");
+        const ch = core.people.channel(me.id, look.internal(b.channel_id, "channel", "channel_id"));
+        if (b.files?.length && !ch.guild_id) throw DomainError.invalid("files", "Files cannot be sent in encrypted direct messages yet", "E2E_FILES_UNSUPPORTED");
+        const attachments = b.files?.length ? await upload(core, me.id, ch.id, b.files) : undefined;
+        const m = ch.guild_id
+          ? core.people.send(me.id, ch.id, { content: textIn(b.content, p.flakes), embeds: b.embeds && embedsIn(b.embeds, p.flakes), replyTo, attachments })
+          : await dms.send(me, ch.id, b.content, b.embeds, replyTo);
+        return { id: p.flakes.of(m.id) };
+      },
+    }),
+    /** A channel as a person sees it (ephemeral messages for them included), newest first. */
+    route({
+      method: "GET",
+      path: "/channels/{channel_id}/messages",
+      caller: "harness",
+      summary: "Read a channel as a person sees it (as, limit, before, after)",
+      handler: ({ params, query }) => {
+        const as = query.get("as");
+        const viewer = as === null ? null : look.user(as);
+        const ch = core.guilds.requireChannel(look.internal(params.channel_id, "channel", "channel_id"));
+        if (viewer && !core.people.canSee(ch, viewer.id)) throw DomainError.notFound("channel");
+        const rows = core.messages.list(ch.id, pageOf(p, query), viewer?.id ?? null);
+        return Promise.all(rows.map(async (m) => ({ ...harnessMessage(p, m, viewer?.id ?? null), ...(await dms.plaintextFor(m, viewer)) })));
+      },
+    }),
+    react(true),
+    react(false),
+    pinRoute(p, look, true),
+    pinRoute(p, look, false),
+  ];
 }

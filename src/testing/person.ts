@@ -16,13 +16,7 @@ export function personActions(ctx: SdkContext, interactions: InteractionHelpers,
     if (!delivered) return interactions.result(id, false);
     return interactions.waitFor(id, o.until === "responded" ? ["responded", "expired"] : ["deferred", "responded", "expired"], o, true);
   }
-  const useOnBody = (channel: string, appId: string, name: string, target: { user: string } | { message: string }) => ({
-    channel_id: world.channelId(channel),
-    application_id: appId,
-    name,
-    type: "user" in target ? 2 : 3,
-    target_id: "user" in target ? target.user : target.message,
-  });
+  const useOnBody = (channel: string, appId: string, name: string, target: Target) => contextMenuBody(world.channelId(channel), appId, name, target);
 
   return {
     say: (channel, content, o = {}) =>
@@ -70,6 +64,13 @@ export function personActions(ctx: SdkContext, interactions: InteractionHelpers,
       return got;
     },
   };
+}
+
+type Target = { user: string } | { message: string };
+
+/** A context-menu command on a user (type 2) or a message (type 3), as the harness takes it. */
+function contextMenuBody(channelId: string, appId: string, name: string, target: Target) {
+  return { channel_id: channelId, application_id: appId, name, type: "user" in target ? 2 : 3, target_id: "user" in target ? target.user : target.message };
 }
 
 /** `{ text: "hi" }` as the harness takes options: `[{ name: "text", value: "hi" }]`; a list as it is. */

@@ -5,7 +5,7 @@
  * is cut off as soon as it passes the limit. Either way the answer is 400 code 50035
  * naming the body as a whole, like every other over-limit body (spec 7).
  */
-import { DomainError } from "../core/errors";
+import { DomainError } from "../core";
 import { parseRequestJson } from "./json";
 
 const KiB = 1024;

@@ -4,7 +4,7 @@
  * code 0, without a stack, and whoever caught it reports it to the operator's log
  * (the pipeline does, through its door: `isInternal`). The mapping itself stays pure.
  */
-import { DomainError, type FieldIssue } from "../core/errors";
+import { DomainError, type FieldIssue } from "../core";
 
 export interface ErrorBody {
   code: number;

@@ -3,7 +3,7 @@
 /** One request as the pipeline's hooks see it. */
 export interface RequestInfo {
   /** Which door it came through. */
-  surface: "bot" | "people" | "ops" | "none";
+  surface: "bot" | "people" | "harness" | "ops" | "none";
   /** A route's method; any method at all when no route matched. */
   method: string;
   /** The route template under the door's prefix, e.g. "/channels/{channel_id}/messages"; "/*" when no route matched. */

@@ -2,7 +2,7 @@
  * Answers in the shape every surface shares: JSON bodies with a Content-Type of exactly
  * `application/json` (discord.py parses nothing else), and errors through the one mapping.
  */
-import { errorToStatusBody, isInternal } from "./errors";
+import { errorToStatusBody } from "./errors";
 
 const JSON_TYPE = "application/json";
 
@@ -23,20 +23,12 @@ export function jsonResponseOwningHeaders(status: number, body: unknown, headers
   return new Response(JSON.stringify(body), { status, headers });
 }
 
-/** Answer for our own JSON APIs (people's API, harness): undefined means 204. */
-export function answerJson(out: unknown): Response {
-  if (out instanceof Response) return out;
-  return out === undefined ? new Response(null, { status: 204 }) : jsonResponse(200, out);
-}
-
 /**
- * An error as the spec's body, through the one mapping. A bug is reported to `report`;
- * declared routes never come here (the pipeline reports through the operator's log), so
- * the default is for the callers with no log at hand: the harness's own plugin, until
- * its routes are declared.
+ * A refusal as the spec's body, through the one mapping: the first look's answers
+ * (wire/screen.ts), given before any route runs. Bugs never come here: the pipeline
+ * reports them to the operator's log with the route they broke.
  */
-export function errorResponse(e: unknown, headers: Record<string, string> = {}, report: (e: unknown) => void = (err) => console.error("internal error:", err)): Response {
-  if (isInternal(e)) report(e);
+export function errorResponse(e: unknown, headers: Record<string, string> = {}): Response {
   const { status, body, headers: own } = errorToStatusBody(e);
   return jsonResponse(status, body, { ...headers, ...own });
 }

@@ -7,7 +7,7 @@
  * Nesting is bounded before parsing: every reader of a parsed value (validation, error
  * messages, null stripping) may then recurse without overflowing the stack.
  */
-import { DomainError } from "../core/errors";
+import { DomainError } from "../core";
 
 /** Deepest nesting of arrays and objects any body or gateway frame may have; real payloads stay under 12. */
 export const MAX_JSON_DEPTH = 32;

@@ -5,7 +5,7 @@
  * Both end in the same pipeline run (wire/pipeline.ts); only the matcher differs.
  */
 import type { Server } from "bun";
-import { Elysia } from "elysia";
+import type { Elysia } from "elysia";
 import type { Method, Route } from "./route";
 import { routerPath } from "./route";
 import { compile, run, type Compiled, type Door } from "./pipeline";
@@ -41,27 +41,6 @@ export function fallback(app: RouteHost, path: string, answer: (request: Request
     if (out instanceof Promise) return out;
     return out;
   }) as never);
-}
-
-/**
- * An Elysia plugin whose routes are not declared (the harness's, until they move onto
- * declarations): behind the same first look (`screen`) and observed, through hooks local
- * to it, so no other route pays for them. Its hooks name only `request` (above).
- */
-export function guarded(plugin: Elysia<any, any, any, any, any, any, any>, o: { screen(request: Request): Response | undefined; observed(method: string, route: string, status: number, ms: number): void }) {
-  const started = new WeakMap<Request, number>();
-  return new Elysia()
-    .onBeforeHandle(({ request }) => {
-      started.set(request, performance.now());
-      const refused = o.screen(request);
-      if (refused) return refused;
-    })
-    .onAfterResponse(({ request, route, responseValue, set }) => {
-      const t = started.get(request);
-      const status = responseValue instanceof Response ? responseValue.status : Number(set.status) || 200;
-      o.observed(request.method, route.replace(/:(\w+)/g, "{$1}"), status, t === undefined ? 0 : performance.now() - t);
-    })
-    .use(plugin);
 }
 
 /** A door's routes, compiled once and registered on the app; `native` builds Bun's table of them. */

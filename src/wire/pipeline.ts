@@ -20,7 +20,7 @@ import type { Call, CallerKind, Method, Route } from "./route";
 import type { Answer, RequestHooks, RequestInfo } from "./hooks";
 import { validate } from "./validation";
 import { parseBody, readBodyText } from "./body";
-import { DomainError } from "../core/errors";
+import { DomainError } from "../core";
 import { isInternal } from "./errors";
 
 /** A surface's setup, built once by the composition root: how its routes are called and answered. */

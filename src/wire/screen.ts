@@ -9,7 +9,7 @@
 import type { Urls } from "../config";
 import { bodyLimitFor, declaredTooLarge, pathnameOf } from "./body";
 import { errorResponse, jsonResponse } from "./http";
-import { DomainError } from "../core/errors";
+import { DomainError } from "../core";
 
 /** Surfaces a browser may reach with a person's session or none: they take same-origin requests only. */
 const SAME_ORIGIN_ONLY = ["/api/client/", "/api/harness/"];

@@ -5,7 +5,7 @@
  * bounded number of keys, so rotating names or addresses cannot grow them without end.
  * Refusals are the spec's 429 (wire/errors.ts rateLimitedAnswer).
  */
-import type { Clock } from "../core/clock";
+import type { Clock } from "../core";
 
 /** Keys kept per throttle; past this the least recently touched are forgotten. */
 const MAX_KEYS = 100_000;

@@ -4,7 +4,7 @@
  * the token version, the third 32 random bytes. Only the secret's SHA-256 is stored
  * (core/applications.ts); the first two parts make lookup one indexed read.
  */
-import type { MintedSecret } from "../core/applications";
+import type { MintedSecret } from "../core";
 import type { Snowflakes } from "./snowflakes";
 
 export function formatBotToken(botUserFlake: string, t: MintedSecret): string {

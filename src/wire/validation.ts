@@ -6,7 +6,7 @@
 import { Type, type TSchema, type Static } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
-import { DomainError, type FieldIssue } from "../core/errors";
+import { DomainError, type FieldIssue } from "../core";
 import { parseRequestJson } from "./json";
 import { readBodyText } from "./body";
 

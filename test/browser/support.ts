@@ -11,7 +11,7 @@ import { expect } from "bun:test";
 import { makeParley } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { Config } from "../../src/config";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 
 export const CHROMIUM = "/usr/bin/chromium";
 

@@ -10,7 +10,7 @@ import { AuditLogEvent, Client, Events, GatewayIntentBits as I, type Guild, type
 import { makeParley } from "../helpers";
 import { next } from "./support";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 
 let p: Parley;
 let w: SeedAnswer;

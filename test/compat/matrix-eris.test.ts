@@ -293,7 +293,7 @@ describe("eris matrix", () => {
   scenario(LIB, "slash-commands", "bulkEditCommands, createMessage, defer + editOriginalMessage, createFollowup", async () => {
     bot.on("interactionCreate", async (i: any) => {
       if (!(i instanceof CommandInteraction)) return;
-      if (i.data.name === "hello") await i.createMessage(`hello ${(i.data.options?.[0] as any).value}`);
+      if (i.data.name === "hello") await i.createMessage(`hello ${(i.data.options?.[0] as any)?.value}`);
       if (i.data.name === "slow") {
         await i.defer();
         await i.editOriginalMessage("slow done");

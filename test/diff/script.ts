@@ -8,7 +8,7 @@
  * all in before the next begins.
  */
 import { createParley, type Parley } from "../../src/app";
-import { testConfig, type Config } from "../../src/config";
+import { testConfig } from "../../src/config";
 import type { FastPaths } from "../../src/config/fast-paths";
 import { main } from "../../src/cli";
 import { rotateToken } from "../../src/wire/tokens";

@@ -4,7 +4,7 @@
  * answers frames in order, so an ACK arriving means every earlier dispatch arrived).
  */
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 import { INTENTS } from "../../src/core/permissions";
 
 export interface Frame {

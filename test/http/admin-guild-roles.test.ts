@@ -2,7 +2,7 @@ import { describe, expect, test, beforeEach } from "bun:test";
 import { call, makeParley, recordEvents, seedAdmin, refusal } from "../helpers";
 import { SPEC_RATE_LIMITS } from "../../src/config";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 
 let p: Parley;
 let w: SeedAnswer;

@@ -3,7 +3,7 @@ import { call, makeParley, recordEvents, seedAdmin, refusal } from "../helpers";
 import { SPEC_RATE_LIMITS } from "../../src/config";
 import { sha256Hex } from "../../src/core/crypto";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 
 let p: Parley;
 let w: SeedAnswer;

@@ -9,7 +9,7 @@ import { createParley, type Parley } from "../../src/app";
 import { testConfig } from "../../src/config";
 import { main } from "../../src/cli";
 import { call, seedBasic } from "../helpers";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 
 let dir: string;
 let p: Parley;

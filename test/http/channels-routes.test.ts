@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { BASIC_WORLD, call, makeParley, makeUnlimitedParley, recordEvents, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 import { PERMISSIONS as P } from "../../src/core/permissions";
 
 function world() {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { client, internalId, ORIGIN, recordEvents, rowCounts, peopleWorld, refusal } from "../helpers";
 import { MAX_CONTENT } from "../../src/core/people";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 import { messageJson } from "../../src/wire/serializers/message";
 
 let p: Parley;

@@ -1,15 +1,13 @@
 import { describe, expect, test, beforeEach } from "bun:test";
 import { call, client, recordEvents, rowCounts, peopleWorld, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
 
 let p: Parley;
-let w: SeedAnswer;
 let alice: string, bob: string, carol: string;
 let lab: string;
 
 beforeEach(() => {
-  ({ p, w, alice, bob, carol, lab } = peopleWorld());
+  ({ p, alice, bob, carol, lab } = peopleWorld());
 });
 
 async function newApp(token = carol, body: unknown = { name: "Helper", intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT"] }) {

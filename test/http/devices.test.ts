@@ -10,7 +10,7 @@ import { shapedEnvelope } from "../e2e-helpers";
 import { b64u, createBackup, generateDeviceKeys, MAX_DEVICES, publicKeysOf } from "../../src/e2e";
 import { LiveDispatcher } from "../../src/clientapi/live-events";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 
 let p: Parley;
 let w: SeedAnswer;

@@ -9,7 +9,7 @@ import { call, client, ORIGIN, refusal, rowCounts } from "../helpers";
 import { png } from "../support/png";
 import { makeParley } from "../helpers";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 
 const WORLD = {
   users: [{ name: "alice", admin: true }, { name: "bob" }],

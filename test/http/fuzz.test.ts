@@ -8,7 +8,7 @@
 import { expect, test } from "bun:test";
 import { BASIC_WORLD, makeUnlimitedParley, ORIGIN } from "../helpers";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20250101);
 const REQUESTS = 3000;

@@ -8,7 +8,7 @@ import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
 import { call, client, harness, makeParley, ORIGIN, peopleWorld, refusal, rowCounts, seedBasic } from "../helpers";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 import { BODY_LIMITS } from "../../src/wire/body";
 import { MAX_JSON_DEPTH } from "../../src/wire/json";
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { call, client, harness, internalId, makeParley, recordEvents, rowCounts, seedBasic, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 
 let p: Parley;
 let w: SeedAnswer;

@@ -1,7 +1,7 @@
 import { describe, expect, test, beforeEach } from "bun:test";
 import { call, interactionPayload, invoke, liveBot, makeParley, seedBasic, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 import { SPEC_RATE_LIMITS } from "../../src/config";
 
 let p: Parley;

@@ -7,7 +7,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { call, makeUnlimitedParley, refusal, seedBasic } from "../helpers";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 import { INTENTS } from "../../src/core/permissions";
 import { rotateToken } from "../../src/wire/tokens";
 
@@ -75,7 +75,7 @@ describe("mentions", () => {
 
   test("replying never reveals the replied-to message: referenced_message follows the rule on itself", async () => {
     const alice = p.api.flakes.uuid(w.users.alice.id)!;
-    const { app, bot } = p.core.apps.create({ ownerId: alice, name: "Quiet", intents: INTENTS.GUILDS | INTENTS.GUILD_MESSAGES });
+    const { app } = p.core.apps.create({ ownerId: alice, name: "Quiet", intents: INTENTS.GUILDS | INTENTS.GUILD_MESSAGES });
     p.core.apps.install(app.id, p.api.flakes.uuid(w.guilds.Lab.id)!, alice);
     const quiet = rotateToken(p.core.apps, p.api.flakes, app.id);
     const secret = await bobSays("the launch code is 0000");

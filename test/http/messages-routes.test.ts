@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { BASIC_WORLD, call, makeUnlimitedParley, recordEvents, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 import { Snowflakes } from "../../src/wire/snowflakes";
 
 /** BASIC_WORLD plus: a stranger guild the bot is not in, dave (shares nothing), a second bot without MESSAGE_CONTENT. */

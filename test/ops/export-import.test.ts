@@ -11,7 +11,7 @@ import { makeParley, call, harness, BASIC_WORLD, refusal } from "../helpers";
 import { main } from "../../src/cli";
 import { createParley, type Parley } from "../../src/app";
 import { loadConfig } from "../../src/config";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 import { serve } from "./support";
 
 const dir = mkdtempSync(join(tmpdir(), "parley-export-"));

@@ -8,7 +8,7 @@ import { testConfig, VERSION } from "../../src/config";
 import { INTENTS } from "../../src/core/permissions";
 import { BASIC_WORLD, call, client, ORIGIN } from "../helpers";
 import { Gw } from "../gateway/client";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 
 async function get(p: Parley, path: string) {
   const r = await p.handle(new Request(`${ORIGIN}${path}`));

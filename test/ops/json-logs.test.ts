@@ -7,8 +7,9 @@
 import { afterEach, beforeEach, describe, expect, spyOn, test } from "bun:test";
 import { createParley, type Parley } from "../../src/app";
 import { testConfig } from "../../src/config";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 import { BASIC_WORLD, call, client, ORIGIN } from "../helpers";
+import { LiveConn } from "../http/live-client";
 
 let p: Parley;
 let w: SeedAnswer;
@@ -81,6 +82,22 @@ describe("a bug is one JSON error line, and a 500 with the spec's body", () => {
     const errors = errorLines();
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ msg: "internal error", where: "socket message" });
+    expect(consoleError).not.toHaveBeenCalled();
+  });
+
+  test("in a person's presence update on the live connection", async () => {
+    p.listen();
+    p.core.users.setPresence = () => {
+      throw new Error("presence column gone");
+    };
+    // The first live connection takes its person online: the update fails, the connection goes on.
+    const { c } = await LiveConn.hello(p, w.users.bob.token);
+    for (let i = 0; i < 100 && !lines.some((l) => l.includes("presence column gone")); i++) await Bun.sleep(10);
+    c.ws.close();
+    const errors = errorLines();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ msg: "unexpected failure", surface: "live" });
+    expect(JSON.stringify(errors[0].err)).toContain("presence column gone");
     expect(consoleError).not.toHaveBeenCalled();
   });
 });

@@ -2,7 +2,7 @@
  * Every start-up failure an operator meets is one line on stderr, saying what is wrong
  * and what to do, with a non-zero exit code: never a stack trace.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, test } from "bun:test";
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

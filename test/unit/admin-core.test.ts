@@ -2,7 +2,7 @@ import { describe, expect, test, beforeEach } from "bun:test";
 import { makeParley, recordEvents, seedAdmin } from "../helpers";
 import { diffChanges, AUDIT } from "../../src/core/audit";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 
 let p: Parley;
 let w: SeedAnswer;

@@ -11,7 +11,7 @@ import { DomainError, type Session } from "../../src/core";
 import { generateDeviceKeys, publicKeysOf } from "../../src/e2e";
 import { createParley, type Parley } from "../../src/app";
 import { testConfig } from "../../src/config";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 
 const WORLD = {
   users: [{ name: "ann" }, { name: "ben" }, { name: "cat" }, { name: "dan" }],

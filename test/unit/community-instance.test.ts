@@ -10,7 +10,7 @@ import { internalId, makeParley, recordEvents } from "../helpers";
 import { DomainError, OPERATOR } from "../../src/core";
 import { dayOf } from "../../src/core/sessions";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 
 const PASSWORD = "a long and quiet password";
 const WORLD = {

@@ -10,7 +10,7 @@ import { internalId, makeParley, recordEvents, rowCounts } from "../helpers";
 import { AUDIT } from "../../src/core/audit";
 import { DomainError, OPERATOR } from "../../src/core";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 
 const WORLD = {
   users: [{ name: "owner" }, { name: "mod" }, { name: "member" }, { name: "admin", admin: true }, { name: "stranger" }],

@@ -1,7 +1,7 @@
 import { describe, expect, test, beforeEach } from "bun:test";
 import { makeParley, seedBasic } from "../helpers";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 import { INTERACTION_TTL_MS } from "../../src/core/interactions";
 import { normaliseCommand } from "../../src/core/commands";
 import { sha256Hex } from "../../src/core/crypto";

@@ -14,7 +14,7 @@ import { DiskMediaStore } from "../../src/store/media";
 import { Store } from "../../src/store/db";
 import { SwitchableClock } from "../../src/core/clock";
 import type { Parley } from "../../src/app";
-import type { SeedAnswer } from "../../src/harness/seed";
+import type { SeedAnswer } from "../../src/world";
 
 function kindOf(e: unknown): string {
   return e instanceof DomainError ? e.kind : `not a DomainError: ${String(e)}`;

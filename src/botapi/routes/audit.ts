@@ -1,7 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { ok, route, type BotRoute } from "../http";
-import { DomainError } from "../../core/errors";
-import { PERMISSIONS } from "../../core/permissions";
+import { DomainError, PERMISSIONS } from "../../core";
 import { auditLogJson } from "../../wire/serializers/audit";
 import { boundQuery, intQuery, memberGuild } from "./guilds";
 

@@ -1,11 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { noContent, ok, route, type BotRoute } from "../http";
 import { Nullable } from "../../wire/validation";
-import { MAX_BAN_DELETE_SECONDS } from "../../core/moderation";
+import { type Ban, MAX_BAN_DELETE_SECONDS, type User } from "../../core";
 import { userJson } from "../../wire/serializers/user";
 import { boundQuery, idParam, intQuery, memberGuild } from "./guilds";
-import type { BanRow } from "../../core/moderation";
-import type { UserRow } from "../../core/types";
 import type { BotApi } from "../context";
 
 export const BanBody = Type.Object({
@@ -15,7 +13,7 @@ export const BanBody = Type.Object({
 });
 
 /** Ban (reference-gaps 3.11). */
-function banJson(api: BotApi, b: { ban: BanRow; user: UserRow }) {
+function banJson(api: BotApi, b: { ban: Ban; user: User }) {
   return { reason: b.ban.reason, user: userJson(api.flakes, b.user) };
 }
 

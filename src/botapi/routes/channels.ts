@@ -1,9 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import type { BotApi } from "../context";
 import { noContent, ok, route, type BotRoute } from "../http";
-import { DomainError } from "../../core/errors";
-import type { ChannelInput } from "../../core/channels";
-import { maskPermissions } from "../../core/permissions";
+import { type ChannelInput, DomainError, maskPermissions } from "../../core";
 import { Nullable, Snowflake } from "../../wire/validation";
 import { channelOut, deletedChannelOut } from "../present";
 import { known } from "./ids";

@@ -5,8 +5,7 @@
  */
 import { Type, type Static } from "@sinclair/typebox";
 import { noContent, ok, route, type BotRoute, type Method, type Reply, type Req } from "../http";
-import { DomainError } from "../../core/errors";
-import type { CommandInput } from "../../core/commands";
+import { type CommandInput, DomainError } from "../../core";
 import { commandJson } from "../../wire/serializers/command";
 import { Nullable } from "../../wire/validation";
 

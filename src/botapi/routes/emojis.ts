@@ -7,8 +7,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { noContent, ok, route, type BotRoute, type Req } from "../http";
-import { DomainError } from "../../core/errors";
-import { PERMISSIONS } from "../../core";
+import { DomainError, PERMISSIONS } from "../../core";
 import { imageDataIn } from "../../wire/files";
 import { emojiJson } from "../../wire/serializers/attachment";
 import { selfUserJson } from "../../wire/serializers/user";

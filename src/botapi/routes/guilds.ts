@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { ok, route, type BotRoute, type Req, type TokenReq } from "../http";
-import { DomainError } from "../../core/errors";
+import { DomainError } from "../../core";
 import { guildJson } from "../../wire/serializers/guild";
 import { iso } from "../../wire/time";
 

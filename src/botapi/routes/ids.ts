@@ -1,5 +1,5 @@
 import type { BotApi } from "../context";
-import { DomainError } from "../../core/errors";
+import { DomainError } from "../../core";
 
 /** The internal id behind a path snowflake; an id that never crossed the boundary is unknown (404 10003). */
 export function known(api: BotApi, flake: string | undefined, what: string): string {

@@ -5,14 +5,11 @@
  * dispatching route calls when the id in the path is not a webhook.
  */
 import { noContent, ok, type Reply, type TokenReq } from "../http";
-import { DomainError } from "../../core/errors";
-import type { ResponseMessage } from "../../core/interactions";
+import { DomainError, INTENTS, type Message, type ResponseMessage } from "../../core";
 import { validateMessagePayload } from "../schemas/message";
 import type { Snowflakes } from "../../wire/snowflakes";
 import { messageOut } from "../present";
-import type { MessageRow } from "../../core/types";
 import type { BotApi } from "../context";
-import { INTENTS } from "../../core/permissions";
 
 // ---- the message body of responses and follow-ups ----
 
@@ -66,7 +63,7 @@ function target(api: BotApi, raw: string): string {
 }
 
 /** Full content: the token holder is the application that wrote these messages. */
-function view(req: TokenReq, m: MessageRow) {
+function view(req: TokenReq, m: Message) {
   const botUserId = req.ctx.core.apps.get(m.application_id ?? "")?.bot_user_id ?? null;
   return messageOut(req.ctx, m, { viewer: botUserId ? { botUserId, intents: INTENTS.MESSAGE_CONTENT } : null });
 }

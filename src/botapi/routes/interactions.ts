@@ -4,10 +4,8 @@
  */
 import { Type, type Static } from "@sinclair/typebox";
 import { noContent, ok, route, type BotRoute, type Reply, type TokenReq } from "../http";
-import { CALLBACK, LOADING, type ResponseMessage } from "../../core/interactions";
-import { EPHEMERAL } from "../../core/messages";
+import { CALLBACK, EPHEMERAL, INTENTS, LOADING, type ResponseMessage } from "../../core";
 import { messageOut } from "../present";
-import { INTENTS } from "../../core/permissions";
 import { validateResponseMessage } from "./interaction-webhooks";
 
 export const CallbackBody = Type.Object({

@@ -1,11 +1,11 @@
 import type { BotApi } from "../context";
 import { Type } from "@sinclair/typebox";
 import { ok, route, type BotRoute } from "../http";
-import type { InviteRow } from "../../core/invites";
+import type { Invite } from "../../core";
 import { inviteJson } from "../../wire/serializers/invite";
 import { known } from "./ids";
 
-function inviteOut(api: BotApi, i: InviteRow, metadata: boolean, counts = false) {
+function inviteOut(api: BotApi, i: Invite, metadata: boolean, counts = false) {
   return inviteJson(api.flakes, api.core.reads.invite(i), { metadata, counts });
 }
 

@@ -1,10 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { noContent, ok, route, type BotRoute, type Req } from "../http";
 import { Nullable, Snowflake } from "../../wire/validation";
-import { DomainError } from "../../core/errors";
-import { INTENTS } from "../../core/permissions";
-import type { MemberPatch } from "../../core/moderation";
-import type { MemberRow } from "../../core/types";
+import { DomainError, INTENTS, type Member, type MemberPatch } from "../../core";
 import { memberOut } from "../present";
 import { boundQuery, idParam, intQuery, memberGuild } from "./guilds";
 
@@ -21,7 +18,7 @@ export const EditMemberBody = Type.Object({
 export const EditCurrentMemberBody = Type.Object({ nick: Type.Optional(Nullable(Type.String({ maxLength: 32 }))) });
 
 /** The bot's own member edit: only its nick, which needs no permission. */
-function editCurrentMember(req: Req<Static<typeof EditCurrentMemberBody>>): MemberRow {
+function editCurrentMember(req: Req<Static<typeof EditCurrentMemberBody>>): Member {
   const gid = memberGuild(req);
   const b = req.body();
   return req.ctx.core.moderation.editMember(gid, req.caller.botUserId, req.caller.botUserId, { nick: b.nick }, req.auditReason);

@@ -1,19 +1,17 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
 import { noContent, ok, route, type BotRoute, type Reply, type Req } from "../http";
-import type { ChannelRow, MessageRow } from "../../core/types";
-import { DomainError } from "../../core/errors";
+import { type Channel, DomainError, type Message, type SendInput } from "../../core";
 import { Snowflakes } from "../../wire/snowflakes";
 import { Snowflake } from "../../wire/validation";
 import { MessageBodySchema, validateMessagePayload } from "../schemas/message";
 import { messageOut } from "../present";
 import { keepAttachmentsIn } from "../../wire/files";
-import type { SendInput } from "../../core/messages";
 import { flakeParam, known, limitParam } from "./ids";
 
 export const BulkDeleteBody = Type.Object({ messages: Type.Array(Snowflake, { minItems: 2, maxItems: 100 }) });
 
 /** A message as the calling bot may see it through REST (the one visibility rule, src/wire/visibility.ts). */
-function shown(req: Req, m: MessageRow, o: { fresh?: boolean; channel?: ChannelRow } = {}) {
+function shown(req: Req, m: Message, o: { fresh?: boolean; channel?: Channel } = {}) {
   return messageOut(req.ctx, m, { viewer: req.caller, ...o });
 }
 

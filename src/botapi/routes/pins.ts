@@ -7,7 +7,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { noContent, ok, route, type BotRoute, type Req } from "../http";
-import { DomainError } from "../../core/errors";
+import { DomainError } from "../../core";
 import { PINS_PAGE } from "../../core/index";
 import { iso } from "../../wire/time";
 import { messageOut } from "../present";

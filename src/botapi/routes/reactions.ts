@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { noContent, ok, route, type BotRoute, type Req } from "../http";
-import { DomainError } from "../../core/errors";
+import { DomainError } from "../../core";
 import { parseEmoji } from "../../wire/emoji";
 import { userJson } from "../../wire/serializers/user";
 import { flakeParam, known, limitParam } from "./ids";

@@ -1,7 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { noContent, ok, route, type BotRoute } from "../http";
 import { Nullable, Snowflake } from "../../wire/validation";
-import { maskPermissions } from "../../core/permissions";
+import { maskPermissions } from "../../core";
 import { roleJson } from "../../wire/serializers/role";
 import { idParam, memberGuild } from "./guilds";
 

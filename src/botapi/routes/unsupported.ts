@@ -1,5 +1,5 @@
 import { route, type BotRoute } from "../http";
-import { DomainError } from "../../core/errors";
+import { DomainError } from "../../core";
 
 /** Routes the spec names explicitly as refused (501). Everything unknown falls through to the 501 fallback too. */
 export const unsupportedRoutes: BotRoute[] = [

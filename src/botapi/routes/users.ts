@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { noContent, ok, route, type BotRoute } from "../http";
-import { DomainError } from "../../core/errors";
+import { DomainError } from "../../core";
 import { selfUserJson, userJson } from "../../wire/serializers/user";
 import { partialGuildJson } from "../../wire/serializers/guild";
 

@@ -1,11 +1,9 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
 import { noContent, ok, route, type BotRoute, type Reply, type TokenReq } from "../http";
 import type { BotApi } from "../context";
 import { Nullable, Snowflake } from "../../wire/validation";
 import { MessageBodySchema, validateMessagePayload, type NormalizedMessage } from "../schemas/message";
-import { DomainError } from "../../core/errors";
-import type { WebhookRow } from "../../core/webhooks";
-import type { MessagePatch } from "../../core/messages";
+import { DomainError, type Message, type MessagePatch, type Webhook } from "../../core";
 import { messageOut, webhookOut } from "../present";
 import { boolQuery, idParam, memberGuild } from "./guilds";
 import {
@@ -45,7 +43,7 @@ export const ExecuteWebhookBody = Type.Object({
   thread_name: Type.Optional(Nullable(Type.String())),
 });
 
-export type WebhookTarget = { kind: "webhook"; webhook: WebhookRow } | { kind: "interaction" };
+export type WebhookTarget = { kind: "webhook"; webhook: Webhook } | { kind: "interaction" };
 
 /**
  * Token paths serve two things: webhooks (first segment a webhook id) and interaction
@@ -75,7 +73,7 @@ function tokenTarget(req: TokenReq): WebhookTarget {
 }
 
 /** A token path whose first segment is no webhook, on a route that has no interaction meaning. */
-function requireWebhook(req: TokenReq): WebhookRow {
+function requireWebhook(req: TokenReq): Webhook {
   const t = tokenTarget(req);
   if (t.kind !== "webhook") throw DomainError.notFound("webhook");
   return t.webhook;
@@ -85,7 +83,7 @@ function webhookMessageId(req: TokenReq): string | null {
   return req.ctx.flakes.uuid(decoded(req.params.message_id));
 }
 
-function messageReply(req: TokenReq, m: import("../../core/types").MessageRow): Reply {
+function messageReply(req: TokenReq, m: Message): Reply {
   return ok(messageOut(req.ctx, m, { viewer: null }));
 }
 

@@ -5,11 +5,10 @@
  * "not empty") are checked after it, each naming the reference path.
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { DomainError } from "../../core/errors";
+import { type AllowedMentions, DomainError } from "../../core";
 import { shortValue, Snowflake, validate } from "../../wire/validation";
 import { embedsIn, textIn } from "../../wire/mentions";
 import type { Snowflakes } from "../../wire/snowflakes";
-import type { AllowedMentions } from "../../core/messages";
 
 const Str = (max: number) => Type.String({ maxLength: max });
 /**

@@ -69,6 +69,7 @@ function choicesOf(c: Channel | undefined, target: string): Record<string, Choic
   return Object.fromEntries(PERMISSIONS.map((p) => [p.name, allow & p.bit ? "allow" : deny & p.bit ? "deny" : "inherit"]));
 }
 
+/** A channel's permission overwrites for a role or member; longer than 80 lines because its form is one piece of markup. */
 export function Overwrites({ guild }: { guild: Guild }) {
   const channels = textChannels(guild);
   const people = members.value[guild.id] ?? [];
