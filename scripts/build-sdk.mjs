@@ -15,7 +15,9 @@ try {
   tsc = createRequire(join(root, "package.json")).resolve("typescript/bin/tsc");
 } catch {
   // An install without devDependencies (npm install --omit=dev of a clone): keep what is there.
-  console.warn(`build-sdk: typescript is not installed; ${existsSync(out) ? "keeping the SDK already built" : "the SDK's JavaScript is not built (Bun can still use its sources)"}`);
+  console.warn(
+    `build-sdk: typescript is not installed; ${existsSync(out) ? "keeping the SDK already built" : "the SDK's JavaScript is not built (Bun can still use its sources)"}`,
+  );
   process.exit(0);
 }
 rmSync(out, { recursive: true, force: true });

@@ -18,7 +18,18 @@ export const WORKER_ENTRY = "src/store/pg/worker.ts";
 /** Compile src/main.ts (and the worker) into one executable; returns its size in bytes. */
 export function buildExecutable(outfile: string): number {
   const r = Bun.spawnSync(
-    [process.execPath, "build", join(ROOT, "src/main.ts"), join(ROOT, WORKER_ENTRY), "--compile", "--minify", "--bytecode", "--format=esm", "--outfile", outfile],
+    [
+      process.execPath,
+      "build",
+      join(ROOT, "src/main.ts"),
+      join(ROOT, WORKER_ENTRY),
+      "--compile",
+      "--minify",
+      "--bytecode",
+      "--format=esm",
+      "--outfile",
+      outfile,
+    ],
     { cwd: ROOT, stdout: "pipe", stderr: "pipe" },
   );
   if (r.exitCode !== 0) throw new Error(`bun build failed:\n${r.stdout.toString()}${r.stderr.toString()}`);

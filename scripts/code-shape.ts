@@ -50,7 +50,8 @@ export function srcFiles(): SrcFile[] {
   return walk(SRC).map((abs) => {
     const text = readFileSync(abs, "utf8");
     const imports: string[] = [];
-    const re = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g;
+    const re =
+      /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g;
     for (const m of text.matchAll(re)) {
       const spec = m[1] ?? m[2] ?? m[3];
       const r = resolveImport(abs, spec);
@@ -123,7 +124,8 @@ export function faceViolations(files: SrcFile[]): Violation[] {
   for (const f of files) {
     const layer = layerOf(f.path);
     if (layer === "core" || layer === "store") continue;
-    for (const i of f.imports) if (i.startsWith("src/core/") && i !== FACE) out.push({ rule: "face", where: f.path, detail: `imports ${i}: import from ${FACE}` });
+    for (const i of f.imports)
+      if (i.startsWith("src/core/") && i !== FACE) out.push({ rule: "face", where: f.path, detail: `imports ${i}: import from ${FACE}` });
   }
   return out;
 }
@@ -135,10 +137,18 @@ function exportedNames(byPath: Map<string, SrcFile>, path: string, seen = new Se
   seen.add(path);
   const out: string[] = [];
   const text = f.text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
-  for (const m of text.matchAll(/export\s+(?:declare\s+)?(?:abstract\s+)?(?:interface|type|class|function|const|let|enum)\s+([A-Za-z_$][\w$]*)/g)) out.push(m[1]);
+  for (const m of text.matchAll(
+    /export\s+(?:declare\s+)?(?:abstract\s+)?(?:interface|type|class|function|const|let|enum)\s+([A-Za-z_$][\w$]*)/g,
+  ))
+    out.push(m[1]);
   for (const m of text.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g))
     for (const part of m[1].split(",")) {
-      const name = part.trim().replace(/^type\s+/, "").split(/\s+as\s+/).pop()!.trim();
+      const name = part
+        .trim()
+        .replace(/^type\s+/, "")
+        .split(/\s+as\s+/)
+        .pop()!
+        .trim();
       if (name) out.push(name);
     }
   for (const m of text.matchAll(/export\s+(?:type\s+)?\*\s+from\s+["']([^"']+)["']/g)) {
@@ -176,7 +186,8 @@ function typeOnly(text: string): boolean {
   return true;
 }
 
-const SQL = /["'`]\s*(SELECT\s[\s\S]*?\sFROM|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX|VIEW)|PRAGMA\s)/i;
+const SQL =
+  /["'`]\s*(SELECT\s[\s\S]*?\sFROM|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX|VIEW)|PRAGMA\s)/i;
 
 /** SQL and store handles outside core and store. */
 export function sqlViolations(files: SrcFile[]): Violation[] {
@@ -234,7 +245,13 @@ export function sizeViolations(files: SrcFile[]): Violation[] {
     const lines = f.text.split("\n").length;
     if (lines > MAX_FILE_LINES && !LONG_OK.test(f.text.slice(0, 2000)))
       out.push({ rule: "file-size", where: f.path, detail: `${lines} lines (over ${MAX_FILE_LINES})` });
-    const sf = ts.createSourceFile(f.path, f.text, ts.ScriptTarget.Latest, true, f.path.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const sf = ts.createSourceFile(
+      f.path,
+      f.text,
+      ts.ScriptTarget.Latest,
+      true,
+      f.path.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+    );
     const visit = (node: ts.Node) => {
       if (ts.isFunctionLike(node) && "body" in node && node.body) {
         const start = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;

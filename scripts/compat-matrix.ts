@@ -200,8 +200,8 @@ const LIMITS = [
   "**Permissions carry only the 13 honoured bits** (spec 2.9): a role's `permissions`, overwrites and an interaction's `member.permissions` and `app_permissions` read every other bit as 0 (EMBED_LINKS, ADD_REACTIONS, READ_MESSAGE_HISTORY, VIEW_CHANNEL among them), though Parley never asks for those either. A library's own check of such a bit fails: in discord.js `permissions.has(PermissionFlagsBits.EmbedLinks)` is false, and `channel.viewable`, `message.editable` and `message.deletable` are false because they want ViewChannel, while the edit or delete itself works (checked: limits.test.ts). discord.py's `channel.permissions_for(member)` takes the missing VIEW_CHANNEL for \"cannot see the channel\" and clears every channel permission (`send_messages`, `manage_messages`, `embed_links`...) for everyone but the owner and administrators, so `@commands.bot_has_permissions(...)` and `@commands.has_permissions(...)` fail with `BotMissingPermissions` and `MissingPermissions` (checked: test/compat/fidelity-discordpy.test.ts). What to do: check only the 13 honoured bits, and read them server-wide (discord.py `member.guild_permissions`, discord.js `member.permissions`) or from the interaction (`interaction.permissions`, `app_permissions`, which the server computes); or just try, and handle the 403.",
   "**Modals answer 501** (spec 1.5: no modals, no autocomplete): an interaction callback of type 9 is refused with status 501 and code 50035. discord.py sends interaction responses through its webhook adapter, which retries every 5xx after 1, 3, 5, 7 and 9 s: `interaction.response.send_modal()` raises `DiscordServerError` about 25 s later, and all that time the person waits for an answer (seen with discord.py 2.2.2, not in the suite: it takes 25 s). discord.js retries a 5xx at once, 3 times, and `showModal()` rejects with `HTTPError` 501 within milliseconds (checked: limits.test.ts). What to do: take input as slash command options, or ask in the channel and read the reply.",
   "**Messages say `bot: false`** (spec 2.7: a message's `author` has `bot: false`, the bot's own messages included), so `author.bot` tells no bot apart. A discord.js bot that ignores bots by `message.author.bot` answers its own messages, and a trigger that its own reply matches loops: each reply sets off the next, held to the rate limit (5 messages per 5 s a channel) but never stopped by it (checked: limits.test.ts). discord.py takes its own messages' author from its cache, where the bot user has `bot` set, so there it is other bots that get through: `commands.Bot` skips only authors with `bot` set and runs the commands another bot's messages carry, so two bots can set each other off the same way (checked: fidelity-discordpy.test.ts). What to do: compare ids, the author's with the bot's own (`message.author.id === client.user.id`, discord.py `message.author == bot.user`) and with the bots you expect, and word replies so they match none of the bot's triggers.",
-  "**`PATCH /channels/{id}` allows 2 edits per 10 minutes a channel** (spec 8.1). discord.py waits out a bucket inside the call that spends it (http.py: the request that leaves `X-RateLimit-Remaining: 0` sleeps its `reset_after` before it returns), so the second `channel.edit()` of a channel within 10 minutes returns about 600 s later, and an interaction whose handler edits a channel twice before it answers goes unanswered for those 10 minutes: the person sees \"… did not respond.\" (read in discord.py 2.2.2's http.py; not in the suite: it takes 600 s). What to do: one `channel.edit(name=..., topic=...)` for several changes; answer or `defer()` the interaction before editing; give the client `max_ratelimit_timeout=30` (a `Client` option), so the edit that spends the bucket returns at once and the next one within the window raises `discord.RateLimited` with `retry_after` about 600 (checked: fidelity-discordpy.test.ts).",
-  "**Only `/api/v10` is served** (spec 9.1): a path under another version is outside every API and answers 404 `{code: 0}`, so discord.js's `new REST({ version: \"9\" })` (or `rest: { version: \"9\" }` on a `Client`) rejects every call with `DiscordAPIError[0]: 404: Not Found`, `client.login()` included, since it asks `GET /gateway/bot` first (checked: limits.test.ts). What to do: leave the version at 10, the libraries' default, and give the REST base as the snippets above do.",
+  '**`PATCH /channels/{id}` allows 2 edits per 10 minutes a channel** (spec 8.1). discord.py waits out a bucket inside the call that spends it (http.py: the request that leaves `X-RateLimit-Remaining: 0` sleeps its `reset_after` before it returns), so the second `channel.edit()` of a channel within 10 minutes returns about 600 s later, and an interaction whose handler edits a channel twice before it answers goes unanswered for those 10 minutes: the person sees "… did not respond." (read in discord.py 2.2.2\'s http.py; not in the suite: it takes 600 s). What to do: one `channel.edit(name=..., topic=...)` for several changes; answer or `defer()` the interaction before editing; give the client `max_ratelimit_timeout=30` (a `Client` option), so the edit that spends the bucket returns at once and the next one within the window raises `discord.RateLimited` with `retry_after` about 600 (checked: fidelity-discordpy.test.ts).',
+  '**Only `/api/v10` is served** (spec 9.1): a path under another version is outside every API and answers 404 `{code: 0}`, so discord.js\'s `new REST({ version: "9" })` (or `rest: { version: "9" }` on a `Client`) rejects every call with `DiscordAPIError[0]: 404: Not Found`, `client.login()` included, since it asks `GET /gateway/bot` first (checked: limits.test.ts). What to do: leave the version at 10, the libraries\' default, and give the REST base as the snippets above do.',
   "**The application id is not the bot user's id** (spec 1), while a token's first part is the bot user's id. discordeno and seyfert take the application id from the token unless told otherwise; discordeno's `upsertGlobalApplicationCommands` then answers 403 50001 \"You cannot manage another application's commands\" (checked: limits.test.ts; seyfert falls back the same way in its source). What to do: give discordeno `applicationId` (in `createBot` and its `rest` options) and seyfert `applicationId` in `getRC`, as the snippets above do. discord.js, oceanic.js, eris and discord.py read it from READY or `GET /oauth2/applications/@me`.",
 ];
 
@@ -228,10 +228,10 @@ export function render(cells: Map<string, Cell>, run: RunInfo): string {
       const n = counts.get(lib)!;
       const cell = cells.get(`${lib}\u0000${id}`);
       const reason = NOT_SUPPORTED[lib]?.[id];
-      if (cell?.outcome === "fail") return n.fail++, "**FAIL**";
-      if (cell?.outcome === "pass" && !cell.declined) return n.pass++, "pass";
-      if (reason) return n.unsupported++, `not supported [${noteOf(reason)}]`;
-      return n.notRun++, "not run";
+      if (cell?.outcome === "fail") return (n.fail++, "**FAIL**");
+      if (cell?.outcome === "pass" && !cell.declined) return (n.pass++, "pass");
+      if (reason) return (n.unsupported++, `not supported [${noteOf(reason)}]`);
+      return (n.notRun++, "not run");
     });
     rows.push(`| \`${id}\` | ${what} | ${cols.join(" | ")} |`);
   }
@@ -270,10 +270,23 @@ export function render(cells: Map<string, Cell>, run: RunInfo): string {
   for (const lib of LIBRARIES) {
     const shim = EPOCH_SHIMS[lib];
     out.push(`### ${lib}`, "", "```" + CONFIG_SNIPPETS[lib].lang, CONFIG_SNIPPETS[lib].code, "```", "");
-    out.push("The epoch shim (the `epoch` row runs this line):", "", "```" + shim.lang, shim.imports, shim.code, "```", "", shim.covers, "");
+    out.push(
+      "The epoch shim (the `epoch` row runs this line):",
+      "",
+      "```" + shim.lang,
+      shim.imports,
+      shim.code,
+      "```",
+      "",
+      shim.covers,
+      "",
+    );
   }
   out.push("## Limits a bot will meet", "");
-  out.push("What the spec leaves out, as a bot's author meets it: the symptom, and what to do instead. \"Checked\" names the test that shows the symptom with the real library on every run.", "");
+  out.push(
+    'What the spec leaves out, as a bot\'s author meets it: the symptom, and what to do instead. "Checked" names the test that shows the symptom with the real library on every run.',
+    "",
+  );
   for (const l of LIMITS) out.push(`- ${l}`);
   out.push("");
   out.push("## Notes for every library", "");
@@ -294,7 +307,10 @@ function arg(name: string, fallback: string): string {
 
 /** The files with the matrix's cells, each in its own process under its deadline; their report is .test-results/junit.xml. */
 function runMatrixTests(): number {
-  const run = Bun.spawnSync([process.execPath, join(ROOT, "scripts/test.ts"), "test/compat/matrix-", "test/compat/fidelity-"], { cwd: ROOT, stdio: ["inherit", "inherit", "inherit"] });
+  const run = Bun.spawnSync([process.execPath, join(ROOT, "scripts/test.ts"), "test/compat/matrix-", "test/compat/fidelity-"], {
+    cwd: ROOT,
+    stdio: ["inherit", "inherit", "inherit"],
+  });
   return run.exitCode ?? 1;
 }
 

@@ -22,9 +22,22 @@ const w = p.seed({
     { name: "sam", global_name: "Sam", password: PASSWORD },
     { name: "kim", global_name: "Kim", password: PASSWORD },
   ],
-  guilds: [{ name: "Demo Server", owner: "demo", members: ["sam", "kim"], channels: [{ name: "general", topic: "Say hello" }, { name: "random" }, { name: "dev" }] }],
+  guilds: [
+    {
+      name: "Demo Server",
+      owner: "demo",
+      members: ["sam", "kim"],
+      channels: [{ name: "general", topic: "Say hello" }, { name: "random" }, { name: "dev" }],
+    },
+  ],
   applications: [
-    { name: "DemoBot", owner: "demo", intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT"], approved_privileged: ["MESSAGE_CONTENT"], install: ["Demo Server"] },
+    {
+      name: "DemoBot",
+      owner: "demo",
+      intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT"],
+      approved_privileged: ["MESSAGE_CONTENT"],
+      install: ["Demo Server"],
+    },
   ],
 });
 p.listen();

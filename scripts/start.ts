@@ -69,7 +69,8 @@ if (!token) {
   const r = spawnSync([BUN, join(ROOT, "src/main.ts"), "app", "rotate", "DemoBot", ...data], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   token = /token \(shown once\): (\S+)/.exec(r.stdout.toString())?.[1] ?? null;
   how = "rotated just now, as on every npm start:\n  a DemoBot token printed earlier no longer works.";
-  if (!token) console.error(`npm start: could not rotate DemoBot's token, so the example bot is not started: ${r.stderr.toString().trim()}`);
+  if (!token)
+    console.error(`npm start: could not rotate DemoBot's token, so the example bot is not started: ${r.stderr.toString().trim()}`);
 }
 
 if (token) {

@@ -92,19 +92,38 @@ function resultOf(r: FileRun, ran: { code: number | null; output: string; overDe
     const passed = (ran.output.match(/^\(pass\) /gm) ?? []).length;
     const failed = (ran.output.match(/^\(fail\) /gm) ?? []).length;
     const why = `${r.file} ran past its deadline of ${r.deadlineMs / 1000} s and was killed, with every process it started`;
-    return { ...base, tests: passed + failed + 1, failures: failed + 1, skipped: 0, assertions: 0, suites: failedSuite(r.file, "finished within its deadline", why, ran.seconds) };
+    return {
+      ...base,
+      tests: passed + failed + 1,
+      failures: failed + 1,
+      skipped: 0,
+      assertions: 0,
+      suites: failedSuite(r.file, "finished within its deadline", why, ran.seconds),
+    };
   }
   const xml = existsSync(r.report) ? readFileSync(r.report, "utf8") : "";
   const totals = /<testsuites\b([^>]*)>/.exec(xml);
   const n = (name: string) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(totals?.[1] ?? "")?.[1] ?? 0);
   const inner = xml.replace(/^[\s\S]*?<testsuites\b[^>]*>/, "").replace(/<\/testsuites>\s*$/, "");
-  const res = { ...base, tests: n("tests"), failures: n("failures"), skipped: n("skipped"), assertions: n("assertions"), suites: totals ? inner : "" };
+  const res = {
+    ...base,
+    tests: n("tests"),
+    failures: n("failures"),
+    skipped: n("skipped"),
+    assertions: n("assertions"),
+    suites: totals ? inner : "",
+  };
   // A name pattern that matches nothing in this file: bun says so and exits 1, but nothing failed.
   const noneMatched = /matched 0 tests/.test(ran.output);
   // Failed outside any test (a crash, an error between tests), or wrote no report: one failure more.
   if (ran.code !== 0 && res.failures === 0 && !noneMatched) {
     const why = `bun test exited with ${ran.code ?? "a signal"}${totals ? "" : " without a report"}: ${lastLines(ran.output)}`;
-    return { ...res, tests: res.tests + 1, failures: 1, suites: res.suites + failedSuite(r.file, "ran to its end without an error outside its tests", why, ran.seconds) };
+    return {
+      ...res,
+      tests: res.tests + 1,
+      failures: 1,
+      suites: res.suites + failedSuite(r.file, "ran to its end without an error outside its tests", why, ran.seconds),
+    };
   }
   return res;
 }

@@ -23,7 +23,17 @@ const REPO = resolve(import.meta.dir, "..");
 const REPORT = ".test-results/junit.xml";
 const PARTS = ".test-results/files";
 /** bun test's options that take a value as the next argument (it is not a path). */
-const VALUED = new Set(["-t", "--test-name-pattern", "--timeout", "--rerun-each", "--preload", "-r", "--seed", "--coverage-reporter", "--coverage-dir"]);
+const VALUED = new Set([
+  "-t",
+  "--test-name-pattern",
+  "--timeout",
+  "--rerun-each",
+  "--preload",
+  "-r",
+  "--seed",
+  "--coverage-reporter",
+  "--coverage-dir",
+]);
 
 interface Options {
   root: string;
@@ -41,7 +51,10 @@ function parseArgs(argv: string[]): Options {
     return n;
   };
   for (let i = 0; i < argv.length; i++) {
-    const [a, inline] = argv[i].startsWith("--") && argv[i].includes("=") ? [argv[i].slice(0, argv[i].indexOf("=")), argv[i].slice(argv[i].indexOf("=") + 1)] : [argv[i], undefined];
+    const [a, inline] =
+      argv[i].startsWith("--") && argv[i].includes("=")
+        ? [argv[i].slice(0, argv[i].indexOf("=")), argv[i].slice(argv[i].indexOf("=") + 1)]
+        : [argv[i], undefined];
     const value = () => inline ?? argv[++i];
     if (a === "--jobs") o.jobs = Math.floor(number(a, value()));
     else if (a === "--file-deadline") o.deadlineMs = number(a, value()) * 1000;
@@ -87,11 +100,18 @@ function summary(results: FileResult[], seconds: number): string {
   const sum = (k: "tests" | "failures" | "skipped" | "assertions") => results.reduce((n, r) => n + r[k], 0);
   const failed = results.filter((r) => r.failures > 0);
   const lines = [""];
-  if (failed.length) lines.push(`files with failures:`, ...failed.map((r) => `  ${r.file} (${r.overDeadline ? "killed at its deadline" : `${r.failures} failed`})`), "");
+  if (failed.length)
+    lines.push(
+      `files with failures:`,
+      ...failed.map((r) => `  ${r.file} (${r.overDeadline ? "killed at its deadline" : `${r.failures} failed`})`),
+      "",
+    );
   lines.push(` ${sum("tests") - sum("failures") - sum("skipped")} pass`);
   if (sum("skipped")) lines.push(` ${sum("skipped")} skip`);
   lines.push(` ${sum("failures")} fail`, ` ${sum("assertions")} expect() calls`);
-  lines.push(`Ran ${sum("tests")} tests across ${results.length} file${results.length === 1 ? "" : "s"}, each in its own process. [${seconds.toFixed(2)}s]`);
+  lines.push(
+    `Ran ${sum("tests")} tests across ${results.length} file${results.length === 1 ? "" : "s"}, each in its own process. [${seconds.toFixed(2)}s]`,
+  );
   return lines.join("\n");
 }
 

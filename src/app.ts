@@ -130,7 +130,16 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const store = openStore(config, opts, lock, () => obs);
   mark("open the database and migrate");
   const key = serverKey(config.dbPath);
-  const core = createCore({ clock, store, key, sessions: config.sessions, report, fastPaths, devices: config.devices, media: mediaOf(config) });
+  const core = createCore({
+    clock,
+    store,
+    key,
+    sessions: config.sessions,
+    report,
+    fastPaths,
+    devices: config.devices,
+    media: mediaOf(config),
+  });
   const urls: Urls = placeholderUrls(config);
   const files = new FileLinks(key, urls, clock, config.media.urlTtlMs);
   const flakes = new Snowflakes(core.idmap, config.imageProxy.enabled ? new MediaLinks(key, urls) : null, fastPaths.snowflakeCache, files);
@@ -139,12 +148,26 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   mark("build the core and the gateway");
   // The operator's readiness reads the lifecycle, which serves the app built with it.
   let life!: Lifecycle;
-  const ops: OpsContext = { version: VERSION, startedAt: Date.now(), database: () => store.health(), draining: () => life.draining, metrics: obs.metrics };
+  const ops: OpsContext = {
+    version: VERSION,
+    startedAt: Date.now(),
+    database: () => store.health(),
+    draining: () => life.draining,
+    metrics: obs.metrics,
+  };
   const harness = double ? harnessOf({ core, flakes, clock, gateway, double, reset: () => parley.reset() }) : null;
   // Every answer of every door counts toward the requests per day (core/stats.ts), once the core serves.
   const web = buildHttp({ config, urls, api, people, ops, obs, harness, hooks: [requestCounter(core)] });
   const http = web.app;
-  life = new Lifecycle(config, http, gateway, live, urls, (err, where) => obs!.log.error("internal error", { err, where }), opts.firstAnswered);
+  life = new Lifecycle(
+    config,
+    http,
+    gateway,
+    live,
+    urls,
+    (err, where) => obs!.log.error("internal error", { err, where }),
+    opts.firstAnswered,
+  );
   // What operator commands beside this server wrote reaches its live connections (store/relay.ts);
   // an upgraded database's older messages get searchable (core/search-index.ts).
   life.poll = () => (store.publishRelayed(), core.search.backfillStep());
@@ -174,7 +197,12 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     backup: (path) => store.backup(path),
     reset: () => resetWorld({ gateway, clock, limiter, peopleLimits, flakes, double, core }),
     stop: async () => stopNow({ live, gateway, clock, life, core, lock }),
-    shutdown: (timeoutMs) => life.shutdown(timeoutMs, () => store.flush(), () => (clock.clearTimers(), core.close(), lock?.release())),
+    shutdown: (timeoutMs) =>
+      life.shutdown(
+        timeoutMs,
+        () => store.flush(),
+        () => (clock.clearTimers(), core.close(), lock?.release()),
+      ),
     runningServer: () => (config.dbPath === ":memory:" ? null : runningServer(dirname(config.dbPath))),
     nodesOnDatabase: () => store.engine.nodesConnected?.() ?? 0,
   };
@@ -209,7 +237,16 @@ function openStore(config: Config, opts: ParleyOptions, lock: DataLock | null, o
 }
 
 /** Start listening: presences and the relay start over, then the socket opens. */
-function listenNow(x: { config: Config; core: Core; store: Store; life: Lifecycle; web: Http; lock: DataLock | null; urls: Urls; report: Report }): Server<GatewaySocketData> {
+function listenNow(x: {
+  config: Config;
+  core: Core;
+  store: Store;
+  life: Lifecycle;
+  web: Http;
+  lock: DataLock | null;
+  urls: Urls;
+  report: Report;
+}): Server<GatewaySocketData> {
   // Nobody is connected yet; devices expire and requests and messages count from now (core.serve).
   x.core.serve();
   // Events written by commands while no server ran are for nobody: only later ones are published.
@@ -235,7 +272,15 @@ function stopNow(x: { live: Live; gateway: Gateway; clock: SwitchableClock; life
 }
 
 /** The harness's reset: every table, every session, every window; real time again. */
-function resetWorld(x: { gateway: Gateway; clock: SwitchableClock; limiter: RateLimiter; peopleLimits: PeopleLimits; flakes: Snowflakes; double: { clear(): void } | null; core: Core }) {
+function resetWorld(x: {
+  gateway: Gateway;
+  clock: SwitchableClock;
+  limiter: RateLimiter;
+  peopleLimits: PeopleLimits;
+  flakes: Snowflakes;
+  double: { clear(): void } | null;
+  core: Core;
+}) {
   // Live connections close with 4004 when the wipe publishes world.reset.
   x.gateway.closeAll();
   x.clock.clearTimers();
@@ -248,16 +293,36 @@ function resetWorld(x: { gateway: Gateway; clock: SwitchableClock; limiter: Rate
 }
 
 /** The surfaces' contexts: the bot API, the harness's double (test mode), the gateway, the people's API and live connection. */
-function surfaces(config: Config, x: { core: Core; flakes: Snowflakes; clock: SwitchableClock; urls: Urls; obs: Observability; report: Report }) {
+function surfaces(
+  config: Config,
+  x: { core: Core; flakes: Snowflakes; clock: SwitchableClock; urls: Urls; obs: Observability; report: Report },
+) {
   const { core, flakes, clock, urls, obs } = x;
   // Each route's own rule is on its declaration; the config's overrides win.
   const limiter = new RateLimiter(clock, config.rateLimits, botApiLimits());
-  const api: BotApi = { core, flakes, tokens: new BotAuthorization(flakes, config.fastPaths.tokenMemo), limiter, urls, hooks: [obs.requestHooks, requestCounter(core)] };
+  const api: BotApi = {
+    core,
+    flakes,
+    tokens: new BotAuthorization(flakes, config.fastPaths.tokenMemo),
+    limiter,
+    urls,
+    hooks: [obs.requestHooks, requestCounter(core)],
+  };
   // Test mode: the harness's event log, faults and transcripts act and watch through the hooks.
   // require(): the harness's modules load only in test mode, off a real server's start-up.
-  const double = config.harness ? (require("./harness/double") as typeof DoubleModule).createDouble({ core, flakes, limitHeaders: limitHeadersOf(limiter, clock) }) : null;
+  const double = config.harness
+    ? (require("./harness/double") as typeof DoubleModule).createDouble({ core, flakes, limitHeaders: limitHeadersOf(limiter, clock) })
+    : null;
   if (double) api.hooks.push(...double.requestHooks);
-  const gateway = createGateway({ core, flakes, urls, hooks: [obs.gatewayHooks, ...(double?.gatewayHooks ?? []), botPresence(core)], heartbeatIntervalMs: config.heartbeatIntervalMs, report: x.report, fastPaths: config.fastPaths });
+  const gateway = createGateway({
+    core,
+    flakes,
+    urls,
+    hooks: [obs.gatewayHooks, ...(double?.gatewayHooks ?? []), botPresence(core)],
+    heartbeatIntervalMs: config.heartbeatIntervalMs,
+    report: x.report,
+    fastPaths: config.fastPaths,
+  });
   const peopleLimits = new PeopleLimits(clock);
   const imageProxy = config.imageProxy.enabled ? config.imageProxy : null;
   const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits, urls, imageProxy, report: x.report };
@@ -268,7 +333,14 @@ function surfaces(config: Config, x: { core: Core; flakes: Snowflakes; clock: Sw
  * The harness (test mode only): its declared routes and its door, with its world seeding
  * and reset. require(): its modules load only in test mode, off a real server's start-up.
  */
-function harnessOf(x: { core: Core; flakes: Snowflakes; clock: SwitchableClock; gateway: Gateway; double: ReturnType<typeof DoubleModule.createDouble>; reset(): void }): HarnessParts {
+function harnessOf(x: {
+  core: Core;
+  flakes: Snowflakes;
+  clock: SwitchableClock;
+  gateway: Gateway;
+  double: ReturnType<typeof DoubleModule.createDouble>;
+  reset(): void;
+}): HarnessParts {
   const { core, flakes, clock, gateway, double } = x;
   const h = require("./harness") as typeof HarnessModule;
   const ctx: HarnessContext = {

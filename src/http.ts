@@ -13,7 +13,16 @@ import type { BotApi } from "./botapi/context";
 import { BOT_BODY_LIMIT, botDoor } from "./botapi/http";
 import { BOT_API_DESCRIPTION, botApiRoutes, botImageRoutes, mountBotApi } from "./botapi";
 import type { ClientContext } from "./clientapi/context";
-import { CLIENT_API_DESCRIPTION, clientApiRoutes, fileRoutes, MEDIA_PREFIX, mediaProxyRoutes, PEOPLE_BODY_LIMIT, peopleDoor, uploadBodyRoutes } from "./clientapi";
+import {
+  CLIENT_API_DESCRIPTION,
+  clientApiRoutes,
+  fileRoutes,
+  MEDIA_PREFIX,
+  mediaProxyRoutes,
+  PEOPLE_BODY_LIMIT,
+  peopleDoor,
+  uploadBodyRoutes,
+} from "./clientapi";
 import { OPS_BODY_LIMIT, opsDoor, opsRoutes, type OpsContext } from "./ops";
 import { apiDescriptionRoutes, OPS_DESCRIPTION } from "./ops/openapi";
 import { fallback, mount, type NativeTable } from "./wire/mount";
@@ -65,6 +74,7 @@ export interface HarnessParts {
   door(o: DoorSetup): Door<unknown>;
 }
 
+// Longer than 80 lines because every door is made and mounted here, in the order the router must see them.
 export function buildHttp(x: HttpParts): Http {
   const { config, urls, api, people, obs } = x;
   const sync = config.fastPaths.syncAnswers;
@@ -72,23 +82,66 @@ export function buildHttp(x: HttpParts): Http {
   const report = (err: unknown, route: string) => obs.log.error("internal error", { err, route });
   const app = elysiaApp(obs);
 
-  const bot = botDoor(api, { sync, groupCommit: config.fastPaths.groupCommit, screen: screenFor({ bodyLimit: BOT_BODY_LIMIT, sameOrigin: false }, urls), report });
+  const bot = botDoor(api, {
+    sync,
+    groupCommit: config.fastPaths.groupCommit,
+    screen: screenFor({ bodyLimit: BOT_BODY_LIMIT, sameOrigin: false }, urls),
+    report,
+  });
   // Images as data URIs (an emoji, an icon, an avatar) are larger than any other bot body.
   const imageLimit = Math.ceil((Math.max(config.media.avatarBytes, config.media.emojiBytes) * 4) / 3) + BOT_BODY_LIMIT;
-  const botImages = mount(app, botDoor(api, { sync, groupCommit: config.fastPaths.groupCommit, screen: screenFor({ bodyLimit: imageLimit, sameOrigin: false }, urls), report, bodyLimit: imageLimit }), botImageRoutes);
+  const botImages = mount(
+    app,
+    botDoor(api, {
+      sync,
+      groupCommit: config.fastPaths.groupCommit,
+      screen: screenFor({ bodyLimit: imageLimit, sameOrigin: false }, urls),
+      report,
+      bodyLimit: imageLimit,
+    }),
+    botImageRoutes,
+  );
   const botRoutes = mountBotApi(app, bot);
   const peopleRoutes = clientApiRoutes(people);
-  mount(app, peopleDoor(people, { prefix: "/api/client/v1", screen: screenFor({ bodyLimit: PEOPLE_BODY_LIMIT, sameOrigin: true }, urls), hooks, sync, report }), peopleRoutes);
+  mount(
+    app,
+    peopleDoor(people, {
+      prefix: "/api/client/v1",
+      screen: screenFor({ bodyLimit: PEOPLE_BODY_LIMIT, sameOrigin: true }, urls),
+      hooks,
+      sync,
+      report,
+    }),
+    peopleRoutes,
+  );
   // An <img> sends no Origin worth checking: the proxy takes only links this server signed.
   const mediaRoutes = mediaProxyRoutes(people);
-  mount(app, peopleDoor(people, { prefix: MEDIA_PREFIX, screen: screenFor({ bodyLimit: PEOPLE_BODY_LIMIT, sameOrigin: false }, urls), hooks, sync, report }), mediaRoutes);
+  mount(
+    app,
+    peopleDoor(people, {
+      prefix: MEDIA_PREFIX,
+      screen: screenFor({ bodyLimit: PEOPLE_BODY_LIMIT, sameOrigin: false }, urls),
+      hooks,
+      sync,
+      report,
+    }),
+    mediaRoutes,
+  );
 
   // A file's bytes: its own door, for its own first look (any type, the file size limit).
   const uploadRoutes = uploadBodyRoutes(people);
-  mount(app, peopleDoor(people, { prefix: "/api/client/v1", screen: screenUpload(config.media.maxFileBytes, urls), hooks, sync, report }), uploadRoutes);
+  mount(
+    app,
+    peopleDoor(people, { prefix: "/api/client/v1", screen: screenUpload(config.media.maxFileBytes, urls), hooks, sync, report }),
+    uploadRoutes,
+  );
   // Attachments, avatars, icons and emoji on the reference's content paths (clientapi/files.ts).
   const files = fileRoutes(people);
-  mount(app, peopleDoor(people, { prefix: "", screen: screenFor({ bodyLimit: PEOPLE_BODY_LIMIT, sameOrigin: false }, urls), hooks, sync, report }), files);
+  mount(
+    app,
+    peopleDoor(people, { prefix: "", screen: screenFor({ bodyLimit: PEOPLE_BODY_LIMIT, sameOrigin: false }, urls), hooks, sync, report }),
+    files,
+  );
 
   const client = [
     { door: "people", prefix: "/api/client/v1", routes: [...peopleRoutes, ...uploadRoutes] },
@@ -105,7 +158,11 @@ export function buildHttp(x: HttpParts): Http {
     fragmentOf(OPS_DESCRIPTION, [operator]),
   ];
   operator.routes = [...opsRoutes(), ...apiDescriptionRoutes(fragments)];
-  mount(app, opsDoor(x.ops, { screen: screenFor({ bodyLimit: OPS_BODY_LIMIT, sameOrigin: false }, urls), hooks, sync, report }), operator.routes);
+  mount(
+    app,
+    opsDoor(x.ops, { screen: screenFor({ bodyLimit: OPS_BODY_LIMIT, sameOrigin: false }, urls), hooks, sync, report }),
+    operator.routes,
+  );
   // Harness routes are mounted only in test mode; elsewhere those paths are plain 404s.
   const harness = x.harness ? { door: "harness", prefix: x.harness.prefix, routes: x.harness.routes } : null;
   if (x.harness) {
@@ -113,7 +170,11 @@ export function buildHttp(x: HttpParts): Http {
     mount(app, x.harness.door({ screen, hooks: [obs.requestHooks], sync, report }), x.harness.routes);
   }
   const declared = [...client, botApi, ...(harness ? [harness] : []), operator];
-  notFoundFallback(app, urls, jsonDoor({ name: "none", prefix: "", ctx: null, bodyLimit: OPS_BODY_LIMIT, screen: () => undefined, hooks, sync, report }));
+  notFoundFallback(
+    app,
+    urls,
+    jsonDoor({ name: "none", prefix: "", ctx: null, bodyLimit: OPS_BODY_LIMIT, screen: () => undefined, hooks, sync, report }),
+  );
   return { app, native: (elsewhere) => mergeTables(botRoutes.native(elsewhere), botImages.native(elsewhere)), declared };
 }
 

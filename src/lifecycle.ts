@@ -16,7 +16,6 @@ import { pathnameOf, SERVER_MAX_BODY } from "./wire/body";
 import { rememberAddress } from "./wire/throttle";
 import type { NativeRoute, NativeTable } from "./wire/mount";
 
-
 /** How a graceful shutdown went. */
 export interface ShutdownReport {
   /** Everything in flight was answered within the time allowed. */
@@ -63,7 +62,12 @@ export class Lifecycle {
     const { config, http, gateway, live, urls } = this;
     const tracked: Record<string, Record<string, NativeRoute>> = {};
     for (const [path, byMethod] of Object.entries(nativeRoutes)) {
-      tracked[path] = Object.fromEntries(Object.entries(byMethod).map(([m, route]) => [m, (req: Parameters<NativeRoute>[0], server: Parameters<NativeRoute>[1]) => this.track(() => route!(req, server))]));
+      tracked[path] = Object.fromEntries(
+        Object.entries(byMethod).map(([m, route]) => [
+          m,
+          (req: Parameters<NativeRoute>[0], server: Parameters<NativeRoute>[1]) => this.track(() => route!(req, server)),
+        ]),
+      );
     }
     const web = webSite(portalPaths(config));
     const server = Bun.serve({

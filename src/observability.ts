@@ -40,7 +40,8 @@ export function createObservability(config: Config, flakes: Snowflakes, sink?: L
     answered(r, a, ms) {
       metrics.request(r.surface, r.method, r.route, a.status, ms);
       if (!logging) return;
-      if (r.surface === "bot") log.request({ surface: "bot", method: r.method, route: r.route, status: a.status, ms, app: r.appId ? flakes.of(r.appId) : null });
+      if (r.surface === "bot")
+        log.request({ surface: "bot", method: r.method, route: r.route, status: a.status, ms, app: r.appId ? flakes.of(r.appId) : null });
       else log.request({ surface: r.surface, method: r.method, route: r.route, status: a.status, ms, person: r.personId });
     },
   };

@@ -53,13 +53,21 @@ export function limitHeadersOf(limiter: RateLimiter, clock: SwitchableClock): Li
   return (method, template, w) => {
     const now = clock.now();
     const rule = limiter.rule(method, template);
-    const state = { limit: rule.limit, remaining: w.remaining ?? rule.limit, resetAt: now + (w.resetAfterMs ?? rule.windowMs), bucket: limiter.bucket(method, template) };
+    const state = {
+      limit: rule.limit,
+      remaining: w.remaining ?? rule.limit,
+      resetAt: now + (w.resetAfterMs ?? rule.windowMs),
+      bucket: limiter.bucket(method, template),
+    };
     return rateLimitHeaders(state, now);
   };
 }
 
 /** A seed document, or an exported world restored into an empty database (src/world). */
-export function importWorld(p: { core: Core; clock: SwitchableClock; api: { flakes: Snowflakes }; seed(doc: unknown): SeedAnswer }, doc: unknown): ImportReport {
+export function importWorld(
+  p: { core: Core; clock: SwitchableClock; api: { flakes: Snowflakes }; seed(doc: unknown): SeedAnswer },
+  doc: unknown,
+): ImportReport {
   return importDocument({ core: p.core, flakes: p.api.flakes, now: () => p.clock.now(), seed: (d) => p.seed(d) }, doc);
 }
 

@@ -92,7 +92,13 @@ export function session(token: string): Record<string, string> {
  * is checked against the answer its route declares (the contract, src/contract): an
  * answer that drifted from it fails the test that saw it.
  */
-export async function client<T = any>(p: Parley, method: string, path: string, token: string | null, body?: unknown): Promise<TestResponse<T>> {
+export async function client<T = any>(
+  p: Parley,
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+): Promise<TestResponse<T>> {
   const r = await call<T>(p, method, `/api/client/v1${path}`, { headers: token ? session(token) : {}, body });
   if (r.status >= 200 && r.status < 300) checkAnswer(p, method, `/api/client/v1${path}`, r.body);
   return r;
@@ -105,7 +111,17 @@ function checkAnswer(p: Parley, method: string, path: string, body: unknown): vo
   let checks = answerChecks.get(p);
   if (!checks) {
     checks = p.routes.flatMap(({ prefix, routes }) =>
-      routes.flatMap((r) => (r.answer ? [{ method: r.method, path: new RegExp(`^${(prefix + r.path).replace(/\{\w+\}/g, "[^/]+")}$`), check: TypeCompiler.Compile(r.answer) }] : [])),
+      routes.flatMap((r) =>
+        r.answer
+          ? [
+              {
+                method: r.method,
+                path: new RegExp(`^${(prefix + r.path).replace(/\{\w+\}/g, "[^/]+")}$`),
+                check: TypeCompiler.Compile(r.answer),
+              },
+            ]
+          : [],
+      ),
     );
     answerChecks.set(p, checks);
   }

@@ -86,7 +86,11 @@ function flakeOf(w: SeedAnswer, kind: string, name: string): string {
   const inGuilds = (key: "channels" | "roles") => {
     const [g, n] = name.includes("/") ? name.split("/", 2) : [null, name];
     const guilds = Object.entries(w.guilds).filter(([gn]) => g === null || gn === g);
-    return oneOf(kind, name, guilds.flatMap(([, gv]) => (n in gv[key] ? [gv[key][n]] : [])));
+    return oneOf(
+      kind,
+      name,
+      guilds.flatMap(([, gv]) => (n in gv[key] ? [gv[key][n]] : [])),
+    );
   };
   switch (kind) {
     case "guild":
@@ -107,21 +111,24 @@ function flakeOf(w: SeedAnswer, kind: string, name: string): string {
 
 function filler(p: Parley, w: SeedAnswer, vars: Record<string, string>) {
   return (s: string, api: "bot" | "people" = "bot"): string =>
-    s.replace(/\{([a-z]+:)?([a-z]+):([^{}]+)\}|\{(\w+)\}/g, (all, force: string | undefined, kind: string, name: string, v: string | undefined) => {
-      if (v !== undefined) {
-        if (!(v in vars)) throw new Error(`placeholder {${v}}: setup() answered no such value`);
-        return vars[v];
-      }
-      if (kind === "token") {
-        const t = w.applications[name]?.token ?? w.users[name]?.token;
-        if (!t) throw new Error(`placeholder {token:${name}}: no such application or person`);
-        return t;
-      }
-      const form = force ? force.slice(0, -1) : api === "people" ? "internal" : "snowflake";
-      if (form !== "snowflake" && form !== "internal") throw new Error(`placeholder ${all}: say snowflake: or internal:`);
-      const flake = flakeOf(w, kind, name);
-      return form === "snowflake" ? flake : p.api.flakes.uuid(flake)!;
-    });
+    s.replace(
+      /\{([a-z]+:)?([a-z]+):([^{}]+)\}|\{(\w+)\}/g,
+      (all, force: string | undefined, kind: string, name: string, v: string | undefined) => {
+        if (v !== undefined) {
+          if (!(v in vars)) throw new Error(`placeholder {${v}}: setup() answered no such value`);
+          return vars[v];
+        }
+        if (kind === "token") {
+          const t = w.applications[name]?.token ?? w.users[name]?.token;
+          if (!t) throw new Error(`placeholder {token:${name}}: no such application or person`);
+          return t;
+        }
+        const form = force ? force.slice(0, -1) : api === "people" ? "internal" : "snowflake";
+        if (form !== "snowflake" && form !== "internal") throw new Error(`placeholder ${all}: say snowflake: or internal:`);
+        const flake = flakeOf(w, kind, name);
+        return form === "snowflake" ? flake : p.api.flakes.uuid(flake)!;
+      },
+    );
 }
 
 function fillDeep(v: unknown, fill: (s: string) => string): unknown {

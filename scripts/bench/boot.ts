@@ -87,7 +87,10 @@ export async function bootRows(runs: number, binary?: string): Promise<Row[]> {
     const parley = binary ?? join(dir, "parley");
     if (!binary) await buildParley(parley);
     const hello = join(dir, "hello.ts");
-    writeFileSync(hello, `Bun.serve({ port: Number(process.argv[process.argv.indexOf("--port") + 1]), hostname: "127.0.0.1", fetch: () => new Response("hello") });\n`);
+    writeFileSync(
+      hello,
+      `Bun.serve({ port: Number(process.argv[process.argv.indexOf("--port") + 1]), hostname: "127.0.0.1", fetch: () => new Response("hello") });\n`,
+    );
     compile(hello, join(dir, "hello"));
     const ceiling = await series(runs, (p) => [join(dir, "hello"), "--port", String(p)]);
     const p = await series(runs, (port) => [parley, "serve", "--data", ":memory:", "--port", String(port), "--quiet"]);

@@ -19,7 +19,20 @@ export interface Executable extends Lines {
 export async function startExecutable(binary: string, world: unknown): Promise<Executable> {
   const dir = mkdtempSync(join(tmpdir(), "parley-bench-bin-"));
   writeFileSync(join(dir, "world.json"), JSON.stringify(world));
-  const argv = [binary, "serve", "--data", join(dir, "data"), "--port", "0", "--host", "127.0.0.1", "--rate-limits", "off", "--seed", join(dir, "world.json")];
+  const argv = [
+    binary,
+    "serve",
+    "--data",
+    join(dir, "data"),
+    "--port",
+    "0",
+    "--host",
+    "127.0.0.1",
+    "--rate-limits",
+    "off",
+    "--seed",
+    join(dir, "world.json"),
+  ];
   const { proc, nextLine } = spawnLines(argv);
   const stop = async () => {
     proc.kill();

@@ -37,13 +37,20 @@ interface ParleySetup extends Setup {
 
 async function parleySide(n: number): Promise<ParleySetup> {
   const p: Parley = createParley(testConfig({ harness: false, rateLimits: { ...SPEC_RATE_LIMITS, enabled: false } }));
-  const w = p.seed({ users: [{ name: "alice", admin: true }], guilds: [{ name: "Bench", owner: "alice", channels: [{ name: "general" }] }] });
+  const w = p.seed({
+    users: [{ name: "alice", admin: true }],
+    guilds: [{ name: "Bench", owner: "alice", channels: [{ name: "general" }] }],
+  });
   const channelId = p.api.flakes.uuid(w.guilds.Bench.channels.general)!;
   const guildId = p.api.flakes.uuid(w.guilds.Bench.id)!;
   const alice = p.api.flakes.uuid(w.users.alice.id)!;
   // The seed document caps applications at 100, so the fleet is built through the core.
   const identifies = Array.from({ length: n }, (_, i) => {
-    const { app } = createApplicationWithToken(p.core.apps, p.api.flakes, { ownerId: alice, name: `Bot${i}`, intents: INTENTS.GUILDS | INTENTS.GUILD_MESSAGES | INTENTS.MESSAGE_CONTENT });
+    const { app } = createApplicationWithToken(p.core.apps, p.api.flakes, {
+      ownerId: alice,
+      name: `Bot${i}`,
+      intents: INTENTS.GUILDS | INTENTS.GUILD_MESSAGES | INTENTS.MESSAGE_CONTENT,
+    });
     // Half the bots hold MESSAGE_CONTENT: two views of every message, as in real guilds.
     const content = i % 2 === 0;
     if (content) p.core.apps.approvePrivileged(app.id, null, INTENTS.MESSAGE_CONTENT);
@@ -74,8 +81,6 @@ async function parleySide(n: number): Promise<ParleySetup> {
   };
 }
 
-
-
 interface Trial {
   parley: SideResult;
   raw: SideResult;
@@ -87,7 +92,11 @@ async function trial(n: number): Promise<Trial> {
   const p = await parleySide(n);
   const frameBytes = await warmUp(p.side);
   // The same mean size as Parley's frames (half of its sessions get the content-less view).
-  const r = await rawSide(n, "hello", frameOf(frameBytes, (d) => JSON.stringify({ op: 0, s: 100, t: "MESSAGE_CREATE", d })));
+  const r = await rawSide(
+    n,
+    "hello",
+    frameOf(frameBytes, (d) => JSON.stringify({ op: 0, s: 100, t: "MESSAGE_CREATE", d })),
+  );
   const [parley, raw] = await paired(p.side, r.side, OPTIONS);
   const cohorts = p.cohorts?.();
   await p.stop();
@@ -95,18 +104,28 @@ async function trial(n: number): Promise<Trial> {
   return { parley, raw, mem: [p.memPerSocket, r.memPerSocket], cohorts };
 }
 
-
-
-console.log(`gateway fan-out, Parley and raw Bun publish up at once and measured alternately: ${OPTIONS.messages} messages each one at a time for latency, ${OPTIONS.bursts} bursts of ${OPTIONS.burst} each for throughput; ${TRIALS} trials pooled`);
-console.log("clients in child processes (one per side) counting frames unparsed; latency = message accepted -> last frame counted; CPU = this process (both servers), user + system");
-console.log("Parley publishes each frame once per cohort (live sessions sharing seq and intents; half the bots here lack MESSAGE_CONTENT: 2 cohorts)\n");
-console.log("sessions | parley frames/s | raw publish frames/s | ratio | parley p50/p99 ms | raw p50/p99 ms | frame bytes | cohorts | idle KiB/session (beyond bare socket) | parley CPU us/frame | raw CPU us/frame");
+console.log(
+  `gateway fan-out, Parley and raw Bun publish up at once and measured alternately: ${OPTIONS.messages} messages each one at a time for latency, ${OPTIONS.bursts} bursts of ${OPTIONS.burst} each for throughput; ${TRIALS} trials pooled`,
+);
+console.log(
+  "clients in child processes (one per side) counting frames unparsed; latency = message accepted -> last frame counted; CPU = this process (both servers), user + system",
+);
+console.log(
+  "Parley publishes each frame once per cohort (live sessions sharing seq and intents; half the bots here lack MESSAGE_CONTENT: 2 cohorts)\n",
+);
+console.log(
+  "sessions | parley frames/s | raw publish frames/s | ratio | parley p50/p99 ms | raw p50/p99 ms | frame bytes | cohorts | idle KiB/session (beyond bare socket) | parley CPU us/frame | raw CPU us/frame",
+);
 const rows: Row[] = [];
 for (const n of SIZES) {
   const trials: Trial[] = [];
   for (let i = 0; i < TRIALS; i++) trials.push(await trial(n));
   const [p, r] = [pool(trials.map((t) => t.parley)), pool(trials.map((t) => t.raw))];
-  const mem = (k: 0 | 1) => pct(trials.map((t) => t.mem[k]), 0.5);
+  const mem = (k: 0 | 1) =>
+    pct(
+      trials.map((t) => t.mem[k]),
+      0.5,
+    );
   const idle = `${fmt((mem(0) - mem(1)) / 1024, 1)} (${fmt(mem(0) / 1024, 1)} total)`;
   console.log(resultLine(n, p, r, [String(trials[0].cohorts ?? "-").padStart(7), idle.padStart(36)]));
   rows.push(...fanoutRows("gateway", n, p, r, true));

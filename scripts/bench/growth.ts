@@ -39,7 +39,15 @@ const perGrowth = (small: number, smallN: number, big: number, bigN: number) => 
 
 /** A request answered p99 and its server CPU, with wrk (8 connections: latency, not throughput). */
 function page(w: World, pid: number, path: string, token: string, seconds: number): Promise<WrkResult> {
-  return wrk({ url: `http://127.0.0.1:${w.port}/api/v10${path}`, pid, seconds, connections: 8, script: "auth.lua", env: { BOT_TOKEN: token }, warmupSeconds: 1 });
+  return wrk({
+    url: `http://127.0.0.1:${w.port}/api/v10${path}`,
+    pid,
+    seconds,
+    connections: 8,
+    script: "auth.lua",
+    env: { BOT_TOKEN: token },
+    warmupSeconds: 1,
+  });
 }
 
 /** IDENTIFY on a fresh socket; ms to READY, ms to the last of `guilds` GUILD_CREATE frames, and their bytes. */
@@ -107,7 +115,11 @@ async function overwrite(w: World, n: number, runs: number): Promise<number> {
   const ms: number[] = [];
   for (let i = 0; i < runs + 1; i++) {
     const t0 = performance.now();
-    const r = await fetch(url, { method: "PUT", headers: { Authorization: `Bot ${w.tokens.Commander}`, "Content-Type": "application/json" }, body: commandsBody(n, i) });
+    const r = await fetch(url, {
+      method: "PUT",
+      headers: { Authorization: `Bot ${w.tokens.Commander}`, "Content-Type": "application/json" },
+      body: commandsBody(n, i),
+    });
     const answer = (await r.json()) as unknown[];
     if (r.status !== 200 || answer.length !== n) throw new Error(`overwrite of ${n} answered ${r.status}`);
     if (i > 0) ms.push(performance.now() - t0);
@@ -116,8 +128,14 @@ async function overwrite(w: World, n: number, runs: number): Promise<number> {
 }
 
 /** Resident MiB of a server process before and after `count` idle sockets (Parley sessions or raw). */
-async function idleMemory(kind: "parley" | "raw", count: number): Promise<{ perKiB: number; ready: number; before: number; after: number }> {
-  const server = await startChild<{ port: number; tokens: string[] }>("servers/idle.ts", kind === "parley" ? ["parley", String(Math.ceil(count / 30))] : ["raw"]);
+async function idleMemory(
+  kind: "parley" | "raw",
+  count: number,
+): Promise<{ perKiB: number; ready: number; before: number; after: number }> {
+  const server = await startChild<{ port: number; tokens: string[] }>(
+    "servers/idle.ts",
+    kind === "parley" ? ["parley", String(Math.ceil(count / 30))] : ["raw"],
+  );
   let client: Child<{ ready: number }> | null = null;
   try {
     // What is held, after a collection: not what the IDENTIFYs left to be freed.
@@ -127,7 +145,11 @@ async function idleMemory(kind: "parley" | "raw", count: number): Promise<{ perK
       return rssMiB(server.proc.pid);
     };
     const before = await held();
-    client = await startChild<{ ready: number }>("sockets.ts", [`ws://127.0.0.1:${server.info.port}/gateway`, String(count), server.info.tokens.join(",")]);
+    client = await startChild<{ ready: number }>("sockets.ts", [
+      `ws://127.0.0.1:${server.info.port}/gateway`,
+      String(count),
+      server.info.tokens.join(","),
+    ]);
     const after = await held();
     return { perKiB: ((after - before) * 1024) / client.info.ready, ready: client.info.ready, before, after };
   } finally {
@@ -150,7 +172,10 @@ export async function growthRows(o: GrowthOptions): Promise<Row[]> {
     for (const x of [newest, oldest, small]) if (x.non2xx || x.errors) throw new Error("history pages failed");
     const lat = (x: WrkResult) => `p99 ${fmt(x.p99ms, 2)} ms, ${fmt(x.cpuUs)} us CPU/req`;
     // Judged on CPU per request (p99 on a shared machine says more about the neighbours).
-    for (const [end, x, extra] of [["newest", newest, `; world seeded in ${fmt(w.seededMs / 1000, 1)} s`], ["oldest", oldest, ""]] as const)
+    for (const [end, x, extra] of [
+      ["newest", newest, `; world seeded in ${fmt(w.seededMs / 1000, 1)} s`],
+      ["oldest", oldest, ""],
+    ] as const)
       rows.push({
         path: `history page (50), ${M}-message channel, ${end} end`,
         parley: lat(x),
@@ -236,5 +261,3 @@ export async function growthRows(o: GrowthOptions): Promise<Row[]> {
 if (import.meta.main) {
   report(await growthRows({ seconds: argOf("seconds", 3), messages: argOf("messages", 1_000_000), sessions: argOf("sessions", 10_000) }));
 }
-
-

@@ -55,7 +55,9 @@ if (want("growth")) rows.push(...(await growthRows({ seconds: quick ? 2 : 3, mes
 if (want("soak")) rows.push(...(await soakRows({ ...SOAK, bots: 100, sessions: 10, binary })));
 if (want("tester")) rows.push(...(await childRows("tester.ts", ["--runs", quick ? "100" : "300"])));
 
-console.log(`\nParley benches, ${new Date().toISOString()}, ${navigator.hardwareConcurrency} cores, ${fmt((performance.now() - t0) / 1000)} s; loopback, wrk -t2; ratio: higher is better\n`);
+console.log(
+  `\nParley benches, ${new Date().toISOString()}, ${navigator.hardwareConcurrency} cores, ${fmt((performance.now() - t0) / 1000)} s; loopback, wrk -t2; ratio: higher is better\n`,
+);
 printTable(rows);
 const missed = rows.filter((r) => r.met === false);
 console.log(missed.length ? `\n${missed.length} target(s) not met: ${missed.map((r) => r.path).join("; ")}` : "\nevery target met");

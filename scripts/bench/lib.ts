@@ -39,7 +39,12 @@ export interface Lines {
 }
 
 export function spawnLines(argv: string[]): Lines {
-  const proc = spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "inherit", env: { ...process.env, PATH: `${BIN}:${process.env.PATH}` } });
+  const proc = spawn(argv, {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "inherit",
+    env: { ...process.env, PATH: `${BIN}:${process.env.PATH}` },
+  });
   // Read all the time, not only when a line is asked for: a server that logs every
   // request would otherwise fill the pipe and block on its next write.
   const lines: string[] = [];
@@ -153,7 +158,16 @@ function toMs(v: string, unit: string): number {
 
 /** wrk -t2 against one URL; the server's CPU time is read from /proc around the measured run. */
 export async function wrk(run: WrkRun): Promise<WrkResult> {
-  const args = (secs: number) => ["wrk", "-t2", `-c${run.connections}`, `-d${secs}s`, "--latency", "-s", join(BENCH_DIR, "wrk", run.script), run.url];
+  const args = (secs: number) => [
+    "wrk",
+    "-t2",
+    `-c${run.connections}`,
+    `-d${secs}s`,
+    "--latency",
+    "-s",
+    join(BENCH_DIR, "wrk", run.script),
+    run.url,
+  ];
   const env = { ...process.env, ...run.env };
   if (run.warmupSeconds) {
     const warm = spawn(args(run.warmupSeconds), { stdout: "ignore", stderr: "ignore", env });
@@ -175,7 +189,16 @@ export async function wrk(run: WrkRun): Promise<WrkResult> {
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
   const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const errors = sock ? Number(sock[1]) + Number(sock[2]) + Number(sock[3]) + Number(sock[4]) : 0;
-  return { requests, seconds, rps: requests / seconds, non2xx, errors, p50ms: lat("50"), p99ms: lat("99"), cpuUs: ((cpu1 - cpu0) * 1e6) / requests };
+  return {
+    requests,
+    seconds,
+    rps: requests / seconds,
+    non2xx,
+    errors,
+    p50ms: lat("50"),
+    p99ms: lat("99"),
+    cpuUs: ((cpu1 - cpu0) * 1e6) / requests,
+  };
 }
 
 export function pct(xs: number[], q: number): number {
@@ -199,7 +222,15 @@ export interface Row {
 
 export function printTable(rows: Row[]): void {
   const head = ["path", "Parley", "ceiling", "ratio", "target", "met", "detail"];
-  const cells = rows.map((r) => [r.path, r.parley, r.ceiling, r.ratio === null ? "-" : r.ratio.toFixed(2), r.target, r.met === null ? "-" : r.met ? "yes" : "NO", r.detail ?? ""]);
+  const cells = rows.map((r) => [
+    r.path,
+    r.parley,
+    r.ceiling,
+    r.ratio === null ? "-" : r.ratio.toFixed(2),
+    r.target,
+    r.met === null ? "-" : r.met ? "yes" : "NO",
+    r.detail ?? "",
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c: string[]) => `| ${c.map((x, i) => x.padEnd(widths[i])).join(" | ")} |`;
   console.log(line(head));
@@ -234,7 +265,8 @@ export async function childRows(script: string, args: string[] = []): Promise<Ro
   }
 }
 
-export const fmt = (x: number, d = 0) => (Number.isFinite(x) ? x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d }) : "n/a");
+export const fmt = (x: number, d = 0) =>
+  Number.isFinite(x) ? x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d }) : "n/a";
 
 /** Several rounds, alternating sides so drift on a shared machine hits both; the best (lowest CPU) of each kept. */
 export function bestByCpu<R extends WrkResult>(rs: R[]): R {

@@ -46,7 +46,12 @@ function open(identify: string | null): Promise<void> {
 
 const identifies =
   kind === "parley"
-    ? list.split(",").map((token) => JSON.stringify({ op: 2, d: { token, intents: (1 << 0) | (1 << 9), properties: { os: "linux", browser: "bench", device: "bench" } } }))
+    ? list.split(",").map((token) =>
+        JSON.stringify({
+          op: 2,
+          d: { token, intents: (1 << 0) | (1 << 9), properties: { os: "linux", browser: "bench", device: "bench" } },
+        }),
+      )
     : Array.from({ length: Number(list) }, () => null);
 await Promise.all(identifies.map(open));
 await Bun.sleep(300); // READY's GUILD_CREATE frames drain before anything is counted

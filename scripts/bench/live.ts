@@ -63,22 +63,30 @@ async function parleySide(n: number): Promise<Omit<Setup, "memPerSocket">> {
   };
 }
 
-
-
 async function trial(n: number): Promise<[SideResult, SideResult]> {
   const p = await parleySide(n);
   const frameBytes = await warmUp(p.side);
-  const r = await rawSide(n, "ready", frameOf(frameBytes, (d) => `{"op":"event","seq":100,"type":"message.created","data":${JSON.stringify(d)}}`));
+  const r = await rawSide(
+    n,
+    "ready",
+    frameOf(frameBytes, (d) => `{"op":"event","seq":100,"type":"message.created","data":${JSON.stringify(d)}}`),
+  );
   const out = await paired(p.side, r.side, OPTIONS);
   await p.stop();
   await r.stop();
   return out;
 }
 
-console.log(`people's live fan-out, Parley and raw Bun publish up at once and measured alternately: ${OPTIONS.messages} messages each one at a time for latency, ${OPTIONS.bursts} bursts of ${OPTIONS.burst} each for throughput; ${TRIALS} trials pooled`);
-console.log("clients in child processes (one per side) counting frames unparsed; latency = message posted -> last frame counted; CPU = this process (both servers), user + system");
+console.log(
+  `people's live fan-out, Parley and raw Bun publish up at once and measured alternately: ${OPTIONS.messages} messages each one at a time for latency, ${OPTIONS.bursts} bursts of ${OPTIONS.burst} each for throughput; ${TRIALS} trials pooled`,
+);
+console.log(
+  "clients in child processes (one per side) counting frames unparsed; latency = message posted -> last frame counted; CPU = this process (both servers), user + system",
+);
 console.log("Parley numbers each person's events (resume), so every socket gets its own frame; raw Bun publishes one frame to a topic\n");
-console.log("  people | parley frames/s | raw publish frames/s | ratio | parley p50/p99 ms | raw p50/p99 ms | frame bytes | parley CPU us/frame | raw CPU us/frame");
+console.log(
+  "  people | parley frames/s | raw publish frames/s | ratio | parley p50/p99 ms | raw p50/p99 ms | frame bytes | parley CPU us/frame | raw CPU us/frame",
+);
 const rows: Row[] = [];
 for (const n of SIZES) {
   const trials: [SideResult, SideResult][] = [];

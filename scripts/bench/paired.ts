@@ -126,7 +126,10 @@ export async function rawSide(n: number, greeting: string, frame: string): Promi
   const clients = new Clients();
   const before = heap();
   const ready = clients.expect(n);
-  await clients.connect(`ws://127.0.0.1:${server.port}/`, Array.from({ length: n }, () => null));
+  await clients.connect(
+    `ws://127.0.0.1:${server.port}/`,
+    Array.from({ length: n }, () => null),
+  );
   await ready;
   return {
     side: { clients, sockets: n, send: () => void server.publish("all", frame) },
@@ -157,7 +160,12 @@ export async function warmUp(s: Side): Promise<number> {
 /** Trials pooled: frames over time and CPU over frames (each trial ran as many bursts), every latency. */
 export function pool(xs: SideResult[]): SideResult {
   const mean = (f: (x: SideResult) => number) => xs.reduce((a, x) => a + f(x), 0) / xs.length;
-  return { framesPerSec: 1 / mean((x) => 1 / x.framesPerSec), cpuUsPerFrame: mean((x) => x.cpuUsPerFrame), lat: xs.flatMap((x) => x.lat), frameBytes: xs[0].frameBytes };
+  return {
+    framesPerSec: 1 / mean((x) => 1 / x.framesPerSec),
+    cpuUsPerFrame: mean((x) => x.cpuUsPerFrame),
+    lat: xs.flatMap((x) => x.lat),
+    frameBytes: xs[0].frameBytes,
+  };
 }
 
 /**

@@ -21,7 +21,21 @@ import { startExecutable } from "./executable";
 import { benchWorld, finishWorld, type BenchInfo } from "./servers/world";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { argOf, bestByCpu, bestByRps, fmt, framesOf, listener, report, rssMiB, startChild, wrk, type Child, type Row, type WrkResult } from "./lib";
+import {
+  argOf,
+  bestByCpu,
+  bestByRps,
+  fmt,
+  framesOf,
+  listener,
+  report,
+  rssMiB,
+  startChild,
+  wrk,
+  type Child,
+  type Row,
+  type WrkResult,
+} from "./lib";
 
 type ParleyInfo = BenchInfo;
 interface CeilingInfo {
@@ -55,9 +69,25 @@ async function startBinary(binary: string, channels: number, sessions: number): 
 const base = (port: number) => `http://127.0.0.1:${port}`;
 
 /** Post with wrk, then wait (bounded) until every session has every frame. */
-async function post(pid: number, port: number, token: string, channels: string[], l: Child<unknown>, sessions: number, seconds: number): Promise<WrkResult & { missing: number }> {
+async function post(
+  pid: number,
+  port: number,
+  token: string,
+  channels: string[],
+  l: Child<unknown>,
+  sessions: number,
+  seconds: number,
+): Promise<WrkResult & { missing: number }> {
   const before = (await framesOf(l)).frames;
-  const r = await wrk({ url: base(port), pid, seconds, connections: 32, script: "post.lua", env: { BOT_TOKEN: token, CHANNELS: channels.join(",") }, warmupSeconds: 1 });
+  const r = await wrk({
+    url: base(port),
+    pid,
+    seconds,
+    connections: 32,
+    script: "post.lua",
+    env: { BOT_TOKEN: token, CHANNELS: channels.join(",") },
+    warmupSeconds: 1,
+  });
   let got = 0;
   for (let i = 0; i < 100; i++) {
     got = (await framesOf(l)).frames - before;
@@ -70,7 +100,9 @@ async function post(pid: number, port: number, token: string, channels: string[]
 
 export async function pathRows(o: PathOptions): Promise<Row[]> {
   const tmp = mkdtempSync(join(tmpdir(), "parley-bench-sample-"));
-  const parley = o.binary ? await startBinary(o.binary, 50, o.sessions) : await startChild<ParleyInfo>("servers/parley.ts", ["50", String(o.sessions)]);
+  const parley = o.binary
+    ? await startBinary(o.binary, 50, o.sessions)
+    : await startChild<ParleyInfo>("servers/parley.ts", ["50", String(o.sessions)]);
   const rssStart = rssMiB(parley.proc.pid);
   const children: Child<unknown>[] = [parley];
   try {

@@ -68,10 +68,11 @@ try {
   lite.exec("CREATE TABLE kv (id TEXT PRIMARY KEY, n INTEGER NOT NULL, body TEXT NOT NULL)");
   db.execNative('CREATE TABLE kv (id text COLLATE "C" PRIMARY KEY, n bigint NOT NULL, body text COLLATE "C" NOT NULL)');
   const key = (i: number) => `0190a000-0000-7000-8000-${String(i).padStart(12, "0")}`;
-  for (const d of [lite, db] as SqlDb[]) d.transaction(() => {
-    const ins = d.query("INSERT INTO kv (id, n, body) VALUES (?, ?, ?)");
-    for (let i = 0; i < 10_000; i++) ins.run(key(i), i, "x".repeat(200));
-  })();
+  for (const d of [lite, db] as SqlDb[])
+    d.transaction(() => {
+      const ins = d.query("INSERT INTO kv (id, n, body) VALUES (?, ?, ?)");
+      for (let i = 0; i < 10_000; i++) ins.run(key(i), i, "x".repeat(200));
+    })();
 
   const rows: Record<string, Figure[]> = {};
   const add = (name: string, f: Figure) => (rows[name] ??= []).push(f);
@@ -79,14 +80,24 @@ try {
   let w = 0;
   for (let r = 0; r < ROUNDS; r++) {
     const sel = (d: SqlDb) => d.query("SELECT id, n, body FROM kv WHERE id = ?");
-    add("point select: bun:sqlite", measure((i) => sel(lite).get(key(Math.abs(i) % 10_000)), null));
-    add("point select: Postgres bridge", measure((i) => sel(db).get(key(Math.abs(i) % 10_000)), backend));
+    add(
+      "point select: bun:sqlite",
+      measure((i) => sel(lite).get(key(Math.abs(i) % 10_000)), null),
+    );
+    add(
+      "point select: Postgres bridge",
+      measure((i) => sel(db).get(key(Math.abs(i) % 10_000)), backend),
+    );
     // The floor: Bun.sql from an async caller, one statement at a time.
     const t0 = performance.now();
     const c0 = process.cpuUsage();
     for (let i = 0; i < OPS; i++) await rawSql`SELECT id, n, body FROM kv WHERE id = ${key(i % 10_000)}`;
     const c = process.cpuUsage(c0);
-    add("point select: Bun.sql async (no bridge)", { wall: ((performance.now() - t0) * 1000) / OPS, cpu: (c.user + c.system) / OPS, server: 0 });
+    add("point select: Bun.sql async (no bridge)", {
+      wall: ((performance.now() - t0) * 1000) / OPS,
+      cpu: (c.user + c.system) / OPS,
+      server: 0,
+    });
 
     // A small write: its own transaction of two inserts, committed (waits for the disk on Postgres).
     const write = (d: SqlDb) => (i: number) =>
@@ -118,7 +129,9 @@ try {
     add("write in a group of 20 (savepoint, insert, read): bun:sqlite", measure(group(lite), null, 2000));
     add("write in a group of 20 (savepoint, insert, read): Postgres bridge", measure(group(db), backend, 2000));
   }
-  console.log(`\n${ROUNDS} rounds of ${OPS} operations (transactions: ${OPS / 4}); load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+  console.log(
+    `\n${ROUNDS} rounds of ${OPS} operations (transactions: ${OPS / 4}); load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
+  );
   console.log("| per operation (best / median) | wall us | this process CPU us | Postgres backend CPU us |");
   console.log("|---|---|---|---|");
   for (const [name, figures] of Object.entries(rows)) console.log(summary(name, figures));

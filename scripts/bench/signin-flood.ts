@@ -33,7 +33,14 @@ function signIn(base: URL, localAddress: string | undefined, username: string): 
   const body = JSON.stringify({ username, password: "not the password at all" });
   return new Promise((resolve) => {
     const req = request(
-      { host: base.hostname, port: base.port, path: "/api/client/v1/auth/signin", method: "POST", localAddress, headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } },
+      {
+        host: base.hostname,
+        port: base.port,
+        path: "/api/client/v1/auth/signin",
+        method: "POST",
+        localAddress,
+        headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) },
+      },
       (res) => {
         res.resume();
         res.on("end", () => resolve(res.statusCode ?? 0));
@@ -100,14 +107,25 @@ async function measure(base: string, gatewayUrl: string, token: string, channel:
     const r =
       i % 2 === 0
         ? await fetch(`${base}/api/v10/users/@me`, { headers })
-        : await fetch(`${base}/api/v10/channels/${channel}/messages`, { method: "POST", headers, body: JSON.stringify({ content: `bench ${i}` }) });
+        : await fetch(`${base}/api/v10/channels/${channel}/messages`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ content: `bench ${i}` }),
+          });
     await r.arrayBuffer();
     rest.push(performance.now() - t0);
     await Bun.sleep(10);
   }
   await heartbeats;
   ws.close();
-  return { restP50: pct(rest, 50), restP95: pct(rest, 95), ackP50: pct(acks, 50), ackP95: pct(acks, 95), ackMax: Math.max(...acks), calls: rest.length };
+  return {
+    restP50: pct(rest, 50),
+    restP95: pct(rest, 95),
+    ackP50: pct(acks, 50),
+    ackP95: pct(acks, 95),
+    ackMax: Math.max(...acks),
+    calls: rest.length,
+  };
 }
 
 async function lines(proc: ReturnType<typeof Bun.spawn>, until: RegExp): Promise<string> {
@@ -132,10 +150,25 @@ async function main() {
       applications: [{ name: "Measured", owner: "alice", intents: ["GUILDS", "GUILD_MESSAGES"], install: ["Lab"] }],
     }),
   );
-  const server = Bun.spawn([process.execPath, join(ROOT, "src/main.ts"), "serve", "--port", "0", "--data", join(dir, "data"), "--seed", join(dir, "world.json"), "--rate-limits", "off"], {
-    stdout: "pipe",
-    stderr: "inherit",
-  });
+  const server = Bun.spawn(
+    [
+      process.execPath,
+      join(ROOT, "src/main.ts"),
+      "serve",
+      "--port",
+      "0",
+      "--data",
+      join(dir, "data"),
+      "--seed",
+      join(dir, "world.json"),
+      "--rate-limits",
+      "off",
+    ],
+    {
+      stdout: "pipe",
+      stderr: "inherit",
+    },
+  );
   try {
     const out = await lines(server, /listening on (\S+)/);
     const base = /listening on (\S+)/.exec(out)![1];
@@ -148,13 +181,28 @@ async function main() {
       const flooder =
         phase === "quiet"
           ? null
-          : Bun.spawn([process.execPath, import.meta.path, "--flood", base, phase === "worst" ? "1" : "0", "--seconds", String(SECONDS), "--concurrency", String(CONCURRENCY)], { stdout: "pipe", stderr: "inherit" });
+          : Bun.spawn(
+              [
+                process.execPath,
+                import.meta.path,
+                "--flood",
+                base,
+                phase === "worst" ? "1" : "0",
+                "--seconds",
+                String(SECONDS),
+                "--concurrency",
+                String(CONCURRENCY),
+              ],
+              { stdout: "pipe", stderr: "inherit" },
+            );
       const m = await measure(base, gatewayUrl, token, channel);
       const floodOut = flooder ? (await lines(flooder, /\}\s*$/)).trim() : "";
       await flooder?.exited;
       results.push([phase, m, floodOut]);
     }
-    console.log(`Sign-in flood: ${CONCURRENCY} concurrent anonymous sign-ins for ${SECONDS} s; one bot's REST (GET /users/@me, POST message, every 10 ms) and heartbeats (every 100 ms); loopback, file database`);
+    console.log(
+      `Sign-in flood: ${CONCURRENCY} concurrent anonymous sign-ins for ${SECONDS} s; one bot's REST (GET /users/@me, POST message, every 10 ms) and heartbeats (every 100 ms); loopback, file database`,
+    );
     console.log("phase  | REST p50 ms | REST p95 ms | heartbeat ACK p50 / p95 / max ms | REST calls | sign-in attempts (statuses)");
     for (const [phase, m, f] of results) {
       console.log(
@@ -162,7 +210,9 @@ async function main() {
       );
     }
     const worst = Math.max(...results.map(([, m]) => Math.max(m.restP95, m.ackP95)));
-    console.log(`ceiling: REST p95 and heartbeat ACK p95 under ${CEILING_MS} ms in every phase: ${worst < CEILING_MS ? "MET" : "NOT MET"} (worst ${worst.toFixed(1)} ms)`);
+    console.log(
+      `ceiling: REST p95 and heartbeat ACK p95 under ${CEILING_MS} ms in every phase: ${worst < CEILING_MS ? "MET" : "NOT MET"} (worst ${worst.toFixed(1)} ms)`,
+    );
   } finally {
     server.kill();
     await server.exited;

@@ -40,7 +40,12 @@ function soakWorld(bots: number) {
   return {
     users: [{ name: "alice" }],
     guilds: [{ name: "Soak", owner: "alice", channels: [{ name: "general" }] }],
-    applications: Array.from({ length: bots }, (_, i) => ({ name: `Bot${i}`, owner: "alice", intents: ["GUILDS", "GUILD_MESSAGES"], install: ["Soak"] })),
+    applications: Array.from({ length: bots }, (_, i) => ({
+      name: `Bot${i}`,
+      owner: "alice",
+      intents: ["GUILDS", "GUILD_MESSAGES"],
+      install: ["Soak"],
+    })),
   };
 }
 
@@ -158,5 +163,13 @@ if (import.meta.main) {
   const base = flagOf("full") ? SOAK_FULL : SOAK;
   const at = process.argv.indexOf("--binary");
   const binary = at > 0 ? process.argv[at + 1] : undefined;
-  report(await soakRows({ messages: argOf("messages", base.messages), rate: argOf("rate", base.rate), bots: argOf("bots", 100), sessions: argOf("sessions", 10), binary }));
+  report(
+    await soakRows({
+      messages: argOf("messages", base.messages),
+      rate: argOf("rate", base.rate),
+      bots: argOf("bots", 100),
+      sessions: argOf("sessions", 10),
+      binary,
+    }),
+  );
 }

@@ -27,7 +27,12 @@ function open(i: number): Promise<void> {
     ws.onmessage = (ev) => {
       const data = String(ev.data);
       if (data.startsWith('{"op":10')) {
-        ws.send(JSON.stringify({ op: 2, d: { token: tokens[i % tokens.length], intents: 1, properties: { os: "linux", browser: "bench", device: "bench" } } }));
+        ws.send(
+          JSON.stringify({
+            op: 2,
+            d: { token: tokens[i % tokens.length], intents: 1, properties: { os: "linux", browser: "bench", device: "bench" } },
+          }),
+        );
       } else if (data.includes('"t":"READY"')) done();
     };
   });

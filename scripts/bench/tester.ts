@@ -27,7 +27,13 @@ const WORLD = {
   users: [{ name: "alice" }, { name: "bob" }, { name: "carol" }],
   guilds: [{ name: "Lab", owner: "alice", members: ["bob", "carol"] }],
   applications: [
-    { name: "EchoBot", owner: "alice", install: ["Lab"], intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT"], approved_privileged: ["MESSAGE_CONTENT"] },
+    {
+      name: "EchoBot",
+      owner: "alice",
+      install: ["Lab"],
+      intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT"],
+      approved_privileged: ["MESSAGE_CONTENT"],
+    },
   ],
 };
 
@@ -81,7 +87,16 @@ async function startRows(): Promise<Row[]> {
     if (i >= 5) start.push(performance.now() - t0);
     await p.stop();
   }
-  return [row("in-process server start (startParley)", start, bare, "bare Bun.serve start", 20, `${n} runs, modules loaded (the first start of a process loads them too)`)];
+  return [
+    row(
+      "in-process server start (startParley)",
+      start,
+      bare,
+      "bare Bun.serve start",
+      20,
+      `${n} runs, modules loaded (the first start of a process loads them too)`,
+    ),
+  ];
 }
 
 async function roundTripRows(p: RunningParley): Promise<Row[]> {
@@ -97,7 +112,16 @@ async function roundTripRows(p: RunningParley): Promise<Row[]> {
     await p.waitForEvent((e) => e.t === "MESSAGE_CREATE" && e.d.content === "pong");
   });
   await p.stopBots();
-  return [row("say -> discord.js reply (in-process)", trip, empty, "empty request", 5, `${RUNS} runs: say, the bot's send, the SDK's wait sees it`)];
+  return [
+    row(
+      "say -> discord.js reply (in-process)",
+      trip,
+      empty,
+      "empty request",
+      5,
+      `${RUNS} runs: say, the bot's send, the SDK's wait sees it`,
+    ),
+  ];
 }
 
 /** The Python helper's fixture work around a test, in Python (PYTHONPATH: clients/python), as JSON. */
@@ -118,10 +142,34 @@ with Parley() as p:
         p.reset(W); p.mark(); p.stop_bots()
     print(json.dumps({"empty": empty, "fixture": timed(${RUNS}, fixture)}))
 `;
-  const r = spawnSync("/usr/bin/python3", ["-c", code], { encoding: "utf8", env: { ...process.env, PYTHONPATH: join(ROOT, "clients/python"), PARLEY_COMMAND: `${process.execPath} ${join(ROOT, "src/main.ts")}` }, timeout: 300_000 });
-  if (r.status !== 0) return [{ path: "Python helper per-test overhead", parley: "n/a", ceiling: "-", ratio: null, target: "<= 10 ms median", met: false, detail: r.stderr.trim().split("\n").at(-1) ?? "" }];
+  const r = spawnSync("/usr/bin/python3", ["-c", code], {
+    encoding: "utf8",
+    env: { ...process.env, PYTHONPATH: join(ROOT, "clients/python"), PARLEY_COMMAND: `${process.execPath} ${join(ROOT, "src/main.ts")}` },
+    timeout: 300_000,
+  });
+  if (r.status !== 0)
+    return [
+      {
+        path: "Python helper per-test overhead",
+        parley: "n/a",
+        ceiling: "-",
+        ratio: null,
+        target: "<= 10 ms median",
+        met: false,
+        detail: r.stderr.trim().split("\n").at(-1) ?? "",
+      },
+    ];
   const got = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as { empty: number[]; fixture: number[] };
-  return [row("Python helper per-test overhead (reset, seed, mark, stop bots)", got.fixture, got.empty, "empty request from Python", 10, `${RUNS} runs, the server a child process`)];
+  return [
+    row(
+      "Python helper per-test overhead (reset, seed, mark, stop bots)",
+      got.fixture,
+      got.empty,
+      "empty request from Python",
+      10,
+      `${RUNS} runs, the server a child process`,
+    ),
+  ];
 }
 
 // Rate limits off: the round trip sends hundreds of messages a second into one channel.

@@ -79,7 +79,13 @@ class Limits {
  */
 export function botDoor(
   api: BotApi,
-  o: { sync: boolean; groupCommit: boolean; screen: (r: Request) => Response | undefined; report(err: unknown, route: string): void; bodyLimit?: number },
+  o: {
+    sync: boolean;
+    groupCommit: boolean;
+    screen: (r: Request) => Response | undefined;
+    report(err: unknown, route: string): void;
+    bodyLimit?: number;
+  },
 ): Door<BotApi> {
   const { limiter } = api;
   const clock = api.core.clock;
@@ -121,7 +127,8 @@ export function botDoor(
     present(x, result) {
       const r = result as Reply;
       const state = x.state as BucketState;
-      const limits = r.status !== 204 && r.body !== undefined ? jsonAnswerHeaders(state, clock.now()) : rateLimitHeaders(state, clock.now());
+      const limits =
+        r.status !== 204 && r.body !== undefined ? jsonAnswerHeaders(state, clock.now()) : rateLimitHeaders(state, clock.now());
       return { status: r.status, body: r.body, headers: r.headers ? Object.assign(limits, r.headers) : limits };
     },
     failed(x, e) {
@@ -166,7 +173,11 @@ export function notImplemented(door: Door<BotApi>, request: Request): Response {
   const api = door.ctx;
   const now = api.core.clock.now();
   const state = api.limiter.peek(api.limiter.bucketOf("GET", "/*"), "anon|");
-  const a: Answer = { status: 501, body: { code: 0, message: "501: Not Implemented. Parley does not implement this route." }, headers: rateLimitHeaders(state, now) };
+  const a: Answer = {
+    status: 501,
+    body: { code: 0, message: "501: Not Implemented. Parley does not implement this route." },
+    headers: rateLimitHeaders(state, now),
+  };
   const hooked = door.hooks.length > 0;
   const caller = hooked ? authenticate(api, request.headers.get("authorization")) : null;
   const path = hooked ? new URL(request.url).pathname.slice(door.prefix.length) || "/" : undefined;

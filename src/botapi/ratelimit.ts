@@ -63,7 +63,10 @@ export class RateLimiter {
     let r = byTemplate.get(template);
     if (!r) {
       const key = `${method} ${template}`;
-      byTemplate.set(template, (r = { rule: this.cfg.routes[key] ?? this.declared[key] ?? this.cfg.default, bucket: bucketHash(method, template) }));
+      byTemplate.set(
+        template,
+        (r = { rule: this.cfg.routes[key] ?? this.declared[key] ?? this.cfg.default, bucket: bucketHash(method, template) }),
+      );
     }
     return r;
   }

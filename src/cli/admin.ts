@@ -15,7 +15,9 @@ import { DATA_FLAG, findGuild, findPerson, required, type Command, type Out } fr
 function baseFor(p: Parley, out: Out): string {
   const running = p.runningServer();
   if (!running?.base)
-    out(`  (no server is running on this data directory: the link assumes it will listen at ${p.api.urls.base}, from PARLEY_PORT, PARLEY_HOST and PARLEY_BASE_URL, or their defaults)`);
+    out(
+      `  (no server is running on this data directory: the link assumes it will listen at ${p.api.urls.base}, from PARLEY_PORT, PARLEY_HOST and PARLEY_BASE_URL, or their defaults)`,
+    );
   return running?.base ?? p.api.urls.base;
 }
 
@@ -30,7 +32,11 @@ export function parseDuration(raw: string): number | null {
 const when = (ms: number | null) => (ms === null ? "never" : new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z"));
 
 const MODES: Record<string, RegistrationMode> = { open: "open", "invite-only": "invite", closed: "closed" };
-const MODE_WORDS: Record<RegistrationMode, string> = { open: "open: anyone may sign up", invite: "invite-only: signing up needs an invite ('parley invite create')", closed: "closed: nobody signs up; create people with 'parley user create'" };
+const MODE_WORDS: Record<RegistrationMode, string> = {
+  open: "open: anyone may sign up",
+  invite: "invite-only: signing up needs an invite ('parley invite create')",
+  closed: "closed: nobody signs up; create people with 'parley user create'",
+};
 
 export const ADMIN_COMMANDS: Command[] = [
   {
@@ -64,7 +70,11 @@ export const ADMIN_COMMANDS: Command[] = [
     flags: [DATA_FLAG],
     database: "existing",
     run(p, [word], _f, out) {
-      if (word !== undefined && !MODES[word]) throw new CliError(`registration is open, invite-only or closed; not '${word}' (who may create servers: 'parley registration servers')`, 2);
+      if (word !== undefined && !MODES[word])
+        throw new CliError(
+          `registration is open, invite-only or closed; not '${word}' (who may create servers: 'parley registration servers')`,
+          2,
+        );
       const s = word === undefined ? p.core.instance.settings() : p.core.instance.update(OPERATOR, { registration: MODES[word] });
       out(`registration is ${MODE_WORDS[s.registration]}`);
       out(`servers may be created by ${s.guildCreation === "everyone" ? "everyone" : "administrators only"}`);
@@ -77,7 +87,8 @@ export const ADMIN_COMMANDS: Command[] = [
     flags: [DATA_FLAG],
     database: "existing",
     run(p, [word], _f, out) {
-      if (!GUILD_CREATORS.includes(word as GuildCreators)) throw new CliError(`who may create servers: everyone or admins; not '${word ?? ""}'`, 2);
+      if (!GUILD_CREATORS.includes(word as GuildCreators))
+        throw new CliError(`who may create servers: everyone or admins; not '${word ?? ""}'`, 2);
       const s = p.core.instance.update(OPERATOR, { guildCreation: word as GuildCreators });
       out(`servers may be created by ${s.guildCreation === "everyone" ? "everyone" : "administrators only"}`);
     },
@@ -97,9 +108,12 @@ export const ADMIN_COMMANDS: Command[] = [
       if (!Number.isInteger(maxUses)) throw new CliError(`--max-uses takes a whole number, not '${f["max-uses"]}'`, 2);
       const expiresInMs = f.expire === undefined ? undefined : parseDuration(String(f.expire));
       const { code, invite } = p.core.instance.createInvite(OPERATOR, { maxUses, expiresInMs });
-      out(`invite ${invite.id}: ${invite.max_uses === 0 ? "any number of sign-ups" : `${invite.max_uses} sign-up${invite.max_uses === 1 ? "" : "s"}`}, until ${when(invite.expires_at)}`);
+      out(
+        `invite ${invite.id}: ${invite.max_uses === 0 ? "any number of sign-ups" : `${invite.max_uses} sign-up${invite.max_uses === 1 ? "" : "s"}`}, until ${when(invite.expires_at)}`,
+      );
       out(`code (shown once; the person signing up gives it): ${code}`);
-      if (p.core.instance.settings().registration !== "invite") out("note: registration is not invite-only now ('parley registration invite-only')");
+      if (p.core.instance.settings().registration !== "invite")
+        out("note: registration is not invite-only now ('parley registration invite-only')");
     },
   },
   {
@@ -150,7 +164,9 @@ export const ADMIN_COMMANDS: Command[] = [
     run(p, [ref], _f, out) {
       const d = p.core.servers.delete(OPERATOR, findGuild(p, required(ref, "a server")).id);
       const n = (k: number, one: string) => `${k} ${one}${k === 1 ? "" : "s"}`;
-      out(`deleted ${d.guild.name}: ${n(d.channels, "channel")}, ${n(d.messages, "message")}, ${n(d.roles, "role")}; ${n(d.members, "member")} removed`);
+      out(
+        `deleted ${d.guild.name}: ${n(d.channels, "channel")}, ${n(d.messages, "message")}, ${n(d.roles, "role")}; ${n(d.members, "member")} removed`,
+      );
     },
   },
   {
@@ -162,11 +178,16 @@ export const ADMIN_COMMANDS: Command[] = [
     run(p, _a, _f, out) {
       const o = p.core.stats.overview(OPERATOR, true);
       const c = o.counts;
-      out(`people ${c.people} (${c.administrators} administrator${c.administrators === 1 ? "" : "s"}, ${c.disabledPeople} disabled), applications ${c.applications}`);
+      out(
+        `people ${c.people} (${c.administrators} administrator${c.administrators === 1 ? "" : "s"}, ${c.disabledPeople} disabled), applications ${c.applications}`,
+      );
       out(`servers ${c.servers}, channels ${c.channels}, messages ${c.messages}`);
-      out(`database ${(o.databaseBytes / 1_048_576).toFixed(1)} MiB${o.mediaBytes === null ? "" : `, media ${(o.mediaBytes / 1_048_576).toFixed(1)} MiB`}`);
+      out(
+        `database ${(o.databaseBytes / 1_048_576).toFixed(1)} MiB${o.mediaBytes === null ? "" : `, media ${(o.mediaBytes / 1_048_576).toFixed(1)} MiB`}`,
+      );
       out("day         messages  active  requests");
-      for (const d of o.days) out(`${d.day}  ${String(d.messages).padStart(8)}  ${String(d.activePeople).padStart(6)}  ${String(d.requests).padStart(8)}`);
+      for (const d of o.days)
+        out(`${d.day}  ${String(d.messages).padStart(8)}  ${String(d.activePeople).padStart(6)}  ${String(d.requests).padStart(8)}`);
     },
   },
 ];

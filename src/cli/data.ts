@@ -44,7 +44,9 @@ export const DATA_COMMANDS: Command[] = [
       const copied = await p.core.mediaCollector.copyAll(media).catch((e: Error) => {
         throw new CliError(`the database was backed up to ${path}, but its files could not be copied to ${media}: ${e.message}`);
       });
-      out(`backup written to ${path}, its ${copied.files} files (${copied.bytes} bytes) to ${media} (restore: stop the server, put them in place as parley.db and media/ in the data directory, start)`);
+      out(
+        `backup written to ${path}, its ${copied.files} files (${copied.bytes} bytes) to ${media} (restore: stop the server, put them in place as parley.db and media/ in the data directory, start)`,
+      );
     },
   },
   {
@@ -62,11 +64,18 @@ export const DATA_COMMANDS: Command[] = [
       const media = `${path}.media`;
       rmSync(media, { recursive: true, force: true });
       if (files.length)
-        await p.core.mediaCollector.copyAll(media, files.map((x) => x.sha256)).catch((e: Error) => {
-          throw new CliError(`the world was exported to ${path}, but its files could not be copied to ${media}: ${e.message}`);
-        });
+        await p.core.mediaCollector
+          .copyAll(
+            media,
+            files.map((x) => x.sha256),
+          )
+          .catch((e: Error) => {
+            throw new CliError(`the world was exported to ${path}, but its files could not be copied to ${media}: ${e.message}`);
+          });
       const messages = doc.guilds.reduce((n, g) => n + g.channels.reduce((k, c) => k + (c.messages?.length ?? 0), 0), 0);
-      out(`exported ${doc.users.length} users, ${doc.guilds.length} servers, ${doc.applications.length} applications, ${messages} messages to ${path}${files.length ? `, ${files.length} files to ${media}` : ""}`);
+      out(
+        `exported ${doc.users.length} users, ${doc.guilds.length} servers, ${doc.applications.length} applications, ${messages} messages to ${path}${files.length ? `, ${files.length} files to ${media}` : ""}`,
+      );
     },
   },
   {
@@ -94,7 +103,8 @@ export const DATA_COMMANDS: Command[] = [
         out("applications without a token (tokens are never exported): mint one each with 'parley app rotate <id>':");
         for (const a of r.needToken) out(`  ${a.name}  ${a.id}`);
       }
-      if (r.needPassword.length) out(`people without a password: ${r.needPassword.join(", ")} ('parley user password <name> --password ...')`);
+      if (r.needPassword.length)
+        out(`people without a password: ${r.needPassword.join(", ")} ('parley user password <name> --password ...')`);
     },
   },
 ];
@@ -107,7 +117,8 @@ async function restoreFiles(p: Parameters<Command["run"]>[0], file: string, doc:
     const sha = String((f as { sha256?: unknown })?.sha256 ?? "");
     if (!/^[0-9a-f]{64}$/.test(sha)) continue; // the document's own check names it
     const path = join(`${resolve(file)}.media`, "blobs", sha.slice(0, 2), sha.slice(2, 4), sha);
-    if (!existsSync(path)) throw new CliError(`${file} names a file its ${file}.media directory does not hold (${sha}): nothing was imported`, 2);
+    if (!existsSync(path))
+      throw new CliError(`${file} names a file its ${file}.media directory does not hold (${sha}): nothing was imported`, 2);
     await p.core.mediaCollector.restoreFile(Bun.file(path).stream(), sha).catch((e: Error) => {
       throw new CliError(`${path}: ${e.message}; nothing was imported`, 2);
     });

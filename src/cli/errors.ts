@@ -32,26 +32,38 @@ export function databaseFailure(e: unknown, config: Pick<Config, "data" | "dbPat
   const dir = config.data;
   if (config.database) {
     const where = `Postgres (${redactUrl(config.database)})`;
-    if (code === "PARLEY_NEWER_SCHEMA") return new CliError(`${where} was migrated by a newer Parley (${(e as Error).message}): run that version`);
+    if (code === "PARLEY_NEWER_SCHEMA")
+      return new CliError(`${where} was migrated by a newer Parley (${(e as Error).message}): run that version`);
     if (code === "PARLEY_STORE_UNAVAILABLE" || code === "PARLEY_STORE_TIMEOUT")
-      return new CliError(`${where}: cannot connect (${(e as Error).message}): is Postgres running there, and does --database (or PARLEY_DATABASE) name it right?`);
+      return new CliError(
+        `${where}: cannot connect (${(e as Error).message}): is Postgres running there, and does --database (or PARLEY_DATABASE) name it right?`,
+      );
     // Refused sign-in, no such database, not Parley's, commits that may be lost.
     if (code.startsWith("PARLEY_STORE_") || code === "PARLEY_PG_REFUSED") return new CliError(`${where}: ${(e as Error).message}`);
   }
   if (code === "PARLEY_DATA_IN_USE") {
     const pid = (e as { holder?: { pid?: number } | null }).holder?.pid;
-    return new CliError(`the data directory '${dir}' is in use by another Parley${pid ? ` (pid ${pid})` : ""}: stop that one first, or give this one another --data`);
+    return new CliError(
+      `the data directory '${dir}' is in use by another Parley${pid ? ` (pid ${pid})` : ""}: stop that one first, or give this one another --data`,
+    );
   }
   if (code === "PARLEY_NEWER_SCHEMA")
-    return new CliError(`${config.dbPath} was written by a newer Parley (${(e as Error).message}): run that version, or restore a backup taken before the upgrade`);
-  if (MISSING.includes(code)) return new CliError(`the data directory '${dir}' cannot be created (a parent is missing or is a file): give --data a directory Parley may create`);
+    return new CliError(
+      `${config.dbPath} was written by a newer Parley (${(e as Error).message}): run that version, or restore a backup taken before the upgrade`,
+    );
+  if (MISSING.includes(code))
+    return new CliError(
+      `the data directory '${dir}' cannot be created (a parent is missing or is a file): give --data a directory Parley may create`,
+    );
   if (code === "EEXIST") return new CliError(`the data directory '${dir}' is a file: give --data a directory`);
   if (NOT_WRITABLE.includes(code) || NOT_WRITABLE_FAMILIES.some((f) => code.startsWith(f)))
     return new CliError(
       `the data directory '${dir}' is not writable (${code}): run Parley as the user that owns it and its database, give this user write access to both, or pick another directory with --data`,
     );
   if (DAMAGED.includes(code))
-    return new CliError(`${config.dbPath} is not a Parley database or is damaged (${code}): restore it from a backup (docs/operations.md), or move it aside to start empty`);
+    return new CliError(
+      `${config.dbPath} is not a Parley database or is damaged (${code}): restore it from a backup (docs/operations.md), or move it aside to start empty`,
+    );
   if (code.startsWith("SQLITE_BUSY")) return new CliError(`${config.dbPath} is locked by another process: wait for it, or stop it`);
   return null;
 }
@@ -60,9 +72,13 @@ export function databaseFailure(e: unknown, config: Pick<Config, "data" | "dbPat
 export function listenFailure(e: unknown, config: Pick<Config, "host" | "port">): CliError | null {
   const code = codeOf(e);
   const where = `${config.host}:${config.port}`;
-  if (code === "EADDRINUSE") return new CliError(`port ${config.port} on ${config.host} is already in use: stop the other server, or pick another port with --port`);
-  if (code === "EACCES") return new CliError(`not allowed to listen on ${where} (ports below 1024 need privileges): pick a port above 1023 with --port`);
+  if (code === "EADDRINUSE")
+    return new CliError(`port ${config.port} on ${config.host} is already in use: stop the other server, or pick another port with --port`);
+  if (code === "EACCES")
+    return new CliError(`not allowed to listen on ${where} (ports below 1024 need privileges): pick a port above 1023 with --port`);
   if (["EADDRNOTAVAIL", "EINVAL", "ENOTFOUND", "EAI_NONAME", "EAFNOSUPPORT"].includes(code))
-    return new CliError(`cannot listen on host '${config.host}' (${code}): it is not an address of this machine; use --host 127.0.0.1, 0.0.0.0 or one of its addresses`);
+    return new CliError(
+      `cannot listen on host '${config.host}' (${code}): it is not an address of this machine; use --host 127.0.0.1, 0.0.0.0 or one of its addresses`,
+    );
   return null;
 }

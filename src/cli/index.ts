@@ -50,7 +50,12 @@ function groupHelp(group: string): string {
 }
 
 /** Run the CLI. Returns the exit code; long-running `serve` resolves once listening. */
-export async function main(argv: string[], env: Record<string, string | undefined>, out: Out = console.log, err: Out = console.error): Promise<number> {
+export async function main(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  out: Out = console.log,
+  err: Out = console.error,
+): Promise<number> {
   const [first, second] = argv;
   if (argv.includes("--version") || argv.includes("-v")) {
     out(`parley ${VERSION}`);
@@ -80,7 +85,9 @@ export async function main(argv: string[], env: Record<string, string | undefine
       return second === "--help" || second === "-h" ? 0 : 2;
     }
     if (!cmd)
-      throw new ConfigError(`unknown command '${[first, second].filter(Boolean).join(" ")}' (see ${GROUPS.has(first) ? `parley ${first}` : "parley --help"})`);
+      throw new ConfigError(
+        `unknown command '${[first, second].filter(Boolean).join(" ")}' (see ${GROUPS.has(first) ? `parley ${first}` : "parley --help"})`,
+      );
     const args = argv.slice(cmd.name.split(" ").length);
     if (args.includes("--help") || args.includes("-h")) {
       out(`Usage: ${cmd.usage}\n\n${cmd.summary}\n\n${columns(cmd.flags.map((f) => [`  --${f.name}`, f.help]))}`);
@@ -127,7 +134,10 @@ async function runCommand(cmd: Command, args: string[], env: Record<string, stri
     // beside it would go unseen, a rotated token still accepted. So not while one runs.
     const nodes = config.database ? p.nodesOnDatabase() : 0;
     if (nodes > 0)
-      throw new CliError(`${nodes === 1 ? "a Parley node is" : `${nodes} Parley nodes are`} connected to this Postgres database, and would not see what the command changes: stop ${nodes === 1 ? "it" : "them"} first, or use the admin pages and the portal`, 2);
+      throw new CliError(
+        `${nodes === 1 ? "a Parley node is" : `${nodes} Parley nodes are`} connected to this Postgres database, and would not see what the command changes: stop ${nodes === 1 ? "it" : "them"} first, or use the admin pages and the portal`,
+        2,
+      );
     await cmd.run(p, rest, flags, out);
   } catch (e) {
     // Only the store's own failures: a file the command itself writes has its own message.

@@ -41,9 +41,13 @@ function idOf(p: Parley, ref: string): string | null {
 
 function one<T extends { id: string }>(p: Parley, what: string, ref: string, rows: T[]): T {
   if (!ref) throw new CliError(`name the ${what} (its name or id)`, 2);
-  if (rows.length === 0) throw new CliError(`no ${what} '${ref}' (list them with 'parley ${what === "application" ? "app" : "guild"} list')`, 2);
+  if (rows.length === 0)
+    throw new CliError(`no ${what} '${ref}' (list them with 'parley ${what === "application" ? "app" : "guild"} list')`, 2);
   if (rows.length > 1)
-    throw new CliError(`${rows.length} ${what}s are named '${ref}': name one by its id: ${rows.map((r) => p.api.flakes.of(r.id)).join(", ")}`, 2);
+    throw new CliError(
+      `${rows.length} ${what}s are named '${ref}': name one by its id: ${rows.map((r) => p.api.flakes.of(r.id)).join(", ")}`,
+      2,
+    );
   return rows[0];
 }
 
@@ -140,7 +144,11 @@ export const OPERATOR_COMMANDS: Command[] = [
       const owner = findPerson(p, required(f.owner, "--owner"));
       const appName = required(name, "an application name");
       const namesake = p.core.apps.named(appName).length > 0;
-      const { app, bot, token } = createApplicationWithToken(p.core.apps, p.api.flakes, { ownerId: owner.id, name: appName, description: f.description as string | undefined });
+      const { app, bot, token } = createApplicationWithToken(p.core.apps, p.api.flakes, {
+        ownerId: owner.id,
+        name: appName,
+        description: f.description as string | undefined,
+      });
       out(`application ${app.name} id ${p.api.flakes.of(app.id)} bot user id ${p.api.flakes.of(bot.id)}`);
       if (namesake) out(`note: another application is named ${app.name}; name this one by its id in commands`);
       out(`token (shown once): ${token}`);
@@ -226,7 +234,11 @@ export const OPERATOR_COMMANDS: Command[] = [
     database: "existing",
     run(p, [ref], f, out) {
       const a = p.core.apps.setDisabled(findApp(p, ref ?? "").id, f.enable !== true);
-      out(a.disabled_at === null ? `${a.name} is enabled; its token works again` : `${a.name} is disabled; its token is refused and its sessions have ended`);
+      out(
+        a.disabled_at === null
+          ? `${a.name} is enabled; its token works again`
+          : `${a.name} is disabled; its token is refused and its sessions have ended`,
+      );
     },
   },
   {

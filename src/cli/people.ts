@@ -12,7 +12,11 @@ export const PEOPLE_COMMANDS: Command[] = [
     name: "user create",
     usage: "parley user create <username> [--password P] [--admin]",
     summary: "create a person",
-    flags: [DATA_FLAG, { name: "password", kind: "string", help: "password (8+ characters) to sign in with" }, { name: "admin", kind: "bool", help: "make this person an administrator" }],
+    flags: [
+      DATA_FLAG,
+      { name: "password", kind: "string", help: "password (8+ characters) to sign in with" },
+      { name: "admin", kind: "bool", help: "make this person an administrator" },
+    ],
     database: "existing",
     async run(p, [name], f, out) {
       const username = required(name, "a username");
@@ -33,7 +37,11 @@ export const PEOPLE_COMMANDS: Command[] = [
       const people = p.core.accounts.list(OPERATOR, { search, limit: 1000 });
       if (!people.length) out(search ? `nobody matches '${search}'` : "no people yet ('parley user create')");
       for (const { user: u, applications } of people) {
-        const marks = [u.is_admin ? "administrator" : "", u.disabled_at ? "disabled" : "", applications.length ? `${applications.length} application${applications.length === 1 ? "" : "s"}` : ""]
+        const marks = [
+          u.is_admin ? "administrator" : "",
+          u.disabled_at ? "disabled" : "",
+          applications.length ? `${applications.length} application${applications.length === 1 ? "" : "s"}` : "",
+        ]
           .filter(Boolean)
           .join(", ");
         out(`${u.id}  ${p.api.flakes.of(u.id)}  ${u.username}${u.global_name ? ` "${u.global_name}"` : ""}${marks ? `  (${marks})` : ""}`);
@@ -58,7 +66,11 @@ export const PEOPLE_COMMANDS: Command[] = [
     summary: "stop a person signing in, and end their sessions now; --apps disables their applications too (--enable undoes it)",
     flags: [
       DATA_FLAG,
-      { name: "apps", kind: "bool", help: "also disable their applications: tokens refused, bots' sessions ended (with --enable: enable them)" },
+      {
+        name: "apps",
+        kind: "bool",
+        help: "also disable their applications: tokens refused, bots' sessions ended (with --enable: enable them)",
+      },
       { name: "enable", kind: "bool", help: "let them sign in again" },
     ],
     database: "existing",
@@ -79,7 +91,9 @@ export const PEOPLE_COMMANDS: Command[] = [
           : apps.length
             ? `; their bots keep running (${names}: add --apps to disable them too)`
             : "";
-      out(`${u.username} is disabled: they cannot sign in, and their sessions have ended; their servers and messages stay${bots} ('parley user disable ${u.username} --enable' undoes it)`);
+      out(
+        `${u.username} is disabled: they cannot sign in, and their sessions have ended; their servers and messages stay${bots} ('parley user disable ${u.username} --enable' undoes it)`,
+      );
     },
   },
   {
@@ -92,7 +106,9 @@ export const PEOPLE_COMMANDS: Command[] = [
       const u = findPerson(p, required(ref, "a person"));
       const d = p.core.accounts.delete(OPERATOR, u.id);
       const messages = d.messages === 1 ? "their 1 message stays" : `their ${d.messages} messages stay`;
-      out(`deleted ${d.username}: ${messages}, shown as from Deleted User; they left ${d.servers} server${d.servers === 1 ? "" : "s"}, and their sessions and devices have ended`);
+      out(
+        `deleted ${d.username}: ${messages}, shown as from Deleted User; they left ${d.servers} server${d.servers === 1 ? "" : "s"}, and their sessions and devices have ended`,
+      );
     },
   },
 ];

@@ -51,9 +51,13 @@ function seed(p: Parley, file: string, out: Out, config: Config): void {
     const r = p.importWorld(doc);
     if (config.quiet) return;
     if (r.kind === "seeded") out(`seeded world: ${JSON.stringify(r.answer)}`);
-    else out(`imported world: ${r.people} people, ${r.servers} servers, ${r.messages} messages; no application has a token yet (parley app rotate)`);
+    else
+      out(
+        `imported world: ${r.people} people, ${r.servers} servers, ${r.messages} messages; no application has a token yet (parley app rotate)`,
+      );
   } catch (e) {
-    if (e instanceof DomainError) throw new CliError(`--seed: ${file}: ${e.issues[0] ? `${e.issues[0].path}: ${e.issues[0].message}` : e.message}`, 2);
+    if (e instanceof DomainError)
+      throw new CliError(`--seed: ${file}: ${e.issues[0] ? `${e.issues[0].path}: ${e.issues[0].message}` : e.message}`, 2);
     throw e;
   }
 }
@@ -78,7 +82,11 @@ export async function serve(config: Config, out: Out, opts: { signals: boolean }
     if (demo) for (const line of demo(p.api.urls)) out(line);
     if (!config.quiet) {
       // "parley listening on <url>" is what scripts (and the test SDK) wait for: keep it first.
-      const data = config.database ? `Postgres ${redactUrl(config.database)}, key in ${config.data}` : config.data === ":memory:" ? "in memory" : config.dbPath;
+      const data = config.database
+        ? `Postgres ${redactUrl(config.database)}, key in ${config.data}`
+        : config.data === ":memory:"
+          ? "in memory"
+          : config.dbPath;
       out(`parley listening on ${p.api.urls.base} (version ${VERSION}; data: ${data})`);
       out(`  bot API   ${p.api.urls.base}/api/v10`);
       out(`  gateway   ${p.api.urls.gateway}`);

@@ -29,7 +29,8 @@ export function accountRoutes(p: ClientContext): PeopleRoute[] {
         let user = me;
         // The name first: its check is the one likely to refuse, before any file is used.
         if (b.global_name !== undefined) user = core.profiles.setGlobalName(me.id, b.global_name);
-        if (b.avatar_upload !== undefined) user = await core.media.setAvatar(me.id, b.avatar_upload === null ? null : { uploadId: b.avatar_upload });
+        if (b.avatar_upload !== undefined)
+          user = await core.media.setAvatar(me.id, b.avatar_upload === null ? null : { uploadId: b.avatar_upload });
         return meView(user);
       },
     }),
@@ -52,7 +53,8 @@ export function accountRoutes(p: ClientContext): PeopleRoute[] {
       summary: "Rename one of one's devices",
       answer: C.Device,
       body: RenameDevice,
-      handler: ({ caller: { user: me }, params, body }) => deviceView(core.devices.rename(me.id, pathId(params.device_id, "device"), body().name)),
+      handler: ({ caller: { user: me }, params, body }) =>
+        deviceView(core.devices.rename(me.id, pathId(params.device_id, "device"), body().name)),
     }),
     route({
       method: "POST",

@@ -52,7 +52,9 @@ export function adminRoutes(p: ClientContext): PeopleRoute[] {
       body: DisableAccount,
       handler: ({ caller: { user: me }, params, body }) => {
         const b = body();
-        return meView(core.accounts.setDisabled(me.id, pathId(params.user_id, "user"), b.disabled, { applications: b.applications === true }));
+        return meView(
+          core.accounts.setDisabled(me.id, pathId(params.user_id, "user"), b.disabled, { applications: b.applications === true }),
+        );
       },
     }),
     route({
@@ -81,7 +83,8 @@ export function adminRoutes(p: ClientContext): PeopleRoute[] {
       summary: "Make or unmake an administrator; the last one is never unmade (administrators)",
       answer: C.Me,
       body: SetAdministrator,
-      handler: ({ caller: { user: me }, params, body }) => meView(core.accounts.setAdmin(me.id, pathId(params.user_id, "user"), body().admin)),
+      handler: ({ caller: { user: me }, params, body }) =>
+        meView(core.accounts.setAdmin(me.id, pathId(params.user_id, "user"), body().admin)),
     }),
     route({
       method: "GET",
@@ -160,7 +163,8 @@ export function adminRoutes(p: ClientContext): PeopleRoute[] {
       caller: "session",
       summary: "Delete a server and everything in it (administrators only, owners included)",
       answer: C.GuildDeletion,
-      handler: ({ caller: { user: me }, params }) => deletionView(core.servers.delete(me.id, pathId(params.guild_id, "guild"), { asAdministrator: true })),
+      handler: ({ caller: { user: me }, params }) =>
+        deletionView(core.servers.delete(me.id, pathId(params.guild_id, "guild"), { asAdministrator: true })),
     }),
   ];
 }

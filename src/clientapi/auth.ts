@@ -24,7 +24,13 @@ export function authRoutes(p: ClientContext): PeopleRoute[] {
         if (wait > 0) return tooManyRequests(wait);
         p.limits.signUpByAddress.attempt(address);
         const label = sessionLabel(request.headers.get("user-agent"));
-        const { user, token } = await p.core.users.signUp({ username: b.username, password: b.password, globalName: b.global_name ?? null, label, invite: b.invite ?? null });
+        const { user, token } = await p.core.users.signUp({
+          username: b.username,
+          password: b.password,
+          globalName: b.global_name ?? null,
+          label,
+          invite: b.invite ?? null,
+        });
         return { token, user: meView(user) };
       },
     }),

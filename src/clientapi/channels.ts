@@ -12,8 +12,26 @@ import type { ChannelInput } from "../core";
 import { permissionBits } from "./schemas";
 
 /** The people's channel fields as the core takes them (absent stays absent). */
-function channelInput(b: Partial<{ name: string; type: number; topic: string | null; parent_id: string | null; nsfw: boolean; rate_limit_per_user: number; position: number }>): ChannelInput {
-  return { name: b.name, type: b.type, topic: b.topic, parentId: b.parent_id, nsfw: b.nsfw, rateLimitPerUser: b.rate_limit_per_user, position: b.position };
+function channelInput(
+  b: Partial<{
+    name: string;
+    type: number;
+    topic: string | null;
+    parent_id: string | null;
+    nsfw: boolean;
+    rate_limit_per_user: number;
+    position: number;
+  }>,
+): ChannelInput {
+  return {
+    name: b.name,
+    type: b.type,
+    topic: b.topic,
+    parentId: b.parent_id,
+    nsfw: b.nsfw,
+    rateLimitPerUser: b.rate_limit_per_user,
+    position: b.position,
+  };
 }
 
 /** Longer than 80 lines because it is a table: one declaration per route. */
@@ -50,7 +68,8 @@ export function channelRoutes(p: ClientContext): PeopleRoute[] {
       caller: "session",
       summary: "A channel",
       answer: C.Channel,
-      handler: ({ caller: { user: me }, params }) => channelView(core, core.people.channel(me.id, pathId(params.channel_id, "channel")), me.id),
+      handler: ({ caller: { user: me }, params }) =>
+        channelView(core, core.people.channel(me.id, pathId(params.channel_id, "channel")), me.id),
     }),
     route({
       method: "PATCH",

@@ -3,7 +3,17 @@
  * entries with their actors' names, profile cards, accounts, instance invites, servers
  * and the administrators' overview. Pure functions of core models, as in views.ts.
  */
-import type { AccountModel, AuditChange, AuditEntry, GuildDeletion, InstanceInvite, Overview, ProfileModel, ServerSummary, User } from "../core";
+import type {
+  AccountModel,
+  AuditChange,
+  AuditEntry,
+  GuildDeletion,
+  InstanceInvite,
+  Overview,
+  ProfileModel,
+  ServerSummary,
+  User,
+} from "../core";
 import { isoUtc } from "../wire/time";
 import type * as C from "../contract";
 import { meView, roleView, userView } from "./views";

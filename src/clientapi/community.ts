@@ -19,7 +19,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 function intQuery(q: URLSearchParams, name: string, min: number, max: number): number | undefined {
   const v = q.get(name);
   if (v === null || v === "") return undefined;
-  if (!/^\d{1,6}$/.test(v) || +v < min || +v > max) throw DomainError.invalid(name, `Must be a whole number from ${min} to ${max}.`, "NUMBER_TYPE_COERCE");
+  if (!/^\d{1,6}$/.test(v) || +v < min || +v > max)
+    throw DomainError.invalid(name, `Must be a whole number from ${min} to ${max}.`, "NUMBER_TYPE_COERCE");
   return +v;
 }
 
@@ -49,7 +50,10 @@ export function communityRoutes(p: ClientContext): PeopleRoute[] {
         const g = pathId(params.guild_id, "guild");
         const u = pathId(params.user_id, "member");
         const b = body();
-        const patch = { ...(b.nick === undefined ? {} : { nick: b.nick === "" ? null : b.nick }), ...(b.roles === undefined ? {} : { roles: b.roles.map(idOrNull) }) };
+        const patch = {
+          ...(b.nick === undefined ? {} : { nick: b.nick === "" ? null : b.nick }),
+          ...(b.roles === undefined ? {} : { roles: b.roles.map(idOrNull) }),
+        };
         core.moderation.editMember(g, me.id, u, patch, b.reason ?? null);
         const m = core.reads.guilds.member(g, u);
         if (!m?.user) throw DomainError.notFound("member");
@@ -62,7 +66,8 @@ export function communityRoutes(p: ClientContext): PeopleRoute[] {
       caller: "session",
       summary: "A server's bans, with their reasons (BAN_MEMBERS)",
       answer: Type.Array(C.Ban),
-      handler: ({ caller: { user: me }, params }) => core.moderation.bans(pathId(params.guild_id, "guild"), me.id, { limit: 1000 }).map(banView),
+      handler: ({ caller: { user: me }, params }) =>
+        core.moderation.bans(pathId(params.guild_id, "guild"), me.id, { limit: 1000 }).map(banView),
     }),
     route({
       method: "GET",
@@ -70,7 +75,8 @@ export function communityRoutes(p: ClientContext): PeopleRoute[] {
       caller: "session",
       summary: "A server's invites, with their uses and creators (MANAGE_GUILD)",
       answer: Type.Array(C.Invite),
-      handler: ({ caller: { user: me }, params }) => core.invites.forGuild(me.id, pathId(params.guild_id, "guild")).map((i) => inviteView(core, i)),
+      handler: ({ caller: { user: me }, params }) =>
+        core.invites.forGuild(me.id, pathId(params.guild_id, "guild")).map((i) => inviteView(core, i)),
     }),
     route({
       method: "GET",

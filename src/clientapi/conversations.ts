@@ -31,7 +31,12 @@ const ids = (q: URLSearchParams, name: string) => q.getAll(name).map((v) => path
  * max_id, pinned) beside Parley's typed grammar in `content` (from:, in:, has:, ...,
  * src/text/search-query.ts): the named filters narrow what the typed ones say.
  */
-function criteria(core: Pick<Core, "search">, personId: string, guildId: string, q: URLSearchParams): { criteria: SearchCriteria; problems: string[] } {
+function criteria(
+  core: Pick<Core, "search">,
+  personId: string,
+  guildId: string,
+  q: URLSearchParams,
+): { criteria: SearchCriteria; problems: string[] } {
   const typed = core.search.criteria(personId, guildId, q.get("content") ?? "", int(q, "utc_offset", 0));
   const c = typed.criteria;
   const authors = ids(q, "author_id");
@@ -41,7 +46,8 @@ function criteria(core: Pick<Core, "search">, personId: string, guildId: string,
   if (channels.length) c.channelIds = channels;
   if (mentions.length) c.mentionIds = mentions;
   const has = q.getAll("has");
-  for (const h of has) if (!HAS.has(h)) throw DomainError.invalid("has", `Value "${h}" is not one of ${[...HAS].join(", ")}.`, "BASE_TYPE_CHOICES");
+  for (const h of has)
+    if (!HAS.has(h)) throw DomainError.invalid("has", `Value "${h}" is not one of ${[...HAS].join(", ")}.`, "BASE_TYPE_CHOICES");
   if (has.length) c.has = [...new Set([...(c.has ?? []), ...(has as HasKind[])])];
   if (q.get("min_id")) c.minId = pathId(q.get("min_id")!, "min_id");
   if (q.get("max_id")) c.maxId = pathId(q.get("max_id")!, "max_id");
@@ -73,13 +79,22 @@ function searchRoutes(p: ClientContext): PeopleRoute[] {
       method: "GET",
       path: "/guilds/{guild_id}/messages/search",
       caller: "session",
-      summary: "Search a server's messages one may read (content with from:, in:, has:, mentions:, before:, after:, pinned:; the reference's filters)",
+      summary:
+        "Search a server's messages one may read (content with from:, in:, has:, mentions:, before:, after:, pinned:; the reference's filters)",
       answer: C.SearchResults,
       handler: ({ caller: { user: me }, params, query }) => {
         const guildId = pathId(params.guild_id, "guild");
         const { criteria: c, problems } = criteria(core, me.id, guildId, query);
-        const found = { ...core.search.query(me.id, { guildId }, c, { offset: int(query, "offset", 0), limit: int(query, "limit", 25) }), problems };
-        return { total: found.total, messages: found.messages.map((m) => view(m, me.id)), problems: found.problems, indexing: found.indexing };
+        const found = {
+          ...core.search.query(me.id, { guildId }, c, { offset: int(query, "offset", 0), limit: int(query, "limit", 25) }),
+          problems,
+        };
+        return {
+          total: found.total,
+          messages: found.messages.map((m) => view(m, me.id)),
+          problems: found.problems,
+          indexing: found.indexing,
+        };
       },
     }),
     route({
@@ -91,7 +106,11 @@ function searchRoutes(p: ClientContext): PeopleRoute[] {
       handler: ({ caller: { user: me }, query }) => {
         const before = query.get("before");
         const guildId = query.get("guild_id");
-        const page = { before: before ? pathId(before, "before") : null, limit: int(query, "limit", 25), guildId: guildId ? pathId(guildId, "guild") : null };
+        const page = {
+          before: before ? pathId(before, "before") : null,
+          limit: int(query, "limit", 25),
+          guildId: guildId ? pathId(guildId, "guild") : null,
+        };
         return core.search.mentionsOf(me.id, page).map((m) => view(m, me.id));
       },
     }),
@@ -110,8 +129,14 @@ function pinRoutes(p: ClientContext): PeopleRoute[] {
       answer: C.PinsPage,
       handler: ({ caller: { user: me }, params, query }) => {
         const channelId = pathId(params.channel_id, "channel");
-        const page = core.pins.list(me.id, channelId, { before: timeOf(query.get("before"), "before") ?? null, limit: int(query, "limit", 50) });
-        return { items: page.items.map((i) => ({ pinned_at: isoUtc(i.pinnedAt), message: view(i.message, me.id) })), has_more: page.hasMore };
+        const page = core.pins.list(me.id, channelId, {
+          before: timeOf(query.get("before"), "before") ?? null,
+          limit: int(query, "limit", 50),
+        });
+        return {
+          items: page.items.map((i) => ({ pinned_at: isoUtc(i.pinnedAt), message: view(i.message, me.id) })),
+          has_more: page.hasMore,
+        };
       },
     }),
     route({

@@ -69,7 +69,8 @@ export function deviceRoutes(p: ClientContext): PeopleRoute[] {
       caller: "session",
       summary: "The devices of a DM's two people, to encrypt for and to check the safety number",
       answer: Type.Array(C.Device),
-      handler: ({ caller: { user: me }, params }) => core.devices.inDm(me.id, pathId(params.channel_id, "channel")).map((d) => deviceView(d, false)),
+      handler: ({ caller: { user: me }, params }) =>
+        core.devices.inDm(me.id, pathId(params.channel_id, "channel")).map((d) => deviceView(d, false)),
     }),
   ];
 }

@@ -40,7 +40,13 @@ const SESSION = /^Session\s+(\S+)$/i;
 /** The people's API's door: `prefix` is /api/client/v1, or /api/media/v1 for the image proxy. */
 export function peopleDoor(
   p: ClientContext,
-  o: { prefix: string; screen(r: Request): Response | undefined; hooks: RequestHooks[]; sync: boolean; report(err: unknown, route: string): void },
+  o: {
+    prefix: string;
+    screen(r: Request): Response | undefined;
+    hooks: RequestHooks[];
+    sync: boolean;
+    report(err: unknown, route: string): void;
+  },
 ): Door<ClientContext> {
   return jsonDoor({
     name: "people",

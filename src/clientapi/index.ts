@@ -59,7 +59,8 @@ export function clientApiRoutes(p: ClientContext): PeopleRoute[] {
 /** The people's API's part of the API description, read off the declarations (wire/openapi.ts). */
 export const CLIENT_API_DESCRIPTION = {
   tag: "people",
-  description: "The people's API: what the web client, the developer portal and scripts use to act as a person. Internal ids (UUIDs); `Authorization: Session <token>`.",
+  description:
+    "The people's API: what the web client, the developer portal and scripts use to act as a person. Internal ids (UUIDs); `Authorization: Session <token>`.",
 };
 
 export { peopleDoor, PEOPLE_BODY_LIMIT } from "./http";

@@ -24,7 +24,10 @@ export function clientInteractions(p: ClientContext): PeopleRoute[] {
         const b = body();
         const { interaction, delivered } =
           "custom_id" in b
-            ? p.core.interactions.clickComponent({ userId: me.id, channelId: params.channel_id, messageId: b.message_id, customId: b.custom_id, values: b.values }, delivery)
+            ? p.core.interactions.clickComponent(
+                { userId: me.id, channelId: params.channel_id, messageId: b.message_id, customId: b.custom_id, values: b.values },
+                delivery,
+              )
             : p.core.interactions.runCommand(
                 {
                   userId: me.id,

@@ -41,7 +41,10 @@ export class LiveDispatcher {
   private readonly members = new Map<string, string[]>();
 
   constructor(
-    private readonly core: Pick<Core, "devices" | "dms" | "guilds" | "interactions" | "messages" | "notifications" | "readStates" | "reads">,
+    private readonly core: Pick<
+      Core,
+      "devices" | "dms" | "guilds" | "interactions" | "messages" | "notifications" | "readStates" | "reads"
+    >,
     /** The image proxy, when on: embeds' pictures link to it. */
     private readonly media: MediaLinks | null,
     /** Attachments' signed links (wire/files.ts). */
@@ -61,7 +64,8 @@ export class LiveDispatcher {
   /** Keep the member cache true to the store; runs for every event, listened to or not. */
   observe(e: DomainEvent): void {
     if (e.type === "world.reset") this.members.clear();
-    else if (e.type === "member.added" || e.type === "member.removed" || e.type === "guild.created" || e.type === "guild.deleted") this.members.delete(e.guildId);
+    else if (e.type === "member.added" || e.type === "member.removed" || e.type === "guild.created" || e.type === "guild.deleted")
+      this.members.delete(e.guildId);
   }
 
   deliveriesFor(e: DomainEvent): LiveDelivery[] {
@@ -135,14 +139,18 @@ export class LiveDispatcher {
     const reactors = new Set(this.core.reads.messages.reactorIds(model.row.id));
     return (userId) => {
       if (!reactors.has(userId)) return shared();
-      return JSON.stringify(messageViewOf({ ...model, reactions: this.core.reads.messages.reactions(model.row.id, userId) }, this.media, this.files));
+      return JSON.stringify(
+        messageViewOf({ ...model, reactions: this.core.reads.messages.reactions(model.row.id, userId) }, this.media, this.files),
+      );
     };
   }
 
   private reaction(e: Ev<"reaction.added" | "reaction.removed">): LiveDelivery[] {
     const emoji = e.emoji.id ? `${e.emoji.name}:${e.emoji.id}` : (e.emoji.name ?? "");
     const data = lazy(() => {
-      const summary = this.core.reads.messages.reactions(e.messageId, null).find((r) => (r.emoji.id ?? r.emoji.name) === (e.emoji.id ?? e.emoji.name));
+      const summary = this.core.reads.messages
+        .reactions(e.messageId, null)
+        .find((r) => (r.emoji.id ?? r.emoji.name) === (e.emoji.id ?? e.emoji.name));
       return { message_id: e.messageId, channel_id: e.channelId, user_id: e.userId, emoji, count: summary?.count ?? 0 };
     });
     return [{ users: this.channelAudience(e.channelId, e.guildId), type: e.type, data, topic: e.guildId ?? undefined }];
@@ -178,7 +186,11 @@ export class LiveDispatcher {
     });
     const self: LiveDelivery =
       e.type === "member.added"
-        ? { users: [e.userId], type: "guild.created", data: (u) => JSON.stringify(guildView(this.core, this.core.guilds.require(e.guildId), u)) }
+        ? {
+            users: [e.userId],
+            type: "guild.created",
+            data: (u) => JSON.stringify(guildView(this.core, this.core.guilds.require(e.guildId), u)),
+          }
         : { users: [e.userId], type: e.type, data: member };
     return [self, { users: others, type: e.type, data: member }];
   }

@@ -58,7 +58,10 @@ export function createLive(p: ClientContext): Live {
     upgrade(req, server) {
       conns.server = server as Server<LiveSocketData>;
       if (conns.server.upgrade(req, { data: { live: true, connId: nextConn++ } })) return undefined;
-      return new Response(JSON.stringify({ code: 0, message: "WebSocket upgrade required" }), { status: 400, headers: { "Content-Type": "application/json" } });
+      return new Response(JSON.stringify({ code: 0, message: "WebSocket upgrade required" }), {
+        status: 400,
+        headers: { "Content-Type": "application/json" },
+      });
     },
     closeAll: () => conns.closeAll(1001, "Server stopping"),
     connections: () => conns.openCount(),
@@ -89,7 +92,16 @@ class LiveConnections {
   }
 
   open(ws: WS): void {
-    const conn: LiveConn = { id: ws.data.connId, ws, state: "awaiting", userId: null, sessionId: null, stream: null, lastFrame: this.clock.now(), timer: null };
+    const conn: LiveConn = {
+      id: ws.data.connId,
+      ws,
+      state: "awaiting",
+      userId: null,
+      sessionId: null,
+      stream: null,
+      lastFrame: this.clock.now(),
+      timer: null,
+    };
     ws.data.conn = conn;
     this.conns.add(conn);
     conn.timer = this.clock.setTimeout(() => {
@@ -139,7 +151,8 @@ class LiveConnections {
     const frame = typeof raw === "string" && raw.length <= MAX_FRAME ? parseObject(raw) : null;
     if (!frame) return this.close(conn, LIVE_CLOSE.BAD_FRAME, "Frames are JSON objects");
     conn.lastFrame = this.clock.now();
-    if (conn.state === "awaiting") return frame.op === "hello" ? this.hello(conn, frame) : this.close(conn, LIVE_CLOSE.NOT_AUTHENTICATED, "Say hello first");
+    if (conn.state === "awaiting")
+      return frame.op === "hello" ? this.hello(conn, frame) : this.close(conn, LIVE_CLOSE.NOT_AUTHENTICATED, "Say hello first");
     if (frame.op === "ping") return this.ping(conn);
     this.close(conn, LIVE_CLOSE.BAD_FRAME, "Unknown op");
   }
@@ -186,12 +199,15 @@ class LiveConnections {
   }
 
   private armIdle(conn: LiveConn): void {
-    conn.timer = this.clock.setTimeout(() => {
-      conn.timer = null;
-      if (conn.state !== "open") return;
-      if (this.clock.now() - conn.lastFrame >= IDLE_TIMEOUT_MS) return this.close(conn, LIVE_CLOSE.TIMEOUT, "No ping within 75 s");
-      this.armIdle(conn);
-    }, IDLE_TIMEOUT_MS - (this.clock.now() - conn.lastFrame));
+    conn.timer = this.clock.setTimeout(
+      () => {
+        conn.timer = null;
+        if (conn.state !== "open") return;
+        if (this.clock.now() - conn.lastFrame >= IDLE_TIMEOUT_MS) return this.close(conn, LIVE_CLOSE.TIMEOUT, "No ping within 75 s");
+        this.armIdle(conn);
+      },
+      IDLE_TIMEOUT_MS - (this.clock.now() - conn.lastFrame),
+    );
   }
 
   /** Fan an event out: each person in its audience who has a stream gets it, numbered. */
@@ -210,7 +226,8 @@ class LiveConnections {
    */
   private sessionsEnded(ids: string[], reason: SessionEndReason): void {
     const ended = new Set(ids);
-    for (const c of [...this.conns]) if (c.sessionId !== null && ended.has(c.sessionId)) this.close(c, LIVE_CLOSE.NOT_AUTHENTICATED, reason);
+    for (const c of [...this.conns])
+      if (c.sessionId !== null && ended.has(c.sessionId)) this.close(c, LIVE_CLOSE.NOT_AUTHENTICATED, reason);
   }
 
   /**
@@ -243,7 +260,8 @@ class LiveConnections {
   /** Connections follow their person into and out of servers' topics. */
   private follow(e: DomainEvent): void {
     const each = (users: Iterable<string>, guildId: string, on: boolean) => {
-      for (const u of users) for (const c of this.streams.of(u)?.conns ?? []) on ? c.ws.subscribe(topicOf(guildId)) : c.ws.unsubscribe(topicOf(guildId));
+      for (const u of users)
+        for (const c of this.streams.of(u)?.conns ?? []) on ? c.ws.subscribe(topicOf(guildId)) : c.ws.unsubscribe(topicOf(guildId));
     };
     if (e.type === "member.added" || e.type === "member.removed") each([e.userId], e.guildId, e.type === "member.added");
     else if (e.type === "guild.created") each(this.core.guilds.memberIds(e.guildId), e.guildId, true);

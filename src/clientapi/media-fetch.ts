@@ -13,7 +13,16 @@ import type { Clock } from "../core";
 import type { AddressRules } from "./media-addresses";
 
 /** What the proxy passes on: raster images a browser draws without running anything (SVG may hold scripts). */
-export const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "image/avif", "image/bmp", "image/x-icon", "image/vnd.microsoft.icon"]);
+export const IMAGE_TYPES = new Set([
+  "image/png",
+  "image/jpeg",
+  "image/gif",
+  "image/webp",
+  "image/avif",
+  "image/bmp",
+  "image/x-icon",
+  "image/vnd.microsoft.icon",
+]);
 const MAX_REDIRECTS = 3;
 const TIMEOUT_MS = 10_000;
 
@@ -38,7 +47,9 @@ export async function fetchImage(url: string, rules: FetchRules): Promise<Fetche
     try {
       got = await request(target, rules);
     } catch (e) {
-      return e instanceof Refused ? { ok: false, refused: true, reason: e.message } : { ok: false, refused: false, reason: "the image's server did not answer" };
+      return e instanceof Refused
+        ? { ok: false, refused: true, reason: e.message }
+        : { ok: false, refused: false, reason: "the image's server did not answer" };
     }
     const { res, done } = got;
     const location = res.headers.location;
@@ -69,19 +80,23 @@ function request(target: string, rules: FetchRules): Promise<{ res: IncomingMess
     } catch {
       return reject(new Refused("not an address"));
     }
-    if ((u.protocol !== "http:" && u.protocol !== "https:") || u.username || u.password) return reject(new Refused("only http and https, without credentials"));
+    if ((u.protocol !== "http:" && u.protocol !== "https:") || u.username || u.password)
+      return reject(new Refused("only http and https, without credentials"));
     const host = u.hostname.replace(/^\[|\]$/g, "");
     // A literal address is connected to without a lookup: it is checked here.
     if (isIP(host) && !rules.addresses.permits(host)) return reject(new Refused("a private address"));
     const lookup = (name: string, opts: { all?: boolean }, done: (...a: unknown[]) => void) =>
       dnsLookup(name, { all: true }, (err, found: LookupAddress[]) => {
         if (err) return done(err);
-        if (!found.length || found.some((a) => !rules.addresses.permits(a.address))) return done(new Refused("a name for a private address"));
+        if (!found.length || found.some((a) => !rules.addresses.permits(a.address)))
+          return done(new Refused("a name for a private address"));
         if (opts?.all) done(null, found);
         else done(null, found[0].address, found[0].family);
       });
-    const req = (u.protocol === "https:" ? https : http).request(u, { method: "GET", lookup: lookup as never, headers: { accept: "image/*", "user-agent": "Parley image proxy" } }, (res) =>
-      resolve({ res, done: () => timer.cancel() }),
+    const req = (u.protocol === "https:" ? https : http).request(
+      u,
+      { method: "GET", lookup: lookup as never, headers: { accept: "image/*", "user-agent": "Parley image proxy" } },
+      (res) => resolve({ res, done: () => timer.cancel() }),
     );
     const timer = rules.clock.setTimeout(() => req.destroy(new Error("timed out")), TIMEOUT_MS);
     req.on("error", (e) => {
@@ -94,7 +109,10 @@ function request(target: string, rules: FetchRules): Promise<{ res: IncomingMess
 
 /** The body of a 200 answer that says it is an image, read up to the cap. */
 async function read(res: IncomingMessage, rules: FetchRules): Promise<Fetched> {
-  const type = String(res.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+  const type = String(res.headers["content-type"] ?? "")
+    .split(";")[0]
+    .trim()
+    .toLowerCase();
   const declared = Number(res.headers["content-length"] ?? NaN);
   const fail = (reason: string): Fetched => (res.destroy(), { ok: false, refused: false, reason });
   if (res.statusCode !== 200) return fail(`the image's server answered ${res.statusCode}`);

@@ -24,7 +24,14 @@ export function attachmentView(a: Attachment, files: FileLinks | null): C.Attach
 }
 
 export function uploadView(u: UploadRow): C.Upload {
-  return { id: u.id, filename: u.filename, size: u.declared_size, purpose: u.purpose, upload_url: `/api/client/v1/uploads/${u.id}`, expires_at: isoUtc(u.expires_at) };
+  return {
+    id: u.id,
+    filename: u.filename,
+    size: u.declared_size,
+    purpose: u.purpose,
+    upload_url: `/api/client/v1/uploads/${u.id}`,
+    expires_at: isoUtc(u.expires_at),
+  };
 }
 
 export function emojiView(e: CustomEmoji): { id: string; name: string; animated: boolean; url: string } {

@@ -23,14 +23,19 @@ const IMAGE_HEADERS = {
 };
 
 export function mediaProxyRoutes(p: ClientContext): PeopleRoute[] {
-  const rules: FetchRules | null = p.imageProxy && { addresses: new AddressRules(p.imageProxy.allow), maxBytes: p.imageProxy.maxBytes, clock: p.core.clock };
+  const rules: FetchRules | null = p.imageProxy && {
+    addresses: new AddressRules(p.imageProxy.allow),
+    maxBytes: p.imageProxy.maxBytes,
+    clock: p.core.clock,
+  };
   const unknown = () => jsonResponse(404, { code: 0, message: "404: Not Found" });
   return [
     route({
       method: "GET",
       path: "/external/{signature}",
       caller: "none",
-      summary: "An embed's picture through the image proxy (when the operator turned it on): the link is an embed's proxy_url, `?url=` the address it was signed for",
+      summary:
+        "An embed's picture through the image proxy (when the operator turned it on): the link is an embed's proxy_url, `?url=` the address it was signed for",
       query: Type.Object({ url: Type.String() }),
       answers: "image",
       handler: async ({ params, query }) => {
@@ -38,7 +43,8 @@ export function mediaProxyRoutes(p: ClientContext): PeopleRoute[] {
         if (!rules || !p.flakes.media || !url || !p.flakes.media.verify(url, params.signature)) return unknown();
         const got = await fetchImage(url, rules);
         if (got.ok) return new Response(got.body, { headers: { ...IMAGE_HEADERS, "Content-Type": got.type } });
-        if (got.refused) return jsonResponse(403, { code: 0, message: `The image proxy does not fetch from this address (${got.reason}).` });
+        if (got.refused)
+          return jsonResponse(403, { code: 0, message: `The image proxy does not fetch from this address (${got.reason}).` });
         return jsonResponse(502, { code: 0, message: `The image could not be fetched: ${got.reason}.` });
       },
     }),

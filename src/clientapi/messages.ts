@@ -13,14 +13,16 @@ import { messageView } from "./views";
 function page(q: URLSearchParams) {
   const raw = q.get("limit");
   const limit = raw === null ? 50 : Number(raw);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw DomainError.invalid("limit", "Must be between 1 and 100.", "NUMBER_TYPE_MAX");
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+    throw DomainError.invalid("limit", "Must be between 1 and 100.", "NUMBER_TYPE_MAX");
   const bound = (name: string) => {
     const v = q.get(name);
     if (v === null) return undefined;
     return pathId(v, "message");
   };
   const bounds = { before: bound("before"), after: bound("after"), around: bound("around") };
-  if (Object.values(bounds).filter(Boolean).length > 1) throw DomainError.invalid("around", "Only one of around, before and after.", "BASE_TYPE_BAD_COMBINATION");
+  if (Object.values(bounds).filter(Boolean).length > 1)
+    throw DomainError.invalid("around", "Only one of around, before and after.", "BASE_TYPE_BAD_COMBINATION");
   return { limit, ...bounds };
 }
 
@@ -63,8 +65,14 @@ export function messageRoutes(p: ClientContext): PeopleRoute[] {
       handler: ({ caller: { user: me }, params, body }) => {
         const c = pathId(params.channel_id, "channel");
         const b = body();
-        const attachments = b.attachments && b.attachments.map((a) => ("upload_id" in a ? { uploadId: a.upload_id, description: a.description, spoiler: a.spoiler } : a));
-        const edited = core.people.edit(me.id, c, pathId(params.message_id, "message"), { content: b.content, ciphertext: b.ciphertext, attachments });
+        const attachments =
+          b.attachments &&
+          b.attachments.map((a) => ("upload_id" in a ? { uploadId: a.upload_id, description: a.description, spoiler: a.spoiler } : a));
+        const edited = core.people.edit(me.id, c, pathId(params.message_id, "message"), {
+          content: b.content,
+          ciphertext: b.ciphertext,
+          attachments,
+        });
         return messageView(core, edited, me.id, p.flakes.media, p.flakes.files);
       },
     }),

@@ -67,7 +67,12 @@ function applicationRoutes(p: ClientContext): PeopleRoute[] {
       handler: ({ caller: { user: me }, body }) => {
         const b = body();
         const intents = b.intents === undefined ? undefined : intentBits(b.intents, "intents");
-        const { app, token } = createApplicationWithToken(p.core.apps, p.flakes, { ownerId: me.id, name: b.name, description: b.description, intents });
+        const { app, token } = createApplicationWithToken(p.core.apps, p.flakes, {
+          ownerId: me.id,
+          name: b.name,
+          description: b.description,
+          intents,
+        });
         return { application: applicationView(p, core.apps.require(app.id)), token };
       },
     }),
@@ -113,7 +118,9 @@ function applicationRoutes(p: ClientContext): PeopleRoute[] {
       caller: "session",
       summary: "Rotate the bot token (shown once)",
       answer: C.Token,
-      handler: ({ caller: { user: me }, params }) => ({ token: rotateToken(p.core.apps, p.flakes, owned(params.application_id, me.id).id) }),
+      handler: ({ caller: { user: me }, params }) => ({
+        token: rotateToken(p.core.apps, p.flakes, owned(params.application_id, me.id).id),
+      }),
     }),
     route({
       method: "PUT",
@@ -137,7 +144,7 @@ function applicationRoutes(p: ClientContext): PeopleRoute[] {
       body: Intents,
       handler: ({ caller: { user: me }, params, body }) => {
         const a = owned(params.application_id, me.id);
-        const bits = privilegedOnly(intentBits((body()).intents, "intents"));
+        const bits = privilegedOnly(intentBits(body().intents, "intents"));
         return applicationView(p, core.apps.requestPrivileged(a.id, bits));
       },
     }),

@@ -20,7 +20,8 @@ export function roleRoutes(p: ClientContext): PeopleRoute[] {
       caller: "session",
       summary: "A server's roles",
       answer: Type.Array(C.Role),
-      handler: ({ caller: { user: me }, params }) => core.guilds.roles(core.people.guild(me.id, pathId(params.guild_id, "guild")).id).map(roleView),
+      handler: ({ caller: { user: me }, params }) =>
+        core.guilds.roles(core.people.guild(me.id, pathId(params.guild_id, "guild")).id).map(roleView),
     }),
     route({
       method: "POST",
@@ -47,7 +48,13 @@ export function roleRoutes(p: ClientContext): PeopleRoute[] {
       handler: ({ caller: { user: me }, params, body }) => {
         const g = pathId(params.guild_id, "guild");
         const b = body();
-        return core.roles.reorder(g, me.id, b.map((it) => ({ roleId: it.id, position: it.position }))).map(roleView);
+        return core.roles
+          .reorder(
+            g,
+            me.id,
+            b.map((it) => ({ roleId: it.id, position: it.position })),
+          )
+          .map(roleView);
       },
     }),
     route({

@@ -20,8 +20,26 @@ import { isoUtc } from "../wire/time";
  */
 export function sessionLabel(ua: string | null): string {
   if (!ua) return "Unknown client";
-  const browser = /Firefox\//.test(ua) ? "Firefox" : /Edg\//.test(ua) ? "Edge" : /Chrom(e|ium)\//.test(ua) ? "Chromium" : /Safari\//.test(ua) ? "Safari" : null;
-  const os = /Windows/.test(ua) ? "Windows" : /Android/.test(ua) ? "Android" : /iPhone|iPad/.test(ua) ? "iOS" : /Mac OS X/.test(ua) ? "macOS" : /Linux/.test(ua) ? "Linux" : null;
+  const browser = /Firefox\//.test(ua)
+    ? "Firefox"
+    : /Edg\//.test(ua)
+      ? "Edge"
+      : /Chrom(e|ium)\//.test(ua)
+        ? "Chromium"
+        : /Safari\//.test(ua)
+          ? "Safari"
+          : null;
+  const os = /Windows/.test(ua)
+    ? "Windows"
+    : /Android/.test(ua)
+      ? "Android"
+      : /iPhone|iPad/.test(ua)
+        ? "iOS"
+        : /Mac OS X/.test(ua)
+          ? "macOS"
+          : /Linux/.test(ua)
+            ? "Linux"
+            : null;
   if (browser) return os ? `${browser} on ${os}` : browser;
   const program = /^([A-Za-z][\w.-]{0,31})\//.exec(ua)?.[1];
   return program && program !== "Mozilla" ? program : "Unknown client";

@@ -12,7 +12,7 @@ import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
 import { pathId, route, type PeopleRoute } from "./http";
 import { customEmojiView, uploadView } from "./media-views";
-import { guildView, meView } from "./views";
+import { guildView } from "./views";
 
 export function uploadRoutes(p: ClientContext): PeopleRoute[] {
   const core = p.core;

@@ -4,7 +4,25 @@
  * function of a core read model; the wrappers beside them read the model first. Each
  * returns its shape in the contract (src/contract), which the compiler holds it to.
  */
-import { type Application, type Channel, type ChannelModel, type Core, type Device, type Guild, type GuildModel, intentNames, type Invite, type InviteModel, type MemberModel, type Message, type MessageInteractionModel, type MessageModel, type NotificationSetting, type Role, type User } from "../core";
+import {
+  type Application,
+  type Channel,
+  type ChannelModel,
+  type Core,
+  type Device,
+  type Guild,
+  type GuildModel,
+  intentNames,
+  type Invite,
+  type InviteModel,
+  type MemberModel,
+  type Message,
+  type MessageInteractionModel,
+  type MessageModel,
+  type NotificationSetting,
+  type Role,
+  type User,
+} from "../core";
 import { isoUtc } from "../wire/time";
 import { peopleEmbeds, type MediaLinks } from "../wire/media";
 import type * as C from "../contract";
@@ -64,7 +82,15 @@ export function channelViewOf(m: ChannelModel, viewerId?: string): C.Channel {
   const c = m.row;
   if (c.guild_id === null) {
     const recipients = m.recipients.filter((u) => u.id !== viewerId).map(userView);
-    return { id: c.id, type: c.type, guild_id: null, recipients, e2e: true, last_message_id: c.last_message_id, created_at: isoUtc(c.created_at) };
+    return {
+      id: c.id,
+      type: c.type,
+      guild_id: null,
+      recipients,
+      e2e: true,
+      last_message_id: c.last_message_id,
+      created_at: isoUtc(c.created_at),
+    };
   }
   return {
     id: c.id,
@@ -139,7 +165,11 @@ export function messageViewOf(m: MessageModel, media: MediaLinks | null, files: 
     mention_roles: m.mentionRoleIds,
     mention_everyone: !!r.mention_everyone,
     interaction: m.interaction ? interactionOf(m.interaction) : null,
-    reactions: (m.reactions ?? []).map((x) => ({ emoji: x.emoji.id ? `${x.emoji.name}:${x.emoji.id}` : (x.emoji.name ?? ""), count: x.count, me: x.me })),
+    reactions: (m.reactions ?? []).map((x) => ({
+      emoji: x.emoji.id ? `${x.emoji.name}:${x.emoji.id}` : (x.emoji.name ?? ""),
+      count: x.count,
+      me: x.me,
+    })),
     created_at: isoUtc(r.created_at),
     edited_at: r.edited_at === null ? null : isoUtc(r.edited_at),
     ...(m.attachments.length ? { attachments: m.attachments.map((a) => attachmentView(a, files)) } : {}),
@@ -151,7 +181,13 @@ function interactionOf(i: MessageInteractionModel): C.Message["interaction"] {
   return { id: i.row.id, name: i.data.kind === "command" ? i.data.name : null, user: userView(i.user) };
 }
 
-export function messageView(core: Pick<Core, "reads">, m: Message, viewerId: string, media: MediaLinks | null, files: FileLinks | null = null): C.Message {
+export function messageView(
+  core: Pick<Core, "reads">,
+  m: Message,
+  viewerId: string,
+  media: MediaLinks | null,
+  files: FileLinks | null = null,
+): C.Message {
   return messageViewOf(core.reads.messages.message(m, { viewerId }), media, files);
 }
 
@@ -208,5 +244,11 @@ export function applicationView(core: Pick<Core, "guilds" | "apps">, a: Applicat
 
 /** A person's notification setting for a server, channel or DM. */
 export function settingView(s: NotificationSetting): C.NotificationSetting {
-  return { scope_id: s.scope_id, guild_id: s.guild_id, channel_id: s.channel_id, level: s.level, muted_until: s.muted_until === null ? null : isoUtc(s.muted_until) };
+  return {
+    scope_id: s.scope_id,
+    guild_id: s.guild_id,
+    channel_id: s.channel_id,
+    level: s.level,
+    muted_until: s.muted_until === null ? null : isoUtc(s.muted_until),
+  };
 }

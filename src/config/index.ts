@@ -113,26 +113,66 @@ export const SERVE_FLAGS: FlagSpec[] = [
   { name: "port", env: "PARLEY_PORT", kind: "int", help: "port to listen on (default 7420; 0 picks a free port)" },
   { name: "host", env: "PARLEY_HOST", kind: "string", help: "address to bind (default 127.0.0.1)" },
   { name: "data", env: "PARLEY_DATA", kind: "string", help: "data directory, or :memory: (default ./parley-data)" },
-  { name: "database", env: "PARLEY_DATABASE", kind: "string", help: "postgres://user:pass@host:port/db to keep the data in Postgres (default: SQLite in --data)" },
+  {
+    name: "database",
+    env: "PARLEY_DATABASE",
+    kind: "string",
+    help: "postgres://user:pass@host:port/db to keep the data in Postgres (default: SQLite in --data)",
+  },
   { name: "harness", env: "PARLEY_HARNESS", kind: "bool", help: "mount the test harness at /api/harness/v1" },
   { name: "seed", env: "PARLEY_SEED", kind: "string", help: "world document (JSON) to seed at start-up" },
   { name: "base-url", env: "PARLEY_BASE_URL", kind: "string", help: "public base URL (behind a proxy)" },
   { name: "gateway-url", env: "PARLEY_GATEWAY_URL", kind: "string", help: "public gateway URL (ws:// or wss://)" },
-  { name: "portal-url", env: "PARLEY_PORTAL_URL", kind: "string", help: "public developer portal URL (default: the base URL + /developers)" },
+  {
+    name: "portal-url",
+    env: "PARLEY_PORTAL_URL",
+    kind: "string",
+    help: "public developer portal URL (default: the base URL + /developers)",
+  },
   { name: "synchronous", env: "PARLEY_SYNCHRONOUS", kind: "string", help: "SQLite synchronous mode: NORMAL (default) or FULL" },
   { name: "rate-limits", env: "PARLEY_RATE_LIMITS", kind: "string", help: "on (default) or off; or a JSON file overriding limits" },
   { name: "demo", env: "PARLEY_DEMO", kind: "bool", help: "create and print a demo world when the database is empty" },
   { name: "quiet", env: "PARLEY_QUIET", kind: "bool", help: "print nothing but errors" },
-  { name: "heartbeat-interval", env: "PARLEY_HEARTBEAT_INTERVAL", kind: "int", help: "test mode only: gateway heartbeat_interval in ms (default 41250)" },
+  {
+    name: "heartbeat-interval",
+    env: "PARLEY_HEARTBEAT_INTERVAL",
+    kind: "int",
+    help: "test mode only: gateway heartbeat_interval in ms (default 41250)",
+  },
   { name: "log-level", env: "PARLEY_LOG_LEVEL", kind: "string", help: "trace, debug, info (default), warn, error or silent" },
-  { name: "log-format", env: "PARLEY_LOG_FORMAT", kind: "string", help: "pretty (default: one readable line) or json (one JSON object a line)" },
+  {
+    name: "log-format",
+    env: "PARLEY_LOG_FORMAT",
+    kind: "string",
+    help: "pretty (default: one readable line) or json (one JSON object a line)",
+  },
   { name: "timings", env: "PARLEY_TIMINGS", kind: "bool", help: "print how long each start-up step took" },
   { name: "shutdown-timeout", env: "PARLEY_SHUTDOWN_TIMEOUT", kind: "int", help: "seconds a graceful shutdown may take (default 10)" },
-  { name: "image-proxy", env: "PARLEY_IMAGE_PROXY", kind: "bool", help: "show embeds' pictures through Parley instead of asking each viewer first" },
-  { name: "image-proxy-allow", env: "PARLEY_IMAGE_PROXY_ALLOW", kind: "string", help: "private addresses or CIDR blocks the image proxy may fetch from (comma-separated)" },
-  { name: "image-proxy-max-bytes", env: "PARLEY_IMAGE_PROXY_MAX_BYTES", kind: "int", help: "largest image the proxy fetches (default 8388608)" },
+  {
+    name: "image-proxy",
+    env: "PARLEY_IMAGE_PROXY",
+    kind: "bool",
+    help: "show embeds' pictures through Parley instead of asking each viewer first",
+  },
+  {
+    name: "image-proxy-allow",
+    env: "PARLEY_IMAGE_PROXY_ALLOW",
+    kind: "string",
+    help: "private addresses or CIDR blocks the image proxy may fetch from (comma-separated)",
+  },
+  {
+    name: "image-proxy-max-bytes",
+    env: "PARLEY_IMAGE_PROXY_MAX_BYTES",
+    kind: "int",
+    help: "largest image the proxy fetches (default 8388608)",
+  },
   { name: "session-idle", env: "PARLEY_SESSION_IDLE", kind: "int", help: "a person's session unused this many days ends (default 30)" },
-  { name: "session-max", env: "PARLEY_SESSION_MAX", kind: "int", help: "a person's session ends this many days after sign-in (default 365)" },
+  {
+    name: "session-max",
+    env: "PARLEY_SESSION_MAX",
+    kind: "int",
+    help: "a person's session ends this many days after sign-in (default 365)",
+  },
   ...communityFlags(),
 ];
 
@@ -264,7 +304,10 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
 
 /** The image proxy's settings, each checked: an allowed entry is an address or a CIDR block. */
 function imageProxyOf(enabled: boolean, allowRaw: string | undefined, maxRaw: string | undefined): Config["imageProxy"] {
-  const allow = (allowRaw ?? "").split(",").map((a) => a.trim()).filter(Boolean);
+  const allow = (allowRaw ?? "")
+    .split(",")
+    .map((a) => a.trim())
+    .filter(Boolean);
   for (const a of allow) {
     const [addr, bits, more] = a.split("/");
     const family = isIP(addr.replace(/^\[|\]$/g, ""));
@@ -287,7 +330,8 @@ function databaseOf(raw: string | undefined, data: string): string | null {
   } catch {
     throw new ConfigError("--database is not a URL (postgres://user:password@host:port/database)");
   }
-  if (u.protocol !== "postgres:" && u.protocol !== "postgresql:") throw new ConfigError(`--database must be a postgres:// URL, not ${u.protocol}//`);
+  if (u.protocol !== "postgres:" && u.protocol !== "postgresql:")
+    throw new ConfigError(`--database must be a postgres:// URL, not ${u.protocol}//`);
   if (data === ":memory:") throw new ConfigError("--database needs a --data directory for the server's secret key, not :memory:");
   return raw;
 }
@@ -364,7 +408,14 @@ export interface DeviceSettings {
 
 // A function, not a const: SERVE_FLAGS above spreads it while this module is still being read.
 function communityFlags(): FlagSpec[] {
-  return [{ name: "device-expiry", env: "PARLEY_DEVICE_EXPIRY", kind: "int", help: "a browser's encryption device unused this many days is removed (default 90; 0: never)" }];
+  return [
+    {
+      name: "device-expiry",
+      env: "PARLEY_DEVICE_EXPIRY",
+      kind: "int",
+      help: "a browser's encryption device unused this many days is removed (default 90; 0: never)",
+    },
+  ];
 }
 
 function deviceSettingsOf(raw: string | undefined): DeviceSettings {
@@ -400,15 +451,96 @@ const MIB = 1024 * 1024;
 const HOUR_MS = 3600_000;
 
 /** Each media flag: its default, bounds, and the unit its value is given in (bytes, a count, pixels, hours). */
-const MEDIA_FLAGS: { key: keyof MediaConfig; name: string; env: string; def: number; min: number; max: number; unit: number; help: string }[] = [
-  { key: "maxFileBytes", name: "media-max-file-bytes", env: "PARLEY_MEDIA_MAX_FILE_BYTES", def: 10 * MIB, min: 1024, max: 1024 * MIB, unit: 1, help: "largest file a person may attach (default 10485760)" },
-  { key: "filesPerMessage", name: "media-files-per-message", env: "PARLEY_MEDIA_FILES_PER_MESSAGE", def: 10, min: 1, max: 50, unit: 1, help: "files a message may carry (default 10)" },
-  { key: "perPersonBytes", name: "media-per-person-bytes", env: "PARLEY_MEDIA_PER_PERSON_BYTES", def: 2048 * MIB, min: 0, max: Number.MAX_SAFE_INTEGER, unit: 1, help: "what one person's files may hold in all, 0 for no limit (default 2147483648)" },
-  { key: "emojiBytes", name: "media-emoji-bytes", env: "PARLEY_MEDIA_EMOJI_BYTES", def: 256 * 1024, min: 1024, max: 16 * MIB, unit: 1, help: "largest custom emoji image (default 262144)" },
-  { key: "avatarBytes", name: "media-avatar-bytes", env: "PARLEY_MEDIA_AVATAR_BYTES", def: 8 * MIB, min: 1024, max: 64 * MIB, unit: 1, help: "largest avatar or server icon (default 8388608)" },
-  { key: "previewPixels", name: "media-preview-pixels", env: "PARLEY_MEDIA_PREVIEW_PIXELS", def: 40_000_000, min: 1, max: 1_000_000_000, unit: 1, help: "images with more pixels are downloads, not previews (default 40000000)" },
-  { key: "urlTtlMs", name: "media-url-hours", env: "PARLEY_MEDIA_URL_HOURS", def: 24, min: 1, max: 24 * 365, unit: HOUR_MS, help: "hours a signed attachment link works (default 24)" },
-  { key: "graceMs", name: "media-grace-hours", env: "PARLEY_MEDIA_GRACE_HOURS", def: 24, min: 1, max: 24 * 365, unit: HOUR_MS, help: "hours unreferenced files are kept before they are removed (default 24)" },
+const MEDIA_FLAGS: {
+  key: keyof MediaConfig;
+  name: string;
+  env: string;
+  def: number;
+  min: number;
+  max: number;
+  unit: number;
+  help: string;
+}[] = [
+  {
+    key: "maxFileBytes",
+    name: "media-max-file-bytes",
+    env: "PARLEY_MEDIA_MAX_FILE_BYTES",
+    def: 10 * MIB,
+    min: 1024,
+    max: 1024 * MIB,
+    unit: 1,
+    help: "largest file a person may attach (default 10485760)",
+  },
+  {
+    key: "filesPerMessage",
+    name: "media-files-per-message",
+    env: "PARLEY_MEDIA_FILES_PER_MESSAGE",
+    def: 10,
+    min: 1,
+    max: 50,
+    unit: 1,
+    help: "files a message may carry (default 10)",
+  },
+  {
+    key: "perPersonBytes",
+    name: "media-per-person-bytes",
+    env: "PARLEY_MEDIA_PER_PERSON_BYTES",
+    def: 2048 * MIB,
+    min: 0,
+    max: Number.MAX_SAFE_INTEGER,
+    unit: 1,
+    help: "what one person's files may hold in all, 0 for no limit (default 2147483648)",
+  },
+  {
+    key: "emojiBytes",
+    name: "media-emoji-bytes",
+    env: "PARLEY_MEDIA_EMOJI_BYTES",
+    def: 256 * 1024,
+    min: 1024,
+    max: 16 * MIB,
+    unit: 1,
+    help: "largest custom emoji image (default 262144)",
+  },
+  {
+    key: "avatarBytes",
+    name: "media-avatar-bytes",
+    env: "PARLEY_MEDIA_AVATAR_BYTES",
+    def: 8 * MIB,
+    min: 1024,
+    max: 64 * MIB,
+    unit: 1,
+    help: "largest avatar or server icon (default 8388608)",
+  },
+  {
+    key: "previewPixels",
+    name: "media-preview-pixels",
+    env: "PARLEY_MEDIA_PREVIEW_PIXELS",
+    def: 40_000_000,
+    min: 1,
+    max: 1_000_000_000,
+    unit: 1,
+    help: "images with more pixels are downloads, not previews (default 40000000)",
+  },
+  {
+    key: "urlTtlMs",
+    name: "media-url-hours",
+    env: "PARLEY_MEDIA_URL_HOURS",
+    def: 24,
+    min: 1,
+    max: 24 * 365,
+    unit: HOUR_MS,
+    help: "hours a signed attachment link works (default 24)",
+  },
+  {
+    key: "graceMs",
+    name: "media-grace-hours",
+    env: "PARLEY_MEDIA_GRACE_HOURS",
+    def: 24,
+    min: 1,
+    max: 24 * 365,
+    unit: HOUR_MS,
+    help: "hours unreferenced files are kept before they are removed (default 24)",
+  },
 ];
 
 SERVE_FLAGS.push(...MEDIA_FLAGS.map((f) => ({ name: f.name, env: f.env, kind: "int" as const, help: f.help })));
@@ -419,7 +551,8 @@ export function mediaConfigOf(flags: RawFlags, env: Record<string, string | unde
   for (const f of MEDIA_FLAGS) {
     const given = flags[f.name] ?? (env[f.env] || undefined);
     const raw = given === undefined ? String(f.def) : String(given);
-    if (!/^\d+$/.test(raw) || +raw < f.min || +raw > f.max) throw new ConfigError(`--${f.name} must be a whole number from ${f.min} to ${f.max}, not '${raw}'`);
+    if (!/^\d+$/.test(raw) || +raw < f.min || +raw > f.max)
+      throw new ConfigError(`--${f.name} must be a whole number from ${f.min} to ${f.max}, not '${raw}'`);
     out[f.key] = +raw * f.unit;
   }
   return out;

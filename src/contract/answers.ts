@@ -25,7 +25,14 @@ export const Me = Type.Object({ ...User.properties, admin: Type.Boolean(), creat
 /** What sign-up and sign-in answer: the new session's token, shown once. */
 export const SignedIn = Type.Object({ token: Type.String(), user: Me });
 
-export const Session = Type.Object({ id: Id, label: Type.String(), created_at: Time, last_used_at: Time, expires_at: Time, current: Type.Boolean() });
+export const Session = Type.Object({
+  id: Id,
+  label: Type.String(),
+  created_at: Time,
+  last_used_at: Time,
+  expires_at: Time,
+  current: Type.Boolean(),
+});
 
 export const Role = Type.Object({
   id: Id,
@@ -39,7 +46,12 @@ export const Role = Type.Object({
   everyone: Type.Boolean(),
 });
 
-export const ChannelOverwrite = Type.Object({ target_id: Id, type: Type.Union([Type.Literal("role"), Type.Literal("member")]), allow: Type.String(), deny: Type.String() });
+export const ChannelOverwrite = Type.Object({
+  target_id: Id,
+  type: Type.Union([Type.Literal("role"), Type.Literal("member")]),
+  allow: Type.String(),
+  deny: Type.String(),
+});
 
 /** A server channel (`guild_id` set: name, topic, overwrites, ...) or a DM (`guild_id` null: its recipients, end-to-end encrypted). */
 export const Channel = Type.Object({
@@ -89,11 +101,28 @@ export const Embed = Type.Object({
   url: Type.Optional(Type.String()),
   color: Type.Optional(Type.Integer()),
   timestamp: Type.Optional(Type.String()),
-  author: Type.Optional(Type.Object({ name: Type.Optional(Type.String()), url: Type.Optional(Type.String()), icon_url: Type.Optional(Type.String()), proxy_icon_url: Type.Optional(Type.String()) })),
-  footer: Type.Optional(Type.Object({ text: Type.Optional(Type.String()), icon_url: Type.Optional(Type.String()), proxy_icon_url: Type.Optional(Type.String()) })),
+  author: Type.Optional(
+    Type.Object({
+      name: Type.Optional(Type.String()),
+      url: Type.Optional(Type.String()),
+      icon_url: Type.Optional(Type.String()),
+      proxy_icon_url: Type.Optional(Type.String()),
+    }),
+  ),
+  footer: Type.Optional(
+    Type.Object({
+      text: Type.Optional(Type.String()),
+      icon_url: Type.Optional(Type.String()),
+      proxy_icon_url: Type.Optional(Type.String()),
+    }),
+  ),
   image: Type.Optional(Picture),
   thumbnail: Type.Optional(Picture),
-  fields: Type.Optional(Type.Array(Type.Object({ name: Type.Optional(Type.String()), value: Type.Optional(Type.String()), inline: Type.Optional(Type.Boolean()) }))),
+  fields: Type.Optional(
+    Type.Array(
+      Type.Object({ name: Type.Optional(Type.String()), value: Type.Optional(Type.String()), inline: Type.Optional(Type.Boolean()) }),
+    ),
+  ),
 });
 
 const ComponentEmoji = Type.Object({ name: Type.Optional(Nullable(Type.String())), id: Type.Optional(Nullable(Type.String())) });
@@ -149,10 +178,23 @@ export const Attachment = Type.Object({
 });
 
 /** An upload slot: PUT the file's bytes to `upload_url` (the people's API), then name `id` in a message or a setting. */
-export const Upload = Type.Object({ id: Id, filename: Type.String(), size: Type.Integer(), purpose: Type.String(), upload_url: Type.String(), expires_at: Time });
+export const Upload = Type.Object({
+  id: Id,
+  filename: Type.String(),
+  size: Type.Integer(),
+  purpose: Type.String(),
+  upload_url: Type.String(),
+  expires_at: Time,
+});
 
 /** A server's emoji as its settings list them. */
-export const CustomEmoji = Type.Object({ id: Id, name: Type.String(), animated: Type.Boolean(), url: Type.String(), creator_id: Nullable(Id) });
+export const CustomEmoji = Type.Object({
+  id: Id,
+  name: Type.String(),
+  animated: Type.Boolean(),
+  url: Type.String(),
+  creator_id: Nullable(Id),
+});
 
 export const Message = Type.Object({
   id: Id,
@@ -304,7 +346,12 @@ export type InstallInfo = Static<typeof InstallInfo>;
 // ---- conversations: search, the mentions inbox, pins, notification settings ----
 
 /** A search's page: how many match (counted up to 1000), newest first; `problems` says what of the query was not understood. */
-export const SearchResults = Type.Object({ total: Type.Integer(), messages: Type.Array(Message), problems: Type.Array(Type.String()), indexing: Type.Boolean() });
+export const SearchResults = Type.Object({
+  total: Type.Integer(),
+  messages: Type.Array(Message),
+  problems: Type.Array(Type.String()),
+  indexing: Type.Boolean(),
+});
 
 /** A channel's pins, most recently pinned first. */
 export const PinsPage = Type.Object({ items: Type.Array(Type.Object({ pinned_at: Time, message: Message })), has_more: Type.Boolean() });

@@ -22,9 +22,15 @@ export const PRESENCES = ["online", "idle", "dnd", "offline"] as const;
 
 export const Uuid = Type.String({ pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$" });
 /** Permission names or a decimal bitfield (other bits than the 13 honoured ones are dropped, spec 2.9). */
-export const PermissionList = Type.Union([Type.String({ pattern: "^[0-9]{1,20}$" }), Type.Array(Type.String({ maxLength: 64 }), { maxItems: 64 })]);
+export const PermissionList = Type.Union([
+  Type.String({ pattern: "^[0-9]{1,20}$" }),
+  Type.Array(Type.String({ maxLength: 64 }), { maxItems: 64 }),
+]);
 /** Intent names or a bitfield. */
-export const IntentList = Type.Union([Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1 }), Type.Array(Type.String({ maxLength: 64 }), { maxItems: 64 })]);
+export const IntentList = Type.Union([
+  Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1 }),
+  Type.Array(Type.String({ maxLength: 64 }), { maxItems: 64 }),
+]);
 
 // ---- accounts and sessions ----
 
@@ -38,7 +44,10 @@ export const SignUp = Type.Object(
   },
   { additionalProperties: false },
 );
-export const SignIn = Type.Object({ username: Type.String({ maxLength: 64 }), password: Type.String({ maxLength: 256 }) }, { additionalProperties: false });
+export const SignIn = Type.Object(
+  { username: Type.String({ maxLength: 64 }), password: Type.String({ maxLength: 256 }) },
+  { additionalProperties: false },
+);
 export const ChangePassword = Type.Object(
   { current_password: Type.String({ maxLength: 256 }), new_password: Type.String({ minLength: 8, maxLength: 256 }) },
   { additionalProperties: false },
@@ -96,11 +105,20 @@ const RoleFields = {
   hoist: Type.Optional(Type.Boolean()),
   mentionable: Type.Optional(Type.Boolean()),
 };
-export const CreateRole = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }), ...RoleFields }, { additionalProperties: false });
-export const EditRole = Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), ...RoleFields }, { additionalProperties: false });
-export const ReorderRoles = Type.Array(Type.Object({ id: Uuid, position: Type.Integer({ minimum: 0, maximum: 1000 }) }, { additionalProperties: false }), {
-  maxItems: 250,
-});
+export const CreateRole = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 100 }), ...RoleFields },
+  { additionalProperties: false },
+);
+export const EditRole = Type.Object(
+  { name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), ...RoleFields },
+  { additionalProperties: false },
+);
+export const ReorderRoles = Type.Array(
+  Type.Object({ id: Uuid, position: Type.Integer({ minimum: 0, maximum: 1000 }) }, { additionalProperties: false }),
+  {
+    maxItems: 250,
+  },
+);
 
 export const BanBody = Type.Object({
   delete_message_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: LIMITS.banDeleteSeconds })),
@@ -120,7 +138,10 @@ export const CreateInvite = Type.Object(
 
 const Description = Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()]));
 /** A filled upload slot to send (uploads: POST .../attachments, then PUT /uploads/{id}). */
-const NewAttachment = Type.Object({ upload_id: Uuid, description: Description, spoiler: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+const NewAttachment = Type.Object(
+  { upload_id: Uuid, description: Description, spoiler: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
 export const SendMessage = Type.Object(
   {
     content: Type.Optional(Type.String({ maxLength: LIMITS.content })),
@@ -136,7 +157,12 @@ export const EditMessage = Type.Object(
     ciphertext: Type.Optional(Type.String({ maxLength: 16384 })),
     /** Every attachment to keep, by id (the rest are dropped), and new slots; absent: all kept. */
     attachments: Type.Optional(
-      Type.Union([Type.Array(Type.Union([Type.Object({ id: Uuid, description: Description }, { additionalProperties: false }), NewAttachment]), { maxItems: 50 }), Type.Null()]),
+      Type.Union([
+        Type.Array(Type.Union([Type.Object({ id: Uuid, description: Description }, { additionalProperties: false }), NewAttachment]), {
+          maxItems: 50,
+        }),
+        Type.Null(),
+      ]),
     ),
   },
   { additionalProperties: false },
@@ -147,7 +173,10 @@ const FileRequest = Type.Object(
   { additionalProperties: false },
 );
 /** Slots for a message's files, each named and sized before any byte is sent. */
-export const OpenAttachments = Type.Object({ files: Type.Array(FileRequest, { minItems: 1, maxItems: 50 }) }, { additionalProperties: false });
+export const OpenAttachments = Type.Object(
+  { files: Type.Array(FileRequest, { minItems: 1, maxItems: 50 }) },
+  { additionalProperties: false },
+);
 /** A slot for an image: one's avatar, a server's icon or emoji (`guild_id`). */
 export const OpenImageUpload = Type.Object(
   {
@@ -223,7 +252,10 @@ export const EditApp = Type.Object(
 );
 export const Intents = Type.Object({ intents: IntentList }, { additionalProperties: false });
 /** `deny` refuses a pending request; `revoke` withdraws an approval: both leave the intents denied. */
-export const Approve = Type.Object({ intents: IntentList, revoke: Type.Optional(Type.Boolean()), deny: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+export const Approve = Type.Object(
+  { intents: IntentList, revoke: Type.Optional(Type.Boolean()), deny: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
 export const Install = Type.Object({ guild_id: Uuid }, { additionalProperties: false });
 
 export type SignUpBody = Static<typeof SignUp>;

@@ -16,7 +16,11 @@ const Time = Type.String();
 
 /** A member's nickname (null or "" clears it) and, when given, their whole set of roles. */
 export const EditMember = Type.Object(
-  { nick: Type.Optional(Nullable(Type.String({ maxLength: 32 }))), roles: Type.Optional(Type.Array(Id, { maxItems: 250 })), reason: Type.Optional(Type.String({ maxLength: 512 })) },
+  {
+    nick: Type.Optional(Nullable(Type.String({ maxLength: 32 }))),
+    roles: Type.Optional(Type.Array(Id, { maxItems: 250 })),
+    reason: Type.Optional(Type.String({ maxLength: 512 })),
+  },
   { additionalProperties: false },
 );
 /** Channels moved at once: only the listed ones change; at most one changes category. */
@@ -32,7 +36,10 @@ export const ReorderChannels = Type.Array(
   ),
   { maxItems: 500 },
 );
-export const TransferOwnership = Type.Object({ owner_id: Id, reason: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });
+export const TransferOwnership = Type.Object(
+  { owner_id: Id, reason: Type.Optional(Type.String({ maxLength: 512 })) },
+  { additionalProperties: false },
+);
 /**
  * One's own profile, each field optional: the display name (any script, up to 32
  * characters as a reader counts them, checked in the core; null or "" clears it) and the
@@ -48,8 +55,14 @@ export const EditMe = Type.Object(
 export const RenameDevice = Type.Object({ name: Type.String({ maxLength: 256 }) }, { additionalProperties: false });
 /** Signing out may also remove the browser's end-to-end device. */
 export const SignOut = Type.Object({ remove_device: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
-export const RedeemReset = Type.Object({ token: Type.String({ maxLength: 128 }), new_password: Type.String({ maxLength: 256 }) }, { additionalProperties: false });
-export const DisableAccount = Type.Object({ disabled: Type.Boolean(), applications: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+export const RedeemReset = Type.Object(
+  { token: Type.String({ maxLength: 128 }), new_password: Type.String({ maxLength: 256 }) },
+  { additionalProperties: false },
+);
+export const DisableAccount = Type.Object(
+  { disabled: Type.Boolean(), applications: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
 export const SetAdministrator = Type.Object({ admin: Type.Boolean() }, { additionalProperties: false });
 export const RegistrationSettings = Type.Object(
   {
@@ -60,7 +73,10 @@ export const RegistrationSettings = Type.Object(
 );
 /** An instance invite: max_uses 0 = unlimited; max_age in seconds, 0 = never expires (default 7 days). */
 export const CreateInstanceInvite = Type.Object(
-  { max_uses: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })), max_age: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 * 86_400 })) },
+  {
+    max_uses: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+    max_age: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 * 86_400 })),
+  },
   { additionalProperties: false },
 );
 
@@ -77,14 +93,28 @@ export const AuditEntry = Type.Object({
   target_id: Nullable(Id),
   /** The person or bot acted on, when the target is one (a name for the log even after they left). */
   target_user: Nullable(User),
-  changes: Type.Array(Type.Object({ key: Type.String(), old_value: Type.Optional(Type.Unknown()), new_value: Type.Optional(Type.Unknown()) })),
+  changes: Type.Array(
+    Type.Object({ key: Type.String(), old_value: Type.Optional(Type.Unknown()), new_value: Type.Optional(Type.Unknown()) }),
+  ),
   reason: Nullable(Type.String()),
   created_at: Time,
 });
 /** What deleting a server took (or would take) with it. */
-export const GuildDeletion = Type.Object({ id: Id, name: Type.String(), channels: Type.Integer(), messages: Type.Integer(), members: Type.Integer(), roles: Type.Integer() });
+export const GuildDeletion = Type.Object({
+  id: Id,
+  name: Type.String(),
+  channels: Type.Integer(),
+  messages: Type.Integer(),
+  members: Type.Integer(),
+  roles: Type.Integer(),
+});
 /** A profile card: names, and in the server asked about the nickname and roles there (highest first). */
-export const Profile = Type.Object({ user: User, nick: Nullable(Type.String()), roles: Type.Array(Role), mutual_guild_ids: Type.Array(Id) });
+export const Profile = Type.Object({
+  user: User,
+  nick: Nullable(Type.String()),
+  roles: Type.Array(Role),
+  mutual_guild_ids: Type.Array(Id),
+});
 export const Account = Type.Object({
   user: Me,
   disabled: Type.Boolean(),
@@ -92,11 +122,25 @@ export const Account = Type.Object({
   owned_guilds: Type.Integer(),
 });
 export const Registration = Type.Object({ registration: Type.String(), guild_creation: Type.String() });
-export const InstanceInvite = Type.Object({ id: Id, created_by: Nullable(Id), max_uses: Type.Integer(), uses: Type.Integer(), expires_at: Nullable(Time), created_at: Time });
+export const InstanceInvite = Type.Object({
+  id: Id,
+  created_by: Nullable(Id),
+  max_uses: Type.Integer(),
+  uses: Type.Integer(),
+  expires_at: Nullable(Time),
+  created_at: Time,
+});
 /** A new instance invite: its code is shown this once. */
 export const NewInstanceInvite = Type.Object({ code: Type.String(), invite: InstanceInvite });
 export const ResetLink = Type.Object({ url: Type.String(), expires_at: Time });
-export const ServerSummary = Type.Object({ id: Id, name: Type.String(), owner: Nullable(User), member_count: Type.Integer(), channel_count: Type.Integer(), created_at: Time });
+export const ServerSummary = Type.Object({
+  id: Id,
+  name: Type.String(),
+  owner: Nullable(User),
+  member_count: Type.Integer(),
+  channel_count: Type.Integer(),
+  created_at: Time,
+});
 export const AdminOverview = Type.Object({
   counts: Type.Object({
     people: Type.Integer(),

@@ -18,9 +18,9 @@ export interface ChannelAccess {
 }
 
 export function dmRecipientIds(d: CoreDeps, channelId: string): string[] {
-  return (d.store.db.query("SELECT user_id FROM dm_recipients WHERE channel_id = ? ORDER BY user_id").all(channelId) as { user_id: string }[]).map(
-    (r) => r.user_id,
-  );
+  return (
+    d.store.db.query("SELECT user_id FROM dm_recipients WHERE channel_id = ? ORDER BY user_id").all(channelId) as { user_id: string }[]
+  ).map((r) => r.user_id);
 }
 
 export function accessChannel(d: CoreDeps, guilds: Guilds, actorId: string, channelId: string): ChannelAccess {

@@ -61,7 +61,10 @@ export class Accounts {
     requireAdministrator(this.d, actorId);
     const limit = q.limit ?? 100;
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw DomainError.invalid("limit", "Must be between 1 and 1000.");
-    const like = `%${(q.search ?? "").trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = `%${(q.search ?? "")
+      .trim()
+      .toLowerCase()
+      .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const people = this.db
       .query(
         `SELECT ${USER_COLUMNS()} FROM users WHERE kind = 'person' AND deleted_at IS NULL AND id > ?
@@ -89,7 +92,8 @@ export class Accounts {
       requireAdministrator(this.d, actorId);
       const u = this.person(userId, "disabled; disable a bot's application instead");
       if (disabled && !u.disabled_at) this.keepAnAdministrator(u, "disable");
-      if (!!u.disabled_at !== disabled) this.db.query("UPDATE users SET disabled_at = ? WHERE id = ?").run(disabled ? this.d.clock.now() : null, userId);
+      if (!!u.disabled_at !== disabled)
+        this.db.query("UPDATE users SET disabled_at = ? WHERE id = ?").run(disabled ? this.d.clock.now() : null, userId);
       if (disabled) this.users.sessions.endAll(userId, "disabled");
       if (opts.applications) for (const a of this.apps.listOwned(userId)) this.apps.setDisabled(a.id, disabled);
       return this.users.require(userId);
@@ -117,7 +121,9 @@ export class Accounts {
       for (const dev of this.devices.current(userId)) this.devices.remove(userId, dev.id);
       // A name nobody can take (usernames have no "-"); the old one is free again.
       this.db
-        .query("UPDATE users SET username = ?, global_name = ?, avatar = NULL, password_hash = NULL, is_admin = 0, presence = 'offline', deleted_at = ? WHERE id = ?")
+        .query(
+          "UPDATE users SET username = ?, global_name = ?, avatar = NULL, password_hash = NULL, is_admin = 0, presence = 'offline', deleted_at = ? WHERE id = ?",
+        )
         .run(`Deleted-${userId.replace(/-/g, "").slice(-12)}`, DELETED_NAME, this.d.clock.now(), userId);
       const messages = (this.db.query("SELECT count(*) AS n FROM messages WHERE author_id = ?").get(userId) as { n: number }).n;
       return { username: u.username, messages, servers: servers.length };
@@ -151,14 +157,21 @@ export class Accounts {
   private keepAnAdministrator(u: User, act: "disable" | "delete" | "unmake"): void {
     if (!isAdministrator(this.d, u.id) || administratorCount(this.d) > 1) return;
     const what = { disable: "disabled", delete: "deleted", unmake: "made a non-administrator" }[act];
-    throw new DomainError("conflict", `${u.username} is the last administrator and cannot be ${what}: make someone else an administrator first`);
+    throw new DomainError(
+      "conflict",
+      `${u.username} is the last administrator and cannot be ${what}: make someone else an administrator first`,
+    );
   }
 
   private refuseOwner(userId: string, username: string): void {
-    const guilds = (this.db.query("SELECT name FROM guilds WHERE owner_id = ? ORDER BY id").all(userId) as { name: string }[]).map((g) => g.name);
+    const guilds = (this.db.query("SELECT name FROM guilds WHERE owner_id = ? ORDER BY id").all(userId) as { name: string }[]).map(
+      (g) => g.name,
+    );
     const apps = this.apps.listOwned(userId).map((a) => a.name);
     if (!guilds.length && !apps.length) return;
-    const owned = [guilds.length ? `servers ${guilds.join(", ")}` : "", apps.length ? `applications ${apps.join(", ")}` : ""].filter(Boolean).join(" and ");
+    const owned = [guilds.length ? `servers ${guilds.join(", ")}` : "", apps.length ? `applications ${apps.join(", ")}` : ""]
+      .filter(Boolean)
+      .join(" and ");
     throw new DomainError("conflict", `${username} owns ${owned}: delete them, or give the servers to someone else, first`);
   }
 }

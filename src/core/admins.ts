@@ -32,7 +32,9 @@ export function isAdministrator(d: CoreDeps, userId: string): boolean {
 /** How many administrators could act now (people, enabled, not deleted). */
 export function administratorCount(d: CoreDeps): number {
   return (
-    d.store.db.query("SELECT count(*) AS n FROM users WHERE kind = 'person' AND is_admin = 1 AND deleted_at IS NULL AND disabled_at IS NULL").get() as {
+    d.store.db
+      .query("SELECT count(*) AS n FROM users WHERE kind = 'person' AND is_admin = 1 AND deleted_at IS NULL AND disabled_at IS NULL")
+      .get() as {
       n: number;
     }
   ).n;

@@ -79,7 +79,9 @@ export class Applications {
   /** The applications whose bot is a member of the guild. */
   inGuild(guildId: string): Application[] {
     return this.db
-      .query(`SELECT ${APPLICATION_COLUMNS("a")} FROM applications a JOIN members m ON m.user_id = a.bot_user_id AND m.guild_id = ? ORDER BY a.id`)
+      .query(
+        `SELECT ${APPLICATION_COLUMNS("a")} FROM applications a JOIN members m ON m.user_id = a.bot_user_id AND m.guild_id = ? ORDER BY a.id`,
+      )
       .all(guildId) as Application[];
   }
 
@@ -89,12 +91,16 @@ export class Applications {
 
   /** Applications with privileged intents requested and not (yet) approved or denied, oldest first. */
   awaitingApproval(): Application[] {
-    return this.db.query(`SELECT ${APPLICATION_COLUMNS()} FROM applications WHERE (privileged_requested & ~privileged_approved) != 0 ORDER BY id`).all() as Application[];
+    return this.db
+      .query(`SELECT ${APPLICATION_COLUMNS()} FROM applications WHERE (privileged_requested & ~privileged_approved) != 0 ORDER BY id`)
+      .all() as Application[];
   }
 
   /** Applications holding an approved privileged intent, oldest first. */
   withApprovals(): Application[] {
-    return this.db.query(`SELECT ${APPLICATION_COLUMNS()} FROM applications WHERE privileged_approved != 0 ORDER BY id`).all() as Application[];
+    return this.db
+      .query(`SELECT ${APPLICATION_COLUMNS()} FROM applications WHERE privileged_approved != 0 ORDER BY id`)
+      .all() as Application[];
   }
 
   /** Applications with this exact name, oldest first (names are not unique). */
@@ -119,9 +125,14 @@ export class Applications {
     return a.token_intents & (NON_PRIVILEGED_INTENTS | (a.privileged_approved & PRIVILEGED_INTENTS));
   }
 
-  create(input: { ownerId: string; name: string; description?: string; intents?: number }): { app: Application; bot: User; token: MintedSecret } {
+  create(input: { ownerId: string; name: string; description?: string; intents?: number }): {
+    app: Application;
+    bot: User;
+    token: MintedSecret;
+  } {
     const name = input.name.trim();
-    if (name.length < 2 || name.length > 32) throw DomainError.invalid("name", "Must be between 2 and 32 in length.", "BASE_TYPE_BAD_LENGTH");
+    if (name.length < 2 || name.length > 32)
+      throw DomainError.invalid("name", "Must be between 2 and 32 in length.", "BASE_TYPE_BAD_LENGTH");
     const description = input.description ?? "";
     if (description.length > 400) throw DomainError.invalid("description", "Must be 400 or fewer in length.", "BASE_TYPE_MAX_LENGTH");
     return this.d.store.write(() => {
@@ -204,10 +215,7 @@ export class Applications {
 
   private verified = new Map<string, string>();
 
-  update(
-    appId: string,
-    patch: { name?: string; description?: string; interactionsEndpointUrl?: string | null },
-  ): Application {
+  update(appId: string, patch: { name?: string; description?: string; interactionsEndpointUrl?: string | null }): Application {
     return this.d.store.write(() => {
       const a = this.require(appId);
       const name = patch.name?.trim() ?? a.name;
@@ -222,7 +230,8 @@ export class Applications {
           try {
             ok = new URL(url).protocol === "https:";
           } catch {}
-          if (!ok || url.length > 2048) throw DomainError.invalid("interactions_endpoint_url", "Must be an https URL", "URL_TYPE_INVALID_URL");
+          if (!ok || url.length > 2048)
+            throw DomainError.invalid("interactions_endpoint_url", "Must be an https URL", "URL_TYPE_INVALID_URL");
         }
       }
       this.db
@@ -256,7 +265,9 @@ export class Applications {
       this.require(appId);
       const p = bits & PRIVILEGED_INTENTS;
       this.db
-        .query("UPDATE applications SET intents = intents | ?1, privileged_requested = privileged_requested | ?1, privileged_denied = privileged_denied & ~?1 WHERE id = ?2")
+        .query(
+          "UPDATE applications SET intents = intents | ?1, privileged_requested = privileged_requested | ?1, privileged_denied = privileged_denied & ~?1 WHERE id = ?2",
+        )
         .run(p, appId);
       this.d.store.emit({ type: "application.intents_changed", applicationId: appId });
       return this.require(appId);

@@ -84,7 +84,8 @@ function planMoves(o: OrderDeps, actorId: string, guildId: string, moves: Channe
 function requireRights(o: OrderDeps, actorId: string, guildId: string, p: Planned): void {
   const { guilds } = o;
   guilds.requirePermission(guildId, actorId, PERMISSIONS.MANAGE_CHANNELS, p.before.id);
-  if (p.parentId !== p.before.parent_id && p.parentId !== null) guilds.requirePermission(guildId, actorId, PERMISSIONS.MANAGE_CHANNELS, p.parentId);
+  if (p.parentId !== p.before.parent_id && p.parentId !== null)
+    guilds.requirePermission(guildId, actorId, PERMISSIONS.MANAGE_CHANNELS, p.parentId);
   if (p.overwrites) {
     guilds.requirePermission(guildId, actorId, PERMISSIONS.MANAGE_ROLES, p.before.id);
     const next = p.overwrites.map((x) => ({ targetId: x.target_id, allow: x.allow, deny: x.deny }));
@@ -101,12 +102,21 @@ function apply(o: OrderDeps, actorId: string, guildId: string, p: Planned, reaso
     for (const x of p.overwrites) put.run(p.before.id, x.target_id, x.target_type, x.allow, x.deny);
   }
   o.d.store.emit({ type: "channel.updated", channelId: p.before.id, guildId });
-  const changes = diffChanges({ position: p.before.position, parent_id: p.before.parent_id }, { position: p.position, parent_id: p.parentId });
+  const changes = diffChanges(
+    { position: p.before.position, parent_id: p.before.parent_id },
+    { position: p.position, parent_id: p.parentId },
+  );
   o.audit.record({ guildId, actorId, actionType: AUDIT.CHANNEL_UPDATE, targetId: p.before.id, changes, reason });
 }
 
 function checkParent(guilds: Guilds, guildId: string, c: Channel, parentId: string, path: string): void {
   const parent = guilds.channel(parentId);
-  if (!parent || parent.guild_id !== guildId || parent.type !== CHANNEL_TYPES.GUILD_CATEGORY || parent.id === c.id || c.type === CHANNEL_TYPES.GUILD_CATEGORY)
+  if (
+    !parent ||
+    parent.guild_id !== guildId ||
+    parent.type !== CHANNEL_TYPES.GUILD_CATEGORY ||
+    parent.id === c.id ||
+    c.type === CHANNEL_TYPES.GUILD_CATEGORY
+  )
     throw DomainError.invalid(path, "Not a category channel of this server", "CHANNEL_PARENT_INVALID");
 }

@@ -96,7 +96,14 @@ export class Channels {
         this.db.query("UPDATE channels SET user_limit = ?, bitrate = ? WHERE id = ?").run(c.user_limit, c.bitrate, c.id);
       }
       for (const o of input.overwrites ?? []) this.writeOverwrite(c, o.targetId, o.targetType, o.allow, o.deny);
-      this.audit.record({ guildId, actorId, actionType: AUDIT.CHANNEL_CREATE, targetId: c.id, changes: diffChanges(null, auditView(c)), reason });
+      this.audit.record({
+        guildId,
+        actorId,
+        actionType: AUDIT.CHANNEL_CREATE,
+        targetId: c.id,
+        changes: diffChanges(null, auditView(c)),
+        reason,
+      });
       return c;
     });
   }
@@ -132,19 +139,34 @@ export class Channels {
       }
       if (patch.overwrites != null) {
         for (const o of patch.overwrites) this.requireTarget(c.guild_id!, o.targetId, o.targetType);
-        requireOverwriteChange(this.rightsIn(c.guild_id!, actorId, c.id, true), changedByReplacing(this.guilds.overwrites(c.id), patch.overwrites));
+        requireOverwriteChange(
+          this.rightsIn(c.guild_id!, actorId, c.id, true),
+          changedByReplacing(this.guilds.overwrites(c.id), patch.overwrites),
+        );
       }
       this.db
         .query(
           "UPDATE channels SET name = ?, type = ?, topic = ?, nsfw = ?, rate_limit_per_user = ?, position = ?, user_limit = ?, bitrate = ?, parent_id = ? WHERE id = ?",
         )
-        .run(next.name, next.type, next.topic, next.nsfw, next.rate_limit_per_user, next.position, next.user_limit, next.bitrate, next.parent_id, c.id);
+        .run(
+          next.name,
+          next.type,
+          next.topic,
+          next.nsfw,
+          next.rate_limit_per_user,
+          next.position,
+          next.user_limit,
+          next.bitrate,
+          next.parent_id,
+          c.id,
+        );
       if (patch.overwrites != null) {
         this.db.query("DELETE FROM overwrites WHERE channel_id = ?").run(c.id);
         for (const o of patch.overwrites) this.writeOverwrite(next, o.targetId, o.targetType, o.allow, o.deny);
       }
       const changes = diffChanges(auditView(c), auditView(next));
-      if (changes.length) this.audit.record({ guildId: c.guild_id!, actorId, actionType: AUDIT.CHANNEL_UPDATE, targetId: c.id, changes, reason });
+      if (changes.length)
+        this.audit.record({ guildId: c.guild_id!, actorId, actionType: AUDIT.CHANNEL_UPDATE, targetId: c.id, changes, reason });
       this.d.store.emit({ type: "channel.updated", channelId: c.id, guildId: c.guild_id });
       return next;
     });
@@ -169,7 +191,14 @@ export class Channels {
         }
       }
       this.db.query("DELETE FROM channels WHERE id = ?").run(c.id);
-      this.audit.record({ guildId: c.guild_id!, actorId, actionType: AUDIT.CHANNEL_DELETE, targetId: c.id, changes: diffChanges(auditView(c), null), reason });
+      this.audit.record({
+        guildId: c.guild_id!,
+        actorId,
+        actionType: AUDIT.CHANNEL_DELETE,
+        targetId: c.id,
+        changes: diffChanges(auditView(c), null),
+        reason,
+      });
       const g = this.guilds.get(c.guild_id!);
       if (g?.system_channel_id === c.id) {
         this.db.query("UPDATE guilds SET system_channel_id = NULL WHERE id = ?").run(g.id);
@@ -185,11 +214,25 @@ export class Channels {
    * (core/channel-order.ts). Answers the guild's channels after the move.
    */
   reorder(actorId: string, guildId: string, moves: ChannelMove[], reason: string | null = null): Channel[] {
-    return reorderChannels({ d: this.d, guilds: this.guilds, audit: this.audit, rights: (g, a, c) => this.rightsIn(g, a, c, true) }, actorId, guildId, moves, reason);
+    return reorderChannels(
+      { d: this.d, guilds: this.guilds, audit: this.audit, rights: (g, a, c) => this.rightsIn(g, a, c, true) },
+      actorId,
+      guildId,
+      moves,
+      reason,
+    );
   }
 
   /** PUT /channels/{id}/permissions/{target}: MANAGE_ROLES; bits outside the 13 are dropped. */
-  putOverwrite(actorId: string, channelId: string, targetId: string, targetType: 0 | 1, allow: number, deny: number, reason: string | null = null): void {
+  putOverwrite(
+    actorId: string,
+    channelId: string,
+    targetId: string,
+    targetType: 0 | 1,
+    allow: number,
+    deny: number,
+    reason: string | null = null,
+  ): void {
     this.d.store.write(() => {
       const a = this.access(actorId, channelId);
       if (a.isDm) throw DomainError.forbidden("Direct messages have no permission overwrites");
@@ -207,7 +250,10 @@ export class Channels {
         actionType: before ? AUDIT.CHANNEL_OVERWRITE_UPDATE : AUDIT.CHANNEL_OVERWRITE_CREATE,
         targetId: channelId,
         changes: before
-          ? diffChanges({ allow: String(before.allow), deny: String(before.deny) }, { allow: String(after.allow), deny: String(after.deny) })
+          ? diffChanges(
+              { allow: String(before.allow), deny: String(before.deny) },
+              { allow: String(after.allow), deny: String(after.deny) },
+            )
           : diffChanges(null, { id: targetId, type: targetType, allow: String(after.allow), deny: String(after.deny) }),
         options: this.overwriteOptions(a.channel.guild_id!, targetId, targetType),
         reason,

@@ -6,7 +6,6 @@
  */
 import { reportToStderr, type Report } from "./report";
 
-
 /** The longest delay setTimeout honours (a signed 32-bit count of milliseconds). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 export interface TimerHandle {
@@ -105,10 +104,11 @@ export class SwitchableClock implements Clock {
   private freeze(): void {
     if (this.frozenAt !== null) return;
     this.frozenAt = this.now();
-    for (const t of this.timers) if (t.real) {
-      clearTimeout(t.real);
-      t.real = undefined;
-    }
+    for (const t of this.timers)
+      if (t.real) {
+        clearTimeout(t.real);
+        t.real = undefined;
+      }
   }
 
   private runUntil(target: number): void {

@@ -128,7 +128,9 @@ export class Commands {
   }
 
   private count(appId: string, guildId: string | null): number {
-    return (this.db.query("SELECT count(*) AS n FROM commands WHERE application_id = ? AND guild_id IS ?").get(appId, guildId) as { n: number }).n;
+    return (
+      this.db.query("SELECT count(*) AS n FROM commands WHERE application_id = ? AND guild_id IS ?").get(appId, guildId) as { n: number }
+    ).n;
   }
 
   private byName(appId: string, guildId: string | null, name: string, type: number): Command | null {

@@ -3,8 +3,24 @@
  * that serializers run no queries. They hold the entity models of core/models.ts, never
  * rows.
  */
-import type { Application, Attachment, AuditEntry, Channel, Command, CustomEmoji, Guild, Interaction, InteractionData, Invite, Member, Message, Overwrite, Role, User, Webhook } from "./models";
-
+import type {
+  Application,
+  Attachment,
+  AuditEntry,
+  Channel,
+  Command,
+  CustomEmoji,
+  Guild,
+  Interaction,
+  InteractionData,
+  Invite,
+  Member,
+  Message,
+  Overwrite,
+  Role,
+  User,
+  Webhook,
+} from "./models";
 
 export interface MemberModel {
   member: Member;

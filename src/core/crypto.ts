@@ -96,7 +96,9 @@ async function verifyScrypt(password: string, stored: string): Promise<boolean> 
   if (128 * N * R > MAX_MEMORY_KIB * 1024 || P > 16) return false;
   const expected = Buffer.from(hash, "hex");
   const key = await new Promise<Buffer>((resolve, reject) =>
-    node().scrypt(password, Buffer.from(salt, "hex"), expected.length, { N, r: R, p: P, maxmem: 2 * 128 * N * R }, (err, k) => (err ? reject(err) : resolve(k))),
+    node().scrypt(password, Buffer.from(salt, "hex"), expected.length, { N, r: R, p: P, maxmem: 2 * 128 * N * R }, (err, k) =>
+      err ? reject(err) : resolve(k),
+    ),
   );
   return key.length === expected.length && node().timingSafeEqual(key, expected);
 }

@@ -60,7 +60,9 @@ export class Devices {
 
   /** A person's current devices, oldest first. */
   current(userId: string): Device[] {
-    return this.db.query(`SELECT ${DEVICE_COLUMNS()} FROM devices WHERE user_id = ? AND removed_at IS NULL ORDER BY id`).all(userId) as Device[];
+    return this.db
+      .query(`SELECT ${DEVICE_COLUMNS()} FROM devices WHERE user_id = ? AND removed_at IS NULL ORDER BY id`)
+      .all(userId) as Device[];
   }
 
   /**
@@ -71,7 +73,8 @@ export class Devices {
   register(userId: string, input: NewDevice, session: Session | null = null): Device {
     const name = deviceName(input.name) ?? "Device";
     const keys: Record<Curve, string | null> = { x25519: input.x25519 ?? null, p256: input.p256 ?? null };
-    if (!keys.x25519 && !keys.p256) throw DomainError.invalid("keys", "A device needs an x25519 or a p256 public key", "BASE_TYPE_REQUIRED");
+    if (!keys.x25519 && !keys.p256)
+      throw DomainError.invalid("keys", "A device needs an x25519 or a p256 public key", "BASE_TYPE_REQUIRED");
     for (const curve of ["x25519", "p256"] as const) {
       const problem = keys[curve] && publicKeyProblem(curve, keys[curve]!);
       if (problem) throw DomainError.invalid(`keys.${curve}`, `Must be a raw public key in base64url: ${problem}`, "BASE_TYPE_INVALID");
@@ -88,7 +91,17 @@ export class Devices {
         throw DomainError.invalid("", `You have ${MAX_DEVICES} devices: remove one first`, "MAX_DEVICES");
       const session_hash = session && !backup ? this.sessionHash(session) : null;
       const now = this.d.clock.now();
-      const row: DeviceRow = { id: this.d.ids.next(), user_id: userId, name, ...keys, created_at: now, removed_at: null, backup, session_hash, last_used_at: now };
+      const row: DeviceRow = {
+        id: this.d.ids.next(),
+        user_id: userId,
+        name,
+        ...keys,
+        created_at: now,
+        removed_at: null,
+        backup,
+        session_hash,
+        last_used_at: now,
+      };
       this.db
         .query(
           "INSERT INTO devices (id, user_id, name, x25519, p256, created_at, removed_at, backup, session_hash, last_used_at) VALUES ($id, $user_id, $name, $x25519, $p256, $created_at, $removed_at, $backup, $session_hash, $last_used_at)",
@@ -115,7 +128,9 @@ export class Devices {
     this.d.store.write(() => {
       const row = this.own(userId, deviceId);
       if (row.backup !== null) throw DomainError.invalid("device_id", "A key backup is held by no session", "DEVICE_IS_BACKUP");
-      this.db.query("UPDATE devices SET session_hash = ?, last_used_at = ? WHERE id = ?").run(this.sessionHash(session), this.d.clock.now(), deviceId);
+      this.db
+        .query("UPDATE devices SET session_hash = ?, last_used_at = ? WHERE id = ?")
+        .run(this.sessionHash(session), this.d.clock.now(), deviceId);
     });
   }
 
@@ -134,7 +149,9 @@ export class Devices {
   heldBy(session: Session): Device | null {
     const hash = this.sessionHash(session);
     if (!hash) return null;
-    return this.db.query(`SELECT ${DEVICE_COLUMNS()} FROM devices WHERE session_hash = ? AND removed_at IS NULL ORDER BY id LIMIT 1`).get(hash) as Device | null;
+    return this.db
+      .query(`SELECT ${DEVICE_COLUMNS()} FROM devices WHERE session_hash = ? AND removed_at IS NULL ORDER BY id LIMIT 1`)
+      .get(hash) as Device | null;
   }
 
   /**
@@ -162,7 +179,9 @@ export class Devices {
     if (after === null) return 0;
     return this.d.store.write(() => {
       const due = this.db
-        .query("SELECT id, user_id FROM devices WHERE removed_at IS NULL AND backup IS NULL AND session_hash IS NOT NULL AND coalesce(last_used_at, created_at) <= ? ORDER BY id")
+        .query(
+          "SELECT id, user_id FROM devices WHERE removed_at IS NULL AND backup IS NULL AND session_hash IS NOT NULL AND coalesce(last_used_at, created_at) <= ? ORDER BY id",
+        )
         .all(this.d.clock.now() - after) as { id: string; user_id: string }[];
       for (const dev of due) this.remove(dev.user_id, dev.id);
       return due.length;
@@ -180,7 +199,9 @@ export class Devices {
     if (after === null) return;
     this.expire();
     const oldest = this.db
-      .query("SELECT min(coalesce(last_used_at, created_at)) AS t FROM devices WHERE removed_at IS NULL AND backup IS NULL AND session_hash IS NOT NULL")
+      .query(
+        "SELECT min(coalesce(last_used_at, created_at)) AS t FROM devices WHERE removed_at IS NULL AND backup IS NULL AND session_hash IS NOT NULL",
+      )
       .get() as { t: number | null };
     const now = this.d.clock.now();
     const next = oldest.t === null ? now + after : oldest.t + after;
@@ -199,7 +220,8 @@ export class Devices {
       const row = this.own(userId, deviceId);
       const at = this.d.clock.now();
       this.db.query("UPDATE devices SET removed_at = ? WHERE id = ?").run(at, deviceId);
-      const held = (this.db.query("SELECT session_hash FROM devices WHERE id = ?").get(deviceId) as Pick<DeviceRow, "session_hash">).session_hash;
+      const held = (this.db.query("SELECT session_hash FROM devices WHERE id = ?").get(deviceId) as Pick<DeviceRow, "session_hash">)
+        .session_hash;
       this.d.store.emit({ type: "device.removed", deviceId, userId });
       if (held && held !== (by && this.sessionHash(by))) this.users.sessions.endByTokenHash(userId, held);
       return { ...row, removed_at: at };
@@ -208,20 +230,27 @@ export class Devices {
 
   /** The digest of a session's token, which ties a device to the sign-in holding it; null once the session ended. */
   private sessionHash(s: Pick<Session, "id">): string | null {
-    return (this.db.query("SELECT token_hash FROM person_sessions WHERE id = ?").get(s.id) as { token_hash: string } | null)?.token_hash ?? null;
+    return (
+      (this.db.query("SELECT token_hash FROM person_sessions WHERE id = ?").get(s.id) as { token_hash: string } | null)?.token_hash ?? null
+    );
   }
 
   /** A person's key backups, removed ones included (their sealed keys still open older messages), newest first. */
   backups(userId: string): Device[] {
-    return this.db.query(`SELECT ${DEVICE_COLUMNS()} FROM devices WHERE user_id = ? AND backup IS NOT NULL ORDER BY id DESC`).all(userId) as Device[];
+    return this.db
+      .query(`SELECT ${DEVICE_COLUMNS()} FROM devices WHERE user_id = ? AND backup IS NOT NULL ORDER BY id DESC`)
+      .all(userId) as Device[];
   }
 
   /** Every device, removed ones included, of the two people of a DM the viewer is in. */
   inDm(viewerId: string, channelId: string): Device[] {
     const c = this.people.channel(viewerId, channelId);
-    if (c.guild_id !== null) throw DomainError.invalid("channel_id", "Only direct messages are end-to-end encrypted", "CHANNEL_TYPE_INVALID");
+    if (c.guild_id !== null)
+      throw DomainError.invalid("channel_id", "Only direct messages are end-to-end encrypted", "CHANNEL_TYPE_INVALID");
     return this.db
-      .query(`SELECT ${DEVICE_COLUMNS("d")} FROM devices d JOIN dm_recipients r ON r.user_id = d.user_id WHERE r.channel_id = ? ORDER BY d.user_id, d.id`)
+      .query(
+        `SELECT ${DEVICE_COLUMNS("d")} FROM devices d JOIN dm_recipients r ON r.user_id = d.user_id WHERE r.channel_id = ? ORDER BY d.user_id, d.id`,
+      )
       .all(channelId) as Device[];
   }
 

@@ -21,11 +21,11 @@ export function displayName(raw: string | null | undefined, path = "global_name"
   if (raw === null || raw === undefined) return null;
   const name = raw.normalize("NFC").trim();
   if (name === "") return null;
-  if (FORBIDDEN.test(name)) throw DomainError.invalid(path, "Must not contain control or text-direction characters.", "DISPLAY_NAME_INVALID");
+  if (FORBIDDEN.test(name))
+    throw DomainError.invalid(path, "Must not contain control or text-direction characters.", "DISPLAY_NAME_INVALID");
   if (INVISIBLE.test(name)) throw DomainError.invalid(path, "Must contain something visible.", "DISPLAY_NAME_INVALID");
   const graphemes = [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(name)].length;
   if (graphemes > MAX_DISPLAY_NAME || [...name].length > MAX_CODE_POINTS)
     throw DomainError.invalid(path, `Must be ${MAX_DISPLAY_NAME} or fewer in length.`, "BASE_TYPE_MAX_LENGTH");
   return name;
 }
-

@@ -69,7 +69,8 @@ export class Dms {
   openAsBot(botUserId: string, recipientId: string): Channel {
     const other = this.users.get(recipientId);
     if (!other || other.deleted_at) throw DomainError.notFound("user");
-    if (recipientId === botUserId) throw DomainError.invalid("recipient_id", "Cannot open a direct message with yourself", "INVALID_RECIPIENT");
+    if (recipientId === botUserId)
+      throw DomainError.invalid("recipient_id", "Cannot open a direct message with yourself", "INVALID_RECIPIENT");
     if (other.kind === "bot" || !this.sharesGuild(botUserId, recipientId)) throw DomainError.forbidden("Cannot send messages to this user");
     return this.open(botUserId, recipientId);
   }

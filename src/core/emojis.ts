@@ -45,7 +45,10 @@ export class Emojis {
 
   /** Every emoji of a server, oldest first (no rights: read models show them to members). */
   of(guildId: string): readonly CustomEmoji[] {
-    return this.byGuild.get(guildId, () => this.db.query("SELECT * FROM emojis WHERE guild_id = ? ORDER BY id").all(guildId) as CustomEmoji[]);
+    return this.byGuild.get(
+      guildId,
+      () => this.db.query("SELECT * FROM emojis WHERE guild_id = ? ORDER BY id").all(guildId) as CustomEmoji[],
+    );
   }
 
   get(id: string): CustomEmoji | null {
@@ -74,7 +77,9 @@ export class Emojis {
 
   /** Whether the actor may manage the server's emoji (the reference shows an emoji's `user` only to them). */
   mayManage(actorId: string, guildId: string): boolean {
-    return this.guilds.isMember(guildId, actorId) && hasPermission(this.guilds.permissions(guildId, actorId), PERMISSIONS.MANAGE_EXPRESSIONS);
+    return (
+      this.guilds.isMember(guildId, actorId) && hasPermission(this.guilds.permissions(guildId, actorId), PERMISSIONS.MANAGE_EXPRESSIONS)
+    );
   }
 
   async create(actorId: string, guildId: string, input: NewEmoji, reason: string | null = null): Promise<CustomEmoji> {
@@ -89,11 +94,28 @@ export class Emojis {
       if (same >= MAX_EMOJIS)
         throw DomainError.invalid("", `Maximum number of ${animated ? "animated" : "still"} emojis reached (${MAX_EMOJIS})`, "MAX_EMOJIS");
       const blob = img.commit();
-      const e: CustomEmoji = { id: this.d.ids.next(), guild_id: guildId, name: input.name, sha256: blob.sha256, animated, creator_id: actorId, created_at: this.d.clock.now() };
+      const e: CustomEmoji = {
+        id: this.d.ids.next(),
+        guild_id: guildId,
+        name: input.name,
+        sha256: blob.sha256,
+        animated,
+        creator_id: actorId,
+        created_at: this.d.clock.now(),
+      };
       this.db
-        .query("INSERT INTO emojis (id, guild_id, name, sha256, animated, creator_id, created_at) VALUES ($id, $guild_id, $name, $sha256, $animated, $creator_id, $created_at)")
+        .query(
+          "INSERT INTO emojis (id, guild_id, name, sha256, animated, creator_id, created_at) VALUES ($id, $guild_id, $name, $sha256, $animated, $creator_id, $created_at)",
+        )
         .run(e as never);
-      this.audit.record({ guildId, actorId, actionType: AUDIT.EMOJI_CREATE, targetId: e.id, changes: [{ key: "name", new_value: e.name }], reason });
+      this.audit.record({
+        guildId,
+        actorId,
+        actionType: AUDIT.EMOJI_CREATE,
+        targetId: e.id,
+        changes: [{ key: "name", new_value: e.name }],
+        reason,
+      });
       this.d.store.emit({ type: "guild.updated", guildId });
       return e;
     });
@@ -107,7 +129,14 @@ export class Emojis {
       if (patch.name === undefined || patch.name === e.name) return e;
       this.checkName(guildId, patch.name, e.id);
       this.db.query("UPDATE emojis SET name = ? WHERE id = ?").run(patch.name, e.id);
-      this.audit.record({ guildId, actorId, actionType: AUDIT.EMOJI_UPDATE, targetId: e.id, changes: [{ key: "name", old_value: e.name, new_value: patch.name }], reason });
+      this.audit.record({
+        guildId,
+        actorId,
+        actionType: AUDIT.EMOJI_UPDATE,
+        targetId: e.id,
+        changes: [{ key: "name", old_value: e.name, new_value: patch.name }],
+        reason,
+      });
       this.d.store.emit({ type: "guild.updated", guildId });
       return { ...e, name: patch.name };
     });
@@ -119,7 +148,14 @@ export class Emojis {
       this.requireManager(actorId, guildId);
       const e = this.require(actorId, guildId, emojiId);
       this.db.query("DELETE FROM emojis WHERE id = ?").run(e.id);
-      this.audit.record({ guildId, actorId, actionType: AUDIT.EMOJI_DELETE, targetId: e.id, changes: [{ key: "name", old_value: e.name }], reason });
+      this.audit.record({
+        guildId,
+        actorId,
+        actionType: AUDIT.EMOJI_DELETE,
+        targetId: e.id,
+        changes: [{ key: "name", old_value: e.name }],
+        reason,
+      });
       this.d.store.emit({ type: "guild.updated", guildId });
     });
   }
@@ -136,6 +172,7 @@ export class Emojis {
   private checkName(guildId: string, name: string, self: string | null): void {
     if (typeof name !== "string" || !EMOJI_NAME.test(name))
       throw DomainError.invalid("name", "Must be 2 to 32 letters, digits or underscores.", "EMOJI_NAME_INVALID");
-    if (this.of(guildId).some((e) => e.name === name && e.id !== self)) throw DomainError.invalid("name", "An emoji with this name already exists here.", "EMOJI_NAME_TAKEN");
+    if (this.of(guildId).some((e) => e.name === name && e.id !== self))
+      throw DomainError.invalid("name", "An emoji with this name already exists here.", "EMOJI_NAME_TAKEN");
   }
 }

@@ -35,7 +35,14 @@ export type DomainEvent =
   | { type: "presence.updated"; userId: string; status: string }
   | { type: "interaction.created"; interactionId: string; applicationId: string }
   /** The bot acknowledged (deferred) or answered an interaction: the invoking person's client shows it. */
-  | { type: "interaction.updated"; interactionId: string; applicationId: string; userId: string; channelId: string; state: "deferred" | "responded" }
+  | {
+      type: "interaction.updated";
+      interactionId: string;
+      applicationId: string;
+      userId: string;
+      channelId: string;
+      state: "deferred" | "responded";
+    }
   | { type: "read_state.updated"; userId: string; channelId: string }
   /** A person changed how a server, channel or DM notifies them: their other sessions follow (never dispatched to bots, spec 6.2). */
   | { type: "notification_settings.updated"; userId: string; scopeId: string }

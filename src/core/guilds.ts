@@ -63,7 +63,8 @@ export class Guilds {
 
   create(input: { name: string; ownerId: string; channels?: string[]; everyonePermissions?: number }): Guild {
     const name = input.name.trim();
-    if (name.length < 2 || name.length > 100) throw DomainError.invalid("name", "Must be between 2 and 100 in length.", "BASE_TYPE_BAD_LENGTH");
+    if (name.length < 2 || name.length > 100)
+      throw DomainError.invalid("name", "Must be between 2 and 100 in length.", "BASE_TYPE_BAD_LENGTH");
     return this.d.store.write(() => {
       const now = this.d.clock.now();
       const g: Guild = {
@@ -82,7 +83,8 @@ export class Guilds {
           "INSERT INTO guilds (id, name, owner_id, icon, description, preferred_locale, system_channel_id, created_at) VALUES ($id, $name, $owner_id, $icon, $description, $preferred_locale, $system_channel_id, $created_at)",
         )
         .run(g as never);
-      const everyone = "INSERT INTO roles (id, guild_id, name, permissions, position, is_everyone, created_at) VALUES (?, ?, '@everyone', ?, 0, 1, ?)";
+      const everyone =
+        "INSERT INTO roles (id, guild_id, name, permissions, position, is_everyone, created_at) VALUES (?, ?, '@everyone', ?, 0, 1, ?)";
       this.db.query(everyone).run(g.id, g.id, input.everyonePermissions ?? DEFAULT_EVERYONE, now);
       this.insertMember(g.id, input.ownerId, now);
       const names = input.channels ?? ["general"];
@@ -137,9 +139,7 @@ export class Guilds {
   }
 
   memberIds(guildId: string): string[] {
-    return (this.db.query("SELECT user_id FROM members WHERE guild_id = ?").all(guildId) as { user_id: string }[]).map(
-      (r) => r.user_id,
-    );
+    return (this.db.query("SELECT user_id FROM members WHERE guild_id = ?").all(guildId) as { user_id: string }[]).map((r) => r.user_id);
   }
 
   members(guildId: string, opts: { after?: string; limit?: number } = {}): Member[] {
@@ -153,9 +153,9 @@ export class Guilds {
   }
 
   guildIdsOf(userId: string): string[] {
-    return (
-      this.db.query("SELECT guild_id FROM members WHERE user_id = ? ORDER BY guild_id").all(userId) as { guild_id: string }[]
-    ).map((r) => r.guild_id);
+    return (this.db.query("SELECT guild_id FROM members WHERE user_id = ? ORDER BY guild_id").all(userId) as { guild_id: string }[]).map(
+      (r) => r.guild_id,
+    );
   }
 
   /** The member's role ids, ordered (a frozen array: shared by every caller). */
@@ -184,7 +184,12 @@ export class Guilds {
     this.d.store.write(() => {
       const g = this.require(guildId);
       this.requireMember(guildId, userId);
-      if (g.owner_id === userId) throw DomainError.invalid("", "The server's owner cannot leave it: give it to another member first, or delete it", "OWNER_CANNOT_LEAVE");
+      if (g.owner_id === userId)
+        throw DomainError.invalid(
+          "",
+          "The server's owner cannot leave it: give it to another member first, or delete it",
+          "OWNER_CANNOT_LEAVE",
+        );
       this.db.query("DELETE FROM members WHERE guild_id = ? AND user_id = ?").run(guildId, userId);
       this.d.store.emit({ type: "member.removed", guildId, userId });
     });
@@ -206,9 +211,7 @@ export class Guilds {
     this.d.store.write(() => {
       this.requireMember(guildId, userId);
       this.requireRole(guildId, roleId);
-      const res = this.db
-        .query("DELETE FROM member_roles WHERE guild_id = ? AND user_id = ? AND role_id = ?")
-        .run(guildId, userId, roleId);
+      const res = this.db.query("DELETE FROM member_roles WHERE guild_id = ? AND user_id = ? AND role_id = ?").run(guildId, userId, roleId);
       if (res.changes) this.d.store.emit({ type: "member.updated", guildId, userId });
     });
   }
@@ -237,7 +240,15 @@ export class Guilds {
 
   createRole(
     guildId: string,
-    input: { name?: string; permissions?: number; color?: number; hoist?: boolean; mentionable?: boolean; icon?: string | null; unicode_emoji?: string | null },
+    input: {
+      name?: string;
+      permissions?: number;
+      color?: number;
+      hoist?: boolean;
+      mentionable?: boolean;
+      icon?: string | null;
+      unicode_emoji?: string | null;
+    },
   ): Role {
     return this.d.store.write(() => {
       this.require(guildId);
@@ -341,7 +352,8 @@ export class Guilds {
   }): Channel {
     const pos =
       input.position ??
-      ((this.db.query("SELECT max(position) AS p FROM channels WHERE guild_id = ?").get(input.guildId) as { p: number | null }).p ?? -1) + 1;
+      ((this.db.query("SELECT max(position) AS p FROM channels WHERE guild_id = ?").get(input.guildId) as { p: number | null }).p ?? -1) +
+        1;
     const c: Channel = {
       id: this.d.ids.next(),
       guild_id: input.guildId,

@@ -55,7 +55,5 @@ export function uuidTime(id: string): { ms: number; counter: number } {
 /** The smallest / largest UUIDv7 string for a given millisecond, for range queries. */
 export function uuidBound(ms: number, upper: boolean): string {
   const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, "0");
-  return upper
-    ? `${hex.slice(0, 8)}-${hex.slice(8)}-7fff-ffff-ffffffffffff`
-    : `${hex.slice(0, 8)}-${hex.slice(8)}-7000-0000-000000000000`;
+  return upper ? `${hex.slice(0, 8)}-${hex.slice(8)}-7fff-ffff-ffffffffffff` : `${hex.slice(0, 8)}-${hex.slice(8)}-7000-0000-000000000000`;
 }

@@ -162,7 +162,16 @@ export function createCore(opts: {
   const engine = opts.searchEngine ?? (store.engine.kind === "postgres" ? new PgSearchEngine(store.db) : new Fts5Engine(store));
   const search = new SearchIndex(store, engine);
   const media = { store: opts.media?.store ?? new DiskMediaStore(null), limits: { ...DEFAULT_MEDIA_LIMITS, ...opts.media?.limits } };
-  const deps: CoreDeps = { clock: opts.clock, ids: new IdGenerator(opts.clock), store, bus, sealer: new Sealer(opts.key), fastPaths, search, media };
+  const deps: CoreDeps = {
+    clock: opts.clock,
+    ids: new IdGenerator(opts.clock),
+    store,
+    bus,
+    sealer: new Sealer(opts.key),
+    fastPaths,
+    search,
+    media,
+  };
   const instance = new Instance(deps);
   const users = new Users(deps, opts.sessions, instance);
   const guilds = new Guilds(deps);
@@ -277,7 +286,17 @@ export {
   type IntentName,
 } from "./permissions";
 export { CHANNEL_TYPES, TEXT_CHANNEL_TYPES } from "./channel-types";
-export { EPHEMERAL, MAX_CONTENT, MESSAGE_TYPE, SUPPRESS_EMBEDS, type AllowedMentions, type EditInput, type MessagePatch, type Page, type SendInput } from "./message-types";
+export {
+  EPHEMERAL,
+  MAX_CONTENT,
+  MESSAGE_TYPE,
+  SUPPRESS_EMBEDS,
+  type AllowedMentions,
+  type EditInput,
+  type MessagePatch,
+  type Page,
+  type SendInput,
+} from "./message-types";
 export type { PersonMessage } from "./people";
 export { PRESENCES, type Presence } from "./users";
 export { INVITE_MAX_AGE, INVITE_MAX_USES } from "./invites";
@@ -339,7 +358,15 @@ export type { PasswordResets } from "./password-resets";
 export type { Profiles } from "./profiles";
 export type { Stats } from "./stats";
 export { OPERATOR, type Actor } from "./admins";
-export { REGISTRATION_MODES, GUILD_CREATORS, INSTANCE_INVITE_MAX_USES, type InstanceSettings, type InstanceInvite, type RegistrationMode, type GuildCreators } from "./instance";
+export {
+  REGISTRATION_MODES,
+  GUILD_CREATORS,
+  INSTANCE_INVITE_MAX_USES,
+  type InstanceSettings,
+  type InstanceInvite,
+  type RegistrationMode,
+  type GuildCreators,
+} from "./instance";
 export type { GuildPatch, GuildDeletion, ServerSummary } from "./servers";
 export { RESET_LINK_TTL_MS, type IssuedReset } from "./password-resets";
 export { MAX_DISPLAY_NAME, type ProfileModel } from "./profiles";

@@ -50,8 +50,12 @@ export class Instance {
     const rows = this.db.query("SELECT key, value FROM instance_settings").all() as { key: string; value: string }[];
     const got = Object.fromEntries(rows.map((r) => [r.key, r.value]));
     return {
-      registration: (REGISTRATION_MODES as readonly string[]).includes(got.registration) ? (got.registration as RegistrationMode) : DEFAULTS.registration,
-      guildCreation: (GUILD_CREATORS as readonly string[]).includes(got.guild_creation) ? (got.guild_creation as GuildCreators) : DEFAULTS.guildCreation,
+      registration: (REGISTRATION_MODES as readonly string[]).includes(got.registration)
+        ? (got.registration as RegistrationMode)
+        : DEFAULTS.registration,
+      guildCreation: (GUILD_CREATORS as readonly string[]).includes(got.guild_creation)
+        ? (got.guild_creation as GuildCreators)
+        : DEFAULTS.guildCreation,
     };
   }
 
@@ -63,7 +67,9 @@ export class Instance {
       throw DomainError.invalid("guild_creation", `Must be one of ${GUILD_CREATORS.join(", ")}`, "BASE_TYPE_CHOICES");
     return this.d.store.write(() => {
       requireAdministrator(this.d, actorId);
-      const put = this.db.query("INSERT INTO instance_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+      const put = this.db.query(
+        "INSERT INTO instance_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+      );
       if (patch.registration !== undefined) put.run("registration", patch.registration);
       if (patch.guildCreation !== undefined) put.run("guild_creation", patch.guildCreation);
       return this.settings();
@@ -117,9 +123,18 @@ export class Instance {
       requireAdministrator(this.d, actorId);
       const now = this.d.clock.now();
       const code = randomSecret(12);
-      const invite: InstanceInvite = { id: this.d.ids.next(), created_by: actorId, max_uses: maxUses, uses: 0, expires_at: ttl === null ? null : now + ttl, created_at: now };
+      const invite: InstanceInvite = {
+        id: this.d.ids.next(),
+        created_by: actorId,
+        max_uses: maxUses,
+        uses: 0,
+        expires_at: ttl === null ? null : now + ttl,
+        created_at: now,
+      };
       this.db
-        .query("INSERT INTO instance_invites (id, code_hash, created_by, max_uses, uses, expires_at, created_at) VALUES (?, ?, ?, ?, 0, ?, ?)")
+        .query(
+          "INSERT INTO instance_invites (id, code_hash, created_by, max_uses, uses, expires_at, created_at) VALUES (?, ?, ?, ?, 0, ?, ?)",
+        )
         .run(invite.id, sha256Hex(code), actorId, maxUses, invite.expires_at, now);
       return { code, invite };
     });
@@ -128,7 +143,9 @@ export class Instance {
   /** The invites that still admit someone, oldest first (used-up and expired ones are gone from the list). */
   invites(actorId: Actor): InstanceInvite[] {
     requireAdministrator(this.d, actorId);
-    const rows = this.db.query("SELECT id, created_by, max_uses, uses, expires_at, created_at FROM instance_invites ORDER BY id").all() as InstanceInvite[];
+    const rows = this.db
+      .query("SELECT id, created_by, max_uses, uses, expires_at, created_at FROM instance_invites ORDER BY id")
+      .all() as InstanceInvite[];
     return rows.filter((r) => this.live(r));
   }
 
@@ -141,11 +158,13 @@ export class Instance {
   }
 
   private liveInvite(code: string | null | undefined): InstanceInvite {
-    if (!code) throw DomainError.invalid("invite", "Signing up on this server needs an invite: ask its administrator for one", "INVITE_REQUIRED");
+    if (!code)
+      throw DomainError.invalid("invite", "Signing up on this server needs an invite: ask its administrator for one", "INVITE_REQUIRED");
     const row = this.db
       .query("SELECT id, created_by, max_uses, uses, expires_at, created_at FROM instance_invites WHERE code_hash = ?")
       .get(sha256Hex(code.trim())) as InstanceInvite | null;
-    if (!row || !this.live(row)) throw DomainError.invalid("invite", "This invite is not valid: it may have expired or been used up", "INVITE_INVALID");
+    if (!row || !this.live(row))
+      throw DomainError.invalid("invite", "This invite is not valid: it may have expired or been used up", "INVITE_INVALID");
     return row;
   }
 

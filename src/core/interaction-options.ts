@@ -74,7 +74,8 @@ export class OptionChecker {
       if (g.options !== undefined) bad(`${p}.options`, "Only sub-commands take options", "APPLICATION_COMMAND_OPTIONS_INVALID");
       return { name: def.name, type: def.type, value: this.value(def, g.value, `${p}.value`) };
     });
-    for (const d of defs) if (d.required && !seen.has(d.name)) bad(path, `The option "${d.name}" is required`, "APPLICATION_COMMAND_OPTIONS_REQUIRED");
+    for (const d of defs)
+      if (d.required && !seen.has(d.name)) bad(path, `The option "${d.name}" is required`, "APPLICATION_COMMAND_OPTIONS_REQUIRED");
     return out;
   }
 
@@ -82,7 +83,8 @@ export class OptionChecker {
     const { ch, resolveId } = this;
     const choices = def.choices;
     const inChoices = (x: unknown) => !choices || choices.some((c) => c.value === x);
-    const id = (): string | null => (typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v)) ? resolveId(String(v)) : null);
+    const id = (): string | null =>
+      typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v)) ? resolveId(String(v)) : null;
     switch (def.type) {
       case OPT.STRING: {
         if (typeof v !== "string") bad(path, "Could not interpret the value as string.", "BASE_TYPE_STRING");

@@ -68,7 +68,8 @@ export class InteractionResponses {
   callback(auth: Interaction, type: number, msg: ResponseMessage | undefined): { interaction: Interaction; message: Message | null } {
     return this.d.store.write(() => {
       const row = this.current(auth);
-      if (!(Object.values(CALLBACK) as number[]).includes(type)) bad("type", "Value is not one of the accepted choices.", "BASE_TYPE_CHOICES");
+      if (!(Object.values(CALLBACK) as number[]).includes(type))
+        bad("type", "Value is not one of the accepted choices.", "BASE_TYPE_CHOICES");
       if (row.state !== "pending") throw new DomainError("already_acknowledged", "Interaction has already been acknowledged.");
       if (type === CALLBACK.AUTOCOMPLETE || type === CALLBACK.MODAL)
         throw new DomainError("not_implemented_invalid", "Invalid Form Body (type: autocomplete results and modals are not supported)", [
@@ -160,9 +161,9 @@ export class InteractionResponses {
   /** Every message this interaction produced (response first, then follow-ups), ephemeral included. */
   producedMessages(row: Interaction): { response: Message | null; followups: Message[] } {
     const response = row.response_message_id ? this.messages.get(row.response_message_id) : null;
-    const followups = (this.d.store.db.query("SELECT * FROM messages WHERE interaction_id = ? ORDER BY id").all(row.id) as Message[]).filter(
-      (m) => m.id !== row.response_message_id,
-    );
+    const followups = (
+      this.d.store.db.query("SELECT * FROM messages WHERE interaction_id = ? ORDER BY id").all(row.id) as Message[]
+    ).filter((m) => m.id !== row.response_message_id);
     return { response, followups };
   }
 
@@ -198,19 +199,34 @@ export class InteractionResponses {
     // LOADING goes once real content arrives; EPHEMERAL never changes; SUPPRESS_EMBEDS may be set or cleared.
     let flags = m.flags & ~LOADING;
     if (patch.flags !== undefined) flags = (flags & ~SUPPRESS_EMBEDS) | (patch.flags & SUPPRESS_EMBEDS);
-    return this.messages.edit(m.id, { content: patch.content, embeds: patch.embeds, components: patch.components, flags, allowedMentions: patch.allowedMentions });
+    return this.messages.edit(m.id, {
+      content: patch.content,
+      embeds: patch.embeds,
+      components: patch.components,
+      flags,
+      allowedMentions: patch.allowedMentions,
+    });
   }
 
   private settle(row: Interaction, state: "deferred" | "responded", responseId: string | null, ephemeral: boolean): Interaction {
     const eph = ephemeral ? 1 : 0;
-    this.d.store.db.query("UPDATE interactions SET state = ?, response_message_id = ?, ephemeral = ? WHERE id = ?").run(state, responseId, eph, row.id);
+    this.d.store.db
+      .query("UPDATE interactions SET state = ?, response_message_id = ?, ephemeral = ? WHERE id = ?")
+      .run(state, responseId, eph, row.id);
     if (state !== row.state)
-      this.d.store.emit({ type: "interaction.updated", interactionId: row.id, applicationId: row.application_id, userId: row.user_id, channelId: row.channel_id, state });
+      this.d.store.emit({
+        type: "interaction.updated",
+        interactionId: row.id,
+        applicationId: row.application_id,
+        userId: row.user_id,
+        channelId: row.channel_id,
+        state,
+      });
     return { ...row, state, response_message_id: responseId, ephemeral: eph };
   }
 }
 
 function requireNotEmpty(msg: ResponseMessage | undefined): void {
-  const empty = !msg || ((msg.content ?? "") === "" && !(msg.embeds?.length) && !(msg.components?.length));
+  const empty = !msg || ((msg.content ?? "") === "" && !msg.embeds?.length && !msg.components?.length);
   if (empty) bad("content", "Cannot send an empty message", "MESSAGE_EMPTY");
 }

@@ -72,7 +72,6 @@ function bad(path: string, message: string, code = "BASE_TYPE_INVALID"): never {
   throw DomainError.invalid(path, message, code);
 }
 
-
 /**
  * Interactions (spec 3.1): a person runs a command or clicks a component, the bot gets
  * INTERACTION_CREATE and answers through the token. Tokens are stored as SHA-256 only;
@@ -162,7 +161,9 @@ export class Interactions {
         if (this.mayUse(command, ch, userId)) out.push({ app, command });
       }
     }
-    return out.sort((a, b) => (a.command.name < b.command.name ? -1 : a.command.name > b.command.name ? 1 : a.app.name.localeCompare(b.app.name)));
+    return out.sort((a, b) =>
+      a.command.name < b.command.name ? -1 : a.command.name > b.command.name ? 1 : a.app.name.localeCompare(b.app.name),
+    );
   }
 
   /** A person runs a slash (or context-menu) command in a channel. */
@@ -180,7 +181,14 @@ export class Interactions {
     this.checkMemberMayUse(cmd, ch, input.userId);
     if (type !== 1 && input.options?.length) bad("options", "Context menu commands take no options", "APPLICATION_COMMAND_OPTIONS_INVALID");
     const options = new OptionChecker(this.guilds, this.users, ch, input.resolveId).check(cmd.body.options, input.options ?? [], "options");
-    const data: InteractionData = { kind: "command", commandId: cmd.id, commandGuildId: cmd.guild_id, name: cmd.name, type: cmd.body.type, options };
+    const data: InteractionData = {
+      kind: "command",
+      commandId: cmd.id,
+      commandGuildId: cmd.guild_id,
+      name: cmd.name,
+      type: cmd.body.type,
+      options,
+    };
     const targetId = this.checkTarget(type, input, ch);
     if (targetId) data.targetId = targetId;
     return this.open(app, ch, input.userId, INTERACTION_TYPE.APPLICATION_COMMAND, null, cmd.id, data, delivery);
@@ -200,7 +208,8 @@ export class Interactions {
     if (given === undefined) bad("target_id", "This field is required", "BASE_TYPE_REQUIRED");
     if (type === COMMAND_TYPE.USER) {
       const u = given ? this.users.get(given) : null;
-      if (!u || u.deleted_at || !canSee(this.d, this.guilds, ch, u.id)) bad("target_id", "Unknown user", "APPLICATION_COMMAND_TARGET_INVALID");
+      if (!u || u.deleted_at || !canSee(this.d, this.guilds, ch, u.id))
+        bad("target_id", "Unknown user", "APPLICATION_COMMAND_TARGET_INVALID");
       return u.id;
     }
     const m = given ? this.messages.get(given) : null;
@@ -210,7 +219,10 @@ export class Interactions {
   }
 
   /** A person clicks a button or picks select values on a bot's message. */
-  clickComponent(input: { userId: string; channelId: string; messageId: string; customId: string; values?: string[] }, delivery: Delivery): Invocation {
+  clickComponent(
+    input: { userId: string; channelId: string; messageId: string; customId: string; values?: string[] },
+    delivery: Delivery,
+  ): Invocation {
     const ch = this.requireVisibleChannel(input.channelId, input.userId);
     const m = this.messages.require(ch.id, input.messageId, input.userId);
     const app = (m.application_id && this.apps.get(m.application_id)) || this.apps.byBotUser(m.author_id);

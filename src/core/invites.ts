@@ -79,7 +79,12 @@ export class Invites {
            VALUES ($code, $guild_id, $channel_id, $inviter_id, $max_age, $max_uses, $uses, $temporary, $created_at)`,
         )
         .run(row as never);
-      this.audit.record({ guildId: ch.guild_id, actorId: byUserId, actionType: AUDIT.INVITE_CREATE, changes: diffChanges(null, auditView(row)) });
+      this.audit.record({
+        guildId: ch.guild_id,
+        actorId: byUserId,
+        actionType: AUDIT.INVITE_CREATE,
+        changes: diffChanges(null, auditView(row)),
+      });
       return row;
     });
   }
@@ -115,7 +120,13 @@ export class Invites {
         if (!ok) throw DomainError.forbidden();
       }
       this.db.query("DELETE FROM invites WHERE code = ?").run(code);
-      this.audit.record({ guildId: inv.guild_id, actorId: byUserId, actionType: AUDIT.INVITE_DELETE, changes: diffChanges(auditView(inv), null), reason });
+      this.audit.record({
+        guildId: inv.guild_id,
+        actorId: byUserId,
+        actionType: AUDIT.INVITE_DELETE,
+        changes: diffChanges(auditView(inv), null),
+        reason,
+      });
       return inv;
     });
   }

@@ -46,16 +46,22 @@ export class MediaCollector {
     const { expired, marked } = this.d.store.write(() => {
       const expiredUploads = this.db.query("DELETE FROM uploads WHERE expires_at <= ?").run(now).changes;
       this.db
-        .query("UPDATE media_blobs SET unreferenced_since = NULL WHERE unreferenced_since IS NOT NULL AND sha256 IN (SELECT sha256 FROM media_refs)")
+        .query(
+          "UPDATE media_blobs SET unreferenced_since = NULL WHERE unreferenced_since IS NOT NULL AND sha256 IN (SELECT sha256 FROM media_refs)",
+        )
         .run();
       const newlyMarked = this.db
-        .query("UPDATE media_blobs SET unreferenced_since = ? WHERE unreferenced_since IS NULL AND sha256 NOT IN (SELECT sha256 FROM media_refs)")
+        .query(
+          "UPDATE media_blobs SET unreferenced_since = ? WHERE unreferenced_since IS NULL AND sha256 NOT IN (SELECT sha256 FROM media_refs)",
+        )
         .run(now).changes;
       return { expired: expiredUploads, marked: newlyMarked };
     });
     const doomed = this.d.store.write(() => {
       const rows = this.db
-        .query("SELECT sha256, size FROM media_blobs WHERE unreferenced_since <= ? AND sha256 NOT IN (SELECT sha256 FROM media_refs) ORDER BY sha256")
+        .query(
+          "SELECT sha256, size FROM media_blobs WHERE unreferenced_since <= ? AND sha256 NOT IN (SELECT sha256 FROM media_refs) ORDER BY sha256",
+        )
         .all(now - this.d.media.limits.graceMs) as { sha256: string; size: number }[];
       const del = this.db.query("DELETE FROM media_blobs WHERE sha256 = ?");
       for (const r of rows) del.run(r.sha256);
@@ -119,7 +125,8 @@ export class MediaCollector {
       const blob = this.d.media.store.open(sha256);
       if (!blob) throw new Error(`the file of ${sha256} is missing from the data directory`);
       const data = new Uint8Array(await blob.arrayBuffer());
-      if (new Bun.CryptoHasher("sha256").update(data).digest("hex") !== sha256) throw new Error(`the file of ${sha256} does not match its hash`);
+      if (new Bun.CryptoHasher("sha256").update(data).digest("hex") !== sha256)
+        throw new Error(`the file of ${sha256} does not match its hash`);
       await Bun.write(join(dest, "blobs", sha256.slice(0, 2), sha256.slice(2, 4), sha256), data, { createPath: true });
       bytes += data.byteLength;
     }

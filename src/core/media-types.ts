@@ -51,7 +51,8 @@ const OCTET = "application/octet-stream";
 /** How much of a file the text check reads. */
 const TEXT_PROBE = 8 * 1024;
 /** Markup a browser would render if it ever guessed: such a text is a download, never text/plain. */
-const MARKUP = /^(?:\ufeff)?\s*<(?:!doctype|html|head|body|script|svg|\?xml|!--|iframe|object|embed|style|meta|link|xsl|math|a\s|img|div|form|base)/i;
+const MARKUP =
+  /^(?:\ufeff)?\s*<(?:!doctype|html|head|body|script|svg|\?xml|!--|iframe|object|embed|style|meta|link|xsl|math|a\s|img|div|form|base)/i;
 
 /**
  * The type of a file from its first bytes (`head`); `more` reads further into it when
@@ -64,10 +65,18 @@ export async function sniff(head: Uint8Array, more: () => Promise<Uint8Array>, p
     return { contentType: text ? TEXT_PLAIN : OCTET, inline: text, width: null, height: null, animated: false, image: false };
   }
   const type = found.mime;
-  if (!IMAGE_TYPES.has(type)) return { contentType: type, inline: INLINE_TYPES.has(type), width: null, height: null, animated: false, image: false };
+  if (!IMAGE_TYPES.has(type))
+    return { contentType: type, inline: INLINE_TYPES.has(type), width: null, height: null, animated: false, image: false };
   const dims = dimensions(head) ?? dimensions(await more());
   const withinBudget = dims !== null && dims.width * dims.height <= pixelBudget;
-  return { contentType: type, inline: withinBudget, width: dims?.width ?? null, height: dims?.height ?? null, animated: animated(type, head), image: dims !== null };
+  return {
+    contentType: type,
+    inline: withinBudget,
+    width: dims?.width ?? null,
+    height: dims?.height ?? null,
+    animated: animated(type, head),
+    image: dims !== null,
+  };
 }
 
 function dimensions(bytes: Uint8Array): { width: number; height: number } | null {
@@ -116,7 +125,8 @@ function animated(type: string, head: Uint8Array): boolean {
     const idat = indexOf(head, IDAT);
     return actl >= 0 && (idat < 0 || actl < idat);
   }
-  if (type === "image/webp") return head.byteLength > 20 && String.fromCharCode(...head.subarray(12, 16)) === "VP8X" && (head[20] & 0x02) !== 0;
+  if (type === "image/webp")
+    return head.byteLength > 20 && String.fromCharCode(...head.subarray(12, 16)) === "VP8X" && (head[20] & 0x02) !== 0;
   return false;
 }
 
@@ -128,7 +138,7 @@ function indexOf(hay: Uint8Array, needle: Uint8Array): number {
 
 /** Bidirectional controls: they make "exe.png" of "gnp.exe" (RLO) and hide what a name ends with. */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this strips from file names
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 const MAX_NAME_BYTES = 255;
 
@@ -164,9 +174,14 @@ export function storeError(e: unknown, limit: number): unknown {
   if (e instanceof MediaTooLarge) return DomainError.tooLarge(`The file is larger than the ${limit} bytes allowed`);
   if (e instanceof MediaWriteFailed) {
     const full = e.code === "ENOSPC" || e.code === "EDQUOT";
-    return new DomainError("storage_failed", full ? "The server's disk is full; nothing was stored." : `The server could not store the file (${e.code}); nothing was stored.`);
+    return new DomainError(
+      "storage_failed",
+      full ? "The server's disk is full; nothing was stored." : `The server could not store the file (${e.code}); nothing was stored.`,
+    );
   }
-  if (e instanceof MediaDigestMismatch) return DomainError.invalid("", `The file's bytes do not match its hash (${e.message})`, "DIGEST_MISMATCH");
-  if (e instanceof MediaSourceFailed) return DomainError.invalid("", "The upload ended before the file did; nothing was stored.", "UPLOAD_INCOMPLETE");
+  if (e instanceof MediaDigestMismatch)
+    return DomainError.invalid("", `The file's bytes do not match its hash (${e.message})`, "DIGEST_MISMATCH");
+  if (e instanceof MediaSourceFailed)
+    return DomainError.invalid("", "The upload ended before the file did; nothing was stored.", "UPLOAD_INCOMPLETE");
   return e;
 }

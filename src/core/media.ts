@@ -1,4 +1,7 @@
 /**
+ * Longer than 400 lines because upload slots, their bytes, avatars and icons share one set of
+ * limits and checks.
+ *
  * Files (issue 31): a person's upload slots, their bytes, and the images that stand for
  * people, applications and servers (avatars, icons). A file is asked for first (a slot:
  * name and size), so every refusal (rights, counts, sizes, a person's storage) comes
@@ -89,13 +92,20 @@ export class Media {
     return this.d.store.write(() => {
       this.requirePerson(actorId);
       const a = accessChannel(this.d, this.guilds, actorId, channelId);
-      if (!TEXT_CHANNEL_TYPES.has(a.channel.type)) throw DomainError.invalid("", "Cannot send messages in a non-text channel", "CHANNEL_TYPE_INVALID");
-      if (a.channel.e2e) throw DomainError.invalid("files", "Files cannot be sent in encrypted direct messages yet", "E2E_FILES_UNSUPPORTED");
+      if (!TEXT_CHANNEL_TYPES.has(a.channel.type))
+        throw DomainError.invalid("", "Cannot send messages in a non-text channel", "CHANNEL_TYPE_INVALID");
+      if (a.channel.e2e)
+        throw DomainError.invalid("files", "Files cannot be sent in encrypted direct messages yet", "E2E_FILES_UNSUPPORTED");
       if (!a.isDm) requireBits(a, PERMISSIONS.SEND_MESSAGES, PERMISSIONS.ATTACH_FILES);
       const max = this.limits.filesPerMessage;
-      if (files.length < 1 || files.length > max) throw DomainError.invalid("files", `Must be between 1 and ${max} in length.`, "BASE_TYPE_BAD_LENGTH");
+      if (files.length < 1 || files.length > max)
+        throw DomainError.invalid("files", `Must be between 1 and ${max} in length.`, "BASE_TYPE_BAD_LENGTH");
       files.forEach((f, i) => this.checkRequest(f, `files[${i}]`, this.limits.maxFileBytes));
-      this.requireRoom(actorId, files.reduce((n, f) => n + f.size, 0), files.length);
+      this.requireRoom(
+        actorId,
+        files.reduce((n, f) => n + f.size, 0),
+        files.length,
+      );
       return files.map((f) => this.insertSlot(actorId, "attachment", f, { channelId }));
     });
   }
@@ -132,7 +142,8 @@ export class Media {
    */
   async receive(actorId: string, uploadId: string, body: ByteSource, declaredLength: number | null = null): Promise<Upload> {
     const slot = this.upload(actorId, uploadId);
-    if (slot.sha256 !== null || this.receiving.has(uploadId)) throw DomainError.invalid("", "This upload already has its file", "UPLOAD_ALREADY_RECEIVED");
+    if (slot.sha256 !== null || this.receiving.has(uploadId))
+      throw DomainError.invalid("", "This upload already has its file", "UPLOAD_ALREADY_RECEIVED");
     if (declaredLength !== null && declaredLength > slot.declared_size)
       throw DomainError.tooLarge(`The file is larger than the ${slot.declared_size} bytes this upload was opened for`);
     this.receiving.add(uploadId);
@@ -194,23 +205,36 @@ export class Media {
     const at = (k: string) => (path ? `${path}.${k}` : k);
     if (typeof f.filename !== "string" || f.filename.length < 1 || f.filename.length > MAX_FILENAME_LENGTH)
       throw DomainError.invalid(at("filename"), `Must be between 1 and ${MAX_FILENAME_LENGTH} in length.`, "BASE_TYPE_BAD_LENGTH");
-    if (!Number.isSafeInteger(f.size) || f.size < 0) throw DomainError.invalid(at("file_size"), "Must be a whole number of bytes.", "NUMBER_TYPE_COERCE");
+    if (!Number.isSafeInteger(f.size) || f.size < 0)
+      throw DomainError.invalid(at("file_size"), "Must be a whole number of bytes.", "NUMBER_TYPE_COERCE");
     if (f.description != null && (typeof f.description !== "string" || f.description.length > MAX_DESCRIPTION_LENGTH))
       throw DomainError.invalid(at("description"), `Must be ${MAX_DESCRIPTION_LENGTH} or fewer in length.`, "BASE_TYPE_MAX_LENGTH");
-    if (f.size > maxBytes) throw DomainError.tooLarge(`${cleanFilename(f.filename)} is larger than the ${maxBytes} bytes a file may have here`);
+    if (f.size > maxBytes)
+      throw DomainError.tooLarge(`${cleanFilename(f.filename)} is larger than the ${maxBytes} bytes a file may have here`);
   }
 
   /** The person's storage and pending slots leave room for `bytes` more in `slots` new slots. */
   private requireRoom(personId: string, bytes: number, slots: number): void {
     const u = this.usage(personId);
     if (u.pendingUploads + slots > MAX_PENDING_UPLOADS)
-      throw DomainError.invalid("files", `At most ${MAX_PENDING_UPLOADS} uploads may wait to be used; send or cancel some first`, "TOO_MANY_UPLOADS");
+      throw DomainError.invalid(
+        "files",
+        `At most ${MAX_PENDING_UPLOADS} uploads may wait to be used; send or cancel some first`,
+        "TOO_MANY_UPLOADS",
+      );
     const limit = this.limits.perPersonBytes;
     if (limit > 0 && u.attachedBytes + u.pendingBytes + bytes > limit)
-      throw DomainError.tooLarge(`These files would take you past the ${limit} bytes you may store (${u.attachedBytes + u.pendingBytes} in use)`);
+      throw DomainError.tooLarge(
+        `These files would take you past the ${limit} bytes you may store (${u.attachedBytes + u.pendingBytes} in use)`,
+      );
   }
 
-  private insertSlot(ownerId: string, purpose: UploadPurpose, f: FileRequest, where: { channelId?: string; guildId?: string | null }): Upload {
+  private insertSlot(
+    ownerId: string,
+    purpose: UploadPurpose,
+    f: FileRequest,
+    where: { channelId?: string; guildId?: string | null },
+  ): Upload {
     const now = this.d.clock.now();
     const u: Upload = {
       id: this.d.ids.next(),
@@ -297,7 +321,13 @@ export class Media {
    * An image from a slot of `purpose` that `actorId` filled, or from bytes, checked to be
    * a raster image within `limit`. Its row is written by commit(), in the caller's write.
    */
-  async prepareImage(actorId: string, source: ImageSource, purpose: Exclude<UploadPurpose, "attachment">, limit: number, path: string): Promise<PreparedImage> {
+  async prepareImage(
+    actorId: string,
+    source: ImageSource,
+    purpose: Exclude<UploadPurpose, "attachment">,
+    limit: number,
+    path: string,
+  ): Promise<PreparedImage> {
     if ("bytes" in source) {
       if (source.bytes.byteLength > limit) throw DomainError.tooLarge(`The image is larger than the ${limit} bytes allowed here`);
       const staged = await this.stage(source.bytes, limit);
@@ -310,7 +340,12 @@ export class Media {
     }
     const slot = this.upload(actorId, source.uploadId);
     const blob = slot.sha256 && slot.purpose === purpose ? this.blob(slot.sha256) : null;
-    if (!blob) throw DomainError.invalid(path, slot.sha256 ? `This upload is not for a ${purpose}` : "This upload has no file yet", "UPLOAD_INVALID");
+    if (!blob)
+      throw DomainError.invalid(
+        path,
+        slot.sha256 ? `This upload is not for a ${purpose}` : "This upload has no file yet",
+        "UPLOAD_INVALID",
+      );
     return {
       sha256: blob.sha256,
       animated: !!blob.animated,
@@ -337,7 +372,9 @@ export class Media {
     const img = source ? await this.prepareImage(actorId, source, "avatar", this.limits.avatarBytes, "avatar") : null;
     return this.d.store.write(() => {
       const blob = img ? img.commit() : null;
-      this.db.query("UPDATE users SET avatar = ?, avatar_sha256 = ? WHERE id = ?").run(blob ? displayHash(blob) : null, blob?.sha256 ?? null, userId);
+      this.db
+        .query("UPDATE users SET avatar = ?, avatar_sha256 = ? WHERE id = ?")
+        .run(blob ? displayHash(blob) : null, blob?.sha256 ?? null, userId);
       // Members carry their user: each server the user is in hears of it (GUILD_MEMBER_UPDATE).
       for (const guildId of this.guilds.guildIdsOf(userId)) this.d.store.emit({ type: "member.updated", guildId, userId });
       return this.users.require(userId);
@@ -371,12 +408,18 @@ export class Media {
 
   /** The bytes behind a user's avatar hash, or null when that is not (or no longer) their avatar. */
   avatarBlob(userId: string, hash: string): MediaBlob | null {
-    const r = this.db.query("SELECT avatar, avatar_sha256 FROM users WHERE id = ?").get(userId) as { avatar: string | null; avatar_sha256: string | null } | null;
+    const r = this.db.query("SELECT avatar, avatar_sha256 FROM users WHERE id = ?").get(userId) as {
+      avatar: string | null;
+      avatar_sha256: string | null;
+    } | null;
     return r && r.avatar === hash && r.avatar_sha256 ? this.blob(r.avatar_sha256) : null;
   }
 
   iconBlob(guildId: string, hash: string): MediaBlob | null {
-    const r = this.db.query("SELECT icon, icon_sha256 FROM guilds WHERE id = ?").get(guildId) as { icon: string | null; icon_sha256: string | null } | null;
+    const r = this.db.query("SELECT icon, icon_sha256 FROM guilds WHERE id = ?").get(guildId) as {
+      icon: string | null;
+      icon_sha256: string | null;
+    } | null;
     return r && r.icon === hash && r.icon_sha256 ? this.blob(r.icon_sha256) : null;
   }
 

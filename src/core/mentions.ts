@@ -37,13 +37,17 @@ export interface MentionAuthor {
  * core/guilds.ts and core/users.ts, named by what is used of them.
  */
 export function mentionLookup(
-  guilds: { role(guildId: string, roleId: string): { mentionable: number } | null; memberPermissions(guildId: string, userId: string, channelId?: string): number | null },
+  guilds: {
+    role(guildId: string, roleId: string): { mentionable: number } | null;
+    memberPermissions(guildId: string, userId: string, channelId?: string): number | null;
+  },
   users: { get(id: string): unknown },
 ): MentionLookup {
   return {
     userExists: (id) => users.get(id) !== null,
     role: (guildId, roleId) => guilds.role(guildId, roleId),
-    mayMentionAnyRole: (guildId, channelId, authorId) => hasPermission(guilds.memberPermissions(guildId, authorId, channelId) ?? 0, PERMISSIONS.ADMINISTRATOR),
+    mayMentionAnyRole: (guildId, channelId, authorId) =>
+      hasPermission(guilds.memberPermissions(guildId, authorId, channelId) ?? 0, PERMISSIONS.ADMINISTRATOR),
   };
 }
 
@@ -59,7 +63,12 @@ export interface AllowedMentions {
 }
 
 /** The users and (in a server) roles a text mentions, each once, in order of first mention. */
-export function mentionsIn(text: string, guildId: string | null, look: MentionLookup, author?: MentionAuthor): { users: string[]; roles: string[] } {
+export function mentionsIn(
+  text: string,
+  guildId: string | null,
+  look: MentionLookup,
+  author?: MentionAuthor,
+): { users: string[]; roles: string[] } {
   // Every mention token starts with "<@": most messages have none and skip the scan.
   if (!text.includes("<@")) return { users: [], roles: [] };
   const named = mentionTokens(text);

@@ -82,7 +82,8 @@ export class MessageAttachments {
     else if (entries.length > this.d.media.limits.filesPerMessage) throw tooMany(this.d.media.limits.filesPerMessage);
     entries.forEach((e, i) => {
       if ("uploadId" in e) return;
-      if (typeof e.id !== "string" || !byId.has(e.id) || keep.has(e.id)) throw DomainError.invalid(`attachments[${i}].id`, "Unknown attachment", "ATTACHMENT_UNKNOWN");
+      if (typeof e.id !== "string" || !byId.has(e.id) || keep.has(e.id))
+        throw DomainError.invalid(`attachments[${i}].id`, "Unknown attachment", "ATTACHMENT_UNKNOWN");
       keep.add(e.id);
     });
     const drop = this.db.query("DELETE FROM attachments WHERE id = ?");
@@ -91,7 +92,8 @@ export class MessageAttachments {
     entries.forEach((e, i) => {
       if ("uploadId" in e) this.insertFromSlot(actorId, m, e, i, `attachments[${i}]`);
       else {
-        const description = e.description === undefined ? byId.get(e.id)!.description : checkDescription(e.description, `attachments[${i}].description`);
+        const description =
+          e.description === undefined ? byId.get(e.id)!.description : checkDescription(e.description, `attachments[${i}].description`);
         reorder.run(i, description, e.id);
       }
     });
@@ -100,8 +102,10 @@ export class MessageAttachments {
 
   /** Only people upload, with ATTACH_FILES in a server channel, and at most filesPerMessage at once. */
   private requireUploader(actorId: string, a: ChannelAccess, count: number): void {
-    if (this.users.require(actorId).kind !== "person") throw DomainError.invalid("attachments", "Bots cannot upload files", "BOTS_CANNOT_UPLOAD");
-    if (a.channel.e2e) throw DomainError.invalid("attachments", "Files cannot be sent in encrypted direct messages yet", "E2E_FILES_UNSUPPORTED");
+    if (this.users.require(actorId).kind !== "person")
+      throw DomainError.invalid("attachments", "Bots cannot upload files", "BOTS_CANNOT_UPLOAD");
+    if (a.channel.e2e)
+      throw DomainError.invalid("attachments", "Files cannot be sent in encrypted direct messages yet", "E2E_FILES_UNSUPPORTED");
     if (!a.isDm) requireBits(a, PERMISSIONS.ATTACH_FILES);
     const max = this.d.media.limits.filesPerMessage;
     if (count > max) throw tooMany(max);
@@ -109,7 +113,12 @@ export class MessageAttachments {
 
   private insertFromSlot(actorId: string, m: Message, input: AttachmentInput, ordinal: number, path: string): void {
     const slot = this.db.query("SELECT * FROM uploads WHERE id = ?").get(input.uploadId) as Upload | null;
-    const usable = slot && slot.owner_id === actorId && slot.purpose === "attachment" && slot.channel_id === m.channel_id && slot.expires_at > this.d.clock.now();
+    const usable =
+      slot &&
+      slot.owner_id === actorId &&
+      slot.purpose === "attachment" &&
+      slot.channel_id === m.channel_id &&
+      slot.expires_at > this.d.clock.now();
     if (!usable) throw DomainError.invalid(`${path}.upload_id`, "Unknown upload", "UPLOAD_UNKNOWN");
     if (!slot.sha256) throw DomainError.invalid(`${path}.upload_id`, "This upload has no file yet", "UPLOAD_EMPTY");
     const description = input.description === undefined ? slot.description : checkDescription(input.description, `${path}.description`);
@@ -118,7 +127,17 @@ export class MessageAttachments {
         `INSERT INTO attachments (id, message_id, channel_id, uploader_id, sha256, filename, description, ordinal, flags)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(this.d.ids.next(), m.id, m.channel_id, actorId, slot.sha256, slot.filename, description, ordinal, input.spoiler ? ATTACHMENT_SPOILER : 0);
+      .run(
+        this.d.ids.next(),
+        m.id,
+        m.channel_id,
+        actorId,
+        slot.sha256,
+        slot.filename,
+        description,
+        ordinal,
+        input.spoiler ? ATTACHMENT_SPOILER : 0,
+      );
     this.db.query("DELETE FROM uploads WHERE id = ?").run(slot.id);
     this.db.query("UPDATE media_blobs SET unreferenced_since = NULL WHERE sha256 = ?").run(slot.sha256);
   }

@@ -13,7 +13,16 @@ import { Memo } from "./memo";
 import { TEXT_CHANNEL_TYPES } from "./channel-types";
 import { decideMentions, EVERYONE, mentionLookup, type AllowedMentions, type MentionLookup } from "./mentions";
 import { MessageAttachments } from "./message-attachments";
-import { MESSAGE_TYPE, SENDABLE_FLAGS, SUPPRESS_EMBEDS, type EditInput, type MessagePatch, type NewMessage, type Page, type SendInput } from "./message-types";
+import {
+  MESSAGE_TYPE,
+  SENDABLE_FLAGS,
+  SUPPRESS_EMBEDS,
+  type EditInput,
+  type MessagePatch,
+  type NewMessage,
+  type Page,
+  type SendInput,
+} from "./message-types";
 
 export * from "./message-types";
 
@@ -72,7 +81,8 @@ export class Messages {
   /** The message, if it is in this channel and visible to `viewerId` (ephemeral ones only to their person). */
   require(channelId: string, id: string, viewerId?: string): Message {
     const m = this.get(id);
-    if (!m || m.channel_id !== channelId || (m.ephemeral_user_id && m.ephemeral_user_id !== viewerId)) throw DomainError.notFound("message");
+    if (!m || m.channel_id !== channelId || (m.ephemeral_user_id && m.ephemeral_user_id !== viewerId))
+      throw DomainError.notFound("message");
     return m;
   }
 
@@ -164,13 +174,32 @@ export class Messages {
       };
       if (patch.content !== undefined) {
         const author = { id: m.author_id, channelId: ch.id, webhook: m.webhook_id !== null };
-        const mentioned = decideMentions(next.content, ch.guild_id, this.mentionLookup, patch.allowedMentions ?? null, this.stillPingsReplied(m, patch), author);
+        const mentioned = decideMentions(
+          next.content,
+          ch.guild_id,
+          this.mentionLookup,
+          patch.allowedMentions ?? null,
+          this.stillPingsReplied(m, patch),
+          author,
+        );
         next.mentions = JSON.stringify(mentioned.users);
         next.mention_roles = JSON.stringify(mentioned.roles);
       }
       this.db
-        .query("UPDATE messages SET content = ?, ciphertext = ?, embeds = ?, components = ?, flags = ?, mentions = ?, mention_roles = ?, edited_at = ? WHERE id = ?")
-        .run(next.content, next.ciphertext, next.embeds, next.components, next.flags, next.mentions, next.mention_roles, next.edited_at, id);
+        .query(
+          "UPDATE messages SET content = ?, ciphertext = ?, embeds = ?, components = ?, flags = ?, mentions = ?, mention_roles = ?, edited_at = ? WHERE id = ?",
+        )
+        .run(
+          next.content,
+          next.ciphertext,
+          next.embeds,
+          next.components,
+          next.flags,
+          next.mentions,
+          next.mention_roles,
+          next.edited_at,
+          id,
+        );
       this.d.search.changed(next, ch);
       this.d.store.emit({ type: "message.updated", messageId: id, channelId: m.channel_id, guildId: ch.guild_id });
       return next;
@@ -194,7 +223,13 @@ export class Messages {
       if (!m) throw DomainError.notFound("message");
       const ch = this.guilds.requireChannel(m.channel_id);
       this.db.query("DELETE FROM messages WHERE id = ?").run(id);
-      this.d.store.emit({ type: "message.deleted", messageId: id, channelId: m.channel_id, guildId: ch.guild_id, ephemeralUserId: m.ephemeral_user_id });
+      this.d.store.emit({
+        type: "message.deleted",
+        messageId: id,
+        channelId: m.channel_id,
+        guildId: ch.guild_id,
+        ephemeralUserId: m.ephemeral_user_id,
+      });
     });
   }
 
@@ -256,13 +291,22 @@ export class Messages {
 
   private sendWith(actorId: string, a: ChannelAccess, input: SendInput): Message {
     const channelId = a.channel.id;
-    if (!TEXT_CHANNEL_TYPES.has(a.channel.type)) throw DomainError.invalid("", "Cannot send messages in a non-text channel", "CHANNEL_TYPE_INVALID");
+    if (!TEXT_CHANNEL_TYPES.has(a.channel.type))
+      throw DomainError.invalid("", "Cannot send messages in a non-text channel", "CHANNEL_TYPE_INVALID");
     if (a.isDm) this.requireDmPartnerReachable(actorId, a.channel.id);
     else requireBits(a, PERMISSIONS.SEND_MESSAGES);
     if (input.enforceNonce && input.nonce) {
       const earlier = this.db
-        .query("SELECT * FROM messages WHERE channel_id = ? AND id >= ? AND author_id = ? AND nonce = ? AND created_at >= ? ORDER BY id DESC LIMIT 1")
-        .get(channelId, uuidBound(this.d.clock.now() - NONCE_WINDOW_MS, false), actorId, input.nonce, this.d.clock.now() - NONCE_WINDOW_MS) as Message | null;
+        .query(
+          "SELECT * FROM messages WHERE channel_id = ? AND id >= ? AND author_id = ? AND nonce = ? AND created_at >= ? ORDER BY id DESC LIMIT 1",
+        )
+        .get(
+          channelId,
+          uuidBound(this.d.clock.now() - NONCE_WINDOW_MS, false),
+          actorId,
+          input.nonce,
+          this.d.clock.now() - NONCE_WINDOW_MS,
+        ) as Message | null;
       if (earlier) return earlier;
     }
     this.enforceSlowmode(a, actorId);
@@ -275,20 +319,25 @@ export class Messages {
         throw DomainError.invalid("message_reference", "Unknown message", "REPLIES_UNKNOWN_MESSAGE");
     }
     const content = input.content ?? "";
-    return this.files.attach(actorId, a, input.attachments, this.insert(a.channel, {
-      channelId,
-      authorId: actorId,
-      content,
-      embeds: input.embeds ?? [],
-      components: input.components ?? [],
-      flags: (input.flags ?? 0) & SENDABLE_FLAGS,
-      nonce: input.nonce ?? null,
-      tts: input.tts ?? false,
-      type: reference ? MESSAGE_TYPE.REPLY : MESSAGE_TYPE.DEFAULT,
-      reference,
-      allowedMentions: input.allowedMentions,
-      mentionEveryone: this.mayPingEveryone(a, content, input.allowedMentions),
-    }));
+    return this.files.attach(
+      actorId,
+      a,
+      input.attachments,
+      this.insert(a.channel, {
+        channelId,
+        authorId: actorId,
+        content,
+        embeds: input.embeds ?? [],
+        components: input.components ?? [],
+        flags: (input.flags ?? 0) & SENDABLE_FLAGS,
+        nonce: input.nonce ?? null,
+        tts: input.tts ?? false,
+        type: reference ? MESSAGE_TYPE.REPLY : MESSAGE_TYPE.DEFAULT,
+        reference,
+        allowedMentions: input.allowedMentions,
+        mentionEveryone: this.mayPingEveryone(a, content, input.allowedMentions),
+      }),
+    );
   }
 
   /** One message the actor can see in this channel (404 otherwise). */

@@ -95,8 +95,10 @@ export class Moderation {
     return this.d.store.write(() => {
       this.requireActor(guildId, actorId);
       const member = this.guilds.requireMember(guildId, targetId);
-      if (patch.mute === true) throw DomainError.invalid("mute", "Parley has no voice: members cannot be server-muted", "VOICE_UNSUPPORTED");
-      if (patch.deaf === true) throw DomainError.invalid("deaf", "Parley has no voice: members cannot be server-deafened", "VOICE_UNSUPPORTED");
+      if (patch.mute === true)
+        throw DomainError.invalid("mute", "Parley has no voice: members cannot be server-muted", "VOICE_UNSUPPORTED");
+      if (patch.deaf === true)
+        throw DomainError.invalid("deaf", "Parley has no voice: members cannot be server-deafened", "VOICE_UNSUPPORTED");
       if (patch.channelId != null)
         throw DomainError.invalid("channel_id", "Parley has no voice: there is no voice channel to move a member to", "VOICE_UNSUPPORTED");
       if (patch.communicationDisabledUntil != null)
@@ -142,8 +144,10 @@ export class Moderation {
         if (nick !== null) change.new_value = nick;
         this.audit.record({ guildId, actorId, actionType: AUDIT.MEMBER_UPDATE, targetId, changes: [change as never], reason });
       }
-      for (const r of added) this.db.query("INSERT INTO member_roles (guild_id, user_id, role_id) VALUES (?, ?, ?)").run(guildId, targetId, r);
-      for (const r of removed) this.db.query("DELETE FROM member_roles WHERE guild_id = ? AND user_id = ? AND role_id = ?").run(guildId, targetId, r);
+      for (const r of added)
+        this.db.query("INSERT INTO member_roles (guild_id, user_id, role_id) VALUES (?, ?, ?)").run(guildId, targetId, r);
+      for (const r of removed)
+        this.db.query("DELETE FROM member_roles WHERE guild_id = ? AND user_id = ? AND role_id = ?").run(guildId, targetId, r);
       if (added.length || removed.length) this.recordRoleUpdate(guildId, actorId, targetId, added, removed, reason);
       if (nickChanged || added.length || removed.length) this.d.store.emit({ type: "member.updated", guildId, userId: targetId });
       return this.guilds.requireMember(guildId, targetId);
@@ -216,10 +220,20 @@ export class Moderation {
             `SELECT m.id, m.channel_id, m.ephemeral_user_id FROM messages m JOIN channels c ON c.id = m.channel_id
              WHERE c.guild_id = ? AND m.id >= ? AND m.author_id = ? AND m.webhook_id IS NULL AND m.created_at >= ? AND m.created_at <= ? ORDER BY m.id`,
           )
-          .all(guildId, uuidBound(now - secs * 1000, false), targetId, now - secs * 1000, now) as { id: string; channel_id: string; ephemeral_user_id: string | null }[];
+          .all(guildId, uuidBound(now - secs * 1000, false), targetId, now - secs * 1000, now) as {
+          id: string;
+          channel_id: string;
+          ephemeral_user_id: string | null;
+        }[];
         for (const m of doomed) {
           this.db.query("DELETE FROM messages WHERE id = ?").run(m.id);
-          this.d.store.emit({ type: "message.deleted", messageId: m.id, channelId: m.channel_id, guildId, ephemeralUserId: m.ephemeral_user_id });
+          this.d.store.emit({
+            type: "message.deleted",
+            messageId: m.id,
+            channelId: m.channel_id,
+            guildId,
+            ephemeralUserId: m.ephemeral_user_id,
+          });
         }
       }
       if (this.bannedRow(guildId, targetId)) return;
@@ -251,11 +265,14 @@ export class Moderation {
   /** Bans ascending by user id; with `before`, the last page before it (and `after` is ignored). */
   bans(guildId: string, actorId: string, page: UserPage): { ban: Ban; user: User }[] {
     this.requireBanPermission(guildId, actorId);
-    if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > 1000) throw DomainError.invalid("limit", "Must be between 1 and 1000.");
+    if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > 1000)
+      throw DomainError.invalid("limit", "Must be between 1 and 1000.");
     let rows: Ban[];
     if (page.before !== undefined) {
       rows = (
-        this.db.query("SELECT * FROM bans WHERE guild_id = ? AND user_id < ? ORDER BY user_id DESC LIMIT ?").all(guildId, page.before, page.limit) as Ban[]
+        this.db
+          .query("SELECT * FROM bans WHERE guild_id = ? AND user_id < ? ORDER BY user_id DESC LIMIT ?")
+          .all(guildId, page.before, page.limit) as Ban[]
       ).reverse();
     } else {
       rows = this.db

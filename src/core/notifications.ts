@@ -45,12 +45,15 @@ export class Notifications {
   /** The person's setting for a server they are in, or a channel or DM they can see (404 otherwise); unset: nulls. */
   get(personId: string, scopeId: string): NotificationSetting {
     const scope = this.scope(personId, scopeId);
-    const row = this.db.query("SELECT * FROM notification_settings WHERE user_id = ? AND scope_id = ?").get(personId, scopeId) as NotificationSetting | null;
+    const row = this.db
+      .query("SELECT * FROM notification_settings WHERE user_id = ? AND scope_id = ?")
+      .get(personId, scopeId) as NotificationSetting | null;
     return row ?? { user_id: personId, scope_id: scopeId, ...scope, level: null, muted_until: null };
   }
 
   put(personId: string, scopeId: string, patch: NotificationPatch): NotificationSetting {
-    if (patch.level !== undefined && patch.level !== null && !LEVELS.includes(patch.level)) throw DomainError.invalid("level", "Must be 0, 1, 2 or null.", "BASE_TYPE_CHOICES");
+    if (patch.level !== undefined && patch.level !== null && !LEVELS.includes(patch.level))
+      throw DomainError.invalid("level", "Must be 0, 1, 2 or null.", "BASE_TYPE_CHOICES");
     const until = patch.mutedUntil;
     if (until !== undefined && until !== null && (!Number.isInteger(until) || until < 0 || until > MUTED_FOREVER))
       throw DomainError.invalid("muted_until", "Must be a time, or null.", "NUMBER_TYPE_MAX");
@@ -61,7 +64,8 @@ export class Notifications {
         level: patch.level !== undefined ? patch.level : old.level,
         muted_until: until !== undefined ? (until !== null && until > this.d.clock.now() ? until : null) : old.muted_until,
       };
-      if (next.level === null && next.muted_until === null) this.db.query("DELETE FROM notification_settings WHERE user_id = ? AND scope_id = ?").run(personId, scopeId);
+      if (next.level === null && next.muted_until === null)
+        this.db.query("DELETE FROM notification_settings WHERE user_id = ? AND scope_id = ?").run(personId, scopeId);
       else
         this.db
           .query(
@@ -76,7 +80,8 @@ export class Notifications {
 
   /** A server's default for its members: MANAGE_GUILD (403), members only (404); GUILD_UPDATE, audited (1). */
   setServerDefault(actorId: string, guildId: string, level: number, reason: string | null = null): Guild {
-    if (level !== NOTIFY.ALL && level !== NOTIFY.MENTIONS) throw DomainError.invalid("default_message_notifications", "Must be 0 or 1.", "BASE_TYPE_CHOICES");
+    if (level !== NOTIFY.ALL && level !== NOTIFY.MENTIONS)
+      throw DomainError.invalid("default_message_notifications", "Must be 0 or 1.", "BASE_TYPE_CHOICES");
     return this.d.store.write(() => {
       const perms = this.guilds.memberPermissions(guildId, actorId);
       if (perms === null) throw DomainError.notFound("guild");
@@ -95,7 +100,9 @@ export class Notifications {
   decide(personId: string, m: Message): NotifyDecision {
     const ch = this.guilds.requireChannel(m.channel_id);
     const own = (scopeId: string) =>
-      this.db.query("SELECT level, muted_until FROM notification_settings WHERE user_id = ? AND scope_id = ?").get(personId, scopeId) as Pick<NotificationSetting, "level" | "muted_until"> | null;
+      this.db
+        .query("SELECT level, muted_until FROM notification_settings WHERE user_id = ? AND scope_id = ?")
+        .get(personId, scopeId) as Pick<NotificationSetting, "level" | "muted_until"> | null;
     return decideNotification(
       {
         author_id: m.author_id,

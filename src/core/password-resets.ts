@@ -46,7 +46,9 @@ export class PasswordResets {
       const expiresAt = now + RESET_LINK_TTL_MS;
       this.db.query("DELETE FROM password_resets WHERE user_id = ? AND used_at IS NULL").run(userId);
       this.db
-        .query("INSERT INTO password_resets (token_hash, user_id, created_by, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, ?, NULL)")
+        .query(
+          "INSERT INTO password_resets (token_hash, user_id, created_by, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, ?, NULL)",
+        )
         .run(sha256Hex(token), userId, actorId, now, expiresAt);
       return { token, user, expiresAt };
     });
@@ -77,7 +79,9 @@ export class PasswordResets {
     try {
       hash = await this.users.preparePassword(user.username, newPassword);
     } catch (e) {
-      throw e instanceof DomainError && e.issues[0]?.path === "password" ? DomainError.invalid("new_password", e.issues[0].message, e.issues[0].code) : e;
+      throw e instanceof DomainError && e.issues[0]?.path === "password"
+        ? DomainError.invalid("new_password", e.issues[0].message, e.issues[0].code)
+        : e;
     }
     return this.d.store.write(() => {
       const now = this.d.clock.now();

@@ -102,12 +102,22 @@ export class People {
       if (c.e2e) return this.sendSealed(userId, c, msg);
       checkPlainBody({ ...msg, files: msg.attachments?.length ?? 0 });
       const reference = msg.replyTo ? { messageId: msg.replyTo, failIfNotExists: true } : null;
-      return this.messages.send(userId, c.id, { content: msg.content ?? "", embeds: msg.embeds ?? [], reference, attachments: msg.attachments });
+      return this.messages.send(userId, c.id, {
+        content: msg.content ?? "",
+        embeds: msg.embeds ?? [],
+        reference,
+        attachments: msg.attachments,
+      });
     });
   }
 
   /** A person edits their own message: ciphertext in an encrypted DM, otherwise as a bot edits (core/messages.ts). */
-  edit(userId: string, channelId: string, messageId: string, patch: { content?: string; ciphertext?: string; attachments?: AttachmentEdit[] | null }): Message {
+  edit(
+    userId: string,
+    channelId: string,
+    messageId: string,
+    patch: { content?: string; ciphertext?: string; attachments?: AttachmentEdit[] | null },
+  ): Message {
     return this.d.store.write(() => {
       const c = this.channel(userId, channelId);
       const m = this.messages.require(c.id, messageId, userId);
@@ -118,7 +128,10 @@ export class People {
         return this.messages.edit(m.id, { ciphertext: patch.ciphertext });
       }
       const files = patch.attachments === undefined ? this.messages.files.of(m.id).length : (patch.attachments ?? []).length;
-      checkPlainBody({ content: patch.content, embeds: JSON.parse(m.embeds), ciphertext: patch.ciphertext, files }, patch.content === undefined);
+      checkPlainBody(
+        { content: patch.content, embeds: JSON.parse(m.embeds), ciphertext: patch.ciphertext, files },
+        patch.content === undefined,
+      );
       return this.messages.editAs(userId, c.id, m.id, { content: patch.content, attachments: patch.attachments });
     });
   }
@@ -127,7 +140,12 @@ export class People {
   private sendSealed(userId: string, c: Channel, msg: PersonMessage): Message {
     checkSealedBody(msg);
     this.requireSendingDevice(userId, msg.ciphertext!);
-    return this.messages.create({ channelId: c.id, authorId: userId, ciphertext: msg.ciphertext!, reference: this.sealedReference(c, msg.replyTo) });
+    return this.messages.create({
+      channelId: c.id,
+      authorId: userId,
+      ciphertext: msg.ciphertext!,
+      reference: this.sealedReference(c, msg.replyTo),
+    });
   }
 
   private sealedReference(c: Channel, replyTo: string | null | undefined) {
@@ -147,7 +165,10 @@ export class People {
    */
   private requireSendingDevice(userId: string, ciphertext: string): void {
     const from = ciphertext.split(".")[1];
-    const row = this.d.store.db.query("SELECT user_id, removed_at FROM devices WHERE id = ?").get(from) as { user_id: string; removed_at: number | null } | null;
+    const row = this.d.store.db.query("SELECT user_id, removed_at FROM devices WHERE id = ?").get(from) as {
+      user_id: string;
+      removed_at: number | null;
+    } | null;
     if (!row || row.user_id !== userId || row.removed_at !== null)
       throw DomainError.invalid("ciphertext", "Must be sealed by one of your current devices", "DEVICE_NOT_CURRENT");
   }
@@ -173,7 +194,8 @@ function checkPlainBody(msg: { content?: string; embeds?: unknown[]; ciphertext?
   if (msg.ciphertext !== undefined)
     throw DomainError.invalid("ciphertext", "This channel is not end-to-end encrypted: send content", "BASE_TYPE_INVALID");
   const content = msg.content ?? "";
-  if (content.length > MAX_CONTENT) throw DomainError.invalid("content", `Must be ${MAX_CONTENT} or fewer in length.`, "BASE_TYPE_MAX_LENGTH");
+  if (content.length > MAX_CONTENT)
+    throw DomainError.invalid("content", `Must be ${MAX_CONTENT} or fewer in length.`, "BASE_TYPE_MAX_LENGTH");
   // Files alone make a message (the reference: content, embeds or files).
   if (!contentKept && content.trim() === "" && !(msg.embeds && msg.embeds.length) && !msg.files)
     throw DomainError.invalid("content", "Cannot send an empty message", "BASE_TYPE_REQUIRED");
@@ -186,5 +208,10 @@ function checkSealedBody(msg: { content?: string; ciphertext?: string }): void {
   if (msg.ciphertext === undefined) throw DomainError.invalid("ciphertext", "This field is required", "BASE_TYPE_REQUIRED");
   // The envelope's shape only (src/e2e/format.ts): its meaning is for the clients alone.
   const problem = envelopeProblem(msg.ciphertext);
-  if (problem) throw DomainError.invalid("ciphertext", `Must be a dm1 envelope of at most ${MAX_ENVELOPE} characters: ${problem}`, "BASE_TYPE_INVALID");
+  if (problem)
+    throw DomainError.invalid(
+      "ciphertext",
+      `Must be a dm1 envelope of at most ${MAX_ENVELOPE} characters: ${problem}`,
+      "BASE_TYPE_INVALID",
+    );
 }

@@ -23,7 +23,10 @@ export class PermissionReader {
   constructor(store: Store, memo = true) {
     const db = store;
     this.memo = new Memo(store, SOURCES, { enabled: memo });
-    this.ownerIfMember = statement(db, "SELECT g.owner_id FROM guilds g JOIN members m ON m.guild_id = g.id AND m.user_id = ?2 WHERE g.id = ?1");
+    this.ownerIfMember = statement(
+      db,
+      "SELECT g.owner_id FROM guilds g JOIN members m ON m.guild_id = g.id AND m.user_id = ?2 WHERE g.id = ?1",
+    );
     this.roleFacts = statement(
       db,
       `SELECT id, permissions, 1 AS ev, position FROM roles WHERE guild_id = ?1 AND is_everyone = 1
@@ -33,7 +36,10 @@ export class PermissionReader {
        ORDER BY 3 DESC, 4, 1`,
     );
     this.overwrites = statement(db, "SELECT * FROM overwrites WHERE channel_id = ?");
-    this.topRole = statement(db, "SELECT max(r.position) AS p FROM member_roles mr JOIN roles r ON r.id = mr.role_id WHERE mr.guild_id = ? AND mr.user_id = ?");
+    this.topRole = statement(
+      db,
+      "SELECT max(r.position) AS p FROM member_roles mr JOIN roles r ON r.id = mr.role_id WHERE mr.guild_id = ? AND mr.user_id = ?",
+    );
   }
 
   /** The highest position among a member's roles (@everyone = 0); hierarchy checks, not memoized. */
@@ -71,7 +77,12 @@ export class PermissionReader {
       }
     }
     const overwrites = channelId
-      ? (this.overwrites().all(channelId) as Overwrite[]).map((o) => ({ targetId: o.target_id, targetType: o.target_type, allow: o.allow, deny: o.deny }))
+      ? (this.overwrites().all(channelId) as Overwrite[]).map((o) => ({
+          targetId: o.target_id,
+          targetType: o.target_type,
+          allow: o.allow,
+          deny: o.deny,
+        }))
       : undefined;
     return computePermissions({ isOwner: false, everyonePerms, memberRolePerms, memberRoleIds, everyoneRoleId, userId, overwrites });
   }

@@ -28,8 +28,7 @@ export type PermissionName = keyof typeof PERMISSIONS;
 export const ALL_PERMISSIONS = Object.values(PERMISSIONS).reduce((a, b) => a | b, 0) >>> 0;
 
 /** @everyone's default: the honoured bits of the reference platform's default. */
-export const DEFAULT_EVERYONE =
-  PERMISSIONS.SEND_MESSAGES | PERMISSIONS.CREATE_INSTANT_INVITE | PERMISSIONS.ATTACH_FILES;
+export const DEFAULT_EVERYONE = PERMISSIONS.SEND_MESSAGES | PERMISSIONS.CREATE_INSTANT_INVITE | PERMISSIONS.ATTACH_FILES;
 
 const NAME_ALIASES: Record<string, PermissionName> = {
   MANAGE_GUILD_EXPRESSIONS: "MANAGE_EXPRESSIONS",

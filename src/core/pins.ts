@@ -55,7 +55,9 @@ export class Pins {
       if (m.pinned) return null;
       const n = (this.db.query("SELECT count(*) AS n FROM pins WHERE channel_id = ?").get(channelId) as { n: number }).n;
       if (n >= MAX_PINS) throw DomainError.maximum(30003, `Maximum number of pins reached (${MAX_PINS})`);
-      this.db.query("INSERT INTO pins (message_id, channel_id, pinned_at, pinned_by) VALUES (?, ?, ?, ?)").run(m.id, channelId, this.d.clock.now(), actorId);
+      this.db
+        .query("INSERT INTO pins (message_id, channel_id, pinned_at, pinned_by) VALUES (?, ?, ?, ?)")
+        .run(m.id, channelId, this.d.clock.now(), actorId);
       this.setFlag(a, m, 1);
       this.record(a, actorId, m, AUDIT.MESSAGE_PIN, reason);
       return this.messages.create({
@@ -87,10 +89,13 @@ export class Pins {
    */
   list(actorId: string, channelId: string, page: { before?: number | null; limit?: number } = {}): PinsPage {
     const limit = page.limit ?? PINS_PAGE;
-    if (!Number.isInteger(limit) || limit < 1 || limit > PINS_PAGE) throw DomainError.invalid("limit", `Must be between 1 and ${PINS_PAGE}.`, "NUMBER_TYPE_MAX");
+    if (!Number.isInteger(limit) || limit < 1 || limit > PINS_PAGE)
+      throw DomainError.invalid("limit", `Must be between 1 and ${PINS_PAGE}.`, "NUMBER_TYPE_MAX");
     this.messages.access(actorId, channelId);
     const rows = this.db
-      .query("SELECT message_id, pinned_at FROM pins WHERE channel_id = ? AND pinned_at < ? ORDER BY pinned_at DESC, message_id DESC LIMIT ?")
+      .query(
+        "SELECT message_id, pinned_at FROM pins WHERE channel_id = ? AND pinned_at < ? ORDER BY pinned_at DESC, message_id DESC LIMIT ?",
+      )
       .all(channelId, page.before ?? Number.MAX_SAFE_INTEGER, limit + 1) as { message_id: string; pinned_at: number }[];
     const items = rows.slice(0, limit).flatMap((r) => {
       const message = this.messages.get(r.message_id);
@@ -121,6 +126,13 @@ export class Pins {
 
   private record(a: ChannelAccess, actorId: string, m: Message, actionType: number, reason: string | null): void {
     if (!a.channel.guild_id) return;
-    this.audit.record({ guildId: a.channel.guild_id, actorId, actionType, targetId: m.author_id, options: { channel_id: m.channel_id, message_id: m.id }, reason });
+    this.audit.record({
+      guildId: a.channel.guild_id,
+      actorId,
+      actionType,
+      targetId: m.author_id,
+      options: { channel_id: m.channel_id, message_id: m.id },
+      reason,
+    });
   }
 }

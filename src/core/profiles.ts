@@ -59,7 +59,10 @@ export class Profiles {
       member = this.guilds.member(guildId, userId);
       if (member) {
         const ids = new Set(this.guilds.memberRoleIds(guildId, userId));
-        roles = this.guilds.roles(guildId).filter((r) => ids.has(r.id)).reverse();
+        roles = this.guilds
+          .roles(guildId)
+          .filter((r) => ids.has(r.id))
+          .reverse();
       }
     }
     return { user, member, roles, mutualGuildIds: viewerId === userId ? [] : this.mutualGuilds(viewerId, userId) };
@@ -70,13 +73,19 @@ export class Profiles {
     if (viewerId === userId) return true;
     if (this.mutualGuilds(viewerId, userId).length) return true;
     return !!this.d.store.db
-      .query("SELECT 1 FROM dm_recipients a JOIN dm_recipients b ON b.channel_id = a.channel_id WHERE a.user_id = ? AND b.user_id = ? LIMIT 1")
+      .query(
+        "SELECT 1 FROM dm_recipients a JOIN dm_recipients b ON b.channel_id = a.channel_id WHERE a.user_id = ? AND b.user_id = ? LIMIT 1",
+      )
       .get(viewerId, userId);
   }
 
   private mutualGuilds(a: string, b: string): string[] {
     return (
-      this.d.store.db.query("SELECT x.guild_id FROM members x JOIN members y ON y.guild_id = x.guild_id WHERE x.user_id = ? AND y.user_id = ? ORDER BY x.guild_id").all(a, b) as {
+      this.d.store.db
+        .query(
+          "SELECT x.guild_id FROM members x JOIN members y ON y.guild_id = x.guild_id WHERE x.user_id = ? AND y.user_id = ? ORDER BY x.guild_id",
+        )
+        .all(a, b) as {
         guild_id: string;
       }[]
     ).map((r) => r.guild_id);

@@ -119,7 +119,12 @@ export class Reactions {
         .query(
           `SELECT user_id, emoji_name, emoji_id, emoji_animated FROM reactions WHERE message_id = ? ${emoji ? "AND emoji_key = ?" : ""} ORDER BY created_at, user_id`,
         )
-        .all(...(emoji ? [m.id, key(emoji)] : [m.id])) as { user_id: string; emoji_name: string | null; emoji_id: string | null; emoji_animated: number }[];
+        .all(...(emoji ? [m.id, key(emoji)] : [m.id])) as {
+        user_id: string;
+        emoji_name: string | null;
+        emoji_id: string | null;
+        emoji_animated: number;
+      }[];
       for (const r of rows) this.removeRow(m, r.user_id, { name: r.emoji_name, id: r.emoji_id, animated: !!r.emoji_animated });
       return rows.length;
     });

@@ -65,7 +65,10 @@ export class ReadStates {
   of(userId: string, channel: Channel): ReadState {
     const last = (this.row().get(userId, channel.id) as { last_read_id: string } | null)?.last_read_id ?? null;
     // Without a row, a server channel counts from the person's arrival in the server.
-    const since = last === null && channel.guild_id ? ((this.joinedAt().get(channel.guild_id, userId) as { joined_at: number } | null)?.joined_at ?? 0) : 0;
+    const since =
+      last === null && channel.guild_id
+        ? ((this.joinedAt().get(channel.guild_id, userId) as { joined_at: number } | null)?.joined_at ?? 0)
+        : 0;
     const after = last ?? "";
     const unread = this.unreadAfter().get(channel.id, after, userId, since) !== null;
     const dm = channel.guild_id === null ? 1 : 0;

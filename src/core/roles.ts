@@ -154,7 +154,8 @@ export class Roles {
       const next: Role = {
         ...role,
         name: pick(patch.name, role.is_everyone ? "@everyone" : "new role", role.name),
-        permissions: pick(patch.permissions, role.is_everyone ? role.permissions : everyone.permissions, role.permissions) & ALL_PERMISSIONS,
+        permissions:
+          pick(patch.permissions, role.is_everyone ? role.permissions : everyone.permissions, role.permissions) & ALL_PERMISSIONS,
         color: pick(patch.color, 0, role.color),
         hoist: pick(patch.hoist, false, !!role.hoist) ? 1 : 0,
         mentionable: pick(patch.mentionable, false, !!role.mentionable) ? 1 : 0,
@@ -165,7 +166,9 @@ export class Roles {
       const changes = diffChanges(roleAuditView(role), roleAuditView(next));
       if (!changes.length) return role;
       this.db
-        .query("UPDATE roles SET name = ?, permissions = ?, color = ?, hoist = ?, mentionable = ?, icon = ?, unicode_emoji = ? WHERE id = ?")
+        .query(
+          "UPDATE roles SET name = ?, permissions = ?, color = ?, hoist = ?, mentionable = ?, icon = ?, unicode_emoji = ? WHERE id = ?",
+        )
         .run(next.name, next.permissions, next.color, next.hoist, next.mentionable, next.icon, next.unicode_emoji, roleId);
       this.d.store.emit({ type: "role.updated", guildId, roleId });
       this.audit.record({ guildId, actorId, actionType: AUDIT.ROLE_UPDATE, targetId: roleId, changes, reason });
@@ -184,9 +187,13 @@ export class Roles {
       if (role.is_everyone) throw DomainError.invalid("role_id", "The @everyone role cannot be deleted", "INVALID_ROLE");
       this.hierarchy.requireRoleBelow(guildId, actorId, role);
       const channels = this.db
-        .query("SELECT DISTINCT o.channel_id FROM overwrites o JOIN channels c ON c.id = o.channel_id WHERE c.guild_id = ? AND o.target_id = ?")
+        .query(
+          "SELECT DISTINCT o.channel_id FROM overwrites o JOIN channels c ON c.id = o.channel_id WHERE c.guild_id = ? AND o.target_id = ?",
+        )
         .all(guildId, roleId) as { channel_id: string }[];
-      this.db.query("DELETE FROM overwrites WHERE target_id = ? AND channel_id IN (SELECT id FROM channels WHERE guild_id = ?)").run(roleId, guildId);
+      this.db
+        .query("DELETE FROM overwrites WHERE target_id = ? AND channel_id IN (SELECT id FROM channels WHERE guild_id = ?)")
+        .run(roleId, guildId);
       this.db.query("DELETE FROM roles WHERE id = ?").run(roleId);
       this.d.store.emit({ type: "role.deleted", guildId, roleId });
       for (const c of channels) this.d.store.emit({ type: "channel.updated", channelId: c.channel_id, guildId });
@@ -216,7 +223,8 @@ export class Roles {
         const role = it.roleId ? roles.find((r) => r.id === it.roleId) : undefined;
         if (!role) throw DomainError.invalid(`[${i}].id`, "Unknown role", "INVALID_ROLE");
         if (role.is_everyone) {
-          if (it.position != null && it.position !== 0) throw DomainError.invalid(`[${i}].position`, "The @everyone role always has position 0");
+          if (it.position != null && it.position !== 0)
+            throw DomainError.invalid(`[${i}].position`, "The @everyone role always has position 0");
           return;
         }
         if (it.position == null) return;
@@ -242,7 +250,8 @@ export class Roles {
       const owner = this.hierarchy.isOwner(guildId, actorId);
       const top = owner ? Infinity : this.guilds.topPosition(guildId, actorId);
       for (const m of moved)
-        if (m.role.position >= top || m.to >= top) throw DomainError.forbidden("Missing Permissions: you can only move roles below your highest role");
+        if (m.role.position >= top || m.to >= top)
+          throw DomainError.forbidden("Missing Permissions: you can only move roles below your highest role");
       for (const m of moved) {
         this.db.query("UPDATE roles SET position = ? WHERE id = ?").run(m.to, m.role.id);
         this.d.store.emit({ type: "role.updated", guildId, roleId: m.role.id });

@@ -50,10 +50,25 @@ export interface CommandRow {
   created_at: number;
 }
 
-const list = (names: string[]) => (alias = "") => names.map((n) => (alias ? `${alias}.${n}` : n)).join(", ");
+const list =
+  (names: string[]) =>
+  (alias = "") =>
+    names.map((n) => (alias ? `${alias}.${n}` : n)).join(", ");
 
 /** The columns of each model, for `SELECT ${USER_COLUMNS()} FROM users` (or `USER_COLUMNS("u")` in a join). */
-export const USER_COLUMNS = list(["id", "kind", "username", "global_name", "avatar", "is_admin", "locale", "presence", "created_at", "deleted_at", "disabled_at"]);
+export const USER_COLUMNS = list([
+  "id",
+  "kind",
+  "username",
+  "global_name",
+  "avatar",
+  "is_admin",
+  "locale",
+  "presence",
+  "created_at",
+  "deleted_at",
+  "disabled_at",
+]);
 export const APPLICATION_COLUMNS = list([
   "id",
   "owner_id",

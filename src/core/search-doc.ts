@@ -15,7 +15,12 @@ export interface SearchFile {
   contentType: string | null;
 }
 
-const INDEXED_TYPES: ReadonlySet<number> = new Set([MESSAGE_TYPE.DEFAULT, MESSAGE_TYPE.REPLY, MESSAGE_TYPE.CHAT_INPUT_COMMAND, MESSAGE_TYPE.CONTEXT_MENU_COMMAND]);
+const INDEXED_TYPES: ReadonlySet<number> = new Set([
+  MESSAGE_TYPE.DEFAULT,
+  MESSAGE_TYPE.REPLY,
+  MESSAGE_TYPE.CHAT_INPUT_COMMAND,
+  MESSAGE_TYPE.CONTEXT_MENU_COMMAND,
+]);
 
 /** Whether this message of this channel has an entry in the index. */
 export function indexable(m: Pick<Message, "type" | "ephemeral_user_id" | "ciphertext">, ch: Pick<Channel, "guild_id">): boolean {

@@ -88,8 +88,12 @@ export class Fts5Engine implements SearchEngine {
       mapped: lazy("SELECT rowid FROM search_rowids WHERE message_id = ?"),
       byRowid: lazy("SELECT message_id FROM search_rowids WHERE rowid = ?"),
       atPrefix: lazy("SELECT id FROM messages WHERE id > ?1 AND id < ?2 AND id NOT IN (SELECT message_id FROM search_rowids) ORDER BY id"),
-      page: lazy("SELECT rowid FROM message_fts WHERE message_fts MATCH ?1 AND rowid >= ?2 AND rowid < ?3 ORDER BY rowid DESC LIMIT ?4 OFFSET ?5"),
-      count: lazy("SELECT count(*) AS n FROM (SELECT rowid FROM message_fts WHERE message_fts MATCH ?1 AND rowid >= ?2 AND rowid < ?3 LIMIT ?4)"),
+      page: lazy(
+        "SELECT rowid FROM message_fts WHERE message_fts MATCH ?1 AND rowid >= ?2 AND rowid < ?3 ORDER BY rowid DESC LIMIT ?4 OFFSET ?5",
+      ),
+      count: lazy(
+        "SELECT count(*) AS n FROM (SELECT rowid FROM message_fts WHERE message_fts MATCH ?1 AND rowid >= ?2 AND rowid < ?3 LIMIT ?4)",
+      ),
     };
   }
 

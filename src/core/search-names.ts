@@ -52,7 +52,11 @@ export function resolveNames(d: CoreDeps, guilds: Guilds, guildId: string, p: Pa
 /** The people of this server a name fits, or anyone with that user name (who may have left). */
 function person(d: CoreDeps, guildId: string, name: string): string[] {
   const id = ID.exec(name)?.[1];
-  if (id) return d.store.db.query("SELECT id FROM users WHERE id = ?").all(id).map((r) => (r as { id: string }).id);
+  if (id)
+    return d.store.db
+      .query("SELECT id FROM users WHERE id = ?")
+      .all(id)
+      .map((r) => (r as { id: string }).id);
   const here = d.store.db
     .query(
       `SELECT u.id FROM members m JOIN users u ON u.id = m.user_id

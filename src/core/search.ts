@@ -74,7 +74,12 @@ export class Search {
    * Parse a typed query (src/text/search-query.ts) and resolve its names within the
    * server, for a member of it (404 otherwise: an outsider learns nothing of who is there).
    */
-  criteria(personId: string, guildId: string, query: string, utcOffsetMinutes = 0): { criteria: SearchCriteria; parsed: ParsedSearch; problems: string[] } {
+  criteria(
+    personId: string,
+    guildId: string,
+    query: string,
+    utcOffsetMinutes = 0,
+  ): { criteria: SearchCriteria; parsed: ParsedSearch; problems: string[] } {
     this.requireMember(personId, guildId);
     const parsed = parseSearch(query);
     const problems = [...parsed.problems];
@@ -93,7 +98,12 @@ export class Search {
   }
 
   /** A typed query, run: criteria() then query(). */
-  run(personId: string, scope: SearchScope, query: string, page: { offset?: number; limit?: number; utcOffsetMinutes?: number } = {}): SearchResult & { problems: string[] } {
+  run(
+    personId: string,
+    scope: SearchScope,
+    query: string,
+    page: { offset?: number; limit?: number; utcOffsetMinutes?: number } = {},
+  ): SearchResult & { problems: string[] } {
     const { criteria, problems } = this.criteria(personId, scope.guildId, query, page.utcOffsetMinutes ?? 0);
     return { ...this.query(personId, scope, criteria, page), problems };
   }
@@ -105,13 +115,15 @@ export class Search {
   query(personId: string, scope: SearchScope, c: SearchCriteria, page: { offset?: number; limit?: number } = {}): SearchResult {
     const limit = page.limit ?? SEARCH_PAGE;
     const offset = page.offset ?? 0;
-    if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_PAGE) throw DomainError.invalid("limit", `Must be between 1 and ${SEARCH_PAGE}.`, "NUMBER_TYPE_MAX");
+    if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_PAGE)
+      throw DomainError.invalid("limit", `Must be between 1 and ${SEARCH_PAGE}.`, "NUMBER_TYPE_MAX");
     if (!Number.isInteger(offset) || offset < 0 || offset > SEARCH_MAX_TOTAL - limit)
       throw DomainError.invalid("offset", `Must be between 0 and ${SEARCH_MAX_TOTAL - limit}.`, "NUMBER_TYPE_MAX");
     const readable = this.readable(personId, scope);
     const terms = this.d.search.cutter.terms(c.terms);
     const filters = [c.authorIds, c.channelIds, c.mentionIds, c.has].some((x) => x?.length) || c.pinned != null || c.minId || c.maxId;
-    if (!terms.length && !filters && !scope.channelId && !c.unmatched) throw DomainError.invalid("content", "A search needs words or filters.", "BASE_TYPE_REQUIRED");
+    if (!terms.length && !filters && !scope.channelId && !c.unmatched)
+      throw DomainError.invalid("content", "A search needs words or filters.", "BASE_TYPE_REQUIRED");
     const indexing = this.d.search.backfilling;
     const channels = (c.channelIds ?? []).filter((id) => readable.has(id));
     if (c.unmatched || (c.channelIds?.length && !channels.length)) return { total: 0, messages: [], indexing };
@@ -136,7 +148,8 @@ export class Search {
    */
   mentionsOf(personId: string, page: { before?: string | null; limit?: number; guildId?: string | null } = {}): Message[] {
     const limit = page.limit ?? INBOX_PAGE;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw DomainError.invalid("limit", "Must be between 1 and 50.", "NUMBER_TYPE_MAX");
+    if (!Number.isInteger(limit) || limit < 1 || limit > 50)
+      throw DomainError.invalid("limit", "Must be between 1 and 50.", "NUMBER_TYPE_MAX");
     if (page.guildId) this.requireMember(personId, page.guildId);
     const guildIds = page.guildId ? [page.guildId] : this.guilds.guildIdsOf(personId);
     if (!guildIds.length) return [];
@@ -172,7 +185,10 @@ export class Search {
 
   /** Channels of the server the person may not read (none while membership is visibility). */
   private unreadable(guildId: string, readable: Set<string>): string[] {
-    return this.guilds.channels(guildId).filter((c) => TEXT_CHANNEL_TYPES.has(c.type) && !readable.has(c.id)).map((c) => c.id);
+    return this.guilds
+      .channels(guildId)
+      .filter((c) => TEXT_CHANNEL_TYPES.has(c.type) && !readable.has(c.id))
+      .map((c) => c.id);
   }
 
   /** Hits as messages, each read again: still there, in a channel the person may read, inside the bounds. */

@@ -71,7 +71,8 @@ export class Servers {
       const next: Guild = { ...g };
       if (patch.name !== undefined) next.name = patch.name.trim();
       if (patch.description !== undefined) next.description = patch.description === "" ? null : patch.description;
-      if (next.description !== null && next.description.length > 120) throw DomainError.invalid("description", "Must be 120 or fewer in length.", "BASE_TYPE_MAX_LENGTH");
+      if (next.description !== null && next.description.length > 120)
+        throw DomainError.invalid("description", "Must be 120 or fewer in length.", "BASE_TYPE_MAX_LENGTH");
       if (patch.systemChannelId !== undefined) {
         const c = patch.systemChannelId === null ? null : this.guilds.channel(patch.systemChannelId);
         if (patch.systemChannelId !== null && (!c || c.guild_id !== guildId || c.type !== 0))
@@ -80,7 +81,11 @@ export class Servers {
       }
       const changes = diffChanges(auditView(g), auditView(next));
       if (!changes.length) return g;
-      const saved = this.guilds.update(guildId, { name: next.name, description: next.description, system_channel_id: next.system_channel_id });
+      const saved = this.guilds.update(guildId, {
+        name: next.name,
+        description: next.description,
+        system_channel_id: next.system_channel_id,
+      });
       this.audit.record({ guildId, actorId, actionType: AUDIT.GUILD_UPDATE, targetId: guildId, changes, reason });
       return saved;
     });
@@ -100,7 +105,14 @@ export class Servers {
       if (g.owner_id === toUserId) return g;
       this.db.query("UPDATE guilds SET owner_id = ? WHERE id = ?").run(toUserId, guildId);
       this.d.store.emit({ type: "guild.updated", guildId });
-      this.audit.record({ guildId, actorId, actionType: AUDIT.GUILD_UPDATE, targetId: guildId, changes: [{ key: "owner_id", old_value: g.owner_id, new_value: toUserId }], reason });
+      this.audit.record({
+        guildId,
+        actorId,
+        actionType: AUDIT.GUILD_UPDATE,
+        targetId: guildId,
+        changes: [{ key: "owner_id", old_value: g.owner_id, new_value: toUserId }],
+        reason,
+      });
       return this.guilds.require(guildId);
     });
   }
@@ -138,14 +150,22 @@ export class Servers {
   /** Every server (a name search narrows it), oldest first, for the administrators. */
   list(actorId: Actor, search = ""): ServerSummary[] {
     requireAdministrator(this.d, actorId);
-    const like = `%${search.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = `%${search
+      .trim()
+      .toLowerCase()
+      .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const rows = this.db
       .query(
         `SELECT g.*, (SELECT count(*) FROM members m WHERE m.guild_id = g.id) AS member_count, (SELECT count(*) FROM channels c WHERE c.guild_id = g.id) AS channel_count
          FROM guilds g WHERE lower(g.name) LIKE ? ESCAPE '\\' ORDER BY g.id`,
       )
       .all(like) as (Guild & { member_count: number; channel_count: number })[];
-    return rows.map(({ member_count, channel_count, ...guild }) => ({ guild, owner: this.users.get(guild.owner_id), memberCount: member_count, channelCount: channel_count }));
+    return rows.map(({ member_count, channel_count, ...guild }) => ({
+      guild,
+      owner: this.users.get(guild.owner_id),
+      memberCount: member_count,
+      channelCount: channel_count,
+    }));
   }
 
   /** The guild, if the actor owns it or administers the instance; a person who is neither and not a member sees nothing (404). */

@@ -70,12 +70,21 @@ export class Sessions {
   open(userId: string, label: string): { token: string; session: Session } {
     const token = `ps_${randomSecret(32)}`;
     const now = this.d.clock.now();
-    const session: StoredSession = { id: this.d.ids.next(), token_hash: sha256Hex(token), user_id: userId, label: label.trim().slice(0, MAX_LABEL), created_at: now, last_used_at: now };
+    const session: StoredSession = {
+      id: this.d.ids.next(),
+      token_hash: sha256Hex(token),
+      user_id: userId,
+      label: label.trim().slice(0, MAX_LABEL),
+      created_at: now,
+      last_used_at: now,
+    };
     this.d.store.write(() => {
       // The person's sessions that expired unseen go now, rather than never.
       this.endExpired(userId);
       this.db
-        .query("INSERT INTO person_sessions (id, token_hash, user_id, label, created_at, last_used_at) VALUES ($id, $token_hash, $user_id, $label, $created_at, $last_used_at)")
+        .query(
+          "INSERT INTO person_sessions (id, token_hash, user_id, label, created_at, last_used_at) VALUES ($id, $token_hash, $user_id, $label, $created_at, $last_used_at)",
+        )
         .run(session as never);
       this.active(userId, now);
     });
@@ -112,7 +121,9 @@ export class Sessions {
   /** The person's sessions, most recently used first. */
   list(userId: string): Session[] {
     this.endExpired(userId);
-    return this.db.query(`SELECT ${SESSION_COLUMNS()} FROM person_sessions WHERE user_id = ? ORDER BY last_used_at DESC, id DESC`).all(userId) as Session[];
+    return this.db
+      .query(`SELECT ${SESSION_COLUMNS()} FROM person_sessions WHERE user_id = ? ORDER BY last_used_at DESC, id DESC`)
+      .all(userId) as Session[];
   }
 
   /** End one of the person's sessions (sign-out, revoke); another person's is unknown. */
@@ -127,7 +138,9 @@ export class Sessions {
   /** End every session of the person but `except` (sign out everywhere, password change and reset, a disabled or deleted account). */
   endAll(userId: string, reason: SessionEndReason, except: string | null = null): void {
     this.d.store.write(() => {
-      const ids = (this.db.query("SELECT id FROM person_sessions WHERE user_id = ? AND id IS NOT ?").all(userId, except) as { id: string }[]).map((r) => r.id);
+      const ids = (
+        this.db.query("SELECT id FROM person_sessions WHERE user_id = ? AND id IS NOT ?").all(userId, except) as { id: string }[]
+      ).map((r) => r.id);
       this.endIds(userId, ids, reason);
     });
   }
@@ -151,7 +164,11 @@ export class Sessions {
     this.d.store.write(() => {
       this.db.query("UPDATE person_sessions SET last_used_at = ? WHERE id = ?").run(now, s.id);
       // The device this browser holds was used too (core/devices.ts expires unused ones).
-      this.db.query("UPDATE devices SET last_used_at = ?1 WHERE removed_at IS NULL AND session_hash = (SELECT token_hash FROM person_sessions WHERE id = ?2)").run(now, s.id);
+      this.db
+        .query(
+          "UPDATE devices SET last_used_at = ?1 WHERE removed_at IS NULL AND session_hash = (SELECT token_hash FROM person_sessions WHERE id = ?2)",
+        )
+        .run(now, s.id);
       if (dayOf(now) !== dayOf(s.last_used_at)) this.active(s.user_id, now);
     });
     return { ...s, last_used_at: now };
@@ -164,7 +181,10 @@ export class Sessions {
 
   private endExpired(userId: string): void {
     const now = this.d.clock.now();
-    const all = this.db.query("SELECT id, created_at, last_used_at FROM person_sessions WHERE user_id = ?").all(userId) as Pick<Session, "id" | "created_at" | "last_used_at">[];
+    const all = this.db.query("SELECT id, created_at, last_used_at FROM person_sessions WHERE user_id = ?").all(userId) as Pick<
+      Session,
+      "id" | "created_at" | "last_used_at"
+    >[];
     const expired = all.filter((s) => now >= this.expiresAt(s)).map((s) => s.id);
     if (expired.length) this.d.store.write(() => this.endIds(userId, expired, "expired"));
   }

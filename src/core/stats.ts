@@ -24,7 +24,15 @@ export interface DayFigures {
 }
 
 export interface Overview {
-  counts: { people: number; disabledPeople: number; administrators: number; applications: number; servers: number; channels: number; messages: number };
+  counts: {
+    people: number;
+    disabledPeople: number;
+    administrators: number;
+    applications: number;
+    servers: number;
+    channels: number;
+    messages: number;
+  };
   /** The database's pages and write-ahead log. */
   databaseBytes: number;
   /** Stored files, once there are any (null: this build stores none). */
@@ -110,15 +118,31 @@ export class Stats {
     const last = dayOf(now);
     const first = last - OVERVIEW_DAYS + 1;
     const counted = new Map(
-      (this.db.query("SELECT day, requests, messages FROM day_counts WHERE day BETWEEN ? AND ?").all(first, last) as { day: number; requests: number; messages: number }[]).map((r) => [r.day, r]),
+      (
+        this.db.query("SELECT day, requests, messages FROM day_counts WHERE day BETWEEN ? AND ?").all(first, last) as {
+          day: number;
+          requests: number;
+          messages: number;
+        }[]
+      ).map((r) => [r.day, r]),
     );
     const active = new Map(
-      (this.db.query("SELECT day, count(*) AS n FROM activity_days WHERE day BETWEEN ? AND ? GROUP BY day").all(first, last) as { day: number; n: number }[]).map((r) => [r.day, r.n]),
+      (
+        this.db.query("SELECT day, count(*) AS n FROM activity_days WHERE day BETWEEN ? AND ? GROUP BY day").all(first, last) as {
+          day: number;
+          n: number;
+        }[]
+      ).map((r) => [r.day, r.n]),
     );
     return Array.from({ length: OVERVIEW_DAYS }, (_, i) => {
       const day = first + i;
       const c = counted.get(day);
-      return { day: new Date(day * 86_400_000).toISOString().slice(0, 10), messages: c?.messages ?? 0, activePeople: active.get(day) ?? 0, requests: c?.requests ?? 0 };
+      return {
+        day: new Date(day * 86_400_000).toISOString().slice(0, 10),
+        messages: c?.messages ?? 0,
+        activePeople: active.get(day) ?? 0,
+        requests: c?.requests ?? 0,
+      };
     });
   }
 

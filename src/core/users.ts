@@ -60,12 +60,17 @@ export class Users {
   /** The stored password hash of a person (sign-in and password changes only: it never leaves the core). */
   private credentialOf(where: "id" | "username", value: string): { id: string; password_hash: string | null } | null {
     const by = where === "id" ? "id = ?" : "kind = 'person' AND lower(username) = lower(?)";
-    return this.d.store.db.query(`SELECT id, password_hash FROM users WHERE ${by}`).get(value) as { id: string; password_hash: string | null } | null;
+    return this.d.store.db.query(`SELECT id, password_hash FROM users WHERE ${by}`).get(value) as {
+      id: string;
+      password_hash: string | null;
+    } | null;
   }
 
   /** Every person not deleted, oldest first (the operator's list). */
   people(): User[] {
-    return this.d.store.db.query(`SELECT ${USER_COLUMNS()} FROM users WHERE kind = 'person' AND deleted_at IS NULL ORDER BY id`).all() as User[];
+    return this.d.store.db
+      .query(`SELECT ${USER_COLUMNS()} FROM users WHERE kind = 'person' AND deleted_at IS NULL ORDER BY id`)
+      .all() as User[];
   }
 
   /** How many people and bot users exist (an empty world has none). */
@@ -85,7 +90,13 @@ export class Users {
    * seeded in-process); every network path hashes first, off the event loop
    * (preparePassword), and passes `passwordHash`.
    */
-  createPerson(input: { username: string; password?: string | null; passwordHash?: string | null; admin?: boolean; globalName?: string | null }): User {
+  createPerson(input: {
+    username: string;
+    password?: string | null;
+    passwordHash?: string | null;
+    admin?: boolean;
+    globalName?: string | null;
+  }): User {
     const username = checkUsername(input.username);
     let hash = input.passwordHash ?? null;
     if (input.password != null) {
@@ -125,7 +136,13 @@ export class Users {
    * decides first (closed: refused; invite-only: `invite` must be live, and is used up
    * by one in the same transaction).
    */
-  async signUp(input: { username: string; password: string; globalName?: string | null; label: string; invite?: string | null }): Promise<{ user: User; token: string }> {
+  async signUp(input: {
+    username: string;
+    password: string;
+    globalName?: string | null;
+    label: string;
+    invite?: string | null;
+  }): Promise<{ user: User; token: string }> {
     this.gate.checkSignUp(input.invite);
     displayName(input.globalName);
     // A taken name is refused before any hashing work.
@@ -186,11 +203,15 @@ export class Users {
     try {
       hash = await this.preparePassword(u.username, next);
     } catch (e) {
-      throw e instanceof DomainError && e.issues[0]?.path === "password" ? DomainError.invalid("new_password", e.issues[0].message, e.issues[0].code) : e;
+      throw e instanceof DomainError && e.issues[0]?.path === "password"
+        ? DomainError.invalid("new_password", e.issues[0].message, e.issues[0].code)
+        : e;
     }
     this.d.store.write(() => {
       // Only if the hash is still the one checked: a concurrent change or reset wins.
-      const changed = this.d.store.db.query("UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?").run(hash, userId, stored);
+      const changed = this.d.store.db
+        .query("UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?")
+        .run(hash, userId, stored);
       if (changed.changes !== 1) throw DomainError.invalid("current_password", "Password does not match", "PASSWORD_DOES_NOT_MATCH");
       this.sessions.endAll(userId, "password_changed", sessionId);
     });
@@ -208,7 +229,8 @@ export class Users {
     const ok = await verifyPassword(password, stored);
     // Again: the person may have been deleted, or their password changed, while the hash was computed.
     const u = ok && found?.password_hash ? this.get(found.id) : null;
-    if (!u || u.deleted_at || this.credentialOf("id", u.id)?.password_hash !== stored) throw DomainError.unauthorized("Invalid username or password");
+    if (!u || u.deleted_at || this.credentialOf("id", u.id)?.password_hash !== stored)
+      throw DomainError.unauthorized("Invalid username or password");
     // Said only to whoever knows the password: nobody else learns the account exists.
     if (u.disabled_at) throw DomainError.unauthorized("This account is disabled: ask the server's administrator");
     if (needsRehash(stored)) {
@@ -225,7 +247,9 @@ export class Users {
     this.d.store.write(() => {
       const u = this.require(userId);
       if (u.presence === status) return;
-      this.d.store.changes.counted("users", PRESENCE, () => this.d.store.db.query("UPDATE users SET presence = ? WHERE id = ?").run(status, userId));
+      this.d.store.changes.counted("users", PRESENCE, () =>
+        this.d.store.db.query("UPDATE users SET presence = ? WHERE id = ?").run(status, userId),
+      );
       this.d.store.emit({ type: "presence.updated", userId, status });
     });
   }
@@ -236,7 +260,9 @@ export class Users {
    */
   resetPresences(): void {
     this.d.store.write(() => {
-      this.d.store.changes.counted("users", PRESENCE, () => this.d.store.db.query("UPDATE users SET presence = 'offline' WHERE presence != 'offline'").run());
+      this.d.store.changes.counted("users", PRESENCE, () =>
+        this.d.store.db.query("UPDATE users SET presence = 'offline' WHERE presence != 'offline'").run(),
+      );
     });
   }
 
@@ -257,7 +283,8 @@ function dummyHash(): Promise<string> {
 
 function checkUsername(name: string): string {
   const username = name.toLowerCase();
-  if (!USERNAME.test(username)) throw DomainError.invalid("username", "Must be 2 to 32 characters of a-z, 0-9, _ and .", "USERNAME_INVALID");
+  if (!USERNAME.test(username))
+    throw DomainError.invalid("username", "Must be 2 to 32 characters of a-z, 0-9, _ and .", "USERNAME_INVALID");
   return username;
 }
 

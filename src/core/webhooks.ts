@@ -52,7 +52,8 @@ export const WEBHOOK_MESSAGE_FLAGS = (1 << 2) | (1 << 12);
 export function validateWebhookName(name: string | null | undefined, path = "name"): string {
   const n = (name ?? "").trim();
   if (n.length < 1 || n.length > 80) throw DomainError.invalid(path, "Must be between 1 and 80 in length.", "BASE_TYPE_BAD_LENGTH");
-  if (/clyde|discord/i.test(n)) throw DomainError.invalid(path, 'Username cannot contain "clyde" or "discord"', "USERNAME_INVALID_CONTAINS");
+  if (/clyde|discord/i.test(n))
+    throw DomainError.invalid(path, 'Username cannot contain "clyde" or "discord"', "USERNAME_INVALID_CONTAINS");
   return n;
 }
 
@@ -161,7 +162,8 @@ export class Webhooks {
 
   /** The webhook's token, for those who may manage it (null when it was made before tokens were kept). */
   tokenOf(w: Pick<Webhook, "id">): string | null {
-    const sealed = (this.db.query("SELECT token_sealed FROM webhooks WHERE id = ?").get(w.id) as { token_sealed: string | null } | null)?.token_sealed;
+    const sealed = (this.db.query("SELECT token_sealed FROM webhooks WHERE id = ?").get(w.id) as { token_sealed: string | null } | null)
+      ?.token_sealed;
     return sealed ? this.d.sealer.open(sealed) : null;
   }
 
@@ -186,7 +188,8 @@ export class Webhooks {
       if (patch.channelId !== undefined && patch.channelId !== w.channel_id) {
         if (actorId === null) throw DomainError.invalid("channel_id", "A webhook token cannot move its webhook");
         const to = this.guilds.channel(patch.channelId);
-        if (!to || to.guild_id !== w.guild_id) throw DomainError.invalid("channel_id", "The channel must be in the webhook's server", "CHANNEL_INVALID");
+        if (!to || to.guild_id !== w.guild_id)
+          throw DomainError.invalid("channel_id", "The channel must be in the webhook's server", "CHANNEL_INVALID");
         this.requireManageIn(to.id, actorId);
         channelId = to.id;
       }
@@ -198,7 +201,9 @@ export class Webhooks {
       };
       const changes = diffChanges(webhookAuditView(w), webhookAuditView(next));
       if (!changes.length) return w;
-      this.db.query("UPDATE webhooks SET name = ?, avatar = ?, channel_id = ? WHERE id = ?").run(next.name, next.avatar, next.channel_id, id);
+      this.db
+        .query("UPDATE webhooks SET name = ?, avatar = ?, channel_id = ? WHERE id = ?")
+        .run(next.name, next.avatar, next.channel_id, id);
       this.audit.record({ guildId: w.guild_id, actorId, actionType: AUDIT.WEBHOOK_UPDATE, targetId: id, changes, reason });
       return next;
     });
@@ -228,10 +233,10 @@ export class Webhooks {
     const content = post.content ?? "";
     const embeds = post.embeds ?? [];
     const components = post.components ?? [];
-    if (!content && !embeds.length && !components.length)
-      throw DomainError.invalid("", "Cannot send an empty message", "MESSAGE_EMPTY");
+    if (!content && !embeds.length && !components.length) throw DomainError.invalid("", "Cannot send an empty message", "MESSAGE_EMPTY");
     const flags = post.flags ?? 0;
-    if (flags & ~WEBHOOK_MESSAGE_FLAGS) throw DomainError.invalid("flags", "Only SUPPRESS_EMBEDS and SUPPRESS_NOTIFICATIONS can be set", "MESSAGE_FLAGS_INVALID");
+    if (flags & ~WEBHOOK_MESSAGE_FLAGS)
+      throw DomainError.invalid("flags", "Only SUPPRESS_EMBEDS and SUPPRESS_NOTIFICATIONS can be set", "MESSAGE_FLAGS_INVALID");
     const username = post.username != null && post.username !== "" ? validateWebhookName(post.username, "username") : w.name;
     return this.messages.create({
       channelId: w.channel_id,

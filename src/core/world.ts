@@ -38,7 +38,8 @@ export interface WorldSnapshot {
 }
 
 /** What each table carries: secrets and derived columns are left out. Order is insertion order. */
-const CARRIED_MESSAGES = "webhook_id IS NULL AND ephemeral_user_id IS NULL AND channel_id IN (SELECT id FROM channels WHERE guild_id IS NOT NULL)";
+const CARRIED_MESSAGES =
+  "webhook_id IS NULL AND ephemeral_user_id IS NULL AND channel_id IN (SELECT id FROM channels WHERE guild_id IS NOT NULL)";
 const CARRIED_FILES = `SELECT avatar_sha256 FROM users UNION SELECT icon_sha256 FROM guilds UNION SELECT sha256 FROM emojis
   UNION SELECT sha256 FROM attachments WHERE message_id IN (SELECT id FROM messages WHERE ${CARRIED_MESSAGES})`;
 
@@ -58,15 +59,51 @@ const TABLES: { name: Exclude<keyof WorldSnapshot, "snowflakes">; columns: strin
   },
   {
     name: "applications",
-    columns: ["id", "owner_id", "bot_user_id", "name", "description", "intents", "privileged_requested", "privileged_approved", "public_key", "interactions_endpoint_url", "created_at"],
+    columns: [
+      "id",
+      "owner_id",
+      "bot_user_id",
+      "name",
+      "description",
+      "intents",
+      "privileged_requested",
+      "privileged_approved",
+      "public_key",
+      "interactions_endpoint_url",
+      "created_at",
+    ],
     where: "1",
     order: "id",
   },
-  { name: "guilds", columns: ["id", "name", "owner_id", "icon", "icon_sha256", "description", "preferred_locale", "system_channel_id", "created_at"], where: "1", order: "id" },
-  { name: "emojis", columns: ["id", "guild_id", "name", "sha256", "animated", "creator_id", "created_at"], where: "1", order: "guild_id, id" },
+  {
+    name: "guilds",
+    columns: ["id", "name", "owner_id", "icon", "icon_sha256", "description", "preferred_locale", "system_channel_id", "created_at"],
+    where: "1",
+    order: "id",
+  },
+  {
+    name: "emojis",
+    columns: ["id", "guild_id", "name", "sha256", "animated", "creator_id", "created_at"],
+    where: "1",
+    order: "guild_id, id",
+  },
   {
     name: "roles",
-    columns: ["id", "guild_id", "name", "permissions", "color", "hoist", "mentionable", "position", "is_everyone", "icon", "unicode_emoji", "bot_user_id", "created_at"],
+    columns: [
+      "id",
+      "guild_id",
+      "name",
+      "permissions",
+      "color",
+      "hoist",
+      "mentionable",
+      "position",
+      "is_everyone",
+      "icon",
+      "unicode_emoji",
+      "bot_user_id",
+      "created_at",
+    ],
     where: "1",
     order: "guild_id, position, id",
   },
@@ -74,7 +111,20 @@ const TABLES: { name: Exclude<keyof WorldSnapshot, "snowflakes">; columns: strin
   { name: "member_roles", columns: ["guild_id", "user_id", "role_id"], where: "1", order: "guild_id, user_id, role_id" },
   {
     name: "channels",
-    columns: ["id", "guild_id", "type", "name", "topic", "position", "parent_id", "nsfw", "rate_limit_per_user", "user_limit", "bitrate", "created_at"],
+    columns: [
+      "id",
+      "guild_id",
+      "type",
+      "name",
+      "topic",
+      "position",
+      "parent_id",
+      "nsfw",
+      "rate_limit_per_user",
+      "user_limit",
+      "bitrate",
+      "created_at",
+    ],
     where: "guild_id IS NOT NULL",
     order: "guild_id, position, id",
   },
@@ -84,12 +134,34 @@ const TABLES: { name: Exclude<keyof WorldSnapshot, "snowflakes">; columns: strin
     where: "channel_id IN (SELECT id FROM channels WHERE guild_id IS NOT NULL)",
     order: "channel_id, target_id",
   },
-  { name: "commands", columns: ["id", "application_id", "guild_id", "name", "type", "body", "version", "created_at"], where: "1", order: "id" },
+  {
+    name: "commands",
+    columns: ["id", "application_id", "guild_id", "name", "type", "body", "version", "created_at"],
+    where: "1",
+    order: "id",
+  },
   {
     name: "messages",
     columns: [
-      "id", "channel_id", "author_id", "type", "content", "embeds", "components", "flags", "tts", "mention_everyone", "mentions", "mention_roles",
-      "reference_message_id", "reference_channel_id", "reference_guild_id", "application_id", "pinned", "created_at", "edited_at",
+      "id",
+      "channel_id",
+      "author_id",
+      "type",
+      "content",
+      "embeds",
+      "components",
+      "flags",
+      "tts",
+      "mention_everyone",
+      "mentions",
+      "mention_roles",
+      "reference_message_id",
+      "reference_channel_id",
+      "reference_guild_id",
+      "application_id",
+      "pinned",
+      "created_at",
+      "edited_at",
     ],
     where: CARRIED_MESSAGES,
     order: "channel_id, id",
@@ -114,7 +186,8 @@ export class World {
     this.d.store.flush();
     return this.db.transaction(() => {
       const out = { snowflakes: {} } as WorldSnapshot;
-      for (const t of TABLES) out[t.name] = this.db.query(`SELECT ${t.columns.join(", ")} FROM ${t.name} WHERE ${t.where} ORDER BY ${t.order}`).all() as Row[];
+      for (const t of TABLES)
+        out[t.name] = this.db.query(`SELECT ${t.columns.join(", ")} FROM ${t.name} WHERE ${t.where} ORDER BY ${t.order}`).all() as Row[];
       const pairs = this.db.query("SELECT uuid, CAST(flake AS TEXT) AS flake FROM snowflakes").all() as { uuid: string; flake: string }[];
       const carried = new Set<string>();
       for (const t of TABLES) for (const r of out[t.name]) if (typeof r.id === "string") carried.add(r.id);
@@ -134,7 +207,11 @@ export class World {
       const code = (e as { code?: string }).code ?? "";
       if (!code.startsWith("SQLITE_CONSTRAINT")) throw e;
       // Row by row the document looked fine; as a whole it names something it does not hold.
-      throw DomainError.invalid("", `The world does not hold together (${(e as Error).message}): a reference names an id it does not define`, "WORLD_INVALID");
+      throw DomainError.invalid(
+        "",
+        `The world does not hold together (${(e as Error).message}): a reference names an id it does not define`,
+        "WORLD_INVALID",
+      );
     }
   }
 
@@ -147,13 +224,17 @@ export class World {
         for (const r of w[t.name] ?? []) {
           // Only the columns a row gives: the others keep their defaults.
           const cols = t.columns.filter((c) => r[c] !== undefined);
-          this.db.query(`INSERT INTO ${t.name} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`).run(...cols.map((c) => r[c]));
+          this.db
+            .query(`INSERT INTO ${t.name} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`)
+            .run(...cols.map((c) => r[c]));
         }
       }
       const pair = this.db.query("INSERT INTO snowflakes (uuid, flake) VALUES (?, ?)");
       for (const [uuid, flake] of Object.entries(w.snowflakes ?? {})) pair.run(uuid, BigInt(flake));
       // A pinned message counts as pinned when it was written, and every message is searchable.
-      this.db.query("INSERT INTO pins (message_id, channel_id, pinned_at) SELECT id, channel_id, created_at FROM messages WHERE pinned = 1").run();
+      this.db
+        .query("INSERT INTO pins (message_id, channel_id, pinned_at) SELECT id, channel_id, created_at FROM messages WHERE pinned = 1")
+        .run();
       this.d.search.reindexAll();
     });
   }

@@ -28,10 +28,13 @@ const ALGORITHM: Record<Curve, EcKeyImportParams | Algorithm> = {
 
 async function passphraseKey(passphrase: string, salt: Uint8Array): Promise<CryptoKey> {
   const base = await crypto.subtle.importKey("raw", buf(utf8(passphrase.normalize("NFC"))), "PBKDF2", false, ["deriveKey"]);
-  return crypto.subtle.deriveKey({ name: "PBKDF2", hash: "SHA-256", salt: buf(salt), iterations: BACKUP_ITERATIONS }, base, { name: "AES-GCM", length: 256 }, false, [
-    "encrypt",
-    "decrypt",
-  ]);
+  return crypto.subtle.deriveKey(
+    { name: "PBKDF2", hash: "SHA-256", salt: buf(salt), iterations: BACKUP_ITERATIONS },
+    base,
+    { name: "AES-GCM", length: 256 },
+    false,
+    ["encrypt", "decrypt"],
+  );
 }
 
 function associatedData(keys: PublicKeys): ArrayBuffer {
@@ -66,13 +69,20 @@ export async function createBackup(passphrase: string): Promise<{ keys: DeviceKe
     }
     const pkcs8 = new Uint8Array(await crypto.subtle.exportKey("pkcs8", pair.privateKey));
     exported[curve] = b64u(pkcs8);
-    keys[curve] = { publicKey: pair.publicKey, privateKey: await crypto.subtle.importKey("pkcs8", buf(pkcs8), ALGORITHM[curve], false, ["deriveBits"]) };
+    keys[curve] = {
+      publicKey: pair.publicKey,
+      privateKey: await crypto.subtle.importKey("pkcs8", buf(pkcs8), ALGORITHM[curve], false, ["deriveBits"]),
+    };
   }
   const publicKeys = await publicKeysOf(keys);
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
   const key = await passphraseKey(passphrase, salt);
-  const body = await crypto.subtle.encrypt({ name: "AES-GCM", iv: buf(iv), additionalData: associatedData(publicKeys) }, key, buf(utf8(JSON.stringify(exported))));
+  const body = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv: buf(iv), additionalData: associatedData(publicKeys) },
+    key,
+    buf(utf8(JSON.stringify(exported))),
+  );
   return { keys, publicKeys, sealed: [BACKUP_VERSION, b64u(salt), b64u(iv), b64u(new Uint8Array(body))].join(".") };
 }
 
@@ -82,7 +92,11 @@ export async function openBackup(sealed: string, passphrase: string, publicKeys:
   const [, salt, iv, body] = sealed.split(".");
   try {
     const key = await passphraseKey(passphrase, fromB64u(salt)!);
-    const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: buf(fromB64u(iv)!), additionalData: associatedData(publicKeys) }, key, buf(fromB64u(body)!));
+    const plain = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: buf(fromB64u(iv)!), additionalData: associatedData(publicKeys) },
+      key,
+      buf(fromB64u(body)!),
+    );
     const exported = JSON.parse(fromUtf8(new Uint8Array(plain)) ?? "null") as Record<string, string> | null;
     const keys: DeviceKeys = {};
     for (const curve of CURVES) {

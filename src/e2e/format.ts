@@ -64,7 +64,11 @@ export function parseEnvelope(text: string): Parsed {
   if (!from || !DEVICE_ID.test(from)) return bad("the sending device id is malformed");
   const nonce = bytesOf(nonceText ?? "", [NONCE_BYTES], "the nonce");
   if (typeof nonce === "string") return bad(nonce);
-  const body = bytesOf(bodyText ?? "", BUCKETS.map((b) => b + TAG_BYTES), "the body");
+  const body = bytesOf(
+    bodyText ?? "",
+    BUCKETS.map((b) => b + TAG_BYTES),
+    "the body",
+  );
   if (typeof body === "string") return bad(body);
   if (wrapTexts.length < 1 || wrapTexts.length > MAX_WRAPS) return bad(`it needs 1 to ${MAX_WRAPS} wrapped keys`);
   const wraps: Wrap[] = [];

@@ -58,7 +58,11 @@ async function sharedSecret(pair: CryptoKeyPair, curve: Curve, peer: string): Pr
       const raw = fromB64u(peer);
       if (!raw) throw new Error("a peer key is not base64url");
       const pub = await crypto.subtle.importKey("raw", buf(raw), ALGORITHM[curve], true, []);
-      const bits = await crypto.subtle.deriveBits({ name: curve === "x25519" ? "X25519" : "ECDH", public: pub } as EcdhKeyDeriveParams, pair.privateKey, 256);
+      const bits = await crypto.subtle.deriveBits(
+        { name: curve === "x25519" ? "X25519" : "ECDH", public: pub } as EcdhKeyDeriveParams,
+        pair.privateKey,
+        256,
+      );
       return crypto.subtle.importKey("raw", bits, "HKDF", false, ["deriveKey"]);
     })();
     cache.set(peer, key);
@@ -84,8 +88,11 @@ export async function wrappingKey(
   if (!curve) return null;
   const base = await sharedSecret(mine[curve]!, curve, peer[curve]!);
   const info = new TextEncoder().encode(`parley dm1 wrap ${curve} ${from} ${to}`);
-  return crypto.subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt: buf(nonce), info: buf(info) }, base, { name: "AES-KW", length: 256 }, false, [
-    "wrapKey",
-    "unwrapKey",
-  ]);
+  return crypto.subtle.deriveKey(
+    { name: "HKDF", hash: "SHA-256", salt: buf(nonce), info: buf(info) },
+    base,
+    { name: "AES-KW", length: 256 },
+    false,
+    ["wrapKey", "unwrapKey"],
+  );
 }

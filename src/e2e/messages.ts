@@ -52,14 +52,22 @@ function associatedData(ctx: MessageContext, from: string): ArrayBuffer {
  * for, whatever list it came in; nor is a removed one, or one sharing no curve with the
  * sender. Throws when the text is too long for the largest bucket.
  */
-export async function sealMessage(text: string, ctx: MessageContext, from: OwnDevice, devices: DeviceInfo[], people: string[]): Promise<string> {
+export async function sealMessage(
+  text: string,
+  ctx: MessageContext,
+  from: OwnDevice,
+  devices: DeviceInfo[],
+  people: string[],
+): Promise<string> {
   if (!people.includes(ctx.authorId)) throw new Error("The author is not one of the conversation's people");
   const block = pad(text);
   if (!block) throw new Error("The message is too long to encrypt");
   const nonce = crypto.getRandomValues(new Uint8Array(12));
   // Extractable only so it can be wrapped; it lives in memory for this call alone.
   const key = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, true, ["encrypt", "decrypt"]);
-  const body = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv: buf(nonce), additionalData: associatedData(ctx, from.id) }, key, buf(block)));
+  const body = new Uint8Array(
+    await crypto.subtle.encrypt({ name: "AES-GCM", iv: buf(nonce), additionalData: associatedData(ctx, from.id) }, key, buf(block)),
+  );
   const wraps: Wrap[] = [];
   for (const d of devices) {
     if (d.removed_at !== null || !people.includes(d.user_id)) continue;
@@ -93,7 +101,11 @@ export async function openMessage(
     if (!kek) return fail("no curve in common with the sending device");
     const key = await crypto.subtle.unwrapKey("raw", buf(wrap.key), kek, "AES-KW", "AES-GCM", false, ["decrypt"]);
     const ctx = { channelId: meta.channelId, authorId: meta.authorId, editOf: meta.edited ? meta.messageId : null };
-    const block = await crypto.subtle.decrypt({ name: "AES-GCM", iv: buf(e.nonce), additionalData: associatedData(ctx, e.from) }, key, buf(e.body));
+    const block = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: buf(e.nonce), additionalData: associatedData(ctx, e.from) },
+      key,
+      buf(e.body),
+    );
     const text = unpad(new Uint8Array(block));
     return text === null ? fail("the padding is malformed") : { state: "ok", text };
   } catch {

@@ -66,7 +66,8 @@ export function sameKeys(a: PublicKeys, b: PublicKeys): boolean {
 }
 
 function recordConflict(r: TrustRecord, c: Conflict): void {
-  const key = (x: Conflict) => (x.kind === "changed" ? `changed ${x.device_id} ${JSON.stringify(x.listed)}` : `outsider ${x.device_id} ${x.channel_id}`);
+  const key = (x: Conflict) =>
+    x.kind === "changed" ? `changed ${x.device_id} ${JSON.stringify(x.listed)}` : `outsider ${x.device_id} ${x.channel_id}`;
   if (!r.conflicts.some((x) => key(x) === key(c))) r.conflicts.push(c);
 }
 
@@ -125,10 +126,18 @@ export function sealTargets(r: TrustRecord, people: string[], listed: Listed[]):
 }
 
 /** What the person should be told of in the DM of `people`: devices announced, and conflicts not yet acknowledged. */
-export function noticesFor(r: TrustRecord, channelId: string, people: string[], selfId: string | null): { announced: Pin[]; conflicts: Conflict[] } {
+export function noticesFor(
+  r: TrustRecord,
+  channelId: string,
+  people: string[],
+  selfId: string | null,
+): { announced: Pin[]; conflicts: Conflict[] } {
   return {
     announced: Object.values(r.devices).filter((d) => d.announced && d.id !== selfId && people.includes(d.user_id)),
-    conflicts: r.conflicts.filter((c) => !c.acknowledged && (c.kind === "outsider" ? c.channel_id === channelId : people.includes(r.devices[c.device_id]?.user_id ?? ""))),
+    conflicts: r.conflicts.filter(
+      (c) =>
+        !c.acknowledged && (c.kind === "outsider" ? c.channel_id === channelId : people.includes(r.devices[c.device_id]?.user_id ?? "")),
+    ),
   };
 }
 

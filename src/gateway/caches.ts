@@ -48,7 +48,10 @@ export class GuildCreateCache {
     const stamp = keep ? this.ctx.core.reads.guilds.guildCreateStamp(presences) : -1;
     let body = keep ? this.bodies.get(key) : undefined;
     if (body === undefined || body.stamp !== stamp) {
-      const head = JSON.stringify(guildCreateJson(this.ctx.flakes, this.ctx.core.reads.guilds.guildCreate(guildId, presences))).slice(0, -1);
+      const head = JSON.stringify(guildCreateJson(this.ctx.flakes, this.ctx.core.reads.guilds.guildCreate(guildId, presences))).slice(
+        0,
+        -1,
+      );
       body = { stamp, head };
       if (keep) this.bodies.set(key, body);
     }

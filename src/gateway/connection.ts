@@ -82,7 +82,16 @@ export class Connections {
 
   open(ws: WS): void {
     const now = this.clock.now();
-    const conn: Conn = { id: ws.data.connId, ws: ws as never, state: "awaiting", session: null, lastBeat: now, firstFrameTimer: null, zombieTimer: null, framesBeforeIdentify: 0 };
+    const conn: Conn = {
+      id: ws.data.connId,
+      ws: ws as never,
+      state: "awaiting",
+      session: null,
+      lastBeat: now,
+      firstFrameTimer: null,
+      zombieTimer: null,
+      framesBeforeIdentify: 0,
+    };
     ws.data.conn = conn;
     this.conns.add(conn);
     for (const h of this.hooks) h.opened?.(conn.id);
@@ -255,14 +264,17 @@ export class Connections {
   }
 
   private armZombie(conn: Conn): void {
-    conn.zombieTimer = this.clock.setTimeout(() => {
-      conn.zombieTimer = null;
-      if (conn.state === "closed") return;
-      const idle = this.clock.now() - conn.lastBeat;
-      if (idle < this.zombieMs) return this.armZombie(conn);
-      // Before IDENTIFY the 30 s first-frame deadline has already closed the socket.
-      if (conn.state === "active") this.close(conn, CLOSE_HEARTBEAT_TIMEOUT, "Heartbeat timeout");
-    }, this.zombieMs - (this.clock.now() - conn.lastBeat));
+    conn.zombieTimer = this.clock.setTimeout(
+      () => {
+        conn.zombieTimer = null;
+        if (conn.state === "closed") return;
+        const idle = this.clock.now() - conn.lastBeat;
+        if (idle < this.zombieMs) return this.armZombie(conn);
+        // Before IDENTIFY the 30 s first-frame deadline has already closed the socket.
+        if (conn.state === "active") this.close(conn, CLOSE_HEARTBEAT_TIMEOUT, "Heartbeat timeout");
+      },
+      this.zombieMs - (this.clock.now() - conn.lastBeat),
+    );
   }
 
   // ---- IDENTIFY and RESUME ----
@@ -287,7 +299,12 @@ export class Connections {
 
     if (!this.registry.makeRoom(bot.id)) return this.invalidate(conn);
     const now = this.clock.now();
-    const s = new Session(Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex"), { appId: app.id, appFlake: flakes.of(app.id), botUserId: bot.id }, intents, now);
+    const s = new Session(
+      Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex"),
+      { appId: app.id, appFlake: flakes.of(app.id), botUserId: bot.id },
+      intents,
+      now,
+    );
     this.registry.add(s);
     this.attach(conn, s);
     for (const h of this.hooks) h.attached?.(conn.id, s, "identify");
@@ -312,7 +329,8 @@ export class Connections {
     if (!d || typeof d !== "object" || typeof d.session_id !== "string") return this.invalidate(conn);
     const app = this.appForToken(d.token);
     const s = this.registry.get(d.session_id);
-    if (!app || !s || s.owner.botUserId !== app.bot_user_id || beyond(s.intents, this.ctx.core.apps.currentGrant(app))) return this.invalidate(conn);
+    if (!app || !s || s.owner.botUserId !== app.bot_user_id || beyond(s.intents, this.ctx.core.apps.currentGrant(app)))
+      return this.invalidate(conn);
     const seq = d.seq === null || d.seq === undefined ? 0 : Number(d.seq);
     if (!Number.isFinite(seq)) return this.invalidate(conn);
     // A newer connection takes the session over from an older one still attached.

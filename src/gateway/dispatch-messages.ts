@@ -35,7 +35,9 @@ export function messageDeliveries(ctx: GatewayContext, aud: Audience, e: Message
   const model = ctx.core.reads.messages.message(row, { member: true, viewerId: null });
   // Per viewer when it has reactions (their `me`), or names a bot that listens (content rule).
   const uniform = !model.reactions?.length && !namedViewers(model).some((id) => aud.hasSessions(id));
-  return [{ bots, t: e.type === "message.created" ? "MESSAGE_CREATE" : "MESSAGE_UPDATE", intent, payload: messageViews(ctx, model), uniform }];
+  return [
+    { bots, t: e.type === "message.created" ? "MESSAGE_CREATE" : "MESSAGE_UPDATE", intent, payload: messageViews(ctx, model), uniform },
+  ];
 }
 
 /**

@@ -63,7 +63,13 @@ export class Dispatcher {
   /** GUILD_CREATE for bots that joined the guild (a join: no `unavailable`); presences only with GUILD_PRESENCES. */
   guildCreate(guildId: string, bots: readonly string[]): Delivery {
     const gc = this.guildCreates;
-    return { bots, t: "GUILD_CREATE", intent: GATES.guilds, payload: (s) => gc.payload(guildId, s.owner.botUserId, seesPresences(s), false), perBot: true };
+    return {
+      bots,
+      t: "GUILD_CREATE",
+      intent: GATES.guilds,
+      payload: (s) => gc.payload(guildId, s.owner.botUserId, seesPresences(s), false),
+      perBot: true,
+    };
   }
 
   private guild(e: Extract<DomainEvent, { type: "guild.created" | "guild.updated" | "guild.deleted" }>): Delivery[] {
@@ -92,7 +98,8 @@ export class Dispatcher {
       if (others.length) out.push({ bots: others, t: "GUILD_MEMBER_ADD", intent: GATES.members, payload: memberPayload });
     } else if (e.type === "member.updated") {
       // The bot's own member updates are always sent (reference-gaps 4); others need GUILD_MEMBERS.
-      if (aud.guildBots(e.guildId).includes(e.userId)) out.push({ bots: [e.userId], t: "GUILD_MEMBER_UPDATE", intent: GATES.always, payload: memberPayload });
+      if (aud.guildBots(e.guildId).includes(e.userId))
+        out.push({ bots: [e.userId], t: "GUILD_MEMBER_UPDATE", intent: GATES.always, payload: memberPayload });
       if (others.length) out.push({ bots: others, t: "GUILD_MEMBER_UPDATE", intent: GATES.members, payload: memberPayload });
     } else {
       // `unavailable` absent: the bot was removed, not an outage (reference-gaps 4).
@@ -130,7 +137,9 @@ export class Dispatcher {
     const f = ctx.flakes;
     const bots = aud.guildBots(e.guildId);
     if (e.type === "role.deleted")
-      return [{ bots, t: "GUILD_ROLE_DELETE", intent: GATES.guilds, payload: fixed({ guild_id: f.of(e.guildId), role_id: f.of(e.roleId) }) }];
+      return [
+        { bots, t: "GUILD_ROLE_DELETE", intent: GATES.guilds, payload: fixed({ guild_id: f.of(e.guildId), role_id: f.of(e.roleId) }) },
+      ];
     const d = lazy(() => {
       const r = ctx.core.guilds.role(e.guildId, e.roleId);
       return { guild_id: f.of(e.guildId), role: r ? roleJson(f, r) : null };
@@ -144,7 +153,15 @@ export class Dispatcher {
     return ctx.core.guilds.guildIdsOf(e.userId).flatMap((gid) => {
       const bots = aud.guildBots(gid);
       if (!bots.length) return [];
-      return [{ bots, t: "PRESENCE_UPDATE", intent: GATES.presences, payload: fixed(presenceJson(ctx.flakes, gid, e.userId, e.status)), uniform: true }];
+      return [
+        {
+          bots,
+          t: "PRESENCE_UPDATE",
+          intent: GATES.presences,
+          payload: fixed(presenceJson(ctx.flakes, gid, e.userId, e.status)),
+          uniform: true,
+        },
+      ];
     });
   }
 

@@ -81,7 +81,9 @@ export function createGateway(ctx: GatewayContext): Gateway {
     sink?.(s, dispatchFrame(t, seq, d), t, seq);
   }
 
-  const connections = new Connections(ctx, registry, cohorts, push, (g, s) => guildCreates.payload(g, s.owner.botUserId, seesPresences(s), true));
+  const connections = new Connections(ctx, registry, cohorts, push, (g, s) =>
+    guildCreates.payload(g, s.owner.botUserId, seesPresences(s), true),
+  );
 
   const fanOut = new FanOut(registry, cohorts, push, fastPathOn(ctx, "plans"));
 
@@ -90,7 +92,8 @@ export function createGateway(ctx: GatewayContext): Gateway {
     guildCreates.onEvent(e);
     if (GuildBots.changes(e)) guildBots.clear();
     // Whichever process ended the credential: a command beside the server relays its events here (store/relay.ts).
-    if (e.type === "application.token_rotated" || e.type === "application.deleted" || e.type === "application.disabled") return connections.endSessionsOfApp(e.applicationId);
+    if (e.type === "application.token_rotated" || e.type === "application.deleted" || e.type === "application.disabled")
+      return connections.endSessionsOfApp(e.applicationId);
     if (e.type === "application.intents_changed") return connections.endSessionsBeyondGrant(e.applicationId);
     if (e.type === "world.reset") return connections.closeAll();
     if (registry.size === 0) return; // nobody listening: no serialization work at all

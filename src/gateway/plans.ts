@@ -86,7 +86,8 @@ const keyOf = (del: Delivery) => del.intent * 2 + (del.liveOnly ? 1 : 0);
 function mergeable(cs: readonly Cohort[]): boolean {
   // Pairwise for the usual few (one per intents, and the splits of bots' own frames).
   if (cs.length <= 8) {
-    for (let i = 1; i < cs.length; i++) for (let j = 0; j < i; j++) if (cs[i].seq === cs[j].seq && cs[i].intents === cs[j].intents) return true;
+    for (let i = 1; i < cs.length; i++)
+      for (let j = 0; j < i; j++) if (cs[i].seq === cs[j].seq && cs[i].intents === cs[j].intents) return true;
     return false;
   }
   const seen = new Set<string>();

@@ -112,12 +112,15 @@ export class SessionRegistry {
   armExpiry(s: Session): void {
     s.expiryTimer?.cancel();
     const due = s.lastActivity + SESSION_TTL_MS - this.clock.now();
-    s.expiryTimer = this.clock.setTimeout(() => {
-      s.expiryTimer = null;
-      if (!this.byId.has(s.id) || s.conn) return;
-      if (this.clock.now() - s.lastActivity >= SESSION_TTL_MS) this.drop(s);
-      else this.armExpiry(s);
-    }, Math.max(0, due));
+    s.expiryTimer = this.clock.setTimeout(
+      () => {
+        s.expiryTimer = null;
+        if (!this.byId.has(s.id) || s.conn) return;
+        if (this.clock.now() - s.lastActivity >= SESSION_TTL_MS) this.drop(s);
+        else this.armExpiry(s);
+      },
+      Math.max(0, due),
+    );
   }
 
   /** The session is live again (RESUME): it no longer expires. */

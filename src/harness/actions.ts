@@ -95,7 +95,10 @@ function otherActions(p: HarnessContext, look: Lookup): Route<HarnessContext>[] 
       handler: ({ params, body }) => {
         const me = look.person(params.user);
         const b = body();
-        const inv = core.invites.create(me.id, look.internal(b.channel_id, "channel", "channel_id"), { maxAge: b.max_age, maxUses: b.max_uses });
+        const inv = core.invites.create(me.id, look.internal(b.channel_id, "channel", "channel_id"), {
+          maxAge: b.max_age,
+          maxUses: b.max_uses,
+        });
         return { code: inv.code };
       },
     }),

@@ -79,6 +79,7 @@ export function harnessClock(p: HarnessContext): Route<HarnessContext>[] {
 
 function instant(iso: string): number {
   const at = Date.parse(iso);
-  if (!Number.isFinite(at) || !/^\d{4}-\d{2}-\d{2}T/.test(iso)) throw DomainError.invalid("set", "Must be an ISO 8601 date-time", "DATE_TIME_INVALID");
+  if (!Number.isFinite(at) || !/^\d{4}-\d{2}-\d{2}T/.test(iso))
+    throw DomainError.invalid("set", "Must be an ISO 8601 date-time", "DATE_TIME_INVALID");
   return at;
 }

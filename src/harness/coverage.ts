@@ -73,8 +73,16 @@ export class Coverage {
       out[name] = {
         events: Object.fromEntries([...c.events].sort()),
         routes: Object.fromEntries([...c.routes].sort().map(([k, v]) => [k, { calls: v.calls, statuses: Object.fromEntries(v.statuses) }])),
-        commands: { registered, used: Object.fromEntries(c.commandsUsed), unused: registered.map((x) => x.name).filter((n) => !c.commandsUsed.has(n)) },
-        components: { sent: [...c.componentsSent].sort(), used: Object.fromEntries(c.componentsUsed), unused: [...c.componentsSent].filter((id) => !c.componentsUsed.has(id)).sort() },
+        commands: {
+          registered,
+          used: Object.fromEntries(c.commandsUsed),
+          unused: registered.map((x) => x.name).filter((n) => !c.commandsUsed.has(n)),
+        },
+        components: {
+          sent: [...c.componentsSent].sort(),
+          used: Object.fromEntries(c.componentsUsed),
+          unused: [...c.componentsSent].filter((id) => !c.componentsUsed.has(id)).sort(),
+        },
       };
     }
     return { applications: out };
@@ -88,7 +96,18 @@ export class Coverage {
       this.names.set(appId, (name = found));
     }
     let c = this.apps.get(name);
-    if (!c) this.apps.set(name, (c = { events: new Map(), routes: new Map(), registered: new Map(), commandsUsed: new Map(), componentsSent: new Set(), componentsUsed: new Map() }));
+    if (!c)
+      this.apps.set(
+        name,
+        (c = {
+          events: new Map(),
+          routes: new Map(),
+          registered: new Map(),
+          commandsUsed: new Map(),
+          componentsSent: new Set(),
+          componentsUsed: new Map(),
+        }),
+      );
     return c;
   }
 }

@@ -15,12 +15,16 @@ import { Lookup } from "./lookup";
 import { HarnessDevices } from "./e2e";
 
 export const DmBody = Type.Object(
-  { recipient_id: Type.Union([Snowflake, Type.String({ minLength: 1, maxLength: 100 })]), content: Type.String({ maxLength: MAX_CONTENT }) },
+  {
+    recipient_id: Type.Union([Snowflake, Type.String({ minLength: 1, maxLength: 100 })]),
+    content: Type.String({ maxLength: MAX_CONTENT }),
+  },
   { additionalProperties: false },
 );
 
 function plaintext(content: string): void {
-  if (content.length > MAX_CONTENT) throw DomainError.invalid("content", `Must be ${MAX_CONTENT} or fewer in length.`, "BASE_TYPE_MAX_LENGTH");
+  if (content.length > MAX_CONTENT)
+    throw DomainError.invalid("content", `Must be ${MAX_CONTENT} or fewer in length.`, "BASE_TYPE_MAX_LENGTH");
   if (content.trim() === "") throw DomainError.invalid("content", "Cannot send an empty message", "BASE_TYPE_REQUIRED");
 }
 

@@ -32,7 +32,12 @@ export function harnessFaults(p: HarnessContext): Route<HarnessContext>[] {
         const body = parseFault(x.json());
         if (body.application_id !== undefined) body.application_id = idString(body.application_id);
         const app = body.application_id === undefined ? null : appId(body.application_id);
-        const live = app ? p.gateway.sessionsOf(app).filter((s) => s.connected).map((s) => s.session_id) : [];
+        const live = app
+          ? p.gateway
+              .sessionsOf(app)
+              .filter((s) => s.connected)
+              .map((s) => s.session_id)
+          : [];
         if (body.kind === "gateway_close") {
           for (const s of live) p.gateway.disconnect(s, body.code ?? DEFAULT_CLOSE);
           return { id: p.faults.newId() };
@@ -44,7 +49,13 @@ export function harnessFaults(p: HarnessContext): Route<HarnessContext>[] {
         return { id: p.faults.arm(body, app, live) };
       },
     }),
-    route({ method: "GET", path: "/faults", caller: "harness", summary: "The armed faults and how many uses each has left", handler: () => p.faults.list() }),
+    route({
+      method: "GET",
+      path: "/faults",
+      caller: "harness",
+      summary: "The armed faults and how many uses each has left",
+      handler: () => p.faults.list(),
+    }),
     route({
       method: "DELETE",
       path: "/faults/{id}",

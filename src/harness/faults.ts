@@ -131,8 +131,7 @@ export class Faults {
     if (body.kind === "heartbeat_ack") {
       a.drops = new Map(sessions.map((s) => [s, body.drop]));
       a.lazy = sessions.length === 0;
-    }
-    else {
+    } else {
       const given = body.route ?? body.path;
       a.route = given === undefined ? null : segments(given);
       a.concrete = body.path !== undefined;
@@ -220,7 +219,10 @@ export class Faults {
 /** "/api/v10/channels/{channel_id}/messages" -> ["channels", "{}", "messages"]. */
 function segments(route: string): string[] {
   const path = route.replace(/^\/api\/v\d+(?=\/)/, "").replace(/\/+$/, "");
-  return path.split("/").slice(1).map((s) => (/^\{.*\}$/.test(s) ? "{}" : s));
+  return path
+    .split("/")
+    .slice(1)
+    .map((s) => (/^\{.*\}$/.test(s) ? "{}" : s));
 }
 
 /** A template segment matches "{}" (any value), its literal text, or the value the request gave. */

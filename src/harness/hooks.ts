@@ -55,4 +55,8 @@ export interface HarnessGatewayHooks {
  * The bot API's rate-limit headers for a route (spec 8.1 rule 4), for answers a fault
  * gives instead of the route: `remaining` and `resetAfterMs` default to a fresh window.
  */
-export type LimitHeaders = (method: string, template: string, window: { remaining?: number; resetAfterMs?: number }) => Record<string, string>;
+export type LimitHeaders = (
+  method: string,
+  template: string,
+  window: { remaining?: number; resetAfterMs?: number },
+) => Record<string, string>;

@@ -47,7 +47,13 @@ export function harnessInteractions(p: HarnessContext): Route<HarnessContext>[] 
 
   const click = (userId: string, b: Static<typeof ComponentBody>) =>
     p.core.interactions.clickComponent(
-      { userId, channelId: known(b.channel_id, "channel"), messageId: known(b.message_id, "message"), customId: b.custom_id, values: b.values },
+      {
+        userId,
+        channelId: known(b.channel_id, "channel"),
+        messageId: known(b.message_id, "message"),
+        customId: b.custom_id,
+        values: b.values,
+      },
       delivery,
     );
   const run = (userId: string, b: Static<typeof CommandBody>) =>
@@ -77,7 +83,9 @@ export function harnessInteractions(p: HarnessContext): Route<HarnessContext>[] 
         const me = person(params.user);
         const raw = json();
         const { interaction, delivered } =
-          raw && typeof raw === "object" && "custom_id" in raw ? click(me.id, validate(ComponentBody, raw)) : run(me.id, validate(CommandBody, raw));
+          raw && typeof raw === "object" && "custom_id" in raw
+            ? click(me.id, validate(ComponentBody, raw))
+            : run(me.id, validate(CommandBody, raw));
         return { id: f.of(interaction.id), delivered };
       },
     }),

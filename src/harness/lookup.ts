@@ -24,7 +24,8 @@ export class Lookup {
   /** A person (the harness acts as people; bots act through the bot API). */
   person(ref: string): User {
     const u = this.user(ref);
-    if (u.kind !== "person") throw DomainError.invalid("user", "The harness acts as people; bots act through the bot API", "BASE_TYPE_INVALID");
+    if (u.kind !== "person")
+      throw DomainError.invalid("user", "The harness acts as people; bots act through the bot API", "BASE_TYPE_INVALID");
     return u;
   }
 

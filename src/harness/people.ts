@@ -50,16 +50,26 @@ export const ReactBody = Type.Object(
 function pageOf(p: HarnessContext, q: URLSearchParams) {
   const limitRaw = q.get("limit");
   const limit = limitRaw === null ? 50 : Number(limitRaw);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw DomainError.invalid("limit", "Must be between 1 and 100.", "NUMBER_TYPE_MAX");
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+    throw DomainError.invalid("limit", "Must be between 1 and 100.", "NUMBER_TYPE_MAX");
   const before = q.get("before");
   const after = q.get("after");
   return { limit, before: before ? p.flakes.bound(before, false) : undefined, after: after ? p.flakes.bound(after, true) : undefined };
 }
 
 /** A person's files, uploaded as the web client uploads them: slots first (every refusal before a byte), then the bytes. */
-async function upload(core: HarnessContext["core"], personId: string, channelId: string, files: { name: string; data: string; description?: string; spoiler?: boolean }[]) {
+async function upload(
+  core: HarnessContext["core"],
+  personId: string,
+  channelId: string,
+  files: { name: string; data: string; description?: string; spoiler?: boolean }[],
+) {
   const bytes = files.map((f) => new Uint8Array(Buffer.from(f.data, "base64")));
-  const slots = core.media.openAttachments(personId, channelId, files.map((f, i) => ({ filename: f.name, size: bytes[i]!.byteLength, description: f.description ?? null })));
+  const slots = core.media.openAttachments(
+    personId,
+    channelId,
+    files.map((f, i) => ({ filename: f.name, size: bytes[i]!.byteLength, description: f.description ?? null })),
+  );
   for (const [i, s] of slots.entries()) await core.media.receive(personId, s.id, bytes[i]!, bytes[i]!.byteLength);
   return slots.map((s, i) => ({ uploadId: s.id, spoiler: files[i]!.spoiler ?? false }));
 }
@@ -119,10 +129,16 @@ export function harnessPeople(p: HarnessContext, dms: DmClient): Route<HarnessCo
         const b = body();
         const replyTo = b.reply_to === undefined ? null : look.internal(b.reply_to, "reference", "reply_to");
         const ch = core.people.channel(me.id, look.internal(b.channel_id, "channel", "channel_id"));
-        if (b.files?.length && !ch.guild_id) throw DomainError.invalid("files", "Files cannot be sent in encrypted direct messages yet", "E2E_FILES_UNSUPPORTED");
+        if (b.files?.length && !ch.guild_id)
+          throw DomainError.invalid("files", "Files cannot be sent in encrypted direct messages yet", "E2E_FILES_UNSUPPORTED");
         const attachments = b.files?.length ? await upload(core, me.id, ch.id, b.files) : undefined;
         const m = ch.guild_id
-          ? core.people.send(me.id, ch.id, { content: textIn(b.content, p.flakes), embeds: b.embeds && embedsIn(b.embeds, p.flakes), replyTo, attachments })
+          ? core.people.send(me.id, ch.id, {
+              content: textIn(b.content, p.flakes),
+              embeds: b.embeds && embedsIn(b.embeds, p.flakes),
+              replyTo,
+              attachments,
+            })
           : await dms.send(me, ch.id, b.content, b.embeds, replyTo);
         return { id: p.flakes.of(m.id) };
       },
@@ -139,7 +155,9 @@ export function harnessPeople(p: HarnessContext, dms: DmClient): Route<HarnessCo
         const ch = core.guilds.requireChannel(look.internal(params.channel_id, "channel", "channel_id"));
         if (viewer && !core.people.canSee(ch, viewer.id)) throw DomainError.notFound("channel");
         const rows = core.messages.list(ch.id, pageOf(p, query), viewer?.id ?? null);
-        return Promise.all(rows.map(async (m) => ({ ...harnessMessage(p, m, viewer?.id ?? null), ...(await dms.plaintextFor(m, viewer)) })));
+        return Promise.all(
+          rows.map(async (m) => ({ ...harnessMessage(p, m, viewer?.id ?? null), ...(await dms.plaintextFor(m, viewer)) })),
+        );
       },
     }),
     react(true),

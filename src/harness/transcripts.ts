@@ -71,8 +71,21 @@ export class Transcripts {
       // A request no route matched has no template: its path stands for one. Interaction and
       // webhook tokens in the path are credentials: masked like any "token" field.
       const route = r.path ?? r.template;
-      const path = r.path ?? r.template.replace(/\{(\w+)\}/g, (all, name: string) => (name.endsWith("token") ? "[masked]" : (r.params?.[name] ?? all)));
-      this.add(app, { cursor: 0, at: this.clock.now(), kind: "rest", method: r.method, route, path, status: a.status, request: r.body() ?? null, response: a.body ?? null, ...(a.fault ? { fault: a.fault } : {}) });
+      const path =
+        r.path ??
+        r.template.replace(/\{(\w+)\}/g, (all, name: string) => (name.endsWith("token") ? "[masked]" : (r.params?.[name] ?? all)));
+      this.add(app, {
+        cursor: 0,
+        at: this.clock.now(),
+        kind: "rest",
+        method: r.method,
+        route,
+        path,
+        status: a.status,
+        request: r.body() ?? null,
+        response: a.body ?? null,
+        ...(a.fault ? { fault: a.fault } : {}),
+      });
     },
   };
 
@@ -135,7 +148,8 @@ export class Transcripts {
     const list = this.pending.get(connId);
     if (!list) return;
     this.pending.delete(connId);
-    for (const p of list) this.add(s.owner.appId, { cursor: 0, at: p.at, kind: "gateway", session_id: s.id, direction: p.direction, frame: p.frame });
+    for (const p of list)
+      this.add(s.owner.appId, { cursor: 0, at: p.at, kind: "gateway", session_id: s.id, direction: p.direction, frame: p.frame });
   }
 
   private frame(s: HookSession, direction: "in" | "out", frame: string): void {

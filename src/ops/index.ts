@@ -37,7 +37,10 @@ export interface OpsContext {
 }
 
 const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" },
+  });
 
 /** Declares one operator route (wire/route.ts): nobody needs to say who they are. */
 export const route = routes<OpsContext, { none: null }, unknown>();

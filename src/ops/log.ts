@@ -129,7 +129,12 @@ export function createLogger(opts: { level: LogLevel; format: "pretty" | "json";
     // require(): evaluated here, on first use, not when the executable starts.
     const pino = require("pino") as typeof pinoModule;
     log = pino(
-      { level: opts.level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
+      {
+        level: opts.level,
+        base: undefined,
+        timestamp: pino.stdTimeFunctions.isoTime,
+        formatters: { level: (label) => ({ level: label }) },
+      },
       { write },
     );
     for (const [level, fields, msg] of queue.splice(0)) log[level](fields, msg);
@@ -149,7 +154,8 @@ export function createLogger(opts: { level: LogLevel; format: "pretty" | "json";
       // The pretty request line is ours from end to end: written directly, it skips
       // pino's JSON and parsing that JSON back, most of a line's cost. Once pino is
       // loaded (or not deferred), so that it keeps its place after queued lines.
-      if (opts.format === "pretty" && (log || !deferred)) return void sink(prettyRequest(isoNow(), "info", r.method, r.route, r.status, round(r.ms), r.app ?? r.person ? r : null));
+      if (opts.format === "pretty" && (log || !deferred))
+        return void sink(prettyRequest(isoNow(), "info", r.method, r.route, r.status, round(r.ms), (r.app ?? r.person) ? r : null));
       const fields: Record<string, unknown> = { surface: r.surface, method: r.method, route: r.route, status: r.status, ms: round(r.ms) };
       if (r.app) fields.app = r.app;
       if (r.person) fields.person = r.person;
@@ -186,7 +192,15 @@ function isoNow(): string {
 }
 
 /** A request line as `pretty` writes it: time, level, method, route template, status, duration, who. */
-function prettyRequest(time: string, level: string, method: unknown, route: unknown, status: unknown, ms: unknown, by: { app?: unknown; person?: unknown } | null): string {
+function prettyRequest(
+  time: string,
+  level: string,
+  method: unknown,
+  route: unknown,
+  status: unknown,
+  ms: unknown,
+  by: { app?: unknown; person?: unknown } | null,
+): string {
   const who = by?.app ? ` app=${by.app}` : by?.person ? ` person=${by.person}` : "";
   return `${time.slice(11, 23)} ${levelTag(level)} ${method} ${route} ${status} ${ms}ms${who}\n`;
 }

@@ -165,7 +165,8 @@ export function createMetrics(gateway: GatewayGauges): Metrics {
   return {
     warm: () => void warm(),
     defer: () => (deferred = true),
-    request: (surface, method, route, status, ms) => (live ? live.request(surface, method, route, status, ms) : record((l) => l.request(surface, method, route, status, ms))),
+    request: (surface, method, route, status, ms) =>
+      live ? live.request(surface, method, route, status, ms) : record((l) => l.request(surface, method, route, status, ms)),
     dispatched(n) {
       frames += n;
     },
@@ -176,7 +177,8 @@ export function createMetrics(gateway: GatewayGauges): Metrics {
       // are registered at the first scrape: they start an event-loop monitor, which the
       // many in-process test servers do not need. nodejs_eventloop_lag_seconds is measured
       // at each scrape; its percentiles cover the time since the first one.
-      if (!defaults) (require("prom-client") as typeof Prom).collectDefaultMetrics({ register: l.registry, eventLoopMonitoringPrecision: 20 });
+      if (!defaults)
+        (require("prom-client") as typeof Prom).collectDefaultMetrics({ register: l.registry, eventLoopMonitoringPrecision: 20 });
       defaults = true;
       return l.registry.metrics();
     },

@@ -17,7 +17,11 @@ const ERROR = {
   properties: {
     code: { type: "integer", description: "0, or the spec's error code (50035: invalid body, 10003: unknown, 50001: missing access, ...)" },
     message: { type: "string" },
-    errors: { type: "object", description: "For 50035: the offending fields, nested the reference platform's way", additionalProperties: true },
+    errors: {
+      type: "object",
+      description: "For 50035: the offending fields, nested the reference platform's way",
+      additionalProperties: true,
+    },
     retry_after: { type: "number", description: "For 429: seconds to wait" },
     global: { type: "boolean", description: "For 429: whether the global window was hit" },
   },
@@ -49,13 +53,27 @@ function operationId(op: ApiOperation, tag: string): string {
 }
 
 function operation(op: ApiOperation, tag: string) {
-  const params: Record<string, unknown>[] = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: "path", required: true, schema: { type: "string" } }));
+  const params: Record<string, unknown>[] = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: "path",
+    required: true,
+    schema: { type: "string" },
+  }));
   params.push(...queryParameters(op.query));
   const success =
     op.answers === "empty"
       ? { "204": { description: "Done, no content" } }
       : op.answers
-        ? { "200": { description: "Success", content: { [op.answers === "text" ? "text/plain" : op.answers === "image" ? "image/*" : "application/json"]: { schema: op.answer ? jsonSchema(op.answer) : {} } } } }
+        ? {
+            "200": {
+              description: "Success",
+              content: {
+                [op.answers === "text" ? "text/plain" : op.answers === "image" ? "image/*" : "application/json"]: {
+                  schema: op.answer ? jsonSchema(op.answer) : {},
+                },
+              },
+            },
+          }
         : { "2XX": { description: "Success: JSON (200, 201), or 204 with no body", content: { "application/json": { schema: {} } } } };
   return {
     operationId: operationId(op, tag),
@@ -64,7 +82,13 @@ function operation(op: ApiOperation, tag: string) {
     ...(params.length ? { parameters: params } : {}),
     ...(op.body ? { requestBody: { required: !op.bodyOptional, content: { "application/json": { schema: jsonSchema(op.body) } } } } : {}),
     ...(op.auth === "bot" ? { security: [{ bot: [] }] } : op.auth === "session" ? { security: [{ session: [] }] } : { security: [] }),
-    responses: { ...success, default: { description: "An error: the spec's error body", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } } },
+    responses: {
+      ...success,
+      default: {
+        description: "An error: the spec's error body",
+        content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+      },
+    },
   };
 }
 
@@ -72,14 +96,18 @@ function operation(op: ApiOperation, tag: string) {
 function queryParameters(query: TSchema | undefined): Record<string, unknown>[] {
   if (!query) return [];
   const q = jsonSchema(query) as { properties?: Record<string, unknown>; required?: string[] };
-  return Object.entries(q.properties ?? {}).map(([name, schema]) => ({ name, in: "query", required: (q.required ?? []).includes(name), schema }));
+  return Object.entries(q.properties ?? {}).map(([name, schema]) => ({
+    name,
+    in: "query",
+    required: (q.required ?? []).includes(name),
+    schema,
+  }));
 }
 
 /** Merge the fragments into one OpenAPI 3.1 document. */
 export function openApiDocument(fragments: ApiFragment[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const f of fragments)
-    for (const op of f.operations) (paths[op.path] ??= {})[op.method.toLowerCase()] = operation(op, f.tag);
+  for (const f of fragments) for (const op of f.operations) (paths[op.path] ??= {})[op.method.toLowerCase()] = operation(op, f.tag);
   return {
     openapi: "3.1.0",
     info: {
@@ -176,7 +204,8 @@ export function apiDescriptionRoutes(fragments: () => ApiFragment[]): Route<OpsC
       caller: "none",
       summary: "This document",
       answers: "json",
-      handler: ({ ctx }) => new Response(documentText(ctx.version), { headers: { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff" } }),
+      handler: ({ ctx }) =>
+        new Response(documentText(ctx.version), { headers: { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff" } }),
     }),
     route({
       method: "GET",
@@ -184,7 +213,10 @@ export function apiDescriptionRoutes(fragments: () => ApiFragment[]): Route<OpsC
       caller: "none",
       summary: "The API reference page (works offline)",
       answers: "text",
-      handler: ({ ctx }) => new Response((html ??= page(documentText(ctx.version))), { headers: { ...DOCS_HEADERS, "Content-Type": "text/html; charset=utf-8" } }),
+      handler: ({ ctx }) =>
+        new Response((html ??= page(documentText(ctx.version))), {
+          headers: { ...DOCS_HEADERS, "Content-Type": "text/html; charset=utf-8" },
+        }),
     }),
     route({
       method: "GET",
@@ -197,12 +229,17 @@ export function apiDescriptionRoutes(fragments: () => ApiFragment[]): Route<OpsC
         try {
           file = (require("./scalar") as typeof Scalar).SCALAR_JS;
         } catch {
-          return new Response(JSON.stringify({ code: 0, message: "The reference page needs @scalar/api-reference (npm install in a clone)" }), {
-            status: 404,
-            headers: { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff" },
-          });
+          return new Response(
+            JSON.stringify({ code: 0, message: "The reference page needs @scalar/api-reference (npm install in a clone)" }),
+            {
+              status: 404,
+              headers: { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff" },
+            },
+          );
         }
-        return new Response(Bun.file(file), { headers: { ...DOCS_HEADERS, "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" } });
+        return new Response(Bun.file(file), {
+          headers: { ...DOCS_HEADERS, "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" },
+        });
       },
     }),
   ];

@@ -62,9 +62,18 @@ export class PlainHistogram {
   }
 
   /** What the registry gives as JSON: the labels of each value in one object. */
-  get(): { name: string; help: string; type: string; values: { labels: Record<string, string | number>; value: number; metricName: string }[]; aggregator: string } {
+  get(): {
+    name: string;
+    help: string;
+    type: string;
+    values: { labels: Record<string, string | number>; value: number; metricName: string }[];
+    aggregator: string;
+  } {
     const data = this.getForPromString();
-    return { ...data, values: data.values.map((v) => ({ labels: { ...v.sharedLabels, ...v.labels }, value: v.value, metricName: v.metricName })) };
+    return {
+      ...data,
+      values: data.values.map((v) => ({ labels: { ...v.sharedLabels, ...v.labels }, value: v.value, metricName: v.metricName })),
+    };
   }
 
   reset(): void {

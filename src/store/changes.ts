@@ -232,7 +232,9 @@ export class Changes implements ChangeLog {
     this.cells.set(key, c);
     const existingOnly = key.endsWith(EXISTING);
     const table = existingOnly ? key.slice(0, -1) : key;
-    const withoutRowid = this.db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? AND sql LIKE '%WITHOUT ROWID%'").get(table);
+    const withoutRowid = this.db
+      .query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? AND sql LIKE '%WITHOUT ROWID%'")
+      .get(table);
     if (withoutRowid) for (const op of existingOnly ? ["UPDATE", "DELETE"] : ["INSERT", "UPDATE", "DELETE"]) this.trigger(table, op);
     return c;
   }

@@ -16,7 +16,8 @@ export function serverKey(dbPath: string): Uint8Array {
   const path = join(dirname(dbPath), KEY_FILE);
   if (existsSync(path)) {
     const key = new Uint8Array(readFileSync(path));
-    if (key.length !== KEY_BYTES) throw new Error(`${path} is not a Parley key (${key.length} bytes, not ${KEY_BYTES}); restore it from the backup it came with`);
+    if (key.length !== KEY_BYTES)
+      throw new Error(`${path} is not a Parley key (${key.length} bytes, not ${KEY_BYTES}); restore it from the backup it came with`);
     return key;
   }
   mkdirSync(dirname(path), { recursive: true });

@@ -307,7 +307,8 @@ async function* chunksOf(source: ByteSource): AsyncIterable<Uint8Array> {
     return;
   }
   try {
-    for await (const chunk of source as AsyncIterable<Uint8Array | string>) yield typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
+    for await (const chunk of source as AsyncIterable<Uint8Array | string>)
+      yield typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
   } catch (e) {
     throw new MediaSourceFailed(e);
   }
@@ -324,7 +325,8 @@ function fsyncDir(dir: string): void {
 
 /** The disk's failures as MediaWriteFailed; the store's own errors pass as they are. */
 function mediaError(e: unknown): Error {
-  if (e instanceof MediaTooLarge || e instanceof MediaDigestMismatch || e instanceof MediaSourceFailed || e instanceof MediaWriteFailed) return e;
+  if (e instanceof MediaTooLarge || e instanceof MediaDigestMismatch || e instanceof MediaSourceFailed || e instanceof MediaWriteFailed)
+    return e;
   const code = String((e as { code?: unknown })?.code ?? "");
   if (code) return new MediaWriteFailed(code, (e as Error).message);
   return e instanceof Error ? e : new Error(String(e));

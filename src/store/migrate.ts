@@ -34,9 +34,7 @@ function migrateFresh(db: Database): number {
 /** Apply the migrations this database lacks; answers how many ran. */
 export function migrate(db: Database): number {
   db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)");
-  const done = new Set(
-    (db.query("SELECT version FROM schema_migrations").all() as { version: number }[]).map((r) => r.version),
-  );
+  const done = new Set((db.query("SELECT version FROM schema_migrations").all() as { version: number }[]).map((r) => r.version));
   const newest = Math.max(0, ...done);
   const known = migrations.length ? migrations[migrations.length - 1].version : 0;
   // Migrations go forward only: an older build must not write into a newer schema.

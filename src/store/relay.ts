@@ -73,7 +73,10 @@ export class TableRelay implements EventRelay {
     const others = this.changes.othersCommitted();
     if (others === this.looked) return [];
     this.looked = others;
-    const rows = this.db.query("SELECT id, events FROM relayed_events WHERE id > ? ORDER BY id").all(this.from) as { id: number; events: string }[];
+    const rows = this.db.query("SELECT id, events FROM relayed_events WHERE id > ? ORDER BY id").all(this.from) as {
+      id: number;
+      events: string;
+    }[];
     if (rows.length) this.from = rows[rows.length - 1].id;
     return rows.map((r) => JSON.parse(r.events) as unknown[]);
   }

@@ -39,7 +39,12 @@ export interface SdkContext {
 export const TRANSCRIPT_LINES = 60;
 
 /** The last lines of each bot's transcript (since `after`), for the message of a failure. */
-export async function explain(ctx: SdkContext, apps: string[] = ctx.underTest(), after?: string, lines = TRANSCRIPT_LINES): Promise<string> {
+export async function explain(
+  ctx: SdkContext,
+  apps: string[] = ctx.underTest(),
+  after?: string,
+  lines = TRANSCRIPT_LINES,
+): Promise<string> {
   let out = "";
   await ctx.harness.call("POST", "/settle", { quiet_ms: 0, timeout_ms: 1000 }).catch(() => undefined);
   for (const app of apps) {

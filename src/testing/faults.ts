@@ -25,7 +25,18 @@ export function faultActions(harness: HarnessClient, world: World): Faults {
           global: f.global,
         }),
       ),
-    latency: (f) => arm(optional({ kind: "latency", application_id: f.app && app(f.app), method: f.method, route: f.route, path: f.path, ms: f.ms, times: f.times })),
+    latency: (f) =>
+      arm(
+        optional({
+          kind: "latency",
+          application_id: f.app && app(f.app),
+          method: f.method,
+          route: f.route,
+          path: f.path,
+          ms: f.ms,
+          times: f.times,
+        }),
+      ),
     list: () => harness.call<ArmedFault[]>("GET", "/faults"),
     delete: async (id) => void (await harness.call("DELETE", `/faults/${encodeURIComponent(id)}`)),
   };

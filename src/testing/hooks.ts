@@ -51,7 +51,9 @@ export function parleyHooks(fw: TestHooks, parley: () => RunningParley | undefin
     if (opts.world !== undefined) await p.stopBots();
     if (violations.length) {
       const report = await p.failureReport();
-      throw new Error(`Strict mode (startParley({ strict: false }) turns it off):\n${violations.map((v) => `  - ${v}`).join("\n")}${report}`);
+      throw new Error(
+        `Strict mode (startParley({ strict: false }) turns it off):\n${violations.map((v) => `  - ${v}`).join("\n")}${report}`,
+      );
     }
     if (failed(context)) attach(context, await p.failureReport());
   }, HOOK_TIMEOUT_MS);

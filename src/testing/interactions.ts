@@ -20,7 +20,10 @@ export interface InteractionHelpers {
 const DEFERRALS = new Set([5, 6]);
 
 export function interactionHelpers(ctx: SdkContext, poll: Poll): InteractionHelpers {
-  const view = async (id: string): Promise<InteractionView> => ({ id, ...(await ctx.harness.call<Omit<InteractionView, "id">>("GET", `/interactions/${id}`)) });
+  const view = async (id: string): Promise<InteractionView> => ({
+    id,
+    ...(await ctx.harness.call<Omit<InteractionView, "id">>("GET", `/interactions/${id}`)),
+  });
 
   /** The first callback the bot made for the interaction, from the transcripts of the world's applications. */
   async function callbackType(id: string): Promise<number | null> {
@@ -28,7 +31,9 @@ export function interactionHelpers(ctx: SdkContext, poll: Poll): InteractionHelp
     for (const app of Object.values(ctx.world.answer.applications)) {
       const q = after ? `?after=${encodeURIComponent(after)}` : "";
       const t = await ctx.harness.call<{ entries: TranscriptEntry[] }>("GET", `/applications/${app.id}/transcript${q}`).catch(() => null);
-      const hit = t?.entries.find((e) => e.kind === "rest" && e.path.startsWith(`/interactions/${id}/`) && e.path.endsWith("/callback") && e.status < 300);
+      const hit = t?.entries.find(
+        (e) => e.kind === "rest" && e.path.startsWith(`/interactions/${id}/`) && e.path.endsWith("/callback") && e.status < 300,
+      );
       if (hit && hit.kind === "rest") return Number((hit.request as { type?: unknown } | null)?.type ?? NaN) || null;
     }
     return null;
@@ -39,7 +44,13 @@ export function interactionHelpers(ctx: SdkContext, poll: Poll): InteractionHelp
     await ctx.harness.call("POST", "/settle", { quiet_ms: 0, timeout_ms: 1000 });
     const v = await view(id);
     const type = await callbackType(id);
-    return { ...v, delivered, ephemeral: !!v.response && (v.response.flags & 64) !== 0, deferred: type !== null && DEFERRALS.has(type), callbackType: type };
+    return {
+      ...v,
+      delivered,
+      ephemeral: !!v.response && (v.response.flags & 64) !== 0,
+      deferred: type !== null && DEFERRALS.has(type),
+      callbackType: type,
+    };
   }
 
   return {

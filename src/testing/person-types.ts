@@ -33,7 +33,9 @@ export interface InteractOptions extends WaitOptions {
 }
 
 /** A slash command's options: name -> value (flat), or the raw list (subcommands). */
-export type CommandOptions = Record<string, string | number | boolean> | { name: string; type?: number; value?: unknown; options?: unknown[] }[];
+export type CommandOptions =
+  | Record<string, string | number | boolean>
+  | { name: string; type?: number; value?: unknown; options?: unknown[] }[];
 
 /** A file a person attaches to a message (server channels only): its name, bytes (or UTF-8 text), alt text. */
 export interface PersonFile {
@@ -65,11 +67,21 @@ export interface Person {
   /** Choose values in a select menu on a message; waits for the bot's answer. */
   select(channel: string, messageId: string, customId: string, values: string[], opts?: InteractOptions): Promise<InteractionResult>;
   /** Run a context-menu command on a user (type 2; seed name or snowflake) or a message (type 3); waits for the bot's answer. */
-  contextMenu(channel: string, name: string, target: { user: string } | { message: string }, opts?: InteractOptions): Promise<InteractionResult>;
+  contextMenu(
+    channel: string,
+    name: string,
+    target: { user: string } | { message: string },
+    opts?: InteractOptions,
+  ): Promise<InteractionResult>;
   /** Run a slash command or click a component with a raw harness body; answers at once. */
   interact(body: Record<string, unknown>): Promise<{ id: string; delivered: boolean }>;
   /** A context-menu command, raw: answers at once (contextMenu waits for the bot). */
-  useOn(channel: string, app: string, name: string, target: { user: string } | { message: string }): Promise<{ id: string; delivered: boolean }>;
+  useOn(
+    channel: string,
+    app: string,
+    name: string,
+    target: { user: string } | { message: string },
+  ): Promise<{ id: string; delivered: boolean }>;
   /** Edit one's own message (in a DM the new text is encrypted again). */
   edit(messageId: string, content: string): Promise<void>;
   /** Delete a message: one's own, or anyone's with MANAGE_MESSAGES in a server channel. */

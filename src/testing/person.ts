@@ -3,10 +3,12 @@ import type { SdkContext } from "./context.js";
 import type { InteractionHelpers } from "./interactions.js";
 
 /** The harness's person actions, for one person. */
+// Longer than 80 lines because it is one method per harness action of a person, returned as the one object `Person` describes.
 export function personActions(ctx: SdkContext, interactions: InteractionHelpers, user: string): Person {
   const { harness, world } = ctx;
   const u = encodeURIComponent(user);
-  const post = (body: Record<string, unknown>) => harness.call<{ id: string; delivered: boolean }>("POST", `/users/${u}/interactions`, body);
+  const post = (body: Record<string, unknown>) =>
+    harness.call<{ id: string; delivered: boolean }>("POST", `/users/${u}/interactions`, body);
   const appOf = (o: InteractOptions) => world.app(o.app ?? world.defaultApp(ctx.underTest()));
 
   /** Start an interaction, remember it for strict mode, and wait for the bot's answer. */
@@ -16,7 +18,8 @@ export function personActions(ctx: SdkContext, interactions: InteractionHelpers,
     if (!delivered) return interactions.result(id, false);
     return interactions.waitFor(id, o.until === "responded" ? ["responded", "expired"] : ["deferred", "responded", "expired"], o, true);
   }
-  const useOnBody = (channel: string, appId: string, name: string, target: Target) => contextMenuBody(world.channelId(channel), appId, name, target);
+  const useOnBody = (channel: string, appId: string, name: string, target: Target) =>
+    contextMenuBody(world.channelId(channel), appId, name, target);
 
   return {
     say: (channel, content, o = {}) =>
@@ -25,24 +28,44 @@ export function personActions(ctx: SdkContext, interactions: InteractionHelpers,
         content,
         ...(o.embeds ? { embeds: o.embeds } : {}),
         ...(o.replyTo ? { reply_to: o.replyTo } : {}),
-        ...(o.files ? { files: o.files.map((f) => ({ name: f.name, data: base64Of(f.data), ...(f.description ? { description: f.description } : {}), ...(f.spoiler ? { spoiler: true } : {}) })) } : {}),
+        ...(o.files
+          ? {
+              files: o.files.map((f) => ({
+                name: f.name,
+                data: base64Of(f.data),
+                ...(f.description ? { description: f.description } : {}),
+                ...(f.spoiler ? { spoiler: true } : {}),
+              })),
+            }
+          : {}),
       }),
     dm: (recipient, content) => {
       const app = world.answer.applications[recipient];
       return harness.call("POST", `/users/${u}/dms`, { recipient_id: app ? app.bot_user_id : recipient, content });
     },
     device: () => harness.call("POST", `/users/${u}/device`),
-    react: (channel, message_id, emoji) => harness.call("PUT", `/users/${u}/reactions`, { channel_id: world.channelId(channel), message_id, emoji }),
-    unreact: (channel, message_id, emoji) => harness.call("DELETE", `/users/${u}/reactions`, { channel_id: world.channelId(channel), message_id, emoji }),
+    react: (channel, message_id, emoji) =>
+      harness.call("PUT", `/users/${u}/reactions`, { channel_id: world.channelId(channel), message_id, emoji }),
+    unreact: (channel, message_id, emoji) =>
+      harness.call("DELETE", `/users/${u}/reactions`, { channel_id: world.channelId(channel), message_id, emoji }),
     pin: (channel, message_id) => harness.call("PUT", `/users/${u}/pins`, { channel_id: world.channelId(channel), message_id }),
     unpin: (channel, message_id) => harness.call("DELETE", `/users/${u}/pins`, { channel_id: world.channelId(channel), message_id }),
     slash: (channel, name, options, o = {}) =>
-      run(`/${name} in ${channel}`, { channel_id: world.channelId(channel), application_id: appOf(o).id, name, type: 1, ...rawOptions(options) }, o),
+      run(
+        `/${name} in ${channel}`,
+        { channel_id: world.channelId(channel), application_id: appOf(o).id, name, type: 1, ...rawOptions(options) },
+        o,
+      ),
     click: (channel, messageId, customId, o = {}) =>
       run(`a click on '${customId}'`, { channel_id: world.channelId(channel), message_id: messageId, custom_id: customId }, o),
     select: (channel, messageId, customId, values, o = {}) =>
-      run(`a choice of ${JSON.stringify(values)} in '${customId}'`, { channel_id: world.channelId(channel), message_id: messageId, custom_id: customId, values }, o),
-    contextMenu: (channel, name, target, o = {}) => run(`'${name}' on ${JSON.stringify(target)}`, useOnBody(channel, appOf(o).id, name, target), o),
+      run(
+        `a choice of ${JSON.stringify(values)} in '${customId}'`,
+        { channel_id: world.channelId(channel), message_id: messageId, custom_id: customId, values },
+        o,
+      ),
+    contextMenu: (channel, name, target, o = {}) =>
+      run(`'${name}' on ${JSON.stringify(target)}`, useOnBody(channel, appOf(o).id, name, target), o),
     useOn: async (channel, app, name, target) => {
       const got = await post(useOnBody(channel, world.appId(app), name, target));
       ctx.test.interactions.push({ id: got.id, what: `'${name}' on ${JSON.stringify(target)}` });
@@ -52,13 +75,20 @@ export function personActions(ctx: SdkContext, interactions: InteractionHelpers,
     delete: (messageId) => harness.call("DELETE", `/users/${u}/messages/${messageId}`),
     type: (channel) => harness.call("POST", `/users/${u}/typing`, { channel_id: world.channelId(channel) }),
     invite: async (channel, o = {}) =>
-      (await harness.call<{ code: string }>("POST", `/users/${u}/invites`, { channel_id: world.channelId(channel), max_age: o.maxAge, max_uses: o.maxUses })).code,
+      (
+        await harness.call<{ code: string }>("POST", `/users/${u}/invites`, {
+          channel_id: world.channelId(channel),
+          max_age: o.maxAge,
+          max_uses: o.maxUses,
+        })
+      ).code,
     join: async (code) => (await harness.call<{ guild_id: string }>("POST", `/users/${u}/invites/${encodeURIComponent(code)}`)).guild_id,
     leave: (guild) => harness.call("DELETE", `/users/${u}/guilds/${world.answer.guilds[guild]?.id ?? guild}`),
     interact: async (body) => {
       const b: Record<string, unknown> = { ...body };
       if (typeof b.channel_id === "string") b.channel_id = world.channelId(b.channel_id);
-      if (typeof b.application_id === "string" && world.answer.applications[b.application_id]) b.application_id = world.answer.applications[b.application_id].id;
+      if (typeof b.application_id === "string" && world.answer.applications[b.application_id])
+        b.application_id = world.answer.applications[b.application_id].id;
       const got = await post(b);
       ctx.test.interactions.push({ id: got.id, what: String(b.name ? `/${b.name}` : `a click on '${b.custom_id}'`) });
       return got;
@@ -70,7 +100,13 @@ type Target = { user: string } | { message: string };
 
 /** A context-menu command on a user (type 2) or a message (type 3), as the harness takes it. */
 function contextMenuBody(channelId: string, appId: string, name: string, target: Target) {
-  return { channel_id: channelId, application_id: appId, name, type: "user" in target ? 2 : 3, target_id: "user" in target ? target.user : target.message };
+  return {
+    channel_id: channelId,
+    application_id: appId,
+    name,
+    type: "user" in target ? 2 : 3,
+    target_id: "user" in target ? target.user : target.message,
+  };
 }
 
 /** `{ text: "hi" }` as the harness takes options: `[{ name: "text", value: "hi" }]`; a list as it is. */

@@ -31,7 +31,9 @@ export function startServer(opts: StartOptions): Promise<StartedServer> {
 
 async function startInProcess(opts: StartOptions): Promise<StartedServer> {
   if (!isBun())
-    throw new Error("startParley: the in-process server needs Bun (bun test); under Node (vitest, jest) pass { inProcess: false } to run parley serve as a child process");
+    throw new Error(
+      "startParley: the in-process server needs Bun (bun test); under Node (vitest, jest) pass { inProcess: false } to run parley serve as a child process",
+    );
   const src = (path: string) => import(pathToFileURL(join(PACKAGE_ROOT, "src", path)).href);
   const [{ createParley }, { testConfig, SPEC_RATE_LIMITS }] = await Promise.all([src("app.ts"), src("config/index.ts")]);
   const overrides: Record<string, unknown> = { ...opts.config, harness: true };

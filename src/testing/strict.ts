@@ -29,11 +29,16 @@ export async function strictViolations(ctx: SdkContext, interactions: Interactio
     const id = ctx.world.answer.applications[app]?.id;
     if (!id) continue;
     const after = ctx.test.mark?.transcript;
-    const t = await ctx.harness.call<{ entries: TranscriptEntry[] }>("GET", `/applications/${id}/transcript${after ? `?after=${after}` : ""}`);
+    const t = await ctx.harness.call<{ entries: TranscriptEntry[] }>(
+      "GET",
+      `/applications/${id}/transcript${after ? `?after=${after}` : ""}`,
+    );
     for (const e of t.entries) {
       if (e.kind !== "rest" || e.status < 400 || e.status >= 500 || e.status === 429 || "fault" in e) continue;
       if (ctx.test.allowed.some((a) => allows(a, e, app))) continue;
-      out.push(`${app} got ${e.status} for ${e.method} ${e.path}: ${JSON.stringify(e.response)} (allow it with parley.allow({ status: ${e.status}, route: "${e.route}" }) if the bot expects it)`);
+      out.push(
+        `${app} got ${e.status} for ${e.method} ${e.path}: ${JSON.stringify(e.response)} (allow it with parley.allow({ status: ${e.status}, route: "${e.route}" }) if the bot expects it)`,
+      );
     }
   }
   return out;
@@ -81,7 +86,13 @@ export class Bots {
     }
   }
 
-  async login<C extends LoginClient>(client: C, token: string, apiBase: string, live: () => Promise<void>, sleep: (ms: number) => Promise<void>): Promise<C> {
+  async login<C extends LoginClient>(
+    client: C,
+    token: string,
+    apiBase: string,
+    live: () => Promise<void>,
+    sleep: (ms: number) => Promise<void>,
+  ): Promise<C> {
     if (client.rest?.options) client.rest.options.api = apiBase;
     this.watch(client);
     this.clients.push(client);

@@ -33,7 +33,10 @@ export function ticks(harness: HarnessClient, fake: () => FakeTimers | null): Ti
   return {
     async sleep(ms) {
       const after = harness.lastSeen ?? (await harness.call<{ events: string }>("GET", "/cursor")).events;
-      const page = await harness.call<{ events: unknown[]; cursor: string }>("GET", `/events?after=${after}&wait_ms=${Math.max(1, Math.round(ms))}`);
+      const page = await harness.call<{ events: unknown[]; cursor: string }>(
+        "GET",
+        `/events?after=${after}&wait_ms=${Math.max(1, Math.round(ms))}`,
+      );
       harness.lastSeen = page.cursor;
       if (faking()) waited += page.events.length ? 1 : ms;
     },

@@ -30,7 +30,9 @@ export function snapshotText(entries: TranscriptEntry[], baseUrl: string, o: Sna
       lines.push(`${at}rest ${e.method} ${e.path} -> ${e.status} ${stable({ request: e.request, response: e.response }, session)}`);
     } else {
       const what = e.op === 0 ? `${e.t} s=${e.s}` : `op ${e.op}`;
-      lines.push(`${at}gateway ${e.direction === "in" ? "bot->parley" : "parley->bot"} ${session(e.session_id)} ${what} ${stable(e.d, session)}`);
+      lines.push(
+        `${at}gateway ${e.direction === "in" ? "bot->parley" : "parley->bot"} ${session(e.session_id)} ${what} ${stable(e.d, session)}`,
+      );
     }
   }
   let text = lines.join("\n").split(baseUrl).join("<base>").split(baseUrl.replace(/^http/, "ws")).join("<gateway-base>");

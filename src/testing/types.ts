@@ -83,7 +83,16 @@ export interface Faults {
    * The next `times` (1) matching bot API requests answer `status` with the spec's body and
    * headers. Match a route template (`route`) or one concrete path (`path`, e.g. a channel's).
    */
-  rest(f: { route?: string; path?: string; status: number; method?: string; app?: string; times?: number; retryAfter?: number; global?: boolean }): Promise<{ id: string }>;
+  rest(f: {
+    route?: string;
+    path?: string;
+    status: number;
+    method?: string;
+    app?: string;
+    times?: number;
+    retryAfter?: number;
+    global?: boolean;
+  }): Promise<{ id: string }>;
   /** Delay matching requests (every route when none is given) by `ms` real milliseconds. */
   latency(f: { ms: number; route?: string; path?: string; method?: string; app?: string; times?: number }): Promise<{ id: string }>;
   list(): Promise<ArmedFault[]>;
@@ -182,7 +191,13 @@ export interface RunningParley {
    * the bot was silent through the jump, so only the server's clock moves and its deadlines
    * fall due (docs/harness.md "The clock and live sessions"). Answers the server's new time.
    */
-  advance(ms: number, opts?: { zombie?: boolean; /** with fake timers: how far each step goes (default 10 s, or a hundredth of a longer jump) */ stepMs?: number }): Promise<string>;
+  advance(
+    ms: number,
+    opts?: {
+      zombie?: boolean /** with fake timers: how far each step goes (default 10 s, or a hundredth of a longer jump) */;
+      stepMs?: number;
+    },
+  ): Promise<string>;
   /** The test's fake timers from now on (null: real timers again). */
   useTimers(timers: FakeTimers | null): void;
   /** Move the server's clock only (the bot's timers stay). */

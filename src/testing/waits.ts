@@ -27,7 +27,10 @@ export function waiters(ctx: SdkContext, messages: (channel: string, o?: { as?: 
     waitFor: <T>(check: () => T | Promise<T>, w: WaitOptions = {}) => poll("waitFor", check, w),
     waitForMessage: (channel: string, match: (m: HarnessMessage) => boolean, o: WaitOptions & { as?: string } = {}) =>
       poll("waitForMessage", async () => (await messages(channel, { as: o.as })).find(match), o),
-    async waitForEvent(match: (e: HarnessEvent) => boolean, o: WaitOptions & { after?: Cursor | string | "start" } = {}): Promise<HarnessEvent> {
+    async waitForEvent(
+      match: (e: HarnessEvent) => boolean,
+      o: WaitOptions & { after?: Cursor | string | "start" } = {},
+    ): Promise<HarnessEvent> {
       const deadline = ticks.now() + (o.timeoutMs ?? 5000);
       // From the latest action by default: an event from before it never matches.
       let cursor = o.after === "start" ? "0" : (cursorOf(o.after, "events") ?? harness.lastAction ?? ctx.test.mark?.events ?? "0");
@@ -35,7 +38,10 @@ export function waiters(ctx: SdkContext, messages: (channel: string, o?: { as?: 
         const left = deadline - ticks.now();
         if (left <= 0) throw await timedOut("waitForEvent", o.timeoutMs);
         const waitMs = Math.max(1, Math.round(Math.min(left, 1000)));
-        const page = await harness.call<{ events: HarnessEvent[]; cursor: string }>("GET", `/events?${new URLSearchParams({ after: cursor, wait_ms: String(waitMs) })}`);
+        const page = await harness.call<{ events: HarnessEvent[]; cursor: string }>(
+          "GET",
+          `/events?${new URLSearchParams({ after: cursor, wait_ms: String(waitMs) })}`,
+        );
         if (!page.events.length) ticks.waitedOnServer(waitMs);
         cursor = page.cursor;
         const hit = page.events.find(match);
@@ -44,7 +50,8 @@ export function waiters(ctx: SdkContext, messages: (channel: string, o?: { as?: 
     },
     async waitForBot(app: string, o: WaitOptions = {}): Promise<void> {
       const id = world.app(app).id;
-      const live = async () => (await harness.call<{ connected: boolean }[]>("GET", `/applications/${id}/sessions`)).some((s) => s.connected);
+      const live = async () =>
+        (await harness.call<{ connected: boolean }[]>("GET", `/applications/${id}/sessions`)).some((s) => s.connected);
       await poll(`waitForBot(${app})`, live, { timeoutMs: 15_000, ...o }, app);
     },
   };

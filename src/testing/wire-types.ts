@@ -31,7 +31,16 @@ export interface HarnessEvent {
 /** One transcript entry (docs/harness.md "Transcripts"). */
 export type TranscriptEntry =
   | { at: string; kind: "rest"; method: string; route: string; path: string; status: number; request: unknown; response: unknown }
-  | { at: string; kind: "gateway"; session_id: string; direction: "in" | "out"; op: number | null; t: string | null; s: number | null; d: any };
+  | {
+      at: string;
+      kind: "gateway";
+      session_id: string;
+      direction: "in" | "out";
+      op: number | null;
+      t: string | null;
+      s: number | null;
+      d: any;
+    };
 
 export interface WaitOptions {
   timeoutMs?: number;

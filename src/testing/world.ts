@@ -30,7 +30,8 @@ export class World {
   /** The application an interaction helper means when none is named: the bot under test, or the world's only one. */
   defaultApp(underTest: string[]): string {
     const names = underTest.length ? underTest : Object.keys(this.answer.applications);
-    if (names.length !== 1) throw new Error(`name the application ({ app: "..." }): the world has ${names.length ? names.join(", ") : "none"}`);
+    if (names.length !== 1)
+      throw new Error(`name the application ({ app: "..." }): the world has ${names.length ? names.join(", ") : "none"}`);
     return names[0];
   }
 
@@ -52,7 +53,8 @@ export class World {
       const id = g.channels[m ? m[2] : ref];
       if (id) found.push(id);
     }
-    if (found.length !== 1) throw new Error(found.length ? `channel '${ref}' is ambiguous: name its server ("Guild/${ref}")` : `no channel '${ref}'`);
+    if (found.length !== 1)
+      throw new Error(found.length ? `channel '${ref}' is ambiguous: name its server ("Guild/${ref}")` : `no channel '${ref}'`);
     return found[0];
   }
 }

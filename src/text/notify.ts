@@ -82,6 +82,9 @@ export function decideNotification(m: NotifyMessage, ctx: NotifyContext): Notify
   const level = effectiveLevel(ctx, m.guild_id === null);
   const muted = isMuted(ctx);
   const notify =
-    m.author_id !== ctx.me && !(m.flags & SUPPRESS_NOTIFICATIONS) && !muted && (level === NOTIFY.ALL || (level === NOTIFY.MENTIONS && mention));
+    m.author_id !== ctx.me &&
+    !(m.flags & SUPPRESS_NOTIFICATIONS) &&
+    !muted &&
+    (level === NOTIFY.ALL || (level === NOTIFY.MENTIONS && mention));
   return { notify, mention, level, muted };
 }

@@ -71,10 +71,22 @@ function validDate(s: string): boolean {
 }
 
 export function parseSearch(query: string): ParsedSearch {
-  const p: ParsedSearch = { terms: [], from: [], in: [], mentions: [], has: [], before: null, after: null, during: null, pinned: null, problems: [] };
+  const p: ParsedSearch = {
+    terms: [],
+    from: [],
+    in: [],
+    mentions: [],
+    has: [],
+    before: null,
+    after: null,
+    during: null,
+    pinned: null,
+    problems: [],
+  };
   if (query.length > MAX_QUERY) p.problems.push(`Only the first ${MAX_QUERY} characters are searched.`);
   for (const { key, value, quoted } of pieces(query.slice(0, MAX_QUERY))) {
-    if (key === null && /^[A-Za-z]+:$/.test(value) && FILTERS.has(value.slice(0, -1).toLowerCase())) p.problems.push(`${value} needs a value.`);
+    if (key === null && /^[A-Za-z]+:$/.test(value) && FILTERS.has(value.slice(0, -1).toLowerCase()))
+      p.problems.push(`${value} needs a value.`);
     else if (key === null) {
       if (p.terms.length >= MAX_TERMS) {
         p.problems.push(`Only the first ${MAX_TERMS} words are searched.`);
@@ -123,7 +135,17 @@ function filter(p: ParsedSearch, key: string, value: string): void {
 
 /** Nothing to look for: no word and no filter. */
 export function isEmptySearch(p: ParsedSearch): boolean {
-  return !p.terms.length && !p.from.length && !p.in.length && !p.mentions.length && !p.has.length && !p.before && !p.after && !p.during && p.pinned === null;
+  return (
+    !p.terms.length &&
+    !p.from.length &&
+    !p.in.length &&
+    !p.mentions.length &&
+    !p.has.length &&
+    !p.before &&
+    !p.after &&
+    !p.during &&
+    p.pinned === null
+  );
 }
 
 const quote = (s: string) => (/[\s"]/.test(s) || !s ? `"${s.replace(/"/g, "")}"` : s);

@@ -7,7 +7,12 @@ function fail(what: string, e: unknown): void {
   showNotice(`${what}: ${e instanceof ApiError ? e.message : "the server could not be reached"}`);
 }
 
-export async function sendMessage(channelId: string, content: string, replyTo: string | null, attachments?: { upload_id: string; description?: string }[]): Promise<boolean> {
+export async function sendMessage(
+  channelId: string,
+  content: string,
+  replyTo: string | null,
+  attachments?: { upload_id: string; description?: string }[],
+): Promise<boolean> {
   try {
     // The answer is shown at once; the live event for it replaces it by id.
     const files = attachments?.length ? { attachments } : {};
@@ -86,7 +91,12 @@ export type RawOption = { name: string; value?: OptionValue; options?: RawOption
 
 export async function runCommand(channelId: string, c: Command, options: RawOption[]): Promise<boolean> {
   try {
-    const r = await api<Invocation>("POST", `/channels/${channelId}/interactions`, { application_id: c.application_id, name: c.name, type: 1, options });
+    const r = await api<Invocation>("POST", `/channels/${channelId}/interactions`, {
+      application_id: c.application_id,
+      name: c.name,
+      type: 1,
+      options,
+    });
     track(channelId, c.application_id, c.application_name, r);
     return true;
   } catch (e) {
@@ -107,7 +117,12 @@ export async function clickComponent(m: Message, customId: string, values?: stri
 /** Run a context-menu command: a USER command (type 2) on a person, a MESSAGE command (type 3) on a message. */
 export async function runContextCommand(channelId: string, c: Command, type: 2 | 3, targetId: string): Promise<boolean> {
   try {
-    const r = await api<Invocation>("POST", `/channels/${channelId}/interactions`, { application_id: c.application_id, name: c.name, type, target_id: targetId });
+    const r = await api<Invocation>("POST", `/channels/${channelId}/interactions`, {
+      application_id: c.application_id,
+      name: c.name,
+      type,
+      target_id: targetId,
+    });
     track(channelId, c.application_id, c.application_name, r);
     return true;
   } catch (e) {

@@ -35,7 +35,8 @@ export async function loadBackupKeys(): Promise<OwnDevice[]> {
  * must be (strength.ts); only this browser can check, since the server never sees it.
  */
 export async function passphraseProblem(passphrase: string, again: string): Promise<string | null> {
-  if ([...passphrase].length < MIN_PASSPHRASE) return `Use at least ${MIN_PASSPHRASE} characters: the server keeps the backup and could try guesses.`;
+  if ([...passphrase].length < MIN_PASSPHRASE)
+    return `Use at least ${MIN_PASSPHRASE} characters: the server keeps the backup and could try guesses.`;
   const weak = await guessProblem(passphrase, me.value?.username ?? "");
   if (weak) return weak;
   if (passphrase !== again) return "The two passphrases differ.";

@@ -12,7 +12,11 @@ import { api } from "./api";
 import { me, showNotice } from "./state";
 import type { DeviceJson } from "./types";
 
-export type DeviceState = { state: "none" } | { state: "setting-up" } | { state: "ready"; own: OwnDevice } | { state: "failed"; error: string };
+export type DeviceState =
+  | { state: "none" }
+  | { state: "setting-up" }
+  | { state: "ready"; own: OwnDevice }
+  | { state: "failed"; error: string };
 
 export const device = signal<DeviceState>({ state: "none" });
 
@@ -59,8 +63,26 @@ const save = (userId: string, d: Stored) => keyStore.put(userId, d);
 /** A name that tells the person's devices apart in the list, and nothing more. */
 function deviceName(): string {
   const ua = navigator.userAgent;
-  const browser = /Firefox\//.test(ua) ? "Firefox" : /Edg\//.test(ua) ? "Edge" : /Chrom(e|ium)\//.test(ua) ? "Chromium" : /Safari\//.test(ua) ? "Safari" : "Browser";
-  const os = /Windows/.test(ua) ? "Windows" : /Android/.test(ua) ? "Android" : /iPhone|iPad/.test(ua) ? "iOS" : /Mac OS X/.test(ua) ? "macOS" : /Linux/.test(ua) ? "Linux" : "";
+  const browser = /Firefox\//.test(ua)
+    ? "Firefox"
+    : /Edg\//.test(ua)
+      ? "Edge"
+      : /Chrom(e|ium)\//.test(ua)
+        ? "Chromium"
+        : /Safari\//.test(ua)
+          ? "Safari"
+          : "Browser";
+  const os = /Windows/.test(ua)
+    ? "Windows"
+    : /Android/.test(ua)
+      ? "Android"
+      : /iPhone|iPad/.test(ua)
+        ? "iOS"
+        : /Mac OS X/.test(ua)
+          ? "macOS"
+          : /Linux/.test(ua)
+            ? "Linux"
+            : "";
   return os ? `${browser} on ${os}` : browser;
 }
 

@@ -7,7 +7,19 @@
  * with the harness; the server only ever sees ciphertext.
  */
 import { effect, signal } from "@preact/signals";
-import { openMessage, parseEnvelope, pinnedDevices, publicKeysOf, sealMessage, sealTargets, type Listed, type Opened, type OwnDevice, type PublicKeys, type SelfDevice } from "../e2e";
+import {
+  openMessage,
+  parseEnvelope,
+  pinnedDevices,
+  publicKeysOf,
+  sealMessage,
+  sealTargets,
+  type Listed,
+  type Opened,
+  type OwnDevice,
+  type PublicKeys,
+  type SelfDevice,
+} from "../e2e";
 import { api, ApiError } from "./api";
 import { device, deviceReady, deviceRemoved } from "./device";
 import { backupKeys, forgetBackupKeys, loadBackupKeys } from "./backup";
@@ -141,7 +153,13 @@ export function decrypt(m: Message): void {
 }
 
 async function openNow(m: Message): Promise<Opened> {
-  const meta = { channelId: m.channel_id, authorId: m.author.id, messageId: m.id, createdAt: Date.parse(m.created_at), edited: m.edited_at !== null };
+  const meta = {
+    channelId: m.channel_id,
+    authorId: m.author.id,
+    messageId: m.id,
+    createdAt: Date.parse(m.created_at),
+    edited: m.edited_at !== null,
+  };
   try {
     const own = await deviceReady();
     const people = peopleOf(m.channel_id);

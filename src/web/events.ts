@@ -166,7 +166,10 @@ function putRole(guildId: string, r: Role): void {
 function interaction(d: InteractionEvent): void {
   const old = interactions.value[d.id];
   const botName = old?.botName ?? "The app";
-  interactions.value = { ...interactions.value, [d.id]: { id: d.id, channel_id: d.channel_id, application_id: d.application_id, state: d.state, botName } };
+  interactions.value = {
+    ...interactions.value,
+    [d.id]: { id: d.id, channel_id: d.channel_id, application_id: d.application_id, state: d.state, botName },
+  };
 }
 
 /** The history of channels other than the open one is dropped on a fresh start. */

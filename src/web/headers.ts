@@ -28,7 +28,10 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
 
 /** The page every unknown web path answers (issue 24, item 11): a way home, not raw JSON. */
 export function notFoundPage(): Response {
-  return new Response(NOT_FOUND_HTML, { status: 404, headers: { ...PAGE_HEADERS, "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" } });
+  return new Response(NOT_FOUND_HTML, {
+    status: 404,
+    headers: { ...PAGE_HEADERS, "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" },
+  });
 }
 
 const NOT_FOUND_HTML = `<!doctype html>

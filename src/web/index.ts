@@ -82,7 +82,8 @@ function onDemand(PAGES: string[]): WebSite {
   for (const p of PAGES) routes[p] = () => build().then((b) => answer(b.html, true));
   return {
     routes,
-    asset: (pathname) => (ASSET_PATH.test(pathname) ? build().then((b) => (b.assets.has(pathname) ? answer(b.assets.get(pathname)!, false) : null)) : null),
+    asset: (pathname) =>
+      ASSET_PATH.test(pathname) ? build().then((b) => (b.assets.has(pathname) ? answer(b.assets.get(pathname)!, false) : null)) : null,
   };
 }
 
@@ -113,6 +114,8 @@ function dictionaries(): () => Response {
       const { adjacencyGraphs, dictionary } = require("@zxcvbn-ts/language-common") as typeof import("@zxcvbn-ts/language-common");
       body = JSON.stringify({ adjacencyGraphs, dictionary });
     }
-    return new Response(body, { headers: { ...PAGE_HEADERS, "content-type": "application/json", "cache-control": "public, max-age=86400" } });
+    return new Response(body, {
+      headers: { ...PAGE_HEADERS, "content-type": "application/json", "cache-control": "public, max-age=86400" },
+    });
   };
 }

@@ -4,20 +4,7 @@
  */
 import { api } from "./api";
 import type { Channel, Guild, Member, Message, ReadState } from "./types";
-import {
-  channelOf,
-  dms,
-  guildOf,
-  guilds,
-  logs,
-  me,
-  members,
-  readStates,
-  rememberUsers,
-  route,
-  setReadState,
-  type Route,
-} from "./state";
+import { channelOf, dms, guildOf, guilds, logs, me, members, readStates, rememberUsers, route, setReadState, type Route } from "./state";
 
 const PAGE = 50;
 
@@ -51,7 +38,8 @@ function validRoute(r: Route): Route {
 export async function open(r: Route, push = true): Promise<void> {
   const next = validRoute(r);
   route.value = next;
-  const path = next.guild === "@me" ? `/channels/@me${next.channel ? `/${next.channel}` : ""}` : `/channels/${next.guild}/${next.channel ?? ""}`;
+  const path =
+    next.guild === "@me" ? `/channels/@me${next.channel ? `/${next.channel}` : ""}` : `/channels/${next.guild}/${next.channel ?? ""}`;
   if (location.pathname !== path) history[push ? "pushState" : "replaceState"](null, "", path);
   const work: Promise<unknown>[] = [];
   if (next.guild !== "@me" && !members.value[next.guild]) work.push(loadMembers(next.guild));

@@ -90,7 +90,8 @@ function App() {
       />
     );
   // Any page asks to sign in first and shows itself after, at the same address.
-  if (!signedIn.value) return current.kind === "invite" ? <InviteArrival code={current.code} onSignedIn={onSignedIn} /> : <SignIn onSignedIn={onSignedIn} />;
+  if (!signedIn.value)
+    return current.kind === "invite" ? <InviteArrival code={current.code} onSignedIn={onSignedIn} /> : <SignIn onSignedIn={onSignedIn} />;
   const asking = signOutAsked.value && <SignOutDialog onSignOut={signOut} />;
   const ask = () => (signOutAsked.value = true);
   if (current.kind === "chat")

@@ -15,7 +15,11 @@ type Node = { type: string; content?: Node[] | string; [k: string]: any };
 
 const UUID = "([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})";
 const order = SimpleMarkdown.defaultRules.strong.order;
-const mentionRule = (re: RegExp, type: string) => ({ order, match: (s: string) => re.exec(s), parse: (c: string[]) => ({ type, id: c[1] }) });
+const mentionRule = (re: RegExp, type: string) => ({
+  order,
+  match: (s: string) => re.exec(s),
+  parse: (c: string[]) => ({ type, id: c[1] }),
+});
 
 const RULES = {
   ...rulesExtended,
@@ -23,13 +27,24 @@ const RULES = {
   uuidRole: mentionRule(new RegExp(`^<@&${UUID}>`), "role"),
   uuidChannel: mentionRule(new RegExp(`^<#${UUID}>`), "channel"),
   // A server's own emoji, by internal id (views/files/Emoji.tsx).
-  uuidEmoji: { order, match: (s: string) => new RegExp(`^<(a?):(\\w{2,32}):${UUID}>`).exec(s), parse: (c: string[]) => ({ type: "customEmoji", animated: c[1] === "a", name: c[2], id: c[3] }) },
+  uuidEmoji: {
+    order,
+    match: (s: string) => new RegExp(`^<(a?):(\\w{2,32}):${UUID}>`).exec(s),
+    parse: (c: string[]) => ({ type: "customEmoji", animated: c[1] === "a", name: c[2], id: c[3] }),
+  },
 };
 // Masked links ([text](url)) as in bot messages and embeds; people's links become links either way.
 const parse = SimpleMarkdown.parserFor(RULES as never);
 
 type Wrap = "strong" | "em" | "u" | "del" | "blockquote" | "small";
-const WRAP: Record<string, Wrap> = { strong: "strong", em: "em", underline: "u", strikethrough: "del", blockQuote: "blockquote", subtext: "small" };
+const WRAP: Record<string, Wrap> = {
+  strong: "strong",
+  em: "em",
+  underline: "u",
+  strikethrough: "del",
+  blockQuote: "blockquote",
+  subtext: "small",
+};
 
 function kids(c: Node["content"]): ComponentChildren {
   return typeof c === "string" ? c : c?.map(node);
@@ -40,10 +55,24 @@ function roleName(id: string): string {
 }
 
 function mention(n: Node, i: number): ComponentChildren {
-  if (n.type === "user") return <span key={i} class="mention">@{memberName(n.id, route.value.guild === "@me" ? null : route.value.guild)}</span>;
-  if (n.type === "role") return <span key={i} class="mention">@{roleName(n.id)}</span>;
+  if (n.type === "user")
+    return (
+      <span key={i} class="mention">
+        @{memberName(n.id, route.value.guild === "@me" ? null : route.value.guild)}
+      </span>
+    );
+  if (n.type === "role")
+    return (
+      <span key={i} class="mention">
+        @{roleName(n.id)}
+      </span>
+    );
   const c = channelOf(n.id);
-  return <span key={i} class="mention">{c ? channelLabel(c) : "#unknown"}</span>;
+  return (
+    <span key={i} class="mention">
+      {c ? channelLabel(c) : "#unknown"}
+    </span>
+  );
 }
 
 function node(n: Node, i: number): ComponentChildren {
@@ -89,13 +118,27 @@ function node(n: Node, i: number): ComponentChildren {
       return mention(n, i);
     case "everyone":
     case "here":
-      return <span key={i} class="mention">@{n.type}</span>;
+      return (
+        <span key={i} class="mention">
+          @{n.type}
+        </span>
+      );
     case "timestamp": {
       const d = new Date(Number(n.timestamp) * 1000);
-      return Number.isNaN(d.getTime()) ? String(n.timestamp) : <time key={i} dateTime={d.toISOString()}>{d.toLocaleString()}</time>;
+      return Number.isNaN(d.getTime()) ? (
+        String(n.timestamp)
+      ) : (
+        <time key={i} dateTime={d.toISOString()}>
+          {d.toLocaleString()}
+        </time>
+      );
     }
     case "emoji":
-      return <span key={i} class="emoji">:{String(n.name)}:</span>;
+      return (
+        <span key={i} class="emoji">
+          :{String(n.name)}:
+        </span>
+      );
     case "customEmoji":
       return <CustomEmoji key={i} id={n.id} name={n.name} animated={n.animated} />;
     case "twemoji":

@@ -59,7 +59,13 @@ export function desktopNotify(m: Message): void {
   const body =
     m.ciphertext !== null
       ? "New encrypted message"
-      : showMentions(m.content, (kind, x) => (kind === "user" ? memberName(x, guildId) : kind === "role" ? (guild?.roles.find((r) => r.id === x)?.name ?? null) : channelLabel(channelOf(x)).slice(1))).slice(0, 200);
+      : showMentions(m.content, (kind, x) =>
+          kind === "user"
+            ? memberName(x, guildId)
+            : kind === "role"
+              ? (guild?.roles.find((r) => r.id === x)?.name ?? null)
+              : channelLabel(channelOf(x)).slice(1),
+        ).slice(0, 200);
   try {
     new Notification(guildId ? `${author} in ${channelLabel(channel)}` : author, { body, tag: m.id });
   } catch {

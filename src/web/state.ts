@@ -62,7 +62,8 @@ export function rememberUsers(list: (User | null | undefined)[]): void {
   for (const u of list) {
     if (!u) continue;
     const old = users.value[u.id];
-    if (old && old.presence === u.presence && old.global_name === u.global_name && old.username === u.username && old.avatar === u.avatar) continue;
+    if (old && old.presence === u.presence && old.global_name === u.global_name && old.username === u.username && old.avatar === u.avatar)
+      continue;
     next ??= { ...users.value };
     // A user's view names an avatar only when there is one: its absence clears it.
     next[u.id] = { ...old, ...u, avatar: u.avatar };

@@ -15,7 +15,6 @@ import { DICTIONARIES_PATH } from "./paths";
 const ESTIMATED_LENGTH = 64;
 const MIN_SCORE = 3;
 
-
 export interface Dictionaries {
   dictionary: OptionsType["dictionary"];
   adjacencyGraphs: OptionsType["graphs"];
@@ -33,7 +32,10 @@ const estimators = new Map<() => Promise<Dictionaries>, Promise<ZxcvbnFactory>>(
 function load(source: () => Promise<Dictionaries>): Promise<ZxcvbnFactory> {
   let made = estimators.get(source);
   if (!made) {
-    made = source().then(({ dictionary, adjacencyGraphs }) => new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs, translations, maxLength: ESTIMATED_LENGTH }));
+    made = source().then(
+      ({ dictionary, adjacencyGraphs }) =>
+        new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs, translations, maxLength: ESTIMATED_LENGTH }),
+    );
     estimators.set(source, made);
     // A failed fetch is not remembered: the next check tries again.
     made.catch(() => estimators.delete(source));
@@ -46,7 +48,11 @@ function load(source: () => Promise<Dictionaries>): Promise<ZxcvbnFactory> {
  * server uses for a weak password ("Too easy to guess. Repeated characters like "aaa"
  * are easy to guess. ..."), or null when it is strong enough.
  */
-export async function guessProblem(secret: string, username: string, source: () => Promise<Dictionaries> = fetchDictionaries): Promise<string | null> {
+export async function guessProblem(
+  secret: string,
+  username: string,
+  source: () => Promise<Dictionaries> = fetchDictionaries,
+): Promise<string | null> {
   const r = (await load(source)).check(secret, [username]);
   if (r.score >= MIN_SCORE) return null;
   const why = [r.feedback.warning, ...r.feedback.suggestions].filter(Boolean).join(" ");

@@ -40,7 +40,13 @@ function keep(userId: string, r: TrustRecord): void {
 }
 
 /** Take in what the server listed for a DM of `people`. */
-export async function takeIn(userId: string, channelId: string, people: string[], listed: Listed[], self: SelfDevice | null): Promise<void> {
+export async function takeIn(
+  userId: string,
+  channelId: string,
+  people: string[],
+  listed: Listed[],
+  self: SelfDevice | null,
+): Promise<void> {
   await loadTrust(userId);
   keep(userId, reconcile(trust.value, channelId, people, listed, self));
 }

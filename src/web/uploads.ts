@@ -70,7 +70,8 @@ export class Uploads {
         this.send(f.key, f.file, s);
       });
     } catch (e) {
-      for (const f of added) this.patch(f.key, { state: "failed", error: e instanceof ApiError ? e.message : "The server could not be reached" });
+      for (const f of added)
+        this.patch(f.key, { state: "failed", error: e instanceof ApiError ? e.message : "The server could not be reached" });
     }
   }
 
@@ -112,7 +113,9 @@ export class Uploads {
 
   /** What a message names: every uploaded file, with its description. */
   ready(): { upload_id: string; description?: string }[] {
-    return this.files.value.filter((f) => f.state === "ready").map((f) => ({ upload_id: f.uploadId!, ...(f.description.trim() ? { description: f.description.trim() } : {}) }));
+    return this.files.value
+      .filter((f) => f.state === "ready")
+      .map((f) => ({ upload_id: f.uploadId!, ...(f.description.trim() ? { description: f.description.trim() } : {}) }));
   }
 
   /** After sending: the slots are used, so only the local previews go. */

@@ -62,7 +62,12 @@ export function rateLimitedAnswer(opts: { retryAfterMs: number; global: boolean;
   if (opts.global) headers["X-RateLimit-Global"] = "true";
   return {
     status: 429,
-    body: { message: opts.message ?? "You are being rate limited.", retry_after: Number(retry.toFixed(3)), global: opts.global, code: opts.code ?? 0 },
+    body: {
+      message: opts.message ?? "You are being rate limited.",
+      retry_after: Number(retry.toFixed(3)),
+      global: opts.global,
+      code: opts.code ?? 0,
+    },
     headers,
   };
 }
@@ -71,7 +76,8 @@ export function errorToStatusBody(e: unknown): ErrorAnswer {
   if (e instanceof DomainError) {
     const [status, code] = STATUS[e.kind];
     // Slowmode: a rate-limit body and headers, so that libraries wait and retry.
-    if (e.kind === "rate_limited") return rateLimitedAnswer({ retryAfterMs: e.retryAfterMs, global: false, code: SLOWMODE_CODE, message: e.message });
+    if (e.kind === "rate_limited")
+      return rateLimitedAnswer({ retryAfterMs: e.retryAfterMs, global: false, code: SLOWMODE_CODE, message: e.message });
     const body: ErrorBody = { code: e.kind === "maximum" ? e.limitCode : code, message: e.message };
     if (e.kind === "invalid" && e.issues.length) body.errors = nestIssues(e.issues);
     return { status, body };
@@ -81,12 +87,18 @@ export function errorToStatusBody(e: unknown): ErrorAnswer {
   if (storeUnavailable(e)) return { status: 503, body: { code: 0, message: "503: Service Unavailable" }, headers: { "Retry-After": "1" } };
   // A value the store cannot hold (Postgres's text has no NUL; its integers end at 64 bits)
   // that validation let through: the request's fault, though still reported as a slip.
-  if ((e as { code?: unknown } | null)?.code === "PARLEY_STORE_INVALID") return { status: 400, body: { code: 50035, message: "Invalid Form Body" } };
+  if ((e as { code?: unknown } | null)?.code === "PARLEY_STORE_INVALID")
+    return { status: 400, body: { code: 50035, message: "Invalid Form Body" } };
   return { status: 500, body: { code: 0, message: "500: Internal Server Error" } };
 }
 
 /** The store's codes for "not now" (store/pg/errors.ts), read by code: the wire layer does not import the store. */
-const UNAVAILABLE_CODES = new Set(["PARLEY_STORE_TIMEOUT", "PARLEY_STORE_UNAVAILABLE", "PARLEY_STORE_TRANSACTION_LOST", "PARLEY_STORE_CONFLICT"]);
+const UNAVAILABLE_CODES = new Set([
+  "PARLEY_STORE_TIMEOUT",
+  "PARLEY_STORE_UNAVAILABLE",
+  "PARLEY_STORE_TRANSACTION_LOST",
+  "PARLEY_STORE_CONFLICT",
+]);
 
 export function storeUnavailable(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
@@ -106,7 +118,12 @@ export function isInternal(e: unknown): boolean {
 export function nestIssues(issues: FieldIssue[]): Record<string, unknown> {
   const root: Record<string, any> = Object.create(null);
   for (const is of issues) {
-    const keys = is.path ? is.path.replace(/\[(\d+)\]/g, ".$1").split(".").filter(Boolean) : [];
+    const keys = is.path
+      ? is.path
+          .replace(/\[(\d+)\]/g, ".$1")
+          .split(".")
+          .filter(Boolean)
+      : [];
     let node = root;
     for (const k of keys) node = Object.hasOwn(node, k) ? node[k] : (node[k] = Object.create(null));
     (node._errors ??= []).push({ code: is.code, message: is.message });

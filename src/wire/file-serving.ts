@@ -74,7 +74,8 @@ interface Found {
 
 function locate(req: FileRequestParts, deps: FileDoorDeps): Found | null {
   const parts = req.pathname.split("/").slice(1);
-  const id = (seg: string | undefined) => (seg === undefined ? null : UUID_RE.test(seg) ? seg : isSnowflake(seg) ? deps.flakes.uuid(seg) : null);
+  const id = (seg: string | undefined) =>
+    seg === undefined ? null : UUID_RE.test(seg) ? seg : isSnowflake(seg) ? deps.flakes.uuid(seg) : null;
   switch (parts[0]) {
     case "attachments": {
       if (parts.length !== 4) return null;
@@ -124,7 +125,8 @@ export function answerBytes(req: Pick<FileRequestParts, "method" | "headers">, f
   const ifRange = req.headers.get("if-range");
   const range = ifRange !== null && ifRange !== etag ? null : parseRange(req.headers.get("range"), size);
   const head = req.method === "HEAD";
-  if (range === "unsatisfiable") return { status: 416, headers: { ...headers, "Content-Range": `bytes */${size}`, "Content-Length": "0" }, body: head ? null : "" };
+  if (range === "unsatisfiable")
+    return { status: 416, headers: { ...headers, "Content-Range": `bytes */${size}`, "Content-Length": "0" }, body: head ? null : "" };
   if (range) {
     const [start, end] = range;
     headers["Content-Range"] = `bytes ${start}-${end}/${size}`;
@@ -195,7 +197,17 @@ export function defaultAvatar(pathname: string): FileAnswer | null {
   if (!m) return null;
   const png = discPng(64, DEFAULT_COLOURS[Number(m[1])]);
   const sha = new Bun.CryptoHasher("sha256").update(png).digest("hex");
-  return { status: 200, headers: { ...BASE_HEADERS, "Content-Type": "image/png", ETag: `"${sha}"`, "Cache-Control": PUBLIC_CACHE, "Content-Length": String(png.byteLength) }, body: new Blob([png]) };
+  return {
+    status: 200,
+    headers: {
+      ...BASE_HEADERS,
+      "Content-Type": "image/png",
+      ETag: `"${sha}"`,
+      "Cache-Control": PUBLIC_CACHE,
+      "Content-Length": String(png.byteLength),
+    },
+    body: new Blob([png]),
+  };
 }
 
 /** A size x size RGBA PNG of a filled circle. */

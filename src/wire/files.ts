@@ -101,7 +101,8 @@ const DATA_URI = /^data:(image\/(?:png|jpeg|jpg|gif|webp|avif));base64,([A-Za-z0
  */
 export function imageDataIn(value: unknown, path: string): Uint8Array {
   const m = typeof value === "string" ? DATA_URI.exec(value) : null;
-  if (!m || m[2].length % 4 !== 0) throw DomainError.invalid(path, "Invalid image data: a data:image/...;base64 URI is needed", "IMAGE_INVALID");
+  if (!m || m[2].length % 4 !== 0)
+    throw DomainError.invalid(path, "Invalid image data: a data:image/...;base64 URI is needed", "IMAGE_INVALID");
   return new Uint8Array(Buffer.from(m[2], "base64"));
 }
 
@@ -117,7 +118,11 @@ export function keepAttachmentsIn(list: unknown, flakes: UuidOf): AttachmentEdit
   return list.map((e, i) => {
     const id = e && typeof e === "object" ? (e as Record<string, unknown>).id : undefined;
     if (typeof id !== "string" && typeof id !== "number" && typeof id !== "bigint")
-      throw DomainError.invalid(`attachments[${i}].id`, "Bots cannot upload files: an entry must name an existing attachment's id", "BOTS_CANNOT_UPLOAD");
+      throw DomainError.invalid(
+        `attachments[${i}].id`,
+        "Bots cannot upload files: an entry must name an existing attachment's id",
+        "BOTS_CANNOT_UPLOAD",
+      );
     const description = (e as Record<string, unknown>).description;
     const keep: AttachmentEdit = { id: flakes.uuid(String(id)) ?? String(id) };
     if (typeof description === "string" || description === null) keep.description = description;

@@ -12,7 +12,10 @@ const JSON_TYPE = "application/json";
  */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   if (status === 204 || body === undefined) return new Response(null, { status, headers });
-  return new Response(JSON.stringify(body), { status, headers: { ...headers, "Content-Type": JSON_TYPE, "X-Content-Type-Options": "nosniff" } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...headers, "Content-Type": JSON_TYPE, "X-Content-Type-Options": "nosniff" },
+  });
 }
 
 /** jsonResponse for a headers object the caller made for this answer alone: the headers are set on it, not on a copy. */

@@ -108,7 +108,8 @@ function answer<Ctx>(x: Exchange<Ctx>): Answer | Promise<Answer> {
       }
     }
     const instead = interceptors.length ? intercepted(interceptors, x.info(), 0) : null;
-    const out = instead instanceof Promise ? instead.then((a) => (a ? x.give(a) : limitAndHandle(x))) : instead ? x.give(instead) : limitAndHandle(x);
+    const out =
+      instead instanceof Promise ? instead.then((a) => (a ? x.give(a) : limitAndHandle(x))) : instead ? x.give(instead) : limitAndHandle(x);
     return out instanceof Promise ? out.catch((e) => failed(x, e)) : out;
   } catch (e) {
     return failed(x, e);
@@ -166,7 +167,12 @@ function respond<Ctx>(x: Exchange<Ctx>, a: Answer): Response {
  * matched): the door's observers see it as the route "/*" (or the label given) with the
  * path asked, and it is written out as the door writes its answers.
  */
-export function unmatched(door: Door<unknown>, request: Request, a: Answer, o: { template: string; path?: string; caller?: unknown; started: number }): Response {
+export function unmatched(
+  door: Door<unknown>,
+  request: Request,
+  a: Answer,
+  o: { template: string; path?: string; caller?: unknown; started: number },
+): Response {
   const observers = door.hooks.filter((h) => h.answered);
   if (observers.length) {
     const info: RequestInfo = {
@@ -276,7 +282,11 @@ export class Exchange<Ctx> implements Call<Ctx, any, any> {
   }
 
   private methods() {
-    return (this.bound ??= { json: () => this.parse(), body: () => this.validated(), bodyLength: () => (this.text === undefined ? null : this.text.length) });
+    return (this.bound ??= {
+      json: () => this.parse(),
+      body: () => this.validated(),
+      bodyLength: () => (this.text === undefined ? null : this.text.length),
+    });
   }
 
   private parse(): unknown {

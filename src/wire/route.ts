@@ -65,7 +65,14 @@ type BodyOf<B> = B extends TSchema ? Static<B> : never;
 /** A handler declaring its answer's schema answers that (or a Response it made whole). */
 type AnswerOf<A, R> = A extends TSchema ? Static<A> | Response : R;
 
-export interface RouteDecl<Ctx, C extends Callers, K extends keyof C & CallerKind, B extends TSchema | undefined, A extends TSchema | undefined, R> {
+export interface RouteDecl<
+  Ctx,
+  C extends Callers,
+  K extends keyof C & CallerKind,
+  B extends TSchema | undefined,
+  A extends TSchema | undefined,
+  R,
+> {
   method: Method;
   /** The path under the door's prefix, with `{name}` parameters: "/channels/{channel_id}/messages". */
   path: string;
@@ -124,8 +131,9 @@ export interface Route<Ctx = any> {
  * `route({ method, path, caller: "bot", ... handler })` with the caller and body typed.
  */
 export function routes<Ctx, C extends Callers, R>() {
-  return <K extends keyof C & CallerKind, B extends TSchema | undefined = undefined, A extends TSchema | undefined = undefined>(d: RouteDecl<Ctx, C, K, B, A, R>): Route<Ctx> =>
-    d as unknown as Route<Ctx>;
+  return <K extends keyof C & CallerKind, B extends TSchema | undefined = undefined, A extends TSchema | undefined = undefined>(
+    d: RouteDecl<Ctx, C, K, B, A, R>,
+  ): Route<Ctx> => d as unknown as Route<Ctx>;
 }
 
 /** "METHOD /template": how rate-limit overrides and the description name a route. */

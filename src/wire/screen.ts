@@ -39,9 +39,12 @@ export function screenUpload(maxBytes: number, urls: Urls): (request: Request) =
   return (request) => {
     const declared = request.headers.get("content-length");
     if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes)
-      return errorResponse(DomainError.tooLarge(`Request entity too large: a file may have at most ${maxBytes} bytes`), { Connection: "close" });
+      return errorResponse(DomainError.tooLarge(`Request entity too large: a file may have at most ${maxBytes} bytes`), {
+        Connection: "close",
+      });
     const origin = request.headers.get("origin");
-    if (origin !== null && !sameOrigin(origin, request, urls)) return jsonResponse(403, { code: 0, message: "Cross-origin requests are not accepted here." });
+    if (origin !== null && !sameOrigin(origin, request, urls))
+      return jsonResponse(403, { code: 0, message: "Cross-origin requests are not accepted here." });
   };
 }
 
@@ -56,7 +59,9 @@ function screen(request: Request, limit: number, sameOriginOnly: boolean, urls: 
   }
   const type = request.headers.get("content-type");
   if (type !== null && !/^application\/json\s*(;|$)/i.test(type.trim())) {
-    return errorResponse(DomainError.invalid("", `Content-Type must be application/json, not ${type.slice(0, 64)}`, "CONTENT_TYPE_INVALID"));
+    return errorResponse(
+      DomainError.invalid("", `Content-Type must be application/json, not ${type.slice(0, 64)}`, "CONTENT_TYPE_INVALID"),
+    );
   }
 }
 

@@ -95,7 +95,11 @@ export interface TokenMinter {
  * Create an application and format its first token as bots present it. Shared by every
  * door an application is created through (portal, CLI, seed).
  */
-export function createApplicationWithToken(apps: TokenMinter, flakes: Pick<Snowflakes, "of">, input: { ownerId: string; name: string; description?: string; intents?: number }) {
+export function createApplicationWithToken(
+  apps: TokenMinter,
+  flakes: Pick<Snowflakes, "of">,
+  input: { ownerId: string; name: string; description?: string; intents?: number },
+) {
   const { app, bot, token } = apps.create(input);
   return { app, bot, token: formatBotToken(flakes.of(bot.id), token) };
 }

@@ -97,9 +97,12 @@ export function validate<T extends TSchema>(schema: T, value: unknown, prefix = 
  */
 function unsafeLeaf(v: unknown, path: string): FieldIssue | null {
   if (typeof v === "number") {
-    return Math.abs(v) > Number.MAX_SAFE_INTEGER ? { path, code: "NUMBER_TYPE_MAX", message: `Must be between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}.` } : null;
+    return Math.abs(v) > Number.MAX_SAFE_INTEGER
+      ? { path, code: "NUMBER_TYPE_MAX", message: `Must be between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}.` }
+      : null;
   }
-  if (typeof v === "string") return v.includes("\u0000") ? { path, code: "BASE_TYPE_BAD_CHARACTERS", message: "Must not contain NUL characters." } : null;
+  if (typeof v === "string")
+    return v.includes("\u0000") ? { path, code: "BASE_TYPE_BAD_CHARACTERS", message: "Must not contain NUL characters." } : null;
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
       const bad = unsafeLeaf(v[i], `${path}[${i}]`);

@@ -37,7 +37,12 @@ export function contentVisible(viewer: ContentViewer, m: ContentSubject): boolea
 
 /** The subject of the rule for a message's read model. */
 export function contentSubject(m: MessageModel): ContentSubject {
-  return { authorId: m.message.author_id, webhookId: m.message.webhook_id, guildId: m.channel?.guild_id ?? null, mentions: m.mentions.map((u) => u.id) };
+  return {
+    authorId: m.message.author_id,
+    webhookId: m.message.webhook_id,
+    guildId: m.channel?.guild_id ?? null,
+    mentions: m.mentions.map((u) => u.id),
+  };
 }
 
 export interface MessageView {
@@ -62,7 +67,8 @@ export function messageVisibility(viewer: ContentViewer | null, m: MessageModel)
 export function visibilitySlots(m: MessageModel): (viewer: ContentViewer | null) => number {
   const own = contentSubject(m);
   const referenced = m.referenced ? contentSubject(m.referenced) : null;
-  return (viewer) => (viewer === null ? 3 : (contentVisible(viewer, own) ? 1 : 0) | (referenced !== null && contentVisible(viewer, referenced) ? 2 : 0));
+  return (viewer) =>
+    viewer === null ? 3 : (contentVisible(viewer, own) ? 1 : 0) | (referenced !== null && contentVisible(viewer, referenced) ? 2 : 0);
 }
 
 /**

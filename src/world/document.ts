@@ -118,7 +118,11 @@ export const EXPORT_FORMAT = 1;
 
 /** Loose on purpose: the database's own constraints (checked at commit) catch the rest. */
 export const ExportSchema = Type.Object({
-  parley: Type.Object({ format: Type.Literal(EXPORT_FORMAT), version: Type.Optional(Type.String()), exported_at: Type.Optional(Type.String()) }),
+  parley: Type.Object({
+    format: Type.Literal(EXPORT_FORMAT),
+    version: Type.Optional(Type.String()),
+    exported_at: Type.Optional(Type.String()),
+  }),
   users: Type.Array(Loose({ id: Id, name: Type.String() }), { maxItems: 1_000_000 }),
   guilds: Type.Array(
     Loose({
@@ -130,9 +134,15 @@ export const ExportSchema = Type.Object({
       channels: Type.Array(Loose({ id: Id, messages: Opt(Type.Array(Loose({ id: Id, author: Id }))) })),
     }),
   ),
-  applications: Type.Array(Loose({ id: Id, name: Type.String(), owner: Type.String(), bot_user_id: Id, commands: Opt(Type.Array(Loose({ id: Id }))) })),
+  applications: Type.Array(
+    Loose({ id: Id, name: Type.String(), owner: Type.String(), bot_user_id: Id, commands: Opt(Type.Array(Loose({ id: Id }))) }),
+  ),
   snowflakes: Type.Optional(Type.Record(Type.String(), Type.String({ pattern: "^[0-9]{1,20}$" }))),
   /** Files the world names (avatars, icons, emoji, attachments), by SHA-256; their bytes travel beside the document. */
-  files: Type.Optional(Type.Array(Loose({ sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }), size: Type.Integer({ minimum: 0 }), content_type: Type.String() }))),
+  files: Type.Optional(
+    Type.Array(
+      Loose({ sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }), size: Type.Integer({ minimum: 0 }), content_type: Type.String() }),
+    ),
+  ),
 });
 export type ExportedWorld = Static<typeof ExportSchema>;

@@ -14,7 +14,6 @@ type Row = Record<string, string | number | null>;
 const bool = (v: unknown) => v === 1 || v === true;
 const json = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
 
-
 /** Rows (core/world.ts) to the exported document. */
 export function exportDocument(w: WorldSnapshot, version: string, now: Date): ExportedWorld {
   const name = new Map(w.users.map((u) => [u.id, u.username as string]));
@@ -86,16 +85,30 @@ export function exportDocument(w: WorldSnapshot, version: string, now: Date): Ex
   };
 }
 
-type Groups = Record<"members" | "roles" | "memberRoles" | "channels" | "overwrites" | "messages" | "emojis" | "attachments", Map<unknown, Row[]>>;
+type Groups = Record<
+  "members" | "roles" | "memberRoles" | "channels" | "overwrites" | "messages" | "emojis" | "attachments",
+  Map<unknown, Row[]>
+>;
 
-function guildOut(g: Row, name: Map<unknown, string>, { members, roles, memberRoles, channels, overwrites, messages, emojis, attachments }: Groups) {
+function guildOut(
+  g: Row,
+  name: Map<unknown, string>,
+  { members, roles, memberRoles, channels, overwrites, messages, emojis, attachments }: Groups,
+) {
   return {
     id: g.id as string,
     name: g.name as string,
     owner: name.get(g.owner_id as string) ?? (g.owner_id as string),
     icon: g.icon,
     icon_file: g.icon_sha256,
-    emojis: (emojis.get(g.id) ?? []).map((e) => ({ id: e.id as string, name: e.name, file: e.sha256, animated: bool(e.animated), creator: e.creator_id, created_at: e.created_at })),
+    emojis: (emojis.get(g.id) ?? []).map((e) => ({
+      id: e.id as string,
+      name: e.name,
+      file: e.sha256,
+      animated: bool(e.animated),
+      creator: e.creator_id,
+      created_at: e.created_at,
+    })),
     description: g.description,
     locale: g.preferred_locale,
     system_channel: g.system_channel_id,
@@ -128,10 +141,14 @@ function guildOut(g: Row, name: Map<unknown, string>, { members, roles, memberRo
       user_limit: c.user_limit,
       bitrate: c.bitrate,
       created_at: c.created_at,
-      overwrites: (overwrites.get(c.id) ?? []).map((o) => ({ [o.target_type === 0 ? "role" : "user"]: o.target_id, allow: String(o.allow), deny: String(o.deny) })),
+      overwrites: (overwrites.get(c.id) ?? []).map((o) => ({
+        [o.target_type === 0 ? "role" : "user"]: o.target_id,
+        allow: String(o.allow),
+        deny: String(o.deny),
+      })),
       messages: (messages.get(c.id) ?? []).map((m) => messageOut(m, attachments.get(m.id) ?? [])),
     })),
-    };
+  };
 }
 
 function messageOut(m: Row, files: Row[]) {
@@ -147,13 +164,24 @@ function messageOut(m: Row, files: Row[]) {
     mention_everyone: bool(m.mention_everyone),
     mentions: json(m.mentions),
     mention_roles: json(m.mention_roles),
-    reply_to: m.reference_message_id ? { message: m.reference_message_id, channel: m.reference_channel_id, guild: m.reference_guild_id } : null,
+    reply_to: m.reference_message_id
+      ? { message: m.reference_message_id, channel: m.reference_channel_id, guild: m.reference_guild_id }
+      : null,
     application: m.application_id,
     pinned: bool(m.pinned),
     created_at: m.created_at,
     edited_at: m.edited_at,
     ...(files.length
-      ? { attachments: files.map((a) => ({ id: a.id as string, uploader: a.uploader_id, file: a.sha256, filename: a.filename, description: a.description, flags: a.flags })) }
+      ? {
+          attachments: files.map((a) => ({
+            id: a.id as string,
+            uploader: a.uploader_id,
+            file: a.sha256,
+            filename: a.filename,
+            description: a.description,
+            flags: a.flags,
+          })),
+        }
       : {}),
   };
 }

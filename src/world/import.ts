@@ -21,10 +21,20 @@ export function isExport(doc: unknown): boolean {
 /** What an import did: a seed (with fresh tokens), or a restored export (with none). */
 export type ImportReport =
   | { kind: "seeded"; answer: SeedAnswer }
-  | { kind: "restored"; people: number; servers: number; messages: number; needToken: { name: string; id: string }[]; needPassword: string[] };
+  | {
+      kind: "restored";
+      people: number;
+      servers: number;
+      messages: number;
+      needToken: { name: string; id: string }[];
+      needPassword: string[];
+    };
 
 /** A seed document, or an exported world restored into an empty database. */
-export function importWorld(p: { core: Pick<Core, "world">; flakes: Snowflakes; now(): number; seed(doc: unknown): SeedAnswer }, doc: unknown): ImportReport {
+export function importWorld(
+  p: { core: Pick<Core, "world">; flakes: Snowflakes; now(): number; seed(doc: unknown): SeedAnswer },
+  doc: unknown,
+): ImportReport {
   if (!isExport(doc)) return { kind: "seeded", answer: p.seed(doc) };
   const rows = importRows(doc, p.now());
   p.core.world.restore(rows);
@@ -41,6 +51,7 @@ export function importWorld(p: { core: Pick<Core, "world">; flakes: Snowflakes; 
 }
 
 /** The exported document back to rows; throws 50035-style refusals for a malformed one. */
+// Longer than 80 lines because it maps the document's sections to rows in the schema's order, one after another.
 export function importRows(doc: unknown, now: number): WorldSnapshot {
   const d = validate(ExportSchema, doc) as any;
   const people = new Map<string, string>();
@@ -51,56 +62,178 @@ export function importRows(doc: unknown, now: number): WorldSnapshot {
     return id;
   };
   const w: WorldSnapshot = {
-    users: [], applications: [], guilds: [], roles: [], members: [], member_roles: [], channels: [], overwrites: [], commands: [], messages: [], media_blobs: [], emojis: [], attachments: [],
+    users: [],
+    applications: [],
+    guilds: [],
+    roles: [],
+    members: [],
+    member_roles: [],
+    channels: [],
+    overwrites: [],
+    commands: [],
+    messages: [],
+    media_blobs: [],
+    emojis: [],
+    attachments: [],
     snowflakes: d.snowflakes ?? {},
   };
   for (const f of d.files ?? [])
-    w.media_blobs.push({ sha256: f.sha256, size: f.size, content_type: f.content_type, inline: int(f.inline), width: f.width ?? null, height: f.height ?? null, animated: int(f.animated), created_at: f.created_at ?? now });
+    w.media_blobs.push({
+      sha256: f.sha256,
+      size: f.size,
+      content_type: f.content_type,
+      inline: int(f.inline),
+      width: f.width ?? null,
+      height: f.height ?? null,
+      animated: int(f.animated),
+      created_at: f.created_at ?? now,
+    });
   // An avatar is its hash and its file together: one without the other is none.
   for (const u of d.users) {
     const file = u.avatar_file ?? null;
-    w.users.push({ id: u.id, kind: u.bot ? "bot" : "person", username: u.name, global_name: u.global_name ?? null, avatar: file ? (u.avatar ?? null) : null, avatar_sha256: file, is_admin: int(u.admin), locale: u.locale ?? undefined, created_at: u.created_at ?? now, deleted_at: u.deleted_at ?? null } as Row);
+    w.users.push({
+      id: u.id,
+      kind: u.bot ? "bot" : "person",
+      username: u.name,
+      global_name: u.global_name ?? null,
+      avatar: file ? (u.avatar ?? null) : null,
+      avatar_sha256: file,
+      is_admin: int(u.admin),
+      locale: u.locale ?? undefined,
+      created_at: u.created_at ?? now,
+      deleted_at: u.deleted_at ?? null,
+    } as Row);
   }
   d.applications.forEach((a: any, i: number) => {
     w.applications.push({
-      id: a.id, owner_id: person(a.owner, `applications[${i}].owner`), bot_user_id: a.bot_user_id, name: a.name, description: a.description ?? "", intents: a.intents ?? 0,
-      privileged_requested: a.requested_privileged ?? 0, privileged_approved: a.approved_privileged ?? 0, public_key: a.public_key ?? "", interactions_endpoint_url: a.interactions_endpoint_url ?? null, created_at: a.created_at ?? now,
+      id: a.id,
+      owner_id: person(a.owner, `applications[${i}].owner`),
+      bot_user_id: a.bot_user_id,
+      name: a.name,
+      description: a.description ?? "",
+      intents: a.intents ?? 0,
+      privileged_requested: a.requested_privileged ?? 0,
+      privileged_approved: a.approved_privileged ?? 0,
+      public_key: a.public_key ?? "",
+      interactions_endpoint_url: a.interactions_endpoint_url ?? null,
+      created_at: a.created_at ?? now,
     });
     for (const c of a.commands ?? [])
-      w.commands.push({ id: c.id, application_id: a.id, guild_id: c.guild ?? null, name: c.name, type: c.type ?? 1, body: text(c.body, {}), version: c.version ?? 1, created_at: c.created_at ?? now });
+      w.commands.push({
+        id: c.id,
+        application_id: a.id,
+        guild_id: c.guild ?? null,
+        name: c.name,
+        type: c.type ?? 1,
+        body: text(c.body, {}),
+        version: c.version ?? 1,
+        created_at: c.created_at ?? now,
+      });
   });
   d.guilds.forEach((g: any, i: number) => guildRows(w, g, person(g.owner, `guilds[${i}].owner`), now));
   return w;
 }
 
+// Longer than 80 lines because a server's rows (roles, channels, members, messages, files, emoji) follow one another in the order their keys need.
 function guildRows(w: WorldSnapshot, g: any, owner: string, now: number): void {
   const icon = g.icon_file ?? null;
-  w.guilds.push({ id: g.id, name: g.name, owner_id: owner, icon: icon ? (g.icon ?? null) : null, icon_sha256: icon, description: g.description ?? null, preferred_locale: g.locale ?? undefined, system_channel_id: g.system_channel ?? null, created_at: g.created_at ?? now } as Row);
-  for (const e of g.emojis ?? []) w.emojis.push({ id: e.id, guild_id: g.id, name: e.name, sha256: e.file, animated: int(e.animated), creator_id: e.creator ?? null, created_at: e.created_at ?? now });
+  w.guilds.push({
+    id: g.id,
+    name: g.name,
+    owner_id: owner,
+    icon: icon ? (g.icon ?? null) : null,
+    icon_sha256: icon,
+    description: g.description ?? null,
+    preferred_locale: g.locale ?? undefined,
+    system_channel_id: g.system_channel ?? null,
+    created_at: g.created_at ?? now,
+  } as Row);
+  for (const e of g.emojis ?? [])
+    w.emojis.push({
+      id: e.id,
+      guild_id: g.id,
+      name: e.name,
+      sha256: e.file,
+      animated: int(e.animated),
+      creator_id: e.creator ?? null,
+      created_at: e.created_at ?? now,
+    });
   for (const m of g.members) w.members.push({ guild_id: g.id, user_id: m.user, nick: m.nick ?? null, joined_at: m.joined_at ?? now });
   for (const r of g.roles) {
     w.roles.push({
-      id: r.id, guild_id: g.id, name: r.name, permissions: Number(r.permissions ?? 0), color: r.color ?? 0, hoist: int(r.hoist), mentionable: int(r.mentionable), position: r.position ?? 0,
-      is_everyone: int(r.everyone), icon: r.icon ?? null, unicode_emoji: r.unicode_emoji ?? null, bot_user_id: r.bot ?? null, created_at: r.created_at ?? now,
+      id: r.id,
+      guild_id: g.id,
+      name: r.name,
+      permissions: Number(r.permissions ?? 0),
+      color: r.color ?? 0,
+      hoist: int(r.hoist),
+      mentionable: int(r.mentionable),
+      position: r.position ?? 0,
+      is_everyone: int(r.everyone),
+      icon: r.icon ?? null,
+      unicode_emoji: r.unicode_emoji ?? null,
+      bot_user_id: r.bot ?? null,
+      created_at: r.created_at ?? now,
     });
     for (const u of r.members ?? []) w.member_roles.push({ guild_id: g.id, user_id: u, role_id: r.id });
   }
   for (const c of g.channels) {
     w.channels.push({
-      id: c.id, guild_id: g.id, type: c.type ?? 0, name: c.name ?? null, topic: c.topic ?? null, position: c.position ?? 0, parent_id: c.parent ?? null, nsfw: int(c.nsfw),
-      rate_limit_per_user: c.rate_limit_per_user ?? 0, user_limit: c.user_limit ?? null, bitrate: c.bitrate ?? null, created_at: c.created_at ?? now,
+      id: c.id,
+      guild_id: g.id,
+      type: c.type ?? 0,
+      name: c.name ?? null,
+      topic: c.topic ?? null,
+      position: c.position ?? 0,
+      parent_id: c.parent ?? null,
+      nsfw: int(c.nsfw),
+      rate_limit_per_user: c.rate_limit_per_user ?? 0,
+      user_limit: c.user_limit ?? null,
+      bitrate: c.bitrate ?? null,
+      created_at: c.created_at ?? now,
     });
     for (const o of c.overwrites ?? [])
-      w.overwrites.push({ channel_id: c.id, target_id: o.role ?? o.user, target_type: o.role ? 0 : 1, allow: Number(o.allow ?? 0), deny: Number(o.deny ?? 0) });
+      w.overwrites.push({
+        channel_id: c.id,
+        target_id: o.role ?? o.user,
+        target_type: o.role ? 0 : 1,
+        allow: Number(o.allow ?? 0),
+        deny: Number(o.deny ?? 0),
+      });
     for (const m of c.messages ?? []) {
       w.messages.push({
-        id: m.id, channel_id: c.id, author_id: m.author, type: m.type ?? 0, content: m.content ?? "", embeds: text(m.embeds, []), components: text(m.components, []), flags: m.flags ?? 0,
-        tts: int(m.tts), mention_everyone: int(m.mention_everyone), mentions: text(m.mentions, []), mention_roles: text(m.mention_roles, []),
-        reference_message_id: m.reply_to?.message ?? null, reference_channel_id: m.reply_to?.channel ?? null, reference_guild_id: m.reply_to?.guild ?? null,
-        application_id: m.application ?? null, pinned: int(m.pinned), created_at: m.created_at ?? now, edited_at: m.edited_at ?? null,
+        id: m.id,
+        channel_id: c.id,
+        author_id: m.author,
+        type: m.type ?? 0,
+        content: m.content ?? "",
+        embeds: text(m.embeds, []),
+        components: text(m.components, []),
+        flags: m.flags ?? 0,
+        tts: int(m.tts),
+        mention_everyone: int(m.mention_everyone),
+        mentions: text(m.mentions, []),
+        mention_roles: text(m.mention_roles, []),
+        reference_message_id: m.reply_to?.message ?? null,
+        reference_channel_id: m.reply_to?.channel ?? null,
+        reference_guild_id: m.reply_to?.guild ?? null,
+        application_id: m.application ?? null,
+        pinned: int(m.pinned),
+        created_at: m.created_at ?? now,
+        edited_at: m.edited_at ?? null,
       });
       (m.attachments ?? []).forEach((a: any, i: number) =>
-        w.attachments.push({ id: a.id, message_id: m.id, channel_id: c.id, uploader_id: a.uploader ?? m.author, sha256: a.file, filename: a.filename, description: a.description ?? null, ordinal: i, flags: a.flags ?? 0 }),
+        w.attachments.push({
+          id: a.id,
+          message_id: m.id,
+          channel_id: c.id,
+          uploader_id: a.uploader ?? m.author,
+          sha256: a.file,
+          filename: a.filename,
+          description: a.description ?? null,
+          ordinal: i,
+          flags: a.flags ?? 0,
+        }),
       );
     }
   }

@@ -92,7 +92,11 @@ export async function seedWorldAsync(ctx: SeedContext, doc: unknown): Promise<Se
         hashes.set(i, await ctx.core.users.preparePassword(u.name, u.password));
       } catch (e) {
         if (!(e instanceof DomainError) || !e.issues[0]) throw e;
-        throw DomainError.invalid(`users[${i}].${e.issues[0].path === "username" ? "name" : e.issues[0].path}`, e.issues[0].message, e.issues[0].code);
+        throw DomainError.invalid(
+          `users[${i}].${e.issues[0].path === "username" ? "name" : e.issues[0].path}`,
+          e.issues[0].message,
+          e.issues[0].code,
+        );
       }
     }),
   );
@@ -103,7 +107,8 @@ export async function seedWorldAsync(ctx: SeedContext, doc: unknown): Promise<Se
 function checkWorldOptions(w: World, testMode: boolean): void {
   if (testMode) return;
   for (const name of WORLD_OPTIONS)
-    if (w[name] !== undefined) throw DomainError.invalid(name, "Only a test-mode server (--harness) takes this option", "BASE_TYPE_INVALID");
+    if (w[name] !== undefined)
+      throw DomainError.invalid(name, "Only a test-mode server (--harness) takes this option", "BASE_TYPE_INVALID");
 }
 
 /** Apply the options a world gives, once it is created. */
@@ -119,7 +124,8 @@ function applyWorldOptions(core: Pick<Core, "interactions" | "dms">, w: World): 
  */
 function startAt(ctx: SeedContext, iso: string): () => void {
   const at = Date.parse(iso);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(iso) || !Number.isFinite(at)) throw DomainError.invalid("start_time", "Must be an ISO 8601 date-time", "DATE_TIME_INVALID");
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(iso) || !Number.isFinite(at))
+    throw DomainError.invalid("start_time", "Must be an ISO 8601 date-time", "DATE_TIME_INVALID");
   const clock = ctx.clock;
   if (!clock) throw DomainError.invalid("start_time", "This server has no virtual clock", "BASE_TYPE_INVALID");
   const before = clock.virtual ? clock.now() : null;
@@ -285,7 +291,12 @@ class Seeder {
         roles: Object.fromEntries([...g.roles].map(([k, v]) => [k, f.of(v)])),
       };
     for (const [name, a] of this.apps)
-      answer.applications[name] = { id: f.of(a.id), bot_user_id: f.of(a.bot), token: formatBotToken(f.of(a.bot), a.token), public_key: a.key };
+      answer.applications[name] = {
+        id: f.of(a.id),
+        bot_user_id: f.of(a.bot),
+        token: formatBotToken(f.of(a.bot), a.token),
+        public_key: a.key,
+      };
     return answer;
   }
 }

@@ -37,7 +37,10 @@ test("the reference page draws the document offline: the API's title and its sur
   const endpoint = (name: string, operation: string) => {
     const [method, path] = operation.split(" ");
     const text = new RegExp(`^\\s*${method}\\s*${path.replace(/[{}/]/g, "\\$&")}\\s*$`, "i");
-    return surface(name).getByRole("list", { name: `${name} endpoints` }).getByRole("listitem").filter({ hasText: text });
+    return surface(name)
+      .getByRole("list", { name: `${name} endpoints` })
+      .getByRole("listitem")
+      .filter({ hasText: text });
   };
 
   // The people's API comes first, open.

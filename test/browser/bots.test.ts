@@ -6,7 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { ApplicationCommandOptionType as O, MessageFlags, type Client, type ChatInputCommandInteraction, type TextChannel } from "discord.js";
+import {
+  ApplicationCommandOptionType as O,
+  MessageFlags,
+  type Client,
+  type ChatInputCommandInteraction,
+  type TextChannel,
+} from "discord.js";
 import { createDemoBot } from "../../examples/demo-bot";
 import { next } from "../compat/support";
 import { channelEntry, count, launch, message, serve, signIn, type Served } from "./support";
@@ -17,7 +23,10 @@ let bot: Client;
 
 beforeAll(async () => {
   s = serve({
-    users: [{ name: "alice", global_name: "Alice" }, { name: "bob", global_name: "Bob" }],
+    users: [
+      { name: "alice", global_name: "Alice" },
+      { name: "bob", global_name: "Bob" },
+    ],
     guilds: [
       {
         name: "Lab",
@@ -28,7 +37,13 @@ beforeAll(async () => {
       },
     ],
     applications: [
-      { name: "DemoBot", owner: "alice", intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT"], approved_privileged: ["MESSAGE_CONTENT"], install: ["Lab"] },
+      {
+        name: "DemoBot",
+        owner: "alice",
+        intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT"],
+        approved_privileged: ["MESSAGE_CONTENT"],
+        install: ["Lab"],
+      },
     ],
   });
   bot = createDemoBot({ api: `${s.base}/api`, thinkMs: 800 });
@@ -72,7 +87,10 @@ describe("a discord.js bot in the web client", () => {
       await a.getByRole("textbox", { name: "Message #general" }).fill("/");
       const list = a.getByRole("listbox", { name: "Commands" });
       await list.getByRole("option", { name: "/think" }).waitFor();
-      expect(await list.getByRole("option").allTextContents()).toEqual([expect.stringContaining("/roll"), expect.stringContaining("/think")]);
+      expect(await list.getByRole("option").allTextContents()).toEqual([
+        expect.stringContaining("/roll"),
+        expect.stringContaining("/think"),
+      ]);
       await list.getByRole("option", { name: "/roll" }).click();
       expect(await a.getByLabel("sides").getAttribute("aria-required")).toBe("true");
       expect(await a.getByRole("combobox", { name: "sides" }).locator("option").allTextContents()).toEqual(["Choose…", "4", "6", "20"]);
@@ -90,11 +108,17 @@ describe("a discord.js bot in the web client", () => {
       expect(await roll.getByRole("link", { name: /About dice/ }).getAttribute("href")).toBe("https://en.wikipedia.org/wiki/Dice");
       expect(await roll.getByRole("button", { name: "Loaded dice" }).isDisabled()).toBe(true);
       // Bob sees the answer live, too.
-      await message(bob.page, /^DemoBot/).filter({ hasText: "Roll 1 by DemoBot" }).waitFor();
+      await message(bob.page, /^DemoBot/)
+        .filter({ hasText: "Roll 1 by DemoBot" })
+        .waitFor();
 
       await roll.getByRole("button", { name: "Roll again" }).click();
-      await message(a, /^DemoBot/).filter({ hasText: "Roll 2 by DemoBot" }).waitFor();
-      await message(bob.page, /^DemoBot/).filter({ hasText: "Roll 2 by DemoBot" }).waitFor();
+      await message(a, /^DemoBot/)
+        .filter({ hasText: "Roll 2 by DemoBot" })
+        .waitFor();
+      await message(bob.page, /^DemoBot/)
+        .filter({ hasText: "Roll 2 by DemoBot" })
+        .waitFor();
       await count(message(a, /^DemoBot/), 1);
 
       await a.getByRole("combobox", { name: "Pick a colour" }).selectOption("green");
@@ -137,24 +161,44 @@ describe("a discord.js bot in the web client", () => {
     const alice = await signIn(browser, s.base, "alice");
     try {
       const a = alice.page;
-      await a.getByRole("navigation", { name: "Channels" }).getByRole("button", { name: /^widgets/ }).click();
-      const button = (style: number, label: string, extra: object = {}) => ({ type: 2, style, label, custom_id: `b${style}${label}`, ...extra });
+      await a
+        .getByRole("navigation", { name: "Channels" })
+        .getByRole("button", { name: /^widgets/ })
+        .click();
+      const button = (style: number, label: string, extra: object = {}) => ({
+        type: 2,
+        style,
+        label,
+        custom_id: `b${style}${label}`,
+        ...extra,
+      });
       await widgets.send({
         content: `**bold** *italic* __under__ ~~strike~~ \`code\` [Parley](https://example.com/parley) <@${bot.user!.id}>\n\`\`\`\nblock\n\`\`\``,
         components: [
           { type: 1, components: [button(1, "Primary"), button(2, "Secondary"), button(3, "Success"), button(4, "Danger")] },
-          { type: 1, components: [{ type: 2, style: 5, label: "Docs", url: "https://example.com/docs" }, button(1, "Off", { disabled: true })] },
+          {
+            type: 1,
+            components: [{ type: 2, style: 5, label: "Docs", url: "https://example.com/docs" }, button(1, "Off", { disabled: true })],
+          },
           { type: 1, components: [{ type: 5, custom_id: "u", placeholder: "Pick a user" }] },
           { type: 1, components: [{ type: 6, custom_id: "r" }] },
           { type: 1, components: [{ type: 7, custom_id: "m", placeholder: "Pick anyone" }] },
         ] as never,
       });
-      await widgets.send({ content: "channels", components: [{ type: 1, components: [{ type: 8, custom_id: "c", placeholder: "Pick a channel" }] }] as never });
+      await widgets.send({
+        content: "channels",
+        components: [{ type: 1, components: [{ type: 8, custom_id: "c", placeholder: "Pick a channel" }] }] as never,
+      });
       const m = message(a, /^DemoBot bold italic/);
       await m.waitFor();
       // Types 5 to 8 are kept as {type, custom_id, disabled} only (spec 4 rule 6): no placeholder to name them by.
-      expect(await message(a, /^DemoBot channels$/).getByRole("combobox", { name: "Select" }).isDisabled()).toBe(true);
-      for (const name of ["Primary", "Secondary", "Success", "Danger"]) expect(await m.getByRole("button", { name }).isEnabled()).toBe(true);
+      expect(
+        await message(a, /^DemoBot channels$/)
+          .getByRole("combobox", { name: "Select" })
+          .isDisabled(),
+      ).toBe(true);
+      for (const name of ["Primary", "Secondary", "Success", "Danger"])
+        expect(await m.getByRole("button", { name }).isEnabled()).toBe(true);
       expect(await m.getByRole("button", { name: "Off" }).isDisabled()).toBe(true);
       expect(await m.getByRole("link", { name: /Docs/ }).getAttribute("href")).toBe("https://example.com/docs");
       const greyed = m.getByRole("combobox", { name: "Select" });
@@ -201,12 +245,12 @@ describe("a discord.js bot in the web client", () => {
       const got = next<[ChatInputCommandInteraction]>(bot, "interactionCreate", (i) => i.isChatInputCommand() && i.commandName === "pick");
       await a.getByRole("button", { name: "Send" }).click();
       const [i] = await got;
-      expect([i.options.getUser("who")?.id, i.options.getChannel("where")?.id, i.options.getRole("role")?.id, i.options.getMentionable("anyone") && i.options.get("anyone")?.value]).toEqual([
-        s.world.users.bob.id,
-        lab.channels.widgets,
-        lab.roles.Helpers,
-        lab.roles.Helpers,
-      ]);
+      expect([
+        i.options.getUser("who")?.id,
+        i.options.getChannel("where")?.id,
+        i.options.getRole("role")?.id,
+        i.options.getMentionable("anyone") && i.options.get("anyone")?.value,
+      ]).toEqual([s.world.users.bob.id, lab.channels.widgets, lab.roles.Helpers, lab.roles.Helpers]);
       expect(i.options.getNumber("amount")).toBe(2.5);
       await i.reply({ content: "picked", flags: MessageFlags.Ephemeral });
       await message(a, /^DemoBot picked$/).waitFor();
@@ -218,14 +262,24 @@ describe("a discord.js bot in the web client", () => {
   test("embed pictures and time; a bot's direct message is listed under Direct messages", async () => {
     const widgets = (await bot.channels.fetch(s.world.guilds.Lab.channels.widgets)) as TextChannel;
     await widgets.send({
-      embeds: [{ title: "Pictures", image: { url: "https://example.com/a.png" }, thumbnail: { url: "https://example.com/t.png" }, timestamp: "2026-01-01T12:00:00.000Z" }],
+      embeds: [
+        {
+          title: "Pictures",
+          image: { url: "https://example.com/a.png" },
+          thumbnail: { url: "https://example.com/t.png" },
+          timestamp: "2026-01-01T12:00:00.000Z",
+        },
+      ],
     });
     const alice = await signIn(browser, s.base, "alice");
     try {
       const a = alice.page;
       await channelEntry(a, "widgets").click();
       // Pictures from the bot's host wait until the person asks (docs/security.md, finding 10).
-      await message(a, /^DemoBot/).filter({ hasText: "Pictures" }).getByRole("button", { name: "Load 2 images from example.com" }).click();
+      await message(a, /^DemoBot/)
+        .filter({ hasText: "Pictures" })
+        .getByRole("button", { name: "Load 2 images from example.com" })
+        .click();
       const m = message(a, /^DemoBot/).filter({ has: a.getByRole("img", { name: "Image: Pictures" }) });
       expect(await m.getByRole("img", { name: "Image: Pictures" }).getAttribute("src")).toBe("https://example.com/a.png");
       expect(await m.getByRole("img", { name: "Thumbnail" }).getAttribute("src")).toBe("https://example.com/t.png");
@@ -234,7 +288,10 @@ describe("a discord.js bot in the web client", () => {
       const user = await bot.users.fetch(s.world.users.alice.id);
       await user.send("a word in private");
       await a.getByRole("navigation", { name: "Servers" }).getByRole("button", { name: "Direct messages" }).click();
-      await a.getByRole("navigation", { name: "Channels" }).getByRole("button", { name: /^DemoBot/ }).click();
+      await a
+        .getByRole("navigation", { name: "Channels" })
+        .getByRole("button", { name: /^DemoBot/ })
+        .click();
       await message(a, /^DemoBot a word in private$/).waitFor();
       await a.getByRole("textbox", { name: "Message @DemoBot" }).waitFor();
     } finally {

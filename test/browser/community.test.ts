@@ -27,7 +27,11 @@ beforeAll(async () => {
         owner: "olive",
         members: ["mo", "mem", "hi", "carol"],
         roles: [
-          { name: "Mod", permissions: ["KICK_MEMBERS", "BAN_MEMBERS", "VIEW_AUDIT_LOG", "MANAGE_CHANNELS", "MANAGE_ROLES"], members: ["mo"] },
+          {
+            name: "Mod",
+            permissions: ["KICK_MEMBERS", "BAN_MEMBERS", "VIEW_AUDIT_LOG", "MANAGE_CHANNELS", "MANAGE_ROLES"],
+            members: ["mo"],
+          },
           { name: "Senior", permissions: [], members: ["hi"] },
         ],
         channels: [{ name: "general" }, { name: "staff" }],
@@ -92,7 +96,9 @@ describe("server settings", () => {
       await a.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Members" }).click();
       await a.getByRole("group", { name: "Roles for Mem" }).getByRole("checkbox", { name: "Senior" }).check();
       await a.getByRole("status").filter({ hasText: "Mem's roles saved." }).waitFor();
-      expect(s.p.core.guilds.memberRoleIds(s.id(s.world.guilds.Club.id), s.id(s.world.users.mem.id))).toContain(s.id(s.world.guilds.Club.roles.Senior));
+      expect(s.p.core.guilds.memberRoleIds(s.id(s.world.guilds.Club.id), s.id(s.world.users.mem.id))).toContain(
+        s.id(s.world.guilds.Club.roles.Senior),
+      );
       await a.getByRole("textbox", { name: "Nickname for Mem" }).fill("Memo");
       await a.getByRole("button", { name: "Save nickname for Mem" }).click();
       await a.getByRole("status").filter({ hasText: "Mem's nickname saved." }).waitFor();
@@ -109,7 +115,12 @@ describe("server settings", () => {
 
       await a.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Audit log" }).click();
       const log = a.getByRole("table", { name: "Audit log" });
-      await log.getByRole("row").filter({ hasText: "Member banned" }).filter({ hasText: "spam links" }).filter({ hasText: "Carol" }).waitFor();
+      await log
+        .getByRole("row")
+        .filter({ hasText: "Member banned" })
+        .filter({ hasText: "spam links" })
+        .filter({ hasText: "Carol" })
+        .waitFor();
       await a.getByRole("combobox", { name: "Action" }).selectOption({ label: "Member unbanned" });
       await count(log.getByRole("row").filter({ hasText: "Member banned" }), 0);
       await log.getByRole("row").filter({ hasText: "Member unbanned" }).waitFor();
@@ -117,7 +128,10 @@ describe("server settings", () => {
       await a.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Channels" }).click();
       await a.getByRole("button", { name: "Move staff up" }).click();
       await a.getByRole("status").filter({ hasText: "#staff moved up." }).waitFor();
-      const order = s.p.core.guilds.channels(s.id(s.world.guilds.Club.id)).sort((x, y) => x.position - y.position).map((c) => c.name);
+      const order = s.p.core.guilds
+        .channels(s.id(s.world.guilds.Club.id))
+        .sort((x, y) => x.position - y.position)
+        .map((c) => c.name);
       expect(order.indexOf("staff")).toBeLessThan(order.indexOf("general"));
     } finally {
       await olive.context.close();
@@ -152,7 +166,10 @@ describe("server settings", () => {
       await openSettings(p);
       expect(await p.getByRole("navigation", { name: "Server settings" }).getByRole("button").allTextContents()).toEqual(["Invites"]);
       // Senior is displayed separately (the owner's edit): Hi is listed under it.
-      await p.getByRole("complementary", { name: "Members" }).getByRole("heading", { name: /^Senior — / }).waitFor();
+      await p
+        .getByRole("complementary", { name: "Members" })
+        .getByRole("heading", { name: /^Senior — / })
+        .waitFor();
       // A name in the member list opens a profile card: names, roles here, Message.
       await p.getByRole("complementary", { name: "Members" }).getByRole("button", { name: "Mo", exact: true }).click();
       const card = p.getByRole("dialog", { name: "Mo" });
@@ -198,7 +215,10 @@ describe("one's own account", () => {
       const userId = s.id(s.world.users.hi.id);
       expect(s.p.core.devices.current(userId).filter((d) => d.backup === null)).toHaveLength(1);
       await p.getByRole("button", { name: "Sign out" }).click();
-      await p.getByRole("dialog", { name: "Sign out?" }).getByRole("checkbox", { name: "Also remove this browser's encryption keys" }).isChecked();
+      await p
+        .getByRole("dialog", { name: "Sign out?" })
+        .getByRole("checkbox", { name: "Also remove this browser's encryption keys" })
+        .isChecked();
       await p.getByRole("dialog", { name: "Sign out?" }).getByRole("button", { name: "Sign out" }).click();
       await p.getByRole("button", { name: "Sign in" }).waitFor();
       expect(s.p.core.devices.current(userId).filter((d) => d.backup === null)).toHaveLength(0);
@@ -212,7 +232,9 @@ describe("arriving and the instance", () => {
   test("signed out, an invite link names its server above the sign-in, then Accept invite", async () => {
     const inv = await s.as("olive", "POST", `/channels/${s.id(s.world.guilds.Club.channels.general)}/invites`, {});
     await s.as("olive", "PUT", `/guilds/${s.id(s.world.guilds.Club.id)}/bans/${s.id(s.world.users.carol.id)}`, {}).catch(() => undefined);
-    await s.as("olive", "DELETE", `/guilds/${s.id(s.world.guilds.Club.id)}/bans/${s.id(s.world.users.carol.id)}`, {}).catch(() => undefined);
+    await s
+      .as("olive", "DELETE", `/guilds/${s.id(s.world.guilds.Club.id)}/bans/${s.id(s.world.users.carol.id)}`, {})
+      .catch(() => undefined);
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
@@ -264,7 +286,10 @@ describe("arriving and the instance", () => {
       const people = a.getByRole("list", { name: "People" });
       await count(people.getByRole("listitem"), 1);
       await people.getByRole("button", { name: "Disable Carol" }).click();
-      await a.getByRole("dialog", { name: "Disable Carol?" }).getByRole("checkbox", { name: "Also disable their applications (0)" }).waitFor();
+      await a
+        .getByRole("dialog", { name: "Disable Carol?" })
+        .getByRole("checkbox", { name: "Also disable their applications (0)" })
+        .waitFor();
       await a.getByRole("dialog", { name: "Disable Carol?" }).getByRole("button", { name: "Disable" }).click();
       await a.getByRole("status").filter({ hasText: "Carol is disabled." }).waitFor();
       expect(s.p.core.users.get(s.id(s.world.users.carol.id))?.disabled_at).not.toBeNull();

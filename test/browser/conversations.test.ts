@@ -13,7 +13,10 @@ let s: Served;
 
 beforeAll(async () => {
   s = serve({
-    users: [{ name: "alice", global_name: "Alice" }, { name: "bob", global_name: "Bob" }],
+    users: [
+      { name: "alice", global_name: "Alice" },
+      { name: "bob", global_name: "Bob" },
+    ],
     guilds: [{ name: "Lab", owner: "alice", members: ["bob"], channels: [{ name: "general" }, { name: "random" }] }],
   });
   // History enough that a linked or found message is out of the first page.
@@ -40,11 +43,19 @@ describe("following a conversation", () => {
       const b = bob.page;
       await a.getByRole("textbox", { name: "Message #general" }).fill("meeting notes: keep these");
       await a.keyboard.press("Enter");
-      await message(a, /meeting notes/).getByRole("button", { name: "Pin" }).click();
+      await message(a, /meeting notes/)
+        .getByRole("button", { name: "Pin" })
+        .click();
       await message(b, /Alice pinned a message/).waitFor();
-      await message(a, /meeting notes/).getByRole("button", { name: "Unpin" }).waitFor();
+      await message(a, /meeting notes/)
+        .getByRole("button", { name: "Unpin" })
+        .waitFor();
       // Bob may not pin here: no Pin for him.
-      expect(await message(b, /meeting notes/).getByRole("button", { name: "Pin" }).count()).toBe(0);
+      expect(
+        await message(b, /meeting notes/)
+          .getByRole("button", { name: "Pin" })
+          .count(),
+      ).toBe(0);
       await b.getByRole("button", { name: "Pinned messages" }).click();
       const dialog = b.getByRole("dialog", { name: "Pinned messages" });
       await dialog.getByRole("article", { name: /Alice meeting notes/ }).waitFor();
@@ -83,12 +94,16 @@ describe("following a conversation", () => {
   }, 30_000);
 
   test("Copy link copies the message's address; opening it elsewhere loads the channel around it and marks it", async () => {
-    const alice = await signIn(browser, s.base, "alice", { prepare: (c) => c.grantPermissions(["clipboard-read", "clipboard-write"], { origin: s.base }) });
+    const alice = await signIn(browser, s.base, "alice", {
+      prepare: (c) => c.grantPermissions(["clipboard-read", "clipboard-write"], { origin: s.base }),
+    });
     try {
       const a = alice.page;
       await a.getByRole("textbox", { name: "Message #general" }).fill("link to me");
       await a.keyboard.press("Enter");
-      await message(a, /link to me/).getByRole("button", { name: "Copy link" }).click();
+      await message(a, /link to me/)
+        .getByRole("button", { name: "Copy link" })
+        .click();
       await a.getByRole("status").filter({ hasText: "Link copied." }).waitFor();
       const link = await a.evaluate(() => navigator.clipboard.readText());
       const sent = (await s.as("alice", "GET", `/channels/${s.id(s.world.guilds.Lab.channels.general)}/messages?limit=1`))[0];
@@ -137,7 +152,9 @@ describe("following a conversation", () => {
       await channelEntry(b, "random").click();
       await b.getByRole("textbox", { name: "Message #random" }).waitFor();
       await b.waitForFunction(() => document.title === "#random · Parley");
-      await s.as("alice", "POST", `/channels/${s.id(s.world.guilds.Lab.channels.general)}/messages`, { content: `<@${s.id(s.world.users.bob.id)}> look` });
+      await s.as("alice", "POST", `/channels/${s.id(s.world.guilds.Lab.channels.general)}/messages`, {
+        content: `<@${s.id(s.world.users.bob.id)}> look`,
+      });
       await b.waitForFunction(() => document.title === "(1) #random · Parley");
       await channelEntry(b, "general").click();
       await b.waitForFunction(() => document.title === "#general · Parley");

@@ -22,7 +22,10 @@ let dm: string;
 
 beforeAll(async () => {
   s = await serveChild({
-    users: [{ name: "alice", global_name: "Alice" }, { name: "bob", global_name: "Bob" }],
+    users: [
+      { name: "alice", global_name: "Alice" },
+      { name: "bob", global_name: "Bob" },
+    ],
     guilds: [{ name: "Lab", owner: "alice", members: ["bob"], channels: [{ name: "general" }] }],
   });
   browser = await launch();
@@ -79,8 +82,14 @@ describe("a second device", () => {
     try {
       await devicesOf(s, "bob", 2);
       // alice is told of the new device, and the safety number changes for both.
-      await alice.page.getByRole("status").filter({ hasText: /Bob added a new device/ }).waitFor();
-      await bob.page.getByRole("status").filter({ hasText: /A new device was added to your account/ }).waitFor();
+      await alice.page
+        .getByRole("status")
+        .filter({ hasText: /Bob added a new device/ })
+        .waitFor();
+      await bob.page
+        .getByRole("status")
+        .filter({ hasText: /A new device was added to your account/ })
+        .waitFor();
       let after = await safetyNumber(alice);
       for (let i = 0; i < 50 && after === before; i++) {
         await Bun.sleep(20);
@@ -88,7 +97,12 @@ describe("a second device", () => {
       }
       expect(after).not.toBe(before);
       await alice.page.getByRole("button", { name: "Got it" }).click();
-      expect(await alice.page.getByRole("status").filter({ hasText: /Bob added a new device/ }).count()).toBe(0);
+      expect(
+        await alice.page
+          .getByRole("status")
+          .filter({ hasText: /Bob added a new device/ })
+          .count(),
+      ).toBe(0);
 
       await say(alice, "Bob", "sent after the second device");
       await openDm(bob2, "Alice");
@@ -144,7 +158,9 @@ describe("tampering", () => {
     await bob.page.reload();
     await bob.page.getByRole("textbox", { name: "Message @Alice" }).waitFor();
     // Each message is decrypted on its own, so wait for both before counting.
-    await message(bob.page, /^Alice This message could not be decrypted\.$/).nth(1).waitFor();
+    await message(bob.page, /^Alice This message could not be decrypted\.$/)
+      .nth(1)
+      .waitFor();
     // The untouched messages still read.
     await message(bob.page, /^Alice sent after the second device$/).waitFor();
     expect(await message(bob.page, /^Alice This message could not be decrypted\.$/).count()).toBe(2);
@@ -177,13 +193,18 @@ describe("key backup", () => {
     await panel.getByRole("button", { name: "Create backup" }).click();
     await panel.getByRole("status").filter({ hasText: "Key backup made" }).waitFor();
     // The backup is a device like any other: alice is told of it.
-    await alice.page.getByRole("status").filter({ hasText: /Bob added a new device \(Key backup/ }).waitFor();
+    await alice.page
+      .getByRole("status")
+      .filter({ hasText: /Bob added a new device \(Key backup/ })
+      .waitFor();
 
     await say(alice, "Bob", "sent after the backup");
     const bob3 = await signIn(browser, s.base, "bob");
     try {
       await openDm(bob3, "Alice");
-      await message(bob3.page, /^Alice Encrypted before this device was added\.$/).first().waitFor();
+      await message(bob3.page, /^Alice Encrypted before this device was added\.$/)
+        .first()
+        .waitFor();
       expect(await bob3.page.getByText("sent after the backup").count()).toBe(0);
       await bob3.page.getByRole("button", { name: "Safety number" }).click();
       const p3 = bob3.page.getByRole("region", { name: "Safety number" });

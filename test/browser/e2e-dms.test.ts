@@ -25,14 +25,28 @@ let ids: { alice: string; bob: string; bot: string; dm: string; botDm: string };
 
 beforeAll(async () => {
   s = await serveChild({
-    users: [{ name: "alice", global_name: "Alice" }, { name: "bob", global_name: "Bob" }, { name: "carol", global_name: "Carol" }],
+    users: [
+      { name: "alice", global_name: "Alice" },
+      { name: "bob", global_name: "Bob" },
+      { name: "carol", global_name: "Carol" },
+    ],
     guilds: [{ name: "Lab", owner: "alice", members: ["bob", "carol"], channels: [{ name: "general" }] }],
-    applications: [{ name: "EchoBot", owner: "carol", intents: ["GUILDS", "DIRECT_MESSAGES", "MESSAGE_CONTENT"], approved_privileged: ["MESSAGE_CONTENT"], install: ["Lab"] }],
+    applications: [
+      {
+        name: "EchoBot",
+        owner: "carol",
+        intents: ["GUILDS", "DIRECT_MESSAGES", "MESSAGE_CONTENT"],
+        approved_privileged: ["MESSAGE_CONTENT"],
+        install: ["Lab"],
+      },
+    ],
   });
   browser = await launch();
   const a = await s.as("alice", "GET", "/users/@me");
   const b = await s.as("bob", "GET", "/users/@me");
-  const botUser = (await s.as("alice", "GET", `/guilds/${(await s.as("alice", "GET", "/guilds"))[0].id}/members`)).find((m: any) => m.user.bot).user.id;
+  const botUser = (await s.as("alice", "GET", `/guilds/${(await s.as("alice", "GET", "/guilds"))[0].id}/members`)).find(
+    (m: any) => m.user.bot,
+  ).user.id;
   ids = { alice: a.id, bob: b.id, bot: botUser, dm: "", botDm: "" };
   alice = await signIn(browser, s.base, "alice");
   bob = await signIn(browser, s.base, "bob");
@@ -133,7 +147,12 @@ describe("two people in two browsers", () => {
     const stored = await s.as("alice", "GET", `/channels/${ids.dm}/messages`);
     expect(stored.length).toBe(2);
     for (const m of stored) {
-      const r = await openMessage(m.ciphertext, { channelId: ids.dm, authorId: m.author.id, messageId: m.id, createdAt: Date.parse(m.created_at), edited: m.edited_at !== null }, own, all);
+      const r = await openMessage(
+        m.ciphertext,
+        { channelId: ids.dm, authorId: m.author.id, messageId: m.id, createdAt: Date.parse(m.created_at), edited: m.edited_at !== null },
+        own,
+        all,
+      );
       expect(r.state).toBe("failed");
     }
   });

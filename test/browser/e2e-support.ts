@@ -41,7 +41,10 @@ async function json(res: Response, what: string): Promise<any> {
 
 export async function serveChild(doc: { users: { name: string; [k: string]: unknown }[]; [k: string]: unknown }): Promise<ChildServer> {
   const dir = mkdtempSync(join(tmpdir(), "parley-e2e-browser-"));
-  const child = spawn(process.execPath, [join(ROOT, "src/main.ts"), "serve", "--port", "0", "--data", dir, "--harness"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [join(ROOT, "src/main.ts"), "serve", "--port", "0", "--data", dir, "--harness"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout!.on("data", (d) => (out += String(d)));
   child.stderr!.on("data", (d) => (out += String(d)));
@@ -61,13 +64,20 @@ export async function serveChild(doc: { users: { name: string; [k: string]: unkn
   });
   const harness = async (method: string, path: string, body?: unknown) =>
     json(
-      await fetch(`${base}/api/harness/v1${path}`, { method, headers: body === undefined ? {} : { "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }),
+      await fetch(`${base}/api/harness/v1${path}`, {
+        method,
+        headers: body === undefined ? {} : { "Content-Type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
       `${method} ${path}`,
     );
   const person = (user: string, method: string, path: string, body?: unknown) =>
     fetch(`${base}/api/client/v1${path}`, {
       method,
-      headers: { Authorization: `Session ${world.users[user].token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      headers: {
+        Authorization: `Session ${world.users[user].token}`,
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   const world = (await harness("POST", "/seed", { ...doc, users: doc.users.map((u) => ({ password: PASSWORD, ...u })) })) as SeedAnswer;
@@ -87,7 +97,10 @@ export async function serveChild(doc: { users: { name: string; [k: string]: unkn
     async bot(app, method, path, body) {
       const res = await fetch(`${base}/api/v10${path}`, {
         method,
-        headers: { Authorization: `Bot ${world.applications[app].token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+        headers: {
+          Authorization: `Bot ${world.applications[app].token}`,
+          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();

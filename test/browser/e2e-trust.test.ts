@@ -22,11 +22,20 @@ let ids: { alice: string; bob: string; carol: string; dm: string };
 
 beforeAll(async () => {
   s = await serveChild({
-    users: [{ name: "alice", global_name: "Alice" }, { name: "bob", global_name: "Bob" }, { name: "carol", global_name: "Carol" }],
+    users: [
+      { name: "alice", global_name: "Alice" },
+      { name: "bob", global_name: "Bob" },
+      { name: "carol", global_name: "Carol" },
+    ],
     guilds: [{ name: "Lab", owner: "alice", members: ["bob", "carol"], channels: [{ name: "general" }] }],
   });
   browser = await launch();
-  ids = { alice: (await s.as("alice", "GET", "/users/@me")).id, bob: (await s.as("bob", "GET", "/users/@me")).id, carol: (await s.as("carol", "GET", "/users/@me")).id, dm: "" };
+  ids = {
+    alice: (await s.as("alice", "GET", "/users/@me")).id,
+    bob: (await s.as("bob", "GET", "/users/@me")).id,
+    carol: (await s.as("carol", "GET", "/users/@me")).id,
+    dm: "",
+  };
   alice = await signIn(browser, s.base, "alice");
   bob = await signIn(browser, s.base, "bob");
   await devicesOf(s, "alice", 1);
@@ -63,17 +72,44 @@ async function forged(userId: string): Promise<{ own: OwnDevice; json: any }> {
   const keys = await generateDeviceKeys();
   const id = crypto.randomUUID();
   const now = new Date().toISOString();
-  return { own: { id, keys, created_at: 0 }, json: { id, user_id: userId, name: "Chromium on Linux", keys: await publicKeysOf(keys), created_at: now, removed_at: null, backup: false } };
+  return {
+    own: { id, keys, created_at: 0 },
+    json: {
+      id,
+      user_id: userId,
+      name: "Chromium on Linux",
+      keys: await publicKeysOf(keys),
+      created_at: now,
+      removed_at: null,
+      backup: false,
+    },
+  };
 }
 
-const info = (d: any): DeviceInfo => ({ id: d.id, user_id: d.user_id, keys: d.keys, created_at: Date.parse(d.created_at), removed_at: d.removed_at && Date.parse(d.removed_at) });
+const info = (d: any): DeviceInfo => ({
+  id: d.id,
+  user_id: d.user_id,
+  keys: d.keys,
+  created_at: Date.parse(d.created_at),
+  removed_at: d.removed_at && Date.parse(d.removed_at),
+});
 
 /** The newest message of the DM as the server stores it, and whether `device` opens it. */
 async function newest(device: OwnDevice, devices: DeviceInfo[]) {
   const [m] = await s.as("bob", "GET", `/channels/${ids.dm}/messages?limit=1`);
-  const meta = { channelId: ids.dm, authorId: m.author.id, messageId: m.id, createdAt: Date.parse(m.created_at), edited: m.edited_at !== null };
+  const meta = {
+    channelId: ids.dm,
+    authorId: m.author.id,
+    messageId: m.id,
+    createdAt: Date.parse(m.created_at),
+    edited: m.edited_at !== null,
+  };
   const env = parseEnvelope(m.ciphertext);
-  return { m, wraps: env.ok ? env.envelope.wraps.map((w) => w.device) : [], opened: await openMessage(m.ciphertext, meta, device, devices) };
+  return {
+    m,
+    wraps: env.ok ? env.envelope.wraps.map((w) => w.device) : [],
+    opened: await openMessage(m.ciphertext, meta, device, devices),
+  };
 }
 
 /** The safety number the DM shows (the panel opened if need be). */
@@ -103,7 +139,10 @@ describe("a device of someone outside the DM", () => {
       const { wraps, opened } = await newest(outsider.own, listed);
       expect(wraps).not.toContain(outsider.json.id);
       expect(opened.state).toBe("failed");
-      await alice.page.getByRole("alert").filter({ hasText: /someone who is not in this conversation/ }).waitFor();
+      await alice.page
+        .getByRole("alert")
+        .filter({ hasText: /someone who is not in this conversation/ })
+        .waitFor();
       // bob still reads it.
       await message(bob.page, /^Alice not for carol$/).waitFor();
     } finally {
@@ -119,7 +158,8 @@ describe("a device's keys changed by the server", () => {
     const [bobDevice] = await devicesOf(s, "bob", 1);
     const swap = await forged(ids.bob);
     const db = new Database(join(s.dir, "parley.db"));
-    const setKeys = (k: { x25519: string | null; p256: string | null }) => db.query("UPDATE devices SET x25519 = ?, p256 = ? WHERE id = ?").run(k.x25519, k.p256, bobDevice.id);
+    const setKeys = (k: { x25519: string | null; p256: string | null }) =>
+      db.query("UPDATE devices SET x25519 = ?, p256 = ? WHERE id = ?").run(k.x25519, k.p256, bobDevice.id);
     try {
       setKeys(swap.json.keys);
       await say(alice, "Bob", "sealed after the swap");
@@ -129,10 +169,16 @@ describe("a device's keys changed by the server", () => {
       expect(wraps).toContain(bobDevice.id);
       expect(opened.state).toBe("failed");
       await message(bob.page, /^Alice sealed after the swap$/).waitFor();
-      await alice.page.getByRole("alert").filter({ hasText: /keys of Bob's device .* changed/ }).waitFor();
+      await alice.page
+        .getByRole("alert")
+        .filter({ hasText: /keys of Bob's device .* changed/ })
+        .waitFor();
       // bob's browser reads the devices again before it sends, and learns of it then; alice still reads him.
       await say(bob, "Alice", "replied after the swap");
-      await bob.page.getByRole("alert").filter({ hasText: /keys of your device .* changed/ }).waitFor();
+      await bob.page
+        .getByRole("alert")
+        .filter({ hasText: /keys of your device .* changed/ })
+        .waitFor();
       await message(alice.page, /^Bob replied after the swap$/).waitFor();
       expect(await safetyNumber(alice.page)).toBe(before);
       expect(await safetyNumber(bob.page)).toBe(before);
@@ -150,7 +196,13 @@ describe("a removed device", () => {
     const tablet = await s.as("bob", "POST", "/users/@me/devices", { name: "Tablet", keys: await publicKeysOf(keys) });
     const own: OwnDevice = { id: tablet.id, keys, created_at: Date.parse(tablet.created_at) };
     const seal = async (text: string) =>
-      sealMessage(text, { channelId: ids.dm, authorId: ids.bob, editOf: null }, own, (await s.as("bob", "GET", `/channels/${ids.dm}/devices`)).map(info), [ids.alice, ids.bob]);
+      sealMessage(
+        text,
+        { channelId: ids.dm, authorId: ids.bob, editOf: null },
+        own,
+        (await s.as("bob", "GET", `/channels/${ids.dm}/devices`)).map(info),
+        [ids.alice, ids.bob],
+      );
     await s.as("bob", "POST", `/channels/${ids.dm}/messages`, { ciphertext: await seal("from the tablet while it was bob's") });
     await message(alice.page, /^Bob from the tablet while it was bob's$/).waitFor();
 
@@ -164,7 +216,16 @@ describe("a removed device", () => {
     await alice.page.route(messagesPath, async (route) => {
       const res = await route.fetch();
       const list = await res.json();
-      const fake = { ...list[0], id: crypto.randomUUID(), author: list.find((m: any) => m.author.id === ids.bob).author, ciphertext: late, created_at: new Date().toISOString(), edited_at: null, reply_to: null, reactions: [] };
+      const fake = {
+        ...list[0],
+        id: crypto.randomUUID(),
+        author: list.find((m: any) => m.author.id === ids.bob).author,
+        ciphertext: late,
+        created_at: new Date().toISOString(),
+        edited_at: null,
+        reply_to: null,
+        reactions: [],
+      };
       await route.fulfill({ response: res, json: [fake, ...list] });
     });
     try {

@@ -89,14 +89,22 @@ describe("click to load", () => {
       const cats = message(a, /^Poster/).filter({ hasText: "Cats" });
       const ask = cats.getByRole("button", { name: `Load 4 images from ${HOST}` });
       await ask.waitFor();
-      await message(a, /^Poster/).filter({ hasText: "Dogs" }).getByRole("button", { name: `Load 4 images from ${HOST}` }).waitFor();
+      await message(a, /^Poster/)
+        .filter({ hasText: "Dogs" })
+        .getByRole("button", { name: `Load 4 images from ${HOST}` })
+        .waitFor();
       expect(await a.getByRole("img").count()).toBe(0);
       expect(seen).toEqual([]);
 
       await ask.click();
       await drawn(a, "Image: Cats");
       await count(cats.getByRole("button", { name: /^Load / }), 0);
-      expect([...new Set(seen)].sort()).toEqual([`http://${HOST}/Cats-thumb.png`, `http://${HOST}/Cats.png`, `http://${HOST}/author.png`, `http://${HOST}/footer.png`]);
+      expect([...new Set(seen)].sort()).toEqual([
+        `http://${HOST}/Cats-thumb.png`,
+        `http://${HOST}/Cats.png`,
+        `http://${HOST}/author.png`,
+        `http://${HOST}/footer.png`,
+      ]);
       // The other embed still asks.
       expect(await a.getByRole("img", { name: "Image: Dogs" }).count()).toBe(0);
       expect(seen.some((u) => u.includes("Dogs"))).toBe(false);
@@ -113,14 +121,20 @@ describe("click to load", () => {
     try {
       const a = alice.page;
       await channelEntry(a, "general").click();
-      await message(a, /^Poster/).filter({ hasText: "Birds" }).getByRole("button", { name: `Always load images from ${HOST}` }).click();
+      await message(a, /^Poster/)
+        .filter({ hasText: "Birds" })
+        .getByRole("button", { name: `Always load images from ${HOST}` })
+        .click();
       await drawn(a, "Image: Birds");
       await drawn(a, "Image: Cats"); // every embed from that host, at once
       // Remembered across a reload; another host still asks.
       await a.reload();
       await channelEntry(a, "general").click();
       await drawn(a, "Image: Dogs");
-      await message(a, /^Poster/).filter({ hasText: "Fish" }).getByRole("button", { name: `Load 4 images from ${OTHER}` }).waitFor();
+      await message(a, /^Poster/)
+        .filter({ hasText: "Fish" })
+        .getByRole("button", { name: `Load 4 images from ${OTHER}` })
+        .waitFor();
       expect(seen.some((u) => u.includes(OTHER))).toBe(false);
     } finally {
       await alice.context.close();
@@ -131,7 +145,10 @@ describe("click to load", () => {
     try {
       const b = bob.page;
       await channelEntry(b, "general").click();
-      await message(b, /^Poster/).filter({ hasText: "Birds" }).getByRole("button", { name: `Load 4 images from ${HOST}` }).waitFor();
+      await message(b, /^Poster/)
+        .filter({ hasText: "Birds" })
+        .getByRole("button", { name: `Load 4 images from ${HOST}` })
+        .waitFor();
       expect(await b.getByRole("img").count()).toBe(0);
       expect(bobSeen).toEqual([]);
     } finally {

@@ -15,7 +15,10 @@ let s: Served;
 
 beforeAll(async () => {
   s = serve({
-    users: [{ name: "alice", global_name: "Alice" }, { name: "bob", global_name: "Bob" }],
+    users: [
+      { name: "alice", global_name: "Alice" },
+      { name: "bob", global_name: "Bob" },
+    ],
     guilds: [{ name: "Lab", owner: "alice", members: ["bob"], channels: [{ name: "general" }] }],
   });
   browser = await launch();
@@ -34,7 +37,10 @@ async function transfer(page: Page, kind: "paste" | "drop", files: { name: strin
       const dt = new DataTransfer();
       for (const f of files) dt.items.add(new File([f.text], f.name, { type: f.type }));
       const target = kind === "paste" ? el : el.closest(".composer")!;
-      const event = kind === "paste" ? new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }) : new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true });
+      const event =
+        kind === "paste"
+          ? new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true })
+          : new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true });
       target.dispatchEvent(event);
     },
     { kind, files },
@@ -68,7 +74,9 @@ describe("files in the web client", () => {
       const b = bob.page;
       const img = message(b, /^Alice look$/).getByRole("img", { name: "a grey box" });
       await img.waitFor();
-      await message(b, /^Alice look$/).getByRole("button", { name: "Open a grey box" }).click();
+      await message(b, /^Alice look$/)
+        .getByRole("button", { name: "Open a grey box" })
+        .click();
       await b.getByRole("dialog", { name: "Image" }).getByRole("img", { name: "a grey box" }).waitFor();
       await b.getByRole("dialog", { name: "Image" }).getByRole("button", { name: "Close" }).click();
       await count(b.getByRole("dialog", { name: "Image" }), 0);
@@ -146,7 +154,10 @@ describe("files in the web client", () => {
       const msg = message(a, /^Bob time to/);
       await msg.getByRole("img", { name: ":party:" }).first().waitFor();
       await msg.getByRole("group", { name: "Reactions" }).getByRole("img", { name: ":party:" }).waitFor();
-      const loaded = await msg.getByRole("img", { name: ":party:" }).first().evaluate((el) => (el as HTMLImageElement).naturalWidth);
+      const loaded = await msg
+        .getByRole("img", { name: ":party:" })
+        .first()
+        .evaluate((el) => (el as HTMLImageElement).naturalWidth);
       expect(loaded).toBe(8);
       // Bob's message gets a reaction with the server's emoji from the picker.
       const other = s.p.core.people.send(bobId, general, { content: "pick one" });

@@ -14,7 +14,10 @@ let s: Served;
 
 beforeAll(async () => {
   s = serve({
-    users: [{ name: "alice", global_name: "Alice" }, { name: "bob", global_name: "Bob" }],
+    users: [
+      { name: "alice", global_name: "Alice" },
+      { name: "bob", global_name: "Bob" },
+    ],
     guilds: [{ name: "Lab", owner: "alice", members: ["bob"], channels: [{ name: "general" }, { name: "random" }, { name: "news" }] }],
   });
   browser = await launch();
@@ -77,13 +80,18 @@ describe("mentions", () => {
 
       await a.getByRole("button", { name: "Mentions", exact: true }).click();
       const inbox = a.getByRole("dialog", { name: "Mentions" });
-      await inbox.getByRole("article", { name: /Bob @Alice lunch\?/ }).getByRole("button", { name: "Jump" }).click();
+      await inbox
+        .getByRole("article", { name: /Bob @Alice lunch\?/ })
+        .getByRole("button", { name: "Jump" })
+        .click();
       const shown = message(a, /^Bob @Alice lunch\?$/);
       await shown.waitFor();
       expect(await shown.getAttribute("aria-current")).toBe("true");
 
       // An edit shows the mention as the name, and keeps it a mention.
-      await message(b, /^Bob @Alice lunch\?$/).getByRole("button", { name: "Edit" }).click();
+      await message(b, /^Bob @Alice lunch\?$/)
+        .getByRole("button", { name: "Edit" })
+        .click();
       const edit = b.getByRole("textbox", { name: "Edit message" });
       expect(await edit.inputValue()).toBe("@Alice lunch?");
       await edit.fill("@Alice dinner?");

@@ -13,7 +13,9 @@ let s: Served;
 beforeAll(async () => {
   s = serve({
     users: [{ name: "alice", global_name: "Alice" }, { name: "bob", global_name: "Bob" }, { name: "carol" }],
-    guilds: [{ name: "Lab", owner: "alice", members: ["bob", "carol"], channels: [{ name: "general" }, { name: "random" }, { name: "history" }] }],
+    guilds: [
+      { name: "Lab", owner: "alice", members: ["bob", "carol"], channels: [{ name: "general" }, { name: "random" }, { name: "history" }] },
+    ],
   });
   // A long history to scroll back through, written through the core: 120 messages.
   const history = s.id(s.world.guilds.Lab.channels.history);
@@ -40,10 +42,16 @@ describe("two people in two browsers", () => {
       await a.getByRole("textbox", { name: "Message #general" }).fill("hi bob, **welcome**");
       await a.keyboard.press("Enter");
       await message(b, /^Alice hi bob, welcome$/).waitFor();
-      expect(await message(b, /hi bob/).getByRole("strong").textContent()).toBe("welcome");
+      expect(
+        await message(b, /hi bob/)
+          .getByRole("strong")
+          .textContent(),
+      ).toBe("welcome");
 
       // Reply; Shift+Enter is a new line.
-      await message(b, /hi bob/).getByRole("button", { name: "Reply" }).click();
+      await message(b, /hi bob/)
+        .getByRole("button", { name: "Reply" })
+        .click();
       const bobBox = b.getByRole("textbox", { name: "Message #general" });
       await bobBox.pressSequentially("line one");
       await b.keyboard.press("Shift+Enter");
@@ -58,8 +66,14 @@ describe("two people in two browsers", () => {
       await a.getByRole("status").filter({ hasText: "Bob is typing…" }).waitFor();
 
       // Edit and delete one's own message; only one's own carry Edit and Delete.
-      expect(await message(b, /hi bob/).getByRole("button", { name: "Edit" }).count()).toBe(0);
-      await message(a, /hi bob/).getByRole("button", { name: "Edit" }).click();
+      expect(
+        await message(b, /hi bob/)
+          .getByRole("button", { name: "Edit" })
+          .count(),
+      ).toBe(0);
+      await message(a, /hi bob/)
+        .getByRole("button", { name: "Edit" })
+        .click();
       const edit = a.getByRole("textbox", { name: "Edit message" });
       await edit.fill("hi bob, edited");
       await edit.press("Enter");
@@ -67,18 +81,44 @@ describe("two people in two browsers", () => {
       expect(await message(b, /hi bob, edited/).textContent()).toContain("(edited)");
 
       // Reactions: a button with the emoji and count, pressed for one's own.
-      await message(b, /hi bob, edited/).getByRole("button", { name: "Add reaction" }).click();
+      await message(b, /hi bob, edited/)
+        .getByRole("button", { name: "Add reaction" })
+        .click();
       await b.getByRole("button", { name: "React with 👍" }).click();
-      await message(a, /hi bob, edited/).getByRole("button", { name: "👍 1" }).waitFor();
-      expect(await message(a, /hi bob, edited/).getByRole("button", { name: "👍 1" }).getAttribute("aria-pressed")).toBe("false");
-      expect(await message(b, /hi bob, edited/).getByRole("button", { name: "👍 1" }).getAttribute("aria-pressed")).toBe("true");
-      await message(a, /hi bob, edited/).getByRole("button", { name: "👍 1" }).click();
-      await message(b, /hi bob, edited/).getByRole("button", { name: "👍 2" }).waitFor();
-      expect(await message(a, /hi bob, edited/).getByRole("button", { name: "👍 2" }).getAttribute("aria-pressed")).toBe("true");
-      await message(b, /hi bob, edited/).getByRole("button", { name: "👍 2" }).click();
-      await message(a, /hi bob, edited/).getByRole("button", { name: "👍 1" }).waitFor();
+      await message(a, /hi bob, edited/)
+        .getByRole("button", { name: "👍 1" })
+        .waitFor();
+      expect(
+        await message(a, /hi bob, edited/)
+          .getByRole("button", { name: "👍 1" })
+          .getAttribute("aria-pressed"),
+      ).toBe("false");
+      expect(
+        await message(b, /hi bob, edited/)
+          .getByRole("button", { name: "👍 1" })
+          .getAttribute("aria-pressed"),
+      ).toBe("true");
+      await message(a, /hi bob, edited/)
+        .getByRole("button", { name: "👍 1" })
+        .click();
+      await message(b, /hi bob, edited/)
+        .getByRole("button", { name: "👍 2" })
+        .waitFor();
+      expect(
+        await message(a, /hi bob, edited/)
+          .getByRole("button", { name: "👍 2" })
+          .getAttribute("aria-pressed"),
+      ).toBe("true");
+      await message(b, /hi bob, edited/)
+        .getByRole("button", { name: "👍 2" })
+        .click();
+      await message(a, /hi bob, edited/)
+        .getByRole("button", { name: "👍 1" })
+        .waitFor();
 
-      await message(a, /hi bob, edited/).getByRole("button", { name: "Delete" }).click();
+      await message(a, /hi bob, edited/)
+        .getByRole("button", { name: "Delete" })
+        .click();
       await count(message(b, /hi bob, edited/), 0);
       expect(await message(b, /line one/).count()).toBe(1);
     } finally {
@@ -91,12 +131,26 @@ describe("two people in two browsers", () => {
     const alice = await signIn(browser, s.base, "alice");
     try {
       const members = alice.page.getByRole("complementary", { name: "Members" });
-      await members.getByRole("listitem").filter({ hasText: /carol, offline/ }).waitFor();
+      await members
+        .getByRole("listitem")
+        .filter({ hasText: /carol, offline/ })
+        .waitFor();
       const carol = await signIn(browser, s.base, "carol");
-      await members.getByRole("listitem").filter({ hasText: /carol, online/ }).waitFor();
+      await members
+        .getByRole("listitem")
+        .filter({ hasText: /carol, online/ })
+        .waitFor();
       await carol.context.close();
-      await members.getByRole("listitem").filter({ hasText: /carol, offline/ }).waitFor();
-      expect(await members.getByRole("listitem").filter({ hasText: /Alice.*online/ }).count()).toBe(1);
+      await members
+        .getByRole("listitem")
+        .filter({ hasText: /carol, offline/ })
+        .waitFor();
+      expect(
+        await members
+          .getByRole("listitem")
+          .filter({ hasText: /Alice.*online/ })
+          .count(),
+      ).toBe(1);
     } finally {
       await alice.context.close();
     }
@@ -107,8 +161,12 @@ describe("two people in two browsers", () => {
     try {
       const a = alice.page;
       await a.getByRole("textbox", { name: "Message #general" }).waitFor();
-      await s.as("bob", "POST", `/channels/${s.id(s.world.guilds.Lab.channels.random)}/messages`, { content: `look, <@${s.id(s.world.users.alice.id)}>` });
-      await channelEntry(a, "random").and(a.getByRole("button", { name: /unread/ })).waitFor();
+      await s.as("bob", "POST", `/channels/${s.id(s.world.guilds.Lab.channels.random)}/messages`, {
+        content: `look, <@${s.id(s.world.users.alice.id)}>`,
+      });
+      await channelEntry(a, "random")
+        .and(a.getByRole("button", { name: /unread/ }))
+        .waitFor();
       await a.getByRole("button", { name: /^random.*1 mention$/ }).waitFor();
       await channelEntry(a, "random").click();
       await message(a, /look, @Alice/).waitFor();

@@ -19,7 +19,11 @@ const bots: Client[] = [];
 
 beforeAll(async () => {
   s = serve({
-    users: [{ name: "alice", global_name: "Alice", admin: true }, { name: "bob", global_name: "Bob" }, { name: "carol", global_name: "Carol" }],
+    users: [
+      { name: "alice", global_name: "Alice", admin: true },
+      { name: "bob", global_name: "Bob" },
+      { name: "carol", global_name: "Carol" },
+    ],
     guilds: [{ name: "Workshop", owner: "bob", members: ["carol"], channels: [{ name: "general" }] }],
     applications: [{ name: "Echo", owner: "bob", intents: ["GUILDS", "GUILD_MESSAGES"], install: ["Workshop"] }],
   });
@@ -122,7 +126,11 @@ describe("the developer portal", () => {
 
       // In the server: the bot in the member list, and it answers.
       await page.getByRole("link", { name: "Open Dana's Den" }).click();
-      await page.getByRole("complementary", { name: "Members" }).getByRole("listitem").filter({ hasText: /^Greeter\s*BOT, online/ }).waitFor();
+      await page
+        .getByRole("complementary", { name: "Members" })
+        .getByRole("listitem")
+        .filter({ hasText: /^Greeter\s*BOT, online/ })
+        .waitFor();
       await say(page, "general", "hello there");
       await message(page, /^Greeter Hello, dana! I cannot read your words\.$/).waitFor();
       expect(seen).toEqual([""]);
@@ -160,7 +168,9 @@ describe("the developer portal", () => {
       const b = bob.page;
       const content = b.getByRole("checkbox", { name: "MESSAGE_CONTENT" });
       expect(await content.isChecked()).toBe(false);
-      expect(await content.getAttribute("aria-describedby").then((id) => b.locator(`#${id}`).textContent())).toBe("Requires approval Not requested");
+      expect(await content.getAttribute("aria-describedby").then((id) => b.locator(`#${id}`).textContent())).toBe(
+        "Requires approval Not requested",
+      );
       expect(await b.getByText("Intent changes apply to the next token").count()).toBe(1);
       await content.check();
       await b.getByRole("button", { name: "Request approval" }).click();
@@ -171,7 +181,12 @@ describe("the developer portal", () => {
       const pending = a.getByRole("list", { name: "Pending requests" }).getByRole("listitem").filter({ hasText: "Echo" });
       expect(await pending.textContent()).toContain("MESSAGE_CONTENT");
       await pending.getByRole("button", { name: "Approve" }).click();
-      await a.getByRole("list", { name: "Approved" }).getByRole("listitem").filter({ hasText: /Echo.*MESSAGE_CONTENT/ }).getByRole("button", { name: "Revoke" }).waitFor();
+      await a
+        .getByRole("list", { name: "Approved" })
+        .getByRole("listitem")
+        .filter({ hasText: /Echo.*MESSAGE_CONTENT/ })
+        .getByRole("button", { name: "Revoke" })
+        .waitFor();
 
       await b.reload();
       await b.getByText("Approved", { exact: true }).waitFor();
@@ -235,7 +250,10 @@ describe("the developer portal", () => {
       await bob.page.getByRole("button", { name: "Request approval" }).click();
       await bob.page.getByRole("status").filter({ hasText: "Approval requested" }).waitFor();
       await alice.page.reload();
-      const row = alice.page.getByRole("list", { name: "Pending requests" }).getByRole("listitem").filter({ hasText: /Echo.*GUILD_PRESENCES/ });
+      const row = alice.page
+        .getByRole("list", { name: "Pending requests" })
+        .getByRole("listitem")
+        .filter({ hasText: /Echo.*GUILD_PRESENCES/ });
       await row.getByRole("button", { name: "Deny" }).click();
       await alice.page.getByRole("status").filter({ hasText: "Echo: GUILD_PRESENCES denied." }).waitFor();
       await alice.page.getByText("No request is waiting.").waitFor();

@@ -38,7 +38,18 @@ describe("the API reference page", () => {
       } catch {
         called = "refused";
       }
-      return { origin: window.origin, stored: localStorage.getItem("parley.session"), cookie: (() => { try { return document.cookie; } catch { return "unreadable"; } })(), called };
+      return {
+        origin: window.origin,
+        stored: localStorage.getItem("parley.session"),
+        cookie: (() => {
+          try {
+            return document.cookie;
+          } catch {
+            return "unreadable";
+          }
+        })(),
+        called,
+      };
     });
     expect(seen).toEqual({ origin: "null", stored: null, cookie: "unreadable", called: "refused" });
     await context.close();

@@ -17,7 +17,12 @@ let bot: Client;
 
 beforeAll(async () => {
   s = serve({
-    users: [{ name: "alice", global_name: "Alice" }, { name: "bob", global_name: "Bob" }, { name: "carol", global_name: "Carol" }, { name: "dave", global_name: "Dave" }],
+    users: [
+      { name: "alice", global_name: "Alice" },
+      { name: "bob", global_name: "Bob" },
+      { name: "carol", global_name: "Carol" },
+      { name: "dave", global_name: "Dave" },
+    ],
     guilds: [
       {
         name: "Lab",
@@ -143,7 +148,11 @@ describe("server settings", () => {
       await a.getByRole("checkbox", { name: "Send Messages" }).check();
       await a.getByRole("checkbox", { name: "Kick Members" }).check();
       await a.getByRole("button", { name: "Create role" }).click();
-      await a.getByRole("list", { name: "Roles" }).getByRole("listitem").filter({ hasText: "Helpers Kick Members, Send Messages" }).waitFor();
+      await a
+        .getByRole("list", { name: "Roles" })
+        .getByRole("listitem")
+        .filter({ hasText: "Helpers Kick Members, Send Messages" })
+        .waitFor();
 
       await a.getByRole("combobox", { name: "Channel", exact: true }).selectOption({ label: "#plans" });
       await a.getByRole("combobox", { name: "Role or member" }).selectOption({ label: "@everyone" });

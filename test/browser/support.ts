@@ -19,11 +19,19 @@ export const CHROMIUM = "/usr/bin/chromium";
 export const WAIT_MS = 8000;
 
 export async function launch(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error("chromium is missing: apt-get install chromium (npm test's pretest does this when run as root)");
+  if (!existsSync(CHROMIUM))
+    throw new Error("chromium is missing: apt-get install chromium (npm test's pretest does this when run as root)");
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }
 
@@ -41,7 +49,10 @@ export interface Served {
 }
 
 /** A listening Parley with `doc` seeded; every person gets PASSWORD. `config` overrides the test config. */
-export function serve(doc: { users: { name: string; [k: string]: unknown }[]; [k: string]: unknown }, config: Partial<Config> = {}): Served {
+export function serve(
+  doc: { users: { name: string; [k: string]: unknown }[]; [k: string]: unknown },
+  config: Partial<Config> = {},
+): Served {
   const p = makeParley(config);
   const world = p.seed({ ...doc, users: doc.users.map((u) => ({ password: PASSWORD, ...u })) });
   p.listen();
@@ -50,7 +61,10 @@ export function serve(doc: { users: { name: string; [k: string]: unknown }[]; [k
   const as = async (user: string, method: string, path: string, body?: unknown) => {
     const res = await fetch(`${base}/api/client/v1${path}`, {
       method,
-      headers: { Authorization: `Session ${world.users[user].token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      headers: {
+        Authorization: `Session ${world.users[user].token}`,
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();

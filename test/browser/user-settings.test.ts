@@ -15,7 +15,10 @@ let browser: Browser;
 let s: Served;
 
 beforeAll(async () => {
-  s = serve({ users: [{ name: "alice", global_name: "Alice" }], guilds: [{ name: "Lab", owner: "alice", channels: [{ name: "general" }] }] });
+  s = serve({
+    users: [{ name: "alice", global_name: "Alice" }],
+    guilds: [{ name: "Lab", owner: "alice", channels: [{ name: "general" }] }],
+  });
   browser = await launch();
 }, 30_000);
 

@@ -80,7 +80,13 @@ describe("nothing from a message, embed, component or name runs", () => {
         },
       ],
       components: [
-        { type: 1, components: [{ type: 2, style: 1, label: IMG, custom_id: "b" }, { type: 2, style: 5, label: "app link", url: "discord://pwned=22" }] },
+        {
+          type: 1,
+          components: [
+            { type: 2, style: 1, label: IMG, custom_id: "b" },
+            { type: 2, style: 5, label: "app link", url: "discord://pwned=22" },
+          ],
+        },
         { type: 1, components: [{ type: 3, custom_id: "s", placeholder: SVG, options: [{ label: SCRIPT, value: "v" }] }] },
       ] as never,
     });
@@ -96,14 +102,18 @@ describe("nothing from a message, embed, component or name runs", () => {
       await botMessage.waitFor();
       expect(await message(a, /@<b onmouseover=pwned=10>Mods<\/b>$/).count()).toBe(1);
       await a.getByRole("navigation", { name: "Servers" }).getByRole("button", { name: SVG, exact: true }).waitFor();
-      await a.getByRole("navigation", { name: "Channels" }).getByRole("button", { name: "<img src=x onerror=pwned=11>", exact: true }).waitFor();
+      await a
+        .getByRole("navigation", { name: "Channels" })
+        .getByRole("button", { name: "<img src=x onerror=pwned=11>", exact: true })
+        .waitFor();
       await a.getByRole("complementary", { name: "Members" }).getByText(IMG).waitFor();
       expect(await botMessage.getByText(IMG).count()).toBe(3); // the embed's title, its field's name, a button's label
       expect(await botMessage.getByRole("button", { name: IMG }).count()).toBe(1);
       expect(await botMessage.getByRole("combobox", { name: SVG }).count()).toBe(1);
 
       // No javascript:, data: or discord: URL became a link or an image.
-      for (const name of ["anchor", "masked", "data", "field", "app link", SVG]) expect(await a.getByRole("link", { name }).count()).toBe(0);
+      for (const name of ["anchor", "masked", "data", "field", "app link", SVG])
+        expect(await a.getByRole("link", { name }).count()).toBe(0);
       // The only link on the page is the client's own, to the developer portal.
       expect(await a.getByRole("link").allTextContents()).toEqual(["Developer portal"]);
       expect(await a.getByRole("img").count()).toBe(0);
@@ -111,7 +121,10 @@ describe("nothing from a message, embed, component or name runs", () => {
 
       // Hovering and clicking what might carry a handler runs nothing either.
       await message(a, /^bob/).getByText("masked").click();
-      await a.getByRole("navigation", { name: "Channels" }).getByRole("button", { name: "<img src=x onerror=pwned=11>", exact: true }).click();
+      await a
+        .getByRole("navigation", { name: "Channels" })
+        .getByRole("button", { name: "<img src=x onerror=pwned=11>", exact: true })
+        .click();
       await a.getByRole("textbox", { name: "Message #<img src=x onerror=pwned=11>" }).waitFor();
       await count(a.getByRole("textbox", { name: "Message #general" }), 0);
       expect(await a.evaluate(() => (window as unknown as { pwned?: unknown }).pwned)).toBeUndefined();

@@ -20,10 +20,14 @@ async function hello(url: string): Promise<{ ws: WebSocket; frame: any; closed: 
   const closed = new Promise<number>((r) => ws.addEventListener("close", (e) => r(e.code)));
   const frame = await new Promise<any>((ok, fail) => {
     const timer = setTimeout(() => fail(new Error("no HELLO within 10 s")), 10_000);
-    ws.addEventListener("message", (e) => {
-      clearTimeout(timer);
-      ok(JSON.parse(String(e.data)));
-    }, { once: true });
+    ws.addEventListener(
+      "message",
+      (e) => {
+        clearTimeout(timer);
+        ok(JSON.parse(String(e.data)));
+      },
+      { once: true },
+    );
     ws.addEventListener("error", () => fail(new Error("the socket failed")));
   });
   return { ws, frame, closed };

@@ -47,7 +47,9 @@ beforeAll(async () => {
         channels: [{ name: "general" }, { name: "staff" }, { name: "Team", type: 4 }],
       },
     ],
-    applications: [{ name: "Keeper", owner: "olive", intents: ["GUILDS", "GUILD_MEMBERS"], approved_privileged: ["GUILD_MEMBERS"], install: ["Club"] }],
+    applications: [
+      { name: "Keeper", owner: "olive", intents: ["GUILDS", "GUILD_MEMBERS"], approved_privileged: ["GUILD_MEMBERS"], install: ["Club"] },
+    ],
   });
   p.listen();
   base = p.api.urls.base;
@@ -68,7 +70,9 @@ describe("what people do, as a discord.js bot sees it", () => {
   test("a person moves a channel into a category: CHANNEL_UPDATE with its parent; the audit log names the person", async () => {
     const staff = w.guilds.Club.channels.staff;
     const moved = next<[unknown, { id: string; parentId: string | null }]>(bot, Events.ChannelUpdate, (_old, c) => c.id === staff);
-    await as("olive", "PATCH", `/guilds/${id(w.guilds.Club.id)}/channels`, [{ id: id(staff), parent_id: id(w.guilds.Club.channels.Team), position: 0 }]);
+    await as("olive", "PATCH", `/guilds/${id(w.guilds.Club.id)}/channels`, [
+      { id: id(staff), parent_id: id(w.guilds.Club.channels.Team), position: 0 },
+    ]);
     const [, after] = await moved;
     expect(after.parentId).toBe(w.guilds.Club.channels.Team);
     const logs = await guild.fetchAuditLogs({ type: AuditLogEvent.ChannelUpdate });
@@ -80,7 +84,10 @@ describe("what people do, as a discord.js bot sees it", () => {
   test("roles and nickname: GUILD_MEMBER_UPDATE, and audit entries 24 and 25 by the person", async () => {
     const mem = w.users.mem.id;
     const updated = next<[unknown, GuildMember]>(bot, Events.GuildMemberUpdate, (_o, m) => m.id === mem && m.nickname === "Mimi");
-    await as("olive", "PATCH", `/guilds/${id(w.guilds.Club.id)}/members/${id(mem)}`, { nick: "Mimi", roles: [id(w.guilds.Club.roles.Helper)] });
+    await as("olive", "PATCH", `/guilds/${id(w.guilds.Club.id)}/members/${id(mem)}`, {
+      nick: "Mimi",
+      roles: [id(w.guilds.Club.roles.Helper)],
+    });
     const [, m] = await updated;
     expect(m.roles.cache.has(w.guilds.Club.roles.Helper)).toBe(true);
     const roles = await guild.fetchAuditLogs({ type: AuditLogEvent.MemberRoleUpdate });
@@ -111,7 +118,12 @@ describe("what people do, as a discord.js bot sees it", () => {
     await guild.channels.setPositions([{ channel: general, position: 7 }]);
     await moved;
     expect(p.core.guilds.channel(id(general))!.position).toBe(7);
-    await expect(guild.channels.setPositions([{ channel: general, parent: w.guilds.Club.channels.Team }, { channel: w.guilds.Club.channels.staff, parent: null }])).rejects.toMatchObject({
+    await expect(
+      guild.channels.setPositions([
+        { channel: general, parent: w.guilds.Club.channels.Team },
+        { channel: w.guilds.Club.channels.staff, parent: null },
+      ]),
+    ).rejects.toMatchObject({
       code: 40009,
     });
   });

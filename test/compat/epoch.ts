@@ -63,7 +63,7 @@ export const EPOCH_SHIMS: Record<Library, EpochShim> = {
     imports: `import { Base } from "eris"; // CommonJS: const { Base } = require("eris");`,
     code: `Base.getCreatedAt = (id) => Base.getDiscordEpoch(id) + 1735689600000;`,
     covers:
-      "Every `createdAt` (messages, interactions, users, members, roles, channels) and the REST manager's old-message bucket read `Base.getCreatedAt`. `deleteMessages()` (bulk delete, which `purgeChannel()` uses) has the 2015 epoch written into it and rejects every Parley message as \"more than 2 weeks old\", shim or not (checked by the `epoch` cell): delete messages one by one with `deleteMessage()`.",
+      'Every `createdAt` (messages, interactions, users, members, roles, channels) and the REST manager\'s old-message bucket read `Base.getCreatedAt`. `deleteMessages()` (bulk delete, which `purgeChannel()` uses) has the 2015 epoch written into it and rejects every Parley message as "more than 2 weeks old", shim or not (checked by the `epoch` cell): delete messages one by one with `deleteMessage()`.',
   },
   discordeno: {
     lang: "js",

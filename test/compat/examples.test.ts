@@ -39,9 +39,18 @@ function example(name: string): string {
   return dir;
 }
 
-function run(cmd: string[], cwd: string, env: Record<string, string | undefined> = {}): { code: number | null; out: string; seconds: number } {
+function run(
+  cmd: string[],
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+): { code: number | null; out: string; seconds: number } {
   const t0 = performance.now();
-  const r = spawnSync(cmd[0], cmd.slice(1), { cwd, encoding: "utf8", timeout: 240_000, env: { ...process.env, PARLEY_COMMAND: "", ...env } as Record<string, string> });
+  const r = spawnSync(cmd[0], cmd.slice(1), {
+    cwd,
+    encoding: "utf8",
+    timeout: 240_000,
+    env: { ...process.env, PARLEY_COMMAND: "", ...env } as Record<string, string>,
+  });
   const seconds = (performance.now() - t0) / 1000;
   console.log(`${cmd.slice(0, 3).join(" ")} in ${cwd.split("/").pop()}: ${seconds.toFixed(1)} s`);
   return { code: r.status, out: (r.stdout ?? "") + (r.stderr ?? ""), seconds };
@@ -50,7 +59,10 @@ function run(cmd: string[], cwd: string, env: Record<string, string | undefined>
 describe("examples/, installed as a bot's repository installs Parley", () => {
   test("the examples' package.json files name the versions installed here", async () => {
     for (const name of ["discordjs-bun", "discordjs-vitest", "discordpy-pytest"]) {
-      const pkg = (await Bun.file(join(ROOT, "examples", name, "package.json")).json()) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+      const pkg = (await Bun.file(join(ROOT, "examples", name, "package.json")).json()) as {
+        dependencies?: Record<string, string>;
+        devDependencies?: Record<string, string>;
+      };
       const all = { ...pkg.dependencies, ...pkg.devDependencies };
       expect(all.parley).toBe("file:../..");
       for (const [dep, version] of Object.entries(all)) if (dep !== "parley") expect(DEPS).toContain(`${dep}@${version}`);
@@ -98,7 +110,9 @@ test("a wrong expectation", async () => {
     );
     const r = run(["node", join(dir, "node_modules/vitest/vitest.mjs"), "run", "failing.test.ts"], dir, { NO_COLOR: "1" });
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/expected 'pong' to be 'ping'[\s\S]*Transcript of HelperBot \(since the test began, \d+ entries\):\n[^\n]*rest +GET \/gateway\/bot -> 200/);
+    expect(r.out).toMatch(
+      /expected 'pong' to be 'ping'[\s\S]*Transcript of HelperBot \(since the test began, \d+ entries\):\n[^\n]*rest +GET \/gateway\/bot -> 200/,
+    );
   }, 240_000);
 
   test("plain tsc typechecks a repository that uses parley/testing, without Bun's types (and the SDK's declarations need no types at all)", () => {
@@ -107,9 +121,25 @@ test("a wrong expectation", async () => {
     const project = run(["node", tsc, "--noEmit", "-p", "."], dir);
     expect({ code: project.code, out: project.out }).toEqual({ code: 0, out: "" });
     // Only the SDK, with no @types at all and no DOM: its declarations stand on their own, in each resolution mode.
-    writeFileSync(join(dir, "sdk-only.ts"), `import { startParley, attachParley, parleyHooks, type RunningParley } from "parley/testing";\nexport const use: unknown[] = [startParley, attachParley, parleyHooks];\nexport type P = RunningParley;\n`);
-    for (const [module, moduleResolution] of [["nodenext", "nodenext"], ["esnext", "bundler"], ["commonjs", "node10"]]) {
-      const compilerOptions = { module, moduleResolution, target: "es2022", lib: ["es2022"], types: [], strict: true, skipLibCheck: false, noEmit: true };
+    writeFileSync(
+      join(dir, "sdk-only.ts"),
+      `import { startParley, attachParley, parleyHooks, type RunningParley } from "parley/testing";\nexport const use: unknown[] = [startParley, attachParley, parleyHooks];\nexport type P = RunningParley;\n`,
+    );
+    for (const [module, moduleResolution] of [
+      ["nodenext", "nodenext"],
+      ["esnext", "bundler"],
+      ["commonjs", "node10"],
+    ]) {
+      const compilerOptions = {
+        module,
+        moduleResolution,
+        target: "es2022",
+        lib: ["es2022"],
+        types: [],
+        strict: true,
+        skipLibCheck: false,
+        noEmit: true,
+      };
       writeFileSync(join(dir, `tsconfig.${moduleResolution}.json`), JSON.stringify({ compilerOptions, files: ["sdk-only.ts"] }));
       const r = run(["node", tsc, "-p", `tsconfig.${moduleResolution}.json`], dir);
       expect({ moduleResolution, code: r.code, out: r.out }).toEqual({ moduleResolution, code: 0, out: "" });
@@ -121,7 +151,10 @@ test("a wrong expectation", async () => {
     requirePytest();
     const venv = join(pythonVenv(), "venv");
     const dir = example("discordpy-pytest");
-    const r = run([join(venv, "bin/python"), "-m", "pytest", "-q", "-p", "no:cacheprovider"], dir, { PARLEY_COMMAND: undefined, PYTHONPATH: "" });
+    const r = run([join(venv, "bin/python"), "-m", "pytest", "-q", "-p", "no:cacheprovider"], dir, {
+      PARLEY_COMMAND: undefined,
+      PYTHONPATH: "",
+    });
     expect({ code: r.code, tail: r.code === 0 ? "" : r.out.slice(-4000) }).toEqual({ code: 0, tail: "" });
     expect(r.out).toMatch(/\b8 passed\b/);
     expect(r.out).toContain("Parley coverage: what the tests exercised, per bot\n  HelperBot\n    commands    3 of 3 used");

@@ -95,7 +95,8 @@ class Stage {
       await Bun.sleep(250);
       if (!watch.on) return new Promise<never>(() => {});
       const n = await this.connects(from).catch(() => 0);
-      if (n > MAX_CONNECTS) throw new Error(`${this.fl.lib} identified or resumed ${n} times in one cell (at most ${MAX_CONNECTS}): a reconnect storm`);
+      if (n > MAX_CONNECTS)
+        throw new Error(`${this.fl.lib} identified or resumed ${n} times in one cell (at most ${MAX_CONNECTS}): a reconnect storm`);
     }
   }
 
@@ -111,7 +112,9 @@ class Stage {
     try {
       await until("the library's sessions closed", () => liveSessions(m, APP).length === 0, 5000);
       await Bun.sleep(HEARTBEAT_MS);
-      const again = (await m.sdk.transcript(APP, { after: from })).entries.filter((e) => e.kind === "gateway" && e.direction === "in" && (e.op === 2 || e.op === 6));
+      const again = (await m.sdk.transcript(APP, { after: from })).entries.filter(
+        (e) => e.kind === "gateway" && e.direction === "in" && (e.op === 2 || e.op === 6),
+      );
       if (again.length) throw new Error(`the library connected again after it was stopped (${again.length} times)`);
       expect(liveSessions(m, APP)).toEqual([]);
     } catch (e) {
@@ -222,15 +225,19 @@ export function faultCells(fl: FaultLibrary): void {
 
     for (const global of [false, true]) {
       const id: ScenarioId = global ? "fault-global-429" : "fault-429";
-      cell(id, `a ${global ? "global " : ""}429 with retry_after 1 s: the library waits at least that long, then the message lands`, async (s) => {
-        const from = await s.cursor();
-        await s.m.sdk.faults.rest({ route: SENDS, method: "POST", status: 429, retryAfter: 1, global, app: APP });
-        await s.send(global ? "after a global 429" : "after a 429");
-        const got = Stage.sends(await s.since(from));
-        expect(got.map((e) => e.status)).toEqual([429, 200]);
-        // Parley's own clock stamps both: the retry came no sooner than retry_after (allowing ms rounding).
-        expect(Date.parse(got[1].at) - Date.parse(got[0].at)).toBeGreaterThanOrEqual(990);
-      });
+      cell(
+        id,
+        `a ${global ? "global " : ""}429 with retry_after 1 s: the library waits at least that long, then the message lands`,
+        async (s) => {
+          const from = await s.cursor();
+          await s.m.sdk.faults.rest({ route: SENDS, method: "POST", status: 429, retryAfter: 1, global, app: APP });
+          await s.send(global ? "after a global 429" : "after a 429");
+          const got = Stage.sends(await s.since(from));
+          expect(got.map((e) => e.status)).toEqual([429, 200]);
+          // Parley's own clock stamps both: the retry came no sooner than retry_after (allowing ms rounding).
+          expect(Date.parse(got[1].at) - Date.parse(got[0].at)).toBeGreaterThanOrEqual(990);
+        },
+      );
     }
 
     cell("fault-invalid-session", "invalidSession: op 9, then a fresh IDENTIFY; the new session answers", async (s) => {
@@ -238,7 +245,9 @@ export function faultCells(fl: FaultLibrary): void {
       const from = await s.cursor();
       await s.m.sdk.faults.invalidSession(APP);
       await until("a new live session", () => liveSessions(s.m, APP).find((x) => x.session_id !== before.session_id), 20_000);
-      const frames = (await s.since(from)).filter((e) => e.kind === "gateway").map((e) => `${(e as { direction: string }).direction} ${(e as { op: number }).op}`);
+      const frames = (await s.since(from))
+        .filter((e) => e.kind === "gateway")
+        .map((e) => `${(e as { direction: string }).direction} ${(e as { op: number }).op}`);
       expect(frames).toContain("out 9");
       expect(frames).toContain("in 2");
       await s.echo("after the invalid session");

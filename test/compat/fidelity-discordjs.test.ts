@@ -22,7 +22,13 @@ const WORLD = {
   ],
   applications: [
     { name: "HookBot", owner: "alice", intents: ["GUILDS", "GUILD_MESSAGES"], install: ["Lab"] },
-    { name: "Listener", owner: "alice", intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT"], approved_privileged: ["MESSAGE_CONTENT"], install: ["Lab"] },
+    {
+      name: "Listener",
+      owner: "alice",
+      intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT"],
+      approved_privileged: ["MESSAGE_CONTENT"],
+      install: ["Lab"],
+    },
   ],
 };
 

@@ -16,7 +16,9 @@ const WORLD = {
       owner: "alice",
       members: ["bob"],
       channels: [{ name: "general" }],
-      roles: [{ name: "BotRole", permissions: ["SEND_MESSAGES", "MANAGE_MESSAGES", "KICK_MEMBERS", "MANAGE_CHANNELS"], members: ["PrefixBot"] }],
+      roles: [
+        { name: "BotRole", permissions: ["SEND_MESSAGES", "MANAGE_MESSAGES", "KICK_MEMBERS", "MANAGE_CHANNELS"], members: ["PrefixBot"] },
+      ],
     },
   ],
   // No MESSAGE_CONTENT: the mention prefix must work without it. OtherBot only posts.
@@ -55,7 +57,9 @@ describe("discord.py", () => {
   });
 
   test("a user context-menu command gets its target member", async () => {
-    const r = await parley.as("alice").interact({ channel_id: "general", application_id: "PrefixBot", name: "Profile", type: 2, target_id: "bob" });
+    const r = await parley
+      .as("alice")
+      .interact({ channel_id: "general", application_id: "PrefixBot", name: "Profile", type: 2, target_id: "bob" });
     expect(r.delivered).toBe(true);
     const seen = await bot.scenario("user-command");
     expect(seen).toMatchObject({ target: parley.world.users.bob.id, name: "bob" });
@@ -69,11 +73,22 @@ describe("discord.py", () => {
     const { cursor } = await parley.transcript("PrefixBot");
     await parley.as("bob").say("general", `<@${botId}> nick Robo`);
     expect(await bot.scenario("nick")).toEqual({ scenario: "nick", error: null, nick: "Robo", display: "Robo" });
-    const member = await fetch(`${parley.restBase}/guilds/${guildId}/members/${botId}`, { headers: { Authorization: `Bot ${parley.tokenOf("PrefixBot")}` } });
+    const member = await fetch(`${parley.restBase}/guilds/${guildId}/members/${botId}`, {
+      headers: { Authorization: `Bot ${parley.tokenOf("PrefixBot")}` },
+    });
     expect(((await member.json()) as any).nick).toBe("Robo");
     // discord.py asks the reference's deprecated alias, which answers {nick}.
-    const asked = (await parley.transcript("PrefixBot", { after: cursor })).entries.filter((e: any) => e.kind === "rest" && e.method === "PATCH");
-    expect(asked).toEqual([expect.objectContaining({ route: "/guilds/{guild_id}/members/@me/nick", status: 200, request: { nick: "Robo" }, response: { nick: "Robo" } })]);
+    const asked = (await parley.transcript("PrefixBot", { after: cursor })).entries.filter(
+      (e: any) => e.kind === "rest" && e.method === "PATCH",
+    );
+    expect(asked).toEqual([
+      expect.objectContaining({
+        route: "/guilds/{guild_id}/members/@me/nick",
+        status: 200,
+        request: { nick: "Robo" },
+        response: { nick: "Robo" },
+      }),
+    ]);
 
     await parley.as("bob").say("general", `<@${botId}> nick`);
     expect(await bot.scenario("nick")).toEqual({ scenario: "nick", error: null, nick: null, display: "PrefixBot" });
@@ -81,7 +96,9 @@ describe("discord.py", () => {
 
   test("a message context-menu command gets its target message, with its text", async () => {
     const { id } = await parley.as("bob").say("general", "worth quoting");
-    const r = await parley.as("alice").interact({ channel_id: "general", application_id: "PrefixBot", name: "Quote", type: 3, target_id: id });
+    const r = await parley
+      .as("alice")
+      .interact({ channel_id: "general", application_id: "PrefixBot", name: "Quote", type: 3, target_id: id });
     const seen = await bot.scenario("message-command");
     expect(seen).toMatchObject({ target: id, content: "worth quoting", author: parley.world.users.bob.id });
     const state = await parley.harness("GET", `/interactions/${r.id}`);
@@ -96,7 +113,14 @@ describe("discord.py meets the spec's limits", () => {
     const seen = await bot.scenario("perms");
     // @everyone's and the role's bits, server-wide; in a channel discord.py takes the
     // missing VIEW_CHANNEL for "cannot see it" and keeps only the server-wide ones.
-    expect(seen.guild).toEqual(["attach_files", "create_instant_invite", "kick_members", "manage_channels", "manage_messages", "send_messages"]);
+    expect(seen.guild).toEqual([
+      "attach_files",
+      "create_instant_invite",
+      "kick_members",
+      "manage_channels",
+      "manage_messages",
+      "send_messages",
+    ]);
     expect(seen.channel).toEqual(["kick_members"]);
     await parley.as("bob").say("general", `<@${botId}> card`);
     expect(await bot.event("command-error")).toEqual({
@@ -134,7 +158,9 @@ describe("discord.py meets the spec's limits", () => {
     expect(seen.edits[2]).toEqual({ type: "RateLimited", retry_after: expect.any(Number) });
     expect(seen.edits[2].retry_after).toBeGreaterThan(590);
     expect(seen.edits[2].retry_after).toBeLessThanOrEqual(600);
-    const r = await fetch(`${parley.restBase}/channels/${parley.channelId("general")}`, { headers: { Authorization: `Bot ${parley.tokenOf("PrefixBot")}` } });
+    const r = await fetch(`${parley.restBase}/channels/${parley.channelId("general")}`, {
+      headers: { Authorization: `Bot ${parley.tokenOf("PrefixBot")}` },
+    });
     expect(((await r.json()) as any).topic).toBe("topic 1");
   });
 });

@@ -51,10 +51,16 @@ beforeAll(async () => {
   P = await startParley({ world: WORLD });
   p = serverOf(P);
   const id = (flake: string) => p.api.flakes.uuid(flake)!;
-  const e = await p.core.emojis.create(id(P.world.users.alice.id), id(P.world.guilds.Lab.id), { name: "party", image: { bytes: png(4, 4, 1) } });
+  const e = await p.core.emojis.create(id(P.world.users.alice.id), id(P.world.guilds.Lab.id), {
+    name: "party",
+    image: { bytes: png(4, 4, 1) },
+  });
   emojiFlake = p.api.flakes.of(e.id);
   await p.core.media.setAvatar(id(P.world.users.bob.id), { bytes: avatar });
-  child = spawn("/usr/bin/node", [join(import.meta.dir, "bots/js_files_bot.cjs"), P.baseUrl, P.tokenOf("FilesBot")], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  child = spawn("/usr/bin/node", [join(import.meta.dir, "bots/js_files_bot.cjs"), P.baseUrl, P.tokenOf("FilesBot")], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let buf = "";
   child.stdout!.on("data", (d) => {
     buf += d;
@@ -80,7 +86,9 @@ describe("discord.js", () => {
     const image = png(9, 7, 2);
     await P.as("bob").say("general", "a file", { files: [{ name: "shot.png", data: image, description: "alt" }] });
     const seen = await line((l) => l.scenario === "message", "the message");
-    expect(seen.files).toEqual([{ name: "shot.png", size: image.byteLength, contentType: "image/png", width: 9, height: 7, description: "alt", sha256: sha(image) }]);
+    expect(seen.files).toEqual([
+      { name: "shot.png", size: image.byteLength, contentType: "image/png", width: 9, height: 7, description: "alt", sha256: sha(image) },
+    ]);
     expect(seen.avatarURL).toStartWith(`${P.baseUrl}/avatars/${P.world.users.bob.id}/`);
     expect(seen.avatar).toBe(sha(avatar));
     await P.as("bob").say("general", "!roles");

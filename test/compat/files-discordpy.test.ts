@@ -36,7 +36,13 @@ const WORLD = {
       approved_privileged: ["GUILD_MEMBERS", "MESSAGE_CONTENT"],
       install: ["Lab"],
     },
-    { name: "PlainBot", owner: "alice", intents: ["GUILDS", "GUILD_MESSAGES", "GUILD_MEMBERS", "GUILD_MESSAGE_REACTIONS"], approved_privileged: ["GUILD_MEMBERS"], install: ["Lab"] },
+    {
+      name: "PlainBot",
+      owner: "alice",
+      intents: ["GUILDS", "GUILD_MESSAGES", "GUILD_MEMBERS", "GUILD_MESSAGE_REACTIONS"],
+      approved_privileged: ["GUILD_MEMBERS"],
+      install: ["Lab"],
+    },
   ],
 };
 
@@ -88,8 +94,24 @@ describe("discord.py", () => {
     });
     const seen = await bot.scenario("message", (l) => l.content === "two files");
     expect(seen.files).toEqual([
-      { filename: "shot.png", size: image.byteLength, content_type: "image/png", width: 9, height: 7, description: "a screenshot", sha256: sha(image) },
-      { filename: "notes.txt", size: text.byteLength, content_type: "text/plain; charset=utf-8", width: null, height: null, description: null, sha256: sha(text) },
+      {
+        filename: "shot.png",
+        size: image.byteLength,
+        content_type: "image/png",
+        width: 9,
+        height: 7,
+        description: "a screenshot",
+        sha256: sha(image),
+      },
+      {
+        filename: "notes.txt",
+        size: text.byteLength,
+        content_type: "text/plain; charset=utf-8",
+        width: null,
+        height: null,
+        description: null,
+        sha256: sha(text),
+      },
     ]);
     expect(seen.avatar_url).toContain(`/avatars/${P.world.users.bob.id}/`);
     expect(seen.avatar_sha256).toBe(sha(avatar));

@@ -11,7 +11,18 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { PYTHON } from "./support";
@@ -111,7 +122,10 @@ export function npmInstall(deps: string[]): string {
 export function pythonVenv(): string {
   return cached(`venv-${hashOf(["clients/python"], PYTHON)}`, (d) => {
     const src = join(d, "src");
-    cpSync(join(ROOT, "clients/python"), src, { recursive: true, filter: (p) => !/__pycache__|\.egg-info|\/build(\/|$)/.test(relative(ROOT, p)) });
+    cpSync(join(ROOT, "clients/python"), src, {
+      recursive: true,
+      filter: (p) => !/__pycache__|\.egg-info|\/build(\/|$)/.test(relative(ROOT, p)),
+    });
     run([PYTHON, "-m", "venv", "--system-site-packages", join(d, "venv")], d);
     run([join(d, "venv/bin/pip"), "install", "--quiet", "--no-index", "--no-build-isolation", src], d);
     rmSync(src, { recursive: true, force: true });

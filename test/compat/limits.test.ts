@@ -77,7 +77,10 @@ describe("discord.js meets the spec's limits", () => {
     await m.sdk.as("carol").say(staff.id, "carol was here");
     // SEND_MESSAGES is honoured: denying it keeps a channel read-only.
     await staff.permissionOverwrites.edit(guild.roles.everyone.id, { SendMessages: false });
-    const refused: any = await m.sdk.as("carol").say(staff.id, "again").catch((e) => e);
+    const refused: any = await m.sdk
+      .as("carol")
+      .say(staff.id, "again")
+      .catch((e) => e);
     expect([refused.status, refused.body.code]).toEqual([403, 50001]);
   });
 
@@ -124,14 +127,19 @@ describe("discord.js meets the spec's limits", () => {
       await until("three replies", () => replies.length === 3 && ownSeenAsBot.length === 3);
       expect(ownSeenAsBot).toEqual([false, false, false]);
       const stored = await m.sdk.messages("spam", { as: "bob", limit: 10 });
-      expect(stored.filter((x) => x.author.id === bot.user!.id).map((x) => x.id).sort()).toEqual([...replies].sort());
+      expect(
+        stored
+          .filter((x) => x.author.id === bot.user!.id)
+          .map((x) => x.id)
+          .sort(),
+      ).toEqual([...replies].sort());
       expect(stored.at(-1)?.id).toBe(said.id);
     } finally {
       bot.off(Events.MessageCreate, handler);
     }
   });
 
-  test("only /api/v10: REST({ version: \"9\" }) gets 404 on every route, and a client on it cannot log in", async () => {
+  test('only /api/v10: REST({ version: "9" }) gets 404 on every route, and a client on it cannot log in', async () => {
     const rest = new REST({ version: "9", api: m.sdk.apiBase }).setToken(m.sdk.tokenOf("FullBot"));
     const err: any = await rest.get(Routes.user()).catch((e) => e);
     expect(err).toBeInstanceOf(RestAPIError);
@@ -153,7 +161,11 @@ describe("discord.js meets the spec's limits", () => {
     try {
       const panel = await channel("general").send({
         content: "fill in the form",
-        components: [new ActionRowBuilder<ButtonBuilder>().addComponents(new ButtonBuilder().setCustomId("limits-form").setLabel("Form").setStyle(ButtonStyle.Primary))],
+        components: [
+          new ActionRowBuilder<ButtonBuilder>().addComponents(
+            new ButtonBuilder().setCustomId("limits-form").setLabel("Form").setStyle(ButtonStyle.Primary),
+          ),
+        ],
       });
       const clicked = next<[ButtonInteraction]>(bot, Events.InteractionCreate, (i) => i.isButton() && i.customId === "limits-form");
       const click = await m.sdk.as("bob").interact({ channel_id: "general", message_id: panel.id, custom_id: "limits-form" });
@@ -161,7 +173,11 @@ describe("discord.js meets the spec's limits", () => {
       const modal = new ModalBuilder()
         .setCustomId("form")
         .setTitle("Form")
-        .addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(new TextInputBuilder().setCustomId("name").setLabel("Name").setStyle(TextInputStyle.Short)));
+        .addComponents(
+          new ActionRowBuilder<TextInputBuilder>().addComponents(
+            new TextInputBuilder().setCustomId("name").setLabel("Name").setStyle(TextInputStyle.Short),
+          ),
+        );
       const err: any = await i.showModal(modal).catch((e) => e);
       expect(err).toBeInstanceOf(HTTPError);
       expect(err.status).toBe(501);

@@ -84,7 +84,10 @@ async function server(config = {}): Promise<MatrixServer> {
 async function nodeSends(s: MatrixServer, token: string, channelId: string, contents: string[]): Promise<any[]> {
   const node = Bun.which("node");
   if (!node) throw new Error("node is missing: the detritus rate-limit cells run its REST under Node");
-  const proc = Bun.spawn([node, join(BOTS, "dt_rest.cjs"), s.sdk.restBase, token, channelId, ...contents], { stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([node, join(BOTS, "dt_rest.cjs"), s.sdk.restBase, token, channelId, ...contents], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const timer = setTimeout(() => proc.kill(), 20_000);
   const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   clearTimeout(timer);
@@ -110,8 +113,15 @@ async function epochProbe(tag: string, shimmed: boolean): Promise<{ deleted: boo
   expectServerTime(message.id, await serverTimestamp(m.sdk, "ops", said.id));
 
   const custom = `dt-epoch-${tag}`;
-  const panel = await bot.rest.createMessage(ch("ops"), { content: "when?", components: [{ type: 1, components: [{ type: 2, customId: custom, label: "When", style: 1 }] }] } as any);
-  const clicked = next<[any]>(bot, "interactionCreate", ({ interaction }) => interaction.type === 3 && interaction.data.customId === custom);
+  const panel = await bot.rest.createMessage(ch("ops"), {
+    content: "when?",
+    components: [{ type: 1, components: [{ type: 2, customId: custom, label: "When", style: 1 }] }],
+  } as any);
+  const clicked = next<[any]>(
+    bot,
+    "interactionCreate",
+    ({ interaction }) => interaction.type === 3 && interaction.data.customId === custom,
+  );
   const from = m.p.clock.now();
   await m.sdk.as("bob").interact({ channel_id: "ops", message_id: panel.id, custom_id: custom });
   const to = m.p.clock.now();
@@ -146,23 +156,28 @@ describe("detritus-client matrix", () => {
     expect(guild.members.get(bot.userId)!.roles.has(W().guilds.Lab.roles.BotRole)).toBe(true);
   });
 
-  scenario(LIB, "join-after-ready", "installed into another server while ready: guildCreate with fromUnavailable false (a join) and the server cached; the handler's welcome post lands", async () => {
-    const annex = W().guilds.Annex.id;
-    const joined = next<[any]>(bot, "guildCreate", ({ guild }) => guild.id === annex);
-    await setInstalled(m, "FullBot", "Annex", true);
-    const [{ fromUnavailable, guild }] = await joined;
-    expect(fromUnavailable).toBe(false);
-    expect(guild.name).toBe("Annex");
-    expect(guild.channels.map((x: any) => x.name)).toEqual(["lobby"]);
-    for (const who of ["alice", "bob"]) expect(guild.members.has(W().users[who].id)).toBe(true);
-    expect(guild.members.has(bot.userId)).toBe(true);
-    // The handler, as join handlers go: a welcome post in the first text channel.
-    const welcome = await bot.rest.createMessage(guild.channels.find((x: any) => x.type === 0).id, { content: WELCOME(guild.name) });
-    expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === welcome.id)).content).toBe(WELCOME("Annex"));
-    const left = next<[any]>(bot, "guildDelete", ({ guildId }) => guildId === annex);
-    await setInstalled(m, "FullBot", "Annex", false);
-    await left;
-  });
+  scenario(
+    LIB,
+    "join-after-ready",
+    "installed into another server while ready: guildCreate with fromUnavailable false (a join) and the server cached; the handler's welcome post lands",
+    async () => {
+      const annex = W().guilds.Annex.id;
+      const joined = next<[any]>(bot, "guildCreate", ({ guild }) => guild.id === annex);
+      await setInstalled(m, "FullBot", "Annex", true);
+      const [{ fromUnavailable, guild }] = await joined;
+      expect(fromUnavailable).toBe(false);
+      expect(guild.name).toBe("Annex");
+      expect(guild.channels.map((x: any) => x.name)).toEqual(["lobby"]);
+      for (const who of ["alice", "bob"]) expect(guild.members.has(W().users[who].id)).toBe(true);
+      expect(guild.members.has(bot.userId)).toBe(true);
+      // The handler, as join handlers go: a welcome post in the first text channel.
+      const welcome = await bot.rest.createMessage(guild.channels.find((x: any) => x.type === 0).id, { content: WELCOME(guild.name) });
+      expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === welcome.id)).content).toBe(WELCOME("Annex"));
+      const left = next<[any]>(bot, "guildDelete", ({ guildId }) => guildId === annex);
+      await setInstalled(m, "FullBot", "Annex", false);
+      await left;
+    },
+  );
 
   scenario(LIB, "message-content", "messageCreate with content; the bot's reply is edited and deleted", async () => {
     const got = next<[any]>(bot, "messageCreate", ({ message }) => message.content === "hello detritus");
@@ -252,25 +267,33 @@ describe("detritus-client matrix", () => {
     await bot.rest.editChannelOverwrite(c.id, W().users.bob.id, { type: 1, allow: 0, deny: 2048 } as any);
     await updated;
     expect(String(bot.channels.get(c.id)!.permissionOverwrites.get(W().users.bob.id)!.deny)).toBe("2048");
-    const refused = await m.sdk.as("bob").say(c.id, "after the overwrite").catch((e) => e);
+    const refused = await m.sdk
+      .as("bob")
+      .say(c.id, "after the overwrite")
+      .catch((e) => e);
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe(50001);
   });
 
-  scenario(LIB, "moderation", "addGuildMemberRole and removeGuildMember with reasons, createGuildBan, then fetchGuildAuditLogs", async () => {
-    const g = W().guilds.Lab.id;
-    await bot.rest.addGuildMemberRole(g, W().users.erin.id, W().guilds.Lab.roles.Helper, { reason: "helping out" });
-    expect((await bot.rest.fetchGuildMember(g, W().users.erin.id)).roles.has(W().guilds.Lab.roles.Helper)).toBe(true);
-    await bot.rest.removeGuildMember(g, W().users.carol.id, { reason: "kicked by detritus" });
-    // detritus sends a ban's reason as the old `?reason=` query parameter, which v10 (and
-    // Parley) ignore: the ban lands, without its reason (docs/compatibility.md).
-    await bot.rest.createGuildBan(g, W().users.dave.id, { reason: "banned by detritus" });
-    expect((await bot.rest.fetchGuildBans(g)).find((b: any) => b.user.id === W().users.dave.id)).toBeTruthy();
-    const kicks = await bot.rest.fetchGuildAuditLogs(g, { actionType: 20 });
-    expect(kicks.first()).toMatchObject({ reason: "kicked by detritus", targetId: W().users.carol.id, userId: bot.userId });
-    const bans = await bot.rest.fetchGuildAuditLogs(g, { actionType: 22 });
-    expect(bans.first()).toMatchObject({ targetId: W().users.dave.id, userId: bot.userId });
-  });
+  scenario(
+    LIB,
+    "moderation",
+    "addGuildMemberRole and removeGuildMember with reasons, createGuildBan, then fetchGuildAuditLogs",
+    async () => {
+      const g = W().guilds.Lab.id;
+      await bot.rest.addGuildMemberRole(g, W().users.erin.id, W().guilds.Lab.roles.Helper, { reason: "helping out" });
+      expect((await bot.rest.fetchGuildMember(g, W().users.erin.id)).roles.has(W().guilds.Lab.roles.Helper)).toBe(true);
+      await bot.rest.removeGuildMember(g, W().users.carol.id, { reason: "kicked by detritus" });
+      // detritus sends a ban's reason as the old `?reason=` query parameter, which v10 (and
+      // Parley) ignore: the ban lands, without its reason (docs/compatibility.md).
+      await bot.rest.createGuildBan(g, W().users.dave.id, { reason: "banned by detritus" });
+      expect((await bot.rest.fetchGuildBans(g)).find((b: any) => b.user.id === W().users.dave.id)).toBeTruthy();
+      const kicks = await bot.rest.fetchGuildAuditLogs(g, { actionType: 20 });
+      expect(kicks.first()).toMatchObject({ reason: "kicked by detritus", targetId: W().users.carol.id, userId: bot.userId });
+      const bans = await bot.rest.fetchGuildAuditLogs(g, { actionType: 22 });
+      expect(bans.first()).toMatchObject({ targetId: W().users.dave.id, userId: bot.userId });
+    },
+  );
 
   scenario(LIB, "webhooks", "createWebhook and executeWebhook; people see the message", async () => {
     const hook = await bot.rest.createWebhook(ch("general"), { name: "Reporter" });
@@ -293,45 +316,65 @@ describe("detritus-client matrix", () => {
     expect((await m.sdk.waitForMessage(sent.channel_id, (x) => x.id === reply.id, { as: "alice" })).content).toBe("got your envelope");
   });
 
-  scenario(LIB, "slash-commands", "bulkOverwriteApplicationCommands, respond, defer + editResponse, createMessage (follow-up)", async () => {
-    bot.on("interactionCreate", async ({ interaction }: any) => {
-      if (interaction.type !== 2) return;
-      const name = interaction.data.name;
-      if (name === "hello") await interaction.respond(4, { content: `hello ${interaction.data.options.first().value}` });
-      if (name === "slow") {
-        await interaction.respond(5);
-        await interaction.editResponse({ content: "slow done" });
-      }
-      if (name === "multi") {
-        await interaction.respond(4, { content: "first" });
-        await interaction.createMessage({ content: "second" });
-        await interaction.editResponse({ content: "first, edited" });
-      }
-    });
-    const set = await bot.rest.bulkOverwriteApplicationCommands(appId(), [
-      { type: 1, name: "hello", description: "Greets", options: [{ type: 3, name: "who", description: "who", required: true }] },
-      { type: 1, name: "slow", description: "Deferred" },
-      { type: 1, name: "multi", description: "Reply, follow up, edit" },
-    ] as any);
-    expect(set.map((x: any) => x.name)).toEqual(["hello", "slow", "multi"]);
-    const state = interactionStates(m);
-    expect((await state("hello", [{ name: "who", value: "alice" }], (s) => s.state === "responded")).response.content).toBe("hello alice");
-    expect((await state("slow", undefined, (s) => s.state === "responded")).response.content).toBe("slow done");
-    const multi = await state("multi", undefined, (s) => s.followups.length === 1 && s.response?.content === "first, edited");
-    expect(multi.followups[0].content).toBe("second");
-  });
+  scenario(
+    LIB,
+    "slash-commands",
+    "bulkOverwriteApplicationCommands, respond, defer + editResponse, createMessage (follow-up)",
+    async () => {
+      bot.on("interactionCreate", async ({ interaction }: any) => {
+        if (interaction.type !== 2) return;
+        const name = interaction.data.name;
+        if (name === "hello") await interaction.respond(4, { content: `hello ${interaction.data.options.first().value}` });
+        if (name === "slow") {
+          await interaction.respond(5);
+          await interaction.editResponse({ content: "slow done" });
+        }
+        if (name === "multi") {
+          await interaction.respond(4, { content: "first" });
+          await interaction.createMessage({ content: "second" });
+          await interaction.editResponse({ content: "first, edited" });
+        }
+      });
+      const set = await bot.rest.bulkOverwriteApplicationCommands(appId(), [
+        { type: 1, name: "hello", description: "Greets", options: [{ type: 3, name: "who", description: "who", required: true }] },
+        { type: 1, name: "slow", description: "Deferred" },
+        { type: 1, name: "multi", description: "Reply, follow up, edit" },
+      ] as any);
+      expect(set.map((x: any) => x.name)).toEqual(["hello", "slow", "multi"]);
+      const state = interactionStates(m);
+      expect((await state("hello", [{ name: "who", value: "alice" }], (s) => s.state === "responded")).response.content).toBe(
+        "hello alice",
+      );
+      expect((await state("slow", undefined, (s) => s.state === "responded")).response.content).toBe("slow done");
+      const multi = await state("multi", undefined, (s) => s.followups.length === 1 && s.response?.content === "first, edited");
+      expect(multi.followups[0].content).toBe("second");
+    },
+  );
 
   scenario(LIB, "components", "a button click updates its message (type 7); a select answers with the values", async () => {
     bot.on("interactionCreate", async ({ interaction }: any) => {
       if (interaction.type !== 3) return;
       if (interaction.data.customId === "dt-yes") await interaction.respond(7, { content: "clicked yes", components: [] });
-      if (interaction.data.customId === "dt-colour") await interaction.respond(4, { content: `picked ${interaction.data.values.join(",")}` });
+      if (interaction.data.customId === "dt-colour")
+        await interaction.respond(4, { content: `picked ${interaction.data.values.join(",")}` });
     });
     const panel = await bot.rest.createMessage(ch("general"), {
       content: "choose",
       components: [
         { type: 1, components: [{ type: 2, customId: "dt-yes", label: "Yes", style: 3 }] },
-        { type: 1, components: [{ type: 3, customId: "dt-colour", options: [{ label: "Red", value: "r" }, { label: "Blue", value: "b" }] }] },
+        {
+          type: 1,
+          components: [
+            {
+              type: 3,
+              customId: "dt-colour",
+              options: [
+                { label: "Red", value: "r" },
+                { label: "Blue", value: "b" },
+              ],
+            },
+          ],
+        },
       ],
     } as any);
     const responded = (id: string) =>
@@ -355,72 +398,103 @@ describe("detritus-client matrix", () => {
     expect(liveSessions(m, "PlainBot")).toEqual([]);
   });
 
-  scenario.concurrent(LIB, "resume", "after a server-side 4000 close the gateway resumes (after its 5 s reconnect delay) and gets the message it missed", async () => {
-    const [session] = liveSessions(m, "FullBot");
-    // detritus reconnects reconnectDelay (5 s by default) after a close.
-    const resumed = next(bot, "gatewayResumed", () => true, 12_000);
-    const missed = next<[any]>(bot, "messageCreate", ({ message }) => message.content === "missed while away", 12_000);
-    expect(m.p.gateway.disconnect(session.session_id, 4000)).toBe(true);
-    await m.sdk.as("bob").say("general", "missed while away");
-    await resumed;
-    expect((await missed)[0].message.author.id).toBe(W().users.bob.id);
-    expect(liveSessions(m, "FullBot").map((s) => s.session_id)).toEqual([session.session_id]);
-  });
+  scenario.concurrent(
+    LIB,
+    "resume",
+    "after a server-side 4000 close the gateway resumes (after its 5 s reconnect delay) and gets the message it missed",
+    async () => {
+      const [session] = liveSessions(m, "FullBot");
+      // detritus reconnects reconnectDelay (5 s by default) after a close.
+      const resumed = next(bot, "gatewayResumed", () => true, 12_000);
+      const missed = next<[any]>(bot, "messageCreate", ({ message }) => message.content === "missed while away", 12_000);
+      expect(m.p.gateway.disconnect(session.session_id, 4000)).toBe(true);
+      await m.sdk.as("bob").say("general", "missed while away");
+      await resumed;
+      expect((await missed)[0].message.author.id).toBe(W().users.bob.id);
+      expect(liveSessions(m, "FullBot").map((s) => s.session_id)).toEqual([session.session_id]);
+    },
+  );
 
-  scenario.concurrent(LIB, "invalid-session", "a RESUME of an expired session gets op 9; the gateway identifies afresh (after its 1 to 5 s wait)", async () => {
-    const lone = await server();
-    const c = await connect(newClient(lone, lone.sdk.tokenOf("CycleBot"), PLAIN_INTENTS));
-    const [old] = liveSessions(lone, "CycleBot");
-    expireAfterClose(lone, old.session_id);
-    const now = await until(
-      "a fresh session",
-      () => {
-        const s = liveSessions(lone, "CycleBot");
-        return s.length === 1 && s[0].session_id !== old.session_id ? s : null;
-      },
-      15_000,
-    );
-    expect(now).toHaveLength(1);
-    const got = next<[any]>(c, "messageCreate", ({ message }) => message.author.id === lone.sdk.world.users.bob.id);
-    const said = await lone.sdk.as("bob").say("general", "after the new session");
-    expect((await got)[0].message.id).toBe(said.id);
-  }, 25_000);
+  scenario.concurrent(
+    LIB,
+    "invalid-session",
+    "a RESUME of an expired session gets op 9; the gateway identifies afresh (after its 1 to 5 s wait)",
+    async () => {
+      const lone = await server();
+      const c = await connect(newClient(lone, lone.sdk.tokenOf("CycleBot"), PLAIN_INTENTS));
+      const [old] = liveSessions(lone, "CycleBot");
+      expireAfterClose(lone, old.session_id);
+      const now = await until(
+        "a fresh session",
+        () => {
+          const s = liveSessions(lone, "CycleBot");
+          return s.length === 1 && s[0].session_id !== old.session_id ? s : null;
+        },
+        15_000,
+      );
+      expect(now).toHaveLength(1);
+      const got = next<[any]>(c, "messageCreate", ({ message }) => message.author.id === lone.sdk.world.users.bob.id);
+      const said = await lone.sdk.as("bob").say("general", "after the new session");
+      expect((await got)[0].message.id).toBe(said.id);
+    },
+    25_000,
+  );
 
-  scenario.concurrent(LIB, "token-rotation", "rotation ends the live session; the old token's REST calls reject with HTTPError 401", async () => {
-    const c = await connect(newClient(m, m.sdk.tokenOf("RotBot"), PLAIN_INTENTS));
-    expect(liveSessions(m, "RotBot")).toHaveLength(1);
-    await m.sdk.rotate("RotBot");
-    await until("the live session to end", () => liveSessions(m, "RotBot").length === 0);
-    const err = await c.rest.fetchUser(W().users.bob.id).catch((e: any) => e);
-    expect(err.response.statusCode).toBe(401);
-    expect(err.code).toBe(0);
-    // detritus would identify again with the old token after every op 9: the bot stops.
-    c.kill();
-    expect(m.p.gateway.sessionsOf(m.uuid(W().applications.RotBot.id))).toEqual([]);
-  });
+  scenario.concurrent(
+    LIB,
+    "token-rotation",
+    "rotation ends the live session; the old token's REST calls reject with HTTPError 401",
+    async () => {
+      const c = await connect(newClient(m, m.sdk.tokenOf("RotBot"), PLAIN_INTENTS));
+      expect(liveSessions(m, "RotBot")).toHaveLength(1);
+      await m.sdk.rotate("RotBot");
+      await until("the live session to end", () => liveSessions(m, "RotBot").length === 0);
+      const err = await c.rest.fetchUser(W().users.bob.id).catch((e: any) => e);
+      expect(err.response.statusCode).toBe(401);
+      expect(err.code).toBe(0);
+      // detritus would identify again with the old token after every op 9: the bot stops.
+      c.kill();
+      expect(m.p.gateway.sessionsOf(m.uuid(W().applications.RotBot.id))).toEqual([]);
+    },
+  );
 
-  scenario.concurrent(LIB, "bucket-429", "createMessage (under Node) meets a 429 (bucket 2 per 1 s on this server); detritus waits and every send lands", async () => {
-    const rl = await server(smallBucketLimits());
-    const spam = rl.sdk.channelId("spam");
-    // Another client of the same bot spends the bucket first, so the library cannot see it coming.
-    await exhaustMessageBucket(rl.sdk, rl.sdk.tokenOf("FullBot"), spam);
-    const { cursor } = await rl.sdk.transcript("FullBot");
-    const sent = await nodeSends(rl, rl.sdk.tokenOf("FullBot"), spam, ["queued 1", "queued 2", "queued 3"]);
-    expect(sent).toEqual(["queued 1", "queued 2", "queued 3"].map((content) => ({ ok: true, content })));
-    const limited = await limitedSince(rl, "FullBot", cursor);
-    expect(limited.length).toBeGreaterThanOrEqual(1);
-    expect(limited.every((g) => g === false)).toBe(true);
-  });
+  scenario.concurrent(
+    LIB,
+    "bucket-429",
+    "createMessage (under Node) meets a 429 (bucket 2 per 1 s on this server); detritus waits and every send lands",
+    async () => {
+      const rl = await server(smallBucketLimits());
+      const spam = rl.sdk.channelId("spam");
+      // Another client of the same bot spends the bucket first, so the library cannot see it coming.
+      await exhaustMessageBucket(rl.sdk, rl.sdk.tokenOf("FullBot"), spam);
+      const { cursor } = await rl.sdk.transcript("FullBot");
+      const sent = await nodeSends(rl, rl.sdk.tokenOf("FullBot"), spam, ["queued 1", "queued 2", "queued 3"]);
+      expect(sent).toEqual(["queued 1", "queued 2", "queued 3"].map((content) => ({ ok: true, content })));
+      const limited = await limitedSince(rl, "FullBot", cursor);
+      expect(limited.length).toBeGreaterThanOrEqual(1);
+      expect(limited.every((g) => g === false)).toBe(true);
+    },
+  );
 
-  scenario.concurrent(LIB, "global-429", "a burst (under Node) meets the global window (5 per 1 s on this server); detritus waits and every send lands", async () => {
-    const rl = await server(smallGlobalLimits());
-    const spam = rl.sdk.channelId("spam");
-    const sent = await nodeSends(rl, rl.sdk.tokenOf("FullBot"), spam, BURST.map((n) => `burst ${n}`));
-    expect(sent).toEqual(BURST.map((n) => ({ ok: true, content: `burst ${n}` })));
-    const limited = await limitedSince(rl, "FullBot", "0");
-    expect(limited.length).toBeGreaterThanOrEqual(1);
-    expect(limited.every((g) => g === true)).toBe(true);
-  });
+  scenario.concurrent(
+    LIB,
+    "global-429",
+    "a burst (under Node) meets the global window (5 per 1 s on this server); detritus waits and every send lands",
+    async () => {
+      const rl = await server(smallGlobalLimits());
+      const spam = rl.sdk.channelId("spam");
+      const sent = await nodeSends(
+        rl,
+        rl.sdk.tokenOf("FullBot"),
+        spam,
+        BURST.map((n) => `burst ${n}`),
+      );
+      expect(sent).toEqual(BURST.map((n) => ({ ok: true, content: `burst ${n}` })));
+      const limited = await limitedSince(rl, "FullBot", "0");
+      expect(limited.length).toBeGreaterThanOrEqual(1);
+      expect(limited.every((g) => g === true)).toBe(true);
+    },
+  );
 
   scenario(LIB, "not-implemented", "fetchGuildTemplates (no templates in Parley) rejects with the 501", async () => {
     const err = await bot.rest.fetchGuildTemplates(W().guilds.Lab.id).catch((e: any) => e);
@@ -428,18 +502,28 @@ describe("detritus-client matrix", () => {
     expect(err.code).toBe(0);
   });
 
-  scenario(LIB, "epoch", "with the DISCORD_SNOWFLAKE_EPOCH shim, createdAtUnix of a message and an interaction is the server's time; a fresh interaction is not deleted", async () => {
-    const undo = runShim(LIB, { Constants }, [[Constants, "DISCORD_SNOWFLAKE_EPOCH"]]);
-    try {
-      expect(await epochProbe("shim", true)).toEqual({ deleted: false, cached: true });
-    } finally {
-      undo();
-    }
-  });
+  scenario(
+    LIB,
+    "epoch",
+    "with the DISCORD_SNOWFLAKE_EPOCH shim, createdAtUnix of a message and an interaction is the server's time; a fresh interaction is not deleted",
+    async () => {
+      const undo = runShim(LIB, { Constants }, [[Constants, "DISCORD_SNOWFLAKE_EPOCH"]]);
+      try {
+        expect(await epochProbe("shim", true)).toEqual({ deleted: false, cached: true });
+      } finally {
+        undo();
+      }
+    },
+  );
 
-  scenario(LIB, "epoch-unshimmed", "createdAtUnix is ten years early; every fresh interaction reads as deleted (timed out), which drops it from the cache", async () => {
-    expect(await epochProbe("plain", false)).toEqual({ deleted: true, cached: false });
-  });
+  scenario(
+    LIB,
+    "epoch-unshimmed",
+    "createdAtUnix is ten years early; every fresh interaction reads as deleted (timed out), which drops it from the cache",
+    async () => {
+      expect(await epochProbe("plain", false)).toEqual({ deleted: true, cached: false });
+    },
+  );
 });
 
 faultCells({
@@ -448,7 +532,8 @@ faultCells({
     const c = await connect(newClient(s, s.sdk.tokenOf("FullBot"), FULL_INTENTS));
     const errors: unknown[] = [];
     c.on("messageCreate", ({ message }: any) => {
-      if (message.content.startsWith("!echo ")) c.rest.createMessage(message.channelId, { content: message.content.slice(6) }).catch((e: unknown) => errors.push(e));
+      if (message.content.startsWith("!echo "))
+        c.rest.createMessage(message.channelId, { content: message.content.slice(6) }).catch((e: unknown) => errors.push(e));
     });
     return { errors, stop: async () => c.kill() };
   },

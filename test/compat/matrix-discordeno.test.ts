@@ -78,7 +78,9 @@ function newBot(s: MatrixServer, app: string, intents: number): Bot {
   const applicationId = s.sdk.world.applications[app].id;
   const on = new EventEmitter();
   const guilds = new Map<string, any>();
-  const events: Record<string, (...a: unknown[]) => void> = Object.fromEntries(EVENTS.map((n) => [n, (...a: unknown[]) => void on.emit(n, ...a)]));
+  const events: Record<string, (...a: unknown[]) => void> = Object.fromEntries(
+    EVENTS.map((n) => [n, (...a: unknown[]) => void on.emit(n, ...a)]),
+  );
   let connects = 0;
   const bot: any = createBot({
     token,
@@ -185,24 +187,29 @@ describe("discordeno matrix", () => {
     expect(me.roles.map(String)).toContain(W().guilds.Lab.roles.BotRole);
   });
 
-  scenario(LIB, "join-after-ready", "installed into another server while connected: guildCreate (its one event for joins and start-up) fires after ready with the server; the handler's welcome post lands", async () => {
-    const annex = W().guilds.Annex.id;
-    const joined = next<[any]>(full.on, "guildCreate", (g) => String(g.id) === annex);
-    await setInstalled(m, "FullBot", "Annex", true);
-    const [guild] = await joined;
-    // The handler, as join handlers go: a welcome post in the first text channel.
-    const lobby = [...guild.channels.values()].find((x: any) => x.type === 0);
-    const welcome = await h().sendMessage(lobby.id, { content: WELCOME(guild.name) });
-    expect(guild.name).toBe("Annex");
-    expect([...guild.channels.values()].map((x: any) => x.name)).toEqual(["lobby"]);
-    for (const who of ["alice", "bob"]) expect(guild.members.has(BigInt(W().users[who].id))).toBe(true);
-    expect(guild.members.has(full.bot.id)).toBe(true);
-    expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === String(welcome.id))).content).toBe(WELCOME("Annex"));
-    const left = next<[bigint]>(full.on, "guildDelete", (id) => String(id) === annex);
-    await setInstalled(m, "FullBot", "Annex", false);
-    await left;
-    full.guilds.delete(annex);
-  });
+  scenario(
+    LIB,
+    "join-after-ready",
+    "installed into another server while connected: guildCreate (its one event for joins and start-up) fires after ready with the server; the handler's welcome post lands",
+    async () => {
+      const annex = W().guilds.Annex.id;
+      const joined = next<[any]>(full.on, "guildCreate", (g) => String(g.id) === annex);
+      await setInstalled(m, "FullBot", "Annex", true);
+      const [guild] = await joined;
+      // The handler, as join handlers go: a welcome post in the first text channel.
+      const lobby = [...guild.channels.values()].find((x: any) => x.type === 0);
+      const welcome = await h().sendMessage(lobby.id, { content: WELCOME(guild.name) });
+      expect(guild.name).toBe("Annex");
+      expect([...guild.channels.values()].map((x: any) => x.name)).toEqual(["lobby"]);
+      for (const who of ["alice", "bob"]) expect(guild.members.has(BigInt(W().users[who].id))).toBe(true);
+      expect(guild.members.has(full.bot.id)).toBe(true);
+      expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === String(welcome.id))).content).toBe(WELCOME("Annex"));
+      const left = next<[bigint]>(full.on, "guildDelete", (id) => String(id) === annex);
+      await setInstalled(m, "FullBot", "Annex", false);
+      await left;
+      full.guilds.delete(annex);
+    },
+  );
 
   scenario(LIB, "message-content", "messageCreate with content; the bot's reply is edited and deleted", async () => {
     const got = next<[any]>(full.on, "messageCreate", (msg) => msg.content === "hello discordeno");
@@ -210,7 +217,10 @@ describe("discordeno matrix", () => {
     const [msg] = await got;
     expect(String(msg.id)).toBe(said.id);
     expect(String(msg.author.id)).toBe(W().users.bob.id);
-    const reply = await h().sendMessage(msg.channelId, { content: "hi bob", messageReference: { messageId: msg.id, failIfNotExists: true } });
+    const reply = await h().sendMessage(msg.channelId, {
+      content: "hi bob",
+      messageReference: { messageId: msg.id, failIfNotExists: true },
+    });
     const seen = await m.sdk.waitForMessage("general", (x) => x.id === String(reply.id), { as: "bob" });
     expect(seen.message_reference?.message_id).toBe(said.id);
 
@@ -293,7 +303,10 @@ describe("discordeno matrix", () => {
     await h().editChannelPermissionOverrides(c.id, { id: W().users.bob.id, type: 1, deny: ["SEND_MESSAGES"] });
     // discordeno packs overwrites into bigints; the one it now holds is the one it sent.
     expect((await updated)[0].permissionOverwrites).toHaveLength(1);
-    const refused = await m.sdk.as("bob").say(String(c.id), "after the overwrite").catch((e) => e);
+    const refused = await m.sdk
+      .as("bob")
+      .say(String(c.id), "after the overwrite")
+      .catch((e) => e);
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe(50001);
   });
@@ -306,7 +319,11 @@ describe("discordeno matrix", () => {
     await h().banMember(g, W().users.dave.id, {}, "banned by discordeno");
     expect((await h().getBan(g, W().users.dave.id)).reason).toBe("banned by discordeno");
     const kicks = await h().getAuditLog(g, { actionType: 20 });
-    expect(kicks.auditLogEntries[0]).toMatchObject({ reason: "kicked by discordeno", targetId: W().users.carol.id, userId: String(full.bot.id) });
+    expect(kicks.auditLogEntries[0]).toMatchObject({
+      reason: "kicked by discordeno",
+      targetId: W().users.carol.id,
+      userId: String(full.bot.id),
+    });
     const bans = await h().getAuditLog(g, { actionType: 22 });
     expect(bans.auditLogEntries[0]).toMatchObject({ reason: "banned by discordeno", targetId: W().users.dave.id });
   });
@@ -329,14 +346,17 @@ describe("discordeno matrix", () => {
     const dm = await h().getDmChannel(W().users.alice.id);
     expect(String(dm.id)).toBe(sent.channel_id);
     const reply = await h().sendMessage(dm.id, { content: "got your envelope" });
-    expect((await m.sdk.waitForMessage(sent.channel_id, (x) => x.id === String(reply.id), { as: "alice" })).content).toBe("got your envelope");
+    expect((await m.sdk.waitForMessage(sent.channel_id, (x) => x.id === String(reply.id), { as: "alice" })).content).toBe(
+      "got your envelope",
+    );
   });
 
   scenario(LIB, "slash-commands", "upsertGlobalApplicationCommands, a reply, defer + edit, a follow-up", async () => {
     full.on.on("interactionCreate", async (i: any) => {
       if (i.type !== 2) return;
       const name = i.data.name;
-      if (name === "hello") await h().sendInteractionResponse(i.id, i.token, { type: 4, data: { content: `hello ${i.data.options[0].value}` } });
+      if (name === "hello")
+        await h().sendInteractionResponse(i.id, i.token, { type: 4, data: { content: `hello ${i.data.options[0].value}` } });
       if (name === "slow") {
         await h().sendInteractionResponse(i.id, i.token, { type: 5 });
         await h().editOriginalInteractionResponse(i.token, { content: "slow done" });
@@ -363,14 +383,28 @@ describe("discordeno matrix", () => {
   scenario(LIB, "components", "a button click updates its message (type 7); a select answers with the values", async () => {
     full.on.on("interactionCreate", async (i: any) => {
       if (i.type !== 3) return;
-      if (i.data.customId === "dd-yes") await h().sendInteractionResponse(i.id, i.token, { type: 7, data: { content: "clicked yes", components: [] } });
-      if (i.data.customId === "dd-colour") await h().sendInteractionResponse(i.id, i.token, { type: 4, data: { content: `picked ${i.data.values.join(",")}` } });
+      if (i.data.customId === "dd-yes")
+        await h().sendInteractionResponse(i.id, i.token, { type: 7, data: { content: "clicked yes", components: [] } });
+      if (i.data.customId === "dd-colour")
+        await h().sendInteractionResponse(i.id, i.token, { type: 4, data: { content: `picked ${i.data.values.join(",")}` } });
     });
     const panel = await h().sendMessage(ch("general"), {
       content: "choose",
       components: [
         { type: 1, components: [{ type: 2, customId: "dd-yes", label: "Yes", style: 3 }] },
-        { type: 1, components: [{ type: 3, customId: "dd-colour", options: [{ label: "Red", value: "r" }, { label: "Blue", value: "b" }] }] },
+        {
+          type: 1,
+          components: [
+            {
+              type: 3,
+              customId: "dd-colour",
+              options: [
+                { label: "Red", value: "r" },
+                { label: "Blue", value: "b" },
+              ],
+            },
+          ],
+        },
       ],
     });
     const responded = (id: string) =>
@@ -378,7 +412,9 @@ describe("discordeno matrix", () => {
         const s = await m.sdk.harness("GET", `/interactions/${id}`);
         return s.state === "responded" ? s : null;
       });
-    const pick = await m.sdk.as("bob").interact({ channel_id: "general", message_id: String(panel.id), custom_id: "dd-colour", values: ["r"] });
+    const pick = await m.sdk
+      .as("bob")
+      .interact({ channel_id: "general", message_id: String(panel.id), custom_id: "dd-colour", values: ["r"] });
     expect((await responded(pick.id)).response.content).toBe("picked r");
     const click = await m.sdk.as("bob").interact({ channel_id: "general", message_id: String(panel.id), custom_id: "dd-yes" });
     expect((await responded(click.id)).response).toMatchObject({ id: String(panel.id), content: "clicked yes", components: [] });
@@ -387,13 +423,25 @@ describe("discordeno matrix", () => {
   scenario(LIB, "disallowed-intents", "start with an unapproved MESSAGE_CONTENT: the shard throws the 4014 close reason", async () => {
     // discordeno throws from its socket's close handler, uncaught: a bot in a process of its own sees it.
     const proc = Bun.spawn(
-      [process.execPath, join(BOTS, "dd_intents.ts"), m.sdk.apiBase, m.sdk.tokenOf("PlainBot"), W().applications.PlainBot.id, String(PLAIN_INTENTS | BITS.MESSAGE_CONTENT)],
+      [
+        process.execPath,
+        join(BOTS, "dd_intents.ts"),
+        m.sdk.apiBase,
+        m.sdk.tokenOf("PlainBot"),
+        W().applications.PlainBot.id,
+        String(PLAIN_INTENTS | BITS.MESSAGE_CONTENT),
+      ],
       { stdout: "pipe", stderr: "pipe" },
     );
     const timer = setTimeout(() => proc.kill(), 10_000);
     const out = await new Response(proc.stdout).text();
     clearTimeout(timer);
-    expect(out.trim().split("\n").map((l) => JSON.parse(l))).toEqual([{ event: expect.stringMatching(/^(uncaughtException|unhandledRejection)$/), message: "Disallowed intent(s)." }]);
+    expect(
+      out
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    ).toEqual([{ event: expect.stringMatching(/^(uncaughtException|unhandledRejection)$/), message: "Disallowed intent(s)." }]);
     expect(liveSessions(m, "PlainBot")).toEqual([]);
   });
 
@@ -408,64 +456,87 @@ describe("discordeno matrix", () => {
     expect(liveSessions(m, "FullBot").map((s) => s.session_id)).toEqual([session.session_id]);
   });
 
-  scenario.concurrent(LIB, "invalid-session", "a RESUME of an expired session gets op 9; the shard identifies afresh (after its 1 to 5 s wait)", async () => {
-    const lone = await server();
-    const c = await connect(newBot(lone, "CycleBot", PLAIN_INTENTS));
-    const [old] = liveSessions(lone, "CycleBot");
-    const readyAgain = next(c.on, "ready", () => true, 10_000);
-    expireAfterClose(lone, old.session_id);
-    await readyAgain;
-    const now = await until("a fresh session", () => {
-      const s = liveSessions(lone, "CycleBot");
-      return s.length === 1 && s[0].session_id !== old.session_id ? s : null;
-    });
-    expect(now).toHaveLength(1);
-    const got = next<[any]>(c.on, "messageCreate", (msg) => String(msg.author.id) === lone.sdk.world.users.bob.id);
-    const said = await lone.sdk.as("bob").say("general", "after the new session");
-    expect(String((await got)[0].id)).toBe(said.id);
-  }, 20_000);
+  scenario.concurrent(
+    LIB,
+    "invalid-session",
+    "a RESUME of an expired session gets op 9; the shard identifies afresh (after its 1 to 5 s wait)",
+    async () => {
+      const lone = await server();
+      const c = await connect(newBot(lone, "CycleBot", PLAIN_INTENTS));
+      const [old] = liveSessions(lone, "CycleBot");
+      const readyAgain = next(c.on, "ready", () => true, 10_000);
+      expireAfterClose(lone, old.session_id);
+      await readyAgain;
+      const now = await until("a fresh session", () => {
+        const s = liveSessions(lone, "CycleBot");
+        return s.length === 1 && s[0].session_id !== old.session_id ? s : null;
+      });
+      expect(now).toHaveLength(1);
+      const got = next<[any]>(c.on, "messageCreate", (msg) => String(msg.author.id) === lone.sdk.world.users.bob.id);
+      const said = await lone.sdk.as("bob").say("general", "after the new session");
+      expect(String((await got)[0].id)).toBe(said.id);
+    },
+    20_000,
+  );
 
-  scenario.concurrent(LIB, "token-rotation", "rotation ends the live session; the old token's REST calls reject with status 401", async () => {
-    const c = await connect(newBot(m, "RotBot", PLAIN_INTENTS));
-    expect(liveSessions(m, "RotBot")).toHaveLength(1);
-    await m.sdk.rotate("RotBot");
-    await until("the live session to end", () => liveSessions(m, "RotBot").length === 0);
-    const err = await c.bot.helpers.getUser(W().users.bob.id).catch((e: any) => e);
-    expect(err).toBeInstanceOf(Error);
-    expect(err.cause).toMatchObject({ ok: false, status: 401 });
-    expect(JSON.parse(err.cause.body).code).toBe(0);
-    // discordeno would identify again with the old token after every op 9: the bot stops.
-    await c.stop();
-    expect(m.p.gateway.sessionsOf(m.uuid(W().applications.RotBot.id))).toEqual([]);
-  });
+  scenario.concurrent(
+    LIB,
+    "token-rotation",
+    "rotation ends the live session; the old token's REST calls reject with status 401",
+    async () => {
+      const c = await connect(newBot(m, "RotBot", PLAIN_INTENTS));
+      expect(liveSessions(m, "RotBot")).toHaveLength(1);
+      await m.sdk.rotate("RotBot");
+      await until("the live session to end", () => liveSessions(m, "RotBot").length === 0);
+      const err = await c.bot.helpers.getUser(W().users.bob.id).catch((e: any) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect(err.cause).toMatchObject({ ok: false, status: 401 });
+      expect(JSON.parse(err.cause.body).code).toBe(0);
+      // discordeno would identify again with the old token after every op 9: the bot stops.
+      await c.stop();
+      expect(m.p.gateway.sessionsOf(m.uuid(W().applications.RotBot.id))).toEqual([]);
+    },
+  );
 
-  scenario.concurrent(LIB, "bucket-429", "sendMessage meets a 429 (bucket 2 per 1 s on this server); discordeno waits and every send lands", async () => {
-    const rl = await server(smallBucketLimits());
-    const c = newBot(rl, "FullBot", FULL_INTENTS);
-    const spam = rl.sdk.channelId("spam");
-    // Another client of the same bot spends the bucket first, so the library cannot see it coming.
-    await exhaustMessageBucket(rl.sdk, rl.sdk.tokenOf("FullBot"), spam);
-    const { cursor } = await rl.sdk.transcript("FullBot");
-    const sent = await Promise.all([1, 2, 3].map((n) => c.bot.helpers.sendMessage(spam, { content: `queued ${n}` })));
-    expect(sent.map((s: any) => s.content)).toEqual(["queued 1", "queued 2", "queued 3"]);
-    const limited = await limitedSince(rl, "FullBot", cursor);
-    expect(limited.length).toBeGreaterThanOrEqual(1);
-    expect(limited.every((g) => g === false)).toBe(true);
-  });
+  scenario.concurrent(
+    LIB,
+    "bucket-429",
+    "sendMessage meets a 429 (bucket 2 per 1 s on this server); discordeno waits and every send lands",
+    async () => {
+      const rl = await server(smallBucketLimits());
+      const c = newBot(rl, "FullBot", FULL_INTENTS);
+      const spam = rl.sdk.channelId("spam");
+      // Another client of the same bot spends the bucket first, so the library cannot see it coming.
+      await exhaustMessageBucket(rl.sdk, rl.sdk.tokenOf("FullBot"), spam);
+      const { cursor } = await rl.sdk.transcript("FullBot");
+      const sent = await Promise.all([1, 2, 3].map((n) => c.bot.helpers.sendMessage(spam, { content: `queued ${n}` })));
+      expect(sent.map((s: any) => s.content)).toEqual(["queued 1", "queued 2", "queued 3"]);
+      const limited = await limitedSince(rl, "FullBot", cursor);
+      expect(limited.length).toBeGreaterThanOrEqual(1);
+      expect(limited.every((g) => g === false)).toBe(true);
+    },
+  );
 
-  scenario.concurrent(LIB, "global-429", "a burst meets the global window (5 per 1 s on this server); discordeno waits and every send lands", async () => {
-    const rl = await server(smallGlobalLimits());
-    const c = newBot(rl, "FullBot", FULL_INTENTS);
-    const spam = rl.sdk.channelId("spam");
-    const sent = await Promise.all(BURST.map((n) => c.bot.helpers.sendMessage(spam, { content: `burst ${n}` })));
-    expect(sent.map((s: any) => s.content)).toEqual(BURST.map((n) => `burst ${n}`));
-    const limited = await limitedSince(rl, "FullBot", "0");
-    expect(limited.length).toBeGreaterThanOrEqual(1);
-    expect(limited.every((g) => g === true)).toBe(true);
-  });
+  scenario.concurrent(
+    LIB,
+    "global-429",
+    "a burst meets the global window (5 per 1 s on this server); discordeno waits and every send lands",
+    async () => {
+      const rl = await server(smallGlobalLimits());
+      const c = newBot(rl, "FullBot", FULL_INTENTS);
+      const spam = rl.sdk.channelId("spam");
+      const sent = await Promise.all(BURST.map((n) => c.bot.helpers.sendMessage(spam, { content: `burst ${n}` })));
+      expect(sent.map((s: any) => s.content)).toEqual(BURST.map((n) => `burst ${n}`));
+      const limited = await limitedSince(rl, "FullBot", "0");
+      expect(limited.length).toBeGreaterThanOrEqual(1);
+      expect(limited.every((g) => g === true)).toBe(true);
+    },
+  );
 
   scenario(LIB, "not-implemented", "getGuildTemplates (no templates in Parley) rejects with the 501", async () => {
-    const err = await h().getGuildTemplates(W().guilds.Lab.id).catch((e: any) => e);
+    const err = await h()
+      .getGuildTemplates(W().guilds.Lab.id)
+      .catch((e: any) => e);
     expect(err).toBeInstanceOf(Error);
     expect(err.cause).toMatchObject({ ok: false, status: 501 });
     expect(JSON.parse(err.cause.body).code).toBe(0);
@@ -507,7 +578,8 @@ faultCells({
     const b = newBot(s, "FullBot", FULL_INTENTS);
     const errors: unknown[] = [];
     b.on.on("messageCreate", (msg: any) => {
-      if (msg.content?.startsWith("!echo ")) b.bot.helpers.sendMessage(msg.channelId, { content: msg.content.slice(6) }).catch((e: unknown) => errors.push(e));
+      if (msg.content?.startsWith("!echo "))
+        b.bot.helpers.sendMessage(msg.channelId, { content: msg.content.slice(6) }).catch((e: unknown) => errors.push(e));
     });
     await connect(b);
     return { errors, stop: b.stop };

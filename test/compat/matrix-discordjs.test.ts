@@ -106,7 +106,11 @@ async function epochProbe(tag: string, shimmed: boolean): Promise<{ deleted: str
   const custom = `djs-epoch-${tag}`;
   const panel = await ops().send({
     content: "when?",
-    components: [new ActionRowBuilder<ButtonBuilder>().addComponents(new ButtonBuilder().setCustomId(custom).setLabel("When").setStyle(ButtonStyle.Primary))],
+    components: [
+      new ActionRowBuilder<ButtonBuilder>().addComponents(
+        new ButtonBuilder().setCustomId(custom).setLabel("When").setStyle(ButtonStyle.Primary),
+      ),
+    ],
   });
   const clicked = next<[ButtonInteraction]>(bot, Events.InteractionCreate, (i) => i.isButton() && i.customId === custom);
   const from = m.p.clock.now();
@@ -153,29 +157,34 @@ describe("discord.js 14 matrix", () => {
     expect(((await bot.rest.get(Routes.user())) as any).id).toBe(W().applications.FullBot.bot_user_id);
   });
 
-  scenario(LIB, "join-after-ready", "installed into another server while ready: guildCreate with the server cached, not guildAvailable; the handler's welcome post lands", async () => {
-    const annex = W().guilds.Annex.id;
-    const available: string[] = [];
-    const onAvailable = (g: Guild) => void available.push(g.id);
-    bot.on(Events.GuildAvailable, onAvailable);
-    const joined = next<[Guild]>(bot, Events.GuildCreate, (g) => g.id === annex);
-    await setInstalled(m, "FullBot", "Annex", true);
-    const [guild] = await joined;
-    // The handler, as join handlers go: a welcome post in the first text channel.
-    const lobby = guild.channels.cache.find((c) => c.type === ChannelType.GuildText) as TextChannel;
-    const welcome = await lobby.send(WELCOME(guild.name));
-    bot.off(Events.GuildAvailable, onAvailable);
-    expect(guild.available).toBe(true);
-    expect(guild.name).toBe("Annex");
-    expect([...guild.channels.cache.values()].map((c) => c.name)).toEqual(["lobby"]);
-    for (const who of ["alice", "bob"]) expect(guild.members.cache.has(W().users[who].id)).toBe(true);
-    expect(guild.members.me!.id).toBe(W().applications.FullBot.bot_user_id);
-    expect(available).toEqual([]);
-    expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === welcome.id)).content).toBe(WELCOME("Annex"));
-    const left = next<[Guild]>(bot, Events.GuildDelete, (g) => g.id === annex);
-    await setInstalled(m, "FullBot", "Annex", false);
-    await left;
-  });
+  scenario(
+    LIB,
+    "join-after-ready",
+    "installed into another server while ready: guildCreate with the server cached, not guildAvailable; the handler's welcome post lands",
+    async () => {
+      const annex = W().guilds.Annex.id;
+      const available: string[] = [];
+      const onAvailable = (g: Guild) => void available.push(g.id);
+      bot.on(Events.GuildAvailable, onAvailable);
+      const joined = next<[Guild]>(bot, Events.GuildCreate, (g) => g.id === annex);
+      await setInstalled(m, "FullBot", "Annex", true);
+      const [guild] = await joined;
+      // The handler, as join handlers go: a welcome post in the first text channel.
+      const lobby = guild.channels.cache.find((c) => c.type === ChannelType.GuildText) as TextChannel;
+      const welcome = await lobby.send(WELCOME(guild.name));
+      bot.off(Events.GuildAvailable, onAvailable);
+      expect(guild.available).toBe(true);
+      expect(guild.name).toBe("Annex");
+      expect([...guild.channels.cache.values()].map((c) => c.name)).toEqual(["lobby"]);
+      for (const who of ["alice", "bob"]) expect(guild.members.cache.has(W().users[who].id)).toBe(true);
+      expect(guild.members.me!.id).toBe(W().applications.FullBot.bot_user_id);
+      expect(available).toEqual([]);
+      expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === welcome.id)).content).toBe(WELCOME("Annex"));
+      const left = next<[Guild]>(bot, Events.GuildDelete, (g) => g.id === annex);
+      await setInstalled(m, "FullBot", "Annex", false);
+      await left;
+    },
+  );
 
   scenario(LIB, "message-content", "a person's message arrives with content; the bot's reply is edited and deleted", async () => {
     const got = next<[Message]>(bot, Events.MessageCreate, (msg) => msg.content === "hello bot");
@@ -214,32 +223,48 @@ describe("discord.js 14 matrix", () => {
     expect(refused).toEqual([]);
   });
 
-  scenario(LIB, "message-no-content", "without MESSAGE_CONTENT the event arrives with empty content, and history withholds it", async () => {
-    const plain = newClient(m, PLAIN);
-    await login(plain, m.sdk.tokenOf("PlainBot"));
-    const got = next<[Message]>(plain, Events.MessageCreate, (msg) => msg.author.id === W().users.bob.id);
-    const said = await m.sdk.as("bob").say("ops", "secret words");
-    const [msg] = await got;
-    expect(msg.id).toBe(said.id);
-    expect(msg.content).toBe("");
-    const history = await (plain.channels.cache.get(m.sdk.channelId("ops")) as TextChannel).messages.fetch({ limit: 5 });
-    expect(history.get(said.id)?.content).toBe("");
-    await plain.destroy();
-  });
+  scenario(
+    LIB,
+    "message-no-content",
+    "without MESSAGE_CONTENT the event arrives with empty content, and history withholds it",
+    async () => {
+      const plain = newClient(m, PLAIN);
+      await login(plain, m.sdk.tokenOf("PlainBot"));
+      const got = next<[Message]>(plain, Events.MessageCreate, (msg) => msg.author.id === W().users.bob.id);
+      const said = await m.sdk.as("bob").say("ops", "secret words");
+      const [msg] = await got;
+      expect(msg.id).toBe(said.id);
+      expect(msg.content).toBe("");
+      const history = await (plain.channels.cache.get(m.sdk.channelId("ops")) as TextChannel).messages.fetch({ limit: 5 });
+      expect(history.get(said.id)?.content).toBe("");
+      await plain.destroy();
+    },
+  );
 
   scenario(LIB, "embeds-components", "the bot sends an embed and components; a person's embed reaches the bot", async () => {
-    const embed = new EmbedBuilder().setTitle("Status").setDescription("all good").addFields({ name: "cpu", value: "3%" }).setColor(0x00ff00);
+    const embed = new EmbedBuilder()
+      .setTitle("Status")
+      .setDescription("all good")
+      .addFields({ name: "cpu", value: "3%" })
+      .setColor(0x00ff00);
     const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
       new ButtonBuilder().setCustomId("ok").setLabel("OK").setStyle(ButtonStyle.Primary),
       new ButtonBuilder().setURL("https://example.com").setLabel("Docs").setStyle(ButtonStyle.Link),
     );
     let sent!: Message;
-    expect(await eventsDuring(m.p, async () => (sent = await general().send({ content: "report", embeds: [embed], components: [row] })))).toEqual(["message.created"]);
+    expect(
+      await eventsDuring(m.p, async () => (sent = await general().send({ content: "report", embeds: [embed], components: [row] }))),
+    ).toEqual(["message.created"]);
     expect(sent.content).toBe("report");
     expect(sent.embeds[0].fields).toEqual([{ name: "cpu", value: "3%", inline: false }]);
     expect((sent.components[0].toJSON() as { components: unknown[] }).components).toHaveLength(2);
     const seen = await m.sdk.waitForMessage("general", (x) => x.id === sent.id, { as: "alice" });
-    expect(seen.embeds[0]).toMatchObject({ title: "Status", description: "all good", color: 0x00ff00, fields: [{ name: "cpu", value: "3%" }] });
+    expect(seen.embeds[0]).toMatchObject({
+      title: "Status",
+      description: "all good",
+      color: 0x00ff00,
+      fields: [{ name: "cpu", value: "3%" }],
+    });
     expect(seen.components[0].components.map((c: any) => c.style)).toEqual([1, 5]);
 
     // A content-only edit keeps the embed.
@@ -272,7 +297,10 @@ describe("discord.js 14 matrix", () => {
     expect(reaction.emoji.name).toBe("🎉");
     expect(reaction.message.id).toBe(said.id);
     const shown = (await m.sdk.messages("general", { as: "bob" })).find((x) => x.id === said.id) as any;
-    expect(shown.reactions.map((r: any) => [r.emoji.name, r.count]).sort()).toEqual([["🎉", 1], ["👍", 1]]);
+    expect(shown.reactions.map((r: any) => [r.emoji.name, r.count]).sort()).toEqual([
+      ["🎉", 1],
+      ["👍", 1],
+    ]);
     const removed = next<[any, any]>(bot, Events.MessageReactionRemove, (r, u) => u.id === W().users.bob.id);
     await m.sdk.as("bob").unreact("general", said.id, "🎉");
     expect((await removed)[0].emoji.name).toBe("🎉");
@@ -293,19 +321,26 @@ describe("discord.js 14 matrix", () => {
     const guild = bot.guilds.cache.get(W().guilds.Lab.id)!;
     const created = next<[any]>(bot, Events.ChannelCreate, (c) => c.name === "made-by-djs");
     let ch!: TextChannel;
-    expect(await eventsDuring(m.p, async () => (ch = await guild.channels.create({ name: "made-by-djs", topic: "a bot made this" })))).toEqual(["channel.created"]);
+    expect(
+      await eventsDuring(m.p, async () => (ch = await guild.channels.create({ name: "made-by-djs", topic: "a bot made this" }))),
+    ).toEqual(["channel.created"]);
     expect((await created)[0].id).toBe(ch.id);
     expect(ch.name).toBe("made-by-djs");
     expect(ch.type).toBe(ChannelType.GuildText);
     await m.sdk.as("bob").say(ch.id, "before the overwrite");
     const updated = next<[any, any]>(bot, Events.ChannelUpdate, (_o, n) => n.id === ch.id);
-    expect(await eventsDuring(m.p, () => ch.permissionOverwrites.create(W().users.bob.id, { SendMessages: false }))).toEqual(["channel.updated"]);
+    expect(await eventsDuring(m.p, () => ch.permissionOverwrites.create(W().users.bob.id, { SendMessages: false }))).toEqual([
+      "channel.updated",
+    ]);
     await updated;
     expect(m.p.core.guilds.overwrites(m.uuid(ch.id))).toEqual([
       { channel_id: m.uuid(ch.id), target_id: m.uuid(W().users.bob.id), target_type: 1, allow: 0, deny: 2048 },
     ]);
     expect(ch.permissionOverwrites.cache.get(W().users.bob.id)?.deny.has("SendMessages")).toBe(true);
-    const refused = await m.sdk.as("bob").say(ch.id, "after the overwrite").catch((e) => e);
+    const refused = await m.sdk
+      .as("bob")
+      .say(ch.id, "after the overwrite")
+      .catch((e) => e);
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe(50001);
   });
@@ -363,7 +398,11 @@ describe("discord.js 14 matrix", () => {
   });
 
   scenario(LIB, "dms", "a person's DM arrives as an envelope (content empty); the bot's plain reply reaches them", async () => {
-    const got = next<[Message]>(bot, Events.MessageCreate, (msg) => msg.author.id === W().users.alice.id && msg.channel.type === ChannelType.DM);
+    const got = next<[Message]>(
+      bot,
+      Events.MessageCreate,
+      (msg) => msg.author.id === W().users.alice.id && msg.channel.type === ChannelType.DM,
+    );
     const sent = await m.sdk.as("alice").dm("FullBot", "hello in private");
     const [msg] = await got;
     expect(msg.id).toBe(sent.id);
@@ -390,12 +429,24 @@ describe("discord.js 14 matrix", () => {
       .setName("tools")
       .setDescription("Tools")
       .addSubcommand((s) => s.setName("ping").setDescription("Ping"))
-      .addSubcommandGroup((g) => g.setName("user").setDescription("User").addSubcommand((s) => s.setName("info").setDescription("Info").addUserOption((o) => o.setName("who").setDescription("Who"))));
+      .addSubcommandGroup((g) =>
+        g
+          .setName("user")
+          .setDescription("User")
+          .addSubcommand((s) =>
+            s
+              .setName("info")
+              .setDescription("Info")
+              .addUserOption((o) => o.setName("who").setDescription("Who")),
+          ),
+      );
     const put = (await bot.rest.put(Routes.applicationCommands(app), { body: [echo.toJSON(), tools.toJSON()] })) as any[];
     expect(put.map((c) => c.name)).toEqual(["echo", "tools"]);
     expect(put[0].options[0]).toMatchObject({ type: 3, name: "text", required: true, max_length: 100 });
     expect(put[1].options[1].options[0].options[0]).toMatchObject({ type: 6, name: "who" });
-    const local = (await bot.rest.post(Routes.applicationGuildCommands(app, lab), { body: { name: "local", description: "Guild only" } })) as any;
+    const local = (await bot.rest.post(Routes.applicationGuildCommands(app, lab), {
+      body: { name: "local", description: "Guild only" },
+    })) as any;
     expect(local.guild_id).toBe(lab);
     const listed = (await bot.rest.get(Routes.applicationCommands(app))) as any[];
     expect(listed.map((c) => c.id).sort()).toEqual(put.map((c) => c.id).sort());
@@ -403,7 +454,9 @@ describe("discord.js 14 matrix", () => {
     expect(patched.description).toBe("Echo!");
     await bot.rest.delete(Routes.applicationGuildCommand(app, lab, local.id));
     expect(await bot.rest.get(Routes.applicationGuildCommands(app, lab))).toEqual([]);
-    const bad: any = await bot.rest.post(Routes.applicationCommands(app), { body: { name: "Bad Name", description: "x" } }).catch((e: unknown) => e);
+    const bad: any = await bot.rest
+      .post(Routes.applicationCommands(app), { body: { name: "Bad Name", description: "x" } })
+      .catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(DiscordAPIError);
     expect(bad.status).toBe(400);
     expect(bad.code).toBe(50035);
@@ -446,7 +499,9 @@ describe("discord.js 14 matrix", () => {
     ]);
     expect(set.size).toBe(6);
     const run = async (name: string, options?: unknown[]) => {
-      const r = await m.sdk.as("alice").interact({ channel_id: "general", application_id: "FullBot", name, ...(options ? { options } : {}) });
+      const r = await m.sdk
+        .as("alice")
+        .interact({ channel_id: "general", application_id: "FullBot", name, ...(options ? { options } : {}) });
       expect(r.delivered).toBe(true);
       return r.id;
     };
@@ -488,9 +543,12 @@ describe("discord.js 14 matrix", () => {
             new ButtonBuilder().setCustomId("djs-collect").setLabel("Collect").setStyle(ButtonStyle.Success),
           );
           const r = await i.reply({ content: "Pick", components: [buttons], withResponse: true });
-          r.resource!.message!.createMessageComponentCollector({ filter: (b) => b.customId === "djs-collect", max: 1 }).on("collect", async (b) => {
-            await b.update({ content: "collected" }).catch((e) => errors.push(String(e)));
-          });
+          r.resource!.message!.createMessageComponentCollector({ filter: (b) => b.customId === "djs-collect", max: 1 }).on(
+            "collect",
+            async (b) => {
+              await b.update({ content: "collected" }).catch((e) => errors.push(String(e)));
+            },
+          );
         }
       } catch (e) {
         errors.push(String(e));
@@ -499,16 +557,19 @@ describe("discord.js 14 matrix", () => {
     const panel = await general().send({
       content: "choose",
       components: [
-        new ActionRowBuilder<ButtonBuilder>().addComponents(new ButtonBuilder().setCustomId("djs-yes").setLabel("Yes").setStyle(ButtonStyle.Success)),
+        new ActionRowBuilder<ButtonBuilder>().addComponents(
+          new ButtonBuilder().setCustomId("djs-yes").setLabel("Yes").setStyle(ButtonStyle.Success),
+        ),
         new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(
           new StringSelectMenuBuilder().setCustomId("djs-colour").addOptions({ label: "Red", value: "r" }, { label: "Blue", value: "b" }),
         ),
       ],
     });
-    const state = async (id: string) => m.sdk.waitFor(async () => {
-      const s = await m.sdk.harness("GET", `/interactions/${id}`);
-      return s.state === "responded" ? s : null;
-    });
+    const state = async (id: string) =>
+      m.sdk.waitFor(async () => {
+        const s = await m.sdk.harness("GET", `/interactions/${id}`);
+        return s.state === "responded" ? s : null;
+      });
     const pick = await m.sdk.as("bob").interact({ channel_id: "general", message_id: panel.id, custom_id: "djs-colour", values: ["b"] });
     expect((await state(pick.id)).response.content).toBe("picked b");
     const click = await m.sdk.as("bob").interact({ channel_id: "general", message_id: panel.id, custom_id: "djs-yes" });
@@ -588,35 +649,50 @@ describe("discord.js 14 matrix", () => {
     await again.destroy();
   });
 
-  scenario(LIB, "bucket-429", "POST messages meets a 429 (bucket 2 per 1 s on this server); discord.js waits and every send lands", async () => {
-    const rl = await server(smallBucketLimits());
-    const c = newClient(rl, FULL);
-    await login(c, rl.sdk.tokenOf("FullBot"));
-    const limited = rateLimitedResponses(c);
-    const ch = c.channels.cache.get(rl.sdk.channelId("spam")) as TextChannel;
-    // Another client of the same bot spends the bucket first, so discord.js cannot see it coming.
-    await exhaustMessageBucket(rl.sdk, rl.sdk.tokenOf("FullBot"), ch.id);
-    const sent = await Promise.all([1, 2, 3].map((n) => ch.send(`queued ${n}`)));
-    expect(sent.map((s) => s.content)).toEqual(["queued 1", "queued 2", "queued 3"]);
-    expect(limited.length).toBeGreaterThanOrEqual(1);
-    expect(limited.every((scope) => scope === "user")).toBe(true);
-    const seen = await rl.sdk.messages("spam", { as: "alice" });
-    expect(seen.filter((x) => x.content.startsWith("queued ")).map((x) => x.content).sort()).toEqual(["queued 1", "queued 2", "queued 3"]);
-  });
+  scenario(
+    LIB,
+    "bucket-429",
+    "POST messages meets a 429 (bucket 2 per 1 s on this server); discord.js waits and every send lands",
+    async () => {
+      const rl = await server(smallBucketLimits());
+      const c = newClient(rl, FULL);
+      await login(c, rl.sdk.tokenOf("FullBot"));
+      const limited = rateLimitedResponses(c);
+      const ch = c.channels.cache.get(rl.sdk.channelId("spam")) as TextChannel;
+      // Another client of the same bot spends the bucket first, so discord.js cannot see it coming.
+      await exhaustMessageBucket(rl.sdk, rl.sdk.tokenOf("FullBot"), ch.id);
+      const sent = await Promise.all([1, 2, 3].map((n) => ch.send(`queued ${n}`)));
+      expect(sent.map((s) => s.content)).toEqual(["queued 1", "queued 2", "queued 3"]);
+      expect(limited.length).toBeGreaterThanOrEqual(1);
+      expect(limited.every((scope) => scope === "user")).toBe(true);
+      const seen = await rl.sdk.messages("spam", { as: "alice" });
+      expect(
+        seen
+          .filter((x) => x.content.startsWith("queued "))
+          .map((x) => x.content)
+          .sort(),
+      ).toEqual(["queued 1", "queued 2", "queued 3"]);
+    },
+  );
 
-  scenario(LIB, "global-429", "a burst meets the global window (5 per 1 s on this server); discord.js waits and every send lands", async () => {
-    const rl = await server(smallGlobalLimits());
-    const c = newClient(rl, FULL);
-    await login(c, rl.sdk.tokenOf("FullBot"));
-    const limited = rateLimitedResponses(c);
-    const ch = c.channels.cache.get(rl.sdk.channelId("spam")) as TextChannel;
-    const sent = await Promise.all(BURST.map((n) => ch.send(`burst ${n}`)));
-    expect(sent.map((s) => s.content)).toEqual(BURST.map((n) => `burst ${n}`));
-    expect(limited.length).toBeGreaterThanOrEqual(1);
-    expect(limited.every((scope) => scope === "global")).toBe(true);
-    const seen = await rl.sdk.messages("spam", { as: "alice" });
-    expect(seen.filter((x) => x.content.startsWith("burst ")).length).toBe(BURST.length);
-  });
+  scenario(
+    LIB,
+    "global-429",
+    "a burst meets the global window (5 per 1 s on this server); discord.js waits and every send lands",
+    async () => {
+      const rl = await server(smallGlobalLimits());
+      const c = newClient(rl, FULL);
+      await login(c, rl.sdk.tokenOf("FullBot"));
+      const limited = rateLimitedResponses(c);
+      const ch = c.channels.cache.get(rl.sdk.channelId("spam")) as TextChannel;
+      const sent = await Promise.all(BURST.map((n) => ch.send(`burst ${n}`)));
+      expect(sent.map((s) => s.content)).toEqual(BURST.map((n) => `burst ${n}`));
+      expect(limited.length).toBeGreaterThanOrEqual(1);
+      expect(limited.every((scope) => scope === "global")).toBe(true);
+      const seen = await rl.sdk.messages("spam", { as: "alice" });
+      expect(seen.filter((x) => x.content.startsWith("burst ")).length).toBe(BURST.length);
+    },
+  );
 
   scenario(LIB, "not-implemented", "fetching a sticker (no stickers in Parley) rejects with the 501", async () => {
     const err: any = await bot.fetchSticker("1234567890123456789").catch((e) => e);
@@ -628,22 +704,32 @@ describe("discord.js 14 matrix", () => {
     expect(refusal(await call(m.p, "GET", "/stickers/1234567890123456789", { token: m.sdk.tokenOf("FullBot") }))).toEqual([501, 0]);
   });
 
-  scenario(LIB, "epoch", "with the SnowflakeUtil shim createdTimestamp of a message and an interaction is the server's time; bulkDelete(…, true) deletes", async () => {
-    const undo = runShim(LIB, { SnowflakeUtil }, [[SnowflakeUtil, "timestampFrom"]]);
-    try {
-      const { deleted, left } = await epochProbe("shim", true);
-      expect(deleted).toHaveLength(2);
-      expect(left).toEqual([]);
-    } finally {
-      undo();
-    }
-  });
+  scenario(
+    LIB,
+    "epoch",
+    "with the SnowflakeUtil shim createdTimestamp of a message and an interaction is the server's time; bulkDelete(…, true) deletes",
+    async () => {
+      const undo = runShim(LIB, { SnowflakeUtil }, [[SnowflakeUtil, "timestampFrom"]]);
+      try {
+        const { deleted, left } = await epochProbe("shim", true);
+        expect(deleted).toHaveLength(2);
+        expect(left).toEqual([]);
+      } finally {
+        undo();
+      }
+    },
+  );
 
-  scenario(LIB, "epoch-unshimmed", "createdTimestamp is ten years early; bulkDelete(…, true) takes fresh messages for older than 14 days and deletes none", async () => {
-    const { deleted, left } = await epochProbe("plain", false);
-    expect(deleted).toEqual([]);
-    expect(left).toHaveLength(2);
-  });
+  scenario(
+    LIB,
+    "epoch-unshimmed",
+    "createdTimestamp is ten years early; bulkDelete(…, true) takes fresh messages for older than 14 days and deletes none",
+    async () => {
+      const { deleted, left } = await epochProbe("plain", false);
+      expect(deleted).toEqual([]);
+      expect(left).toHaveLength(2);
+    },
+  );
 });
 
 faultCells({

@@ -35,7 +35,15 @@ const WORLD = {
         { name: "Helper", permissions: [] },
         {
           name: "BotRole",
-          permissions: ["MANAGE_CHANNELS", "MANAGE_ROLES", "KICK_MEMBERS", "BAN_MEMBERS", "VIEW_AUDIT_LOG", "MANAGE_MESSAGES", "SEND_MESSAGES"],
+          permissions: [
+            "MANAGE_CHANNELS",
+            "MANAGE_ROLES",
+            "KICK_MEMBERS",
+            "BAN_MEMBERS",
+            "VIEW_AUDIT_LOG",
+            "MANAGE_MESSAGES",
+            "SEND_MESSAGES",
+          ],
           members: ["MatrixBot"],
         },
       ],
@@ -48,7 +56,15 @@ const WORLD = {
     {
       name: "MatrixBot",
       owner: "alice",
-      intents: ["GUILDS", "GUILD_MEMBERS", "GUILD_MESSAGES", "MESSAGE_CONTENT", "GUILD_MESSAGE_REACTIONS", "GUILD_MESSAGE_TYPING", "DIRECT_MESSAGES"],
+      intents: [
+        "GUILDS",
+        "GUILD_MEMBERS",
+        "GUILD_MESSAGES",
+        "MESSAGE_CONTENT",
+        "GUILD_MESSAGE_REACTIONS",
+        "GUILD_MESSAGE_TYPING",
+        "DIRECT_MESSAGES",
+      ],
       approved_privileged: ["GUILD_MEMBERS", "MESSAGE_CONTENT"],
       install: ["Lab"],
     },
@@ -102,7 +118,12 @@ beforeAll(async () => {
   main = spawnBot("py_matrix_bot.py", [P.baseUrl, gw, P.tokenOf("MatrixBot"), W().guilds.Lab.id, EPOCH_SHIMS["discord.py"].code]);
   plain = spawnBot("py_matrix_plain.py", [P.baseUrl, gw, P.tokenOf("PlainBot"), "plain"]);
   greedy = spawnBot("py_matrix_plain.py", [P.baseUrl, gw, P.tokenOf("PlainBot"), "greedy"]);
-  rest = spawnBot("py_matrix_rest.py", [L.baseUrl, L.tokenOf("RestBot"), L.world.guilds.Lab.channels.general, L.world.guilds.Lab.channels.staff]);
+  rest = spawnBot("py_matrix_rest.py", [
+    L.baseUrl,
+    L.tokenOf("RestBot"),
+    L.world.guilds.Lab.channels.general,
+    L.world.guilds.Lab.channels.staff,
+  ]);
 });
 
 afterAll(async () => {
@@ -133,71 +154,99 @@ scenario("discord.py", "login", "on_ready with the guild, its channels, roles an
     expect.objectContaining({ session_id: ready.session, connected: true }),
   ]);
   // Client.application_info() (GET /oauth2/applications/@me), as bots call it at start-up.
-  expect(await main.event("app")).toEqual({ event: "app", id: W().applications.MatrixBot.id, name: "MatrixBot", owner: W().users.alice.id });
-});
-
-scenario("discord.py", "join-after-ready", "installed into another server while connected: on_guild_join runs (it posts a welcome), on_guild_available does not", async () => {
-  // Once on_ready has run, this GUILD_CREATE is a join, not part of start-up.
-  await main.saw((l) => l.event === "ready", "on_ready");
-  const annex = W().guilds.Annex;
-  const app = internalId(p, W().applications.MatrixBot.id);
-  const alice = W().users.alice.token;
-  // The portal's install, as the server's owner does it from the bot's install link.
-  expect((await client(p, "POST", `/applications/${app}/install`, alice, { guild_id: internalId(p, annex.id) })).status).toBe(204);
-  const joined = await main.event("guild_join", (l) => l.id === annex.id);
-  expect(joined).toEqual({
-    event: "guild_join",
-    id: annex.id,
-    name: "Annex",
-    unavailable: false,
-    channels: ["lobby"],
-    members: ["MatrixBot", "alice", "bob"],
-    welcome: expect.any(String),
+  expect(await main.event("app")).toEqual({
+    event: "app",
+    id: W().applications.MatrixBot.id,
+    name: "MatrixBot",
+    owner: W().users.alice.id,
   });
-  const welcome = await P.waitForMessage(annex.channels.lobby, (m) => m.id === joined.welcome);
-  expect(welcome).toMatchObject({ content: "Hello Annex, thanks for having me.", author: { id: botUser() } });
-  // Only the server listed in READY was "available"; the join was not taken for one.
-  expect(main.lines.filter((l) => l.event === "guild_available").map((l) => l.id)).toEqual([W().guilds.Lab.id]);
-  // Leave the other cells the one server they expect.
-  expect((await client(p, "DELETE", `/applications/${app}/guilds/${internalId(p, annex.id)}`, alice)).status).toBe(204);
-  await main.event("guild_remove", (l) => l.id === annex.id);
 });
 
-scenario("discord.py", "message-content", "on_message, on_message_edit, on_message_delete with content; a prefix command replies", async () => {
-  const bob = P.as("bob");
-  const { id } = await bob.say("general", "hello matrix");
-  expect(await main.event("message", (l) => l.id === id)).toMatchObject({ content: "hello matrix", author: W().users.bob.id, guild: W().guilds.Lab.id, dm: false });
+scenario(
+  "discord.py",
+  "join-after-ready",
+  "installed into another server while connected: on_guild_join runs (it posts a welcome), on_guild_available does not",
+  async () => {
+    // Once on_ready has run, this GUILD_CREATE is a join, not part of start-up.
+    await main.saw((l) => l.event === "ready", "on_ready");
+    const annex = W().guilds.Annex;
+    const app = internalId(p, W().applications.MatrixBot.id);
+    const alice = W().users.alice.token;
+    // The portal's install, as the server's owner does it from the bot's install link.
+    expect((await client(p, "POST", `/applications/${app}/install`, alice, { guild_id: internalId(p, annex.id) })).status).toBe(204);
+    const joined = await main.event("guild_join", (l) => l.id === annex.id);
+    expect(joined).toEqual({
+      event: "guild_join",
+      id: annex.id,
+      name: "Annex",
+      unavailable: false,
+      channels: ["lobby"],
+      members: ["MatrixBot", "alice", "bob"],
+      welcome: expect.any(String),
+    });
+    const welcome = await P.waitForMessage(annex.channels.lobby, (m) => m.id === joined.welcome);
+    expect(welcome).toMatchObject({ content: "Hello Annex, thanks for having me.", author: { id: botUser() } });
+    // Only the server listed in READY was "available"; the join was not taken for one.
+    expect(main.lines.filter((l) => l.event === "guild_available").map((l) => l.id)).toEqual([W().guilds.Lab.id]);
+    // Leave the other cells the one server they expect.
+    expect((await client(p, "DELETE", `/applications/${app}/guilds/${internalId(p, annex.id)}`, alice)).status).toBe(204);
+    await main.event("guild_remove", (l) => l.id === annex.id);
+  },
+);
 
-  const bobToken = W().users.bob.token;
-  const ch = internalId(p, general());
-  const edited = await client(p, "PATCH", `/channels/${ch}/messages/${internalId(p, id)}`, bobToken, { content: "hello matrix (edited)" });
-  expect(edited.status).toBe(200);
-  expect(await main.event("edit", (l) => l.id === id)).toEqual({ event: "edit", id, before: "hello matrix", after: "hello matrix (edited)", edited: true });
-  expect((await client(p, "DELETE", `/channels/${ch}/messages/${internalId(p, id)}`, bobToken)).status).toBe(204);
-  expect(await main.event("delete", (l) => l.id === id)).toEqual({ event: "delete", id, content: "hello matrix (edited)" });
+scenario(
+  "discord.py",
+  "message-content",
+  "on_message, on_message_edit, on_message_delete with content; a prefix command replies",
+  async () => {
+    const bob = P.as("bob");
+    const { id } = await bob.say("general", "hello matrix");
+    expect(await main.event("message", (l) => l.id === id)).toMatchObject({
+      content: "hello matrix",
+      author: W().users.bob.id,
+      guild: W().guilds.Lab.id,
+      dm: false,
+    });
 
-  const ev = recordEvents(p);
-  const cmd = await bob.say("general", "!echo ping pong");
-  const done = await main.scenario("message-content", (l) => l.step === "echo");
-  expect(done.asked).toBe("!echo ping pong");
-  // ctx.reply: a REPLY (type 19) that references the command.
-  expect(done.type).toBe(19);
-  expect(done.ref).toBe(cmd.id);
-  const reply = await P.waitForMessage("general", (m) => m.id === done.sent);
-  expect(reply).toMatchObject({ content: "ping pong", author: { id: botUser() }, message_reference: { message_id: cmd.id } });
-  expect(BigInt(reply.id) > BigInt(cmd.id)).toBe(true);
-  expect(ev.all.map((e) => e.type)).toEqual(["message.created", "message.created"]);
+    const bobToken = W().users.bob.token;
+    const ch = internalId(p, general());
+    const edited = await client(p, "PATCH", `/channels/${ch}/messages/${internalId(p, id)}`, bobToken, {
+      content: "hello matrix (edited)",
+    });
+    expect(edited.status).toBe(200);
+    expect(await main.event("edit", (l) => l.id === id)).toEqual({
+      event: "edit",
+      id,
+      before: "hello matrix",
+      after: "hello matrix (edited)",
+      edited: true,
+    });
+    expect((await client(p, "DELETE", `/channels/${ch}/messages/${internalId(p, id)}`, bobToken)).status).toBe(204);
+    expect(await main.event("delete", (l) => l.id === id)).toEqual({ event: "delete", id, content: "hello matrix (edited)" });
 
-  // The bot deletes its own reply; no scenario is about refusals, so this cell also shows
-  // a message over 2000 characters raised as HTTPException 400/50035, with no event.
-  ev.clear();
-  await bob.say("general", `!tidy ${done.sent}`);
-  const tidy = await main.scenario("message-content", (l) => l.step === "tidy");
-  ev.stop();
-  expect(tidy).toMatchObject({ deleted: done.sent, refused: { status: 400, code: 50035 } });
-  expect(p.core.messages.get(internalId(p, done.sent))).toBeNull();
-  expect(ev.all.map((e) => e.type)).toEqual(["message.created", "message.deleted"]);
-});
+    const ev = recordEvents(p);
+    const cmd = await bob.say("general", "!echo ping pong");
+    const done = await main.scenario("message-content", (l) => l.step === "echo");
+    expect(done.asked).toBe("!echo ping pong");
+    // ctx.reply: a REPLY (type 19) that references the command.
+    expect(done.type).toBe(19);
+    expect(done.ref).toBe(cmd.id);
+    const reply = await P.waitForMessage("general", (m) => m.id === done.sent);
+    expect(reply).toMatchObject({ content: "ping pong", author: { id: botUser() }, message_reference: { message_id: cmd.id } });
+    expect(BigInt(reply.id) > BigInt(cmd.id)).toBe(true);
+    expect(ev.all.map((e) => e.type)).toEqual(["message.created", "message.created"]);
+
+    // The bot deletes its own reply; no scenario is about refusals, so this cell also shows
+    // a message over 2000 characters raised as HTTPException 400/50035, with no event.
+    ev.clear();
+    await bob.say("general", `!tidy ${done.sent}`);
+    const tidy = await main.scenario("message-content", (l) => l.step === "tidy");
+    ev.stop();
+    expect(tidy).toMatchObject({ deleted: done.sent, refused: { status: 400, code: 50035 } });
+    expect(p.core.messages.get(internalId(p, done.sent))).toBeNull();
+    expect(ev.all.map((e) => e.type)).toEqual(["message.created", "message.deleted"]);
+  },
+);
 
 scenario("discord.py", "message-no-content", "without MESSAGE_CONTENT on_message has the envelope and empty content", async () => {
   await plain.event("ready");
@@ -252,7 +301,12 @@ scenario("discord.py", "embeds-components", "an embed and a button row sent and 
   ]);
   const seen = await P.waitForMessage("general", (m) => m.id === done.sent);
   expect(seen.embeds).toEqual([expect.objectContaining({ title: "Matrix card" })]);
-  expect(seen.components).toEqual([expect.objectContaining({ type: 1, components: [expect.objectContaining({ url: "https://example.org/docs" }), expect.objectContaining({ custom_id: "mx:press" })] })]);
+  expect(seen.components).toEqual([
+    expect.objectContaining({
+      type: 1,
+      components: [expect.objectContaining({ url: "https://example.org/docs" }), expect.objectContaining({ custom_id: "mx:press" })],
+    }),
+  ]);
   expect(BigInt(done.sent) > BigInt(id)).toBe(true);
 });
 
@@ -307,7 +361,11 @@ scenario("discord.py", "channels", "create, edit, set a role overwrite, fetch an
     "channel.deleted",
   ]);
   expect(done.created).toEqual({ name: "mx-room", topic: "made by discord.py" });
-  expect(done).toMatchObject({ name: "mx-renamed", topic: "renamed by discord.py", overwrite: { send_messages: false, manage_messages: true } });
+  expect(done).toMatchObject({
+    name: "mx-renamed",
+    topic: "renamed by discord.py",
+    overwrite: { send_messages: false, manage_messages: true },
+  });
   const row = p.store.db.query("SELECT name, topic FROM channels WHERE id = ?").get(internalId(p, done.room)) as any;
   expect(row).toEqual({ name: "mx-renamed", topic: "renamed by discord.py" });
   expect(await main.event("channel_create", (l) => l.id === done.room)).toMatchObject({ name: "mx-room" });
@@ -319,8 +377,20 @@ scenario("discord.py", "channels", "create, edit, set a role overwrite, fetch an
   const room = internalId(p, done.room);
   const ow = p.core.guilds.overwrites(room).sort((a, b) => a.target_type - b.target_type);
   expect(ow).toEqual([
-    { channel_id: room, target_id: internalId(p, W().guilds.Lab.roles.Helper), target_type: 0, allow: PERMISSIONS.MANAGE_MESSAGES, deny: PERMISSIONS.SEND_MESSAGES },
-    { channel_id: room, target_id: internalId(p, W().users.bob.id), target_type: 1, allow: PERMISSIONS.MANAGE_MESSAGES, deny: PERMISSIONS.SEND_MESSAGES },
+    {
+      channel_id: room,
+      target_id: internalId(p, W().guilds.Lab.roles.Helper),
+      target_type: 0,
+      allow: PERMISSIONS.MANAGE_MESSAGES,
+      deny: PERMISSIONS.SEND_MESSAGES,
+    },
+    {
+      channel_id: room,
+      target_id: internalId(p, W().users.bob.id),
+      target_type: 1,
+      allow: PERMISSIONS.MANAGE_MESSAGES,
+      deny: PERMISSIONS.SEND_MESSAGES,
+    },
   ]);
 });
 
@@ -351,7 +421,13 @@ scenario("discord.py", "moderation", "add a role, kick, ban, list bans and read 
 scenario("discord.py", "webhooks", "create a webhook, then send, edit, fetch, delete through discord.Webhook", async () => {
   await P.as("bob").say("general", "!hook");
   const done = await main.scenario("webhooks");
-  expect(done).toMatchObject({ listed: ["MatrixHook"], edited: "via webhook, edited", fetched: "via webhook, edited", author: "Hooky", remaining: [] });
+  expect(done).toMatchObject({
+    listed: ["MatrixHook"],
+    edited: "via webhook, edited",
+    fetched: "via webhook, edited",
+    author: "Hooky",
+    remaining: [],
+  });
   const msgs = await P.messages("general", { limit: 10 });
   expect(msgs.find((m) => m.id === done.sent)).toBeUndefined();
   expect(msgs.find((m) => m.id === done.late)).toMatchObject({ content: "after the delete", webhook_id: done.webhook });
@@ -363,17 +439,22 @@ scenario("discord.py", "webhooks", "create a webhook, then send, edit, fetch, de
   expect(flake(stored[0].webhook_id!)).toBe(done.webhook);
 });
 
-scenario("discord.py", "dms", "a person's DM arrives as an envelope with empty content; the plaintext reply reaches the person", async () => {
-  const dm = await P.as("bob").dm("MatrixBot", "psst, secret plans");
-  const seen = await main.event("message", (l) => l.id === dm.id);
-  expect(seen).toMatchObject({ content: "", dm: true, channel: dm.channel_id, author: W().users.bob.id });
-  const done = await main.scenario("dms");
-  expect(done).toMatchObject({ received: "", channel: dm.channel_id });
-  const mine = await P.waitForMessage(dm.channel_id, (m) => m.id === done.reply, { as: "bob" });
-  expect(mine).toMatchObject({ content: "Hi bob, your DM reached me (I cannot read it).", author: { id: botUser() } });
-  // The person's own message reads back whole on their side only.
-  expect((await P.messages(dm.channel_id, { as: "bob" })).find((m) => m.id === dm.id)?.content).toBe("psst, secret plans");
-});
+scenario(
+  "discord.py",
+  "dms",
+  "a person's DM arrives as an envelope with empty content; the plaintext reply reaches the person",
+  async () => {
+    const dm = await P.as("bob").dm("MatrixBot", "psst, secret plans");
+    const seen = await main.event("message", (l) => l.id === dm.id);
+    expect(seen).toMatchObject({ content: "", dm: true, channel: dm.channel_id, author: W().users.bob.id });
+    const done = await main.scenario("dms");
+    expect(done).toMatchObject({ received: "", channel: dm.channel_id });
+    const mine = await P.waitForMessage(dm.channel_id, (m) => m.id === done.reply, { as: "bob" });
+    expect(mine).toMatchObject({ content: "Hi bob, your DM reached me (I cannot read it).", author: { id: botUser() } });
+    // The person's own message reads back whole on their side only.
+    expect((await P.messages(dm.channel_id, { as: "bob" })).find((m) => m.id === dm.id)?.content).toBe("psst, secret plans");
+  },
+);
 
 scenario("discord.py", "slash-commands", "tree.sync; send_message(ephemeral), defer + followup.send, edit_original_response", async () => {
   const bob = P.as("bob");
@@ -386,7 +467,12 @@ scenario("discord.py", "slash-commands", "tree.sync; send_message(ephemeral), de
   expect(pinged).toMatchObject({ state: "responded", response: { content: "pong (only you see this)" } });
   expect(pinged.response.flags & 64).toBe(64);
 
-  const slow = await bob.interact({ channel_id: "general", application_id: "MatrixBot", name: "slow", options: [{ name: "what", type: 3, value: "tea" }] });
+  const slow = await bob.interact({
+    channel_id: "general",
+    application_id: "MatrixBot",
+    name: "slow",
+    options: [{ name: "what", type: 3, value: "tea" }],
+  });
   const slowDone = await main.scenario("slash-commands", (l) => l.step === "slow");
   // After a defer, the first follow-up is the response (spec 3.1), no longer LOADING (128).
   const slowed = await get(slow.id);
@@ -444,7 +530,10 @@ scenario("discord.py", "components", "a persistent View: a button edits its mess
   const close = await bob.interact({ channel_id: "general", message_id: panel.id, custom_id: "mx:close" });
   expect(close.delivered).toBe(true);
   expect(await main.scenario("components", (l) => l.step === "close")).toMatchObject({ message: panel.id });
-  expect(await P.harness("GET", `/interactions/${close.id}`)).toMatchObject({ state: "responded", response: { id: panel.id, content: "panel: closed", components: [] } });
+  expect(await P.harness("GET", `/interactions/${close.id}`)).toMatchObject({
+    state: "responded",
+    response: { id: panel.id, content: "panel: closed", components: [] },
+  });
 });
 
 /**
@@ -464,23 +553,37 @@ async function epochProbe(mode: "shim" | "reference") {
   const when = await main.scenario("epoch", (l) => l.step === "when" && l.id === run.id);
   expectLibraryTime(when.created, run.id, shimmed);
   expectServerTime(run.id, { from, to });
-  return { when, interaction: await P.harness("GET", `/interactions/${run.id}`), sent: await P.waitForMessage("general", (m) => m.id === when.sent) };
+  return {
+    when,
+    interaction: await P.harness("GET", `/interactions/${run.id}`),
+    sent: await P.waitForMessage("general", (m) => m.id === when.sent),
+  };
 }
 
-scenario("discord.py", "epoch-unshimmed", "created_at is ten years early; is_expired() is true on a fresh interaction, so a hybrid command answers in the channel and never acknowledges", async () => {
-  const { when, interaction, sent } = await epochProbe("reference");
-  expect(when).toMatchObject({ expired: true, answered: "channel" });
-  expect(interaction).toMatchObject({ state: "pending", response: null, followups: [] });
-  expect(sent).toMatchObject({ content: "noted", author: { id: botUser() } });
-  expect(sent.interaction_metadata).toBeUndefined();
-});
+scenario(
+  "discord.py",
+  "epoch-unshimmed",
+  "created_at is ten years early; is_expired() is true on a fresh interaction, so a hybrid command answers in the channel and never acknowledges",
+  async () => {
+    const { when, interaction, sent } = await epochProbe("reference");
+    expect(when).toMatchObject({ expired: true, answered: "channel" });
+    expect(interaction).toMatchObject({ state: "pending", response: null, followups: [] });
+    expect(sent).toMatchObject({ content: "noted", author: { id: botUser() } });
+    expect(sent.interaction_metadata).toBeUndefined();
+  },
+);
 
-scenario("discord.py", "epoch", "with DISCORD_EPOCH set, created_at is the server's time; a fresh interaction is not expired and a hybrid command answers through it", async () => {
-  const { when, interaction, sent } = await epochProbe("shim");
-  expect(when).toMatchObject({ expired: false, answered: "interaction" });
-  expect(interaction).toMatchObject({ state: "responded", response: { id: when.sent, content: "noted" } });
-  expect(sent.interaction_metadata).toMatchObject({ id: when.id });
-});
+scenario(
+  "discord.py",
+  "epoch",
+  "with DISCORD_EPOCH set, created_at is the server's time; a fresh interaction is not expired and a hybrid command answers through it",
+  async () => {
+    const { when, interaction, sent } = await epochProbe("shim");
+    expect(when).toMatchObject({ expired: false, answered: "interaction" });
+    expect(interaction).toMatchObject({ state: "responded", response: { id: when.sent, content: "noted" } });
+    expect(sent.interaction_metadata).toMatchObject({ id: when.id });
+  },
+);
 
 scenario("discord.py", "resume", "a server-side 4000 close: discord.py resumes, gets the missed message, then on_resumed", async () => {
   const app = internalId(p, W().applications.MatrixBot.id);
@@ -496,77 +599,100 @@ scenario("discord.py", "resume", "a server-side 4000 close: discord.py resumes, 
   expect(p.gateway.sessionsOf(app)).toEqual([expect.objectContaining({ session_id: s.session_id, connected: true })]);
 });
 
-scenario("discord.py", "invalid-session", "silent past the zombie timeout and the session lifetime (virtual clock): RESUME gets op 9, discord.py re-identifies", async () => {
-  const app = internalId(p, W().applications.MatrixBot.id);
-  const [before] = p.gateway.sessionsOf(app);
-  // 2.5 heartbeat intervals without a beat close the socket with 4000; the session then
-  // expires 5 minutes after its last activity, so discord.py's RESUME finds nothing.
-  p.clock.advance(5 * 60_000 + 1000);
-  expect(p.gateway.sessionsOf(app)).toEqual([]);
-  // discord.py sleeps 5 s before any IDENTIFY that is not its first (before_identify_hook),
-  // then 2 s for GUILD_CREATEs: this cell takes about 7 s of real time.
-  const again = await main.event("ready");
-  expect(again.session).not.toBe(before.session_id);
-  expect(again.guild.channels).toContain("general");
-  expect(p.gateway.sessionsOf(app)).toEqual([expect.objectContaining({ session_id: again.session, connected: true })]);
-  const { id } = await P.as("bob").say("general", "welcome back");
-  expect(await main.event("message", (l) => l.id === id)).toMatchObject({ content: "welcome back" });
-});
+scenario(
+  "discord.py",
+  "invalid-session",
+  "silent past the zombie timeout and the session lifetime (virtual clock): RESUME gets op 9, discord.py re-identifies",
+  async () => {
+    const app = internalId(p, W().applications.MatrixBot.id);
+    const [before] = p.gateway.sessionsOf(app);
+    // 2.5 heartbeat intervals without a beat close the socket with 4000; the session then
+    // expires 5 minutes after its last activity, so discord.py's RESUME finds nothing.
+    p.clock.advance(5 * 60_000 + 1000);
+    expect(p.gateway.sessionsOf(app)).toEqual([]);
+    // discord.py sleeps 5 s before any IDENTIFY that is not its first (before_identify_hook),
+    // then 2 s for GUILD_CREATEs: this cell takes about 7 s of real time.
+    const again = await main.event("ready");
+    expect(again.session).not.toBe(before.session_id);
+    expect(again.guild.channels).toContain("general");
+    expect(p.gateway.sessionsOf(app)).toEqual([expect.objectContaining({ session_id: again.session, connected: true })]);
+    const { id } = await P.as("bob").say("general", "welcome back");
+    expect(await main.event("message", (l) => l.id === id)).toMatchObject({ content: "welcome back" });
+  },
+);
 
-scenario("discord.py", "token-rotation", "rotation mid-session: op 9 and close, REST with the old token raises 401, the bot stops", async () => {
-  const old = P.tokenOf("MatrixBot");
-  const fresh = await P.rotate("MatrixBot");
-  const done = await main.scenario("token-rotation");
-  expect(done.rest).toMatchObject({ type: "HTTPException", status: 401, code: 0 });
-  await main.event("stopped");
-  expect(await main.proc.exited).toBe(0);
-  expect(await main.stderrDone).not.toContain("Traceback");
-  expect(p.gateway.sessionsOf(internalId(p, W().applications.MatrixBot.id)).filter((s) => s.connected)).toEqual([]);
-  expect(refusal(await call(p, "GET", "/users/@me", { token: old }))).toEqual([401, 0]);
-  expect((await call(p, "GET", "/users/@me", { token: fresh })).status).toBe(200);
-});
+scenario(
+  "discord.py",
+  "token-rotation",
+  "rotation mid-session: op 9 and close, REST with the old token raises 401, the bot stops",
+  async () => {
+    const old = P.tokenOf("MatrixBot");
+    const fresh = await P.rotate("MatrixBot");
+    const done = await main.scenario("token-rotation");
+    expect(done.rest).toMatchObject({ type: "HTTPException", status: 401, code: 0 });
+    await main.event("stopped");
+    expect(await main.proc.exited).toBe(0);
+    expect(await main.stderrDone).not.toContain("Traceback");
+    expect(p.gateway.sessionsOf(internalId(p, W().applications.MatrixBot.id)).filter((s) => s.connected)).toEqual([]);
+    expect(refusal(await call(p, "GET", "/users/@me", { token: old }))).toEqual([401, 0]);
+    expect((await call(p, "GET", "/users/@me", { token: fresh })).status).toBe(200);
+  },
+);
 
-scenario("discord.py", "bucket-429", "the bucket spent by another process: discord.py waits retry_after and retries (small windows)", async () => {
-  await restUp();
-  const lp = serverOf(L);
-  const ch = L.world.guilds.Lab.channels.general;
-  const token = L.tokenOf("RestBot");
-  // Another process with the same token spends the bucket (2 per 1.5 s on this server).
-  for (let i = 0; i < 2; i++) expect((await call(lp, "POST", `/channels/${ch}/messages`, { token, body: { content: `spend ${i}` } })).status).toBe(200);
-  const refused = await call(lp, "POST", `/channels/${ch}/messages`, { token, body: { content: "one too many" } });
-  expect(refusal(refused)).toEqual([429, 0]);
-  // The window opened with the first spend, so most of it is still ahead of the bot.
-  expect(refused.body.retry_after).toBeGreaterThan(1);
-  expect(refused.headers.get("via")).toBeTruthy();
-  rest.send("bucket");
-  const done = await rest.scenario("bucket-429");
-  expect(done.warnings).toEqual([expect.stringMatching(/^We are being rate limited\. POST .*\/channels\/\d+\/messages responded with 429\./)]);
-  const msgs = (await L.messages("general")).filter((m) => m.content === "sent after a bucket 429");
-  expect(msgs.map((m) => m.id)).toEqual([done.sent]);
-});
+scenario(
+  "discord.py",
+  "bucket-429",
+  "the bucket spent by another process: discord.py waits retry_after and retries (small windows)",
+  async () => {
+    await restUp();
+    const lp = serverOf(L);
+    const ch = L.world.guilds.Lab.channels.general;
+    const token = L.tokenOf("RestBot");
+    // Another process with the same token spends the bucket (2 per 1.5 s on this server).
+    for (let i = 0; i < 2; i++)
+      expect((await call(lp, "POST", `/channels/${ch}/messages`, { token, body: { content: `spend ${i}` } })).status).toBe(200);
+    const refused = await call(lp, "POST", `/channels/${ch}/messages`, { token, body: { content: "one too many" } });
+    expect(refusal(refused)).toEqual([429, 0]);
+    // The window opened with the first spend, so most of it is still ahead of the bot.
+    expect(refused.body.retry_after).toBeGreaterThan(1);
+    expect(refused.headers.get("via")).toBeTruthy();
+    rest.send("bucket");
+    const done = await rest.scenario("bucket-429");
+    expect(done.warnings).toEqual([
+      expect.stringMatching(/^We are being rate limited\. POST .*\/channels\/\d+\/messages responded with 429\./),
+    ]);
+    const msgs = (await L.messages("general")).filter((m) => m.content === "sent after a bucket 429");
+    expect(msgs.map((m) => m.id)).toEqual([done.sent]);
+  },
+);
 
-scenario("discord.py", "global-429", "the global window spent by another bot: discord.py holds every request and retries (small windows)", async () => {
-  await restUp();
-  const lp = serverOf(L);
-  const other = L.tokenOf("OtherBot");
-  // Spend the window until it refuses; if it is about to roll over, spend the next one
-  // instead, so discord.py's request surely lands in a full window.
-  let retryAfter = 0;
-  for (let i = 0; i < 60 && retryAfter < 0.7; i++) {
-    const r = await call(lp, "GET", "/users/@me", { token: other });
-    if (r.status === 429) {
-      expect(r.body.global).toBe(true);
-      retryAfter = r.body.retry_after;
-      if (retryAfter < 0.7) await Bun.sleep(retryAfter * 1000 + 5);
+scenario(
+  "discord.py",
+  "global-429",
+  "the global window spent by another bot: discord.py holds every request and retries (small windows)",
+  async () => {
+    await restUp();
+    const lp = serverOf(L);
+    const other = L.tokenOf("OtherBot");
+    // Spend the window until it refuses; if it is about to roll over, spend the next one
+    // instead, so discord.py's request surely lands in a full window.
+    let retryAfter = 0;
+    for (let i = 0; i < 60 && retryAfter < 0.7; i++) {
+      const r = await call(lp, "GET", "/users/@me", { token: other });
+      if (r.status === 429) {
+        expect(r.body.global).toBe(true);
+        retryAfter = r.body.retry_after;
+        if (retryAfter < 0.7) await Bun.sleep(retryAfter * 1000 + 5);
+      }
     }
-  }
-  expect(retryAfter).toBeGreaterThanOrEqual(0.7);
-  rest.send("global");
-  const done = await rest.scenario("global-429");
-  expect(done.warnings).toContainEqual(expect.stringMatching(/^Global rate limit has been hit\. Retrying in/));
-  const msgs = (await L.messages("staff")).filter((m) => m.content === "sent after a global 429");
-  expect(msgs.map((m) => m.id)).toEqual([done.sent]);
-});
+    expect(retryAfter).toBeGreaterThanOrEqual(0.7);
+    rest.send("global");
+    const done = await rest.scenario("global-429");
+    expect(done.warnings).toContainEqual(expect.stringMatching(/^Global rate limit has been hit\. Retrying in/));
+    const msgs = (await L.messages("staff")).filter((m) => m.content === "sent after a global 429");
+    expect(msgs.map((m) => m.id)).toEqual([done.sent]);
+  },
+);
 
 scenario("discord.py", "not-implemented", "Client.create_guild answers 501, raised as DiscordServerError", async () => {
   await restUp();

@@ -82,7 +82,15 @@ function makeBot(s: MatrixServer, token: string, intents: number): Bot {
   rest.on("response", (_req, res) => {
     if (res.status === 429) limited.push(res.headers.get("x-ratelimit-scope") ?? "");
   });
-  const b: Bot = { rest, ws, client, guilds, limited, ready: undefined as never, stop: () => Promise.race([ws.destroy(), Bun.sleep(2000)]).then(() => {}) };
+  const b: Bot = {
+    rest,
+    ws,
+    client,
+    guilds,
+    limited,
+    ready: undefined as never,
+    stop: () => Promise.race([ws.destroy(), Bun.sleep(2000)]).then(() => {}),
+  };
   bots.push(b);
   return b;
 }
@@ -118,9 +126,18 @@ async function epochProbe(tag: string, shimmed: boolean): Promise<void> {
   const custom = `core-epoch-${tag}`;
   const panel = await bot.client.api.channels.createMessage(ch("ops"), {
     content: "when?",
-    components: [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, custom_id: custom, label: "When", style: ButtonStyle.Primary }] }],
+    components: [
+      {
+        type: ComponentType.ActionRow,
+        components: [{ type: ComponentType.Button, custom_id: custom, label: "When", style: ButtonStyle.Primary }],
+      },
+    ],
   });
-  const clicked = next<[{ data: any; api: any }]>(bot.client, E.InteractionCreate, ({ data }) => data.type === InteractionType.MessageComponent && data.data.custom_id === custom);
+  const clicked = next<[{ data: any; api: any }]>(
+    bot.client,
+    E.InteractionCreate,
+    ({ data }) => data.type === InteractionType.MessageComponent && data.data.custom_id === custom,
+  );
   const from = m.p.clock.now();
   await m.sdk.as("bob").interact({ channel_id: "ops", message_id: panel.id, custom_id: custom });
   const to = m.p.clock.now();
@@ -153,27 +170,36 @@ describe("@discordjs/core matrix", () => {
     expect(g.members.find((mm) => mm.user!.id === bot.ready.user.id)?.roles).toContain(W().guilds.Lab.roles.BotRole);
   });
 
-  scenario(LIB, "join-after-ready", "installed into another server while connected: a GUILD_CREATE for a server READY did not list, without `unavailable` (a join); the handler's welcome post lands", async () => {
-    const annex = W().guilds.Annex.id;
-    // A bot in this style tells a join from a server becoming available by READY's list,
-    // or (as discord.py does) by `unavailable`, which only the latter carries.
-    expect(bot.ready.guilds.map((g) => g.id)).not.toContain(annex);
-    expect(bot.guilds.get(W().guilds.Lab.id)!.unavailable).toBe(false);
-    const joined = next<[{ data: GatewayGuildCreateDispatchData; api: Client["api"] }]>(bot.client, E.GuildCreate, ({ data }) => data.id === annex);
-    await setInstalled(m, "FullBot", "Annex", true);
-    const [{ data, api }] = await joined;
-    expect(data.unavailable).toBeUndefined();
-    expect(data.name).toBe("Annex");
-    expect(data.channels.map((c) => (c as APIGuildChannel).name)).toEqual(["lobby"]);
-    expect(data.members.map((mm) => mm.user!.id).sort()).toEqual([W().users.alice.id, W().users.bob.id, bot.ready.user.id].sort());
-    // The handler, as join handlers go: a welcome post in the first text channel.
-    const welcome = await api.channels.createMessage(data.channels[0].id, { content: WELCOME(data.name) });
-    expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === welcome.id)).content).toBe(WELCOME("Annex"));
-    const left = next<[{ data: { id: string } }]>(bot.client, E.GuildDelete, ({ data: d }) => d.id === annex);
-    await setInstalled(m, "FullBot", "Annex", false);
-    await left;
-    bot.guilds.delete(annex);
-  });
+  scenario(
+    LIB,
+    "join-after-ready",
+    "installed into another server while connected: a GUILD_CREATE for a server READY did not list, without `unavailable` (a join); the handler's welcome post lands",
+    async () => {
+      const annex = W().guilds.Annex.id;
+      // A bot in this style tells a join from a server becoming available by READY's list,
+      // or (as discord.py does) by `unavailable`, which only the latter carries.
+      expect(bot.ready.guilds.map((g) => g.id)).not.toContain(annex);
+      expect(bot.guilds.get(W().guilds.Lab.id)!.unavailable).toBe(false);
+      const joined = next<[{ data: GatewayGuildCreateDispatchData; api: Client["api"] }]>(
+        bot.client,
+        E.GuildCreate,
+        ({ data }) => data.id === annex,
+      );
+      await setInstalled(m, "FullBot", "Annex", true);
+      const [{ data, api }] = await joined;
+      expect(data.unavailable).toBeUndefined();
+      expect(data.name).toBe("Annex");
+      expect(data.channels.map((c) => (c as APIGuildChannel).name)).toEqual(["lobby"]);
+      expect(data.members.map((mm) => mm.user!.id).sort()).toEqual([W().users.alice.id, W().users.bob.id, bot.ready.user.id].sort());
+      // The handler, as join handlers go: a welcome post in the first text channel.
+      const welcome = await api.channels.createMessage(data.channels[0].id, { content: WELCOME(data.name) });
+      expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === welcome.id)).content).toBe(WELCOME("Annex"));
+      const left = next<[{ data: { id: string } }]>(bot.client, E.GuildDelete, ({ data: d }) => d.id === annex);
+      await setInstalled(m, "FullBot", "Annex", false);
+      await left;
+      bot.guilds.delete(annex);
+    },
+  );
 
   scenario(LIB, "message-content", "MESSAGE_CREATE with content; the bot's reply is edited and deleted", async () => {
     const got = next<[{ data: APIMessage }]>(bot.client, E.MessageCreate, ({ data }) => data.content === "hello core");
@@ -223,7 +249,11 @@ describe("@discordjs/core matrix", () => {
     const seen = await m.sdk.waitForMessage("general", (x) => x.id === sent.id, { as: "alice" });
     expect(seen.embeds[0]).toMatchObject({ title: "Status", fields: [{ name: "cpu", value: "3%" }] });
     expect(seen.components[0].components.map((c: any) => c.style)).toEqual([1, 5]);
-    const got = next<[{ data: APIMessage }]>(bot.client, E.MessageCreate, ({ data }) => data.author.id === W().users.alice.id && data.embeds.length > 0);
+    const got = next<[{ data: APIMessage }]>(
+      bot.client,
+      E.MessageCreate,
+      ({ data }) => data.author.id === W().users.alice.id && data.embeds.length > 0,
+    );
     await m.sdk.as("alice").say("general", "look", { embeds: [{ title: "From alice" }] });
     expect((await got)[0].data.embeds[0].title).toBe("From alice");
   });
@@ -258,7 +288,10 @@ describe("@discordjs/core matrix", () => {
     const updated = next<[{ data: any }]>(bot.client, E.ChannelUpdate, ({ data }) => data.id === c.id);
     await bot.client.api.channels.editPermissionOverwrite(c.id, W().users.bob.id, { type: 1, allow: "0", deny: String(1 << 11) });
     expect((await updated)[0].data.permission_overwrites).toEqual([{ id: W().users.bob.id, type: 1, allow: "0", deny: "2048" }]);
-    const refused = await m.sdk.as("bob").say(c.id, "after the overwrite").catch((e) => e);
+    const refused = await m.sdk
+      .as("bob")
+      .say(c.id, "after the overwrite")
+      .catch((e) => e);
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe(50001);
   });
@@ -272,7 +305,11 @@ describe("@discordjs/core matrix", () => {
     await api.guilds.banUser(gid, W().users.dave.id, {}, { reason: "banned by core" });
     expect((await api.guilds.getMemberBan(gid, W().users.dave.id)).reason).toBe("banned by core");
     const kicks = await api.guilds.getAuditLogs(gid, { action_type: 20 });
-    expect(kicks.audit_log_entries[0]).toMatchObject({ reason: "kicked by core", target_id: W().users.carol.id, user_id: bot.ready.user.id });
+    expect(kicks.audit_log_entries[0]).toMatchObject({
+      reason: "kicked by core",
+      target_id: W().users.carol.id,
+      user_id: bot.ready.user.id,
+    });
     const bans = await api.guilds.getAuditLogs(gid, { action_type: 22 });
     expect(bans.audit_log_entries[0]).toMatchObject({ reason: "banned by core", target_id: W().users.dave.id });
   });
@@ -286,7 +323,11 @@ describe("@discordjs/core matrix", () => {
   });
 
   scenario(LIB, "dms", "a person's DM arrives as an envelope (content empty); the bot's plain reply reaches them", async () => {
-    const got = next<[{ data: APIMessage }]>(bot.client, E.MessageCreate, ({ data }) => data.author.id === W().users.alice.id && !("guild_id" in data && data.guild_id));
+    const got = next<[{ data: APIMessage }]>(
+      bot.client,
+      E.MessageCreate,
+      ({ data }) => data.author.id === W().users.alice.id && !("guild_id" in data && data.guild_id),
+    );
     const sent = await m.sdk.as("alice").dm("FullBot", "hello in private");
     const [{ data }] = await got;
     expect(data).toMatchObject({ id: sent.id, channel_id: sent.channel_id, content: "" });
@@ -319,7 +360,9 @@ describe("@discordjs/core matrix", () => {
     ]);
     expect(set.map((c) => c.name)).toEqual(["hello", "slow", "multi"]);
     const run = async (name: string, options?: unknown[]) => {
-      const r = await m.sdk.as("alice").interact({ channel_id: "general", application_id: "FullBot", name, ...(options ? { options } : {}) });
+      const r = await m.sdk
+        .as("alice")
+        .interact({ channel_id: "general", application_id: "FullBot", name, ...(options ? { options } : {}) });
       expect(r.delivered).toBe(true);
       return r.id;
     };
@@ -328,7 +371,9 @@ describe("@discordjs/core matrix", () => {
         const s = await m.sdk.harness("GET", `/interactions/${id}`);
         return ok(s) ? s : null;
       });
-    expect((await state(await run("hello", [{ name: "who", value: "alice" }]), (s) => s.state === "responded")).response.content).toBe("hello alice");
+    expect((await state(await run("hello", [{ name: "who", value: "alice" }]), (s) => s.state === "responded")).response.content).toBe(
+      "hello alice",
+    );
     expect((await state(await run("slow"), (s) => s.state === "responded")).response.content).toBe("slow done");
     const multi = await state(await run("multi"), (s) => s.followups.length === 1 && s.response?.content === "first, edited");
     expect(multi.followups[0].content).toBe("second");
@@ -344,10 +389,24 @@ describe("@discordjs/core matrix", () => {
     const panel = await bot.client.api.channels.createMessage(ch("general"), {
       content: "choose",
       components: [
-        { type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, custom_id: "core-yes", label: "Yes", style: ButtonStyle.Success }] },
         {
           type: ComponentType.ActionRow,
-          components: [{ type: ComponentType.StringSelect, custom_id: "core-colour", min_values: 1, max_values: 2, options: [{ label: "Red", value: "r" }, { label: "Blue", value: "b" }] }],
+          components: [{ type: ComponentType.Button, custom_id: "core-yes", label: "Yes", style: ButtonStyle.Success }],
+        },
+        {
+          type: ComponentType.ActionRow,
+          components: [
+            {
+              type: ComponentType.StringSelect,
+              custom_id: "core-colour",
+              min_values: 1,
+              max_values: 2,
+              options: [
+                { label: "Red", value: "r" },
+                { label: "Blue", value: "b" },
+              ],
+            },
+          ],
         },
       ],
     });
@@ -356,21 +415,28 @@ describe("@discordjs/core matrix", () => {
         const s = await m.sdk.harness("GET", `/interactions/${id}`);
         return s.state === "responded" ? s : null;
       });
-    const pick = await m.sdk.as("bob").interact({ channel_id: "general", message_id: panel.id, custom_id: "core-colour", values: ["r", "b"] });
+    const pick = await m.sdk
+      .as("bob")
+      .interact({ channel_id: "general", message_id: panel.id, custom_id: "core-colour", values: ["r", "b"] });
     expect((await state(pick.id)).response.content).toBe("picked r,b");
     const click = await m.sdk.as("bob").interact({ channel_id: "general", message_id: panel.id, custom_id: "core-yes" });
     expect((await state(click.id)).response).toMatchObject({ id: panel.id, content: "clicked yes", components: [] });
   });
 
-  scenario(LIB, "disallowed-intents", "connect with an unapproved MESSAGE_CONTENT: the shard closes with 4014 and reports 'Used disallowed intents'", async () => {
-    const bad = makeBot(m, m.sdk.tokenOf("PlainBot"), PLAIN_INTENTS | MESSAGE_CONTENT_BIT);
-    const closed = next<[number]>(bad.ws, WebSocketShardEvents.Closed);
-    const failed = next<[Error]>(bad.ws, WebSocketShardEvents.Error);
-    void bad.ws.connect().catch(() => {});
-    expect((await closed)[0]).toBe(4014);
-    expect((await failed)[0].message).toBe("Used disallowed intents");
-    expect(liveSessions(m, "PlainBot")).toEqual([]);
-  });
+  scenario(
+    LIB,
+    "disallowed-intents",
+    "connect with an unapproved MESSAGE_CONTENT: the shard closes with 4014 and reports 'Used disallowed intents'",
+    async () => {
+      const bad = makeBot(m, m.sdk.tokenOf("PlainBot"), PLAIN_INTENTS | MESSAGE_CONTENT_BIT);
+      const closed = next<[number]>(bad.ws, WebSocketShardEvents.Closed);
+      const failed = next<[Error]>(bad.ws, WebSocketShardEvents.Error);
+      void bad.ws.connect().catch(() => {});
+      expect((await closed)[0]).toBe(4014);
+      expect((await failed)[0].message).toBe("Used disallowed intents");
+      expect(liveSessions(m, "PlainBot")).toEqual([]);
+    },
+  );
 
   scenario(LIB, "resume", "after a server-side 4000 close the shard resumes and gets the message it missed", async () => {
     const [session] = liveSessions(m, "FullBot");
@@ -412,30 +478,40 @@ describe("@discordjs/core matrix", () => {
     await b.stop();
   });
 
-  scenario(LIB, "bucket-429", "createMessage meets a 429 (bucket 2 per 1 s on this server); @discordjs/rest waits and every send lands", async () => {
-    const rl = await server(smallBucketLimits());
-    const b = makeBot(rl, rl.sdk.tokenOf("FullBot"), FULL_INTENTS);
-    const spam = rl.sdk.channelId("spam");
-    // Another client of the same bot spends the bucket first, so the library cannot see it coming.
-    await exhaustMessageBucket(rl.sdk, rl.sdk.tokenOf("FullBot"), spam);
-    const sent = await Promise.all([1, 2, 3].map((n) => b.client.api.channels.createMessage(spam, { content: `queued ${n}` })));
-    expect(sent.map((s) => s.content)).toEqual(["queued 1", "queued 2", "queued 3"]);
-    expect(b.limited.length).toBeGreaterThanOrEqual(1);
-    expect(b.limited.every((s) => s === "user")).toBe(true);
-    const seen = await rl.sdk.messages("spam", { as: "alice" });
-    expect(seen.filter((x) => x.content.startsWith("queued ")).length).toBe(3);
-  });
+  scenario(
+    LIB,
+    "bucket-429",
+    "createMessage meets a 429 (bucket 2 per 1 s on this server); @discordjs/rest waits and every send lands",
+    async () => {
+      const rl = await server(smallBucketLimits());
+      const b = makeBot(rl, rl.sdk.tokenOf("FullBot"), FULL_INTENTS);
+      const spam = rl.sdk.channelId("spam");
+      // Another client of the same bot spends the bucket first, so the library cannot see it coming.
+      await exhaustMessageBucket(rl.sdk, rl.sdk.tokenOf("FullBot"), spam);
+      const sent = await Promise.all([1, 2, 3].map((n) => b.client.api.channels.createMessage(spam, { content: `queued ${n}` })));
+      expect(sent.map((s) => s.content)).toEqual(["queued 1", "queued 2", "queued 3"]);
+      expect(b.limited.length).toBeGreaterThanOrEqual(1);
+      expect(b.limited.every((s) => s === "user")).toBe(true);
+      const seen = await rl.sdk.messages("spam", { as: "alice" });
+      expect(seen.filter((x) => x.content.startsWith("queued ")).length).toBe(3);
+    },
+  );
 
-  scenario(LIB, "global-429", "a burst meets the global window (5 per 1 s on this server); @discordjs/rest waits and every send lands", async () => {
-    const rl = await server(smallGlobalLimits());
-    const b = makeBot(rl, rl.sdk.tokenOf("FullBot"), FULL_INTENTS);
-    const spam = rl.sdk.channelId("spam");
-    const sent = await Promise.all(BURST.map((n) => b.client.api.channels.createMessage(spam, { content: `burst ${n}` })));
-    expect(sent.map((s) => s.content)).toEqual(BURST.map((n) => `burst ${n}`));
-    expect(b.limited.length).toBeGreaterThanOrEqual(1);
-    expect(b.limited.every((s) => s === "global")).toBe(true);
-    expect((await rl.sdk.messages("spam", { as: "alice" })).filter((x) => x.content.startsWith("burst ")).length).toBe(BURST.length);
-  });
+  scenario(
+    LIB,
+    "global-429",
+    "a burst meets the global window (5 per 1 s on this server); @discordjs/rest waits and every send lands",
+    async () => {
+      const rl = await server(smallGlobalLimits());
+      const b = makeBot(rl, rl.sdk.tokenOf("FullBot"), FULL_INTENTS);
+      const spam = rl.sdk.channelId("spam");
+      const sent = await Promise.all(BURST.map((n) => b.client.api.channels.createMessage(spam, { content: `burst ${n}` })));
+      expect(sent.map((s) => s.content)).toEqual(BURST.map((n) => `burst ${n}`));
+      expect(b.limited.length).toBeGreaterThanOrEqual(1);
+      expect(b.limited.every((s) => s === "global")).toBe(true);
+      expect((await rl.sdk.messages("spam", { as: "alice" })).filter((x) => x.content.startsWith("burst ")).length).toBe(BURST.length);
+    },
+  );
 
   scenario(LIB, "not-implemented", "stickers.get (no stickers in Parley) rejects with the 501", async () => {
     const err = await bot.client.api.stickers.get("1234567890123456789").catch((e) => e);
@@ -445,14 +521,19 @@ describe("@discordjs/core matrix", () => {
     expect(refusal(await call(m.p, "GET", "/stickers/1234567890123456789", { token: m.sdk.tokenOf("FullBot") }))).toEqual([501, 0]);
   });
 
-  scenario(LIB, "epoch", "with the DiscordSnowflake shim, timestampFrom of a message's and an interaction's id is the server's time", async () => {
-    const undo = runShim(LIB, { DiscordSnowflake }, [[DiscordSnowflake, "timestampFrom"]]);
-    try {
-      await epochProbe("shim", true);
-    } finally {
-      undo();
-    }
-  });
+  scenario(
+    LIB,
+    "epoch",
+    "with the DiscordSnowflake shim, timestampFrom of a message's and an interaction's id is the server's time",
+    async () => {
+      const undo = runShim(LIB, { DiscordSnowflake }, [[DiscordSnowflake, "timestampFrom"]]);
+      try {
+        await epochProbe("shim", true);
+      } finally {
+        undo();
+      }
+    },
+  );
 
   scenario(LIB, "epoch-unshimmed", "DiscordSnowflake.timestampFrom reads a message's and an interaction's id ten years early", async () => {
     await epochProbe("plain", false);
@@ -465,7 +546,8 @@ faultCells({
     const b = makeBot(s, s.sdk.tokenOf("FullBot"), FULL_INTENTS);
     const errors: unknown[] = [];
     b.client.on(E.MessageCreate, ({ data, api }) => {
-      if (data.content.startsWith("!echo ")) api.channels.createMessage(data.channel_id, { content: data.content.slice(6) }).catch((e) => errors.push(e));
+      if (data.content.startsWith("!echo "))
+        api.channels.createMessage(data.channel_id, { content: data.content.slice(6) }).catch((e) => errors.push(e));
     });
     await connect(b);
     return { errors, stop: b.stop };

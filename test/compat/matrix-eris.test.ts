@@ -100,8 +100,15 @@ async function epochProbe(tag: string, shimmed: boolean): Promise<{ bulk: unknow
   expectServerTime(msg.id, await serverTimestamp(m.sdk, "ops", said.id));
 
   const custom = `er-epoch-${tag}`;
-  const panel = await bot.createMessage(ch("ops"), { content: "when?", components: [{ type: 1, components: [{ type: 2, custom_id: custom, label: "When", style: 1 }] }] });
-  const clicked = next<[ComponentInteraction]>(bot, "interactionCreate", (i: any) => i instanceof ComponentInteraction && i.data.custom_id === custom);
+  const panel = await bot.createMessage(ch("ops"), {
+    content: "when?",
+    components: [{ type: 1, components: [{ type: 2, custom_id: custom, label: "When", style: 1 }] }],
+  });
+  const clicked = next<[ComponentInteraction]>(
+    bot,
+    "interactionCreate",
+    (i: any) => i instanceof ComponentInteraction && i.data.custom_id === custom,
+  );
   const from = m.p.clock.now();
   await m.sdk.as("bob").interact({ channel_id: "ops", message_id: panel.id, custom_id: custom });
   const to = m.p.clock.now();
@@ -111,7 +118,10 @@ async function epochProbe(tag: string, shimmed: boolean): Promise<{ bulk: unknow
   expectServerTime(click.id, { from, to });
 
   const fresh = [await bot.createMessage(ch("ops"), `tidy ${tag} 1`), await bot.createMessage(ch("ops"), `tidy ${tag} 2`)].map((x) => x.id);
-  const bulk = await bot.deleteMessages(ch("ops"), fresh).then(() => "deleted", (e: Error) => e.message);
+  const bulk = await bot.deleteMessages(ch("ops"), fresh).then(
+    () => "deleted",
+    (e: Error) => e.message,
+  );
   const stored = new Set((await m.sdk.messages("ops", { as: "alice", limit: 10 })).map((x) => x.id));
   return { bulk, left: fresh.filter((id) => stored.has(id)).length };
 }
@@ -139,28 +149,33 @@ describe("eris matrix", () => {
     expect(bot.application?.id).toBe(W().applications.FullBot.id);
   });
 
-  scenario(LIB, "join-after-ready", "installed into another server while ready: guildCreate with the server cached, not guildAvailable; the handler's welcome post lands", async () => {
-    const annex = W().guilds.Annex.id;
-    const available: string[] = [];
-    const onAvailable = (g: Guild) => void available.push(g.id);
-    bot.on("guildAvailable", onAvailable);
-    const joined = next<[Guild]>(bot, "guildCreate", (g) => g.id === annex);
-    await setInstalled(m, "FullBot", "Annex", true);
-    const [guild] = await joined;
-    // The handler, as join handlers go: a welcome post in the first text channel.
-    const lobby = guild.channels.find((c) => c.type === 0) as TextChannel;
-    const welcome = await lobby.createMessage(WELCOME(guild.name));
-    bot.off("guildAvailable", onAvailable);
-    expect(guild.name).toBe("Annex");
-    expect(guild.channels.map((c) => c.name)).toEqual(["lobby"]);
-    for (const who of ["alice", "bob"]) expect(guild.members.has(W().users[who].id)).toBe(true);
-    expect(guild.members.has(bot.user.id)).toBe(true);
-    expect(available).toEqual([]);
-    expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === welcome.id)).content).toBe(WELCOME("Annex"));
-    const left = next<[{ id: string }]>(bot, "guildDelete", (g) => g.id === annex);
-    await setInstalled(m, "FullBot", "Annex", false);
-    await left;
-  });
+  scenario(
+    LIB,
+    "join-after-ready",
+    "installed into another server while ready: guildCreate with the server cached, not guildAvailable; the handler's welcome post lands",
+    async () => {
+      const annex = W().guilds.Annex.id;
+      const available: string[] = [];
+      const onAvailable = (g: Guild) => void available.push(g.id);
+      bot.on("guildAvailable", onAvailable);
+      const joined = next<[Guild]>(bot, "guildCreate", (g) => g.id === annex);
+      await setInstalled(m, "FullBot", "Annex", true);
+      const [guild] = await joined;
+      // The handler, as join handlers go: a welcome post in the first text channel.
+      const lobby = guild.channels.find((c) => c.type === 0) as TextChannel;
+      const welcome = await lobby.createMessage(WELCOME(guild.name));
+      bot.off("guildAvailable", onAvailable);
+      expect(guild.name).toBe("Annex");
+      expect(guild.channels.map((c) => c.name)).toEqual(["lobby"]);
+      for (const who of ["alice", "bob"]) expect(guild.members.has(W().users[who].id)).toBe(true);
+      expect(guild.members.has(bot.user.id)).toBe(true);
+      expect(available).toEqual([]);
+      expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === welcome.id)).content).toBe(WELCOME("Annex"));
+      const left = next<[{ id: string }]>(bot, "guildDelete", (g) => g.id === annex);
+      await setInstalled(m, "FullBot", "Annex", false);
+      await left;
+    },
+  );
 
   scenario(LIB, "message-content", "messageCreate with content; the bot's reply is edited and deleted", async () => {
     const got = next<[Message]>(bot, "messageCreate", (msg) => msg.content === "hello eris");
@@ -250,7 +265,10 @@ describe("eris matrix", () => {
     await bot.editChannelPermission(c.id, W().users.bob.id, 0n, 2048n, 1);
     await updated;
     expect((bot.getChannel(c.id) as TextChannel).permissionOverwrites.get(W().users.bob.id)?.deny).toBe(2048n);
-    const refused = await m.sdk.as("bob").say(c.id, "after the overwrite").catch((e) => e);
+    const refused = await m.sdk
+      .as("bob")
+      .say(c.id, "after the overwrite")
+      .catch((e) => e);
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe(50001);
   });
@@ -321,13 +339,26 @@ describe("eris matrix", () => {
     bot.on("interactionCreate", async (i: any) => {
       if (!(i instanceof ComponentInteraction)) return;
       if (i.data.custom_id === "er-yes") await i.editParent({ content: "clicked yes", components: [] });
-      if (i.data.custom_id === "er-colour" && i.data.component_type === 3) await i.createMessage(`picked ${(i.data as any).values.join(",")}`);
+      if (i.data.custom_id === "er-colour" && i.data.component_type === 3)
+        await i.createMessage(`picked ${(i.data as any).values.join(",")}`);
     });
     const panel = await bot.createMessage(ch("general"), {
       content: "choose",
       components: [
         { type: 1, components: [{ type: 2, custom_id: "er-yes", label: "Yes", style: 3 }] },
-        { type: 1, components: [{ type: 3, custom_id: "er-colour", options: [{ label: "Red", value: "r" }, { label: "Blue", value: "b" }] }] },
+        {
+          type: 1,
+          components: [
+            {
+              type: 3,
+              custom_id: "er-colour",
+              options: [
+                { label: "Red", value: "r" },
+                { label: "Blue", value: "b" },
+              ],
+            },
+          ],
+        },
       ],
     });
     const responded = (id: string) =>
@@ -380,45 +411,60 @@ describe("eris matrix", () => {
     expect((await got)[0].id).toBe(said.id);
   });
 
-  scenario.concurrent(LIB, "token-rotation", "rotation ends the live session; the old token's REST calls raise DiscordHTTPError 401", async () => {
-    const c = await connect(newClient(m, m.sdk.tokenOf("RotBot"), PLAIN_INTENTS));
-    expect(liveSessions(m, "RotBot")).toHaveLength(1);
-    // Eris would re-identify with the old token for ever: a bot stops it once REST says 401.
-    c.on("shardDisconnect", () => void c.getRESTUser(W().users.bob.id).catch((e) => e.code === 0 && c.disconnect({ reconnect: false })));
-    await m.sdk.rotate("RotBot");
-    await until("the live session to end", () => liveSessions(m, "RotBot").length === 0);
-    const err = await c.getRESTUser(W().users.bob.id).catch((e) => e);
-    expect(err).toBeInstanceOf(DiscordHTTPError);
-    expect(err.code).toBe(401);
-    await Bun.sleep(300);
-    expect(m.p.gateway.sessionsOf(m.uuid(W().applications.RotBot.id))).toEqual([]);
-    c.disconnect({ reconnect: false });
-  });
+  scenario.concurrent(
+    LIB,
+    "token-rotation",
+    "rotation ends the live session; the old token's REST calls raise DiscordHTTPError 401",
+    async () => {
+      const c = await connect(newClient(m, m.sdk.tokenOf("RotBot"), PLAIN_INTENTS));
+      expect(liveSessions(m, "RotBot")).toHaveLength(1);
+      // Eris would re-identify with the old token for ever: a bot stops it once REST says 401.
+      c.on("shardDisconnect", () => void c.getRESTUser(W().users.bob.id).catch((e) => e.code === 0 && c.disconnect({ reconnect: false })));
+      await m.sdk.rotate("RotBot");
+      await until("the live session to end", () => liveSessions(m, "RotBot").length === 0);
+      const err = await c.getRESTUser(W().users.bob.id).catch((e) => e);
+      expect(err).toBeInstanceOf(DiscordHTTPError);
+      expect(err.code).toBe(401);
+      await Bun.sleep(300);
+      expect(m.p.gateway.sessionsOf(m.uuid(W().applications.RotBot.id))).toEqual([]);
+      c.disconnect({ reconnect: false });
+    },
+  );
 
-  scenario.concurrent(LIB, "bucket-429", "createMessage meets a 429 (bucket 2 per 1 s on this server); eris waits and every send lands", async () => {
-    const rl = await server(smallBucketLimits());
-    const c = newClient(rl, rl.sdk.tokenOf("FullBot"), FULL_INTENTS);
-    const spam = rl.sdk.channelId("spam");
-    // Another client of the same bot spends the bucket first, so the library cannot see it coming.
-    await exhaustMessageBucket(rl.sdk, rl.sdk.tokenOf("FullBot"), spam);
-    const { cursor } = await rl.sdk.transcript("FullBot");
-    const sent = await Promise.all([1, 2, 3].map((n) => c.createMessage(spam, `queued ${n}`)));
-    expect(sent.map((s) => s.content)).toEqual(["queued 1", "queued 2", "queued 3"]);
-    const limited = await limitedSince(rl, "FullBot", cursor);
-    expect(limited.length).toBeGreaterThanOrEqual(1);
-    expect(limited.every((g) => g === false)).toBe(true);
-  });
+  scenario.concurrent(
+    LIB,
+    "bucket-429",
+    "createMessage meets a 429 (bucket 2 per 1 s on this server); eris waits and every send lands",
+    async () => {
+      const rl = await server(smallBucketLimits());
+      const c = newClient(rl, rl.sdk.tokenOf("FullBot"), FULL_INTENTS);
+      const spam = rl.sdk.channelId("spam");
+      // Another client of the same bot spends the bucket first, so the library cannot see it coming.
+      await exhaustMessageBucket(rl.sdk, rl.sdk.tokenOf("FullBot"), spam);
+      const { cursor } = await rl.sdk.transcript("FullBot");
+      const sent = await Promise.all([1, 2, 3].map((n) => c.createMessage(spam, `queued ${n}`)));
+      expect(sent.map((s) => s.content)).toEqual(["queued 1", "queued 2", "queued 3"]);
+      const limited = await limitedSince(rl, "FullBot", cursor);
+      expect(limited.length).toBeGreaterThanOrEqual(1);
+      expect(limited.every((g) => g === false)).toBe(true);
+    },
+  );
 
-  scenario.concurrent(LIB, "global-429", "a burst meets the global window (5 per 1 s on this server); eris waits and every send lands", async () => {
-    const rl = await server(smallGlobalLimits());
-    const c = newClient(rl, rl.sdk.tokenOf("FullBot"), FULL_INTENTS);
-    const spam = rl.sdk.channelId("spam");
-    const sent = await Promise.all(BURST.map((n) => c.createMessage(spam, `burst ${n}`)));
-    expect(sent.map((s) => s.content)).toEqual(BURST.map((n) => `burst ${n}`));
-    const limited = await limitedSince(rl, "FullBot", "0");
-    expect(limited.length).toBeGreaterThanOrEqual(1);
-    expect(limited.every((g) => g === true)).toBe(true);
-  });
+  scenario.concurrent(
+    LIB,
+    "global-429",
+    "a burst meets the global window (5 per 1 s on this server); eris waits and every send lands",
+    async () => {
+      const rl = await server(smallGlobalLimits());
+      const c = newClient(rl, rl.sdk.tokenOf("FullBot"), FULL_INTENTS);
+      const spam = rl.sdk.channelId("spam");
+      const sent = await Promise.all(BURST.map((n) => c.createMessage(spam, `burst ${n}`)));
+      expect(sent.map((s) => s.content)).toEqual(BURST.map((n) => `burst ${n}`));
+      const limited = await limitedSince(rl, "FullBot", "0");
+      expect(limited.length).toBeGreaterThanOrEqual(1);
+      expect(limited.every((g) => g === true)).toBe(true);
+    },
+  );
 
   scenario(LIB, "not-implemented", "getGuildTemplates (no templates in Parley) rejects with the 501", async () => {
     const err = await bot.getGuildTemplates(W().guilds.Lab.id).catch((e) => e);
@@ -428,23 +474,33 @@ describe("eris matrix", () => {
     expect(err.response).toEqual({ code: 0, message: expect.stringContaining("501: Not Implemented") });
   });
 
-  scenario(LIB, "epoch", "with the Base.getCreatedAt shim, createdAt of a message and an interaction is the server's time; deleteMessages still refuses", async () => {
-    const undo = runShim(LIB, { Base }, [[Base, "getCreatedAt"]]);
-    try {
-      const { bulk, left } = await epochProbe("shim", true);
-      // deleteMessages() compares ids with a 2015-epoch snowflake of its own, shim or not.
+  scenario(
+    LIB,
+    "epoch",
+    "with the Base.getCreatedAt shim, createdAt of a message and an interaction is the server's time; deleteMessages still refuses",
+    async () => {
+      const undo = runShim(LIB, { Base }, [[Base, "getCreatedAt"]]);
+      try {
+        const { bulk, left } = await epochProbe("shim", true);
+        // deleteMessages() compares ids with a 2015-epoch snowflake of its own, shim or not.
+        expect(bulk).toMatch(/^Message \d+ is more than 2 weeks old\.$/);
+        expect(left).toBe(2);
+      } finally {
+        undo();
+      }
+    },
+  );
+
+  scenario(
+    LIB,
+    "epoch-unshimmed",
+    "createdAt of a message and an interaction is ten years early; deleteMessages rejects fresh messages as over 2 weeks old",
+    async () => {
+      const { bulk, left } = await epochProbe("plain", false);
       expect(bulk).toMatch(/^Message \d+ is more than 2 weeks old\.$/);
       expect(left).toBe(2);
-    } finally {
-      undo();
-    }
-  });
-
-  scenario(LIB, "epoch-unshimmed", "createdAt of a message and an interaction is ten years early; deleteMessages rejects fresh messages as over 2 weeks old", async () => {
-    const { bulk, left } = await epochProbe("plain", false);
-    expect(bulk).toMatch(/^Message \d+ is more than 2 weeks old\.$/);
-    expect(left).toBe(2);
-  });
+    },
+  );
 });
 
 /** Run a slash command as alice and wait for the interaction's state to satisfy `ok`. */

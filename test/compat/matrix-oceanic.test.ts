@@ -42,8 +42,23 @@ import { faultCells } from "./fault-cells";
 import { expectLibraryTime, expectServerTime, runShim, serverTimestamp } from "./epoch";
 
 const LIB = "oceanic.js";
-type IntentName = "GUILDS" | "GUILD_MEMBERS" | "GUILD_MESSAGES" | "MESSAGE_CONTENT" | "DIRECT_MESSAGES" | "GUILD_MESSAGE_REACTIONS" | "GUILD_MESSAGE_TYPING";
-const FULL: IntentName[] = ["GUILDS", "GUILD_MEMBERS", "GUILD_MESSAGES", "MESSAGE_CONTENT", "DIRECT_MESSAGES", "GUILD_MESSAGE_REACTIONS", "GUILD_MESSAGE_TYPING"];
+type IntentName =
+  | "GUILDS"
+  | "GUILD_MEMBERS"
+  | "GUILD_MESSAGES"
+  | "MESSAGE_CONTENT"
+  | "DIRECT_MESSAGES"
+  | "GUILD_MESSAGE_REACTIONS"
+  | "GUILD_MESSAGE_TYPING";
+const FULL: IntentName[] = [
+  "GUILDS",
+  "GUILD_MEMBERS",
+  "GUILD_MESSAGES",
+  "MESSAGE_CONTENT",
+  "DIRECT_MESSAGES",
+  "GUILD_MESSAGE_REACTIONS",
+  "GUILD_MESSAGE_TYPING",
+];
 const PLAIN: IntentName[] = ["GUILDS", "GUILD_MESSAGES"];
 
 let m: MatrixServer;
@@ -102,9 +117,18 @@ async function epochProbe(tag: string, shimmed: boolean): Promise<void> {
   const custom = `oc-epoch-${tag}`;
   const panel = await bot.rest.channels.createMessage(ch("ops"), {
     content: "when?",
-    components: [{ type: ComponentTypes.ACTION_ROW, components: [{ type: ComponentTypes.BUTTON, customID: custom, label: "When", style: ButtonStyles.PRIMARY }] }],
+    components: [
+      {
+        type: ComponentTypes.ACTION_ROW,
+        components: [{ type: ComponentTypes.BUTTON, customID: custom, label: "When", style: ButtonStyles.PRIMARY }],
+      },
+    ],
   });
-  const clicked = next<[ComponentInteraction]>(bot, "interactionCreate", (i) => i instanceof ComponentInteraction && i.data.customID === custom);
+  const clicked = next<[ComponentInteraction]>(
+    bot,
+    "interactionCreate",
+    (i) => i instanceof ComponentInteraction && i.data.customID === custom,
+  );
   const from = m.p.clock.now();
   await m.sdk.as("bob").interact({ channel_id: "ops", message_id: panel.id, custom_id: custom });
   const to = m.p.clock.now();
@@ -136,28 +160,33 @@ describe("oceanic.js matrix", () => {
     expect(guild.clientMember.roles).toContain(W().guilds.Lab.roles.BotRole);
   });
 
-  scenario(LIB, "join-after-ready", "installed into another server while ready: guildCreate with the server cached, not guildAvailable; the handler's welcome post lands", async () => {
-    const annex = W().guilds.Annex.id;
-    const available: string[] = [];
-    const onAvailable = (g: Guild) => void available.push(g.id);
-    bot.on("guildAvailable", onAvailable);
-    const joined = next<[Guild]>(bot, "guildCreate", (g) => g.id === annex);
-    await setInstalled(m, "FullBot", "Annex", true);
-    const [guild] = await joined;
-    // The handler, as join handlers go: a welcome post in the first text channel.
-    const lobby = [...guild.channels.values()].find((c) => c.type === ChannelTypes.GUILD_TEXT) as TextChannel;
-    const welcome = await lobby.createMessage({ content: WELCOME(guild.name) });
-    bot.off("guildAvailable", onAvailable);
-    expect(guild.name).toBe("Annex");
-    expect([...guild.channels.values()].map((c) => c.name)).toEqual(["lobby"]);
-    for (const who of ["alice", "bob"]) expect(guild.members.has(W().users[who].id)).toBe(true);
-    expect(guild.clientMember.id).toBe(W().applications.FullBot.bot_user_id);
-    expect(available).toEqual([]);
-    expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === welcome.id)).content).toBe(WELCOME("Annex"));
-    const left = next<[{ id: string }]>(bot, "guildDelete", (g) => g.id === annex);
-    await setInstalled(m, "FullBot", "Annex", false);
-    await left;
-  });
+  scenario(
+    LIB,
+    "join-after-ready",
+    "installed into another server while ready: guildCreate with the server cached, not guildAvailable; the handler's welcome post lands",
+    async () => {
+      const annex = W().guilds.Annex.id;
+      const available: string[] = [];
+      const onAvailable = (g: Guild) => void available.push(g.id);
+      bot.on("guildAvailable", onAvailable);
+      const joined = next<[Guild]>(bot, "guildCreate", (g) => g.id === annex);
+      await setInstalled(m, "FullBot", "Annex", true);
+      const [guild] = await joined;
+      // The handler, as join handlers go: a welcome post in the first text channel.
+      const lobby = [...guild.channels.values()].find((c) => c.type === ChannelTypes.GUILD_TEXT) as TextChannel;
+      const welcome = await lobby.createMessage({ content: WELCOME(guild.name) });
+      bot.off("guildAvailable", onAvailable);
+      expect(guild.name).toBe("Annex");
+      expect([...guild.channels.values()].map((c) => c.name)).toEqual(["lobby"]);
+      for (const who of ["alice", "bob"]) expect(guild.members.has(W().users[who].id)).toBe(true);
+      expect(guild.clientMember.id).toBe(W().applications.FullBot.bot_user_id);
+      expect(available).toEqual([]);
+      expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === welcome.id)).content).toBe(WELCOME("Annex"));
+      const left = next<[{ id: string }]>(bot, "guildDelete", (g) => g.id === annex);
+      await setInstalled(m, "FullBot", "Annex", false);
+      await left;
+    },
+  );
 
   scenario(LIB, "message-content", "messageCreate with content; the bot's reply is edited and deleted", async () => {
     const got = next<[Message]>(bot, "messageCreate", (msg) => msg.content === "hello oceanic");
@@ -248,7 +277,10 @@ describe("oceanic.js matrix", () => {
     await c.editPermission(W().users.bob.id, { type: OverwriteTypes.MEMBER, deny: 2048n });
     await updated;
     expect(bot.getChannel<TextChannel>(c.id)!.permissionOverwrites.get(W().users.bob.id)?.deny).toBe(2048n);
-    const refused = await m.sdk.as("bob").say(c.id, "after the overwrite").catch((e) => e);
+    const refused = await m.sdk
+      .as("bob")
+      .say(c.id, "after the overwrite")
+      .catch((e) => e);
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe(50001);
   });
@@ -303,13 +335,20 @@ describe("oceanic.js matrix", () => {
       }
     });
     const set = await bot.application.bulkEditGlobalCommands([
-      { type: 1, name: "hello", description: "Greets", options: [{ type: ApplicationCommandOptionTypes.STRING, name: "who", description: "who", required: true }] },
+      {
+        type: 1,
+        name: "hello",
+        description: "Greets",
+        options: [{ type: ApplicationCommandOptionTypes.STRING, name: "who", description: "who", required: true }],
+      },
       { type: 1, name: "slow", description: "Deferred" },
       { type: 1, name: "multi", description: "Reply, follow up, edit" },
     ]);
     expect(set.map((c) => c.name)).toEqual(["hello", "slow", "multi"]);
     const run = async (name: string, options?: unknown[]) => {
-      const r = await m.sdk.as("alice").interact({ channel_id: "general", application_id: "FullBot", name, ...(options ? { options } : {}) });
+      const r = await m.sdk
+        .as("alice")
+        .interact({ channel_id: "general", application_id: "FullBot", name, ...(options ? { options } : {}) });
       expect(r.delivered).toBe(true);
       return r.id;
     };
@@ -318,7 +357,9 @@ describe("oceanic.js matrix", () => {
         const s = await m.sdk.harness("GET", `/interactions/${id}`);
         return ok(s) ? s : null;
       });
-    expect((await state(await run("hello", [{ name: "who", value: "alice" }]), (s) => s.state === "responded")).response.content).toBe("hello alice");
+    expect((await state(await run("hello", [{ name: "who", value: "alice" }]), (s) => s.state === "responded")).response.content).toBe(
+      "hello alice",
+    );
     expect((await state(await run("slow"), (s) => s.state === "responded")).response.content).toBe("slow done");
     const multi = await state(await run("multi"), (s) => s.followups.length === 1 && s.response?.content === "first, edited");
     expect(multi.followups[0].content).toBe("second");
@@ -335,10 +376,22 @@ describe("oceanic.js matrix", () => {
     const panel = await bot.rest.channels.createMessage(ch("general"), {
       content: "choose",
       components: [
-        { type: ComponentTypes.ACTION_ROW, components: [{ type: ComponentTypes.BUTTON, customID: "oc-yes", label: "Yes", style: ButtonStyles.SUCCESS }] },
         {
           type: ComponentTypes.ACTION_ROW,
-          components: [{ type: ComponentTypes.STRING_SELECT, customID: "oc-colour", options: [{ label: "Red", value: "r" }, { label: "Blue", value: "b" }] }],
+          components: [{ type: ComponentTypes.BUTTON, customID: "oc-yes", label: "Yes", style: ButtonStyles.SUCCESS }],
+        },
+        {
+          type: ComponentTypes.ACTION_ROW,
+          components: [
+            {
+              type: ComponentTypes.STRING_SELECT,
+              customID: "oc-colour",
+              options: [
+                { label: "Red", value: "r" },
+                { label: "Blue", value: "b" },
+              ],
+            },
+          ],
         },
       ],
     });
@@ -405,31 +458,41 @@ describe("oceanic.js matrix", () => {
     c.disconnect(false);
   });
 
-  scenario(LIB, "bucket-429", "createMessage meets a 429 (bucket 2 per 1 s on this server); oceanic waits and every send lands", async () => {
-    const rl = await server(smallBucketLimits());
-    const c = newClient(rl, rl.sdk.tokenOf("FullBot"), FULL);
-    const spam = rl.sdk.channelId("spam");
-    // Another client of the same bot spends the bucket first, so the library cannot see it coming.
-    await exhaustMessageBucket(rl.sdk, rl.sdk.tokenOf("FullBot"), spam);
-    const sent = await Promise.all([1, 2, 3].map((n) => c.rest.channels.createMessage(spam, { content: `queued ${n}` })));
-    expect(sent.map((s) => s.content)).toEqual(["queued 1", "queued 2", "queued 3"]);
-    const limited = tracking.get(c)!.limited;
-    expect(limited.length).toBeGreaterThanOrEqual(1);
-    expect(limited.every((s) => s === "user")).toBe(true);
-    expect((await rl.sdk.messages("spam", { as: "alice" })).filter((x) => x.content.startsWith("queued ")).length).toBe(3);
-  });
+  scenario(
+    LIB,
+    "bucket-429",
+    "createMessage meets a 429 (bucket 2 per 1 s on this server); oceanic waits and every send lands",
+    async () => {
+      const rl = await server(smallBucketLimits());
+      const c = newClient(rl, rl.sdk.tokenOf("FullBot"), FULL);
+      const spam = rl.sdk.channelId("spam");
+      // Another client of the same bot spends the bucket first, so the library cannot see it coming.
+      await exhaustMessageBucket(rl.sdk, rl.sdk.tokenOf("FullBot"), spam);
+      const sent = await Promise.all([1, 2, 3].map((n) => c.rest.channels.createMessage(spam, { content: `queued ${n}` })));
+      expect(sent.map((s) => s.content)).toEqual(["queued 1", "queued 2", "queued 3"]);
+      const limited = tracking.get(c)!.limited;
+      expect(limited.length).toBeGreaterThanOrEqual(1);
+      expect(limited.every((s) => s === "user")).toBe(true);
+      expect((await rl.sdk.messages("spam", { as: "alice" })).filter((x) => x.content.startsWith("queued ")).length).toBe(3);
+    },
+  );
 
-  scenario(LIB, "global-429", "a burst meets the global window (5 per 1 s on this server); oceanic waits and every send lands", async () => {
-    const rl = await server(smallGlobalLimits());
-    const c = newClient(rl, rl.sdk.tokenOf("FullBot"), FULL);
-    const spam = rl.sdk.channelId("spam");
-    const sent = await Promise.all(BURST.map((n) => c.rest.channels.createMessage(spam, { content: `burst ${n}` })));
-    expect(sent.map((s) => s.content)).toEqual(BURST.map((n) => `burst ${n}`));
-    const limited = tracking.get(c)!.limited;
-    expect(limited.length).toBeGreaterThanOrEqual(1);
-    expect(limited.every((s) => s === "global")).toBe(true);
-    expect((await rl.sdk.messages("spam", { as: "alice" })).filter((x) => x.content.startsWith("burst ")).length).toBe(BURST.length);
-  });
+  scenario(
+    LIB,
+    "global-429",
+    "a burst meets the global window (5 per 1 s on this server); oceanic waits and every send lands",
+    async () => {
+      const rl = await server(smallGlobalLimits());
+      const c = newClient(rl, rl.sdk.tokenOf("FullBot"), FULL);
+      const spam = rl.sdk.channelId("spam");
+      const sent = await Promise.all(BURST.map((n) => c.rest.channels.createMessage(spam, { content: `burst ${n}` })));
+      expect(sent.map((s) => s.content)).toEqual(BURST.map((n) => `burst ${n}`));
+      const limited = tracking.get(c)!.limited;
+      expect(limited.length).toBeGreaterThanOrEqual(1);
+      expect(limited.every((s) => s === "global")).toBe(true);
+      expect((await rl.sdk.messages("spam", { as: "alice" })).filter((x) => x.content.startsWith("burst ")).length).toBe(BURST.length);
+    },
+  );
 
   scenario(LIB, "not-implemented", "rest.misc.getSticker (no stickers in Parley) rejects with the 501", async () => {
     const err = await bot.rest.misc.getSticker("1234567890123456789").catch((e) => e);
@@ -447,9 +510,14 @@ describe("oceanic.js matrix", () => {
     }
   });
 
-  scenario(LIB, "epoch-unshimmed", "createdAt of a message and an interaction is ten years early (a message's `timestamp` is right)", async () => {
-    await epochProbe("plain", false);
-  });
+  scenario(
+    LIB,
+    "epoch-unshimmed",
+    "createdAt of a message and an interaction is ten years early (a message's `timestamp` is right)",
+    async () => {
+      await epochProbe("plain", false);
+    },
+  );
 });
 
 faultCells({
@@ -458,7 +526,8 @@ faultCells({
     const c = newClient(s, s.sdk.tokenOf("FullBot"), FULL);
     const errors: unknown[] = [];
     c.on("messageCreate", (msg) => {
-      if (msg.content.startsWith("!echo ")) c.rest.channels.createMessage(msg.channelID, { content: msg.content.slice(6) }).catch((e) => errors.push(e));
+      if (msg.content.startsWith("!echo "))
+        c.rest.channels.createMessage(msg.channelID, { content: msg.content.slice(6) }).catch((e) => errors.push(e));
     });
     await connect(c);
     return { errors, stop: async () => c.disconnect(false) };

@@ -73,9 +73,14 @@ function newBot(s: MatrixServer, app: string, intents: number, commands: Command
   const token = s.sdk.tokenOf(app);
   const applicationId = s.sdk.world.applications[app].id;
   const on = new EventEmitter();
-  const client = new Client({ getRC: () => ({ token, intents, applicationId, locations: { base: "." } }) as any, logger: { active: false } } as any);
+  const client = new Client({
+    getRC: () => ({ token, intents, applicationId, locations: { base: "." } }) as any,
+    logger: { active: false },
+  } as any);
   client.setServices({ rest: new ApiHandler({ token, domain: s.sdk.baseUrl, baseUrl: "api/v10" }) });
-  client.events.set(EVENTS.map((name) => createEvent({ data: { name, once: false }, run: (...a: unknown[]) => void on.emit(name, ...a) } as any)) as any);
+  client.events.set(
+    EVENTS.map((name) => createEvent({ data: { name, once: false }, run: (...a: unknown[]) => void on.emit(name, ...a) } as any)) as any,
+  );
   client.commands.set(commands);
   const b: Bot = {
     client,
@@ -186,23 +191,28 @@ describe("seyfert matrix", () => {
     expect(members.find((x) => x.id === c().botId).roles.keys).toContain(W().guilds.Lab.roles.BotRole);
   });
 
-  scenario(LIB, "join-after-ready", "installed into another server while ready: guildCreate (start-up's servers come as rawGuildCreate) with the server cached; the handler's welcome post lands", async () => {
-    const annex = W().guilds.Annex.id;
-    const joined = next<[any]>(full.on, "guildCreate", (g) => g.id === annex);
-    await setInstalled(m, "FullBot", "Annex", true);
-    const [guild] = await joined;
-    expect(guild.name).toBe("Annex");
-    const channels: any[] = await c().cache.channels!.values(annex);
-    expect(channels.map((x) => x.name)).toEqual(["lobby"]);
-    const members: any[] = await c().cache.members!.values(annex);
-    expect(members.map((x) => x.id).sort()).toEqual([W().users.alice.id, W().users.bob.id, c().botId].sort());
-    // The handler, as join handlers go: a welcome post in the first text channel.
-    const welcome = await c().messages.write(channels.find((x) => x.type === 0).id, { content: WELCOME(guild.name) });
-    expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === welcome.id)).content).toBe(WELCOME("Annex"));
-    const left = next<[any]>(full.on, "guildDelete", (g) => g.id === annex);
-    await setInstalled(m, "FullBot", "Annex", false);
-    await left;
-  });
+  scenario(
+    LIB,
+    "join-after-ready",
+    "installed into another server while ready: guildCreate (start-up's servers come as rawGuildCreate) with the server cached; the handler's welcome post lands",
+    async () => {
+      const annex = W().guilds.Annex.id;
+      const joined = next<[any]>(full.on, "guildCreate", (g) => g.id === annex);
+      await setInstalled(m, "FullBot", "Annex", true);
+      const [guild] = await joined;
+      expect(guild.name).toBe("Annex");
+      const channels: any[] = await c().cache.channels!.values(annex);
+      expect(channels.map((x) => x.name)).toEqual(["lobby"]);
+      const members: any[] = await c().cache.members!.values(annex);
+      expect(members.map((x) => x.id).sort()).toEqual([W().users.alice.id, W().users.bob.id, c().botId].sort());
+      // The handler, as join handlers go: a welcome post in the first text channel.
+      const welcome = await c().messages.write(channels.find((x) => x.type === 0).id, { content: WELCOME(guild.name) });
+      expect((await m.sdk.waitForMessage("Annex/lobby", (x) => x.id === welcome.id)).content).toBe(WELCOME("Annex"));
+      const left = next<[any]>(full.on, "guildDelete", (g) => g.id === annex);
+      await setInstalled(m, "FullBot", "Annex", false);
+      await left;
+    },
+  );
 
   scenario(LIB, "message-content", "messageCreate with content; the bot's reply is edited and deleted", async () => {
     const got = next<[any]>(full.on, "messageCreate", (msg) => msg.content === "hello seyfert");
@@ -286,14 +296,21 @@ describe("seyfert matrix", () => {
 
   scenario(LIB, "channels", "guilds.channels.create and channels.editOverwrite, enforced for people", async () => {
     const created = next<[any]>(full.on, "channelCreate", (x) => x.name === "made-by-seyfert");
-    const made: any = await c().guilds.channels.create(W().guilds.Lab.id, { name: "made-by-seyfert", type: 0, topic: "a bot made this" } as any);
+    const made: any = await c().guilds.channels.create(W().guilds.Lab.id, {
+      name: "made-by-seyfert",
+      type: 0,
+      topic: "a bot made this",
+    } as any);
     expect((await created)[0].id).toBe(made.id);
     const updated = next<[any]>(full.on, "channelUpdate", ([n]) => n.id === made.id);
     await c().channels.editOverwrite(made.id, W().users.bob.id, { type: 1, deny: ["SendMessages"] });
     await updated;
     const raw: any = await c().channels.raw(made.id, true);
     expect(raw.permission_overwrites).toEqual([{ id: W().users.bob.id, type: 1, allow: "0", deny: "2048" }]);
-    const refused = await m.sdk.as("bob").say(made.id, "after the overwrite").catch((e) => e);
+    const refused = await m.sdk
+      .as("bob")
+      .say(made.id, "after the overwrite")
+      .catch((e) => e);
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe(50001);
   });
@@ -315,7 +332,10 @@ describe("seyfert matrix", () => {
   scenario(LIB, "webhooks", "webhooks.create and webhooks.writeMessage; people see the message", async () => {
     const hook = await c().webhooks.create(ch("general"), { name: "Reporter" });
     expect(hook.token).toBeTruthy();
-    const sent = await c().webhooks.writeMessage(hook.id, hook.token!, { body: { content: "from a webhook", username: "Alarm" }, query: { wait: true } });
+    const sent = await c().webhooks.writeMessage(hook.id, hook.token!, {
+      body: { content: "from a webhook", username: "Alarm" },
+      query: { wait: true },
+    });
     const seen = await m.sdk.waitForMessage("general", (x) => x.id === sent.id, { as: "bob" });
     expect(seen).toMatchObject({ content: "from a webhook", author: { username: "Alarm" }, webhook_id: hook.id });
   });
@@ -333,17 +353,24 @@ describe("seyfert matrix", () => {
     expect((await m.sdk.waitForMessage(sent.channel_id, (x) => x.id === reply.id, { as: "alice" })).content).toBe("got your envelope");
   });
 
-  scenario(LIB, "slash-commands", "Command classes and uploadCommands; write, deferReply + editOrReply, followup, editResponse", async () => {
-    await c().uploadCommands();
-    const listed = await (c().proxy.applications(c().applicationId) as any).commands.get();
-    expect(listed.map((x: any) => x.name).sort()).toEqual(["hello", "multi", "slow"]);
-    expect(listed.find((x: any) => x.name === "hello").options[0]).toMatchObject({ name: "who", type: 3, required: true });
-    const state = interactionStates(m);
-    expect((await state("hello", [{ name: "who", value: "alice" }], (s) => s.state === "responded")).response.content).toBe("hello alice");
-    expect((await state("slow", undefined, (s) => s.state === "responded")).response.content).toBe("slow done");
-    const multi = await state("multi", undefined, (s) => s.followups.length === 1 && s.response?.content === "first, edited");
-    expect(multi.followups[0].content).toBe("second");
-  });
+  scenario(
+    LIB,
+    "slash-commands",
+    "Command classes and uploadCommands; write, deferReply + editOrReply, followup, editResponse",
+    async () => {
+      await c().uploadCommands();
+      const listed = await (c().proxy.applications(c().applicationId) as any).commands.get();
+      expect(listed.map((x: any) => x.name).sort()).toEqual(["hello", "multi", "slow"]);
+      expect(listed.find((x: any) => x.name === "hello").options[0]).toMatchObject({ name: "who", type: 3, required: true });
+      const state = interactionStates(m);
+      expect((await state("hello", [{ name: "who", value: "alice" }], (s) => s.state === "responded")).response.content).toBe(
+        "hello alice",
+      );
+      expect((await state("slow", undefined, (s) => s.state === "responded")).response.content).toBe("slow done");
+      const multi = await state("multi", undefined, (s) => s.followups.length === 1 && s.response?.content === "first, edited");
+      expect(multi.followups[0].content).toBe("second");
+    },
+  );
 
   scenario(LIB, "components", "a button click updates its message; a select answers with the values", async () => {
     full.on.on("interactionCreate", async (i: any) => {
@@ -354,7 +381,19 @@ describe("seyfert matrix", () => {
       content: "choose",
       components: [
         { type: 1, components: [{ type: 2, custom_id: "sy-yes", label: "Yes", style: 3 }] },
-        { type: 1, components: [{ type: 3, custom_id: "sy-colour", options: [{ label: "Red", value: "r" }, { label: "Blue", value: "b" }] }] },
+        {
+          type: 1,
+          components: [
+            {
+              type: 3,
+              custom_id: "sy-colour",
+              options: [
+                { label: "Red", value: "r" },
+                { label: "Blue", value: "b" },
+              ],
+            },
+          ],
+        },
       ] as any,
     });
     const responded = (id: string) =>
@@ -368,47 +407,62 @@ describe("seyfert matrix", () => {
     expect((await responded(click.id)).response).toMatchObject({ id: panel.id, content: "clicked yes", components: [] });
   });
 
-  scenario(LIB, "disallowed-intents", "start with an unapproved MESSAGE_CONTENT: shardDisconnect with code 4014, no reconnect", async () => {
-    const bad = newBot(m, "PlainBot", PLAIN_INTENTS | BITS.MESSAGE_CONTENT);
-    const down = next<[any]>(bad.on, "shardDisconnect");
-    void bad.client.start();
-    const [d] = await down;
-    expect(d.code).toBe(4014);
-    expect(d.reason).toMatch(/disallowed intent/i);
-    expect(liveSessions(m, "PlainBot")).toEqual([]);
-    await bad.stop();
-  });
+  scenario(
+    LIB,
+    "disallowed-intents",
+    "start with an unapproved MESSAGE_CONTENT: shardDisconnect with code 4014, no reconnect",
+    async () => {
+      const bad = newBot(m, "PlainBot", PLAIN_INTENTS | BITS.MESSAGE_CONTENT);
+      const down = next<[any]>(bad.on, "shardDisconnect");
+      void bad.client.start();
+      const [d] = await down;
+      expect(d.code).toBe(4014);
+      expect(d.reason).toMatch(/disallowed intent/i);
+      expect(liveSessions(m, "PlainBot")).toEqual([]);
+      await bad.stop();
+    },
+  );
 
-  scenario.concurrent(LIB, "resume", "after a server-side 4000 close the shard resumes (after its 10 s reconnect wait) and gets the message it missed", async () => {
-    const [session] = liveSessions(m, "FullBot");
-    // Seyfert waits reconnectTimeout (10 s, not a Client option) before it reconnects.
-    const resumed = next(full.on, "resumed", () => true, 15_000);
-    const missed = next<[any]>(full.on, "messageCreate", (msg) => msg.content === "missed while away", 15_000);
-    expect(m.p.gateway.disconnect(session.session_id, 4000)).toBe(true);
-    await m.sdk.as("bob").say("general", "missed while away");
-    await resumed;
-    expect((await missed)[0].author.id).toBe(W().users.bob.id);
-    expect(liveSessions(m, "FullBot").map((s) => s.session_id)).toEqual([session.session_id]);
-  });
+  scenario.concurrent(
+    LIB,
+    "resume",
+    "after a server-side 4000 close the shard resumes (after its 10 s reconnect wait) and gets the message it missed",
+    async () => {
+      const [session] = liveSessions(m, "FullBot");
+      // Seyfert waits reconnectTimeout (10 s, not a Client option) before it reconnects.
+      const resumed = next(full.on, "resumed", () => true, 15_000);
+      const missed = next<[any]>(full.on, "messageCreate", (msg) => msg.content === "missed while away", 15_000);
+      expect(m.p.gateway.disconnect(session.session_id, 4000)).toBe(true);
+      await m.sdk.as("bob").say("general", "missed while away");
+      await resumed;
+      expect((await missed)[0].author.id).toBe(W().users.bob.id);
+      expect(liveSessions(m, "FullBot").map((s) => s.session_id)).toEqual([session.session_id]);
+    },
+  );
 
-  scenario.concurrent(LIB, "invalid-session", "a RESUME of an expired session (after the 10 s reconnect wait) gets op 9; the shard identifies afresh", async () => {
-    const lone = await server();
-    const b = await connect(newBot(lone, "CycleBot", PLAIN_INTENTS));
-    const [old] = liveSessions(lone, "CycleBot");
-    expireAfterClose(lone, old.session_id);
-    const now = await until(
-      "a fresh session",
-      () => {
-        const s = liveSessions(lone, "CycleBot");
-        return s.length === 1 && s[0].session_id !== old.session_id ? s : null;
-      },
-      15_000,
-    );
-    expect(now).toHaveLength(1);
-    const got = next<[any]>(b.on, "messageCreate", (msg) => msg.author.id === lone.sdk.world.users.bob.id);
-    const said = await lone.sdk.as("bob").say("general", "after the new session");
-    expect((await got)[0].id).toBe(said.id);
-  });
+  scenario.concurrent(
+    LIB,
+    "invalid-session",
+    "a RESUME of an expired session (after the 10 s reconnect wait) gets op 9; the shard identifies afresh",
+    async () => {
+      const lone = await server();
+      const b = await connect(newBot(lone, "CycleBot", PLAIN_INTENTS));
+      const [old] = liveSessions(lone, "CycleBot");
+      expireAfterClose(lone, old.session_id);
+      const now = await until(
+        "a fresh session",
+        () => {
+          const s = liveSessions(lone, "CycleBot");
+          return s.length === 1 && s[0].session_id !== old.session_id ? s : null;
+        },
+        15_000,
+      );
+      expect(now).toHaveLength(1);
+      const got = next<[any]>(b.on, "messageCreate", (msg) => msg.author.id === lone.sdk.world.users.bob.id);
+      const said = await lone.sdk.as("bob").say("general", "after the new session");
+      expect((await got)[0].id).toBe(said.id);
+    },
+  );
 
   scenario.concurrent(LIB, "token-rotation", "rotation ends the live session; the old token's REST calls reject with 401", async () => {
     const b = await connect(newBot(m, "RotBot", PLAIN_INTENTS));
@@ -423,33 +477,45 @@ describe("seyfert matrix", () => {
     expect(m.p.gateway.sessionsOf(m.uuid(W().applications.RotBot.id))).toEqual([]);
   });
 
-  scenario.concurrent(LIB, "bucket-429", "messages.write meets a 429 (bucket 2 per 1 s on this server); seyfert waits and every send lands", async () => {
-    const rl = await server(smallBucketLimits());
-    const b = newBot(rl, "FullBot", FULL_INTENTS);
-    const spam = rl.sdk.channelId("spam");
-    // Another client of the same bot spends the bucket first, so the library cannot see it coming.
-    await exhaustMessageBucket(rl.sdk, rl.sdk.tokenOf("FullBot"), spam);
-    const { cursor } = await rl.sdk.transcript("FullBot");
-    const sent = await Promise.all([1, 2, 3].map((n) => b.client.messages.write(spam, { content: `queued ${n}` })));
-    expect(sent.map((s) => s.content)).toEqual(["queued 1", "queued 2", "queued 3"]);
-    const limited = await limitedSince(rl, "FullBot", cursor);
-    expect(limited.length).toBeGreaterThanOrEqual(1);
-    expect(limited.every((g) => g === false)).toBe(true);
-  });
+  scenario.concurrent(
+    LIB,
+    "bucket-429",
+    "messages.write meets a 429 (bucket 2 per 1 s on this server); seyfert waits and every send lands",
+    async () => {
+      const rl = await server(smallBucketLimits());
+      const b = newBot(rl, "FullBot", FULL_INTENTS);
+      const spam = rl.sdk.channelId("spam");
+      // Another client of the same bot spends the bucket first, so the library cannot see it coming.
+      await exhaustMessageBucket(rl.sdk, rl.sdk.tokenOf("FullBot"), spam);
+      const { cursor } = await rl.sdk.transcript("FullBot");
+      const sent = await Promise.all([1, 2, 3].map((n) => b.client.messages.write(spam, { content: `queued ${n}` })));
+      expect(sent.map((s) => s.content)).toEqual(["queued 1", "queued 2", "queued 3"]);
+      const limited = await limitedSince(rl, "FullBot", cursor);
+      expect(limited.length).toBeGreaterThanOrEqual(1);
+      expect(limited.every((g) => g === false)).toBe(true);
+    },
+  );
 
-  scenario.concurrent(LIB, "global-429", "a burst meets the global window (5 per 1 s on this server); seyfert waits and every send lands", async () => {
-    const rl = await server(smallGlobalLimits());
-    const b = newBot(rl, "FullBot", FULL_INTENTS);
-    const spam = rl.sdk.channelId("spam");
-    const sent = await Promise.all(BURST.map((n) => b.client.messages.write(spam, { content: `burst ${n}` })));
-    expect(sent.map((s) => s.content)).toEqual(BURST.map((n) => `burst ${n}`));
-    const limited = await limitedSince(rl, "FullBot", "0");
-    expect(limited.length).toBeGreaterThanOrEqual(1);
-    expect(limited.every((g) => g === true)).toBe(true);
-  });
+  scenario.concurrent(
+    LIB,
+    "global-429",
+    "a burst meets the global window (5 per 1 s on this server); seyfert waits and every send lands",
+    async () => {
+      const rl = await server(smallGlobalLimits());
+      const b = newBot(rl, "FullBot", FULL_INTENTS);
+      const spam = rl.sdk.channelId("spam");
+      const sent = await Promise.all(BURST.map((n) => b.client.messages.write(spam, { content: `burst ${n}` })));
+      expect(sent.map((s) => s.content)).toEqual(BURST.map((n) => `burst ${n}`));
+      const limited = await limitedSince(rl, "FullBot", "0");
+      expect(limited.length).toBeGreaterThanOrEqual(1);
+      expect(limited.every((g) => g === true)).toBe(true);
+    },
+  );
 
   scenario(LIB, "not-implemented", "templates.list (no templates in Parley) rejects with the 501", async () => {
-    const err = await c().templates.list(W().guilds.Lab.id).catch((e) => e);
+    const err = await c()
+      .templates.list(W().guilds.Lab.id)
+      .catch((e) => e);
     expect(err).toBeInstanceOf(Error);
     expect(String(err.message)).toMatch(/501/);
   });
@@ -475,7 +541,8 @@ faultCells({
     const b = newBot(s, "FullBot", FULL_INTENTS);
     const errors: unknown[] = [];
     b.on.on("messageCreate", (msg: any) => {
-      if (msg.content.startsWith("!echo ")) b.client.messages.write(msg.channelId, { content: msg.content.slice(6) }).catch((e) => errors.push(e));
+      if (msg.content.startsWith("!echo "))
+        b.client.messages.write(msg.channelId, { content: msg.content.slice(6) }).catch((e) => errors.push(e));
     });
     await connect(b);
     return { errors, stop: b.stop };

@@ -7,12 +7,22 @@
  */
 import { test } from "bun:test";
 
-export const LIBRARIES = ["discord.js", "@discordjs/core", "oceanic.js", "discord.py", "eris", "discordeno", "seyfert", "detritus-client"] as const;
+export const LIBRARIES = [
+  "discord.js",
+  "@discordjs/core",
+  "oceanic.js",
+  "discord.py",
+  "eris",
+  "discordeno",
+  "seyfert",
+  "detritus-client",
+] as const;
 export type Library = (typeof LIBRARIES)[number];
 
 export const SCENARIOS = {
   login: "login and ready with guild, channels and members cached",
-  "join-after-ready": "join after READY: installed into another server while connected, the library's join event fires (not its available event) and its handler runs",
+  "join-after-ready":
+    "join after READY: installed into another server while connected, the library's join event fires (not its available event) and its handler runs",
   "message-content": "message create, edit, delete with MESSAGE_CONTENT",
   "message-no-content": "message events without MESSAGE_CONTENT (envelope only)",
   "embeds-components": "embeds and components",
@@ -50,21 +60,26 @@ export type ScenarioId = keyof typeof SCENARIOS;
  */
 export const NOT_SUPPORTED: Partial<Record<Library, Partial<Record<ScenarioId, string>>>> = {
   "oceanic.js": {
-    "fault-500": "oceanic.js retries only a 502 (RequestHandler: `res.status === 502 && ++attempts < 4`); a 500 rejects the send with DiscordHTTPError 500.",
+    "fault-500":
+      "oceanic.js retries only a 502 (RequestHandler: `res.status === 502 && ++attempts < 4`); a 500 rejects the send with DiscordHTTPError 500.",
   },
   eris: {
-    "fault-500": "eris retries only a 502 (RequestHandler.js: `statusCode === 502 && ++attempts < 4`); a 500 rejects the send with DiscordHTTPError 500.",
+    "fault-500":
+      "eris retries only a 502 (RequestHandler.js: `statusCode === 502 && ++attempts < 4`); a 500 rejects the send with DiscordHTTPError 500.",
   },
   discordeno: {
     "fault-500": "discordeno retries only 429s (rest manager: every other status >= 400 rejects at once); a 500 rejects the send.",
     "fault-502": "discordeno retries only 429s (rest manager: every other status >= 400 rejects at once); a 502 rejects the send.",
   },
   seyfert: {
-    "fault-500": "seyfert retries only 502 and 503 (ApiHandler: `[502, 503].includes(response.status) && ++attempts < 4`); a 500 rejects the send.",
+    "fault-500":
+      "seyfert retries only 502 and 503 (ApiHandler: `[502, 503].includes(response.status) && ++attempts < 4`); a 500 rejects the send.",
   },
   "detritus-client": {
-    "fault-500": "detritus-client-rest retries only 429s (and, in intent, a 502: see the 502 row); a 500 rejects the send with HTTPError 500.",
-    "fault-502": "detritus-client-rest's 502 retry never fires: its condition is inverted (request.js: `this.maxRetries <= this.retries++`), so a 502 rejects the send with HTTPError 502.",
+    "fault-500":
+      "detritus-client-rest retries only 429s (and, in intent, a 502: see the 502 row); a 500 rejects the send with HTTPError 500.",
+    "fault-502":
+      "detritus-client-rest's 502 retry never fires: its condition is inverted (request.js: `this.maxRetries <= this.retries++`), so a 502 rejects the send with HTTPError 502.",
   },
 };
 

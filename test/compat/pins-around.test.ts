@@ -54,7 +54,11 @@ describe("discord.js 14", () => {
 
   test("a person pins through the test SDK: the bot sees the notice by them and the message pinned", async () => {
     const said = await m.sdk.as("bob").say("general", "a person pins this");
-    const system = next<[Message]>(bot, Events.MessageCreate, (x) => x.type === MessageType.ChannelPinnedMessage && x.reference?.messageId === said.id);
+    const system = next<[Message]>(
+      bot,
+      Events.MessageCreate,
+      (x) => x.type === MessageType.ChannelPinnedMessage && x.reference?.messageId === said.id,
+    );
     await m.sdk.as("alice").pin("general", said.id);
     const [notice] = await system;
     expect(notice.author.id).toBe(m.sdk.world.users.alice.id);
@@ -77,7 +81,10 @@ describe("discord.py 2.2", () => {
     const before = await m.sdk.as("dave").say("general", "py before");
     const said = await m.sdk.as("bob").say("general", "pin this, py");
     const after = await m.sdk.as("dave").say("general", "py after");
-    const proc = spawn([PYTHON, join(BOTS, "py_pins.py"), m.sdk.baseUrl, m.sdk.tokenOf("FullBot"), m.sdk.channelId("general"), said.id], { stdout: "pipe", stderr: "pipe" });
+    const proc = spawn([PYTHON, join(BOTS, "py_pins.py"), m.sdk.baseUrl, m.sdk.tokenOf("FullBot"), m.sdk.channelId("general"), said.id], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const timer = setTimeout(() => proc.kill(), 20_000);
     const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
     clearTimeout(timer);

@@ -62,7 +62,9 @@ describe("clients/python/parley_testing", () => {
       );
       // Nothing the module offers depends on whether pytest is there (the fixtures have names of their own).
       expect(checks.module).toEqual({ check: "module", public: PUBLIC, all: [...PUBLIC_API].sort(), session_is_generator: true });
-      expect(checks.armed.faults).toEqual([expect.objectContaining({ id: checks.armed.id, kind: "rest", status: 500, method: "POST", remaining: 1 })]);
+      expect(checks.armed.faults).toEqual([
+        expect.objectContaining({ id: checks.armed.id, kind: "rest", status: 500, method: "POST", remaining: 1 }),
+      ]);
       expect(checks.retried).toEqual({
         check: "retried",
         pong: "pong",
@@ -72,7 +74,9 @@ describe("clients/python/parley_testing", () => {
         ],
         faults: [],
       });
-      expect(checks.timeout.message).toMatch(/^wait_for_message: nothing matched within 0.2 s\n\nTranscript of EchoBot \(last \d+ of \d+ entries\):\n/);
+      expect(checks.timeout.message).toMatch(
+        /^wait_for_message: nothing matched within 0.2 s\n\nTranscript of EchoBot \(last \d+ of \d+ entries\):\n/,
+      );
       expect(checks.timeout.message).toContain('bot -> parley IDENTIFY  {"token":"[masked]"');
       expect(checks.timeout.message).toMatch(/rest +POST \/channels\/\d+\/messages -> 500/);
       expect(checks.faults).toMatchObject({ listed: [{ kind: "heartbeat_ack", drop: 3, remaining: 3 }], after: [], refused: [404, 10003] });

@@ -44,7 +44,9 @@ describe("pip-installed parley-testing under pytest", () => {
     const r = pytest([]);
     expect(summary(r.out)).toMatch(/^13 passed(, \d+ warnings?)?$/);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/-+ Parley coverage -+\nParley coverage: what the tests exercised, per bot\n {2}TesterBot\n {4}commands {4}4 of 6 used; never: \/late, \/never/);
+    expect(r.out).toMatch(
+      /-+ Parley coverage -+\nParley coverage: what the tests exercised, per bot\n {2}TesterBot\n {4}commands {4}4 of 6 used; never: \/late, \/never/,
+    );
   }, 240_000);
 
   test("strict mode fails tests that passed their assertions, saying why; a failed assertion carries the transcript; --parley-no-strict", () => {
@@ -56,7 +58,9 @@ describe("pip-installed parley-testing under pytest", () => {
     );
     expect(block("test_unanswered")).toMatch(/- the bot never answered \/never in general \(interaction \d+ is still pending\)/);
     expect(block("test_logged_error")).toMatch(/- the bot's library logged an error: Ignoring exception in on_message: RuntimeError: boom/);
-    expect(block("test_wrong_expectation")).toMatch(/AssertionError: assert 'pong' == 'ping'[\s\S]*-+ Parley: what the bots did -+\nTranscript of TesterBot \(since the test began, /);
+    expect(block("test_wrong_expectation")).toMatch(
+      /AssertionError: assert 'pong' == 'ping'[\s\S]*-+ Parley: what the bots did -+\nTranscript of TesterBot \(since the test began, /,
+    );
     const lax = pytest(["strict_demo.py", "--parley-no-strict", "-k", "unanswered or logged_error"]);
     expect(summary(lax.out)).toMatch(/^2 passed, 2 deselected(, \d+ warnings?)?$/);
   }, 240_000);

@@ -17,8 +17,10 @@ afterEach(async () => {
   parley = undefined;
 });
 
-const sessions = (p: RunningParley) => p.harness<{ session_id: string; connected: boolean }[]>("GET", `/applications/${p.world.applications.TesterBot.id}/sessions`);
-const gatewayOps = async (p: RunningParley, op: number) => (await p.transcript("TesterBot")).entries.filter((e) => e.kind === "gateway" && e.op === op).length;
+const sessions = (p: RunningParley) =>
+  p.harness<{ session_id: string; connected: boolean }[]>("GET", `/applications/${p.world.applications.TesterBot.id}/sessions`);
+const gatewayOps = async (p: RunningParley, op: number) =>
+  (await p.transcript("TesterBot")).entries.filter((e) => e.kind === "gateway" && e.op === op).length;
 
 test("advance(600000) with a live bot: the same session, one IDENTIFY, and what is said next is answered", async () => {
   parley = await startParley({ world: TESTER_WORLD });

@@ -40,7 +40,11 @@ describe("a discord.js bot seen through the harness", () => {
     p.listen();
     const base = p.api.urls.base;
     const h = (method: string, path: string, body?: unknown) =>
-      fetch(`${base}/api/harness/v1${path}`, { method, headers: { "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+      fetch(`${base}/api/harness/v1${path}`, {
+        method,
+        headers: { "Content-Type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     const world = (await (await h("POST", "/seed", BASIC_WORLD)).json()) as any;
     const dir = join(ROOT, "test/compat/.bot-" + process.pid);
     mkdirSync(dir, { recursive: true });
@@ -55,7 +59,9 @@ describe("a discord.js bot seen through the harness", () => {
     child.stderr.on("data", (d) => (out += d));
     try {
       await within(20_000, `the bot to be ready (output: ${out})`, async () => (/ready \d+/.test(out) ? true : undefined));
-      const said = (await (await h("POST", "/users/alice/messages", { channel_id: world.guilds.Lab.channels.general, content: "!ping" })).json()) as any;
+      const said = (await (
+        await h("POST", "/users/alice/messages", { channel_id: world.guilds.Lab.channels.general, content: "!ping" })
+      ).json()) as any;
       const answer = await within(10_000, "the bot's answer", async () => {
         const list = (await (await h("GET", `/channels/${world.guilds.Lab.channels.general}/messages?as=alice`)).json()) as any[];
         return list.find((m) => m.author.id === world.applications.EchoBot.bot_user_id);

@@ -51,7 +51,10 @@ for (const inProcess of [true, false]) {
     });
 
     test("refusals surface as HarnessError with the spec's body", async () => {
-      const err = await parley.as("bob").say("staff", "no").catch((e) => e);
+      const err = await parley
+        .as("bob")
+        .say("staff", "no")
+        .catch((e) => e);
       expect(err).toBeInstanceOf(HarnessError);
       expect(err.status).toBe(403);
       expect(err.body).toEqual({ code: 50001, message: expect.any(String) });

@@ -57,7 +57,9 @@ describe("helpers", () => {
     expect(done).toMatchObject({ state: "responded", deferred: true, response: { content: "thought about it" } });
     const never = await parley.as("alice").slash("general", "never", undefined, { timeoutMs: 100 });
     expect(never.state).toBe("pending");
-    await expect(parley.waitForInteraction(never.id, ["responded", "deferred"], { timeoutMs: 100 })).rejects.toThrow(/waitForInteraction\(\d+, responded\|deferred\): nothing matched within 100 ms/);
+    await expect(parley.waitForInteraction(never.id, ["responded", "deferred"], { timeoutMs: 100 })).rejects.toThrow(
+      /waitForInteraction\(\d+, responded\|deferred\): nothing matched within 100 ms/,
+    );
   });
 
   test("waitForEvent matches only what came after the latest action (or a cursor), never an older event", async () => {
@@ -70,7 +72,9 @@ describe("helpers", () => {
     expect((await parley.waitForEvent(isMessage)).d.content).toBe("newer");
     expect((await parley.waitForEvent(isMessage, { after: "start" })).d.content).toBe("older");
     expect((await parley.waitForEvent(isMessage, { after: from })).d.content).toBe("newer");
-    await expect(parley.waitForEvent((e) => isMessage(e) && e.d.content === "older", { timeoutMs: 100 })).rejects.toThrow(/nothing matched within 100 ms/);
+    await expect(parley.waitForEvent((e) => isMessage(e) && e.d.content === "older", { timeoutMs: 100 })).rejects.toThrow(
+      /nothing matched within 100 ms/,
+    );
   });
 
   test("transcripts carry concrete paths and request bodies, a fault's answer included; a fault by path answers only that path", async () => {
@@ -84,12 +88,25 @@ describe("helpers", () => {
     expect(await parley.faults.list()).toEqual([expect.objectContaining({ path: `/channels/${random}/messages`, remaining: 1 })]);
     // The same bot posts where the fault is: it answers, and the transcript still shows what was sent.
     const headers = { Authorization: `Bot ${parley.tokenOf("TesterBot")}`, "Content-Type": "application/json" };
-    const refused = await fetch(`${parley.restBase}/channels/${random}/messages`, { method: "POST", headers, body: JSON.stringify({ content: "into the fault" }) });
+    const refused = await fetch(`${parley.restBase}/channels/${random}/messages`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ content: "into the fault" }),
+    });
     expect(refused.status).toBe(503);
     const posts = (await parley.transcript("TesterBot", { after: mark })).entries.filter((e) => e.kind === "rest" && e.method === "POST");
     expect(posts).toEqual([
-      expect.objectContaining({ path: `/channels/${general}/messages`, status: 200, request: expect.objectContaining({ content: "pong" }) }),
-      expect.objectContaining({ path: `/channels/${random}/messages`, status: 503, request: { content: "into the fault" }, fault: expect.any(String) }),
+      expect.objectContaining({
+        path: `/channels/${general}/messages`,
+        status: 200,
+        request: expect.objectContaining({ content: "pong" }),
+      }),
+      expect.objectContaining({
+        path: `/channels/${random}/messages`,
+        status: 503,
+        request: { content: "into the fault" },
+        fault: expect.any(String),
+      }),
     ]);
     expect(await parley.faults.list()).toEqual([]);
   });
@@ -101,9 +118,14 @@ describe("reference DMs (a world option, test mode only)", () => {
     try {
       await withBot(p);
       const dm = await p.as("alice").dm("TesterBot", "!help");
-      const answer = await p.waitForMessage(dm.channel_id, (m) => m.author.id === p.world.applications.TesterBot.bot_user_id, { as: "alice" });
+      const answer = await p.waitForMessage(dm.channel_id, (m) => m.author.id === p.world.applications.TesterBot.bot_user_id, {
+        as: "alice",
+      });
       expect(answer.content).toBe("help for alice");
-      expect((await p.waitForEvent((e) => e.t === "MESSAGE_CREATE", { after: "start" })).d).toMatchObject({ content: "!help", service_e2e_encrypted: false });
+      expect((await p.waitForEvent((e) => e.t === "MESSAGE_CREATE", { after: "start" })).d).toMatchObject({
+        content: "!help",
+        service_e2e_encrypted: false,
+      });
     } finally {
       await p.stop();
     }

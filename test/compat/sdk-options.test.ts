@@ -26,7 +26,9 @@ for (const inProcess of [true, false]) {
         const hello = (await p.transcript("TesterBot")).entries.find((e) => e.kind === "gateway" && e.op === 10);
         expect(hello).toMatchObject({ d: { heartbeat_interval: 500 } });
         await p.faults.dropHeartbeatAcks("TesterBot", 1);
-        await p.waitFor(async () => (await p.transcript("TesterBot")).entries.some((e) => e.kind === "gateway" && e.op === 6), { timeoutMs: 10_000 });
+        await p.waitFor(async () => (await p.transcript("TesterBot")).entries.some((e) => e.kind === "gateway" && e.op === 6), {
+          timeoutMs: 10_000,
+        });
         await p.waitForBot("TesterBot");
       } finally {
         await p.stop();
@@ -35,7 +37,11 @@ for (const inProcess of [true, false]) {
 
     test("rateLimits: off takes six posts in a row; rules of one's own refuse the second", async () => {
       const off = await startParley({ world: TESTER_WORLD, inProcess, rateLimits: "off" });
-      const own = await startParley({ world: TESTER_WORLD, inProcess, rateLimits: { routes: { "POST /channels/{channel_id}/messages": { limit: 1, windowMs: 60_000 } } } });
+      const own = await startParley({
+        world: TESTER_WORLD,
+        inProcess,
+        rateLimits: { routes: { "POST /channels/{channel_id}/messages": { limit: 1, windowMs: 60_000 } } },
+      });
       try {
         const statuses = [];
         for (let i = 0; i < 6; i++) statuses.push((await post(off, `n${i}`)).status);

@@ -84,7 +84,9 @@ describe("strict (the default)", () => {
     await parley.waitFor(async () => (await parley.transcript("TesterBot")).entries.some((e) => e.kind === "rest" && e.status === 403));
     await parley.waitFor(async () => (await parley.strictViolations()).length > 0);
     // The rejected reply is the library's error; the 403 itself is not a violation.
-    expect(await parley.strictViolations()).toEqual([expect.stringMatching(/^the bot's library raised an error: DiscordAPIError\[50001\]/)]);
+    expect(await parley.strictViolations()).toEqual([
+      expect.stringMatching(/^the bot's library raised an error: DiscordAPIError\[50001\]/),
+    ]);
   });
 });
 
@@ -147,12 +149,20 @@ test("clean", async () => {
 });
 `,
     );
-    const run = spawnSync(process.execPath, ["test", "--timeout", "30000", join(dir, "hooked.test.ts")], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+    const run = spawnSync(process.execPath, ["test", "--timeout", "30000", join(dir, "hooked.test.ts")], {
+      cwd: dir,
+      encoding: "utf8",
+      timeout: 120_000,
+    });
     const out = run.stdout + run.stderr;
     expect(out).toContain("(fail) unanswered");
-    expect(out).toMatch(/Strict mode \(startParley\(\{ strict: false \}\) turns it off\):\n {2}- the bot never answered \/never in general/);
+    expect(out).toMatch(
+      /Strict mode \(startParley\(\{ strict: false \}\) turns it off\):\n {2}- the bot never answered \/never in general/,
+    );
     expect(out).toContain("(fail) wrong expectation");
-    expect(out).toMatch(/Expected: "ping"[\s\S]*Transcript of TesterBot \(since the test began, \d+ entries\):[\s\S]*rest +POST \/channels\/\d+\/messages -> 200/);
+    expect(out).toMatch(
+      /Expected: "ping"[\s\S]*Transcript of TesterBot \(since the test began, \d+ entries\):[\s\S]*rest +POST \/channels\/\d+\/messages -> 200/,
+    );
     expect(out).toContain("(pass) clean");
     expect(out).toMatch(/\b1 pass\b[\s\S]*\b2 fail\b/);
   }, 130_000);

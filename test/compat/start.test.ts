@@ -43,7 +43,11 @@ async function start(): Promise<{ base: string; out: string; stop(): Promise<voi
 }
 
 async function commandsSeenByDemo(base: string): Promise<string[]> {
-  const signin = await fetch(`${base}/api/client/v1/auth/signin`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username: "demo", password: "parley-demo" }) });
+  const signin = await fetch(`${base}/api/client/v1/auth/signin`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username: "demo", password: "parley-demo" }),
+  });
   const { token } = (await signin.json()) as { token: string };
   const auth = { Authorization: `Session ${token}` };
   const [guild] = (await (await fetch(`${base}/api/client/v1/guilds`, { headers: auth })).json()) as any[];
@@ -64,7 +68,9 @@ test("npm start: the demo world and DemoBot beside it, on the first start and ag
     expect(first.out).toContain("Sign in as  demo  with the password  parley-demo");
     expect(first.out).toContain("the one the demo world was created with");
     expect(first.out).toContain(`Make a bot of your own in the developer portal: ${first.base}/developers`);
-    expect(first.out).toMatch(new RegExp(`DemoBot's install link, to add it to another server: ${first.base}/developers/install/\\d{17,20}`));
+    expect(first.out).toMatch(
+      new RegExp(`DemoBot's install link, to add it to another server: ${first.base}/developers/install/\\d{17,20}`),
+    );
     expect(await commandsSeenByDemo(first.base)).toEqual(["roll", "think"]);
   } finally {
     await first.stop();

@@ -114,7 +114,9 @@ export class PyBot {
       if (Date.now() > deadline || this.proc.exitCode !== null) {
         // Let the stderr reader finish so the failure shows discord.py's traceback.
         await Bun.sleep(50);
-        throw new Error(`bot never reported ${what}; lines: ${JSON.stringify(this.lines).slice(-3000)}\nstderr: ${this.stderr.slice(-3000)}`);
+        throw new Error(
+          `bot never reported ${what}; lines: ${JSON.stringify(this.lines).slice(-3000)}\nstderr: ${this.stderr.slice(-3000)}`,
+        );
       }
       await Bun.sleep(20);
     }

@@ -16,7 +16,18 @@ export interface Line {
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 /** Keys whose string values are random by nature (or name something random). */
-const RANDOM_KEYS = new Set(["token", "session_id", "verify_key", "public_key", "ciphertext", "x25519", "p256", "sealed", "fingerprint", "secret"]);
+const RANDOM_KEYS = new Set([
+  "token",
+  "session_id",
+  "verify_key",
+  "public_key",
+  "ciphertext",
+  "x25519",
+  "p256",
+  "sealed",
+  "fingerprint",
+  "secret",
+]);
 const PORT = /(127\.0\.0\.1|localhost|0\.0\.0\.0):\d+/g;
 /** Bot tokens (base64 of the bot's snowflake, the version, the secret) and 48-byte secrets (interaction and webhook tokens), wherever they stand (a path, a URL). */
 const BOT_TOKEN = /(?<![A-Za-z0-9_-])[A-Za-z0-9+/]{20,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{40,}(?![A-Za-z0-9_-])/g;
@@ -49,7 +60,12 @@ export class Recorder {
   }
 
   /** One request through the real listening server, recorded; answers the parsed body. */
-  async http(label: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: unknown } = {}): Promise<{ status: number; body: any }> {
+  async http(
+    label: string,
+    method: string,
+    path: string,
+    opts: { headers?: Record<string, string>; body?: unknown } = {},
+  ): Promise<{ status: number; body: any }> {
     const headers: Record<string, string> = { ...opts.headers };
     let body: string | undefined;
     if (opts.body !== undefined) {

@@ -61,7 +61,13 @@ export interface SessionOptions {
 
 /** One run of the session; answers what it recorded. */
 export async function runSession(dir: string, fastPaths: Partial<FastPaths>, opts: SessionOptions = {}): Promise<Recorder> {
-  const config = testConfig({ data: dir, dbPath: `${dir}/parley.db`, heartbeatIntervalMs: 41_250, fastPaths, database: opts.database ?? null });
+  const config = testConfig({
+    data: dir,
+    dbPath: `${dir}/parley.db`,
+    heartbeatIntervalMs: 41_250,
+    fastPaths,
+    database: opts.database ?? null,
+  });
   const p = createParley(config);
   const rec = new Recorder(p);
   rec.engine = p.store.engine.kind;
@@ -102,7 +108,10 @@ class Session {
   }
 
   private person(name: string, method: string, path: string, body?: unknown) {
-    return this.rec.http(name, method, `/api/client/v1${path}`, { headers: { Authorization: `Session ${this.w.users[name].token}` }, body });
+    return this.rec.http(name, method, `/api/client/v1${path}`, {
+      headers: { Authorization: `Session ${this.w.users[name].token}` },
+      body,
+    });
   }
 
   private harness(method: string, path: string, body?: unknown) {
@@ -184,9 +193,13 @@ class Session {
   private async posts(): Promise<void> {
     const general = (this.general = this.flake("channel", "general"));
     this.first = (await this.bot("EchoBot", "POST", `/channels/${general}/messages`, { content: "hello, Lab" })).body.id;
-    await this.bot("EchoBot", "POST", `/channels/${general}/messages`, { content: "a reply", message_reference: { message_id: this.first } });
+    await this.bot("EchoBot", "POST", `/channels/${general}/messages`, {
+      content: "a reply",
+      message_reference: { message_id: this.first },
+    });
     await this.bot("EchoBot", "POST", `/channels/${general}/messages`, { content: `hey <@${this.w.applications.Quiet.bot_user_id}>` });
-    for (let i = 0; i < 2; i++) await this.bot("EchoBot", "POST", `/channels/${general}/messages`, { content: "once", nonce: "n-1", enforce_nonce: true });
+    for (let i = 0; i < 2; i++)
+      await this.bot("EchoBot", "POST", `/channels/${general}/messages`, { content: "once", nonce: "n-1", enforce_nonce: true });
   }
 
   private async editReactHistory(): Promise<void> {
@@ -225,8 +238,12 @@ class Session {
     const app = this.w.applications.EchoBot.id;
     await this.bot("EchoBot", "POST", `/applications/${app}/commands`, { name: "ping", description: "Ping the bot" });
     const run = await this.harness("POST", "/users/alice/interactions", { channel_id: this.general, application_id: app, name: "ping" });
-    const frame = await Promise.any(["EchoBot#1", "EchoBot#2"].map((l) => this.gw(l).next((f) => f.t === "INTERACTION_CREATE" && f.d.id === run.body.id)));
-    await this.rec.http("EchoBot", "POST", `/api/v10/interactions/${frame.d.id}/${frame.d.token}/callback`, { body: { type: 4, data: { content: "pong" } } });
+    const frame = await Promise.any(
+      ["EchoBot#1", "EchoBot#2"].map((l) => this.gw(l).next((f) => f.t === "INTERACTION_CREATE" && f.d.id === run.body.id)),
+    );
+    await this.rec.http("EchoBot", "POST", `/api/v10/interactions/${frame.d.id}/${frame.d.token}/callback`, {
+      body: { type: 4, data: { content: "pong" } },
+    });
     await this.rec.http("EchoBot", "POST", `/api/v10/webhooks/${app}/${frame.d.token}`, { body: { content: "and more" } });
     await this.harness("GET", `/interactions/${run.body.id}`);
   }
@@ -248,7 +265,10 @@ class Session {
     await this.person("alice", "GET", `/channels/${general}/messages?limit=5`);
     await this.person("bob", "DELETE", `/channels/${general}/messages/${mine}`);
     await this.harness("POST", "/users/alice/dms", { recipient_id: this.w.users.bob.id, content: "psst" });
-    await this.harness("POST", "/users/bob/messages", { channel_id: this.general, content: `hi <@${this.w.applications.EchoBot.bot_user_id}>` });
+    await this.harness("POST", "/users/bob/messages", {
+      channel_id: this.general,
+      content: `hi <@${this.w.applications.EchoBot.bot_user_id}>`,
+    });
   }
 
   private async sessions(): Promise<void> {
@@ -315,10 +335,19 @@ class Session {
   private async rotate(): Promise<void> {
     if (this.rotation === "cli") {
       const lines: string[] = [];
-      const code = await main(["app", "rotate", "EchoBot", "--data", this.dir], {}, (l) => lines.push(l), () => {});
+      const code = await main(
+        ["app", "rotate", "EchoBot", "--data", this.dir],
+        {},
+        (l) => lines.push(l),
+        () => {},
+      );
       this.rec.add("cli app rotate", { code, printed: lines.length });
-    } else this.rec.add("app rotate in process", { rotated: rotateToken(this.p.core.apps, this.p.api.flakes, this.uuid(this.w.applications.EchoBot.id)).length > 0 });
-    for (const label of ["EchoBot#1", "EchoBot#2", "EchoBot#3", "EchoBot#4 resumed"]) this.rec.add(`${label} closed`, await this.gw(label).closed);
+    } else
+      this.rec.add("app rotate in process", {
+        rotated: rotateToken(this.p.core.apps, this.p.api.flakes, this.uuid(this.w.applications.EchoBot.id)).length > 0,
+      });
+    for (const label of ["EchoBot#1", "EchoBot#2", "EchoBot#3", "EchoBot#4 resumed"])
+      this.rec.add(`${label} closed`, await this.gw(label).closed);
     await this.bot("EchoBot", "GET", "/users/@me");
   }
 

@@ -41,13 +41,20 @@ const sha = (b: Uint8Array) => new Bun.CryptoHasher("sha256").update(b).digest("
 test(`kill -9 during ${UPLOADS} uploads: every acknowledged one is intact after restart`, async () => {
   writeFileSync(
     join(dir, "world.json"),
-    JSON.stringify({ users: [{ name: "alice", password: "correct horse battery" }], guilds: [{ name: "Lab", owner: "alice", channels: [{ name: "general" }] }] }),
+    JSON.stringify({
+      users: [{ name: "alice", password: "correct horse battery" }],
+      guilds: [{ name: "Lab", owner: "alice", channels: [{ name: "general" }] }],
+    }),
   );
   const first = await start(true);
   const token = first.seeded.users.alice.token as string;
   const auth = { Authorization: `Session ${token}` };
   const api = async (base: string, method: string, path: string, body?: unknown) => {
-    const r = await fetch(`${base}/api/client/v1${path}`, { method, headers: { ...auth, ...(body ? { "Content-Type": "application/json" } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const r = await fetch(`${base}/api/client/v1${path}`, {
+      method,
+      headers: { ...auth, ...(body ? { "Content-Type": "application/json" } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: r.status, body: (await r.json().catch(() => null)) as any };
   };
   const guild = (await api(first.base, "GET", "/guilds")).body[0];
@@ -71,7 +78,12 @@ test(`kill -9 during ${UPLOADS} uploads: every acknowledged one is intact after 
       },
     });
     try {
-      const r = await fetch(`${first.base}/api/client/v1/uploads/${id}`, { method: "PUT", headers: { ...auth, "Content-Length": String(SIZE) }, body, duplex: "half" } as RequestInit);
+      const r = await fetch(`${first.base}/api/client/v1/uploads/${id}`, {
+        method: "PUT",
+        headers: { ...auth, "Content-Length": String(SIZE) },
+        body,
+        duplex: "half",
+      } as RequestInit);
       if (r.status === 200 && !killed) acked.push({ id, sha: sha(bytes) });
     } catch {
       // cut off by the kill

@@ -69,8 +69,17 @@ afterEach(async () => {
 
 describe("cohorts", () => {
   test("sessions identified apart come together, one cohort per intents, on their first shared frame", async () => {
-    const content = [await session("AllBot", MSG | I.MESSAGE_CONTENT), await session("AllBot", MSG | I.MESSAGE_CONTENT), await session("AllBot", MSG | I.MESSAGE_CONTENT)];
-    const bare = [await session("AllBot", MSG), await session("AllBot", MSG), await session("PlainBot", MSG), await session("PlainBot", MSG)];
+    const content = [
+      await session("AllBot", MSG | I.MESSAGE_CONTENT),
+      await session("AllBot", MSG | I.MESSAGE_CONTENT),
+      await session("AllBot", MSG | I.MESSAGE_CONTENT),
+    ];
+    const bare = [
+      await session("AllBot", MSG),
+      await session("AllBot", MSG),
+      await session("PlainBot", MSG),
+      await session("PlainBot", MSG),
+    ];
     const all = [...content, ...bare];
     // READY and GUILD_CREATE are per session and per bot: nobody shares a frame yet.
     expect(p.gateway.cohortSizes()).toEqual([1, 1, 1, 1, 1, 1, 1]);
@@ -90,7 +99,12 @@ describe("cohorts", () => {
   });
 
   test("a frame for part of a cohort splits it; numbering, RESUME and rings stay per session", async () => {
-    const [a1, a2, p1, p2] = [await session("AllBot", MSG), await session("AllBot", MSG), await session("PlainBot", MSG), await session("PlainBot", MSG)];
+    const [a1, a2, p1, p2] = [
+      await session("AllBot", MSG),
+      await session("AllBot", MSG),
+      await session("PlainBot", MSG),
+      await session("PlainBot", MSG),
+    ];
     const all = [a1, a2, p1, p2];
     say("one");
     await syncAll(all);
@@ -134,7 +148,12 @@ describe("cohorts", () => {
     for (const s of [a2, p1]) {
       const live = s.g.dispatches().map((f) => [f.t, f.s, JSON.stringify(f.d)]);
       const again = await resume(s, 0);
-      expect(again.dispatches().slice(0, -1).map((f) => [f.t, f.s, JSON.stringify(f.d)])).toEqual(live);
+      expect(
+        again
+          .dispatches()
+          .slice(0, -1)
+          .map((f) => [f.t, f.s, JSON.stringify(f.d)]),
+      ).toEqual(live);
     }
     // The harness log numbers each session's frames 1, 2, 3, ... with no gap or repeat.
     const bySession = new Map<string, number[]>();
@@ -147,7 +166,12 @@ describe("cohorts", () => {
   });
 
   test("cohorts whose numbering realigns merge again on their next shared frame", async () => {
-    const [a1, a2, p1, p2] = [await session("AllBot", MSG), await session("AllBot", MSG), await session("PlainBot", MSG), await session("PlainBot", MSG)];
+    const [a1, a2, p1, p2] = [
+      await session("AllBot", MSG),
+      await session("AllBot", MSG),
+      await session("PlainBot", MSG),
+      await session("PlainBot", MSG),
+    ];
     const all = [a1, a2, p1, p2];
     say("one");
     p.core.guilds.addMemberRole(W.guild("Lab"), W.botUser("AllBot"), roleId);
@@ -196,7 +220,12 @@ describe("cohorts", () => {
     for (const s of all) {
       const live = s.g.dispatches().map((f) => [f.t, f.s, JSON.stringify(f.d)]);
       const again = await resume(s, 0);
-      expect(again.dispatches().slice(0, -1).map((f) => [f.t, f.s, JSON.stringify(f.d)])).toEqual(live);
+      expect(
+        again
+          .dispatches()
+          .slice(0, -1)
+          .map((f) => [f.t, f.s, JSON.stringify(f.d)]),
+      ).toEqual(live);
     }
   });
 
@@ -210,7 +239,11 @@ describe("cohorts", () => {
     expect(p.gateway.cohortSizes()).toEqual([2]);
     say("two");
     await syncAll(ss.slice(1));
-    for (const s of ss.slice(1)) expect(seen(s.g.dispatches("MESSAGE_CREATE"))).toEqual([["MESSAGE_CREATE", 3, ""], ["MESSAGE_CREATE", 4, ""]]);
+    for (const s of ss.slice(1))
+      expect(seen(s.g.dispatches("MESSAGE_CREATE"))).toEqual([
+        ["MESSAGE_CREATE", 3, ""],
+        ["MESSAGE_CREATE", 4, ""],
+      ]);
     expect(ss[0].g.dispatches("MESSAGE_CREATE").length).toBe(1);
   });
 
@@ -227,8 +260,16 @@ describe("cohorts", () => {
     await syncAll(all);
     expect(counts()).toEqual({ visits: before.visits, planned: before.planned + 2 });
     expect(p.gateway.cohortSizes()).toEqual([3, 2]);
-    for (const s of [c1, c2]) expect(seen(s.g.dispatches("MESSAGE_CREATE")).slice(-2)).toEqual([["MESSAGE_CREATE", 5, "three"], ["MESSAGE_CREATE", 6, "four"]]);
-    for (const s of [a1, p1, p2]) expect(seen(s.g.dispatches("MESSAGE_CREATE")).slice(-2)).toEqual([["MESSAGE_CREATE", 5, ""], ["MESSAGE_CREATE", 6, ""]]);
+    for (const s of [c1, c2])
+      expect(seen(s.g.dispatches("MESSAGE_CREATE")).slice(-2)).toEqual([
+        ["MESSAGE_CREATE", 5, "three"],
+        ["MESSAGE_CREATE", 6, "four"],
+      ]);
+    for (const s of [a1, p1, p2])
+      expect(seen(s.g.dispatches("MESSAGE_CREATE")).slice(-2)).toEqual([
+        ["MESSAGE_CREATE", 5, ""],
+        ["MESSAGE_CREATE", 6, ""],
+      ]);
 
     // A message naming a bot that listens is per viewer: visited, and PlainBot reads it.
     say(`<@${W.botUser("PlainBot")}> hi`);
@@ -260,7 +301,10 @@ describe("cohorts", () => {
     await back.sync();
     expect(last(c1)).toEqual(["MESSAGE_CREATE", 11, "eight"]);
     expect(last(p2)).toEqual(["MESSAGE_CREATE", 11, ""]);
-    expect(seen(back.dispatches()).slice(-2)).toEqual([["MESSAGE_CREATE", 11, ""], ["MESSAGE_CREATE", 12, ""]]);
+    expect(seen(back.dispatches()).slice(-2)).toEqual([
+      ["MESSAGE_CREATE", 11, ""],
+      ["MESSAGE_CREATE", 12, ""],
+    ]);
     expect(last(fresh)).toEqual(["MESSAGE_CREATE", 4, ""]);
     const numbers = new Map<string, number[]>();
     for (const e of p.events!.after(0)) numbers.set(e.sessionId, [...(numbers.get(e.sessionId) ?? []), JSON.parse(e.frame).s]);
@@ -268,7 +312,12 @@ describe("cohorts", () => {
   });
 
   test("cohorts whose numbering realigns while a plan holds merge on the next shared frame all the same", async () => {
-    const [a1, a2, p1, p2] = [await session("AllBot", MSG), await session("AllBot", MSG), await session("PlainBot", MSG), await session("PlainBot", MSG)];
+    const [a1, a2, p1, p2] = [
+      await session("AllBot", MSG),
+      await session("AllBot", MSG),
+      await session("PlainBot", MSG),
+      await session("PlainBot", MSG),
+    ];
     const all = [a1, a2, p1, p2];
     /** How a message was fanned out: "visit" or "plan". */
     const sayHow = (text: string) => {
@@ -290,14 +339,24 @@ describe("cohorts", () => {
     expect(sayHow("four")).toBe("visit");
     expect(sayHow("five")).toBe("plan");
     await syncAll(all);
-    for (const s of all) expect(seen(s.g.dispatches("MESSAGE_CREATE")).slice(-3)).toEqual([["MESSAGE_CREATE", 7, ""], ["MESSAGE_CREATE", 8, ""], ["MESSAGE_CREATE", 9, ""]]);
+    for (const s of all)
+      expect(seen(s.g.dispatches("MESSAGE_CREATE")).slice(-3)).toEqual([
+        ["MESSAGE_CREATE", 7, ""],
+        ["MESSAGE_CREATE", 8, ""],
+        ["MESSAGE_CREATE", 9, ""],
+      ]);
   });
 });
 
 describe("per-viewer frames", () => {
   test("a bot's own messages in a shared cohort: each session sees its view, and RESUME replays exactly what it got", async () => {
     // Neither holds MESSAGE_CONTENT: each reads the content of its own bot's messages only (spec 5.9).
-    const [a1, a2, p1, p2] = [await session("AllBot", MSG), await session("AllBot", MSG), await session("PlainBot", MSG), await session("PlainBot", MSG)];
+    const [a1, a2, p1, p2] = [
+      await session("AllBot", MSG),
+      await session("AllBot", MSG),
+      await session("PlainBot", MSG),
+      await session("PlainBot", MSG),
+    ];
     const all = [a1, a2, p1, p2];
     say("one");
     await syncAll(all);
@@ -307,8 +366,16 @@ describe("per-viewer frames", () => {
     say("from PlainBot", W.botUser("PlainBot"));
     await syncAll(all);
     expect(p.gateway.cohortSizes()).toEqual([4]);
-    for (const s of [a1, a2]) expect(seen(s.g.dispatches("MESSAGE_CREATE")).slice(-2)).toEqual([["MESSAGE_CREATE", 4, "from AllBot"], ["MESSAGE_CREATE", 5, ""]]);
-    for (const s of [p1, p2]) expect(seen(s.g.dispatches("MESSAGE_CREATE")).slice(-2)).toEqual([["MESSAGE_CREATE", 4, ""], ["MESSAGE_CREATE", 5, "from PlainBot"]]);
+    for (const s of [a1, a2])
+      expect(seen(s.g.dispatches("MESSAGE_CREATE")).slice(-2)).toEqual([
+        ["MESSAGE_CREATE", 4, "from AllBot"],
+        ["MESSAGE_CREATE", 5, ""],
+      ]);
+    for (const s of [p1, p2])
+      expect(seen(s.g.dispatches("MESSAGE_CREATE")).slice(-2)).toEqual([
+        ["MESSAGE_CREATE", 4, ""],
+        ["MESSAGE_CREATE", 5, "from PlainBot"],
+      ]);
 
     // One leaves the cohort (its frames become its own), the others stay in it.
     p.gateway.disconnect(p1.id, 4000);
@@ -318,11 +385,17 @@ describe("per-viewer frames", () => {
     for (const s of [a1, a2, p2, p1]) {
       const live = s.g.dispatches().map((f) => [f.t, f.s, JSON.stringify(f.d)]);
       const again = await resume(s, 0);
-      const replayed = again.dispatches().slice(0, -1).map((f) => [f.t, f.s, JSON.stringify(f.d)]);
+      const replayed = again
+        .dispatches()
+        .slice(0, -1)
+        .map((f) => [f.t, f.s, JSON.stringify(f.d)]);
       if (s === p1) {
         // Closed, it recorded one more frame than it was sent live.
         expect(replayed.slice(0, -1)).toEqual(live);
-        expect(seen(again.dispatches()).slice(-2)).toEqual([["MESSAGE_CREATE", 6, "while p1 is away"], ["RESUMED", 7, undefined]]);
+        expect(seen(again.dispatches()).slice(-2)).toEqual([
+          ["MESSAGE_CREATE", 6, "while p1 is away"],
+          ["RESUMED", 7, undefined],
+        ]);
       } else expect(replayed).toEqual(live);
     }
   });
@@ -333,7 +406,16 @@ function fakeSession(id: string, bot: string): { s: Session; sent: string[] } {
   const s = new Session(id, { appId: `app-${bot}`, appFlake: `flake-${bot}`, botUserId: bot }, MSG, 0);
   const sent: string[] = [];
   const ws = { subscribe() {}, unsubscribe() {}, sendText: (f: string) => void sent.push(f) };
-  s.conn = { id: 0, ws, state: "active", session: s, lastBeat: 0, firstFrameTimer: null, zombieTimer: null, framesBeforeIdentify: 0 } as unknown as Conn;
+  s.conn = {
+    id: 0,
+    ws,
+    state: "active",
+    session: s,
+    lastBeat: 0,
+    firstFrameTimer: null,
+    zombieTimer: null,
+    framesBeforeIdentify: 0,
+  } as unknown as Conn;
   return { s, sent };
 }
 
@@ -344,14 +426,29 @@ describe("a cohort's ring", () => {
     const members = bots.flatMap((b) => [0, 1, 2].map((i) => fakeSession(`${b}-${i}`, b)));
     const ss = members.map((m) => m.s);
     for (const s of ss) cohorts.join(s);
-    cohorts.send("A", ss, ss.map(() => '"common"'), 1);
+    cohorts.send(
+      "A",
+      ss,
+      ss.map(() => '"common"'),
+      1,
+    );
     expect(cohorts.all.size).toBe(1);
     const [c] = cohorts.all;
 
     // The author's view of its own message differs from everyone else's: one bot, then two.
     const own = (s: Session) => `"seen by ${s.owner.botUserId}"`;
-    cohorts.send("B", ss, ss.map((s) => (s.owner.botUserId === "b1" ? own(s) : '"plain"')), 2);
-    cohorts.send("C", ss, ss.map((s) => (s.owner.botUserId === "b2" || s.owner.botUserId === "b3" ? own(s) : '"plain"')), 3);
+    cohorts.send(
+      "B",
+      ss,
+      ss.map((s) => (s.owner.botUserId === "b1" ? own(s) : '"plain"')),
+      2,
+    );
+    cohorts.send(
+      "C",
+      ss,
+      ss.map((s) => (s.owner.botUserId === "b2" || s.owner.botUserId === "b3" ? own(s) : '"plain"')),
+      3,
+    );
     // GUILD_CREATE's kind: known to differ per bot, never compared.
     cohorts.send("D", ss, ss.map(own), 4, true);
     expect(cohorts.all.size).toBe(1);
@@ -366,12 +463,22 @@ describe("a cohort's ring", () => {
     for (const seq of [2, 3, 4]) expect(entry(seq).each).toBeNull();
 
     // Two sessions of one bot with different payloads (no delivery makes these today): kept per session.
-    cohorts.send("E", ss, ss.map((s) => (s.id === "b0-0" ? '"odd"' : '"plain"')), 5);
+    cohorts.send(
+      "E",
+      ss,
+      ss.map((s) => (s.id === "b0-0" ? '"odd"' : '"plain"')),
+      5,
+    );
     expect(entry(5).each!.size).toBe(ss.length);
 
     // A member that leaves takes its own views along; the rest replay from the cohort's ring.
     cohorts.leave(members[4].s);
-    cohorts.send("F", ss.filter((s) => s !== members[4].s), ss.slice(0, -1).map(() => '"after"'), 6);
+    cohorts.send(
+      "F",
+      ss.filter((s) => s !== members[4].s),
+      ss.slice(0, -1).map(() => '"after"'),
+      6,
+    );
     for (const m of members) {
       expect(m.s.replayAfter(0)).toEqual(m.sent);
       expect(m.sent.length).toBe(m === members[4] ? 5 : 6);
@@ -392,10 +499,25 @@ describe("with the fast paths off", () => {
     const members = ["b0", "b1"].flatMap((b) => [0, 1].map((i) => fakeSession(`${b}-${i}`, b)));
     const ss = members.map((m) => m.s);
     for (const s of ss) cohorts.join(s);
-    cohorts.send("A", ss, ss.map(() => '"common"'), 1);
-    cohorts.send("B", ss, ss.map((s) => (s.owner.botUserId === "b1" ? own(s) : '"plain"')), 2);
+    cohorts.send(
+      "A",
+      ss,
+      ss.map(() => '"common"'),
+      1,
+    );
+    cohorts.send(
+      "B",
+      ss,
+      ss.map((s) => (s.owner.botUserId === "b1" ? own(s) : '"plain"')),
+      2,
+    );
     cohorts.leave(members[3].s);
-    cohorts.send("C", ss.slice(0, 3), ss.slice(0, 3).map(() => '"after"'), 3);
+    cohorts.send(
+      "C",
+      ss.slice(0, 3),
+      ss.slice(0, 3).map(() => '"after"'),
+      3,
+    );
     return members;
   }
 

@@ -54,7 +54,12 @@ async function connect(): Promise<Gw> {
  */
 async function cli(...argv: string[]): Promise<string> {
   const out: string[] = [];
-  const code = await main([...argv, "--data", dir!], {}, (l) => out.push(l), () => {});
+  const code = await main(
+    [...argv, "--data", dir!],
+    {},
+    (l) => out.push(l),
+    () => {},
+  );
   expect(code).toBe(0);
   await new Promise((r) => setImmediate(r));
   return out.join("\n");
@@ -69,7 +74,10 @@ async function ended(g: Gw): Promise<void> {
 }
 
 async function revokeContentAsAdmin(): Promise<void> {
-  const r = await client(p, "POST", `/admin/applications/${W.app("AllBot")}/privileged`, W.w.users.alice.token, { intents: ["MESSAGE_CONTENT"], revoke: true });
+  const r = await client(p, "POST", `/admin/applications/${W.app("AllBot")}/privileged`, W.w.users.alice.token, {
+    intents: ["MESSAGE_CONTENT"],
+    revoke: true,
+  });
   expect(r.status).toBe(200);
 }
 

@@ -47,7 +47,13 @@ describe("messages", () => {
     const deaf = await bot("AllBot", I.GUILDS);
     const embeds = [{ title: "t", description: "d" }];
     const components = [{ type: 1, components: [{ type: 2, style: 1, custom_id: "x", label: "X" }] }];
-    const m = p.core.messages.create({ channelId: W.channel("Lab", "general"), authorId: W.person("bob"), content: `hi <@${W.person("alice")}>`, embeds, components });
+    const m = p.core.messages.create({
+      channelId: W.channel("Lab", "general"),
+      authorId: W.person("bob"),
+      content: `hi <@${W.person("alice")}>`,
+      embeds,
+      components,
+    });
     await syncAll(full, bare, plain, deaf);
     expect(ts([full, bare, plain, deaf])).toEqual([["MESSAGE_CREATE"], ["MESSAGE_CREATE"], ["MESSAGE_CREATE"], []]);
 
@@ -89,7 +95,13 @@ describe("messages", () => {
 
   test("ephemeral messages are never dispatched", async () => {
     const g = await bot("AllBot", I.GUILD_MESSAGES | I.MESSAGE_CONTENT);
-    const m = p.core.messages.create({ channelId: W.channel("Lab", "general"), authorId: W.botUser("AllBot"), content: "psst", flags: 64, ephemeralUserId: W.person("bob") });
+    const m = p.core.messages.create({
+      channelId: W.channel("Lab", "general"),
+      authorId: W.botUser("AllBot"),
+      content: "psst",
+      flags: 64,
+      ephemeralUserId: W.person("bob"),
+    });
     p.core.messages.edit(m.id, { content: "psst2" });
     p.core.messages.delete(m.id);
     await g.sync();
@@ -121,8 +133,18 @@ describe("reactions and typing", () => {
     const g = await bot("AllBot", I.GUILD_MESSAGE_REACTIONS);
     const none = await bot("AllBot", I.GUILD_MESSAGES);
     const m = p.core.messages.create({ channelId: W.channel("Lab", "general"), authorId: W.person("alice"), content: "x" });
-    const base = { messageId: m.id, channelId: m.channel_id, guildId: W.guild("Lab"), userId: W.person("bob"), emoji, messageAuthorId: W.person("alice") };
-    p.core.bus.publish([{ type: "reaction.added", ...base }, { type: "reaction.removed", ...base }]);
+    const base = {
+      messageId: m.id,
+      channelId: m.channel_id,
+      guildId: W.guild("Lab"),
+      userId: W.person("bob"),
+      emoji,
+      messageAuthorId: W.person("alice"),
+    };
+    p.core.bus.publish([
+      { type: "reaction.added", ...base },
+      { type: "reaction.removed", ...base },
+    ]);
     await syncAll(g, none);
     expect(ts([g, none])).toEqual([["MESSAGE_REACTION_ADD", "MESSAGE_REACTION_REMOVE"], ["MESSAGE_CREATE"]]);
     const [add, rem] = g.dispatches();
@@ -154,7 +176,17 @@ describe("reactions and typing", () => {
     const guildOnly = await bot("AllBot", I.GUILD_MESSAGE_REACTIONS);
     const ch = p.core.dms.open(W.person("bob"), W.botUser("AllBot"));
     const m = p.core.messages.create({ channelId: ch.id, authorId: W.botUser("AllBot"), content: "hey" });
-    p.core.bus.publish([{ type: "reaction.added", messageId: m.id, channelId: ch.id, guildId: null, userId: W.person("bob"), emoji, messageAuthorId: m.author_id }]);
+    p.core.bus.publish([
+      {
+        type: "reaction.added",
+        messageId: m.id,
+        channelId: ch.id,
+        guildId: null,
+        userId: W.person("bob"),
+        emoji,
+        messageAuthorId: m.author_id,
+      },
+    ]);
     await syncAll(g, guildOnly);
     expect(ts([g, guildOnly])).toEqual([["MESSAGE_REACTION_ADD"], []]);
     expect(g.dispatches()[0].d.guild_id).toBeUndefined();
@@ -166,7 +198,13 @@ describe("reactions and typing", () => {
     const none = await bot("AllBot", I.GUILD_MESSAGES | I.DIRECT_MESSAGES);
     const ch = p.core.dms.open(W.person("bob"), W.botUser("AllBot"));
     p.core.bus.publish([
-      { type: "typing.started", channelId: W.channel("Lab", "general"), guildId: W.guild("Lab"), userId: W.person("bob"), at: 1_800_000_123_456 },
+      {
+        type: "typing.started",
+        channelId: W.channel("Lab", "general"),
+        guildId: W.guild("Lab"),
+        userId: W.person("bob"),
+        at: 1_800_000_123_456,
+      },
       { type: "typing.started", channelId: ch.id, guildId: null, userId: W.person("bob"), at: 1_800_000_124_000 },
     ]);
     await syncAll(g, none);
@@ -194,9 +232,12 @@ describe("presence", () => {
     expect(ts([none])).toEqual([[]]);
     const ds = g.dispatches("PRESENCE_UPDATE").map((f) => f.d);
     expect(ds.length).toBe(3);
-    expect(ds.filter((d) => d.user.id === W.w.users.alice.id).map((d) => d.guild_id).sort()).toEqual(
-      [W.w.guilds.Lab.id, W.w.guilds.Annex.id].sort(),
-    );
+    expect(
+      ds
+        .filter((d) => d.user.id === W.w.users.alice.id)
+        .map((d) => d.guild_id)
+        .sort(),
+    ).toEqual([W.w.guilds.Lab.id, W.w.guilds.Annex.id].sort());
     expect(ds.find((d) => d.user.id === W.w.users.carol.id)).toEqual({
       user: { id: W.w.users.carol.id },
       guild_id: W.w.guilds.Annex.id,
@@ -318,7 +359,8 @@ describe("interactions", () => {
     const closedId = p.gateway.sessionsOf(W.app("AllBot")).find((s) => s.intents === I.GUILDS)!.session_id;
     const seqBefore = p.gateway.sessionsOf(W.app("AllBot")).find((s) => s.session_id === closedId)!.seq;
     await closedOne.close();
-    for (let i = 0; i < 50 && p.gateway.sessionsOf(W.app("AllBot")).find((s) => s.session_id === closedId)!.connected; i++) await Bun.sleep(5);
+    for (let i = 0; i < 50 && p.gateway.sessionsOf(W.app("AllBot")).find((s) => s.session_id === closedId)!.connected; i++)
+      await Bun.sleep(5);
 
     const id = storeInteraction(W.app("AllBot")); // publishes interaction.created
     await syncAll(live, other);
@@ -335,7 +377,12 @@ describe("MESSAGE_CONTENT and the bot's own messages", () => {
     const ch = W.channel("Lab", "general");
     p.core.messages.create({ channelId: ch, authorId: plainBotUser, content: "from me", embeds: [{ type: "rich", title: "mine" }] });
     p.core.messages.create({ channelId: ch, authorId: W.person("bob"), content: `<@${plainBotUser}> hi` });
-    p.core.messages.create({ channelId: ch, authorId: W.person("bob"), content: `<@${W.person("alice")}> psst`, embeds: [{ type: "rich", title: "x" }] });
+    p.core.messages.create({
+      channelId: ch,
+      authorId: W.person("bob"),
+      content: `<@${W.person("alice")}> psst`,
+      embeds: [{ type: "rich", title: "x" }],
+    });
     await syncAll(plain);
     const [own, mention, other] = plain.dispatches().filter((f: any) => f.t === "MESSAGE_CREATE");
     expect(own.d).toMatchObject({ content: "from me", embeds: [{ title: "mine" }] });
@@ -350,7 +397,12 @@ describe("MESSAGE_CONTENT and the bot's own messages", () => {
     const plainBotUser = p.core.apps.get(W.app("PlainBot"))!.bot_user_id;
     const ch = W.channel("Lab", "general");
     const secret = p.core.messages.create({ channelId: ch, authorId: W.person("bob"), content: "not for bots" });
-    p.core.messages.create({ channelId: ch, authorId: plainBotUser, content: "noted", reference: { messageId: secret.id, channelId: ch, guildId: null } });
+    p.core.messages.create({
+      channelId: ch,
+      authorId: plainBotUser,
+      content: "noted",
+      reference: { messageId: secret.id, channelId: ch, guildId: null },
+    });
     await syncAll(plain, full);
     const reply = (g: Gw) => g.dispatches().filter((f: any) => f.t === "MESSAGE_CREATE")[1].d;
     expect(reply(plain)).toMatchObject({ content: "noted", referenced_message: { content: "" } });

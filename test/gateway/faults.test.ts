@@ -28,7 +28,8 @@ const harness = (method: string, path: string, body?: unknown) => call(p, method
 const fault = (body: Record<string, unknown>) => harness("POST", "/faults", body);
 const app = () => W.w.applications.AllBot.id;
 const token = () => W.w.applications.AllBot.token;
-const post = (content: string, tok = token()) => call(p, "POST", `/channels/${W.w.guilds.Lab.channels.general}/messages`, { token: tok, body: { content } });
+const post = (content: string, tok = token()) =>
+  call(p, "POST", `/channels/${W.w.guilds.Lab.channels.general}/messages`, { token: tok, body: { content } });
 
 async function live(intents = I.GUILDS | I.GUILD_MESSAGES) {
   const g = await Gw.open(p);
@@ -55,7 +56,9 @@ describe("gateway faults", () => {
     expect(r.body).toEqual({ id: expect.any(String) });
     expect((await g.closed).code).toBe(4000);
     expect((await harness("GET", "/faults")).body).toEqual([]);
-    expect((await harness("GET", `/applications/${app()}/sessions`)).body).toEqual([expect.objectContaining({ session_id: session, connected: false })]);
+    expect((await harness("GET", `/applications/${app()}/sessions`)).body).toEqual([
+      expect.objectContaining({ session_id: session, connected: false }),
+    ]);
     const again = await Gw.open(p);
     open.push(again);
     again.send({ op: 6, d: { token: token(), session_id: session, seq: g.lastSeq } });
@@ -170,7 +173,10 @@ describe("REST faults", () => {
     expect((await call(p, "GET", `/channels/${general}/messages`, { token: W.w.applications.PlainBot.token })).status).toBe(200);
     expect((await call(p, "GET", `/channels/${general}`, { token: token() })).status).toBe(200);
     const listed = (await harness("GET", "/faults")).body as any[];
-    expect(listed.map((f) => [f.method ?? null, f.status, f.remaining])).toEqual([["GET", 500, 1], [null, 503, 1]]);
+    expect(listed.map((f) => [f.method ?? null, f.status, f.remaining])).toEqual([
+      ["GET", 500, 1],
+      [null, 503, 1],
+    ]);
     // Parameter names need not match the spec's; a concrete id limits the fault to that channel.
     expect(refusal(await call(p, "GET", `/channels/${general}/messages`, { token: token() }))).toEqual([500, 0]);
     expect(refusal(await call(p, "GET", `/channels/${W.w.guilds.Lab.channels.staff}/messages`, { token: token() }))).toEqual([503, 0]);

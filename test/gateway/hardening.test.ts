@@ -51,7 +51,9 @@ async function rawGateway(identify: unknown): Promise<Socket> {
         s.write(maskedText(JSON.stringify(identify)));
       }
     });
-    s.write(`GET /gateway HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+    s.write(
+      `GET /gateway HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+    );
   });
   s.removeAllListeners("data");
   return s;
@@ -75,7 +77,13 @@ describe("clients that never read", () => {
     let pushed = 0;
     // Far more than the bound plus what the kernel's socket buffers absorb; stops once closed.
     while (p.gateway.sessionsOf(app)[0]?.connected && pushed < 12 * MAX_BUFFERED_BYTES) {
-      for (let i = 0; i < 50; i++) p.core.messages.create({ channelId: W.channel("Lab", "general"), authorId: W.person("bob"), content: "y".repeat(1500), embeds: [embed] });
+      for (let i = 0; i < 50; i++)
+        p.core.messages.create({
+          channelId: W.channel("Lab", "general"),
+          authorId: W.person("bob"),
+          content: "y".repeat(1500),
+          embeds: [embed],
+        });
       pushed += 50 * 6000;
       await Bun.sleep(1);
     }

@@ -26,7 +26,11 @@ afterEach(async () => {
 });
 
 const clock = (body: unknown) => harnessCall(p, "POST", "/clock", body);
-const sessions = async () => (await harnessCall(p, "GET", `/applications/${W.w.applications.AllBot.id}/sessions`)).body as { session_id: string; connected: boolean }[];
+const sessions = async () =>
+  (await harnessCall(p, "GET", `/applications/${W.w.applications.AllBot.id}/sessions`)).body as {
+    session_id: string;
+    connected: boolean;
+  }[];
 
 async function live() {
   const g = await Gw.open(p);

@@ -67,9 +67,16 @@ describe("POST /settle", () => {
 describe("faults by concrete path", () => {
   test("a path fault answers only the request for that path; the route template's other requests run", async () => {
     const { general, staff } = W.w.guilds.Lab.channels;
-    const armed = await harness("POST", "/faults", { kind: "rest", path: `/api/v10/channels/${staff}/messages`, method: "POST", status: 503 });
+    const armed = await harness("POST", "/faults", {
+      kind: "rest",
+      path: `/api/v10/channels/${staff}/messages`,
+      method: "POST",
+      status: 503,
+    });
     expect(armed.status).toBe(200);
-    expect((await harness("GET", "/faults")).body).toEqual([expect.objectContaining({ kind: "rest", path: `/api/v10/channels/${staff}/messages`, remaining: 1 })]);
+    expect((await harness("GET", "/faults")).body).toEqual([
+      expect.objectContaining({ kind: "rest", path: `/api/v10/channels/${staff}/messages`, remaining: 1 }),
+    ]);
     const post = (ch: string) => call(p, "POST", `/channels/${ch}/messages`, { token: token(), body: { content: "x" } });
     expect((await post(general)).status).toBe(200);
     expect((await post(staff)).status).toBe(503);
@@ -91,9 +98,24 @@ describe("coverage", () => {
     const g = await live();
     const app = W.w.applications.AllBot.id;
     const general = W.w.guilds.Lab.channels.general;
-    await call(p, "PUT", `/applications/${app}/commands`, { token: token(), body: [{ name: "ping", description: "Ping" }, { name: "stats", description: "Stats" }] });
-    const button = { type: 1, components: [{ type: 2, style: 1, label: "Go", custom_id: "go" }, { type: 2, style: 1, label: "Stop", custom_id: "stop" }] };
-    const posted = await call(p, "POST", `/channels/${general}/messages`, { token: token(), body: { content: "press", components: [button] } });
+    await call(p, "PUT", `/applications/${app}/commands`, {
+      token: token(),
+      body: [
+        { name: "ping", description: "Ping" },
+        { name: "stats", description: "Stats" },
+      ],
+    });
+    const button = {
+      type: 1,
+      components: [
+        { type: 2, style: 1, label: "Go", custom_id: "go" },
+        { type: 2, style: 1, label: "Stop", custom_id: "stop" },
+      ],
+    };
+    const posted = await call(p, "POST", `/channels/${general}/messages`, {
+      token: token(),
+      body: { content: "press", components: [button] },
+    });
     await harness("POST", "/users/alice/interactions", { channel_id: general, application_id: app, name: "ping" });
     await harness("POST", "/users/alice/interactions", { channel_id: general, message_id: posted.body.id, custom_id: "go" });
     await g.sync();
@@ -103,7 +125,14 @@ describe("coverage", () => {
       "PUT /applications/{application_id}/commands": { calls: 1, statuses: { "200": 1 } },
       "POST /channels/{channel_id}/messages": { calls: 1, statuses: { "200": 1 } },
     });
-    expect(report.commands).toEqual({ registered: [{ name: "ping", type: 1 }, { name: "stats", type: 1 }], used: { ping: 1 }, unused: ["stats"] });
+    expect(report.commands).toEqual({
+      registered: [
+        { name: "ping", type: 1 },
+        { name: "stats", type: 1 },
+      ],
+      used: { ping: 1 },
+      unused: ["stats"],
+    });
     expect(report.components).toEqual({ sent: ["go", "stop"], used: { go: 1 }, unused: ["stop"] });
     // A reset and a new world (new ids): the same application name adds to what was covered.
     await g.close();

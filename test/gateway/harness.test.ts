@@ -64,7 +64,14 @@ describe("GET /events", () => {
     const pending = call(p, "GET", `/api/harness/v1/events?after=${cursor}&wait_ms=3000`);
     p.core.messages.create({ channelId: W.channel("Lab", "general"), authorId: W.person("bob"), content: "ping" });
     const got = await pending;
-    expect(got.body.events).toEqual([expect.objectContaining({ t: "MESSAGE_CREATE", s: 3, session_id: ready.d.session_id, d: expect.objectContaining({ content: "ping" }) })]);
+    expect(got.body.events).toEqual([
+      expect.objectContaining({
+        t: "MESSAGE_CREATE",
+        s: 3,
+        session_id: ready.d.session_id,
+        d: expect.objectContaining({ content: "ping" }),
+      }),
+    ]);
     expect(Number(got.body.cursor)).toBe(Number(cursor) + 1);
   });
 

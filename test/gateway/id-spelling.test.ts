@@ -32,7 +32,11 @@ async function http(method: string, path: string, opts: { token?: string; body?:
   const headers: Record<string, string> = {};
   if (opts.token) headers.Authorization = `Bot ${opts.token}`;
   if (opts.body !== undefined || opts.raw !== undefined) headers["Content-Type"] = "application/json";
-  const res = await fetch(`${base}/api/v10${path}`, { method, headers, body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)) });
+  const res = await fetch(`${base}/api/v10${path}`, {
+    method,
+    headers,
+    body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
 }
@@ -106,10 +110,16 @@ describe("one anonymous request with a non-canonical id", () => {
     expect(posted.body.mentions).toEqual([]);
     expect(posted.body.content).toBe(`hi <@0${alice}> in <#0${channel}>`);
 
-    const reply = await http("POST", `/channels/${channel}/messages`, { token, body: { content: "r", message_reference: { message_id: `0${posted.body.id}` } } });
+    const reply = await http("POST", `/channels/${channel}/messages`, {
+      token,
+      body: { content: "r", message_reference: { message_id: `0${posted.body.id}` } },
+    });
     expect([reply.status, reply.body.code]).toEqual([400, 50035]);
     // A JSON number with a leading zero is not JSON at all (it must not be quoted into a string id).
-    const number = await http("POST", `/channels/${channel}/messages`, { token, raw: `{"content":"r","message_reference":{"message_id":0${posted.body.id}}}` });
+    const number = await http("POST", `/channels/${channel}/messages`, {
+      token,
+      raw: `{"content":"r","message_reference":{"message_id":0${posted.body.id}}}`,
+    });
     expect([number.status, number.body.code]).toEqual([400, 50035]);
 
     const read = await http("GET", `/channels/${channel}/messages/${posted.body.id}`, { token });
@@ -125,7 +135,8 @@ describe("rate limits", () => {
     const token = W.w.applications.AllBot.token;
     const channel = W.w.guilds.Lab.channels.general;
     // POST /channels/{channel_id}/messages: 5 per 5 s.
-    for (let i = 0; i < 5; i++) expect((await http("POST", `/channels/${channel}/messages`, { token, body: { content: `m${i}` } })).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await http("POST", `/channels/${channel}/messages`, { token, body: { content: `m${i}` } })).status).toBe(200);
     const again = await http("POST", `/channels/0${channel}/messages`, { token, body: { content: "one more" } });
     expect(again.status).toBe(429);
     expect(again.headers.get("x-ratelimit-remaining")).toBe("0");

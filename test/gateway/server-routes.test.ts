@@ -17,7 +17,10 @@ async function both(method: string, path: string, body?: string, headers: Record
   const live = await fetch(`${base}/api/v10${path}`, { method, headers: h, body });
   const liveText = await live.text();
   const inProcess = await call(p, method, path, { token, rawBody: body, headers });
-  return { live: { status: live.status, text: liveText, type: live.headers.get("content-type"), bucket: live.headers.get("x-ratelimit-bucket") }, inProcess };
+  return {
+    live: { status: live.status, text: liveText, type: live.headers.get("content-type"), bucket: live.headers.get("x-ratelimit-bucket") },
+    inProcess,
+  };
 }
 
 test("reads, writes, refusals and paths the router does not match answer alike", async () => {
@@ -56,7 +59,11 @@ test("a body declared larger than the bot API reads is refused before it is read
     expect(r.status).toBe(400);
     expect(((await r.json()) as { code: number }).code).toBe(50035);
   }
-  const inProcess = await call(p, "POST", `/channels/${general}/messages`, { token, rawBody: "{}", headers: { "Content-Type": "application/json", "Content-Length": String(10 * 1024 * 1024) } });
+  const inProcess = await call(p, "POST", `/channels/${general}/messages`, {
+    token,
+    rawBody: "{}",
+    headers: { "Content-Type": "application/json", "Content-Length": String(10 * 1024 * 1024) },
+  });
   expect(inProcess.status).toBe(400);
   expect(inProcess.body.code).toBe(50035);
 });

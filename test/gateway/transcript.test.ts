@@ -23,7 +23,8 @@ afterEach(async () => {
 });
 
 const harness = (method: string, path: string, body?: unknown) => call(p, method, `/api/harness/v1${path}`, { body });
-const transcript = async (after?: string) => (await harness("GET", `/applications/${W.w.applications.AllBot.id}/transcript${after ? `?after=${after}` : ""}`)).body;
+const transcript = async (after?: string) =>
+  (await harness("GET", `/applications/${W.w.applications.AllBot.id}/transcript${after ? `?after=${after}` : ""}`)).body;
 const general = () => W.w.guilds.Lab.channels.general;
 const token = () => W.w.applications.AllBot.token;
 
@@ -47,7 +48,17 @@ test("gateway frames both ways in order, from HELLO on, with the bot token maske
     ["gateway", "in", 1, null, null],
     ["gateway", "out", 11, null, null],
   ]);
-  for (const e of t.entries) expect(e).toEqual({ at: expect.stringMatching(/^\d{4}-.*Z$/), kind: "gateway", session_id: session, direction: expect.any(String), op: expect.any(Number), t: e.t, s: e.s, d: e.d });
+  for (const e of t.entries)
+    expect(e).toEqual({
+      at: expect.stringMatching(/^\d{4}-.*Z$/),
+      kind: "gateway",
+      session_id: session,
+      direction: expect.any(String),
+      op: expect.any(Number),
+      t: e.t,
+      s: e.s,
+      d: e.d,
+    });
   expect(t.entries[1].d.token).toBe("[masked]");
   expect(t.entries[1].d.intents).toBe(I.GUILDS | I.GUILD_MESSAGES | I.MESSAGE_CONTENT);
   expect(t.entries[2].d.session_id).toBe(session);
@@ -60,15 +71,35 @@ test("gateway frames both ways in order, from HELLO on, with the bot token maske
 test("REST entries: method, route template, concrete path, status, request and response, faults included (the request they answered is read all the same, the fault named); `after` gives what is new", async () => {
   await connect();
   const { cursor } = await transcript();
-  const fault = (await harness("POST", "/faults", { kind: "rest", route: "/channels/{channel_id}/messages", method: "POST", status: 500 })).body.id;
+  const fault = (await harness("POST", "/faults", { kind: "rest", route: "/channels/{channel_id}/messages", method: "POST", status: 500 }))
+    .body.id;
   const body = { content: "hello from the bot" };
   expect((await call(p, "POST", `/channels/${general()}/messages`, { token: token(), body })).status).toBe(500);
   const sent = await call(p, "POST", `/channels/${general()}/messages`, { token: token(), body });
   const t = await transcript(cursor);
   const rest = t.entries.filter((e: any) => e.kind === "rest");
   expect(rest).toEqual([
-    { at: expect.any(String), kind: "rest", method: "POST", route: "/channels/{channel_id}/messages", path: `/channels/${general()}/messages`, status: 500, request: body, response: { code: 0, message: "500: Internal Server Error" }, fault },
-    { at: expect.any(String), kind: "rest", method: "POST", route: "/channels/{channel_id}/messages", path: `/channels/${general()}/messages`, status: 200, request: body, response: sent.body },
+    {
+      at: expect.any(String),
+      kind: "rest",
+      method: "POST",
+      route: "/channels/{channel_id}/messages",
+      path: `/channels/${general()}/messages`,
+      status: 500,
+      request: body,
+      response: { code: 0, message: "500: Internal Server Error" },
+      fault,
+    },
+    {
+      at: expect.any(String),
+      kind: "rest",
+      method: "POST",
+      route: "/channels/{channel_id}/messages",
+      path: `/channels/${general()}/messages`,
+      status: 200,
+      request: body,
+      response: sent.body,
+    },
   ]);
   // The bot's own message reached it on the gateway too: the dispatch goes out at the
   // commit, so it sits just before the answer of the request that made it.
@@ -88,7 +119,9 @@ test("interaction callbacks without a bot token belong to the bot; interaction t
   const { cursor } = await transcript();
   await harness("POST", "/users/bob/interactions", { channel_id: general(), message_id: panel.body.id, custom_id: "go" });
   const created = await g.dispatch("INTERACTION_CREATE");
-  const cb = await call(p, "POST", `/interactions/${created.d.id}/${created.d.token}/callback`, { body: { type: 4, data: { content: "went" } } });
+  const cb = await call(p, "POST", `/interactions/${created.d.id}/${created.d.token}/callback`, {
+    body: { type: 4, data: { content: "went" } },
+  });
   expect(cb.status).toBe(204);
   const t = await transcript(cursor);
   expect(t.entries.find((e: any) => e.t === "INTERACTION_CREATE").d.token).toBe("[masked]");
@@ -138,12 +171,41 @@ test("a request answered 501 is transcribed when it carried the bot's token: an 
   expect((await call(p, "POST", "/guilds", { token: "bad.token.here", body: {} })).status).toBe(501);
   const t = await transcript(cursor);
   expect(t.entries).toEqual([
-    { at: expect.any(String), kind: "rest", method: "PATCH", route: `/guilds/${lab}/stickers/1`, path: `/guilds/${lab}/stickers/1`, status: 501, request: null, response: unknown.body },
-    { at: expect.any(String), kind: "rest", method: "POST", route: "/guilds", path: "/guilds", status: 501, request: null, response: create.body },
-    { at: expect.any(String), kind: "rest", method: "GET", route: "/applications/{application_id}/commands/permissions", path: `/applications/${W.w.applications.AllBot.id}/commands/permissions`, status: 501, request: null, response: perms.body },
+    {
+      at: expect.any(String),
+      kind: "rest",
+      method: "PATCH",
+      route: `/guilds/${lab}/stickers/1`,
+      path: `/guilds/${lab}/stickers/1`,
+      status: 501,
+      request: null,
+      response: unknown.body,
+    },
+    {
+      at: expect.any(String),
+      kind: "rest",
+      method: "POST",
+      route: "/guilds",
+      path: "/guilds",
+      status: 501,
+      request: null,
+      response: create.body,
+    },
+    {
+      at: expect.any(String),
+      kind: "rest",
+      method: "GET",
+      route: "/applications/{application_id}/commands/permissions",
+      path: `/applications/${W.w.applications.AllBot.id}/commands/permissions`,
+      status: 501,
+      request: null,
+      response: perms.body,
+    },
   ]);
-  for (const other of ["PlainBot"]) expect((await harness("GET", `/applications/${W.w.applications[other].id}/transcript`)).body.entries).toEqual([]);
-  const text = (await call(p, "GET", `/api/harness/v1/applications/${W.w.applications.AllBot.id}/transcript?format=text&after=${cursor}`)).text;
+  for (const other of ["PlainBot"])
+    expect((await harness("GET", `/applications/${W.w.applications[other].id}/transcript`)).body.entries).toEqual([]);
+  const text = (await call(p, "GET", `/api/harness/v1/applications/${W.w.applications.AllBot.id}/transcript?format=text&after=${cursor}`))
+    .text;
   expect(text).toContain(`rest    PATCH /guilds/${lab}/stickers/1 -> 501`);
 });
 
@@ -156,7 +218,8 @@ test("numbers past 2^53 in the bot's frames keep every digit (discord.py's op 8 
   const t = await transcript(cursor);
   const op8 = t.entries.find((e: any) => e.op === 8);
   expect(op8.d).toEqual({ guild_id: big, query: "", limit: 0, user_ids: [big, 42], nonce: "n" });
-  const text = (await call(p, "GET", `/api/harness/v1/applications/${W.w.applications.AllBot.id}/transcript?format=text&after=${cursor}`)).text;
+  const text = (await call(p, "GET", `/api/harness/v1/applications/${W.w.applications.AllBot.id}/transcript?format=text&after=${cursor}`))
+    .text;
   expect(text).toContain(`REQUEST_GUILD_MEMBERS  {"guild_id":"${big}"`);
 });
 
@@ -171,7 +234,9 @@ test("?format=text: one readable line per entry, tokens masked, the cursor in a 
   expect(lines[0]).toMatch(/^\S+Z gateway parley -> bot HELLO /);
   expect(lines[1]).toContain("bot -> parley IDENTIFY");
   expect(lines[1]).toContain('"token":"[masked]"');
-  expect(lines.find((l) => l.includes(" rest "))).toMatch(new RegExp(`rest +POST /channels/${general()}/messages -> 200  request \\{"content":"text form"\\}  response \\{`));
+  expect(lines.find((l) => l.includes(" rest "))).toMatch(
+    new RegExp(`rest +POST /channels/${general()}/messages -> 200  request \\{"content":"text form"\\}  response \\{`),
+  );
   expect(text).not.toContain(token());
   expect(Number(r.headers.get("x-transcript-cursor"))).toBeGreaterThan(0);
 });

@@ -21,18 +21,53 @@ beforeEach(() => {
 });
 
 const auditOf = (type: number) =>
-  p.store.db.query("SELECT * FROM audit_log WHERE action_type = ? ORDER BY id").all(type) as { actor_id: string; target_id: string; reason: string | null; changes: string }[];
+  p.store.db.query("SELECT * FROM audit_log WHERE action_type = ? ORDER BY id").all(type) as {
+    actor_id: string;
+    target_id: string;
+    reason: string | null;
+    changes: string;
+  }[];
 
 describe("GET /guilds/{guild_id}", () => {
   test("answers every field of spec 2.6, joined_at for the member bot, counts on request", async () => {
     const r = await call(p, "GET", `/guilds/${g}?with_counts=true`, { token: mod });
     expect(r.status).toBe(200);
     for (const k of [
-      "id", "name", "owner_id", "permissions", "preferred_locale", "afk_channel_id", "public_updates_channel_id", "rules_channel_id",
-      "system_channel_id", "application_id", "afk_timeout", "banner", "splash", "discovery_splash", "icon", "description",
-      "vanity_url_code", "region", "default_message_notifications", "explicit_content_filter", "mfa_level", "nsfw_level",
-      "premium_tier", "verification_level", "system_channel_flags", "features", "emojis", "roles", "stickers", "stage_instances",
-      "guild_scheduled_events", "incidents_data", "member_count", "large", "joined_at",
+      "id",
+      "name",
+      "owner_id",
+      "permissions",
+      "preferred_locale",
+      "afk_channel_id",
+      "public_updates_channel_id",
+      "rules_channel_id",
+      "system_channel_id",
+      "application_id",
+      "afk_timeout",
+      "banner",
+      "splash",
+      "discovery_splash",
+      "icon",
+      "description",
+      "vanity_url_code",
+      "region",
+      "default_message_notifications",
+      "explicit_content_filter",
+      "mfa_level",
+      "nsfw_level",
+      "premium_tier",
+      "verification_level",
+      "system_channel_flags",
+      "features",
+      "emojis",
+      "roles",
+      "stickers",
+      "stage_instances",
+      "guild_scheduled_events",
+      "incidents_data",
+      "member_count",
+      "large",
+      "joined_at",
     ])
       expect(r.body).toHaveProperty(k);
     // GUILD_CREATE-only collections are absent (null breaks discord.py, [] empties discord.js caches).
@@ -98,7 +133,14 @@ describe("roles", () => {
     expect(a[0].reason).toBe("for the helpers");
     expect(p.api.flakes.of(a[0].target_id)).toBe(r.body.id);
     const list = await call(p, "GET", `/guilds/${g}/roles`, { token: mod });
-    expect(list.body.map((x: any) => [x.name, x.position])).toEqual([["@everyone", 0], ["Helpers", 1], ["Low", 2], ["Mod", 3], ["BotRole", 4], ["High", 5]]);
+    expect(list.body.map((x: any) => [x.name, x.position])).toEqual([
+      ["@everyone", 0],
+      ["Helpers", 1],
+      ["Low", 2],
+      ["Mod", 3],
+      ["BotRole", 4],
+      ["High", 5],
+    ]);
   });
 
   test("create with no body uses the defaults", async () => {
@@ -137,7 +179,9 @@ describe("roles", () => {
     const a = auditOf(31);
     expect(a).toHaveLength(1);
     expect(a[0].reason).toBe("rename");
-    const keys = JSON.parse(a[0].changes).map((c: any) => c.key).sort();
+    const keys = JSON.parse(a[0].changes)
+      .map((c: any) => c.key)
+      .sort();
     expect(keys).toEqual(["color", "name", "permissions"]);
   });
 
@@ -172,7 +216,13 @@ describe("roles", () => {
     const ev = recordEvents(p);
     const r = await call(p, "PATCH", `/guilds/${g}/roles`, { token: mod, body: [{ id: roles.Low, position: 2 }] });
     expect(r.status).toBe(200);
-    expect(r.body.map((x: any) => [x.name, x.position])).toEqual([["@everyone", 0], ["Mod", 1], ["Low", 2], ["BotRole", 3], ["High", 4]]);
+    expect(r.body.map((x: any) => [x.name, x.position])).toEqual([
+      ["@everyone", 0],
+      ["Mod", 1],
+      ["Low", 2],
+      ["BotRole", 3],
+      ["High", 4],
+    ]);
     expect(ev.count("role.updated")).toBe(2);
     expect(auditOf(31)).toHaveLength(1);
     const above = await call(p, "PATCH", `/guilds/${g}/roles`, { token: mod, body: [{ id: roles.Low, position: 4 }] });

@@ -23,7 +23,12 @@ function fresh(rateLimits = false) {
 beforeEach(() => fresh());
 
 const audit = (type: number) =>
-  p.store.db.query("SELECT * FROM audit_log WHERE action_type = ? ORDER BY id").all(type) as { actor_id: string; target_id: string; reason: string | null; changes: string }[];
+  p.store.db.query("SELECT * FROM audit_log WHERE action_type = ? ORDER BY id").all(type) as {
+    actor_id: string;
+    target_id: string;
+    reason: string | null;
+    changes: string;
+  }[];
 
 function post(userFlake: string, content: string) {
   return p.core.messages.create({ channelId: u(w.guilds.Lab.channels.general), authorId: u(userFlake), content });
@@ -87,9 +92,15 @@ describe("members", () => {
     expect(refusal(owner)).toEqual([403, 50001]);
     const noBit = await call(p, "PATCH", `/guilds/${g}/members/${w.users.carol.id}`, { token: plain, body: { nick: "x" } });
     expect(refusal(noBit)).toEqual([403, 50001]);
-    const high = await call(p, "PATCH", `/guilds/${g}/members/${w.users.carol.id}`, { token: mod, body: { nick: "ok", roles: [roles.High] } });
+    const high = await call(p, "PATCH", `/guilds/${g}/members/${w.users.carol.id}`, {
+      token: mod,
+      body: { nick: "ok", roles: [roles.High] },
+    });
     expect(refusal(high)).toEqual([403, 50001]);
-    const unknown = await call(p, "PATCH", `/guilds/${g}/members/${w.users.carol.id}`, { token: mod, body: { roles: ["123456789012345678"] } });
+    const unknown = await call(p, "PATCH", `/guilds/${g}/members/${w.users.carol.id}`, {
+      token: mod,
+      body: { roles: ["123456789012345678"] },
+    });
     expect(refusal(unknown)).toEqual([400, 50035]);
     expect(unknown.body.message).toContain("roles[0]");
     expect(ev.events).toHaveLength(0);
@@ -98,7 +109,11 @@ describe("members", () => {
 
   test("no voice, no timeouts: mute/deaf/channel_id 400 naming the field, timeout 403, clears accepted", async () => {
     const target = `/guilds/${g}/members/${w.users.carol.id}`;
-    for (const [body, field] of [[{ mute: true }, "mute"], [{ deaf: true }, "deaf"], [{ channel_id: w.guilds.Lab.channels.general }, "channel_id"]] as const) {
+    for (const [body, field] of [
+      [{ mute: true }, "mute"],
+      [{ deaf: true }, "deaf"],
+      [{ channel_id: w.guilds.Lab.channels.general }, "channel_id"],
+    ] as const) {
       const r = await call(p, "PATCH", target, { token: mod, body });
       expect(r.status).toBe(400);
       expect(r.body.code).toBe(50035);
@@ -107,7 +122,10 @@ describe("members", () => {
     const timeout = await call(p, "PATCH", target, { token: mod, body: { communication_disabled_until: "2030-01-01T00:00:00Z" } });
     expect(refusal(timeout)).toEqual([403, 50001]);
     const ev = recordEvents(p);
-    const clears = await call(p, "PATCH", target, { token: mod, body: { communication_disabled_until: null, mute: false, deaf: false, channel_id: null } });
+    const clears = await call(p, "PATCH", target, {
+      token: mod,
+      body: { communication_disabled_until: null, mute: false, deaf: false, channel_id: null },
+    });
     expect(clears.status).toBe(200);
     expect(clears.body.communication_disabled_until).toBeNull();
     expect(ev.events).toHaveLength(0);
@@ -121,17 +139,31 @@ describe("members", () => {
 
   test("PATCH members/@me/nick, the reference's deprecated alias: the same edit and rules, answered {nick}", async () => {
     const ev = recordEvents(p);
-    const r = await call(p, "PATCH", `/guilds/${g}/members/@me/nick`, { token: plain, body: { nick: "Plainly" }, headers: { "X-Audit-Log-Reason": "rename" } });
+    const r = await call(p, "PATCH", `/guilds/${g}/members/@me/nick`, {
+      token: plain,
+      body: { nick: "Plainly" },
+      headers: { "X-Audit-Log-Reason": "rename" },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ nick: "Plainly" });
     expect(ev.count("member.updated")).toBe(1);
-    expect(audit(24).at(-1)).toMatchObject({ actor_id: u(w.applications.PlainBot.bot_user_id), target_id: u(w.applications.PlainBot.bot_user_id), reason: "rename" });
-    expect((await call(p, "GET", `/guilds/${g}/members/${w.applications.PlainBot.bot_user_id}`, { token: plain })).body.nick).toBe("Plainly");
+    expect(audit(24).at(-1)).toMatchObject({
+      actor_id: u(w.applications.PlainBot.bot_user_id),
+      target_id: u(w.applications.PlainBot.bot_user_id),
+      reason: "rename",
+    });
+    expect((await call(p, "GET", `/guilds/${g}/members/${w.applications.PlainBot.bot_user_id}`, { token: plain })).body.nick).toBe(
+      "Plainly",
+    );
     // discord.py clears with "" (nick=None); null clears too.
     expect((await call(p, "PATCH", `/guilds/${g}/members/@me/nick`, { token: plain, body: { nick: "" } })).body).toEqual({ nick: null });
-    expect(refusal(await call(p, "PATCH", `/guilds/${g}/members/@me/nick`, { token: plain, body: { nick: "x".repeat(33) } }))).toEqual([400, 50035]);
+    expect(refusal(await call(p, "PATCH", `/guilds/${g}/members/@me/nick`, { token: plain, body: { nick: "x".repeat(33) } }))).toEqual([
+      400, 50035,
+    ]);
     expect(refusal(await call(p, "PATCH", `/guilds/${g}/members/@me/nick`, { token: plain, body: { nick: 5 } }))).toEqual([400, 50035]);
-    expect(refusal(await call(p, "PATCH", `/guilds/123456789012345678/members/@me/nick`, { token: plain, body: { nick: "x" } }))).toEqual([404, 10003]);
+    expect(refusal(await call(p, "PATCH", `/guilds/123456789012345678/members/@me/nick`, { token: plain, body: { nick: "x" } }))).toEqual([
+      404, 10003,
+    ]);
     expect(refusal(await call(p, "PATCH", `/guilds/${g}/members/@me/nick`, { body: { nick: "x" } }))).toEqual([401, 0]);
   });
 
@@ -146,7 +178,8 @@ describe("members", () => {
     const alias = await call(p, "PATCH", `/guilds/${g}/members/@me/nick`, { token: plain, body: { nick: "a0" } });
     expect(alias.headers.get("x-ratelimit-remaining")).toBe("4");
     expect([...buckets]).toEqual([alias.headers.get("x-ratelimit-bucket")]);
-    for (let i = 1; i < 5; i++) expect((await call(p, "PATCH", `/guilds/${g}/members/@me/nick`, { token: plain, body: { nick: `a${i}` } })).status).toBe(200);
+    for (let i = 1; i < 5; i++)
+      expect((await call(p, "PATCH", `/guilds/${g}/members/@me/nick`, { token: plain, body: { nick: `a${i}` } })).status).toBe(200);
     const r = await call(p, "PATCH", `/guilds/${g}/members/@me/nick`, { token: plain, body: { nick: "again" } });
     expect(refusal(r)).toEqual([429, 0]);
     expect(r.headers.get("x-ratelimit-bucket")).toBe(alias.headers.get("x-ratelimit-bucket"));
@@ -164,7 +197,10 @@ describe("members", () => {
 
   test("kick: 204, member.removed, audit 20 with reason; refusals 403/404", async () => {
     const ev = recordEvents(p);
-    const r = await call(p, "DELETE", `/guilds/${g}/members/${w.users.carol.id}`, { token: mod, headers: { "X-Audit-Log-Reason": "spam" } });
+    const r = await call(p, "DELETE", `/guilds/${g}/members/${w.users.carol.id}`, {
+      token: mod,
+      headers: { "X-Audit-Log-Reason": "spam" },
+    });
     expect(r.status).toBe(204);
     expect(ev.count("member.removed")).toBe(1);
     expect(audit(20)).toMatchObject([{ reason: "spam", target_id: u(w.users.carol.id), actor_id: u(w.applications.ModBot.bot_user_id) }]);
@@ -185,11 +221,19 @@ describe("members", () => {
     expect(ev.count("member.updated")).toBe(2);
     expect(audit(25).map((a) => JSON.parse(a.changes)[0].key)).toEqual(["$add", "$remove"]);
     expect(audit(25)[0].reason).toBe("help");
-    expect(refusal(await call(p, "PUT", `/guilds/${g}/members/${w.users.carol.id}/roles/${roles.High}`, { token: mod }))).toEqual([403, 50001]);
-    expect(refusal(await call(p, "PUT", `/guilds/${g}/members/${w.users.carol.id}/roles/${roles.BotRole}`, { token: mod }))).toEqual([403, 50001]);
-    expect(refusal(await call(p, "PUT", `/guilds/${g}/members/${w.users.carol.id}/roles/${roles["@everyone"]}`, { token: mod }))).toEqual([400, 50035]);
+    expect(refusal(await call(p, "PUT", `/guilds/${g}/members/${w.users.carol.id}/roles/${roles.High}`, { token: mod }))).toEqual([
+      403, 50001,
+    ]);
+    expect(refusal(await call(p, "PUT", `/guilds/${g}/members/${w.users.carol.id}/roles/${roles.BotRole}`, { token: mod }))).toEqual([
+      403, 50001,
+    ]);
+    expect(refusal(await call(p, "PUT", `/guilds/${g}/members/${w.users.carol.id}/roles/${roles["@everyone"]}`, { token: mod }))).toEqual([
+      400, 50035,
+    ]);
     expect(refusal(await call(p, "PUT", path, { token: plain }))).toEqual([403, 50001]);
-    expect(refusal(await call(p, "PUT", `/guilds/${g}/members/${w.users.dave.id}/roles/${roles.Mod}`, { token: mod }))).toEqual([404, 10003]);
+    expect(refusal(await call(p, "PUT", `/guilds/${g}/members/${w.users.dave.id}/roles/${roles.Mod}`, { token: mod }))).toEqual([
+      404, 10003,
+    ]);
   });
 });
 
@@ -228,7 +272,9 @@ describe("bans", () => {
     const m = post(w.users.carol.id, "yesterday");
     p.clock.advance(86_400_000 + 1000);
     const ev = recordEvents(p);
-    expect((await call(p, "PUT", `/guilds/${g}/bans/${w.users.carol.id}`, { token: mod, body: { delete_message_days: 2 } })).status).toBe(204);
+    expect((await call(p, "PUT", `/guilds/${g}/bans/${w.users.carol.id}`, { token: mod, body: { delete_message_days: 2 } })).status).toBe(
+      204,
+    );
     expect(p.core.messages.get(m.id)).toBeNull();
     expect(ev.count("message.deleted")).toBe(1);
     for (const body of [{ delete_message_seconds: 604801 }, { delete_message_seconds: -1 }, { delete_message_days: 8 }])
@@ -243,10 +289,17 @@ describe("bans", () => {
     expect(ids).toHaveLength(3);
     expect([...ids].sort((a: string, b: string) => (BigInt(a) < BigInt(b) ? -1 : 1))).toEqual(ids);
     expect((await call(p, "GET", `/guilds/${g}/bans?limit=1`, { token: mod })).body.map((b: any) => b.user.id)).toEqual([ids[0]]);
-    expect((await call(p, "GET", `/guilds/${g}/bans?after=${ids[0]}`, { token: mod })).body.map((b: any) => b.user.id)).toEqual(ids.slice(1));
-    expect((await call(p, "GET", `/guilds/${g}/bans?before=${ids[2]}&limit=1`, { token: mod })).body.map((b: any) => b.user.id)).toEqual([ids[1]]);
+    expect((await call(p, "GET", `/guilds/${g}/bans?after=${ids[0]}`, { token: mod })).body.map((b: any) => b.user.id)).toEqual(
+      ids.slice(1),
+    );
+    expect((await call(p, "GET", `/guilds/${g}/bans?before=${ids[2]}&limit=1`, { token: mod })).body.map((b: any) => b.user.id)).toEqual([
+      ids[1],
+    ]);
     const ev = recordEvents(p);
-    expect((await call(p, "DELETE", `/guilds/${g}/bans/${w.users.dave.id}`, { token: mod, headers: { "X-Audit-Log-Reason": "forgiven" } })).status).toBe(204);
+    expect(
+      (await call(p, "DELETE", `/guilds/${g}/bans/${w.users.dave.id}`, { token: mod, headers: { "X-Audit-Log-Reason": "forgiven" } }))
+        .status,
+    ).toBe(204);
     expect(ev.events).toHaveLength(0);
     expect(audit(23)).toMatchObject([{ reason: "forgiven" }]);
     expect(refusal(await call(p, "GET", `/guilds/${g}/bans/${w.users.dave.id}`, { token: mod }))).toEqual([404, 10003]);

@@ -75,8 +75,12 @@ describe("webhook management (bot token; MANAGE_CHANNELS gates it)", () => {
     expect(refusal(await call(p, "POST", `/channels/${general}/webhooks`, { token: plain, body: { name: "x" } }))).toEqual([403, 50001]);
     expect(refusal(await call(p, "GET", `/channels/${general}/webhooks`, { token: plain }))).toEqual([403, 50001]);
     expect(refusal(await call(p, "GET", `/guilds/${g}/webhooks`, { token: plain }))).toEqual([403, 50001]);
-    expect(refusal(await call(p, "POST", `/channels/123456789012345678/webhooks`, { token: mod, body: { name: "x" } }))).toEqual([404, 10003]);
-    expect(refusal(await call(p, "POST", `/channels/${w.guilds.Elsewhere.channels.lobby}/webhooks`, { token: mod, body: { name: "x" } }))).toEqual([404, 10003]);
+    expect(refusal(await call(p, "POST", `/channels/123456789012345678/webhooks`, { token: mod, body: { name: "x" } }))).toEqual([
+      404, 10003,
+    ]);
+    expect(
+      refusal(await call(p, "POST", `/channels/${w.guilds.Elsewhere.channels.lobby}/webhooks`, { token: mod, body: { name: "x" } })),
+    ).toEqual([404, 10003]);
   });
 
   test("list per channel and per guild; get; patch moves within the guild; delete; audit 50/51/52", async () => {
@@ -109,7 +113,12 @@ describe("webhook token routes (no Authorization)", () => {
     for (const wait of ["true", "1"]) {
       const r = await call(p, "POST", `/webhooks/${h.id}/${h.token}?wait=${wait}`, { body: { content: "waited", username: "Reporter" } });
       expect(r.status).toBe(200);
-      expect(r.body).toMatchObject({ content: "waited", webhook_id: h.id, channel_id: general, author: { id: h.id, username: "Reporter", bot: false } });
+      expect(r.body).toMatchObject({
+        content: "waited",
+        webhook_id: h.id,
+        channel_id: general,
+        author: { id: h.id, username: "Reporter", bot: false },
+      });
     }
     expect(ev.count("message.created")).toBe(3);
     const stored = p.core.messages.list(p.api.flakes.uuid(general)!, { limit: 10 }, null);
@@ -125,8 +134,12 @@ describe("webhook token routes (no Authorization)", () => {
     expect(refusal(await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: "x".repeat(2001) } }))).toEqual([400, 50035]);
     expect(refusal(await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { embeds: Array(11).fill({}) } }))).toEqual([400, 50035]);
     expect(refusal(await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: "x", flags: 64 } }))).toEqual([400, 50035]);
-    expect(refusal(await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: "x", attachments: [{ id: 0 }] } }))).toEqual([400, 50035]);
-    expect(refusal(await call(p, "POST", `/webhooks/${h.id}/${h.token}?thread_id=123456789012345678`, { body: { content: "x" } }))).toEqual([501, 0]);
+    expect(refusal(await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: "x", attachments: [{ id: 0 }] } }))).toEqual([
+      400, 50035,
+    ]);
+    expect(refusal(await call(p, "POST", `/webhooks/${h.id}/${h.token}?thread_id=123456789012345678`, { body: { content: "x" } }))).toEqual(
+      [501, 0],
+    );
   });
 
   test("GET/PATCH/DELETE by token: no user in the answer, no channel moves", async () => {
@@ -182,7 +195,8 @@ describe("webhook token routes (no Authorization)", () => {
   test("execute is limited to 5 per 2 s per webhook", async () => {
     fresh(true);
     const h = await createHook();
-    for (let i = 0; i < 5; i++) expect((await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: `m${i}` } })).status).toBe(204);
+    for (let i = 0; i < 5; i++)
+      expect((await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: `m${i}` } })).status).toBe(204);
     const r = await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: "too many" } });
     expect(refusal(r)).toEqual([429, 0]);
     p.clock.advance(2001);
@@ -202,11 +216,26 @@ describe("GET /guilds/{guild_id}/audit-logs", () => {
     await act();
     const r = await call(p, "GET", `/guilds/${g}/audit-logs`, { token: mod });
     expect(r.status).toBe(200);
-    for (const k of ["audit_log_entries", "users", "webhooks", "application_commands", "auto_moderation_rules", "guild_scheduled_events", "integrations", "threads"])
+    for (const k of [
+      "audit_log_entries",
+      "users",
+      "webhooks",
+      "application_commands",
+      "auto_moderation_rules",
+      "guild_scheduled_events",
+      "integrations",
+      "threads",
+    ])
       expect(Array.isArray(r.body[k])).toBe(true);
     const e = r.body.audit_log_entries;
     expect(e.map((x: any) => x.action_type)).toEqual([30, 20, 30]);
-    expect(e[1]).toMatchObject({ action_type: 20, target_id: w.users.carol.id, user_id: w.applications.ModBot.bot_user_id, reason: "kick reason", changes: [] });
+    expect(e[1]).toMatchObject({
+      action_type: 20,
+      target_id: w.users.carol.id,
+      user_id: w.applications.ModBot.bot_user_id,
+      reason: "kick reason",
+      changes: [],
+    });
     expect(e[0].user_id).toBe(w.users.alice.id);
     const userIds = r.body.users.map((x: any) => x.id);
     expect(userIds).toEqual(expect.arrayContaining([w.users.alice.id, w.users.carol.id, w.applications.ModBot.bot_user_id]));

@@ -67,7 +67,10 @@ describe("channel and message actions write audit entries with the reason", () =
     await call(p, "DELETE", `/channels/${ch}/messages/${p.api.flakes.of(ms[0].id)}`, { token, headers: reason });
     const [one] = await entries(72);
     expect(one).toMatchObject({ target_id: w.users.carol.id, options: { channel_id: ch, count: "1" }, reason: "tidying up: ünïcode" });
-    const r = await call(p, "POST", `/channels/${ch}/messages/bulk-delete`, { token, body: { messages: ms.slice(1).map((m) => p.api.flakes.of(m.id)) } });
+    const r = await call(p, "POST", `/channels/${ch}/messages/bulk-delete`, {
+      token,
+      body: { messages: ms.slice(1).map((m) => p.api.flakes.of(m.id)) },
+    });
     expect(r.status).toBe(204);
     const [bulk] = await entries(73);
     expect(bulk).toMatchObject({ target_id: ch, options: { count: "2" } });

@@ -34,7 +34,12 @@ afterEach(async () => {
  */
 const cli = async (...argv: string[]) => {
   const out: string[] = [];
-  const code = await main([...argv, "--data", dir], {}, (l) => out.push(l), () => {});
+  const code = await main(
+    [...argv, "--data", dir],
+    {},
+    (l) => out.push(l),
+    () => {},
+  );
   expect(code).toBe(0);
   await new Promise((r) => setImmediate(r));
   return out.join("\n");

@@ -42,7 +42,11 @@ describe("PATCH /guilds/{guild_id}/channels", () => {
       { id: ch.child, position: 5 },
     ]);
     expect(r.status).toBe(204);
-    const after = (await call(p, "GET", `/guilds/${lab}/channels`, { token })).body as { id: string; position: number; parent_id: string | null }[];
+    const after = (await call(p, "GET", `/guilds/${lab}/channels`, { token })).body as {
+      id: string;
+      position: number;
+      parent_id: string | null;
+    }[];
     const byId = Object.fromEntries(after.map((c) => [c.id, c]));
     expect(byId[ch.staff]).toMatchObject({ position: 9, parent_id: ch.Cat });
     expect(byId[ch.child]).toMatchObject({ position: 5, parent_id: ch.Cat });
@@ -51,14 +55,24 @@ describe("PATCH /guilds/{guild_id}/channels", () => {
     expect(changed.sort()).toEqual([uuid(ch.staff), uuid(ch.child)].sort());
     const log = await call(p, "GET", `/guilds/${lab}/audit-logs?action_type=11`, { token });
     const staffEntry = log.body.audit_log_entries.find((e: { target_id: string }) => e.target_id === ch.staff);
-    expect(staffEntry.changes).toEqual([{ key: "position", old_value: 1, new_value: 9 }, { key: "parent_id", new_value: ch.Cat }]);
+    expect(staffEntry.changes).toEqual([
+      { key: "position", old_value: 1, new_value: 9 },
+      { key: "parent_id", new_value: ch.Cat },
+    ]);
   });
 
   test("refusals: two parent changes 40009, without MANAGE_CHANNELS 50001, bad bodies 50035; nothing changes", async () => {
     const before = JSON.stringify((await call(p, "GET", `/guilds/${lab}/channels`, { token })).body);
     expect(refusal(await reorder([{ id: ch.general, position: 3 }]))).toEqual([403, 50001]);
     grant();
-    expect(refusal(await reorder([{ id: ch.general, parent_id: ch.Cat }, { id: ch.staff, parent_id: ch.Cat }]))).toEqual([400, 40009]);
+    expect(
+      refusal(
+        await reorder([
+          { id: ch.general, parent_id: ch.Cat },
+          { id: ch.staff, parent_id: ch.Cat },
+        ]),
+      ),
+    ).toEqual([400, 40009]);
     for (const body of [
       { id: ch.general },
       [{ id: "abc" }],

@@ -8,7 +8,12 @@ function world() {
   const w = structuredClone(BASIC_WORLD) as any;
   w.users.push({ name: "dave" });
   w.guilds[0].roles.push({ name: "Builder", permissions: ["MANAGE_CHANNELS", "MANAGE_ROLES", "MANAGE_GUILD"], members: [] });
-  w.guilds[0].channels = [{ name: "general" }, { name: "staff", overwrites: [{ role: "@everyone", deny: ["SEND_MESSAGES"] }] }, { name: "Cat", type: 4 }, { name: "child", parent: "Cat" }];
+  w.guilds[0].channels = [
+    { name: "general" },
+    { name: "staff", overwrites: [{ role: "@everyone", deny: ["SEND_MESSAGES"] }] },
+    { name: "Cat", type: 4 },
+    { name: "child", parent: "Cat" },
+  ];
   w.guilds.push({ name: "Elsewhere", owner: "dave", channels: [{ name: "hidden" }] });
   return w;
 }
@@ -17,7 +22,8 @@ let p: Parley;
 let w: SeedAnswer;
 let token: string;
 const uuid = (f: string) => p.api.flakes.uuid(f)!;
-const build = () => p.core.guilds.addMemberRole(uuid(w.guilds.Lab.id), uuid(w.applications.EchoBot.bot_user_id), uuid(w.guilds.Lab.roles.Builder));
+const build = () =>
+  p.core.guilds.addMemberRole(uuid(w.guilds.Lab.id), uuid(w.applications.EchoBot.bot_user_id), uuid(w.guilds.Lab.roles.Builder));
 
 beforeEach(() => {
   p = makeUnlimitedParley();
@@ -29,7 +35,15 @@ describe("GET channels", () => {
   test("GET /channels/{id} answers the spec 2.5 shape; invisible ids are 404 10003", async () => {
     const r = await call(p, "GET", `/channels/${w.guilds.Lab.channels.staff}`, { token });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: w.guilds.Lab.channels.staff, type: 0, guild_id: w.guilds.Lab.id, name: "staff", nsfw: false, parent_id: null, rate_limit_per_user: 0 });
+    expect(r.body).toMatchObject({
+      id: w.guilds.Lab.channels.staff,
+      type: 0,
+      guild_id: w.guilds.Lab.id,
+      name: "staff",
+      nsfw: false,
+      parent_id: null,
+      rate_limit_per_user: 0,
+    });
     expect(r.body.permission_overwrites).toEqual([{ id: w.guilds.Lab.id, type: 0, allow: "0", deny: String(P.SEND_MESSAGES) }]);
     expect(typeof r.body.position).toBe("number");
     expect(r.body.bitrate).toBeUndefined();
@@ -57,7 +71,14 @@ describe("POST /guilds/{id}/channels", () => {
     const ev = recordEvents(p);
     const text = await create({ name: "news", topic: "t", nsfw: true, rate_limit_per_user: 5, parent_id: w.guilds.Lab.channels.Cat });
     expect(text.status).toBe(200);
-    expect(text.body).toMatchObject({ name: "news", type: 0, topic: "t", nsfw: true, rate_limit_per_user: 5, parent_id: w.guilds.Lab.channels.Cat });
+    expect(text.body).toMatchObject({
+      name: "news",
+      type: 0,
+      topic: "t",
+      nsfw: true,
+      rate_limit_per_user: 5,
+      parent_id: w.guilds.Lab.channels.Cat,
+    });
     const voice = await create({ name: "talk", type: 2, user_limit: 5 });
     expect(voice.body).toMatchObject({ type: 2, user_limit: 5, bitrate: 64000 });
     expect((await create({ name: "cat2", type: 4 })).body.type).toBe(4);
@@ -104,11 +125,24 @@ describe("PATCH /channels/{id}", () => {
     const path = `/channels/${lw.guilds.Lab.channels.general}`;
     const denied = await call(lp, "PATCH", path, { token: lt, body: { name: "x" } });
     expect([denied.status, denied.body.code]).toEqual([403, 50001]);
-    lp.core.guilds.addMemberRole(lp.api.flakes.uuid(lw.guilds.Lab.id)!, lp.api.flakes.uuid(lw.applications.EchoBot.bot_user_id)!, lp.api.flakes.uuid(lw.guilds.Lab.roles.Builder)!);
+    lp.core.guilds.addMemberRole(
+      lp.api.flakes.uuid(lw.guilds.Lab.id)!,
+      lp.api.flakes.uuid(lw.applications.EchoBot.bot_user_id)!,
+      lp.api.flakes.uuid(lw.guilds.Lab.roles.Builder)!,
+    );
     const ev = recordEvents(lp);
-    const ok = await call(lp, "PATCH", path, { token: lt, body: { name: "lobby", topic: "hello", rate_limit_per_user: 30, nsfw: null, parent_id: lw.guilds.Lab.channels.Cat } });
+    const ok = await call(lp, "PATCH", path, {
+      token: lt,
+      body: { name: "lobby", topic: "hello", rate_limit_per_user: 30, nsfw: null, parent_id: lw.guilds.Lab.channels.Cat },
+    });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ name: "lobby", topic: "hello", rate_limit_per_user: 30, nsfw: false, parent_id: lw.guilds.Lab.channels.Cat });
+    expect(ok.body).toMatchObject({
+      name: "lobby",
+      topic: "hello",
+      rate_limit_per_user: 30,
+      nsfw: false,
+      parent_id: lw.guilds.Lab.channels.Cat,
+    });
     expect(ev.of("channel.updated")).toHaveLength(1);
     // The 403 above was the first of the 2 allowed in this window: the third is limited.
     const third = await call(lp, "PATCH", path, { token: lt, body: { topic: "again" } });
@@ -139,7 +173,11 @@ describe("DELETE /channels/{id}", () => {
     const ev = recordEvents(p);
     const r = await call(p, "DELETE", `/channels/${staff}`, { token });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: staff, name: "staff", permission_overwrites: [{ id: w.guilds.Lab.id, deny: String(P.SEND_MESSAGES) }] });
+    expect(r.body).toMatchObject({
+      id: staff,
+      name: "staff",
+      permission_overwrites: [{ id: w.guilds.Lab.id, deny: String(P.SEND_MESSAGES) }],
+    });
     expect(ev.events.map((e) => e.type)).toEqual(["channel.deleted"]);
     const snap = (ev.events[0] as any).snapshot;
     expect(snap.channel.id).toBe(uuid(staff));
@@ -169,7 +207,8 @@ describe("DELETE /channels/{id}", () => {
 });
 
 describe("permission overwrites", () => {
-  const put = (ch: string, target: string, body: unknown, t = token) => call(p, "PUT", `/channels/${ch}/permissions/${target}`, { token: t, body });
+  const put = (ch: string, target: string, body: unknown, t = token) =>
+    call(p, "PUT", `/channels/${ch}/permissions/${target}`, { token: t, body });
 
   test("PUT needs MANAGE_ROLES, drops bits outside the 13 silently, fires channel.updated; DELETE removes it", async () => {
     const general = w.guilds.Lab.channels.general;
@@ -181,7 +220,9 @@ describe("permission overwrites", () => {
     const allow = (1n << 40n) | (1n << 29n) | BigInt(P.MANAGE_GUILD);
     expect((await put(general, w.users.bob.id, { type: 1, allow: allow.toString(), deny: String(P.SEND_MESSAGES) })).status).toBe(204);
     const ch = (await call(p, "GET", `/channels/${general}`, { token })).body;
-    expect(ch.permission_overwrites).toEqual([{ id: w.users.bob.id, type: 1, allow: String(P.MANAGE_GUILD), deny: String(P.SEND_MESSAGES) }]);
+    expect(ch.permission_overwrites).toEqual([
+      { id: w.users.bob.id, type: 1, allow: String(P.MANAGE_GUILD), deny: String(P.SEND_MESSAGES) },
+    ]);
     // The overwrite is honoured: bob can no longer post there.
     expect(() => p.core.messages.send(uuid(w.users.bob.id), uuid(general), { content: "x" })).toThrow("Missing Permissions");
     expect((await call(p, "DELETE", `/channels/${general}/permissions/${w.users.bob.id}`, { token })).status).toBe(204);
@@ -207,7 +248,15 @@ describe("typing and invites", () => {
     const ev = recordEvents(p);
     const r = await call(p, "POST", `/channels/${w.guilds.Lab.channels.general}/typing`, { token });
     expect(r.status).toBe(204);
-    expect(ev.events).toEqual([{ type: "typing.started", channelId: uuid(w.guilds.Lab.channels.general), guildId: uuid(w.guilds.Lab.id), userId: uuid(w.applications.EchoBot.bot_user_id), at: expect.any(Number) }]);
+    expect(ev.events).toEqual([
+      {
+        type: "typing.started",
+        channelId: uuid(w.guilds.Lab.channels.general),
+        guildId: uuid(w.guilds.Lab.id),
+        userId: uuid(w.applications.EchoBot.bot_user_id),
+        at: expect.any(Number),
+      },
+    ]);
     expect(refusal(await call(p, "POST", `/channels/${w.guilds.Lab.channels.staff}/typing`, { token }))).toEqual([403, 50001]);
     expect(ev.events).toHaveLength(1);
   });
@@ -225,22 +274,34 @@ describe("typing and invites", () => {
     const general = w.guilds.Lab.channels.general;
     const r = await call(p, "POST", `/channels/${general}/invites`, { token, body: {} });
     expect([r.status, r.body.code]).toEqual([403, 50001]);
-    expect(refusal(await call(p, "POST", `/channels/${w.guilds.Elsewhere.channels.hidden}/invites`, { token, body: {} }))).toEqual([404, 10003]);
+    expect(refusal(await call(p, "POST", `/channels/${w.guilds.Elsewhere.channels.hidden}/invites`, { token, body: {} }))).toEqual([
+      404, 10003,
+    ]);
     p.store.write(() =>
       p.store.db
-        .query("INSERT INTO invites (code, guild_id, channel_id, inviter_id, max_age, max_uses, uses, temporary, created_at) VALUES (?, ?, ?, ?, 3600, 5, 1, 0, ?)")
+        .query(
+          "INSERT INTO invites (code, guild_id, channel_id, inviter_id, max_age, max_uses, uses, temporary, created_at) VALUES (?, ?, ?, ?, 3600, 5, 1, 0, ?)",
+        )
         .run("abc123", uuid(w.guilds.Lab.id), uuid(general), uuid(w.users.alice.id), p.clock.now()),
     );
     const got = await call(p, "GET", "/invites/abc123", { token });
     expect(got.status).toBe(200);
-    expect(got.body).toMatchObject({ type: 0, code: "abc123", guild: { id: w.guilds.Lab.id, name: "Lab" }, channel: { id: general, name: "general", type: 0 }, inviter: { id: w.users.alice.id } });
+    expect(got.body).toMatchObject({
+      type: 0,
+      code: "abc123",
+      guild: { id: w.guilds.Lab.id, name: "Lab" },
+      channel: { id: general, name: "general", type: 0 },
+      inviter: { id: w.users.alice.id },
+    });
     expect(got.body.uses).toBeUndefined();
     expect(got.body.expires_at).toEqual(expect.any(String));
     expect(refusal(await call(p, "GET", `/guilds/${w.guilds.Lab.id}/invites`, { token }))).toEqual([403, 50001]);
     expect(refusal(await call(p, "DELETE", "/invites/abc123", { token }))).toEqual([403, 50001]);
     build();
     const list = await call(p, "GET", `/guilds/${w.guilds.Lab.id}/invites`, { token });
-    expect(list.body).toEqual([expect.objectContaining({ code: "abc123", uses: 1, max_uses: 5, max_age: 3600, temporary: false, created_at: expect.any(String) })]);
+    expect(list.body).toEqual([
+      expect.objectContaining({ code: "abc123", uses: 1, max_uses: 5, max_age: 3600, temporary: false, created_at: expect.any(String) }),
+    ]);
     const del = await call(p, "DELETE", "/invites/abc123", { token });
     expect([del.status, del.body.code]).toEqual([200, "abc123"]);
     expect(refusal(await call(p, "GET", "/invites/abc123", { token }))).toEqual([404, 10003]);

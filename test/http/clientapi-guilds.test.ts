@@ -99,7 +99,13 @@ describe("channels, roles and overwrites", () => {
 
   test("bad channel bodies are 400 50035 and create nothing", async () => {
     const before = rowCounts(p, ["channels"]);
-    for (const body of [{}, { name: "" }, { name: "x", type: 1 }, { name: "x", rate_limit_per_user: -1 }, { name: "x", parent_id: general }]) {
+    for (const body of [
+      {},
+      { name: "" },
+      { name: "x", type: 1 },
+      { name: "x", rate_limit_per_user: -1 },
+      { name: "x", parent_id: general },
+    ]) {
       const r = await client(p, "POST", `/guilds/${lab}/channels`, alice, body);
       expect(r.status).toBe(400);
       expect(r.body.code).toBe(50035);
@@ -122,7 +128,10 @@ describe("channels, roles and overwrites", () => {
     expect(tooMuch.status).toBe(403);
     expect(tooMuch.body.code).toBe(50001);
     expect(rowCounts(p, ["roles"])).toEqual(before);
-    const fine = await client(p, "POST", `/guilds/${lab}/roles`, bob, { name: "Kicker", permissions: String(PERMISSIONS.KICK_MEMBERS + 2 ** 40) });
+    const fine = await client(p, "POST", `/guilds/${lab}/roles`, bob, {
+      name: "Kicker",
+      permissions: String(PERMISSIONS.KICK_MEMBERS + 2 ** 40),
+    });
     expect(fine.status).toBe(200);
     // bits outside the 13 honoured ones are dropped silently (spec 2.9)
     expect(fine.body.permissions).toBe(String(PERMISSIONS.KICK_MEMBERS));
@@ -146,7 +155,10 @@ describe("channels, roles and overwrites", () => {
     const send = await client(p, "POST", `/channels/${general}/messages`, bob, { content: "hello?" });
     expect(send.status).toBe(403);
     expect(send.body.code).toBe(50001);
-    const unknownTarget = await client(p, "PUT", `/channels/${general}/overwrites/01900000-0000-7000-8000-000000000000`, alice, { type: "member", allow: [] });
+    const unknownTarget = await client(p, "PUT", `/channels/${general}/overwrites/01900000-0000-7000-8000-000000000000`, alice, {
+      type: "member",
+      allow: [],
+    });
     expect(refusal(unknownTarget)).toEqual([404, 10003]);
   });
 

@@ -33,7 +33,10 @@ describe("invites", () => {
   });
 
   test("no invite without CREATE_INSTANT_INVITE in the channel; not for strangers", async () => {
-    await client(p, "PUT", `/channels/${staff}/overwrites/${lab}`, alice, { type: "role", deny: ["SEND_MESSAGES", "CREATE_INSTANT_INVITE"] });
+    await client(p, "PUT", `/channels/${staff}/overwrites/${lab}`, alice, {
+      type: "role",
+      deny: ["SEND_MESSAGES", "CREATE_INSTANT_INVITE"],
+    });
     const before = rowCounts(p, ["invites"]);
     const r = await client(p, "POST", `/channels/${staff}/invites`, bob, {});
     expect(r.status).toBe(403);

@@ -18,7 +18,15 @@ function world() {
   p.listen();
   const id = (f: string) => p.api.flakes.uuid(f)!;
   const u = (name: string) => ({ token: w.users[name].token, id: id(w.users[name].id) });
-  return { w, id, alice: u("alice"), bob: u("bob"), carol: u("carol"), general: id(w.guilds.Lab.channels.general), lab: id(w.guilds.Lab.id) };
+  return {
+    w,
+    id,
+    alice: u("alice"),
+    bob: u("bob"),
+    carol: u("carol"),
+    general: id(w.guilds.Lab.channels.general),
+    lab: id(w.guilds.Lab.id),
+  };
 }
 
 async function hello(token: string, resume?: { stream: string; seq: number }) {
@@ -95,7 +103,13 @@ describe("who hears what", () => {
     const { c: bob } = await hello(t.bob.token);
     const m = (await client(p, "POST", `/channels/${t.general}/messages`, t.alice.token, { content: "react to me" })).body;
     await client(p, "PUT", `/channels/${t.general}/messages/${m.id}/reactions/%F0%9F%91%8D`, t.bob.token);
-    expect((await bob.event("reaction.added")).data).toEqual({ message_id: m.id, channel_id: t.general, user_id: t.bob.id, emoji: "👍", count: 1 });
+    expect((await bob.event("reaction.added")).data).toEqual({
+      message_id: m.id,
+      channel_id: t.general,
+      user_id: t.bob.id,
+      emoji: "👍",
+      count: 1,
+    });
     const { c: alice } = await hello(t.alice.token);
     await client(p, "PATCH", `/channels/${t.general}/messages/${m.id}`, t.alice.token, { content: "edited" });
     expect((await bob.event("message.updated")).data.reactions).toEqual([{ emoji: "👍", count: 1, me: true }]);
@@ -199,7 +213,12 @@ describe("interactions", () => {
     const { c: bob } = await hello(t.bob.token);
     const { c: alice } = await hello(t.alice.token);
     const ran = (await client(p, "POST", `/channels/${t.general}/interactions`, t.bob.token, { application_id: app, name: "think" })).body;
-    expect((await bob.event("interaction.created")).data).toMatchObject({ id: ran.id, application_id: app, channel_id: t.general, state: "pending" });
+    expect((await bob.event("interaction.created")).data).toMatchObject({
+      id: ran.id,
+      application_id: app,
+      channel_id: t.general,
+      state: "pending",
+    });
     const auth = p.core.interactionResponses.authorize(p.core.interactions.tokenFor(ran.id)!, { interactionId: ran.id });
     p.core.interactionResponses.callback(auth, 5, undefined);
     // The "thinking" message comes first, then the state.

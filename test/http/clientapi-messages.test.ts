@@ -28,7 +28,13 @@ describe("server messages", () => {
     const ev = recordEvents(p);
     const a = await client(p, "POST", `/channels/${general}/messages`, bob, { content: "first" });
     expect(a.status).toBe(200);
-    expect(a.body).toMatchObject({ content: "first", channel_id: general, author: { username: "bob" }, ciphertext: null, ephemeral: false });
+    expect(a.body).toMatchObject({
+      content: "first",
+      channel_id: general,
+      author: { username: "bob" },
+      ciphertext: null,
+      ephemeral: false,
+    });
     const b = await client(p, "POST", `/channels/${general}/messages`, alice, { content: "second", reply_to: a.body.id });
     expect(b.body.reply_to).toBe(a.body.id);
     expect(ev.count("message.created")).toBe(2);
@@ -104,10 +110,13 @@ describe("server messages", () => {
     }
     const doc = await (await p.handle(new Request(`${ORIGIN}/api/openapi.json`))).json();
     for (const method of ["post", "patch"]) {
-      const path = method === "post" ? "/api/client/v1/channels/{channel_id}/messages" : "/api/client/v1/channels/{channel_id}/messages/{message_id}";
+      const path =
+        method === "post" ? "/api/client/v1/channels/{channel_id}/messages" : "/api/client/v1/channels/{channel_id}/messages/{message_id}";
       expect(doc.paths[path][method].requestBody.content["application/json"].schema.properties.content.maxLength).toBe(MAX_CONTENT);
     }
-    const limits = readFileSync(join(import.meta.dir, "../../docs/operations.md"), "utf8").split("\n").filter((l) => /message content/i.test(l));
+    const limits = readFileSync(join(import.meta.dir, "../../docs/operations.md"), "utf8")
+      .split("\n")
+      .filter((l) => /message content/i.test(l));
     expect(limits.length).toBeGreaterThan(0);
     for (const line of limits) expect(line.match(/\d{4}/g)).toEqual([String(MAX_CONTENT)]);
   });
@@ -128,7 +137,8 @@ describe("server messages", () => {
     p.clock.advance(6_000);
     expect((await client(p, "POST", `/channels/${id}/messages`, d, { content: "two" })).status).toBe(200);
     // bob holds MANAGE_MESSAGES, alice owns the server: no slowmode for them
-    for (const t of [bob, bob, alice, alice]) expect((await client(p, "POST", `/channels/${id}/messages`, t, { content: "quick" })).status).toBe(200);
+    for (const t of [bob, bob, alice, alice])
+      expect((await client(p, "POST", `/channels/${id}/messages`, t, { content: "quick" })).status).toBe(200);
   });
 
   test("ephemeral messages are listed only for their person", async () => {
@@ -159,8 +169,12 @@ describe("direct messages", () => {
     const before = rowCounts(p, ["channels", "dm_recipients"]);
     const stranger = await client(p, "POST", "/users/@me/dms", alice, { recipient_id: carolId });
     expect(refusal(stranger)).toEqual([403, 50001]);
-    expect(refusal(await client(p, "POST", "/users/@me/dms", alice, { recipient_id: internalId(p, w.users.alice.id) }))).toEqual([400, 50035]);
-    expect(refusal(await client(p, "POST", "/users/@me/dms", alice, { recipient_id: "01900000-0000-7000-8000-000000000000" }))).toEqual([404, 10003]);
+    expect(refusal(await client(p, "POST", "/users/@me/dms", alice, { recipient_id: internalId(p, w.users.alice.id) }))).toEqual([
+      400, 50035,
+    ]);
+    expect(refusal(await client(p, "POST", "/users/@me/dms", alice, { recipient_id: "01900000-0000-7000-8000-000000000000" }))).toEqual([
+      404, 10003,
+    ]);
     expect(rowCounts(p, ["channels", "dm_recipients"])).toEqual(before);
   });
 
@@ -178,7 +192,13 @@ describe("direct messages", () => {
       shapedEnvelope(100),
       shapedEnvelope(8192 * 2),
     ];
-    const bodies = [{ content: "hello bob" }, { content: "hello", ciphertext: "AAAA" }, {}, { ciphertext: "not base64 at all" }, ...malformed.map((ciphertext) => ({ ciphertext }))];
+    const bodies = [
+      { content: "hello bob" },
+      { content: "hello", ciphertext: "AAAA" },
+      {},
+      { ciphertext: "not base64 at all" },
+      ...malformed.map((ciphertext) => ({ ciphertext })),
+    ];
     for (const body of bodies) {
       const r = await client(p, "POST", `/channels/${dm.body.id}/messages`, alice, body);
       expect(r.status).toBe(400);

@@ -105,7 +105,10 @@ describe("developer portal", () => {
     await client(p, "POST", `/applications/${application.id}/token`, carol);
     const after = await client(p, "GET", `/applications/${application.id}`, carol);
     expect(after.body.token_intents).toEqual(["GUILDS", "MESSAGE_CONTENT"]);
-    const revoked = await client(p, "POST", `/admin/applications/${application.id}/privileged`, alice, { intents: ["MESSAGE_CONTENT"], revoke: true });
+    const revoked = await client(p, "POST", `/admin/applications/${application.id}/privileged`, alice, {
+      intents: ["MESSAGE_CONTENT"],
+      revoke: true,
+    });
     expect(revoked.body.privileged_approved).toEqual([]);
   });
 
@@ -144,7 +147,13 @@ describe("developer portal", () => {
 
   test("bad application bodies are 400 50035 and create nothing", async () => {
     const before = rowCounts(p, ["applications", "users"]);
-    for (const body of [{}, { name: "x" }, { name: "ok name", intents: ["NOPE"] }, { name: "ok", description: "d".repeat(401) }, { name: "ok", extra: 1 }]) {
+    for (const body of [
+      {},
+      { name: "x" },
+      { name: "ok name", intents: ["NOPE"] },
+      { name: "ok", description: "d".repeat(401) },
+      { name: "ok", extra: 1 },
+    ]) {
       const r = await client(p, "POST", "/applications", carol, body);
       expect(r.status).toBe(400);
       expect(r.body.code).toBe(50035);

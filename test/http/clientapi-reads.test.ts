@@ -74,6 +74,8 @@ describe("the commands of a channel", () => {
     const [cmd] = (await client(p, "GET", `/channels/${general}/commands`, bob)).body;
     const ran = await client(p, "POST", `/channels/${general}/interactions`, bob, { application_id: cmd.application_id, name: cmd.name });
     expect(ran.body.delivered).toBe(true);
-    expect(refusal(await client(p, "POST", `/channels/${general}/interactions`, bob, { application_id: app, name: "nope" }))).toEqual([400, 50035]);
+    expect(refusal(await client(p, "POST", `/channels/${general}/interactions`, bob, { application_id: app, name: "nope" }))).toEqual([
+      400, 50035,
+    ]);
   });
 });

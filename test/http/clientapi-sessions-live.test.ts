@@ -27,7 +27,13 @@ function start(opts: { onFile?: boolean; config?: Partial<Config> } = {}) {
     dir = mkdtempSync(join(tmpdir(), "parley-sessions-"));
     p = createParley(testConfig({ data: dir, dbPath: join(dir, "parley.db"), ...opts.config }));
   } else p = makeParley(opts.config);
-  const w = p.seed({ users: [{ name: "alice", password: PASSWORD }, { name: "bob", password: PASSWORD }], guilds: [{ name: "Lab", owner: "alice", members: ["bob"] }] });
+  const w = p.seed({
+    users: [
+      { name: "alice", password: PASSWORD },
+      { name: "bob", password: PASSWORD },
+    ],
+    guilds: [{ name: "Lab", owner: "alice", members: ["bob"] }],
+  });
   p.listen();
   return w;
 }
@@ -53,7 +59,12 @@ async function live(token: string): Promise<LiveConn> {
 
 /** The operator's command on its own connection to the server's database file (a request after it comes a turn later). */
 async function cli(...argv: string[]): Promise<void> {
-  const code = await main([...argv, "--data", dir!], {}, () => {}, () => {});
+  const code = await main(
+    [...argv, "--data", dir!],
+    {},
+    () => {},
+    () => {},
+  );
   expect(code).toBe(0);
   await new Promise((r) => setImmediate(r));
 }
@@ -109,7 +120,10 @@ describe("the person ends a session", () => {
     const here = await signIn("alice");
     const mine = await live(here);
     const theirs = await live(await signIn("alice"));
-    const r = await client(p, "POST", "/users/@me/password", here, { current_password: PASSWORD, new_password: "a brand new secret phrase" });
+    const r = await client(p, "POST", "/users/@me/password", here, {
+      current_password: PASSWORD,
+      new_password: "a brand new secret phrase",
+    });
     expect(r.status).toBe(204);
     await closedAsEnded(theirs, "password_changed");
     await stillOpen(mine);

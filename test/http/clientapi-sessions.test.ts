@@ -19,7 +19,12 @@ let p: Parley;
 /** alice and bob, with passwords, and none of the sessions the seed opens for them: each test signs in. */
 async function world(config: Partial<Config> = {}) {
   p = makeUnlimitedParley(config);
-  const w = p.seed({ users: [{ name: "alice", password: PASSWORD }, { name: "bob", password: PASSWORD }] });
+  const w = p.seed({
+    users: [
+      { name: "alice", password: PASSWORD },
+      { name: "bob", password: PASSWORD },
+    ],
+  });
   for (const u of Object.values(w.users)) expect((await as(u.token, "POST", "/auth/signout")).status).toBe(204);
   p.clock.advance(0);
 }
@@ -145,7 +150,10 @@ describe("password change", () => {
     await world();
     const here = await signIn("alice");
     const there = await signIn("alice");
-    const wrong = await as(here, "POST", "/users/@me/password", { current_password: "not the password", new_password: "a brand new secret phrase" });
+    const wrong = await as(here, "POST", "/users/@me/password", {
+      current_password: "not the password",
+      new_password: "a brand new secret phrase",
+    });
     expect([wrong.status, wrong.body.code]).toEqual([400, 50035]);
     expect(wrong.body.errors.current_password._errors[0].code).toBe("PASSWORD_DOES_NOT_MATCH");
     const weak = await as(here, "POST", "/users/@me/password", { current_password: PASSWORD, new_password: "password" });
@@ -153,7 +161,10 @@ describe("password change", () => {
     expect(weak.body.errors.new_password._errors[0].code).toBe("PASSWORD_TOO_WEAK");
     expect((await me(there)).status).toBe(200);
 
-    const changed = await as(here, "POST", "/users/@me/password", { current_password: PASSWORD, new_password: "a brand new secret phrase" });
+    const changed = await as(here, "POST", "/users/@me/password", {
+      current_password: PASSWORD,
+      new_password: "a brand new secret phrase",
+    });
     expect(changed.status).toBe(204);
     expect((await me(here)).status).toBe(200);
     await expectEnded(there);

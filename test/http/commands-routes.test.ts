@@ -24,7 +24,10 @@ const G = () => `/applications/${app}/commands`;
 const L = () => `/applications/${app}/guilds/${guild}/commands`;
 
 describe("global and guild commands", () => {
-  for (const [label, base] of [["global", G], ["guild", L]] as const) {
+  for (const [label, base] of [
+    ["global", G],
+    ["guild", L],
+  ] as const) {
     test(`${label}: create, list, get, patch (version increments), delete`, async () => {
       const created = await call(p, "POST", base(), { token, body: ping });
       expect(created.status).toBe(201);
@@ -107,7 +110,15 @@ describe("global and guild commands", () => {
                 { type: 3, name: "reason", description: "Why", min_length: 2, max_length: 50, autocomplete: true },
                 { type: 4, name: "days", description: "How long", min_value: 1, max_value: 7, choices: undefined },
                 { type: 7, name: "where", description: "Channel", channel_types: [0] },
-                { type: 10, name: "level", description: "Level", choices: [{ name: "low", value: 0.5 }, { name: "high", value: 2 }] },
+                {
+                  type: 10,
+                  name: "level",
+                  description: "Level",
+                  choices: [
+                    { name: "low", value: 0.5 },
+                    { name: "high", value: 2 },
+                  ],
+                },
               ],
             },
           ],
@@ -124,7 +135,10 @@ describe("global and guild commands", () => {
     expect(warn.options[1]).toMatchObject({ min_length: 2, max_length: 50, autocomplete: true });
     expect(warn.options[2]).toMatchObject({ min_value: 1, max_value: 7 });
     expect(warn.options[3].channel_types).toEqual([0]);
-    expect(warn.options[4].choices).toEqual([{ name: "low", value: 0.5 }, { name: "high", value: 2 }]);
+    expect(warn.options[4].choices).toEqual([
+      { name: "low", value: 0.5 },
+      { name: "high", value: 2 },
+    ]);
   });
 });
 
@@ -138,20 +152,79 @@ describe("validation names the offending path", () => {
     ["option type 12", { ...ping, options: [{ type: 12, name: "a", description: "b" }] }, "options"],
     ["option missing description", { ...ping, options: [{ type: 3, name: "a" }] }, "options"],
     ["option uppercase", { ...ping, options: [{ type: 3, name: "A", description: "b" }] }, "options"],
-    ["too many choices", { ...ping, options: [{ type: 3, name: "a", description: "b", choices: Array.from({ length: 26 }, (_, i) => ({ name: `c${i}`, value: `v${i}` })) }] }, "options"],
-    ["choices on a boolean", { ...ping, options: [{ type: 5, name: "a", description: "b", choices: [{ name: "x", value: "y" }] }] }, "options"],
-    ["integer choice not integer", { ...ping, options: [{ type: 4, name: "a", description: "b", choices: [{ name: "x", value: 1.5 }] }] }, "options"],
+    [
+      "too many choices",
+      {
+        ...ping,
+        options: [
+          { type: 3, name: "a", description: "b", choices: Array.from({ length: 26 }, (_, i) => ({ name: `c${i}`, value: `v${i}` })) },
+        ],
+      },
+      "options",
+    ],
+    [
+      "choices on a boolean",
+      { ...ping, options: [{ type: 5, name: "a", description: "b", choices: [{ name: "x", value: "y" }] }] },
+      "options",
+    ],
+    [
+      "integer choice not integer",
+      { ...ping, options: [{ type: 4, name: "a", description: "b", choices: [{ name: "x", value: 1.5 }] }] },
+      "options",
+    ],
     ["min_value on a string", { ...ping, options: [{ type: 3, name: "a", description: "b", min_value: 1 }] }, "options"],
     ["min_length on an integer", { ...ping, options: [{ type: 4, name: "a", description: "b", min_length: 1 }] }, "options"],
     ["channel_types on a string", { ...ping, options: [{ type: 3, name: "a", description: "b", channel_types: [0] }] }, "options"],
-    ["required after optional", { ...ping, options: [{ type: 3, name: "a", description: "b" }, { type: 3, name: "c", description: "d", required: true }] }, "options"],
-    ["duplicate option names", { ...ping, options: [{ type: 3, name: "a", description: "b" }, { type: 4, name: "a", description: "d" }] }, "options"],
-    ["subcommand mixed with a value option", { ...ping, options: [{ type: 1, name: "a", description: "b" }, { type: 3, name: "c", description: "d" }] }, "options"],
-    ["group holding a string", { ...ping, options: [{ type: 2, name: "g", description: "b", options: [{ type: 3, name: "c", description: "d" }] }] }, "options"],
-    ["subcommand holding a subcommand", { ...ping, options: [{ type: 1, name: "s", description: "b", options: [{ type: 1, name: "c", description: "d" }] }] }, "options"],
+    [
+      "required after optional",
+      {
+        ...ping,
+        options: [
+          { type: 3, name: "a", description: "b" },
+          { type: 3, name: "c", description: "d", required: true },
+        ],
+      },
+      "options",
+    ],
+    [
+      "duplicate option names",
+      {
+        ...ping,
+        options: [
+          { type: 3, name: "a", description: "b" },
+          { type: 4, name: "a", description: "d" },
+        ],
+      },
+      "options",
+    ],
+    [
+      "subcommand mixed with a value option",
+      {
+        ...ping,
+        options: [
+          { type: 1, name: "a", description: "b" },
+          { type: 3, name: "c", description: "d" },
+        ],
+      },
+      "options",
+    ],
+    [
+      "group holding a string",
+      { ...ping, options: [{ type: 2, name: "g", description: "b", options: [{ type: 3, name: "c", description: "d" }] }] },
+      "options",
+    ],
+    [
+      "subcommand holding a subcommand",
+      { ...ping, options: [{ type: 1, name: "s", description: "b", options: [{ type: 1, name: "c", description: "d" }] }] },
+      "options",
+    ],
     ["context menu with description", { name: "Report", type: 3, description: "nope" }, "description"],
     ["bad type", { name: "ping", description: "x", type: 4 }, "type"],
-    ["more than 25 options", { ...ping, options: Array.from({ length: 26 }, (_, i) => ({ type: 3, name: `o${i}`, description: "d" })) }, "options"],
+    [
+      "more than 25 options",
+      { ...ping, options: Array.from({ length: 26 }, (_, i) => ({ type: 3, name: `o${i}`, description: "d" })) },
+      "options",
+    ],
   ];
   for (const [label, body, root] of cases) {
     test(label, async () => {
@@ -199,7 +272,13 @@ describe("bulk overwrite", () => {
   test("replaces the set in one go; names that stay keep their id", async () => {
     const first = (await call(p, "PUT", L(), { token, body: [ping, { name: "echo", description: "e" }] })).body;
     expect(first).toHaveLength(2);
-    const second = await call(p, "PUT", L(), { token, body: [{ ...ping, description: "changed" }, { name: "new", description: "n" }] });
+    const second = await call(p, "PUT", L(), {
+      token,
+      body: [
+        { ...ping, description: "changed" },
+        { name: "new", description: "n" },
+      ],
+    });
     expect(second.status).toBe(200);
     expect(second.body.map((c: any) => c.name)).toEqual(["ping", "new"]);
     expect(second.body[0].id).toBe(first[0].id);
@@ -210,7 +289,13 @@ describe("bulk overwrite", () => {
 
   test("a bad command anywhere in the array leaves the old set intact (all or nothing)", async () => {
     const old = (await call(p, "PUT", G(), { token, body: [ping] })).body;
-    const r = await call(p, "PUT", G(), { token, body: [{ name: "fine", description: "ok" }, { name: "BAD", description: "x" }] });
+    const r = await call(p, "PUT", G(), {
+      token,
+      body: [
+        { name: "fine", description: "ok" },
+        { name: "BAD", description: "x" },
+      ],
+    });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe(50035);
     expect(r.body.errors).toHaveProperty("1");

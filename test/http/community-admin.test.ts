@@ -71,11 +71,17 @@ describe("administration: people", () => {
     const off = await client(p, "POST", `/admin/users/${ids.bob}/disable`, root, { disabled: true });
     expect(off.status).toBe(200);
     expect(refusal(await client(p, "GET", "/users/@me", bob))).toEqual([401, 0]);
-    expect((await client(p, "GET", "/admin/users?q=bob", root)).body[0]).toMatchObject({ disabled: true, applications: [{ disabled: false }] });
+    expect((await client(p, "GET", "/admin/users?q=bob", root)).body[0]).toMatchObject({
+      disabled: true,
+      applications: [{ disabled: false }],
+    });
     await client(p, "POST", `/admin/users/${ids.bob}/disable`, root, { disabled: true, applications: true });
     expect((await client(p, "GET", "/admin/users?q=bob", root)).body[0]).toMatchObject({ applications: [{ disabled: true }] });
     await client(p, "POST", `/admin/users/${ids.bob}/disable`, root, { disabled: false, applications: true });
-    expect((await client(p, "GET", "/admin/users?q=bob", root)).body[0]).toMatchObject({ disabled: false, applications: [{ disabled: false }] });
+    expect((await client(p, "GET", "/admin/users?q=bob", root)).body[0]).toMatchObject({
+      disabled: false,
+      applications: [{ disabled: false }],
+    });
     expect(refusal(await client(p, "POST", `/admin/users/${ids.bob}/disable`, root, { disabled: "yes" }))).toEqual([400, 50035]);
     expect(refusal(await client(p, "POST", `/admin/users/nobody/disable`, root, { disabled: true }))).toEqual([404, 10003]);
   });
@@ -102,7 +108,9 @@ describe("administration: people", () => {
     expect(used.body.user.id).toBe(ids.carol);
     expect((await client(p, "GET", "/users/@me", carol)).status).toBe(401);
     expect((await client(p, "GET", "/users/@me", used.body.token)).status).toBe(200);
-    expect(refusal(await client(p, "POST", "/auth/password-reset", null, { token, new_password: "another long passphrase" }))).toEqual([404, 10003]);
+    expect(refusal(await client(p, "POST", "/auth/password-reset", null, { token, new_password: "another long passphrase" }))).toEqual([
+      404, 10003,
+    ]);
     expect(refusal(await client(p, "POST", "/auth/password-reset", null, { token: 5 }))).toEqual([400, 50035]);
   });
 
@@ -128,7 +136,9 @@ describe("administration: registration, sign-up invites, servers", () => {
     expect(refusal(await signUp({ username: "late" }))).toEqual([400, 50035]);
     const inv = await client(p, "POST", "/admin/instance-invites", root, { max_uses: 1, max_age: 3600 });
     expect(inv.status).toBe(200);
-    expect((await client(p, "GET", "/admin/instance-invites", root)).body).toEqual([expect.objectContaining({ id: inv.body.invite.id, uses: 0, max_uses: 1 })]);
+    expect((await client(p, "GET", "/admin/instance-invites", root)).body).toEqual([
+      expect.objectContaining({ id: inv.body.invite.id, uses: 0, max_uses: 1 }),
+    ]);
     expect((await signUp({ username: "late", invite: inv.body.code })).status).toBe(200);
     expect(refusal(await signUp({ username: "later", invite: inv.body.code }))).toEqual([400, 50035]);
     const other = await client(p, "POST", "/admin/instance-invites", root, {});

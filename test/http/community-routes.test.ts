@@ -91,7 +91,9 @@ describe("invites", () => {
     expect(made.status).toBe(200);
     const list = await client(p, "GET", `/guilds/${club}/invites`, mo);
     expect(list.status).toBe(200);
-    expect(list.body).toEqual([expect.objectContaining({ code: made.body.code, inviter_id: ids.mem, uses: 0, max_uses: 3, max_age: 86_400 })]);
+    expect(list.body).toEqual([
+      expect.objectContaining({ code: made.body.code, inviter_id: ids.mem, uses: 0, max_uses: 3, max_age: 86_400 }),
+    ]);
     expect(refusal(await client(p, "GET", `/guilds/${club}/invites`, mem))).toEqual([403, 50001]);
     expect(refusal(await client(p, "GET", `/guilds/${club}/invites`, sam))).toEqual([404, 10003]);
     expect((await client(p, "DELETE", `/invites/${made.body.code}`, mo)).status).toBe(200);
@@ -102,7 +104,12 @@ describe("invites", () => {
     const made = await client(p, "POST", `/channels/${general}/invites`, mem, {});
     const look = await client(p, "GET", `/invites/${made.body.code}`, null);
     expect(look.status).toBe(200);
-    expect(look.body).toMatchObject({ code: made.body.code, guild: { id: club, name: "Club", member_count: 4 }, channel: null, inviter_id: null });
+    expect(look.body).toMatchObject({
+      code: made.body.code,
+      guild: { id: club, name: "Club", member_count: 4 },
+      channel: null,
+      inviter_id: null,
+    });
     expect(refusal(await client(p, "GET", `/invites/nope`, null))).toEqual([404, 10003]);
     expect(refusal(await client(p, "GET", `/invites/${"x".repeat(40)}`, null))).toEqual([404, 10003]);
   });
@@ -115,9 +122,17 @@ describe("the audit log", () => {
     await client(p, "PATCH", `/guilds/${club}/members/${ids.hi}`, olive, { nick: "High" });
     const all = await client(p, "GET", `/guilds/${club}/audit-log`, mo);
     expect(all.status).toBe(200);
-    expect(all.body[0]).toMatchObject({ action_type: 24, actor: { id: ids.olive }, target_id: ids.hi, target_user: { id: ids.hi }, changes: [{ key: "nick", new_value: "High" }] });
+    expect(all.body[0]).toMatchObject({
+      action_type: 24,
+      actor: { id: ids.olive },
+      target_id: ids.hi,
+      target_user: { id: ids.hi },
+      changes: [{ key: "nick", new_value: "High" }],
+    });
     const bans = await client(p, "GET", `/guilds/${club}/audit-log?action_type=22`, mo);
-    expect(bans.body).toEqual([expect.objectContaining({ action_type: 22, reason: "spam", actor: expect.objectContaining({ username: "mo" }), target_id: ids.mem })]);
+    expect(bans.body).toEqual([
+      expect.objectContaining({ action_type: 22, reason: "spam", actor: expect.objectContaining({ username: "mo" }), target_id: ids.mem }),
+    ]);
     const byOlive = await client(p, "GET", `/guilds/${club}/audit-log?user_id=${ids.olive}&limit=100`, mo);
     expect(byOlive.body.length).toBeGreaterThan(0);
     expect(byOlive.body.every((e: { actor: { id: string } }) => e.actor.id === ids.olive)).toBe(true);
@@ -149,9 +164,14 @@ describe("channels: order and categories", () => {
   test("two parent changes: 400 40009; not a category or unknown: 400 naming it; no right: 403; nothing changed", async () => {
     const cat = await client(p, "POST", `/guilds/${club}/channels`, olive, { name: "Team", type: 4 });
     const before = JSON.stringify(p.core.guilds.channels(club));
-    expect(refusal(await client(p, "PATCH", `/guilds/${club}/channels`, olive, [{ id: staff, parent_id: cat.body.id }, { id: general, parent_id: cat.body.id }]))).toEqual([
-      400, 40009,
-    ]);
+    expect(
+      refusal(
+        await client(p, "PATCH", `/guilds/${club}/channels`, olive, [
+          { id: staff, parent_id: cat.body.id },
+          { id: general, parent_id: cat.body.id },
+        ]),
+      ),
+    ).toEqual([400, 40009]);
     const notCat = await client(p, "PATCH", `/guilds/${club}/channels`, olive, [{ id: staff, parent_id: general }]);
     expect(refusal(notCat)).toEqual([400, 50035]);
     expect(JSON.stringify(notCat.body.errors)).toContain("parent_id");
@@ -174,7 +194,10 @@ describe("the server as a whole: ownership, deletion, leaving", () => {
     expect(given.status).toBe(200);
     expect(given.body.owner_id).toBe(ids.mem);
     const log = await client(p, "GET", `/guilds/${club}/audit-log?action_type=1`, mem);
-    expect(log.body[0]).toMatchObject({ actor: { id: ids.olive }, changes: [{ key: "owner_id", old_value: ids.olive, new_value: ids.mem }] });
+    expect(log.body[0]).toMatchObject({
+      actor: { id: ids.olive },
+      changes: [{ key: "owner_id", old_value: ids.olive, new_value: ids.mem }],
+    });
     expect((await client(p, "DELETE", `/users/@me/guilds/${club}`, olive)).status).toBe(204);
     expect(p.core.guilds.isMember(club, ids.olive)).toBe(false);
   });

@@ -49,11 +49,17 @@ describe("context-menu commands carry their target", () => {
   });
 
   test("a MESSAGE command: target_id and the message, content included, in resolved.messages", async () => {
-    const said = await call(p, "POST", `/api/harness/v1/users/bob/messages`, { body: { channel_id: general, content: `quote me, <@${w.users.alice.id}>` } });
+    const said = await call(p, "POST", `/api/harness/v1/users/bob/messages`, {
+      body: { channel_id: general, content: `quote me, <@${w.users.alice.id}>` },
+    });
     const r = await invoke(p, "alice", { channel_id: general, application_id: app, name: "Quote", type: 3, target_id: said.body.id });
     const d = await interactionPayload(p, r.body.id);
     expect(d.data.target_id).toBe(said.body.id);
-    expect(d.data.resolved.messages[said.body.id]).toMatchObject({ id: said.body.id, content: `quote me, <@${w.users.alice.id}>`, author: { id: w.users.bob.id } });
+    expect(d.data.resolved.messages[said.body.id]).toMatchObject({
+      id: said.body.id,
+      content: `quote me, <@${w.users.alice.id}>`,
+      author: { id: w.users.bob.id },
+    });
   });
 
   test("the people's API takes target_id as an internal id", async () => {

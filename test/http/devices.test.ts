@@ -204,7 +204,9 @@ describe("a removed device", () => {
       expect({ from, r: refusal(r) }).toEqual({ from, r: [400, 50035] });
       expect(r.body.message).toContain("current devices");
     }
-    const edit = await client(p, "PATCH", `/channels/${dm}/messages/${fromPhone.body.id}`, alice, { ciphertext: shapedEnvelope(128, [phone]) });
+    const edit = await client(p, "PATCH", `/channels/${dm}/messages/${fromPhone.body.id}`, alice, {
+      ciphertext: shapedEnvelope(128, [phone]),
+    });
     expect(refusal(edit)).toEqual([400, 50035]);
     expect(rowCounts(p, ["messages"])).toEqual(before);
     expect(p.core.messages.get(fromPhone.body.id)!.edited_at).toBeNull();
@@ -227,7 +229,11 @@ describe("a removed device", () => {
     expect(refusal(await client(p, "GET", "/users/@me", again))).toEqual([401, 0]);
 
     const backup = await createBackup("correct horse battery staple 9");
-    const made = await client(p, "POST", "/users/@me/devices", alice, { name: "Key backup", keys: backup.publicKeys, backup: backup.sealed });
+    const made = await client(p, "POST", "/users/@me/devices", alice, {
+      name: "Key backup",
+      keys: backup.publicKeys,
+      backup: backup.sealed,
+    });
     expect(refusal(await client(p, "PUT", `/users/@me/devices/${made.body.id}/session`, alice))).toEqual([400, 50035]);
     const other = p.core.sessions.open(aliceId, "Test").token;
     expect((await client(p, "DELETE", `/users/@me/devices/${made.body.id}`, other)).status).toBe(204);

@@ -54,7 +54,9 @@ function parseExamples(file: string): (Example | LiveStep)[] {
     const [reqHead, ...reqRest] = req.body.split(/\n\n/);
     const [first, ...headerLines] = reqHead.split("\n");
     const [method, path] = first.split(" ");
-    const headers = Object.fromEntries(headerLines.filter(Boolean).map((h) => [h.slice(0, h.indexOf(":")), h.slice(h.indexOf(":") + 1).trim()]));
+    const headers = Object.fromEntries(
+      headerLines.filter(Boolean).map((h) => [h.slice(0, h.indexOf(":")), h.slice(h.indexOf(":") + 1).trim()]),
+    );
     const [resHead, ...resRest] = res.body.split(/\n\n/);
     const status = Number(resHead.split(" ")[1]);
     const answerText = resRest.join("\n\n").trim();
@@ -124,7 +126,10 @@ async function runDoc(file: string, vars: (p: Parley) => Record<string, unknown>
     });
     const where = `${file.split("/").pop()}:${ex.line} ${ex.method} ${ex.path}`;
     expect({ where, status: r.status }).toEqual({ where, status: ex.status });
-    expect({ where, errors: ex.answer === undefined ? (r.text === "" ? [] : ["undocumented body"]) : shapeErrors(ex.answer, r.body) }).toEqual({
+    expect({
+      where,
+      errors: ex.answer === undefined ? (r.text === "" ? [] : ["undocumented body"]) : shapeErrors(ex.answer, r.body),
+    }).toEqual({
       where,
       errors: [],
     });

@@ -52,7 +52,10 @@ afterEach(() => p.core.close());
 
 describe("bot API emoji routes", () => {
   test("create, list, get, rename and delete; the guild carries them in `emojis`", async () => {
-    const made = await call(p, "POST", `/guilds/${guild}/emojis`, { token: curator, body: { name: "party", image: dataUri(png(2, 2, 7)) } });
+    const made = await call(p, "POST", `/guilds/${guild}/emojis`, {
+      token: curator,
+      body: { name: "party", image: dataUri(png(2, 2, 7)) },
+    });
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ name: "party", roles: [], require_colons: true, managed: false, animated: false, available: true });
     expect(made.body.id).toMatch(/^\d{17,20}$/);
@@ -94,12 +97,22 @@ describe("bot API emoji routes", () => {
       const r = await call(p, "POST", `/guilds/${guild}/emojis`, { token: curator, body });
       expect({ body, status: r.status, code: r.body.code }).toEqual({ body, status: 400, code: 50035 });
     }
-    expect(refusal(await call(p, "POST", `/guilds/${guild}/emojis`, { token: curator, rawBody: "{not json", headers: { "Content-Type": "application/json" } }))).toEqual([400, 50035]);
+    expect(
+      refusal(
+        await call(p, "POST", `/guilds/${guild}/emojis`, {
+          token: curator,
+          rawBody: "{not json",
+          headers: { "Content-Type": "application/json" },
+        }),
+      ),
+    ).toEqual([400, 50035]);
     expect(rowCounts(p, ["emojis", "media_blobs"])).toEqual({ emojis: 0, media_blobs: 0 });
   });
 
   test("an unknown emoji or server is 404", async () => {
-    expect(refusal(await call(p, "PATCH", `/guilds/${guild}/emojis/123456789012345678`, { token: curator, body: { name: "x_x" } }))).toEqual([404, 10003]);
+    expect(
+      refusal(await call(p, "PATCH", `/guilds/${guild}/emojis/123456789012345678`, { token: curator, body: { name: "x_x" } })),
+    ).toEqual([404, 10003]);
     expect(refusal(await call(p, "DELETE", `/guilds/${guild}/emojis/nope`, { token: curator }))).toEqual([404, 10003]);
     expect(refusal(await call(p, "GET", `/guilds/123456789012345678/emojis`, { token: curator }))).toEqual([404, 10003]);
   });
@@ -115,7 +128,9 @@ describe("reactions with a server's emoji", () => {
     expect(read.body.reactions[0].emoji).toEqual({ id: e.id, name: "party" });
     p.clock.advance(1000);
     expect(refusal(await call(p, "PUT", path("party:123456789012345678"), { token: curator }))).toEqual([400, 10014]);
-    const users = await call(p, "GET", `/channels/${channel}/messages/${m.body.id}/reactions/${encodeURIComponent(`party:${e.id}`)}`, { token: curator });
+    const users = await call(p, "GET", `/channels/${channel}/messages/${m.body.id}/reactions/${encodeURIComponent(`party:${e.id}`)}`, {
+      token: curator,
+    });
     expect(users.body.map((u: { id: string }) => u.id)).toEqual([w.applications.Curator.bot_user_id]);
   });
 
@@ -161,7 +176,9 @@ describe("avatars and icons", () => {
     const bytes = png(6, 6);
     const slot = await client(p, "POST", "/uploads", token, { purpose: "avatar", filename: "me.png", size: bytes.byteLength });
     expect(slot.status).toBe(200);
-    const put = await p.handle(new Request(`${ORIGIN}${slot.body.upload_url}`, { method: "PUT", headers: { Authorization: `Session ${token}` }, body: bytes }));
+    const put = await p.handle(
+      new Request(`${ORIGIN}${slot.body.upload_url}`, { method: "PUT", headers: { Authorization: `Session ${token}` }, body: bytes }),
+    );
     expect(put.status).toBe(200);
     const me = await client(p, "PATCH", "/users/@me", token, { avatar_upload: slot.body.id });
     expect(me.status).toBe(200);
@@ -174,7 +191,9 @@ describe("avatars and icons", () => {
   test("a text file is no avatar: 400, and the avatar is unchanged", async () => {
     const token = w.users.bob.token;
     const slot = await client(p, "POST", "/uploads", token, { purpose: "avatar", filename: "me.png", size: 5 });
-    const put = await p.handle(new Request(`${ORIGIN}${slot.body.upload_url}`, { method: "PUT", headers: { Authorization: `Session ${token}` }, body: "hello" }));
+    const put = await p.handle(
+      new Request(`${ORIGIN}${slot.body.upload_url}`, { method: "PUT", headers: { Authorization: `Session ${token}` }, body: "hello" }),
+    );
     expect(put.status).toBe(400);
     expect((await client(p, "PATCH", "/users/@me", token, { avatar_upload: slot.body.id })).status).toBe(400);
     expect((await client(p, "GET", "/users/@me", token)).body.avatar).toBeUndefined();
@@ -186,8 +205,13 @@ describe("MESSAGE_CONTENT", () => {
     const token = w.users.alice.token;
     const ch = p.api.flakes.uuid(channel)!;
     const s = await client(p, "POST", `/channels/${ch}/attachments`, token, { files: [{ filename: "a.txt", size: 2 }] });
-    await p.handle(new Request(`${ORIGIN}${s.body[0].upload_url}`, { method: "PUT", headers: { Authorization: `Session ${token}` }, body: "hi" }));
-    const m = await client(p, "POST", `/channels/${ch}/messages`, token, { content: "see file", attachments: [{ upload_id: s.body[0].id }] });
+    await p.handle(
+      new Request(`${ORIGIN}${s.body[0].upload_url}`, { method: "PUT", headers: { Authorization: `Session ${token}` }, body: "hi" }),
+    );
+    const m = await client(p, "POST", `/channels/${ch}/messages`, token, {
+      content: "see file",
+      attachments: [{ upload_id: s.body[0].id }],
+    });
     const read = await call(p, "GET", `/channels/${channel}/messages/${p.api.flakes.of(m.body.id)}`, { token: plain });
     expect(read.status).toBe(200);
     expect(read.body.content).toBe("");

@@ -32,7 +32,9 @@ describe("each switch reaches its fast path, and off answers as on", () => {
     for (const on of [true, false]) {
       const p = parley({ syncAnswers: on });
       const w = seedBasic(p);
-      const me = p.http.fetch(new Request(`${ORIGIN}/api/v10/users/@me`, { headers: { Authorization: `Bot ${w.applications.EchoBot.token}` } }));
+      const me = p.http.fetch(
+        new Request(`${ORIGIN}/api/v10/users/@me`, { headers: { Authorization: `Bot ${w.applications.EchoBot.token}` } }),
+      );
       expect(me instanceof Promise).toBe(!on);
       expect((await me).status).toBe(200);
       await p.stop();
@@ -70,7 +72,10 @@ describe("each switch reaches its fast path, and off answers as on", () => {
     for (const on of [true, false]) {
       const p = parley({ groupCommit: on });
       const w = seedBasic(p);
-      const r = await call(p, "POST", `/channels/${w.guilds.Lab.channels.general}/messages`, { token: w.applications.EchoBot.token, body: { content: "hi" } });
+      const r = await call(p, "POST", `/channels/${w.guilds.Lab.channels.general}/messages`, {
+        token: w.applications.EchoBot.token,
+        body: { content: "hi" },
+      });
       expect(r.status).toBe(200);
       const metrics = await (await p.handle(new Request(`${ORIGIN}/metrics`))).text();
       expect(/parley_db_commit_writes_count\{kind="group"\} 1/.test(metrics)).toBe(on);

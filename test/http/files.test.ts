@@ -21,7 +21,11 @@ afterEach(() => p.core.close());
 
 /** PUT raw bytes to an upload slot, as the web client does. */
 function put(id: string, token: string, bytes: Uint8Array | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) {
-  const init: RequestInit & { duplex?: string } = { method: "PUT", headers: { ...session(token), "Content-Type": "application/octet-stream", ...headers }, body: bytes as BodyInit };
+  const init: RequestInit & { duplex?: string } = {
+    method: "PUT",
+    headers: { ...session(token), "Content-Type": "application/octet-stream", ...headers },
+    body: bytes as BodyInit,
+  };
   if (bytes instanceof ReadableStream) init.duplex = "half";
   return p.handle(new Request(`${ORIGIN}/api/client/v1/uploads/${id}`, init));
 }
@@ -50,7 +54,16 @@ describe("uploading", () => {
     const m = await sendFile(bytes, "pic.png", { description: "a tiny picture" });
     expect(m.content).toBe("");
     const [a] = m.attachments;
-    expect(a).toMatchObject({ filename: "pic.png", size: bytes.byteLength, content_type: "image/png", width: 3, height: 2, description: "a tiny picture", inline: true, spoiler: false });
+    expect(a).toMatchObject({
+      filename: "pic.png",
+      size: bytes.byteLength,
+      content_type: "image/png",
+      width: 3,
+      height: 2,
+      description: "a tiny picture",
+      inline: true,
+      spoiler: false,
+    });
     const res = await get(a.url);
     expect(res.status).toBe(200);
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes);
@@ -73,13 +86,17 @@ describe("uploading", () => {
   test("filenames are cleaned of path separators and bidi overrides", async () => {
     const s = await slot(w.alice, "../../etc/\u202Egnp.exe", 1);
     expect((await client(p, "DELETE", `/uploads/${s.id}`, w.alice)).status).toBe(204);
-    const r = await client(p, "POST", `/channels/${w.general}/attachments`, w.alice, { files: [{ filename: "../a\u202E/b.txt", size: 1 }] });
-    expect(r.body[0].filename).not.toMatch(/[\/\\\u202E]/);
+    const r = await client(p, "POST", `/channels/${w.general}/attachments`, w.alice, {
+      files: [{ filename: "../a\u202E/b.txt", size: 1 }],
+    });
+    expect(r.body[0].filename).not.toMatch(/[/\\\u202E]/);
   });
 
   test("a size past the file limit is 413 before any slot; too many files is 400", async () => {
     const max = p.config.media.maxFileBytes;
-    expect(refusal(await client(p, "POST", `/channels/${w.general}/attachments`, w.alice, { files: [{ filename: "big", size: max + 1 }] }))).toEqual([413, 40005]);
+    expect(
+      refusal(await client(p, "POST", `/channels/${w.general}/attachments`, w.alice, { files: [{ filename: "big", size: max + 1 }] })),
+    ).toEqual([413, 40005]);
     const many = Array.from({ length: 11 }, (_, i) => ({ filename: `f${i}`, size: 1 }));
     expect(refusal(await client(p, "POST", `/channels/${w.general}/attachments`, w.alice, { files: many }))).toEqual([400, 50035]);
     expect(rowCounts(p, ["uploads"])).toEqual({ uploads: 0 });
@@ -88,7 +105,10 @@ describe("uploading", () => {
   test("a Content-Length past the slot is 413 before the body is read, and nothing is stored", async () => {
     const s = await slot(w.alice, "a.bin", 4);
     let pulled = 0;
-    const body = new ReadableStream<Uint8Array>({ pull: (c) => void (pulled++, c.enqueue(new Uint8Array(8)), c.close()) }, { highWaterMark: 0 });
+    const body = new ReadableStream<Uint8Array>(
+      { pull: (c) => void (pulled++, c.enqueue(new Uint8Array(8)), c.close()) },
+      { highWaterMark: 0 },
+    );
     const res = await put(s.id, w.alice, body, { "Content-Length": "8" });
     expect(res.status).toBe(413);
     expect((await res.json()).code).toBe(40005);
@@ -184,7 +204,15 @@ describe("what bots see", () => {
     const r = await call(p, "GET", `/channels/${ch}/messages/${flake}`, { token: w.w.applications.EchoBot.token });
     expect(r.status).toBe(200);
     const [a] = r.body.attachments;
-    expect(a).toMatchObject({ filename: "pic.png", size: bytes.byteLength, content_type: "image/png", width: 4, height: 4, description: "grey", ephemeral: false });
+    expect(a).toMatchObject({
+      filename: "pic.png",
+      size: bytes.byteLength,
+      content_type: "image/png",
+      width: 4,
+      height: 4,
+      description: "grey",
+      ephemeral: false,
+    });
     expect(a.id).toMatch(/^\d{17,20}$/);
     expect(a.proxy_url).toBe(a.url);
     expect(a.url).toContain(`/attachments/${ch}/${a.id}/pic.png?ex=`);
@@ -195,10 +223,25 @@ describe("what bots see", () => {
   test("bots cannot upload: a message with attachments is 400 50035; an edit keeps only listed ids", async () => {
     const token = w.w.applications.EchoBot.token;
     const ch = p.api.flakes.of(w.general);
-    expect(refusal(await call(p, "POST", `/channels/${ch}/messages`, { token, body: { content: "x", attachments: [{ id: "0", filename: "a.txt" }] } }))).toEqual([400, 50035]);
+    expect(
+      refusal(
+        await call(p, "POST", `/channels/${ch}/messages`, { token, body: { content: "x", attachments: [{ id: "0", filename: "a.txt" }] } }),
+      ),
+    ).toEqual([400, 50035]);
     const sent = await call(p, "POST", `/channels/${ch}/messages`, { token, body: { content: "mine" } });
-    expect(refusal(await call(p, "PATCH", `/channels/${ch}/messages/${sent.body.id}`, { token, body: { attachments: [{ filename: "new.txt" }] } }))).toEqual([400, 50035]);
-    expect(refusal(await call(p, "PATCH", `/channels/${ch}/messages/${sent.body.id}`, { token, body: { attachments: [{ id: "123456789012345678" }] } }))).toEqual([400, 50035]);
+    expect(
+      refusal(
+        await call(p, "PATCH", `/channels/${ch}/messages/${sent.body.id}`, { token, body: { attachments: [{ filename: "new.txt" }] } }),
+      ),
+    ).toEqual([400, 50035]);
+    expect(
+      refusal(
+        await call(p, "PATCH", `/channels/${ch}/messages/${sent.body.id}`, {
+          token,
+          body: { attachments: [{ id: "123456789012345678" }] },
+        }),
+      ),
+    ).toEqual([400, 50035]);
     const ok = await call(p, "PATCH", `/channels/${ch}/messages/${sent.body.id}`, { token, body: { attachments: [] } });
     expect(ok.status).toBe(200);
     expect(ok.body.attachments).toEqual([]);

@@ -102,7 +102,11 @@ describe("tokens", () => {
     try {
       const cfg = testConfig({ data: dir, dbPath: join(dir, "parley.db") });
       const q1 = createParley(cfg);
-      const s = q1.seed({ users: [{ name: "alice" }], guilds: [{ name: "Lab", owner: "alice" }], applications: [{ name: "Bot", owner: "alice", install: ["Lab"] }] });
+      const s = q1.seed({
+        users: [{ name: "alice" }],
+        guilds: [{ name: "Lab", owner: "alice" }],
+        applications: [{ name: "Bot", owner: "alice", install: ["Lab"] }],
+      });
       await q1.stop();
       const q2 = createParley(cfg);
       const me = await call(q2, "GET", "/users/@me", { token: s.applications.Bot.token });
@@ -119,7 +123,10 @@ describe("tokens", () => {
 
 describe("privileged intents", () => {
   test("are not granted until an administrator approves them, and then only from the next token", async () => {
-    const s = p.seed({ users: [{ name: "dave" }], applications: [{ name: "Nosy", owner: "dave", intents: ["GUILDS", "MESSAGE_CONTENT", "GUILD_MEMBERS"] }] });
+    const s = p.seed({
+      users: [{ name: "dave" }],
+      applications: [{ name: "Nosy", owner: "dave", intents: ["GUILDS", "MESSAGE_CONTENT", "GUILD_MEMBERS"] }],
+    });
     const appId = p.api.flakes.uuid(s.applications.Nosy.id)!;
     expect(p.core.apps.get(appId)!.token_intents).toBe(INTENTS.GUILDS);
     const before = await call(p, "GET", "/applications/@me", { token: s.applications.Nosy.token });

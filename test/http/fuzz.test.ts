@@ -16,7 +16,14 @@ const REQUESTS = 3000;
 const RESEED_EVERY = 150;
 /** Routes that end the fuzzer's own credentials or world; each is exercised by its own tests. */
 // The API reference page (/api/docs) is HTML and a script by design, not a JSON API.
-const SKIP = [/\/harness\/v1\/reset$/, /\/rotate$/, /\/auth\/signout$/, /\/users\/@me\/sessions(\/:session_id)?$/, /\/applications\/:application_id(\/token)?$/, /^\/api\/docs/];
+const SKIP = [
+  /\/harness\/v1\/reset$/,
+  /\/rotate$/,
+  /\/auth\/signout$/,
+  /\/users\/@me\/sessions(\/:session_id)?$/,
+  /\/applications\/:application_id(\/token)?$/,
+  /^\/api\/docs/,
+];
 
 const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype);
 
@@ -43,8 +50,21 @@ const TEMPLATES: Record<string, unknown> = {
     flags: 4,
   },
   roles: { name: "r", color: 5, permissions: "8", hoist: true, mentionable: false },
-  channels: { name: "c", type: 0, topic: "t", position: 1, nsfw: false, rate_limit_per_user: 0, permission_overwrites: [{ id: "1", type: 0, allow: "0", deny: "0" }] },
-  commands: { name: "cmd", description: "d", type: 1, options: [{ type: 3, name: "o", description: "d", required: true, choices: [{ name: "a", value: "b" }] }] },
+  channels: {
+    name: "c",
+    type: 0,
+    topic: "t",
+    position: 1,
+    nsfw: false,
+    rate_limit_per_user: 0,
+    permission_overwrites: [{ id: "1", type: 0, allow: "0", deny: "0" }],
+  },
+  commands: {
+    name: "cmd",
+    description: "d",
+    type: 1,
+    options: [{ type: 3, name: "o", description: "d", required: true, choices: [{ name: "a", value: "b" }] }],
+  },
   interactions: { type: 4, data: { content: "x", flags: 64 } },
   seed: BASIC_WORLD,
   auth: { username: "fuzzer", password: "violet tractor moonbeam" },
@@ -70,8 +90,23 @@ interface Ids {
 /** Longer than 80 lines because it is one table of value generators. */
 function fuzzer(rand: () => number) {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
-  const nested = (depth: number, leaf: unknown): unknown => (depth === 0 ? leaf : rand() < 0.5 ? [nested(depth - 1, leaf)] : { k: nested(depth - 1, leaf) });
-  const strings = ["", " ", "a\u0000b", "x".repeat(5000), "é漢字🙂", "<@123>", "@everyone", "\ud800", "${x}", "null", "../../etc/passwd", "%00", "1".repeat(25)];
+  const nested = (depth: number, leaf: unknown): unknown =>
+    depth === 0 ? leaf : rand() < 0.5 ? [nested(depth - 1, leaf)] : { k: nested(depth - 1, leaf) };
+  const strings = [
+    "",
+    " ",
+    "a\u0000b",
+    "x".repeat(5000),
+    "é漢字🙂",
+    "<@123>",
+    "@everyone",
+    "\ud800",
+    "${x}",
+    "null",
+    "../../etc/passwd",
+    "%00",
+    "1".repeat(25),
+  ];
   const numbers = [0, -1, 1.5, 2 ** 53, -(2 ** 53), 1e308, -0, 4294967296, 0xffffff + 1, 64, 8];
   const value = (depth = 0): unknown => {
     const r = rand();
@@ -81,7 +116,12 @@ function fuzzer(rand: () => number) {
     if (r < 0.62) return nested(Math.floor(rand() * 40), pick([1, "x", null]));
     if (depth > 3) return null;
     if (r < 0.8) return Array.from({ length: Math.floor(rand() * 4) }, () => value(depth + 1));
-    return Object.fromEntries(Array.from({ length: Math.floor(rand() * 4) }, () => [pick(["name", "type", "id", "content", "0", "__proto__", "constructor"]), value(depth + 1)]));
+    return Object.fromEntries(
+      Array.from({ length: Math.floor(rand() * 4) }, () => [
+        pick(["name", "type", "id", "content", "0", "__proto__", "constructor"]),
+        value(depth + 1),
+      ]),
+    );
   };
   const mutate = (v: unknown, depth = 0): unknown => {
     if (rand() < 0.2 || depth > 6) return value();
@@ -116,7 +156,16 @@ function fuzzer(rand: () => number) {
     }
     return json;
   };
-  const contentType = () => pick(["application/json", "application/json", "application/json", "application/json; charset=utf-8", "text/plain", "multipart/form-data; boundary=x", ""]);
+  const contentType = () =>
+    pick([
+      "application/json",
+      "application/json",
+      "application/json",
+      "application/json; charset=utf-8",
+      "text/plain",
+      "multipart/form-data; boundary=x",
+      "",
+    ]);
   return { pick, text, contentType, rand };
 }
 
@@ -124,7 +173,11 @@ function collectIds(p: Parley, w: SeedAnswer): Ids {
   const lab = w.guilds.Lab;
   const flake = Object.values(lab.channels);
   const users = Object.values(w.users).map((u) => u.id);
-  const m = p.core.messages.create({ channelId: p.api.flakes.uuid(lab.channels.general)!, authorId: p.api.flakes.uuid(w.users.alice.id)!, content: "target" });
+  const m = p.core.messages.create({
+    channelId: p.api.flakes.uuid(lab.channels.general)!,
+    authorId: p.api.flakes.uuid(w.users.alice.id)!,
+    content: "target",
+  });
   const bot: Record<string, string[]> = {
     channel: flake,
     guild: [lab.id],
@@ -138,7 +191,18 @@ function collectIds(p: Parley, w: SeedAnswer): Ids {
   return { bot, client, botToken: w.applications.EchoBot.token, session: w.users.alice.token };
 }
 
-const GARBAGE = ["0", "-1", "abc", "99999999999999999999999", "%00", "..%2F..", "x".repeat(300), "@me", "%F0%9F%91%8D", "00000000-0000-7000-8000-000000000000"];
+const GARBAGE = [
+  "0",
+  "-1",
+  "abc",
+  "99999999999999999999999",
+  "%00",
+  "..%2F..",
+  "x".repeat(300),
+  "@me",
+  "%F0%9F%91%8D",
+  "00000000-0000-7000-8000-000000000000",
+];
 
 function fillPath(path: string, ids: Ids, f: ReturnType<typeof fuzzer>): string {
   const pool = path.startsWith("/api/v10") ? ids.bot : ids.client;
@@ -205,7 +269,10 @@ test(`fuzz: ${REQUESTS} mutated requests across every route, seed ${SEED}`, asyn
     const text = await res.text();
     statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
     const why = problem(res.status, res.headers.get("content-type"), text);
-    if (why) failures.push(`#${i} ${route.method} ${url} body ${JSON.stringify(body?.slice(0, 300))}: ${why}: ${res.status} ${text.slice(0, 300)}`);
+    if (why)
+      failures.push(
+        `#${i} ${route.method} ${url} body ${JSON.stringify(body?.slice(0, 300))}: ${why}: ${res.status} ${text.slice(0, 300)}`,
+      );
   }
   if (failures.length) console.error(`fuzz seed ${SEED} (replay: FUZZ_SEED=${SEED}):\n${failures.join("\n")}`);
   expect(failures).toEqual([]);

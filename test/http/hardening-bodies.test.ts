@@ -29,13 +29,21 @@ beforeEach(() => {
 
 describe("nesting depth", () => {
   test("a message whose flags nest 6,000 deep is 400 50035 (it answered 500: String() on the array)", async () => {
-    const r = await call(p, "POST", `/channels/${general}/messages`, { token: bot, rawBody: `{"content":"x","flags":${deep(6000)}}`, headers: { "Content-Type": "application/json" } });
+    const r = await call(p, "POST", `/channels/${general}/messages`, {
+      token: bot,
+      rawBody: `{"content":"x","flags":${deep(6000)}}`,
+      headers: { "Content-Type": "application/json" },
+    });
     expect(refusal(r)).toEqual([400, 50035]);
     expect(r.body.errors._errors[0].code).toBe("JSON_TOO_DEEP");
   });
 
   test("a message whose components nest 30,000 deep is 400 50035 (the issue's reproduction for the recursive null stripping)", async () => {
-    const r = await call(p, "POST", `/channels/${general}/messages`, { token: bot, rawBody: `{"content":"x","components":${deep(30_000, "null")}}`, headers: { "Content-Type": "application/json" } });
+    const r = await call(p, "POST", `/channels/${general}/messages`, {
+      token: bot,
+      rawBody: `{"content":"x","components":${deep(30_000, "null")}}`,
+      headers: { "Content-Type": "application/json" },
+    });
     expect(refusal(r)).toEqual([400, 50035]);
   });
 
@@ -49,16 +57,27 @@ describe("nesting depth", () => {
 
   test("a harness world document nested too deep is 400 50035 and seeds nothing", async () => {
     const before = rowCounts(p, ["users"]);
-    const r = await call(p, "POST", "/api/harness/v1/seed", { rawBody: `{"users":${deep(5000, "{}")}}`, headers: { "Content-Type": "application/json" } });
+    const r = await call(p, "POST", "/api/harness/v1/seed", {
+      rawBody: `{"users":${deep(5000, "{}")}}`,
+      headers: { "Content-Type": "application/json" },
+    });
     expect(refusal(r)).toEqual([400, 50035]);
     expect(rowCounts(p, ["users"])).toEqual(before);
   });
 
   test("nesting up to the bound is read (and validated as usual); one level more is refused", async () => {
-    const at = await call(p, "POST", `/channels/${general}/messages`, { token: bot, rawBody: `{"content":"x","flags":${deep(MAX_JSON_DEPTH - 1)}}`, headers: { "Content-Type": "application/json" } });
+    const at = await call(p, "POST", `/channels/${general}/messages`, {
+      token: bot,
+      rawBody: `{"content":"x","flags":${deep(MAX_JSON_DEPTH - 1)}}`,
+      headers: { "Content-Type": "application/json" },
+    });
     expect(refusal(at)).toEqual([400, 50035]);
     expect(at.body.errors.flags).toBeDefined();
-    const over = await call(p, "POST", `/channels/${general}/messages`, { token: bot, rawBody: `{"content":"x","flags":${deep(MAX_JSON_DEPTH)}}`, headers: { "Content-Type": "application/json" } });
+    const over = await call(p, "POST", `/channels/${general}/messages`, {
+      token: bot,
+      rawBody: `{"content":"x","flags":${deep(MAX_JSON_DEPTH)}}`,
+      headers: { "Content-Type": "application/json" },
+    });
     expect(over.body.errors._errors[0].code).toBe("JSON_TOO_DEEP");
     // Brackets inside strings are text, not nesting.
     const text = await call(p, "POST", `/channels/${general}/messages`, { token: bot, body: { content: "[".repeat(500) } });
@@ -82,8 +101,18 @@ function streamed(bytes: number): ReadableStream<Uint8Array> {
 describe("body size", () => {
   const limit = (prefix: string) => BODY_LIMITS.find((l) => l.prefix === prefix)!.bytes;
   const surfaces = [
-    { name: "bot API", path: () => `/api/v10/channels/${general}/messages`, headers: () => ({ Authorization: `Bot ${bot}` }), limit: limit("/api/v10/") },
-    { name: "people's API", path: () => `/api/client/v1/guilds/${lab}/roles`, headers: () => ({ Authorization: `Session ${alice}` }), limit: limit("/api/client/") },
+    {
+      name: "bot API",
+      path: () => `/api/v10/channels/${general}/messages`,
+      headers: () => ({ Authorization: `Bot ${bot}` }),
+      limit: limit("/api/v10/"),
+    },
+    {
+      name: "people's API",
+      path: () => `/api/client/v1/guilds/${lab}/roles`,
+      headers: () => ({ Authorization: `Session ${alice}` }),
+      limit: limit("/api/client/"),
+    },
     { name: "harness", path: () => "/api/harness/v1/seed", headers: () => ({}), limit: limit("/api/harness/") },
   ];
 
@@ -108,12 +137,14 @@ describe("body size", () => {
     const server = p.listen();
     const answer = await new Promise<string>((resolve) => {
       const s = connect(server.port!, "127.0.0.1", () =>
-        s.write(`POST /api/harness/v1/seed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${120 * 1024 * 1024}\r\n\r\n`),
+        s.write(
+          `POST /api/harness/v1/seed HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${120 * 1024 * 1024}\r\n\r\n`,
+        ),
       );
       let got = "";
       s.on("data", (d) => {
         got += d;
-        if (got.includes("}")) (s.destroy(), resolve(got));
+        if (got.includes("}")) s.destroy(), resolve(got);
       });
       s.on("close", () => resolve(got));
     });
@@ -140,7 +171,10 @@ describe("cross-site requests and content types (people's API, harness)", () => 
 
   test("a person's write from a foreign Origin is 403; from the server's own origin or none it works", async () => {
     const path = `/api/client/v1/guilds/${lab}/roles`;
-    const foreign = await call(p, "POST", path, { body: { name: "x" }, headers: { Authorization: `Session ${alice}`, Origin: "https://evil.example" } });
+    const foreign = await call(p, "POST", path, {
+      body: { name: "x" },
+      headers: { Authorization: `Session ${alice}`, Origin: "https://evil.example" },
+    });
     expect(refusal(foreign)).toEqual([403, 0]);
     const own = await call(p, "POST", path, { body: { name: "own" }, headers: { Authorization: `Session ${alice}`, Origin: ORIGIN } });
     expect(own.status).toBe(200);
@@ -149,18 +183,31 @@ describe("cross-site requests and content types (people's API, harness)", () => 
   });
 
   test("a non-JSON content type is 400 50035 even without an Origin", async () => {
-    const form = await call(p, "POST", "/api/client/v1/auth/signin", { rawBody: "username=alice&password=x", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const form = await call(p, "POST", "/api/client/v1/auth/signin", {
+      rawBody: "username=alice&password=x",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expect(refusal(form)).toEqual([400, 50035]);
-    const plain = await call(p, "POST", "/api/harness/v1/clock", { rawBody: '{"advance_ms":1}', headers: { "Content-Type": "text/plain" } });
+    const plain = await call(p, "POST", "/api/harness/v1/clock", {
+      rawBody: '{"advance_ms":1}',
+      headers: { "Content-Type": "text/plain" },
+    });
     expect(refusal(plain)).toEqual([400, 50035]);
-    const json = await call(p, "POST", "/api/harness/v1/clock", { rawBody: '{"advance_ms":1}', headers: { "Content-Type": "application/json; charset=utf-8" } });
+    const json = await call(p, "POST", "/api/harness/v1/clock", {
+      rawBody: '{"advance_ms":1}',
+      headers: { "Content-Type": "application/json; charset=utf-8" },
+    });
     expect(json.status).toBe(200);
   });
 });
 
 describe("numbers and characters no body may carry", () => {
   test("a channel position of 1e308 is 400 50035 on the bot API (it was stored as a REAL)", async () => {
-    const r = await call(p, "PATCH", `/channels/${general}`, { token: bot, rawBody: '{"position":1e308}', headers: { "Content-Type": "application/json" } });
+    const r = await call(p, "PATCH", `/channels/${general}`, {
+      token: bot,
+      rawBody: '{"position":1e308}',
+      headers: { "Content-Type": "application/json" },
+    });
     expect(refusal(r)).toEqual([400, 50035]);
     expect(r.body.errors.position._errors[0].code).toBe("NUMBER_TYPE_MAX");
   });

@@ -145,7 +145,8 @@ describe("sign-in throttling", () => {
   });
 
   test(`sign-ups from one address: ${SIGN_UP_PER_ADDRESS.free + 1} pass (dave's included), then 429`, async () => {
-    for (let i = 0; i < SIGN_UP_PER_ADDRESS.free; i++) expect((await client(p, "POST", "/auth/signup", null, { username: `user${i}`, password: STRONG })).status).toBe(200);
+    for (let i = 0; i < SIGN_UP_PER_ADDRESS.free; i++)
+      expect((await client(p, "POST", "/auth/signup", null, { username: `user${i}`, password: STRONG })).status).toBe(200);
     const r = await client(p, "POST", "/auth/signup", null, { username: "onemore", password: STRONG });
     expect(refusal(r)).toEqual([429, 0]);
     expect(r.body.retry_after).toBe(SIGN_UP_PER_ADDRESS.baseMs / 1000);

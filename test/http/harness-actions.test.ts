@@ -9,7 +9,10 @@ import { HarnessError } from "../../src/testing/types";
 import { BASIC_WORLD, recordEvents, serverOf } from "../helpers";
 
 let parley: RunningParley;
-const events = () => serverOf(parley).events!.after(0).map((e) => JSON.parse(e.frame));
+const events = () =>
+  serverOf(parley)
+    .events!.after(0)
+    .map((e) => JSON.parse(e.frame));
 
 beforeEach(async () => {
   parley = await startParley({ world: structuredClone(BASIC_WORLD) });
@@ -42,14 +45,19 @@ describe("harness person actions", () => {
     await parley.as("bob").edit(id, "see you at 6");
     const read = await parley.harness("GET", `/channels/${channel_id}/messages?as=alice`);
     expect(read[0].content).toBe("see you at 6");
-    const row = parley.parley!.store.db.query("SELECT content, ciphertext FROM messages").all() as { content: string; ciphertext: string }[];
+    const row = parley.parley!.store.db.query("SELECT content, ciphertext FROM messages").all() as {
+      content: string;
+      ciphertext: string;
+    }[];
     expect(JSON.stringify(row)).not.toContain("see you");
   });
 
   test("typing fires typing.started (TYPING_START to bots), under the same rules as sending", async () => {
     const ev = recordEvents(serverOf(parley));
     await parley.as("bob").type("general");
-    expect(ev.of("typing.started")).toEqual([expect.objectContaining({ userId: parley.parley!.api.flakes.uuid(parley.world.users.bob.id) })]);
+    expect(ev.of("typing.started")).toEqual([
+      expect.objectContaining({ userId: parley.parley!.api.flakes.uuid(parley.world.users.bob.id) }),
+    ]);
     expect(await refused(parley.as("bob").type("staff"))).toEqual([403, 50001]);
     expect(await refused(parley.as("carol").type("general"))).toEqual([404, 10003]);
   });
@@ -71,7 +79,10 @@ describe("harness person actions", () => {
     await fetch(`${parley.restBase}/applications/${app.id}/commands`, {
       method: "PUT",
       headers: { Authorization: `Bot ${parley.tokenOf("EchoBot")}`, "Content-Type": "application/json" },
-      body: JSON.stringify([{ name: "Profile", type: 2 }, { name: "Quote", type: 3 }]),
+      body: JSON.stringify([
+        { name: "Profile", type: 2 },
+        { name: "Quote", type: 3 },
+      ]),
     });
     const onUser = await parley.as("alice").useOn("general", "EchoBot", "Profile", { user: "bob" });
     const { id } = await parley.as("bob").say("general", "quotable");

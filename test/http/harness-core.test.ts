@@ -4,7 +4,18 @@ import type { Parley } from "../../src/app";
 import { BASIC_WORLD } from "../helpers";
 
 let p: Parley;
-const TABLES = ["users", "guilds", "roles", "members", "member_roles", "channels", "overwrites", "applications", "person_sessions", "snowflakes"];
+const TABLES = [
+  "users",
+  "guilds",
+  "roles",
+  "members",
+  "member_roles",
+  "channels",
+  "overwrites",
+  "applications",
+  "person_sessions",
+  "snowflakes",
+];
 
 beforeEach(() => {
   p = makeParley();
@@ -54,7 +65,13 @@ describe("POST /seed", () => {
       users: [{ name: "al" }],
       guilds: [{ name: "G1", owner: "al", roles: [{ name: "Bots", permissions: "8", members: ["Bot1"] }] }],
       applications: [
-        { name: "Bot1", owner: "al", intents: ["GUILDS", "MESSAGE_CONTENT", "GUILD_MEMBERS"], approved_privileged: ["GUILD_MEMBERS"], install: ["G1"] },
+        {
+          name: "Bot1",
+          owner: "al",
+          intents: ["GUILDS", "MESSAGE_CONTENT", "GUILD_MEMBERS"],
+          approved_privileged: ["GUILD_MEMBERS"],
+          install: ["G1"],
+        },
       ],
     });
     expect(r.status).toBe(200);
@@ -70,10 +87,19 @@ describe("POST /seed", () => {
       [{ users: [{ name: "al" }], guilds: [{ name: "Gx", owner: "nobody" }] }, "guilds[0].owner"],
       [{ users: [{ name: "al" }, { name: "Bad Name" }] }, "users[1].name"],
       [{ users: [{ name: "al" }, { name: "AL" }] }, "users[1].name"],
-      [{ users: [{ name: "al" }], guilds: [{ name: "Gx", owner: "al", roles: [{ name: "R", permissions: ["FLY"] }] }] }, "guilds[0].roles[0].permissions[0]"],
+      [
+        { users: [{ name: "al" }], guilds: [{ name: "Gx", owner: "al", roles: [{ name: "R", permissions: ["FLY"] }] }] },
+        "guilds[0].roles[0].permissions[0]",
+      ],
       [{ users: [{ name: "al" }], applications: [{ name: "A1", owner: "al", intents: ["NOPE"] }] }, "applications[0].intents[0]"],
       [{ users: [{ name: "al" }], applications: [{ name: "A1", owner: "al", install: ["Nowhere"] }] }, "applications[0].install[0]"],
-      [{ users: [{ name: "al" }], guilds: [{ name: "Gx", owner: "al", channels: [{ name: "c", overwrites: [{ role: "Ghost", deny: [] }] }] }] }, "guilds[0].channels[0].overwrites[0].role"],
+      [
+        {
+          users: [{ name: "al" }],
+          guilds: [{ name: "Gx", owner: "al", channels: [{ name: "c", overwrites: [{ role: "Ghost", deny: [] }] }] }],
+        },
+        "guilds[0].channels[0].overwrites[0].role",
+      ],
       [{ users: "no" }, "users"],
     ];
     for (const [doc, path] of cases) {

@@ -46,8 +46,12 @@ describe("POST /users/{user}/messages with files", () => {
 
   test("more than ten files, or bytes that are not base64, are 400 and store nothing", async () => {
     const eleven = Array.from({ length: 11 }, (_, i) => ({ name: `f${i}`, data: b64("x") }));
-    expect(refusal(await harness(p, "POST", "/users/bob/messages", { channel_id: general, content: "", files: eleven }))).toEqual([400, 50035]);
-    expect(refusal(await harness(p, "POST", "/users/bob/messages", { channel_id: general, content: "", files: [{ name: "a", data: "%%%" }] }))).toEqual([400, 50035]);
+    expect(refusal(await harness(p, "POST", "/users/bob/messages", { channel_id: general, content: "", files: eleven }))).toEqual([
+      400, 50035,
+    ]);
+    expect(
+      refusal(await harness(p, "POST", "/users/bob/messages", { channel_id: general, content: "", files: [{ name: "a", data: "%%%" }] })),
+    ).toEqual([400, 50035]);
     expect(rowCounts(p, ["uploads", "media_blobs", "messages"])).toMatchObject({ uploads: 0, media_blobs: 0 });
   });
 

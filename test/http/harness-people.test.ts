@@ -118,8 +118,12 @@ describe("reactions", () => {
   test("a message of another channel, bad bodies and strangers are refused", async () => {
     const m = await harness(p, "POST", "/users/alice/messages", { channel_id: general, content: "x" });
     const before = rowCounts(p, ["reactions"]);
-    expect(refusal(await harness(p, "PUT", "/users/bob/reactions", { channel_id: staff, message_id: m.body.id, emoji: "👍" }))).toEqual([404, 10003]);
-    expect(refusal(await harness(p, "PUT", "/users/carol/reactions", { channel_id: general, message_id: m.body.id, emoji: "👍" }))).toEqual([404, 10003]);
+    expect(refusal(await harness(p, "PUT", "/users/bob/reactions", { channel_id: staff, message_id: m.body.id, emoji: "👍" }))).toEqual([
+      404, 10003,
+    ]);
+    expect(refusal(await harness(p, "PUT", "/users/carol/reactions", { channel_id: general, message_id: m.body.id, emoji: "👍" }))).toEqual(
+      [404, 10003],
+    );
     const bad = await harness(p, "PUT", "/users/bob/reactions", { channel_id: general, message_id: m.body.id });
     expect(refusal(bad)).toEqual([400, 50035]);
     expect(bad.body.message).toContain("emoji");
@@ -199,7 +203,9 @@ describe("DM plaintext never reaches the database file", () => {
     const bot = await harness(fp, "POST", "/users/alice/dms", { recipient_id: "EchoBot", content: `${secret}-for-the-bot` });
     expect(bot.status).toBe(200);
     // the people's API refuses plaintext outright, so it cannot land on disk either
-    const refused = await client(fp, "POST", `/channels/${internalId(fp, r.body.channel_id)}/messages`, fw.users.bob.token, { content: `${secret}-plain` });
+    const refused = await client(fp, "POST", `/channels/${internalId(fp, r.body.channel_id)}/messages`, fw.users.bob.token, {
+      content: `${secret}-plain`,
+    });
     expect(refusal(refused)).toEqual([400, 50035]);
     // a server message is plaintext by design: it proves the scan would find text
     await harness(fp, "POST", "/users/bob/messages", { channel_id: fw.guilds.Lab.channels.general, content: "server-canary-5512" });
@@ -215,7 +221,11 @@ describe("DM plaintext never reaches the database file", () => {
 describe("not mounted without test mode", () => {
   test("harness paths are plain 404s with a JSON body", async () => {
     const prod = makeParley({ harness: false });
-    for (const [m, path] of [["POST", "/api/harness/v1/reset"], ["POST", "/api/harness/v1/users/bob/messages"], ["GET", "/api/harness/v1/channels/1/messages"]] as const) {
+    for (const [m, path] of [
+      ["POST", "/api/harness/v1/reset"],
+      ["POST", "/api/harness/v1/users/bob/messages"],
+      ["GET", "/api/harness/v1/channels/1/messages"],
+    ] as const) {
       const r = await call(prod, m, path, { body: {} });
       expect(r.status).toBe(404);
       expect(r.headers.get("content-type")).toBe("application/json");

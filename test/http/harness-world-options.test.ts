@@ -29,9 +29,14 @@ describe("interaction_deadline", () => {
     const token = w.applications.EchoBot.token;
     await call(p, "PUT", `/applications/${w.applications.EchoBot.id}/commands`, { token, body: [{ name: "ping", description: "Ping" }] });
     liveBot(p);
-    const r = await invoke(p, "alice", { channel_id: w.guilds.Lab.channels.general, application_id: w.applications.EchoBot.id, name: "ping" });
+    const r = await invoke(p, "alice", {
+      channel_id: w.guilds.Lab.channels.general,
+      application_id: w.applications.EchoBot.id,
+      name: "ping",
+    });
     const payload = await interactionPayload(p, r.body.id);
-    const answer = () => call(p, "POST", `/interactions/${r.body.id}/${payload.token}/callback`, { body: { type: 4, data: { content: "pong" } } });
+    const answer = () =>
+      call(p, "POST", `/interactions/${r.body.id}/${payload.token}/callback`, { body: { type: 4, data: { content: "pong" } } });
     const state = async () => (await harness(p, "GET", `/interactions/${r.body.id}`)).body.state;
     return { answer, state };
   }

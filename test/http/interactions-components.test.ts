@@ -23,7 +23,17 @@ const ROWS = [
   {
     type: 1,
     components: [
-      { type: 3, custom_id: "colour", min_values: 1, max_values: 2, options: [{ label: "Red", value: "r" }, { label: "Blue", value: "b" }, { label: "Green", value: "g" }] },
+      {
+        type: 3,
+        custom_id: "colour",
+        min_values: 1,
+        max_values: 2,
+        options: [
+          { label: "Red", value: "r" },
+          { label: "Blue", value: "b" },
+          { label: "Green", value: "g" },
+        ],
+      },
     ],
   },
   { type: 1, components: [{ type: 5, custom_id: "people" }] },
@@ -43,7 +53,9 @@ beforeEach(async () => {
   // The bot answers /panel with the components (the way a real bot puts them on a message).
   const r = await invoke(p, "alice", { channel_id: general, application_id: app, name: "panel" });
   const d = await interactionPayload(p, r.body.id);
-  const cb = await call(p, "POST", `/interactions/${d.id}/${d.token}/callback?with_response=true`, { body: { type: 4, data: { content: "Pick", components: ROWS } } });
+  const cb = await call(p, "POST", `/interactions/${d.id}/${d.token}/callback?with_response=true`, {
+    body: { type: 4, data: { content: "Pick", components: ROWS } },
+  });
   panel = cb.body.resource.message;
   events = liveBot(p).events;
 });
@@ -103,7 +115,9 @@ describe("component interactions", () => {
 
   test("type 7 edits the message the component sits on; responded", async () => {
     const i = await clicked("yes");
-    const r = await call(p, "POST", `/interactions/${i.id}/${i.token}/callback?with_response=true`, { body: { type: 7, data: { content: "Thanks!", components: [] } } });
+    const r = await call(p, "POST", `/interactions/${i.id}/${i.token}/callback?with_response=true`, {
+      body: { type: 7, data: { content: "Thanks!", components: [] } },
+    });
     expect(r.status).toBe(200);
     expect(r.body.resource.type).toBe(7);
     expect(r.body.resource.message).toMatchObject({ id: panel.id, content: "Thanks!", components: [] });
@@ -113,7 +127,9 @@ describe("component interactions", () => {
     expect(s.response.id).toBe(panel.id);
     expect(count("message.updated")).toBe(1);
     expect(count("message.created")).toBe(0);
-    expect((await call(p, "POST", `/interactions/${i.id}/${i.token}/callback`, { body: { type: 7, data: { content: "again" } } })).body.code).toBe(40060);
+    expect(
+      (await call(p, "POST", `/interactions/${i.id}/${i.token}/callback`, { body: { type: 7, data: { content: "again" } } })).body.code,
+    ).toBe(40060);
   });
 
   test("type 6 acknowledges; PATCH @original then edits the component's message", async () => {
@@ -136,7 +152,12 @@ describe("component interactions", () => {
     const s = await state(i.id);
     expect(s.response.content).toBe("Noted");
     expect(s.response.flags).toBe(64);
-    expect(s.response.interaction_metadata).toMatchObject({ id: i.id, type: 3, interacted_message_id: panel.id, user: { id: w.users.bob.id } });
+    expect(s.response.interaction_metadata).toMatchObject({
+      id: i.id,
+      type: 3,
+      interacted_message_id: panel.id,
+      user: { id: w.users.bob.id },
+    });
     expect(count("message.created")).toBe(1);
   });
 

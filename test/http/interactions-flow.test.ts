@@ -44,7 +44,8 @@ async function run(name = "ping", options?: unknown[], user = "alice", channel =
   return { id: r.body.id as string, token: payload.token as string, payload };
 }
 
-const callback = (id: string, tok: string, body: unknown, query = "") => call(p, "POST", `/interactions/${id}/${tok}/callback${query}`, { body });
+const callback = (id: string, tok: string, body: unknown, query = "") =>
+  call(p, "POST", `/interactions/${id}/${tok}/callback${query}`, { body });
 const state = async (id: string) => (await call(p, "GET", `/api/harness/v1/interactions/${id}`)).body;
 
 describe("delivery", () => {
@@ -131,13 +132,55 @@ describe("INTERACTION_CREATE payload of a slash command", () => {
 describe("options are checked against the stored command before delivery", () => {
   const bad: [string, unknown[] | undefined, string][] = [
     ["missing required option", [], "options"],
-    ["unknown option", [{ name: "text", value: "x" }, { name: "nope", value: 1 }], "options"],
-    ["string for an integer", [{ name: "text", value: "x" }, { name: "times", value: "2" }], "options"],
-    ["integer out of range", [{ name: "text", value: "x" }, { name: "times", value: 9 }], "options"],
+    [
+      "unknown option",
+      [
+        { name: "text", value: "x" },
+        { name: "nope", value: 1 },
+      ],
+      "options",
+    ],
+    [
+      "string for an integer",
+      [
+        { name: "text", value: "x" },
+        { name: "times", value: "2" },
+      ],
+      "options",
+    ],
+    [
+      "integer out of range",
+      [
+        { name: "text", value: "x" },
+        { name: "times", value: 9 },
+      ],
+      "options",
+    ],
     ["string too long", [{ name: "text", value: "x".repeat(21) }], "options"],
-    ["not a choice", [{ name: "text", value: "x" }, { name: "mood", value: "sad" }], "options"],
-    ["unknown user", [{ name: "text", value: "x" }, { name: "who", value: "12345678901234567" }], "options"],
-    ["option given twice", [{ name: "text", value: "x" }, { name: "text", value: "y" }], "options"],
+    [
+      "not a choice",
+      [
+        { name: "text", value: "x" },
+        { name: "mood", value: "sad" },
+      ],
+      "options",
+    ],
+    [
+      "unknown user",
+      [
+        { name: "text", value: "x" },
+        { name: "who", value: "12345678901234567" },
+      ],
+      "options",
+    ],
+    [
+      "option given twice",
+      [
+        { name: "text", value: "x" },
+        { name: "text", value: "y" },
+      ],
+      "options",
+    ],
   ];
   for (const [label, options, root] of bad)
     test(label, async () => {
@@ -161,7 +204,10 @@ describe("options are checked against the stored command before delivery", () =>
   });
 
   test("default_member_permissions keeps the command from people without them", async () => {
-    await call(p, "POST", `/applications/${app}/commands`, { token, body: { name: "kick", description: "k", default_member_permissions: "2" } });
+    await call(p, "POST", `/applications/${app}/commands`, {
+      token,
+      body: { name: "kick", description: "k", default_member_permissions: "2" },
+    });
     expect((await invoke(p, "alice", { channel_id: general, application_id: app, name: "kick" })).status).toBe(200);
     const sub = p.seed({ users: [{ name: "frank" }] }).users.frank;
     p.core.guilds.addMember(p.api.flakes.uuid(w.guilds.Lab.id)!, p.api.flakes.uuid(sub.id)!);
@@ -173,7 +219,11 @@ describe("options are checked against the stored command before delivery", () =>
   test("subcommands: exactly one, with its own options", async () => {
     await call(p, "POST", `/applications/${app}/commands`, {
       token,
-      body: { name: "tag", description: "t", options: [{ type: 1, name: "get", description: "g", options: [{ type: 3, name: "key", description: "k", required: true }] }] },
+      body: {
+        name: "tag",
+        description: "t",
+        options: [{ type: 1, name: "get", description: "g", options: [{ type: 3, name: "key", description: "k", required: true }] }],
+      },
     });
     const { payload } = await run("tag", [{ name: "get", options: [{ name: "key", value: "a" }] }]);
     expect(payload.data.options).toEqual([{ name: "get", type: 1, options: [{ name: "key", type: 3, value: "a" }] }]);
@@ -198,8 +248,18 @@ describe("the interaction state machine (spec 3.1)", () => {
     expect(r.text).toBe("");
     const s = await state(i.id);
     expect(s.state).toBe("responded");
-    expect(s.response).toMatchObject({ content: "pong", type: 20, application_id: app, author: { id: w.applications.EchoBot.bot_user_id } });
-    expect(s.response.interaction_metadata).toMatchObject({ id: i.id, type: 2, user: { id: w.users.alice.id }, authorizing_integration_owners: { "0": w.guilds.Lab.id } });
+    expect(s.response).toMatchObject({
+      content: "pong",
+      type: 20,
+      application_id: app,
+      author: { id: w.applications.EchoBot.bot_user_id },
+    });
+    expect(s.response.interaction_metadata).toMatchObject({
+      id: i.id,
+      type: 2,
+      user: { id: w.users.alice.id },
+      authorizing_integration_owners: { "0": w.guilds.Lab.id },
+    });
     expect(s.response.flags & 64).toBe(0);
     expect(count("message.created")).toBe(1);
   });
@@ -288,7 +348,13 @@ describe("the interaction state machine (spec 3.1)", () => {
 
   test("types 8 and 9: 501 code 50035, still pending; unknown types: 400 50035", async () => {
     const i = await run();
-    for (const [type, status, code] of [[8, 501, 50035], [9, 501, 50035], [3, 400, 50035], [12, 400, 50035], [0, 400, 50035]]) {
+    for (const [type, status, code] of [
+      [8, 501, 50035],
+      [9, 501, 50035],
+      [3, 400, 50035],
+      [12, 400, 50035],
+      [0, 400, 50035],
+    ]) {
       const r = await callback(i.id, i.token, { type, data: { choices: [] } });
       expect([type, r.status, r.body.code]).toEqual([type, status, code]);
     }
@@ -447,13 +513,22 @@ describe("people's API", () => {
     const f = p.api.flakes;
     const r = await call(p, "POST", `/api/client/v1/channels/${f.uuid(general)}/interactions`, {
       headers: { Authorization: `Session ${w.users.alice.token}` },
-      body: { application_id: f.uuid(app), name: "echo", options: [{ name: "text", value: "hey" }, { name: "who", value: f.uuid(w.users.bob.id) }] },
+      body: {
+        application_id: f.uuid(app),
+        name: "echo",
+        options: [
+          { name: "text", value: "hey" },
+          { name: "who", value: f.uuid(w.users.bob.id) },
+        ],
+      },
     });
     expect(r.status).toBe(200);
     expect(r.body.delivered).toBe(true);
     const d = await interactionPayload(p, f.of(r.body.id));
     expect(d.data.options[1]).toEqual({ name: "who", type: 6, value: w.users.bob.id });
-    const anon = await call(p, "POST", `/api/client/v1/channels/${f.uuid(general)}/interactions`, { body: { application_id: f.uuid(app), name: "ping" } });
+    const anon = await call(p, "POST", `/api/client/v1/channels/${f.uuid(general)}/interactions`, {
+      body: { application_id: f.uuid(app), name: "ping" },
+    });
     expect(refusal(anon)).toEqual([401, 0]);
   });
 });

@@ -48,14 +48,17 @@ beforeAll(() => {
     fetch(req) {
       const path = new URL(req.url).pathname;
       hits.push(path);
-      const png = (body: BodyInit, extra: Record<string, string> = {}) => new Response(body, { headers: { "content-type": "image/png", ...extra } });
+      const png = (body: BodyInit, extra: Record<string, string> = {}) =>
+        new Response(body, { headers: { "content-type": "image/png", ...extra } });
       switch (path) {
         case "/cat.png":
           return png(PNG);
         case "/page":
           return new Response("<h1>hi</h1>", { headers: { "content-type": "text/html" } });
         case "/drawing.svg":
-          return new Response("<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>", { headers: { "content-type": "image/svg+xml" } });
+          return new Response("<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>", {
+            headers: { "content-type": "image/svg+xml" },
+          });
         case "/big.png":
           return png(new Uint8Array(MAX + 1));
         case "/streamed.png":
@@ -91,7 +94,10 @@ afterAll(async () => {
 
 /** A bot posts an embed showing `url`; its answer as the bot reads it. */
 async function posted(w: World, url: string, extra: Record<string, unknown> = {}) {
-  const r = await call(w.p, "POST", `/channels/${w.channel}/messages`, { token: w.token, body: { embeds: [{ title: "t", image: { url }, ...extra }] } });
+  const r = await call(w.p, "POST", `/channels/${w.channel}/messages`, {
+    token: w.token,
+    body: { embeds: [{ title: "t", image: { url }, ...extra }] },
+  });
   expect(r.status).toBe(200);
   return r.body;
 }
@@ -117,7 +123,8 @@ describe("links", () => {
     });
     const e = m.embeds[0];
     const base = `${on.p.api.urls.base}/api/media/v1/external/`;
-    for (const link of [e.image.proxy_url, e.thumbnail.proxy_url, e.author.proxy_icon_url, e.footer.proxy_icon_url]) expect(link).toStartWith(base);
+    for (const link of [e.image.proxy_url, e.thumbnail.proxy_url, e.author.proxy_icon_url, e.footer.proxy_icon_url])
+      expect(link).toStartWith(base);
     expect(e.thumbnail.url).toBe(`${img}/t.png`);
     expect(new URL(e.thumbnail.proxy_url).searchParams.get("url")).toBe(`${img}/t.png`);
 
@@ -136,7 +143,9 @@ describe("links", () => {
     const people = await client(off.p, "GET", `/channels/${off.p.api.flakes.uuid(off.channel)}/messages`, off.alice);
     const shown = people.body.find((x: { embeds: unknown[] }) => x.embeds.length).embeds[0];
     expect(shown.thumbnail).toEqual({ url: `${img}/t.png` });
-    expect((await off.p.handle(new Request(`${ORIGIN}/api/media/v1/external/abc?url=${encodeURIComponent(`${img}/cat.png`)}`))).status).toBe(404);
+    expect(
+      (await off.p.handle(new Request(`${ORIGIN}/api/media/v1/external/abc?url=${encodeURIComponent(`${img}/cat.png`)}`))).status,
+    ).toBe(404);
   });
 
   test("a link fetches only the address it was signed for", async () => {

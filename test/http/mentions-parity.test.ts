@@ -27,8 +27,20 @@ const WORLD = {
     },
   ],
   applications: [
-    { name: "PlainBot", owner: "alice", intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT"], approved_privileged: ["MESSAGE_CONTENT"], install: ["Lab"] },
-    { name: "AdminBot", owner: "alice", intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT"], approved_privileged: ["MESSAGE_CONTENT"], install: ["Lab"] },
+    {
+      name: "PlainBot",
+      owner: "alice",
+      intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT"],
+      approved_privileged: ["MESSAGE_CONTENT"],
+      install: ["Lab"],
+    },
+    {
+      name: "AdminBot",
+      owner: "alice",
+      intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT"],
+      approved_privileged: ["MESSAGE_CONTENT"],
+      install: ["Lab"],
+    },
   ],
 };
 
@@ -54,13 +66,18 @@ function decided(id: string) {
 }
 
 async function asPerson(name: string): Promise<string> {
-  const res = await client(p, "POST", `/channels/${uuid(w.guilds.Lab.channels.general)}/messages`, w.users[name].token, { content: text(uuid) });
+  const res = await client(p, "POST", `/channels/${uuid(w.guilds.Lab.channels.general)}/messages`, w.users[name].token, {
+    content: text(uuid),
+  });
   expect(res.status).toBe(200);
   return res.body.id;
 }
 
 async function asBot(name: string): Promise<{ id: string; body: any }> {
-  const res = await call(p, "POST", `/channels/${w.guilds.Lab.channels.general}/messages`, { token: w.applications[name].token, body: { content: text((f) => f) } });
+  const res = await call(p, "POST", `/channels/${w.guilds.Lab.channels.general}/messages`, {
+    token: w.applications[name].token,
+    body: { content: text((f) => f) },
+  });
   expect(res.status).toBe(200);
   return { id: uuid(res.body.id), body: res.body };
 }
@@ -80,7 +97,11 @@ describe("people and bots, one rule", () => {
   });
 
   test("with ADMINISTRATOR: every role named, and @everyone", async () => {
-    const expected = { mentions: [uuid(w.users.carol.id)], roles: [uuid(w.guilds.Lab.roles.Pingable), uuid(w.guilds.Lab.roles.Quiet)], everyone: true };
+    const expected = {
+      mentions: [uuid(w.users.carol.id)],
+      roles: [uuid(w.guilds.Lab.roles.Pingable), uuid(w.guilds.Lab.roles.Quiet)],
+      everyone: true,
+    };
     expect(decided(await asPerson("dave"))).toEqual(expected);
     expect(decided((await asBot("AdminBot")).id)).toEqual(expected);
     // The owner holds every permission.

@@ -25,7 +25,8 @@ beforeEach(() => {
 
 const post = (body: Record<string, unknown>) => call(p, "POST", `/channels/${general}/messages`, { token, body });
 const ids = (m: any) => m.mentions.map((u: any) => u.id);
-const bobSays = async (content: string) => (await call(p, "POST", "/api/harness/v1/users/bob/messages", { body: { channel_id: general, content } })).body.id;
+const bobSays = async (content: string) =>
+  (await call(p, "POST", "/api/harness/v1/users/bob/messages", { body: { channel_id: general, content } })).body.id;
 
 describe("mentions", () => {
   test("the text's mentions, narrowed by allowed_mentions", async () => {
@@ -48,7 +49,9 @@ describe("mentions", () => {
     const target = await bobSays("question?");
     const ref = { message_id: target };
     expect(ids((await post({ content: "answer", message_reference: ref })).body)).toEqual([w.users.bob.id]);
-    expect(ids((await post({ content: "answer", message_reference: ref, allowed_mentions: { parse: [], replied_user: true } })).body)).toEqual([w.users.bob.id]);
+    expect(
+      ids((await post({ content: "answer", message_reference: ref, allowed_mentions: { parse: [], replied_user: true } })).body),
+    ).toEqual([w.users.bob.id]);
     expect(ids((await post({ content: "answer", message_reference: ref, allowed_mentions: { parse: ["users"] } })).body)).toEqual([]);
   });
 
@@ -80,14 +83,21 @@ describe("mentions", () => {
     const quiet = rotateToken(p.core.apps, p.api.flakes, app.id);
     const secret = await bobSays("the launch code is 0000");
     // The bot's own reply is exempt; the message it replies to is not.
-    const reply = await call(p, "POST", `/channels/${general}/messages`, { token: quiet, body: { content: "noted", message_reference: { message_id: secret } } });
+    const reply = await call(p, "POST", `/channels/${general}/messages`, {
+      token: quiet,
+      body: { content: "noted", message_reference: { message_id: secret } },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.content).toBe("noted");
     expect(reply.body.referenced_message).toMatchObject({ id: secret, content: "", embeds: [], components: [] });
     const again = await call(p, "GET", `/channels/${general}/messages/${reply.body.id}`, { token: quiet });
     expect(again.body.referenced_message.content).toBe("");
     // A reply to the bot's own message shows that message: it is the bot's.
-    const back = (await call(p, "POST", "/api/harness/v1/users/bob/messages", { body: { channel_id: general, content: "thanks", reply_to: reply.body.id } })).body.id;
+    const back = (
+      await call(p, "POST", "/api/harness/v1/users/bob/messages", {
+        body: { channel_id: general, content: "thanks", reply_to: reply.body.id },
+      })
+    ).body.id;
     const seen = await call(p, "GET", `/channels/${general}/messages/${back}`, { token: quiet });
     expect(seen.body.referenced_message).toMatchObject({ id: reply.body.id, content: "noted" });
     // With the intent, everything shows.

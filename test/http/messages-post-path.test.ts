@@ -147,7 +147,9 @@ describe("the 32 KB rule counts the re-serialized body", () => {
   test("a short text that re-serializes past 32 KB is refused; short plain bodies pass", async () => {
     // "1e20" re-serializes to 21 digits: a 7.5 KB text becomes a 32+ KB body.
     const numbers = Array.from({ length: 1600 }, () => "1e20").join(",");
-    const r = await sendRaw(`{"content":"x","embeds":[{"fields":[],"color":0,"title":"t","description":"d","footer":{"text":"${"y".repeat(10)}"}}],"flags":0,"pad":[${numbers}]}`);
+    const r = await sendRaw(
+      `{"content":"x","embeds":[{"fields":[],"color":0,"title":"t","description":"d","footer":{"text":"${"y".repeat(10)}"}}],"flags":0,"pad":[${numbers}]}`,
+    );
     expect(refusal(r)).toEqual([400, 50035]);
     expect(r.body.errors._errors[0].code).toBe("PAYLOAD_TOO_LARGE");
     const ok = await sendRaw(`{"content":"${"\\u00e9".repeat(300)}"}`);

@@ -31,18 +31,29 @@ beforeEach(() => {
 const send = (body: unknown, ch = general, t = token) => call(p, "POST", `/channels/${ch}/messages`, { token: t, body });
 const personSays = (name: string, content: string, ch = general) =>
   p.api.flakes.of(p.core.messages.send(uuid(w.users[name].id), uuid(ch), { content }).id);
-const grant = (role: string, member: string) => p.core.guilds.addMemberRole(uuid(w.guilds.Lab.id), uuid(member), uuid(w.guilds.Lab.roles[role]));
+const grant = (role: string, member: string) =>
+  p.core.guilds.addMemberRole(uuid(w.guilds.Lab.id), uuid(member), uuid(w.guilds.Lab.roles[role]));
 
 describe("POST /channels/{channel_id}/messages", () => {
   test("creates the message, echoes the nonce, author bot false, mentions resolved, one message.created", async () => {
     const ev = recordEvents(p);
     const r = await send({ content: `hi <@${w.users.bob.id}>`, nonce: "n-1", tts: false });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ type: 0, channel_id: general, content: `hi <@${w.users.bob.id}>`, nonce: "n-1", edited_timestamp: null, flags: 0, pinned: false });
+    expect(r.body).toMatchObject({
+      type: 0,
+      channel_id: general,
+      content: `hi <@${w.users.bob.id}>`,
+      nonce: "n-1",
+      edited_timestamp: null,
+      flags: 0,
+      pinned: false,
+    });
     expect(r.body.author).toMatchObject({ id: w.applications.EchoBot.bot_user_id, bot: false });
     expect(r.body.mentions.map((u: any) => [u.id, u.bot])).toEqual([[w.users.bob.id, false]]);
     expect(r.body.id).toMatch(/^[0-9]{17,20}$/);
-    expect(ev.events).toEqual([{ type: "message.created", messageId: uuid(r.body.id), channelId: uuid(general), guildId: uuid(w.guilds.Lab.id) }]);
+    expect(ev.events).toEqual([
+      { type: "message.created", messageId: uuid(r.body.id), channelId: uuid(general), guildId: uuid(w.guilds.Lab.id) },
+    ]);
     // The core keeps the mention by internal id (the people's side speaks those), and knows whom it mentions.
     const seen = p.core.messages.list(uuid(general), { limit: 5 }, uuid(w.users.bob.id));
     expect(seen[0].content).toBe(`hi <@${uuid(w.users.bob.id)}>`);
@@ -288,7 +299,9 @@ describe("direct messages (spec 1.6)", () => {
     expect(refusal(bot)).toEqual([403, 50001]);
     const self = await call(p, "POST", "/users/@me/channels", { token, body: { recipient_id: w.applications.EchoBot.bot_user_id } });
     expect(refusal(self)).toEqual([400, 50035]);
-    expect(refusal(await call(p, "POST", "/users/@me/channels", { token, body: { recipient_id: "123456789012345678" } }))).toEqual([404, 10003]);
+    expect(refusal(await call(p, "POST", "/users/@me/channels", { token, body: { recipient_id: "123456789012345678" } }))).toEqual([
+      404, 10003,
+    ]);
     expect((await call(p, "POST", "/users/@me/channels", { token, body: {} })).body.errors.recipient_id).toBeDefined();
   });
 
@@ -305,9 +318,13 @@ describe("direct messages (spec 1.6)", () => {
     const one = await call(p, "GET", `/channels/${dm}/messages/${theirs.id}`, { token });
     expect(one.body.content).toBe("");
     // The bot cannot edit or delete the person's envelope.
-    expect(refusal(await call(p, "PATCH", `/channels/${dm}/messages/${theirs.id}`, { token, body: { content: "x" } }))).toEqual([403, 50001]);
+    expect(refusal(await call(p, "PATCH", `/channels/${dm}/messages/${theirs.id}`, { token, body: { content: "x" } }))).toEqual([
+      403, 50001,
+    ]);
     expect(refusal(await call(p, "DELETE", `/channels/${dm}/messages/${theirs.id}`, { token }))).toEqual([403, 50001]);
-    expect(refusal(await call(p, "POST", `/channels/${dm}/messages/bulk-delete`, { token, body: { messages: [theirs.id, mine.body.id] } }))).toEqual([403, 50001]);
+    expect(
+      refusal(await call(p, "POST", `/channels/${dm}/messages/bulk-delete`, { token, body: { messages: [theirs.id, mine.body.id] } })),
+    ).toEqual([403, 50001]);
     // Another bot cannot see this DM at all.
     expect(refusal(await call(p, "GET", `/channels/${dm}/messages`, { token: w.applications.QuietBot.token }))).toEqual([404, 10003]);
   });

@@ -18,7 +18,8 @@ describe("the page's own writes", () => {
       expect((await client(p, "POST", `/channels/${general}/typing`, bob)).status).toBe(204);
     }
     let sent = 0;
-    for (let i = 0; i < WRITES_PER_PERSON.limit; i++) if ((await client(p, "POST", `/channels/${general}/messages`, bob, { content: `m${i}` })).status === 200) sent++;
+    for (let i = 0; i < WRITES_PER_PERSON.limit; i++)
+      if ((await client(p, "POST", `/channels/${general}/messages`, bob, { content: `m${i}` })).status === 200) sent++;
     expect(sent).toBe(WRITES_PER_PERSON.limit);
     expect(refusal(await client(p, "POST", `/channels/${general}/messages`, bob, { content: "one too many" }))).toEqual([429, 0]);
   });

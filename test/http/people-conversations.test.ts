@@ -11,7 +11,8 @@ function world() {
   x.p.core.guilds.addMember(x.lab, carolId);
   return { ...x, carolId, aliceId: internalId(x.p, x.w.users.alice.id), bobId: internalId(x.p, x.w.users.bob.id) };
 }
-const say = async (x: ReturnType<typeof world>, who: string, content: string, channel = x.general) => (await client(x.p, "POST", `/channels/${channel}/messages`, who, { content })).body;
+const say = async (x: ReturnType<typeof world>, who: string, content: string, channel = x.general) =>
+  (await client(x.p, "POST", `/channels/${channel}/messages`, who, { content })).body;
 const texts = (ms: { content: string }[]) => ms.map((m) => m.content);
 
 describe("search", () => {
@@ -30,7 +31,8 @@ describe("search", () => {
     expect(texts(page.messages)).toEqual(["a brown bear"]);
     expect(refusal(await s("content=brown&limit=26"))).toEqual([400, 50035]);
     expect(refusal(await s("content=brown&has=smell"))).toEqual([400, 50035]);
-    const outsider = (await client(x.p, "POST", "/auth/signup", null, { username: "dora", password: "correct horse battery staple" })).body.token;
+    const outsider = (await client(x.p, "POST", "/auth/signup", null, { username: "dora", password: "correct horse battery staple" })).body
+      .token;
     expect(refusal(await s("content=brown", outsider))).toEqual([404, 10003]);
   });
 
@@ -41,8 +43,12 @@ describe("search", () => {
     const kept = await say(x, x.alice, "brown keeper");
     await say(x, x.alice, "brown other");
     expect((await client(x.p, "PUT", `/channels/${x.general}/pins/${kept.id}`, x.alice)).status).toBe(204);
-    expect(texts((await client(x.p, "GET", `/guilds/${x.lab}/messages/search?content=brown%20pinned:true`, x.bob)).body.messages)).toEqual(["brown keeper"]);
-    expect(texts((await client(x.p, "GET", `/guilds/${x.lab}/messages/search?content=brown&pinned=false`, x.bob)).body.messages)).toEqual(["brown other"]);
+    expect(texts((await client(x.p, "GET", `/guilds/${x.lab}/messages/search?content=brown%20pinned:true`, x.bob)).body.messages)).toEqual([
+      "brown keeper",
+    ]);
+    expect(texts((await client(x.p, "GET", `/guilds/${x.lab}/messages/search?content=brown&pinned=false`, x.bob)).body.messages)).toEqual([
+      "brown other",
+    ]);
     expect((await client(x.p, "GET", `/guilds/${x.lab}/messages/search?content=secret`, x.bob)).body.total).toBe(0);
   });
 });
@@ -56,7 +62,9 @@ describe("the mentions inbox", () => {
     await say(x, x.bob, `talking to myself <@${x.bobId}>`);
     const inbox = (await client(x.p, "GET", "/users/@me/mentions", x.bob)).body;
     expect(texts(inbox)).toEqual([`mods <@&${x.mod}>`, `hey <@${x.bobId}>`]);
-    expect(texts((await client(x.p, "GET", `/users/@me/mentions?limit=1&before=${inbox[0].id}`, x.bob)).body)).toEqual([`hey <@${x.bobId}>`]);
+    expect(texts((await client(x.p, "GET", `/users/@me/mentions?limit=1&before=${inbox[0].id}`, x.bob)).body)).toEqual([
+      `hey <@${x.bobId}>`,
+    ]);
     expect((await client(x.p, "GET", "/users/@me/mentions", x.carol)).body).toEqual([]);
   });
 });
@@ -83,17 +91,27 @@ describe("pins", () => {
 describe("notification settings", () => {
   test("unset is null; put, get and list; a mute in ISO; other sessions hear of it; a channel one cannot see is 404", async () => {
     const x = world();
-    expect((await client(x.p, "GET", `/users/@me/notification-settings/${x.general}`, x.bob)).body).toEqual({ scope_id: x.general, guild_id: x.lab, channel_id: x.general, level: null, muted_until: null });
+    expect((await client(x.p, "GET", `/users/@me/notification-settings/${x.general}`, x.bob)).body).toEqual({
+      scope_id: x.general,
+      guild_id: x.lab,
+      channel_id: x.general,
+      level: null,
+      muted_until: null,
+    });
     const ev = recordEvents(x.p);
     const until = new Date(x.p.clock.now() + 3600_000).toISOString();
     const put = await client(x.p, "PUT", `/users/@me/notification-settings/${x.lab}`, x.bob, { level: 1, muted_until: until });
     expect(put.body).toEqual({ scope_id: x.lab, guild_id: x.lab, channel_id: null, level: 1, muted_until: until });
     expect(ev.of("notification_settings.updated")).toEqual([{ type: "notification_settings.updated", userId: x.bobId, scopeId: x.lab }]);
     expect((await client(x.p, "GET", "/users/@me/notification-settings", x.bob)).body).toEqual([put.body]);
-    expect((await client(x.p, "PUT", `/users/@me/notification-settings/${x.lab}`, x.bob, { level: null, muted_until: null })).body.level).toBeNull();
+    expect(
+      (await client(x.p, "PUT", `/users/@me/notification-settings/${x.lab}`, x.bob, { level: null, muted_until: null })).body.level,
+    ).toBeNull();
     expect((await client(x.p, "GET", "/users/@me/notification-settings", x.bob)).body).toEqual([]);
     expect(refusal(await client(x.p, "PUT", `/users/@me/notification-settings/${x.lab}`, x.bob, { level: 7 }))).toEqual([400, 50035]);
-    expect(refusal(await client(x.p, "PUT", `/users/@me/notification-settings/${x.lab}`, x.bob, { muted_until: "soon" }))).toEqual([400, 50035]);
+    expect(refusal(await client(x.p, "PUT", `/users/@me/notification-settings/${x.lab}`, x.bob, { muted_until: "soon" }))).toEqual([
+      400, 50035,
+    ]);
     const dm = x.p.core.dms.open(x.aliceId, x.carolId);
     expect(refusal(await client(x.p, "GET", `/users/@me/notification-settings/${dm.id}`, x.bob))).toEqual([404, 10003]);
   });
@@ -101,7 +119,9 @@ describe("notification settings", () => {
   test("the server's default: MANAGE_GUILD sets it through PATCH /guilds/{id}; members see it in the server", async () => {
     const x = world();
     expect(refusal(await client(x.p, "PATCH", `/guilds/${x.lab}`, x.carol, { default_message_notifications: 1 }))).toEqual([403, 50001]);
-    expect((await client(x.p, "PATCH", `/guilds/${x.lab}`, x.alice, { default_message_notifications: 1 })).body.default_message_notifications).toBe(1);
+    expect(
+      (await client(x.p, "PATCH", `/guilds/${x.lab}`, x.alice, { default_message_notifications: 1 })).body.default_message_notifications,
+    ).toBe(1);
     const mine = (await client(x.p, "GET", "/guilds", x.carol)).body;
     expect(mine.find((g: any) => g.id === x.lab).default_message_notifications).toBe(1);
     expect(refusal(await client(x.p, "PATCH", `/guilds/${x.lab}`, x.alice, { default_message_notifications: 2 }))).toEqual([400, 50035]);
@@ -115,6 +135,8 @@ describe("history around a message", () => {
     for (const t of ["one", "two", "three", "four", "five"]) sent.push(await say(x, x.alice, t));
     const around = (await client(x.p, "GET", `/channels/${x.general}/messages?around=${sent[2].id}&limit=3`, x.bob)).body;
     expect(texts(around).sort()).toEqual(["four", "three", "two"]);
-    expect(refusal(await client(x.p, "GET", `/channels/${x.general}/messages?around=${sent[2].id}&before=${sent[4].id}`, x.bob))).toEqual([400, 50035]);
+    expect(refusal(await client(x.p, "GET", `/channels/${x.general}/messages?around=${sent[2].id}&before=${sent[4].id}`, x.bob))).toEqual([
+      400, 50035,
+    ]);
   });
 });

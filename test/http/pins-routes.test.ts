@@ -10,8 +10,10 @@ let token: string;
 let general: string;
 let msg: string;
 const uuid = (f: string) => p.api.flakes.uuid(f)!;
-const bobSays = (channel: string, content: string) => p.api.flakes.of(p.core.messages.send(uuid(w.users.bob.id), uuid(channel), { content }).id);
-const grantMod = () => p.core.guilds.addMemberRole(uuid(w.guilds.Lab.id), uuid(w.applications.EchoBot.bot_user_id), uuid(w.guilds.Lab.roles.Mod));
+const bobSays = (channel: string, content: string) =>
+  p.api.flakes.of(p.core.messages.send(uuid(w.users.bob.id), uuid(channel), { content }).id);
+const grantMod = () =>
+  p.core.guilds.addMemberRole(uuid(w.guilds.Lab.id), uuid(w.applications.EchoBot.bot_user_id), uuid(w.guilds.Lab.roles.Mod));
 
 beforeEach(() => {
   p = makeUnlimitedParley();
@@ -25,7 +27,10 @@ describe("pins (current routes)", () => {
   test("PUT pins a message: 204, the type 6 message naming it, the target updated, audit 74 with its reason; no pins event", async () => {
     grantMod();
     const ev = recordEvents(p);
-    const r = await call(p, "PUT", `/channels/${general}/messages/pins/${msg}`, { token, headers: { "X-Audit-Log-Reason": "keep%20this" } });
+    const r = await call(p, "PUT", `/channels/${general}/messages/pins/${msg}`, {
+      token,
+      headers: { "X-Audit-Log-Reason": "keep%20this" },
+    });
     expect(r.status).toBe(204);
     expect(ev.of("message.updated")).toHaveLength(1);
     expect(ev.of("message.created")).toHaveLength(1);
@@ -40,7 +45,9 @@ describe("pins (current routes)", () => {
     expect(JSON.parse(entry.options!)).toEqual({ channel_id: uuid(general), message_id: uuid(msg) });
     // Pinning again changes nothing and says so with the same 204.
     expect((await call(p, "PUT", `/channels/${general}/messages/pins/${msg}`, { token })).status).toBe(204);
-    expect((await call(p, "GET", `/channels/${general}/messages?limit=5`, { token })).body.filter((m: { type: number }) => m.type === 6)).toHaveLength(1);
+    expect(
+      (await call(p, "GET", `/channels/${general}/messages?limit=5`, { token })).body.filter((m: { type: number }) => m.type === 6),
+    ).toHaveLength(1);
   });
 
   test("GET lists newest pin first as {items:[{pinned_at, message}], has_more}; before is an ISO pinned_at; limit 1..50", async () => {
@@ -55,9 +62,12 @@ describe("pins (current routes)", () => {
     expect(Number.isFinite(Date.parse(all.items[0].pinned_at))).toBe(true);
     const one = (await call(p, "GET", `/channels/${general}/messages/pins?limit=1`, { token })).body;
     expect(one).toMatchObject({ has_more: true, items: [{ message: { id: second } }] });
-    const rest = (await call(p, "GET", `/channels/${general}/messages/pins?before=${encodeURIComponent(one.items[0].pinned_at)}`, { token })).body;
+    const rest = (
+      await call(p, "GET", `/channels/${general}/messages/pins?before=${encodeURIComponent(one.items[0].pinned_at)}`, { token })
+    ).body;
     expect(rest.items.map((i: { message: { id: string } }) => i.message.id)).toEqual([msg]);
-    for (const q of ["limit=0", "limit=51", "limit=x", "before=yesterday"]) expect([q, ...refusal(await call(p, "GET", `/channels/${general}/messages/pins?${q}`, { token }))]).toEqual([q, 400, 50035]);
+    for (const q of ["limit=0", "limit=51", "limit=x", "before=yesterday"])
+      expect([q, ...refusal(await call(p, "GET", `/channels/${general}/messages/pins?${q}`, { token }))]).toEqual([q, 400, 50035]);
   });
 
   test("DELETE unpins: 204, the message no longer pinned, audit 75; the list empties", async () => {
@@ -75,7 +85,9 @@ describe("pins (current routes)", () => {
     expect(refusal(await call(p, "PUT", `/channels/${general}/messages/pins/${msg}`, { token }))).toEqual([403, 50001]);
     expect(refusal(await call(p, "DELETE", `/channels/${general}/messages/pins/${msg}`, { token }))).toEqual([403, 50001]);
     grantMod();
-    const staffMsg = p.api.flakes.of(p.core.messages.send(uuid(w.users.alice.id), uuid(w.guilds.Lab.channels.staff), { content: "elsewhere" }).id);
+    const staffMsg = p.api.flakes.of(
+      p.core.messages.send(uuid(w.users.alice.id), uuid(w.guilds.Lab.channels.staff), { content: "elsewhere" }).id,
+    );
     expect(refusal(await call(p, "PUT", `/channels/${general}/messages/pins/${staffMsg}`, { token }))).toEqual([404, 10003]);
     expect(refusal(await call(p, "PUT", `/channels/${general}/messages/pins/123456789012345678`, { token }))).toEqual([404, 10003]);
     expect(refusal(await call(p, "PUT", `/channels/123456789012345678/messages/pins/${msg}`, { token }))).toEqual([404, 10003]);
@@ -86,7 +98,8 @@ describe("pins (current routes)", () => {
     grantMod();
     const bot = uuid(w.applications.EchoBot.bot_user_id);
     p.core.transaction(() => {
-      for (let i = 0; i < MAX_PINS; i++) p.core.pins.pin(bot, uuid(general), p.core.messages.send(uuid(w.users.bob.id), uuid(general), { content: `m${i}` }).id);
+      for (let i = 0; i < MAX_PINS; i++)
+        p.core.pins.pin(bot, uuid(general), p.core.messages.send(uuid(w.users.bob.id), uuid(general), { content: `m${i}` }).id);
     });
     expect(refusal(await call(p, "PUT", `/channels/${general}/messages/pins/${msg}`, { token }))).toEqual([400, 30003]);
     expect((await call(p, "GET", `/channels/${general}/messages/${msg}`, { token })).body.pinned).toBe(false);

@@ -32,14 +32,22 @@ describe("administrators deny and revoke privileged intents", () => {
   test("a denied request is no longer pending; saving intents does not ask again, a request does", async () => {
     const app = await newApp();
     const asked = await client(p, "POST", `/applications/${app.id}/privileged-requests`, carol, { intents: ["MESSAGE_CONTENT"] });
-    expect(asked.body).toMatchObject({ intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT"], privileged_requested: ["MESSAGE_CONTENT"] });
+    expect(asked.body).toMatchObject({
+      intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT"],
+      privileged_requested: ["MESSAGE_CONTENT"],
+    });
     const listed = (await client(p, "GET", "/admin/privileged-requests", alice)).body.find((a: any) => a.id === app.id);
     expect(listed.owner).toMatchObject({ username: "carol", bot: false });
 
     expect(refusal(await decide(app.id, { intents: ["MESSAGE_CONTENT"], deny: true }, bob))).toEqual([403, 50001]);
     const denied = await decide(app.id, { intents: ["MESSAGE_CONTENT"], deny: true });
     expect(denied.status).toBe(200);
-    expect(denied.body).toMatchObject({ privileged_requested: [], privileged_approved: [], privileged_denied: ["MESSAGE_CONTENT"], granted_intents: ["GUILDS", "GUILD_MESSAGES"] });
+    expect(denied.body).toMatchObject({
+      privileged_requested: [],
+      privileged_approved: [],
+      privileged_denied: ["MESSAGE_CONTENT"],
+      granted_intents: ["GUILDS", "GUILD_MESSAGES"],
+    });
     expect(await pendingIds()).not.toContain(app.id);
 
     const saved = await client(p, "PUT", `/applications/${app.id}/intents`, carol, { intents: ["GUILDS", "MESSAGE_CONTENT"] });
@@ -54,11 +62,15 @@ describe("administrators deny and revoke privileged intents", () => {
   test("approved ones are listed for revocation; a revoked intent is denied, not pending, and leaves the next token", async () => {
     const app = await newApp(["GUILDS", "MESSAGE_CONTENT"]);
     // The world's EchoBot holds MESSAGE_CONTENT already.
-    const grantsOf = async () => (await client(p, "GET", "/admin/privileged-grants", alice)).body.map((a: any) => [a.name, a.privileged_approved, a.owner.username]);
+    const grantsOf = async () =>
+      (await client(p, "GET", "/admin/privileged-grants", alice)).body.map((a: any) => [a.name, a.privileged_approved, a.owner.username]);
     expect(await grantsOf()).toEqual([["EchoBot", ["MESSAGE_CONTENT"], "alice"]]);
     expect(refusal(await client(p, "GET", "/admin/privileged-grants", bob))).toEqual([403, 50001]);
     await decide(app.id, { intents: ["MESSAGE_CONTENT"] });
-    expect(await grantsOf()).toEqual([["EchoBot", ["MESSAGE_CONTENT"], "alice"], ["Helper", ["MESSAGE_CONTENT"], "carol"]]);
+    expect(await grantsOf()).toEqual([
+      ["EchoBot", ["MESSAGE_CONTENT"], "alice"],
+      ["Helper", ["MESSAGE_CONTENT"], "carol"],
+    ]);
     expect(await pendingIds()).not.toContain(app.id);
 
     const revoked = await decide(app.id, { intents: ["MESSAGE_CONTENT"], revoke: true });
@@ -76,7 +88,9 @@ describe("administrators deny and revoke privileged intents", () => {
     const app = await newApp();
     expect(refusal(await decide(app.id, { intents: ["GUILDS"], deny: true }))).toEqual([400, 50035]);
     expect(refusal(await decide(app.id, { intents: ["MESSAGE_CONTENT"], deny: "yes" }))).toEqual([400, 50035]);
-    expect(refusal(await decide("01a1fcc1-cc9f-7001-8e48-0e8f66896c36", { intents: ["MESSAGE_CONTENT"], deny: true }))).toEqual([404, 10003]);
+    expect(refusal(await decide("01a1fcc1-cc9f-7001-8e48-0e8f66896c36", { intents: ["MESSAGE_CONTENT"], deny: true }))).toEqual([
+      404, 10003,
+    ]);
   });
 });
 
@@ -119,7 +133,11 @@ describe("context-menu commands a person may run", () => {
     const app = w.applications.EchoBot;
     await call(p, "PUT", `/applications/${app.id}/commands`, {
       token: app.token,
-      body: [{ name: "Profile", type: 2 }, { name: "Quote", type: 3 }, { name: "ping", description: "Ping" }],
+      body: [
+        { name: "Profile", type: 2 },
+        { name: "Quote", type: 3 },
+        { name: "ping", description: "Ping" },
+      ],
     });
     const names = async (q: string) => (await client(p, "GET", `/channels/${general}/commands${q}`, bob)).body.map((c: any) => c.name);
     expect(await names("")).toEqual(["ping"]);

@@ -38,7 +38,9 @@ describe("reactions", () => {
     ]);
     p.core.reactions.add(uuid(w.users.bob.id), uuid(msg), { name: FIRE, id: null });
     const m = (await call(p, "GET", `/channels/${general}/messages/${msg}`, { token })).body;
-    expect(m.reactions).toEqual([{ emoji: { id: null, name: FIRE }, count: 2, count_details: { burst: 0, normal: 2 }, me: true, me_burst: false, burst_colors: [] }]);
+    expect(m.reactions).toEqual([
+      { emoji: { id: null, name: FIRE }, count: 2, count_details: { burst: 0, normal: 2 }, me: true, me_burst: false, burst_colors: [] },
+    ]);
   });
 
   test("custom emoji (name:id, colon raw or %3A, a:name:id) are unknown: 400 10014, nothing written or fired", async () => {
@@ -56,8 +58,18 @@ describe("reactions", () => {
       const r = await call(p, "PUT", `${base()}/${e}/@me`, { token });
       expect([e, r.status, r.body.code]).toEqual([e, 404, 10003]);
     }
-    expect(refusal(await call(p, "PUT", `/channels/${general}/messages/123456789012345678/reactions/${encodeURIComponent(FIRE)}/@me`, { token }))).toEqual([404, 10003]);
-    expect(refusal(await call(p, "PUT", `/channels/${w.guilds.Lab.channels.staff}/messages/${msg}/reactions/${encodeURIComponent(FIRE)}/@me`, { token }))).toEqual([404, 10003]);
+    expect(
+      refusal(
+        await call(p, "PUT", `/channels/${general}/messages/123456789012345678/reactions/${encodeURIComponent(FIRE)}/@me`, { token }),
+      ),
+    ).toEqual([404, 10003]);
+    expect(
+      refusal(
+        await call(p, "PUT", `/channels/${w.guilds.Lab.channels.staff}/messages/${msg}/reactions/${encodeURIComponent(FIRE)}/@me`, {
+          token,
+        }),
+      ),
+    ).toEqual([404, 10003]);
     expect(ev.events).toHaveLength(0);
   });
 
@@ -79,7 +91,8 @@ describe("reactions", () => {
     expect(r.body.find((u: any) => u.id === w.applications.EchoBot.bot_user_id).bot).toBe(true);
     const page = await call(p, "GET", `${base()}/${encodeURIComponent(FIRE)}?after=${r.body[0].id}&limit=1`, { token });
     expect(page.body.map((u: any) => u.id)).toEqual([r.body[1].id]);
-    for (const bad of ["0", "101"]) expect((await call(p, "GET", `${base()}/${encodeURIComponent(FIRE)}?limit=${bad}`, { token })).body.errors.limit).toBeDefined();
+    for (const bad of ["0", "101"])
+      expect((await call(p, "GET", `${base()}/${encodeURIComponent(FIRE)}?limit=${bad}`, { token })).body.errors.limit).toBeDefined();
     expect((await call(p, "GET", `${base()}/${encodeURIComponent(FIRE)}?limit=100`, { token })).body).toHaveLength(3);
     expect((await call(p, "GET", `${base()}/${encodeURIComponent(FIRE)}?type=1`, { token })).body).toEqual([]);
   });
@@ -123,7 +136,8 @@ describe("reactions", () => {
     const lw = lp.seed(structuredClone(BASIC_WORLD));
     const ch = lw.guilds.Lab.channels.general;
     const m = lp.api.flakes.of(lp.core.messages.send(lp.api.flakes.uuid(lw.users.bob.id)!, lp.api.flakes.uuid(ch)!, { content: "x" }).id);
-    const put = (e: string) => call(lp, "PUT", `/channels/${ch}/messages/${m}/reactions/${encodeURIComponent(e)}/@me`, { token: lw.applications.EchoBot.token });
+    const put = (e: string) =>
+      call(lp, "PUT", `/channels/${ch}/messages/${m}/reactions/${encodeURIComponent(e)}/@me`, { token: lw.applications.EchoBot.token });
     lp.clock.advance(0);
     expect((await put(FIRE)).status).toBe(204);
     expect(refusal(await put("👍"))).toEqual([429, 0]);

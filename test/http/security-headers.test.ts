@@ -112,7 +112,12 @@ describe("unknown paths", () => {
   });
 
   test("API paths keep the spec's JSON error", async () => {
-    for (const [path, status] of [["/api/nope", 404], ["/api/client/v1/nope", 404], ["/api/v10/nope", 501], ["/api", 404]] as const) {
+    for (const [path, status] of [
+      ["/api/nope", 404],
+      ["/api/client/v1/nope", 404],
+      ["/api/v10/nope", 501],
+      ["/api", 404],
+    ] as const) {
       const res = await fetch(`${base}${path}`);
       expect({ path, status: res.status }).toEqual({ path, status });
       expect(res.headers.get("content-type")).toBe("application/json");

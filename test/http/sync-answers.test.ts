@@ -12,7 +12,11 @@ test("GET /users/@me and a message read answer without a promise; a post answers
   expect(me).toBeInstanceOf(Response);
   expect((me as Response).status).toBe(200);
   const post = p.http.fetch(
-    new Request(`${ORIGIN}/api/v10/channels/${general}/messages`, { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: '{"content":"x"}' }),
+    new Request(`${ORIGIN}/api/v10/channels/${general}/messages`, {
+      method: "POST",
+      headers: { ...headers, "Content-Type": "application/json" },
+      body: '{"content":"x"}',
+    }),
   );
   expect(post).toBeInstanceOf(Promise);
   const sent = (await (await post).json()) as { id: string };

@@ -23,12 +23,19 @@ describe("the issue's story: the owner makes Admin, then Moderator", () => {
       const [bobId, daveId, botId] = [w.users.bob.id, w.users.dave.id, w.applications.ModBot.bot_user_id].map((f) => internalId(p, f));
 
       const admin = await client(p, "POST", `/guilds/${lab}/roles`, alice, { name: "Admin", permissions: ["ADMINISTRATOR"] });
-      const moderator = await client(p, "POST", `/guilds/${lab}/roles`, alice, { name: "Moderator", permissions: ["MANAGE_ROLES", "KICK_MEMBERS"] });
+      const moderator = await client(p, "POST", `/guilds/${lab}/roles`, alice, {
+        name: "Moderator",
+        permissions: ["MANAGE_ROLES", "KICK_MEMBERS"],
+      });
       expect([admin.status, moderator.status]).toEqual([200, 200]);
       // Each new role lands just above @everyone: Moderator (newer) below Admin.
       const positions = () => Object.fromEntries(p.core.guilds.roles(lab).map((r) => [r.name, r.position]));
       expect(positions()).toEqual({ "@everyone": 0, Moderator: 1, Admin: 2 });
-      for (const [who, role] of [[daveId, admin], [bobId, moderator], [botId, moderator]] as const)
+      for (const [who, role] of [
+        [daveId, admin],
+        [bobId, moderator],
+        [botId, moderator],
+      ] as const)
         expect((await client(p, "PUT", `/guilds/${lab}/members/${who}/roles/${role.body.id}`, alice)).status).toBe(204);
 
       // As a person, through the people's API.
@@ -41,7 +48,9 @@ describe("the issue's story: the owner makes Admin, then Moderator", () => {
       // As a bot, through the bot API.
       const token = w.applications.ModBot.token;
       const [g, adminFlake, modFlake] = [w.guilds.Lab.id, p.api.flakes.of(admin.body.id), p.api.flakes.of(moderator.body.id)];
-      expect(refusal(await call(p, "PUT", `/guilds/${g}/members/${w.applications.ModBot.bot_user_id}/roles/${adminFlake}`, { token }))).toEqual([403, 50001]);
+      expect(
+        refusal(await call(p, "PUT", `/guilds/${g}/members/${w.applications.ModBot.bot_user_id}/roles/${adminFlake}`, { token })),
+      ).toEqual([403, 50001]);
       expect(refusal(await call(p, "PATCH", `/guilds/${g}/roles`, { token, body: [{ id: modFlake, position: 2 }] }))).toEqual([403, 50001]);
       expect(refusal(await call(p, "DELETE", `/guilds/${g}/members/${w.users.dave.id}`, { token }))).toEqual([403, 50001]);
 
@@ -85,11 +94,14 @@ const HIERARCHY_WORLD = {
   applications: [{ name: "ModBot", owner: "alice", intents: ["GUILDS"], install: ["Lab"] }],
 };
 
-const positions = ({ p, fill }: ScenarioContext) => Object.fromEntries(p.core.guilds.roles(fill("{internal:guild:Lab}")).map((r) => [r.name, r.position]));
+const positions = ({ p, fill }: ScenarioContext) =>
+  Object.fromEntries(p.core.guilds.roles(fill("{internal:guild:Lab}")).map((r) => [r.name, r.position]));
 const START = { "@everyone": 0, Low: 1, Low2: 2, Mod: 3, High: 4 };
 const unmoved = ({ p, fill, ...rest }: ScenarioContext) => expect(positions({ p, fill, ...rest })).toEqual(START);
 const rolesOf = (ctx: ScenarioContext, user: string) =>
-  ctx.p.core.guilds.memberRoleIds(ctx.fill("{internal:guild:Lab}"), ctx.fill(`{internal:user:${user}}`)).map((id) => ctx.p.core.guilds.role(ctx.fill("{internal:guild:Lab}"), id)!.name);
+  ctx.p.core.guilds
+    .memberRoleIds(ctx.fill("{internal:guild:Lab}"), ctx.fill(`{internal:user:${user}}`))
+    .map((id) => ctx.p.core.guilds.role(ctx.fill("{internal:guild:Lab}"), id)!.name);
 
 /** A refusal: 403 50001 and not one event. */
 const no = (row: Omit<Scenario, "status" | "code" | "events">): Scenario => ({ ...row, status: 403, code: 50001, events: { "*": 0 } });
@@ -99,9 +111,30 @@ const table = { world: HIERARCHY_WORLD, config: { rateLimits: { ...SPEC_RATE_LIM
 scenarios(
   "role hierarchy through the people's API",
   [
-    no({ name: "no moving one's own highest role up", actor: "bob", method: "PATCH", path: "/guilds/{guild:Lab}/roles", body: [{ id: "{role:Mod}", position: 4 }], after: unmoved }),
-    no({ name: "no moving a lower role up to one's own", actor: "bob", method: "PATCH", path: "/guilds/{guild:Lab}/roles", body: [{ id: "{role:Low}", position: 3 }], after: unmoved }),
-    no({ name: "no moving a higher role down", actor: "bob", method: "PATCH", path: "/guilds/{guild:Lab}/roles", body: [{ id: "{role:High}", position: 1 }], after: unmoved }),
+    no({
+      name: "no moving one's own highest role up",
+      actor: "bob",
+      method: "PATCH",
+      path: "/guilds/{guild:Lab}/roles",
+      body: [{ id: "{role:Mod}", position: 4 }],
+      after: unmoved,
+    }),
+    no({
+      name: "no moving a lower role up to one's own",
+      actor: "bob",
+      method: "PATCH",
+      path: "/guilds/{guild:Lab}/roles",
+      body: [{ id: "{role:Low}", position: 3 }],
+      after: unmoved,
+    }),
+    no({
+      name: "no moving a higher role down",
+      actor: "bob",
+      method: "PATCH",
+      path: "/guilds/{guild:Lab}/roles",
+      body: [{ id: "{role:High}", position: 1 }],
+      after: unmoved,
+    }),
     {
       name: "reordering below one's highest role: one role.updated per moved role",
       actor: "bob",
@@ -112,8 +145,20 @@ scenarios(
       events: { "role.updated": 2, "*": 0 },
       after: (ctx) => expect(positions(ctx)).toEqual({ ...START, Low: 2, Low2: 1 }),
     },
-    no({ name: "no editing a role above one's highest", actor: "bob", method: "PATCH", path: "/guilds/{guild:Lab}/roles/{role:High}", body: { name: "Mine" } }),
-    no({ name: "no editing one's own highest role", actor: "bob", method: "PATCH", path: "/guilds/{guild:Lab}/roles/{role:Mod}", body: { permissions: [] } }),
+    no({
+      name: "no editing a role above one's highest",
+      actor: "bob",
+      method: "PATCH",
+      path: "/guilds/{guild:Lab}/roles/{role:High}",
+      body: { name: "Mine" },
+    }),
+    no({
+      name: "no editing one's own highest role",
+      actor: "bob",
+      method: "PATCH",
+      path: "/guilds/{guild:Lab}/roles/{role:Mod}",
+      body: { permissions: [] },
+    }),
     {
       name: "editing a role below one's highest",
       actor: "bob",
@@ -124,7 +169,13 @@ scenarios(
       events: { "role.updated": 1, "*": 0 },
       after: ({ res }) => expect(res.body).toMatchObject({ name: "Lowest", permissions: "2", position: 1 }),
     },
-    no({ name: "no granting a bit one lacks by editing", actor: "bob", method: "PATCH", path: "/guilds/{guild:Lab}/roles/{role:Low}", body: { permissions: ["ADMINISTRATOR"] } }),
+    no({
+      name: "no granting a bit one lacks by editing",
+      actor: "bob",
+      method: "PATCH",
+      path: "/guilds/{guild:Lab}/roles/{role:Low}",
+      body: { permissions: ["ADMINISTRATOR"] },
+    }),
     no({ name: "no deleting a role above one's highest", actor: "bob", method: "DELETE", path: "/guilds/{guild:Lab}/roles/{role:High}" }),
     {
       name: "deleting a role below one's highest",
@@ -134,11 +185,38 @@ scenarios(
       status: 204,
       events: { "role.deleted": 1, "*": 0 },
     },
-    no({ name: "no giving oneself a higher role", actor: "bob", method: "PUT", path: "/guilds/{guild:Lab}/members/{user:bob}/roles/{role:High}", after: (c) => expect(rolesOf(c, "bob")).toEqual(["Mod"]) }),
-    no({ name: "no giving a peer one's own role", actor: "bob", method: "PUT", path: "/guilds/{guild:Lab}/members/{user:carol}/roles/{role:Mod}" }),
-    no({ name: "no taking a role from a member ranked above", actor: "bob", method: "DELETE", path: "/guilds/{guild:Lab}/members/{user:dave}/roles/{role:High}" }),
-    no({ name: "no giving even a low role to a member ranked above", actor: "bob", method: "PUT", path: "/guilds/{guild:Lab}/members/{user:dave}/roles/{role:Low}", after: (c) => expect(rolesOf(c, "dave")).toEqual(["High"]) }),
-    no({ name: "no giving a role to a member ranked the same", actor: "bob", method: "PUT", path: "/guilds/{guild:Lab}/members/{user:erin}/roles/{role:Low}" }),
+    no({
+      name: "no giving oneself a higher role",
+      actor: "bob",
+      method: "PUT",
+      path: "/guilds/{guild:Lab}/members/{user:bob}/roles/{role:High}",
+      after: (c) => expect(rolesOf(c, "bob")).toEqual(["Mod"]),
+    }),
+    no({
+      name: "no giving a peer one's own role",
+      actor: "bob",
+      method: "PUT",
+      path: "/guilds/{guild:Lab}/members/{user:carol}/roles/{role:Mod}",
+    }),
+    no({
+      name: "no taking a role from a member ranked above",
+      actor: "bob",
+      method: "DELETE",
+      path: "/guilds/{guild:Lab}/members/{user:dave}/roles/{role:High}",
+    }),
+    no({
+      name: "no giving even a low role to a member ranked above",
+      actor: "bob",
+      method: "PUT",
+      path: "/guilds/{guild:Lab}/members/{user:dave}/roles/{role:Low}",
+      after: (c) => expect(rolesOf(c, "dave")).toEqual(["High"]),
+    }),
+    no({
+      name: "no giving a role to a member ranked the same",
+      actor: "bob",
+      method: "PUT",
+      path: "/guilds/{guild:Lab}/members/{user:erin}/roles/{role:Low}",
+    }),
     {
       name: "giving a lower member a lower role",
       actor: "bob",
@@ -197,12 +275,47 @@ scenarios(
 scenarios(
   "role hierarchy through the bot API",
   [
-    no({ name: "no giving itself a higher role", actor: "ModBot", method: "PUT", path: "/guilds/{guild:Lab}/members/{bot:ModBot}/roles/{role:High}" }),
-    no({ name: "no moving its own role up", actor: "ModBot", method: "PATCH", path: "/guilds/{guild:Lab}/roles", body: [{ id: "{role:Mod}", position: 4 }], after: unmoved }),
-    no({ name: "no nickname for a member ranked above", actor: "ModBot", method: "PATCH", path: "/guilds/{guild:Lab}/members/{user:dave}", body: { nick: "demoted" } }),
-    no({ name: "no roles for a member ranked above", actor: "ModBot", method: "PATCH", path: "/guilds/{guild:Lab}/members/{user:dave}", body: { roles: ["{role:High}", "{role:Low}"] } }),
-    no({ name: "no role for a member ranked the same", actor: "ModBot", method: "PUT", path: "/guilds/{guild:Lab}/members/{user:erin}/roles/{role:Low}" }),
-    no({ name: "no timeout for a member ranked above", actor: "ModBot", method: "PATCH", path: "/guilds/{guild:Lab}/members/{user:dave}", body: { communication_disabled_until: "2099-01-01T00:00:00.000Z" } }),
+    no({
+      name: "no giving itself a higher role",
+      actor: "ModBot",
+      method: "PUT",
+      path: "/guilds/{guild:Lab}/members/{bot:ModBot}/roles/{role:High}",
+    }),
+    no({
+      name: "no moving its own role up",
+      actor: "ModBot",
+      method: "PATCH",
+      path: "/guilds/{guild:Lab}/roles",
+      body: [{ id: "{role:Mod}", position: 4 }],
+      after: unmoved,
+    }),
+    no({
+      name: "no nickname for a member ranked above",
+      actor: "ModBot",
+      method: "PATCH",
+      path: "/guilds/{guild:Lab}/members/{user:dave}",
+      body: { nick: "demoted" },
+    }),
+    no({
+      name: "no roles for a member ranked above",
+      actor: "ModBot",
+      method: "PATCH",
+      path: "/guilds/{guild:Lab}/members/{user:dave}",
+      body: { roles: ["{role:High}", "{role:Low}"] },
+    }),
+    no({
+      name: "no role for a member ranked the same",
+      actor: "ModBot",
+      method: "PUT",
+      path: "/guilds/{guild:Lab}/members/{user:erin}/roles/{role:Low}",
+    }),
+    no({
+      name: "no timeout for a member ranked above",
+      actor: "ModBot",
+      method: "PATCH",
+      path: "/guilds/{guild:Lab}/members/{user:dave}",
+      body: { communication_disabled_until: "2099-01-01T00:00:00.000Z" },
+    }),
     no({ name: "no kicking a member ranked above", actor: "ModBot", method: "DELETE", path: "/guilds/{guild:Lab}/members/{user:dave}" }),
     no({ name: "no banning the owner", actor: "ModBot", method: "PUT", path: "/guilds/{guild:Lab}/bans/{user:alice}", body: {} }),
     {

@@ -53,7 +53,12 @@ const ACTIONS: Action[] = [
   {
     name: "role create",
     bot: { method: "POST", path: "/guilds/{guild:Lab}/roles", body: { name: "Helpers", permissions: "2", color: 255 }, status: 200 },
-    person: { method: "POST", path: "/guilds/{guild:Lab}/roles", body: { name: "Helpers", permissions: ["KICK_MEMBERS"], color: 255 }, status: 200 },
+    person: {
+      method: "POST",
+      path: "/guilds/{guild:Lab}/roles",
+      body: { name: "Helpers", permissions: ["KICK_MEMBERS"], color: 255 },
+      status: 200,
+    },
   },
   {
     name: "role edit",
@@ -87,8 +92,18 @@ const ACTIONS: Action[] = [
   },
   {
     name: "channel edit",
-    bot: { method: "PATCH", path: "/channels/{channel:general}", body: { name: "chat", topic: "anything", rate_limit_per_user: 5 }, status: 200 },
-    person: { method: "PATCH", path: "/channels/{channel:general}", body: { name: "chat", topic: "anything", rate_limit_per_user: 5 }, status: 200 },
+    bot: {
+      method: "PATCH",
+      path: "/channels/{channel:general}",
+      body: { name: "chat", topic: "anything", rate_limit_per_user: 5 },
+      status: 200,
+    },
+    person: {
+      method: "PATCH",
+      path: "/channels/{channel:general}",
+      body: { name: "chat", topic: "anything", rate_limit_per_user: 5 },
+      status: 200,
+    },
   },
   {
     name: "channel delete",
@@ -98,7 +113,12 @@ const ACTIONS: Action[] = [
   {
     name: "overwrite put",
     bot: { method: "PUT", path: "/channels/{channel:general}/permissions/{user:carol}", body: { type: 1, deny: "2048" }, status: 204 },
-    person: { method: "PUT", path: "/channels/{channel:general}/overwrites/{user:carol}", body: { type: "member", deny: ["SEND_MESSAGES"] }, status: 200 },
+    person: {
+      method: "PUT",
+      path: "/channels/{channel:general}/overwrites/{user:carol}",
+      body: { type: "member", deny: ["SEND_MESSAGES"] },
+      status: 200,
+    },
   },
   {
     name: "overwrite delete",
@@ -118,7 +138,8 @@ const ACTIONS: Action[] = [
   },
   {
     name: "unban",
-    prepare: ({ p, fill }) => p.core.moderation.ban(fill("{internal:guild:Lab}"), fill("{internal:user:alice}"), fill("{internal:user:erin}")),
+    prepare: ({ p, fill }) =>
+      p.core.moderation.ban(fill("{internal:guild:Lab}"), fill("{internal:user:alice}"), fill("{internal:user:erin}")),
     bot: { method: "DELETE", path: "/guilds/{guild:Lab}/bans/{user:erin}", status: 204 },
     person: { method: "DELETE", path: "/guilds/{guild:Lab}/bans/{user:erin}", status: 204 },
   },

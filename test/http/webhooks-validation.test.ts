@@ -11,7 +11,10 @@ import { SPEC_RATE_LIMITS } from "../../src/config";
 /** ModBot makes the webhook; with `message`, the webhook also posts it first ({msg}). */
 function withHook(message?: unknown): Scenario["setup"] {
   return async ({ p, w, fill }: ScenarioContext): Promise<Record<string, string>> => {
-    const r = await call(p, "POST", fill("/channels/{channel:general}/webhooks"), { token: w.applications.ModBot.token, body: { name: "Relay" } });
+    const r = await call(p, "POST", fill("/channels/{channel:general}/webhooks"), {
+      token: w.applications.ModBot.token,
+      body: { name: "Relay" },
+    });
     expect(r.status).toBe(200);
     const hook = `/webhooks/${r.body.id}/${r.body.token}`;
     if (message === undefined) return { hook };

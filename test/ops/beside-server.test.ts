@@ -81,7 +81,11 @@ async function lab(token: string) {
   const guild = ((await (await api("/api/client/v1/guilds", { token })).json()) as any[]).find((g) => g.name === "Lab");
   const channels = (await (await api(`/api/client/v1/guilds/${guild.id}/channels`, { token })).json()) as any[];
   const members = (await (await api(`/api/client/v1/guilds/${guild.id}/members`, { token })).json()) as any[];
-  return { id: guild.id as string, general: channels.find((c) => c.name === "general").id as string, members: members.map((m) => m.user as { id: string; username: string }) };
+  return {
+    id: guild.id as string,
+    general: channels.find((c) => c.name === "general").id as string,
+    members: members.map((m) => m.user as { id: string; username: string }),
+  };
 }
 
 /** A close code within the time a command beside the server takes to reach it, or "still open". */
@@ -118,11 +122,17 @@ describe("beside a running server", () => {
     expect(r.code).toBe(0);
     expect(await closedSoon(bob.closed)).toBe(4001);
     expect((await api("/api/client/v1/users/@me", { token: seeded.users.bob.token })).status).toBe(401);
-    const refused = await api("/api/client/v1/auth/signin", { method: "POST", body: JSON.stringify({ username: "bob", password: PASSWORD }) });
+    const refused = await api("/api/client/v1/auth/signin", {
+      method: "POST",
+      body: JSON.stringify({ username: "bob", password: PASSWORD }),
+    });
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as any).message).toBe("This account is disabled: ask the server's administrator");
     // A wrong password says only that, disabled or not.
-    const wrong = await api("/api/client/v1/auth/signin", { method: "POST", body: JSON.stringify({ username: "bob", password: "not the password at all" }) });
+    const wrong = await api("/api/client/v1/auth/signin", {
+      method: "POST",
+      body: JSON.stringify({ username: "bob", password: "not the password at all" }),
+    });
     expect(((await wrong.json()) as any).message).toBe("Invalid username or password");
 
     expect((await command("user", "disable", "bob", "--enable")).code).toBe(0);
@@ -137,12 +147,22 @@ describe("beside a running server", () => {
     const before = await lab(carol);
     const bot = before.members.find((u) => u.username === "EchoBot")!;
     const general = seeded.guilds.Lab.channels.general;
-    const hook = (await (await api(`/api/v10/channels/${general}/webhooks`, { method: "POST", bot: token, body: JSON.stringify({ name: "hook" }) })).json()) as any;
+    const hook = (await (
+      await api(`/api/v10/channels/${general}/webhooks`, { method: "POST", bot: token, body: JSON.stringify({ name: "hook" }) })
+    ).json()) as any;
     expect(hook.token).toBeString();
-    const put = await api(`/api/v10/applications/${appId}/commands`, { method: "PUT", bot: token, body: JSON.stringify([{ name: "ping", description: "pong" }]) });
+    const put = await api(`/api/v10/applications/${appId}/commands`, {
+      method: "PUT",
+      bot: token,
+      body: JSON.stringify([{ name: "ping", description: "pong" }]),
+    });
     expect(put.status).toBe(200);
-    expect(((await (await api(`/api/client/v1/channels/${before.general}/commands`, { token: carol })).json()) as any[]).map((c) => c.name)).toEqual(["ping"]);
-    const said = (await (await api(`/api/v10/channels/${general}/messages`, { method: "POST", bot: token, body: JSON.stringify({ content: "last words" }) })).json()) as any;
+    expect(
+      ((await (await api(`/api/client/v1/channels/${before.general}/commands`, { token: carol })).json()) as any[]).map((c) => c.name),
+    ).toEqual(["ping"]);
+    const said = (await (
+      await api(`/api/v10/channels/${general}/messages`, { method: "POST", bot: token, body: JSON.stringify({ content: "last words" }) })
+    ).json()) as any;
     expect(said.content).toBe("last words");
 
     const gw = socket(`${server.base.replace(/^http/, "ws")}/gateway`);
@@ -158,7 +178,10 @@ describe("beside a running server", () => {
     await watcher.until("the bot leaving", () => watcher.frames.some((f) => f.type === "member.removed" && f.data.user_id === bot.id));
     expect((await lab(carol)).members.map((u) => u.id)).not.toContain(bot.id);
     expect((await api("/api/v10/users/@me", { bot: token })).status).toBe(401);
-    const executed = await api(`/api/v10/webhooks/${hook.id}/${hook.token}`, { method: "POST", body: JSON.stringify({ content: "still here?" }) });
+    const executed = await api(`/api/v10/webhooks/${hook.id}/${hook.token}`, {
+      method: "POST",
+      body: JSON.stringify({ content: "still here?" }),
+    });
     expect(executed.status).toBe(404);
     expect((await (await api(`/api/client/v1/channels/${before.general}/commands`, { token: carol })).json()) as any[]).toEqual([]);
     // What the bot said stays readable.
@@ -171,10 +194,18 @@ describe("beside a running server", () => {
     const dave = seeded.users.dave.token;
     const carol = seeded.users.carol.token;
     const before = await lab(carol);
-    const said = (await (await api(`/api/client/v1/channels/${before.general}/messages`, { method: "POST", token: dave, body: JSON.stringify({ content: "remember me" }) })).json()) as any;
+    const said = (await (
+      await api(`/api/client/v1/channels/${before.general}/messages`, {
+        method: "POST",
+        token: dave,
+        body: JSON.stringify({ content: "remember me" }),
+      })
+    ).json()) as any;
     const conn = await live(dave);
     const r = await command("user", "delete", "dave");
-    expect(r.out).toBe("deleted dave: their 1 message stays, shown as from Deleted User; they left 1 server, and their sessions and devices have ended\n");
+    expect(r.out).toBe(
+      "deleted dave: their 1 message stays, shown as from Deleted User; they left 1 server, and their sessions and devices have ended\n",
+    );
     expect(await closedSoon(conn.closed)).toBe(4001);
     const messages = (await (await api(`/api/client/v1/channels/${before.general}/messages`, { token: carol })).json()) as any[];
     const kept = messages.find((m) => m.id === said.id);

@@ -10,7 +10,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 test("the compiled single executable serves the bot API with nothing beside it but its database", async () => {
   const out = join(dir, "parley");
   expect(buildExecutable(out)).toBeGreaterThan(0); // the build `npm run build` makes (minified, bytecode)
-  const proc = Bun.spawn([out, "serve", "--port", "0", "--data", join(dir, "data"), "--demo"], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([out, "serve", "--port", "0", "--data", join(dir, "data"), "--demo"], {
+    cwd: dir,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   try {
     const reader = proc.stdout.getReader();
     let text = "";
@@ -34,7 +38,12 @@ test("the compiled single executable serves the bot API with nothing beside it b
     expect(assets.length).toBeGreaterThanOrEqual(2);
     for (const a of assets) {
       const res = await fetch(`${base}${a}`);
-      expect([a, res.status, res.headers.get("x-content-type-options"), res.headers.get("x-frame-options")]).toEqual([a, 200, "nosniff", "DENY"]);
+      expect([a, res.status, res.headers.get("x-content-type-options"), res.headers.get("x-frame-options")]).toEqual([
+        a,
+        200,
+        "nosniff",
+        "DENY",
+      ]);
       await res.arrayBuffer();
     }
     const missing = await fetch(`${base}/no/such/page`);

@@ -17,7 +17,12 @@ const dir = mkdtempSync(join(tmpdir(), "parley-community-"));
 const data = join(dir, "data");
 const PASSWORD = "a long and quiet password";
 const WORLD = {
-  users: [{ name: "alice", admin: true, password: PASSWORD }, { name: "bob", password: PASSWORD }, { name: "carol", password: PASSWORD }, { name: "erin" }],
+  users: [
+    { name: "alice", admin: true, password: PASSWORD },
+    { name: "bob", password: PASSWORD },
+    { name: "carol", password: PASSWORD },
+    { name: "erin" },
+  ],
   guilds: [
     { name: "Lab", owner: "alice", members: ["bob", "carol", "erin"], channels: [{ name: "general" }] },
     { name: "Doomed", owner: "carol", members: ["bob"], channels: [{ name: "ruins" }, { name: "more" }] },
@@ -43,7 +48,10 @@ afterAll(async () => {
 
 const command = (...argv: string[]) => parley([...argv, "--data", data]);
 const api = (path: string, init: RequestInit & { token?: string } = {}) =>
-  fetch(`${server.base}${path}`, { ...init, headers: { "Content-Type": "application/json", ...(init.token ? { Authorization: `Session ${init.token}` } : {}) } });
+  fetch(`${server.base}${path}`, {
+    ...init,
+    headers: { "Content-Type": "application/json", ...(init.token ? { Authorization: `Session ${init.token}` } : {}) },
+  });
 const json = async (r: Response | Promise<Response>) => (await r).json() as Promise<any>;
 
 /** A WebSocket and what came over it. */
@@ -82,7 +90,8 @@ async function live(token: string) {
 }
 
 const closedSoon = (closed: Promise<number>) => Promise.race([closed, Bun.sleep(5000).then(() => "still open")]);
-const signUp = (body: Record<string, unknown>) => api("/api/client/v1/auth/signup", { method: "POST", body: JSON.stringify({ password: PASSWORD, ...body }) });
+const signUp = (body: Record<string, unknown>) =>
+  api("/api/client/v1/auth/signup", { method: "POST", body: JSON.stringify({ password: PASSWORD, ...body }) });
 
 describe("administration from the command line, beside a running server", () => {
   test("user admin: a person becomes an administrator at once; the last one cannot be unmade", async () => {
@@ -91,7 +100,10 @@ describe("administration from the command line, beside a running server", () => 
     expect((await command("user", "admin", "carol")).out).toBe("carol is an administrator\n");
     expect((await json(api("/api/client/v1/users/@me", { token: carol }))).admin).toBe(true);
     expect((await command("user", "admin", "carol", "--revoke")).code).toBe(0);
-    oneLine(await command("user", "admin", "alice", "--revoke"), /alice is the last administrator and cannot be made a non-administrator: make someone else an administrator first/);
+    oneLine(
+      await command("user", "admin", "alice", "--revoke"),
+      /alice is the last administrator and cannot be made a non-administrator: make someone else an administrator first/,
+    );
     expect((await json(api("/api/client/v1/users/@me", { token: seeded.users.alice.token }))).admin).toBe(true);
   }, 30_000);
 
@@ -106,15 +118,20 @@ describe("administration from the command line, beside a running server", () => 
     const beside = createParley(loadConfig({ data, quiet: true }, {}), { relayEvents: true });
     try {
       await beside.core.passwordResets.redeem(link![1], "bob's brand new password", "test");
-      await expect(beside.core.passwordResets.redeem(link![1], "bob's second new password", "test")).rejects.toThrow("unknown, used or expired");
+      await expect(beside.core.passwordResets.redeem(link![1], "bob's second new password", "test")).rejects.toThrow(
+        "unknown, used or expired",
+      );
     } finally {
       await beside.stop();
     }
     expect(await closedSoon(conn.closed)).toBe(4001);
     expect((await api("/api/client/v1/users/@me", { token: seeded.users.bob.token })).status).toBe(401);
-    const back = await api("/api/client/v1/auth/signin", { method: "POST", body: JSON.stringify({ username: "bob", password: "bob's brand new password" }) });
+    const back = await api("/api/client/v1/auth/signin", {
+      method: "POST",
+      body: JSON.stringify({ username: "bob", password: "bob's brand new password" }),
+    });
     expect(back.status).toBe(200);
-    seeded.users.bob.token = (await back.json() as any).token;
+    seeded.users.bob.token = ((await back.json()) as any).token;
   }, 30_000);
 
   test("user disable --apps: the person is signed out and their bot's session ends; without --apps the bot keeps running", async () => {
@@ -126,9 +143,13 @@ describe("administration from the command line, beside a running server", () => 
     expect(withApps.out).toContain("their applications are disabled too (tokens refused, bots' sessions ended): ErinBot");
     await bot.until("op 9", () => bot.frames.some((f) => f.op === 9));
     expect(await closedSoon(bot.closed)).not.toBe("still open");
-    expect((await fetch(`${server.base}/api/v10/users/@me`, { headers: { Authorization: `Bot ${seeded.applications.ErinBot.token}` } })).status).toBe(401);
+    expect(
+      (await fetch(`${server.base}/api/v10/users/@me`, { headers: { Authorization: `Bot ${seeded.applications.ErinBot.token}` } })).status,
+    ).toBe(401);
     expect((await command("user", "disable", "erin", "--enable", "--apps")).out).toContain("their applications are enabled: ErinBot");
-    expect((await fetch(`${server.base}/api/v10/users/@me`, { headers: { Authorization: `Bot ${seeded.applications.ErinBot.token}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${server.base}/api/v10/users/@me`, { headers: { Authorization: `Bot ${seeded.applications.ErinBot.token}` } })).status,
+    ).toBe(200);
   }, 30_000);
 
   test("registration: closed refuses sign-ups with a clear 403; invite-only asks for an invite; open lets anyone in", async () => {
@@ -136,11 +157,14 @@ describe("administration from the command line, beside a running server", () => 
     expect((await command("registration", "closed")).code).toBe(0);
     const closed = await signUp({ username: "late" });
     expect(closed.status).toBe(403);
-    expect(await closed.json()).toEqual({ code: 50001, message: "Sign-ups are closed on this server: ask its administrator for an account" });
+    expect(await closed.json()).toEqual({
+      code: 50001,
+      message: "Sign-ups are closed on this server: ask its administrator for an account",
+    });
     expect((await command("registration", "invite-only")).code).toBe(0);
     const noInvite = await signUp({ username: "late" });
     expect(noInvite.status).toBe(400);
-    expect((await noInvite.json() as any).errors.invite._errors[0].code).toBe("INVITE_REQUIRED");
+    expect(((await noInvite.json()) as any).errors.invite._errors[0].code).toBe("INVITE_REQUIRED");
     oneLine(await command("registration", "sometimes"), /registration is open, invite-only or closed/);
     expect((await command("registration", "open")).code).toBe(0);
     expect((await signUp({ username: "early" })).status).toBe(200);
@@ -151,7 +175,10 @@ describe("administration from the command line, beside a running server", () => 
     expect((await command("registration", "servers", "admins")).out).toBe("servers may be created by administrators only\n");
     const refused = await api("/api/client/v1/guilds", { method: "POST", token: bob, body: JSON.stringify({ name: "Bob's" }) });
     expect(refused.status).toBe(403);
-    expect((await api("/api/client/v1/guilds", { method: "POST", token: seeded.users.alice.token, body: JSON.stringify({ name: "Alice's" }) })).status).toBe(200);
+    expect(
+      (await api("/api/client/v1/guilds", { method: "POST", token: seeded.users.alice.token, body: JSON.stringify({ name: "Alice's" }) }))
+        .status,
+    ).toBe(200);
     expect((await command("registration", "servers", "everyone")).code).toBe(0);
     expect((await api("/api/client/v1/guilds", { method: "POST", token: bob, body: JSON.stringify({ name: "Bob's" }) })).status).toBe(200);
   }, 30_000);

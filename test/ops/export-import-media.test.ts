@@ -22,7 +22,13 @@ const sha = (b: Uint8Array) => new Bun.CryptoHasher("sha256").update(b).digest("
 test("export then import: attachments, an avatar, an icon and an emoji byte for byte; an altered file imports nothing", async () => {
   const out: string[] = [];
   const err: string[] = [];
-  const run = (...argv: string[]) => main(argv, {}, (l) => out.push(l), (l) => err.push(l));
+  const run = (...argv: string[]) =>
+    main(
+      argv,
+      {},
+      (l) => out.push(l),
+      (l) => err.push(l),
+    );
   const from = join(dir, "from");
   const image = png(9, 9, 1);
   const text = new TextEncoder().encode("exported words\n");
@@ -37,7 +43,10 @@ test("export then import: attachments, an avatar, an icon and an emoji byte for 
   ]);
   await a.core.media.receive(alice, slots[0]!.id, image, image.byteLength);
   await a.core.media.receive(alice, slots[1]!.id, text, text.byteLength);
-  const m = a.core.messages.send(alice, general, { content: "files", attachments: slots.map((s, i) => ({ uploadId: s.id, description: i ? null : "alt" })) });
+  const m = a.core.messages.send(alice, general, {
+    content: "files",
+    attachments: slots.map((s, i) => ({ uploadId: s.id, description: i ? null : "alt" })),
+  });
   await a.core.media.setAvatar(alice, { bytes: png(5, 5, 5) });
   await a.core.media.setGuildIcon(alice, lab, { bytes: png(6, 6, 6) });
   const party = await a.core.emojis.create(alice, lab, { name: "party", image: { bytes: png(4, 4, 4) } });

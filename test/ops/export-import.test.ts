@@ -19,19 +19,37 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A world with history: messages with mentions, a reply, an edit, a pin, commands, a role overwrite. */
 async function livedIn(p: Parley): Promise<SeedAnswer> {
-  const w = p.seed({ ...structuredClone(BASIC_WORLD), users: [{ name: "alice", admin: true, password: "alice's password" }, { name: "bob" }, { name: "carol" }] });
+  const w = p.seed({
+    ...structuredClone(BASIC_WORLD),
+    users: [{ name: "alice", admin: true, password: "alice's password" }, { name: "bob" }, { name: "carol" }],
+  });
   const bot = w.applications.EchoBot;
   const general = w.guilds.Lab.channels.general;
   const said = await harness(p, "POST", "/users/bob/messages", { channel_id: general, content: `hello <@${bot.bot_user_id}>` });
   expect(said.status).toBe(200);
   const reply = await call(p, "POST", `/channels/${general}/messages`, {
     token: bot.token,
-    body: { content: `hi <@${w.users.bob.id}>, see <#${general}> and <@&${w.guilds.Lab.roles.Mod}>`, embeds: [{ title: "t" }], message_reference: { message_id: said.body.id } },
+    body: {
+      content: `hi <@${w.users.bob.id}>, see <#${general}> and <@&${w.guilds.Lab.roles.Mod}>`,
+      embeds: [{ title: "t" }],
+      message_reference: { message_id: said.body.id },
+    },
   });
   expect(reply.status).toBe(200);
-  expect((await call(p, "PATCH", `/channels/${general}/messages/${reply.body.id}`, { token: bot.token, body: { content: "edited" } })).status).toBe(200);
-  expect((await call(p, "POST", `/applications/${bot.id}/commands`, { token: bot.token, body: { name: "ping", description: "Ping" } })).status).toBe(201);
-  expect((await call(p, "POST", `/applications/${bot.id}/guilds/${w.guilds.Lab.id}/commands`, { token: bot.token, body: { name: "local", description: "Here" } })).status).toBe(201);
+  expect(
+    (await call(p, "PATCH", `/channels/${general}/messages/${reply.body.id}`, { token: bot.token, body: { content: "edited" } })).status,
+  ).toBe(200);
+  expect(
+    (await call(p, "POST", `/applications/${bot.id}/commands`, { token: bot.token, body: { name: "ping", description: "Ping" } })).status,
+  ).toBe(201);
+  expect(
+    (
+      await call(p, "POST", `/applications/${bot.id}/guilds/${w.guilds.Lab.id}/commands`, {
+        token: bot.token,
+        body: { name: "local", description: "Here" },
+      })
+    ).status,
+  ).toBe(201);
   return w;
 }
 
@@ -47,13 +65,26 @@ describe("export and import", () => {
     const w = await livedIn(a);
     const doc = exported(a);
     const text = JSON.stringify(doc);
-    for (const secret of [w.applications.EchoBot.token, w.applications.EchoBot.token.split(".")[2], w.users.alice.token, "alice's password", "scrypt"]) expect(text).not.toContain(secret);
+    for (const secret of [
+      w.applications.EchoBot.token,
+      w.applications.EchoBot.token.split(".")[2],
+      w.users.alice.token,
+      "alice's password",
+      "scrypt",
+    ])
+      expect(text).not.toContain(secret);
     expect(doc.guilds[0].channels[0].messages).toHaveLength(2);
     expect(doc.applications[0].commands).toHaveLength(2);
 
     const b = makeParley();
     const r = b.importWorld(JSON.parse(text));
-    expect(r).toMatchObject({ kind: "restored", people: 3, servers: 1, messages: 2, needToken: [{ name: "EchoBot", id: w.applications.EchoBot.id }] });
+    expect(r).toMatchObject({
+      kind: "restored",
+      people: 3,
+      servers: 1,
+      messages: 2,
+      needToken: [{ name: "EchoBot", id: w.applications.EchoBot.id }],
+    });
     expect(exported(b)).toEqual(doc);
 
     // The bot has no token until the operator mints one; then it sees the same ids.
@@ -67,7 +98,9 @@ describe("export and import", () => {
       (await call(a, "GET", `/applications/${w.applications.EchoBot.id}/commands`, { token: w.applications.EchoBot.token })).body,
     );
     // Nobody can sign in with a password that was never exported.
-    expect(refusal(await call(b, "POST", "/api/client/v1/auth/signin", { body: { username: "alice", password: "alice's password" } }))).toEqual([401, 0]);
+    expect(
+      refusal(await call(b, "POST", "/api/client/v1/auth/signin", { body: { username: "alice", password: "alice's password" } })),
+    ).toEqual([401, 0]);
     await a.stop();
     await b.stop();
   });
@@ -89,7 +122,13 @@ describe("export and import", () => {
   test("the operator's commands: export, import into a new data directory, then a token and a password", async () => {
     const out: string[] = [];
     const err: string[] = [];
-    const run = (...argv: string[]) => main(argv, {}, (l) => out.push(l), (l) => err.push(l));
+    const run = (...argv: string[]) =>
+      main(
+        argv,
+        {},
+        (l) => out.push(l),
+        (l) => err.push(l),
+      );
     const from = join(dir, "from");
     const to = join(dir, "to");
     // A data directory as a server's first start leaves it: only serve and import make one.

@@ -59,7 +59,8 @@ describe("health, readiness and metrics", () => {
     // Two sessions that come together in one cohort: a publish counts every session it numbers for.
     const [gw, gw2] = [await Gw.open(p), await Gw.open(p)];
     for (const g of [gw, gw2]) await g.identify(token, INTENTS.GUILDS | INTENTS.GUILD_MESSAGES);
-    for (const text of ["one", "two"]) p.core.messages.create({ channelId: p.api.flakes.uuid(general)!, authorId: p.api.flakes.uuid(w.users.alice.id)!, content: text });
+    for (const text of ["one", "two"])
+      p.core.messages.create({ channelId: p.api.flakes.uuid(general)!, authorId: p.api.flakes.uuid(w.users.alice.id)!, content: text });
     for (const g of [gw, gw2]) await g.sync();
     expect(p.gateway.cohortSizes()).toEqual([2]);
     const frames = gw.dispatches().length + gw2.dispatches().length;
@@ -68,10 +69,14 @@ describe("health, readiness and metrics", () => {
     expect(r.headers.get("content-type")).toContain("text/plain");
     const text = await r.text();
     expect(text).toContain('parley_http_requests_total{surface="bot",method="GET",route="/api/v10/users/@me",status="200"} 1');
-    expect(text).toContain('parley_http_requests_total{surface="bot",method="POST",route="/api/v10/channels/{channel_id}/messages",status="200"} 1');
+    expect(text).toContain(
+      'parley_http_requests_total{surface="bot",method="POST",route="/api/v10/channels/{channel_id}/messages",status="200"} 1',
+    );
     expect(text).toContain('route="/api/v10/users/@me",status="401"} 1');
     expect(text).toContain('parley_http_requests_total{surface="bot",method="GET",route="/api/v10/*",status="501"} 2');
-    expect(text).toMatch(/parley_http_request_duration_seconds_bucket\{le="0.005",surface="bot",method="GET",route="\/api\/v10\/users\/@me"\} \d/);
+    expect(text).toMatch(
+      /parley_http_request_duration_seconds_bucket\{le="0.005",surface="bot",method="GET",route="\/api\/v10\/users\/@me"\} \d/,
+    );
     expect(text).toContain("parley_gateway_sessions 2");
     expect(text).toContain("parley_gateway_connections 2");
     expect(text).toContain(`parley_gateway_dispatched_frames_total ${frames}\n`);
@@ -99,7 +104,14 @@ describe("health, readiness and metrics", () => {
     await Bun.sleep(20);
     const json = lines.map((l) => JSON.parse(l));
     const bot = json.find((l) => l.surface === "bot");
-    expect(bot).toMatchObject({ level: "info", msg: "request", method: "POST", route: "/api/v10/channels/{channel_id}/messages", status: 200, app: w.applications.EchoBot.id });
+    expect(bot).toMatchObject({
+      level: "info",
+      msg: "request",
+      method: "POST",
+      route: "/api/v10/channels/{channel_id}/messages",
+      status: 200,
+      app: w.applications.EchoBot.id,
+    });
     expect(typeof bot.ms).toBe("number");
     expect(json.find((l) => l.route === "/api/client/v1/auth/signin")).toMatchObject({ surface: "people", status: 401 });
     const me = json.find((l) => l.route === "/api/client/v1/users/@me");
@@ -108,7 +120,8 @@ describe("health, readiness and metrics", () => {
     const conn = json.find((l) => l.msg === "gateway");
     expect(conn).toMatchObject({ how: "identify", app: w.applications.EchoBot.id, code: null });
     const all = lines.join("\n");
-    for (const secret of [token, token.split(".")[2], w.users.alice.token, "a secret body", "wrong password", general]) expect(all).not.toContain(secret);
+    for (const secret of [token, token.split(".")[2], w.users.alice.token, "a secret body", "wrong password", general])
+      expect(all).not.toContain(secret);
   });
 
   test("--log-format pretty: one readable line a request", async () => {
@@ -116,7 +129,9 @@ describe("health, readiness and metrics", () => {
     try {
       const s = q.seed(structuredClone(BASIC_WORLD));
       await call(q, "GET", "/users/@me", { token: s.applications.EchoBot.token });
-      expect(pretty.at(-1)).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} INFO  GET /api/v10/users/@me 200 [\\d.]+ms app=${s.applications.EchoBot.id}\\n$`));
+      expect(pretty.at(-1)).toMatch(
+        new RegExp(`^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} INFO  GET /api/v10/users/@me 200 [\\d.]+ms app=${s.applications.EchoBot.id}\\n$`),
+      );
     } finally {
       await q.stop();
     }

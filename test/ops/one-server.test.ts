@@ -26,7 +26,10 @@ async function started(argv: string[]): Promise<Server> {
 test("a second server on a port another Parley listens on is refused (not given a share of its requests)", async () => {
   const first = await started(["--port", "0", "--data", join(dir, "a")]);
   const port = new URL(first.base).port;
-  oneLine(await parley(["serve", "--port", port, "--data", join(dir, "b")], { ms: 10_000 }), new RegExp(`port ${port} on 127.0.0.1 is already in use`));
+  oneLine(
+    await parley(["serve", "--port", port, "--data", join(dir, "b")], { ms: 10_000 }),
+    new RegExp(`port ${port} on 127.0.0.1 is already in use`),
+  );
   await first.stop();
 }, 30_000);
 
@@ -34,7 +37,12 @@ test("a second server on a data directory another Parley serves is refused, nami
   const data = join(dir, "shared");
   const first = await started(["--port", "0", "--data", data]);
   const r = await parley(["serve", "--port", "0", "--data", data], { ms: 10_000 });
-  oneLine(r, new RegExp(`the data directory '${data}' is in use by another Parley \\(pid ${first.child.pid}\\): stop that one first, or give this one another --data`));
+  oneLine(
+    r,
+    new RegExp(
+      `the data directory '${data}' is in use by another Parley \\(pid ${first.child.pid}\\): stop that one first, or give this one another --data`,
+    ),
+  );
   // The first one's record of itself is untouched by the refused one.
   expect(JSON.parse(readFileSync(join(data, "serving.json"), "utf8"))).toMatchObject({ pid: first.child.pid, base: first.base });
   await first.stop();

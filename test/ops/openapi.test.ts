@@ -85,7 +85,13 @@ describe("read off the route declarations", () => {
   test("query parameters come from the declared query schema; path parameters from the template", async () => {
     const { doc } = await documentOf(false);
     const history = doc.paths["/api/v10/channels/{channel_id}/messages"].get.parameters;
-    expect(history.map((x: any) => `${x.in}:${x.name}`)).toEqual(["path:channel_id", "query:limit", "query:around", "query:before", "query:after"]);
+    expect(history.map((x: any) => `${x.in}:${x.name}`)).toEqual([
+      "path:channel_id",
+      "query:limit",
+      "query:around",
+      "query:before",
+      "query:after",
+    ]);
     expect(history.find((x: any) => x.name === "limit").schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100 });
   });
 });
@@ -110,7 +116,9 @@ describe("/api/docs", () => {
     expect(csp).toContain("connect-src 'none'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(/script-src ([^;]*)/.exec(csp)![1]).not.toContain("unsafe");
-    const inline = [...html.matchAll(/<script>([^<]*)<\/script>/g)].map((m) => `'sha256-${new Bun.CryptoHasher("sha256").update(m[1]).digest("base64")}'`);
+    const inline = [...html.matchAll(/<script>([^<]*)<\/script>/g)].map(
+      (m) => `'sha256-${new Bun.CryptoHasher("sha256").update(m[1]).digest("base64")}'`,
+    );
     expect(inline.length).toBe(2);
     for (const h of inline) expect(/script-src ([^;]*)/.exec(csp)![1]).toContain(h);
     const js = await p.handle(new Request(`${ORIGIN}/api/docs/scalar.js`));

@@ -26,7 +26,9 @@ test("npm start, then npx parley app list and app rotate DemoBot; the new token 
     while (!/parley listening on (\S+)/.test(out) && Date.now() < deadline) await Bun.sleep(20);
     const base = /parley listening on (\S+)/.exec(out)![1];
     const demoToken = /bot token\s+(\S+)/.exec(out)![1];
-    expect(out).toContain(`const bot = new Client({ intents: [I.Guilds, I.GuildMessages, I.MessageContent], rest: { api: "${base}/api" } });`);
+    expect(out).toContain(
+      `const bot = new Client({ intents: [I.Guilds, I.GuildMessages, I.MessageContent], rest: { api: "${base}/api" } });`,
+    );
     expect(out).toContain(`bot.login("${demoToken}")`);
     expect(out).toMatch(/open http:\S+\/ in a browser/);
 

@@ -25,8 +25,12 @@ test("npm pack, then the README's discord.js example passes in another repositor
   const modules = join(bot, "node_modules");
   mkdirSync(join(modules, "parley"), { recursive: true });
   expect(Bun.spawnSync(["tar", "-xzf", join(dir, filename), "-C", join(modules, "parley"), "--strip-components=1"]).exitCode).toBe(0);
-  for (const name of readdirSync(join(ROOT, "node_modules"))) if (name !== "parley" && !name.startsWith(".")) symlinkSync(join(ROOT, "node_modules", name), join(modules, name));
-  writeFileSync(join(bot, "package.json"), JSON.stringify({ name: "my-bot", private: true, type: "module", devDependencies: { parley: `file:${filename}` } }));
+  for (const name of readdirSync(join(ROOT, "node_modules")))
+    if (name !== "parley" && !name.startsWith(".")) symlinkSync(join(ROOT, "node_modules", name), join(modules, name));
+  writeFileSync(
+    join(bot, "package.json"),
+    JSON.stringify({ name: "my-bot", private: true, type: "module", devDependencies: { parley: `file:${filename}` } }),
+  );
   const readme = readFileSync(join(ROOT, "README.md"), "utf8");
   const example = /<!-- readme-example: discord.js -->\n```ts\n([\s\S]*?)```/.exec(readme)![1];
   writeFileSync(join(bot, "bot.test.ts"), example);

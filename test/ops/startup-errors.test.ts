@@ -26,7 +26,8 @@ function asUnprivileged(): { wrap?: string[] } {
   if (process.getuid?.() !== 0) return {};
   const wrap = ["setpriv", "--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all", "--"];
   const probe = Bun.spawnSync([...wrap, "true"], { stdout: "ignore", stderr: "pipe" });
-  if (probe.exitCode !== 0) throw new Error(`running as root, and cannot drop root's capabilities with setpriv (util-linux): ${probe.stderr}`);
+  if (probe.exitCode !== 0)
+    throw new Error(`running as root, and cannot drop root's capabilities with setpriv (util-linux): ${probe.stderr}`);
   return { wrap };
 }
 
@@ -60,11 +61,17 @@ describe("start-up failures", () => {
     // Another user's file, as the server's user sees it: root drops its capabilities (asUnprivileged) and meets the file's owner bits.
     if (process.getuid?.() === 0) chownSync(join(other, "parley.db"), 65534, 65534);
     else chmodSync(join(other, "parley.db"), 0o444);
-    oneLine(await parley(["serve", "--port", "0", "--data", other], asUnprivileged()), /data directory .* is not writable \(SQLITE_READONLY\w*\): run Parley as the user that owns it and its database/);
+    oneLine(
+      await parley(["serve", "--port", "0", "--data", other], asUnprivileged()),
+      /data directory .* is not writable \(SQLITE_READONLY\w*\): run Parley as the user that owns it and its database/,
+    );
     // The same one line when the directory is the other user's too (SQLite says SQLITE_READONLY_DIRECTORY, or a file cannot be made there).
     if (process.getuid?.() === 0) chownSync(other, 65534, 65534);
     else chmodSync(other, 0o555);
-    oneLine(await parley(["serve", "--port", "0", "--data", other], asUnprivileged()), /data directory .* is not writable \((SQLITE_READONLY|SQLITE_CANTOPEN|EACCES)\w*\)/);
+    oneLine(
+      await parley(["serve", "--port", "0", "--data", other], asUnprivileged()),
+      /data directory .* is not writable \((SQLITE_READONLY|SQLITE_CANTOPEN|EACCES)\w*\)/,
+    );
   }, 30_000);
 
   test("a damaged database", async () => {
@@ -78,7 +85,9 @@ describe("start-up failures", () => {
     const newer = join(dir, "newer");
     mkdirSync(newer);
     const db = new Database(join(newer, "parley.db"));
-    db.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL); INSERT INTO schema_migrations VALUES (999, 0)");
+    db.exec(
+      "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL); INSERT INTO schema_migrations VALUES (999, 0)",
+    );
     db.close();
     oneLine(await serve("--data", newer), /written by a newer Parley/);
   });
@@ -86,7 +95,10 @@ describe("start-up failures", () => {
   test("a port in use", async () => {
     const other = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("taken") });
     try {
-      oneLine(await parley(["serve", "--port", String(other.port), "--data", ":memory:"]), new RegExp(`port ${other.port} on 127.0.0.1 is already in use`));
+      oneLine(
+        await parley(["serve", "--port", String(other.port), "--data", ":memory:"]),
+        new RegExp(`port ${other.port} on 127.0.0.1 is already in use`),
+      );
     } finally {
       other.stop(true);
     }

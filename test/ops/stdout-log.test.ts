@@ -10,9 +10,15 @@ test("every request line reaches stdout, whole and in order, soon after the requ
   const s = await serve(["--port", "0", "--data", ":memory:", "--rate-limits", "off"]);
   try {
     // A burst larger than one batch, with paths of different lengths.
-    const paths = Array.from({ length: 600 }, (_, i) => (i % 3 === 0 ? "/api/v10/gateway" : i % 3 === 1 ? "/healthz" : "/api/v10/users/@me"));
+    const paths = Array.from({ length: 600 }, (_, i) =>
+      i % 3 === 0 ? "/api/v10/gateway" : i % 3 === 1 ? "/healthz" : "/api/v10/users/@me",
+    );
     for (const p of paths) await fetch(`${s.base}${p}`);
-    const lines = () => s.out().split("\n").filter((l) => / (GET) \S+ \d{3} [\d.]+ms/.test(l));
+    const lines = () =>
+      s
+        .out()
+        .split("\n")
+        .filter((l) => / (GET) \S+ \d{3} [\d.]+ms/.test(l));
     for (let i = 0; i < 100 && lines().length < paths.length; i++) await Bun.sleep(20);
     const seen = lines().map((l) => / GET (\S+) (\d{3})/.exec(l)!.slice(1).join(" "));
     expect(seen).toEqual(paths.map((p) => (p === "/api/v10/users/@me" ? `${p} 401` : `${p} 200`)));

@@ -26,7 +26,10 @@ export function oneLine(r: Ran, says: RegExp) {
 }
 
 /** Run `parley <argv>` to its end (at most `ms`); `wrap` runs it under another command (setpriv ...). */
-export async function parley(argv: string[], opts: { env?: Record<string, string>; cwd?: string; ms?: number; wrap?: string[] } = {}): Promise<Ran> {
+export async function parley(
+  argv: string[],
+  opts: { env?: Record<string, string>; cwd?: string; ms?: number; wrap?: string[] } = {},
+): Promise<Ran> {
   const [cmd, ...rest] = [...(opts.wrap ?? []), process.execPath, MAIN, ...argv];
   const child = spawn(cmd, rest, {
     cwd: opts.cwd ?? ROOT,
@@ -55,7 +58,11 @@ export interface Server {
 /** Start `parley serve <argv>` and wait for its listening line. */
 export async function serve(argv: string[], opts: { env?: Record<string, string>; cmd?: string[] } = {}): Promise<Server> {
   const cmd = opts.cmd ?? [process.execPath, MAIN, "serve"];
-  const child = spawn(cmd[0], [...cmd.slice(1), ...argv], { cwd: ROOT, env: { ...process.env, ...opts.env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(cmd[0], [...cmd.slice(1), ...argv], {
+    cwd: ROOT,
+    env: { ...process.env, ...opts.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   let err = "";
   child.stdout!.on("data", (d) => (out += String(d)));

@@ -24,7 +24,10 @@ function running(pid: number): boolean {
 }
 
 test("a file that hangs fails at its deadline, with what it started killed; the files after it run; one report, one summary", async () => {
-  writeFileSync(join(dir, "a.test.ts"), `import { expect, test } from "bun:test";\ntest("one", () => expect(1).toBe(1));\ntest("two", () => expect(2).toBe(2));\n`);
+  writeFileSync(
+    join(dir, "a.test.ts"),
+    `import { expect, test } from "bun:test";\ntest("one", () => expect(1).toBe(1));\ntest("two", () => expect(2).toBe(2));\n`,
+  );
   // A process of its own group, found only by walking the tree; then a thread that never wakes.
   writeFileSync(
     join(dir, "b.test.ts"),
@@ -52,8 +55,18 @@ test("hangs", () => {
 
   expect(code).toBe(1);
   // What CI reads: the last " N pass" and " N fail" lines.
-  expect(all.match(/^ *\d+ pass$/gm)!.at(-1)!.trim()).toBe("4 pass");
-  expect(all.match(/^ *\d+ fail$/gm)!.at(-1)!.trim()).toBe("1 fail");
+  expect(
+    all
+      .match(/^ *\d+ pass$/gm)!
+      .at(-1)!
+      .trim(),
+  ).toBe("4 pass");
+  expect(
+    all
+      .match(/^ *\d+ fail$/gm)!
+      .at(-1)!
+      .trim(),
+  ).toBe("1 fail");
   expect(all).toContain("b.test.ts (killed at its deadline)");
   const sleeper = Number(readFileSync(join(dir, "sleep.pid"), "utf8"));
   // SIGKILL lands at once but is not synchronous: give it a moment.

@@ -63,7 +63,10 @@ describe("answers as bun:sqlite gives them", () => {
     for (const [sql, args] of statements) {
       expect({ sql, all: db.query(sql).all(...(args as never[])) }).toEqual({ sql, all: lite.query(sql).all(...(args as never[])) });
       expect({ sql, get: db.query(sql).get(...(args as never[])) }).toEqual({ sql, get: lite.query(sql).get(...(args as never[])) });
-      expect({ sql, values: db.query(sql).values(...(args as never[])) }).toEqual({ sql, values: lite.query(sql).values(...(args as never[])) });
+      expect({ sql, values: db.query(sql).values(...(args as never[])) }).toEqual({
+        sql,
+        values: lite.query(sql).values(...(args as never[])),
+      });
     }
     const upd = "UPDATE t SET flag = 1 - flag WHERE n < ?";
     expect(db.query(upd).run(100).changes).toBe(lite.query(upd).run(100).changes);
@@ -302,6 +305,8 @@ describe("trouble ends in an error, never a hang", () => {
   });
 
   test("opening a bridge to nowhere is refused", () => {
-    expect(codeOf(() => new PgDatabase({ path: `${pg.dataDir}/no-such-socket`, username: "postgres", connectTimeoutMs: 1000 }))).toBe("PARLEY_STORE_UNAVAILABLE");
+    expect(codeOf(() => new PgDatabase({ path: `${pg.dataDir}/no-such-socket`, username: "postgres", connectTimeoutMs: 1000 }))).toBe(
+      "PARLEY_STORE_UNAVAILABLE",
+    );
   });
 });

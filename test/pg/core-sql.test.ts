@@ -83,13 +83,27 @@ describe("every statement of the core", () => {
       ...[
         ["users", "id, kind, username", "1", "id"],
         ["channels", "id, guild_id", "guild_id IS NOT NULL", "guild_id, position, id"],
-        ["overwrites", "channel_id, target_id", "channel_id IN (SELECT id FROM channels WHERE guild_id IS NOT NULL)", "channel_id, target_id"],
-      ].map(([name, cols, where, order]) => core("SELECT ${t.columns", { 't.columns.join(", ")': cols, "t.name": name, "t.where": where, "t.order": order })),
+        [
+          "overwrites",
+          "channel_id, target_id",
+          "channel_id IN (SELECT id FROM channels WHERE guild_id IS NOT NULL)",
+          "channel_id, target_id",
+        ],
+      ].map(([name, cols, where, order]) =>
+        core("SELECT ${t.columns", { 't.columns.join(", ")': cols, "t.name": name, "t.where": where, "t.order": order }),
+      ),
       core("INSERT INTO ${t.name}", { "t.name": "users", 'cols.join(", ")': "id, kind", 'cols.map(() => "?").join(", ")': "?, ?" }),
-      core("FROM audit_log WHERE ${where", { 'where.join(" AND ")': "guild_id = ? AND actor_id = ? AND id < ?", 'ascending ? "ASC" : "DESC"': "DESC" }),
+      core("FROM audit_log WHERE ${where", {
+        'where.join(" AND ")': "guild_id = ? AND actor_id = ? AND id < ?",
+        'ascending ? "ASC" : "DESC"': "DESC",
+      }),
       ...all.filter((s) => s.dynamic && s.sql.includes("${vis}")).map((s) => s.sql.split("${vis}").join(vis)),
-      ...["AND emoji_key = ?", ""].map((e) => core("emoji_animated FROM reactions WHERE message_id = ? ${", { 'emoji ? "AND emoji_key = ?" : ""': e })),
-      ...["id = ?", "kind = 'person' AND lower(username) = lower(?)"].map((by) => core("SELECT id, password_hash FROM users WHERE ${by}", { by })),
+      ...["AND emoji_key = ?", ""].map((e) =>
+        core("emoji_animated FROM reactions WHERE message_id = ? ${", { 'emoji ? "AND emoji_key = ?" : ""': e }),
+      ),
+      ...["id = ?", "kind = 'person' AND lower(username) = lower(?)"].map((by) =>
+        core("SELECT id, password_hash FROM users WHERE ${by}", { by }),
+      ),
     ];
     // Every built statement, the world's select in three forms, the reactions' and the credential's in two.
     expect(built.length).toBe(all.filter((s) => s.dynamic).length + 4);
@@ -112,13 +126,30 @@ describe("the same answers as on SQLite", () => {
   const both = (sql: string, ...args: unknown[]) => {
     for (const d of [lite, db] as const) d.query(sql).run(...(args as never[]));
   };
-  const compare = (sql: string, ...args: unknown[]) => expect({ sql, rows: db.query(sql).all(...(args as never[])) }).toEqual({ sql, rows: lite.query(sql).all(...(args as never[])) });
+  const compare = (sql: string, ...args: unknown[]) =>
+    expect({ sql, rows: db.query(sql).all(...(args as never[])) }).toEqual({ sql, rows: lite.query(sql).all(...(args as never[])) });
 
   beforeAll(() => {
-    U.forEach((id, i) => both("INSERT INTO users (id, kind, username, created_at) VALUES (?, ?, ?, ?)", id, i === 2 ? "bot" : "person", ["Alice", "bob", "Bot"][i], 1000 + i));
+    U.forEach((id, i) =>
+      both(
+        "INSERT INTO users (id, kind, username, created_at) VALUES (?, ?, ?, ?)",
+        id,
+        i === 2 ? "bot" : "person",
+        ["Alice", "bob", "Bot"][i],
+        1000 + i,
+      ),
+    );
     both("INSERT INTO guilds (id, name, owner_id, created_at) VALUES (?, ?, ?, ?)", G, "Lab", U[0], 1);
-    both("INSERT INTO roles (id, guild_id, name, permissions, position, is_everyone, created_at) VALUES (?, ?, '@everyone', 1024, 0, 1, 1)", G, G);
-    both("INSERT INTO roles (id, guild_id, name, permissions, position, is_everyone, created_at) VALUES (?, ?, 'Mod', 8192, 1, 0, 1)", R, G);
+    both(
+      "INSERT INTO roles (id, guild_id, name, permissions, position, is_everyone, created_at) VALUES (?, ?, '@everyone', 1024, 0, 1, 1)",
+      G,
+      G,
+    );
+    both(
+      "INSERT INTO roles (id, guild_id, name, permissions, position, is_everyone, created_at) VALUES (?, ?, 'Mod', 8192, 1, 0, 1)",
+      R,
+      G,
+    );
     both("INSERT INTO channels (id, guild_id, type, name, created_at) VALUES (?, ?, 0, 'general', 1)", C, G);
     for (const u of U) both("INSERT INTO members (guild_id, user_id, joined_at) VALUES (?, ?, 5)", G, u);
     both("INSERT INTO member_roles (guild_id, user_id, role_id) VALUES (?, ?, ?)", G, U[1], R);
@@ -130,16 +161,40 @@ describe("the same answers as on SQLite", () => {
       [5, U[0], "[]", "[]", 0],
     ];
     for (const [n, author, mentions, roles, everyone] of messages)
-      both("INSERT INTO messages (id, channel_id, author_id, mentions, mention_roles, mention_everyone, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)", M(n), C, author, mentions, roles, everyone, 100 + n);
+      both(
+        "INSERT INTO messages (id, channel_id, author_id, mentions, mention_roles, mention_everyone, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        M(n),
+        C,
+        author,
+        mentions,
+        roles,
+        everyone,
+        100 + n,
+      );
     both("INSERT INTO messages (id, channel_id, author_id, ephemeral_user_id, created_at) VALUES (?, ?, ?, ?, 110)", M(9), C, U[2], U[1]);
-    for (const [m, user, at] of [[1, U[1], 3], [1, U[0], 2], [2, U[1], 5]] as const)
+    for (const [m, user, at] of [
+      [1, U[1], 3],
+      [1, U[0], 2],
+      [2, U[1], 5],
+    ] as const)
       both("INSERT INTO reactions (message_id, emoji_key, emoji_name, user_id, created_at) VALUES (?, 'x', 'x', ?, ?)", M(m), user, at);
-    both("INSERT INTO commands (id, application_id, guild_id, name, body, created_at) SELECT ?, NULL, ?, ?, '{}', 1 WHERE 0", "c0", null, "n");
+    both(
+      "INSERT INTO commands (id, application_id, guild_id, name, body, created_at) SELECT ?, NULL, ?, ?, '{}', 1 WHERE 0",
+      "c0",
+      null,
+      "n",
+    );
   });
 
   test("unread mentions through json_each, with numbered parameters used twice", () => {
     const sql = core("LIMIT ${MENTION_SCAN}", { MENTION_SCAN: "1000" });
-    for (const [who, everyone] of [[U[1], 0], [U[1], 1], [U[2], 0], [U[0], 0]] as const) compare(sql, C, M(0), who, 0, everyone);
+    for (const [who, everyone] of [
+      [U[1], 0],
+      [U[1], 1],
+      [U[2], 0],
+      [U[0], 0],
+    ] as const)
+      compare(sql, C, M(0), who, 0, everyone);
     compare(core("AND created_at >= ?4 LIMIT 1"), C, M(2), U[0], 0);
   });
 
@@ -167,7 +222,10 @@ describe("the same answers as on SQLite", () => {
   test("permissions from roles, a history page bounded by \\uffff, names compared without case", () => {
     compare(core("UNION ALL"), G, U[1]);
     compare(core("max(r.position) AS p"), G, U[1]);
-    const page = all.find((s) => s.dynamic && s.sql.includes("AND id < ? AND ${vis}"))!.sql.split("${vis}").join("(ephemeral_user_id IS NULL OR ephemeral_user_id = ?)");
+    const page = all
+      .find((s) => s.dynamic && s.sql.includes("AND id < ? AND ${vis}"))!
+      .sql.split("${vis}")
+      .join("(ephemeral_user_id IS NULL OR ephemeral_user_id = ?)");
     compare(page, C, "\uffff", U[1], 3);
     compare(page, C, "\uffff", "", 50);
     compare(core("lower(username) = lower(?)"), "ALICE");
@@ -175,7 +233,12 @@ describe("the same answers as on SQLite", () => {
 
   test("the day counters add up, and the administrators' search escapes % and _ and ignores case", () => {
     const add = core("INSERT INTO day_counts");
-    for (const [day, requests, messages] of [[20000, 3, 1], [20000, 2, 0], [20001, 1, 4]]) both(add, day, requests, messages);
+    for (const [day, requests, messages] of [
+      [20000, 3, 1],
+      [20000, 2, 0],
+      [20001, 1, 4],
+    ])
+      both(add, day, requests, messages);
     compare("SELECT * FROM day_counts ORDER BY day");
     both("UPDATE users SET global_name = ? WHERE id = ?", "Bo_b 100%", U[1]);
     const search = core("lower(coalesce(global_name, '')) LIKE ?2");
@@ -188,6 +251,8 @@ describe("the same answers as on SQLite", () => {
     expect(db.query(claim).run(U[0], flake).changes).toBe(1);
     expect(db.query(claim).run(U[0], flake + 1n).changes).toBe(0);
     expect(db.query(core("SELECT uuid FROM snowflakes WHERE flake = ?")).get(flake)).toEqual({ uuid: U[0] });
-    expect(BigInt((db.query(core("CAST(flake AS TEXT) AS flake FROM snowflakes WHERE uuid = ?")).get(U[0]) as { flake: string }).flake)).toBe(flake);
+    expect(
+      BigInt((db.query(core("CAST(flake AS TEXT) AS flake FROM snowflakes WHERE uuid = ?")).get(U[0]) as { flake: string }).flake),
+    ).toBe(flake);
   });
 });

@@ -69,7 +69,9 @@ export function coreSql(dir = join(ROOT, "src/core")): CoreSql[] {
   }
   // Only SQL (exec() is also RegExp's). SQLite's full-text engine is SQLite's own: on
   // Postgres the search seam is core/search-pg.ts, whose statements are checked here.
-  return out.filter((s) => !SQLITE_ONLY.has(s.file)).filter((s) => /^\s*(SELECT|INSERT|UPDATE|DELETE|PRAGMA|WITH|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b/i.test(s.sql));
+  return out
+    .filter((s) => !SQLITE_ONLY.has(s.file))
+    .filter((s) => /^\s*(SELECT|INSERT|UPDATE|DELETE|PRAGMA|WITH|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b/i.test(s.sql));
 }
 
 if (import.meta.main) for (const s of coreSql()) console.log(`${s.dynamic ? "D" : " "} ${s.file}:${s.line} ${s.sql.replace(/\s+/g, " ")}`);

@@ -36,9 +36,18 @@ const WORLD = {
 };
 
 test(`kill -9 under ${WRITERS} concurrent writers, ${ROUNDS} times: every acknowledged post is in Postgres`, async () => {
-  cluster = await startCluster({ nodes: 1, args: () => ["--database", pg.url(database), "--harness", "--rate-limits", "off", "--log-level", "warn"] });
+  cluster = await startCluster({
+    nodes: 1,
+    args: () => ["--database", pg.url(database), "--harness", "--rate-limits", "off", "--log-level", "warn"],
+  });
   const node = cluster.nodes[0];
-  const seeded = (await (await fetch(`${node.base}/api/harness/v1/seed`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(WORLD) })).json()) as any;
+  const seeded = (await (
+    await fetch(`${node.base}/api/harness/v1/seed`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(WORLD),
+    })
+  ).json()) as any;
   const token = seeded.applications.Writer.token;
   const channel = seeded.guilds.Lab.channels.general;
   const acknowledged: string[] = [];
@@ -81,7 +90,8 @@ test(`kill -9 under ${WRITERS} concurrent writers, ${ROUNDS} times: every acknow
       const lost = acknowledged.filter((c) => !stored.has(c));
       expect({ round, lost }).toEqual({ round, lost: [] });
       // Every message has its snowflake: no write was committed in part.
-      const [{ n }] = await sql`SELECT count(*)::int AS n FROM messages m WHERE NOT EXISTS (SELECT 1 FROM snowflakes s WHERE s.uuid = m.id)`;
+      const [{ n }] =
+        await sql`SELECT count(*)::int AS n FROM messages m WHERE NOT EXISTS (SELECT 1 FROM snowflakes s WHERE s.uuid = m.id)`;
       expect(n).toBe(0);
     } finally {
       await sql.close();

@@ -30,7 +30,10 @@ let database = "";
 beforeAll(async () => {
   pg = await startPostgres();
   database = await pg.createDatabase();
-  cluster = await startCluster({ nodes: 1, args: () => ["--database", pg.url(database), "--harness", "--rate-limits", "off", "--log-level", "warn"] });
+  cluster = await startCluster({
+    nodes: 1,
+    args: () => ["--database", pg.url(database), "--harness", "--rate-limits", "off", "--log-level", "warn"],
+  });
   node = cluster.nodes[0];
 }, ENGINE_MS);
 afterAll(async () => {
@@ -38,11 +41,19 @@ afterAll(async () => {
   await pg?.close();
 }, ENGINE_MS);
 
-async function req(method: string, path: string, opts: { token?: string; body?: unknown; raw?: string } = {}): Promise<{ status: number; body: any; headers: Headers }> {
+async function req(
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; raw?: string } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
   const headers: Record<string, string> = {};
   if (opts.token) headers.Authorization = `Bot ${opts.token}`;
   if (opts.body !== undefined || opts.raw !== undefined) headers["Content-Type"] = "application/json";
-  const res = await fetch(`${node.base}${path}`, { method, headers, body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)) });
+  const res = await fetch(`${node.base}${path}`, {
+    method,
+    headers,
+    body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
+  });
   const text = await res.text();
   let body: any = text;
   try {
@@ -50,7 +61,8 @@ async function req(method: string, path: string, opts: { token?: string; body?: 
   } catch {}
   return { status: res.status, body, headers: res.headers };
 }
-const bot = (method: string, path: string, body?: unknown) => req(method, `/api/v10${path}`, { token: world.applications.EchoBot.token, body });
+const bot = (method: string, path: string, body?: unknown) =>
+  req(method, `/api/v10${path}`, { token: world.applications.EchoBot.token, body });
 const harness = (method: string, path: string, body?: unknown) => req(method, `/api/harness/v1${path}`, { body });
 
 async function within<T>(ms: number, what: string, fn: () => Promise<T | undefined>): Promise<T> {
@@ -184,6 +196,7 @@ describe("bad input on Postgres", () => {
       ["PATCH", `/channels/${general}`, { topic: "\u0000" }],
       ["POST", `/channels/${general}/messages`, { content: "ok", nonce: "n\u0000" }],
       // Numbers past a 64-bit integer, and ids that are not numbers.
+      // biome-ignore lint/correctness/noPrecisionLoss: the body is meant to carry a number no 64-bit integer holds
       ["PATCH", `/channels/${general}`, { position: 99999999999999999999999 }],
       ["PATCH", `/channels/${general}`, { rate_limit_per_user: 1e300 }],
       ["GET", `/channels/${general}/messages?limit=99999999999999999999`, undefined],
@@ -255,7 +268,10 @@ describe("a node's life on Postgres", () => {
       // connecting again, rather than left waiting for a READY.
       const gw = await Gw.open(null as never, gatewayUrl());
       await gw.sync();
-      gw.send({ op: 2, d: { token: world.applications.EchoBot.token, intents: ECHO, properties: { os: "linux", browser: "test", device: "test" } } });
+      gw.send({
+        op: 2,
+        d: { token: world.applications.EchoBot.token, intents: ECHO, properties: { os: "linux", browser: "test", device: "test" } },
+      });
       const closed = await Promise.race([gw.closed, Bun.sleep(15_000).then(() => null)]);
       expect(closed?.code).toBe(4000);
       // A person's live connection whose session must be read (not used since the restart): 1011, and the client connects again.
@@ -305,7 +321,15 @@ describe("start-up on Postgres", () => {
   test("a Postgres nobody answers at, a database that is not Parley's, a newer schema: one line each, the password hidden", async () => {
     const data = mkdtempSync(join(tmpdir(), "parley-pg-start-"));
     try {
-      const unreachable = await parley(["serve", "--port", "0", "--data", data, "--database", "postgres://parley:hunter2@127.0.0.1:1/parley"]);
+      const unreachable = await parley([
+        "serve",
+        "--port",
+        "0",
+        "--data",
+        data,
+        "--database",
+        "postgres://parley:hunter2@127.0.0.1:1/parley",
+      ]);
       oneLine(unreachable, /^parley: Postgres \(postgres:\/\/parley:\*\*\*@127\.0\.0\.1:1\/parley\): /);
       expect(unreachable.err).not.toContain("hunter2");
 
@@ -316,7 +340,10 @@ describe("start-up on Postgres", () => {
       } finally {
         await sql.close();
       }
-      oneLine(await parley(["serve", "--port", "0", "--data", data, "--database", pg.url(foreign)]), /holds tables but no Parley migrations/);
+      oneLine(
+        await parley(["serve", "--port", "0", "--data", data, "--database", pg.url(foreign)]),
+        /holds tables but no Parley migrations/,
+      );
 
       const newer = await pg.createDatabase();
       const own = new Bun.SQL({ ...pg.socketOptions(newer), max: 1 });
@@ -340,7 +367,11 @@ describe("the compiled executable on Postgres", () => {
     expect(buildExecutable(binary)).toBeGreaterThan(0);
     const db = await pg.createDatabase();
     // cwd elsewhere: the worker must come from inside the binary, not from the sources.
-    const proc = Bun.spawn([binary, "serve", "--port", "0", "--data", join(dir, "data"), "--database", pg.url(db), "--demo"], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([binary, "serve", "--port", "0", "--data", join(dir, "data"), "--database", pg.url(db), "--demo"], {
+      cwd: dir,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     try {
       const reader = proc.stdout.getReader();
       let text = "";
@@ -359,7 +390,11 @@ describe("the compiled executable on Postgres", () => {
       const guilds = (await (await fetch(`${base}/api/v10/users/@me/guilds`, { headers: auth })).json()) as any[];
       const channels = (await (await fetch(`${base}/api/v10/guilds/${guilds[0].id}/channels`, { headers: auth })).json()) as any[];
       const text0 = channels.find((c) => c.type === 0);
-      const posted = await fetch(`${base}/api/v10/channels/${text0.id}/messages`, { method: "POST", headers: auth, body: JSON.stringify({ content: "from the binary" }) });
+      const posted = await fetch(`${base}/api/v10/channels/${text0.id}/messages`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ content: "from the binary" }),
+      });
       expect(posted.status).toBe(200);
       const sql = new Bun.SQL({ ...pg.socketOptions(db), max: 1 });
       try {

@@ -163,7 +163,9 @@ describe("the change log on one Postgres node", () => {
     expect(targetsOf("SELECT * FROM a WHERE x = 'DELETE FROM b'", keys)).toBeNull();
     expect(targetsOf("INSERT INTO a (x) VALUES (?)", keys)).toEqual([{ table: "a", existing: false }]);
     expect(targetsOf("INSERT OR IGNORE INTO a (x) VALUES (?)", keys)).toEqual([{ table: "a", existing: false }]);
-    expect(targetsOf("INSERT INTO a (x) VALUES (?) ON CONFLICT (x) DO UPDATE SET y = excluded.y", keys)).toEqual([{ table: "a", existing: true }]);
+    expect(targetsOf("INSERT INTO a (x) VALUES (?) ON CONFLICT (x) DO UPDATE SET y = excluded.y", keys)).toEqual([
+      { table: "a", existing: true },
+    ]);
     expect(targetsOf("UPDATE a SET x = 1", keys)).toEqual([{ table: "a", existing: true }]);
     expect(targetsOf("DELETE FROM a WHERE x = ?", keys)).toEqual([
       { table: "a", existing: true },
@@ -203,7 +205,11 @@ describe("the store's failures as the surfaces answer them", () => {
         error = e;
       }
       expect(String((error as { code: string }).code)).toMatch(/^PARLEY_STORE_(UNAVAILABLE|TRANSACTION_LOST)$/);
-      expect(errorToStatusBody(error)).toEqual({ status: 503, body: { code: 0, message: "503: Service Unavailable" }, headers: { "Retry-After": "1" } });
+      expect(errorToStatusBody(error)).toEqual({
+        status: 503,
+        body: { code: 0, message: "503: Service Unavailable" },
+        headers: { "Retry-After": "1" },
+      });
       expect(store.health()).toMatchObject({ engine: "postgres", writable: false });
     } finally {
       await pg.start();

@@ -16,7 +16,9 @@ describe("parameters", () => {
   });
 
   test("not inside string literals, quoted names or comments, and not a :: cast", () => {
-    expect(pg(`SELECT 'it''s ?' AS "a?b", x::text AS x FROM t /* ? */ WHERE a = ? -- ?\n`)).toBe(`SELECT 'it''s ?' AS "a?b", x::text AS x FROM t /* ? */ WHERE a = $1 -- ?`);
+    expect(pg(`SELECT 'it''s ?' AS "a?b", x::text AS x FROM t /* ? */ WHERE a = ? -- ?\n`)).toBe(
+      `SELECT 'it''s ?' AS "a?b", x::text AS x FROM t /* ? */ WHERE a = $1 -- ?`,
+    );
   });
 });
 
@@ -36,7 +38,9 @@ describe("rewrites", () => {
   });
 
   test("scalar max and min are GREATEST and LEAST; the aggregates stay", () => {
-    expect(pg("SELECT max(a, b) AS x, min(a, max(b, c)) AS y, max(a) AS z, min(b) w FROM t")).toBe("SELECT GREATEST(a, b) AS x, LEAST(a, GREATEST(b, c)) AS y, max(a) AS z, min(b) w FROM t");
+    expect(pg("SELECT max(a, b) AS x, min(a, max(b, c)) AS y, max(a) AS z, min(b) w FROM t")).toBe(
+      "SELECT GREATEST(a, b) AS x, LEAST(a, GREATEST(b, c)) AS y, max(a) AS z, min(b) w FROM t",
+    );
   });
 
   test("an aggregate of a comparison counts it as an integer; CASE is left alone", () => {
@@ -46,19 +50,29 @@ describe("rewrites", () => {
   });
 
   test("json_each over an array reads each element as text, under its alias", () => {
-    expect(pg("SELECT j.value FROM json_each(m.mentions) j WHERE j.value = ?")).toBe("SELECT j.value FROM jsonb_array_elements_text((m.mentions)::jsonb) AS j(value) WHERE j.value = $1");
-    expect(pg("SELECT r.id FROM json_each(m.x) AS k JOIN r ON r.id = k.value")).toBe("SELECT r.id FROM jsonb_array_elements_text((m.x)::jsonb) AS k(value) JOIN r ON r.id = k.value");
+    expect(pg("SELECT j.value FROM json_each(m.mentions) j WHERE j.value = ?")).toBe(
+      "SELECT j.value FROM jsonb_array_elements_text((m.mentions)::jsonb) AS j(value) WHERE j.value = $1",
+    );
+    expect(pg("SELECT r.id FROM json_each(m.x) AS k JOIN r ON r.id = k.value")).toBe(
+      "SELECT r.id FROM jsonb_array_elements_text((m.x)::jsonb) AS k(value) JOIN r ON r.id = k.value",
+    );
     expect(pg("SELECT value FROM json_each(?)")).toBe("SELECT value FROM jsonb_array_elements_text(($1)::jsonb) AS json_each(value)");
   });
 
   test("an upsert's DO UPDATE names the target table's columns, never its SET targets or excluded's", () => {
     expect(
-      pg("INSERT INTO rs (u, c, last) VALUES (?, ?, ?) ON CONFLICT (u, c) DO UPDATE SET last = max(last, excluded.last), n = CASE WHEN n IS NULL THEN 1 ELSE n + 1 END WHERE last < ?"),
-    ).toBe("INSERT INTO rs (u, c, last) VALUES ($1, $2, $3) ON CONFLICT (u, c) DO UPDATE SET last = GREATEST(rs.last, excluded.last), n = CASE WHEN rs.n IS NULL THEN 1 ELSE rs.n + 1 END WHERE rs.last < $4");
+      pg(
+        "INSERT INTO rs (u, c, last) VALUES (?, ?, ?) ON CONFLICT (u, c) DO UPDATE SET last = max(last, excluded.last), n = CASE WHEN n IS NULL THEN 1 ELSE n + 1 END WHERE last < ?",
+      ),
+    ).toBe(
+      "INSERT INTO rs (u, c, last) VALUES ($1, $2, $3) ON CONFLICT (u, c) DO UPDATE SET last = GREATEST(rs.last, excluded.last), n = CASE WHEN rs.n IS NULL THEN 1 ELSE rs.n + 1 END WHERE rs.last < $4",
+    );
   });
 
   test("ifnull, ==, LIKE, WHERE 1, BEGIN IMMEDIATE, PRAGMA defer_foreign_keys", () => {
-    expect(pg("SELECT ifnull(a, 0) AS a FROM t WHERE a == 1 AND b LIKE ? AND c NOT LIKE 'x%'")).toBe("SELECT coalesce(a, 0) AS a FROM t WHERE a = 1 AND b ILIKE $1 AND c NOT ILIKE 'x%'");
+    expect(pg("SELECT ifnull(a, 0) AS a FROM t WHERE a == 1 AND b LIKE ? AND c NOT LIKE 'x%'")).toBe(
+      "SELECT coalesce(a, 0) AS a FROM t WHERE a = 1 AND b ILIKE $1 AND c NOT ILIKE 'x%'",
+    );
     expect(pg("SELECT a FROM t WHERE 1 ORDER BY a")).toBe("SELECT a FROM t WHERE true ORDER BY a");
     expect(pg("SELECT a FROM t WHERE 1 = a")).toBe("SELECT a FROM t WHERE 1 = a");
     expect(translate("BEGIN IMMEDIATE")).toEqual({ text: "BEGIN", slots: [], control: "begin" });
@@ -75,12 +89,23 @@ describe("rewrites", () => {
   });
 
   test("what the transaction bookkeeping is told", () => {
-    const controls = ["BEGIN", "BEGIN DEFERRED TRANSACTION", "COMMIT", "END", "ROLLBACK", "ROLLBACK TO w", "SAVEPOINT w", "RELEASE w", "SELECT 1"].map((s) => translate(s).control);
+    const controls = [
+      "BEGIN",
+      "BEGIN DEFERRED TRANSACTION",
+      "COMMIT",
+      "END",
+      "ROLLBACK",
+      "ROLLBACK TO w",
+      "SAVEPOINT w",
+      "RELEASE w",
+      "SELECT 1",
+    ].map((s) => translate(s).control);
     expect(controls).toEqual(["begin", "begin", "commit", "commit", "rollback", "rollback-to", "savepoint", "release", null]);
   });
 
   test("a statement written by hand for Postgres is used for its SQLite text, whatever its blanks", () => {
-    const t = translate(`SELECT emoji_key, emoji_name, emoji_id, emoji_animated, count(*) AS n, max(user_id = ?) AS me, min(created_at) AS first
+    const t =
+      translate(`SELECT emoji_key, emoji_name, emoji_id, emoji_animated, count(*) AS n, max(user_id = ?) AS me, min(created_at) AS first
     FROM reactions   WHERE message_id = ? GROUP BY emoji_key ORDER BY first, emoji_key`);
     expect(t.text).toContain("array_agg(emoji_name ORDER BY created_at, user_id)");
     expect(t.text).toContain("max((user_id = $1)::int) AS me");

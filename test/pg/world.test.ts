@@ -31,7 +31,10 @@ test("a SQLite node's export restored on Postgres: the same world, the same ids,
   const w = lite.seed(structuredClone(BASIC_WORLD));
   const general = w.guilds.Lab.channels.general;
   const posted: string[] = [];
-  for (const content of ["one", "two", "three"]) posted.push((await call(lite, "POST", `/channels/${general}/messages`, { token: w.applications.EchoBot.token, body: { content } })).body.id);
+  for (const content of ["one", "two", "three"])
+    posted.push(
+      (await call(lite, "POST", `/channels/${general}/messages`, { token: w.applications.EchoBot.token, body: { content } })).body.id,
+    );
   const doc = lite.exportWorld();
   await lite.stop();
 

@@ -100,7 +100,8 @@ function makeNode(index: number, args: string[], env: Record<string, string>): C
   let base = "";
   let out = "";
   const isAlive = () => child !== null && child.exitCode === null && child.signalCode === null;
-  const exit = (c: ChildProcess) => new Promise<number | null>((r) => (c.exitCode !== null || c.signalCode !== null ? r(c.exitCode) : c.once("exit", (code) => r(code))));
+  const exit = (c: ChildProcess) =>
+    new Promise<number | null>((r) => (c.exitCode !== null || c.signalCode !== null ? r(c.exitCode) : c.once("exit", (code) => r(code))));
   const node: ClusterNode = {
     index,
     get base() {
@@ -129,7 +130,10 @@ function makeNode(index: number, args: string[], env: Record<string, string>): C
     },
     async start() {
       if (isAlive()) return;
-      const c = spawn(process.execPath, [MAIN, "serve", "--port", "0", ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+      const c = spawn(process.execPath, [MAIN, "serve", "--port", "0", ...args], {
+        env: { ...process.env, ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       child = c;
       running.add(c);
       c.once("exit", () => running.delete(c));
@@ -168,7 +172,17 @@ interface Pipe {
 }
 
 /** Request headers a proxy does not pass on (hop-by-hop), and the encoding Bun's fetch would undo on the way back. */
-const HOP = new Set(["connection", "keep-alive", "upgrade", "transfer-encoding", "host", "accept-encoding", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions"]);
+const HOP = new Set([
+  "connection",
+  "keep-alive",
+  "upgrade",
+  "transfer-encoding",
+  "host",
+  "accept-encoding",
+  "sec-websocket-key",
+  "sec-websocket-version",
+  "sec-websocket-extensions",
+]);
 
 function startBalancer(nodes: ClusterNode[]): Balancer {
   let next = 0;
@@ -193,7 +207,9 @@ function startBalancer(nodes: ClusterNode[]): Balancer {
         if (!node) return new Response("no node is up", { status: 502 });
         hits[node.index]++;
         const target = `${node.base.replace(/^http/, "ws")}${url.pathname}${url.search}`;
-        return srv.upgrade(req, { data: { target, headers, upstream: null, early: [] } }) ? undefined : new Response("upgrade failed", { status: 400 });
+        return srv.upgrade(req, { data: { target, headers, upstream: null, early: [] } })
+          ? undefined
+          : new Response("upgrade failed", { status: 400 });
       }
       const body = req.method === "GET" || req.method === "HEAD" ? undefined : await req.arrayBuffer();
       for (const node of order()) {

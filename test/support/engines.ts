@@ -37,7 +37,8 @@ export function postgresBin(): string {
   try {
     versions = readdirSync(PG_ROOT).filter((v) => existsSync(join(PG_ROOT, v, "bin", "postgres")));
   } catch {}
-  if (!versions.length) throw new Error("Postgres is not installed (apt-get install postgresql; npm test's pretest does it when run as root)");
+  if (!versions.length)
+    throw new Error("Postgres is not installed (apt-get install postgresql; npm test's pretest does it when run as root)");
   versions.sort((a, b) => Number(b) - Number(a));
   return join(PG_ROOT, versions[0], "bin");
 }
@@ -96,7 +97,10 @@ function killTree(pid: number, signal: NodeJS.Signals): void {
 const randomPort = () => 20_000 + Math.floor(Math.random() * 40_000);
 
 /** A child started and waited for until its log says it is ready; null when its port was taken (try another). */
-async function startChild(cmd: string[], opts: { ready: RegExp; portTaken: RegExp; what: string; cwd?: string }): Promise<{ child: ChildProcess; log: () => string } | null> {
+async function startChild(
+  cmd: string[],
+  opts: { ready: RegExp; portTaken: RegExp; what: string; cwd?: string },
+): Promise<{ child: ChildProcess; log: () => string } | null> {
   const child = spawn(cmd[0], cmd.slice(1), { stdio: ["ignore", "pipe", "pipe"], cwd: opts.cwd });
   live.add(child);
   let log = "";
@@ -182,7 +186,20 @@ async function template(bin: string): Promise<string> {
     chmodSync(base, 0o711);
     chownSync(data, who.uid, who.gid);
     chmodSync(data, 0o700);
-    const [cmd, ...args] = [...who.wrap, join(bin, "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"];
+    const [cmd, ...args] = [
+      ...who.wrap,
+      join(bin, "initdb"),
+      "-D",
+      data,
+      "-U",
+      "postgres",
+      "--auth=trust",
+      "-E",
+      "UTF8",
+      "--locale=C",
+      "--no-sync",
+      "--no-instructions",
+    ];
     const r = spawnSync(cmd, args, { encoding: "utf8", timeout: 120_000 });
     if (r.status !== 0) throw new Error(`initdb failed (${r.status ?? r.signal}): ${r.stderr || r.error}`);
     writeFileSync(ready, new Date().toISOString());
@@ -340,12 +357,31 @@ export async function startRedis(): Promise<Redis> {
   let port = 0;
   let proc: { child: ChildProcess; log: () => string } | null = null;
   const launch = (p: number) =>
-    startChild([bin, "--port", String(p), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "notice"], {
-      ready: /Ready to accept connections/,
-      portTaken: /Address already in use|Could not create server TCP listening socket/,
-      what: "redis-server",
-      cwd: dir,
-    });
+    startChild(
+      [
+        bin,
+        "--port",
+        String(p),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        dir,
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--daemonize",
+        "no",
+        "--loglevel",
+        "notice",
+      ],
+      {
+        ready: /Ready to accept connections/,
+        portTaken: /Address already in use|Could not create server TCP listening socket/,
+        what: "redis-server",
+        cwd: dir,
+      },
+    );
   for (let attempt = 0; !proc; attempt++) {
     if (attempt === 10) throw new Error("no free port for redis-server after 10 tries");
     port = randomPort();

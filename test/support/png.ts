@@ -18,5 +18,12 @@ export function png(w = 2, h = 2, seed = 0): Uint8Array<ArrayBuffer> {
   ihdr[9] = 0; // greyscale
   const raw = Buffer.alloc((w + 1) * h, seed & 0xff);
   for (let y = 0; y < h; y++) raw[y * (w + 1)] = 0;
-  return new Uint8Array(Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", new Uint8Array())]));
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+      chunk("IHDR", ihdr),
+      chunk("IDAT", deflateSync(raw)),
+      chunk("IEND", new Uint8Array()),
+    ]),
+  );
 }

@@ -69,7 +69,13 @@ describe("hierarchy", () => {
     const roles = w.guilds.Lab.roles;
     const ev = recordEvents(p);
     const out = p.core.roles.reorder(gid, alice, [{ roleId: u(roles.High), position: 1 }]);
-    expect(out.map((r) => [r.name, r.position])).toEqual([["@everyone", 0], ["High", 1], ["Low", 2], ["Mod", 3], ["BotRole", 4]]);
+    expect(out.map((r) => [r.name, r.position])).toEqual([
+      ["@everyone", 0],
+      ["High", 1],
+      ["Low", 2],
+      ["Mod", 3],
+      ["BotRole", 4],
+    ]);
     expect(ev.count("role.updated")).toBe(4);
   });
 });

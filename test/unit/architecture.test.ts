@@ -55,11 +55,20 @@ describe("the rules catch what they should", () => {
       fake("src/clientapi/x.ts", "", ["src/app.ts"]),
       fake("src/core/x.ts", "", ["src/wire/snowflakes.ts"]),
     ]).map((x) => `${x.rule}:${x.where}`);
-    expect(v).toEqual(["surface:src/gateway/x.ts", "layer:src/wire/x.ts", "store:src/harness/x.ts", "root:src/clientapi/x.ts", "layer:src/core/x.ts"]);
+    expect(v).toEqual([
+      "surface:src/gateway/x.ts",
+      "layer:src/wire/x.ts",
+      "store:src/harness/x.ts",
+      "root:src/clientapi/x.ts",
+      "layer:src/core/x.ts",
+    ]);
   });
 
   test("the world document is production code: it imports neither the harness nor any surface", () => {
-    const v = importViolations([fake("src/world/x.ts", "", ["src/harness/seed.ts"]), fake("src/world/y.ts", "", ["src/core/index.ts", "src/wire/validation.ts"])]);
+    const v = importViolations([
+      fake("src/world/x.ts", "", ["src/harness/seed.ts"]),
+      fake("src/world/y.ts", "", ["src/core/index.ts", "src/wire/validation.ts"]),
+    ]);
     expect(v.map((x) => `${x.rule}:${x.where}`)).toEqual(["layer:src/world/x.ts"]);
   });
 
@@ -75,7 +84,10 @@ describe("the rules catch what they should", () => {
     ]);
     expect(face.map((v) => `${v.rule}:${v.where}`)).toEqual(["face:src/botapi/b.ts", "face:src/wire/e.ts"]);
     const rows = rowExports([
-      fake("src/core/index.ts", 'export type * from "./models";\nexport { Users, type Session } from "./users";', ["src/core/models.ts", "src/core/users.ts"]),
+      fake("src/core/index.ts", 'export type * from "./models";\nexport { Users, type Session } from "./users";', [
+        "src/core/models.ts",
+        "src/core/users.ts",
+      ]),
       fake("src/core/models.ts", "export interface User {}\nexport interface UserRow {}", []),
       fake("src/core/users.ts", "export class Users {}", []),
     ]);
@@ -89,7 +101,9 @@ describe("the rules catch what they should", () => {
 
   test("the contract: the web takes it as types only, and it imports nothing of Parley", () => {
     const v = importViolations([
-      fake("src/web/ok.ts", 'import type { Message } from "../contract";\nexport type { Guild } from "../contract";', ["src/contract/index.ts"]),
+      fake("src/web/ok.ts", 'import type { Message } from "../contract";\nexport type { Guild } from "../contract";', [
+        "src/contract/index.ts",
+      ]),
       fake("src/web/values.ts", 'import { Message } from "../contract";', ["src/contract/index.ts"]),
       fake("src/contract/x.ts", "", ["src/core/errors.ts"]),
     ]).map((x) => `${x.rule}:${x.where}`);
@@ -120,7 +134,10 @@ describe("the rules catch what they should", () => {
     const body = Array.from({ length: 90 }, (_, i) => `  x += ${i};`).join("\n");
     const v = sizeViolations([
       fake("src/core/long.ts", `export function long() {\n  let x = 0;\n${body}\n  return x;\n}\n`),
-      fake("src/core/ok.ts", `/** Longer than 80 lines because it is a table. */\nexport function table() {\n  let x = 0;\n${body}\n  return x;\n}\n`),
+      fake(
+        "src/core/ok.ts",
+        `/** Longer than 80 lines because it is a table. */\nexport function table() {\n  let x = 0;\n${body}\n  return x;\n}\n`,
+      ),
       fake("src/core/big.ts", "const a = 1;\n".repeat(450)),
     ]);
     expect(v.map((x) => `${x.rule}:${x.where.split(":")[0]}`)).toEqual(["function-size:src/core/long.ts", "file-size:src/core/big.ts"]);

@@ -17,13 +17,22 @@ async function dataDir(prefix: string): Promise<string> {
 async function run(argv: string[], env: Record<string, string> = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(argv, env, (l) => out.push(l), (l) => err.push(l));
+  const code = await main(
+    argv,
+    env,
+    (l) => out.push(l),
+    (l) => err.push(l),
+  );
   return { code, out: out.join("\n"), err: err.join("\n") };
 }
 
 describe("config", () => {
   test("flags win over environment variables; env vars work alone", () => {
-    const c = loadConfig(parseFlags(["--port", "8000"], SERVE_FLAGS).flags, { PARLEY_PORT: "9000", PARLEY_HARNESS: "1", PARLEY_DATA: ":memory:" });
+    const c = loadConfig(parseFlags(["--port", "8000"], SERVE_FLAGS).flags, {
+      PARLEY_PORT: "9000",
+      PARLEY_HARNESS: "1",
+      PARLEY_DATA: ":memory:",
+    });
     expect(c.port).toBe(8000);
     expect(c.harness).toBe(true);
     expect(c.dbPath).toBe(":memory:");
@@ -47,7 +56,8 @@ describe("config", () => {
     expect(loadConfig({}, { PARLEY_DATABASE: "postgresql://db/parley" }).database).toBe("postgresql://db/parley");
     // The data directory stays: it holds the secret key and the lock.
     expect(loadConfig({ database: url, data: "/srv/parley" }, {}).dbPath).toBe("/srv/parley/parley.db");
-    for (const database of ["mysql://db/x", "db.example:5432", "sqlite:///x.db"]) expect(() => loadConfig({ database }, {})).toThrow(ConfigError);
+    for (const database of ["mysql://db/x", "db.example:5432", "sqlite:///x.db"])
+      expect(() => loadConfig({ database }, {})).toThrow(ConfigError);
     expect(() => loadConfig({ database: url, data: ":memory:" }, {})).toThrow(/secret key/);
   });
 
@@ -55,7 +65,11 @@ describe("config", () => {
     const DAY = 86_400_000;
     expect(loadConfig({}, {}).sessions).toEqual({ idleMs: 30 * DAY, absoluteMs: 365 * DAY });
     expect(loadConfig({ "session-idle": "7" }, { PARLEY_SESSION_MAX: "90" }).sessions).toEqual({ idleMs: 7 * DAY, absoluteMs: 90 * DAY });
-    const bad: Record<string, string>[] = [{ "session-idle": "0" }, { "session-max": "1.5" }, { "session-idle": "40", "session-max": "30" }];
+    const bad: Record<string, string>[] = [
+      { "session-idle": "0" },
+      { "session-max": "1.5" },
+      { "session-idle": "40", "session-max": "30" },
+    ];
     for (const flags of bad) expect(() => loadConfig(flags, {})).toThrow(ConfigError);
   });
 });
@@ -74,7 +88,6 @@ describe("the parley command", () => {
     }
   });
 
-
   test("bad flags and unknown commands exit 2 with one line", async () => {
     for (const argv of [["serve", "--bogus"], ["serve", "--port", "x"], ["frobnicate"], ["app", "rotate", "--nope"]]) {
       const r = await run(argv);
@@ -87,7 +100,16 @@ describe("the parley command", () => {
   test("--help on each command", async () => {
     expect((await run(["--help"])).out).toContain("parley serve");
     expect((await run(["serve", "--help"])).out).toContain("PARLEY_PORT");
-    for (const c of [["user", "create"], ["guild", "create"], ["app", "create"], ["app", "rotate"], ["app", "intents"], ["app", "approve"], ["app", "install"], ["app", "delete"]]) {
+    for (const c of [
+      ["user", "create"],
+      ["guild", "create"],
+      ["app", "create"],
+      ["app", "rotate"],
+      ["app", "intents"],
+      ["app", "approve"],
+      ["app", "install"],
+      ["app", "delete"],
+    ]) {
       const r = await run([...c, "--help"]);
       expect(r.code).toBe(0);
       expect(r.out).toContain("Usage: parley " + c.join(" "));
@@ -110,7 +132,9 @@ describe("the parley command", () => {
       // The install link names the application as its bot knows it (its snowflake), under the portal.
       expect(created.out).toMatch(/install link: http:\/\/127\.0\.0\.1:7420\/developers\/install\/\d{17,20}\n/);
       // No server runs there: the line after says which address the link assumes.
-      expect(created.out).toContain("no server is running on this data directory: the link assumes it will listen at http://127.0.0.1:7420");
+      expect(created.out).toContain(
+        "no server is running on this data directory: the link assumes it will listen at http://127.0.0.1:7420",
+      );
       const intents = await run(["app", "intents", "Helper", "GUILDS,GUILD_MESSAGES,MESSAGE_CONTENT", ...d]);
       expect(intents.out).toContain("awaiting approval: MESSAGE_CONTENT");
       expect((await run(["app", "approve", "Helper", "GUILDS", ...d])).code).toBe(2);
@@ -133,7 +157,13 @@ describe("the parley command", () => {
 
 describe("the operator's slips", () => {
   test("--version on every command", async () => {
-    for (const argv of [["--version"], ["serve", "--version"], ["app", "rotate", "X", "--version"], ["backup", "--version"], ["user", "create", "-v"]]) {
+    for (const argv of [
+      ["--version"],
+      ["serve", "--version"],
+      ["app", "rotate", "X", "--version"],
+      ["backup", "--version"],
+      ["user", "create", "-v"],
+    ]) {
       const r = await run(argv);
       expect(r.code).toBe(0);
       expect(r.out).toMatch(/^parley \d+\.\d+\.\d+$/);
@@ -200,7 +230,14 @@ describe("the operator's slips", () => {
     const dir = mkdtempSync(join(tmpdir(), "parley-cli-none-"));
     try {
       const nowhere = join(dir, "nowhere");
-      for (const argv of [["user", "create", "alice"], ["user", "list"], ["app", "list"], ["guild", "list"], ["backup", join(dir, "b.db")], ["export", join(dir, "w.json")]]) {
+      for (const argv of [
+        ["user", "create", "alice"],
+        ["user", "list"],
+        ["app", "list"],
+        ["guild", "list"],
+        ["backup", join(dir, "b.db")],
+        ["export", join(dir, "w.json")],
+      ]) {
         const r = await run([...argv, "--data", nowhere]);
         expect({ argv, code: r.code }).toEqual({ argv, code: 2 });
         expect(r.err).toBe(
@@ -248,7 +285,9 @@ describe("the operator's slips", () => {
       expect((await run(["user", "list", ...d])).out).toBe("no people yet ('parley user create')");
       await run(["user", "create", "alice", "--admin", ...d]);
       await run(["user", "create", "bob", ...d]);
-      expect((await run(["user", "disable", "bob", ...d])).out).toContain("bob is disabled: they cannot sign in, and their sessions have ended");
+      expect((await run(["user", "disable", "bob", ...d])).out).toContain(
+        "bob is disabled: they cannot sign in, and their sessions have ended",
+      );
       const lines = (await run(["user", "list", ...d])).out.split("\n");
       expect(lines).toHaveLength(2);
       expect(lines[0]).toMatch(/^[0-9a-f-]{36}  \d{17,20}  alice  \(administrator\)$/);
@@ -269,7 +308,9 @@ describe("the operator's slips", () => {
       await run(["app", "create", "Helper", "--owner", "alice", ...d]);
       const r = await run(["user", "delete", "alice", ...d]);
       expect(r.code).toBe(1);
-      expect(r.err).toBe("parley: alice owns servers Home and applications Helper: delete them, or give the servers to someone else, first");
+      expect(r.err).toBe(
+        "parley: alice owns servers Home and applications Helper: delete them, or give the servers to someone else, first",
+      );
       expect((await run(["user", "list", ...d])).out).toContain("alice");
     } finally {
       rmSync(dir, { recursive: true, force: true });

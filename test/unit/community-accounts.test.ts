@@ -50,7 +50,8 @@ beforeEach(() => {
 
 describe("display names", () => {
   test("any script, as a reader counts its characters; trimmed and NFC; empty clears it", () => {
-    for (const name of ["Zoë", "محمد", "李小龍", "नमस्ते दुनिया", "👩‍👩‍👧‍👦 family", "ن‌ی"]) expect(p.core.profiles.setGlobalName(person("ben"), `  ${name} `).global_name).toBe(name.normalize("NFC"));
+    for (const name of ["Zoë", "محمد", "李小龍", "नमस्ते दुनिया", "👩‍👩‍👧‍👦 family", "ن‌ی"])
+      expect(p.core.profiles.setGlobalName(person("ben"), `  ${name} `).global_name).toBe(name.normalize("NFC"));
     expect(p.core.profiles.setGlobalName(person("ben"), "Zoe\u0308").global_name).toBe("Zoë");
     // 32 characters of a script with combining marks is still 32.
     const long = "कि".repeat(20);
@@ -63,7 +64,10 @@ describe("display names", () => {
 
   test("refused: over 32 characters, controls and text-direction overrides, nothing visible; each names global_name", () => {
     for (const bad of ["x".repeat(33), "a\u0000b", "line\nbreak", "evil\u202Egnp.exe", "\u200B\u200B", "\u0301"]) {
-      expect(kind(() => p.core.profiles.setGlobalName(person("ben"), bad))).toMatchObject({ kind: "invalid", message: expect.stringContaining("global_name") });
+      expect(kind(() => p.core.profiles.setGlobalName(person("ben"), bad))).toMatchObject({
+        kind: "invalid",
+        message: expect.stringContaining("global_name"),
+      });
     }
     expect(p.core.users.require(person("ben")).global_name).toBeNull();
   });
@@ -74,7 +78,9 @@ describe("display names", () => {
     expect(ev.of("member.updated")).toEqual([{ type: "member.updated", guildId: internalId(p, w.guilds.Club.id), userId: person("ben") }]);
     p.core.profiles.setGlobalName(person("ben"), "Benny");
     expect(ev.count("member.updated")).toBe(1);
-    await expect(p.core.users.signUp({ username: "eve", password: "a long and quiet password", globalName: "a\u202Eb", label: "x" })).rejects.toThrow("global_name");
+    await expect(
+      p.core.users.signUp({ username: "eve", password: "a long and quiet password", globalName: "a\u202Eb", label: "x" }),
+    ).rejects.toThrow("global_name");
   });
 });
 
@@ -92,7 +98,9 @@ describe("profile cards", () => {
 
   test("seen by oneself, those who share a server or a DM; anyone else, or a server the viewer is not in, is unknown", () => {
     expect(kind(() => p.core.profiles.profile(person("dan"), person("ben")))).toMatchObject({ kind: "not_found" });
-    expect(kind(() => p.core.profiles.profile(person("ben"), person("cat"), internalId(p, w.guilds.Club.id) + "x"))).toMatchObject({ kind: "not_found" });
+    expect(kind(() => p.core.profiles.profile(person("ben"), person("cat"), internalId(p, w.guilds.Club.id) + "x"))).toMatchObject({
+      kind: "not_found",
+    });
     expect(p.core.profiles.profile(person("dan"), person("dan")).user.username).toBe("dan");
     p.core.people.createGuild(person("dan"), "Den");
     const den = p.core.guilds.named("Den")[0].id;
@@ -161,7 +169,12 @@ describe("devices", () => {
     expect(ev.count("device.removed")).toBe(0);
     q.clock.advance(11 * DAY);
     expect(ev.of("device.removed")).toEqual([{ type: "device.removed", deviceId: idle.id, userId: ann }]);
-    expect(q.core.devices.current(ann).map((d) => d.name).sort()).toEqual(["Harness", "Phone"]);
+    expect(
+      q.core.devices
+        .current(ann)
+        .map((d) => d.name)
+        .sort(),
+    ).toEqual(["Harness", "Phone"]);
     // The phone expires 90 days after its last use (day 60); the harness's device, which no sign-in holds, never does.
     q.clock.advance(58 * DAY);
     expect(q.core.devices.current(ann)).toHaveLength(2);

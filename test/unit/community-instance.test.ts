@@ -46,7 +46,10 @@ describe("registration", () => {
     expect(p.core.instance.settings()).toEqual({ registration: "open", guildCreation: "everyone" });
     await signUp("early");
     p.core.instance.update(person("root"), { registration: "closed" });
-    expect(await refusal(() => signUp("late"))).toMatchObject({ kind: "forbidden", message: "Sign-ups are closed on this server: ask its administrator for an account" });
+    expect(await refusal(() => signUp("late"))).toMatchObject({
+      kind: "forbidden",
+      message: "Sign-ups are closed on this server: ask its administrator for an account",
+    });
     expect(p.core.users.byUsername("late")).toBeNull();
     // The operator still creates people.
     expect(p.core.users.createPerson({ username: "made" }).username).toBe("made");
@@ -93,7 +96,9 @@ describe("registration", () => {
     expect(await refusal(() => p.core.instance.update(person("ann"), { registration: "closed" }))).toMatchObject({ kind: "forbidden" });
     expect(await refusal(() => p.core.instance.createInvite(person("ann")))).toMatchObject({ kind: "forbidden" });
     expect(await refusal(() => p.core.instance.invites(person("ann")))).toMatchObject({ kind: "forbidden" });
-    expect(await refusal(() => p.core.instance.update(OPERATOR, { registration: "sometimes" as never }))).toMatchObject({ code: "BASE_TYPE_CHOICES" });
+    expect(await refusal(() => p.core.instance.update(OPERATOR, { registration: "sometimes" as never }))).toMatchObject({
+      code: "BASE_TYPE_CHOICES",
+    });
     expect(await refusal(() => p.core.instance.createInvite(OPERATOR, { maxUses: 1001 }))).toMatchObject({ kind: "invalid" });
     expect(p.core.instance.settings().registration).toBe("open");
   });
@@ -170,7 +175,9 @@ describe("password reset links", () => {
     expect(p.core.sessions.authenticate(redeemed.token)?.user.id).toBe(person("ann"));
     expect(ev.of("person.sessions_ended")).toEqual([expect.objectContaining({ userId: person("ann"), reason: "password_reset" })]);
     expect((await p.core.users.signIn("ann", "another long quiet password", "x")).user.id).toBe(person("ann"));
-    expect(await refusal(() => p.core.passwordResets.redeem(issued.token, "yet another long password", "again"))).toMatchObject({ kind: "not_found" });
+    expect(await refusal(() => p.core.passwordResets.redeem(issued.token, "yet another long password", "again"))).toMatchObject({
+      kind: "not_found",
+    });
     // Stored as a digest only.
     expect(p.store.db.query("SELECT count(*) AS n FROM password_resets WHERE token_hash = ?").get(issued.token)).toEqual({ n: 0 });
   });
@@ -179,18 +186,27 @@ describe("password reset links", () => {
     const first = p.core.passwordResets.issue(OPERATOR, person("ben"));
     const second = p.core.passwordResets.issue(OPERATOR, person("ben"));
     expect(await refusal(() => p.core.passwordResets.lookup(first.token))).toMatchObject({ kind: "not_found" });
-    expect(await refusal(() => p.core.passwordResets.redeem(second.token, "short", "x"))).toMatchObject({ kind: "invalid", message: expect.stringContaining("new_password") });
+    expect(await refusal(() => p.core.passwordResets.redeem(second.token, "short", "x"))).toMatchObject({
+      kind: "invalid",
+      message: expect.stringContaining("new_password"),
+    });
     expect(p.core.passwordResets.lookup(second.token).username).toBe("ben");
     p.clock.advance(24 * 3_600_000);
-    expect(await refusal(() => p.core.passwordResets.redeem(second.token, "a perfectly long password", "x"))).toMatchObject({ kind: "not_found" });
+    expect(await refusal(() => p.core.passwordResets.redeem(second.token, "a perfectly long password", "x"))).toMatchObject({
+      kind: "not_found",
+    });
   });
 
   test("only administrators make them; never for a bot; a disabled person's link does not sign them in", async () => {
     expect(await refusal(() => p.core.passwordResets.issue(person("ann"), person("ben")))).toMatchObject({ kind: "forbidden" });
-    expect(await refusal(() => p.core.passwordResets.issue(OPERATOR, internalId(p, w.applications.AnnBot.bot_user_id)))).toMatchObject({ kind: "invalid" });
+    expect(await refusal(() => p.core.passwordResets.issue(OPERATOR, internalId(p, w.applications.AnnBot.bot_user_id)))).toMatchObject({
+      kind: "invalid",
+    });
     const link = p.core.passwordResets.issue(OPERATOR, person("ben"));
     p.core.accounts.setDisabled(OPERATOR, person("ben"), true);
-    expect(await refusal(() => p.core.passwordResets.redeem(link.token, "a perfectly long password", "x"))).toMatchObject({ kind: "forbidden" });
+    expect(await refusal(() => p.core.passwordResets.redeem(link.token, "a perfectly long password", "x"))).toMatchObject({
+      kind: "forbidden",
+    });
   });
 });
 

@@ -19,7 +19,13 @@ const WORLD = {
       name: "Club",
       owner: "owner",
       members: ["mod", "member"],
-      roles: [{ name: "Mods", permissions: ["MANAGE_CHANNELS", "VIEW_AUDIT_LOG", "KICK_MEMBERS", "BAN_MEMBERS", "SEND_MESSAGES", "CREATE_INSTANT_INVITE"], members: ["mod"] }],
+      roles: [
+        {
+          name: "Mods",
+          permissions: ["MANAGE_CHANNELS", "VIEW_AUDIT_LOG", "KICK_MEMBERS", "BAN_MEMBERS", "SEND_MESSAGES", "CREATE_INSTANT_INVITE"],
+          members: ["mod"],
+        },
+      ],
       channels: [
         { name: "general" },
         { name: "Text", type: 4 },
@@ -95,9 +101,15 @@ describe("owning a server", () => {
     const ev = recordEvents(p);
     const gone = p.core.servers.delete(person("owner"), guild);
     expect(gone).toEqual(asked);
-    expect(ev.of("guild.deleted")).toEqual([{ type: "guild.deleted", guildId: guild, memberIds: expect.arrayContaining([person("owner"), person("mod"), person("member")]) }]);
+    expect(ev.of("guild.deleted")).toEqual([
+      { type: "guild.deleted", guildId: guild, memberIds: expect.arrayContaining([person("owner"), person("mod"), person("member")]) },
+    ]);
     expect(p.core.guilds.get(guild)).toBeNull();
-    const left = p.store.db.query("SELECT (SELECT count(*) FROM channels WHERE guild_id = ?1) + (SELECT count(*) FROM members WHERE guild_id = ?1) + (SELECT count(*) FROM roles WHERE guild_id = ?1) + (SELECT count(*) FROM audit_log WHERE guild_id = ?1) AS n").get(guild) as { n: number };
+    const left = p.store.db
+      .query(
+        "SELECT (SELECT count(*) FROM channels WHERE guild_id = ?1) + (SELECT count(*) FROM members WHERE guild_id = ?1) + (SELECT count(*) FROM roles WHERE guild_id = ?1) + (SELECT count(*) FROM audit_log WHERE guild_id = ?1) AS n",
+      )
+      .get(guild) as { n: number };
     expect(left.n).toBe(0);
     expect(rowCounts(p, ["messages"]).messages).toBe(0);
   });
@@ -120,7 +132,9 @@ describe("owning a server", () => {
       { key: "name", old_value: "Club", new_value: "Club House" },
       { key: "system_channel_id", old_value: channel("general"), new_value: channel("rules") },
     ]);
-    expect(code(() => p.core.servers.update(person("owner"), guild, { systemChannelId: channel("Text") }))).toMatchObject({ code: "CHANNEL_TYPE_INVALID" });
+    expect(code(() => p.core.servers.update(person("owner"), guild, { systemChannelId: channel("Text") }))).toMatchObject({
+      code: "CHANNEL_TYPE_INVALID",
+    });
     // Nothing changed: no entry.
     p.core.servers.update(person("owner"), guild, { name: "Club House" });
     expect(p.core.audit.list(guild, { limit: 10, actionType: AUDIT.GUILD_UPDATE })).toHaveLength(1);
@@ -137,11 +151,18 @@ describe("channels in order and in categories (PATCH /guilds/{id}/channels)", ()
     ]);
     expect(out.find((c) => c.id === channel("rules"))!.position).toBe(0);
     expect(out.find((c) => c.id === channel("memes"))!.parent_id).toBeNull();
-    expect(ev.of("channel.updated").map((e) => e.channelId).sort()).toEqual([channel("general"), channel("memes"), channel("rules")].sort());
+    expect(
+      ev
+        .of("channel.updated")
+        .map((e) => e.channelId)
+        .sort(),
+    ).toEqual([channel("general"), channel("memes"), channel("rules")].sort());
     const entries = p.core.audit.list(guild, { limit: 10, actionType: AUDIT.CHANNEL_UPDATE });
     expect(entries).toHaveLength(3);
     expect(entries.every((e) => e.actor_id === person("mod"))).toBe(true);
-    expect(JSON.parse(entries.find((e) => e.target_id === channel("memes"))!.changes)).toEqual([{ key: "parent_id", old_value: channel("Text") }]);
+    expect(JSON.parse(entries.find((e) => e.target_id === channel("memes"))!.changes)).toEqual([
+      { key: "parent_id", old_value: channel("Text") },
+    ]);
   });
 
   test("two channels changing category in one request: 400 40009, and nothing moves", () => {
@@ -168,28 +189,51 @@ describe("channels in order and in categories (PATCH /guilds/{id}/channels)", ()
   });
 
   test("a category holds no category; a parent is a category of this server; an unknown id is named by its index", () => {
-    expect(code(() => p.core.channels.reorder(person("owner"), guild, [{ channelId: channel("Voice"), parentId: channel("Text") }]))).toMatchObject({ code: "CHANNEL_PARENT_INVALID" });
-    expect(code(() => p.core.channels.reorder(person("owner"), guild, [{ channelId: channel("rules"), parentId: channel("general") }]))).toMatchObject({ code: "CHANNEL_PARENT_INVALID" });
-    const e = code(() => p.core.channels.reorder(person("owner"), guild, [{ channelId: channel("rules"), position: 1 }, { channelId: null, position: 2 }]));
+    expect(
+      code(() => p.core.channels.reorder(person("owner"), guild, [{ channelId: channel("Voice"), parentId: channel("Text") }])),
+    ).toMatchObject({ code: "CHANNEL_PARENT_INVALID" });
+    expect(
+      code(() => p.core.channels.reorder(person("owner"), guild, [{ channelId: channel("rules"), parentId: channel("general") }])),
+    ).toMatchObject({ code: "CHANNEL_PARENT_INVALID" });
+    const e = code(() =>
+      p.core.channels.reorder(person("owner"), guild, [
+        { channelId: channel("rules"), position: 1 },
+        { channelId: null, position: 2 },
+      ]),
+    );
     expect(e).toMatchObject({ kind: "invalid", code: "CHANNEL_INVALID", message: expect.stringContaining("[1].id") });
-    expect(code(() => p.core.channels.reorder(person("owner"), guild, [{ channelId: channel("rules"), position: -1 }]))).toMatchObject({ kind: "invalid" });
+    expect(code(() => p.core.channels.reorder(person("owner"), guild, [{ channelId: channel("rules"), position: -1 }]))).toMatchObject({
+      kind: "invalid",
+    });
   });
 
   test("rights: MANAGE_CHANNELS (a member without it: 403), in the channel and in the category it moves to; a stranger sees nothing", () => {
-    expect(code(() => p.core.channels.reorder(person("member"), guild, [{ channelId: channel("rules"), position: 0 }]))).toMatchObject({ kind: "forbidden" });
-    expect(code(() => p.core.channels.reorder(person("stranger"), guild, [{ channelId: channel("rules"), position: 0 }]))).toMatchObject({ kind: "not_found" });
+    expect(code(() => p.core.channels.reorder(person("member"), guild, [{ channelId: channel("rules"), position: 0 }]))).toMatchObject({
+      kind: "forbidden",
+    });
+    expect(code(() => p.core.channels.reorder(person("stranger"), guild, [{ channelId: channel("rules"), position: 0 }]))).toMatchObject({
+      kind: "not_found",
+    });
     const mods = id(w.guilds.Club.roles.Mods);
     p.core.guilds.setOverwrite(channel("Voice"), mods, 0, 0, 1 << 4); // deny MANAGE_CHANNELS in the Voice category
-    expect(code(() => p.core.channels.reorder(person("mod"), guild, [{ channelId: channel("rules"), parentId: channel("Voice") }]))).toMatchObject({ kind: "forbidden" });
+    expect(
+      code(() => p.core.channels.reorder(person("mod"), guild, [{ channelId: channel("rules"), parentId: channel("Voice") }])),
+    ).toMatchObject({ kind: "forbidden" });
     expect(p.core.guilds.channel(channel("rules"))!.parent_id).toBeNull();
   });
 
   test("lock_permissions takes the new category's overwrites; it needs MANAGE_ROLES and bits the actor may write", () => {
     const everyone = guild;
     p.core.guilds.setOverwrite(channel("Text"), everyone, 0, 0, 1 << 11); // the category denies SEND_MESSAGES
-    expect(code(() => p.core.channels.reorder(person("mod"), guild, [{ channelId: channel("rules"), parentId: channel("Text"), lockPermissions: true }]))).toMatchObject({ kind: "forbidden" });
+    expect(
+      code(() =>
+        p.core.channels.reorder(person("mod"), guild, [{ channelId: channel("rules"), parentId: channel("Text"), lockPermissions: true }]),
+      ),
+    ).toMatchObject({ kind: "forbidden" });
     p.core.channels.reorder(person("owner"), guild, [{ channelId: channel("rules"), parentId: channel("Text"), lockPermissions: true }]);
-    expect(p.core.guilds.overwrites(channel("rules"))).toEqual([{ channel_id: channel("rules"), target_id: everyone, target_type: 0, allow: 0, deny: 1 << 11 }]);
+    expect(p.core.guilds.overwrites(channel("rules"))).toEqual([
+      { channel_id: channel("rules"), target_id: everyone, target_type: 0, allow: 0, deny: 1 << 11 },
+    ]);
   });
 
   test("deleting a category keeps its children at the top level, one channel.updated each (reference-gaps 2.6)", () => {
@@ -204,9 +248,15 @@ describe("channels in order and in categories (PATCH /guilds/{id}/channels)", ()
   test("channel fields: name 1-100, topic up to 1024, slow mode 0-21600, NSFW; each refusal names its field", () => {
     const c = p.core.channels.edit(person("mod"), channel("general"), { name: "lobby", topic: "Say hi", rateLimitPerUser: 30, nsfw: true });
     expect(c).toMatchObject({ name: "lobby", topic: "Say hi", rate_limit_per_user: 30, nsfw: 1 });
-    expect(code(() => p.core.channels.edit(person("mod"), channel("general"), { name: "x".repeat(101) }))).toMatchObject({ message: expect.stringContaining("name") });
-    expect(code(() => p.core.channels.edit(person("mod"), channel("general"), { topic: "x".repeat(1025) }))).toMatchObject({ message: expect.stringContaining("topic") });
-    expect(code(() => p.core.channels.edit(person("mod"), channel("general"), { rateLimitPerUser: 21601 }))).toMatchObject({ message: expect.stringContaining("rate_limit_per_user") });
+    expect(code(() => p.core.channels.edit(person("mod"), channel("general"), { name: "x".repeat(101) }))).toMatchObject({
+      message: expect.stringContaining("name"),
+    });
+    expect(code(() => p.core.channels.edit(person("mod"), channel("general"), { topic: "x".repeat(1025) }))).toMatchObject({
+      message: expect.stringContaining("topic"),
+    });
+    expect(code(() => p.core.channels.edit(person("mod"), channel("general"), { rateLimitPerUser: 21601 }))).toMatchObject({
+      message: expect.stringContaining("rate_limit_per_user"),
+    });
     expect(code(() => p.core.channels.edit(person("member"), channel("general"), { topic: "mine" }))).toMatchObject({ kind: "forbidden" });
   });
 });
@@ -216,7 +266,9 @@ describe("invites, installs and the audit log as people read it", () => {
     const inv = p.core.invites.create(person("mod"), channel("general"), { maxAge: 3600, maxUses: 2 });
     p.core.invites.join(inv.code, person("stranger"));
     const listed = p.core.invites.forGuild(person("mod"), guild).map((i) => p.core.reads.invite(i));
-    expect(listed.map((m) => [m.invite.code, m.invite.uses, m.invite.max_uses, m.invite.max_age, m.inviter?.username])).toEqual([[inv.code, 1, 2, 3600, "mod"]]);
+    expect(listed.map((m) => [m.invite.code, m.invite.uses, m.invite.max_uses, m.invite.max_age, m.inviter?.username])).toEqual([
+      [inv.code, 1, 2, 3600, "mod"],
+    ]);
     expect(code(() => p.core.invites.forGuild(person("member"), guild))).toMatchObject({ kind: "forbidden" });
     expect(code(() => p.core.invites.delete(inv.code, person("member")))).toMatchObject({ kind: "forbidden" });
     p.core.invites.delete(inv.code, person("owner"), "spam");
@@ -248,7 +300,12 @@ describe("invites, installs and the audit log as people read it", () => {
     p.core.apps.install(app, guild, person("owner"));
     const entries = p.core.audit.list(guild, { limit: 10, actionType: AUDIT.BOT_ADD });
     expect(entries.map((e) => [e.actor_id, e.target_id])).toEqual([[person("owner"), bot]]);
-    expect(p.core.reads.auditLog(entries).users.map((u) => u.username).sort()).toEqual(["Helper", "owner"]);
+    expect(
+      p.core.reads
+        .auditLog(entries)
+        .users.map((u) => u.username)
+        .sort(),
+    ).toEqual(["Helper", "owner"]);
   });
 
   test("members with VIEW_AUDIT_LOG read it filtered by action and by person, with the names the entries point at", () => {
@@ -257,7 +314,10 @@ describe("invites, installs and the audit log as people read it", () => {
     const mods = id(w.guilds.Club.roles.Mods);
     p.core.roles.edit(guild, mods, person("owner"), { name: "Moderators" });
     expect(p.core.audit.forMember(person("mod"), guild, { limit: 50 })).toHaveLength(3);
-    expect(p.core.audit.forMember(person("mod"), guild, { limit: 50, actorId: person("owner") }).map((e) => e.action_type)).toEqual([AUDIT.ROLE_UPDATE, AUDIT.CHANNEL_UPDATE]);
+    expect(p.core.audit.forMember(person("mod"), guild, { limit: 50, actorId: person("owner") }).map((e) => e.action_type)).toEqual([
+      AUDIT.ROLE_UPDATE,
+      AUDIT.CHANNEL_UPDATE,
+    ]);
     const bans = p.core.audit.forMember(person("mod"), guild, { limit: 50, actionType: AUDIT.MEMBER_BAN_ADD });
     expect(bans.map((e) => [e.actor_id, e.target_id, e.reason])).toEqual([[person("mod"), person("stranger"), "spam"]]);
     const model = p.core.reads.auditLog(p.core.audit.forMember(person("mod"), guild, { limit: 50 }));
@@ -270,7 +330,9 @@ describe("invites, installs and the audit log as people read it", () => {
 
   test("bans are listed with their reasons, and an unban is audited", () => {
     p.core.moderation.ban(guild, person("mod"), person("member"), { reason: "rude" });
-    expect(p.core.moderation.bans(guild, person("mod"), { limit: 1000 }).map((b) => [b.user.username, b.ban.reason])).toEqual([["member", "rude"]]);
+    expect(p.core.moderation.bans(guild, person("mod"), { limit: 1000 }).map((b) => [b.user.username, b.ban.reason])).toEqual([
+      ["member", "rude"],
+    ]);
     p.core.moderation.unban(guild, person("mod"), person("member"), "apologised");
     expect(p.core.moderation.bans(guild, person("mod"), { limit: 1000 })).toEqual([]);
     expect(p.core.audit.list(guild, { limit: 1 })[0]).toMatchObject({ action_type: AUDIT.MEMBER_BAN_REMOVE, reason: "apologised" });

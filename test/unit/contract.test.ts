@@ -14,7 +14,12 @@ import { client, peopleWorld } from "../helpers";
 
 describe("the people's API contract", () => {
   test("states the core's own limits", () => {
-    expect(LIMITS).toEqual({ content: MAX_CONTENT, inviteMaxAge: INVITE_MAX_AGE, inviteMaxUses: INVITE_MAX_USES, banDeleteSeconds: MAX_BAN_DELETE_SECONDS });
+    expect(LIMITS).toEqual({
+      content: MAX_CONTENT,
+      inviteMaxAge: INVITE_MAX_AGE,
+      inviteMaxUses: INVITE_MAX_USES,
+      banDeleteSeconds: MAX_BAN_DELETE_SECONDS,
+    });
     expect([...PRESENCES]).toEqual([...CORE_PRESENCES]);
   });
 

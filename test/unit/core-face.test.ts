@@ -10,7 +10,13 @@ import { validate } from "../../src/wire/validation";
 import { internalId, makeParley, seedBasic } from "../helpers";
 
 type Keys<T> = T extends unknown ? keyof T & string : never;
-type Secretish<K extends string> = K extends `${string}hash${string}` | `${string}secret${string}` | `${string}password${string}` | `${string}sealed${string}` ? K : never;
+type Secretish<K extends string> = K extends
+  | `${string}hash${string}`
+  | `${string}secret${string}`
+  | `${string}password${string}`
+  | `${string}sealed${string}`
+  ? K
+  : never;
 /** `true` only when no key of T (nor of its members, for a union) looks like a secret. */
 type Clean<T> = [Secretish<Keys<T>>] extends [never] ? true : false;
 
@@ -74,6 +80,11 @@ describe("the core's face", () => {
     expect(given[0].options?.[0].value).toBe("123");
     expect(() => validate(RawOptionsSchema, [{ value: 1 }])).toThrow("Invalid Form Body");
     expect(() => validate(RawOptionsSchema, [{ name: "x", value: { no: "objects" } }])).toThrow("Invalid Form Body");
-    expect(() => validate(RawOptionsSchema, Array.from({ length: 26 }, (_, i) => ({ name: `o${i}` })))).toThrow("Invalid Form Body");
+    expect(() =>
+      validate(
+        RawOptionsSchema,
+        Array.from({ length: 26 }, (_, i) => ({ name: `o${i}` })),
+      ),
+    ).toThrow("Invalid Form Body");
   });
 });

@@ -35,7 +35,10 @@ const PEOPLE = [ALICE, BOB];
 async function device(userId: string, createdAt = 1000): Promise<{ own: OwnDevice; listed: Listed }> {
   const keys = await generateDeviceKeys();
   const id = uuid();
-  return { own: { id, keys, created_at: createdAt }, listed: { id, user_id: userId, name: "Laptop", keys: await publicKeysOf(keys), created_at: createdAt, removed_at: null, backup: false } };
+  return {
+    own: { id, keys, created_at: createdAt },
+    listed: { id, user_id: userId, name: "Laptop", keys: await publicKeysOf(keys), created_at: createdAt, removed_at: null, backup: false },
+  };
 }
 
 const meta = (o: Partial<{ authorId: string; messageId: string; createdAt: number; edited: boolean }> = {}) => ({
@@ -47,7 +50,12 @@ const meta = (o: Partial<{ authorId: string; messageId: string; createdAt: numbe
   ...o,
 });
 const ctx = { channelId: DM, authorId: ALICE, editOf: null };
-const self = (d: { listed: Listed }) => ({ id: d.listed.id, user_id: d.listed.user_id, keys: d.listed.keys, created_at: d.listed.created_at });
+const self = (d: { listed: Listed }) => ({
+  id: d.listed.id,
+  user_id: d.listed.user_id,
+  keys: d.listed.keys,
+  created_at: d.listed.created_at,
+});
 const wrapsOf = (ct: string) => {
   const e = parseEnvelope(ct);
   return e.ok ? e.envelope.wraps.map((w) => w.device).sort() : [];
@@ -73,7 +81,11 @@ describe("sealing for the two people only", () => {
     const c = await device(CAROL);
     const r = reconcile(emptyTrust(), DM, PEOPLE, [a.listed, b.listed, c.listed], self(a));
     expect(Object.keys(r.devices).sort()).toEqual([a.listed.id, b.listed.id].sort());
-    expect(sealTargets(r, PEOPLE, [a.listed, b.listed, c.listed]).map((d) => d.id).sort()).toEqual([a.listed.id, b.listed.id].sort());
+    expect(
+      sealTargets(r, PEOPLE, [a.listed, b.listed, c.listed])
+        .map((d) => d.id)
+        .sort(),
+    ).toEqual([a.listed.id, b.listed.id].sort());
     const told = noticesFor(r, DM, PEOPLE, a.listed.id);
     expect(told.conflicts).toEqual([{ kind: "outsider", device_id: c.listed.id, user_id: CAROL, channel_id: DM, acknowledged: false }]);
     expect(noticesFor(r, "01900000-0000-7000-8000-0000000000d2", PEOPLE, a.listed.id).conflicts).toEqual([]);
@@ -93,7 +105,11 @@ describe("pinning on first sight", () => {
     const b2 = await device(BOB, 3000);
     const a2 = await device(ALICE, 3000);
     const r2 = reconcile(r1, DM, PEOPLE, [a.listed, b.listed, b2.listed, a2.listed], self(a));
-    expect(noticesFor(r2, DM, PEOPLE, a.listed.id).announced.map((d) => d.id).sort()).toEqual([b2.listed.id, a2.listed.id].sort());
+    expect(
+      noticesFor(r2, DM, PEOPLE, a.listed.id)
+        .announced.map((d) => d.id)
+        .sort(),
+    ).toEqual([b2.listed.id, a2.listed.id].sort());
     // A new device is still sealed for (the notice says to compare numbers), and the number covers it.
     expect(sealTargets(r2, PEOPLE, [a.listed, b.listed, b2.listed, a2.listed]).length).toBe(4);
     expect(await safetyNumber(currentPins(r2, PEOPLE))).not.toBe(await safetyNumber(currentPins(r1, PEOPLE)));
@@ -125,8 +141,21 @@ describe("pinning on first sight", () => {
     const forged = await sealMessage("forged", { ...ctx, authorId: BOB }, { ...server.own, id: b.listed.id }, [a.listed], PEOPLE);
     expect((await openMessage(forged, meta({ authorId: BOB }), a.own, pinnedDevices(r2, PEOPLE))).state).toBe("failed");
     // A device moved to the other person is a change too; so is this device's own id listed with other keys.
-    const moved = reconcile(acknowledge(r2, DM, PEOPLE, a.listed.id), DM, PEOPLE, [{ ...a.listed, keys: server.listed.keys }, { ...b.listed, user_id: ALICE }], self(a));
-    expect(noticesFor(moved, DM, PEOPLE, a.listed.id).conflicts.map((c) => c.device_id).sort()).toEqual([a.listed.id, b.listed.id].sort());
+    const moved = reconcile(
+      acknowledge(r2, DM, PEOPLE, a.listed.id),
+      DM,
+      PEOPLE,
+      [
+        { ...a.listed, keys: server.listed.keys },
+        { ...b.listed, user_id: ALICE },
+      ],
+      self(a),
+    );
+    expect(
+      noticesFor(moved, DM, PEOPLE, a.listed.id)
+        .conflicts.map((c) => c.device_id)
+        .sort(),
+    ).toEqual([a.listed.id, b.listed.id].sort());
     expect(moved.devices[a.listed.id].keys).toEqual(a.listed.keys);
     expect(moved.devices[b.listed.id].user_id).toBe(BOB);
   });
@@ -149,9 +178,17 @@ describe("pinning on first sight", () => {
     expect(r2.devices[b2.listed.id].removed_at).toBe(1500);
     // Listed as current again later, it stays removed.
     const r3 = reconcile(r2, DM, PEOPLE, [a.listed, b.listed, b2.listed], self(a));
-    expect(sealTargets(r3, PEOPLE, [a.listed, b.listed, b2.listed]).map((d) => d.id).sort()).toEqual([a.listed.id, b.listed.id].sort());
+    expect(
+      sealTargets(r3, PEOPLE, [a.listed, b.listed, b2.listed])
+        .map((d) => d.id)
+        .sort(),
+    ).toEqual([a.listed.id, b.listed.id].sort());
     expect(sealTargets(r3, PEOPLE, [a.listed]).map((d) => d.id)).toEqual([a.listed.id]);
-    expect(currentPins(r3, PEOPLE).map((d) => d.id).sort()).toEqual([a.listed.id, b.listed.id].sort());
+    expect(
+      currentPins(r3, PEOPLE)
+        .map((d) => d.id)
+        .sort(),
+    ).toEqual([a.listed.id, b.listed.id].sort());
   });
 });
 

@@ -105,13 +105,23 @@ describe("sealing and opening", () => {
     // An edit is bound to the message it replaces.
     const edit = await sealMessage("edited", { channelId: DM, authorId: ALICE, editOf: meta().messageId }, a.own, devices, PEOPLE);
     expect(await openMessage(edit, meta({ edited: true }), b.own, devices)).toEqual({ state: "ok", text: "edited" });
-    expect((await openMessage(edit, meta({ edited: true, messageId: "01900000-0000-7000-8000-0000000000e2" }), b.own, devices)).state).toBe("failed");
+    expect((await openMessage(edit, meta({ edited: true, messageId: "01900000-0000-7000-8000-0000000000e2" }), b.own, devices)).state).toBe(
+      "failed",
+    );
   });
 });
 
 describe("padding", () => {
   test("every text fills a whole bucket, and only what pad wrote unpads", () => {
-    for (const [text, size] of [["", 128], ["hi", 128], ["x".repeat(123), 128], ["x".repeat(124), 256], ["é".repeat(2000), 4096], ["😀".repeat(1000), 4096], ["€".repeat(2000), 8192]] as const) {
+    for (const [text, size] of [
+      ["", 128],
+      ["hi", 128],
+      ["x".repeat(123), 128],
+      ["x".repeat(124), 256],
+      ["é".repeat(2000), 4096],
+      ["😀".repeat(1000), 4096],
+      ["€".repeat(2000), 8192],
+    ] as const) {
       const block = pad(text)!;
       expect(block.length).toBe(size);
       expect(unpad(block)).toBe(text);
@@ -127,7 +137,13 @@ describe("padding", () => {
     const a = await device(ALICE);
     const devices = [a.info];
     const short = await sealMessage("ok", { channelId: DM, authorId: ALICE, editOf: null }, a.own, devices, PEOPLE);
-    const longer = await sealMessage("a much longer message, still in the first bucket", { channelId: DM, authorId: ALICE, editOf: null }, a.own, devices, PEOPLE);
+    const longer = await sealMessage(
+      "a much longer message, still in the first bucket",
+      { channelId: DM, authorId: ALICE, editOf: null },
+      a.own,
+      devices,
+      PEOPLE,
+    );
     expect(short.length).toBe(longer.length);
   });
 });
@@ -182,7 +198,10 @@ describe("key backup", () => {
     const ct = await sealMessage("kept for later", { channelId: DM, authorId: ALICE, editOf: null }, a.own, devices, PEOPLE);
     const keys = await openBackup(b.sealed, "a long enough passphrase", b.publicKeys);
     expect(keys).not.toBeNull();
-    expect(await openMessage(ct, meta(), { id: backupInfo.id, keys: keys!, created_at: 1000 }, devices)).toEqual({ state: "ok", text: "kept for later" });
+    expect(await openMessage(ct, meta(), { id: backupInfo.id, keys: keys!, created_at: 1000 }, devices)).toEqual({
+      state: "ok",
+      text: "kept for later",
+    });
     expect(keys!.x25519!.privateKey.extractable).toBe(false);
     expect(await openBackup(b.sealed, "the wrong passphrase!", b.publicKeys)).toBeNull();
     // Bound to its public keys: the server cannot pass it off as another backup's.

@@ -116,7 +116,10 @@ describe("the switches", () => {
           },
         },
       }) as unknown as GatewayContext;
-    for (const [fastPaths, built] of [[{}, 1], [{ guildCreateCache: false, guildBots: false }, 2]] as const) {
+    for (const [fastPaths, built] of [
+      [{}, 1],
+      [{ guildCreateCache: false, guildBots: false }, 2],
+    ] as const) {
       bodies = lists = 0;
       const c = ctx(fastPaths);
       const cache = new GuildCreateCache(c);
@@ -128,4 +131,13 @@ describe("the switches", () => {
   });
 });
 
-const GUILD = { id: "g", name: "Lab", owner_id: "o", icon: null, description: null, preferred_locale: "en-US", system_channel_id: null, created_at: 0 };
+const GUILD = {
+  id: "g",
+  name: "Lab",
+  owner_id: "o",
+  icon: null,
+  description: null,
+  preferred_locale: "en-US",
+  system_channel_id: null,
+  created_at: 0,
+};

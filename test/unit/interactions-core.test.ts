@@ -20,7 +20,10 @@ beforeEach(() => {
 });
 
 function open(delivery = live) {
-  return p.core.interactions.runCommand({ userId: ids.alice, channelId: ids.general, applicationId: ids.app, name: "ping", resolveId: (x) => x }, delivery);
+  return p.core.interactions.runCommand(
+    { userId: ids.alice, channelId: ids.general, applicationId: ids.app, name: "ping", resolveId: (x) => x },
+    delivery,
+  );
 }
 
 describe("interaction tokens", () => {
@@ -78,7 +81,9 @@ describe("command normalisation", () => {
   });
 
   test("default_member_permissions is masked to the honoured bits and kept as a string", () => {
-    expect(normaliseCommand({ name: "ping", description: "d", default_member_permissions: String(1n << 40n | 8n) }).default_member_permissions).toBe("8");
+    expect(
+      normaliseCommand({ name: "ping", description: "d", default_member_permissions: String((1n << 40n) | 8n) }).default_member_permissions,
+    ).toBe("8");
   });
 
   test("names follow the reference rule: unicode letters yes, capitals and spaces no (chat input)", () => {

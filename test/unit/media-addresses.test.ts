@@ -15,18 +15,44 @@ describe("the image proxy's address rules", () => {
   test("refuse private, loopback, link-local, shared, multicast and reserved addresses, and IPv6 that carries one", () => {
     const rules = new AddressRules([]);
     for (const a of [
-      "0.0.0.0", "10.0.0.1", "100.64.1.1", "127.0.0.1", "127.255.255.254", "169.254.169.254", "172.16.0.1", "172.31.255.255",
-      "192.168.0.1", "192.0.2.1", "198.18.0.1", "224.0.0.1", "255.255.255.255",
-      "::", "::1", "fe80::1", "fc00::1", "fd12:3456::1", "ff02::1", "2001:db8::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1",
-      "64:ff9b::a00:1", "2002:7f00:1::", "::127.0.0.1",
-    ]) expect({ a, ok: rules.permits(a) }).toEqual({ a, ok: false });
+      "0.0.0.0",
+      "10.0.0.1",
+      "100.64.1.1",
+      "127.0.0.1",
+      "127.255.255.254",
+      "169.254.169.254",
+      "172.16.0.1",
+      "172.31.255.255",
+      "192.168.0.1",
+      "192.0.2.1",
+      "198.18.0.1",
+      "224.0.0.1",
+      "255.255.255.255",
+      "::",
+      "::1",
+      "fe80::1",
+      "fc00::1",
+      "fd12:3456::1",
+      "ff02::1",
+      "2001:db8::1",
+      "::ffff:127.0.0.1",
+      "::ffff:10.0.0.1",
+      "64:ff9b::a00:1",
+      "2002:7f00:1::",
+      "::127.0.0.1",
+    ])
+      expect({ a, ok: rules.permits(a) }).toEqual({ a, ok: false });
   });
 
   test("permit public addresses, and what the operator allows by address or block", () => {
-    expect(["8.8.8.8", "1.1.1.1", "172.32.0.1", "2606:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808"].map((a) => new AddressRules([]).permits(a))).toEqual([true, true, true, true, true, true]);
+    expect(
+      ["8.8.8.8", "1.1.1.1", "172.32.0.1", "2606:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808"].map((a) =>
+        new AddressRules([]).permits(a),
+      ),
+    ).toEqual([true, true, true, true, true, true]);
     const allowed = new AddressRules(["127.0.0.1", "10.1.0.0/16", "fd00::/8"]);
-    expect(["127.0.0.1", "127.0.0.2", "10.1.2.3", "10.2.0.1", "fd00::5", "fc00::5", "::ffff:127.0.0.1"].map((a) => allowed.permits(a))).toEqual([
-      true, false, true, false, true, false, true,
-    ]);
+    expect(
+      ["127.0.0.1", "127.0.0.2", "10.1.2.3", "10.2.0.1", "fd00::5", "fc00::5", "::ffff:127.0.0.1"].map((a) => allowed.permits(a)),
+    ).toEqual([true, false, true, false, true, false, true]);
   });
 });

@@ -147,7 +147,13 @@ describe("limits, refused before anything is stored", () => {
     expect(kindOf(await failure(() => p.core.media.openAttachments(alice, general, [{ filename: "b", size: 41 }])))).toBe("too_large");
     p.core.media.openAttachments(alice, general, [{ filename: "b", size: 40 }]);
     expect(kindOf(await failure(() => p.core.media.openAttachments(alice, general, [{ filename: "c", size: 1 }])))).toBe("too_large");
-    expect(p.core.media.usage(alice)).toMatchObject({ attachedBytes: 60, attachedFiles: 1, pendingBytes: 40, pendingUploads: 1, limit: 100 });
+    expect(p.core.media.usage(alice)).toMatchObject({
+      attachedBytes: 60,
+      attachedFiles: 1,
+      pendingBytes: 40,
+      pendingUploads: 1,
+      limit: 100,
+    });
   });
 
   test("bots cannot open slots, and without ATTACH_FILES a person cannot either", async () => {
@@ -159,7 +165,9 @@ describe("limits, refused before anything is stored", () => {
 
   test("a slot is the owner's alone, for its channel", async () => {
     const slot = await uploaded(alice, new Uint8Array([1, 2, 3]));
-    expect(kindOf(await failure(() => p.core.messages.send(bob, general, { content: "", attachments: [{ uploadId: slot.id }] })))).toBe("invalid");
+    expect(kindOf(await failure(() => p.core.messages.send(bob, general, { content: "", attachments: [{ uploadId: slot.id }] })))).toBe(
+      "invalid",
+    );
     expect(kindOf(await failure(() => p.core.media.cancel(bob, slot.id)))).toBe("not_found");
     expect(rowCounts(p, ["attachments", "uploads"])).toEqual({ attachments: 0, uploads: 1 });
   });
@@ -175,7 +183,13 @@ describe("a full disk", () => {
   test("fails the upload with storage_failed and leaves no file and no row", async () => {
     const clock = new SwitchableClock();
     const disk = new FullDisk(null);
-    const core: Core = createCore({ clock, store: new Store({ path: ":memory:", synchronous: "NORMAL" }), key: new Uint8Array(32), sessions: { idleMs: 1e9, absoluteMs: 1e9 }, media: { store: disk } });
+    const core: Core = createCore({
+      clock,
+      store: new Store({ path: ":memory:", synchronous: "NORMAL" }),
+      key: new Uint8Array(32),
+      sessions: { idleMs: 1e9, absoluteMs: 1e9 },
+      media: { store: disk },
+    });
     const bytes = png();
     const err = await failure(core.media.stage(bytes, 1024));
     expect(err.kind).toBe("storage_failed");
@@ -251,7 +265,9 @@ describe("custom emoji", () => {
   });
 
   test("an image that is not a picture is refused and stores nothing", async () => {
-    const err = await failure(p.core.emojis.create(alice, lab, { name: "text", image: { bytes: new TextEncoder().encode("<svg></svg>") } }));
+    const err = await failure(
+      p.core.emojis.create(alice, lab, { name: "text", image: { bytes: new TextEncoder().encode("<svg></svg>") } }),
+    );
     expect(err.kind).toBe("invalid");
     expect(rowCounts(p, ["emojis", "media_blobs"])).toEqual({ emojis: 0, media_blobs: 0 });
   });

@@ -46,8 +46,26 @@ const limits: [string, unknown, unknown, string][] = [
   ],
   [
     "field name",
-    { embeds: [{ fields: [{ name: "a", value: "b" }, { name: s(256), value: "v" }] }] },
-    { embeds: [{ fields: [{ name: "a", value: "b" }, { name: s(257), value: "v" }] }] },
+    {
+      embeds: [
+        {
+          fields: [
+            { name: "a", value: "b" },
+            { name: s(256), value: "v" },
+          ],
+        },
+      ],
+    },
+    {
+      embeds: [
+        {
+          fields: [
+            { name: "a", value: "b" },
+            { name: s(257), value: "v" },
+          ],
+        },
+      ],
+    },
     "embeds[0].fields[1].name",
   ],
   [
@@ -65,17 +83,37 @@ const limits: [string, unknown, unknown, string][] = [
     { embeds: [{ description: s(4096) }, { description: s(1905) }] },
     "embeds",
   ],
-  ["rows", { components: Array.from({ length: 5 }, (_, i) => row(button({ custom_id: `r${i}` }))) }, { components: Array.from({ length: 6 }, (_, i) => row(button({ custom_id: `r${i}` }))) }, "components"],
+  [
+    "rows",
+    { components: Array.from({ length: 5 }, (_, i) => row(button({ custom_id: `r${i}` }))) },
+    { components: Array.from({ length: 6 }, (_, i) => row(button({ custom_id: `r${i}` }))) },
+    "components",
+  ],
   [
     "buttons per row",
     { components: [row(...[0, 1, 2, 3, 4].map((i) => button({ custom_id: `b${i}` })))] },
     { components: [row(...[0, 1, 2, 3, 4, 5].map((i) => button({ custom_id: `b${i}` })))] },
     "components[0].components",
   ],
-  ["custom_id", { components: [row(button({ custom_id: s(100) }))] }, { components: [row(button({ custom_id: s(101) }))] }, "components[0].components[0].custom_id"],
-  ["label", { components: [row(button({ label: s(80) }))] }, { components: [row(button({ label: s(81) }))] }, "components[0].components[0].label"],
+  [
+    "custom_id",
+    { components: [row(button({ custom_id: s(100) }))] },
+    { components: [row(button({ custom_id: s(101) }))] },
+    "components[0].components[0].custom_id",
+  ],
+  [
+    "label",
+    { components: [row(button({ label: s(80) }))] },
+    { components: [row(button({ label: s(81) }))] },
+    "components[0].components[0].label",
+  ],
   ["select options", { components: [row(select(25))] }, { components: [row(select(26))] }, "components[0].components[0].options"],
-  ["placeholder", { components: [row(select(1, { placeholder: s(150) }))] }, { components: [row(select(1, { placeholder: s(151) }))] }, "components[0].components[0].placeholder"],
+  [
+    "placeholder",
+    { components: [row(select(1, { placeholder: s(150) }))] },
+    { components: [row(select(1, { placeholder: s(151) }))] },
+    "components[0].components[0].placeholder",
+  ],
   [
     "option label",
     { components: [row(select(1, { options: [{ label: s(100), value: "v" }] }))] },
@@ -94,8 +132,18 @@ const limits: [string, unknown, unknown, string][] = [
     { components: [row(select(1, { options: [{ label: "l", value: "v", description: s(101) }] }))] },
     "components[0].components[0].options[0].description",
   ],
-  ["max_values", { components: [row(select(3, { max_values: 3 }))] }, { components: [row(select(3, { max_values: 4 }))] }, "components[0].components[0].max_values"],
-  ["min_values", { components: [row(select(3, { min_values: 3, max_values: 3 }))] }, { components: [row(select(3, { min_values: 4, max_values: 3 }))] }, "components[0].components[0].min_values"],
+  [
+    "max_values",
+    { components: [row(select(3, { max_values: 3 }))] },
+    { components: [row(select(3, { max_values: 4 }))] },
+    "components[0].components[0].max_values",
+  ],
+  [
+    "min_values",
+    { components: [row(select(3, { min_values: 3, max_values: 3 }))] },
+    { components: [row(select(3, { min_values: 4, max_values: 3 }))] },
+    "components[0].components[0].min_values",
+  ],
   ["nonce", { content: "x", nonce: s(25) }, { content: "x", nonce: s(26) }, "nonce"],
 ];
 
@@ -139,9 +187,13 @@ describe("message payload rules", () => {
     expect(refusal({ components: [row({ type: 2, style: 1, custom_id: "a" })] })).toBe("components[0].components[0].label");
     expect(refusal({ components: [row({ type: 2, style: 1, custom_id: "a", emoji: { name: "🔥" } })] })).toBeNull();
     expect(refusal({ components: [row({ type: 2, style: 5, label: "go", url: "https://example.com" })] })).toBeNull();
-    expect(refusal({ components: [row({ type: 2, style: 5, label: "go", url: "https://x.y", custom_id: "c" })] })).toBe("components[0].components[0].custom_id");
+    expect(refusal({ components: [row({ type: 2, style: 5, label: "go", url: "https://x.y", custom_id: "c" })] })).toBe(
+      "components[0].components[0].custom_id",
+    );
     expect(refusal({ components: [row({ type: 2, style: 5, label: "go" })] })).toBe("components[0].components[0].url");
-    expect(refusal({ components: [row(button({ custom_id: "same" }), button({ custom_id: "same" }))] })).toBe("components[0].components[1].custom_id");
+    expect(refusal({ components: [row(button({ custom_id: "same" }), button({ custom_id: "same" }))] })).toBe(
+      "components[0].components[1].custom_id",
+    );
   });
 
   test("layout: rows only at the top, a select fills its row, unknown types refused", () => {
@@ -164,7 +216,10 @@ describe("message payload rules", () => {
   });
 
   test("ids may arrive as JSON numbers; nonce as integer or string; service_e2e is ignored", () => {
-    const n = validateMessagePayload({ content: "x", nonce: 12345, service_e2e: true, message_reference: { message_id: "250000000000000000", fail_if_not_exists: false } }, NO_IDS);
+    const n = validateMessagePayload(
+      { content: "x", nonce: 12345, service_e2e: true, message_reference: { message_id: "250000000000000000", fail_if_not_exists: false } },
+      NO_IDS,
+    );
     expect(n.nonce).toBe("12345");
     expect(n.reference).toEqual({ messageId: "250000000000000000", channelId: null, failIfNotExists: false, type: 0 });
   });
@@ -176,9 +231,19 @@ describe("message payload rules", () => {
   });
 
   test("allowed_mentions: parse names kinds wholesale, lists name ids, absent means everything", () => {
-    expect(validateMessagePayload({ content: "@everyone", allowed_mentions: { parse: ["users"] } }, NO_IDS).allowedMentions).toEqual({ users: true, roles: [], everyone: false, repliedUser: false });
+    expect(validateMessagePayload({ content: "@everyone", allowed_mentions: { parse: ["users"] } }, NO_IDS).allowedMentions).toEqual({
+      users: true,
+      roles: [],
+      everyone: false,
+      repliedUser: false,
+    });
     expect(validateMessagePayload({ content: "@everyone" }, NO_IDS).allowedMentions).toBeNull();
-    expect(validateMessagePayload({ content: "x", allowed_mentions: { replied_user: true } }, NO_IDS).allowedMentions).toEqual({ users: [], roles: [], everyone: false, repliedUser: true });
+    expect(validateMessagePayload({ content: "x", allowed_mentions: { replied_user: true } }, NO_IDS).allowedMentions).toEqual({
+      users: [],
+      roles: [],
+      everyone: false,
+      repliedUser: true,
+    });
     expect(refusal({ content: "x", allowed_mentions: { parse: ["users"], users: ["123456789012345678"] } })).toBe("allowed_mentions.users");
     expect(refusal({ content: "x", allowed_mentions: { parse: ["nobody"] } })).toBe("allowed_mentions.parse[0]");
   });

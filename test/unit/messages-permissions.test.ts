@@ -1,5 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { ALL_PERMISSIONS, computePermissions, hasPermission, maskPermissions, PERMISSIONS as P, type PermissionInputs } from "../../src/core/permissions";
+import {
+  ALL_PERMISSIONS,
+  computePermissions,
+  hasPermission,
+  maskPermissions,
+  PERMISSIONS as P,
+  type PermissionInputs,
+} from "../../src/core/permissions";
 import { makeParley } from "../helpers";
 
 const base: PermissionInputs = {
@@ -14,13 +21,17 @@ const base: PermissionInputs = {
 describe("computePermissions (reference-gaps 1.3)", () => {
   test("the owner holds every permission, overwrites or not", () => {
     expect(computePermissions({ ...base, isOwner: true, everyonePerms: 0 })).toBe(ALL_PERMISSIONS);
-    expect(computePermissions({ ...base, isOwner: true, overwrites: [{ targetId: "u", targetType: 1, allow: 0, deny: ALL_PERMISSIONS }] })).toBe(ALL_PERMISSIONS);
+    expect(
+      computePermissions({ ...base, isOwner: true, overwrites: [{ targetId: "u", targetType: 1, allow: 0, deny: ALL_PERMISSIONS }] }),
+    ).toBe(ALL_PERMISSIONS);
   });
 
   test("ADMINISTRATOR from any role gives all and ignores overwrites", () => {
     const i = { ...base, memberRolePerms: [P.ADMINISTRATOR], memberRoleIds: ["r"] };
     expect(computePermissions(i)).toBe(ALL_PERMISSIONS);
-    expect(computePermissions({ ...i, overwrites: [{ targetId: "u", targetType: 1, allow: 0, deny: ALL_PERMISSIONS }] })).toBe(ALL_PERMISSIONS);
+    expect(computePermissions({ ...i, overwrites: [{ targetId: "u", targetType: 1, allow: 0, deny: ALL_PERMISSIONS }] })).toBe(
+      ALL_PERMISSIONS,
+    );
     expect(hasPermission(P.ADMINISTRATOR, P.MANAGE_ROLES)).toBe(true);
   });
 

@@ -32,11 +32,15 @@ test("migrations are numbered, forward-only, and upgrade a database made by an o
     old.exec("INSERT INTO users (id, kind, username, created_at) VALUES ('u', 'person', 'alice', 0)");
     old.exec("INSERT INTO guilds (id, name, owner_id, created_at) VALUES ('g', 'Lab', 'u', 0)");
     old.exec("INSERT INTO channels (id, guild_id, type, name, created_at, last_message_id) VALUES ('c', 'g', 0, 'general', 0, 'm2')");
-    old.exec("INSERT INTO messages (id, channel_id, author_id, content, created_at) VALUES ('m1', 'c', 'u', 'one', 1), ('m2', 'c', 'u', 'two', 2)");
+    old.exec(
+      "INSERT INTO messages (id, channel_id, author_id, content, created_at) VALUES ('m1', 'c', 'u', 'one', 1), ('m2', 'c', 'u', 'two', 2)",
+    );
     old.exec("INSERT INTO reactions (message_id, emoji_key, emoji_name, user_id, created_at) VALUES ('m1', '👍', '👍', 'u', 3)");
     old.close();
     const store = new Store({ path, synchronous: "NORMAL" });
-    const versions = (store.db.query("SELECT version FROM schema_migrations ORDER BY version").all() as { version: number }[]).map((r) => r.version);
+    const versions = (store.db.query("SELECT version FROM schema_migrations ORDER BY version").all() as { version: number }[]).map(
+      (r) => r.version,
+    );
     expect(versions).toEqual(migrations.map((m) => m.version));
     expect((store.db.query("SELECT last_message_id FROM channel_rows WHERE id = 'c'").get() as any).last_message_id).toBe("m2");
     expect((store.db.query("SELECT count(*) AS n FROM messages").get() as any).n).toBe(2);
@@ -60,7 +64,12 @@ test("a channel's last_message_id follows its newest visible message", async () 
   const b = (await call(p, "POST", `/channels/${ch}/messages`, { token, body: { content: "b" } })).body.id;
   expect(await get()).toBe(b);
   // an ephemeral message is nobody's last message but its person's
-  p.core.messages.create({ channelId: p.api.flakes.uuid(ch)!, authorId: p.api.flakes.uuid(w.applications.EchoBot.bot_user_id)!, content: "psst", ephemeralUserId: p.api.flakes.uuid(w.users.bob.id)! });
+  p.core.messages.create({
+    channelId: p.api.flakes.uuid(ch)!,
+    authorId: p.api.flakes.uuid(w.applications.EchoBot.bot_user_id)!,
+    content: "psst",
+    ephemeralUserId: p.api.flakes.uuid(w.users.bob.id)!,
+  });
   expect(await get()).toBe(b);
   await call(p, "DELETE", `/channels/${ch}/messages/${b}`, { token });
   expect(await get()).toBe(a);
@@ -110,14 +119,19 @@ test("migration 12 replaces credential_events with the one relay table, and an u
       m.run?.(old);
       old.query("INSERT INTO schema_migrations VALUES (?, 0)").run(m.version);
     }
-    old.query("INSERT INTO credential_events (origin, event, at) VALUES ('cli', ?, 0)").run(JSON.stringify({ type: "application.token_rotated", applicationId: "a" }));
+    old
+      .query("INSERT INTO credential_events (origin, event, at) VALUES ('cli', ?, 0)")
+      .run(JSON.stringify({ type: "application.token_rotated", applicationId: "a" }));
     old.close();
     const server = new Store({ path, synchronous: "NORMAL" });
     const tables = (server.db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
     expect(tables).toContain("relayed_events");
     expect(tables).not.toContain("credential_events");
     // users.disabled_at and applications.disabled_at, once each.
-    for (const [table, column] of [["users", "disabled_at"], ["applications", "disabled_at"]]) {
+    for (const [table, column] of [
+      ["users", "disabled_at"],
+      ["applications", "disabled_at"],
+    ]) {
       const columns = (server.db.query(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
       expect(columns.filter((c) => c === column)).toHaveLength(1);
     }

@@ -38,11 +38,23 @@ function refusal(fn: () => unknown): [number, number] {
 
 describe("a person's settings", () => {
   test("unset is null; put keeps what it is not given; both null again removes the row", () => {
-    expect(p.core.notifications.get(bob, lab)).toEqual({ user_id: bob, scope_id: lab, guild_id: lab, channel_id: null, level: null, muted_until: null });
+    expect(p.core.notifications.get(bob, lab)).toEqual({
+      user_id: bob,
+      scope_id: lab,
+      guild_id: lab,
+      channel_id: null,
+      level: null,
+      muted_until: null,
+    });
     const events = recordEvents(p);
     p.core.notifications.put(bob, general, { level: NOTIFY.MENTIONS });
     const later = p.clock.now() + 3_600_000;
-    expect(p.core.notifications.put(bob, general, { mutedUntil: later })).toMatchObject({ guild_id: lab, channel_id: general, level: NOTIFY.MENTIONS, muted_until: later });
+    expect(p.core.notifications.put(bob, general, { mutedUntil: later })).toMatchObject({
+      guild_id: lab,
+      channel_id: general,
+      level: NOTIFY.MENTIONS,
+      muted_until: later,
+    });
     expect(events.all).toEqual([
       { type: "notification_settings.updated", userId: bob, scopeId: general },
       { type: "notification_settings.updated", userId: bob, scopeId: general },

@@ -40,7 +40,14 @@ describe("pinning", () => {
     const events = recordEvents(p);
     const sys = p.core.pins.pin(bob, general, m.id, "worth keeping")!;
     expect(p.core.messages.get(m.id)!.pinned).toBe(1);
-    expect(sys).toMatchObject({ type: MESSAGE_TYPE.CHANNEL_PINNED_MESSAGE, author_id: bob, content: "", reference_message_id: m.id, reference_channel_id: general, reference_guild_id: lab });
+    expect(sys).toMatchObject({
+      type: MESSAGE_TYPE.CHANNEL_PINNED_MESSAGE,
+      author_id: bob,
+      content: "",
+      reference_message_id: m.id,
+      reference_channel_id: general,
+      reference_guild_id: lab,
+    });
     expect(JSON.parse(sys.mentions)).toEqual([]);
     expect(events.all.map((e) => [e.type, e.messageId])).toEqual([
       ["message.updated", m.id],

@@ -10,7 +10,13 @@ test("scrapes as prom-client's Histogram: cumulative buckets, +Inf, sum and coun
   const ours = new Registry();
   const theirs = new Registry();
   const plain = new PlainHistogram("t_seconds", "a test histogram", BOUNDS).register(ours);
-  const reference = new Histogram({ name: "t_seconds", help: "a test histogram", labelNames: ["surface", "route"], buckets: BOUNDS, registers: [theirs] });
+  const reference = new Histogram({
+    name: "t_seconds",
+    help: "a test histogram",
+    labelNames: ["surface", "route"],
+    buckets: BOUNDS,
+    registers: [theirs],
+  });
   const seen: [string, string, number][] = [
     ["bot", "/a", 0.0005],
     ["bot", "/a", 0.001], // on a bound: counted in that bucket
@@ -24,7 +30,9 @@ test("scrapes as prom-client's Histogram: cumulative buckets, +Inf, sum and coun
   }
   expect(await ours.metrics()).toBe(await theirs.metrics());
   expect(await ours.metrics()).toContain('t_seconds_bucket{le="0.01",surface="bot",route="/a"} 2');
-  expect((await ours.getMetricsAsJSON())[0].values.find((v: any) => v.metricName === "t_seconds_count" && v.labels.route === "/b")?.value).toBe(1);
+  expect(
+    (await ours.getMetricsAsJSON())[0].values.find((v: any) => v.metricName === "t_seconds_count" && v.labels.route === "/b")?.value,
+  ).toBe(1);
   plain.reset();
   expect(await ours.metrics()).not.toContain("t_seconds_bucket");
 });

@@ -25,11 +25,17 @@ describe("the rate-limit table", () => {
   });
 
   test("a route's own rule counts, and a configured override wins over it", async () => {
-    for (const [routes, limit] of [[{}, 5], [{ "POST /channels/{channel_id}/messages": { limit: 2, windowMs: 1000 } }, 2]] as const) {
+    for (const [routes, limit] of [
+      [{}, 5],
+      [{ "POST /channels/{channel_id}/messages": { limit: 2, windowMs: 1000 } }, 2],
+    ] as const) {
       const p = createParley(testConfig({ rateLimits: { ...SPEC_RATE_LIMITS, routes } }));
       const w = seedBasic(p);
       p.clock.set(Date.parse("2026-05-01T00:00:00Z"));
-      const r = await call(p, "POST", `/channels/${w.guilds.Lab.channels.general}/messages`, { token: w.applications.EchoBot.token, body: { content: "hi" } });
+      const r = await call(p, "POST", `/channels/${w.guilds.Lab.channels.general}/messages`, {
+        token: w.applications.EchoBot.token,
+        body: { content: "hi" },
+      });
       expect(r.status).toBe(200);
       expect(r.headers.get("x-ratelimit-limit")).toBe(String(limit));
       await p.stop();
@@ -39,7 +45,9 @@ describe("the rate-limit table", () => {
   test("an override naming no route is logged as a warning", async () => {
     const lines: string[] = [];
     const routes = { "POST /channels/{channel_id}/mesages": { limit: 1, windowMs: 1000 } };
-    const p = createParley(testConfig({ logLevel: "warn", logFormat: "json", rateLimits: { ...SPEC_RATE_LIMITS, routes } }), { logSink: (l) => lines.push(l) });
+    const p = createParley(testConfig({ logLevel: "warn", logFormat: "json", rateLimits: { ...SPEC_RATE_LIMITS, routes } }), {
+      logSink: (l) => lines.push(l),
+    });
     await p.stop();
     const warned = lines.map((l) => JSON.parse(l)).filter((l) => l.level === "warn");
     expect(warned).toHaveLength(1);

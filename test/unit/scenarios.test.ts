@@ -26,7 +26,10 @@ describe("the scenario runner", () => {
       after: ({ res, w }) => expect(res.body.id).toBe(w.guilds.Lab.channels.general),
     });
     expect(bot.body.guild_id).toMatch(/^\d+$/);
-    const person = await runScenario({ ...bobSays, after: ({ res, p, w }) => expect(res.body.channel_id).toBe(p.api.flakes.uuid(w.guilds.Lab.channels.general)) });
+    const person = await runScenario({
+      ...bobSays,
+      after: ({ res, p, w }) => expect(res.body.channel_id).toBe(p.api.flakes.uuid(w.guilds.Lab.channels.general)),
+    });
     expect(person.body.content).toMatch(/^hi from [0-9a-f-]{36}$/);
     const forced = await runScenario({ ...bobSays, body: { content: "{snowflake:user:bob}" } });
     expect(forced.body.content).toMatch(/^\d+$/);
@@ -40,7 +43,15 @@ describe("the scenario runner", () => {
     // "*": 0 refuses any event type the row did not list.
     await expect(runScenario({ ...bobSays, events: { "*": 0 } })).rejects.toThrow();
     await expect(
-      runScenario({ name: "staff is closed", actor: "EchoBot", method: "POST", path: "/channels/{channel:staff}/messages", body: { content: "x" }, status: 403, code: 50035 }),
+      runScenario({
+        name: "staff is closed",
+        actor: "EchoBot",
+        method: "POST",
+        path: "/channels/{channel:staff}/messages",
+        body: { content: "x" },
+        status: 403,
+        code: 50035,
+      }),
     ).rejects.toThrow();
   });
 
@@ -55,5 +66,12 @@ describe("the scenario runner", () => {
 scenarios("a table registers one test per row", [
   bobSays,
   { name: "anon is 401 on the bot API", actor: "anon", method: "GET", path: "/users/@me", status: 401, code: 0, events: { "*": 0 } },
-  { name: "a stranger's channel is 404", actor: "carol", method: "GET", path: "/channels/{channel:general}/messages", status: 404, code: 10003 },
+  {
+    name: "a stranger's channel is 404",
+    actor: "carol",
+    method: "GET",
+    path: "/channels/{channel:general}/messages",
+    status: 404,
+    code: 10003,
+  },
 ]);

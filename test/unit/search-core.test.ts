@@ -70,7 +70,9 @@ describe("who sees what", () => {
     say(dave, lobby, "launch codes are in the vault");
     say(alice, general, "launch at noon");
     expect(texts(bob, "launch")).toEqual(["launch at noon"]);
-    expect(p.core.search.run(bob, { guildId: elsewhere }, "launch").messages.map((m) => m.content)).toEqual(["launch codes are in the vault"]);
+    expect(p.core.search.run(bob, { guildId: elsewhere }, "launch").messages.map((m) => m.content)).toEqual([
+      "launch codes are in the vault",
+    ]);
   });
 
   test("a DM is never indexed, so never found: not even by its own people", () => {
@@ -145,7 +147,9 @@ describe("the grammar, run", () => {
     expect(texts(bob, "day after:2030-01-31")).toEqual(["day three"]);
     expect(texts(bob, "day during:2030-01-31")).toEqual(["day two late"]);
     // An hour ahead of UTC, 23:30 UTC on the 31st is already February 1st.
-    expect(p.core.search.run(bob, { guildId: lab }, "day during:2030-02-01", { utcOffsetMinutes: 60 }).messages.map((m) => m.content)).toEqual(["day three", "day two late"]);
+    expect(
+      p.core.search.run(bob, { guildId: lab }, "day during:2030-02-01", { utcOffsetMinutes: 60 }).messages.map((m) => m.content),
+    ).toEqual(["day three", "day two late"]);
   });
 
   test("pinned:true and pinned:false follow pins", () => {

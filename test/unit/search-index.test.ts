@@ -29,7 +29,8 @@ beforeEach(() => {
 });
 
 const say = (who: string, ch: string, content: string) => p.core.messages.send(who, ch, { content });
-const found = (q: string, on: Parley = p, who = alice, guildId = lab) => on.core.search.run(who, { guildId }, q).messages.map((m) => m.content);
+const found = (q: string, on: Parley = p, who = alice, guildId = lab) =>
+  on.core.search.run(who, { guildId }, q).messages.map((m) => m.content);
 /** Every entry of the index (SQLite's FTS5 holds one row per indexed message). */
 const all = (on: Parley = p) => (on.store.db.query("SELECT count(*) AS n FROM (SELECT rowid FROM message_fts)").get() as { n: number }).n;
 
@@ -73,7 +74,11 @@ describe("the index follows every change", () => {
     const mine = [say(alice, staff, "staff spam a"), say(alice, staff, "staff spam b")];
     p.core.moderation.ban(lab, alice, bob, { deleteMessageSeconds: 3600 });
     expect(found("spam")).toEqual(["staff spam b", "staff spam a", "spam report"]);
-    p.core.moderation.bulkDelete(alice, staff, mine.map((m) => ({ id: m.id, createdAt: m.created_at })));
+    p.core.moderation.bulkDelete(
+      alice,
+      staff,
+      mine.map((m) => ({ id: m.id, createdAt: m.created_at })),
+    );
     expect(found("spam")).toEqual(["spam report"]);
     p.core.channels.delete(alice, general);
     expect(all()).toBe(0);
@@ -156,7 +161,9 @@ describe("an upgraded database", () => {
     old.query("INSERT INTO users (id, kind, username, created_at) VALUES (?, 'person', 'alice', 0), (?, 'bot', 'Bot', 0)").run(U, B);
     old.query("INSERT INTO guilds (id, name, owner_id, created_at) VALUES (?, 'Lab', ?, 0)").run(G, U);
     old.query("INSERT INTO members (guild_id, user_id, joined_at) VALUES (?, ?, 0)").run(G, U);
-    old.query("INSERT INTO channels (id, guild_id, type, name, created_at) VALUES (?, ?, 0, 'general', 0), (?, NULL, 1, NULL, 0)").run(C, G, D);
+    old
+      .query("INSERT INTO channels (id, guild_id, type, name, created_at) VALUES (?, ?, 0, 'general', 0), (?, NULL, 1, NULL, 0)")
+      .run(C, G, D);
     const insert = old.query("INSERT INTO messages (id, channel_id, author_id, content, pinned, created_at) VALUES (?, ?, ?, ?, ?, 1)");
     old.transaction(() => {
       for (let i = 0; i < 2500; i++) insert.run(M(i), C, U, `old message n${i}`, i === 7 ? 1 : 0);

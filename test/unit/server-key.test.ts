@@ -36,8 +36,18 @@ describe("the server key and sealed secrets", () => {
       const config = testConfig({ data: dir, dbPath: join(dir, "parley.db") });
       let p = createParley(config);
       const w = seedBasic(p);
-      p.core.guilds.addMemberRole(p.api.flakes.uuid(w.guilds.Lab.id)!, p.api.flakes.uuid(w.applications.EchoBot.bot_user_id)!, p.api.flakes.uuid(w.guilds.Lab.roles.Mod)!);
-      p.core.roles.edit(p.api.flakes.uuid(w.guilds.Lab.id)!, p.api.flakes.uuid(w.guilds.Lab.roles.Mod)!, p.api.flakes.uuid(w.users.alice.id)!, { permissions: 16 | 8192 }, null);
+      p.core.guilds.addMemberRole(
+        p.api.flakes.uuid(w.guilds.Lab.id)!,
+        p.api.flakes.uuid(w.applications.EchoBot.bot_user_id)!,
+        p.api.flakes.uuid(w.guilds.Lab.roles.Mod)!,
+      );
+      p.core.roles.edit(
+        p.api.flakes.uuid(w.guilds.Lab.id)!,
+        p.api.flakes.uuid(w.guilds.Lab.roles.Mod)!,
+        p.api.flakes.uuid(w.users.alice.id)!,
+        { permissions: 16 | 8192 },
+        null,
+      );
       const token = w.applications.EchoBot.token;
       const made = await call(p, "POST", `/channels/${w.guilds.Lab.channels.general}/webhooks`, { token, body: { name: "Hook" } });
       expect(made.status).toBe(200);

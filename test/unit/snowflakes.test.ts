@@ -40,7 +40,10 @@ describe("snowflakes", () => {
       made.push(ids.next());
       if (i % 7 === 0) clock.advance(3);
     }
-    const minted = [...made].reverse().map((u) => flakes.of(u)).reverse();
+    const minted = [...made]
+      .reverse()
+      .map((u) => flakes.of(u))
+      .reverse();
     const sorted = [...minted].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
     expect(sorted).toEqual(minted);
     expect(new Set(minted).size).toBe(50);

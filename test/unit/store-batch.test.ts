@@ -104,10 +104,12 @@ test("a read-only batched call in the same turn answers only after the open batc
   const w = store.batched(async () => put("x"));
   await Promise.resolve();
   let seenAtAnswer: string[] | null = null;
-  const r = store.batched(async () => ours()).then((rows) => {
-    seenAtAnswer = committed();
-    return rows;
-  });
+  const r = store
+    .batched(async () => ours())
+    .then((rows) => {
+      seenAtAnswer = committed();
+      return rows;
+    });
   expect(await r).toEqual(["x"]); // it read the uncommitted row...
   expect(seenAtAnswer!).toEqual(["x"]); // ...and answered only once that row was committed
   await w;

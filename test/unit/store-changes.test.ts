@@ -110,7 +110,12 @@ function locksOn(path: string): string[] {
   return readFileSync("/proc/locks", "utf8")
     .split("\n")
     .filter((l) => l.includes(`:${ino} `) && l.split(/\s+/)[4] === String(process.pid))
-    .map((l) => l.split(/\s+/).filter((_, i) => i === 3 || i >= 6).join(" "));
+    .map((l) =>
+      l
+        .split(/\s+/)
+        .filter((_, i) => i === 3 || i >= 6)
+        .join(" "),
+    );
 }
 
 test("another process opening, writing to and closing the database finds this one still there, and its commits are seen", async () => {
@@ -124,7 +129,11 @@ test("another process opening, writing to and closing the database finds this on
   for (let i = 0; i < 3; i++) {
     const s0 = w.stamp();
     const child = Bun.spawn(
-      [process.execPath, "-e", `const { Database } = require("bun:sqlite"); const db = new Database(${JSON.stringify(join(dir, "t.db"))}); db.exec("PRAGMA busy_timeout = 5000"); db.query("INSERT INTO parent VALUES ('p${i}')").run(); db.close();`],
+      [
+        process.execPath,
+        "-e",
+        `const { Database } = require("bun:sqlite"); const db = new Database(${JSON.stringify(join(dir, "t.db"))}); db.exec("PRAGMA busy_timeout = 5000"); db.query("INSERT INTO parent VALUES ('p${i}')").run(); db.close();`,
+      ],
       { stdout: "inherit", stderr: "inherit" },
     );
     expect(await child.exited).toBe(0);

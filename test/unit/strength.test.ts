@@ -39,7 +39,9 @@ describe("a passphrase's strength", () => {
     // Both kinds of verdict are among the samples, so the comparison compares something.
     expect(verdicts.filter(([, v]) => v === null).length).toBeGreaterThan(1);
     expect(verdicts.filter(([, v]) => v !== null).length).toBeGreaterThan(1);
-    expect(await guessProblem("a".repeat(12), "bob", common)).toMatch(/^Too easy to guess\. Repeated characters like "aaa" are easy to guess\./);
+    expect(await guessProblem("a".repeat(12), "bob", common)).toMatch(
+      /^Too easy to guess\. Repeated characters like "aaa" are easy to guess\./,
+    );
   });
 
   test("the server serves the browser the dictionaries it checks passwords against", async () => {

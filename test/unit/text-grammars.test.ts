@@ -5,7 +5,15 @@
 import { describe, expect, test } from "bun:test";
 import { dayBounds, formatSearch, isEmptySearch, parseSearch, MAX_TERMS } from "../../src/text/search-query";
 import { foldName, mentionTokens, resolveAtNames, showMentions, EVERYONE } from "../../src/text/mentions";
-import { decideNotification, effectiveLevel, MUTED_FOREVER, NOTIFY, SUPPRESS_NOTIFICATIONS, type NotifyContext, type NotifyMessage } from "../../src/text/notify";
+import {
+  decideNotification,
+  effectiveLevel,
+  MUTED_FOREVER,
+  NOTIFY,
+  SUPPRESS_NOTIFICATIONS,
+  type NotifyContext,
+  type NotifyMessage,
+} from "../../src/text/notify";
 
 const U1 = "0190a000-0000-7000-8000-00000000000a";
 const U2 = "0190a000-0000-7000-8000-00000000000b";
@@ -25,7 +33,11 @@ describe("the search grammar", () => {
   });
 
   test("every filter, quoted values, and their prefixes (@, #) taken off", () => {
-    const p = parseSearch('from:@sam from:"Sam Smith" in:#general mentions:<@' + U1 + "> has:image has:LINK before:2025-03-01 after:2025-01-31 during:2025-02-14 pinned:true");
+    const p = parseSearch(
+      'from:@sam from:"Sam Smith" in:#general mentions:<@' +
+        U1 +
+        "> has:image has:LINK before:2025-03-01 after:2025-01-31 during:2025-02-14 pinned:true",
+    );
     expect(p.from).toEqual(["sam", "Sam Smith"]);
     expect(p.in).toEqual(["general"]);
     expect(p.mentions).toEqual([`<@${U1}>`]);
@@ -110,14 +122,31 @@ describe("the mention grammar", () => {
 });
 
 describe("whether a message notifies", () => {
-  const msg = (over: Partial<NotifyMessage> = {}): NotifyMessage => ({ author_id: U2, guild_id: "g", flags: 0, mention_everyone: false, mentions: [], mention_roles: [], ...over });
+  const msg = (over: Partial<NotifyMessage> = {}): NotifyMessage => ({
+    author_id: U2,
+    guild_id: "g",
+    flags: 0,
+    mention_everyone: false,
+    mentions: [],
+    mention_roles: [],
+    ...over,
+  });
   const ctx = (over: Partial<NotifyContext> = {}): NotifyContext => ({ me: U1, myRoles: [R1], serverDefault: 0, now: 1000, ...over });
 
   test("the server's default decides when nobody set anything; a DM notifies every message", () => {
     expect(decideNotification(msg(), ctx()).notify).toBe(true);
     expect(decideNotification(msg(), ctx({ serverDefault: 1 })).notify).toBe(false);
-    expect(decideNotification(msg({ mentions: [U1] }), ctx({ serverDefault: 1 }))).toEqual({ notify: true, mention: true, level: NOTIFY.MENTIONS, muted: false });
-    expect(decideNotification(msg({ guild_id: null }), ctx({ serverDefault: 1 }))).toMatchObject({ notify: true, mention: true, level: NOTIFY.ALL });
+    expect(decideNotification(msg({ mentions: [U1] }), ctx({ serverDefault: 1 }))).toEqual({
+      notify: true,
+      mention: true,
+      level: NOTIFY.MENTIONS,
+      muted: false,
+    });
+    expect(decideNotification(msg({ guild_id: null }), ctx({ serverDefault: 1 }))).toMatchObject({
+      notify: true,
+      mention: true,
+      level: NOTIFY.ALL,
+    });
   });
 
   test("a role of mine and @everyone are mentions; someone else's role is not", () => {
@@ -128,8 +157,18 @@ describe("whether a message notifies", () => {
   });
 
   test("the channel's setting beats the server's, which beats the default; null inherits", () => {
-    expect(effectiveLevel({ channel: { level: NOTIFY.NOTHING, muted_until: null }, guild: { level: NOTIFY.ALL, muted_until: null }, serverDefault: 0 }, false)).toBe(NOTIFY.NOTHING);
-    expect(effectiveLevel({ channel: { level: null, muted_until: null }, guild: { level: NOTIFY.MENTIONS, muted_until: null }, serverDefault: 0 }, false)).toBe(NOTIFY.MENTIONS);
+    expect(
+      effectiveLevel(
+        { channel: { level: NOTIFY.NOTHING, muted_until: null }, guild: { level: NOTIFY.ALL, muted_until: null }, serverDefault: 0 },
+        false,
+      ),
+    ).toBe(NOTIFY.NOTHING);
+    expect(
+      effectiveLevel(
+        { channel: { level: null, muted_until: null }, guild: { level: NOTIFY.MENTIONS, muted_until: null }, serverDefault: 0 },
+        false,
+      ),
+    ).toBe(NOTIFY.MENTIONS);
     const nothing = ctx({ guild: { level: NOTIFY.NOTHING, muted_until: null } });
     expect(decideNotification(msg({ mentions: [U1] }), nothing)).toMatchObject({ notify: false, mention: true });
   });
@@ -143,6 +182,9 @@ describe("whether a message notifies", () => {
 
   test("my own messages and silent ones never notify", () => {
     expect(decideNotification(msg({ author_id: U1, mention_everyone: true }), ctx())).toMatchObject({ notify: false, mention: false });
-    expect(decideNotification(msg({ flags: SUPPRESS_NOTIFICATIONS, mentions: [U1] }), ctx())).toMatchObject({ notify: false, mention: true });
+    expect(decideNotification(msg({ flags: SUPPRESS_NOTIFICATIONS, mentions: [U1] }), ctx())).toMatchObject({
+      notify: false,
+      mention: true,
+    });
   });
 });

@@ -32,9 +32,10 @@ export class BulkSeed {
         )
         .run(channelId, authorId, start, count);
     });
-    const ends = this.store.db
-      .query("SELECT min(id) AS oldest, max(id) AS newest FROM messages WHERE channel_id = ?")
-      .get(channelId) as { oldest: string; newest: string };
+    const ends = this.store.db.query("SELECT min(id) AS oldest, max(id) AS newest FROM messages WHERE channel_id = ?").get(channelId) as {
+      oldest: string;
+      newest: string;
+    };
     return ends;
   }
 
@@ -50,14 +51,14 @@ export class BulkSeed {
                 'person', ?2 || i, ?1
          FROM (SELECT i, printf('%012x', ?1 - 10000000 + i / 4096) AS h, lower(hex(randomblob(8))) AS r FROM n)`,
       ).run(now, prefix, count);
-      db.query("INSERT INTO members (guild_id, user_id, joined_at) SELECT ?1, id, ?3 FROM users WHERE kind = 'person' AND substr(username, 1, length(?2)) = ?2").run(
-        guildId,
-        prefix,
-        now,
-      );
+      db.query(
+        "INSERT INTO members (guild_id, user_id, joined_at) SELECT ?1, id, ?3 FROM users WHERE kind = 'person' AND substr(username, 1, length(?2)) = ?2",
+      ).run(guildId, prefix, now);
     });
     return (
-      this.store.db.query("SELECT id FROM users WHERE kind = 'person' AND substr(username, 1, length(?1)) = ?1 ORDER BY id").all(prefix) as { id: string }[]
+      this.store.db
+        .query("SELECT id FROM users WHERE kind = 'person' AND substr(username, 1, length(?1)) = ?1 ORDER BY id")
+        .all(prefix) as { id: string }[]
     ).map((r) => r.id);
   }
 }

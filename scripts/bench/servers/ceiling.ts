@@ -67,7 +67,10 @@ function appServer(answerBytes: number, frameBytes: number) {
     return digest === row.token_hash ? { id, username: row.username } : null;
   }
 
-  const messageObject = (m: { id: string; channel_id: string; content: string; nonce: string | null; created_at: number }, bot: { id: string; username: string }) => ({
+  const messageObject = (
+    m: { id: string; channel_id: string; content: string; nonce: string | null; created_at: number },
+    bot: { id: string; username: string },
+  ) => ({
     id: m.id,
     type: 0,
     channel_id: m.channel_id,
@@ -93,17 +96,27 @@ function appServer(answerBytes: number, frameBytes: number) {
 
   let seq = 0;
   let server: ReturnType<typeof Bun.serve> | null = null;
-  const unauthorized = () => new Response('{"message": "401: Unauthorized", "code": 0}', { status: 401, headers: { "Content-Type": "application/json" } });
+  const unauthorized = () =>
+    new Response('{"message": "401: Unauthorized", "code": 0}', { status: 401, headers: { "Content-Type": "application/json" } });
   const app = new Elysia()
     .post(
       "/api/v10/channels/:channel_id/messages",
       ({ params, body, request }) => {
         const bot = auth(request.headers.get("authorization"));
         if (!bot) return unauthorized();
-        const row = { id: Bun.randomUUIDv7(), channel_id: params.channel_id, content: body.content, nonce: body.nonce === undefined ? null : String(body.nonce), created_at: Date.now() };
+        const row = {
+          id: Bun.randomUUIDv7(),
+          channel_id: params.channel_id,
+          content: body.content,
+          nonce: body.nonce === undefined ? null : String(body.nonce),
+          created_at: Date.now(),
+        };
         insertTx([row.id, row.channel_id, bot.id, row.content, row.nonce, row.created_at]);
         const d = messageObject(row, bot);
-        server!.publish("all", `{"op":0,"s":${++seq},"t":"MESSAGE_CREATE","d":${JSON.stringify(padded({ ...d, guild_id: "1", channel_type: 0 }, frameBytes - 40))}}`);
+        server!.publish(
+          "all",
+          `{"op":0,"s":${++seq},"t":"MESSAGE_CREATE","d":${JSON.stringify(padded({ ...d, guild_id: "1", channel_type: 0 }, frameBytes - 40))}}`,
+        );
         return padded(d, answerBytes);
       },
       {
@@ -117,7 +130,13 @@ function appServer(answerBytes: number, frameBytes: number) {
     .get("/api/v10/channels/:channel_id/messages/:message_id", ({ params, request, set }) => {
       const bot = auth(request.headers.get("authorization"));
       if (!bot) return unauthorized();
-      const m = byId.get(params.message_id) as { id: string; channel_id: string; content: string; nonce: string | null; created_at: number } | null;
+      const m = byId.get(params.message_id) as {
+        id: string;
+        channel_id: string;
+        content: string;
+        nonce: string | null;
+        created_at: number;
+      } | null;
       if (!m || m.channel_id !== params.channel_id) {
         set.status = 404;
         return { message: "Unknown Message", code: 10008 };
@@ -149,7 +168,8 @@ function serveWithGateway(app: { fetch(req: Request): Response | Promise<Respons
     port: 0,
     hostname: "127.0.0.1",
     fetch(req, srv) {
-      if (new URL(req.url).pathname === "/gateway") return srv.upgrade(req, { data: undefined }) ? undefined : new Response("no", { status: 400 });
+      if (new URL(req.url).pathname === "/gateway")
+        return srv.upgrade(req, { data: undefined }) ? undefined : new Response("no", { status: 400 });
       return app.fetch(req);
     },
     websocket: {
@@ -163,7 +183,9 @@ function serveWithGateway(app: { fetch(req: Request): Response | Promise<Respons
 
 function minimalServer() {
   const db = walDatabase();
-  db.exec("CREATE TABLE messages (id TEXT PRIMARY KEY, channel_id TEXT NOT NULL, author_id TEXT NOT NULL, content TEXT NOT NULL, nonce TEXT, created_at INTEGER NOT NULL) WITHOUT ROWID");
+  db.exec(
+    "CREATE TABLE messages (id TEXT PRIMARY KEY, channel_id TEXT NOT NULL, author_id TEXT NOT NULL, content TEXT NOT NULL, nonce TEXT, created_at INTEGER NOT NULL) WITHOUT ROWID",
+  );
   const insert = db.query("INSERT INTO messages (id, channel_id, author_id, content, nonce, created_at) VALUES (?, ?, ?, ?, ?, ?)");
   const insertTx = db.transaction((r: [string, string, string, string, string | null, number]) => insert.run(...r));
   const bot = { id: "1400000000000000001", username: "MinimalBot" };

@@ -14,11 +14,19 @@ const MESSAGES = Number(process.argv[2] ?? 1_000_000);
 const p = tempParley("parley-growth-");
 
 const t0 = performance.now();
-const reader = { intents: ["GUILDS", "GUILD_MESSAGES", "GUILD_MEMBERS", "MESSAGE_CONTENT"], approved_privileged: ["GUILD_MEMBERS", "MESSAGE_CONTENT"] };
+const reader = {
+  intents: ["GUILDS", "GUILD_MESSAGES", "GUILD_MEMBERS", "MESSAGE_CONTENT"],
+  approved_privileged: ["GUILD_MEMBERS", "MESSAGE_CONTENT"],
+};
 const w = p.seed({
   users: [{ name: "owner" }],
   guilds: [
-    { name: "Big", owner: "owner", channels: [{ name: "huge" }, { name: "small" }], roles: [{ name: "mods", permissions: ["MANAGE_MESSAGES"] }] },
+    {
+      name: "Big",
+      owner: "owner",
+      channels: [{ name: "huge" }, { name: "small" }],
+      roles: [{ name: "mods", permissions: ["MANAGE_MESSAGES"] }],
+    },
     { name: "Mid", owner: "owner", channels: [{ name: "general" }] },
   ],
   applications: [

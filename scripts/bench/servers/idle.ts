@@ -30,7 +30,9 @@ if (mode === "raw") {
 } else {
   const apps = Number(process.argv[3] ?? 320);
   const dir = mkdtempSync(join(tmpdir(), "parley-idle-"));
-  const p = createParley(testConfig({ dbPath: join(dir, "parley.db"), harness: false, host: "127.0.0.1", rateLimits: { ...SPEC_RATE_LIMITS, enabled: false } }));
+  const p = createParley(
+    testConfig({ dbPath: join(dir, "parley.db"), harness: false, host: "127.0.0.1", rateLimits: { ...SPEC_RATE_LIMITS, enabled: false } }),
+  );
   process.on("SIGTERM", async () => {
     await p.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -8,7 +8,9 @@ import { SPEC_RATE_LIMITS, testConfig } from "../../../src/config";
 
 export function tempParley(prefix: string): Parley {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const p = createParley(testConfig({ dbPath: join(dir, "parley.db"), harness: false, host: "127.0.0.1", rateLimits: { ...SPEC_RATE_LIMITS, enabled: false } }));
+  const p = createParley(
+    testConfig({ dbPath: join(dir, "parley.db"), harness: false, host: "127.0.0.1", rateLimits: { ...SPEC_RATE_LIMITS, enabled: false } }),
+  );
   const cleanup = async () => {
     await p.stop();
     rmSync(dir, { recursive: true, force: true });

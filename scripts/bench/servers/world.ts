@@ -22,7 +22,12 @@ export function benchWorld(channels: number, sessions: number) {
     ],
     applications: [
       { name: "Poster", owner: "alice", intents: ["GUILDS", "GUILD_MESSAGES"], install: ["Bench"] },
-      ...Array.from({ length: sessions }, (_, i) => ({ name: `Listener${i}`, owner: "alice", intents: ["GUILDS", "GUILD_MESSAGES"], install: ["Bench"] })),
+      ...Array.from({ length: sessions }, (_, i) => ({
+        name: `Listener${i}`,
+        owner: "alice",
+        intents: ["GUILDS", "GUILD_MESSAGES"],
+        install: ["Bench"],
+      })),
     ],
   };
 }

@@ -9,5 +9,11 @@ function own({ ctx: api, caller: bot }: Req) {
 /** discord.py calls /oauth2/applications/@me at login; both paths answer the bot's own application. */
 export const applicationRoutes: BotRoute[] = [
   route({ method: "GET", path: "/applications/@me", caller: "bot", summary: "The bot's own application", handler: own }),
-  route({ method: "GET", path: "/oauth2/applications/@me", caller: "bot", summary: "The bot's own application (the OAuth2 path discord.py reads at login)", handler: own }),
+  route({
+    method: "GET",
+    path: "/oauth2/applications/@me",
+    caller: "bot",
+    summary: "The bot's own application (the OAuth2 path discord.py reads at login)",
+    handler: own,
+  }),
 ];

@@ -25,7 +25,8 @@ export const auditRoutes: BotRoute[] = [
       const userFlake = req.query.get("user_id");
       let actorId: string | undefined;
       if (userFlake) {
-        if (!/^[0-9]{1,20}$/.test(userFlake)) throw DomainError.invalid("user_id", `Value "${userFlake}" is not snowflake.`, "NUMBER_TYPE_COERCE");
+        if (!/^[0-9]{1,20}$/.test(userFlake))
+          throw DomainError.invalid("user_id", `Value "${userFlake}" is not snowflake.`, "NUMBER_TYPE_COERCE");
         // An id that never crossed the boundary acted on nothing: match no entry.
         actorId = req.ctx.flakes.uuid(userFlake) ?? "-";
       }

@@ -23,7 +23,11 @@ export const banRoutes: BotRoute[] = [
     path: "/guilds/{guild_id}/bans",
     caller: "bot",
     summary: "A server's bans (BAN_MEMBERS)",
-    query: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })), before: Type.Optional(Type.String()), after: Type.Optional(Type.String()) }),
+    query: Type.Object({
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+      before: Type.Optional(Type.String()),
+      after: Type.Optional(Type.String()),
+    }),
     handler: (req) => {
       const gid = memberGuild(req);
       const page = {

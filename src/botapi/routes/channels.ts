@@ -93,7 +93,12 @@ function toInput(api: BotApi, b: Partial<Static<typeof EditChannelBody>>): Chann
     out.overwrites = b.permission_overwrites.map((o, i) => {
       const id = api.flakes.uuid(String(o.id));
       if (!id) throw DomainError.notFound(o.type === 0 ? "role" : "member");
-      return { targetId: id, targetType: o.type, allow: bits(o.allow, `permission_overwrites[${i}].allow`), deny: bits(o.deny, `permission_overwrites[${i}].deny`) };
+      return {
+        targetId: id,
+        targetType: o.type,
+        allow: bits(o.allow, `permission_overwrites[${i}].allow`),
+        deny: bits(o.deny, `permission_overwrites[${i}].deny`),
+      };
     });
   return out;
 }
@@ -104,7 +109,8 @@ export const channelRoutes: BotRoute[] = [
     path: "/channels/{channel_id}",
     summary: "A channel",
     caller: "bot",
-    handler: ({ ctx: api, params, caller: bot }) => ok(channelOut(api, api.core.channels.get(bot.botUserId, known(api, params.channel_id, "channel")), bot.botUserId)),
+    handler: ({ ctx: api, params, caller: bot }) =>
+      ok(channelOut(api, api.core.channels.get(bot.botUserId, known(api, params.channel_id, "channel")), bot.botUserId)),
   }),
   route({
     method: "PATCH",
@@ -171,7 +177,9 @@ export const channelRoutes: BotRoute[] = [
         channelId: api.flakes.uuid(String(m.id)),
         position: m.position,
         lockPermissions: m.lock_permissions,
-        ...(m.parent_id === undefined ? {} : { parentId: m.parent_id === null ? null : parentOf(api, String(m.parent_id), `[${i}].parent_id`) }),
+        ...(m.parent_id === undefined
+          ? {}
+          : { parentId: m.parent_id === null ? null : parentOf(api, String(m.parent_id), `[${i}].parent_id`) }),
       }));
       api.core.channels.reorder(bot.botUserId, guildId, moves, auditReason);
       return noContent();
@@ -190,7 +198,15 @@ export const channelRoutes: BotRoute[] = [
       const body = req.body();
       const type = Number(body.type) as 0 | 1;
       const target = known(api, params.overwrite_id, type === 0 ? "role" : "member");
-      api.core.channels.putOverwrite(bot.botUserId, channelId, target, type, bits(body.allow, "allow"), bits(body.deny, "deny"), auditReason);
+      api.core.channels.putOverwrite(
+        bot.botUserId,
+        channelId,
+        target,
+        type,
+        bits(body.allow, "allow"),
+        bits(body.deny, "deny"),
+        auditReason,
+      );
       return noContent();
     },
   }),

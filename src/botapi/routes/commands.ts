@@ -41,7 +41,9 @@ const fields = {
   type: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
   description: Type.Optional(Type.String({ maxLength: 100 })),
   options: Type.Optional(Nullable(Type.Array(OptionSchema, { maxItems: 25 }))),
-  default_member_permissions: Type.Optional(Nullable(Type.Union([Type.String({ pattern: "^[0-9]{1,20}$" }), Type.Integer({ minimum: 0 })]))),
+  default_member_permissions: Type.Optional(
+    Nullable(Type.Union([Type.String({ pattern: "^[0-9]{1,20}$" }), Type.Integer({ minimum: 0 })])),
+  ),
   dm_permission: Type.Optional(Nullable(Type.Boolean())),
   nsfw: Type.Optional(Nullable(Type.Boolean())),
   contexts: Type.Optional(Nullable(Type.Array(Type.Integer({ minimum: 0, maximum: 2 }), { maxItems: 3 }))),
@@ -62,7 +64,8 @@ function input(b: Static<typeof CommandSchema> | Partial<Static<typeof CommandSc
 /** The scope a path names: the token's application, and the guild (which the bot must be in). */
 function scope(req: Req): { appId: string; guildId: string | null } {
   const { ctx: api, params, caller: bot } = req;
-  if (api.flakes.uuid(params.application_id) !== bot.app.id) throw DomainError.forbidden("You cannot manage another application's commands");
+  if (api.flakes.uuid(params.application_id) !== bot.app.id)
+    throw DomainError.forbidden("You cannot manage another application's commands");
   if (params.guild_id === undefined) return { appId: bot.app.id, guildId: null };
   const guildId = api.flakes.uuid(params.guild_id);
   if (!guildId || !api.core.guilds.get(guildId)) throw DomainError.notFound("guild");
@@ -124,17 +127,46 @@ const PERMISSION_PATHS = [`${G}/permissions`, `${L}/permissions`, `${G}/{command
 
 export const commandRoutes: BotRoute[] = [
   ...PERMISSION_PATHS.flatMap((path) =>
-    METHODS.map((method) => route({ method, path, caller: "any", summary: "Command permissions: refused (501), Parley does not support them", handler: refused })),
+    METHODS.map((method) =>
+      route({ method, path, caller: "any", summary: "Command permissions: refused (501), Parley does not support them", handler: refused }),
+    ),
   ),
   ...[G, L].flatMap((base) => {
     const where = base === G ? "global" : "a server's";
     return [
       route({ method: "GET", path: base, caller: "bot", summary: `The application's ${where} commands`, handler: list }),
-      route({ method: "POST", path: base, caller: "bot", summary: `Create (201) or replace (200) one of the ${where} commands`, body: CommandSchema, handler: create }),
-      route({ method: "PUT", path: base, caller: "bot", summary: `Replace every one of the ${where} commands`, body: BulkSchema, handler: overwrite }),
+      route({
+        method: "POST",
+        path: base,
+        caller: "bot",
+        summary: `Create (201) or replace (200) one of the ${where} commands`,
+        body: CommandSchema,
+        handler: create,
+      }),
+      route({
+        method: "PUT",
+        path: base,
+        caller: "bot",
+        summary: `Replace every one of the ${where} commands`,
+        body: BulkSchema,
+        handler: overwrite,
+      }),
       route({ method: "GET", path: `${base}/{command_id}`, caller: "bot", summary: `One of the ${where} commands`, handler: getOne }),
-      route({ method: "PATCH", path: `${base}/{command_id}`, caller: "bot", summary: `Edit one of the ${where} commands`, body: CommandPatchSchema, handler: patch }),
-      route({ method: "DELETE", path: `${base}/{command_id}`, caller: "bot", summary: `Delete one of the ${where} commands`, handler: remove }),
+      route({
+        method: "PATCH",
+        path: `${base}/{command_id}`,
+        caller: "bot",
+        summary: `Edit one of the ${where} commands`,
+        body: CommandPatchSchema,
+        handler: patch,
+      }),
+      route({
+        method: "DELETE",
+        path: `${base}/{command_id}`,
+        caller: "bot",
+        summary: `Delete one of the ${where} commands`,
+        handler: remove,
+      }),
     ];
   }),
 ];

@@ -115,8 +115,10 @@ export const emojiRoutes: BotRoute[] = [
     handler: async (req) => {
       const b = body(req);
       const me = req.caller.botUserId;
-      if (b.username !== undefined) throw DomainError.invalid("username", "A bot's name is its application's: change it in the developer portal", "USERNAME_IMMUTABLE");
-      if (b.avatar !== undefined) await req.ctx.core.media.setAvatar(me, b.avatar === null ? null : { bytes: imageDataIn(b.avatar, "avatar") });
+      if (b.username !== undefined)
+        throw DomainError.invalid("username", "A bot's name is its application's: change it in the developer portal", "USERNAME_IMMUTABLE");
+      if (b.avatar !== undefined)
+        await req.ctx.core.media.setAvatar(me, b.avatar === null ? null : { bytes: imageDataIn(b.avatar, "avatar") });
       return ok(selfUserJson(req.ctx.flakes, req.ctx.core.users.require(me)));
     },
   }),
@@ -130,7 +132,13 @@ export const emojiRoutes: BotRoute[] = [
       const gid = guildOf(req);
       req.ctx.core.guilds.requirePermission(gid, req.caller.botUserId, PERMISSIONS.MANAGE_GUILD);
       const b = body(req);
-      if (b.icon !== undefined) await req.ctx.core.media.setGuildIcon(req.caller.botUserId, gid, b.icon === null ? null : { bytes: imageDataIn(b.icon, "icon") }, req.auditReason);
+      if (b.icon !== undefined)
+        await req.ctx.core.media.setGuildIcon(
+          req.caller.botUserId,
+          gid,
+          b.icon === null ? null : { bytes: imageDataIn(b.icon, "icon") },
+          req.auditReason,
+        );
       return ok(guildJson(req.ctx.flakes, req.ctx.core.reads.guilds.guild(gid)));
     },
   }),

@@ -24,7 +24,8 @@ export function intQuery(req: Req, name: string, def: number, min: number, max: 
   if (v === null || v === "") return def;
   if (!/^-?\d+$/.test(v)) throw DomainError.invalid(name, `Value "${v}" is not int.`, "NUMBER_TYPE_COERCE");
   const n = Number(v);
-  if (n < min || n > max) throw DomainError.invalid(name, `Must be between ${min} and ${max}.`, n < min ? "NUMBER_TYPE_MIN" : "NUMBER_TYPE_MAX");
+  if (n < min || n > max)
+    throw DomainError.invalid(name, `Must be between ${min} and ${max}.`, n < min ? "NUMBER_TYPE_MIN" : "NUMBER_TYPE_MAX");
   return n;
 }
 
@@ -50,7 +51,10 @@ export const guildRoutes: BotRoute[] = [
     handler: (req) => {
       const gid = memberGuild(req);
       const me = req.ctx.core.guilds.requireMember(gid, req.caller.botUserId);
-      return ok({ ...guildJson(req.ctx.flakes, req.ctx.core.reads.guilds.guild(gid, { counts: boolQuery(req, "with_counts") })), joined_at: iso(me.joined_at) });
+      return ok({
+        ...guildJson(req.ctx.flakes, req.ctx.core.reads.guilds.guild(gid, { counts: boolQuery(req, "with_counts") })),
+        joined_at: iso(me.joined_at),
+      });
     },
   }),
 ];

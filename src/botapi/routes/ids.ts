@@ -21,6 +21,7 @@ export function limitParam(v: string | null, def: number, min: number, max: numb
 /** A snowflake query parameter (before/after/around): 17 to 20 digits. */
 export function flakeParam(v: string | null, name: string): string | undefined {
   if (v === null || v === "") return undefined;
-  if (!/^[0-9]{1,20}$/.test(v) || BigInt(v) >= 1n << 64n) throw DomainError.invalid(name, `Value "${v}" is not snowflake.`, "NUMBER_TYPE_COERCE");
+  if (!/^[0-9]{1,20}$/.test(v) || BigInt(v) >= 1n << 64n)
+    throw DomainError.invalid(name, `Value "${v}" is not snowflake.`, "NUMBER_TYPE_COERCE");
   return v;
 }

@@ -29,7 +29,9 @@ function callback(req: TokenReq<Static<typeof CallbackBody>>): Reply {
 
   const resource: Record<string, unknown> = { type: body.type };
   if (message && (body.type === CALLBACK.MESSAGE || body.type === CALLBACK.UPDATE))
-    resource.message = messageOut(api, message, { viewer: { botUserId: core.apps.require(interaction.application_id).bot_user_id, intents: INTENTS.MESSAGE_CONTENT } });
+    resource.message = messageOut(api, message, {
+      viewer: { botUserId: core.apps.require(interaction.application_id).bot_user_id, intents: INTENTS.MESSAGE_CONTENT },
+    });
   const responseId = interaction.response_message_id;
   const inter: Record<string, unknown> = { id: api.flakes.of(interaction.id), type: interaction.type };
   if (responseId) {

@@ -16,7 +16,8 @@ export const inviteRoutes: BotRoute[] = [
     summary: "Create an invite: refused (403), a bot token never creates one (spec 5.11)",
     caller: "bot",
     // Spec 5.11: a bot token never creates an invite, whatever its permissions.
-    handler: ({ ctx: api, params, caller: bot }) => api.core.invites.refuseBotCreate(bot.botUserId, known(api, params.channel_id, "channel")),
+    handler: ({ ctx: api, params, caller: bot }) =>
+      api.core.invites.refuseBotCreate(bot.botUserId, known(api, params.channel_id, "channel")),
   }),
   route({
     method: "GET",

@@ -25,7 +25,8 @@ function post(req: Req): Reply {
   const channelId = known(api, params.channel_id, "channel");
   const draft = api.core.messages.begin(bot.botUserId, channelId);
   const body = validateMessagePayload(req.json(), api.flakes, { rawLength: req.bodyLength() });
-  if (body.reference && body.reference.type !== 0) throw DomainError.notImplemented("501: Not Implemented. Message forwarding is not supported by Parley.");
+  if (body.reference && body.reference.type !== 0)
+    throw DomainError.notImplemented("501: Not Implemented. Message forwarding is not supported by Parley.");
   const input: SendInput = {
     content: body.content ?? "",
     embeds: body.embeds ?? [],
@@ -36,7 +37,10 @@ function post(req: Req): Reply {
     tts: body.tts,
     allowedMentions: body.allowedMentions,
     reference: body.reference
-      ? { messageId: body.reference.messageId ? api.flakes.uuid(body.reference.messageId) : null, failIfNotExists: body.reference.failIfNotExists }
+      ? {
+          messageId: body.reference.messageId ? api.flakes.uuid(body.reference.messageId) : null,
+          failIfNotExists: body.reference.failIfNotExists,
+        }
       : null,
   };
   // The snowflake is minted in the post's own transaction: one commit per message, not two.
@@ -156,7 +160,8 @@ export const messageRoutes: BotRoute[] = [
       const flakes = body.messages.map(String);
       if (new Set(flakes).size !== flakes.length) throw DomainError.invalid("messages", "Duplicate message ids", "BASE_TYPE_INVALID");
       flakes.forEach((f, i) => {
-        if (!/^[0-9]{1,20}$/.test(f) || BigInt(f) >= 1n << 64n) throw DomainError.invalid(`messages[${i}]`, `Value "${f}" is not snowflake.`, "NUMBER_TYPE_COERCE");
+        if (!/^[0-9]{1,20}$/.test(f) || BigInt(f) >= 1n << 64n)
+          throw DomainError.invalid(`messages[${i}]`, `Value "${f}" is not snowflake.`, "NUMBER_TYPE_COERCE");
       });
       api.core.moderation.bulkDelete(
         bot.botUserId,

@@ -54,7 +54,10 @@ export const pinRoutes: BotRoute[] = [
       const limit = limitParam(req.query.get("limit"), PINS_PAGE, 1, PINS_PAGE);
       const before = beforeParam(req.query.get("before"));
       const page = req.ctx.core.pins.list(req.caller.botUserId, channelId, { before, limit });
-      const items = page.items.map((i) => ({ pinned_at: iso(i.pinnedAt), message: messageOut(req.ctx, i.message, { viewer: req.caller }) }));
+      const items = page.items.map((i) => ({
+        pinned_at: iso(i.pinnedAt),
+        message: messageOut(req.ctx, i.message, { viewer: req.caller }),
+      }));
       return ok({ items, has_more: page.hasMore });
     },
   }),

@@ -58,13 +58,18 @@ export const reactionRoutes: BotRoute[] = [
     method: "GET",
     path: `${BASE}/{emoji}`,
     summary: "Who reacted with an emoji",
-    query: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })), after: Type.Optional(Type.String()), type: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })) }),
+    query: Type.Object({
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+      after: Type.Optional(Type.String()),
+      type: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
+    }),
     caller: "bot",
     handler: (req) => {
       const limit = limitParam(req.query.get("limit"), 25, 1, 100);
       const after = flakeParam(req.query.get("after"), "after");
       const type = req.query.get("type");
-      if (type !== null && type !== "0" && type !== "1") throw DomainError.invalid("type", `Value "${type}" is not a valid reaction type.`, "BASE_TYPE_CHOICES");
+      if (type !== null && type !== "0" && type !== "1")
+        throw DomainError.invalid("type", `Value "${type}" is not a valid reaction type.`, "BASE_TYPE_CHOICES");
       const { messageId } = target(req);
       const emoji = parseEmoji(req.params.emoji, req.ctx.flakes);
       // Parley has no burst ("super") reactions: type 1 lists nobody.

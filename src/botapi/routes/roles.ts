@@ -14,7 +14,13 @@ const RoleFields = {
   color: Type.Optional(Nullable(Color)),
   // discord.js 14.2x sends colors; only the primary one exists in Parley.
   colors: Type.Optional(
-    Nullable(Type.Object({ primary_color: Type.Optional(Nullable(Color)), secondary_color: Type.Optional(Nullable(Color)), tertiary_color: Type.Optional(Nullable(Color)) })),
+    Nullable(
+      Type.Object({
+        primary_color: Type.Optional(Nullable(Color)),
+        secondary_color: Type.Optional(Nullable(Color)),
+        tertiary_color: Type.Optional(Nullable(Color)),
+      }),
+    ),
   ),
   hoist: Type.Optional(Nullable(Type.Boolean())),
   mentionable: Type.Optional(Nullable(Type.Boolean())),

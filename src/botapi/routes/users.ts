@@ -52,7 +52,11 @@ export const userRoutes: BotRoute[] = [
       if (before) ids = ids.filter((g) => g < api.flakes.bound(before, false));
       const withCounts = /^(true|1)$/i.test(query.get("with_counts") ?? "");
       const slice = before && !after ? ids.slice(-limit) : ids.slice(0, limit);
-      return ok(slice.map((g) => partialGuildJson(api.flakes, api.core.reads.guilds.partialGuild(g, bot.botUserId, { counts: withCounts }), bot.botUserId)));
+      return ok(
+        slice.map((g) =>
+          partialGuildJson(api.flakes, api.core.reads.guilds.partialGuild(g, bot.botUserId, { counts: withCounts }), bot.botUserId),
+        ),
+      );
     },
   }),
   route({

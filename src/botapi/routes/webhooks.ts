@@ -6,12 +6,7 @@ import { MessageBodySchema, validateMessagePayload, type NormalizedMessage } fro
 import { DomainError, type Message, type MessagePatch, type Webhook } from "../../core";
 import { messageOut, webhookOut } from "../present";
 import { boolQuery, idParam, memberGuild } from "./guilds";
-import {
-  interactionFollowup,
-  interactionMessageDelete,
-  interactionMessageGet,
-  interactionMessagePatch,
-} from "./interaction-webhooks";
+import { interactionFollowup, interactionMessageDelete, interactionMessageGet, interactionMessagePatch } from "./interaction-webhooks";
 
 const Secret = Nullable(Type.String({ minLength: 1, maxLength: 256 }));
 const Avatar = Nullable(Type.String({ maxLength: 10_000_000 }));
@@ -125,21 +120,27 @@ export const webhookRoutes: BotRoute[] = [
     summary: "A channel's webhooks",
     caller: "bot",
     handler: (req) =>
-      ok(req.ctx.core.webhooks.listChannel(idParam(req, "channel_id", "channel"), req.caller.botUserId).map((w) => webhookOut(req.ctx, w, { withUser: true }))),
+      ok(
+        req.ctx.core.webhooks
+          .listChannel(idParam(req, "channel_id", "channel"), req.caller.botUserId)
+          .map((w) => webhookOut(req.ctx, w, { withUser: true })),
+      ),
   }),
   route({
     method: "GET",
     path: "/guilds/{guild_id}/webhooks",
     summary: "A server's webhooks",
     caller: "bot",
-    handler: (req) => ok(req.ctx.core.webhooks.listGuild(memberGuild(req), req.caller.botUserId).map((w) => webhookOut(req.ctx, w, { withUser: true }))),
+    handler: (req) =>
+      ok(req.ctx.core.webhooks.listGuild(memberGuild(req), req.caller.botUserId).map((w) => webhookOut(req.ctx, w, { withUser: true }))),
   }),
   route({
     method: "GET",
     path: "/webhooks/{webhook_id}",
     summary: "A webhook",
     caller: "bot",
-    handler: (req) => ok(webhookOut(req.ctx, req.ctx.core.webhooks.view(idParam(req, "webhook_id", "webhook"), req.caller.botUserId), { withUser: true })),
+    handler: (req) =>
+      ok(webhookOut(req.ctx, req.ctx.core.webhooks.view(idParam(req, "webhook_id", "webhook"), req.caller.botUserId), { withUser: true })),
   }),
   route({
     method: "PATCH",
@@ -244,7 +245,8 @@ export const webhookRoutes: BotRoute[] = [
     caller: "token",
     handler: (req) => {
       const t = tokenTarget(req);
-      if (t.kind === "interaction") return interactionMessageGet(req, req.params.webhook_id, decoded(req.params.webhook_token), decoded(req.params.message_id));
+      if (t.kind === "interaction")
+        return interactionMessageGet(req, req.params.webhook_id, decoded(req.params.webhook_token), decoded(req.params.message_id));
       return messageReply(req, req.ctx.core.webhooks.message(t.webhook, webhookMessageId(req)));
     },
   }),
@@ -256,7 +258,8 @@ export const webhookRoutes: BotRoute[] = [
     body: MessageBodySchema,
     handler: (req) => {
       const t = tokenTarget(req);
-      if (t.kind === "interaction") return interactionMessagePatch(req, req.params.webhook_id, decoded(req.params.webhook_token), decoded(req.params.message_id));
+      if (t.kind === "interaction")
+        return interactionMessagePatch(req, req.params.webhook_id, decoded(req.params.webhook_token), decoded(req.params.message_id));
       const mid = webhookMessageId(req);
       req.ctx.core.webhooks.message(t.webhook, mid);
       const n = validateMessagePayload(req.json(), req.ctx.flakes, { partial: true });
@@ -270,7 +273,8 @@ export const webhookRoutes: BotRoute[] = [
     caller: "token",
     handler: (req) => {
       const t = tokenTarget(req);
-      if (t.kind === "interaction") return interactionMessageDelete(req, req.params.webhook_id, decoded(req.params.webhook_token), decoded(req.params.message_id));
+      if (t.kind === "interaction")
+        return interactionMessageDelete(req, req.params.webhook_id, decoded(req.params.webhook_token), decoded(req.params.message_id));
       req.ctx.core.webhooks.deleteMessage(t.webhook, webhookMessageId(req));
       return noContent();
     },

@@ -25,7 +25,9 @@ export const EmbedSchema = Type.Object({
   type: Opt(Str(32)),
   description: Opt(Str(4096)),
   url: Opt(Str(2048)),
-  timestamp: Opt(Type.String({ maxLength: 64, pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?$" })),
+  timestamp: Opt(
+    Type.String({ maxLength: 64, pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?$" }),
+  ),
   color: Opt(Type.Integer({ minimum: 0, maximum: 0xffffff })),
   fields: Opt(Type.Array(Type.Object({ name: Str(256), value: Str(1024), inline: Opt(Type.Boolean()) }), { maxItems: 25 })),
   footer: Opt(Type.Object({ text: Str(2048), icon_url: Opt(Str(2048)), proxy_icon_url: Opt(Str(2048)) })),
@@ -106,7 +108,8 @@ export function validateMessagePayload(
     const json = JSON.stringify(body);
     // A UTF-16 unit is at most 3 UTF-8 bytes: only a long text needs its bytes counted.
     const bytes = json.length * 3 <= MAX_PAYLOAD_BYTES ? json.length : Buffer.byteLength(json, "utf8");
-    if (bytes > MAX_PAYLOAD_BYTES) throw DomainError.invalid("", `The message payload must be at most ${MAX_PAYLOAD_BYTES} bytes.`, "PAYLOAD_TOO_LARGE");
+    if (bytes > MAX_PAYLOAD_BYTES)
+      throw DomainError.invalid("", `The message payload must be at most ${MAX_PAYLOAD_BYTES} bytes.`, "PAYLOAD_TOO_LARGE");
   }
   const raw = (typeof body === "object" && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const has = {
@@ -159,7 +162,12 @@ function allowedMentions(a: MessageBody["allowed_mentions"], ids: Pick<Snowflake
   const list = (kind: "users" | "roles"): boolean | string[] => {
     const given = a[kind];
     if (parse.includes(kind)) {
-      if (given?.length) throw DomainError.invalid(`allowed_mentions.${kind}`, `parse:["${kind}"] and ${kind}: [ids] are mutually exclusive.`, "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE");
+      if (given?.length)
+        throw DomainError.invalid(
+          `allowed_mentions.${kind}`,
+          `parse:["${kind}"] and ${kind}: [ids] are mutually exclusive.`,
+          "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+        );
       return true;
     }
     return (given ?? []).map((id) => ids.uuid(String(id))).filter((id): id is string => id !== null);
@@ -202,7 +210,12 @@ function normalizeEmbed(e: Static<typeof EmbedSchema>): Record<string, unknown> 
   const out: Record<string, unknown> = { type: "rich" };
   for (const [k, v] of Object.entries(e)) {
     if (v === undefined || k === "type") continue;
-    if (k === "fields") out.fields = (v as { name: string; value: string; inline?: boolean | null }[]).map((f) => ({ name: f.name, value: f.value, inline: f.inline ?? false }));
+    if (k === "fields")
+      out.fields = (v as { name: string; value: string; inline?: boolean | null }[]).map((f) => ({
+        name: f.name,
+        value: f.value,
+        inline: f.inline ?? false,
+      }));
     else if (typeof v === "object") out[k] = { ...(v as object) };
     else out[k] = v;
   }
@@ -273,7 +286,8 @@ function checkComponents(rows: Record<string, unknown>[]): Record<string, unknow
       const type = c.type;
       if (type === 2) return button(c, p, claim);
       if (type === 3 || (typeof type === "number" && type >= 5 && type <= 8)) {
-        if (kids.length !== 1) throw bad(`${rp}.components`, "A row holding a select menu holds nothing else.", "COMPONENT_LAYOUT_WIDTH_EXCEEDED");
+        if (kids.length !== 1)
+          throw bad(`${rp}.components`, "A row holding a select menu holds nothing else.", "COMPONENT_LAYOUT_WIDTH_EXCEEDED");
         return type === 3 ? stringSelect(c, p, claim) : greyedSelect(c, p, claim);
       }
       throw bad(`${p}.type`, `Component type ${shortValue(type)} is not supported in an action row.`, "BASE_TYPE_CHOICES");
@@ -290,9 +304,11 @@ function button(c: Record<string, unknown>, p: string, claim: (id: string | unde
   const em = emoji(c, p);
   const disabled = bool(c, "disabled", p) ?? false;
   if (style === 5) {
-    if (c.custom_id !== undefined && c.custom_id !== null) throw bad(`${p}.custom_id`, "A link button cannot have a custom_id.", "BUTTON_LINK_CUSTOM_ID");
+    if (c.custom_id !== undefined && c.custom_id !== null)
+      throw bad(`${p}.custom_id`, "A link button cannot have a custom_id.", "BUTTON_LINK_CUSTOM_ID");
     const url = str(c, "url", p, 512, true, 1)!;
-    if (!/^(https?|discord):\/\//i.test(url)) throw bad(`${p}.url`, "Scheme must be one of ('http', 'https', 'discord').", "URL_TYPE_INVALID_SCHEME");
+    if (!/^(https?|discord):\/\//i.test(url))
+      throw bad(`${p}.url`, "Scheme must be one of ('http', 'https', 'discord').", "URL_TYPE_INVALID_SCHEME");
     if (!label && !em) throw bad(`${p}.label`, "A button needs a label or an emoji.", "BASE_TYPE_REQUIRED");
     return { type: 2, style, url, ...(label !== undefined ? { label } : {}), ...(em ? { emoji: em } : {}), disabled };
   }
@@ -303,7 +319,11 @@ function button(c: Record<string, unknown>, p: string, claim: (id: string | unde
   return { type: 2, style, custom_id: customId, ...(label !== undefined ? { label } : {}), ...(em ? { emoji: em } : {}), disabled };
 }
 
-function stringSelect(c: Record<string, unknown>, p: string, claim: (id: string | undefined, path: string) => void): Record<string, unknown> {
+function stringSelect(
+  c: Record<string, unknown>,
+  p: string,
+  claim: (id: string | undefined, path: string) => void,
+): Record<string, unknown> {
   const customId = str(c, "custom_id", p, 100, true, 1)!;
   claim(customId, `${p}.custom_id`);
   const placeholder = str(c, "placeholder", p, 150, false);
@@ -324,15 +344,29 @@ function stringSelect(c: Record<string, unknown>, p: string, claim: (id: string 
   });
   const minValues = int(c, "min_values", p, 0, 25) ?? 1;
   const maxValues = int(c, "max_values", p, 1, 25) ?? 1;
-  if (minValues > opts.length) throw bad(`${p}.min_values`, `Must be less than or equal to the number of options (${opts.length}).`, "NUMBER_TYPE_MAX");
-  if (maxValues > opts.length) throw bad(`${p}.max_values`, `Must be less than or equal to the number of options (${opts.length}).`, "NUMBER_TYPE_MAX");
+  if (minValues > opts.length)
+    throw bad(`${p}.min_values`, `Must be less than or equal to the number of options (${opts.length}).`, "NUMBER_TYPE_MAX");
+  if (maxValues > opts.length)
+    throw bad(`${p}.max_values`, `Must be less than or equal to the number of options (${opts.length}).`, "NUMBER_TYPE_MAX");
   if (minValues > maxValues) throw bad(`${p}.min_values`, "Must be less than or equal to max_values.", "NUMBER_TYPE_MAX");
   const disabled = bool(c, "disabled", p) ?? false;
-  return { type: 3, custom_id: customId, options: opts, ...(placeholder !== undefined ? { placeholder } : {}), min_values: minValues, max_values: maxValues, disabled };
+  return {
+    type: 3,
+    custom_id: customId,
+    options: opts,
+    ...(placeholder !== undefined ? { placeholder } : {}),
+    min_values: minValues,
+    max_values: maxValues,
+    disabled,
+  };
 }
 
 /** Types 5 to 8 (user, role, mentionable, channel selects): kept as {type, custom_id, disabled} only. */
-function greyedSelect(c: Record<string, unknown>, p: string, claim: (id: string | undefined, path: string) => void): Record<string, unknown> {
+function greyedSelect(
+  c: Record<string, unknown>,
+  p: string,
+  claim: (id: string | undefined, path: string) => void,
+): Record<string, unknown> {
   const customId = str(c, "custom_id", p, 100, true, 1)!;
   claim(customId, `${p}.custom_id`);
   return { type: c.type, custom_id: customId, disabled: bool(c, "disabled", p) ?? false };

@@ -48,7 +48,12 @@ export class GuildReads {
   }
 
   memberOf(row: Member, withUser = true): MemberModel {
-    return { member: row, row, roleIds: this.guilds.memberRoleIds(row.guild_id, row.user_id), user: withUser ? this.users.get(row.user_id) : null };
+    return {
+      member: row,
+      row,
+      roleIds: this.guilds.memberRoleIds(row.guild_id, row.user_id),
+      user: withUser ? this.users.get(row.user_id) : null,
+    };
   }
 
   /**
@@ -70,7 +75,9 @@ export class GuildReads {
     }
     const users = new Map<string, User>();
     for (const u of this.db
-      .query(`SELECT ${USER_COLUMNS("u")} FROM members m JOIN users u ON u.id = m.user_id WHERE m.guild_id = ? AND m.user_id BETWEEN ? AND ?`)
+      .query(
+        `SELECT ${USER_COLUMNS("u")} FROM members m JOIN users u ON u.id = m.user_id WHERE m.guild_id = ? AND m.user_id BETWEEN ? AND ?`,
+      )
       .all(guildId, first, last) as User[])
       users.set(u.id, u);
     return rows.map((row) => ({ member: row, row, roleIds: roles.get(row.user_id) ?? [], user: users.get(row.user_id) ?? null }));
@@ -107,7 +114,13 @@ export class GuildReads {
 
   guild(guildId: string, opts: { counts?: boolean } = {}): GuildModel {
     const row = this.guilds.require(guildId);
-    const out: GuildModel = { guild: row, row, roles: this.guilds.roles(guildId), emojis: this.emojis.of(guildId), memberCount: this.guilds.memberCount(guildId) };
+    const out: GuildModel = {
+      guild: row,
+      row,
+      roles: this.guilds.roles(guildId),
+      emojis: this.emojis.of(guildId),
+      memberCount: this.guilds.memberCount(guildId),
+    };
     if (opts.counts) out.presenceCount = this.presences(guildId).length;
     return out;
   }

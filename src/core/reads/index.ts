@@ -47,11 +47,29 @@ export class Reads {
 
   constructor(
     d: CoreDeps,
-    deps: { guilds: Guilds; users: Users; apps: Applications; messages: Messages; interactions: Interactions; webhooks: Webhooks; invites: Invites; emojis: Emojis },
+    deps: {
+      guilds: Guilds;
+      users: Users;
+      apps: Applications;
+      messages: Messages;
+      interactions: Interactions;
+      webhooks: Webhooks;
+      invites: Invites;
+      emojis: Emojis;
+    },
   ) {
     this.guilds = new GuildReads(d, deps.guilds, deps.users, deps.emojis);
     this.messages = new MessageReads(d, deps.guilds, deps.users, deps.messages, deps.interactions, this.guilds);
-    this.interactions = new InteractionReads(d, deps.guilds, deps.users, deps.apps, deps.messages, deps.interactions, this.guilds, this.messages);
+    this.interactions = new InteractionReads(
+      d,
+      deps.guilds,
+      deps.users,
+      deps.apps,
+      deps.messages,
+      deps.interactions,
+      this.guilds,
+      this.messages,
+    );
     this.users = deps.users;
     this.webhookService = deps.webhooks;
     this.guildService = deps.guilds;
@@ -113,7 +131,10 @@ export class Reads {
           }
     }
     const users = [...userIds].map((id) => this.users.get(id)).filter((u): u is User => u !== null);
-    const webhooks = [...webhookIds].map((id) => this.webhookService.get(id)).filter((w): w is Webhook => w !== null).map((w) => this.webhook(w));
+    const webhooks = [...webhookIds]
+      .map((id) => this.webhookService.get(id))
+      .filter((w): w is Webhook => w !== null)
+      .map((w) => this.webhook(w));
     const channels = [...channelIds].map((id) => this.guildService.channel(id)).filter((c): c is Channel => c !== null);
     const guildId = entries[0]?.guild_id;
     const roles = guildId ? [...roleIds].map((id) => this.guildService.role(guildId, id)).filter((x): x is Role => x !== null) : [];

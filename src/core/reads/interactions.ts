@@ -50,13 +50,23 @@ export class InteractionReads {
       appPermissions: guildId ? this.guilds.permissions(guildId, app.bot_user_id, ch.id) : PERMISSIONS.ATTACH_FILES,
       guild: guildId ? this.guilds.require(guildId) : null,
       member: guildId ? this.guildReads.member(guildId, user.id) : null,
-      resolved: data.kind === "command" ? this.resolved(row.guild_id, row.channel_id, row.user_id, app.bot_user_id, data.options, data.targetId) : emptyResolved(),
+      resolved:
+        data.kind === "command"
+          ? this.resolved(row.guild_id, row.channel_id, row.user_id, app.bot_user_id, data.options, data.targetId)
+          : emptyResolved(),
       message: message ? this.messageReads.message(message, { viewerId: app.bot_user_id }) : null,
     };
   }
 
   /** The users, members, roles and channels that id-typed options name (reference-gaps 4.1). */
-  private resolved(guildId: string | null, channelId: string, invokerId: string, botUserId: string, options: StoredOption[], targetId?: string): ResolvedModel {
+  private resolved(
+    guildId: string | null,
+    channelId: string,
+    invokerId: string,
+    botUserId: string,
+    options: StoredOption[],
+    targetId?: string,
+  ): ResolvedModel {
     const out = emptyResolved();
     const seen = new Set<string>();
     // A context-menu target resolves as a user option would (a user command), or as the message itself.

@@ -21,7 +21,9 @@ ALTER TABLE messages ADD COLUMN mention_roles TEXT NOT NULL DEFAULT '[]';
 `,
   run(db: Database): void {
     const rows = db
-      .query("SELECT m.id, m.content, m.embeds, c.guild_id FROM messages m JOIN channels c ON c.id = m.channel_id WHERE m.content LIKE '%<%' OR m.embeds LIKE '%<%'")
+      .query(
+        "SELECT m.id, m.content, m.embeds, c.guild_id FROM messages m JOIN channels c ON c.id = m.channel_id WHERE m.content LIKE '%<%' OR m.embeds LIKE '%<%'",
+      )
       .all() as { id: string; content: string; embeds: string; guild_id: string | null }[];
     const byFlake = db.query("SELECT uuid FROM snowflakes WHERE flake = ?");
     const isUser = db.query("SELECT 1 FROM users WHERE id = ?");

@@ -21,8 +21,14 @@ ALTER TABLE users ADD COLUMN disabled_at INTEGER;
 `,
   /** Sessions made before this keep working: each gets an id; "last used" starts at its sign-in. */
   run(db: Database): void {
-    const add = db.query("INSERT INTO person_sessions_new (id, token_hash, user_id, label, created_at, last_used_at) VALUES (?, ?, ?, '', ?, ?)");
-    for (const s of db.query("SELECT token_hash, user_id, created_at FROM person_sessions").all() as { token_hash: string; user_id: string; created_at: number }[])
+    const add = db.query(
+      "INSERT INTO person_sessions_new (id, token_hash, user_id, label, created_at, last_used_at) VALUES (?, ?, ?, '', ?, ?)",
+    );
+    for (const s of db.query("SELECT token_hash, user_id, created_at FROM person_sessions").all() as {
+      token_hash: string;
+      user_id: string;
+      created_at: number;
+    }[])
       add.run(crypto.randomUUID(), s.token_hash, s.user_id, s.created_at, s.created_at);
     db.exec("DROP TABLE person_sessions");
     db.exec("ALTER TABLE person_sessions_new RENAME TO person_sessions");

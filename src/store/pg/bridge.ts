@@ -1,4 +1,7 @@
 /**
+ * Longer than 400 lines because the statement facade, its deferral and the wait loop share one
+ * buffer's protocol with the worker.
+ *
  * Postgres behind the same synchronous calls the core makes on bun:sqlite: `query(sql)`
  * and `prepare(sql)` give statements with get/all/values/run, `exec`, `transaction(fn)`
  * and `inTransaction`. The core stays synchronous; this thread blocks in Atomics.wait
@@ -20,7 +23,17 @@
  * PARLEY_STORE_* code, never a hang.
  */
 import { StoreError, toError } from "./errors";
-import { Channel, IDLE, REQUEST, RESPONSE, STATE, type Ready, type Response, type StatementRequest, type StatementResult } from "./protocol";
+import {
+  Channel,
+  IDLE,
+  REQUEST,
+  RESPONSE,
+  STATE,
+  type Ready,
+  type Response,
+  type StatementRequest,
+  type StatementResult,
+} from "./protocol";
 import { LazyRun, PgStatement, settled, type RunResult, type Runner } from "./statement";
 import { translate, type Translated } from "./translate";
 import type { WorkerOptions } from "./worker";
@@ -138,7 +151,9 @@ export class PgDatabase implements Runner {
    * returns, rolled back when it throws. fn's statements are all sent before it ends, so
    * every error of theirs is thrown here.
    */
-  transaction<A extends unknown[], T>(fn: (...args: A) => T): ((...args: A) => T) & { deferred: (...args: A) => T; immediate: (...args: A) => T; exclusive: (...args: A) => T } {
+  transaction<A extends unknown[], T>(
+    fn: (...args: A) => T,
+  ): ((...args: A) => T) & { deferred: (...args: A) => T; immediate: (...args: A) => T; exclusive: (...args: A) => T } {
     const run = (...args: A): T => {
       const outer = !this.inTransaction;
       const name = `parley_${++this.depth}`;
@@ -247,7 +262,10 @@ export class PgDatabase implements Runner {
   private refuseIfLost(ending = false): void {
     if (this.tx !== "lost") return;
     if (ending) this.tx = "none";
-    throw new StoreError("the connection to Postgres was lost inside this transaction: none of its writes were committed; roll it back", "PARLEY_STORE_TRANSACTION_LOST");
+    throw new StoreError(
+      "the connection to Postgres was lost inside this transaction: none of its writes were committed; roll it back",
+      "PARLEY_STORE_TRANSACTION_LOST",
+    );
   }
 
   /** Undo a transaction() whose fn threw `error`. */
@@ -331,7 +349,10 @@ export class PgDatabase implements Runner {
       this.restarts++;
       const lost = this.tx !== "none" || statements.some((s) => /^\s*BEGIN\b/i.test(s.sql));
       this.tx = lost ? "lost" : "none";
-      throw new StoreError(`Postgres did not answer within ${this.timeoutMs + GRACE_MS} ms`, lost ? "PARLEY_STORE_TRANSACTION_LOST" : "PARLEY_STORE_TIMEOUT");
+      throw new StoreError(
+        `Postgres did not answer within ${this.timeoutMs + GRACE_MS} ms`,
+        lost ? "PARLEY_STORE_TRANSACTION_LOST" : "PARLEY_STORE_TIMEOUT",
+      );
     }
     return channel.read<Response>();
   }
@@ -356,19 +377,31 @@ export class PgDatabase implements Runner {
     const o = this.opts;
     const options: WorkerOptions = {
       sab: channel.sab,
-      connection: { url: o.url, path: o.path, hostname: o.hostname, port: o.port, username: o.username, password: o.password, database: o.database },
+      connection: {
+        url: o.url,
+        path: o.path,
+        hostname: o.hostname,
+        port: o.port,
+        username: o.username,
+        password: o.password,
+        database: o.database,
+      },
       statementTimeoutMs: this.timeoutMs,
       connectTimeoutMs: this.connectTimeoutMs,
       applicationName: o.applicationName ?? "parley",
     };
-    for (const k of Object.keys(options.connection) as (keyof WorkerOptions["connection"])[]) if (options.connection[k] === undefined) delete options.connection[k];
+    for (const k of Object.keys(options.connection) as (keyof WorkerOptions["connection"])[])
+      if (options.connection[k] === undefined) delete options.connection[k];
     Atomics.store(channel.ctrl, STATE, REQUEST);
     worker.postMessage(options);
     this.channel = channel;
     this.worker = worker;
     if (!this.wait(channel, this.connectTimeoutMs + GRACE_MS)) {
       this.stopWorker();
-      return { ready: true, error: { message: `no connection to Postgres within ${this.connectTimeoutMs} ms`, code: "PARLEY_STORE_UNAVAILABLE" } };
+      return {
+        ready: true,
+        error: { message: `no connection to Postgres within ${this.connectTimeoutMs} ms`, code: "PARLEY_STORE_UNAVAILABLE" },
+      };
     }
     return channel.read<Ready>();
   }

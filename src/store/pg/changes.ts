@@ -162,7 +162,13 @@ export function targetsOf(sql: string, keys: readonly ForeignKey[]): Target[] | 
 }
 
 /** `table`'s existing rows change by `how`; so do those the foreign keys carry it to. */
-function reach(table: string, how: "delete" | "update", keys: readonly ForeignKey[], add: (t: string, existing: boolean) => void, seen = new Set<string>()): void {
+function reach(
+  table: string,
+  how: "delete" | "update",
+  keys: readonly ForeignKey[],
+  add: (t: string, existing: boolean) => void,
+  seen = new Set<string>(),
+): void {
   const key = `${table} ${how}`;
   if (seen.has(key)) return;
   seen.add(key);

@@ -76,12 +76,21 @@ export class PgEngine implements Engine {
     // An open group commit has the connection and just wrote through it.
     if (this.db.inTransaction) return { engine: "postgres", writable: true, applied: this.applied, known };
     try {
-      const r = this.db.native("SELECT (SELECT count(*) FROM schema_migrations) AS n, current_setting('transaction_read_only') AS ro").get() as { n: number; ro: string };
+      const r = this.db
+        .native("SELECT (SELECT count(*) FROM schema_migrations) AS n, current_setting('transaction_read_only') AS ro")
+        .get() as { n: number; ro: string };
       this.applied = r.n;
-      if (r.ro === "on") return { engine: "postgres", writable: false, applied: r.n, known, error: "Postgres: the server is read-only (a standby?)" };
+      if (r.ro === "on")
+        return { engine: "postgres", writable: false, applied: r.n, known, error: "Postgres: the server is read-only (a standby?)" };
       return { engine: "postgres", writable: true, applied: r.n, known };
     } catch (e) {
-      return { engine: "postgres", writable: false, applied: this.applied, known, error: `Postgres: ${e instanceof Error ? e.message : String(e)}` };
+      return {
+        engine: "postgres",
+        writable: false,
+        applied: this.applied,
+        known,
+        error: `Postgres: ${e instanceof Error ? e.message : String(e)}`,
+      };
     }
   }
 
@@ -109,7 +118,11 @@ export class PgEngine implements Engine {
    * a node would not see what the command changes.
    */
   nodesConnected(): number {
-    const r = this.db.native(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = '${NODE}' AND pid <> pg_backend_pid()`).get() as { n: number };
+    const r = this.db
+      .native(
+        `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = '${NODE}' AND pid <> pg_backend_pid()`,
+      )
+      .get() as { n: number };
     return r.n;
   }
 
@@ -125,7 +138,9 @@ export class PgEngine implements Engine {
 function refuseLostCommits(db: PgDatabase): void {
   const r = db.native("SHOW synchronous_commit").get() as { synchronous_commit: string };
   if (r.synchronous_commit === "off")
-    throw refused("synchronous_commit is off, which loses acknowledged writes in a crash: set it to on (the default) for Parley's database or role");
+    throw refused(
+      "synchronous_commit is off, which loses acknowledged writes in a crash: set it to on (the default) for Parley's database or role",
+    );
 }
 
 /** The schema's foreign keys, for the cascades a delete or an update makes. */

@@ -88,7 +88,11 @@ export function isConnectionLoss(e: unknown): boolean {
   const state = sqlStateOf(e);
   if (state && (state.startsWith("08") || state === "57P01" || state === "57P02" || state === "57P03")) return true;
   const code = String((e as { code?: unknown })?.code ?? "");
-  return /^ERR_POSTGRES_(CONNECTION_CLOSED|CONNECTION_TIMEOUT|CONNECTION_REFUSED|SERVER_CLOSED|IDLE_TIMEOUT|LIFETIME_TIMEOUT|UNSUPPORTED_AUTHENTICATION)/.test(code) || /ECONNREFUSED|ENOENT|ECONNRESET|EPIPE/.test(code);
+  return (
+    /^ERR_POSTGRES_(CONNECTION_CLOSED|CONNECTION_TIMEOUT|CONNECTION_REFUSED|SERVER_CLOSED|IDLE_TIMEOUT|LIFETIME_TIMEOUT|UNSUPPORTED_AUTHENTICATION)/.test(
+      code,
+    ) || /ECONNREFUSED|ENOENT|ECONNRESET|EPIPE/.test(code)
+  );
 }
 
 export function errorInfo(e: unknown, sql?: string): ErrorInfo {

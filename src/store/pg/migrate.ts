@@ -54,7 +54,9 @@ export function migratePg(db: PgDatabase): number {
     const record = db.native("INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)");
     let ran = 0;
     if (!done.size) {
-      const others = db.native("SELECT count(*) AS n FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_migrations'").get() as { n: number };
+      const others = db
+        .native("SELECT count(*) AS n FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_migrations'")
+        .get() as { n: number };
       if (others.n > 0) throw refused("the database holds tables but no Parley migrations: give Parley a database of its own");
       db.execNative(baseline);
       for (const m of migrations) if (m.version <= BASELINE_VERSION) record.run(m.version, Date.now());
@@ -75,8 +77,10 @@ export const refused = (message: string) => Object.assign(new Error(message), { 
 
 /** Delete every row of every table but schema_migrations (the harness's reset); the schema stays. */
 export function wipePg(db: PgDatabase): void {
-  const tables = (db.native("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_migrations' ORDER BY tablename").all() as { tablename: string }[]).map(
-    (t) => `"${t.tablename}"`,
-  );
+  const tables = (
+    db
+      .native("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_migrations' ORDER BY tablename")
+      .all() as { tablename: string }[]
+  ).map((t) => `"${t.tablename}"`);
   if (tables.length) db.execNative(`TRUNCATE ${tables.join(", ")} RESTART IDENTITY CASCADE`);
 }

@@ -30,15 +30,16 @@ export function tokenize(sql: string): Tok[] {
   while (i < sql.length) {
     const c = sql[i];
     const rest = sql.slice(i, i + 2);
-    if (/\s/.test(c)) take("ws", i + (/^\s+/.exec(sql.slice(i))![0].length));
+    if (/\s/.test(c)) take("ws", i + /^\s+/.exec(sql.slice(i))![0].length);
     else if (rest === "--") take("comment", sql.indexOf("\n", i) === -1 ? sql.length : sql.indexOf("\n", i));
     else if (rest === "/*") take("comment", sql.indexOf("*/", i + 2) === -1 ? sql.length : sql.indexOf("*/", i + 2) + 2);
     else if (c === "'" || c === '"') take(c === "'" ? "str" : "qid", quoteEnd(sql, i, c));
-    else if (c === "?") take("param", i + 1 + (/^\d*/.exec(sql.slice(i + 1))![0].length));
+    else if (c === "?") take("param", i + 1 + /^\d*/.exec(sql.slice(i + 1))![0].length);
     else if ((c === "$" || c === ":" || c === "@") && /[A-Za-z0-9_]/.test(sql[i + 1] ?? "") && !(c === ":" && out.at(-1)?.text === ":"))
-      take("param", i + 1 + (/^[A-Za-z0-9_]+/.exec(sql.slice(i + 1))![0].length));
-    else if (/[A-Za-z_]/.test(c)) take("word", i + (/^[A-Za-z_][A-Za-z0-9_$]*/.exec(sql.slice(i))![0].length));
-    else if (/[0-9]/.test(c) || (c === "." && /[0-9]/.test(sql[i + 1] ?? ""))) take("num", i + (/^[0-9.]+(e[+-]?[0-9]+)?/i.exec(sql.slice(i))![0].length));
+      take("param", i + 1 + /^[A-Za-z0-9_]+/.exec(sql.slice(i + 1))![0].length);
+    else if (/[A-Za-z_]/.test(c)) take("word", i + /^[A-Za-z_][A-Za-z0-9_$]*/.exec(sql.slice(i))![0].length);
+    else if (/[0-9]/.test(c) || (c === "." && /[0-9]/.test(sql[i + 1] ?? "")))
+      take("num", i + /^[0-9.]+(e[+-]?[0-9]+)?/i.exec(sql.slice(i))![0].length);
     else take("punct", i + (OPS.includes(rest) ? 2 : 1));
   }
   return out;

@@ -111,7 +111,8 @@ function objectOf(columns: string[], row: unknown[]): Record<string, unknown> {
   return o;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !(v instanceof Uint8Array) && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !(v instanceof Uint8Array) && !Array.isArray(v);
 
 /** The arguments of a call as the worker sends them, checked as bun:sqlite checks them. */
 function bind(t: Translated, args: unknown[]): Param[] {

@@ -29,7 +29,21 @@
  */
 import { dualForms, normalize } from "./dual";
 import { UntranslatableSql } from "./errors";
-import { args, group, isWord, next, numberParams, prev, render, significant, tokenize, word, type Group, type Node, type Tok } from "./sql-tree";
+import {
+  args,
+  group,
+  isWord,
+  next,
+  numberParams,
+  prev,
+  render,
+  significant,
+  tokenize,
+  word,
+  type Group,
+  type Node,
+  type Tok,
+} from "./sql-tree";
 
 export interface Translated {
   /** The Postgres text, with $1..$n. */
@@ -45,7 +59,8 @@ export type Control = "begin" | "commit" | "rollback" | "savepoint" | "release" 
 const COMPARISON = new Set(["=", "==", "!=", "<>", "<", ">", "<=", ">="]);
 /** A bare comparison (a boolean in Postgres, an integer in SQLite): no CASE around it. */
 const isComparison = (arg: Node[]) =>
-  !arg.some((n) => isWord(n, "CASE")) && arg.some((n) => (n.kind === "punct" && COMPARISON.has(n.text)) || isWord(n, "IS", "LIKE", "IN", "BETWEEN", "EXISTS"));
+  !arg.some((n) => isWord(n, "CASE")) &&
+  arg.some((n) => (n.kind === "punct" && COMPARISON.has(n.text)) || isWord(n, "IS", "LIKE", "IN", "BETWEEN", "EXISTS"));
 
 const AGGREGATES = new Set(["MAX", "MIN", "SUM", "AVG"]);
 const IS_KEEP = new Set(["NULL", "TRUE", "FALSE", "UNKNOWN", "DISTINCT", "NOT"]);
@@ -90,7 +105,10 @@ function rewrite(nodes: Node[]): Node[] {
     }
     if (isWord(n, "WHERE") && after?.kind === "num" && (after.text === "1" || after.text === "0")) {
       const k = next(nodes, j);
-      const end = k === -1 || (nodes[k].kind === "punct" && (nodes[k] as Tok).text === ";") || (nodes[k].kind === "word" && CLAUSE_END.has((nodes[k] as Tok).text.toUpperCase()));
+      const end =
+        k === -1 ||
+        (nodes[k].kind === "punct" && (nodes[k] as Tok).text === ";") ||
+        (nodes[k].kind === "word" && CLAUSE_END.has((nodes[k] as Tok).text.toUpperCase()));
       if (end) {
         out.push(n, ...nodes.slice(i + 1, j), word(after.text === "1" ? "true" : "false"));
         i = j;
@@ -106,7 +124,10 @@ function rewrite(nodes: Node[]): Node[] {
 function rewriteCall(name: Tok, g: Group, nodes: Node[], gAt: number): { nodes: Node[]; end: number } | null {
   const fn = name.text.toUpperCase();
   const a = args(g).map(rewrite);
-  const call = (f: string, parts: Node[][]): Node[] => [word(f), { kind: "group", items: parts.flatMap((p, k) => (k ? [{ kind: "punct", text: "," } as Tok, ...p] : p)) }];
+  const call = (f: string, parts: Node[][]): Node[] => [
+    word(f),
+    { kind: "group", items: parts.flatMap((p, k) => (k ? [{ kind: "punct", text: "," } as Tok, ...p] : p)) },
+  ];
   if ((fn === "MAX" || fn === "MIN") && a.length >= 2) return { nodes: call(fn === "MAX" ? "GREATEST" : "LEAST", a), end: gAt };
   if (AGGREGATES.has(fn) && a.length === 1 && isComparison(a[0])) {
     return { nodes: call(name.text, [[{ kind: "group", items: a[0] }, { kind: "punct", text: "::" }, word("int")]]), end: gAt };
@@ -116,7 +137,10 @@ function rewriteCall(name: Tok, g: Group, nodes: Node[], gAt: number): { nodes: 
     if (a.length !== 1) throw new UntranslatableSql("json_each with a path has no translation here");
     let k = next(nodes, gAt);
     if (isWord(nodes[k], "AS")) k = next(nodes, k);
-    const alias = k !== -1 && nodes[k].kind === "word" && !isWord(nodes[k], "WHERE", "ON", "JOIN", "LEFT", "INNER", "CROSS", "ORDER", "GROUP", "LIMIT") ? (nodes[k] as Tok).text : null;
+    const alias =
+      k !== -1 && nodes[k].kind === "word" && !isWord(nodes[k], "WHERE", "ON", "JOIN", "LEFT", "INNER", "CROSS", "ORDER", "GROUP", "LIMIT")
+        ? (nodes[k] as Tok).text
+        : null;
     const fnCall = call("jsonb_array_elements_text", [[{ kind: "group", items: a[0] }, { kind: "punct", text: "::" }, word("jsonb")]]);
     return { nodes: [...fnCall, word(` AS ${alias ?? "json_each"}`), { kind: "group", items: [word("value")] }], end: alias ? k : gAt };
   }
@@ -150,7 +174,8 @@ function insertOrIgnore(nodes: Node[]): Node[] {
       start = out.length;
       continue;
     }
-    if (isWord(n, "REPLACE") && prev(nodes, i) === -1) throw new UntranslatableSql("REPLACE INTO needs an explicit ON CONFLICT (...) DO UPDATE");
+    if (isWord(n, "REPLACE") && prev(nodes, i) === -1)
+      throw new UntranslatableSql("REPLACE INTO needs an explicit ON CONFLICT (...) DO UPDATE");
     if (isWord(n, "INSERT") && isWord(nodes[next(nodes, i)], "OR")) {
       const orAt = next(nodes, i);
       const what = nodes[next(nodes, orAt)];
@@ -161,7 +186,8 @@ function insertOrIgnore(nodes: Node[]): Node[] {
       i = next(nodes, orAt);
       continue;
     }
-    if (pending && isWord(n, "ON") && isWord(nodes[next(nodes, i)], "CONFLICT")) throw new UntranslatableSql("INSERT OR IGNORE with its own ON CONFLICT clause");
+    if (pending && isWord(n, "ON") && isWord(nodes[next(nodes, i)], "CONFLICT"))
+      throw new UntranslatableSql("INSERT OR IGNORE with its own ON CONFLICT clause");
     out.push(n);
   }
   close();
@@ -170,7 +196,9 @@ function insertOrIgnore(nodes: Node[]): Node[] {
 
 /** Words of an expression that are not column names. */
 const NOT_COLUMNS = new Set(
-  "AND OR NOT IS NULL TRUE FALSE CASE WHEN THEN ELSE END IN BETWEEN LIKE ILIKE DISTINCT FROM AS CAST EXISTS SELECT WHERE EXCLUDED ESCAPE COLLATE SET DO UPDATE".split(" "),
+  "AND OR NOT IS NULL TRUE FALSE CASE WHEN THEN ELSE END IN BETWEEN LIKE ILIKE DISTINCT FROM AS CAST EXISTS SELECT WHERE EXCLUDED ESCAPE COLLATE SET DO UPDATE".split(
+    " ",
+  ),
 );
 
 /** Is nodes[i] a bare column name: a word that is no keyword, not part of a.b, not a function's name? */
@@ -253,14 +281,27 @@ function nameColumns(original: Node[], rewritten: Node[]): Node[] {
   for (let k = after.length - 1; k >= 0; k--) {
     const item = original.slice(...before[k]).filter(significant);
     const plain = item.length === 1 ? item[0].kind === "word" || (item[0].kind === "punct" && item[0].text === "*") : false;
-    const qualified = item.length === 3 && item[0].kind === "word" && item[1].kind === "punct" && (item[1] as Tok).text === "." && (item[2].kind === "word" || (item[2] as Tok).text === "*");
+    const qualified =
+      item.length === 3 &&
+      item[0].kind === "word" &&
+      item[1].kind === "punct" &&
+      (item[1] as Tok).text === "." &&
+      (item[2].kind === "word" || (item[2] as Tok).text === "*");
     // `expr alias` names itself too: a last word after anything but an operator, and no keyword.
     const last = item.at(-1)!;
     const implicit = item.length >= 2 && last.kind === "word" && !NOT_COLUMNS.has(last.text.toUpperCase()) && item.at(-2)!.kind !== "punct";
     if (!item.length || plain || qualified || implicit || item.some((n) => isWord(n, "AS"))) continue;
     let end = after[k][1];
     while (end > after[k][0] && !significant(out[end - 1])) end--;
-    out.splice(end, 0, word(` AS "${render(original.slice(...before[k])).trim().replace(/"/g, '""')}"`));
+    out.splice(
+      end,
+      0,
+      word(
+        ` AS "${render(original.slice(...before[k]))
+          .trim()
+          .replace(/"/g, '""')}"`,
+      ),
+    );
   }
   return out;
 }

@@ -15,7 +15,18 @@
  */
 import { SQL } from "bun";
 import { errorInfo, isConnectionLoss, type ErrorInfo } from "./errors";
-import { Channel, REQUEST, RESPONSE, STATE, type Param, type Ready, type Request, type Response, type StatementRequest, type StatementResult } from "./protocol";
+import {
+  Channel,
+  REQUEST,
+  RESPONSE,
+  STATE,
+  type Param,
+  type Ready,
+  type Request,
+  type Response,
+  type StatementRequest,
+  type StatementResult,
+} from "./protocol";
 
 declare const self: Worker;
 
@@ -119,7 +130,8 @@ class Connection {
         await this.discard();
         // A connection found dead by the first statement of a batch that can commit nothing
         // (a read, or a transaction's start): nothing ran, so run it again on a new one.
-        if (i === 0 && !wasIn && !retried && RETRYABLE.test(s.sql) && !statements.some((x) => ENDS.test(x.sql))) return this.run(statements, true);
+        if (i === 0 && !wasIn && !retried && RETRYABLE.test(s.sql) && !statements.some((x) => ENDS.test(x.sql)))
+          return this.run(statements, true);
         const error = errorInfo(e, s.sql);
         if (wasIn || i > 0) error.code = "PARLEY_STORE_TRANSACTION_LOST";
         return { results, error, inTransaction: false };
@@ -136,7 +148,11 @@ class Connection {
       return { results: [{ changes: 0 }], inTransaction: false };
     }
     void this.discard();
-    const error: ErrorInfo = { message: "the connection to Postgres was lost inside a transaction: none of its writes were committed", code: "PARLEY_STORE_TRANSACTION_LOST", sql: s?.sql };
+    const error: ErrorInfo = {
+      message: "the connection to Postgres was lost inside a transaction: none of its writes were committed",
+      code: "PARLEY_STORE_TRANSACTION_LOST",
+      sql: s?.sql,
+    };
     return { results, error, inTransaction: false };
   }
 
@@ -192,7 +208,13 @@ function rows(r: unknown[][], columns: { name: string; type: number }[], limit: 
     for (let i = 0; i < row.length; i++) row[i] = value(row[i], columns[i]?.type ?? 0, safe, big, i);
     out.push(row);
   }
-  return { changes: 0, columns: columns.map((c) => c.name), rows: out, big: big.length ? big : undefined, bytes: bytes.length ? bytes : undefined };
+  return {
+    changes: 0,
+    columns: columns.map((c) => c.name),
+    rows: out,
+    big: big.length ? big : undefined,
+    bytes: bytes.length ? bytes : undefined,
+  };
 }
 
 function value(v: unknown, type: number, safe: boolean, big: number[], i: number): unknown {

@@ -45,7 +45,13 @@ export function AppPage({ base, id }: { base: string; id: string }) {
       <section class="card" aria-labelledby="keys-title">
         <h2 id="keys-title">Keys and links</h2>
         <CopyField id="public-key" label="Public key" value={app.public_key} copyLabel="Copy public key" />
-        <CopyField id="install-link" label="Install link" value={app.install_url} copyLabel="Copy install link" hint="Anyone who manages a server can add the bot through this page." />
+        <CopyField
+          id="install-link"
+          label="Install link"
+          value={app.install_url}
+          copyLabel="Copy install link"
+          hint="Anyone who manages a server can add the bot through this page."
+        />
         <p>
           <a href={app.install_url}>Open the install page</a>
         </p>
@@ -69,7 +75,13 @@ function General({ app, onSaved }: { app: Application; onSaved(a: Application): 
     setError(null);
     setSaved(false);
     try {
-      onSaved(await api<Application>("PATCH", `/applications/${app.id}`, { name: name.trim(), description, interactions_endpoint_url: url.trim() || null }));
+      onSaved(
+        await api<Application>("PATCH", `/applications/${app.id}`, {
+          name: name.trim(),
+          description,
+          interactions_endpoint_url: url.trim() || null,
+        }),
+      );
       setSaved(true);
     } catch (err) {
       setError(err);
@@ -77,13 +89,25 @@ function General({ app, onSaved }: { app: Application; onSaved(a: Application): 
       setBusy(false);
     }
   }
-  const errors = { name: fieldError(error, "name"), description: fieldError(error, "description"), url: fieldError(error, "interactions_endpoint_url") };
+  const errors = {
+    name: fieldError(error, "name"),
+    description: fieldError(error, "description"),
+    url: fieldError(error, "interactions_endpoint_url"),
+  };
   const other = error && !errors.name && !errors.description && !errors.url ? errorText(error) : undefined;
   return (
     <form class="card" onSubmit={save} noValidate aria-labelledby="general-title">
       <h2 id="general-title">General information</h2>
       <Field id="name" label="Name" value={name} onInput={setName} error={errors.name} />
-      <Field id="description" label="Description" value={description} onInput={setDescription} error={errors.description} multiline hint="Shown on the install page." />
+      <Field
+        id="description"
+        label="Description"
+        value={description}
+        onInput={setDescription}
+        error={errors.description}
+        multiline
+        hint="Shown on the install page."
+      />
       <Field
         id="interactions-url"
         label="Interactions endpoint URL"
@@ -194,7 +218,14 @@ function Delete({ app, onDeleted }: { app: Application; onDeleted(): void }) {
         Delete application
       </button>
       {asking && (
-        <Confirm title={`Delete ${app.name}?`} confirm="Delete" busy={busy} error={error} onConfirm={remove} onCancel={() => setAsking(false)}>
+        <Confirm
+          title={`Delete ${app.name}?`}
+          confirm="Delete"
+          busy={busy}
+          error={error}
+          onConfirm={remove}
+          onCancel={() => setAsking(false)}
+        >
           <p>Its bot leaves every server and its token stops working at once. This cannot be undone.</p>
         </Confirm>
       )}

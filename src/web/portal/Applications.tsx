@@ -23,13 +23,16 @@ export function Applications({ base }: { base: string }) {
   return (
     <div class="portal">
       <h1>Applications</h1>
-      <p class="muted">An application is a bot: it gets a token to connect with, intents, and an install link people use to add it to their servers.</p>
+      <p class="muted">
+        An application is a bot: it gets a token to connect with, intents, and an install link people use to add it to their servers.
+      </p>
       {created && (
         <section class="card created" aria-labelledby="created-title">
           <h2 id="created-title">{created.application.name} is ready</h2>
           <TokenShown token={created.token} />
           <p>
-            <Link href={`${base}/applications/${created.application.id}`}>Open {created.application.name}</Link> to set its intents and find its install link.
+            <Link href={`${base}/applications/${created.application.id}`}>Open {created.application.name}</Link> to set its intents and find
+            its install link.
           </p>
         </section>
       )}
@@ -40,10 +43,7 @@ export function Applications({ base }: { base: string }) {
           {apps.map((a) => (
             <li key={a.id}>
               <Link href={`${base}/applications/${a.id}`}>{a.name}</Link>
-              <span class="muted">
-                {" "}
-                · {a.guilds.length === 1 ? "in 1 server" : `in ${a.guilds.length} servers`}
-              </span>
+              <span class="muted"> · {a.guilds.length === 1 ? "in 1 server" : `in ${a.guilds.length} servers`}</span>
             </li>
           ))}
         </ul>
@@ -82,7 +82,14 @@ function NewApplication({ onCreated }: { onCreated(r: { application: Application
   return (
     <form class="card" onSubmit={create} noValidate aria-labelledby="new-app-title">
       <h2 id="new-app-title">New application</h2>
-      <Field id="app-name" label="Name" value={name} onInput={setName} error={nameError} hint="2 to 32 characters; it is also the bot's name." />
+      <Field
+        id="app-name"
+        label="Name"
+        value={name}
+        onInput={setName}
+        error={nameError}
+        hint="2 to 32 characters; it is also the bot's name."
+      />
       <ErrorLine error={error && !nameError ? errorText(error) : undefined} />
       <div class="buttons">
         <button type="submit" class="primary" disabled={busy}>

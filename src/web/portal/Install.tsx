@@ -83,7 +83,13 @@ function InstallForm({ info, guilds, onDone }: { info: InstallInfo; guilds: Guil
       {info.description ? <p class="description">{info.description}</p> : <p class="muted">No description.</p>}
       <div class="field">
         <label for="server">Server</label>
-        <select id="server" value={choice} disabled={none} aria-describedby={none ? "no-server" : "server-hint"} onChange={(e) => setChoice(e.currentTarget.value)}>
+        <select
+          id="server"
+          value={choice}
+          disabled={none}
+          aria-describedby={none ? "no-server" : "server-hint"}
+          onChange={(e) => setChoice(e.currentTarget.value)}
+        >
           {guilds.map((g) => (
             <option key={g.id} value={g.id}>
               {g.name}

@@ -34,7 +34,11 @@ export function Intents({ app, onChanged }: { app: Application; onChanged(a: App
     }
   }
   const list = () => INTENTS.filter((i) => checked.has(i));
-  const save = () => run(() => api<Application>("PUT", `/applications/${app.id}/intents`, { intents: list() }), "Intents saved. Reset the token to use them.");
+  const save = () =>
+    run(
+      () => api<Application>("PUT", `/applications/${app.id}/intents`, { intents: list() }),
+      "Intents saved. Reset the token to use them.",
+    );
   const ask = () =>
     run(async () => {
       if (changed) await api("PUT", `/applications/${app.id}/intents`, { intents: list() });
@@ -91,7 +95,8 @@ function IntentBoxes({ app, checked, onToggle }: { app: Application; checked: Se
             <label for={`intent-${i}`}>{i}</label>
             {PRIVILEGED.has(i) && (
               <span id={`intent-${i}-state`} class="privileged">
-                <span class="tag">Requires approval</span> <span class={`state ${requestState(app, i)}`}>{STATE_WORDS[requestState(app, i)]}</span>
+                <span class="tag">Requires approval</span>{" "}
+                <span class={`state ${requestState(app, i)}`}>{STATE_WORDS[requestState(app, i)]}</span>
               </span>
             )}
           </li>

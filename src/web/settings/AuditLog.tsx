@@ -69,8 +69,20 @@ export function AuditLog({ guild }: { guild: Guild }) {
     <section class="card" aria-labelledby="audit-title">
       <h3 id="audit-title">Audit log</h3>
       <div class="inline-form">
-        <Choice id="audit-action" label="Action" value={action} onChange={setAction} options={[["Every action", ""], ...Object.entries(ACTIONS).map(([v, l]) => [l, v] as [string, string])]} />
-        <Choice id="audit-person" label="Person" value={person} onChange={setPerson} options={[["Everyone", ""], ...people.map((m) => [displayName(m.user), m.user.id] as [string, string])]} />
+        <Choice
+          id="audit-action"
+          label="Action"
+          value={action}
+          onChange={setAction}
+          options={[["Every action", ""], ...Object.entries(ACTIONS).map(([v, l]) => [l, v] as [string, string])]}
+        />
+        <Choice
+          id="audit-person"
+          label="Person"
+          value={person}
+          onChange={setPerson}
+          options={[["Everyone", ""], ...people.map((m) => [displayName(m.user), m.user.id] as [string, string])]}
+        />
       </div>
       <ErrorLine error={error} />
       {entries && (

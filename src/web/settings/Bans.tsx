@@ -20,7 +20,13 @@ export function Bans({ guild }: { guild: Guild }) {
   }
   useEffect(() => void load(), [guild.id]);
   async function unban(b: Ban) {
-    if (await req.run(() => api("DELETE", `/guilds/${guild.id}/bans/${b.user.id}`, {}), () => `${displayName(b.user)} is no longer banned.`)) await load();
+    if (
+      await req.run(
+        () => api("DELETE", `/guilds/${guild.id}/bans/${b.user.id}`, {}),
+        () => `${displayName(b.user)} is no longer banned.`,
+      )
+    )
+      await load();
   }
   return (
     <section class="card" aria-labelledby="bans-title">

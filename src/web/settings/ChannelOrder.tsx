@@ -36,20 +36,35 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
     const next = [...siblings];
     [next[i], next[j]] = [next[j], next[i]];
     const body = next.map((x, k) => ({ id: x.id, position: k }));
-    const list = await req.run(() => api<Channel[]>("PATCH", `/guilds/${guild.id}/channels`, body), () => `#${c.name} moved ${delta < 0 ? "up" : "down"}.`);
+    const list = await req.run(
+      () => api<Channel[]>("PATCH", `/guilds/${guild.id}/channels`, body),
+      () => `#${c.name} moved ${delta < 0 ? "up" : "down"}.`,
+    );
     if (list) put(list);
   }
   async function reparent(c: Channel, parent: string) {
-    const list = await req.run(() => api<Channel[]>("PATCH", `/guilds/${guild.id}/channels`, [{ id: c.id, parent_id: parent || null }]), () => `#${c.name} moved.`);
+    const list = await req.run(
+      () => api<Channel[]>("PATCH", `/guilds/${guild.id}/channels`, [{ id: c.id, parent_id: parent || null }]),
+      () => `#${c.name} moved.`,
+    );
     if (list) put(list);
   }
   async function createCategory(e: Event) {
     e.preventDefault();
-    const made = await req.run(() => api<Channel>("POST", `/guilds/${guild.id}/channels`, { name: category.trim(), type: CATEGORY }), (c) => `Category ${c.name} created.`);
+    const made = await req.run(
+      () => api<Channel>("POST", `/guilds/${guild.id}/channels`, { name: category.trim(), type: CATEGORY }),
+      (c) => `Category ${c.name} created.`,
+    );
     if (made) setCategory("");
   }
   async function remove(c: Channel) {
-    if (await req.run(() => api("DELETE", `/channels/${c.id}`), () => `#${c.name} deleted.`)) setDeleting(null);
+    if (
+      await req.run(
+        () => api("DELETE", `/channels/${c.id}`),
+        () => `#${c.name} deleted.`,
+      )
+    )
+      setDeleting(null);
   }
   const cats = guild.channels.filter((c) => c.type === CATEGORY);
   return (
@@ -74,7 +89,11 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
                   Move {c.name} down
                 </button>
                 {cats.length > 0 && (
-                  <select aria-label={`Category for ${c.name}`} value={c.parent_id ?? ""} onChange={(e) => reparent(c, e.currentTarget.value)}>
+                  <select
+                    aria-label={`Category for ${c.name}`}
+                    value={c.parent_id ?? ""}
+                    onChange={(e) => reparent(c, e.currentTarget.value)}
+                  >
                     <option value="">No category</option>
                     {cats.map((k) => (
                       <option key={k.id} value={k.id}>

@@ -14,9 +14,18 @@ import { Avatar } from "../views/files/Avatar";
 
 /** Upload an image of `purpose` and answer its slot's id. */
 async function uploadImage(purpose: "avatar" | "icon" | "emoji", file: File, guildId?: string): Promise<string> {
-  const slot = await api<{ id: string; upload_url: string }>("POST", "/uploads", { purpose, filename: file.name || "image", size: file.size, ...(guildId ? { guild_id: guildId } : {}) });
+  const slot = await api<{ id: string; upload_url: string }>("POST", "/uploads", {
+    purpose,
+    filename: file.name || "image",
+    size: file.size,
+    ...(guildId ? { guild_id: guildId } : {}),
+  });
   const token = storedToken();
-  const res = await fetch(slot.upload_url, { method: "PUT", headers: { "Content-Type": "application/octet-stream", ...(token ? { Authorization: `Session ${token}` } : {}) }, body: file });
+  const res = await fetch(slot.upload_url, {
+    method: "PUT",
+    headers: { "Content-Type": "application/octet-stream", ...(token ? { Authorization: `Session ${token}` } : {}) },
+    body: file,
+  });
   if (!res.ok) {
     const j = (await res.json().catch(() => ({}))) as { code?: number; message?: string };
     throw new ApiError(res.status, j.code ?? 0, j.message ?? `HTTP ${res.status}`, null);
@@ -50,13 +59,18 @@ export function ServerIcon({ guild }: { guild: Guild }) {
   const req = useRequest();
   const set = (file: File | null) =>
     req.run(
-      async () => replaceGuild(await api<Guild>("PUT", `/guilds/${guild.id}/icon`, { upload_id: file ? await uploadImage("icon", file, guild.id) : null })),
+      async () =>
+        replaceGuild(
+          await api<Guild>("PUT", `/guilds/${guild.id}/icon`, { upload_id: file ? await uploadImage("icon", file, guild.id) : null }),
+        ),
       () => (file ? "Icon saved." : "Icon removed."),
     );
   return (
     <section class="card" aria-labelledby="icon-title">
       <h3 id="icon-title">Server icon</h3>
-      {guild.icon && <img class="server-icon" src={`/icons/${guild.id}/${guild.icon}.png`} alt={`Icon of ${guild.name}`} width={64} height={64} />}
+      {guild.icon && (
+        <img class="server-icon" src={`/icons/${guild.id}/${guild.icon}.png`} alt={`Icon of ${guild.name}`} width={64} height={64} />
+      )}
       <ImageInput id="server-icon" label="Choose a server icon" onFile={(f) => void set(f)} />
       {guild.icon && (
         <button type="button" onClick={() => void set(null)} disabled={req.busy}>
@@ -78,7 +92,14 @@ export function Emoji({ guild }: { guild: Guild }) {
   async function upload(e: Event) {
     e.preventDefault();
     if (!file) return;
-    const made = await req.run(async () => api<CustomEmoji>("POST", `/guilds/${guild.id}/emojis`, { name: name.trim(), upload_id: await uploadImage("emoji", file, guild.id) }), (x) => `:${x.name}: added.`);
+    const made = await req.run(
+      async () =>
+        api<CustomEmoji>("POST", `/guilds/${guild.id}/emojis`, {
+          name: name.trim(),
+          upload_id: await uploadImage("emoji", file, guild.id),
+        }),
+      (x) => `:${x.name}: added.`,
+    );
     if (made) {
       setName("");
       setFile(null);
@@ -86,7 +107,13 @@ export function Emoji({ guild }: { guild: Guild }) {
     }
   }
   async function remove(x: CustomEmoji) {
-    if (await req.run(() => api("DELETE", `/guilds/${guild.id}/emojis/${x.id}`), () => `:${x.name}: deleted.`)) void reload();
+    if (
+      await req.run(
+        () => api("DELETE", `/guilds/${guild.id}/emojis/${x.id}`),
+        () => `:${x.name}: deleted.`,
+      )
+    )
+      void reload();
   }
   return (
     <form class="card" onSubmit={upload} noValidate aria-labelledby="emoji-title">
@@ -101,12 +128,23 @@ export function Emoji({ guild }: { guild: Guild }) {
           </li>
         ))}
       </ul>
-      <Field id="emoji-name" label="Emoji name" value={name} onInput={setName} error={fieldError(req.error, "name")} hint="2 to 32 letters, digits or underscores" />
+      <Field
+        id="emoji-name"
+        label="Emoji name"
+        value={name}
+        onInput={setName}
+        error={fieldError(req.error, "name")}
+        hint="2 to 32 letters, digits or underscores"
+      />
       <ImageInput id="emoji-image" label="Emoji image" onFile={setFile} />
       <button type="submit" class="primary" disabled={req.busy || !file || !name.trim()}>
         Upload emoji
       </button>
-      {req.error && !fieldError(req.error, "name") ? <ErrorLine error={errorText(req.error)} /> : req.status && <p role="status">{req.status}</p>}
+      {req.error && !fieldError(req.error, "name") ? (
+        <ErrorLine error={errorText(req.error)} />
+      ) : (
+        req.status && <p role="status">{req.status}</p>
+      )}
     </form>
   );
 }

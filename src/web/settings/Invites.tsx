@@ -27,6 +27,7 @@ const USES: [string, number][] = [
   ["100 uses", 100],
 ];
 
+// Longer than 80 lines because the create form and the list of invites share one request state.
 export function InviteManager({ guild }: { guild: Guild }) {
   const channels = textChannels(guild);
   const [channel, setChannel] = useState(channels[0]?.id ?? "");
@@ -57,7 +58,13 @@ export function InviteManager({ guild }: { guild: Guild }) {
     }
   }
   async function revoke(code: string) {
-    if (await req.run(() => api("DELETE", `/invites/${code}`), () => `Invite ${code} revoked.`)) await load();
+    if (
+      await req.run(
+        () => api("DELETE", `/invites/${code}`),
+        () => `Invite ${code} revoked.`,
+      )
+    )
+      await load();
   }
   const creator = (id: string | null) => {
     const m = (members.value[guild.id] ?? []).find((x) => x.user.id === id);
@@ -67,9 +74,27 @@ export function InviteManager({ guild }: { guild: Guild }) {
     <section class="card" aria-labelledby="invites-title">
       <h3 id="invites-title">Invites</h3>
       <div class="inline-form">
-        <Choice id="invite-channel" label="Invite channel" value={channel} onChange={setChannel} options={channels.map((c) => [`#${c.name}`, c.id])} />
-        <Choice id="invite-expiry" label="Expire after" value={String(maxAge)} onChange={(v) => setMaxAge(+v)} options={EXPIRY.map(([l, v]) => [l, String(v)])} />
-        <Choice id="invite-uses" label="Max uses" value={String(maxUses)} onChange={(v) => setMaxUses(+v)} options={USES.map(([l, v]) => [l, String(v)])} />
+        <Choice
+          id="invite-channel"
+          label="Invite channel"
+          value={channel}
+          onChange={setChannel}
+          options={channels.map((c) => [`#${c.name}`, c.id])}
+        />
+        <Choice
+          id="invite-expiry"
+          label="Expire after"
+          value={String(maxAge)}
+          onChange={(v) => setMaxAge(+v)}
+          options={EXPIRY.map(([l, v]) => [l, String(v)])}
+        />
+        <Choice
+          id="invite-uses"
+          label="Max uses"
+          value={String(maxUses)}
+          onChange={(v) => setMaxUses(+v)}
+          options={USES.map(([l, v]) => [l, String(v)])}
+        />
         <button type="button" class="primary" disabled={req.busy || !channel} onClick={create}>
           Create invite
         </button>
@@ -86,7 +111,17 @@ export function InviteManager({ guild }: { guild: Guild }) {
   );
 }
 
-function InviteTable({ list, creator, busy, onRevoke }: { list: Invite[]; creator(id: string | null): string; busy: boolean; onRevoke(code: string): void }) {
+function InviteTable({
+  list,
+  creator,
+  busy,
+  onRevoke,
+}: {
+  list: Invite[];
+  creator(id: string | null): string;
+  busy: boolean;
+  onRevoke(code: string): void;
+}) {
   return (
     <table aria-label="Invite links">
       <thead>
@@ -120,7 +155,19 @@ function InviteTable({ list, creator, busy, onRevoke }: { list: Invite[]; creato
 }
 
 /** A labelled select; options are [label, value]. */
-export function Choice({ id, label, value, onChange, options }: { id: string; label: string; value: string; onChange(v: string): void; options: [string, string][] }) {
+export function Choice({
+  id,
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange(v: string): void;
+  options: [string, string][];
+}) {
   return (
     <div class="field">
       <label for={id}>{label}</label>

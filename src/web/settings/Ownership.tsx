@@ -41,7 +41,14 @@ export function LeaveServer({ guild }: { guild: Guild }) {
         Leave server
       </button>
       {asking && (
-        <Confirm title={`Leave ${guild.name}?`} confirm="Leave server" busy={busy} error={error} onConfirm={leave} onCancel={() => setAsking(false)}>
+        <Confirm
+          title={`Leave ${guild.name}?`}
+          confirm="Leave server"
+          busy={busy}
+          error={error}
+          onConfirm={leave}
+          onCancel={() => setAsking(false)}
+        >
           <p>You can come back only with a new invite.</p>
         </Confirm>
       )}
@@ -49,6 +56,7 @@ export function LeaveServer({ guild }: { guild: Guild }) {
   );
 }
 
+// Longer than 80 lines because giving the server away and deleting it, each with its confirmation, share the owner's state.
 export function OwnerActions({ guild }: { guild: Guild }) {
   const others = (members.value[guild.id] ?? []).filter((m) => m.user.id !== me.value?.id && !m.user.bot);
   const [to, setTo] = useState("");
@@ -95,7 +103,13 @@ export function OwnerActions({ guild }: { guild: Guild }) {
       </p>
       {others.length > 0 ? (
         <div class="inline-form">
-          <Choice id="new-owner" label="New owner" value={target?.user.id ?? ""} onChange={setTo} options={others.map((m) => [displayName(m.user), m.user.id])} />
+          <Choice
+            id="new-owner"
+            label="New owner"
+            value={target?.user.id ?? ""}
+            onChange={setTo}
+            options={others.map((m) => [displayName(m.user), m.user.id])}
+          />
           <button type="button" onClick={() => setAsking("transfer")}>
             Transfer ownership
           </button>
@@ -108,12 +122,26 @@ export function OwnerActions({ guild }: { guild: Guild }) {
       </button>
       {!asking && <ErrorLine error={error} />}
       {asking === "transfer" && target && (
-        <Confirm title={`Give ${guild.name} to ${displayName(target.user)}?`} confirm="Transfer ownership" busy={busy} error={error} onConfirm={confirm} onCancel={() => setAsking(null)}>
+        <Confirm
+          title={`Give ${guild.name} to ${displayName(target.user)}?`}
+          confirm="Transfer ownership"
+          busy={busy}
+          error={error}
+          onConfirm={confirm}
+          onCancel={() => setAsking(null)}
+        >
           <p>They will own the server and rank above everyone; you stay a member with your roles.</p>
         </Confirm>
       )}
       {asking === "delete" && deletion && (
-        <Confirm title={`Delete ${guild.name}?`} confirm="Delete server" busy={busy} error={error} onConfirm={confirm} onCancel={() => setAsking(null)}>
+        <Confirm
+          title={`Delete ${guild.name}?`}
+          confirm="Delete server"
+          busy={busy}
+          error={error}
+          onConfirm={confirm}
+          onCancel={() => setAsking(null)}
+        >
           <p>
             {`Its ${deletion.channels} channels and ${deletion.messages} messages, its ${deletion.roles} roles and its invites go for good; its ${deletion.members} members lose it.`}
           </p>

@@ -15,7 +15,10 @@ export function Profile() {
   const req = useRequest();
   async function save(e: Event) {
     e.preventDefault();
-    const u = await req.run(() => api<Me>("PATCH", "/users/@me", { global_name: name.trim() || null }), (u) => (u.global_name ? `Your display name is ${u.global_name}.` : "Display name cleared."));
+    const u = await req.run(
+      () => api<Me>("PATCH", "/users/@me", { global_name: name.trim() || null }),
+      (u) => (u.global_name ? `Your display name is ${u.global_name}.` : "Display name cleared."),
+    );
     if (u) me.value = { ...me.value!, ...u };
   }
   const error = fieldError(req.error, "global_name");
@@ -23,7 +26,14 @@ export function Profile() {
     <section aria-labelledby="profile-title">
       <h3 id="profile-title">Profile</h3>
       <form class="card" onSubmit={save} noValidate>
-        <Field id="display-name" label="Display name" value={name} onInput={setName} error={error} hint="What others see; any script, up to 32 characters. Empty: your username." />
+        <Field
+          id="display-name"
+          label="Display name"
+          value={name}
+          onInput={setName}
+          error={error}
+          hint="What others see; any script, up to 32 characters. Empty: your username."
+        />
         <button type="submit" class="primary" disabled={req.busy}>
           Save display name
         </button>
@@ -40,10 +50,21 @@ export function Devices() {
   const [list, setList] = useState<DeviceJson[] | null>(null);
   const [removing, setRemoving] = useState<DeviceJson | null>(null);
   const req = useRequest();
-  const load = () => req.run(() => api<DeviceJson[]>("GET", "/users/@me/devices"), () => "").then((d) => d && setList(d.filter((x) => !x.backup)));
+  const load = () =>
+    req
+      .run(
+        () => api<DeviceJson[]>("GET", "/users/@me/devices"),
+        () => "",
+      )
+      .then((d) => d && setList(d.filter((x) => !x.backup)));
   useEffect(() => void load(), []);
   async function remove(d: DeviceJson) {
-    if (await req.run(() => api("DELETE", `/users/@me/devices/${d.id}`), () => `${d.name} removed.`)) {
+    if (
+      await req.run(
+        () => api("DELETE", `/users/@me/devices/${d.id}`),
+        () => `${d.name} removed.`,
+      )
+    ) {
       setRemoving(null);
       await load();
     }
@@ -63,7 +84,14 @@ export function Devices() {
         ))}
       </ul>
       {removing && (
-        <Confirm title={`Remove ${removing.name}?`} confirm="Remove" busy={req.busy} error={req.error ? errorText(req.error) : undefined} onConfirm={() => remove(removing)} onCancel={() => setRemoving(null)}>
+        <Confirm
+          title={`Remove ${removing.name}?`}
+          confirm="Remove"
+          busy={req.busy}
+          error={req.error ? errorText(req.error) : undefined}
+          onConfirm={() => remove(removing)}
+          onCancel={() => setRemoving(null)}
+        >
           <p>The browser holding it is signed out, and it can no longer read new encrypted messages.</p>
         </Confirm>
       )}
@@ -76,7 +104,13 @@ function DeviceRow({ device, onRenamed, onRemove }: { device: DeviceJson; onRena
   const req = useRequest();
   async function rename(e: Event) {
     e.preventDefault();
-    if (await req.run(() => api<DeviceJson>("PATCH", `/users/@me/devices/${device.id}`, { name: name.trim() }), (d) => `Renamed to ${d.name}.`)) onRenamed();
+    if (
+      await req.run(
+        () => api<DeviceJson>("PATCH", `/users/@me/devices/${device.id}`, { name: name.trim() }),
+        (d) => `Renamed to ${d.name}.`,
+      )
+    )
+      onRenamed();
   }
   const error = fieldError(req.error, "name");
   return (

@@ -21,6 +21,7 @@ function myRank(guild: Guild): number {
 
 const hex = (c: number) => `#${c.toString(16).padStart(6, "0")}`;
 
+// Longer than 80 lines because each role row carries its edit, delete and move controls, laid out one attribute a line.
 export function RoleList({ guild }: { guild: Guild }) {
   const roles = [...guild.roles].sort((a, b) => b.position - a.position);
   const movable = roles.filter((r) => !r.everyone);
@@ -37,10 +38,19 @@ export function RoleList({ guild }: { guild: Guild }) {
       { id: r.id, position: other.position },
       { id: other.id, position: r.position },
     ];
-    await req.run(() => api("PATCH", `/guilds/${guild.id}/roles`, body), () => `${r.name} moved ${up ? "up" : "down"}.`);
+    await req.run(
+      () => api("PATCH", `/guilds/${guild.id}/roles`, body),
+      () => `${r.name} moved ${up ? "up" : "down"}.`,
+    );
   }
   async function remove(r: Role) {
-    if (await req.run(() => api("DELETE", `/guilds/${guild.id}/roles/${r.id}`), () => `Role ${r.name} deleted.`)) setDeleting(null);
+    if (
+      await req.run(
+        () => api("DELETE", `/guilds/${guild.id}/roles/${r.id}`),
+        () => `Role ${r.name} deleted.`,
+      )
+    )
+      setDeleting(null);
   }
   const beyond = "Beyond your own rank: only roles below your highest role move.";
   return (
@@ -106,7 +116,10 @@ function RoleEditor({ guild, role, onDone }: { guild: Guild; role: Role; onDone(
   async function save(e: Event) {
     e.preventDefault();
     const body = { name: name.trim(), color: parseInt(color.slice(1), 16), hoist, mentionable };
-    await req.run(() => api("PATCH", `/guilds/${guild.id}/roles/${role.id}`, body), () => `${name.trim()} saved.`);
+    await req.run(
+      () => api("PATCH", `/guilds/${guild.id}/roles/${role.id}`, body),
+      () => `${name.trim()} saved.`,
+    );
   }
   return (
     <form class="inline-form role-editor" onSubmit={save} noValidate aria-label={`Edit ${role.name}`}>

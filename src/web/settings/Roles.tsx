@@ -19,7 +19,10 @@ export function Roles({ guild }: { guild: Guild }) {
   async function create(e: Event) {
     e.preventDefault();
     const body = { name: name.trim(), permissions: PERMISSIONS.filter((p) => perms.has(p.name)).map((p) => p.name) };
-    const r = await req.run(() => api<Role>("POST", `/guilds/${guild.id}/roles`, body), (r) => `Role ${r.name} created.`);
+    const r = await req.run(
+      () => api<Role>("POST", `/guilds/${guild.id}/roles`, body),
+      (r) => `Role ${r.name} created.`,
+    );
     if (r) {
       setName("");
       setPerms(new Set());
@@ -40,7 +43,12 @@ export function Roles({ guild }: { guild: Guild }) {
         <ul class="perm-grid">
           {PERMISSIONS.map((p) => (
             <li key={p.name}>
-              <input type="checkbox" id={`perm-${p.name}`} checked={perms.has(p.name)} onChange={(e) => toggle(p.name, e.currentTarget.checked)} />
+              <input
+                type="checkbox"
+                id={`perm-${p.name}`}
+                checked={perms.has(p.name)}
+                onChange={(e) => toggle(p.name, e.currentTarget.checked)}
+              />
               <label for={`perm-${p.name}`}>{p.label}</label>
             </li>
           ))}
@@ -63,7 +71,9 @@ type Choice = "inherit" | "allow" | "deny";
 
 /** What a channel's overwrite for a target says, permission by permission. */
 function choicesOf(c: Channel | undefined, target: string): Record<string, Choice> {
-  const o = (c as (Channel & { overwrites?: { target_id: string; allow: string; deny: string }[] }) | undefined)?.overwrites?.find((x) => x.target_id === target);
+  const o = (c as (Channel & { overwrites?: { target_id: string; allow: string; deny: string }[] }) | undefined)?.overwrites?.find(
+    (x) => x.target_id === target,
+  );
   const allow = Number(o?.allow ?? 0);
   const deny = Number(o?.deny ?? 0);
   return Object.fromEntries(PERMISSIONS.map((p) => [p.name, allow & p.bit ? "allow" : deny & p.bit ? "deny" : "inherit"]));
@@ -84,7 +94,10 @@ export function Overwrites({ guild }: { guild: Guild }) {
     e.preventDefault();
     const pick = (c: Choice) => PERMISSIONS.filter((p) => choices[p.name] === c).map((p) => p.name);
     const body = { type: isRole ? "role" : "member", allow: pick("allow"), deny: pick("deny") };
-    await req.run(() => api<Channel>("PUT", `/channels/${channel}/overwrites/${target}`, body), () => "Overwrites saved.");
+    await req.run(
+      () => api<Channel>("PUT", `/channels/${channel}/overwrites/${target}`, body),
+      () => "Overwrites saved.",
+    );
   }
   return (
     <form class="card" onSubmit={save} noValidate aria-labelledby="overwrites-title">
@@ -125,7 +138,11 @@ export function Overwrites({ guild }: { guild: Guild }) {
         <ul class="perm-grid">
           {PERMISSIONS.map((p) => (
             <li key={p.name}>
-              <select id={`ow-${p.name}`} value={choices[p.name]} onChange={(e) => setChoices({ ...choices, [p.name]: e.currentTarget.value as Choice })}>
+              <select
+                id={`ow-${p.name}`}
+                value={choices[p.name]}
+                onChange={(e) => setChoices({ ...choices, [p.name]: e.currentTarget.value as Choice })}
+              >
                 <option value="inherit">Inherit</option>
                 <option value="allow">Allow</option>
                 <option value="deny">Deny</option>

@@ -26,7 +26,16 @@ import { Emoji, ServerIcon } from "./Images";
 
 export { settingsFor } from "./common";
 
-const SETTINGS_BITS = ["MANAGE_GUILD", "MANAGE_CHANNELS", "MANAGE_ROLES", "CREATE_INSTANT_INVITE", "KICK_MEMBERS", "BAN_MEMBERS", "VIEW_AUDIT_LOG", "MANAGE_EXPRESSIONS"];
+const SETTINGS_BITS = [
+  "MANAGE_GUILD",
+  "MANAGE_CHANNELS",
+  "MANAGE_ROLES",
+  "CREATE_INSTANT_INVITE",
+  "KICK_MEMBERS",
+  "BAN_MEMBERS",
+  "VIEW_AUDIT_LOG",
+  "MANAGE_EXPRESSIONS",
+];
 
 /** The sections, in the navigation's order, each with who may open it. */
 const SECTIONS: { label: string; may(g: Guild): boolean; view(g: Guild): preact.JSX.Element }[] = [
@@ -79,7 +88,12 @@ export function SettingsButton({ guild }: { guild: Guild }) {
   return (
     <>
       {hasSettings(guild) && (
-        <button type="button" class="settings-toggle" aria-pressed={openNow} onClick={() => (settingsFor.value = openNow ? null : guild.id)}>
+        <button
+          type="button"
+          class="settings-toggle"
+          aria-pressed={openNow}
+          onClick={() => (settingsFor.value = openNow ? null : guild.id)}
+        >
           Server settings
         </button>
       )}
@@ -129,7 +143,10 @@ function Overview({ guild }: { guild: Guild }) {
   const nameError = fieldError(req.error, "name");
   async function save(e: Event) {
     e.preventDefault();
-    const g = await req.run(() => api<Guild>("PATCH", `/guilds/${guild.id}`, { name: name.trim() }), () => "Saved.");
+    const g = await req.run(
+      () => api<Guild>("PATCH", `/guilds/${guild.id}`, { name: name.trim() }),
+      () => "Saved.",
+    );
     if (g) putGuild(g);
   }
   return (
@@ -154,7 +171,10 @@ function Channels({ guild }: { guild: Guild }) {
   async function create(e: Event) {
     e.preventDefault();
     const body = { name: name.trim(), topic: topic.trim() || undefined };
-    const c = await req.run(() => api<Channel>("POST", `/guilds/${guild.id}/channels`, body), (c) => `#${c.name} created.`);
+    const c = await req.run(
+      () => api<Channel>("POST", `/guilds/${guild.id}/channels`, body),
+      (c) => `#${c.name} created.`,
+    );
     if (c) {
       setName("");
       setTopic("");
@@ -163,7 +183,11 @@ function Channels({ guild }: { guild: Guild }) {
   return (
     <form class="card" onSubmit={create} noValidate aria-labelledby="channels-title">
       <h3 id="channels-title">Channels</h3>
-      <p class="muted">{textChannels(guild).map((c) => `#${c.name}`).join(" · ") || "No text channel yet."}</p>
+      <p class="muted">
+        {textChannels(guild)
+          .map((c) => `#${c.name}`)
+          .join(" · ") || "No text channel yet."}
+      </p>
       <div class="inline-form">
         <Field id="channel-name" label="Channel name" value={name} onInput={setName} error={nameError} />
         <Field id="channel-topic" label="Topic" value={topic} onInput={setTopic} error={fieldError(req.error, "topic")} />

@@ -24,7 +24,16 @@ interface SectionProps {
 
 const SECTIONS: { id: string; label: string; view: ComponentType<SectionProps> }[] = [
   { id: "account", label: "Account", view: Account },
-  { id: "profile", label: "Profile", view: () => (<><Profile /><AvatarSetting /></>) },
+  {
+    id: "profile",
+    label: "Profile",
+    view: () => (
+      <>
+        <Profile />
+        <AvatarSetting />
+      </>
+    ),
+  },
   { id: "devices", label: "Devices", view: Devices },
 ];
 
@@ -85,7 +94,13 @@ interface SessionJson {
 function Account({ onSignedOut }: SectionProps) {
   const [sessions, setSessions] = useState<SessionJson[] | null>(null);
   const list = useRequest();
-  const reload = () => list.run(() => api<SessionJson[]>("GET", "/users/@me/sessions"), () => "").then((s) => s && setSessions(s));
+  const reload = () =>
+    list
+      .run(
+        () => api<SessionJson[]>("GET", "/users/@me/sessions"),
+        () => "",
+      )
+      .then((s) => s && setSessions(s));
   useEffect(() => void reload(), []);
   return (
     <section class="account" aria-labelledby="account-title">
@@ -116,8 +131,24 @@ function ChangePassword({ onChanged }: { onChanged(): void }) {
   return (
     <form class="card" onSubmit={submit} noValidate aria-labelledby="password-title">
       <h4 id="password-title">Change password</h4>
-      <Field id="current-password" label="Current password" type="password" autoComplete="current-password" value={current} onInput={setCurrent} error={currentError} />
-      <Field id="new-password" label="New password" type="password" autoComplete="new-password" value={next} onInput={setNext} error={nextError} />
+      <Field
+        id="current-password"
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        value={current}
+        onInput={setCurrent}
+        error={currentError}
+      />
+      <Field
+        id="new-password"
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        value={next}
+        onInput={setNext}
+        error={nextError}
+      />
       <button type="submit" class="primary" disabled={req.busy}>
         Change password
       </button>
@@ -129,15 +160,34 @@ function ChangePassword({ onChanged }: { onChanged(): void }) {
   );
 }
 
-function Sessions({ sessions, error, onChanged, onSignedOut }: { sessions: SessionJson[] | null; error: unknown; onChanged(): void; onSignedOut(): void }) {
+function Sessions({
+  sessions,
+  error,
+  onChanged,
+  onSignedOut,
+}: {
+  sessions: SessionJson[] | null;
+  error: unknown;
+  onChanged(): void;
+  onSignedOut(): void;
+}) {
   const req = useRequest();
   async function revoke(s: SessionJson) {
-    const done = await req.run(() => api("DELETE", `/users/@me/sessions/${s.id}`).then(() => true), () => `${s.label} was signed out.`);
+    const done = await req.run(
+      () => api("DELETE", `/users/@me/sessions/${s.id}`).then(() => true),
+      () => `${s.label} was signed out.`,
+    );
     if (done && s.current) onSignedOut();
     else if (done) onChanged();
   }
   async function everywhere() {
-    if (await req.run(() => api("DELETE", "/users/@me/sessions").then(() => true), () => "Signed out everywhere.")) onSignedOut();
+    if (
+      await req.run(
+        () => api("DELETE", "/users/@me/sessions").then(() => true),
+        () => "Signed out everywhere.",
+      )
+    )
+      onSignedOut();
   }
   return (
     <section class="card" aria-labelledby="sessions-title">

@@ -28,6 +28,5 @@ export function useRequest() {
   return { error, status, busy, run };
 }
 
-
 /** The server whose settings are open in place of its channel, if any. */
 export const settingsFor = signal<string | null>(null);

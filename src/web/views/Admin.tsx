@@ -15,7 +15,8 @@ interface Row {
   intent: string;
 }
 
-const rowsOf = (apps: Application[], pick: (a: Application) => string[]): Row[] => apps.flatMap((app) => pick(app).map((intent) => ({ app, intent })));
+const rowsOf = (apps: Application[], pick: (a: Application) => string[]): Row[] =>
+  apps.flatMap((app) => pick(app).map((intent) => ({ app, intent })));
 
 export function Admin() {
   const [pending, setPending] = useState<Row[] | null>(null);
@@ -25,7 +26,10 @@ export function Admin() {
   const [status, setStatus] = useState("");
   async function load() {
     try {
-      const [p, g] = await Promise.all([api<Application[]>("GET", "/admin/privileged-requests"), api<Application[]>("GET", "/admin/privileged-grants")]);
+      const [p, g] = await Promise.all([
+        api<Application[]>("GET", "/admin/privileged-requests"),
+        api<Application[]>("GET", "/admin/privileged-grants"),
+      ]);
       setPending(rowsOf(p, (a) => a.privileged_requested.filter((i) => !a.privileged_approved.includes(i))));
       setGranted(rowsOf(g, (a) => a.privileged_approved));
     } catch (e) {

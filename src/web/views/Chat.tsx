@@ -65,8 +65,14 @@ export function Chat({ onSignOut, onAskSignOut }: { onSignOut(): void; onAskSign
             <MessageList channel={channel} onReply={setReplyTo} />
             <Composer channel={channel} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
           </>
+        ) : route.value.guild === "@me" && !guilds.value.length ? (
+          <Welcome />
         ) : (
-          route.value.guild === "@me" && !guilds.value.length ? <Welcome /> : <p class="muted empty">{route.value.guild === "@me" ? "Pick a direct message, or open one from a server's member list." : "This server has no text channel yet."}</p>
+          <p class="muted empty">
+            {route.value.guild === "@me"
+              ? "Pick a direct message, or open one from a server's member list."
+              : "This server has no text channel yet."}
+          </p>
         )}
         <p class="notice" role="status">
           {liveState.value === "offline" ? "Reconnecting… " : ""}

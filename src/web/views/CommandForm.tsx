@@ -21,7 +21,9 @@ interface Props {
 
 /** Subcommands (and groups of them) flattened to "group sub" paths. */
 function paths(options: CommandOption[], prefix: string[] = []): { path: string[]; o: CommandOption }[] {
-  return options.flatMap((o) => (o.type === GROUP ? paths(o.options ?? [], [...prefix, o.name]) : o.type === SUB ? [{ path: [...prefix, o.name], o }] : []));
+  return options.flatMap((o) =>
+    o.type === GROUP ? paths(o.options ?? [], [...prefix, o.name]) : o.type === SUB ? [{ path: [...prefix, o.name], o }] : [],
+  );
 }
 
 export function CommandForm({ channel, command, onDone }: Props) {
@@ -36,7 +38,9 @@ export function CommandForm({ channel, command, onDone }: Props) {
     e.preventDefault();
     const missing = fields.find((o) => o.required && !values[o.name]);
     if (missing) return setError(`${missing.name} is required.`);
-    let options: RawOption[] = fields.filter((o) => values[o.name] !== undefined && values[o.name] !== "").map((o) => ({ name: o.name, value: convert(o, values[o.name]) }));
+    let options: RawOption[] = fields
+      .filter((o) => values[o.name] !== undefined && values[o.name] !== "")
+      .map((o) => ({ name: o.name, value: convert(o, values[o.name]) }));
     if (current) for (const name of [...current.path].reverse()) options = [{ name, options }];
     if (await runCommand(channel.id, command, options)) onDone();
   }
@@ -59,7 +63,14 @@ export function CommandForm({ channel, command, onDone }: Props) {
         </div>
       )}
       {fields.map((o, i) => (
-        <OptionField key={`${sub}:${o.name}`} o={o} channel={channel} value={values[o.name] ?? ""} first={i === 0} onChange={(v) => setValues({ ...values, [o.name]: v })} />
+        <OptionField
+          key={`${sub}:${o.name}`}
+          o={o}
+          channel={channel}
+          value={values[o.name] ?? ""}
+          first={i === 0}
+          onChange={(v) => setValues({ ...values, [o.name]: v })}
+        />
       ))}
       {error && (
         <p class="error" role="alert">
@@ -114,7 +125,15 @@ function OptionField({ o, channel, value, first, onChange }: FieldProps) {
     const onInput = (e: { currentTarget: HTMLInputElement }) => onChange(e.currentTarget.value);
     input =
       o.type === OPT.INTEGER || o.type === OPT.NUMBER ? (
-        <input {...common} type="number" step={o.type === OPT.INTEGER ? 1 : "any"} min={o.min_value} max={o.max_value} value={value} onInput={onInput} />
+        <input
+          {...common}
+          type="number"
+          step={o.type === OPT.INTEGER ? 1 : "any"}
+          min={o.min_value}
+          max={o.max_value}
+          value={value}
+          onInput={onInput}
+        />
       ) : (
         <input {...common} type="text" minLength={o.min_length} maxLength={o.max_length} value={value} onInput={onInput} />
       );

@@ -139,17 +139,32 @@ function MultiSelect({ c, m }: { c: Component; m: Message }) {
   const name = c.placeholder || "Select";
   const min = c.min_values ?? 1;
   const max = c.max_values ?? 1;
-  const toggle = (v: string) => setPicked(picked.includes(v) ? picked.filter((x) => x !== v) : picked.length < max ? [...picked, v] : picked);
+  const toggle = (v: string) =>
+    setPicked(picked.includes(v) ? picked.filter((x) => x !== v) : picked.length < max ? [...picked, v] : picked);
   const listId = `ms-${m.id}-${c.custom_id}`;
   return (
     <div class="multi">
-      <button role="combobox" aria-label={name} aria-expanded={openList} aria-controls={listId} disabled={!!c.disabled} onClick={() => setOpen(!openList)}>
+      <button
+        role="combobox"
+        aria-label={name}
+        aria-expanded={openList}
+        aria-controls={listId}
+        disabled={!!c.disabled}
+        onClick={() => setOpen(!openList)}
+      >
         {picked.length ? `${picked.length} chosen` : name}
       </button>
       {openList && (
         <div id={listId} role="listbox" aria-label={name} aria-multiselectable="true">
           {(c.options ?? []).map((o) => (
-            <div key={o.value} role="option" tabIndex={0} aria-selected={picked.includes(o.value)} onClick={() => toggle(o.value)} onKeyDown={(e) => e.key === " " && toggle(o.value)}>
+            <div
+              key={o.value}
+              role="option"
+              tabIndex={0}
+              aria-selected={picked.includes(o.value)}
+              onClick={() => toggle(o.value)}
+              onKeyDown={(e) => e.key === " " && toggle(o.value)}
+            >
               {o.label}
             </div>
           ))}

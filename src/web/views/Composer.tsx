@@ -37,7 +37,14 @@ function useCommands(channelId: string, text: string) {
   }, [query === undefined, channelId]);
   useEffect(() => setActive(0), [query]);
   const move = (step: number) => setActive((active + step + shown.length) % shown.length);
-  return { query, shown, active, move, loading: query !== undefined && !commands, none: query !== undefined && !!commands && !shown.length };
+  return {
+    query,
+    shown,
+    active,
+    move,
+    loading: query !== undefined && !commands,
+    none: query !== undefined && !!commands && !shown.length,
+  };
 }
 
 // The composer is longer than 80 lines because the hooks of its helpers (commands, drafts, mentions, files) meet here; each lives in its own file.
@@ -70,7 +77,11 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     const content = text.trim();
     const attachments = files.ready();
     if ((!content && !attachments.length) || blocked || files.busy) return;
-    if (await (dm ? sendEncrypted(channel, content, replyTo?.id ?? null) : sendMessage(channel.id, mentionsOut(channel, content), replyTo?.id ?? null, attachments))) {
+    if (
+      await (dm
+        ? sendEncrypted(channel, content, replyTo?.id ?? null)
+        : sendMessage(channel.id, mentionsOut(channel, content), replyTo?.id ?? null, attachments))
+    ) {
       setText((now) => (now.trim() === content ? "" : now)); // keep what was typed while it was sending
       files.clear();
       typingDone();
@@ -123,7 +134,11 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
           }}
           onKeyDown={onKeyDown}
         />
-        <button class="send" disabled={blocked || (!text.trim() && !files.count) || files.busy || loading || shown.length > 0} onClick={send}>
+        <button
+          class="send"
+          disabled={blocked || (!text.trim() && !files.count) || files.busy || loading || shown.length > 0}
+          onClick={send}
+        >
           Send
         </button>
       </div>

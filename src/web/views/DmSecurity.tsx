@@ -47,8 +47,10 @@ export function DmSecurity({ channel }: { channel: Channel }) {
       ))}
       {announced.map((d) => (
         <p key={d.id} class="new-device" role="status">
-          {d.user_id === me.value?.id ? "A new device was added to your account" : `${ownerName(d.user_id, channel.recipients)} added a new device`} ({d.name},{" "}
-          {new Date(d.created_at).toLocaleString()}
+          {d.user_id === me.value?.id
+            ? "A new device was added to your account"
+            : `${ownerName(d.user_id, channel.recipients)} added a new device`}{" "}
+          ({d.name}, {new Date(d.created_at).toLocaleString()}
           {d.removed_at !== null && ", since removed"}). Compare safety numbers to be sure it is theirs.
         </p>
       ))}
@@ -56,7 +58,9 @@ export function DmSecurity({ channel }: { channel: Channel }) {
       <button class="link" aria-expanded={open} onClick={() => setOpen(!open)}>
         Safety number
       </button>
-      {open && people && <SafetyPanel channel={channel} pins={currentPins(r, people)} list={dmDevices.value[channel.id] ?? []} bot={!!other?.bot} />}
+      {open && people && (
+        <SafetyPanel channel={channel} pins={currentPins(r, people)} list={dmDevices.value[channel.id] ?? []} bot={!!other?.bot} />
+      )}
     </section>
   );
 }
@@ -67,15 +71,16 @@ function ConflictText({ c, r, channel }: { c: Conflict; r: TrustRecord; channel:
   if (c.kind === "outsider")
     return (
       <>
-        The server listed a device of someone who is not in this conversation ({ownerName(c.user_id, channel.recipients)}). Nothing is encrypted for it.
+        The server listed a device of someone who is not in this conversation ({ownerName(c.user_id, channel.recipients)}). Nothing is
+        encrypted for it.
       </>
     );
   const pin = r.devices[c.device_id];
   const whose = pin.user_id === me.value?.id ? "your device" : `${ownerName(pin.user_id, channel.recipients)}'s device`;
   return (
     <>
-      The keys of {whose} “{pin.name || "unnamed"}” changed on the server. Parley keeps using the keys it first saw, so nothing is encrypted with the new ones.
-      Compare safety numbers with {other}.
+      The keys of {whose} “{pin.name || "unnamed"}” changed on the server. Parley keeps using the keys it first saw, so nothing is encrypted
+      with the new ones. Compare safety numbers with {other}.
     </>
   );
 }
@@ -94,13 +99,13 @@ function SafetyPanel({ channel, pins, list, bot }: { channel: Channel; pins: Pin
     <div class="safety" role="region" aria-label="Safety number">
       {bot ? (
         <p>
-          {name} is a bot. What you write here is encrypted for your own devices only: {name} sees that you wrote, never what. Slash commands you
-          send it, and its messages to you, are not end-to-end encrypted.
+          {name} is a bot. What you write here is encrypted for your own devices only: {name} sees that you wrote, never what. Slash
+          commands you send it, and its messages to you, are not end-to-end encrypted.
         </p>
       ) : (
         <p>
-          Compare this number with {name}'s. If both screens show the same number, only your devices and theirs can read this conversation. It covers
-          the devices this browser has seen, with the keys it first saw.
+          Compare this number with {name}'s. If both screens show the same number, only your devices and theirs can read this conversation.
+          It covers the devices this browser has seen, with the keys it first saw.
         </p>
       )}
       <p class="number">

@@ -19,9 +19,7 @@ export function EncryptedBody({ m }: { m: Message }) {
   // Its text is not shown: whoever holds a removed device's keys (or the server) could have sealed it.
   if (r.state === "removed_device")
     return (
-      <p class="error e2e-note">
-        Sent from a device {displayName(m.author)} removed, so it may not be from them. Its text is not shown.
-      </p>
+      <p class="error e2e-note">Sent from a device {displayName(m.author)} removed, so it may not be from them. Its text is not shown.</p>
     );
   return <p class="error e2e-note">This message could not be decrypted.</p>;
 }

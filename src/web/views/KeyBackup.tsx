@@ -15,7 +15,8 @@ export function KeyBackup({ channelId, list }: { channelId: string; list: Device
   const backups = list.filter((d) => d.user_id === me.value?.id && d.backup);
   const has = backups.some((d) => d.removed_at === null);
   // Offered only where it can help: a backup exists and some message is older than this device.
-  const unreadable = backups.length > 0 && (logs.value[channelId]?.list ?? []).some((m) => m.ciphertext !== null && openedOf(m)?.state === "before_device");
+  const unreadable =
+    backups.length > 0 && (logs.value[channelId]?.list ?? []).some((m) => m.ciphertext !== null && openedOf(m)?.state === "before_device");
   const finish = (text: string) => {
     setMode("idle");
     setDone(text);

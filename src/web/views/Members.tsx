@@ -30,7 +30,17 @@ export function Members({ guildId, hidden }: { guildId: string; hidden: boolean 
     <aside aria-label="Members" class={`members${hidden ? " closed" : ""}`}>
       {hoisted.map((r) => {
         const list = online.filter((m) => groupOf(m) === r.id);
-        return <Group key={r.id} title={`${r.name} — ${list.length}`} list={list} presence={presence} name={name} owner={g?.owner_id} guild={g} />;
+        return (
+          <Group
+            key={r.id}
+            title={`${r.name} — ${list.length}`}
+            list={list}
+            presence={presence}
+            name={name}
+            owner={g?.owner_id}
+            guild={g}
+          />
+        );
       })}
       <Group title={`Online — ${rest.length}`} list={rest} presence={presence} name={name} owner={g?.owner_id} guild={g} />
       <Group title={`Offline — ${offline.length}`} list={offline} presence={presence} name={name} owner={g?.owner_id} guild={g} />

@@ -46,7 +46,11 @@ function options(guildId: string, query: string): Option[] {
     if (!names.some((n) => foldName(n).startsWith(q))) continue;
     // A display name two people share would not name one of them: insert the user name then.
     const unique = (members.value[guildId] ?? []).filter((x) => foldName(x.nick ?? displayName(x.user)) === foldName(shown)).length === 1;
-    out.push({ id: `u-${m.user.id}`, insert: unique ? shown : m.user.username, label: shown === m.user.username ? shown : `${shown} (${m.user.username})` });
+    out.push({
+      id: `u-${m.user.id}`,
+      insert: unique ? shown : m.user.username,
+      label: shown === m.user.username ? shown : `${shown} (${m.user.username})`,
+    });
   }
   for (const r of dir.roles) if (foldName(r.name).startsWith(q)) out.push({ id: `r-${r.id}`, insert: r.name, label: `@${r.name} (role)` });
   if (g && holds(g, BIT.ADMINISTRATOR))
@@ -111,7 +115,14 @@ export function useMentionPicker(channel: Channel, text: string, setText: (t: st
   const list = shown.length ? (
     <ul id="mentions" class="commands" role="listbox" aria-label="Mentions">
       {shown.map((o, i) => (
-        <li key={o.id} id={`mention-${o.id}`} role="option" aria-selected={i === active} onMouseDown={(e) => e.preventDefault()} onClick={() => pick(o)}>
+        <li
+          key={o.id}
+          id={`mention-${o.id}`}
+          role="option"
+          aria-selected={i === active}
+          onMouseDown={(e) => e.preventDefault()}
+          onClick={() => pick(o)}
+        >
           {o.label}
         </li>
       ))}

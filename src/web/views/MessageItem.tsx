@@ -35,7 +35,9 @@ export function MessageItem({ m, onReply }: Props) {
   const mine = m.author.id === me.value?.id;
   const name = memberName(m.author.id, guild);
   const loading = (m.flags & FLAG_LOADING) !== 0;
-  const classes = ["message", mentionsMe(m) ? "mentioned" : "", m.ephemeral ? "ephemeral" : "", linked.value === m.id ? "linked" : ""].filter(Boolean).join(" ");
+  const classes = ["message", mentionsMe(m) ? "mentioned" : "", m.ephemeral ? "ephemeral" : "", linked.value === m.id ? "linked" : ""]
+    .filter(Boolean)
+    .join(" ");
   return (
     <article class={classes} aria-labelledby={`a-${m.id} c-${m.id}`} aria-current={linked.value === m.id ? "true" : undefined}>
       {m.reply_to && <ReplyRef channelId={m.channel_id} id={m.reply_to} guild={guild} />}
@@ -109,7 +111,9 @@ function ReplyRef({ channelId, id, guild }: { channelId: string; id: string; gui
       {target ? (
         <>
           Replying to <b>{memberName(target.author.id, guild)}</b>:{" "}
-          <span class="snippet">{(target.ciphertext === null ? target.content : (textOf(target) ?? "an encrypted message")).slice(0, 100)}</span>
+          <span class="snippet">
+            {(target.ciphertext === null ? target.content : (textOf(target) ?? "an encrypted message")).slice(0, 100)}
+          </span>
         </>
       ) : (
         "Replying to an earlier message"

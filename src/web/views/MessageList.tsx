@@ -54,7 +54,11 @@ export function MessageList({ channel, onReply }: Props) {
     <>
       <div class="log" role="log" aria-label={`Messages in ${channelLabel(channel)}`} ref={box} onScroll={onScroll} tabIndex={0}>
         {log?.complete && <p class="start">This is the start of {channelLabel(channel)}.</p>}
-        {log?.loading && <p class="muted" role="status">Loading messages…</p>}
+        {log?.loading && (
+          <p class="muted" role="status">
+            Loading messages…
+          </p>
+        )}
         {list.map((m) => (
           <MessageItem key={m.id} m={m} onReply={onReply} />
         ))}
@@ -77,7 +81,13 @@ function TypingLine({ channel }: { channel: Channel }) {
     const t = setTimeout(() => tick((x) => x + 1), 1000);
     return () => clearTimeout(t);
   });
-  const text = !who.length ? "" : who.length === 1 ? `${who[0]} is typing…` : who.length < 4 ? `${who.join(", ")} are typing…` : "Several people are typing…";
+  const text = !who.length
+    ? ""
+    : who.length === 1
+      ? `${who[0]} is typing…`
+      : who.length < 4
+        ? `${who.join(", ")} are typing…`
+        : "Several people are typing…";
   return (
     <div class="typing" role="status" aria-live="polite">
       {text}
@@ -88,7 +98,9 @@ function TypingLine({ channel }: { channel: Channel }) {
 /** A command on its way: "waiting", "thinking" (deferred without a message of its own), or no answer. */
 function InteractionLine({ channel, list }: { channel: Channel; list: Message[] }) {
   const [, tick] = useState(0);
-  const mine = Object.values(interactions.value).filter((i) => i.channel_id === channel.id && (i.state === "pending" || i.state === "deferred"));
+  const mine = Object.values(interactions.value).filter(
+    (i) => i.channel_id === channel.id && (i.state === "pending" || i.state === "deferred"),
+  );
   const loadingShown = list.some((m) => m.flags & FLAG_LOADING);
   useEffect(() => {
     if (!mine.some((i) => i.state === "pending")) return;
@@ -98,7 +110,8 @@ function InteractionLine({ channel, list }: { channel: Channel; list: Message[] 
   const i = mine[mine.length - 1];
   let text = "";
   if (i?.state === "deferred" && !loadingShown) text = `${i.botName} is thinking…`;
-  else if (i?.state === "pending") text = Date.now() - started(i.id) > NO_ANSWER_MS ? `${i.botName} did not respond.` : `Waiting for ${i.botName}…`;
+  else if (i?.state === "pending")
+    text = Date.now() - started(i.id) > NO_ANSWER_MS ? `${i.botName} did not respond.` : `Waiting for ${i.botName}…`;
   return (
     <div class="interaction" role="status" aria-live="polite">
       {text}

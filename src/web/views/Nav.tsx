@@ -28,7 +28,12 @@ export function ServersNav({ onPick }: { onPick(): void }) {
     <nav aria-label="Servers" class="servers">
       <ul>
         <li>
-          <button class={`server${hasUnread(dms.value) ? " unread" : ""}`} aria-current={r.guild === "@me" ? "page" : undefined} title="Direct messages" onClick={() => go("@me")}>
+          <button
+            class={`server${hasUnread(dms.value) ? " unread" : ""}`}
+            aria-current={r.guild === "@me" ? "page" : undefined}
+            title="Direct messages"
+            onClick={() => go("@me")}
+          >
             <span aria-hidden="true">✉</span>
             <span class="sr">Direct messages{unreadText(dms.value, r.channel)}</span>
             <UnreadMark channels={dms.value} current={r.channel} />
@@ -36,7 +41,12 @@ export function ServersNav({ onPick }: { onPick(): void }) {
         </li>
         {guilds.value.map((g) => (
           <li key={g.id}>
-            <button class={`server${hasUnread(g.channels) ? " unread" : ""}`} aria-current={r.guild === g.id ? "page" : undefined} title={g.name} onClick={() => go(g.id)}>
+            <button
+              class={`server${hasUnread(g.channels) ? " unread" : ""}`}
+              aria-current={r.guild === g.id ? "page" : undefined}
+              title={g.name}
+              onClick={() => go(g.id)}
+            >
               <span aria-hidden="true">{initials(g.name)}</span>
               <span class="sr">
                 {g.name}

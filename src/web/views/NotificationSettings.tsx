@@ -68,7 +68,13 @@ function SettingsDialog({ channel, onClose }: { channel: Channel; onClose(): voi
     <dialog ref={ref} class="pins" aria-labelledby="ns-title" onCancel={(e) => (e.preventDefault(), onClose())}>
       <h2 id="ns-title">Notification settings</h2>
       <Levels scopeId={channel.id} legend={channelLabel(channel)} inherit={guild ? "As the server" : null} />
-      {guild && <Levels scopeId={guild.id} legend={guild.name} inherit={`Server default (${guild.default_message_notifications === 1 ? "only @mentions" : "all messages"})`} />}
+      {guild && (
+        <Levels
+          scopeId={guild.id}
+          legend={guild.name}
+          inherit={`Server default (${guild.default_message_notifications === 1 ? "only @mentions" : "all messages"})`}
+        />
+      )}
       <label>
         Mute {channelLabel(channel)} for{" "}
         <select
@@ -100,7 +106,13 @@ function Levels({ scopeId, legend, inherit }: { scopeId: string; legend: string;
       <legend>{legend}</legend>
       {choices.map(([v, label]) => (
         <label key={label}>
-          <input type="radio" name={`level-${scopeId}`} checked={level === v || (v === 0 && level === null && !inherit)} onChange={() => void put(scopeId, { level: v })} /> {label}
+          <input
+            type="radio"
+            name={`level-${scopeId}`}
+            checked={level === v || (v === 0 && level === null && !inherit)}
+            onChange={() => void put(scopeId, { level: v })}
+          />{" "}
+          {label}
         </label>
       ))}
     </fieldset>

@@ -16,19 +16,43 @@ export function roleColor(guild: Guild | undefined, m: Member): string | undefin
   return top ? `#${top.color.toString(16).padStart(6, "0")}` : undefined;
 }
 
-export function ProfileName({ guild, member, name, onMessage }: { guild: Guild | undefined; member: Member; name: string; onMessage(): void }) {
+export function ProfileName({
+  guild,
+  member,
+  name,
+  onMessage,
+}: {
+  guild: Guild | undefined;
+  member: Member;
+  name: string;
+  onMessage(): void;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <>
       <button type="button" class="name link" style={{ color: roleColor(guild, member) }} onClick={() => setOpen(true)}>
         {name}
       </button>
-      {open && <ProfileCard guildId={guild?.id ?? null} userId={member.user.id} name={name} onMessage={onMessage} onClose={() => setOpen(false)} />}
+      {open && (
+        <ProfileCard guildId={guild?.id ?? null} userId={member.user.id} name={name} onMessage={onMessage} onClose={() => setOpen(false)} />
+      )}
     </>
   );
 }
 
-function ProfileCard({ guildId, userId, name, onMessage, onClose }: { guildId: string | null; userId: string; name: string; onMessage(): void; onClose(): void }) {
+function ProfileCard({
+  guildId,
+  userId,
+  name,
+  onMessage,
+  onClose,
+}: {
+  guildId: string | null;
+  userId: string;
+  name: string;
+  onMessage(): void;
+  onClose(): void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const [p, setP] = useState<Profile | null>(null);
   const [error, setError] = useState<string>();

@@ -31,7 +31,16 @@ export function ResetPassword({ token, onSignedIn }: { token: string; onSignedIn
     <main class="signin">
       <form onSubmit={submit} noValidate>
         <h1>Choose a new password</h1>
-        <Field id="new-password" label="New password" type="password" value={password} onInput={setPassword} error={error.field} autoComplete="new-password" hint="At least 8 characters." />
+        <Field
+          id="new-password"
+          label="New password"
+          type="password"
+          value={password}
+          onInput={setPassword}
+          error={error.field}
+          autoComplete="new-password"
+          hint="At least 8 characters."
+        />
         {error.form && (
           <p class="error" role="alert">
             {error.form}

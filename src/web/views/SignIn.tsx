@@ -11,6 +11,7 @@ interface Props {
   header?: ComponentChildren;
 }
 
+// Longer than 80 lines because sign-in and sign-up are one form in two modes, each field with its own error.
 export function SignIn({ onSignedIn, header }: Props) {
   const [mode, setMode] = useState<"signin" | "signup">("signin");
   const [username, setUsername] = useState("");
@@ -19,7 +20,14 @@ export function SignIn({ onSignedIn, header }: Props) {
   // Who may sign up here (GET /instance): an invite-only server asks for an instance invite.
   const [registration, setRegistration] = useState<string>("open");
   const [invite, setInvite] = useState("");
-  useEffect(() => void api<{ registration: string }>("GET", "/instance").then((r) => setRegistration(r.registration), () => undefined), []);
+  useEffect(
+    () =>
+      void api<{ registration: string }>("GET", "/instance").then(
+        (r) => setRegistration(r.registration),
+        () => undefined,
+      ),
+    [],
+  );
   const [busy, setBusy] = useState(false);
   const signup = mode === "signup";
 
@@ -33,7 +41,12 @@ export function SignIn({ onSignedIn, header }: Props) {
       onSignedIn(r.token, r.user);
     } catch (err) {
       if (err instanceof ApiError)
-        setErrors({ username: err.field("username") ?? undefined, password: err.field("password") ?? undefined, invite: err.field("invite") ?? undefined, form: err.errors ? undefined : err.message });
+        setErrors({
+          username: err.field("username") ?? undefined,
+          password: err.field("password") ?? undefined,
+          invite: err.field("invite") ?? undefined,
+          form: err.errors ? undefined : err.message,
+        });
       else setErrors({ form: "The server could not be reached." });
     } finally {
       setBusy(false);
@@ -62,9 +75,18 @@ export function SignIn({ onSignedIn, header }: Props) {
           hint={signup ? "At least 8 characters." : undefined}
         />
         {signup && registration === "invite" && (
-          <Field id="invite" label="Invite code" value={invite} onInput={setInvite} error={errors.invite} hint="This server admits new accounts by invite: ask its administrator for a code." />
+          <Field
+            id="invite"
+            label="Invite code"
+            value={invite}
+            onInput={setInvite}
+            error={errors.invite}
+            hint="This server admits new accounts by invite: ask its administrator for a code."
+          />
         )}
-        {signup && registration === "closed" && <p class="hint">Sign-ups are closed on this server: ask its administrator for an account.</p>}
+        {signup && registration === "closed" && (
+          <p class="hint">Sign-ups are closed on this server: ask its administrator for an account.</p>
+        )}
         {errors.form && (
           <p class="error" role="alert">
             {errors.form}

@@ -55,7 +55,9 @@ function ServerDialog({ kind }: { kind: "join" | "create" }) {
     setError(null);
     try {
       const code = value.trim().split("/").pop() ?? "";
-      const g = join ? await api<Guild>("POST", `/invites/${encodeURIComponent(code)}`) : await api<Guild>("POST", "/guilds", { name: value.trim() });
+      const g = join
+        ? await api<Guild>("POST", `/invites/${encodeURIComponent(code)}`)
+        : await api<Guild>("POST", "/guilds", { name: value.trim() });
       if (!guilds.value.some((x) => x.id === g.id)) guilds.value = [...guilds.value, g];
       close();
       void open({ guild: g.id, channel: null });
@@ -79,7 +81,14 @@ function ServerDialog({ kind }: { kind: "join" | "create" }) {
       <form onSubmit={submit} noValidate>
         <h2 id="server-dialog-title">{title}</h2>
         {join ? (
-          <Field id="join-code" label="Invite link or code" value={value} onInput={setValue} error={error ? errorText(error) : undefined} hint="For example https://…/invite/AbCd1234, or AbCd1234." />
+          <Field
+            id="join-code"
+            label="Invite link or code"
+            value={value}
+            onInput={setValue}
+            error={error ? errorText(error) : undefined}
+            hint="For example https://…/invite/AbCd1234, or AbCd1234."
+          />
         ) : (
           <Field id="new-server-name" label="Server name" value={value} onInput={setValue} error={field} />
         )}

@@ -52,7 +52,19 @@ interface FieldProps {
   autoComplete?: string;
 }
 
-export function Field({ id, label, value, onInput, error, hint, multiline, readOnly, type = "text", placeholder, autoComplete }: FieldProps) {
+export function Field({
+  id,
+  label,
+  value,
+  onInput,
+  error,
+  hint,
+  multiline,
+  readOnly,
+  type = "text",
+  placeholder,
+  autoComplete,
+}: FieldProps) {
   const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ") || undefined;
   const common = {
     id,
@@ -111,14 +123,33 @@ async function copy(text: string, input: HTMLInputElement | null): Promise<boole
 }
 
 /** A read-only value with a Copy button (`copyLabel` names the button when there are several). */
-export function CopyField({ id, label, value, copyLabel = "Copy", hint }: { id: string; label: string; value: string; copyLabel?: string; hint?: string }) {
+export function CopyField({
+  id,
+  label,
+  value,
+  copyLabel = "Copy",
+  hint,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  copyLabel?: string;
+  hint?: string;
+}) {
   const [copied, setCopied] = useState<boolean | null>(null);
   const input = useRef<HTMLInputElement>(null);
   return (
     <div class="field copy-field">
       <label for={id}>{label}</label>
       <div class="copy-row">
-        <input id={id} ref={input} readOnly value={value} aria-describedby={hint ? `${id}-hint` : undefined} onFocus={(e) => e.currentTarget.select()} />
+        <input
+          id={id}
+          ref={input}
+          readOnly
+          value={value}
+          aria-describedby={hint ? `${id}-hint` : undefined}
+          onFocus={(e) => e.currentTarget.select()}
+        />
         <button type="button" onClick={async () => setCopied(await copy(value, input.current))}>
           {copyLabel}
         </button>
@@ -139,7 +170,12 @@ export function CopyField({ id, label, value, copyLabel = "Copy", hint }: { id: 
 export function TokenShown({ token }: { token: string }) {
   return (
     <div class="token-shown">
-      <CopyField id="token" label="Token" value={token} hint="This token is shown only once: copy it now and keep it secret. If you lose it, reset it." />
+      <CopyField
+        id="token"
+        label="Token"
+        value={token}
+        hint="This token is shown only once: copy it now and keep it secret. If you lose it, reset it."
+      />
     </div>
   );
 }

@@ -45,4 +45,3 @@ export function emojiJson(f: Ids, e: CustomEmoji | EmojiModel): Record<string, u
   if ("emoji" in e && e.user) out.user = userJson(f, e.user);
   return out;
 }
-

@@ -4,7 +4,17 @@ import { userJson } from "./user";
 import { webhookJson } from "./webhook";
 
 /** Keys whose values are internal ids, in `changes` and `options`. */
-const ID_KEYS = new Set(["id", "channel_id", "parent_id", "application_id", "guild_id", "owner_id", "system_channel_id", "message_id", "inviter_id"]);
+const ID_KEYS = new Set([
+  "id",
+  "channel_id",
+  "parent_id",
+  "application_id",
+  "guild_id",
+  "owner_id",
+  "system_channel_id",
+  "message_id",
+  "inviter_id",
+]);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function mapIds(f: Ids, key: string, v: unknown): unknown {

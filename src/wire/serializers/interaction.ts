@@ -81,6 +81,7 @@ function resolvedJson(f: Ids, r: ResolvedModel, invokerId: string): Record<strin
         { ...channelJson(f, channel, invokerId), permissions: String(permissions), app_permissions: String(appPermissions) },
       ]),
     );
-  if (r.messages.length) out.messages = Object.fromEntries(r.messages.map((x) => [f.of(x.message.id), messageJson(f, x, { content: true })]));
+  if (r.messages.length)
+    out.messages = Object.fromEntries(r.messages.map((x) => [f.of(x.message.id), messageJson(f, x, { content: true })]));
   return Object.keys(out).length ? out : null;
 }

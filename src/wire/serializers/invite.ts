@@ -33,6 +33,7 @@ export function inviteJson(f: Ids, m: InviteModel, opts: { metadata: boolean; co
     out.approximate_member_count = m.memberCount;
     out.approximate_presence_count = 0;
   }
-  if (opts.metadata) Object.assign(out, { uses: i.uses, max_uses: i.max_uses, max_age: i.max_age, temporary: !!i.temporary, created_at: iso(i.created_at) });
+  if (opts.metadata)
+    Object.assign(out, { uses: i.uses, max_uses: i.max_uses, max_age: i.max_age, temporary: !!i.temporary, created_at: iso(i.created_at) });
   return out;
 }

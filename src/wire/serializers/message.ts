@@ -32,7 +32,14 @@ export function messageJson(f: Ids, model: MessageModel, view: MessageView, dept
   const showContent = !encrypted && (isDm || view.content);
   const author =
     model.author.kind === "webhook"
-      ? { id: f.of(model.author.id), username: model.author.name, global_name: null, discriminator: "0000", avatar: model.author.avatar, bot: false }
+      ? {
+          id: f.of(model.author.id),
+          username: model.author.name,
+          global_name: null,
+          discriminator: "0000",
+          avatar: model.author.avatar,
+          bot: false,
+        }
       : userJson(f, model.author.user, "false");
 
   const out: Record<string, unknown> = {
@@ -71,7 +78,9 @@ export function messageJson(f: Ids, model: MessageModel, view: MessageView, dept
       ...(m.reference_guild_id ? { guild_id: f.of(m.reference_guild_id) } : {}),
     };
     if (model.referenced !== undefined && depth === 0)
-      out.referenced_message = model.referenced ? messageJson(f, model.referenced, { content: view.referencedContent ?? view.content }, 1) : null;
+      out.referenced_message = model.referenced
+        ? messageJson(f, model.referenced, { content: view.referencedContent ?? view.content }, 1)
+        : null;
   }
 
   if (view.gateway) {

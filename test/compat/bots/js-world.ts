@@ -38,7 +38,15 @@ export const MATRIX_WORLD = {
         { name: "Helper", permissions: [], members: [] },
         {
           name: "BotRole",
-          permissions: ["KICK_MEMBERS", "BAN_MEMBERS", "MANAGE_ROLES", "MANAGE_CHANNELS", "VIEW_AUDIT_LOG", "SEND_MESSAGES", "MANAGE_MESSAGES"],
+          permissions: [
+            "KICK_MEMBERS",
+            "BAN_MEMBERS",
+            "MANAGE_ROLES",
+            "MANAGE_CHANNELS",
+            "VIEW_AUDIT_LOG",
+            "SEND_MESSAGES",
+            "MANAGE_MESSAGES",
+          ],
           members: ["FullBot"],
         },
       ],
@@ -66,7 +74,13 @@ export const BITS = {
   MESSAGE_CONTENT: 1 << 15,
 };
 export const FULL_INTENTS =
-  BITS.GUILDS | BITS.GUILD_MEMBERS | BITS.GUILD_MESSAGES | BITS.MESSAGE_CONTENT | BITS.DIRECT_MESSAGES | BITS.GUILD_MESSAGE_REACTIONS | BITS.GUILD_MESSAGE_TYPING;
+  BITS.GUILDS |
+  BITS.GUILD_MEMBERS |
+  BITS.GUILD_MESSAGES |
+  BITS.MESSAGE_CONTENT |
+  BITS.DIRECT_MESSAGES |
+  BITS.GUILD_MESSAGE_REACTIONS |
+  BITS.GUILD_MESSAGE_TYPING;
 export const PLAIN_INTENTS = BITS.GUILDS | BITS.GUILD_MESSAGES;
 export const MESSAGE_CONTENT_BIT = BITS.MESSAGE_CONTENT;
 
@@ -167,7 +181,11 @@ export function liveSessions(m: MatrixServer, app: string) {
 }
 
 /** Poll a condition (real time, bounded), for the library side of things. */
-export async function until<T>(what: string, fn: () => T | null | undefined | false | Promise<T | null | undefined | false>, ms = 8000): Promise<T> {
+export async function until<T>(
+  what: string,
+  fn: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  ms = 8000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
@@ -183,7 +201,9 @@ export async function until<T>(what: string, fn: () => T | null | undefined | fa
  */
 export async function limitedSince(m: MatrixServer, app: string, cursor: string): Promise<boolean[]> {
   const t = await m.sdk.transcript(app, { after: cursor });
-  return t.entries.flatMap((e) => (e.kind === "rest" && e.status === 429 ? [(e.response as { global?: boolean } | null)?.global === true] : []));
+  return t.entries.flatMap((e) =>
+    e.kind === "rest" && e.status === 429 ? [(e.response as { global?: boolean } | null)?.global === true] : [],
+  );
 }
 
 /** More sends than two global windows (5 each) hold, so a burst meets a 429 wherever the windows fall. */

@@ -30,7 +30,15 @@ client.on("messageCreate", async (m) => {
     }
     const files = [];
     for (const a of m.attachments.values())
-      files.push({ name: a.name, size: a.size, contentType: a.contentType, width: a.width, height: a.height, description: a.description, sha256: await download(a.url) });
+      files.push({
+        name: a.name,
+        size: a.size,
+        contentType: a.contentType,
+        width: a.width,
+        height: a.height,
+        description: a.description,
+        sha256: await download(a.url),
+      });
     const avatarURL = m.author.displayAvatarURL();
     emit({ scenario: "message", content: m.content, files, avatarURL, avatar: await download(avatarURL) });
   } catch (e) {

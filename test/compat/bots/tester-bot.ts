@@ -89,7 +89,8 @@ async function onMessage(client: Client, m: Message): Promise<void> {
 
 async function onInteraction(i: Interaction, gate: () => Promise<void>): Promise<void> {
   if (i.isChatInputCommand()) {
-    if (i.commandName === "ping") await i.reply({ content: "pong", flags: i.options.getBoolean("secret") ? MessageFlags.Ephemeral : undefined });
+    if (i.commandName === "ping")
+      await i.reply({ content: "pong", flags: i.options.getBoolean("secret") ? MessageFlags.Ephemeral : undefined });
     if (i.commandName === "slow") {
       await i.deferReply();
       await i.editReply("thought about it");
@@ -99,7 +100,9 @@ async function onInteraction(i: Interaction, gate: () => Promise<void>): Promise
       await i.reply("sorry I am late");
     }
     if (i.commandName === "menu") {
-      const row1 = new ActionRowBuilder<ButtonBuilder>().addComponents(new ButtonBuilder().setCustomId("more").setLabel("More").setStyle(ButtonStyle.Primary));
+      const row1 = new ActionRowBuilder<ButtonBuilder>().addComponents(
+        new ButtonBuilder().setCustomId("more").setLabel("More").setStyle(ButtonStyle.Primary),
+      );
       const row2 = new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(
         new StringSelectMenuBuilder().setCustomId("colour").addOptions({ label: "Red", value: "red" }, { label: "Blue", value: "blue" }),
       );

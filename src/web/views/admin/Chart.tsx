@@ -11,7 +11,13 @@ export function DayChart({ title, values }: { title: string; values: { day: stri
   const total = values.reduce((a, v) => a + v.n, 0);
   return (
     <figure class="day-chart">
-      <svg role="img" aria-label={`${title}: ${total} over ${values.length} days, at most ${max} a day`} viewBox={`0 0 ${w} ${h}`} width={w} height={h}>
+      <svg
+        role="img"
+        aria-label={`${title}: ${total} over ${values.length} days, at most ${max} a day`}
+        viewBox={`0 0 ${w} ${h}`}
+        width={w}
+        height={h}
+      >
         {values.map((v, i) => {
           const bh = Math.round((v.n / max) * (h - 2));
           return (

@@ -61,7 +61,13 @@ export function Registration() {
         <legend>Who may sign up</legend>
         {MODES.map(([v, label]) => (
           <label key={v} class="check">
-            <input type="radio" name="registration" value={v} checked={s.registration === v} onChange={() => put({ registration: v }, `Registration is ${label.toLowerCase()}.`)} />
+            <input
+              type="radio"
+              name="registration"
+              value={v}
+              checked={s.registration === v}
+              onChange={() => put({ registration: v }, `Registration is ${label.toLowerCase()}.`)}
+            />
             {label}
           </label>
         ))}
@@ -77,7 +83,9 @@ export function Registration() {
       <button type="button" onClick={invite}>
         Create sign-up invite
       </button>
-      {code && <CopyField id="signup-invite" label="Sign-up invite code" value={code} hint="Shown once: give it to the person signing up." />}
+      {code && (
+        <CopyField id="signup-invite" label="Sign-up invite code" value={code} hint="Shown once: give it to the person signing up." />
+      )}
       <InviteList invites={invites} onRevoke={revoke} />
     </section>
   );
@@ -89,7 +97,8 @@ function InviteList({ invites, onRevoke }: { invites: InstanceInvite[]; onRevoke
       {invites.map((i) => (
         <li key={i.id}>
           <span class="row-name">
-            Used {i.uses} of {i.max_uses || "unlimited"}, {i.expires_at ? `until ${new Date(i.expires_at).toLocaleString()}` : "never expires"}
+            Used {i.uses} of {i.max_uses || "unlimited"},{" "}
+            {i.expires_at ? `until ${new Date(i.expires_at).toLocaleString()}` : "never expires"}
           </span>
           <button type="button" onClick={() => onRevoke(i.id)}>
             Revoke invite {i.id.slice(-6)}

@@ -48,7 +48,14 @@ export function Servers() {
         ))}
       </ul>
       {asking && (
-        <Confirm title={`Delete ${asking.name}?`} confirm="Delete server" busy={busy} error={error} onConfirm={() => remove(asking)} onCancel={() => setAsking(null)}>
+        <Confirm
+          title={`Delete ${asking.name}?`}
+          confirm="Delete server"
+          busy={busy}
+          error={error}
+          onConfirm={() => remove(asking)}
+          onCancel={() => setAsking(null)}
+        >
           <p>{`Its ${asking.channel_count} channels and their messages, its roles and invites go for good; its ${asking.member_count} members lose it.`}</p>
         </Confirm>
       )}

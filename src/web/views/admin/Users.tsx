@@ -40,7 +40,10 @@ export function Users() {
   }
   const name = (a: Account) => displayName(a.user);
   async function reset(a: Account) {
-    await act(async () => setLink({ name: name(a), url: (await api<ResetLink>("POST", `/admin/users/${a.user.id}/password-reset`)).url }), `A reset link for ${name(a)} is below.`);
+    await act(
+      async () => setLink({ name: name(a), url: (await api<ResetLink>("POST", `/admin/users/${a.user.id}/password-reset`)).url }),
+      `A reset link for ${name(a)} is below.`,
+    );
   }
   return (
     <section class="card" aria-labelledby="users-title">
@@ -50,15 +53,32 @@ export function Users() {
         {status}
       </p>
       {!asking && <ErrorLine error={error} />}
-      {link && <CopyField id="reset-link" label={`Reset link for ${link.name}`} value={link.url} hint="It works once, for 24 hours. Send it to them privately." />}
+      {link && (
+        <CopyField
+          id="reset-link"
+          label={`Reset link for ${link.name}`}
+          value={link.url}
+          hint="It works once, for 24 hours. Send it to them privately."
+        />
+      )}
       <ul class="rows" aria-label="People">
         {list?.map((a) => (
           <li key={a.user.id}>
             <span class="row-name">
-              {name(a)} <span class="muted">@{a.user.username}</span> {a.user.admin && <span class="tag">ADMIN</span>} {a.disabled && <span class="tag">DISABLED</span>}
+              {name(a)} <span class="muted">@{a.user.username}</span> {a.user.admin && <span class="tag">ADMIN</span>}{" "}
+              {a.disabled && <span class="tag">DISABLED</span>}
             </span>
             {a.disabled ? (
-              <button type="button" disabled={busy} onClick={() => act(() => api("POST", `/admin/users/${a.user.id}/disable`, { disabled: false, applications: true }), `${name(a)} may sign in again.`)}>
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() =>
+                  act(
+                    () => api("POST", `/admin/users/${a.user.id}/disable`, { disabled: false, applications: true }),
+                    `${name(a)} may sign in again.`,
+                  )
+                }
+              >
                 Enable {name(a)}
               </button>
             ) : (
@@ -72,7 +92,12 @@ export function Users() {
             <button
               type="button"
               disabled={busy}
-              onClick={() => act(() => api("PUT", `/admin/users/${a.user.id}/admin`, { admin: !a.user.admin }), a.user.admin ? `${name(a)} is no longer an administrator.` : `${name(a)} is an administrator.`)}
+              onClick={() =>
+                act(
+                  () => api("PUT", `/admin/users/${a.user.id}/admin`, { admin: !a.user.admin }),
+                  a.user.admin ? `${name(a)} is no longer an administrator.` : `${name(a)} is an administrator.`,
+                )
+              }
             >
               {a.user.admin ? `Remove ${name(a)} as administrator` : `Make ${name(a)} an administrator`}
             </button>
@@ -90,7 +115,12 @@ export function Users() {
           busy={busy}
           error={error}
           onCancel={() => setAsking(null)}
-          onConfirm={() => act(() => api("POST", `/admin/users/${asking.account.user.id}/disable`, { disabled: true, applications: withApps }), `${name(asking.account)} is disabled.`)}
+          onConfirm={() =>
+            act(
+              () => api("POST", `/admin/users/${asking.account.user.id}/disable`, { disabled: true, applications: withApps }),
+              `${name(asking.account)} is disabled.`,
+            )
+          }
         >
           <p>They are signed out everywhere and cannot sign in. Their bots keep running unless you disable their applications too.</p>
           <label class="check">

@@ -29,7 +29,13 @@ function Item({ a }: { a: Attachment }) {
           <img src={a.url} alt={alt} width={a.width ?? undefined} height={a.height ?? undefined} loading="lazy" />
         </button>
         {open && (
-          <div class="image-dialog" role="dialog" aria-modal="true" aria-label="Image" onKeyDown={(e) => e.key === "Escape" && setOpen(false)}>
+          <div
+            class="image-dialog"
+            role="dialog"
+            aria-modal="true"
+            aria-label="Image"
+            onKeyDown={(e) => e.key === "Escape" && setOpen(false)}
+          >
             <img src={a.url} alt={alt} />
             <a href={a.url} download={a.filename}>
               Download {a.filename}
@@ -42,7 +48,8 @@ function Item({ a }: { a: Attachment }) {
       </>
     );
   }
-  if (a.inline && a.content_type.startsWith("video/")) return <video class="attachment-video" src={a.url} controls preload="metadata" aria-label={alt} />;
+  if (a.inline && a.content_type.startsWith("video/"))
+    return <video class="attachment-video" src={a.url} controls preload="metadata" aria-label={alt} />;
   if (a.inline && a.content_type.startsWith("audio/")) return <audio src={a.url} controls preload="metadata" aria-label={alt} />;
   return (
     <a class="attachment-file" href={a.url} download={a.filename}>

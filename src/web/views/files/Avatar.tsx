@@ -7,7 +7,10 @@
 import type { User } from "../../types";
 
 export function Avatar({ user, name, named = false }: { user: Pick<User, "id" | "avatar"> | undefined; name: string; named?: boolean }) {
-  if (user?.avatar) return <img class="avatar" src={`/avatars/${user.id}/${user.avatar}.png`} alt={named ? `Avatar of ${name}` : ""} width={32} height={32} />;
+  if (user?.avatar)
+    return (
+      <img class="avatar" src={`/avatars/${user.id}/${user.avatar}.png`} alt={named ? `Avatar of ${name}` : ""} width={32} height={32} />
+    );
   return (
     <span class="avatar initial" aria-hidden="true">
       {(name.trim()[0] ?? "?").toUpperCase()}
