@@ -184,6 +184,7 @@ describe("files in the web client", () => {
       await upload("Choose a server icon", "icon.png", png(12, 12, 4));
       await a.getByRole("img", { name: "Icon of Lab" }).waitFor();
 
+      await a.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Emoji" }).click();
       await a.getByRole("textbox", { name: "Emoji name" }).fill("wave");
       await upload("Emoji image", "wave.png", png(6, 6, 6));
       await a.getByRole("button", { name: "Upload emoji" }).click();
