@@ -64,6 +64,7 @@ describe("server settings", () => {
         "Members",
         "Invites",
         "Bans",
+        "Emoji",
         "Audit log",
       ]);
 

@@ -161,8 +161,9 @@ export function AvatarSetting() {
     );
   if (!person) return null;
   return (
-    <section aria-labelledby="avatar-title">
-      <h3 id="avatar-title">Avatar</h3>
+    // A plain group under the Profile section: its file input alone is labelled "Avatar".
+    <div class="avatar-setting">
+      <h4>Picture</h4>
       <Avatar user={person} name={person.global_name || person.username} named />
       <ImageInput id="avatar" label="Avatar" onFile={(f) => void set(f)} />
       {person.avatar && (
@@ -171,6 +172,6 @@ export function AvatarSetting() {
         </button>
       )}
       {req.error ? <ErrorLine error={errorText(req.error)} /> : req.status && <p role="status">{req.status}</p>}
-    </section>
+    </div>
   );
 }
