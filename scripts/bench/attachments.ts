@@ -8,12 +8,13 @@
  * The files are uploaded before the measurement (small PNGs, each slot filled and flushed
  * as a person's upload is): what is measured is sending a message that names them and
  * fanning it out, not the uploads. A person may hold 100 open slots, so the messages are
- * spread over enough people.
+ * spread over enough people. Beside them, raw Bun publish of frames of both sizes,
+ * measured the same way: how much of the difference the frames' bytes alone make.
  *
  *   bun scripts/bench/attachments.ts [--sessions 1000] [--messages 100] [--bursts 4] [--trials 1] [--json]
  */
 import { BENCH_TEXT, parleySide, type BenchGuild } from "./gateway-side";
-import { paired, pool, resultLine, warmUp, type SideResult } from "./paired";
+import { frameOf, paired, pool, rawSide, resultLine, warmUp, type SideResult } from "./paired";
 import { argOf, fmt, pct, printJson, type Row } from "./lib";
 import { png } from "../../test/support/png";
 
@@ -50,15 +51,20 @@ function plain({ p, channelId, people }: BenchGuild): () => unknown {
   return () => void p.core.messages.send(people[Math.floor(m++ / PER_PERSON)], channelId, { content: BENCH_TEXT });
 }
 
-async function trial(): Promise<[SideResult, SideResult]> {
+/** Both Parley sides, then raw publish of frames as large as each side's: [files, plain, raw large, raw small]. */
+async function trial(): Promise<SideResult[]> {
   const files = await parleySide(SESSIONS, withFiles, PEOPLE);
   const bare = await parleySide(SESSIONS, plain, PEOPLE);
-  await warmUp(files.side);
-  await warmUp(bare.side);
+  const sizes = [await warmUp(files.side), await warmUp(bare.side)];
   const result = await paired(files.side, bare.side, OPTIONS);
   await files.stop();
   await bare.stop();
-  return result;
+  const frame = (bytes: number) => frameOf(bytes, (d) => JSON.stringify({ op: 0, s: 100, t: "MESSAGE_CREATE", d }));
+  const [large, small] = [await rawSide(SESSIONS, "hello", frame(sizes[0])), await rawSide(SESSIONS, "hello", frame(sizes[1]))];
+  const raw = await paired(large.side, small.side, OPTIONS);
+  await large.stop();
+  await small.stop();
+  return [...result, ...raw];
 }
 
 console.log(
@@ -67,9 +73,9 @@ console.log(
 console.log(
   "sessions | files frames/s | plain frames/s | ratio | files p50/p99 ms | plain p50/p99 ms | frame bytes | files CPU us/frame | plain CPU us/frame",
 );
-const trials: [SideResult, SideResult][] = [];
+const trials: SideResult[][] = [];
 for (let i = 0; i < TRIALS; i++) trials.push(await trial());
-const [f, b] = [pool(trials.map((t) => t[0])), pool(trials.map((t) => t[1]))];
+const [f, b, rawLarge, rawSmall] = [0, 1, 2, 3].map((k) => pool(trials.map((t) => t[k])));
 console.log(resultLine(SESSIONS, f, b));
 const ratio = b.cpuUsPerFrame / f.cpuUsPerFrame;
 const rows: Row[] = [
@@ -80,7 +86,7 @@ const rows: Row[] = [
     ratio,
     target: "CPU <= 1.2x plain",
     met: f.cpuUsPerFrame <= 1.2 * b.cpuUsPerFrame,
-    detail: `${fmt(f.framesPerSec)} frames/s (plain ${fmt(b.framesPerSec)}); frames ${f.frameBytes} B (plain ${b.frameBytes} B); p99 ${fmt(pct(f.lat, 0.99), 1)} ms (plain ${fmt(pct(b.lat, 0.99), 1)})`,
+    detail: `raw Bun publish of frames these sizes: ${fmt(rawLarge.cpuUsPerFrame, 2)} vs ${fmt(rawSmall.cpuUsPerFrame, 2)} us/frame; ${fmt(f.framesPerSec)} frames/s (plain ${fmt(b.framesPerSec)}); frames ${f.frameBytes} B (plain ${b.frameBytes} B); p99 ${fmt(pct(f.lat, 0.99), 1)} ms (plain ${fmt(pct(b.lat, 0.99), 1)})`,
   },
 ];
 printJson(rows);
