@@ -16,70 +16,15 @@
  *
  *   bun scripts/bench/gateway.ts [--sizes 10,100,1000] [--messages 500] [--bursts 6] [--trials 2] [--json]
  */
-import { Clients } from "./clients";
-import { fanoutRows, frameOf, heap, paired, pool, rawSide, resultLine, warmUp, type Setup, type SideResult } from "./paired";
+import { parleySide } from "./gateway-side";
+import { fanoutRows, frameOf, paired, pool, rawSide, resultLine, warmUp, type SideResult } from "./paired";
 import { argOf, fmt, pct, printJson, type Row } from "./lib";
-import { createParley, type Parley } from "../../src/app";
-import { testConfig, SPEC_RATE_LIMITS } from "../../src/config";
-import { INTENTS } from "../../src/core/permissions";
-import { createApplicationWithToken, rotateToken } from "../../src/wire/tokens";
 
 const sizesAt = process.argv.indexOf("--sizes");
 const SIZES = (sizesAt > 0 ? process.argv[sizesAt + 1] : "10,100,1000").split(",").map(Number);
 const OPTIONS = { messages: argOf("messages", 500), bursts: argOf("bursts", 6), burst: 50 };
 /** Fresh set-ups of both sides: what one set-up's socket order or heap happens to be is not the figure. */
 const TRIALS = argOf("trials", 2);
-
-/** Parley's side, and how many publishes a message takes (cohorts of live sessions). */
-interface ParleySetup extends Setup {
-  cohorts: () => number | undefined;
-}
-
-async function parleySide(n: number): Promise<ParleySetup> {
-  const p: Parley = createParley(testConfig({ harness: false, rateLimits: { ...SPEC_RATE_LIMITS, enabled: false } }));
-  const w = p.seed({
-    users: [{ name: "alice", admin: true }],
-    guilds: [{ name: "Bench", owner: "alice", channels: [{ name: "general" }] }],
-  });
-  const channelId = p.api.flakes.uuid(w.guilds.Bench.channels.general)!;
-  const guildId = p.api.flakes.uuid(w.guilds.Bench.id)!;
-  const alice = p.api.flakes.uuid(w.users.alice.id)!;
-  // The seed document caps applications at 100, so the fleet is built through the core.
-  const identifies = Array.from({ length: n }, (_, i) => {
-    const { app } = createApplicationWithToken(p.core.apps, p.api.flakes, {
-      ownerId: alice,
-      name: `Bot${i}`,
-      intents: INTENTS.GUILDS | INTENTS.GUILD_MESSAGES | INTENTS.MESSAGE_CONTENT,
-    });
-    // Half the bots hold MESSAGE_CONTENT: two views of every message, as in real guilds.
-    const content = i % 2 === 0;
-    if (content) p.core.apps.approvePrivileged(app.id, null, INTENTS.MESSAGE_CONTENT);
-    const token = rotateToken(p.core.apps, p.api.flakes, app.id);
-    p.core.apps.install(app.id, guildId, alice);
-    const intents = INTENTS.GUILDS | INTENTS.GUILD_MESSAGES | (content ? INTENTS.MESSAGE_CONTENT : 0);
-    return JSON.stringify({ op: 2, d: { token, intents } });
-  });
-  p.listen();
-  p.clock.advance(0); // virtual time: no heartbeat deadline fires during the run
-
-  const clients = new Clients();
-  const before = heap();
-  const ready = clients.expect(n * 3); // HELLO + READY + GUILD_CREATE per socket
-  await clients.connect(p.api.urls.gateway, identifies);
-  await ready;
-  const memPerSocket = (heap() - before) / n;
-  const text = "the quick brown fox jumps over the lazy dog ".repeat(2);
-  const send = () => void p.core.messages.create({ channelId, authorId: alice, content: text });
-  return {
-    side: { clients, sockets: n, send },
-    memPerSocket,
-    cohorts: () => p.gateway.cohortSizes?.().length,
-    async stop() {
-      await clients.close();
-      await p.stop();
-    },
-  };
-}
 
 interface Trial {
   parley: SideResult;

@@ -5,7 +5,7 @@
  * beside throughput where there is one. Loopback only, bounded (a few minutes), every
  * child process killed by the bench that started it. On a shared machine take the
  * best of several runs; the CPU ratios move far less than throughput does.
- *   bun scripts/bench/index.ts [--only paths,fanout,live,boot,growth,soak,tester] [--quick]
+ *   bun scripts/bench/index.ts [--only paths,fanout,live,boot,growth,soak,tester,media] [--quick]
  *
  * - paths.ts: GET /users/@me, a message read, a message post to 10 sessions (wrk), and
  *   the server's memory after them, against the compiled executable;
@@ -19,6 +19,9 @@
  *   ten-minute run.
  * - tester.ts: the bot tester's costs (world reset, in-process start, say -> bot reply,
  *   the Python helper's per-test overhead), in a child process that prints its rows as JSON.
+ * - media.ts: a 10 MiB upload beside Bun.write, its download beside a bare Bun.file
+ *   response, and memory under 100 concurrent downloads; attachments.ts: a message with
+ *   10 attachments fanned out to 1000 bot sessions beside a plain one (CPU per frame).
  * The fan-out benches measure CPU in their own process, so they run as children and
  * report their rows as JSON (lib.ts, printJson); the others are called in-process.
  */
@@ -53,6 +56,10 @@ if (want("live")) rows.push(...(await childRows("live.ts", trials)));
 if (want("boot")) rows.push(...(await bootRows(quick ? 3 : 5, binary)));
 if (want("growth")) rows.push(...(await growthRows({ seconds: quick ? 2 : 3, messages: 1_000_000, sessions: 10_000 })));
 if (want("soak")) rows.push(...(await soakRows({ ...SOAK, bots: 100, sessions: 10, binary })));
+if (want("media")) {
+  rows.push(...(await childRows("media.ts", ["--rounds", quick ? "3" : "5"])));
+  rows.push(...(await childRows("attachments.ts", ["--trials", quick ? "1" : "2"])));
+}
 if (want("tester")) rows.push(...(await childRows("tester.ts", ["--runs", quick ? "100" : "300"])));
 
 console.log(

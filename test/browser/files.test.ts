@@ -177,13 +177,20 @@ describe("files in the web client", () => {
       const a = alice.page;
       const upload = async (label: string, name: string, bytes: Uint8Array) => {
         const chooser = a.waitForEvent("filechooser");
-        await a.getByLabel(label).click();
+        // A file input is a button named by its label (the Avatar section is a region of the same name).
+        await a.getByRole("button", { name: label, exact: true }).click();
         await (await chooser).setFiles({ name, mimeType: "image/png", buffer: Buffer.from(bytes) });
       };
+      // The server rail shows a server's initials until it has an icon, then the icon named by the server.
+      const rail = a.getByRole("navigation", { name: "Servers" });
+      await rail.getByRole("button", { name: "Lab" }).waitFor();
+      expect(await rail.getByRole("img").count()).toBe(0);
       await a.getByRole("button", { name: "Server settings" }).click();
       await upload("Choose a server icon", "icon.png", png(12, 12, 4));
       await a.getByRole("img", { name: "Icon of Lab" }).waitFor();
+      await rail.getByRole("button", { name: "Lab" }).getByRole("img", { name: "Lab" }).waitFor();
 
+      // Emoji are a section of their own in Server settings.
       await a.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Emoji" }).click();
       await a.getByRole("textbox", { name: "Emoji name" }).fill("wave");
       await upload("Emoji image", "wave.png", png(6, 6, 6));

@@ -2,7 +2,7 @@
  * Files, avatars and a server's emoji with a real discord.js 14 bot (issue 31): with
  * `rest: { api, cdn }` pointed at Parley, the bot downloads a person's attachments from
  * their `url` (identical bytes), their avatar from displayAvatarURL(), and reacts with
- * the server's emoji.
+ * the server's emoji. A bot without MESSAGE_CONTENT sees none of a person's attachments.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -25,6 +25,7 @@ const WORLD = {
       approved_privileged: ["MESSAGE_CONTENT"],
       install: ["Lab"],
     },
+    { name: "PlainBot", owner: "alice", intents: ["GUILDS", "GUILD_MESSAGES", "GUILD_MESSAGE_REACTIONS"], install: ["Lab"] },
   ],
 };
 
@@ -32,17 +33,43 @@ const sha = (b: Uint8Array) => new Bun.CryptoHasher("sha256").update(b).digest("
 
 let P: RunningParley;
 let p: Parley;
-let child: ChildProcess;
-const lines: any[] = [];
+let bot: JsBot;
+let plain: JsBot;
 let emojiFlake: string;
 const avatar = png(10, 10, 4);
 
-async function line(pred: (l: any) => boolean, what: string): Promise<any> {
+/** A bot child printing JSON lines, collected as they come. */
+interface JsBot {
+  child: ChildProcess;
+  lines: any[];
+}
+
+function startBot(token: string, content: "yes" | "no"): JsBot {
+  const child = spawn("/usr/bin/node", [join(import.meta.dir, "bots/js_files_bot.cjs"), P.baseUrl, token, content], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines: any[] = [];
+  let buf = "";
+  child.stdout!.on("data", (d) => {
+    buf += d;
+    let i;
+    while ((i = buf.indexOf("\n")) >= 0) {
+      const l = buf.slice(0, i).trim();
+      buf = buf.slice(i + 1);
+      if (l.startsWith("{")) lines.push(JSON.parse(l));
+    }
+  });
+  child.stderr!.on("data", (d) => lines.push({ event: "stderr", text: String(d) }));
+  return { child, lines };
+}
+
+async function line(b: JsBot, pred: (l: any) => boolean, what: string): Promise<any> {
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
-    const found = lines.find(pred);
+    const found = b.lines.find(pred);
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`the bot never printed ${what}: ${JSON.stringify(lines).slice(-2000)}`);
+    if (Date.now() > deadline) throw new Error(`the bot never printed ${what}: ${JSON.stringify(b.lines).slice(-2000)}`);
     await Bun.sleep(25);
   }
 }
@@ -57,41 +84,39 @@ beforeAll(async () => {
   });
   emojiFlake = p.api.flakes.of(e.id);
   await p.core.media.setAvatar(id(P.world.users.bob.id), { bytes: avatar });
-  child = spawn("/usr/bin/node", [join(import.meta.dir, "bots/js_files_bot.cjs"), P.baseUrl, P.tokenOf("FilesBot")], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let buf = "";
-  child.stdout!.on("data", (d) => {
-    buf += d;
-    let i;
-    while ((i = buf.indexOf("\n")) >= 0) {
-      const l = buf.slice(0, i).trim();
-      buf = buf.slice(i + 1);
-      if (l.startsWith("{")) lines.push(JSON.parse(l));
-    }
-  });
-  child.stderr!.on("data", (d) => lines.push({ event: "stderr", text: String(d) }));
+  bot = startBot(P.tokenOf("FilesBot"), "yes");
+  plain = startBot(P.tokenOf("PlainBot"), "no");
 }, 30_000);
 
 afterAll(async () => {
-  child?.kill();
+  bot?.child.kill();
+  plain?.child.kill();
   await P?.stop();
 });
 
 describe("discord.js", () => {
   test("a person's attachments and avatar download identical bytes; the bot reacts with the server's emoji", async () => {
-    const ready = await line((l) => l.event === "ready", "ready");
+    const ready = await line(bot, (l) => l.event === "ready", "ready");
     expect(ready.emojis).toEqual([[emojiFlake, "party"]]);
     const image = png(9, 7, 2);
     await P.as("bob").say("general", "a file", { files: [{ name: "shot.png", data: image, description: "alt" }] });
-    const seen = await line((l) => l.scenario === "message", "the message");
+    const seen = await line(bot, (l) => l.scenario === "message", "the message");
     expect(seen.files).toEqual([
       { name: "shot.png", size: image.byteLength, contentType: "image/png", width: 9, height: 7, description: "alt", sha256: sha(image) },
     ]);
     expect(seen.avatarURL).toStartWith(`${P.baseUrl}/avatars/${P.world.users.bob.id}/`);
     expect(seen.avatar).toBe(sha(avatar));
     await P.as("bob").say("general", "!roles");
-    expect(await line((l) => l.scenario === "react" || l.event === "error", "the reaction")).toEqual({ scenario: "react", ok: true });
+    expect(await line(bot, (l) => l.scenario === "react" || l.event === "error", "the reaction")).toEqual({ scenario: "react", ok: true });
+  }, 60_000);
+
+  test("a bot without MESSAGE_CONTENT sees none of a person's attachments", async () => {
+    await line(plain, (l) => l.event === "ready", "ready");
+    await P.as("bob").say("general", "a file for some", { files: [{ name: "hidden.png", data: png(5, 5, 7) }] });
+    // The message as a bot holding the intent sees it, then the same message (by id) as this bot sees it.
+    const full = await line(bot, (l) => l.content === "a file for some", "the message with the intent");
+    expect(full.files.map((f: { name: string }) => f.name)).toEqual(["hidden.png"]);
+    const seen = await line(plain, (l) => l.id === full.id || l.event === "error", "the message");
+    expect(seen).toMatchObject({ scenario: "message", content: "", files: [] });
   }, 60_000);
 });

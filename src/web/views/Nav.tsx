@@ -1,5 +1,6 @@
 /**
- * The two navigation landmarks: "Servers" (one entry per server, named by its name,
+ * The two navigation landmarks: "Servers" (one entry per server, named by its name:
+ * its icon's alternative text, or its initials shown and its name for screen readers;
  * and "Direct messages") and "Channels" (one entry per channel, its name first, then
  * its unread and mention marks), with the person, User settings and Sign out at the foot.
  */
@@ -47,9 +48,13 @@ export function ServersNav({ onPick }: { onPick(): void }) {
               title={g.name}
               onClick={() => go(g.id)}
             >
-              <span aria-hidden="true">{initials(g.name)}</span>
+              {g.icon ? (
+                <img class="server-icon" src={`/icons/${g.id}/${g.icon}.png?size=96`} alt={g.name} width={48} height={48} />
+              ) : (
+                <span aria-hidden="true">{initials(g.name)}</span>
+              )}
               <span class="sr">
-                {g.name}
+                {g.icon ? "" : g.name}
                 {unreadText(g.channels, r.channel)}
               </span>
               <UnreadMark channels={g.channels} current={r.channel} />

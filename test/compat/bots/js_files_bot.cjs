@@ -2,14 +2,15 @@
 // real Parley with `rest: { api, cdn }` pointed at it (docs/compatibility.md). It prints
 // a JSON line per event: ready (the server's emoji), each person's message (attachments
 // downloaded from their url, the author's displayAvatarURL() downloaded), and "!roles"
-// answered with a reaction of the server's first emoji.
-// Usage: node js_files_bot.cjs BASE TOKEN
+// answered with a reaction of the server's first emoji. CONTENT "no" leaves the
+// MESSAGE_CONTENT intent out, as a bot not approved for it does.
+// Usage: node js_files_bot.cjs BASE TOKEN [CONTENT=yes|no]
 const { createHash } = require("node:crypto");
 const { Client, GatewayIntentBits: I } = require("discord.js");
 
-const [base, token] = process.argv.slice(2);
+const [base, token, content = "yes"] = process.argv.slice(2);
 const client = new Client({
-  intents: [I.Guilds, I.GuildMessages, I.MessageContent, I.GuildMessageReactions],
+  intents: [I.Guilds, I.GuildMessages, I.GuildMessageReactions, ...(content === "no" ? [] : [I.MessageContent])],
   rest: { api: base + "/api", cdn: base },
 });
 const emit = (o) => console.log(JSON.stringify(o));
@@ -40,7 +41,7 @@ client.on("messageCreate", async (m) => {
         sha256: await download(a.url),
       });
     const avatarURL = m.author.displayAvatarURL();
-    emit({ scenario: "message", content: m.content, files, avatarURL, avatar: await download(avatarURL) });
+    emit({ scenario: "message", id: m.id, content: m.content, files, avatarURL, avatar: await download(avatarURL) });
   } catch (e) {
     emit({ event: "error", text: String(e && e.stack) });
   }
