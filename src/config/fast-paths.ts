@@ -32,6 +32,8 @@ export interface FastPaths {
   snowflakeCache: boolean;
   /** Off: a message dispatch is serialized once per session, not once per view (gateway/dispatch-messages.ts). */
   messageViews: boolean;
+  /** Off: a batched write's search index entries are written inside the write's savepoint, one FTS5 segment each, not together just before its batch commits (core/search-index.ts, store/db.ts). */
+  searchAtCommit: boolean;
 }
 
 export const ALL_FAST_PATHS: Readonly<FastPaths> = Object.freeze({
@@ -48,6 +50,7 @@ export const ALL_FAST_PATHS: Readonly<FastPaths> = Object.freeze({
   cohortRings: true,
   snowflakeCache: true,
   messageViews: true,
+  searchAtCommit: true,
 });
 
 /** The defaults: every switch on. */

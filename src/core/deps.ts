@@ -61,6 +61,8 @@ export interface CoreFastPaths {
   memo: boolean;
   /** Off: a bot token's digest is computed on every request, not kept per secret once verified (core/applications.ts). */
   tokenMemo: boolean;
+  /** Off: a batched write's search entries are written in the write, not together at its batch's commit (core/search-index.ts). */
+  searchAtCommit: boolean;
 }
 
 export function emit(deps: CoreDeps, e: DomainEvent): void {

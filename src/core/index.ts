@@ -157,10 +157,15 @@ export function createCore(opts: {
   const { store } = opts;
   const bus = new EventBus(opts.report);
   store.onCommit((events) => bus.publish(events as DomainEvent[]));
-  const fastPaths: CoreFastPaths = { memo: opts.fastPaths?.memo ?? true, tokenMemo: opts.fastPaths?.tokenMemo ?? true };
+  const fastPaths: CoreFastPaths = {
+    memo: opts.fastPaths?.memo ?? true,
+    tokenMemo: opts.fastPaths?.tokenMemo ?? true,
+    searchAtCommit: opts.fastPaths?.searchAtCommit ?? true,
+  };
   // Each engine searches with its own index: FTS5 on SQLite, a tsvector table on Postgres.
   const engine = opts.searchEngine ?? (store.engine.kind === "postgres" ? new PgSearchEngine(store.db) : new Fts5Engine(store));
-  const search = new SearchIndex(store, engine);
+  // FTS5's cost is per savepoint (Store.defer); Postgres's index has no such cost.
+  const search = new SearchIndex(store, engine, fastPaths.searchAtCommit && store.engine.kind === "sqlite");
   const media = { store: opts.media?.store ?? new DiskMediaStore(null), limits: { ...DEFAULT_MEDIA_LIMITS, ...opts.media?.limits } };
   const deps: CoreDeps = {
     clock: opts.clock,

@@ -16,7 +16,7 @@
  */
 import type { Store } from "../store/db";
 import type { Channel, Message } from "./models";
-import type { SearchEngine } from "./search-engine";
+import type { SearchEngine, SearchHits, SearchPlan } from "./search-engine";
 import { indexable, searchDoc, WordCutter, type SearchFile } from "./search-doc";
 import { statement } from "./statement";
 
@@ -34,12 +34,19 @@ export class SearchIndex {
   /** The backfill still to do; undefined until read. */
   private backlog: Backfill | null | undefined;
 
+  /**
+   * @param atCommit the `searchAtCommit` fast path (config/fast-paths.ts): a batched
+   *   write's entries are written just before its batch commits (Store.defer), together,
+   *   not one FTS5 segment per message; SQLite only. Off: in the write itself.
+   */
   constructor(
     private readonly store: Store,
     readonly engine: SearchEngine,
+    private readonly atCommit = false,
   ) {
     const lazy = (sql: string) => statement(store, sql);
     this.s = {
+      exists: lazy("SELECT 1 AS x FROM messages WHERE id = ?"),
       backlog: lazy("SELECT next_id, end_id FROM search_backfill LIMIT 1"),
       advance: lazy("UPDATE search_backfill SET next_id = ?"),
       done: lazy("DELETE FROM search_backfill"),
@@ -53,13 +60,30 @@ export class SearchIndex {
   /** A message just written. `files`: what it carries (attachments), for `has:` and file names. */
   added(m: Message, ch: Channel, files?: SearchFile[]): void {
     if (!indexable(m, ch) || this.leftToBackfill(m.id)) return;
-    this.engine.insert(searchDoc(m, ch, this.cutter, files));
+    const doc = searchDoc(m, ch, this.cutter, files);
+    // Deferred, the message may be gone by the commit (deleted in the same batch): its
+    // entry would then outlive it, since the schema's delete found none to take.
+    if (this.atCommit && this.store.defer(() => this.stillThere(doc.messageId) && this.engine.insert(doc))) return;
+    this.engine.insert(doc);
   }
 
   /** A message whose text, mentions, files or pin changed (`m` as it now is). */
   changed(m: Message, ch: Channel, files?: SearchFile[]): void {
     if (!indexable(m, ch) || this.leftToBackfill(m.id)) return;
-    this.engine.replace(searchDoc(m, ch, this.cutter, files));
+    const doc = searchDoc(m, ch, this.cutter, files);
+    // In order behind the deferred entry it replaces.
+    if (this.atCommit && this.store.defer(() => this.stillThere(doc.messageId) && this.engine.replace(doc))) return;
+    this.engine.replace(doc);
+  }
+
+  /** A search: the entries still waiting for their batch's commit are written first, so it finds them. */
+  find(plan: SearchPlan): SearchHits {
+    this.store.runDeferred();
+    return this.engine.find(plan);
+  }
+
+  private stillThere(messageId: string): boolean {
+    return this.s.exists().get(messageId) !== null;
   }
 
   /** Whether older messages are still being indexed (a search may miss some of them). */

@@ -137,7 +137,7 @@ export class Search {
     const none: Facet[] = [...this.unreadable(scope.guildId, readable).map((id): Facet => ({ kind: "channel", id }))];
     if (c.pinned === false) none.push({ kind: "pinned" });
     const plan: SearchPlan = { terms, all, none, minId: c.minId, maxId: c.maxId, offset, limit, countUpTo: SEARCH_MAX_TOTAL };
-    const hits = this.d.search.engine.find(plan);
+    const hits = this.d.search.find(plan);
     return { total: hits.total, messages: this.readBack(hits.ids, readable, plan), indexing };
   }
 
@@ -164,7 +164,7 @@ export class Search {
     }
     const all: Facet[][] = [guildIds.map((id) => ({ kind: "guild", id })), mine];
     const plan: SearchPlan = { terms: [], all, none, maxId: page.before ?? null, offset: 0, limit, countUpTo: 0 };
-    return this.readBack(this.d.search.engine.find(plan).ids, readable, plan);
+    return this.readBack(this.d.search.find(plan).ids, readable, plan);
   }
 
   private requireMember(personId: string, guildId: string): void {

@@ -44,6 +44,8 @@ interface Batch {
   writes: number;
   /** Each write's events, in write order, published after the commit. */
   events: unknown[][];
+  /** Work the writes left to just before the commit (defer()), in write order. */
+  deferred: (() => void)[];
   /** Resolves after the commit (or its failure); never rejects. */
   done: Promise<void>;
   settle: () => void;
@@ -63,6 +65,8 @@ export class Store {
   /** Which engine holds the data: SQLite (the default) or Postgres (`--database`). */
   readonly engine: Engine;
   private pending: unknown[] | null = null;
+  /** The batched write under way: work it defers to its batch's commit (defer()). */
+  private deferring: (() => void)[] | null = null;
   private publish: (events: unknown[]) => void = () => {};
   private readonly scope = new AsyncLocalStorage<Scope>();
   private batch: Batch | null = null;
@@ -186,6 +190,7 @@ export class Store {
   private writeBatched<T>(fn: () => T): T {
     const batch = this.batch ?? this.openBatch();
     this.pending = [];
+    this.deferring = [];
     const written = this.changes.written;
     this.stmt.savepoint.run();
     try {
@@ -194,6 +199,7 @@ export class Store {
       this.stmt.release.run();
       batch.writes++;
       if (this.pending.length) batch.events.push(this.pending);
+      for (const w of this.deferring) batch.deferred.push(w);
       return result;
     } catch (e) {
       // Undo only this write; the batch's other writes stay.
@@ -203,14 +209,37 @@ export class Store {
       throw e;
     } finally {
       this.pending = null;
+      this.deferring = null;
     }
+  }
+
+  /**
+   * Inside a batched write: leave `work` to just before its batch commits, in the same
+   * transaction, and answer true; a write rolled back takes its deferred work with it.
+   * Anywhere else answer false: do it now. Why: SQLite's FTS5 writes out what it holds
+   * in memory at every savepoint, so an index entry written inside a batched write's
+   * savepoint costs a segment of its own; written together at the commit, the batch's
+   * entries share one (core/search-index.ts).
+   */
+  defer(work: () => void): boolean {
+    if (!this.deferring) return false;
+    this.deferring.push(work);
+    return true;
+  }
+
+  /** Do the open batch's deferred work now (a read that must see it, outside any write). */
+  runDeferred(): void {
+    if (this.pending || !this.batch) return;
+    const work = this.batch.deferred;
+    this.batch.deferred = [];
+    for (const w of work) w();
   }
 
   private openBatch(): Batch {
     this.db.query("BEGIN").run();
     let settle!: () => void;
     const done = new Promise<void>((r) => (settle = r));
-    const batch: Batch = { id: ++this.batches, writes: 0, events: [], done, settle };
+    const batch: Batch = { id: ++this.batches, writes: 0, events: [], deferred: [], done, settle };
     this.batch = batch;
     // setImmediate: after every request already read in this turn has run its handler,
     // so they share the commit. Scheduled outside the scope, so that subscribers run by
@@ -228,6 +257,7 @@ export class Store {
     this.batch = null;
     // Waiters are settled whatever happens, or their requests would never answer.
     try {
+      for (const w of batch.deferred) w();
       this.db.query("COMMIT").run();
     } catch (error) {
       this.failed = { id: batch.id, error };

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createParley, type Parley } from "../../src/app";
 import { testConfig } from "../../src/config";
+import { fastPathsOf } from "../../src/config/fast-paths";
 import { migrations } from "../../src/store/migrations";
 import { makeUnlimitedParley, seedBasic } from "../helpers";
 
@@ -66,6 +67,46 @@ describe("the index follows every change", () => {
     expect(found("ghost")).toEqual([]);
     expect(found("words")).toEqual(["real words"]);
     expect(all()).toBe(1);
+  });
+
+  test("in a group commit: entries wait for the commit, yet a search, an edit and a delete in the batch see them as written", async () => {
+    // FastPaths.searchAtCommit: a batched write's entries are written together just
+    // before the batch commits; nothing of that may show.
+    let seen: string[] = [];
+    await p.core.batched(() => {
+      const a = say(alice, general, "batched alpha");
+      const b = say(alice, general, "batched beta");
+      say(alice, general, "batched gamma");
+      seen = found("batched");
+      p.core.messages.editAs(alice, general, a.id, { content: "edited alpha" });
+      p.core.messages.deleteAs(alice, general, b.id);
+      expect(() =>
+        p.core.transaction(() => {
+          say(alice, general, "batched ghost");
+          throw new Error("no");
+        }),
+      ).toThrow("no");
+    });
+    expect(seen).toEqual(["batched gamma", "batched beta", "batched alpha"]);
+    expect(found("batched")).toEqual(["batched gamma"]);
+    expect(found("alpha")).toEqual(["edited alpha"]);
+    expect(found("ghost")).toEqual([]);
+    expect(all()).toBe(2);
+  });
+
+  test("the same batch with searchAtCommit off gives the same index", async () => {
+    const q = makeUnlimitedParley({ fastPaths: fastPathsOf({ searchAtCommit: false }) });
+    const w = seedBasic(q);
+    const [a, g, c] = [w.users.alice.id, w.guilds.Lab.id, w.guilds.Lab.channels.general].map((f) => q.api.flakes.uuid(f)!);
+    await q.core.batched(() => {
+      const m = q.core.messages.send(a, c, { content: "plain one" });
+      const n = q.core.messages.send(a, c, { content: "plain two" });
+      q.core.messages.editAs(a, c, m.id, { content: "plain edited" });
+      q.core.messages.deleteAs(a, c, n.id);
+    });
+    expect(found("plain", q, a, g)).toEqual(["plain edited"]);
+    expect(all(q)).toBe(1);
+    await q.stop();
   });
 
   test("a ban's purge, a bulk delete and a channel's delete take their messages' entries", () => {

@@ -26,6 +26,31 @@ describe("snowflakes", () => {
     expect((BigInt(f) >> 22n) + BigInt(EPOCH)).toBe(BigInt(Date.parse("2026-06-01T12:00:00Z")));
   });
 
+  test("ofNew (a message just posted) answers what of() would: fresh, already paired, or its number taken", () => {
+    const a = setup();
+    const b = setup();
+    a.clock.set(Date.parse("2026-03-01T00:00:00Z"));
+    b.clock.set(Date.parse("2026-03-01T00:00:00Z"));
+    // Same ids on both sides: same millisecond and counter, so the same numbers are asked for.
+    const ids = [a.ids.next(), a.ids.next(), a.ids.next()];
+    const plain = new Snowflakes(new IdMap(b.store));
+    // Paired already: the second store saw it first.
+    expect(a.flakes.of(ids[1])).toBe(plain.of(ids[1]));
+    expect(a.flakes.ofNew(ids[1])).toBe(a.flakes.of(ids[1]));
+    // Its number taken by another id sharing its millisecond and counter (a clock set back).
+    const twin = `${ids[2].slice(0, 19)}0000-000000000000`;
+    const twinFlake = a.flakes.of(twin);
+    const got = a.flakes.ofNew(ids[2]);
+    expect(got).not.toBe(twinFlake);
+    expect(BigInt(got) - BigInt(twinFlake)).toBe(1n);
+    expect(plain.of(twin)).toBe(twinFlake);
+    expect(plain.of(ids[2])).toBe(got);
+    // Fresh: the number of() mints, and it stays.
+    const fresh = a.flakes.ofNew(ids[0]);
+    expect(fresh).toBe(plain.of(ids[0]));
+    expect(new Snowflakes(new IdMap(a.store)).of(ids[0])).toBe(fresh);
+  });
+
   test("keep 17 digits even for objects created right at the epoch", () => {
     const { clock, ids, flakes } = setup();
     clock.set(EPOCH);

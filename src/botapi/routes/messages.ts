@@ -46,7 +46,9 @@ function post(req: Req): Reply {
   // The snowflake is minted in the post's own transaction: one commit per message, not two.
   const m = api.core.transaction(() => {
     const sent = draft.send(input);
-    api.flakes.of(sent.id);
+    // A nonce enforced may answer the message posted before, which has its number.
+    if (body.enforceNonce && body.nonce) api.flakes.of(sent.id);
+    else api.flakes.ofNew(sent.id);
     return sent;
   });
   // Without enforce_nonce every post inserts a new message, which has no reactions yet.
