@@ -21,6 +21,7 @@ import { BotAuthorization } from "./wire/tokens";
 import { RateLimiter } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
 import { createGateway, type Gateway, type GatewaySocketData } from "./gateway";
+import { CLOSE_UNKNOWN_ERROR } from "./gateway/protocol";
 import type * as HarnessModule from "./harness";
 import type { HarnessContext } from "./harness/context";
 import type * as DoubleModule from "./harness/double";
@@ -104,8 +105,6 @@ export interface Parley {
   reset(): void;
   /** The server running on this data directory now (its pid and addresses), or null: for commands beside it. */
   runningServer(): Serving | null;
-  /** Serving nodes connected to this Postgres database now (0 on SQLite, whose data directory's lock says it). */
-  nodesOnDatabase(): number;
 }
 
 export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
@@ -171,6 +170,9 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   // What operator commands beside this server wrote reaches its live connections (store/relay.ts);
   // an upgraded database's older messages get searchable (core/search-index.ts).
   life.poll = () => (store.publishRelayed(), core.search.backfillStep());
+  // A cluster node that could not hear the others for a while: its live connections may
+  // have missed events, so they start over (a bot's RESUME then meets op 9 and IDENTIFYs).
+  if ("gap" in store.relay) store.relay.gap = () => (gateway.closeAll(CLOSE_UNKNOWN_ERROR), live.closeAll());
   if (opts.deferObservability) deferUntilServing(obs, life);
   warnUnknownRateLimits(config, obs);
 
@@ -204,7 +206,6 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
         () => (clock.clearTimers(), core.close(), lock?.release()),
       ),
     runningServer: () => (config.dbPath === ":memory:" ? null : runningServer(dirname(config.dbPath))),
-    nodesOnDatabase: () => store.engine.nodesConnected?.() ?? 0,
   };
   mark("mount the routes");
   return parley;
