@@ -10,7 +10,7 @@ import type { Server } from "bun";
 import { dirname, join } from "node:path";
 import { portalUrlOf, VERSION, type Config, type Urls } from "./config";
 import { type Core, createCore, type Report, reportToStderr, SwitchableClock } from "./core";
-import { Store } from "./store/db";
+import { Store, type StoreHealth } from "./store/db";
 import { serverKey } from "./store/keyfile";
 import { DataLock, runningServer, type Serving } from "./store/lock";
 import { Snowflakes } from "./wire/snowflakes";
@@ -22,6 +22,7 @@ import { RateLimiter } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
 import { createGateway, type Gateway, type GatewaySocketData } from "./gateway";
 import { CLOSE_UNKNOWN_ERROR } from "./gateway/protocol";
+import { SharedLimits } from "./botapi/shared-limits";
 import type * as HarnessModule from "./harness";
 import type { HarnessContext } from "./harness/context";
 import type * as DoubleModule from "./harness/double";
@@ -150,7 +151,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const ops: OpsContext = {
     version: VERSION,
     startedAt: Date.now(),
-    database: () => store.health(),
+    database: () => withNotices(store.health(), api.shared?.degraded() ?? []),
     draining: () => life.draining,
     metrics: obs.metrics,
   };
@@ -197,8 +198,8 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     exportWorld: () => exportDocument(core.world.snapshot(), VERSION, new Date(clock.now())),
     importWorld: (doc) => importWorld(parley, doc),
     backup: (path) => store.backup(path),
-    reset: () => resetWorld({ gateway, clock, limiter, peopleLimits, flakes, double, core }),
-    stop: async () => stopNow({ live, gateway, clock, life, core, lock }),
+    reset: () => resetWorld({ gateway, clock, limiter, shared: api.shared, peopleLimits, flakes, double, core }),
+    stop: async () => (api.shared?.close(), stopNow({ live, gateway, clock, life, core, lock })),
     shutdown: (timeoutMs) =>
       life.shutdown(
         timeoutMs,
@@ -277,6 +278,7 @@ function resetWorld(x: {
   gateway: Gateway;
   clock: SwitchableClock;
   limiter: RateLimiter;
+  shared: SharedLimits | null;
   peopleLimits: PeopleLimits;
   flakes: Snowflakes;
   double: { clear(): void } | null;
@@ -287,10 +289,16 @@ function resetWorld(x: {
   x.clock.clearTimers();
   x.clock.reset();
   x.limiter.reset();
+  void x.shared?.reset();
   x.peopleLimits.reset();
   x.flakes.clearCache();
   x.double?.clear();
   x.core.wipe();
+}
+
+/** The store's health with what else answers in a degraded way (shared limits without Redis). */
+function withNotices(h: StoreHealth, more: string[]): StoreHealth {
+  return more.length ? { ...h, notices: [...(h.notices ?? []), ...more] } : h;
 }
 
 /** The surfaces' contexts: the bot API, the harness's double (test mode), the gateway, the people's API and live connection. */
@@ -306,6 +314,8 @@ function surfaces(
     flakes,
     tokens: new BotAuthorization(flakes, config.fastPaths.tokenMemo),
     limiter,
+    // Several nodes: one budget per bot whichever node answers (botapi/shared-limits.ts).
+    shared: config.redis ? new SharedLimits(config.redis, limiter, clock, config.rateLimits, (err) => x.report(err, { loop: "redis" })) : null,
     urls,
     hooks: [obs.requestHooks, requestCounter(core)],
   };
