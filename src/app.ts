@@ -315,7 +315,9 @@ function surfaces(
     tokens: new BotAuthorization(flakes, config.fastPaths.tokenMemo),
     limiter,
     // Several nodes: one budget per bot whichever node answers (botapi/shared-limits.ts).
-    shared: config.redis ? new SharedLimits(config.redis, limiter, clock, config.rateLimits, (err) => x.report(err, { loop: "redis" })) : null,
+    shared: config.redis
+      ? new SharedLimits(config.redis, limiter, clock, config.rateLimits, (err) => x.report(err, { loop: "redis" }))
+      : null,
     urls,
     hooks: [obs.requestHooks, requestCounter(core)],
   };

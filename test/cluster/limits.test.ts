@@ -68,7 +68,10 @@ afterAll(async () => {
 async function on(node: ClusterNode, method: string, path: string, body?: unknown) {
   const res = await fetch(`${node.base}/api/v10${path}`, {
     method,
-    headers: { Authorization: `Bot ${world.applications.EchoBot.token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    headers: {
+      Authorization: `Bot ${world.applications.EchoBot.token}`,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
