@@ -72,21 +72,20 @@ export class PgRelay implements EventRelay {
     const tables = this.changes.drain();
     if (!tables.length && !events.length) return;
     const text = JSON.stringify({ n: this.id, t: tables, e: events } satisfies Message);
-    const notify = this.db.native("SELECT pg_notify($1, $2)");
     if (text.length <= PART_CHARS) {
-      notify.run(CHANNEL, text);
+      this.db.notify(CHANNEL, text);
       return;
     }
     const m = ++this.sent;
     const of = Math.ceil(text.length / PART_CHARS);
     for (let i = 0; i < of; i++)
-      notify.run(CHANNEL, JSON.stringify({ n: this.id, m, i, of, d: text.slice(i * PART_CHARS, (i + 1) * PART_CHARS) } satisfies Part));
+      this.db.notify(CHANNEL, JSON.stringify({ n: this.id, m, i, of, d: text.slice(i * PART_CHARS, (i + 1) * PART_CHARS) } satisfies Part));
   }
 
   /** Everything changed (a wipe): outside any write, committed on its own. */
   sendEverything(): void {
     this.changes.drain();
-    this.db.native("SELECT pg_notify($1, $2)").run(CHANNEL, JSON.stringify({ n: this.id, t: ["*"], e: [] } satisfies Message));
+    this.db.notify(CHANNEL, JSON.stringify({ n: this.id, t: ["*"], e: [] } satisfies Message));
   }
 
   /** The server, as it starts: open the listening connection; deaf until Postgres confirms. */
