@@ -109,4 +109,17 @@ describe("one notification per write between processes on one database", () => {
       deaf.close();
     }
   });
+
+  test("Postgres restarted: the listener hears again by itself and reports the gap once; writes after it arrive", async () => {
+    let gaps = 0;
+    relayOf(b).gap = () => gaps++;
+    await pg.restart("fast");
+    // The store's own connection comes back at its next statement; the listener by itself.
+    await until("B to hear again after the restart", () => relayOf(b).hearing && gaps > 0);
+    expect(gaps).toBe(1);
+    a.db.query("SELECT 1").get();
+    put(a, "after restart", [{ type: "after restart" }]);
+    await until("B to hear a write after the restart", () => heardByB.length === 1);
+    expect(heardByB).toEqual([{ type: "after restart" }]);
+  }, 30_000);
 });

@@ -57,6 +57,8 @@ export class PgRelay implements EventRelay {
   private readonly parts = new Map<string, string[]>();
   private sql: SQL | null = null;
   private listening = false;
+  /** Confirmed at least once: a later confirmation follows a drop. */
+  private confirmed = false;
   /** The events that arrived, for the store to publish now (rather than at the next poll). */
   arrived: () => void = () => {};
   /** The node listens again after a time deaf: what it may have missed is unknown. */
@@ -126,13 +128,15 @@ export class PgRelay implements EventRelay {
   }
 
   private listeningAgain(): void {
-    const wasDeaf = this.changes.deaf;
+    // The first confirmation follows the start, when no connection had any event to miss.
+    const gap = this.confirmed && this.changes.deaf;
+    this.confirmed = true;
     this.listening = true;
     this.changes.deaf = false;
     // What was kept while deaf was loaded while deaf: start over.
     this.changes.everything();
     this.changes.drain();
-    if (wasDeaf) this.gap();
+    if (gap) this.gap();
   }
 
   private dropped(): void {
