@@ -10,7 +10,7 @@ import type { Server } from "bun";
 import { dirname, join } from "node:path";
 import { portalUrlOf, VERSION, type Config, type Urls } from "./config";
 import { type Core, createCore, type Report, reportToStderr, SwitchableClock } from "./core";
-import { Store } from "./store/db";
+import { Store, type StoreHealth } from "./store/db";
 import { serverKey } from "./store/keyfile";
 import { DataLock, runningServer, type Serving } from "./store/lock";
 import { Snowflakes } from "./wire/snowflakes";
@@ -21,6 +21,8 @@ import { BotAuthorization } from "./wire/tokens";
 import { RateLimiter } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
 import { createGateway, type Gateway, type GatewaySocketData } from "./gateway";
+import { CLOSE_UNKNOWN_ERROR } from "./gateway/protocol";
+import { SharedLimits } from "./botapi/shared-limits";
 import type * as HarnessModule from "./harness";
 import type { HarnessContext } from "./harness/context";
 import type * as DoubleModule from "./harness/double";
@@ -104,8 +106,6 @@ export interface Parley {
   reset(): void;
   /** The server running on this data directory now (its pid and addresses), or null: for commands beside it. */
   runningServer(): Serving | null;
-  /** Serving nodes connected to this Postgres database now (0 on SQLite, whose data directory's lock says it). */
-  nodesOnDatabase(): number;
 }
 
 export function createParley(config: Config, opts: ParleyOptions = {}): Parley {
@@ -151,7 +151,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const ops: OpsContext = {
     version: VERSION,
     startedAt: Date.now(),
-    database: () => store.health(),
+    database: () => withNotices(store.health(), api.shared?.degraded() ?? []),
     draining: () => life.draining,
     metrics: obs.metrics,
   };
@@ -171,6 +171,9 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   // What operator commands beside this server wrote reaches its live connections (store/relay.ts);
   // an upgraded database's older messages get searchable (core/search-index.ts).
   life.poll = () => (store.publishRelayed(), core.search.backfillStep());
+  // A cluster node that could not hear the others for a while: its live connections may
+  // have missed events, so they start over (a bot's RESUME then meets op 9 and IDENTIFYs).
+  if ("gap" in store.relay) store.relay.gap = () => (gateway.closeAll(CLOSE_UNKNOWN_ERROR), live.closeAll());
   if (opts.deferObservability) deferUntilServing(obs, life);
   warnUnknownRateLimits(config, obs);
 
@@ -195,8 +198,8 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     exportWorld: () => exportDocument(core.world.snapshot(), VERSION, new Date(clock.now())),
     importWorld: (doc) => importWorld(parley, doc),
     backup: (path) => store.backup(path),
-    reset: () => resetWorld({ gateway, clock, limiter, peopleLimits, flakes, double, core }),
-    stop: async () => stopNow({ live, gateway, clock, life, core, lock }),
+    reset: () => resetWorld({ gateway, clock, limiter, shared: api.shared, peopleLimits, flakes, double, core }),
+    stop: async () => (api.shared?.close(), stopNow({ live, gateway, clock, life, core, lock })),
     shutdown: (timeoutMs) =>
       life.shutdown(
         timeoutMs,
@@ -204,7 +207,6 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
         () => (clock.clearTimers(), core.close(), lock?.release()),
       ),
     runningServer: () => (config.dbPath === ":memory:" ? null : runningServer(dirname(config.dbPath))),
-    nodesOnDatabase: () => store.engine.nodesConnected?.() ?? 0,
   };
   mark("mount the routes");
   return parley;
@@ -276,6 +278,7 @@ function resetWorld(x: {
   gateway: Gateway;
   clock: SwitchableClock;
   limiter: RateLimiter;
+  shared: SharedLimits | null;
   peopleLimits: PeopleLimits;
   flakes: Snowflakes;
   double: { clear(): void } | null;
@@ -286,10 +289,16 @@ function resetWorld(x: {
   x.clock.clearTimers();
   x.clock.reset();
   x.limiter.reset();
+  void x.shared?.reset();
   x.peopleLimits.reset();
   x.flakes.clearCache();
   x.double?.clear();
   x.core.wipe();
+}
+
+/** The store's health with what else answers in a degraded way (shared limits without Redis). */
+function withNotices(h: StoreHealth, more: string[]): StoreHealth {
+  return more.length ? { ...h, notices: [...(h.notices ?? []), ...more] } : h;
 }
 
 /** The surfaces' contexts: the bot API, the harness's double (test mode), the gateway, the people's API and live connection. */
@@ -305,6 +314,10 @@ function surfaces(
     flakes,
     tokens: new BotAuthorization(flakes, config.fastPaths.tokenMemo),
     limiter,
+    // Several nodes: one budget per bot whichever node answers (botapi/shared-limits.ts).
+    shared: config.redis
+      ? new SharedLimits(config.redis, limiter, clock, config.rateLimits, (err) => x.report(err, { loop: "redis" }))
+      : null,
     urls,
     hooks: [obs.requestHooks, requestCounter(core)],
   };

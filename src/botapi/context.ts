@@ -2,6 +2,7 @@ import type { Core } from "../core";
 import type { Urls } from "../config";
 import type { Snowflakes } from "../wire/snowflakes";
 import type { BotAuthorization } from "../wire/tokens";
+import type { SharedLimits } from "./shared-limits";
 import type { RateLimiter } from "./ratelimit";
 import type { RequestHooks } from "./hooks";
 
@@ -38,6 +39,8 @@ export interface BotApi {
   /** Reads `Authorization: Bot <token>` headers (wire/tokens.ts). */
   tokens: BotAuthorization;
   limiter: RateLimiter;
+  /** The windows several nodes share in Redis (`--redis`), counted there while it answers; null: `limiter` alone. */
+  shared: SharedLimits | null;
   urls: Urls;
   /** Observers and interceptors of every request (faults, transcripts, logs, metrics). */
   hooks: RequestHooks[];

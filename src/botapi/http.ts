@@ -8,7 +8,7 @@ import type { Application } from "../core";
 import type { BotApi } from "./context";
 import { errorToStatusBody, rateLimitedAnswer } from "../wire/errors";
 import { jsonResponse, jsonResponseOwningHeaders } from "../wire/http";
-import { jsonAnswerHeaders, rateLimitHeaders, type Bucket, type BucketState } from "./ratelimit";
+import { jsonAnswerHeaders, rateLimitHeaders, type Bucket, type BucketState, type Verdict } from "./ratelimit";
 import { SNOWFLAKE } from "../wire/snowflakes";
 import { routes, type Call, type CallerKind, type Reply, type Route } from "../wire/route";
 import { unmatched, type Door, type Exchange } from "../wire/pipeline";
@@ -118,11 +118,9 @@ export function botDoor(
         x.state = limiter.peek(bucket, `anon|${m}`);
         return null;
       }
-      const verdict = limiter.take(bucket, `${bot?.botUserId ?? "anon"}|${m}`, bot !== null);
-      x.state = verdict.state;
-      // The refusal's own instant, not a fresh clock read: detritus rejects a bucket 429
-      // whose X-RateLimit-Reset-After differs from the body's retry_after by a millisecond.
-      return verdict.ok ? null : tooMany(verdict.global, verdict.retryAfterMs, verdict.state, verdict.now);
+      const verdict = (api.shared ?? limiter).take(bucket, `${bot?.botUserId ?? "anon"}|${m}`, bot !== null);
+      if (verdict instanceof Promise) return verdict.then((v) => decided(x, v));
+      return decided(x, verdict);
     },
     present(x, result) {
       const r = result as Reply;
@@ -156,6 +154,14 @@ function major(x: Exchange<BotApi>): string {
   if (SNOWFLAKE.test(v)) return v;
   if (/^[0-9]+$/.test(v)) return v.replace(/^0+(?=[0-9])/, "");
   return name.endsWith("_id") ? "?" : v;
+}
+
+/** A request's verdict as its answer: null to go on, or the 429 (its headers' state kept on x either way). */
+function decided(x: { state?: unknown }, verdict: Verdict): Answer | null {
+  x.state = verdict.state;
+  // The refusal's own instant, not a fresh clock read: detritus rejects a bucket 429
+  // whose X-RateLimit-Reset-After differs from the body's retry_after by a millisecond.
+  return verdict.ok ? null : tooMany(verdict.global, verdict.retryAfterMs, verdict.state, verdict.now);
 }
 
 function tooMany(global: boolean, retryAfterMs: number, state: BucketState, now: number): Answer {

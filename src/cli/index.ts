@@ -130,14 +130,6 @@ async function runCommand(cmd: Command, args: string[], env: Record<string, stri
     throw databaseFailure(e, config) ?? e;
   }
   try {
-    // A Postgres node's memos see only its own writes (store/pg/changes.ts): a command's
-    // beside it would go unseen, a rotated token still accepted. So not while one runs.
-    const nodes = config.database ? p.nodesOnDatabase() : 0;
-    if (nodes > 0)
-      throw new CliError(
-        `${nodes === 1 ? "a Parley node is" : `${nodes} Parley nodes are`} connected to this Postgres database, and would not see what the command changes: stop ${nodes === 1 ? "it" : "them"} first, or use the admin pages and the portal`,
-        2,
-      );
     await cmd.run(p, rest, flags, out);
   } catch (e) {
     // Only the store's own failures: a file the command itself writes has its own message.

@@ -36,6 +36,8 @@ export interface Config {
    * and the lock (docs/scaling.md).
    */
   database: string | null;
+  /** A Redis (or Valkey) URL for what several nodes share in memory: the bot API's rate limits (docs/scaling.md); null: each node its own. */
+  redis: string | null;
   harness: boolean;
   seedFile: string | null;
   baseUrl: string | null; // null: derived from the listening address
@@ -118,6 +120,12 @@ export const SERVE_FLAGS: FlagSpec[] = [
     env: "PARLEY_DATABASE",
     kind: "string",
     help: "postgres://user:pass@host:port/db to keep the data in Postgres (default: SQLite in --data)",
+  },
+  {
+    name: "redis",
+    env: "PARLEY_REDIS",
+    kind: "string",
+    help: "redis://host:port for the rate limits several nodes share (with --database; default: each node its own)",
   },
   { name: "harness", env: "PARLEY_HARNESS", kind: "bool", help: "mount the test harness at /api/harness/v1" },
   { name: "seed", env: "PARLEY_SEED", kind: "string", help: "world document (JSON) to seed at start-up" },
@@ -280,6 +288,7 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
     data,
     dbPath: data === ":memory:" ? ":memory:" : join(resolve(data), "parley.db"),
     database,
+    redis: redisOf(str("redis"), database),
     harness: bool("harness"),
     seedFile: str("seed") ?? null,
     baseUrl: str("base-url") ? parseUrl(str("base-url")!, "--base-url", ["http:", "https:"]) : null,
@@ -333,6 +342,21 @@ function databaseOf(raw: string | undefined, data: string): string | null {
   if (u.protocol !== "postgres:" && u.protocol !== "postgresql:")
     throw new ConfigError(`--database must be a postgres:// URL, not ${u.protocol}//`);
   if (data === ":memory:") throw new ConfigError("--database needs a --data directory for the server's secret key, not :memory:");
+  return raw;
+}
+
+/** --redis: a redis:// URL, only beside --database (nodes on one SQLite file cannot be several). */
+function redisOf(raw: string | undefined, database: string | null): string | null {
+  if (raw === undefined) return null;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError("--redis is not a URL (redis://host:port)");
+  }
+  if (!["redis:", "rediss:", "valkey:", "valkeys:"].includes(u.protocol))
+    throw new ConfigError(`--redis must be a redis:// URL, not ${u.protocol}//`);
+  if (!database) throw new ConfigError("--redis is for several nodes, which share a Postgres database: give --database too");
   return raw;
 }
 

@@ -24,6 +24,8 @@ export interface DatabaseHealth {
   applied: number;
   known: number;
   error?: string;
+  /** What works in a degraded way while the node stays ready (a cluster node that cannot hear the others). */
+  notices?: string[];
 }
 
 export interface OpsContext {
@@ -71,6 +73,7 @@ export function opsRoutes(): Route<OpsContext>[] {
           status: reasons.length ? "not ready" : "ready",
           database: { engine: db.engine, writable: db.writable, migrations: { applied: db.applied, known: db.known } },
           ...(reasons.length ? { reasons } : {}),
+          ...(db.notices?.length ? { degraded: db.notices } : {}),
         };
         return json(reasons.length ? 503 : 200, body);
       },

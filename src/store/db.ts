@@ -85,6 +85,8 @@ export class Store {
     this.changes = this.engine.changes;
     this.relay = this.engine.relay;
     this.stmt = this.engine.stmt;
+    // A relay that is told (Postgres's notifications) publishes at once, not at the next poll.
+    if ("arrived" in this.relay) this.relay.arrived = () => this.publishRelayed();
   }
 
   private readonly stmt: Engine["stmt"];

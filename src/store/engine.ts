@@ -23,6 +23,8 @@ export interface StoreHealth {
   applied: number;
   known: number;
   error?: string;
+  /** Ready, but something answers in a degraded way (ops/index.ts shows them as `degraded`). */
+  notices?: string[];
 }
 
 /** A statement the store only runs. */
@@ -50,8 +52,6 @@ export interface Engine {
   sizeBytes(): number;
   checkpoint(): void;
   close(): void;
-  /** Postgres: the serving nodes connected to the database now, besides this connection (pg/engine.ts). */
-  nodesConnected?(): number;
 }
 
 export interface SqliteOptions {

@@ -33,6 +33,10 @@ export interface EventRelay {
    * committed since the last call, oldest write first, each in its own order.
    */
   receive(): unknown[][];
+  /** Set by the store: events arrived, publish them now (a relay that is told, not one that is polled). */
+  arrived?: () => void;
+  /** Set by the composition root: the relay could not hear for a while, and what it missed is unknown. */
+  gap?: () => void;
 }
 
 /**

@@ -40,7 +40,7 @@ export interface Door<Ctx> {
   /** A request refused for want of a credential: what its answer shows beside the 401 (the bot API's window). */
   unauthorized?(x: Exchange<Ctx>): void;
   /** Rate limits before the handler: a refusal, or null to go on (state for the answer's headers stays on x). */
-  limit(x: Exchange<Ctx>): Answer | null;
+  limit(x: Exchange<Ctx>): Answer | null | Promise<Answer | null>;
   /** What the handler returned, as the answer. */
   present(x: Exchange<Ctx>, result: unknown): Answer;
   /** An error as the answer. */
@@ -134,7 +134,13 @@ function intercepted(hooks: RequestHooks[], info: RequestInfo, from: number): An
 
 function limitAndHandle<Ctx>(x: Exchange<Ctx>): Answer | Promise<Answer> {
   const refused = x.c.door.limit(x);
+  // Limits kept elsewhere (shared by several nodes) answer later.
+  if (refused instanceof Promise) return refused.then((r) => r ?? readAndHandle(x));
   if (refused) return refused;
+  return readAndHandle(x);
+}
+
+function readAndHandle<Ctx>(x: Exchange<Ctx>): Answer | Promise<Answer> {
   if (x.c.route.body) {
     const read = x.read();
     if (read) return read.then(() => handle(x));

@@ -61,6 +61,15 @@ describe("config", () => {
     expect(() => loadConfig({ database: url, data: ":memory:" }, {})).toThrow(/secret key/);
   });
 
+  test("--redis (PARLEY_REDIS) shares the rate limits of nodes on one Postgres database; alone, or not a redis:// URL, it is refused", () => {
+    const database = "postgres://parley:secret@db.example:5432/parley";
+    expect(loadConfig({ database }, {}).redis).toBeNull();
+    expect(loadConfig({ database, redis: "redis://cache:6379" }, {}).redis).toBe("redis://cache:6379");
+    expect(loadConfig({ database }, { PARLEY_REDIS: "valkey://cache" }).redis).toBe("valkey://cache");
+    expect(() => loadConfig({ redis: "redis://cache:6379" }, {})).toThrow(/--database/);
+    for (const redis of ["http://cache", "cache:6379"]) expect(() => loadConfig({ database, redis }, {})).toThrow(ConfigError);
+  });
+
   test("people's sessions: 30 days idle and 365 absolute unless --session-idle and --session-max (days) say otherwise", () => {
     const DAY = 86_400_000;
     expect(loadConfig({}, {}).sessions).toEqual({ idleMs: 30 * DAY, absoluteMs: 365 * DAY });

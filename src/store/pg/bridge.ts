@@ -125,6 +125,16 @@ export class PgDatabase implements Runner {
     return new PgStatement(this, sql, { text: sql, slots: new Array(n).fill(null), control: null });
   }
 
+  /**
+   * A notification on `channel`, in the open transaction (delivered if it commits) or at
+   * once. Its payload is checked here, so it cannot fail on the server: it goes with the
+   * next crossing, and a write does not send it on its own.
+   */
+  notify(channel: string, payload: string): void {
+    if (Buffer.byteLength(payload) >= 8000) throw new RangeError("a notification's payload is under 8000 bytes");
+    this.submit({ sql: "SELECT pg_notify($1, $2)", params: [channel, payload], mode: "run" }, "notify");
+  }
+
   /** Postgres text run as it is (several statements may be given): the schema, the store's own SQL. */
   execNative(sql: string): RunResult {
     return this.submit({ sql, params: [], mode: "exec" }, null);

@@ -1,20 +1,21 @@
 /**
  * What changed, on a Postgres node: the same log the core reads on SQLite
- * (store/changes.ts), fed by the statements this node sends instead of SQLite's hooks.
+ * (store/changes.ts), fed by the statements this node sends instead of SQLite's hooks,
+ * and by what the other nodes (and operator commands) on the database tell it.
  *
- * One node alone on its database (what `--database` runs today) is its only writer, so
- * its own statements are every change there is: each one that writes names its table
- * (INSERT INTO t, UPDATE t, DELETE FROM t, an upsert both adds and changes), and the
- * foreign keys' cascades, read from the catalogue once at start, carry a delete (or an
- * update) on to the tables that reference it. A table is bumped when its statement is
- * given to the bridge, before Postgres runs it: any read after it waits for it (the
- * bridge sends what is queued first), so what a memo loads once the stamp moved is the
- * changed row. A statement that writes and names no table it can tell bumps everything.
+ * Its own writes: each statement that writes names its table (INSERT INTO t, UPDATE t,
+ * DELETE FROM t, an upsert both adds and changes), and the foreign keys' cascades, read
+ * from the catalogue once at start, carry a delete (or an update) on to the tables that
+ * reference it. A table is bumped when its statement is given to the bridge, before
+ * Postgres runs it: any read after it waits for it (the bridge sends what is queued
+ * first), so what a memo loads once the stamp moved is the changed row. A statement that
+ * writes and names no table it can tell bumps everything.
  *
- * Other writers (a second node, an operator's command, psql) are not seen: following
- * them takes a notification per commit (LISTEN/NOTIFY), which is not built. So
- * `othersCommitted()` stays 0 and `alone` is true, and the docs say one node per
- * database.
+ * The keys bumped are also kept until the write's end, when the relay (relay.ts) sends
+ * them in the write's own transaction; every other process on the database bumps them
+ * as the notification arrives (`remote`). While this node cannot hear the others (its
+ * listening connection is down, or not yet up) it trusts no memo: every stamp moves on
+ * every look, which turns the memos off until it listens again.
  */
 import { EXISTING, type ChangeLog, type Watch } from "../changes";
 
@@ -44,7 +45,14 @@ export class PgChanges implements ChangeLog {
   private readonly targets = new Map<string, Target[] | "everything" | null>();
   private epoch = 0;
   written = 0;
-  readonly alone = true;
+  /** Other processes write to the same database: never alone. */
+  readonly alone = false;
+  /** Cells bumped since the last `drain()` ("table", "table!" for existing rows, "*" for everything). */
+  private touched = new Set<string>();
+  /** Commits of other processes heard of. */
+  private others = 0;
+  /** Not hearing the other processes: memos are off. */
+  deaf = false;
   private redirect: { table: string; as: string } | null = null;
 
   constructor(private readonly keys: readonly ForeignKey[]) {}
@@ -61,6 +69,7 @@ export class PgChanges implements ChangeLog {
     if (t === "everything") {
       this.written++;
       this.epoch++;
+      this.touched.add("*");
       return;
     }
     for (const x of t) this.bump(x.table, x.existing);
@@ -70,6 +79,8 @@ export class PgChanges implements ChangeLog {
     const cells = tables.map((t) => this.cell(t));
     return {
       stamp: () => {
+        // Deaf: another node may have changed anything, unheard; nothing kept is trusted.
+        if (this.deaf) this.epoch++;
         let s = this.epoch;
         for (const c of cells) s += c.n;
         return s;
@@ -78,7 +89,33 @@ export class PgChanges implements ChangeLog {
   }
 
   othersCommitted(): number {
-    return 0;
+    return this.others;
+  }
+
+  /** The cells this process bumped since the last call, for the other processes (relay.ts). */
+  drain(): string[] {
+    if (!this.touched.size) return [];
+    const out = [...this.touched];
+    this.touched.clear();
+    return out;
+  }
+
+  /** Another process committed changes to these cells (what its `drain()` gave). */
+  remote(keys: readonly string[]): void {
+    this.others++;
+    for (const k of keys) {
+      if (k === "*") {
+        this.epoch++;
+        continue;
+      }
+      const c = this.cells.get(k);
+      if (c) c.n++;
+      // Existing rows changed: the table itself changed too.
+      if (k.endsWith(EXISTING)) {
+        const all = this.cells.get(k.slice(0, -EXISTING.length));
+        if (all) all.n++;
+      }
+    }
   }
 
   wrote(): void {
@@ -91,6 +128,7 @@ export class PgChanges implements ChangeLog {
 
   everything(): void {
     this.epoch++;
+    this.touched.add("*");
   }
 
   counted<T>(table: string, as: string, fn: () => T): T {
@@ -108,6 +146,7 @@ export class PgChanges implements ChangeLog {
   private bump(table: string, existing: boolean): void {
     this.written++;
     if (this.redirect && this.redirect.table === table) table = this.redirect.as;
+    this.touched.add(existing ? table + EXISTING : table);
     const all = this.cells.get(table);
     if (all) all.n++;
     if (existing) {

@@ -1,22 +1,22 @@
 /**
  * Postgres under the store (`--database postgres://...`): the bridge (bridge.ts) as the
  * store's database, the schema migrated under an advisory lock (migrate.ts), and the
- * change log fed by the node's own statements (changes.ts). The store's write path,
- * group commit included, is the same code as on SQLite (db.ts); what differs is here.
+ * change log fed by the node's own statements (changes.ts) and by what the other
+ * processes on the database notify (relay.ts). The store's write path, group commit
+ * included, is the same code as on SQLite (db.ts); what differs is here.
  *
- * One node per database: what another writer commits is not seen by this node's memos
- * until it restarts (changes.ts says why), so operator commands run only while no node
- * is connected (nodesConnected, cli/index.ts).
+ * Any number of nodes and operator commands share one database: each write notifies the
+ * others of the tables it changed and the events it produced, in its own transaction.
  */
 import { migrations } from "../migrations";
 import type { Engine, StoreHealth } from "../engine";
-import type { EventRelay } from "../relay";
 import { PgDatabase, type PgOptions } from "./bridge";
 import { PgChanges, type ForeignKey } from "./changes";
 import { migratePg, refused, wipePg } from "./migrate";
+import { PgRelay } from "./relay";
 
 export type PgEngineOptions = Omit<PgOptions, "applicationName"> & {
-  /** A serving node (`parley serve`), which operator commands look for; a command or a test is not. */
+  /** A serving node (`parley serve`), named so in pg_stat_activity; a command or a test is not. */
   serving?: boolean;
 };
 
@@ -24,14 +24,11 @@ export type PgEngineOptions = Omit<PgOptions, "applicationName"> & {
 const NODE = "parley";
 const TOOL = "parley-tool";
 
-/** Events need no relay on one node: its own bus publishes them, and there are no commands beside it. */
-const NO_RELAY: EventRelay = { send() {}, listen() {}, receive: () => [] };
-
 export class PgEngine implements Engine {
   readonly kind = "postgres";
   readonly db: PgDatabase;
   readonly changes: PgChanges;
-  readonly relay = NO_RELAY;
+  readonly relay: PgRelay;
   readonly stmt: Engine["stmt"];
   readonly startup: Engine["startup"];
   /** The newest count of applied migrations read, for /readyz while the server cannot be asked. */
@@ -53,6 +50,7 @@ export class PgEngine implements Engine {
       throw e;
     }
     this.db.observer = (sql) => this.changes.statement(sql);
+    this.relay = new PgRelay(this.db, this.changes, connection);
     const release = this.db.prepare("RELEASE w");
     const db = this.db;
     this.stmt = {
@@ -74,7 +72,7 @@ export class PgEngine implements Engine {
   health(): StoreHealth {
     const known = migrations.length;
     // An open group commit has the connection and just wrote through it.
-    if (this.db.inTransaction) return { engine: "postgres", writable: true, applied: this.applied, known };
+    if (this.db.inTransaction) return { engine: "postgres", writable: true, applied: this.applied, known, ...this.hearing() };
     try {
       const r = this.db
         .native("SELECT (SELECT count(*) FROM schema_migrations) AS n, current_setting('transaction_read_only') AS ro")
@@ -82,7 +80,7 @@ export class PgEngine implements Engine {
       this.applied = r.n;
       if (r.ro === "on")
         return { engine: "postgres", writable: false, applied: r.n, known, error: "Postgres: the server is read-only (a standby?)" };
-      return { engine: "postgres", writable: true, applied: r.n, known };
+      return { engine: "postgres", writable: true, applied: r.n, known, ...this.hearing() };
     } catch (e) {
       return {
         engine: "postgres",
@@ -96,6 +94,14 @@ export class PgEngine implements Engine {
 
   wipe(): void {
     wipePg(this.db);
+    this.relay.sendEverything();
+  }
+
+  /** A serving node that cannot hear the others serves without memos and says so (it stays ready). */
+  private hearing(): { notices?: string[] } {
+    return this.relay.listens && !this.relay.hearing
+      ? { notices: ["Postgres: not listening for the other nodes' changes (reconnecting); memos are off"] }
+      : {};
   }
 
   backup(): void {
@@ -109,21 +115,8 @@ export class PgEngine implements Engine {
   }
 
   close(): void {
+    this.relay.close();
     this.db.close();
-  }
-
-  /**
-   * Other serving nodes connected to this database now (their connections carry
-   * application_name "parley"): an operator's command waits until there are none, since
-   * a node would not see what the command changes.
-   */
-  nodesConnected(): number {
-    const r = this.db
-      .native(
-        `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = '${NODE}' AND pid <> pg_backend_pid()`,
-      )
-      .get() as { n: number };
-    return r.n;
   }
 
   private countApplied(): number {

@@ -54,7 +54,8 @@ export interface Translated {
   control: Control;
 }
 
-export type Control = "begin" | "commit" | "rollback" | "savepoint" | "release" | "rollback-to" | null;
+/** "notify": a pg_notify, which cannot fail on its own and so never makes a write wait to send it (bridge.ts). */
+export type Control = "begin" | "commit" | "rollback" | "savepoint" | "release" | "rollback-to" | "notify" | null;
 
 const COMPARISON = new Set(["=", "==", "!=", "<>", "<", ">", "<=", ">="]);
 /** A bare comparison (a boolean in Postgres, an integer in SQLite): no CASE around it. */
