@@ -20,22 +20,32 @@ import { Attachments } from "./files/Attachments";
 import { Avatar } from "./files/Avatar";
 import { ReactionFace, ServerEmojiPicks } from "./files/Emoji";
 import { mentionsOut, mentionsShown } from "./Mentions";
+import { GroupedHeader } from "./list/GroupedHeader";
+import { postedAt } from "./list/times";
 
 export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢", "👀", "✅"];
 
 interface Props {
   m: Message;
   onReply(m: Message): void;
+  /** Under the header of the message before (same author, within minutes): no header of its own. */
+  grouped?: boolean;
 }
 
-export function MessageItem({ m, onReply }: Props) {
+export function MessageItem({ m, onReply, grouped = false }: Props) {
   const [editing, setEditing] = useState(false);
   const [picking, setPicking] = useState(false);
   const guild = route.value.guild === "@me" ? null : route.value.guild;
   const mine = m.author.id === me.value?.id;
   const name = memberName(m.author.id, guild);
   const loading = (m.flags & FLAG_LOADING) !== 0;
-  const classes = ["message", mentionsMe(m) ? "mentioned" : "", m.ephemeral ? "ephemeral" : "", linked.value === m.id ? "linked" : ""]
+  const classes = [
+    "message",
+    mentionsMe(m) ? "mentioned" : "",
+    m.ephemeral ? "ephemeral" : "",
+    linked.value === m.id ? "linked" : "",
+    grouped ? "grouped" : "",
+  ]
     .filter(Boolean)
     .join(" ");
   return (
@@ -46,17 +56,23 @@ export function MessageItem({ m, onReply }: Props) {
           {memberName(m.interaction.user.id, guild)} used <code>/{m.interaction.name}</code>
         </div>
       )}
-      <header>
-        <Avatar user={m.author} name={name} />
-        <span id={`a-${m.id}`} class="author">
-          {name}
-        </span>
-        {m.author.bot && <span class="tag">BOT</span>}
-        <time dateTime={m.created_at}>{new Date(m.created_at).toLocaleString()}</time>
-        {m.edited_at && <span class="edited">(edited)</span>}
-        {guild === null && <E2eMark m={m} />}
-        {!m.ephemeral && <AppsMenu channelId={m.channel_id} type={USER_COMMAND} targetId={m.author.id} label={name} />}
-      </header>
+      {grouped ? (
+        <GroupedHeader m={m} name={name} dm={guild === null} />
+      ) : (
+        <header>
+          <Avatar user={m.author} name={name} />
+          <span id={`a-${m.id}`} class="author">
+            {name}
+          </span>
+          {m.author.bot && <span class="tag">BOT</span>}
+          <time dateTime={m.created_at} title={new Date(m.created_at).toLocaleString()}>
+            {postedAt(m.created_at)}
+          </time>
+          {m.edited_at && <span class="edited">(edited)</span>}
+          {guild === null && <E2eMark m={m} />}
+          {!m.ephemeral && <AppsMenu channelId={m.channel_id} type={USER_COMMAND} targetId={m.author.id} label={name} />}
+        </header>
+      )}
       <div id={`c-${m.id}`} class="content">
         {editing ? <EditBox m={m} onDone={() => setEditing(false)} /> : <Body m={m} />}
       </div>
