@@ -14,6 +14,9 @@ import { DmComposerNote, dmReady } from "./DmComposerNote";
 import { useDraft } from "../drafts";
 import { mentionsOut, useMentionPicker } from "./Mentions";
 import { useAttachments } from "./files/AttachTray";
+import { CharCounter, editLast, MAX_CHARS, useSlowmode } from "./composer/helpers";
+import { cannotWrite } from "./composer/rights";
+import { editing } from "../state";
 
 interface Props {
   channel: Channel;
@@ -57,6 +60,9 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   const blocked = dm && !dmReady(); // a DM waits for this browser's device keys
   const { query, shown, active, move, loading, none } = useCommands(channel.id, text);
   const files = useAttachments(channel.id, !dm); // files (views/files): none in encrypted DMs yet
+  const refused = cannotWrite(channel, channelLabel(channel));
+  const slow = useSlowmode(channel);
+  const tooLong = text.length > MAX_CHARS;
 
   useEffect(() => {
     setText("");
@@ -67,6 +73,13 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   useEffect(() => {
     if (replyTo) box.current?.focus();
   }, [replyTo]);
+  // An edit done (saved or cancelled), the person is back where they write.
+  const editingNow = editing.value;
+  const wasEditing = useRef(false);
+  useEffect(() => {
+    if (editingNow === null && wasEditing.current) box.current?.focus({ preventScroll: true });
+    wasEditing.current = editingNow !== null;
+  }, [editingNow]);
 
   function pick(c: Command) {
     setChosen(c);
@@ -76,7 +89,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   async function send() {
     const content = text.trim();
     const attachments = files.ready();
-    if ((!content && !attachments.length) || blocked || files.busy) return;
+    if ((!content && !attachments.length) || blocked || files.busy || slow.left > 0 || tooLong) return;
     if (
       await (dm
         ? sendEncrypted(channel, content, replyTo?.id ?? null)
@@ -84,6 +97,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     ) {
       setText((now) => (now.trim() === content ? "" : now)); // keep what was typed while it was sending
       files.clear();
+      slow.sent();
       typingDone();
       onCancelReply();
     }
@@ -91,6 +105,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
 
   function onKeyDown(e: KeyboardEvent) {
     if (mention.onKeyDown(e)) return;
+    if (e.key === "ArrowUp" && !text && !shown.length && editLast(channel.id)) return e.preventDefault();
     if (shown.length && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
       e.preventDefault();
       return move(e.key === "ArrowDown" ? 1 : -1);
@@ -106,6 +121,15 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     }
   }
 
+  if (refused)
+    return (
+      <div class="composer">
+        <textarea aria-label={label} rows={1} disabled value="" placeholder={refused} aria-describedby="composer-refused" />
+        <p id="composer-refused" class="muted" role="note">
+          {refused}
+        </p>
+      </div>
+    );
   if (chosen) return <CommandForm channel={channel} command={chosen} onDone={() => (setChosen(null), box.current?.focus())} />;
   return (
     <div class="composer" onDrop={files.onDrop} onDragOver={files.onDragOver} onPaste={files.onPaste}>
@@ -115,6 +139,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
       {none && <p class="muted">No command starts with “/{query}” here.</p>}
       {dm && <DmComposerNote channel={channel} />}
       {files.tray}
+      {slow.line}
       <div class="compose-row">
         {files.button}
         <textarea
@@ -134,9 +159,10 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
           }}
           onKeyDown={onKeyDown}
         />
+        <CharCounter length={text.length} />
         <button
           class="send"
-          disabled={blocked || (!text.trim() && !files.count) || files.busy || loading || shown.length > 0}
+          disabled={blocked || slow.left > 0 || tooLong || (!text.trim() && !files.count) || files.busy || loading || shown.length > 0}
           onClick={send}
         >
           Send

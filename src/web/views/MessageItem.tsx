@@ -5,23 +5,21 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { deleteMessage, dismiss, editMessage, toggleReaction } from "../actions";
 import { Markdown } from "../markdown";
-import { memberName, me, logs, route } from "../state";
+import { editing, memberName, me, logs, route } from "../state";
 import { FLAG_LOADING, type Message } from "../types";
 import { mentionsMe } from "../events";
 import { EmbedView } from "./Embed";
 import { Components } from "./Components";
-import { E2eMark, EncryptedBody } from "./Encrypted";
+import { EncryptedBody } from "./Encrypted";
 import { editEncrypted, textOf } from "../dm-crypto";
-import { AppsMenu, MESSAGE_COMMAND, USER_COMMAND } from "./AppsMenu";
+import { AppsMenu, MESSAGE_COMMAND } from "./AppsMenu";
 import { PinAction, PinNotice, PINNED_NOTICE } from "./Pins";
 import { CopyLinkAction } from "./CopyLink";
 import { linked } from "../links";
 import { Attachments } from "./files/Attachments";
-import { Avatar } from "./files/Avatar";
 import { ReactionFace, ServerEmojiPicks } from "./files/Emoji";
 import { mentionsOut, mentionsShown } from "./Mentions";
-import { GroupedHeader } from "./list/GroupedHeader";
-import { postedAt } from "./list/times";
+import { MessageHeader } from "./list/MessageHeader";
 
 export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢", "👀", "✅"];
 
@@ -33,7 +31,10 @@ interface Props {
 }
 
 export function MessageItem({ m, onReply, grouped = false }: Props) {
-  const [editing, setEditing] = useState(false);
+  const isEditing = editing.value === m.id;
+  const setEditing = (on: boolean) => {
+    editing.value = on ? m.id : null;
+  };
   const [picking, setPicking] = useState(false);
   const guild = route.value.guild === "@me" ? null : route.value.guild;
   const mine = m.author.id === me.value?.id;
@@ -56,25 +57,9 @@ export function MessageItem({ m, onReply, grouped = false }: Props) {
           {memberName(m.interaction.user.id, guild)} used <code>/{m.interaction.name}</code>
         </div>
       )}
-      {grouped ? (
-        <GroupedHeader m={m} name={name} dm={guild === null} />
-      ) : (
-        <header>
-          <Avatar user={m.author} name={name} />
-          <span id={`a-${m.id}`} class="author">
-            {name}
-          </span>
-          {m.author.bot && <span class="tag">BOT</span>}
-          <time dateTime={m.created_at} title={new Date(m.created_at).toLocaleString()}>
-            {postedAt(m.created_at)}
-          </time>
-          {m.edited_at && <span class="edited">(edited)</span>}
-          {guild === null && <E2eMark m={m} />}
-          {!m.ephemeral && <AppsMenu channelId={m.channel_id} type={USER_COMMAND} targetId={m.author.id} label={name} />}
-        </header>
-      )}
+      <MessageHeader m={m} name={name} guild={guild} grouped={grouped} />
       <div id={`c-${m.id}`} class="content">
-        {editing ? <EditBox m={m} onDone={() => setEditing(false)} /> : <Body m={m} />}
+        {isEditing ? <EditBox m={m} onDone={() => setEditing(false)} /> : <Body m={m} />}
       </div>
       <Attachments list={m.attachments} />
       {loading && (
