@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
+import { png } from "../support/png";
 import { channelEntry, launch, message, serve, signIn, WAIT_MS, type Served } from "./support";
 
 let browser: Browser;
@@ -124,6 +125,46 @@ describe("the composer", () => {
       expect(await message(b, /never saved/).count()).toBe(0);
       const focused = await box.evaluate((el) => el === document.activeElement);
       expect(focused).toBe(true);
+    } finally {
+      await bob.context.close();
+    }
+  }, 30_000);
+
+  test("Emoji: a searchable picker with the server's own first; :sho completes; Add reaction uses the same picker", async () => {
+    const lab = s.id(s.world.guilds.Lab.id);
+    await s.p.core.emojis.create(s.id(s.world.users.alice.id), lab, { name: "shipit", image: { bytes: png(8, 8, 3) } });
+    const bob = await signIn(browser, s.base, "bob");
+    try {
+      const b = bob.page;
+      const box = b.getByRole("textbox", { name: "Message #general" });
+      await b.getByRole("button", { name: "Emoji", exact: true }).click();
+      const picker = b.getByRole("dialog", { name: "Emoji" });
+      const choices = picker.getByRole("button");
+      // The server's own come first.
+      expect(await choices.first().getAttribute("aria-label")).toBe(":shipit:");
+      await picker.getByRole("searchbox", { name: "Search emoji" }).fill("tada");
+      await picker.getByRole("button", { name: ":tada:" }).click();
+      await picker.waitFor({ state: "detached" });
+      expect(await box.inputValue()).toBe("🎉");
+      // :sho lists matches in a listbox "Emoji"; Enter takes the first.
+      await box.fill("");
+      await box.pressSequentially("nice :sh");
+      const list = b.getByRole("listbox", { name: "Emoji" });
+      await list.waitFor();
+      expect(await list.getByRole("option", { name: ":shipit:" }).count()).toBe(1);
+      await box.pressSequentially("i");
+      await list.getByRole("option").first().waitFor();
+      await box.press("Enter");
+      await list.waitFor({ state: "detached" });
+      expect(await box.inputValue()).toMatch(/^nice <:shipit:[0-9a-f-]{36}> $/);
+      await box.press("Enter");
+      const sent = message(b, /nice/);
+      await sent.getByRole("img", { name: ":shipit:" }).waitFor();
+      // Add reaction opens the same picker, searchable.
+      await sent.getByRole("button", { name: "Add reaction" }).click();
+      await picker.getByRole("searchbox", { name: "Search emoji" }).fill("fire");
+      await picker.getByRole("button", { name: "React with 🔥" }).click();
+      await sent.getByRole("group", { name: "Reactions" }).getByRole("button", { name: /🔥 1/ }).waitFor();
     } finally {
       await bob.context.close();
     }

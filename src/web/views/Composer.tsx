@@ -17,6 +17,7 @@ import { useAttachments } from "./files/AttachTray";
 import { CharCounter, editLast, MAX_CHARS, useSlowmode } from "./composer/helpers";
 import { cannotWrite } from "./composer/rights";
 import { editing } from "../state";
+import { EmojiButton, useEmojiCompleter } from "./emoji/Picker";
 
 interface Props {
   channel: Channel;
@@ -70,6 +71,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   }, [channel.id]);
   useDraft(channel.id, text, setText);
   const mention = useMentionPicker(channel, text, setText, box);
+  const emoji = useEmojiCompleter(channel.guild_id, text, setText, box);
   useEffect(() => {
     if (replyTo) box.current?.focus();
   }, [replyTo]);
@@ -103,8 +105,19 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     }
   }
 
+  /** Text from the emoji picker, at the caret. */
+  function insert(t: string) {
+    const el = box.current;
+    const at = el?.selectionStart ?? text.length;
+    setText(text.slice(0, at) + t + text.slice(el?.selectionEnd ?? at));
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(at + t.length, at + t.length);
+    });
+  }
+
   function onKeyDown(e: KeyboardEvent) {
-    if (mention.onKeyDown(e)) return;
+    if (mention.onKeyDown(e) || emoji.onKeyDown(e)) return;
     if (e.key === "ArrowUp" && !text && !shown.length && editLast(channel.id)) return e.preventDefault();
     if (shown.length && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
       e.preventDefault();
@@ -136,6 +149,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
       {replyTo && <ReplyBar to={replyTo} guildId={channel.guild_id} onCancel={onCancelReply} />}
       {shown.length > 0 && <CommandList list={shown} active={active} onPick={pick} />}
       {mention.list}
+      {emoji.list}
       {none && <p class="muted">No command starts with “/{query}” here.</p>}
       {dm && <DmComposerNote channel={channel} />}
       {files.tray}
@@ -153,12 +167,14 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
           aria-controls={shown.length ? "commands" : undefined}
           aria-activedescendant={shown.length ? `cmd-${shown[active]?.id}` : undefined}
           {...mention.aria}
+          {...emoji.aria}
           onInput={(e) => {
             setText(e.currentTarget.value);
             if (!e.currentTarget.value.startsWith("/")) typingNow(channel.id);
           }}
           onKeyDown={onKeyDown}
         />
+        <EmojiButton guildId={channel.guild_id} onInsert={insert} />
         <CharCounter length={text.length} />
         <button
           class="send"

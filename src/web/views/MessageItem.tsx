@@ -17,11 +17,10 @@ import { PinAction, PinNotice, PINNED_NOTICE } from "./Pins";
 import { CopyLinkAction } from "./CopyLink";
 import { linked } from "../links";
 import { Attachments } from "./files/Attachments";
-import { ReactionFace, ServerEmojiPicks } from "./files/Emoji";
+import { ReactionFace } from "./files/Emoji";
+import { EmojiPicker } from "./emoji/Picker";
 import { mentionsOut, mentionsShown } from "./Mentions";
 import { MessageHeader } from "./list/MessageHeader";
-
-export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢", "👀", "✅"];
 
 interface Props {
   m: Message;
@@ -138,22 +137,12 @@ function Reactions({ m }: { m: Message }) {
 
 function Picker({ m, onDone }: { m: Message; onDone(): void }) {
   return (
-    <div class="picker" role="group" aria-label="Pick a reaction">
-      {QUICK_REACTIONS.map((e) => (
-        <button
-          key={e}
-          aria-label={`React with ${e}`}
-          onClick={() => {
-            const mine = m.reactions.find((r) => r.emoji === e)?.me ?? false;
-            void toggleReaction(m, e, mine);
-            onDone();
-          }}
-        >
-          {e}
-        </button>
-      ))}
-      <ServerEmojiPicks m={m} onDone={onDone} />
-    </div>
+    <EmojiPicker
+      guildId={route.value.guild === "@me" ? null : route.value.guild}
+      nameOf={(c) => `React with ${c.custom ? c.name : c.char}`}
+      onPick={(c) => void toggleReaction(m, c.reaction, m.reactions.find((r) => r.emoji === c.reaction)?.me ?? false)}
+      onClose={onDone}
+    />
   );
 }
 
