@@ -10,6 +10,7 @@ import type { ComponentChildren } from "preact";
 import { channelOf, channelLabel, guildOf, memberName, route } from "./state";
 import { safeUrl } from "./urls";
 import { CustomEmoji } from "./views/files/Emoji";
+import { timestampText } from "./views/list/times";
 
 type Node = { type: string; content?: Node[] | string; [k: string]: any };
 
@@ -128,8 +129,8 @@ function node(n: Node, i: number): ComponentChildren {
       return Number.isNaN(d.getTime()) ? (
         String(n.timestamp)
       ) : (
-        <time key={i} dateTime={d.toISOString()}>
-          {d.toLocaleString()}
+        <time key={i} dateTime={d.toISOString()} title={timestampText(d, "F")}>
+          {timestampText(d, n.format)}
         </time>
       );
     }

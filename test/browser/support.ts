@@ -84,9 +84,19 @@ export async function signIn(
   browser: Browser,
   base: string,
   username: string,
-  opts: { viewport?: { width: number; height: number }; prepare?: (context: BrowserContext) => Promise<unknown> } = {},
+  opts: {
+    viewport?: { width: number; height: number };
+    prepare?: (context: BrowserContext) => Promise<unknown>;
+    /** The browser's language and time zone (Intl's), when a test reads dates. */
+    locale?: string;
+    timezoneId?: string;
+  } = {},
 ): Promise<Person> {
-  const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 } });
+  const context = await browser.newContext({
+    viewport: opts.viewport ?? { width: 1280, height: 800 },
+    locale: opts.locale,
+    timezoneId: opts.timezoneId,
+  });
   context.setDefaultTimeout(WAIT_MS);
   await opts.prepare?.(context);
   const page = await context.newPage();

@@ -20,10 +20,14 @@ import { MentionsInbox } from "./Mentions";
 import { NotifyControls } from "./NotificationSettings";
 import { SearchBox } from "./Search";
 import { useTabTitle } from "../title";
+import { Backdrop, useDrawers } from "./drawers";
 
 export function Chat({ onSignOut, onAskSignOut }: { onSignOut(): void; onAskSignOut(): void }) {
-  const [menu, setMenu] = useState(false);
-  const [showMembers, setShowMembers] = useState(false);
+  const drawers = useDrawers();
+  const menu = drawers.open === "menu";
+  const showMembers = drawers.open === "members";
+  // Settings open in the pane: the drawer that opened them gets out of the way.
+  useEffect(drawers.close, [settingsFor.value, userSettingsOpen.value]);
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const channel = openChannel();
   const guild = guildOf(route.value.guild);
@@ -32,19 +36,19 @@ export function Chat({ onSignOut, onAskSignOut }: { onSignOut(): void; onAskSign
   return (
     <div class={`chat${menu ? " menu-open" : ""}${showMembers ? " members-open" : ""}${guild ? "" : " no-members"}`}>
       <header class="topbar">
-        <button class="menu" aria-expanded={menu} aria-controls="navigation" onClick={() => setMenu(!menu)}>
+        <button class="menu" aria-expanded={menu} aria-controls="navigation" onClick={() => drawers.toggle("menu")}>
           Menu
         </button>
         <h1>{channel ? channelLabel(channel) : (guild?.name ?? "Parley")}</h1>
         {guild && (
-          <button class="members-toggle" aria-expanded={showMembers} onClick={() => setShowMembers(!showMembers)}>
+          <button class="members-toggle" aria-expanded={showMembers} onClick={() => drawers.toggle("members")}>
             Members
           </button>
         )}
       </header>
       <div id="navigation" class="navigation">
         <ServersNav onPick={() => undefined} />
-        <ChannelsNav onPick={() => setMenu(false)} onSignOut={onAskSignOut} />
+        <ChannelsNav onPick={drawers.close} onSignOut={onAskSignOut} />
       </div>
       <main class="pane">
         {guild && settingsFor.value === guild.id ? (
@@ -79,6 +83,7 @@ export function Chat({ onSignOut, onAskSignOut }: { onSignOut(): void; onAskSign
           {notice.value}
         </p>
       </main>
+      {drawers.open && <Backdrop onClose={drawers.close} />}
       {guild && <Members guildId={guild.id} hidden={!showMembers} />}
       {userSettingsOpen.value && (
         <UserSettings

@@ -14,6 +14,10 @@ import { DmComposerNote, dmReady } from "./DmComposerNote";
 import { useDraft } from "../drafts";
 import { mentionsOut, useMentionPicker } from "./Mentions";
 import { useAttachments } from "./files/AttachTray";
+import { CharCounter, editLast, MAX_CHARS, useSlowmode } from "./composer/helpers";
+import { cannotWrite } from "./composer/rights";
+import { editing } from "../state";
+import { EmojiButton, useEmojiCompleter } from "./emoji/Picker";
 
 interface Props {
   channel: Channel;
@@ -57,6 +61,9 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   const blocked = dm && !dmReady(); // a DM waits for this browser's device keys
   const { query, shown, active, move, loading, none } = useCommands(channel.id, text);
   const files = useAttachments(channel.id, !dm); // files (views/files): none in encrypted DMs yet
+  const refused = cannotWrite(channel, channelLabel(channel));
+  const slow = useSlowmode(channel);
+  const tooLong = text.length > MAX_CHARS;
 
   useEffect(() => {
     setText("");
@@ -64,9 +71,17 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   }, [channel.id]);
   useDraft(channel.id, text, setText);
   const mention = useMentionPicker(channel, text, setText, box);
+  const emoji = useEmojiCompleter(channel.guild_id, text, setText, box);
   useEffect(() => {
     if (replyTo) box.current?.focus();
   }, [replyTo]);
+  // An edit done (saved or cancelled), the person is back where they write.
+  const editingNow = editing.value;
+  const wasEditing = useRef(false);
+  useEffect(() => {
+    if (editingNow === null && wasEditing.current) box.current?.focus({ preventScroll: true });
+    wasEditing.current = editingNow !== null;
+  }, [editingNow]);
 
   function pick(c: Command) {
     setChosen(c);
@@ -76,7 +91,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   async function send() {
     const content = text.trim();
     const attachments = files.ready();
-    if ((!content && !attachments.length) || blocked || files.busy) return;
+    if ((!content && !attachments.length) || blocked || files.busy || slow.left > 0 || tooLong) return;
     if (
       await (dm
         ? sendEncrypted(channel, content, replyTo?.id ?? null)
@@ -84,13 +99,26 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     ) {
       setText((now) => (now.trim() === content ? "" : now)); // keep what was typed while it was sending
       files.clear();
+      slow.sent();
       typingDone();
       onCancelReply();
     }
   }
 
+  /** Text from the emoji picker, at the caret. */
+  function insert(t: string) {
+    const el = box.current;
+    const at = el?.selectionStart ?? text.length;
+    setText(text.slice(0, at) + t + text.slice(el?.selectionEnd ?? at));
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(at + t.length, at + t.length);
+    });
+  }
+
   function onKeyDown(e: KeyboardEvent) {
-    if (mention.onKeyDown(e)) return;
+    if (mention.onKeyDown(e) || emoji.onKeyDown(e)) return;
+    if (e.key === "ArrowUp" && !text && !shown.length && editLast(channel.id)) return e.preventDefault();
     if (shown.length && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
       e.preventDefault();
       return move(e.key === "ArrowDown" ? 1 : -1);
@@ -106,15 +134,26 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     }
   }
 
+  if (refused)
+    return (
+      <div class="composer">
+        <textarea aria-label={label} rows={1} disabled value="" placeholder={refused} aria-describedby="composer-refused" />
+        <p id="composer-refused" class="muted" role="note">
+          {refused}
+        </p>
+      </div>
+    );
   if (chosen) return <CommandForm channel={channel} command={chosen} onDone={() => (setChosen(null), box.current?.focus())} />;
   return (
     <div class="composer" onDrop={files.onDrop} onDragOver={files.onDragOver} onPaste={files.onPaste}>
       {replyTo && <ReplyBar to={replyTo} guildId={channel.guild_id} onCancel={onCancelReply} />}
       {shown.length > 0 && <CommandList list={shown} active={active} onPick={pick} />}
       {mention.list}
+      {emoji.list}
       {none && <p class="muted">No command starts with “/{query}” here.</p>}
       {dm && <DmComposerNote channel={channel} />}
       {files.tray}
+      {slow.line}
       <div class="compose-row">
         {files.button}
         <textarea
@@ -128,15 +167,18 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
           aria-controls={shown.length ? "commands" : undefined}
           aria-activedescendant={shown.length ? `cmd-${shown[active]?.id}` : undefined}
           {...mention.aria}
+          {...emoji.aria}
           onInput={(e) => {
             setText(e.currentTarget.value);
             if (!e.currentTarget.value.startsWith("/")) typingNow(channel.id);
           }}
           onKeyDown={onKeyDown}
         />
+        <EmojiButton guildId={channel.guild_id} onInsert={insert} />
+        <CharCounter length={text.length} />
         <button
           class="send"
-          disabled={blocked || (!text.trim() && !files.count) || files.busy || loading || shown.length > 0}
+          disabled={blocked || slow.left > 0 || tooLong || (!text.trim() && !files.count) || files.busy || loading || shown.length > 0}
           onClick={send}
         >
           Send

@@ -5,37 +5,47 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { deleteMessage, dismiss, editMessage, toggleReaction } from "../actions";
 import { Markdown } from "../markdown";
-import { memberName, me, logs, route } from "../state";
+import { editing, memberName, me, logs, route } from "../state";
 import { FLAG_LOADING, type Message } from "../types";
 import { mentionsMe } from "../events";
 import { EmbedView } from "./Embed";
 import { Components } from "./Components";
-import { E2eMark, EncryptedBody } from "./Encrypted";
+import { EncryptedBody } from "./Encrypted";
 import { editEncrypted, textOf } from "../dm-crypto";
-import { AppsMenu, MESSAGE_COMMAND, USER_COMMAND } from "./AppsMenu";
+import { AppsMenu, MESSAGE_COMMAND } from "./AppsMenu";
 import { PinAction, PinNotice, PINNED_NOTICE } from "./Pins";
 import { CopyLinkAction } from "./CopyLink";
 import { linked } from "../links";
 import { Attachments } from "./files/Attachments";
-import { Avatar } from "./files/Avatar";
-import { ReactionFace, ServerEmojiPicks } from "./files/Emoji";
+import { ReactionFace } from "./files/Emoji";
+import { EmojiPicker } from "./emoji/Picker";
 import { mentionsOut, mentionsShown } from "./Mentions";
-
-export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢", "👀", "✅"];
+import { MessageHeader } from "./list/MessageHeader";
 
 interface Props {
   m: Message;
   onReply(m: Message): void;
+  /** Under the header of the message before (same author, within minutes): no header of its own. */
+  grouped?: boolean;
 }
 
-export function MessageItem({ m, onReply }: Props) {
-  const [editing, setEditing] = useState(false);
+export function MessageItem({ m, onReply, grouped = false }: Props) {
+  const isEditing = editing.value === m.id;
+  const setEditing = (on: boolean) => {
+    editing.value = on ? m.id : null;
+  };
   const [picking, setPicking] = useState(false);
   const guild = route.value.guild === "@me" ? null : route.value.guild;
   const mine = m.author.id === me.value?.id;
   const name = memberName(m.author.id, guild);
   const loading = (m.flags & FLAG_LOADING) !== 0;
-  const classes = ["message", mentionsMe(m) ? "mentioned" : "", m.ephemeral ? "ephemeral" : "", linked.value === m.id ? "linked" : ""]
+  const classes = [
+    "message",
+    mentionsMe(m) ? "mentioned" : "",
+    m.ephemeral ? "ephemeral" : "",
+    linked.value === m.id ? "linked" : "",
+    grouped ? "grouped" : "",
+  ]
     .filter(Boolean)
     .join(" ");
   return (
@@ -46,19 +56,9 @@ export function MessageItem({ m, onReply }: Props) {
           {memberName(m.interaction.user.id, guild)} used <code>/{m.interaction.name}</code>
         </div>
       )}
-      <header>
-        <Avatar user={m.author} name={name} />
-        <span id={`a-${m.id}`} class="author">
-          {name}
-        </span>
-        {m.author.bot && <span class="tag">BOT</span>}
-        <time dateTime={m.created_at}>{new Date(m.created_at).toLocaleString()}</time>
-        {m.edited_at && <span class="edited">(edited)</span>}
-        {guild === null && <E2eMark m={m} />}
-        {!m.ephemeral && <AppsMenu channelId={m.channel_id} type={USER_COMMAND} targetId={m.author.id} label={name} />}
-      </header>
+      <MessageHeader m={m} name={name} guild={guild} grouped={grouped} />
       <div id={`c-${m.id}`} class="content">
-        {editing ? <EditBox m={m} onDone={() => setEditing(false)} /> : <Body m={m} />}
+        {isEditing ? <EditBox m={m} onDone={() => setEditing(false)} /> : <Body m={m} />}
       </div>
       <Attachments list={m.attachments} />
       {loading && (
@@ -137,22 +137,12 @@ function Reactions({ m }: { m: Message }) {
 
 function Picker({ m, onDone }: { m: Message; onDone(): void }) {
   return (
-    <div class="picker" role="group" aria-label="Pick a reaction">
-      {QUICK_REACTIONS.map((e) => (
-        <button
-          key={e}
-          aria-label={`React with ${e}`}
-          onClick={() => {
-            const mine = m.reactions.find((r) => r.emoji === e)?.me ?? false;
-            void toggleReaction(m, e, mine);
-            onDone();
-          }}
-        >
-          {e}
-        </button>
-      ))}
-      <ServerEmojiPicks m={m} onDone={onDone} />
-    </div>
+    <EmojiPicker
+      guildId={route.value.guild === "@me" ? null : route.value.guild}
+      nameOf={(c) => `React with ${c.custom ? c.name : c.char}`}
+      onPick={(c) => void toggleReaction(m, c.reaction, m.reactions.find((r) => r.emoji === c.reaction)?.me ?? false)}
+      onClose={onDone}
+    />
   );
 }
 

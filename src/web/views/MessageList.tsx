@@ -3,12 +3,15 @@
  * the top, new messages keep the view at the bottom when it was there, and the lines
  * below say who is typing and what a bot is doing with the person's command.
  */
+import { Fragment } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { loadOlder, markRead } from "../load";
-import { channelLabel, dismissed, interactions, logs, memberName, me, typing } from "../state";
+import { channelLabel, dismissed, interactions, logs, memberName, me, readStates, typing } from "../state";
 import type { Channel, Message } from "../types";
 import { FLAG_LOADING } from "../types";
 import { MessageItem } from "./MessageItem";
+import { JumpToPresent, NewDivider, useFollow } from "./list/follow";
+import { firstUnread, groupedWith } from "./list/groups";
 
 /** How long a command may wait for its bot before the person is told it did not answer. */
 const NO_ANSWER_MS = 5000;
@@ -22,7 +25,15 @@ export function MessageList({ channel, onReply }: Props) {
   const log = logs.value[channel.id];
   const list = (log?.list ?? []).filter((m) => !dismissed.value.has(m.id));
   const box = useRef<HTMLDivElement>(null);
-  const pinned = useRef(true);
+  const content = useRef<HTMLDivElement>(null);
+  const { pinned, away, scrolled, jump } = useFollow(box, content, channel.id);
+  // Where the reader had read to when the channel opened: "New messages" stays there until they leave.
+  const readMark = useRef<{ channel: string; id: string | null } | null>(null);
+  if (readMark.current?.channel !== channel.id) {
+    const state = readStates.value[channel.id];
+    readMark.current = { channel: channel.id, id: state?.unread ? state.last_read_id : null };
+  }
+  const divider = firstUnread(list, readMark.current.id, me.value?.id);
   const before = useRef<{ height: number; first: string | undefined } | null>(null);
 
   // Keep the view where the person was: at the bottom for new messages, in place when older ones come in on top.
@@ -36,7 +47,6 @@ export function MessageList({ channel, onReply }: Props) {
   });
 
   useEffect(() => {
-    pinned.current = true;
     before.current = null;
   }, [channel.id]);
 
@@ -46,7 +56,7 @@ export function MessageList({ channel, onReply }: Props) {
 
   function onScroll() {
     const el = box.current!;
-    pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    scrolled();
     if (el.scrollTop < 120 && log && !log.complete && !log.loading) void loadOlder(channel.id).catch(() => undefined);
   }
 
@@ -59,10 +69,16 @@ export function MessageList({ channel, onReply }: Props) {
             Loading messages…
           </p>
         )}
-        {list.map((m) => (
-          <MessageItem key={m.id} m={m} onReply={onReply} />
-        ))}
+        <div ref={content}>
+          {list.map((m, i) => (
+            <Fragment key={m.id}>
+              {m.id === divider && <NewDivider />}
+              <MessageItem m={m} onReply={onReply} grouped={m.id !== divider && groupedWith(m, list[i - 1])} />
+            </Fragment>
+          ))}
+        </div>
       </div>
+      {away && <JumpToPresent onJump={jump} />}
       <TypingLine channel={channel} />
       <InteractionLine channel={channel} list={list} />
     </>

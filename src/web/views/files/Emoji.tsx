@@ -1,11 +1,8 @@
 /**
  * A server's own emoji (issue 31): `<:name:id>` in a message and `name:id` in a reaction
  * show as the image (`/emojis/{id}.png`), named `:name:`; anything else stays text. The
- * reaction picker offers the open server's emoji after the quick ones.
+ * picker (views/emoji) offers the open server's emoji first.
  */
-import { toggleReaction } from "../../actions";
-import { guildOf, route } from "../../state";
-import type { Message } from "../../types";
 const CUSTOM = /^(?:a:)?([A-Za-z0-9_]{2,32}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
 export function CustomEmoji({ id, name, animated = false }: { id: string; name: string; animated?: boolean }) {
@@ -22,28 +19,4 @@ export function ReactionFace({ emoji }: { emoji: string }) {
 export function emojiLabel(emoji: string): string {
   const m = CUSTOM.exec(emoji);
   return m ? `:${m[1]}:` : emoji;
-}
-
-/** "React with :name:" for each of the open server's emoji (none in DMs). */
-export function ServerEmojiPicks({ m, onDone }: { m: Message; onDone(): void }) {
-  const list = guildOf(route.value.guild)?.emojis ?? [];
-  return (
-    <>
-      {list.map((e) => {
-        const key = `${e.name}:${e.id}`;
-        return (
-          <button
-            key={e.id}
-            aria-label={`React with :${e.name}:`}
-            onClick={() => {
-              void toggleReaction(m, key, m.reactions.find((r) => r.emoji === key)?.me ?? false);
-              onDone();
-            }}
-          >
-            <CustomEmoji id={e.id} name={e.name} animated={e.animated} />
-          </button>
-        );
-      })}
-    </>
-  );
 }

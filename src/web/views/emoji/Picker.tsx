@@ -1,0 +1,137 @@
+/**
+ * The emoji picker (issue 28): a dialog "Emoji" with a searchbox "Search emoji", the
+ * open server's own emoji first, then unicode. The composer's "Emoji" button and a
+ * message's "Add reaction" open the same picker; each names its choices its own way
+ * (":smile:" to insert, "React with 😄" to react). `:sho` typed in the composer opens a
+ * listbox "Emoji" of the matches.
+ */
+import type { RefObject } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { CustomEmoji } from "../files/Emoji";
+import { type EmojiChoice, emojiChoices } from "./choices";
+
+interface PickerProps {
+  guildId: string | null;
+  /** A choice's accessible name. */
+  nameOf(c: EmojiChoice): string;
+  onPick(c: EmojiChoice): void;
+  onClose(): void;
+}
+
+export function EmojiPicker({ guildId, nameOf, onPick, onClose }: PickerProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [query, setQuery] = useState("");
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    return () => d?.open && d.close();
+  }, []);
+  const list = emojiChoices(guildId, query.trim());
+  return (
+    <dialog
+      ref={ref}
+      class="emoji-picker"
+      aria-label="Emoji"
+      onCancel={(e) => (e.preventDefault(), onClose())}
+      onClick={(e) => e.target === ref.current && onClose()}
+    >
+      <input
+        type="search"
+        aria-label="Search emoji"
+        placeholder="Search emoji"
+        value={query}
+        onInput={(e) => setQuery(e.currentTarget.value)}
+      />
+      <div class="emoji-grid" role="group" aria-label="Emoji choices">
+        {list.map((c) => (
+          <button
+            key={c.reaction}
+            type="button"
+            aria-label={nameOf(c)}
+            title={c.name}
+            onClick={() => {
+              onPick(c);
+              onClose();
+            }}
+          >
+            <Face c={c} />
+          </button>
+        ))}
+        {!list.length && <p class="muted">No emoji matches “{query}”.</p>}
+      </div>
+    </dialog>
+  );
+}
+
+function Face({ c }: { c: EmojiChoice }) {
+  return c.custom ? <CustomEmoji id={c.custom.id} name={c.custom.name} animated={c.custom.animated} /> : <>{c.char}</>;
+}
+
+/** The `:sho` being typed before the caret (two characters at least), if any. */
+const COLON_QUERY = /(^|\s):([A-Za-z0-9_+-]{2,32})$/;
+
+/** `:shortcode` completion for the composer: call `onKeyDown` first (true: it handled the key) and render `list`. */
+export function useEmojiCompleter(
+  guildId: string | null,
+  text: string,
+  setText: (t: string) => void,
+  box: RefObject<HTMLTextAreaElement | null>,
+) {
+  const [active, setActive] = useState(0);
+  const [closed, setClosed] = useState<string | null>(null);
+  const caret = box.current?.selectionStart ?? text.length;
+  const before = text.slice(0, caret);
+  const query = COLON_QUERY.exec(before)?.[2];
+  const shown = query === undefined || closed === before ? [] : emojiChoices(guildId, query, 10);
+  useEffect(() => setActive(0), [query]);
+
+  function pick(c: EmojiChoice) {
+    const start = caret - query!.length - 1;
+    setText(`${text.slice(0, start)}${c.text} ${text.slice(caret)}`);
+    const at = start + c.text.length + 1;
+    requestAnimationFrame(() => box.current?.setSelectionRange(at, at));
+  }
+
+  function onKeyDown(e: KeyboardEvent): boolean {
+    if (!shown.length) return false;
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") setActive((active + (e.key === "ArrowDown" ? 1 : -1) + shown.length) % shown.length);
+    else if (e.key === "Enter" || e.key === "Tab") pick(shown[active]!);
+    else if (e.key === "Escape") setClosed(before);
+    else return false;
+    e.preventDefault();
+    return true;
+  }
+
+  const list = shown.length ? (
+    <ul id="emoji-options" class="commands" role="listbox" aria-label="Emoji">
+      {shown.map((c, i) => (
+        <li
+          key={c.reaction}
+          id={`emoji-${i}`}
+          role="option"
+          aria-label={c.name}
+          aria-selected={i === active}
+          onMouseDown={(e) => e.preventDefault()}
+          onClick={() => pick(c)}
+        >
+          <Face c={c} /> {c.name}
+        </li>
+      ))}
+    </ul>
+  ) : null;
+  const aria = shown.length ? { "aria-controls": "emoji-options", "aria-activedescendant": `emoji-${active}` } : {};
+  return { onKeyDown, list, aria };
+}
+
+/** The composer's "Emoji" button and its picker, inserting at the caret. */
+export function EmojiButton({ guildId, onInsert }: { guildId: string | null; onInsert(text: string): void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" class="emoji-button" aria-haspopup="dialog" onClick={() => setOpen(true)}>
+        Emoji
+      </button>
+      {open && <EmojiPicker guildId={guildId} nameOf={(c) => c.name} onPick={(c) => onInsert(c.text)} onClose={() => setOpen(false)} />}
+    </>
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * A message's header: avatar, author, time ("Today at 14:02"), edited, the DM's
+ * encryption mark and the author's apps. A message grouped under the one before keeps
+ * the author's name in the article's accessible name (screen readers still hear who
+ * wrote it) but does not show it; its time shows as the clock alone, on hover.
+ */
+import type { Message } from "../../types";
+import { E2eMark } from "../Encrypted";
+import { AppsMenu, USER_COMMAND } from "../AppsMenu";
+import { Avatar } from "../files/Avatar";
+import { postedAt } from "./times";
+
+interface Props {
+  m: Message;
+  name: string;
+  /** The open server; null in a DM. */
+  guild: string | null;
+  grouped: boolean;
+}
+
+export function MessageHeader({ m, name, guild, grouped }: Props) {
+  const d = new Date(m.created_at);
+  if (grouped)
+    return (
+      <header class="grouped-header">
+        <span id={`a-${m.id}`} class="sr-only">
+          {name}
+        </span>
+        <time dateTime={m.created_at} title={d.toLocaleString()}>
+          {d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })}
+        </time>
+        {m.edited_at && <span class="edited">(edited)</span>}
+        {guild === null && <E2eMark m={m} />}
+      </header>
+    );
+  return (
+    <header>
+      <Avatar user={m.author} name={name} />
+      <span id={`a-${m.id}`} class="author">
+        {name}
+      </span>
+      {m.author.bot && <span class="tag">BOT</span>}
+      <time dateTime={m.created_at} title={d.toLocaleString()}>
+        {postedAt(m.created_at)}
+      </time>
+      {m.edited_at && <span class="edited">(edited)</span>}
+      {guild === null && <E2eMark m={m} />}
+      {!m.ephemeral && <AppsMenu channelId={m.channel_id} type={USER_COMMAND} targetId={m.author.id} label={name} />}
+    </header>
+  );
+}

@@ -1,0 +1,67 @@
+/**
+ * Following the conversation: while the reader is at the bottom of the log, the log
+ * stays at the bottom whatever changes its height (a new message, and also a quote, a
+ * list or a picture that settles after the message was laid out: a ResizeObserver
+ * watches the content). Scrolled up, "Jump to present" brings the reader back.
+ */
+import type { RefObject } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+
+/** Closer than this to the bottom counts as at the bottom. */
+const NEAR_PX = 40;
+
+export function useFollow(box: RefObject<HTMLDivElement | null>, content: RefObject<HTMLDivElement | null>, channelId: string) {
+  const pinned = useRef(true);
+  const [away, setAway] = useState(false);
+
+  useEffect(() => {
+    pinned.current = true;
+    setAway(false);
+  }, [channelId]);
+
+  useEffect(() => {
+    const el = box.current;
+    const inner = content.current;
+    if (!el || !inner || typeof ResizeObserver === "undefined") return;
+    const watch = new ResizeObserver(() => {
+      if (pinned.current) el.scrollTop = el.scrollHeight;
+    });
+    watch.observe(inner);
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, [box.current, content.current]);
+
+  /** Called from the log's scroll handler: whether the reader is (still) at the bottom. */
+  function scrolled(): void {
+    const el = box.current!;
+    pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_PX;
+    setAway(!pinned.current);
+  }
+
+  function jump(): void {
+    const el = box.current;
+    if (!el) return;
+    pinned.current = true;
+    el.scrollTop = el.scrollHeight;
+    setAway(false);
+  }
+
+  return { pinned, away, scrolled, jump };
+}
+
+export function JumpToPresent({ onJump }: { onJump(): void }) {
+  return (
+    <button type="button" class="jump-present" onClick={onJump}>
+      Jump to present
+    </button>
+  );
+}
+
+/** The divider before the first message that arrived since the reader last read the channel. */
+export function NewDivider() {
+  return (
+    <div class="new-divider" role="separator" aria-label="New messages">
+      <span aria-hidden="true">New messages</span>
+    </div>
+  );
+}

@@ -1,0 +1,172 @@
+/**
+ * The composer (issue 28): a channel one may not write in says why and offers no live
+ * composer; slow mode shows its wait and counts down after a send; a counter near the
+ * limit; Up in an empty composer edits one's last message (Enter saves, Escape cancels).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser } from "playwright-core";
+import { png } from "../support/png";
+import { channelEntry, launch, message, serve, signIn, WAIT_MS, type Served } from "./support";
+
+let browser: Browser;
+let s: Served;
+
+beforeAll(async () => {
+  s = serve({
+    users: [
+      { name: "alice", global_name: "Alice" },
+      { name: "bob", global_name: "Bob" },
+    ],
+    guilds: [
+      {
+        name: "Lab",
+        owner: "alice",
+        members: ["bob"],
+        channels: [
+          { name: "general" },
+          { name: "rules", overwrites: [{ role: "@everyone", deny: ["SEND_MESSAGES"] }] },
+          { name: "slow", rate_limit_per_user: 30 },
+        ],
+      },
+    ],
+  });
+  browser = await launch();
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await s?.p.stop();
+});
+
+describe("the composer", () => {
+  test("a channel one may not write in: the composer is disabled and says why", async () => {
+    const bob = await signIn(browser, s.base, "bob");
+    try {
+      const b = bob.page;
+      await channelEntry(b, "rules").click();
+      const box = b.getByRole("textbox", { name: "Message #rules" });
+      await box.waitFor();
+      expect(await box.isDisabled()).toBe(true);
+      await b.getByRole("note").filter({ hasText: "You do not have permission to send messages in #rules" }).waitFor();
+      expect(await b.getByRole("button", { name: "Send" }).count()).toBe(0);
+      // The owner may write there.
+      const alice = await signIn(browser, s.base, "alice");
+      try {
+        await channelEntry(alice.page, "rules").click();
+        expect(await alice.page.getByRole("textbox", { name: "Message #rules" }).isEnabled()).toBe(true);
+      } finally {
+        await alice.context.close();
+      }
+    } finally {
+      await bob.context.close();
+    }
+  }, 30_000);
+
+  test("slow mode shows its wait and counts down after a send", async () => {
+    const bob = await signIn(browser, s.base, "bob");
+    try {
+      const b = bob.page;
+      await channelEntry(b, "slow").click();
+      const line = b.getByRole("status", { name: "Slow mode" });
+      expect(await line.textContent()).toBe("Slow mode: 30 s");
+      await b.getByRole("textbox", { name: "Message #slow" }).fill("one");
+      await b.keyboard.press("Enter");
+      await message(b, /one/).waitFor();
+      // Counting: the wait shown goes down from 30, and Send stays off meanwhile.
+      const seconds = async () => Number(/(\d+) s/.exec((await line.textContent()) ?? "")?.[1]);
+      const first = await seconds();
+      expect(first).toBeLessThanOrEqual(30);
+      const deadline = Date.now() + WAIT_MS;
+      while ((await seconds()) >= first && Date.now() < deadline) await Bun.sleep(100);
+      expect(await seconds()).toBeLessThan(first);
+      await b.getByRole("textbox", { name: "Message #slow" }).fill("two");
+      expect(await b.getByRole("button", { name: "Send" }).isDisabled()).toBe(true);
+    } finally {
+      await bob.context.close();
+    }
+  }, 30_000);
+
+  test("a counter shows from 1,800 characters", async () => {
+    const bob = await signIn(browser, s.base, "bob");
+    try {
+      const b = bob.page;
+      const box = b.getByRole("textbox", { name: "Message #general" });
+      await box.fill("x".repeat(1799));
+      expect(await b.getByRole("status", { name: "Characters" }).count()).toBe(0);
+      await box.fill("x".repeat(1950));
+      expect(await b.getByRole("status", { name: "Characters" }).textContent()).toBe("1,950 / 2,000");
+      await box.fill("x".repeat(2001));
+      expect(await b.getByRole("button", { name: "Send" }).isDisabled()).toBe(true);
+    } finally {
+      await bob.context.close();
+    }
+  }, 30_000);
+
+  test("Up in an empty composer edits one's last message: Enter saves, Escape cancels", async () => {
+    const bob = await signIn(browser, s.base, "bob");
+    try {
+      const b = bob.page;
+      const box = b.getByRole("textbox", { name: "Message #general" });
+      await box.fill("first try");
+      await b.keyboard.press("Enter");
+      await message(b, /first try/).waitFor();
+      await box.press("ArrowUp");
+      const edit = b.getByRole("textbox", { name: "Edit message" });
+      await edit.fill("second try");
+      await edit.press("Enter");
+      await message(b, /second try/).waitFor();
+      expect(await message(b, /first try/).count()).toBe(0);
+      // Back in the composer; Up again and Escape leaves the text as it was.
+      await box.press("ArrowUp");
+      await edit.fill("never saved");
+      await edit.press("Escape");
+      await edit.waitFor({ state: "detached" });
+      expect(await message(b, /second try/).count()).toBe(1);
+      expect(await message(b, /never saved/).count()).toBe(0);
+      const focused = await box.evaluate((el) => el === document.activeElement);
+      expect(focused).toBe(true);
+    } finally {
+      await bob.context.close();
+    }
+  }, 30_000);
+
+  test("Emoji: a searchable picker with the server's own first; :sho completes; Add reaction uses the same picker", async () => {
+    const lab = s.id(s.world.guilds.Lab.id);
+    await s.p.core.emojis.create(s.id(s.world.users.alice.id), lab, { name: "shipit", image: { bytes: png(8, 8, 3) } });
+    const bob = await signIn(browser, s.base, "bob");
+    try {
+      const b = bob.page;
+      const box = b.getByRole("textbox", { name: "Message #general" });
+      await b.getByRole("button", { name: "Emoji", exact: true }).click();
+      const picker = b.getByRole("dialog", { name: "Emoji" });
+      const choices = picker.getByRole("button");
+      // The server's own come first.
+      expect(await choices.first().getAttribute("aria-label")).toBe(":shipit:");
+      await picker.getByRole("searchbox", { name: "Search emoji" }).fill("tada");
+      await picker.getByRole("button", { name: ":tada:" }).click();
+      await picker.waitFor({ state: "detached" });
+      expect(await box.inputValue()).toBe("🎉");
+      // :sho lists matches in a listbox "Emoji"; Enter takes the first.
+      await box.fill("");
+      await box.pressSequentially("nice :sh");
+      const list = b.getByRole("listbox", { name: "Emoji" });
+      await list.waitFor();
+      expect(await list.getByRole("option", { name: ":shipit:" }).count()).toBe(1);
+      await box.pressSequentially("i");
+      await list.getByRole("option").first().waitFor();
+      await box.press("Enter");
+      await list.waitFor({ state: "detached" });
+      expect(await box.inputValue()).toMatch(/^nice <:shipit:[0-9a-f-]{36}> $/);
+      await box.press("Enter");
+      const sent = message(b, /nice/);
+      await sent.getByRole("img", { name: ":shipit:" }).waitFor();
+      // Add reaction opens the same picker, searchable.
+      await sent.getByRole("button", { name: "Add reaction" }).click();
+      await picker.getByRole("searchbox", { name: "Search emoji" }).fill("fire");
+      await picker.getByRole("button", { name: "React with 🔥" }).click();
+      await sent.getByRole("group", { name: "Reactions" }).getByRole("button", { name: /🔥 1/ }).waitFor();
+    } finally {
+      await bob.context.close();
+    }
+  }, 30_000);
+});
