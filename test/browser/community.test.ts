@@ -158,6 +158,29 @@ describe("server settings", () => {
     }
   }, 20_000);
 
+  test("a name in chat and in the member list takes the colour of the member's highest coloured role", async () => {
+    const club = s.world.guilds.Club;
+    await s.as("olive", "PATCH", `/guilds/${s.id(club.id)}/roles/${s.id(club.roles.Mod)}`, { color: 0xcc2200 });
+    await s.as("mo", "POST", `/channels/${s.id(club.channels.general)}/messages`, { content: "colours please" });
+    const mem = await signIn(browser, s.base, "mem");
+    try {
+      const p = mem.page;
+      const said = p.getByRole("article", { name: /^Mo colours please/ });
+      const color = (el: Element) => getComputedStyle(el).color;
+      const listed = p.getByRole("complementary", { name: "Members" }).getByRole("button", { name: "Mo", exact: true });
+      await listed.waitFor();
+      expect(await listed.evaluate(color)).toBe("rgb(204, 34, 0)");
+      await said.waitFor();
+      expect(await said.getByText("Mo", { exact: true }).evaluate(color)).toBe("rgb(204, 34, 0)");
+      // A member without a coloured role keeps the page's colour.
+      expect(
+        await p.getByRole("complementary", { name: "Members" }).getByRole("button", { name: "Mem", exact: true }).evaluate(color),
+      ).not.toBe("rgb(204, 34, 0)");
+    } finally {
+      await mem.context.close();
+    }
+  }, 20_000);
+
   test("a member has no settings, and leaves the server", async () => {
     const mem = await signIn(browser, s.base, "mem");
     try {

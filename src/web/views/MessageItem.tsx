@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { deleteMessage, dismiss, editMessage, toggleReaction } from "../actions";
 import { Markdown } from "../markdown";
-import { memberName, me, logs, route } from "../state";
+import { guilds, memberName, members, me, logs, route } from "../state";
 import { FLAG_LOADING, type Message } from "../types";
 import { mentionsMe } from "../events";
 import { EmbedView } from "./Embed";
@@ -20,8 +20,21 @@ import { Attachments } from "./files/Attachments";
 import { Avatar } from "./files/Avatar";
 import { ReactionFace, ServerEmojiPicks } from "./files/Emoji";
 import { mentionsOut, mentionsShown } from "./Mentions";
+import { roleColor } from "./ProfileCard";
 
 export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢", "👀", "✅"];
+
+/** The author's name takes the colour of their highest coloured role here, as in the member list. */
+function authorColor(userId: string, guildId: string | null): string | undefined {
+  const member = guildId ? members.value[guildId]?.find((x) => x.user.id === userId) : undefined;
+  return (
+    member &&
+    roleColor(
+      guilds.value.find((g) => g.id === guildId),
+      member,
+    )
+  );
+}
 
 interface Props {
   m: Message;
@@ -48,7 +61,7 @@ export function MessageItem({ m, onReply }: Props) {
       )}
       <header>
         <Avatar user={m.author} name={name} />
-        <span id={`a-${m.id}`} class="author">
+        <span id={`a-${m.id}`} class="author" style={{ color: authorColor(m.author.id, guild) }}>
           {name}
         </span>
         {m.author.bot && <span class="tag">BOT</span>}
