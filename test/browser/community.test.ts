@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { count, launch, openAs, PASSWORD, serve, signIn, type Served } from "./support";
+import { channelEntry, count, launch, openAs, PASSWORD, serve, signIn, type Served } from "./support";
 
 let s: Served;
 let browser: Browser;
@@ -64,6 +64,7 @@ describe("server settings", () => {
         "Members",
         "Invites",
         "Bans",
+        "Emoji",
         "Audit log",
       ]);
 
@@ -170,11 +171,12 @@ describe("server settings", () => {
       const listed = p.getByRole("complementary", { name: "Members" }).getByRole("button", { name: "Mo", exact: true });
       await listed.waitFor();
       expect(await listed.evaluate(color)).toBe("rgb(204, 34, 0)");
+      await channelEntry(p, "general").click();
       await said.waitFor();
       expect(await said.getByText("Mo", { exact: true }).evaluate(color)).toBe("rgb(204, 34, 0)");
       // A member without a coloured role keeps the page's colour.
       expect(
-        await p.getByRole("complementary", { name: "Members" }).getByRole("button", { name: "Mem", exact: true }).evaluate(color),
+        await p.getByRole("complementary", { name: "Members" }).getByRole("button", { name: "Olive", exact: true }).evaluate(color),
       ).not.toBe("rgb(204, 34, 0)");
     } finally {
       await mem.context.close();
