@@ -4,7 +4,7 @@
  * (GUILD_MEMBER_UPDATE for a nickname and roles, CHANNEL_UPDATE for a channel's settings,
  * GUILD_MEMBER_REMOVE for a kick and a ban), and the bot's own `guild.edit` changes the
  * server through PATCH /guilds/{id} (GUILD_UPDATE), with the reference's 50035 for a bad
- * name.
+ * name. People act through the SDK's `person.api()` (a harness session).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startParley, type RunningParley } from "../../src/testing";
@@ -43,20 +43,8 @@ let p: Parley;
 let bot: PyBot;
 
 const id = (flake: string) => p.api.flakes.uuid(flake)!;
-/** A people's API request as a seeded person. */
-async function as(user: string, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${P.baseUrl}/api/client/v1${path}`, {
-    method,
-    headers: {
-      Authorization: `Session ${P.world.users[user].token}`,
-      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
+/** A people's API request as a seeded person: the SDK's person.api(), with a harness session. */
+const as = (user: string, method: string, path: string, body?: unknown) => P.as(user).api(method, path, body);
 
 beforeAll(async () => {
   requireDiscordPy();
