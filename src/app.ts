@@ -144,13 +144,23 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const files = new FileLinks(key, urls, clock, config.media.urlTtlMs);
   const flakes = new Snowflakes(core.idmap, config.imageProxy.enabled ? new MediaLinks(key, urls) : null, fastPaths.snowflakeCache, files);
   obs = createObservability(config, flakes, opts.logSink);
-  const { limiter, api, double, gateway, peopleLimits, people, live } = surfaces(config, { core, flakes, clock, urls, obs, report });
+  // The process's start, as the operator's health and the administrators' overview both say it.
+  const startedAt = Date.now();
+  const { limiter, api, double, gateway, peopleLimits, people, live } = surfaces(config, {
+    core,
+    flakes,
+    clock,
+    urls,
+    obs,
+    report,
+    startedAt,
+  });
   mark("build the core and the gateway");
   // The operator's readiness reads the lifecycle, which serves the app built with it.
   let life!: Lifecycle;
   const ops: OpsContext = {
     version: VERSION,
-    startedAt: Date.now(),
+    startedAt,
     database: () => store.health(),
     draining: () => life.draining,
     metrics: obs.metrics,
@@ -295,7 +305,7 @@ function resetWorld(x: {
 /** The surfaces' contexts: the bot API, the harness's double (test mode), the gateway, the people's API and live connection. */
 function surfaces(
   config: Config,
-  x: { core: Core; flakes: Snowflakes; clock: SwitchableClock; urls: Urls; obs: Observability; report: Report },
+  x: { core: Core; flakes: Snowflakes; clock: SwitchableClock; urls: Urls; obs: Observability; report: Report; startedAt: number },
 ) {
   const { core, flakes, clock, urls, obs } = x;
   // Each route's own rule is on its declaration; the config's overrides win.
@@ -325,7 +335,8 @@ function surfaces(
   });
   const peopleLimits = new PeopleLimits(clock);
   const imageProxy = config.imageProxy.enabled ? config.imageProxy : null;
-  const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits, urls, imageProxy, report: x.report };
+  const about = { version: VERSION, uptimeSeconds: () => Math.round((Date.now() - x.startedAt) / 1000) };
+  const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits, urls, imageProxy, report: x.report, about };
   return { limiter, api, double, gateway, peopleLimits, people, live: createLive(people) };
 }
 

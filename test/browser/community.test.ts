@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
+import { VERSION } from "../../src/config";
 import { channelEntry, count, launch, openAs, PASSWORD, serve, signIn, type Served } from "./support";
 
 let s: Served;
@@ -306,6 +307,9 @@ describe("arriving and the instance", () => {
       const a = olive.page;
       await a.getByRole("img", { name: /^Messages per day: \d+ over 30 days/ }).waitFor();
       expect(await a.getByRole("table", { name: "The last 30 days" }).getByRole("row").count()).toBe(31);
+      // The version and uptime beside the counts; the files' size beside the database's.
+      for (const term of ["Version", "Uptime", "Database", "Files"]) await a.getByRole("term").filter({ hasText: term }).waitFor();
+      await a.getByRole("definition").filter({ hasText: VERSION }).first().waitFor();
       await a.getByRole("navigation", { name: "Administration" }).getByRole("button", { name: "Users" }).click();
       await a.getByRole("searchbox", { name: "Search users" }).fill("car");
       const people = a.getByRole("list", { name: "People" });
