@@ -35,9 +35,16 @@ import { createObservability, type Observability } from "./observability";
 import type { LineSink } from "./ops/log";
 import type { OpsContext } from "./ops";
 import { Lifecycle, type ShutdownReport } from "./lifecycle";
-import { botPresence, importWorld, limitHeadersOf, requestCounter, type ImportReport } from "./wiring";
-import { botApiLimits, botApiRoutes } from "./botapi";
-import { routeKey } from "./wire/route";
+import {
+  botPresence,
+  deferUntilServing,
+  importWorld,
+  limitHeadersOf,
+  requestCounter,
+  warnUnknownRateLimits,
+  type ImportReport,
+} from "./wiring";
+import { botApiLimits } from "./botapi";
 import { buildHttp, type HarnessParts, type Http, type HttpApp } from "./http";
 
 /** Optional plumbing for createParley: start-up timings, and where log lines go (tests). */
@@ -144,13 +151,23 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const files = new FileLinks(key, urls, clock, config.media.urlTtlMs);
   const flakes = new Snowflakes(core.idmap, config.imageProxy.enabled ? new MediaLinks(key, urls) : null, fastPaths.snowflakeCache, files);
   obs = createObservability(config, flakes, opts.logSink);
-  const { limiter, api, double, gateway, peopleLimits, people, live } = surfaces(config, { core, flakes, clock, urls, obs, report });
+  // The process's start, as the operator's health and the administrators' overview both say it.
+  const startedAt = Date.now();
+  const { limiter, api, double, gateway, peopleLimits, people, live } = surfaces(config, {
+    core,
+    flakes,
+    clock,
+    urls,
+    obs,
+    report,
+    startedAt,
+  });
   mark("build the core and the gateway");
   // The operator's readiness reads the lifecycle, which serves the app built with it.
   let life!: Lifecycle;
   const ops: OpsContext = {
     version: VERSION,
-    startedAt: Date.now(),
+    startedAt,
     database: () => withNotices(store.health(), api.shared?.degraded() ?? []),
     draining: () => life.draining,
     metrics: obs.metrics,
@@ -304,7 +321,7 @@ function withNotices(h: StoreHealth, more: string[]): StoreHealth {
 /** The surfaces' contexts: the bot API, the harness's double (test mode), the gateway, the people's API and live connection. */
 function surfaces(
   config: Config,
-  x: { core: Core; flakes: Snowflakes; clock: SwitchableClock; urls: Urls; obs: Observability; report: Report },
+  x: { core: Core; flakes: Snowflakes; clock: SwitchableClock; urls: Urls; obs: Observability; report: Report; startedAt: number },
 ) {
   const { core, flakes, clock, urls, obs } = x;
   // Each route's own rule is on its declaration; the config's overrides win.
@@ -338,7 +355,8 @@ function surfaces(
   });
   const peopleLimits = new PeopleLimits(clock);
   const imageProxy = config.imageProxy.enabled ? config.imageProxy : null;
-  const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits, urls, imageProxy, report: x.report };
+  const about = { version: VERSION, uptimeSeconds: () => Math.round((Date.now() - x.startedAt) / 1000) };
+  const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits, urls, imageProxy, report: x.report, about };
   return { limiter, api, double, gateway, peopleLimits, people, live: createLive(people) };
 }
 
@@ -362,20 +380,6 @@ function harnessOf(x: {
     seed: (doc) => seedWorldAsync({ core, flakes, clock, testMode: true }, doc),
   };
   return { prefix: h.HARNESS_PREFIX, description: h.HARNESS_DESCRIPTION, routes: h.harnessRoutes(ctx), door: (o) => h.harnessDoor(ctx, o) };
-}
-
-/** A --rate-limits file may name only declared routes: a key that names none is a typo worth a warning. */
-function warnUnknownRateLimits(config: Config, obs: Observability): void {
-  const declared = new Set(botApiRoutes.map(routeKey));
-  for (const key of Object.keys(config.rateLimits.routes))
-    if (!declared.has(key)) obs.log.warn("--rate-limits names a route the bot API does not have", { route: key });
-}
-
-/** pino and prom-client load after the first answer, or 200 ms after listening, whichever is first. */
-function deferUntilServing(obs: Observability, life: Lifecycle): void {
-  obs.defer();
-  life.afterFirst = () => setTimeout(() => obs.warm(), 0);
-  life.afterListen = () => setTimeout(() => obs.warm(), 200).unref();
 }
 
 function placeholderUrls(config: Config): Urls {

@@ -9,6 +9,11 @@ import type { GatewayHooks } from "./gateway";
 import type { LimitHeaders } from "./harness/hooks";
 import { importWorld as importDocument, type ImportReport, type SeedAnswer } from "./world";
 import type { Snowflakes } from "./wire/snowflakes";
+import { botApiRoutes } from "./botapi";
+import { routeKey } from "./wire/route";
+import type { Config } from "./config";
+import type { Observability } from "./observability";
+import type { Lifecycle } from "./lifecycle";
 
 export type { ImportReport } from "./world";
 
@@ -77,4 +82,18 @@ export function importWorld(
  */
 export function requestCounter(core: Core): RequestHooks {
   return { answered: () => core.stats.requestServed() };
+}
+
+/** A --rate-limits file may name only declared routes: a key that names none is a typo worth a warning. */
+export function warnUnknownRateLimits(config: Config, obs: Observability): void {
+  const declared = new Set(botApiRoutes.map(routeKey));
+  for (const key of Object.keys(config.rateLimits.routes))
+    if (!declared.has(key)) obs.log.warn("--rate-limits names a route the bot API does not have", { route: key });
+}
+
+/** pino and prom-client load after the first answer, or 200 ms after listening, whichever is first. */
+export function deferUntilServing(obs: Observability, life: Lifecycle): void {
+  obs.defer();
+  life.afterFirst = () => setTimeout(() => obs.warm(), 0);
+  life.afterListen = () => setTimeout(() => obs.warm(), 200).unref();
 }

@@ -28,9 +28,10 @@ import { commandRoutes } from "./routes/commands";
 import { interactionRoutes } from "./routes/interactions";
 import { pinRoutes } from "./routes/pins";
 import { emojiRoutes } from "./routes/emojis";
+import { guildEditRoutes } from "./routes/guild-edit";
 
 /** Routes whose bodies carry images as data URIs: a door of their own with a larger body limit (http.ts). */
-export const botImageRoutes: BotRoute[] = emojiRoutes;
+export const botImageRoutes: BotRoute[] = [...emojiRoutes, ...guildEditRoutes];
 
 export const botApiRoutes: BotRoute[] = [
   ...gatewayRoutes,

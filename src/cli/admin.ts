@@ -182,9 +182,7 @@ export const ADMIN_COMMANDS: Command[] = [
         `people ${c.people} (${c.administrators} administrator${c.administrators === 1 ? "" : "s"}, ${c.disabledPeople} disabled), applications ${c.applications}`,
       );
       out(`servers ${c.servers}, channels ${c.channels}, messages ${c.messages}`);
-      out(
-        `database ${(o.databaseBytes / 1_048_576).toFixed(1)} MiB${o.mediaBytes === null ? "" : `, media ${(o.mediaBytes / 1_048_576).toFixed(1)} MiB`}`,
-      );
+      out(`database ${(o.databaseBytes / 1_048_576).toFixed(1)} MiB, media ${(o.mediaBytes / 1_048_576).toFixed(1)} MiB`);
       out("day         messages  active  requests");
       for (const d of o.days)
         out(`${d.day}  ${String(d.messages).padStart(8)}  ${String(d.activePeople).padStart(6)}  ${String(d.requests).padStart(8)}`);

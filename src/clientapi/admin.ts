@@ -27,7 +27,7 @@ export function adminRoutes(p: ClientContext): PeopleRoute[] {
       caller: "session",
       summary: "Counts, sizes, and messages, active people and requests per day over 30 days (administrators)",
       answer: C.AdminOverview,
-      handler: ({ caller: { user: me } }) => overviewView(core.stats.overview(me.id)),
+      handler: ({ caller: { user: me } }) => overviewView(core.stats.overview(me.id), p.about),
     }),
     route({
       method: "GET",

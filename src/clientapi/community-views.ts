@@ -74,9 +74,11 @@ export function serverView(s: ServerSummary): C.ServerSummary {
   };
 }
 
-export function overviewView(o: Overview): C.AdminOverview {
+export function overviewView(o: Overview, about?: { version: string; uptimeSeconds(): number }): C.AdminOverview {
   const c = o.counts;
   return {
+    version: about?.version ?? null,
+    uptime_seconds: about ? about.uptimeSeconds() : null,
     counts: {
       people: c.people,
       disabled_people: c.disabledPeople,

@@ -61,4 +61,6 @@ export interface ClientContext {
    * root points it at the log. Absent: one JSON line on stderr (core/report.ts).
    */
   report?: Report;
+  /** This build's version and how long its process has run, for the administrators' overview (the operator's health says the same). */
+  about?: { version: string; uptimeSeconds(): number };
 }

@@ -151,8 +151,11 @@ export const AdminOverview = Type.Object({
     channels: Type.Integer(),
     messages: Type.Integer(),
   }),
+  /** This build's version, and how long its process has run (null where the server does not say). */
+  version: Nullable(Type.String()),
+  uptime_seconds: Nullable(Type.Integer()),
   database_bytes: Type.Integer(),
-  media_bytes: Nullable(Type.Integer()),
+  media_bytes: Type.Integer(),
   days: Type.Array(Type.Object({ day: Type.String(), messages: Type.Integer(), active_people: Type.Integer(), requests: Type.Integer() })),
   at: Time,
 });

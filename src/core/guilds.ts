@@ -216,6 +216,15 @@ export class Guilds {
     });
   }
 
+  /** A member's nickname as a world document gives it (seeding): no rights, no audit entry; moderation.editMember is the act. */
+  setNick(guildId: string, userId: string, nick: string | null): void {
+    this.d.store.write(() => {
+      this.requireMember(guildId, userId);
+      this.db.query("UPDATE members SET nick = ? WHERE guild_id = ? AND user_id = ?").run(nick, guildId, userId);
+      this.d.store.emit({ type: "member.updated", guildId, userId });
+    });
+  }
+
   private insertMember(guildId: string, userId: string, at: number): Member {
     const m: Member = { guild_id: guildId, user_id: userId, nick: null, joined_at: at };
     this.db.query("INSERT INTO members (guild_id, user_id, nick, joined_at) VALUES (?, ?, ?, ?)").run(guildId, userId, null, at);

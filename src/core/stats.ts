@@ -1,6 +1,6 @@
 /**
  * The figures of the administrators' overview: how many people, bots, servers, channels
- * and messages there are, how large the database is, and, over the last 30 days, the
+ * and messages there are, how large the database and the stored files are, and, over the last 30 days, the
  * messages posted, the people active and the requests answered each day.
  *
  * Requests and messages are counted as they happen, in memory, by the serving process
@@ -35,8 +35,8 @@ export interface Overview {
   };
   /** The database's pages and write-ahead log. */
   databaseBytes: number;
-  /** Stored files, once there are any (null: this build stores none). */
-  mediaBytes: number | null;
+  /** Stored files (each distinct file once, as it is kept). */
+  mediaBytes: number;
   /** The last 30 days, oldest first, today last. */
   days: DayFigures[];
   /** When these figures were read (the one clock): they are kept for five minutes. */
@@ -110,7 +110,8 @@ export class Stats {
       channels: n("SELECT count(*) AS n FROM channels WHERE guild_id IS NOT NULL"),
       messages: n("SELECT count(*) AS n FROM messages"),
     };
-    this.kept = { counts, databaseBytes: this.d.store.sizeBytes(), mediaBytes: null, days: this.days(now), at: now };
+    const mediaBytes = Number(n("SELECT coalesce(sum(size), 0) AS n FROM media_blobs"));
+    this.kept = { counts, databaseBytes: this.d.store.sizeBytes(), mediaBytes, days: this.days(now), at: now };
     return this.kept;
   }
 

@@ -38,6 +38,7 @@ export type HarnessCore = Pick<
   | "pins"
   | "reactions"
   | "reads"
+  | "sessions"
   | "users"
   | "webhooks"
 >;

@@ -11,6 +11,7 @@ import { rotateToken } from "../wire/tokens";
 import { WorldSchema } from "../world";
 import { harnessSessions } from "./sessions";
 import { harnessPeople } from "./people";
+import { harnessPersonSession } from "./person-session";
 import { DmClient, harnessDms } from "./dms";
 import { harnessActions } from "./actions";
 import { harnessInteractions } from "./interactions";
@@ -78,6 +79,7 @@ export function harnessRoutes(p: HarnessContext): Route<HarnessContext>[] {
       handler: ({ params }) => ({ token: rotateToken(p.core.apps, p.flakes, appId(params.application_id)) }),
     }),
     ...harnessPeople(p, dms),
+    ...harnessPersonSession(p),
     ...harnessDms(p, dms),
     ...harnessActions(p, dms),
   ];

@@ -60,6 +60,16 @@ export interface Person {
   /** Pin a message (the person needs Manage Messages): the bot sees the type 6 notice and the message's update. */
   pin(channel: string, messageId: string): Promise<void>;
   unpin(channel: string, messageId: string): Promise<void>;
+  /**
+   * A people's API session for this person (test mode): a token for `Authorization:
+   * Session <token>`, and their internal user id (the people's API's ids).
+   */
+  session(): Promise<{ token: string; user_id: string }>;
+  /**
+   * Any people's API route (/api/client/v1) as this person, as the web client calls it:
+   * the parsed answer; a non-2xx answer throws HarnessError with the spec's error body.
+   */
+  api<T = any>(method: string, path: string, body?: unknown): Promise<T>;
   /** Run a slash command; waits for the bot's answer and says what happened. */
   slash(channel: string, name: string, options?: CommandOptions, opts?: InteractOptions): Promise<InteractionResult>;
   /** Click a button on a message; waits for the bot's answer. */

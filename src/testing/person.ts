@@ -1,6 +1,7 @@
 import type { CommandOptions, InteractOptions, InteractionResult, Person } from "./person-types.js";
 import type { SdkContext } from "./context.js";
 import type { InteractionHelpers } from "./interactions.js";
+import { HarnessError } from "./wire-types.js";
 
 /** The harness's person actions, for one person. */
 // Longer than 80 lines because it is one method per harness action of a person, returned as the one object `Person` describes.
@@ -20,6 +21,11 @@ export function personActions(ctx: SdkContext, interactions: InteractionHelpers,
   }
   const useOnBody = (channel: string, appId: string, name: string, target: Target) =>
     contextMenuBody(world.channelId(channel), appId, name, target);
+  let session: Promise<{ token: string; user_id: string }> | undefined;
+  const openSession = () => {
+    session ??= harness.call<{ token: string; user_id: string }>("POST", `/users/${u}/session`);
+    return session;
+  };
 
   return {
     say: (channel, content, o = {}) =>
@@ -44,6 +50,11 @@ export function personActions(ctx: SdkContext, interactions: InteractionHelpers,
       return harness.call("POST", `/users/${u}/dms`, { recipient_id: app ? app.bot_user_id : recipient, content });
     },
     device: () => harness.call("POST", `/users/${u}/device`),
+    session: openSession,
+    api: async (method, path, body) => {
+      const { token } = await openSession();
+      return peopleCall(harness.url, token, method, path, body);
+    },
     react: (channel, message_id, emoji) =>
       harness.call("PUT", `/users/${u}/reactions`, { channel_id: world.channelId(channel), message_id, emoji }),
     unreact: (channel, message_id, emoji) =>
@@ -97,6 +108,19 @@ export function personActions(ctx: SdkContext, interactions: InteractionHelpers,
 }
 
 type Target = { user: string } | { message: string };
+
+/** A people's API request with a session token; the people's API sits beside the harness. */
+async function peopleCall(harnessUrl: string, token: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(harnessUrl.replace(/\/api\/harness\/v1$/, "/api/client/v1") + path, {
+    method,
+    headers: { Authorization: `Session ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const parsed = text ? JSON.parse(text) : undefined;
+  if (!res.ok) throw new HarnessError(res.status, parsed, `${method} ${path}`);
+  return parsed;
+}
 
 /** A context-menu command on a user (type 2) or a message (type 3), as the harness takes it. */
 function contextMenuBody(channelId: string, appId: string, name: string, target: Target) {

@@ -45,7 +45,24 @@ export const WorldSchema = Type.Object({
       Type.Object({
         name: Type.String({ minLength: 2, maxLength: 100 }),
         owner: Name,
-        members: Type.Optional(Type.Array(Name, { maxItems: 1000 })),
+        /** A person's name, or `{name, nick}` for a member with a nickname in this server. */
+        members: Type.Optional(
+          Type.Array(Type.Union([Name, Type.Object({ name: Name, nick: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })) })]), {
+            maxItems: 1000,
+          }),
+        ),
+        /** Invite links, each made by `creator` (default the owner) in `channel` (default the first). */
+        invites: Type.Optional(
+          Type.Array(
+            Type.Object({
+              channel: Type.Optional(Name),
+              creator: Type.Optional(Name),
+              max_age: Type.Optional(Type.Integer({ minimum: 0, maximum: 604_800 })),
+              max_uses: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+            }),
+            { maxItems: 100 },
+          ),
+        ),
         roles: Type.Optional(
           Type.Array(
             Type.Object({
@@ -106,7 +123,8 @@ export type World = Static<typeof WorldSchema>;
 
 export interface SeedAnswer {
   users: Record<string, { id: string; token: string }>;
-  guilds: Record<string, { id: string; channels: Record<string, string>; roles: Record<string, string> }>;
+  /** `invites`: the codes of the document's invites, in its order. */
+  guilds: Record<string, { id: string; channels: Record<string, string>; roles: Record<string, string>; invites: string[] }>;
   applications: Record<string, { id: string; bot_user_id: string; token: string; public_key: string }>;
 }
 

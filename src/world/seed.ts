@@ -49,6 +49,8 @@ interface GuildIds {
   id: string;
   channels: Map<string, string>;
   roles: Map<string, string>;
+  /** Invite codes, in the document's order. */
+  invites: string[];
 }
 
 interface AppIds {
@@ -194,9 +196,13 @@ class Seeder {
         everyonePermissions: everyoneSpec?.permissions !== undefined ? perms(everyoneSpec.permissions, `${gp}.roles`) : undefined,
       }),
     );
-    const entry: GuildIds = { id: row.id, channels: new Map(), roles: new Map([["@everyone", row.id]]) };
+    const entry: GuildIds = { id: row.id, channels: new Map(), roles: new Map([["@everyone", row.id]]), invites: [] };
     this.guilds.set(g.name, entry);
-    (g.members ?? []).forEach((m, mi) => core.guilds.addMember(row.id, this.person(m, `${gp}.members[${mi}]`)));
+    (g.members ?? []).forEach((m, mi) => {
+      const uid = this.person(typeof m === "string" ? m : m.name, `${gp}.members[${mi}]`);
+      core.guilds.addMember(row.id, uid);
+      if (typeof m !== "string" && m.nick) core.guilds.setNick(row.id, uid, m.nick);
+    });
     (g.roles ?? []).forEach((r, ri) => {
       if (r.name === "@everyone") return;
       if (entry.roles.has(r.name)) throw DomainError.invalid(`${gp}.roles[${ri}].name`, "Duplicate role name");
@@ -227,6 +233,14 @@ class Seeder {
       });
       entry.channels.set(c.name, ch.id);
       if (ci === 0) core.guilds.update(row.id, { system_channel_id: ch.id });
+    });
+    (g.invites ?? []).forEach((inv, ii) => {
+      const ip = `${gp}.invites[${ii}]`;
+      const channelId = inv.channel === undefined ? [...entry.channels.values()][0] : entry.channels.get(inv.channel);
+      if (!channelId) throw DomainError.invalid(`${ip}.channel`, `Unknown channel '${inv.channel ?? ""}'`, "UNKNOWN_REFERENCE");
+      const creator = inv.creator === undefined ? row.owner_id : this.person(inv.creator, `${ip}.creator`);
+      const made = at(ip, {}, () => core.invites.create(creator, channelId, { maxAge: inv.max_age, maxUses: inv.max_uses }));
+      entry.invites.push(made.code);
     });
   }
 
@@ -289,6 +303,7 @@ class Seeder {
         id: f.of(g.id),
         channels: Object.fromEntries([...g.channels].map(([k, v]) => [k, f.of(v)])),
         roles: Object.fromEntries([...g.roles].map(([k, v]) => [k, f.of(v)])),
+        invites: [...g.invites],
       };
     for (const [name, a] of this.apps)
       answer.applications[name] = {

@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { count, launch, openAs, PASSWORD, serve, signIn, type Served } from "./support";
+import { VERSION } from "../../src/config";
+import { channelEntry, count, launch, openAs, PASSWORD, serve, signIn, type Served } from "./support";
 
 let s: Served;
 let browser: Browser;
@@ -159,6 +160,30 @@ describe("server settings", () => {
     }
   }, 20_000);
 
+  test("a name in chat and in the member list takes the colour of the member's highest coloured role", async () => {
+    const club = s.world.guilds.Club;
+    await s.as("olive", "PATCH", `/guilds/${s.id(club.id)}/roles/${s.id(club.roles.Mod)}`, { color: 0xcc2200 });
+    await s.as("mo", "POST", `/channels/${s.id(club.channels.general)}/messages`, { content: "colours please" });
+    const mem = await signIn(browser, s.base, "mem");
+    try {
+      const p = mem.page;
+      const said = p.getByRole("article", { name: /^Mo colours please/ });
+      const color = (el: Element) => getComputedStyle(el).color;
+      const listed = p.getByRole("complementary", { name: "Members" }).getByRole("button", { name: "Mo", exact: true });
+      await listed.waitFor();
+      expect(await listed.evaluate(color)).toBe("rgb(204, 34, 0)");
+      await channelEntry(p, "general").click();
+      await said.waitFor();
+      expect(await said.getByText("Mo", { exact: true }).evaluate(color)).toBe("rgb(204, 34, 0)");
+      // A member without a coloured role keeps the page's colour.
+      expect(
+        await p.getByRole("complementary", { name: "Members" }).getByRole("button", { name: "Olive", exact: true }).evaluate(color),
+      ).not.toBe("rgb(204, 34, 0)");
+    } finally {
+      await mem.context.close();
+    }
+  }, 20_000);
+
   test("a member has no settings, and leaves the server", async () => {
     const mem = await signIn(browser, s.base, "mem");
     try {
@@ -282,6 +307,9 @@ describe("arriving and the instance", () => {
       const a = olive.page;
       await a.getByRole("img", { name: /^Messages per day: \d+ over 30 days/ }).waitFor();
       expect(await a.getByRole("table", { name: "The last 30 days" }).getByRole("row").count()).toBe(31);
+      // The version and uptime beside the counts; the files' size beside the database's.
+      for (const term of ["Version", "Uptime", "Database", "Files"]) await a.getByRole("term").filter({ hasText: term }).waitFor();
+      await a.getByRole("definition").filter({ hasText: VERSION }).first().waitFor();
       await a.getByRole("navigation", { name: "Administration" }).getByRole("button", { name: "Users" }).click();
       await a.getByRole("searchbox", { name: "Search users" }).fill("car");
       const people = a.getByRole("list", { name: "People" });

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { ApplicationCommandType, Client, Events, GatewayIntentBits as I, type Guild } from "discord.js";
+import { ApplicationCommandType, Client, Events, GatewayIntentBits as I, type Guild, type TextChannel } from "discord.js";
 import { next } from "../compat/support";
 import { channelEntry, count, launch, message, openAs, serve, signIn, type Served } from "./support";
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
         owner: "alice",
         members: ["bob", "carol"],
         roles: [{ name: "Mods", permissions: ["KICK_MEMBERS", "MANAGE_ROLES", "SEND_MESSAGES"], members: ["bob"] }],
-        channels: [{ name: "general" }],
+        channels: [{ name: "general" }, { name: "random" }],
       },
     ],
     applications: [{ name: "Helper", owner: "alice", intents: ["GUILDS", "GUILD_MESSAGES"], install: ["Lab"] }],
@@ -86,6 +86,38 @@ describe("context-menu commands", () => {
       // The author's name offers the USER commands too.
       await quoted.getByRole("button", { name: "Apps for Bob" }).click();
       expect(await quoted.getByRole("menu", { name: "Apps for Bob" }).getByRole("menuitem").allTextContents()).toEqual(["Wave"]);
+    } finally {
+      await alice.context.close();
+    }
+  }, 20_000);
+});
+
+describe("channel settings", () => {
+  test("the owner renames a channel and sets its topic, slow mode and NSFW; a bot hears CHANNEL_UPDATE; a refusal shows beside its field", async () => {
+    const id = s.world.guilds.Lab.channels.random;
+    const updated = next<[unknown, TextChannel]>(bot, Events.ChannelUpdate, (_old, c) => c.id === id && c.name === "off-topic");
+    const alice = await signIn(browser, s.base, "alice");
+    try {
+      const a = alice.page;
+      await openSettings(a);
+      await goTo(a, "Channels");
+      await a.getByRole("combobox", { name: "Channel to edit" }).selectOption({ label: "#random" });
+      const form = a.getByRole("form", { name: "Settings for #random" });
+      await form.getByRole("textbox", { name: "Name" }).fill("");
+      await form.getByRole("button", { name: "Save channel" }).click();
+      await form.getByRole("textbox", { name: "Name" }).and(a.locator("[aria-invalid=true]")).waitFor();
+
+      await form.getByRole("textbox", { name: "Name" }).fill("off-topic");
+      await form.getByRole("textbox", { name: "Topic" }).fill("Anything goes");
+      await form.getByRole("combobox", { name: "Slow mode" }).selectOption({ label: "10 seconds" });
+      await form.getByRole("checkbox", { name: "Age-restricted (NSFW)" }).check();
+      await form.getByRole("button", { name: "Save channel" }).click();
+      await a.getByRole("status").filter({ hasText: "#off-topic saved." }).waitFor();
+      await channelEntry(a, "off-topic").waitFor();
+      const [, c] = await updated;
+      expect({ topic: c.topic, slow: c.rateLimitPerUser, nsfw: c.nsfw }).toEqual({ topic: "Anything goes", slow: 10, nsfw: true });
+      const row = s.p.core.guilds.channel(s.id(id))!;
+      expect([row.name, row.topic, row.rate_limit_per_user, row.nsfw]).toEqual(["off-topic", "Anything goes", 10, 1]);
     } finally {
       await alice.context.close();
     }

@@ -3,7 +3,8 @@
  * through the people's API reaches the bot as the reference's events (CHANNEL_UPDATE per
  * reordered channel, GUILD_MEMBER_UPDATE for roles and nickname, GUILD_MEMBER_REMOVE for a
  * ban, GUILD_UPDATE for a new owner) and as audit log entries naming the person; the
- * bot's own `guild.channels.setPositions` reorders through PATCH /guilds/{id}/channels.
+ * bot's own `guild.channels.setPositions` reorders through PATCH /guilds/{id}/channels,
+ * and its `guild.edit` changes the server through PATCH /guilds/{id}.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { AuditLogEvent, Client, Events, GatewayIntentBits as I, type Guild, type GuildMember } from "discord.js";
@@ -42,7 +43,7 @@ beforeAll(async () => {
         members: ["mem", "carol"],
         roles: [
           { name: "Helper", permissions: [] },
-          { name: "Bots", permissions: ["VIEW_AUDIT_LOG", "MANAGE_CHANNELS", "MANAGE_ROLES"], members: ["Keeper"] },
+          { name: "Bots", permissions: ["VIEW_AUDIT_LOG", "MANAGE_CHANNELS", "MANAGE_ROLES", "MANAGE_GUILD"], members: ["Keeper"] },
         ],
         channels: [{ name: "general" }, { name: "staff" }, { name: "Team", type: 4 }],
       },
@@ -110,6 +111,30 @@ describe("what people do, as a discord.js bot sees it", () => {
     await as("olive", "PUT", `/guilds/${id(w.guilds.Club.id)}/owner`, { owner_id: id(w.users.mem.id) });
     await updated;
     expect(bot.guilds.cache.get(w.guilds.Club.id)!.ownerId).toBe(w.users.mem.id);
+  });
+
+  test("the bot edits the server with guild.edit: GUILD_UPDATE, and a GUILD_UPDATE audit entry by the bot", async () => {
+    const staff = w.guilds.Club.channels.staff;
+    const updated = next<[unknown, Guild]>(bot, Events.GuildUpdate, (_o, g) => g.name === "Club House");
+    const edited = await guild.edit({
+      name: "Club House",
+      description: "Members only",
+      systemChannel: staff,
+      defaultMessageNotifications: 1,
+      reason: "rebrand",
+    });
+    expect([edited.name, edited.description, edited.systemChannelId, edited.defaultMessageNotifications]).toEqual([
+      "Club House",
+      "Members only",
+      staff,
+      1,
+    ]);
+    const [, seen] = await updated;
+    expect(seen.systemChannelId).toBe(staff);
+    const logs = await guild.fetchAuditLogs({ type: AuditLogEvent.GuildUpdate, user: bot.user!.id });
+    const entry = logs.entries.find((e) => e.changes.some((c) => c.key === "name" && c.new === "Club House"))!;
+    expect([entry.executorId, entry.reason]).toEqual([bot.user!.id, "rebrand"]);
+    await expect(guild.edit({ name: "x" })).rejects.toMatchObject({ code: 50035 });
   });
 
   test("the bot reorders channels itself with setPositions", async () => {

@@ -74,6 +74,7 @@ describe("clients/python/parley_testing", () => {
         ],
         faults: [],
       });
+      expect(checks.people).toEqual({ check: "people", username: "alice", same_id: true, missing: 404 });
       expect(checks.timeout.message).toMatch(
         /^wait_for_message: nothing matched within 0.2 s\n\nTranscript of EchoBot \(last \d+ of \d+ entries\):\n/,
       );

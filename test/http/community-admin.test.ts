@@ -6,7 +6,7 @@
  * Anyone but an administrator is refused 403 50001; bad input is 400 naming its field.
  */
 import { beforeEach, describe, expect, test } from "bun:test";
-import { client, internalId, makeUnlimitedParley, recordEvents, refusal } from "../helpers";
+import { client, internalId, makeUnlimitedParley, ORIGIN, recordEvents, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
 
 let p: Parley;
@@ -61,6 +61,12 @@ describe("administration: people", () => {
     expect(o.status).toBe(200);
     expect(o.body.counts).toMatchObject({ people: 3, administrators: 1, servers: 1, applications: 1 });
     expect(o.body.days).toHaveLength(30);
+    // What the operator's health says too: this build's version, and how long it has run.
+    const health = await p.handle(new Request(`${ORIGIN}/healthz`));
+    const h = (await health.json()) as { version: string };
+    expect(o.body.version).toBe(h.version);
+    expect(o.body.uptime_seconds).toBeGreaterThanOrEqual(0);
+    expect(o.body.media_bytes).toBe(0);
     const found = await client(p, "GET", "/admin/users?q=BO", root);
     expect(found.body.map((a: { user: { username: string } }) => a.user.username)).toEqual(["bob"]);
     expect(found.body[0]).toMatchObject({ disabled: false, applications: [{ name: "BobBot", disabled: false }], owned_guilds: 1 });

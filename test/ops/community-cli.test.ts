@@ -227,7 +227,7 @@ describe("administration from the command line, beside a running server", () => 
     const lines = r.out.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^people 5 \(1 administrator, 0 disabled\), applications 2$/);
     expect(lines[1]).toMatch(/^servers 3, channels 3, messages 0$/);
-    expect(lines[2]).toMatch(/^database \d+\.\d MiB$/);
+    expect(lines[2]).toMatch(/^database \d+\.\d MiB, media \d+\.\d MiB$/);
     expect(lines.slice(4)).toHaveLength(30);
     expect(lines.at(-1)).toStartWith(new Date().toISOString().slice(0, 10));
   }, 30_000);

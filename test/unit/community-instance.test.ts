@@ -9,6 +9,7 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { internalId, makeParley, recordEvents } from "../helpers";
 import { DomainError, OPERATOR } from "../../src/core";
 import { dayOf } from "../../src/core/sessions";
+import { png } from "../support/png";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/world";
 
@@ -211,6 +212,16 @@ describe("password reset links", () => {
 });
 
 describe("the overview", () => {
+  test("the stored files' size: each distinct file once", async () => {
+    const image = png(9, 9, 3);
+    await p.core.media.setAvatar(person("ann"), { bytes: image });
+    await p.core.media.setAvatar(person("ben"), { bytes: image });
+    const blob = p.core.media.avatarBlob(person("ann"), p.core.users.require(person("ann")).avatar!)!;
+    expect(blob.size).toBeGreaterThan(0);
+    expect(p.core.stats.overview(OPERATOR, true).mediaBytes).toBe(blob.size);
+    p.core.close();
+  });
+
   test("counts, the database's size, and per day the messages posted, the people active and the requests answered", () => {
     p.clock.set(Date.UTC(2031, 0, 10, 12));
     p.core.serve();
@@ -225,7 +236,7 @@ describe("the overview", () => {
     const o = p.core.stats.overview(person("root"));
     expect(o.counts).toEqual({ people: 3, disabledPeople: 0, administrators: 1, applications: 1, servers: 1, channels: 1, messages: 2 });
     expect(o.databaseBytes).toBeGreaterThan(0);
-    expect(o.mediaBytes).toBeNull();
+    expect(o.mediaBytes).toBe(0);
     expect(o.days).toHaveLength(30);
     expect(o.days.at(-1)).toEqual({ day: today, messages: 2, activePeople: 2, requests: 5 });
     expect(o.days[0].day).toBe("2030-12-12");

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import base64
 import json
+import urllib.error
 import urllib.parse
+import urllib.request
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 if TYPE_CHECKING:
@@ -41,6 +43,7 @@ class Person:
     def __init__(self, parley: "Parley", name: str):
         self._p = parley
         self._u = urllib.parse.quote(name, safe="")
+        self._session: Optional[dict] = None
 
     def say(self, channel: str, content: str, reply_to: Optional[str] = None, embeds: Optional[list] = None, files: Optional[list] = None) -> dict:
         """files: [{"name": "a.png", "data": bytes or str, "description": optional alt text}]."""
@@ -70,6 +73,26 @@ class Person:
 
     def unpin(self, channel: str, message_id: str) -> None:
         self._p.harness("DELETE", f"/users/{self._u}/pins", {"channel_id": self._p.channel_id(channel), "message_id": message_id})
+
+    def session(self) -> dict:
+        """A people's API session for this person (test mode): ``{"token", "user_id"}``, the token for ``Authorization: Session <token>``."""
+        if self._session is None:
+            self._session = self._p.harness("POST", f"/users/{self._u}/session")
+        return self._session
+
+    def api(self, method: str, path: str, body: Any = None) -> Any:
+        """Any people's API route (/api/client/v1) as this person, as the web client calls it; non-2xx raises HarnessError."""
+        token = self.session()["token"]
+        data = None if body is None else json.dumps(body).encode()
+        headers = {"Authorization": f"Session {token}", **({"Content-Type": "application/json"} if data else {})}
+        req = urllib.request.Request(self._p.base_url + "/api/client/v1" + path, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(req, timeout=60) as res:
+                text = res.read().decode()
+                return json.loads(text) if text else None
+        except urllib.error.HTTPError as e:
+            text = e.read().decode()
+            raise HarnessError(e.code, json.loads(text) if text else None, f"{method} {path}") from None
 
     def edit(self, message_id: str, content: str) -> None:
         self._p.harness("PATCH", f"/users/{self._u}/messages/{message_id}", {"content": content})

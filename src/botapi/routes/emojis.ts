@@ -1,5 +1,5 @@
 /**
- * A server's emoji, a server's icon and the bot's own avatar (issue 31): the reference's
+ * A server's emoji and the bot's own avatar (issue 31): the reference's
  * routes, whose images arrive as data URIs in JSON (`data:image/png;base64,...`). They
  * are not message uploads (spec 1.5 still holds: a bot attaches no file to a message),
  * and are judged by their bytes like every file (core/media.ts). These routes read
@@ -7,11 +7,10 @@
  */
 import { Type } from "@sinclair/typebox";
 import { noContent, ok, route, type BotRoute, type Req } from "../http";
-import { DomainError, PERMISSIONS } from "../../core";
+import { DomainError } from "../../core";
 import { imageDataIn } from "../../wire/files";
 import { emojiJson } from "../../wire/serializers/attachment";
 import { selfUserJson } from "../../wire/serializers/user";
-import { guildJson } from "../../wire/serializers/guild";
 import { known } from "./ids";
 
 const BASE = "/guilds/{guild_id}/emojis";
@@ -120,26 +119,6 @@ export const emojiRoutes: BotRoute[] = [
       if (b.avatar !== undefined)
         await req.ctx.core.media.setAvatar(me, b.avatar === null ? null : { bytes: imageDataIn(b.avatar, "avatar") });
       return ok(selfUserJson(req.ctx.flakes, req.ctx.core.users.require(me)));
-    },
-  }),
-  route({
-    method: "PATCH",
-    path: "/guilds/{guild_id}",
-    summary: "Change a server's icon (`icon`: a data URI, or null; MANAGE_GUILD); other fields are not changed by bots here",
-    caller: "bot",
-    body: JSON_OBJECT,
-    handler: async (req) => {
-      const gid = guildOf(req);
-      req.ctx.core.guilds.requirePermission(gid, req.caller.botUserId, PERMISSIONS.MANAGE_GUILD);
-      const b = body(req);
-      if (b.icon !== undefined)
-        await req.ctx.core.media.setGuildIcon(
-          req.caller.botUserId,
-          gid,
-          b.icon === null ? null : { bytes: imageDataIn(b.icon, "icon") },
-          req.auditReason,
-        );
-      return ok(guildJson(req.ctx.flakes, req.ctx.core.reads.guilds.guild(gid)));
     },
   }),
 ];

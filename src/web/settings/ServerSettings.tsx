@@ -2,8 +2,8 @@
  * Server settings, inside the chat, for people who hold the permission: a navigation
  * ("Server settings") of sections, each shown to those who may use it: Overview (the
  * server's name with Manage Server; ownership for its owner), Roles and a channel's
- * overwrites (Manage Roles), Channels (Manage Channels: create, order, categories,
- * delete), Members (Kick and Ban, bots included), Invites (Create Invite; the list with
+ * overwrites (Manage Roles), Channels (Manage Channels: create, rename, topic, slow
+ * mode, NSFW, order, categories, delete), Members (Kick and Ban, bots included), Invites (Create Invite; the list with
  * Manage Server), Bans (Ban Members) and Audit log (View Audit Log). Each part shows
  * what the server refused next to its control: nothing fails silently.
  */
@@ -20,6 +20,7 @@ import { InviteManager } from "./Invites";
 import { Bans } from "./Bans";
 import { AuditLog } from "./AuditLog";
 import { ChannelOrder } from "./ChannelOrder";
+import { ChannelEdit } from "./ChannelEdit";
 import { RoleList } from "./RoleList";
 import { LeaveServer, OwnerActions } from "./Ownership";
 import { Emoji, ServerIcon } from "./Images";
@@ -67,6 +68,7 @@ const SECTIONS: { label: string; may(g: Guild): boolean; view(g: Guild): preact.
     view: (g) => (
       <>
         <Channels guild={g} />
+        <ChannelEdit guild={g} />
         <ChannelOrder guild={g} />
       </>
     ),

@@ -22,6 +22,7 @@ import { EmojiPicker } from "./emoji/Picker";
 import { mentionsOut, mentionsShown } from "./Mentions";
 import { MessageHeader } from "./list/MessageHeader";
 
+/** The author's name takes the colour of their highest coloured role here, as in the member list. */
 interface Props {
   m: Message;
   onReply(m: Message): void;

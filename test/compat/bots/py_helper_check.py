@@ -57,6 +57,16 @@ try:
     rest = [(e["status"], e["route"]) for e in parley.transcript("EchoBot")["entries"] if e["kind"] == "rest" and e["method"] == "POST"]
     emit(check="retried", pong=pong["content"], rest=rest, faults=parley.faults.list())
 
+    # The people's API as alice, through a harness session: her own account, and a refusal as HarnessError.
+    alice = parley.person("alice")
+    me = alice.api("GET", "/users/@me")
+    try:
+        alice.api("GET", "/guilds/00000000-0000-0000-0000-000000000000")
+        missing = None
+    except HarnessError as e:
+        missing = e.status
+    emit(check="people", username=me["username"], same_id=me["id"] == alice.session()["user_id"], missing=missing)
+
     try:
         parley.wait_for_message("general", lambda m: m["content"] == "never", timeout=0.2)
     except TimeoutError as e:

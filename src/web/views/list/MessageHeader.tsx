@@ -9,6 +9,20 @@ import { E2eMark } from "../Encrypted";
 import { AppsMenu, USER_COMMAND } from "../AppsMenu";
 import { Avatar } from "../files/Avatar";
 import { postedAt } from "./times";
+import { guilds, members } from "../../state";
+import { roleColor } from "../ProfileCard";
+
+/** The colour of the author's highest coloured role in the open server, if any. */
+function authorColor(userId: string, guildId: string | null): string | undefined {
+  const member = guildId ? members.value[guildId]?.find((x) => x.user.id === userId) : undefined;
+  return (
+    member &&
+    roleColor(
+      guilds.value.find((g) => g.id === guildId),
+      member,
+    )
+  );
+}
 
 interface Props {
   m: Message;
@@ -36,7 +50,7 @@ export function MessageHeader({ m, name, guild, grouped }: Props) {
   return (
     <header>
       <Avatar user={m.author} name={name} />
-      <span id={`a-${m.id}`} class="author">
+      <span id={`a-${m.id}`} class="author" style={{ color: authorColor(m.author.id, guild) }}>
         {name}
       </span>
       {m.author.bot && <span class="tag">BOT</span>}
