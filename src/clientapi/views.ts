@@ -195,7 +195,7 @@ export function inviteViewOf(m: InviteModel): C.Invite {
   const inv = m.row;
   return {
     code: inv.code,
-    guild: m.guild ? { id: m.guild.id, name: m.guild.name, member_count: m.memberCount } : null,
+    guild: m.guild ? { id: m.guild.id, name: m.guild.name, icon: m.guild.icon, member_count: m.memberCount } : null,
     channel: m.channel ? { id: m.channel.id, name: m.channel.name } : null,
     inviter_id: inv.inviter_id,
     max_age: inv.max_age,

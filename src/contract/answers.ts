@@ -225,7 +225,8 @@ export const Message = Type.Object({
 
 export const Invite = Type.Object({
   code: Type.String(),
-  guild: Nullable(Type.Object({ id: Id, name: Type.String(), member_count: Type.Integer() })),
+  /** `icon` is the server icon's hash (`/icons/{id}/{hash}.png`), null without one: the invite page shows it to anyone. */
+  guild: Nullable(Type.Object({ id: Id, name: Type.String(), icon: Nullable(Type.String()), member_count: Type.Integer() })),
   channel: Nullable(Type.Object({ id: Id, name: Nullable(Type.String()) })),
   inviter_id: Nullable(Id),
   max_age: Type.Integer(),

@@ -3,12 +3,13 @@
  * member, an operator and a signed-out visitor: the "Server settings" navigation and its
  * Invites, Bans, Audit log and Channels sections; a moderator stopped by rank; "Leave
  * server"; the display name and device names in User settings; signing out with the
- * browser's device; /admin's Users and Registration; an invite link naming its server.
+ * browser's device; /admin's Users and Registration; an invite link showing its server.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { VERSION } from "../../src/config";
-import { channelEntry, count, launch, openAs, PASSWORD, serve, signIn, type Served } from "./support";
+import { channelEntry, count, launch, openAs, PASSWORD, serve, signIn, WAIT_MS, type Served } from "./support";
+import { png } from "../support/png";
 
 let s: Served;
 let browser: Browser;
@@ -46,6 +47,18 @@ afterAll(async () => {
   await browser?.close();
   await s?.p.stop();
 });
+
+/** Olive gives `guild` an icon: an upload slot, its bytes, then the server's icon. */
+async function setIcon(guild: string, bytes: Uint8Array<ArrayBuffer>): Promise<void> {
+  const slot = await s.as("olive", "POST", "/uploads", { purpose: "icon", filename: "icon.png", size: bytes.byteLength, guild_id: guild });
+  const put = await fetch(`${s.base}${slot.upload_url}`, {
+    method: "PUT",
+    headers: { Authorization: `Session ${s.world.users.olive.token}` },
+    body: bytes,
+  });
+  expect(put.status).toBe(200);
+  await s.as("olive", "PUT", `/guilds/${guild}/icon`, { upload_id: slot.id });
+}
 
 async function openSettings(page: Page, section?: string): Promise<void> {
   await page.getByRole("navigation", { name: "Channels" }).getByRole("button", { name: "Server settings" }).click();
@@ -255,18 +268,25 @@ describe("one's own account", () => {
 });
 
 describe("arriving and the instance", () => {
-  test("signed out, an invite link names its server above the sign-in, then Accept invite", async () => {
+  test("signed out, an invite link shows its server's icon and name above the sign-in, then Accept invite", async () => {
     const inv = await s.as("olive", "POST", `/channels/${s.id(s.world.guilds.Club.channels.general)}/invites`, {});
+    await setIcon(s.id(s.world.guilds.Club.id), png(16, 16, 3));
     await s.as("olive", "PUT", `/guilds/${s.id(s.world.guilds.Club.id)}/bans/${s.id(s.world.users.carol.id)}`, {}).catch(() => undefined);
     await s
       .as("olive", "DELETE", `/guilds/${s.id(s.world.guilds.Club.id)}/bans/${s.id(s.world.users.carol.id)}`, {})
       .catch(() => undefined);
     const context = await browser.newContext();
+    context.setDefaultTimeout(WAIT_MS);
     try {
       const page = await context.newPage();
       await page.goto(`${s.base}/invite/${inv.code}`);
       await page.getByRole("heading", { name: "You are invited to Club" }).waitFor();
       await page.getByText(/\d+ members/).waitFor();
+      const icon = page.getByRole("img", { name: "Club" });
+      await page.waitForFunction(
+        (img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth === 16,
+        await icon.elementHandle(),
+      );
       await page.getByRole("textbox", { name: "Username" }).fill("carol");
       await page.getByRole("textbox", { name: "Password" }).fill(PASSWORD);
       await page.getByRole("button", { name: "Sign in" }).click();

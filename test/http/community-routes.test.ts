@@ -6,7 +6,8 @@
  * 10003), and bad input is a 400 naming its field, never a 500.
  */
 import { beforeEach, describe, expect, test } from "bun:test";
-import { client, internalId, makeUnlimitedParley, recordEvents, refusal } from "../helpers";
+import { client, internalId, makeUnlimitedParley, ORIGIN, recordEvents, refusal } from "../helpers";
+import { png } from "../support/png";
 import type { Parley } from "../../src/app";
 
 let p: Parley;
@@ -100,16 +101,35 @@ describe("invites", () => {
     expect((await client(p, "GET", `/guilds/${club}/invites`, mo)).body).toEqual([]);
   });
 
-  test("signed out, an invite names its server and member count, not its channel or creator", async () => {
+  test("signed out, an invite names its server, its icon and member count, not its channel or creator", async () => {
     const made = await client(p, "POST", `/channels/${general}/invites`, mem, {});
     const look = await client(p, "GET", `/invites/${made.body.code}`, null);
     expect(look.status).toBe(200);
     expect(look.body).toMatchObject({
       code: made.body.code,
-      guild: { id: club, name: "Club", member_count: 4 },
+      guild: { id: club, name: "Club", icon: null, member_count: 4 },
       channel: null,
       inviter_id: null,
     });
+    // With an icon, its hash, which the icon's path serves to anyone.
+    const bytes = png(8, 8);
+    const slot = await client(p, "POST", "/uploads", olive, {
+      purpose: "icon",
+      filename: "club.png",
+      size: bytes.byteLength,
+      guild_id: club,
+    });
+    const put = new Request(`${ORIGIN}${slot.body.upload_url}`, {
+      method: "PUT",
+      headers: { Authorization: `Session ${olive}` },
+      body: bytes,
+    });
+    expect((await p.handle(put)).status).toBe(200);
+    const icon = (await client(p, "PUT", `/guilds/${club}/icon`, olive, { upload_id: slot.body.id })).body.icon;
+    expect(icon).toMatch(/^[0-9a-f]{32}$/);
+    const after = await client(p, "GET", `/invites/${made.body.code}`, null);
+    expect(after.body.guild).toEqual({ id: club, name: "Club", icon, member_count: 4 });
+    expect((await p.handle(new Request(`${ORIGIN}/icons/${club}/${icon}.png`))).status).toBe(200);
     expect(refusal(await client(p, "GET", `/invites/nope`, null))).toEqual([404, 10003]);
     expect(refusal(await client(p, "GET", `/invites/${"x".repeat(40)}`, null))).toEqual([404, 10003]);
   });

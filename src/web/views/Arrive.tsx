@@ -1,6 +1,6 @@
 /**
- * A signed-out visitor opening an invite link: which server it leads to (its name and
- * member count, readable without a session), above the sign-in form, which also creates
+ * A signed-out visitor opening an invite link: which server it leads to (its icon, name
+ * and member count, readable without a session), above the sign-in form, which also creates
  * an account. Once signed in, the invite page itself offers "Accept invite".
  */
 import { useEffect, useState } from "preact/hooks";
@@ -19,6 +19,15 @@ export function InviteArrival({ code, onSignedIn }: { code: string; onSignedIn(t
   }, [code]);
   const header = (
     <section class="arrive card" aria-labelledby="arrive-title">
+      {info?.guild?.icon && (
+        <img
+          class="server-icon"
+          src={`/icons/${info.guild.id}/${info.guild.icon}.png?size=96`}
+          alt={info.guild.name}
+          width={64}
+          height={64}
+        />
+      )}
       <h1 id="arrive-title">{info?.guild ? `You are invited to ${info.guild.name}` : "Invite"}</h1>
       {info?.guild && <p class="muted">{info.guild.member_count === 1 ? "1 member" : `${info.guild.member_count} members`}</p>}
       {gone ? (

@@ -1,14 +1,9 @@
-/** An invite link (/invite/<code>): the server it leads to, and "Accept invite". */
+/** An invite link (/invite/<code>): the server it leads to (its icon, name, members), and "Accept invite". */
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError } from "../api";
 import type { Guild } from "../types";
+import type { Invite as InviteInfo } from "../../contract";
 import { ErrorLine, errorText } from "./ui";
-
-interface InviteInfo {
-  code: string;
-  guild: { id: string; name: string; member_count: number } | null;
-  channel: { id: string; name: string } | null;
-}
 
 export function Invite({ code }: { code: string }) {
   const [info, setInfo] = useState<InviteInfo | null>(null);
@@ -31,6 +26,15 @@ export function Invite({ code }: { code: string }) {
   }
   return (
     <div class="portal invite card">
+      {info?.guild?.icon && (
+        <img
+          class="server-icon"
+          src={`/icons/${info.guild.id}/${info.guild.icon}.png?size=96`}
+          alt={info.guild.name}
+          width={64}
+          height={64}
+        />
+      )}
       <h1>{info?.guild ? `You are invited to ${info.guild.name}` : "Invite"}</h1>
       {info?.guild && (
         <p class="muted">
