@@ -14,6 +14,16 @@ import type { NotificationSetting } from "../contract";
 import { decideNotification, type NotifySetting } from "../text/notify";
 import { showMentions } from "../text/mentions";
 
+/** The browser's permission to show notifications, shared by every control that asks for it. */
+export const desktopPermission = signal<NotificationPermission | "unsupported">(
+  typeof Notification === "undefined" ? "unsupported" : Notification.permission,
+);
+
+export async function askDesktopPermission(): Promise<void> {
+  if (typeof Notification === "undefined") return;
+  desktopPermission.value = await Notification.requestPermission();
+}
+
 /** The person's settings by scope (a server's or a channel's id). */
 export const notifySettings = signal<Record<string, NotificationSetting>>({});
 

@@ -4,7 +4,9 @@
  * password (the current one first; other sessions end) and lists the sessions, each
  * with what signed in and when it was last used, "Revoke <label>", this one marked, and
  * "Sign out everywhere". A browser signed out so closes its live connection at once and
- * says why: revoked, or the password changed.
+ * says why: revoked, or the password changed. Its Notifications section asks for the
+ * browser's permission and sets each server's level and mute (the people's API's
+ * notification settings, which the chat's own dialog also writes).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
@@ -16,8 +18,14 @@ let s: Served;
 
 beforeAll(async () => {
   s = serve({
-    users: [{ name: "alice", global_name: "Alice" }],
-    guilds: [{ name: "Lab", owner: "alice", channels: [{ name: "general" }] }],
+    users: [
+      { name: "alice", global_name: "Alice" },
+      { name: "bea", global_name: "Bea" },
+    ],
+    guilds: [
+      { name: "Lab", owner: "alice", members: ["bea"], channels: [{ name: "general" }] },
+      { name: "Club", owner: "alice", members: ["bea"], channels: [{ name: "lobby" }] },
+    ],
   });
   browser = await launch();
 }, 30_000);
@@ -89,5 +97,72 @@ test("Account: revoke another browser, change the password, sign out everywhere"
     await here.context.close();
     await there.context.close();
     await third?.context.close();
+  }
+}, 60_000);
+
+/** Bea's setting for `scope` as the server has it, once `ok` says it is there (the page writes it). */
+async function settingOf(scope: string, ok: (x: { level: number | null; muted_until: string | null }) => boolean) {
+  for (let i = 0; ; i++) {
+    const x = await s.as("bea", "GET", `/users/@me/notification-settings/${scope}`);
+    if (ok(x) || i === 100) return x;
+    await Bun.sleep(50);
+  }
+}
+
+test("Notifications: desktop permission, and each server's level and mute, read and written", async () => {
+  const lab = s.id(s.world.guilds.Lab.id);
+  const club = s.id(s.world.guilds.Club.id);
+  // Set elsewhere (another session): the section reads it.
+  await s.as("bea", "PUT", `/users/@me/notification-settings/${club}`, { level: 2 });
+  const here = await signIn(browser, s.base, "bea");
+  try {
+    const page = here.page;
+    const dialog = await openUserSettings(page);
+    await dialog.getByRole("navigation", { name: "User settings" }).getByRole("button", { name: "Notifications" }).click();
+    const section = dialog.getByRole("region", { name: "Notifications" });
+
+    // The browser has not been asked: a click asks it (allowed here), and the section says so.
+    expect(await page.evaluate(() => Notification.permission)).toBe("default");
+    await here.context.grantPermissions(["notifications"], { origin: s.base });
+    await section.getByRole("button", { name: "Enable desktop notifications" }).click();
+    await section.getByText("Desktop notifications are on in this browser.").waitFor();
+    expect(await section.getByRole("button", { name: "Enable desktop notifications" }).count()).toBe(0);
+
+    const labLevels = section.getByRole("group", { name: "Lab" });
+    const clubLevels = section.getByRole("group", { name: "Club" });
+    expect(await labLevels.getByRole("radio", { name: "Server default (all messages)" }).isChecked()).toBe(true);
+    await clubLevels.getByRole("radio", { name: "Nothing" }).and(page.locator(":checked")).waitFor();
+
+    await labLevels.getByRole("radio", { name: "Only @mentions" }).check();
+    expect((await settingOf(lab, (x) => x.level === 1)).level).toBe(1);
+    await clubLevels.getByRole("radio", { name: "All messages", exact: true }).check();
+    expect((await settingOf(club, (x) => x.level === 0)).level).toBe(0);
+
+    await section.getByRole("combobox", { name: "Mute Lab for" }).selectOption({ label: "1 hour" });
+    const muted = await settingOf(lab, (x) => x.muted_until !== null);
+    expect(Date.parse(muted.muted_until!)).toBeGreaterThan(Date.now() + 50 * 60_000);
+    expect(muted.level).toBe(1);
+    await section
+      .getByRole("combobox", { name: "Mute Lab for" })
+      .getByRole("option", { name: /^Muted until / })
+      .waitFor({ state: "attached" });
+    await section.getByRole("combobox", { name: "Mute Lab for" }).selectOption({ label: "Not muted" });
+    expect((await settingOf(lab, (x) => x.muted_until === null)).muted_until).toBeNull();
+
+    // Opened again after a reload, the section shows what was chosen.
+    await page.reload();
+    await page.getByRole("textbox", { name: /^Message / }).waitFor();
+    const again = await openUserSettings(page);
+    await again.getByRole("navigation", { name: "User settings" }).getByRole("button", { name: "Notifications" }).click();
+    const reread = again.getByRole("region", { name: "Notifications" });
+    await reread.getByRole("group", { name: "Lab" }).getByRole("radio", { name: "Only @mentions" }).and(page.locator(":checked")).waitFor();
+    await reread
+      .getByRole("group", { name: "Club" })
+      .getByRole("radio", { name: "All messages", exact: true })
+      .and(page.locator(":checked"))
+      .waitFor();
+    await reread.getByText("Desktop notifications are on in this browser.").waitFor();
+  } finally {
+    await here.context.close();
   }
 }, 60_000);

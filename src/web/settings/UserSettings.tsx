@@ -3,7 +3,7 @@
  * sections ("User settings"). Account is the first: change one's password (the current
  * one first; every other session ends) and one's sessions, each with what signed in and
  * when it was last used, "Revoke <label>", this one marked, and "Sign out everywhere".
- * More sections join SECTIONS.
+ * Profile, Notifications (settings/Notifications.tsx) and Devices follow.
  */
 import { signal } from "@preact/signals";
 import type { ComponentType } from "preact";
@@ -13,6 +13,7 @@ import { ErrorLine, Field, errorText, fieldError } from "../views/ui";
 import { useRequest } from "./common";
 import { Devices, Profile } from "./Profile";
 import { AvatarSetting } from "./Images";
+import { Notifications } from "./Notifications";
 
 /** Whether the dialog is open. */
 export const userSettingsOpen = signal(false);
@@ -34,6 +35,7 @@ const SECTIONS: { id: string; label: string; view: ComponentType<SectionProps> }
       </>
     ),
   },
+  { id: "notifications", label: "Notifications", view: Notifications },
   { id: "devices", label: "Devices", view: Devices },
 ];
 

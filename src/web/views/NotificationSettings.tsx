@@ -1,14 +1,15 @@
 /**
  * "Enable desktop notifications" (the browser's permission) and "Notification settings":
  * a dialog for the open channel and its server, each a group of radios ("All messages",
- * "Only @mentions", "Nothing", or as the scope above) and "Mute for" the channel.
+ * "Only @mentions", "Nothing", or as the scope above) and "Mute for" the channel. User
+ * settings' Notifications section (settings/Notifications.tsx) reuses the parts.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { channelLabel, guildOf, showNotice } from "../state";
-import type { Channel } from "../types";
+import type { Channel, Guild } from "../types";
 import type { NotificationSetting } from "../../contract";
-import { notifySettings, putNotifySetting } from "../notify";
+import { askDesktopPermission, desktopPermission, notifySettings, putNotifySetting } from "../notify";
 import { errorText } from "./ui";
 
 const LEVELS: [number, string][] = [
@@ -28,22 +29,30 @@ const MUTES: [string, number | null][] = [
 const FOREVER = "9999-12-31T23:59:59.999Z";
 
 export function NotifyControls({ channel }: { channel: Channel }) {
-  const supported = typeof Notification !== "undefined";
-  const [permission, setPermission] = useState(supported ? Notification.permission : "denied");
   const [open, setOpen] = useState(false);
   return (
     <>
-      {supported && permission === "default" && (
-        <button class="header-button" onClick={() => void Notification.requestPermission().then(setPermission)}>
-          Enable desktop notifications
-        </button>
-      )}
+      {desktopPermission.value === "default" && <EnableDesktop class="header-button" />}
       <button class="header-button" aria-haspopup="dialog" onClick={() => setOpen(true)}>
         Notification settings
       </button>
       {open && <SettingsDialog channel={channel} onClose={() => setOpen(false)} />}
     </>
   );
+}
+
+/** Asks the browser for its permission (only a click may ask). */
+export function EnableDesktop({ class: cls }: { class?: string }) {
+  return (
+    <button type="button" class={cls} onClick={() => void askDesktopPermission()}>
+      Enable desktop notifications
+    </button>
+  );
+}
+
+/** A server's own choice, which "unset" falls back to. */
+export function serverDefault(guild: Guild): string {
+  return `Server default (${guild.default_message_notifications === 1 ? "only @mentions" : "all messages"})`;
 }
 
 async function put(scopeId: string, body: { level?: number | null; muted_until?: string | null }): Promise<void> {
@@ -62,35 +71,12 @@ function SettingsDialog({ channel, onClose }: { channel: Channel; onClose(): voi
     return () => d?.open && d.close();
   }, []);
   const guild = channel.guild_id ? guildOf(channel.guild_id) : undefined;
-  const mine = notifySettings.value[channel.id];
-  const muted = mine?.muted_until && Date.parse(mine.muted_until) > Date.now() ? mine.muted_until : null;
   return (
     <dialog ref={ref} class="pins" aria-labelledby="ns-title" onCancel={(e) => (e.preventDefault(), onClose())}>
       <h2 id="ns-title">Notification settings</h2>
       <Levels scopeId={channel.id} legend={channelLabel(channel)} inherit={guild ? "As the server" : null} />
-      {guild && (
-        <Levels
-          scopeId={guild.id}
-          legend={guild.name}
-          inherit={`Server default (${guild.default_message_notifications === 1 ? "only @mentions" : "all messages"})`}
-        />
-      )}
-      <label>
-        Mute {channelLabel(channel)} for{" "}
-        <select
-          onChange={(e) => {
-            const ms = MUTES[Number(e.currentTarget.value)][1];
-            void put(channel.id, { muted_until: ms === null ? null : ms === Infinity ? FOREVER : new Date(Date.now() + ms).toISOString() });
-          }}
-        >
-          {MUTES.map(([label], i) => (
-            <option key={label} value={i} selected={i === 0 ? !muted : false}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
-      {muted && <p class="muted">Muted until {muted === FOREVER ? "you turn it back on" : new Date(muted).toLocaleString()}.</p>}
+      {guild && <Levels scopeId={guild.id} legend={guild.name} inherit={serverDefault(guild)} />}
+      <MuteSelect scopeId={channel.id} label={channelLabel(channel)} />
       <div class="buttons">
         <button onClick={onClose}>Close</button>
       </div>
@@ -98,7 +84,7 @@ function SettingsDialog({ channel, onClose }: { channel: Channel; onClose(): voi
   );
 }
 
-function Levels({ scopeId, legend, inherit }: { scopeId: string; legend: string; inherit: string | null }) {
+export function Levels({ scopeId, legend, inherit }: { scopeId: string; legend: string; inherit: string | null }) {
   const level = notifySettings.value[scopeId]?.level ?? null;
   const choices: [number | null, string][] = inherit ? [[null, inherit], ...LEVELS] : LEVELS;
   return (
@@ -116,5 +102,35 @@ function Levels({ scopeId, legend, inherit }: { scopeId: string; legend: string;
         </label>
       ))}
     </fieldset>
+  );
+}
+
+/** "Mute <label> for": a choice of spans, and while muted, until when (also a choice, to keep it). */
+export function MuteSelect({ scopeId, label }: { scopeId: string; label: string }) {
+  const mine = notifySettings.value[scopeId];
+  const muted = mine?.muted_until && Date.parse(mine.muted_until) > Date.now() ? mine.muted_until : null;
+  return (
+    <label>
+      Mute {label} for{" "}
+      <select
+        onChange={(e) => {
+          const i = Number(e.currentTarget.value);
+          if (i < 0) return;
+          const ms = MUTES[i][1];
+          void put(scopeId, { muted_until: ms === null ? null : ms === Infinity ? FOREVER : new Date(Date.now() + ms).toISOString() });
+        }}
+      >
+        {muted && (
+          <option value={-1} selected>
+            {muted === FOREVER ? "Muted until I turn it back on" : `Muted until ${new Date(muted).toLocaleString()}`}
+          </option>
+        )}
+        {MUTES.map(([text], i) => (
+          <option key={text} value={i} selected={i === 0 && !muted}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
