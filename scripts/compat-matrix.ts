@@ -86,6 +86,14 @@ export function collect(cases: TestCase[]): Map<string, Cell> {
   return cells;
 }
 
+/** Where a library needs a second base for avatars, server icons and custom emoji (its CDN), after its snippet. */
+const CDN_NOTES: Partial<Record<Library, string>> = {
+  "discord.js":
+    'For avatars, server icons and custom emoji, give the CDN base too: `rest: { api: "http://127.0.0.1:7420/api", cdn: "http://127.0.0.1:7420" }`, and `displayAvatarURL()`, `iconURL()` and an emoji\'s `imageURL()` point at Parley\'s content paths (`/avatars/{user_id}/{hash}.png`, any of png/webp/jpg/gif: the original image is served; `?size=` is accepted and ignored). Attachments\' `url`s are absolute already (checked: files-discordjs.test.ts).',
+  "discord.py":
+    'For avatars, server icons and custom emoji, set the CDN base as well: `discord.asset.Asset.BASE = "http://127.0.0.1:7420"`, and `display_avatar.url`, `guild.icon.url` and `Emoji.url` point at Parley (and `Asset.read()` downloads them). `Attachment.read()` needs nothing more: attachments\' `url`s are absolute (checked: files-discordpy.test.ts).',
+};
+
 const CONFIG_SNIPPETS: Record<Library, { lang: string; code: string }> = {
   "discord.js": {
     lang: "js",
@@ -270,6 +278,8 @@ export function render(cells: Map<string, Cell>, run: RunInfo): string {
   for (const lib of LIBRARIES) {
     const shim = EPOCH_SHIMS[lib];
     out.push(`### ${lib}`, "", "```" + CONFIG_SNIPPETS[lib].lang, CONFIG_SNIPPETS[lib].code, "```", "");
+    const cdn = CDN_NOTES[lib];
+    if (cdn) out.push(cdn, "");
     out.push(
       "The epoch shim (the `epoch` row runs this line):",
       "",
