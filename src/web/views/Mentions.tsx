@@ -9,12 +9,11 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { RefObject } from "preact";
 import { api } from "../api";
-import { channelOf, displayName, guildOf, memberName, members } from "../state";
+import { channelOf, displayName, guildOf, members } from "../state";
 import { BIT, holds } from "../names";
 import type { Channel, Message } from "../types";
 import { resolveAtNames, foldName, showMentions, type MentionDirectory } from "../../text/mentions";
-import { Markdown } from "../markdown";
-import { jumpTo } from "../links";
+import { FoundMessage } from "./FoundMessage";
 import { errorText } from "./ui";
 
 interface Option {
@@ -163,27 +162,9 @@ function InboxDialog({ onClose }: { onClose(): void }) {
       {error && <p role="alert">{error}</p>}
       {!list && !error && <p aria-busy="true">Loading…</p>}
       {list && !list.length && <p class="muted">Nobody has mentioned you yet.</p>}
-      {list?.map((m) => {
-        const guild = channelOf(m.channel_id)?.guild_id ?? null;
-        return (
-          <article key={m.id} class="found" aria-labelledby={`in-a-${m.id} in-c-${m.id}`}>
-            <span id={`in-a-${m.id}`} class="author">
-              {memberName(m.author.id, guild)}
-            </span>
-            <div id={`in-c-${m.id}`}>
-              <Markdown source={m.content} />
-            </div>
-            <button
-              onClick={() => {
-                onClose();
-                void jumpTo(guild ?? "@me", m.channel_id, m.id);
-              }}
-            >
-              Jump
-            </button>
-          </article>
-        );
-      })}
+      {list?.map((m) => (
+        <FoundMessage key={m.id} m={m} guild={channelOf(m.channel_id)?.guild_id ?? null} idPrefix="in" onJump={onClose} />
+      ))}
       <div class="buttons">
         <button onClick={onClose}>Close</button>
       </div>

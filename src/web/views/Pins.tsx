@@ -9,8 +9,8 @@ import { guildOf, memberName, route, showNotice } from "../state";
 import { BIT, holds } from "../names";
 import type { Channel, Message } from "../types";
 import type { PinsPage } from "../../contract";
-import { Markdown } from "../markdown";
 import { jumpTo } from "../links";
+import { FoundMessage } from "./FoundMessage";
 import { errorText } from "./ui";
 
 /** The reference's type for the notice a pin posts (its `reply_to` names the pinned message). */
@@ -84,22 +84,7 @@ function PinsDialog({ channel, onClose }: { channel: Channel; onClose(): void })
       {!page && !error && <p aria-busy="true">Loading…</p>}
       {page && !page.items.length && <p class="muted">Nothing is pinned in this channel yet.</p>}
       {page?.items.map(({ message: m }) => (
-        <article key={m.id} class="found" aria-labelledby={`pin-a-${m.id} pin-c-${m.id}`}>
-          <span id={`pin-a-${m.id}`} class="author">
-            {memberName(m.author.id, guild)}
-          </span>
-          <div id={`pin-c-${m.id}`}>
-            <Markdown source={m.content} />
-          </div>
-          <button
-            onClick={() => {
-              onClose();
-              void jumpTo(guild ?? "@me", m.channel_id, m.id);
-            }}
-          >
-            Jump
-          </button>
-        </article>
+        <FoundMessage key={m.id} m={m} guild={guild} idPrefix="pin" onJump={onClose} />
       ))}
       <div class="buttons">
         <button onClick={onClose}>Close</button>

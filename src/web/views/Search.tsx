@@ -6,10 +6,9 @@
  */
 import { useState } from "preact/hooks";
 import { api } from "../api";
-import { channelOf, channelLabel, memberName } from "../state";
+import { channelOf, channelLabel } from "../state";
 import type { SearchResults } from "../../contract";
-import { Markdown } from "../markdown";
-import { jumpTo } from "../links";
+import { FoundMessage } from "./FoundMessage";
 import { errorText } from "./ui";
 
 export function SearchBox({ guildId }: { guildId: string }) {
@@ -69,23 +68,14 @@ function Results({ found, guildId, onJump }: { found: SearchResults; guildId: st
         </p>
       ))}
       {found.messages.map((m) => (
-        <article key={m.id} class="found" aria-labelledby={`s-a-${m.id} s-c-${m.id}`}>
-          <span id={`s-a-${m.id}`} class="author">
-            {memberName(m.author.id, guildId)}
-          </span>{" "}
-          <span class="muted">in {channelLabel(channelOf(m.channel_id))}</span>
-          <div id={`s-c-${m.id}`}>
-            <Markdown source={m.content} />
-          </div>
-          <button
-            onClick={() => {
-              onJump();
-              void jumpTo(guildId, m.channel_id, m.id);
-            }}
-          >
-            Jump
-          </button>
-        </article>
+        <FoundMessage
+          key={m.id}
+          m={m}
+          guild={guildId}
+          idPrefix="s"
+          where={<span class="muted"> in {channelLabel(channelOf(m.channel_id))}</span>}
+          onJump={onJump}
+        />
       ))}
     </>
   );
