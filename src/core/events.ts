@@ -33,7 +33,16 @@ export type DomainEvent =
     }
   | { type: "typing.started"; channelId: string; guildId: string | null; userId: string; at: number }
   | { type: "presence.updated"; userId: string; status: string }
-  | { type: "interaction.created"; interactionId: string; applicationId: string }
+  | {
+      type: "interaction.created";
+      interactionId: string;
+      applicationId: string;
+      /**
+       * The plaintext token for the INTERACTION_CREATE payload. Only its hash is stored, so
+       * the node that holds the bot's session (another one, in a cluster) gets it here.
+       */
+      token: string;
+    }
   /** The bot acknowledged (deferred) or answered an interaction: the invoking person's client shows it. */
   | {
       type: "interaction.updated";

@@ -264,7 +264,10 @@ export class Interactions {
   ): Invocation {
     const now = this.d.clock.now();
     for (const [id, t] of this.tokens) if (now >= t.expiresAt) this.tokens.delete(id);
-    const delivered = delivery.live(app.bot_user_id);
+    // On Postgres the bot's session may be on another node, which this one cannot see: the
+    // interaction is sent to whichever node holds it, and with none it expires unanswered after
+    // the first response window, as the reference's "The application did not respond".
+    const delivered = delivery.live(app.bot_user_id) || this.d.store.engine.kind === "postgres";
     const token = randomSecret(48);
     const row: InteractionRow = {
       id: this.d.ids.next(),
@@ -296,7 +299,7 @@ export class Interactions {
         .run(row as never);
       if (delivered) {
         this.tokens.set(row.id, { token, expiresAt: row.expires_at });
-        this.d.store.emit({ type: "interaction.created", interactionId: row.id, applicationId: app.id });
+        this.d.store.emit({ type: "interaction.created", interactionId: row.id, applicationId: app.id, token });
       }
     });
     return { interaction: modelOf<Interaction, InteractionRow>(row, INTERACTION_COLUMNS), delivered };

@@ -170,7 +170,7 @@ export class Dispatcher {
     const app = ctx.core.apps.get(e.applicationId);
     if (!app || !aud.hasSessions(app.bot_user_id)) return [];
     const d = once(() => {
-      const model = ctx.core.reads.interactions.create(e.interactionId);
+      const model = ctx.core.reads.interactions.create(e.interactionId, e.token);
       return JSON.stringify(model ? interactionCreateJson(ctx.flakes, model) : null);
     });
     return [{ bots: [app.bot_user_id], t: "INTERACTION_CREATE", intent: GATES.always, payload: d, liveOnly: true }];

@@ -27,9 +27,10 @@ export class InteractionReads {
   ) {}
 
   /** Null if it no longer exists or its token is no longer held (its 15 minutes are over). */
-  create(interactionId: string): InteractionModel | null {
+  create(interactionId: string, sent?: string): InteractionModel | null {
     const row = this.interactions.get(interactionId);
-    const token = row ? this.interactions.tokenFor(row.id) : null;
+    // `sent`: the token the event carried (the interaction may have begun on another node).
+    const token = row ? (this.interactions.tokenFor(row.id) ?? sent ?? null) : null;
     const app = row ? this.apps.get(row.application_id) : null;
     const ch = row ? this.guilds.channel(row.channel_id) : null;
     const user = row ? this.users.get(row.user_id) : null;
