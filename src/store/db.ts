@@ -125,10 +125,13 @@ export class Store {
         const r = fn();
         // In the same transaction: the other processes hear of exactly what committed.
         this.relay.send(this.pending!);
+        this.relay.seal?.();
         return r;
       })();
+      this.relay.sealed?.(true);
       events = this.pending;
     } catch (e) {
+      this.relay.sealed?.(false);
       if (this.changes.written !== written) this.changes.rolledBack();
       throw e;
     } finally {
@@ -260,8 +263,11 @@ export class Store {
     // Waiters are settled whatever happens, or their requests would never answer.
     try {
       for (const w of batch.deferred) w();
+      this.relay.seal?.();
       this.db.query("COMMIT").run();
+      this.relay.sealed?.(true);
     } catch (error) {
+      this.relay.sealed?.(false);
       this.failed = { id: batch.id, error };
       this.changes.rolledBack();
       try {

@@ -37,6 +37,10 @@ export interface EventRelay {
   arrived?: () => void;
   /** Set by the composition root: the relay could not hear for a while, and what it missed is unknown. */
   gap?: () => void;
+  /** Just before the outermost COMMIT of a transaction that sent something (pg/relay.ts numbers it). */
+  seal?(): void;
+  /** Just after that COMMIT: whether it held. */
+  sealed?(ok: boolean): void;
 }
 
 /**

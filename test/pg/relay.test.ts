@@ -27,9 +27,9 @@ afterAll(async () => {
 const open = () => new Store({ path: ":memory:", synchronous: "NORMAL", postgres: pg.socketOptions(database) });
 const relayOf = (s: Store) => s.relay as PgRelay;
 
-async function until(what: string, ok: () => boolean): Promise<void> {
+async function until(what: string, ok: () => boolean | Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 5000;
-  while (!ok()) {
+  while (!(await ok())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await Bun.sleep(5);
   }
@@ -94,6 +94,48 @@ describe("one notification per write between processes on one database", () => {
     put(a, "after", [{ type: "after" }]);
     await until("B to hear the write after", () => heardByB.length === 2);
     expect(heardByB).toEqual([{ type: "kept" }, { type: "after" }]);
+  });
+
+  test("a read on B in the same turn as A's commit, before B could hear of it, trusts nothing B kept", async () => {
+    const t = b.changes.watch(["t"]);
+    const other = b.changes.watch(["elsewhere"]);
+    put(a, "warm", [{ type: "warm" }]);
+    await until("B to hear it", () => heardByB.length === 1);
+    let kept = t.stamp();
+    await until("B's stamps to hold still", async () => {
+      await Bun.sleep(1);
+      const same = t.stamp() === kept;
+      kept = t.stamp();
+      return same;
+    });
+    const keptOther = other.stamp();
+    await Bun.sleep(1);
+    // Nothing committed: a new turn keeps every stamp.
+    expect([t.stamp(), other.stamp()]).toEqual([kept, keptOther]);
+    await Bun.sleep(1);
+    // A commits, and B looks before its event loop could take A's notification: the newest
+    // commit's number is one B has not heard of, so this turn's stamps all move.
+    put(a, "unheard", []);
+    const now = t.stamp();
+    expect(now).not.toBe(kept);
+    expect(other.stamp()).not.toBe(keptOther);
+    // Within the turn the stamps hold still (one comparison per turn).
+    expect(t.stamp()).toBe(now);
+  });
+
+  test("a store's own commits are numbers it need not hear: its memos stay on between its writes", async () => {
+    const t = b.changes.watch(["t"]);
+    const other = b.changes.watch(["elsewhere"]);
+    put(b, "own", []);
+    await Bun.sleep(1);
+    const [kept, keptOther] = [t.stamp(), other.stamp()];
+    await Bun.sleep(1);
+    expect([t.stamp(), other.stamp()]).toEqual([kept, keptOther]);
+    put(b, "own again", []);
+    await Bun.sleep(1);
+    // Its own write moved its own table's stamp, and no other.
+    expect(t.stamp()).not.toBe(kept);
+    expect(other.stamp()).toBe(keptOther);
   });
 
   test("a store that is not listening keeps no memo (every look is a change), and its health says so", () => {

@@ -29,6 +29,7 @@ import {
   REQUEST,
   RESPONSE,
   STATE,
+  type Param,
   type Ready,
   type Response,
   type StatementRequest,
@@ -133,6 +134,17 @@ export class PgDatabase implements Runner {
   notify(channel: string, payload: string): void {
     if (Buffer.byteLength(payload) >= 8000) throw new RangeError("a notification's payload is under 8000 bytes");
     this.submit({ sql: "SELECT pg_notify($1, $2)", params: [channel, payload], mode: "run" }, "notify");
+  }
+
+  /**
+   * Postgres text queued in the open transaction, its rows read once it has been sent
+   * (with the COMMIT, at the latest): a write's last statement costs no crossing of its own.
+   */
+  later(sql: string, params: Param[]): LazyRun {
+    if (this.predicted() !== "open") throw new Error("later() is for a statement inside a transaction");
+    const result = new LazyRun(this);
+    this.queue.push({ seq: this.queued++, req: { sql, params, mode: "all" }, control: null, result });
+    return result;
   }
 
   /** Postgres text run as it is (several statements may be given): the schema, the store's own SQL. */
@@ -332,8 +344,11 @@ export class PgDatabase implements Runner {
     sent.forEach((q, i) => {
       if (!q.result) return;
       q.result.done = true;
-      if (i < res.results.length) q.result.value = res.results[i].changes;
-      else q.result.error = i === failedAt ? error : new StoreError("the statement never ran: one before it failed", "PARLEY_STORE_ERROR");
+      if (i < res.results.length) {
+        q.result.value = res.results[i].changes;
+        q.result.rows = res.results[i].rows;
+      } else
+        q.result.error = i === failedAt ? error : new StoreError("the statement never ran: one before it failed", "PARLEY_STORE_ERROR");
     });
     this.tx = res.error?.code === "PARLEY_STORE_TRANSACTION_LOST" ? "lost" : res.inTransaction ? "open" : "none";
     if (error) throw error;

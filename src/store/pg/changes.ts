@@ -16,6 +16,11 @@
  * as the notification arrives (`remote`). While this node cannot hear the others (its
  * listening connection is down, or not yet up) it trusts no memo: every stamp moves on
  * every look, which turns the memos off until it listens again.
+ *
+ * Hearing takes a moment, so the first look in each turn of the event loop also asks
+ * Postgres for the newest commit's number (relay.ts numbers them): while a number up to
+ * it is neither heard of nor this node's own, a commit is in the database that the memos
+ * may not show yet, and that turn trusts none of them.
  */
 import { EXISTING, type ChangeLog, type Watch } from "../changes";
 
@@ -54,6 +59,17 @@ export class PgChanges implements ChangeLog {
   /** Not hearing the other processes: memos are off. */
   deaf = false;
   private redirect: { table: string; as: string } | null = null;
+  /** Every commit number up to this one is heard of (or this node's own). */
+  private upTo = 0;
+  /** Numbers heard of above `upTo`, waiting for the ones between. */
+  private readonly ahead = new Set<number>();
+  /** The newest commit's number, read from Postgres; null until the relay can tell (a command, a test). */
+  readClock: (() => number) | null = null;
+  /** This turn of the event loop has compared the numbers. */
+  private compared = false;
+  private readonly nextTurn = () => {
+    this.compared = false;
+  };
 
   constructor(private readonly keys: readonly ForeignKey[]) {}
 
@@ -81,11 +97,38 @@ export class PgChanges implements ChangeLog {
       stamp: () => {
         // Deaf: another node may have changed anything, unheard; nothing kept is trusted.
         if (this.deaf) this.epoch++;
+        else if (!this.compared) this.compare();
         let s = this.epoch;
         for (const c of cells) s += c.n;
         return s;
       },
     };
+  }
+
+  /** A commit's number, heard of from another process or made by this one. */
+  heard(n: number): void {
+    if (n <= this.upTo) return;
+    this.ahead.add(n);
+    while (this.ahead.delete(this.upTo + 1)) this.upTo++;
+  }
+
+  /** Listening (again) from here: everything up to `n` is in the database, and memos start over. */
+  heardUpTo(n: number): void {
+    if (n > this.upTo) this.upTo = n;
+    for (const k of this.ahead) if (k <= this.upTo) this.ahead.delete(k);
+    while (this.ahead.delete(this.upTo + 1)) this.upTo++;
+  }
+
+  /** Once a turn: a commit not yet heard of turns this turn's memos off. */
+  private compare(): void {
+    if (!this.readClock) return;
+    this.compared = true;
+    queueMicrotask(this.nextTurn);
+    try {
+      if (this.readClock() > this.upTo) this.epoch++;
+    } catch {
+      this.epoch++;
+    }
   }
 
   othersCommitted(): number {

@@ -68,6 +68,11 @@ export function migratePg(db: PgDatabase): number {
       record.run(m.version, Date.now());
       ran++;
     }
+    // The commits' counter (relay.ts): Postgres's own, outside the schema both engines share.
+    db.execNative(
+      "CREATE TABLE IF NOT EXISTS parley_clock (one boolean PRIMARY KEY DEFAULT true CHECK (one), n bigint NOT NULL); " +
+        "INSERT INTO parley_clock (one, n) VALUES (true, 0) ON CONFLICT DO NOTHING",
+    );
     return ran;
   })();
 }
@@ -79,7 +84,9 @@ export const refused = (message: string) => Object.assign(new Error(message), { 
 export function wipePg(db: PgDatabase): void {
   const tables = (
     db
-      .native("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_migrations' ORDER BY tablename")
+      .native(
+        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT IN ('schema_migrations', 'parley_clock') ORDER BY tablename",
+      )
       .all() as { tablename: string }[]
   ).map((t) => `"${t.tablename}"`);
   if (tables.length) db.execNative(`TRUNCATE ${tables.join(", ")} RESTART IDENTITY CASCADE`);

@@ -14,6 +14,16 @@
  * A notification's payload is at most 8000 bytes: a larger message is sent in parts,
  * which arrive together (one transaction's notifications are delivered as one run).
  *
+ * Notifications arrive a moment after the commit, so a node could answer a request that
+ * follows another node's write (a bot whose calls a balancer spreads) from a memo the
+ * write's notification has not reached yet. So every transaction that notified also
+ * numbers its commit: just before COMMIT it takes the next value of a one-row counter
+ * (`parley_clock`, whose row lock orders the commits of all nodes) and sends it last. A
+ * node knows which numbers it has heard of or made itself; in each turn of its event
+ * loop that consults a memo it reads the counter once, and while a committed number is
+ * unheard it trusts no memo (changes.ts). What one node has answered, the next answers
+ * too, whichever node it is.
+ *
  * The listening connection is its own (Bun.sql's `listen`, which reconnects and listens
  * again after a drop). Until it listens, and whenever it has dropped, the node is deaf:
  * its memos are off (changes.ts), and once it listens again it calls `gap`, for the live
@@ -23,8 +33,12 @@ import { SQL } from "bun";
 import type { EventRelay } from "../relay";
 import type { PgDatabase } from "./bridge";
 import type { PgChanges } from "./changes";
+import type { LazyRun } from "./statement";
 
 export const CHANNEL = "parley";
+/** The commit counter (one row, created with the schema: migrate.ts): the next number, sent last. */
+const TICK = "WITH c AS (UPDATE parley_clock SET n = n + 1 RETURNING n) SELECT n, pg_notify($1, $2 || n || '}') FROM c";
+export const READ_CLOCK = "SELECT n FROM parley_clock";
 /** Under Postgres's 8000-byte limit, with room for the part's envelope. */
 const PART_CHARS = 2500;
 
@@ -36,6 +50,8 @@ interface Message {
   t: string[];
   /** Its domain events. */
   e: readonly unknown[];
+  /** The commit's number (`parley_clock`), on the transaction's last message. */
+  c?: number;
 }
 
 /** A part of a message too large for one notification. */
@@ -53,6 +69,10 @@ export type ListenOptions = ConstructorParameters<typeof SQL>[0];
 export class PgRelay implements EventRelay {
   readonly id = crypto.randomUUID();
   private sent = 0;
+  /** This transaction notified: its commit gets a number. */
+  private unsealed = false;
+  /** The number taken for the commit under way, read once the COMMIT has been sent. */
+  private sealing: LazyRun | null = null;
   private readonly heard: unknown[][] = [];
   private readonly parts = new Map<string, string[]>();
   private sql: SQL | null = null;
@@ -73,6 +93,7 @@ export class PgRelay implements EventRelay {
   send(events: readonly unknown[]): void {
     const tables = this.changes.drain();
     if (!tables.length && !events.length) return;
+    this.unsealed = true;
     const text = JSON.stringify({ n: this.id, t: tables, e: events } satisfies Message);
     if (text.length <= PART_CHARS) {
       this.db.notify(CHANNEL, text);
@@ -82,6 +103,26 @@ export class PgRelay implements EventRelay {
     const of = Math.ceil(text.length / PART_CHARS);
     for (let i = 0; i < of; i++)
       this.db.notify(CHANNEL, JSON.stringify({ n: this.id, m, i, of, d: text.slice(i * PART_CHARS, (i + 1) * PART_CHARS) } satisfies Part));
+  }
+
+  /**
+   * Before the COMMIT of a transaction that notified: number it. Last, so the counter's row
+   * lock is held only while committing, never while waiting for another lock.
+   */
+  seal(): void {
+    if (!this.unsealed) return;
+    this.unsealed = false;
+    // The message is {"n":…,"t":[],"e":[],"c":N}, N filled in by Postgres.
+    const head = JSON.stringify({ n: this.id, t: [], e: [] } satisfies Message).slice(0, -1);
+    this.sealing = this.db.later(TICK, [CHANNEL, `${head},"c":`]);
+  }
+
+  /** After the COMMIT: a number that held is one this node need not hear of. */
+  sealed(ok: boolean): void {
+    this.unsealed = false;
+    const n = ok ? this.sealing?.rows?.[0]?.[0] : undefined;
+    if (n !== undefined && n !== null) this.changes.heard(Number(n));
+    this.sealing = null;
   }
 
   /** Everything changed (a wipe): outside any write, committed on its own. */
@@ -94,6 +135,9 @@ export class PgRelay implements EventRelay {
   listen(): void {
     if (this.sql) return;
     this.changes.deaf = true;
+    // Only a node that listens hears the numbers it compares.
+    const clock = this.db.native(READ_CLOCK);
+    this.changes.readClock = () => Number((clock.get() as { n: number | string }).n);
     const sql = new SQL({ ...this.connection, max: 1, onclose: () => this.dropped() } as ListenOptions);
     this.sql = sql;
     sql
@@ -133,6 +177,12 @@ export class PgRelay implements EventRelay {
     this.confirmed = true;
     this.listening = true;
     this.changes.deaf = false;
+    // Numbers from here on are heard; what committed before is in the database already.
+    try {
+      this.changes.heardUpTo(Number((this.db.native(READ_CLOCK).get() as { n: number | string }).n));
+    } catch {
+      // Not reachable this moment: the first read turns memos off until numbers are heard.
+    }
     // What was kept while deaf was loaded while deaf: start over.
     this.changes.everything();
     this.changes.drain();
@@ -160,6 +210,7 @@ export class PgRelay implements EventRelay {
       m = whole;
     }
     this.changes.remote(Array.isArray(m.t) ? m.t : ["*"]);
+    if (typeof m.c === "number") this.changes.heard(m.c);
     if (Array.isArray(m.e) && m.e.length) {
       this.heard.push(m.e);
       this.arrived();

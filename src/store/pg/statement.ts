@@ -29,6 +29,8 @@ export interface RunResult {
 export class LazyRun implements RunResult {
   done = false;
   value = 0;
+  /** What a statement queued by `later()` answered (bridge.ts), once sent. */
+  rows: unknown[][] | undefined = undefined;
   error: Error | null = null;
   readonly lastInsertRowid = 0;
   constructor(private readonly db: Runner) {}
