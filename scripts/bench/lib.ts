@@ -108,15 +108,26 @@ export async function framesOf(l: Child<unknown>): Promise<{ frames: number; byt
   return JSON.parse(await l.nextLine());
 }
 
-/** CPU seconds (user + system) a process has used so far; NaN where /proc is missing. */
-export function cpuSeconds(pid: number): number {
+/**
+ * CPU seconds (user + system) a process has used so far (or one of its threads, given
+ * the thread's stat file); NaN where /proc is missing.
+ */
+export function cpuSeconds(pid: number, file = `/proc/${pid}/stat`): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = readFileSync(file, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in ticks of USER_HZ 100
   } catch {
     return NaN;
   }
+}
+
+/**
+ * CPU seconds (user + system) of a process's main thread alone, where the JavaScript
+ * runs; the rest of cpuSeconds() is its other threads' (the compiler's, the collector's).
+ */
+function mainThreadSeconds(pid: number): number {
+  return cpuSeconds(pid, `/proc/${pid}/task/${pid}/stat`);
 }
 
 /** Resident set size of a process in MiB (VmRSS). */
@@ -138,6 +149,8 @@ export interface WrkResult {
   p99ms: number;
   /** Server CPU (user + system) per request over the measured run, in microseconds. */
   cpuUs: number;
+  /** Seconds of load before the measured run (the warm-up, and as long as settling took). */
+  warmedSeconds: number;
 }
 
 export interface WrkRun {
@@ -149,6 +162,27 @@ export interface WrkRun {
   script: string;
   env: Record<string, string>;
   warmupSeconds?: number;
+  /**
+   * After the warm-up, go on warming in one-second runs (at most this many seconds more)
+   * until the server's threads beside the main one take under an eighth of its CPU two
+   * seconds running. While the runtime compiles a hot path its compiler threads take a
+   * quarter to a half of the process's CPU, for several seconds under load when the path
+   * is long (over a second of CPU for the message post); once compiled they fall to a few
+   * per cent (the collector's helpers). CPU per request is a steady state's figure.
+   */
+  settleSeconds?: number;
+  /** Called once warm, just before the measured run starts. */
+  beforeMeasure?: () => Promise<void>;
+}
+
+/** Whether the server's threads beside the main one took under an eighth of its CPU while `load` ran. */
+async function settledWhile(pid: number, load: () => Promise<unknown>): Promise<boolean> {
+  const all0 = cpuSeconds(pid);
+  const main0 = mainThreadSeconds(pid);
+  await load();
+  const all = cpuSeconds(pid) - all0;
+  const others = all - (mainThreadSeconds(pid) - main0);
+  return !(all > 0) || others < all / 8;
 }
 
 function toMs(v: string, unit: string): number {
@@ -169,10 +203,13 @@ export async function wrk(run: WrkRun): Promise<WrkResult> {
     run.url,
   ];
   const env = { ...process.env, ...run.env };
-  if (run.warmupSeconds) {
-    const warm = spawn(args(run.warmupSeconds), { stdout: "ignore", stderr: "ignore", env });
-    await warm.exited;
-  }
+  const warm = (secs: number) => spawn(args(secs), { stdout: "ignore", stderr: "ignore", env }).exited;
+  if (run.warmupSeconds) await warm(run.warmupSeconds);
+  let warmedSeconds = run.warmupSeconds ?? 0;
+  // Compilation comes in bursts: settled means two quiet seconds in a row.
+  for (let quiet = 0; quiet < 2 && warmedSeconds < (run.warmupSeconds ?? 0) + (run.settleSeconds ?? 0); warmedSeconds++)
+    quiet = (await settledWhile(run.pid, () => warm(1))) ? quiet + 1 : 0;
+  await run.beforeMeasure?.();
   const cpu0 = cpuSeconds(run.pid);
   const p = spawn(args(run.seconds), { stdout: "pipe", stderr: "pipe", env });
   const out = await new Response(p.stdout).text();
@@ -198,6 +235,7 @@ export async function wrk(run: WrkRun): Promise<WrkResult> {
     p50ms: lat("50"),
     p99ms: lat("99"),
     cpuUs: ((cpu1 - cpu0) * 1e6) / requests,
+    warmedSeconds,
   };
 }
 
