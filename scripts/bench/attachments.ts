@@ -155,6 +155,8 @@ async function rawViews(n: number, [a, b]: [string, string]): Promise<Setup> {
 
 interface Tally {
   cpuUs: number;
+  /** The system's part of cpuUs (the kernel's socket writes, mostly). */
+  sysUs: number;
   frames: number;
   ms: number;
   bytes: number;
@@ -175,6 +177,7 @@ async function burst(s: Side, size: number, into: Tally): Promise<void> {
   const frames = s.sockets * size;
   into.ms += ms;
   into.cpuUs += cpu.user + cpu.system;
+  into.sysUs += cpu.system;
   into.frames += frames;
   into.bytes += s.clients.bytes - bytes0;
   into.perRound.push((cpu.user + cpu.system) / frames);
@@ -194,7 +197,7 @@ async function trial(): Promise<Tally[]> {
   const raws = [await rawViews(SESSIONS, filesViews), await rawViews(SESSIONS, plainViews)];
   for (const r of raws) await warmUp(r.side);
   const sides = [files.side, bare.side, raws[0].side, raws[1].side];
-  const tallies: Tally[] = sides.map(() => ({ cpuUs: 0, frames: 0, ms: 0, bytes: 0, perRound: [] }));
+  const tallies: Tally[] = sides.map(() => ({ cpuUs: 0, sysUs: 0, frames: 0, ms: 0, bytes: 0, perRound: [] }));
   for (let r = 0; r < ROUNDS; r++) {
     // Rotated, and reversed every other round: no side always follows the same one.
     const order = [0, 1, 2, 3].map((k) => (k + r) % 4);
@@ -217,6 +220,7 @@ for (let i = 0; i < TRIALS; i++) trials.push(await trial());
 // Pooled over trials: every trial ran as many bursts.
 const pooled: Tally[] = NAMES.map((_, k) => ({
   cpuUs: trials.reduce((a, t) => a + t[k].cpuUs, 0),
+  sysUs: trials.reduce((a, t) => a + t[k].sysUs, 0),
   frames: trials.reduce((a, t) => a + t[k].frames, 0),
   ms: trials.reduce((a, t) => a + t[k].ms, 0),
   bytes: trials.reduce((a, t) => a + t[k].bytes, 0),
@@ -228,12 +232,13 @@ const filesOverPlain = roundRatio(0, 1);
 const rawOverRaw = roundRatio(2, 3);
 const overRaw = filesOverPlain.map((v, r) => v / rawOverRaw[r]);
 
-console.log("side       | CPU us/frame | per round (min-max) | frame bytes | frames/s");
+console.log("side       | CPU us/frame | user + system | per round (min-max) | frame bytes | frames/s");
 pooled.forEach((t, k) =>
   console.log(
     [
       NAMES[k].padEnd(10),
       fmt(perFrame(t), 3).padStart(12),
+      `${fmt((t.cpuUs - t.sysUs) / t.frames, 2)} + ${fmt(t.sysUs / t.frames, 2)}`.padStart(13),
       range(t.perRound).padStart(19),
       fmt(t.bytes / t.frames).padStart(11),
       fmt(t.frames / (t.ms / 1000)).padStart(8),
