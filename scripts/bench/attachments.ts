@@ -245,7 +245,9 @@ pooled.forEach((t, k) =>
     ].join(" | "),
   ),
 );
-console.log(`files / plain:                 ${fmt(f / b, 2)}x (rounds: median ${fmt(median(filesOverPlain), 2)}, ${range(filesOverPlain)}); target <= 1.2`);
+console.log(
+  `files / plain:                 ${fmt(f / b, 2)}x (rounds: median ${fmt(median(filesOverPlain), 2)}, ${range(filesOverPlain)}); target <= 1.2`,
+);
 console.log(`raw files / raw plain (bytes): ${fmt(rf / rb, 2)}x (rounds: median ${fmt(median(rawOverRaw), 2)}, ${range(rawOverRaw)})`);
 console.log(
   `Parley over raw, per frame:    files ${fmt(f / rf, 2)}x (+${fmt(f - rf, 2)} us), plain ${fmt(b / rb, 2)}x (+${fmt(b - rb, 2)} us); files' over plain's ${fmt(f / rf / (b / rb), 2)}x (rounds: median ${fmt(median(overRaw), 2)}, ${range(overRaw)})`,
