@@ -21,7 +21,8 @@
  *   the Python helper's per-test overhead), in a child process that prints its rows as JSON.
  * - media.ts: a 10 MiB upload beside Bun.write, its download beside a bare Bun.file
  *   response, and memory under 100 concurrent downloads; attachments.ts: a message with
- *   10 attachments fanned out to 1000 bot sessions beside a plain one (CPU per frame).
+ *   10 attachments fanned out to 1000 bot sessions beside a plain one (CPU per frame),
+ *   and both beside raw publish of the same frames.
  * The fan-out benches measure CPU in their own process, so they run as children and
  * report their rows as JSON (lib.ts, printJson); the others are called in-process.
  */
