@@ -33,8 +33,10 @@ export class MediaLinks {
     this.key = hmac(sha256, serverKey, new TextEncoder().encode("parley image proxy v1"));
   }
 
+  /** The runtime's HMAC (the same bytes as @noble's, about ten times cheaper): every embed image of every view is signed. */
   private sign(url: string): string {
-    return Buffer.from(hmac(sha256, this.key, new TextEncoder().encode(url)).subarray(0, 16)).toString("base64url");
+    const mac = new Bun.CryptoHasher("sha256", this.key).update(url).digest();
+    return mac.subarray(0, 16).toString("base64url");
   }
 
   /** The proxy's path for an address (absolute http or https, no credentials), or null for anything else. */
