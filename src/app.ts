@@ -142,6 +142,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     store,
     key,
     sessions: config.sessions,
+    passwordCost: config.passwordCost,
     report,
     fastPaths,
     devices: config.devices,

@@ -12,6 +12,8 @@ import { ConfigError, type RawFlags } from "./errors";
 import { MEDIA_FLAGS, mediaConfigOf, type MediaConfig } from "./media";
 export { mediaConfigOf, type MediaConfig } from "./media";
 import { fastPathsOf, type FastPaths } from "./fast-paths";
+import { STANDARD_PASSWORD_COST, TEST_PASSWORD_COST, type PasswordCost } from "./passwords";
+export { STANDARD_PASSWORD_COST, type PasswordCost } from "./passwords";
 
 export type { FastPaths } from "./fast-paths";
 
@@ -77,6 +79,8 @@ export interface Config {
   imageProxy: { enabled: boolean; allow: string[]; maxBytes: number };
   /** People's sessions end after `idleMs` unused, and `absoluteMs` after sign-in however used (core/sessions.ts). */
   sessions: { idleMs: number; absoluteMs: number };
+  /** What a password hash costs (passwords.ts): the OWASP baseline; testConfig's far less. */
+  passwordCost: PasswordCost;
   /** A switch per cache and fast path, all on; no flag sets them: tests (`testConfig({ fastPaths })`) and benches do (fast-paths.ts). */
   fastPaths: FastPaths;
   /** Running a community: see the block at the end of this file. */
@@ -306,6 +310,7 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
     heartbeatIntervalMs: beatRaw === undefined ? 41_250 : +beatRaw,
     imageProxy,
     sessions: { idleMs: idleDays * DAY_MS, absoluteMs: maxDays * DAY_MS },
+    passwordCost: STANDARD_PASSWORD_COST,
     fastPaths: fastPathsOf(),
     devices: deviceSettingsOf(str("device-expiry")),
     media: mediaConfigOf(flags, env),
@@ -415,12 +420,14 @@ export function portalPaths(config: Pick<Config, "portalUrl">): string[] {
 }
 
 /**
- * A config for tests and embedding: in-memory, harness on, everything else default.
+ * A config for tests and embedding: in-memory, harness on, passwords hashed at the test
+ * cost (passwords.ts), everything else default.
  * `fastPaths` names only the switches it changes (`{ fastPaths: { memo: false } }`).
  */
 export function testConfig(overrides: Partial<Omit<Config, "fastPaths">> & { fastPaths?: Partial<FastPaths> } = {}): Config {
   const { fastPaths, ...rest } = overrides;
-  return { ...loadConfig({ data: ":memory:", harness: true, port: "0", quiet: true }, {}), ...rest, fastPaths: fastPathsOf(fastPaths) };
+  const loaded = loadConfig({ data: ":memory:", harness: true, port: "0", quiet: true }, {});
+  return { ...loaded, passwordCost: TEST_PASSWORD_COST, ...rest, fastPaths: fastPathsOf(fastPaths) };
 }
 
 // ---- running a community (issue 29): device expiry ----

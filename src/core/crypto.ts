@@ -27,44 +27,78 @@ export function constantTimeEqualHex(a: string, b: string): boolean {
 }
 
 /**
- * Passwords. New hashes are Argon2id (RFC 9106; m = 19 MiB, t = 2, p = 1, the OWASP
- * baseline) in the PHC string format, `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`.
- * Hashes from before are scrypt (N = 2^14, r = 8, p = 1) stored as
- * `scrypt$N$r$p$<salt hex>$<hash hex>`; they still verify, and sign-in replaces them.
+ * Passwords. New hashes are Argon2id (RFC 9106; parallelism 1, at the cost the server is
+ * given: the OWASP baseline m = 19 MiB, t = 2, config/passwords.ts) in the PHC string
+ * format, `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`. Hashes from before are scrypt
+ * (N = 2^14, r = 8, p = 1) stored as `scrypt$N$r$p$<salt hex>$<hash hex>`; they still
+ * verify, and sign-in replaces them, as it does Argon2id hashes of another cost.
  * Both run in node:crypto's thread pool: hashing never blocks the event loop, so a flood
  * of sign-ins delays sign-ins, not other requests. Digests compare in constant time.
  */
-const ARGON2 = { memory: 19_456, passes: 2, parallelism: 1, tagLength: 32 };
-const ARGON2_PARAMS = `m=${ARGON2.memory},t=${ARGON2.passes},p=${ARGON2.parallelism}`;
+export interface PasswordCost {
+  /** KiB. */
+  memory: number;
+  passes: number;
+}
+
+/** The OWASP baseline: the cost when the composition root gives none (config.passwordCost's default too). */
+export const OWASP_ARGON2: PasswordCost = { memory: 19_456, passes: 2 };
+
 /** Bounds on stored parameters, so a tampered row cannot make one verification take a gigabyte. */
 const MAX_MEMORY_KIB = 256 * 1024;
 
-function argon2id(password: string, salt: Uint8Array, params: typeof ARGON2): Promise<Buffer> {
+interface Argon2Params extends PasswordCost {
+  parallelism: number;
+  tagLength: number;
+}
+
+function argon2id(password: string, salt: Uint8Array, params: Argon2Params): Promise<Buffer> {
   return new Promise((resolve, reject) =>
     node().argon2("argon2id", { message: password, nonce: salt, ...params }, (err, key) => (err ? reject(err) : resolve(key))),
   );
 }
 
-function phc(salt: Uint8Array, hash: Uint8Array): string {
-  const b64 = (b: Uint8Array) => Buffer.from(b).toString("base64").replace(/=+$/, "");
-  return `$argon2id$v=19$${ARGON2_PARAMS}$${b64(salt)}$${b64(hash)}`;
-}
+/** Hashing at one cost (one per core): new hashes, whether a stored one is due for replacing, and the unknown name's stand-in. */
+export class Passwords {
+  private readonly params: Argon2Params;
+  /** Every hash of this cost starts so. */
+  private readonly prefix: string;
+  private standIn: Promise<string> | undefined;
 
-/** A new password hash, computed off the event loop. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = node().randomBytes(16);
-  return phc(salt, await argon2id(password, salt, ARGON2));
-}
+  constructor(cost: PasswordCost = OWASP_ARGON2) {
+    this.params = { memory: cost.memory, passes: cost.passes, parallelism: 1, tagLength: 32 };
+    this.prefix = `$argon2id$v=19$m=${cost.memory},t=${cost.passes},p=1$`;
+  }
 
-/** The same hash computed on the calling thread: only for seeding worlds in-process (harness, demo). */
-export function hashPasswordSync(password: string): string {
-  const salt = node().randomBytes(16);
-  return phc(salt, node().argon2Sync("argon2id", { message: password, nonce: salt, ...ARGON2 }));
-}
+  /** A new password hash, computed off the event loop. */
+  async hash(password: string): Promise<string> {
+    const salt = node().randomBytes(16);
+    return this.phc(salt, await argon2id(password, salt, this.params));
+  }
 
-/** Whether a stored hash should be replaced by a current one (older scheme or cost). */
-export function needsRehash(stored: string): boolean {
-  return !stored.startsWith(`$argon2id$v=19$${ARGON2_PARAMS}$`);
+  /** The same hash computed on the calling thread: only for seeding worlds in-process (harness, demo). */
+  hashSync(password: string): string {
+    const salt = node().randomBytes(16);
+    return this.phc(salt, node().argon2Sync("argon2id", { message: password, nonce: salt, ...this.params }));
+  }
+
+  /** Whether a stored hash should be replaced by a current one (older scheme or another cost). */
+  needsRehash(stored: string): boolean {
+    return !stored.startsWith(this.prefix);
+  }
+
+  /**
+   * A hash of this cost of no one's password, made once: checked against when a name is
+   * unknown, so the time a sign-in takes does not tell which names exist.
+   */
+  standInHash(): Promise<string> {
+    return (this.standIn ??= this.hash("parley-dummy-password"));
+  }
+
+  private phc(salt: Uint8Array, hash: Uint8Array): string {
+    const b64 = (b: Uint8Array) => Buffer.from(b).toString("base64").replace(/=+$/, "");
+    return `${this.prefix}${b64(salt)}$${b64(hash)}`;
+  }
 }
 
 /** Check a password against a stored hash of either scheme, off the event loop; false for anything malformed. */

@@ -2,7 +2,7 @@ import type { Clock } from "./clock";
 import type { IdGenerator } from "./ids";
 import type { Store } from "../store/db";
 import type { EventBus, DomainEvent } from "./events";
-import type { Sealer } from "./crypto";
+import type { Passwords, Sealer } from "./crypto";
 import type { SearchIndex } from "./search-index";
 import type { MediaStore } from "../store/media";
 
@@ -14,6 +14,8 @@ export interface CoreDeps {
   bus: EventBus;
   /** Seals the secrets the server must show again (webhook tokens). */
   sealer: Sealer;
+  /** Hashes and checks people's passwords at the cost the root gives (config.passwordCost). */
+  passwords: Passwords;
   /** The core's fast paths (config/fast-paths.ts), each on unless the root says otherwise. */
   fastPaths: CoreFastPaths;
   /** The search index, told of every message written, changed or removed in the same transaction (core/search-index.ts). */

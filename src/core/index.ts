@@ -5,7 +5,7 @@
  */
 import type { Clock } from "./clock";
 import { IdGenerator } from "./ids";
-import { Sealer } from "./crypto";
+import { Passwords, Sealer, type PasswordCost } from "./crypto";
 import { EventBus, type DomainEvent } from "./events";
 import type { Store } from "../store/db";
 import type { CoreDeps, CoreFastPaths } from "./deps";
@@ -143,6 +143,8 @@ export function createCore(opts: {
   store: Store;
   key: Uint8Array;
   sessions: SessionPolicy;
+  /** What a password hash costs (the root passes config.passwordCost); absent: the OWASP baseline. */
+  passwordCost?: PasswordCost;
   /** Where subscriber failures go (core/report.ts). */
   report?: Report;
   /** The fast paths the core honours; the root passes config.fastPaths. Absent: all on. */
@@ -157,11 +159,8 @@ export function createCore(opts: {
   const { store } = opts;
   const bus = new EventBus(opts.report);
   store.onCommit((events) => bus.publish(events as DomainEvent[]));
-  const fastPaths: CoreFastPaths = {
-    memo: opts.fastPaths?.memo ?? true,
-    tokenMemo: opts.fastPaths?.tokenMemo ?? true,
-    searchAtCommit: opts.fastPaths?.searchAtCommit ?? true,
-  };
+  const { memo = true, tokenMemo = true, searchAtCommit = true } = opts.fastPaths ?? {};
+  const fastPaths: CoreFastPaths = { memo, tokenMemo, searchAtCommit };
   // Each engine searches with its own index: FTS5 on SQLite, a tsvector table on Postgres.
   const engine = opts.searchEngine ?? (store.engine.kind === "postgres" ? new PgSearchEngine(store.db) : new Fts5Engine(store));
   // FTS5's cost is per savepoint (Store.defer); Postgres's index has no such cost.
@@ -173,6 +172,7 @@ export function createCore(opts: {
     store,
     bus,
     sealer: new Sealer(opts.key),
+    passwords: new Passwords(opts.passwordCost),
     fastPaths,
     search,
     media,

@@ -2,7 +2,7 @@ import type { CoreDeps } from "./deps";
 import type { User } from "./models";
 import { modelOf, USER_COLUMNS, type UserRow } from "./rows";
 import { DomainError } from "./errors";
-import { hashPassword, hashPasswordSync, needsRehash, verifyPassword } from "./crypto";
+import { verifyPassword } from "./crypto";
 import { passwordProblem } from "./passwords";
 import { Memo } from "./memo";
 import { statement } from "./statement";
@@ -101,7 +101,7 @@ export class Users {
     let hash = input.passwordHash ?? null;
     if (input.password != null) {
       checkPassword(input.password, username);
-      hash = hashPasswordSync(input.password);
+      hash = this.d.passwords.hashSync(input.password);
     }
     return this.d.store.write(() => {
       if (this.byUsername(username)) throw new DomainError("conflict", "Username is already taken");
@@ -127,7 +127,7 @@ export class Users {
   /** Check a new password against the rules (passwords.ts) and hash it off the event loop. */
   async preparePassword(username: string, password: string): Promise<string> {
     checkPassword(password, checkUsername(username));
-    return hashPassword(password);
+    return this.d.passwords.hash(password);
   }
 
   /**
@@ -225,7 +225,7 @@ export class Users {
    */
   async signIn(username: string, password: string, label: string): Promise<{ token: string; user: User }> {
     const found = this.credentialOf("username", username);
-    const stored = found?.password_hash ?? (await dummyHash());
+    const stored = found?.password_hash ?? (await this.d.passwords.standInHash());
     const ok = await verifyPassword(password, stored);
     // Again: the person may have been deleted, or their password changed, while the hash was computed.
     const u = ok && found?.password_hash ? this.get(found.id) : null;
@@ -233,8 +233,8 @@ export class Users {
       throw DomainError.unauthorized("Invalid username or password");
     // Said only to whoever knows the password: nobody else learns the account exists.
     if (u.disabled_at) throw DomainError.unauthorized("This account is disabled: ask the server's administrator");
-    if (needsRehash(stored)) {
-      const fresh = await hashPassword(password);
+    if (this.d.passwords.needsRehash(stored)) {
+      const fresh = await this.d.passwords.hash(password);
       this.d.store.write(() => {
         this.d.store.db.query("UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?").run(fresh, u.id, stored);
       });
@@ -274,11 +274,6 @@ export class Users {
       )
       .run(row as never);
   }
-}
-
-let dummy: Promise<string> | undefined;
-function dummyHash(): Promise<string> {
-  return (dummy ??= hashPassword("parley-dummy-password"));
 }
 
 function checkUsername(name: string): string {

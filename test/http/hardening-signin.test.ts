@@ -5,16 +5,23 @@
  * person's writes per window. Throttles run on the shared clock, moved here virtually.
  */
 import { beforeEach, describe, expect, test } from "bun:test";
-import { scrypt } from "@noble/hashes/scrypt.js";
-import { bytesToHex } from "@noble/hashes/utils.js";
 import { call, client, harness, makeParley, ORIGIN, peopleWorld, refusal, rowCounts } from "../helpers";
 import type { Parley } from "../../src/app";
-import { hashPassword, verifyPassword } from "../../src/core/crypto";
+import { OWASP_ARGON2, Passwords, verifyPassword } from "../../src/core/crypto";
+import { loadConfig } from "../../src/config";
+import { TEST_PASSWORD_COST } from "../../src/config/passwords";
 import { rememberAddress } from "../../src/wire/throttle";
 import { SIGN_IN_PER_ADDRESS, SIGN_IN_PER_NAME, SIGN_UP_PER_ADDRESS, WRITES_PER_PERSON } from "../../src/clientapi/limits";
 import { createDemoWorld } from "../../src/cli/demo";
 
 const STRONG = "violet tractor moonbeam";
+/**
+ * STRONG as the old scheme stored it, made apart from Parley's verifier, with
+ * @noble/hashes: scrypt(STRONG, 16 bytes of 0x07, { N: 2^14, r: 8, p: 1, dkLen: 32 }).
+ * Written out: making it takes a quarter second of JavaScript every run.
+ */
+const OLD_SCRYPT_HASH =
+  "scrypt$16384$8$1$07070707070707070707070707070707$befc67b01b3a10bf900ae88ab047530ab08ac0b7dcf55507da7d2367750eaaad";
 let p: Parley;
 
 beforeEach(() => {
@@ -33,8 +40,18 @@ const signIn = (username: string, password: string, address?: string) => {
 };
 
 describe("password hashing", () => {
-  test("a sign-in does not hold the event loop: a timer due at once fires before the password is checked", async () => {
+  // A server's cost is the OWASP baseline; the in-process test apps (testConfig) hash far
+  // cheaper, so these run one at the server's own (config/passwords.ts).
+  const SERVER_COST = loadConfig({ data: ":memory:", quiet: true }, {}).passwordCost;
+  const storedHash = (q: Parley, username: string) =>
+    (q.store.db.query("SELECT password_hash FROM users WHERE username = ?").get(username) as { password_hash: string }).password_hash;
+
+  test("a server hashes at the OWASP baseline (m = 19 MiB, t = 2), and a sign-in does not hold the event loop meanwhile", async () => {
+    expect(SERVER_COST).toEqual(OWASP_ARGON2);
+    p = makeParley({ passwordCost: SERVER_COST });
+    p.clock.advance(0);
     await client(p, "POST", "/auth/signup", null, { username: "dave", password: STRONG });
+    expect(storedHash(p, "dave")).toStartWith("$argon2id$v=19$m=19456,t=2,p=1$");
     const order: string[] = [];
     const pending = signIn("dave", STRONG).then((r) => order.push(`signin ${r.status}`));
     setTimeout(() => order.push("timer"), 0);
@@ -43,7 +60,7 @@ describe("password hashing", () => {
   });
 
   test("new hashes are Argon2id in the PHC format (Bun's own verifier agrees); a wrong password fails", async () => {
-    const h = await hashPassword(STRONG);
+    const h = await new Passwords().hash(STRONG);
     expect(h).toStartWith("$argon2id$v=19$m=19456,t=2,p=1$");
     expect(await Bun.password.verify(STRONG, h)).toBe(true);
     expect(await verifyPassword(STRONG, h)).toBe(true);
@@ -52,11 +69,22 @@ describe("password hashing", () => {
     expect(await verifyPassword(STRONG, "garbage")).toBe(false);
   });
 
+  test("a test app hashes at its own cost; on a server, such a hash signs in and is replaced by one at the server's", async () => {
+    await client(p, "POST", "/auth/signup", null, { username: "dave", password: STRONG });
+    const cheap = storedHash(p, "dave");
+    expect(cheap).toStartWith(`$argon2id$v=19$m=${TEST_PASSWORD_COST.memory},t=${TEST_PASSWORD_COST.passes},p=1$`);
+    const server = makeParley({ passwordCost: SERVER_COST });
+    server.clock.advance(0);
+    server.core.users.createPerson({ username: "dave", passwordHash: cheap });
+    p = server; // signIn() asks p
+    expect((await signIn("dave", "wrong password here")).status).toBe(401);
+    expect((await signIn("dave", STRONG)).status).toBe(200);
+    expect(storedHash(server, "dave")).toStartWith("$argon2id$v=19$m=19456,t=2,p=1$");
+    expect((await signIn("dave", STRONG)).status).toBe(200);
+  });
+
   test("a stored scrypt hash (the old scheme) still signs in, and is replaced by an Argon2id one", async () => {
-    const salt = new Uint8Array(16).fill(7);
-    const dk = scrypt(new TextEncoder().encode(STRONG), salt, { N: 1 << 14, r: 8, p: 1, dkLen: 32 });
-    const old = `scrypt$16384$8$1$${bytesToHex(salt)}$${bytesToHex(dk)}`;
-    const u = p.core.users.createPerson({ username: "olduser", passwordHash: old });
+    const u = p.core.users.createPerson({ username: "olduser", passwordHash: OLD_SCRYPT_HASH });
     expect((await signIn("olduser", "wrong password here")).status).toBe(401);
     const r = await signIn("olduser", STRONG);
     expect(r.status).toBe(200);
