@@ -167,6 +167,17 @@ export class MediaCollector {
     staged.place();
   }
 
+  /** Every blob's row, read a page at a time in its hash's order (`parley migrate` walks them all). */
+  *blobs(page = 500): Iterable<{ sha256: string; size: number }> {
+    const next = this.db.query("SELECT sha256, size FROM media_blobs WHERE sha256 > ? ORDER BY sha256 LIMIT ?");
+    for (let after = ""; ; ) {
+      const rows = next.all(after, page) as { sha256: string; size: number }[];
+      yield* rows;
+      if (rows.length < page) return;
+      after = rows[rows.length - 1].sha256;
+    }
+  }
+
   /** What the stored files hold (`parley media usage`). */
   usage(): Promise<{ files: number; bytes: number }> {
     return this.d.media.store.usage();
