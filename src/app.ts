@@ -146,7 +146,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     fastPaths,
     devices: config.devices,
     // Files' bytes: in --media-dir, else beside the database (a temporary directory for :memory:).
-    media: { store: new DiskMediaStore(mediaRoot(config)), limits: config.media },
+    media: { store: new DiskMediaStore(mediaRoot(config), config.mediaDir !== null), limits: config.media },
   });
   const urls: Urls = placeholderUrls(config);
   const files = new FileLinks(key, urls, clock, config.media.urlTtlMs);
