@@ -4,7 +4,8 @@
  * the write it guards; under Postgres's READ COMMITTED two nodes could both pass the
  * check, so the store takes a lock on the rule's scope first (Store.serialize). A
  * command name stays unique in its scope, and a scope never holds more than 100
- * commands, however the requests are spread.
+ * commands, however the requests are spread; an emoji name stays unique in its server
+ * (a refusal, never a 500).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -13,6 +14,7 @@ import { join } from "node:path";
 import { startCluster, type Cluster, type ClusterNode } from "../support/cluster";
 import { ENGINE_MS, startPostgres, type Postgres } from "../support/engines";
 import { BASIC_WORLD } from "../helpers";
+import { png } from "../support/png";
 
 let pg: Postgres;
 let cluster: Cluster;
@@ -83,4 +85,41 @@ test("a scope one short of 100 commands: new ones posted through both nodes at o
     Array(3).fill(expect.stringContaining("APPLICATION_COMMANDS_MAX")),
   );
   expect(((await bot(b, "GET", commands())).body as any[]).length).toBe(100);
+}, 60_000);
+
+/** A person's request to the people's API through `node`. */
+async function alice(node: ClusterNode, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${node.base}/api/client/v1${path}`, {
+    method,
+    headers: { Authorization: `Session ${world.users.alice.token}`, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json().catch(() => null)) as any };
+}
+
+/** An emoji image's upload slot, filled through `node`. */
+async function emojiSlot(node: ClusterNode, guild: string, seed: number): Promise<string> {
+  const bytes = png(8, 8, seed);
+  const slot = await alice(node, "POST", "/uploads", { purpose: "emoji", filename: "e.png", size: bytes.byteLength, guild_id: guild });
+  expect(slot.status).toBe(200);
+  const put = await fetch(`${node.base}/api/client/v1/uploads/${slot.body.id}`, {
+    method: "PUT",
+    headers: { Authorization: `Session ${world.users.alice.token}`, "Content-Type": "application/octet-stream" },
+    body: bytes as BodyInit,
+  });
+  expect(put.status).toBe(200);
+  return slot.body.id;
+}
+
+test("the same emoji name given through both nodes at once: one emoji, the other refused by name, never a 500", async () => {
+  const [lab] = (await alice(a, "GET", "/guilds")).body;
+  for (let i = 0; i < 8; i++) {
+    const slots = [await emojiSlot(a, lab.id, 2 * i + 1), await emojiSlot(b, lab.id, 2 * i + 2)];
+    const name = `party${i}`;
+    const answers = await Promise.all([a, b].map((n, k) => alice(n, "POST", `/guilds/${lab.id}/emojis`, { name, upload_id: slots[k] })));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect(JSON.stringify(answers.find((r) => r.status === 400)!.body)).toContain("EMOJI_NAME_TAKEN");
+  }
+  const names = ((await alice(b, "GET", `/guilds/${lab.id}/emojis`)).body as any[]).map((e) => e.name);
+  expect(names.length).toBe(new Set(names).size);
 }, 60_000);
