@@ -7,8 +7,8 @@
  * surfaces that no surface may do itself is wiring.ts.
  */
 import type { Server } from "bun";
-import { dirname, join } from "node:path";
-import { portalUrlOf, VERSION, type Config, type Urls } from "./config";
+import { dirname } from "node:path";
+import { mediaRoot, portalUrlOf, VERSION, type Config, type Urls } from "./config";
 import { type Core, createCore, type Report, reportToStderr, SwitchableClock } from "./core";
 import { Store, type StoreHealth } from "./store/db";
 import { serverKey } from "./store/keyfile";
@@ -146,7 +146,8 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     report,
     fastPaths,
     devices: config.devices,
-    media: mediaOf(config),
+    // Files' bytes: in --media-dir, else beside the database (a temporary directory for :memory:).
+    media: { store: new DiskMediaStore(mediaRoot(config), config.mediaDir !== null), limits: config.media },
   });
   const urls: Urls = placeholderUrls(config);
   const files = new FileLinks(key, urls, clock, config.media.urlTtlMs);
@@ -392,7 +393,6 @@ function placeholderUrls(config: Config): Urls {
   };
 }
 
-/** Files' bytes live beside the database (a temporary directory for :memory:), under config's limits. */
-function mediaOf(config: Config) {
-  return { store: new DiskMediaStore(config.dbPath === ":memory:" ? null : join(dirname(config.dbPath), "media")), limits: config.media };
-}
+/** `parley migrate`'s copy from a SQLite app's store into a Postgres one's (src/migrate.ts); its module loads only then. */
+export const storeCopy = (source: Parley, target: Parley): import("./store/pg/copy").StoreCopy =>
+  new (require("./store/pg/copy") as typeof import("./store/pg/copy")).StoreCopy(source.store, target.store);

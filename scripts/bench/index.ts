@@ -5,7 +5,7 @@
  * beside throughput where there is one. Loopback only, bounded (a few minutes), every
  * child process killed by the bench that started it. On a shared machine take the
  * best of several runs; the CPU ratios move far less than throughput does.
- *   bun scripts/bench/index.ts [--only paths,fanout,live,boot,growth,soak,tester,media] [--quick]
+ *   bun scripts/bench/index.ts [--only paths,fanout,live,boot,growth,soak,tester,media,cluster] [--quick]
  *
  * - paths.ts: GET /users/@me, a message read, a message post to 10 sessions (wrk), and
  *   the server's memory after them, against the compiled executable;
@@ -23,6 +23,9 @@
  *   response, and memory under 100 concurrent downloads; attachments.ts: a message with
  *   10 attachments fanned out to 1000 bot sessions beside a plain one (CPU per frame),
  *   and both beside raw publish of the same frames.
+ * - cluster.ts: nodes on Postgres and Redis (started on temporary directories) beside a
+ *   single SQLite node: CPU per post and per read, fan-out to 1000 sessions over two
+ *   nodes, and the time from a post on node A to its frame on node B.
  * The fan-out benches measure CPU in their own process, so they run as children and
  * report their rows as JSON (lib.ts, printJson); the others are called in-process.
  */
@@ -61,6 +64,8 @@ if (want("media")) {
   rows.push(...(await childRows("media.ts", ["--rounds", quick ? "3" : "5"])));
   rows.push(...(await childRows("attachments.ts", ["--trials", quick ? "1" : "2"])));
 }
+if (want("cluster"))
+  rows.push(...(await childRows("cluster.ts", ["--seconds", quick ? "2" : "3", "--posts", quick ? "100" : "200", "--sessions", "1000"])));
 if (want("tester")) rows.push(...(await childRows("tester.ts", ["--runs", quick ? "100" : "300"])));
 
 console.log(

@@ -11,11 +11,12 @@ import { CliError, databaseFailure } from "./errors";
 import { OPERATOR_COMMANDS, type Command, type Out } from "./operator";
 import { PEOPLE_COMMANDS } from "./people";
 import { DATA_COMMANDS, MEDIA_COMMANDS } from "./data";
+import { MIGRATE_COMMAND } from "./migrate";
 import { ADMIN_COMMANDS } from "./admin";
 import { serve } from "./serve";
 import { existsSync } from "node:fs";
 
-const COMMANDS: Command[] = [...PEOPLE_COMMANDS, ...OPERATOR_COMMANDS, ...ADMIN_COMMANDS, ...DATA_COMMANDS, ...MEDIA_COMMANDS];
+const COMMANDS: Command[] = [...PEOPLE_COMMANDS, ...OPERATOR_COMMANDS, ...ADMIN_COMMANDS, ...DATA_COMMANDS, MIGRATE_COMMAND, ...MEDIA_COMMANDS];
 /** The words that start two-word commands ("user", "guild", "app", "invite", "registration", "media"). */
 const GROUPS = new Set(COMMANDS.filter((c) => c.name.includes(" ")).map((c) => c.name.split(" ")[0]));
 
@@ -114,6 +115,7 @@ export async function main(
 
 async function runCommand(cmd: Command, args: string[], env: Record<string, string | undefined>, out: Out): Promise<void> {
   const { flags, rest } = parseFlags(args, cmd.flags);
+  if (cmd.alone) return cmd.alone(rest, flags, env, out);
   // Only a flag that was given: an absent --data leaves PARLEY_DATA and the default in charge.
   const config = loadConfig({ ...(flags.data !== undefined ? { data: flags.data } : {}), quiet: true }, env);
   // Only serve and import make a data directory: anything else where there is none is a slip.

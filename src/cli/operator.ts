@@ -22,9 +22,14 @@ export interface Command {
   usage: string;
   summary: string;
   flags: FlagDef[];
-  /** "existing": refuse when the data directory holds no database yet (the usual typo). */
-  database: "existing" | "create";
+  /**
+   * "existing": refuse when the data directory holds no database yet (the usual typo);
+   * "own": the command opens what it needs itself (`alone`), not the one database.
+   */
+  database: "existing" | "create" | "own";
   run(p: Parley, args: string[], flags: Flags, out: Out): void | Promise<void>;
+  /** A command that opens its own databases (`parley migrate`: two at once) runs this instead of run(). */
+  alone?(args: string[], flags: Flags, env: Record<string, string | undefined>, out: Out): Promise<void>;
 }
 
 export const DATA_FLAG: FlagDef = { name: "data", kind: "string", help: "data directory (default ./parley-data; env PARLEY_DATA)" };

@@ -9,8 +9,8 @@ import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import pkg from "../../package.json" with { type: "json" };
 import { ConfigError, type RawFlags } from "./errors";
-import { MEDIA_FLAGS, mediaConfigOf, type MediaConfig } from "./media";
-export { mediaConfigOf, type MediaConfig } from "./media";
+import { MEDIA_DIR_FLAG, MEDIA_FLAGS, mediaConfigOf, mediaDirOf, type MediaConfig } from "./media";
+export { mediaConfigOf, mediaRoot, type MediaConfig } from "./media";
 import { fastPathsOf, type FastPaths } from "./fast-paths";
 import { STANDARD_PASSWORD_COST, TEST_PASSWORD_COST, type PasswordCost } from "./passwords";
 export { STANDARD_PASSWORD_COST, type PasswordCost } from "./passwords";
@@ -314,6 +314,7 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
     fastPaths: fastPathsOf(),
     devices: deviceSettingsOf(str("device-expiry")),
     media: mediaConfigOf(flags, env),
+    mediaDir: mediaDirOf(str("media-dir")),
   };
 }
 
@@ -460,6 +461,9 @@ function deviceSettingsOf(raw: string | undefined): DeviceSettings {
 
 export interface Config {
   media: MediaConfig;
+  /** `--media-dir`: where files' bytes live (a directory every node shares); null: `media/` beside the database (media.ts). */
+  mediaDir: string | null;
 }
 
+SERVE_FLAGS.push(MEDIA_DIR_FLAG);
 SERVE_FLAGS.push(...MEDIA_FLAGS.map((f) => ({ name: f.name, env: f.env, kind: "int" as const, help: f.help })));

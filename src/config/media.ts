@@ -3,7 +3,34 @@
  * their flags, defaults and bounds, read once with the rest of the configuration
  * (index.ts adds the flags to `parley serve`'s).
  */
+import { join, resolve } from "node:path";
 import { ConfigError, type RawFlags } from "./errors";
+
+/**
+ * Where files' bytes live (`--media-dir`, PARLEY_MEDIA_DIR): by default `media/` beside
+ * the database in the data directory. Several nodes on one Postgres database point it at
+ * one directory they all mount (NFS or the like; docs/scaling.md): the store writes to a
+ * temporary name there and renames, so no node ever sees part of a file.
+ */
+export const MEDIA_DIR_FLAG = {
+  name: "media-dir",
+  env: "PARLEY_MEDIA_DIR",
+  kind: "string" as const,
+  help: "directory for files' bytes, shared by every node of a cluster (default: media/ in --data)",
+};
+
+/** The media directory given (made absolute), or null: beside the database. */
+export function mediaDirOf(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  if (raw === ":memory:" || !raw.trim()) throw new ConfigError(`--media-dir must name a directory, not '${raw}'`);
+  return resolve(raw);
+}
+
+/** Where the bytes are for a config: its --media-dir, else `media/` beside the database; null for an in-memory one (a temporary directory). */
+export function mediaRoot(c: { mediaDir: string | null; dbPath: string }): string | null {
+  if (c.mediaDir) return c.mediaDir;
+  return c.dbPath === ":memory:" ? null : join(resolve(c.dbPath, ".."), "media");
+}
 
 /**
  * Limits on files, read once like every setting (the core's MediaLimits has the same

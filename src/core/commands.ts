@@ -68,6 +68,7 @@ export class Commands {
     const body = normaliseCommand(input);
     return this.d.store.write(() => {
       this.requireScope(guildId);
+      this.serialize(appId, guildId);
       const existing = this.byName(appId, guildId, body.name, body.type);
       if (existing) return { command: this.save(existing, body), created: false };
       if (this.count(appId, guildId) >= MAX_COMMANDS_PER_SCOPE)
@@ -79,6 +80,7 @@ export class Commands {
   /** PATCH: the given fields replace the stored ones; the type never changes. */
   update(appId: string, guildId: string | null, id: string, patch: Partial<CommandInput>): Command {
     return this.d.store.write(() => {
+      this.serialize(appId, guildId);
       const c = this.require(appId, guildId, id);
       const merged: CommandInput = { ...c.body, ...stripUndefined(patch), type: c.body.type };
       const body = normaliseCommand(merged);
@@ -110,6 +112,7 @@ export class Commands {
     });
     return this.d.store.write(() => {
       this.requireScope(guildId);
+      this.serialize(appId, guildId);
       const current = this.list(appId, guildId);
       const keep = new Set<string>();
       const out = bodies.map((b) => {
@@ -125,6 +128,11 @@ export class Commands {
 
   private requireScope(guildId: string | null): void {
     if (guildId) this.guilds.require(guildId);
+  }
+
+  /** Names unique in a scope and at most 100 a scope: checked by one writer at a time, on every node (Store.serialize). */
+  private serialize(appId: string, guildId: string | null): void {
+    this.d.store.serialize(`commands:${appId}:${guildId ?? "global"}`);
   }
 
   private count(appId: string, guildId: string | null): number {

@@ -88,9 +88,10 @@ export class Emojis {
     const img = await this.media.prepareImage(actorId, input.image, "emoji", this.d.media.limits.emojiBytes, "image");
     return this.d.store.write(() => {
       this.requireManager(actorId, guildId);
-      this.checkName(guildId, input.name, null);
+      const held = this.held(guildId);
+      this.checkName(guildId, input.name, null, held);
       const animated = img.animated ? 1 : 0;
-      const same = this.of(guildId).filter((e) => e.animated === animated).length;
+      const same = held.filter((e) => e.animated === animated).length;
       if (same >= MAX_EMOJIS)
         throw DomainError.invalid("", `Maximum number of ${animated ? "animated" : "still"} emojis reached (${MAX_EMOJIS})`, "MAX_EMOJIS");
       const blob = img.commit();
@@ -127,7 +128,7 @@ export class Emojis {
       this.requireManager(actorId, guildId);
       const e = this.require(actorId, guildId, emojiId);
       if (patch.name === undefined || patch.name === e.name) return e;
-      this.checkName(guildId, patch.name, e.id);
+      this.checkName(guildId, patch.name, e.id, this.held(guildId));
       this.db.query("UPDATE emojis SET name = ? WHERE id = ?").run(patch.name, e.id);
       this.audit.record({
         guildId,
@@ -169,10 +170,20 @@ export class Emojis {
     this.guilds.requirePermission(guildId, actorId, PERMISSIONS.MANAGE_EXPRESSIONS);
   }
 
-  private checkName(guildId: string, name: string, self: string | null): void {
+  /**
+   * Inside a write: the server's emoji as the database holds them, read under a lock on
+   * the server (Store.serialize), so that a name free and a count under 50 are checked by
+   * one writer at a time on every node; the memo may not have heard another node yet.
+   */
+  private held(guildId: string): { id: string; name: string; animated: number }[] {
+    this.d.store.serialize(`emojis:${guildId}`);
+    return this.db.query("SELECT id, name, animated FROM emojis WHERE guild_id = ?").all(guildId) as never;
+  }
+
+  private checkName(guildId: string, name: string, self: string | null, held: readonly { id: string; name: string }[] = this.of(guildId)): void {
     if (typeof name !== "string" || !EMOJI_NAME.test(name))
       throw DomainError.invalid("name", "Must be 2 to 32 letters, digits or underscores.", "EMOJI_NAME_INVALID");
-    if (this.of(guildId).some((e) => e.name === name && e.id !== self))
+    if (held.some((e) => e.name === name && e.id !== self))
       throw DomainError.invalid("name", "An emoji with this name already exists here.", "EMOJI_NAME_TAKEN");
   }
 }

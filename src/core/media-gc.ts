@@ -4,8 +4,10 @@
  * first drops expired upload slots, then marks every blob no reference names
  * (`media_refs`: attachments, slots, avatars, icons, emoji) with the time it was first
  * found so, and unmarks those named again; a blob marked longer than the grace is
- * deleted, its row in a transaction and its file right after the commit, in the same
- * turn of the event loop (see store/media.ts for why that matters).
+ * deleted, its row and its file in one transaction, in the same turn of the event loop
+ * (see store/media.ts for why that matters). The marks live in the database, so with
+ * several nodes on one database and one shared media directory the grace counts the
+ * same on every node, whichever sweeps.
  *
  * The grace (24 hours by default) is what keeps a backup restorable: a backup taken at T
  * holds every blob its database names, and none of those can be deleted before T plus
@@ -21,6 +23,8 @@ import type { ByteSource } from "../store/media";
 import { storeError } from "./media-types";
 
 const EVERY_MS = 10 * 60_000;
+/** In a shared media directory, a temporary file untouched this long is a stopped node's leftover, not an upload under way. */
+const SHARED_TEMP_MS = 60 * 60_000;
 
 export interface SweepReport {
   /** Upload slots past their time, removed. */
@@ -57,18 +61,28 @@ export class MediaCollector {
         .run(now).changes;
       return { expired: expiredUploads, marked: newlyMarked };
     });
+    const cutoff = now - this.d.media.limits.graceMs;
     const doomed = this.d.store.write(() => {
       const rows = this.db
         .query(
           "SELECT sha256, size FROM media_blobs WHERE unreferenced_since <= ? AND sha256 NOT IN (SELECT sha256 FROM media_refs) ORDER BY sha256",
         )
-        .all(now - this.d.media.limits.graceMs) as { sha256: string; size: number }[];
-      const del = this.db.query("DELETE FROM media_blobs WHERE sha256 = ?");
-      for (const r of rows) del.run(r.sha256);
-      return rows;
+        .all(cutoff) as { sha256: string; size: number }[];
+      // Each row deleted only if it is still unreferenced past the grace: an upload of the
+      // same bytes on another node clears the mark (and holds the row until it commits),
+      // so the check is made again on the row itself. Its file goes inside this write,
+      // while the row is held: an upload waiting for it then finds no file and places its
+      // own (core/media.ts, commitStaged). A commit that fails after the unlink leaves an
+      // unreferenced row without bytes, which the next sweep removes.
+      const del = this.db.query(
+        "DELETE FROM media_blobs WHERE sha256 = ? AND unreferenced_since <= ? AND sha256 NOT IN (SELECT sha256 FROM media_refs)",
+      );
+      return rows.filter((r) => {
+        if (del.run(r.sha256, cutoff).changes !== 1) return false;
+        this.d.media.store.unlink(r.sha256);
+        return true;
+      });
     });
-    // Committed: the files go now, before anything else runs.
-    for (const r of doomed) this.d.media.store.unlink(r.sha256);
     return { expiredUploads: expired, marked, removed: doomed.length, removedBytes: doomed.reduce((n, r) => n + Number(r.size), 0) };
   }
 
@@ -80,7 +94,9 @@ export class MediaCollector {
    */
   async start(): Promise<{ temp: number; orphans: number }> {
     this.schedule();
-    const temp = await this.d.media.store.cleanTemp(Number.POSITIVE_INFINITY);
+    // A directory other nodes share holds their uploads under way: only what nobody has written to for an hour is left over.
+    const before = this.d.media.store.shared ? this.d.clock.now() - SHARED_TEMP_MS : Number.POSITIVE_INFINITY;
+    const temp = await this.d.media.store.cleanTemp(before);
     return { temp, orphans: await this.removeOrphans() };
   }
 
@@ -116,15 +132,30 @@ export class MediaCollector {
     return row.w === 1;
   }
 
-  /** Blob files without a row, written longer than the grace ago. */
+  /**
+   * Blob files without a row, written longer than the grace ago. Each is claimed first:
+   * a row for it inserted (and deleted again) in the write that unlinks it, so an upload
+   * of the same bytes on another node, whose row insert meets this one, waits for it and
+   * then places its own file, or has inserted first and the file stays.
+   */
   async removeOrphans(): Promise<number> {
     const before = this.d.clock.now() - this.d.media.limits.graceMs;
     const known = this.db.query("SELECT 1 AS x FROM media_blobs WHERE sha256 = ?");
+    const claim = this.db.query(
+      `INSERT INTO media_blobs (sha256, size, content_type, inline, width, height, animated, created_at, unreferenced_since)
+       VALUES (?, 0, 'application/octet-stream', 0, NULL, NULL, 0, ?, ?) ON CONFLICT (sha256) DO NOTHING`,
+    );
+    const unclaim = this.db.query("DELETE FROM media_blobs WHERE sha256 = ?");
     let n = 0;
     for await (const f of this.d.media.store.list()) {
       if (f.mtimeMs >= before || known.get(f.sha256)) continue;
-      this.d.media.store.unlink(f.sha256);
-      n++;
+      const removed = this.d.store.write(() => {
+        if (claim.run(f.sha256, before, before).changes !== 1) return false;
+        this.d.media.store.unlink(f.sha256);
+        unclaim.run(f.sha256);
+        return true;
+      });
+      if (removed) n++;
     }
     return n;
   }
@@ -165,6 +196,17 @@ export class MediaCollector {
       throw storeError(e, Number.MAX_SAFE_INTEGER);
     }
     staged.place();
+  }
+
+  /** Every blob's row, read a page at a time in its hash's order (`parley migrate` walks them all). */
+  *blobs(page = 500): Iterable<{ sha256: string; size: number }> {
+    const next = this.db.query("SELECT sha256, size FROM media_blobs WHERE sha256 > ? ORDER BY sha256 LIMIT ?");
+    for (let after = ""; ; ) {
+      const rows = next.all(after, page) as { sha256: string; size: number }[];
+      yield* rows;
+      if (rows.length < page) return;
+      after = rows[rows.length - 1].sha256;
+    }
   }
 
   /** What the stored files hold (`parley media usage`). */

@@ -275,22 +275,29 @@ export class Media {
   }
 
   /**
-   * Put staged bytes in place and their row beside them (or find the same bytes there):
-   * synchronous, inside the caller's write, so the collector cannot come between.
+   * The row first, then the bytes in place (or the same bytes found there): synchronous,
+   * inside the caller's write. The row comes first so that on Postgres this write holds
+   * its lock before it looks at the disk: another node's collector deleting the same
+   * blob (media-gc.ts) unlinks inside its own transaction, so either it has finished and
+   * committed (and place() finds no file and puts these bytes there), or it waits for
+   * this write and then finds the blob referenced. Nobody else sees the row before the
+   * commit, by which time the bytes are there.
    */
   commitStaged(staged: Staged, s: Sniffed): MediaBlob {
-    try {
-      staged.place();
-    } catch (e) {
-      throw storeError(e, staged.size);
-    }
     this.db
       .query(
         `INSERT INTO media_blobs (sha256, size, content_type, inline, width, height, animated, created_at, unreferenced_since)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL) ON CONFLICT (sha256) DO UPDATE SET unreferenced_since = NULL`,
       )
       .run(staged.sha256, staged.size, s.contentType, s.inline ? 1 : 0, s.width, s.height, s.animated ? 1 : 0, this.d.clock.now());
-    return this.blob(staged.sha256)!;
+    // A read: on Postgres it sends the queued insert and waits for it, so the lock is held from here.
+    const row = this.blob(staged.sha256)!;
+    try {
+      staged.place();
+    } catch (e) {
+      throw storeError(e, staged.size);
+    }
+    return row;
   }
 
   blob(sha256: string): MediaBlob | null {

@@ -296,6 +296,18 @@ export class Store {
     return this.pending !== null;
   }
 
+  /**
+   * Inside a write: hold `key` until the write's transaction ends, so that a rule that
+   * reads before it writes (a name free in its scope, a count under its limit) is
+   * checked by one writer at a time across every node on the database. SQLite has one
+   * writer already; on Postgres, READ COMMITTED would let two nodes both pass the check.
+   * In a group commit the lock is held until the batch commits.
+   */
+  serialize(key: string): void {
+    if (!this.pending) throw new Error("serialize() outside write()");
+    this.engine.serialize(key);
+  }
+
   /** Delete every row of every table (the harness's reset). The schema stays. */
   wipe(): void {
     this.flush();

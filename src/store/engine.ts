@@ -47,6 +47,8 @@ export interface Engine {
   health(): StoreHealth;
   /** Delete every row of every table but schema_migrations; the schema stays. No batch is open. */
   wipe(): void;
+  /** Hold `key` until the open transaction ends (Store.serialize). */
+  serialize(key: string): void;
   backup(path: string): void;
   /** Bytes the database takes (the administrators' overview). */
   sizeBytes(): number;
@@ -118,6 +120,9 @@ export class SqliteEngine implements Engine {
       rollbackTo: this.db.prepare("ROLLBACK TO w"),
     };
   }
+
+  /** One writer at a time already: every write on SQLite is serialized. */
+  serialize(_key: string): void {}
 
   wipe(): void {
     // A virtual table (the search index) is emptied through itself: its shadow tables are

@@ -17,7 +17,10 @@
  * A failed write (a full disk, an I/O error, a body over its limit, a broken stream)
  * leaves nothing: the temporary file goes, and the caller gets one of the errors below.
  *
- * This is the one seam a cluster would replace with shared storage (docs/scaling.md).
+ * Several nodes may share the directory (`--media-dir` on NFS or the like; docs/scaling.md):
+ * each writes under a random temporary name and renames, so two nodes writing the same
+ * bytes at once leave one whole file and nobody ever sees part of one; the row locks of
+ * the shared database order an upload against the collector (core/media-gc.ts).
  */
 import { randomUUID } from "node:crypto";
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, unlinkSync } from "node:fs";
@@ -67,6 +70,8 @@ export interface MediaStore {
   usage(): Promise<{ files: number; bytes: number }>;
   /** Close; a temporary store (`:memory:` apps) removes its directory. */
   close(): void;
+  /** A directory other nodes may write to at once (`--media-dir`): its temporary files are not all this process's. */
+  readonly shared?: boolean;
 }
 
 /** A body went past its limit while streaming (declared sizes are refused before, by the core). */
@@ -125,7 +130,10 @@ export class DiskMediaStore implements MediaStore {
    * directories are made on the first write, so the many apps that never store a file
    * (tests, operator commands) leave nothing behind.
    */
-  constructor(root: string | null) {
+  constructor(
+    root: string | null,
+    readonly shared = false,
+  ) {
     this.temporary = root === null;
     this.root = root ?? join(tmpdir(), `parley-media-${randomUUID()}`);
     this.blobs = join(this.root, "blobs");

@@ -53,3 +53,33 @@ test("a SQLite node's export restored on Postgres: the same world, the same ids,
     await p.stop();
   }
 }, 60_000);
+
+test("a Postgres node's export restored on SQLite: the same world, the same ids, exported again the same", async () => {
+  const p = createParley(testConfig({ data: dir, dbPath: join(dir, "parley.db"), database: pg.url(await pg.createDatabase()) }));
+  let doc;
+  let w;
+  const posted: string[] = [];
+  try {
+    expect(p.store.engine.kind).toBe("postgres");
+    w = p.seed(structuredClone(BASIC_WORLD));
+    const general = w.guilds.Lab.channels.general;
+    for (const content of ["uno", "dos"])
+      posted.push(
+        (await call(p, "POST", `/channels/${general}/messages`, { token: w.applications.EchoBot.token, body: { content } })).body.id,
+      );
+    doc = p.exportWorld();
+  } finally {
+    await p.stop();
+  }
+  const lite = makeParley();
+  try {
+    expect(lite.store.engine.kind).toBe("sqlite");
+    expect(lite.importWorld(JSON.parse(JSON.stringify(doc)))).toMatchObject({ kind: "restored", people: 3, servers: 1, messages: 2 });
+    expect(withoutDate(lite.exportWorld())).toEqual(withoutDate(doc));
+    const token = rotateToken(lite.core.apps, lite.api.flakes, lite.api.flakes.uuid(w.applications.EchoBot.id)!);
+    const history = await call(lite, "GET", `/channels/${w.guilds.Lab.channels.general}/messages`, { token });
+    expect(history.body.map((m: any) => m.id)).toEqual([...posted].reverse());
+  } finally {
+    await lite.stop();
+  }
+}, 60_000);

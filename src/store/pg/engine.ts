@@ -92,6 +92,14 @@ export class PgEngine implements Engine {
     }
   }
 
+  /**
+   * A transaction-scoped advisory lock on the key's hash: sent and waited for now (a
+   * read), so what the caller reads next sees every write committed by whoever held it.
+   */
+  serialize(key: string): void {
+    this.db.native("SELECT pg_advisory_xact_lock(hashtextextended($1, 0)) AS locked").get(key);
+  }
+
   wipe(): void {
     wipePg(this.db);
     this.relay.sendEverything();

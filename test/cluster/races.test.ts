@@ -1,0 +1,125 @@
+/**
+ * Check-then-act rules across nodes: two `parley serve` nodes on one Postgres database,
+ * each answering a bot at the same moment. SQLite's one writer serializes a check and
+ * the write it guards; under Postgres's READ COMMITTED two nodes could both pass the
+ * check, so the store takes a lock on the rule's scope first (Store.serialize). A
+ * command name stays unique in its scope, and a scope never holds more than 100
+ * commands, however the requests are spread; an emoji name stays unique in its server
+ * (a refusal, never a 500).
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startCluster, type Cluster, type ClusterNode } from "../support/cluster";
+import { ENGINE_MS, startPostgres, type Postgres } from "../support/engines";
+import { BASIC_WORLD } from "../helpers";
+import { png } from "../support/png";
+
+let pg: Postgres;
+let cluster: Cluster;
+let a: ClusterNode;
+let b: ClusterNode;
+let world: any;
+let dir = "";
+
+beforeAll(async () => {
+  pg = await startPostgres();
+  const database = await pg.createDatabase();
+  dir = mkdtempSync(join(tmpdir(), "parley-races-"));
+  const key = crypto.getRandomValues(new Uint8Array(32));
+  for (const i of [0, 1]) {
+    mkdirSync(join(dir, `node${i}`));
+    writeFileSync(join(dir, `node${i}`, "secret.key"), key, { mode: 0o600 });
+  }
+  cluster = await startCluster({
+    nodes: 2,
+    args: (i) => ["--database", pg.url(database), "--data", join(dir, `node${i}`), "--harness", "--rate-limits", "off", "--log-level", "warn"],
+  });
+  [a, b] = cluster.nodes;
+  const seeded = await fetch(`${a.base}/api/harness/v1/seed`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(BASIC_WORLD),
+  });
+  expect(seeded.status).toBe(200);
+  world = await seeded.json();
+}, ENGINE_MS);
+afterAll(async () => {
+  await cluster?.stop();
+  await pg?.close();
+  rmSync(dir, { recursive: true, force: true });
+}, ENGINE_MS);
+
+async function bot(node: ClusterNode, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${node.base}/api/v10${path}`, {
+    method,
+    headers: { Authorization: `Bot ${world.applications.EchoBot.token}`, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json().catch(() => null)) as any };
+}
+
+const commands = () => `/applications/${world.applications.EchoBot.id}/commands`;
+const command = (name: string) => ({ name, description: "a command", type: 1 });
+
+test("the same new command posted through both nodes at once: one command of that name, both answers name it", async () => {
+  for (let i = 0; i < 15; i++) {
+    const name = `race${i}`;
+    const answers = await Promise.all([a, b, a, b].map((n) => bot(n, "POST", commands(), command(name))));
+    for (const r of answers) expect([200, 201]).toContain(r.status);
+    expect(new Set(answers.map((r) => r.body.id)).size).toBe(1);
+  }
+  const list = (await bot(b, "GET", commands())).body as any[];
+  const names = list.map((c) => c.name);
+  expect(names.length).toBe(new Set(names).size);
+}, 60_000);
+
+test("a scope one short of 100 commands: new ones posted through both nodes at once, exactly one is taken", async () => {
+  const have = ((await bot(a, "GET", commands())).body as any[]).length;
+  const fill = Array.from({ length: 99 - have }, (_, i) => command(`fill${i}`));
+  for (const c of fill) expect((await bot(a, "POST", commands(), c)).status).toBe(201);
+  const answers = await Promise.all(["x1", "x2", "x3", "x4"].map((name, i) => bot(i % 2 ? b : a, "POST", commands(), command(name))));
+  expect(answers.filter((r) => r.status === 201)).toHaveLength(1);
+  expect(answers.filter((r) => r.status === 400).map((r) => JSON.stringify(r.body))).toEqual(
+    Array(3).fill(expect.stringContaining("APPLICATION_COMMANDS_MAX")),
+  );
+  expect(((await bot(b, "GET", commands())).body as any[]).length).toBe(100);
+}, 60_000);
+
+/** A person's request to the people's API through `node`. */
+async function alice(node: ClusterNode, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${node.base}/api/client/v1${path}`, {
+    method,
+    headers: { Authorization: `Session ${world.users.alice.token}`, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json().catch(() => null)) as any };
+}
+
+/** An emoji image's upload slot, filled through `node`. */
+async function emojiSlot(node: ClusterNode, guild: string, seed: number): Promise<string> {
+  const bytes = png(8, 8, seed);
+  const slot = await alice(node, "POST", "/uploads", { purpose: "emoji", filename: "e.png", size: bytes.byteLength, guild_id: guild });
+  expect(slot.status).toBe(200);
+  const put = await fetch(`${node.base}/api/client/v1/uploads/${slot.body.id}`, {
+    method: "PUT",
+    headers: { Authorization: `Session ${world.users.alice.token}`, "Content-Type": "application/octet-stream" },
+    body: bytes as BodyInit,
+  });
+  expect(put.status).toBe(200);
+  return slot.body.id;
+}
+
+test("the same emoji name given through both nodes at once: one emoji, the other refused by name, never a 500", async () => {
+  const [lab] = (await alice(a, "GET", "/guilds")).body;
+  for (let i = 0; i < 8; i++) {
+    const slots = [await emojiSlot(a, lab.id, 2 * i + 1), await emojiSlot(b, lab.id, 2 * i + 2)];
+    const name = `party${i}`;
+    const answers = await Promise.all([a, b].map((n, k) => alice(n, "POST", `/guilds/${lab.id}/emojis`, { name, upload_id: slots[k] })));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect(JSON.stringify(answers.find((r) => r.status === 400)!.body)).toContain("EMOJI_NAME_TAKEN");
+  }
+  const names = ((await alice(b, "GET", `/guilds/${lab.id}/emojis`)).body as any[]).map((e) => e.name);
+  expect(names.length).toBe(new Set(names).size);
+}, 60_000);
