@@ -12,6 +12,7 @@ import { FLAG_LOADING } from "../types";
 import { MessageItem } from "./MessageItem";
 import { JumpToPresent, NewDivider, useFollow } from "./list/follow";
 import { firstUnread, groupedWith } from "./list/groups";
+import { useRoving } from "./list/roving";
 
 /** How long a command may wait for its bot before the person is told it did not answer. */
 const NO_ANSWER_MS = 5000;
@@ -35,6 +36,15 @@ export function MessageList({ channel, onReply }: Props) {
   }
   const divider = firstUnread(list, readMark.current.id, me.value?.id);
   const before = useRef<{ height: number; first: string | undefined } | null>(null);
+  const roving = useRoving({
+    box,
+    content,
+    channelId: channel.id,
+    ids: list.map((m) => m.id),
+    older: () => loadOlder(channel.id).catch(() => undefined),
+  });
+  // Until the first page is in, the log is busy: placeholders, never a false "start of the channel".
+  const busy = !log || log.loading;
 
   // Keep the view where the person was: at the bottom for new messages, in place when older ones come in on top.
   useLayoutEffect(() => {
@@ -62,18 +72,32 @@ export function MessageList({ channel, onReply }: Props) {
 
   return (
     <>
-      <div class="log" role="log" aria-label={`Messages in ${channelLabel(channel)}`} ref={box} onScroll={onScroll} tabIndex={0}>
-        {log?.complete && <p class="start">This is the start of {channelLabel(channel)}.</p>}
-        {log?.loading && (
+      <div
+        class="log"
+        role="log"
+        aria-label={`Messages in ${channelLabel(channel)}`}
+        aria-busy={busy}
+        ref={box}
+        onScroll={onScroll}
+        tabIndex={list.length ? undefined : 0}
+      >
+        {log?.complete && !log.loading && <p class="start">This is the start of {channelLabel(channel)}.</p>}
+        {busy && !list.length && <Placeholders />}
+        {busy && list.length > 0 && (
           <p class="muted" role="status">
             Loading messages…
           </p>
         )}
-        <div ref={content}>
+        <div ref={content} onKeyDown={roving.onKeyDown} onFocusIn={roving.onFocusIn}>
           {list.map((m, i) => (
             <Fragment key={m.id}>
               {m.id === divider && <NewDivider />}
-              <MessageItem m={m} onReply={onReply} grouped={m.id !== divider && groupedWith(m, list[i - 1])} />
+              <MessageItem
+                m={m}
+                onReply={onReply}
+                grouped={m.id !== divider && groupedWith(m, list[i - 1])}
+                active={m.id === roving.active}
+              />
             </Fragment>
           ))}
         </div>
@@ -82,6 +106,24 @@ export function MessageList({ channel, onReply }: Props) {
       <TypingLine channel={channel} />
       <InteractionLine channel={channel} list={list} />
     </>
+  );
+}
+
+/** Grey lines where messages will be, while they load: "Loading messages…" for screen readers. */
+function Placeholders() {
+  return (
+    <div class="placeholders" role="status">
+      <span class="sr-only">Loading messages…</span>
+      {[0, 1, 2].map((i) => (
+        <div key={i} class="placeholder" aria-hidden="true">
+          <span class="ph-avatar" />
+          <span class="ph-lines">
+            <span class="ph-line short" />
+            <span class="ph-line" />
+          </span>
+        </div>
+      ))}
+    </div>
   );
 }
 

@@ -1,11 +1,11 @@
 /**
- * Pins in the web client: "Pin" / "Unpin" on a message for those who may (Manage
+ * Pins in the web client: "Pin" / "Unpin" in a message's "More" menu for those who may (Manage
  * Messages in a server, either person in a DM), the notice a pin posts, and "Pinned
  * messages" in the channel header: a dialog of the channel's pins, each with "Jump".
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
-import { guildOf, memberName, route, showNotice } from "../state";
+import { guildOf, memberName, showNotice } from "../state";
 import { BIT, holds } from "../names";
 import type { Channel, Message } from "../types";
 import type { PinsPage } from "../../contract";
@@ -22,8 +22,8 @@ function mayPin(channel: { guild_id: string | null }): boolean {
   return !!g && holds(g, BIT.MANAGE_MESSAGES);
 }
 
-export function PinAction({ m }: { m: Message }) {
-  const guild = route.value.guild === "@me" ? null : route.value.guild;
+/** "Pin" or "Unpin" for a message, when the person may; null when not. */
+export function pinAction(m: Message, guild: string | null): { label: string; run(): void } | null {
   if (m.ephemeral || m.type === PINNED_NOTICE || !mayPin({ guild_id: guild })) return null;
   async function toggle() {
     try {
@@ -32,7 +32,7 @@ export function PinAction({ m }: { m: Message }) {
       showNotice(errorText(e));
     }
   }
-  return <button onClick={toggle}>{m.pinned ? "Unpin" : "Pin"}</button>;
+  return { label: m.pinned ? "Unpin" : "Pin", run: () => void toggle() };
 }
 
 /** The body of a pin's notice: "Alice pinned a message." */
