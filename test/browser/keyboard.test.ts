@@ -98,7 +98,10 @@ describe("the chat by keyboard", () => {
         path.push(
           await a.evaluate(() => {
             const el = document.activeElement as HTMLElement;
-            return { text: `${el.tagName} ${el.getAttribute("aria-label") ?? el.textContent?.slice(0, 30)}`, inLog: !!el.closest('[role="log"]') };
+            return {
+              text: `${el.tagName} ${el.getAttribute("aria-label") ?? el.textContent?.slice(0, 30)}`,
+              inLog: !!el.closest('[role="log"]'),
+            };
           }),
         );
       }
@@ -163,7 +166,7 @@ describe("the chat by keyboard", () => {
     }
   }, 40_000);
 
-  test('a message\'s "More" menu: Enter opens it, arrows move, Escape returns; E edits one\'s own', async () => {
+  test("a message's \"More\" menu: Enter opens it, arrows move, Escape returns; E edits one's own", async () => {
     const alice = await signIn(browser, s.base, "alice");
     try {
       const a = alice.page;

@@ -90,10 +90,14 @@ export async function signIn(
     /** The browser's language and time zone (Intl's), when a test reads dates. */
     locale?: string;
     timezoneId?: string;
+    /** A phone: a touch screen, and the mobile browser's own viewport handling. */
+    touch?: boolean;
   } = {},
 ): Promise<Person> {
   const context = await browser.newContext({
     viewport: opts.viewport ?? { width: 1280, height: 800 },
+    hasTouch: opts.touch,
+    isMobile: opts.touch,
     locale: opts.locale,
     timezoneId: opts.timezoneId,
   });

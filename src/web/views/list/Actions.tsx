@@ -57,7 +57,9 @@ type Open = false | "first" | "last";
 /** The menu's state, the message's own keys and the press and hold, for the message's `article`. */
 export function useMessageActions(items: MenuItem[]) {
   const [open, setOpen] = useState<Open>(false);
-  const hold = useRef<{ timer: ReturnType<typeof setTimeout>; x: number; y: number; fired: boolean } | null>(null);
+  const hold = useRef<{ timer: ReturnType<typeof setTimeout>; x: number; y: number } | null>(null);
+  /** The last touch opened the menu: its lifting must not also click (and so focus away and close it). */
+  const held = useRef(false);
 
   function cancel(): void {
     if (hold.current) clearTimeout(hold.current.timer);
@@ -78,23 +80,25 @@ export function useMessageActions(items: MenuItem[]) {
     onPointerDown(e: PointerEvent) {
       if (e.pointerType !== "touch" || !items.length) return;
       cancel();
-      const state = {
-        x: e.clientX,
-        y: e.clientY,
-        fired: false,
-        timer: setTimeout(() => ((state.fired = true), setOpen("first")), HOLD_MS),
-      };
-      hold.current = state;
+      held.current = false;
+      const timer = setTimeout(() => {
+        held.current = true;
+        setOpen("first");
+      }, HOLD_MS);
+      hold.current = { x: e.clientX, y: e.clientY, timer };
     },
     onPointerMove(e: PointerEvent) {
       const h = hold.current;
-      if (h && !h.fired && Math.hypot(e.clientX - h.x, e.clientY - h.y) > SLOP_PX) cancel();
+      if (h && Math.hypot(e.clientX - h.x, e.clientY - h.y) > SLOP_PX) cancel();
     },
     onPointerUp: cancel,
     onPointerCancel: cancel,
-    // The hold already opened the menu: not the browser's own context menu (or text selection) as well.
+    onTouchEnd(e: TouchEvent) {
+      if (held.current) e.preventDefault();
+    },
+    // The hold opens the menu: not the browser's own context menu as well.
     onContextMenu(e: MouseEvent) {
-      if (hold.current?.fired || (e as PointerEvent).pointerType === "touch") e.preventDefault();
+      if (held.current || hold.current || (e as PointerEvent).pointerType === "touch") e.preventDefault();
     },
   };
   return { open, setOpen, article };
