@@ -13,6 +13,7 @@ import { MessageItem } from "./MessageItem";
 import { JumpToPresent, NewDivider, useFollow } from "./list/follow";
 import { firstUnread, groupedWith } from "./list/groups";
 import { useRoving } from "./list/roving";
+import { Placeholders } from "./Placeholders";
 
 /** How long a command may wait for its bot before the person is told it did not answer. */
 const NO_ANSWER_MS = 5000;
@@ -82,7 +83,7 @@ export function MessageList({ channel, onReply }: Props) {
         tabIndex={list.length ? undefined : 0}
       >
         {log?.complete && !log.loading && <p class="start">This is the start of {channelLabel(channel)}.</p>}
-        {busy && !list.length && <Placeholders />}
+        {busy && !list.length && <Placeholders what="messages" />}
         {busy && list.length > 0 && (
           <p class="muted" role="status">
             Loading messages…
@@ -106,24 +107,6 @@ export function MessageList({ channel, onReply }: Props) {
       <TypingLine channel={channel} />
       <InteractionLine channel={channel} list={list} />
     </>
-  );
-}
-
-/** Grey lines where messages will be, while they load: "Loading messages…" for screen readers. */
-function Placeholders() {
-  return (
-    <div class="placeholders" role="status">
-      <span class="sr-only">Loading messages…</span>
-      {[0, 1, 2].map((i) => (
-        <div key={i} class="placeholder" aria-hidden="true">
-          <span class="ph-avatar" />
-          <span class="ph-lines">
-            <span class="ph-line short" />
-            <span class="ph-line" />
-          </span>
-        </div>
-      ))}
-    </div>
   );
 }
 

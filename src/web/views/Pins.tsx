@@ -12,6 +12,7 @@ import type { PinsPage } from "../../contract";
 import { jumpTo } from "../links";
 import { FoundMessage } from "./FoundMessage";
 import { errorText } from "./ui";
+import { Placeholders } from "./Placeholders";
 
 /** The reference's type for the notice a pin posts (its `reply_to` names the pinned message). */
 export const PINNED_NOTICE = 6;
@@ -78,10 +79,16 @@ function PinsDialog({ channel, onClose }: { channel: Channel; onClose(): void })
     return () => d?.open && d.close();
   }, [channel.id]);
   return (
-    <dialog ref={ref} class="pins" aria-labelledby="pins-title" onCancel={(e) => (e.preventDefault(), onClose())}>
+    <dialog
+      ref={ref}
+      class="pins"
+      aria-labelledby="pins-title"
+      aria-busy={!page && !error}
+      onCancel={(e) => (e.preventDefault(), onClose())}
+    >
       <h2 id="pins-title">Pinned messages</h2>
       {error && <p role="alert">{error}</p>}
-      {!page && !error && <p aria-busy="true">Loading…</p>}
+      {!page && !error && <Placeholders what="pinned messages" rows={2} />}
       {page && !page.items.length && <p class="muted">Nothing is pinned in this channel yet.</p>}
       {page?.items.map(({ message: m }) => (
         <FoundMessage key={m.id} m={m} guild={guild} idPrefix="pin" onJump={onClose} />
