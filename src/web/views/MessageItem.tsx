@@ -19,7 +19,7 @@ import { ReactionFace } from "./files/Emoji";
 import { EmojiPicker } from "./emoji/Picker";
 import { mentionsOut, mentionsShown } from "./Mentions";
 import { MessageHeader } from "./list/MessageHeader";
-import { MESSAGE_KEYS, MessageActions, messageItems, useMessageActions } from "./list/Actions";
+import { MessageActions, messageKeys, messageItems, useMessageActions } from "./list/Actions";
 
 /** The author's name takes the colour of their highest coloured role here, as in the member list. */
 interface Props {
@@ -67,7 +67,7 @@ export function MessageItem({ m, onReply, grouped = false, active = false }: Pro
       tabIndex={active ? 0 : -1}
       aria-labelledby={`a-${m.id} c-${m.id}`}
       aria-describedby={`t-${m.id}`}
-      aria-keyshortcuts={items.length ? MESSAGE_KEYS : undefined}
+      aria-keyshortcuts={messageKeys(items)}
       aria-current={linked.value === m.id ? "true" : undefined}
       {...actions.article}
     >

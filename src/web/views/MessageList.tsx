@@ -4,13 +4,13 @@
  * below say who is typing and what a bot is doing with the person's command.
  */
 import { Fragment } from "preact";
-import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { loadOlder, markRead } from "../load";
 import { channelLabel, dismissed, interactions, logs, memberName, me, readStates, typing } from "../state";
 import type { Channel, Message } from "../types";
 import { FLAG_LOADING } from "../types";
 import { MessageItem } from "./MessageItem";
-import { JumpToPresent, NewDivider, useFollow } from "./list/follow";
+import { JumpToPresent, NewDivider, useFollow, useKeepPlace } from "./list/follow";
 import { firstUnread, groupedWith } from "./list/groups";
 import { useRoving } from "./list/roving";
 import { Placeholders } from "./Placeholders";
@@ -36,7 +36,7 @@ export function MessageList({ channel, onReply }: Props) {
     readMark.current = { channel: channel.id, id: state?.unread ? state.last_read_id : null };
   }
   const divider = firstUnread(list, readMark.current.id, me.value?.id);
-  const before = useRef<{ height: number; first: string | undefined } | null>(null);
+  useKeepPlace(box, list[0]?.id, pinned, channel.id);
   const roving = useRoving({
     box,
     content,
@@ -46,20 +46,6 @@ export function MessageList({ channel, onReply }: Props) {
   });
   // Until the first page is in, the log is busy: placeholders, never a false "start of the channel".
   const busy = !log || log.loading;
-
-  // Keep the view where the person was: at the bottom for new messages, in place when older ones come in on top.
-  useLayoutEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    const b = before.current;
-    if (b && b.first !== list[0]?.id) el.scrollTop += el.scrollHeight - b.height;
-    else if (pinned.current) el.scrollTop = el.scrollHeight;
-    before.current = { height: el.scrollHeight, first: list[0]?.id };
-  });
-
-  useEffect(() => {
-    before.current = null;
-  }, [channel.id]);
 
   useEffect(() => {
     if (document.visibilityState === "visible") void markRead(channel.id);

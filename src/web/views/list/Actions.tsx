@@ -16,7 +16,11 @@ import { pinAction } from "../Pins";
 import { type MenuItem, MoreMenu } from "./MoreMenu";
 
 /** The keys a focused message answers, for `aria-keyshortcuts` (read out by screen readers). */
-export const MESSAGE_KEYS = "Enter R E";
+export function messageKeys(items: MenuItem[]): string | undefined {
+  const has = (label: string) => items.some((i) => i.label === label);
+  const keys = [items.length ? "Enter" : "", has("Reply") ? "R" : "", has("Edit") ? "E" : ""].filter(Boolean);
+  return keys.length ? keys.join(" ") : undefined;
+}
 
 /** How long a finger rests on a message before its menu opens. */
 const HOLD_MS = 500;

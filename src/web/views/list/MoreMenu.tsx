@@ -5,6 +5,7 @@
  * opens the same menu from the keyboard (Enter on the message) and on a phone from a
  * press and hold, so `open` lives with the message.
  */
+import type { RefObject } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 
 export interface MenuItem {
@@ -89,27 +90,41 @@ export function MoreMenu({ id, items, open, setOpen }: Props) {
       >
         <span aria-hidden="true">⋯</span>
       </button>
-      {open && (
-        <ul id={`more-${id}`} role="menu" aria-label="More" class={up ? "up" : undefined} ref={menu} onKeyDown={onMenuKey}>
-          {items.map((item) => (
-            <li role="none" key={item.label}>
-              <button
-                type="button"
-                role="menuitem"
-                tabIndex={-1}
-                onClick={() => {
-                  close(true);
-                  // After focus is back on the button, so an action that moves focus (Reply, Edit) wins.
-                  item.run();
-                }}
-              >
-                {item.label}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      {open && <MenuList id={`more-${id}`} up={up} items={items} menu={menu} onKeyDown={onMenuKey} onPick={() => close(true)} />}
     </span>
+  );
+}
+
+interface ListProps {
+  id: string;
+  up: boolean;
+  items: MenuItem[];
+  menu: RefObject<HTMLUListElement | null>;
+  onKeyDown(e: KeyboardEvent): void;
+  /** Before an item runs: closes the menu and puts focus back on the button. */
+  onPick(): void;
+}
+
+function MenuList({ id, up, items, menu, onKeyDown, onPick }: ListProps) {
+  return (
+    <ul id={id} role="menu" aria-label="More" class={up ? "up" : undefined} ref={menu} onKeyDown={onKeyDown}>
+      {items.map((item) => (
+        <li role="none" key={item.label}>
+          <button
+            type="button"
+            role="menuitem"
+            tabIndex={-1}
+            onClick={() => {
+              onPick();
+              // After focus is back on the button, so an action that moves focus (Reply, Edit) wins.
+              item.run();
+            }}
+          >
+            {item.label}
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }
 
