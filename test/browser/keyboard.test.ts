@@ -85,12 +85,12 @@ describe("the chat by keyboard", () => {
       // The first stop skips the navigation and the channel's tools.
       await fromTheTop(a);
       await a.keyboard.press("Tab");
-      const skip = a.getByRole("link", { name: "Skip to the composer" });
+      const skip = a.getByRole("button", { name: "Skip to the composer" });
       expect(await hasFocus(skip)).toBe(true);
       await a.keyboard.press("Enter");
       await until("composer focused", () => hasFocus(composer));
 
-      // Without the skip link, Tab alone: the 50 messages are one stop (the newest), plus that one message's own controls.
+      // Without the skip button, Tab alone: the 50 messages are one stop (the newest), plus that one message's own controls.
       await fromTheTop(a);
       const path: { text: string; inLog: boolean }[] = [];
       while (!(await hasFocus(composer)) && path.length < 40) {

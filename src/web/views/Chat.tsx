@@ -27,15 +27,14 @@ import { Backdrop, useDrawers } from "./drawers";
  * navigation and the channel's tools; to the messages when one may not write here.
  */
 function SkipToComposer() {
-  function skip(e: MouseEvent) {
-    e.preventDefault();
+  function skip() {
     const box = document.querySelector<HTMLElement>(".composer textarea:not([disabled])");
     (box ?? document.querySelector<HTMLElement>('.log article[tabindex="0"]'))?.focus();
   }
   return (
-    <a class="skip" href="#composer" onClick={skip}>
+    <button type="button" class="skip" onClick={skip}>
       Skip to the composer
-    </a>
+    </button>
   );
 }
 
