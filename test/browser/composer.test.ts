@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import { png } from "../support/png";
-import { channelEntry, launch, message, serve, signIn, WAIT_MS, type Served } from "./support";
+import { act, channelEntry, launch, message, serve, signIn, WAIT_MS, type Served } from "./support";
 
 let browser: Browser;
 let s: Served;
@@ -161,7 +161,7 @@ describe("the composer", () => {
       const sent = message(b, /nice/);
       await sent.getByRole("img", { name: ":shipit:" }).waitFor();
       // Add reaction opens the same picker, searchable.
-      await sent.getByRole("button", { name: "Add reaction" }).click();
+      await act(sent, "Add reaction");
       await picker.getByRole("searchbox", { name: "Search emoji" }).fill("fire");
       await picker.getByRole("button", { name: "React with 🔥" }).click();
       await sent.getByRole("group", { name: "Reactions" }).getByRole("button", { name: /🔥 1/ }).waitFor();

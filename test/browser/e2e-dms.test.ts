@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { channelEntry, launch, message, signIn, type Person } from "./support";
+import { act, channelEntry, launch, message, signIn, type Person } from "./support";
 import { devicesOf, leaks, serveChild, type ChildServer } from "./e2e-support";
 import { generateDeviceKeys, openMessage, parseEnvelope, publicKeysOf } from "../../src/e2e";
 
@@ -90,7 +90,7 @@ describe("two people in two browsers", () => {
 
     // An edit is encrypted again; the other side reads the new text.
     const edited = secret("hello-bob-edited");
-    await message(alice.page, new RegExp(first)).getByRole("button", { name: "Edit" }).click();
+    await act(message(alice.page, new RegExp(first)), "Edit");
     const box = alice.page.getByRole("textbox", { name: "Edit message" });
     await box.fill(edited);
     await box.press("Enter");

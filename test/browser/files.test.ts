@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { count, launch, message, serve, signIn, WAIT_MS, type Served } from "./support";
+import { act, count, launch, message, serve, signIn, WAIT_MS, type Served } from "./support";
 import { png } from "../support/png";
 import { rowCounts } from "../helpers";
 
@@ -162,7 +162,7 @@ describe("files in the web client", () => {
       // Bob's message gets a reaction with the server's emoji from the picker.
       const other = s.p.core.people.send(bobId, general, { content: "pick one" });
       const target = message(a, /^Bob pick one$/);
-      await target.getByRole("button", { name: "Add reaction" }).click();
+      await act(target, "Add reaction");
       await target.getByRole("button", { name: "React with :party:" }).click();
       await target.getByRole("group", { name: "Reactions" }).getByRole("button", { name: ":party: 1" }).waitFor();
       expect(s.p.core.reactions.users(other.id, { name: "party", id: party.id }, { limit: 10 }).map((u) => u.id)).toEqual([aliceId]);

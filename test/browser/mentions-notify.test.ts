@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { channelEntry, launch, message, serve, signIn, type Served } from "./support";
+import { act, channelEntry, launch, message, serve, signIn, type Served } from "./support";
 
 let browser: Browser;
 let s: Served;
@@ -89,9 +89,7 @@ describe("mentions", () => {
       expect(await shown.getAttribute("aria-current")).toBe("true");
 
       // An edit shows the mention as the name, and keeps it a mention.
-      await message(b, /^Bob @Alice lunch\?$/)
-        .getByRole("button", { name: "Edit" })
-        .click();
+      await act(message(b, /^Bob @Alice lunch\?$/), "Edit");
       const edit = b.getByRole("textbox", { name: "Edit message" });
       expect(await edit.inputValue()).toBe("@Alice lunch?");
       await edit.fill("@Alice dinner?");

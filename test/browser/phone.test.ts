@@ -1,10 +1,12 @@
 /**
  * A phone-width screen (390 px, issue 28): one drawer open at a time, Escape or a tap
- * beside the drawer closes it, and the settings fit without sideways scrolling.
+ * beside the drawer closes it, the settings and the portal fit without sideways
+ * scrolling, and a message's actions sit behind a press and hold (or its one "More"
+ * button), not a row of permanent buttons.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { launch, serve, signIn, type Served } from "./support";
+import { launch, message, openAs, serve, signIn, type Served } from "./support";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -18,7 +20,9 @@ beforeAll(async () => {
       { name: "bob", global_name: "Bob" },
     ],
     guilds: [{ name: "Lab", owner: "alice", members: ["bob"], channels: [{ name: "general" }, { name: "random" }] }],
+    applications: [{ name: "Echo", owner: "alice", intents: ["GUILDS", "GUILD_MESSAGES"], install: ["Lab"] }],
   });
+  s.p.core.people.send(s.id(s.world.users.bob.id), s.id(s.world.guilds.Lab.channels.general), { content: "hold me" });
   browser = await launch();
 }, 30_000);
 
@@ -93,6 +97,60 @@ describe("a phone-width screen", () => {
         .first()
         .waitFor();
       expect(await sideways(a)).toBeLessThanOrEqual(0);
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+
+  test("the developer portal fits 390 px without sideways scrolling", async () => {
+    const alice = await openAs(browser, s.base, "/developers", "alice");
+    try {
+      const a = alice.page;
+      await a.setViewportSize(PHONE);
+      await a
+        .getByRole("link", { name: "Echo" })
+        .or(a.getByRole("button", { name: "Echo" }))
+        .first()
+        .click();
+      await a.getByRole("heading", { name: "Echo" }).first().waitFor();
+      expect(await sideways(a)).toBeLessThanOrEqual(0);
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+
+  test("a message's actions: one More button, and a press and hold opens its menu; a scroll does not", async () => {
+    const alice = await signIn(browser, s.base, "alice", { viewport: PHONE, touch: true });
+    try {
+      const a = alice.page;
+      const held = message(a, /^Bob hold me$/);
+      await held.waitFor();
+      // No row of permanent buttons: the message's one control is "More".
+      expect(await held.getByRole("button").allTextContents()).toHaveLength(1);
+      expect(await held.getByRole("button", { name: "More" }).count()).toBe(1);
+
+      const touch = await a.context().newCDPSession(a);
+      const box = (await held.boundingBox())!;
+      const at = { x: Math.round(box.x + 40), y: Math.round(box.y + box.height / 2) };
+      const finger = (type: "touchStart" | "touchMove" | "touchEnd", p: { x: number; y: number } | null) =>
+        touch.send("Input.dispatchTouchEvent", { type, touchPoints: p ? [p] : [] });
+      const menu = held.getByRole("menu", { name: "More" });
+
+      // A finger that moves (a scroll) before the hold completes opens nothing.
+      await finger("touchStart", at);
+      for (let dy = 5; dy <= 60; dy += 5) await finger("touchMove", { x: at.x, y: at.y - dy });
+      await Bun.sleep(800);
+      await finger("touchEnd", null);
+      expect(await menu.count()).toBe(0);
+
+      // A finger that rests opens the menu with the message's actions.
+      await finger("touchStart", at);
+      await menu.waitFor();
+      await finger("touchEnd", null);
+      expect(await menu.getByRole("menuitem").allTextContents()).toEqual(["Reply", "Add reaction", "Pin", "Copy link"]);
+      await menu.getByRole("menuitem", { name: "Reply" }).tap();
+      await menu.waitFor({ state: "detached" });
+      await a.getByRole("button", { name: "Cancel reply" }).waitFor();
     } finally {
       await alice.context.close();
     }

@@ -6,7 +6,7 @@
  * here ever downloads a browser.
  */
 import { existsSync } from "node:fs";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { expect } from "bun:test";
 import { makeParley } from "../helpers";
 import type { Parley } from "../../src/app";
@@ -90,10 +90,14 @@ export async function signIn(
     /** The browser's language and time zone (Intl's), when a test reads dates. */
     locale?: string;
     timezoneId?: string;
+    /** A phone: a touch screen, and the mobile browser's own viewport handling. */
+    touch?: boolean;
   } = {},
 ): Promise<Person> {
   const context = await browser.newContext({
     viewport: opts.viewport ?? { width: 1280, height: 800 },
+    hasTouch: opts.touch,
+    isMobile: opts.touch,
     locale: opts.locale,
     timezoneId: opts.timezoneId,
   });
@@ -138,6 +142,31 @@ export function channelEntry(page: Page, name: string) {
 /** The message articles of the open channel whose accessible name (author and text) matches. */
 export function message(page: Page, text: RegExp) {
   return page.getByRole("log").getByRole("article", { name: text });
+}
+
+/** Picks `action` from a message's "More" menu (Reply, Add reaction, Edit, Delete, Pin, Copy link…). */
+export async function act(msg: Locator, action: string): Promise<void> {
+  await msg.getByRole("button", { name: "More" }).click();
+  await msg.getByRole("menu", { name: "More" }).getByRole("menuitem", { name: action, exact: true }).click();
+}
+
+/** The items of a message's "More" menu, which is closed again (Escape) before this returns. */
+export async function actionsOf(msg: Locator): Promise<string[]> {
+  await msg.getByRole("button", { name: "More" }).click();
+  const menu = msg.getByRole("menu", { name: "More" });
+  const items = await menu.getByRole("menuitem").allTextContents();
+  await msg.page().keyboard.press("Escape");
+  await menu.waitFor({ state: "detached" });
+  return items;
+}
+
+/** Wait until `ok` holds, polling, bounded by WAIT_MS; `what` names it in the error. */
+export async function until(what: string, ok: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`never: ${what}`);
+    await Bun.sleep(50);
+  }
 }
 
 /** Wait for a locator to reach a count (Playwright's own polling, bounded by WAIT_MS). */

@@ -22,6 +22,22 @@ import { SearchBox } from "./Search";
 import { useTabTitle } from "../title";
 import { Backdrop, useDrawers } from "./drawers";
 
+/**
+ * The first stop on the page (shown when focused): straight to the composer past the
+ * navigation and the channel's tools; to the messages when one may not write here.
+ */
+function SkipToComposer() {
+  function skip() {
+    const box = document.querySelector<HTMLElement>(".composer textarea:not([disabled])");
+    (box ?? document.querySelector<HTMLElement>('.log article[tabindex="0"]'))?.focus();
+  }
+  return (
+    <button type="button" class="skip" onClick={skip}>
+      Skip to the composer
+    </button>
+  );
+}
+
 export function Chat({ onSignOut, onAskSignOut }: { onSignOut(): void; onAskSignOut(): void }) {
   const drawers = useDrawers();
   const menu = drawers.open === "menu";
@@ -35,6 +51,7 @@ export function Chat({ onSignOut, onAskSignOut }: { onSignOut(): void; onAskSign
   useTabTitle(channel ? `${channelLabel(channel)} · Parley` : "Parley");
   return (
     <div class={`chat${menu ? " menu-open" : ""}${showMembers ? " members-open" : ""}${guild ? "" : " no-members"}`}>
+      {channel && <SkipToComposer />}
       <header class="topbar">
         <button class="menu" aria-expanded={menu} aria-controls="navigation" onClick={() => drawers.toggle("menu")}>
           Menu

@@ -10,12 +10,14 @@ import { AppsMenu, USER_COMMAND } from "./AppsMenu";
 import type { Guild, Member } from "../types";
 import { Avatar } from "./files/Avatar";
 import { ProfileName } from "./ProfileCard";
+import { Placeholders } from "./Placeholders";
 
 const ORDER: Record<string, number> = { online: 0, idle: 1, dnd: 2, offline: 3 };
 const WORDS: Record<string, string> = { online: "online", idle: "idle", dnd: "do not disturb", offline: "offline" };
 
 export function Members({ guildId, hidden }: { guildId: string; hidden: boolean }) {
-  const list = members.value[guildId] ?? [];
+  const loaded = members.value[guildId];
+  const list = loaded ?? [];
   const g = guildOf(guildId);
   const presence = (m: Member) => users.value[m.user.id]?.presence ?? m.user.presence;
   const name = (m: Member) => m.nick || displayName(users.value[m.user.id] ?? m.user);
@@ -27,7 +29,8 @@ export function Members({ guildId, hidden }: { guildId: string; hidden: boolean 
   const groupOf = (m: Member) => hoisted.find((r) => m.roles.includes(r.id))?.id ?? null;
   const rest = online.filter((m) => groupOf(m) === null);
   return (
-    <aside aria-label="Members" class={`members${hidden ? " closed" : ""}`}>
+    <aside aria-label="Members" aria-busy={!loaded} class={`members${hidden ? " closed" : ""}`}>
+      {!loaded && <Placeholders what="members" rows={4} />}
       {hoisted.map((r) => {
         const list = online.filter((m) => groupOf(m) === r.id);
         return (

@@ -15,6 +15,7 @@ import type { Channel, Message } from "../types";
 import { resolveAtNames, foldName, showMentions, type MentionDirectory } from "../../text/mentions";
 import { FoundMessage } from "./FoundMessage";
 import { errorText } from "./ui";
+import { Placeholders } from "./Placeholders";
 
 interface Option {
   id: string;
@@ -157,10 +158,16 @@ function InboxDialog({ onClose }: { onClose(): void }) {
     return () => d?.open && d.close();
   }, []);
   return (
-    <dialog ref={ref} class="pins" aria-labelledby="inbox-title" onCancel={(e) => (e.preventDefault(), onClose())}>
+    <dialog
+      ref={ref}
+      class="pins"
+      aria-labelledby="inbox-title"
+      aria-busy={!list && !error}
+      onCancel={(e) => (e.preventDefault(), onClose())}
+    >
       <h2 id="inbox-title">Mentions</h2>
       {error && <p role="alert">{error}</p>}
-      {!list && !error && <p aria-busy="true">Loading…</p>}
+      {!list && !error && <Placeholders what="mentions" rows={2} />}
       {list && !list.length && <p class="muted">Nobody has mentioned you yet.</p>}
       {list?.map((m) => (
         <FoundMessage key={m.id} m={m} guild={channelOf(m.channel_id)?.guild_id ?? null} idPrefix="in" onJump={onClose} />

@@ -3,7 +3,7 @@
  * Markdown, embeds, components, reactions and the person's actions on it.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { deleteMessage, dismiss, editMessage, toggleReaction } from "../actions";
+import { dismiss, editMessage, toggleReaction } from "../actions";
 import { Markdown } from "../markdown";
 import { editing, memberName, me, logs, route } from "../state";
 import { FLAG_LOADING, type Message } from "../types";
@@ -12,15 +12,14 @@ import { EmbedView } from "./Embed";
 import { Components } from "./Components";
 import { EncryptedBody } from "./Encrypted";
 import { editEncrypted, textOf } from "../dm-crypto";
-import { AppsMenu, MESSAGE_COMMAND } from "./AppsMenu";
-import { PinAction, PinNotice, PINNED_NOTICE } from "./Pins";
-import { CopyLinkAction } from "./CopyLink";
+import { PinNotice, PINNED_NOTICE } from "./Pins";
 import { linked } from "../links";
 import { Attachments } from "./files/Attachments";
 import { ReactionFace } from "./files/Emoji";
 import { EmojiPicker } from "./emoji/Picker";
 import { mentionsOut, mentionsShown } from "./Mentions";
 import { MessageHeader } from "./list/MessageHeader";
+import { MessageActions, messageKeys, messageItems, useMessageActions } from "./list/Actions";
 
 /** The author's name takes the colour of their highest coloured role here, as in the member list. */
 interface Props {
@@ -28,9 +27,11 @@ interface Props {
   onReply(m: Message): void;
   /** Under the header of the message before (same author, within minutes): no header of its own. */
   grouped?: boolean;
+  /** The log's one tab stop (list/roving.ts): this message is the one Tab lands on. */
+  active?: boolean;
 }
 
-export function MessageItem({ m, onReply, grouped = false }: Props) {
+export function MessageItem({ m, onReply, grouped = false, active = false }: Props) {
   const isEditing = editing.value === m.id;
   const setEditing = (on: boolean) => {
     editing.value = on ? m.id : null;
@@ -40,6 +41,15 @@ export function MessageItem({ m, onReply, grouped = false }: Props) {
   const mine = m.author.id === me.value?.id;
   const name = memberName(m.author.id, guild);
   const loading = (m.flags & FLAG_LOADING) !== 0;
+  const self = useRef<HTMLElement>(null);
+  const items = messageItems(
+    m,
+    guild,
+    mine,
+    { onReply, onEdit: () => setEditing(true), onReact: () => setPicking(true) },
+    () => self.current,
+  );
+  const actions = useMessageActions(items);
   const classes = [
     "message",
     mentionsMe(m) ? "mentioned" : "",
@@ -50,7 +60,17 @@ export function MessageItem({ m, onReply, grouped = false }: Props) {
     .filter(Boolean)
     .join(" ");
   return (
-    <article class={classes} aria-labelledby={`a-${m.id} c-${m.id}`} aria-current={linked.value === m.id ? "true" : undefined}>
+    <article
+      ref={self}
+      class={classes}
+      data-id={m.id}
+      tabIndex={active ? 0 : -1}
+      aria-labelledby={`a-${m.id} c-${m.id}`}
+      aria-describedby={`t-${m.id}`}
+      aria-keyshortcuts={messageKeys(items)}
+      aria-current={linked.value === m.id ? "true" : undefined}
+      {...actions.article}
+    >
       {m.reply_to && <ReplyRef channelId={m.channel_id} id={m.reply_to} guild={guild} />}
       {m.interaction?.name && (
         <div class="used">
@@ -80,19 +100,7 @@ export function MessageItem({ m, onReply, grouped = false }: Props) {
         </p>
       )}
       <Reactions m={m} />
-      <div class="actions">
-        {!m.ephemeral && <button onClick={() => onReply(m)}>Reply</button>}
-        {!m.ephemeral && (
-          <button aria-expanded={picking} onClick={() => setPicking(!picking)}>
-            Add reaction
-          </button>
-        )}
-        {mine && (!m.ciphertext || textOf(m) !== null) && <button onClick={() => setEditing(true)}>Edit</button>}
-        {mine && <button onClick={() => deleteMessage(m)}>Delete</button>}
-        {!m.ephemeral && <AppsMenu channelId={m.channel_id} type={MESSAGE_COMMAND} targetId={m.id} label="this message" />}
-        <PinAction m={m} />
-        <CopyLinkAction m={m} guild={guild} />
-      </div>
+      <MessageActions m={m} items={items} open={actions.open} setOpen={actions.setOpen} />
       {picking && <Picker m={m} onDone={() => setPicking(false)} />}
     </article>
   );

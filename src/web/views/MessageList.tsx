@@ -4,14 +4,16 @@
  * below say who is typing and what a bot is doing with the person's command.
  */
 import { Fragment } from "preact";
-import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { loadOlder, markRead } from "../load";
 import { channelLabel, dismissed, interactions, logs, memberName, me, readStates, typing } from "../state";
 import type { Channel, Message } from "../types";
 import { FLAG_LOADING } from "../types";
 import { MessageItem } from "./MessageItem";
-import { JumpToPresent, NewDivider, useFollow } from "./list/follow";
+import { JumpToPresent, NewDivider, useFollow, useKeepPlace } from "./list/follow";
 import { firstUnread, groupedWith } from "./list/groups";
+import { useRoving } from "./list/roving";
+import { Placeholders } from "./Placeholders";
 
 /** How long a command may wait for its bot before the person is told it did not answer. */
 const NO_ANSWER_MS = 5000;
@@ -34,21 +36,16 @@ export function MessageList({ channel, onReply }: Props) {
     readMark.current = { channel: channel.id, id: state?.unread ? state.last_read_id : null };
   }
   const divider = firstUnread(list, readMark.current.id, me.value?.id);
-  const before = useRef<{ height: number; first: string | undefined } | null>(null);
-
-  // Keep the view where the person was: at the bottom for new messages, in place when older ones come in on top.
-  useLayoutEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    const b = before.current;
-    if (b && b.first !== list[0]?.id) el.scrollTop += el.scrollHeight - b.height;
-    else if (pinned.current) el.scrollTop = el.scrollHeight;
-    before.current = { height: el.scrollHeight, first: list[0]?.id };
+  useKeepPlace(box, list[0]?.id, pinned, channel.id);
+  const roving = useRoving({
+    box,
+    content,
+    channelId: channel.id,
+    ids: list.map((m) => m.id),
+    older: () => loadOlder(channel.id).catch(() => undefined),
   });
-
-  useEffect(() => {
-    before.current = null;
-  }, [channel.id]);
+  // Until the first page is in, the log is busy: placeholders, never a false "start of the channel".
+  const busy = !log || log.loading;
 
   useEffect(() => {
     if (document.visibilityState === "visible") void markRead(channel.id);
@@ -62,18 +59,32 @@ export function MessageList({ channel, onReply }: Props) {
 
   return (
     <>
-      <div class="log" role="log" aria-label={`Messages in ${channelLabel(channel)}`} ref={box} onScroll={onScroll} tabIndex={0}>
-        {log?.complete && <p class="start">This is the start of {channelLabel(channel)}.</p>}
-        {log?.loading && (
+      <div
+        class="log"
+        role="log"
+        aria-label={`Messages in ${channelLabel(channel)}`}
+        aria-busy={busy}
+        ref={box}
+        onScroll={onScroll}
+        tabIndex={list.length ? undefined : 0}
+      >
+        {log?.complete && !log.loading && <p class="start">This is the start of {channelLabel(channel)}.</p>}
+        {busy && !list.length && <Placeholders what="messages" />}
+        {busy && list.length > 0 && (
           <p class="muted" role="status">
             Loading messages…
           </p>
         )}
-        <div ref={content}>
+        <div ref={content} onKeyDown={roving.onKeyDown} onFocusIn={roving.onFocusIn}>
           {list.map((m, i) => (
             <Fragment key={m.id}>
               {m.id === divider && <NewDivider />}
-              <MessageItem m={m} onReply={onReply} grouped={m.id !== divider && groupedWith(m, list[i - 1])} />
+              <MessageItem
+                m={m}
+                onReply={onReply}
+                grouped={m.id !== divider && groupedWith(m, list[i - 1])}
+                active={m.id === roving.active}
+              />
             </Fragment>
           ))}
         </div>

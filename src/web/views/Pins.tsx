@@ -1,17 +1,18 @@
 /**
- * Pins in the web client: "Pin" / "Unpin" on a message for those who may (Manage
+ * Pins in the web client: "Pin" / "Unpin" in a message's "More" menu for those who may (Manage
  * Messages in a server, either person in a DM), the notice a pin posts, and "Pinned
  * messages" in the channel header: a dialog of the channel's pins, each with "Jump".
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
-import { guildOf, memberName, route, showNotice } from "../state";
+import { guildOf, memberName, showNotice } from "../state";
 import { BIT, holds } from "../names";
 import type { Channel, Message } from "../types";
 import type { PinsPage } from "../../contract";
 import { jumpTo } from "../links";
 import { FoundMessage } from "./FoundMessage";
 import { errorText } from "./ui";
+import { Placeholders } from "./Placeholders";
 
 /** The reference's type for the notice a pin posts (its `reply_to` names the pinned message). */
 export const PINNED_NOTICE = 6;
@@ -22,8 +23,8 @@ function mayPin(channel: { guild_id: string | null }): boolean {
   return !!g && holds(g, BIT.MANAGE_MESSAGES);
 }
 
-export function PinAction({ m }: { m: Message }) {
-  const guild = route.value.guild === "@me" ? null : route.value.guild;
+/** "Pin" or "Unpin" for a message, when the person may; null when not. */
+export function pinAction(m: Message, guild: string | null): { label: string; run(): void } | null {
   if (m.ephemeral || m.type === PINNED_NOTICE || !mayPin({ guild_id: guild })) return null;
   async function toggle() {
     try {
@@ -32,7 +33,7 @@ export function PinAction({ m }: { m: Message }) {
       showNotice(errorText(e));
     }
   }
-  return <button onClick={toggle}>{m.pinned ? "Unpin" : "Pin"}</button>;
+  return { label: m.pinned ? "Unpin" : "Pin", run: () => void toggle() };
 }
 
 /** The body of a pin's notice: "Alice pinned a message." */
@@ -78,10 +79,16 @@ function PinsDialog({ channel, onClose }: { channel: Channel; onClose(): void })
     return () => d?.open && d.close();
   }, [channel.id]);
   return (
-    <dialog ref={ref} class="pins" aria-labelledby="pins-title" onCancel={(e) => (e.preventDefault(), onClose())}>
+    <dialog
+      ref={ref}
+      class="pins"
+      aria-labelledby="pins-title"
+      aria-busy={!page && !error}
+      onCancel={(e) => (e.preventDefault(), onClose())}
+    >
       <h2 id="pins-title">Pinned messages</h2>
       {error && <p role="alert">{error}</p>}
-      {!page && !error && <p aria-busy="true">Loading…</p>}
+      {!page && !error && <Placeholders what="pinned messages" rows={2} />}
       {page && !page.items.length && <p class="muted">Nothing is pinned in this channel yet.</p>}
       {page?.items.map(({ message: m }) => (
         <FoundMessage key={m.id} m={m} guild={guild} idPrefix="pin" onJump={onClose} />

@@ -10,6 +10,7 @@ import { channelOf, channelLabel } from "../state";
 import type { SearchResults } from "../../contract";
 import { FoundMessage } from "./FoundMessage";
 import { errorText } from "./ui";
+import { Placeholders } from "./Placeholders";
 
 export function SearchBox({ guildId }: { guildId: string }) {
   const [q, setQ] = useState("");
@@ -20,6 +21,8 @@ export function SearchBox({ guildId }: { guildId: string }) {
   async function run() {
     if (!q.trim()) return setFound(null);
     setBusy(true);
+    // The last answer goes while the next one loads: never an old "No results." for the new words.
+    setFound(null);
     setError(null);
     try {
       const zone = -new Date().getTimezoneOffset();
@@ -47,6 +50,7 @@ export function SearchBox({ guildId }: { guildId: string }) {
       {(found || error || busy) && (
         <section class="search-results" role="region" aria-label="Search results" aria-busy={busy}>
           {error && <p role="alert">{error}</p>}
+          {busy && <Placeholders what="results" rows={2} />}
           {found && <Results found={found} guildId={guildId} onJump={() => setFound(null)} />}
           <button onClick={() => (setFound(null), setError(null))}>Close search</button>
         </section>

@@ -40,7 +40,7 @@ export function MessageHeader({ m, name, guild, grouped }: Props) {
         <span id={`a-${m.id}`} class="sr-only">
           {name}
         </span>
-        <time dateTime={m.created_at} title={d.toLocaleString()}>
+        <time id={`t-${m.id}`} dateTime={m.created_at} title={d.toLocaleString()}>
           {d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })}
         </time>
         {m.edited_at && <span class="edited">(edited)</span>}
@@ -54,7 +54,7 @@ export function MessageHeader({ m, name, guild, grouped }: Props) {
         {name}
       </span>
       {m.author.bot && <span class="tag">BOT</span>}
-      <time dateTime={m.created_at} title={d.toLocaleString()}>
+      <time id={`t-${m.id}`} dateTime={m.created_at} title={d.toLocaleString()}>
         {postedAt(m.created_at)}
       </time>
       {m.edited_at && <span class="edited">(edited)</span>}

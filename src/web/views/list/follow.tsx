@@ -5,7 +5,7 @@
  * watches the content). Scrolled up, "Jump to present" brings the reader back.
  */
 import type { RefObject } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 
 /** Closer than this to the bottom counts as at the bottom. */
 const NEAR_PX = 40;
@@ -47,6 +47,27 @@ export function useFollow(box: RefObject<HTMLDivElement | null>, content: RefObj
   }
 
   return { pinned, away, scrolled, jump };
+}
+
+/** Keeps the view where the person was: at the bottom for new messages, in place when older ones come in on top. */
+export function useKeepPlace(
+  box: RefObject<HTMLDivElement | null>,
+  firstId: string | undefined,
+  pinned: RefObject<boolean>,
+  channelId: string,
+) {
+  const before = useRef<{ height: number; first: string | undefined } | null>(null);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const b = before.current;
+    if (b && b.first !== firstId) el.scrollTop += el.scrollHeight - b.height;
+    else if (pinned.current) el.scrollTop = el.scrollHeight;
+    before.current = { height: el.scrollHeight, first: firstId };
+  });
+  useEffect(() => {
+    before.current = null;
+  }, [channelId]);
 }
 
 export function JumpToPresent({ onJump }: { onJump(): void }) {

@@ -1,0 +1,118 @@
+/**
+ * What a person can do with a message, in one place: the "More" menu (Reply, Add
+ * reaction, Edit, Delete, Pin or Unpin, Copy link, as the person may), the message's
+ * keyboard shortcuts when it has focus (Enter opens "More", R replies, E edits one's
+ * own), and on a touch screen a press and hold that opens the same menu (moving the
+ * finger, as to scroll, cancels it). An application's message commands stay under
+ * their own "Apps" button beside "More".
+ */
+import { useRef, useState } from "preact/hooks";
+import { deleteMessage } from "../../actions";
+import { copyLink } from "../../links";
+import { textOf } from "../../dm-crypto";
+import type { Message } from "../../types";
+import { AppsMenu, MESSAGE_COMMAND } from "../AppsMenu";
+import { pinAction } from "../Pins";
+import { type MenuItem, MoreMenu } from "./MoreMenu";
+
+/** The keys a focused message answers, for `aria-keyshortcuts` (read out by screen readers). */
+export function messageKeys(items: MenuItem[]): string | undefined {
+  const has = (label: string) => items.some((i) => i.label === label);
+  const keys = [items.length ? "Enter" : "", has("Reply") ? "R" : "", has("Edit") ? "E" : ""].filter(Boolean);
+  return keys.length ? keys.join(" ") : undefined;
+}
+
+/** How long a finger rests on a message before its menu opens. */
+const HOLD_MS = 500;
+/** A finger that moves further than this is scrolling, not holding. */
+const SLOP_PX = 10;
+
+interface Hooks {
+  onReply(m: Message): void;
+  onEdit(): void;
+  onReact(): void;
+}
+
+export function messageItems(m: Message, guild: string | null, mine: boolean, hooks: Hooks, self: () => HTMLElement | null): MenuItem[] {
+  const items: MenuItem[] = [];
+  if (!m.ephemeral) {
+    items.push({ label: "Reply", run: () => hooks.onReply(m) });
+    items.push({ label: "Add reaction", run: hooks.onReact });
+  }
+  if (mine && (!m.ciphertext || textOf(m) !== null)) items.push({ label: "Edit", run: hooks.onEdit });
+  if (mine)
+    items.push({
+      label: "Delete",
+      run: () => {
+        // Focus goes on to a neighbour rather than falling out of the log with the message.
+        const el = self();
+        const near = (el?.nextElementSibling ?? el?.previousElementSibling) as HTMLElement | null;
+        void deleteMessage(m).then(() => near?.isConnected && near.tagName === "ARTICLE" && near.focus());
+      },
+    });
+  const pin = pinAction(m, guild);
+  if (pin) items.push(pin);
+  if (!m.ephemeral) items.push({ label: "Copy link", run: () => void copyLink(guild, m.channel_id, m.id) });
+  return items;
+}
+
+type Open = false | "first" | "last";
+
+/** The menu's state, the message's own keys and the press and hold, for the message's `article`. */
+export function useMessageActions(items: MenuItem[]) {
+  const [open, setOpen] = useState<Open>(false);
+  const hold = useRef<{ timer: ReturnType<typeof setTimeout>; x: number; y: number } | null>(null);
+  /** The last touch opened the menu: its lifting must not also click (and so focus away and close it). */
+  const held = useRef(false);
+
+  function cancel(): void {
+    if (hold.current) clearTimeout(hold.current.timer);
+    hold.current = null;
+  }
+
+  const article = {
+    onKeyDown(e: KeyboardEvent) {
+      if (e.target !== e.currentTarget || e.altKey || e.ctrlKey || e.metaKey) return;
+      const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+      const run = (label: string) => items.find((i) => i.label === label)?.run();
+      if (key === "Enter" && items.length) setOpen("first");
+      else if (key === "r") run("Reply");
+      else if (key === "e") run("Edit");
+      else return;
+      e.preventDefault();
+    },
+    onPointerDown(e: PointerEvent) {
+      if (e.pointerType !== "touch" || !items.length) return;
+      cancel();
+      held.current = false;
+      const timer = setTimeout(() => {
+        held.current = true;
+        setOpen("first");
+      }, HOLD_MS);
+      hold.current = { x: e.clientX, y: e.clientY, timer };
+    },
+    onPointerMove(e: PointerEvent) {
+      const h = hold.current;
+      if (h && Math.hypot(e.clientX - h.x, e.clientY - h.y) > SLOP_PX) cancel();
+    },
+    onPointerUp: cancel,
+    onPointerCancel: cancel,
+    onTouchEnd(e: TouchEvent) {
+      if (held.current) e.preventDefault();
+    },
+    // The hold opens the menu: not the browser's own context menu as well.
+    onContextMenu(e: MouseEvent) {
+      if (held.current || hold.current || (e as PointerEvent).pointerType === "touch") e.preventDefault();
+    },
+  };
+  return { open, setOpen, article };
+}
+
+export function MessageActions({ m, items, open, setOpen }: { m: Message; items: MenuItem[]; open: Open; setOpen(o: Open): void }) {
+  return (
+    <div class={`actions${open ? " open" : ""}`}>
+      <MoreMenu id={m.id} items={items} open={open} setOpen={setOpen} />
+      {!m.ephemeral && <AppsMenu channelId={m.channel_id} type={MESSAGE_COMMAND} targetId={m.id} label="this message" />}
+    </div>
+  );
+}
