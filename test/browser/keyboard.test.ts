@@ -166,6 +166,34 @@ describe("the chat by keyboard", () => {
     }
   }, 40_000);
 
+  test("a click on a message, then typing: the words go to the composer, not to the message's shortcuts", async () => {
+    const alice = await signIn(browser, s.base, "alice");
+    try {
+      const a = alice.page;
+      const own = message(a, /note 48/);
+      await own.waitFor();
+      const composer = a.getByRole("textbox", { name: "Message #general" });
+      // A click on the message's text (not a control in it): it takes focus, as any focusable element does.
+      await own.getByText(/note 48 see/).click({ position: { x: 2, y: 2 } });
+      await until("the message focused by the click", () => hasFocus(own));
+      // "e" would edit one's own message from the keyboard; after a click it is the start of a word.
+      await a.keyboard.type("eh");
+      await until("composer focused", () => hasFocus(composer));
+      expect(await composer.inputValue()).toBe("eh");
+      expect(await own.getByRole("textbox", { name: "Edit message" }).count()).toBe(0);
+      // Reached by the keyboard, the same message keeps its letter keys.
+      await composer.fill("");
+      // Back into the log by Shift+Tab: the message last focused, the clicked one.
+      await backIntoLog(a, "Message #general");
+      await onMessage(a, /note 48/);
+      await a.keyboard.press("e");
+      await until("edit box open", async () => (await own.getByRole("textbox", { name: "Edit message" }).count()) === 1);
+      await a.keyboard.press("Escape");
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+
   test("a message's \"More\" menu: Enter opens it, arrows move, Escape returns; E edits one's own", async () => {
     const alice = await signIn(browser, s.base, "alice");
     try {

@@ -75,7 +75,13 @@ export function MessageList({ channel, onReply }: Props) {
             Loading messages…
           </p>
         )}
-        <div ref={content} onKeyDown={roving.onKeyDown} onFocusIn={roving.onFocusIn}>
+        <div
+          ref={content}
+          onKeyDown={roving.onKeyDown}
+          onFocusIn={roving.onFocusIn}
+          onFocusOut={roving.onFocusOut}
+          onPointerDown={roving.onPointerDown}
+        >
           {list.map((m, i) => (
             <Fragment key={m.id}>
               {m.id === divider && <NewDivider />}

@@ -14,6 +14,7 @@ import type { Message } from "../../types";
 import { AppsMenu, MESSAGE_COMMAND } from "../AppsMenu";
 import { pinAction } from "../Pins";
 import { type MenuItem, MoreMenu } from "./MoreMenu";
+import { clicked } from "./roving";
 
 /** The keys a focused message answers, for `aria-keyshortcuts` (read out by screen readers). */
 export function messageKeys(items: MenuItem[]): string | undefined {
@@ -74,6 +75,8 @@ export function useMessageActions(items: MenuItem[]) {
     onKeyDown(e: KeyboardEvent) {
       if (e.target !== e.currentTarget || e.altKey || e.ctrlKey || e.metaKey) return;
       const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+      // After a click, letters are writing, not shortcuts (list/roving.ts).
+      if (key.length === 1 && clicked(e.currentTarget as HTMLElement)) return;
       const run = (label: string) => items.find((i) => i.label === label)?.run();
       if (key === "Enter" && items.length) setOpen("first");
       else if (key === "r") run("Reply");

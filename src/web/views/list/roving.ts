@@ -5,6 +5,10 @@
  * loaded, Page Up and Page Down by a screenful; Up past the first loaded message loads
  * older ones and goes on into them. The keys act only when a message itself has focus, so
  * an edit box or a menu inside one keeps its own keys.
+ *
+ * A click on a message focuses it too (it is focusable), but someone who clicked and then
+ * types means to write, as in any chat: a message focused by the pointer (`data-clicked`)
+ * sends a typed character on to the composer, and its own letter keys stay off.
  */
 import type { RefObject } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
@@ -46,6 +50,7 @@ export function useRoving({ box, content, channelId, ids, older }: Options) {
 
   function go(el: HTMLElement | undefined): void {
     if (!el) return;
+    delete el.dataset.clicked;
     setChosen(el.dataset.id ?? null);
     el.focus();
   }
@@ -71,6 +76,12 @@ export function useRoving({ box, content, channelId, ids, older }: Options) {
   function onKeyDown(e: KeyboardEvent): void {
     const target = e.target as HTMLElement;
     if (target.tagName !== "ARTICLE" || !target.dataset.id || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (clicked(target) && e.key.length === 1) {
+      // Focus moves before the key's character is inserted: it lands in the composer.
+      document.querySelector<HTMLElement>(".composer textarea:not([disabled])")?.focus();
+      return;
+    }
+    if (e.key !== "Enter") delete target.dataset.clicked;
     const list = articles();
     const at = list.indexOf(target);
     if (at < 0) return;
@@ -90,12 +101,28 @@ export function useRoving({ box, content, channelId, ids, older }: Options) {
     if (next && next !== target) go(next);
   }
 
+  /** The pointer went down on a message: whatever focus it gets is the pointer's. */
+  function onPointerDown(e: PointerEvent): void {
+    const article = (e.target as HTMLElement).closest<HTMLElement>("article[data-id]");
+    if (article) article.dataset.clicked = "";
+  }
+
+  function onFocusOut(e: FocusEvent): void {
+    const article = e.target as HTMLElement;
+    if (article.tagName === "ARTICLE") delete article.dataset.clicked;
+  }
+
   function onFocusIn(e: FocusEvent): void {
     const article = (e.target as HTMLElement).closest<HTMLElement>("article[data-id]");
     if (article?.dataset.id && article.dataset.id !== activeRef.current) setChosen(article.dataset.id);
   }
 
-  return { active, onKeyDown, onFocusIn };
+  return { active, onKeyDown, onFocusIn, onFocusOut, onPointerDown };
+}
+
+/** Focused by a click, not by the keyboard: typing goes to the composer (see above). */
+export function clicked(article: HTMLElement): boolean {
+  return article.dataset.clicked !== undefined;
 }
 
 /** Takes the controls of every message but the active one out of the tab order, and gives the active one's back. */
