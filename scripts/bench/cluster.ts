@@ -84,7 +84,7 @@ async function measured(node: Node, path: string, script: string, env: Record<st
 /** Posts through `from` (8 at a time), until every listener holds every frame; CPU per frame over `pids`. */
 async function fanOut(from: BenchInfo, listeners: Child<unknown>[], pids: number[], sessions: number) {
   const before = await Promise.all(listeners.map(async (l) => (await framesOf(l)).frames));
-  const cpu0 = pids.map(cpuSeconds);
+  const cpu0 = pids.map((pid) => cpuSeconds(pid));
   let sent = 0;
   await Promise.all(
     Array.from({ length: 8 }, async () => {

@@ -76,12 +76,7 @@ export function useRoving({ box, content, channelId, ids, older }: Options) {
   function onKeyDown(e: KeyboardEvent): void {
     const target = e.target as HTMLElement;
     if (target.tagName !== "ARTICLE" || !target.dataset.id || e.altKey || e.ctrlKey || e.metaKey) return;
-    if (clicked(target) && e.key.length === 1) {
-      // Focus moves before the key's character is inserted: it lands in the composer.
-      document.querySelector<HTMLElement>(".composer textarea:not([disabled])")?.focus();
-      return;
-    }
-    if (e.key !== "Enter") delete target.dataset.clicked;
+    if (typedAfterClick(target, e)) return;
     const list = articles();
     const at = list.indexOf(target);
     if (at < 0) return;
@@ -101,23 +96,34 @@ export function useRoving({ box, content, channelId, ids, older }: Options) {
     if (next && next !== target) go(next);
   }
 
-  /** The pointer went down on a message: whatever focus it gets is the pointer's. */
-  function onPointerDown(e: PointerEvent): void {
-    const article = (e.target as HTMLElement).closest<HTMLElement>("article[data-id]");
-    if (article) article.dataset.clicked = "";
-  }
-
-  function onFocusOut(e: FocusEvent): void {
-    const article = e.target as HTMLElement;
-    if (article.tagName === "ARTICLE") delete article.dataset.clicked;
-  }
-
   function onFocusIn(e: FocusEvent): void {
     const article = (e.target as HTMLElement).closest<HTMLElement>("article[data-id]");
     if (article?.dataset.id && article.dataset.id !== activeRef.current) setChosen(article.dataset.id);
   }
 
   return { active, onKeyDown, onFocusIn, onFocusOut, onPointerDown };
+}
+
+/** A character typed on a message the pointer focused: on to the composer (true), else the keyboard has it now. */
+function typedAfterClick(article: HTMLElement, e: KeyboardEvent): boolean {
+  if (clicked(article) && e.key.length === 1) {
+    // Focus moves before the key's character is inserted: it lands in the composer.
+    document.querySelector<HTMLElement>(".composer textarea:not([disabled])")?.focus();
+    return true;
+  }
+  if (e.key !== "Enter") delete article.dataset.clicked;
+  return false;
+}
+
+/** The pointer went down on a message: whatever focus it gets is the pointer's. */
+function onPointerDown(e: PointerEvent): void {
+  const article = (e.target as HTMLElement).closest<HTMLElement>("article[data-id]");
+  if (article) article.dataset.clicked = "";
+}
+
+function onFocusOut(e: FocusEvent): void {
+  const article = e.target as HTMLElement;
+  if (article.tagName === "ARTICLE") delete article.dataset.clicked;
 }
 
 /** Focused by a click, not by the keyboard: typing goes to the composer (see above). */
