@@ -67,11 +67,11 @@ export function accountRoutes(p: ClientContext): PeopleRoute[] {
         const b = body();
         // Guessing links is throttled as guessing passwords is: per address.
         const address = clientAddress(request);
-        const wait = p.limits.signInByAddress.wait(address);
+        const wait = await p.limits.signInByAddress.wait(address);
         if (wait > 0) return tooManyRequests(wait);
-        p.limits.signInByAddress.attempt(address);
+        await p.limits.signInByAddress.attempt(address);
         const { user, token } = await core.passwordResets.redeem(b.token, b.new_password, sessionLabel(request.headers.get("user-agent")));
-        p.limits.signInByAddress.refund(address);
+        await p.limits.signInByAddress.refund(address);
         return { token, user: meView(user) };
       },
     }),

@@ -20,9 +20,9 @@ export function authRoutes(p: ClientContext): PeopleRoute[] {
       handler: async ({ body, request }) => {
         const b = body();
         const address = clientAddress(request);
-        const wait = p.limits.signUpByAddress.wait(address);
+        const wait = await p.limits.signUpByAddress.wait(address);
         if (wait > 0) return tooManyRequests(wait);
-        p.limits.signUpByAddress.attempt(address);
+        await p.limits.signUpByAddress.attempt(address);
         const label = sessionLabel(request.headers.get("user-agent"));
         const { user, token } = await p.core.users.signUp({
           username: b.username,
@@ -47,13 +47,11 @@ export function authRoutes(p: ClientContext): PeopleRoute[] {
         const name = b.username.toLowerCase();
         const address = clientAddress(request);
         const { signInByName, signInByAddress } = p.limits;
-        const wait = Math.max(signInByName.wait(name), signInByAddress.wait(address));
+        const wait = Math.max(...(await Promise.all([signInByName.wait(name), signInByAddress.wait(address)])));
         if (wait > 0) return tooManyRequests(wait);
-        signInByName.attempt(name);
-        signInByAddress.attempt(address);
+        await Promise.all([signInByName.attempt(name), signInByAddress.attempt(address)]);
         const { token, user } = await p.core.users.signIn(b.username, b.password, sessionLabel(request.headers.get("user-agent")));
-        signInByName.clear(name);
-        signInByAddress.refund(address);
+        await Promise.all([signInByName.clear(name), signInByAddress.refund(address)]);
         return { token, user: meView(user) };
       },
     }),
