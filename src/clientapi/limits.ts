@@ -61,6 +61,25 @@ export class PeopleLimits {
   }
 }
 
+/**
+ * Count an attempt on each throttle and key unless one of them is locked: the wait in ms
+ * (0: counted on every one). A node's own throttles answer at once, so concurrent
+ * attempts count as they start; shared ones (several nodes) answer later.
+ */
+export function attempt(...on: [Backoffs, string][]): number | Promise<number> {
+  const waits = on.map(([t, key]) => t.wait(key));
+  if (waits.every((w) => typeof w === "number")) {
+    const wait = Math.max(0, ...(waits as number[]));
+    if (wait === 0) for (const [t, key] of on) t.attempt(key);
+    return wait;
+  }
+  return Promise.all(waits).then(async (ws) => {
+    const wait = Math.max(0, ...ws);
+    if (wait === 0) await Promise.all(on.map(([t, key]) => t.attempt(key)));
+    return wait;
+  });
+}
+
 /** The spec's 429: `retry_after` in seconds, `global: false`, with the bot API's headers. */
 export function tooManyRequests(waitMs: number): Response {
   const { status, body, headers } = rateLimitedAnswer({ retryAfterMs: waitMs, global: false });
