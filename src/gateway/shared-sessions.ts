@@ -42,13 +42,15 @@ export interface SessionHolder {
 }
 
 /**
- * KEYS: record, ring, per session. ARGV: node, ttl ms, ring size, then per session:
- * create (1/0), frame count, seq, bot, application, intents, the frames. Answers the
- * (1-based) sessions another node holds now, and those whose record is gone.
+ * KEYS: record, ring, per session. ARGV: node, ttl ms, ring size, the number of distinct
+ * frames and the frames, then per session: create (1/0), frame count, seq, bot,
+ * application, intents, and its frames as indexes into the distinct ones (the members of
+ * a cohort get byte-identical frames: each is sent once, not once per member). Answers
+ * the (1-based) sessions another node holds now, and those whose record is gone.
  */
 const WRITE = `
-local node, ttl, ring = ARGV[1], ARGV[2], tonumber(ARGV[3])
-local a, lost, gone = 4, {}, {}
+local node, ttl, ring, u = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local a, lost, gone = 5 + u, {}, {}
 for i = 1, #KEYS, 2 do
   local create, n = ARGV[a] == '1', tonumber(ARGV[a + 1])
   local owner = redis.call('HGET', KEYS[i], 'node')
@@ -58,7 +60,9 @@ for i = 1, #KEYS, 2 do
       redis.call('HSET', KEYS[i], 'node', node, 'bot', ARGV[a + 3], 'app', ARGV[a + 4], 'intents', ARGV[a + 5])
     end
     if n > 0 then
-      redis.call('RPUSH', KEYS[i + 1], unpack(ARGV, a + 6, a + 5 + n))
+      local frames = {}
+      for k = 1, n do frames[k] = ARGV[4 + tonumber(ARGV[a + 5 + k])] end
+      redis.call('RPUSH', KEYS[i + 1], unpack(frames))
       redis.call('LTRIM', KEYS[i + 1], -ring, -1)
     end
     redis.call('HSET', KEYS[i], 'seq', ARGV[a + 2])
@@ -197,13 +201,20 @@ export class SharedSessions {
     if (batch.size === 0) return;
     const sessions = [...batch.keys()];
     const keys: string[] = [];
-    const args: string[] = [this.node, String(SESSION_TTL_MS), String(REPLAY_RING)];
+    const distinct = new Map<string, number>();
+    const each: string[] = [];
     for (const s of sessions) {
       const e = batch.get(s)!;
       const frames = e.frames.length > REPLAY_RING ? e.frames.slice(-REPLAY_RING) : e.frames;
       keys.push(`gs:${s.id}`, `gr:${s.id}`);
-      args.push(e.create ? "1" : "0", String(frames.length), String(s.seq), s.owner.botUserId, s.owner.appId, String(s.intents), ...frames);
+      each.push(e.create ? "1" : "0", String(frames.length), String(s.seq), s.owner.botUserId, s.owner.appId, String(s.intents));
+      for (const f of frames) {
+        let i = distinct.get(f);
+        if (i === undefined) distinct.set(f, (i = distinct.size + 1));
+        each.push(String(i));
+      }
     }
+    const args = [this.node, String(SESSION_TTL_MS), String(REPLAY_RING), String(distinct.size), ...distinct.keys(), ...each];
     const sent = this.link.send("EVAL", [WRITE, String(keys.length), ...keys, ...args]);
     if (sent === null) {
       for (const s of sessions) this.stale.add(s);
