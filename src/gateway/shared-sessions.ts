@@ -15,6 +15,10 @@
  * that held it learns at its next write for it (refused: no longer the holder) and
  * forgets it, closing any socket still on it.
  *
+ * Every node says it is alive in Redis every second (`gn:<node>`, gone 3 s after it
+ * stops): a session whose node is gone (killed) cannot be claimed, since nobody recorded
+ * its frames after that node died; its bot gets op 9 and identifies.
+ *
  * Redis away: writes are not queued; the sessions they were for are marked, and once
  * Redis answers again every held session's record and ring are written whole from the
  * node's own ring, so Redis never keeps a ring with a hole in it. Meanwhile a RESUME on
@@ -80,12 +84,15 @@ return {lost, gone}
 
 /**
  * KEYS: record, ring. ARGV: node, bot user id, the application's grant, ttl ms. Claims
- * the session for this node when it is the bot's and its intents are still granted;
- * answers {application, intents, seq, frames}, or 0.
+ * the session for this node when it is the bot's, its intents are still granted and the
+ * node that holds it is alive (a dead node recorded nothing since it died: its ring may
+ * miss frames, so the bot identifies rather than miss them unknowingly); answers
+ * {application, intents, seq, frames}, or 0.
  */
 const CLAIM = `
-local h = redis.call('HMGET', KEYS[1], 'bot', 'app', 'intents', 'seq')
+local h = redis.call('HMGET', KEYS[1], 'bot', 'app', 'intents', 'seq', 'node')
 if not h[1] or h[1] ~= ARGV[2] then return 0 end
+if h[5] ~= ARGV[1] and redis.call('EXISTS', 'gn:' .. h[5]) == 0 then return 0 end
 if bit.band(tonumber(h[3]), bit.bnot(tonumber(ARGV[3]))) ~= 0 then return 0 end
 redis.call('HSET', KEYS[1], 'node', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
@@ -95,6 +102,10 @@ return {h[2], h[3], h[4] or '0', redis.call('LRANGE', KEYS[2], 0, -1)}
 
 /** KEYS: record, ring. ARGV: node. The session ended here: gone from Redis too, if this node still holds it. */
 const DROP = `if redis.call('HGET', KEYS[1], 'node') == ARGV[1] then redis.call('DEL', KEYS[1], KEYS[2]) end return 0`;
+
+/** A node says it is alive this often, and counts as dead this long after it last did. */
+const ALIVE_EVERY_MS = 1000;
+const ALIVE_FOR_MS = 3000;
 
 interface Entry {
   /** Its record is (re)made and its ring written whole: a new session, or one Redis missed writes of. */
@@ -118,7 +129,13 @@ export class SharedSessions {
     private readonly report: (err: unknown) => void = () => {},
   ) {
     link.degradesTo("a RESUME on another node than the session's gets op 9 (the bot identifies)");
+    // Host timers, not the shared clock: this is transport timing, as the heartbeat of a socket.
+    const alive = () => void this.link.send("SET", [`gn:${this.node}`, "1", "PX", String(ALIVE_FOR_MS)])?.catch(() => {});
+    const timer = setInterval(alive, ALIVE_EVERY_MS);
+    (timer as { unref?: () => void }).unref?.();
+    alive();
     link.onUp(() => {
+      alive();
       // Redis may have lost what it held, and missed writes meanwhile: every held session is written whole.
       for (const s of this.holder?.all() ?? []) this.stale.add(s);
       this.schedule();

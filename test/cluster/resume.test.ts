@@ -261,3 +261,25 @@ describe("people's throttles in Redis", () => {
     expect([sixth, await signIn(b)]).toEqual([401, 429]);
   }, 60_000);
 });
+
+describe("a node that dies", () => {
+  test("its sessions cannot be claimed once it is gone (nobody recorded their frames): op 9, and IDENTIFY works", async () => {
+    const { sessionId, seq } = await identifiedThenGone(a);
+    await a.kill9();
+    try {
+      // It counts as gone 3 s after it last said it was alive.
+      await Bun.sleep(3500);
+      const onB = await resume(b, sessionId, seq);
+      expect((await onB.next((f) => f.op === 9)).d).toBe(false);
+      await onB.closed;
+      const fresh = await Gw.open(null as never, gatewayOf(b));
+      try {
+        expect((await fresh.identify(token(), ECHO)).d.session_id).not.toBe(sessionId);
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await a.start();
+    }
+  }, 60_000);
+});
