@@ -5,8 +5,9 @@
  * and carries the session on; A forgets it. Another bot's token or an unknown session
  * meets op 9 without taking anything over; a seq older than the ring is the spec's
  * (resumed, nothing replayed); with Redis away a RESUME on the other node meets op 9
- * ("session store unavailable") and IDENTIFY works. Sign-in attempts spread over two
- * nodes meet one throttle.
+ * ("session store unavailable") and IDENTIFY works. A killed node's sessions cannot be
+ * claimed once it counts as gone, and a node shut down ends its sessions in Redis too.
+ * Sign-in attempts spread over two nodes meet one throttle.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { RedisClient } from "bun";
@@ -278,6 +279,20 @@ describe("a node that dies", () => {
       } finally {
         await fresh.close();
       }
+    } finally {
+      await a.start();
+    }
+  }, 60_000);
+});
+
+describe("a node that shuts down", () => {
+  test("ends its sessions in Redis too: a RESUME on the other node at once meets op 9", async () => {
+    const { sessionId, seq } = await identifiedThenGone(a);
+    expect(await a.stop()).toBe(0);
+    try {
+      const onB = await resume(b, sessionId, seq);
+      expect((await onB.next((f) => f.op === 9)).d).toBe(false);
+      await onB.closed;
     } finally {
       await a.start();
     }
