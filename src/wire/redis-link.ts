@@ -14,6 +14,7 @@ const RECONNECT_MS = 1000;
 export class RedisLink {
   private readonly client: RedisClient;
   private up = false;
+  private closed = false;
   private lastTry = -Infinity;
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly listeners: (() => void)[] = [];
@@ -51,7 +52,13 @@ export class RedisLink {
       this.reconnect();
       return null;
     }
-    return this.client.send(cmd, args).catch((e: unknown) => {
+    let sent: Promise<any>;
+    try {
+      sent = this.client.send(cmd, args);
+    } catch (e) {
+      sent = Promise.reject(e); // a client closed under it throws at once
+    }
+    return sent.catch((e: unknown) => {
       this.wentDown(e);
       throw e;
     });
@@ -63,13 +70,15 @@ export class RedisLink {
   }
 
   close(): void {
+    this.closed = true;
+    this.up = false;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.client.close();
   }
 
   private cameUp(): void {
-    if (this.up) return;
+    if (this.up || this.closed) return;
     this.up = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
@@ -80,12 +89,14 @@ export class RedisLink {
     if (err !== null && this.up) this.report(err);
     if (err !== null && this.client.connected) return; // one command failed, the link did not
     this.up = false;
+    if (this.closed) return;
     // Away: keep trying on a timer too, so sessions recorded meanwhile are written again soon after it is back.
     this.timer ??= setInterval(() => this.reconnect(), RECONNECT_MS);
     (this.timer as { unref?: () => void }).unref?.();
   }
 
   private reconnect(): void {
+    if (this.closed) return;
     const now = performance.now();
     if (now - this.lastTry < RECONNECT_MS) return;
     this.lastTry = now;
