@@ -7,7 +7,7 @@
  * (resumed, nothing replayed); with Redis away a RESUME on the other node meets op 9
  * ("session store unavailable") and IDENTIFY works. A killed node's sessions cannot be
  * claimed once it counts as gone, and a node shut down ends its sessions in Redis too.
- * Sign-in attempts spread over two nodes meet one throttle.
+ * Sign-in attempts, and a person's writes, spread over two nodes meet one throttle.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { RedisClient } from "bun";
@@ -18,7 +18,7 @@ import { startCluster, type Cluster, type ClusterNode } from "../support/cluster
 import { ENGINE_MS, startPostgres, startRedis, type Postgres, type Redis } from "../support/engines";
 import { BASIC_WORLD } from "../helpers";
 import { Gw, I, type Frame } from "../gateway/client";
-import { SIGN_IN_PER_NAME } from "../../src/clientapi/limits";
+import { SIGN_IN_PER_NAME, WRITES_PER_PERSON } from "../../src/clientapi/limits";
 
 let pg: Postgres;
 let redis: Redis;
@@ -305,5 +305,30 @@ describe("a node that shuts down", () => {
     } finally {
       await a.start();
     }
+  }, 60_000);
+});
+
+describe("people's write windows in Redis", () => {
+  test("a person's writes spread over two nodes meet one window", async () => {
+    const signedUp = await fetch(`${a.base}/api/client/v1/auth/signup`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ username: "dave", password: "violet tractor moonbeam" }),
+    });
+    expect(signedUp.status).toBe(200);
+    const { token: session } = (await signedUp.json()) as { token: string };
+    const edit = async (node: ClusterNode, i: number) =>
+      (
+        await fetch(`${node.base}/api/client/v1/users/@me`, {
+          method: "PATCH",
+          headers: { Authorization: `Session ${session}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ global_name: `Dave ${i}` }),
+        })
+      ).status;
+    const statuses: number[] = [];
+    for (let i = 0; i < WRITES_PER_PERSON.limit; i++) statuses.push(await edit(i % 2 ? b : a, i));
+    expect(statuses).toEqual(Array(WRITES_PER_PERSON.limit).fill(200));
+    // Each node has seen only half the window's writes: refused all the same.
+    expect(await edit(a, WRITES_PER_PERSON.limit)).toBe(429);
   }, 60_000);
 });
