@@ -111,5 +111,5 @@ export function deferUntilServing(obs: Observability, life: Lifecycle): void {
 export function redisSharing(config: Config, report: (err: unknown) => void): { link: RedisLink; sessions: SharedSessions } | null {
   if (!config.redis) return null;
   const link = new (require("./wire/redis-link") as typeof RedisLinkModule).RedisLink(config.redis, report);
-  return { link, sessions: new (require("./gateway/shared-sessions") as typeof SharedSessionsModule).SharedSessions(link, report) };
+  return { link, sessions: new (require("./gateway/shared-sessions") as typeof SharedSessionsModule).SharedSessions(link) };
 }

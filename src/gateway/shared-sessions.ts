@@ -124,10 +124,8 @@ export class SharedSessions {
   private due = false;
   private holder: SessionHolder | null = null;
 
-  constructor(
-    private readonly link: RedisLink,
-    private readonly report: (err: unknown) => void = () => {},
-  ) {
+  /** Failures are the link's to report (wire/redis-link.ts): this module only falls back. */
+  constructor(private readonly link: RedisLink) {
     link.degradesTo("a RESUME on another node than the session's gets op 9 (the bot identifies)");
     // Host timers, not the shared clock: this is transport timing, as the heartbeat of a socket.
     const alive = () => void this.link.send("SET", [`gn:${this.node}`, "1", "PX", String(ALIVE_FOR_MS)])?.catch(() => {});
@@ -167,7 +165,8 @@ export class SharedSessions {
     this.pending.delete(s);
     this.stale.delete(s);
     if (this.given.has(s)) return;
-    this.link.send("EVAL", [DROP, "2", `gs:${s.id}`, `gr:${s.id}`, this.node])?.catch(this.report);
+    // A failure is the link's to report (once, at the loss of Redis); the record then expires there.
+    this.link.send("EVAL", [DROP, "2", `gs:${s.id}`, `gr:${s.id}`, this.node])?.catch(() => {});
   }
 
   /**
@@ -239,8 +238,7 @@ export class SharedSessions {
     }
     sent.then(
       (r: [number[], number[]]) => this.answered(sessions, r),
-      (e: unknown) => {
-        this.report(e);
+      () => {
         for (const s of sessions) this.stale.add(s);
       },
     );
