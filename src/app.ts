@@ -40,6 +40,7 @@ import {
   deferUntilServing,
   importWorld,
   limitHeadersOf,
+  redisSharing,
   requestCounter,
   warnUnknownRateLimits,
   type ImportReport,
@@ -155,22 +156,15 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   obs = createObservability(config, flakes, opts.logSink);
   // The process's start, as the operator's health and the administrators' overview both say it.
   const startedAt = Date.now();
-  const { limiter, api, double, gateway, peopleLimits, people, live } = surfaces(config, {
-    core,
-    flakes,
-    clock,
-    urls,
-    obs,
-    report,
-    startedAt,
-  });
+  const parts = { core, flakes, clock, urls, obs, report, startedAt };
+  const { limiter, api, double, gateway, peopleLimits, people, live, link } = surfaces(config, parts);
   mark("build the core and the gateway");
   // The operator's readiness reads the lifecycle, which serves the app built with it.
   let life!: Lifecycle;
   const ops: OpsContext = {
     version: VERSION,
     startedAt,
-    database: () => withNotices(store.health(), api.shared?.degraded() ?? []),
+    database: () => withNotices(store.health(), [...(api.shared?.degraded() ?? []), ...(link?.degraded() ?? [])]),
     draining: () => life.draining,
     metrics: obs.metrics,
   };
@@ -218,7 +212,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     importWorld: (doc) => importWorld(parley, doc),
     backup: (path) => store.backup(path),
     reset: () => resetWorld({ gateway, clock, limiter, shared: api.shared, peopleLimits, flakes, double, core }),
-    stop: async () => (api.shared?.close(), stopNow({ live, gateway, clock, life, core, lock })),
+    stop: async () => (api.shared?.close(), link?.close(), stopNow({ live, gateway, clock, life, core, lock })),
     shutdown: (timeoutMs) =>
       life.shutdown(
         timeoutMs,
@@ -346,6 +340,7 @@ function surfaces(
     ? (require("./harness/double") as typeof DoubleModule).createDouble({ core, flakes, limitHeaders: limitHeadersOf(limiter, clock) })
     : null;
   if (double) api.hooks.push(...double.requestHooks);
+  const redis = redisSharing(config, (err) => x.report(err, { loop: "redis" }));
   const gateway = createGateway({
     core,
     flakes,
@@ -354,12 +349,13 @@ function surfaces(
     heartbeatIntervalMs: config.heartbeatIntervalMs,
     report: x.report,
     fastPaths: config.fastPaths,
+    sessions: redis?.sessions,
   });
-  const peopleLimits = new PeopleLimits(clock);
+  const peopleLimits = new PeopleLimits(clock, redis?.link);
   const imageProxy = config.imageProxy.enabled ? config.imageProxy : null;
   const about = { version: VERSION, uptimeSeconds: () => Math.round((Date.now() - x.startedAt) / 1000) };
   const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits, urls, imageProxy, report: x.report, about };
-  return { limiter, api, double, gateway, peopleLimits, people, live: createLive(people) };
+  return { limiter, api, double, gateway, peopleLimits, people, live: createLive(people), link: redis?.link };
 }
 
 /**

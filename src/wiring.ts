@@ -14,6 +14,10 @@ import { routeKey } from "./wire/route";
 import type { Config } from "./config";
 import type { Observability } from "./observability";
 import type { Lifecycle } from "./lifecycle";
+import type * as RedisLinkModule from "./wire/redis-link";
+import type { RedisLink } from "./wire/redis-link";
+import type * as SharedSessionsModule from "./gateway/shared-sessions";
+import type { SharedSessions } from "./gateway/shared-sessions";
 
 export type { ImportReport } from "./world";
 
@@ -96,4 +100,16 @@ export function deferUntilServing(obs: Observability, life: Lifecycle): void {
   obs.defer();
   life.afterFirst = () => setTimeout(() => obs.warm(), 0);
   life.afterListen = () => setTimeout(() => obs.warm(), 200).unref();
+}
+
+/**
+ * Several nodes (`--redis`): one connection to Redis for the gateway's sessions and
+ * replay rings (gateway/shared-sessions.ts) and the people's throttles (the bot API's
+ * windows keep their own). null on a single node, which never loads these modules:
+ * require() runs only here.
+ */
+export function redisSharing(config: Config, report: (err: unknown) => void): { link: RedisLink; sessions: SharedSessions } | null {
+  if (!config.redis) return null;
+  const link = new (require("./wire/redis-link") as typeof RedisLinkModule).RedisLink(config.redis, report);
+  return { link, sessions: new (require("./gateway/shared-sessions") as typeof SharedSessionsModule).SharedSessions(link) };
 }

@@ -11,7 +11,7 @@ import { pathId, route, type PeopleRoute } from "./http";
 import { deviceView, meView } from "./views";
 import { profileView } from "./community-views";
 import { sessionLabel } from "./sessions";
-import { tooManyRequests } from "./limits";
+import { attempt, tooManyRequests } from "./limits";
 import { clientAddress } from "../wire/throttle";
 
 export function accountRoutes(p: ClientContext): PeopleRoute[] {
@@ -67,11 +67,10 @@ export function accountRoutes(p: ClientContext): PeopleRoute[] {
         const b = body();
         // Guessing links is throttled as guessing passwords is: per address.
         const address = clientAddress(request);
-        const wait = p.limits.signInByAddress.wait(address);
+        const wait = await attempt([p.limits.signInByAddress, address]);
         if (wait > 0) return tooManyRequests(wait);
-        p.limits.signInByAddress.attempt(address);
         const { user, token } = await core.passwordResets.redeem(b.token, b.new_password, sessionLabel(request.headers.get("user-agent")));
-        p.limits.signInByAddress.refund(address);
+        await p.limits.signInByAddress.refund(address);
         return { token, user: meView(user) };
       },
     }),

@@ -4,7 +4,7 @@ import { SignIn, SignOut, SignUp } from "../contract";
 import * as C from "../contract";
 import { route, type PeopleRoute } from "./http";
 import { meView } from "./views";
-import { tooManyRequests } from "./limits";
+import { attempt, tooManyRequests } from "./limits";
 import { clientAddress } from "../wire/throttle";
 import { sessionLabel } from "./sessions";
 
@@ -20,9 +20,8 @@ export function authRoutes(p: ClientContext): PeopleRoute[] {
       handler: async ({ body, request }) => {
         const b = body();
         const address = clientAddress(request);
-        const wait = p.limits.signUpByAddress.wait(address);
+        const wait = await attempt([p.limits.signUpByAddress, address]);
         if (wait > 0) return tooManyRequests(wait);
-        p.limits.signUpByAddress.attempt(address);
         const label = sessionLabel(request.headers.get("user-agent"));
         const { user, token } = await p.core.users.signUp({
           username: b.username,
@@ -47,13 +46,10 @@ export function authRoutes(p: ClientContext): PeopleRoute[] {
         const name = b.username.toLowerCase();
         const address = clientAddress(request);
         const { signInByName, signInByAddress } = p.limits;
-        const wait = Math.max(signInByName.wait(name), signInByAddress.wait(address));
+        const wait = await attempt([signInByName, name], [signInByAddress, address]);
         if (wait > 0) return tooManyRequests(wait);
-        signInByName.attempt(name);
-        signInByAddress.attempt(address);
         const { token, user } = await p.core.users.signIn(b.username, b.password, sessionLabel(request.headers.get("user-agent")));
-        signInByName.clear(name);
-        signInByAddress.refund(address);
+        await Promise.all([signInByName.clear(name), signInByAddress.refund(address)]);
         return { token, user: meView(user) };
       },
     }),

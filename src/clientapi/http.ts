@@ -8,7 +8,7 @@ import type { ClientContext } from "./context";
 import { DomainError, type Session, type User } from "../core";
 import { routes, type Call, type Route } from "../wire/route";
 import type { Door } from "../wire/pipeline";
-import type { RequestHooks } from "../wire/hooks";
+import type { Answer, RequestHooks } from "../wire/hooks";
 import { jsonDoor } from "../wire/json-door";
 import { rateLimitedAnswer } from "../wire/errors";
 
@@ -71,11 +71,17 @@ export function peopleDoor(
       const who = x.caller as Person | null;
       if (!who || x.method === "GET") return null;
       const wait = (x.c.route.window === "background" ? p.limits.background : p.limits.writes).take(who.user.id);
-      if (wait <= 0) return null;
-      const { status, body, headers } = rateLimitedAnswer({ retryAfterMs: wait, global: false });
-      return { status, body, headers: headers ?? {} };
+      // Counted in Redis when nodes share the windows: the answer comes later.
+      return typeof wait === "number" ? refusal(wait) : wait.then(refusal);
     },
   });
+}
+
+/** The spec's 429 for a full window, or null. */
+function refusal(wait: number): Answer | null {
+  if (wait <= 0) return null;
+  const { status, body, headers } = rateLimitedAnswer({ retryAfterMs: wait, global: false });
+  return { status, body, headers: headers ?? {} };
 }
 
 const PERSON_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

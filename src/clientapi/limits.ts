@@ -5,7 +5,9 @@
  * person's writes are limited per window. Refusals are the spec's 429 body and headers.
  */
 import type { Clock } from "../core";
-import { Backoff, WindowLimiter, type BackoffRule } from "../wire/throttle";
+import { Backoff, WindowLimiter, type BackoffRule, type Backoffs, type Windows } from "../wire/throttle";
+import type { RedisLink } from "../wire/redis-link";
+import type * as SharedThrottles from "../wire/shared-throttle";
 import { rateLimitedAnswer } from "../wire/errors";
 import { jsonResponse } from "../wire/http";
 
@@ -26,25 +28,56 @@ export const WRITES_PER_PERSON = { limit: 30, windowMs: 10_000 };
  */
 export const BACKGROUND_PER_PERSON = { limit: 120, windowMs: 10_000 };
 
+/**
+ * With `link` (several nodes, `--redis`) every throttle is counted in Redis while it
+ * answers, so a person's limits are the same on every node (wire/shared-throttle.ts);
+ * its answers may then come later. Without, the node's own, as always.
+ */
 export class PeopleLimits {
-  readonly signInByName: Backoff;
-  readonly signInByAddress: Backoff;
-  readonly signUpByAddress: Backoff;
-  readonly writes: WindowLimiter;
-  readonly background: WindowLimiter;
+  readonly signInByName: Backoffs;
+  readonly signInByAddress: Backoffs;
+  readonly signUpByAddress: Backoffs;
+  readonly writes: Windows;
+  readonly background: Windows;
 
-  constructor(clock: Clock) {
-    this.signInByName = new Backoff(clock, SIGN_IN_PER_NAME);
-    this.signInByAddress = new Backoff(clock, SIGN_IN_PER_ADDRESS);
-    this.signUpByAddress = new Backoff(clock, SIGN_UP_PER_ADDRESS);
-    this.writes = new WindowLimiter(clock, WRITES_PER_PERSON.limit, WRITES_PER_PERSON.windowMs);
-    this.background = new WindowLimiter(clock, BACKGROUND_PER_PERSON.limit, BACKGROUND_PER_PERSON.windowMs);
+  constructor(clock: Clock, link?: RedisLink | null) {
+    // require(): the shared throttles load only on a node given --redis.
+    const shared = link ? (require("../wire/shared-throttle") as typeof SharedThrottles) : null;
+    const backoff = (name: string, rule: BackoffRule) =>
+      shared ? new shared.SharedBackoff(name, new Backoff(clock, rule), link!, clock) : new Backoff(clock, rule);
+    const window = (name: string, { limit, windowMs }: { limit: number; windowMs: number }) =>
+      shared ? new shared.SharedWindow(name, new WindowLimiter(clock, limit, windowMs), link!) : new WindowLimiter(clock, limit, windowMs);
+    this.signInByName = backoff("signin-name", SIGN_IN_PER_NAME);
+    this.signInByAddress = backoff("signin-address", SIGN_IN_PER_ADDRESS);
+    this.signUpByAddress = backoff("signup-address", SIGN_UP_PER_ADDRESS);
+    this.writes = window("writes", WRITES_PER_PERSON);
+    this.background = window("background", BACKGROUND_PER_PERSON);
+    link?.degradesTo("sign-in throttles and people's write windows are counted per node");
   }
 
   /** Every window and delay starts over (harness reset). */
   reset(): void {
     for (const t of [this.signInByName, this.signInByAddress, this.signUpByAddress, this.writes, this.background]) t.reset();
   }
+}
+
+/**
+ * Count an attempt on each throttle and key unless one of them is locked: the wait in ms
+ * (0: counted on every one). A node's own throttles answer at once, so concurrent
+ * attempts count as they start; shared ones (several nodes) answer later.
+ */
+export function attempt(...on: [Backoffs, string][]): number | Promise<number> {
+  const waits = on.map(([t, key]) => t.wait(key));
+  if (waits.every((w) => typeof w === "number")) {
+    const wait = Math.max(0, ...(waits as number[]));
+    if (wait === 0) for (const [t, key] of on) t.attempt(key);
+    return wait;
+  }
+  return Promise.all(waits).then(async (ws) => {
+    const wait = Math.max(0, ...ws);
+    if (wait === 0) await Promise.all(on.map(([t, key]) => t.attempt(key)));
+    return wait;
+  });
 }
 
 /** The spec's 429: `retry_after` in seconds, `global: false`, with the bot API's headers. */

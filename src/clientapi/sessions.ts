@@ -10,7 +10,7 @@ import { ChangePassword } from "../contract";
 import * as C from "../contract";
 import { DomainError, type Session } from "../core";
 import { pathId, route, type PeopleRoute } from "./http";
-import { tooManyRequests } from "./limits";
+import { attempt, tooManyRequests } from "./limits";
 import { isoUtc } from "../wire/time";
 
 /**
@@ -98,17 +98,16 @@ export function sessionRoutes(p: ClientContext): PeopleRoute[] {
         const b = body();
         // Guessing the current password from a stolen session is as slow as guessing it at sign-in.
         const name = me.username.toLowerCase();
-        const wait = p.limits.signInByName.wait(name);
+        const wait = await attempt([p.limits.signInByName, name]);
         if (wait > 0) return tooManyRequests(wait);
-        p.limits.signInByName.attempt(name);
         try {
           await p.core.users.changePassword(me.id, session.id, b.current_password, b.new_password);
         } catch (e) {
           // Only a wrong current password counts as a guess; past it, the password was known.
-          if (!(e instanceof DomainError && e.issues[0]?.path === "current_password")) p.limits.signInByName.clear(name);
+          if (!(e instanceof DomainError && e.issues[0]?.path === "current_password")) await p.limits.signInByName.clear(name);
           throw e;
         }
-        p.limits.signInByName.clear(name);
+        await p.limits.signInByName.clear(name);
       },
     }),
   ];

@@ -127,7 +127,10 @@ export class Connections {
       case OP.HEARTBEAT:
         // Heartbeating may start before IDENTIFY (libraries begin at HELLO).
         conn.lastBeat = this.clock.now();
-        if (conn.session) conn.session.lastActivity = conn.lastBeat;
+        if (conn.session) {
+          conn.session.lastActivity = conn.lastBeat;
+          this.ctx.sessions?.touched(conn.session);
+        }
         if (this.hooks.every((h) => h.acknowledge?.(conn.session) ?? true)) this.send(conn, ACK_FRAME);
         return;
       case OP.IDENTIFY:
@@ -306,6 +309,7 @@ export class Connections {
       now,
     );
     this.registry.add(s);
+    this.ctx.sessions?.created(s);
     this.attach(conn, s);
     for (const h of this.hooks) h.attached?.(conn.id, s, "identify");
     const guildIds = core.guilds.guildIdsOf(bot.id);
@@ -328,11 +332,36 @@ export class Connections {
   private resume(conn: Conn, d: any): void {
     if (!d || typeof d !== "object" || typeof d.session_id !== "string") return this.invalidate(conn);
     const app = this.appForToken(d.token);
-    const s = this.registry.get(d.session_id);
-    if (!app || !s || s.owner.botUserId !== app.bot_user_id || beyond(s.intents, this.ctx.core.apps.currentGrant(app)))
-      return this.invalidate(conn);
     const seq = d.seq === null || d.seq === undefined ? 0 : Number(d.seq);
-    if (!Number.isFinite(seq)) return this.invalidate(conn);
+    if (!app || !Number.isFinite(seq)) return this.invalidate(conn);
+    const s = this.registry.get(d.session_id);
+    // Another node's session (or one from before a restart): claimed from Redis when nodes share it.
+    if (!s && this.ctx.sessions) return this.resumeShared(conn, app, d.session_id, seq);
+    if (!s || s.owner.botUserId !== app.bot_user_id || beyond(s.intents, this.ctx.core.apps.currentGrant(app))) return this.invalidate(conn);
+    this.resumed(conn, s, seq);
+  }
+
+  /**
+   * RESUME of a session this node does not hold: claimed from the shared store, then
+   * resumed as one of its own. Unknown, refused or the store away: op 9 (spec 3.2).
+   */
+  private resumeShared(conn: Conn, app: Application, sessionId: string, seq: number): void {
+    conn.state = "resuming";
+    void this.ctx.sessions!.claim(sessionId, app.bot_user_id, this.ctx.core.apps.currentGrant(app)).then((c) => {
+      if (c === null || c === "unavailable" || this.registry.get(sessionId) || !this.registry.makeRoom(app.bot_user_id)) {
+        if (conn.state === "resuming") conn.state = "awaiting";
+        return this.invalidate(conn);
+      }
+      const s = new Session(sessionId, { appId: app.id, appFlake: this.ctx.flakes.of(app.id), botUserId: app.bot_user_id }, c.intents, this.clock.now());
+      s.adopt(c.seq, c.frames);
+      this.registry.add(s);
+      if (conn.state !== "resuming") return this.registry.armExpiry(s);
+      this.resumed(conn, s, seq);
+    });
+  }
+
+  /** The session is live on this socket again: what it missed, then RESUMED. */
+  private resumed(conn: Conn, s: Session, seq: number): void {
     // A newer connection takes the session over from an older one still attached.
     const old = s.conn;
     if (old && old !== conn) this.close(old, CLOSE_PLAIN);
@@ -346,6 +375,13 @@ export class Connections {
     this.cohorts.join(s);
     for (const h of this.hooks) h.attached?.(conn.id, s, "resume");
     this.push(s, "RESUMED", "{}", this.clock.now());
+  }
+
+  /** Another node took the session over (shared-sessions.ts): it ends here, and so does any socket still on it. */
+  lose(s: Session): void {
+    if (this.registry.get(s.id) !== s) return;
+    if (s.conn) this.close(s.conn, CLOSE_PLAIN);
+    this.registry.drop(s);
   }
 
   private attach(conn: Conn, s: Session): void {

@@ -1,6 +1,7 @@
 import type { Core, Report } from "../core";
 import type { Urls } from "../config";
 import type { Snowflakes } from "../wire/snowflakes";
+import type { SharedSessions } from "./shared-sessions";
 
 /** A session as hooks see it. */
 export interface SessionRef {
@@ -44,6 +45,11 @@ export interface GatewayContext {
    * on); the root points it at the log. Absent: one JSON line on stderr (core/report.ts).
    */
   report?: Report;
+  /**
+   * Sessions and replay rings shared by every node through Redis (`--redis`), so a RESUME
+   * works on any node (shared-sessions.ts). Absent: sessions live on their node only.
+   */
+  sessions?: SharedSessions;
   /** The gateway's fast paths (config/fast-paths.ts); the root passes config.fastPaths. Absent: all on. */
   fastPaths?: Partial<GatewayFastPaths>;
 }

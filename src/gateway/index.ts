@@ -3,7 +3,7 @@
  * parts: the session registry (registry.ts), the connection handler (connection.ts),
  * domain events to dispatches (dispatch.ts), intent filtering (intents.ts) and fan-out
  * by cohort (fanout.ts, cohorts.ts, plans.ts). Sessions, replay rings and deadlines live
- * in memory; every deadline is a timer on the shared clock, so a virtual clock drives
+ * in memory (and sessions and rings in Redis too with `--redis`, shared-sessions.ts); every deadline is a timer on the shared clock, so a virtual clock drives
  * them in tests.
  */
 import { reportToStderr, type DomainEvent, type Report } from "../core";
@@ -20,6 +20,7 @@ import { Dispatcher } from "./dispatch";
 import type { Audience } from "./deliveries";
 import { FanOut } from "./fanout";
 import { seesPresences } from "./intents";
+import type { SharedSessions } from "./shared-sessions";
 
 export type { GatewaySocketData } from "./connection";
 export type { SessionInfo } from "./registry";
@@ -59,10 +60,14 @@ export interface Gateway {
 export function createGateway(ctx: GatewayContext): Gateway {
   const { core } = ctx;
   let nextConn = 1;
-  const { sink, count } = frameHooks(ctx.hooks);
+  const hooked = frameHooks(ctx.hooks);
+  const { count } = hooked;
+  const shared = ctx.sessions ?? null;
+  // Nodes sharing sessions write every frame to Redis as well (shared-sessions.ts); a single node's sink is untouched.
+  const sink: FrameSink | null = shared ? withShared(hooked.sink, shared) : hooked.sink;
   // Topics are per server; the prefix only keeps them readable apart from anything else published.
   const cohorts = new Cohorts("gw:", sink, count, { grouped: fastPathOn(ctx, "cohorts"), rings: fastPathOn(ctx, "cohortRings") });
-  const registry = new SessionRegistry(core.clock, cohorts, () => guildBots.clear());
+  const registry = new SessionRegistry(core.clock, cohorts, () => guildBots.clear(), shared && ((s) => shared.forgotten(s)));
   const guildBots = new GuildBots(ctx, (botUserId) => registry.hasSessions(botUserId));
   const guildCreates = new GuildCreateCache(ctx);
   const audience: Audience = {
@@ -84,6 +89,8 @@ export function createGateway(ctx: GatewayContext): Gateway {
   const connections = new Connections(ctx, registry, cohorts, push, (g, s) =>
     guildCreates.payload(g, s.owner.botUserId, seesPresences(s), true),
   );
+
+  shared?.attach({ lose: (s) => connections.lose(s), holds: (s) => registry.get(s.id) === s, all: () => registry.all() });
 
   const fanOut = new FanOut(registry, cohorts, push, fastPathOn(ctx, "plans"));
 
@@ -145,6 +152,15 @@ function frameHooks(hooks: GatewayHooks[]): { sink: FrameSink | null; count: ((n
         for (const h of counting) h.numbered!(n);
       };
   return { sink, count };
+}
+
+/** The hooks' sink, and the shared store's record of every frame. */
+function withShared(sink: FrameSink | null, shared: SharedSessions): FrameSink {
+  if (sink === null) return (s, frame) => shared.recorded(s, frame);
+  return (s, frame, t, seq) => {
+    sink(s, frame, t, seq);
+    shared.recorded(s, frame);
+  };
 }
 
 /**

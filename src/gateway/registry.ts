@@ -24,6 +24,8 @@ export class SessionRegistry {
     private readonly cohorts: Cohorts,
     /** A bot gained its first or lost its last session (who listens in a guild changed). */
     private readonly botsChanged: () => void,
+    /** A session was forgotten (nodes sharing sessions forget it in Redis too). */
+    private readonly forgotten: ((s: Session) => void) | null = null,
   ) {}
 
   get size(): number {
@@ -73,7 +75,10 @@ export class SessionRegistry {
     this.cohorts.touch();
     s.expiryTimer?.cancel();
     s.expiryTimer = null;
-    this.byId.delete(s.id);
+    if (this.byId.get(s.id) === s) {
+      this.byId.delete(s.id);
+      this.forgotten?.(s);
+    }
     const set = this.byBot.get(s.owner.botUserId);
     if (!set) return;
     set.delete(s);

@@ -11,7 +11,8 @@ import { dispatchFrame, REPLAY_RING } from "./protocol";
 export interface Conn {
   id: number;
   ws: ServerWebSocket<{ connId: number; conn?: Conn }>;
-  state: "awaiting" | "active" | "closed";
+  /** `resuming`: a RESUME waits for another node's session (shared-sessions.ts). */
+  state: "awaiting" | "resuming" | "active" | "closed";
   session: Session | null;
   /** Last heartbeat (or HELLO): the zombie deadline counts from here. */
   lastBeat: number;
@@ -102,6 +103,8 @@ export class Session {
   /** Frames numbered while outside any cohort, and those taken from cohorts it left; made on first use (a live session's frames are its cohort's). */
   private ring: Ring | null = null;
   private ownSeq = 0;
+  /** The oldest frame it holds when it was taken over from another node with fewer than a ring's worth (adopt()). */
+  private floor = 1;
 
   constructor(
     readonly id: string,
@@ -154,12 +157,32 @@ export class Session {
   }
 
   /**
+   * It was taken over from another node (shared-sessions.ts): its numbering goes on from
+   * `seq`, and `frames` (whole dispatch frames, the last of them numbered `seq`) are what
+   * that node's ring held for it.
+   */
+  adopt(seq: number, frames: readonly string[]): void {
+    this.ownSeq = seq;
+    this.floor = seq - frames.length + 1;
+    let s = this.floor;
+    for (const f of frames) {
+      const { t, d } = JSON.parse(f) as { t: string; d: unknown };
+      (this.ring ??= new Ring()).set(s++, t, JSON.stringify(d));
+    }
+  }
+
+  /** The oldest frame it can still replay (when it has any). */
+  get oldest(): number {
+    return Math.max(1, this.floor, this.seq - REPLAY_RING + 1);
+  }
+
+  /**
    * Frames after `after`, oldest first. A seq older than the ring gets nothing (spec 3.2:
    * the resume still succeeds), as does a seq from the future.
    */
   replayAfter(after: number): string[] {
     const seq = this.seq;
-    const oldest = Math.max(1, seq - REPLAY_RING + 1);
+    const oldest = this.oldest;
     if (after < oldest - 1 || after >= seq) return [];
     const out: string[] = [];
     for (let s = after + 1; s <= seq; s++) {

@@ -22,7 +22,7 @@ export interface JsonDoorSetup<Ctx> {
   authenticate?(kind: CallerKind, request: Request): unknown;
   identify?(info: RequestInfo, caller: unknown): void;
   /** Limits before the handler (a person's writes): a refusal, or null. */
-  limit?(x: Exchange<Ctx>): Answer | null;
+  limit?(x: Exchange<Ctx>): Answer | null | Promise<Answer | null>;
   report(err: unknown, route: string): void;
 }
 

@@ -20,6 +20,21 @@ export interface BackoffRule {
   forgetMs: number;
 }
 
+/** A Backoff, or one counted where several nodes share it (wire/shared-throttle.ts): then answers come later. */
+export interface Backoffs {
+  wait(key: string): number | Promise<number>;
+  attempt(key: string): number | Promise<number>;
+  refund(key: string): void | Promise<void>;
+  clear(key: string): void | Promise<void>;
+  reset(): void;
+}
+
+/** A WindowLimiter, or one counted where several nodes share it (wire/shared-throttle.ts). */
+export interface Windows {
+  take(key: string): number | Promise<number>;
+  reset(): void;
+}
+
 interface Record_ {
   attempts: number;
   lockedUntil: number;
@@ -30,7 +45,7 @@ interface Record_ {
  * Growing delays: each attempt counts when it starts (so a thousand concurrent guesses
  * count as a thousand), and past `free` attempts the key is locked for base x 2^k.
  */
-export class Backoff {
+export class Backoff implements Backoffs {
   private readonly keys = new Map<string, Record_>();
 
   constructor(
@@ -83,7 +98,7 @@ export class Backoff {
 }
 
 /** At most `limit` events per key in fixed windows of `windowMs` that start with the first event. */
-export class WindowLimiter {
+export class WindowLimiter implements Windows {
   private readonly keys = new Map<string, { resetAt: number; used: number }>();
 
   constructor(

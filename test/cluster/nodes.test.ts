@@ -5,7 +5,8 @@
  * (store/pg/relay.ts): a bot connected to node B hears a message posted through node A
  * and reads its edit there; a real discord.js bot on B answers a person who wrote
  * through A; a token rotated through A is refused on B and B's gateway session for it
- * ends. A RESUME that reaches the other node meets op 9 (session state stays on its node).
+ * ends. Without --redis a RESUME that reaches the other node meets op 9 (session state
+ * stays on its node); with it the other node resumes it (test/cluster/resume.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
@@ -146,7 +147,7 @@ describe("two nodes on one Postgres database", () => {
     }
   }, 30_000);
 
-  test("a RESUME that reaches the other node meets op 9 (not resumable), and IDENTIFY there works", async () => {
+  test("without Redis, a RESUME that reaches the other node meets op 9 (not resumable), and IDENTIFY there works", async () => {
     const token = world.applications.EchoBot.token;
     const onB = await Gw.open(null as never, gatewayOf(b));
     const ready = await onB.identify(token, ECHO);
