@@ -65,7 +65,7 @@ export async function migrateToPostgres(o: MigrateOptions): Promise<MigrateRepor
     let shown = "";
     const copied = copier.copy({
       progress: (table, rows) => {
-        if (rows % 10_000 === 0 && `${table}:${rows}` !== shown) o.say(`${table}: ${(shown = `${table}:${rows}`, rows)} rows`);
+        if (rows % 10_000 === 0 && `${table}:${rows}` !== shown) o.say(`${table}: ${(((shown = `${table}:${rows}`)), rows)} rows`);
       },
     });
     copier.queueSearchIndex();
@@ -83,7 +83,8 @@ async function copyFiles(source: Parley, target: Parley, copy: boolean): Promise
   let bytes = 0;
   for (const { sha256, size } of source.core.mediaCollector.blobs()) {
     const blob = source.core.media.open(sha256);
-    if (!blob) throw refused(`the file ${sha256} the database names is missing from ${mediaRoot(source.config)}: restore it from a backup first`);
+    if (!blob)
+      throw refused(`the file ${sha256} the database names is missing from ${mediaRoot(source.config)}: restore it from a backup first`);
     if (copy) await target.core.mediaCollector.restoreFile(blob.stream(), sha256);
     files++;
     bytes += Number(size);
@@ -96,7 +97,8 @@ function verify(source: Parley, target: Parley, copier: StoreCopy): Pick<Migrate
   const a = source.exportWorld();
   const b = target.exportWorld();
   a.parley.exported_at = b.parley.exported_at = undefined;
-  if (JSON.stringify(a) !== JSON.stringify(b)) throw refused(`the worlds differ after the copy (${firstDifference(a, b)}): do not start a node on it`);
+  if (JSON.stringify(a) !== JSON.stringify(b))
+    throw refused(`the worlds differ after the copy (${firstDifference(a, b)}): do not start a node on it`);
   for (const t of copier.tables) {
     const [n, m] = copier.counts(t);
     if (n !== m) throw refused(`the table ${t} holds ${n} rows in SQLite but ${m} in Postgres after the copy: do not start a node on it`);

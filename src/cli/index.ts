@@ -16,7 +16,14 @@ import { ADMIN_COMMANDS } from "./admin";
 import { serve } from "./serve";
 import { existsSync } from "node:fs";
 
-const COMMANDS: Command[] = [...PEOPLE_COMMANDS, ...OPERATOR_COMMANDS, ...ADMIN_COMMANDS, ...DATA_COMMANDS, MIGRATE_COMMAND, ...MEDIA_COMMANDS];
+const COMMANDS: Command[] = [
+  ...PEOPLE_COMMANDS,
+  ...OPERATOR_COMMANDS,
+  ...ADMIN_COMMANDS,
+  ...DATA_COMMANDS,
+  MIGRATE_COMMAND,
+  ...MEDIA_COMMANDS,
+];
 /** The words that start two-word commands ("user", "guild", "app", "invite", "registration", "media"). */
 const GROUPS = new Set(COMMANDS.filter((c) => c.name.includes(" ")).map((c) => c.name.split(" ")[0]));
 

@@ -45,7 +45,9 @@ async function migrate(args: string[], f: Flags, env: Record<string, string | un
     throw databaseFailure(e, config) ?? e;
   }
   out(`copied ${r.tables} tables, ${r.rows} rows, ${r.files} files (${r.bytes} bytes)`);
-  out(`checked: both worlds exported the same (users ${r.users}, servers ${r.servers}, messages ${r.messages}), every table's rows counted alike`);
+  out(
+    `checked: both worlds exported the same (users ${r.users}, servers ${r.servers}, messages ${r.messages}), every table's rows counted alike`,
+  );
   out(
     `start the nodes with --database ${where}${mediaDir ? ` --media-dir ${mediaDir}` : ""}, each with a copy of ${config.data}/secret.key in its --data`,
   );

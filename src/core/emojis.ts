@@ -180,7 +180,12 @@ export class Emojis {
     return this.db.query("SELECT id, name, animated FROM emojis WHERE guild_id = ?").all(guildId) as never;
   }
 
-  private checkName(guildId: string, name: string, self: string | null, held: readonly { id: string; name: string }[] = this.of(guildId)): void {
+  private checkName(
+    guildId: string,
+    name: string,
+    self: string | null,
+    held: readonly { id: string; name: string }[] = this.of(guildId),
+  ): void {
     if (typeof name !== "string" || !EMOJI_NAME.test(name))
       throw DomainError.invalid("name", "Must be 2 to 32 letters, digits or underscores.", "EMOJI_NAME_INVALID");
     if (held.some((e) => e.name === name && e.id !== self))

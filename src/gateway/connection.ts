@@ -337,7 +337,8 @@ export class Connections {
     const s = this.registry.get(d.session_id);
     // Another node's session (or one from before a restart): claimed from Redis when nodes share it.
     if (!s && this.ctx.sessions) return this.resumeShared(conn, app, d.session_id, seq);
-    if (!s || s.owner.botUserId !== app.bot_user_id || beyond(s.intents, this.ctx.core.apps.currentGrant(app))) return this.invalidate(conn);
+    if (!s || s.owner.botUserId !== app.bot_user_id || beyond(s.intents, this.ctx.core.apps.currentGrant(app)))
+      return this.invalidate(conn);
     this.resumed(conn, s, seq);
   }
 
@@ -352,7 +353,12 @@ export class Connections {
         if (conn.state === "resuming") conn.state = "awaiting";
         return this.invalidate(conn);
       }
-      const s = new Session(sessionId, { appId: app.id, appFlake: this.ctx.flakes.of(app.id), botUserId: app.bot_user_id }, c.intents, this.clock.now());
+      const s = new Session(
+        sessionId,
+        { appId: app.id, appFlake: this.ctx.flakes.of(app.id), botUserId: app.bot_user_id },
+        c.intents,
+        this.clock.now(),
+      );
       s.adopt(c.seq, c.frames);
       this.registry.add(s);
       if (conn.state !== "resuming") return this.registry.armExpiry(s);

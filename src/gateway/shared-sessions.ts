@@ -175,7 +175,16 @@ export class SharedSessions {
    * granted), or "unavailable" when Redis does not answer.
    */
   async claim(sessionId: string, botUserId: string, grant: number): Promise<Claimed | null | "unavailable"> {
-    const sent = this.link.send("EVAL", [CLAIM, "2", `gs:${sessionId}`, `gr:${sessionId}`, this.node, botUserId, String(grant), String(SESSION_TTL_MS)]);
+    const sent = this.link.send("EVAL", [
+      CLAIM,
+      "2",
+      `gs:${sessionId}`,
+      `gr:${sessionId}`,
+      this.node,
+      botUserId,
+      String(grant),
+      String(SESSION_TTL_MS),
+    ]);
     if (sent === null) return "unavailable";
     let r: any;
     try {

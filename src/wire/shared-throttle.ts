@@ -79,11 +79,21 @@ export class SharedBackoff implements Backoffs {
   }
 
   refund(key: string): void | Promise<void> {
-    return run(this.link, [REFUND, "1", this.key(key)], () => {}, () => this.local.refund(key));
+    return run(
+      this.link,
+      [REFUND, "1", this.key(key)],
+      () => {},
+      () => this.local.refund(key),
+    );
   }
 
   clear(key: string): void | Promise<void> {
-    return run(this.link, ["redis.call('DEL', KEYS[1]) return 0", "1", this.key(key)], () => {}, () => this.local.clear(key));
+    return run(
+      this.link,
+      ["redis.call('DEL', KEYS[1]) return 0", "1", this.key(key)],
+      () => {},
+      () => this.local.clear(key),
+    );
   }
 
   reset(): void {
@@ -116,5 +126,7 @@ export class SharedWindow implements Windows {
 
 /** Forget a throttle's shared records (the harness's world reset). */
 function resetShared(link: RedisLink, pattern: string): void {
-  link.send("EVAL", ["for _, k in ipairs(redis.call('KEYS', ARGV[1])) do redis.call('DEL', k) end return 0", "0", pattern])?.catch(() => {});
+  link
+    .send("EVAL", ["for _, k in ipairs(redis.call('KEYS', ARGV[1])) do redis.call('DEL', k) end return 0", "0", pattern])
+    ?.catch(() => {});
 }

@@ -115,8 +115,7 @@ describe("files on a media directory both nodes share", () => {
     const [ma, mb] = await Promise.all([attach(a, "alice", "same-a.bin", bytes), attach(b, "bob", "same-b.bin", bytes)]);
     expect(readdirSync(join(shared, "blobs", hash.slice(0, 2), hash.slice(2, 4))).filter((f) => f === hash)).toHaveLength(1);
     expect(sha(readFileSync(blobPath(hash)))).toBe(hash);
-    for (const node of [a, b])
-      for (const m of [ma, mb]) expect(sha(await download(node, m.attachments[0].url))).toBe(hash);
+    for (const node of [a, b]) for (const m of [ma, mb]) expect(sha(await download(node, m.attachments[0].url))).toBe(hash);
     // Nothing of either upload is left behind in the shared temporary directory.
     expect(existsSync(join(shared, "tmp")) ? readdirSync(join(shared, "tmp")) : []).toEqual([]);
   }, 60_000);

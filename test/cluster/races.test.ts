@@ -34,7 +34,17 @@ beforeAll(async () => {
   }
   cluster = await startCluster({
     nodes: 2,
-    args: (i) => ["--database", pg.url(database), "--data", join(dir, `node${i}`), "--harness", "--rate-limits", "off", "--log-level", "warn"],
+    args: (i) => [
+      "--database",
+      pg.url(database),
+      "--data",
+      join(dir, `node${i}`),
+      "--harness",
+      "--rate-limits",
+      "off",
+      "--log-level",
+      "warn",
+    ],
   });
   [a, b] = cluster.nodes;
   const seeded = await fetch(`${a.base}/api/harness/v1/seed`, {

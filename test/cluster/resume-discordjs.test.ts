@@ -167,7 +167,8 @@ test("a discord.js bot cut off on node B resumes on node A and answers the messa
     gw.hold = true;
     expect((await harness(b, "POST", "/faults", { kind: "gateway_close", application_id: app.id, code: 4000 })).status).toBe(200);
     await within(10_000, "the bot to reconnect", async () => (gw.waiting.length > 0 ? true : undefined));
-    const sessionOnB = async () => (await harness(b, "GET", `/applications/${app.id}/sessions`)).body[0] as { session_id: string; seq: number };
+    const sessionOnB = async () =>
+      (await harness(b, "GET", `/applications/${app.id}/sessions`)).body[0] as { session_id: string; seq: number };
     const before = await sessionOnB();
     const missed = await harness(a, "POST", "/users/alice/messages", { channel_id: general, content: "!ping two" });
     expect(missed.status).toBe(200);

@@ -60,7 +60,12 @@ async function singleNode() {
     for (let i = 0; i < 1200; i++) p.core.messages.send(alice, staff, { content: `note ${i}` });
     const before = await call(p, "GET", `/channels/${general}/messages`, { token });
     expect(before.body).toHaveLength(4);
-    return { token, general, before: before.body as any[], bytes: { "plan.png": sha(image), "minutes.txt": sha(text) } as Record<string, string> };
+    return {
+      token,
+      general,
+      before: before.body as any[],
+      bytes: { "plan.png": sha(image), "minutes.txt": sha(text) } as Record<string, string>,
+    };
   } finally {
     await p.stop();
   }
@@ -89,7 +94,9 @@ test("a single node migrated into Postgres: a node there serves the same message
   copyFileSync(join(from, "secret.key"), join(nodeData, "secret.key"));
   const node = await serve(["--data", nodeData, "--database", url, "--media-dir", shared, "--port", "0", "--log-level", "warn"]);
   try {
-    const res = await fetch(`${node.base}/api/v10/channels/${world.general}/messages`, { headers: { Authorization: `Bot ${world.token}` } });
+    const res = await fetch(`${node.base}/api/v10/channels/${world.general}/messages`, {
+      headers: { Authorization: `Bot ${world.token}` },
+    });
     expect(res.status).toBe(200);
     const after = (await res.json()) as any[];
     expect(after.map(shape)).toEqual(world.before.map(shape));

@@ -46,7 +46,8 @@ export function copyPlan(src: Database, dst: PgDatabase): string[] {
   const tables: string[] = [];
   for (const name of liteTables) {
     if (NOT_COPIED.has(name) || SQLITE_ONLY.test(name)) continue;
-    if (!pgTables.has(name)) throw refused(`the SQLite database has a table '${name}' the Postgres schema lacks: run one Parley version for both`);
+    if (!pgTables.has(name))
+      throw refused(`the SQLite database has a table '${name}' the Postgres schema lacks: run one Parley version for both`);
     tables.push(name);
   }
   const parents = new Map<string, Set<string>>(tables.map((t) => [t, new Set<string>()]));
@@ -103,7 +104,10 @@ function copyTable(src: Database, dst: PgDatabase, table: string, opts: CopyOpti
   const missing = columns.filter((c) => !pgColumns.has(c));
   if (missing.length) throw refused(`the Postgres table '${table}' lacks ${missing.join(", ")}: run one Parley version for both`);
   // The key: the primary key's columns in their order, or SQLite's rowid for a table without one.
-  const pk = info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => `"${c.name}"`);
+  const pk = info
+    .filter((c) => c.pk > 0)
+    .sort((a, b) => a.pk - b.pk)
+    .map((c) => `"${c.name}"`);
   const key = pk.length ? pk : ["rowid"];
   const keyAt = key.map((_, i) => columns.length + i);
   const rowsPerBatch = Math.max(1, Math.min(MAX_ROWS, Math.floor(MAX_PARAMS / columns.length)));

@@ -7,17 +7,17 @@
  * each case and Redis's own CPU per frame. Needs redis-server (started here on a
  * temporary port).
  *
- *   bun scripts/ring-cost.ts [sessions=1000] [events=100]
+ *   bun scripts/bench/ring-cost.ts [sessions=1000] [events=100]
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { RedisClient } from "bun";
-import { Session } from "../src/gateway/session";
-import { SharedSessions } from "../src/gateway/shared-sessions";
-import { dispatchFrame } from "../src/gateway/protocol";
-import { RedisLink } from "../src/wire/redis-link";
+import { Session } from "../../src/gateway/session";
+import { SharedSessions } from "../../src/gateway/shared-sessions";
+import { dispatchFrame } from "../../src/gateway/protocol";
+import { RedisLink } from "../../src/wire/redis-link";
 
 const SESSIONS = Number(process.argv[2] ?? 1000);
 const EVENTS = Number(process.argv[3] ?? 100);
@@ -96,10 +96,14 @@ const ss = sessions("b");
 shared.attach({ lose: () => {}, holds: () => true, all: () => ss });
 for (const s of ss) shared.created(s);
 const r0 = await redisCpu();
-const cluster = await run(ss, (s, f) => shared.recorded(s, f), async () => {
-  await turn(); // the store's write goes out at the end of the turn
-  await link.send("PING", []); // and has been answered once this is (one connection, in order)
-});
+const cluster = await run(
+  ss,
+  (s, f) => shared.recorded(s, f),
+  async () => {
+    await turn(); // the store's write goes out at the end of the turn
+    await link.send("PING", []); // and has been answered once this is (one connection, in order)
+  },
+);
 const r1 = await redisCpu();
 
 console.log(`${SESSIONS} sessions x ${EVENTS} frames, payload ${PAYLOAD.length} bytes`);
