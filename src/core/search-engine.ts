@@ -63,6 +63,8 @@ export interface SearchEngine {
   /** A message indexed before (its entry is replaced whole). */
   replace(doc: SearchDoc): void;
   find(plan: SearchPlan): SearchHits;
+  /** Write out what waits to be indexed, if the engine keeps entries waiting (search-fts5.ts). */
+  flush?(): void;
 }
 
 /** An engine that keeps nothing (the bench's "index off" side). */

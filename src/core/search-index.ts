@@ -102,6 +102,15 @@ export class SearchIndex {
     while (this.backfill(BACKFILL_BATCH * 50));
   }
 
+  /**
+   * The server's few times a second: the entries waiting are indexed (search-fts5.ts), then
+   * the next batch of the backfill; answers whether any of the backfill is left.
+   */
+  step(): boolean {
+    this.engine.flush?.();
+    return this.backfill();
+  }
+
   /** Index the next `batch` messages of the backfill; answers whether any are left. */
   backfill(batch = BACKFILL_BATCH): boolean {
     const b = this.backfillState();
