@@ -9,7 +9,7 @@
 import type { Server } from "bun";
 import { dirname, join } from "node:path";
 import { portalUrlOf, VERSION, type Config, type Urls } from "./config";
-import { type Core, createCore, type Report, reportToStderr, SwitchableClock } from "./core";
+import { type Core, createCore, type Report, reportToStderr, type SearchEngine, SwitchableClock } from "./core";
 import { Store, type StoreHealth } from "./store/db";
 import { serverKey } from "./store/keyfile";
 import { DataLock, runningServer, type Serving } from "./store/lock";
@@ -47,7 +47,7 @@ import {
 import { botApiLimits } from "./botapi";
 import { buildHttp, type HarnessParts, type Http, type HttpApp } from "./http";
 
-/** Optional plumbing for createParley: start-up timings, and where log lines go (tests). */
+/** Optional plumbing for createParley: start-up timings, where log lines go (tests), the search index's engine (benches: NoSearchEngine). */
 export interface ParleyOptions {
   /** Called after each start-up step with its name (the CLI's --timings). */
   mark?: (step: string) => void;
@@ -66,6 +66,7 @@ export interface ParleyOptions {
   exclusive?: boolean;
   /** An operator command beside a server: its writes' events are sent for that server to publish (store/relay.ts). */
   relayEvents?: boolean;
+  searchEngine?: SearchEngine;
 }
 
 export type { ShutdownReport } from "./lifecycle";
@@ -146,6 +147,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     fastPaths,
     devices: config.devices,
     media: mediaOf(config),
+    searchEngine: opts.searchEngine,
   });
   const urls: Urls = placeholderUrls(config);
   const files = new FileLinks(key, urls, clock, config.media.urlTtlMs);

@@ -5,7 +5,7 @@
  * beside throughput where there is one. Loopback only, bounded (a few minutes), every
  * child process killed by the bench that started it. On a shared machine take the
  * best of several runs; the CPU ratios move far less than throughput does.
- *   bun scripts/bench/index.ts [--only paths,fanout,live,boot,growth,soak,tester,media] [--quick]
+ *   bun scripts/bench/index.ts [--only paths,fanout,live,boot,growth,soak,tester,media,search] [--quick]
  *
  * - paths.ts: GET /users/@me, a message read, a message post to 10 sessions (wrk), and
  *   the server's memory after them, against the compiled executable;
@@ -22,6 +22,9 @@
  * - media.ts: a 10 MiB upload beside Bun.write, its download beside a bare Bun.file
  *   response, and memory under 100 concurrent downloads; attachments.ts: a message with
  *   10 attachments fanned out to 1000 bot sessions beside a plain one (CPU per frame).
+ * - search.ts: search in a server of 1,000,000 messages (p50/p99 through the core and over
+ *   HTTP) and the index's share of a post's CPU; with live.ts --mentions, the people's
+ *   live fan-out of messages that mention people and a role, beside raw publish.
  * The fan-out benches measure CPU in their own process, so they run as children and
  * report their rows as JSON (lib.ts, printJson); the others are called in-process.
  */
@@ -59,6 +62,10 @@ if (want("soak")) rows.push(...(await soakRows({ ...SOAK, bots: 100, sessions: 1
 if (want("media")) {
   rows.push(...(await childRows("media.ts", ["--rounds", quick ? "3" : "5"])));
   rows.push(...(await childRows("attachments.ts", ["--trials", quick ? "1" : "2"])));
+}
+if (want("search")) {
+  rows.push(...(await childRows("search.ts", quick ? ["--runs", "100", "--posts", "500"] : ["--runs", "300", "--posts", "2000"])));
+  rows.push(...(await childRows("live.ts", [...trials, "--mentions"])));
 }
 if (want("tester")) rows.push(...(await childRows("tester.ts", ["--runs", quick ? "100" : "300"])));
 
