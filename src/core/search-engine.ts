@@ -65,10 +65,13 @@ export interface SearchEngine {
   find(plan: SearchPlan): SearchHits;
   /** Write out what waits to be indexed, if the engine keeps entries waiting (search-fts5.ts). */
   flush?(): void;
+  /** True: the engine keeps nothing, so no entry is even made for it (NoSearchEngine). */
+  readonly off?: boolean;
 }
 
 /** An engine that keeps nothing (the bench's "index off" side). */
 export class NoSearchEngine implements SearchEngine {
+  readonly off = true;
   insert(): void {}
   replace(): void {}
   find(): SearchHits {
