@@ -9,7 +9,7 @@
 import type { Server } from "bun";
 import { dirname } from "node:path";
 import { mediaRoot, portalUrlOf, VERSION, type Config, type Urls } from "./config";
-import { type Core, createCore, type Report, reportToStderr, SwitchableClock } from "./core";
+import { type Core, createCore, type Report, reportToStderr, type SearchEngine, SwitchableClock } from "./core";
 import { Store, type StoreHealth } from "./store/db";
 import { serverKey } from "./store/keyfile";
 import { DataLock, runningServer, type Serving } from "./store/lock";
@@ -48,7 +48,7 @@ import {
 import { botApiLimits } from "./botapi";
 import { buildHttp, type HarnessParts, type Http, type HttpApp } from "./http";
 
-/** Optional plumbing for createParley: start-up timings, and where log lines go (tests). */
+/** Optional plumbing for createParley: start-up timings, where log lines go (tests), the search index's engine (benches: NoSearchEngine). */
 export interface ParleyOptions {
   /** Called after each start-up step with its name (the CLI's --timings). */
   mark?: (step: string) => void;
@@ -67,6 +67,7 @@ export interface ParleyOptions {
   exclusive?: boolean;
   /** An operator command beside a server: its writes' events are sent for that server to publish (store/relay.ts). */
   relayEvents?: boolean;
+  searchEngine?: SearchEngine;
 }
 
 export type { ShutdownReport } from "./lifecycle";
@@ -149,6 +150,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     devices: config.devices,
     // Files' bytes: in --media-dir, else beside the database (a temporary directory for :memory:).
     media: { store: new DiskMediaStore(mediaRoot(config), config.mediaDir !== null), limits: config.media },
+    searchEngine: opts.searchEngine,
   });
   const urls: Urls = placeholderUrls(config);
   const files = new FileLinks(key, urls, clock, config.media.urlTtlMs);

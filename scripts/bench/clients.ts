@@ -87,12 +87,12 @@ export class Clients {
     });
   }
 
-  /** Wait until `n` more frames than so far expected have arrived. */
-  expect(n: number): Promise<void> {
+  /** Wait until `n` more frames than so far expected have arrived (at most `timeoutMs`). */
+  expect(n: number, timeoutMs = 30_000): Promise<void> {
     this.expected += n;
     const total = this.expected;
     return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`timed out waiting for frame ${total}`)), 30_000);
+      const t = setTimeout(() => reject(new Error(`timed out waiting for frame ${total}`)), timeoutMs);
       this.waiting = {
         total,
         resolve: () => {

@@ -5,7 +5,7 @@
  * beside throughput where there is one. Loopback only, bounded (a few minutes), every
  * child process killed by the bench that started it. On a shared machine take the
  * best of several runs; the CPU ratios move far less than throughput does.
- *   bun scripts/bench/index.ts [--only paths,fanout,live,boot,growth,soak,tester,media,cluster] [--quick]
+ *   bun scripts/bench/index.ts [--only paths,fanout,live,boot,growth,soak,tester,media,cluster,search] [--quick]
  *
  * - paths.ts: GET /users/@me, a message read, a message post to 10 sessions (wrk), and
  *   the server's memory after them, against the compiled executable;
@@ -26,6 +26,9 @@
  * - cluster.ts: nodes on Postgres and Redis (started on temporary directories) beside a
  *   single SQLite node: CPU per post and per read, fan-out to 1000 sessions over two
  *   nodes, and the time from a post on node A to its frame on node B.
+ * - search.ts: search in a server of 1,000,000 messages (p50/p99 through the core and over
+ *   HTTP) and the index's share of a post's CPU; with live.ts --mentions, the people's
+ *   live fan-out of messages that mention people and a role, beside raw publish.
  * The fan-out benches measure CPU in their own process, so they run as children and
  * report their rows as JSON (lib.ts, printJson); the others are called in-process.
  */
@@ -66,6 +69,10 @@ if (want("media")) {
 }
 if (want("cluster"))
   rows.push(...(await childRows("cluster.ts", ["--seconds", quick ? "2" : "3", "--posts", quick ? "100" : "200", "--sessions", "1000"])));
+if (want("search")) {
+  rows.push(...(await childRows("search.ts", quick ? ["--runs", "100", "--posts", "500"] : ["--runs", "300", "--posts", "2000"])));
+  rows.push(...(await childRows("live.ts", [...trials, "--mentions"])));
+}
 if (want("tester")) rows.push(...(await childRows("tester.ts", ["--runs", quick ? "100" : "300"])));
 
 console.log(

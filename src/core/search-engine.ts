@@ -63,10 +63,15 @@ export interface SearchEngine {
   /** A message indexed before (its entry is replaced whole). */
   replace(doc: SearchDoc): void;
   find(plan: SearchPlan): SearchHits;
+  /** Write out what waits to be indexed, if the engine keeps entries waiting (search-fts5.ts). */
+  flush?(): void;
+  /** True: the engine keeps nothing, so no entry is even made for it (NoSearchEngine). */
+  readonly off?: boolean;
 }
 
 /** An engine that keeps nothing (the bench's "index off" side). */
 export class NoSearchEngine implements SearchEngine {
+  readonly off = true;
   insert(): void {}
   replace(): void {}
   find(): SearchHits {

@@ -17,12 +17,21 @@
  * `m<person mentioned>`, `r<role mentioned>`, `everyone`, `h<kind>` (has:), `pinned`, ids
  * as 32 hex digits. Words are searched in `body` only, facts in `meta` only, and every
  * term is written as an FTS5 string, so nothing typed can become query syntax.
+ *
+ * An entry is first written to `search_pending` (migration 020) in its message's
+ * transaction, and moved into the index with the others waiting, in one transaction
+ * (flush): FTS5 writes a segment at every commit that touched it, which cost a person's
+ * post, committing alone, more than the rest of its write. The server flushes a few
+ * times a second (Search.backfillStep), every search flushes first, and a write flushes
+ * when PENDING_MAX wait, so what a search sees is every message committed before it.
  */
 import type { Store } from "../store/db";
 import { statement } from "./statement";
 import type { Facet, SearchDoc, SearchEngine, SearchHits, SearchPlan, SearchTerm } from "./search-engine";
 
 const EPOCH = Date.UTC(2025, 0, 1);
+/** Entries left waiting at most (a flush of this many costs a few milliseconds). */
+const PENDING_MAX = 500;
 const LOWEST = Number.MIN_SAFE_INTEGER;
 const HIGHEST = Number.MAX_SAFE_INTEGER;
 
@@ -74,11 +83,15 @@ export function matchOf(plan: Pick<SearchPlan, "terms" | "all" | "none">): strin
 export class Fts5Engine implements SearchEngine {
   private readonly s;
 
-  constructor(store: Store) {
+  constructor(private readonly store: Store) {
     // Prepared on first use (core/statement.ts).
     const lazy = (sql: string) => statement(store, sql);
     this.s = {
-      insert: lazy("INSERT INTO message_fts (rowid, body, meta) VALUES (?, ?, ?)"),
+      // A waiting entry of the same rowid is the message's own, replaced by an edit.
+      wait: lazy("INSERT OR REPLACE INTO search_pending (rowid, message_id, body, meta) VALUES (?, ?, ?, ?)"),
+      waiting: lazy("SELECT EXISTS (SELECT 1 FROM search_pending) AS n"),
+      move: lazy("INSERT INTO message_fts (rowid, body, meta) SELECT rowid, body, meta FROM search_pending ORDER BY rowid"),
+      moved: lazy("DELETE FROM search_pending"),
       delete: lazy("DELETE FROM message_fts WHERE rowid = ?"),
       // ?1..?2 the id range of the rowid's prefix, ?3 the message itself, ?4 the rowid
       taken: lazy(
@@ -97,17 +110,39 @@ export class Fts5Engine implements SearchEngine {
     };
   }
 
+  /** Entries this process left waiting since its last flush (another process's are found by find()'s look). */
+  private pending = 0;
+
   insert(d: SearchDoc): void {
-    this.s.insert().run(this.allocate(d.messageId), d.body, metaOf(d));
+    this.wait(this.allocate(d.messageId), d);
   }
 
   replace(d: SearchDoc): void {
     const rowid = this.rowidFor(d.messageId);
+    // Indexed already, or still waiting (then the delete finds nothing and the wait replaces it).
     this.s.delete().run(rowid);
-    this.s.insert().run(rowid, d.body, metaOf(d));
+    this.wait(rowid, d);
+  }
+
+  private wait(rowid: number, d: SearchDoc): void {
+    this.s.wait().run(rowid, d.messageId, d.body, metaOf(d));
+    if (++this.pending >= PENDING_MAX) this.moveWaiting();
+  }
+
+  /** Move every waiting entry into the index, in one transaction (one FTS5 segment). */
+  flush(): void {
+    if ((this.s.waiting().get() as { n: number }).n) this.store.write(() => this.moveWaiting());
+    this.pending = 0;
+  }
+
+  private moveWaiting(): void {
+    this.s.move().run();
+    this.s.moved().run();
+    this.pending = 0;
   }
 
   find(plan: SearchPlan): SearchHits {
+    this.flush();
     const match = matchOf(plan);
     const lo = plan.minId ? rowidOf(plan.minId) : LOWEST;
     const hi = plan.maxId ? rowidOf(plan.maxId) : HIGHEST;

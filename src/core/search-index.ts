@@ -59,7 +59,7 @@ export class SearchIndex {
 
   /** A message just written. `files`: what it carries (attachments), for `has:` and file names. */
   added(m: Message, ch: Channel, files?: SearchFile[]): void {
-    if (!indexable(m, ch) || this.leftToBackfill(m.id)) return;
+    if (this.engine.off || !indexable(m, ch) || this.leftToBackfill(m.id)) return;
     const doc = searchDoc(m, ch, this.cutter, files);
     // Deferred, the message may be gone by the commit (deleted in the same batch): its
     // entry would then outlive it, since the schema's delete found none to take.
@@ -69,7 +69,7 @@ export class SearchIndex {
 
   /** A message whose text, mentions, files or pin changed (`m` as it now is). */
   changed(m: Message, ch: Channel, files?: SearchFile[]): void {
-    if (!indexable(m, ch) || this.leftToBackfill(m.id)) return;
+    if (this.engine.off || !indexable(m, ch) || this.leftToBackfill(m.id)) return;
     const doc = searchDoc(m, ch, this.cutter, files);
     // In order behind the deferred entry it replaces.
     if (this.atCommit && this.store.defer(() => this.stillThere(doc.messageId) && this.engine.replace(doc))) return;
@@ -100,6 +100,15 @@ export class SearchIndex {
     });
     this.backlog = undefined;
     while (this.backfill(BACKFILL_BATCH * 50));
+  }
+
+  /**
+   * The server's few times a second: the entries waiting are indexed (search-fts5.ts), then
+   * the next batch of the backfill; answers whether any of the backfill is left.
+   */
+  step(): boolean {
+    this.engine.flush?.();
+    return this.backfill();
   }
 
   /** Index the next `batch` messages of the backfill; answers whether any are left. */

@@ -62,12 +62,13 @@ export class Search {
   ) {}
 
   /**
-   * Index the next batch of what the database held before the index existed: the server
-   * calls this four times a second while it listens (a batch costs a few tens of ms), so
-   * an upgraded database of a million messages is searchable within minutes.
+   * Called four times a second while the server listens: index the entries that wait
+   * (core/search-fts5.ts), then the next batch of what the database held before the index
+   * existed (a batch costs a few tens of ms), so an upgraded database of a million
+   * messages is searchable within minutes.
    */
   backfillStep(): boolean {
-    return this.d.search.backfill();
+    return this.d.search.step();
   }
 
   /**

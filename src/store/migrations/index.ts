@@ -21,6 +21,7 @@ import { m016 } from "./016_pins";
 import { m017 } from "./017_notification_settings";
 import { m018 } from "./018_instance";
 import { m019 } from "./019_device_use";
+import { m020 } from "./020_search_pending";
 import type { Database } from "bun:sqlite";
 
 export interface Migration {
@@ -50,4 +51,5 @@ export const migrations: Migration[] = [
   m017,
   m018,
   m019,
+  m020,
 ];

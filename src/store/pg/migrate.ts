@@ -9,7 +9,7 @@ import { migrations } from "../migrations";
 import { NewerSchemaError } from "../migrate";
 import type { PgDatabase } from "./bridge";
 import { BASELINE_VERSION, baseline } from "./schema";
-import { pg013, pg014, pg015, pg016, pg017, PG_018, PG_019 } from "./schema-later";
+import { pg013, pg014, pg015, pg016, pg017, PG_018, PG_019, PG_020 } from "./schema-later";
 
 export interface PgMigration {
   version: number;
@@ -29,6 +29,7 @@ export const pgMigrations: PgMigration[] = [
   { version: 17, sql: pg017 },
   { version: 18, sql: PG_018 },
   { version: 19, sql: PG_019 },
+  { version: 20, sql: PG_020 },
 ];
 
 /** Held while migrating: any number, the same in every node. */

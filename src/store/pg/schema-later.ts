@@ -173,3 +173,11 @@ CREATE TABLE day_counts (
 export const PG_019 = /* sql */ `
 ALTER TABLE devices ADD COLUMN last_used_at bigint;
 `;
+
+/**
+ * Migration 20 (store/migrations/020_search_pending.ts): SQLite's waiting search entries.
+ * Postgres's index has no per-commit cost to spread (core/search-pg.ts): nothing to add.
+ */
+export const PG_020 = /* sql */ `
+SELECT 1;
+`;
