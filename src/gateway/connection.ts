@@ -2,6 +2,10 @@
  * The connection handler (spec 3.2): HELLO, the first-frame and zombie deadlines,
  * heartbeats, IDENTIFY and RESUME, and the one close path every socket takes. A session
  * outlives its socket (registry.ts); the socket side is a Conn.
+ *
+ * It is longer than 400 lines because RESUME now has two paths (a session this node
+ * holds, one claimed from another node) and both must end in the same state machine and
+ * close path: split, the two halves would share most of the class's private state.
  */
 import type { Application } from "../core";
 import type { ServerWebSocket } from "bun";
