@@ -5,64 +5,36 @@
  * count again once Redis is back.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startCluster, type Cluster, type ClusterNode } from "../support/cluster";
-import { ENGINE_MS, startPostgres, startRedis, type Postgres, type Redis } from "../support/engines";
+import type { Cluster, ClusterNode } from "../support/cluster";
+import { startSharedNodes, type SharedNodes } from "../support/shared-nodes";
+import { ENGINE_MS, type Redis } from "../support/engines";
 import { BASIC_WORLD } from "../helpers";
 
-let pg: Postgres;
+let nodes: SharedNodes;
 let redis: Redis;
 let cluster: Cluster;
 let a: ClusterNode;
 let b: ClusterNode;
 let world: any;
-let dir = "";
 
 /** Small enough to reach in a test, long enough that no window ends during one. */
 const GLOBAL = 9;
 
 beforeAll(async () => {
-  [pg, redis] = await Promise.all([startPostgres(), startRedis()]);
-  const database = await pg.createDatabase();
-  dir = mkdtempSync(join(tmpdir(), "parley-limits-"));
-  const key = crypto.getRandomValues(new Uint8Array(32));
-  for (const i of [0, 1]) {
-    mkdirSync(join(dir, `node${i}`));
-    writeFileSync(join(dir, `node${i}`, "secret.key"), key, { mode: 0o600 });
-  }
-  const limits = join(dir, "limits.json");
-  writeFileSync(limits, JSON.stringify({ global: { limit: GLOBAL, windowMs: 60_000 } }));
-  cluster = await startCluster({
-    nodes: 2,
-    args: (i) => [
-      "--database",
-      pg.url(database),
-      "--redis",
-      redis.url,
-      "--data",
-      join(dir, `node${i}`),
-      "--harness",
-      "--rate-limits",
-      limits,
-      "--log-level",
-      "warn",
-    ],
+  nodes = await startSharedNodes({
+    world: BASIC_WORLD,
+    redis: true,
+    setup: (dir) => writeFileSync(join(dir, "limits.json"), JSON.stringify({ global: { limit: GLOBAL, windowMs: 60_000 } })),
+    rateLimits: "limits.json",
   });
+  ({ cluster, world } = nodes);
+  redis = nodes.redis!;
   [a, b] = cluster.nodes;
-  const seeded = await fetch(`${a.base}/api/harness/v1/seed`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(BASIC_WORLD),
-  });
-  expect(seeded.status).toBe(200);
-  world = await seeded.json();
 }, ENGINE_MS);
 afterAll(async () => {
-  await cluster?.stop();
-  await Promise.all([pg?.close(), redis?.close()]);
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await nodes?.stop();
 }, ENGINE_MS);
 
 async function on(node: ClusterNode, method: string, path: string, body?: unknown) {

@@ -7,14 +7,14 @@
  * under way alone.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startCluster, type Cluster, type ClusterNode } from "../support/cluster";
-import { ENGINE_MS, startPostgres, type Postgres } from "../support/engines";
+import type { Cluster, ClusterNode } from "../support/cluster";
+import { startSharedNodes, type SharedNodes } from "../support/shared-nodes";
+import { ENGINE_MS } from "../support/engines";
 import { BASIC_WORLD } from "../helpers";
 
-let pg: Postgres;
+let nodes: SharedNodes;
 let cluster: Cluster;
 let a: ClusterNode;
 let b: ClusterNode;
@@ -26,37 +26,15 @@ let general = "";
 const sha = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 
 beforeAll(async () => {
-  pg = await startPostgres();
-  const database = await pg.createDatabase();
-  dir = mkdtempSync(join(tmpdir(), "parley-cluster-media-"));
+  nodes = await startSharedNodes({ world: BASIC_WORLD, args: (_, dir) => ["--media-dir", join(dir, "shared-media")] });
+  ({ cluster, world, dir } = nodes);
   shared = join(dir, "shared-media");
-  const key = crypto.getRandomValues(new Uint8Array(32));
-  for (const i of [0, 1]) {
-    mkdirSync(join(dir, `node${i}`));
-    writeFileSync(join(dir, `node${i}`, "secret.key"), key, { mode: 0o600 });
-  }
-  cluster = await startCluster({
-    nodes: 2,
-    args: (i) => [
-      ...["--database", pg.url(database), "--data", join(dir, `node${i}`), "--media-dir", shared],
-      ...["--harness", "--rate-limits", "off", "--log-level", "warn"],
-    ],
-  });
   [a, b] = cluster.nodes;
-  const seeded = await fetch(`${a.base}/api/harness/v1/seed`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(BASIC_WORLD),
-  });
-  expect(seeded.status).toBe(200);
-  world = await seeded.json();
   const [lab] = (await person(a, "alice", "GET", "/guilds")).body;
   general = (await person(a, "alice", "GET", `/guilds/${lab.id}/channels`)).body.find((c: any) => c.name === "general").id;
 }, ENGINE_MS);
 afterAll(async () => {
-  await cluster?.stop();
-  await pg?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await nodes?.stop();
 }, ENGINE_MS);
 
 /** A person's request to the people's API through `node`. */

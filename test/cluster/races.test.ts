@@ -8,57 +8,25 @@
  * (a refusal, never a 500).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { startCluster, type Cluster, type ClusterNode } from "../support/cluster";
-import { ENGINE_MS, startPostgres, type Postgres } from "../support/engines";
+import type { Cluster, ClusterNode } from "../support/cluster";
+import { startSharedNodes, type SharedNodes } from "../support/shared-nodes";
+import { ENGINE_MS } from "../support/engines";
 import { BASIC_WORLD } from "../helpers";
 import { png } from "../support/png";
 
-let pg: Postgres;
+let nodes: SharedNodes;
 let cluster: Cluster;
 let a: ClusterNode;
 let b: ClusterNode;
 let world: any;
-let dir = "";
 
 beforeAll(async () => {
-  pg = await startPostgres();
-  const database = await pg.createDatabase();
-  dir = mkdtempSync(join(tmpdir(), "parley-races-"));
-  const key = crypto.getRandomValues(new Uint8Array(32));
-  for (const i of [0, 1]) {
-    mkdirSync(join(dir, `node${i}`));
-    writeFileSync(join(dir, `node${i}`, "secret.key"), key, { mode: 0o600 });
-  }
-  cluster = await startCluster({
-    nodes: 2,
-    args: (i) => [
-      "--database",
-      pg.url(database),
-      "--data",
-      join(dir, `node${i}`),
-      "--harness",
-      "--rate-limits",
-      "off",
-      "--log-level",
-      "warn",
-    ],
-  });
+  nodes = await startSharedNodes({ world: BASIC_WORLD });
+  ({ cluster, world } = nodes);
   [a, b] = cluster.nodes;
-  const seeded = await fetch(`${a.base}/api/harness/v1/seed`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(BASIC_WORLD),
-  });
-  expect(seeded.status).toBe(200);
-  world = await seeded.json();
 }, ENGINE_MS);
 afterAll(async () => {
-  await cluster?.stop();
-  await pg?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await nodes?.stop();
 }, ENGINE_MS);
 
 async function bot(node: ClusterNode, method: string, path: string, body?: unknown) {

@@ -8,12 +8,12 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RedisClient, type ServerWebSocket } from "bun";
-import { startCluster, type Cluster, type ClusterNode } from "../support/cluster";
-import { ENGINE_MS, startPostgres, startRedis, type Postgres, type Redis } from "../support/engines";
+import type { Cluster, ClusterNode } from "../support/cluster";
+import { startSharedNodes, type SharedNodes } from "../support/shared-nodes";
+import { ENGINE_MS, type Redis } from "../support/engines";
 import { BASIC_WORLD } from "../helpers";
 
 interface Pipe {
@@ -63,45 +63,23 @@ function relay() {
   return r;
 }
 
-let pg: Postgres;
+let nodes: SharedNodes;
 let redis: Redis;
 let cluster: Cluster;
 let a: ClusterNode;
 let b: ClusterNode;
 let world: any;
-let dir = "";
 const gw = relay();
 
 beforeAll(async () => {
-  [pg, redis] = await Promise.all([startPostgres(), startRedis()]);
-  const database = await pg.createDatabase();
-  dir = mkdtempSync(join(tmpdir(), "parley-resume-djs-"));
-  const key = crypto.getRandomValues(new Uint8Array(32));
-  for (const i of [0, 1]) {
-    mkdirSync(join(dir, `node${i}`));
-    writeFileSync(join(dir, `node${i}`, "secret.key"), key, { mode: 0o600 });
-  }
-  cluster = await startCluster({
-    nodes: 2,
-    args: (i) => [
-      ...["--database", pg.url(database), "--redis", redis.url, "--data", join(dir, `node${i}`)],
-      ...["--gateway-url", `ws://127.0.0.1:${gw.port}/gateway`, "--harness", "--rate-limits", "off", "--log-level", "warn"],
-    ],
-  });
+  nodes = await startSharedNodes({ world: BASIC_WORLD, redis: true, args: () => ["--gateway-url", `ws://127.0.0.1:${gw.port}/gateway`] });
+  ({ cluster, world } = nodes);
+  redis = nodes.redis!;
   [a, b] = cluster.nodes;
-  const seeded = await fetch(`${a.base}/api/harness/v1/seed`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(BASIC_WORLD),
-  });
-  expect(seeded.status).toBe(200);
-  world = await seeded.json();
 }, ENGINE_MS);
 afterAll(async () => {
   gw.stop();
-  await cluster?.stop();
-  await Promise.all([pg?.close(), redis?.close()]);
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await nodes?.stop();
 }, ENGINE_MS);
 
 const ROOT = join(import.meta.dir, "../..");

@@ -11,55 +11,34 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { RedisClient } from "bun";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { startCluster, type Cluster, type ClusterNode } from "../support/cluster";
-import { ENGINE_MS, startPostgres, startRedis, type Postgres, type Redis } from "../support/engines";
+import type { Cluster, ClusterNode } from "../support/cluster";
+import { startSharedNodes, type SharedNodes } from "../support/shared-nodes";
+import { ENGINE_MS, type Redis } from "../support/engines";
 import { BASIC_WORLD } from "../helpers";
 import { Gw, I, type Frame } from "../gateway/client";
 import { SIGN_IN_PER_NAME, WRITES_PER_PERSON } from "../../src/clientapi/limits";
 
-let pg: Postgres;
+let nodes: SharedNodes;
 let redis: Redis;
 let cluster: Cluster;
 let a: ClusterNode;
 let b: ClusterNode;
 let world: any;
-let dir = "";
 
 beforeAll(async () => {
-  [pg, redis] = await Promise.all([startPostgres(), startRedis()]);
-  const database = await pg.createDatabase();
-  dir = mkdtempSync(join(tmpdir(), "parley-resume-"));
-  const key = crypto.getRandomValues(new Uint8Array(32));
-  for (const i of [0, 1]) {
-    mkdirSync(join(dir, `node${i}`));
-    writeFileSync(join(dir, `node${i}`, "secret.key"), key, { mode: 0o600 });
-  }
-  cluster = await startCluster({
-    nodes: 2,
-    args: (i) => [
-      ...["--database", pg.url(database), "--redis", redis.url, "--data", join(dir, `node${i}`)],
-      ...["--harness", "--rate-limits", "off", "--log-level", "warn"],
-    ],
-  });
-  [a, b] = cluster.nodes;
-  const seeded = await fetch(`${a.base}/api/harness/v1/seed`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
+  nodes = await startSharedNodes({
+    world: {
       ...BASIC_WORLD,
       applications: [...BASIC_WORLD.applications, { name: "OtherBot", owner: "bob", intents: ["GUILDS"], install: ["Lab"] }],
-    }),
+    },
+    redis: true,
   });
-  expect(seeded.status).toBe(200);
-  world = await seeded.json();
+  ({ cluster, world } = nodes);
+  redis = nodes.redis!;
+  [a, b] = cluster.nodes;
 }, ENGINE_MS);
 afterAll(async () => {
-  await cluster?.stop();
-  await Promise.all([pg?.close(), redis?.close()]);
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await nodes?.stop();
 }, ENGINE_MS);
 
 const ECHO = I.GUILDS | I.GUILD_MESSAGES | I.MESSAGE_CONTENT;

@@ -9,11 +9,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startCluster, type Cluster, type ClusterNode } from "../support/cluster";
-import { ENGINE_MS, startPostgres, type Postgres } from "../support/engines";
+import type { Cluster, ClusterNode } from "../support/cluster";
+import { startSharedNodes, type SharedNodes } from "../support/shared-nodes";
+import { ENGINE_MS } from "../support/engines";
 
 const ROOT = join(import.meta.dir, "../..");
 const WORLD = {
@@ -121,9 +121,8 @@ client.on("interactionCreate", async (i) => {
 client.login(process.env.TOKEN).catch((e) => { fail("login")(e); process.exit(3); });
 `;
 
-let pg: Postgres;
+let nodes: SharedNodes;
 let cluster: Cluster;
-let dir = "";
 let botDir = "";
 let bot: ChildProcess;
 let world: any;
@@ -167,31 +166,8 @@ async function say(content: string) {
 }
 
 beforeAll(async () => {
-  pg = await startPostgres();
-  const database = await pg.createDatabase();
-  dir = mkdtempSync(join(tmpdir(), "parley-spread-"));
-  const key = crypto.getRandomValues(new Uint8Array(32));
-  for (const i of [0, 1]) {
-    mkdirSync(join(dir, `node${i}`));
-    writeFileSync(join(dir, `node${i}`, "secret.key"), key, { mode: 0o600 });
-  }
-  cluster = await startCluster({
-    nodes: 2,
-    args: (i) => [
-      "--database",
-      pg.url(database),
-      "--data",
-      join(dir, `node${i}`),
-      "--harness",
-      "--rate-limits",
-      "off",
-      "--log-level",
-      "warn",
-    ],
-  });
-  const seeded = await harness("POST", "/seed", WORLD);
-  expect(seeded.status).toBe(200);
-  world = seeded.body;
+  nodes = await startSharedNodes({ world: WORLD });
+  ({ cluster, world } = nodes);
   // discord.js resolves from the checkout's node_modules, so the script sits inside it.
   botDir = join(ROOT, `test/cluster/.spread-${process.pid}`);
   mkdirSync(botDir, { recursive: true });
@@ -219,9 +195,7 @@ beforeAll(async () => {
 afterAll(async () => {
   bot?.kill("SIGKILL");
   if (botDir) rmSync(botDir, { recursive: true, force: true });
-  await cluster?.stop();
-  await pg?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await nodes?.stop();
 }, ENGINE_MS);
 
 describe("a discord.js bot whose requests alternate between two nodes", () => {
