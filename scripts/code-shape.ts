@@ -1,20 +1,14 @@
 /**
  * The shape rules of src (docs/ARCHITECTURE.md), checked by test/unit/architecture.test.ts
  * and runnable alone (`bun scripts/code-shape.ts`): the layers' import rules, the core's
- * one face, no SQL or store outside the core, no import cycles, and files and functions
- * of a readable size.
+ * one face, no SQL or store outside the core, no import cycles; run alone, also the sizes
+ * of files and functions (scripts/code-size.ts, checked with the linter in test/static).
  */
-import ts from "typescript";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dir, "..");
 const SRC = join(ROOT, "src");
-
-export const MAX_FILE_LINES = 400;
-export const MAX_FUNCTION_LINES = 80;
-/** A file or function may be longer when a comment next to it says why. */
-const LONG_OK = /longer than \d+ lines because/i;
 
 /** The surfaces: none imports another. */
 export const SURFACES = ["botapi", "gateway", "clientapi", "harness", "cli", "web", "ops"];
@@ -238,45 +232,8 @@ export function cycles(files: SrcFile[]): string[][] {
   return out;
 }
 
-/** Files over MAX_FILE_LINES and functions over MAX_FUNCTION_LINES without a comment saying why. */
-export function sizeViolations(files: SrcFile[]): Violation[] {
-  const out: Violation[] = [];
-  for (const f of files) {
-    const lines = f.text.split("\n").length;
-    if (lines > MAX_FILE_LINES && !LONG_OK.test(f.text.slice(0, 2000)))
-      out.push({ rule: "file-size", where: f.path, detail: `${lines} lines (over ${MAX_FILE_LINES})` });
-    const sf = ts.createSourceFile(
-      f.path,
-      f.text,
-      ts.ScriptTarget.Latest,
-      true,
-      f.path.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
-    );
-    const visit = (node: ts.Node) => {
-      if (ts.isFunctionLike(node) && "body" in node && node.body) {
-        const start = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
-        const end = sf.getLineAndCharacterOfPosition(node.getEnd()).line;
-        const n = end - start + 1;
-        const comments = f.text.slice(Math.max(0, node.getFullStart() - 600), node.getStart(sf));
-        if (n > MAX_FUNCTION_LINES && !LONG_OK.test(comments)) {
-          const name = (node as ts.FunctionDeclaration).name?.getText(sf) ?? nameOf(node, sf);
-          out.push({ rule: "function-size", where: `${f.path}:${start + 1}`, detail: `${name}: ${n} lines (over ${MAX_FUNCTION_LINES})` });
-        }
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(sf);
-  }
-  return out;
-}
-
-function nameOf(node: ts.Node, sf: ts.SourceFile): string {
-  const p = node.parent;
-  if (p && (ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p)) && p.name) return p.name.getText(sf);
-  return "(anonymous)";
-}
-
 if (import.meta.main) {
+  const { sizeViolations } = await import("./code-size");
   const files = srcFiles();
   const problems = [...importViolations(files), ...sqlViolations(files), ...sizeViolations(files)];
   for (const c of cycles(files)) problems.push({ rule: "cycle", where: c[0], detail: c.join(" -> ") });

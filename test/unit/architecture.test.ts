@@ -1,8 +1,9 @@
 /**
  * The shape of src (docs/ARCHITECTURE.md), kept by the suite: surfaces never import each
- * other, arrows point down, only the core touches the store or writes SQL, no import
- * cycles, and files and functions stay readable. The rules live in scripts/code-shape.ts
- * (also runnable alone); this file also proves each rule catches what it should.
+ * other, arrows point down, only the core touches the store or writes SQL, and no import
+ * cycles. The rules live in scripts/code-shape.ts (also runnable alone); this file also
+ * proves each rule catches what it should. The sizes of files and functions are checked
+ * with the linter (test/static/sizes.test.ts).
  */
 import { describe, expect, test } from "bun:test";
 import {
@@ -12,7 +13,6 @@ import {
   importViolations,
   narrowViolations,
   rowExports,
-  sizeViolations,
   sqlViolations,
   srcFiles,
   type SrcFile,
@@ -34,11 +34,6 @@ describe("src keeps its shape", () => {
   test("no import cycles", () => {
     expect(cycles(files)).toEqual([]);
   });
-
-  // Parses every file of src: about 3 s alone, more when the machine is busy.
-  test("no file over 400 lines and no function over 80 without a comment saying why", () => {
-    expect(sizeViolations(files)).toEqual([]);
-  }, 30_000);
 
   test("the core's face: only src/core/index.ts is imported above the core, it exports no row, no surface takes the whole Core", () => {
     expect(faceRuleViolations(files)).toEqual([]);
@@ -128,18 +123,5 @@ describe("the rules catch what they should", () => {
       fake("src/d.ts", "", ["src/a.ts"]),
     ]);
     expect(found).toEqual([["src/a.ts", "src/b.ts"], ["src/c.ts"]]);
-  });
-
-  test("long functions and files, unless a comment says why", () => {
-    const body = Array.from({ length: 90 }, (_, i) => `  x += ${i};`).join("\n");
-    const v = sizeViolations([
-      fake("src/core/long.ts", `export function long() {\n  let x = 0;\n${body}\n  return x;\n}\n`),
-      fake(
-        "src/core/ok.ts",
-        `/** Longer than 80 lines because it is a table. */\nexport function table() {\n  let x = 0;\n${body}\n  return x;\n}\n`,
-      ),
-      fake("src/core/big.ts", "const a = 1;\n".repeat(450)),
-    ]);
-    expect(v.map((x) => `${x.rule}:${x.where.split(":")[0]}`)).toEqual(["function-size:src/core/long.ts", "file-size:src/core/big.ts"]);
   });
 });
