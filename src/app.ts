@@ -83,7 +83,7 @@ export interface Parley {
   gateway: Gateway;
   /** The people's live connection (the web client's push). */
   live: Live;
-  /** The one Elysia app every HTTP surface is mounted on (in-process requests, the server's fallback). */
+  /** Every HTTP surface, through the one Elysia app (wire/router.ts): in-process requests, the server's fallback. */
   http: HttpApp;
   /** Every declared route by door (`bun scripts/routes.ts` prints them). */
   routes: Http["declared"];

@@ -6,7 +6,6 @@
  * routes are declared and mounted the same way, in test mode only.
  * Anything nothing declares answers the 404 (a page for a browser, JSON for a program).
  */
-import { Elysia } from "elysia";
 import type { Config, Urls } from "./config";
 import type { Observability } from "./observability";
 import type { BotApi } from "./botapi/context";
@@ -26,6 +25,7 @@ import {
 import { OPS_BODY_LIMIT, opsDoor, opsRoutes, type OpsContext } from "./ops";
 import { apiDescriptionRoutes, OPS_DESCRIPTION } from "./ops/openapi";
 import { fallback, mount, type NativeTable } from "./wire/mount";
+import { Routes, type HttpApp } from "./wire/router";
 import { unmatched, type Door } from "./wire/pipeline";
 import { jsonDoor } from "./wire/json-door";
 import { fragmentOf } from "./wire/openapi";
@@ -36,7 +36,7 @@ import { jsonResponse } from "./wire/http";
 import { bodyLimitFor, pathnameOf } from "./wire/body";
 import { notFoundPage } from "./web/headers";
 
-export type HttpApp = Elysia<any, any, any, any, any, any, any>;
+export type { HttpApp } from "./wire/router";
 
 export interface Http {
   app: HttpApp;
@@ -80,7 +80,7 @@ export function buildHttp(x: HttpParts): Http {
   const sync = config.fastPaths.syncAnswers;
   const hooks = [obs.requestHooks, ...(x.hooks ?? [])];
   const report = (err: unknown, route: string) => obs.log.error("internal error", { err, route });
-  const app = elysiaApp(obs);
+  const app = new Routes();
 
   const bot = botDoor(api, {
     sync,
@@ -175,22 +175,26 @@ export function buildHttp(x: HttpParts): Http {
     urls,
     jsonDoor({ name: "none", prefix: "", ctx: null, bodyLimit: OPS_BODY_LIMIT, screen: () => undefined, hooks, sync, report }),
   );
-  return { app, native: (elsewhere) => mergeTables(botRoutes.native(elsewhere), botImages.native(elsewhere)), declared };
+  return {
+    app: app.finish(elysiaErrors(obs)),
+    native: (elsewhere) => mergeTables(botRoutes.native(elsewhere), botImages.native(elsewhere)),
+    declared,
+  };
 }
 
-/** The one Elysia app; its error hook sees only true bugs and Elysia's own refusals. */
-function elysiaApp(obs: Observability): HttpApp {
-  return new Elysia().onError(({ code, error, request }) => {
+/** The Elysia app's error hook sees only true bugs and Elysia's own refusals. */
+function elysiaErrors(obs: Observability) {
+  return (code: string | number, error: unknown, request: Request): Response => {
     // Every path has a route (the 404 below), so this is a true bug, or Elysia's own refusal.
     if (code === "NOT_FOUND") return notFound(request);
     if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
     obs.log.error("internal error", { err: error, route: `${request.method} (Elysia)` });
     return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
-  });
+  };
 }
 
 /** What no declaration matches: the first look, then the 404 (a page for a browser), observed as "(no route)". */
-function notFoundFallback(app: HttpApp, urls: Urls, nowhere: Door<null>): void {
+function notFoundFallback(app: Routes, urls: Urls, nowhere: Door<null>): void {
   fallback(app, "/*", (request) => {
     const started = performance.now();
     // Oversized bodies, and cross-site requests to the people's API and harness, end here as anywhere (docs/security.md).

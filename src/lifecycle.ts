@@ -4,7 +4,7 @@
  * away (503) once a shutdown has begun.
  */
 import type { Server, WebSocketHandler } from "bun";
-import type { Elysia } from "elysia";
+import type { HttpApp } from "./wire/router";
 import { portalPaths, portalUrlOf, type Config, type Urls } from "./config";
 import type { Gateway, GatewaySocketData } from "./gateway";
 import { CLOSE_HEARTBEAT_TIMEOUT } from "./gateway/protocol";
@@ -44,7 +44,7 @@ export class Lifecycle {
 
   constructor(
     private readonly config: Config,
-    private readonly http: Elysia<any, any, any, any, any, any, any>,
+    private readonly http: HttpApp,
     private readonly gateway: Gateway,
     private readonly live: Live,
     private readonly urls: Urls,

@@ -117,7 +117,11 @@ export class Changes implements ChangeLog {
    * a trigger created inside one would go with its rollback.
    */
   watch(tables: readonly string[]): Watch {
-    const cells = tables.map((t) => this.cell(t));
+    const sql: string[] = [];
+    const cells = tables.map((t) => this.cell(t, sql));
+    // The triggers this watch needs, made in one statement: each schema change makes the
+    // connection's prepared statements prepare again, and an app makes a dozen at start.
+    if (sql.length) this.db.exec(sql.join("\n"));
     return {
       stamp: () => {
         this.checkOtherWriters();
@@ -225,28 +229,42 @@ export class Changes implements ChangeLog {
     }
   }
 
-  private cell(key: string): Cell {
+  private cell(key: string, sql: string[]): Cell {
     let c = this.cells.get(key);
     if (c) return c;
     c = { n: 0 };
     this.cells.set(key, c);
     const existingOnly = key.endsWith(EXISTING);
     const table = existingOnly ? key.slice(0, -1) : key;
-    const withoutRowid = this.db
-      .query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? AND sql LIKE '%WITHOUT ROWID%'")
-      .get(table);
-    if (withoutRowid) for (const op of existingOnly ? ["UPDATE", "DELETE"] : ["INSERT", "UPDATE", "DELETE"]) this.trigger(table, op);
+    if (this.withoutRowid().has(table))
+      for (const op of existingOnly ? ["UPDATE", "DELETE"] : ["INSERT", "UPDATE", "DELETE"]) this.trigger(table, op, sql);
     return c;
   }
 
+  private withoutRowidTables: Set<string> | null = null;
+  /** The tables the update hook does not see, read once (the schema is migrated before the store opens). */
+  private withoutRowid(): Set<string> {
+    this.withoutRowidTables ??= new Set(
+      (this.db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%WITHOUT ROWID%'").all() as { name: string }[]).map(
+        (r) => r.name,
+      ),
+    );
+    return this.withoutRowidTables;
+  }
+
   /** The update hook does not see WITHOUT ROWID tables: a temporary trigger per change touches a row it does see. */
-  private trigger(table: string, op: string): void {
+  private trigger(table: string, op: string, sql: string[]): void {
     if (!/^\w+$/.test(table)) throw new Error(`not a table name: ${table}`);
     const name = `_changed_${table}_${op.toLowerCase()}`;
-    if (this.db.query("SELECT 1 FROM sqlite_temp_master WHERE type = 'trigger' AND name = ?").get(name)) return;
+    // Temporary triggers belong to this connection, and only this class makes them.
+    if (this.triggerNames.has(name)) return;
+    this.triggerNames.add(name);
     const id = Math.max(1, this.triggers.length);
     this.triggers[id] = { table, existing: op !== "INSERT" };
-    this.db.query("INSERT INTO _changes (id, n) VALUES (?, 0)").run(id);
-    this.db.exec(`CREATE TEMP TRIGGER ${name} AFTER ${op} ON main.${table} BEGIN UPDATE _changes SET n = n + 1 WHERE id = ${id}; END`);
+    sql.push(
+      `INSERT INTO _changes (id, n) VALUES (${id}, 0);`,
+      `CREATE TEMP TRIGGER ${name} AFTER ${op} ON main.${table} BEGIN UPDATE _changes SET n = n + 1 WHERE id = ${id}; END;`,
+    );
   }
+  private readonly triggerNames = new Set<string>();
 }

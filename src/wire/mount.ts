@@ -1,46 +1,26 @@
 /**
  * Where declared routes meet the router: every door's routes are registered on the one
- * Elysia app (what tests drive in-process, and what the server falls back to), and the
- * same compiled routes are handed to Bun's native router for the server's hot path.
+ * Elysia app (wire/router.ts; what tests drive in-process, and what the server falls back
+ * to), and the same compiled routes are handed to Bun's native router for the server's
+ * hot path.
  * Both end in the same pipeline run (wire/pipeline.ts); only the matcher differs.
  */
 import type { Server } from "bun";
-import type { Elysia } from "elysia";
 import type { Method, Route } from "./route";
 import { routerPath } from "./route";
 import { compile, run, type Compiled, type Door } from "./pipeline";
+import type { Routes } from "./router";
 
 /** A handler of Bun.serve's native router. */
 export type NativeRoute = (req: Request & { params: Record<string, string> }, server: Server<any>) => Response | Promise<Response>;
 export type NativeTable = Record<string, Partial<Record<Method, NativeRoute>>>;
 
-/** The one Elysia app routes are registered on. */
-export type RouteHost = Elysia<any, any, any, any, any, any, any>;
+/** Where a server's routes are registered (wire/router.ts: the Elysia app behind it). */
+export type RouteHost = Routes;
 
-/**
- * The one place that minds how Elysia reads handlers. Elysia looks at a handler's source
- * to decide what to do before calling it: a handler that names the whole context, or
- * `body`, makes it parse the body first (before any authentication, and losing the
- * digits of ids above 2^53), and one that looks async ("=> f(", "return f(", "await")
- * makes it await every answer, a turn of the event loop each. So the handler names only
- * `request` and `params`, and its two returns keep the transpiler from folding them into a
- * "return run(" (test/http/sync-answers.test.ts keeps this so).
- */
-function elysiaHandler<Ctx>(c: Compiled<Ctx>) {
-  return ({ request, params }: { request: Request; params: Record<string, string> }) => {
-    const answer = run(c, request, params);
-    if (answer instanceof Promise) return answer;
-    return answer;
-  };
-}
-
-/** A catch-all answer (the bot API's 501, the 404 of a path nothing declares), with the same care. */
+/** A catch-all answer (the bot API's 501, the 404 of a path nothing declares). */
 export function fallback(app: RouteHost, path: string, answer: (request: Request) => Response | Promise<Response>): void {
-  app.all(path, (({ request }: { request: Request }) => {
-    const out = answer(request);
-    if (out instanceof Promise) return out;
-    return out;
-  }) as never);
+  app.all(path, answer);
 }
 
 /** A door's routes, compiled once and registered on the app; `native` builds Bun's table of them. */
@@ -59,7 +39,7 @@ export interface Mounted<Ctx> {
 
 export function mount<Ctx>(app: RouteHost, door: Door<Ctx>, routes: Route<Ctx>[]): Mounted<Ctx> {
   const compiled = routes.map((r) => compile(door, r));
-  for (const c of compiled) app.route(c.route.method, routerPath(door.prefix, c.route.path), elysiaHandler(c) as never);
+  for (const c of compiled) app.route(c.route.method, routerPath(door.prefix, c.route.path), (request, params) => run(c, request, params));
   return {
     routes: compiled,
     native(elsewhere) {
