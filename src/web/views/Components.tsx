@@ -87,7 +87,7 @@ function ButtonPiece({ c, m }: { c: Component; m: Message }) {
     // A link button whose URL is not http(s) is no link at all.
     if (!href || c.disabled)
       return (
-        <button class="btn link" disabled>
+        <button type="button" class="btn link" disabled>
           {label}
         </button>
       );
@@ -99,7 +99,7 @@ function ButtonPiece({ c, m }: { c: Component; m: Message }) {
   }
   const usable = !c.disabled && c.style !== 6 && !!c.custom_id;
   return (
-    <button class={`btn ${style}`} disabled={!usable} onClick={() => usable && clickComponent(m, c.custom_id!)}>
+    <button type="button" class={`btn ${style}`} disabled={!usable} onClick={() => usable && clickComponent(m, c.custom_id!)}>
       {label}
     </button>
   );
@@ -145,6 +145,7 @@ function MultiSelect({ c, m }: { c: Component; m: Message }) {
   return (
     <div class="multi">
       <button
+        type="button"
         role="combobox"
         aria-label={name}
         aria-expanded={openList}
@@ -169,6 +170,7 @@ function MultiSelect({ c, m }: { c: Component; m: Message }) {
             </div>
           ))}
           <button
+            type="button"
             disabled={picked.length < min}
             onClick={() => {
               setOpen(false);

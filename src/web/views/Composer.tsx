@@ -177,6 +177,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
         <EmojiButton guildId={channel.guild_id} onInsert={insert} />
         <CharCounter length={text.length} />
         <button
+          type="button"
           class="send"
           disabled={blocked || slow.left > 0 || tooLong || (!text.trim() && !files.count) || files.busy || loading || shown.length > 0}
           onClick={send}
@@ -192,7 +193,7 @@ function ReplyBar({ to, guildId, onCancel }: { to: Message; guildId: string | nu
   return (
     <div class="replying">
       Replying to <b>{memberName(to.author.id, guildId)}</b>
-      <button class="link" onClick={onCancel}>
+      <button type="button" class="link" onClick={onCancel}>
         Cancel reply
       </button>
     </div>

@@ -54,8 +54,12 @@ export function DmSecurity({ channel }: { channel: Channel }) {
           {d.removed_at !== null && ", since removed"}). Compare safety numbers to be sure it is theirs.
         </p>
       ))}
-      {announced.length + conflicts.length > 0 && <button onClick={() => acknowledgeDevices(channel.id)}>Got it</button>}
-      <button class="link" aria-expanded={open} onClick={() => setOpen(!open)}>
+      {announced.length + conflicts.length > 0 && (
+        <button type="button" onClick={() => acknowledgeDevices(channel.id)}>
+          Got it
+        </button>
+      )}
+      <button type="button" class="link" aria-expanded={open} onClick={() => setOpen(!open)}>
         Safety number
       </button>
       {open && people && (
@@ -139,7 +143,7 @@ function DeviceLine({ d, channel }: { d: Pin; channel: Channel }) {
       <b>{ownerName(d.user_id, channel.recipients)}</b> · {d.name}
       {here && " (this device)"} · added {new Date(d.created_at).toLocaleDateString()} · <code>{print}</code>
       {mine && !here && (
-        <button class="link" aria-label={`Remove ${d.name}`} onClick={remove}>
+        <button type="button" class="link" aria-label={`Remove ${d.name}`} onClick={remove}>
           Remove
         </button>
       )}

@@ -137,7 +137,7 @@ export function MentionsInbox() {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button class="header-button" aria-haspopup="dialog" onClick={() => setOpen(true)}>
+      <button type="button" class="header-button" aria-haspopup="dialog" onClick={() => setOpen(true)}>
         Mentions
       </button>
       {open && <InboxDialog onClose={() => setOpen(false)} />}
@@ -173,7 +173,9 @@ function InboxDialog({ onClose }: { onClose(): void }) {
         <FoundMessage key={m.id} m={m} guild={channelOf(m.channel_id)?.guild_id ?? null} idPrefix="in" onJump={onClose} />
       ))}
       <div class="buttons">
-        <button onClick={onClose}>Close</button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
       </div>
     </dialog>
   );

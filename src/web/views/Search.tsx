@@ -52,7 +52,9 @@ export function SearchBox({ guildId }: { guildId: string }) {
           {error && <p role="alert">{error}</p>}
           {busy && <Placeholders what="results" rows={2} />}
           {found && <Results found={found} guildId={guildId} onJump={() => setFound(null)} />}
-          <button onClick={() => (setFound(null), setError(null))}>Close search</button>
+          <button type="button" onClick={() => (setFound(null), setError(null))}>
+            Close search
+          </button>
         </section>
       )}
     </div>
