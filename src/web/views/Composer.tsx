@@ -18,6 +18,7 @@ import { CharCounter, editLast, MAX_CHARS, useSlowmode } from "./composer/helper
 import { cannotWrite } from "./composer/rights";
 import { editing } from "../state";
 import { EmojiButton, useEmojiCompleter } from "./emoji/Picker";
+import { Suggestions } from "./composer/Suggestions";
 
 interface Props {
   channel: Channel;
@@ -201,22 +202,15 @@ function ReplyBar({ to, guildId, onCancel }: { to: Message; guildId: string | nu
 }
 
 function CommandList({ list, active, onPick }: { list: Command[]; active: number; onPick(c: Command): void }) {
-  return (
-    <ul id="commands" class="commands" role="listbox" aria-label="Commands">
-      {list.map((c, i) => (
-        <li
-          key={c.id}
-          id={`cmd-${c.id}`}
-          role="option"
-          aria-label={`/${c.name}`}
-          aria-describedby={`cmd-${c.id}-d`}
-          aria-selected={i === active}
-          onMouseDown={(e) => e.preventDefault()}
-          onClick={() => onPick(c)}
-        >
-          <b>/{c.name}</b> <span id={`cmd-${c.id}-d`}>{c.description}</span> <small class="muted">{c.application_name}</small>
-        </li>
-      ))}
-    </ul>
-  );
+  const options = list.map((c) => ({
+    id: `cmd-${c.id}`,
+    label: `/${c.name}`,
+    describedBy: `cmd-${c.id}-d`,
+    children: (
+      <>
+        <b>/{c.name}</b> <span id={`cmd-${c.id}-d`}>{c.description}</span> <small class="muted">{c.application_name}</small>
+      </>
+    ),
+  }));
+  return <Suggestions id="commands" label="Commands" options={options} active={active} onPick={(i) => onPick(list[i])} />;
 }

@@ -16,6 +16,7 @@ import { resolveAtNames, foldName, showMentions, type MentionDirectory } from ".
 import { FoundMessage } from "./FoundMessage";
 import { errorText } from "./ui";
 import { Placeholders } from "./Placeholders";
+import { Suggestions } from "./composer/Suggestions";
 
 interface Option {
   id: string;
@@ -113,20 +114,13 @@ export function useMentionPicker(channel: Channel, text: string, setText: (t: st
   }
 
   const list = shown.length ? (
-    <ul id="mentions" class="commands" role="listbox" aria-label="Mentions">
-      {shown.map((o, i) => (
-        <li
-          key={o.id}
-          id={`mention-${o.id}`}
-          role="option"
-          aria-selected={i === active}
-          onMouseDown={(e) => e.preventDefault()}
-          onClick={() => pick(o)}
-        >
-          {o.label}
-        </li>
-      ))}
-    </ul>
+    <Suggestions
+      id="mentions"
+      label="Mentions"
+      options={shown.map((o) => ({ id: `mention-${o.id}`, children: o.label }))}
+      active={active}
+      onPick={(i) => pick(shown[i])}
+    />
   ) : null;
   const aria = shown.length ? { "aria-controls": "mentions", "aria-activedescendant": `mention-${shown[active]?.id}` } : {};
   return { onKeyDown, list, aria, open: shown.length > 0 };

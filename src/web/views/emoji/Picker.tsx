@@ -9,6 +9,7 @@ import type { RefObject } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { CustomEmoji } from "../files/Emoji";
 import { type EmojiChoice, emojiChoices } from "./choices";
+import { Suggestions } from "../composer/Suggestions";
 
 interface PickerProps {
   guildId: string | null;
@@ -102,22 +103,17 @@ export function useEmojiCompleter(
     return true;
   }
 
+  const options = shown.map((c, i) => ({
+    id: `emoji-${i}`,
+    label: c.name,
+    children: (
+      <>
+        <Face c={c} /> {c.name}
+      </>
+    ),
+  }));
   const list = shown.length ? (
-    <ul id="emoji-options" class="commands" role="listbox" aria-label="Emoji">
-      {shown.map((c, i) => (
-        <li
-          key={c.reaction}
-          id={`emoji-${i}`}
-          role="option"
-          aria-label={c.name}
-          aria-selected={i === active}
-          onMouseDown={(e) => e.preventDefault()}
-          onClick={() => pick(c)}
-        >
-          <Face c={c} /> {c.name}
-        </li>
-      ))}
-    </ul>
+    <Suggestions id="emoji-options" label="Emoji" options={options} active={active} onPick={(i) => pick(shown[i]!)} />
   ) : null;
   const aria = shown.length ? { "aria-controls": "emoji-options", "aria-activedescendant": `emoji-${active}` } : {};
   return { onKeyDown, list, aria };
