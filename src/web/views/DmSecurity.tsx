@@ -100,7 +100,7 @@ function SafetyPanel({ channel, pins, list, bot }: { channel: Channel; pins: Pin
   }, [ids]);
   const name = displayName(channel.recipients?.[0]);
   return (
-    <div class="safety" role="region" aria-label="Safety number">
+    <section class="safety" aria-label="Safety number">
       {bot ? (
         <p>
           {name} is a bot. What you write here is encrypted for your own devices only: {name} sees that you wrote, never what. Slash
@@ -121,7 +121,7 @@ function SafetyPanel({ channel, pins, list, bot }: { channel: Channel; pins: Pin
         ))}
       </ul>
       <KeyBackup channelId={channel.id} list={list} />
-    </div>
+    </section>
   );
 }
 

@@ -134,13 +134,13 @@ function ReplyRef({ channelId, id, guild }: { channelId: string; id: string; gui
 function Reactions({ m }: { m: Message }) {
   if (!m.reactions.length) return null;
   return (
-    <div class="reactions" role="group" aria-label="Reactions">
+    <fieldset class="reactions" aria-label="Reactions">
       {m.reactions.map((r) => (
         <button type="button" key={r.emoji} class="reaction" aria-pressed={r.me} onClick={() => toggleReaction(m, r.emoji, r.me)}>
           <ReactionFace emoji={r.emoji} /> {r.count}
         </button>
       ))}
-    </div>
+    </fieldset>
   );
 }
 

@@ -43,7 +43,7 @@ export function EmojiPicker({ guildId, nameOf, onPick, onClose }: PickerProps) {
         value={query}
         onInput={(e) => setQuery(e.currentTarget.value)}
       />
-      <div class="emoji-grid" role="group" aria-label="Emoji choices">
+      <fieldset class="emoji-grid" aria-label="Emoji choices">
         {list.map((c) => (
           <button
             key={c.reaction}
@@ -59,7 +59,7 @@ export function EmojiPicker({ guildId, nameOf, onPick, onClose }: PickerProps) {
           </button>
         ))}
         {!list.length && <p class="muted">No emoji matches “{query}”.</p>}
-      </div>
+      </fieldset>
     </dialog>
   );
 }
