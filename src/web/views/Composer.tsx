@@ -146,6 +146,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     );
   if (chosen) return <CommandForm channel={channel} command={chosen} onDone={() => (setChosen(null), box.current?.focus())} />;
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a drop target for files, no control; the keyboard's way is "Attach files"
     <div class="composer" onDrop={files.onDrop} onDragOver={files.onDragOver} onPaste={files.onPaste}>
       {replyTo && <ReplyBar to={replyTo} guildId={channel.guild_id} onCancel={onCancelReply} />}
       {shown.length > 0 && <CommandList list={shown} active={active} onPick={pick} />}

@@ -29,6 +29,7 @@ export function EmojiPicker({ guildId, nameOf, onPick, onClose }: PickerProps) {
   }, []);
   const list = emojiChoices(guildId, query.trim());
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes it; the keyboard has Escape (onCancel)
     <dialog
       ref={ref}
       class="emoji-picker"

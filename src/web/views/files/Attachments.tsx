@@ -32,9 +32,13 @@ function Item({ a }: { a: Attachment }) {
       </>
     );
   }
+  // A person's upload comes with no caption file to offer; its description names it.
   if (a.inline && a.content_type.startsWith("video/"))
+    // biome-ignore lint/a11y/useMediaCaption: an upload has no captions to give (see above)
     return <video class="attachment-video" src={a.url} controls preload="metadata" aria-label={alt} />;
-  if (a.inline && a.content_type.startsWith("audio/")) return <audio src={a.url} controls preload="metadata" aria-label={alt} />;
+  if (a.inline && a.content_type.startsWith("audio/"))
+    // biome-ignore lint/a11y/useMediaCaption: an upload has no captions to give (see above)
+    return <audio src={a.url} controls preload="metadata" aria-label={alt} />;
   return (
     <a class="attachment-file" href={a.url} download={a.filename}>
       {a.filename}
