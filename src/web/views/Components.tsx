@@ -156,19 +156,26 @@ function MultiSelect({ c, m }: { c: Component; m: Message }) {
         {picked.length ? `${picked.length} chosen` : name}
       </button>
       {openList && (
-        <div id={listId} role="listbox" aria-label={name} aria-multiselectable="true">
-          {(c.options ?? []).map((o) => (
-            <div
-              key={o.value}
-              role="option"
-              tabIndex={0}
-              aria-selected={picked.includes(o.value)}
-              onClick={() => toggle(o.value)}
-              onKeyDown={(e) => e.key === " " && toggle(o.value)}
-            >
-              {o.label}
-            </div>
-          ))}
+        // "Choose" beside the listbox, not in it: a listbox holds options only.
+        <>
+          <div id={listId} role="listbox" aria-label={name} aria-multiselectable="true">
+            {(c.options ?? []).map((o) => (
+              <div
+                key={o.value}
+                role="option"
+                tabIndex={0}
+                aria-selected={picked.includes(o.value)}
+                onClick={() => toggle(o.value)}
+                onKeyDown={(e) => {
+                  if (e.key !== " ") return;
+                  e.preventDefault(); // Space picks; it does not scroll the log as well
+                  toggle(o.value);
+                }}
+              >
+                {o.label}
+              </div>
+            ))}
+          </div>
           <button
             type="button"
             disabled={picked.length < min}
@@ -180,7 +187,7 @@ function MultiSelect({ c, m }: { c: Component; m: Message }) {
           >
             Choose
           </button>
-        </div>
+        </>
       )}
     </div>
   );
