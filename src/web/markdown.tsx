@@ -7,6 +7,7 @@
  */
 import { rulesExtended, SimpleMarkdown } from "discord-markdown-parser";
 import type { ComponentChildren } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { channelOf, channelLabel, guildOf, memberName, route } from "./state";
 import { safeUrl } from "./urls";
 import { CustomEmoji } from "./views/files/Emoji";
@@ -150,11 +151,27 @@ function node(n: Node, i: number): ComponentChildren {
   }
 }
 
+/**
+ * A button "Spoiler" over words hidden from sight and from screen readers alike (inert:
+ * nor can a link in them be reached); pressed, it gives way to the words themselves,
+ * read as text and focused where the button was, so the keyboard does not lose its place.
+ */
 function Spoiler({ children }: { children: ComponentChildren }) {
+  const [open, setOpen] = useState(false);
+  const shown = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    if (open) shown.current?.focus();
+  }, [open]);
+  if (open)
+    return (
+      <span class="spoiler open" tabIndex={-1} ref={shown}>
+        {children}
+      </span>
+    );
   return (
-    <span class="spoiler" role="button" tabIndex={0} aria-label="Spoiler" onClick={(e) => e.currentTarget.classList.add("open")}>
-      {children}
-    </span>
+    <button type="button" class="spoiler" aria-label="Spoiler" onClick={() => setOpen(true)}>
+      <span inert>{children}</span>
+    </button>
   );
 }
 

@@ -11,6 +11,7 @@ import {
   MessageFlags,
   type Client,
   type ChatInputCommandInteraction,
+  type StringSelectMenuInteraction,
   type TextChannel,
 } from "discord.js";
 import { createDemoBot } from "../../examples/demo-bot";
@@ -210,6 +211,50 @@ describe("a discord.js bot in the web client", () => {
       expect(await m.getByRole("code").allTextContents()).toEqual(["code", "block"]);
       expect(await m.getByRole("link", { name: "Parley" }).getAttribute("href")).toBe("https://example.com/parley");
       expect(await m.textContent()).toContain("@DemoBot");
+    } finally {
+      await alice.context.close();
+    }
+  }, 20_000);
+
+  test("a select of several: a listbox of its options only; Space picks, Choose sends the values", async () => {
+    const forms = (await bot.channels.fetch(s.world.guilds.Lab.channels.forms)) as TextChannel;
+    await forms.send({
+      content: "flavours",
+      components: [
+        {
+          type: 1,
+          components: [
+            {
+              type: 3,
+              custom_id: "flavours",
+              placeholder: "Pick flavours",
+              min_values: 1,
+              max_values: 2,
+              options: ["Mint", "Plum", "Sage"].map((label) => ({ label, value: label.toLowerCase() })),
+            },
+          ],
+        },
+      ] as never,
+    });
+    const alice = await signIn(browser, s.base, "alice");
+    try {
+      const a = alice.page;
+      await channelEntry(a, "forms").click();
+      const m = message(a, /^DemoBot flavours/);
+      await m.getByRole("combobox", { name: "Pick flavours" }).click();
+      const list = m.getByRole("listbox", { name: "Pick flavours" });
+      expect(await list.getByRole("option").allTextContents()).toEqual(["Mint", "Plum", "Sage"]);
+      expect(await list.getByRole("button").count()).toBe(0);
+      await list.getByRole("option", { name: "Mint" }).focus();
+      await a.keyboard.press(" ");
+      await list.getByRole("option", { name: "Sage" }).focus();
+      await a.keyboard.press(" ");
+      expect(await list.getByRole("option", { selected: true }).allTextContents()).toEqual(["Mint", "Sage"]);
+      const got = next<[StringSelectMenuInteraction]>(bot, "interactionCreate", (i) => i.isStringSelectMenu() && i.customId === "flavours");
+      await m.getByRole("button", { name: "Choose" }).click();
+      const [i] = await got;
+      expect(i.values).toEqual(["mint", "sage"]);
+      await i.deferUpdate();
     } finally {
       await alice.context.close();
     }

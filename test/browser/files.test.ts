@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { act, count, launch, message, serve, signIn, WAIT_MS, type Served } from "./support";
+import { act, count, launch, message, serve, signIn, until, WAIT_MS, type Served } from "./support";
 import { png } from "../support/png";
 import { rowCounts } from "../helpers";
 
@@ -74,12 +74,19 @@ describe("files in the web client", () => {
       const b = bob.page;
       const img = message(b, /^Alice look$/).getByRole("img", { name: "a grey box" });
       await img.waitFor();
-      await message(b, /^Alice look$/)
-        .getByRole("button", { name: "Open a grey box" })
-        .click();
-      await b.getByRole("dialog", { name: "Image" }).getByRole("img", { name: "a grey box" }).waitFor();
-      await b.getByRole("dialog", { name: "Image" }).getByRole("button", { name: "Close" }).click();
-      await count(b.getByRole("dialog", { name: "Image" }), 0);
+      const open = message(b, /^Alice look$/).getByRole("button", { name: "Open a grey box" });
+      await open.click();
+      const dialog = b.getByRole("dialog", { name: "Image" });
+      await dialog.getByRole("img", { name: "a grey box" }).waitFor();
+      // Modal: the page behind is out of reach; Escape closes it and focus goes back to what opened it.
+      expect(await dialog.evaluate((d) => d.matches(":modal"))).toBe(true);
+      await b.keyboard.press("Escape");
+      await count(dialog, 0);
+      await until("focus back on the picture", () => open.evaluate((el) => el === document.activeElement));
+      await open.click();
+      await dialog.getByRole("button", { name: "Close" }).click();
+      await count(dialog, 0);
+      await until("focus back again", () => open.evaluate((el) => el === document.activeElement));
     } finally {
       await alice.context.close();
       await bob.context.close();

@@ -3,7 +3,8 @@
  * channel, Tab reaches the composer in under 10 presses, because the log is one tab stop;
  * arrow keys, Home, End and Page Up/Down move between messages, Up past the first loaded
  * message loads older ones; a message's actions are in its "More" menu (menu button
- * pattern), which Enter opens on a focused message; E edits one's own.
+ * pattern), which Enter opens on a focused message; E edits one's own. A spoiler is a
+ * button that Enter opens, its words then read in its place.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Locator, Page } from "playwright-core";
@@ -18,12 +19,13 @@ beforeAll(async () => {
       { name: "alice", global_name: "Alice" },
       { name: "bob", global_name: "Bob" },
     ],
-    guilds: [{ name: "Lab", owner: "alice", members: ["bob"], channels: [{ name: "general" }, { name: "archive" }] }],
+    guilds: [{ name: "Lab", owner: "alice", members: ["bob"], channels: [{ name: "general" }, { name: "archive" }, { name: "spoilers" }] }],
   });
   const alice = s.id(s.world.users.alice.id);
   const bob = s.id(s.world.users.bob.id);
   const general = s.id(s.world.guilds.Lab.channels.general);
   const archive = s.id(s.world.guilds.Lab.channels.archive);
+  const spoilers = s.id(s.world.guilds.Lab.channels.spoilers);
   s.p.core.transaction(() => {
     // Fifty messages, each with a link of its own (a control inside the message), and a reaction on some.
     for (let i = 0; i < 50; i++) {
@@ -32,6 +34,7 @@ beforeAll(async () => {
     }
     // More than one page (50), so Up past the top has older messages to load.
     for (let i = 0; i < 60; i++) s.p.core.people.send(bob, archive, { content: `old ${i}` });
+    s.p.core.people.send(bob, spoilers, { content: "it was ||the butler|| all along" });
   });
   browser = await launch();
 }, 30_000);
@@ -258,4 +261,25 @@ describe("the chat by keyboard", () => {
       await alice.context.close();
     }
   }, 40_000);
+
+  test('a spoiler: a button "Spoiler" that Enter opens; its words are then read in its place, focused', async () => {
+    const alice = await signIn(browser, s.base, "alice");
+    try {
+      const a = alice.page;
+      await channelEntry(a, "spoilers").click();
+      const msg = message(a, /it was/);
+      await msg.waitFor();
+      // Hidden, the words are in no name: the message reads "it was Spoiler all along".
+      await message(a, /it was Spoiler all along/).waitFor();
+      expect(await message(a, /the butler/).count()).toBe(0);
+      const spoiler = msg.getByRole("button", { name: "Spoiler" });
+      await spoiler.focus();
+      await a.keyboard.press("Enter");
+      await message(a, /it was the butler all along/).waitFor();
+      expect(await spoiler.count()).toBe(0);
+      await until("the words focused", async () => (await a.evaluate(() => document.activeElement?.textContent)) === "the butler");
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
 });

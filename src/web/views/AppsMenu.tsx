@@ -1,14 +1,16 @@
 /**
  * Context-menu commands (spec 2.4): an application's USER commands on a person's name
  * (a button "Apps for <name>") and its MESSAGE commands on a message (a button "Apps"),
- * each opening a `menu` of the commands by name. Running one sends the channel's
- * interaction with `type` 2 or 3 and the target's internal id.
+ * each opening a `menu` of the commands by name (the menu button pattern, Menu.tsx).
+ * Running one sends the channel's interaction with `type` 2 or 3 and the target's
+ * internal id.
  */
 import { signal } from "@preact/signals";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useId, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { runContextCommand } from "../actions";
 import type { Command } from "../types";
+import { MenuList, type MenuOpen, useMenu } from "./Menu";
 
 export const USER_COMMAND = 2;
 export const MESSAGE_COMMAND = 3;
@@ -36,7 +38,12 @@ interface Props {
 }
 
 export function AppsMenu({ channelId, type, targetId, label }: Props) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState<MenuOpen>(false);
+  const wrap = useRef<HTMLSpanElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  const menuId = useId();
+  const { close, onMenuKey, onButtonKey, onFocusOut } = useMenu({ wrap, button, menu }, open, setOpen);
   const key = `${channelId}:${type}`;
   const list = lists.value[key];
   useEffect(() => {
@@ -44,34 +51,35 @@ export function AppsMenu({ channelId, type, targetId, label }: Props) {
   }, [key]);
   if (!list?.length) return null;
   const name = type === USER_COMMAND ? `Apps for ${label}` : "Apps";
-  const menuName = `Apps for ${label}`;
+  const items = list.map((c) => ({
+    id: c.id,
+    label: c.name,
+    title: `${c.application_name}: ${c.name}`,
+    run: () => void runContextCommand(channelId, c, type, targetId),
+  }));
   function toggle() {
     if (!open) refresh(channelId, type);
-    setOpen(!open);
+    setOpen(open ? false : "first");
   }
   return (
-    <span class="apps-menu" onKeyDown={(e) => e.key === "Escape" && setOpen(false)}>
-      <button type="button" aria-haspopup="menu" aria-expanded={open} aria-label={name} onClick={toggle}>
+    <span class="apps-menu" ref={wrap} onFocusOut={onFocusOut}>
+      <button
+        type="button"
+        ref={button}
+        aria-haspopup="menu"
+        aria-expanded={!!open}
+        aria-controls={open ? menuId : undefined}
+        aria-label={name}
+        onClick={toggle}
+        onKeyDown={(e) => {
+          if (!open && (e.key === "ArrowDown" || e.key === "ArrowUp")) refresh(channelId, type);
+          onButtonKey(e);
+        }}
+      >
         Apps
       </button>
       {open && (
-        <ul role="menu" aria-label={menuName}>
-          {list.map((c) => (
-            <li role="none" key={c.id}>
-              <button
-                type="button"
-                role="menuitem"
-                title={`${c.application_name}: ${c.name}`}
-                onClick={() => {
-                  setOpen(false);
-                  void runContextCommand(channelId, c, type, targetId);
-                }}
-              >
-                {c.name}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <MenuList id={menuId} label={`Apps for ${label}`} items={items} menu={menu} onKeyDown={onMenuKey} onPick={() => close(true)} />
       )}
     </span>
   );

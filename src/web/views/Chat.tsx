@@ -53,12 +53,12 @@ export function Chat({ onSignOut, onAskSignOut }: { onSignOut(): void; onAskSign
     <div class={`chat${menu ? " menu-open" : ""}${showMembers ? " members-open" : ""}${guild ? "" : " no-members"}`}>
       {channel && <SkipToComposer />}
       <header class="topbar">
-        <button class="menu" aria-expanded={menu} aria-controls="navigation" onClick={() => drawers.toggle("menu")}>
+        <button type="button" class="menu" aria-expanded={menu} aria-controls="navigation" onClick={() => drawers.toggle("menu")}>
           Menu
         </button>
         <h1>{channel ? channelLabel(channel) : (guild?.name ?? "Parley")}</h1>
         {guild && (
-          <button class="members-toggle" aria-expanded={showMembers} onClick={() => drawers.toggle("members")}>
+          <button type="button" class="members-toggle" aria-expanded={showMembers} onClick={() => drawers.toggle("members")}>
             Members
           </button>
         )}

@@ -87,7 +87,7 @@ function ButtonPiece({ c, m }: { c: Component; m: Message }) {
     // A link button whose URL is not http(s) is no link at all.
     if (!href || c.disabled)
       return (
-        <button class="btn link" disabled>
+        <button type="button" class="btn link" disabled>
           {label}
         </button>
       );
@@ -99,7 +99,7 @@ function ButtonPiece({ c, m }: { c: Component; m: Message }) {
   }
   const usable = !c.disabled && c.style !== 6 && !!c.custom_id;
   return (
-    <button class={`btn ${style}`} disabled={!usable} onClick={() => usable && clickComponent(m, c.custom_id!)}>
+    <button type="button" class={`btn ${style}`} disabled={!usable} onClick={() => usable && clickComponent(m, c.custom_id!)}>
       {label}
     </button>
   );
@@ -145,6 +145,7 @@ function MultiSelect({ c, m }: { c: Component; m: Message }) {
   return (
     <div class="multi">
       <button
+        type="button"
         role="combobox"
         aria-label={name}
         aria-expanded={openList}
@@ -155,20 +156,28 @@ function MultiSelect({ c, m }: { c: Component; m: Message }) {
         {picked.length ? `${picked.length} chosen` : name}
       </button>
       {openList && (
-        <div id={listId} role="listbox" aria-label={name} aria-multiselectable="true">
-          {(c.options ?? []).map((o) => (
-            <div
-              key={o.value}
-              role="option"
-              tabIndex={0}
-              aria-selected={picked.includes(o.value)}
-              onClick={() => toggle(o.value)}
-              onKeyDown={(e) => e.key === " " && toggle(o.value)}
-            >
-              {o.label}
-            </div>
-          ))}
+        // "Choose" beside the listbox, not in it: a listbox holds options only.
+        <>
+          <div id={listId} role="listbox" aria-label={name} aria-multiselectable="true">
+            {(c.options ?? []).map((o) => (
+              <div
+                key={o.value}
+                role="option"
+                tabIndex={0}
+                aria-selected={picked.includes(o.value)}
+                onClick={() => toggle(o.value)}
+                onKeyDown={(e) => {
+                  if (e.key !== " ") return;
+                  e.preventDefault(); // Space picks; it does not scroll the log as well
+                  toggle(o.value);
+                }}
+              >
+                {o.label}
+              </div>
+            ))}
+          </div>
           <button
+            type="button"
             disabled={picked.length < min}
             onClick={() => {
               setOpen(false);
@@ -178,7 +187,7 @@ function MultiSelect({ c, m }: { c: Component; m: Message }) {
           >
             Choose
           </button>
-        </div>
+        </>
       )}
     </div>
   );

@@ -18,6 +18,7 @@ import { CharCounter, editLast, MAX_CHARS, useSlowmode } from "./composer/helper
 import { cannotWrite } from "./composer/rights";
 import { editing } from "../state";
 import { EmojiButton, useEmojiCompleter } from "./emoji/Picker";
+import { Suggestions } from "./composer/Suggestions";
 
 interface Props {
   channel: Channel;
@@ -145,6 +146,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     );
   if (chosen) return <CommandForm channel={channel} command={chosen} onDone={() => (setChosen(null), box.current?.focus())} />;
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a drop target for files, no control; the keyboard's way is "Attach files"
     <div class="composer" onDrop={files.onDrop} onDragOver={files.onDragOver} onPaste={files.onPaste}>
       {replyTo && <ReplyBar to={replyTo} guildId={channel.guild_id} onCancel={onCancelReply} />}
       {shown.length > 0 && <CommandList list={shown} active={active} onPick={pick} />}
@@ -177,6 +179,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
         <EmojiButton guildId={channel.guild_id} onInsert={insert} />
         <CharCounter length={text.length} />
         <button
+          type="button"
           class="send"
           disabled={blocked || slow.left > 0 || tooLong || (!text.trim() && !files.count) || files.busy || loading || shown.length > 0}
           onClick={send}
@@ -192,7 +195,7 @@ function ReplyBar({ to, guildId, onCancel }: { to: Message; guildId: string | nu
   return (
     <div class="replying">
       Replying to <b>{memberName(to.author.id, guildId)}</b>
-      <button class="link" onClick={onCancel}>
+      <button type="button" class="link" onClick={onCancel}>
         Cancel reply
       </button>
     </div>
@@ -200,22 +203,15 @@ function ReplyBar({ to, guildId, onCancel }: { to: Message; guildId: string | nu
 }
 
 function CommandList({ list, active, onPick }: { list: Command[]; active: number; onPick(c: Command): void }) {
-  return (
-    <ul id="commands" class="commands" role="listbox" aria-label="Commands">
-      {list.map((c, i) => (
-        <li
-          key={c.id}
-          id={`cmd-${c.id}`}
-          role="option"
-          aria-label={`/${c.name}`}
-          aria-describedby={`cmd-${c.id}-d`}
-          aria-selected={i === active}
-          onMouseDown={(e) => e.preventDefault()}
-          onClick={() => onPick(c)}
-        >
-          <b>/{c.name}</b> <span id={`cmd-${c.id}-d`}>{c.description}</span> <small class="muted">{c.application_name}</small>
-        </li>
-      ))}
-    </ul>
-  );
+  const options = list.map((c) => ({
+    id: `cmd-${c.id}`,
+    label: `/${c.name}`,
+    describedBy: `cmd-${c.id}-d`,
+    children: (
+      <>
+        <b>/{c.name}</b> <span id={`cmd-${c.id}-d`}>{c.description}</span> <small class="muted">{c.application_name}</small>
+      </>
+    ),
+  }));
+  return <Suggestions id="commands" label="Commands" options={options} active={active} onPick={(i) => onPick(list[i])} />;
 }

@@ -54,8 +54,12 @@ export function DmSecurity({ channel }: { channel: Channel }) {
           {d.removed_at !== null && ", since removed"}). Compare safety numbers to be sure it is theirs.
         </p>
       ))}
-      {announced.length + conflicts.length > 0 && <button onClick={() => acknowledgeDevices(channel.id)}>Got it</button>}
-      <button class="link" aria-expanded={open} onClick={() => setOpen(!open)}>
+      {announced.length + conflicts.length > 0 && (
+        <button type="button" onClick={() => acknowledgeDevices(channel.id)}>
+          Got it
+        </button>
+      )}
+      <button type="button" class="link" aria-expanded={open} onClick={() => setOpen(!open)}>
         Safety number
       </button>
       {open && people && (
@@ -96,7 +100,7 @@ function SafetyPanel({ channel, pins, list, bot }: { channel: Channel; pins: Pin
   }, [ids]);
   const name = displayName(channel.recipients?.[0]);
   return (
-    <div class="safety" role="region" aria-label="Safety number">
+    <section class="safety" aria-label="Safety number">
       {bot ? (
         <p>
           {name} is a bot. What you write here is encrypted for your own devices only: {name} sees that you wrote, never what. Slash
@@ -117,7 +121,7 @@ function SafetyPanel({ channel, pins, list, bot }: { channel: Channel; pins: Pin
         ))}
       </ul>
       <KeyBackup channelId={channel.id} list={list} />
-    </div>
+    </section>
   );
 }
 
@@ -139,7 +143,7 @@ function DeviceLine({ d, channel }: { d: Pin; channel: Channel }) {
       <b>{ownerName(d.user_id, channel.recipients)}</b> · {d.name}
       {here && " (this device)"} · added {new Date(d.created_at).toLocaleDateString()} · <code>{print}</code>
       {mine && !here && (
-        <button class="link" aria-label={`Remove ${d.name}`} onClick={remove}>
+        <button type="button" class="link" aria-label={`Remove ${d.name}`} onClick={remove}>
           Remove
         </button>
       )}

@@ -33,6 +33,7 @@ export function FoundMessage({ m, guild, idPrefix, where, onJump }: Props) {
         <Markdown source={m.content} />
       </div>
       <button
+        type="button"
         onClick={() => {
           onJump();
           void jumpTo(guild ?? "@me", m.channel_id, m.id);

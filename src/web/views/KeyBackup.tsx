@@ -23,8 +23,14 @@ export function KeyBackup({ channelId, list }: { channelId: string; list: Device
   };
   return (
     <div class="key-backup">
-      {unreadable && <button onClick={() => setMode("restore")}>Read older messages from your key backup</button>}
-      <button onClick={() => setMode("create")}>{has ? "Replace the key backup" : "Set up a key backup"}</button>
+      {unreadable && (
+        <button type="button" onClick={() => setMode("restore")}>
+          Read older messages from your key backup
+        </button>
+      )}
+      <button type="button" onClick={() => setMode("create")}>
+        {has ? "Replace the key backup" : "Set up a key backup"}
+      </button>
       {done && <p role="status">{done}</p>}
       {mode === "create" && (
         <PassphraseForm

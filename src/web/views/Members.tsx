@@ -75,7 +75,13 @@ function Group({ title, list, presence, name, owner, guild }: GroupProps) {
             {m.user.id === owner && <span class="owner">owner</span>}
             <span class="sr">, {WORDS[presence(m)] ?? presence(m)}</span>
             {m.user.id !== me.value?.id && (
-              <button class="dm-open" aria-label={`Message ${name(m)}`} title="Direct message" onClick={() => void messageTo(m.user.id)}>
+              <button
+                type="button"
+                class="dm-open"
+                aria-label={`Message ${name(m)}`}
+                title="Direct message"
+                onClick={() => void messageTo(m.user.id)}
+              >
                 ✉
               </button>
             )}

@@ -16,6 +16,7 @@ import { resolveAtNames, foldName, showMentions, type MentionDirectory } from ".
 import { FoundMessage } from "./FoundMessage";
 import { errorText } from "./ui";
 import { Placeholders } from "./Placeholders";
+import { Suggestions } from "./composer/Suggestions";
 
 interface Option {
   id: string;
@@ -113,20 +114,13 @@ export function useMentionPicker(channel: Channel, text: string, setText: (t: st
   }
 
   const list = shown.length ? (
-    <ul id="mentions" class="commands" role="listbox" aria-label="Mentions">
-      {shown.map((o, i) => (
-        <li
-          key={o.id}
-          id={`mention-${o.id}`}
-          role="option"
-          aria-selected={i === active}
-          onMouseDown={(e) => e.preventDefault()}
-          onClick={() => pick(o)}
-        >
-          {o.label}
-        </li>
-      ))}
-    </ul>
+    <Suggestions
+      id="mentions"
+      label="Mentions"
+      options={shown.map((o) => ({ id: `mention-${o.id}`, children: o.label }))}
+      active={active}
+      onPick={(i) => pick(shown[i])}
+    />
   ) : null;
   const aria = shown.length ? { "aria-controls": "mentions", "aria-activedescendant": `mention-${shown[active]?.id}` } : {};
   return { onKeyDown, list, aria, open: shown.length > 0 };
@@ -137,7 +131,7 @@ export function MentionsInbox() {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button class="header-button" aria-haspopup="dialog" onClick={() => setOpen(true)}>
+      <button type="button" class="header-button" aria-haspopup="dialog" onClick={() => setOpen(true)}>
         Mentions
       </button>
       {open && <InboxDialog onClose={() => setOpen(false)} />}
@@ -173,7 +167,9 @@ function InboxDialog({ onClose }: { onClose(): void }) {
         <FoundMessage key={m.id} m={m} guild={channelOf(m.channel_id)?.guild_id ?? null} idPrefix="in" onJump={onClose} />
       ))}
       <div class="buttons">
-        <button onClick={onClose}>Close</button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
       </div>
     </dialog>
   );

@@ -94,7 +94,7 @@ export function MessageItem({ m, onReply, grouped = false, active = false }: Pro
       {m.ephemeral && (
         <p class="only-you">
           Only you can see this ·{" "}
-          <button class="link" onClick={() => dismiss(m)}>
+          <button type="button" class="link" onClick={() => dismiss(m)}>
             Dismiss
           </button>
         </p>
@@ -134,13 +134,13 @@ function ReplyRef({ channelId, id, guild }: { channelId: string; id: string; gui
 function Reactions({ m }: { m: Message }) {
   if (!m.reactions.length) return null;
   return (
-    <div class="reactions" role="group" aria-label="Reactions">
+    <fieldset class="reactions" aria-label="Reactions">
       {m.reactions.map((r) => (
-        <button key={r.emoji} class="reaction" aria-pressed={r.me} onClick={() => toggleReaction(m, r.emoji, r.me)}>
+        <button type="button" key={r.emoji} class="reaction" aria-pressed={r.me} onClick={() => toggleReaction(m, r.emoji, r.me)}>
           <ReactionFace emoji={r.emoji} /> {r.count}
         </button>
       ))}
-    </div>
+    </fieldset>
   );
 }
 
@@ -181,8 +181,12 @@ function EditBox({ m, onDone }: { m: Message; onDone(): void }) {
           } else if (e.key === "Escape") onDone();
         }}
       />
-      <button onClick={save}>Save</button>
-      <button onClick={onDone}>Cancel</button>
+      <button type="button" onClick={save}>
+        Save
+      </button>
+      <button type="button" onClick={onDone}>
+        Cancel
+      </button>
     </div>
   );
 }

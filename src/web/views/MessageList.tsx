@@ -67,6 +67,11 @@ export function MessageList({ channel, onReply }: Props) {
         ref={box}
         onScroll={onScroll}
         tabIndex={list.length ? undefined : 0}
+        // The log's own keys (list/roving.ts): they act on its messages, the one tab stop in it.
+        onKeyDown={roving.onKeyDown}
+        onFocusIn={roving.onFocusIn}
+        onFocusOut={roving.onFocusOut}
+        onPointerDown={roving.onPointerDown}
       >
         {log?.complete && !log.loading && <p class="start">This is the start of {channelLabel(channel)}.</p>}
         {busy && !list.length && <Placeholders what="messages" />}
@@ -75,13 +80,7 @@ export function MessageList({ channel, onReply }: Props) {
             Loading messages…
           </p>
         )}
-        <div
-          ref={content}
-          onKeyDown={roving.onKeyDown}
-          onFocusIn={roving.onFocusIn}
-          onFocusOut={roving.onFocusOut}
-          onPointerDown={roving.onPointerDown}
-        >
+        <div ref={content}>
           {list.map((m, i) => (
             <Fragment key={m.id}>
               {m.id === divider && <NewDivider />}

@@ -30,6 +30,7 @@ export function ServersNav({ onPick }: { onPick(): void }) {
       <ul>
         <li>
           <button
+            type="button"
             class={`server${hasUnread(dms.value) ? " unread" : ""}`}
             aria-current={r.guild === "@me" ? "page" : undefined}
             title="Direct messages"
@@ -43,6 +44,7 @@ export function ServersNav({ onPick }: { onPick(): void }) {
         {guilds.value.map((g) => (
           <li key={g.id}>
             <button
+              type="button"
               class={`server${hasUnread(g.channels) ? " unread" : ""}`}
               aria-current={r.guild === g.id ? "page" : undefined}
               title={g.name}
@@ -83,10 +85,22 @@ function initials(name: string): string {
 function AddServer() {
   return (
     <>
-      <button class="server add" title="Create a server" aria-label="Create a server" onClick={() => (serverDialog.value = "create")}>
+      <button
+        type="button"
+        class="server add"
+        title="Create a server"
+        aria-label="Create a server"
+        onClick={() => (serverDialog.value = "create")}
+      >
         +
       </button>
-      <button class="server add" title="Join a server" aria-label="Join a server" onClick={() => (serverDialog.value = "join")}>
+      <button
+        type="button"
+        class="server add"
+        title="Join a server"
+        aria-label="Join a server"
+        onClick={() => (serverDialog.value = "join")}
+      >
         ⤵
       </button>
       <ServerDialogs />
@@ -118,10 +132,10 @@ export function ChannelsNav({ onPick, onSignOut }: { onPick(): void; onSignOut()
         <Avatar user={me.value ?? undefined} name={displayName(me.value)} />
         <span class={`presence ${me.value?.presence ?? "offline"}`} aria-hidden="true" />
         <span>{displayName(me.value)}</span>
-        <button class="link" aria-haspopup="dialog" onClick={() => (userSettingsOpen.value = true)}>
+        <button type="button" class="link" aria-haspopup="dialog" onClick={() => (userSettingsOpen.value = true)}>
           User settings
         </button>
-        <button class="link" onClick={onSignOut}>
+        <button type="button" class="link" onClick={onSignOut}>
           Sign out
         </button>
       </footer>
@@ -139,7 +153,7 @@ function ChannelEntry({ channel, current, onPick }: { channel: Channel; current:
   const mentions = current ? 0 : (state?.mention_count ?? 0);
   const label = channel.guild_id === null ? channelLabel(channel).slice(1) : (channel.name ?? "");
   return (
-    <button class={`channel${unread ? " unread" : ""}`} aria-current={current ? "page" : undefined} onClick={onPick}>
+    <button type="button" class={`channel${unread ? " unread" : ""}`} aria-current={current ? "page" : undefined} onClick={onPick}>
       <span aria-hidden="true" class="sigil">
         {channel.guild_id === null ? "@" : "#"}
       </span>

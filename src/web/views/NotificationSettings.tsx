@@ -33,7 +33,7 @@ export function NotifyControls({ channel }: { channel: Channel }) {
   return (
     <>
       {desktopPermission.value === "default" && <EnableDesktop class="header-button" />}
-      <button class="header-button" aria-haspopup="dialog" onClick={() => setOpen(true)}>
+      <button type="button" class="header-button" aria-haspopup="dialog" onClick={() => setOpen(true)}>
         Notification settings
       </button>
       {open && <SettingsDialog channel={channel} onClose={() => setOpen(false)} />}
@@ -78,7 +78,9 @@ function SettingsDialog({ channel, onClose }: { channel: Channel; onClose(): voi
       {guild && <Levels scopeId={guild.id} legend={guild.name} inherit={serverDefault(guild)} />}
       <MuteSelect scopeId={channel.id} label={channelLabel(channel)} />
       <div class="buttons">
-        <button onClick={onClose}>Close</button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
       </div>
     </dialog>
   );

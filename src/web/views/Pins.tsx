@@ -44,7 +44,7 @@ export function PinNotice({ m, guild }: { m: Message; guild: string | null }) {
       {m.reply_to && guild && (
         <>
           {" "}
-          <button class="link" onClick={() => void jumpTo(guild, m.channel_id, m.reply_to!)}>
+          <button type="button" class="link" onClick={() => void jumpTo(guild, m.channel_id, m.reply_to!)}>
             Jump
           </button>
         </>
@@ -57,7 +57,7 @@ export function PinnedMessages({ channel }: { channel: Channel }) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button class="header-button" aria-haspopup="dialog" onClick={() => setOpen(true)}>
+      <button type="button" class="header-button" aria-haspopup="dialog" onClick={() => setOpen(true)}>
         Pinned messages
       </button>
       {open && <PinsDialog channel={channel} onClose={() => setOpen(false)} />}
@@ -94,7 +94,9 @@ function PinsDialog({ channel, onClose }: { channel: Channel; onClose(): void })
         <FoundMessage key={m.id} m={m} guild={guild} idPrefix="pin" onJump={onClose} />
       ))}
       <div class="buttons">
-        <button onClick={onClose}>Close</button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
       </div>
     </dialog>
   );

@@ -48,11 +48,13 @@ export function SearchBox({ guildId }: { guildId: string }) {
         }}
       />
       {(found || error || busy) && (
-        <section class="search-results" role="region" aria-label="Search results" aria-busy={busy}>
+        <section class="search-results" aria-label="Search results" aria-busy={busy}>
           {error && <p role="alert">{error}</p>}
           {busy && <Placeholders what="results" rows={2} />}
           {found && <Results found={found} guildId={guildId} onJump={() => setFound(null)} />}
-          <button onClick={() => (setFound(null), setError(null))}>Close search</button>
+          <button type="button" onClick={() => (setFound(null), setError(null))}>
+            Close search
+          </button>
         </section>
       )}
     </div>

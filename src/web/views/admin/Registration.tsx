@@ -57,21 +57,7 @@ export function Registration() {
         {status}
       </p>
       <ErrorLine error={error} />
-      <fieldset role="radiogroup" aria-label="Registration">
-        <legend>Who may sign up</legend>
-        {MODES.map(([v, label]) => (
-          <label key={v} class="check">
-            <input
-              type="radio"
-              name="registration"
-              value={v}
-              checked={s.registration === v}
-              onChange={() => put({ registration: v }, `Registration is ${label.toLowerCase()}.`)}
-            />
-            {label}
-          </label>
-        ))}
-      </fieldset>
+      <WhoMaySignUp mode={s.registration} onPick={(v, label) => put({ registration: v }, `Registration is ${label.toLowerCase()}.`)} />
       <div class="field">
         <label for="guild-creation">Who may create servers</label>
         <select id="guild-creation" value={s.guild_creation} onChange={(e) => put({ guild_creation: e.currentTarget.value }, "Saved.")}>
@@ -88,6 +74,21 @@ export function Registration() {
       )}
       <InviteList invites={invites} onRevoke={revoke} />
     </section>
+  );
+}
+
+function WhoMaySignUp({ mode, onPick }: { mode: string; onPick(mode: string, label: string): void }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: ARIA in HTML allows radiogroup on a fieldset of radios
+    <fieldset role="radiogroup" aria-label="Registration">
+      <legend>Who may sign up</legend>
+      {MODES.map(([v, label]) => (
+        <label key={v} class="check">
+          <input type="radio" name="registration" value={v} checked={mode === v} onChange={() => onPick(v, label)} />
+          {label}
+        </label>
+      ))}
+    </fieldset>
   );
 }
 

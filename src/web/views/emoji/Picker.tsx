@@ -9,6 +9,7 @@ import type { RefObject } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { CustomEmoji } from "../files/Emoji";
 import { type EmojiChoice, emojiChoices } from "./choices";
+import { Suggestions } from "../composer/Suggestions";
 
 interface PickerProps {
   guildId: string | null;
@@ -28,6 +29,7 @@ export function EmojiPicker({ guildId, nameOf, onPick, onClose }: PickerProps) {
   }, []);
   const list = emojiChoices(guildId, query.trim());
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes it; the keyboard has Escape (onCancel)
     <dialog
       ref={ref}
       class="emoji-picker"
@@ -42,7 +44,7 @@ export function EmojiPicker({ guildId, nameOf, onPick, onClose }: PickerProps) {
         value={query}
         onInput={(e) => setQuery(e.currentTarget.value)}
       />
-      <div class="emoji-grid" role="group" aria-label="Emoji choices">
+      <fieldset class="emoji-grid" aria-label="Emoji choices">
         {list.map((c) => (
           <button
             key={c.reaction}
@@ -58,7 +60,7 @@ export function EmojiPicker({ guildId, nameOf, onPick, onClose }: PickerProps) {
           </button>
         ))}
         {!list.length && <p class="muted">No emoji matches “{query}”.</p>}
-      </div>
+      </fieldset>
     </dialog>
   );
 }
@@ -102,22 +104,17 @@ export function useEmojiCompleter(
     return true;
   }
 
+  const options = shown.map((c, i) => ({
+    id: `emoji-${i}`,
+    label: c.name,
+    children: (
+      <>
+        <Face c={c} /> {c.name}
+      </>
+    ),
+  }));
   const list = shown.length ? (
-    <ul id="emoji-options" class="commands" role="listbox" aria-label="Emoji">
-      {shown.map((c, i) => (
-        <li
-          key={c.reaction}
-          id={`emoji-${i}`}
-          role="option"
-          aria-label={c.name}
-          aria-selected={i === active}
-          onMouseDown={(e) => e.preventDefault()}
-          onClick={() => pick(c)}
-        >
-          <Face c={c} /> {c.name}
-        </li>
-      ))}
-    </ul>
+    <Suggestions id="emoji-options" label="Emoji" options={options} active={active} onPick={(i) => pick(shown[i]!)} />
   ) : null;
   const aria = shown.length ? { "aria-controls": "emoji-options", "aria-activedescendant": `emoji-${active}` } : {};
   return { onKeyDown, list, aria };

@@ -5,7 +5,7 @@
  * server serves as a download. The server decides what is safe inline (`inline`): an
  * image past the pixel budget is only a link.
  */
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { Attachment } from "../../types";
 
 export function Attachments({ list }: { list: Attachment[] | undefined }) {
@@ -28,32 +28,45 @@ function Item({ a }: { a: Attachment }) {
         <button type="button" class="image-open" aria-label={`Open ${alt}`} onClick={() => setOpen(true)}>
           <img src={a.url} alt={alt} width={a.width ?? undefined} height={a.height ?? undefined} loading="lazy" />
         </button>
-        {open && (
-          <div
-            class="image-dialog"
-            role="dialog"
-            aria-modal="true"
-            aria-label="Image"
-            onKeyDown={(e) => e.key === "Escape" && setOpen(false)}
-          >
-            <img src={a.url} alt={alt} />
-            <a href={a.url} download={a.filename}>
-              Download {a.filename}
-            </a>
-            <button type="button" autoFocus onClick={() => setOpen(false)}>
-              Close
-            </button>
-          </div>
-        )}
+        {open && <ImageDialog a={a} alt={alt} onClose={() => setOpen(false)} />}
       </>
     );
   }
+  // A person's upload comes with no caption file to offer; its description names it.
   if (a.inline && a.content_type.startsWith("video/"))
+    // biome-ignore lint/a11y/useMediaCaption: an upload has no captions to give (see above)
     return <video class="attachment-video" src={a.url} controls preload="metadata" aria-label={alt} />;
-  if (a.inline && a.content_type.startsWith("audio/")) return <audio src={a.url} controls preload="metadata" aria-label={alt} />;
+  if (a.inline && a.content_type.startsWith("audio/"))
+    // biome-ignore lint/a11y/useMediaCaption: an upload has no captions to give (see above)
+    return <audio src={a.url} controls preload="metadata" aria-label={alt} />;
   return (
     <a class="attachment-file" href={a.url} download={a.filename}>
       {a.filename}
     </a>
+  );
+}
+
+/**
+ * The picture larger, in a modal dialog "Image": the page behind is out of reach while it
+ * is open, Escape closes it, and focus returns to the button that opened it.
+ */
+function ImageDialog({ a, alt, onClose }: { a: Attachment; alt: string; onClose(): void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    return () => d?.open && d.close();
+  }, []);
+  return (
+    // Closed by the browser (Escape) or by Close, it gives focus back before it leaves the page.
+    <dialog ref={ref} class="image-dialog" aria-label="Image" onClose={onClose}>
+      <img src={a.url} alt={alt} />
+      <a href={a.url} download={a.filename}>
+        Download {a.filename}
+      </a>
+      <button type="button" onClick={() => ref.current?.close()}>
+        Close
+      </button>
+    </dialog>
   );
 }

@@ -81,7 +81,8 @@ export function JumpToPresent({ onJump }: { onJump(): void }) {
 /** The divider before the first message that arrived since the reader last read the channel. */
 export function NewDivider() {
   return (
-    <div class="new-divider" role="separator" aria-label="New messages">
+    <div class="new-divider">
+      <hr aria-label="New messages" />
       <span aria-hidden="true">New messages</span>
     </div>
   );
