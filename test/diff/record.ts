@@ -72,6 +72,10 @@ export class Recorder {
       body = JSON.stringify(opts.body);
       headers["Content-Type"] ??= "application/json";
     }
+    // The server's own background work first: four times a second the search index takes
+    // in the entries that wait (core/search-index.ts), and on a busy machine that write can
+    // land while a GET is on its way and be taken for the GET's.
+    if (method === "GET") while (this.p.core.search.backfillStep());
     const before = this.p.store.changes.written;
     const res = await fetch(`${this.p.api.urls.base}${path}`, { method, headers, body });
     const text = await res.text();
