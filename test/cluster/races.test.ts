@@ -101,3 +101,29 @@ test("the same emoji name given through both nodes at once: one emoji, the other
   const names = ((await alice(b, "GET", `/guilds/${lab.id}/emojis`)).body as any[]).map((e) => e.name);
   expect(names.length).toBe(new Set(names).size);
 }, 60_000);
+
+/** A request to the people's API through `node` as the person holding `token`. */
+async function person(node: ClusterNode, token: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${node.base}/api/client/v1${path}`, {
+    method,
+    headers: { Authorization: `Session ${token}`, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json().catch(() => null)) as any };
+}
+
+/** A device's public key: any 32 bytes are an X25519 key's shape. */
+const deviceKeys = () => ({ x25519: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url") });
+
+test("a person one short of 10 devices registers two at once through both nodes: one is taken, the other refused", async () => {
+  const carol = world.users.carol.token;
+  for (let i = 0; i < 9; i++) expect((await person(a, carol, "POST", "/users/@me/devices", { keys: deviceKeys() })).status).toBe(200);
+  for (let round = 0; round < 8; round++) {
+    const answers = await Promise.all([a, b].map((n) => person(n, carol, "POST", "/users/@me/devices", { keys: deviceKeys() })));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect(JSON.stringify(answers.find((r) => r.status === 400)!.body)).toContain("MAX_DEVICES");
+    const held = (await person(b, carol, "GET", "/users/@me/devices")).body as any[];
+    expect(held).toHaveLength(10);
+    expect((await person(a, carol, "DELETE", `/users/@me/devices/${held[0].id}`)).status).toBe(204);
+  }
+}, 60_000);
