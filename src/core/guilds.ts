@@ -241,6 +241,15 @@ export class Guilds {
     return this.db.query("SELECT * FROM roles WHERE guild_id = ? AND id = ?").get(guildId, roleId) as Role | null;
   }
 
+  /**
+   * Inside a write: hold the server's roles (their numbering 1..n above @everyone) until
+   * the write ends, so that whoever numbers them reads the list as committed by every
+   * node (Store.serialize); SQLite's one writer needs nothing.
+   */
+  lockRoles(guildId: string): void {
+    this.d.store.serialize(`roles:${guildId}`);
+  }
+
   requireRole(guildId: string, roleId: string): Role {
     const r = this.role(guildId, roleId);
     if (!r) throw DomainError.notFound("role");
@@ -261,6 +270,7 @@ export class Guilds {
   ): Role {
     return this.d.store.write(() => {
       this.require(guildId);
+      this.lockRoles(guildId);
       const top = this.db.query("SELECT max(position) AS p FROM roles WHERE guild_id = ?").get(guildId) as { p: number };
       const everyone = this.requireRole(guildId, guildId);
       const r: Role = {

@@ -20,8 +20,12 @@ let a: ClusterNode;
 let b: ClusterNode;
 let world: any;
 
+/** The basic world, with EchoBot allowed to make roles and channels in Lab (the bot API is not rate-limited here). */
+const WORLD = structuredClone(BASIC_WORLD) as any;
+WORLD.guilds[0].roles.push({ name: "Builders", permissions: ["MANAGE_ROLES", "MANAGE_CHANNELS"], members: ["EchoBot"] });
+
 beforeAll(async () => {
-  nodes = await startSharedNodes({ world: BASIC_WORLD });
+  nodes = await startSharedNodes({ world: WORLD });
   ({ cluster, world } = nodes);
   [a, b] = cluster.nodes;
 }, ENGINE_MS);
@@ -126,4 +130,15 @@ test("a person one short of 10 devices registers two at once through both nodes:
     expect(held).toHaveLength(10);
     expect((await person(a, carol, "DELETE", `/users/@me/devices/${held[0].id}`)).status).toBe(204);
   }
+}, 60_000);
+
+test("roles made through both nodes at once are numbered 1..n above @everyone, no two at one position", async () => {
+  const lab = world.guilds.Lab.id;
+  for (let round = 0; round < 8; round++) {
+    const answers = await Promise.all([a, b].map((n, k) => bot(n, "POST", `/guilds/${lab}/roles`, { name: `race-${round}-${k}` })));
+    for (const r of answers) expect(r.status).toBe(200);
+  }
+  const roles = (await bot(b, "GET", `/guilds/${lab}/roles`)).body as any[];
+  const positions = roles.filter((r) => r.id !== lab).map((r) => r.position);
+  expect(positions.sort((x, y) => x - y)).toEqual(positions.map((_, i) => i + 1));
 }, 60_000);
