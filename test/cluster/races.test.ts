@@ -142,3 +142,31 @@ test("roles made through both nodes at once are numbered 1..n above @everyone, n
   const positions = roles.filter((r) => r.id !== lab).map((r) => r.position);
   expect(positions.sort((x, y) => x - y)).toEqual(positions.map((_, i) => i + 1));
 }, 60_000);
+
+test("channels made through both nodes at once each take a position of their own", async () => {
+  const lab = world.guilds.Lab.id;
+  for (let round = 0; round < 8; round++) {
+    const answers = await Promise.all([a, b].map((n, k) => bot(n, "POST", `/guilds/${lab}/channels`, { name: `race-${round}-${k}` })));
+    for (const r of answers) expect(r.status).toBe(200);
+  }
+  const positions = ((await bot(b, "GET", `/guilds/${lab}/channels`)).body as any[]).map((c) => c.position);
+  expect(new Set(positions).size).toBe(positions.length);
+}, 60_000);
+
+test("a channel moved into a category another node deletes at that moment never stays in a category that is gone", async () => {
+  const lab = world.guilds.Lab.id;
+  const room = (await bot(a, "POST", `/guilds/${lab}/channels`, { name: "mover" })).body.id;
+  for (let round = 0; round < 8; round++) {
+    const category = await bot(a, "POST", `/guilds/${lab}/channels`, { name: `shelf-${round}`, type: 4 });
+    expect(category.status).toBe(200);
+    const [moved, deleted] = await Promise.all([
+      bot(a, "PATCH", `/guilds/${lab}/channels`, [{ id: room, parent_id: category.body.id }]),
+      bot(b, "DELETE", `/channels/${category.body.id}`),
+    ]);
+    expect(deleted.status).toBe(200);
+    // Moved first (then let go of by the deletion), or refused: the category was gone.
+    expect([204, 400]).toContain(moved.status);
+    const channels = (await bot(b, "GET", `/guilds/${lab}/channels`)).body as any[];
+    expect(channels.find((c) => c.id === room).parent_id).toBeNull();
+  }
+}, 60_000);
