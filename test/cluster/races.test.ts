@@ -5,7 +5,10 @@
  * check, so the store takes a lock on the rule's scope first (Store.serialize). A
  * command name stays unique in its scope, and a scope never holds more than 100
  * commands, however the requests are spread; an emoji name stays unique in its server
- * (a refusal, never a 500).
+ * (a refusal, never a 500); a person never holds more than 10 devices; a server's roles
+ * stay numbered 1..n and its new channels take positions of their own; a channel never
+ * moves into a category deleted at the same moment; and an interaction is answered once
+ * (the other answer gets 40060).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Cluster, ClusterNode } from "../support/cluster";
@@ -13,6 +16,7 @@ import { startSharedNodes, type SharedNodes } from "../support/shared-nodes";
 import { ENGINE_MS } from "../support/engines";
 import { BASIC_WORLD } from "../helpers";
 import { png } from "../support/png";
+import { Gw, I } from "../gateway/client";
 
 let nodes: SharedNodes;
 let cluster: Cluster;
@@ -168,5 +172,42 @@ test("a channel moved into a category another node deletes at that moment never 
     expect([204, 400]).toContain(moved.status);
     const channels = (await bot(b, "GET", `/guilds/${lab}/channels`)).body as any[];
     expect(channels.find((c) => c.id === room).parent_id).toBeNull();
+  }
+}, 60_000);
+
+test("one interaction answered through both nodes at once: one answer, the other 40060, one response message", async () => {
+  const app = world.applications.EchoBot;
+  const lab = world.guilds.Lab;
+  const made = await bot(a, "POST", `/applications/${app.id}/guilds/${lab.id}/commands`, command("answer"));
+  expect(made.status).toBe(201);
+  const gw = await Gw.open(null as never, `${a.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`);
+  try {
+    await gw.identify(app.token, I.GUILDS);
+    for (let round = 0; round < 8; round++) {
+      const ran = await fetch(`${a.base}/api/harness/v1/users/alice/interactions`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ channel_id: lab.channels.general, application_id: app.id, name: "answer" }),
+      });
+      expect(ran.status).toBe(200);
+      const { d } = await gw.dispatch("INTERACTION_CREATE");
+      const answers = await Promise.all(
+        [a, b].map(async (n, k) => {
+          const res = await fetch(`${n.base}/api/v10/interactions/${d.id}/${d.token}/callback`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({ type: 4, data: { content: `answer ${k}` } }),
+          });
+          return { status: res.status, body: (await res.json().catch(() => null)) as any };
+        }),
+      );
+      expect(answers.map((r) => r.status).sort()).toEqual([204, 400]);
+      expect(answers.find((r) => r.status === 400)!.body.code).toBe(40060);
+      const after = (await (await fetch(`${b.base}/api/harness/v1/interactions/${d.id}`)).json()) as any;
+      expect(after.state).toBe("responded");
+      expect(after.followups).toEqual([]);
+    }
+  } finally {
+    await gw.close();
   }
 }, 60_000);
