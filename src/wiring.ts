@@ -23,36 +23,28 @@ export type { ImportReport } from "./world";
 
 /**
  * A bot is online while it holds a live gateway session (people see it in member
- * lists; bots with GUILD_PRESENCES get PRESENCE_UPDATE). Going online waits for the
+ * lists; bots with GUILD_PRESENCES get PRESENCE_UPDATE): the gateway tells the core
+ * (core/presence.ts), which decides, across nodes too. Going online waits for the
  * IDENTIFY or RESUME to finish, so READY stays the session's first dispatch.
  */
 export function botPresence(core: Core): GatewayHooks {
-  const botOf = new Map<number, string>();
-  const live = new Map<string, number>();
-  const set = (botUserId: string, status: "online" | "offline") => {
-    try {
-      if (core.users.get(botUserId)?.presence !== status) core.users.setPresence(botUserId, status);
-    } catch {
-      // The bot is gone (its application was deleted): nothing to show.
-    }
-  };
+  // Each socket's bot, and whether the core has been told of it yet (that waits for a microtask).
+  const conns = new Map<number, { bot: string; told: boolean }>();
   return {
     attached(connId, s) {
-      const bot = s.owner.botUserId;
-      botOf.set(connId, bot);
-      live.set(bot, (live.get(bot) ?? 0) + 1);
+      const c = { bot: s.owner.botUserId, told: false };
+      conns.set(connId, c);
       queueMicrotask(() => {
-        if ((live.get(bot) ?? 0) > 0) set(bot, "online");
+        if (conns.get(connId) !== c) return;
+        c.told = true;
+        core.presence.connected(c.bot);
       });
     },
     closed(connId) {
-      const bot = botOf.get(connId);
-      if (!bot) return;
-      botOf.delete(connId);
-      const n = (live.get(bot) ?? 1) - 1;
-      if (n > 0) return void live.set(bot, n);
-      live.delete(bot);
-      set(bot, "offline");
+      const c = conns.get(connId);
+      if (!c) return;
+      conns.delete(connId);
+      if (c.told) core.presence.disconnected(c.bot);
     },
   };
 }

@@ -26,6 +26,7 @@ export type ClientCore = Pick<
   | "passwordResets"
   | "people"
   | "pins"
+  | "presence"
   | "profiles"
   | "reactions"
   | "readStates"

@@ -3,13 +3,14 @@
  * connection"): a WebSocket that delivers, as the people's API's own JSON, everything a
  * person's screen shows. The session token comes in the first frame, never in the URL
  * (URLs end up in logs). A person with a connection open is online; the last one
- * closing takes them offline. Events are numbered by the server and kept per person
- * (live-streams.ts), so a reconnecting client resumes from its last one; an event that
- * a whole server's members get alike is one publish to that server's topic.
+ * closing, on any node, takes them offline (core/presence.ts). Events are numbered by
+ * the server and kept per person (live-streams.ts), so a reconnecting client resumes
+ * from its last one; an event that a whole server's members get alike is one publish to
+ * that server's topic.
  */
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import type { ClientContext, ClientCore } from "./context";
-import { reportToStderr, type DomainEvent, type Report, type SessionEndReason } from "../core";
+import type { DomainEvent, SessionEndReason } from "../core";
 import { meView } from "./views";
 import { LiveDispatcher, type LiveDelivery } from "./live-events";
 import { eventFrame, Streams, type LiveConn, type Stream } from "./live-streams";
@@ -78,11 +79,9 @@ class LiveConnections {
   private readonly streams: Streams;
   private readonly dispatcher: LiveDispatcher;
   private readonly conns = new Set<LiveConn>();
-  private readonly report: Report;
 
   constructor(p: ClientContext) {
     this.core = p.core;
-    this.report = p.report ?? reportToStderr;
     this.streams = new Streams(p.core.clock);
     this.dispatcher = new LiveDispatcher(p.core, p.flakes.media, p.flakes.files);
   }
@@ -110,7 +109,7 @@ class LiveConnections {
     }, HELLO_DEADLINE_MS);
   }
 
-  /** The one close path: the last connection of a person takes them offline. */
+  /** The one close path: the core hears of each connection closing (the last one anywhere takes the person offline). */
   close(conn: LiveConn, code: number | null, reason = ""): void {
     if (conn.state === "closed") return;
     const wasOpen = conn.state === "open";
@@ -121,10 +120,8 @@ class LiveConnections {
     const s = conn.stream;
     if (s && wasOpen) {
       s.conns.delete(conn);
-      if (!s.conns.size) {
-        this.streams.release(s);
-        this.presence(s.userId, "offline");
-      }
+      if (!s.conns.size) this.streams.release(s);
+      this.core.presence.disconnected(s.userId);
     }
     if (code === null) return;
     try {
@@ -173,7 +170,7 @@ class LiveConnections {
     const resumable = !!resume && this.streams.of(me.id)?.id === resume.stream;
     const s: Stream = this.streams.open(me.id, this.seq);
     // Going online first: the presence event is numbered before ready, and ready shows it.
-    if (s.conns.size === 0) this.presence(me.id, "online");
+    this.core.presence.connected(me.id);
     const replay = resumable ? s.after(Number(resume!.seq), this.seq) : null;
     conn.state = "open";
     conn.userId = me.id;
@@ -184,18 +181,6 @@ class LiveConnections {
     conn.ws.sendText(JSON.stringify({ op: "ready", stream: s.id, seq: this.seq, resumed: replay !== null, user }));
     for (const f of replay ?? []) conn.ws.sendText(f);
     this.armIdle(conn);
-  }
-
-  /** Online with the first connection, offline with the last; a chosen idle or dnd stays. */
-  private presence(userId: string, to: "online" | "offline"): void {
-    const u = this.core.users.get(userId);
-    if (!u || u.deleted_at) return;
-    if (to === "online" ? u.presence !== "offline" : u.presence === "offline") return;
-    try {
-      this.core.users.setPresence(userId, to);
-    } catch (e) {
-      this.report(e, { surface: "live" });
-    }
   }
 
   private armIdle(conn: LiveConn): void {

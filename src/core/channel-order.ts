@@ -48,6 +48,8 @@ export function reorderChannels(o: OrderDeps, actorId: string, guildId: string, 
     const { guilds } = o;
     if (!guilds.get(guildId) || !guilds.isMember(guildId, actorId)) throw DomainError.notFound("guild");
     if (!hasPermission(guilds.permissions(guildId, actorId), PERMISSIONS.MANAGE_CHANNELS)) throw DomainError.forbidden();
+    // One move at a time per server on every node, planned from the rows as committed (not the memo).
+    guilds.lockChannels(guildId);
     const plan = planMoves(o, actorId, guildId, moves);
     for (const p of plan) apply(o, actorId, guildId, p, reason);
     return guilds.channels(guildId);
@@ -56,11 +58,12 @@ export function reorderChannels(o: OrderDeps, actorId: string, guildId: string, 
 
 function planMoves(o: OrderDeps, actorId: string, guildId: string, moves: ChannelMove[]): Planned[] {
   const { guilds } = o;
+  const rows = new Map(guilds.channels(guildId).map((c) => [c.id, c]));
   const seen = new Set<string>();
   const plan: Planned[] = [];
   let parentChanges = 0;
   moves.forEach((m, i) => {
-    const c = m.channelId ? guilds.channel(m.channelId) : null;
+    const c = m.channelId ? rows.get(m.channelId) : undefined;
     if (!c || c.guild_id !== guildId) throw DomainError.invalid(`[${i}].id`, "Unknown channel", "CHANNEL_INVALID");
     if (seen.has(c.id)) throw DomainError.invalid(`[${i}].id`, "A channel may be listed once", "CHANNEL_DUPLICATE");
     seen.add(c.id);
@@ -70,7 +73,7 @@ function planMoves(o: OrderDeps, actorId: string, guildId: string, moves: Channe
     let overwrites: Overwrite[] | null = null;
     if (parentId !== c.parent_id) {
       parentChanges++;
-      if (parentId !== null) checkParent(guilds, guildId, c, parentId, `[${i}].parent_id`);
+      if (parentId !== null) checkParent(rows.get(parentId), guildId, c, `[${i}].parent_id`);
       if (m.lockPermissions && parentId !== null) overwrites = guilds.overwrites(parentId).map((x) => ({ ...x, channel_id: c.id }));
     }
     if (position !== c.position || parentId !== c.parent_id) plan.push({ before: c, position, parentId, overwrites });
@@ -109,8 +112,7 @@ function apply(o: OrderDeps, actorId: string, guildId: string, p: Planned, reaso
   o.audit.record({ guildId, actorId, actionType: AUDIT.CHANNEL_UPDATE, targetId: p.before.id, changes, reason });
 }
 
-function checkParent(guilds: Guilds, guildId: string, c: Channel, parentId: string, path: string): void {
-  const parent = guilds.channel(parentId);
+function checkParent(parent: Channel | undefined, guildId: string, c: Channel, path: string): void {
   if (
     !parent ||
     parent.guild_id !== guildId ||

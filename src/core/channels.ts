@@ -71,6 +71,7 @@ export class Channels {
       this.requireGuildMember(actorId, guildId);
       const perms = this.guilds.permissions(guildId, actorId);
       if (!hasPermission(perms, PERMISSIONS.MANAGE_CHANNELS)) throw DomainError.forbidden();
+      this.guilds.lockChannels(guildId);
       if (input.overwrites?.length && !hasPermission(perms, PERMISSIONS.MANAGE_ROLES)) throw DomainError.forbidden();
       const type = input.type ?? 0;
       this.checkType(type, "type");
@@ -113,10 +114,10 @@ export class Channels {
     checkFields(patch);
     return this.d.store.write(() => {
       const a = this.access(actorId, channelId);
-      const c = a.channel;
       if (a.isDm) throw DomainError.forbidden("Cannot edit a direct message channel");
       requireBits(a, PERMISSIONS.MANAGE_CHANNELS);
       if (patch.overwrites != null) requireBits(a, PERMISSIONS.MANAGE_ROLES);
+      const c = this.layout(a.channel);
       const next: Channel = { ...c };
       if (patch.name != null) next.name = patch.name;
       if (patch.type != null && patch.type !== c.type) {
@@ -179,10 +180,10 @@ export class Channels {
   delete(actorId: string, channelId: string, reason: string | null = null): ChannelSnapshot {
     return this.d.store.write(() => {
       const a = this.access(actorId, channelId);
-      const c = a.channel;
-      const snapshot: ChannelSnapshot = { channel: c, overwrites: this.guilds.overwrites(c.id) };
-      if (a.isDm) return snapshot;
+      if (a.isDm) return { channel: a.channel, overwrites: this.guilds.overwrites(a.channel.id) };
       requireBits(a, PERMISSIONS.MANAGE_CHANNELS);
+      const c = this.layout(a.channel);
+      const snapshot: ChannelSnapshot = { channel: c, overwrites: this.guilds.overwrites(c.id) };
       if (c.type === CATEGORY) {
         const children = this.db.query("SELECT id FROM channels WHERE parent_id = ? ORDER BY position, id").all(c.id) as { id: string }[];
         for (const ch of children) {
@@ -344,8 +345,21 @@ export class Channels {
     if (!CREATABLE_TYPES.has(type)) throw DomainError.invalid(path, `Value "${type}" is not a valid channel type.`, "BASE_TYPE_CHOICES");
   }
 
+  /**
+   * A server channel about to move, change or go, as the database holds it under the
+   * server's layout lock (Guilds.lockChannels): another node may have just moved or
+   * deleted it, or the category it names.
+   */
+  private layout(c: Channel): Channel {
+    this.guilds.lockChannels(c.guild_id!);
+    const row = this.guilds.channelRow(c.id);
+    if (!row) throw DomainError.notFound("channel");
+    return row;
+  }
+
+  /** Under the layout lock: read past the memo. */
   private checkParent(guildId: string, parentId: string, type: number, selfId?: string): void {
-    const p = this.guilds.channel(parentId);
+    const p = this.guilds.channelRow(parentId);
     if (!p || p.guild_id !== guildId || p.type !== CATEGORY || p.id === selfId || type === CATEGORY)
       throw DomainError.invalid("parent_id", "Not a category channel of this server", "CHANNEL_PARENT_INVALID");
   }

@@ -85,6 +85,8 @@ export class Devices {
     return this.d.store.write(() => {
       const user = this.users.require(userId);
       if (user.kind !== "person") throw DomainError.forbidden("Only people have devices");
+      // At most MAX_DEVICES and one key backup, checked by one writer at a time per person on every node.
+      this.d.store.serialize(`devices:${userId}`);
       // A new key backup replaces the current one (whose sealed keys stay, for older messages).
       if (backup) for (const old of this.current(userId).filter((d) => d.backup !== null)) this.remove(userId, old.id);
       if (this.current(userId).length >= MAX_DEVICES)

@@ -241,6 +241,15 @@ export class Guilds {
     return this.db.query("SELECT * FROM roles WHERE guild_id = ? AND id = ?").get(guildId, roleId) as Role | null;
   }
 
+  /**
+   * Inside a write: hold the server's roles (their numbering 1..n above @everyone) until
+   * the write ends, so that whoever numbers them reads the list as committed by every
+   * node (Store.serialize); SQLite's one writer needs nothing.
+   */
+  lockRoles(guildId: string): void {
+    this.d.store.serialize(`roles:${guildId}`);
+  }
+
   requireRole(guildId: string, roleId: string): Role {
     const r = this.role(guildId, roleId);
     if (!r) throw DomainError.notFound("role");
@@ -261,6 +270,7 @@ export class Guilds {
   ): Role {
     return this.d.store.write(() => {
       this.require(guildId);
+      this.lockRoles(guildId);
       const top = this.db.query("SELECT max(position) AS p FROM roles WHERE guild_id = ?").get(guildId) as { p: number };
       const everyone = this.requireRole(guildId, guildId);
       const r: Role = {
@@ -293,14 +303,17 @@ export class Guilds {
 
   /** A channel row, kept while the channels table is unchanged; its `last_message_id` is read whenever looked at. */
   channel(id: string): Channel | null {
-    return this.memo.channel.get(id, () => {
-      const row = this.stmt.channel().get(id) as Channel | null;
-      if (!row) return null;
-      const last = this.stmt.lastMessage;
-      return Object.defineProperty(row, "last_message_id", {
-        enumerable: true,
-        get: () => (last().get(id) as { id: string } | null)?.id ?? null,
-      });
+    return this.memo.channel.get(id, () => this.channelRow(id));
+  }
+
+  /** A channel row as the database holds it now, past the memo (under lockChannels). */
+  channelRow(id: string): Channel | null {
+    const row = this.stmt.channel().get(id) as Channel | null;
+    if (!row) return null;
+    const last = this.stmt.lastMessage;
+    return Object.defineProperty(row, "last_message_id", {
+      enumerable: true,
+      get: () => (last().get(id) as { id: string } | null)?.id ?? null,
     });
   }
 
@@ -308,6 +321,17 @@ export class Guilds {
     const c = this.channel(id);
     if (!c) throw DomainError.notFound("channel");
     return c;
+  }
+
+  /**
+   * Inside a write: hold the server's channel layout (positions, categories) until the
+   * write ends, so that a position taken after the last, or a category checked before a
+   * channel moves into it, is checked by one writer at a time on every node
+   * (Store.serialize). What is read under it must come from the database (channelRow,
+   * channels), not the memo, which may not have heard the other node's commit yet.
+   */
+  lockChannels(guildId: string): void {
+    this.d.store.serialize(`channels:${guildId}`);
   }
 
   channels(guildId: string): Channel[] {
@@ -359,6 +383,7 @@ export class Guilds {
     rateLimitPerUser?: number;
     position?: number;
   }): Channel {
+    this.lockChannels(input.guildId);
     const pos =
       input.position ??
       ((this.db.query("SELECT max(position) AS p FROM channels WHERE guild_id = ?").get(input.guildId) as { p: number | null }).p ?? -1) +

@@ -2,6 +2,8 @@
  * The chat service itself. No HTTP, no snowflakes, no reference-platform JSON: internal
  * UUIDv7 ids, domain rules, permissions, read models and an event bus fed after each
  * commit. Surfaces get the services below; the store never leaves the core.
+ * Longer than 400 lines because it is the core's one wiring list and its one face: every
+ * service, and every name a surface may use, in one place.
  */
 import type { Clock } from "./clock";
 import { IdGenerator } from "./ids";
@@ -31,7 +33,7 @@ import { ReadStates } from "./read-states";
 import { World } from "./world";
 import { Devices } from "./devices";
 import type { Sessions, SessionPolicy } from "./sessions";
-import type { Report } from "./report";
+import { reportToStderr, type Report } from "./report";
 import { Accounts } from "./accounts";
 import { Search } from "./search";
 import { SearchIndex } from "./search-index";
@@ -49,6 +51,7 @@ import type { DevicePolicy } from "./devices";
 import { Media } from "./media";
 import { MediaCollector } from "./media-gc";
 import { Emojis } from "./emojis";
+import { Presences } from "./presence";
 import { DEFAULT_MEDIA_LIMITS, type MediaLimits } from "./deps";
 import { DiskMediaStore, type MediaStore } from "../store/media";
 
@@ -59,6 +62,8 @@ export interface Core {
   /** The boundary's id map storage (the wire layer mints snowflakes into it). */
   idmap: IdMap;
   users: Users;
+  /** Online and offline as live sessions and connections open and close, on every node (core/presence.ts). */
+  presence: Presences;
   /** People's sessions: sign-in tokens, their expiry, the list, revoke (core/sessions.ts). */
   sessions: Sessions;
   guilds: Guilds;
@@ -104,9 +109,9 @@ export interface Core {
   /** The administrators' overview: counts, sizes, the last 30 days. */
   stats: Stats;
   /**
-   * The serving process's own work, from when it listens: everyone offline (whatever a
-   * process that stopped abruptly left behind), then expiring unused devices and counting
-   * requests and messages per day. Operator commands never call it.
+   * The serving process's own work, from when it listens: presence starts over
+   * (core/presence.ts), then expiring unused devices and counting requests and messages
+   * per day. Operator commands never call it.
    */
   serve(): void;
   /** Files: upload slots, their bytes, avatars and icons (core/media.ts). */
@@ -201,10 +206,11 @@ export function createCore(opts: {
   const collector = new MediaCollector(deps);
   const devices = new Devices(deps, users, people, opts.devices);
   const stats = new Stats(deps);
+  const presence = new Presences(deps, users, opts.report ?? reportToStderr);
   let serving = false;
   const serve = () => {
     serving = true;
-    users.resetPresences();
+    presence.start();
     devices.startExpiry();
     stats.start();
   };
@@ -214,6 +220,7 @@ export function createCore(opts: {
     ids: deps.ids,
     idmap: new IdMap(store),
     users,
+    presence,
     sessions: users.sessions,
     guilds,
     apps,
@@ -259,6 +266,7 @@ export function createCore(opts: {
     },
     close() {
       if (serving) stats.flush();
+      if (serving) presence.stop();
       collector.stop();
       store.close();
       media.store.close();

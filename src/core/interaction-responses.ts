@@ -54,8 +54,14 @@ export class InteractionResponses {
     return this.byTokenHash().get(sha256Hex(token)) !== null;
   }
 
-  /** The authorized interaction as it is now (its state may have moved since), still live. */
-  private current(auth: Interaction): Interaction {
+  /**
+   * The authorized interaction as it is now (its state may have moved since), still live.
+   * `settling`: inside a write that may move its state, held until the write ends, so
+   * that two nodes answering one interaction at once see each other's answer (the second
+   * gets 40060, or becomes a follow-up) rather than both answering (Store.serialize).
+   */
+  private current(auth: Interaction, settling = false): Interaction {
+    if (settling) this.d.store.serialize(`interaction:${auth.id}`);
     const row = this.interactions.get(auth.id);
     if (!row || this.interactions.state(row) === "expired") throw unknownInteraction();
     return row;
@@ -67,7 +73,7 @@ export class InteractionResponses {
    */
   callback(auth: Interaction, type: number, msg: ResponseMessage | undefined): { interaction: Interaction; message: Message | null } {
     return this.d.store.write(() => {
-      const row = this.current(auth);
+      const row = this.current(auth, true);
       if (!(Object.values(CALLBACK) as number[]).includes(type))
         bad("type", "Value is not one of the accepted choices.", "BASE_TYPE_CHOICES");
       if (row.state !== "pending") throw new DomainError("already_acknowledged", "Interaction has already been acknowledged.");
@@ -107,7 +113,7 @@ export class InteractionResponses {
    */
   followup(auth: Interaction, msg: ResponseMessage): Message {
     return this.d.store.write(() => {
-      const row = this.current(auth);
+      const row = this.current(auth, true);
       requireNotEmpty(msg);
       if (row.state === "pending") {
         const m = this.postResponse(row, msg, true, 0);
@@ -130,9 +136,9 @@ export class InteractionResponses {
     });
   }
 
-  /** The message `@original` or a follow-up id names, for GET/PATCH/DELETE. */
-  message(auth: Interaction, target: string): { interaction: Interaction; message: Message } {
-    const row = this.current(auth);
+  /** The message `@original` or a follow-up id names, for GET/PATCH/DELETE (`settling`: see current()). */
+  message(auth: Interaction, target: string, settling = false): { interaction: Interaction; message: Message } {
+    const row = this.current(auth, settling);
     const id = target === "@original" ? row.response_message_id : target;
     const m = id ? this.messages.get(id) : null;
     const ours = m && (m.id === row.response_message_id || m.interaction_id === row.id);
@@ -143,7 +149,7 @@ export class InteractionResponses {
   /** PATCH: replace-or-keep (spec 4 rule 4); editing the loading message answers a deferral. */
   edit(auth: Interaction, target: string, patch: ResponseMessage): Message {
     return this.d.store.write(() => {
-      const { interaction, message } = this.message(auth, target);
+      const { interaction, message } = this.message(auth, target, true);
       const m = this.editMessage(message, patch);
       if (interaction.state === "deferred" && message.id === interaction.response_message_id)
         this.settle(interaction, "responded", message.id, interaction.ephemeral === 1);

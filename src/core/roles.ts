@@ -108,6 +108,8 @@ export class Roles {
   create(guildId: string, actorId: string, input: RoleFields, reason: string | null = null): Role {
     return this.d.store.write(() => {
       this.requireManageRoles(guildId, actorId);
+      // The others are renumbered from the list as committed on every node (Guilds.lockRoles).
+      this.guilds.lockRoles(guildId);
       const everyone = this.guilds.requireRole(guildId, guildId);
       const perms = (input.permissions ?? everyone.permissions) & ALL_PERMISSIONS;
       this.hierarchy.requireGrantable(guildId, actorId, perms);
@@ -217,6 +219,7 @@ export class Roles {
   reorder(guildId: string, actorId: string, items: ReorderItem[], reason: string | null = null): Role[] {
     return this.d.store.write(() => {
       this.requireManageRoles(guildId, actorId);
+      this.guilds.lockRoles(guildId);
       const roles = this.guilds.roles(guildId);
       const desired = new Map<string, number>();
       items.forEach((it, i) => {

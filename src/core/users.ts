@@ -246,12 +246,30 @@ export class Users {
     if (!PRESENCES.includes(status)) throw DomainError.invalid("status", "Must be one of online, idle, dnd, offline");
     this.d.store.write(() => {
       const u = this.require(userId);
-      if (u.presence === status) return;
-      this.d.store.changes.counted("users", PRESENCE, () =>
-        this.d.store.db.query("UPDATE users SET presence = ? WHERE id = ?").run(status, userId),
-      );
-      this.d.store.emit({ type: "presence.updated", userId, status });
+      if (u.presence !== status) this.writePresence(userId, status);
     });
+  }
+
+  /**
+   * Presence as live connections make it (core/presence.ts): online only from offline (a
+   * chosen idle or dnd stays), offline from anything; nothing for a user who is gone.
+   * Inside the caller's write and presence lock, read from the database, not the memo:
+   * another node may have just committed a change this one has not heard of yet.
+   */
+  settlePresence(userId: string, to: "online" | "offline"): void {
+    const u = this.d.store.db.query("SELECT presence, deleted_at FROM users WHERE id = ?").get(userId) as Pick<
+      UserRow,
+      "presence" | "deleted_at"
+    > | null;
+    if (!u || u.deleted_at !== null) return;
+    if (to === "online" ? u.presence === "offline" : u.presence !== "offline") this.writePresence(userId, to);
+  }
+
+  private writePresence(userId: string, status: Presence): void {
+    this.d.store.changes.counted("users", PRESENCE, () =>
+      this.d.store.db.query("UPDATE users SET presence = ? WHERE id = ?").run(status, userId),
+    );
+    this.d.store.emit({ type: "presence.updated", userId, status });
   }
 
   /**

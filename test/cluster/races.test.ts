@@ -5,7 +5,10 @@
  * check, so the store takes a lock on the rule's scope first (Store.serialize). A
  * command name stays unique in its scope, and a scope never holds more than 100
  * commands, however the requests are spread; an emoji name stays unique in its server
- * (a refusal, never a 500).
+ * (a refusal, never a 500); a person never holds more than 10 devices; a server's roles
+ * stay numbered 1..n and its new channels take positions of their own; a channel never
+ * moves into a category deleted at the same moment; and an interaction is answered once
+ * (the other answer gets 40060).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Cluster, ClusterNode } from "../support/cluster";
@@ -13,6 +16,7 @@ import { startSharedNodes, type SharedNodes } from "../support/shared-nodes";
 import { ENGINE_MS } from "../support/engines";
 import { BASIC_WORLD } from "../helpers";
 import { png } from "../support/png";
+import { Gw, I } from "../gateway/client";
 
 let nodes: SharedNodes;
 let cluster: Cluster;
@@ -20,8 +24,12 @@ let a: ClusterNode;
 let b: ClusterNode;
 let world: any;
 
+/** The basic world, with EchoBot allowed to make roles and channels in Lab (the bot API is not rate-limited here). */
+const WORLD = structuredClone(BASIC_WORLD) as any;
+WORLD.guilds[0].roles.push({ name: "Builders", permissions: ["MANAGE_ROLES", "MANAGE_CHANNELS"], members: ["EchoBot"] });
+
 beforeAll(async () => {
-  nodes = await startSharedNodes({ world: BASIC_WORLD });
+  nodes = await startSharedNodes({ world: WORLD });
   ({ cluster, world } = nodes);
   [a, b] = cluster.nodes;
 }, ENGINE_MS);
@@ -100,4 +108,106 @@ test("the same emoji name given through both nodes at once: one emoji, the other
   }
   const names = ((await alice(b, "GET", `/guilds/${lab.id}/emojis`)).body as any[]).map((e) => e.name);
   expect(names.length).toBe(new Set(names).size);
+}, 60_000);
+
+/** A request to the people's API through `node` as the person holding `token`. */
+async function person(node: ClusterNode, token: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${node.base}/api/client/v1${path}`, {
+    method,
+    headers: { Authorization: `Session ${token}`, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json().catch(() => null)) as any };
+}
+
+/** A device's public key: any 32 bytes are an X25519 key's shape. */
+const deviceKeys = () => ({ x25519: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url") });
+
+test("a person one short of 10 devices registers two at once through both nodes: one is taken, the other refused", async () => {
+  const carol = world.users.carol.token;
+  for (let i = 0; i < 9; i++) expect((await person(a, carol, "POST", "/users/@me/devices", { keys: deviceKeys() })).status).toBe(200);
+  for (let round = 0; round < 8; round++) {
+    const answers = await Promise.all([a, b].map((n) => person(n, carol, "POST", "/users/@me/devices", { keys: deviceKeys() })));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect(JSON.stringify(answers.find((r) => r.status === 400)!.body)).toContain("MAX_DEVICES");
+    const held = (await person(b, carol, "GET", "/users/@me/devices")).body as any[];
+    expect(held).toHaveLength(10);
+    expect((await person(a, carol, "DELETE", `/users/@me/devices/${held[0].id}`)).status).toBe(204);
+  }
+}, 60_000);
+
+test("roles made through both nodes at once are numbered 1..n above @everyone, no two at one position", async () => {
+  const lab = world.guilds.Lab.id;
+  for (let round = 0; round < 8; round++) {
+    const answers = await Promise.all([a, b].map((n, k) => bot(n, "POST", `/guilds/${lab}/roles`, { name: `race-${round}-${k}` })));
+    for (const r of answers) expect(r.status).toBe(200);
+  }
+  const roles = (await bot(b, "GET", `/guilds/${lab}/roles`)).body as any[];
+  const positions = roles.filter((r) => r.id !== lab).map((r) => r.position);
+  expect(positions.sort((x, y) => x - y)).toEqual(positions.map((_, i) => i + 1));
+}, 60_000);
+
+test("channels made through both nodes at once each take a position of their own", async () => {
+  const lab = world.guilds.Lab.id;
+  for (let round = 0; round < 8; round++) {
+    const answers = await Promise.all([a, b].map((n, k) => bot(n, "POST", `/guilds/${lab}/channels`, { name: `race-${round}-${k}` })));
+    for (const r of answers) expect(r.status).toBe(200);
+  }
+  const positions = ((await bot(b, "GET", `/guilds/${lab}/channels`)).body as any[]).map((c) => c.position);
+  expect(new Set(positions).size).toBe(positions.length);
+}, 60_000);
+
+test("a channel moved into a category another node deletes at that moment never stays in a category that is gone", async () => {
+  const lab = world.guilds.Lab.id;
+  const room = (await bot(a, "POST", `/guilds/${lab}/channels`, { name: "mover" })).body.id;
+  for (let round = 0; round < 8; round++) {
+    const category = await bot(a, "POST", `/guilds/${lab}/channels`, { name: `shelf-${round}`, type: 4 });
+    expect(category.status).toBe(200);
+    const [moved, deleted] = await Promise.all([
+      bot(a, "PATCH", `/guilds/${lab}/channels`, [{ id: room, parent_id: category.body.id }]),
+      bot(b, "DELETE", `/channels/${category.body.id}`),
+    ]);
+    expect(deleted.status).toBe(200);
+    // Moved first (then let go of by the deletion), or refused: the category was gone.
+    expect([204, 400]).toContain(moved.status);
+    const channels = (await bot(b, "GET", `/guilds/${lab}/channels`)).body as any[];
+    expect(channels.find((c) => c.id === room).parent_id).toBeNull();
+  }
+}, 60_000);
+
+test("one interaction answered through both nodes at once: one answer, the other 40060, one response message", async () => {
+  const app = world.applications.EchoBot;
+  const lab = world.guilds.Lab;
+  const made = await bot(a, "POST", `/applications/${app.id}/guilds/${lab.id}/commands`, command("answer"));
+  expect(made.status).toBe(201);
+  const gw = await Gw.open(null as never, `${a.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`);
+  try {
+    await gw.identify(app.token, I.GUILDS);
+    for (let round = 0; round < 8; round++) {
+      const ran = await fetch(`${a.base}/api/harness/v1/users/alice/interactions`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ channel_id: lab.channels.general, application_id: app.id, name: "answer" }),
+      });
+      expect(ran.status).toBe(200);
+      const { d } = await gw.dispatch("INTERACTION_CREATE");
+      const answers = await Promise.all(
+        [a, b].map(async (n, k) => {
+          const res = await fetch(`${n.base}/api/v10/interactions/${d.id}/${d.token}/callback`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({ type: 4, data: { content: `answer ${k}` } }),
+          });
+          return { status: res.status, body: (await res.json().catch(() => null)) as any };
+        }),
+      );
+      expect(answers.map((r) => r.status).sort()).toEqual([204, 400]);
+      expect(answers.find((r) => r.status === 400)!.body.code).toBe(40060);
+      const after = (await (await fetch(`${b.base}/api/harness/v1/interactions/${d.id}`)).json()) as any;
+      expect(after.state).toBe("responded");
+      expect(after.followups).toEqual([]);
+    }
+  } finally {
+    await gw.close();
+  }
 }, 60_000);

@@ -87,16 +87,16 @@ describe("a bug is one JSON error line, and a 500 with the spec's body", () => {
 
   test("in a person's presence update on the live connection", async () => {
     p.listen();
-    p.core.users.setPresence = () => {
+    p.core.users.settlePresence = () => {
       throw new Error("presence column gone");
     };
-    // The first live connection takes its person online: the update fails, the connection goes on.
+    // The first live connection takes its person online (core/presence.ts): the update fails, the connection goes on.
     const { c } = await LiveConn.hello(p, w.users.bob.token);
     for (let i = 0; i < 100 && !lines.some((l) => l.includes("presence column gone")); i++) await Bun.sleep(10);
     c.ws.close();
     const errors = errorLines();
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ msg: "unexpected failure", surface: "live" });
+    expect(errors[0]).toMatchObject({ msg: "unexpected failure", loop: "presence" });
     expect(JSON.stringify(errors[0].err)).toContain("presence column gone");
     expect(consoleError).not.toHaveBeenCalled();
   });

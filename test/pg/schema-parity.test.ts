@@ -55,9 +55,14 @@ const dflt = (d: string | null) => (d === null ? "none" : d.replace(/::\w+/g, ""
 
 /**
  * The search index is each engine's own (core/search-fts5.ts, core/search-pg.ts): SQLite's
- * FTS5 table, its shadow tables and its rowid map; Postgres's tsvector table.
+ * FTS5 table, its shadow tables and its rowid map; Postgres's tsvector table. So are
+ * Postgres's tables of what nodes share: the commits' counter, the nodes' beats and who
+ * holds whose presence (a SQLite database has one node).
  */
-const ENGINE_OWN = { sqlite: /^(message_fts(_\w+)?|search_rowids|search_pending)$/, postgres: /^(message_search|parley_clock)$/ };
+const ENGINE_OWN = {
+  sqlite: /^(message_fts(_\w+)?|search_rowids|search_pending)$/,
+  postgres: /^(message_search|parley_clock|parley_nodes|presence_holds)$/,
+};
 
 function sqliteSchema(db: Database): string[] {
   const out: string[] = [];

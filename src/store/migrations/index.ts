@@ -22,6 +22,7 @@ import { m017 } from "./017_notification_settings";
 import { m018 } from "./018_instance";
 import { m019 } from "./019_device_use";
 import { m020 } from "./020_search_pending";
+import { m021 } from "./021_presence_holds";
 import type { Database } from "bun:sqlite";
 
 export interface Migration {
@@ -52,4 +53,5 @@ export const migrations: Migration[] = [
   m018,
   m019,
   m020,
+  m021,
 ];

@@ -9,7 +9,7 @@ import { migrations } from "../migrations";
 import { NewerSchemaError } from "../migrate";
 import type { PgDatabase } from "./bridge";
 import { BASELINE_VERSION, baseline } from "./schema";
-import { pg013, pg014, pg015, pg016, pg017, PG_018, PG_019, PG_020 } from "./schema-later";
+import { pg013, pg014, pg015, pg016, pg017, PG_018, PG_019, PG_020, PG_021 } from "./schema-later";
 
 export interface PgMigration {
   version: number;
@@ -30,6 +30,7 @@ export const pgMigrations: PgMigration[] = [
   { version: 18, sql: PG_018 },
   { version: 19, sql: PG_019 },
   { version: 20, sql: PG_020 },
+  { version: 21, sql: PG_021 },
 ];
 
 /** Held while migrating: any number, the same in every node. */
@@ -81,12 +82,16 @@ export function migratePg(db: PgDatabase): number {
 /** A database Parley will not run on, with the reason (cli/errors.ts prints it as it is). */
 export const refused = (message: string) => Object.assign(new Error(message), { code: "PARLEY_PG_REFUSED" });
 
-/** Delete every row of every table but schema_migrations (the harness's reset); the schema stays. */
+/**
+ * Delete every row of every table but schema_migrations (the harness's reset); the schema
+ * stays. So do the nodes' own tables, which are no part of the world: the commits'
+ * counter, and which nodes are alive and hold whose presence (core/presence-nodes.ts).
+ */
 export function wipePg(db: PgDatabase): void {
   const tables = (
     db
       .native(
-        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT IN ('schema_migrations', 'parley_clock') ORDER BY tablename",
+        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT IN ('schema_migrations', 'parley_clock', 'parley_nodes', 'presence_holds') ORDER BY tablename",
       )
       .all() as { tablename: string }[]
   ).map((t) => `"${t.tablename}"`);

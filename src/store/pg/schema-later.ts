@@ -181,3 +181,26 @@ ALTER TABLE devices ADD COLUMN last_used_at bigint;
 export const PG_020 = /* sql */ `
 SELECT 1;
 `;
+
+/**
+ * Migration 21 (store/migrations/021_presence_holds.ts): what nodes share of presence
+ * (core/presence-nodes.ts). Each serving node has a row in `parley_nodes` and counts up
+ * its `beat` every few seconds; a node that has not beaten for the liveness window, or
+ * that stopped, is marked `dead`, and the others let go of its holds. `presence_holds`
+ * says which node holds a live session or connection for which user. Neither is world
+ * data: not exported, imported or wiped with the world (pg/migrate.ts wipePg), and not
+ * tied to `users` by a foreign key (a hold names a user the way a live socket does).
+ */
+export const PG_021 = /* sql */ `
+CREATE TABLE parley_nodes (
+  id ${T} PRIMARY KEY,
+  beat bigint NOT NULL DEFAULT 0,
+  dead bigint NOT NULL DEFAULT 0
+);
+CREATE TABLE presence_holds (
+  node_id ${T} NOT NULL,
+  user_id ${T} NOT NULL,
+  PRIMARY KEY (node_id, user_id)
+);
+CREATE INDEX presence_holds_by_user ON presence_holds (user_id);
+`;
