@@ -123,6 +123,8 @@ export class SharedSessions {
   private readonly given = new WeakSet<Session>();
   private due = false;
   private holder: SessionHolder | null = null;
+  /** Holds in place (test mode, hold()): writes wait. */
+  private holding = 0;
 
   /** Failures are the link's to report (wire/redis-link.ts): this module only falls back. */
   constructor(private readonly link: RedisLink) {
@@ -196,6 +198,20 @@ export class SharedSessions {
     return { appId: String(r[0]), intents: Number(r[1]), seq: Number(r[2]), frames: (r[3] as unknown[]).map(String) };
   }
 
+  /**
+   * Test mode (the harness's `hold` fault): writes wait, gathered, until the answer is
+   * called, as a node whose turn of the event loop ends late would make them.
+   */
+  hold(): () => void {
+    this.holding++;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      if (--this.holding === 0) this.schedule();
+    };
+  }
+
   private entry(s: Session): Entry {
     let e = this.pending.get(s);
     if (e === undefined) {
@@ -213,6 +229,7 @@ export class SharedSessions {
 
   private flush(): void {
     this.due = false;
+    if (this.holding) return;
     const batch = this.pending;
     this.pending = new Map();
     if (!this.link.connected) {

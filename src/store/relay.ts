@@ -41,6 +41,11 @@ export interface EventRelay {
   seal?(): void;
   /** Just after that COMMIT: whether it held. */
   sealed?(ok: boolean): void;
+  /**
+   * Test mode (the harness's `hold` fault): what the other processes commit waits, unheard,
+   * until the answer is called. Only a relay that is told (Postgres's) can be held.
+   */
+  hold?(): () => void;
 }
 
 /**

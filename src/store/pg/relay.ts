@@ -79,6 +79,9 @@ export class PgRelay implements EventRelay {
   private listening = false;
   /** Confirmed at least once: a later confirmation follows a drop. */
   private confirmed = false;
+  /** Holds in place (test mode, hold()), and the notifications they keep back meanwhile. */
+  private holding = 0;
+  private readonly kept: string[] = [];
   /** The events that arrived, for the store to publish now (rather than at the next poll). */
   arrived: () => void = () => {};
   /** The node listens again after a time deaf: what it may have missed is unknown. */
@@ -143,7 +146,7 @@ export class PgRelay implements EventRelay {
     sql
       .listen(
         CHANNEL,
-        (payload) => this.hear(payload),
+        (payload) => (this.holding ? void this.kept.push(payload) : this.hear(payload)),
         () => this.listeningAgain(),
       )
       .catch(() => {
@@ -153,6 +156,22 @@ export class PgRelay implements EventRelay {
 
   receive(): unknown[][] {
     return this.heard.splice(0);
+  }
+
+  /**
+   * Test mode: the notifications that arrive are kept, unheard, until the answer is
+   * called, then heard in the order they came: this node hears the others late, as a
+   * slow listening connection would make it.
+   */
+  hold(): () => void {
+    this.holding++;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      if (--this.holding > 0) return;
+      for (const payload of this.kept.splice(0)) this.hear(payload);
+    };
   }
 
   close(): void {
