@@ -271,7 +271,7 @@ export function createCore(opts: {
 export type * from "./models";
 export type * from "./composites";
 export { DomainError, isDomainError, type ErrorKind, type FieldIssue } from "./errors";
-export type { DomainEvent, EventType, SessionEndReason } from "./events";
+export type { CommitOrder, DomainEvent, EventType, SessionEndReason } from "./events";
 export { reportToStderr, type Report, type ReportWhere } from "./report";
 export { SwitchableClock, type Clock, type TimerHandle } from "./clock";
 export { uuidBound, uuidTime } from "./ids";
