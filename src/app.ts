@@ -24,7 +24,7 @@ import { createGateway, type Gateway, type GatewaySocketData } from "./gateway";
 import { CLOSE_UNKNOWN_ERROR } from "./gateway/protocol";
 import { SharedLimits } from "./botapi/shared-limits";
 import type * as HarnessModule from "./harness";
-import type { HarnessContext } from "./harness/context";
+import type { ClusterHolds, HarnessContext } from "./harness/context";
 import type * as DoubleModule from "./harness/double";
 import type { EventLog } from "./harness/eventlog";
 import { exportDocument, seedWorld, seedWorldAsync, type ExportedWorld, type SeedAnswer } from "./world";
@@ -159,7 +159,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   // The process's start, as the operator's health and the administrators' overview both say it.
   const startedAt = Date.now();
   const parts = { core, flakes, clock, urls, obs, report, startedAt };
-  const { limiter, api, double, gateway, peopleLimits, people, live, link } = surfaces(config, parts);
+  const { limiter, api, double, gateway, peopleLimits, people, live, link, sessions } = surfaces(config, parts);
   mark("build the core and the gateway");
   // The operator's readiness reads the lifecycle, which serves the app built with it.
   let life!: Lifecycle;
@@ -170,7 +170,9 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     draining: () => life.draining,
     metrics: obs.metrics,
   };
-  const harness = double ? harnessOf({ core, flakes, clock, gateway, double, reset: () => parley.reset() }) : null;
+  // A node sharing gateway sessions: what the harness's `hold` fault holds back (test mode).
+  const cluster = sessions && store.relay.hold ? { sessionWrites: () => sessions.hold(), events: () => store.relay.hold!() } : null;
+  const harness = double ? harnessOf({ core, flakes, clock, gateway, double, cluster, reset: () => parley.reset() }) : null;
   // Every answer of every door counts toward the requests per day (core/stats.ts), once the core serves.
   const web = buildHttp({ config, urls, api, people, ops, obs, harness, hooks: [requestCounter(core)] });
   const http = web.app;
@@ -357,7 +359,7 @@ function surfaces(
   const imageProxy = config.imageProxy.enabled ? config.imageProxy : null;
   const about = { version: VERSION, uptimeSeconds: () => Math.round((Date.now() - x.startedAt) / 1000) };
   const people: ClientContext = { core, flakes, bots: gateway, limits: peopleLimits, urls, imageProxy, report: x.report, about };
-  return { limiter, api, double, gateway, peopleLimits, people, live: createLive(people), link: redis?.link };
+  return { limiter, api, double, gateway, peopleLimits, people, live: createLive(people), link: redis?.link, sessions: redis?.sessions };
 }
 
 /**
@@ -370,12 +372,13 @@ function harnessOf(x: {
   clock: SwitchableClock;
   gateway: Gateway;
   double: ReturnType<typeof DoubleModule.createDouble>;
+  cluster: ClusterHolds | null;
   reset(): void;
 }): HarnessParts {
-  const { core, flakes, clock, gateway, double } = x;
+  const { core, flakes, clock, gateway, double, cluster } = x;
   const h = require("./harness") as typeof HarnessModule;
   const ctx: HarnessContext = {
-    ...{ core, flakes, clock, gateway, ...double },
+    ...{ core, flakes, clock, gateway, cluster, ...double },
     reset: x.reset,
     seed: (doc) => seedWorldAsync({ core, flakes, clock, testMode: true }, doc),
   };

@@ -68,14 +68,14 @@ function sessions(prefix: string): Session[] {
 }
 
 /** Number and record every frame for every session (a closed session's path: its own ring), plus `also`. */
-async function run(ss: Session[], also: ((s: Session, frame: string) => void) | null, settle: () => Promise<unknown>) {
+async function run(ss: Session[], also: ((s: Session, frame: string, at: number) => void) | null, settle: () => Promise<unknown>) {
   const before = process.cpuUsage();
   for (let e = 0; e < EVENTS; e++) {
     // One cohort: every member gets frame seq e + 1, built once (cohorts.ts publishes it once).
     const frame = dispatchFrame("MESSAGE_CREATE", e + 1, PAYLOAD);
     for (const s of ss) {
       s.record("MESSAGE_CREATE", PAYLOAD, e + 1, e);
-      also?.(s, frame);
+      also?.(s, frame, e + 1);
     }
     await settle();
   }
@@ -93,12 +93,13 @@ for (let i = 0; !link.connected; i++) {
 }
 const shared = new SharedSessions(link);
 const ss = sessions("b");
-shared.attach({ lose: () => {}, holds: () => true, all: () => ss });
+shared.attach({ lose: () => {}, holds: () => true, all: () => ss, published: () => EVENTS });
 for (const s of ss) shared.created(s);
 const r0 = await redisCpu();
 const cluster = await run(
   ss,
-  (s, f) => shared.recorded(s, f),
+  // Each frame with its event's commit number, as a node on Postgres records them.
+  (s, f, at) => shared.recorded(s, f, at),
   async () => {
     await turn(); // the store's write goes out at the end of the turn
     await link.send("PING", []); // and has been answered once this is (one connection, in order)

@@ -5,6 +5,9 @@
  */
 import type { Channel, Overwrite } from "./models";
 import { reportToStderr, type Report } from "./report";
+import type { CommitOrder } from "../store/relay";
+
+export type { CommitOrder } from "../store/relay";
 
 export type DomainEvent =
   | { type: "guild.created"; guildId: string }
@@ -94,11 +97,25 @@ export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
 
 type Handler = (e: DomainEvent) => void;
 
+/** A process whose commits are not numbered (SQLite: one node, which needs no order across nodes). */
+const UNNUMBERED: CommitOrder = { through: () => 0, since: () => 0 };
+
 export class EventBus {
   private handlers: Handler[] = [];
+  /**
+   * While subscribers run: the number of the commit whose events they are hearing, in the
+   * order of every node's commits on one Postgres database (store/pg/relay.ts); 0 on
+   * SQLite, and for events no commit carried (a world reset). A gateway session taken
+   * over from another node is handed what it missed by these numbers (gateway/shared-sessions.ts).
+   */
+  at = 0;
 
-  /** `report` is told of a subscriber that threw (core/report.ts). */
-  constructor(private readonly report: Report = reportToStderr) {}
+  constructor(
+    /** Told of a subscriber that threw (core/report.ts). */
+    private readonly report: Report = reportToStderr,
+    /** Up to where, and since where, this process has published every numbered commit. */
+    readonly order: CommitOrder = UNNUMBERED,
+  ) {}
 
   subscribe(h: Handler): () => void {
     this.handlers.push(h);
@@ -107,16 +124,24 @@ export class EventBus {
     };
   }
 
-  publish(events: DomainEvent[]): void {
-    for (const e of events) {
-      for (const h of this.handlers) {
-        try {
-          h(e);
-        } catch (err) {
-          // A failing subscriber must not stop the others or the writer that committed.
-          this.report(err, { event: e.type });
+  /** `at`: the number of the commit that carried them (0: none). */
+  publish(events: DomainEvent[], at = 0): void {
+    // A subscriber's own write publishes inside this one: its number is its own while it runs.
+    const outer = this.at;
+    this.at = at;
+    try {
+      for (const e of events) {
+        for (const h of this.handlers) {
+          try {
+            h(e);
+          } catch (err) {
+            // A failing subscriber must not stop the others or the writer that committed.
+            this.report(err, { event: e.type });
+          }
         }
       }
+    } finally {
+      this.at = outer;
     }
   }
 }

@@ -162,8 +162,8 @@ export function createCore(opts: {
   media?: { store?: MediaStore; limits?: Partial<MediaLimits> };
 }): Core {
   const { store } = opts;
-  const bus = new EventBus(opts.report);
-  store.onCommit((events) => bus.publish(events as DomainEvent[]));
+  const bus = new EventBus(opts.report, store.relay.order);
+  store.onCommit((events, at) => bus.publish(events as DomainEvent[], at));
   const { memo = true, tokenMemo = true, searchAtCommit = true } = opts.fastPaths ?? {};
   const fastPaths: CoreFastPaths = { memo, tokenMemo, searchAtCommit };
   // Each engine searches with its own index: FTS5 on SQLite, a tsvector table on Postgres.
@@ -279,7 +279,7 @@ export function createCore(opts: {
 export type * from "./models";
 export type * from "./composites";
 export { DomainError, isDomainError, type ErrorKind, type FieldIssue } from "./errors";
-export type { DomainEvent, EventType, SessionEndReason } from "./events";
+export type { CommitOrder, DomainEvent, EventType, SessionEndReason } from "./events";
 export { reportToStderr, type Report, type ReportWhere } from "./report";
 export { SwitchableClock, type Clock, type TimerHandle } from "./clock";
 export { uuidBound, uuidTime } from "./ids";

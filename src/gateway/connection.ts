@@ -32,6 +32,7 @@ import {
 } from "./protocol";
 import { Session, type Conn } from "./session";
 import { GATES, hears } from "./intents";
+import type { Claims } from "./claims";
 
 export interface GatewaySocketData {
   connId: number;
@@ -57,6 +58,8 @@ export class Connections {
     private readonly cohorts: Cohorts,
     private readonly push: Push,
     private readonly guildCreate: GuildCreatePayload,
+    /** Sessions taken over from other nodes (claims.ts); null without `--redis`. */
+    private readonly claims: Claims | null = null,
   ) {
     const interval = ctx.heartbeatIntervalMs ?? HEARTBEAT_INTERVAL_MS;
     this.hello = helloFrame(interval);
@@ -340,23 +343,29 @@ export class Connections {
     if (!app || !Number.isFinite(seq)) return this.invalidate(conn);
     const s = this.registry.get(d.session_id);
     // Another node's session (or one from before a restart): claimed from Redis when nodes share it.
-    if (!s && this.ctx.sessions) return this.resumeShared(conn, app, d.session_id, seq);
+    if (!s && this.claims) return this.resumeShared(conn, app, d.session_id, seq);
     if (!s || s.owner.botUserId !== app.bot_user_id || beyond(s.intents, this.ctx.core.apps.currentGrant(app)))
       return this.invalidate(conn);
     this.resumed(conn, s, seq);
   }
 
   /**
-   * RESUME of a session this node does not hold: claimed from the shared store, then
-   * resumed as one of its own. Unknown, refused or the store away: op 9 (spec 3.2).
+   * RESUME of a session this node does not hold: claimed from the shared store, handed
+   * what it missed between the ring and now (claims.ts), then resumed as one of its own.
+   * Unknown, refused, the store away, or what it missed not to be told: op 9 (spec 3.2).
    */
   private resumeShared(conn: Conn, app: Application, sessionId: string, seq: number): void {
     conn.state = "resuming";
-    void this.ctx.sessions!.claim(sessionId, app.bot_user_id, this.ctx.core.apps.currentGrant(app)).then((c) => {
-      if (c === null || c === "unavailable" || this.registry.get(sessionId) || !this.registry.makeRoom(app.bot_user_id)) {
-        if (conn.state === "resuming") conn.state = "awaiting";
-        return this.invalidate(conn);
-      }
+    const refuse = (release: boolean) => {
+      if (release) this.claims!.giveUp(sessionId);
+      if (conn.state === "resuming") conn.state = "awaiting";
+      this.invalidate(conn);
+    };
+    void this.claims!.take(sessionId, app.bot_user_id, this.ctx.core.apps.currentGrant(app)).then((t) => {
+      // Taken here meanwhile (another RESUME of it on this node): this one is refused, the session stays.
+      if (t === null || this.registry.get(sessionId)) return refuse(false);
+      if (!this.registry.makeRoom(app.bot_user_id)) return refuse(true);
+      const c = t.claimed;
       const s = new Session(
         sessionId,
         { appId: app.id, appFlake: this.ctx.flakes.of(app.id), botUserId: app.bot_user_id },
@@ -365,6 +374,11 @@ export class Connections {
       );
       s.adopt(c.seq, c.frames);
       this.registry.add(s);
+      // In the same turn as the add: nothing published in between escapes both the catch-up and live sending.
+      if (!t.catchUp(s)) {
+        this.registry.drop(s); // and from Redis
+        return refuse(false);
+      }
       if (conn.state !== "resuming") return this.registry.armExpiry(s);
       this.resumed(conn, s, seq);
     });

@@ -21,6 +21,7 @@ import type { Audience } from "./deliveries";
 import { FanOut } from "./fanout";
 import { seesPresences } from "./intents";
 import type { SharedSessions } from "./shared-sessions";
+import { Claims } from "./claims";
 
 export type { GatewaySocketData } from "./connection";
 export type { SessionInfo } from "./registry";
@@ -63,8 +64,10 @@ export function createGateway(ctx: GatewayContext): Gateway {
   const hooked = frameHooks(ctx.hooks);
   const { count } = hooked;
   const shared = ctx.sessions ?? null;
+  // Nodes sharing sessions hand a session taken over from another node what it missed there (claims.ts).
+  const claims = shared ? new Claims(shared, core.bus, core.clock) : null;
   // Nodes sharing sessions write every frame to Redis as well (shared-sessions.ts); a single node's sink is untouched.
-  const sink: FrameSink | null = shared ? withShared(hooked.sink, shared) : hooked.sink;
+  const sink: FrameSink | null = shared && claims ? withShared(hooked.sink, shared, claims) : hooked.sink;
   // Topics are per server; the prefix only keeps them readable apart from anything else published.
   const cohorts = new Cohorts("gw:", sink, count, { grouped: fastPathOn(ctx, "cohorts"), rings: fastPathOn(ctx, "cohortRings") });
   const registry = new SessionRegistry(core.clock, cohorts, () => guildBots.clear(), shared && ((s) => shared.forgotten(s)));
@@ -86,16 +89,18 @@ export function createGateway(ctx: GatewayContext): Gateway {
     sink?.(s, dispatchFrame(t, seq, d), t, seq);
   }
 
-  const connections = new Connections(ctx, registry, cohorts, push, (g, s) =>
-    guildCreates.payload(g, s.owner.botUserId, seesPresences(s), true),
-  );
+  const readyGuild = (g: string, s: Session) => guildCreates.payload(g, s.owner.botUserId, seesPresences(s), true);
+  const connections = new Connections(ctx, registry, cohorts, push, readyGuild, claims);
 
-  shared?.attach({ lose: (s) => connections.lose(s), holds: (s) => registry.get(s.id) === s, all: () => registry.all() });
+  claims?.deriveWith((e) => dispatcher.deliveriesFor(e), push);
+  const published = () => core.bus.order.through();
+  shared?.attach({ lose: (s) => connections.lose(s), holds: (s) => registry.get(s.id) === s, all: () => registry.all(), published });
 
   const fanOut = new FanOut(registry, cohorts, push, fastPathOn(ctx, "plans"));
 
   /** Fan a domain event out: live sessions by cohort, closed ones into their rings for RESUME. */
   function onEvent(e: DomainEvent) {
+    claims?.heard.add(core.bus.at, e);
     guildCreates.onEvent(e);
     if (GuildBots.changes(e)) guildBots.clear();
     // Whichever process ended the credential: a command beside the server relays its events here (store/relay.ts).
@@ -154,12 +159,12 @@ function frameHooks(hooks: GatewayHooks[]): { sink: FrameSink | null; count: ((n
   return { sink, count };
 }
 
-/** The hooks' sink, and the shared store's record of every frame. */
-function withShared(sink: FrameSink | null, shared: SharedSessions): FrameSink {
-  if (sink === null) return (s, frame) => shared.recorded(s, frame);
+/** The hooks' sink, and the shared store's record of every frame, with its event's commit number. */
+function withShared(sink: FrameSink | null, shared: SharedSessions, claims: Claims): FrameSink {
+  if (sink === null) return (s, frame) => shared.recorded(s, frame, claims.at());
   return (s, frame, t, seq) => {
     sink(s, frame, t, seq);
-    shared.recorded(s, frame);
+    shared.recorded(s, frame, claims.at());
   };
 }
 

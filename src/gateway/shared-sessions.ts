@@ -2,27 +2,47 @@
  * Gateway sessions shared by every node (`--redis`), so that a RESUME which a balancer
  * sends to another node replays what the session missed there (spec 3.2) exactly as its
  * own node would. Per session, Redis holds a record (`gs:<id>`: the node that holds it,
- * its bot, application, intents and last seq) and its replay ring (`gr:<id>`: the newest
- * REPLAY_RING dispatch frames, whole), both expiring SESSION_TTL_MS after the last write.
+ * its bot, application, intents and last seq, and while a takeover is under way its cut)
+ * and its replay ring (`gr:<id>`: the newest REPLAY_RING dispatch frames, whole, each
+ * after the number of the commit whose event it carries: `<number> <frame>`, 0 for frames
+ * no event caused, READY or RESUMED), both expiring SESSION_TTL_MS after the last write.
  *
  * The node that holds a session writes every frame numbered for it, and each heartbeat
  * refreshes the expiry; writes are gathered for one turn of the event loop and sent as
  * one script, so a message fanned out to a thousand sessions is one command, not a
- * thousand. A node without `--redis` never loads this module.
- *
- * A RESUME for a session this node does not hold claims it: one script checks the bot
- * and the intents, makes this node the holder and answers the record and ring. The node
- * that held it learns at its next write for it (refused: no longer the holder) and
- * forgets it, closing any socket still on it.
+ * thousand. A node without `--redis` never loads this module (a single SQLite node never
+ * does: `--redis` needs `--database`, and SQLite numbers no commits).
  *
  * Every node says it is alive in Redis every second (`gn:<node>`, gone 3 s after it
- * stops): a session whose node is gone (killed) cannot be claimed, since nobody recorded
- * its frames after that node died; its bot gets op 9 and identifies.
+ * stops), and the value it sets is its mark: a commit number up to which every frame it
+ * numbered for its sessions is in Redis (the commits are numbered in one order for all
+ * nodes: store/pg/relay.ts). Each write script sets it too, with the ring writes it
+ * covers; it does not move while writes wait (Redis away, a session to be written whole).
+ *
+ * A RESUME for a session this node does not hold claims it: one script checks the bot
+ * and the intents, makes this node the holder and answers the record, the ring, and the
+ * cut: the mark of the node that held it (or the cut still recorded, when that node had
+ * itself just claimed it and not yet written to it). Every frame of a commit up to the
+ * cut is in the ring if the session heard it; frames of later commits in it are that
+ * node's own, written early. The claiming node then hands the session, after the ring,
+ * what it has itself published after the cut that the ring lacks, and sends live only
+ * what it hears afterwards (claims.ts): so a frame committed in the instant of the claim
+ * is neither lost (numbered by the old holder, whose write is then refused) nor sent
+ * twice (in the ring, and heard here after the claim). Its first write for the session
+ * drops the cut. The node that held it learns at its next write for it (refused: no
+ * longer the holder) and forgets it, closing any socket still on it.
+ *
+ * A session whose node is gone (killed) cannot be claimed, since nobody recorded its
+ * frames after that node died, nor told up to where it had: its bot gets op 9 and
+ * identifies.
  *
  * Redis away: writes are not queued; the sessions they were for are marked, and once
  * Redis answers again every held session's record and ring are written whole from the
- * node's own ring, so Redis never keeps a ring with a hole in it. Meanwhile a RESUME on
- * another node gets op 9 (spec 3.2: "session store unavailable") and the bot identifies.
+ * node's own ring, so Redis never keeps a ring with a hole in it. The node's own rings
+ * keep no commit numbers, so that whole write waits until the node has heard every
+ * commit it numbered frames for (a moment): its frames then all fall at or before its
+ * mark. Meanwhile a RESUME on another node gets op 9 (spec 3.2: "session store
+ * unavailable") and the bot identifies.
  */
 import type { RedisLink } from "../wire/redis-link";
 import { REPLAY_RING, SESSION_TTL_MS } from "./protocol";
@@ -34,6 +54,10 @@ export interface Claimed {
   intents: number;
   seq: number;
   frames: string[];
+  /** Per frame, the number of the commit whose event it carries (0: none). */
+  at: number[];
+  /** Up to this commit, every frame the session heard is in `frames` (the old holder's mark). */
+  cut: number;
 }
 
 /** What the gateway lets this module do to the sessions it holds. */
@@ -43,29 +67,38 @@ export interface SessionHolder {
   /** Whether the gateway still holds the session. */
   holds(s: Session): boolean;
   all(): Session[];
+  /** Every commit numbered up to this one has been published here, and its frames numbered. */
+  published(): number;
 }
 
+/** A node says it is alive this often, and counts as dead this long after it last did. */
+const ALIVE_EVERY_MS = 1000;
+const ALIVE_FOR_MS = 3000;
+
 /**
- * KEYS: record, ring, per session. ARGV: node, ttl ms, ring size, the number of distinct
- * frames and the frames, then per session: create (1/0), frame count, seq, bot,
- * application, intents, and its frames as indexes into the distinct ones (the members of
- * a cohort get byte-identical frames: each is sent once, not once per member). Answers
- * the (1-based) sessions another node holds now, and those whose record is gone.
+ * KEYS: record, ring, per session. ARGV: node, ttl ms, ring size, the node's mark, the
+ * number of distinct frames and the frames (each after its commit's number), then per
+ * session: how (0: frames to add; 1: made, or written whole; 2: its first write since
+ * this node claimed it), frame count, seq, bot, application, intents, and its frames as
+ * indexes into the distinct ones (the members of a cohort get byte-identical frames:
+ * each is sent once, not once per member). Answers the (1-based) sessions another node
+ * holds now, and those whose record is gone.
  */
 const WRITE = `
-local node, ttl, ring, u = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
-local a, lost, gone = 5 + u, {}, {}
+local node, ttl, ring, u = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[5])
+local a, lost, gone = 6 + u, {}, {}
 for i = 1, #KEYS, 2 do
-  local create, n = ARGV[a] == '1', tonumber(ARGV[a + 1])
+  local how, n = ARGV[a], tonumber(ARGV[a + 1])
   local owner = redis.call('HGET', KEYS[i], 'node')
-  if owner == node or (create and not owner) then
-    if create then
+  if owner == node or (how == '1' and not owner) then
+    if how == '1' then
       redis.call('DEL', KEYS[i + 1])
       redis.call('HSET', KEYS[i], 'node', node, 'bot', ARGV[a + 3], 'app', ARGV[a + 4], 'intents', ARGV[a + 5])
     end
+    if how ~= '0' then redis.call('HDEL', KEYS[i], 'cut') end
     if n > 0 then
       local frames = {}
-      for k = 1, n do frames[k] = ARGV[4 + tonumber(ARGV[a + 5 + k])] end
+      for k = 1, n do frames[k] = ARGV[5 + tonumber(ARGV[a + 5 + k])] end
       redis.call('RPUSH', KEYS[i + 1], unpack(frames))
       redis.call('LTRIM', KEYS[i + 1], -ring, -1)
     end
@@ -79,6 +112,7 @@ for i = 1, #KEYS, 2 do
   end
   a = a + 6 + n
 end
+redis.call('SET', 'gn:' .. node, ARGV[4], 'PX', ${ALIVE_FOR_MS})
 return {lost, gone}
 `;
 
@@ -87,30 +121,34 @@ return {lost, gone}
  * the session for this node when it is the bot's, its intents are still granted and the
  * node that holds it is alive (a dead node recorded nothing since it died: its ring may
  * miss frames, so the bot identifies rather than miss them unknowingly); answers
- * {application, intents, seq, frames}, or 0.
+ * {application, intents, seq, cut, frames}, or 0. The cut stays on the record until
+ * this node's first write for the session: should another node claim it before that,
+ * the ring is still the old holder's, and so is the cut.
  */
 const CLAIM = `
-local h = redis.call('HMGET', KEYS[1], 'bot', 'app', 'intents', 'seq', 'node')
+local h = redis.call('HMGET', KEYS[1], 'bot', 'app', 'intents', 'seq', 'node', 'cut')
 if not h[1] or h[1] ~= ARGV[2] then return 0 end
-if h[5] ~= ARGV[1] and redis.call('EXISTS', 'gn:' .. h[5]) == 0 then return 0 end
+local mark = redis.call('GET', 'gn:' .. h[5])
+if not mark then return 0 end
 if bit.band(tonumber(h[3]), bit.bnot(tonumber(ARGV[3]))) ~= 0 then return 0 end
-redis.call('HSET', KEYS[1], 'node', ARGV[1])
+local cut = h[6] or mark
+redis.call('HSET', KEYS[1], 'node', ARGV[1], 'cut', cut)
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('PEXPIRE', KEYS[2], ARGV[4])
-return {h[2], h[3], h[4] or '0', redis.call('LRANGE', KEYS[2], 0, -1)}
+return {h[2], h[3], h[4] or '0', cut, redis.call('LRANGE', KEYS[2], 0, -1)}
 `;
 
 /** KEYS: record, ring. ARGV: node. The session ended here: gone from Redis too, if this node still holds it. */
 const DROP = `if redis.call('HGET', KEYS[1], 'node') == ARGV[1] then redis.call('DEL', KEYS[1], KEYS[2]) end return 0`;
 
-/** A node says it is alive this often, and counts as dead this long after it last did. */
-const ALIVE_EVERY_MS = 1000;
-const ALIVE_FOR_MS = 3000;
-
 interface Entry {
   /** Its record is (re)made and its ring written whole: a new session, or one Redis missed writes of. */
   create: boolean;
+  /** This node has just claimed it: its first write drops the cut the claim left on the record. */
+  adopted: boolean;
   frames: string[];
+  /** Per frame, the number of the commit whose event it carries (0: none). */
+  at: number[];
 }
 
 export class SharedSessions {
@@ -123,20 +161,29 @@ export class SharedSessions {
   private readonly given = new WeakSet<Session>();
   private due = false;
   private holder: SessionHolder | null = null;
+  /** Holds in place (test mode, hold()): writes wait. */
+  private holding = 0;
+  /** The mark last sent: every frame of a commit numbered up to it is in Redis, or on its way ahead of it. */
+  private mark = 0;
+  /** The highest commit number of a frame recorded here (a session written whole waits until it is heard). */
+  private newest = 0;
 
   /** Failures are the link's to report (wire/redis-link.ts): this module only falls back. */
   constructor(private readonly link: RedisLink) {
     link.degradesTo("a RESUME on another node than the session's gets op 9 (the bot identifies)");
     // Host timers, not the shared clock: this is transport timing, as the heartbeat of a socket.
-    const alive = () => void this.link.send("SET", [`gn:${this.node}`, "1", "PX", String(ALIVE_FOR_MS)])?.catch(() => {});
+    const alive = () => {
+      // Sessions to write whole, the moment this node has heard every commit it numbered frames for.
+      if (this.stale.size) this.schedule();
+      this.link.send("SET", [`gn:${this.node}`, String(this.markNow()), "PX", String(ALIVE_FOR_MS)])?.catch(() => {});
+    };
     const timer = setInterval(alive, ALIVE_EVERY_MS);
     (timer as { unref?: () => void }).unref?.();
     alive();
     link.onUp(() => {
-      alive();
       // Redis may have lost what it held, and missed writes meanwhile: every held session is written whole.
       for (const s of this.holder?.all() ?? []) this.stale.add(s);
-      this.schedule();
+      alive();
     });
   }
 
@@ -150,9 +197,17 @@ export class SharedSessions {
     this.entry(s).create = true;
   }
 
-  /** A frame numbered for a held session (the gateway's frame sink). */
-  recorded(s: Session, frame: string): void {
-    this.entry(s).frames.push(frame);
+  /** A session this node has just claimed, now held here (claims.ts). */
+  adopted(s: Session): void {
+    this.entry(s).adopted = true;
+  }
+
+  /** A frame numbered for a held session (the gateway's frame sink), from commit `at` (0: none). */
+  recorded(s: Session, frame: string, at: number): void {
+    const e = this.entry(s);
+    e.frames.push(frame);
+    e.at.push(at);
+    if (at > this.newest) this.newest = at;
   }
 
   /** A heartbeat: the record's expiry starts again. */
@@ -165,14 +220,19 @@ export class SharedSessions {
     this.pending.delete(s);
     this.stale.delete(s);
     if (this.given.has(s)) return;
+    this.release(s.id);
+  }
+
+  /** Forget a session in Redis, if this node holds it there (a claim not taken up here). */
+  release(sessionId: string): void {
     // A failure is the link's to report (once, at the loss of Redis); the record then expires there.
-    this.link.send("EVAL", [DROP, "2", `gs:${s.id}`, `gr:${s.id}`, this.node])?.catch(() => {});
+    this.link.send("EVAL", [DROP, "2", `gs:${sessionId}`, `gr:${sessionId}`, this.node])?.catch(() => {});
   }
 
   /**
    * Take over a session another node held (or this one, before a restart) for a RESUME:
-   * its record and ring, or null (unknown, expired, another bot's, intents no longer
-   * granted), or "unavailable" when Redis does not answer.
+   * its record, ring and cut, or null (unknown, expired, another bot's, intents no longer
+   * granted, its node gone), or "unavailable" when Redis does not answer.
    */
   async claim(sessionId: string, botUserId: string, grant: number): Promise<Claimed | null | "unavailable"> {
     const sent = this.link.send("EVAL", [
@@ -193,13 +253,41 @@ export class SharedSessions {
       return "unavailable";
     }
     if (!Array.isArray(r)) return null;
-    return { appId: String(r[0]), intents: Number(r[1]), seq: Number(r[2]), frames: (r[3] as unknown[]).map(String) };
+    const frames: string[] = [];
+    const at: number[] = [];
+    for (const entry of r[4] as unknown[]) {
+      const text = String(entry);
+      const space = text.indexOf(" ");
+      at.push(Number(text.slice(0, space)) || 0);
+      frames.push(text.slice(space + 1));
+    }
+    return { appId: String(r[0]), intents: Number(r[1]), seq: Number(r[2]), cut: Number(r[3]) || 0, frames, at };
+  }
+
+  /**
+   * Test mode (the harness's `hold` fault): writes wait, gathered, until the answer is
+   * called, as a node whose turn of the event loop ends late would make them.
+   */
+  hold(): () => void {
+    this.holding++;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      if (--this.holding === 0) this.schedule();
+    };
+  }
+
+  /** The mark this node may set now: with nothing waiting to be written, everything it has published. */
+  private markNow(): number {
+    if (this.pending.size === 0 && this.stale.size === 0 && this.holder) this.mark = this.holder.published();
+    return this.mark;
   }
 
   private entry(s: Session): Entry {
     let e = this.pending.get(s);
     if (e === undefined) {
-      this.pending.set(s, (e = { create: false, frames: [] }));
+      this.pending.set(s, (e = { create: false, adopted: false, frames: [], at: [] }));
       this.schedule();
     }
     return e;
@@ -213,6 +301,7 @@ export class SharedSessions {
 
   private flush(): void {
     this.due = false;
+    if (this.holding) return;
     const batch = this.pending;
     this.pending = new Map();
     if (!this.link.connected) {
@@ -220,26 +309,13 @@ export class SharedSessions {
       this.link.send("PING", []); // away: this tries a reconnect (at most once a second)
       return;
     }
-    // Written whole from the node's own ring: it holds every frame Redis missed.
-    for (const s of this.stale) if (this.holder?.holds(s)) batch.set(s, { create: true, frames: s.replayAfter(s.oldest - 1) });
-    this.stale.clear();
+    this.wholes(batch);
     if (batch.size === 0) return;
     const sessions = [...batch.keys()];
-    const keys: string[] = [];
-    const distinct = new Map<string, number>();
-    const each: string[] = [];
-    for (const s of sessions) {
-      const e = batch.get(s)!;
-      const frames = e.frames.length > REPLAY_RING ? e.frames.slice(-REPLAY_RING) : e.frames;
-      keys.push(`gs:${s.id}`, `gr:${s.id}`);
-      each.push(e.create ? "1" : "0", String(frames.length), String(s.seq), s.owner.botUserId, s.owner.appId, String(s.intents));
-      for (const f of frames) {
-        let i = distinct.get(f);
-        if (i === undefined) distinct.set(f, (i = distinct.size + 1));
-        each.push(String(i));
-      }
-    }
-    const args = [this.node, String(SESSION_TTL_MS), String(REPLAY_RING), String(distinct.size), ...distinct.keys(), ...each];
+    const { keys, distinct, each } = this.argsOf(batch, sessions);
+    // Every frame of a commit up to it is in this batch or an earlier one, unless some wait to be written whole.
+    if (this.stale.size === 0) this.mark = this.holder?.published() ?? this.mark;
+    const args = [this.node, String(SESSION_TTL_MS), String(REPLAY_RING), String(this.mark), String(distinct.length), ...distinct, ...each];
     const sent = this.link.send("EVAL", [WRITE, String(keys.length), ...keys, ...args]);
     if (sent === null) {
       for (const s of sessions) this.stale.add(s);
@@ -251,6 +327,52 @@ export class SharedSessions {
         for (const s of sessions) this.stale.add(s);
       },
     );
+  }
+
+  /**
+   * Sessions Redis missed writes of, written whole from the node's own ring (it holds
+   * every frame Redis missed), once the node has heard every commit it numbered frames
+   * for: its rings keep no commit numbers, and every one of those frames then falls at or
+   * before the mark this write sets. Until then their frames wait with them.
+   */
+  private wholes(batch: Map<Session, Entry>): void {
+    if (this.stale.size === 0) return;
+    if ((this.holder?.published() ?? 0) < this.newest) {
+      for (const s of this.stale) batch.delete(s);
+      return;
+    }
+    for (const s of this.stale)
+      if (this.holder?.holds(s)) batch.set(s, { create: true, adopted: false, frames: s.replayAfter(s.oldest - 1), at: [] });
+    this.stale.clear();
+  }
+
+  /** The script's keys and arguments: each distinct frame (after its commit's number) once, and per session its indexes. */
+  private argsOf(batch: Map<Session, Entry>, sessions: Session[]): { keys: string[]; distinct: string[]; each: string[] } {
+    const keys: string[] = [];
+    const index = new Map<string, number>();
+    const distinct: string[] = [];
+    const distinctAt: number[] = [];
+    const each: string[] = [];
+    for (const s of sessions) {
+      const e = batch.get(s)!;
+      const from = Math.max(0, e.frames.length - REPLAY_RING);
+      keys.push(`gs:${s.id}`, `gr:${s.id}`);
+      const how = e.create ? "1" : e.adopted ? "2" : "0";
+      each.push(how, String(e.frames.length - from), String(s.seq), s.owner.botUserId, s.owner.appId, String(s.intents));
+      for (let k = from; k < e.frames.length; k++) {
+        const f = e.frames[k];
+        const at = e.at[k] ?? 0;
+        let i = index.get(f);
+        // The same frame from another commit (two sessions at one seq, equal payloads): an entry of its own.
+        if (i === undefined || distinctAt[i - 1] !== at) {
+          distinct.push(`${at} ${f}`);
+          distinctAt.push(at);
+          index.set(f, (i = distinct.length));
+        }
+        each.push(String(i));
+      }
+    }
+    return { keys, distinct, each };
   }
 
   private answered(sessions: Session[], [lost, gone]: [number[], number[]]): void {

@@ -19,6 +19,18 @@ export interface HarnessGateway {
   carryThrough(until: number): void;
 }
 
+/**
+ * A node of a cluster that shares gateway sessions (`--redis`): what the harness's `hold`
+ * fault holds back, so a test can put two nodes in the instant of a session's takeover
+ * on purpose. Each call holds until the function it answers is called.
+ */
+export interface ClusterHolds {
+  /** The node's writes of its sessions' records and replay rings to Redis wait (its liveness beat goes on). */
+  sessionWrites(): () => void;
+  /** What the other nodes commit waits before this node hears it: their events, and their commits' numbers. */
+  events(): () => void;
+}
+
 /** The slice of the core the harness calls (its world reset and seeding go through the root: below). */
 export type HarnessCore = Pick<
   Core,
@@ -54,6 +66,8 @@ export interface HarnessContext {
   events: EventLog;
   /** Faults armed by tests (faults.ts); its hooks are in the bot API's and the gateway's lists. */
   faults: Faults;
+  /** What a `hold` fault holds on a node sharing gateway sessions; null on any other node. */
+  cluster: ClusterHolds | null;
   /** What each application and Parley said to each other (transcripts.ts). */
   transcripts: Transcripts;
   /** Whether the bots are busy (POST /settle). */

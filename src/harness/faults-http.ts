@@ -9,7 +9,7 @@ import type { Route } from "../wire/route";
 import { DomainError } from "../core";
 import { idString } from "../wire/validation";
 import { route } from "./http";
-import { FaultSchema, parseFault } from "./faults";
+import { FaultSchema, parseFault, type FaultBody } from "./faults";
 
 /** Spec 3.2: 4000 is the close a bot should RESUME after. */
 const DEFAULT_CLOSE = 4000;
@@ -20,16 +20,22 @@ export function harnessFaults(p: HarnessContext): Route<HarnessContext>[] {
     if (!id || !p.core.apps.get(id)) throw DomainError.notFound("application");
     return id;
   };
+  /** A hold is for a node that shares gateway sessions: elsewhere there is nothing to hold. */
+  const hold = (body: Extract<FaultBody, { kind: "hold" }>) => {
+    if (!p.cluster) throw DomainError.invalid("kind", "A hold is for a node that shares gateway sessions (--redis)", "BASE_TYPE_CHOICES");
+    return p.faults.held(body, body.what === "events" ? p.cluster.events() : p.cluster.sessionWrites());
+  };
   return [
     route({
       method: "POST",
       path: "/faults",
       caller: "harness",
-      summary: "Break something on purpose: gateway close, invalid session, dropped ACKs, REST errors, latency",
+      summary: "Break something on purpose: gateway close, invalid session, dropped ACKs, REST errors, latency, a cluster hold",
       // parseFault checks the body with the messages docs/harness.md shows.
       body: FaultSchema,
       handler: (x) => {
         const body = parseFault(x.json());
+        if (body.kind === "hold") return { id: hold(body) };
         if (body.application_id !== undefined) body.application_id = idString(body.application_id);
         const app = body.application_id === undefined ? null : appId(body.application_id);
         const live = app

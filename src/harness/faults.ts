@@ -3,7 +3,9 @@
  * closes and invalid sessions act at once (faults-http.ts); dropped heartbeat ACKs, REST
  * errors and latency stay armed here, in memory, until used, deleted or reset, and act
  * through the pipeline's and the gateway's hooks (botapi/hooks.ts, gateway/context.ts),
- * so neither the pipeline nor the connection handler knows about them.
+ * so neither the pipeline nor the connection handler knows about them. Holds (a cluster
+ * node's session writes or its hearing of the others, held back) act through what the
+ * composition root hands the harness (context.ts, ClusterHolds) and end when deleted.
  */
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { DomainError } from "../core";
@@ -42,6 +44,7 @@ const SCHEMAS = {
     },
     strict,
   ),
+  hold: Type.Object({ kind: Type.Literal("hold"), what: Type.Union([Type.Literal("session_writes"), Type.Literal("events")]) }, strict),
   latency: Type.Object(
     {
       kind: Type.Literal("latency"),
@@ -99,9 +102,17 @@ interface Armed {
   lazy?: boolean;
 }
 
+/** A hold in place: its body, and what ends it. */
+interface Held {
+  id: string;
+  body: Body<"hold">;
+  release: () => void;
+}
+
 /** The armed faults and the hooks through which they act. */
 export class Faults {
   private armed: Armed[] = [];
+  private holds: Held[] = [];
   private nextId = 1;
 
   constructor(
@@ -141,12 +152,26 @@ export class Faults {
     return id;
   }
 
+  /** A hold now in place (`release` ends it): listed until deleted or reset. */
+  held(body: Body<"hold">, release: () => void): string {
+    const id = this.newId();
+    this.holds.push({ id, body, release });
+    return id;
+  }
+
   /** What GET /faults lists: each armed fault's body with what is left of it. */
   list(): Record<string, unknown>[] {
-    return this.armed.map((a) => ({ id: a.id, ...a.body, remaining: this.remaining(a) }));
+    const holds = this.holds.map((h) => ({ id: h.id, ...h.body, remaining: null }));
+    return [...this.armed.map((a) => ({ id: a.id, ...a.body, remaining: this.remaining(a) })), ...holds];
   }
 
   delete(id: string): boolean {
+    const hold = this.holds.find((h) => h.id === id);
+    if (hold) {
+      this.holds = this.holds.filter((h) => h !== hold);
+      hold.release();
+      return true;
+    }
     const before = this.armed.length;
     this.armed = this.armed.filter((a) => a.id !== id);
     return this.armed.length < before;
@@ -154,6 +179,9 @@ export class Faults {
 
   clear(): void {
     this.armed = [];
+    const holds = this.holds;
+    this.holds = [];
+    for (const h of holds) h.release();
   }
 
   private remaining(a: Armed): number | null {

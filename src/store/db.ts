@@ -67,7 +67,7 @@ export class Store {
   private pending: unknown[] | null = null;
   /** The batched write under way: work it defers to its batch's commit (defer()). */
   private deferring: (() => void)[] | null = null;
-  private publish: (events: unknown[]) => void = () => {};
+  private publish: (events: unknown[], at: number) => void = () => {};
   private readonly scope = new AsyncLocalStorage<Scope>();
   private batch: Batch | null = null;
   private batches = 0;
@@ -98,11 +98,14 @@ export class Store {
    * it committed since the last call, each write's events as one commit's, in commit order.
    */
   publishRelayed(): void {
-    for (const events of this.relay.receive()) this.publish(events);
+    for (const r of this.relay.receive()) this.publish(r.events, r.at);
   }
 
-  /** The bus subscribes here; called once by the composition root. */
-  onCommit(publish: (events: unknown[]) => void): void {
+  /**
+   * The bus subscribes here; called once by the composition root. `at` is the commit's
+   * number where commits are numbered (several nodes on Postgres: pg/relay.ts), else 0.
+   */
+  onCommit(publish: (events: unknown[], at: number) => void): void {
     this.publish = publish;
   }
 
@@ -119,6 +122,7 @@ export class Store {
     this.pending = [];
     let events: unknown[];
     let result: T;
+    let at = 0;
     const written = this.changes.written;
     try {
       result = this.db.transaction(() => {
@@ -128,7 +132,7 @@ export class Store {
         this.relay.seal?.();
         return r;
       })();
-      this.relay.sealed?.(true);
+      at = this.relay.sealed?.(true) ?? 0;
       events = this.pending;
     } catch (e) {
       this.relay.sealed?.(false);
@@ -138,7 +142,7 @@ export class Store {
       this.pending = null;
     }
     this.committed?.("single", 1);
-    if (events.length) this.publish(events);
+    if (events.length) this.publish(events, at);
     return result;
   }
 
@@ -261,11 +265,12 @@ export class Store {
     const batch = this.batch!;
     this.batch = null;
     // Waiters are settled whatever happens, or their requests would never answer.
+    let at = 0;
     try {
       for (const w of batch.deferred) w();
       this.relay.seal?.();
       this.db.query("COMMIT").run();
-      this.relay.sealed?.(true);
+      at = this.relay.sealed?.(true) ?? 0;
     } catch (error) {
       this.relay.sealed?.(false);
       this.failed = { id: batch.id, error };
@@ -281,7 +286,7 @@ export class Store {
     }
     try {
       if (batch.writes) this.committed?.("group", batch.writes);
-      for (const events of batch.events) this.publish(events);
+      for (const events of batch.events) this.publish(events, at);
     } finally {
       batch.settle();
     }

@@ -23,6 +23,27 @@
 import type { Database } from "bun:sqlite";
 import type { Changes } from "./changes";
 
+/** One commit's events, as another process committed them, and the commit's number (0: none). */
+export interface Relayed {
+  events: unknown[];
+  at: number;
+}
+
+/**
+ * Where a process stands in the order of commits, when commits are numbered (several
+ * nodes on one Postgres database: pg/relay.ts); a relay that numbers nothing has none.
+ */
+export interface CommitOrder {
+  /** Every commit numbered up to this one has been published on this process's bus. */
+  through(): number;
+  /**
+   * Every commit numbered after this one has been, or will be, published here: where the
+   * process began hearing the others (or began again, after a time deaf). Nothing before
+   * it is known to have been published here.
+   */
+  since(): number;
+}
+
 export interface EventRelay {
   /** Inside a write's transaction, once it has run: keep its events for the processes listening. */
   send(events: readonly unknown[]): void;
@@ -30,17 +51,25 @@ export interface EventRelay {
   listen(): void;
   /**
    * The server, outside any transaction: the events of each write other processes
-   * committed since the last call, oldest write first, each in its own order.
+   * committed since the last call, oldest write first, each in its own order, with its
+   * commit's number where commits are numbered.
    */
-  receive(): unknown[][];
+  receive(): Relayed[];
   /** Set by the store: events arrived, publish them now (a relay that is told, not one that is polled). */
   arrived?: () => void;
   /** Set by the composition root: the relay could not hear for a while, and what it missed is unknown. */
   gap?: () => void;
   /** Just before the outermost COMMIT of a transaction that sent something (pg/relay.ts numbers it). */
   seal?(): void;
-  /** Just after that COMMIT: whether it held. */
-  sealed?(ok: boolean): void;
+  /** Just after that COMMIT: whether it held. Answers the commit's number (0: none). */
+  sealed?(ok: boolean): number;
+  /** Where this process stands in the order of numbered commits (pg/relay.ts); absent where nothing is numbered. */
+  readonly order?: CommitOrder;
+  /**
+   * Test mode (the harness's `hold` fault): what the other processes commit waits, unheard,
+   * until the answer is called. Only a relay that is told (Postgres's) can be held.
+   */
+  hold?(): () => void;
 }
 
 /**
@@ -74,7 +103,7 @@ export class TableRelay implements EventRelay {
     this.from = (this.db.query("SELECT coalesce(max(id), 0) AS n FROM relayed_events").get() as { n: number }).n;
   }
 
-  receive(): unknown[][] {
+  receive(): Relayed[] {
     // Not inside an open transaction (a group commit): its snapshot may predate the commit
     // just counted, whose rows would then wait for someone's next commit.
     if (this.changes.alone || this.db.inTransaction) return [];
@@ -86,6 +115,7 @@ export class TableRelay implements EventRelay {
       events: string;
     }[];
     if (rows.length) this.from = rows[rows.length - 1].id;
-    return rows.map((r) => JSON.parse(r.events) as unknown[]);
+    // One server per data directory: nothing is numbered, nothing needs to be.
+    return rows.map((r) => ({ events: JSON.parse(r.events) as unknown[], at: 0 }));
   }
 }

@@ -215,6 +215,9 @@ describe("REST faults", () => {
       [{ kind: "gateway_close", application_id: app(), code: 2000 }, "code"],
       [{ kind: "heartbeat_ack", application_id: app() }, "drop"],
       [{ kind: "latency", ms: 5, extra: true }, "extra"],
+      [{ kind: "hold", what: "everything" }, "what"],
+      // A hold is for a node sharing gateway sessions (--redis): this one holds none.
+      [{ kind: "hold", what: "session_writes" }, "kind"],
     ] as const;
     for (const [body, field] of bad) {
       const r = await fault(body);

@@ -2,7 +2,8 @@
  * Two stores on one Postgres database, as two nodes have (store/pg/relay.ts): what one
  * commits reaches the other's change log and bus through one notification per write, in
  * commit order; a message over one notification's size arrives whole; a write rolled
- * back tells nobody; and a store that is not listening trusts none of its memos.
+ * back tells nobody; each commit's events carry its number on both stores; and a store
+ * that is not listening trusts none of its memos.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { Store } from "../../src/store/db";
@@ -94,6 +95,33 @@ describe("one notification per write between processes on one database", () => {
     put(a, "after", [{ type: "after" }]);
     await until("B to hear the write after", () => heardByB.length === 2);
     expect(heardByB).toEqual([{ type: "kept" }, { type: "after" }]);
+  });
+
+  test("each commit's events carry its number, the same on the store that made it and the one that heard it", async () => {
+    const madeByA: [unknown[], number][] = [];
+    const numbered: [unknown[], number][] = [];
+    a.onCommit((events, at) => madeByA.push([events, at]));
+    b.onCommit((events, at) => numbered.push([events, at]));
+    put(a, "first", [{ type: "first" }]);
+    // A group commit: two writes, one transaction, one number for both writes' events.
+    await Promise.all([a.batched(async () => put(a, "x", [{ type: "x" }])), a.batched(async () => put(a, "y", [{ type: "y" }]))]);
+    put(b, "own", [{ type: "own" }]);
+    await until("B to hear A's two commits", () => numbered.length === 4);
+    const [first, x, y] = madeByA.map(([, at]) => at);
+    expect(first).toBeGreaterThan(0);
+    expect(x).toBeGreaterThan(first);
+    expect(y).toBe(x);
+    const own = numbered.find(([events]) => (events[0] as { type: string }).type === "own")![1];
+    expect(own).toBeGreaterThan(x);
+    // B heard A's with the numbers A's commits took, in order, whenever its own came.
+    expect(numbered.filter(([events]) => (events[0] as { type: string }).type !== "own")).toEqual([
+      [[{ type: "first" }], first],
+      [[{ type: "x" }], x],
+      [[{ type: "y" }], x],
+    ]);
+    // Everything up to its own commit has been published on B; it began hearing before any of them.
+    expect(b.relay.order!.through()).toBeGreaterThanOrEqual(own);
+    expect(b.relay.order!.since()).toBeLessThan(first);
   });
 
   test("a read on B in the same turn as A's commit, before B could hear of it, trusts nothing B kept", async () => {

@@ -105,6 +105,11 @@ export class PgChanges implements ChangeLog {
     };
   }
 
+  /** Every commit number up to this one is heard of (or this node's own). */
+  get through(): number {
+    return this.upTo;
+  }
+
   /** A commit's number, heard of from another process or made by this one. */
   heard(n: number): void {
     if (n <= this.upTo) return;

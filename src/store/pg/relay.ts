@@ -24,13 +24,20 @@
  * unheard it trusts no memo (changes.ts). What one node has answered, the next answers
  * too, whichever node it is.
  *
+ * The same number places each commit's events in the order of every node's commits: a
+ * node publishes its own with the number its COMMIT took, and holds another's events
+ * until their transaction's number arrives (last, in the same run), then publishes them
+ * with it (`order` says up to where it has heard them all). A gateway session taken over
+ * from another node is handed exactly the frames that node had not given it by these
+ * numbers (gateway/shared-sessions.ts).
+ *
  * The listening connection is its own (Bun.sql's `listen`, which reconnects and listens
  * again after a drop). Until it listens, and whenever it has dropped, the node is deaf:
  * its memos are off (changes.ts), and once it listens again it calls `gap`, for the live
  * connections that may have missed events to start over.
  */
 import { SQL } from "bun";
-import type { EventRelay } from "../relay";
+import type { CommitOrder, EventRelay, Relayed } from "../relay";
 import type { PgDatabase } from "./bridge";
 import type { PgChanges } from "./changes";
 import type { LazyRun } from "./statement";
@@ -73,12 +80,20 @@ export class PgRelay implements EventRelay {
   private unsealed = false;
   /** The number taken for the commit under way, read once the COMMIT has been sent. */
   private sealing: LazyRun | null = null;
-  private readonly heard: unknown[][] = [];
+  private readonly heard: Relayed[] = [];
+  /** Per sending process, the events of its transaction under way, until its number arrives. */
+  private readonly unnumbered = new Map<string, unknown[][]>();
   private readonly parts = new Map<string, string[]>();
+  /** Where this node began hearing every numbered commit: at its last (re)start of listening; unknown before. */
+  private from = Number.POSITIVE_INFINITY;
+  readonly order: CommitOrder = { through: () => this.changes.through, since: () => this.from };
   private sql: SQL | null = null;
   private listening = false;
   /** Confirmed at least once: a later confirmation follows a drop. */
   private confirmed = false;
+  /** Holds in place (test mode, hold()), and the notifications they keep back meanwhile. */
+  private holding = 0;
+  private readonly kept: string[] = [];
   /** The events that arrived, for the store to publish now (rather than at the next poll). */
   arrived: () => void = () => {};
   /** The node listens again after a time deaf: what it may have missed is unknown. */
@@ -117,12 +132,14 @@ export class PgRelay implements EventRelay {
     this.sealing = this.db.later(TICK, [CHANNEL, `${head},"c":`]);
   }
 
-  /** After the COMMIT: a number that held is one this node need not hear of. */
-  sealed(ok: boolean): void {
+  /** After the COMMIT: a number that held is one this node need not hear of. Answers it (0: none). */
+  sealed(ok: boolean): number {
     this.unsealed = false;
     const n = ok ? this.sealing?.rows?.[0]?.[0] : undefined;
-    if (n !== undefined && n !== null) this.changes.heard(Number(n));
     this.sealing = null;
+    if (n === undefined || n === null) return 0;
+    this.changes.heard(Number(n));
+    return Number(n);
   }
 
   /** Everything changed (a wipe): outside any write, committed on its own. */
@@ -143,7 +160,7 @@ export class PgRelay implements EventRelay {
     sql
       .listen(
         CHANNEL,
-        (payload) => this.hear(payload),
+        (payload) => (this.holding ? void this.kept.push(payload) : this.hear(payload)),
         () => this.listeningAgain(),
       )
       .catch(() => {
@@ -151,8 +168,24 @@ export class PgRelay implements EventRelay {
       });
   }
 
-  receive(): unknown[][] {
+  receive(): Relayed[] {
     return this.heard.splice(0);
+  }
+
+  /**
+   * Test mode: the notifications that arrive are kept, unheard, until the answer is
+   * called, then heard in the order they came: this node hears the others late, as a
+   * slow listening connection would make it.
+   */
+  hold(): () => void {
+    this.holding++;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      if (--this.holding > 0) return;
+      for (const payload of this.kept.splice(0)) this.hear(payload);
+    };
   }
 
   close(): void {
@@ -180,9 +213,14 @@ export class PgRelay implements EventRelay {
     // Numbers from here on are heard; what committed before is in the database already.
     try {
       this.changes.heardUpTo(Number((this.db.native(READ_CLOCK).get() as { n: number | string }).n));
+      this.from = this.changes.through;
     } catch {
       // Not reachable this moment: the first read turns memos off until numbers are heard.
+      this.from = Number.POSITIVE_INFINITY;
     }
+    // Events whose number never came (the connection dropped between them): published unplaced.
+    for (const events of this.unnumbered.values()) for (const e of events) this.heard.push({ events: e, at: 0 });
+    this.unnumbered.clear();
     // What was kept while deaf was loaded while deaf: start over.
     this.changes.everything();
     this.changes.drain();
@@ -210,11 +248,20 @@ export class PgRelay implements EventRelay {
       m = whole;
     }
     this.changes.remote(Array.isArray(m.t) ? m.t : ["*"]);
-    if (typeof m.c === "number") this.changes.heard(m.c);
     if (Array.isArray(m.e) && m.e.length) {
-      this.heard.push(m.e);
-      this.arrived();
+      const waiting = this.unnumbered.get(m.n);
+      if (waiting) waiting.push(m.e as unknown[]);
+      else this.unnumbered.set(m.n, [m.e as unknown[]]);
     }
+    if (typeof m.c !== "number") return;
+    // The transaction's last message: its events are published with its number.
+    const events = this.unnumbered.get(m.n);
+    if (events) {
+      this.unnumbered.delete(m.n);
+      for (const e of events) this.heard.push({ events: e, at: m.c });
+    }
+    this.changes.heard(m.c);
+    if (events) this.arrived();
   }
 
   /** A part: kept until its message is whole. */
