@@ -149,7 +149,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     fastPaths,
     devices: config.devices,
     // Files' bytes: in --media-dir, else beside the database (a temporary directory for :memory:).
-    media: { store: new DiskMediaStore(mediaRoot(config), config.mediaDir !== null), limits: config.media },
+    media: { store: new DiskMediaStore(mediaRoot(config), config.mediaDir !== null, fastPaths.hashWorker), limits: config.media },
     searchEngine: opts.searchEngine,
   });
   const urls: Urls = placeholderUrls(config);

@@ -6,7 +6,8 @@
  *
  * A file arrives in two steps, so that no row ever names bytes that are not on disk:
  * stage() streams the bytes to a temporary file with constant memory (awaited writes are
- * the back-pressure), hashing them as they pass, counting them against a limit, flushing
+ * the back-pressure), hashing them as they pass (in a worker, media-hash.ts), counting
+ * them against a limit, flushing
  * every few megabytes so the final fsync has little left, and fsyncing the file; place()
  * then moves it under its hash (or drops it: the same bytes are there already) and makes
  * the directory entry durable. place() is synchronous on purpose: the caller commits its
@@ -27,6 +28,10 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSy
 import { open, readdir, rm, stat, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MediaDigestMismatch, MediaSourceFailed, MediaTooLarge, mediaError } from "./media-errors";
+import { Hasher, type Digest } from "./media-hash";
+
+export { MediaDigestMismatch, MediaSourceFailed, MediaTooLarge, MediaWriteFailed } from "./media-errors";
 
 /** What stage() takes: a request's body stream, any async iterable of chunks, or bytes already in memory. */
 export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Uint8Array;
@@ -74,44 +79,6 @@ export interface MediaStore {
   readonly shared?: boolean;
 }
 
-/** A body went past its limit while streaming (declared sizes are refused before, by the core). */
-export class MediaTooLarge extends Error {
-  constructor(readonly limit: number) {
-    super(`more than ${limit} bytes`);
-    this.name = "MediaTooLarge";
-  }
-}
-
-/** The disk refused: ENOSPC, EDQUOT, EIO, EROFS... (`code` says which). Nothing was kept. */
-export class MediaWriteFailed extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = "MediaWriteFailed";
-  }
-}
-
-/** Bytes that do not hash to what an archive said they would. Nothing was kept. */
-export class MediaDigestMismatch extends Error {
-  constructor(
-    readonly expected: string,
-    readonly actual: string,
-  ) {
-    super(`the bytes hash to ${actual}, not ${expected}`);
-    this.name = "MediaDigestMismatch";
-  }
-}
-
-/** A source stream that failed (a client that went away mid-body). Nothing was kept. */
-export class MediaSourceFailed extends Error {
-  constructor(readonly cause: unknown) {
-    super(`the body ended early: ${cause instanceof Error ? cause.message : String(cause)}`);
-    this.name = "MediaSourceFailed";
-  }
-}
-
 /** Flush the written part this often while streaming, so that the final fsync waits for little. */
 const FLUSH_BEHIND = 4 * 1024 * 1024;
 const HEAD = 64 * 1024;
@@ -119,6 +86,8 @@ const SHA256 = /^[0-9a-f]{64}$/;
 
 export class DiskMediaStore implements MediaStore {
   readonly root: string;
+  /** Hashes files' bytes (in a worker unless `hashWorker` is off: media-hash.ts). */
+  readonly hasher: Hasher;
   private readonly blobs: string;
   private readonly tmp: string;
   private readonly temporary: boolean;
@@ -128,16 +97,19 @@ export class DiskMediaStore implements MediaStore {
   /**
    * `root` null: a temporary directory, removed on close (an app on `:memory:`). The
    * directories are made on the first write, so the many apps that never store a file
-   * (tests, operator commands) leave nothing behind.
+   * (tests, operator commands) leave nothing behind. `hashWorker`: the fast path of
+   * config/fast-paths.ts (off: the event loop hashes).
    */
   constructor(
     root: string | null,
     readonly shared = false,
+    hashWorker = true,
   ) {
     this.temporary = root === null;
     this.root = root ?? join(tmpdir(), `parley-media-${randomUUID()}`);
     this.blobs = join(this.root, "blobs");
     this.tmp = join(this.root, "tmp");
+    this.hasher = new Hasher({ worker: hashWorker });
   }
 
   private ensure(): void {
@@ -167,20 +139,25 @@ export class DiskMediaStore implements MediaStore {
     let headLength = 0;
     let size = 0;
     let unflushed = 0;
-    const hasher = new Bun.CryptoHasher("sha256");
+    // A request's body chunks are the store's once read; a caller's bytes or iterable may be reused by it.
+    const owned = source instanceof ReadableStream;
     let fh: FileHandle | null = null;
+    let digest: Digest | null = null;
     try {
+      digest = await this.hasher.start();
       fh = await open(path, "wx", 0o600);
       for await (const chunk of chunksOf(source)) {
         size += chunk.byteLength;
         if (size > opts.limit) throw new MediaTooLarge(opts.limit);
-        hasher.update(chunk);
         if (headLength < headBytes) {
           const n = Math.min(headBytes - headLength, chunk.byteLength);
           head.set(chunk.subarray(0, n), headLength);
           headLength += n;
         }
         await this.write(fh, chunk);
+        // Hashed once written: the worker may take the chunk's buffer.
+        const behind = digest.update(chunk, owned);
+        if (behind) await behind;
         unflushed += chunk.byteLength;
         if (unflushed >= FLUSH_BEHIND) {
           await fh.datasync();
@@ -190,10 +167,11 @@ export class DiskMediaStore implements MediaStore {
       await fh.sync();
       await fh.close();
       fh = null;
-      const sha256 = hasher.digest("hex");
+      const sha256 = await digest.digest();
       if (opts.expect !== undefined && opts.expect !== sha256) throw new MediaDigestMismatch(opts.expect, sha256);
       return this.staged(path, sha256, size, head.slice(0, headLength));
     } catch (e) {
+      digest?.abort();
       await fh?.close().catch(() => {});
       await rm(path, { force: true }).catch(() => {});
       throw mediaError(e);
@@ -304,6 +282,7 @@ export class DiskMediaStore implements MediaStore {
   }
 
   close(): void {
+    this.hasher.close();
     if (this.temporary) rmSync(this.root, { recursive: true, force: true });
   }
 }
@@ -329,13 +308,4 @@ function fsyncDir(dir: string): void {
   } finally {
     closeSync(fd);
   }
-}
-
-/** The disk's failures as MediaWriteFailed; the store's own errors pass as they are. */
-function mediaError(e: unknown): Error {
-  if (e instanceof MediaTooLarge || e instanceof MediaDigestMismatch || e instanceof MediaSourceFailed || e instanceof MediaWriteFailed)
-    return e;
-  const code = String((e as { code?: unknown })?.code ?? "");
-  if (code) return new MediaWriteFailed(code, (e as Error).message);
-  return e instanceof Error ? e : new Error(String(e));
 }
