@@ -36,6 +36,8 @@ export interface FastPaths {
   searchAtCommit: boolean;
   /** Off: files' SHA-256 is computed on the event loop as their bytes arrive, not in the media store's worker thread (store/media-hash.ts). */
   hashWorker: boolean;
+  /** Off: an upload is answered only once its bytes are flushed to disk, not once they are written and named; what names it waits for the flush either way (core/media.ts, store/media-flush.ts). */
+  flushBehind: boolean;
 }
 
 export const ALL_FAST_PATHS: Readonly<FastPaths> = Object.freeze({
@@ -54,6 +56,7 @@ export const ALL_FAST_PATHS: Readonly<FastPaths> = Object.freeze({
   messageViews: true,
   searchAtCommit: true,
   hashWorker: true,
+  flushBehind: true,
 });
 
 /** The defaults: every switch on. */

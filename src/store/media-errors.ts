@@ -38,9 +38,30 @@ export class MediaSourceFailed extends Error {
   }
 }
 
+/**
+ * A stored file that is not what its hash says (torn: an operating-system crash or a
+ * power loss before it was flushed), or is gone. Its file has been removed; whatever
+ * names its hash must have its bytes sent again.
+ */
+export class MediaDamaged extends Error {
+  constructor(
+    readonly sha256: string,
+    readonly how: "torn" | "missing",
+  ) {
+    super(how === "torn" ? `the stored bytes of ${sha256} do not hash to it` : `the stored bytes of ${sha256} are gone`);
+    this.name = "MediaDamaged";
+  }
+}
+
 /** The disk's failures as MediaWriteFailed; the store's own errors pass as they are. */
 export function mediaError(e: unknown): Error {
-  if (e instanceof MediaTooLarge || e instanceof MediaDigestMismatch || e instanceof MediaSourceFailed || e instanceof MediaWriteFailed)
+  if (
+    e instanceof MediaTooLarge ||
+    e instanceof MediaDigestMismatch ||
+    e instanceof MediaSourceFailed ||
+    e instanceof MediaWriteFailed ||
+    e instanceof MediaDamaged
+  )
     return e;
   const code = String((e as { code?: unknown })?.code ?? "");
   if (code) return new MediaWriteFailed(code, (e as Error).message);
