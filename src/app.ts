@@ -16,7 +16,7 @@ import { DataLock, runningServer, type Serving } from "./store/lock";
 import { Snowflakes } from "./wire/snowflakes";
 import { MediaLinks } from "./wire/media";
 import { FileLinks } from "./wire/files";
-import { DiskMediaStore } from "./store/media";
+import { DiskMediaStore, type MediaStore } from "./store/media";
 import { BotAuthorization } from "./wire/tokens";
 import { RateLimiter } from "./botapi/ratelimit";
 import type { BotApi } from "./botapi/context";
@@ -68,6 +68,8 @@ export interface ParleyOptions {
   /** An operator command beside a server: its writes' events are sent for that server to publish (store/relay.ts). */
   relayEvents?: boolean;
   searchEngine?: SearchEngine;
+  /** Files' bytes kept here, not in the data directory's store (tests: a disk whose flushes they hold or count). */
+  mediaStore?: MediaStore;
 }
 
 export type { ShutdownReport } from "./lifecycle";
@@ -139,6 +141,8 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const store = openStore(config, opts, lock, () => obs);
   mark("open the database and migrate");
   const key = serverKey(config.dbPath);
+  // Files' bytes: in --media-dir, else beside the database (a temporary directory for :memory:).
+  const mediaStore = opts.mediaStore ?? new DiskMediaStore(mediaRoot(config), config.mediaDir !== null, fastPaths.hashWorker);
   const core = createCore({
     clock,
     store,
@@ -148,8 +152,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     report,
     fastPaths,
     devices: config.devices,
-    // Files' bytes: in --media-dir, else beside the database (a temporary directory for :memory:).
-    media: { store: new DiskMediaStore(mediaRoot(config), config.mediaDir !== null), limits: config.media },
+    media: { store: mediaStore, limits: config.media },
     searchEngine: opts.searchEngine,
   });
   const urls: Urls = placeholderUrls(config);

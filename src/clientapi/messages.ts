@@ -51,8 +51,14 @@ export function messageRoutes(p: ClientContext): PeopleRoute[] {
         const c = pathId(params.channel_id, "channel");
         const b = body();
         const attachments = b.attachments?.map((a) => ({ uploadId: a.upload_id, description: a.description, spoiler: a.spoiler }));
-        const m = core.people.send(me.id, c, { content: b.content, ciphertext: b.ciphertext, replyTo: b.reply_to, attachments });
-        return messageView(core, m, me.id, p.flakes.media, p.flakes.files);
+        const send = () => {
+          const m = core.people.send(me.id, c, { content: b.content, ciphertext: b.ciphertext, replyTo: b.reply_to, attachments });
+          return messageView(core, m, me.id, p.flakes.media, p.flakes.files);
+        };
+        // Only a post naming uploads whose bytes are still being flushed waits (core/media-flush.ts).
+        const uploads = attachments?.map((a) => a.uploadId);
+        const flushed = uploads?.length ? core.media.flushed(me.id, uploads) : null;
+        return flushed ? flushed.then(send) : send();
       },
     }),
     route({
@@ -65,15 +71,17 @@ export function messageRoutes(p: ClientContext): PeopleRoute[] {
       handler: ({ caller: { user: me }, params, body }) => {
         const c = pathId(params.channel_id, "channel");
         const b = body();
+        const m = pathId(params.message_id, "message");
         const attachments =
           b.attachments &&
           b.attachments.map((a) => ("upload_id" in a ? { uploadId: a.upload_id, description: a.description, spoiler: a.spoiler } : a));
-        const edited = core.people.edit(me.id, c, pathId(params.message_id, "message"), {
-          content: b.content,
-          ciphertext: b.ciphertext,
-          attachments,
-        });
-        return messageView(core, edited, me.id, p.flakes.media, p.flakes.files);
+        const edit = () => {
+          const edited = core.people.edit(me.id, c, m, { content: b.content, ciphertext: b.ciphertext, attachments });
+          return messageView(core, edited, me.id, p.flakes.media, p.flakes.files);
+        };
+        const uploads = attachments?.map((a) => ("uploadId" in a ? a.uploadId : undefined));
+        const flushed = uploads?.some((u) => u !== undefined) ? core.media.flushed(me.id, uploads) : null;
+        return flushed ? flushed.then(edit) : edit();
       },
     }),
     route({

@@ -133,7 +133,7 @@ export function uploadBodyRoutes(p: ClientContext): PeopleRoute[] {
       method: "PUT",
       path: "/uploads/{upload_id}",
       caller: "session",
-      summary: "A slot's bytes, raw (any Content-Type); answered once they are on disk",
+      summary: "A slot's bytes, raw (any Content-Type); answered once they are written (their flush follows: what names them waits for it)",
       answer: C.Upload,
       handler: async ({ caller: { user: me }, params, request, headers }) => {
         const id = pathId(params.upload_id, "upload");

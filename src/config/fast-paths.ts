@@ -34,6 +34,10 @@ export interface FastPaths {
   messageViews: boolean;
   /** Off: a batched write's search index entries are written inside the write's savepoint, one FTS5 segment each, not together just before its batch commits (core/search-index.ts, store/db.ts). */
   searchAtCommit: boolean;
+  /** Off: files' SHA-256 is computed on the event loop as their bytes arrive, not in the media store's worker thread (store/media-hash.ts). */
+  hashWorker: boolean;
+  /** Off: an upload is answered only once its bytes are flushed to disk, not once they are written and named; what names it waits for the flush either way (core/media.ts, store/media-flush.ts). */
+  flushBehind: boolean;
 }
 
 export const ALL_FAST_PATHS: Readonly<FastPaths> = Object.freeze({
@@ -51,6 +55,8 @@ export const ALL_FAST_PATHS: Readonly<FastPaths> = Object.freeze({
   snowflakeCache: true,
   messageViews: true,
   searchAtCommit: true,
+  hashWorker: true,
+  flushBehind: true,
 });
 
 /** The defaults: every switch on. */

@@ -65,6 +65,8 @@ export interface CoreFastPaths {
   tokenMemo: boolean;
   /** Off: a batched write's search entries are written in the write, not together at its batch's commit (core/search-index.ts). */
   searchAtCommit: boolean;
+  /** Off: an upload is answered once its bytes are flushed, not once they are written and named (core/media.ts). */
+  flushBehind: boolean;
 }
 
 export function emit(deps: CoreDeps, e: DomainEvent): void {

@@ -164,8 +164,8 @@ export function createCore(opts: {
   const { store } = opts;
   const bus = new EventBus(opts.report, store.relay.order);
   store.onCommit((events, at) => bus.publish(events as DomainEvent[], at));
-  const { memo = true, tokenMemo = true, searchAtCommit = true } = opts.fastPaths ?? {};
-  const fastPaths: CoreFastPaths = { memo, tokenMemo, searchAtCommit };
+  const { memo = true, tokenMemo = true, searchAtCommit = true, flushBehind = true } = opts.fastPaths ?? {};
+  const fastPaths: CoreFastPaths = { memo, tokenMemo, searchAtCommit, flushBehind };
   // Each engine searches with its own index: FTS5 on SQLite, a tsvector table on Postgres.
   const engine = opts.searchEngine ?? (store.engine.kind === "postgres" ? new PgSearchEngine(store.db) : new Fts5Engine(store));
   // FTS5's cost is per savepoint (Store.defer); Postgres's index has no such cost.

@@ -6,10 +6,11 @@
  * people, applications and servers (avatars, icons). A file is asked for first (a slot:
  * name and size), so every refusal (rights, counts, sizes, a person's storage) comes
  * before any byte is read; then its bytes are streamed to disk (store/media.ts), judged
- * by what they are (core/media-types.ts), and only once they are durable does a row name
- * them. A message takes its slots when it is sent (core/message-attachments.ts); custom
- * emoji take theirs in core/emojis.ts; what nothing names any more goes after a grace
- * period (core/media-gc.ts).
+ * by what they are (core/media-types.ts), and named by the slot's row. They are flushed
+ * behind that answer, and nothing names them for good before they are: a message waits
+ * for its slots' bytes (flushed(), then core/message-attachments.ts takes the slots when
+ * it is sent), an avatar, an icon or an emoji for its image's (prepareImage, emoji in
+ * core/emojis.ts). What nothing names any more goes after a grace period (core/media-gc.ts).
  *
  * Bots never upload files (spec 1.5): slots are a person's. The images bots may send as
  * data (their own avatar, a server's icon, an emoji) arrive as bytes instead of a slot,
@@ -28,6 +29,7 @@ import { accessChannel, requireBits } from "./access";
 import { TEXT_CHANNEL_TYPES } from "./channel-types";
 import { cleanFilename, invalidImage, sniff, storeError, type Sniffed } from "./media-types";
 import type { ByteSource, Staged } from "../store/media";
+import { flushedUploads, requireFlushed, settleBlob } from "./media-flush";
 
 /** A slot is used within this long of being asked for, or it goes (with its bytes, unless something else names them). */
 export const UPLOAD_TTL_MS = 3600_000;
@@ -137,8 +139,12 @@ export class Media {
   /**
    * The bytes of a slot. `declaredLength` (a request's Content-Length) past the slot's
    * size is refused before a byte is read; a body without one is counted as it streams
-   * and cut at the size. Answers once the bytes are on disk, flushed, and named by the
-   * slot's committed row: an acknowledged upload survives a crash.
+   * and cut at the size. Answers once the bytes are written, under their hash, and named
+   * by the slot's committed row; their flush runs behind the answer (the `flushBehind`
+   * fast path; off, it comes before). An acknowledged upload survives the server's
+   * process being killed (kill -9: the bytes are in the page cache); after a power loss
+   * or an operating-system crash it may have to be sent again, and nothing that names
+   * it (a message, an avatar) ever commits before its bytes are flushed (flushed()).
    */
   async receive(actorId: string, uploadId: string, body: ByteSource, declaredLength: number | null = null): Promise<Upload> {
     const slot = this.upload(actorId, uploadId);
@@ -148,7 +154,7 @@ export class Media {
       throw DomainError.tooLarge(`The file is larger than the ${slot.declared_size} bytes this upload was opened for`);
     this.receiving.add(uploadId);
     try {
-      const staged = await this.stage(body, slot.declared_size);
+      const staged = await this.stage(body, slot.declared_size, undefined, this.d.fastPaths.flushBehind ? "behind" : "now");
       const sniffed = await this.sniffStaged(staged);
       if (slot.purpose !== "attachment" && !sniffed.image) {
         staged.discard();
@@ -262,12 +268,20 @@ export class Media {
   // ---- bytes ----
 
   /** Stream bytes to the store, the store's failures as the core's errors (nothing kept on any). */
-  async stage(source: ByteSource, limit: number, expect?: string): Promise<Staged> {
+  async stage(source: ByteSource, limit: number, expect?: string, flush: "now" | "behind" = "now"): Promise<Staged> {
     try {
-      return await this.d.media.store.stage(source, { limit, expect });
+      return await this.d.media.store.stage(source, { limit, expect, flush });
     } catch (e) {
       throw storeError(e, limit);
     }
+  }
+
+  /**
+   * Before a message names the person's uploads: resolves once their bytes are flushed,
+   * or null when they all are already (core/media-flush.ts).
+   */
+  flushed(actorId: string, uploadIds: readonly (string | undefined)[]): Promise<void> | null {
+    return flushedUploads(this.d, actorId, uploadIds);
   }
 
   async sniffStaged(staged: Staged): Promise<Sniffed> {
@@ -353,11 +367,14 @@ export class Media {
         slot.sha256 ? `This upload is not for a ${purpose}` : "This upload has no file yet",
         "UPLOAD_INVALID",
       );
+    // Named for good once committed: the bytes are flushed (and checked, if this process did not flush them) first.
+    if (!this.d.media.store.settled(blob.sha256)) await settleBlob(this.d, blob.sha256, path);
     return {
       sha256: blob.sha256,
       animated: !!blob.animated,
       commit: () => {
         if (this.db.query("DELETE FROM uploads WHERE id = ?").run(slot.id).changes !== 1) throw DomainError.notFound("upload");
+        requireFlushed(this.d, blob.sha256, path);
         return blob;
       },
     };

@@ -71,7 +71,10 @@ async function upload(
     files.map((f, i) => ({ filename: f.name, size: bytes[i]!.byteLength, description: f.description ?? null })),
   );
   for (const [i, s] of slots.entries()) await core.media.receive(personId, s.id, bytes[i]!, bytes[i]!.byteLength);
-  return slots.map((s, i) => ({ uploadId: s.id, spoiler: files[i]!.spoiler ?? false }));
+  // The message that names them waits for their bytes to be flushed, as the people's door does.
+  const ids = slots.map((s) => s.id);
+  await core.media.flushed(personId, ids);
+  return ids.map((uploadId, i) => ({ uploadId, spoiler: files[i]!.spoiler ?? false }));
 }
 
 /** Pin or unpin as a person: the same core operation as the people's and the bot API's (Manage Messages). */

@@ -4,18 +4,23 @@
  * (media_blobs, migration 13). An app on `:memory:` keeps them in a temporary directory
  * removed when it closes.
  *
- * A file arrives in two steps, so that no row ever names bytes that are not on disk:
+ * A file arrives in two steps, so that no row ever names bytes that are not there:
  * stage() streams the bytes to a temporary file with constant memory (awaited writes are
- * the back-pressure), hashing them as they pass, counting them against a limit, flushing
- * every few megabytes so the final fsync has little left, and fsyncing the file; place()
- * then moves it under its hash (or drops it: the same bytes are there already) and makes
- * the directory entry durable. place() is synchronous on purpose: the caller commits its
- * row in the same turn of the event loop, and the collector deletes a blob's row and
- * unlinks its file in one turn too (core/media-gc.ts), so the two can never interleave
- * between "the file is there" and "a row names it".
+ * the back-pressure), hashing them as they pass (in a worker, media-hash.ts) and counting
+ * them against a limit; place() then moves it under its hash (or drops it: the same bytes
+ * are there already). place() is synchronous on purpose: the caller commits its row in
+ * the same turn of the event loop, and the collector deletes a blob's row and unlinks its
+ * file in one turn too (core/media-gc.ts), so the two can never interleave between "the
+ * file is there" and "a row names it".
+ *
+ * When the bytes are flushed depends on the caller (StageOptions.flush): an upload's are
+ * flushed behind its answer, and whatever names them for good waits for that (settle();
+ * media-flush.ts says why a killed process loses nothing by it); other bytes (a bot's
+ * avatar sent as data, an import) are flushed before place() returns.
  *
  * A failed write (a full disk, an I/O error, a body over its limit, a broken stream)
- * leaves nothing: the temporary file goes, and the caller gets one of the errors below.
+ * leaves nothing: the temporary file goes, and the caller gets one of the errors of
+ * media-errors.ts.
  *
  * Several nodes may share the directory (`--media-dir` on NFS or the like; docs/scaling.md):
  * each writes under a random temporary name and renames, so two nodes writing the same
@@ -23,15 +28,20 @@
  * the shared database order an upload against the collector (core/media-gc.ts).
  */
 import { randomUUID } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, unlinkSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { open, readdir, rm, stat, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MediaDigestMismatch, MediaSourceFailed, MediaTooLarge, mediaError } from "./media-errors";
+import { Flushes } from "./media-flush";
+import { Hasher, type Digest } from "./media-hash";
+
+export { MediaDamaged, MediaDigestMismatch, MediaSourceFailed, MediaTooLarge, MediaWriteFailed } from "./media-errors";
 
 /** What stage() takes: a request's body stream, any async iterable of chunks, or bytes already in memory. */
 export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Uint8Array;
 
-/** Bytes written and fsynced to a temporary file, not yet under their hash. */
+/** Bytes written to a temporary file (and flushed, unless staged to be flushed behind), not yet under their hash. */
 export interface Staged {
   readonly sha256: string;
   readonly size: number;
@@ -39,7 +49,11 @@ export interface Staged {
   readonly head: Uint8Array;
   /** Up to `length` bytes from the start of the staged file (a JPEG's size may sit past the head). */
   read(length: number): Promise<Uint8Array>;
-  /** Move the bytes under their hash (or drop them when the same bytes are there) and make that durable. Synchronous. */
+  /**
+   * Move the bytes under their hash (or drop them when the same bytes are there).
+   * Synchronous. Staged with `flush: "now"`, durable when it returns; with "behind", the
+   * flush starts now, and settle() waits for it.
+   */
   place(): void;
   /** Forget the staged bytes (nothing will name them). */
   discard(): void;
@@ -52,6 +66,8 @@ export interface StageOptions {
   expect?: string;
   /** How many of the first bytes to keep for sniffing (default 64 KiB). */
   headBytes?: number;
+  /** "now" (the default): flushed before place() returns. "behind": flushed after it, settle() waits (an upload answered before the disk's flush). */
+  flush?: "now" | "behind";
 }
 
 export interface MediaStore {
@@ -60,6 +76,13 @@ export interface MediaStore {
   /** The stored bytes of a hash, as a Blob served without copying (Bun.file), or null. */
   open(sha256: string): Blob | null;
   has(sha256: string): boolean;
+  /** Whether a blob's file is known flushed and whole (this process flushed or checked that very file). */
+  settled(sha256: string): boolean;
+  /**
+   * Resolves once it is: its flush awaited, or, for a file this process did not flush,
+   * flushed and checked against its hash now. Torn or gone: MediaDamaged (the torn file removed).
+   */
+  settle(sha256: string): Promise<void>;
   /** Remove a blob's file (the collector, after the row that named it is gone). Synchronous. */
   unlink(sha256: string): void;
   /** Every stored blob file and when it was written. */
@@ -74,77 +97,49 @@ export interface MediaStore {
   readonly shared?: boolean;
 }
 
-/** A body went past its limit while streaming (declared sizes are refused before, by the core). */
-export class MediaTooLarge extends Error {
-  constructor(readonly limit: number) {
-    super(`more than ${limit} bytes`);
-    this.name = "MediaTooLarge";
-  }
-}
-
-/** The disk refused: ENOSPC, EDQUOT, EIO, EROFS... (`code` says which). Nothing was kept. */
-export class MediaWriteFailed extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = "MediaWriteFailed";
-  }
-}
-
-/** Bytes that do not hash to what an archive said they would. Nothing was kept. */
-export class MediaDigestMismatch extends Error {
-  constructor(
-    readonly expected: string,
-    readonly actual: string,
-  ) {
-    super(`the bytes hash to ${actual}, not ${expected}`);
-    this.name = "MediaDigestMismatch";
-  }
-}
-
-/** A source stream that failed (a client that went away mid-body). Nothing was kept. */
-export class MediaSourceFailed extends Error {
-  constructor(readonly cause: unknown) {
-    super(`the body ended early: ${cause instanceof Error ? cause.message : String(cause)}`);
-    this.name = "MediaSourceFailed";
-  }
-}
-
-/** Flush the written part this often while streaming, so that the final fsync waits for little. */
-const FLUSH_BEHIND = 4 * 1024 * 1024;
 const HEAD = 64 * 1024;
 const SHA256 = /^[0-9a-f]{64}$/;
 
 export class DiskMediaStore implements MediaStore {
   readonly root: string;
-  private readonly blobs: string;
+  readonly blobsDir: string;
+  /** Hashes files' bytes (in a worker unless `hashWorker` is off: media-hash.ts). */
+  readonly hasher: Hasher;
   private readonly tmp: string;
   private readonly temporary: boolean;
+  private readonly flushes: Flushes;
 
   private made = false;
 
   /**
    * `root` null: a temporary directory, removed on close (an app on `:memory:`). The
    * directories are made on the first write, so the many apps that never store a file
-   * (tests, operator commands) leave nothing behind.
+   * (tests, operator commands) leave nothing behind. `hashWorker`: the fast path of
+   * config/fast-paths.ts (off: the event loop hashes).
    */
   constructor(
     root: string | null,
     readonly shared = false,
+    hashWorker = true,
   ) {
     this.temporary = root === null;
     this.root = root ?? join(tmpdir(), `parley-media-${randomUUID()}`);
-    this.blobs = join(this.root, "blobs");
+    this.blobsDir = join(this.root, "blobs");
     this.tmp = join(this.root, "tmp");
+    this.hasher = new Hasher({ worker: hashWorker });
+    this.flushes = new Flushes({
+      blobsDir: this.blobsDir,
+      hasher: this.hasher,
+      pathOf: (sha256) => this.pathOf(sha256),
+      fsync: (fh) => this.fsync(fh),
+    });
   }
 
   private ensure(): void {
     if (this.made) return;
     // A temporary root is made here, private to this process (an existing one is refused).
     if (this.temporary && !existsSync(this.root)) mkdirSync(this.root, { mode: 0o700 });
-    mkdirSync(this.blobs, { recursive: true });
+    mkdirSync(this.blobsDir, { recursive: true });
     mkdirSync(this.tmp, { recursive: true });
     this.made = true;
   }
@@ -152,7 +147,7 @@ export class DiskMediaStore implements MediaStore {
   /** Where a hash's bytes live: two levels of fan-out keep directories small. */
   pathOf(sha256: string): string {
     if (!SHA256.test(sha256)) throw new Error(`not a SHA-256: ${sha256}`);
-    return join(this.blobs, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+    return join(this.blobsDir, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
   }
 
   async stage(source: ByteSource, opts: StageOptions): Promise<Staged> {
@@ -164,40 +159,46 @@ export class DiskMediaStore implements MediaStore {
     const path = join(this.tmp, randomUUID());
     const headBytes = opts.headBytes ?? HEAD;
     const head = new Uint8Array(headBytes);
+    const now = (opts.flush ?? "now") === "now";
+    // A request's body chunks are the store's once read; a caller's bytes or iterable may be reused by it.
+    const owned = source instanceof ReadableStream;
     let headLength = 0;
     let size = 0;
-    let unflushed = 0;
-    const hasher = new Bun.CryptoHasher("sha256");
     let fh: FileHandle | null = null;
+    let digest: Digest | null = null;
     try {
+      digest = await this.hasher.start();
       fh = await open(path, "wx", 0o600);
       for await (const chunk of chunksOf(source)) {
         size += chunk.byteLength;
         if (size > opts.limit) throw new MediaTooLarge(opts.limit);
-        hasher.update(chunk);
         if (headLength < headBytes) {
           const n = Math.min(headBytes - headLength, chunk.byteLength);
           head.set(chunk.subarray(0, n), headLength);
           headLength += n;
         }
         await this.write(fh, chunk);
-        unflushed += chunk.byteLength;
-        if (unflushed >= FLUSH_BEHIND) {
-          await fh.datasync();
-          unflushed = 0;
-        }
+        // Hashed once written: the worker may take the chunk's buffer.
+        const behind = digest.update(chunk, owned);
+        if (behind) await behind;
       }
-      await fh.sync();
+      if (now) await this.fsync(fh);
       await fh.close();
       fh = null;
-      const sha256 = hasher.digest("hex");
+      const sha256 = await digest.digest();
       if (opts.expect !== undefined && opts.expect !== sha256) throw new MediaDigestMismatch(opts.expect, sha256);
-      return this.staged(path, sha256, size, head.slice(0, headLength));
+      return this.staged(path, sha256, size, head.slice(0, headLength), now);
     } catch (e) {
+      digest?.abort();
       await fh?.close().catch(() => {});
       await rm(path, { force: true }).catch(() => {});
       throw mediaError(e);
     }
+  }
+
+  /** Flush a file's bytes to the disk. A test's disk overrides it (to hold a flush, or count them). */
+  protected async fsync(fh: FileHandle): Promise<void> {
+    await fh.sync();
   }
 
   /** One chunk, whole (a file handle may write less than asked). A test's faulty store overrides it. */
@@ -206,7 +207,7 @@ export class DiskMediaStore implements MediaStore {
     while (at < chunk.byteLength) at += (await fh.write(chunk, at, chunk.byteLength - at)).bytesWritten;
   }
 
-  private staged(path: string, sha256: string, size: number, head: Uint8Array): Staged {
+  private staged(path: string, sha256: string, size: number, head: Uint8Array, now: boolean): Staged {
     let done = false;
     return {
       sha256,
@@ -226,7 +227,8 @@ export class DiskMediaStore implements MediaStore {
         if (done) return;
         done = true;
         try {
-          this.placeSync(path, sha256);
+          if (now) this.flushes.placeNow(path, sha256);
+          else this.flushes.placeBehind(path, sha256);
         } catch (e) {
           rmSync(path, { force: true });
           throw mediaError(e);
@@ -240,19 +242,16 @@ export class DiskMediaStore implements MediaStore {
     };
   }
 
-  private placeSync(path: string, sha256: string): void {
-    const dest = this.pathOf(sha256);
-    if (existsSync(dest)) {
-      // The same bytes are stored already (their rename was made durable then).
-      unlinkSync(path);
-      return;
+  settled(sha256: string): boolean {
+    return this.flushes.settled(sha256);
+  }
+
+  async settle(sha256: string): Promise<void> {
+    try {
+      await this.flushes.settle(sha256);
+    } catch (e) {
+      throw mediaError(e);
     }
-    const dir = join(dest, "..");
-    const made = mkdirSync(dir, { recursive: true });
-    renameSync(path, dest);
-    fsyncDir(dir);
-    // A directory made just now must itself be durable in its parent, up to blobs/.
-    if (made) for (let d = join(dir, ".."); d.length >= this.blobs.length; d = join(d, "..")) fsyncDir(d);
   }
 
   open(sha256: string): Blob | null {
@@ -265,15 +264,16 @@ export class DiskMediaStore implements MediaStore {
   }
 
   unlink(sha256: string): void {
+    this.flushes.forget(sha256);
     rmSync(this.pathOf(sha256), { force: true });
   }
 
   async *list(): AsyncIterable<{ sha256: string; mtimeMs: number }> {
-    for (const a of await readdir(this.blobs).catch(() => [] as string[])) {
-      for (const b of await readdir(join(this.blobs, a)).catch(() => [] as string[])) {
-        for (const name of await readdir(join(this.blobs, a, b)).catch(() => [] as string[])) {
+    for (const a of await readdir(this.blobsDir).catch(() => [] as string[])) {
+      for (const b of await readdir(join(this.blobsDir, a)).catch(() => [] as string[])) {
+        for (const name of await readdir(join(this.blobsDir, a, b)).catch(() => [] as string[])) {
           if (!SHA256.test(name)) continue;
-          const st = await stat(join(this.blobs, a, b, name)).catch(() => null);
+          const st = await stat(join(this.blobsDir, a, b, name)).catch(() => null);
           if (st?.isFile()) yield { sha256: name, mtimeMs: st.mtimeMs };
         }
       }
@@ -304,6 +304,7 @@ export class DiskMediaStore implements MediaStore {
   }
 
   close(): void {
+    this.hasher.close();
     if (this.temporary) rmSync(this.root, { recursive: true, force: true });
   }
 }
@@ -320,22 +321,4 @@ async function* chunksOf(source: ByteSource): AsyncIterable<Uint8Array> {
   } catch (e) {
     throw new MediaSourceFailed(e);
   }
-}
-
-function fsyncDir(dir: string): void {
-  const fd = openSync(dir, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The disk's failures as MediaWriteFailed; the store's own errors pass as they are. */
-function mediaError(e: unknown): Error {
-  if (e instanceof MediaTooLarge || e instanceof MediaDigestMismatch || e instanceof MediaSourceFailed || e instanceof MediaWriteFailed)
-    return e;
-  const code = String((e as { code?: unknown })?.code ?? "");
-  if (code) return new MediaWriteFailed(code, (e as Error).message);
-  return e instanceof Error ? e : new Error(String(e));
 }

@@ -4,7 +4,9 @@
  * directory. A person's upload through node A downloads through node B, for people and
  * bots alike; two people uploading the same bytes at once through the two nodes leave
  * one whole file; a node starting on the shared directory leaves the other node's upload
- * under way alone.
+ * under way alone. A message sent through node B naming bytes uploaded through node A
+ * commits only once B has flushed them and checked them against their hash: torn (an
+ * operating-system crash under A), it is refused and the person uploads again.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -96,6 +98,37 @@ describe("files on a media directory both nodes share", () => {
     for (const node of [a, b]) for (const m of [ma, mb]) expect(sha(await download(node, m.attachments[0].url))).toBe(hash);
     // Nothing of either upload is left behind in the shared temporary directory.
     expect(existsSync(join(shared, "tmp")) ? readdirSync(join(shared, "tmp")) : []).toEqual([]);
+  }, 60_000);
+
+  test("uploaded through node A, named through node B: checked there first; torn, refused until sent again", async () => {
+    const put = (node: ClusterNode, id: string, bytes: Uint8Array) =>
+      fetch(`${node.base}/api/client/v1/uploads/${id}`, {
+        method: "PUT",
+        headers: { Authorization: `Session ${world.users.alice.token}` },
+        body: bytes as BodyInit,
+      });
+    const slot = async (bytes: Uint8Array) =>
+      (await person(a, "alice", "POST", `/channels/${general}/attachments`, { files: [{ filename: "x.bin", size: bytes.byteLength }] }))
+        .body[0].id as string;
+    const whole = crypto.getRandomValues(new Uint8Array(200_000));
+    const first = await slot(whole);
+    expect((await put(a, first, whole)).status).toBe(200);
+    const m = await person(b, "alice", "POST", `/channels/${general}/messages`, { attachments: [{ upload_id: first }] });
+    expect(m.status).toBe(200);
+    expect(sha(await download(b, m.body.attachments[0].url))).toBe(sha(whole));
+
+    const torn = crypto.getRandomValues(new Uint8Array(200_000));
+    const second = await slot(torn);
+    expect((await put(a, second, torn)).status).toBe(200);
+    writeFileSync(blobPath(sha(torn)), new Uint8Array(torn.byteLength)); // what a crash before the flush may leave
+    const refused = await person(b, "alice", "POST", `/channels/${general}/messages`, { attachments: [{ upload_id: second }] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors.attachments["0"].upload_id._errors[0].code).toBe("UPLOAD_DAMAGED");
+    expect(existsSync(blobPath(sha(torn)))).toBe(false);
+    expect((await put(b, second, torn)).status).toBe(200);
+    const again = await person(b, "alice", "POST", `/channels/${general}/messages`, { attachments: [{ upload_id: second }] });
+    expect(again.status).toBe(200);
+    expect(sha(await download(a, again.body.attachments[0].url))).toBe(sha(torn));
   }, 60_000);
 
   test("a node starting on the shared directory leaves another node's upload under way alone", async () => {

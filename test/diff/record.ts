@@ -64,10 +64,10 @@ export class Recorder {
     label: string,
     method: string,
     path: string,
-    opts: { headers?: Record<string, string>; body?: unknown } = {},
+    opts: { headers?: Record<string, string>; body?: unknown; raw?: Uint8Array } = {},
   ): Promise<{ status: number; body: any }> {
     const headers: Record<string, string> = { ...opts.headers };
-    let body: string | undefined;
+    let body: string | Uint8Array | undefined = opts.raw;
     if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
       headers["Content-Type"] ??= "application/json";
@@ -77,7 +77,7 @@ export class Recorder {
     // land while a GET is on its way and be taken for the GET's.
     if (method === "GET") while (this.p.core.search.backfillStep());
     const before = this.p.store.changes.written;
-    const res = await fetch(`${this.p.api.urls.base}${path}`, { method, headers, body });
+    const res = await fetch(`${this.p.api.urls.base}${path}`, { method, headers, body: body as BodyInit | undefined });
     const text = await res.text();
     if (method === "GET" && this.p.store.changes.written !== before) this.writingGets.push(`${this.step}: ${label} ${path}`);
     this.sawCohorts();

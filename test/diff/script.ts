@@ -15,6 +15,7 @@ import { rotateToken } from "../../src/wire/tokens";
 import { Gw, I } from "../gateway/client";
 import { LiveConn } from "../http/live-client";
 import { Recorder } from "./record";
+import { png } from "../support/png";
 
 export const WORLD = {
   start_time: "2026-03-01T12:00:00.000Z",
@@ -166,6 +167,7 @@ class Session {
     await this.step("interaction", () => this.interaction());
     await this.step("refusals", () => this.refusals());
     await this.step("people", () => this.people());
+    await this.step("files", () => this.files());
     await this.step("sessions come and go", () => this.sessions());
     await this.step("a mixed cohort, and a resume from an older seq", () => this.resumeOlder());
     await this.step("dm and typing", () => this.dmAndTyping());
@@ -269,6 +271,38 @@ class Session {
       channel_id: this.general,
       content: `hi <@${this.w.applications.EchoBot.bot_user_id}>`,
     });
+  }
+
+  /**
+   * A person's files: an upload (its slot, then its bytes) named by a message at once,
+   * the same bytes again (stored once), its signed link fetched, and an avatar taken from
+   * an upload. The hashing worker and the flush behind the answer (config/fast-paths.ts)
+   * must change none of it.
+   */
+  private async files(): Promise<void> {
+    const general = this.uuid(this.general);
+    const picture = png(5, 3);
+    const upload = async (path: string, body: unknown) => {
+      const r = await this.person("alice", "POST", path, body);
+      const slot = Array.isArray(r.body) ? r.body[0] : r.body;
+      await this.rec.http("alice", "PUT", `/api/client/v1/uploads/${slot.id}`, {
+        headers: { Authorization: `Session ${this.w.users.alice.token}`, "Content-Type": "application/octet-stream" },
+        raw: picture,
+      });
+      return slot.id as string;
+    };
+    const files = { files: [{ filename: "box.png", size: picture.byteLength }] };
+    for (const content of ["a picture", "the same picture"]) {
+      const id = await upload(`/channels/${general}/attachments`, files);
+      const m = await this.person("alice", "POST", `/channels/${general}/messages`, { content, attachments: [{ upload_id: id }] });
+      // Fetched outside the recorder's check of GETs that write: a file is served over several turns of
+      // the event loop, in which the search index may join its waiting entries on its own timer.
+      const res = await fetch(`${this.p.api.urls.base}${m.body.attachments[0].url}`);
+      const body = new Bun.CryptoHasher("sha256").update(await res.arrayBuffer()).digest("hex");
+      this.rec.add("anyone GET the attachment", { status: res.status, type: res.headers.get("content-type"), body });
+    }
+    const avatar = await upload("/uploads", { purpose: "avatar", filename: "me.png", size: picture.byteLength });
+    await this.person("alice", "PATCH", "/users/@me", { avatar_upload: avatar });
   }
 
   private async sessions(): Promise<void> {

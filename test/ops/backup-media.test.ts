@@ -35,6 +35,10 @@ test("a backup and a restore keep every file byte for byte", async () => {
   ]);
   await p.core.media.receive(alice, slots[0]!.id, image, image.byteLength);
   await p.core.media.receive(alice, slots[1]!.id, text, text.byteLength);
+  await p.core.media.flushed(
+    alice,
+    slots.map((s) => s.id),
+  );
   const m = p.core.messages.send(alice, general, { content: "files", attachments: slots.map((s) => ({ uploadId: s.id })) });
   await p.core.media.setAvatar(alice, { bytes: png(8, 8, 8) });
   p.core.close();

@@ -52,6 +52,29 @@ test("the compiled single executable serves the bot API with nothing beside it b
     const docs = await fetch(`${base}/api/docs`);
     expect(docs.headers.get("content-security-policy")).toStartWith("sandbox allow-scripts;");
     await docs.arrayBuffer();
+    // A person's file through the compiled executable: its hashing worker starts from an inline source (store/media-hash.ts).
+    const signedIn = await fetch(`${base}/api/client/v1/auth/signin`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: base },
+      body: JSON.stringify({ username: "demo", password: "parley-demo" }),
+    });
+    const people = { Authorization: `Session ${((await signedIn.json()) as any).token}`, Origin: base };
+    const general = /channel +#general; id (\S+)/.exec(text)![1];
+    const file = crypto.getRandomValues(new Uint8Array(60_000));
+    const slots = await fetch(`${base}/api/client/v1/channels/${general}/attachments`, {
+      method: "POST",
+      headers: { ...people, "Content-Type": "application/json" },
+      body: JSON.stringify({ files: [{ filename: "f.bin", size: file.byteLength }] }),
+    });
+    const [slot] = (await slots.json()) as any[];
+    expect((await fetch(`${base}/api/client/v1/uploads/${slot.id}`, { method: "PUT", headers: people, body: file })).status).toBe(200);
+    const sent = await fetch(`${base}/api/client/v1/channels/${general}/messages`, {
+      method: "POST",
+      headers: { ...people, "Content-Type": "application/json" },
+      body: JSON.stringify({ attachments: [{ upload_id: slot.id }] }),
+    });
+    const url = ((await sent.json()) as any).attachments[0].url;
+    expect(new Uint8Array(await (await fetch(`${base}${url}`)).arrayBuffer())).toEqual(file);
     // Operator commands work as the compiled `parley ...`, beside the running server.
     const list = Bun.spawnSync([out, "app", "list", "--data", join(dir, "data")], { stdout: "pipe", stderr: "pipe" });
     expect(list.stdout.toString()).toMatch(/\d{17,20}  DemoBot  /);

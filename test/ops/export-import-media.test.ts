@@ -43,6 +43,10 @@ test("export then import: attachments, an avatar, an icon and an emoji byte for 
   ]);
   await a.core.media.receive(alice, slots[0]!.id, image, image.byteLength);
   await a.core.media.receive(alice, slots[1]!.id, text, text.byteLength);
+  await a.core.media.flushed(
+    alice,
+    slots.map((s) => s.id),
+  );
   const m = a.core.messages.send(alice, general, {
     content: "files",
     attachments: slots.map((s, i) => ({ uploadId: s.id, description: i ? null : "alt" })),

@@ -54,6 +54,10 @@ async function singleNode() {
     ]);
     await p.core.media.receive(alice, slots[0]!.id, image, image.byteLength);
     await p.core.media.receive(alice, slots[1]!.id, text, text.byteLength);
+    await p.core.media.flushed(
+      alice,
+      slots.map((s) => s.id),
+    );
     p.core.messages.send(alice, channel, { content: "files", attachments: slots.map((s) => ({ uploadId: s.id, description: null })) });
     // More than one batch of rows (store/pg/copy.ts copies a few hundred a statement).
     const staff = p.api.flakes.uuid(w.guilds.Lab.channels.staff)!;

@@ -54,6 +54,8 @@ afterEach(() => p.core.close());
 async function uploaded(owner: string, bytes: Uint8Array, filename = "a.bin") {
   const [slot] = p.core.media.openAttachments(owner, general, [{ filename, size: bytes.byteLength }]);
   await p.core.media.receive(owner, slot!.id, bytes, bytes.byteLength);
+  // Flushed, as a message naming it waits for (core/media-flush.ts).
+  await p.core.media.flushed(owner, [slot!.id]);
   return slot!;
 }
 
