@@ -49,7 +49,10 @@ async function deviceOf(token: string, userId: string): Promise<{ own: OwnDevice
   const r = await client(p, "POST", "/users/@me/devices", token, { keys: await publicKeysOf(keys) });
   expect(r.status).toBe(200);
   const created = Date.parse(r.body.created_at);
-  return { own: { id: r.body.id, keys, created_at: created }, info: { id: r.body.id, user_id: userId, keys: r.body.keys, created_at: created, removed_at: null } };
+  return {
+    own: { id: r.body.id, keys, created_at: created },
+    info: { id: r.body.id, user_id: userId, keys: r.body.keys, created_at: created, removed_at: null },
+  };
 }
 
 /** Upload bytes through a channel's slot flow, as `token`; answers the slot's id. */
@@ -114,7 +117,10 @@ describe("files in an encrypted DM", () => {
     const { dm, seal } = await dmSetup();
     const lookalike = png(3, 3);
     const uploadId = await upload(w.alice, dm, lookalike);
-    const sent = await client(p, "POST", `/channels/${dm}/messages`, w.alice, { ciphertext: await seal("x"), attachments: [{ upload_id: uploadId }] });
+    const sent = await client(p, "POST", `/channels/${dm}/messages`, w.alice, {
+      ciphertext: await seal("x"),
+      attachments: [{ upload_id: uploadId }],
+    });
     expect(sent.status).toBe(200);
     expect(sent.body.attachments[0]).toMatchObject({ content_type: "application/octet-stream", inline: false, width: null, height: null });
     const res = await get(sent.body.attachments[0].url);
@@ -163,7 +169,10 @@ describe("files in an encrypted DM", () => {
   test("an edit keeps the files; an encrypted edit may not list attachments", async () => {
     const { dm, seal } = await dmSetup();
     const uploadId = await upload(w.alice, dm, new Uint8Array(40));
-    const sent = await client(p, "POST", `/channels/${dm}/messages`, w.alice, { ciphertext: await seal("one"), attachments: [{ upload_id: uploadId }] });
+    const sent = await client(p, "POST", `/channels/${dm}/messages`, w.alice, {
+      ciphertext: await seal("one"),
+      attachments: [{ upload_id: uploadId }],
+    });
     const path = `/channels/${dm}/messages/${sent.body.id}`;
     const edited = await client(p, "PATCH", path, w.alice, { ciphertext: await seal("two", sent.body.id) });
     expect(edited.status).toBe(200);
@@ -182,7 +191,13 @@ async function sealFor(token: string, dm: string): Promise<string> {
   const keys = await generateDeviceKeys();
   const d = await client(p, "POST", "/users/@me/devices", token, { keys: await publicKeysOf(keys) });
   const info = { id: d.body.id, user_id: d.body.user_id, keys: d.body.keys, created_at: 0, removed_at: null };
-  return sealMessage("x", { channelId: dm, authorId: d.body.user_id, editOf: null }, { id: d.body.id, keys, created_at: 0 }, [info], [d.body.user_id]);
+  return sealMessage(
+    "x",
+    { channelId: dm, authorId: d.body.user_id, editOf: null },
+    { id: d.body.id, keys, created_at: 0 },
+    [info],
+    [d.body.user_id],
+  );
 }
 
 describe("bots and DM files", () => {
@@ -190,7 +205,10 @@ describe("bots and DM files", () => {
     const bot = internalId(p, w.w.applications.EchoBot.bot_user_id);
     const dm = (await client(p, "POST", "/users/@me/dms", w.alice, { recipient_id: bot })).body.id as string;
     const uploadId = await upload(w.alice, dm, new Uint8Array(30));
-    const sent = await client(p, "POST", `/channels/${dm}/messages`, w.alice, { ciphertext: await sealFor(w.alice, dm), attachments: [{ upload_id: uploadId }] });
+    const sent = await client(p, "POST", `/channels/${dm}/messages`, w.alice, {
+      ciphertext: await sealFor(w.alice, dm),
+      attachments: [{ upload_id: uploadId }],
+    });
     expect(sent.status).toBe(200);
     const token = w.w.applications.EchoBot.token;
     const read = await call(p, "GET", `/channels/${p.api.flakes.of(dm)}/messages/${p.api.flakes.of(sent.body.id)}`, { token });
@@ -207,7 +225,9 @@ describe("bots and DM files", () => {
       const bot = internalId(q, seeded.body.applications.EchoBot.bot_user_id);
       const dm = (await client(q, "POST", "/users/@me/dms", alice, { recipient_id: bot })).body.id as string;
       const picture = png(7, 5);
-      const slot = await client(q, "POST", `/channels/${dm}/attachments`, alice, { files: [{ filename: "cat.png", size: picture.byteLength }] });
+      const slot = await client(q, "POST", `/channels/${dm}/attachments`, alice, {
+        files: [{ filename: "cat.png", size: picture.byteLength }],
+      });
       const res = await q.handle(
         new Request(`${ORIGIN}/api/client/v1/uploads/${slot.body[0].id}`, { method: "PUT", headers: session(alice), body: picture }),
       );
