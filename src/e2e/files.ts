@@ -24,7 +24,7 @@ async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
 export async function sealFile(
   bytes: Uint8Array,
   facts: { name: string; type: string; description?: string | null },
-): Promise<{ ciphertext: Uint8Array; file: SealedFile }> {
+): Promise<{ ciphertext: Uint8Array<ArrayBuffer>; file: SealedFile }> {
   const key = crypto.getRandomValues(new Uint8Array(32));
   const nonce = crypto.getRandomValues(new Uint8Array(12));
   const aes = await crypto.subtle.importKey("raw", buf(key), "AES-GCM", false, ["encrypt"]);
@@ -52,7 +52,7 @@ export function sealedFileSize(f: Pick<SealedFile, "size">): number {
 }
 
 /** A file's bytes, or null unless the ciphertext decrypts under its key and is exactly the file described (size and SHA-256). */
-export async function openFile(ciphertext: Uint8Array, f: SealedFile): Promise<Uint8Array | null> {
+export async function openFile(ciphertext: Uint8Array, f: SealedFile): Promise<Uint8Array<ArrayBuffer> | null> {
   if (ciphertext.length !== sealedFileSize(f)) return null;
   try {
     const aes = await crypto.subtle.importKey("raw", buf(f.key), "AES-GCM", false, ["decrypt"]);
