@@ -187,4 +187,17 @@ describe("files in an encrypted DM", () => {
     expect(await seen.getByRole("button", { name: "Open tamper.png" }).count()).toBe(0);
     expect(await seen.getByRole("link", { name: "tamper.png" }).count()).toBe(0);
   }, 30_000);
+
+  test("a picture the harness sends as Bob (its device) opens in Alice's browser", async () => {
+    await openDm(alice, "Bob");
+    const picture = Buffer.from(png(6, 6, 5));
+    await s.harness("POST", "/users/bob/dms", {
+      recipient_id: "alice",
+      content: "from the harness",
+      files: [{ name: "seeded.png", data: picture.toString("base64"), description: "a seeded picture" }],
+    });
+    await message(alice.page, /^Bob from the harness$/)
+      .getByRole("img", { name: "a seeded picture" })
+      .waitFor();
+  }, 30_000);
 });
