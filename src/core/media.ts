@@ -41,6 +41,20 @@ export const MAX_DESCRIPTION_LENGTH = 1024;
 /** How far into a file the sniffer may read for an image's dimensions. */
 const DIMENSIONS_PROBE = 1024 * 1024;
 
+/**
+ * Attachments with their bytes' facts, as every reader gets them. In an end-to-end
+ * encrypted DM a file is ciphertext whatever its bytes look like (a sniffer may by
+ * chance call them a picture, and the same bytes may be a picture in another channel):
+ * there it is always application/octet-stream, never inline, with no dimensions, so it
+ * is served as a download and no client is told to show it.
+ */
+export const ATTACHMENT_ROWS = `SELECT a.id, a.message_id, a.channel_id, a.uploader_id, a.sha256, a.filename, a.description, a.ordinal, a.flags, b.size,
+    CASE WHEN c.e2e <> 0 THEN 'application/octet-stream' ELSE b.content_type END AS content_type,
+    CASE WHEN c.e2e <> 0 THEN 0 ELSE b.inline END AS inline,
+    CASE WHEN c.e2e <> 0 THEN NULL ELSE b.width END AS width,
+    CASE WHEN c.e2e <> 0 THEN NULL ELSE b.height END AS height
+  FROM attachments a JOIN media_blobs b ON b.sha256 = a.sha256 JOIN channels c ON c.id = a.channel_id`;
+
 export interface FileRequest {
   filename: string;
   size: number;
@@ -86,9 +100,9 @@ export class Media {
 
   /**
    * Slots for a message's files in a channel: ATTACH_FILES and SEND_MESSAGES there (a
-   * DM allows files, as the reference does, but not an end-to-end encrypted one, whose
-   * files the server could read), at most filesPerMessage, each within maxFileBytes and
-   * all within the person's storage. Nothing is read yet.
+   * DM allows files, as the reference does; in an end-to-end encrypted one they hold
+   * what the client encrypted, message-attachments.ts), at most filesPerMessage, each
+   * within maxFileBytes and all within the person's storage. Nothing is read yet.
    */
   openAttachments(actorId: string, channelId: string, files: FileRequest[]): Upload[] {
     return this.d.store.write(() => {
@@ -96,8 +110,6 @@ export class Media {
       const a = accessChannel(this.d, this.guilds, actorId, channelId);
       if (!TEXT_CHANNEL_TYPES.has(a.channel.type))
         throw DomainError.invalid("", "Cannot send messages in a non-text channel", "CHANNEL_TYPE_INVALID");
-      if (a.channel.e2e)
-        throw DomainError.invalid("files", "Files cannot be sent in encrypted direct messages yet", "E2E_FILES_UNSUPPORTED");
       if (!a.isDm) requireBits(a, PERMISSIONS.SEND_MESSAGES, PERMISSIONS.ATTACH_FILES);
       const max = this.limits.filesPerMessage;
       if (files.length < 1 || files.length > max)
@@ -327,13 +339,7 @@ export class Media {
 
   /** An attachment with its bytes' facts, or null. */
   attachment(id: string): Attachment | null {
-    return this.db
-      .query(
-        `SELECT a.id, a.message_id, a.channel_id, a.uploader_id, a.sha256, a.filename, a.description, a.ordinal, a.flags,
-                b.size, b.content_type, b.inline, b.width, b.height
-         FROM attachments a JOIN media_blobs b ON b.sha256 = a.sha256 WHERE a.id = ?`,
-      )
-      .get(id) as Attachment | null;
+    return this.db.query(`${ATTACHMENT_ROWS} WHERE a.id = ?`).get(id) as Attachment | null;
   }
 
   // ---- images: avatars and icons ----

@@ -5,6 +5,12 @@
  * v10 rule: `attachments` lists every attachment to keep). A person may add new files
  * in an edit; a bot never adds any (spec 1.5), it may only keep or drop.
  *
+ * In an end-to-end encrypted DM the files are what the client encrypted, uploaded under
+ * a neutral name; their keys and real names are in the message's sealed text (src/e2e/
+ * content.ts), which names them by position, so they are read in the order sent and an
+ * encrypted message's edit keeps them all (core/people.ts). They are always served as
+ * downloads (ATTACHMENT_ROWS in media.ts).
+ *
  * Reads are kept in memory per message while the attachments table is unchanged, and a
  * message posted without files is known to have none, so reading it costs no statement.
  */
@@ -16,7 +22,7 @@ import { requireBits } from "./access";
 import { DomainError } from "./errors";
 import { Memo } from "./memo";
 import { PERMISSIONS } from "./permissions";
-import { MAX_DESCRIPTION_LENGTH } from "./media";
+import { ATTACHMENT_ROWS, MAX_DESCRIPTION_LENGTH } from "./media";
 import { requireFlushed } from "./media-flush";
 import type { AttachmentEdit, AttachmentInput } from "./message-types";
 
@@ -46,13 +52,7 @@ export class MessageAttachments {
   }
 
   private read(messageId: string): Attachment[] {
-    return this.db
-      .query(
-        `SELECT a.id, a.message_id, a.channel_id, a.uploader_id, a.sha256, a.filename, a.description, a.ordinal, a.flags,
-                b.size, b.content_type, b.inline, b.width, b.height
-         FROM attachments a JOIN media_blobs b ON b.sha256 = a.sha256 WHERE a.message_id = ? ORDER BY a.ordinal`,
-      )
-      .all(messageId) as Attachment[];
+    return this.db.query(`${ATTACHMENT_ROWS} WHERE a.message_id = ? ORDER BY a.ordinal`).all(messageId) as Attachment[];
   }
 
   /** A message just written without files: nothing to read for it later. */
@@ -108,8 +108,6 @@ export class MessageAttachments {
   private requireUploader(actorId: string, a: ChannelAccess, count: number): void {
     if (this.users.require(actorId).kind !== "person")
       throw DomainError.invalid("attachments", "Bots cannot upload files", "BOTS_CANNOT_UPLOAD");
-    if (a.channel.e2e)
-      throw DomainError.invalid("attachments", "Files cannot be sent in encrypted direct messages yet", "E2E_FILES_UNSUPPORTED");
     if (!a.isDm) requireBits(a, PERMISSIONS.ATTACH_FILES);
     const max = this.d.media.limits.filesPerMessage;
     if (count > max) throw tooMany(max);

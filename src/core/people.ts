@@ -6,7 +6,7 @@ import { MAX_CONTENT, type Messages, type Page } from "./messages";
 import type { AttachmentEdit, AttachmentInput } from "./message-types";
 import type { Dms } from "./dms";
 import type { Servers } from "./servers";
-import { canSee } from "./access";
+import { accessTo, canSee } from "./access";
 import { DomainError } from "./errors";
 import { envelopeProblem, MAX_ENVELOPE } from "../e2e/format";
 
@@ -123,6 +123,13 @@ export class People {
       const m = this.messages.require(c.id, messageId, userId);
       if (c.e2e) {
         if (m.author_id !== userId) throw DomainError.forbidden("You can only edit your own messages");
+        // Its sealed text names its files by position: the edit seals them again, as they are.
+        if (patch.attachments !== undefined)
+          throw DomainError.invalid(
+            "attachments",
+            "An encrypted message keeps its files when edited: send only ciphertext",
+            "BASE_TYPE_INVALID",
+          );
         checkSealedBody(patch);
         this.requireSendingDevice(userId, patch.ciphertext!);
         return this.messages.edit(m.id, { ciphertext: patch.ciphertext });
@@ -136,16 +143,21 @@ export class People {
     });
   }
 
-  /** A sealed DM message: its envelope's shape, from a current device of its author. */
+  /**
+   * A sealed DM message: its envelope's shape, from a current device of its author, with
+   * the files the author's client encrypted and uploaded to their own slots for this DM
+   * (the same rules and limits as any message's files, core/message-attachments.ts).
+   */
   private sendSealed(userId: string, c: Channel, msg: PersonMessage): Message {
     checkSealedBody(msg);
     this.requireSendingDevice(userId, msg.ciphertext!);
-    return this.messages.create({
+    const m = this.messages.create({
       channelId: c.id,
       authorId: userId,
       ciphertext: msg.ciphertext!,
       reference: this.sealedReference(c, msg.replyTo),
     });
+    return this.messages.files.attach(userId, accessTo(this.d, this.guilds, userId, c), msg.attachments, m);
   }
 
   private sealedReference(c: Channel, replyTo: string | null | undefined) {

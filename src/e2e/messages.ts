@@ -7,7 +7,7 @@
  */
 import { buf, utf8 } from "./bytes";
 import { formatEnvelope, parseEnvelope, type Wrap } from "./format";
-import { pad, unpad } from "./padding";
+import { padContent, unpadContent, type MessageContent, type SealedFile } from "./content";
 import { wrappingKey, type DeviceKeys, type PublicKeys } from "./keys";
 
 /** A device as the server lists it (docs/people-api.md), times in ms since the epoch. */
@@ -34,7 +34,8 @@ export interface MessageContext {
 }
 
 export type Opened =
-  | { state: "ok"; text: string }
+  /** `files` only when the message carries some (content.ts), in the order of its attachments. */
+  | { state: "ok"; text: string; files?: SealedFile[] }
   /** No key for this device, and the message is not newer than the device. */
   | { state: "before_device" }
   /** Sealed by a device of its author's that was removed before the message was sent: not to be taken as theirs. */
@@ -47,21 +48,28 @@ function associatedData(ctx: MessageContext, from: string): ArrayBuffer {
 }
 
 /**
- * Encrypt `text` for `devices` (the current devices of the DM's two people, the sender's
- * own included). A device of anyone but `people` (the DM's two people) is never sealed
- * for, whatever list it came in; nor is a removed one, or one sharing no curve with the
- * sender. Throws when the text is too long for the largest bucket.
+ * Encrypt a text (or a text with its files' secrets) for `devices` (the current devices
+ * of the DM's two people, the sender's own included). A device of anyone but `people`
+ * (the DM's two people) is never sealed for, whatever list it came in; nor is a removed
+ * one, or one sharing no curve with the sender. Throws when it is too long for the
+ * largest bucket.
  */
 export async function sealMessage(
-  text: string,
+  content: string | MessageContent,
   ctx: MessageContext,
   from: OwnDevice,
   devices: DeviceInfo[],
   people: string[],
 ): Promise<string> {
   if (!people.includes(ctx.authorId)) throw new Error("The author is not one of the conversation's people");
-  const block = pad(text);
-  if (!block) throw new Error("The message is too long to encrypt");
+  const c = typeof content === "string" ? { text: content, files: [] } : content;
+  const block = padContent(c);
+  if (!block)
+    throw new Error(
+      c.files.length
+        ? "The message and its files' names and descriptions are too long to encrypt: shorten them or send fewer files"
+        : "The message is too long to encrypt",
+    );
   const nonce = crypto.getRandomValues(new Uint8Array(12));
   // Extractable only so it can be wrapped; it lives in memory for this call alone.
   const key = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, true, ["encrypt", "decrypt"]);
@@ -106,8 +114,9 @@ export async function openMessage(
       key,
       buf(e.body),
     );
-    const text = unpad(new Uint8Array(block));
-    return text === null ? fail("the padding is malformed") : { state: "ok", text };
+    const c = unpadContent(new Uint8Array(block));
+    if (c === null) return fail("the padding is malformed");
+    return c.files.length ? { state: "ok", text: c.text, files: c.files } : { state: "ok", text: c.text };
   } catch {
     return fail("the ciphertext or its key was altered");
   }

@@ -6,7 +6,16 @@
  * the harness device existed is read by the harness as the recipient.
  */
 import type { Core, Device, Message, User } from "../core";
-import { generateDeviceKeys, openMessage, publicKeysOf, sealMessage, type DeviceInfo, type Opened, type OwnDevice } from "../e2e";
+import {
+  generateDeviceKeys,
+  openMessage,
+  publicKeysOf,
+  sealMessage,
+  type DeviceInfo,
+  type MessageContent,
+  type Opened,
+  type OwnDevice,
+} from "../e2e";
 
 export function deviceInfo(d: Device): DeviceInfo {
   return { id: d.id, user_id: d.user_id, keys: { x25519: d.x25519, p256: d.p256 }, created_at: d.created_at, removed_at: d.removed_at };
@@ -45,10 +54,10 @@ export class HarnessDevices {
    * server's own process, so it reads devices from the core rather than pinning them as
    * a browser does (src/e2e/trust.ts); the scheme still seals for the two people alone.
    */
-  async seal(me: User, channelId: string, text: string, editOf: string | null): Promise<string> {
+  async seal(me: User, channelId: string, content: string | MessageContent, editOf: string | null): Promise<string> {
     const mine = await this.of(me);
     const devices = this.core.devices.inDm(me.id, channelId).map(deviceInfo);
-    return sealMessage(text, { channelId, authorId: me.id, editOf }, mine, devices, this.core.dms.recipients(channelId));
+    return sealMessage(content, { channelId, authorId: me.id, editOf }, mine, devices, this.core.dms.recipients(channelId));
   }
 
   /** Decrypt a DM message as `viewer`'s harness device. */

@@ -15,6 +15,7 @@ import { route } from "./http";
 import { Lookup } from "./lookup";
 import { harnessMessage } from "./views";
 import type { DmClient } from "./dms";
+import { HarnessFiles, upload } from "./files";
 
 const Embed = Type.Object({}, { additionalProperties: true });
 export const SayBody = Type.Object(
@@ -23,21 +24,8 @@ export const SayBody = Type.Object(
     content: Type.String({ maxLength: MAX_CONTENT }),
     embeds: Type.Optional(Type.Array(Embed, { maxItems: 10 })),
     reply_to: Type.Optional(Snowflake),
-    /** Files the person attaches (issue 31): bytes as base64, through the same upload slots as the web client. */
-    files: Type.Optional(
-      Type.Array(
-        Type.Object(
-          {
-            name: Type.String({ minLength: 1, maxLength: 1024 }),
-            data: Type.String({ pattern: "^[A-Za-z0-9+/]*={0,2}$" }),
-            description: Type.Optional(Type.String({ maxLength: 1024 })),
-            spoiler: Type.Optional(Type.Boolean()),
-          },
-          { additionalProperties: false },
-        ),
-        { maxItems: 10 },
-      ),
-    ),
+    /** Files the person attaches (issue 31): bytes as base64, through the same upload slots as the web client (files.ts). */
+    files: Type.Optional(HarnessFiles),
   },
   { additionalProperties: false },
 );
@@ -55,26 +43,6 @@ function pageOf(p: HarnessContext, q: URLSearchParams) {
   const before = q.get("before");
   const after = q.get("after");
   return { limit, before: before ? p.flakes.bound(before, false) : undefined, after: after ? p.flakes.bound(after, true) : undefined };
-}
-
-/** A person's files, uploaded as the web client uploads them: slots first (every refusal before a byte), then the bytes. */
-async function upload(
-  core: HarnessContext["core"],
-  personId: string,
-  channelId: string,
-  files: { name: string; data: string; description?: string; spoiler?: boolean }[],
-) {
-  const bytes = files.map((f) => new Uint8Array(Buffer.from(f.data, "base64")));
-  const slots = core.media.openAttachments(
-    personId,
-    channelId,
-    files.map((f, i) => ({ filename: f.name, size: bytes[i]!.byteLength, description: f.description ?? null })),
-  );
-  for (const [i, s] of slots.entries()) await core.media.receive(personId, s.id, bytes[i]!, bytes[i]!.byteLength);
-  // The message that names them waits for their bytes to be flushed, as the people's door does.
-  const ids = slots.map((s) => s.id);
-  await core.media.flushed(personId, ids);
-  return ids.map((uploadId, i) => ({ uploadId, spoiler: files[i]!.spoiler ?? false }));
 }
 
 /** Pin or unpin as a person: the same core operation as the people's and the bot API's (Manage Messages). */
@@ -125,24 +93,21 @@ export function harnessPeople(p: HarnessContext, dms: DmClient): Route<HarnessCo
       method: "POST",
       path: "/users/{user}/messages",
       caller: "harness",
-      summary: "Say something as a person (files as base64 in servers)",
+      summary: "Say something as a person (files as base64; a DM's encrypted as a client does)",
       body: SayBody,
       handler: async ({ params, body }) => {
         const me = look.person(params.user);
         const b = body();
         const replyTo = b.reply_to === undefined ? null : look.internal(b.reply_to, "reference", "reply_to");
         const ch = core.people.channel(me.id, look.internal(b.channel_id, "channel", "channel_id"));
-        if (b.files?.length && !ch.guild_id)
-          throw DomainError.invalid("files", "Files cannot be sent in encrypted direct messages yet", "E2E_FILES_UNSUPPORTED");
-        const attachments = b.files?.length ? await upload(core, me.id, ch.id, b.files) : undefined;
         const m = ch.guild_id
           ? core.people.send(me.id, ch.id, {
               content: textIn(b.content, p.flakes),
               embeds: b.embeds && embedsIn(b.embeds, p.flakes),
               replyTo,
-              attachments,
+              attachments: b.files?.length ? await upload(core, me.id, ch.id, b.files) : undefined,
             })
-          : await dms.send(me, ch.id, b.content, b.embeds, replyTo);
+          : await dms.send(me, ch.id, { content: b.content, embeds: b.embeds, files: b.files }, replyTo);
         return { id: p.flakes.of(m.id) };
       },
     }),

@@ -37,7 +37,7 @@ export type CommandOptions =
   | Record<string, string | number | boolean>
   | { name: string; type?: number; value?: unknown; options?: unknown[] }[];
 
-/** A file a person attaches to a message (server channels only): its name, bytes (or UTF-8 text), alt text. */
+/** A file a person attaches to a message: its name, bytes (or UTF-8 text), alt text. In a DM the harness encrypts it as the person's device. */
 export interface PersonFile {
   name: string;
   data: Uint8Array | string;
@@ -48,8 +48,8 @@ export interface PersonFile {
 export interface Person {
   /** Post a message in a channel (name like "general" or "Lab/general", or snowflake). */
   say(channel: string, content: string, opts?: { embeds?: unknown[]; replyTo?: string; files?: PersonFile[] }): Promise<{ id: string }>;
-  /** Send a direct message to a person or a bot (name or snowflake); the harness encrypts it as the person's device. */
-  dm(recipient: string, content: string): Promise<{ channel_id: string; id: string }>;
+  /** Send a direct message to a person or a bot (name or snowflake), with files if any; the harness encrypts it all as the person's device. */
+  dm(recipient: string, content: string, opts?: { files?: PersonFile[] }): Promise<{ channel_id: string; id: string }>;
   /**
    * The person's harness device (made on first use): register it before a browser or
    * another client sends the person a DM, so the harness can read it as them.

@@ -1,4 +1,4 @@
-import type { CommandOptions, InteractOptions, InteractionResult, Person } from "./person-types.js";
+import type { CommandOptions, InteractOptions, InteractionResult, Person, PersonFile } from "./person-types.js";
 import type { SdkContext } from "./context.js";
 import type { InteractionHelpers } from "./interactions.js";
 import { HarnessError } from "./wire-types.js";
@@ -34,20 +34,11 @@ export function personActions(ctx: SdkContext, interactions: InteractionHelpers,
         content,
         ...(o.embeds ? { embeds: o.embeds } : {}),
         ...(o.replyTo ? { reply_to: o.replyTo } : {}),
-        ...(o.files
-          ? {
-              files: o.files.map((f) => ({
-                name: f.name,
-                data: base64Of(f.data),
-                ...(f.description ? { description: f.description } : {}),
-                ...(f.spoiler ? { spoiler: true } : {}),
-              })),
-            }
-          : {}),
+        ...filesBody(o.files),
       }),
-    dm: (recipient, content) => {
+    dm: (recipient, content, o = {}) => {
       const app = world.answer.applications[recipient];
-      return harness.call("POST", `/users/${u}/dms`, { recipient_id: app ? app.bot_user_id : recipient, content });
+      return harness.call("POST", `/users/${u}/dms`, { recipient_id: app ? app.bot_user_id : recipient, content, ...filesBody(o.files) });
     },
     device: () => harness.call("POST", `/users/${u}/device`),
     session: openSession,
@@ -143,4 +134,17 @@ function rawOptions(options: CommandOptions | undefined): { options?: unknown[] 
 /** A file's bytes as the harness takes them (base64); text is sent as UTF-8. */
 function base64Of(data: Uint8Array | string): string {
   return Buffer.from(typeof data === "string" ? new TextEncoder().encode(data) : data).toString("base64");
+}
+
+/** The `files` of a harness body, when there are any. */
+function filesBody(files: PersonFile[] | undefined): { files?: unknown[] } {
+  if (!files) return {};
+  return {
+    files: files.map((f) => ({
+      name: f.name,
+      data: base64Of(f.data),
+      ...(f.description ? { description: f.description } : {}),
+      ...(f.spoiler ? { spoiler: true } : {}),
+    })),
+  };
 }

@@ -15,9 +15,11 @@ import {
   sealMessage,
   sealTargets,
   type Listed,
+  type MessageContent,
   type Opened,
   type OwnDevice,
   type PublicKeys,
+  type SealedFile,
   type SelfDevice,
 } from "../e2e";
 import { api, ApiError } from "./api";
@@ -138,6 +140,12 @@ export function textOf(m: Message): string | null {
   return r?.state === "ok" ? r.text : null;
 }
 
+/** What an opened message says of its files (none when it carries none), in the order of its attachments. */
+export function filesOf(m: Message): SealedFile[] {
+  const r = openedOf(m);
+  return r?.state === "ok" ? (r.files ?? []) : [];
+}
+
 function remember(m: Message, r: Opened): void {
   opened.value = { ...opened.value, [keyOf(m)]: r };
 }
@@ -206,21 +214,44 @@ function fail(what: string, e: unknown): false {
   return false;
 }
 
-async function seal(channelId: string, text: string, editOf: string | null): Promise<string> {
-  if (text.length > MAX_TEXT) throw new Error(`a message holds at most ${MAX_TEXT} characters`);
+async function seal(channelId: string, content: MessageContent, editOf: string | null): Promise<string> {
+  if (content.text.length > MAX_TEXT) throw new Error(`a message holds at most ${MAX_TEXT} characters`);
   const own = await deviceReady();
   const people = peopleOf(channelId);
   const list = await loadDevices(channelId, true);
   // The pinned keys of the two people's devices the server still lists as current.
-  return sealMessage(text, { channelId, authorId: me.value!.id, editOf }, own, sealTargets(trust.value, people, list.map(listed)), people);
+  return sealMessage(
+    content,
+    { channelId, authorId: me.value!.id, editOf },
+    own,
+    sealTargets(trust.value, people, list.map(listed)),
+    people,
+  );
 }
 
-/** Send a DM sealed for every current device of both people (a bot has none: the person's own only). */
-export async function sendEncrypted(channel: Channel, text: string, replyTo: string | null): Promise<boolean> {
+/** What the sender knows its message says, as a reader opens it (openMessage). */
+const openedAs = (c: MessageContent): Opened =>
+  c.files.length ? { state: "ok", text: c.text, files: c.files } : { state: "ok", text: c.text };
+
+/** A DM's files as the composer hands them over: the uploaded slots and, in the same order, what the sealed text says of each. */
+export interface OutgoingFiles {
+  attachments: { upload_id: string }[];
+  sealed: SealedFile[];
+}
+
+/**
+ * Send a DM sealed for every current device of both people (a bot has none: the person's
+ * own only). Its files, already encrypted and uploaded, are named by their slots, and
+ * their keys and facts go in the sealed text, in the same order.
+ */
+export async function sendEncrypted(channel: Channel, text: string, replyTo: string | null, files?: OutgoingFiles): Promise<boolean> {
   try {
-    const ciphertext = await seal(channel.id, text, null);
-    const m = await api<Message>("POST", `/channels/${channel.id}/messages`, { ciphertext, reply_to: replyTo ?? undefined });
-    remember(m, { state: "ok", text });
+    if ((files?.attachments.length ?? 0) !== (files?.sealed.length ?? 0)) throw new Error("a file is not ready yet");
+    const content = { text, files: files?.sealed ?? [] };
+    const ciphertext = await seal(channel.id, content, null);
+    const attachments = files?.attachments.length ? files.attachments : undefined;
+    const m = await api<Message>("POST", `/channels/${channel.id}/messages`, { ciphertext, reply_to: replyTo ?? undefined, attachments });
+    remember(m, openedAs(content));
     upsertMessage(m);
     return true;
   } catch (e) {
@@ -228,12 +259,13 @@ export async function sendEncrypted(channel: Channel, text: string, replyTo: str
   }
 }
 
-/** Edit one's own DM: the new text is sealed again, bound to the message it replaces. */
+/** Edit one's own DM: the new text is sealed again, bound to the message it replaces, with the files it already has. */
 export async function editEncrypted(m: Message, text: string): Promise<boolean> {
   try {
-    const ciphertext = await seal(m.channel_id, text, m.id);
+    const content = { text, files: filesOf(m) };
+    const ciphertext = await seal(m.channel_id, content, m.id);
     const edited = await api<Message>("PATCH", `/channels/${m.channel_id}/messages/${m.id}`, { ciphertext });
-    remember(edited, { state: "ok", text });
+    remember(edited, openedAs(content));
     upsertMessage(edited);
     return true;
   } catch (e) {

@@ -3,13 +3,15 @@
  * 9). The policy is a header, not only the page's meta tag: a meta tag cannot say
  * frame-ancestors, and covers nothing but the page that holds it. Images may come from
  * any http(s) host, but only once a person asked for them (views/Embed.tsx) or through
- * the server's own image proxy.
+ * the server's own image proxy; pictures, video and sound also from blob: URLs, which
+ * hold the files of encrypted DMs this page decrypted (views/files/SealedFiles.tsx).
  */
 export const PAGE_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: http: https:",
+  "img-src 'self' data: blob: http: https:",
+  "media-src 'self' blob:",
   "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { call, client, harness, internalId, makeParley, recordEvents, rowCounts, seedBasic, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/world";
+import { png } from "../support/png";
 
 let p: Parley;
 let w: SeedAnswer;
@@ -173,6 +174,54 @@ describe("POST /users/{user}/dms", () => {
     expect(refusal(await harness(p, "POST", "/users/alice/dms", { recipient_id: "alice", content: "me" }))).toEqual([400, 50035]);
     expect(refusal(await harness(p, "POST", "/users/alice/dms", { content: "who" }))).toEqual([400, 50035]);
     expect(rowCounts(p, ["channels", "dm_recipients", "messages"])).toEqual(before);
+  });
+
+  test("with files: each is encrypted and uploaded as file.bin; the recipient's client opens the exact bytes and facts", async () => {
+    const b64 = (b: Uint8Array | string) => Buffer.from(b).toString("base64");
+    const picture = png(5, 4);
+    const r = await harness(p, "POST", "/users/alice/dms", {
+      recipient_id: "bob",
+      content: "",
+      files: [
+        { name: "beach.png", data: b64(picture), description: "The beach at dawn" },
+        { name: "notes.txt", data: b64("eggs, milk\n") },
+      ],
+    });
+    expect(r.status).toBe(200);
+    const rows = p.store.db.query("SELECT filename, description FROM attachments ORDER BY ordinal").all();
+    expect(rows).toEqual([
+      { filename: "file.bin", description: null },
+      { filename: "file.bin", description: null },
+    ]);
+    const opened = [
+      { filename: "beach.png", content_type: "image/png", size: picture.byteLength, description: "The beach at dawn", data: b64(picture) },
+      { filename: "notes.txt", content_type: "text/plain", size: 11, description: null, data: b64("eggs, milk\n") },
+    ];
+    const bob = await harness(p, "GET", `/channels/${r.body.channel_id}/messages?as=bob`);
+    expect(bob.body[0]).toMatchObject({ content: "", service_e2e_state: "decrypted", service_e2e_files: opened });
+    // An edit (or a later message through /messages) keeps them: the sealed text names them again.
+    expect((await harness(p, "PATCH", `/users/alice/messages/${r.body.id}`, { content: "two files" })).status).toBe(204);
+    const after = await harness(p, "GET", `/channels/${r.body.channel_id}/messages?as=bob`);
+    expect(after.body[0]).toMatchObject({ content: "two files", service_e2e_files: opened });
+    const more = await harness(p, "POST", "/users/bob/messages", {
+      channel_id: r.body.channel_id,
+      content: "and one back",
+      files: [{ name: "reply.txt", data: b64("ok") }],
+    });
+    expect(more.status).toBe(200);
+    const seen = await harness(p, "GET", `/channels/${r.body.channel_id}/messages?as=alice&limit=1`);
+    expect(seen.body[0].service_e2e_files).toEqual([
+      { filename: "reply.txt", content_type: "text/plain", size: 2, description: null, data: b64("ok") },
+    ]);
+  });
+
+  test("files whose facts do not fit the largest bucket are refused before anything is uploaded", async () => {
+    const before = rowCounts(p, ["uploads", "media_blobs", "messages"]);
+    const files = Array.from({ length: 10 }, (_, i) => ({ name: `f${i}.txt`, data: "eA==", description: "é".repeat(1024) }));
+    const r = await harness(p, "POST", "/users/alice/dms", { recipient_id: "bob", content: "x", files });
+    expect(refusal(r)).toEqual([400, 50035]);
+    expect(r.body.message).toContain("too long to encrypt");
+    expect(rowCounts(p, ["uploads", "media_blobs", "messages"])).toEqual(before);
   });
 
   test("harness messages into a DM channel are encrypted as well", async () => {

@@ -61,7 +61,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   const dm = channel.guild_id === null;
   const blocked = dm && !dmReady(); // a DM waits for this browser's device keys
   const { query, shown, active, move, loading, none } = useCommands(channel.id, text);
-  const files = useAttachments(channel.id, !dm); // files (views/files): none in encrypted DMs yet
+  const files = useAttachments(channel.id, dm); // files (views/files): encrypted first in a DM
   const refused = cannotWrite(channel, channelLabel(channel));
   const slow = useSlowmode(channel);
   const tooLong = text.length > MAX_CHARS;
@@ -95,7 +95,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     if ((!content && !attachments.length) || blocked || files.busy || slow.left > 0 || tooLong) return;
     if (
       await (dm
-        ? sendEncrypted(channel, content, replyTo?.id ?? null)
+        ? sendEncrypted(channel, content, replyTo?.id ?? null, { attachments, sealed: files.sealed() })
         : sendMessage(channel.id, mentionsOut(channel, content), replyTo?.id ?? null, attachments))
     ) {
       setText((now) => (now.trim() === content ? "" : now)); // keep what was typed while it was sending

@@ -15,6 +15,7 @@ import { editEncrypted, textOf } from "../dm-crypto";
 import { PinNotice, PINNED_NOTICE } from "./Pins";
 import { linked } from "../links";
 import { Attachments } from "./files/Attachments";
+import { SealedFiles } from "./files/SealedFiles";
 import { ReactionFace } from "./files/Emoji";
 import { EmojiPicker } from "./emoji/Picker";
 import { mentionsOut, mentionsShown } from "./Mentions";
@@ -81,7 +82,7 @@ export function MessageItem({ m, onReply, grouped = false, active = false }: Pro
       <div id={`c-${m.id}`} class="content">
         {isEditing ? <EditBox m={m} onDone={() => setEditing(false)} /> : <Body m={m} />}
       </div>
-      <Attachments list={m.attachments} />
+      {m.ciphertext === null ? <Attachments list={m.attachments} /> : <SealedFiles m={m} />}
       {loading && (
         <p class="thinking" role="status">
           {name} is thinking…

@@ -9,26 +9,29 @@ import { useMemo, useRef } from "preact/hooks";
 import type { JSX } from "preact";
 import { Uploads, MAX_FILES, type PendingFile } from "../../uploads";
 import { showNotice } from "../../state";
+import type { SealedFile } from "../../../e2e";
 
 export interface Attachments {
   /** The tray, shown above the textbox when files are pending. */
   tray: JSX.Element | null;
   /** The "Attach files" button, beside the textbox. */
-  button: JSX.Element | null;
+  button: JSX.Element;
   /** Handlers for the composer: files pasted or dropped are attached. */
   onPaste(e: ClipboardEvent): void;
   onDrop(e: DragEvent): void;
   onDragOver(e: DragEvent): void;
   /** Files named in the next message, and whether any are still on their way. */
   ready(): { upload_id: string; description?: string }[];
+  /** In an encrypted DM: each ready() file's key and facts, for the sealed message. */
+  sealed(): SealedFile[];
   readonly count: number;
   readonly busy: boolean;
   clear(): void;
 }
 
-/** `enabled`: false in an encrypted DM, whose files the server would read (not supported yet). */
-export function useAttachments(channelId: string, enabled: boolean): Attachments {
-  const uploads = useMemo(() => new Uploads(channelId), [channelId]);
+/** `encrypted`: an end-to-end encrypted DM, whose files are encrypted before they are uploaded (uploads.ts). */
+export function useAttachments(channelId: string, encrypted: boolean): Attachments {
+  const uploads = useMemo(() => new Uploads(channelId, encrypted), [channelId, encrypted]);
   const input = useRef<HTMLInputElement>(null);
   const files = uploads.files.value;
   const add = (list: File[]) => {
@@ -38,7 +41,7 @@ export function useAttachments(channelId: string, enabled: boolean): Attachments
   const fromTransfer = (d: DataTransfer | null) => (d ? Array.from(d.files) : []);
   return {
     tray: files.length ? <Tray uploads={uploads} files={files} /> : null,
-    button: enabled ? (
+    button: (
       <>
         <button type="button" class="attach" onClick={() => input.current?.click()} disabled={files.length >= MAX_FILES}>
           Attach files
@@ -56,23 +59,24 @@ export function useAttachments(channelId: string, enabled: boolean): Attachments
           }}
         />
       </>
-    ) : null,
+    ),
     onPaste(e) {
       const list = fromTransfer(e.clipboardData);
-      if (!enabled || !list.length) return;
+      if (!list.length) return;
       e.preventDefault();
       add(list);
     },
     onDrop(e) {
       const list = fromTransfer(e.dataTransfer);
-      if (!enabled || !list.length) return;
+      if (!list.length) return;
       e.preventDefault();
       add(list);
     },
     onDragOver(e) {
-      if (enabled && e.dataTransfer?.types.includes("Files")) e.preventDefault();
+      if (e.dataTransfer?.types.includes("Files")) e.preventDefault();
     },
     ready: () => uploads.ready(),
+    sealed: () => uploads.sealed(),
     count: files.length,
     busy: uploads.busy,
     clear: () => uploads.clear(),

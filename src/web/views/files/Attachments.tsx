@@ -3,45 +3,61 @@
  * description or the filename (a button opens them larger in a dialog "Image"), video
  * and audio with their controls, anything else a link named by its filename, which the
  * server serves as a download. The server decides what is safe inline (`inline`): an
- * image past the pixel budget is only a link.
+ * image past the pixel budget is only a link. An encrypted DM's files are shown by the
+ * same FileItem once this browser has decrypted them (SealedFiles.tsx).
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { Attachment } from "../../types";
+
+/** A file as it is shown: where its bytes are, its name, and how it is shown. */
+export interface ShownFile {
+  url: string;
+  filename: string;
+  /** The description, else the filename. */
+  alt: string;
+  kind: "image" | "video" | "audio" | "file";
+  width?: number | null;
+  height?: number | null;
+}
 
 export function Attachments({ list }: { list: Attachment[] | undefined }) {
   if (!list?.length) return null;
   return (
     <div class="attachments">
       {list.map((a) => (
-        <Item key={a.id} a={a} />
+        <FileItem key={a.id} f={shownOf(a)} />
       ))}
     </div>
   );
 }
 
-function Item({ a }: { a: Attachment }) {
+function shownOf(a: Attachment): ShownFile {
+  const kind = (["image", "video", "audio"] as const).find((k) => a.inline && a.content_type.startsWith(`${k}/`)) ?? "file";
+  return { url: a.url, filename: a.filename, alt: a.description || a.filename, kind, width: a.width, height: a.height };
+}
+
+export function FileItem({ f }: { f: ShownFile }) {
   const [open, setOpen] = useState(false);
-  const alt = a.description || a.filename;
-  if (a.inline && a.content_type.startsWith("image/")) {
+  if (f.kind === "image") {
     return (
       <>
-        <button type="button" class="image-open" aria-label={`Open ${alt}`} onClick={() => setOpen(true)}>
-          <img src={a.url} alt={alt} width={a.width ?? undefined} height={a.height ?? undefined} loading="lazy" />
+        <button type="button" class="image-open" aria-label={`Open ${f.alt}`} onClick={() => setOpen(true)}>
+          <img src={f.url} alt={f.alt} width={f.width ?? undefined} height={f.height ?? undefined} loading="lazy" />
         </button>
-        {open && <ImageDialog a={a} alt={alt} onClose={() => setOpen(false)} />}
+        {open && <ImageDialog f={f} onClose={() => setOpen(false)} />}
       </>
     );
   }
   // A person's upload comes with no caption file to offer; its description names it.
-  if (a.inline && a.content_type.startsWith("video/"))
+  if (f.kind === "video")
     // biome-ignore lint/a11y/useMediaCaption: an upload has no captions to give (see above)
-    return <video class="attachment-video" src={a.url} controls preload="metadata" aria-label={alt} />;
-  if (a.inline && a.content_type.startsWith("audio/"))
+    return <video class="attachment-video" src={f.url} controls preload="metadata" aria-label={f.alt} />;
+  if (f.kind === "audio")
     // biome-ignore lint/a11y/useMediaCaption: an upload has no captions to give (see above)
-    return <audio src={a.url} controls preload="metadata" aria-label={alt} />;
+    return <audio src={f.url} controls preload="metadata" aria-label={f.alt} />;
   return (
-    <a class="attachment-file" href={a.url} download={a.filename}>
-      {a.filename}
+    <a class="attachment-file" href={f.url} download={f.filename}>
+      {f.filename}
     </a>
   );
 }
@@ -50,7 +66,7 @@ function Item({ a }: { a: Attachment }) {
  * The picture larger, in a modal dialog "Image": the page behind is out of reach while it
  * is open, Escape closes it, and focus returns to the button that opened it.
  */
-function ImageDialog({ a, alt, onClose }: { a: Attachment; alt: string; onClose(): void }) {
+function ImageDialog({ f, onClose }: { f: ShownFile; onClose(): void }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
@@ -60,9 +76,9 @@ function ImageDialog({ a, alt, onClose }: { a: Attachment; alt: string; onClose(
   return (
     // Closed by the browser (Escape) or by Close, it gives focus back before it leaves the page.
     <dialog ref={ref} class="image-dialog" aria-label="Image" onClose={onClose}>
-      <img src={a.url} alt={alt} />
-      <a href={a.url} download={a.filename}>
-        Download {a.filename}
+      <img src={f.url} alt={f.alt} />
+      <a href={f.url} download={f.filename}>
+        Download {f.filename}
       </a>
       <button type="button" onClick={() => ref.current?.close()}>
         Close
