@@ -39,7 +39,10 @@ export async function upload(
   );
   for (const [i, s] of slots.entries()) await core.media.receive(personId, s.id, bytes[i]!, bytes[i]!.byteLength);
   // The message that names them waits for their bytes to be flushed, as the people's door does.
-  await core.media.flushed(personId, slots.map((s) => s.id));
+  await core.media.flushed(
+    personId,
+    slots.map((s) => s.id),
+  );
   return slots.map((s, i) => ({ uploadId: s.id, spoiler: files[i]!.spoiler ?? false }));
 }
 
@@ -64,7 +67,10 @@ export async function uploadSealed(
     sealed.map((s) => ({ filename: SEALED_FILE_NAME, size: s.ciphertext.byteLength })),
   );
   for (const [i, s] of slots.entries()) await core.media.receive(personId, s.id, sealed[i]!.ciphertext, sealed[i]!.ciphertext.byteLength);
-  await core.media.flushed(personId, slots.map((s) => s.id));
+  await core.media.flushed(
+    personId,
+    slots.map((s) => s.id),
+  );
   return slots.map((s, i) => ({ uploadId: s.id, spoiler: files[i]!.spoiler ?? false }));
 }
 
