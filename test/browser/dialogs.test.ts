@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Locator, Page } from "playwright-core";
-import { count, launch, message, serve, signIn, until, type Served } from "./support";
+import { channelEntry, count, launch, message, serve, signIn, until, type Served } from "./support";
 
 let browser: Browser;
 let s: Served;
@@ -92,6 +92,33 @@ describe("dialogs by keyboard", () => {
     }
   }, 60_000);
 
+  test("Jump in Pinned messages, Mentions or the search results puts focus on the message it shows", async () => {
+    const alice = await signIn(browser, s.base, "alice");
+    try {
+      const a = alice.page;
+      await press(a.getByRole("button", { name: "Pinned messages" }));
+      await press(a.getByRole("dialog", { name: "Pinned messages" }).getByRole("button", { name: "Jump" }));
+      await until("focus on the pinned message", () => hasFocus(message(a, /the agenda for friday/)));
+
+      // From another channel: the mention's channel opens with focus on it.
+      await channelEntry(a, "random").click();
+      await a.getByRole("textbox", { name: "Message #random" }).waitFor();
+      await press(a.getByRole("button", { name: "Mentions", exact: true }));
+      await press(a.getByRole("dialog", { name: "Mentions" }).getByRole("button", { name: "Jump" }));
+      await until("focus on the mention", () => hasFocus(message(a, /over to you/)));
+
+      const box = a.getByRole("searchbox", { name: "Search" });
+      await box.fill("agenda");
+      await box.press("Enter");
+      const results = a.getByRole("region", { name: "Search results" });
+      await press(results.getByRole("button", { name: "Jump" }));
+      await count(results, 0);
+      await until("focus on the message found", () => hasFocus(message(a, /the agenda for friday/)));
+    } finally {
+      await alice.context.close();
+    }
+  }, 60_000);
+
   test("the emoji picker: from Emoji and from Add reaction, Escape, Close and a choice give focus back", async () => {
     const alice = await signIn(browser, s.base, "alice");
     try {
@@ -127,13 +154,16 @@ describe("dialogs by keyboard", () => {
     }
   }, 60_000);
 
-  test("a profile card: Escape and Close give focus back to the name", async () => {
+  test("a profile card: Escape and Close give focus back to the name; Message goes to the message box", async () => {
     const alice = await signIn(browser, s.base, "alice");
     try {
       const a = alice.page;
       const name = a.getByRole("complementary", { name: "Members" }).getByRole("button", { name: "Bob", exact: true });
       await roundTrip(a, name, "Bob", "Escape");
       await roundTrip(a, name, "Bob", "Close");
+      await press(name);
+      await press(a.getByRole("dialog", { name: "Bob" }).getByRole("button", { name: "Message" }));
+      await until("focus in the direct message's box", () => hasFocus(a.getByRole("textbox", { name: /^Message @/ })));
     } finally {
       await alice.context.close();
     }

@@ -21,18 +21,15 @@ import { NotifyControls } from "./NotificationSettings";
 import { SearchBox } from "./Search";
 import { useTabTitle } from "../title";
 import { Backdrop, useDrawers } from "./drawers";
+import { focusComposer } from "./focus";
 
 /**
  * The first stop on the page (shown when focused): straight to the composer past the
  * navigation and the channel's tools; to the messages when one may not write here.
  */
 function SkipToComposer() {
-  function skip() {
-    const box = document.querySelector<HTMLElement>(".composer textarea:not([disabled])");
-    (box ?? document.querySelector<HTMLElement>('.log article[tabindex="0"]'))?.focus();
-  }
   return (
-    <button type="button" class="skip" onClick={skip}>
+    <button type="button" class="skip" onClick={focusComposer}>
       Skip to the composer
     </button>
   );

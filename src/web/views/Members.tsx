@@ -11,6 +11,7 @@ import type { Guild, Member } from "../types";
 import { Avatar } from "./files/Avatar";
 import { ProfileName } from "./ProfileCard";
 import { Placeholders } from "./Placeholders";
+import { focusComposer } from "./focus";
 
 const ORDER: Record<string, number> = { online: 0, idle: 1, dnd: 2, offline: 3 };
 const WORDS: Record<string, string> = { online: "online", idle: "idle", dnd: "do not disturb", offline: "offline" };
@@ -96,6 +97,8 @@ function Group({ title, list, presence, name, owner, guild }: GroupProps) {
 async function messageTo(userId: string): Promise<void> {
   try {
     await openDmWith(userId);
+    // The name or button that asked has left with the server's member list: on to writing, once drawn.
+    requestAnimationFrame(focusComposer);
   } catch (e) {
     showNotice(`The direct message could not be opened: ${e instanceof ApiError ? e.message : "the server could not be reached"}`);
   }

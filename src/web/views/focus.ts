@@ -86,3 +86,12 @@ function keepNearby(el: HTMLElement, nearby: () => void, stopped: () => void): v
   watch.observe(document.body, { childList: true, subtree: true });
   document.addEventListener("focusin", stop);
 }
+
+/**
+ * Into the open channel: its message box, else (where one may not write) its messages,
+ * the one message in the tab order or the log itself when it has none.
+ */
+export function focusComposer(): void {
+  const box = document.querySelector<HTMLElement>(".composer textarea:not([disabled])");
+  (box ?? document.querySelector<HTMLElement>('.log article[tabindex="0"], .log[tabindex="0"]'))?.focus();
+}
