@@ -3,7 +3,8 @@
  * with Enter on its button, it is modal, focus is inside it, and Tab and Shift+Tab go
  * round inside it; Escape, its Close (or Cancel) and the actions that dismiss it give
  * focus back to what opened it, or, where that is gone or the action goes somewhere
- * (Jump, Message), to the place the action leads.
+ * (Jump, Message), to the place the action leads. The same for the search results, which
+ * are not modal but close with Escape.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Locator, Page } from "playwright-core";
@@ -114,6 +115,26 @@ describe("dialogs by keyboard", () => {
       await press(results.getByRole("button", { name: "Jump" }));
       await count(results, 0);
       await until("focus on the message found", () => hasFocus(message(a, /the agenda for friday/)));
+    } finally {
+      await alice.context.close();
+    }
+  }, 60_000);
+
+  test("the search results: Escape in them and Close search give focus back to the searchbox", async () => {
+    const alice = await signIn(browser, s.base, "alice");
+    try {
+      const a = alice.page;
+      const box = a.getByRole("searchbox", { name: "Search" });
+      const results = a.getByRole("region", { name: "Search results" });
+      for (const by of ["Escape", "Close search"]) {
+        await box.fill("agenda");
+        await box.press("Enter");
+        const jump = results.getByRole("button", { name: "Jump" });
+        if (by === "Escape") await press(jump, "Escape");
+        else await press(results.getByRole("button", { name: by }));
+        await count(results, 0);
+        await until(`focus back on the searchbox (${by})`, () => hasFocus(box));
+      }
     } finally {
       await alice.context.close();
     }
