@@ -3,8 +3,8 @@
  * with Enter on its button, it is modal, focus is inside it, and Tab and Shift+Tab go
  * round inside it; Escape, its Close (or Cancel) and the actions that dismiss it give
  * focus back to what opened it, or, where that is gone or the action goes somewhere
- * (Jump, Message), to the place the action leads. The same for the search results, which
- * are not modal but close with Escape.
+ * (Jump, Message), to the place the action leads. The same for the search results and
+ * the phone's drawers, which are not modal but close with Escape.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Locator, Page } from "playwright-core";
@@ -219,6 +219,26 @@ describe("dialogs by keyboard", () => {
       // What cannot be undone is not the first thing under the finger.
       await until("focus on Cancel", () => hasFocus(a.getByRole("dialog", { name: "Sign out?" }).getByRole("button", { name: "Cancel" })));
       await a.keyboard.press("Escape");
+    } finally {
+      await alice.context.close();
+    }
+  }, 60_000);
+
+  test("a phone's drawers: Escape with focus in one gives it back to Menu or Members", async () => {
+    const alice = await signIn(browser, s.base, "alice", { viewport: { width: 390, height: 800 } });
+    try {
+      const a = alice.page;
+      for (const [toggle, inside] of [
+        ["Menu", a.getByRole("navigation", { name: "Channels" })],
+        ["Members", a.getByRole("complementary", { name: "Members" })],
+      ] as const) {
+        const opener = a.getByRole("button", { name: toggle, exact: true });
+        await press(opener);
+        await inside.waitFor();
+        await press(inside.getByRole("button").first(), "Escape");
+        await inside.waitFor({ state: "hidden" });
+        await until(`focus back on ${toggle}`, () => hasFocus(opener));
+      }
     } finally {
       await alice.context.close();
     }

@@ -35,6 +35,35 @@ function SkipToComposer() {
   );
 }
 
+/** The phone's bar: "Menu" and "Members" open their drawers (views/drawers.tsx). */
+function TopBar({ title, drawers, members }: { title: string; drawers: ReturnType<typeof useDrawers>; members: boolean }) {
+  return (
+    <header class="topbar">
+      <button
+        type="button"
+        class="menu"
+        aria-expanded={drawers.open === "menu"}
+        aria-controls="navigation"
+        onClick={() => drawers.toggle("menu")}
+      >
+        Menu
+      </button>
+      <h1>{title}</h1>
+      {members && (
+        <button
+          type="button"
+          class="members-toggle"
+          aria-expanded={drawers.open === "members"}
+          aria-controls="members"
+          onClick={() => drawers.toggle("members")}
+        >
+          Members
+        </button>
+      )}
+    </header>
+  );
+}
+
 export function Chat({ onSignOut, onAskSignOut }: { onSignOut(): void; onAskSignOut(): void }) {
   const drawers = useDrawers();
   const menu = drawers.open === "menu";
@@ -49,17 +78,7 @@ export function Chat({ onSignOut, onAskSignOut }: { onSignOut(): void; onAskSign
   return (
     <div class={`chat${menu ? " menu-open" : ""}${showMembers ? " members-open" : ""}${guild ? "" : " no-members"}`}>
       {channel && <SkipToComposer />}
-      <header class="topbar">
-        <button type="button" class="menu" aria-expanded={menu} aria-controls="navigation" onClick={() => drawers.toggle("menu")}>
-          Menu
-        </button>
-        <h1>{channel ? channelLabel(channel) : (guild?.name ?? "Parley")}</h1>
-        {guild && (
-          <button type="button" class="members-toggle" aria-expanded={showMembers} onClick={() => drawers.toggle("members")}>
-            Members
-          </button>
-        )}
-      </header>
+      <TopBar title={channel ? channelLabel(channel) : (guild?.name ?? "Parley")} drawers={drawers} members={!!guild} />
       <div id="navigation" class="navigation">
         <ServersNav onPick={() => undefined} />
         <ChannelsNav onPick={drawers.close} onSignOut={onAskSignOut} />

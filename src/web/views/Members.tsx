@@ -30,7 +30,7 @@ export function Members({ guildId, hidden }: { guildId: string; hidden: boolean 
   const groupOf = (m: Member) => hoisted.find((r) => m.roles.includes(r.id))?.id ?? null;
   const rest = online.filter((m) => groupOf(m) === null);
   return (
-    <aside aria-label="Members" aria-busy={!loaded} class={`members${hidden ? " closed" : ""}`}>
+    <aside id="members" aria-label="Members" aria-busy={!loaded} class={`members${hidden ? " closed" : ""}`}>
       {!loaded && <Placeholders what="members" rows={4} />}
       {hoisted.map((r) => {
         const list = online.filter((m) => groupOf(m) === r.id);
