@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Locator, Page } from "playwright-core";
 import { channelEntry, count, launch, message, serve, signIn, until, type Served } from "./support";
+import { generateDeviceKeys, publicKeysOf } from "../../src/e2e";
 
 let browser: Browser;
 let s: Served;
@@ -208,7 +209,7 @@ describe("dialogs by keyboard", () => {
     }
   }, 60_000);
 
-  test("a confirmation opens on Cancel and gives focus back on Escape and Cancel", async () => {
+  test("a confirmation opens on Cancel, gives focus back on Escape and Cancel, and closes when done, focus left in what held it", async () => {
     const alice = await signIn(browser, s.base, "alice");
     try {
       const a = alice.page;
@@ -219,6 +220,29 @@ describe("dialogs by keyboard", () => {
       // What cannot be undone is not the first thing under the finger.
       await until("focus on Cancel", () => hasFocus(a.getByRole("dialog", { name: "Sign out?" }).getByRole("button", { name: "Cancel" })));
       await a.keyboard.press("Escape");
+
+      await press(a.getByRole("navigation", { name: "Channels" }).getByRole("button", { name: "Server settings" }));
+      await press(a.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Roles", exact: true }));
+      const roles = a.getByRole("list", { name: "Roles" });
+      await press(roles.getByRole("button", { name: "Delete Helpers" }));
+      const confirm = a.getByRole("dialog", { name: "Delete Helpers?" });
+      await press(confirm.getByRole("button", { name: "Delete role" }));
+      await count(confirm, 0);
+      await count(roles.getByRole("button", { name: "Delete Helpers" }), 0);
+      await until("focus on what is left of the roles", () => focusIn(roles));
+
+      // One inside another: removing a device from User settings leaves focus in its list.
+      await s.as("alice", "POST", "/users/@me/devices", { name: "Tablet", keys: await publicKeysOf(await generateDeviceKeys()) });
+      await press(a.getByRole("button", { name: "User settings" }));
+      const settings = a.getByRole("dialog", { name: "User settings" });
+      await press(settings.getByRole("navigation", { name: "User settings" }).getByRole("button", { name: "Devices" }));
+      const devices = settings.getByRole("list", { name: "Your devices" });
+      await press(devices.getByRole("button", { name: "Remove Tablet" }));
+      const remove = a.getByRole("dialog", { name: "Remove Tablet?" });
+      await press(remove.getByRole("button", { name: "Remove", exact: true }));
+      await count(remove, 0);
+      await count(devices.getByRole("button", { name: "Remove Tablet" }), 0);
+      await until("focus still in User settings", () => focusIn(settings));
     } finally {
       await alice.context.close();
     }
