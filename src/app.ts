@@ -170,7 +170,8 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     draining: () => life.draining,
     metrics: obs.metrics,
   };
-  const harness = double ? harnessOf({ core, flakes, clock, gateway, double, reset: () => parley.reset() }) : null;
+  const commits = () => store.changes.commits?.() ?? null;
+  const harness = double ? harnessOf({ core, flakes, clock, gateway, double, commits, reset: () => parley.reset() }) : null;
   // Every answer of every door counts toward the requests per day (core/stats.ts), once the core serves.
   const web = buildHttp({ config, urls, api, people, ops, obs, harness, hooks: [requestCounter(core)] });
   const http = web.app;
@@ -370,12 +371,13 @@ function harnessOf(x: {
   clock: SwitchableClock;
   gateway: Gateway;
   double: ReturnType<typeof DoubleModule.createDouble>;
+  commits: HarnessContext["commits"];
   reset(): void;
 }): HarnessParts {
-  const { core, flakes, clock, gateway, double } = x;
+  const { core, flakes, clock, gateway, double, commits } = x;
   const h = require("./harness") as typeof HarnessModule;
   const ctx: HarnessContext = {
-    ...{ core, flakes, clock, gateway, ...double },
+    ...{ core, flakes, clock, gateway, commits, ...double },
     reset: x.reset,
     seed: (doc) => seedWorldAsync({ core, flakes, clock, testMode: true }, doc),
   };

@@ -135,6 +135,11 @@ export class PgChanges implements ChangeLog {
     return this.others;
   }
 
+  /** Null until the relay listens (a command, a test that does not): nothing is heard then. */
+  commits(): { newest: number; heard: number } | null {
+    return this.readClock ? { newest: this.readClock(), heard: this.upTo } : null;
+  }
+
   /** The cells this process bumped since the last call, for the other processes (relay.ts). */
   drain(): string[] {
     if (!this.touched.size) return [];
