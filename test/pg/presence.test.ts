@@ -8,12 +8,10 @@
  * never someone another node is taking hold of at that moment.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:test";
-import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { createCore, SwitchableClock, type Core } from "../../src/core";
 import { BEAT_MS, LIVENESS_MS } from "../../src/core/presence-nodes";
 import { Store } from "../../src/store/db";
-import { ENGINE_MS, postgresBin, startPostgres, type Postgres } from "../support/engines";
+import { ENGINE_MS, psqlBackground, startPostgres, type Postgres } from "../support/engines";
 
 let pg: Postgres;
 let database = "";
@@ -125,26 +123,23 @@ test("a node that starts leaves online someone another node is taking hold of at
   const carol = showing("online");
   const other = `other-${crypto.randomUUID()}`;
   // Another node's first connection for carol, under her lock, not yet committed when the node starts.
-  const connecting = spawn(join(postgresBin(), "psql"), [
-    pg.url(database),
-    "-v",
-    "ON_ERROR_STOP=1",
-    "-c",
+  const connecting = psqlBackground(
+    pg,
+    database,
     `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('presence:${carol}', 0));
      INSERT INTO parley_nodes (id, beat, dead) VALUES ('${other}', 0, 0);
      INSERT INTO presence_holds (node_id, user_id) VALUES ('${other}', '${carol}');
      SELECT pg_sleep(1); COMMIT;`,
-  ]);
-  const ended = new Promise<number | null>((r) => connecting.once("exit", r));
+  );
   const sql = new Bun.SQL({ ...pg.socketOptions(database), max: 1 });
   try {
-    while (!(await sql`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted`).length) await Bun.sleep(10);
+    await connecting.locked;
     const c = node();
     c.core.close();
-    expect(await ended).toBe(0);
+    expect(await connecting.ended).toBe(0);
     expect(presenceOf(carol)).toBe("online");
   } finally {
-    connecting.kill();
+    await connecting.ended;
     await sql`DELETE FROM presence_holds WHERE node_id = ${other}`;
     await sql`DELETE FROM parley_nodes WHERE id = ${other}`;
     await sql.close();

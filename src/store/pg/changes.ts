@@ -119,6 +119,14 @@ export class PgChanges implements ChangeLog {
     while (this.ahead.delete(this.upTo + 1)) this.upTo++;
   }
 
+  /**
+   * After waiting for a lock (Store.serialize): whoever held it may have committed since
+   * this turn compared, so the next look compares again.
+   */
+  compareAgain(): void {
+    this.compared = false;
+  }
+
   /** Once a turn: a commit not yet heard of turns this turn's memos off. */
   private compare(): void {
     if (!this.readClock) return;
