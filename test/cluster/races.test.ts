@@ -7,8 +7,10 @@
  * commands, however the requests are spread; an emoji name stays unique in its server
  * (a refusal, never a 500); a person never holds more than 10 devices; a server's roles
  * stay numbered 1..n and its new channels take positions of their own; a channel never
- * moves into a category deleted at the same moment; and an interaction is answered once
- * (the other answer gets 40060).
+ * moves into a category deleted at the same moment; an interaction is answered once
+ * (the other answer gets 40060); a channel holds at most 15 webhooks and 250 pins, and a
+ * message pinned through both nodes at once is pinned once; a webhook renamed on one
+ * node and moved on the other keeps both.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Cluster, ClusterNode } from "../support/cluster";
@@ -24,9 +26,14 @@ let a: ClusterNode;
 let b: ClusterNode;
 let world: any;
 
-/** The basic world, with EchoBot allowed to make roles and channels in Lab (the bot API is not rate-limited here). */
+/** The basic world, with EchoBot allowed to manage roles, channels, messages, the server and bans in Lab (the bot API is not rate-limited here). */
 const WORLD = structuredClone(BASIC_WORLD) as any;
-WORLD.guilds[0].roles.push({ name: "Builders", permissions: ["MANAGE_ROLES", "MANAGE_CHANNELS"], members: ["EchoBot"] });
+WORLD.users.push({ name: "dora" });
+WORLD.guilds[0].roles.push({
+  name: "Builders",
+  permissions: ["MANAGE_ROLES", "MANAGE_CHANNELS", "MANAGE_MESSAGES", "MANAGE_GUILD", "BAN_MEMBERS"],
+  members: ["EchoBot"],
+});
 
 beforeAll(async () => {
   nodes = await startSharedNodes({ world: WORLD });
@@ -211,3 +218,66 @@ test("one interaction answered through both nodes at once: one answer, the other
     await gw.close();
   }
 }, 60_000);
+
+/** Both nodes at once: `fn(node, k)` through A (k 0) and B (k 1). */
+const both = <T>(fn: (n: ClusterNode, k: number) => Promise<T>) => Promise.all([a, b].map((n, k) => fn(n, k)));
+const statuses = (answers: { status: number }[]) => answers.map((r) => r.status).sort();
+
+test("a channel one short of 15 webhooks: two made through both nodes at once, one is taken, the other refused", async () => {
+  const room = (await bot(a, "POST", `/guilds/${world.guilds.Lab.id}/channels`, { name: "hooks" })).body.id;
+  for (let i = 0; i < 14; i++) expect((await bot(a, "POST", `/channels/${room}/webhooks`, { name: `hook${i}` })).status).toBe(200);
+  for (let round = 0; round < 8; round++) {
+    const answers = await both((n, k) => bot(n, "POST", `/channels/${room}/webhooks`, { name: `race${round}-${k}` }));
+    expect(statuses(answers)).toEqual([200, 400]);
+    expect(JSON.stringify(answers.find((r) => r.status === 400)!.body)).toContain("MAX_WEBHOOKS");
+    const held = (await bot(b, "GET", `/channels/${room}/webhooks`)).body as any[];
+    expect(held).toHaveLength(15);
+    expect((await bot(a, "DELETE", `/webhooks/${held.at(-1).id}`)).status).toBe(204);
+  }
+}, 60_000);
+
+test("one webhook renamed through one node and moved through the other at once: both changes kept", async () => {
+  const lab = world.guilds.Lab;
+  const hook = (await bot(a, "POST", `/channels/${lab.channels.general}/webhooks`, { name: "mover" })).body.id;
+  for (let round = 0; round < 8; round++) {
+    const to = round % 2 ? lab.channels.general : lab.channels.staff;
+    const answers = await Promise.all([
+      bot(a, "PATCH", `/webhooks/${hook}`, { name: `mover${round}` }),
+      bot(b, "PATCH", `/webhooks/${hook}`, { channel_id: to }),
+    ]);
+    expect(statuses(answers)).toEqual([200, 200]);
+    expect((await bot(b, "GET", `/webhooks/${hook}`)).body).toMatchObject({ name: `mover${round}`, channel_id: to });
+  }
+}, 60_000);
+
+const pin = (n: ClusterNode, channel: string, message: string) => bot(n, "PUT", `/channels/${channel}/messages/pins/${message}`);
+const post = async (channel: string, content: string) => (await bot(a, "POST", `/channels/${channel}/messages`, { content })).body.id;
+
+test("the same message pinned through both nodes at once: both answered 204, pinned once, never a 500", async () => {
+  const room = (await bot(a, "POST", `/guilds/${world.guilds.Lab.id}/channels`, { name: "pin-once" })).body.id;
+  for (let round = 0; round < 8; round++) {
+    const m = await post(room, `pin me ${round}`);
+    expect(statuses(await both((n) => pin(n, room, m)))).toEqual([204, 204]);
+  }
+  const pinned = ((await bot(b, "GET", `/channels/${room}/messages/pins`)).body.items as any[]).map((i) => i.message.id);
+  expect(pinned).toHaveLength(8);
+  expect(new Set(pinned).size).toBe(8);
+}, 60_000);
+
+test("a channel one short of 250 pins: two pinned through both nodes at once, one is taken, the other 30003", async () => {
+  const room = (await bot(a, "POST", `/guilds/${world.guilds.Lab.id}/channels`, { name: "pins" })).body.id;
+  for (let i = 0; i < 249; i += 25)
+    await Promise.all(
+      Array.from({ length: Math.min(25, 249 - i) }, async (_, j) =>
+        expect((await pin(a, room, await post(room, `m${i + j}`))).status).toBe(204),
+      ),
+    );
+  for (let round = 0; round < 8; round++) {
+    const ms = [await post(room, `x${round}`), await post(room, `y${round}`)];
+    const answers = await both((n, k) => pin(n, room, ms[k]!));
+    expect(statuses(answers)).toEqual([204, 400]);
+    expect(answers.find((r) => r.status === 400)!.body.code).toBe(30003);
+    const taken = ms[answers.findIndex((r) => r.status === 204)]!;
+    expect((await bot(a, "DELETE", `/channels/${room}/messages/pins/${taken}`)).status).toBe(204);
+  }
+}, 120_000);
