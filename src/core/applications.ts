@@ -306,6 +306,7 @@ export class Applications {
       const a = this.require(appId);
       this.guilds.require(guildId);
       if (!this.guilds.canManageGuild(guildId, byUserId)) throw DomainError.forbidden("You need Manage Server on this server");
+      this.guilds.lockMember(guildId, a.bot_user_id);
       if (this.guilds.isMember(guildId, a.bot_user_id)) return;
       this.guilds.addMember(guildId, a.bot_user_id);
       this.audit.record({ guildId, actorId: byUserId, actionType: AUDIT.BOT_ADD, targetId: a.bot_user_id });

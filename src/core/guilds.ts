@@ -113,6 +113,24 @@ export class Guilds {
     });
   }
 
+  /**
+   * Inside a write: hold the server's own row (name, description, system channel, owner)
+   * until the write ends, so that an edit or a change of owner reads it as committed by
+   * every node (Store.serialize).
+   */
+  lockGuild(guildId: string): void {
+    this.d.store.serialize(`guild:${guildId}`);
+  }
+
+  /**
+   * Inside a write: hold one membership (joining, leaving, a ban, the member's roles)
+   * until the write ends, so that a ban and a join, or two role edits, at once on two
+   * nodes are decided one after the other, each reading what the other committed.
+   */
+  lockMember(guildId: string, userId: string): void {
+    this.d.store.serialize(`member:${guildId}:${userId}`);
+  }
+
   delete(guildId: string): void {
     this.d.store.write(() => {
       this.require(guildId);
@@ -169,6 +187,7 @@ export class Guilds {
   addMember(guildId: string, userId: string): Member {
     return this.d.store.write(() => {
       this.require(guildId);
+      this.lockMember(guildId, userId);
       const existing = this.member(guildId, userId);
       if (existing) return existing;
       if (this.db.query("SELECT 1 FROM bans WHERE guild_id = ? AND user_id = ?").get(guildId, userId))
@@ -182,6 +201,7 @@ export class Guilds {
   /** Remove a member (leave, kick, ban, bot removal). The owner cannot leave. */
   removeMember(guildId: string, userId: string): void {
     this.d.store.write(() => {
+      this.lockMember(guildId, userId);
       const g = this.require(guildId);
       this.requireMember(guildId, userId);
       if (g.owner_id === userId)
@@ -242,9 +262,10 @@ export class Guilds {
   }
 
   /**
-   * Inside a write: hold the server's roles (their numbering 1..n above @everyone) until
-   * the write ends, so that whoever numbers them reads the list as committed by every
-   * node (Store.serialize); SQLite's one writer needs nothing.
+   * Inside a write: hold the server's roles (their numbering 1..n above @everyone, and
+   * each row, written whole by an edit) until the write ends, so that whoever numbers or
+   * edits them reads them as committed by every node (Store.serialize); SQLite's one
+   * writer needs nothing.
    */
   lockRoles(guildId: string): void {
     this.d.store.serialize(`roles:${guildId}`);

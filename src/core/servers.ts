@@ -98,6 +98,10 @@ export class Servers {
    */
   transfer(actorId: Actor, guildId: string, toUserId: string, reason: string | null = null): Guild {
     return this.d.store.write(() => {
+      // The owner, and the new owner's membership, as committed: a member leaving at this
+      // moment on another node is either gone (404) or stays, the owner.
+      this.guilds.lockGuild(guildId);
+      this.guilds.lockMember(guildId, toUserId);
       const g = this.ownerOrAdministrator(actorId, guildId);
       const to = this.users.get(toUserId);
       if (!to || to.deleted_at !== null || !this.guilds.isMember(guildId, toUserId)) throw DomainError.notFound("member");

@@ -10,7 +10,9 @@
  * moves into a category deleted at the same moment; an interaction is answered once
  * (the other answer gets 40060); a channel holds at most 15 webhooks and 250 pins, and a
  * message pinned through both nodes at once is pinned once; a webhook renamed on one
- * node and moved on the other keeps both.
+ * node and moved on the other keeps both; two bans at once, or two grants of one role,
+ * both answer; and a ban and a join at once never leave a banned member. The people\x27s
+ * side is races-people.test.ts.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Cluster, ClusterNode } from "../support/cluster";
@@ -281,3 +283,45 @@ test("a channel one short of 250 pins: two pinned through both nodes at once, on
     expect((await bot(a, "DELETE", `/channels/${room}/messages/pins/${taken}`)).status).toBe(204);
   }
 }, 120_000);
+
+test("one user banned through both nodes at once: both 204, never a 500; unbanned at once: one 204, one 404", async () => {
+  const lab = world.guilds.Lab.id;
+  const carol = world.users.carol.id;
+  for (let round = 0; round < 8; round++) {
+    expect(statuses(await both((n) => bot(n, "PUT", `/guilds/${lab}/bans/${carol}`, {})))).toEqual([204, 204]);
+    expect((await bot(b, "GET", `/guilds/${lab}/bans/${carol}`)).status).toBe(200);
+    expect(statuses(await both((n) => bot(n, "DELETE", `/guilds/${lab}/bans/${carol}`)))).toEqual([204, 404]);
+  }
+}, 60_000);
+
+test("a person joining through one node while the other bans them: never a banned member", async () => {
+  const lab = world.guilds.Lab.id;
+  const [labInternal] = (await alice(a, "GET", "/guilds")).body as any[];
+  const channels = (await alice(a, "GET", `/guilds/${labInternal.id}/channels`)).body as any[];
+  const invite = await alice(a, "POST", `/channels/${channels[0].id}/invites`, { max_uses: 0 });
+  expect(invite.status).toBe(200);
+  const dora = world.users.dora;
+  for (let round = 0; round < 8; round++) {
+    const [joined, banned] = await Promise.all([
+      person(a, dora.token, "POST", `/invites/${invite.body.code}`),
+      bot(b, "PUT", `/guilds/${lab}/bans/${dora.id}`, {}),
+    ]);
+    expect(banned.status).toBe(204);
+    // Joined first (then removed by the ban), or refused: banned already.
+    expect([200, 403]).toContain(joined.status);
+    expect((await bot(b, "GET", `/guilds/${lab}/members/${dora.id}`)).status).toBe(404);
+    expect((await bot(a, "DELETE", `/guilds/${lab}/bans/${dora.id}`)).status).toBe(204);
+  }
+}, 60_000);
+
+test("the same role given to a member through both nodes at once: both answered, never a 500", async () => {
+  const lab = world.guilds.Lab;
+  const bob = world.users.bob.id;
+  const badge = (await bot(a, "POST", `/guilds/${lab.id}/roles`, { name: "badge" })).body.id;
+  for (let round = 0; round < 8; round++) {
+    const answers = await both((n) => bot(n, "PATCH", `/guilds/${lab.id}/members/${bob}`, { roles: [lab.roles.Mod, badge] }));
+    expect(statuses(answers)).toEqual([200, 200]);
+    expect((await bot(b, "GET", `/guilds/${lab.id}/members/${bob}`)).body.roles.sort()).toEqual([lab.roles.Mod, badge].sort());
+    expect((await bot(a, "PATCH", `/guilds/${lab.id}/members/${bob}`, { roles: [lab.roles.Mod] })).status).toBe(200);
+  }
+}, 60_000);

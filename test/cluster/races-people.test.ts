@@ -1,0 +1,101 @@
+/**
+ * Check-then-act rules across nodes, as people meet them: two `parley serve` nodes on one
+ * Postgres database, each answering one of two requests made at the same moment (see
+ * races.test.ts for the bots' side). An invite's last use admits one person, and a
+ * server is never given to a member who left it at that moment.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { ClusterNode } from "../support/cluster";
+import { startSharedNodes, type SharedNodes } from "../support/shared-nodes";
+import { ENGINE_MS } from "../support/engines";
+
+const MEMBERS = ["dave", "erin", "fay", "gus", "hal", "ivy", "jon", "kim"];
+const OUTSIDERS = ["olga", "otto"];
+const WORLD = {
+  users: [{ name: "alice", admin: true }, { name: "bob" }, ...[...MEMBERS, ...OUTSIDERS].map((name) => ({ name }))],
+  guilds: [
+    {
+      name: "Lab",
+      owner: "alice",
+      members: ["bob", ...MEMBERS],
+      channels: [{ name: "general" }, { name: "slow", rate_limit_per_user: 3600 }],
+    },
+    { name: "Club", owner: "alice", members: ["hal"] },
+  ],
+  applications: [{ name: "Helper", owner: "erin" }],
+};
+
+let nodes: SharedNodes;
+let a: ClusterNode;
+let b: ClusterNode;
+let world: any;
+
+beforeAll(async () => {
+  nodes = await startSharedNodes({ world: WORLD });
+  world = nodes.world;
+  [a, b] = nodes.cluster.nodes as [ClusterNode, ClusterNode];
+}, ENGINE_MS);
+afterAll(async () => {
+  await nodes?.stop();
+}, ENGINE_MS);
+
+/** A request to the people's API through `node` as `who` (a seeded name), or signed out (null). */
+async function as(node: ClusterNode, who: string | null, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${node.base}/api/client/v1${path}`, {
+    method,
+    headers: { ...(who ? { Authorization: `Session ${world.users[who].token}` } : {}), "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json().catch(() => null)) as any };
+}
+
+/**
+ * Both nodes at once: `fn(node, k)` through A (k 0) and B (k 1). A person's writes count
+ * in a window per node (30 in 10 s), so the tests spread each person's over both nodes.
+ */
+const both = <T>(fn: (n: ClusterNode, k: number) => Promise<T>) => Promise.all([a, b].map((n, k) => fn(n, k)));
+const statuses = (answers: { status: number }[]) => answers.map((r) => r.status).sort();
+/** A person's internal id (the people's API names people by it). */
+const idOf = async (who: string): Promise<string> => (await as(a, who, "GET", "/users/@me")).body.id;
+const guildNamed = async (who: string, name: string) => ((await as(a, who, "GET", "/guilds")).body as any[]).find((g) => g.name === name);
+const channelOf = (guild: any, name: string): string => guild.channels.find((c: any) => c.name === name).id;
+
+test("an invite with one use left: two people join through both nodes at once, one joins, the other is refused", async () => {
+  const lab = await guildNamed("alice", "Lab");
+  for (let round = 0; round < 6; round++) {
+    const invite = await as(round % 2 ? a : b, "alice", "POST", `/channels/${channelOf(lab, "general")}/invites`, { max_uses: 1 });
+    expect(invite.status).toBe(200);
+    const answers = await both((n, k) => as(n, OUTSIDERS[k]!, "POST", `/invites/${invite.body.code}`));
+    expect(statuses(answers)).toEqual([200, 404]);
+    const joined = OUTSIDERS[answers.findIndex((r) => r.status === 200)]!;
+    expect((await as(b, "alice", "GET", `/guilds/${lab.id}`)).body.member_count).toBe(lab.member_count + 1);
+    expect((await as(a, joined, "DELETE", `/users/@me/guilds/${lab.id}`)).status).toBe(204);
+  }
+}, 60_000);
+
+test("a server given to a member through one node while they leave it through the other: its owner is always a member", async () => {
+  const club = await guildNamed("alice", "Club");
+  const [alice, hal] = [await idOf("alice"), await idOf("hal")];
+  const invite = (await as(a, "alice", "POST", `/channels/${club.channels[0].id}/invites`, { max_uses: 0 })).body.code;
+  for (let round = 0; round < 8; round++) {
+    const [x, y] = round % 2 ? [a, b] : [b, a];
+    const [given, left] = await Promise.all([
+      as(x, "alice", "PUT", `/guilds/${club.id}/owner`, { owner_id: hal }),
+      as(y, "hal", "DELETE", `/users/@me/guilds/${club.id}`),
+    ]);
+    // Given first (the owner cannot leave), or left first (no member to give it to).
+    expect([
+      [200, 400],
+      [404, 204],
+    ]).toContainEqual([given.status, left.status]);
+    const owner = (await as(b, "alice", "GET", `/guilds/${club.id}`)).body.owner_id;
+    const halIn = ((await as(b, "hal", "GET", "/guilds")).body as any[]).some((g) => g.id === club.id);
+    if (owner === hal) {
+      expect(halIn).toBe(true);
+      expect((await as(x, "hal", "PUT", `/guilds/${club.id}/owner`, { owner_id: alice })).status).toBe(200);
+    } else {
+      expect(owner).toBe(alice);
+      if (!halIn) expect((await as(x, "hal", "POST", `/invites/${invite}`)).status).toBe(200);
+    }
+  }
+}, 60_000);
