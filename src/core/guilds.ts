@@ -6,6 +6,9 @@ import { PermissionReader } from "./permission-reader";
 import { Memo } from "./memo";
 import { statement } from "./statement";
 
+/** The server fields an update may write, each only when given. */
+const GUILD_FIELDS = ["name", "description", "icon", "system_channel_id"] as const;
+
 /**
  * Servers (guilds), their roles, channels and members, and the permission model over
  * them. The @everyone role's id equals its guild's id, as on the reference platform,
@@ -100,14 +103,20 @@ export class Guilds {
     });
   }
 
+  /**
+   * Only the fields given are written: a field another node (or the icon's own write,
+   * core/media.ts) changed a moment before is left as it is.
+   */
   update(guildId: string, patch: Partial<Pick<Guild, "name" | "description" | "icon" | "system_channel_id">>): Guild {
     return this.d.store.write(() => {
       const g = this.require(guildId);
       const next = { ...g, ...patch };
       if (next.name.length < 2 || next.name.length > 100) throw DomainError.invalid("name", "Must be between 2 and 100 in length.");
+      const fields = GUILD_FIELDS.filter((f) => patch[f] !== undefined);
+      if (!fields.length) return g;
       this.db
-        .query("UPDATE guilds SET name = ?, description = ?, icon = ?, system_channel_id = ? WHERE id = ?")
-        .run(next.name, next.description, next.icon, next.system_channel_id, guildId);
+        .query(`UPDATE guilds SET ${fields.map((f) => `${f} = ?`).join(", ")} WHERE id = ?`)
+        .run(...fields.map((f) => next[f]), guildId);
       this.d.store.emit({ type: "guild.updated", guildId });
       return next;
     });

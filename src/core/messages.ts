@@ -157,9 +157,19 @@ export class Messages {
     };
   }
 
+  /**
+   * Inside a write: hold one message until the write ends. An edit writes the row whole,
+   * so it reads it as committed, one edit at a time on every node (Store.serialize): the
+   * author's new text and a moderator's suppressed embeds at once both stay.
+   */
+  private lockMessage(id: string): void {
+    this.d.store.serialize(`message:${id}`);
+  }
+
   /** Replace the given parts; absent keys are kept, `[]` clears (spec 4 rule 4). */
   edit(id: string, patch: MessagePatch): Message {
     return this.d.store.write(() => {
+      this.lockMessage(id);
       const m = this.get(id);
       if (!m) throw DomainError.notFound("message");
       const ch = this.guilds.requireChannel(m.channel_id);
@@ -358,6 +368,7 @@ export class Messages {
   editAs(actorId: string, channelId: string, messageId: string, patch: EditInput): Message {
     return this.d.store.write(() => {
       const a = this.access(actorId, channelId);
+      this.lockMessage(messageId);
       const m = this.require(channelId, messageId, actorId);
       const own = m.author_id === actorId && !m.webhook_id;
       const touchesBody = patch.content != null || patch.embeds != null || patch.components != null || patch.attachments !== undefined;

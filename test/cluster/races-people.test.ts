@@ -1,8 +1,10 @@
 /**
  * Check-then-act rules across nodes, as people meet them: two `parley serve` nodes on one
  * Postgres database, each answering one of two requests made at the same moment (see
- * races.test.ts for the bots' side). An invite's last use admits one person, and a
- * server is never given to a member who left it at that moment.
+ * races.test.ts for the bots' side). An invite's last use admits one person; a server is
+ * never given to a member who left it at that moment; edits of different fields of one
+ * notification setting or application both stay, as does an owner's request for a
+ * privileged intent made while an administrator approves another.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { ClusterNode } from "../support/cluster";
@@ -97,5 +99,53 @@ test("a server given to a member through one node while they leave it through th
       expect(owner).toBe(alice);
       if (!halIn) expect((await as(x, "hal", "POST", `/invites/${invite}`)).status).toBe(200);
     }
+  }
+}, 60_000);
+
+test("a person's notification level and mute for one server set through both nodes at once: both kept", async () => {
+  const lab = await guildNamed("bob", "Lab");
+  for (let round = 0; round < 6; round++) {
+    const until = new Date(Date.now() + (round + 1) * 3_600_000).toISOString();
+    const answers = await Promise.all([
+      as(a, "bob", "PUT", `/users/@me/notification-settings/${lab.id}`, { level: 1 + (round % 2) }),
+      as(b, "bob", "PUT", `/users/@me/notification-settings/${lab.id}`, { muted_until: until }),
+    ]);
+    expect(statuses(answers)).toEqual([200, 200]);
+    const got = (await as(b, "bob", "GET", `/users/@me/notification-settings/${lab.id}`)).body;
+    expect(got.level).toBe(1 + (round % 2));
+    expect(Date.parse(got.muted_until)).toBe(Date.parse(until));
+  }
+}, 60_000);
+
+test("an application's name and description edited through both nodes at once: both kept", async () => {
+  const [app] = (await as(a, "erin", "GET", "/applications")).body as any[];
+  for (let round = 0; round < 6; round++) {
+    const answers = await Promise.all([
+      as(a, "erin", "PATCH", `/applications/${app.id}`, { name: `Helper ${round}` }),
+      as(b, "erin", "PATCH", `/applications/${app.id}`, { description: `round ${round}` }),
+    ]);
+    expect(statuses(answers)).toEqual([200, 200]);
+    expect((await as(b, "erin", "GET", `/applications/${app.id}`)).body).toMatchObject({
+      name: `Helper ${round}`,
+      description: `round ${round}`,
+    });
+  }
+}, 60_000);
+
+test("an administrator approving one privileged intent while the owner asks for another, through both nodes at once: both kept", async () => {
+  const [app] = (await as(a, "erin", "GET", "/applications")).body as any[];
+  const ask = (n: ClusterNode, intent: string) =>
+    as(n, "erin", "POST", `/applications/${app.id}/privileged-requests`, { intents: [intent] });
+  const decide = (n: ClusterNode, intents: string[], revoke = false) =>
+    as(n, "alice", "POST", `/admin/applications/${app.id}/privileged`, { intents, ...(revoke ? { revoke } : {}) });
+  for (let round = 0; round < 12; round++) {
+    // Alternately through each node, so nobody's writes meet the people's write window.
+    const [x, y] = round % 2 ? [a, b] : [b, a];
+    expect((await ask(x, "MESSAGE_CONTENT")).status).toBe(200);
+    expect(statuses(await Promise.all([decide(x, ["MESSAGE_CONTENT"]), ask(y, "GUILD_PRESENCES")]))).toEqual([200, 200]);
+    const got = (await as(b, "erin", "GET", `/applications/${app.id}`)).body;
+    expect(got.privileged_approved).toContain("MESSAGE_CONTENT");
+    expect(got.privileged_requested).toContain("GUILD_PRESENCES");
+    expect((await decide(y, ["MESSAGE_CONTENT", "GUILD_PRESENCES"], true)).status).toBe(200);
   }
 }, 60_000);

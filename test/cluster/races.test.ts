@@ -9,10 +9,10 @@
  * stay numbered 1..n and its new channels take positions of their own; a channel never
  * moves into a category deleted at the same moment; an interaction is answered once
  * (the other answer gets 40060); a channel holds at most 15 webhooks and 250 pins, and a
- * message pinned through both nodes at once is pinned once; a webhook renamed on one
- * node and moved on the other keeps both; two bans at once, or two grants of one role,
- * both answer; and a ban and a join at once never leave a banned member. The people\x27s
- * side is races-people.test.ts.
+ * message pinned through both nodes at once is pinned once; edits of different fields
+ * of one role, server, channel, webhook or message both stay; two bans at once, or two
+ * grants of one role, both answer; and a ban and a join at once never leave a banned
+ * member. The people\x27s side is races-people.test.ts.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Cluster, ClusterNode } from "../support/cluster";
@@ -283,6 +283,59 @@ test("a channel one short of 250 pins: two pinned through both nodes at once, on
     expect((await bot(a, "DELETE", `/channels/${room}/messages/pins/${taken}`)).status).toBe(204);
   }
 }, 120_000);
+
+test("one role's name and colour edited through both nodes at once: both kept", async () => {
+  const lab = world.guilds.Lab.id;
+  const role = (await bot(a, "POST", `/guilds/${lab}/roles`, { name: "painted" })).body.id;
+  for (let round = 0; round < 15; round++) {
+    const answers = await Promise.all([
+      bot(a, "PATCH", `/guilds/${lab}/roles/${role}`, { name: `painted${round}` }),
+      bot(b, "PATCH", `/guilds/${lab}/roles/${role}`, { color: round + 1 }),
+    ]);
+    expect(statuses(answers)).toEqual([200, 200]);
+    const roles = (await bot(b, "GET", `/guilds/${lab}/roles`)).body as any[];
+    expect(roles.find((r) => r.id === role)).toMatchObject({ name: `painted${round}`, color: round + 1 });
+  }
+}, 60_000);
+
+test("a server's name and description edited through both nodes at once: both kept", async () => {
+  const lab = world.guilds.Lab.id;
+  for (let round = 0; round < 8; round++) {
+    const answers = await Promise.all([
+      bot(a, "PATCH", `/guilds/${lab}`, { name: `Lab ${round}` }),
+      bot(b, "PATCH", `/guilds/${lab}`, { description: `round ${round}` }),
+    ]);
+    expect(statuses(answers)).toEqual([200, 200]);
+    expect((await bot(b, "GET", `/guilds/${lab}`)).body).toMatchObject({ name: `Lab ${round}`, description: `round ${round}` });
+  }
+}, 60_000);
+
+test("one channel's name and topic edited through both nodes at once: both kept", async () => {
+  const room = (await bot(a, "POST", `/guilds/${world.guilds.Lab.id}/channels`, { name: "edited" })).body.id;
+  for (let round = 0; round < 8; round++) {
+    const answers = await Promise.all([
+      bot(a, "PATCH", `/channels/${room}`, { name: `edited-${round}` }),
+      bot(b, "PATCH", `/channels/${room}`, { topic: `topic ${round}` }),
+    ]);
+    expect(statuses(answers)).toEqual([200, 200]);
+    expect((await bot(b, "GET", `/channels/${room}`)).body).toMatchObject({ name: `edited-${round}`, topic: `topic ${round}` });
+  }
+}, 60_000);
+
+test("one message's text and flags edited through both nodes at once: both kept", async () => {
+  const general = world.guilds.Lab.channels.general;
+  for (let round = 0; round < 8; round++) {
+    const m = await post(general, `before ${round}`);
+    const answers = await Promise.all([
+      bot(a, "PATCH", `/channels/${general}/messages/${m}`, { content: `after ${round}` }),
+      bot(b, "PATCH", `/channels/${general}/messages/${m}`, { flags: 4 }),
+    ]);
+    expect(statuses(answers)).toEqual([200, 200]);
+    const got = (await bot(b, "GET", `/channels/${general}/messages/${m}`)).body;
+    expect(got.content).toBe(`after ${round}`);
+    expect(got.flags & 4).toBe(4);
+  }
+}, 60_000);
 
 test("one user banned through both nodes at once: both 204, never a 500; unbanned at once: one 204, one 404", async () => {
   const lab = world.guilds.Lab.id;
