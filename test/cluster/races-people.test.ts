@@ -1,10 +1,11 @@
 /**
  * Check-then-act rules across nodes, as people meet them: two `parley serve` nodes on one
  * Postgres database, each answering one of two requests made at the same moment (see
- * races.test.ts for the bots' side). An invite's last use admits one person; a server is
- * never given to a member who left it at that moment; edits of different fields of one
- * notification setting or application both stay, as does an owner's request for a
- * privileged intent made while an administrator approves another.
+ * races.test.ts for the bots' side). An invite's last use admits one person; slowmode
+ * lets one of two posts through; a server is never given to a member who left it at
+ * that moment; edits of different fields of one notification setting or application
+ * both stay, as does an owner's request for a privileged intent made while an
+ * administrator approves another.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { ClusterNode } from "../support/cluster";
@@ -72,6 +73,14 @@ test("an invite with one use left: two people join through both nodes at once, o
     const joined = OUTSIDERS[answers.findIndex((r) => r.status === 200)]!;
     expect((await as(b, "alice", "GET", `/guilds/${lab.id}`)).body.member_count).toBe(lab.member_count + 1);
     expect((await as(a, joined, "DELETE", `/users/@me/guilds/${lab.id}`)).status).toBe(204);
+  }
+}, 60_000);
+
+test("slowmode: one person's two posts through both nodes at once, one is taken, the other waits (429)", async () => {
+  const slow = channelOf(await guildNamed("alice", "Lab"), "slow");
+  for (const who of MEMBERS) {
+    const answers = await both((n, k) => as(n, who, "POST", `/channels/${slow}/messages`, { content: `from ${who} ${k}` }));
+    expect(statuses(answers)).toEqual([200, 429]);
   }
 }, 60_000);
 

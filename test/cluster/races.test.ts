@@ -8,11 +8,11 @@
  * (a refusal, never a 500); a person never holds more than 10 devices; a server's roles
  * stay numbered 1..n and its new channels take positions of their own; a channel never
  * moves into a category deleted at the same moment; an interaction is answered once
- * (the other answer gets 40060); a channel holds at most 15 webhooks and 250 pins, and a
- * message pinned through both nodes at once is pinned once; edits of different fields
- * of one role, server, channel, webhook or message both stay; two bans at once, or two
- * grants of one role, both answer; and a ban and a join at once never leave a banned
- * member. The people\x27s side is races-people.test.ts.
+ * (the other answer gets 40060); a channel holds at most 15 webhooks and 250 pins; edits
+ * of different fields of one role, server, channel, webhook or message both stay; a
+ * nonce makes one message; two bans at once, or two grants of one role, both answer;
+ * and a ban and a join at once never leave a banned member. The people's side is
+ * races-people.test.ts.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Cluster, ClusterNode } from "../support/cluster";
@@ -334,6 +334,16 @@ test("one message's text and flags edited through both nodes at once: both kept"
     const got = (await bot(b, "GET", `/channels/${general}/messages/${m}`)).body;
     expect(got.content).toBe(`after ${round}`);
     expect(got.flags & 4).toBe(4);
+  }
+}, 60_000);
+
+test("one post with enforce_nonce sent through both nodes at once: one message, both answers name it", async () => {
+  const general = world.guilds.Lab.channels.general;
+  for (let round = 0; round < 15; round++) {
+    const body = { content: `once ${round}`, nonce: `race-${round}`, enforce_nonce: true };
+    const answers = await both((n) => bot(n, "POST", `/channels/${general}/messages`, body));
+    expect(statuses(answers)).toEqual([200, 200]);
+    expect(answers[0]!.body.id).toBe(answers[1]!.body.id);
   }
 }, 60_000);
 
