@@ -1,11 +1,11 @@
 /**
  * Check-then-act rules across nodes, as people meet them: two `parley serve` nodes on one
  * Postgres database, each answering one of two requests made at the same moment (see
- * races.test.ts for the bots' side). An invite's last use admits one person; slowmode
- * lets one of two posts through; a server is never given to a member who left it at
- * that moment; edits of different fields of one notification setting or application
- * both stay, as does an owner's request for a privileged intent made while an
- * administrator approves another.
+ * races.test.ts for the bots' side). An invite's last use admits one person; a name
+ * signs up once (the other gets the spec's 400, never a 500); an instance invite's last
+ * use admits one sign-up; the last administrator stays one; two people have one DM
+ * channel; slowmode lets one of two posts through; a server is never given to a member
+ * who left it at that moment; edits of different fields of one row both stay.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { ClusterNode } from "../support/cluster";
@@ -73,6 +73,64 @@ test("an invite with one use left: two people join through both nodes at once, o
     const joined = OUTSIDERS[answers.findIndex((r) => r.status === 200)]!;
     expect((await as(b, "alice", "GET", `/guilds/${lab.id}`)).body.member_count).toBe(lab.member_count + 1);
     expect((await as(a, joined, "DELETE", `/users/@me/guilds/${lab.id}`)).status).toBe(204);
+  }
+}, 60_000);
+
+const signUp = (n: ClusterNode, username: string, invite?: string) =>
+  as(n, null, "POST", "/auth/signup", { username, password: `pw-${crypto.randomUUID()}`, ...(invite ? { invite } : {}) });
+
+test("one new name signed up through both nodes at once: one account, the other refused 400 50035, never a 500", async () => {
+  for (let round = 0; round < 4; round++) {
+    const answers = await both((n) => signUp(n, `twin${round}`));
+    expect(statuses(answers)).toEqual([200, 400]);
+    expect(answers.find((r) => r.status === 400)!.body).toMatchObject({ code: 50035, message: expect.stringContaining("taken") });
+  }
+}, 60_000);
+
+test("a sign-up invite with one use left: two sign-ups with it through both nodes at once, one account", async () => {
+  expect((await as(a, "alice", "PUT", "/admin/registration", { registration: "invite" })).status).toBe(200);
+  try {
+    for (let round = 0; round < 4; round++) {
+      const invite = await as(round % 2 ? a : b, "alice", "POST", "/admin/instance-invites", { max_uses: 1 });
+      expect(invite.status).toBe(200);
+      const answers = await both((n, k) => signUp(n, `invited${round}x${k}`, invite.body.code));
+      expect(statuses(answers)).toEqual([200, 400]);
+      expect(JSON.stringify(answers.find((r) => r.status === 400)!.body)).toContain("INVITE_INVALID");
+    }
+  } finally {
+    expect((await as(a, "alice", "PUT", "/admin/registration", { registration: "open" })).status).toBe(200);
+  }
+}, 60_000);
+
+test("the last two administrators each stepping down through both nodes at once: one stays an administrator", async () => {
+  const ids = { alice: await idOf("alice"), fay: await idOf("fay"), gus: await idOf("gus") };
+  for (const who of ["fay", "gus"] as const)
+    expect((await as(a, "alice", "PUT", `/admin/users/${ids[who]}/admin`, { admin: true })).status).toBe(200);
+  expect((await as(a, "alice", "PUT", `/admin/users/${ids.alice}/admin`, { admin: false })).status).toBe(200);
+  let stays: "fay" | "gus" = "fay";
+  for (let round = 0; round < 15; round++) {
+    const answers = await both((n, k) => {
+      const who = k ? "gus" : "fay";
+      return as(n, who, "PUT", `/admin/users/${ids[who]}/admin`, { admin: false });
+    });
+    expect(statuses(answers)).toEqual([200, 400]);
+    expect(JSON.stringify(answers.find((r) => r.status === 400)!.body)).toContain("last administrator");
+    stays = answers[0]!.status === 400 ? "fay" : "gus";
+    const other = stays === "fay" ? "gus" : "fay";
+    expect((await as(b, other, "GET", "/users/@me")).body.admin).toBe(false);
+    expect((await as(stays === "fay" ? b : a, stays, "PUT", `/admin/users/${ids[other]}/admin`, { admin: true })).status).toBe(200);
+  }
+  expect((await as(b, stays, "PUT", `/admin/users/${ids.alice}/admin`, { admin: true })).status).toBe(200);
+}, 60_000);
+
+test("two people opening their DM through both nodes at once get one channel", async () => {
+  for (let round = 0; round < 8; round++) {
+    const [from, to] = [MEMBERS[round]!, MEMBERS[(round + 3) % MEMBERS.length]!];
+    const recipient = await idOf(to);
+    const answers = await both((n) => as(n, from, "POST", "/users/@me/dms", { recipient_id: recipient }));
+    expect(statuses(answers)).toEqual([200, 200]);
+    expect(answers[0]!.body.id).toBe(answers[1]!.body.id);
+    expect(((await as(b, to, "GET", "/users/@me/dms")).body as any[]).map((c) => c.id)).toContain(answers[0]!.body.id);
   }
 }, 60_000);
 
