@@ -175,7 +175,8 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   };
   // A node sharing gateway sessions: what the harness's `hold` fault holds back (test mode).
   const cluster = sessions && store.relay.hold ? { sessionWrites: () => sessions.hold(), events: () => store.relay.hold!() } : null;
-  const harness = double ? harnessOf({ core, flakes, clock, gateway, double, cluster, reset: () => parley.reset() }) : null;
+  const commits = () => store.changes.commits?.() ?? null;
+  const harness = double ? harnessOf({ core, flakes, clock, gateway, double, cluster, commits, reset: () => parley.reset() }) : null;
   // Every answer of every door counts toward the requests per day (core/stats.ts), once the core serves.
   const web = buildHttp({ config, urls, api, people, ops, obs, harness, hooks: [requestCounter(core)] });
   const http = web.app;
@@ -376,12 +377,13 @@ function harnessOf(x: {
   gateway: Gateway;
   double: ReturnType<typeof DoubleModule.createDouble>;
   cluster: ClusterHolds | null;
+  commits: HarnessContext["commits"];
   reset(): void;
 }): HarnessParts {
-  const { core, flakes, clock, gateway, double, cluster } = x;
+  const { core, flakes, clock, gateway, double, cluster, commits } = x;
   const h = require("./harness") as typeof HarnessModule;
   const ctx: HarnessContext = {
-    ...{ core, flakes, clock, gateway, cluster, ...double },
+    ...{ core, flakes, clock, gateway, cluster, commits, ...double },
     reset: x.reset,
     seed: (doc) => seedWorldAsync({ core, flakes, clock, testMode: true }, doc),
   };

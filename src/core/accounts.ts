@@ -89,6 +89,7 @@ export class Accounts {
    */
   setDisabled(actorId: Actor, userId: string, disabled: boolean, opts: { applications?: boolean } = {}): User {
     return this.d.store.write(() => {
+      this.lockAdministrators();
       requireAdministrator(this.d, actorId);
       const u = this.person(userId, "disabled; disable a bot's application instead");
       if (disabled && !u.disabled_at) this.keepAnAdministrator(u, "disable");
@@ -109,6 +110,7 @@ export class Accounts {
    */
   delete(actorId: Actor, userId: string): Deleted {
     return this.d.store.write(() => {
+      this.lockAdministrators();
       requireAdministrator(this.d, actorId);
       const u = this.person(userId, "deleted; delete a bot's application instead");
       this.refuseOwner(u.id, u.username);
@@ -136,6 +138,7 @@ export class Accounts {
    */
   setAdmin(actorId: Actor, userId: string, admin: boolean): User {
     return this.d.store.write(() => {
+      this.lockAdministrators();
       requireAdministrator(this.d, actorId);
       const u = this.person(userId, "administrators; a bot acts through its application's owner");
       if (!!u.is_admin === admin) return u;
@@ -144,6 +147,15 @@ export class Accounts {
       this.db.query("UPDATE users SET is_admin = ? WHERE id = ?").run(admin ? 1 : 0, userId);
       return this.users.require(userId);
     });
+  }
+
+  /**
+   * Inside a write: who administers the instance, held until the write ends, so that the
+   * last administrator is kept one however many step down or are disabled at once on
+   * different nodes (Store.serialize), and an administrator unmade at that moment acts no more.
+   */
+  private lockAdministrators(): void {
+    this.d.store.serialize("administrators");
   }
 
   /** The person, or a refusal: a bot user is its application's, and `only` says what to do instead. */

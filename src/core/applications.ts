@@ -217,6 +217,8 @@ export class Applications {
 
   update(appId: string, patch: { name?: string; description?: string; interactionsEndpointUrl?: string | null }): Application {
     return this.d.store.write(() => {
+      // The row is written whole: read as committed, one edit at a time on every node.
+      this.d.store.serialize(`application:${appId}`);
       const a = this.require(appId);
       const name = patch.name?.trim() ?? a.name;
       if (name.length < 2 || name.length > 32) throw DomainError.invalid("name", "Must be between 2 and 32 in length.");
@@ -283,14 +285,17 @@ export class Applications {
   approvePrivileged(appId: string, adminId: string | null, bits: number, approve = true): Application {
     return this.d.store.write(() => {
       requireAdministrator(this.d, adminId);
-      const a = this.require(appId);
+      this.require(appId);
       const p = bits & PRIVILEGED_INTENTS;
-      const next = approve
-        ? { approved: a.privileged_approved | p, requested: a.privileged_requested, denied: a.privileged_denied & ~p }
-        : { approved: a.privileged_approved & ~p, requested: a.privileged_requested & ~p, denied: a.privileged_denied | p };
+      // In SQL, from the row as it is when written: an owner's request at that moment on another node stays.
       this.db
-        .query("UPDATE applications SET privileged_approved = ?, privileged_requested = ?, privileged_denied = ? WHERE id = ?")
-        .run(next.approved, next.requested, next.denied, appId);
+        .query(
+          approve
+            ? "UPDATE applications SET privileged_approved = privileged_approved | ?1, privileged_denied = privileged_denied & ~?1 WHERE id = ?2"
+            : // ?1 first met beside a column, so Postgres knows its type before it meets ~?1.
+              "UPDATE applications SET privileged_denied = privileged_denied | ?1, privileged_approved = privileged_approved & ~?1, privileged_requested = privileged_requested & ~?1 WHERE id = ?2",
+        )
+        .run(p, appId);
       this.d.store.emit({ type: "application.intents_changed", applicationId: appId });
       return this.require(appId);
     });
@@ -306,6 +311,7 @@ export class Applications {
       const a = this.require(appId);
       this.guilds.require(guildId);
       if (!this.guilds.canManageGuild(guildId, byUserId)) throw DomainError.forbidden("You need Manage Server on this server");
+      this.guilds.lockMember(guildId, a.bot_user_id);
       if (this.guilds.isMember(guildId, a.bot_user_id)) return;
       this.guilds.addMember(guildId, a.bot_user_id);
       this.audit.record({ guildId, actorId: byUserId, actionType: AUDIT.BOT_ADD, targetId: a.bot_user_id });

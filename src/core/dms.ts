@@ -81,6 +81,8 @@ export class Dms {
     return this.d.store.write(() => {
       const ua = this.users.require(a);
       const ub = this.users.require(b);
+      // One DM channel a pair: looked for and made by one writer at a time on every node.
+      this.d.store.serialize(`dm:${a < b ? `${a}:${b}` : `${b}:${a}`}`);
       const existing = this.between(a, b);
       if (existing) return existing;
       const plaintext = this.referenceDms && (ua.kind === "bot" || ub.kind === "bot");

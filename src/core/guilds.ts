@@ -6,6 +6,9 @@ import { PermissionReader } from "./permission-reader";
 import { Memo } from "./memo";
 import { statement } from "./statement";
 
+/** The server fields an update may write, each only when given. */
+const GUILD_FIELDS = ["name", "description", "icon", "system_channel_id"] as const;
+
 /**
  * Servers (guilds), their roles, channels and members, and the permission model over
  * them. The @everyone role's id equals its guild's id, as on the reference platform,
@@ -100,17 +103,41 @@ export class Guilds {
     });
   }
 
+  /**
+   * Only the fields given are written: a field another node (or the icon's own write,
+   * core/media.ts) changed a moment before is left as it is.
+   */
   update(guildId: string, patch: Partial<Pick<Guild, "name" | "description" | "icon" | "system_channel_id">>): Guild {
     return this.d.store.write(() => {
       const g = this.require(guildId);
       const next = { ...g, ...patch };
       if (next.name.length < 2 || next.name.length > 100) throw DomainError.invalid("name", "Must be between 2 and 100 in length.");
+      const fields = GUILD_FIELDS.filter((f) => patch[f] !== undefined);
+      if (!fields.length) return g;
       this.db
-        .query("UPDATE guilds SET name = ?, description = ?, icon = ?, system_channel_id = ? WHERE id = ?")
-        .run(next.name, next.description, next.icon, next.system_channel_id, guildId);
+        .query(`UPDATE guilds SET ${fields.map((f) => `${f} = ?`).join(", ")} WHERE id = ?`)
+        .run(...fields.map((f) => next[f]), guildId);
       this.d.store.emit({ type: "guild.updated", guildId });
       return next;
     });
+  }
+
+  /**
+   * Inside a write: hold the server's own row (name, description, system channel, owner)
+   * until the write ends, so that an edit or a change of owner reads it as committed by
+   * every node (Store.serialize).
+   */
+  lockGuild(guildId: string): void {
+    this.d.store.serialize(`guild:${guildId}`);
+  }
+
+  /**
+   * Inside a write: hold one membership (joining, leaving, a ban, the member's roles)
+   * until the write ends, so that a ban and a join, or two role edits, at once on two
+   * nodes are decided one after the other, each reading what the other committed.
+   */
+  lockMember(guildId: string, userId: string): void {
+    this.d.store.serialize(`member:${guildId}:${userId}`);
   }
 
   delete(guildId: string): void {
@@ -169,6 +196,7 @@ export class Guilds {
   addMember(guildId: string, userId: string): Member {
     return this.d.store.write(() => {
       this.require(guildId);
+      this.lockMember(guildId, userId);
       const existing = this.member(guildId, userId);
       if (existing) return existing;
       if (this.db.query("SELECT 1 FROM bans WHERE guild_id = ? AND user_id = ?").get(guildId, userId))
@@ -182,6 +210,7 @@ export class Guilds {
   /** Remove a member (leave, kick, ban, bot removal). The owner cannot leave. */
   removeMember(guildId: string, userId: string): void {
     this.d.store.write(() => {
+      this.lockMember(guildId, userId);
       const g = this.require(guildId);
       this.requireMember(guildId, userId);
       if (g.owner_id === userId)
@@ -242,9 +271,10 @@ export class Guilds {
   }
 
   /**
-   * Inside a write: hold the server's roles (their numbering 1..n above @everyone) until
-   * the write ends, so that whoever numbers them reads the list as committed by every
-   * node (Store.serialize); SQLite's one writer needs nothing.
+   * Inside a write: hold the server's roles (their numbering 1..n above @everyone, and
+   * each row, written whole by an edit) until the write ends, so that whoever numbers or
+   * edits them reads them as committed by every node (Store.serialize); SQLite's one
+   * writer needs nothing.
    */
   lockRoles(guildId: string): void {
     this.d.store.serialize(`roles:${guildId}`);

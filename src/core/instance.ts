@@ -92,6 +92,8 @@ export class Instance {
   /** Inside the sign-up's write: check again, and use the invite up by one when one is needed. */
   admitSignUp(invite: string | null | undefined): void {
     this.d.store.write(() => {
+      // An invite's uses as committed, one sign-up at a time on every node: the last use admits one.
+      this.d.store.serialize("instance-invites");
       this.checkSignUp(invite);
       if (this.settings().registration !== "invite") return;
       const inv = this.liveInvite(invite);

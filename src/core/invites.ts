@@ -96,8 +96,11 @@ export class Invites {
    */
   join(code: string, userId: string): Guild {
     return this.d.store.write(() => {
+      // Its uses as committed, one join at a time on every node: the last use admits one.
+      this.d.store.serialize(`invite:${code}`);
       const inv = this.require(code);
       const g = this.guilds.require(inv.guild_id);
+      this.guilds.lockMember(g.id, userId);
       if (this.guilds.isMember(g.id, userId)) return g;
       this.guilds.addMember(g.id, userId);
       this.db.query("UPDATE invites SET uses = uses + 1 WHERE code = ?").run(code);

@@ -157,9 +157,19 @@ export class Messages {
     };
   }
 
+  /**
+   * Inside a write: hold one message until the write ends. An edit writes the row whole,
+   * so it reads it as committed, one edit at a time on every node (Store.serialize): the
+   * author's new text and a moderator's suppressed embeds at once both stay.
+   */
+  private lockMessage(id: string): void {
+    this.d.store.serialize(`message:${id}`);
+  }
+
   /** Replace the given parts; absent keys are kept, `[]` clears (spec 4 rule 4). */
   edit(id: string, patch: MessagePatch): Message {
     return this.d.store.write(() => {
+      this.lockMessage(id);
       const m = this.get(id);
       if (!m) throw DomainError.notFound("message");
       const ch = this.guilds.requireChannel(m.channel_id);
@@ -295,6 +305,10 @@ export class Messages {
       throw DomainError.invalid("", "Cannot send messages in a non-text channel", "CHANNEL_TYPE_INVALID");
     if (a.isDm) this.requireDmPartnerReachable(actorId, a.channel.id);
     else requireBits(a, PERMISSIONS.SEND_MESSAGES);
+    const slowed = a.channel.rate_limit_per_user > 0 && !exemptFromSlowmode(a);
+    // A post that reads the author's earlier posts first (a nonce to enforce, slowmode) is
+    // decided one at a time per author and channel on every node; any other takes no lock.
+    if (slowed || (input.enforceNonce && input.nonce)) this.d.store.serialize(`posts:${channelId}:${actorId}`);
     if (input.enforceNonce && input.nonce) {
       const earlier = this.db
         .query(
@@ -309,7 +323,7 @@ export class Messages {
         ) as Message | null;
       if (earlier) return earlier;
     }
-    this.enforceSlowmode(a, actorId);
+    if (slowed) this.requireSlowmodeOver(a.channel, actorId);
     let reference: NewMessage["reference"] = null;
     if (input.reference) {
       const ref = input.reference.messageId ? this.get(input.reference.messageId) : null;
@@ -358,6 +372,7 @@ export class Messages {
   editAs(actorId: string, channelId: string, messageId: string, patch: EditInput): Message {
     return this.d.store.write(() => {
       const a = this.access(actorId, channelId);
+      this.lockMessage(messageId);
       const m = this.require(channelId, messageId, actorId);
       const own = m.author_id === actorId && !m.webhook_id;
       const touchesBody = patch.content != null || patch.embeds != null || patch.components != null || patch.attachments !== undefined;
@@ -413,11 +428,6 @@ export class Messages {
     });
   }
 
-  private enforceSlowmode(a: ChannelAccess, actorId: string): void {
-    if (holds(a, PERMISSIONS.MANAGE_MESSAGES) || holds(a, PERMISSIONS.MANAGE_CHANNELS)) return;
-    this.requireSlowmodeOver(a.channel, actorId);
-  }
-
   /**
    * Slowmode (rate_limit_per_user): refuse while the author's last message in the
    * channel is younger than the channel's interval. The caller decides who is exempt.
@@ -449,4 +459,9 @@ export class Messages {
     const other = this.dms.recipients(channelId).find((u) => u !== actorId);
     if (!other || !this.dms.sharesGuild(actorId, other)) throw DomainError.forbidden("Cannot send messages to this user");
   }
+}
+
+/** Who slowmode does not hold back: those who may manage the channel's messages or the channel. */
+function exemptFromSlowmode(a: ChannelAccess): boolean {
+  return holds(a, PERMISSIONS.MANAGE_MESSAGES) || holds(a, PERMISSIONS.MANAGE_CHANNELS);
 }

@@ -79,6 +79,7 @@ export class Moderation {
   kick(guildId: string, actorId: string, targetId: string, reason: string | null = null): void {
     this.d.store.write(() => {
       this.requireActor(guildId, actorId);
+      this.guilds.lockMember(guildId, targetId);
       this.guilds.requireMember(guildId, targetId);
       this.guilds.requirePermission(guildId, actorId, PERMISSIONS.KICK_MEMBERS);
       this.hierarchy.requireMemberBelow(guildId, actorId, targetId);
@@ -94,6 +95,8 @@ export class Moderation {
   editMember(guildId: string, actorId: string, targetId: string, patch: MemberPatch, reason: string | null = null): Member {
     return this.d.store.write(() => {
       this.requireActor(guildId, actorId);
+      // Its roles are changed from what it holds: read as committed, one edit at a time.
+      this.guilds.lockMember(guildId, targetId);
       const member = this.guilds.requireMember(guildId, targetId);
       if (patch.mute === true)
         throw DomainError.invalid("mute", "Parley has no voice: members cannot be server-muted", "VOICE_UNSUPPORTED");
@@ -165,6 +168,7 @@ export class Moderation {
   private changeRole(guildId: string, actorId: string, targetId: string, roleId: string, add: boolean, reason: string | null): void {
     this.d.store.write(() => {
       this.requireActor(guildId, actorId);
+      this.guilds.lockMember(guildId, targetId);
       this.guilds.requireMember(guildId, targetId);
       const role = this.guilds.requireRole(guildId, roleId);
       this.guilds.requirePermission(guildId, actorId, PERMISSIONS.MANAGE_ROLES);
@@ -208,6 +212,8 @@ export class Moderation {
     this.d.store.write(() => {
       this.requireBanPermission(guildId, actorId);
       this.users.require(targetId);
+      // A join at this moment on another node is decided before or after, never beside.
+      this.guilds.lockMember(guildId, targetId);
       const isMember = this.guilds.isMember(guildId, targetId);
       if (isMember || this.hierarchy.isOwner(guildId, targetId)) this.hierarchy.requireMemberBelow(guildId, actorId, targetId);
       if (targetId === actorId) throw DomainError.forbidden("Missing Permissions: you cannot ban yourself");
@@ -248,6 +254,7 @@ export class Moderation {
   unban(guildId: string, actorId: string, targetId: string, reason: string | null = null): void {
     this.d.store.write(() => {
       this.requireBanPermission(guildId, actorId);
+      this.guilds.lockMember(guildId, targetId);
       if (!this.bannedRow(guildId, targetId)) throw DomainError.notFound("ban");
       this.db.query("DELETE FROM bans WHERE guild_id = ? AND user_id = ?").run(guildId, targetId);
       this.audit.record({ guildId, actorId, actionType: AUDIT.MEMBER_BAN_REMOVE, targetId, reason });

@@ -58,6 +58,8 @@ export class Notifications {
     if (until !== undefined && until !== null && (!Number.isInteger(until) || until < 0 || until > MUTED_FOREVER))
       throw DomainError.invalid("muted_until", "Must be a time, or null.", "NUMBER_TYPE_MAX");
     return this.d.store.write(() => {
+      // Level and mute are written together: read as committed, one change at a time.
+      this.d.store.serialize(`notifications:${personId}:${scopeId}`);
       const old = this.get(personId, scopeId);
       const next: NotificationSetting = {
         ...old,

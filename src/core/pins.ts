@@ -109,10 +109,15 @@ export class Pins {
     return this.list(actorId, channelId, { limit: PINS_PAGE }).items.map((i) => i.message);
   }
 
-  /** The channel as the actor may act on its pins, and the message of it (ephemeral ones cannot be pinned). */
+  /**
+   * The channel as the actor may act on its pins, and the message of it (ephemeral ones
+   * cannot be pinned), read under a lock on the channel's pins (Store.serialize), so that
+   * the 250 and "pinned once" are checked by one writer at a time on every node.
+   */
   private target(actorId: string, channelId: string, messageId: string): { a: ChannelAccess; m: Message } {
     const a = this.messages.access(actorId, channelId);
     if (!a.isDm) requireBits(a, PERMISSIONS.MANAGE_MESSAGES);
+    this.d.store.serialize(`pins:${channelId}`);
     const m = this.messages.require(channelId, messageId, actorId);
     if (m.ephemeral_user_id) throw DomainError.notFound("message");
     return { a, m };

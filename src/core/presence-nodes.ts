@@ -122,6 +122,29 @@ export class NodeHolds {
     this.seen.delete(nodeId);
   }
 
+  /** Users whose presence is not offline and whom no live node holds (read outside their locks: check again under each). */
+  showingUnheld(): string[] {
+    return (
+      this.db
+        .query(
+          `SELECT u.id FROM users u WHERE u.presence != 'offline' AND u.deleted_at IS NULL AND NOT EXISTS (
+             SELECT 1 FROM presence_holds h JOIN parley_nodes n ON n.id = h.node_id WHERE h.user_id = u.id AND n.dead = 0)`,
+        )
+        .all() as { id: string }[]
+    ).map((r) => r.id);
+  }
+
+  /** Inside the user's presence lock: the holds on them by nodes not marked dead. */
+  liveHoldsOn(userId: string): number {
+    return Number(
+      (
+        this.db
+          .query("SELECT count(*) AS n FROM presence_holds h JOIN parley_nodes n ON n.id = h.node_id WHERE h.user_id = ? AND n.dead = 0")
+          .get(userId) as { n: number }
+      ).n,
+    );
+  }
+
   private holdsOn(userId: string): number {
     return Number((this.db.query("SELECT count(*) AS n FROM presence_holds WHERE user_id = ?").get(userId) as { n: number }).n);
   }

@@ -59,12 +59,15 @@ export class Presences {
    * nobody is connected yet: everyone is offline, whatever a process that stopped
    * abruptly left behind. On Postgres other nodes may hold people: this node joins them
    * and beats, and a node that stopped abruptly is let go of once it is seen not beating.
+   * Whoever shows online, idle or dnd while no live node holds them (rows copied in by
+   * `parley migrate`, or left by a cluster whose nodes all stopped at once) goes offline.
    */
   start(): void {
     if (!this.nodes) return this.users.resetPresences();
     this.timer?.cancel();
     this.write(() => this.nodes!.join());
     this.reconcile();
+    this.releaseUnheld();
     this.arm();
   }
 
@@ -122,6 +125,24 @@ export class Presences {
     const stored = new Set(this.nodes!.heldHere());
     for (const userId of this.held.keys()) if (!stored.has(userId)) this.decide(userId, true);
     for (const userId of stored) if (!this.held.has(userId)) this.decide(userId, false);
+  }
+
+  /**
+   * Offline, user by user, whoever shows otherwise with no live node holding them: each
+   * checked again under the user's lock, so a user that another node is taking hold of
+   * at this moment is left to it.
+   */
+  private releaseUnheld(): void {
+    const nodes = this.nodes!;
+    for (const userId of nodes.showingUnheld())
+      try {
+        this.write(() => {
+          this.d.store.serialize(lockOf(userId));
+          if (nodes.liveHoldsOn(userId) === 0) this.users.settlePresence(userId, "offline");
+        });
+      } catch (e) {
+        this.report(e, { loop: "presence" });
+      }
   }
 
   /** Dead nodes' holds go, user by user; whoever no live node holds goes offline. */

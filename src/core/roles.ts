@@ -147,6 +147,8 @@ export class Roles {
   edit(guildId: string, roleId: string, actorId: string, patch: RoleFields, reason: string | null = null): Role {
     return this.d.store.write(() => {
       this.requireManageRoles(guildId, actorId);
+      // The row is written whole: read as committed, one writer at a time (Guilds.lockRoles).
+      this.guilds.lockRoles(guildId);
       const role = this.guilds.requireRole(guildId, roleId);
       this.hierarchy.requireRoleBelow(guildId, actorId, role);
       if (role.is_everyone && patch.name !== undefined && patch.name !== role.name)
@@ -185,6 +187,7 @@ export class Roles {
   delete(guildId: string, roleId: string, actorId: string, reason: string | null = null): void {
     this.d.store.write(() => {
       this.requireManageRoles(guildId, actorId);
+      this.guilds.lockRoles(guildId);
       const role = this.guilds.requireRole(guildId, roleId);
       if (role.is_everyone) throw DomainError.invalid("role_id", "The @everyone role cannot be deleted", "INVALID_ROLE");
       this.hierarchy.requireRoleBelow(guildId, actorId, role);

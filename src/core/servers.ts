@@ -66,8 +66,13 @@ export class Servers {
   /** Edit a server's settings: MANAGE_GUILD. One audit entry (GUILD_UPDATE) with what changed. */
   update(actorId: string, guildId: string, patch: GuildPatch, reason: string | null = null): Guild {
     return this.d.store.write(() => {
-      const g = this.memberGuild(actorId, guildId);
+      this.memberGuild(actorId, guildId);
       this.guilds.requirePermission(guildId, actorId, PERMISSIONS.MANAGE_GUILD);
+      // Read as committed, one edit at a time on every node; a system channel is checked
+      // under the channels' lock, so one deleted at that moment is not chosen.
+      this.guilds.lockGuild(guildId);
+      if (patch.systemChannelId) this.guilds.lockChannels(guildId);
+      const g = this.guilds.require(guildId);
       const next: Guild = { ...g };
       if (patch.name !== undefined) next.name = patch.name.trim();
       if (patch.description !== undefined) next.description = patch.description === "" ? null : patch.description;
@@ -82,9 +87,9 @@ export class Servers {
       const changes = diffChanges(auditView(g), auditView(next));
       if (!changes.length) return g;
       const saved = this.guilds.update(guildId, {
-        name: next.name,
-        description: next.description,
-        system_channel_id: next.system_channel_id,
+        ...(next.name !== g.name ? { name: next.name } : {}),
+        ...(next.description !== g.description ? { description: next.description } : {}),
+        ...(next.system_channel_id !== g.system_channel_id ? { system_channel_id: next.system_channel_id } : {}),
       });
       this.audit.record({ guildId, actorId, actionType: AUDIT.GUILD_UPDATE, targetId: guildId, changes, reason });
       return saved;
@@ -98,6 +103,10 @@ export class Servers {
    */
   transfer(actorId: Actor, guildId: string, toUserId: string, reason: string | null = null): Guild {
     return this.d.store.write(() => {
+      // The owner, and the new owner's membership, as committed: a member leaving at this
+      // moment on another node is either gone (404) or stays, the owner.
+      this.guilds.lockGuild(guildId);
+      this.guilds.lockMember(guildId, toUserId);
       const g = this.ownerOrAdministrator(actorId, guildId);
       const to = this.users.get(toUserId);
       if (!to || to.deleted_at !== null || !this.guilds.isMember(guildId, toUserId)) throw DomainError.notFound("member");

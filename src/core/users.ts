@@ -104,6 +104,9 @@ export class Users {
       hash = this.d.passwords.hashSync(input.password);
     }
     return this.d.store.write(() => {
+      // The unique index keeps a name once; the lock makes the second of two sign-ups at
+      // once on two nodes see the first's row and be refused as taken, not fail on the index.
+      this.d.store.serialize(`username:${username}`);
       if (this.byUsername(username)) throw new DomainError("conflict", "Username is already taken");
       const row: UserRow = {
         id: this.d.ids.next(),

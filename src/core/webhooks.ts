@@ -90,6 +90,15 @@ export class Webhooks {
     return w;
   }
 
+  /**
+   * Inside a write: the webhook as committed, held until the write ends, so that an edit
+   * of one field keeps what another node changed in the others a moment before.
+   */
+  private locked(id: string): Webhook {
+    this.d.store.serialize(`webhook:${id}`);
+    return this.require(id);
+  }
+
   /** A guild channel the actor can see (else 404), on which it holds MANAGE_CHANNELS (else 403). */
   private requireManageIn(channelId: string, actorId: string): Channel {
     const ch = this.guilds.channel(channelId);
@@ -104,6 +113,8 @@ export class Webhooks {
       const ch = this.guilds.channel(channelId);
       if (ch && !ch.guild_id) throw DomainError.invalid("channel_id", "Webhooks live in server channels, not direct messages");
       const channel = this.requireManageIn(channelId, actorId);
+      // At most 15 a channel, counted by one writer at a time per channel on every node.
+      this.d.store.serialize(`webhooks:${channelId}`);
       const n = (this.db.query("SELECT count(*) AS n FROM webhooks WHERE channel_id = ?").get(channelId) as { n: number }).n;
       if (n >= MAX_WEBHOOKS_PER_CHANNEL)
         throw DomainError.invalid("", `Maximum number of webhooks reached (${MAX_WEBHOOKS_PER_CHANNEL})`, "MAX_WEBHOOKS");
@@ -179,7 +190,7 @@ export class Webhooks {
   edit(id: string, actorId: string | null, patch: WebhookPatch, reason: string | null = null): Webhook {
     const name = patch.name === undefined || patch.name === null ? undefined : validateWebhookName(patch.name);
     return this.d.store.write(() => {
-      const w = this.require(id);
+      const w = this.locked(id);
       if (actorId !== null) {
         if (!this.guilds.isMember(w.guild_id, actorId)) throw DomainError.notFound("webhook");
         this.requireManageIn(w.channel_id, actorId);
@@ -211,7 +222,7 @@ export class Webhooks {
 
   delete(id: string, actorId: string | null, reason: string | null = null): void {
     this.d.store.write(() => {
-      const w = this.require(id);
+      const w = this.locked(id);
       if (actorId !== null) {
         if (!this.guilds.isMember(w.guild_id, actorId)) throw DomainError.notFound("webhook");
         this.requireManageIn(w.channel_id, actorId);

@@ -69,6 +69,16 @@ export function harnessClock(p: HarnessContext): Route<HarnessContext>[] {
     }),
     route({
       method: "GET",
+      path: "/commits",
+      caller: "harness",
+      summary: "On a node sharing a Postgres database: the newest commit there, and up to which this node has heard every one",
+      handler: () => {
+        const c = p.commits();
+        return { newest: c?.newest ?? null, heard: c?.heard ?? null };
+      },
+    }),
+    route({
+      method: "GET",
       path: "/cursor",
       caller: "harness",
       summary: "The event log's and the transcripts' cursors now, for reading only what comes next",

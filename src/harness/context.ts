@@ -72,6 +72,11 @@ export interface HarnessContext {
   transcripts: Transcripts;
   /** Whether the bots are busy (POST /settle). */
   activity: Activity;
+  /**
+   * A node sharing a Postgres database: the newest commit there, and up to which this node
+   * has heard every commit (GET /commits). Null on SQLite, where nothing is to be heard.
+   */
+  commits(): { newest: number; heard: number } | null;
   /** What the run's tests exercised (coverage.ts), kept across resets. */
   coverage: Coverage;
   /** Empty the world: every table, session and window; real time again. */

@@ -65,6 +65,11 @@ export const EXISTING = "!";
 export interface ChangeLog {
   watch(tables: readonly string[]): Watch;
   othersCommitted(): number;
+  /**
+   * Nodes sharing a server database (Postgres): the newest commit's number there, and the
+   * number up to which this process has heard every commit (relay.ts). Null otherwise.
+   */
+  commits?(): { newest: number; heard: number } | null;
   wrote(): void;
   rolledBack(): void;
   everything(): void;

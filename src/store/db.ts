@@ -65,6 +65,8 @@ export class Store {
   /** Which engine holds the data: SQLite (the default) or Postgres (`--database`). */
   readonly engine: Engine;
   private pending: unknown[] | null = null;
+  /** The keys this write holds already (serialize): a rule nested in another asks once. */
+  private held: Set<string> | null = null;
   /** The batched write under way: work it defers to its batch's commit (defer()). */
   private deferring: (() => void)[] | null = null;
   private publish: (events: unknown[], at: number) => void = () => {};
@@ -140,6 +142,7 @@ export class Store {
       throw e;
     } finally {
       this.pending = null;
+      this.held = null;
     }
     this.committed?.("single", 1);
     if (events.length) this.publish(events, at);
@@ -218,6 +221,7 @@ export class Store {
       throw e;
     } finally {
       this.pending = null;
+      this.held = null;
       this.deferring = null;
     }
   }
@@ -306,11 +310,14 @@ export class Store {
    * reads before it writes (a name free in its scope, a count under its limit) is
    * checked by one writer at a time across every node on the database. SQLite has one
    * writer already; on Postgres, READ COMMITTED would let two nodes both pass the check.
-   * In a group commit the lock is held until the batch commits.
+   * In a group commit the lock is held until the batch commits. Asked again in the
+   * same write, it is held already: no second round trip.
    */
   serialize(key: string): void {
     if (!this.pending) throw new Error("serialize() outside write()");
+    if (this.engine.kind === "sqlite" || this.held?.has(key)) return;
     this.engine.serialize(key);
+    (this.held ??= new Set()).add(key);
   }
 
   /** Delete every row of every table (the harness's reset). The schema stays. */

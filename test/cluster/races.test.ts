@@ -7,8 +7,12 @@
  * commands, however the requests are spread; an emoji name stays unique in its server
  * (a refusal, never a 500); a person never holds more than 10 devices; a server's roles
  * stay numbered 1..n and its new channels take positions of their own; a channel never
- * moves into a category deleted at the same moment; and an interaction is answered once
- * (the other answer gets 40060).
+ * moves into a category deleted at the same moment; an interaction is answered once
+ * (the other answer gets 40060); a channel holds at most 15 webhooks and 250 pins; edits
+ * of different fields of one role, server, channel, webhook or message both stay; a
+ * nonce makes one message; two bans at once, or two grants of one role, both answer;
+ * and a ban and a join at once never leave a banned member. The people's side is
+ * races-people.test.ts.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Cluster, ClusterNode } from "../support/cluster";
@@ -24,9 +28,14 @@ let a: ClusterNode;
 let b: ClusterNode;
 let world: any;
 
-/** The basic world, with EchoBot allowed to make roles and channels in Lab (the bot API is not rate-limited here). */
+/** The basic world, with EchoBot allowed to manage roles, channels, messages, the server and bans in Lab (the bot API is not rate-limited here). */
 const WORLD = structuredClone(BASIC_WORLD) as any;
-WORLD.guilds[0].roles.push({ name: "Builders", permissions: ["MANAGE_ROLES", "MANAGE_CHANNELS"], members: ["EchoBot"] });
+WORLD.users.push({ name: "dora" });
+WORLD.guilds[0].roles.push({
+  name: "Builders",
+  permissions: ["MANAGE_ROLES", "MANAGE_CHANNELS", "MANAGE_MESSAGES", "MANAGE_GUILD", "BAN_MEMBERS"],
+  members: ["EchoBot"],
+});
 
 beforeAll(async () => {
   nodes = await startSharedNodes({ world: WORLD });
@@ -209,5 +218,173 @@ test("one interaction answered through both nodes at once: one answer, the other
     }
   } finally {
     await gw.close();
+  }
+}, 60_000);
+
+/** Both nodes at once: `fn(node, k)` through A (k 0) and B (k 1). */
+const both = <T>(fn: (n: ClusterNode, k: number) => Promise<T>) => Promise.all([a, b].map((n, k) => fn(n, k)));
+const statuses = (answers: { status: number }[]) => answers.map((r) => r.status).sort();
+
+test("a channel one short of 15 webhooks: two made through both nodes at once, one is taken, the other refused", async () => {
+  const room = (await bot(a, "POST", `/guilds/${world.guilds.Lab.id}/channels`, { name: "hooks" })).body.id;
+  for (let i = 0; i < 14; i++) expect((await bot(a, "POST", `/channels/${room}/webhooks`, { name: `hook${i}` })).status).toBe(200);
+  for (let round = 0; round < 8; round++) {
+    const answers = await both((n, k) => bot(n, "POST", `/channels/${room}/webhooks`, { name: `race${round}-${k}` }));
+    expect(statuses(answers)).toEqual([200, 400]);
+    expect(JSON.stringify(answers.find((r) => r.status === 400)!.body)).toContain("MAX_WEBHOOKS");
+    const held = (await bot(b, "GET", `/channels/${room}/webhooks`)).body as any[];
+    expect(held).toHaveLength(15);
+    expect((await bot(a, "DELETE", `/webhooks/${held.at(-1).id}`)).status).toBe(204);
+  }
+}, 60_000);
+
+test("one webhook renamed through one node and moved through the other at once: both changes kept", async () => {
+  const lab = world.guilds.Lab;
+  const hook = (await bot(a, "POST", `/channels/${lab.channels.general}/webhooks`, { name: "mover" })).body.id;
+  for (let round = 0; round < 8; round++) {
+    const to = round % 2 ? lab.channels.general : lab.channels.staff;
+    const answers = await Promise.all([
+      bot(a, "PATCH", `/webhooks/${hook}`, { name: `mover${round}` }),
+      bot(b, "PATCH", `/webhooks/${hook}`, { channel_id: to }),
+    ]);
+    expect(statuses(answers)).toEqual([200, 200]);
+    expect((await bot(b, "GET", `/webhooks/${hook}`)).body).toMatchObject({ name: `mover${round}`, channel_id: to });
+  }
+}, 60_000);
+
+const pin = (n: ClusterNode, channel: string, message: string) => bot(n, "PUT", `/channels/${channel}/messages/pins/${message}`);
+const post = async (channel: string, content: string) => (await bot(a, "POST", `/channels/${channel}/messages`, { content })).body.id;
+
+test("the same message pinned through both nodes at once: both answered 204, pinned once, never a 500", async () => {
+  const room = (await bot(a, "POST", `/guilds/${world.guilds.Lab.id}/channels`, { name: "pin-once" })).body.id;
+  for (let round = 0; round < 8; round++) {
+    const m = await post(room, `pin me ${round}`);
+    expect(statuses(await both((n) => pin(n, room, m)))).toEqual([204, 204]);
+  }
+  const pinned = ((await bot(b, "GET", `/channels/${room}/messages/pins`)).body.items as any[]).map((i) => i.message.id);
+  expect(pinned).toHaveLength(8);
+  expect(new Set(pinned).size).toBe(8);
+}, 60_000);
+
+test("a channel one short of 250 pins: two pinned through both nodes at once, one is taken, the other 30003", async () => {
+  const room = (await bot(a, "POST", `/guilds/${world.guilds.Lab.id}/channels`, { name: "pins" })).body.id;
+  for (let i = 0; i < 249; i += 25)
+    await Promise.all(
+      Array.from({ length: Math.min(25, 249 - i) }, async (_, j) =>
+        expect((await pin(a, room, await post(room, `m${i + j}`))).status).toBe(204),
+      ),
+    );
+  for (let round = 0; round < 8; round++) {
+    const ms = [await post(room, `x${round}`), await post(room, `y${round}`)];
+    const answers = await both((n, k) => pin(n, room, ms[k]!));
+    expect(statuses(answers)).toEqual([204, 400]);
+    expect(answers.find((r) => r.status === 400)!.body.code).toBe(30003);
+    const taken = ms[answers.findIndex((r) => r.status === 204)]!;
+    expect((await bot(a, "DELETE", `/channels/${room}/messages/pins/${taken}`)).status).toBe(204);
+  }
+}, 120_000);
+
+test("one role's name and colour edited through both nodes at once: both kept", async () => {
+  const lab = world.guilds.Lab.id;
+  const role = (await bot(a, "POST", `/guilds/${lab}/roles`, { name: "painted" })).body.id;
+  for (let round = 0; round < 15; round++) {
+    const answers = await Promise.all([
+      bot(a, "PATCH", `/guilds/${lab}/roles/${role}`, { name: `painted${round}` }),
+      bot(b, "PATCH", `/guilds/${lab}/roles/${role}`, { color: round + 1 }),
+    ]);
+    expect(statuses(answers)).toEqual([200, 200]);
+    const roles = (await bot(b, "GET", `/guilds/${lab}/roles`)).body as any[];
+    expect(roles.find((r) => r.id === role)).toMatchObject({ name: `painted${round}`, color: round + 1 });
+  }
+}, 60_000);
+
+test("a server's name and description edited through both nodes at once: both kept", async () => {
+  const lab = world.guilds.Lab.id;
+  for (let round = 0; round < 8; round++) {
+    const answers = await Promise.all([
+      bot(a, "PATCH", `/guilds/${lab}`, { name: `Lab ${round}` }),
+      bot(b, "PATCH", `/guilds/${lab}`, { description: `round ${round}` }),
+    ]);
+    expect(statuses(answers)).toEqual([200, 200]);
+    expect((await bot(b, "GET", `/guilds/${lab}`)).body).toMatchObject({ name: `Lab ${round}`, description: `round ${round}` });
+  }
+}, 60_000);
+
+test("one channel's name and topic edited through both nodes at once: both kept", async () => {
+  const room = (await bot(a, "POST", `/guilds/${world.guilds.Lab.id}/channels`, { name: "edited" })).body.id;
+  for (let round = 0; round < 8; round++) {
+    const answers = await Promise.all([
+      bot(a, "PATCH", `/channels/${room}`, { name: `edited-${round}` }),
+      bot(b, "PATCH", `/channels/${room}`, { topic: `topic ${round}` }),
+    ]);
+    expect(statuses(answers)).toEqual([200, 200]);
+    expect((await bot(b, "GET", `/channels/${room}`)).body).toMatchObject({ name: `edited-${round}`, topic: `topic ${round}` });
+  }
+}, 60_000);
+
+test("one message's text and flags edited through both nodes at once: both kept", async () => {
+  const general = world.guilds.Lab.channels.general;
+  for (let round = 0; round < 8; round++) {
+    const m = await post(general, `before ${round}`);
+    const answers = await Promise.all([
+      bot(a, "PATCH", `/channels/${general}/messages/${m}`, { content: `after ${round}` }),
+      bot(b, "PATCH", `/channels/${general}/messages/${m}`, { flags: 4 }),
+    ]);
+    expect(statuses(answers)).toEqual([200, 200]);
+    const got = (await bot(b, "GET", `/channels/${general}/messages/${m}`)).body;
+    expect(got.content).toBe(`after ${round}`);
+    expect(got.flags & 4).toBe(4);
+  }
+}, 60_000);
+
+test("one post with enforce_nonce sent through both nodes at once: one message, both answers name it", async () => {
+  const general = world.guilds.Lab.channels.general;
+  for (let round = 0; round < 15; round++) {
+    const body = { content: `once ${round}`, nonce: `race-${round}`, enforce_nonce: true };
+    const answers = await both((n) => bot(n, "POST", `/channels/${general}/messages`, body));
+    expect(statuses(answers)).toEqual([200, 200]);
+    expect(answers[0]!.body.id).toBe(answers[1]!.body.id);
+  }
+}, 60_000);
+
+test("one user banned through both nodes at once: both 204, never a 500; unbanned at once: one 204, one 404", async () => {
+  const lab = world.guilds.Lab.id;
+  const carol = world.users.carol.id;
+  for (let round = 0; round < 8; round++) {
+    expect(statuses(await both((n) => bot(n, "PUT", `/guilds/${lab}/bans/${carol}`, {})))).toEqual([204, 204]);
+    expect((await bot(b, "GET", `/guilds/${lab}/bans/${carol}`)).status).toBe(200);
+    expect(statuses(await both((n) => bot(n, "DELETE", `/guilds/${lab}/bans/${carol}`)))).toEqual([204, 404]);
+  }
+}, 60_000);
+
+test("a person joining through one node while the other bans them: never a banned member", async () => {
+  const lab = world.guilds.Lab.id;
+  const [labInternal] = (await alice(a, "GET", "/guilds")).body as any[];
+  const channels = (await alice(a, "GET", `/guilds/${labInternal.id}/channels`)).body as any[];
+  const invite = await alice(a, "POST", `/channels/${channels[0].id}/invites`, { max_uses: 0 });
+  expect(invite.status).toBe(200);
+  const dora = world.users.dora;
+  for (let round = 0; round < 8; round++) {
+    const [joined, banned] = await Promise.all([
+      person(a, dora.token, "POST", `/invites/${invite.body.code}`),
+      bot(b, "PUT", `/guilds/${lab}/bans/${dora.id}`, {}),
+    ]);
+    expect(banned.status).toBe(204);
+    // Joined first (then removed by the ban), or refused: banned already.
+    expect([200, 403]).toContain(joined.status);
+    expect((await bot(b, "GET", `/guilds/${lab}/members/${dora.id}`)).status).toBe(404);
+    expect((await bot(a, "DELETE", `/guilds/${lab}/bans/${dora.id}`)).status).toBe(204);
+  }
+}, 60_000);
+
+test("the same role given to a member through both nodes at once: both answered, never a 500", async () => {
+  const lab = world.guilds.Lab;
+  const bob = world.users.bob.id;
+  const badge = (await bot(a, "POST", `/guilds/${lab.id}/roles`, { name: "badge" })).body.id;
+  for (let round = 0; round < 8; round++) {
+    const answers = await both((n) => bot(n, "PATCH", `/guilds/${lab.id}/members/${bob}`, { roles: [lab.roles.Mod, badge] }));
+    expect(statuses(answers)).toEqual([200, 200]);
+    expect((await bot(b, "GET", `/guilds/${lab.id}/members/${bob}`)).body.roles.sort()).toEqual([lab.roles.Mod, badge].sort());
+    expect((await bot(a, "PATCH", `/guilds/${lab.id}/members/${bob}`, { roles: [lab.roles.Mod] })).status).toBe(200);
   }
 }, 60_000);

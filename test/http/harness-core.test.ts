@@ -196,3 +196,12 @@ describe("POST /applications/{id}/rotate", () => {
     expect(unknown.body.code).toBe(10003);
   });
 });
+
+describe("GET /commits", () => {
+  test("a single node on SQLite has no other node's commits to hear: both numbers null", async () => {
+    expect((await harness(p, "POST", "/seed", BASIC_WORLD)).status).toBe(200);
+    const r = await harness(p, "GET", "/commits");
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ newest: null, heard: null });
+  });
+});

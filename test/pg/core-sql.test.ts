@@ -104,9 +104,12 @@ describe("every statement of the core", () => {
       ...["id = ?", "kind = 'person' AND lower(username) = lower(?)"].map((by) =>
         core("SELECT id, password_hash FROM users WHERE ${by}", { by }),
       ),
+      ...["name = ?", "name = ?, description = ?, icon = ?, system_channel_id = ?"].map((set) =>
+        core("UPDATE guilds SET ${", { 'fields.map((f) => `${f} = ?`).join(", ")': set }),
+      ),
     ];
-    // Every built statement, the world's select in three forms, the reactions' and the credential's in two.
-    expect(built.length).toBe(all.filter((s) => s.dynamic).length + 4);
+    // Every built statement, the world's select in three forms, the reactions', the credential's and a server's update in two.
+    expect(built.length).toBe(all.filter((s) => s.dynamic).length + 5);
     db.exec("BEGIN");
     try {
       built.forEach((sql, i) => db.execNative(`PREPARE built_${i} AS ${translate(sql).text}`));

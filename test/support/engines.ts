@@ -334,6 +334,36 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<Postgre
   return pg;
 }
 
+/**
+ * What another node would be doing at this moment: `sql` run by psql in the background,
+ * typically a transaction that takes an advisory lock (Store.serialize's), writes and
+ * sleeps before it commits. `locked` resolves once an advisory lock is held on the
+ * server; `ended` with psql's exit code.
+ */
+export function psqlBackground(pg: Postgres, database: string, sql: string): { locked: Promise<void>; ended: Promise<number | null> } {
+  const child = spawn(join(postgresBin(), "psql"), [pg.url(database), "-v", "ON_ERROR_STOP=1", "-q", "-c", sql], { stdio: "ignore" });
+  live.add(child);
+  const ended = new Promise<number | null>((r) =>
+    child.once("exit", (code) => {
+      live.delete(child);
+      r(code);
+    }),
+  );
+  const locked = (async () => {
+    const watch = new Bun.SQL({ ...pg.socketOptions(database), max: 1 });
+    try {
+      const deadline = Date.now() + START_MS;
+      while (!(await watch`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted`).length) {
+        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`psql took no advisory lock (exit ${child.exitCode})`);
+        await Bun.sleep(10);
+      }
+    } finally {
+      await watch.close();
+    }
+  })();
+  return { locked, ended };
+}
+
 // ---------------------------------------------------------------------------------------
 // Redis
 

@@ -71,6 +71,7 @@ export async function startSharedNodes(o: SharedNodesOptions): Promise<SharedNod
     });
     if (seeded.status !== 200) throw new Error(`seeding answered ${seeded.status}: ${await seeded.text()}`);
     const world = await seeded.json();
+    await heardEverywhere(cluster);
     const running = cluster;
     return {
       pg,
@@ -87,5 +88,24 @@ export async function startSharedNodes(o: SharedNodesOptions): Promise<SharedNod
     await cluster?.stop();
     await stopEngines();
     throw e;
+  }
+}
+
+/**
+ * Until every node has heard every commit the first has made (GET /commits): a session
+ * opened on another node before it heard the seed would get the seed's events late, the
+ * token's rotation among them (op 9).
+ */
+async function heardEverywhere(cluster: Cluster): Promise<void> {
+  const commits = async (base: string) =>
+    (await (await fetch(`${base}/api/harness/v1/commits`)).json()) as { newest: number | null; heard: number | null };
+  const { newest } = await commits(cluster.nodes[0]!.base);
+  if (newest === null) throw new Error("the first node does not say which commits it has heard");
+  const deadline = Date.now() + 10_000;
+  for (const node of cluster.nodes) {
+    while (((await commits(node.base)).heard ?? 0) < newest) {
+      if (Date.now() > deadline) throw new Error(`${node.base} has not heard commit ${newest} within 10 s`);
+      await Bun.sleep(10);
+    }
   }
 }

@@ -124,6 +124,14 @@ export class PgChanges implements ChangeLog {
     while (this.ahead.delete(this.upTo + 1)) this.upTo++;
   }
 
+  /**
+   * After waiting for a lock (Store.serialize): whoever held it may have committed since
+   * this turn compared, so the next look compares again.
+   */
+  compareAgain(): void {
+    this.compared = false;
+  }
+
   /** Once a turn: a commit not yet heard of turns this turn's memos off. */
   private compare(): void {
     if (!this.readClock) return;
@@ -138,6 +146,11 @@ export class PgChanges implements ChangeLog {
 
   othersCommitted(): number {
     return this.others;
+  }
+
+  /** Null until the relay listens (a command, a test that does not): nothing is heard then. */
+  commits(): { newest: number; heard: number } | null {
+    return this.readClock ? { newest: this.readClock(), heard: this.upTo } : null;
   }
 
   /** The cells this process bumped since the last call, for the other processes (relay.ts). */

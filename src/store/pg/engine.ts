@@ -95,9 +95,12 @@ export class PgEngine implements Engine {
   /**
    * A transaction-scoped advisory lock on the key's hash: sent and waited for now (a
    * read), so what the caller reads next sees every write committed by whoever held it.
+   * The memos too: this turn compared the commit counter before the wait, so the next
+   * memo read compares again, and trusts nothing while the holder's commit is unheard.
    */
   serialize(key: string): void {
     this.db.native("SELECT pg_advisory_xact_lock(hashtextextended($1, 0)) AS locked").get(key);
+    this.changes.compareAgain();
   }
 
   wipe(): void {
