@@ -41,6 +41,7 @@ import {
   importWorld,
   limitHeadersOf,
   redisSharing,
+  resetWorld,
   requestCounter,
   warnUnknownRateLimits,
   type ImportReport,
@@ -292,29 +293,6 @@ function stopNow(x: { live: Live; gateway: Gateway; clock: SwitchableClock; life
   x.life.server = null;
   x.core.close();
   x.lock?.release();
-}
-
-/** The harness's reset: every table, every session, every window; real time again. */
-function resetWorld(x: {
-  gateway: Gateway;
-  clock: SwitchableClock;
-  limiter: RateLimiter;
-  shared: SharedLimits | null;
-  peopleLimits: PeopleLimits;
-  flakes: Snowflakes;
-  double: { clear(): void } | null;
-  core: Core;
-}) {
-  // Live connections close with 4004 when the wipe publishes world.reset.
-  x.gateway.closeAll();
-  x.clock.clearTimers();
-  x.clock.reset();
-  x.limiter.reset();
-  void x.shared?.reset();
-  x.peopleLimits.reset();
-  x.flakes.clearCache();
-  x.double?.clear();
-  x.core.wipe();
 }
 
 /** The store's health with what else answers in a degraded way (shared limits without Redis). */

@@ -14,6 +14,9 @@ import { routeKey } from "./wire/route";
 import type { Config } from "./config";
 import type { Observability } from "./observability";
 import type { Lifecycle } from "./lifecycle";
+import type { Gateway } from "./gateway";
+import type { SharedLimits } from "./botapi/shared-limits";
+import type { PeopleLimits } from "./clientapi/limits";
 import type * as RedisLinkModule from "./wire/redis-link";
 import type { RedisLink } from "./wire/redis-link";
 import type * as SharedSessionsModule from "./gateway/shared-sessions";
@@ -104,4 +107,27 @@ export function redisSharing(config: Config, report: (err: unknown) => void): { 
   if (!config.redis) return null;
   const link = new (require("./wire/redis-link") as typeof RedisLinkModule).RedisLink(config.redis, report);
   return { link, sessions: new (require("./gateway/shared-sessions") as typeof SharedSessionsModule).SharedSessions(link) };
+}
+
+/** The harness's reset: every table, every session, every window; real time again. */
+export function resetWorld(x: {
+  gateway: Gateway;
+  clock: SwitchableClock;
+  limiter: RateLimiter;
+  shared: SharedLimits | null;
+  peopleLimits: PeopleLimits;
+  flakes: Snowflakes;
+  double: { clear(): void } | null;
+  core: Core;
+}) {
+  // Live connections close with 4004 when the wipe publishes world.reset.
+  x.gateway.closeAll();
+  x.clock.clearTimers();
+  x.clock.reset();
+  x.limiter.reset();
+  void x.shared?.reset();
+  x.peopleLimits.reset();
+  x.flakes.clearCache();
+  x.double?.clear();
+  x.core.wipe();
 }
