@@ -113,11 +113,7 @@ export class Webhooks {
       const ch = this.guilds.channel(channelId);
       if (ch && !ch.guild_id) throw DomainError.invalid("channel_id", "Webhooks live in server channels, not direct messages");
       const channel = this.requireManageIn(channelId, actorId);
-      // At most 15 a channel, counted by one writer at a time per channel on every node.
-      this.d.store.serialize(`webhooks:${channelId}`);
-      const n = (this.db.query("SELECT count(*) AS n FROM webhooks WHERE channel_id = ?").get(channelId) as { n: number }).n;
-      if (n >= MAX_WEBHOOKS_PER_CHANNEL)
-        throw DomainError.invalid("", `Maximum number of webhooks reached (${MAX_WEBHOOKS_PER_CHANNEL})`, "MAX_WEBHOOKS");
+      this.requireRoomIn(channelId);
       const token = randomSecret(48);
       const w: StoredWebhook = {
         id: this.d.ids.next(),
@@ -186,6 +182,13 @@ export class Webhooks {
     return w;
   }
 
+  /** At most 15 a channel, made or moved in: counted by one writer at a time per channel on every node. */
+  private requireRoomIn(channelId: string): void {
+    this.d.store.serialize(`webhooks:${channelId}`);
+    const n = (this.db.query("SELECT count(*) AS n FROM webhooks WHERE channel_id = ?").get(channelId) as { n: number }).n;
+    if (n >= MAX_WEBHOOKS_PER_CHANNEL) throw DomainError.maximum(30007, `Maximum number of webhooks reached (${MAX_WEBHOOKS_PER_CHANNEL})`);
+  }
+
   /** `actorId` null: the caller authenticated with the webhook's token (no channel move then). */
   edit(id: string, actorId: string | null, patch: WebhookPatch, reason: string | null = null): Webhook {
     const name = patch.name === undefined || patch.name === null ? undefined : validateWebhookName(patch.name);
@@ -202,6 +205,7 @@ export class Webhooks {
         if (!to || to.guild_id !== w.guild_id)
           throw DomainError.invalid("channel_id", "The channel must be in the webhook's server", "CHANNEL_INVALID");
         this.requireManageIn(to.id, actorId);
+        this.requireRoomIn(to.id);
         channelId = to.id;
       }
       const next: Webhook = {

@@ -102,6 +102,18 @@ describe("webhook management (bot token; MANAGE_CHANNELS gates it)", () => {
     expect(create.changes).toContainEqual({ key: "channel_id", new_value: general });
     expect(log.body.audit_log_entries[1].changes).toContainEqual({ key: "channel_id", old_value: general, new_value: staff });
   });
+
+  test("at most 15 a channel, made there or moved in: the 16th is 400 30007 and nothing changes (reference-gaps 30007)", async () => {
+    for (let i = 0; i < 15; i++)
+      expect((await call(p, "POST", `/channels/${staff}/webhooks`, { token: mod, body: { name: `Hook ${i}` } })).status).toBe(200);
+    const made = await call(p, "POST", `/channels/${staff}/webhooks`, { token: mod, body: { name: "One more" } });
+    expect(refusal(made)).toEqual([400, 30007]);
+    const h = await createHook();
+    const moved = await call(p, "PATCH", `/webhooks/${h.id}`, { token: mod, body: { channel_id: staff } });
+    expect(refusal(moved)).toEqual([400, 30007]);
+    expect((await call(p, "GET", `/webhooks/${h.id}`, { token: mod })).body.channel_id).toBe(general);
+    expect((await call(p, "GET", `/channels/${staff}/webhooks`, { token: mod })).body).toHaveLength(15);
+  });
 });
 
 describe("webhook token routes (no Authorization)", () => {
