@@ -85,6 +85,10 @@ export function errorToStatusBody(e: unknown): ErrorAnswer {
   // The store could not answer (Postgres timed out, went away, or lost the transaction with
   // its connection): nothing was committed, and the same request may succeed in a moment.
   if (storeUnavailable(e)) return { status: 503, body: { code: 0, message: "503: Service Unavailable" }, headers: { "Retry-After": "1" } };
+  // Postgres refused a row naming one that another node deleted in the same instant (a post
+  // into a channel being deleted there). Nothing was committed; asked again, the request
+  // meets the core's own answer for what is gone (10003 Unknown Channel, and so on).
+  if (crossNodeDelete(e)) return { status: 503, body: { code: 0, message: "503: Service Unavailable" }, headers: { "Retry-After": "1" } };
   // A value the store cannot hold (Postgres's text has no NUL; its integers end at 64 bits)
   // that validation let through: the request's fault, though still reported as a slip.
   if ((e as { code?: unknown } | null)?.code === "PARLEY_STORE_INVALID")
@@ -103,6 +107,16 @@ const UNAVAILABLE_CODES = new Set([
 export function storeUnavailable(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
   return typeof code === "string" && UNAVAILABLE_CODES.has(code);
+}
+
+/**
+ * A foreign key Postgres enforced (it says its SQLSTATE; SQLite's errors carry none). On
+ * one SQLite node the core reads and writes in one transaction, so a broken key there is a
+ * bug; between nodes, a row can go between another node's read and this one's write.
+ */
+function crossNodeDelete(e: unknown): boolean {
+  const err = e as { code?: unknown; sqlState?: unknown } | null;
+  return err?.code === "SQLITE_CONSTRAINT_FOREIGNKEY" && err.sqlState === "23503";
 }
 
 /** A bug rather than a refusal: answered 500, and worth a line in the operator's log. */
