@@ -136,11 +136,11 @@ export class LiveDispatcher {
   private messageViews(model: MessageModel): (userId: string) => string {
     const shared = fixed(messageViewOf(model, this.media, this.files));
     if (!model.reactions?.length) return shared;
-    const reactors = new Set(this.core.reads.messages.reactorIds(model.row.id));
+    const reactors = new Set(this.core.reads.messages.reactorIds(model.message.id));
     return (userId) => {
       if (!reactors.has(userId)) return shared();
       return JSON.stringify(
-        messageViewOf({ ...model, reactions: this.core.reads.messages.reactions(model.row.id, userId) }, this.media, this.files),
+        messageViewOf({ ...model, reactions: this.core.reads.messages.reactions(model.message.id, userId) }, this.media, this.files),
       );
     };
   }

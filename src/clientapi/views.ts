@@ -62,7 +62,7 @@ export function backupView(d: Device): C.KeyBackup {
 }
 
 export function memberViewOf(m: MemberModel & { user: User }): C.Member {
-  return { user: userView(m.user), roles: m.roleIds as string[], nick: m.row.nick, joined_at: isoUtc(m.row.joined_at) };
+  return { user: userView(m.user), roles: m.roleIds as string[], nick: m.member.nick, joined_at: isoUtc(m.member.joined_at) };
 }
 
 export function roleView(r: Role): C.Role {
@@ -79,7 +79,7 @@ export function roleView(r: Role): C.Role {
 }
 
 export function channelViewOf(m: ChannelModel, viewerId?: string): C.Channel {
-  const c = m.row;
+  const c = m.channel;
   if (c.guild_id === null) {
     const recipients = m.recipients.filter((u) => u.id !== viewerId).map(userView);
     return {
@@ -119,7 +119,7 @@ export function channelView(core: Pick<Core, "reads">, c: Channel, viewerId?: st
 }
 
 export function guildViewOf(m: GuildModel, channels: ChannelModel[], myPermissions: number): C.Guild {
-  const g = m.row;
+  const g = m.guild;
   return {
     id: g.id,
     name: g.name,
@@ -143,7 +143,7 @@ export function guildView(core: Pick<Core, "reads" | "guilds">, g: Guild, viewer
 
 /** A message as the web client shows it; `media` is the image proxy when it is on (embeds' pictures then link to it). */
 export function messageViewOf(m: MessageModel, media: MediaLinks | null, files: FileLinks | null = null): C.Message {
-  const r = m.row;
+  const r = m.message;
   return {
     id: r.id,
     channel_id: r.channel_id,
@@ -178,7 +178,7 @@ export function messageViewOf(m: MessageModel, media: MediaLinks | null, files: 
 
 /** The command a message answers ("alice used /roll"); components name none. */
 function interactionOf(i: MessageInteractionModel): C.Message["interaction"] {
-  return { id: i.row.id, name: i.data.kind === "command" ? i.data.name : null, user: userView(i.user) };
+  return { id: i.interaction.id, name: i.data.kind === "command" ? i.data.name : null, user: userView(i.user) };
 }
 
 export function messageView(
@@ -192,7 +192,7 @@ export function messageView(
 }
 
 export function inviteViewOf(m: InviteModel): C.Invite {
-  const inv = m.row;
+  const inv = m.invite;
   return {
     code: inv.code,
     guild: m.guild ? { id: m.guild.id, name: m.guild.name, icon: m.guild.icon, member_count: m.memberCount } : null,

@@ -24,16 +24,12 @@ import type {
 
 export interface MemberModel {
   member: Member;
-  /** @deprecated The same object as `member`; kept until every surface reads `member`. */
-  row: Member;
   roleIds: readonly string[];
   user: User | null;
 }
 
 export interface ChannelModel {
   channel: Channel;
-  /** @deprecated The same object as `channel`; kept until every surface reads `channel`. */
-  row: Channel;
   /** Server channels: the permission overwrites. */
   overwrites: Overwrite[];
   /** DM channels: both recipients (a serializer drops its viewer). */
@@ -42,8 +38,6 @@ export interface ChannelModel {
 
 export interface GuildModel {
   guild: Guild;
-  /** @deprecated The same object as `guild`; kept until every surface reads `guild`. */
-  row: Guild;
   roles: Role[];
   /** The server's own emoji (core/emojis.ts). */
   emojis: readonly CustomEmoji[];
@@ -55,8 +49,6 @@ export interface GuildModel {
 /** A guild as it appears in a user's guild list: with that user's permissions. */
 export interface PartialGuildModel {
   guild: Guild;
-  /** @deprecated The same object as `guild`; kept until every surface reads `guild`. */
-  row: Guild;
   permissions: number;
   memberCount?: number;
 }
@@ -85,16 +77,12 @@ export type AuthorModel = { kind: "user"; user: User } | { kind: "webhook"; id: 
 /** The interaction a message answers (its metadata), when it answers one. */
 export interface MessageInteractionModel {
   interaction: Interaction;
-  /** @deprecated The same object as `interaction`; kept until every surface reads `interaction`. */
-  row: Interaction;
   user: User;
   data: InteractionData;
 }
 
 export interface MessageModel {
   message: Message;
-  /** @deprecated The same object as `message`; kept until every surface reads `message`. */
-  row: Message;
   /** The message's channel (null only if it was deleted under the read). */
   channel: Channel | null;
   author: AuthorModel;
@@ -124,8 +112,6 @@ export interface MessageReadOptions {
 
 export interface WebhookModel {
   webhook: Webhook;
-  /** @deprecated The same object as `webhook`; kept until every surface reads `webhook`. */
-  row: Webhook;
   creator: User | null;
   /** The token, for answers to those who may manage the webhook; null when not kept. */
   token: string | null;
@@ -133,8 +119,6 @@ export interface WebhookModel {
 
 export interface InviteModel {
   invite: Invite;
-  /** @deprecated The same object as `invite`; kept until every surface reads `invite`. */
-  row: Invite;
   guild: Guild | null;
   channel: Channel | null;
   inviter: User | null;
@@ -163,8 +147,6 @@ export interface ResolvedModel {
 /** Everything INTERACTION_CREATE carries (spec 6.3, reference-gaps 4.1). */
 export interface InteractionModel {
   interaction: Interaction;
-  /** @deprecated The same object as `interaction`; kept until every surface reads `interaction`. */
-  row: Interaction;
   token: string;
   app: Application;
   channel: ChannelModel;

@@ -50,7 +50,6 @@ export class GuildReads {
   memberOf(row: Member, withUser = true): MemberModel {
     return {
       member: row,
-      row,
       roleIds: this.guilds.memberRoleIds(row.guild_id, row.user_id),
       user: withUser ? this.users.get(row.user_id) : null,
     };
@@ -80,7 +79,7 @@ export class GuildReads {
       )
       .all(guildId, first, last) as User[])
       users.set(u.id, u);
-    return rows.map((row) => ({ member: row, row, roleIds: roles.get(row.user_id) ?? [], user: users.get(row.user_id) ?? null }));
+    return rows.map((row) => ({ member: row, roleIds: roles.get(row.user_id) ?? [], user: users.get(row.user_id) ?? null }));
   }
 
   channel(id: string): ChannelModel | null {
@@ -94,9 +93,9 @@ export class GuildReads {
       const recipients = dmRecipientIds(this.d, row.id)
         .map((id) => this.users.get(id))
         .filter((u): u is User => u !== null);
-      return { channel: row, row, overwrites: [], recipients };
+      return { channel: row, overwrites: [], recipients };
     }
-    return { channel: row, row, overwrites: overwrites ?? this.guilds.overwrites(row.id), recipients: [] };
+    return { channel: row, overwrites: overwrites ?? this.guilds.overwrites(row.id), recipients: [] };
   }
 
   /** A guild's channels in order, with every overwrite read in one query. */
@@ -109,14 +108,13 @@ export class GuildReads {
       if (!list) byChannel.set(o.channel_id, (list = []));
       list.push(o);
     }
-    return this.guilds.channels(guildId).map((row) => ({ channel: row, row, overwrites: byChannel.get(row.id) ?? [], recipients: [] }));
+    return this.guilds.channels(guildId).map((row) => ({ channel: row, overwrites: byChannel.get(row.id) ?? [], recipients: [] }));
   }
 
   guild(guildId: string, opts: { counts?: boolean } = {}): GuildModel {
     const row = this.guilds.require(guildId);
     const out: GuildModel = {
       guild: row,
-      row,
       roles: this.guilds.roles(guildId),
       emojis: this.emojis.of(guildId),
       memberCount: this.guilds.memberCount(guildId),
@@ -128,7 +126,7 @@ export class GuildReads {
   /** A guild as one user lists it: with their permissions (and counts when asked). */
   partialGuild(guildId: string, userId: string, opts: { counts?: boolean } = {}): PartialGuildModel {
     const row = this.guilds.require(guildId);
-    const out: PartialGuildModel = { guild: row, row, permissions: this.guilds.permissions(guildId, userId) };
+    const out: PartialGuildModel = { guild: row, permissions: this.guilds.permissions(guildId, userId) };
     if (opts.counts) out.memberCount = this.guilds.memberCount(guildId);
     return out;
   }
@@ -148,7 +146,6 @@ export class GuildReads {
     const row = this.guilds.require(guildId);
     return {
       guild: row,
-      row,
       roles: this.guilds.roles(guildId),
       emojis: this.emojis.of(guildId),
       memberCount: members.length,

@@ -87,7 +87,6 @@ export class Reads {
   invite(row: Invite): InviteModel {
     return {
       invite: row,
-      row,
       guild: this.guildService.get(row.guild_id),
       channel: this.guildService.channel(row.channel_id),
       inviter: row.inviter_id ? this.users.get(row.inviter_id) : null,
@@ -97,7 +96,7 @@ export class Reads {
   }
 
   webhook(row: Webhook): WebhookModel {
-    return { webhook: row, row, creator: row.creator_id ? this.users.get(row.creator_id) : null, token: this.webhookService.tokenOf(row) };
+    return { webhook: row, creator: row.creator_id ? this.users.get(row.creator_id) : null, token: this.webhookService.tokenOf(row) };
   }
 
   /** A server's emoji as `viewerId` may see them: the creator only for those who may manage emoji (the reference's rule). */

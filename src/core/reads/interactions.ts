@@ -40,7 +40,6 @@ export class InteractionReads {
     const message = row.message_id ? this.messages.get(row.message_id) : null;
     return {
       interaction: row,
-      row,
       token,
       app,
       channel: this.guildReads.channelOf(ch),

@@ -41,7 +41,6 @@ export class MessageReads {
     const channel = opts.channel && opts.channel.id === row.channel_id ? opts.channel : this.guilds.channel(row.channel_id);
     const out: MessageModel = {
       message: row,
-      row,
       channel,
       author: this.author(row),
       mentions: this.mentionedUsers(row),
@@ -95,6 +94,6 @@ export class MessageReads {
   private interactionOf(id: string): MessageInteractionModel | null {
     const row = this.interactions.get(id);
     const user = row ? this.users.get(row.user_id) : null;
-    return row && user ? { interaction: row, row, user, data: this.interactions.data(row) } : null;
+    return row && user ? { interaction: row, user, data: this.interactions.data(row) } : null;
   }
 }
