@@ -61,9 +61,6 @@ export interface AuditInput {
   reason?: string | null;
 }
 
-/** @deprecated The model's old name (core/models.ts `AuditEntry`); it goes once no surface names it. */
-export type AuditRow = AuditEntry;
-
 export interface AuditQuery {
   actorId?: string;
   actionType?: number;

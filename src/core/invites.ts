@@ -6,9 +6,6 @@ import { hasPermission, PERMISSIONS } from "./permissions";
 import { accessChannel, requireBits } from "./access";
 import { AUDIT, diffChanges, type Audit } from "./audit";
 
-/** @deprecated The model's old name (core/models.ts `Invite`); it goes once no surface names it. */
-export type InviteRow = Invite;
-
 /** Limits of the reference platform's invite settings (7 days, 100 uses). */
 export const INVITE_MAX_AGE = 604_800;
 export const INVITE_MAX_USES = 100;

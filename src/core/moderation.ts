@@ -23,9 +23,6 @@ const BULK_MAX_AGE_MS = 14 * 86_400_000;
  */
 export const MAX_BAN_DELETE_SECONDS = 604_800;
 
-/** @deprecated The model's old name (core/models.ts `Ban`); it goes once no surface names it. */
-export type BanRow = Ban;
-
 export interface MemberPatch {
   nick?: string | null;
   /** Internal role ids; null for a snowflake that names no role (reported by index). */

@@ -16,7 +16,7 @@
 import type { CoreDeps } from "./deps";
 import type { SessionEndReason } from "./events";
 import type { Session, SignedIn, User } from "./models";
-import { modelOf, SESSION_COLUMNS, type SessionRow as StoredSession } from "./rows";
+import { modelOf, SESSION_COLUMNS, type SessionRow } from "./rows";
 import { DomainError } from "./errors";
 import { randomSecret, sha256Hex } from "./crypto";
 import { statement } from "./statement";
@@ -28,8 +28,6 @@ export interface SessionPolicy {
   absoluteMs: number;
 }
 
-/** @deprecated The model's old name (core/models.ts `Session`); it goes once no surface names it. */
-export type SessionRow = Session;
 export type { SignedIn } from "./models";
 
 /**
@@ -70,7 +68,7 @@ export class Sessions {
   open(userId: string, label: string): { token: string; session: Session } {
     const token = `ps_${randomSecret(32)}`;
     const now = this.d.clock.now();
-    const session: StoredSession = {
+    const session: SessionRow = {
       id: this.d.ids.next(),
       token_hash: sha256Hex(token),
       user_id: userId,
@@ -88,7 +86,7 @@ export class Sessions {
         .run(session as never);
       this.active(userId, now);
     });
-    return { token, session: modelOf<Session, StoredSession>(session, SESSION_COLUMNS) };
+    return { token, session: modelOf<Session, SessionRow>(session, SESSION_COLUMNS) };
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { CoreDeps } from "./deps";
 import type { Channel, Message } from "./models";
 import type { Webhook } from "./models";
-import { modelOf, WEBHOOK_COLUMNS, type WebhookRow as StoredWebhook } from "./rows";
+import { modelOf, WEBHOOK_COLUMNS, type WebhookRow } from "./rows";
 import type { Guilds } from "./guilds";
 import type { AllowedMentions, Messages, MessagePatch } from "./messages";
 import type { Audit } from "./audit";
@@ -9,17 +9,6 @@ import { AUDIT, diffChanges } from "./audit";
 import { DomainError } from "./errors";
 import { PERMISSIONS } from "./permissions";
 import { constantTimeEqualHex, randomSecret, sha256Hex } from "./crypto";
-
-/**
- * Incoming webhooks: a name, an avatar and a secret token that lets anyone holding it
- * post into one channel. The token is shown once, at creation, and kept only as its
- * SHA-256 digest; the optional hmac_secret and v0_secret are stored and never shown
- * again. MANAGE_WEBHOOKS is not one of Parley's 13 bits: managing webhooks needs
- * MANAGE_CHANNELS in the webhook's channel (overwrites apply), since a webhook is a
- * property of its channel (docs/administration.md).
- */
-/** @deprecated The model's old name (core/models.ts `Webhook`); it goes once no surface names it. */
-export type WebhookRow = Webhook;
 
 export interface NewWebhook {
   name: string;
@@ -66,6 +55,14 @@ export function webhookAuditView(w: Webhook): Record<string, unknown> {
   return { name: w.name, type: 1, channel_id: w.channel_id, avatar_hash: w.avatar, application_id: w.application_id };
 }
 
+/**
+ * Incoming webhooks: a name, an avatar and a secret token that lets anyone holding it
+ * post into one channel. The token is shown once, at creation, and kept only as its
+ * SHA-256 digest; the optional hmac_secret and v0_secret are stored and never shown
+ * again. MANAGE_WEBHOOKS is not one of Parley's 13 bits: managing webhooks needs
+ * MANAGE_CHANNELS in the webhook's channel (overwrites apply), since a webhook is a
+ * property of its channel (docs/administration.md).
+ */
 export class Webhooks {
   constructor(
     private readonly d: CoreDeps,
@@ -115,7 +112,7 @@ export class Webhooks {
       const channel = this.requireManageIn(channelId, actorId);
       this.requireRoomIn(channelId);
       const token = randomSecret(48);
-      const w: StoredWebhook = {
+      const w: WebhookRow = {
         id: this.d.ids.next(),
         guild_id: channel.guild_id!,
         channel_id: channel.id,
@@ -143,7 +140,7 @@ export class Webhooks {
         changes: diffChanges(null, webhookAuditView(w)),
         reason,
       });
-      return { webhook: modelOf<Webhook, StoredWebhook>(w, WEBHOOK_COLUMNS), token };
+      return { webhook: modelOf<Webhook, WebhookRow>(w, WEBHOOK_COLUMNS), token };
     });
   }
 
@@ -177,7 +174,7 @@ export class Webhooks {
   /** The webhook whose token this is; 401 for a wrong token. */
   authenticate(id: string, token: string): Webhook {
     const w = this.require(id);
-    const stored = this.db.query("SELECT token_hash FROM webhooks WHERE id = ?").get(id) as Pick<StoredWebhook, "token_hash">;
+    const stored = this.db.query("SELECT token_hash FROM webhooks WHERE id = ?").get(id) as Pick<WebhookRow, "token_hash">;
     if (!constantTimeEqualHex(sha256Hex(token), stored.token_hash)) throw DomainError.unauthorized("Invalid Webhook Token");
     return w;
   }
