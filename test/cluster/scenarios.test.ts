@@ -154,7 +154,10 @@ async function line(pred: (l: any) => boolean, what: string, from = 0, ms = 15_0
     if (hit) return hit;
     const error = lines.slice(from).find((l) => l.event === "error");
     if (error) throw new Error(`the bot failed: ${JSON.stringify(error)}`);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; bot output:\n${out}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out waiting for ${what}; bot output:\n${out}\nnodes:\n${cluster.nodes.map((n) => n.out().slice(-3000)).join("\n---\n")}`,
+      );
     await Bun.sleep(20);
   }
 }
