@@ -16,7 +16,6 @@ import { resolveAtNames, foldName, showMentions, type MentionDirectory } from ".
 import { FoundMessage } from "./FoundMessage";
 import { errorText } from "./ui";
 import { Placeholders } from "./Placeholders";
-import { useModal } from "./modal";
 import { Suggestions } from "./composer/Suggestions";
 
 interface Option {
@@ -140,30 +139,35 @@ export function MentionsInbox() {
   );
 }
 
-/** The inbox, a list to read: focus starts on its heading. */
 function InboxDialog({ onClose }: { onClose(): void }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  const modal = useModal(onClose, heading);
+  const ref = useRef<HTMLDialogElement>(null);
   const [list, setList] = useState<Message[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
     void api<Message[]>("GET", "/users/@me/mentions")
       .then(setList)
       .catch((e) => setError(errorText(e)));
+    return () => d?.open && d.close();
   }, []);
   return (
-    <dialog ref={modal.ref} class="pins" aria-labelledby="inbox-title" aria-busy={!list && !error}>
-      <h2 id="inbox-title" tabIndex={-1} ref={heading}>
-        Mentions
-      </h2>
+    <dialog
+      ref={ref}
+      class="pins"
+      aria-labelledby="inbox-title"
+      aria-busy={!list && !error}
+      onCancel={(e) => (e.preventDefault(), onClose())}
+    >
+      <h2 id="inbox-title">Mentions</h2>
       {error && <p role="alert">{error}</p>}
       {!list && !error && <Placeholders what="mentions" rows={2} />}
       {list && !list.length && <p class="muted">Nobody has mentioned you yet.</p>}
       {list?.map((m) => (
-        <FoundMessage key={m.id} m={m} guild={channelOf(m.channel_id)?.guild_id ?? null} idPrefix="in" onJump={modal.close} />
+        <FoundMessage key={m.id} m={m} guild={channelOf(m.channel_id)?.guild_id ?? null} idPrefix="in" onJump={onClose} />
       ))}
       <div class="buttons">
-        <button type="button" onClick={modal.close}>
+        <button type="button" onClick={onClose}>
           Close
         </button>
       </div>

@@ -13,7 +13,6 @@ import { jumpTo } from "../links";
 import { FoundMessage } from "./FoundMessage";
 import { errorText } from "./ui";
 import { Placeholders } from "./Placeholders";
-import { useModal } from "./modal";
 
 /** The reference's type for the notice a pin posts (its `reply_to` names the pinned message). */
 export const PINNED_NOTICE = 6;
@@ -66,31 +65,36 @@ export function PinnedMessages({ channel }: { channel: Channel }) {
   );
 }
 
-/** The pins, a list to read: focus starts on its heading. */
 function PinsDialog({ channel, onClose }: { channel: Channel; onClose(): void }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  const modal = useModal(onClose, heading);
+  const ref = useRef<HTMLDialogElement>(null);
   const [page, setPage] = useState<PinsPage | null>(null);
   const [error, setError] = useState<string | null>(null);
   const guild = channel.guild_id;
   useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
     void api<PinsPage>("GET", `/channels/${channel.id}/pins`)
       .then(setPage)
       .catch((e) => setError(errorText(e)));
+    return () => d?.open && d.close();
   }, [channel.id]);
   return (
-    <dialog ref={modal.ref} class="pins" aria-labelledby="pins-title" aria-busy={!page && !error}>
-      <h2 id="pins-title" tabIndex={-1} ref={heading}>
-        Pinned messages
-      </h2>
+    <dialog
+      ref={ref}
+      class="pins"
+      aria-labelledby="pins-title"
+      aria-busy={!page && !error}
+      onCancel={(e) => (e.preventDefault(), onClose())}
+    >
+      <h2 id="pins-title">Pinned messages</h2>
       {error && <p role="alert">{error}</p>}
       {!page && !error && <Placeholders what="pinned messages" rows={2} />}
       {page && !page.items.length && <p class="muted">Nothing is pinned in this channel yet.</p>}
       {page?.items.map(({ message: m }) => (
-        <FoundMessage key={m.id} m={m} guild={guild} idPrefix="pin" onJump={modal.close} />
+        <FoundMessage key={m.id} m={m} guild={guild} idPrefix="pin" onJump={onClose} />
       ))}
       <div class="buttons">
-        <button type="button" onClick={modal.close}>
+        <button type="button" onClick={onClose}>
           Close
         </button>
       </div>

@@ -9,7 +9,6 @@ import { displayName, me } from "../state";
 import type { Guild, Member } from "../types";
 import type { Profile } from "../../contract";
 import { ErrorLine, errorText } from "./ui";
-import { useModal } from "./modal";
 
 /** The colour of the highest coloured role the member holds, if any (CSS). */
 export function roleColor(guild: Guild | undefined, m: Member): string | undefined {
@@ -54,19 +53,26 @@ function ProfileCard({
   onMessage(): void;
   onClose(): void;
 }) {
-  // Focus starts on the name, with who they are to read after it.
-  const heading = useRef<HTMLHeadingElement>(null);
-  const modal = useModal(onClose, heading);
+  const ref = useRef<HTMLDialogElement>(null);
   const [p, setP] = useState<Profile | null>(null);
   const [error, setError] = useState<string>();
   useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
     void api<Profile>("GET", `/users/${userId}/profile${guildId ? `?guild_id=${guildId}` : ""}`).then(setP, (e) => setError(errorText(e)));
+    return () => d?.open && d.close();
   }, [userId]);
   return (
-    <dialog ref={modal.ref} class="profile-card" aria-label={name}>
-      <h2 tabIndex={-1} ref={heading}>
-        {p ? displayName(p.user) : name}
-      </h2>
+    <dialog
+      ref={ref}
+      class="profile-card"
+      aria-label={name}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      <h2>{p ? displayName(p.user) : name}</h2>
       {p && (
         <p class="muted">
           @{p.user.username}
@@ -90,14 +96,14 @@ function ProfileCard({
             type="button"
             class="primary"
             onClick={() => {
-              modal.close();
+              onClose();
               onMessage();
             }}
           >
             Message
           </button>
         )}
-        <button type="button" onClick={modal.close}>
+        <button type="button" onClick={onClose}>
           Close
         </button>
       </div>

@@ -4,13 +4,12 @@
  * server sees; the server's reason shows beside the field.
  */
 import { signal } from "@preact/signals";
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { open } from "../load";
 import { guilds } from "../state";
 import type { Guild } from "../types";
 import { ErrorLine, Field, errorText, fieldError } from "./ui";
-import { useModal } from "./modal";
 
 /** Which of the two dialogs is open. */
 export const serverDialog = signal<"join" | "create" | null>(null);
@@ -38,13 +37,17 @@ export function ServerDialogs() {
   return <ServerDialog key={which} kind={which} />;
 }
 
-/** Focus starts in its field; joined or created, focus goes back to the button that opened it. */
 function ServerDialog({ kind }: { kind: "join" | "create" }) {
-  const modal = useModal(() => (serverDialog.value = null));
+  const ref = useRef<HTMLDialogElement>(null);
   const [value, setValue] = useState("");
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const close = modal.close;
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    return () => d?.open && d.close();
+  }, []);
+  const close = () => (serverDialog.value = null);
   const join = kind === "join";
   async function submit(e: Event) {
     e.preventDefault();
@@ -67,7 +70,14 @@ function ServerDialog({ kind }: { kind: "join" | "create" }) {
   const title = join ? "Join a server" : "Create a server";
   const field = join ? undefined : fieldError(error, "name");
   return (
-    <dialog ref={modal.ref} aria-labelledby="server-dialog-title">
+    <dialog
+      ref={ref}
+      aria-labelledby="server-dialog-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        close();
+      }}
+    >
       <form onSubmit={submit} noValidate>
         <h2 id="server-dialog-title">{title}</h2>
         {join ? (

@@ -1,44 +1,26 @@
 /**
  * The phone's two drawers (navigation and members): one open at a time, closed by
- * Escape or by a tap outside it (a backdrop behind the open drawer). Closed with focus
- * inside it (Escape, a channel picked), focus goes back to the button that opened it
- * rather than fall to the page's body as the drawer hides.
+ * Escape or by a tap outside it (a backdrop behind the open drawer).
  */
-import { useEffect, useRef, useState } from "preact/hooks";
-import { focusReturn } from "./focus";
+import { useEffect, useState } from "preact/hooks";
 
 export type Drawer = "menu" | "members" | null;
 
-/** Each drawer's element, the id its button's `aria-controls` names. */
-const ELEMENT: Record<Exclude<Drawer, null>, string> = { menu: "navigation", members: "members" };
-
 export function useDrawers() {
   const [open, setOpen] = useState<Drawer>(null);
-  const giveBack = useRef<(closing: Element) => void>(() => undefined);
-
-  function close(): void {
-    const drawer = open && document.getElementById(ELEMENT[open]);
-    setOpen(null);
-    if (drawer) giveBack.current(drawer);
-  }
-
   useEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
-      // Escape in a dialog opened from the drawer (a profile card) closes the dialog only.
-      if (e.key === "Escape" && !e.defaultPrevented && !(e.target as Element).closest("dialog")) close();
+      if (e.key === "Escape" && !e.defaultPrevented) setOpen(null);
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
   }, [open]);
-
-  function toggle(d: Exclude<Drawer, null>): void {
-    if (open === d) return close();
-    giveBack.current = focusReturn();
-    setOpen(d);
-  }
-
-  return { open, toggle, close };
+  return {
+    open,
+    toggle: (d: Exclude<Drawer, null>) => setOpen((now) => (now === d ? null : d)),
+    close: () => setOpen(null),
+  };
 }
 
 /** Behind an open drawer: a tap on it closes the drawer. Only shown at phone width (styles.css). */

@@ -6,11 +6,10 @@
  * listbox "Emoji" of the matches.
  */
 import type { RefObject } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { CustomEmoji } from "../files/Emoji";
 import { type EmojiChoice, emojiChoices } from "./choices";
 import { Suggestions } from "../composer/Suggestions";
-import { useModal } from "../modal";
 
 interface PickerProps {
   guildId: string | null;
@@ -20,14 +19,24 @@ interface PickerProps {
   onClose(): void;
 }
 
-/** Focus starts in its searchbox; a choice, Close, Escape or a click beside it close it. */
 export function EmojiPicker({ guildId, nameOf, onPick, onClose }: PickerProps) {
-  const modal = useModal(onClose);
+  const ref = useRef<HTMLDialogElement>(null);
   const [query, setQuery] = useState("");
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    return () => d?.open && d.close();
+  }, []);
   const list = emojiChoices(guildId, query.trim());
   return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes it; the keyboard has Escape and Close
-    <dialog ref={modal.ref} class="emoji-picker" aria-label="Emoji" onClick={(e) => e.target === e.currentTarget && modal.close()}>
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes it; the keyboard has Escape (onCancel)
+    <dialog
+      ref={ref}
+      class="emoji-picker"
+      aria-label="Emoji"
+      onCancel={(e) => (e.preventDefault(), onClose())}
+      onClick={(e) => e.target === ref.current && onClose()}
+    >
       <input
         type="search"
         aria-label="Search emoji"
@@ -44,7 +53,7 @@ export function EmojiPicker({ guildId, nameOf, onPick, onClose }: PickerProps) {
             title={c.name}
             onClick={() => {
               onPick(c);
-              modal.close();
+              onClose();
             }}
           >
             <Face c={c} />
@@ -52,9 +61,6 @@ export function EmojiPicker({ guildId, nameOf, onPick, onClose }: PickerProps) {
         ))}
         {!list.length && <p class="muted">No emoji matches “{query}”.</p>}
       </fieldset>
-      <button type="button" onClick={modal.close}>
-        Close
-      </button>
     </dialog>
   );
 }
