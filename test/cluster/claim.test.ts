@@ -15,7 +15,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { RedisClient } from "bun";
 import type { Cluster, ClusterNode } from "../support/cluster";
-import { startSharedNodes, type SharedNodes } from "../support/shared-nodes";
+import { gatewayOf, within, startSharedNodes, type SharedNodes } from "../support/shared-nodes";
 import { ENGINE_MS, type Redis } from "../support/engines";
 import { BASIC_WORLD } from "../helpers";
 import { Gw, I, type Frame } from "../gateway/client";
@@ -38,7 +38,6 @@ afterAll(async () => {
 }, ENGINE_MS);
 
 const ECHO = I.GUILDS | I.GUILD_MESSAGES | I.MESSAGE_CONTENT;
-const gatewayOf = (node: ClusterNode) => `${node.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`;
 const token = () => world.applications.EchoBot.token as string;
 const general = () => world.guilds.Lab.channels.general as string;
 const summary = (frames: Frame[]) => frames.map((f) => `${f.t}#${f.s}`);
@@ -52,17 +51,6 @@ async function post(node: ClusterNode, content: string): Promise<string> {
   });
   expect(res.status).toBe(200);
   return ((await res.json()) as { id: string }).id;
-}
-
-/** Polls `fn` until it answers something, within `ms` (the machine may be busy: deadlines are generous). */
-async function within<T>(ms: number, what: string, fn: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(10);
-  }
 }
 
 /** Redis as the test reads it: the session's ring length, its record's holder. */

@@ -13,7 +13,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Cluster, ClusterNode } from "../support/cluster";
-import { startSharedNodes, type SharedNodes } from "../support/shared-nodes";
+import { gatewayOf, within, startSharedNodes, type SharedNodes } from "../support/shared-nodes";
 import { ENGINE_MS } from "../support/engines";
 import { BASIC_WORLD } from "../helpers";
 import { Gw, I } from "../gateway/client";
@@ -43,16 +43,6 @@ async function on(node: ClusterNode, method: string, path: string, token: string
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
-async function within<T>(ms: number, what: string, fn: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(20);
-  }
-}
-
 const ROOT = join(import.meta.dir, "../..");
 
 const BOT_SCRIPT = `
@@ -68,7 +58,6 @@ client.login(process.env.TOKEN).catch((e) => { console.error(e); process.exit(3)
 `;
 
 const ECHO = I.GUILDS | I.GUILD_MESSAGES | I.MESSAGE_CONTENT;
-const gatewayOf = (node: ClusterNode) => `${node.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`;
 
 describe("two nodes on one Postgres database", () => {
   test("a bot on node B hears a message posted through node A, and reads its edit on B at once", async () => {

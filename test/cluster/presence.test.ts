@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Cluster, ClusterNode } from "../support/cluster";
-import { startSharedNodes, type SharedNodes } from "../support/shared-nodes";
+import { gatewayOf, within, startSharedNodes, type SharedNodes } from "../support/shared-nodes";
 import { ENGINE_MS } from "../support/engines";
 import { BASIC_WORLD } from "../helpers";
 import { Gw, I } from "../gateway/client";
@@ -50,16 +50,6 @@ async function harness(node: ClusterNode, method: string, path: string, body?: u
   return { status: res.status, body: (await res.json()) as any };
 }
 
-async function within<T>(ms: number, what: string, fn: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(20);
-  }
-}
-
 /** A member's presence in Lab's member list as alice reads it through `node`. */
 async function presenceOf(node: ClusterNode, who: (u: any) => boolean): Promise<string> {
   const list = (await people(node, "GET", `/guilds/${lab}/members`, world.users.alice.token)).body as any[];
@@ -68,7 +58,6 @@ async function presenceOf(node: ClusterNode, who: (u: any) => boolean): Promise<
 const echoBot = (u: any) => u.bot && u.username === "EchoBot";
 const bob = (u: any) => !u.bot && u.username === "bob";
 
-const gatewayOf = (node: ClusterNode) => `${node.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`;
 /** LiveConn opens its socket on `p.api.urls.base`: a node's base stands in for an in-process Parley. */
 const liveOn = (node: ClusterNode) => ({ api: { urls: { base: node.base } } }) as never;
 

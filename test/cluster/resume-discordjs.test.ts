@@ -12,7 +12,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RedisClient, type ServerWebSocket } from "bun";
 import type { Cluster, ClusterNode } from "../support/cluster";
-import { startSharedNodes, type SharedNodes } from "../support/shared-nodes";
+import { startSharedNodes, within, type SharedNodes } from "../support/shared-nodes";
 import { ENGINE_MS, type Redis } from "../support/engines";
 import { BASIC_WORLD } from "../helpers";
 
@@ -96,16 +96,6 @@ client.on("messageCreate", (m) => {
 });
 client.login(process.env.TOKEN).catch((e) => { console.error(e); process.exit(3); });
 `;
-
-async function within<T>(ms: number, what: string, fn: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(50);
-  }
-}
 
 async function harness(node: ClusterNode, method: string, path: string, body?: unknown) {
   const res = await fetch(`${node.base}/api/harness/v1${path}`, {

@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { RedisClient } from "bun";
 import type { Cluster, ClusterNode } from "../support/cluster";
-import { startSharedNodes, type SharedNodes } from "../support/shared-nodes";
+import { gatewayOf, within, startSharedNodes, type SharedNodes } from "../support/shared-nodes";
 import { ENGINE_MS, type Redis } from "../support/engines";
 import { BASIC_WORLD } from "../helpers";
 import { Gw, I, type Frame } from "../gateway/client";
@@ -42,7 +42,6 @@ afterAll(async () => {
 }, ENGINE_MS);
 
 const ECHO = I.GUILDS | I.GUILD_MESSAGES | I.MESSAGE_CONTENT;
-const gatewayOf = (node: ClusterNode) => `${node.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`;
 const token = () => world.applications.EchoBot.token as string;
 const general = () => world.guilds.Lab.channels.general as string;
 
@@ -54,16 +53,6 @@ async function post(node: ClusterNode, content: string) {
   });
   expect(res.status).toBe(200);
   return (await res.json()) as { id: string };
-}
-
-async function within<T>(ms: number, what: string, fn: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(20);
-  }
 }
 
 /** How many frames Redis holds for a session: the test's way to know node A has written what it recorded. */

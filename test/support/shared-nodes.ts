@@ -109,3 +109,17 @@ async function heardEverywhere(cluster: Cluster): Promise<void> {
     }
   }
 }
+
+/** A node's gateway URL, as a bot library asks for it. */
+export const gatewayOf = (node: { base: string }) => `${node.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`;
+
+/** Polls `fn` until it answers something, within `ms` (the machine may be busy: deadlines are generous). */
+export async function within<T>(ms: number, what: string, fn: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(10);
+  }
+}
