@@ -196,6 +196,38 @@ export function sqlViolations(files: SrcFile[]): Violation[] {
   return out;
 }
 
+/**
+ * The pages: an effect that moves focus, opens a modal dialog or listens for keys is a
+ * layout effect, run in the commit that shows its change. A passive effect runs a frame
+ * later, and on a busy machine a person's next key (or a test's) lands in that gap: in a
+ * box about to be reset, on a menu whose Escape is not heard yet.
+ */
+export function pageViolations(files: SrcFile[]): Violation[] {
+  const out: Violation[] = [];
+  for (const f of files) {
+    if (!f.path.startsWith("src/web/")) continue;
+    for (const m of f.text.matchAll(/\buseEffect\(/g)) {
+      const body = effectBody(f.text, m.index + m[0].length);
+      if (/\.focus\(|\.showModal\(|addEventListener\(\s*["'](keydown|keyup)["']|requestAnimationFrame\(/.test(body)) {
+        const line = f.text.slice(0, m.index).split("\n").length;
+        out.push({ rule: "page", where: `${f.path}:${line}`, detail: "focus, a modal or keys in useEffect: make it useLayoutEffect" });
+      }
+    }
+  }
+  return out;
+}
+
+/** The text of a call's arguments, from just after its "(" to the matching ")". */
+function effectBody(text: string, from: number): string {
+  let depth = 1;
+  let i = from;
+  for (; i < text.length && depth > 0; i++) {
+    if (text[i] === "(") depth++;
+    else if (text[i] === ")") depth--;
+  }
+  return text.slice(from, i);
+}
+
 /** Import cycles (strongly connected components of more than one file, or a self-import). */
 export function cycles(files: SrcFile[]): string[][] {
   const graph = new Map(files.map((f) => [f.path, f.imports.filter((i) => i !== f.path || true)]));
@@ -235,7 +267,7 @@ export function cycles(files: SrcFile[]): string[][] {
 if (import.meta.main) {
   const { sizeViolations } = await import("./code-size");
   const files = srcFiles();
-  const problems = [...importViolations(files), ...sqlViolations(files), ...sizeViolations(files)];
+  const problems = [...importViolations(files), ...sqlViolations(files), ...pageViolations(files), ...sizeViolations(files)];
   for (const c of cycles(files)) problems.push({ rule: "cycle", where: c[0], detail: c.join(" -> ") });
   problems.push(...faceRuleViolations(files));
   for (const p of problems) console.log(`${p.rule.padEnd(14)} ${p.where}  ${p.detail}`);

@@ -3,7 +3,7 @@
  * through a switch and a reload (this browser's storage, per person), and goes once
  * sent or emptied.
  */
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import { me } from "./state";
 
 const key = (channelId: string) => `parley.draft.${me.value?.id ?? "anyone"}.${channelId}`;
@@ -29,7 +29,9 @@ function write(channelId: string, text: string): void {
 export function useDraft(channelId: string, text: string, setText: (t: string) => void): void {
   // The channel whose draft the box shows: on a switch the old text must not land in the new channel.
   const shown = useRef<string | null>(null);
-  useEffect(() => {
+  // Before the browser hands the page any input: a deferred effect would land after what
+  // the person typed the moment the box appeared, and wipe it.
+  useLayoutEffect(() => {
     shown.current = channelId;
     setText(read(channelId));
   }, [channelId]);

@@ -7,7 +7,7 @@
  */
 import { rulesExtended, SimpleMarkdown } from "discord-markdown-parser";
 import type { ComponentChildren } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { channelOf, channelLabel, guildOf, memberName, route } from "./state";
 import { safeUrl } from "./urls";
 import { CustomEmoji } from "./views/files/Emoji";
@@ -159,7 +159,7 @@ function node(n: Node, i: number): ComponentChildren {
 function Spoiler({ children }: { children: ComponentChildren }) {
   const [open, setOpen] = useState(false);
   const shown = useRef<HTMLSpanElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (open) shown.current?.focus();
   }, [open]);
   if (open)

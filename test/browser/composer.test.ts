@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import { png } from "../support/png";
-import { act, channelEntry, launch, message, serve, signIn, WAIT_MS, type Served } from "./support";
+import { act, channelEntry, lateFrames, launch, message, serve, signIn, until, WAIT_MS, type Served } from "./support";
 
 let browser: Browser;
 let s: Served;
@@ -26,6 +26,7 @@ beforeAll(async () => {
           { name: "general" },
           { name: "rules", overwrites: [{ role: "@everyone", deny: ["SEND_MESSAGES"] }] },
           { name: "slow", rate_limit_per_user: 30 },
+          { name: "chatter" },
         ],
       },
     ],
@@ -114,6 +115,8 @@ describe("the composer", () => {
       const edit = b.getByRole("textbox", { name: "Edit message" });
       await edit.fill("second try");
       await edit.press("Enter");
+      // The editor closes once the server has the edit (its live event may show the text first).
+      await edit.waitFor({ state: "detached" });
       await message(b, /second try/).waitFor();
       expect(await message(b, /first try/).count()).toBe(0);
       // Back in the composer; Up again and Escape leaves the text as it was.
@@ -123,8 +126,33 @@ describe("the composer", () => {
       await edit.waitFor({ state: "detached" });
       expect(await message(b, /second try/).count()).toBe(1);
       expect(await message(b, /never saved/).count()).toBe(0);
-      const focused = await box.evaluate((el) => el === document.activeElement);
-      expect(focused).toBe(true);
+      await until("focus back in the composer", () => box.evaluate((el) => el === document.activeElement));
+    } finally {
+      await bob.context.close();
+    }
+  }, 30_000);
+
+  test("what is typed the moment the box shows is kept, even when the page's deferred work lands late", async () => {
+    // A busy machine: the page's effects run long after the render that shows the box.
+    const bob = await signIn(browser, s.base, "bob", { prepare: (c) => c.addInitScript(lateFrames()) });
+    try {
+      const b = bob.page;
+      await b.getByRole("textbox", { name: "Message #general" }).fill("typed at once");
+      await b.keyboard.press("Enter");
+      await message(b, /typed at once/).waitFor();
+      // A switch, then typing straight away: the new channel's box is not reset under the person.
+      await channelEntry(b, "chatter").click();
+      await b.getByRole("textbox", { name: "Message #chatter" }).fill("right after the switch");
+      await b.keyboard.press("Enter");
+      await message(b, /right after the switch/).waitFor();
+      // Up edits, Escape cancels, and focus is back in the box the moment the editor goes.
+      await channelEntry(b, "general").click();
+      const box = b.getByRole("textbox", { name: "Message #general" });
+      await box.press("ArrowUp");
+      const edit = b.getByRole("textbox", { name: "Edit message" });
+      await edit.press("Escape");
+      await edit.waitFor({ state: "detached" });
+      expect(await box.evaluate((el) => el === document.activeElement)).toBe(true);
     } finally {
       await bob.context.close();
     }

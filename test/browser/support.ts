@@ -18,10 +18,26 @@ export const CHROMIUM = "/usr/bin/chromium";
 /** Playwright waits this long for what a test expects to appear. */
 export const WAIT_MS = 8000;
 
+/**
+ * A page on a busy machine: every animation frame, and the fallback timer Preact's hooks
+ * race against it (35 ms), lands `ms` late, so effects run long after the render that
+ * asked for them. Whatever a person does in that gap (type into a box the moment it shows,
+ * read where focus went) must hold. Tests opt in per context; `PARLEY_LATE_FRAMES=<ms>` puts
+ * every context of a run on it, to look for such races across the suite.
+ */
+export function lateFrames(ms = 700): string {
+  return `(() => {
+    const raf = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (cb) => raf(() => setTimeout(() => raf(cb), ${ms}));
+    const later = window.setTimeout.bind(window);
+    window.setTimeout = (f, wait, ...rest) => later(f, wait === 35 ? ${ms} : wait, ...rest);
+  })()`;
+}
+
 export async function launch(): Promise<Browser> {
   if (!existsSync(CHROMIUM))
     throw new Error("chromium is missing: apt-get install chromium (npm test's pretest does this when run as root)");
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -33,6 +49,15 @@ export async function launch(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+  if (process.env.PARLEY_LATE_FRAMES) {
+    const plain = browser.newContext.bind(browser);
+    browser.newContext = async (options) => {
+      const context = await plain(options);
+      await context.addInitScript(lateFrames(Number(process.env.PARLEY_LATE_FRAMES) || undefined));
+      return context;
+    };
+  }
+  return browser;
 }
 
 /** A password every seeded person of the browser tests shares. */

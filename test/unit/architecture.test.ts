@@ -12,6 +12,7 @@ import {
   faceViolations,
   importViolations,
   narrowViolations,
+  pageViolations,
   rowExports,
   sqlViolations,
   srcFiles,
@@ -33,6 +34,10 @@ describe("src keeps its shape", () => {
 
   test("no import cycles", () => {
     expect(cycles(files)).toEqual([]);
+  });
+
+  test("the pages move focus, open dialogs and hear keys in layout effects", () => {
+    expect(pageViolations(files)).toEqual([]);
   });
 
   test("the core's face: only src/core/index.ts is imported above the core, it exports no row, no surface takes the whole Core", () => {
@@ -113,6 +118,18 @@ describe("the rules catch what they should", () => {
       fake("src/clientapi/d.ts", "// selects from the list; update the view"),
     ]);
     expect(v.map((x) => x.where)).toEqual(["src/botapi/a.ts", "src/harness/b.ts"]);
+  });
+
+  test("focus, a modal or keys in a passive effect of the pages", () => {
+    const v = pageViolations([
+      fake("src/web/a.tsx", "const x = 1;\nuseEffect(() => box.current?.focus(), []);"),
+      fake("src/web/b.tsx", "useEffect(() => {\n  if (d && !d.open) d.showModal();\n}, []);"),
+      fake("src/web/c.tsx", 'useEffect(() => { document.addEventListener("keydown", on); return () => f(g(1)); }, [open]);'),
+      fake("src/web/d.tsx", "useLayoutEffect(() => box.current?.focus(), []);\nuseEffect(() => setActive(0), [query]);"),
+      fake("src/web/e.tsx", 'useEffect(() => void api("GET", "/x").then(set), []);\nconst f = () => el.focus();'),
+      fake("src/core/f.ts", "useEffect(() => x.focus(), []);"),
+    ]);
+    expect(v.map((x) => x.where)).toEqual(["src/web/a.tsx:2", "src/web/b.tsx:1", "src/web/c.tsx:1"]);
   });
 
   test("a cycle of two files and a file importing itself", () => {

@@ -4,8 +4,9 @@
  * checked set; "Request approval" asks an administrator for the checked privileged ones
  * (again, after a denial). Changes apply to the next token.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api } from "../api";
+import { useOnChange } from "../hooks";
 import { INTENTS, PRIVILEGED } from "../names";
 import { ErrorLine, errorText } from "../views/ui";
 import { requestState, STATE_WORDS, type Application } from "./types";
@@ -15,7 +16,7 @@ export function Intents({ app, onChanged }: { app: Application; onChanged(a: App
   const [error, setError] = useState<string>();
   const [status, setStatus] = useState("");
   const [busy, setBusy] = useState(false);
-  useEffect(() => setChecked(new Set(app.intents)), [app.intents.join()]);
+  useOnChange(app.intents.join(), () => setChecked(new Set(app.intents)));
   const changed = checked.size !== app.intents.length || app.intents.some((i) => !checked.has(i));
   // What "Request approval" would ask for: checked privileged intents not approved or waiting.
   const toAsk = [...checked].filter((i) => PRIVILEGED.has(i) && !["approved", "pending"].includes(requestState(app, i)));

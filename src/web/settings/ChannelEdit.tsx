@@ -3,8 +3,9 @@
  * (NSFW). One request (PATCH /channels/{id}) saves what changed; the server's reason
  * for a refusal shows beside the field it names. Bots hear CHANNEL_UPDATE from the core.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api } from "../api";
+import { useOnChange } from "../hooks";
 import type { Channel, Guild } from "../types";
 import { ErrorLine, Field, errorText, fieldError } from "../views/ui";
 import { textChannels, useRequest } from "./common";
@@ -52,11 +53,11 @@ function ChannelForm({ channel }: { channel: Channel }) {
   const [nsfw, setNsfw] = useState(channel.nsfw ?? false);
   const req = useRequest();
   // Another moderator's change (channel.updated) shows here too, unless this form is mid-edit.
-  useEffect(() => {
+  useOnChange(`${channel.rate_limit_per_user}|${channel.nsfw}`, () => {
     if (req.busy) return;
     setSlow(channel.rate_limit_per_user ?? 0);
     setNsfw(channel.nsfw ?? false);
-  }, [channel.rate_limit_per_user, channel.nsfw]);
+  });
   const nameError = fieldError(req.error, "name");
   const topicError = fieldError(req.error, "topic");
   async function save(e: Event) {

@@ -3,7 +3,7 @@
  * permissions by name (spec 2.9). The server refuses bits the person does not hold, and
  * that refusal is shown beside the form.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api } from "../api";
 import { PERMISSIONS } from "../names";
 import { displayName, members } from "../state";
@@ -87,7 +87,17 @@ export function Overwrites({ guild }: { guild: Guild }) {
   const [target, setTarget] = useState(guild.roles.find((r) => r.everyone)?.id ?? "");
   const current = guild.channels.find((c) => c.id === channel);
   const [choices, setChoices] = useState<Record<string, Choice>>(choicesOf(current, target));
-  useEffect(() => setChoices(choicesOf(current, target)), [channel, target]);
+  // The choices follow the pair chosen in the same event: an effect would reset them a frame later, over what was picked meanwhile.
+  function choose(nextChannel: string, nextTarget: string): void {
+    setChannel(nextChannel);
+    setTarget(nextTarget);
+    setChoices(
+      choicesOf(
+        guild.channels.find((c) => c.id === nextChannel),
+        nextTarget,
+      ),
+    );
+  }
   const req = useRequest();
   const isRole = guild.roles.some((r) => r.id === target);
   async function save(e: Event) {
@@ -105,7 +115,7 @@ export function Overwrites({ guild }: { guild: Guild }) {
       <div class="inline-form">
         <div class="field">
           <label for="ow-channel">Channel</label>
-          <select id="ow-channel" value={channel} onChange={(e) => setChannel(e.currentTarget.value)}>
+          <select id="ow-channel" value={channel} onChange={(e) => choose(e.currentTarget.value, target)}>
             {channels.map((c) => (
               <option key={c.id} value={c.id}>
                 #{c.name}
@@ -115,7 +125,7 @@ export function Overwrites({ guild }: { guild: Guild }) {
         </div>
         <div class="field">
           <label for="ow-target">Role or member</label>
-          <select id="ow-target" value={target} onChange={(e) => setTarget(e.currentTarget.value)}>
+          <select id="ow-target" value={target} onChange={(e) => choose(channel, e.currentTarget.value)}>
             <optgroup label="Roles">
               {guild.roles.map((r) => (
                 <option key={r.id} value={r.id}>

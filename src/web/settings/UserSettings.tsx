@@ -7,7 +7,7 @@
  */
 import { signal } from "@preact/signals";
 import type { ComponentType } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { ErrorLine, Field, errorText, fieldError } from "../views/ui";
 import { useRequest } from "./common";
@@ -42,7 +42,7 @@ const SECTIONS: { id: string; label: string; view: ComponentType<SectionProps> }
 export function UserSettings({ onSignedOut }: SectionProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const [current, setCurrent] = useState(SECTIONS[0].id);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
     return () => d?.open && d.close();

@@ -3,7 +3,7 @@
  * line and composer), and the member list. On a phone-width screen one column shows at
  * a time; "Menu" opens the navigation and "Members" the member list.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useState } from "preact/hooks";
 import { openChannel } from "../load";
 import { channelLabel, guildOf, guilds, liveState, notice, route } from "../state";
 import type { Message } from "../types";
@@ -47,7 +47,7 @@ export function Chat({ onSignOut, onAskSignOut }: { onSignOut(): void; onAskSign
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const channel = openChannel();
   const guild = guildOf(route.value.guild);
-  useEffect(() => setReplyTo(null), [channel?.id]);
+  useLayoutEffect(() => setReplyTo(null), [channel?.id]);
   useTabTitle(channel ? `${channelLabel(channel)} · Parley` : "Parley");
   return (
     <div class={`chat${menu ? " menu-open" : ""}${showMembers ? " members-open" : ""}${guild ? "" : " no-members"}`}>

@@ -3,7 +3,7 @@
  * sends, Shift+Enter starts a new line. Typing `/` lists the commands available in the
  * channel (a `listbox` named "Commands"); choosing one opens its options as fields.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { sendMessage, typingDone, typingNow } from "../actions";
 import { channelLabel, memberName } from "../state";
@@ -19,6 +19,7 @@ import { cannotWrite } from "./composer/rights";
 import { editing } from "../state";
 import { EmojiButton, useEmojiCompleter } from "./emoji/Picker";
 import { Suggestions } from "./composer/Suggestions";
+import { useCaret } from "./composer/caret";
 
 interface Props {
   channel: Channel;
@@ -32,7 +33,7 @@ function useCommands(channelId: string, text: string) {
   const [active, setActive] = useState(0);
   const query = /^\/(\S*)$/.exec(text)?.[1];
   const shown = query === undefined || !commands ? [] : commands.filter((c) => c.name.startsWith(query.toLowerCase()));
-  useEffect(() => setCommands(null), [channelId]);
+  useLayoutEffect(() => setCommands(null), [channelId]);
   useEffect(() => {
     // The list is read when the person starts a command, so it is never stale for long.
     if (query !== undefined && !commands)
@@ -40,7 +41,7 @@ function useCommands(channelId: string, text: string) {
         .then(setCommands)
         .catch(() => setCommands([]));
   }, [query === undefined, channelId]);
-  useEffect(() => setActive(0), [query]);
+  useLayoutEffect(() => setActive(0), [query]);
   const move = (step: number) => setActive((active + step + shown.length) % shown.length);
   return {
     query,
@@ -57,6 +58,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   const [text, setText] = useState("");
   const [chosen, setChosen] = useState<Command | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
+  const placeCaret = useCaret(box);
   const label = `Message ${channelLabel(channel)}`;
   const dm = channel.guild_id === null;
   const blocked = dm && !dmReady(); // a DM waits for this browser's device keys
@@ -66,20 +68,22 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   const slow = useSlowmode(channel);
   const tooLong = text.length > MAX_CHARS;
 
-  useEffect(() => {
+  // A switch resets the box before any input can reach it (see useDraft).
+  useLayoutEffect(() => {
     setText("");
     setChosen(null);
   }, [channel.id]);
   useDraft(channel.id, text, setText);
   const mention = useMentionPicker(channel, text, setText, box);
   const emoji = useEmojiCompleter(channel.guild_id, text, setText, box);
-  useEffect(() => {
+  // Focus moves in the commit that shows the change, so nothing typed meanwhile lands elsewhere.
+  useLayoutEffect(() => {
     if (replyTo) box.current?.focus();
   }, [replyTo]);
   // An edit done (saved or cancelled), the person is back where they write.
   const editingNow = editing.value;
   const wasEditing = useRef(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (editingNow === null && wasEditing.current) box.current?.focus({ preventScroll: true });
     wasEditing.current = editingNow !== null;
   }, [editingNow]);
@@ -111,10 +115,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     const el = box.current;
     const at = el?.selectionStart ?? text.length;
     setText(text.slice(0, at) + t + text.slice(el?.selectionEnd ?? at));
-    requestAnimationFrame(() => {
-      el?.focus();
-      el?.setSelectionRange(at + t.length, at + t.length);
-    });
+    placeCaret(at + t.length);
   }
 
   function onKeyDown(e: KeyboardEvent) {

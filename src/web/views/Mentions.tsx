@@ -6,7 +6,7 @@
  * becomes its token (src/text/mentions.ts), which everyone's client shows as the name.
  * "Mentions" in the channel header opens one's inbox, each entry with "Jump".
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { RefObject } from "preact";
 import { api } from "../api";
 import { channelOf, displayName, guildOf, members } from "../state";
@@ -16,6 +16,7 @@ import { resolveAtNames, foldName, showMentions, type MentionDirectory } from ".
 import { FoundMessage } from "./FoundMessage";
 import { errorText } from "./ui";
 import { Placeholders } from "./Placeholders";
+import { useCaret } from "./composer/caret";
 import { Suggestions } from "./composer/Suggestions";
 
 interface Option {
@@ -88,19 +89,20 @@ const AT_QUERY = /(^|\s)@([^\s@<>]{0,32})$/;
 export function useMentionPicker(channel: Channel, text: string, setText: (t: string) => void, box: RefObject<HTMLTextAreaElement | null>) {
   const [active, setActive] = useState(0);
   const [closed, setClosed] = useState<string | null>(null);
+  const placeCaret = useCaret(box);
   const caret = box.current?.selectionStart ?? text.length;
   const before = text.slice(0, caret);
   const match = channel.guild_id ? AT_QUERY.exec(before) : null;
   const query = match?.[2];
   const shown = query === undefined || closed === before ? [] : options(channel.guild_id!, query);
-  useEffect(() => setActive(0), [query]);
+  useLayoutEffect(() => setActive(0), [query]);
 
   function pick(o: Option) {
     const start = caret - query!.length - 1;
     const next = `${text.slice(0, start)}@${o.insert} ${text.slice(caret)}`;
     setText(next);
     const at = start + o.insert.length + 2;
-    requestAnimationFrame(() => box.current?.setSelectionRange(at, at));
+    placeCaret(at);
   }
 
   function onKeyDown(e: KeyboardEvent): boolean {
@@ -143,7 +145,7 @@ function InboxDialog({ onClose }: { onClose(): void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [list, setList] = useState<Message[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
     void api<Message[]>("GET", "/users/@me/mentions")

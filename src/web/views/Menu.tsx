@@ -6,7 +6,7 @@
  * button, and Tab or a click elsewhere closes it.
  */
 import type { RefObject } from "preact";
-import { useEffect } from "preact/hooks";
+import { useLayoutEffect } from "preact/hooks";
 
 export interface MenuItem {
   /** Where two items may share a label (two applications' commands). */
@@ -29,7 +29,7 @@ interface Refs {
 
 /** Focus into the menu as it opens, a click elsewhere closes it; returns the menu's key handler and `close`. */
 export function useMenu({ wrap, button, menu }: Refs, open: MenuOpen, setOpen: (open: MenuOpen) => void) {
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!open) return;
     const entries = menuItems(menu.current);
     (open === "last" ? entries[entries.length - 1] : entries[0])?.focus();

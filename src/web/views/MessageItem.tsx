@@ -2,7 +2,7 @@
  * One message: an `article` named by its author and text, with the replied-to message,
  * Markdown, embeds, components, reactions and the person's actions on it.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { dismiss, editMessage, toggleReaction } from "../actions";
 import { Markdown } from "../markdown";
 import { editing, memberName, me, logs, route } from "../state";
@@ -161,7 +161,7 @@ function EditBox({ m, onDone }: { m: Message; onDone(): void }) {
   const before = m.ciphertext === null ? mentionsShown(guild, m.content) : (textOf(m) ?? "");
   const [text, setText] = useState(before);
   const box = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => box.current?.focus(), []);
+  useLayoutEffect(() => box.current?.focus(), []);
   async function save() {
     // A DM's new text is encrypted again, as its first was.
     const edit = m.ciphertext === null ? editMessage : editEncrypted;

@@ -4,7 +4,7 @@
  * "Only @mentions", "Nothing", or as the scope above) and "Mute for" the channel. User
  * settings' Notifications section (settings/Notifications.tsx) reuses the parts.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { channelLabel, guildOf, showNotice } from "../state";
 import type { Channel, Guild } from "../types";
@@ -65,7 +65,7 @@ async function put(scopeId: string, body: { level?: number | null; muted_until?:
 
 function SettingsDialog({ channel, onClose }: { channel: Channel; onClose(): void }) {
   const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
     return () => d?.open && d.close();

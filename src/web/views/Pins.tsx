@@ -3,7 +3,7 @@
  * Messages in a server, either person in a DM), the notice a pin posts, and "Pinned
  * messages" in the channel header: a dialog of the channel's pins, each with "Jump".
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { guildOf, memberName, showNotice } from "../state";
 import { BIT, holds } from "../names";
@@ -70,7 +70,7 @@ function PinsDialog({ channel, onClose }: { channel: Channel; onClose(): void })
   const [page, setPage] = useState<PinsPage | null>(null);
   const [error, setError] = useState<string | null>(null);
   const guild = channel.guild_id;
-  useEffect(() => {
+  useLayoutEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
     void api<PinsPage>("GET", `/channels/${channel.id}/pins`)

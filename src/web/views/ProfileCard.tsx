@@ -3,7 +3,7 @@
  * names, their roles in this server (highest first), and "Message". The colour of a
  * member's name is their highest coloured role's.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { displayName, me } from "../state";
 import type { Guild, Member } from "../types";
@@ -56,7 +56,7 @@ function ProfileCard({
   const ref = useRef<HTMLDialogElement>(null);
   const [p, setP] = useState<Profile | null>(null);
   const [error, setError] = useState<string>();
-  useEffect(() => {
+  useLayoutEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
     void api<Profile>("GET", `/users/${userId}/profile${guildId ? `?guild_id=${guildId}` : ""}`).then(setP, (e) => setError(errorText(e)));

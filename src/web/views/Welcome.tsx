@@ -4,7 +4,7 @@
  * server sees; the server's reason shows beside the field.
  */
 import { signal } from "@preact/signals";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { open } from "../load";
 import { guilds } from "../state";
@@ -42,7 +42,7 @@ function ServerDialog({ kind }: { kind: "join" | "create" }) {
   const [value, setValue] = useState("");
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
     return () => d?.open && d.close();

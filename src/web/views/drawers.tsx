@@ -2,13 +2,13 @@
  * The phone's two drawers (navigation and members): one open at a time, closed by
  * Escape or by a tap outside it (a backdrop behind the open drawer).
  */
-import { useEffect, useState } from "preact/hooks";
+import { useLayoutEffect, useState } from "preact/hooks";
 
 export type Drawer = "menu" | "members" | null;
 
 export function useDrawers() {
   const [open, setOpen] = useState<Drawer>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape" && !e.defaultPrevented) setOpen(null);

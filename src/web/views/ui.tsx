@@ -4,7 +4,7 @@
  * once with Copy, and in-app links.
  */
 import type { ComponentChildren } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { ApiError } from "../api";
 import { go } from "../router";
 
@@ -193,7 +193,7 @@ interface ConfirmProps {
 /** A modal confirmation: a `dialog` named by its title, with the action and Cancel. */
 export function Confirm({ title, children, confirm, onConfirm, onCancel, busy, error }: ConfirmProps) {
   const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
     return () => d?.open && d.close();

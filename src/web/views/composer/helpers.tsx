@@ -2,7 +2,7 @@
  * The composer's aids (issue 28): slow mode's countdown, the character counter near the
  * limit, and Up in an empty composer to edit one's last message.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useState } from "preact/hooks";
 import { editing, logs, me } from "../../state";
 import type { Channel } from "../../types";
 import { textOf } from "../../dm-crypto";
@@ -17,7 +17,7 @@ export function useSlowmode(channel: Channel) {
   const rate = slowmodeSeconds(channel);
   const [until, setUntil] = useState(0);
   const [now, setNow] = useState(() => Date.now());
-  useEffect(() => setUntil(0), [channel.id]);
+  useLayoutEffect(() => setUntil(0), [channel.id]);
   const left = Math.max(0, Math.ceil((until - now) / 1000));
   useEffect(() => {
     if (!left) return;

@@ -6,9 +6,10 @@
  * listbox "Emoji" of the matches.
  */
 import type { RefObject } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { CustomEmoji } from "../files/Emoji";
 import { type EmojiChoice, emojiChoices } from "./choices";
+import { useCaret } from "../composer/caret";
 import { Suggestions } from "../composer/Suggestions";
 
 interface PickerProps {
@@ -22,7 +23,7 @@ interface PickerProps {
 export function EmojiPicker({ guildId, nameOf, onPick, onClose }: PickerProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const [query, setQuery] = useState("");
-  useEffect(() => {
+  useLayoutEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
     return () => d?.open && d.close();
@@ -81,17 +82,18 @@ export function useEmojiCompleter(
 ) {
   const [active, setActive] = useState(0);
   const [closed, setClosed] = useState<string | null>(null);
+  const placeCaret = useCaret(box);
   const caret = box.current?.selectionStart ?? text.length;
   const before = text.slice(0, caret);
   const query = COLON_QUERY.exec(before)?.[2];
   const shown = query === undefined || closed === before ? [] : emojiChoices(guildId, query, 10);
-  useEffect(() => setActive(0), [query]);
+  useLayoutEffect(() => setActive(0), [query]);
 
   function pick(c: EmojiChoice) {
     const start = caret - query!.length - 1;
     setText(`${text.slice(0, start)}${c.text} ${text.slice(caret)}`);
     const at = start + c.text.length + 1;
-    requestAnimationFrame(() => box.current?.setSelectionRange(at, at));
+    placeCaret(at);
   }
 
   function onKeyDown(e: KeyboardEvent): boolean {

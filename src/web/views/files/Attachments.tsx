@@ -6,7 +6,7 @@
  * image past the pixel budget is only a link. An encrypted DM's files are shown by the
  * same FileItem once this browser has decrypted them (SealedFiles.tsx).
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { Attachment } from "../../types";
 
 /** A file as it is shown: where its bytes are, its name, and how it is shown. */
@@ -68,7 +68,7 @@ export function FileItem({ f }: { f: ShownFile }) {
  */
 function ImageDialog({ f, onClose }: { f: ShownFile; onClose(): void }) {
   const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
     return () => d?.open && d.close();

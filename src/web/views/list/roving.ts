@@ -29,7 +29,7 @@ interface Options {
 
 export function useRoving({ box, content, channelId, ids, older }: Options) {
   const [chosen, setChosen] = useState<string | null>(null);
-  useEffect(() => setChosen(null), [channelId]);
+  useLayoutEffect(() => setChosen(null), [channelId]);
   const active = chosen && ids.includes(chosen) ? chosen : (ids[ids.length - 1] ?? null);
   const activeRef = useRef(active);
   activeRef.current = active;
