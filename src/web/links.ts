@@ -1,7 +1,7 @@
 /**
  * Links to messages: `/channels/{server}/{channel}/{message}` (what "Copy link" copies).
  * Opening one opens the channel, reads history back until the message is loaded, scrolls
- * to it and marks it (`aria-current`) until another link is followed.
+ * to it, focuses it and marks it (`aria-current`) until another link is followed.
  */
 import { signal } from "@preact/signals";
 import { loadOlder, open } from "./load";
@@ -36,8 +36,13 @@ export async function jumpTo(guildId: string, channelId: string, messageId: stri
     return;
   }
   linked.value = messageId;
-  // Once the list has drawn it.
-  requestAnimationFrame(() => document.getElementById(`a-${messageId}`)?.closest("article")?.scrollIntoView({ block: "center" }));
+  // Once the list has drawn it. Focus goes to it too: a keyboard or screen-reader user
+  // who followed the link (or Jump in a dialog that has just closed) reads on from there.
+  requestAnimationFrame(() => {
+    const article = document.getElementById(`a-${messageId}`)?.closest("article");
+    article?.scrollIntoView({ block: "center" });
+    article?.focus({ preventScroll: true });
+  });
 }
 
 export async function copyLink(guildId: string | null, channelId: string, messageId: string): Promise<void> {

@@ -61,7 +61,8 @@ export function Devices() {
   async function remove(d: DeviceJson) {
     if (
       await req.run(
-        () => api("DELETE", `/users/@me/devices/${d.id}`),
+        // The answer is empty: true says it is done, so the confirmation closes.
+        () => api("DELETE", `/users/@me/devices/${d.id}`).then(() => true),
         () => `${d.name} removed.`,
       )
     ) {

@@ -46,7 +46,8 @@ export function RoleList({ guild }: { guild: Guild }) {
   async function remove(r: Role) {
     if (
       await req.run(
-        () => api("DELETE", `/guilds/${guild.id}/roles/${r.id}`),
+        // The answer is empty: true says it is done, so the confirmation closes.
+        () => api("DELETE", `/guilds/${guild.id}/roles/${r.id}`).then(() => true),
         () => `Role ${r.name} deleted.`,
       )
     )

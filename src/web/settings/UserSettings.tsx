@@ -7,9 +7,10 @@
  */
 import { signal } from "@preact/signals";
 import type { ComponentType } from "preact";
-import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { ErrorLine, Field, errorText, fieldError } from "../views/ui";
+import { useModal } from "../views/modal";
 import { useRequest } from "./common";
 import { Devices, Profile } from "./Profile";
 import { AvatarSetting } from "./Images";
@@ -39,30 +40,20 @@ const SECTIONS: { id: string; label: string; view: ComponentType<SectionProps> }
   { id: "devices", label: "Devices", view: Devices },
 ];
 
+/** Focus starts on its heading, with Close and the sections after it. */
 export function UserSettings({ onSignedOut }: SectionProps) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const modal = useModal(() => (userSettingsOpen.value = false), heading);
   const [current, setCurrent] = useState(SECTIONS[0].id);
-  useLayoutEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-    return () => d?.open && d.close();
-  }, []);
-  const close = () => (userSettingsOpen.value = false);
   const section = SECTIONS.find((s) => s.id === current) ?? SECTIONS[0];
   const View = section.view;
   return (
-    <dialog
-      ref={ref}
-      class="user-settings"
-      aria-labelledby="user-settings-title"
-      onCancel={(e) => {
-        e.preventDefault();
-        close();
-      }}
-    >
+    <dialog ref={modal.ref} class="user-settings" aria-labelledby="user-settings-title">
       <div class="settings-head">
-        <h2 id="user-settings-title">User settings</h2>
-        <button type="button" onClick={close}>
+        <h2 id="user-settings-title" tabIndex={-1} ref={heading}>
+          User settings
+        </h2>
+        <button type="button" onClick={modal.close}>
           Close
         </button>
       </div>

@@ -21,20 +21,46 @@ import { NotifyControls } from "./NotificationSettings";
 import { SearchBox } from "./Search";
 import { useTabTitle } from "../title";
 import { Backdrop, useDrawers } from "./drawers";
+import { focusComposer } from "./focus";
 
 /**
  * The first stop on the page (shown when focused): straight to the composer past the
  * navigation and the channel's tools; to the messages when one may not write here.
  */
 function SkipToComposer() {
-  function skip() {
-    const box = document.querySelector<HTMLElement>(".composer textarea:not([disabled])");
-    (box ?? document.querySelector<HTMLElement>('.log article[tabindex="0"]'))?.focus();
-  }
   return (
-    <button type="button" class="skip" onClick={skip}>
+    <button type="button" class="skip" onClick={focusComposer}>
       Skip to the composer
     </button>
+  );
+}
+
+/** The phone's bar: "Menu" and "Members" open their drawers (views/drawers.tsx). */
+function TopBar({ title, drawers, members }: { title: string; drawers: ReturnType<typeof useDrawers>; members: boolean }) {
+  return (
+    <header class="topbar">
+      <button
+        type="button"
+        class="menu"
+        aria-expanded={drawers.open === "menu"}
+        aria-controls="navigation"
+        onClick={() => drawers.toggle("menu")}
+      >
+        Menu
+      </button>
+      <h1>{title}</h1>
+      {members && (
+        <button
+          type="button"
+          class="members-toggle"
+          aria-expanded={drawers.open === "members"}
+          aria-controls="members"
+          onClick={() => drawers.toggle("members")}
+        >
+          Members
+        </button>
+      )}
+    </header>
   );
 }
 
@@ -52,17 +78,7 @@ export function Chat({ onSignOut, onAskSignOut }: { onSignOut(): void; onAskSign
   return (
     <div class={`chat${menu ? " menu-open" : ""}${showMembers ? " members-open" : ""}${guild ? "" : " no-members"}`}>
       {channel && <SkipToComposer />}
-      <header class="topbar">
-        <button type="button" class="menu" aria-expanded={menu} aria-controls="navigation" onClick={() => drawers.toggle("menu")}>
-          Menu
-        </button>
-        <h1>{channel ? channelLabel(channel) : (guild?.name ?? "Parley")}</h1>
-        {guild && (
-          <button type="button" class="members-toggle" aria-expanded={showMembers} onClick={() => drawers.toggle("members")}>
-            Members
-          </button>
-        )}
-      </header>
+      <TopBar title={channel ? channelLabel(channel) : (guild?.name ?? "Parley")} drawers={drawers} members={!!guild} />
       <div id="navigation" class="navigation">
         <ServersNav onPick={() => undefined} />
         <ChannelsNav onPick={drawers.close} onSignOut={onAskSignOut} />

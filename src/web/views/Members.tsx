@@ -11,6 +11,7 @@ import type { Guild, Member } from "../types";
 import { Avatar } from "./files/Avatar";
 import { ProfileName } from "./ProfileCard";
 import { Placeholders } from "./Placeholders";
+import { focusComposer } from "./focus";
 
 const ORDER: Record<string, number> = { online: 0, idle: 1, dnd: 2, offline: 3 };
 const WORDS: Record<string, string> = { online: "online", idle: "idle", dnd: "do not disturb", offline: "offline" };
@@ -29,7 +30,7 @@ export function Members({ guildId, hidden }: { guildId: string; hidden: boolean 
   const groupOf = (m: Member) => hoisted.find((r) => m.roles.includes(r.id))?.id ?? null;
   const rest = online.filter((m) => groupOf(m) === null);
   return (
-    <aside aria-label="Members" aria-busy={!loaded} class={`members${hidden ? " closed" : ""}`}>
+    <aside id="members" aria-label="Members" aria-busy={!loaded} class={`members${hidden ? " closed" : ""}`}>
       {!loaded && <Placeholders what="members" rows={4} />}
       {hoisted.map((r) => {
         const list = online.filter((m) => groupOf(m) === r.id);
@@ -96,6 +97,8 @@ function Group({ title, list, presence, name, owner, guild }: GroupProps) {
 async function messageTo(userId: string): Promise<void> {
   try {
     await openDmWith(userId);
+    // The name or button that asked has left with the server's member list: on to writing, once drawn.
+    requestAnimationFrame(focusComposer);
   } catch (e) {
     showNotice(`The direct message could not be opened: ${e instanceof ApiError ? e.message : "the server could not be reached"}`);
   }

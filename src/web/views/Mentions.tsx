@@ -6,7 +6,7 @@
  * becomes its token (src/text/mentions.ts), which everyone's client shows as the name.
  * "Mentions" in the channel header opens one's inbox, each entry with "Jump".
  */
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { RefObject } from "preact";
 import { api } from "../api";
 import { channelOf, displayName, guildOf, members } from "../state";
@@ -17,6 +17,7 @@ import { FoundMessage } from "./FoundMessage";
 import { errorText } from "./ui";
 import { Placeholders } from "./Placeholders";
 import { useCaret } from "./composer/caret";
+import { useModal } from "./modal";
 import { Suggestions } from "./composer/Suggestions";
 
 interface Option {
@@ -141,35 +142,30 @@ export function MentionsInbox() {
   );
 }
 
+/** The inbox, a list to read: focus starts on its heading. */
 function InboxDialog({ onClose }: { onClose(): void }) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const modal = useModal(onClose, heading);
   const [list, setList] = useState<Message[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useLayoutEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
+  useEffect(() => {
     void api<Message[]>("GET", "/users/@me/mentions")
       .then(setList)
       .catch((e) => setError(errorText(e)));
-    return () => d?.open && d.close();
   }, []);
   return (
-    <dialog
-      ref={ref}
-      class="pins"
-      aria-labelledby="inbox-title"
-      aria-busy={!list && !error}
-      onCancel={(e) => (e.preventDefault(), onClose())}
-    >
-      <h2 id="inbox-title">Mentions</h2>
+    <dialog ref={modal.ref} class="pins" aria-labelledby="inbox-title" aria-busy={!list && !error}>
+      <h2 id="inbox-title" tabIndex={-1} ref={heading}>
+        Mentions
+      </h2>
       {error && <p role="alert">{error}</p>}
       {!list && !error && <Placeholders what="mentions" rows={2} />}
       {list && !list.length && <p class="muted">Nobody has mentioned you yet.</p>}
       {list?.map((m) => (
-        <FoundMessage key={m.id} m={m} guild={channelOf(m.channel_id)?.guild_id ?? null} idPrefix="in" onJump={onClose} />
+        <FoundMessage key={m.id} m={m} guild={channelOf(m.channel_id)?.guild_id ?? null} idPrefix="in" onJump={modal.close} />
       ))}
       <div class="buttons">
-        <button type="button" onClick={onClose}>
+        <button type="button" onClick={modal.close}>
           Close
         </button>
       </div>

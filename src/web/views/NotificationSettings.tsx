@@ -4,13 +4,14 @@
  * "Only @mentions", "Nothing", or as the scope above) and "Mute for" the channel. User
  * settings' Notifications section (settings/Notifications.tsx) reuses the parts.
  */
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api } from "../api";
 import { channelLabel, guildOf, showNotice } from "../state";
 import type { Channel, Guild } from "../types";
 import type { NotificationSetting } from "../../contract";
 import { askDesktopPermission, desktopPermission, notifySettings, putNotifySetting } from "../notify";
 import { errorText } from "./ui";
+import { useModal } from "./modal";
 
 const LEVELS: [number, string][] = [
   [0, "All messages"],
@@ -63,22 +64,18 @@ async function put(scopeId: string, body: { level?: number | null; muted_until?:
   }
 }
 
+/** Focus starts on the first choice. */
 function SettingsDialog({ channel, onClose }: { channel: Channel; onClose(): void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useLayoutEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-    return () => d?.open && d.close();
-  }, []);
+  const modal = useModal(onClose);
   const guild = channel.guild_id ? guildOf(channel.guild_id) : undefined;
   return (
-    <dialog ref={ref} class="pins" aria-labelledby="ns-title" onCancel={(e) => (e.preventDefault(), onClose())}>
+    <dialog ref={modal.ref} class="pins" aria-labelledby="ns-title">
       <h2 id="ns-title">Notification settings</h2>
       <Levels scopeId={channel.id} legend={channelLabel(channel)} inherit={guild ? "As the server" : null} />
       {guild && <Levels scopeId={guild.id} legend={guild.name} inherit={serverDefault(guild)} />}
       <MuteSelect scopeId={channel.id} label={channelLabel(channel)} />
       <div class="buttons">
-        <button type="button" onClick={onClose}>
+        <button type="button" onClick={modal.close}>
           Close
         </button>
       </div>

@@ -3,7 +3,7 @@
  * Messages in a server, either person in a DM), the notice a pin posts, and "Pinned
  * messages" in the channel header: a dialog of the channel's pins, each with "Jump".
  */
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { guildOf, memberName, showNotice } from "../state";
 import { BIT, holds } from "../names";
@@ -13,6 +13,7 @@ import { jumpTo } from "../links";
 import { FoundMessage } from "./FoundMessage";
 import { errorText } from "./ui";
 import { Placeholders } from "./Placeholders";
+import { useModal } from "./modal";
 
 /** The reference's type for the notice a pin posts (its `reply_to` names the pinned message). */
 export const PINNED_NOTICE = 6;
@@ -65,36 +66,31 @@ export function PinnedMessages({ channel }: { channel: Channel }) {
   );
 }
 
+/** The pins, a list to read: focus starts on its heading. */
 function PinsDialog({ channel, onClose }: { channel: Channel; onClose(): void }) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const modal = useModal(onClose, heading);
   const [page, setPage] = useState<PinsPage | null>(null);
   const [error, setError] = useState<string | null>(null);
   const guild = channel.guild_id;
-  useLayoutEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
+  useEffect(() => {
     void api<PinsPage>("GET", `/channels/${channel.id}/pins`)
       .then(setPage)
       .catch((e) => setError(errorText(e)));
-    return () => d?.open && d.close();
   }, [channel.id]);
   return (
-    <dialog
-      ref={ref}
-      class="pins"
-      aria-labelledby="pins-title"
-      aria-busy={!page && !error}
-      onCancel={(e) => (e.preventDefault(), onClose())}
-    >
-      <h2 id="pins-title">Pinned messages</h2>
+    <dialog ref={modal.ref} class="pins" aria-labelledby="pins-title" aria-busy={!page && !error}>
+      <h2 id="pins-title" tabIndex={-1} ref={heading}>
+        Pinned messages
+      </h2>
       {error && <p role="alert">{error}</p>}
       {!page && !error && <Placeholders what="pinned messages" rows={2} />}
       {page && !page.items.length && <p class="muted">Nothing is pinned in this channel yet.</p>}
       {page?.items.map(({ message: m }) => (
-        <FoundMessage key={m.id} m={m} guild={guild} idPrefix="pin" onJump={onClose} />
+        <FoundMessage key={m.id} m={m} guild={guild} idPrefix="pin" onJump={modal.close} />
       ))}
       <div class="buttons">
-        <button type="button" onClick={onClose}>
+        <button type="button" onClick={modal.close}>
           Close
         </button>
       </div>

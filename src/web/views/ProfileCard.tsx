@@ -3,12 +3,13 @@
  * names, their roles in this server (highest first), and "Message". The colour of a
  * member's name is their highest coloured role's.
  */
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { displayName, me } from "../state";
 import type { Guild, Member } from "../types";
 import type { Profile } from "../../contract";
 import { ErrorLine, errorText } from "./ui";
+import { useModal } from "./modal";
 
 /** The colour of the highest coloured role the member holds, if any (CSS). */
 export function roleColor(guild: Guild | undefined, m: Member): string | undefined {
@@ -53,26 +54,19 @@ function ProfileCard({
   onMessage(): void;
   onClose(): void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
+  // Focus starts on the name, with who they are to read after it.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const modal = useModal(onClose, heading);
   const [p, setP] = useState<Profile | null>(null);
   const [error, setError] = useState<string>();
-  useLayoutEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
+  useEffect(() => {
     void api<Profile>("GET", `/users/${userId}/profile${guildId ? `?guild_id=${guildId}` : ""}`).then(setP, (e) => setError(errorText(e)));
-    return () => d?.open && d.close();
   }, [userId]);
   return (
-    <dialog
-      ref={ref}
-      class="profile-card"
-      aria-label={name}
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-    >
-      <h2>{p ? displayName(p.user) : name}</h2>
+    <dialog ref={modal.ref} class="profile-card" aria-label={name}>
+      <h2 tabIndex={-1} ref={heading}>
+        {p ? displayName(p.user) : name}
+      </h2>
       {p && (
         <p class="muted">
           @{p.user.username}
@@ -96,14 +90,14 @@ function ProfileCard({
             type="button"
             class="primary"
             onClick={() => {
-              onClose();
+              modal.close();
               onMessage();
             }}
           >
             Message
           </button>
         )}
-        <button type="button" onClick={onClose}>
+        <button type="button" onClick={modal.close}>
           Close
         </button>
       </div>

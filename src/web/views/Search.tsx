@@ -4,7 +4,7 @@
  * them), and its results in a region named "Search results", each an `article` with
  * "Jump". Only what the person may read comes back; never a DM.
  */
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { channelOf, channelLabel } from "../state";
 import type { SearchResults } from "../../contract";
@@ -17,6 +17,7 @@ export function SearchBox({ guildId }: { guildId: string }) {
   const [found, setFound] = useState<SearchResults | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const box = useRef<HTMLInputElement>(null);
 
   async function run() {
     if (!q.trim()) return setFound(null);
@@ -34,9 +35,17 @@ export function SearchBox({ guildId }: { guildId: string }) {
     }
   }
 
+  /** Escape in them or Close search: focus goes back to the searchbox, to search again. */
+  function close(): void {
+    setFound(null);
+    setError(null);
+    box.current?.focus();
+  }
+
   return (
     <div class="search">
       <input
+        ref={box}
         type="search"
         aria-label="Search"
         placeholder="Search"
@@ -48,11 +57,17 @@ export function SearchBox({ guildId }: { guildId: string }) {
         }}
       />
       {(found || error || busy) && (
-        <section class="search-results" aria-label="Search results" aria-busy={busy}>
+        <section
+          class="search-results"
+          aria-label="Search results"
+          aria-busy={busy}
+          onKeyDown={(e) => e.key === "Escape" && (e.preventDefault(), close())}
+        >
           {error && <p role="alert">{error}</p>}
           {busy && <Placeholders what="results" rows={2} />}
+          {/* Jump takes focus to the message it shows (links.ts). */}
           {found && <Results found={found} guildId={guildId} onJump={() => setFound(null)} />}
-          <button type="button" onClick={() => (setFound(null), setError(null))}>
+          <button type="button" onClick={close}>
             Close search
           </button>
         </section>

@@ -4,12 +4,13 @@
  * server sees; the server's reason shows beside the field.
  */
 import { signal } from "@preact/signals";
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api } from "../api";
 import { open } from "../load";
 import { guilds } from "../state";
 import type { Guild } from "../types";
 import { ErrorLine, Field, errorText, fieldError } from "./ui";
+import { useModal } from "./modal";
 
 /** Which of the two dialogs is open. */
 export const serverDialog = signal<"join" | "create" | null>(null);
@@ -37,17 +38,13 @@ export function ServerDialogs() {
   return <ServerDialog key={which} kind={which} />;
 }
 
+/** Focus starts in its field; joined or created, focus goes back to the button that opened it. */
 function ServerDialog({ kind }: { kind: "join" | "create" }) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const modal = useModal(() => (serverDialog.value = null));
   const [value, setValue] = useState("");
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  useLayoutEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-    return () => d?.open && d.close();
-  }, []);
-  const close = () => (serverDialog.value = null);
+  const close = modal.close;
   const join = kind === "join";
   async function submit(e: Event) {
     e.preventDefault();
@@ -70,14 +67,7 @@ function ServerDialog({ kind }: { kind: "join" | "create" }) {
   const title = join ? "Join a server" : "Create a server";
   const field = join ? undefined : fieldError(error, "name");
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby="server-dialog-title"
-      onCancel={(e) => {
-        e.preventDefault();
-        close();
-      }}
-    >
+    <dialog ref={modal.ref} aria-labelledby="server-dialog-title">
       <form onSubmit={submit} noValidate>
         <h2 id="server-dialog-title">{title}</h2>
         {join ? (

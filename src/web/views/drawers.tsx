@@ -1,26 +1,44 @@
 /**
  * The phone's two drawers (navigation and members): one open at a time, closed by
- * Escape or by a tap outside it (a backdrop behind the open drawer).
+ * Escape or by a tap outside it (a backdrop behind the open drawer). Closed with focus
+ * inside it (Escape, a channel picked), focus goes back to the button that opened it
+ * rather than fall to the page's body as the drawer hides.
  */
-import { useLayoutEffect, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { focusReturn } from "./focus";
 
 export type Drawer = "menu" | "members" | null;
 
+/** Each drawer's element, the id its button's `aria-controls` names. */
+const ELEMENT: Record<Exclude<Drawer, null>, string> = { menu: "navigation", members: "members" };
+
 export function useDrawers() {
   const [open, setOpen] = useState<Drawer>(null);
+  const giveBack = useRef<(closing: Element) => void>(() => undefined);
+
+  function close(): void {
+    const drawer = open && document.getElementById(ELEMENT[open]);
+    setOpen(null);
+    if (drawer) giveBack.current(drawer);
+  }
+
   useLayoutEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape" && !e.defaultPrevented) setOpen(null);
+      // Escape in a dialog opened from the drawer (a profile card) closes the dialog only.
+      if (e.key === "Escape" && !e.defaultPrevented && !(e.target as Element).closest("dialog")) close();
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
   }, [open]);
-  return {
-    open,
-    toggle: (d: Exclude<Drawer, null>) => setOpen((now) => (now === d ? null : d)),
-    close: () => setOpen(null),
-  };
+
+  function toggle(d: Exclude<Drawer, null>): void {
+    if (open === d) return close();
+    giveBack.current = focusReturn();
+    setOpen(d);
+  }
+
+  return { open, toggle, close };
 }
 
 /** Behind an open drawer: a tap on it closes the drawer. Only shown at phone width (styles.css). */

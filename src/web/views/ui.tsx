@@ -4,9 +4,10 @@
  * once with Copy, and in-app links.
  */
 import type { ComponentChildren } from "preact";
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { ApiError } from "../api";
 import { go } from "../router";
+import { useModal } from "./modal";
 
 /** What to tell the person about a failed request. */
 export function errorText(e: unknown): string {
@@ -190,24 +191,15 @@ interface ConfirmProps {
   error?: string;
 }
 
-/** A modal confirmation: a `dialog` named by its title, with the action and Cancel. */
+/**
+ * A modal confirmation: a `dialog` named by its title, with the action and Cancel. Focus
+ * starts on Cancel: what cannot be undone is not the first thing Enter does.
+ */
 export function Confirm({ title, children, confirm, onConfirm, onCancel, busy, error }: ConfirmProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useLayoutEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-    return () => d?.open && d.close();
-  }, []);
+  const cancel = useRef<HTMLButtonElement>(null);
+  const modal = useModal(onCancel, cancel);
   return (
-    <dialog
-      ref={ref}
-      class="confirm"
-      aria-labelledby="confirm-title"
-      onCancel={(e) => {
-        e.preventDefault();
-        onCancel();
-      }}
-    >
+    <dialog ref={modal.ref} class="confirm" aria-labelledby="confirm-title">
       <h2 id="confirm-title">{title}</h2>
       <div class="confirm-body">{children}</div>
       <ErrorLine error={error} />
@@ -215,7 +207,7 @@ export function Confirm({ title, children, confirm, onConfirm, onCancel, busy, e
         <button type="button" class="danger" disabled={busy} onClick={onConfirm}>
           {confirm}
         </button>
-        <button type="button" onClick={onCancel}>
+        <button type="button" ref={cancel} onClick={modal.close}>
           Cancel
         </button>
       </div>

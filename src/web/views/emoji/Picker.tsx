@@ -6,11 +6,12 @@
  * listbox "Emoji" of the matches.
  */
 import type { RefObject } from "preact";
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useState } from "preact/hooks";
 import { CustomEmoji } from "../files/Emoji";
 import { type EmojiChoice, emojiChoices } from "./choices";
 import { useCaret } from "../composer/caret";
 import { Suggestions } from "../composer/Suggestions";
+import { useModal } from "../modal";
 
 interface PickerProps {
   guildId: string | null;
@@ -20,24 +21,14 @@ interface PickerProps {
   onClose(): void;
 }
 
+/** Focus starts in its searchbox; a choice, Close, Escape or a click beside it close it. */
 export function EmojiPicker({ guildId, nameOf, onPick, onClose }: PickerProps) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const modal = useModal(onClose);
   const [query, setQuery] = useState("");
-  useLayoutEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-    return () => d?.open && d.close();
-  }, []);
   const list = emojiChoices(guildId, query.trim());
   return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes it; the keyboard has Escape (onCancel)
-    <dialog
-      ref={ref}
-      class="emoji-picker"
-      aria-label="Emoji"
-      onCancel={(e) => (e.preventDefault(), onClose())}
-      onClick={(e) => e.target === ref.current && onClose()}
-    >
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes it; the keyboard has Escape and Close
+    <dialog ref={modal.ref} class="emoji-picker" aria-label="Emoji" onClick={(e) => e.target === e.currentTarget && modal.close()}>
       <input
         type="search"
         aria-label="Search emoji"
@@ -54,7 +45,7 @@ export function EmojiPicker({ guildId, nameOf, onPick, onClose }: PickerProps) {
             title={c.name}
             onClick={() => {
               onPick(c);
-              onClose();
+              modal.close();
             }}
           >
             <Face c={c} />
@@ -62,6 +53,9 @@ export function EmojiPicker({ guildId, nameOf, onPick, onClose }: PickerProps) {
         ))}
         {!list.length && <p class="muted">No emoji matches “{query}”.</p>}
       </fieldset>
+      <button type="button" onClick={modal.close}>
+        Close
+      </button>
     </dialog>
   );
 }

@@ -6,7 +6,8 @@
  * image past the pixel budget is only a link. An encrypted DM's files are shown by the
  * same FileItem once this browser has decrypted them (SealedFiles.tsx).
  */
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
+import { useModal } from "../modal";
 import type { Attachment } from "../../types";
 
 /** A file as it is shown: where its bytes are, its name, and how it is shown. */
@@ -63,24 +64,19 @@ export function FileItem({ f }: { f: ShownFile }) {
 }
 
 /**
- * The picture larger, in a modal dialog "Image": the page behind is out of reach while it
- * is open, Escape closes it, and focus returns to the button that opened it.
+ * The picture larger, in a modal dialog "Image" (views/modal.ts, as every dialog): the page
+ * behind is out of reach while it is open, Escape and Close close it, and focus returns to
+ * the button that opened it.
  */
 function ImageDialog({ f, onClose }: { f: ShownFile; onClose(): void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useLayoutEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-    return () => d?.open && d.close();
-  }, []);
+  const modal = useModal(onClose);
   return (
-    // Closed by the browser (Escape) or by Close, it gives focus back before it leaves the page.
-    <dialog ref={ref} class="image-dialog" aria-label="Image" onClose={onClose}>
+    <dialog ref={modal.ref} class="image-dialog" aria-label="Image">
       <img src={f.url} alt={f.alt} />
       <a href={f.url} download={f.filename}>
         Download {f.filename}
       </a>
-      <button type="button" onClick={() => ref.current?.close()}>
+      <button type="button" onClick={() => modal.close()}>
         Close
       </button>
     </dialog>

@@ -1,0 +1,97 @@
+/**
+ * Where keyboard focus goes when what had it closes (a dialog, the search results, a
+ * phone's drawer): back to what opened it; where that has left the page (a deleted row's
+ * "Delete" button), to the first control left in the nearest part of the page that held
+ * it, so a keyboard or screen-reader user goes on from where they were, never from the
+ * top of the page.
+ */
+
+const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
+
+/** The controls Tab stops on inside `root`, in order: shown, enabled, in the tab order, one per radio group. */
+export function tabStops(root: Element): HTMLElement[] {
+  const all = Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.tabIndex >= 0 && canFocus(el));
+  return all.filter((el) => !isRadio(el) || el === radioStop(all, el));
+}
+
+/** Tab enters a radio group on its checked radio (else its first) and leaves it after. */
+function radioStop(all: HTMLElement[], radio: HTMLInputElement): HTMLElement | undefined {
+  const group = all.filter((o) => sameStop(o, radio));
+  return group.find((o) => (o as HTMLInputElement).checked) ?? group[0];
+}
+
+/** On the page, shown, enabled and not behind a modal dialog. */
+function canFocus(el: HTMLElement): boolean {
+  return el.isConnected && !el.matches(":disabled") && !el.closest("[inert]") && el.getClientRects().length > 0;
+}
+
+function isRadio(el: Element | null): el is HTMLInputElement {
+  return el instanceof HTMLInputElement && el.type === "radio" && el.name !== "";
+}
+
+/** One Tab stop: the same control, or radios of one group. */
+export function sameStop(a: Element | null, b: Element | null): boolean {
+  return a === b || (isRadio(a) && isRadio(b) && a.name === b.name && a.form === b.form);
+}
+
+/** Focus is where nobody can see it: on the page's body, or inside `closing`. */
+export function focusLost(closing?: Element | null): boolean {
+  const now = document.activeElement;
+  return !now || now === document.body || (!!closing && closing.contains(now));
+}
+
+/**
+ * Remembers what has focus now (what is opening something). The function returned gives
+ * focus back to it when `closing` closes, if focus is lost (on the body, or still inside
+ * `closing`); focus that went somewhere else on purpose stays there.
+ */
+export function focusReturn(from: Element | null = document.activeElement): (closing?: Element | null) => void {
+  const opener = from instanceof HTMLElement && from !== document.body ? from : null;
+  const held: Element[] = [];
+  for (let el = opener?.parentElement; el; el = el.parentElement) held.push(el);
+  const nearby = () => {
+    for (const place of held) {
+      if (!place.isConnected) continue;
+      const first = tabStops(place)[0];
+      if (first) return first.focus();
+    }
+  };
+  let watching = false;
+  return (closing) => {
+    const back = !!opener && document.activeElement === opener;
+    if (!back && !focusLost(closing)) return;
+    if (!opener || !canFocus(opener)) return nearby();
+    if (!back) opener.focus();
+    if (!watching) keepNearby(opener, nearby, () => (watching = false));
+    watching = true;
+  };
+}
+
+/**
+ * Focus given back to `el`, which its owner may yet take off the page (a deleted row's
+ * Delete goes once the server's event arrives): then focus goes `nearby`, not to the body.
+ * Watched only until focus moves on to anything else.
+ */
+function keepNearby(el: HTMLElement, nearby: () => void, stopped: () => void): void {
+  const watch = new MutationObserver(() => {
+    if (el.isConnected) return;
+    stop();
+    if (focusLost()) nearby();
+  });
+  const stop = () => {
+    stopped();
+    watch.disconnect();
+    document.removeEventListener("focusin", stop);
+  };
+  watch.observe(document.body, { childList: true, subtree: true });
+  document.addEventListener("focusin", stop);
+}
+
+/**
+ * Into the open channel: its message box, else (where one may not write) its messages,
+ * the one message in the tab order or the log itself when it has none.
+ */
+export function focusComposer(): void {
+  const box = document.querySelector<HTMLElement>(".composer textarea:not([disabled])");
+  (box ?? document.querySelector<HTMLElement>('.log article[tabindex="0"], .log[tabindex="0"]'))?.focus();
+}
