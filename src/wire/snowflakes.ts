@@ -133,6 +133,11 @@ export class Snowflakes {
     for (let extra = 0n; extra < 1024n; extra++) {
       const flake = base | extra;
       if (this.store.claim(uuid, flake)) return this.cache ? this.minted.set(uuid, flake.toString()) : flake.toString();
+      // Refused: the number is another id's, or this id was paired meanwhile by another
+      // process on the database (two nodes serializing one new message at once). The
+      // second is the answer; only the first moves on to the next number.
+      const paired = this.store.numberOf(uuid);
+      if (paired !== null) return this.cache ? this.kept.set(uuid, paired.toString()) : paired.toString();
     }
     throw new Error("snowflake space exhausted for one millisecond");
   }

@@ -51,6 +51,33 @@ describe("snowflakes", () => {
     expect(new Snowflakes(new IdMap(a.store)).of(ids[0])).toBe(fresh);
   });
 
+  test("two processes minting one id at once: the one that loses the claim answers the winner's number", () => {
+    const { clock, ids, store } = setup();
+    clock.set(Date.parse("2026-03-01T00:00:00Z"));
+    const id = ids.next();
+    const table = new IdMap(store);
+    const other = new Snowflakes(new IdMap(store));
+    // This process looked and found no number; the other node pairs the id before its claim lands.
+    let raced = false;
+    const late = new Snowflakes({
+      numberOf: (uuid) => (raced ? table.numberOf(uuid) : null),
+      idOf: (n) => table.idOf(n),
+      claim(uuid, n) {
+        if (!raced) {
+          raced = true;
+          other.of(uuid);
+        }
+        return table.claim(uuid, n);
+      },
+    });
+    const theirs = late.of(id);
+    expect(theirs).toBe(other.of(id));
+    expect(late.of(id)).toBe(theirs);
+    // Its number taken by a different id, the next one is claimed as before.
+    const twin = `${id.slice(0, 19)}1111-111111111111`;
+    expect(BigInt(late.of(twin)) - BigInt(theirs)).toBe(1n);
+  });
+
   test("keep 17 digits even for objects created right at the epoch", () => {
     const { clock, ids, flakes } = setup();
     clock.set(EPOCH);
