@@ -4,9 +4,9 @@
  * a server's own emoji.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, openSync, readdirSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
+import { join } from "node:path";
 import { makeParley, rowCounts, seedBasic } from "../helpers";
 import { png } from "../support/png";
 import { createCore, DomainError, UPLOAD_TTL_MS, type Core } from "../../src/core";
@@ -176,13 +176,20 @@ describe("limits, refused before anything is stored", () => {
 });
 
 describe("a full disk", () => {
+  /** Every staged file written to /dev/full: each write the kernel refuses with ENOSPC, as a full disk does. */
   class FullDisk extends DiskMediaStore {
-    protected override async write(_fh: FileHandle, _chunk: Uint8Array): Promise<void> {
-      throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
+    readonly fds: number[] = [];
+    protected override sinkFor(_fh: FileHandle) {
+      const fd = openSync("/dev/full", "w");
+      this.fds.push(fd);
+      return Bun.file(fd).writer({ highWaterMark: 64 * 1024 });
     }
   }
 
-  test("fails the upload with storage_failed and leaves no file and no row", async () => {
+  test.each([
+    ["a small file (refused as the sink flushes at the end)", 100],
+    ["a large one (refused while streaming)", 300 * 1024],
+  ])("%s fails with storage_failed and leaves no file and no row", async (_what, size) => {
     const clock = new SwitchableClock();
     const disk = new FullDisk(null);
     const core: Core = createCore({
@@ -192,12 +199,13 @@ describe("a full disk", () => {
       sessions: { idleMs: 1e9, absoluteMs: 1e9 },
       media: { store: disk },
     });
-    const bytes = png();
-    const err = await failure(core.media.stage(bytes, 1024));
+    const err = await failure(core.media.stage(new Uint8Array(size).fill(7), 1024 * 1024));
     expect(err.kind).toBe("storage_failed");
     expect(err.message).toContain("disk is full");
     expect(readdirSync(join(disk.root, "tmp"))).toEqual([]);
     expect(blobFiles(disk.root)).toEqual([]);
+    expect(disk.fds).toHaveLength(1);
+    for (const fd of disk.fds) closeSync(fd);
     core.close();
   });
 });
