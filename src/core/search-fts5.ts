@@ -49,7 +49,9 @@ function prefixOf(rowid: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8)}-7${counter.toString(16).padStart(3, "0")}`;
 }
 
-const hex = (id: string) => id.replace(/-/g, "");
+/** A UUID without its dashes (by slicing: a regular expression per id was a percent of a post's CPU). */
+const hex = (id: string) =>
+  id.length === 36 ? id.slice(0, 8) + id.slice(9, 13) + id.slice(14, 18) + id.slice(19, 23) + id.slice(24) : id.replace(/-/g, "");
 const FACET_PREFIX = { guild: "g", channel: "c", author: "a", user: "m", role: "r" } as const;
 
 function token(f: Facet): string {
