@@ -144,6 +144,8 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const key = serverKey(config.dbPath);
   // Files' bytes: in --media-dir, else beside the database (a temporary directory for :memory:).
   const mediaStore = opts.mediaStore ?? new DiskMediaStore(mediaRoot(config), config.mediaDir !== null, fastPaths.hashWorker);
+  // The boundary reads its table through the core, so it is made after it; no message is written before then.
+  let flakes: Snowflakes | null = null;
   const core = createCore({
     clock,
     store,
@@ -155,10 +157,11 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     devices: config.devices,
     media: { store: mediaStore, limits: config.media },
     searchEngine: opts.searchEngine,
+    numberNew: (id) => void flakes?.ofNew(id),
   });
   const urls: Urls = placeholderUrls(config);
   const files = new FileLinks(key, urls, clock, config.media.urlTtlMs);
-  const flakes = new Snowflakes(core.idmap, config.imageProxy.enabled ? new MediaLinks(key, urls) : null, fastPaths.snowflakeCache, files);
+  flakes = new Snowflakes(core.idmap, config.imageProxy.enabled ? new MediaLinks(key, urls) : null, fastPaths.snowflakeCache, files);
   obs = createObservability(config, flakes, opts.logSink);
   // The process's start, as the operator's health and the administrators' overview both say it.
   const startedAt = Date.now();

@@ -22,6 +22,8 @@ export interface CoreDeps {
   search: SearchIndex;
   /** Where files' bytes live, and the limits on them (core/media.ts). */
   media: { store: MediaStore; limits: MediaLimits };
+  /** A message just inserted, inside its write: the root pairs its id with its number there (createCore's `numberNew`). */
+  numberNew: (id: string) => void;
 }
 
 /**

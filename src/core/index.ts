@@ -160,6 +160,14 @@ export function createCore(opts: {
   devices?: DevicePolicy;
   /** Where files' bytes live (absent: a temporary directory) and their limits (the root passes config.media). */
   media?: { store?: MediaStore; limits?: Partial<MediaLimits> };
+  /**
+   * Called inside the write that inserts a message, with its id. The root pairs the id
+   * with its snowflake there (wire/snowflakes.ts), so the number commits with the message
+   * whoever posted it: every answer and every node's dispatch reads that one number, none
+   * mints its own afterwards (two nodes doing so at once was a lost event), and no post
+   * costs a second commit. Absent: nothing (a core without the bot API's boundary).
+   */
+  numberNew?: (id: string) => void;
 }): Core {
   const { store } = opts;
   const bus = new EventBus(opts.report, store.relay.order);
@@ -181,6 +189,7 @@ export function createCore(opts: {
     fastPaths,
     search,
     media,
+    numberNew: opts.numberNew ?? (() => {}),
   };
   const instance = new Instance(deps);
   const users = new Users(deps, opts.sessions, instance);

@@ -127,6 +127,7 @@ export class Messages {
     };
     const q = this.stmts();
     q.insert.run(m as never);
+    this.d.numberNew(m.id);
     this.d.search.added(m, ch);
     this.rows.put(m.id, m);
     this.reacted.put(m.id, false);

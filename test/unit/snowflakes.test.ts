@@ -9,6 +9,7 @@ import { Store } from "../../src/store/db";
 import { IdMap } from "../../src/core/idmap";
 import { createParley } from "../../src/app";
 import { testConfig } from "../../src/config";
+import { client, peopleWorld } from "../helpers";
 
 function setup() {
   const clock = new SwitchableClock();
@@ -76,6 +77,29 @@ describe("snowflakes", () => {
     // Its number taken by a different id, the next one is claimed as before.
     const twin = `${id.slice(0, 19)}1111-111111111111`;
     expect(BigInt(late.of(twin)) - BigInt(theirs)).toBe(1n);
+  });
+
+  test("a new message is numbered in its own write, whoever posts it; a write rolled back leaves no number", async () => {
+    const { p, alice, general } = peopleWorld();
+    // A person's post (people's API, which speaks no snowflakes): its number is in the table before anything answered a bot.
+    const before = p.clock.now();
+    const r = await client(p, "POST", `/channels/${general}/messages`, alice, { content: "numbered at once" });
+    expect(r.status).toBe(200);
+    const n = p.core.idmap.numberOf(r.body.id);
+    expect(n).not.toBeNull();
+    expect(Snowflakes.timestamp(n!.toString())).toBeGreaterThanOrEqual(before);
+    expect(Snowflakes.timestamp(n!.toString())).toBeLessThanOrEqual(p.clock.now());
+    // Rolled back with its message: nothing of either stays.
+    let rolled = "";
+    expect(() =>
+      p.core.transaction(() => {
+        rolled = p.core.messages.create({ channelId: general, authorId: r.body.author.id, content: "never" }).id;
+        throw new Error("the write fails after the insert");
+      }),
+    ).toThrow("the write fails after the insert");
+    expect(rolled).not.toBe("");
+    expect(p.core.idmap.numberOf(rolled)).toBeNull();
+    p.core.close();
   });
 
   test("keep 17 digits even for objects created right at the epoch", () => {

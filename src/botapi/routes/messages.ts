@@ -43,14 +43,9 @@ function post(req: Req): Reply {
         }
       : null,
   };
-  // The snowflake is minted in the post's own transaction: one commit per message, not two.
-  const m = api.core.transaction(() => {
-    const sent = draft.send(input);
-    // A nonce enforced may answer the message posted before, which has its number.
-    if (body.enforceNonce && body.nonce) api.flakes.of(sent.id);
-    else api.flakes.ofNew(sent.id);
-    return sent;
-  });
+  // A new message's snowflake is paired in its own write (createCore's numberNew); a nonce
+  // enforced may answer the message posted before, which has its number.
+  const m = draft.send(input);
   // Without enforce_nonce every post inserts a new message, which has no reactions yet.
   return ok(shown(req, m, { channel: draft.channel, fresh: !(body.enforceNonce && body.nonce) }));
 }
