@@ -30,7 +30,7 @@ describe("the API reference page", () => {
     const docs = await context.newPage();
     // The reference bundle (3.5 MB) draws a hundred operations, busy for tens of seconds on a
     // loaded machine (as test/browser/api-docs.test.ts allows); evaluate waits its turn.
-    docs.setDefaultTimeout(WAIT_MS * 4);
+    docs.setDefaultTimeout(WAIT_MS * 10);
     await docs.goto(`${s.base}/api/docs`);
     await docs.getByRole("heading", { name: "Parley", level: 1 }).waitFor();
     const seen = await docs.evaluate(async () => {
@@ -56,7 +56,7 @@ describe("the API reference page", () => {
     });
     expect(seen).toEqual({ origin: "null", stored: null, cookie: "unreadable", called: "refused" });
     await context.close();
-  }, 150_000);
+  }, 170_000);
 });
 
 describe("framing", () => {
