@@ -174,11 +174,12 @@ export class DiskMediaStore implements MediaStore {
     let headLength = 0;
     let size = 0;
     let fh: FileHandle | null = null;
+    let sink: FileSink | null = null;
     let digest: Digest | null = null;
     try {
       digest = await this.hasher.start();
       fh = await open(path, "wx", 0o600);
-      const sink = this.sinkFor(fh);
+      sink = this.sinkFor(fh);
       for await (const chunk of chunksOf(source)) {
         size += chunk.byteLength;
         if (size > opts.limit) throw new MediaTooLarge(opts.limit);
@@ -193,6 +194,7 @@ export class DiskMediaStore implements MediaStore {
         if (behind) await behind;
       }
       await this.written(sink);
+      sink = null;
       if (now) await this.fsync(fh);
       await fh.close();
       fh = null;
@@ -201,6 +203,8 @@ export class DiskMediaStore implements MediaStore {
       return this.staged(path, sha256, size, head.slice(0, headLength), now);
     } catch (e) {
       digest?.abort();
+      // Ended before its descriptor closes: bytes it still held must never reach whatever file takes the number next.
+      if (sink) await this.abandon(sink);
       await fh?.close().catch(() => {});
       await rm(path, { force: true }).catch(() => {});
       throw mediaError(e);
@@ -233,6 +237,16 @@ export class DiskMediaStore implements MediaStore {
     if (flushed instanceof Promise) await flushed;
     const ended = sink.end();
     if (ended instanceof Promise) await ended;
+  }
+
+  /** A sink given up (a failed write, a body over its limit): ended, its failure ignored (the file goes). */
+  private async abandon(sink: FileSink): Promise<void> {
+    try {
+      const ended = sink.end();
+      if (ended instanceof Promise) await ended;
+    } catch {
+      // The write has failed already, or fails again on the same full disk.
+    }
   }
 
   private staged(path: string, sha256: string, size: number, head: Uint8Array, now: boolean): Staged {

@@ -4,7 +4,7 @@
  * a server's own emoji.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { closeSync, openSync, readdirSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { makeParley, rowCounts, seedBasic } from "../helpers";
@@ -207,6 +207,48 @@ describe("a full disk", () => {
     expect(disk.fds).toHaveLength(1);
     for (const fd of disk.fds) closeSync(fd);
     core.close();
+  });
+});
+
+describe("a staged file's sink", () => {
+  /** Records each sink's end, and whether its file was still open then. */
+  class Watched extends DiskMediaStore {
+    readonly ends: boolean[] = [];
+    protected override sinkFor(fh: FileHandle) {
+      const sink = super.sinkFor(fh);
+      const watched = {
+        write: (chunk: Uint8Array) => sink.write(chunk),
+        flush: () => sink.flush(),
+        end: (e?: Error) => {
+          let open = true;
+          try {
+            fstatSync(fh.fd);
+          } catch {
+            open = false;
+          }
+          this.ends.push(open);
+          return sink.end(e);
+        },
+      };
+      return watched as unknown as typeof sink;
+    }
+  }
+
+  test("a body cut at its limit, with bytes still in the sink, ends the sink before its file closes, and leaves nothing", async () => {
+    const disk = new Watched(null);
+    async function* body() {
+      yield new Uint8Array(100 * 1024).fill(1); // held in the sink (under its buffer)
+      yield new Uint8Array(100 * 1024).fill(2); // past the limit
+    }
+    const err = await disk.stage(body(), { limit: 150 * 1024 }).catch((e: unknown) => e);
+    expect((err as Error).name).toBe("MediaTooLarge");
+    expect(disk.ends).toEqual([true]);
+    expect(readdirSync(join(disk.root, "tmp"))).toEqual([]);
+    const ok = await disk.stage(new Uint8Array(10).fill(3), { limit: 1024 });
+    expect(ok.size).toBe(10);
+    expect(disk.ends).toEqual([true, true]);
+    ok.discard();
+    disk.close();
   });
 });
 
