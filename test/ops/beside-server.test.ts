@@ -203,9 +203,12 @@ describe("beside a running server", () => {
     ).json()) as any;
     const conn = await live(dave);
     const r = await command("user", "delete", "dave");
-    expect(r.out).toBe(
-      "deleted dave: their 1 message stays, shown as from Deleted User; they left 1 server, and their sessions and devices have ended\n",
-    );
+    // Code, output and errors together, so a failure shows what the command said.
+    expect(r).toEqual({
+      code: 0,
+      out: "deleted dave: their 1 message stays, shown as from Deleted User; they left 1 server, and their sessions and devices have ended\n",
+      err: "",
+    });
     expect(await closedSoon(conn.closed)).toBe(4001);
     const messages = (await (await api(`/api/client/v1/channels/${before.general}/messages`, { token: carol })).json()) as any[];
     const kept = messages.find((m) => m.id === said.id);
