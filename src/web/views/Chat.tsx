@@ -20,7 +20,7 @@ import { MentionsInbox } from "./Mentions";
 import { NotifyControls } from "./NotificationSettings";
 import { SearchBox } from "./Search";
 import { useTabTitle } from "../title";
-import { Backdrop, useDrawers } from "./drawers";
+import { Backdrop, DrawerButton, useDrawers } from "./drawers";
 import { focusComposer } from "./focus";
 
 /**
@@ -39,26 +39,14 @@ function SkipToComposer() {
 function TopBar({ title, drawers, members }: { title: string; drawers: ReturnType<typeof useDrawers>; members: boolean }) {
   return (
     <header class="topbar">
-      <button
-        type="button"
-        class="menu"
-        aria-expanded={drawers.open === "menu"}
-        aria-controls="navigation"
-        onClick={() => drawers.toggle("menu")}
-      >
+      <DrawerButton drawers={drawers} which="menu" class="menu">
         Menu
-      </button>
+      </DrawerButton>
       <h1>{title}</h1>
       {members && (
-        <button
-          type="button"
-          class="members-toggle"
-          aria-expanded={drawers.open === "members"}
-          aria-controls="members"
-          onClick={() => drawers.toggle("members")}
-        >
+        <DrawerButton drawers={drawers} which="members" class="members-toggle">
           Members
-        </button>
+        </DrawerButton>
       )}
     </header>
   );

@@ -74,8 +74,13 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     setChosen(null);
   }, [channel.id]);
   useDraft(channel.id, text, setText);
-  const mention = useMentionPicker(channel, text, setText, box);
-  const emoji = useEmojiCompleter(channel.guild_id, text, setText, box);
+  // A picked mention or emoji replaces the text and puts the caret after it, in one commit.
+  const replace = (next: string, at: number) => {
+    setText(next);
+    placeCaret(at);
+  };
+  const mention = useMentionPicker(channel, text, replace, box);
+  const emoji = useEmojiCompleter(channel.guild_id, text, replace, box);
   // Focus moves in the commit that shows the change, so nothing typed meanwhile lands elsewhere.
   useLayoutEffect(() => {
     if (replyTo) box.current?.focus();
@@ -114,8 +119,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   function insert(t: string) {
     const el = box.current;
     const at = el?.selectionStart ?? text.length;
-    setText(text.slice(0, at) + t + text.slice(el?.selectionEnd ?? at));
-    placeCaret(at + t.length);
+    replace(text.slice(0, at) + t + text.slice(el?.selectionEnd ?? at), at + t.length);
   }
 
   function onKeyDown(e: KeyboardEvent) {

@@ -16,7 +16,6 @@ import { resolveAtNames, foldName, showMentions, type MentionDirectory } from ".
 import { FoundMessage } from "./FoundMessage";
 import { errorText } from "./ui";
 import { Placeholders } from "./Placeholders";
-import { useCaret } from "./composer/caret";
 import { useModal } from "./modal";
 import { Suggestions } from "./composer/Suggestions";
 
@@ -87,10 +86,15 @@ export function mentionsShown(guildId: string | null, text: string): string {
 const AT_QUERY = /(^|\s)@([^\s@<>]{0,32})$/;
 
 /** The picker's state for the composer: call `onKeyDown` first (true: it handled the key) and render `list`. */
-export function useMentionPicker(channel: Channel, text: string, setText: (t: string) => void, box: RefObject<HTMLTextAreaElement | null>) {
+export function useMentionPicker(
+  channel: Channel,
+  text: string,
+  /** The composer's text replaced, the caret put at `at` (views/composer/caret.ts). */
+  replace: (next: string, at: number) => void,
+  box: RefObject<HTMLTextAreaElement | null>,
+) {
   const [active, setActive] = useState(0);
   const [closed, setClosed] = useState<string | null>(null);
-  const placeCaret = useCaret(box);
   const caret = box.current?.selectionStart ?? text.length;
   const before = text.slice(0, caret);
   const match = channel.guild_id ? AT_QUERY.exec(before) : null;
@@ -100,10 +104,7 @@ export function useMentionPicker(channel: Channel, text: string, setText: (t: st
 
   function pick(o: Option) {
     const start = caret - query!.length - 1;
-    const next = `${text.slice(0, start)}@${o.insert} ${text.slice(caret)}`;
-    setText(next);
-    const at = start + o.insert.length + 2;
-    placeCaret(at);
+    replace(`${text.slice(0, start)}@${o.insert} ${text.slice(caret)}`, start + o.insert.length + 2);
   }
 
   function onKeyDown(e: KeyboardEvent): boolean {

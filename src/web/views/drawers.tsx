@@ -4,6 +4,7 @@
  * inside it (Escape, a channel picked), focus goes back to the button that opened it
  * rather than fall to the page's body as the drawer hides.
  */
+import type { ComponentChildren } from "preact";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { focusReturn } from "./focus";
 
@@ -44,4 +45,29 @@ export function useDrawers() {
 /** Behind an open drawer: a tap on it closes the drawer. Only shown at phone width (styles.css). */
 export function Backdrop({ onClose }: { onClose(): void }) {
   return <div class="drawer-backdrop" aria-hidden="true" onClick={onClose} />;
+}
+
+/** The button that opens and closes one drawer: expanded while it is open, controlling its element. */
+export function DrawerButton({
+  drawers,
+  which,
+  class: className,
+  children,
+}: {
+  drawers: ReturnType<typeof useDrawers>;
+  which: Exclude<Drawer, null>;
+  class: string;
+  children: ComponentChildren;
+}) {
+  return (
+    <button
+      type="button"
+      class={className}
+      aria-expanded={drawers.open === which}
+      aria-controls={ELEMENT[which]}
+      onClick={() => drawers.toggle(which)}
+    >
+      {children}
+    </button>
+  );
 }

@@ -9,7 +9,6 @@ import type { RefObject } from "preact";
 import { useLayoutEffect, useState } from "preact/hooks";
 import { CustomEmoji } from "../files/Emoji";
 import { type EmojiChoice, emojiChoices } from "./choices";
-import { useCaret } from "../composer/caret";
 import { Suggestions } from "../composer/Suggestions";
 import { useModal } from "../modal";
 
@@ -71,12 +70,12 @@ const COLON_QUERY = /(^|\s):([A-Za-z0-9_+-]{2,32})$/;
 export function useEmojiCompleter(
   guildId: string | null,
   text: string,
-  setText: (t: string) => void,
+  /** The composer's text replaced, the caret put at `at` (views/composer/caret.ts). */
+  replace: (next: string, at: number) => void,
   box: RefObject<HTMLTextAreaElement | null>,
 ) {
   const [active, setActive] = useState(0);
   const [closed, setClosed] = useState<string | null>(null);
-  const placeCaret = useCaret(box);
   const caret = box.current?.selectionStart ?? text.length;
   const before = text.slice(0, caret);
   const query = COLON_QUERY.exec(before)?.[2];
@@ -85,9 +84,7 @@ export function useEmojiCompleter(
 
   function pick(c: EmojiChoice) {
     const start = caret - query!.length - 1;
-    setText(`${text.slice(0, start)}${c.text} ${text.slice(caret)}`);
-    const at = start + c.text.length + 1;
-    placeCaret(at);
+    replace(`${text.slice(0, start)}${c.text} ${text.slice(caret)}`, start + c.text.length + 1);
   }
 
   function onKeyDown(e: KeyboardEvent): boolean {
