@@ -136,6 +136,21 @@ describe("dialogs by keyboard", () => {
         await count(results, 0);
         await until(`focus back on the searchbox (${by})`, () => hasFocus(box));
       }
+      // Closed while the search is still on its way: its answer, come late, does not open the results again.
+      let answered!: () => void;
+      const late = new Promise<void>((r) => (answered = r));
+      await a.route("**/messages/search*", async (route) => {
+        await Bun.sleep(1000);
+        await route.continue();
+        answered();
+      });
+      await box.fill("agenda");
+      await box.press("Enter");
+      await press(results.getByRole("button", { name: "Close search" }));
+      await count(results, 0);
+      await late;
+      await Bun.sleep(300);
+      expect(await results.count()).toBe(0);
     } finally {
       await alice.context.close();
     }

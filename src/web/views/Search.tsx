@@ -18,27 +18,41 @@ export function SearchBox({ guildId }: { guildId: string }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const box = useRef<HTMLInputElement>(null);
+  // Which search is the current one: an answer to any other (closed, or asked again since) is dropped.
+  const asked = useRef(0);
 
   async function run() {
-    if (!q.trim()) return setFound(null);
+    const mine = ++asked.current;
+    if (!q.trim()) return hide();
     setBusy(true);
     // The last answer goes while the next one loads: never an old "No results." for the new words.
     setFound(null);
     setError(null);
     try {
       const zone = -new Date().getTimezoneOffset();
-      setFound(await api<SearchResults>("GET", `/guilds/${guildId}/messages/search?content=${encodeURIComponent(q)}&utc_offset=${zone}`));
+      const answer = await api<SearchResults>(
+        "GET",
+        `/guilds/${guildId}/messages/search?content=${encodeURIComponent(q)}&utc_offset=${zone}`,
+      );
+      if (mine === asked.current) setFound(answer);
     } catch (e) {
-      setError(errorText(e));
+      if (mine === asked.current) setError(errorText(e));
     } finally {
-      setBusy(false);
+      if (mine === asked.current) setBusy(false);
     }
+  }
+
+  /** The results gone, and a search still on its way with them: its answer is not shown. */
+  function hide(): void {
+    asked.current++;
+    setFound(null);
+    setError(null);
+    setBusy(false);
   }
 
   /** Escape in them or Close search: focus goes back to the searchbox, to search again. */
   function close(): void {
-    setFound(null);
-    setError(null);
+    hide();
     box.current?.focus();
   }
 
@@ -53,7 +67,7 @@ export function SearchBox({ guildId }: { guildId: string }) {
         onInput={(e) => setQ(e.currentTarget.value)}
         onKeyDown={(e) => {
           if (e.key === "Enter") void run();
-          if (e.key === "Escape") setFound(null);
+          if (e.key === "Escape") hide();
         }}
       />
       {(found || error || busy) && (
@@ -66,7 +80,7 @@ export function SearchBox({ guildId }: { guildId: string }) {
           {error && <p role="alert">{error}</p>}
           {busy && <Placeholders what="results" rows={2} />}
           {/* Jump takes focus to the message it shows (links.ts). */}
-          {found && <Results found={found} guildId={guildId} onJump={() => setFound(null)} />}
+          {found && <Results found={found} guildId={guildId} onJump={hide} />}
           <button type="button" onClick={close}>
             Close search
           </button>
