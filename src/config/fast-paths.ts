@@ -32,8 +32,6 @@ export interface FastPaths {
   snowflakeCache: boolean;
   /** Off: a message dispatch is serialized once per session, not once per view (gateway/dispatch-messages.ts). */
   messageViews: boolean;
-  /** Off: a batched write's search index entries are written inside the write's savepoint, one FTS5 segment each, not together just before its batch commits (core/search-index.ts, store/db.ts). */
-  searchAtCommit: boolean;
   /** Off: files' SHA-256 is computed on the event loop as their bytes arrive, not in the media store's worker thread (store/media-hash.ts). */
   hashWorker: boolean;
   /** Off: an upload is answered only once its bytes are flushed to disk, not once they are written and named; what names it waits for the flush either way (core/media.ts, store/media-flush.ts). */
@@ -54,7 +52,6 @@ export const ALL_FAST_PATHS: Readonly<FastPaths> = Object.freeze({
   cohortRings: true,
   snowflakeCache: true,
   messageViews: true,
-  searchAtCommit: true,
   hashWorker: true,
   flushBehind: true,
 });

@@ -65,8 +65,6 @@ export interface CoreFastPaths {
   memo: boolean;
   /** Off: a bot token's digest is computed on every request, not kept per secret once verified (core/applications.ts). */
   tokenMemo: boolean;
-  /** Off: a batched write's search entries are written in the write, not together at its batch's commit (core/search-index.ts). */
-  searchAtCommit: boolean;
   /** Off: an upload is answered once its bytes are flushed, not once they are written and named (core/media.ts). */
   flushBehind: boolean;
 }

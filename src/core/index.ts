@@ -172,12 +172,11 @@ export function createCore(opts: {
   const { store } = opts;
   const bus = new EventBus(opts.report, store.relay.order);
   store.onCommit((events, at) => bus.publish(events as DomainEvent[], at));
-  const { memo = true, tokenMemo = true, searchAtCommit = true, flushBehind = true } = opts.fastPaths ?? {};
-  const fastPaths: CoreFastPaths = { memo, tokenMemo, searchAtCommit, flushBehind };
+  const { memo = true, tokenMemo = true, flushBehind = true } = opts.fastPaths ?? {};
+  const fastPaths: CoreFastPaths = { memo, tokenMemo, flushBehind };
   // Each engine searches with its own index: FTS5 on SQLite, a tsvector table on Postgres.
   const engine = opts.searchEngine ?? (store.engine.kind === "postgres" ? new PgSearchEngine(store.db) : new Fts5Engine(store));
-  // FTS5's cost is per savepoint (Store.defer); Postgres's index has no such cost.
-  const search = new SearchIndex(store, engine, fastPaths.searchAtCommit && store.engine.kind === "sqlite");
+  const search = new SearchIndex(store, engine);
   const media = { store: opts.media?.store ?? new DiskMediaStore(null), limits: { ...DEFAULT_MEDIA_LIMITS, ...opts.media?.limits } };
   const deps: CoreDeps = {
     clock: opts.clock,

@@ -95,6 +95,13 @@ export class Fts5Engine implements SearchEngine {
       move: lazy("INSERT INTO message_fts (rowid, body, meta) SELECT rowid, body, meta FROM search_pending ORDER BY rowid"),
       moved: lazy("DELETE FROM search_pending"),
       delete: lazy("DELETE FROM message_fts WHERE rowid = ?"),
+      // A new message's own rowid, in the one statement of a post, unless another message
+      // holds it (as `taken`: ?1..?2 the id range of the rowid's prefix, ?3 the message, ?4 the rowid).
+      claim: lazy(
+        `INSERT OR REPLACE INTO search_pending (rowid, message_id, body, meta) SELECT ?4, ?3, ?5, ?6
+         WHERE NOT EXISTS (SELECT 1 FROM messages WHERE id > ?1 AND id < ?2 AND id <> ?3)
+           AND NOT EXISTS (SELECT 1 FROM search_rowids WHERE rowid = ?4)`,
+      ),
       // ?1..?2 the id range of the rowid's prefix, ?3 the message itself, ?4 the rowid
       taken: lazy(
         `SELECT EXISTS (SELECT 1 FROM messages WHERE id > ?1 AND id < ?2 AND id <> ?3) OR EXISTS (SELECT 1 FROM search_rowids WHERE rowid = ?4) AS taken`,
@@ -116,7 +123,11 @@ export class Fts5Engine implements SearchEngine {
   private pending = 0;
 
   insert(d: SearchDoc): void {
-    this.wait(this.allocate(d.messageId), d);
+    const own = rowidOf(d.messageId);
+    const p = prefixOf(own);
+    if (this.s.claim().run(p, `${p}.`, d.messageId, own, d.body, metaOf(d)).changes === 0)
+      this.wait(this.allocate(d.messageId, own + 1), d);
+    else this.waited();
   }
 
   replace(d: SearchDoc): void {
@@ -128,6 +139,10 @@ export class Fts5Engine implements SearchEngine {
 
   private wait(rowid: number, d: SearchDoc): void {
     this.s.wait().run(rowid, d.messageId, d.body, metaOf(d));
+    this.waited();
+  }
+
+  private waited(): void {
     if (++this.pending >= PENDING_MAX) this.moveWaiting();
   }
 
@@ -165,12 +180,11 @@ export class Fts5Engine implements SearchEngine {
     return (this.s.mapped().get(messageId) as { rowid: number } | null)?.rowid ?? rowidOf(messageId);
   }
 
-  /** The message's own rowid, unless another message holds it: then the next free one, recorded. */
-  private allocate(messageId: string): number {
-    const own = rowidOf(messageId);
-    let r = own;
+  /** The first free rowid from `from` on (the message's own rowid is taken), recorded. */
+  private allocate(messageId: string, from: number): number {
+    let r = from;
     while (this.isTaken(r, messageId)) r++;
-    if (r !== own) this.s.remember().run(r, messageId);
+    this.s.remember().run(r, messageId);
     return r;
   }
 

@@ -34,19 +34,12 @@ export class SearchIndex {
   /** The backfill still to do; undefined until read. */
   private backlog: Backfill | null | undefined;
 
-  /**
-   * @param atCommit the `searchAtCommit` fast path (config/fast-paths.ts): a batched
-   *   write's entries are written just before its batch commits (Store.defer), together,
-   *   not one FTS5 segment per message; SQLite only. Off: in the write itself.
-   */
   constructor(
     private readonly store: Store,
     readonly engine: SearchEngine,
-    private readonly atCommit = false,
   ) {
     const lazy = (sql: string) => statement(store, sql);
     this.s = {
-      exists: lazy("SELECT 1 AS x FROM messages WHERE id = ?"),
       backlog: lazy("SELECT next_id, end_id FROM search_backfill LIMIT 1"),
       advance: lazy("UPDATE search_backfill SET next_id = ?"),
       done: lazy("DELETE FROM search_backfill"),
@@ -60,30 +53,17 @@ export class SearchIndex {
   /** A message just written. `files`: what it carries (attachments), for `has:` and file names. */
   added(m: Message, ch: Channel, files?: SearchFile[]): void {
     if (this.engine.off || !indexable(m, ch) || this.leftToBackfill(m.id)) return;
-    const doc = searchDoc(m, ch, this.cutter, files);
-    // Deferred, the message may be gone by the commit (deleted in the same batch): its
-    // entry would then outlive it, since the schema's delete found none to take.
-    if (this.atCommit && this.store.defer(() => this.stillThere(doc.messageId) && this.engine.insert(doc))) return;
-    this.engine.insert(doc);
+    this.engine.insert(searchDoc(m, ch, this.cutter, files));
   }
 
   /** A message whose text, mentions, files or pin changed (`m` as it now is). */
   changed(m: Message, ch: Channel, files?: SearchFile[]): void {
     if (this.engine.off || !indexable(m, ch) || this.leftToBackfill(m.id)) return;
-    const doc = searchDoc(m, ch, this.cutter, files);
-    // In order behind the deferred entry it replaces.
-    if (this.atCommit && this.store.defer(() => this.stillThere(doc.messageId) && this.engine.replace(doc))) return;
-    this.engine.replace(doc);
+    this.engine.replace(searchDoc(m, ch, this.cutter, files));
   }
 
-  /** A search: the entries still waiting for their batch's commit are written first, so it finds them. */
   find(plan: SearchPlan): SearchHits {
-    this.store.runDeferred();
     return this.engine.find(plan);
-  }
-
-  private stillThere(messageId: string): boolean {
-    return this.s.exists().get(messageId) !== null;
   }
 
   /** Whether older messages are still being indexed (a search may miss some of them). */

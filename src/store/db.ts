@@ -44,8 +44,6 @@ interface Batch {
   writes: number;
   /** Each write's events, in write order, published after the commit. */
   events: unknown[][];
-  /** Work the writes left to just before the commit (defer()), in write order. */
-  deferred: (() => void)[];
   /** Resolves after the commit (or its failure); never rejects. */
   done: Promise<void>;
   settle: () => void;
@@ -67,8 +65,6 @@ export class Store {
   private pending: unknown[] | null = null;
   /** The keys this write holds already (serialize): a rule nested in another asks once. */
   private held: Set<string> | null = null;
-  /** The batched write under way: work it defers to its batch's commit (defer()). */
-  private deferring: (() => void)[] | null = null;
   private publish: (events: unknown[], at: number) => void = () => {};
   private readonly scope = new AsyncLocalStorage<Scope>();
   private batch: Batch | null = null;
@@ -202,7 +198,6 @@ export class Store {
   private writeBatched<T>(fn: () => T): T {
     const batch = this.batch ?? this.openBatch();
     this.pending = [];
-    this.deferring = [];
     const written = this.changes.written;
     this.stmt.savepoint.run();
     try {
@@ -211,7 +206,6 @@ export class Store {
       this.stmt.release.run();
       batch.writes++;
       if (this.pending.length) batch.events.push(this.pending);
-      for (const w of this.deferring) batch.deferred.push(w);
       return result;
     } catch (e) {
       // Undo only this write; the batch's other writes stay.
@@ -222,37 +216,14 @@ export class Store {
     } finally {
       this.pending = null;
       this.held = null;
-      this.deferring = null;
     }
-  }
-
-  /**
-   * Inside a batched write: leave `work` to just before its batch commits, in the same
-   * transaction, and answer true; a write rolled back takes its deferred work with it.
-   * Anywhere else answer false: do it now. Why: SQLite's FTS5 writes out what it holds
-   * in memory at every savepoint, so an index entry written inside a batched write's
-   * savepoint costs a segment of its own; written together at the commit, the batch's
-   * entries share one (core/search-index.ts).
-   */
-  defer(work: () => void): boolean {
-    if (!this.deferring) return false;
-    this.deferring.push(work);
-    return true;
-  }
-
-  /** Do the open batch's deferred work now (a read that must see it, outside any write). */
-  runDeferred(): void {
-    if (this.pending || !this.batch) return;
-    const work = this.batch.deferred;
-    this.batch.deferred = [];
-    for (const w of work) w();
   }
 
   private openBatch(): Batch {
     this.db.query("BEGIN").run();
     let settle!: () => void;
     const done = new Promise<void>((r) => (settle = r));
-    const batch: Batch = { id: ++this.batches, writes: 0, events: [], deferred: [], done, settle };
+    const batch: Batch = { id: ++this.batches, writes: 0, events: [], done, settle };
     this.batch = batch;
     // setImmediate: after every request already read in this turn has run its handler,
     // so they share the commit. Scheduled outside the scope, so that subscribers run by
@@ -271,7 +242,6 @@ export class Store {
     // Waiters are settled whatever happens, or their requests would never answer.
     let at = 0;
     try {
-      for (const w of batch.deferred) w();
       this.relay.seal?.();
       this.db.query("COMMIT").run();
       at = this.relay.sealed?.(true) ?? 0;
