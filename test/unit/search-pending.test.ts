@@ -8,6 +8,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import type { Parley } from "../../src/app";
 import { makeUnlimitedParley, seedBasic } from "../helpers";
+import { PENDING_MAX } from "../../src/core/search-fts5";
 
 let p: Parley;
 let alice: string, lab: string, general: string, staff: string;
@@ -65,12 +66,12 @@ describe("entries wait, then are indexed together", () => {
     expect(indexed()).toBe(1);
   });
 
-  test("at 500 waiting, the write that makes them 500 indexes them all", () => {
+  test("at PENDING_MAX waiting, the write that makes them so many indexes them all", () => {
     p.core.transaction(() => {
-      for (let i = 0; i < 499; i++) say(general, `message ${i}`);
+      for (let i = 0; i < PENDING_MAX - 1; i++) say(general, `message ${i}`);
     });
-    expect([waiting(), indexed()]).toEqual([499, 0]);
-    say(general, "the five hundredth");
-    expect([waiting(), indexed()]).toEqual([0, 500]);
+    expect([waiting(), indexed()]).toEqual([PENDING_MAX - 1, 0]);
+    say(general, "the last one to wait");
+    expect([waiting(), indexed()]).toEqual([0, PENDING_MAX]);
   });
 });
