@@ -20,7 +20,7 @@ import { focusReturn, sameStop, tabStops } from "./focus";
  */
 export function useModal(onClosed: () => void, start?: RefObject<HTMLElement | null>) {
   const ref = useRef<HTMLDialogElement>(null);
-  const giveBack = useRef<(closing: Element) => void>(() => undefined);
+  const ended = useRef<() => void>(() => undefined);
   const latest = useRef(onClosed);
   latest.current = onClosed;
 
@@ -28,21 +28,37 @@ export function useModal(onClosed: () => void, start?: RefObject<HTMLElement | n
   useLayoutEffect(() => {
     const d = ref.current;
     if (!d) return;
-    giveBack.current = focusReturn();
+    const giveBack = focusReturn();
     if (!d.open) d.showModal();
     start?.current?.focus();
-    const closed = () => {
-      giveBack.current(d);
+    // Focus back and the owner told in the same task that closes the dialog. The browser
+    // sends "close" as a task of its own, which on a busy machine comes after the next
+    // key: Enter on the opener, focus already back on it, then found the dialog still
+    // open to its owner, so nothing opened, and the late "close" took the dialog away.
+    let done = false;
+    const end = () => {
+      if (done) return;
+      done = true;
+      giveBack(d);
       latest.current();
     };
+    ended.current = end;
+    // Escape: closed here, not by the browser after this handler.
+    const onCancel = (e: Event) => {
+      e.preventDefault();
+      if (d.open) d.close();
+      end();
+    };
     const onKey = (e: KeyboardEvent) => keepTabInside(d, e);
-    d.addEventListener("close", closed);
+    d.addEventListener("cancel", onCancel);
+    d.addEventListener("close", end);
     d.addEventListener("keydown", onKey);
     return () => {
-      d.removeEventListener("close", closed);
+      d.removeEventListener("cancel", onCancel);
+      d.removeEventListener("close", end);
       d.removeEventListener("keydown", onKey);
       if (d.open) d.close();
-      giveBack.current(d);
+      giveBack(d);
     };
   }, []);
 
@@ -50,7 +66,7 @@ export function useModal(onClosed: () => void, start?: RefObject<HTMLElement | n
     const d = ref.current;
     if (!d?.open) return;
     d.close();
-    giveBack.current(d);
+    ended.current();
   }
 
   return { ref, close };
