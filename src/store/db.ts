@@ -123,13 +123,13 @@ export class Store {
     let at = 0;
     const written = this.changes.written;
     try {
-      result = this.db.transaction(() => {
+      result = this.engine.writeTransaction(() => {
         const r = fn();
         // In the same transaction: the other processes hear of exactly what committed.
         this.relay.send(this.pending!);
         this.relay.seal?.();
         return r;
-      })();
+      });
       at = this.relay.sealed?.(true) ?? 0;
       events = this.pending;
     } catch (e) {
@@ -220,7 +220,7 @@ export class Store {
   }
 
   private openBatch(): Batch {
-    this.db.query("BEGIN").run();
+    this.engine.begin.run();
     let settle!: () => void;
     const done = new Promise<void>((r) => (settle = r));
     const batch: Batch = { id: ++this.batches, writes: 0, events: [], done, settle };

@@ -42,6 +42,15 @@ export interface Engine {
    * so that a failure is thrown inside the write that caused it.
    */
   readonly stmt: { savepoint: Runnable; release: Runnable; rollbackTo: Runnable };
+  /**
+   * Run fn as one write transaction. On SQLite it takes the write lock at BEGIN: a
+   * transaction that reads first and takes the lock at its first write fails at once
+   * (SQLITE_BUSY_SNAPSHOT, no busy wait) when another process committed in between, as
+   * the server does a few times a second beside an operator's command.
+   */
+  writeTransaction<T>(fn: () => T): T;
+  /** The group commit's BEGIN (db.ts), taking the write lock as writeTransaction does. */
+  readonly begin: Runnable;
   /** How long opening took: the connection, then migrations. */
   readonly startup: { openMs: number; migrateMs: number; migrations: number };
   health(): StoreHealth;
@@ -119,6 +128,13 @@ export class SqliteEngine implements Engine {
       release: this.db.prepare("RELEASE w"),
       rollbackTo: this.db.prepare("ROLLBACK TO w"),
     };
+    this.begin = this.db.prepare("BEGIN IMMEDIATE");
+  }
+
+  readonly begin: Runnable;
+
+  writeTransaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
   }
 
   /** One writer at a time already: every write on SQLite is serialized. */

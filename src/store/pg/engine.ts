@@ -9,7 +9,7 @@
  * others of the tables it changed and the events it produced, in its own transaction.
  */
 import { migrations } from "../migrations";
-import type { Engine, StoreHealth } from "../engine";
+import type { Engine, Runnable, StoreHealth } from "../engine";
 import { PgDatabase, type PgOptions } from "./bridge";
 import { PgChanges, type ForeignKey } from "./changes";
 import { migratePg, refused, wipePg } from "./migrate";
@@ -66,6 +66,13 @@ export class PgEngine implements Engine {
       },
       rollbackTo: this.db.prepare("ROLLBACK TO w"),
     };
+  }
+
+  /** Postgres takes row and advisory locks as statements ask (Store.serialize): BEGIN as it is. */
+  readonly begin: Runnable = { run: () => this.db.query("BEGIN").run() };
+
+  writeTransaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
   }
 
   /** Reachable, not a read-only standby, and migrated: asked of the server each time. */
