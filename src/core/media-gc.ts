@@ -38,6 +38,8 @@ export interface SweepReport {
 
 export class MediaCollector {
   private timer: TimerHandle | null = null;
+  /** Set by stop(): start()'s clean-up, which awaits the disk, then leaves the closed database alone. */
+  private stopped = false;
 
   constructor(private readonly d: CoreDeps) {}
 
@@ -93,14 +95,18 @@ export class MediaCollector {
    * now on (schedule()).
    */
   async start(): Promise<{ temp: number; orphans: number }> {
+    this.stopped = false;
     this.schedule();
     // A directory other nodes share holds their uploads under way: only what nobody has written to for an hour is left over.
     const before = this.d.media.store.shared ? this.d.clock.now() - SHARED_TEMP_MS : Number.POSITIVE_INFINITY;
     const temp = await this.d.media.store.cleanTemp(before);
+    // A server stopped while this looked at the disk: its database is closed.
+    if (this.stopped) return { temp, orphans: 0 };
     return { temp, orphans: await this.removeOrphans() };
   }
 
   stop(): void {
+    this.stopped = true;
     this.timer?.cancel();
     this.timer = null;
   }
@@ -148,6 +154,8 @@ export class MediaCollector {
     const unclaim = this.db.query("DELETE FROM media_blobs WHERE sha256 = ?");
     let n = 0;
     for await (const f of this.d.media.store.list()) {
+      // A server stopped while this looked at the disk: its database is closed.
+      if (this.stopped) break;
       if (f.mtimeMs >= before || known.get(f.sha256)) continue;
       const removed = this.d.store.write(() => {
         if (claim.run(f.sha256, before, before).changes !== 1) return false;

@@ -77,3 +77,13 @@ test("a gateway socket handler that throws is one JSON error line naming the gat
   expect(line).toMatchObject({ msg: "unexpected failure", surface: "gateway", err: { message: "socket broke" } });
   quiet();
 });
+
+test("a server stopped while its file collector looks at the disk leaves it be: no error line", async () => {
+  const q = createParley(testConfig({ logLevel: "info", logFormat: "json", port: 0 }), { logSink: (l) => lines.push(l) });
+  // The collector's start awaits the disk (leftover temporary files) before it reads the
+  // database again; the server stops in between, closing the database.
+  q.listen();
+  await q.stop();
+  await Bun.sleep(100);
+  expect(errors()).toEqual([]);
+});
