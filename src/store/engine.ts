@@ -96,6 +96,7 @@ export class SqliteEngine implements Engine {
   readonly changes: Changes;
   readonly relay: EventRelay;
   readonly stmt: Engine["stmt"];
+  readonly begin: Runnable;
   readonly startup: Engine["startup"];
 
   private readonly path: string;
@@ -130,8 +131,6 @@ export class SqliteEngine implements Engine {
     };
     this.begin = this.db.prepare("BEGIN IMMEDIATE");
   }
-
-  readonly begin: Runnable;
 
   writeTransaction<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();
