@@ -8,7 +8,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, storedToken, ApiError } from "../api";
 import { guilds, me } from "../state";
 import type { CustomEmoji, Guild, Me } from "../types";
-import { ErrorLine, Field, errorText, fieldError } from "../views/ui";
+import { Confirm, ErrorLine, Field, errorText, fieldError } from "../views/ui";
 import { useRequest } from "./common";
 import { Avatar } from "../views/files/Avatar";
 
@@ -86,6 +86,7 @@ export function Emoji({ guild }: { guild: Guild }) {
   const [list, setList] = useState<CustomEmoji[]>([]);
   const [name, setName] = useState("");
   const [file, setFile] = useState<File | null>(null);
+  const [deleting, setDeleting] = useState<CustomEmoji | null>(null);
   const req = useRequest();
   const reload = () => api<CustomEmoji[]>("GET", `/guilds/${guild.id}/emojis`).then(setList, () => undefined);
   useEffect(() => void reload(), [guild.id]);
@@ -112,8 +113,10 @@ export function Emoji({ guild }: { guild: Guild }) {
         () => api("DELETE", `/guilds/${guild.id}/emojis/${x.id}`),
         () => `:${x.name}: deleted.`,
       )
-    )
+    ) {
+      setDeleting(null);
       void reload();
+    }
   }
   return (
     <form class="card" onSubmit={upload} noValidate aria-labelledby="emoji-title">
@@ -122,7 +125,7 @@ export function Emoji({ guild }: { guild: Guild }) {
         {list.map((x) => (
           <li key={x.id}>
             <img class="emoji custom" src={x.url} alt={`:${x.name}:`} width={32} height={32} /> :{x.name}:
-            <button type="button" onClick={() => void remove(x)}>
+            <button type="button" onClick={() => setDeleting(x)}>
               Delete {x.name}
             </button>
           </li>
@@ -144,6 +147,18 @@ export function Emoji({ guild }: { guild: Guild }) {
         <ErrorLine error={errorText(req.error)} />
       ) : (
         req.status && <p role="status">{req.status}</p>
+      )}
+      {deleting && (
+        <Confirm
+          title={`Delete :${deleting.name}:?`}
+          confirm="Delete emoji"
+          busy={req.busy}
+          error={req.error ? errorText(req.error) : undefined}
+          onConfirm={() => void remove(deleting)}
+          onCancel={() => setDeleting(null)}
+        >
+          <p>Messages and reactions that use it show its name instead.</p>
+        </Confirm>
       )}
     </form>
   );

@@ -3,10 +3,24 @@
  * show as the image (`/emojis/{id}.png`), named `:name:`; anything else stays text. The
  * picker (views/emoji) offers the open server's emoji first.
  */
+import { useState } from "preact/hooks";
+
 const CUSTOM = /^(?:a:)?([A-Za-z0-9_]{2,32}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
 export function CustomEmoji({ id, name, animated = false }: { id: string; name: string; animated?: boolean }) {
-  return <img class="emoji custom" src={`/emojis/${id}.${animated ? "gif" : "png"}`} alt={`:${name}:`} width={22} height={22} />;
+  // An emoji its server deleted has no image any more: its name, as text, not a broken picture.
+  const [gone, setGone] = useState(false);
+  if (gone) return <span class="emoji">:{name}:</span>;
+  return (
+    <img
+      class="emoji custom"
+      src={`/emojis/${id}.${animated ? "gif" : "png"}`}
+      alt={`:${name}:`}
+      width={22}
+      height={22}
+      onError={() => setGone(true)}
+    />
+  );
 }
 
 /** A reaction's emoji as people's answers write it (`👍` or `name:id`). */
