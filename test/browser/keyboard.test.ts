@@ -238,13 +238,14 @@ describe("the chat by keyboard", () => {
       await a.keyboard.press("Escape");
       await edit.waitFor({ state: "detached" });
 
-      // Someone else's message offers no Edit; E on one's own opens the edit box.
+      // Someone else's message offers no Edit (its owner may Delete it, once confirmed); E on one's own opens the edit box.
       const bobs = message(a, /note 47/);
       await bobs.focus();
       await a.keyboard.press("Enter");
       expect(await bobs.getByRole("menu", { name: "More" }).getByRole("menuitem").allTextContents()).toEqual([
         "Reply",
         "Add reaction",
+        "Delete",
         "Pin",
         "Copy link",
       ]);

@@ -20,7 +20,7 @@ import { ReactionFace } from "./files/Emoji";
 import { EmojiPicker } from "./emoji/Picker";
 import { mentionsOut, mentionsShown } from "./Mentions";
 import { MessageHeader } from "./list/MessageHeader";
-import { MessageActions, messageKeys, messageItems, useMessageActions } from "./list/Actions";
+import { DeleteConfirm, MessageActions, messageKeys, messageItems, useMessageActions } from "./list/Actions";
 
 /** The author's name takes the colour of their highest coloured role here, as in the member list. */
 interface Props {
@@ -38,6 +38,7 @@ export function MessageItem({ m, onReply, grouped = false, active = false }: Pro
     editing.value = on ? m.id : null;
   };
   const [picking, setPicking] = useState(false);
+  const [asking, setAsking] = useState(false);
   const guild = route.value.guild === "@me" ? null : route.value.guild;
   const mine = m.author.id === me.value?.id;
   const name = memberName(m.author.id, guild);
@@ -47,7 +48,7 @@ export function MessageItem({ m, onReply, grouped = false, active = false }: Pro
     m,
     guild,
     mine,
-    { onReply, onEdit: () => setEditing(true), onReact: () => setPicking(true) },
+    { onReply, onEdit: () => setEditing(true), onReact: () => setPicking(true), onAskDelete: () => setAsking(true) },
     () => self.current,
   );
   const actions = useMessageActions(items);
@@ -72,7 +73,8 @@ export function MessageItem({ m, onReply, grouped = false, active = false }: Pro
       aria-current={linked.value === m.id ? "true" : undefined}
       {...actions.article}
     >
-      {m.reply_to && <ReplyRef channelId={m.channel_id} id={m.reply_to} guild={guild} />}
+      {/* A pin's notice names the pinned message by reply_to too, but says so itself (Jump): no "Replying to". */}
+      {m.reply_to && m.type !== PINNED_NOTICE && <ReplyRef channelId={m.channel_id} id={m.reply_to} guild={guild} />}
       {m.interaction?.name && (
         <div class="used">
           {memberName(m.interaction.user.id, guild)} used <code>/{m.interaction.name}</code>
@@ -103,6 +105,7 @@ export function MessageItem({ m, onReply, grouped = false, active = false }: Pro
       <Reactions m={m} />
       <MessageActions m={m} items={items} open={actions.open} setOpen={actions.setOpen} />
       {picking && <Picker m={m} onDone={() => setPicking(false)} />}
+      {asking && <DeleteConfirm m={m} name={name} self={() => self.current} onDone={() => setAsking(false)} />}
     </article>
   );
 }

@@ -1,17 +1,20 @@
 /**
  * What a person can do with a message, in one place: the "More" menu (Reply, Add
- * reaction, Edit, Delete, Pin or Unpin, Copy link, as the person may), the message's
- * keyboard shortcuts when it has focus (Enter opens "More", R replies, E edits one's
- * own), and on a touch screen a press and hold that opens the same menu (moving the
- * finger, as to scroll, cancels it). An application's message commands stay under
+ * reaction, Edit, Delete, Pin or Unpin, Copy link, as the person may; Delete of someone
+ * else's message asks first), the message's keyboard shortcuts when it has focus (Enter
+ * opens "More", R replies, E edits one's own), and on a touch screen a press and hold
+ * that opens the same menu (moving the finger, as to scroll, cancels it). An application's message commands stay under
  * their own "Apps" button beside "More".
  */
 import { useRef, useState } from "preact/hooks";
 import { deleteMessage } from "../../actions";
 import { copyLink } from "../../links";
 import { textOf } from "../../dm-crypto";
+import { BIT, holds } from "../../names";
+import { guildOf } from "../../state";
 import type { Message } from "../../types";
 import { AppsMenu, MESSAGE_COMMAND } from "../AppsMenu";
+import { Confirm } from "../ui";
 import { pinAction } from "../Pins";
 import { type MenuItem, MoreMenu } from "./MoreMenu";
 import { clicked } from "./roving";
@@ -32,6 +35,25 @@ interface Hooks {
   onReply(m: Message): void;
   onEdit(): void;
   onReact(): void;
+  /** Someone else's message: ask before deleting it (see `deleteAndMoveOn`). */
+  onAskDelete(): void;
+}
+
+/**
+ * Whether the person may delete someone else's message, as the server decides it
+ * (core/messages.ts deleteAs): Manage Messages in a server channel (ownership and
+ * Administrator hold it), never in a DM. An ephemeral answer was never stored to delete.
+ */
+function mayDeleteOthers(m: Message, guild: string | null): boolean {
+  if (guild === null || m.ephemeral) return false;
+  const g = guildOf(guild);
+  return !!g && holds(g, BIT.MANAGE_MESSAGES);
+}
+
+/** Deletes the message; focus goes on to a neighbour rather than falling out of the log with it. */
+export function deleteAndMoveOn(m: Message, el: HTMLElement | null): void {
+  const near = (el?.nextElementSibling ?? el?.previousElementSibling) as HTMLElement | null;
+  void deleteMessage(m).then(() => near?.isConnected && near.tagName === "ARTICLE" && near.focus());
 }
 
 export function messageItems(m: Message, guild: string | null, mine: boolean, hooks: Hooks, self: () => HTMLElement | null): MenuItem[] {
@@ -41,16 +63,9 @@ export function messageItems(m: Message, guild: string | null, mine: boolean, ho
     items.push({ label: "Add reaction", run: hooks.onReact });
   }
   if (mine && (!m.ciphertext || textOf(m) !== null)) items.push({ label: "Edit", run: hooks.onEdit });
-  if (mine)
-    items.push({
-      label: "Delete",
-      run: () => {
-        // Focus goes on to a neighbour rather than falling out of the log with the message.
-        const el = self();
-        const near = (el?.nextElementSibling ?? el?.previousElementSibling) as HTMLElement | null;
-        void deleteMessage(m).then(() => near?.isConnected && near.tagName === "ARTICLE" && near.focus());
-      },
-    });
+  // One's own goes at once, as it always has; another's words are not removed by one slip.
+  if (mine) items.push({ label: "Delete", run: () => deleteAndMoveOn(m, self()) });
+  else if (mayDeleteOthers(m, guild)) items.push({ label: "Delete", run: hooks.onAskDelete });
   const pin = pinAction(m, guild);
   if (pin) items.push(pin);
   if (!m.ephemeral) items.push({ label: "Copy link", run: () => void copyLink(guild, m.channel_id, m.id) });
@@ -117,5 +132,26 @@ export function MessageActions({ m, items, open, setOpen }: { m: Message; items:
       <MoreMenu id={m.id} items={items} open={open} setOpen={setOpen} />
       {!m.ephemeral && <AppsMenu channelId={m.channel_id} type={MESSAGE_COMMAND} targetId={m.id} label="this message" />}
     </div>
+  );
+}
+
+/**
+ * "Delete message?" before a moderator removes someone else's message (Confirm: focus
+ * starts on Cancel, and goes back to "More" if they keep it).
+ */
+export function DeleteConfirm({ m, name, self, onDone }: { m: Message; name: string; self(): HTMLElement | null; onDone(): void }) {
+  return (
+    <Confirm
+      title="Delete message?"
+      confirm="Delete"
+      onConfirm={() => {
+        // Closed first, so focus is back in the log before the message (and this dialog in it) goes.
+        onDone();
+        deleteAndMoveOn(m, self());
+      }}
+      onCancel={onDone}
+    >
+      <p>{name}'s message is removed for everyone. This cannot be undone.</p>
+    </Confirm>
   );
 }
