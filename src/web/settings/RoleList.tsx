@@ -1,8 +1,9 @@
 /**
  * The server's roles, highest first, for people with Manage Roles: per role "Edit <role>"
- * (name, colour, "Display separately", "Allow anyone to @mention"), "Delete <role>" (asks
- * once, says who loses it) and "Move <role> up" / "Move <role> down", disabled beyond
- * one's own rank with the reason (the owner is above every role; reference-gaps 1.3).
+ * (name, colour, "Display separately", "Allow anyone to @mention" and its permissions;
+ * @everyone only its permissions, as it cannot be renamed), "Delete <role>" (asks once,
+ * says who loses it) and "Move <role> up" / "Move <role> down", disabled beyond one's own
+ * rank with the reason (the owner is above every role; reference-gaps 1.3).
  */
 import { useState } from "preact/hooks";
 import { api } from "../api";
@@ -11,6 +12,7 @@ import { me, members } from "../state";
 import type { Guild, Role } from "../types";
 import { Confirm, ErrorLine, errorText } from "../views/ui";
 import { useRequest } from "./common";
+import { permissionBitsOf, permissionNames, RolePermissions } from "./RolePermissions";
 
 /** The position of one's highest role here; the owner ranks above them all. */
 function myRank(guild: Guild): number {
@@ -79,13 +81,15 @@ export function RoleList({ guild }: { guild: Guild }) {
                   <button type="button" disabled={req.busy || !mayDown} title={mayDown ? undefined : beyond} onClick={() => move(r, false)}>
                     Move {r.name} down
                   </button>
-                  <button type="button" aria-expanded={editing === r.id} onClick={() => setEditing(editing === r.id ? null : r.id)}>
-                    Edit {r.name}
-                  </button>
-                  <button type="button" class="danger" onClick={() => setDeleting(r)}>
-                    Delete {r.name}
-                  </button>
                 </>
+              )}
+              <button type="button" aria-expanded={editing === r.id} onClick={() => setEditing(editing === r.id ? null : r.id)}>
+                Edit {r.name}
+              </button>
+              {!r.everyone && (
+                <button type="button" class="danger" onClick={() => setDeleting(r)}>
+                  Delete {r.name}
+                </button>
               )}
               {editing === r.id && <RoleEditor guild={guild} role={r} onDone={() => setEditing(null)} />}
             </li>
@@ -108,34 +112,45 @@ export function RoleList({ guild }: { guild: Guild }) {
   );
 }
 
+/** One role's editor; @everyone shows only its permissions, as it cannot be renamed. */
 function RoleEditor({ guild, role, onDone }: { guild: Guild; role: Role; onDone(): void }) {
   const [name, setName] = useState(role.name);
   const [color, setColor] = useState(hex(role.color));
   const [hoist, setHoist] = useState(role.hoist);
   const [mentionable, setMentionable] = useState(role.mentionable);
+  const [perms, setPerms] = useState(() => permissionNames(role.permissions));
   const req = useRequest();
   async function save(e: Event) {
     e.preventDefault();
-    const body = { name: name.trim(), color: parseInt(color.slice(1), 16), hoist, mentionable };
+    // Permissions go only when they differ from the role as the page knows it now, so a
+    // save of the name alone does not undo someone else's change to what the role allows.
+    const bits = permissionBitsOf(perms, role.permissions);
+    const permissions = bits === role.permissions ? {} : { permissions: bits };
+    const fields = role.everyone ? {} : { name: name.trim(), color: parseInt(color.slice(1), 16), hoist, mentionable };
     await req.run(
-      () => api("PATCH", `/guilds/${guild.id}/roles/${role.id}`, body),
-      () => `${name.trim()} saved.`,
+      () => api("PATCH", `/guilds/${guild.id}/roles/${role.id}`, { ...fields, ...permissions }),
+      () => `${role.everyone ? role.name : name.trim()} saved.`,
     );
   }
   return (
     <form class="inline-form role-editor" onSubmit={save} noValidate aria-label={`Edit ${role.name}`}>
-      <label for={`role-name-${role.id}`}>Name</label>
-      <input id={`role-name-${role.id}`} value={name} maxLength={100} onInput={(e) => setName(e.currentTarget.value)} />
-      <label for={`role-color-${role.id}`}>Colour</label>
-      <input id={`role-color-${role.id}`} type="color" value={color} onInput={(e) => setColor(e.currentTarget.value)} />
-      <label class="check">
-        <input type="checkbox" checked={hoist} onChange={(e) => setHoist(e.currentTarget.checked)} />
-        Display separately
-      </label>
-      <label class="check">
-        <input type="checkbox" checked={mentionable} onChange={(e) => setMentionable(e.currentTarget.checked)} />
-        Allow anyone to @mention
-      </label>
+      {!role.everyone && (
+        <>
+          <label for={`role-name-${role.id}`}>Name</label>
+          <input id={`role-name-${role.id}`} value={name} maxLength={100} onInput={(e) => setName(e.currentTarget.value)} />
+          <label for={`role-color-${role.id}`}>Colour</label>
+          <input id={`role-color-${role.id}`} type="color" value={color} onInput={(e) => setColor(e.currentTarget.value)} />
+          <label class="check">
+            <input type="checkbox" checked={hoist} onChange={(e) => setHoist(e.currentTarget.checked)} />
+            Display separately
+          </label>
+          <label class="check">
+            <input type="checkbox" checked={mentionable} onChange={(e) => setMentionable(e.currentTarget.checked)} />
+            Allow anyone to @mention
+          </label>
+        </>
+      )}
+      <RolePermissions checked={perms} onChange={setPerms} />
       <button type="submit" class="primary" disabled={req.busy}>
         Save role
       </button>
