@@ -3,8 +3,12 @@ import type { Channel, DeviceJson, Guild, Member, Message, ReadState, Role } fro
 import { onDeviceEvent } from "./dm-crypto";
 import { desktopNotify, putNotifySetting } from "./notify";
 import type { NotificationSetting } from "../contract";
+import { api } from "./api";
+import { open } from "./load";
+import { BIT, PERMISSIONS } from "./names";
 import {
   dms,
+  guildOf,
   guilds,
   interactions,
   logs,
@@ -49,7 +53,11 @@ const HANDLERS: Record<string, Handler> = {
     if (route.value.guild === d.id) route.value = { guild: "@me", channel: null };
   },
   "member.added": (d: { guild_id: string; member: Member | null }) => putMember(d.guild_id, d.member),
-  "member.updated": (d: { guild_id: string; member: Member | null }) => putMember(d.guild_id, d.member),
+  "member.updated": (d: { guild_id: string; member: Member | null }) => {
+    putMember(d.guild_id, d.member);
+    // The person's own roles changed: what they may do changes with them.
+    if (d.member && d.member.user.id === me.value?.id) refreshMyPermissions(d.guild_id, d.member.roles);
+  },
   "member.removed": (d: { guild_id: string; user_id: string }) => {
     const list = members.value[d.guild_id];
     if (list) members.value = { ...members.value, [d.guild_id]: list.filter((m) => m.user.id !== d.user_id) };
@@ -59,11 +67,14 @@ const HANDLERS: Record<string, Handler> = {
   "channel.deleted": (d: { id: string; guild_id: string | null }) => {
     guilds.value = guilds.value.map((g) => (g.id === d.guild_id ? { ...g, channels: g.channels.filter((c) => c.id !== d.id) } : g));
     dms.value = dms.value.filter((c) => c.id !== d.id);
+    // Reading it: go where a reload would land (the server's first text channel), in place of the gone address.
+    if (route.value.channel === d.id) void open({ guild: d.guild_id ?? "@me", channel: null }, false);
   },
   "role.created": (d: { guild_id: string; role: Role }) => putRole(d.guild_id, d.role),
   "role.updated": (d: { guild_id: string; role: Role }) => putRole(d.guild_id, d.role),
   "role.deleted": (d: { guild_id: string; role_id: string }) => {
     guilds.value = guilds.value.map((g) => (g.id === d.guild_id ? { ...g, roles: g.roles.filter((r) => r.id !== d.role_id) } : g));
+    refreshMyPermissions(d.guild_id);
   },
   "interaction.created": (d: InteractionEvent) => interaction(d),
   "interaction.updated": (d: InteractionEvent) => interaction(d),
@@ -128,6 +139,8 @@ export function mentionsMe(m: Message): boolean {
 }
 
 function putGuild(g: Guild): void {
+  // The server's own my_permissions for this person: newer than any answer still on its way.
+  settled[g.id] = (settled[g.id] ?? 0) + 1;
   const i = guilds.value.findIndex((x) => x.id === g.id);
   guilds.value = i >= 0 ? guilds.value.map((x) => (x.id === g.id ? g : x)) : [...guilds.value, g];
 }
@@ -161,6 +174,70 @@ function putRole(guildId: string, r: Role): void {
     const has = g.roles.some((x) => x.id === r.id);
     return { ...g, roles: has ? g.roles.map((x) => (x.id === r.id ? r : x)) : [...g.roles, r] };
   });
+  refreshMyPermissions(guildId);
+}
+
+/** Every permission Parley honours: what the owner and an Administrator hold (core/permissions.ts). */
+const ALL_PERMISSIONS = PERMISSIONS.reduce((all, p) => all | p.bit, 0);
+
+/**
+ * The person's server permissions exactly as the server computes `my_permissions`
+ * (core/permission-reader.ts): the owner holds all; anyone else @everyone's bits and
+ * their roles' together, and all of them with Administrator. A role id the server no
+ * longer has (deleted since the member list was read) gives nothing.
+ */
+function permissionsIn(g: Guild, roleIds: readonly string[], userId: string): number {
+  if (g.owner_id === userId) return ALL_PERMISSIONS;
+  let bits = 0;
+  for (const r of g.roles) if (r.everyone || roleIds.includes(r.id)) bits |= Number(r.permissions);
+  return bits & BIT.ADMINISTRATOR ? ALL_PERMISSIONS : bits >>> 0;
+}
+
+/** Per server, bumped whenever my_permissions is set from something newer than an answer on its way. */
+const settled: Record<string, number> = {};
+/** Servers whose my_permissions is being read; true when another change came meanwhile. */
+const reading = new Map<string, boolean>();
+
+/**
+ * Bring the person's my_permissions in a server up to date after their roles or the
+ * server's roles changed, so settings, menus and the composer follow at once: from the
+ * roles they hold when the page knows them (the event's, or the loaded member list),
+ * else read afresh from the server.
+ */
+function refreshMyPermissions(guildId: string, myRoles?: readonly string[]): void {
+  const id = me.value?.id;
+  const g = guildOf(guildId);
+  if (!id || !g) return;
+  const roles = myRoles ?? members.value[guildId]?.find((m) => m.user.id === id)?.roles;
+  if (roles || g.owner_id === id) {
+    settled[guildId] = (settled[guildId] ?? 0) + 1;
+    setMyPermissions(guildId, permissionsIn(g, roles ?? [], id));
+  } else readMyPermissions(guildId);
+}
+
+/** One read at a time per server (a reorder changes many roles at once); a change meanwhile reads once more. */
+function readMyPermissions(guildId: string): void {
+  if (reading.has(guildId)) return void reading.set(guildId, true);
+  reading.set(guildId, false);
+  const turn = settled[guildId] ?? 0;
+  api<Guild>("GET", `/guilds/${guildId}`)
+    .then(
+      (fresh) => {
+        if ((settled[guildId] ?? 0) === turn) setMyPermissions(guildId, Number(fresh.my_permissions));
+      },
+      () => undefined, // gone, or no longer a member: its own event says so
+    )
+    .finally(() => {
+      const again = reading.get(guildId);
+      reading.delete(guildId);
+      if (again) readMyPermissions(guildId);
+    });
+}
+
+function setMyPermissions(guildId: string, bits: number): void {
+  const value = String(bits);
+  if (guildOf(guildId)?.my_permissions === value) return;
+  guilds.value = guilds.value.map((g) => (g.id === guildId ? { ...g, my_permissions: value } : g));
 }
 
 function interaction(d: InteractionEvent): void {
