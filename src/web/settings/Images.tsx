@@ -121,16 +121,7 @@ export function Emoji({ guild }: { guild: Guild }) {
   return (
     <form class="card" onSubmit={upload} noValidate aria-labelledby="emoji-title">
       <h3 id="emoji-title">Emoji</h3>
-      <ul class="emoji-list">
-        {list.map((x) => (
-          <li key={x.id}>
-            <img class="emoji custom" src={x.url} alt={`:${x.name}:`} width={32} height={32} /> :{x.name}:
-            <button type="button" onClick={() => setDeleting(x)}>
-              Delete {x.name}
-            </button>
-          </li>
-        ))}
-      </ul>
+      <EmojiList list={list} onDelete={setDeleting} />
       <Field
         id="emoji-name"
         label="Emoji name"
@@ -161,6 +152,22 @@ export function Emoji({ guild }: { guild: Guild }) {
         </Confirm>
       )}
     </form>
+  );
+}
+
+/** A server's emoji, each with "Delete <name>" (which asks first). */
+function EmojiList({ list, onDelete }: { list: CustomEmoji[]; onDelete(x: CustomEmoji): void }) {
+  return (
+    <ul class="emoji-list">
+      {list.map((x) => (
+        <li key={x.id}>
+          <img class="emoji custom" src={x.url} alt={`:${x.name}:`} width={32} height={32} /> :{x.name}:
+          <button type="button" onClick={() => onDelete(x)}>
+            Delete {x.name}
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }
 

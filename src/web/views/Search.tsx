@@ -9,7 +9,7 @@ import { api } from "../api";
 import { channelOf, channelLabel } from "../state";
 import type { SearchResults } from "../../contract";
 import { FoundMessage } from "./FoundMessage";
-import { errorText } from "./ui";
+import { errorText, fieldError } from "./ui";
 import { Placeholders } from "./Placeholders";
 
 export function SearchBox({ guildId }: { guildId: string }) {
@@ -36,7 +36,8 @@ export function SearchBox({ guildId }: { guildId: string }) {
       );
       if (mine === asked.current) setFound(answer);
     } catch (e) {
-      if (mine === asked.current) setError(errorText(e));
+      // What the server said of the words themselves ("A search needs words or filters."), not the form's name for it.
+      if (mine === asked.current) setError(fieldError(e, "content") ?? errorText(e));
     } finally {
       if (mine === asked.current) setBusy(false);
     }
