@@ -169,6 +169,29 @@ describe("the chat by keyboard", () => {
     }
   }, 40_000);
 
+  test("a message the arrow keys reach is scrolled into view and stays there, the log no longer held at the bottom", async () => {
+    const alice = await signIn(browser, s.base, "alice");
+    try {
+      const a = alice.page;
+      await message(a, /note 49/).waitFor();
+      await backIntoLog(a, "Message #general");
+      await onMessage(a, /note 49/);
+      for (let i = 0; i < 15; i++) await a.keyboard.press("ArrowUp");
+      await onMessage(a, /note 34/);
+      // Given time to settle: the log once scrolled to the message, then straight back to the bottom.
+      await a.waitForTimeout(400);
+      const shown = await message(a, /note 34/).evaluate((el) => {
+        const log = el.closest("[role=log]")!.getBoundingClientRect();
+        const r = el.getBoundingClientRect();
+        return r.bottom > log.top && r.top < log.bottom;
+      });
+      expect(shown).toBe(true);
+      await a.getByRole("button", { name: "Jump to present" }).waitFor();
+    } finally {
+      await alice.context.close();
+    }
+  }, 40_000);
+
   test("a click on a message, then typing: the words go to the composer, not to the message's shortcuts", async () => {
     const alice = await signIn(browser, s.base, "alice");
     try {

@@ -43,6 +43,8 @@ export function MessageList({ channel, onReply }: Props) {
     channelId: channel.id,
     ids: list.map((m) => m.id),
     older: () => loadOlder(channel.id).catch(() => undefined),
+    // focus() has scrolled the log already: whether it is still at the bottom is known now.
+    moved: scrolled,
   });
   // Until the first page is in, the log is busy: placeholders, never a false "start of the channel".
   const busy = !log || log.loading;

@@ -25,9 +25,15 @@ interface Options {
   ids: string[];
   /** Loads older messages; resolves once they are in the list (or there are none). */
   older(): Promise<unknown>;
+  /**
+   * Focus moved to a message by key, the log scrolled to it: the log's owner takes note
+   * (list/follow.ts) before the re-render this move causes, which would otherwise find the
+   * log still "at the bottom" and take it back there.
+   */
+  moved?(): void;
 }
 
-export function useRoving({ box, content, channelId, ids, older }: Options) {
+export function useRoving({ box, content, channelId, ids, older, moved }: Options) {
   const [chosen, setChosen] = useState<string | null>(null);
   useLayoutEffect(() => setChosen(null), [channelId]);
   const active = chosen && ids.includes(chosen) ? chosen : (ids[ids.length - 1] ?? null);
@@ -53,6 +59,7 @@ export function useRoving({ box, content, channelId, ids, older }: Options) {
     delete el.dataset.clicked;
     setChosen(el.dataset.id ?? null);
     el.focus();
+    moved?.();
   }
 
   /** A screenful away from `from`, up or down: the first message that far, else the last one there is. */
