@@ -174,6 +174,12 @@ describe("the composer", () => {
       await picker.getByRole("button", { name: ":tada:" }).click();
       await picker.waitFor({ state: "detached" });
       expect(await box.inputValue()).toBe("🎉");
+      // Enter in the searchbox takes the first match.
+      await b.getByRole("button", { name: "Emoji", exact: true }).click();
+      await picker.getByRole("searchbox", { name: "Search emoji" }).fill("tada");
+      await picker.getByRole("searchbox", { name: "Search emoji" }).press("Enter");
+      await picker.waitFor({ state: "detached" });
+      expect(await box.inputValue()).toBe("🎉🎉");
       // :sho lists matches in a listbox "Emoji"; Enter takes the first.
       await box.fill("");
       await box.pressSequentially("nice :sh");

@@ -48,9 +48,18 @@ describe("two people in two browsers", () => {
           .textContent(),
       ).toBe("welcome");
 
+      // Escape in the message box lets go of a reply, the words kept.
+      const bobBox = b.getByRole("textbox", { name: "Message #general" });
+      await act(message(b, /hi bob/), "Reply");
+      await b.getByRole("button", { name: "Cancel reply" }).waitFor();
+      await bobBox.pressSequentially("kept");
+      await bobBox.press("Escape");
+      await count(b.getByRole("button", { name: "Cancel reply" }), 0);
+      expect(await bobBox.inputValue()).toBe("kept");
+      await bobBox.fill("");
+
       // Reply; Shift+Enter is a new line.
       await act(message(b, /hi bob/), "Reply");
-      const bobBox = b.getByRole("textbox", { name: "Message #general" });
       await bobBox.pressSequentially("line one");
       await b.keyboard.press("Shift+Enter");
       await bobBox.pressSequentially("line two");

@@ -138,6 +138,11 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
       // A command being typed is not sent as text while the list of commands is on its way.
       if (!loading) void send();
     }
+    // Escape lets go of the message being replied to (its bar's "Cancel reply"), the text kept.
+    if (e.key === "Escape" && replyTo && !shown.length && !e.defaultPrevented) {
+      e.preventDefault();
+      onCancelReply();
+    }
   }
 
   if (refused)

@@ -20,11 +20,21 @@ interface PickerProps {
   onClose(): void;
 }
 
-/** Focus starts in its searchbox; a choice, Close, Escape or a click beside it close it. */
+/** Focus starts in its searchbox (Enter there takes the first match); a choice, Close, Escape or a click beside it close it. */
 export function EmojiPicker({ guildId, nameOf, onPick, onClose }: PickerProps) {
   const modal = useModal(onClose);
   const [query, setQuery] = useState("");
   const list = emojiChoices(guildId, query.trim());
+  const choose = (c: EmojiChoice) => {
+    onPick(c);
+    modal.close();
+  };
+  // Enter in the searchbox takes the first match, as typing "tada" and Enter means.
+  const onSearchKey = (e: KeyboardEvent) => {
+    if (e.key !== "Enter" || !query.trim() || !list.length) return;
+    e.preventDefault();
+    choose(list[0]!);
+  };
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes it; the keyboard has Escape and Close
     <dialog ref={modal.ref} class="emoji-picker" aria-label="Emoji" onClick={(e) => e.target === e.currentTarget && modal.close()}>
@@ -34,19 +44,11 @@ export function EmojiPicker({ guildId, nameOf, onPick, onClose }: PickerProps) {
         placeholder="Search emoji"
         value={query}
         onInput={(e) => setQuery(e.currentTarget.value)}
+        onKeyDown={onSearchKey}
       />
       <fieldset class="emoji-grid" aria-label="Emoji choices">
         {list.map((c) => (
-          <button
-            key={c.reaction}
-            type="button"
-            aria-label={nameOf(c)}
-            title={c.name}
-            onClick={() => {
-              onPick(c);
-              modal.close();
-            }}
-          >
+          <button key={c.reaction} type="button" aria-label={nameOf(c)} title={c.name} onClick={() => choose(c)}>
             <Face c={c} />
           </button>
         ))}
