@@ -187,16 +187,21 @@ function Sessions({
       <h4 id="sessions-title">Sessions</h4>
       <ErrorLine error={error ? errorText(error) : undefined} />
       <ul class="sessions" aria-labelledby="sessions-title">
-        {(sessions ?? []).map((s) => (
-          <li key={s.id}>
-            <span class="session-label">{s.label}</span>
-            {s.current && <strong class="this-session">This session</strong>}
-            <span class="hint">Last used {new Date(s.last_used_at).toLocaleString()}</span>
-            <button type="button" aria-label={`Revoke ${s.label}`} disabled={req.busy} onClick={() => revoke(s)}>
-              Revoke
-            </button>
-          </li>
-        ))}
+        {(sessions ?? []).map((s) => {
+          const used = new Date(s.last_used_at).toLocaleString();
+          // Two browsers of one kind share a label: the button's name tells them apart as the row does.
+          const name = `Revoke ${s.label}${s.current ? " (this session)" : ""}, last used ${used}`;
+          return (
+            <li key={s.id}>
+              <span class="session-label">{s.label}</span>
+              {s.current && <strong class="this-session">This session</strong>}
+              <span class="hint">Last used {used}</span>
+              <button type="button" aria-label={name} disabled={req.busy} onClick={() => revoke(s)}>
+                Revoke
+              </button>
+            </li>
+          );
+        })}
       </ul>
       <button type="button" class="danger" disabled={req.busy} onClick={everywhere}>
         Sign out everywhere
