@@ -18,6 +18,7 @@ import { CharCounter, editLast, MAX_CHARS, useSlowmode } from "./composer/helper
 import { cannotWrite } from "./composer/rights";
 import { editing } from "../state";
 import { EmojiButton, useEmojiCompleter } from "./emoji/Picker";
+import { emojiOut } from "./emoji/choices";
 import { Suggestions } from "./composer/Suggestions";
 import { useCaret } from "./composer/caret";
 
@@ -105,7 +106,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     if (
       await (dm
         ? sendEncrypted(channel, content, replyTo?.id ?? null, { attachments, sealed: files.sealed() })
-        : sendMessage(channel.id, mentionsOut(channel, content), replyTo?.id ?? null, attachments))
+        : sendMessage(channel.id, emojiOut(channel.guild_id, mentionsOut(channel, content)), replyTo?.id ?? null, attachments))
     ) {
       setText((now) => (now.trim() === content ? "" : now)); // keep what was typed while it was sending
       files.clear();

@@ -18,6 +18,7 @@ import { errorText } from "./ui";
 import { Placeholders } from "./Placeholders";
 import { useModal } from "./modal";
 import { Suggestions } from "./composer/Suggestions";
+import { useCaretNow } from "./composer/caret";
 
 interface Option {
   id: string;
@@ -95,16 +96,17 @@ export function useMentionPicker(
 ) {
   const [active, setActive] = useState(0);
   const [closed, setClosed] = useState<string | null>(null);
-  const caret = box.current?.selectionStart ?? text.length;
-  const before = text.slice(0, caret);
+  const caret = useCaretNow(box, text);
+  const before = text.slice(0, caret.at);
   const match = channel.guild_id ? AT_QUERY.exec(before) : null;
   const query = match?.[2];
   const shown = query === undefined || closed === before ? [] : options(channel.guild_id!, query);
   useLayoutEffect(() => setActive(0), [query]);
 
   function pick(o: Option) {
-    const start = caret - query!.length - 1;
-    replace(`${text.slice(0, start)}@${o.insert} ${text.slice(caret)}`, start + o.insert.length + 2);
+    const start = caret.at - query!.length - 1;
+    caret.placed(start + o.insert.length + 2);
+    replace(`${text.slice(0, start)}@${o.insert} ${text.slice(caret.at)}`, start + o.insert.length + 2);
   }
 
   function onKeyDown(e: KeyboardEvent): boolean {

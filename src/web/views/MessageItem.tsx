@@ -18,6 +18,7 @@ import { Attachments } from "./files/Attachments";
 import { SealedFiles } from "./files/SealedFiles";
 import { ReactionFace } from "./files/Emoji";
 import { EmojiPicker } from "./emoji/Picker";
+import { emojiOut, emojiShown } from "./emoji/choices";
 import { mentionsOut, mentionsShown } from "./Mentions";
 import { MessageHeader } from "./list/MessageHeader";
 import { DeleteConfirm, MessageActions, messageKeys, messageItems, useMessageActions } from "./list/Actions";
@@ -161,14 +162,15 @@ function Picker({ m, onDone }: { m: Message; onDone(): void }) {
 
 function EditBox({ m, onDone }: { m: Message; onDone(): void }) {
   const guild = route.value.guild === "@me" ? null : route.value.guild;
-  const before = m.ciphertext === null ? mentionsShown(guild, m.content) : (textOf(m) ?? "");
+  const before = m.ciphertext === null ? emojiShown(guild, mentionsShown(guild, m.content)) : (textOf(m) ?? "");
   const [text, setText] = useState(before);
   const box = useRef<HTMLTextAreaElement>(null);
   useLayoutEffect(() => box.current?.focus(), []);
   async function save() {
     // A DM's new text is encrypted again, as its first was.
     const edit = m.ciphertext === null ? editMessage : editEncrypted;
-    if (text.trim() && text !== before && !(await edit(m, m.ciphertext === null ? mentionsOut({ guild_id: guild }, text) : text))) return;
+    const out = m.ciphertext === null ? emojiOut(guild, mentionsOut({ guild_id: guild }, text)) : text;
+    if (text.trim() && text !== before && !(await edit(m, out))) return;
     onDone();
   }
   return (

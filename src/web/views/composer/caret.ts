@@ -21,3 +21,22 @@ export function useCaret(box: RefObject<HTMLTextAreaElement | null>): (at: numbe
     want.current = at;
   };
 }
+
+/**
+ * Where the caret is for a suggestion list reading the text before it. Right after a pick
+ * replaced the text, the box's own caret is still where it was (it moves in the commit
+ * that shows the new text), and the list would read the old word and stay open: the
+ * caret the pick placed counts until then.
+ */
+export function useCaretNow(box: RefObject<HTMLTextAreaElement | null>, text: string): { at: number; placed(at: number): void } {
+  const pending = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    pending.current = null;
+  });
+  return {
+    at: pending.current ?? box.current?.selectionStart ?? text.length,
+    placed: (at) => {
+      pending.current = at;
+    },
+  };
+}

@@ -10,6 +10,7 @@ import { useLayoutEffect, useState } from "preact/hooks";
 import { CustomEmoji } from "../files/Emoji";
 import { type EmojiChoice, emojiChoices } from "./choices";
 import { Suggestions } from "../composer/Suggestions";
+import { useCaretNow } from "../composer/caret";
 import { useModal } from "../modal";
 
 interface PickerProps {
@@ -78,15 +79,16 @@ export function useEmojiCompleter(
 ) {
   const [active, setActive] = useState(0);
   const [closed, setClosed] = useState<string | null>(null);
-  const caret = box.current?.selectionStart ?? text.length;
-  const before = text.slice(0, caret);
+  const caret = useCaretNow(box, text);
+  const before = text.slice(0, caret.at);
   const query = COLON_QUERY.exec(before)?.[2];
   const shown = query === undefined || closed === before ? [] : emojiChoices(guildId, query, 10);
   useLayoutEffect(() => setActive(0), [query]);
 
   function pick(c: EmojiChoice) {
-    const start = caret - query!.length - 1;
-    replace(`${text.slice(0, start)}${c.text} ${text.slice(caret)}`, start + c.text.length + 1);
+    const start = caret.at - query!.length - 1;
+    caret.placed(start + c.text.length + 1);
+    replace(`${text.slice(0, start)}${c.text} ${text.slice(caret.at)}`, start + c.text.length + 1);
   }
 
   function onKeyDown(e: KeyboardEvent): boolean {
