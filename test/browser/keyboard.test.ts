@@ -192,6 +192,28 @@ describe("the chat by keyboard", () => {
     }
   }, 40_000);
 
+  test("a click on a message a little above the bottom leaves the log where it is", async () => {
+    const alice = await signIn(browser, s.base, "alice");
+    try {
+      const a = alice.page;
+      await message(a, /note 49/).waitFor();
+      const log = a.getByRole("log");
+      // Within a line of the bottom, which still counts as at the bottom (follow.tsx).
+      const at = await log.evaluate(async (el) => {
+        el.scrollTop = el.scrollHeight - el.clientHeight - 20;
+        await new Promise((r) => setTimeout(r, 200));
+        return el.scrollTop;
+      });
+      await message(a, /note 48/).click();
+      await onMessage(a, /note 48/);
+      await a.waitForTimeout(300);
+      // The click's re-render once took the log to the very bottom, moving what was under the pointer.
+      expect(await log.evaluate((el) => el.scrollTop)).toBe(at);
+    } finally {
+      await alice.context.close();
+    }
+  }, 40_000);
+
   test("a click on a message, then typing: the words go to the composer, not to the message's shortcuts", async () => {
     const alice = await signIn(browser, s.base, "alice");
     try {

@@ -62,7 +62,9 @@ export function useKeepPlace(
     if (!el) return;
     const b = before.current;
     if (b && b.first !== firstId) el.scrollTop += el.scrollHeight - b.height;
-    else if (pinned.current) el.scrollTop = el.scrollHeight;
+    // Only when the log grew (or is new): a re-render that changed nothing of its height
+    // (a message focused by a click) must not move what is under the pointer.
+    else if (pinned.current && el.scrollHeight !== b?.height) el.scrollTop = el.scrollHeight;
     before.current = { height: el.scrollHeight, first: firstId };
   });
   useEffect(() => {
