@@ -61,8 +61,7 @@ export function Devices() {
   async function remove(d: DeviceJson) {
     if (
       await req.run(
-        // The answer is empty: true says it is done, so the confirmation closes.
-        () => api("DELETE", `/users/@me/devices/${d.id}`).then(() => true),
+        () => api("DELETE", `/users/@me/devices/${d.id}`),
         () => `${d.name} removed.`,
       )
     ) {

@@ -48,8 +48,7 @@ export function RoleList({ guild }: { guild: Guild }) {
   async function remove(r: Role) {
     if (
       await req.run(
-        // The answer is empty: true says it is done, so the confirmation closes.
-        () => api("DELETE", `/guilds/${guild.id}/roles/${r.id}`).then(() => true),
+        () => api("DELETE", `/guilds/${guild.id}/roles/${r.id}`),
         () => `Role ${r.name} deleted.`,
       )
     )

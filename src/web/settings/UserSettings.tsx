@@ -113,7 +113,7 @@ function ChangePassword({ onChanged }: { onChanged(): void }) {
   async function submit(e: Event) {
     e.preventDefault();
     const done = await req.run(
-      () => api("POST", "/users/@me/password", { current_password: current, new_password: next }).then(() => true),
+      () => api("POST", "/users/@me/password", { current_password: current, new_password: next }),
       () => "Password changed. Your other sessions have been signed out.",
     );
     if (!done) return;
@@ -167,7 +167,7 @@ function Sessions({
   const req = useRequest();
   async function revoke(s: SessionJson) {
     const done = await req.run(
-      () => api("DELETE", `/users/@me/sessions/${s.id}`).then(() => true),
+      () => api("DELETE", `/users/@me/sessions/${s.id}`),
       () => `${s.label} was signed out.`,
     );
     if (done && s.current) onSignedOut();
@@ -176,7 +176,7 @@ function Sessions({
   async function everywhere() {
     if (
       await req.run(
-        () => api("DELETE", "/users/@me/sessions").then(() => true),
+        () => api("DELETE", "/users/@me/sessions"),
         () => "Signed out everywhere.",
       )
     )

@@ -38,6 +38,14 @@ const SHORTCODE = /(?<![<\w]):([A-Za-z0-9_]{2,32}):/g;
 /** Code, where nothing is an emoji: fenced blocks and inline spans. */
 const CODE = /(```[\s\S]*?```|`[^`\n]*`)/;
 
+/** `fn` applied to the text outside code; code kept as it is (split's odd parts are the code it captured). */
+function outsideCode(text: string, fn: (part: string) => string): string {
+  return text
+    .split(CODE)
+    .map((part, i) => (i % 2 ? part : fn(part)))
+    .join("");
+}
+
 /**
  * The text as sent: each `:name:` naming one of the server's own emoji becomes its token
  * `<:name:id>` (as the composer shows it by name, and as the reference's clients do), outside
@@ -47,17 +55,12 @@ export function emojiOut(guildId: string | null, text: string): string {
   const own = (guildId ? guildOf(guildId)?.emojis : undefined) ?? [];
   if (!own.length || !text.includes(":")) return text;
   const byName = new Map(own.map((e) => [e.name, e]));
-  return text
-    .split(CODE)
-    .map((part, i) =>
-      i % 2
-        ? part
-        : part.replace(SHORTCODE, (all, name: string) => {
-            const e = byName.get(name);
-            return e ? `<${e.animated ? "a" : ""}:${e.name}:${e.id}>` : all;
-          }),
-    )
-    .join("");
+  return outsideCode(text, (part) =>
+    part.replace(SHORTCODE, (all, name: string) => {
+      const e = byName.get(name);
+      return e ? `<${e.animated ? "a" : ""}:${e.name}:${e.id}>` : all;
+    }),
+  );
 }
 
 /** The text as an edit box shows it: a server emoji's token as `:name:`, when sending it would give the same token back. */
@@ -65,15 +68,10 @@ export function emojiShown(guildId: string | null, text: string): string {
   const own = (guildId ? guildOf(guildId)?.emojis : undefined) ?? [];
   if (!own.length || !text.includes("<")) return text;
   const token = /<(a?):([A-Za-z0-9_]{2,32}):([0-9a-f-]{36})>/g;
-  return text
-    .split(CODE)
-    .map((part, i) =>
-      i % 2
-        ? part
-        : part.replace(token, (all, a: string, name: string, id: string) => {
-            const e = own.find((x) => x.name === name);
-            return e && e.id === id && e.animated === (a === "a") ? `:${name}:` : all;
-          }),
-    )
-    .join("");
+  return outsideCode(text, (part) =>
+    part.replace(token, (all, a: string, name: string, id: string) => {
+      const e = own.find((x) => x.name === name);
+      return e && e.id === id && e.animated === (a === "a") ? `:${name}:` : all;
+    }),
+  );
 }
