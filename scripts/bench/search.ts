@@ -203,8 +203,8 @@ function poster(w: World) {
 /**
  * CPU per post, index on and off, in bursts of 25 taken alternately. Every fourth burst
  * of a side ends with the server's step (Search.backfillStep, four times a second while
- * it listens), which indexes the entries the posts left waiting: their cost is the
- * index's too. At the rate posts come here (thousands a second) a quarter of a second
+ * it listens), which reads the new messages into the index: that cost is the index's
+ * too. At the rate posts come here (thousands a second) a quarter of a second
  * holds far more than 100 of them: a step every 100 is the dear side.
  */
 async function postCpu(on: World, off: World): Promise<{ on: number; off: number }> {

@@ -67,6 +67,24 @@ export interface SearchEngine {
   flush?(): void;
   /** True: the engine keeps nothing, so no entry is even made for it (NoSearchEngine). */
   readonly off?: boolean;
+  /**
+   * Present when the engine reads new messages from their rows, many at a time
+   * (search-fts5.ts): a message after the mark is then written nothing when it is posted
+   * or edited, and the index (search-index.ts) hands it over at the next flush, as it
+   * then is.
+   */
+  readonly later?: LaterEntries;
+}
+
+export interface LaterEntries {
+  /** The newest message id read so far ('' when none is). */
+  mark(): string;
+  /**
+   * Index the entries of messages after the mark, in id order, and move the mark to
+   * `through`, inside the caller's write. `ids`: every message id read, in order, from
+   * the mark's own 60 bits on (indexed or not), so that ids sharing their position are seen.
+   */
+  take(docs: readonly SearchDoc[], ids: readonly string[], through: string): void;
 }
 
 /** An engine that keeps nothing (the bench's "index off" side). */

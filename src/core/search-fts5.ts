@@ -18,16 +18,21 @@
  * as 32 hex digits. Words are searched in `body` only, facts in `meta` only, and every
  * term is written as an FTS5 string, so nothing typed can become query syntax.
  *
- * An entry is first written to `search_pending` (migration 020) in its message's
- * transaction, and moved into the index with the others waiting, in one transaction
- * (flush): FTS5 writes a segment at every commit that touched it, which cost a person's
- * post, committing alone, more than the rest of its write. The server flushes a few
- * times a second (Search.backfillStep), every search flushes first, and a write flushes
- * when PENDING_MAX wait, so what a search sees is every message committed before it.
+ * FTS5 writes a segment at every commit that touched it, which cost a person's post,
+ * committing alone, more than the rest of its write; so entries go in many at a time. A
+ * new message (newer than `search_mark`, migration 022) is written nothing: the index
+ * reads the messages after the mark from their rows and hands their entries over
+ * (`later`, search-index.ts), in one statement. Any other entry (an edit of a message
+ * read already, an id at or below the mark) is written to `search_pending` (migration
+ * 020) in its message's transaction and moved in with the others waiting (flush). The
+ * server flushes a few times a second (Search.backfillStep), every search flushes first,
+ * and a write flushes when PENDING_MAX wait, so what a search sees is every message
+ * committed before it.
  */
 import type { Store } from "../store/db";
+import { Memo } from "./memo";
 import { statement } from "./statement";
-import type { Facet, SearchDoc, SearchEngine, SearchHits, SearchPlan, SearchTerm } from "./search-engine";
+import type { Facet, LaterEntries, SearchDoc, SearchEngine, SearchHits, SearchPlan, SearchTerm } from "./search-engine";
 
 const EPOCH = Date.UTC(2025, 0, 1);
 /**
@@ -121,7 +126,49 @@ export class Fts5Engine implements SearchEngine {
       count: lazy(
         "SELECT count(*) AS n FROM (SELECT rowid FROM message_fts WHERE message_fts MATCH ?1 AND rowid >= ?2 AND rowid < ?3 LIMIT ?4)",
       ),
+      mark: lazy("SELECT through_id FROM search_mark"),
+      moveMark: lazy(
+        "INSERT INTO search_mark (one, through_id) VALUES (1, ?) ON CONFLICT (one) DO UPDATE SET through_id = excluded.through_id",
+      ),
+      remembered: lazy("SELECT rowid FROM search_rowids WHERE rowid >= ? AND rowid <= ?"),
+      // Entries as JSON ([rowid, body, meta] each): one statement for a whole batch.
+      many: lazy("INSERT INTO message_fts (rowid, body, meta) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?)"),
     };
+    this.marks = new Memo(store, ["search_mark"], { max: 1 });
+  }
+
+  /** The mark, read again only when `search_mark` changed (here or in another process). */
+  private readonly marks: Memo<string>;
+
+  readonly later: LaterEntries = {
+    mark: () => this.marks.get("", () => (this.s.mark().get() as { through_id: string } | null)?.through_id ?? ""),
+    take: (docs, ids, through) => this.take(docs, ids, through),
+  };
+
+  /**
+   * Entries read from their rows go in at their own position, unless another message
+   * stands there (an id read before theirs, at or below the mark too) or a moved entry
+   * holds it: then at the next free one, recorded, as insert() does.
+   */
+  private take(docs: readonly SearchDoc[], ids: readonly string[], through: string): void {
+    if (docs.length) {
+      const first = new Map<number, string>();
+      for (const id of ids) {
+        const r = rowidOf(id);
+        if (!first.has(r)) first.set(r, id);
+      }
+      const lo = rowidOf(docs[0].messageId);
+      const hi = rowidOf(docs[docs.length - 1].messageId);
+      const held = new Set((this.s.remembered().all(lo, hi) as { rowid: number }[]).map((r) => r.rowid));
+      const rows: [number, string, string][] = [];
+      for (const d of docs) {
+        const own = rowidOf(d.messageId);
+        const rowid = first.get(own) === d.messageId && !held.has(own) ? own : this.allocate(d.messageId, own + 1);
+        rows.push([rowid, d.body, metaOf(d)]);
+      }
+      this.s.many().run(JSON.stringify(rows));
+    }
+    this.s.moveMark().run(through);
   }
 
   /** Entries this process left waiting since its last flush (another process's are found by find()'s look). */

@@ -16,12 +16,21 @@
  */
 import type { Store } from "../store/db";
 import type { Channel, Message } from "./models";
-import type { SearchEngine, SearchHits, SearchPlan } from "./search-engine";
+import type { LaterEntries, SearchDoc, SearchEngine, SearchHits, SearchPlan } from "./search-engine";
 import { indexable, searchDoc, WordCutter, type SearchFile } from "./search-doc";
 import { statement } from "./statement";
 
 /** Messages indexed per backfill step: a few tens of milliseconds, so requests interleave. */
 const BACKFILL_BATCH = 1000;
+/** Messages read per statement when new ones are read from their rows (later entries). */
+const LATER_BATCH = 1000;
+/**
+ * New messages this process leaves unread at most: the write that makes them so many
+ * reads the others (a few milliseconds' work), as search-fts5.ts's PENDING_MAX does.
+ */
+export const LATER_MAX = 3000;
+/** Above every id (ids are hex digits and dashes): "no upper bound". */
+const PAST_EVERY_ID = "g";
 
 interface Backfill {
   next: string;
@@ -47,23 +56,88 @@ export class SearchIndex {
         `SELECT m.*, c.guild_id AS channel_guild_id FROM messages m JOIN channels c ON c.id = m.channel_id
          WHERE m.id > ?1 AND m.id <= ?2 ORDER BY m.id LIMIT ?3`,
       ),
+      // ?1 the mark's first 18 characters (its position: see Fts5Engine.take), ?2 the bound.
+      later: lazy(
+        `SELECT m.*, c.guild_id AS channel_guild_id FROM messages m JOIN channels c ON c.id = m.channel_id
+         WHERE m.id > ?1 AND m.id < ?2 ORDER BY m.id LIMIT ?3`,
+      ),
+      anyAfter: lazy("SELECT EXISTS (SELECT 1 FROM messages WHERE id > ?) AS n"),
+      files: lazy(
+        `SELECT a.message_id, a.filename, b.content_type FROM attachments a JOIN media_blobs b ON b.sha256 = a.sha256
+         WHERE a.message_id >= ?1 AND a.message_id <= ?2 ORDER BY a.message_id, a.ordinal`,
+      ),
     };
   }
+
+  /** New messages this process wrote since it last read them (later entries). */
+  private unread = 0;
 
   /** A message just written. `files`: what it carries (attachments), for `has:` and file names. */
   added(m: Message, ch: Channel, files?: SearchFile[]): void {
     if (this.engine.off || !indexable(m, ch) || this.leftToBackfill(m.id)) return;
+    const later = this.engine.later;
+    if (later && m.id > later.mark()) {
+      // Read from its row at the next flush, files and all; the others first when enough wait.
+      if (++this.unread >= LATER_MAX) this.readLater(later, m.id);
+      return;
+    }
     this.engine.insert(searchDoc(m, ch, this.cutter, files));
   }
 
   /** A message whose text, mentions, files or pin changed (`m` as it now is). */
   changed(m: Message, ch: Channel, files?: SearchFile[]): void {
     if (this.engine.off || !indexable(m, ch) || this.leftToBackfill(m.id)) return;
+    // Not read yet: it will be read as it then is.
+    if (this.engine.later && m.id > this.engine.later.mark()) return;
     this.engine.replace(searchDoc(m, ch, this.cutter, files));
   }
 
   find(plan: SearchPlan): SearchHits {
+    this.flush();
     return this.engine.find(plan);
+  }
+
+  /** Index what waits: new messages read from their rows, then the engine's waiting entries. */
+  flush(): void {
+    const later = this.engine.later;
+    if (later && (this.s.anyAfter().get(later.mark()) as { n: number }).n) this.store.write(() => this.readLater(later, PAST_EVERY_ID));
+    this.engine.flush?.();
+  }
+
+  /** Read the messages after the mark (and before `before`), in batches, and hand their entries over. */
+  private readLater(later: LaterEntries, before: string): void {
+    this.unread = 0;
+    for (;;) {
+      const mark = later.mark();
+      const rows = this.s.later().all(mark.slice(0, 18), before, LATER_BATCH) as (Message & { channel_guild_id: string | null })[];
+      const fresh = rows.filter((r) => r.id > mark);
+      if (!fresh.length) return;
+      const files = this.filesOf(fresh[0].id, fresh[fresh.length - 1].id);
+      const docs: SearchDoc[] = [];
+      for (const row of fresh) {
+        const { channel_guild_id, ...m } = row;
+        const ch = { id: m.channel_id, guild_id: channel_guild_id } as Channel;
+        if (indexable(m, ch)) docs.push(searchDoc(m, ch, this.cutter, files.get(m.id)));
+      }
+      later.take(
+        docs,
+        rows.map((r) => r.id),
+        fresh[fresh.length - 1].id,
+      );
+      if (rows.length < LATER_BATCH) return;
+    }
+  }
+
+  /** The files of the messages from `first` to `last`, by message. */
+  private filesOf(first: string, last: string): Map<string, SearchFile[]> {
+    const out = new Map<string, SearchFile[]>();
+    const rows = this.s.files().all(first, last) as { message_id: string; filename: string; content_type: string | null }[];
+    for (const r of rows) {
+      const list = out.get(r.message_id) ?? [];
+      list.push({ filename: r.filename, contentType: r.content_type });
+      out.set(r.message_id, list);
+    }
+    return out;
   }
 
   /** Whether older messages are still being indexed (a search may miss some of them). */
@@ -77,6 +151,8 @@ export class SearchIndex {
       const end = this.store.db.query("SELECT max(id) AS id FROM messages").get() as { id: string | null };
       this.s.done().run();
       if (end.id) this.store.db.query("INSERT INTO search_backfill (next_id, end_id) VALUES ('', ?)").run(end.id);
+      // The backfill's from here on: nothing of it is to be read again as new.
+      if (end.id) this.engine.later?.take([], [], end.id);
     });
     this.backlog = undefined;
     while (this.backfill(BACKFILL_BATCH * 50));
@@ -87,7 +163,7 @@ export class SearchIndex {
    * the next batch of the backfill; answers whether any of the backfill is left.
    */
   step(): boolean {
-    this.engine.flush?.();
+    this.flush();
     return this.backfill();
   }
 

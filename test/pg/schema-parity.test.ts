@@ -60,7 +60,7 @@ const dflt = (d: string | null) => (d === null ? "none" : d.replace(/::\w+/g, ""
  * holds whose presence (a SQLite database has one node).
  */
 const ENGINE_OWN = {
-  sqlite: /^(message_fts(_\w+)?|search_rowids|search_pending)$/,
+  sqlite: /^(message_fts(_\w+)?|search_rowids|search_pending|search_mark)$/,
   postgres: /^(message_search|parley_clock|parley_nodes|presence_holds)$/,
 };
 

@@ -124,7 +124,7 @@ describe("the grammar, run", () => {
     expect(r.problems).toEqual(["from: no one here is called nobody.", "in: there is no channel nowhere here."]);
   });
 
-  test("has:link and has:embed; has:file waits for attachments", () => {
+  test("has:link and has:embed; has:file finds nothing among messages without files", () => {
     say(alice, general, "see https://example.com/page");
     p.core.messages.send(alice, general, { content: "", embeds: [{ title: "Weekly digest", url: "https://example.com/d" }] });
     say(alice, general, "plain words");

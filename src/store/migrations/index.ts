@@ -23,6 +23,7 @@ import { m018 } from "./018_instance";
 import { m019 } from "./019_device_use";
 import { m020 } from "./020_search_pending";
 import { m021 } from "./021_presence_holds";
+import { m022 } from "./022_search_mark";
 import type { Database } from "bun:sqlite";
 
 export interface Migration {
@@ -54,4 +55,5 @@ export const migrations: Migration[] = [
   m019,
   m020,
   m021,
+  m022,
 ];

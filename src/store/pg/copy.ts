@@ -15,9 +15,9 @@ import type { Store } from "../db";
 import type { PgDatabase } from "./bridge";
 import { refused } from "./migrate";
 
-/** The tables not copied, and SQLite's own search tables (FTS5's shadow tables, the rowid map, the entries waiting for it). */
+/** The tables not copied, and SQLite's own search tables (FTS5's shadow tables, the rowid map, the entries waiting for it, how far it has read). */
 const NOT_COPIED = new Set(["schema_migrations", "relayed_events", "search_backfill", "message_search"]);
-const SQLITE_ONLY = /^(sqlite_|message_fts($|_)|search_rowids$|search_pending$)/;
+const SQLITE_ONLY = /^(sqlite_|message_fts($|_)|search_rowids$|search_pending$|search_mark$)/;
 
 /** Postgres takes at most 65535 parameters a statement; rows a batch, whatever their width. */
 const MAX_PARAMS = 30_000;

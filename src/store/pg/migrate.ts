@@ -9,7 +9,7 @@ import { migrations } from "../migrations";
 import { NewerSchemaError } from "../migrate";
 import type { PgDatabase } from "./bridge";
 import { BASELINE_VERSION, baseline } from "./schema";
-import { pg013, pg014, pg015, pg016, pg017, PG_018, PG_019, PG_020, PG_021 } from "./schema-later";
+import { pg013, pg014, pg015, pg016, pg017, PG_018, PG_019, PG_020, PG_021, PG_022 } from "./schema-later";
 
 export interface PgMigration {
   version: number;
@@ -31,6 +31,7 @@ export const pgMigrations: PgMigration[] = [
   { version: 19, sql: PG_019 },
   { version: 20, sql: PG_020 },
   { version: 21, sql: PG_021 },
+  { version: 22, sql: PG_022 },
 ];
 
 /** Held while migrating: any number, the same in every node. */

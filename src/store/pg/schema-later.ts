@@ -204,3 +204,12 @@ CREATE TABLE presence_holds (
 );
 CREATE INDEX presence_holds_by_user ON presence_holds (user_id);
 `;
+
+/**
+ * Migration 22 (store/migrations/022_search_mark.ts): how far SQLite's index has read the
+ * messages. Postgres's index writes each entry with its message (core/search-pg.ts):
+ * nothing to add.
+ */
+export const PG_022 = /* sql */ `
+SELECT 1;
+`;
