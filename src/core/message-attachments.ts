@@ -68,6 +68,8 @@ export class MessageAttachments {
     if (!inputs?.length) return m;
     this.requireUploader(actorId, a, inputs.length);
     inputs.forEach((input, i) => this.insertFromSlot(actorId, m, input, i, `attachments[${i}]`));
+    // Its entry was made before the files were theirs (where the engine makes one at once).
+    this.d.search.changed(m, a.channel);
     return m;
   }
 

@@ -66,14 +66,18 @@ export class SearchIndex {
         `SELECT a.message_id, a.filename, b.content_type FROM attachments a JOIN media_blobs b ON b.sha256 = a.sha256
          WHERE a.message_id >= ?1 AND a.message_id <= ?2 ORDER BY a.message_id, a.ordinal`,
       ),
+      filesOfOne: lazy(
+        `SELECT a.filename, b.content_type AS contentType FROM attachments a JOIN media_blobs b ON b.sha256 = a.sha256
+         WHERE a.message_id = ? ORDER BY a.ordinal`,
+      ),
     };
   }
 
   /** New messages this process wrote since it last read them (later entries). */
   private unread = 0;
 
-  /** A message just written. `files`: what it carries (attachments), for `has:` and file names. */
-  added(m: Message, ch: Channel, files?: SearchFile[]): void {
+  /** A message just written (before its files are attached: attaching them is a change). */
+  added(m: Message, ch: Channel): void {
     if (this.engine.off || !indexable(m, ch) || this.leftToBackfill(m.id)) return;
     const later = this.engine.later;
     if (later && m.id > later.mark()) {
@@ -81,15 +85,15 @@ export class SearchIndex {
       if (++this.unread >= LATER_MAX) this.readLater(later, m.id);
       return;
     }
-    this.engine.insert(searchDoc(m, ch, this.cutter, files));
+    this.engine.insert(searchDoc(m, ch, this.cutter));
   }
 
-  /** A message whose text, mentions, files or pin changed (`m` as it now is). */
-  changed(m: Message, ch: Channel, files?: SearchFile[]): void {
+  /** A message whose text, mentions, files or pin changed (`m` as it now is; its files as the store now holds them). */
+  changed(m: Message, ch: Channel): void {
     if (this.engine.off || !indexable(m, ch) || this.leftToBackfill(m.id)) return;
     // Not read yet: it will be read as it then is.
     if (this.engine.later && m.id > this.engine.later.mark()) return;
-    this.engine.replace(searchDoc(m, ch, this.cutter, files));
+    this.engine.replace(searchDoc(m, ch, this.cutter, this.s.filesOfOne().all(m.id) as SearchFile[]));
   }
 
   find(plan: SearchPlan): SearchHits {
@@ -173,10 +177,11 @@ export class SearchIndex {
     if (!b) return false;
     const next = this.store.write(() => {
       const rows = this.s.batch().all(b.next, b.end, batch) as (Message & { channel_guild_id: string | null })[];
+      const files = rows.length ? this.filesOf(rows[0].id, rows[rows.length - 1].id) : new Map<string, SearchFile[]>();
       for (const row of rows) {
         const { channel_guild_id, ...m } = row;
         const ch = { id: m.channel_id, guild_id: channel_guild_id } as Channel;
-        if (indexable(m, ch)) this.engine.insert(searchDoc(m, ch, this.cutter));
+        if (indexable(m, ch)) this.engine.insert(searchDoc(m, ch, this.cutter, files.get(m.id)));
       }
       const last = rows.length === batch ? rows[rows.length - 1].id : null;
       if (last) this.s.advance().run(last);

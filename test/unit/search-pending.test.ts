@@ -177,6 +177,28 @@ describe("files are read with their message", () => {
     expect(found("has:image")).toEqual(["look at this"]);
     expect(found("sunset")).toEqual(["look at this"]);
     expect(found("minutes")).toEqual(["the notes"]);
+    // Read already: an edit of its words replaces the entry, and keeps its files.
+    p.core.messages.edit(p.api.flakes.uuid(shot.body.id)!, { content: "look again" });
+    expect(waiting()).toBe(1);
+    expect(found("has:image")).toEqual(["look again"]);
+    expect(found("sunset")).toEqual(["look again"]);
+  });
+
+  test("a message whose entry is made at once (an id at or below the mark) gets its files too", async () => {
+    p.clock.set(Date.UTC(2031, 0, 1));
+    say(general, "alpha words");
+    p.core.search.backfillStep();
+    p.core.ids.reset();
+    p.clock.set(Date.UTC(2030, 0, 1));
+    const r = await harness(p, "POST", "/users/bob/messages", {
+      channel_id: general_(),
+      content: "an older file",
+      files: [{ name: "report.pdf", data: b64("%PDF-1.4 fake") }],
+    });
+    expect(r.status).toBe(200);
+    expect(waiting()).toBe(1);
+    expect(found("has:file")).toEqual(["an older file"]);
+    expect(found("report")).toEqual(["an older file"]);
   });
 });
 
