@@ -167,8 +167,11 @@ export class Messages {
     this.d.store.serialize(`message:${id}`);
   }
 
-  /** Replace the given parts; absent keys are kept, `[]` clears (spec 4 rule 4). */
-  edit(id: string, patch: MessagePatch): Message {
+  /**
+   * Replace the given parts; absent keys are kept, `[]` clears (spec 4 rule 4).
+   * `everyone`: whether new content from its author pings everyone, as editAs decided.
+   */
+  edit(id: string, patch: MessagePatch, everyone?: boolean): Message {
     return this.d.store.write(() => {
       this.lockMessage(id);
       const m = this.get(id);
@@ -181,6 +184,7 @@ export class Messages {
         embeds: patch.embeds !== undefined ? JSON.stringify(patch.embeds) : m.embeds,
         components: patch.components !== undefined ? JSON.stringify(patch.components) : m.components,
         flags: patch.flags ?? m.flags,
+        mention_everyone: everyone === undefined ? m.mention_everyone : everyone ? 1 : 0,
         edited_at: this.d.clock.now(),
       };
       if (patch.content !== undefined) {
@@ -198,7 +202,7 @@ export class Messages {
       }
       this.db
         .query(
-          "UPDATE messages SET content = ?, ciphertext = ?, embeds = ?, components = ?, flags = ?, mentions = ?, mention_roles = ?, edited_at = ? WHERE id = ?",
+          "UPDATE messages SET content = ?, ciphertext = ?, embeds = ?, components = ?, flags = ?, mentions = ?, mention_roles = ?, mention_everyone = ?, edited_at = ? WHERE id = ?",
         )
         .run(
           next.content,
@@ -208,6 +212,7 @@ export class Messages {
           next.flags,
           next.mentions,
           next.mention_roles,
+          next.mention_everyone,
           next.edited_at,
           id,
         );
@@ -396,14 +401,8 @@ export class Messages {
       const files = patch.attachments !== undefined ? this.files.edit(actorId, a, m, patch.attachments) : this.files.of(m.id).length;
       if (!content && embeds.length === 0 && components.length === 0 && files === 0)
         throw DomainError.invalid("", "Cannot send an empty message", "MESSAGE_EMPTY");
-      const edited = this.edit(m.id, next);
-      if (own && next.content !== undefined) {
-        const everyone = this.mayPingEveryone(a, content, patch.allowedMentions) ? 1 : 0;
-        this.db.query("UPDATE messages SET mention_everyone = ? WHERE id = ?").run(everyone, m.id);
-        edited.mention_everyone = everyone;
-        this.d.search.changed(edited, a.channel);
-      }
-      return edited;
+      const everyone = own && next.content !== undefined ? this.mayPingEveryone(a, content, patch.allowedMentions) : undefined;
+      return this.edit(m.id, next, everyone);
     });
   }
 
