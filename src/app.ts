@@ -157,7 +157,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     devices: config.devices,
     media: { store: mediaStore, limits: config.media },
     searchEngine: opts.searchEngine,
-    numberNew: (id) => void flakes?.ofNew(id),
+    numberNew: (id, position) => void flakes?.ofNew(id, position),
   });
   const urls: Urls = placeholderUrls(config);
   const files = new FileLinks(key, urls, clock, config.media.urlTtlMs);

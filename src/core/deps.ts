@@ -23,7 +23,7 @@ export interface CoreDeps {
   /** Where files' bytes live, and the limits on them (core/media.ts). */
   media: { store: MediaStore; limits: MediaLimits };
   /** A message just inserted, inside its write: the root pairs its id with its number there (createCore's `numberNew`). */
-  numberNew: (id: string) => void;
+  numberNew: (id: string, position: number | null) => void;
 }
 
 /**

@@ -64,6 +64,20 @@ export function uuidTime(id: string): { ms: number; counter: number } {
   return { ms, counter };
 }
 
+/** Milliseconds since 2025-01-01 (UTC), where positions start. */
+const POSITION_EPOCH = Date.UTC(2025, 0, 1);
+
+/**
+ * Where an id stands in time: its 48-bit millisecond (since 2025) and 12-bit counter as
+ * one number, (ms << 12) | counter, below 2^53 until 2094. Ids from one generator never
+ * share one; a message keeps its own (migration 023), and the search index and the
+ * boundary's numbers derive from it.
+ */
+export function positionOf(id: string): number {
+  const ms = parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+  return (ms - POSITION_EPOCH) * 4096 + parseInt(id.slice(15, 18), 16);
+}
+
 /** The smallest / largest UUIDv7 string for a given millisecond, for range queries. */
 export function uuidBound(ms: number, upper: boolean): string {
   const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, "0");

@@ -167,7 +167,7 @@ export function createCore(opts: {
    * mints its own afterwards (two nodes doing so at once was a lost event), and no post
    * costs a second commit. Absent: nothing (a core without the bot API's boundary).
    */
-  numberNew?: (id: string) => void;
+  numberNew?: (id: string, position: number | null) => void;
 }): Core {
   const { store } = opts;
   const bus = new EventBus(opts.report, store.relay.order);
@@ -290,7 +290,7 @@ export { DomainError, isDomainError, type ErrorKind, type FieldIssue } from "./e
 export type { CommitOrder, DomainEvent, EventType, SessionEndReason } from "./events";
 export { reportToStderr, type Report, type ReportWhere } from "./report";
 export { SwitchableClock, type Clock, type TimerHandle } from "./clock";
-export { uuidBound, uuidTime } from "./ids";
+export { positionOf, uuidBound, uuidTime } from "./ids";
 export {
   PERMISSIONS,
   ALL_PERMISSIONS,

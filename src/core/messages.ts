@@ -5,7 +5,7 @@ import type { Guilds } from "./guilds";
 import type { Users } from "./users";
 import { AUDIT, type Audit } from "./audit";
 import { DomainError } from "./errors";
-import { uuidBound } from "./ids";
+import { positionOf, uuidBound } from "./ids";
 import { accessChannel, holds, requireBits, type ChannelAccess } from "./access";
 import { PERMISSIONS } from "./permissions";
 import type { Dms } from "./dms";
@@ -51,6 +51,12 @@ export class Messages {
   /** Whether a message may carry reactions; a new one carries none until the reactions table changes. */
   private readonly reacted: Memo<boolean>;
   readonly files: MessageAttachments;
+  /**
+   * Whether a new message takes its position (migration 023): on SQLite, where writers
+   * take turns. Postgres's nodes post at once, and a unique index would make one wait
+   * for another's commit.
+   */
+  private readonly positions: boolean;
 
   constructor(
     private readonly d: CoreDeps,
@@ -63,6 +69,7 @@ export class Messages {
     this.reacted = new Memo(d.store, ["reactions"], { max: 5000, enabled: d.fastPaths.memo });
     this.mentionLookup = mentionLookup(guilds, users);
     this.files = new MessageAttachments(d, users);
+    this.positions = d.store.engine.kind === "sqlite";
   }
 
   private get db() {
@@ -97,8 +104,9 @@ export class Messages {
     const repliedAuthor = input.reference ? (this.get(input.reference.messageId)?.author_id ?? null) : null;
     const author = { id: input.authorId, channelId: ch.id, webhook: !!input.webhook };
     const mentioned = decideMentions(content, ch.guild_id, this.mentionLookup, input.allowedMentions ?? null, repliedAuthor, author);
+    const id = this.d.ids.next();
     const m: Message = {
-      id: this.d.ids.next(),
+      id,
       channel_id: ch.id,
       author_id: input.authorId,
       type: input.type ?? (input.reference ? MESSAGE_TYPE.REPLY : MESSAGE_TYPE.DEFAULT),
@@ -124,10 +132,15 @@ export class Messages {
       pinned: 0,
       created_at: now,
       edited_at: null,
+      position: this.positions ? positionOf(id) : null,
     };
     const q = this.stmts();
-    q.insert.run(m as never);
-    this.d.numberNew(m.id);
+    // Its position taken (another process's id, a clock set back): the message goes without one.
+    if (q.insert.run(m as never).changes === 0) {
+      m.position = null;
+      q.insert.run(m as never);
+    }
+    this.d.numberNew(m.id, m.position ?? null);
     this.d.search.added(m, ch);
     this.rows.put(m.id, m);
     this.reacted.put(m.id, false);
@@ -148,10 +161,11 @@ export class Messages {
       insert: this.db.query(
         `INSERT INTO messages (id, channel_id, author_id, type, content, ciphertext, embeds, components, flags, nonce, tts, mention_everyone,
            mentions, mention_roles, reference_message_id, reference_channel_id, reference_guild_id, webhook_id, webhook_name, webhook_avatar,
-           application_id, interaction_id, ephemeral_user_id, pinned, created_at, edited_at)
+           application_id, interaction_id, ephemeral_user_id, pinned, created_at, edited_at, position)
          VALUES ($id, $channel_id, $author_id, $type, $content, $ciphertext, $embeds, $components, $flags, $nonce, $tts, $mention_everyone,
            $mentions, $mention_roles, $reference_message_id, $reference_channel_id, $reference_guild_id, $webhook_id, $webhook_name, $webhook_avatar,
-           $application_id, $interaction_id, $ephemeral_user_id, $pinned, $created_at, $edited_at)`,
+           $application_id, $interaction_id, $ephemeral_user_id, $pinned, $created_at, $edited_at, $position)
+         ON CONFLICT (position) DO NOTHING`,
       ),
       get: this.db.query("SELECT * FROM messages WHERE id = ?"),
       anyReaction: this.db.query("SELECT 1 FROM reactions WHERE message_id = ? LIMIT 1"),

@@ -162,6 +162,8 @@ export interface Message {
   pinned: number;
   created_at: number;
   edited_at: number | null;
+  /** Where its id stands in time (ids.ts positionOf), unique among messages; null when another message holds it, or on Postgres (migration 023). */
+  position?: number | null;
 }
 
 /** A client's public keys for end-to-end encrypted DMs (raw, base64url; src/e2e). */

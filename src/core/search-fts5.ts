@@ -30,6 +30,7 @@
  * committed before it.
  */
 import type { Store } from "../store/db";
+import { positionOf } from "./ids";
 import { Memo } from "./memo";
 import { statement } from "./statement";
 import type { Facet, LaterEntries, SearchDoc, SearchEngine, SearchHits, SearchPlan, SearchTerm } from "./search-engine";
@@ -45,11 +46,8 @@ export const PENDING_MAX = 3000;
 const LOWEST = Number.MIN_SAFE_INTEGER;
 const HIGHEST = Number.MAX_SAFE_INTEGER;
 
-/** Where an id stands in time, as a rowid (see above). */
-export function rowidOf(id: string): number {
-  const ms = parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
-  return (ms - EPOCH) * 4096 + parseInt(id.slice(15, 18), 16);
-}
+/** Where an id stands in time, as a rowid (see above): its position (ids.ts). */
+export const rowidOf = positionOf;
 
 /** The first 18 characters every id standing at this rowid starts with. */
 function prefixOf(rowid: number): string {

@@ -162,6 +162,8 @@ const TABLES: { name: Exclude<keyof WorldSnapshot, "snowflakes">; columns: strin
       "pinned",
       "created_at",
       "edited_at",
+      // Not imported (a document has none): the export derives the message's number from it.
+      "position",
     ],
     where: CARRIED_MESSAGES,
     order: "channel_id, id",

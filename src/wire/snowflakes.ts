@@ -4,6 +4,12 @@
  * forever (across restarts, too). Its bits derive from the object's UUIDv7: timestamp
  * (ms since 2025-01-01) << 22 | the UUID's per-millisecond counter << 10 | a collision
  * counter, so snowflake order is creation order and before/after pagination works.
+ *
+ * A message that holds its position (migration 023: the same 60 bits, unique among
+ * messages) is not stored: its number is its position << 10, the number its first claim
+ * would have stored, read back through the position. The store keeps a position and a
+ * stored number from ever naming two things; a message without a position (older, or
+ * another held it) is stored as before.
  */
 import { uuidBound, uuidTime } from "../core";
 import type { MediaLinks } from "./media";
@@ -14,11 +20,29 @@ export interface SnowflakeStore {
   numberOf(uuid: string): bigint | null;
   idOf(n: bigint): string | null;
   claim(uuid: string, n: bigint): boolean;
+  /** The stored number of an id, and the position of the message it names (each null when none). */
+  lookup(uuid: string): { number: bigint | null; position: number | null };
+  /** The message holding a position, or null. */
+  messageAt(position: number): string | null;
 }
 
 export const EPOCH = 1735689600000;
 /** Smallest timestamp part that still gives 17 digits (10^16 / 2^22, rounded up). */
 const MIN_TS = 2_384_185_792n;
+/** The smallest position whose number is derived: below it, the timestamp would be raised to MIN_TS. */
+const MIN_DERIVED_POSITION = Number(MIN_TS) * 4096;
+
+/** The position a number would be derived from, or null when it cannot be one. */
+function positionIn(n: bigint): number | null {
+  if ((n & 1023n) !== 0n) return null;
+  const position = Number(n >> 10n);
+  return position >= MIN_DERIVED_POSITION ? position : null;
+}
+
+/** A message's number from its position, or null when it has none or one too early to derive from. */
+export function derivedNumber(position: number | null | undefined): bigint | null {
+  return position != null && position >= MIN_DERIVED_POSITION ? BigInt(position) << 10n : null;
+}
 /**
  * The one spelling of a snowflake that is an id: decimal, no leading zero, 17 to 20
  * digits (and below 2^63, see isSnowflake). "0<id>" and "+<id>" name nothing: were they
@@ -124,8 +148,14 @@ export class Snowflakes {
       const cached = this.kept.flake(uuid) ?? this.minted.flake(uuid);
       if (cached !== undefined) return cached;
     }
-    const known = this.store.numberOf(uuid);
+    const found = this.store.lookup(uuid);
+    const known = found.number ?? derivedNumber(found.position);
     if (known !== null) return this.cache ? this.kept.set(uuid, known.toString()) : known.toString();
+    return this.claim(uuid);
+  }
+
+  /** Store a number for an id: the first free one of its millisecond and counter. */
+  private claim(uuid: string): string {
     const { ms, counter } = uuidTime(uuid);
     let ts = BigInt(ms - EPOCH);
     if (ts < MIN_TS) ts = MIN_TS;
@@ -143,13 +173,17 @@ export class Snowflakes {
   }
 
   /**
-   * of() for an id the caller has just created in the open write (a message posted):
-   * nobody can have paired it yet, so its number is claimed first, without the look-up
-   * that would find none. The answer is of()'s in every case: a claim that fails (the id
-   * or the number taken) falls back to of(). Off with the `snowflakeCache` switch.
+   * of() for an id the caller has just created in the open write (a message posted, with
+   * its position): a message holding its position has its derived number, nothing
+   * stored; else nobody can have paired it yet, so its number is claimed first, without
+   * the look-up that would find none. The answer is of()'s in every case: a claim that
+   * fails (the id or the number taken) falls back to of(). Off with the `snowflakeCache`
+   * switch.
    */
-  ofNew(uuid: string): string {
+  ofNew(uuid: string, position: number | null = null): string {
     if (!this.cache) return this.of(uuid);
+    const derived = derivedNumber(position);
+    if (derived !== null) return this.minted.set(uuid, derived.toString());
     const { ms, counter } = uuidTime(uuid);
     let ts = BigInt(ms - EPOCH);
     if (ts < MIN_TS) ts = MIN_TS;
@@ -172,7 +206,9 @@ export class Snowflakes {
       const cached = this.kept.uuid(flake) ?? this.minted.uuid(flake);
       if (cached !== undefined) return cached;
     }
-    const id = this.store.idOf(BigInt(flake));
+    const n = BigInt(flake);
+    const position = positionIn(n);
+    const id = (position !== null && this.store.messageAt(position)) || this.store.idOf(n);
     if (!id) return null;
     if (this.cache) this.kept.set(id, flake);
     return id;

@@ -7,12 +7,26 @@
  * person's name as in a seed.
  */
 import type { WorldSnapshot } from "../core";
+import { derivedNumber } from "../wire/snowflakes";
 import { EXPORT_FORMAT, type ExportedWorld } from "./document";
 
 type Row = Record<string, string | number | null>;
 
 const bool = (v: unknown) => v === 1 || v === true;
 const json = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
+
+/**
+ * The numbers of messages that hold their position (migration 023): stored nowhere, so
+ * written out as pairs; the import stores them, and bots keep the ids they saw.
+ */
+function derivedPairs(messages: Row[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of messages) {
+    const n = derivedNumber(m.position as number | null);
+    if (n !== null) out[m.id as string] = n.toString();
+  }
+  return out;
+}
 
 /** Rows (core/world.ts) to the exported document. */
 export function exportDocument(w: WorldSnapshot, version: string, now: Date): ExportedWorld {
@@ -71,7 +85,7 @@ export function exportDocument(w: WorldSnapshot, version: string, now: Date): Ex
         created_at: c.created_at,
       })),
     })),
-    snowflakes: w.snowflakes,
+    snowflakes: { ...derivedPairs(w.messages), ...w.snowflakes },
     files: w.media_blobs.map((b) => ({
       sha256: b.sha256 as string,
       size: Number(b.size),

@@ -3,8 +3,8 @@
  * seed created fresh: `parley import`, `npm start --seed` with either document.
  */
 import type { Core, WorldSnapshot } from "../core";
-import { DomainError } from "../core";
-import type { Snowflakes } from "../wire/snowflakes";
+import { DomainError, positionOf } from "../core";
+import { derivedNumber, type Snowflakes } from "../wire/snowflakes";
 import { validate } from "../wire/validation";
 import { ExportSchema, type SeedAnswer } from "./document";
 
@@ -131,7 +131,24 @@ export function importRows(doc: unknown, now: number): WorldSnapshot {
       });
   });
   d.guilds.forEach((g: any, i: number) => guildRows(w, g, person(g.owner, `guilds[${i}].owner`), now));
+  keepPositions(w);
   return w;
+}
+
+/**
+ * A message whose number was derived from its position (wire/snowflakes.ts) takes its
+ * position back instead of a stored pair, so no later message can take that position
+ * and with it the same number.
+ */
+function keepPositions(w: WorldSnapshot): void {
+  for (const m of w.messages) {
+    const id = m.id as string;
+    const position = positionOf(id);
+    const pair = w.snowflakes[id];
+    if (pair === undefined || derivedNumber(position)?.toString() !== pair) continue;
+    m.position = position;
+    delete w.snowflakes[id];
+  }
 }
 
 // Longer than 80 lines because a server's rows (roles, channels, members, messages, files, emoji) follow one another in the order their keys need.

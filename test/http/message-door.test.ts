@@ -25,8 +25,9 @@ const flake = (id: string) => p.api.flakes.of(id);
 /** The stored message, its own id, author and times left out: what a door decided, not who used it or when. */
 function stored(id: string) {
   const m = p.store.db.query("SELECT * FROM messages WHERE id = ?").get(id) as Record<string, unknown>;
-  const { id: _id, author_id: _author, created_at: _at, edited_at, ...rest } = m;
-  return { ...rest, edited: edited_at !== null };
+  // Who, when and where in time (the position follows the id) differ by message; the rest is what the door decided.
+  const { id: _id, author_id: _author, created_at: _at, edited_at, position, ...rest } = m;
+  return { ...rest, edited: edited_at !== null, positioned: position !== null };
 }
 
 describe("a person's message takes the bots' door", () => {

@@ -251,8 +251,10 @@ describe("the same answers as on SQLite", () => {
   test("the id map: INSERT OR IGNORE claims once, and 64-bit numbers come back exact", () => {
     const claim = core("INSERT OR IGNORE INTO snowflakes");
     const flake = 1234567890123456789n;
-    expect(db.query(claim).run(U[0], flake).changes).toBe(1);
-    expect(db.query(claim).run(U[0], flake + 1n).changes).toBe(0);
+    // The third: the position a number would be derived from (none here, for this id).
+    expect(db.query(claim).run(U[0], flake, null).changes).toBe(1);
+    expect(db.query(claim).run(U[0], flake + 1n, null).changes).toBe(0);
+    expect(db.query(claim).run(U[1], flake + 1024n, 1205632705198n).changes).toBe(1);
     expect(db.query(core("SELECT uuid FROM snowflakes WHERE flake = ?")).get(flake)).toEqual({ uuid: U[0] });
     expect(
       BigInt((db.query(core("CAST(flake AS TEXT) AS flake FROM snowflakes WHERE uuid = ?")).get(U[0]) as { flake: string }).flake),

@@ -33,13 +33,13 @@ async function fresh(): Promise<{ db: PgDatabase; name: string }> {
 }
 
 const TYPE: Record<string, string> = { INTEGER: "integer", TEXT: "text", bigint: "integer", text: "text" };
-/** Expressions compared by their words and literals only: casts, parentheses, blanks and case differ between the catalogs. */
+/** Expressions compared by their words and literals only: casts, parentheses, blanks, case and quoted keywords ("position") differ between the catalogs. */
 const expr = (s: string) =>
   s
     .toLowerCase()
     .replace(/::\w+/g, "")
     .replace(/public\./g, "")
-    .replace(/[()\s]/g, "");
+    .replace(/[()\s"]/g, "");
 /** A CHECK by its column names and literals (SQLite's `IN (...)` is Postgres's `= ANY (ARRAY[...])`). */
 const checkWords = (s: string) =>
   (

@@ -1,15 +1,16 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Snowflakes, EPOCH, SNOWFLAKE, isSnowflake } from "../../src/wire/snowflakes";
+import { Snowflakes, EPOCH, SNOWFLAKE, derivedNumber, isSnowflake } from "../../src/wire/snowflakes";
 import { SwitchableClock } from "../../src/core/clock";
 import { IdGenerator } from "../../src/core/ids";
 import { Store } from "../../src/store/db";
 import { IdMap } from "../../src/core/idmap";
 import { createParley } from "../../src/app";
 import { testConfig } from "../../src/config";
-import { client, peopleWorld } from "../helpers";
+import { call, client, makeUnlimitedParley, peopleWorld, seedBasic } from "../helpers";
+import { positionOf } from "../../src/core/ids";
 
 function setup() {
   const clock = new SwitchableClock();
@@ -62,6 +63,8 @@ describe("snowflakes", () => {
     let raced = false;
     const late = new Snowflakes({
       numberOf: (uuid) => (raced ? table.numberOf(uuid) : null),
+      lookup: (uuid) => (raced ? table.lookup(uuid) : { number: null, position: null }),
+      messageAt: (position) => table.messageAt(position),
       idOf: (n) => table.idOf(n),
       claim(uuid, n) {
         if (!raced) {
@@ -85,8 +88,12 @@ describe("snowflakes", () => {
     const before = p.clock.now();
     const r = await client(p, "POST", `/channels/${general}/messages`, alice, { content: "numbered at once" });
     expect(r.status).toBe(200);
-    const n = p.core.idmap.numberOf(r.body.id);
+    // Its number is its position's (migration 023), written with its row: nothing else is stored.
+    const { number, position } = p.core.idmap.lookup(r.body.id);
+    expect([number, typeof position]).toEqual([null, "number"]);
+    const n = derivedNumber(position);
     expect(n).not.toBeNull();
+    expect(p.api.flakes.of(r.body.id)).toBe(n!.toString());
     expect(Snowflakes.timestamp(n!.toString())).toBeGreaterThanOrEqual(before);
     expect(Snowflakes.timestamp(n!.toString())).toBeLessThanOrEqual(p.clock.now());
     // Rolled back with its message: nothing of either stays.
@@ -98,7 +105,7 @@ describe("snowflakes", () => {
       }),
     ).toThrow("the write fails after the insert");
     expect(rolled).not.toBe("");
-    expect(p.core.idmap.numberOf(rolled)).toBeNull();
+    expect(p.core.idmap.lookup(rolled)).toEqual({ number: null, position: null });
     p.core.close();
   });
 
@@ -183,5 +190,95 @@ describe("snowflakes", () => {
     expect(isSnowflake("1234567890123456")).toBe(false); // 16 digits
     // A pagination bound is a position: "0<id>" is where <id> is.
     expect(flakes.bound(`0${f}`, false)).toBe(u);
+  });
+});
+
+describe("a message's number, derived from its position", () => {
+  const dirs: string[] = [];
+  const stored = (p: ReturnType<typeof createParley>) =>
+    (p.store.db.query("SELECT count(*) AS n FROM snowflakes").get() as { n: number }).n;
+
+  function onFile() {
+    const dir = mkdtempSync(join(tmpdir(), "parley-sf-"));
+    dirs.push(dir);
+    return testConfig({ data: dir, dbPath: join(dir, "parley.db") });
+  }
+
+  test("a post stores no pair; the number reads back after a restart, from a cold cache and in another process", async () => {
+    const cfg = onFile();
+    const p1 = createParley(cfg);
+    try {
+      const w = p1.seed({
+        users: [{ name: "alice" }],
+        guilds: [{ name: "Lab", owner: "alice" }],
+        applications: [{ name: "Bot", owner: "alice", install: ["Lab"] }],
+      });
+      const channel = w.guilds.Lab.channels.general;
+      const token = w.applications.Bot.token;
+      const before = stored(p1);
+      const posted = await call(p1, "POST", `/channels/${channel}/messages`, { token, body: { content: "numbered" } });
+      expect(posted.status).toBe(200);
+      expect(stored(p1)).toBe(before);
+      // The number a first claim would have stored: nothing tells the two apart.
+      expect(BigInt(posted.body.id) & 1023n).toBe(0n);
+      p1.api.flakes.clearCache();
+      expect((await call(p1, "GET", `/channels/${channel}/messages/${posted.body.id}`, { token })).body.content).toBe("numbered");
+      // Another process on the same file, and then the server started again.
+      const beside = createParley(cfg);
+      expect(beside.api.flakes.uuid(posted.body.id)).toBe(p1.api.flakes.uuid(posted.body.id));
+      beside.store.close();
+      p1.store.close();
+      const p2 = createParley(cfg);
+      const read = await call(p2, "GET", `/channels/${channel}/messages?limit=1`, { token });
+      expect(read.body.map((m: { id: string }) => m.id)).toEqual([posted.body.id]);
+      p2.store.close();
+    } finally {
+      p1.core.close();
+    }
+  });
+
+  test("a message whose position another holds is paired as before, and both read back", () => {
+    const p = makeUnlimitedParley();
+    const w = seedBasic(p);
+    const alice = p.api.flakes.uuid(w.users.alice.id)!;
+    const general = p.api.flakes.uuid(w.guilds.Lab.channels.general)!;
+    p.clock.set(Date.UTC(2031, 0, 1));
+    const a = p.core.messages.send(alice, general, { content: "first" });
+    p.core.ids.reset();
+    const b = p.core.messages.send(alice, general, { content: "second" });
+    expect(b.id.slice(0, 18)).toBe(a.id.slice(0, 18));
+    expect([p.core.idmap.lookup(a.id).position, p.core.idmap.lookup(b.id).position]).toEqual([positionOf(a.id), null]);
+    const [fa, fb] = [p.api.flakes.of(a.id), p.api.flakes.of(b.id)];
+    // The second cannot be stored as the number the first derives: it takes the next one.
+    expect(BigInt(fb) - BigInt(fa)).toBe(1n);
+    expect(BigInt(fa) >> 10n).toBe(BigInt(fb) >> 10n);
+    p.api.flakes.clearCache();
+    expect([p.api.flakes.uuid(fa), p.api.flakes.uuid(fb)]).toEqual([a.id, b.id]);
+    expect([p.api.flakes.of(a.id), p.api.flakes.of(b.id)]).toEqual([fa, fb]);
+    // A number of the derived form that no message holds names nothing.
+    expect(p.api.flakes.uuid(`${BigInt(fa) + 1024n}`)).toBeNull();
+    p.core.close();
+  });
+
+  test("an exported world keeps its messages' numbers through an import, and no new message can take them", () => {
+    const p = makeUnlimitedParley();
+    const w = seedBasic(p);
+    const alice = p.api.flakes.uuid(w.users.alice.id)!;
+    const general = p.api.flakes.uuid(w.guilds.Lab.channels.general)!;
+    const m = p.core.messages.send(alice, general, { content: "carried" });
+    const flake = p.api.flakes.of(m.id);
+    const doc = p.exportWorld();
+    expect(doc.snowflakes?.[m.id]).toBe(flake);
+    const q = makeUnlimitedParley();
+    q.importWorld(JSON.parse(JSON.stringify(doc)));
+    expect([q.api.flakes.of(m.id), q.api.flakes.uuid(flake)]).toEqual([flake, m.id]);
+    // It holds its position again, so it stays the only message there.
+    expect(q.core.idmap.lookup(m.id)).toEqual({ number: null, position: positionOf(m.id) });
+    p.core.close();
+    q.core.close();
+  });
+
+  afterAll(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 });

@@ -24,6 +24,7 @@ import { m019 } from "./019_device_use";
 import { m020 } from "./020_search_pending";
 import { m021 } from "./021_presence_holds";
 import { m022 } from "./022_search_mark";
+import { m023 } from "./023_message_positions";
 import type { Database } from "bun:sqlite";
 
 export interface Migration {
@@ -56,4 +57,5 @@ export const migrations: Migration[] = [
   m020,
   m021,
   m022,
+  m023,
 ];

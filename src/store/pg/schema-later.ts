@@ -213,3 +213,15 @@ CREATE INDEX presence_holds_by_user ON presence_holds (user_id);
 export const PG_022 = /* sql */ `
 SELECT 1;
 `;
+
+/**
+ * Migration 23 (store/migrations/023_message_positions.ts): a message's position, from
+ * which the boundary derives its snowflake. Postgres's nodes leave it empty (a unique
+ * index would make one node's post wait on another's commit), so SQLite's trigger has
+ * nothing to guard here; a database migrated from SQLite keeps its messages' positions,
+ * and with them their numbers.
+ */
+export const PG_023 = /* sql */ `
+ALTER TABLE messages ADD COLUMN position bigint;
+CREATE UNIQUE INDEX messages_position ON messages (position);
+`;
