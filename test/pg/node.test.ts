@@ -110,18 +110,20 @@ describe("a node on Postgres", () => {
   });
 
   test("a real discord.js bot receives MESSAGE_CREATE and answers a person", async () => {
+    // Inside the clone, so that the script finds discord.js in node_modules; gone however the test ends.
     const dir = join(ROOT, `test/pg/.bot-${process.pid}`);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "bot.cjs"), BOT_SCRIPT);
-    const child = spawn("/usr/bin/node", [join(dir, "bot.cjs")], {
-      cwd: ROOT,
-      env: { ...process.env, API: `${node.base}/api`, TOKEN: world.applications.EchoBot.token },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
+    let child: ReturnType<typeof spawn> | null = null;
     try {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "bot.cjs"), BOT_SCRIPT);
+      child = spawn("/usr/bin/node", [join(dir, "bot.cjs")], {
+        cwd: ROOT,
+        env: { ...process.env, API: `${node.base}/api`, TOKEN: world.applications.EchoBot.token },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      child.stdout!.on("data", (d) => (out += d));
+      child.stderr!.on("data", (d) => (out += d));
       await within(30_000, `the bot to be ready (output: ${out})`, async () => (/ready \d+/.test(out) ? true : undefined));
       const general = world.guilds.Lab.channels.general;
       const said = await harness("POST", "/users/alice/messages", { channel_id: general, content: "!ping" });
@@ -134,7 +136,7 @@ describe("a node on Postgres", () => {
       expect(answer.content).toBe("pong from EchoBot");
       expect(answer.message_reference.message_id).toBe(said.body.id);
     } finally {
-      child.kill("SIGKILL");
+      child?.kill("SIGKILL");
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
