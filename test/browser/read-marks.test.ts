@@ -1,10 +1,12 @@
 /**
  * What marks a channel read: only what the person had on screen. A message that arrives
- * in a channel the person has just left stays unread, even when the mark of what they
- * saw there is still waiting for its turn.
+ * while the tab is hidden stays unread (and counted in the tab's title) until the person
+ * comes back to the tab, and then it is read at once; a message that arrives in a
+ * channel the person has just left stays unread, even when the mark of what they saw
+ * there is still waiting for its turn.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { channelEntry, launch, message, serve, signIn, type Served } from "./support";
 
 let browser: Browser;
@@ -35,9 +37,45 @@ const readState = async (user: string) =>
     (r) => r.channel_id === general(),
   )!;
 
+/**
+ * A headless tab is always shown: this one is told it was hidden (another tab in front)
+ * or shown again, as the browser tells a page when its tab changes.
+ */
+async function tabShown(page: Page, shown: boolean): Promise<void> {
+  await page.evaluate((shown) => {
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => (shown ? "visible" : "hidden") });
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => !shown });
+    document.dispatchEvent(new Event("visibilitychange"));
+  }, shown);
+}
+
 describe("read marks", () => {
-  test("a message that arrives after the person left the channel stays unread, though the mark of what they saw comes later", async () => {
+  test("a mention that arrives in the open channel while the tab is hidden is read once the tab shows again", async () => {
     // The page's clock: a mark waiting its turn (at most one every 2 s) comes when the test says.
+    const bob = await signIn(browser, s.base, "bob", { prepare: (c) => c.clock.install() });
+    try {
+      const b = bob.page;
+      await b.waitForFunction(() => document.title === "#general · Parley");
+      await b.clock.runFor(3000);
+      await tabShown(b, false);
+      await say(`are you there, <@${s.id(s.world.users.bob.id)}>?`);
+      await message(b, /are you there, @Bob\?/).waitFor();
+      await b.waitForFunction(() => document.title === "(1) #general · Parley");
+      // Unseen, it stays unread, whatever mark comes meanwhile.
+      await b.clock.runFor(3000);
+      expect((await readState("bob")).mention_count).toBe(1);
+
+      await tabShown(b, true);
+      // Back on the tab, looking at the message: nothing is waiting anywhere.
+      await b.waitForFunction(() => document.title === "#general · Parley");
+      await b.getByRole("navigation", { name: "Servers" }).getByRole("button", { name: "Lab", exact: true }).waitFor();
+      expect(await readState("bob")).toMatchObject({ unread: false, mention_count: 0 });
+    } finally {
+      await bob.context.close();
+    }
+  }, 30_000);
+
+  test("a message that arrives after the person left the channel stays unread, though the mark of what they saw comes later", async () => {
     const bob = await signIn(browser, s.base, "bob", { prepare: (c) => c.clock.install() });
     try {
       const b = bob.page;
