@@ -8,10 +8,10 @@
  * another person's application.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { Client, Events, GatewayIntentBits as I, Routes } from "discord.js";
 import { next } from "../compat/support";
-import { count, launch, message, openAs, PASSWORD, serve, type Served } from "./support";
+import { count, launch, message, openAs, PASSWORD, serve, until, type Served } from "./support";
 
 let browser: Browser;
 let s: Served;
@@ -35,6 +35,8 @@ afterAll(async () => {
   for (const b of bots) await Promise.race([b.destroy(), Bun.sleep(2000)]);
   await s?.p.stop();
 });
+
+const hasFocus = (l: Locator) => l.evaluate((el) => el === document.activeElement).catch(() => false);
 
 /** A real discord.js bot: it answers every person's message, with their words when it may read them. */
 async function startBot(token: string, intents: number[]): Promise<{ bot: Client; seen: string[] }> {
@@ -235,6 +237,27 @@ describe("the developer portal", () => {
       await c.goto(`${s.base}/developers`);
       await c.getByRole("button", { name: "Sign in" }).waitFor();
       expect(new URL(c.url()).pathname).toBe("/developers");
+    } finally {
+      await carol.context.close();
+    }
+  }, 20_000);
+
+  test("by keyboard: New application puts focus in Name, Cancel back on the button, Create on the token to copy", async () => {
+    const carol = await openAs(browser, s.base, "/developers", "carol");
+    try {
+      const c = carol.page;
+      const opener = c.getByRole("button", { name: "New application" });
+      await opener.press("Enter");
+      await until("focus in Name", () => hasFocus(c.getByRole("textbox", { name: "Name" })));
+      await c.getByRole("button", { name: "Cancel" }).press("Enter");
+      await until("focus back on New application", () => hasFocus(opener));
+      await opener.press("Enter");
+      await until("focus in Name again", () => hasFocus(c.getByRole("textbox", { name: "Name" })));
+      await c.keyboard.type("Keyboard Bot");
+      await c.keyboard.press("Enter");
+      const token = c.getByRole("region", { name: "Keyboard Bot is ready" }).getByRole("textbox", { name: "Token" });
+      await token.waitFor();
+      await until("focus on the new token", () => hasFocus(token));
     } finally {
       await carol.context.close();
     }
