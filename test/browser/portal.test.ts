@@ -263,6 +263,23 @@ describe("the developer portal", () => {
     }
   }, 20_000);
 
+  test("by keyboard: Install says what was added, and focus is there, not on the page's body", async () => {
+    const app = await s.as("bob", "POST", "/applications", { name: "Keys" });
+    const bob = await openAs(browser, s.base, `/developers/install/${app.application.id}`, "bob");
+    try {
+      const b = bob.page;
+      await b.getByRole("combobox", { name: "Server" }).press("Tab");
+      await b.keyboard.press("Enter");
+      const added = b.getByRole("heading", { name: "Keys was added" });
+      await added.waitFor();
+      await until("focus on what was added", () => hasFocus(added));
+      await b.keyboard.press("Tab");
+      await until("Tab goes on to the server", () => hasFocus(b.getByRole("link", { name: "Open Workshop" })));
+    } finally {
+      await bob.context.close();
+    }
+  }, 20_000);
+
   test("an administrator denies a request: it leaves the pending list and its owner sees it denied", async () => {
     const appId = s.id(s.world.applications.Echo.id);
     const bob = await openAs(browser, s.base, `/developers/applications/${appId}`, "bob");
