@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { launch, message, openAs, serve, signIn, type Served } from "./support";
+import { launch, message, openAs, serve, signIn, until, type Served } from "./support";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -101,6 +101,47 @@ describe("a phone-width screen", () => {
       await alice.context.close();
     }
   }, 30_000);
+
+  test("every section of Server settings fits 390 px: nothing cut off at the right, a wide table scrolls on its own", async () => {
+    const alice = await signIn(browser, s.base, "alice", { viewport: PHONE, touch: true });
+    try {
+      const a = alice.page;
+      await a.getByRole("button", { name: "Menu" }).click();
+      await nav(a).getByRole("button", { name: "Server settings" }).click();
+      const settings = a.getByRole("region", { name: "Server settings" });
+      const sections = settings.getByRole("navigation", { name: "Server settings" });
+      for (const name of await sections.getByRole("button").allTextContents()) {
+        await sections.getByRole("button", { name, exact: true }).click();
+        if (name === "Invites") {
+          await settings.getByRole("button", { name: "Create invite" }).click();
+          await settings.getByRole("table", { name: "Invite links" }).getByRole("row").nth(1).waitFor();
+        }
+        // Every control a finger must reach lies on the screen; a table's may scroll with it.
+        for (const role of ["button", "textbox", "combobox"] as const)
+          for (const control of await settings.getByRole(role).all()) {
+            if (!(await control.isVisible()) || (await control.evaluate((el) => !!el.closest("table")))) continue;
+            const box = (await control.boundingBox())!;
+            const what = `${name}: ${(await control.getAttribute("aria-label")) ?? (await control.textContent())}`;
+            expect({ what, right: box.x + box.width <= PHONE.width }).toEqual({ what, right: true });
+          }
+      }
+      // The invite's Revoke is in reach: the table scrolls sideways under the pointer (a swipe, a wheel), the page does not.
+      await sections.getByRole("button", { name: "Invites", exact: true }).click();
+      const table = settings.getByRole("table", { name: "Invite links" });
+      const revoke = table.getByRole("button", { name: /^Revoke / });
+      await table.scrollIntoViewIfNeeded();
+      const at = (await table.boundingBox())!;
+      await a.mouse.move(at.x + 40, at.y + at.height / 2);
+      await a.mouse.wheel(600, 0);
+      await until("Revoke scrolled into reach", async () => {
+        const box = (await revoke.boundingBox())!;
+        return box.x + box.width <= PHONE.width;
+      });
+      expect(await sideways(a)).toBeLessThanOrEqual(0);
+    } finally {
+      await alice.context.close();
+    }
+  }, 40_000);
 
   test("the developer portal fits 390 px without sideways scrolling", async () => {
     const alice = await openAs(browser, s.base, "/developers", "alice");
