@@ -102,6 +102,28 @@ describe("a phone-width screen", () => {
     }
   }, 30_000);
 
+  test("Direct messages take the whole width under the bar, as a server's channel does", async () => {
+    const alice = await signIn(browser, s.base, "alice", { viewport: PHONE, touch: true });
+    try {
+      const a = alice.page;
+      await a.getByRole("button", { name: "Menu" }).click();
+      await a
+        .getByRole("navigation", { name: "Servers" })
+        .getByRole("button", { name: /^Direct messages/ })
+        .click();
+      await a.getByRole("heading", { name: "Parley", level: 1 }).waitFor();
+      // The drawer that picked it closes (Escape, as a phone's back gesture would).
+      await a.keyboard.press("Escape");
+      await a.getByRole("navigation", { name: "Servers" }).waitFor({ state: "hidden" });
+      const bar = (await a.getByRole("banner").boundingBox())!;
+      const main = (await a.getByRole("main").boundingBox())!;
+      expect({ x: bar.x, y: bar.y, width: bar.width }).toEqual({ x: 0, y: 0, width: PHONE.width });
+      expect({ x: main.x, width: main.width, below: main.y >= bar.y + bar.height }).toEqual({ x: 0, width: PHONE.width, below: true });
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+
   test("every section of Server settings fits 390 px: nothing cut off at the right, a wide table scrolls on its own", async () => {
     const alice = await signIn(browser, s.base, "alice", { viewport: PHONE, touch: true });
     try {
