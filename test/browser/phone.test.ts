@@ -124,6 +124,28 @@ describe("a phone-width screen", () => {
     }
   }, 30_000);
 
+  test("the Menu button tells of mentions behind it, as the servers' entries do", async () => {
+    const alice = await signIn(browser, s.base, "alice", { viewport: PHONE, touch: true });
+    try {
+      const a = alice.page;
+      await a.getByRole("heading", { name: "#general", level: 1 }).waitFor();
+      await s.as("bob", "POST", `/channels/${s.id(s.world.guilds.Lab.channels.random)}/messages`, {
+        content: `over here, <@${s.id(s.world.users.alice.id)}>`,
+      });
+      const menu = a.getByRole("banner").getByRole("button", { name: "Menu, 1 mention" });
+      await menu.waitFor();
+      expect(await menu.textContent()).toContain("1");
+      await menu.click();
+      await nav(a)
+        .getByRole("button", { name: /^random/ })
+        .click();
+      await message(a, /over here, @Alice/).waitFor();
+      await a.getByRole("banner").getByRole("button", { name: "Menu", exact: true }).waitFor();
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+
   test("every section of Server settings fits 390 px: nothing cut off at the right, a wide table scrolls on its own", async () => {
     const alice = await signIn(browser, s.base, "alice", { viewport: PHONE, touch: true });
     try {
