@@ -55,8 +55,12 @@ const HANDLERS: Record<string, Handler> = {
   "member.added": (d: { guild_id: string; member: Member | null }) => putMember(d.guild_id, d.member),
   "member.updated": (d: { guild_id: string; member: Member | null }) => {
     putMember(d.guild_id, d.member);
+    if (!d.member || d.member.user.id !== me.value?.id) return;
     // The person's own roles changed: what they may do changes with them.
-    if (d.member && d.member.user.id === me.value?.id) refreshMyPermissions(d.guild_id, d.member.roles);
+    refreshMyPermissions(d.guild_id, d.member.roles);
+    // Their name or picture, changed in another of their browsers: this one shows it too.
+    const { username, global_name, avatar } = d.member.user;
+    me.value = { ...me.value, username, global_name, avatar };
   },
   "member.removed": (d: { guild_id: string; user_id: string }) => {
     const list = members.value[d.guild_id];

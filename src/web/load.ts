@@ -94,30 +94,40 @@ let marking: Record<string, string> = {};
 const READ_MARK_MS = 2000;
 const markedAt: Record<string, number> = {};
 const markLater: Record<string, ReturnType<typeof setTimeout>> = {};
+/** The newest message each channel showed while the person looked at it: what its next mark may cover. */
+const seen: Record<string, string> = {};
 
 /**
- * Mark the open channel read up to its newest message (once per message, and in a busy
- * channel at most once every 2 s: the last mark waits and covers what arrived meanwhile).
+ * The open channel, on screen, is read up to its newest message (once per message, and
+ * in a busy channel at most once every 2 s: the last mark waits and covers what arrived
+ * meanwhile). Only what was on screen when this was called: a mark that waits its turn
+ * never covers a message that came after the person left the channel or the tab.
  */
-export async function markRead(channelId: string): Promise<void> {
+export function markRead(channelId: string): Promise<void> {
+  const list = logs.value[channelId]?.list ?? [];
+  const last = [...list].reverse().find((m) => !m.ephemeral);
+  if (last && !(seen[channelId] >= last.id)) seen[channelId] = last.id;
+  return sendMark(channelId);
+}
+
+async function sendMark(channelId: string): Promise<void> {
   const wait = (markedAt[channelId] ?? 0) + READ_MARK_MS - Date.now();
   if (wait > 0) {
     markLater[channelId] ??= setTimeout(() => {
       delete markLater[channelId];
-      void markRead(channelId);
+      void sendMark(channelId);
     }, wait);
     return;
   }
-  const list = logs.value[channelId]?.list ?? [];
-  const last = [...list].reverse().find((m) => !m.ephemeral);
+  const upTo = seen[channelId];
   const state = readStates.value[channelId];
-  if (!last || !me.value) return;
-  if (state && !state.unread && state.last_read_id && state.last_read_id >= last.id) return;
-  if (marking[channelId] === last.id) return;
-  marking = { ...marking, [channelId]: last.id };
+  if (!upTo || !me.value) return;
+  if (state?.last_read_id && state.last_read_id >= upTo) return;
+  if (marking[channelId] === upTo) return;
+  marking = { ...marking, [channelId]: upTo };
   markedAt[channelId] = Date.now();
   try {
-    setReadState(await api<ReadState>("PUT", `/channels/${channelId}/read`, { message_id: last.id }));
+    setReadState(await api<ReadState>("PUT", `/channels/${channelId}/read`, { message_id: upTo }));
   } catch {
     // A message deleted meanwhile: the next one marks it.
   } finally {

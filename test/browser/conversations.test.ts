@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { act, actionsOf, channelEntry, launch, message, serve, signIn, until, type Served } from "./support";
+import { act, actionsOf, channelEntry, count, launch, message, serve, signIn, until, type Served } from "./support";
 
 let browser: Browser;
 let s: Served;
@@ -80,6 +80,37 @@ describe("following a conversation", () => {
       const found = message(b, /the old walrus remark/);
       await found.waitFor();
       expect(await found.getAttribute("aria-current")).toBe("true");
+    } finally {
+      await bob.context.close();
+    }
+  }, 30_000);
+
+  test("more results than a page: More results shows the next ones, focus on the first of them, until all are shown", async () => {
+    const bob = await signIn(browser, s.base, "bob");
+    try {
+      const b = bob.page;
+      const box = b.getByRole("searchbox", { name: "Search" });
+      await box.fill("filler");
+      await box.press("Enter");
+      const results = b.getByRole("region", { name: "Search results" });
+      await results.getByText("80 results").waitFor();
+      await count(results.getByRole("article"), 25);
+      const more = results.getByRole("button", { name: "More results" });
+      await more.press("Enter");
+      await count(results.getByRole("article"), 50);
+      // Newest first: the 26th is "filler 54", and the keyboard goes on from it.
+      await until("focus on the first new result", () =>
+        results
+          .getByRole("article", { name: "Bob filler 54" })
+          .getByRole("button", { name: "Jump" })
+          .evaluate((el) => el === document.activeElement),
+      );
+      await more.click();
+      await count(results.getByRole("article"), 75);
+      await more.click();
+      await count(results.getByRole("article"), 80);
+      await results.getByRole("article", { name: "Bob filler 0" }).waitFor();
+      expect(await more.count()).toBe(0);
     } finally {
       await bob.context.close();
     }

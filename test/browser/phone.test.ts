@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { launch, message, openAs, serve, signIn, type Served } from "./support";
+import { launch, message, openAs, serve, signIn, until, type Served } from "./support";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -101,6 +101,91 @@ describe("a phone-width screen", () => {
       await alice.context.close();
     }
   }, 30_000);
+
+  test("Direct messages take the whole width under the bar, as a server's channel does", async () => {
+    const alice = await signIn(browser, s.base, "alice", { viewport: PHONE, touch: true });
+    try {
+      const a = alice.page;
+      await a.getByRole("button", { name: "Menu" }).click();
+      await a
+        .getByRole("navigation", { name: "Servers" })
+        .getByRole("button", { name: /^Direct messages/ })
+        .click();
+      await a.getByRole("heading", { name: "Parley", level: 1 }).waitFor();
+      // The drawer that picked it closes (Escape, as a phone's back gesture would).
+      await a.keyboard.press("Escape");
+      await a.getByRole("navigation", { name: "Servers" }).waitFor({ state: "hidden" });
+      const bar = (await a.getByRole("banner").boundingBox())!;
+      const main = (await a.getByRole("main").boundingBox())!;
+      expect({ x: bar.x, y: bar.y, width: bar.width }).toEqual({ x: 0, y: 0, width: PHONE.width });
+      expect({ x: main.x, width: main.width, below: main.y >= bar.y + bar.height }).toEqual({ x: 0, width: PHONE.width, below: true });
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+
+  test("the Menu button tells of mentions behind it, as the servers' entries do", async () => {
+    const alice = await signIn(browser, s.base, "alice", { viewport: PHONE, touch: true });
+    try {
+      const a = alice.page;
+      await a.getByRole("heading", { name: "#general", level: 1 }).waitFor();
+      await s.as("bob", "POST", `/channels/${s.id(s.world.guilds.Lab.channels.random)}/messages`, {
+        content: `over here, <@${s.id(s.world.users.alice.id)}>`,
+      });
+      const menu = a.getByRole("banner").getByRole("button", { name: "Menu, 1 mention" });
+      await menu.waitFor();
+      expect(await menu.textContent()).toContain("1");
+      await menu.click();
+      await nav(a)
+        .getByRole("button", { name: /^random/ })
+        .click();
+      await message(a, /over here, @Alice/).waitFor();
+      await a.getByRole("banner").getByRole("button", { name: "Menu", exact: true }).waitFor();
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+
+  test("every section of Server settings fits 390 px: nothing cut off at the right, a wide table scrolls on its own", async () => {
+    const alice = await signIn(browser, s.base, "alice", { viewport: PHONE, touch: true });
+    try {
+      const a = alice.page;
+      await a.getByRole("button", { name: "Menu" }).click();
+      await nav(a).getByRole("button", { name: "Server settings" }).click();
+      const settings = a.getByRole("region", { name: "Server settings" });
+      const sections = settings.getByRole("navigation", { name: "Server settings" });
+      for (const name of await sections.getByRole("button").allTextContents()) {
+        await sections.getByRole("button", { name, exact: true }).click();
+        if (name === "Invites") {
+          await settings.getByRole("button", { name: "Create invite" }).click();
+          await settings.getByRole("table", { name: "Invite links" }).getByRole("row").nth(1).waitFor();
+        }
+        // Every control a finger must reach lies on the screen; a table's may scroll with it.
+        for (const role of ["button", "textbox", "combobox"] as const)
+          for (const control of await settings.getByRole(role).all()) {
+            if (!(await control.isVisible()) || (await control.evaluate((el) => !!el.closest("table")))) continue;
+            const box = (await control.boundingBox())!;
+            const what = `${name}: ${(await control.getAttribute("aria-label")) ?? (await control.textContent())}`;
+            expect({ what, right: box.x + box.width <= PHONE.width }).toEqual({ what, right: true });
+          }
+      }
+      // The invite's Revoke is in reach: the table scrolls sideways under the pointer (a swipe, a wheel), the page does not.
+      await sections.getByRole("button", { name: "Invites", exact: true }).click();
+      const table = settings.getByRole("table", { name: "Invite links" });
+      const revoke = table.getByRole("button", { name: /^Revoke / });
+      await table.scrollIntoViewIfNeeded();
+      const at = (await table.boundingBox())!;
+      await a.mouse.move(at.x + 40, at.y + at.height / 2);
+      await a.mouse.wheel(600, 0);
+      await until("Revoke scrolled into reach", async () => {
+        const box = (await revoke.boundingBox())!;
+        return box.x + box.width <= PHONE.width;
+      });
+      expect(await sideways(a)).toBeLessThanOrEqual(0);
+    } finally {
+      await alice.context.close();
+    }
+  }, 40_000);
 
   test("the developer portal fits 390 px without sideways scrolling", async () => {
     const alice = await openAs(browser, s.base, "/developers", "alice");

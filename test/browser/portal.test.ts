@@ -8,10 +8,10 @@
  * another person's application.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { Client, Events, GatewayIntentBits as I, Routes } from "discord.js";
 import { next } from "../compat/support";
-import { count, launch, message, openAs, PASSWORD, serve, type Served } from "./support";
+import { count, launch, message, openAs, PASSWORD, serve, until, type Served } from "./support";
 
 let browser: Browser;
 let s: Served;
@@ -35,6 +35,8 @@ afterAll(async () => {
   for (const b of bots) await Promise.race([b.destroy(), Bun.sleep(2000)]);
   await s?.p.stop();
 });
+
+const hasFocus = (l: Locator) => l.evaluate((el) => el === document.activeElement).catch(() => false);
 
 /** A real discord.js bot: it answers every person's message, with their words when it may read them. */
 async function startBot(token: string, intents: number[]): Promise<{ bot: Client; seen: string[] }> {
@@ -229,6 +231,8 @@ describe("the developer portal", () => {
       await c.goto(`${s.base}/admin`);
       await c.getByText("Only administrators can see this page.").waitFor();
       expect(await c.getByRole("button", { name: "Approve" }).count()).toBe(0);
+      // Not a dead end for whoever runs the server and signed up first: how to become one.
+      await c.getByRole("paragraph").filter({ hasText: "parley user admin carol" }).waitFor();
 
       // A session that ended elsewhere: the page asks to sign in again and stays where it is.
       await c.evaluate(() => localStorage.setItem("parley.session", "ps_a-session-that-ended"));
@@ -237,6 +241,44 @@ describe("the developer portal", () => {
       expect(new URL(c.url()).pathname).toBe("/developers");
     } finally {
       await carol.context.close();
+    }
+  }, 20_000);
+
+  test("by keyboard: New application puts focus in Name, Cancel back on the button, Create on the token to copy", async () => {
+    const carol = await openAs(browser, s.base, "/developers", "carol");
+    try {
+      const c = carol.page;
+      const opener = c.getByRole("button", { name: "New application" });
+      await opener.press("Enter");
+      await until("focus in Name", () => hasFocus(c.getByRole("textbox", { name: "Name" })));
+      await c.getByRole("button", { name: "Cancel" }).press("Enter");
+      await until("focus back on New application", () => hasFocus(opener));
+      await opener.press("Enter");
+      await until("focus in Name again", () => hasFocus(c.getByRole("textbox", { name: "Name" })));
+      await c.keyboard.type("Keyboard Bot");
+      await c.keyboard.press("Enter");
+      const token = c.getByRole("region", { name: "Keyboard Bot is ready" }).getByRole("textbox", { name: "Token" });
+      await token.waitFor();
+      await until("focus on the new token", () => hasFocus(token));
+    } finally {
+      await carol.context.close();
+    }
+  }, 20_000);
+
+  test("by keyboard: Install says what was added, and focus is there, not on the page's body", async () => {
+    const app = await s.as("bob", "POST", "/applications", { name: "Keys" });
+    const bob = await openAs(browser, s.base, `/developers/install/${app.application.id}`, "bob");
+    try {
+      const b = bob.page;
+      await b.getByRole("combobox", { name: "Server" }).press("Tab");
+      await b.keyboard.press("Enter");
+      const added = b.getByRole("heading", { name: "Keys was added" });
+      await added.waitFor();
+      await until("focus on what was added", () => hasFocus(added));
+      await b.keyboard.press("Tab");
+      await until("Tab goes on to the server", () => hasFocus(b.getByRole("link", { name: "Open Workshop" })));
+    } finally {
+      await bob.context.close();
     }
   }, 20_000);
 

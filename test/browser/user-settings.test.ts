@@ -166,3 +166,28 @@ test("Notifications: desktop permission, and each server's level and mute, read 
     await here.context.close();
   }
 }, 60_000);
+
+test("Profile: a new display name is one's own at once in one's other browser, not after a reload", async () => {
+  const here = await signIn(browser, s.base, "bea");
+  const there = await signIn(browser, s.base, "bea");
+  try {
+    const profile = async (page: Page) => {
+      const dialog = await openUserSettings(page);
+      await dialog.getByRole("navigation", { name: "User settings" }).getByRole("button", { name: "Profile" }).click();
+      return dialog.getByRole("region", { name: "Profile" });
+    };
+    const mine = await profile(here.page);
+    await mine.getByRole("textbox", { name: "Display name" }).fill("Beatrix");
+    await mine.getByRole("button", { name: "Save display name" }).click();
+    await mine.getByRole("status").filter({ hasText: "Your display name is Beatrix." }).waitFor();
+
+    // The other browser heard of it (its member list says so): its own settings start from the new name.
+    await there.page.getByRole("complementary", { name: "Members" }).getByRole("button", { name: "Beatrix" }).waitFor();
+    const theirs = await profile(there.page);
+    expect(await theirs.getByRole("textbox", { name: "Display name" }).inputValue()).toBe("Beatrix");
+  } finally {
+    await here.context.close();
+    await there.context.close();
+    await s.as("bea", "PATCH", "/users/@me", { global_name: "Bea" });
+  }
+}, 30_000);

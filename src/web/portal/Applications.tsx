@@ -1,21 +1,26 @@
 /**
  * The portal's first page: heading "Applications", the person's applications, and
  * "New application" (a textbox "Name" and "Create"). A new application's token is shown
- * here once, in the read-only textbox "Token" with "Copy".
+ * here once, in the read-only textbox "Token" with "Copy". Focus follows the form: into
+ * Name when it opens, back on "New application" when cancelled, on the token once made.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { ErrorLine, Field, Link, TokenShown, errorText, fieldError } from "../views/ui";
+import { focusLost } from "../views/focus";
 import type { Application } from "./types";
 
 export function Applications({ base }: { base: string }) {
   const [apps, setApps] = useState<Application[] | null>(null);
   const [loadError, setLoadError] = useState<string>();
   const [created, setCreated] = useState<{ application: Application; token: string } | null>(null);
+  const shown = useRef<HTMLElement>(null);
   useEffect(() => {
     document.title = "Applications · Parley";
     api<Application[]>("GET", "/applications").then(setApps, (e) => setLoadError(errorText(e)));
   }, []);
+  // The form that had focus is gone: the token, which is to be copied now or never, has it.
+  useLayoutEffect(() => void shown.current?.querySelector("input")?.focus(), [created]);
   function onCreated(r: { application: Application; token: string }) {
     setCreated(r);
     setApps([...(apps ?? []), r.application]);
@@ -27,7 +32,7 @@ export function Applications({ base }: { base: string }) {
         An application is a bot: it gets a token to connect with, intents, and an install link people use to add it to their servers.
       </p>
       {created && (
-        <section class="card created" aria-labelledby="created-title">
+        <section class="card created" aria-labelledby="created-title" ref={shown}>
           <h2 id="created-title">{created.application.name} is ready</h2>
           <TokenShown token={created.token} />
           <p>
@@ -58,9 +63,22 @@ function NewApplication({ onCreated }: { onCreated(r: { application: Application
   const [name, setName] = useState("");
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  // Whichever of the two is shown takes focus when it replaces the other (not when the page loads).
+  const moved = useRef(false);
+  useLayoutEffect(() => {
+    if (!moved.current) return;
+    if (open) form.current?.querySelector("input")?.focus();
+    else if (focusLost()) opener.current?.focus();
+  }, [open]);
+  function toggle(next: boolean) {
+    moved.current = true;
+    setOpen(next);
+  }
   if (!open)
     return (
-      <button type="button" class="primary" onClick={() => setOpen(true)}>
+      <button type="button" class="primary" ref={opener} onClick={() => toggle(true)}>
         New application
       </button>
     );
@@ -71,6 +89,8 @@ function NewApplication({ onCreated }: { onCreated(r: { application: Application
     try {
       onCreated(await api<{ application: Application; token: string }>("POST", "/applications", { name: name.trim() }));
       setName("");
+      // Made: the token takes focus (above), not the button.
+      moved.current = false;
       setOpen(false);
     } catch (err) {
       setError(err);
@@ -80,7 +100,7 @@ function NewApplication({ onCreated }: { onCreated(r: { application: Application
   }
   const nameError = fieldError(error, "name");
   return (
-    <form class="card" onSubmit={create} noValidate aria-labelledby="new-app-title">
+    <form class="card" onSubmit={create} noValidate aria-labelledby="new-app-title" ref={form}>
       <h2 id="new-app-title">New application</h2>
       <Field
         id="app-name"
@@ -95,7 +115,7 @@ function NewApplication({ onCreated }: { onCreated(r: { application: Application
         <button type="submit" class="primary" disabled={busy}>
           Create
         </button>
-        <button type="button" onClick={() => setOpen(false)}>
+        <button type="button" onClick={() => toggle(false)}>
           Cancel
         </button>
       </div>

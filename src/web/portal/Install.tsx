@@ -2,10 +2,10 @@
  * The install page ({portal_url}/install/<application_id>, spec 5.10): the
  * application's name and description, a combobox "Server" listing only the servers where
  * the person holds Manage Server, Administrator or ownership, and "Install"; then a
- * confirmation with a link to the server. (Signing in first is the frame's part: the
- * page is the same URL before and after.)
+ * confirmation with a link to the server, which takes focus from the form it replaces.
+ * (Signing in first is the frame's part: the page is the same URL before and after.)
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../api";
 import { BIT, holds } from "../names";
 import { me } from "../state";
@@ -44,19 +44,27 @@ export function Install({ id }: { id: string }) {
       </div>
     );
   if (!info || !guilds) return <ErrorLine error={error} />;
-  if (done)
-    return (
-      <div class="portal install">
-        <h1>{info.name} was added</h1>
-        <p role="status">
-          {info.name} is now a member of {done.name}.
-        </p>
-        <p>
-          <a href={`/channels/${done.id}`}>Open {done.name}</a>
-        </p>
-      </div>
-    );
+  if (done) return <Installed name={info.name} guild={done} />;
   return <InstallForm info={info} guilds={guilds} onDone={setDone} />;
+}
+
+function Installed({ name, guild }: { name: string; guild: Guild }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The form that had focus is gone: a keyboard goes on from here, not from the top of the page.
+  useLayoutEffect(() => heading.current?.focus(), []);
+  return (
+    <div class="portal install">
+      <h1 tabIndex={-1} ref={heading}>
+        {name} was added
+      </h1>
+      <p role="status">
+        {name} is now a member of {guild.name}.
+      </p>
+      <p>
+        <a href={`/channels/${guild.id}`}>Open {guild.name}</a>
+      </p>
+    </div>
+  );
 }
 
 function InstallForm({ info, guilds, onDone }: { info: InstallInfo; guilds: Guild[]; onDone(g: Guild): void }) {

@@ -86,28 +86,30 @@ export function AuditLog({ guild }: { guild: Guild }) {
       </div>
       <ErrorLine error={error} />
       {entries && (
-        <table aria-label="Audit log">
-          <thead>
-            <tr>
-              <th>Who</th>
-              <th>What</th>
-              <th>Target</th>
-              <th>Reason</th>
-              <th>When</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((e) => (
-              <tr key={e.id}>
-                <td>{e.actor ? displayName(e.actor) : "System"}</td>
-                <td>{ACTIONS[e.action_type] ?? `Action ${e.action_type}`}</td>
-                <td>{target(e)}</td>
-                <td>{e.reason ?? ""}</td>
-                <td>{new Date(e.created_at).toLocaleString()}</td>
+        <div class="table-scroll">
+          <table aria-label="Audit log">
+            <thead>
+              <tr>
+                <th>Who</th>
+                <th>What</th>
+                <th>Target</th>
+                <th>Reason</th>
+                <th>When</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {entries.map((e) => (
+                <tr key={e.id}>
+                  <td>{e.actor ? displayName(e.actor) : "System"}</td>
+                  <td>{ACTIONS[e.action_type] ?? `Action ${e.action_type}`}</td>
+                  <td>{target(e)}</td>
+                  <td>{e.reason ?? ""}</td>
+                  <td>{new Date(e.created_at).toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {entries && !entries.length && <p class="muted">Nothing recorded{action || person ? " for this filter" : " yet"}.</p>}
     </section>

@@ -123,34 +123,36 @@ function InviteTable({
   onRevoke(code: string): void;
 }) {
   return (
-    <table aria-label="Invite links">
-      <thead>
-        <tr>
-          <th>Code</th>
-          <th>Channel</th>
-          <th>Created by</th>
-          <th>Uses</th>
-          <th>Expires</th>
-          <th />
-        </tr>
-      </thead>
-      <tbody>
-        {list.map((i) => (
-          <tr key={i.code}>
-            <td>{i.code}</td>
-            <td>{i.channel ? `#${i.channel.name}` : "—"}</td>
-            <td>{creator(i.inviter_id)}</td>
-            <td>{i.max_uses ? `${i.uses} of ${i.max_uses}` : String(i.uses)}</td>
-            <td>{i.expires_at ? new Date(i.expires_at).toLocaleString() : "Never"}</td>
-            <td>
-              <button type="button" class="danger" disabled={busy} onClick={() => onRevoke(i.code)}>
-                Revoke {i.code}
-              </button>
-            </td>
+    <div class="table-scroll">
+      <table aria-label="Invite links">
+        <thead>
+          <tr>
+            <th>Code</th>
+            <th>Channel</th>
+            <th>Created by</th>
+            <th>Uses</th>
+            <th>Expires</th>
+            <th />
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {list.map((i) => (
+            <tr key={i.code}>
+              <td>{i.code}</td>
+              <td>{i.channel ? `#${i.channel.name}` : "—"}</td>
+              <td>{creator(i.inviter_id)}</td>
+              <td>{i.max_uses ? `${i.uses} of ${i.max_uses}` : String(i.uses)}</td>
+              <td>{i.expires_at ? new Date(i.expires_at).toLocaleString() : "Never"}</td>
+              <td>
+                <button type="button" class="danger" disabled={busy} onClick={() => onRevoke(i.code)}>
+                  Revoke {i.code}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

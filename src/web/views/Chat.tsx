@@ -5,7 +5,7 @@
  */
 import { useEffect, useLayoutEffect, useState } from "preact/hooks";
 import { openChannel } from "../load";
-import { channelLabel, guildOf, guilds, liveState, notice, route } from "../state";
+import { channelLabel, dms, guildOf, guilds, liveState, notice, route } from "../state";
 import type { Message } from "../types";
 import { ChannelsNav, ServersNav } from "./Nav";
 import { MessageList } from "./MessageList";
@@ -22,6 +22,7 @@ import { SearchBox } from "./Search";
 import { useTabTitle } from "../title";
 import { Backdrop, DrawerButton, useDrawers } from "./drawers";
 import { focusComposer } from "./focus";
+import { UnreadMark, unreadText } from "./UnreadMark";
 
 /**
  * The first stop on the page (shown when focused): straight to the composer past the
@@ -35,12 +36,19 @@ function SkipToComposer() {
   );
 }
 
-/** The phone's bar: "Menu" and "Members" open their drawers (views/drawers.tsx). */
+/**
+ * The phone's bar: "Menu" and "Members" open their drawers (views/drawers.tsx). The
+ * navigation is out of sight there, so "Menu" carries its marks: "Menu, 2 mentions".
+ */
 function TopBar({ title, drawers, members }: { title: string; drawers: ReturnType<typeof useDrawers>; members: boolean }) {
+  const everywhere = [...dms.value, ...guilds.value.flatMap((g) => g.channels)];
+  const current = route.value.channel;
   return (
     <header class="topbar">
       <DrawerButton drawers={drawers} which="menu" class="menu">
-        Menu
+        <span aria-hidden="true">Menu</span>
+        <span class="sr">Menu{unreadText(everywhere, current)}</span>
+        <UnreadMark channels={everywhere} current={current} inline />
       </DrawerButton>
       <h1>{title}</h1>
       {members && (

@@ -52,6 +52,12 @@ export function MessageList({ channel, onReply }: Props) {
   useEffect(() => {
     if (document.visibilityState === "visible") void markRead(channel.id);
   }, [channel.id, list.length && list[list.length - 1].id]);
+  // What came while the tab was hidden is read when the person comes back to it, not at the next message.
+  useEffect(() => {
+    const shown = () => document.visibilityState === "visible" && void markRead(channel.id);
+    document.addEventListener("visibilitychange", shown);
+    return () => document.removeEventListener("visibilitychange", shown);
+  }, [channel.id]);
 
   function onScroll() {
     const el = box.current!;

@@ -1,7 +1,7 @@
 /**
  * What a server's (or the DMs') entry says of its channels: "Lab, 2 mentions", or
  * "Lab, unread" when something is new but nobody mentioned the person; the badge
- * shows the count. Without it the unread dot had no name a screen reader could read.
+ * shows the count. A phone's "Menu" says the same of everything behind it. Without it the unread dot had no name a screen reader could read.
  */
 import { readStates } from "../state";
 import type { Channel } from "../types";
@@ -25,12 +25,12 @@ export function unreadText(channels: Channel[], current: string | null): string 
   return unread ? ", unread" : "";
 }
 
-/** The visible count (its words are in unreadText). */
-export function UnreadMark({ channels, current }: { channels: Channel[]; current: string | null }) {
+/** The visible count (its words are in unreadText); `inline` beside a word, else on an icon's corner. */
+export function UnreadMark({ channels, current, inline }: { channels: Channel[]; current: string | null; inline?: boolean }) {
   const { mentions } = summary(channels, current);
   if (!mentions) return null;
   return (
-    <span class="badge server-badge" aria-hidden="true">
+    <span class={inline ? "badge" : "badge server-badge"} aria-hidden="true">
       {mentions > 99 ? "99+" : mentions}
     </span>
   );

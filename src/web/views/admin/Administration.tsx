@@ -32,6 +32,11 @@ export function Administration() {
       <div class="admin">
         <h1>Administration</h1>
         <p>Only administrators can see this page.</p>
+        {/* The first account of a new server is nobody's administrator: this says how its operator becomes one. */}
+        <p class="muted">
+          An administrator can make you one in their Users section; on the server's machine,{" "}
+          <code>parley user admin {me.value.username}</code> does it (a new server has none until then).
+        </p>
       </div>
     );
   const pick = (id: string) => {
