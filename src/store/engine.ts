@@ -149,7 +149,9 @@ export class SqliteEngine implements Engine {
     this.db.exec("PRAGMA foreign_keys = OFF");
     try {
       this.db.transaction(() => {
-        for (const t of tables) this.db.exec(`DELETE FROM "${t}"`);
+        // Twice: a delete's triggers write other tables (a deleted message leaves its
+        // number in `snowflakes`, migration 023) that may have been emptied already.
+        for (let pass = 0; pass < 2; pass++) for (const t of tables) this.db.exec(`DELETE FROM "${t}"`);
       })();
     } finally {
       this.db.exec("PRAGMA foreign_keys = ON");

@@ -260,6 +260,30 @@ describe("a message's number, derived from its position", () => {
     p.core.close();
   });
 
+  test("a deleted message's number stays its own: no later message takes its position", () => {
+    const p = makeUnlimitedParley();
+    const w = seedBasic(p);
+    const alice = p.api.flakes.uuid(w.users.alice.id)!;
+    const general = p.api.flakes.uuid(w.guilds.Lab.channels.general)!;
+    p.clock.set(Date.UTC(2031, 0, 1));
+    const gone = p.core.messages.send(alice, general, { content: "soon gone" });
+    const number = p.api.flakes.of(gone.id);
+    p.core.messages.deleteAs(alice, general, gone.id);
+    p.api.flakes.clearCache();
+    // The same millisecond and counter again (a clock set back): the new message goes without the position.
+    p.core.ids.reset();
+    const later = p.core.messages.send(alice, general, { content: "later" });
+    expect(later.id.slice(0, 18)).toBe(gone.id.slice(0, 18));
+    expect(p.core.idmap.lookup(later.id).position).toBeNull();
+    expect(p.api.flakes.of(later.id)).not.toBe(number);
+    expect(p.api.flakes.uuid(number)).toBe(gone.id);
+    expect(p.core.messages.get(gone.id)).toBeNull();
+    // The harness's reset still empties the id map whole.
+    p.core.wipe();
+    expect(p.store.db.query("SELECT count(*) AS n FROM snowflakes").get()).toEqual({ n: 0 });
+    p.core.close();
+  });
+
   test("an exported world keeps its messages' numbers through an import, and no new message can take them", () => {
     const p = makeUnlimitedParley();
     const w = seedBasic(p);
