@@ -95,7 +95,6 @@ describe("context-menu commands", () => {
 describe("channel settings", () => {
   test("the owner renames a channel and sets its topic, slow mode and NSFW; a bot hears CHANNEL_UPDATE; a refusal shows beside its field", async () => {
     const id = s.world.guilds.Lab.channels.random;
-    const updated = next<[unknown, TextChannel]>(bot, Events.ChannelUpdate, (_old, c) => c.id === id && c.name === "off-topic");
     const alice = await signIn(browser, s.base, "alice");
     try {
       const a = alice.page;
@@ -111,6 +110,8 @@ describe("channel settings", () => {
       await form.getByRole("textbox", { name: "Topic" }).fill("Anything goes");
       await form.getByRole("combobox", { name: "Slow mode" }).selectOption({ label: "10 seconds" });
       await form.getByRole("checkbox", { name: "Age-restricted (NSFW)" }).check();
+      // Listened for from the save on: the sign-in before it may take seconds on a busy machine.
+      const updated = next<[unknown, TextChannel]>(bot, Events.ChannelUpdate, (_old, c) => c.id === id && c.name === "off-topic");
       await form.getByRole("button", { name: "Save channel" }).click();
       await a.getByRole("status").filter({ hasText: "#off-topic saved." }).waitFor();
       await channelEntry(a, "off-topic").waitFor();
