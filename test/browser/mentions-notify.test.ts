@@ -17,8 +17,17 @@ beforeAll(async () => {
     users: [
       { name: "alice", global_name: "Alice" },
       { name: "bob", global_name: "Bob" },
+      // Enough people that `@` alone fills the list.
+      ...["cara", "dan", "fay", "gus", "ivy", "jo", "kit"].map((name) => ({ name })),
     ],
-    guilds: [{ name: "Lab", owner: "alice", members: ["bob"], channels: [{ name: "general" }, { name: "random" }, { name: "news" }] }],
+    guilds: [
+      {
+        name: "Lab",
+        owner: "alice",
+        members: ["bob", "cara", "dan", "fay", "gus", "ivy", "jo", "kit"],
+        channels: [{ name: "general" }, { name: "random" }, { name: "news" }],
+      },
+    ],
   });
   browser = await launch();
 }, 30_000);
@@ -100,6 +109,28 @@ describe("mentions", () => {
     } finally {
       await alice.context.close();
       await bob.context.close();
+    }
+  }, 30_000);
+  test("@here is offered beside @everyone to whoever may mention everyone, however many people match", async () => {
+    const alice = await signIn(browser, s.base, "alice");
+    try {
+      const a = alice.page;
+      const box = a.getByRole("textbox", { name: "Message #general" });
+      const list = a.getByRole("listbox", { name: "Mentions" });
+      await box.pressSequentially("@he");
+      await list.getByRole("option", { name: "@here" }).waitFor();
+      await box.press("Enter");
+      expect(await box.inputValue()).toBe("@here ");
+      await box.pressSequentially("@e");
+      await list.getByRole("option", { name: "@everyone" }).waitFor();
+      expect(await list.getByRole("option", { name: "@here" }).count()).toBe(0);
+      // Many people match a bare `@`: the two stay offered at the list's end.
+      await box.fill("");
+      await box.pressSequentially("@");
+      await list.getByRole("option", { name: "Bob (bob)" }).waitFor();
+      expect((await list.getByRole("option").allTextContents()).slice(-2)).toEqual(["@everyone", "@here"]);
+    } finally {
+      await alice.context.close();
     }
   }, 30_000);
 });

@@ -56,9 +56,13 @@ function options(guildId: string, query: string): Option[] {
     });
   }
   for (const r of dir.roles) if (foldName(r.name).startsWith(q)) out.push({ id: `r-${r.id}`, insert: r.name, label: `@${r.name} (role)` });
-  if (g && holds(g, BIT.ADMINISTRATOR))
-    for (const all of ["everyone", "here"]) if (all.startsWith(q)) out.push({ id: `all-${all}`, insert: all, label: `@${all}` });
-  return out.slice(0, MAX_OPTIONS);
+  // @everyone and @here (the server lets only administrators ping everyone) keep their
+  // places at the end however many people match: a long list once cut @here off.
+  const all =
+    g && holds(g, BIT.ADMINISTRATOR)
+      ? ["everyone", "here"].filter((w) => w.startsWith(q)).map((w) => ({ id: `all-${w}`, insert: w, label: `@${w}` }))
+      : [];
+  return [...out.slice(0, MAX_OPTIONS - all.length), ...all];
 }
 
 /** The text as sent: `@Name` of exactly one person or role of the server becomes its token. */
