@@ -9,7 +9,7 @@ import { channelLabel, displayName, dms, guildOf, guilds, me, readStates, route 
 import type { Channel } from "../types";
 import { SettingsButton } from "../settings/ServerSettings";
 import { userSettingsOpen } from "../settings/UserSettings";
-import { UnreadMark, unreadText } from "./UnreadMark";
+import { channelText, UnreadMark, unreadText } from "./UnreadMark";
 import { Avatar } from "./files/Avatar";
 import { ServerDialogs, serverDialog } from "./Welcome";
 
@@ -147,24 +147,29 @@ export function ChannelsNav({ onPick, onSignOut }: { onPick(): void; onSignOut()
   );
 }
 
+/**
+ * Named as a server's entry is, by one hidden phrase ("general, unread, 1 mention"): the
+ * visible name, marks and badge are hidden from screen readers, since the name and a
+ * hidden span beside it were read with a stray space between ("general , unread").
+ */
 function ChannelEntry({ channel, current, onPick }: { channel: Channel; current: boolean; onPick(): void }) {
   const state = readStates.value[channel.id];
   const unread = !current && !!state?.unread;
-  const mentions = current ? 0 : (state?.mention_count ?? 0);
   const label = channel.guild_id === null ? channelLabel(channel).slice(1) : (channel.name ?? "");
+  const here = current ? channel.id : null;
   return (
     <button type="button" class={`channel${unread ? " unread" : ""}`} aria-current={current ? "page" : undefined} onClick={onPick}>
       <span aria-hidden="true" class="sigil">
         {channel.guild_id === null ? "@" : "#"}
       </span>
-      <span class="name">{label}</span>
-      {unread && <span class="sr">, unread</span>}
-      {mentions > 0 && (
-        <span class="badge">
-          {mentions > 99 ? "99+" : mentions}
-          <span class="sr"> {mentions === 1 ? "mention" : "mentions"}</span>
-        </span>
-      )}
+      <span aria-hidden="true" class="name">
+        {label}
+      </span>
+      <span class="sr">
+        {label}
+        {channelText(channel, here)}
+      </span>
+      <UnreadMark channels={[channel]} current={here} inline />
     </button>
   );
 }

@@ -25,6 +25,12 @@ export function unreadText(channels: Channel[], current: string | null): string 
   return unread ? ", unread" : "";
 }
 
+/** The words after a channel's name: ", unread, 1 mention", ", unread" or nothing. */
+export function channelText(channel: Channel, current: string | null): string {
+  const { mentions, unread } = summary([channel], current);
+  return `${unread ? ", unread" : ""}${mentions > 0 ? `, ${mentions} ${mentions === 1 ? "mention" : "mentions"}` : ""}`;
+}
+
 /** The visible count (its words are in unreadText); `inline` beside a word, else on an icon's corner. */
 export function UnreadMark({ channels, current, inline }: { channels: Channel[]; current: string | null; inline?: boolean }) {
   const { mentions } = summary(channels, current);
