@@ -9,7 +9,7 @@
 import { signal } from "@preact/signals";
 import { api } from "./api";
 import { channelLabel, channelOf, guildOf, me, memberName, members, route } from "./state";
-import type { Message } from "./types";
+import type { Channel, Message } from "./types";
 import type { NotificationSetting } from "../contract";
 import { decideNotification, type NotifySetting } from "../text/notify";
 import { showMentions } from "../text/mentions";
@@ -34,6 +34,20 @@ export async function loadNotifySettings(): Promise<void> {
 
 export function putNotifySetting(s: NotificationSetting): void {
   notifySettings.value = { ...notifySettings.value, [s.scope_id]: s };
+}
+
+/**
+ * Whether a channel is muted now, by its own setting (`channel`) or its server's too
+ * (`either`): a muted channel shows no unread mark, and neither it nor a channel of a
+ * muted server marks its server unread; mentions in them still count (text/notify.ts).
+ */
+export function mutedNow(channel: Pick<Channel, "id" | "guild_id">): { channel: boolean; either: boolean } {
+  const at = (scope: string | null) => {
+    const until = scope ? notifySettings.value[scope]?.muted_until : null;
+    return !!until && Date.parse(until) > Date.now();
+  };
+  const own = at(channel.id);
+  return { channel: own, either: own || at(channel.guild_id) };
 }
 
 const asRule = (s: NotificationSetting | undefined): NotifySetting | null =>

@@ -25,7 +25,7 @@ beforeAll(async () => {
         name: "Lab",
         owner: "alice",
         members: ["bob", "cara", "dan", "fay", "gus", "ivy", "jo", "kit"],
-        channels: [{ name: "general" }, { name: "random" }, { name: "news" }],
+        channels: [{ name: "general" }, { name: "random" }, { name: "news" }, { name: "quiet" }],
       },
     ],
   });
@@ -172,4 +172,45 @@ describe("notifications", () => {
       await alice.context.close();
     }
   }, 30_000);
+  test("a muted channel shows no unread mark and leaves its server unmarked; a mention in it still counts", async () => {
+    const alice = await signIn(browser, s.base, "alice");
+    try {
+      const a = alice.page;
+      const quiet = s.id(s.world.guilds.Lab.channels.quiet);
+      const aliceId = s.id(s.world.users.alice.id);
+      await channelEntry(a, "quiet").click();
+      await a.getByRole("button", { name: "Notification settings" }).click();
+      const dialog = a.getByRole("dialog", { name: "Notification settings" });
+      await dialog.getByRole("combobox", { name: "Mute #quiet for" }).selectOption({ label: "Until I turn it back on" });
+      await dialog
+        .getByRole("combobox", { name: "Mute #quiet for" })
+        .getByRole("option", { name: "Muted until I turn it back on" })
+        .waitFor({ state: "attached" });
+      await dialog.getByRole("button", { name: "Close" }).click();
+      await channelEntry(a, "random").click();
+      await a.getByRole("textbox", { name: "Message #random" }).waitFor();
+      const channels = a.getByRole("navigation", { name: "Channels" });
+      const servers = a.getByRole("navigation", { name: "Servers" });
+      // Everything else read, so the server's mark can only come from #quiet.
+      for (const c of ["general", "news"]) await channelEntry(a, c).click();
+      await channelEntry(a, "random").click();
+      await servers.getByRole("button", { name: "Lab", exact: true }).waitFor();
+
+      await s.as("bob", "POST", `/channels/${quiet}/messages`, { content: "shh" });
+      await s.as("bob", "POST", `/channels/${s.id(s.world.guilds.Lab.channels.general)}/messages`, { content: "ping" });
+      await channels.getByRole("button", { name: "general, unread", exact: true }).waitFor();
+      await channelEntry(a, "general").click();
+      await message(a, /^Bob ping$/).waitFor();
+      await servers.getByRole("button", { name: "Lab", exact: true }).waitFor();
+      await channels.getByRole("button", { name: "quiet, muted", exact: true }).waitFor();
+      expect(await channelEntry(a, "quiet").getAttribute("class")).not.toContain("unread");
+
+      await s.as("bob", "POST", `/channels/${quiet}/messages`, { content: `<@${aliceId}> look` });
+      await channels.getByRole("button", { name: "quiet, muted, 1 mention", exact: true }).waitFor();
+      await servers.getByRole("button", { name: "Lab, 1 mention", exact: true }).waitFor();
+      expect(await channelEntry(a, "quiet").getAttribute("class")).not.toContain("unread");
+    } finally {
+      await alice.context.close();
+    }
+  }, 40_000);
 });

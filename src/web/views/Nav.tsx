@@ -9,14 +9,16 @@ import { channelLabel, displayName, dms, guildOf, guilds, me, readStates, route 
 import type { Channel } from "../types";
 import { SettingsButton } from "../settings/ServerSettings";
 import { userSettingsOpen } from "../settings/UserSettings";
-import { channelText, UnreadMark, unreadText } from "./UnreadMark";
+import { channelText, channelUnread, UnreadMark, unreadText } from "./UnreadMark";
+import { mutedNow } from "../notify";
 import { Avatar } from "./files/Avatar";
 import { ServerDialogs, serverDialog } from "./Welcome";
 
 const TEXT = new Set([0, 5]);
 
+/** Muted channels, and those of a muted server, leave their server unmarked (notify.ts's mutedNow). */
 function hasUnread(channels: Channel[]): boolean {
-  return channels.some((c) => readStates.value[c.id]?.unread);
+  return channels.some((c) => readStates.value[c.id]?.unread && !mutedNow(c).either);
 }
 
 export function ServersNav({ onPick }: { onPick(): void }) {
@@ -153,12 +155,17 @@ export function ChannelsNav({ onPick, onSignOut }: { onPick(): void; onSignOut()
  * hidden span beside it were read with a stray space between ("general , unread").
  */
 function ChannelEntry({ channel, current, onPick }: { channel: Channel; current: boolean; onPick(): void }) {
-  const state = readStates.value[channel.id];
-  const unread = !current && !!state?.unread;
-  const label = channel.guild_id === null ? channelLabel(channel).slice(1) : (channel.name ?? "");
   const here = current ? channel.id : null;
+  const unread = channelUnread(channel, here);
+  const muted = mutedNow(channel).channel;
+  const label = channel.guild_id === null ? channelLabel(channel).slice(1) : (channel.name ?? "");
   return (
-    <button type="button" class={`channel${unread ? " unread" : ""}`} aria-current={current ? "page" : undefined} onClick={onPick}>
+    <button
+      type="button"
+      class={`channel${unread ? " unread" : ""}${muted ? " muted" : ""}`}
+      aria-current={current ? "page" : undefined}
+      onClick={onPick}
+    >
       <span aria-hidden="true" class="sigil">
         {channel.guild_id === null ? "@" : "#"}
       </span>

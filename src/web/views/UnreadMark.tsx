@@ -4,6 +4,7 @@
  * shows the count. A phone's "Menu" says the same of everything behind it. Without it the unread dot had no name a screen reader could read.
  */
 import { readStates } from "../state";
+import { mutedNow } from "../notify";
 import type { Channel } from "../types";
 
 function summary(channels: Channel[], current: string | null): { mentions: number; unread: boolean } {
@@ -13,7 +14,7 @@ function summary(channels: Channel[], current: string | null): { mentions: numbe
     const r = readStates.value[c.id];
     if (!r || c.id === current) continue;
     mentions += r.mention_count;
-    unread ||= r.unread;
+    unread ||= r.unread && !mutedNow(c).either;
   }
   return { mentions, unread };
 }
@@ -25,10 +26,16 @@ export function unreadText(channels: Channel[], current: string | null): string 
   return unread ? ", unread" : "";
 }
 
-/** The words after a channel's name: ", unread, 1 mention", ", unread" or nothing. */
+/** Whether a channel's own entry is marked unread: not while it is open, nor while it is muted. */
+export function channelUnread(channel: Channel, current: string | null): boolean {
+  return channel.id !== current && !!readStates.value[channel.id]?.unread && !mutedNow(channel).channel;
+}
+
+/** The words after a channel's name: ", unread, 1 mention", ", muted", ", muted, 1 mention" or nothing. */
 export function channelText(channel: Channel, current: string | null): string {
-  const { mentions, unread } = summary([channel], current);
-  return `${unread ? ", unread" : ""}${mentions > 0 ? `, ${mentions} ${mentions === 1 ? "mention" : "mentions"}` : ""}`;
+  const mentions = channel.id === current ? 0 : (readStates.value[channel.id]?.mention_count ?? 0);
+  const state = mutedNow(channel).channel ? ", muted" : channelUnread(channel, current) ? ", unread" : "";
+  return `${state}${mentions > 0 ? `, ${mentions} ${mentions === 1 ? "mention" : "mentions"}` : ""}`;
 }
 
 /** The visible count (its words are in unreadText); `inline` beside a word, else on an icon's corner. */
