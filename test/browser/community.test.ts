@@ -297,6 +297,24 @@ describe("arriving and the instance", () => {
     }
   }, 20_000);
 
+  test("a member opening their own server's invite is told so and offered to open it", async () => {
+    const inv = await s.as("olive", "POST", `/channels/${s.id(s.world.guilds.Club.channels.general)}/invites`, {});
+    // Mo: Mem has left the server by now.
+    const mo = await openAs(browser, s.base, `/invite/${inv.code}`, "mo");
+    try {
+      const page = mo.page;
+      await page.getByRole("heading", { name: "You are already a member of Club" }).waitFor();
+      expect(await page.getByRole("button", { name: "Accept invite" }).count()).toBe(0);
+      await page.getByRole("button", { name: "Open Club" }).click();
+      await page.getByRole("navigation", { name: "Channels" }).getByRole("heading", { name: "Club" }).waitFor();
+      // Opening it used nothing up: the invite is as it was.
+      const invites = await s.as("olive", "GET", `/guilds/${s.id(s.world.guilds.Club.id)}/invites`);
+      expect(invites.find((i: { code: string }) => i.code === inv.code).uses).toBe(0);
+    } finally {
+      await mo.context.close();
+    }
+  }, 20_000);
+
   test("a new account is welcomed with Join a server and Create a server; a bad code is refused beside the field", async () => {
     const inv = await s.as("olive", "POST", `/channels/${s.id(s.world.guilds.Club.channels.general)}/invites`, {});
     const context = await browser.newContext();

@@ -1,4 +1,7 @@
-/** An invite link (/invite/<code>): the server it leads to (its icon, name, members), and "Accept invite". */
+/**
+ * An invite link (/invite/<code>): the server it leads to (its icon, name, members), and
+ * "Accept invite"; to someone already in that server, that they are, and "Open <server>".
+ */
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError } from "../api";
 import type { Guild } from "../types";
@@ -9,11 +12,20 @@ export function Invite({ code }: { code: string }) {
   const [info, setInfo] = useState<InviteInfo | null>(null);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  // The servers one is in: accepting an invite to one of them would only open it.
+  // Until known, neither offer shows, so a member never sees "Accept invite" flash by.
+  const [mine, setMine] = useState<string[] | null>(null);
   useEffect(() => {
     api<InviteInfo>("GET", `/invites/${encodeURIComponent(code)}`).then(setInfo, (e) =>
       setError(e instanceof ApiError && e.status === 404 ? "This invite is invalid or has expired." : errorText(e)),
     );
+    api<Guild[]>("GET", "/guilds").then(
+      (gs) => setMine(gs.map((g) => g.id)),
+      () => setMine([]),
+    );
   }, [code]);
+  const guild = mine ? info?.guild : undefined;
+  const member = !!guild && !!mine?.includes(guild.id);
   async function join() {
     setBusy(true);
     try {
@@ -35,7 +47,7 @@ export function Invite({ code }: { code: string }) {
           height={64}
         />
       )}
-      <h1>{info?.guild ? `You are invited to ${info.guild.name}` : "Invite"}</h1>
+      <h1>{!guild ? "Invite" : member ? `You are already a member of ${guild.name}` : `You are invited to ${guild.name}`}</h1>
       {info?.guild && (
         <p class="muted">
           {info.guild.member_count === 1 ? "1 member" : `${info.guild.member_count} members`}
@@ -43,7 +55,12 @@ export function Invite({ code }: { code: string }) {
         </p>
       )}
       <ErrorLine error={error} />
-      {info?.guild && (
+      {guild && member && (
+        <button type="button" class="primary" onClick={() => location.assign(`/channels/${guild.id}`)}>
+          Open {guild.name}
+        </button>
+      )}
+      {guild && !member && (
         <button type="button" class="primary" disabled={busy} onClick={join}>
           Accept invite
         </button>
