@@ -4,7 +4,21 @@
  */
 import { api } from "./api";
 import type { Channel, Guild, Member, Message, ReadState } from "./types";
-import { channelOf, dms, guildOf, guilds, logs, me, members, readStates, rememberUsers, route, setReadState, type Route } from "./state";
+import {
+  channelOf,
+  dms,
+  guildOf,
+  guilds,
+  loaded,
+  logs,
+  me,
+  members,
+  readStates,
+  rememberUsers,
+  route,
+  setReadState,
+  type Route,
+} from "./state";
 
 const PAGE = 50;
 
@@ -22,6 +36,7 @@ export async function loadAll(): Promise<void> {
   members.value = {};
   logs.value = {};
   await open(validRoute(route.value), false);
+  loaded.value = true;
 }
 
 /** The route if it still names something the person can see; otherwise their first server's first channel. */

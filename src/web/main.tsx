@@ -11,7 +11,7 @@ import { api, storedToken, storeToken } from "./api";
 import { LiveClient } from "./live";
 import { open, routeOf } from "./load";
 import { page, pageOf } from "./router";
-import { me, notice, route } from "./state";
+import { loaded, me, notice, route } from "./state";
 import type { Me } from "./types";
 import { SignIn } from "./views/SignIn";
 import { Chat } from "./views/Chat";
@@ -65,6 +65,7 @@ function App() {
     me.value = null;
     forgetDms();
     notice.value = null;
+    loaded.value = false;
     signedIn.value = false;
     history.replaceState(null, "", "/");
     page.value = pageOf("/");
@@ -75,6 +76,7 @@ function App() {
     storeToken(null);
     me.value = null;
     forgetDms();
+    loaded.value = false;
     signedIn.value = false;
   }
 

@@ -44,6 +44,8 @@ export const interactions = signal<Record<string, PendingInteraction>>({});
 export const dismissed = signal<ReadonlySet<string>>(new Set());
 /** "ended": the session ended (live.ts), so there is no reconnecting. */
 export const liveState = signal<"connecting" | "online" | "offline" | "ended">("connecting");
+/** The chat's first full read has finished (load.ts's loadAll): where it starts is known. */
+export const loaded = signal(false);
 /** The message whose text the person is editing (one at a time; Up in the composer opens the last). */
 export const editing = signal<string | null>(null);
 /** A short message for the person (failed sends and the like), shown in a status line. */

@@ -6,9 +6,9 @@
  * browser's device; /admin's Users and Registration; an invite link showing its server.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { VERSION } from "../../src/config";
-import { channelEntry, count, launch, openAs, PASSWORD, serve, signIn, WAIT_MS, type Served } from "./support";
+import { channelEntry, count, launch, openAs, PASSWORD, serve, signIn, until, WAIT_MS, type Served } from "./support";
 import { png } from "../support/png";
 
 let s: Served;
@@ -58,6 +58,11 @@ async function setIcon(guild: string, bytes: Uint8Array<ArrayBuffer>): Promise<v
   });
   expect(put.status).toBe(200);
   await s.as("olive", "PUT", `/guilds/${guild}/icon`, { upload_id: slot.id });
+}
+
+/** Focus reaches what `l` finds (polled, bounded by WAIT_MS). */
+function focused(l: Locator): Promise<void> {
+  return until(`focus on ${l}`, () => l.evaluate((el) => el === document.activeElement).catch(() => false));
 }
 
 async function openSettings(page: Page, section?: string): Promise<void> {
@@ -290,8 +295,11 @@ describe("arriving and the instance", () => {
       await page.getByRole("textbox", { name: "Username" }).fill("carol");
       await page.getByRole("textbox", { name: "Password" }).fill(PASSWORD);
       await page.getByRole("button", { name: "Sign in" }).click();
+      // Signed in, the invite page starts on its heading; once accepted, the new page in the channel's message box.
+      await focused(page.getByRole("heading", { name: "You are invited to Club" }));
       await page.getByRole("button", { name: "Accept invite" }).click();
       await page.getByRole("navigation", { name: "Channels" }).getByRole("heading", { name: "Club" }).waitFor();
+      await focused(page.getByRole("textbox", { name: /^Message #/ }));
     } finally {
       await context.close();
     }
@@ -325,6 +333,7 @@ describe("arriving and the instance", () => {
       await page.getByRole("textbox", { name: "Username" }).fill("newbie");
       await page.getByRole("textbox", { name: "Password" }).fill(PASSWORD);
       await page.getByRole("button", { name: "Create account" }).click();
+      await focused(page.getByRole("heading", { name: "Welcome to Parley" }));
       await page.getByRole("region", { name: "Welcome to Parley" }).getByRole("button", { name: "Join a server" }).click();
       const join = page.getByRole("dialog", { name: "Join a server" });
       await join.getByRole("textbox", { name: "Invite link or code" }).fill("nope");

@@ -119,6 +119,15 @@ describe("the chat by keyboard", () => {
     }
   }, 30_000);
 
+  test("signing in starts in the open channel's message box, not on the page's body", async () => {
+    const alice = await signIn(browser, s.base, "alice");
+    try {
+      await until("composer focused", () => hasFocus(alice.page.getByRole("textbox", { name: "Message #general" })));
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+
   test("arrow keys, Home, End and Page Up/Down move between messages; Up past the top loads older ones", async () => {
     const alice = await signIn(browser, s.base, "alice");
     try {

@@ -3,9 +3,9 @@
  * line and composer), and the member list. On a phone-width screen one column shows at
  * a time; "Menu" opens the navigation and "Members" the member list.
  */
-import { useEffect, useLayoutEffect, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { openChannel } from "../load";
-import { channelLabel, dms, guildOf, guilds, liveState, notice, route } from "../state";
+import { channelLabel, dms, guildOf, guilds, liveState, loaded, notice, route } from "../state";
 import type { Message } from "../types";
 import { ChannelsNav, ServersNav } from "./Nav";
 import { MessageList } from "./MessageList";
@@ -21,7 +21,7 @@ import { NotifyControls } from "./NotificationSettings";
 import { SearchBox } from "./Search";
 import { useTabTitle } from "../title";
 import { Backdrop, DrawerButton, useDrawers } from "./drawers";
-import { focusComposer } from "./focus";
+import { focusComposer, focusLost } from "./focus";
 import { UnreadMark, unreadText } from "./UnreadMark";
 
 /**
@@ -60,6 +60,23 @@ function TopBar({ title, drawers, members }: { title: string; drawers: ReturnTyp
   );
 }
 
+/**
+ * Where focus starts once the chat has first loaded (after signing in or up, or a page
+ * that replaced the whole document, as "Accept invite" does): the open channel's message
+ * box, else the pane's heading (the welcome), rather than the page's body. Only once,
+ * and only while nothing else has focus: a person who has already moved on keeps their place.
+ */
+function useArrivalFocus(ready: boolean, channel: string | null): void {
+  const arrived = useRef(false);
+  useLayoutEffect(() => {
+    if (arrived.current || !ready) return;
+    arrived.current = true;
+    if (!focusLost()) return;
+    if (channel) return focusComposer();
+    document.querySelector<HTMLElement>(".pane h2")?.focus();
+  }, [ready, channel]);
+}
+
 export function Chat({ onSignOut, onAskSignOut }: { onSignOut(): void; onAskSignOut(): void }) {
   const drawers = useDrawers();
   const menu = drawers.open === "menu";
@@ -71,6 +88,7 @@ export function Chat({ onSignOut, onAskSignOut }: { onSignOut(): void; onAskSign
   const guild = guildOf(route.value.guild);
   useLayoutEffect(() => setReplyTo(null), [channel?.id]);
   useTabTitle(channel ? `${channelLabel(channel)} · Parley` : "Parley");
+  useArrivalFocus(loaded.value, channel?.id ?? null);
   return (
     <div class={`chat${menu ? " menu-open" : ""}${showMembers ? " members-open" : ""}${guild ? "" : " no-members"}`}>
       {channel && <SkipToComposer />}

@@ -2,16 +2,22 @@
  * An invite link (/invite/<code>): the server it leads to (its icon, name, members), and
  * "Accept invite"; to someone already in that server, that they are, and "Open <server>".
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../api";
 import type { Guild } from "../types";
 import type { Invite as InviteInfo } from "../../contract";
 import { ErrorLine, errorText } from "./ui";
+import { focusLost } from "./focus";
 
 export function Invite({ code }: { code: string }) {
   const [info, setInfo] = useState<InviteInfo | null>(null);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Signed in here, the form that had focus is gone: start on the heading, not the body.
+  useLayoutEffect(() => {
+    if (focusLost()) heading.current?.focus();
+  }, []);
   // The servers one is in: accepting an invite to one of them would only open it.
   // Until known, neither offer shows, so a member never sees "Accept invite" flash by.
   const [mine, setMine] = useState<string[] | null>(null);
@@ -47,7 +53,9 @@ export function Invite({ code }: { code: string }) {
           height={64}
         />
       )}
-      <h1>{!guild ? "Invite" : member ? `You are already a member of ${guild.name}` : `You are invited to ${guild.name}`}</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        {!guild ? "Invite" : member ? `You are already a member of ${guild.name}` : `You are invited to ${guild.name}`}
+      </h1>
       {info?.guild && (
         <p class="muted">
           {info.guild.member_count === 1 ? "1 member" : `${info.guild.member_count} members`}

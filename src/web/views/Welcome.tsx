@@ -18,7 +18,9 @@ export const serverDialog = signal<"join" | "create" | null>(null);
 export function Welcome() {
   return (
     <section class="welcome card" aria-labelledby="welcome-title">
-      <h2 id="welcome-title">Welcome to Parley</h2>
+      <h2 id="welcome-title" tabIndex={-1}>
+        Welcome to Parley
+      </h2>
       <p>Join a server with the invite link someone sent you, or create your own and invite people to it.</p>
       <div class="buttons">
         <button type="button" class="primary" onClick={() => (serverDialog.value = "join")}>
