@@ -4,8 +4,10 @@
  * to it, focuses it and marks it (`aria-current`) until another link is followed.
  */
 import { signal } from "@preact/signals";
+import { api } from "./api";
 import { loadOlder, open } from "./load";
 import { logs, showNotice } from "./state";
+import type { Message } from "./types";
 
 /** The message a followed link points at. */
 export const linked = signal<string | null>(null);
@@ -43,6 +45,26 @@ export async function jumpTo(guildId: string, channelId: string, messageId: stri
     article?.scrollIntoView({ block: "center" });
     article?.focus({ preventScroll: true });
   });
+}
+
+/**
+ * A reply's original, shown as a link's message is. Not loaded, the people's API says
+ * first whether it is still there (`around` it, one message: itself, or an older one when
+ * it was deleted), so a deleted one is told apart from one further back than the history
+ * read so far, which is then read back to it. False: it was deleted.
+ */
+export async function showOriginal(guildId: string | null, channelId: string, messageId: string): Promise<boolean> {
+  if (!logs.value[channelId]?.list.some((m) => m.id === messageId)) {
+    try {
+      const near = await api<Message[]>("GET", `/channels/${channelId}/messages?around=${messageId}&limit=1`);
+      if (near[0]?.id !== messageId) return false;
+    } catch {
+      showNotice("That message could not be shown.");
+      return true;
+    }
+  }
+  await jumpTo(guildId ?? "@me", channelId, messageId);
+  return true;
 }
 
 export async function copyLink(guildId: string | null, channelId: string, messageId: string): Promise<void> {

@@ -5,7 +5,7 @@
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { dismiss, editMessage, toggleReaction } from "../actions";
 import { Markdown } from "../markdown";
-import { editing, memberName, me, logs, route } from "../state";
+import { editing, memberName, me, route } from "../state";
 import { FLAG_LOADING, type Message } from "../types";
 import { mentionsMe } from "../events";
 import { EmbedView } from "./Embed";
@@ -21,6 +21,7 @@ import { EmojiPicker } from "./emoji/Picker";
 import { emojiOut, emojiShown } from "./emoji/choices";
 import { mentionsOut, mentionsShown } from "./Mentions";
 import { MessageHeader } from "./list/MessageHeader";
+import { ReplyRef } from "./list/ReplyRef";
 import { DeleteConfirm, MessageActions, messageKeys, messageItems, useMessageActions } from "./list/Actions";
 
 /** The author's name takes the colour of their highest coloured role here, as in the member list. */
@@ -115,25 +116,6 @@ function Body({ m }: { m: Message }) {
   if (m.type === PINNED_NOTICE) return <PinNotice m={m} guild={route.value.guild === "@me" ? null : route.value.guild} />;
   if (m.ciphertext !== null) return <EncryptedBody m={m} />;
   return <Markdown source={m.content} />;
-}
-
-function ReplyRef({ channelId, id, guild }: { channelId: string; id: string; guild: string | null }) {
-  const target = logs.value[channelId]?.list.find((x) => x.id === id);
-  return (
-    <div class="reply-ref">
-      <span aria-hidden="true">↪ </span>
-      {target ? (
-        <>
-          Replying to <b>{memberName(target.author.id, guild)}</b>:{" "}
-          <span class="snippet">
-            {(target.ciphertext === null ? target.content : (textOf(target) ?? "an encrypted message")).slice(0, 100)}
-          </span>
-        </>
-      ) : (
-        "Replying to an earlier message"
-      )}
-    </div>
-  );
 }
 
 function Reactions({ m }: { m: Message }) {
