@@ -32,6 +32,33 @@ const live = new LiveClient();
 // Each signed-in person gets this browser's device keys for end-to-end encrypted DMs.
 watchDevice();
 
+function onSignedIn(token: string, user: Me) {
+  storeToken(token);
+  me.value = user;
+  signedIn.value = true;
+}
+
+/** What this browser holds of a session: gone (signed out here, or ended elsewhere). */
+function forgetSession() {
+  storeToken(null);
+  me.value = null;
+  forgetDms();
+  loaded.value = false;
+  signedIn.value = false;
+}
+
+async function signOut(removeDevice = false) {
+  live.stop();
+  await api("POST", "/auth/signout", removeDevice ? { remove_device: true } : undefined).catch(() => undefined);
+  forgetSession();
+  notice.value = null;
+  history.replaceState(null, "", "/");
+  page.value = pageOf("/");
+}
+
+/** A session that ended elsewhere: sign in again on the same page. */
+const expired = forgetSession;
+
 function App() {
   const current = page.value;
   const chat = current.kind === "chat";
@@ -51,34 +78,6 @@ function App() {
     live.start();
     return () => live.stop();
   }, [signedIn.value, chat]);
-
-  function onSignedIn(token: string, user: Me) {
-    storeToken(token);
-    me.value = user;
-    signedIn.value = true;
-  }
-
-  async function signOut(removeDevice = false) {
-    live.stop();
-    await api("POST", "/auth/signout", removeDevice ? { remove_device: true } : undefined).catch(() => undefined);
-    storeToken(null);
-    me.value = null;
-    forgetDms();
-    notice.value = null;
-    loaded.value = false;
-    signedIn.value = false;
-    history.replaceState(null, "", "/");
-    page.value = pageOf("/");
-  }
-
-  /** A session that ended elsewhere: sign in again on the same page. */
-  function expired() {
-    storeToken(null);
-    me.value = null;
-    forgetDms();
-    loaded.value = false;
-    signedIn.value = false;
-  }
 
   // A reset link signs in with its new password, whoever was signed in here before.
   if (current.kind === "reset")

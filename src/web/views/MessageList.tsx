@@ -29,13 +29,7 @@ export function MessageList({ channel, onReply }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const { pinned, away, scrolled, jump } = useFollow(box, content, channel.id);
-  // Where the reader had read to when the channel opened: "New messages" stays there until they leave.
-  const readMark = useRef<{ channel: string; id: string | null } | null>(null);
-  if (readMark.current?.channel !== channel.id) {
-    const state = readStates.value[channel.id];
-    readMark.current = { channel: channel.id, id: state?.unread ? state.last_read_id : null };
-  }
-  const divider = firstUnread(list, readMark.current.id, me.value?.id);
+  const divider = firstUnread(list, useReadMark(channel.id), me.value?.id);
   useKeepPlace(box, list[0]?.id, pinned, channel.id);
   const roving = useRoving({
     box,
@@ -49,15 +43,7 @@ export function MessageList({ channel, onReply }: Props) {
   // Until the first page is in, the log is busy: placeholders, never a false "start of the channel".
   const busy = !log || log.loading;
 
-  useEffect(() => {
-    if (document.visibilityState === "visible") void markRead(channel.id);
-  }, [channel.id, list.length && list[list.length - 1].id]);
-  // What came while the tab was hidden is read when the person comes back to it, not at the next message.
-  useEffect(() => {
-    const shown = () => document.visibilityState === "visible" && void markRead(channel.id);
-    document.addEventListener("visibilitychange", shown);
-    return () => document.removeEventListener("visibilitychange", shown);
-  }, [channel.id]);
+  useMarkRead(channel.id, list.length ? list[list.length - 1].id : null);
 
   function onScroll() {
     const el = box.current!;
@@ -107,6 +93,29 @@ export function MessageList({ channel, onReply }: Props) {
       <InteractionLine channel={channel} list={list} />
     </>
   );
+}
+
+/** Where the reader had read to when the channel opened: "New messages" stays there until they leave. */
+function useReadMark(channelId: string): string | null {
+  const readMark = useRef<{ channel: string; id: string | null } | null>(null);
+  if (readMark.current?.channel !== channelId) {
+    const state = readStates.value[channelId];
+    readMark.current = { channel: channelId, id: state?.unread ? state.last_read_id : null };
+  }
+  return readMark.current.id;
+}
+
+/** The open channel is read up to its newest message while the tab shows, and when the person comes back to the tab. */
+function useMarkRead(channelId: string, newest: string | null): void {
+  useEffect(() => {
+    if (document.visibilityState === "visible") void markRead(channelId);
+  }, [channelId, newest]);
+  // What came while the tab was hidden is read when the person comes back to it, not at the next message.
+  useEffect(() => {
+    const shown = () => document.visibilityState === "visible" && void markRead(channelId);
+    document.addEventListener("visibilitychange", shown);
+    return () => document.removeEventListener("visibilitychange", shown);
+  }, [channelId]);
 }
 
 function TypingLine({ channel }: { channel: Channel }) {

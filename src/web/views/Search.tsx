@@ -13,7 +13,8 @@ import { FoundMessage } from "./FoundMessage";
 import { errorText, fieldError } from "./ui";
 import { Placeholders } from "./Placeholders";
 
-export function SearchBox({ guildId }: { guildId: string }) {
+/** The search's state: the words typed, the answer shown, and the asks that change them. */
+function useSearch(guildId: string) {
   const [q, setQ] = useState("");
   const [found, setFound] = useState<SearchResults | null>(null);
   const [busy, setBusy] = useState(false);
@@ -77,6 +78,11 @@ export function SearchBox({ guildId }: { guildId: string }) {
     box.current?.focus();
   }
 
+  return { q, setQ, found, busy, error, box, run, more, hide, close };
+}
+
+export function SearchBox({ guildId }: { guildId: string }) {
+  const { q, setQ, found, busy, error, box, run, more, hide, close } = useSearch(guildId);
   return (
     <div class="search">
       <input
