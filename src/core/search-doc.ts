@@ -91,8 +91,14 @@ function hasKinds(content: string, embeds: EmbedText[], files: SearchFile[]): Ha
   return [...has];
 }
 
+/** What of a message its entry is made of. */
+export type DocFields = Pick<
+  Message,
+  "id" | "author_id" | "content" | "embeds" | "mentions" | "mention_roles" | "mention_everyone" | "pinned"
+>;
+
 /** The entry of an indexable message (see indexable()). */
-export function searchDoc(m: Message, ch: Channel, cutter: WordCutter, files: SearchFile[] = []): SearchDoc {
+export function searchDoc(m: DocFields, ch: Channel, cutter: WordCutter, files: SearchFile[] = []): SearchDoc {
   const embeds = m.embeds === "[]" ? [] : (JSON.parse(m.embeds) as EmbedText[]);
   const all = [m.content, ...embedWords(embeds), ...files.map((f) => f.filename)].join("\n");
   const words = all.includes("<") ? all.replace(TOKENS, " ").replace(CUSTOM_EMOJI, " $1 ") : all;

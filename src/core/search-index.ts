@@ -17,13 +17,13 @@
 import type { Store } from "../store/db";
 import type { Channel, Message } from "./models";
 import type { LaterEntries, SearchDoc, SearchEngine, SearchHits, SearchPlan } from "./search-engine";
-import { indexable, searchDoc, WordCutter, type SearchFile } from "./search-doc";
+import { indexable, searchDoc, WordCutter, type DocFields, type SearchFile } from "./search-doc";
 import { statement } from "./statement";
 
 /** Messages indexed per backfill step: a few tens of milliseconds, so requests interleave. */
 const BACKFILL_BATCH = 1000;
 /** Messages read per statement when new ones are read from their rows (later entries). */
-const LATER_BATCH = 1000;
+const LATER_BATCH = 500;
 /**
  * New messages this process leaves unread at most: the write that makes them so many
  * reads the others (a few milliseconds' work), as search-fts5.ts's PENDING_MAX does.
@@ -31,6 +31,9 @@ const LATER_BATCH = 1000;
 export const LATER_MAX = 3000;
 /** Above every id (ids are hex digits and dashes): "no upper bound". */
 const PAST_EVERY_ID = "g";
+
+/** A message as the later entries read it: what its entry and indexable() need, and its channel's server. */
+type LaterRow = DocFields & Pick<Message, "channel_id" | "type" | "ciphertext" | "ephemeral_user_id"> & { channel_guild_id: string | null };
 
 interface Backfill {
   next: string;
@@ -57,8 +60,11 @@ export class SearchIndex {
          WHERE m.id > ?1 AND m.id <= ?2 ORDER BY m.id LIMIT ?3`,
       ),
       // ?1 the mark's first 18 characters (its position: see Fts5Engine.take), ?2 the bound.
+      // Only what an entry is made of (search-doc.ts): a batch's rows are many, and read often.
       later: lazy(
-        `SELECT m.*, c.guild_id AS channel_guild_id FROM messages m JOIN channels c ON c.id = m.channel_id
+        `SELECT m.id, m.channel_id, m.author_id, m.type, m.content, m.ciphertext, m.embeds, m.mentions, m.mention_roles,
+           m.mention_everyone, m.pinned, m.ephemeral_user_id, c.guild_id AS channel_guild_id
+         FROM messages m JOIN channels c ON c.id = m.channel_id
          WHERE m.id > ?1 AND m.id < ?2 ORDER BY m.id LIMIT ?3`,
       ),
       anyAfter: lazy("SELECT EXISTS (SELECT 1 FROM messages WHERE id > ?) AS n"),
@@ -113,14 +119,13 @@ export class SearchIndex {
     this.unread = 0;
     for (;;) {
       const mark = later.mark();
-      const rows = this.s.later().all(mark.slice(0, 18), before, LATER_BATCH) as (Message & { channel_guild_id: string | null })[];
+      const rows = this.s.later().all(mark.slice(0, 18), before, LATER_BATCH) as LaterRow[];
       const fresh = rows.filter((r) => r.id > mark);
       if (!fresh.length) return;
       const files = this.filesOf(fresh[0].id, fresh[fresh.length - 1].id);
       const docs: SearchDoc[] = [];
-      for (const row of fresh) {
-        const { channel_guild_id, ...m } = row;
-        const ch = { id: m.channel_id, guild_id: channel_guild_id } as Channel;
+      for (const m of fresh) {
+        const ch = { id: m.channel_id, guild_id: m.channel_guild_id } as Channel;
         if (indexable(m, ch)) docs.push(searchDoc(m, ch, this.cutter, files.get(m.id)));
       }
       later.take(
