@@ -85,10 +85,26 @@ export async function loadMembers(guildId: string): Promise<void> {
   members.value = { ...members.value, [guildId]: list };
 }
 
-/** The next older page of a channel's history (the first page when none is loaded). */
-export async function loadOlder(channelId: string): Promise<void> {
+/** Older pages on their way, by channel: whoever asks meanwhile waits for the same one. */
+const loadingOlder: Record<string, Promise<void> | undefined> = {};
+
+/**
+ * The next older page of a channel's history (the first page when none is loaded). One at
+ * a time per channel: an ask while one is on its way (the log scrolled to its top, then
+ * Up pressed) resolves when that page is in, not at once with nothing new.
+ */
+export function loadOlder(channelId: string): Promise<void> {
+  const log = logs.value[channelId];
+  const waiting = loadingOlder[channelId];
+  if (log?.loading && waiting) return waiting;
+  if (log?.loading || log?.complete) return Promise.resolve();
+  const done = fetchOlder(channelId).finally(() => delete loadingOlder[channelId]);
+  loadingOlder[channelId] = done;
+  return done;
+}
+
+async function fetchOlder(channelId: string): Promise<void> {
   const log = logs.value[channelId] ?? { list: [], complete: false, loading: false };
-  if (log.loading || log.complete) return;
   logs.value = { ...logs.value, [channelId]: { ...log, loading: true } };
   const oldest = log.list[0]?.id;
   try {

@@ -178,6 +178,31 @@ describe("the chat by keyboard", () => {
     }
   }, 40_000);
 
+  test("Up at the top while the older page the scroll asked for is on its way goes on into it once it is in", async () => {
+    const alice = await signIn(browser, s.base, "alice");
+    try {
+      const a = alice.page;
+      await channelEntry(a, "archive").click();
+      await message(a, /old 59/).waitFor();
+      await backIntoLog(a, "Message #archive");
+      // The older page comes late: Home scrolls the log to its top, which asks for it first.
+      let asked = 0;
+      await a.route(/\/channels\/[^/]+\/messages\?.*before=/, async (route) => {
+        asked++;
+        await new Promise((r) => setTimeout(r, 1500));
+        await route.continue();
+      });
+      await a.keyboard.press("Home");
+      await onMessage(a, /^Bob old 10$/);
+      await until("the scroll to ask for the older page", async () => asked > 0);
+      await a.keyboard.press("ArrowUp");
+      await onMessage(a, /^Bob old 9$/);
+      expect(asked).toBe(1);
+    } finally {
+      await alice.context.close();
+    }
+  }, 40_000);
+
   test("a message the arrow keys reach is scrolled into view and stays there, the log no longer held at the bottom", async () => {
     const alice = await signIn(browser, s.base, "alice");
     try {
