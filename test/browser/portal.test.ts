@@ -244,6 +244,23 @@ describe("the developer portal", () => {
     }
   }, 20_000);
 
+  test("signing in on the portal starts focus in the page, not on its body", async () => {
+    const context = await browser.newContext();
+    try {
+      const c = await context.newPage();
+      await c.goto(`${s.base}/developers`);
+      await c.getByRole("textbox", { name: "Username" }).fill("carol");
+      await c.getByRole("textbox", { name: "Password" }).fill(PASSWORD);
+      await c.getByRole("button", { name: "Sign in" }).click();
+      await c.getByRole("button", { name: "New application" }).waitFor();
+      await until("focus in the page", () => hasFocus(c.getByRole("main")));
+      await c.keyboard.press("Tab");
+      expect(await c.evaluate(() => document.activeElement?.closest("main") !== null)).toBe(true);
+    } finally {
+      await context.close();
+    }
+  }, 20_000);
+
   test("by keyboard: New application puts focus in Name, Cancel back on the button, Create on the token to copy", async () => {
     const carol = await openAs(browser, s.base, "/developers", "carol");
     try {

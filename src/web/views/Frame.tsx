@@ -4,10 +4,11 @@
  * administrators, administration; then the page.
  */
 import type { ComponentChildren } from "preact";
-import { useEffect } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import { api, ApiError } from "../api";
 import { displayName, me } from "../state";
 import type { Me } from "../types";
+import { focusLost } from "./focus";
 import { Link } from "./ui";
 
 interface Props {
@@ -20,6 +21,12 @@ interface Props {
 }
 
 export function Frame({ portal, onSignOut, onExpired, children }: Props) {
+  const main = useRef<HTMLElement>(null);
+  // Arriving here (signed in just now, or the page opened) leaves focus on the page's
+  // body: it starts in the page instead, so Tab and a screen reader go on from its top.
+  useLayoutEffect(() => {
+    if (focusLost()) main.current?.focus();
+  }, []);
   useEffect(() => {
     // The chat learns who this is from the live connection; these pages ask once.
     if (!me.value)
@@ -41,7 +48,9 @@ export function Frame({ portal, onSignOut, onExpired, children }: Props) {
           Sign out
         </button>
       </nav>
-      <main class="page-body">{children}</main>
+      <main class="page-body" ref={main} tabIndex={-1}>
+        {children}
+      </main>
     </div>
   );
 }
