@@ -32,7 +32,7 @@ export const LATER_MAX = 3000;
 /** Above every id (ids are hex digits and dashes): "no upper bound". */
 const PAST_EVERY_ID = "g";
 
-/** A message as the later entries read it: what its entry and indexable() need, and its channel's server. */
+/** A message as the index reads it from its row (new ones, the backfill): what its entry and indexable() need, and its channel's server. */
 type LaterRow = DocFields & Pick<Message, "channel_id" | "type" | "ciphertext" | "ephemeral_user_id"> & { channel_guild_id: string | null };
 
 interface Backfill {
@@ -122,19 +122,25 @@ export class SearchIndex {
       const rows = this.s.later().all(mark.slice(0, 18), before, LATER_BATCH) as LaterRow[];
       const fresh = rows.filter((r) => r.id > mark);
       if (!fresh.length) return;
-      const files = this.filesOf(fresh[0].id, fresh[fresh.length - 1].id);
-      const docs: SearchDoc[] = [];
-      for (const m of fresh) {
-        const ch = { id: m.channel_id, guild_id: m.channel_guild_id } as Channel;
-        if (indexable(m, ch)) docs.push(searchDoc(m, ch, this.cutter, files.get(m.id)));
-      }
       later.take(
-        docs,
+        this.docsOf(fresh),
         rows.map((r) => r.id),
         fresh[fresh.length - 1].id,
       );
       if (rows.length < LATER_BATCH) return;
     }
+  }
+
+  /** The entries of the indexable ones of these rows (in id order), their files read with them. */
+  private docsOf(rows: readonly LaterRow[]): SearchDoc[] {
+    if (!rows.length) return [];
+    const files = this.filesOf(rows[0].id, rows[rows.length - 1].id);
+    const docs: SearchDoc[] = [];
+    for (const m of rows) {
+      const ch = { id: m.channel_id, guild_id: m.channel_guild_id } as Channel;
+      if (indexable(m, ch)) docs.push(searchDoc(m, ch, this.cutter, files.get(m.id)));
+    }
+    return docs;
   }
 
   /** The files of the messages from `first` to `last`, by message. */
@@ -181,13 +187,8 @@ export class SearchIndex {
     const b = this.backfillState();
     if (!b) return false;
     const next = this.store.write(() => {
-      const rows = this.s.batch().all(b.next, b.end, batch) as (Message & { channel_guild_id: string | null })[];
-      const files = rows.length ? this.filesOf(rows[0].id, rows[rows.length - 1].id) : new Map<string, SearchFile[]>();
-      for (const row of rows) {
-        const { channel_guild_id, ...m } = row;
-        const ch = { id: m.channel_id, guild_id: channel_guild_id } as Channel;
-        if (indexable(m, ch)) this.engine.insert(searchDoc(m, ch, this.cutter, files.get(m.id)));
-      }
+      const rows = this.s.batch().all(b.next, b.end, batch) as LaterRow[];
+      for (const doc of this.docsOf(rows)) this.engine.insert(doc);
       const last = rows.length === batch ? rows[rows.length - 1].id : null;
       if (last) this.s.advance().run(last);
       else this.s.done().run();

@@ -39,6 +39,14 @@ function positionIn(n: bigint): number | null {
   return position >= MIN_DERIVED_POSITION ? position : null;
 }
 
+/** The first number an id may be stored as: its millisecond (17 digits at least) and counter, no collision yet. */
+function firstNumber(uuid: string): bigint {
+  const { ms, counter } = uuidTime(uuid);
+  let ts = BigInt(ms - EPOCH);
+  if (ts < MIN_TS) ts = MIN_TS;
+  return (ts << 22n) | (BigInt(counter) << 10n);
+}
+
 /** A message's number from its position, or null when it has none or one too early to derive from. */
 export function derivedNumber(position: number | null | undefined): bigint | null {
   return position != null && position >= MIN_DERIVED_POSITION ? BigInt(position) << 10n : null;
@@ -156,10 +164,7 @@ export class Snowflakes {
 
   /** Store a number for an id: the first free one of its millisecond and counter. */
   private claim(uuid: string): string {
-    const { ms, counter } = uuidTime(uuid);
-    let ts = BigInt(ms - EPOCH);
-    if (ts < MIN_TS) ts = MIN_TS;
-    const base = (ts << 22n) | (BigInt(counter) << 10n);
+    const base = firstNumber(uuid);
     for (let extra = 0n; extra < 1024n; extra++) {
       const flake = base | extra;
       if (this.store.claim(uuid, flake)) return this.cache ? this.minted.set(uuid, flake.toString()) : flake.toString();
@@ -184,10 +189,7 @@ export class Snowflakes {
     if (!this.cache) return this.of(uuid);
     const derived = derivedNumber(position);
     if (derived !== null) return this.minted.set(uuid, derived.toString());
-    const { ms, counter } = uuidTime(uuid);
-    let ts = BigInt(ms - EPOCH);
-    if (ts < MIN_TS) ts = MIN_TS;
-    const flake = (ts << 22n) | (BigInt(counter) << 10n);
+    const flake = firstNumber(uuid);
     return this.store.claim(uuid, flake) ? this.minted.set(uuid, flake.toString()) : this.of(uuid);
   }
 
