@@ -94,7 +94,7 @@ export async function serve(config: Config, out: Out, opts: { signals: boolean }
       out(`  admin     ${p.api.urls.base}/admin`);
       out(`  health    ${p.api.urls.base}/healthz, /readyz, /metrics`);
       if (config.harness) out(`  harness   ${p.api.urls.base}/api/harness/v1 (test mode)`);
-      else if (!p.config.database && p.core.accounts.administrators(OPERATOR) === 0) noAdministrator(out);
+      else if (p.core.accounts.administrators(OPERATOR) === 0) noAdministrator(out);
     }
     t.print(out);
   } catch (e) {
@@ -125,7 +125,7 @@ function onSignals(p: Parley, config: Config): void {
 /**
  * A new instance has nobody who may open /admin (approve a bot's privileged intents,
  * decide who signs up) until the operator makes someone so: say how, where they look
- * first. On Postgres the operator's commands do not run (cli/index.ts), so it is not said.
+ * first.
  */
 function noAdministrator(out: Out): void {
   out("  no administrator yet: 'npx parley user admin <name>' makes a person who signed up one,");
