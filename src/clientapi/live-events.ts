@@ -100,6 +100,14 @@ export class LiveDispatcher {
       case "channel.updated":
       case "channel.deleted":
         return this.channel(e);
+      // Only the one who closed it: their other browsers drop it from the list.
+      case "dm.closed":
+        return [{ users: [e.userId], type: e.type, data: fixed({ id: e.channelId }) }];
+      // Back in the lists of those who had closed it: to them, it is a new conversation.
+      case "dm.reopened": {
+        const c = this.core.guilds.channel(e.channelId);
+        return c ? [{ users: e.userIds, type: "channel.created", data: (u: string) => JSON.stringify(channelView(this.core, c, u)) }] : [];
+      }
       case "role.created":
       case "role.updated":
       case "role.deleted":

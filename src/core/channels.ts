@@ -1,5 +1,6 @@
 import type { CoreDeps } from "./deps";
 import type { Guilds } from "./guilds";
+import type { Dms } from "./dms";
 import { AUDIT, diffChanges, type Audit } from "./audit";
 import type { Channel } from "./models";
 import type { ChannelSnapshot } from "./composites";
@@ -45,6 +46,7 @@ export class Channels {
     private readonly d: CoreDeps,
     private readonly guilds: Guilds,
     private readonly audit: Audit,
+    private readonly dms: Dms,
   ) {}
 
   private get db() {
@@ -175,12 +177,16 @@ export class Channels {
 
   /**
    * DELETE /channels/{id}: MANAGE_CHANNELS. Answers the snapshot of what was deleted.
-   * A DM is "closed": nothing is deleted (the people's history stays) and no event fires.
+   * A DM is closed for the one who asks (core/dms.ts): nothing is deleted, the other
+   * recipient keeps it, and no bot hears of it.
    */
   delete(actorId: string, channelId: string, reason: string | null = null): ChannelSnapshot {
     return this.d.store.write(() => {
       const a = this.access(actorId, channelId);
-      if (a.isDm) return { channel: a.channel, overwrites: this.guilds.overwrites(a.channel.id) };
+      if (a.isDm) {
+        this.dms.close(actorId, a.channel.id);
+        return { channel: a.channel, overwrites: this.guilds.overwrites(a.channel.id) };
+      }
       requireBits(a, PERMISSIONS.MANAGE_CHANNELS);
       const c = this.layout(a.channel);
       const snapshot: ChannelSnapshot = { channel: c, overwrites: this.guilds.overwrites(c.id) };

@@ -46,11 +46,42 @@ export class Dms {
       .get(b, a);
   }
 
-  /** A user's DM channels, oldest first. */
+  /** A user's DM channels they have not closed, oldest first. */
   of(userId: string): Channel[] {
     return this.db
-      .query("SELECT c.* FROM channel_rows c JOIN dm_recipients r ON r.channel_id = c.id WHERE r.user_id = ? AND c.type = 1 ORDER BY c.id")
+      .query(
+        "SELECT c.* FROM channel_rows c JOIN dm_recipients r ON r.channel_id = c.id WHERE r.user_id = ? AND r.closed = 0 AND c.type = 1 ORDER BY c.id",
+      )
       .all(userId) as Channel[];
+  }
+
+  /**
+   * A recipient closes a DM (DELETE /channels/{id}): it leaves their list, their other
+   * browsers hear so, and nothing else changes: the other recipient keeps it, and the
+   * history stays. A new message in it, or opening it again, brings it back (reopen).
+   */
+  close(userId: string, channelId: string): void {
+    this.d.store.write(() => {
+      const closed = this.db
+        .query("UPDATE dm_recipients SET closed = 1 WHERE channel_id = ? AND user_id = ? AND closed = 0")
+        .run(channelId, userId).changes;
+      if (closed) this.d.store.emit({ type: "dm.closed", channelId, userId });
+    });
+  }
+
+  /**
+   * Inside a write: the DM is back in the lists of the recipients who had closed it (only
+   * `who`'s, when given): a message was posted in it, or `who` opened it again.
+   */
+  reopen(channelId: string, who: string | null = null): void {
+    const closed = (
+      this.db.query("SELECT user_id FROM dm_recipients WHERE channel_id = ? AND closed = 1").all(channelId) as { user_id: string }[]
+    )
+      .map((r) => r.user_id)
+      .filter((u) => who === null || u === who);
+    if (!closed.length) return;
+    for (const u of closed) this.db.query("UPDATE dm_recipients SET closed = 0 WHERE channel_id = ? AND user_id = ?").run(channelId, u);
+    this.d.store.emit({ type: "dm.reopened", channelId, userIds: closed });
   }
 
   /** The DM channel between two users, or null. */
@@ -84,7 +115,10 @@ export class Dms {
       // One DM channel a pair: looked for and made by one writer at a time on every node.
       this.d.store.serialize(`dm:${a < b ? `${a}:${b}` : `${b}:${a}`}`);
       const existing = this.between(a, b);
-      if (existing) return existing;
+      if (existing) {
+        this.reopen(existing.id, a);
+        return existing;
+      }
       const plaintext = this.referenceDms && (ua.kind === "bot" || ub.kind === "bot");
       const c: Channel = {
         id: this.d.ids.next(),

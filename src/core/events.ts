@@ -19,6 +19,10 @@ export type DomainEvent =
   | { type: "channel.created"; channelId: string; guildId: string | null }
   | { type: "channel.updated"; channelId: string; guildId: string | null }
   | { type: "channel.deleted"; channelId: string; guildId: string | null; snapshot: { channel: Channel; overwrites: Overwrite[] } }
+  /** A person closed a DM: it left their list (core/dms.ts). */
+  | { type: "dm.closed"; channelId: string; userId: string }
+  /** A DM its recipients had closed is back in their lists: a new message, or opened again. */
+  | { type: "dm.reopened"; channelId: string; userIds: string[] }
   | { type: "role.created"; guildId: string; roleId: string }
   | { type: "role.updated"; guildId: string; roleId: string }
   | { type: "role.deleted"; guildId: string; roleId: string }

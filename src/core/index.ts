@@ -200,7 +200,7 @@ export function createCore(opts: {
   const files = new Media(deps, guilds, users, apps, audit);
   const emojis = new Emojis(deps, guilds, files, audit);
   const reactions = new Reactions(deps, guilds, messages, emojis);
-  const channels = new Channels(deps, guilds, audit);
+  const channels = new Channels(deps, guilds, audit, dms);
   const invites = new Invites(deps, guilds, audit);
   const servers = new Servers(deps, guilds, users, audit, instance);
   const people = new People(deps, users, guilds, messages, dms, servers);

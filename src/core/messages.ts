@@ -145,6 +145,8 @@ export class Messages {
     this.rows.put(m.id, m);
     this.reacted.put(m.id, false);
     this.files.none(m.id);
+    // Before the message: a client that had closed the DM lists it again, then shows the message.
+    if (ch.guild_id === null) this.dms.reopen(ch.id);
     this.d.store.emit({ type: "message.created", messageId: m.id, channelId: ch.id, guildId: ch.guild_id });
     return m;
   }

@@ -1,7 +1,7 @@
 /** What a person does, over the people's API; the live connection brings the results back. */
 import { api, ApiError } from "./api";
-import type { Command, Message } from "./types";
-import { dismissed, interactions, removeMessage, showNotice, upsertMessage, users } from "./state";
+import type { Channel, Command, Message } from "./types";
+import { dismissed, dms, interactions, removeMessage, showNotice, upsertMessage, users } from "./state";
 
 function fail(what: string, e: unknown): void {
   showNotice(`${what}: ${e instanceof ApiError ? e.message : "the server could not be reached"}`);
@@ -48,6 +48,21 @@ export async function toggleReaction(m: Message, emoji: string, mine: boolean): 
     await api(mine ? "DELETE" : "PUT", `/channels/${m.channel_id}/messages/${m.id}/reactions/${encodeURIComponent(emoji)}`);
   } catch (e) {
     fail("The reaction did not go through", e);
+  }
+}
+
+/**
+ * Close a DM: it leaves this person's list (their other browsers hear dm.closed), and
+ * comes back with the next message in it. Nothing is deleted.
+ */
+export async function closeDm(c: Channel): Promise<boolean> {
+  try {
+    await api("DELETE", `/channels/${c.id}`);
+    dms.value = dms.value.filter((x) => x.id !== c.id);
+    return true;
+  } catch (e) {
+    fail("The conversation was not closed", e);
+    return false;
   }
 }
 

@@ -74,6 +74,11 @@ const HANDLERS: Record<string, Handler> = {
     // Reading it: go where a reload would land (the server's first text channel), in place of the gone address.
     if (route.value.channel === d.id) void open({ guild: d.guild_id ?? "@me", channel: null }, false);
   },
+  // Closed in another of this person's browsers: gone from the list here too.
+  "dm.closed": (d: { id: string }) => {
+    dms.value = dms.value.filter((c) => c.id !== d.id);
+    if (route.value.channel === d.id) void open({ guild: "@me", channel: null }, false);
+  },
   "role.created": (d: { guild_id: string; role: Role }) => putRole(d.guild_id, d.role),
   "role.updated": (d: { guild_id: string; role: Role }) => putRole(d.guild_id, d.role),
   "role.deleted": (d: { guild_id: string; role_id: string }) => {

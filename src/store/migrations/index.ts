@@ -25,6 +25,7 @@ import { m020 } from "./020_search_pending";
 import { m021 } from "./021_presence_holds";
 import { m022 } from "./022_search_mark";
 import { m023 } from "./023_message_positions";
+import { m024 } from "./024_dm_closed";
 import type { Database } from "bun:sqlite";
 
 export interface Migration {
@@ -58,4 +59,5 @@ export const migrations: Migration[] = [
   m021,
   m022,
   m023,
+  m024,
 ];

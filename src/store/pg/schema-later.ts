@@ -225,3 +225,8 @@ export const PG_023 = /* sql */ `
 ALTER TABLE messages ADD COLUMN position bigint;
 CREATE UNIQUE INDEX messages_position ON messages (position);
 `;
+
+/** Migration 24 (store/migrations/024_dm_closed.ts): a person's DMs they closed. */
+export const PG_024 = /* sql */ `
+ALTER TABLE dm_recipients ADD COLUMN closed bigint NOT NULL DEFAULT 0;
+`;

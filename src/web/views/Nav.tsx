@@ -5,6 +5,7 @@
  * its unread and mention marks), with the person, User settings and Sign out at the foot.
  */
 import { open } from "../load";
+import { closeDm } from "../actions";
 import { channelLabel, displayName, dms, guildOf, guilds, me, readStates, route } from "../state";
 import type { Channel } from "../types";
 import { SettingsButton } from "../settings/ServerSettings";
@@ -124,8 +125,9 @@ export function ChannelsNav({ onPick, onSignOut }: { onPick(): void; onSignOut()
       {g && <SettingsButton guild={g} />}
       <ul>
         {channels.map((c) => (
-          <li key={c.id}>
+          <li key={c.id} class={g ? undefined : "dm"}>
             <ChannelEntry channel={c} current={r.channel === c.id} onPick={() => pick(c)} />
+            {!g && <CloseDm channel={c} current={r.channel === c.id} />}
           </li>
         ))}
         {!channels.length && <li class="empty">{g ? "No text channels yet." : "No direct messages yet."}</li>}
@@ -177,6 +179,28 @@ function ChannelEntry({ channel, current, onPick }: { channel: Channel; current:
         {channelText(channel, here)}
       </span>
       <UnreadMark channels={[channel]} current={here} inline />
+    </button>
+  );
+}
+
+/**
+ * Close a conversation: out of the list until its next message. The one being read
+ * closes into the DM home, and focus goes to the list's heading rather than the body.
+ */
+function CloseDm({ channel, current }: { channel: Channel; current: boolean }) {
+  const name = channelLabel(channel).slice(1);
+  const close = async (e: Event) => {
+    const heading = (e.currentTarget as HTMLElement).closest("nav")?.querySelector("h2");
+    if (!(await closeDm(channel))) return;
+    if (current) await open({ guild: "@me", channel: null });
+    if (heading instanceof HTMLElement) {
+      heading.tabIndex = -1;
+      heading.focus();
+    }
+  };
+  return (
+    <button type="button" class="close-dm" title="Close conversation" aria-label={`Close conversation with ${name}`} onClick={close}>
+      ×
     </button>
   );
 }
