@@ -52,7 +52,7 @@ beforeAll(async () => {
   p = serverOf(P);
   bot = PyBot.start("py_community_bot.py", [P.baseUrl, P.gatewayUrl, P.tokenOf("Keeper")], WAIT_MS);
   await bot.event("ready");
-}, 30_000);
+}, 90_000);
 
 afterAll(async () => {
   await bot?.stop();

@@ -37,7 +37,7 @@ beforeAll(async () => {
   bot = PyBot.start("py_fidelity_bot.py", [parley.baseUrl, parley.gatewayUrl, parley.tokenOf("PrefixBot"), parley.world.guilds.Lab.id]);
   const ready = await bot.event("ready");
   expect(ready.synced).toEqual(["Profile", "Quote"]);
-}, 30_000);
+}, 90_000);
 
 afterAll(async () => {
   await bot?.stop();

@@ -67,7 +67,7 @@ beforeAll(async () => {
   const role = w.guilds.Lab.roles.Reacted;
   bot = PyBot.start("py_files_bot.py", [P.baseUrl, P.gatewayUrl, P.tokenOf("FilesBot"), role, "yes"], WAIT_MS);
   plain = PyBot.start("py_files_bot.py", [P.baseUrl, P.gatewayUrl, P.tokenOf("PlainBot"), role, "no"], WAIT_MS);
-}, 30_000);
+}, 90_000);
 
 afterAll(async () => {
   await bot?.stop();

@@ -132,35 +132,41 @@ afterAll(async () => {
   await L?.stop();
 });
 
-scenario("discord.py", "login", "on_ready with the guild, its channels, roles and members cached; guild commands synced", async () => {
-  expect(await main.event("synced")).toEqual({ event: "synced", commands: ["edit", "ping", "secret", "slow", "when"] });
-  const ready = await main.event("ready");
-  expect(ready).toEqual({
-    event: "ready",
-    session: expect.any(String),
-    user: botUser(),
-    bot: true,
-    guilds: [W().guilds.Lab.id],
-    guild: {
-      name: "Lab",
-      unavailable: false,
-      channels: ["general", "staff"],
-      roles: ["@everyone", "BotRole", "Helper"],
-      members: ["MatrixBot", "PlainBot", "alice", "bob", "carol", "dave", "erin"],
-      me_roles: ["@everyone", "BotRole"],
-    },
-  });
-  expect(p.gateway.sessionsOf(internalId(p, W().applications.MatrixBot.id))).toEqual([
-    expect.objectContaining({ session_id: ready.session, connected: true }),
-  ]);
-  // Client.application_info() (GET /oauth2/applications/@me), as bots call it at start-up.
-  expect(await main.event("app")).toEqual({
-    event: "app",
-    id: W().applications.MatrixBot.id,
-    name: "MatrixBot",
-    owner: W().users.alice.id,
-  });
-});
+scenario(
+  "discord.py",
+  "login",
+  "on_ready with the guild, its channels, roles and members cached; guild commands synced",
+  async () => {
+    expect(await main.event("synced")).toEqual({ event: "synced", commands: ["edit", "ping", "secret", "slow", "when"] });
+    const ready = await main.event("ready");
+    expect(ready).toEqual({
+      event: "ready",
+      session: expect.any(String),
+      user: botUser(),
+      bot: true,
+      guilds: [W().guilds.Lab.id],
+      guild: {
+        name: "Lab",
+        unavailable: false,
+        channels: ["general", "staff"],
+        roles: ["@everyone", "BotRole", "Helper"],
+        members: ["MatrixBot", "PlainBot", "alice", "bob", "carol", "dave", "erin"],
+        me_roles: ["@everyone", "BotRole"],
+      },
+    });
+    expect(p.gateway.sessionsOf(internalId(p, W().applications.MatrixBot.id))).toEqual([
+      expect.objectContaining({ session_id: ready.session, connected: true }),
+    ]);
+    // Client.application_info() (GET /oauth2/applications/@me), as bots call it at start-up.
+    expect(await main.event("app")).toEqual({
+      event: "app",
+      id: W().applications.MatrixBot.id,
+      name: "MatrixBot",
+      owner: W().users.alice.id,
+    });
+  },
+  90_000,
+);
 
 scenario(
   "discord.py",

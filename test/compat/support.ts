@@ -56,12 +56,16 @@ export function next<T extends unknown[] = any[]>(
  * printed one per stdout line ({"event": ...} for what the library saw, {"scenario": ...}
  * for a finished step). Each line is handed out once, in whatever order a test asks.
  */
+/** How long a bot may take to print its first line. */
+const STARTUP_MS = 60_000;
+
 export class PyBot {
   lines: any[] = [];
   stderr = "";
   /** Everything the bot wrote to stderr, once it has closed it. */
   readonly stderrDone: Promise<string>;
   private used = new Set<number>();
+  private readonly started = Date.now();
   private constructor(
     readonly proc: Subprocess<"pipe", "pipe", "pipe">,
     private readonly waitMs: number,
@@ -104,7 +108,9 @@ export class PyBot {
   }
 
   private async find(pred: (l: any) => boolean, what: string, take: boolean): Promise<any> {
-    const deadline = Date.now() + this.waitMs;
+    // Until its first line, the bot is still starting: Python importing discord.py and
+    // aiohttp took over 12 s on a machine at load 15. Start-up gets a longer bound.
+    const deadline = Math.max(Date.now() + this.waitMs, this.lines.length ? 0 : this.started + STARTUP_MS);
     for (;;) {
       for (let i = 0; i < this.lines.length; i++)
         if ((!take || !this.used.has(i)) && pred(this.lines[i])) {
