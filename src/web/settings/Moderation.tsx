@@ -1,7 +1,8 @@
 /**
  * Members, for those who may moderate them: per member "Roles for <name>" (a checkbox
  * per role, with Manage Roles), "Nickname for <name>", "Kick <name>" and "Ban <name>"
- * with a reason (bots included; a bot removed gets GUILD_DELETE). Kick and Ban ask for
+ * with a reason, a ban also with "Delete their messages" (none, or back from an hour to
+ * 7 days) (bots included; a bot removed gets GUILD_DELETE). Kick and Ban ask for
  * confirmation. A member at or above one's own rank, and a role at or above it, is not
  * offered (rank.ts: disabled, with the reason); a refusal the page could not foresee
  * shows beside the member.
@@ -16,12 +17,24 @@ import { MEMBER_ABOVE, mayActOn, mayManageRole, ROLE_ABOVE } from "./rank";
 
 type Action = { kind: "kick" | "ban"; member: Member };
 
+/** How far back a ban takes the person's messages with it: the reference client's choices, in seconds. */
+const PURGE: [number, string][] = [
+  [0, "Don't delete any"],
+  [3600, "Previous hour"],
+  [21600, "Previous 6 hours"],
+  [43200, "Previous 12 hours"],
+  [86400, "Previous 24 hours"],
+  [259200, "Previous 3 days"],
+  [604800, "Previous 7 days"],
+];
+
 const nameOf = (m: Member) => m.nick || displayName(m.user);
 
 export function MemberModeration({ guild }: { guild: Guild }) {
   const list = (members.value[guild.id] ?? []).filter((m) => m.user.id !== me.value?.id && m.user.id !== guild.owner_id);
   const [asking, setAsking] = useState<Action | null>(null);
   const [reason, setReason] = useState("");
+  const [purge, setPurge] = useState(0);
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
   const [status, setStatus] = useState("");
   const [busy, setBusy] = useState(false);
@@ -32,7 +45,7 @@ export function MemberModeration({ guild }: { guild: Guild }) {
     try {
       const why = reason.trim() ? { reason: reason.trim() } : {};
       if (a.kind === "kick") await api("DELETE", `/guilds/${guild.id}/members/${a.member.user.id}`, why);
-      else await api("PUT", `/guilds/${guild.id}/bans/${a.member.user.id}`, why);
+      else await api("PUT", `/guilds/${guild.id}/bans/${a.member.user.id}`, { ...why, delete_message_seconds: purge });
       setStatus(`${nameOf(a.member)} was ${a.kind === "kick" ? "kicked" : "banned"}.`);
     } catch (e) {
       setErrors({ ...errors, [a.member.user.id]: errorText(e) });
@@ -43,6 +56,7 @@ export function MemberModeration({ guild }: { guild: Guild }) {
   }
   const ask = (kind: Action["kind"], member: Member) => {
     setReason("");
+    setPurge(0);
     setAsking({ kind, member });
   };
   return (
@@ -74,6 +88,18 @@ export function MemberModeration({ guild }: { guild: Guild }) {
             <label for="moderation-reason">Reason</label>
             <input id="moderation-reason" value={reason} maxLength={512} onInput={(e) => setReason(e.currentTarget.value)} />
           </div>
+          {asking.kind === "ban" && (
+            <div class="field">
+              <label for="moderation-purge">Delete their messages</label>
+              <select id="moderation-purge" value={String(purge)} onChange={(e) => setPurge(Number(e.currentTarget.value))}>
+                {PURGE.map(([secs, label]) => (
+                  <option key={secs} value={String(secs)}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
         </Confirm>
       )}
     </section>
