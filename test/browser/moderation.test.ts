@@ -76,6 +76,20 @@ describe("banning from Members", () => {
 });
 
 describe("by keyboard", () => {
+  test("Escape closes Server settings and gives focus back to its button", async () => {
+    const alice = await signIn(browser, s.base, "alice");
+    try {
+      const a = alice.page;
+      await openMembers(a);
+      await a.getByRole("textbox", { name: "Nickname for Erin" }).focus();
+      await a.keyboard.press("Escape");
+      await count(a.getByRole("region", { name: "Server settings" }), 0);
+      await focused(a.getByRole("navigation", { name: "Channels" }).getByRole("button", { name: "Server settings" }));
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+
   test("Kick opens its confirmation on Cancel; Escape closes it and focus returns to Kick", async () => {
     const alice = await signIn(browser, s.base, "alice");
     try {
