@@ -172,7 +172,7 @@ export class LiveDispatcher {
   }
 
   private guild(e: Ev<"guild.created" | "guild.updated" | "guild.deleted">): LiveDelivery[] {
-    if (e.type === "guild.deleted") return [{ users: e.memberIds, type: e.type, data: fixed({ id: e.guildId }) }];
+    if (e.type === "guild.deleted") return [{ users: e.memberIds, type: e.type, data: fixed({ id: e.guildId, cause: "deleted" }) }];
     const g = this.core.guilds.get(e.guildId);
     if (!g) return [];
     // my_permissions differs per person: one view each (servers change rarely).
@@ -184,7 +184,7 @@ export class LiveDispatcher {
     if (e.type === "member.removed") {
       // For the person who left, the server is gone; for the others, a member is.
       return [
-        { users: [e.userId], type: "guild.deleted", data: fixed({ id: e.guildId }) },
+        { users: [e.userId], type: "guild.deleted", data: fixed({ id: e.guildId, cause: e.cause ?? "left" }) },
         { users: others, type: e.type, data: fixed({ guild_id: e.guildId, user_id: e.userId }) },
       ];
     }

@@ -9,13 +9,17 @@ import type { CommitOrder } from "../store/relay";
 
 export type { CommitOrder } from "../store/relay";
 
+/** Why a member left a server. */
+export type MemberRemoval = "left" | "kicked" | "banned";
+
 export type DomainEvent =
   | { type: "guild.created"; guildId: string }
   | { type: "guild.updated"; guildId: string }
   | { type: "guild.deleted"; guildId: string; memberIds: string[] }
   | { type: "member.added"; guildId: string; userId: string }
   | { type: "member.updated"; guildId: string; userId: string }
-  | { type: "member.removed"; guildId: string; userId: string }
+  /** `cause`: why, for the person's own pages (they left, or were kicked or banned). */
+  | { type: "member.removed"; guildId: string; userId: string; cause?: MemberRemoval }
   | { type: "channel.created"; channelId: string; guildId: string | null }
   | { type: "channel.updated"; channelId: string; guildId: string | null }
   | { type: "channel.deleted"; channelId: string; guildId: string | null; snapshot: { channel: Channel; overwrites: Overwrite[] } }

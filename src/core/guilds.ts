@@ -1,5 +1,6 @@
 import type { CoreDeps } from "./deps";
 import type { Channel, Guild, Member, Overwrite, Role } from "./models";
+import type { MemberRemoval } from "./events";
 import { DomainError } from "./errors";
 import { ALL_PERMISSIONS, DEFAULT_EVERYONE, PERMISSIONS, hasPermission } from "./permissions";
 import { PermissionReader } from "./permission-reader";
@@ -208,7 +209,7 @@ export class Guilds {
   }
 
   /** Remove a member (leave, kick, ban, bot removal). The owner cannot leave. */
-  removeMember(guildId: string, userId: string): void {
+  removeMember(guildId: string, userId: string, cause: MemberRemoval = "left"): void {
     this.d.store.write(() => {
       this.lockMember(guildId, userId);
       const g = this.require(guildId);
@@ -220,7 +221,7 @@ export class Guilds {
           "OWNER_CANNOT_LEAVE",
         );
       this.db.query("DELETE FROM members WHERE guild_id = ? AND user_id = ?").run(guildId, userId);
-      this.d.store.emit({ type: "member.removed", guildId, userId });
+      this.d.store.emit({ type: "member.removed", guildId, userId, cause });
     });
   }
 

@@ -80,7 +80,7 @@ export class Moderation {
       this.guilds.requireMember(guildId, targetId);
       this.guilds.requirePermission(guildId, actorId, PERMISSIONS.KICK_MEMBERS);
       this.hierarchy.requireMemberBelow(guildId, actorId, targetId);
-      this.guilds.removeMember(guildId, targetId);
+      this.guilds.removeMember(guildId, targetId, "kicked");
       this.audit.record({ guildId, actorId, actionType: AUDIT.MEMBER_KICK, targetId, reason });
     });
   }
@@ -243,7 +243,7 @@ export class Moderation {
       this.db
         .query("INSERT INTO bans (guild_id, user_id, reason, created_at) VALUES (?, ?, ?, ?)")
         .run(guildId, targetId, opts.reason ?? null, now);
-      if (isMember) this.guilds.removeMember(guildId, targetId);
+      if (isMember) this.guilds.removeMember(guildId, targetId, "banned");
       this.audit.record({ guildId, actorId, actionType: AUDIT.MEMBER_BAN_ADD, targetId, reason: opts.reason ?? null });
     });
   }

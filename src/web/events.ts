@@ -21,9 +21,20 @@ import {
   route,
   setPresence,
   setReadState,
+  showNotice,
   typing,
   upsertMessage,
 } from "./state";
+
+type Removal = "left" | "kicked" | "banned" | "deleted";
+
+/** What the person is told when a server leaves their list (live guild.deleted's `cause`). */
+const REMOVALS: Record<Removal, (name: string) => string> = {
+  left: (name) => `You left ${name}.`,
+  kicked: (name) => `You were kicked from ${name}.`,
+  banned: (name) => `You were banned from ${name}.`,
+  deleted: (name) => `${name} was deleted.`,
+};
 
 /** How long a typing notice lasts without another (the reference client uses 10 s). */
 const TYPING_MS = 10_000;
@@ -48,9 +59,13 @@ const HANDLERS: Record<string, Handler> = {
   "presence.updated": (d: { user_id: string; status: string }) => setPresence(d.user_id, d.status),
   "guild.created": (g: Guild) => putGuild(g),
   "guild.updated": (g: Guild) => putGuild(g),
-  "guild.deleted": (d: { id: string }) => {
+  "guild.deleted": (d: { id: string; cause?: Removal }) => {
+    const gone = guildOf(d.id);
     guilds.value = guilds.value.filter((g) => g.id !== d.id);
-    if (route.value.guild === d.id) route.value = { guild: "@me", channel: null };
+    // Said in words: a server vanishing from under the reader looked like a fault.
+    if (gone) showNotice(REMOVALS[d.cause ?? "left"](gone.name));
+    // Reading it: go where a reload would land, in place of an address that now names nothing.
+    if (route.value.guild === d.id) void open({ guild: d.id, channel: null }, false);
   },
   "member.added": (d: { guild_id: string; member: Member | null }) => putMember(d.guild_id, d.member),
   "member.updated": (d: { guild_id: string; member: Member | null }) => {

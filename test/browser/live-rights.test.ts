@@ -96,6 +96,24 @@ describe("permissions follow roles live", () => {
     }
   }, 30_000);
 
+  test("the section open and in use, taken away: the page says so and focus stays in Server settings", async () => {
+    await s.as("alice", "PUT", `/guilds/${lab()}/members/${bobId()}/roles/${labRole("Keepers")}`);
+    const bob = await signIn(browser, s.base, "bob");
+    try {
+      const b = bob.page;
+      await openSettings(b);
+      await sectionEntry(b, "Members").click();
+      await b.getByRole("button", { name: "Kick Carol" }).focus();
+      await s.as("alice", "DELETE", `/guilds/${lab()}/members/${bobId()}/roles/${labRole("Keepers")}`);
+      await count(sectionEntry(b, "Members"), 0);
+      await b.getByRole("status").filter({ hasText: "Members is no longer yours to use here." }).waitFor();
+      const heading = b.getByRole("heading", { name: "Server settings" });
+      await until("focus on the settings' heading", () => heading.evaluate((el) => el === document.activeElement));
+    } finally {
+      await bob.context.close();
+    }
+  }, 30_000);
+
   test("a role with Manage Messages puts Pin in a message's More menu", async () => {
     const general = s.id(s.world.guilds.Lab.channels.general);
     await s.as("carol", "POST", `/channels/${general}/messages`, { content: "pin me later" });

@@ -128,7 +128,7 @@ describe("who hears what", () => {
     await client(p, "POST", `/channels/${t.general}/messages`, t.alice.token, { content: "welcome" });
     expect((await carol.event("message.created")).data.content).toBe("welcome");
     await client(p, "DELETE", `/users/@me/guilds/${t.lab}`, t.carol.token);
-    expect((await carol.event("guild.deleted")).data).toEqual({ id: t.lab });
+    expect((await carol.event("guild.deleted")).data).toEqual({ id: t.lab, cause: "left" });
     expect((await bob.event("member.removed")).data).toEqual({ guild_id: t.lab, user_id: t.carol.id });
     // ...and no longer once she has left.
     await client(p, "POST", `/channels/${t.general}/messages`, t.alice.token, { content: "after she left" });

@@ -30,13 +30,46 @@ const ACTIONS: Record<number, string> = {
   31: "Role updated",
   32: "Role deleted",
   40: "Invite created",
+  41: "Invite updated",
   42: "Invite deleted",
   50: "Webhook created",
   51: "Webhook updated",
   52: "Webhook deleted",
+  60: "Emoji created",
+  61: "Emoji updated",
+  62: "Emoji deleted",
   72: "Message deleted",
   73: "Messages deleted",
+  74: "Message pinned",
+  75: "Message unpinned",
 };
+
+/** How a target of each kind of action is written, by its name: #channel, @role, :emoji:. */
+function named(actionType: number, name: string): string {
+  if (actionType >= 10 && actionType <= 15) return `#${name}`;
+  if (actionType >= 30 && actionType <= 32) return `@${name}`;
+  if (actionType >= 60 && actionType <= 62) return `:${name}:`;
+  return name;
+}
+
+/**
+ * An entry's target, readable: a person by name (even after they left), a channel or
+ * role that still exists by its name now, and one deleted since by the name its entry
+ * recorded (`changes`), since an id alone tells the reader nothing.
+ */
+function targetOf(guild: Guild, e: AuditEntry): string {
+  const id = e.target_id;
+  if (e.target_user) return displayName(e.target_user);
+  const c = guild.channels.find((x) => x.id === id);
+  if (c) return `#${c.name}`;
+  const r = guild.roles.find((x) => x.id === id);
+  if (r) return r.everyone ? "@everyone" : `@${r.name}`;
+  if (id === guild.id) return guild.name;
+  const recorded = e.changes.find((x) => x.key === "name" || x.key === "code");
+  const name = recorded?.new_value ?? recorded?.old_value;
+  if (typeof name === "string") return recorded?.key === "code" ? name : named(e.action_type, name);
+  return id ? "since deleted" : "—";
+}
 
 export function AuditLog({ guild }: { guild: Guild }) {
   const [action, setAction] = useState("");
@@ -56,15 +89,6 @@ export function AuditLog({ guild }: { guild: Guild }) {
       (e) => setError(errorText(e)),
     );
   }, [guild.id, action, person]);
-  const target = (e: AuditEntry) => {
-    const id = e.target_id;
-    if (e.target_user) return displayName(e.target_user);
-    if (!id) return "—";
-    const c = guild.channels.find((x) => x.id === id);
-    if (c) return `#${c.name}`;
-    const r = guild.roles.find((x) => x.id === id);
-    return r ? `@${r.name}` : id === guild.id ? guild.name : "someone no longer here";
-  };
   return (
     <section class="card" aria-labelledby="audit-title">
       <h3 id="audit-title">Audit log</h3>
@@ -102,7 +126,7 @@ export function AuditLog({ guild }: { guild: Guild }) {
                 <tr key={e.id}>
                   <td>{e.actor ? displayName(e.actor) : "System"}</td>
                   <td>{ACTIONS[e.action_type] ?? `Action ${e.action_type}`}</td>
-                  <td>{target(e)}</td>
+                  <td>{targetOf(guild, e)}</td>
                   <td>{e.reason ?? ""}</td>
                   <td>{new Date(e.created_at).toLocaleString()}</td>
                 </tr>

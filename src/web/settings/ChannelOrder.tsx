@@ -1,24 +1,23 @@
 /**
- * The server's channels in order, by category: "Move <channel> up" / "Move <channel>
- * down" (one request each: PATCH /guilds/{id}/channels), a category picker per channel,
- * "Create category", and "Delete <channel>" (asks once, says its messages go too).
+ * The server's channels in order, by category, as the rail shows them (channel-groups.ts):
+ * "Move <channel> up" / "Move <channel> down" (one request each: PATCH
+ * /guilds/{id}/channels), a category picker per channel, "Delete <channel>" (asks once,
+ * says its messages go too); and per category "Name of <category>" with "Rename
+ * <category>", "Move category <category> up" / "down" and "Delete category <category>"
+ * (asks once; its channels move to the top level). "Create category" makes one.
  */
 import { useState } from "preact/hooks";
 import { api } from "../api";
+import { CATEGORY, channelGroups } from "../channel-groups";
 import { guilds } from "../state";
 import type { Channel, Guild } from "../types";
 import { Confirm, ErrorLine, errorText } from "../views/ui";
 import { useRequest } from "./common";
 
-const CATEGORY = 4;
+type Request = ReturnType<typeof useRequest>;
 
-/** Channels as the rail shows them: top-level ones, then each category with its own, by position. */
-function ordered(g: Guild): Channel[][] {
-  const byPos = (a: Channel, b: Channel) => (a.position ?? 0) - (b.position ?? 0) || a.id.localeCompare(b.id);
-  const cats = g.channels.filter((c) => c.type === CATEGORY).sort(byPos);
-  const top = g.channels.filter((c) => c.type !== CATEGORY && !c.parent_id).sort(byPos);
-  return [top, ...cats.map((cat) => [cat, ...g.channels.filter((c) => c.parent_id === cat.id).sort(byPos)])];
-}
+/** How a channel or category is named in the section's messages. */
+const called = (c: Channel) => (c.type === CATEGORY ? `Category ${c.name}` : `#${c.name}`);
 
 /** Longer than 80 lines because the order, the categories and the deletion share one request and its outcome. */
 export function ChannelOrder({ guild }: { guild: Guild }) {
@@ -38,7 +37,7 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
     const body = next.map((x, k) => ({ id: x.id, position: k }));
     const list = await req.run(
       () => api<Channel[]>("PATCH", `/guilds/${guild.id}/channels`, body),
-      () => `#${c.name} moved ${delta < 0 ? "up" : "down"}.`,
+      () => `${called(c)} moved ${delta < 0 ? "up" : "down"}.`,
     );
     if (list) put(list);
   }
@@ -61,12 +60,13 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
     if (
       await req.run(
         () => api("DELETE", `/channels/${c.id}`),
-        () => `#${c.name} deleted.`,
+        () => `${called(c)} deleted.`,
       )
     )
       setDeleting(null);
   }
-  const cats = guild.channels.filter((c) => c.type === CATEGORY);
+  const groups = channelGroups(guild);
+  const cats = groups.flatMap((x) => (x.category ? [x.category] : []));
   return (
     <section class="card" aria-labelledby="order-title">
       <h3 id="order-title">Order and categories</h3>
@@ -74,11 +74,10 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
       <p role="status" class="hint">
         {req.status}
       </p>
-      {ordered(guild).map((group) => {
-        const head = group[0]?.type === CATEGORY ? group[0] : null;
-        const items = head ? group.slice(1) : group;
-        return (
-          <ul class="rows" aria-label={head ? `Category ${head.name}` : "Channels outside categories"} key={head?.id ?? "top"}>
+      {groups.map(({ category: head, channels: items }) => (
+        <div key={head?.id ?? "top"}>
+          {head && <CategoryHead category={head} cats={cats} req={req} onMove={move} onDelete={setDeleting} />}
+          <ul class="rows" aria-label={head ? `Category ${head.name}` : "Channels outside categories"}>
             {items.map((c, i) => (
               <li key={c.id}>
                 <span class="row-name">#{c.name}</span>
@@ -108,8 +107,8 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
               </li>
             ))}
           </ul>
-        );
-      })}
+        </div>
+      ))}
       <form class="inline-form" onSubmit={createCategory} noValidate>
         <div class="field">
           <label for="category-name">Category name</label>
@@ -121,8 +120,8 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
       </form>
       {deleting && (
         <Confirm
-          title={`Delete #${deleting.name}?`}
-          confirm="Delete channel"
+          title={deleting.type === CATEGORY ? `Delete category ${deleting.name}?` : `Delete #${deleting.name}?`}
+          confirm={deleting.type === CATEGORY ? "Delete category" : "Delete channel"}
           busy={req.busy}
           error={req.error ? errorText(req.error) : undefined}
           onConfirm={() => remove(deleting)}
@@ -132,5 +131,46 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
         </Confirm>
       )}
     </section>
+  );
+}
+
+/** A category's own row: its name to change, its place among the categories, and deleting it. */
+function CategoryHead(props: {
+  category: Channel;
+  cats: Channel[];
+  req: Request;
+  onMove(c: Channel, delta: -1 | 1, siblings: Channel[]): void;
+  onDelete(c: Channel): void;
+}) {
+  const { category: cat, cats, req } = props;
+  const [name, setName] = useState(cat.name ?? "");
+  const i = cats.indexOf(cat);
+  const id = `category-name-${cat.id}`;
+  async function rename(e: Event) {
+    e.preventDefault();
+    await req.run(
+      () => api<Channel>("PATCH", `/channels/${cat.id}`, { name: name.trim() }),
+      (c) => `${cat.name} renamed to ${c.name}.`,
+    );
+  }
+  return (
+    <form class="inline-form category-head" onSubmit={rename} noValidate>
+      <div class="field">
+        <label for={id}>Name of {cat.name}</label>
+        <input id={id} value={name} maxLength={100} onInput={(e) => setName(e.currentTarget.value)} />
+      </div>
+      <button type="submit" disabled={req.busy || !name.trim() || name.trim() === cat.name}>
+        Rename {cat.name}
+      </button>
+      <button type="button" disabled={req.busy || i === 0} onClick={() => props.onMove(cat, -1, cats)}>
+        Move category {cat.name} up
+      </button>
+      <button type="button" disabled={req.busy || i === cats.length - 1} onClick={() => props.onMove(cat, 1, cats)}>
+        Move category {cat.name} down
+      </button>
+      <button type="button" class="danger" onClick={() => props.onDelete(cat)}>
+        Delete category {cat.name}
+      </button>
+    </form>
   );
 }

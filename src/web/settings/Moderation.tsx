@@ -1,9 +1,11 @@
 /**
  * Members, for those who may moderate them: per member "Roles for <name>" (a checkbox
  * per role, with Manage Roles), "Nickname for <name>", "Kick <name>" and "Ban <name>"
- * with a reason (bots included; a bot removed gets GUILD_DELETE). Kick and Ban ask for
- * confirmation; the server's refusal (the role hierarchy, the owner) shows beside the
- * member.
+ * with a reason, a ban also with "Delete their messages" (none, or back from an hour to
+ * 7 days) (bots included; a bot removed gets GUILD_DELETE). Kick and Ban ask for
+ * confirmation. A member at or above one's own rank, and a role at or above it, is not
+ * offered (rank.ts: disabled, with the reason); a refusal the page could not foresee
+ * shows beside the member.
  */
 import { useState } from "preact/hooks";
 import { api } from "../api";
@@ -11,8 +13,20 @@ import { BIT, holds } from "../names";
 import { displayName, me, members } from "../state";
 import type { Guild, Member } from "../types";
 import { Confirm, ErrorLine, errorText } from "../views/ui";
+import { MEMBER_ABOVE, mayActOn, mayManageRole, ROLE_ABOVE } from "./rank";
 
 type Action = { kind: "kick" | "ban"; member: Member };
+
+/** How far back a ban takes the person's messages with it: the reference client's choices, in seconds. */
+const PURGE: [number, string][] = [
+  [0, "Don't delete any"],
+  [3600, "Previous hour"],
+  [21600, "Previous 6 hours"],
+  [43200, "Previous 12 hours"],
+  [86400, "Previous 24 hours"],
+  [259200, "Previous 3 days"],
+  [604800, "Previous 7 days"],
+];
 
 const nameOf = (m: Member) => m.nick || displayName(m.user);
 
@@ -20,6 +34,7 @@ export function MemberModeration({ guild }: { guild: Guild }) {
   const list = (members.value[guild.id] ?? []).filter((m) => m.user.id !== me.value?.id && m.user.id !== guild.owner_id);
   const [asking, setAsking] = useState<Action | null>(null);
   const [reason, setReason] = useState("");
+  const [purge, setPurge] = useState(0);
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
   const [status, setStatus] = useState("");
   const [busy, setBusy] = useState(false);
@@ -30,7 +45,7 @@ export function MemberModeration({ guild }: { guild: Guild }) {
     try {
       const why = reason.trim() ? { reason: reason.trim() } : {};
       if (a.kind === "kick") await api("DELETE", `/guilds/${guild.id}/members/${a.member.user.id}`, why);
-      else await api("PUT", `/guilds/${guild.id}/bans/${a.member.user.id}`, why);
+      else await api("PUT", `/guilds/${guild.id}/bans/${a.member.user.id}`, { ...why, delete_message_seconds: purge });
       setStatus(`${nameOf(a.member)} was ${a.kind === "kick" ? "kicked" : "banned"}.`);
     } catch (e) {
       setErrors({ ...errors, [a.member.user.id]: errorText(e) });
@@ -41,6 +56,7 @@ export function MemberModeration({ guild }: { guild: Guild }) {
   }
   const ask = (kind: Action["kind"], member: Member) => {
     setReason("");
+    setPurge(0);
     setAsking({ kind, member });
   };
   return (
@@ -52,23 +68,7 @@ export function MemberModeration({ guild }: { guild: Guild }) {
       {!list.length && <p class="muted">Nobody else is here yet: make an invite link in Invites.</p>}
       <ul class="rows" aria-label="Members to moderate">
         {list.map((m) => (
-          <li key={m.user.id}>
-            <span class="row-name">
-              {nameOf(m)} {m.user.bot && <span class="tag">BOT</span>}
-            </span>
-            {holds(guild, BIT.MANAGE_ROLES) && <MemberEditor guild={guild} member={m} onDone={setStatus} />}
-            {holds(guild, BIT.KICK_MEMBERS) && (
-              <button type="button" onClick={() => ask("kick", m)}>
-                Kick {nameOf(m)}
-              </button>
-            )}
-            {holds(guild, BIT.BAN_MEMBERS) && (
-              <button type="button" class="danger" onClick={() => ask("ban", m)}>
-                Ban {nameOf(m)}
-              </button>
-            )}
-            <ErrorLine error={errors[m.user.id]} />
-          </li>
+          <MemberRow key={m.user.id} guild={guild} member={m} error={errors[m.user.id]} onAsk={ask} onDone={setStatus} />
         ))}
       </ul>
       {asking && (
@@ -88,14 +88,59 @@ export function MemberModeration({ guild }: { guild: Guild }) {
             <label for="moderation-reason">Reason</label>
             <input id="moderation-reason" value={reason} maxLength={512} onInput={(e) => setReason(e.currentTarget.value)} />
           </div>
+          {asking.kind === "ban" && (
+            <div class="field">
+              <label for="moderation-purge">Delete their messages</label>
+              <select id="moderation-purge" value={String(purge)} onChange={(e) => setPurge(Number(e.currentTarget.value))}>
+                {PURGE.map(([secs, label]) => (
+                  <option key={secs} value={String(secs)}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
         </Confirm>
       )}
     </section>
   );
 }
 
+/** One member's row: their editor, Kick and Ban, each disabled when they rank at or above the person. */
+function MemberRow(props: {
+  guild: Guild;
+  member: Member;
+  error?: string;
+  onAsk(kind: Action["kind"], m: Member): void;
+  onDone(s: string): void;
+}) {
+  const { guild, member: m } = props;
+  const below = mayActOn(guild, m.user.id);
+  const why = below ? undefined : MEMBER_ABOVE;
+  return (
+    <li>
+      <span class="row-name">
+        {nameOf(m)} {m.user.bot && <span class="tag">BOT</span>}
+      </span>
+      {holds(guild, BIT.MANAGE_ROLES) && <MemberEditor guild={guild} member={m} below={below} onDone={props.onDone} />}
+      {holds(guild, BIT.KICK_MEMBERS) && (
+        <button type="button" disabled={!below} title={why} onClick={() => props.onAsk("kick", m)}>
+          Kick {nameOf(m)}
+        </button>
+      )}
+      {holds(guild, BIT.BAN_MEMBERS) && (
+        <button type="button" class="danger" disabled={!below} title={why} onClick={() => props.onAsk("ban", m)}>
+          Ban {nameOf(m)}
+        </button>
+      )}
+      {!below && <span class="hint">{MEMBER_ABOVE}</span>}
+      <ErrorLine error={props.error} />
+    </li>
+  );
+}
+
 /** A member's roles (a checkbox each) and nickname, saved at once; the server decides by rank. */
-function MemberEditor({ guild, member, onDone }: { guild: Guild; member: Member; onDone(s: string): void }) {
+function MemberEditor({ guild, member, below, onDone }: { guild: Guild; member: Member; below: boolean; onDone(s: string): void }) {
   const [nick, setNick] = useState(member.nick ?? "");
   const [error, setError] = useState<string>();
   const roles = guild.roles.filter((r) => !r.everyone).sort((a, b) => b.position - a.position);
@@ -118,12 +163,20 @@ function MemberEditor({ guild, member, onDone }: { guild: Guild; member: Member;
       {roles.length > 0 && (
         <fieldset>
           <legend>Roles for {name}</legend>
-          {roles.map((r) => (
-            <label key={r.id} class="check">
-              <input type="checkbox" checked={member.roles.includes(r.id)} onChange={(e) => toggle(r.id, e.currentTarget.checked)} />
-              {r.name}
-            </label>
-          ))}
+          {roles.map((r) => {
+            const may = below && mayManageRole(guild, r.position);
+            return (
+              <label key={r.id} class="check" title={may || !below ? undefined : ROLE_ABOVE}>
+                <input
+                  type="checkbox"
+                  checked={member.roles.includes(r.id)}
+                  disabled={!may}
+                  onChange={(e) => toggle(r.id, e.currentTarget.checked)}
+                />
+                {r.name}
+              </label>
+            );
+          })}
         </fieldset>
       )}
       <form
@@ -135,8 +188,16 @@ function MemberEditor({ guild, member, onDone }: { guild: Guild; member: Member;
         }}
       >
         <label for={`nick-${member.user.id}`}>Nickname for {name}</label>
-        <input id={`nick-${member.user.id}`} value={nick} maxLength={32} onInput={(e) => setNick(e.currentTarget.value)} />
-        <button type="submit">Save nickname for {name}</button>
+        <input
+          id={`nick-${member.user.id}`}
+          value={nick}
+          maxLength={32}
+          disabled={!below}
+          onInput={(e) => setNick(e.currentTarget.value)}
+        />
+        <button type="submit" disabled={!below}>
+          Save nickname for {name}
+        </button>
       </form>
       <ErrorLine error={error} />
     </div>

@@ -2,24 +2,18 @@
  * The server's roles, highest first, for people with Manage Roles: per role "Edit <role>"
  * (name, colour, "Display separately", "Allow anyone to @mention" and its permissions;
  * @everyone only its permissions, as it cannot be renamed), "Delete <role>" (asks once,
- * says who loses it) and "Move <role> up" / "Move <role> down", disabled beyond one's own
- * rank with the reason (the owner is above every role; reference-gaps 1.3).
+ * says who loses it) and "Move <role> up" / "Move <role> down", each disabled beyond one's
+ * own rank with the reason (the owner is above every role; reference-gaps 1.3; rank.ts).
  */
 import { useState } from "preact/hooks";
 import { api } from "../api";
 import { permissionLabels } from "../names";
-import { me, members } from "../state";
+import { members } from "../state";
 import type { Guild, Role } from "../types";
 import { Confirm, ErrorLine, errorText } from "../views/ui";
 import { useRequest } from "./common";
 import { permissionBitsOf, permissionNames, RolePermissions } from "./RolePermissions";
-
-/** The position of one's highest role here; the owner ranks above them all. */
-function myRank(guild: Guild): number {
-  if (guild.owner_id === me.value?.id) return Infinity;
-  const mine = (members.value[guild.id] ?? []).find((m) => m.user.id === me.value?.id)?.roles ?? [];
-  return Math.max(0, ...guild.roles.filter((r) => mine.includes(r.id)).map((r) => r.position));
-}
+import { grantable, myRank, ROLE_ABOVE } from "./rank";
 
 const hex = (c: number) => `#${c.toString(16).padStart(6, "0")}`;
 
@@ -67,6 +61,7 @@ export function RoleList({ guild }: { guild: Guild }) {
           const i = movable.indexOf(r);
           const mayUp = !r.everyone && i > 0 && movable[i - 1].position < rank && r.position < rank;
           const mayDown = !r.everyone && i >= 0 && i < movable.length - 1 && r.position < rank;
+          const mine = r.position < rank;
           return (
             <li key={r.id}>
               <span class="row-name" style={r.color ? { color: hex(r.color) } : undefined}>
@@ -82,15 +77,21 @@ export function RoleList({ guild }: { guild: Guild }) {
                   </button>
                 </>
               )}
-              <button type="button" aria-expanded={editing === r.id} onClick={() => setEditing(editing === r.id ? null : r.id)}>
+              <button
+                type="button"
+                aria-expanded={editing === r.id}
+                disabled={!mine}
+                title={mine ? undefined : ROLE_ABOVE}
+                onClick={() => setEditing(editing === r.id ? null : r.id)}
+              >
                 Edit {r.name}
               </button>
               {!r.everyone && (
-                <button type="button" class="danger" onClick={() => setDeleting(r)}>
+                <button type="button" class="danger" disabled={!mine} title={mine ? undefined : ROLE_ABOVE} onClick={() => setDeleting(r)}>
                   Delete {r.name}
                 </button>
               )}
-              {editing === r.id && <RoleEditor guild={guild} role={r} onDone={() => setEditing(null)} />}
+              {editing === r.id && mine && <RoleEditor guild={guild} role={r} onDone={() => setEditing(null)} />}
             </li>
           );
         })}
@@ -117,7 +118,8 @@ function RoleEditor({ guild, role, onDone }: { guild: Guild; role: Role; onDone(
   const [color, setColor] = useState(hex(role.color));
   const [hoist, setHoist] = useState(role.hoist);
   const [mentionable, setMentionable] = useState(role.mentionable);
-  const [perms, setPerms] = useState(() => permissionNames(role.permissions));
+  const [had] = useState(() => permissionNames(role.permissions));
+  const [perms, setPerms] = useState(had);
   const req = useRequest();
   async function save(e: Event) {
     e.preventDefault();
@@ -149,7 +151,7 @@ function RoleEditor({ guild, role, onDone }: { guild: Guild; role: Role; onDone(
           </label>
         </>
       )}
-      <RolePermissions checked={perms} onChange={setPerms} />
+      <RolePermissions checked={perms} had={had} grantable={grantable(guild)} onChange={setPerms} />
       <button type="submit" class="primary" disabled={req.busy}>
         Save role
       </button>

@@ -1,8 +1,9 @@
 /**
  * A role's server-wide permissions as checkboxes, for the role editor (RoleList): the
  * permissions Parley honours by their readable names (names.ts, the one list), pre-checked
- * from the role's bit field. The server decides who may grant what; its refusal is shown
- * by the form around this.
+ * from the role's bit field. A permission the person does not hold is not theirs to give
+ * (settings/rank.ts): its box is disabled unless the role had it, as taking one away is
+ * allowed. The server decides again; its refusal is shown by the form around this.
  */
 import { PERMISSIONS } from "../names";
 
@@ -22,12 +23,27 @@ export function permissionBitsOf(checked: Set<string>, current: string): string 
   return n.toString();
 }
 
+/** Why some boxes are disabled. */
+export const NOT_HELD = "Only permissions you hold are yours to give.";
+
 /**
  * The checkboxes, each inside its label (no ids to keep unique beside the create form's),
  * in a plain grid: the editor sits inside a list row, whose item styling would otherwise
  * reach nested list items. The group takes a line of its own in the editor's flex form (styles.css).
  */
-export function RolePermissions({ checked, onChange }: { checked: Set<string>; onChange(next: Set<string>): void }) {
+export function RolePermissions({
+  checked,
+  had = new Set(),
+  grantable,
+  onChange,
+}: {
+  checked: Set<string>;
+  /** What the role held when the form opened. */
+  had?: Set<string>;
+  /** The bits the person may grant. */
+  grantable: number;
+  onChange(next: Set<string>): void;
+}) {
   const toggle = (name: string, on: boolean) => {
     const next = new Set(checked);
     if (on) next.add(name);
@@ -40,11 +56,17 @@ export function RolePermissions({ checked, onChange }: { checked: Set<string>; o
       <div class="perm-grid">
         {PERMISSIONS.map((p) => (
           <label key={p.name} class="check">
-            <input type="checkbox" checked={checked.has(p.name)} onChange={(e) => toggle(p.name, e.currentTarget.checked)} />
+            <input
+              type="checkbox"
+              checked={checked.has(p.name)}
+              disabled={!(grantable & p.bit) && !had.has(p.name)}
+              onChange={(e) => toggle(p.name, e.currentTarget.checked)}
+            />
             {p.label}
           </label>
         ))}
       </div>
+      {PERMISSIONS.some((p) => !(grantable & p.bit)) && <p class="hint">{NOT_HELD}</p>}
     </fieldset>
   );
 }

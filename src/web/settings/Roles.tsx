@@ -1,7 +1,7 @@
 /**
  * Roles and a channel's overwrites, for people with Manage Roles: the 13 honoured
- * permissions by name (spec 2.9). The server refuses bits the person does not hold, and
- * that refusal is shown beside the form.
+ * permissions by name (spec 2.9). Bits the person may not grant are not offered
+ * (settings/rank.ts); should the server refuse anyway, its reason shows beside the form.
  */
 import { useState } from "preact/hooks";
 import { api } from "../api";
@@ -10,6 +10,8 @@ import { displayName, members } from "../state";
 import type { Channel, Guild, Role } from "../types";
 import { ErrorLine, Field, errorText, fieldError } from "../views/ui";
 import { textChannels, useRequest } from "./common";
+import { grantable, mayOverwrite } from "./rank";
+import { RolePermissions } from "./RolePermissions";
 
 export function Roles({ guild }: { guild: Guild }) {
   const [name, setName] = useState("");
@@ -28,32 +30,11 @@ export function Roles({ guild }: { guild: Guild }) {
       setPerms(new Set());
     }
   }
-  const toggle = (n: string, on: boolean) => {
-    const next = new Set(perms);
-    if (on) next.add(n);
-    else next.delete(n);
-    setPerms(next);
-  };
   return (
     <form class="card" onSubmit={create} noValidate aria-labelledby="roles-title">
       <h3 id="roles-title">Roles</h3>
       <Field id="role-name" label="Role name" value={name} onInput={setName} error={nameError} />
-      <fieldset>
-        <legend>Permissions</legend>
-        <ul class="perm-grid">
-          {PERMISSIONS.map((p) => (
-            <li key={p.name}>
-              <input
-                type="checkbox"
-                id={`perm-${p.name}`}
-                checked={perms.has(p.name)}
-                onChange={(e) => toggle(p.name, e.currentTarget.checked)}
-              />
-              <label for={`perm-${p.name}`}>{p.label}</label>
-            </li>
-          ))}
-        </ul>
-      </fieldset>
+      <RolePermissions checked={perms} grantable={grantable(guild)} onChange={setPerms} />
       <ErrorLine error={req.error && !nameError ? errorText(req.error) : undefined} />
       <div class="buttons">
         <button type="submit" class="primary" disabled={req.busy}>
@@ -68,6 +49,8 @@ export function Roles({ guild }: { guild: Guild }) {
 }
 
 type Choice = "inherit" | "allow" | "deny";
+
+const ADMINS_ONLY = "Manage Roles, and permissions you do not hold, are for administrators to allow or deny.";
 
 /** What a channel's overwrite for a target says, permission by permission. */
 function choicesOf(c: Channel | undefined, target: string): Record<string, Choice> {
@@ -151,6 +134,7 @@ export function Overwrites({ guild }: { guild: Guild }) {
               <select
                 id={`ow-${p.name}`}
                 value={choices[p.name]}
+                disabled={!mayOverwrite(guild, current, p.bit)}
                 onChange={(e) => setChoices({ ...choices, [p.name]: e.currentTarget.value as Choice })}
               >
                 <option value="inherit">Inherit</option>
@@ -161,6 +145,7 @@ export function Overwrites({ guild }: { guild: Guild }) {
             </li>
           ))}
         </ul>
+        {PERMISSIONS.some((p) => !mayOverwrite(guild, current, p.bit)) && <p class="hint">{ADMINS_ONLY}</p>}
       </fieldset>
       <ErrorLine error={req.error ? errorText(req.error) : undefined} />
       <div class="buttons">

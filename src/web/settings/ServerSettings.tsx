@@ -7,7 +7,8 @@
  * Manage Server), Bans (Ban Members) and Audit log (View Audit Log). Each part shows
  * what the server refused next to its control: nothing fails silently.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { useOnChange } from "../hooks";
 import { api } from "../api";
 import { BIT, holds } from "../names";
 import { guilds, me } from "../state";
@@ -104,26 +105,65 @@ export function SettingsButton({ guild }: { guild: Guild }) {
   );
 }
 
+/** Close the settings, focus back on their button (or, where the rail is folded away, the composer). */
+function closeSettings(): void {
+  settingsFor.value = null;
+  requestAnimationFrame(() => {
+    const toggle = document.querySelector<HTMLElement>(".settings-toggle");
+    const target = toggle?.offsetParent ? toggle : document.querySelector<HTMLElement>(".composer textarea");
+    target?.focus();
+  });
+}
+
+/** Escape from anywhere in the settings closes them; not from a dialog, a menu or a list that took it first. */
+function onEscape(e: KeyboardEvent): void {
+  if (e.key !== "Escape" || e.defaultPrevented || (e.target as Element).closest("dialog")) return;
+  e.preventDefault();
+  closeSettings();
+}
+
 export function ServerSettings({ guild }: { guild: Guild }) {
   const sections = SECTIONS.filter((x) => x.may(guild));
   const [current, setCurrent] = useState(sections[0]?.label ?? "");
   const section = sections.find((x) => x.label === current) ?? sections[0];
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [lost, setLost] = useState("");
   useEffect(() => {
     document.title = `Server settings · ${guild.name} · Parley`;
   }, [guild.name]);
+  // The open section taken away live (a role changed): say so, and keep focus in the
+  // settings, since the control it was on is gone and focus would fall to the page's body.
+  useOnChange(section?.label, () => {
+    if (!current || sections.some((x) => x.label === current)) return;
+    setLost(`${current} is no longer yours to use here.`);
+    setCurrent(section?.label ?? "");
+    if (!document.activeElement || document.activeElement === document.body) heading.current?.focus();
+  });
   return (
-    <section class="settings" aria-labelledby="settings-title">
+    <section class="settings" aria-labelledby="settings-title" onKeyDown={onEscape}>
       <div class="settings-head">
-        <h2 id="settings-title">Server settings</h2>
-        <button type="button" onClick={() => (settingsFor.value = null)}>
+        <h2 id="settings-title" ref={heading} tabIndex={-1}>
+          Server settings
+        </h2>
+        <button type="button" onClick={closeSettings}>
           Close settings
         </button>
       </div>
+      <p role="status" class="hint">
+        {lost}
+      </p>
       <nav aria-label="Server settings" class="section-nav">
         <ul>
           {sections.map((x) => (
             <li key={x.label}>
-              <button type="button" aria-current={x.label === section?.label ? "page" : undefined} onClick={() => setCurrent(x.label)}>
+              <button
+                type="button"
+                aria-current={x.label === section?.label ? "page" : undefined}
+                onClick={() => {
+                  setLost("");
+                  setCurrent(x.label);
+                }}
+              >
                 {x.label}
               </button>
             </li>

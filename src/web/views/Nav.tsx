@@ -2,10 +2,13 @@
  * The two navigation landmarks: "Servers" (one entry per server, named by its name:
  * its icon's alternative text, or its initials shown and its name for screen readers;
  * and "Direct messages") and "Channels" (one entry per channel, its name first, then
- * its unread and mention marks), with the person, User settings and Sign out at the foot.
+ * its unread and mention marks; a category's channels in a list named by the category,
+ * under its name), with the person, User settings and Sign out at the foot.
  */
+import { Fragment } from "preact";
 import { open } from "../load";
 import { closeDm } from "../actions";
+import { channelGroups } from "../channel-groups";
 import { channelLabel, displayName, dms, guildOf, guilds, me, readStates, route } from "../state";
 import type { Channel } from "../types";
 import { SettingsButton } from "../settings/ServerSettings";
@@ -114,24 +117,39 @@ function AddServer() {
 export function ChannelsNav({ onPick, onSignOut }: { onPick(): void; onSignOut(): void }) {
   const r = route.value;
   const g = r.guild === "@me" ? null : guildOf(r.guild);
-  const channels = g ? g.channels.filter((c) => TEXT.has(c.type)) : dms.value;
+  // A server's channels under their categories (each a list named by it); DMs in one list.
+  const groups = g ? channelGroups(g, (c) => TEXT.has(c.type)) : [{ category: null, channels: dms.value }];
   const pick = (c: Channel) => {
     void open({ guild: r.guild, channel: c.id });
     onPick();
   };
+  const none = groups.every((x) => !x.channels.length);
   return (
     <nav aria-label="Channels" class="channels">
       <h2>{g ? g.name : "Direct messages"}</h2>
       {g && <SettingsButton guild={g} />}
-      <ul>
-        {channels.map((c) => (
-          <li key={c.id} class={g ? undefined : "dm"}>
-            <ChannelEntry channel={c} current={r.channel === c.id} onPick={() => pick(c)} />
-            {!g && <CloseDm channel={c} current={r.channel === c.id} />}
-          </li>
+      <div class="channel-lists">
+        {groups.map(({ category, channels }) => (
+          <Fragment key={category?.id ?? "top"}>
+            {category && (
+              <h3 class="category" id={`category-${category.id}`}>
+                {category.name}
+              </h3>
+            )}
+            {(category || channels.length > 0 || none) && (
+              <ul aria-labelledby={category ? `category-${category.id}` : undefined}>
+                {channels.map((c) => (
+                  <li key={c.id} class={g ? undefined : "dm"}>
+                    <ChannelEntry channel={c} current={r.channel === c.id} onPick={() => pick(c)} />
+                    {!g && <CloseDm channel={c} current={r.channel === c.id} />}
+                  </li>
+                ))}
+                {!category && none && <li class="empty">{g ? "No text channels yet." : "No direct messages yet."}</li>}
+              </ul>
+            )}
+          </Fragment>
         ))}
-        {!channels.length && <li class="empty">{g ? "No text channels yet." : "No direct messages yet."}</li>}
-      </ul>
+      </div>
       <footer class="me">
         <Avatar user={me.value ?? undefined} name={displayName(me.value)} />
         <span class={`presence ${me.value?.presence ?? "offline"}`} aria-hidden="true" />
