@@ -64,8 +64,12 @@ export interface Watched {
 
 export function watch(page: Page): Watched {
   const problems: string[] = [];
+  // A refused request is the console error "Failed to load resource"; these name which one.
+  const refused: string[] = [];
   page.on("response", (r) => {
-    if (r.status() >= 500) problems.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+    const what = `${r.status()} ${r.request().method()} ${r.url()}`;
+    if (r.status() >= 500) problems.push(what);
+    else if (r.status() >= 400) refused.push(what);
   });
   page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
   page.on("console", (m) => {
@@ -73,6 +77,6 @@ export function watch(page: Page): Watched {
   });
   return {
     problems,
-    clean: () => expect(problems).toEqual([]),
+    clean: () => expect({ problems, refused: problems.length ? refused : [] }).toEqual({ problems: [], refused: [] }),
   };
 }

@@ -100,7 +100,7 @@ export function MessageItem({ m, onReply, grouped = false, active = false }: Pro
         <p class="only-you">
           Only you can see this ·{" "}
           <button type="button" class="link" onClick={() => dismiss(m)}>
-            Dismiss
+            Dismiss message
           </button>
         </p>
       )}

@@ -15,8 +15,8 @@ import { firstUnread, groupedWith } from "./list/groups";
 import { useRoving } from "./list/roving";
 import { Placeholders } from "./Placeholders";
 
-/** How long a command may wait for its bot before the person is told it did not answer. */
-const NO_ANSWER_MS = 5000;
+/** How long a command may wait for its bot before the person is told it did not answer: the reference's 3 s. */
+const NO_ANSWER_MS = 3000;
 
 interface Props {
   channel: Channel;
@@ -160,7 +160,7 @@ function InteractionLine({ channel, list }: { channel: Channel; list: Message[] 
   let text = "";
   if (i?.state === "deferred" && !loadingShown) text = `${i.botName} is thinking…`;
   else if (i?.state === "pending")
-    text = Date.now() - started(i.id) > NO_ANSWER_MS ? `${i.botName} did not respond.` : `Waiting for ${i.botName}…`;
+    text = Date.now() - started(i.id) > NO_ANSWER_MS ? `${i.botName}: The application did not respond` : `Waiting for ${i.botName}…`;
   return (
     <div class="interaction" role="status" aria-live="polite">
       {text}
