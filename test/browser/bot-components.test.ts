@@ -37,7 +37,8 @@ afterAll(async () => {
   await b?.s.p.stop();
 });
 
-const row = (...c: (ButtonBuilder | StringSelectMenuBuilder)[]) => new ActionRowBuilder<ButtonBuilder | StringSelectMenuBuilder>().addComponents(...c);
+const row = (...c: (ButtonBuilder | StringSelectMenuBuilder)[]) =>
+  new ActionRowBuilder<ButtonBuilder | StringSelectMenuBuilder>().addComponents(...c);
 const button = (id: string, label: string, style: ButtonStyle) => new ButtonBuilder().setCustomId(id).setLabel(label).setStyle(style);
 
 async function open(p: Page): Promise<void> {
@@ -56,7 +57,10 @@ describe("buttons", () => {
           button("ok", "OK", ButtonStyle.Success),
           button("no", "No", ButtonStyle.Danger),
         ),
-        row(new ButtonBuilder().setURL("https://example.com/help").setLabel("Help").setStyle(ButtonStyle.Link), button("off", "Off", ButtonStyle.Primary).setDisabled(true)),
+        row(
+          new ButtonBuilder().setURL("https://example.com/help").setLabel("Help").setStyle(ButtonStyle.Link),
+          button("off", "Off", ButtonStyle.Primary).setDisabled(true),
+        ),
       ],
     });
     const alice = await signIn(browser, b.s.base, "alice");
@@ -83,7 +87,12 @@ describe("buttons", () => {
       await count(m.getByRole("button", { name: "Later" }), 0);
       // Nothing was left waiting: no "Waiting for…", no failure.
       await Bun.sleep(3500);
-      expect(await a.getByRole("status").filter({ hasText: /Waiting for|did not respond|interaction failed/ }).count()).toBe(0);
+      expect(
+        await a
+          .getByRole("status")
+          .filter({ hasText: /Waiting for|did not respond|interaction failed/ })
+          .count(),
+      ).toBe(0);
       w.clean();
     } finally {
       await alice.context.close();
@@ -98,7 +107,9 @@ describe("buttons", () => {
       const a = alice.page;
       await open(a);
       const got = next<[ButtonInteraction]>(b.bot, "interactionCreate", (i) => i.isButton() && i.customId === "ack");
-      await message(a, /^Gizmo quiet ack/).getByRole("button", { name: "Ack" }).click();
+      await message(a, /^Gizmo quiet ack/)
+        .getByRole("button", { name: "Ack" })
+        .click();
       await (await got)[0].deferUpdate();
       await Bun.sleep(3500);
       expect(await a.getByRole("status").filter({ hasText: /\S/ }).allTextContents()).toEqual([]);
@@ -115,7 +126,9 @@ describe("buttons", () => {
     try {
       const a = alice.page;
       await open(a);
-      await message(a, /^Gizmo unanswered/).getByRole("button", { name: "Press" }).click();
+      await message(a, /^Gizmo unanswered/)
+        .getByRole("button", { name: "Press" })
+        .click();
       await a.getByRole("status").filter({ hasText: "This interaction failed" }).waitFor({ timeout: 4500 });
       w.clean();
     } finally {
@@ -131,7 +144,9 @@ describe("buttons", () => {
       const a = alice.page;
       await open(a);
       const got = next<[ButtonInteraction]>(b.bot, "interactionCreate", (i) => i.isButton() && i.customId === "form");
-      await message(a, /^Gizmo feedback form/).getByRole("button", { name: "Give feedback" }).click();
+      await message(a, /^Gizmo feedback form/)
+        .getByRole("button", { name: "Give feedback" })
+        .click();
       const [i] = await got;
       const modal = new ModalBuilder()
         .setCustomId("fb")

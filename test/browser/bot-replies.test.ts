@@ -31,7 +31,10 @@ async function run(p: Person, name: string): Promise<ChatInputCommandInteraction
   const got = next<[ChatInputCommandInteraction]>(b.bot, "interactionCreate", (i) => i.isChatInputCommand() && i.commandName === name);
   const box = p.page.getByRole("textbox", { name: "Message #general" });
   await box.fill(`/${name}`);
-  await p.page.getByRole("listbox", { name: "Commands" }).getByRole("option", { name: `/${name}` }).waitFor();
+  await p.page
+    .getByRole("listbox", { name: "Commands" })
+    .getByRole("option", { name: `/${name}` })
+    .waitFor();
   await box.press("Enter");
   await p.page.getByRole("button", { name: "Send" }).click();
   return (await got)[0];
@@ -104,7 +107,9 @@ describe("answers to a command", () => {
     try {
       const i = await run(alice, "secretly");
       await i.deferReply({ flags: MessageFlags.Ephemeral });
-      await message(alice.page, /^Gizmo/).filter({ hasText: "Gizmo is thinking…" }).waitFor();
+      await message(alice.page, /^Gizmo/)
+        .filter({ hasText: "Gizmo is thinking…" })
+        .waitFor();
       await i.editReply("a secret answer");
       const m = message(alice.page, /^Gizmo a secret answer/);
       await m.waitFor();
@@ -112,7 +117,11 @@ describe("answers to a command", () => {
       await alice.page.getByRole("textbox", { name: "Message #general" }).fill("after the secret");
       await alice.page.keyboard.press("Enter");
       await message(bob.page, /after the secret/).waitFor();
-      expect(await message(bob.page, /^Gizmo/).filter({ hasText: /thinking|secret answer/ }).count()).toBe(0);
+      expect(
+        await message(bob.page, /^Gizmo/)
+          .filter({ hasText: /thinking|secret answer/ })
+          .count(),
+      ).toBe(0);
       w.clean();
     } finally {
       await alice.context.close();
