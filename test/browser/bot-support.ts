@@ -14,7 +14,8 @@ export interface Bench {
   bot: Client;
 }
 
-export async function bench(commands: ApplicationCommandData[] = []): Promise<Bench> {
+/** `prepare` runs on the served world before the bot signs in (what GUILD_CREATE should carry). */
+export async function bench(commands: ApplicationCommandData[] = [], prepare?: (s: Served) => Promise<unknown>): Promise<Bench> {
   const s = serve({
     users: [
       { name: "alice", global_name: "Alice" },
@@ -39,6 +40,7 @@ export async function bench(commands: ApplicationCommandData[] = []): Promise<Be
       },
     ],
   });
+  await prepare?.(s);
   const bot = new Client({
     intents: [
       GatewayIntentBits.Guilds,
