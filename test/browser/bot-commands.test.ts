@@ -154,6 +154,8 @@ describe("slash commands from the composer", () => {
       const a = alice.page;
       await a.getByRole("textbox", { name: "Message #general" }).fill("/order");
       await a.getByRole("listbox", { name: "Commands" }).getByRole("option", { name: "/order" }).click();
+      await a.getByRole("button", { name: "Send" }).click();
+      expect(await a.getByRole("alert").textContent()).toBe("flavour is required.");
       await a.getByRole("combobox", { name: "flavour" }).selectOption({ label: "Plum" });
       await a.getByRole("spinbutton", { name: "scoops" }).fill("7");
       await a.getByRole("textbox", { name: "note" }).fill("x");
@@ -249,6 +251,46 @@ describe("slash commands from the composer", () => {
       w.clean();
     } finally {
       await bob.context.close();
+    }
+  }, 30_000);
+});
+
+describe("commands in a direct message with the bot", () => {
+  test("only the commands allowed in DMs are offered there, and one runs", async () => {
+    await b.bot.application!.commands.set([
+      { name: "ping", description: "Anywhere" },
+      { name: "serveronly", description: "Not in DMs", dmPermission: false },
+      { name: "guildctx", description: "Servers only, by contexts", contexts: [0] },
+    ] as never[]);
+    await (await b.bot.users.fetch(b.s.world.users.alice.id)).send("hello from Gizmo");
+    const alice = await signIn(browser, b.s.base, "alice");
+    const w = watch(alice.page);
+    try {
+      const a = alice.page;
+      await a.getByRole("navigation", { name: "Servers" }).getByRole("button", { name: "Direct messages" }).click();
+      await a
+        .getByRole("navigation", { name: "Channels" })
+        .getByRole("button", { name: /^Gizmo/ })
+        .click();
+      const box = a.getByRole("textbox", { name: "Message @Gizmo" });
+      await box.fill("/");
+      const list = a.getByRole("listbox", { name: "Commands" });
+      await list.getByRole("option", { name: "/ping" }).waitFor();
+      expect(await list.getByRole("option").allTextContents()).toEqual([expect.stringContaining("/ping")]);
+      await box.press("Enter");
+      const got = next<[ChatInputCommandInteraction]>(
+        b.bot,
+        "interactionCreate",
+        (i) => i.isChatInputCommand() && i.commandName === "ping",
+      );
+      await a.getByRole("button", { name: "Send" }).click();
+      const [i] = await got;
+      expect([i.inGuild(), i.user.id]).toEqual([false, b.s.world.users.alice.id]);
+      await i.reply("pong, privately");
+      await message(a, /^Gizmo pong, privately/).waitFor();
+      w.clean();
+    } finally {
+      await alice.context.close();
     }
   }, 30_000);
 });

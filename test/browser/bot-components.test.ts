@@ -119,6 +119,32 @@ describe("buttons", () => {
     }
   }, 30_000);
 
+  test("a button on an answer only the person sees: the click reaches the bot, the update shows to them", async () => {
+    const alice = await signIn(browser, b.s.base, "alice");
+    const w = watch(alice.page);
+    try {
+      const a = alice.page;
+      await open(a);
+      await widgets.send({ content: "start", components: [row(button("start", "Start", ButtonStyle.Primary))] });
+      let got = next<[ButtonInteraction]>(b.bot, "interactionCreate", (i) => i.isButton() && i.customId === "start");
+      await message(a, /^Gizmo start/)
+        .getByRole("button", { name: "Start" })
+        .click();
+      const [start] = await got;
+      await start.reply({ content: "step 1", components: [row(button("step", "Next step", ButtonStyle.Success))], flags: 64 });
+      const mine = message(a, /^Gizmo step/);
+      got = next<[ButtonInteraction]>(b.bot, "interactionCreate", (i) => i.isButton() && i.customId === "step");
+      await mine.getByRole("button", { name: "Next step" }).click();
+      const [step] = await got;
+      await step.update({ content: "step 2", components: [] });
+      await message(a, /^Gizmo step 2/).waitFor();
+      expect(await message(a, /^Gizmo step 2/).textContent()).toContain("Only you can see this");
+      w.clean();
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+
   test("a button nobody answers: after three seconds 'This interaction failed'", async () => {
     await widgets.send({ content: "unanswered", components: [row(button("void", "Press", ButtonStyle.Primary))] });
     const alice = await signIn(browser, b.s.base, "alice");

@@ -15,7 +15,10 @@ let b: Bench;
 
 beforeAll(async () => {
   b = await bench(
-    ["now", "whisper", "ponder", "chain", "retract", "silent", "secretly"].map((name) => ({ name, description: `The ${name} answer` })),
+    ["now", "whisper", "ponder", "chain", "retract", "silent", "secretly", "later", "unsay"].map((name) => ({
+      name,
+      description: `The ${name} answer`,
+    })),
   );
   browser = await launch();
 }, 30_000);
@@ -126,6 +129,42 @@ describe("answers to a command", () => {
     } finally {
       await alice.context.close();
       await bob.context.close();
+    }
+  }, 30_000);
+
+  test("deferred, then a follow-up: the follow-up fills the thinking message, no second one", async () => {
+    const alice = await signIn(browser, b.s.base, "alice");
+    const w = watch(alice.page);
+    try {
+      const i = await run(alice, "later");
+      await i.deferReply();
+      await message(alice.page, /^Gizmo/)
+        .filter({ hasText: "Gizmo is thinking…" })
+        .waitFor();
+      await i.followUp("done thinking");
+      await message(alice.page, /^Gizmo done thinking/).waitFor();
+      await count(message(alice.page, /^Gizmo/).filter({ hasText: "is thinking" }), 0);
+      expect(await message(alice.page, /^Gizmo done thinking/).textContent()).toContain("Alice used /later");
+      w.clean();
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+
+  test("an answer only the person sees, edited and then deleted by the bot, changes and goes for them", async () => {
+    const alice = await signIn(browser, b.s.base, "alice");
+    const w = watch(alice.page);
+    try {
+      const i = await run(alice, "unsay");
+      await i.reply({ content: "draft answer", flags: MessageFlags.Ephemeral });
+      await message(alice.page, /^Gizmo draft answer/).waitFor();
+      await i.editReply("final answer");
+      await message(alice.page, /^Gizmo final answer/).waitFor();
+      await i.deleteReply();
+      await count(message(alice.page, /final answer/), 0);
+      w.clean();
+    } finally {
+      await alice.context.close();
     }
   }, 30_000);
 
