@@ -312,9 +312,10 @@ describe("context-menu commands", () => {
       const [mi] = await gotMessage;
       expect(mi.targetMessage.content).toBe("quote me, please");
       await mi.reply(`> ${mi.targetMessage.content}`);
-      await message(a, /^Gizmo quote me, please$/)
-        .filter({ has: a.getByRole("blockquote") })
-        .waitFor();
+      const quote = message(a, /^Gizmo quote me, please$/).filter({ has: a.getByRole("blockquote") });
+      await quote.waitFor();
+      // A context-menu command is named as the menu names it, with no slash (the reference's "used Quote it").
+      expect(await quote.textContent()).toContain("Alice used Quote it");
 
       const members = a.getByRole("complementary", { name: "Members" });
       const gotUser = next<[UserContextMenuCommandInteraction]>(b.bot, "interactionCreate", (i) => i.isUserContextMenuCommand());
