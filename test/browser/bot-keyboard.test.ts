@@ -11,6 +11,7 @@ import {
   MessageFlags,
   type ButtonInteraction,
   type ChatInputCommandInteraction,
+  type MessageContextMenuCommandInteraction,
   type StringSelectMenuInteraction,
   type TextChannel,
 } from "discord.js";
@@ -44,6 +45,7 @@ beforeAll(async () => {
         { type: O.String, name: "note", description: "A note" },
       ],
     },
+    { type: 3, name: "Quote it" },
   ] as never[]);
   general = (await b.bot.channels.fetch(b.s.world.guilds.Lab.channels.general)) as TextChannel;
   browser = await launch();
@@ -209,6 +211,22 @@ describe("a bot on a phone-width screen", () => {
       await a.getByRole("button", { name: "Send" }).tap();
       await (await got)[0].reply("one scoop of mint chip");
       await message(a, /^Gizmo one scoop/).waitFor();
+      expect(await sideways(a)).toBe(0);
+
+      // A press and hold on the answer shows its actions, Apps among them, and a tap runs a message command.
+      const held = message(a, /^Gizmo one scoop/);
+      const touch = await a.context().newCDPSession(a);
+      const at = await held.boundingBox().then((r) => ({ x: Math.round(r!.x + 40), y: Math.round(r!.y + r!.height / 2) }));
+      await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [at] });
+      await held.getByRole("menu", { name: "More" }).waitFor();
+      await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+      await held.getByRole("button", { name: "Apps", exact: true }).tap();
+      const quoted = next<[MessageContextMenuCommandInteraction]>(b.bot, "interactionCreate", (i) => i.isMessageContextMenuCommand());
+      await held.getByRole("menu", { name: "Apps for this message" }).getByRole("menuitem", { name: "Quote it" }).tap();
+      const [q] = await quoted;
+      expect(q.targetMessage.content).toBe("one scoop of mint chip");
+      await q.reply({ content: "quoted", flags: MessageFlags.Ephemeral });
+      await message(a, /^Gizmo quoted/).waitFor();
       expect(await sideways(a)).toBe(0);
       w.clean();
     } finally {
