@@ -178,7 +178,13 @@ export function messageViewOf(m: MessageModel, media: MediaLinks | null, files: 
 
 /** The command a message answers ("alice used /roll"); components name none. */
 function interactionOf(i: MessageInteractionModel): C.Message["interaction"] {
-  return { id: i.interaction.id, name: i.data.kind === "command" ? i.data.name : null, user: userView(i.user) };
+  const d = i.data;
+  return {
+    id: i.interaction.id,
+    name: d.kind === "command" ? d.name : null,
+    type: d.kind === "command" ? d.type : null,
+    user: userView(i.user),
+  };
 }
 
 export function messageView(

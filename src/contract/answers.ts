@@ -214,8 +214,8 @@ export const Message = Type.Object({
   mentions: Type.Array(User),
   mention_roles: Type.Array(Id),
   mention_everyone: Type.Boolean(),
-  /** The command a bot's message answers ("alice used /roll"). */
-  interaction: Nullable(Type.Object({ id: Id, name: Nullable(Type.String()), user: User })),
+  /** The command a bot's message answers ("alice used /roll"); `type` 1 slash, 2 user, 3 message command (null: a component). */
+  interaction: Nullable(Type.Object({ id: Id, name: Nullable(Type.String()), type: Type.Optional(Nullable(Type.Integer())), user: User })),
   reactions: Type.Array(Reaction),
   /** A person's files, in order; absent when there are none. */
   attachments: Type.Optional(Type.Array(Attachment)),

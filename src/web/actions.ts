@@ -1,7 +1,7 @@
 /** What a person does, over the people's API; the live connection brings the results back. */
 import { api, ApiError } from "./api";
 import type { Channel, Command, Message } from "./types";
-import { dismissed, dms, interactions, removeMessage, showNotice, upsertMessage, users } from "./state";
+import { dismissed, dms, interactions, type PendingInteraction, removeMessage, showNotice, upsertMessage, users } from "./state";
 
 function fail(what: string, e: unknown): void {
   showNotice(`${what}: ${e instanceof ApiError ? e.message : "the server could not be reached"}`);
@@ -89,7 +89,7 @@ export function typingDone(): void {
 type Invocation = { id: string; delivered: boolean };
 
 /** Track an interaction until the bot answers; say so when the bot is not there to hear it. */
-function track(channelId: string, appId: string, botName: string, r: Invocation): void {
+function track(channelId: string, appId: string, botName: string, r: Invocation, kind: PendingInteraction["kind"] = "command"): void {
   if (!r.delivered) {
     showNotice(`${botName} is not connected, so nobody answered.`);
     return;
@@ -97,7 +97,7 @@ function track(channelId: string, appId: string, botName: string, r: Invocation)
   const known = interactions.value[r.id];
   interactions.value = {
     ...interactions.value,
-    [r.id]: { id: r.id, channel_id: channelId, application_id: appId, state: known?.state ?? "pending", botName },
+    [r.id]: { id: r.id, channel_id: channelId, application_id: appId, state: known?.state ?? "pending", botName, kind },
   };
 }
 
@@ -123,7 +123,7 @@ export async function runCommand(channelId: string, c: Command, options: RawOpti
 export async function clickComponent(m: Message, customId: string, values?: string[]): Promise<void> {
   try {
     const r = await api<Invocation>("POST", `/channels/${m.channel_id}/interactions`, { message_id: m.id, custom_id: customId, values });
-    track(m.channel_id, "", users.value[m.author.id]?.username ?? m.author.username, r);
+    track(m.channel_id, "", users.value[m.author.id]?.username ?? m.author.username, r, "component");
   } catch (e) {
     fail("That did not go through", e);
   }

@@ -269,7 +269,7 @@ function interaction(d: InteractionEvent): void {
   const botName = old?.botName ?? "The app";
   interactions.value = {
     ...interactions.value,
-    [d.id]: { id: d.id, channel_id: d.channel_id, application_id: d.application_id, state: d.state, botName },
+    [d.id]: { id: d.id, channel_id: d.channel_id, application_id: d.application_id, state: d.state, botName, kind: old?.kind ?? "command" },
   };
 }
 

@@ -36,7 +36,68 @@ const RULES = {
   },
 };
 // Masked links ([text](url)) as in bot messages and embeds; people's links become links either way.
-const parse = SimpleMarkdown.parserFor(RULES as never);
+const parse = SimpleMarkdown.parserFor({ ...RULES, list: listRule() } as never);
+
+/** A line that starts a list item: its indent, its bullet (`-`, `*` or `1.`) and its text. */
+const ITEM = /^( *)([*-]|\d{1,9}\.) +(.*)$/;
+/** Lines that are list items, each at the start of a line, nested ones indented. */
+const LIST = /^(?: *(?:[*-]|\d{1,9}\.) +[^\n]*(?:\n|$))+/;
+
+/**
+ * Lists as the reference renders them in messages: `- ` or `* ` bullets, `1. ` numbers
+ * (the first number starts the count), items indented under another nested in it. The
+ * parser's own list rule wants block parsing, which a message is not.
+ */
+function listRule() {
+  return {
+    order: SimpleMarkdown.defaultRules.list.order,
+    match: (source: string, state: { prevCapture?: string[] | null }) => {
+      const prev = state.prevCapture?.[0];
+      const found = prev === undefined || prev.endsWith("\n") ? LIST.exec(source) : null;
+      return found && oneKind(found);
+    },
+    parse: (capture: string[], inline: (s: string, state: object) => Node[], state: object) =>
+      listNode(capture[0].replace(/\n$/, "").split("\n"), inline, state),
+  };
+}
+
+/** The capture cut where an item at the list's own indent changes from bullets to numbers or back: a new list. */
+function oneKind(found: RegExpExecArray): RegExpExecArray {
+  const lines = found[0].split(/(?<=\n)/);
+  const head = ITEM.exec(lines[0].replace(/\n$/, ""))!;
+  const kind = (m: RegExpExecArray) => m[2].endsWith(".");
+  let end = 0;
+  for (const line of lines) {
+    const m = ITEM.exec(line.replace(/\n$/, ""))!;
+    if (m[1].length <= head[1].length && kind(m) !== kind(head)) break;
+    end += line.length;
+  }
+  const cut = [found[0].slice(0, end)] as unknown as RegExpExecArray;
+  cut.index = found.index;
+  cut.input = found.input;
+  return cut;
+}
+
+function listNode(lines: string[], inline: (s: string, state: object) => Node[], state: object): Node {
+  const indent = Math.min(...lines.map((l) => ITEM.exec(l)?.[1].length ?? 0));
+  const first = ITEM.exec(lines[0])!;
+  const ordered = first[2].endsWith(".");
+  const items: { text: string; nested: string[] }[] = [];
+  for (const line of lines) {
+    const m = ITEM.exec(line)!;
+    if (m[1].length > indent && items.length) items[items.length - 1].nested.push(line);
+    else items.push({ text: m[3], nested: [] });
+  }
+  return {
+    type: "list",
+    ordered,
+    start: ordered ? Number.parseInt(first[2], 10) : undefined,
+    items: items.map((i) => [
+      ...inline(i.text, { ...state, inline: true }),
+      ...(i.nested.length ? [listNode(i.nested, inline, state)] : []),
+    ]),
+  };
+}
 
 type Wrap = "strong" | "em" | "u" | "del" | "blockquote" | "small";
 const WRAP: Record<string, Wrap> = {
@@ -96,6 +157,16 @@ function node(n: Node, i: number): ComponentChildren {
     case "heading": {
       const H = (["h3", "h4", "h5"] as const)[Math.min(3, Math.max(1, Number(n.level))) - 1];
       return <H key={i}>{kids(n.content)}</H>;
+    }
+    case "list": {
+      const items = (n.items as Node[][]).map((item, k) => <li key={k}>{item.map(node)}</li>);
+      return n.ordered ? (
+        <ol key={i} start={n.start}>
+          {items}
+        </ol>
+      ) : (
+        <ul key={i}>{items}</ul>
+      );
     }
     case "br":
     case "newline":

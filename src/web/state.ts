@@ -19,6 +19,8 @@ export interface PendingInteraction {
   application_id: string;
   state: "pending" | "deferred" | "responded" | "failed";
   botName: string;
+  /** A command run, or a component used: they fail in different words, and only a command "thinks" when deferred. */
+  kind: "command" | "component";
 }
 
 /** The open server ("@me" for direct messages; "" until the first one is picked) and channel. */

@@ -105,17 +105,23 @@ function ButtonPiece({ c, m }: { c: Component; m: Message }) {
   );
 }
 
+/** The values a select starts with: its options marked `default`, as the reference shows them. */
+function defaults(c: Component): string[] {
+  return (c.options ?? []).filter((o) => o.default).map((o) => o.value);
+}
+
 function StringSelect({ c, m }: { c: Component; m: Message }) {
   const name = c.placeholder || "Select";
+  const start = defaults(c)[0] ?? "";
   return (
     <select
       class="select"
       aria-label={name}
       disabled={!!c.disabled}
-      value=""
+      value={start}
       onChange={(e) => {
         const v = e.currentTarget.value;
-        e.currentTarget.value = "";
+        e.currentTarget.value = start;
         if (v && c.custom_id) void clickComponent(m, c.custom_id, [v]);
       }}
     >
@@ -132,10 +138,18 @@ function StringSelect({ c, m }: { c: Component; m: Message }) {
   );
 }
 
+/** The labels of the picked values, in the menu's order. */
+function labels(c: Component, picked: string[]): string {
+  return (c.options ?? [])
+    .filter((o) => picked.includes(o.value))
+    .map((o) => o.label)
+    .join(", ");
+}
+
 /** Several values: a combobox that opens a list of choices, sent with "Choose". */
 function MultiSelect({ c, m }: { c: Component; m: Message }) {
   const [openList, setOpen] = useState(false);
-  const [picked, setPicked] = useState<string[]>([]);
+  const [picked, setPicked] = useState<string[]>(() => defaults(c));
   const name = c.placeholder || "Select";
   const min = c.min_values ?? 1;
   const max = c.max_values ?? 1;
@@ -153,7 +167,7 @@ function MultiSelect({ c, m }: { c: Component; m: Message }) {
         disabled={!!c.disabled}
         onClick={() => setOpen(!openList)}
       >
-        {picked.length ? `${picked.length} chosen` : name}
+        {picked.length ? labels(c, picked) : name}
       </button>
       {openList && (
         // "Choose" beside the listbox, not in it: a listbox holds options only.
@@ -182,7 +196,7 @@ function MultiSelect({ c, m }: { c: Component; m: Message }) {
             onClick={() => {
               setOpen(false);
               if (c.custom_id) void clickComponent(m, c.custom_id, picked);
-              setPicked([]);
+              setPicked(defaults(c));
             }}
           >
             Choose

@@ -32,7 +32,10 @@ interface Props {
 function useCommands(channelId: string, text: string) {
   const [commands, setCommands] = useState<Command[] | null>(null);
   const [active, setActive] = useState(0);
-  const query = /^\/(\S*)$/.exec(text)?.[1];
+  // Escape closes the list for the text as it stands; typing on opens it again.
+  const [closed, setClosed] = useState<string | null>(null);
+  const typed = /^\/(\S*)$/.exec(text)?.[1];
+  const query = closed === text ? undefined : typed;
   const shown = query === undefined || !commands ? [] : commands.filter((c) => c.name.startsWith(query.toLowerCase()));
   useLayoutEffect(() => setCommands(null), [channelId]);
   useEffect(() => {
@@ -49,6 +52,7 @@ function useCommands(channelId: string, text: string) {
     shown,
     active,
     move,
+    close: () => setClosed(text),
     loading: query !== undefined && !commands,
     none: query !== undefined && !!commands && !shown.length,
   };
@@ -63,7 +67,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   const label = `Message ${channelLabel(channel)}`;
   const dm = channel.guild_id === null;
   const blocked = dm && !dmReady(); // a DM waits for this browser's device keys
-  const { query, shown, active, move, loading, none } = useCommands(channel.id, text);
+  const { query, shown, active, move, close, loading, none } = useCommands(channel.id, text);
   const files = useAttachments(channel.id, dm); // files (views/files): encrypted first in a DM
   const refused = cannotWrite(channel, channelLabel(channel));
   const slow = useSlowmode(channel);
@@ -98,6 +102,13 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     setChosen(c);
     setText("");
   }
+  // A command sent or cancelled, the person is back in the box, which the form stood in for.
+  const fromForm = useRef(false);
+  useLayoutEffect(() => {
+    if (chosen || !fromForm.current) return;
+    fromForm.current = false;
+    box.current?.focus();
+  }, [chosen]);
 
   async function send() {
     const content = text.trim();
@@ -134,6 +145,10 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
       e.preventDefault();
       return pick(shown[active]);
     }
+    if (query !== undefined && e.key === "Escape") {
+      e.preventDefault();
+      return close();
+    }
     if (e.key === "Enter" && !e.shiftKey) {
       e.preventDefault();
       // A command being typed is not sent as text while the list of commands is on its way.
@@ -155,7 +170,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
         </p>
       </div>
     );
-  if (chosen) return <CommandForm channel={channel} command={chosen} onDone={() => (setChosen(null), box.current?.focus())} />;
+  if (chosen) return <CommandForm channel={channel} command={chosen} onDone={() => ((fromForm.current = true), setChosen(null))} />;
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: a drop target for files, no control; the keyboard's way is "Attach files"
     <div class="composer" onDrop={files.onDrop} onDragOver={files.onDragOver} onPaste={files.onPaste}>

@@ -79,7 +79,12 @@ export function MessageItem({ m, onReply, grouped = false, active = false }: Pro
       {m.reply_to && m.type !== PINNED_NOTICE && <ReplyRef channelId={m.channel_id} id={m.reply_to} guild={guild} />}
       {m.interaction?.name && (
         <div class="used">
-          {memberName(m.interaction.user.id, guild)} used <code>/{m.interaction.name}</code>
+          {/* A user or message command is named as its menu names it, without a slash. */}
+          {memberName(m.interaction.user.id, guild)} used{" "}
+          <code>
+            {(m.interaction.type ?? 1) === 1 ? "/" : ""}
+            {m.interaction.name}
+          </code>
         </div>
       )}
       <MessageHeader m={m} name={name} guild={guild} grouped={grouped} />
@@ -100,7 +105,7 @@ export function MessageItem({ m, onReply, grouped = false, active = false }: Pro
         <p class="only-you">
           Only you can see this ·{" "}
           <button type="button" class="link" onClick={() => dismiss(m)}>
-            Dismiss
+            Dismiss message
           </button>
         </p>
       )}

@@ -15,8 +15,8 @@ import { firstUnread, groupedWith } from "./list/groups";
 import { useRoving } from "./list/roving";
 import { Placeholders } from "./Placeholders";
 
-/** How long a command may wait for its bot before the person is told it did not answer. */
-const NO_ANSWER_MS = 5000;
+/** How long a command may wait for its bot before the person is told it did not answer: the reference's 3 s. */
+const NO_ANSWER_MS = 3000;
 
 interface Props {
   channel: Channel;
@@ -148,7 +148,8 @@ function TypingLine({ channel }: { channel: Channel }) {
 function InteractionLine({ channel, list }: { channel: Channel; list: Message[] }) {
   const [, tick] = useState(0);
   const mine = Object.values(interactions.value).filter(
-    (i) => i.channel_id === channel.id && (i.state === "pending" || i.state === "deferred"),
+    // A component's deferral (type 6) only acknowledges: the reference shows nothing while the bot works.
+    (i) => i.channel_id === channel.id && (i.state === "pending" || (i.state === "deferred" && i.kind === "command")),
   );
   const loadingShown = list.some((m) => m.flags & FLAG_LOADING);
   useEffect(() => {
@@ -159,8 +160,9 @@ function InteractionLine({ channel, list }: { channel: Channel; list: Message[] 
   const i = mine[mine.length - 1];
   let text = "";
   if (i?.state === "deferred" && !loadingShown) text = `${i.botName} is thinking…`;
+  else if (i?.state === "pending" && Date.now() - started(i.id) <= NO_ANSWER_MS) text = `Waiting for ${i.botName}…`;
   else if (i?.state === "pending")
-    text = Date.now() - started(i.id) > NO_ANSWER_MS ? `${i.botName} did not respond.` : `Waiting for ${i.botName}…`;
+    text = i.kind === "component" ? "This interaction failed" : `${i.botName}: The application did not respond`;
   return (
     <div class="interaction" role="status" aria-live="polite">
       {text}

@@ -1,0 +1,333 @@
+/**
+ * Slash and context-menu commands of a real discord.js bot, used by a person in the web
+ * client: options of every type, required and optional, subcommands in groups, limits,
+ * the picker by keyboard, commands the person may not use, and "Apps" on a message or a
+ * member.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser } from "playwright-core";
+import {
+  ApplicationCommandOptionType as O,
+  ApplicationCommandType,
+  MessageFlags,
+  PermissionFlagsBits,
+  type ChatInputCommandInteraction,
+  type MessageContextMenuCommandInteraction,
+  type UserContextMenuCommandInteraction,
+} from "discord.js";
+import { next } from "../compat/support";
+import { launch, message, signIn } from "./support";
+import { bench, watch, type Bench } from "./bot-support";
+
+let browser: Browser;
+let b: Bench;
+
+const COMMANDS = [
+  {
+    name: "order",
+    description: "Order an ice cream",
+    options: [
+      {
+        type: O.String,
+        name: "flavour",
+        description: "Which flavour",
+        required: true,
+        choices: [
+          { name: "Mint chip", value: "mint" },
+          { name: "Plum", value: "plum" },
+        ],
+      },
+      { type: O.Integer, name: "scoops", description: "One to three", required: true, minValue: 1, maxValue: 3 },
+      { type: O.Number, name: "tip", description: "Half a coin to nine and a half", minValue: 0.5, maxValue: 9.5 },
+      { type: O.Boolean, name: "cone", description: "In a cone" },
+      { type: O.User, name: "for", description: "Who it is for" },
+      { type: O.Channel, name: "where", description: "Where to bring it" },
+      { type: O.Role, name: "team", description: "Which team pays" },
+      { type: O.Mentionable, name: "tell", description: "Who to tell" },
+      { type: O.String, name: "note", description: "A note", minLength: 2, maxLength: 20, autocomplete: true },
+    ],
+  },
+  {
+    name: "config",
+    description: "Settings",
+    options: [
+      {
+        type: O.SubcommandGroup,
+        name: "set",
+        description: "Change a setting",
+        options: [
+          {
+            type: O.Subcommand,
+            name: "name",
+            description: "Rename",
+            options: [{ type: O.String, name: "value", description: "New name", required: true }],
+          },
+          {
+            type: O.Subcommand,
+            name: "level",
+            description: "Loudness",
+            options: [{ type: O.Integer, name: "value", description: "0 to 9", required: true }],
+          },
+        ],
+      },
+      { type: O.Subcommand, name: "show", description: "Show the settings" },
+    ],
+  },
+  { name: "purge", description: "Delete messages", defaultMemberPermissions: PermissionFlagsBits.ManageMessages },
+  { type: ApplicationCommandType.User, name: "High five" },
+  { type: ApplicationCommandType.Message, name: "Quote it" },
+] as never[];
+
+beforeAll(async () => {
+  b = await bench(COMMANDS);
+  browser = await launch();
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await b?.bot.destroy();
+  await b?.s.p.stop();
+});
+
+describe("slash commands from the composer", () => {
+  test("every option type reaches the bot as the type it declared", async () => {
+    const alice = await signIn(browser, b.s.base, "alice");
+    const w = watch(alice.page);
+    try {
+      const a = alice.page;
+      await a.getByRole("textbox", { name: "Message #general" }).fill("/or");
+      await a.getByRole("listbox", { name: "Commands" }).getByRole("option", { name: "/order" }).click();
+      await a.getByRole("combobox", { name: "flavour" }).selectOption({ label: "Mint chip" });
+      await a.getByRole("spinbutton", { name: "scoops" }).fill("2");
+      await a.getByRole("spinbutton", { name: "tip" }).fill("1.5");
+      await a.getByRole("combobox", { name: "cone" }).selectOption({ label: "True" });
+      await a.getByRole("combobox", { name: "for" }).selectOption({ label: "Bob" });
+      await a.getByRole("combobox", { name: "where" }).selectOption({ label: "#widgets" });
+      await a.getByRole("combobox", { name: "team" }).selectOption({ label: "@Helpers" });
+      await a.getByRole("combobox", { name: "tell" }).selectOption({ label: "Bob" });
+      // Autocomplete is stored but never asked (spec 2.4): the person writes the value.
+      await a.getByRole("textbox", { name: "note" }).fill("no nuts");
+      const got = next<[ChatInputCommandInteraction]>(
+        b.bot,
+        "interactionCreate",
+        (i) => i.isChatInputCommand() && i.commandName === "order",
+      );
+      await a.getByRole("button", { name: "Send" }).click();
+      const [i] = await got;
+      const lab = b.s.world.guilds.Lab;
+      expect({
+        flavour: i.options.getString("flavour"),
+        scoops: i.options.getInteger("scoops"),
+        tip: i.options.getNumber("tip"),
+        cone: i.options.getBoolean("cone"),
+        for: i.options.getUser("for")?.id,
+        where: i.options.getChannel("where")?.id,
+        team: i.options.getRole("team")?.id,
+        tell: i.options.getMentionable("tell") && i.options.get("tell")?.value,
+        note: i.options.getString("note"),
+      }).toEqual({
+        flavour: "mint",
+        scoops: 2,
+        tip: 1.5,
+        cone: true,
+        for: b.s.world.users.bob.id,
+        where: lab.channels.widgets,
+        team: lab.roles.Helpers,
+        tell: b.s.world.users.bob.id,
+        note: "no nuts",
+      });
+      await i.reply("one mint chip, coming up");
+      await message(a, /^Gizmo one mint chip/).waitFor();
+      w.clean();
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+
+  test("a value out of bounds or a missing required one is said beside its field, and nothing runs", async () => {
+    const alice = await signIn(browser, b.s.base, "alice");
+    const w = watch(alice.page);
+    let ran = 0;
+    const count = (i: { isChatInputCommand(): boolean }) => i.isChatInputCommand() && ran++;
+    b.bot.on("interactionCreate", count);
+    try {
+      const a = alice.page;
+      await a.getByRole("textbox", { name: "Message #general" }).fill("/order");
+      await a.getByRole("listbox", { name: "Commands" }).getByRole("option", { name: "/order" }).click();
+      await a.getByRole("button", { name: "Send" }).click();
+      expect(await a.getByRole("alert").textContent()).toBe("flavour is required.");
+      await a.getByRole("combobox", { name: "flavour" }).selectOption({ label: "Plum" });
+      await a.getByRole("spinbutton", { name: "scoops" }).fill("7");
+      await a.getByRole("textbox", { name: "note" }).fill("x");
+      await a.getByRole("button", { name: "Send" }).click();
+      const scoops = a.getByRole("spinbutton", { name: "scoops" });
+      expect(await scoops.evaluate((e: HTMLInputElement) => e.validity.rangeOverflow)).toBe(true);
+      expect(await a.getByRole("textbox", { name: "note" }).evaluate((e: HTMLInputElement) => e.validity.tooShort)).toBe(true);
+      await Bun.sleep(300);
+      expect(ran).toBe(0);
+      w.clean();
+    } finally {
+      b.bot.off("interactionCreate", count);
+      await alice.context.close();
+    }
+  }, 30_000);
+
+  test("a subcommand in a group: the bot gets the group, the subcommand and its option", async () => {
+    const alice = await signIn(browser, b.s.base, "alice");
+    const w = watch(alice.page);
+    try {
+      const a = alice.page;
+      await a.getByRole("textbox", { name: "Message #general" }).fill("/con");
+      await a.getByRole("listbox", { name: "Commands" }).getByRole("option", { name: "/config" }).click();
+      await a.getByRole("combobox", { name: "Subcommand" }).selectOption({ label: "set level — Loudness" });
+      await a.getByRole("spinbutton", { name: "value" }).fill("4");
+      const got = next<[ChatInputCommandInteraction]>(
+        b.bot,
+        "interactionCreate",
+        (i) => i.isChatInputCommand() && i.commandName === "config",
+      );
+      await a.getByRole("button", { name: "Send" }).click();
+      const [i] = await got;
+      expect([i.options.getSubcommandGroup(), i.options.getSubcommand(), i.options.getInteger("value")]).toEqual(["set", "level", 4]);
+      await i.reply({ content: "level 4", flags: MessageFlags.Ephemeral });
+      await message(a, /^Gizmo level 4/).waitFor();
+      w.clean();
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+
+  test("the picker by keyboard: arrows move, Enter picks, the first field has focus, Escape backs out", async () => {
+    const alice = await signIn(browser, b.s.base, "alice");
+    const w = watch(alice.page);
+    try {
+      const a = alice.page;
+      const box = a.getByRole("textbox", { name: "Message #general" });
+      await box.focus();
+      await a.keyboard.type("/");
+      const list = a.getByRole("listbox", { name: "Commands" });
+      await list.getByRole("option", { name: "/purge" }).waitFor();
+      expect(await list.getByRole("option").allTextContents()).toEqual([
+        expect.stringContaining("/config"),
+        expect.stringContaining("/order"),
+        expect.stringContaining("/purge"),
+      ]);
+      expect(await list.getByRole("option", { selected: true }).getAttribute("aria-label")).toBe("/config");
+      await a.keyboard.press("ArrowDown");
+      expect(await list.getByRole("option", { selected: true }).getAttribute("aria-label")).toBe("/order");
+      await a.keyboard.press("ArrowUp");
+      await a.keyboard.press("ArrowUp");
+      expect(await list.getByRole("option", { selected: true }).getAttribute("aria-label")).toBe("/purge");
+      // Escape closes the list and leaves what was typed.
+      await a.keyboard.press("Escape");
+      await list.waitFor({ state: "detached" });
+      expect(await box.inputValue()).toBe("/");
+      await a.keyboard.type("o");
+      await list.getByRole("option", { name: "/order" }).waitFor();
+      await a.keyboard.press("Enter");
+      // The first field takes focus; Escape leaves the form for the composer.
+      const focused = (e: Element) => e === document.activeElement;
+      expect(await a.getByRole("combobox", { name: "flavour" }).evaluate(focused)).toBe(true);
+      await a.keyboard.press("Escape");
+      await a.getByRole("combobox", { name: "flavour" }).waitFor({ state: "detached" });
+      expect(await box.evaluate(focused)).toBe(true);
+      w.clean();
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+
+  test("a command needing Manage Messages is not offered to a member without it", async () => {
+    const bob = await signIn(browser, b.s.base, "bob");
+    const w = watch(bob.page);
+    try {
+      const p = bob.page;
+      await p.getByRole("textbox", { name: "Message #general" }).fill("/");
+      const list = p.getByRole("listbox", { name: "Commands" });
+      await list.getByRole("option", { name: "/order" }).waitFor();
+      expect(await list.getByRole("option", { name: "/purge" }).count()).toBe(0);
+      await p.getByRole("textbox", { name: "Message #general" }).fill("/pu");
+      await p.getByText("No command starts with “/pu” here.").waitFor();
+      w.clean();
+    } finally {
+      await bob.context.close();
+    }
+  }, 30_000);
+});
+
+describe("commands in a direct message with the bot", () => {
+  test("only the commands allowed in DMs are offered there, and one runs", async () => {
+    await b.bot.application!.commands.set([
+      { name: "ping", description: "Anywhere" },
+      { name: "serveronly", description: "Not in DMs", dmPermission: false },
+      { name: "guildctx", description: "Servers only, by contexts", contexts: [0] },
+    ] as never[]);
+    await (await b.bot.users.fetch(b.s.world.users.alice.id)).send("hello from Gizmo");
+    const alice = await signIn(browser, b.s.base, "alice");
+    const w = watch(alice.page);
+    try {
+      const a = alice.page;
+      await a.getByRole("navigation", { name: "Servers" }).getByRole("button", { name: "Direct messages" }).click();
+      await a
+        .getByRole("navigation", { name: "Channels" })
+        .getByRole("button", { name: /^Gizmo/ })
+        .click();
+      const box = a.getByRole("textbox", { name: "Message @Gizmo" });
+      await box.fill("/");
+      const list = a.getByRole("listbox", { name: "Commands" });
+      await list.getByRole("option", { name: "/ping" }).waitFor();
+      expect(await list.getByRole("option").allTextContents()).toEqual([expect.stringContaining("/ping")]);
+      await box.press("Enter");
+      const got = next<[ChatInputCommandInteraction]>(
+        b.bot,
+        "interactionCreate",
+        (i) => i.isChatInputCommand() && i.commandName === "ping",
+      );
+      await a.getByRole("button", { name: "Send" }).click();
+      const [i] = await got;
+      expect([i.inGuild(), i.user.id]).toEqual([false, b.s.world.users.alice.id]);
+      await i.reply("pong, privately");
+      await message(a, /^Gizmo pong, privately/).waitFor();
+      w.clean();
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+});
+
+describe("context-menu commands", () => {
+  test("Apps on a message and on a member run the bot's message and user commands", async () => {
+    const general = await b.bot.channels.fetch(b.s.world.guilds.Lab.channels.general);
+    if (!general?.isSendable()) throw new Error("general is not a text channel");
+    await general.send("quote me, please");
+    const alice = await signIn(browser, b.s.base, "alice");
+    const w = watch(alice.page);
+    try {
+      const a = alice.page;
+      const m = message(a, /^Gizmo quote me, please/);
+      await m.hover();
+      const gotMessage = next<[MessageContextMenuCommandInteraction]>(b.bot, "interactionCreate", (i) => i.isMessageContextMenuCommand());
+      await m.getByRole("button", { name: "Apps", exact: true }).click();
+      await m.getByRole("menu", { name: /^Apps/ }).getByRole("menuitem", { name: "Quote it" }).click();
+      const [mi] = await gotMessage;
+      expect(mi.targetMessage.content).toBe("quote me, please");
+      await mi.reply(`> ${mi.targetMessage.content}`);
+      const quote = message(a, /^Gizmo quote me, please$/).filter({ has: a.getByRole("blockquote") });
+      await quote.waitFor();
+      // A context-menu command is named as the menu names it, with no slash (the reference's "used Quote it").
+      expect(await quote.textContent()).toContain("Alice used Quote it");
+
+      const members = a.getByRole("complementary", { name: "Members" });
+      const gotUser = next<[UserContextMenuCommandInteraction]>(b.bot, "interactionCreate", (i) => i.isUserContextMenuCommand());
+      await members.getByRole("button", { name: "Apps for Bob" }).click();
+      await members.getByRole("menu", { name: "Apps for Bob" }).getByRole("menuitem", { name: "High five" }).click();
+      const [ui] = await gotUser;
+      expect(ui.targetUser.id).toBe(b.s.world.users.bob.id);
+      await ui.reply({ content: "high five sent", flags: MessageFlags.Ephemeral });
+      await message(a, /^Gizmo high five sent/).waitFor();
+      w.clean();
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+});
