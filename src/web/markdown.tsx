@@ -138,6 +138,29 @@ function mention(n: Node, i: number): ComponentChildren {
   );
 }
 
+function list(n: Node, i: number): ComponentChildren {
+  const items = (n.items as Node[][]).map((item, k) => <li key={k}>{item.map(node)}</li>);
+  return n.ordered ? (
+    <ol key={i} start={n.start}>
+      {items}
+    </ol>
+  ) : (
+    <ul key={i}>{items}</ul>
+  );
+}
+
+/** `<t:…:F>`: the time in the reader's own zone and words, the full date on hover. */
+function timestamp(n: Node, i: number): ComponentChildren {
+  const d = new Date(Number(n.timestamp) * 1000);
+  return Number.isNaN(d.getTime()) ? (
+    String(n.timestamp)
+  ) : (
+    <time key={i} dateTime={d.toISOString()} title={timestampText(d, "F")}>
+      {timestampText(d, n.format)}
+    </time>
+  );
+}
+
 function node(n: Node, i: number): ComponentChildren {
   const Tag = WRAP[n.type];
   if (Tag) return <Tag key={i}>{kids(n.content)}</Tag>;
@@ -158,16 +181,8 @@ function node(n: Node, i: number): ComponentChildren {
       const H = (["h3", "h4", "h5"] as const)[Math.min(3, Math.max(1, Number(n.level))) - 1];
       return <H key={i}>{kids(n.content)}</H>;
     }
-    case "list": {
-      const items = (n.items as Node[][]).map((item, k) => <li key={k}>{item.map(node)}</li>);
-      return n.ordered ? (
-        <ol key={i} start={n.start}>
-          {items}
-        </ol>
-      ) : (
-        <ul key={i}>{items}</ul>
-      );
-    }
+    case "list":
+      return list(n, i);
     case "br":
     case "newline":
       return <br key={i} />;
@@ -196,16 +211,8 @@ function node(n: Node, i: number): ComponentChildren {
           @{n.type}
         </span>
       );
-    case "timestamp": {
-      const d = new Date(Number(n.timestamp) * 1000);
-      return Number.isNaN(d.getTime()) ? (
-        String(n.timestamp)
-      ) : (
-        <time key={i} dateTime={d.toISOString()} title={timestampText(d, "F")}>
-          {timestampText(d, n.format)}
-        </time>
-      );
-    }
+    case "timestamp":
+      return timestamp(n, i);
     case "emoji":
       return (
         <span key={i} class="emoji">

@@ -77,16 +77,7 @@ export function MessageItem({ m, onReply, grouped = false, active = false }: Pro
     >
       {/* A pin's notice names the pinned message by reply_to too, but says so itself (Jump): no "Replying to". */}
       {m.reply_to && m.type !== PINNED_NOTICE && <ReplyRef channelId={m.channel_id} id={m.reply_to} guild={guild} />}
-      {m.interaction?.name && (
-        <div class="used">
-          {/* A user or message command is named as its menu names it, without a slash. */}
-          {memberName(m.interaction.user.id, guild)} used{" "}
-          <code>
-            {(m.interaction.type ?? 1) === 1 ? "/" : ""}
-            {m.interaction.name}
-          </code>
-        </div>
-      )}
+      {m.interaction?.name && <Used m={m} guild={guild} />}
       <MessageHeader m={m} name={name} guild={guild} grouped={grouped} />
       <div id={`c-${m.id}`} class="content">
         {isEditing ? <EditBox m={m} onDone={() => setEditing(false)} /> : <Body m={m} />}
@@ -114,6 +105,20 @@ export function MessageItem({ m, onReply, grouped = false, active = false }: Pro
       {picking && <Picker m={m} onDone={() => setPicking(false)} />}
       {asking && <DeleteConfirm m={m} name={name} self={() => self.current} onDone={() => setAsking(false)} />}
     </article>
+  );
+}
+
+/** "Alice used /ping": a user or message command is named as its menu names it, without a slash. */
+function Used({ m, guild }: { m: Message; guild: string | null }) {
+  const i = m.interaction!;
+  return (
+    <div class="used">
+      {memberName(i.user.id, guild)} used{" "}
+      <code>
+        {(i.type ?? 1) === 1 ? "/" : ""}
+        {i.name}
+      </code>
+    </div>
   );
 }
 
