@@ -35,6 +35,9 @@ export interface SdkContext {
   underTest(): string[];
 }
 
+/** How a bot's transcript begins in a failure's message. */
+export const TRANSCRIPT_HEADING = "\n\nTranscript of ";
+
 /** How much of a transcript a timed-out wait shows. */
 export const TRANSCRIPT_LINES = 60;
 
@@ -54,7 +57,7 @@ export async function explain(
     if (!all) continue;
     const got = all.split("\n");
     const which = after ? "since the test began, " : "";
-    out += `\n\nTranscript of ${app} (${which}${got.length > lines ? `last ${lines} of ${got.length}` : got.length} entries):\n${got.slice(-lines).join("\n")}`;
+    out += `${TRANSCRIPT_HEADING}${app} (${which}${got.length > lines ? `last ${lines} of ${got.length}` : got.length} entries):\n${got.slice(-lines).join("\n")}`;
   }
   return out;
 }

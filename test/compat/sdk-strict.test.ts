@@ -166,4 +166,40 @@ test("clean", async () => {
     expect(out).toContain("(pass) clean");
     expect(out).toMatch(/\b1 pass\b[\s\S]*\b2 fail\b/);
   }, 130_000);
+
+  test("under bun test's own 5 s limit, a wait that finds nothing fails with what the bot did, once, and nothing leaks into the next test", () => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "waits.test.ts"),
+      `import * as bunTest from "bun:test";
+import { parleyHooks, startParley, type RunningParley } from "../../../src/testing";
+import { createTesterBot, TESTER_WORLD } from "../bots/tester-bot";
+
+let parley: RunningParley;
+bunTest.beforeAll(async () => { parley = await startParley(); });
+bunTest.afterAll(() => parley.stop());
+const { test } = parleyHooks(bunTest, () => parley, { world: TESTER_WORLD });
+
+test("no such answer", async () => {
+  await parley.login(createTesterBot().client, "TesterBot");
+  await parley.as("alice").say("general", "!ping");
+  await parley.waitForMessage("general", (m) => m.content === "pong");
+  await parley.waitForMessage("general", (m) => m.content === "a word the bot never says");
+});
+test("the next test", async () => {
+  await parley.login(createTesterBot().client, "TesterBot");
+});
+`,
+    );
+    // As a newcomer runs it: no --timeout, so bun test's default of 5 s per test.
+    const run = spawnSync(process.execPath, ["test", join(dir, "waits.test.ts")], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+    const out = run.stdout + run.stderr;
+    expect(out).toContain("(fail) no such answer");
+    expect(out).not.toContain("timed out after");
+    expect(out).toMatch(/waitForMessage: nothing matched within 5000 ms\n\nTranscript of TesterBot \(since the test began, \d+ entries\):/);
+    expect(out).toMatch(/rest +POST \/channels\/\d+\/messages -> 200/);
+    expect(out.split("Transcript of TesterBot").length - 1).toBe(1);
+    expect(out).not.toContain("Unhandled error");
+    expect(out).toContain("(pass) the next test");
+  }, 130_000);
 });
