@@ -30,7 +30,20 @@ export interface HarnessEvent {
 
 /** One transcript entry (docs/harness.md "Transcripts"). */
 export type TranscriptEntry =
-  | { at: string; kind: "rest"; method: string; route: string; path: string; status: number; request: unknown; response: unknown }
+  | {
+      at: string;
+      kind: "rest";
+      method: string;
+      route: string;
+      path: string;
+      status: number;
+      request: unknown;
+      response: unknown;
+      /** The fault that answered instead of the route, if one did. */
+      fault?: string;
+      /** The latency faults that delayed the request, if any did. */
+      delayed_by?: string[];
+    }
   | {
       at: string;
       kind: "gateway";

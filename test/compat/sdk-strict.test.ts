@@ -77,6 +77,34 @@ describe("strict (the default)", () => {
     expect(await parley.strictViolations()).toEqual([]);
   });
 
+  test("an answer a latency fault made late is the test's own doing: neither the expiry nor its 10062 is reported", async () => {
+    // Real time: latency is real milliseconds, and the 3-second rule counts on the server's clock.
+    await parley.reset(TESTER_WORLD);
+    bot = await startBot(parley);
+    await parley.faults.latency({ route: "/interactions/{interaction_id}/{interaction_token}/callback", ms: 3200, times: 1 });
+    const slow = await parley.as("alice").slash("general", "ping", undefined, { timeoutMs: 6000 });
+    expect(slow.state).toBe("expired");
+    const refused = await parley.waitFor(async () =>
+      (await parley.transcript("TesterBot")).entries.find((e) => e.kind === "rest" && e.route.endsWith("/callback")),
+    );
+    expect(refused).toMatchObject({ status: 404, response: { code: 10062 }, delayed_by: [expect.any(String)] });
+    const found = await parley.waitFor(async () => {
+      const v = await parley.strictViolations();
+      return v.length ? v : null;
+    });
+    // What is left is the bot's own: its library raised the 10062 instead of handling it.
+    expect(found).toEqual([expect.stringMatching(/^the bot's library raised an error: DiscordAPIError\[10062\]/)]);
+  });
+
+  test("an interaction answered in time is not reported when the clock later passes its 15 minutes", async () => {
+    bot = await startBot(parley);
+    const r = await parley.as("alice").slash("general", "ping");
+    expect(r.state).toBe("responded");
+    await parley.advanceClock(16 * 60_000);
+    expect((await parley.interaction(r.id)).state).toBe("expired");
+    expect(await parley.strictViolations()).toEqual([]);
+  });
+
   test("a 4xx a fault gave is the test's own doing, not reported", async () => {
     bot = await startBot(parley);
     await parley.faults.rest({ route: "/channels/{channel_id}/messages", method: "POST", status: 403, app: "TesterBot" });
