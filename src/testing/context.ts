@@ -3,7 +3,7 @@
  * the bots under test, and what the current test has done so far (for strict mode and
  * for a failing test's report).
  */
-import type { HarnessClient } from "./harness-client.js";
+import { WORLD_LOST, type HarnessClient } from "./harness-client.js";
 import type { Ticks } from "./timers.js";
 import type { AllowedAnswer, Cursor } from "./types.js";
 import type { World } from "./world.js";
@@ -50,6 +50,7 @@ export async function explain(
 ): Promise<string> {
   let out = "";
   await ctx.harness.call("POST", "/settle", { quiet_ms: 0, timeout_ms: 1000 }).catch(() => undefined);
+  if (ctx.harness.worldLost) out += `\n\n${WORLD_LOST}`;
   for (const app of apps) {
     const id = ctx.world.answer.applications[app]?.id ?? app;
     const q = `format=text${after ? `&after=${encodeURIComponent(after)}` : ""}`;

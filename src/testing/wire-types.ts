@@ -71,8 +71,10 @@ export class HarnessError extends Error {
     readonly status: number,
     readonly body: unknown,
     what: string,
+    /** Why it was refused, when the SDK knows more than the answer says (the world was reset under the test). */
+    note?: string,
   ) {
-    super(`${what}: ${status} ${JSON.stringify(body)}`);
+    super(`${what}: ${status} ${JSON.stringify(body)}${note ? `\n${note}` : ""}`);
     this.name = "HarnessError";
   }
 }

@@ -51,6 +51,17 @@ describe("cursors", () => {
   });
 });
 
+describe("the world's generation", () => {
+  test("every harness answer carries X-Harness-World, the resets so far: a reset's own answer gives the new one", async () => {
+    const first = (await harness("GET", "/cursor")).headers.get("x-harness-world");
+    expect(first).toMatch(/^\d+$/);
+    const reset = await harness("POST", "/reset");
+    expect(reset.headers.get("x-harness-world")).toBe(String(Number(first) + 1));
+    const refused = await harness("POST", "/users/nobody/messages", { channel_id: "1", content: "x" });
+    expect(refused.headers.get("x-harness-world")).toBe(String(Number(first) + 1));
+  });
+});
+
 describe("POST /settle", () => {
   test("answers settled once nothing is in flight and nothing came for quiet_ms; not while a request is held", async () => {
     expect((await harness("POST", "/settle", { quiet_ms: 5 })).body).toEqual({ settled: true });

@@ -10,6 +10,7 @@ from typing import Any, Callable, Optional, Union
 
 from ._bots import wait_ready
 from . import _reports
+from ._people import WORLD_LOST
 
 _TRANSCRIPT_LINES = 60
 _MAX_STEPS = 100_000
@@ -120,7 +121,8 @@ class Checks:
         for bot in self._bots.all:
             if bot.error is not None:
                 out += f"\n\nThe bot's thread failed: {bot.error!r}"
-        return out
+        # Asked after the reads above, which tell whether the world is still this client's.
+        return (f"\n\n{WORLD_LOST}" if self.world_lost else "") + out
 
     # ---- discord.py ----
 

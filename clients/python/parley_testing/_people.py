@@ -14,11 +14,16 @@ if TYPE_CHECKING:
 _DEFERRALS = (5, 6)
 
 
+# What a refusal means when the world this client seeded was reset under it.
+WORLD_LOST = ("The world this test seeded is gone: something else reset this server (another test run on it?). A server holds one world "
+              "at a time: give each parallel run its own server (Parley(), one per xdist worker), or run the tests against it one after another.")
+
+
 class HarnessError(Exception):
     """A harness call answered non-2xx: ``status`` and the spec's error ``body``."""
 
-    def __init__(self, status: int, body: Any, what: str):
-        super().__init__(f"{what}: {status} {json.dumps(body)}")
+    def __init__(self, status: int, body: Any, what: str, note: Optional[str] = None):
+        super().__init__(f"{what}: {status} {json.dumps(body)}" + (f"\n{note}" if note else ""))
         self.status = status
         self.body = body
 

@@ -58,3 +58,15 @@ with Parley(world=WORLD, strict=False) as parley:
     except HarnessError as e:
         got["use_on"] = [e.status, e.body["code"]]
 print(json.dumps(got))
+
+# Two runs on one server: the one whose world the other reset says so.
+with Parley(world=WORLD, strict=False) as first:
+    second = Parley.attach(first.base_url, world=WORLD, strict=False)
+    try:
+        first.person("alice").say("general", "hello")
+    except HarnessError as e:
+        lost = str(e)
+    second.person("alice").say("general", "hello")
+    first.reset(WORLD)
+    first.person("alice").say("general", "again")
+print(json.dumps({"world_lost": lost}))
