@@ -64,7 +64,7 @@ export class EventLog {
     return this.after(cursor);
   }
 
-  /** How many resets the server has had: which world a test is talking to (X-Harness-World). */
+  /** How many resets and seeds the server has had: which world a test is talking to (X-Harness-World). */
   generation = 0;
 
   clear(): void {

@@ -11,13 +11,13 @@ export class HarnessClient {
   /** The event log's cursor as of the latest answer of any kind: a wait sleeps until something comes after it. */
   lastSeen: string | undefined;
 
-  /** The server's world (X-Harness-World: its resets so far) as this client set it up, and as last seen. */
+  /** The server's world (X-Harness-World: its resets and seeds so far) as this client set it up, and as last seen. */
   private ownWorld: string | undefined;
   private seenWorld: string | undefined;
 
   constructor(readonly url: string) {}
 
-  /** Whether something else (another test run on this server) reset the world since this client's own reset or first call. */
+  /** Whether something else (another test run on this server) reset or seeded the world since this client last did, or first called. */
   get worldLost(): boolean {
     return this.ownWorld !== undefined && this.seenWorld !== this.ownWorld;
   }
@@ -28,7 +28,7 @@ export class HarnessClient {
       headers: body === undefined ? {} : { "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    this.sawWorld(res, method === "POST" && path === "/reset");
+    this.sawWorld(res, method === "POST" && (path === "/reset" || (path === "/seed" && res.ok)));
     const text = await res.text();
     const parsed = text ? JSON.parse(text) : undefined;
     if (!res.ok) throw new HarnessError(res.status, parsed, `${method} ${path}`, this.worldLost ? WORLD_LOST : undefined);
@@ -58,4 +58,4 @@ export class HarnessClient {
 
 /** What a refusal means when the world this SDK seeded was reset under it. */
 export const WORLD_LOST =
-  "The world this test seeded is gone: something else reset this server (another test run on it?). A server holds one world at a time: give each parallel run its own server (startParley), or run the files against it one after another.";
+  "The world this test seeded is gone: something else reset this server or seeded into it (another test run on it?). A server holds one world at a time: give each parallel run its own server (startParley), or run the files against it one after another.";

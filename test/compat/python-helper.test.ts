@@ -52,7 +52,7 @@ describe("clients/python/parley_testing", () => {
     expect({ code: r.code, err: r.code === 0 ? "" : r.err }).toEqual({ code: 0, err: "" });
     const [people, runs] = r.out.trim().split("\n");
     expect(JSON.parse(runs).world_lost).toMatch(
-      /^POST \/users\/alice\/messages: 404 \{"code": 10003, "message": "Unknown channel"\}\nThe world this test seeded is gone: something else reset this server \(another test run on it\?\)\./,
+      /^POST \/users\/alice\/messages: 404 \{"code": 10003, "message": "Unknown channel"\}\nThe world this test seeded is gone: something else reset this server or seeded into it \(another test run on it\?\)\./,
     );
     expect(JSON.parse(people)).toEqual({
       missing: [],

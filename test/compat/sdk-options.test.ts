@@ -104,7 +104,7 @@ describe("two test runs on one server", () => {
         .catch((e: Error) => e);
       expect(lost).toBeInstanceOf(HarnessError);
       expect((lost as Error).message).toMatch(
-        /^POST \/users\/alice\/messages: 404 \{"code":10003,"message":"Unknown channel"\}\nThe world this test seeded is gone: something else reset this server \(another test run on it\?\)\./,
+        /^POST \/users\/alice\/messages: 404 \{"code":10003,"message":"Unknown channel"\}\nThe world this test seeded is gone: something else reset this server or seeded into it \(another test run on it\?\)\./,
       );
       expect(await second.as("alice").say("general", "hello")).toEqual({ id: expect.any(String) });
       // Its own reset makes the world its own again.

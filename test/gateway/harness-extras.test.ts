@@ -52,13 +52,16 @@ describe("cursors", () => {
 });
 
 describe("the world's generation", () => {
-  test("every harness answer carries X-Harness-World, the resets so far: a reset's own answer gives the new one", async () => {
-    const first = (await harness("GET", "/cursor")).headers.get("x-harness-world");
-    expect(first).toMatch(/^\d+$/);
-    const reset = await harness("POST", "/reset");
-    expect(reset.headers.get("x-harness-world")).toBe(String(Number(first) + 1));
-    const refused = await harness("POST", "/users/nobody/messages", { channel_id: "1", content: "x" });
-    expect(refused.headers.get("x-harness-world")).toBe(String(Number(first) + 1));
+  test("every harness answer carries X-Harness-World, the resets and seeds so far: their own answers give the new one", async () => {
+    const world = async (method: string, path: string, body?: unknown) =>
+      Number((await harness(method, path, body)).headers.get("x-harness-world"));
+    const first = await world("GET", "/cursor");
+    expect(Number.isInteger(first)).toBe(true);
+    expect(await world("POST", "/reset")).toBe(first + 1);
+    expect(await world("POST", "/users/nobody/messages", { channel_id: "1", content: "x" })).toBe(first + 1);
+    expect(await world("POST", "/seed", { users: [{ name: "zed" }] })).toBe(first + 2);
+    // A refused seed changes nothing.
+    expect(await world("POST", "/seed", { users: [{ name: "zed" }] })).toBe(first + 2);
   });
 });
 

@@ -85,7 +85,7 @@ class Parley(Checks):
         self._test = _TestState()
         self._last_action: Optional[str] = None
         self._last_seen: Optional[str] = None
-        # The server's world (X-Harness-World: its resets so far) as this client set it up, and as last seen.
+        # The server's world (X-Harness-World: its resets and seeds so far) as this client set it up, and as last seen.
         self._own_world: Optional[str] = None
         self._seen_world: Optional[str] = None
         self._bots = Bots(lambda text: self._test.errors.append(text))
@@ -231,7 +231,7 @@ class Parley(Checks):
         req = urllib.request.Request(self.harness_url + path, data=data, method=method, headers={"Content-Type": "application/json"} if data else {})
         try:
             with urllib.request.urlopen(req, timeout=60) as res:
-                self._saw_world(res.headers, method == "POST" and path == "/reset")
+                self._saw_world(res.headers, method == "POST" and path in ("/reset", "/seed"))
                 text = res.read().decode()
                 at = res.headers.get("X-Event-Cursor")
                 if at is not None:
@@ -246,7 +246,7 @@ class Parley(Checks):
 
     @property
     def world_lost(self) -> bool:
-        """Whether something else (another test run on this server) reset the world since this client's own reset or first call."""
+        """Whether something else (another test run on this server) reset or seeded the world since this client last did, or first called."""
         return self._own_world is not None and self._seen_world != self._own_world
 
     def _saw_world(self, headers: Any, own_reset: bool) -> None:

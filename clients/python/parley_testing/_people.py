@@ -15,7 +15,7 @@ _DEFERRALS = (5, 6)
 
 
 # What a refusal means when the world this client seeded was reset under it.
-WORLD_LOST = ("The world this test seeded is gone: something else reset this server (another test run on it?). A server holds one world "
+WORLD_LOST = ("The world this test seeded is gone: something else reset this server or seeded into it (another test run on it?). A server holds one world "
               "at a time: give each parallel run its own server (Parley(), one per xdist worker), or run the tests against it one after another.")
 
 
