@@ -38,7 +38,7 @@ export function createDouble(d: DoubleDeps): Double {
   const appOf = (r: HookRequest) => applicationOf(d, r);
   const events = new EventLog();
   const faults = new Faults(d.limitHeaders, appOf);
-  const transcripts = new Transcripts(d.core.clock, appOf);
+  const transcripts = new Transcripts(d.core.clock, appOf, (r) => faults.delayedBy(r));
   const activity = new Activity();
   const coverage = new Coverage((id) => d.core.apps.get(id)?.name ?? null, appOf);
   const log = { dispatched: (s: HookSession, frame: string) => events.append(s.owner.appFlake, s.id, frame) };

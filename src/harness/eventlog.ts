@@ -64,7 +64,11 @@ export class EventLog {
     return this.after(cursor);
   }
 
+  /** How many resets and seeds the server has had: which world a test is talking to (X-Harness-World). */
+  generation = 0;
+
   clear(): void {
+    this.generation++;
     this.entries = [];
     // Cursors keep increasing across a reset so that a stale cursor never sees new events as old.
     const ws = [...this.waiters];

@@ -121,6 +121,14 @@ export class Faults {
     private readonly appOf: (r: HookRequest) => string | null,
   ) {}
 
+  /** The latency faults that delayed each request in flight, for its transcript entry. */
+  private readonly delays = new WeakMap<HookRequest, string[]>();
+
+  /** Which latency faults delayed a request (none: undefined). */
+  delayedBy(r: HookRequest): string[] | undefined {
+    return this.delays.get(r);
+  }
+
   /** For the bot API's hook list: answers instead of the route, or delays it. */
   readonly requestHooks = { intercept: (r: HookRequest) => (this.armed.length ? this.intercept(r) : null) };
   /** For the gateway's hook list: drops heartbeat ACKs. */
@@ -194,16 +202,20 @@ export class Faults {
     let app: string | null | undefined;
     const appOf = () => (app === undefined ? (app = this.appOf(r)) : app);
     let delay = 0;
+    const delayedBy: string[] = [];
     let answer: HookAnswer | null = null;
     for (const a of [...this.armed]) {
       if (a.body.kind === "heartbeat_ack" || (a.body.kind === "rest" && answer)) continue;
       if (a.body.method && a.body.method !== r.method) continue;
       if (a.route && !(a.concrete ? samePath(a.route, r) : matches(a.route, r))) continue;
       if (a.appId && a.appId !== appOf()) continue;
-      if (a.body.kind === "latency") delay += a.body.ms;
-      else answer = { ...this.answerFor(a.body, r), fault: a.id };
+      if (a.body.kind === "latency") {
+        delay += a.body.ms;
+        delayedBy.push(a.id);
+      } else answer = { ...this.answerFor(a.body, r), fault: a.id };
       this.use(a);
     }
+    if (delayedBy.length) this.delays.set(r, delayedBy);
     // Real milliseconds: latency is what the bot waits for on the wire, not domain time.
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     // The route never reads the body of a request a fault answers; the transcript shows it all the same.

@@ -34,6 +34,9 @@ export function harnessDoor(
     respond(x, a) {
       const out = door.respond(x, a);
       out.headers.set("X-Event-Cursor", String((x && cursorAt.get(x.request)) ?? p.events.cursor));
+      // Which world answered (the resets and seeds so far, after the request's own): an SDK
+      // whose world another test run reset can say so instead of "Unknown channel".
+      out.headers.set("X-Harness-World", String(p.events.generation));
       return out;
     },
   };

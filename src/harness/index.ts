@@ -69,7 +69,12 @@ export function harnessRoutes(p: HarnessContext): Route<HarnessContext>[] {
       // The world document is checked by the seeding itself (src/world), with its own messages.
       body: WorldSchema,
       bodyOptional: true,
-      handler: (x) => p.seed(x.json() ?? {}),
+      handler: async (x) => {
+        const answer = await p.seed(x.json() ?? {});
+        // Another world in it: a test run that seeded before knows its world changed under it.
+        p.events.generation++;
+        return answer;
+      },
     }),
     route({
       method: "POST",

@@ -23,6 +23,8 @@ interface RestEntry {
   response: unknown;
   /** The fault that answered instead of the route, if one did. */
   fault?: string;
+  /** The latency faults that delayed it, if any did. */
+  delayed_by?: string[];
 }
 
 interface GatewayEntry {
@@ -57,6 +59,8 @@ export class Transcripts {
     private readonly clock: { now(): number },
     /** The application a request belongs to (its token, or the interaction or webhook it names). */
     private readonly appOf: (r: HookRequest) => string | null,
+    /** The latency faults that delayed a request (faults.ts). */
+    private readonly delayedBy: (r: HookRequest) => string[] | undefined = () => undefined,
     private readonly capacity = TRANSCRIPT_CAPACITY,
   ) {}
 
@@ -85,6 +89,7 @@ export class Transcripts {
         request: r.body() ?? null,
         response: a.body ?? null,
         ...(a.fault ? { fault: a.fault } : {}),
+        ...delayed(this.delayedBy(r)),
       });
     },
   };
@@ -188,6 +193,7 @@ function shape(e: Entry): Record<string, unknown> {
       request: mask(e.request),
       response: mask(e.response),
       ...(e.fault ? { fault: e.fault } : {}),
+      ...delayed(e.delayed_by),
     };
   return { at: iso(e.at), kind: "gateway", session_id: e.session_id, direction: e.direction, ...parseFrame(e.frame) };
 }
@@ -217,13 +223,18 @@ function line(e: Entry): string {
   if (e.kind === "rest") {
     const req = brief(mask(e.request));
     const res = brief(mask(e.response));
-    return `${iso(e.at)} rest    ${e.method} ${e.path} -> ${e.status}${e.fault ? ` (fault ${e.fault})` : ""}${req ? `  request ${req}` : ""}${res ? `  response ${res}` : ""}`;
+    const late = e.delayed_by ? ` (delayed by fault${e.delayed_by.length > 1 ? "s" : ""} ${e.delayed_by.join(", ")})` : "";
+    return `${iso(e.at)} rest    ${e.method} ${e.path} -> ${e.status}${e.fault ? ` (fault ${e.fault})` : ""}${late}${req ? `  request ${req}` : ""}${res ? `  response ${res}` : ""}`;
   }
   const f = parseFrame(e.frame);
   const arrow = e.direction === "in" ? "bot -> parley" : "parley -> bot";
   const name = f.op === 0 ? `${f.t} s=${f.s}` : (OPS[f.op as number] ?? `op ${f.op}`);
   const d = brief(f.d);
   return `${iso(e.at)} gateway ${arrow} ${name}${d ? `  ${d}` : ""}  [${e.session_id.slice(0, 8)}]`;
+}
+
+function delayed(ids: string[] | undefined): { delayed_by?: string[] } {
+  return ids?.length ? { delayed_by: ids } : {};
 }
 
 /** Tokens (bot tokens in IDENTIFY and RESUME, interaction and webhook tokens) are never shown. */

@@ -3,7 +3,7 @@
  * the bots under test, and what the current test has done so far (for strict mode and
  * for a failing test's report).
  */
-import type { HarnessClient } from "./harness-client.js";
+import { WORLD_LOST, type HarnessClient } from "./harness-client.js";
 import type { Ticks } from "./timers.js";
 import type { AllowedAnswer, Cursor } from "./types.js";
 import type { World } from "./world.js";
@@ -35,6 +35,9 @@ export interface SdkContext {
   underTest(): string[];
 }
 
+/** How a bot's transcript begins in a failure's message. */
+export const TRANSCRIPT_HEADING = "\n\nTranscript of ";
+
 /** How much of a transcript a timed-out wait shows. */
 export const TRANSCRIPT_LINES = 60;
 
@@ -47,6 +50,7 @@ export async function explain(
 ): Promise<string> {
   let out = "";
   await ctx.harness.call("POST", "/settle", { quiet_ms: 0, timeout_ms: 1000 }).catch(() => undefined);
+  if (ctx.harness.worldLost) out += `\n\n${WORLD_LOST}`;
   for (const app of apps) {
     const id = ctx.world.answer.applications[app]?.id ?? app;
     const q = `format=text${after ? `&after=${encodeURIComponent(after)}` : ""}`;
@@ -54,7 +58,7 @@ export async function explain(
     if (!all) continue;
     const got = all.split("\n");
     const which = after ? "since the test began, " : "";
-    out += `\n\nTranscript of ${app} (${which}${got.length > lines ? `last ${lines} of ${got.length}` : got.length} entries):\n${got.slice(-lines).join("\n")}`;
+    out += `${TRANSCRIPT_HEADING}${app} (${which}${got.length > lines ? `last ${lines} of ${got.length}` : got.length} entries):\n${got.slice(-lines).join("\n")}`;
   }
   return out;
 }

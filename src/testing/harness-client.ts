@@ -11,7 +11,16 @@ export class HarnessClient {
   /** The event log's cursor as of the latest answer of any kind: a wait sleeps until something comes after it. */
   lastSeen: string | undefined;
 
+  /** The server's world (X-Harness-World: its resets and seeds so far) as this client set it up, and as last seen. */
+  private ownWorld: string | undefined;
+  private seenWorld: string | undefined;
+
   constructor(readonly url: string) {}
+
+  /** Whether something else (another test run on this server) reset or seeded the world since this client last did, or first called. */
+  get worldLost(): boolean {
+    return this.ownWorld !== undefined && this.seenWorld !== this.ownWorld;
+  }
 
   async call<T = any>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(this.url + path, {
@@ -19,9 +28,10 @@ export class HarnessClient {
       headers: body === undefined ? {} : { "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+    this.sawWorld(res, method === "POST" && (path === "/reset" || (path === "/seed" && res.ok)));
     const text = await res.text();
     const parsed = text ? JSON.parse(text) : undefined;
-    if (!res.ok) throw new HarnessError(res.status, parsed, `${method} ${path}`);
+    if (!res.ok) throw new HarnessError(res.status, parsed, `${method} ${path}`, this.worldLost ? WORLD_LOST : undefined);
     const at = res.headers.get("x-event-cursor");
     if (at !== null) this.lastSeen = at;
     if (method !== "GET" && !/^\/(settle|clock|coverage)/.test(path)) this.lastAction = at ?? this.lastAction;
@@ -31,8 +41,21 @@ export class HarnessClient {
   /** A GET answered with text (transcripts as readable lines). */
   async text(path: string): Promise<string> {
     const res = await fetch(this.url + path);
+    this.sawWorld(res, false);
     const text = await res.text();
-    if (!res.ok) throw new HarnessError(res.status, text ? JSON.parse(text) : undefined, `GET ${path}`);
+    if (!res.ok)
+      throw new HarnessError(res.status, text ? JSON.parse(text) : undefined, `GET ${path}`, this.worldLost ? WORLD_LOST : undefined);
     return text;
   }
+
+  private sawWorld(res: Response, ownReset: boolean): void {
+    const world = res.headers.get("x-harness-world");
+    if (world === null) return;
+    this.seenWorld = world;
+    if (ownReset || this.ownWorld === undefined) this.ownWorld = world;
+  }
 }
+
+/** What a refusal means when the world this SDK seeded was reset under it. */
+export const WORLD_LOST =
+  "The world this test seeded is gone: something else reset this server or seeded into it (another test run on it?). A server holds one world at a time: give each parallel run its own server (startParley), or run the files against it one after another.";

@@ -10,6 +10,7 @@
  * get the transcripts appended to their own error under every framework.
  */
 import type { RunningParley } from "./types.js";
+import { TRANSCRIPT_HEADING } from "./context.js";
 
 type Fn = (...args: any[]) => unknown;
 
@@ -30,6 +31,13 @@ export interface HookOptions {
 
 /** How long the hooks may take: a reset, a seed and strict mode's reads are quick, a bot's stop may not be. */
 const HOOK_TIMEOUT_MS = 30_000;
+/**
+ * A test's own limit when it names none. bun:test's default is 5 s, the same as the SDK's
+ * waits: the framework's timeout would always fire first, saying only "timed out" where
+ * the wait would have said what the bot did instead (and the wait, left running, would
+ * fail in the next test's world).
+ */
+const TEST_TIMEOUT_MS = 30_000;
 
 export function parleyHooks(fw: TestHooks, parley: () => RunningParley | undefined, opts: HookOptions = {}) {
   fw.beforeEach(async () => {
@@ -74,11 +82,12 @@ export function parleyHooks(fw: TestHooks, parley: () => RunningParley | undefin
         } catch (e) {
           const p = parley();
           const report = p ? await p.failureReport().catch(() => "") : "";
-          if (e instanceof Error && report && !e.message.includes(report)) e.message += report;
+          // A wait that timed out already carries the transcripts (as of its own end).
+          if (e instanceof Error && report && !e.message.includes(report) && !e.message.includes(TRANSCRIPT_HEADING)) e.message += report;
           throw e;
         }
       },
-      timeout,
+      timeout ?? TEST_TIMEOUT_MS,
     );
   };
   return { test };

@@ -131,6 +131,7 @@ async function connect(server: StartedServer, opts: WorldOptions, mode: RunningP
     waitForMessage: wait.waitForMessage,
     waitForEvent: wait.waitForEvent,
     waitForBot: wait.waitForBot,
+    sessions: (app) => harness.call("GET", `/applications/${world.appId(app)}/sessions`),
     cursor,
     faults: faultActions(harness, world),
     transcript,
@@ -156,6 +157,12 @@ async function connect(server: StartedServer, opts: WorldOptions, mode: RunningP
       return now;
     },
     useTimers(t) {
+      // Bun's fake timers stop every timer of the process, the server's among them: its long
+      // polls and /settle would never answer, and the test would hang in advance().
+      if (t && server.stoppedByFakeTimers)
+        throw new Error(
+          "useTimers: this server runs in the test's process, where fake timers would stop it too; start it with startParley({ timers }) (it then runs as a child process) or startParley({ inProcess: false })",
+        );
       timers = t;
     },
     advanceClock: (ms) => clock({ advance_ms: ms }),

@@ -18,6 +18,8 @@ export interface StartedServer {
   /** The gateway's URL when known without asking (in this process). */
   gatewayUrl?: string;
   parley?: InProcessServer;
+  /** In this process by default: the test's fake timers would stop it too (useTimers refuses them). */
+  stoppedByFakeTimers?: boolean;
   stop(): Promise<void>;
 }
 
@@ -41,7 +43,13 @@ async function startInProcess(opts: StartOptions): Promise<StartedServer> {
   if (opts.rateLimits !== undefined) overrides.rateLimits = rateLimitsConfig(opts.rateLimits, SPEC_RATE_LIMITS);
   const parley = createParley(testConfig(overrides));
   parley.listen();
-  return { baseUrl: parley.api.urls.base, gatewayUrl: parley.api.urls.gateway, parley, stop: () => parley.stop() };
+  return {
+    baseUrl: parley.api.urls.base,
+    gatewayUrl: parley.api.urls.gateway,
+    parley,
+    stoppedByFakeTimers: opts.inProcess !== true,
+    stop: () => parley.stop(),
+  };
 }
 
 /** The spec's limits with the test's changes: "off", or rules of its own. */

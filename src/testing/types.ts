@@ -63,6 +63,14 @@ export interface StartOptions extends WorldOptions, ServerOptions {
   config?: Record<string, unknown>;
 }
 
+/** A bot's gateway session as GET /applications/{id}/sessions lists it. */
+export interface GatewaySession {
+  session_id: string;
+  intents: number;
+  connected: boolean;
+  seq: number;
+}
+
 /** An armed fault as GET /faults lists it. */
 export interface ArmedFault {
   id: string;
@@ -170,6 +178,8 @@ export interface RunningParley {
   waitForEvent(match: (e: HarnessEvent) => boolean, opts?: WaitOptions & { after?: Cursor | string | "start" }): Promise<HarnessEvent>;
   /** Wait until the application's bot has a live gateway session. */
   waitForBot(app: string, opts?: WaitOptions): Promise<void>;
+  /** The application's gateway sessions (by world name or snowflake): whether each is live, its intents and sequence. */
+  sessions(app: string): Promise<GatewaySession[]>;
   /** Where the event log and the transcripts stand now ("from now" for waitForEvent and transcript). */
   cursor(): Promise<Cursor>;
   /** Break things on purpose: gateway closes, invalid sessions, dropped ACKs, REST errors, latency. */
@@ -198,7 +208,11 @@ export interface RunningParley {
       stepMs?: number;
     },
   ): Promise<string>;
-  /** The test's fake timers from now on (null: real timers again). */
+  /**
+   * The test's fake timers from now on (null: real timers again). Only for a server apart
+   * from the test's process (`startParley({ timers })` or `{ inProcess: false }`): fake
+   * timers would stop one in it, so there this throws.
+   */
   useTimers(timers: FakeTimers | null): void;
   /** Move the server's clock only (the bot's timers stay). */
   advanceClock(ms: number): Promise<string>;

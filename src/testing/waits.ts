@@ -10,7 +10,7 @@ type Found<T> = Exclude<T, undefined | null | false>;
 export function waiters(ctx: SdkContext, messages: (channel: string, o?: { as?: string }) => Promise<HarnessMessage[]>) {
   const { harness, world, ticks } = ctx;
   const timedOut = async (what: string, ms: number | undefined, app?: string) =>
-    new Error(`${what}: nothing matched within ${ms ?? 5000} ms${await explain(ctx, app ? [app] : undefined)}`);
+    new Error(`${what}: nothing matched within ${ms ?? 5000} ms${await explain(ctx, app ? [app] : undefined, ctx.test.mark?.transcript)}`);
 
   async function poll<T>(what: string, check: () => T | Promise<T>, w: WaitOptions = {}, app?: string): Promise<Found<T>> {
     const deadline = ticks.now() + (w.timeoutMs ?? 5000);

@@ -30,7 +30,20 @@ export interface HarnessEvent {
 
 /** One transcript entry (docs/harness.md "Transcripts"). */
 export type TranscriptEntry =
-  | { at: string; kind: "rest"; method: string; route: string; path: string; status: number; request: unknown; response: unknown }
+  | {
+      at: string;
+      kind: "rest";
+      method: string;
+      route: string;
+      path: string;
+      status: number;
+      request: unknown;
+      response: unknown;
+      /** The fault that answered instead of the route, if one did. */
+      fault?: string;
+      /** The latency faults that delayed the request, if any did. */
+      delayed_by?: string[];
+    }
   | {
       at: string;
       kind: "gateway";
@@ -58,8 +71,10 @@ export class HarnessError extends Error {
     readonly status: number,
     readonly body: unknown,
     what: string,
+    /** Why it was refused, when the SDK knows more than the answer says (the world was reset under the test). */
+    note?: string,
   ) {
-    super(`${what}: ${status} ${JSON.stringify(body)}`);
+    super(`${what}: ${status} ${JSON.stringify(body)}${note ? `\n${note}` : ""}`);
     this.name = "HarnessError";
   }
 }

@@ -76,17 +76,40 @@ export function validate<T extends TSchema>(schema: T, value: unknown, prefix = 
     if (bad) throw DomainError.invalid(bad.path, bad.message, bad.code);
     return value as Static<T>;
   }
+  throw DomainError.invalidMany(issuesOf(schema, value, prefix));
+}
+
+function issuesOf(schema: TSchema, value: unknown, prefix: string): FieldIssue[] {
   const issues: FieldIssue[] = [];
   const seen = new Set<string>();
-  for (const e of c.Errors(value)) {
+  for (const e of checker(schema).Errors(value)) {
     const rel = pointerToPath(e.path);
     const path = prefix && rel ? (rel.startsWith("[") ? prefix + rel : `${prefix}.${rel}`) : prefix || rel;
     if (seen.has(path)) continue; // first (most specific) error per path
     seen.add(path);
-    issues.push({ path, ...describe(e) });
+    const keyed = e.type === ValueErrorType.Union ? keyedMember(e.schema, e.value) : undefined;
+    if (keyed?.member) issues.push(...issuesOf(keyed.member, e.value, path));
+    else if (keyed) issues.push({ path, code: "BASE_TYPE_CHOICES", message: `Give one of: ${keyed.choices}` });
+    else issues.push({ path, ...describe(e) });
     if (issues.length >= 20) break;
   }
-  throw DomainError.invalidMany(issues);
+  return issues.slice(0, 20);
+}
+
+/**
+ * A union of objects told apart by their required fields (`{advance_ms}` or `{set}`): the
+ * member whose fields the value names, so that its own errors say which field is wrong
+ * and how; when it names none, or several members' fields, what to give instead. Other
+ * unions (a string or an integer) answer undefined and keep the plain "not one of".
+ */
+function keyedMember(schema: TSchema, value: unknown): { member?: TSchema; choices: string } | undefined {
+  const members = (schema as { anyOf?: TSchema[] }).anyOf;
+  if (!members || value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const required = members.map((m) => (m.type === "object" && Array.isArray(m.required) ? (m.required as string[]) : null));
+  if (required.some((r) => !r?.length)) return undefined;
+  const choices = required.map((r) => r!.join(" and ")).join(", ");
+  const named = members.filter((_, i) => required[i]!.some((k) => k in value));
+  return named.length === 1 ? { member: named[0], choices } : { choices };
 }
 
 /**

@@ -47,6 +47,25 @@ describe("clients/python/parley_testing", () => {
     }
   }, 30_000);
 
+  test("its people do what the TypeScript SDK's do: every Person method has a twin; invite, join, leave, device, use_on, files; a world reset by another run says so", async () => {
+    const r = await python(join(BOTS, "py_people_check.py"), tmpdir(), join(ROOT, "src/testing/person-types.ts"));
+    expect({ code: r.code, err: r.code === 0 ? "" : r.err }).toEqual({ code: 0, err: "" });
+    const [people, runs] = r.out.trim().split("\n");
+    expect(JSON.parse(runs).world_lost).toMatch(
+      /^POST \/users\/alice\/messages: 404 \{"code": 10003, "message": "Unknown channel"\}\nThe world this test seeded is gone: something else reset this server or seeded into it \(another test run on it\?\)\./,
+    );
+    expect(JSON.parse(people)).toEqual({
+      missing: [],
+      joined: true,
+      used_up: 404,
+      left: 404,
+      device: ["created_at", "id"],
+      dm_file: ["note.txt", "a note", 5],
+      spoiler: 8,
+      use_on: [400, 50035],
+    });
+  }, 30_000);
+
   for (const pytest of ["with-pytest", "without-pytest"] as const) {
     test(`${pytest}: the same module, its session, a 500 the bot's retry rides out, the transcript, a timed-out wait, the faults list`, async () => {
       requireDiscordPy();

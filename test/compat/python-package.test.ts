@@ -51,18 +51,24 @@ describe("pip-installed parley-testing under pytest", () => {
 
   test("strict mode fails tests that passed their assertions, saying why; a failed assertion carries the transcript; --parley-no-strict", () => {
     const r = pytest(["strict_demo.py"]);
-    expect(summary(r.out)).toMatch(/^4 failed(, \d+ warnings?)?$/);
+    expect(summary(r.out)).toMatch(/^5 failed(, \d+ warnings?)?$/);
     const block = (name: string) => r.out.slice(r.out.indexOf(`_ ${name} _`), r.out.indexOf("\n_", r.out.indexOf(`_ ${name} _`) + 1));
     expect(block("test_late_answer")).toMatch(
       /Strict mode \(--parley-no-strict or Parley\(strict=False\) turns it off\):\n {2}- the bot did not answer \/late in general in time[^\n]*\n {2}- the bot's library logged an error: Ignoring exception in command 'late': [^\n]*10062[^\n]*\n {2}- TesterBot got 404 for POST \/interactions\/\d+\/\[masked\]\/callback/,
     );
+    // Late by a latency fault: only what the bot did with the 10062 is left (its library logged it).
+    const latency = block("test_late_by_latency");
+    expect(latency).toMatch(
+      /Strict mode [^\n]*\n {2}- the bot's library logged an error: Ignoring exception in command 'ping': [^\n]*10062[^\n]*\n\n/,
+    );
+    expect(latency).not.toMatch(/did not answer|got 404/);
     expect(block("test_unanswered")).toMatch(/- the bot never answered \/never in general \(interaction \d+ is still pending\)/);
     expect(block("test_logged_error")).toMatch(/- the bot's library logged an error: Ignoring exception in on_message: RuntimeError: boom/);
     expect(block("test_wrong_expectation")).toMatch(
       /AssertionError: assert 'pong' == 'ping'[\s\S]*-+ Parley: what the bots did -+\nTranscript of TesterBot \(since the test began, /,
     );
     const lax = pytest(["strict_demo.py", "--parley-no-strict", "-k", "unanswered or logged_error"]);
-    expect(summary(lax.out)).toMatch(/^2 passed, 2 deselected(, \d+ warnings?)?$/);
+    expect(summary(lax.out)).toMatch(/^2 passed, 3 deselected(, \d+ warnings?)?$/);
   }, 240_000);
 
   test("--parley-url: the fixtures use a server started elsewhere, and leave it running", async () => {

@@ -66,6 +66,22 @@ for (const inProcess of [true, false]) {
       expect(await parley.waitFor(async () => 42)).toBe(42);
     });
 
+    test("sessions(app) lists the bot's gateway sessions, as the Python SDK's sessions() does", async () => {
+      expect(await parley.sessions("EchoBot")).toEqual([]);
+      const ws = new WebSocket(`${parley.gatewayUrl}?v=10&encoding=json`);
+      ws.onmessage = (m) => {
+        if (JSON.parse(String(m.data)).op === 10)
+          ws.send(JSON.stringify({ op: 2, d: { token: parley.tokenOf("EchoBot"), intents: 1, properties: {} } }));
+      };
+      try {
+        await parley.waitForBot("EchoBot");
+        const [s] = await parley.sessions(parley.world.applications.EchoBot.id);
+        expect(s).toMatchObject({ session_id: expect.any(String), intents: 1, connected: true });
+      } finally {
+        ws.close();
+      }
+    });
+
     test("clock, rotate, reset and seed again", async () => {
       const now = await parley.setClock("2031-05-01T00:00:00.000Z");
       expect(now).toBe("2031-05-01T00:00:00.000Z");
@@ -85,6 +101,21 @@ for (const inProcess of [true, false]) {
     });
   });
 }
+
+test("useTimers refuses the default server in this process, which fake timers would stop; a child process takes them", async () => {
+  const timers = { advanceTimersByTime() {} };
+  const here = await startParley();
+  const apart = await startParley({ timers });
+  try {
+    expect(here.mode).toBe("in-process");
+    expect(() => here.useTimers(timers)).toThrow(/start it with startParley\(\{ timers \}\)/);
+    expect(apart.mode).toBe("child-process");
+    apart.useTimers(null);
+    expect(() => apart.useTimers(timers)).not.toThrow();
+  } finally {
+    await Promise.all([here.stop(), apart.stop()]);
+  }
+});
 
 test("a bad world stops the server and rejects", async () => {
   await expect(startParley({ world: { users: [{ name: "x" }] } })).rejects.toMatchObject({ status: 400, body: { code: 50035 } });

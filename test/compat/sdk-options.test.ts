@@ -6,7 +6,7 @@
  * after run in a world with a start time; and the coverage report.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { attachParley, startParley, type RunningParley } from "../../src/testing";
+import { attachParley, HarnessError, startParley, type RunningParley } from "../../src/testing";
 import { createTesterBot, TESTER_WORLD } from "./bots/tester-bot";
 
 const post = (p: RunningParley, content: string) =>
@@ -89,6 +89,30 @@ describe("attachParley", () => {
     expect(health.status).toBe(200);
     // The server's own view holds what the attached SDK's bot did.
     expect((await server.harness("GET", "/coverage")).applications.TesterBot.events.MESSAGE_CREATE).toBeGreaterThan(0);
+  });
+});
+
+describe("two test runs on one server", () => {
+  test("a run whose world another reset says so, instead of 'Unknown channel'; the run that reset it goes on", async () => {
+    const server = await startParley({ inProcess: false });
+    try {
+      const first = await attachParley(server.baseUrl, { world: TESTER_WORLD });
+      const second = await attachParley(server.baseUrl, { world: TESTER_WORLD });
+      const lost = await first
+        .as("alice")
+        .say("general", "hello")
+        .catch((e: Error) => e);
+      expect(lost).toBeInstanceOf(HarnessError);
+      expect((lost as Error).message).toMatch(
+        /^POST \/users\/alice\/messages: 404 \{"code":10003,"message":"Unknown channel"\}\nThe world this test seeded is gone: something else reset this server or seeded into it \(another test run on it\?\)\./,
+      );
+      expect(await second.as("alice").say("general", "hello")).toEqual({ id: expect.any(String) });
+      // Its own reset makes the world its own again.
+      await first.reset(TESTER_WORLD);
+      expect(await first.as("alice").say("general", "again")).toEqual({ id: expect.any(String) });
+    } finally {
+      await server.stop();
+    }
   });
 });
 

@@ -77,6 +77,34 @@ describe("strict (the default)", () => {
     expect(await parley.strictViolations()).toEqual([]);
   });
 
+  test("an answer a latency fault made late is the test's own doing: neither the expiry nor its 10062 is reported", async () => {
+    // Real time: latency is real milliseconds, and the 3-second rule counts on the server's clock.
+    await parley.reset(TESTER_WORLD);
+    bot = await startBot(parley);
+    await parley.faults.latency({ route: "/interactions/{interaction_id}/{interaction_token}/callback", ms: 3200, times: 1 });
+    const slow = await parley.as("alice").slash("general", "ping", undefined, { timeoutMs: 6000 });
+    expect(slow.state).toBe("expired");
+    const refused = await parley.waitFor(async () =>
+      (await parley.transcript("TesterBot")).entries.find((e) => e.kind === "rest" && e.route.endsWith("/callback")),
+    );
+    expect(refused).toMatchObject({ status: 404, response: { code: 10062 }, delayed_by: [expect.any(String)] });
+    const found = await parley.waitFor(async () => {
+      const v = await parley.strictViolations();
+      return v.length ? v : null;
+    });
+    // What is left is the bot's own: its library raised the 10062 instead of handling it.
+    expect(found).toEqual([expect.stringMatching(/^the bot's library raised an error: DiscordAPIError\[10062\]/)]);
+  });
+
+  test("an interaction answered in time is not reported when the clock later passes its 15 minutes", async () => {
+    bot = await startBot(parley);
+    const r = await parley.as("alice").slash("general", "ping");
+    expect(r.state).toBe("responded");
+    await parley.advanceClock(16 * 60_000);
+    expect((await parley.interaction(r.id)).state).toBe("expired");
+    expect(await parley.strictViolations()).toEqual([]);
+  });
+
   test("a 4xx a fault gave is the test's own doing, not reported", async () => {
     bot = await startBot(parley);
     await parley.faults.rest({ route: "/channels/{channel_id}/messages", method: "POST", status: 403, app: "TesterBot" });
@@ -165,5 +193,41 @@ test("clean", async () => {
     );
     expect(out).toContain("(pass) clean");
     expect(out).toMatch(/\b1 pass\b[\s\S]*\b2 fail\b/);
+  }, 130_000);
+
+  test("under bun test's own 5 s limit, a wait that finds nothing fails with what the bot did, once, and nothing leaks into the next test", () => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "waits.test.ts"),
+      `import * as bunTest from "bun:test";
+import { parleyHooks, startParley, type RunningParley } from "../../../src/testing";
+import { createTesterBot, TESTER_WORLD } from "../bots/tester-bot";
+
+let parley: RunningParley;
+bunTest.beforeAll(async () => { parley = await startParley(); });
+bunTest.afterAll(() => parley.stop());
+const { test } = parleyHooks(bunTest, () => parley, { world: TESTER_WORLD });
+
+test("no such answer", async () => {
+  await parley.login(createTesterBot().client, "TesterBot");
+  await parley.as("alice").say("general", "!ping");
+  await parley.waitForMessage("general", (m) => m.content === "pong");
+  await parley.waitForMessage("general", (m) => m.content === "a word the bot never says");
+});
+test("the next test", async () => {
+  await parley.login(createTesterBot().client, "TesterBot");
+});
+`,
+    );
+    // As a newcomer runs it: no --timeout, so bun test's default of 5 s per test.
+    const run = spawnSync(process.execPath, ["test", join(dir, "waits.test.ts")], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+    const out = run.stdout + run.stderr;
+    expect(out).toContain("(fail) no such answer");
+    expect(out).not.toContain("timed out after");
+    expect(out).toMatch(/waitForMessage: nothing matched within 5000 ms\n\nTranscript of TesterBot \(since the test began, \d+ entries\):/);
+    expect(out).toMatch(/rest +POST \/channels\/\d+\/messages -> 200/);
+    expect(out.split("Transcript of TesterBot").length - 1).toBe(1);
+    expect(out).not.toContain("Unhandled error");
+    expect(out).toContain("(pass) the next test");
   }, 130_000);
 });

@@ -195,6 +195,22 @@ describe("REST faults", () => {
     expect((await harness("GET", "/faults")).body).toEqual([{ id, kind: "latency", ms: 1, remaining: null }]);
   });
 
+  test("the transcript says which latency faults delayed a request (delayed_by), in JSON and in text", async () => {
+    const a = (await fault({ kind: "latency", route: "/users/@me", ms: 5, times: 1 })).body.id;
+    const b = (await fault({ kind: "latency", ms: 5, times: 1 })).body.id;
+    await call(p, "GET", "/users/@me", { token: token() });
+    await call(p, "GET", "/gateway/bot", { token: token() });
+    const { entries } = (await harness("GET", `/applications/${app()}/transcript`)).body;
+    const rest = entries.filter((e: { kind: string }) => e.kind === "rest");
+    expect(rest.map((e: { route: string; delayed_by?: string[] }) => [e.route, e.delayed_by])).toEqual([
+      ["/users/@me", [a, b]],
+      ["/gateway/bot", undefined],
+    ]);
+    const { text } = await harness("GET", `/applications/${app()}/transcript?format=text`);
+    expect(text).toContain(`GET /users/@me -> 200 (delayed by faults ${a}, ${b})`);
+    expect(text).toMatch(/GET \/gateway\/bot -> 200 {2}response/);
+  });
+
   test("DELETE /faults/{id} disarms one (204); unknown ids are 404 10003; reset clears them all", async () => {
     const a = (await fault({ kind: "rest", route: "/users/@me", status: 500 })).body.id;
     const b = (await fault({ kind: "latency", ms: 5, route: "/gateway/bot" })).body.id;

@@ -51,6 +51,20 @@ describe("cursors", () => {
   });
 });
 
+describe("the world's generation", () => {
+  test("every harness answer carries X-Harness-World, the resets and seeds so far: their own answers give the new one", async () => {
+    const world = async (method: string, path: string, body?: unknown) =>
+      Number((await harness(method, path, body)).headers.get("x-harness-world"));
+    const first = await world("GET", "/cursor");
+    expect(Number.isInteger(first)).toBe(true);
+    expect(await world("POST", "/reset")).toBe(first + 1);
+    expect(await world("POST", "/users/nobody/messages", { channel_id: "1", content: "x" })).toBe(first + 1);
+    expect(await world("POST", "/seed", { users: [{ name: "zed" }] })).toBe(first + 2);
+    // A refused seed changes nothing.
+    expect(await world("POST", "/seed", { users: [{ name: "zed" }] })).toBe(first + 2);
+  });
+});
+
 describe("POST /settle", () => {
   test("answers settled once nothing is in flight and nothing came for quiet_ms; not while a request is held", async () => {
     expect((await harness("POST", "/settle", { quiet_ms: 5 })).body).toEqual({ settled: true });

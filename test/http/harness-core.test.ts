@@ -180,6 +180,20 @@ describe("POST /clock", () => {
     }
     expect(p.clock.virtual).toBe(false);
   });
+
+  test("a bad body names the field and what is wrong with it, not only 'not one of the accepted choices'", async () => {
+    const said = async (body: unknown) => {
+      const r = await harness(p, "POST", "/clock", body);
+      expect(r.status).toBe(400);
+      return r.body.message;
+    };
+    expect(await said({ advance_ms: -5 })).toBe("Invalid Form Body (advance_ms: int value should be greater than or equal to 0.)");
+    expect(await said({ advance_ms: "5" })).toBe('Invalid Form Body (advance_ms: Value "5" is not a number.)');
+    expect(await said({ set: 5 })).toBe("Invalid Form Body (set: Could not interpret the value as string.)");
+    expect(await said({ advance_ms: 5, zombie: "yes" })).toBe("Invalid Form Body (zombie: Must be either true or false.)");
+    expect(await said({})).toBe("Invalid Form Body (Give one of: advance_ms, set)");
+    expect(await said({ advance_ms: 1, set: "2030-01-01T00:00:00Z" })).toBe("Invalid Form Body (Give one of: advance_ms, set)");
+  });
 });
 
 describe("POST /applications/{id}/rotate", () => {

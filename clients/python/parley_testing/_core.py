@@ -18,7 +18,7 @@ from typing import Any, Iterator, Optional, Union
 
 from ._bots import Bots
 from ._checks import Checks
-from ._people import Faults, HarnessError, InteractionResult, Person, interaction_result
+from ._people import WORLD_LOST, Faults, HarnessError, InteractionResult, Person, interaction_result
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _SNOWFLAKE = re.compile(r"^[0-9]{17,20}$")
@@ -85,6 +85,9 @@ class Parley(Checks):
         self._test = _TestState()
         self._last_action: Optional[str] = None
         self._last_seen: Optional[str] = None
+        # The server's world (X-Harness-World: its resets and seeds so far) as this client set it up, and as last seen.
+        self._own_world: Optional[str] = None
+        self._seen_world: Optional[str] = None
         self._bots = Bots(lambda text: self._test.errors.append(text))
         self.base_url = ""
         self.world: dict = {"users": {}, "guilds": {}, "applications": {}}
@@ -228,6 +231,7 @@ class Parley(Checks):
         req = urllib.request.Request(self.harness_url + path, data=data, method=method, headers={"Content-Type": "application/json"} if data else {})
         try:
             with urllib.request.urlopen(req, timeout=60) as res:
+                self._saw_world(res.headers, method == "POST" and path in ("/reset", "/seed"))
                 text = res.read().decode()
                 at = res.headers.get("X-Event-Cursor")
                 if at is not None:
@@ -236,8 +240,22 @@ class Parley(Checks):
                     self._last_action = at or self._last_action
                 return json.loads(text) if text and "json" in (res.headers.get("Content-Type") or "") else (text or None)
         except urllib.error.HTTPError as e:
+            self._saw_world(e.headers, False)
             text = e.read().decode()
-            raise HarnessError(e.code, json.loads(text) if text else None, f"{method} {path}") from None
+            raise HarnessError(e.code, json.loads(text) if text else None, f"{method} {path}", WORLD_LOST if self.world_lost else None) from None
+
+    @property
+    def world_lost(self) -> bool:
+        """Whether something else (another test run on this server) reset or seeded the world since this client last did, or first called."""
+        return self._own_world is not None and self._seen_world != self._own_world
+
+    def _saw_world(self, headers: Any, own_reset: bool) -> None:
+        world = headers.get("X-Harness-World") if headers is not None else None
+        if world is None:
+            return
+        self._seen_world = world
+        if own_reset or self._own_world is None:
+            self._own_world = world
 
     def seed(self, world: dict) -> dict:
         """Seed a world, with this Parley's world options (strict's deadline, start time, reference DMs)."""

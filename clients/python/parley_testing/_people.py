@@ -14,11 +14,16 @@ if TYPE_CHECKING:
 _DEFERRALS = (5, 6)
 
 
+# What a refusal means when the world this client seeded was reset under it.
+WORLD_LOST = ("The world this test seeded is gone: something else reset this server or seeded into it (another test run on it?). A server holds one world "
+              "at a time: give each parallel run its own server (Parley(), one per xdist worker), or run the tests against it one after another.")
+
+
 class HarnessError(Exception):
     """A harness call answered non-2xx: ``status`` and the spec's error ``body``."""
 
-    def __init__(self, status: int, body: Any, what: str):
-        super().__init__(f"{what}: {status} {json.dumps(body)}")
+    def __init__(self, status: int, body: Any, what: str, note: Optional[str] = None):
+        super().__init__(f"{what}: {status} {json.dumps(body)}" + (f"\n{note}" if note else ""))
         self.status = status
         self.body = body
 
@@ -46,7 +51,7 @@ class Person:
         self._session: Optional[dict] = None
 
     def say(self, channel: str, content: str, reply_to: Optional[str] = None, embeds: Optional[list] = None, files: Optional[list] = None) -> dict:
-        """files: [{"name": "a.png", "data": bytes or str, "description": optional alt text}]."""
+        """files: [{"name": "a.png", "data": bytes or str, "description": optional alt text, "spoiler": optional}]."""
         body: dict = {"channel_id": self._p.channel_id(channel), "content": content}
         if files:
             body["files"] = [_file(f) for f in files]
@@ -56,10 +61,17 @@ class Person:
             body["embeds"] = embeds
         return self._p.harness("POST", f"/users/{self._u}/messages", body)
 
-    def dm(self, recipient: str, content: str) -> dict:
+    def dm(self, recipient: str, content: str, files: Optional[list] = None) -> dict:
+        """A direct message to a person or a bot (name or snowflake), files as for ``say``; the harness encrypts it all as the person's device."""
         app = self._p.world["applications"].get(recipient)
-        to = app["bot_user_id"] if app else recipient
-        return self._p.harness("POST", f"/users/{self._u}/dms", {"recipient_id": to, "content": content})
+        body: dict = {"recipient_id": app["bot_user_id"] if app else recipient, "content": content}
+        if files:
+            body["files"] = [_file(f) for f in files]
+        return self._p.harness("POST", f"/users/{self._u}/dms", body)
+
+    def device(self) -> dict:
+        """The person's harness device (made on first use): make it before a browser sends the person a DM the test will read."""
+        return self._p.harness("POST", f"/users/{self._u}/device")
 
     def react(self, channel: str, message_id: str, emoji: str) -> None:
         self._p.harness("PUT", f"/users/{self._u}/reactions", {"channel_id": self._p.channel_id(channel), "message_id": message_id, "emoji": emoji})
@@ -103,6 +115,20 @@ class Person:
     def typing(self, channel: str) -> None:
         self._p.harness("POST", f"/users/{self._u}/typing", {"channel_id": self._p.channel_id(channel)})
 
+    def invite(self, channel: str, max_age: Optional[int] = None, max_uses: Optional[int] = None) -> str:
+        """Make an invite to a channel's server; answers its code."""
+        body = {"channel_id": self._p.channel_id(channel), "max_age": max_age, "max_uses": max_uses}
+        return self._p.harness("POST", f"/users/{self._u}/invites", {k: v for k, v in body.items() if v is not None})["code"]
+
+    def join(self, code: str) -> str:
+        """Join a server by invite code (bots see GUILD_MEMBER_ADD); answers the server's snowflake."""
+        return self._p.harness("POST", f"/users/{self._u}/invites/{urllib.parse.quote(code, safe='')}")["guild_id"]
+
+    def leave(self, guild: str) -> None:
+        """Leave a server, by name from the world or snowflake (bots see GUILD_MEMBER_REMOVE)."""
+        known = self._p.world["guilds"].get(guild)
+        self._p.harness("DELETE", f"/users/{self._u}/guilds/{known['id'] if known else urllib.parse.quote(guild, safe='')}")
+
     def interact(self, **body: Any) -> dict:
         """A slash command (channel_id, application_id, name, options) or a click (channel_id, message_id, custom_id), raw: answers at once."""
         if "channel_id" in body:
@@ -111,6 +137,14 @@ class Person:
             body["application_id"] = self._p.world["applications"][body["application_id"]]["id"]
         got = self._p.harness("POST", f"/users/{self._u}/interactions", body)
         self._p._test.interactions.append((got["id"], f"/{body['name']}" if "name" in body else f"a click on '{body.get('custom_id')}'"))
+        return got
+
+    def use_on(self, channel: str, app: str, name: str, user: Optional[str] = None, message: Optional[str] = None) -> dict:
+        """A context-menu command on a user or a message, raw: answers ``{"id", "delivered"}`` at once (context_menu waits)."""
+        body = {"channel_id": self._p.channel_id(channel), "application_id": self._p.app_id(app), "name": name,
+                "type": 2 if user else 3, "target_id": user or message}
+        got = self._p.harness("POST", f"/users/{self._u}/interactions", body)
+        self._p._test.interactions.append((got["id"], f"'{name}' on {user or message}"))
         return got
 
     # ---- interactions that wait for the bot's answer ----
@@ -204,4 +238,6 @@ def _file(f: dict) -> dict:
     out = {"name": f["name"], "data": base64.b64encode(data).decode("ascii")}
     if f.get("description"):
         out["description"] = f["description"]
+    if f.get("spoiler"):
+        out["spoiler"] = True
     return out

@@ -30,10 +30,21 @@ def allows(allowed: dict, entry: dict, app: str) -> bool:
     return _template(route) == _template(entry["route"]) if "{" in route else route == entry["path"]
 
 
+def _late_by_fault(e: dict) -> bool:
+    """"Unknown interaction" for an answer a latency fault held past the interaction's deadline."""
+    return bool(e.get("delayed_by")) and isinstance(e.get("response"), dict) and e["response"].get("code") == 10062
+
+
+def delayed_answer(interaction_id: str, transcripts: Any) -> bool:
+    """Whether a latency fault held an answer to the interaction (its callback or a follow-up by its token)."""
+    prefix = f"/interactions/{interaction_id}/"
+    return any(e["kind"] == "rest" and e.get("delayed_by") and e["path"].startswith(prefix) for entries in transcripts for e in entries)
+
+
 def unexpected_4xx(app: str, entries: list, allowed: list) -> list:
     out = []
     for e in entries:
-        if e["kind"] != "rest" or not 400 <= e["status"] < 500 or e["status"] == 429 or "fault" in e:
+        if e["kind"] != "rest" or not 400 <= e["status"] < 500 or e["status"] == 429 or "fault" in e or _late_by_fault(e):
             continue
         if any(allows(a, e, app) for a in allowed):
             continue

@@ -11,6 +11,14 @@ def test_late_answer(parley, bot):
     parley.wait_for(lambda: any(e["kind"] == "rest" and e["status"] == 404 for e in parley.transcript("TesterBot")["entries"]))
 
 
+def test_late_by_latency(parley, bot):
+    # A latency fault holds the answer past the 3-second rule: the lateness and its 10062 are the test's doing.
+    parley.faults.latency(3200, route="/interactions/{interaction_id}/{interaction_token}/callback", times=1)
+    late = parley.person("alice").slash("general", "ping", timeout=6)
+    assert late.state == "expired"
+    parley.wait_for(lambda: parley._test.errors)
+
+
 def test_unanswered(parley, bot):
     parley.person("alice").slash("general", "never", timeout=0.2)
 
