@@ -85,7 +85,11 @@ export class ReadStates {
     return channels.map((c) => this.of(userId, c));
   }
 
-  /** Mark a channel read up to a message of it (never backwards); fires read_state.updated. */
+  /**
+   * Mark a channel read up to a message of it (never backwards); fires read_state.updated.
+   * A message deleted by the time the mark arrives (a page marks what it shows, and it
+   * was just taken back) marks up to the one the person could see before it, if any.
+   */
   mark(userId: string, channelId: string, messageId: string): ReadState {
     return this.d.store.write(() => {
       const channel = this.guilds.channel(channelId);
@@ -94,11 +98,23 @@ export class ReadStates {
         channel_id: string;
         ephemeral_user_id: string | null;
       } | null;
-      if (!m || m.channel_id !== channel.id || (m.ephemeral_user_id !== null && m.ephemeral_user_id !== userId))
+      if (m && (m.channel_id !== channel.id || (m.ephemeral_user_id !== null && m.ephemeral_user_id !== userId)))
         throw DomainError.notFound("message");
-      this.upsert().run(userId, channel.id, messageId);
+      const upTo = m ? messageId : this.seenBefore(userId, channel.id, messageId);
+      if (upTo === null) return this.of(userId, channel);
+      this.upsert().run(userId, channel.id, upTo);
       this.d.store.emit({ type: "read_state.updated", userId, channelId: channel.id });
       return this.of(userId, channel);
     });
+  }
+
+  /** The newest message of the channel at or before `id` that the person may see, or null. */
+  private seenBefore(userId: string, channelId: string, id: string): string | null {
+    const row = this.d.store.db
+      .query(
+        "SELECT id FROM messages WHERE channel_id = ? AND id <= ? AND (ephemeral_user_id IS NULL OR ephemeral_user_id = ?) ORDER BY id DESC LIMIT 1",
+      )
+      .get(channelId, id, userId) as { id: string } | null;
+    return row?.id ?? null;
   }
 }

@@ -42,6 +42,24 @@ describe("read states", () => {
     expect(refusal(await client(p, "PUT", `/channels/${general}/read`, carol, { message_id: first.id }))).toEqual([404, 10003]);
     expect(refusal(await client(p, "PUT", `/channels/${general}/read`, bob, { message_id: "nope" }))).toEqual([400, 50035]);
   });
+
+  test("a message deleted while the page marks it read: read up to the one before it, not a 404", async () => {
+    const { p, alice, bob, general, staff } = peopleWorld();
+    const first = (await client(p, "POST", `/channels/${general}/messages`, alice, { content: "one" })).body;
+    const gone = (await client(p, "POST", `/channels/${general}/messages`, alice, { content: "taken back" })).body;
+    await client(p, "DELETE", `/channels/${general}/messages/${gone.id}`, alice);
+    const read = await client(p, "PUT", `/channels/${general}/read`, bob, { message_id: gone.id });
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual({ channel_id: general, last_read_id: first.id, unread: false, mention_count: 0 });
+    // Nothing before it either: nothing to mark, and still no refusal.
+    const { body: only } = await client(p, "POST", `/channels/${staff}/messages`, alice, { content: "alone" });
+    await client(p, "DELETE", `/channels/${staff}/messages/${only.id}`, alice);
+    const none = await client(p, "PUT", `/channels/${staff}/read`, alice, { message_id: only.id });
+    expect(none.status).toBe(200);
+    expect(none.body).toMatchObject({ channel_id: staff, last_read_id: null, unread: false });
+    // A message of another channel is still no mark of this one.
+    expect(refusal(await client(p, "PUT", `/channels/${staff}/read`, bob, { message_id: first.id }))).toEqual([404, 10003]);
+  });
 });
 
 describe("the commands of a channel", () => {
