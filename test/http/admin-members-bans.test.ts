@@ -332,12 +332,12 @@ describe("people's moderation (/api/client/v1)", () => {
     const bot = u(w.applications.PlainBot.bot_user_id);
     const kick = await client("DELETE", `/guilds/${gid}/members/${bot}`, w.users.alice.token, { reason: "testing" });
     expect(kick.status).toBe(204);
-    expect(ev.events).toEqual([{ type: "member.removed", guildId: gid, userId: bot }]);
+    expect(ev.events).toEqual([{ type: "member.removed", guildId: gid, userId: bot, cause: "kicked" }]);
     expect(refusal(await call(p, "GET", `/guilds/${g}`, { token: plain }))).toEqual([404, 10003]);
     const modBot = u(w.applications.ModBot.bot_user_id);
     const ban = await client("PUT", `/guilds/${gid}/bans/${modBot}`, w.users.alice.token, { reason: "rogue" });
     expect(ban.status).toBe(204);
-    expect(ev.count("member.removed")).toBe(2);
+    expect(ev.of("member.removed")[1]).toEqual({ type: "member.removed", guildId: gid, userId: modBot, cause: "banned" });
     expect(audit(20)[0].reason).toBe("testing");
     expect(audit(22)[0].reason).toBe("rogue");
     expect((await client("DELETE", `/guilds/${gid}/bans/${modBot}`, w.users.alice.token)).status).toBe(204);
