@@ -44,6 +44,7 @@ type Handler = (data: any) => void;
 const HANDLERS: Record<string, Handler> = {
   "message.created": (m: Message) => {
     upsertMessage(m);
+    lastIn(m);
     stopTyping(m.channel_id, m.author.id);
     if (m.author.id !== me.value?.id && !m.ephemeral) markUnread(m);
     desktopNotify(m);
@@ -176,6 +177,12 @@ function putMember(guildId: string, m: Member | null): void {
   if (!list) return;
   const next = list.some((x) => x.user.id === m.user.id) ? list.map((x) => (x.user.id === m.user.id ? m : x)) : [...list, m];
   members.value = { ...members.value, [guildId]: next };
+}
+
+/** A DM's newest message, which orders the person's conversations (newest first). */
+function lastIn(m: Message): void {
+  const c = dms.value.find((x) => x.id === m.channel_id);
+  if (c && (c.last_message_id ?? "") < m.id) dms.value = dms.value.map((x) => (x === c ? { ...c, last_message_id: m.id } : x));
 }
 
 function putChannel(c: Channel): void {

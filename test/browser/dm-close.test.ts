@@ -15,8 +15,9 @@ beforeAll(async () => {
     users: [
       { name: "alice", global_name: "Alice" },
       { name: "bob", global_name: "Bob" },
+      { name: "carol", global_name: "Carol" },
     ],
-    guilds: [{ name: "Lab", owner: "alice", members: ["bob"], channels: [{ name: "general" }] }],
+    guilds: [{ name: "Lab", owner: "alice", members: ["bob", "carol"], channels: [{ name: "general" }] }],
   });
   browser = await launch();
 }, 30_000);
@@ -63,5 +64,32 @@ test("close a conversation: gone from every browser of the person, back with the
   } finally {
     await one.context.close();
     await two.context.close();
+  }
+}, 60_000);
+
+test("conversations are listed newest first, and a new message moves its conversation to the top", async () => {
+  const aliceId = s.id(s.world.users.alice.id);
+  const bobId = s.id(s.world.users.bob.id);
+  const carolId = s.id(s.world.users.carol.id);
+  const withBob = s.p.core.dms.open(bobId, aliceId);
+  s.p.core.messages.send(bobId, withBob.id, { content: "first" });
+  const withCarol = s.p.core.dms.open(carolId, aliceId);
+  s.p.core.messages.send(carolId, withCarol.id, { content: "second" });
+  const one = await signIn(browser, s.base, "alice");
+  try {
+    const a = one.page;
+    await a
+      .getByRole("navigation", { name: "Servers" })
+      .getByRole("button", { name: /^Direct messages/ })
+      .click();
+    const list = a.getByRole("navigation", { name: "Channels" }).getByRole("list");
+    const order = async () => [...(await list.ariaSnapshot()).matchAll(/button "(Bob|Carol)\b/g)].map((m) => m[1]);
+    await until("both are listed", async () => (await order()).length === 2);
+    expect(await order()).toEqual(["Carol", "Bob"]);
+    s.p.core.messages.send(bobId, withBob.id, { content: "third" });
+    await until("Bob's conversation moves up", async () => (await order())[0] === "Bob");
+    expect(await order()).toEqual(["Bob", "Carol"]);
+  } finally {
+    await one.context.close();
   }
 }, 60_000);

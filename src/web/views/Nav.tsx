@@ -118,7 +118,7 @@ export function ChannelsNav({ onPick, onSignOut }: { onPick(): void; onSignOut()
   const r = route.value;
   const g = r.guild === "@me" ? null : guildOf(r.guild);
   // A server's channels under their categories (each a list named by it); DMs in one list.
-  const groups = g ? channelGroups(g, (c) => TEXT.has(c.type)) : [{ category: null, channels: dms.value }];
+  const groups = g ? channelGroups(g, (c) => TEXT.has(c.type)) : [{ category: null, channels: byRecency(dms.value) }];
   const pick = (c: Channel) => {
     void open({ guild: r.guild, channel: c.id });
     onPick();
@@ -199,6 +199,12 @@ function ChannelEntry({ channel, current, onPick }: { channel: Channel; current:
       <UnreadMark channels={[channel]} current={here} inline />
     </button>
   );
+}
+
+/** Conversations as the person left them: the one with the newest message first (ids are time-ordered). */
+function byRecency(list: Channel[]): Channel[] {
+  const at = (c: Channel) => c.last_message_id ?? c.id;
+  return [...list].sort((a, b) => (at(a) < at(b) ? 1 : at(a) > at(b) ? -1 : 0));
 }
 
 /**
