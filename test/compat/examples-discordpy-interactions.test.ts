@@ -78,7 +78,9 @@ describe("discord.py examples: application commands", () => {
     expect((await run("add", { first_value: 1, second_value: 2 })).response?.content).toBe("1 + 2 = 3");
     expect((await run("send", { text: "over here" })).response?.content).toBe("over here");
     expect((await run("joined")).response?.content).toMatch(/^alice\S* joined <t:\d+>$/);
-    expect((await run("joined", { member: bob })).response?.content).toMatch(/^bob\S* joined <t:\d+>$/);
+    // discord.utils.format_dt of the member's joined_at, as the bot API has it.
+    const joinedAt = Math.floor(Date.parse((await ex.botGet(`/guilds/${ex.guildId()}/members/${bob}`)).body.joined_at) / 1000);
+    expect((await run("joined", { member: bob })).response?.content).toMatch(new RegExp(`^bob\\S* joined <t:${joinedAt}>$`));
     const menu = (name: string, target: { user: string } | { message: string }) =>
       P.as("alice").contextMenu(ex.channel(), name, target, { app: ex.name, until: "responded" });
     expect((await menu("Show Join Date", { user: "bob" })).response?.content).toMatch(/^bob\S* joined at <t:\d+>$/);

@@ -27,6 +27,8 @@ const EXAMPLES: Example[] = [
   { script: "guessing_game", privileged: ["MESSAGE_CONTENT"] },
   { script: "new_member", privileged: ["GUILD_MEMBERS"], members: [], channels: [{ name: "welcome" }, { name: "general" }] },
   { script: "reply", privileged: ["MESSAGE_CONTENT"] },
+  // The same example where no administrator approved MESSAGE_CONTENT (spec 5.8).
+  { script: "reply", name: "reply_unapproved", privileged: ["MESSAGE_CONTENT"], unapproved: true },
   {
     // Intents.default(): no MESSAGE_CONTENT; its prefix is the bot's mention, which the intent never gates.
     script: "secret",
@@ -53,7 +55,7 @@ beforeAll(async () => {
   });
   sourceEmoji = `<:green:${p.api.flakes.of(e.id)}>`;
   bots = startExamples(P, EXAMPLES);
-  await allReady(bots);
+  await allReady(bots, ["reply_unapproved"]);
 }, 90_000);
 
 afterAll(async () => {
@@ -207,6 +209,13 @@ describe("discord.py examples: messages", () => {
     expect((reply.mentions as { id: string }[]).map((u) => u.id)).toContain(P.world.users.alice.id);
   }, 30_000);
 
+  test.concurrent("reply, as spec 5.8 has it: unapproved MESSAGE_CONTENT closes the gateway with 4014, and discord.py stops", async () => {
+    const bot = bots.reply_unapproved;
+    // discord.py raises PrivilegedIntentsRequired on close code 4014, and nothing else.
+    await bot.logged("PrivilegedIntentsRequired");
+    expect(await bot.proc.exited).not.toBe(0);
+  }, 30_000);
+
   test.concurrent("secret: mention-prefixed commands without MESSAGE_CONTENT make channels and clone an emoji", async () => {
     const ex = exampleOf(P, "secret");
     const me = `<@${ex.botId()}>`;
@@ -234,6 +243,9 @@ describe("discord.py examples: messages", () => {
     });
     expect(emojis.map((e: any) => e.name)).toEqual(["green"]);
     expect(`<:green:${emojis[0].id}>`).not.toBe(sourceEmoji);
+    // The clone is the picture the bot read: the same bytes at both emoji's CDN paths.
+    const image = async (id: string) => new Uint8Array(await (await fetch(`${P.baseUrl}/emojis/${id}.png`)).arrayBuffer());
+    expect(await image(emojis[0].id)).toEqual(await image(/:(\d+)>$/.exec(sourceEmoji)![1]));
     // delete_after=5: the "Shh!" goes five seconds after it came.
     await P.waitFor(async () => !(await ex.botMessages(shh)).some((m) => m.content === "Shh!"), { timeoutMs: 10_000 });
   }, 40_000);

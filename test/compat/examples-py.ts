@@ -13,8 +13,12 @@ import { PyBot } from "./support";
 export interface Example {
   /** The copy under test/compat/bots/examples_py, without `.py`; also the name of its server and application. */
   script: string;
+  /** Its server's and application's name, when not the script's. */
+  name?: string;
   /** The privileged intents the example asks for, approved for it (spec 5.8 needs an administrator's approval). */
   privileged?: ("GUILD_MEMBERS" | "MESSAGE_CONTENT")[];
+  /** The application asks for the privileged intents, but no administrator approved them. */
+  unapproved?: boolean;
   /** The server's channels (default: general); the first is its system channel. */
   channels?: { name: string; type?: 0 | 2 }[];
   /** Permissions of a role the bot holds in its server, beyond @everyone's. */
@@ -28,7 +32,7 @@ export interface Example {
 }
 
 /** The application (and server) name of an example: its script, with `/` as `_`. */
-export const nameOf = (e: Example | string) => (typeof e === "string" ? e : e.script).replace(/\//g, "_");
+export const nameOf = (e: Example | string) => (typeof e === "string" ? e : (e.name ?? e.script)).replace(/\//g, "_");
 
 /** A world with alice and bob (and carol, who is in no server) and one server and application per example. */
 export function worldOf(examples: Example[]) {
@@ -50,7 +54,7 @@ export function worldOf(examples: Example[]) {
         name: nameOf(e),
         owner: "alice",
         intents: privileged.reduce((all, p) => all | INTENTS[p], NON_PRIVILEGED_INTENTS),
-        approved_privileged: privileged,
+        approved_privileged: e.unapproved ? [] : privileged,
         install: [nameOf(e)],
       };
     }),
@@ -69,9 +73,10 @@ export function startExample(P: RunningParley, e: Example): PyBot {
   return PyBot.start(`examples_py/${e.script}.py`, args, 15_000, ["examples_py"]);
 }
 
-/** Wait until every bot has reported discord.py's ready. */
-export async function allReady(bots: Record<string, PyBot>): Promise<void> {
-  await Promise.all(Object.values(bots).map((b) => b.saw((l) => l.event === "ready", "ready")));
+/** Wait until every bot but those named in `except` has reported discord.py's ready. */
+export async function allReady(bots: Record<string, PyBot>, except: string[] = []): Promise<void> {
+  const waited = Object.entries(bots).filter(([name]) => !except.includes(name));
+  await Promise.all(waited.map(([, b]) => b.saw((l) => l.event === "ready", "ready")));
 }
 
 /** Helpers for one example's server: its channels, its bot, and what the bot posted after a message. */
