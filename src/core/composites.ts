@@ -97,6 +97,8 @@ export interface MessageModel {
   interaction: MessageInteractionModel | null;
   /** The author's membership in the message's server, when asked for (gateway dispatches). */
   member?: MemberModel | null;
+  /** The memberships of the mentioned users who are in the message's server, by user id, asked for with `member`. */
+  mentionMembers?: ReadonlyMap<string, MemberModel>;
 }
 
 export interface MessageReadOptions {
@@ -104,7 +106,7 @@ export interface MessageReadOptions {
   viewerId?: string | null;
   /** false: skip the reactions read (a message created by this very request has none). */
   reactions?: boolean;
-  /** Read the author's member too (gateway dispatches carry it). */
+  /** Read the author's member, and the mentioned users' members, too (gateway dispatches carry them). */
   member?: boolean;
   /** The message's channel when the caller already holds it (saves the read). */
   channel?: Channel;

@@ -61,8 +61,10 @@ const STARTUP_MS = 60_000;
 
 export class PyBot {
   lines: any[] = [];
+  /** The lines it printed that are not JSON (an example's own `print`s), in order. */
+  printed: string[] = [];
   stderr = "";
-  /** Everything the bot wrote to stderr, once it has closed it. */
+  /** Everything the bot wrote to stderr, once it has closed it (`stderr` fills as it comes). */
   readonly stderrDone: Promise<string>;
   private used = new Set<number>();
   private readonly started = Date.now();
@@ -71,12 +73,16 @@ export class PyBot {
     private readonly waitMs: number,
   ) {
     void this.pump();
-    this.stderrDone = new Response(proc.stderr).text().then((t) => (this.stderr = t));
+    this.stderrDone = this.pumpStderr();
   }
 
-  /** Start `script` (a file in test/compat/bots) with `args`; `waitMs` bounds every wait for a line. */
-  static start(script: string, args: string[], waitMs = 12_000): PyBot {
-    const proc = spawn([PYTHON, join(BOTS, script), ...args], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  /**
+   * Start `script` (a file in test/compat/bots) with `args`; `waitMs` bounds every wait for
+   * a line; `pythonPath` lists directories (in test/compat/bots) its imports may come from.
+   */
+  static start(script: string, args: string[], waitMs = 12_000, pythonPath: string[] = []): PyBot {
+    const env = pythonPath.length ? { ...process.env, PYTHONPATH: pythonPath.map((d) => join(BOTS, d)).join(":") } : undefined;
+    const proc = spawn([PYTHON, join(BOTS, script), ...args], { stdin: "pipe", stdout: "pipe", stderr: "pipe", env });
     return new PyBot(proc, waitMs);
   }
 
@@ -93,7 +99,18 @@ export class PyBot {
         const line = buf.slice(0, i).trim();
         buf = buf.slice(i + 1);
         if (line.startsWith("{")) this.lines.push(JSON.parse(line));
+        else if (line) this.printed.push(line);
       }
+    }
+  }
+
+  private async pumpStderr(): Promise<string> {
+    const decoder = new TextDecoder();
+    const reader = this.proc.stderr.getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return this.stderr;
+      this.stderr += decoder.decode(value, { stream: true });
     }
   }
 
@@ -107,21 +124,39 @@ export class PyBot {
     return this.find(pred, what, false);
   }
 
-  private async find(pred: (l: any) => boolean, what: string, take: boolean): Promise<any> {
+  /** Waits (bounded) until the bot has printed (not as JSON) the line `text`. */
+  async said(text: string): Promise<void> {
+    await this.until(() => this.printed.includes(text) || undefined, `the printed line ${JSON.stringify(text)}`);
+  }
+
+  /** Waits (bounded) until the bot has written `text` to stderr (discord.py's log, a traceback). */
+  async logged(text: string): Promise<void> {
+    await this.until(() => this.stderr.includes(text) || undefined, `${JSON.stringify(text)} on stderr`);
+  }
+
+  private find(pred: (l: any) => boolean, what: string, take: boolean): Promise<any> {
+    return this.until(() => {
+      for (let i = 0; i < this.lines.length; i++)
+        if ((!take || !this.used.has(i)) && pred(this.lines[i])) {
+          if (take) this.used.add(i);
+          return { line: this.lines[i] };
+        }
+    }, what).then((hit) => hit.line);
+  }
+
+  /** Polls `check` until it answers something, within the bot's bounds. */
+  private async until<T>(check: () => T | undefined, what: string): Promise<T> {
     // Until its first line, the bot is still starting: Python importing discord.py and
     // aiohttp took over 12 s on a machine at load 15. Start-up gets a longer bound.
     const deadline = Math.max(Date.now() + this.waitMs, this.lines.length ? 0 : this.started + STARTUP_MS);
     for (;;) {
-      for (let i = 0; i < this.lines.length; i++)
-        if ((!take || !this.used.has(i)) && pred(this.lines[i])) {
-          if (take) this.used.add(i);
-          return this.lines[i];
-        }
+      const hit = check();
+      if (hit !== undefined) return hit;
       if (Date.now() > deadline || this.proc.exitCode !== null) {
         // Let the stderr reader finish so the failure shows discord.py's traceback.
         await Bun.sleep(50);
         throw new Error(
-          `bot never reported ${what}; lines: ${JSON.stringify(this.lines).slice(-3000)}\nstderr: ${this.stderr.slice(-3000)}`,
+          `bot never reported ${what}; lines: ${JSON.stringify(this.lines).slice(-3000)}\nprinted: ${this.printed.slice(-20).join(" | ")}\nstderr: ${this.stderr.slice(-3000)}`,
         );
       }
       await Bun.sleep(20);

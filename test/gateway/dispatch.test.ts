@@ -93,6 +93,30 @@ describe("messages", () => {
     expect(del.d).toEqual({ id: p.api.flakes.of(m.id), channel_id: W.w.guilds.Lab.channels.general, guild_id: W.w.guilds.Lab.id });
   });
 
+  test("mentions in MESSAGE_CREATE and MESSAGE_UPDATE carry the mentioned member, without user, as the reference's do", async () => {
+    // discord.py builds a Member from it, so a command's Member converter reads a mention
+    // without the members intent (secret.py); without it, the library asks op 8, which is ignored.
+    const g = await bot("PlainBot", I.GUILD_MESSAGES);
+    const alice = W.w.users.alice.id;
+    const carol = W.w.users.carol.id;
+    const m = p.core.messages.create({
+      channelId: W.channel("Lab", "general"),
+      authorId: W.person("bob"),
+      content: `hi <@${W.person("alice")}> and <@${W.person("carol")}>`,
+    });
+    p.core.messages.edit(m.id, { content: `hi again <@${W.person("alice")}>` });
+    await g.sync();
+    const [create, update] = g.dispatches();
+    for (const d of [create.d, update.d]) {
+      const mention = d.mentions.find((u: any) => u.id === alice);
+      expect(mention.member).toMatchObject({ roles: [], nick: null, joined_at: expect.any(String) });
+      expect(mention.member.user).toBeUndefined();
+    }
+    // Not a member of the server: a plain user, as on the reference.
+    const outsider = create.d.mentions.find((u: any) => u.id === carol);
+    if (outsider) expect(outsider.member).toBeUndefined();
+  });
+
   test("ephemeral messages are never dispatched", async () => {
     const g = await bot("AllBot", I.GUILD_MESSAGES | I.MESSAGE_CONTENT);
     const m = p.core.messages.create({

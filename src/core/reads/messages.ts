@@ -8,7 +8,7 @@ import type { Interactions } from "../interactions";
 import type { Message, User } from "../models";
 import { MESSAGE_TYPE } from "../messages";
 import type { GuildReads } from "./guilds";
-import type { AuthorModel, MessageInteractionModel, MessageModel, MessageReadOptions, ReactionSummary } from "../composites";
+import type { AuthorModel, MemberModel, MessageInteractionModel, MessageModel, MessageReadOptions, ReactionSummary } from "../composites";
 
 /** Read models of messages: author, mentions, reactions, the replied-to message, the interaction. */
 export class MessageReads {
@@ -56,6 +56,7 @@ export class MessageReads {
     if (opts.member) {
       const guildId = channel?.guild_id;
       out.member = guildId && !row.webhook_id && !row.ephemeral_user_id ? this.guildReads.member(guildId, row.author_id, false) : null;
+      if (guildId) out.mentionMembers = this.mentionMembers(guildId, out.mentions);
     }
     return out;
   }
@@ -89,6 +90,16 @@ export class MessageReads {
   private mentionedUsers(row: Message): User[] {
     if (row.mentions === "[]") return [];
     return (JSON.parse(row.mentions) as string[]).map((id) => this.users.get(id)).filter((u): u is User => u !== null);
+  }
+
+  /** The mentioned users who are members of the server, with their memberships. */
+  private mentionMembers(guildId: string, mentions: readonly User[]): Map<string, MemberModel> {
+    const out = new Map<string, MemberModel>();
+    for (const u of mentions) {
+      const m = this.guildReads.member(guildId, u.id, false);
+      if (m) out.set(u.id, m);
+    }
+    return out;
   }
 
   private interactionOf(id: string): MessageInteractionModel | null {

@@ -15,7 +15,7 @@ export interface MessageView {
    * Absent, it follows `content` (views whose content is never gated).
    */
   referencedContent?: boolean;
-  /** Gateway dispatches add guild_id, channel_type and the author's member (without user). */
+  /** Gateway dispatches add guild_id, channel_type, and the members (without user) of the author and the mentioned. */
   gateway?: boolean;
 }
 
@@ -87,10 +87,21 @@ export function messageJson(f: Ids, model: MessageModel, view: MessageView, dept
     if (guildId) {
       out.guild_id = f.of(guildId);
       if (model.member) out.member = memberJson(f, model.member, false);
+      // As the reference's: discord.py makes Members of them, so a command's Member
+      // converter finds a mentioned member without a member cache (or op 8, ignored).
+      if (model.mentionMembers?.size) out.mentions = mentionsWithMembers(f, model);
     }
     if (model.channel) out.channel_type = model.channel.type;
   }
   return out;
+}
+
+/** The mentions of a server message, each member of the server with its `member` (without user). */
+function mentionsWithMembers(f: Ids, model: MessageModel) {
+  return model.mentions.map((u) => {
+    const m = model.mentionMembers?.get(u.id);
+    return m ? { ...userJson(f, u, "false"), member: memberJson(f, m, false) } : userJson(f, u, "false");
+  });
 }
 
 /** The `reactions` array: one entry per emoji, in order of first use; a server's emoji by its snowflake. */

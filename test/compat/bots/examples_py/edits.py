@@ -1,0 +1,39 @@
+"""discord.py's examples/edits.py at 1add8a0b40577186431cdb5f63f97affadab285b, run against Parley.
+
+Changed from upstream, and nothing else:
+- one import (parley_target) that points discord.py at Parley and reads the command line;
+- the token from the command line instead of 'token'
+
+Usage: edits.py BASE GATEWAY TOKEN
+"""
+# This example requires the 'message_content' privileged intent to function.
+
+from parley_target import ARGS, TOKEN  # Parley's addresses, the token, the constants: see parley_target.py
+import discord
+import asyncio
+
+
+class MyClient(discord.Client):
+    # Suppress error on the User attribute being None since it fills up later
+    user: discord.ClientUser
+
+    async def on_ready(self):
+        print(f'Logged in as {self.user} (ID: {self.user.id})')
+        print('------')
+
+    async def on_message(self, message):
+        if message.content.startswith('!editme'):
+            msg = await message.channel.send('10')
+            await asyncio.sleep(3.0)
+            await msg.edit(content='40')
+
+    async def on_message_edit(self, before, after):
+        msg = f'**{before.author}** edited their message:\n{before.content} -> {after.content}'
+        await before.channel.send(msg)
+
+
+intents = discord.Intents.default()
+intents.message_content = True
+
+client = MyClient(intents=intents)
+client.run(TOKEN)
