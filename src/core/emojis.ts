@@ -2,7 +2,8 @@
  * A server's own emoji (issue 31): a name and a small image, managed by those holding
  * MANAGE_EXPRESSIONS (one of the 13 bits; the reference's CREATE_GUILD_EXPRESSIONS folds
  * into it), audited as the reference does (60 create, 61 update, 62 delete). Names are
- * 2 to 32 letters, digits and underscores, unique in the server; a server holds at most
+ * 2 to 32 letters, digits and underscores; as on the reference, two may share one (an
+ * emoji is its id: a bot cloning one into its own server keeps the name); a server holds at most
  * 50 still and 50 animated emoji (the reference's base tier), each image at most
  * media.emojiBytes. GUILD_EMOJIS_UPDATE is never dispatched (spec 6.2): every change is a
  * GUILD_UPDATE, whose guild carries `emojis`, so libraries' emoji caches stay right.
@@ -84,12 +85,11 @@ export class Emojis {
 
   async create(actorId: string, guildId: string, input: NewEmoji, reason: string | null = null): Promise<CustomEmoji> {
     this.requireManager(actorId, guildId);
-    this.checkName(guildId, input.name, null);
+    checkName(input.name);
     const img = await this.media.prepareImage(actorId, input.image, "emoji", this.d.media.limits.emojiBytes, "image");
     return this.d.store.write(() => {
       this.requireManager(actorId, guildId);
       const held = this.held(guildId);
-      this.checkName(guildId, input.name, null, held);
       const animated = img.animated ? 1 : 0;
       const same = held.filter((e) => e.animated === animated).length;
       if (same >= MAX_EMOJIS)
@@ -128,7 +128,7 @@ export class Emojis {
       this.requireManager(actorId, guildId);
       const e = this.require(actorId, guildId, emojiId);
       if (patch.name === undefined || patch.name === e.name) return e;
-      this.checkName(guildId, patch.name, e.id, this.held(guildId));
+      checkName(patch.name);
       this.db.query("UPDATE emojis SET name = ? WHERE id = ?").run(patch.name, e.id);
       this.audit.record({
         guildId,
@@ -172,23 +172,16 @@ export class Emojis {
 
   /**
    * Inside a write: the server's emoji as the database holds them, read under a lock on
-   * the server (Store.serialize), so that a name free and a count under 50 are checked by
-   * one writer at a time on every node; the memo may not have heard another node yet.
+   * the server (Store.serialize), so that a count under 50 is checked by one writer at a
+   * time on every node; the memo may not have heard another node yet.
    */
   private held(guildId: string): { id: string; name: string; animated: number }[] {
     this.d.store.serialize(`emojis:${guildId}`);
     return this.db.query("SELECT id, name, animated FROM emojis WHERE guild_id = ?").all(guildId) as never;
   }
+}
 
-  private checkName(
-    guildId: string,
-    name: string,
-    self: string | null,
-    held: readonly { id: string; name: string }[] = this.of(guildId),
-  ): void {
-    if (typeof name !== "string" || !EMOJI_NAME.test(name))
-      throw DomainError.invalid("name", "Must be 2 to 32 letters, digits or underscores.", "EMOJI_NAME_INVALID");
-    if (held.some((e) => e.name === name && e.id !== self))
-      throw DomainError.invalid("name", "An emoji with this name already exists here.", "EMOJI_NAME_TAKEN");
-  }
+function checkName(name: string): void {
+  if (typeof name !== "string" || !EMOJI_NAME.test(name))
+    throw DomainError.invalid("name", "Must be 2 to 32 letters, digits or underscores.", "EMOJI_NAME_INVALID");
 }

@@ -109,6 +109,27 @@ describe("bot API emoji routes", () => {
     expect(rowCounts(p, ["emojis", "media_blobs"])).toEqual({ emojis: 0, media_blobs: 0 });
   });
 
+  test("two emoji may share a name, as on the reference: a bot cloning one into the same server gets a second", async () => {
+    const first = await call(p, "POST", `/guilds/${guild}/emojis`, {
+      token: curator,
+      body: { name: "party", image: dataUri(png(2, 2, 1)) },
+    });
+    const clone = await call(p, "POST", `/guilds/${guild}/emojis`, {
+      token: curator,
+      body: { name: "party", image: dataUri(png(2, 2, 1)) },
+    });
+    expect([first.status, clone.status]).toEqual([201, 201]);
+    expect(clone.body.id).not.toBe(first.body.id);
+    const list = await call(p, "GET", `/guilds/${guild}/emojis`, { token: plain });
+    expect(list.body.map((e: { id: string; name: string }) => [e.id, e.name])).toEqual([
+      [first.body.id, "party"],
+      [clone.body.id, "party"],
+    ]);
+    // A reaction names its emoji by id: each of the two is its own.
+    const renamed = await call(p, "PATCH", `/guilds/${guild}/emojis/${clone.body.id}`, { token: curator, body: { name: "party" } });
+    expect(renamed.status).toBe(200);
+  });
+
   test("an unknown emoji or server is 404", async () => {
     expect(
       refusal(await call(p, "PATCH", `/guilds/${guild}/emojis/123456789012345678`, { token: curator, body: { name: "x_x" } })),

@@ -1,6 +1,6 @@
 /**
- * A server's own emoji (issue 31): a name unique in the server and an image, a blob of
- * migration 13. `media_refs` learns them, so the collector keeps their bytes.
+ * A server's own emoji (issue 31): a name (unique in the server until migration 025) and
+ * an image, a blob of migration 13. `media_refs` learns them, so the collector keeps their bytes.
  */
 export const m014 = {
   version: 14,

@@ -26,6 +26,7 @@ import { m021 } from "./021_presence_holds";
 import { m022 } from "./022_search_mark";
 import { m023 } from "./023_message_positions";
 import { m024 } from "./024_dm_closed";
+import { m025 } from "./025_emoji_names_shared";
 import type { Database } from "bun:sqlite";
 
 export interface Migration {
@@ -60,4 +61,5 @@ export const migrations: Migration[] = [
   m022,
   m023,
   m024,
+  m025,
 ];

@@ -9,7 +9,7 @@ import { migrations } from "../migrations";
 import { NewerSchemaError } from "../migrate";
 import type { PgDatabase } from "./bridge";
 import { BASELINE_VERSION, baseline } from "./schema";
-import { pg013, pg014, pg015, pg016, pg017, PG_018, PG_019, PG_020, PG_021, PG_022, PG_023, PG_024 } from "./schema-later";
+import { pg013, pg014, pg015, pg016, pg017, PG_018, PG_019, PG_020, PG_021, PG_022, PG_023, PG_024, PG_025 } from "./schema-later";
 
 export interface PgMigration {
   version: number;
@@ -34,6 +34,7 @@ export const pgMigrations: PgMigration[] = [
   { version: 22, sql: PG_022 },
   { version: 23, sql: PG_023 },
   { version: 24, sql: PG_024 },
+  { version: 25, sql: PG_025 },
 ];
 
 /** Held while migrating: any number, the same in every node. */

@@ -230,3 +230,9 @@ CREATE UNIQUE INDEX messages_position ON messages (position);
 export const PG_024 = /* sql */ `
 ALTER TABLE dm_recipients ADD COLUMN closed bigint NOT NULL DEFAULT 0;
 `;
+
+/** Migration 25 (store/migrations/025_emoji_names_shared.ts): emoji names may repeat in a server. */
+export const PG_025 = /* sql */ `
+DROP INDEX emojis_by_name;
+CREATE INDEX emojis_by_name ON emojis (guild_id, name);
+`;
