@@ -5,6 +5,24 @@
  * test of a 15-minute expiry takes milliseconds.
  */
 import { reportToStderr, type Report } from "./report";
+import { DomainError } from "./errors";
+
+/** The earliest instant a clock may be set to: ids and snowflakes count from it (core/ids.ts, wire/snowflakes.ts). */
+export const EARLIEST_TIME = Date.UTC(2025, 0, 1);
+
+/**
+ * An ISO 8601 date-time a test sets the clock to (harness POST /clock, a world's
+ * start_time), or a refusal naming `field`. Not before 2025: an id made then would
+ * stand before every id's epoch, and its snowflake would not sort with the others.
+ */
+export function settableInstant(field: string, iso: string): number {
+  const at = Date.parse(iso);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(iso) || !Number.isFinite(at))
+    throw DomainError.invalid(field, "Must be an ISO 8601 date-time", "DATE_TIME_INVALID");
+  if (at < EARLIEST_TIME)
+    throw DomainError.invalid(field, "Must be 2025-01-01T00:00:00Z or later: ids and snowflakes count from there", "DATE_TIME_INVALID");
+  return at;
+}
 
 /** The longest delay setTimeout honours (a signed 32-bit count of milliseconds). */
 const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -289,7 +289,7 @@ export type * from "./composites";
 export { DomainError, isDomainError, type ErrorKind, type FieldIssue } from "./errors";
 export type { CommitOrder, DomainEvent, EventType, SessionEndReason } from "./events";
 export { reportToStderr, type Report, type ReportWhere } from "./report";
-export { SwitchableClock, type Clock, type TimerHandle } from "./clock";
+export { EARLIEST_TIME, settableInstant, SwitchableClock, type Clock, type TimerHandle } from "./clock";
 export { positionOf, uuidBound, uuidTime } from "./ids";
 export {
   PERMISSIONS,

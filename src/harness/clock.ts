@@ -12,7 +12,7 @@
 import { Type } from "@sinclair/typebox";
 import type { HarnessContext } from "./context";
 import type { Route } from "../wire/route";
-import { DomainError } from "../core";
+import { settableInstant } from "../core";
 import { route } from "./http";
 
 const Zombie = Type.Optional(Type.Boolean());
@@ -42,7 +42,7 @@ export function harnessClock(p: HarnessContext): Route<HarnessContext>[] {
       body: ClockBody,
       handler: (x) => {
         const body = x.body();
-        const target = "advance_ms" in body ? p.clock.now() + body.advance_ms : instant(body.set);
+        const target = "advance_ms" in body ? p.clock.now() + body.advance_ms : settableInstant("set", body.set);
         if (!body.zombie && target > p.clock.now()) p.gateway.carryThrough(target);
         if ("advance_ms" in body) p.clock.advance(body.advance_ms);
         else p.clock.set(target);
@@ -85,11 +85,4 @@ export function harnessClock(p: HarnessContext): Route<HarnessContext>[] {
       handler: () => ({ events: String(p.events.cursor), transcript: String(p.transcripts.cursor) }),
     }),
   ];
-}
-
-function instant(iso: string): number {
-  const at = Date.parse(iso);
-  if (!Number.isFinite(at) || !/^\d{4}-\d{2}-\d{2}T/.test(iso))
-    throw DomainError.invalid("set", "Must be an ISO 8601 date-time", "DATE_TIME_INVALID");
-  return at;
 }

@@ -5,7 +5,7 @@
  * harness's /seed all come here.
  */
 import type { Core, MintedSecret } from "../core";
-import { DomainError, intentsFromList, permissionsFromList, PRIVILEGED_INTENTS } from "../core";
+import { DomainError, intentsFromList, permissionsFromList, PRIVILEGED_INTENTS, settableInstant } from "../core";
 import type { Snowflakes } from "../wire/snowflakes";
 import { validate } from "../wire/validation";
 import { formatBotToken } from "../wire/tokens";
@@ -125,9 +125,7 @@ function applyWorldOptions(core: Pick<Core, "interactions" | "dms">, w: World): 
  * how to put the clock back if the world is then refused.
  */
 function startAt(ctx: SeedContext, iso: string): () => void {
-  const at = Date.parse(iso);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(iso) || !Number.isFinite(at))
-    throw DomainError.invalid("start_time", "Must be an ISO 8601 date-time", "DATE_TIME_INVALID");
+  const at = settableInstant("start_time", iso);
   const clock = ctx.clock;
   if (!clock) throw DomainError.invalid("start_time", "This server has no virtual clock", "BASE_TYPE_INVALID");
   const before = clock.virtual ? clock.now() : null;

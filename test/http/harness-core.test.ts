@@ -194,6 +194,16 @@ describe("POST /clock", () => {
     expect(await said({})).toBe("Invalid Form Body (Give one of: advance_ms, set)");
     expect(await said({ advance_ms: 1, set: "2030-01-01T00:00:00Z" })).toBe("Invalid Form Body (Give one of: advance_ms, set)");
   });
+
+  test("an instant before 2025, where ids and snowflakes start, is refused and the clock stays as it was", async () => {
+    for (const set of ["1960-01-01T00:00:00Z", "2024-12-31T23:59:59.999Z"]) {
+      const r = await harness(p, "POST", "/clock", { set });
+      expect(refusal(r)).toEqual([400, 50035]);
+      expect(r.body.message).toBe("Invalid Form Body (set: Must be 2025-01-01T00:00:00Z or later: ids and snowflakes count from there)");
+    }
+    expect(p.clock.virtual).toBe(false);
+    expect((await harness(p, "POST", "/clock", { set: "2025-01-01T00:00:00Z" })).body.now).toBe("2025-01-01T00:00:00.000Z");
+  });
 });
 
 describe("POST /applications/{id}/rotate", () => {

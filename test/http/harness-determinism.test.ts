@@ -70,6 +70,12 @@ test("a bad start_time is 400 50035 and leaves the clock real; a refused world p
   expect(refusal(r)).toEqual([400, 50035]);
   expect(r.body.message).toContain("start_time");
   expect(p.clock.virtual).toBe(false);
+  // Before 2025 ids and snowflakes would not sort with every later one: refused, nothing made.
+  const early = await harness(p, "POST", "/seed", { start_time: "1999-12-31T23:59:59Z", users: [{ name: "early" }] });
+  expect(refusal(early)).toEqual([400, 50035]);
+  expect(early.body.message).toContain("start_time: Must be 2025-01-01T00:00:00Z or later");
+  expect(p.clock.virtual).toBe(false);
+  expect(p.core.users.count()).toBe(0);
   const refused = await harness(p, "POST", "/seed", { start_time: START, guilds: [{ name: "Nowhere", owner: "nobody" }] });
   expect(refusal(refused)).toEqual([400, 50035]);
   expect(p.clock.virtual).toBe(false);
