@@ -56,7 +56,7 @@ export class MessageReads {
     if (opts.member) {
       const guildId = channel?.guild_id;
       out.member = guildId && !row.webhook_id && !row.ephemeral_user_id ? this.guildReads.member(guildId, row.author_id, false) : null;
-      if (guildId) out.mentionMembers = this.mentionMembers(guildId, out.mentions);
+      if (guildId && out.mentions.length) out.mentionMembers = this.mentionMembers(guildId, out.mentions);
     }
     return out;
   }
