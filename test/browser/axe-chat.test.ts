@@ -43,6 +43,7 @@ beforeAll(async () => {
           { name: "Talk", type: 4 },
           { name: "general", topic: "Anything goes", parent: "Talk" },
           { name: "random", parent: "Talk" },
+          { name: "news" },
         ],
       },
     ],
@@ -69,6 +70,8 @@ beforeAll(async () => {
       ].join("\n"),
     });
   });
+  // Unread in #news, with a mention of Alice: a mark and a count beside the channel and the server.
+  s.p.core.people.send(bob, s.id(s.world.guilds.Lab.channels.news), { content: `<@${alice}> the news is in` });
   // Alice has muted #random: it shows dimmed among her channels.
   await s.as("alice", "PUT", `/users/@me/notification-settings/${s.id(s.world.guilds.Lab.channels.random)}`, {
     muted_until: new Date(Date.now() + 86_400_000).toISOString(),
@@ -86,6 +89,8 @@ beforeAll(async () => {
         { type: 3, name: "note", description: "Anything else" },
       ],
     },
+    { type: 3, name: "Quote it" },
+    { type: 2, name: "High five" },
   ]);
   await bot("POST", `/channels/${general}/messages`, {
     content: "report",
@@ -189,6 +194,14 @@ describe("accessibility: the chat", () => {
         .getByRole("menu", { name: "More" })
         .waitFor();
       await a11y.check(a, "a message's More menu", { widths: ["desktop"] });
+      await a.keyboard.press("Escape");
+      await message(a, /^Bob thanks, agreed/)
+        .getByRole("button", { name: "Apps", exact: true })
+        .click();
+      await message(a, /^Bob thanks, agreed/)
+        .getByRole("menu", { name: /^Apps/ })
+        .waitFor();
+      await a11y.check(a, "a message's Apps menu", { widths: ["desktop"] });
       await a.keyboard.press("Escape");
       await message(a, /^Gizmo report/)
         .getByRole("button", { name: /^Load (\d+ )?images? from/ })

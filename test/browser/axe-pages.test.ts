@@ -84,6 +84,12 @@ describe("accessibility: signing in and the welcome", () => {
         const dialog = page.getByRole("dialog", { name });
         await dialog.waitFor();
         await a11y.check(page, `${name} dialog`);
+        if (name === "Join a server") {
+          await dialog.getByRole("textbox", { name: "Invite link or code" }).fill("nope");
+          await dialog.getByRole("button", { name: "Join", exact: true }).click();
+          await dialog.getByRole("textbox", { name: "Invite link or code" }).and(page.locator("[aria-invalid=true]")).waitFor();
+          await a11y.check(page, "Join a server refused");
+        }
         await dialog.getByRole("button", { name: "Cancel" }).click();
         await dialog.waitFor({ state: "detached" });
       }
@@ -103,8 +109,11 @@ describe("accessibility: the developer portal and administration", () => {
       await page.getByRole("heading", { name: "Applications" }).waitFor();
       await a11y.check(page, "portal: applications");
       await page.getByRole("button", { name: "New application" }).click();
+      await page.getByRole("textbox", { name: "Name" }).fill("x");
+      await page.getByRole("button", { name: "Create" }).click();
+      await page.getByRole("alert").waitFor();
+      await a11y.check(page, "portal: new application refused");
       await page.getByRole("textbox", { name: "Name" }).fill("Greeter");
-      await a11y.check(page, "portal: new application");
       await page.getByRole("button", { name: "Create" }).click();
       await page.getByRole("textbox", { name: "Token" }).waitFor();
       await a11y.check(page, "portal: the new application and its token");
