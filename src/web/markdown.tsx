@@ -231,7 +231,7 @@ function node(n: Node, i: number): ComponentChildren {
 
 /**
  * A button "Spoiler" over words hidden from sight and from screen readers alike (inert:
- * nor can a link in them be reached); pressed, it gives way to the words themselves,
+ * nor can a link in them be reached; styles.css keeps their room but not their text); pressed, it gives way to the words themselves,
  * read as text and focused where the button was, so the keyboard does not lose its place.
  */
 function Spoiler({ children }: { children: ComponentChildren }) {

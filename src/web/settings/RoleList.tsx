@@ -7,6 +7,7 @@
  */
 import { useState } from "preact/hooks";
 import { api } from "../api";
+import { readableRoleColor } from "../colors";
 import { permissionLabels } from "../names";
 import { members } from "../state";
 import type { Guild, Role } from "../types";
@@ -64,7 +65,7 @@ export function RoleList({ guild }: { guild: Guild }) {
           const mine = r.position < rank;
           return (
             <li key={r.id}>
-              <span class="row-name" style={r.color ? { color: hex(r.color) } : undefined}>
+              <span class="row-name" style={r.color ? { color: readableRoleColor(r.color) } : undefined}>
                 <b>{r.name}</b> <span class="muted">{permissionLabels(r.permissions).join(", ") || "no permissions"}</span>
               </span>
               {!r.everyone && (

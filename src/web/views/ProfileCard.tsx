@@ -1,7 +1,7 @@
 /**
  * A name one can click: it opens a profile card (a dialog named by the person) with their
  * names, their roles in this server (highest first), and "Message". The colour of a
- * member's name is their highest coloured role's.
+ * member's name is their highest coloured role's, made light enough to read (colors.ts).
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
@@ -10,11 +10,12 @@ import type { Guild, Member } from "../types";
 import type { Profile } from "../../contract";
 import { ErrorLine, errorText } from "./ui";
 import { useModal } from "./modal";
+import { readableRoleColor } from "../colors";
 
 /** The colour of the highest coloured role the member holds, if any (CSS). */
 export function roleColor(guild: Guild | undefined, m: Member): string | undefined {
   const top = guild?.roles.filter((r) => r.color && m.roles.includes(r.id)).sort((a, b) => b.position - a.position)[0];
-  return top ? `#${top.color.toString(16).padStart(6, "0")}` : undefined;
+  return top ? readableRoleColor(top.color) : undefined;
 }
 
 export function ProfileName({
@@ -78,7 +79,7 @@ function ProfileCard({
       {p && p.roles.length > 0 && (
         <ul class="role-chips" aria-label="Roles here">
           {p.roles.map((r) => (
-            <li key={r.id} style={{ color: r.color ? `#${r.color.toString(16).padStart(6, "0")}` : undefined }}>
+            <li key={r.id} style={{ color: r.color ? readableRoleColor(r.color) : undefined }}>
               {r.name}
             </li>
           ))}

@@ -10,10 +10,8 @@ import type { ComponentChildren } from "preact";
 export interface Suggestion {
   /** The option's element id: what the textbox's `aria-activedescendant` names. */
   id: string;
-  /** Its accessible name, where its text is not (commands: "/name"; emoji: ":name:"). */
+  /** Its accessible name, where its text is not (emoji: ":name:"). */
   label?: string;
-  /** The id of an element describing it (a command's description). */
-  describedBy?: string;
   children: ComponentChildren;
 }
 
@@ -35,7 +33,6 @@ export function Suggestions({ id, label, options, active, onPick }: Props) {
           id={o.id}
           role="option"
           aria-label={o.label}
-          aria-describedby={o.describedBy}
           aria-selected={i === active}
           onMouseDown={(e) => e.preventDefault()}
           onClick={() => onPick(i)}
