@@ -190,7 +190,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     gateway,
     live,
     urls,
-    (err, where) => obs!.log.error("internal error", { err, where }),
+    (err, where) => obs!.failure("internal error", err, { where }),
     opts.firstAnswered,
   );
   // What operator commands beside this server wrote reaches its live connections (store/relay.ts);
@@ -245,7 +245,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
 function reportTo(obs: () => Observability | null): Report {
   return (err, where) => {
     const o = obs();
-    if (o) o.log.error("unexpected failure", { ...where, err });
+    if (o) o.failure("unexpected failure", err, { ...where });
     else reportToStderr(err, where);
   };
 }
@@ -318,7 +318,7 @@ function surfaces(
     limiter,
     // Several nodes: one budget per bot whichever node answers (botapi/shared-limits.ts).
     shared: config.redis
-      ? new SharedLimits(config.redis, limiter, clock, config.rateLimits, (err) => x.report(err, { loop: "redis" }))
+      ? new SharedLimits(config.redis, limiter, clock, config.rateLimits, (err) => obs.unavailable("Redis", err, { loop: "rate limits" }))
       : null,
     urls,
     hooks: [obs.requestHooks, requestCounter(core)],
@@ -329,7 +329,7 @@ function surfaces(
     ? (require("./harness/double") as typeof DoubleModule).createDouble({ core, flakes, limitHeaders: limitHeadersOf(limiter, clock) })
     : null;
   if (double) api.hooks.push(...double.requestHooks);
-  const redis = redisSharing(config, (err) => x.report(err, { loop: "redis" }));
+  const redis = redisSharing(config, (err) => obs.unavailable("Redis", err, { loop: "sessions" }));
   const gateway = createGateway({
     core,
     flakes,
