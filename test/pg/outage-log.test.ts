@@ -4,7 +4,9 @@
  * which is the service working as documented, not a bug: so the log must not fill with
  * "internal error" lines and stack traces (docs/operations.md keeps those for bugs), one
  * per request and one per presence beat. It says, as a warning without a stack, that the
- * database (or Redis) cannot be reached, and not once per request.
+ * database (or Redis) cannot be reached, and not once per request; and a scrape of
+ * /metrics says what /readyz says (parley_ready, parley_database_writable, parley_degraded),
+ * so an alert needs no second probe.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startCluster, type Cluster, type ClusterNode } from "../support/cluster";
@@ -40,6 +42,14 @@ function lines(from: number): any[] {
     .map((l) => JSON.parse(l));
 }
 
+/** The node's readiness gauges, as Prometheus scrapes them. */
+async function gauges(): Promise<Record<string, number>> {
+  const text = await (await fetch(`${node.base}/metrics`)).text();
+  const out: Record<string, number> = {};
+  for (const m of text.matchAll(/^(parley_ready|parley_database_writable|parley_degraded) (\S+)$/gm)) out[m[1]!] = Number(m[2]);
+  return out;
+}
+
 async function within(ms: number, what: string, fn: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await fn())) {
@@ -48,7 +58,7 @@ async function within(ms: number, what: string, fn: () => Promise<boolean>): Pro
   }
 }
 
-test("Postgres and Redis away: requests answer 503 and the log warns, without an internal error or a stack trace", async () => {
+test("Postgres and Redis away: requests answer 503, /metrics says not ready, and the log warns without an internal error or a stack trace", async () => {
   const from = node.out().length;
   // Seeded just now: the search index reads whether a backfill is left at its next poll (a
   // quarter second), which then meets the outage; that throw once ended the process.
@@ -80,10 +90,16 @@ test("Postgres and Redis away: requests answer 503 and the log warns, without an
     // Long enough for the presence beat (every 5 s) and the search index's poll to meet the outage too.
     await Bun.sleep(6_000);
     expect(node.alive).toBe(true);
+    // What a Prometheus scrape says meanwhile: not ready, the database not writable, something degraded.
+    const away = await gauges();
+    expect([away.parley_ready, away.parley_database_writable]).toEqual([0, 0]);
+    expect(away.parley_degraded).toBeGreaterThan(0);
   } finally {
     await Promise.all([pg.start(), redis.start()]);
   }
   await within(20_000, "the node to be ready again", async () => (await fetch(`${node.base}/readyz`)).status === 200);
+  const back = await gauges();
+  expect([back.parley_ready, back.parley_database_writable]).toEqual([1, 1]);
   const logged = lines(from);
   const text = JSON.stringify(logged);
   expect(logged.filter((l) => l.msg === "internal error" || l.msg === "unexpected failure")).toEqual([]);
