@@ -11,7 +11,7 @@ import { dirname } from "node:path";
 import { mediaRoot, portalUrlOf, VERSION, type Config, type Urls } from "./config";
 import { type Core, createCore, type Report, reportToStderr, type SearchEngine, SwitchableClock } from "./core";
 import { Store, type StoreHealth } from "./store/db";
-import { serverKey } from "./store/keyfile";
+import { agreeOnKey, serverKey } from "./store/keyfile";
 import { DataLock, runningServer, type Serving } from "./store/lock";
 import { Snowflakes } from "./wire/snowflakes";
 import { MediaLinks } from "./wire/media";
@@ -71,6 +71,8 @@ export interface ParleyOptions {
   searchEngine?: SearchEngine;
   /** Files' bytes kept here, not in the data directory's store (tests: a disk whose flushes they hold or count). */
   mediaStore?: MediaStore;
+  /** `parley migrate`'s target: the database must stay empty until the copy, which records the key after it. */
+  keyUnchecked?: boolean;
 }
 
 export type { ShutdownReport } from "./lifecycle";
@@ -142,6 +144,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const store = openStore(config, opts, lock, () => obs);
   mark("open the database and migrate");
   const key = serverKey(config.dbPath);
+  if (config.database && !opts.keyUnchecked) agreeOnKey(store, key, config.dbPath);
   // Files' bytes: in --media-dir, else beside the database (a temporary directory for :memory:).
   const mediaStore = opts.mediaStore ?? new DiskMediaStore(mediaRoot(config), config.mediaDir !== null, fastPaths.hashWorker);
   // The boundary reads its table through the core, so it is made after it; no message is written before then.
@@ -190,7 +193,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
     gateway,
     live,
     urls,
-    (err, where) => obs!.log.error("internal error", { err, where }),
+    (err, where) => obs!.failure("internal error", err, { where }),
     opts.firstAnswered,
   );
   // What operator commands beside this server wrote reaches its live connections (store/relay.ts);
@@ -245,7 +248,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
 function reportTo(obs: () => Observability | null): Report {
   return (err, where) => {
     const o = obs();
-    if (o) o.log.error("unexpected failure", { ...where, err });
+    if (o) o.failure("unexpected failure", err, { ...where });
     else reportToStderr(err, where);
   };
 }
@@ -318,7 +321,7 @@ function surfaces(
     limiter,
     // Several nodes: one budget per bot whichever node answers (botapi/shared-limits.ts).
     shared: config.redis
-      ? new SharedLimits(config.redis, limiter, clock, config.rateLimits, (err) => x.report(err, { loop: "redis" }))
+      ? new SharedLimits(config.redis, limiter, clock, config.rateLimits, (err) => obs.unavailable("Redis", err, { loop: "rate limits" }))
       : null,
     urls,
     hooks: [obs.requestHooks, requestCounter(core)],
@@ -329,7 +332,7 @@ function surfaces(
     ? (require("./harness/double") as typeof DoubleModule).createDouble({ core, flakes, limitHeaders: limitHeadersOf(limiter, clock) })
     : null;
   if (double) api.hooks.push(...double.requestHooks);
-  const redis = redisSharing(config, (err) => x.report(err, { loop: "redis" }));
+  const redis = redisSharing(config, (err) => obs.unavailable("Redis", err, { loop: "sessions" }));
   const gateway = createGateway({
     core,
     flakes,
@@ -383,3 +386,8 @@ function placeholderUrls(config: Config): Urls {
 /** `parley migrate`'s copy from a SQLite app's store into a Postgres one's (src/migrate.ts); its module loads only then. */
 export const storeCopy = (source: Parley, target: Parley): import("./store/pg/copy").StoreCopy =>
   new (require("./store/pg/copy") as typeof import("./store/pg/copy")).StoreCopy(source.store, target.store);
+
+/** `parley migrate`, after its copy: the source data directory's key, recorded for the nodes to agree on (store/keyfile.ts). */
+export function recordKey(target: Parley, dbPath: string): void {
+  agreeOnKey(target.store, serverKey(dbPath), dbPath);
+}

@@ -79,7 +79,7 @@ export function buildHttp(x: HttpParts): Http {
   const { config, urls, api, people, obs } = x;
   const sync = config.fastPaths.syncAnswers;
   const hooks = [obs.requestHooks, ...(x.hooks ?? [])];
-  const report = (err: unknown, route: string) => obs.log.error("internal error", { err, route });
+  const report = (err: unknown, route: string) => obs.failure("internal error", err, { route });
   const app = new Routes();
 
   const bot = botDoor(api, {
@@ -188,7 +188,7 @@ function elysiaErrors(obs: Observability) {
     // Every path has a route (the 404 below), so this is a true bug, or Elysia's own refusal.
     if (code === "NOT_FOUND") return notFound(request);
     if (code === "PARSE" || code === "VALIDATION") return jsonResponse(400, { code: 50035, message: "Invalid Form Body" });
-    obs.log.error("internal error", { err: error, route: `${request.method} (Elysia)` });
+    obs.failure("internal error", error, { route: `${request.method} (Elysia)` });
     return jsonResponse(500, { code: 0, message: "500: Internal Server Error" });
   };
 }

@@ -108,7 +108,9 @@ export class Lifecycle {
     this.server = server;
     Object.assign(urls, publicUrls(config, server.port));
     this.collector = setInterval(() => this.collectIfIdle(), IDLE_CHECK_MS).unref();
-    if (this.poll) this.poller = setInterval(this.poll, POLL_MS).unref();
+    const poll = this.poll;
+    // A throw out of a timer would end the process: Postgres away, say, while the search backfill is read.
+    if (poll) this.poller = setInterval(() => this.guarded(poll), POLL_MS).unref();
     this.afterListen?.();
     return server;
   }
@@ -158,6 +160,14 @@ export class Lifecycle {
    * loads); the next burst compiles what it runs again, in milliseconds. Costs a few
    * milliseconds, and only when nothing is waiting.
    */
+  private guarded(poll: () => void): void {
+    try {
+      poll();
+    } catch (e) {
+      this.report(e, "poll");
+    }
+  }
+
   private collectIfIdle(): void {
     const quiet = this.sinceCollect === this.countSeen;
     this.countSeen = this.sinceCollect;

@@ -11,7 +11,7 @@
  * on both sides. Nothing is written to the source.
  */
 import { resolve } from "node:path";
-import { createParley, storeCopy, type Parley } from "./app";
+import { createParley, recordKey, storeCopy, type Parley } from "./app";
 import { mediaRoot, redactUrl, type Config } from "./config";
 
 type StoreCopy = ReturnType<typeof storeCopy>;
@@ -49,7 +49,7 @@ export async function migrateToPostgres(o: MigrateOptions): Promise<MigrateRepor
   try {
     const from = mediaRoot(o.source);
     const mediaDir = o.mediaDir ? resolve(o.mediaDir) : from;
-    target = createParley({ ...o.source, database: o.database, mediaDir });
+    target = createParley({ ...o.source, database: o.database, mediaDir }, { keyUnchecked: true });
     const copier = storeCopy(source, target);
     const occupied = copier.occupied();
     if (occupied.length && !o.replace)
@@ -70,7 +70,10 @@ export async function migrateToPostgres(o: MigrateOptions): Promise<MigrateRepor
     });
     copier.queueSearchIndex();
     while (target.core.search.backfillStep());
-    return { ...verify(source, target, copier), files: files.files, bytes: files.bytes, tables: copier.tables.length, rows: copied.rows };
+    const checked = verify(source, target, copier);
+    // The nodes must hold this data directory's key: one that does not is refused from its first start.
+    recordKey(target, o.source.dbPath);
+    return { ...checked, files: files.files, bytes: files.bytes, tables: copier.tables.length, rows: copied.rows };
   } finally {
     await target?.stop();
     await source.stop();

@@ -10,12 +10,23 @@ import type { RequestHooks } from "./wire/hooks";
 import type { GatewayHooks } from "./gateway/context";
 import { createLogger, createMetrics, type Logger, type Metrics } from "./ops";
 import type { LineSink } from "./ops/log";
+import { storeUnavailable } from "./wire/errors";
+
+/** While the database or Redis stays away, one warning per this long, not one per request or beat. */
+const UNAVAILABLE_EVERY_MS = 10_000;
 
 export interface Observability {
   log: Logger;
   metrics: Metrics;
   requestHooks: RequestHooks;
   gatewayHooks: GatewayHooks;
+  /**
+   * A failure nobody refused on purpose: a bug (an error line with its stack, under `msg`),
+   * or the database being away, which the node answers with 503 as documented: a warning.
+   */
+  failure(msg: string, err: unknown, fields: Record<string, unknown>): void;
+  /** The database or Redis cannot be reached: a warning naming why, without a stack, throttled. */
+  unavailable(what: "database" | "Redis", err: unknown, fields?: Record<string, unknown>): void;
   /** Keep pino and prom-client unloaded (observations queue) until warm(): a server starting up. */
   defer(): void;
   /** Load them now and record what queued. */
@@ -66,11 +77,31 @@ export function createObservability(config: Config, flakes: Snowflakes, sink?: L
     },
   };
 
+  // Per engine: when it was last warned of, and how many warnings were held back since.
+  const warned = new Map<string, { at: number; held: number }>();
+  const unavailable = (what: "database" | "Redis", err: unknown, fields: Record<string, unknown> = {}) => {
+    const now = performance.now();
+    const w = warned.get(what);
+    if (w && now - w.at < UNAVAILABLE_EVERY_MS) {
+      w.held++;
+      return;
+    }
+    const e = err as { message?: unknown; code?: unknown } | null;
+    const more = w?.held ? { "more since last": w.held } : {};
+    warned.set(what, { at: now, held: 0 });
+    log.warn(`${what} unavailable`, { reason: String(e?.message ?? err), code: e?.code, ...fields, ...more });
+  };
+
   return {
     log,
     metrics,
     requestHooks,
     gatewayHooks,
+    failure(msg, err, fields) {
+      if (storeUnavailable(err)) unavailable("database", err, fields);
+      else log.error(msg, { ...fields, err });
+    },
+    unavailable,
     defer() {
       log.defer();
       metrics.defer();

@@ -37,6 +37,8 @@ export const DATA_COMMANDS: Command[] = [
         renameSync(partial, path);
       } catch (e) {
         rmSync(partial, { force: true });
+        // The engine's own refusal (Postgres has pg_dump) is no trouble with the file.
+        if ((e as { code?: unknown }).code === "PARLEY_PG_REFUSED") throw new CliError((e as Error).message);
         throw new CliError(`cannot write the backup to ${path}: ${(e as Error).message}`);
       }
       // Files' bytes, after the snapshot (core/media-gc.ts says why that order keeps every one it names).

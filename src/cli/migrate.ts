@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { loadConfig, redactUrl, type Config } from "../config";
+import { loadConfig, mediaRoot, redactUrl, type Config } from "../config";
 import { migrateToPostgres } from "../migrate";
 import { CliError, databaseFailure } from "./errors";
 import { DATA_FLAG, type Command, type Flags, type Out } from "./operator";
@@ -48,7 +48,8 @@ async function migrate(args: string[], f: Flags, env: Record<string, string | un
   out(
     `checked: both worlds exported the same (users ${r.users}, servers ${r.servers}, messages ${r.messages}), every table's rows counted alike`,
   );
-  out(
-    `start the nodes with --database ${where}${mediaDir ? ` --media-dir ${mediaDir}` : ""}, each with a copy of ${config.data}/secret.key in its --data`,
-  );
+  // Always name where the files are: a node on a data directory of its own looks in its own media/.
+  const files = mediaDir ?? resolve(mediaRoot(config) ?? config.data); // never null: :memory: was refused above
+  out(`start the nodes with --database ${where} --media-dir ${files}, each with a copy of ${config.data}/secret.key in its --data`);
+  if (!mediaDir) out(`the files stayed in ${files}: every node must reach that directory (or migrate again with --media-dir)`);
 }

@@ -12,7 +12,7 @@ import { jsonDoor } from "../wire/json-door";
 
 export type { Logger, RequestLine, ConnectionLine } from "./log";
 export { createLogger } from "./log";
-export type { Metrics, GatewayGauges } from "./metrics";
+export type { Metrics, GatewayGauges, HealthGauges } from "./metrics";
 export { createMetrics } from "./metrics";
 
 /** The database's state as /readyz reports it (built by the composition root from the store). */
@@ -64,11 +64,7 @@ export function opsRoutes(): Route<OpsContext>[] {
       summary: "Ready: the database is writable, migrations are applied, no shutdown under way (else 503)",
       answers: "json",
       handler: ({ ctx }) => {
-        const db = ctx.database();
-        const reasons: string[] = [];
-        if (ctx.draining()) reasons.push("shutting down");
-        if (!db.writable) reasons.push(`database (${db.engine}) not writable${db.error ? `: ${db.error}` : ""}`);
-        if (db.applied < db.known) reasons.push(`migrations pending (${db.applied} of ${db.known} applied)`);
+        const { db, reasons } = readiness(ctx);
         const body = {
           status: reasons.length ? "not ready" : "ready",
           database: { engine: db.engine, writable: db.writable, migrations: { applied: db.applied, known: db.known } },
@@ -84,9 +80,24 @@ export function opsRoutes(): Route<OpsContext>[] {
       caller: "none",
       summary: "Prometheus metrics (text format)",
       answers: "text",
-      handler: async ({ ctx }) => new Response(await ctx.metrics.text(), { headers: { "Content-Type": ctx.metrics.contentType } }),
+      handler: async ({ ctx }) => {
+        // The scrape says what /readyz says, so an alert needs no second probe.
+        const { db, reasons } = readiness(ctx);
+        const health = { ready: reasons.length === 0, writable: db.writable, degraded: db.notices?.length ?? 0 };
+        return new Response(await ctx.metrics.text(health), { headers: { "Content-Type": ctx.metrics.contentType } });
+      },
     }),
   ];
+}
+
+/** Why the node is not ready (none: ready), with the database's state they were read from. */
+function readiness(ctx: OpsContext): { db: DatabaseHealth; reasons: string[] } {
+  const db = ctx.database();
+  const reasons: string[] = [];
+  if (ctx.draining()) reasons.push("shutting down");
+  if (!db.writable) reasons.push(`database (${db.engine}) not writable${db.error ? `: ${db.error}` : ""}`);
+  if (db.applied < db.known) reasons.push(`migrations pending (${db.applied} of ${db.known} applied)`);
+  return { db, reasons };
 }
 
 /** The operator's door: no credential, no limits, answers as they are (wire/json-door.ts). */

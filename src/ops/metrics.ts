@@ -21,9 +21,17 @@ export interface Metrics {
   dispatched(frames: number): void;
   /** One commit of the store: `writes` transactions (a group commit has many). */
   committed(kind: "group" | "single", writes: number): void;
-  /** Prometheus text exposition. */
-  text(): Promise<string>;
+  /** Prometheus text exposition, with the node's readiness as /readyz reads it at this scrape. */
+  text(health?: HealthGauges): Promise<string>;
   readonly contentType: string;
+}
+
+/** What /readyz says, as gauges: parley_ready, parley_database_writable, parley_degraded. */
+export interface HealthGauges {
+  ready: boolean;
+  writable: boolean;
+  /** How many things answer in a degraded way (/readyz's `degraded` lists them). */
+  degraded: number;
 }
 
 /** What the gateway gauges read when scraped. */
@@ -38,6 +46,8 @@ const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
 
 interface Live {
   registry: Prom.Registry;
+  /** Set by each scrape before the registry is read. */
+  health: HealthGauges | null;
   request(surface: string, method: string, route: string, status: number, ms: number): void;
   committed(kind: "group" | "single", writes: number): void;
 }
@@ -127,6 +137,25 @@ function load(gateway: GatewayGauges, frames: () => number): Live {
       this.set(gateway.sessions());
     },
   });
+  const live: Live = { registry, health: null, request: () => {}, committed: () => {} };
+  const healthGauge = (name: string, help: string, read: (h: HealthGauges) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        if (live.health) this.set(read(live.health));
+      },
+    });
+  healthGauge("parley_ready", "1 while /readyz answers 200 (the database writable and migrated, no shutdown under way), else 0", (h) =>
+    h.ready ? 1 : 0,
+  );
+  healthGauge("parley_database_writable", "1 while the database answers and takes writes, else 0", (h) => (h.writable ? 1 : 0));
+  healthGauge(
+    "parley_degraded",
+    "What answers in a degraded way while the node stays ready (/readyz's degraded lists them)",
+    (h) => h.degraded,
+  );
   const batches = new Histogram({
     name: "parley_db_commit_writes",
     help: "Write transactions per database commit (kind=group: the bot API's group commit; single: every other writer)",
@@ -134,15 +163,13 @@ function load(gateway: GatewayGauges, frames: () => number): Live {
     buckets: BATCH_BUCKETS,
     registers: [registry],
   });
-  return {
-    registry,
-    request(surface, method, route, status, ms) {
-      const s = counted.series(surface, method, route);
-      latency.observe(s.key, () => ({ surface, method, route }), ms / 1000);
-      counted.count(s, surface, method, route, status);
-    },
-    committed: (kind, writes) => batches.observe({ kind }, writes),
+  live.request = (surface, method, route, status, ms) => {
+    const s = counted.series(surface, method, route);
+    latency.observe(s.key, () => ({ surface, method, route }), ms / 1000);
+    counted.count(s, surface, method, route, status);
   };
+  live.committed = (kind, writes) => batches.observe({ kind }, writes);
+  return live;
 }
 
 export function createMetrics(gateway: GatewayGauges): Metrics {
@@ -171,8 +198,9 @@ export function createMetrics(gateway: GatewayGauges): Metrics {
       frames += n;
     },
     committed: (kind, writes) => record((l) => l.committed(kind, writes)),
-    text() {
+    text(health) {
       const l = warm();
+      l.health = health ?? null;
       // process_* (CPU, memory, file descriptors) and nodejs_* (event-loop lag, heap, GC)
       // are registered at the first scrape: they start an event-loop monitor, which the
       // many in-process test servers do not need. nodejs_eventloop_lag_seconds is measured

@@ -23,7 +23,7 @@ export class RedisLink {
 
   constructor(
     url: string,
-    /** Where the first loss of Redis is told (the log). */
+    /** Where the first loss of Redis is told (the log), and a command's failure. */
     private readonly report: (err: unknown) => void = () => {},
   ) {
     this.client = new RedisClient(url, { enableOfflineQueue: false, connectionTimeout: 2000, maxRetries: 3, autoReconnect: true });
@@ -86,7 +86,8 @@ export class RedisLink {
   }
 
   private wentDown(err: unknown): void {
-    if (err !== null && this.up) this.report(err);
+    // The first loss is told (a closed connection too, so the log says when Redis went away).
+    if (this.up) this.report(err ?? new Error("connection closed"));
     if (err !== null && this.client.connected) return; // one command failed, the link did not
     this.up = false;
     if (this.closed) return;

@@ -123,7 +123,7 @@ export class PgEngine implements Engine {
   }
 
   backup(): void {
-    throw refused("a Postgres database is backed up with pg_dump (or its continuous archiving), not by parley backup");
+    throw refused("parley backup copies SQLite's database: a Postgres database is backed up with pg_dump (or its continuous archiving)");
   }
 
   checkpoint(): void {}
