@@ -203,6 +203,9 @@ export class Lifecycle {
     clearTimeout(timer);
     const requestsCut = drained ? 0 : this.inflight;
     commit();
+    // Sessions shared through Redis go to whichever node the bots resume on, with every
+    // frame (a rolling restart loses none); bounded, so a stalled Redis cannot hold the stop.
+    await Promise.race([this.gateway.handOver(), new Promise((r) => setTimeout(r, HAND_OVER_MS))]);
     // 4000: every library reconnects and RESUMEs on it (docs/operations.md says why not 1012).
     const socketsClosed = this.gateway.closeAll(CLOSE_HEARTBEAT_TIMEOUT);
     this.live.closeAll();
@@ -216,6 +219,8 @@ export class Lifecycle {
 }
 
 const IDLE_CHECK_MS = 1000;
+/** How long a stop waits for Redis to take its gateway sessions. */
+const HAND_OVER_MS = 2000;
 /**
  * How soon a command's write beside the server reaches its live connections (one read of
  * 48 bytes when nothing changed; store/relay.ts). Host time, not the shared clock: this

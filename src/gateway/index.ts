@@ -36,6 +36,12 @@ export interface Gateway {
    * libraries reconnect). Answers how many sockets were open.
    */
   closeAll(code?: number): number;
+  /**
+   * A clean stop, on a node sharing its sessions through Redis: hand them over (written,
+   * and claimable on another node with every frame) instead of ending them at closeAll.
+   * Answers whether they were; false, and nothing to do, without --redis.
+   */
+  handOver(): Promise<boolean>;
   /** Whether the bot user has at least one live (connected, identified) session. */
   hasLiveSession(botUserId: string): boolean;
   /** The application's known (unexpired) sessions, for the harness. */
@@ -126,6 +132,7 @@ export function createGateway(ctx: GatewayContext): Gateway {
       });
     },
     closeAll: (code) => connections.closeAll(code),
+    handOver: () => shared?.handOver() ?? Promise.resolve(false),
     hasLiveSession: (botUserId) => registry.hasLive(botUserId),
     sessionsOf: (applicationId) => registry.info(applicationId),
     disconnect: (sessionId, code = CLOSE_HEARTBEAT_TIMEOUT) => connections.disconnect(sessionId, code),

@@ -167,6 +167,7 @@ export class SharedSessions {
   private mark = 0;
   /** The highest commit number of a frame recorded here (a session written whole waits until it is heard). */
   private newest = 0;
+  private readonly aliveTimer: ReturnType<typeof setInterval>;
 
   /** Failures are the link's to report (wire/redis-link.ts): this module only falls back. */
   constructor(private readonly link: RedisLink) {
@@ -177,8 +178,8 @@ export class SharedSessions {
       if (this.stale.size) this.schedule();
       this.link.send("SET", [`gn:${this.node}`, String(this.markNow()), "PX", String(ALIVE_FOR_MS)])?.catch(() => {});
     };
-    const timer = setInterval(alive, ALIVE_EVERY_MS);
-    (timer as { unref?: () => void }).unref?.();
+    this.aliveTimer = setInterval(alive, ALIVE_EVERY_MS);
+    (this.aliveTimer as { unref?: () => void }).unref?.();
     alive();
     link.onUp(() => {
       // Redis may have lost what it held, and missed writes meanwhile: every held session is written whole.
@@ -221,6 +222,32 @@ export class SharedSessions {
     this.stale.delete(s);
     if (this.given.has(s)) return;
     this.release(s.id);
+  }
+
+  /**
+   * A clean stop (SIGTERM; a rolling restart): the sessions held here are handed over
+   * rather than ended. What waits is written, and the node's mark stays in Redis for a
+   * session's lifetime instead of 3 s, so a RESUME on another node claims them (a claim
+   * needs its holder's mark) and replays every frame up to it, then what that node
+   * published since. Answers whether it did: with Redis away, or a write refused, the
+   * sessions end as before (op 9 elsewhere, and the bot identifies).
+   */
+  async handOver(): Promise<boolean> {
+    clearInterval(this.aliveTimer);
+    const held = this.holder?.all() ?? [];
+    if (!this.link.connected) return false;
+    this.due = false;
+    try {
+      await this.flush();
+      if (this.pending.size || this.stale.size) return false;
+      const kept = this.link.send("SET", [`gn:${this.node}`, String(this.markNow()), "PX", String(SESSION_TTL_MS)]);
+      if (kept === null) return false;
+      await kept;
+    } catch {
+      return false;
+    }
+    for (const s of held) this.given.add(s);
+    return true;
   }
 
   /** Forget a session in Redis, if this node holds it there (a claim not taken up here). */
@@ -299,7 +326,8 @@ export class SharedSessions {
     setImmediate(() => this.flush());
   }
 
-  private flush(): void {
+  /** Write what waits, as one script; answers the write on its way, if one was sent. */
+  private flush(): Promise<unknown> | undefined {
     this.due = false;
     if (this.holding) return;
     const batch = this.pending;
@@ -321,7 +349,7 @@ export class SharedSessions {
       for (const s of sessions) this.stale.add(s);
       return;
     }
-    sent.then(
+    return sent.then(
       (r: [number[], number[]]) => this.answered(sessions, r),
       () => {
         for (const s of sessions) this.stale.add(s);

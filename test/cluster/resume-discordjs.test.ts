@@ -165,3 +165,47 @@ test("a discord.js bot cut off on node B resumes on node A and answers the messa
     rmSync(botDir, { recursive: true, force: true });
   }
 }, 90_000);
+
+test("a node stopped cleanly (a rolling restart): its discord.js bot resumes on the other node and misses nothing", async () => {
+  const botDir = join(ROOT, `test/cluster/.bot-stop-${process.pid}`);
+  mkdirSync(botDir, { recursive: true });
+  writeFileSync(join(botDir, "bot.cjs"), BOT_SCRIPT);
+  gw.target = b.base.replace(/^http/, "ws");
+  const child = spawn("/usr/bin/node", [join(botDir, "bot.cjs")], {
+    cwd: ROOT,
+    env: { ...process.env, API: `${a.base}/api`, TOKEN: world.applications.EchoBot.token },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", (d) => (out += d));
+  const app = world.applications.EchoBot;
+  const general = world.guilds.Lab.channels.general;
+  const answerTo = (id: string) =>
+    within(20_000, `the bot's answer (output: ${out})`, async () => {
+      const list = (await harness(a, "GET", `/channels/${general}/messages?as=alice`)).body as any[];
+      return list.find((m) => m.author.id === app.bot_user_id && m.message_reference?.message_id === id);
+    });
+  try {
+    await within(30_000, `the bot to be ready (output: ${out})`, async () => (/ready \d+/.test(out) ? true : undefined));
+    const first = await harness(a, "POST", "/users/alice/messages", { channel_id: general, content: "!ping before" });
+    expect((await answerTo(first.body.id)).content).toBe("pong before");
+
+    // B stops (SIGTERM): it closes the bot's socket with 4000, and the reconnection waits at the balancer.
+    gw.hold = true;
+    expect(await b.stop()).toBe(0);
+    await within(10_000, "the bot to reconnect", async () => (gw.waiting.length > 0 ? true : undefined));
+    const missed = await harness(a, "POST", "/users/alice/messages", { channel_id: general, content: "!ping during" });
+    expect(missed.status).toBe(200);
+    gw.target = a.base.replace(/^http/, "ws");
+    gw.release();
+
+    await within(20_000, `the bot to resume (output: ${out})`, async () => (out.includes("resumed") ? true : undefined));
+    expect((await answerTo(missed.body.id)).content).toBe("pong during");
+    expect(out.match(/ready \d+/g)).toHaveLength(1); // resumed, never identified again
+  } finally {
+    child.kill("SIGKILL");
+    rmSync(botDir, { recursive: true, force: true });
+    await b.start();
+  }
+}, 90_000);

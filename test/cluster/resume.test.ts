@@ -6,7 +6,8 @@
  * meets op 9 without taking anything over; a seq older than the ring is the spec's
  * (resumed, nothing replayed); with Redis away a RESUME on the other node meets op 9
  * ("session store unavailable") and IDENTIFY works. A killed node's sessions cannot be
- * claimed once it counts as gone, and a node shut down ends its sessions in Redis too.
+ * claimed once it counts as gone; a node shut down hands its sessions over, so a bot
+ * resuming on another node misses nothing (a rolling restart).
  * Sign-in attempts, and a person's writes, spread over two nodes meet one throttle.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -263,13 +264,31 @@ describe("a node that dies", () => {
 });
 
 describe("a node that shuts down", () => {
-  test("ends its sessions in Redis too: a RESUME on the other node at once meets op 9", async () => {
+  test("hands its sessions over: a RESUME on the other node replays what was posted before and after the stop", async () => {
     const { sessionId, seq } = await identifiedThenGone(a);
+    const before = await post(b, "before the stop");
+    await within(5000, "node A to write the frame to Redis", async () => ((await ringLength(sessionId)) === 3 ? true : undefined));
     expect(await a.stop()).toBe(0);
     try {
+      // Posted while no node holds the session: the node it resumes on replays it from what it published itself.
+      const after = await post(b, "while A is stopped");
       const onB = await resume(b, sessionId, seq);
-      expect((await onB.next((f) => f.op === 9)).d).toBe(false);
-      await onB.closed;
+      try {
+        const resumed = await onB.dispatch("RESUMED");
+        expect(summary(onB.dispatches())).toEqual(["MESSAGE_CREATE#3", "MESSAGE_CREATE#4", "RESUMED#5"]);
+        expect(
+          onB
+            .dispatches()
+            .filter((f) => f.t === "MESSAGE_CREATE")
+            .map((f) => f.d.id),
+        ).toEqual([before.id, after.id]);
+        expect(resumed.s).toBe(5);
+        const later = await post(b, "after the resume");
+        const next = await onB.dispatch("MESSAGE_CREATE");
+        expect([next.s, next.d.id]).toEqual([6, later.id]);
+      } finally {
+        await onB.close();
+      }
     } finally {
       await a.start();
     }
