@@ -170,7 +170,9 @@ export class SharedSessions {
     this.due = false;
     try {
       await this.flush();
-      if (this.pending.size || this.stale.size) return false;
+      // Frames numbered since (other nodes' commits, heard while stopping) are of commits
+      // after the mark, which the claiming node replays from what it published itself.
+      if (this.stale.size) return false;
       const kept = this.link.send("SET", [`gn:${this.node}`, String(this.markNow()), "PX", String(SESSION_TTL_MS)]);
       if (kept === null) return false;
       await kept;
