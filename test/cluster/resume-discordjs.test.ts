@@ -106,8 +106,12 @@ async function harness(node: ClusterNode, method: string, path: string, body?: u
   return { status: res.status, body: (await res.json()) as any };
 }
 
-test("a discord.js bot cut off on node B resumes on node A and answers the message posted while it was away", async () => {
-  const botDir = join(ROOT, `test/cluster/.bot-resume-${process.pid}`);
+/**
+ * The bot, in a directory of its own in the clone (so that it finds discord.js), on node
+ * B through the relay; what it printed, and a wait for its reply to a person's message.
+ */
+function startBot(label: string) {
+  const botDir = join(ROOT, `test/cluster/.bot-${label}-${process.pid}`);
   mkdirSync(botDir, { recursive: true });
   writeFileSync(join(botDir, "bot.cjs"), BOT_SCRIPT);
   gw.target = b.base.replace(/^http/, "ws");
@@ -121,13 +125,28 @@ test("a discord.js bot cut off on node B resumes on node A and answers the messa
   child.stderr.on("data", (d) => (out += d));
   const app = world.applications.EchoBot;
   const general = world.guilds.Lab.channels.general;
-  const answerTo = (id: string) =>
-    within(20_000, `the bot's answer (output: ${out})`, async () => {
-      const list = (await harness(a, "GET", `/channels/${general}/messages?as=alice`)).body as any[];
-      return list.find((m) => m.author.id === app.bot_user_id && m.message_reference?.message_id === id);
-    });
+  return {
+    app,
+    general,
+    out: () => out,
+    ready: () => within(30_000, `the bot to be ready (output: ${out})`, async () => (/ready \d+/.test(out) ? true : undefined)),
+    answerTo: (id: string) =>
+      within(20_000, `the bot's answer (output: ${out})`, async () => {
+        const list = (await harness(a, "GET", `/channels/${general}/messages?as=alice`)).body as any[];
+        return list.find((m) => m.author.id === app.bot_user_id && m.message_reference?.message_id === id);
+      }),
+    stop: () => {
+      child.kill("SIGKILL");
+      rmSync(botDir, { recursive: true, force: true });
+    },
+  };
+}
+
+test("a discord.js bot cut off on node B resumes on node A and answers the message posted while it was away", async () => {
+  const bot = startBot("resume");
+  const { app, general, answerTo } = bot;
   try {
-    await within(30_000, `the bot to be ready (output: ${out})`, async () => (/ready \d+/.test(out) ? true : undefined));
+    await bot.ready();
     const first = await harness(a, "POST", "/users/alice/messages", { channel_id: general, content: "!ping one" });
     expect((await answerTo(first.body.id)).content).toBe("pong one");
 
@@ -156,38 +175,20 @@ test("a discord.js bot cut off on node B resumes on node A and answers the messa
     gw.target = a.base.replace(/^http/, "ws");
     gw.release();
 
-    await within(20_000, `the bot to resume (output: ${out})`, async () => (out.includes("resumed") ? true : undefined));
+    await within(20_000, `the bot to resume (output: ${bot.out()})`, async () => (bot.out().includes("resumed") ? true : undefined));
     expect((await answerTo(missed.body.id)).content).toBe("pong two");
-    expect(out.match(/ready \d+/g)).toHaveLength(1); // resumed, never identified again
+    expect(bot.out().match(/ready \d+/g)).toHaveLength(1); // resumed, never identified again
     expect((await harness(a, "GET", `/applications/${app.id}/sessions`)).body).toEqual([expect.objectContaining({ connected: true })]);
   } finally {
-    child.kill("SIGKILL");
-    rmSync(botDir, { recursive: true, force: true });
+    bot.stop();
   }
 }, 90_000);
 
 test("a node stopped cleanly (a rolling restart): its discord.js bot resumes on the other node and misses nothing", async () => {
-  const botDir = join(ROOT, `test/cluster/.bot-stop-${process.pid}`);
-  mkdirSync(botDir, { recursive: true });
-  writeFileSync(join(botDir, "bot.cjs"), BOT_SCRIPT);
-  gw.target = b.base.replace(/^http/, "ws");
-  const child = spawn("/usr/bin/node", [join(botDir, "bot.cjs")], {
-    cwd: ROOT,
-    env: { ...process.env, API: `${a.base}/api`, TOKEN: world.applications.EchoBot.token },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout.on("data", (d) => (out += d));
-  child.stderr.on("data", (d) => (out += d));
-  const app = world.applications.EchoBot;
-  const general = world.guilds.Lab.channels.general;
-  const answerTo = (id: string) =>
-    within(20_000, `the bot's answer (output: ${out})`, async () => {
-      const list = (await harness(a, "GET", `/channels/${general}/messages?as=alice`)).body as any[];
-      return list.find((m) => m.author.id === app.bot_user_id && m.message_reference?.message_id === id);
-    });
+  const bot = startBot("stop");
+  const { general, answerTo } = bot;
   try {
-    await within(30_000, `the bot to be ready (output: ${out})`, async () => (/ready \d+/.test(out) ? true : undefined));
+    await bot.ready();
     const first = await harness(a, "POST", "/users/alice/messages", { channel_id: general, content: "!ping before" });
     expect((await answerTo(first.body.id)).content).toBe("pong before");
 
@@ -200,12 +201,11 @@ test("a node stopped cleanly (a rolling restart): its discord.js bot resumes on 
     gw.target = a.base.replace(/^http/, "ws");
     gw.release();
 
-    await within(20_000, `the bot to resume (output: ${out})`, async () => (out.includes("resumed") ? true : undefined));
+    await within(20_000, `the bot to resume (output: ${bot.out()})`, async () => (bot.out().includes("resumed") ? true : undefined));
     expect((await answerTo(missed.body.id)).content).toBe("pong during");
-    expect(out.match(/ready \d+/g)).toHaveLength(1); // resumed, never identified again
+    expect(bot.out().match(/ready \d+/g)).toHaveLength(1); // resumed, never identified again
   } finally {
-    child.kill("SIGKILL");
-    rmSync(botDir, { recursive: true, force: true });
+    bot.stop();
     await b.start();
   }
 }, 90_000);
