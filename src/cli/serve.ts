@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { ConfigError, redactUrl, VERSION, type Config } from "../config";
 import { createParley, type Parley } from "../app";
-import { DomainError, OPERATOR } from "../core";
+import { DomainError } from "../core";
 import { CliError, databaseFailure, listenFailure } from "./errors";
 import { createDemoWorld } from "./demo";
 import type { Out } from "./operator";
@@ -94,7 +94,10 @@ export async function serve(config: Config, out: Out, opts: { signals: boolean }
       out(`  admin     ${p.api.urls.base}/admin`);
       out(`  health    ${p.api.urls.base}/healthz, /readyz, /metrics`);
       if (config.harness) out(`  harness   ${p.api.urls.base}/api/harness/v1 (test mode)`);
-      else if (p.core.accounts.administrators(OPERATOR) === 0) noAdministrator(out);
+      else {
+        const setup = p.core.setup.token();
+        if (setup !== null) noAdministrator(out, `${p.api.urls.base}/setup/${setup}`);
+      }
     }
     t.print(out);
   } catch (e) {
@@ -124,10 +127,13 @@ function onSignals(p: Parley, config: Config): void {
 
 /**
  * A new instance has nobody who may open /admin (approve a bot's privileged intents,
- * decide who signs up) until the operator makes someone so: say how, where they look
- * first.
+ * decide who signs up) until someone is made so: say how, where the operator looks first.
+ * The link is for the self-hoster who opens the server in a browser; it works until
+ * anyone administers the instance (core/setup-link.ts).
  */
-function noAdministrator(out: Out): void {
-  out("  no administrator yet: 'npx parley user admin <name>' makes a person who signed up one,");
+function noAdministrator(out: Out, link: string): void {
+  out(`  no administrator yet: open ${link}`);
+  out("                        to create the administrator's account (or make yours one), once;");
+  out("                        or 'npx parley user admin <name>' makes a person who signed up one,");
   out("                        or 'npx parley user create <name> --password <password> --admin' creates one");
 }

@@ -24,6 +24,7 @@ export type ClientCore = Pick<
   | "moderation"
   | "notifications"
   | "passwordResets"
+  | "setup"
   | "people"
   | "pins"
   | "presence"

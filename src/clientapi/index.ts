@@ -28,6 +28,7 @@ import { communityRoutes } from "./community";
 import { accountRoutes } from "./account";
 import { adminRoutes } from "./admin";
 import { uploadRoutes } from "./uploads";
+import { setupRoutes } from "./setup";
 
 export function clientApiRoutes(p: ClientContext): PeopleRoute[] {
   return [
@@ -51,6 +52,7 @@ export function clientApiRoutes(p: ClientContext): PeopleRoute[] {
     ...conversationRoutes(p),
     ...communityRoutes(p),
     ...accountRoutes(p),
+    ...setupRoutes(p),
     ...adminRoutes(p),
     ...uploadRoutes(p),
   ];

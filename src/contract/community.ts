@@ -59,6 +59,17 @@ export const RedeemReset = Type.Object(
   { token: Type.String({ maxLength: 128 }), new_password: Type.String({ maxLength: 256 }) },
   { additionalProperties: false },
 );
+/** The setup link `parley serve` prints while nobody administers the instance: a new account that does, or one's own made one. */
+export const SetUpAdministrator = Type.Object(
+  {
+    token: Type.String({ maxLength: 128 }),
+    username: Type.String({ minLength: 2, maxLength: 32 }),
+    password: Type.String({ minLength: 8, maxLength: 256 }),
+    global_name: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+  },
+  { additionalProperties: false },
+);
+export const UseSetupLink = Type.Object({ token: Type.String({ maxLength: 128 }) }, { additionalProperties: false });
 export const DisableAccount = Type.Object(
   { disabled: Type.Boolean(), applications: Type.Optional(Type.Boolean()) },
   { additionalProperties: false },

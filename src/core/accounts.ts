@@ -132,12 +132,6 @@ export class Accounts {
     });
   }
 
-  /** How many administrators could act now (enabled people, not deleted): none on a new instance until one is made. */
-  administrators(actorId: Actor): number {
-    requireAdministrator(this.d, actorId);
-    return administratorCount(this.d);
-  }
-
   /**
    * Make a person an administrator of this instance, or no longer one. The last
    * administrator who can act stays one: make another first.

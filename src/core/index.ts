@@ -45,6 +45,7 @@ import { Notifications } from "./notifications";
 import { Instance } from "./instance";
 import { Servers } from "./servers";
 import { PasswordResets } from "./password-resets";
+import { SetupLink } from "./setup-link";
 import { Profiles } from "./profiles";
 import { Stats } from "./stats";
 import type { DevicePolicy } from "./devices";
@@ -104,6 +105,8 @@ export interface Core {
   servers: Servers;
   /** One-time password reset links an administrator makes. */
   passwordResets: PasswordResets;
+  /** The link that makes a new instance's first administrator from the browser. */
+  setup: SetupLink;
   /** Display names and profile cards. */
   profiles: Profiles;
   /** The administrators' overview: counts, sizes, the last 30 days. */
@@ -256,6 +259,7 @@ export function createCore(opts: {
     instance,
     servers,
     passwordResets: new PasswordResets(deps, users),
+    setup: new SetupLink(deps, users),
     profiles: new Profiles(deps, users, guilds),
     stats,
     serve,
@@ -376,6 +380,7 @@ export type { Accounts } from "./accounts";
 export type { Instance } from "./instance";
 export type { Servers } from "./servers";
 export type { PasswordResets } from "./password-resets";
+export type { SetupLink } from "./setup-link";
 export type { Profiles } from "./profiles";
 export type { Stats } from "./stats";
 export { OPERATOR, type Actor } from "./admins";

@@ -32,7 +32,7 @@ interface File {
 /** Paths the single-page client answers, given where the portal is served ("" for the root of its own host). */
 function pages(portalPaths: string[]): string[] {
   const portal = portalPaths.flatMap((p) => (p ? [p, `${p}/*`] : ["/install/*"]));
-  return ["/", "/channels/*", "/admin", "/invite/*", "/reset-password/*", ...portal];
+  return ["/", "/channels/*", "/admin", "/invite/*", "/reset-password/*", "/setup/*", ...portal];
 }
 
 /** An asset's name as Bun's bundler makes it: one path segment, a content hash in it. */

@@ -22,6 +22,7 @@ import { Administration } from "./views/admin/Administration";
 import { Invite } from "./views/Invite";
 import { InviteArrival } from "./views/Arrive";
 import { ResetPassword } from "./views/ResetPassword";
+import { Setup } from "./views/Setup";
 import { SignOutDialog, signOutAsked } from "./views/SignOut";
 import { Applications } from "./portal/Applications";
 import { AppPage } from "./portal/AppPage";
@@ -87,6 +88,20 @@ function App() {
         onSignedIn={(token, user) => {
           onSignedIn(token, user);
           page.value = pageOf("/");
+        }}
+      />
+    );
+  // The setup link works signed in (that person becomes the administrator) or not (a new account does).
+  if (current.kind === "setup")
+    return (
+      <Setup
+        token={current.token}
+        signedIn={signedIn.value}
+        onSignedIn={onSignedIn}
+        onDone={(user) => {
+          me.value = user;
+          history.replaceState(null, "", "/admin");
+          page.value = pageOf("/admin");
         }}
       />
     );

@@ -1,6 +1,6 @@
 /**
  * Which page a URL names. The chat lives at `/` and `/channels/...`; administration at
- * `/admin`; an invite at `/invite/<code>`; a password reset link at `/reset-password/<token>`; the portal wherever it is served (`/developers`
+ * `/admin`; an invite at `/invite/<code>`; a password reset link at `/reset-password/<token>`; the first administrator's setup link at `/setup/<token>`; the portal wherever it is served (`/developers`
  * by default, or --portal-url's path): its list at the root, an application at
  * `<root>/applications/<id>`, the install page at `<root>/install/<id>`.
  */
@@ -11,6 +11,7 @@ export type Page =
   | { kind: "admin" }
   | { kind: "invite"; code: string }
   | { kind: "reset"; token: string }
+  | { kind: "setup"; token: string }
   | { kind: "portal"; base: string; app: string | null }
   | { kind: "install"; base: string; app: string };
 
@@ -22,6 +23,8 @@ export function pageOf(pathname: string): Page {
   if (m) return { kind: "invite", code: decodeURIComponent(m[1]) };
   m = /^\/reset-password\/([^/]+)$/.exec(path);
   if (m) return { kind: "reset", token: decodeURIComponent(m[1]) };
+  m = /^\/setup\/([^/]+)$/.exec(path);
+  if (m) return { kind: "setup", token: decodeURIComponent(m[1]) };
   m = /^(.*)\/install\/([^/]+)$/.exec(path);
   if (m) return { kind: "install", base: m[1] || "/developers", app: decodeURIComponent(m[2]) };
   m = /^(.*)\/applications\/([^/]+)$/.exec(path);

@@ -1,6 +1,7 @@
 /**
- * A new instance has nobody who may open /admin. `parley serve` says so, and how to make
- * one, until someone is; then the line goes.
+ * A new instance has nobody who may open /admin. `parley serve` says so, with the setup
+ * link (test/http/setup-link.test.ts, test/browser/setup.test.ts) and the commands that
+ * make one, until someone is; then the lines go.
  */
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -24,14 +25,20 @@ async function banner(): Promise<string> {
   }
 }
 
-test("serve names the commands that make an administrator until one exists", async () => {
+/** The setup link a banner prints (its path: the port changes between starts). */
+const setupLink = (out: string) => /no administrator yet: open http:\/\/[^/\s]+(\/setup\/setup_[\w-]+)/.exec(out)?.[1];
+
+test("serve prints the setup link and names the commands that make an administrator, until one exists", async () => {
   const first = await banner();
-  expect(first).toContain("no administrator yet: 'npx parley user admin <name>'");
+  expect(setupLink(first)).toBeDefined();
+  expect(first).toContain("'npx parley user admin <name>' makes a person who signed up one");
   expect(first).toContain("'npx parley user create <name> --password <password> --admin'");
 
   const signedUp = await parley(["user", "create", "ana", "--password", "a long password for ana", "--data", join(dir, "data")]);
   expect(signedUp.code).toBe(0);
-  expect(await banner()).toContain("no administrator yet");
+  const second = await banner();
+  // The same link after a restart: the one printed before still works.
+  expect(setupLink(second)).toBe(setupLink(first)!);
 
   const made = await parley(["user", "admin", "ana", "--data", join(dir, "data")]);
   expect(made.code).toBe(0);
