@@ -382,6 +382,12 @@ describe("arriving and the instance", () => {
       const resetting = await browser.newContext();
       try {
         const page = await resetting.newPage();
+        // Having forgotten it, the sign-in page says whom to ask (nothing is emailed).
+        await page.goto(`${s.base}/`);
+        const forgot = page.getByRole("button", { name: "Forgot your password?" });
+        await forgot.click();
+        expect(await forgot.getAttribute("aria-expanded")).toBe("true");
+        await page.getByText("ask its administrator for a password reset link").waitFor();
         await page.goto(url);
         await page.getByRole("textbox", { name: "New password" }).fill("short");
         await page.getByRole("button", { name: "Set password" }).click();

@@ -29,6 +29,8 @@ export function SignIn({ onSignedIn, header }: Props) {
     [],
   );
   const [busy, setBusy] = useState(false);
+  // Parley sends no email: a forgotten password is an administrator's reset link.
+  const [forgot, setForgot] = useState(false);
   const signup = mode === "signup";
 
   async function submit(e: Event) {
@@ -100,9 +102,20 @@ export function SignIn({ onSignedIn, header }: Props) {
             I already have an account
           </button>
         ) : (
-          <button type="button" class="link" onClick={() => switchTo("signup")}>
-            Create account
-          </button>
+          <>
+            <button type="button" class="link" aria-expanded={forgot} aria-controls="forgot" onClick={() => setForgot(!forgot)}>
+              Forgot your password?
+            </button>
+            {forgot && (
+              <p id="forgot" class="hint">
+                This server sends no email: ask its administrator for a password reset link. It opens a page where you choose a new
+                password.
+              </p>
+            )}
+            <button type="button" class="link" onClick={() => switchTo("signup")}>
+              Create account
+            </button>
+          </>
         )}
       </form>
     </main>
