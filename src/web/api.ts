@@ -23,6 +23,18 @@ export class ApiError extends Error {
   }
 }
 
+/** A form's errors from a failed request: each named field's first message, else one for the whole form. */
+export function formErrors<K extends string>(err: unknown, fields: readonly K[]): Partial<Record<K | "form", string>> {
+  if (!(err instanceof ApiError)) return { form: "The server could not be reached." } as Partial<Record<K | "form", string>>;
+  const out: Partial<Record<K | "form", string>> = {};
+  for (const f of fields) {
+    const message = err.field(f);
+    if (message) out[f] = message;
+  }
+  if (!err.errors) out.form = err.message;
+  return out;
+}
+
 export function storedToken(): string | null {
   try {
     return localStorage.getItem(TOKEN_KEY);

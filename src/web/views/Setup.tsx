@@ -5,7 +5,7 @@
  * link says so and sends them to sign in.
  */
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError } from "../api";
+import { api, ApiError, formErrors } from "../api";
 import type { Me } from "../types";
 import { Field } from "./ui";
 
@@ -122,14 +122,7 @@ function CreateAdministrator({
       onSignedIn(r.token, r.user);
       onDone(r.user);
     } catch (err) {
-      if (err instanceof ApiError)
-        setErrors({
-          username: err.field("username") ?? undefined,
-          global_name: err.field("global_name") ?? undefined,
-          password: err.field("password") ?? undefined,
-          form: err.errors ? undefined : err.message,
-        });
-      else setErrors({ form: "The server could not be reached." });
+      setErrors(formErrors(err, ["username", "global_name", "password"]));
     } finally {
       setBusy(false);
     }

@@ -1,6 +1,6 @@
 /** Sign in, or create an account: the same two fields, errors next to the field they concern. */
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError } from "../api";
+import { api, formErrors } from "../api";
 import type { ComponentChildren } from "preact";
 import type { Me } from "../types";
 import { Field } from "./ui";
@@ -42,14 +42,7 @@ export function SignIn({ onSignedIn, header }: Props) {
       const r = await api<{ token: string; user: Me }>("POST", signup ? "/auth/signup" : "/auth/signin", body);
       onSignedIn(r.token, r.user);
     } catch (err) {
-      if (err instanceof ApiError)
-        setErrors({
-          username: err.field("username") ?? undefined,
-          password: err.field("password") ?? undefined,
-          invite: err.field("invite") ?? undefined,
-          form: err.errors ? undefined : err.message,
-        });
-      else setErrors({ form: "The server could not be reached." });
+      setErrors(formErrors(err, ["username", "password", "invite"]));
     } finally {
       setBusy(false);
     }
