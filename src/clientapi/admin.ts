@@ -90,11 +90,11 @@ export function adminRoutes(p: ClientContext): PeopleRoute[] {
       method: "GET",
       path: "/instance",
       caller: "none",
-      summary: "Who may sign up here and who may create servers (anyone: the sign-up page says so)",
-      answer: C.Registration,
+      summary: "Who may sign up here, who may create servers, and whether anyone administers it yet (anyone: the sign-in page says so)",
+      answer: C.InstanceAbout,
       handler: () => {
         const s = core.instance.settings();
-        return { registration: s.registration, guild_creation: s.guildCreation };
+        return { registration: s.registration, guild_creation: s.guildCreation, administered: !core.setup.waiting() };
       },
     }),
     route({

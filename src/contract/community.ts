@@ -133,6 +133,8 @@ export const Account = Type.Object({
   owned_guilds: Type.Integer(),
 });
 export const Registration = Type.Object({ registration: Type.String(), guild_creation: Type.String() });
+/** What anyone may know of the instance before signing in: who may sign up, and whether anyone administers it yet. */
+export const InstanceAbout = Type.Object({ registration: Type.String(), guild_creation: Type.String(), administered: Type.Boolean() });
 export const InstanceInvite = Type.Object({
   id: Id,
   created_by: Nullable(Id),

@@ -52,6 +52,11 @@ export class SetupLink {
     });
   }
 
+  /** Whether nobody administers the instance yet (the sign-in page points its operator at the link). */
+  waiting(): boolean {
+    return administratorCount(this.d) === 0;
+  }
+
   /** Whether the link works now (the setup page asks before it offers a form): 404 when it does not. */
   check(token: string): void {
     if (administratorCount(this.d) > 0 || !this.matches(token)) throw new DomainError("not_found", UNUSABLE);

@@ -34,6 +34,9 @@ test("signed out: the link creates the administrator's account, signs it in and 
   context.setDefaultTimeout(WAIT_MS);
   try {
     const page = await context.newPage();
+    // Whoever did not read the console is told on the sign-in page where to look.
+    await page.goto(`${s.base}/`);
+    await page.getByText("Nobody administers this server yet.").waitFor();
     await page.goto(link);
     await page.getByRole("heading", { name: "Set up this Parley server" }).waitFor();
     await a11y.check(page, "setup form");
@@ -61,6 +64,7 @@ test("signed out: the link creates the administrator's account, signs it in and 
       await a11y.check(again, "setup link spent");
       await again.getByRole("link", { name: "Go to sign in" }).click();
       await again.getByRole("button", { name: "Sign in" }).waitFor({ timeout: WAIT_MS });
+      expect(await again.getByText("Nobody administers this server yet.").count()).toBe(0);
     } finally {
       await other.close();
     }

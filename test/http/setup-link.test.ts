@@ -30,6 +30,7 @@ describe("the setup link", () => {
   });
 
   test("creates an administrator's account and signs it in; then it no longer works", async () => {
+    expect((await client(p, "GET", "/instance", null)).body.administered).toBe(false);
     expect((await check()).status).toBe(204);
     const r = await create({ global_name: "Ana" });
     expect(r.status).toBe(200);
@@ -44,6 +45,7 @@ describe("the setup link", () => {
     }
     expect(admins().map((a) => a.username)).toEqual(["ana"]);
     expect(p.core.setup.token()).toBeNull();
+    expect((await client(p, "GET", "/instance", null)).body.administered).toBe(true);
   });
 
   test("makes the signed-in person the administrator", async () => {

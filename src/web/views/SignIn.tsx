@@ -19,11 +19,16 @@ export function SignIn({ onSignedIn, header }: Props) {
   const [errors, setErrors] = useState<{ username?: string; password?: string; invite?: string; form?: string }>({});
   // Who may sign up here (GET /instance): an invite-only server asks for an instance invite.
   const [registration, setRegistration] = useState<string>("open");
+  // A new server nobody administers yet: its operator has a setup link to open (views/Setup.tsx).
+  const [administered, setAdministered] = useState(true);
   const [invite, setInvite] = useState("");
   useEffect(
     () =>
-      void api<{ registration: string }>("GET", "/instance").then(
-        (r) => setRegistration(r.registration),
+      void api<{ registration: string; administered: boolean }>("GET", "/instance").then(
+        (r) => {
+          setRegistration(r.registration);
+          setAdministered(r.administered);
+        },
         () => undefined,
       ),
     [],
@@ -58,6 +63,12 @@ export function SignIn({ onSignedIn, header }: Props) {
       {header}
       <form onSubmit={submit} noValidate>
         <h1>{signup ? "Create your Parley account" : "Sign in to Parley"}</h1>
+        {!administered && (
+          <p class="hint">
+            Nobody administers this server yet. If you run it, open the setup link that <code>parley serve</code> printed to create the
+            administrator's account.
+          </p>
+        )}
         <Field id="username" label="Username" value={username} onInput={setUsername} error={errors.username} autoComplete="username" />
         <Field
           id="password"
