@@ -98,9 +98,10 @@ describe("the discord.js guide: command handling", () => {
     const bobSees = await g.P.messages("Guide/general", { as: "bob", limit: 20 });
     for (const f of withFollowups.followups) expect(bobSees.some((m) => m.id === f.id)).toBe(true);
 
-    const gone = await run("erin", "responses", sub("delete"));
+    const gone = await as("erin").slash("Guide/general", "responses", sub("delete"), { timeoutMs: 15_000 });
     await g.bot.event("deleted-reply");
-    expect((await g.P.messages("Guide/general", { limit: 20 })).some((m) => m.id === gone.response!.id)).toBe(false);
+    const after = await g.P.interaction(gone.id);
+    expect([after.state, after.response]).toEqual(["responded", null]);
 
     const fetched = await run("erin", "responses", sub("fetch"));
     const line = await g.bot.event("fetched-reply");
@@ -216,6 +217,43 @@ describe("the discord.js guide: components", () => {
     expect(menuMessage.content).toBe("dave picked Squirtle; the choice is closed.");
   }, 60_000);
 
+  test("/counter: a component collector; update() per click, a stranger told the buttons are not theirs, Stop ends it", async () => {
+    const asked = await run("carol", "counter");
+    const id = asked.response!.id;
+    await g.bot.event("listening", (l) => l.command === "counter" && l.message === id);
+    for (const n of [1, 2]) {
+      const click = await as("carol").click("Guide/general", id, "plus", { timeoutMs: 15_000 });
+      expect(click.callbackType).toBe(7);
+      expect(parts((await g.P.messages("Guide/general", { limit: 30 })).find((m) => m.id === id)!)[0].label).toBe(`+1 (${n})`);
+    }
+    const stranger = await as("dave").click("Guide/general", id, "plus", { until: "responded", timeoutMs: 15_000 });
+    expect([stranger.ephemeral, stranger.response?.content]).toEqual([true, "These buttons aren't for you!"]);
+    const stop = await as("carol").click("Guide/general", id, "stop", { timeoutMs: 15_000 });
+    expect(stop.callbackType).toBe(6);
+    const ended = await g.P.waitFor(
+      async () => {
+        const m = (await g.P.messages("Guide/general", { limit: 30 })).find((x) => x.id === id)!;
+        return m.content.startsWith("Final") ? m : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
+    expect(ended.content).toBe("Final count: 2 (stopped, 4 clicks)");
+    expect(parts(ended).map((b) => b.disabled)).toEqual([true, true]);
+  }, 60_000);
+
+  test("/counter secret: awaitMessageComponent on an ephemeral reply runs out of time, and editReply says so", async () => {
+    const asked = await run("carol", "counter", { secret: true });
+    expect([asked.ephemeral, asked.response?.content]).toEqual([true, "Really?"]);
+    const edited = await g.P.waitFor(
+      async () => {
+        const v = await g.P.interaction(asked.id);
+        return v.response?.content.startsWith("Confirmation") ? v.response : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
+    expect([edited.content, edited.components]).toEqual(["Confirmation not received within 1 second, cancelling", []]);
+  }, 30_000);
+
   test("/pick's user and role selects are shown greyed out (spec 4 rule 6) and a person cannot use them", async () => {
     const asked = await run("carol", "pick");
     expect(asked.response?.content).toBe("Select users and a role:");
@@ -250,6 +288,19 @@ describe("the discord.js guide: what the bot reads", () => {
         .sort()
         .join(", ")}\nhere: ${commandFiles.length}`,
     );
+  }, 90_000);
+
+  test("delete-commands.js: one guild command by id, then every global command with an empty put", async () => {
+    const path = `/applications/${W().applications.GuideBot.id}/guilds/${W().guilds.Guide.id}/commands`;
+    expect(await g.script("delete-commands.js")).toContain("Successfully deleted all application commands.");
+    expect(await g.botGet(`/applications/${W().applications.GuideBot.id}/commands`)).toEqual([]);
+    const pick = (await g.botGet(path)).find((c: any) => c.name === "pick");
+    expect(await g.script("delete-commands.js", [pick.id])).toContain("Successfully deleted guild command");
+    expect((await g.botGet(path)).map((c: any) => c.name)).not.toContain("pick");
+    await expect(as("carol").slash("Guide/general", "pick")).rejects.toThrow(/Unknown/);
+    // The guild's commands stay, and deploying again brings /pick back.
+    await g.deploy();
+    expect((await run("carol", "pick")).response?.content).toBe("Select users and a role:");
   }, 90_000);
 
   test("guild.members.fetch with the GuildMembers intent, and client.users.fetch", async () => {

@@ -30,7 +30,16 @@ export const GUIDE_WORLD = {
         { name: "Mods", permissions: ["KICK_MEMBERS", "BAN_MEMBERS"], members: ["bob"] },
         {
           name: "Keeper",
-          permissions: ["KICK_MEMBERS", "BAN_MEMBERS", "MANAGE_ROLES", "MANAGE_CHANNELS", "MANAGE_MESSAGES", "VIEW_AUDIT_LOG", "SEND_MESSAGES"],
+          permissions: [
+            "KICK_MEMBERS",
+            "BAN_MEMBERS",
+            "MANAGE_ROLES",
+            "MANAGE_CHANNELS",
+            "MANAGE_MESSAGES",
+            "MANAGE_EXPRESSIONS",
+            "VIEW_AUDIT_LOG",
+            "SEND_MESSAGES",
+          ],
           members: ["GuideBot"],
         },
       ],
@@ -60,6 +69,8 @@ export interface Guide {
   bot: PyBot;
   /** Runs deploy-commands.js (guild commands, or --global) and answers what it printed. */
   deploy(global?: boolean): Promise<string>;
+  /** Runs one of the guide's scripts (deploy-commands.js, delete-commands.js) and answers what it printed. */
+  script(file: string, args?: string[]): Promise<string>;
   /** The bot's messages in a channel of the server after `after`, oldest first. */
   botSays(channel: string, match: (m: HarnessMessage) => boolean, after?: { id: string }): Promise<HarnessMessage>;
   /** A bot API GET with the bot's token. */
@@ -78,23 +89,25 @@ function env(P: RunningParley): Record<string, string> {
   };
 }
 
-/** A Parley with the guide's world, the guild commands deployed, and the bot logged in. */
-export async function startGuide(): Promise<Guide> {
+/**
+ * A Parley with the guide's world, the guild commands deployed, and the bot logged in;
+ * `before` runs first, while the bot is not there (what it did is not in the bot's cache).
+ */
+export async function startGuide(before?: (P: RunningParley) => Promise<void>): Promise<Guide> {
   if (!NODE) throw new Error("node is missing: the guide's bot runs under node, as the guide has it");
+  const node = NODE;
   const P = await startParley({ world: GUIDE_WORLD, strict: false });
-  const deploy = async (global = false) => {
-    const proc = Bun.spawn([NODE, join(GUIDE, "deploy-commands.js"), ...(global ? ["--global"] : [])], {
-      env: { ...process.env, ...env(P) },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+  const script = async (file: string, args: string[] = []) => {
+    const proc = Bun.spawn([node, join(GUIDE, file), ...args], { env: { ...process.env, ...env(P) }, stdout: "pipe", stderr: "pipe" });
     const done = await Promise.race([proc.exited, Bun.sleep(60_000).then(() => "late" as const)]);
     if (done === "late") proc.kill();
     const out = await new Response(proc.stdout).text();
-    if (done !== 0) throw new Error(`deploy-commands.js ${done}: ${out}${await new Response(proc.stderr).text()}`);
+    if (done !== 0) throw new Error(`${file} ${done}: ${out}${await new Response(proc.stderr).text()}`);
     return out;
   };
+  const deploy = (global = false) => script("deploy-commands.js", global ? ["--global"] : []);
   await deploy();
+  await before?.(P);
   const bot = PyBot.run([NODE, join(GUIDE, "index.js")], env(P), 15_000);
   await bot.saw((l) => l.event === "ready", "ready");
   const botId = P.world.applications.GuideBot.bot_user_id;
@@ -103,6 +116,7 @@ export async function startGuide(): Promise<Guide> {
     P,
     bot,
     deploy,
+    script,
     botSays: (channel, match, after) =>
       P.waitFor(
         async () =>

@@ -1,5 +1,6 @@
 // "Collectors": awaitMessages for the first right answer.
 const { SlashCommandBuilder } = require('discord.js');
+const report = require('../../report.js');
 const quiz = [{ question: 'What color is the sky?', answers: ['blue'] }];
 
 module.exports = {
@@ -15,7 +16,10 @@ module.exports = {
 
 		await interaction.reply({ content: item.question, withResponse: true });
 		try {
-			const collected = await interaction.channel.awaitMessages({ filter: collectorFilter, max: 1, time, errors: ['time'] });
+			const waiting = interaction.channel.awaitMessages({ filter: collectorFilter, max: 1, time, errors: ['time'] });
+			// Not in the guide: tell the test the collector listens.
+			report('listening', { command: 'quiz' });
+			const collected = await waiting;
 			await interaction.followUp(`${collected.first().author} got the correct answer!`);
 		} catch {
 			await interaction.followUp('Looks like nobody got the answer this time.');

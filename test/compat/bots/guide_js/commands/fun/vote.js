@@ -1,6 +1,7 @@
 // "Reactions": react in order, then awaitReactions from the person who asked, and a
 // reaction collector counting everyone's 👍.
 const { SlashCommandBuilder } = require('discord.js');
+const report = require('../../report.js');
 
 module.exports = {
 	cooldown: 0,
@@ -20,7 +21,10 @@ module.exports = {
 
 		const collectorFilter = (reaction, user) => ['👍', '👎'].includes(reaction.emoji.name) && user.id === interaction.user.id;
 		try {
-			const collected = await message.awaitReactions({ filter: collectorFilter, max: 1, time: 60_000, errors: ['time'] });
+			const waiting = message.awaitReactions({ filter: collectorFilter, max: 1, time: 60_000, errors: ['time'] });
+			// Not in the guide: tell the test the collectors listen.
+			report('listening', { command: 'vote' });
+			const collected = await waiting;
 			const reaction = collected.first();
 			collector.stop();
 			if (reaction.emoji.name === '👍') {
