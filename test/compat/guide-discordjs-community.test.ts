@@ -30,7 +30,8 @@ let early: { id: string }[] = [];
 beforeAll(async () => {
   g = await startGuide(async (P) => {
     // Said before the bot logs in, so never in its cache: their edit and delete arrive partial.
-    early = [await P.as("dave").say("Guide/general", "old news"), await P.as("dave").say("Guide/general", "old secret")];
+    early = [];
+    for (const text of ["old news", "old secret", "old photo"]) early.push(await P.as("dave").say("Guide/general", text));
     // The server's custom emoji, made with the bot's token (MANAGE_EXPRESSIONS), in GUILD_CREATE at login.
     const res = await fetch(`${P.restBase}/guilds/${P.world.guilds.Guide.id}/emojis`, {
       method: "POST",
@@ -197,6 +198,13 @@ describe("the discord.js guide: events", () => {
     await g.botSays("mod-log", (m) => m.content === `A message (${early[1].id}) was deleted, but it was not cached.`);
   }, 30_000);
 
+  test("messageReactionAdd on an uncached message arrives partial; reaction.fetch() reads the message and the count", async () => {
+    await as("bob").react("Guide/general", early[2].id, "🔥");
+    await g.botSays("mod-log", (m) => m.content === `bob reacted 🔥 to dave's message "old photo" (1 so far)`);
+    await as("carol").react("Guide/general", early[2].id, "🔥");
+    await g.botSays("mod-log", (m) => m.content === `carol reacted 🔥 to dave's message "old photo" (2 so far)`);
+  }, 30_000);
+
   test("messageUpdate and messageDelete of cached messages: the log has the text before and after, and who deleted it", async () => {
     const said = await as("dave").say("Guide/general", "first draft");
     await as("dave").edit(said.id, "second draft");
@@ -264,6 +272,34 @@ describe("the discord.js guide: moderation", () => {
     const undone = await run("alice", "mute", { target: W().users.carol.id, undo: true }, "Guide/quiet");
     expect(undone.response?.content).toBe("carol may speak here again.");
     await as("carol").say("Guide/quiet", "back");
+  }, 30_000);
+
+  test("/private: guild.channels.create with permissionOverwrites and guild.roles.create with permissions, as the Permissions page does", async () => {
+    const r = await run("alice", "private", { name: "den" });
+    const channels: any[] = await g.botGet(`/guilds/${W().guilds.Guide.id}/channels`);
+    const den = channels.find((c) => c.name === "den");
+    expect(r.response?.content).toBe(
+      `Made <#${den.id}> (role: KickMembers, SendMessages; you: true; everyone: false; overwrites: 4)`,
+    );
+    const role = (await g.botGet(`/guilds/${W().guilds.Guide.id}/roles`)).find((x: any) => x.name === "den-keepers");
+    expect(BigInt(role.permissions)).toBe((1n << 11n) | (1n << 1n));
+    const welcome = await g.P.waitFor(async () => (await g.P.messages(den.id, { as: "alice" }))[0], { timeoutMs: 10_000 });
+    expect(welcome.content).toBe(`Welcome to your channel, <@${W().users.alice.id}>!`);
+    // VIEW_CHANNEL is not one of the 13 permissions Parley honours (spec 2.9): the overwrites
+    // are kept with that bit dropped, and the channel is not private.
+    const overwrite = (id: string) => den.permission_overwrites.find((o: any) => o.id === id);
+    expect(
+      [W().guilds.Guide.id, W().users.alice.id, W().applications.GuideBot.bot_user_id, role.id].map((id) => {
+        const o = overwrite(id);
+        return [o.type, o.allow, o.deny];
+      }),
+    ).toEqual([
+      [0, "0", "0"],
+      [1, "0", "0"],
+      [1, "0", "0"],
+      [0, "0", "0"],
+    ]);
+    expect((await g.P.messages(den.id, { as: "carol" })).map((m) => m.id)).toEqual([welcome.id]);
   }, 30_000);
 
   test("/kick: the member's permissions are checked with PermissionsBitField; the kick removes the member", async () => {
