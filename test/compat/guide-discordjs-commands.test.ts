@@ -312,6 +312,11 @@ describe("the discord.js guide: what the bot reads", () => {
     expect(r.response!.content).toBe(`${members.length} members: ${members.join(", ")}\nfetched: bob (bot: false)`);
   }, 40_000);
 
+  test("guild.members.search finds members by the start of their username or nickname", async () => {
+    expect((await run("carol", "find", { name: "CA" })).response?.content).toBe("Found: carol");
+    expect((await run("carol", "find", { name: "zz" })).response?.content).toBe("Found: nobody");
+  }, 30_000);
+
   test("user.send: the person gets the bot's direct message", async () => {
     const r = await run("carol", "dm", { target: W().users.dave.id, text: "psst, dave" });
     const channel = /in (\d+)$/.exec(r.response!.content)![1];
