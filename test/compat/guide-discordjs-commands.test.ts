@@ -29,7 +29,16 @@ afterAll(async () => {
 describe("the discord.js guide: command handling", () => {
   test("deploy-commands.js puts every command file's data; the server holds what the builders said", async () => {
     const commands: any[] = await g.botGet(`/applications/${W().applications.GuideBot.id}/guilds/${W().guilds.Guide.id}/commands`);
-    expect(commands.map((c) => c.name).sort()).toEqual(commandFiles.map((f) => f.replace(/\.js$/, "")).sort());
+    const menus = ["quote.js", "userinfo.js"];
+    expect(commands.map((c) => c.name).sort()).toEqual([
+      ...commandFiles.filter((f) => !menus.includes(f)).map((f) => f.replace(/\.js$/, "")),
+      "Quote",
+      "User Information",
+    ].sort());
+    expect(commands.filter((c) => c.type !== 1).map((c) => [c.name, c.type, c.description])).toEqual([
+      ["Quote", 3, ""],
+      ["User Information", 2, ""],
+    ].sort());
     const info = commands.find((c) => c.name === "info");
     const all = info.options.find((o: any) => o.name === "all");
     expect(all.type).toBe(1);
@@ -278,17 +287,53 @@ describe("the discord.js guide: components", () => {
   }, 30_000);
 });
 
+describe("the discord.js guide: context menus, threads, files, webhooks", () => {
+  test("a user and a message context menu run through the same command Collection", async () => {
+    const user = await as("carol").contextMenu("Guide/general", "User Information", { user: "bob" }, { until: "responded", timeoutMs: 15_000 });
+    expect(user.response?.content).toBe("bob is bob here.");
+    const said = await as("bob").say("Guide/general", "quote me on this");
+    const quote = await as("carol").contextMenu("Guide/general", "Quote", { message: said.id }, { until: "responded", timeoutMs: 15_000 });
+    expect(quote.response?.embeds[0]).toMatchObject({ author: { name: "bob" }, description: "quote me on this", footer: { text: "quoted by carol" } });
+  }, 30_000);
+
+  test("threads.create: the spec answers 501 (spec 1.5), which discord.js raises as an HTTPError after its retries", async () => {
+    const r = await run("carol", "thread");
+    expect([r.ephemeral, r.response?.content]).toEqual([true, "No thread: HTTPError 501"]);
+    expect(await g.bot.event("thread-refused")).toMatchObject({ name: "HTTPError", status: 501 });
+  }, 30_000);
+
+  test("a local image sent with the reply: the spec takes no file uploads from bots (spec 1.5), 400 50035", async () => {
+    const r = await run("carol", "card");
+    expect([r.ephemeral, r.response?.content]).toEqual([true, "No file: 400 50035"]);
+    expect(await g.bot.event("file-refused")).toMatchObject({ status: 400, code: 50035 });
+  }, 30_000);
+
+  test("webhooks: created, sent through with another name and an embed, the message edited, listed and deleted", async () => {
+    const r = await run("alice", "hook");
+    const m = /^Sent (\d+) as some-username; 1 webhook\(s\) here, now deleted\.$/.exec(r.response!.content);
+    expect(m).not.toBeNull();
+    const sent = (await g.P.messages("Guide/general", { limit: 30 })).find((x) => x.id === m![1])!;
+    expect([sent.author.username, sent.content, sent.embeds[0].title]).toEqual(["some-username", "Webhook test (edited)", "Some Title"]);
+    expect(await g.botGet(`/channels/${g.P.channelId("Guide/general")}/webhooks`)).toEqual([]);
+  }, 30_000);
+
+});
 describe("the discord.js guide: what the bot reads", () => {
   test("deploy-commands.js --global; client.application.commands.fetch lists them", async () => {
     expect(await g.deploy(true)).toContain(`Successfully reloaded ${commandFiles.length} application (/) commands.`);
     const r = await run("carol", "commands");
-    expect(r.response?.content).toBe(
-      `global: ${commandFiles
-        .map((f) => f.replace(/\.js$/, ""))
-        .sort()
-        .join(", ")}\nhere: ${commandFiles.length}`,
-    );
+    const global: any[] = await g.botGet(`/applications/${W().applications.GuideBot.id}/commands`);
+    expect(global.length).toBe(commandFiles.length);
+    expect(r.response?.content).toBe(`global: ${global.map((c) => c.name).sort().join(", ")}\nhere: ${commandFiles.length}`);
   }, 90_000);
+
+  test("in the bot's DM: a global /ping answers; /kick (setDMPermission(false)) and /ban (contexts: Guild) are not offered", async () => {
+    const dm = await as("alice").dm("GuideBot", "hi");
+    const ping = await as("alice").slash(dm.channel_id, "ping", undefined, { until: "responded", timeoutMs: 15_000 });
+    expect(ping.response?.content).toBe("Pong!");
+    await expect(as("alice").slash(dm.channel_id, "kick", { target: W().users.bob.id })).rejects.toThrow();
+    await expect(as("alice").slash(dm.channel_id, "ban", { target: W().users.bob.id })).rejects.toThrow();
+  }, 30_000);
 
   test("delete-commands.js: one guild command by id, then every global command with an empty put", async () => {
     const path = `/applications/${W().applications.GuideBot.id}/guilds/${W().guilds.Guide.id}/commands`;

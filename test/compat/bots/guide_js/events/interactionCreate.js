@@ -19,7 +19,8 @@ module.exports = {
 			}
 			return;
 		}
-		if (!interaction.isChatInputCommand()) return;
+		// "Context menus": they run through the same Collection as slash commands.
+		if (!interaction.isChatInputCommand() && !interaction.isContextMenuCommand()) return;
 
 		const command = interaction.client.commands.get(interaction.commandName);
 
