@@ -30,15 +30,15 @@ describe("the discord.js guide: command handling", () => {
   test("deploy-commands.js puts every command file's data; the server holds what the builders said", async () => {
     const commands: any[] = await g.botGet(`/applications/${W().applications.GuideBot.id}/guilds/${W().guilds.Guide.id}/commands`);
     const menus = ["quote.js", "userinfo.js"];
-    expect(commands.map((c) => c.name).sort()).toEqual([
-      ...commandFiles.filter((f) => !menus.includes(f)).map((f) => f.replace(/\.js$/, "")),
-      "Quote",
-      "User Information",
-    ].sort());
-    expect(commands.filter((c) => c.type !== 1).map((c) => [c.name, c.type, c.description])).toEqual([
-      ["Quote", 3, ""],
-      ["User Information", 2, ""],
-    ].sort());
+    expect(commands.map((c) => c.name).sort()).toEqual(
+      [...commandFiles.filter((f) => !menus.includes(f)).map((f) => f.replace(/\.js$/, "")), "Quote", "User Information"].sort(),
+    );
+    expect(commands.filter((c) => c.type !== 1).map((c) => [c.name, c.type, c.description])).toEqual(
+      [
+        ["Quote", 3, ""],
+        ["User Information", 2, ""],
+      ].sort(),
+    );
     const info = commands.find((c) => c.name === "info");
     const all = info.options.find((o: any) => o.name === "all");
     expect(all.type).toBe(1);
@@ -54,7 +54,14 @@ describe("the discord.js guide: command handling", () => {
       ["text", 3],
     ]);
     const opt = (name: string) => all.options.find((o: any) => o.name === name);
-    expect(opt("category")).toMatchObject({ required: true, choices: [{ name: "Funny", value: "gif_funny" }, { name: "Meme", value: "gif_meme" }, { name: "Movie", value: "gif_movie" }] });
+    expect(opt("category")).toMatchObject({
+      required: true,
+      choices: [
+        { name: "Funny", value: "gif_funny" },
+        { name: "Meme", value: "gif_meme" },
+        { name: "Movie", value: "gif_movie" },
+      ],
+    });
     expect(opt("count")).toMatchObject({ min_value: 1, max_value: 10 });
     expect(opt("ratio")).toMatchObject({ min_value: 0, max_value: 1 });
     expect(opt("channel").channel_types).toEqual([0]);
@@ -75,7 +82,9 @@ describe("the discord.js guide: command handling", () => {
     // The cooldown is per person: dave is not on it.
     expect((await run("dave", "ping")).response?.content).toBe("Pong!");
     const joined = (await g.botGet(`/guilds/${W().guilds.Guide.id}/members/${W().users.carol.id}`)).joined_at;
-    expect((await run("carol", "user")).response?.content).toBe(`This command was run by carol, who joined on ${new Date(joined).toISOString()}.`);
+    expect((await run("carol", "user")).response?.content).toBe(
+      `This command was run by carol, who joined on ${new Date(joined).toISOString()}.`,
+    );
     expect((await run("carol", "server")).response?.content).toBe("This server is Guide and has 6 members.");
   }, 60_000);
 
@@ -85,7 +94,9 @@ describe("the discord.js guide: command handling", () => {
     expect([secret.ephemeral, secret.response?.content]).toEqual([true, "Secret Pong!"]);
 
     const edited = await run("erin", "responses", sub("edit"));
-    await g.P.waitFor(async () => ((await g.P.interaction(edited.id)).response?.content === "Pong again!" ? true : undefined), { timeoutMs: 10_000 });
+    await g.P.waitFor(async () => ((await g.P.interaction(edited.id)).response?.content === "Pong again!" ? true : undefined), {
+      timeoutMs: 10_000,
+    });
 
     const deferred = await as("erin").slash("Guide/general", "responses", sub("defer"), { timeoutMs: 15_000 });
     expect([deferred.deferred, deferred.ephemeral]).toEqual([true, true]);
@@ -155,13 +166,37 @@ describe("the discord.js guide: command handling", () => {
       ].join("\n"),
     );
     // The bounds the builders set hold for people too.
-    await expect(as("alice").slash("Guide/general", "info", [{ name: "all", type: 1, options: [{ name: "category", value: "gif_meme" }, { name: "count", value: 11 }] }])).rejects.toThrow();
-    await expect(as("alice").slash("Guide/general", "info", [{ name: "all", type: 1, options: [{ name: "category", value: "gif_nope" }] }])).rejects.toThrow();
-    const someone = await run("alice", "info", [{ name: "all", type: 1, options: [{ name: "category", value: "gif_funny" }, { name: "mentionable", value: W().users.dave.id }] }]);
+    await expect(
+      as("alice").slash("Guide/general", "info", [
+        {
+          name: "all",
+          type: 1,
+          options: [
+            { name: "category", value: "gif_meme" },
+            { name: "count", value: 11 },
+          ],
+        },
+      ]),
+    ).rejects.toThrow();
+    await expect(
+      as("alice").slash("Guide/general", "info", [{ name: "all", type: 1, options: [{ name: "category", value: "gif_nope" }] }]),
+    ).rejects.toThrow();
+    const someone = await run("alice", "info", [
+      {
+        name: "all",
+        type: 1,
+        options: [
+          { name: "category", value: "gif_funny" },
+          { name: "mentionable", value: W().users.dave.id },
+        ],
+      },
+    ]);
     expect(someone.response?.content).toContain("mentionable=dave");
     const user = await run("alice", "info", [{ name: "user", type: 1, options: [{ name: "target", value: W().users.carol.id }] }]);
     expect(user.response?.content).toBe(`Username: carol\nID: ${W().users.carol.id}`);
-    const group = await run("alice", "info", [{ name: "permissions", type: 2, options: [{ name: "get", type: 1, options: [{ name: "member", value: W().users.bob.id }] }] }]);
+    const group = await run("alice", "info", [
+      { name: "permissions", type: 2, options: [{ name: "get", type: 1, options: [{ name: "member", value: W().users.bob.id }] }] },
+    ]);
     expect(group.response?.content).toBe("bob can: KickMembers, BanMembers");
   }, 60_000);
 
@@ -210,9 +245,15 @@ describe("the discord.js guide: components", () => {
     const [menu] = parts(asked.response!);
     expect(menu).toMatchObject({ type: 3, custom_id: "starter", placeholder: "Make a selection!" });
     expect(menu.options.map((o: any) => o.value)).toEqual(["bulbasaur", "charmander", "squirtle"]);
-    const first = await as("carol").select("Guide/general", asked.response!.id, "starter", ["bulbasaur"], { until: "responded", timeoutMs: 15_000 });
+    const first = await as("carol").select("Guide/general", asked.response!.id, "starter", ["bulbasaur"], {
+      until: "responded",
+      timeoutMs: 15_000,
+    });
     expect(first.response?.content).toBe(`<@${W().users.carol.id}> has selected bulbasaur!`);
-    const second = await as("dave").select("Guide/general", asked.response!.id, "starter", ["charmander"], { until: "responded", timeoutMs: 15_000 });
+    const second = await as("dave").select("Guide/general", asked.response!.id, "starter", ["charmander"], {
+      until: "responded",
+      timeoutMs: 15_000,
+    });
     expect(second.response?.content).toBe(`<@${W().users.dave.id}> has selected charmander!`);
     const last = await as("dave").select("Guide/general", asked.response!.id, "starter", ["squirtle"], { timeoutMs: 15_000 });
     expect(last.callbackType).toBe(6);
@@ -289,11 +330,20 @@ describe("the discord.js guide: components", () => {
 
 describe("the discord.js guide: context menus, threads, files, webhooks", () => {
   test("a user and a message context menu run through the same command Collection", async () => {
-    const user = await as("carol").contextMenu("Guide/general", "User Information", { user: "bob" }, { until: "responded", timeoutMs: 15_000 });
+    const user = await as("carol").contextMenu(
+      "Guide/general",
+      "User Information",
+      { user: "bob" },
+      { until: "responded", timeoutMs: 15_000 },
+    );
     expect(user.response?.content).toBe("bob is bob here.");
     const said = await as("bob").say("Guide/general", "quote me on this");
     const quote = await as("carol").contextMenu("Guide/general", "Quote", { message: said.id }, { until: "responded", timeoutMs: 15_000 });
-    expect(quote.response?.embeds[0]).toMatchObject({ author: { name: "bob" }, description: "quote me on this", footer: { text: "quoted by carol" } });
+    expect(quote.response?.embeds[0]).toMatchObject({
+      author: { name: "bob" },
+      description: "quote me on this",
+      footer: { text: "quoted by carol" },
+    });
   }, 30_000);
 
   test("threads.create: the spec answers 501 (spec 1.5), which discord.js raises as an HTTPError after its retries", async () => {
@@ -316,7 +366,6 @@ describe("the discord.js guide: context menus, threads, files, webhooks", () => 
     expect([sent.author.username, sent.content, sent.embeds[0].title]).toEqual(["some-username", "Webhook test (edited)", "Some Title"]);
     expect(await g.botGet(`/channels/${g.P.channelId("Guide/general")}/webhooks`)).toEqual([]);
   }, 30_000);
-
 });
 describe("the discord.js guide: what the bot reads", () => {
   test("deploy-commands.js --global; client.application.commands.fetch lists them", async () => {
@@ -324,7 +373,12 @@ describe("the discord.js guide: what the bot reads", () => {
     const r = await run("carol", "commands");
     const global: any[] = await g.botGet(`/applications/${W().applications.GuideBot.id}/commands`);
     expect(global.length).toBe(commandFiles.length);
-    expect(r.response?.content).toBe(`global: ${global.map((c) => c.name).sort().join(", ")}\nhere: ${commandFiles.length}`);
+    expect(r.response?.content).toBe(
+      `global: ${global
+        .map((c) => c.name)
+        .sort()
+        .join(", ")}\nhere: ${commandFiles.length}`,
+    );
   }, 90_000);
 
   test("in the bot's DM: a global /ping answers; /kick (setDMPermission(false)) and /ban (contexts: Guild) are not offered", async () => {

@@ -120,7 +120,9 @@ export async function startGuide(before?: (P: RunningParley) => Promise<void>): 
     botSays: (channel, match, after) =>
       P.waitFor(
         async () =>
-          (await P.messages(`Guide/${channel}`, { limit: 100 })).reverse().find((m) => m.author.id === botId && newer(m, after) && match(m)),
+          (await P.messages(`Guide/${channel}`, { limit: 100 }))
+            .reverse()
+            .find((m) => m.author.id === botId && newer(m, after) && match(m)),
         { timeoutMs: 15_000 },
       ),
     botGet: async (path) => {

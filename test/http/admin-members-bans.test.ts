@@ -62,7 +62,9 @@ describe("members", () => {
     expect(await names("query=dave&limit=10")).toEqual([]);
     for (const q of ["", "query=", "query=a&limit=0", "query=a&limit=1001"])
       expect(refusal(await call(p, "GET", `/guilds/${g}/members/search?${q}`, { token: plain }))).toEqual([400, 50035]);
-    expect(refusal(await call(p, "GET", `/guilds/${w.guilds.Elsewhere.id}/members/search?query=d`, { token: plain }))).toEqual([404, 10003]);
+    expect(refusal(await call(p, "GET", `/guilds/${w.guilds.Elsewhere.id}/members/search?query=d`, { token: plain }))).toEqual([
+      404, 10003,
+    ]);
   });
 
   test("list needs the GUILD_MEMBERS intent (403 50001 without it)", async () => {
