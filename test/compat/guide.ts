@@ -99,22 +99,36 @@ export async function startGuide(before?: (P: RunningParley) => Promise<void>): 
   const P = await startParley({ world: GUIDE_WORLD, strict: false });
   const script = async (file: string, args: string[] = []) => {
     const proc = Bun.spawn([node, join(GUIDE, file), ...args], { env: { ...process.env, ...env(P) }, stdout: "pipe", stderr: "pipe" });
-    const done = await Promise.race([proc.exited, Bun.sleep(60_000).then(() => "late" as const)]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), 60_000);
+    });
+    const done = await Promise.race([proc.exited, late]);
+    clearTimeout(timer);
     if (done === "late") proc.kill();
     const out = await new Response(proc.stdout).text();
     if (done !== 0) throw new Error(`${file} ${done}: ${out}${await new Response(proc.stderr).text()}`);
     return out;
   };
   const deploy = (global = false) => script("deploy-commands.js", global ? ["--global"] : []);
-  await deploy();
-  await before?.(P);
-  const bot = PyBot.run([NODE, join(GUIDE, "index.js")], env(P), 15_000);
-  await bot.saw((l) => l.event === "ready", "ready");
+  let bot: PyBot | undefined;
+  try {
+    await deploy();
+    await before?.(P);
+    bot = PyBot.run([node, join(GUIDE, "index.js")], env(P), 15_000);
+    await bot.saw((l) => l.event === "ready", "ready");
+  } catch (e) {
+    // A half-started world would keep the run alive: end what was started.
+    await bot?.stop();
+    await P.stop();
+    throw e;
+  }
+  const started = bot;
   const botId = P.world.applications.GuideBot.bot_user_id;
   const newer = (m: { id: string }, after?: { id: string }) => !after || BigInt(m.id) > BigInt(after.id);
   return {
     P,
-    bot,
+    bot: started,
     deploy,
     script,
     botSays: (channel, match, after) =>
@@ -131,7 +145,7 @@ export async function startGuide(before?: (P: RunningParley) => Promise<void>): 
     },
     uuid: (flake) => P.parley!.api.flakes.uuid(flake) as string,
     stop: async () => {
-      await bot.stop();
+      await started.stop();
       await P.stop();
     },
   };
