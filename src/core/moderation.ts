@@ -68,6 +68,23 @@ export class Moderation {
     return this.guilds.members(guildId, { after, limit });
   }
 
+  /**
+   * Members whose username or nickname starts with `query`, in any case (the reference's
+   * member search), ascending by user id.
+   */
+  searchMembers(guildId: string, viewerId: string, query: string, limit: number): Member[] {
+    this.requireActor(guildId, viewerId);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw DomainError.invalid("limit", "Must be between 1 and 1000.");
+    const prefix = `${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return this.db
+      .query(
+        `SELECT m.* FROM members m JOIN users u ON u.id = m.user_id
+         WHERE m.guild_id = ?1 AND (lower(u.username) LIKE ?2 ESCAPE '\\' OR lower(coalesce(m.nick, '')) LIKE ?2 ESCAPE '\\')
+         ORDER BY m.user_id LIMIT ?3`,
+      )
+      .all(guildId, prefix, limit) as Member[];
+  }
+
   member(guildId: string, viewerId: string, userId: string): Member {
     this.requireActor(guildId, viewerId);
     return this.guilds.requireMember(guildId, userId);

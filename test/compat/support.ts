@@ -86,6 +86,15 @@ export class PyBot {
     return new PyBot(proc, waitMs);
   }
 
+  /**
+   * Start any bot program, `argv` with its arguments (a discord.js bot under node), with
+   * `env` added to this process's environment; its JSON lines are read as a Python bot's.
+   */
+  static run(argv: string[], env: Record<string, string>, waitMs = 12_000): PyBot {
+    const proc = spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
+    return new PyBot(proc, waitMs);
+  }
+
   private async pump() {
     const decoder = new TextDecoder();
     let buf = "";

@@ -50,6 +50,23 @@ describe("members", () => {
       expect(refusal(await call(p, "GET", `/guilds/${g}/members?${q}`, { token: mod }))).toEqual([400, 50035]);
   });
 
+  test("search (discord.js guild.members.search): username or nickname starting with the query, any case; limit 1 by default", async () => {
+    await call(p, "PATCH", `/guilds/${g}/members/${w.users.carol.id}`, { token: mod, body: { nick: "Cece" } });
+    const names = async (q: string) =>
+      (await call(p, "GET", `/guilds/${g}/members/search?${q}`, { token: plain })).body.map((m: any) => m.user.username);
+    expect(await names("query=ca&limit=10")).toEqual(["carol"]);
+    expect(await names("query=CE&limit=10")).toEqual(["carol"]);
+    expect(await names("query=b")).toEqual(["bob"]);
+    expect((await names("query=e&limit=1000")).sort()).toEqual(["erin"]);
+    expect(await names("query=%25&limit=10")).toEqual([]);
+    expect(await names("query=dave&limit=10")).toEqual([]);
+    for (const q of ["", "query=", "query=a&limit=0", "query=a&limit=1001"])
+      expect(refusal(await call(p, "GET", `/guilds/${g}/members/search?${q}`, { token: plain }))).toEqual([400, 50035]);
+    expect(refusal(await call(p, "GET", `/guilds/${w.guilds.Elsewhere.id}/members/search?query=d`, { token: plain }))).toEqual([
+      404, 10003,
+    ]);
+  });
+
   test("list needs the GUILD_MEMBERS intent (403 50001 without it)", async () => {
     const r = await call(p, "GET", `/guilds/${g}/members`, { token: plain });
     expect(r.status).toBe(403);

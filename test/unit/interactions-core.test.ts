@@ -80,10 +80,11 @@ describe("command normalisation", () => {
     });
   });
 
-  test("default_member_permissions is masked to the honoured bits and kept as a string", () => {
+  test("default_member_permissions is kept as written, as a string (a requirement is not masked: that would widen it)", () => {
     expect(
       normaliseCommand({ name: "ping", description: "d", default_member_permissions: String((1n << 40n) | 8n) }).default_member_permissions,
-    ).toBe("8");
+    ).toBe(String((1n << 40n) | 8n));
+    expect(normaliseCommand({ name: "ping", description: "d", default_member_permissions: 8192 }).default_member_permissions).toBe("8192");
   });
 
   test("names follow the reference rule: unicode letters yes, capitals and spaces no (chat input)", () => {

@@ -54,6 +54,20 @@ export const memberRoutes: BotRoute[] = [
   }),
   route({
     method: "GET",
+    path: "/guilds/{guild_id}/members/search",
+    summary: "Members whose username or nickname starts with the query (discord.js guild.members.search)",
+    query: Type.Object({ query: Type.String({ minLength: 1 }), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) }),
+    caller: "bot",
+    handler: (req) => {
+      const gid = memberGuild(req);
+      const query = req.query.get("query") ?? "";
+      if (!query) throw DomainError.invalid("query", "This field is required", "BASE_TYPE_REQUIRED");
+      const limit = intQuery(req, "limit", 1, 1, 1000);
+      return ok(req.ctx.core.moderation.searchMembers(gid, req.caller.botUserId, query, limit).map((m) => memberOut(req.ctx, m)));
+    },
+  }),
+  route({
+    method: "GET",
     path: "/guilds/{guild_id}/members/{user_id}",
     summary: "One member",
     caller: "bot",
