@@ -1,4 +1,5 @@
 import { DomainError } from "./errors";
+import { maskPermissions } from "./permissions";
 import { OPT, type CommandBody, type CommandInput, type CommandOption } from "./command-types";
 
 /**
@@ -170,9 +171,7 @@ export function normaliseCommand(input: CommandInput, prefix = ""): CommandBody 
     const raw = String(input.default_member_permissions);
     if (!/^[0-9]{1,20}$/.test(raw) || BigInt(raw) >= 1n << 64n)
       bad(at(prefix, "default_member_permissions"), "Must be a permission bitfield.", "BASE_TYPE_INVALID");
-    // Kept as written, unlike a role's bits (spec 2.9): this is a requirement, and dropping
-    // a bit Parley never grants would let in people the bot meant to keep out.
-    perms = BigInt(raw).toString();
+    perms = String(maskPermissions(raw));
   }
   return {
     name: input.name,

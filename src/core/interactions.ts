@@ -10,7 +10,7 @@ import type { Application, Channel, Interaction, InteractionData } from "./model
 import { INTERACTION_COLUMNS, modelOf, type InteractionRow } from "./rows";
 import { DomainError } from "./errors";
 import { randomSecret, sha256Hex } from "./crypto";
-import { hasPermission, PERMISSIONS } from "./permissions";
+import { hasPermission } from "./permissions";
 import { canSee, dmRecipientIds } from "./access";
 
 export { RawOptionSchema, RawOptionsSchema, type RawOption, type StoredOption } from "./interaction-options";
@@ -324,10 +324,8 @@ export class Interactions {
     const need = cmd.body.default_member_permissions;
     if (!ch.guild_id || need === null) return true;
     const have = this.guilds.permissions(ch.guild_id, userId, ch.id);
-    if (hasPermission(have, PERMISSIONS.ADMINISTRATOR)) return true;
-    // Every bit is required, those Parley never grants too (a 64-bit field: BigInt, not int32 `&`).
-    const bits = BigInt(need);
-    return bits !== 0n && (BigInt(have) & bits) === bits;
+    const bits = Number(need);
+    return bits === 0 ? hasPermission(have, 1 << 3) : hasPermission(have, bits);
   }
 }
 

@@ -216,27 +216,6 @@ describe("options are checked against the stored command before delivery", () =>
     expect(r.body.code).toBe(50001);
   });
 
-  test("default_member_permissions is kept as written; a bit Parley never grants (MODERATE_MEMBERS) must still be held", async () => {
-    // discord.js's setDefaultMemberPermissions(ManageMessages | ModerateMembers): bob holds
-    // Manage Messages but, like everyone but administrators, never Moderate Members.
-    const both = String((1n << 13n) | (1n << 40n));
-    const made = await call(p, "POST", `/applications/${app}/commands`, {
-      token,
-      body: { name: "purge", description: "p", default_member_permissions: both },
-    });
-    expect(made.body.default_member_permissions).toBe(both);
-    const listed = (await call(p, "GET", `/applications/${app}/commands`, { token })).body.find((c: any) => c.name === "purge");
-    expect(listed.default_member_permissions).toBe(both);
-    expect(refusal(await invoke(p, "bob", { channel_id: general, application_id: app, name: "purge" }))).toEqual([403, 50001]);
-    expect((await invoke(p, "alice", { channel_id: general, application_id: app, name: "purge" })).status).toBe(200);
-    // A bit Parley honours alone still lets its holders in.
-    await call(p, "POST", `/applications/${app}/commands`, {
-      token,
-      body: { name: "tidy", description: "t", default_member_permissions: String(1n << 13n) },
-    });
-    expect((await invoke(p, "bob", { channel_id: general, application_id: app, name: "tidy" })).status).toBe(200);
-  });
-
   test("subcommands: exactly one, with its own options", async () => {
     await call(p, "POST", `/applications/${app}/commands`, {
       token,
