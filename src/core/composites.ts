@@ -144,6 +144,8 @@ export interface ResolvedModel {
   roles: Role[];
   channels: { channel: ChannelModel; permissions: number; appPermissions: number }[];
   messages: MessageModel[];
+  /** Files given through ATTACHMENT options (core/interaction-files.ts). */
+  attachments: Attachment[];
 }
 
 /** Everything INTERACTION_CREATE carries (spec 6.3, reference-gaps 4.1). */

@@ -10,6 +10,7 @@ import { canSee } from "../access";
 import type { GuildReads } from "./guilds";
 import type { MessageReads } from "./messages";
 import type { InteractionModel, ResolvedModel } from "../composites";
+import { handedFile } from "../interaction-files";
 
 const ID_TYPES: readonly number[] = [OPT.USER, OPT.CHANNEL, OPT.ROLE, OPT.MENTIONABLE];
 
@@ -79,6 +80,12 @@ export class InteractionReads {
     }
     const visit = (o: StoredOption) => {
       o.options?.forEach(visit);
+      if (o.type === OPT.ATTACHMENT && typeof o.value === "string" && !seen.has(o.value)) {
+        seen.add(o.value);
+        const file = handedFile(this.d, o.value);
+        if (file) out.attachments.push(file);
+        return;
+      }
       if (!ID_TYPES.includes(o.type) || typeof o.value !== "string" || seen.has(o.value)) return;
       const id = o.value;
       seen.add(id);
@@ -107,5 +114,5 @@ export class InteractionReads {
 }
 
 function emptyResolved(): ResolvedModel {
-  return { users: [], members: [], roles: [], channels: [], messages: [] };
+  return { users: [], members: [], roles: [], channels: [], messages: [], attachments: [] };
 }

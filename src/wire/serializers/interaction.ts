@@ -5,10 +5,11 @@ import { memberJson } from "./member";
 import { roleJson } from "./role";
 import { channelJson } from "./channel";
 import { messageJson } from "./message";
+import { attachmentJson } from "./attachment";
 
 /** Reference-shaped upload limit; Parley itself takes no uploads (spec 1.5). */
 const ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024;
-const ID_TYPES: readonly number[] = [OPT.USER, OPT.CHANNEL, OPT.ROLE, OPT.MENTIONABLE];
+const ID_TYPES: readonly number[] = [OPT.USER, OPT.CHANNEL, OPT.ROLE, OPT.MENTIONABLE, OPT.ATTACHMENT];
 
 /** INTERACTION_CREATE's payload (spec 6.3, reference-gaps 4.1). */
 export function interactionCreateJson(f: Ids, m: InteractionModel): Record<string, unknown> {
@@ -62,7 +63,7 @@ function optionJson(f: Ids, o: StoredOption): Record<string, unknown> {
   return { name: o.name, type: o.type, value };
 }
 
-/** `resolved` for user, member, role and channel options (reference-gaps 4.1); null when empty. */
+/** `resolved` for user, member, role, channel and attachment options (reference-gaps 4.1); null when empty. */
 function resolvedJson(f: Ids, r: ResolvedModel, invokerId: string): Record<string, unknown> | null {
   const out: Record<string, unknown> = {};
   if (r.users.length) out.users = Object.fromEntries(r.users.map((u) => [f.of(u.id), userJson(f, u)]));
@@ -83,5 +84,8 @@ function resolvedJson(f: Ids, r: ResolvedModel, invokerId: string): Record<strin
     );
   if (r.messages.length)
     out.messages = Object.fromEntries(r.messages.map((x) => [f.of(x.message.id), messageJson(f, x, { content: true })]));
+  // A file given to a command is the reference's ephemeral attachment: no message holds it.
+  if (r.attachments.length)
+    out.attachments = Object.fromEntries(r.attachments.map((a) => [f.of(a.id), { ...attachmentJson(f, a), ephemeral: true }]));
   return Object.keys(out).length ? out : null;
 }
