@@ -1,77 +1,73 @@
 /**
  * A chosen slash command's options as fields, each labelled by the option's name:
  * text for strings, numbers for integers and numbers, a list for booleans, choices,
- * users, channels, roles and mentionables; required ones marked. Subcommands first
- * pick which. Sending runs the command.
+ * users, channels, roles and mentionables, a file for attachments; required ones marked.
+ * A subcommand is an entry of the `/` list of its own (composer/commands.ts), so its
+ * form asks for its own options only. Sending runs the command.
  */
-import { useState } from "preact/hooks";
+import type { ComponentChildren } from "preact";
+import { useRef, useState } from "preact/hooks";
 import { runCommand, type RawOption } from "../actions";
 import { displayName, guildOf, members, memberName } from "../state";
-import type { Channel, Command, CommandOption } from "../types";
+import type { Channel, CommandOption } from "../types";
+import { nest, type CommandEntry } from "./composer/commands";
+import { OptionFile, type FileState } from "./composer/OptionFile";
 
-const SUB = 1;
-const GROUP = 2;
 const OPT = { STRING: 3, INTEGER: 4, BOOLEAN: 5, USER: 6, CHANNEL: 7, ROLE: 8, MENTIONABLE: 9, NUMBER: 10, ATTACHMENT: 11 };
 
 interface Props {
   channel: Channel;
-  command: Command;
+  entry: CommandEntry;
   onDone(): void;
 }
 
-/** Subcommands (and groups of them) flattened to "group sub" paths. */
-function paths(options: CommandOption[], prefix: string[] = []): { path: string[]; o: CommandOption }[] {
-  return options.flatMap((o) =>
-    o.type === GROUP ? paths(o.options ?? [], [...prefix, o.name]) : o.type === SUB ? [{ path: [...prefix, o.name], o }] : [],
-  );
-}
-
-export function CommandForm({ channel, command, onDone }: Props) {
-  const subs = paths(command.options);
-  const [sub, setSub] = useState(subs[0]?.path.join(" ") ?? "");
+export function CommandForm({ channel, entry, onDone }: Props) {
   const [values, setValues] = useState<Record<string, string>>({});
+  const [uploading, setUploading] = useState<Record<string, boolean>>({});
   const [error, setError] = useState<string | null>(null);
-  const current = subs.find((s) => s.path.join(" ") === sub);
-  const fields = subs.length ? (current?.o.options ?? []) : command.options;
+  const sent = useRef(false);
+  const fields = entry.options;
+  const set = (name: string, v: string) => setValues((now) => ({ ...now, [name]: v }));
 
   async function submit(e: Event) {
     e.preventDefault();
+    const busy = fields.find((o) => uploading[o.name]);
+    if (busy) return setError(`${busy.name} is still uploading.`);
     const missing = fields.find((o) => o.required && !values[o.name]);
     if (missing) return setError(`${missing.name} is required.`);
-    let options: RawOption[] = fields
+    const options: RawOption[] = fields
       .filter((o) => values[o.name] !== undefined && values[o.name] !== "")
       .map((o) => ({ name: o.name, value: convert(o, values[o.name]) }));
-    if (current) for (const name of [...current.path].reverse()) options = [{ name, options }];
-    if (await runCommand(channel.id, command, options)) onDone();
+    sent.current = true;
+    if (await runCommand(channel.id, entry.command, nest(entry.path, options))) onDone();
+    else sent.current = false;
   }
 
   return (
     <form class="command-form" onSubmit={submit} onKeyDown={(e) => e.key === "Escape" && onDone()}>
       <header>
-        <b>/{command.name}</b> <span class="muted">{command.description}</span>
+        <b>/{entry.label}</b> <span class="muted">{entry.description}</span>
       </header>
-      {subs.length > 0 && (
-        <div class="field">
-          <label for="cmd-sub">Subcommand</label>
-          <select id="cmd-sub" value={sub} onChange={(e) => setSub(e.currentTarget.value)}>
-            {subs.map((s) => (
-              <option key={s.path.join(" ")} value={s.path.join(" ")}>
-                {s.path.join(" ")} — {s.o.description}
-              </option>
-            ))}
-          </select>
-        </div>
+      {fields.map((o, i) =>
+        o.type === OPT.ATTACHMENT ? (
+          <Field key={o.name} o={o} label={false}>
+            <OptionFile
+              id={`opt-${o.name}`}
+              name={o.name}
+              channelId={channel.id}
+              describedBy={`opt-${o.name}-d`}
+              first={i === 0}
+              sent={sent}
+              onChange={(s: FileState) => {
+                set(o.name, s.value);
+                setUploading((now) => ({ ...now, [o.name]: s.busy }));
+              }}
+            />
+          </Field>
+        ) : (
+          <OptionField key={o.name} o={o} channel={channel} value={values[o.name] ?? ""} first={i === 0} onChange={(v) => set(o.name, v)} />
+        ),
       )}
-      {fields.map((o, i) => (
-        <OptionField
-          key={`${sub}:${o.name}`}
-          o={o}
-          channel={channel}
-          value={values[o.name] ?? ""}
-          first={i === 0}
-          onChange={(v) => setValues({ ...values, [o.name]: v })}
-        />
-      ))}
       {error && (
         <p class="error" role="alert">
           {error}
@@ -109,8 +105,7 @@ function OptionField({ o, channel, value, first, onChange }: FieldProps) {
   const common = { id, "aria-required": o.required || undefined, "aria-describedby": `${id}-d`, autoFocus: first };
   const list = listFor(o, channel);
   let input;
-  if (o.type === OPT.ATTACHMENT) input = <input {...common} disabled value="Attachments cannot be sent from this client" />;
-  else if (list)
+  if (list)
     input = (
       <select {...common} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
         <option value="">{o.required ? "Choose…" : "(none)"}</option>
@@ -139,16 +134,26 @@ function OptionField({ o, channel, value, first, onChange }: FieldProps) {
       );
   }
   return (
+    <Field o={o} label>
+      {input}
+    </Field>
+  );
+}
+
+/** An option's row: its name (a label of its control, unless the control names itself), a required mark, its description. */
+function Field({ o, label, children }: { o: CommandOption; label: boolean; children: ComponentChildren }) {
+  const id = `opt-${o.name}`;
+  return (
     <div class="field">
       <span class="label-row">
-        <label for={id}>{o.name}</label>
+        {label ? <label for={id}>{o.name}</label> : <span>{o.name}</span>}
         {o.required && (
           <span class="required" aria-hidden="true" title="required">
             *
           </span>
         )}
       </span>
-      {input}
+      {children}
       <small id={`${id}-d`} class="hint">
         {o.description}
         {o.required ? " (required)" : ""}
