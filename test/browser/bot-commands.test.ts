@@ -112,6 +112,12 @@ describe("slash commands from the composer", () => {
       await a.getByRole("combobox", { name: "cone" }).selectOption({ label: "True" });
       await a.getByRole("combobox", { name: "for" }).selectOption({ label: "Bob" });
       await a.getByRole("combobox", { name: "where" }).selectOption({ label: "#widgets" });
+      // Roles as the reference names them: @everyone once, not "@@everyone".
+      expect(await a.getByRole("combobox", { name: "team" }).getByRole("option").allTextContents()).toEqual([
+        "(none)",
+        "@everyone",
+        "@Helpers",
+      ]);
       await a.getByRole("combobox", { name: "team" }).selectOption({ label: "@Helpers" });
       await a.getByRole("combobox", { name: "tell" }).selectOption({ label: "Bob" });
       // Autocomplete is stored but never asked (spec 2.4): the person writes the value.
@@ -312,6 +318,28 @@ describe("slash commands from the composer", () => {
       expect(w.problems.filter((x) => !x.includes("status of 413"))).toEqual([]);
     } finally {
       b.bot.off("interactionCreate", count);
+      await alice.context.close();
+    }
+  }, 30_000);
+
+  test("Send pressed twice runs the command once", async () => {
+    const alice = await signIn(browser, b.s.base, "alice");
+    const w = watch(alice.page);
+    const seen: string[] = [];
+    const count = (i: { isChatInputCommand(): boolean; commandName?: string; id: string }) =>
+      i.isChatInputCommand() && i.commandName === "config" && seen.push(i.id);
+    b.bot.on("interactionCreate", count as never);
+    try {
+      const a = alice.page;
+      await a.getByRole("textbox", { name: "Message #general" }).fill("/config sh");
+      await a.getByRole("listbox", { name: "Commands" }).getByRole("option", { name: /^\/config show / }).click();
+      await a.getByRole("button", { name: "Send" }).dblclick();
+      await a.getByRole("button", { name: "Cancel" }).waitFor({ state: "detached" });
+      await Bun.sleep(500);
+      expect(seen.length).toBe(1);
+      w.clean();
+    } finally {
+      b.bot.off("interactionCreate", count as never);
       await alice.context.close();
     }
   }, 30_000);

@@ -25,12 +25,16 @@ export function CommandForm({ channel, entry, onDone }: Props) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [uploading, setUploading] = useState<Record<string, boolean>>({});
   const [error, setError] = useState<string | null>(null);
+  /** Set while the command is on its way, and for good once it ran (then a chosen file is the bot's). */
   const sent = useRef(false);
+  const [sending, setSending] = useState(false);
   const fields = entry.options;
   const set = (name: string, v: string) => setValues((now) => ({ ...now, [name]: v }));
 
   async function submit(e: Event) {
     e.preventDefault();
+    // A second press while the first is on its way would run the command twice.
+    if (sent.current) return;
     const busy = fields.find((o) => uploading[o.name]);
     if (busy) return setError(`${busy.name} is still uploading.`);
     const missing = fields.find((o) => o.required && !values[o.name]);
@@ -39,8 +43,10 @@ export function CommandForm({ channel, entry, onDone }: Props) {
       .filter((o) => values[o.name] !== undefined && values[o.name] !== "")
       .map((o) => ({ name: o.name, value: convert(o, values[o.name]) }));
     sent.current = true;
-    if (await runCommand(channel.id, entry.command, nest(entry.path, options))) onDone();
-    else sent.current = false;
+    setSending(true);
+    if (await runCommand(channel.id, entry.command, nest(entry.path, options))) return onDone();
+    sent.current = false;
+    setSending(false);
   }
 
   return (
@@ -74,7 +80,7 @@ export function CommandForm({ channel, entry, onDone }: Props) {
         </p>
       )}
       <div class="buttons">
-        <button type="submit" class="primary">
+        <button type="submit" class="primary" aria-disabled={sending || undefined}>
           Send
         </button>
         <button type="button" onClick={onDone}>
@@ -175,7 +181,8 @@ function listFor(o: CommandOption, channel: Channel): [string, string][] | null 
     channel.guild_id
       ? (members.value[channel.guild_id] ?? []).map((m) => [m.user.id, memberName(m.user.id, channel.guild_id)])
       : (channel.recipients ?? []).map((u) => [u.id, displayName(u)]);
-  const roles = (): [string, string][] => (g?.roles ?? []).map((r) => [r.id, `@${r.name}`]);
+  // @everyone is named with its @ already.
+  const roles = (): [string, string][] => (g?.roles ?? []).map((r) => [r.id, r.name.startsWith("@") ? r.name : `@${r.name}`]);
   if (o.type === OPT.USER) return people();
   if (o.type === OPT.ROLE) return roles();
   if (o.type === OPT.MENTIONABLE) return [...people(), ...roles()];
