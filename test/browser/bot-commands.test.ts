@@ -233,6 +233,16 @@ describe("slash commands from the composer", () => {
       expect([s.options.getSubcommandGroup(), s.options.getSubcommand()]).toEqual([null, "show"]);
       await s.reply({ content: "all settings", flags: MessageFlags.Ephemeral });
       await message(a, /^Gizmo all settings/).waitFor();
+
+      // A whole path typed and a space chooses it, as on the reference.
+      await box.fill("");
+      await box.pressSequentially("/config set name ");
+      await a.getByRole("textbox", { name: "value" }).waitFor();
+      expect(await a.getByText("/config set name").count()).toBe(1);
+      // The third form this page showed: its field has the focus too, so the value is typed on.
+      expect(await a.getByRole("textbox", { name: "value" }).evaluate((e) => e === document.activeElement)).toBe(true);
+      await a.keyboard.press("Escape");
+      await a.getByRole("textbox", { name: "value" }).waitFor({ state: "detached" });
       w.clean();
     } finally {
       await alice.context.close();

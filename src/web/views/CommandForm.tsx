@@ -6,7 +6,7 @@
  * form asks for its own options only. Sending runs the command.
  */
 import type { ComponentChildren } from "preact";
-import { useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { runCommand, type RawOption } from "../actions";
 import { displayName, guildOf, members, memberName } from "../state";
 import type { Channel, CommandOption } from "../types";
@@ -29,6 +29,12 @@ export function CommandForm({ channel, entry, onDone }: Props) {
   const sent = useRef(false);
   const [sending, setSending] = useState(false);
   const fields = entry.options;
+  // The form stands in for the composer the person was typing in: its first field (or,
+  // with none, Send) takes the focus. Not `autofocus`, which a browser honours once a page.
+  const form = useRef<HTMLFormElement>(null);
+  useLayoutEffect(() => {
+    form.current?.querySelector<HTMLElement>("[id^='opt-']:not([type=file]), button[type=submit]")?.focus();
+  }, []);
   const set = (name: string, v: string) => setValues((now) => ({ ...now, [name]: v }));
 
   async function submit(e: Event) {
@@ -50,11 +56,11 @@ export function CommandForm({ channel, entry, onDone }: Props) {
   }
 
   return (
-    <form class="command-form" onSubmit={submit} onKeyDown={(e) => e.key === "Escape" && onDone()}>
+    <form ref={form} class="command-form" onSubmit={submit} onKeyDown={(e) => e.key === "Escape" && onDone()}>
       <header>
         <b>/{entry.label}</b> <span class="muted">{entry.description}</span>
       </header>
-      {fields.map((o, i) =>
+      {fields.map((o) =>
         o.type === OPT.ATTACHMENT ? (
           <Field key={o.name} o={o} label={false}>
             <OptionFile
@@ -62,7 +68,6 @@ export function CommandForm({ channel, entry, onDone }: Props) {
               name={o.name}
               channelId={channel.id}
               describedBy={`opt-${o.name}-d`}
-              first={i === 0}
               sent={sent}
               onChange={(s: FileState) => {
                 set(o.name, s.value);
@@ -71,7 +76,7 @@ export function CommandForm({ channel, entry, onDone }: Props) {
             />
           </Field>
         ) : (
-          <OptionField key={o.name} o={o} channel={channel} value={values[o.name] ?? ""} first={i === 0} onChange={(v) => set(o.name, v)} />
+          <OptionField key={o.name} o={o} channel={channel} value={values[o.name] ?? ""} onChange={(v) => set(o.name, v)} />
         ),
       )}
       {error && (
@@ -102,13 +107,12 @@ interface FieldProps {
   o: CommandOption;
   channel: Channel;
   value: string;
-  first: boolean;
   onChange(v: string): void;
 }
 
-function OptionField({ o, channel, value, first, onChange }: FieldProps) {
+function OptionField({ o, channel, value, onChange }: FieldProps) {
   const id = `opt-${o.name}`;
-  const common = { id, "aria-required": o.required || undefined, "aria-describedby": `${id}-d`, autoFocus: first };
+  const common = { id, "aria-required": o.required || undefined, "aria-describedby": `${id}-d` };
   const list = listFor(o, channel);
   let input;
   if (list)

@@ -10,7 +10,7 @@ import { api } from "../api";
 import { sendMessage, typingDone, typingNow } from "../actions";
 import { channelLabel, memberName } from "../state";
 import type { Channel, Command, Message } from "../types";
-import { matching, type CommandEntry } from "./composer/commands";
+import { matching, typedWhole, type CommandEntry } from "./composer/commands";
 import { CommandForm } from "./CommandForm";
 import { sendEncrypted } from "../dm-crypto";
 import { DmComposerNote, dmReady } from "./DmComposerNote";
@@ -60,7 +60,9 @@ function useCommands(channelId: string, text: string) {
     move,
     close: () => setClosed(text),
     loading: query !== undefined && !commands,
-    none: query !== undefined && !!commands && !shown.length,
+    // Words after a `/` that match nothing are likely a message: no note for those.
+    none: query !== undefined && !!commands && !shown.length && !query.includes(" "),
+    whole: query !== undefined && commands ? typedWhole(commands, query) : null,
   };
 }
 
@@ -73,7 +75,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   const label = `Message ${channelLabel(channel)}`;
   const dm = channel.guild_id === null;
   const blocked = dm && !dmReady(); // a DM waits for this browser's device keys
-  const { query, shown, active, move, close, loading, none } = useCommands(channel.id, text);
+  const { query, shown, active, move, close, loading, none, whole } = useCommands(channel.id, text);
   const files = useAttachments(channel.id, dm); // files (views/files): encrypted first in a DM
   const refused = cannotWrite(channel, channelLabel(channel));
   const slow = useSlowmode(channel);
@@ -108,6 +110,10 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     setChosen(c);
     setText("");
   }
+  // A whole command typed and a space: chosen, as on the reference.
+  useLayoutEffect(() => {
+    if (whole) pick(whole);
+  }, [whole?.key]);
   // A command sent or cancelled, the person is back in the box, which the form stood in for.
   const fromForm = useRef(false);
   useLayoutEffect(() => {

@@ -20,13 +20,12 @@ interface Props {
   name: string;
   channelId: string;
   describedBy: string;
-  first: boolean;
   /** Whether the form was sent: then the slot is the bot's and is not given back. */
   sent: { current: boolean };
   onChange(s: FileState): void;
 }
 
-export function OptionFile({ id, name, channelId, describedBy, first, sent, onChange }: Props) {
+export function OptionFile({ id, name, channelId, describedBy, sent, onChange }: Props) {
   const uploads = useMemo(() => new Uploads(channelId), [channelId]);
   const input = useRef<HTMLInputElement>(null);
   const f = uploads.files.value[0];
@@ -46,8 +45,7 @@ export function OptionFile({ id, name, channelId, describedBy, first, sent, onCh
   };
   return (
     <div class="option-file">
-      {/* biome-ignore lint/a11y/noAutofocus: the form stands in for the composer the person was typing in; its first field takes the focus (CommandForm) */}
-      <button type="button" id={id} aria-describedby={describedBy} autoFocus={first} onClick={() => input.current?.click()}>
+      <button type="button" id={id} aria-describedby={describedBy} onClick={() => input.current?.click()}>
         {f ? `Choose another file for ${name}` : `Choose a file for ${name}`}
       </button>
       <input

@@ -2,7 +2,8 @@
  * What the `/` list offers, as the reference's picker does: each command a person can
  * run as one entry, and a command with subcommands as one entry per leaf
  * (`/settings set`, `/settings group view`) with the leaf's own description and options.
- * What one types after `/` is matched against the whole path.
+ * What one types after `/` is matched against the whole path; a whole path and a space
+ * choose it.
  */
 import type { RawOption } from "../../actions";
 import type { Command, CommandOption } from "../../types";
@@ -40,6 +41,17 @@ export function leaves(c: Command): CommandEntry[] {
 export function matching(commands: Command[], typed: string): CommandEntry[] {
   const q = typed.toLowerCase();
   return commands.flatMap(leaves).filter((e) => e.label.startsWith(q));
+}
+
+/**
+ * The one entry whose whole path was typed and then a space ("/settings group view "):
+ * the reference takes that as choosing it. Null when none is, or when two bots' are.
+ */
+export function typedWhole(commands: Command[], typed: string): CommandEntry | null {
+  if (!typed.endsWith(" ")) return null;
+  const q = typed.trimEnd().toLowerCase();
+  const found = commands.flatMap(leaves).filter((e) => e.label === q);
+  return found.length === 1 ? found[0] : null;
 }
 
 /**
