@@ -160,6 +160,8 @@ export interface InteractionModel {
   context: 0 | 1 | 2;
   invokerPermissions: number;
   appPermissions: number;
+  /** The largest file a person may give the bot (an ATTACHMENT option): the server's own limit. */
+  attachmentSizeLimit: number;
   guild: Guild | null;
   member: MemberModel | null;
   resolved: ResolvedModel;

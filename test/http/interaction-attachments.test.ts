@@ -117,6 +117,7 @@ describe("an ATTACHMENT option", () => {
       ephemeral: true,
     });
     expect(a.proxy_url).toBe(a.url);
+    expect((await payload(r.body.id)).attachment_size_limit).toBe(p.config.media.maxFileBytes);
     expect(new URL(a.url).pathname).toBe(`/attachments/${w.guilds.Lab.channels.general}/${id}/shot.png`);
     const got = await p.handle(new Request(a.url));
     expect(got.status).toBe(200);
@@ -150,6 +151,24 @@ describe("an ATTACHMENT option", () => {
     expect(rowCounts(p, ["interactions", "uploads"])).toEqual(before);
     // The empty slot is still the person's to fill.
     expect((await client(p, "DELETE", `/uploads/${empty.body[0].id}`, alice)).status).toBe(204);
+  });
+
+  test("attachment_size_limit is the server's own limit on a person's files", async () => {
+    const small = makeUnlimitedParley({ media: { ...p.config.media, maxFileBytes: 4096 } });
+    const sw = seedBasic(small);
+    liveBot(small);
+    const at = internalId(small, sw.guilds.Lab.channels.general);
+    await call(small, "PUT", `/applications/${sw.applications.EchoBot.id}/commands`, {
+      token: sw.applications.EchoBot.token,
+      body: [{ name: "ping", description: "Ping" }],
+    });
+    const r = await client(small, "POST", `/channels/${at}/interactions`, sw.users.alice.token, {
+      application_id: internalId(small, sw.applications.EchoBot.id),
+      name: "ping",
+      type: 1,
+    });
+    expect((await interactionPayload(small, small.api.flakes.of(r.body.id))).attachment_size_limit).toBe(4096);
+    small.core.close();
   });
 
   test("a file over the limit is refused before a byte is sent", async () => {

@@ -48,6 +48,7 @@ export class InteractionReads {
       data,
       context: interactionContext(row, canSee(this.d, this.guilds, ch, app.bot_user_id)),
       invokerPermissions: guildId ? this.guilds.permissions(guildId, user.id, ch.id) : 0,
+      attachmentSizeLimit: this.d.media.limits.maxFileBytes,
       appPermissions: guildId ? this.guilds.permissions(guildId, app.bot_user_id, ch.id) : PERMISSIONS.ATTACH_FILES,
       guild: guildId ? this.guilds.require(guildId) : null,
       member: guildId ? this.guildReads.member(guildId, user.id) : null,

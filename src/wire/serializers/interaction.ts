@@ -7,8 +7,6 @@ import { channelJson } from "./channel";
 import { messageJson } from "./message";
 import { attachmentJson } from "./attachment";
 
-/** Reference-shaped upload limit; Parley itself takes no uploads (spec 1.5). */
-const ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024;
 const ID_TYPES: readonly number[] = [OPT.USER, OPT.CHANNEL, OPT.ROLE, OPT.MENTIONABLE, OPT.ATTACHMENT];
 
 /** INTERACTION_CREATE's payload (spec 6.3, reference-gaps 4.1). */
@@ -28,7 +26,7 @@ export function interactionCreateJson(f: Ids, m: InteractionModel): Record<strin
     entitlements: [],
     authorizing_integration_owners: { "0": m.guild ? f.of(m.guild.id) : "0" },
     context: m.context,
-    attachment_size_limit: ATTACHMENT_SIZE_LIMIT,
+    attachment_size_limit: m.attachmentSizeLimit,
   };
   if (m.guild) {
     out.guild_id = f.of(m.guild.id);
