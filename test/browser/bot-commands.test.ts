@@ -342,7 +342,10 @@ describe("slash commands from the composer", () => {
     try {
       const a = alice.page;
       await a.getByRole("textbox", { name: "Message #general" }).fill("/config sh");
-      await a.getByRole("listbox", { name: "Commands" }).getByRole("option", { name: /^\/config show / }).click();
+      await a
+        .getByRole("listbox", { name: "Commands" })
+        .getByRole("option", { name: /^\/config show / })
+        .click();
       await a.getByRole("button", { name: "Send" }).dblclick();
       await a.getByRole("button", { name: "Cancel" }).waitFor({ state: "detached" });
       await Bun.sleep(500);
