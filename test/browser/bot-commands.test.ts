@@ -494,3 +494,41 @@ describe("context-menu commands", () => {
     }
   }, 30_000);
 });
+
+// Last: it signs the bot out for good.
+describe("with the bot offline", () => {
+  test("a file chosen for a command nobody got is given back, not left counting against the person", async () => {
+    const botUser = b.s.id(b.s.world.applications.Gizmo.bot_user_id);
+    await b.bot.destroy();
+    for (let i = 0; i < 100 && b.s.p.gateway.hasLiveSession(botUser); i++) await Bun.sleep(50);
+    const alice = await signIn(browser, b.s.base, "alice");
+    const w = watch(alice.page);
+    const pending = () =>
+      (
+        b.s.p.store.db.query("SELECT count(*) AS n FROM uploads WHERE owner_id = ?").get(b.s.id(b.s.world.users.alice.id)) as {
+          n: number;
+        }
+      ).n;
+    try {
+      const a = alice.page;
+      await a.getByRole("textbox", { name: "Message #general" }).fill("/scan");
+      await a
+        .getByRole("listbox", { name: "Commands" })
+        .getByRole("option", { name: /^\/scan / })
+        .click();
+      const chooser = a.waitForEvent("filechooser");
+      await a.getByRole("button", { name: "Choose a file for file" }).click();
+      await (await chooser).setFiles({ name: "late.png", mimeType: "image/png", buffer: Buffer.from(png(2, 2, 9)) });
+      await a.getByRole("button", { name: "Remove late.png" }).waitFor();
+      await a.getByRole("progressbar", { name: "Uploading late.png" }).waitFor({ state: "detached" });
+      expect(pending()).toBe(1);
+      await a.getByRole("button", { name: "Send" }).click();
+      await a.getByText("Gizmo is not connected, so nobody answered.").waitFor();
+      for (let i = 0; i < 100 && pending() > 0; i++) await Bun.sleep(50);
+      expect(pending()).toBe(0);
+      w.clean();
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+});

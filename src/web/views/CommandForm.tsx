@@ -50,8 +50,10 @@ export function CommandForm({ channel, entry, onDone }: Props) {
       .map((o) => ({ name: o.name, value: convert(o, values[o.name]) }));
     sent.current = true;
     setSending(true);
-    if (await runCommand(channel.id, entry.command, nest(entry.path, options))) return onDone();
-    sent.current = false;
+    const ran = await runCommand(channel.id, entry.command, nest(entry.path, options));
+    // A bot not connected never got the file: it is still the person's, given back as the form goes.
+    sent.current = !!ran?.delivered;
+    if (ran) return onDone();
     setSending(false);
   }
 
