@@ -19,6 +19,7 @@ import { next } from "../compat/support";
 import { png } from "../support/png";
 import { launch, message, signIn } from "./support";
 import { bench, watch, type Bench } from "./bot-support";
+import { testConfig } from "../../src/config";
 
 let browser: Browser;
 let b: Bench;
@@ -88,7 +89,8 @@ const COMMANDS = [
 ] as never[];
 
 beforeAll(async () => {
-  b = await bench(COMMANDS);
+  // A small file limit, so a file past it is cheap to choose.
+  b = await bench(COMMANDS, undefined, { media: { ...testConfig().media, maxFileBytes: 64 * 1024 } });
   browser = await launch();
 }, 30_000);
 
