@@ -144,6 +144,8 @@ export interface ResolvedModel {
   roles: Role[];
   channels: { channel: ChannelModel; permissions: number; appPermissions: number }[];
   messages: MessageModel[];
+  /** Files given through ATTACHMENT options (core/interaction-files.ts). */
+  attachments: Attachment[];
 }
 
 /** Everything INTERACTION_CREATE carries (spec 6.3, reference-gaps 4.1). */
@@ -158,6 +160,8 @@ export interface InteractionModel {
   context: 0 | 1 | 2;
   invokerPermissions: number;
   appPermissions: number;
+  /** The largest file a person may give the bot (an ATTACHMENT option): the server's own limit. */
+  attachmentSizeLimit: number;
   guild: Guild | null;
   member: MemberModel | null;
   resolved: ResolvedModel;

@@ -50,6 +50,8 @@ export class OptionChecker {
     private readonly users: Users,
     private readonly ch: Channel,
     private readonly resolveId: (raw: string) => string | null,
+    /** An ATTACHMENT option's value: the person's filled upload slot it names (core/interaction-files.ts). */
+    private readonly file: (value: unknown, path: string) => string,
   ) {}
 
   /** Check a person's options against the stored command (value types, choices, bounds, ids). */
@@ -128,8 +130,10 @@ export class OptionChecker {
           bad(path, "This channel type is not accepted", "APPLICATION_COMMAND_OPTIONS_INVALID");
         return c.id;
       }
+      case OPT.ATTACHMENT:
+        return this.file(v, path);
       default:
-        return bad(path, "Attachments cannot be sent: Parley takes no file uploads", "APPLICATION_COMMAND_OPTIONS_INVALID");
+        return bad(path, "Unknown option type", "APPLICATION_COMMAND_OPTIONS_INVALID");
     }
   }
 }

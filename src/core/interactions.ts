@@ -5,6 +5,8 @@ import type { Applications } from "./applications";
 import type { Messages } from "./messages";
 import type { Commands, Command } from "./commands";
 import { OptionChecker, type RawOption } from "./interaction-options";
+import { checkGivenFile, handFiles } from "./interaction-files";
+import { UPLOAD_TTL_MS } from "./media";
 import type { AllowedMentions } from "./mentions";
 import type { Application, Channel, Interaction, InteractionData } from "./models";
 import { INTERACTION_COLUMNS, modelOf, type InteractionRow } from "./rows";
@@ -180,7 +182,18 @@ export class Interactions {
       bad("name", "Unknown application command", "APPLICATION_COMMAND_UNKNOWN");
     this.checkMemberMayUse(cmd, ch, input.userId);
     if (type !== 1 && input.options?.length) bad("options", "Context menu commands take no options", "APPLICATION_COMMAND_OPTIONS_INVALID");
-    const options = new OptionChecker(this.guilds, this.users, ch, input.resolveId).check(cmd.body.options, input.options ?? [], "options");
+    // ATTACHMENT options' files, by option path: handed to the bot with the interaction.
+    const files = new Map<string, string>();
+    const file = (v: unknown, path: string) => {
+      const id = checkGivenFile(this.d, input.userId, ch.id, v, path);
+      files.set(path, id);
+      return id;
+    };
+    const options = new OptionChecker(this.guilds, this.users, ch, input.resolveId, file).check(
+      cmd.body.options,
+      input.options ?? [],
+      "options",
+    );
     const data: InteractionData = {
       kind: "command",
       commandId: cmd.id,
@@ -191,7 +204,12 @@ export class Interactions {
     };
     const targetId = this.checkTarget(type, input, ch);
     if (targetId) data.targetId = targetId;
-    return this.open(app, ch, input.userId, INTERACTION_TYPE.APPLICATION_COMMAND, null, cmd.id, data, delivery);
+    return this.d.store.write(() => {
+      const run = this.open(app, ch, input.userId, INTERACTION_TYPE.APPLICATION_COMMAND, null, cmd.id, data, delivery);
+      // A dropped interaction (no live session) leaves the person's files theirs.
+      if (run.delivered) handFiles(this.d, input.userId, files, app.bot_user_id, this.d.clock.now() + UPLOAD_TTL_MS);
+      return run;
+    });
   }
 
   /**

@@ -30,6 +30,7 @@ import { TEXT_CHANNEL_TYPES } from "./channel-types";
 import { cleanFilename, invalidImage, sniff, storeError, type Sniffed } from "./media-types";
 import type { ByteSource, Staged } from "../store/media";
 import { flushedUploads, requireFlushed, settleBlob } from "./media-flush";
+import { handedFile } from "./interaction-files";
 
 /** A slot is used within this long of being asked for, or it goes (with its bytes, unless something else names them). */
 export const UPLOAD_TTL_MS = 3600_000;
@@ -337,9 +338,9 @@ export class Media {
     return this.d.media.store.open(sha256);
   }
 
-  /** An attachment with its bytes' facts, or null. */
+  /** An attachment with its bytes' facts (a message's, or a file handed to a bot through a command), or null. */
   attachment(id: string): Attachment | null {
-    return this.db.query(`${ATTACHMENT_ROWS} WHERE a.id = ?`).get(id) as Attachment | null;
+    return (this.db.query(`${ATTACHMENT_ROWS} WHERE a.id = ?`).get(id) as Attachment | null) ?? handedFile(this.d, id);
   }
 
   // ---- images: avatars and icons ----

@@ -104,7 +104,8 @@ function track(channelId: string, appId: string, botName: string, r: Invocation,
 export type OptionValue = string | number | boolean;
 export type RawOption = { name: string; value?: OptionValue; options?: RawOption[] };
 
-export async function runCommand(channelId: string, c: Command, options: RawOption[]): Promise<boolean> {
+/** Run a slash command; answers whether a live bot got it (null: refused, and said so). */
+export async function runCommand(channelId: string, c: Command, options: RawOption[]): Promise<{ delivered: boolean } | null> {
   try {
     const r = await api<Invocation>("POST", `/channels/${channelId}/interactions`, {
       application_id: c.application_id,
@@ -113,10 +114,10 @@ export async function runCommand(channelId: string, c: Command, options: RawOpti
       options,
     });
     track(channelId, c.application_id, c.application_name, r);
-    return true;
+    return r;
   } catch (e) {
     fail(`/${c.name} did not run`, e);
-    return false;
+    return null;
   }
 }
 

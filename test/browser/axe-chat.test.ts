@@ -87,6 +87,7 @@ beforeAll(async () => {
         { type: 5, name: "cone", description: "In a cone" },
         { type: 6, name: "for", description: "Who it is for" },
         { type: 3, name: "note", description: "Anything else" },
+        { type: 11, name: "photo", description: "A photo of it" },
       ],
     },
     { type: 3, name: "Quote it" },
@@ -259,6 +260,11 @@ describe("accessibility: the chat", () => {
       await a.getByRole("listbox", { name: "Commands" }).getByRole("option", { name: "/order" }).click();
       await a.getByRole("combobox", { name: "flavour" }).waitFor();
       await a11y.check(a, "a command's form");
+      const photo = a.waitForEvent("filechooser");
+      await a.getByRole("button", { name: "Choose a file for photo" }).click();
+      await (await photo).setFiles({ name: "cone.png", mimeType: "image/png", buffer: Buffer.from(png(3, 3, 1)) });
+      await a.getByRole("button", { name: "Remove cone.png" }).waitFor();
+      await a11y.check(a, "a command's form with a file chosen");
       await a.getByRole("button", { name: "Send" }).click();
       await a.getByRole("alert").waitFor();
       await a11y.check(a, "a command's form refused");

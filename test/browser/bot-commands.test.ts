@@ -1,8 +1,8 @@
 /**
  * Slash and context-menu commands of a real discord.js bot, used by a person in the web
- * client: options of every type, required and optional, subcommands in groups, limits,
- * the picker by keyboard, commands the person may not use, and "Apps" on a message or a
- * member.
+ * client: options of every type, required and optional, a file for an attachment option,
+ * subcommands in groups as entries of the picker of their own, limits, the picker by
+ * keyboard, commands the person may not use, and "Apps" on a message or a member.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
@@ -16,8 +16,10 @@ import {
   type UserContextMenuCommandInteraction,
 } from "discord.js";
 import { next } from "../compat/support";
+import { png } from "../support/png";
 import { launch, message, signIn } from "./support";
 import { bench, watch, type Bench } from "./bot-support";
+import { testConfig } from "../../src/config";
 
 let browser: Browser;
 let b: Bench;
@@ -74,12 +76,21 @@ const COMMANDS = [
     ],
   },
   { name: "purge", description: "Delete messages", defaultMemberPermissions: PermissionFlagsBits.ManageMessages },
+  {
+    name: "scan",
+    description: "Scan a file",
+    options: [
+      { type: O.Attachment, name: "file", description: "What to scan", required: true },
+      { type: O.String, name: "note", description: "A note" },
+    ],
+  },
   { type: ApplicationCommandType.User, name: "High five" },
   { type: ApplicationCommandType.Message, name: "Quote it" },
 ] as never[];
 
 beforeAll(async () => {
-  b = await bench(COMMANDS);
+  // A small file limit, so a file past it is cheap to choose.
+  b = await bench(COMMANDS, undefined, { media: { ...testConfig().media, maxFileBytes: 64 * 1024 } });
   browser = await launch();
 }, 30_000);
 
@@ -103,6 +114,12 @@ describe("slash commands from the composer", () => {
       await a.getByRole("combobox", { name: "cone" }).selectOption({ label: "True" });
       await a.getByRole("combobox", { name: "for" }).selectOption({ label: "Bob" });
       await a.getByRole("combobox", { name: "where" }).selectOption({ label: "#widgets" });
+      // Roles as the reference names them: @everyone once, not "@@everyone".
+      expect(await a.getByRole("combobox", { name: "team" }).getByRole("option").allTextContents()).toEqual([
+        "(none)",
+        "@everyone",
+        "@Helpers",
+      ]);
       await a.getByRole("combobox", { name: "team" }).selectOption({ label: "@Helpers" });
       await a.getByRole("combobox", { name: "tell" }).selectOption({ label: "Bob" });
       // Autocomplete is stored but never asked (spec 2.4): the person writes the value.
@@ -172,14 +189,27 @@ describe("slash commands from the composer", () => {
     }
   }, 30_000);
 
-  test("a subcommand in a group: the bot gets the group, the subcommand and its option", async () => {
+  test("each subcommand is an entry of the picker, matched by its whole path; the bot gets the group, the subcommand and its option", async () => {
     const alice = await signIn(browser, b.s.base, "alice");
     const w = watch(alice.page);
     try {
       const a = alice.page;
-      await a.getByRole("textbox", { name: "Message #general" }).fill("/con");
-      await a.getByRole("listbox", { name: "Commands" }).getByRole("option", { name: "/config" }).click();
-      await a.getByRole("combobox", { name: "Subcommand" }).selectOption({ label: "set level — Loudness" });
+      const box = a.getByRole("textbox", { name: "Message #general" });
+      const list = a.getByRole("listbox", { name: "Commands" });
+      await box.fill("/con");
+      await list.getByRole("option", { name: /^\/config show / }).waitFor();
+      expect(await list.getByRole("option").allTextContents()).toEqual([
+        "/config set name Rename Gizmo",
+        "/config set level Loudness Gizmo",
+        "/config show Show the settings Gizmo",
+      ]);
+      await box.fill("/config set l");
+      await list.getByRole("option", { name: /^\/config set level / }).waitFor();
+      expect(await list.getByRole("option").count()).toBe(1);
+      await box.press("Enter");
+      // The leaf's own form: its name and description, its own options, no choice of subcommand.
+      await a.getByText("/config set level").waitFor();
+      expect(await a.getByRole("combobox").count()).toBe(0);
       await a.getByRole("spinbutton", { name: "value" }).fill("4");
       const got = next<[ChatInputCommandInteraction]>(
         b.bot,
@@ -191,8 +221,140 @@ describe("slash commands from the composer", () => {
       expect([i.options.getSubcommandGroup(), i.options.getSubcommand(), i.options.getInteger("value")]).toEqual(["set", "level", 4]);
       await i.reply({ content: "level 4", flags: MessageFlags.Ephemeral });
       await message(a, /^Gizmo level 4/).waitFor();
+
+      // A subcommand outside any group.
+      await box.fill("/config sh");
+      await list.getByRole("option", { name: /^\/config show / }).click();
+      const shown = next<[ChatInputCommandInteraction]>(
+        b.bot,
+        "interactionCreate",
+        (x) => x.isChatInputCommand() && x.commandName === "config",
+      );
+      await a.getByRole("button", { name: "Send" }).click();
+      const [s] = await shown;
+      expect([s.options.getSubcommandGroup(), s.options.getSubcommand()]).toEqual([null, "show"]);
+      await s.reply({ content: "all settings", flags: MessageFlags.Ephemeral });
+      await message(a, /^Gizmo all settings/).waitFor();
+
+      // A whole path typed and a space chooses it, as on the reference.
+      await box.fill("");
+      await box.pressSequentially("/config set name ");
+      await a.getByRole("textbox", { name: "value" }).waitFor();
+      expect(await a.getByText("/config set name").count()).toBe(1);
+      // The third form this page showed: its field has the focus too, so the value is typed on.
+      expect(await a.getByRole("textbox", { name: "value" }).evaluate((e) => e === document.activeElement)).toBe(true);
+      await a.keyboard.press("Escape");
+      await a.getByRole("textbox", { name: "value" }).waitFor({ state: "detached" });
       w.clean();
     } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+
+  test("a file for an attachment option: uploaded, required, and read by the bot through getAttachment()", async () => {
+    const alice = await signIn(browser, b.s.base, "alice");
+    const w = watch(alice.page);
+    try {
+      const a = alice.page;
+      await a.getByRole("textbox", { name: "Message #general" }).fill("/sc");
+      await a
+        .getByRole("listbox", { name: "Commands" })
+        .getByRole("option", { name: /^\/scan / })
+        .click();
+      await a.getByRole("button", { name: "Send" }).click();
+      expect(await a.getByRole("alert").textContent()).toBe("file is required.");
+      const image = png(9, 7, 3);
+      const chooser = a.waitForEvent("filechooser");
+      await a.getByRole("button", { name: "Choose a file for file" }).click();
+      await (await chooser).setFiles({ name: "shot.png", mimeType: "image/png", buffer: Buffer.from(image) });
+      await a.getByRole("button", { name: "Remove shot.png" }).waitFor();
+      await a.getByRole("progressbar", { name: "Uploading shot.png" }).waitFor({ state: "detached" });
+      await a.getByRole("textbox", { name: "note" }).fill("is it a cat");
+      const got = next<[ChatInputCommandInteraction]>(
+        b.bot,
+        "interactionCreate",
+        (i) => i.isChatInputCommand() && i.commandName === "scan",
+      );
+      await a.getByRole("button", { name: "Send" }).click();
+      const [i] = await got;
+      const file = i.options.getAttachment("file", true);
+      expect({
+        name: file.name,
+        size: file.size,
+        type: file.contentType,
+        w: file.width,
+        h: file.height,
+        note: i.options.getString("note"),
+      }).toEqual({
+        name: "shot.png",
+        size: image.byteLength,
+        type: "image/png",
+        w: 9,
+        h: 7,
+        note: "is it a cat",
+      });
+      // The bot fetches it as a bot does: the link alone, no header.
+      const bytes = new Uint8Array(await (await fetch(file.url)).arrayBuffer());
+      expect(bytes).toEqual(image);
+      await i.reply(`scanned ${file.name}`);
+      await message(a, /^Gizmo scanned shot\.png/).waitFor();
+      w.clean();
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+
+  test("a file over the limit is said beside its field, and the command is not sent with it", async () => {
+    const alice = await signIn(browser, b.s.base, "alice");
+    const w = watch(alice.page);
+    let ran = 0;
+    const count = (i: { isChatInputCommand(): boolean }) => i.isChatInputCommand() && ran++;
+    b.bot.on("interactionCreate", count);
+    try {
+      const a = alice.page;
+      await a.getByRole("textbox", { name: "Message #general" }).fill("/scan");
+      await a
+        .getByRole("listbox", { name: "Commands" })
+        .getByRole("option", { name: /^\/scan / })
+        .click();
+      const chooser = a.waitForEvent("filechooser");
+      await a.getByRole("button", { name: "Choose a file for file" }).click();
+      const max = b.s.p.config.media.maxFileBytes;
+      await (await chooser).setFiles({ name: "huge.bin", mimeType: "application/octet-stream", buffer: Buffer.alloc(max + 1) });
+      expect(await a.getByRole("alert").textContent()).toStartWith("huge.bin could not be uploaded:");
+      await a.getByRole("button", { name: "Send" }).click();
+      expect(await a.getByRole("alert").filter({ hasText: "file is required." }).count()).toBe(1);
+      await Bun.sleep(300);
+      expect(ran).toBe(0);
+      // The refusal itself (413) is the browser's console line "Failed to load resource"; nothing else went wrong.
+      expect(w.problems.filter((x) => !x.includes("status of 413"))).toEqual([]);
+    } finally {
+      b.bot.off("interactionCreate", count);
+      await alice.context.close();
+    }
+  }, 30_000);
+
+  test("Send pressed twice runs the command once", async () => {
+    const alice = await signIn(browser, b.s.base, "alice");
+    const w = watch(alice.page);
+    const seen: string[] = [];
+    const count = (i: { isChatInputCommand(): boolean; commandName?: string; id: string }) =>
+      i.isChatInputCommand() && i.commandName === "config" && seen.push(i.id);
+    b.bot.on("interactionCreate", count as never);
+    try {
+      const a = alice.page;
+      await a.getByRole("textbox", { name: "Message #general" }).fill("/config sh");
+      await a
+        .getByRole("listbox", { name: "Commands" })
+        .getByRole("option", { name: /^\/config show / })
+        .click();
+      await a.getByRole("button", { name: "Send" }).dblclick();
+      await a.getByRole("button", { name: "Cancel" }).waitFor({ state: "detached" });
+      await Bun.sleep(500);
+      expect(seen.length).toBe(1);
+      w.clean();
+    } finally {
+      b.bot.off("interactionCreate", count as never);
       await alice.context.close();
     }
   }, 30_000);
@@ -208,16 +370,19 @@ describe("slash commands from the composer", () => {
       const list = a.getByRole("listbox", { name: "Commands" });
       await list.getByRole("option", { name: "/purge" }).waitFor();
       expect(await list.getByRole("option").allTextContents()).toEqual([
-        expect.stringContaining("/config"),
-        expect.stringContaining("/order"),
-        expect.stringContaining("/purge"),
+        expect.stringContaining("/config set name "),
+        expect.stringContaining("/config set level "),
+        expect.stringContaining("/config show "),
+        expect.stringContaining("/order "),
+        expect.stringContaining("/purge "),
+        expect.stringContaining("/scan "),
       ]);
-      expect(await list.getByRole("option", { selected: true }).textContent()).toStartWith("/config ");
+      expect(await list.getByRole("option", { selected: true }).textContent()).toStartWith("/config set name ");
       await a.keyboard.press("ArrowDown");
-      expect(await list.getByRole("option", { selected: true }).textContent()).toStartWith("/order ");
+      expect(await list.getByRole("option", { selected: true }).textContent()).toStartWith("/config set level ");
       await a.keyboard.press("ArrowUp");
       await a.keyboard.press("ArrowUp");
-      expect(await list.getByRole("option", { selected: true }).textContent()).toStartWith("/purge ");
+      expect(await list.getByRole("option", { selected: true }).textContent()).toStartWith("/scan ");
       // Escape closes the list and leaves what was typed.
       await a.keyboard.press("Escape");
       await list.waitFor({ state: "detached" });
@@ -325,6 +490,44 @@ describe("context-menu commands", () => {
       expect(ui.targetUser.id).toBe(b.s.world.users.bob.id);
       await ui.reply({ content: "high five sent", flags: MessageFlags.Ephemeral });
       await message(a, /^Gizmo high five sent/).waitFor();
+      w.clean();
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+});
+
+// Last: it signs the bot out for good.
+describe("with the bot offline", () => {
+  test("a file chosen for a command nobody got is given back, not left counting against the person", async () => {
+    const botUser = b.s.id(b.s.world.applications.Gizmo.bot_user_id);
+    await b.bot.destroy();
+    for (let i = 0; i < 100 && b.s.p.gateway.hasLiveSession(botUser); i++) await Bun.sleep(50);
+    const alice = await signIn(browser, b.s.base, "alice");
+    const w = watch(alice.page);
+    const pending = () =>
+      (
+        b.s.p.store.db.query("SELECT count(*) AS n FROM uploads WHERE owner_id = ?").get(b.s.id(b.s.world.users.alice.id)) as {
+          n: number;
+        }
+      ).n;
+    try {
+      const a = alice.page;
+      await a.getByRole("textbox", { name: "Message #general" }).fill("/scan");
+      await a
+        .getByRole("listbox", { name: "Commands" })
+        .getByRole("option", { name: /^\/scan / })
+        .click();
+      const chooser = a.waitForEvent("filechooser");
+      await a.getByRole("button", { name: "Choose a file for file" }).click();
+      await (await chooser).setFiles({ name: "late.png", mimeType: "image/png", buffer: Buffer.from(png(2, 2, 9)) });
+      await a.getByRole("button", { name: "Remove late.png" }).waitFor();
+      await a.getByRole("progressbar", { name: "Uploading late.png" }).waitFor({ state: "detached" });
+      expect(pending()).toBe(1);
+      await a.getByRole("button", { name: "Send" }).click();
+      await a.getByText("Gizmo is not connected, so nobody answered.").waitFor();
+      for (let i = 0; i < 100 && pending() > 0; i++) await Bun.sleep(50);
+      expect(pending()).toBe(0);
       w.clean();
     } finally {
       await alice.context.close();

@@ -8,38 +8,49 @@ import { expect } from "bun:test";
 import { Client, GatewayIntentBits, type ApplicationCommandData } from "discord.js";
 import type { Page } from "playwright-core";
 import { serve, type Served } from "./support";
+import type { Config } from "../../src/config";
 
 export interface Bench {
   s: Served;
   bot: Client;
 }
 
-/** `prepare` runs on the served world before the bot signs in (what GUILD_CREATE should carry). */
-export async function bench(commands: ApplicationCommandData[] = [], prepare?: (s: Served) => Promise<unknown>): Promise<Bench> {
-  const s = serve({
-    users: [
-      { name: "alice", global_name: "Alice" },
-      { name: "bob", global_name: "Bob" },
-    ],
-    guilds: [
-      {
-        name: "Lab",
-        owner: "alice",
-        members: ["bob"],
-        roles: [{ name: "Helpers", members: ["bob"], color: 0x23a559 }],
-        channels: [{ name: "general" }, { name: "widgets" }],
-      },
-    ],
-    applications: [
-      {
-        name: "Gizmo",
-        owner: "alice",
-        intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT", "DIRECT_MESSAGES"],
-        approved_privileged: ["MESSAGE_CONTENT"],
-        install: ["Lab"],
-      },
-    ],
-  });
+/**
+ * `prepare` runs on the served world before the bot signs in (what GUILD_CREATE should
+ * carry); `config` overrides the test config (a small file limit, to be met cheaply).
+ */
+export async function bench(
+  commands: ApplicationCommandData[] = [],
+  prepare?: (s: Served) => Promise<unknown>,
+  config: Partial<Config> = {},
+): Promise<Bench> {
+  const s = serve(
+    {
+      users: [
+        { name: "alice", global_name: "Alice" },
+        { name: "bob", global_name: "Bob" },
+      ],
+      guilds: [
+        {
+          name: "Lab",
+          owner: "alice",
+          members: ["bob"],
+          roles: [{ name: "Helpers", members: ["bob"], color: 0x23a559 }],
+          channels: [{ name: "general" }, { name: "widgets" }],
+        },
+      ],
+      applications: [
+        {
+          name: "Gizmo",
+          owner: "alice",
+          intents: ["GUILDS", "GUILD_MESSAGES", "MESSAGE_CONTENT", "DIRECT_MESSAGES"],
+          approved_privileged: ["MESSAGE_CONTENT"],
+          install: ["Lab"],
+        },
+      ],
+    },
+    config,
+  );
   await prepare?.(s);
   const bot = new Client({
     intents: [

@@ -10,6 +10,7 @@ import { canSee } from "../access";
 import type { GuildReads } from "./guilds";
 import type { MessageReads } from "./messages";
 import type { InteractionModel, ResolvedModel } from "../composites";
+import { handedFile } from "../interaction-files";
 
 const ID_TYPES: readonly number[] = [OPT.USER, OPT.CHANNEL, OPT.ROLE, OPT.MENTIONABLE];
 
@@ -47,6 +48,7 @@ export class InteractionReads {
       data,
       context: interactionContext(row, canSee(this.d, this.guilds, ch, app.bot_user_id)),
       invokerPermissions: guildId ? this.guilds.permissions(guildId, user.id, ch.id) : 0,
+      attachmentSizeLimit: this.d.media.limits.maxFileBytes,
       appPermissions: guildId ? this.guilds.permissions(guildId, app.bot_user_id, ch.id) : PERMISSIONS.ATTACH_FILES,
       guild: guildId ? this.guilds.require(guildId) : null,
       member: guildId ? this.guildReads.member(guildId, user.id) : null,
@@ -79,6 +81,12 @@ export class InteractionReads {
     }
     const visit = (o: StoredOption) => {
       o.options?.forEach(visit);
+      if (o.type === OPT.ATTACHMENT && typeof o.value === "string" && !seen.has(o.value)) {
+        seen.add(o.value);
+        const file = handedFile(this.d, o.value);
+        if (file) out.attachments.push(file);
+        return;
+      }
       if (!ID_TYPES.includes(o.type) || typeof o.value !== "string" || seen.has(o.value)) return;
       const id = o.value;
       seen.add(id);
@@ -107,5 +115,5 @@ export class InteractionReads {
 }
 
 function emptyResolved(): ResolvedModel {
-  return { users: [], members: [], roles: [], channels: [], messages: [] };
+  return { users: [], members: [], roles: [], channels: [], messages: [], attachments: [] };
 }

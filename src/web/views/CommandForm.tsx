@@ -1,84 +1,93 @@
 /**
  * A chosen slash command's options as fields, each labelled by the option's name:
  * text for strings, numbers for integers and numbers, a list for booleans, choices,
- * users, channels, roles and mentionables; required ones marked. Subcommands first
- * pick which. Sending runs the command.
+ * users, channels, roles and mentionables, a file for attachments; required ones marked.
+ * A subcommand is an entry of the `/` list of its own (composer/commands.ts), so its
+ * form asks for its own options only. Sending runs the command.
  */
-import { useState } from "preact/hooks";
+import type { ComponentChildren } from "preact";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { runCommand, type RawOption } from "../actions";
 import { displayName, guildOf, members, memberName } from "../state";
-import type { Channel, Command, CommandOption } from "../types";
+import type { Channel, CommandOption } from "../types";
+import { nest, type CommandEntry } from "./composer/commands";
+import { OptionFile, type FileState } from "./composer/OptionFile";
 
-const SUB = 1;
-const GROUP = 2;
 const OPT = { STRING: 3, INTEGER: 4, BOOLEAN: 5, USER: 6, CHANNEL: 7, ROLE: 8, MENTIONABLE: 9, NUMBER: 10, ATTACHMENT: 11 };
 
 interface Props {
   channel: Channel;
-  command: Command;
+  entry: CommandEntry;
   onDone(): void;
 }
 
-/** Subcommands (and groups of them) flattened to "group sub" paths. */
-function paths(options: CommandOption[], prefix: string[] = []): { path: string[]; o: CommandOption }[] {
-  return options.flatMap((o) =>
-    o.type === GROUP ? paths(o.options ?? [], [...prefix, o.name]) : o.type === SUB ? [{ path: [...prefix, o.name], o }] : [],
-  );
-}
-
-export function CommandForm({ channel, command, onDone }: Props) {
-  const subs = paths(command.options);
-  const [sub, setSub] = useState(subs[0]?.path.join(" ") ?? "");
+export function CommandForm({ channel, entry, onDone }: Props) {
   const [values, setValues] = useState<Record<string, string>>({});
+  const [uploading, setUploading] = useState<Record<string, boolean>>({});
   const [error, setError] = useState<string | null>(null);
-  const current = subs.find((s) => s.path.join(" ") === sub);
-  const fields = subs.length ? (current?.o.options ?? []) : command.options;
+  /** Set while the command is on its way, and for good once it ran (then a chosen file is the bot's). */
+  const sent = useRef(false);
+  const [sending, setSending] = useState(false);
+  const fields = entry.options;
+  // The form stands in for the composer the person was typing in: its first field (or,
+  // with none, Send) takes the focus. Not `autofocus`, which a browser honours once a page.
+  const form = useRef<HTMLFormElement>(null);
+  useLayoutEffect(() => {
+    form.current?.querySelector<HTMLElement>("[id^='opt-']:not([type=file]), button[type=submit]")?.focus();
+  }, []);
+  const set = (name: string, v: string) => setValues((now) => ({ ...now, [name]: v }));
 
   async function submit(e: Event) {
     e.preventDefault();
+    // A second press while the first is on its way would run the command twice.
+    if (sent.current) return;
+    const busy = fields.find((o) => uploading[o.name]);
+    if (busy) return setError(`${busy.name} is still uploading.`);
     const missing = fields.find((o) => o.required && !values[o.name]);
     if (missing) return setError(`${missing.name} is required.`);
-    let options: RawOption[] = fields
+    const options: RawOption[] = fields
       .filter((o) => values[o.name] !== undefined && values[o.name] !== "")
       .map((o) => ({ name: o.name, value: convert(o, values[o.name]) }));
-    if (current) for (const name of [...current.path].reverse()) options = [{ name, options }];
-    if (await runCommand(channel.id, command, options)) onDone();
+    sent.current = true;
+    setSending(true);
+    const ran = await runCommand(channel.id, entry.command, nest(entry.path, options));
+    // A bot not connected never got the file: it is still the person's, given back as the form goes.
+    sent.current = !!ran?.delivered;
+    if (ran) return onDone();
+    setSending(false);
   }
 
   return (
-    <form class="command-form" onSubmit={submit} onKeyDown={(e) => e.key === "Escape" && onDone()}>
+    <form ref={form} class="command-form" onSubmit={submit} onKeyDown={(e) => e.key === "Escape" && onDone()}>
       <header>
-        <b>/{command.name}</b> <span class="muted">{command.description}</span>
+        <b>/{entry.label}</b> <span class="muted">{entry.description}</span>
       </header>
-      {subs.length > 0 && (
-        <div class="field">
-          <label for="cmd-sub">Subcommand</label>
-          <select id="cmd-sub" value={sub} onChange={(e) => setSub(e.currentTarget.value)}>
-            {subs.map((s) => (
-              <option key={s.path.join(" ")} value={s.path.join(" ")}>
-                {s.path.join(" ")} — {s.o.description}
-              </option>
-            ))}
-          </select>
-        </div>
+      {fields.map((o) =>
+        o.type === OPT.ATTACHMENT ? (
+          <Field key={o.name} o={o} label={false}>
+            <OptionFile
+              id={`opt-${o.name}`}
+              name={o.name}
+              channelId={channel.id}
+              describedBy={`opt-${o.name}-d`}
+              sent={sent}
+              onChange={(s: FileState) => {
+                set(o.name, s.value);
+                setUploading((now) => ({ ...now, [o.name]: s.busy }));
+              }}
+            />
+          </Field>
+        ) : (
+          <OptionField key={o.name} o={o} channel={channel} value={values[o.name] ?? ""} onChange={(v) => set(o.name, v)} />
+        ),
       )}
-      {fields.map((o, i) => (
-        <OptionField
-          key={`${sub}:${o.name}`}
-          o={o}
-          channel={channel}
-          value={values[o.name] ?? ""}
-          first={i === 0}
-          onChange={(v) => setValues({ ...values, [o.name]: v })}
-        />
-      ))}
       {error && (
         <p class="error" role="alert">
           {error}
         </p>
       )}
       <div class="buttons">
-        <button type="submit" class="primary">
+        <button type="submit" class="primary" aria-disabled={sending || undefined}>
           Send
         </button>
         <button type="button" onClick={onDone}>
@@ -100,17 +109,15 @@ interface FieldProps {
   o: CommandOption;
   channel: Channel;
   value: string;
-  first: boolean;
   onChange(v: string): void;
 }
 
-function OptionField({ o, channel, value, first, onChange }: FieldProps) {
+function OptionField({ o, channel, value, onChange }: FieldProps) {
   const id = `opt-${o.name}`;
-  const common = { id, "aria-required": o.required || undefined, "aria-describedby": `${id}-d`, autoFocus: first };
+  const common = { id, "aria-required": o.required || undefined, "aria-describedby": `${id}-d` };
   const list = listFor(o, channel);
   let input;
-  if (o.type === OPT.ATTACHMENT) input = <input {...common} disabled value="Attachments cannot be sent from this client" />;
-  else if (list)
+  if (list)
     input = (
       <select {...common} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
         <option value="">{o.required ? "Choose…" : "(none)"}</option>
@@ -139,16 +146,26 @@ function OptionField({ o, channel, value, first, onChange }: FieldProps) {
       );
   }
   return (
+    <Field o={o} label>
+      {input}
+    </Field>
+  );
+}
+
+/** An option's row: its name (a label of its control, unless the control names itself), a required mark, its description. */
+function Field({ o, label, children }: { o: CommandOption; label: boolean; children: ComponentChildren }) {
+  const id = `opt-${o.name}`;
+  return (
     <div class="field">
       <span class="label-row">
-        <label for={id}>{o.name}</label>
+        {label ? <label for={id}>{o.name}</label> : <span>{o.name}</span>}
         {o.required && (
           <span class="required" aria-hidden="true" title="required">
             *
           </span>
         )}
       </span>
-      {input}
+      {children}
       <small id={`${id}-d`} class="hint">
         {o.description}
         {o.required ? " (required)" : ""}
@@ -170,7 +187,8 @@ function listFor(o: CommandOption, channel: Channel): [string, string][] | null 
     channel.guild_id
       ? (members.value[channel.guild_id] ?? []).map((m) => [m.user.id, memberName(m.user.id, channel.guild_id)])
       : (channel.recipients ?? []).map((u) => [u.id, displayName(u)]);
-  const roles = (): [string, string][] => (g?.roles ?? []).map((r) => [r.id, `@${r.name}`]);
+  // @everyone is named with its @ already.
+  const roles = (): [string, string][] => (g?.roles ?? []).map((r) => [r.id, r.name.startsWith("@") ? r.name : `@${r.name}`]);
   if (o.type === OPT.USER) return people();
   if (o.type === OPT.ROLE) return roles();
   if (o.type === OPT.MENTIONABLE) return [...people(), ...roles()];

@@ -1,13 +1,16 @@
 /**
  * The composer: a textbox named "Message #channel" (in a DM, "Message @name"). Enter
  * sends, Shift+Enter starts a new line. Typing `/` lists the commands available in the
- * channel (a `listbox` named "Commands"); choosing one opens its options as fields.
+ * channel (a `listbox` named "Commands"; a command's subcommands each an entry of their
+ * own, matched by their whole path: composer/commands.ts); choosing one opens its
+ * options as fields.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { sendMessage, typingDone, typingNow } from "../actions";
 import { channelLabel, memberName } from "../state";
 import type { Channel, Command, Message } from "../types";
+import { matching, typedWhole, type CommandEntry } from "./composer/commands";
 import { CommandForm } from "./CommandForm";
 import { sendEncrypted } from "../dm-crypto";
 import { DmComposerNote, dmReady } from "./DmComposerNote";
@@ -28,15 +31,18 @@ interface Props {
   onCancelReply(): void;
 }
 
-/** The commands matching what follows a leading `/`, read from the server when a command starts. */
+/**
+ * The commands matching what follows a leading `/` (names with one space between them:
+ * "/settings group v"), read from the server when a command starts.
+ */
 function useCommands(channelId: string, text: string) {
   const [commands, setCommands] = useState<Command[] | null>(null);
   const [active, setActive] = useState(0);
   // Escape closes the list for the text as it stands; typing on opens it again.
   const [closed, setClosed] = useState<string | null>(null);
-  const typed = /^\/(\S*)$/.exec(text)?.[1];
+  const typed = /^\/((?:\S+ )*\S*)$/.exec(text)?.[1];
   const query = closed === text ? undefined : typed;
-  const shown = query === undefined || !commands ? [] : commands.filter((c) => c.name.startsWith(query.toLowerCase()));
+  const shown = query === undefined || !commands ? [] : matching(commands, query);
   useLayoutEffect(() => setCommands(null), [channelId]);
   useEffect(() => {
     // The list is read when the person starts a command, so it is never stale for long.
@@ -54,20 +60,22 @@ function useCommands(channelId: string, text: string) {
     move,
     close: () => setClosed(text),
     loading: query !== undefined && !commands,
-    none: query !== undefined && !!commands && !shown.length,
+    // Words after a `/` that match nothing are likely a message: no note for those.
+    none: query !== undefined && !!commands && !shown.length && !query.includes(" "),
+    whole: query !== undefined && commands ? typedWhole(commands, query) : null,
   };
 }
 
 // The composer is longer than 80 lines because the hooks of its helpers (commands, drafts, mentions, files) meet here; each lives in its own file.
 export function Composer({ channel, replyTo, onCancelReply }: Props) {
   const [text, setText] = useState("");
-  const [chosen, setChosen] = useState<Command | null>(null);
+  const [chosen, setChosen] = useState<CommandEntry | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   const placeCaret = useCaret(box);
   const label = `Message ${channelLabel(channel)}`;
   const dm = channel.guild_id === null;
   const blocked = dm && !dmReady(); // a DM waits for this browser's device keys
-  const { query, shown, active, move, close, loading, none } = useCommands(channel.id, text);
+  const { query, shown, active, move, close, loading, none, whole } = useCommands(channel.id, text);
   const files = useAttachments(channel.id, dm); // files (views/files): encrypted first in a DM
   const refused = cannotWrite(channel, channelLabel(channel));
   const slow = useSlowmode(channel);
@@ -98,10 +106,14 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     wasEditing.current = editingNow !== null;
   }, [editingNow]);
 
-  function pick(c: Command) {
+  function pick(c: CommandEntry) {
     setChosen(c);
     setText("");
   }
+  // A whole command typed and a space: chosen, as on the reference.
+  useLayoutEffect(() => {
+    if (whole) pick(whole);
+  }, [whole?.key]);
   // A command sent or cancelled, the person is back in the box, which the form stood in for.
   const fromForm = useRef(false);
   useLayoutEffect(() => {
@@ -170,7 +182,8 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
         </p>
       </div>
     );
-  if (chosen) return <CommandForm channel={channel} command={chosen} onDone={() => ((fromForm.current = true), setChosen(null))} />;
+  if (chosen)
+    return <CommandForm key={chosen.key} channel={channel} entry={chosen} onDone={() => ((fromForm.current = true), setChosen(null))} />;
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: a drop target for files, no control; the keyboard's way is "Attach files"
     <div class="composer" onDrop={files.onDrop} onDragOver={files.onDragOver} onPaste={files.onPaste}>
@@ -193,7 +206,7 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
           disabled={blocked}
           aria-autocomplete="list"
           aria-controls={shown.length ? "commands" : undefined}
-          aria-activedescendant={shown.length ? `cmd-${shown[active]?.id}` : undefined}
+          aria-activedescendant={shown.length ? `cmd-${shown[active]?.key}` : undefined}
           {...mention.aria}
           {...emoji.aria}
           onInput={(e) => {
@@ -228,14 +241,14 @@ function ReplyBar({ to, guildId, onCancel }: { to: Message; guildId: string | nu
   );
 }
 
-function CommandList({ list, active, onPick }: { list: Command[]; active: number; onPick(c: Command): void }) {
+function CommandList({ list, active, onPick }: { list: CommandEntry[]; active: number; onPick(c: CommandEntry): void }) {
   // Named by all it shows ("/order Order an ice cream Gizmo"), which begins with what one
   // types: a name of "/order" alone would leave out words on the screen (WCAG 2.5.3).
   const options = list.map((c) => ({
-    id: `cmd-${c.id}`,
+    id: `cmd-${c.key}`,
     children: (
       <>
-        <b>/{c.name}</b> <span>{c.description}</span> <small class="muted">{c.application_name}</small>
+        <b>/{c.label}</b> <span>{c.description}</span> <small class="muted">{c.command.application_name}</small>
       </>
     ),
   }));

@@ -5,10 +5,9 @@ import { memberJson } from "./member";
 import { roleJson } from "./role";
 import { channelJson } from "./channel";
 import { messageJson } from "./message";
+import { attachmentJson } from "./attachment";
 
-/** Reference-shaped upload limit; Parley itself takes no uploads (spec 1.5). */
-const ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024;
-const ID_TYPES: readonly number[] = [OPT.USER, OPT.CHANNEL, OPT.ROLE, OPT.MENTIONABLE];
+const ID_TYPES: readonly number[] = [OPT.USER, OPT.CHANNEL, OPT.ROLE, OPT.MENTIONABLE, OPT.ATTACHMENT];
 
 /** INTERACTION_CREATE's payload (spec 6.3, reference-gaps 4.1). */
 export function interactionCreateJson(f: Ids, m: InteractionModel): Record<string, unknown> {
@@ -27,7 +26,7 @@ export function interactionCreateJson(f: Ids, m: InteractionModel): Record<strin
     entitlements: [],
     authorizing_integration_owners: { "0": m.guild ? f.of(m.guild.id) : "0" },
     context: m.context,
-    attachment_size_limit: ATTACHMENT_SIZE_LIMIT,
+    attachment_size_limit: m.attachmentSizeLimit,
   };
   if (m.guild) {
     out.guild_id = f.of(m.guild.id);
@@ -62,7 +61,7 @@ function optionJson(f: Ids, o: StoredOption): Record<string, unknown> {
   return { name: o.name, type: o.type, value };
 }
 
-/** `resolved` for user, member, role and channel options (reference-gaps 4.1); null when empty. */
+/** `resolved` for user, member, role, channel and attachment options (reference-gaps 4.1); null when empty. */
 function resolvedJson(f: Ids, r: ResolvedModel, invokerId: string): Record<string, unknown> | null {
   const out: Record<string, unknown> = {};
   if (r.users.length) out.users = Object.fromEntries(r.users.map((u) => [f.of(u.id), userJson(f, u)]));
@@ -83,5 +82,8 @@ function resolvedJson(f: Ids, r: ResolvedModel, invokerId: string): Record<strin
     );
   if (r.messages.length)
     out.messages = Object.fromEntries(r.messages.map((x) => [f.of(x.message.id), messageJson(f, x, { content: true })]));
+  // A file given to a command is the reference's ephemeral attachment: no message holds it.
+  if (r.attachments.length)
+    out.attachments = Object.fromEntries(r.attachments.map((a) => [f.of(a.id), { ...attachmentJson(f, a), ephemeral: true }]));
   return Object.keys(out).length ? out : null;
 }
