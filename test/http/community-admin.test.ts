@@ -132,7 +132,11 @@ describe("administration: people", () => {
 
 describe("administration: registration, sign-up invites, servers", () => {
   test("closed refuses sign-ups; invite-only asks for an invite, which admits its uses; open admits anyone", async () => {
-    expect((await client(p, "GET", "/instance", null)).body).toEqual({ registration: "open", guild_creation: "everyone", administered: true });
+    expect((await client(p, "GET", "/instance", null)).body).toEqual({
+      registration: "open",
+      guild_creation: "everyone",
+      administered: true,
+    });
     expect((await client(p, "PUT", "/admin/registration", root, { registration: "closed" })).body.registration).toBe("closed");
     expect((await client(p, "GET", "/instance", null)).body.registration).toBe("closed");
     const closed = await signUp({ username: "late" });
