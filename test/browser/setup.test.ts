@@ -87,6 +87,11 @@ test("signed in: the link makes that person the administrator", async () => {
     await bob.page.getByRole("navigation", { name: "Administration" }).waitFor();
     expect(s.p.core.users.byUsername("bob")?.is_admin).toBe(1);
     expect(s.p.core.setup.token()).toBeNull();
+    // Spent, and bob is signed in: it offers Parley itself rather than a sign-in.
+    await bob.page.goto(link);
+    await bob.page.getByRole("heading", { name: "This setup link no longer works" }).waitFor();
+    await bob.page.getByRole("link", { name: "Open Parley" }).click();
+    await bob.page.getByRole("navigation", { name: "Servers" }).waitFor();
   } finally {
     await bob.context.close();
   }

@@ -50,7 +50,7 @@ export function Setup({ token, signedIn, onSignedIn, onDone }: Props) {
         <div class="form">
           <h1>This setup link no longer works</h1>
           <p>{state.message}</p>
-          <a href="/">Go to sign in</a>
+          <a href="/">{signedIn ? "Open Parley" : "Go to sign in"}</a>
         </div>
       </main>
     );
