@@ -68,6 +68,10 @@ describe("order of refusals", () => {
     const ev = recordEvents(p);
     const r = await send({ content: "fwd", message_reference: { type: 1, message_id: "123456789012345678" } });
     expect(refusal(r)).toEqual([501, 0]);
+    // As discord.js's message.forward() sends it: the reference alone, which is no empty message.
+    const forward = await send({ message_reference: { type: 1, message_id: "123456789012345678", channel_id: general } });
+    expect(refusal(forward)).toEqual([501, 0]);
+    expect(forward.body.message).toContain("forwarding");
     expect(ev.events).toHaveLength(0);
   });
 });

@@ -126,7 +126,9 @@ export function validateMessagePayload(
   }
   const components = b.components ? checkComponents(b.components as Record<string, unknown>[]) : null;
   const content = b.content ?? null;
-  if (!opts.partial && !content && !(embeds && embeds.length) && !(components && components.length))
+  // A forward is its reference alone (reference-gaps 2.7a): refused as unsupported by the route, not as empty.
+  const forward = b.message_reference?.type === 1;
+  if (!opts.partial && !forward && !content && !(embeds && embeds.length) && !(components && components.length))
     throw DomainError.invalid("", "Cannot send an empty message", "MESSAGE_EMPTY");
   const ref = b.message_reference;
   return {
