@@ -1,0 +1,88 @@
+"""Slash commands: hybrid commands and a hybrid group, app commands with describe,
+choices, Range and a Transformer, a permission-checked one, a Group subclass, deferred
+answers, and a message context menu."""
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from parley_target import emit
+
+
+class Doubled(app_commands.Transformer):
+    async def transform(self, interaction: discord.Interaction, value: str) -> int:
+        return int(value) * 2
+
+
+class Settings(app_commands.Group, name="settings", description="Server settings"):
+    def __init__(self):
+        super().__init__()
+        self.values = {"greeting": "Hello"}
+
+    @app_commands.command(description="Show a setting")
+    @app_commands.describe(key="Which setting")
+    async def show(self, interaction: discord.Interaction, key: str):
+        await interaction.response.send_message(f"{key} = {self.values.get(key, 'unset')}", ephemeral=True)
+
+    @app_commands.command(name="set", description="Change a setting")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def set_(self, interaction: discord.Interaction, key: str, value: str):
+        self.values[key] = value
+        await interaction.response.send_message(f"{key} is now {value}")
+
+
+class Slash(commands.Cog):
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+        self.tags = {"hello": "Hi there!"}
+
+    @commands.hybrid_command(description="Say something back")
+    async def echo(self, ctx: commands.Context, *, text: str):
+        await ctx.send(f"{ctx.author.display_name}: {text} ({'slash' if ctx.interaction else 'prefix'})")
+
+    @commands.hybrid_group(fallback="get", description="Tags")
+    async def tag(self, ctx: commands.Context, name: str):
+        await ctx.send(self.tags.get(name, f"No tag {name}."))
+
+    @tag.command(name="set", description="Set a tag")
+    async def tag_set(self, ctx: commands.Context, name: str, *, content: str):
+        self.tags[name] = content
+        await ctx.send(f"Tag {name} saved.")
+
+    @app_commands.command(description="Roll a die")
+    @app_commands.describe(sides="How many sides")
+    async def roll(self, interaction: discord.Interaction, sides: app_commands.Range[int, 2, 100]):
+        await interaction.response.send_message(f"You rolled a d{sides}: {min(sides, 4)}")
+
+    @app_commands.command(description="Pick a colour")
+    @app_commands.choices(colour=[app_commands.Choice(name="Red", value="r"), app_commands.Choice(name="Blue", value="b")])
+    async def pick(self, interaction: discord.Interaction, colour: app_commands.Choice[str]):
+        await interaction.response.send_message(f"You picked {colour.name} ({colour.value})", ephemeral=True)
+
+    @app_commands.command(description="Double a number")
+    async def double(self, interaction: discord.Interaction, number: app_commands.Transform[int, Doubled]):
+        await interaction.response.send_message(f"Doubled: {number}")
+
+    @app_commands.command(description="Wipe the server's settings")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def wipe(self, interaction: discord.Interaction):
+        await interaction.response.send_message("Wiped.")
+
+    @app_commands.command(description="Think hard")
+    async def think(self, interaction: discord.Interaction):
+        await interaction.response.defer(thinking=True)
+        followup = await interaction.followup.send("Thought of 42.", wait=True)
+        await interaction.edit_original_response(content="Thought of 43.")
+        original = await interaction.original_response()
+        emit(event="think", followup=str(followup.id), original=str(original.id), content=original.content)
+
+
+@app_commands.context_menu(name="Shout")
+async def shout(interaction: discord.Interaction, message: discord.Message):
+    await interaction.response.send_message(message.content.upper(), ephemeral=True)
+
+
+async def setup(bot: commands.Bot):
+    await bot.add_cog(Slash(bot))
+    bot.tree.add_command(Settings())
+    bot.tree.add_command(shout)
