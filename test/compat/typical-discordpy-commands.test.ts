@@ -18,6 +18,8 @@ afterAll(async () => {
 });
 
 const id = (name: string) => T.P.world.users[name].id;
+/** A message's reactions (a message without any carries none). */
+const reactionsOf = (m?: HarnessMessage) => (m as { reactions?: unknown[] } | undefined)?.reactions ?? [];
 /** People's and the bot's own words: not the system messages a pin posts. */
 const said = (m: HarnessMessage) => m.type === 0 || m.type === 19;
 const text = async (who: string, channel: string, line: string) => (await T.ask(who, channel, line, said)).reply.content;
@@ -30,10 +32,14 @@ describe("typical discord.py bot: prefix commands", () => {
       "chat_input:double",
       "chat_input:echo",
       "chat_input:pick",
+      "chat_input:roleinfo",
       "chat_input:roll",
       "chat_input:settings",
       "chat_input:tag",
       "chat_input:think",
+      "chat_input:userinfo",
+      "chat_input:vote",
+      "chat_input:whisper",
       "chat_input:wipe",
       "message:Shout",
     ]);
@@ -78,13 +84,15 @@ describe("typical discord.py bot: prefix commands", () => {
     const help = await text("carol", "general", "!help");
     // Cogs in name order, each command with its docstring's first line; the help command
     // verifies checks, so carol (no Manage Roles, Kick, ...) sees no Moderation and no owner's command.
-    expect(help).toStartWith("```\nA typical bot.\n\nPanels:\n  confirm  Ask for a confirmation.\n  flavours Pick ice cream.\nSlash:\n  echo");
+    expect(help).toStartWith(
+      "```\nA typical bot.\n\nPanels:\n  confirm  Ask for a confirmation.\n  flavours Pick ice cream.\n  more     A role select and a feedback form.\nSlash:\n  echo",
+    );
     expect(help).toContain("Utility:\n  add      Add two numbers.\n");
     expect(help).toContain("  hug      Hug any number of members.\n");
     expect(help).not.toContain("secret");
     expect(help).not.toContain("Moderation:");
     const owners = await text("alice", "general", "!help");
-    expect(owners).toMatch(/^```\nA typical bot\.\n\nModeration:\n {2}ban +Ban a user\.\n {2}giverole +Give a member a role\.\n/);
+    expect(owners).toMatch(/^```\nA typical bot\.\n\nExtras:\n {2}extras +Run the occasional calls\.\nModeration:\n {2}ban +Ban a user\.\n {2}giverole +Give a member a role\.\n/);
     expect(owners).toMatch(/\n {2}secret +Only the owner may know\.\n/);
     expect(help).toContain("Type !help command for more info on a command.");
     const one = await text("carol", "general", "!help hug");
@@ -162,7 +170,7 @@ describe("typical discord.py bot: prefix commands", () => {
   test("wait_for('reaction_add'): the poll ends with the first person's 👍", async () => {
     const { reply } = await T.ask("carol", "games", "!poll Pizza tonight?");
     expect(reply.content).toBe("Poll: Pizza tonight?");
-    await T.P.waitFor(async () => ((await message("games", reply.id))?.reactions?.length ? true : undefined));
+    await T.P.waitFor(async () => (reactionsOf(await message("games", reply.id)).length ? true : undefined));
     await T.P.as("bob").react("Typical/games", reply.id, "👍");
     const done = await T.P.waitFor(async () => {
       const m = (await message("games", reply.id))!;
@@ -183,5 +191,51 @@ describe("typical discord.py bot: prefix commands", () => {
     expect(asked).toBeTruthy();
     const answer = await T.P.waitFor(async () => (await T.botMessages("general", sent)).find(said), { timeoutMs: 45_000 });
     expect(answer.content).toBe("bob hugs alice for for the cake.");
+  }, 60_000);
+
+  test("occasional calls: roles, reactions, edits, fetches, embeds, mentions, a webhook, categories, overwrites, pins, the audit log", async () => {
+    const sent = await T.P.as("alice").say("Typical/games", "!extras");
+    await T.botSays("games", (m) => m.content === "extras done" || m.content.startsWith("Error"), sent);
+    const lines = (await T.botMessages("games", sent)).map((m) => m.content.replace(/<@\d+>/g, "<@alice>"));
+    expect(lines).toEqual([
+      "create_role: Gamers #2ecc71 hoist=True mentionable=True",
+      "role.edit: Players",
+      "no ping",
+      "reply: True",
+      "reactions: ['🎉:1']",
+      "cleared: 0",
+      "now text",
+      "edit: 'now text' embeds=0",
+      "fetch_member: alice roles=1 owner=True",
+      "fetch_user: alice",
+      // Spec 5.11: a bot token never creates an invite.
+      "create_invite: HTTP 403 50001",
+      "channel.edit: 5 slow now",
+      "", // the two embeds, no content
+      "embeds: ['a', 'b']",
+      "hey <@alice> @everyone",
+      "mentions: ['alice'] everyone=False",
+      // Threads are not part of the spec.
+      "create_thread: HTTP 501 0",
+      "get_member: alice top=@everyone",
+      "webhook.send: Hooky",
+      "overwrites: [('@everyone', False)]",
+      "category: Projects ['alpha']",
+      "move: None",
+      // Spec 2.9: VIEW_CHANNEL is not one of the 13 bits, so the overwrite keeps send_messages only.
+      "member overwrite: send=False/False view=None/None",
+      "edit roles: ['Helper'] nick=C",
+      "reset: [] nick=None display=carol",
+      "pin and unpin",
+      "", // the pin's system message (type 6), which the unpin leaves
+      "pins after unpin: 0",
+      "audit: ['message_unpin', 'message_pin', 'member_role_update']",
+      "fetch_roles: 6 channels=9 get_channel=True",
+      "extras done",
+    ]);
+    const hooked = (await T.P.messages("Typical/games")).find((m) => m.content === "from the hook")!;
+    expect([hooked.author.username, hooked.webhook_id !== undefined && hooked.webhook_id !== null]).toEqual(["Hooky", true]);
+    const presence = (await T.P.transcript("TypicalBot")).entries.find((e) => e.kind === "gateway" && e.op === 3);
+    expect(presence?.kind === "gateway" && presence.d).toMatchObject({ status: "idle", activities: [{ name: "chess", type: 0 }] });
   }, 60_000);
 });

@@ -23,7 +23,8 @@ const id = (name: string) => T.P.world.users[name].id;
 const guild = () => T.P.world.guilds.Typical.id;
 const said = (m: HarnessMessage) => m.type === 0 || m.type === 19;
 const text = async (who: string, channel: string, line: string) => (await T.ask(who, channel, line, said)).reply.content;
-const message = async (channel: string, mid: string) => (await T.P.messages(`Typical/${channel}`, { limit: 100 })).find((m) => m.id === mid);
+const message = async (channel: string, mid: string) =>
+  (await T.P.messages(`Typical/${channel}`, { limit: 100 })).find((m) => m.id === mid);
 const slash = (who: string, name: string, options?: Parameters<ReturnType<typeof T.P.as>["slash"]>[2]) =>
   T.P.as(who).slash("Typical/general", name, options, { app: "TypicalBot", until: "responded" });
 /** Waits until the bot listens to a view on `mid` (parley_target.py's view line), as a person waits to see the buttons. */
@@ -38,7 +39,14 @@ describe("typical discord.py bot: application commands", () => {
     const get = await slash("carol", "tag", [{ name: "get", type: 1, options: [{ name: "name", type: 3, value: "rules" }] }]);
     expect(get.response?.content).toBe("Be kind");
     const set = await slash("carol", "tag", [
-      { name: "set", type: 1, options: [{ name: "name", type: 3, value: "faq" }, { name: "content", type: 3, value: "Read it" }] },
+      {
+        name: "set",
+        type: 1,
+        options: [
+          { name: "name", type: 3, value: "faq" },
+          { name: "content", type: 3, value: "Read it" },
+        ],
+      },
     ]);
     expect(set.response?.content).toBe("Tag faq saved.");
     expect(await text("carol", "general", "!tag faq")).toBe("Read it");
@@ -75,11 +83,25 @@ describe("typical discord.py bot: application commands", () => {
     );
     expect((await slash("alice", "wipe")).response?.content).toBe("Wiped.");
     const groupRefused = await slash("carol", "settings", [
-      { name: "set", type: 1, options: [{ name: "key", type: 3, value: "greeting" }, { name: "value", type: 3, value: "Yo" }] },
+      {
+        name: "set",
+        type: 1,
+        options: [
+          { name: "key", type: 3, value: "greeting" },
+          { name: "value", type: 3, value: "Yo" },
+        ],
+      },
     ]);
     expect([groupRefused.ephemeral, groupRefused.response?.content]).toEqual([true, "You need manage_guild to use this."]);
     const set = await slash("alice", "settings", [
-      { name: "set", type: 1, options: [{ name: "key", type: 3, value: "greeting" }, { name: "value", type: 3, value: "Yo" }] },
+      {
+        name: "set",
+        type: 1,
+        options: [
+          { name: "key", type: 3, value: "greeting" },
+          { name: "value", type: 3, value: "Yo" },
+        ],
+      },
     ]);
     expect(set.response?.content).toBe("greeting is now Yo");
     const show = await slash("carol", "settings", [{ name: "show", type: 1, options: [{ name: "key", type: 3, value: "greeting" }] }]);
@@ -99,9 +121,51 @@ describe("typical discord.py bot: application commands", () => {
     expect(line).toEqual({ event: "think", followup: done.response!.id, original: done.response!.id, content: "Thought of 43." });
   }, 60_000);
 
+  test("Member and Role options: the resolved member's roles and permissions, interaction.permissions and app_permissions", async () => {
+    expect((await slash("alice", "userinfo", { member: id("bob") })).response?.content).toBe(
+      "bob: roles=['Mods'] kick=True joined=True you_can_ban=True i_can_manage_roles=True",
+    );
+    expect((await slash("carol", "userinfo", { member: id("alice") })).response?.content).toBe(
+      "alice: roles=[] kick=True joined=True you_can_ban=False i_can_manage_roles=True",
+    );
+    expect((await slash("carol", "roleinfo", { role: T.P.world.guilds.Typical.roles.Mods })).response?.content).toBe(
+      "Mods: #000000 members=['bob'] kick=True",
+    );
+  }, 60_000);
+
+  test("a view sent as the interaction's response: clicks edit it, and on_timeout closes it through edit_original_response", async () => {
+    const r = await slash("carol", "vote", { seconds: 2 });
+    const panel = r.response!;
+    // An application command's response view is stored under the interaction's id: discord.py
+    // finds it again by the message's interaction (metadata) id when someone clicks.
+    await listening(r.id);
+    const [button] = parts(panel);
+    const click = await T.P.as("bob").click("Typical/general", panel.id, button.custom_id, { app: "TypicalBot" });
+    expect(click.callbackType).toBe(7);
+    expect(parts((await message("general", panel.id))!)[0].label).toBe("Vote (1)");
+    expect(await T.bot.next((l) => l.event === "vote_closed", "the vote's timeout")).toEqual({ event: "vote_closed", votes: 1 });
+    const closed = (await T.P.interaction(r.id)).response!;
+    expect(closed.content).toBe("Voting closed with 1 votes.");
+    expect(parts(closed)[0]).toMatchObject({ label: "Vote (1)", disabled: true });
+  }, 60_000);
+
+  test("defer(ephemeral=True): the first follow-up is ephemeral; a later one asking for it is public (spec: flags 64 only on the response)", async () => {
+    const r = await slash("carol", "whisper");
+    expect([r.ephemeral, r.response?.content]).toEqual([true, "Only you see this."]);
+    expect(await T.bot.next((l) => l.event === "whisper", "whisper")).toEqual({ event: "whisper", first: true, later: false });
+    const later = await T.P.waitFor(async () => (await T.P.interaction(r.id)).followups.find((m) => m.content === "And this?"));
+    expect(later.flags & 64).toBe(0);
+    expect((await T.botSays("general", (m) => m.content === "carol whispered.")).content).toBe("carol whispered.");
+  }, 60_000);
+
   test("a message context menu answers ephemerally with the message's content", async () => {
     const target = await T.P.as("bob").say("Typical/general", "quiet please");
-    const r = await T.P.as("carol").contextMenu("Typical/general", "Shout", { message: target.id }, { app: "TypicalBot", until: "responded" });
+    const r = await T.P.as("carol").contextMenu(
+      "Typical/general",
+      "Shout",
+      { message: target.id },
+      { app: "TypicalBot", until: "responded" },
+    );
     expect([r.ephemeral, r.response?.content]).toEqual([true, "QUIET PLEASE"]);
   }, 60_000);
 });
@@ -149,6 +213,32 @@ describe("typical discord.py bot: views", () => {
     ]);
     const r = await T.P.as("bob").select("Typical/views", panel.id, select.custom_id, ["vanilla", "mint"], { app: "TypicalBot" });
     expect(r.response?.content).toBe("bob likes vanilla and mint.");
+  }, 60_000);
+
+  test("a RoleSelect is stored greyed out and a modal is refused 501 (spec 4 component rules, 3.1)", async () => {
+    const { reply: panel } = await T.ask("carol", "views", "!more", (m) => m.components.length > 0);
+    await listening(panel.id);
+    // Types 5 to 8 keep {type, custom_id, disabled} only; discord.py 2.2.2 parses no select but type 3, so its row reads empty.
+    expect(panel.components[0]).toEqual({ type: 1, components: [{ type: 6, custom_id: expect.any(String), disabled: false }] });
+    expect(await T.bot.next((l) => l.event === "more", "more")).toEqual({ event: "more", components: [[], ["Button"]] });
+    const feedback = parts(panel).find((b) => b.label === "Feedback");
+    const { id: clicked } = await T.P.as("carol").interact({
+      channel_id: "Typical/views",
+      message_id: panel.id,
+      custom_id: feedback.custom_id,
+    });
+    // send_modal's callback (type 9) answers 501; discord.py retries a 5xx (1 s, 3 s, ... apart): two tries show it.
+    const callbacks = await T.P.waitFor(
+      async () => {
+        const got = (await T.P.transcript("TypicalBot")).entries.filter(
+          (e) => e.kind === "rest" && e.route.endsWith("/callback") && e.status === 501,
+        );
+        return got.length >= 2 ? got : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
+    for (const c of callbacks) expect(c).toMatchObject({ request: { type: 9 }, response: { code: 50035 } });
+    expect((await T.P.interaction(clicked)).state).toBe("pending");
   }, 60_000);
 
   test("the persistent role panel adds and removes Member, also after the bot restarts", async () => {

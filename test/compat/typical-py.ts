@@ -28,7 +28,15 @@ export const TYPICAL_WORLD = {
         { name: "Mods", permissions: ["KICK_MEMBERS", "BAN_MEMBERS", "MANAGE_MESSAGES"], members: ["bob"] },
         {
           name: "Keeper",
-          permissions: ["KICK_MEMBERS", "BAN_MEMBERS", "MANAGE_ROLES", "MANAGE_CHANNELS", "MANAGE_MESSAGES", "SEND_MESSAGES"],
+          permissions: [
+            "KICK_MEMBERS",
+            "BAN_MEMBERS",
+            "MANAGE_ROLES",
+            "MANAGE_CHANNELS",
+            "MANAGE_MESSAGES",
+            "SEND_MESSAGES",
+            "VIEW_AUDIT_LOG",
+          ],
           members: ["TypicalBot"],
         },
       ],
@@ -51,7 +59,12 @@ export interface Typical {
   /** Starts the bot anew (the old process must be stopped) and waits for its ready. */
   restart(): Promise<void>;
   /** A person's message in a channel and the bot's first message there after it that satisfies `match`. */
-  ask(who: string, channel: string, text: string, match?: (m: HarnessMessage) => boolean): Promise<{ sent: { id: string }; reply: HarnessMessage }>;
+  ask(
+    who: string,
+    channel: string,
+    text: string,
+    match?: (m: HarnessMessage) => boolean,
+  ): Promise<{ sent: { id: string }; reply: HarnessMessage }>;
   /** The bot's first message in `channel` after `after` that satisfies `match`. */
   botSays(channel: string, match: (m: HarnessMessage) => boolean, after?: { id: string }): Promise<HarnessMessage>;
   /** Every message of the bot in `channel` after `after`, oldest first. */

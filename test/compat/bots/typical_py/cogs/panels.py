@@ -61,6 +61,30 @@ class RolePanel(discord.ui.View):
             await interaction.response.send_message("Added Member.", ephemeral=True)
 
 
+class Feedback(discord.ui.Modal, title="Feedback"):
+    text = discord.ui.TextInput(label="What do you think?", style=discord.TextStyle.paragraph, max_length=300)
+
+    async def on_submit(self, interaction: discord.Interaction):
+        await interaction.response.send_message(f"Thanks: {self.text.value}", ephemeral=True)
+
+
+class Extras(discord.ui.View):
+    def __init__(self):
+        super().__init__(timeout=60)
+
+    @discord.ui.select(cls=discord.ui.RoleSelect, placeholder="Pick a role", min_values=1, max_values=1)
+    async def role(self, interaction: discord.Interaction, select: discord.ui.RoleSelect):
+        await interaction.response.send_message(f"You picked {select.values[0].name}.", ephemeral=True)
+
+    @discord.ui.button(label="Feedback", style=discord.ButtonStyle.secondary)
+    async def feedback(self, interaction: discord.Interaction, button: discord.ui.Button):
+        try:
+            await interaction.response.send_modal(Feedback())
+        except discord.HTTPException as e:
+            emit(event="modal_refused", status=e.status, code=e.code)
+            await interaction.followup.send(f"Modals are not available here ({e.status}).", ephemeral=True)
+
+
 class Panels(commands.Cog):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
@@ -79,6 +103,13 @@ class Panels(commands.Cog):
         view = discord.ui.View(timeout=60)
         view.add_item(Flavour())
         await ctx.send("Which flavours?", view=view)
+
+    @commands.command()
+    async def more(self, ctx: commands.Context):
+        """A role select and a feedback form."""
+        message = await ctx.send("More options:", view=Extras())
+        again = await ctx.channel.fetch_message(message.id)
+        emit(event="more", components=[[type(c).__name__ for c in row.children] for row in again.components])
 
     @commands.command()
     @commands.is_owner()

@@ -68,6 +68,33 @@ class Slash(commands.Cog):
     async def wipe(self, interaction: discord.Interaction):
         await interaction.response.send_message("Wiped.")
 
+    @app_commands.command(description="About a member")
+    @app_commands.guild_only()
+    async def userinfo(self, interaction: discord.Interaction, member: discord.Member):
+        perms = member.guild_permissions
+        await interaction.response.send_message(
+            f"{member.name}: roles={[r.name for r in member.roles[1:]]} kick={perms.kick_members} "
+            f"joined={member.joined_at is not None} you_can_ban={interaction.permissions.ban_members} "
+            f"i_can_manage_roles={interaction.app_permissions.manage_roles}"
+        )
+
+    @app_commands.command(description="About a role")
+    async def roleinfo(self, interaction: discord.Interaction, role: discord.Role):
+        members = [m.name for m in role.members]
+        await interaction.response.send_message(f"{role.name}: {role.colour} members={members} kick={role.permissions.kick_members}")
+
+    @app_commands.command(description="A vote that closes itself")
+    async def vote(self, interaction: discord.Interaction, seconds: app_commands.Range[float, 0.5, 600.0] = 60.0):
+        await interaction.response.send_message("Vote now!", view=Vote(interaction, seconds))
+
+    @app_commands.command(description="Answer privately")
+    async def whisper(self, interaction: discord.Interaction):
+        await interaction.response.defer(ephemeral=True)
+        first = await interaction.followup.send("Only you see this.", wait=True)
+        later = await interaction.followup.send("And this?", ephemeral=True, wait=True)
+        emit(event="whisper", first=first.flags.ephemeral, later=later.flags.ephemeral)
+        await interaction.channel.send(f"{interaction.user.name} whispered.")
+
     @app_commands.command(description="Think hard")
     async def think(self, interaction: discord.Interaction):
         await interaction.response.defer(thinking=True)
@@ -75,6 +102,24 @@ class Slash(commands.Cog):
         await interaction.edit_original_response(content="Thought of 43.")
         original = await interaction.original_response()
         emit(event="think", followup=str(followup.id), original=str(original.id), content=original.content)
+
+
+class Vote(discord.ui.View):
+    def __init__(self, interaction: discord.Interaction, timeout: float):
+        super().__init__(timeout=timeout)
+        self.interaction = interaction
+        self.votes = 0
+
+    @discord.ui.button(label="Vote", style=discord.ButtonStyle.primary)
+    async def vote(self, interaction: discord.Interaction, button: discord.ui.Button):
+        self.votes += 1
+        button.label = f"Vote ({self.votes})"
+        await interaction.response.edit_message(view=self)
+
+    async def on_timeout(self):
+        self.vote.disabled = True
+        await self.interaction.edit_original_response(content=f"Voting closed with {self.votes} votes.", view=self)
+        emit(event="vote_closed", votes=self.votes)
 
 
 @app_commands.context_menu(name="Shout")
