@@ -281,6 +281,59 @@ describe("typical discord.py bot: moderation and the server's life", () => {
     expect((await T.botSays("log", (m) => m.content.startsWith("Channel created"))).content).toBe("Channel created: #announcements (text)");
   }, 60_000);
 
+  test("listeners see the server change: roles, channels, a member's nick and roles, typing, reactions, an edit; files", async () => {
+    const { reply } = await T.ask("alice", "general", "!hierarchy", said);
+    expect(reply.content).toBe("My top role is Keeper; bob's is Mods.");
+    // Spec 2.9: VIEW_CHANNEL reads 0, so discord.py's permissions_for takes every channel
+    // permission from the bot in a channel, though its role grants them server-wide.
+    expect(await T.bot.next((l) => l.event === "hierarchy", "hierarchy")).toEqual({
+      event: "hierarchy",
+      roles: [
+        ["@everyone", 0],
+        ["Member", 1],
+        ["Helper", 2],
+        ["Mods", 3],
+        ["Keeper", 4],
+      ],
+      above_bob: true,
+      manage_messages: [true, false],
+      send_messages: [true, false],
+      view_channel: [false, false],
+    });
+    await T.ask("alice", "general", "!churn", (m) => m.content === "churned");
+    const ev = (name: string) => T.bot.next((l) => l.event === name, name);
+    expect(await ev("role_create")).toMatchObject({ name: "Temp", position: 1 });
+    // The new role sits at 1, so the others move up one: an update each, then the edit.
+    expect(await T.bot.next((l) => l.event === "role_update" && l.name[1] === "Temp2", "the edit")).toMatchObject({
+      colour: ["#000000", "#e74c3c"],
+    });
+    expect(await ev("role_delete")).toMatchObject({ name: "Temp2" });
+    expect(await ev("channel_update")).toMatchObject({ name: ["temp", "temp2"], topic: [null, "t"] });
+    expect(await ev("channel_delete")).toMatchObject({ name: "temp2" });
+    const carols = (what: string) => T.bot.next((l) => l.event === "member_update" && l.name === "carol", what);
+    expect(await carols("carol's nick")).toMatchObject({ nick: [null, "Cee"] });
+    expect(await carols("carol's role")).toMatchObject({ nick: ["Cee", "Cee"], roles: [[], ["Helper"]] });
+    await T.P.as("carol").type("Typical/quiet");
+    expect(await ev("typing")).toMatchObject({ channel: "quiet", user: "carol" });
+    const x = await T.P.as("bob").say("Typical/quiet", "react to me");
+    await T.P.as("carol").react("Typical/quiet", x.id, "👍");
+    await T.P.as("carol").unreact("Typical/quiet", x.id, "👍");
+    expect(await ev("raw_reaction_remove")).toMatchObject({ emoji: "👍", user: id("carol") });
+    expect(await ev("reaction_remove")).toMatchObject({ emoji: "👍", user: "carol", count: 0 });
+    await T.P.as("bob").edit(x.id, "react to this");
+    expect(await T.bot.next((l) => l.event === "raw_edit" && l.message === x.id, "raw edit")).toMatchObject({
+      cached: true,
+      content: "react to this",
+    });
+    // Files: avatars read from Parley's CDN paths; an upload is refused (JSON only); a person's attachment reads.
+    const files = await T.P.as("alice").say("Typical/quiet", "!files", { files: [{ name: "note.txt", data: "from alice" }] });
+    const answers = await T.P.waitFor(async () => {
+      const got = (await T.botMessages("quiet", files)).map((m) => m.content);
+      return got.length >= 3 ? got : undefined;
+    });
+    expect(answers).toEqual(["avatar bytes: 324 png=True", "upload: HTTP 400 50035", "yours: note.txt 10 b'from alice'"]);
+  }, 60_000);
+
   test("purge removes the last messages and its note deletes itself; lock denies @everyone send_messages", async () => {
     for (const n of [1, 2, 3]) await T.P.as("carol").say("Typical/tidy", `spam ${n}`);
     // Spec 2.9: VIEW_CHANNEL reads as 0, and discord.py's permissions_for takes every channel
@@ -305,9 +358,17 @@ describe("typical discord.py bot: moderation and the server's life", () => {
     expect(await text("bob", "general", `!kick <@${id("dave")}> being new`)).toBe("Kicked dave (being new).");
     const members = (await T.botGet(`/guilds/${guild()}/members?limit=100`)).body.map((m: any) => m.user.id);
     expect(members).not.toContain(id("dave"));
+    expect(await T.bot.next((l) => l.event === "member_remove", "member_remove")).toEqual({
+      event: "member_remove",
+      name: "dave",
+      count: 4,
+    });
     expect(await text("bob", "general", `!ban ${id("carol")} rude`)).toBe("Banned carol; 1 banned.");
     expect((await T.botGet(`/guilds/${guild()}/bans/${id("carol")}`)).body).toMatchObject({ user: { id: id("carol") }, reason: "rude" });
     expect(await text("bob", "general", `!unban ${id("carol")}`)).toBe(`Unbanned ${id("carol")}.`);
     expect((await T.botGet(`/guilds/${guild()}/bans/${id("carol")}`)).status).toBe(404);
+    // Spec 7: GUILD_BAN_ADD and GUILD_BAN_REMOVE are never dispatched, so on_member_ban/unban never run; the ban's removal of carol shows.
+    expect(await T.bot.next((l) => l.event === "member_remove", "member_remove")).toMatchObject({ name: "carol" });
+    expect(T.bot.lines.filter((l) => l.event === "member_ban" || l.event === "member_unban")).toEqual([]);
   }, 60_000);
 });

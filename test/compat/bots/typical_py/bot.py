@@ -12,7 +12,7 @@ from discord.ext import commands
 from parley_target import ARGS, TOKEN, emit
 
 GUILD = discord.Object(int(ARGS[0]))
-EXTENSIONS = ("cogs.moderation", "cogs.utility", "cogs.slash", "cogs.panels", "cogs.events", "cogs.extras")
+EXTENSIONS = ("cogs.moderation", "cogs.utility", "cogs.slash", "cogs.panels", "cogs.events", "cogs.extras", "cogs.churn")
 
 
 class TypicalTree(app_commands.CommandTree):
