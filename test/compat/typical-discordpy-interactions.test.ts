@@ -343,6 +343,14 @@ describe("typical discord.py bot: moderation and the server's life", () => {
     const note = (await T.ask("alice", "tidy", "!purge 2", said)).reply;
     expect(note.content).toBe("Deleted 2 messages.");
     await T.P.waitFor(async () => ((await message("tidy", note.id)) ? undefined : true));
+    // Spec 7 never dispatches MESSAGE_DELETE_BULK: each purged message comes as its own
+    // MESSAGE_DELETE, so on_message_delete logs the people's two and on_bulk_message_delete never runs.
+    const logged = await T.P.waitFor(async () => {
+      const got = (await T.botMessages("log")).map((m) => m.content).filter((c) => c.includes("'!purge 2'"));
+      return got.length >= 2 ? got : undefined;
+    });
+    expect(logged.sort()).toEqual(["alice deleted: '!purge 2'", "bob deleted: '!purge 2'"]);
+    expect(T.bot.lines.filter((l) => l.event === "bulk_delete" || l.event === "raw_bulk_delete")).toEqual([]);
     // purge(limit=3): alice's command and the two messages before it (bob's try, the refusal).
     expect((await T.P.messages("Typical/tidy")).map((m) => m.content).reverse()).toEqual(["spam 1", "spam 2", "spam 3"]);
     expect(await text("alice", "general", `!lock <#${T.P.channelId("Typical/quiet")}>`)).toBe(
