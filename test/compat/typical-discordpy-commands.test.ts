@@ -93,7 +93,7 @@ describe("typical discord.py bot: prefix commands", () => {
     expect(help).not.toContain("Moderation:");
     const owners = await text("alice", "general", "!help");
     expect(owners).toMatch(
-      /^```\nA typical bot\.\n\nChurn:\n {2}churn +Make and unmake a role and a channel; rename carol and make her\.\.\.\n {2}files +Read avatars and attachments; try to upload a file\.\n {2}hierarchy +Where the bot stands\.\nExtras:\n {2}extras +Run the occasional calls\.\nModeration:\n {2}ban +Ban a user\.\n {2}giverole +Give a member a role\.\n/,
+      /^```\nA typical bot\.\n\nChurn:\n {2}churn +Make and unmake a role and a channel; rename carol and make her\.\.\.\n {2}files +Read avatars and attachments; try to upload a file\.\n {2}hierarchy +Where the bot stands\.\n {2}oops +The mistakes a bot makes\.\n {2}wire +What a message carries\.\nExtras:\n {2}extras +Run the occasional calls\.\nModeration:\n {2}ban +Ban a user\.\n {2}giverole +Give a member a role\.\n/,
     );
     expect(owners).toMatch(/\n {2}secret +Only the owner may know\.\n/);
     expect(help).toContain("Type !help command for more info on a command.");
@@ -239,5 +239,77 @@ describe("typical discord.py bot: prefix commands", () => {
     expect([hooked.author.username, hooked.webhook_id !== undefined && hooked.webhook_id !== null]).toEqual(["Hooky", true]);
     const presence = (await T.P.transcript("TypicalBot")).entries.find((e) => e.kind === "gateway" && e.op === 3);
     expect(presence?.kind === "gateway" && presence.d).toMatchObject({ status: "idle", activities: [{ name: "chess", type: 0 }] });
+  }, 60_000);
+
+  test("what a message carries: mentions of a member, a role and a channel, clean_content, the reply it answers, flags", async () => {
+    const first = await T.P.as("bob").say("Typical/general", "original words");
+    const helper = T.P.world.guilds.Typical.roles.Helper;
+    const line = `!wire <@${id("bob")}> <@&${helper}> <#${T.P.channelId("Typical/log")}> @everyone`;
+    const sent = await T.P.as("alice").say("Typical/general", line, { replyTo: first.id });
+    await T.botSays("general", (m) => m.content === "wired", sent);
+    const ev = (name: string) => T.bot.next((l) => l.event === name, name);
+    expect(await ev("wire")).toEqual({
+      event: "wire",
+      mentions: ["bob"],
+      roles: ["Helper"],
+      channels: ["log"],
+      raw_channels: 1,
+      clean: "!wire @bob @Helper #log @\u200beveryone",
+      reply_to: first.id,
+      resolved: "original words",
+      type: "MessageType.reply",
+      jump: `https://discord.com/channels/${T.P.world.guilds.Typical.id}/${T.P.channelId("Typical/general")}/${sent.id}`,
+      author_roles: [],
+    });
+    expect(await ev("embed_type")).toEqual({ event: "embed_type", type: "rich", dict: { type: "rich", title: "t", description: "d" } });
+    expect(await ev("silent")).toEqual({ event: "silent", flags: 4096, suppress_notifications: true });
+    expect(await ev("suppress")).toEqual({ event: "suppress", flags: 4 });
+    expect(await ev("tts")).toEqual({ event: "tts", tts: true });
+    expect((await ev("positions")).channels.map((c: [string, number]) => c[0])).toEqual([
+      "general",
+      "log",
+      "status",
+      "games",
+      "tidy",
+      "quiet",
+      "views",
+      // The extras test's channel, moved out of its category to the end.
+      "alpha",
+    ]);
+  }, 60_000);
+
+  test("the mistakes a hobby bot makes, as discord.py raises them", async () => {
+    const sent = await T.P.as("alice").say("Typical/general", "!oops");
+    await T.botSays("general", (m) => m.content === "oopsed", sent);
+    const outcomes: Record<string, string> = {};
+    for (let n = 0; n < 12; n++) {
+      const l = await T.bot.next((x) => x.event === "oops", "an outcome");
+      outcomes[l.name] = l.outcome.split("\n")[0];
+    }
+    expect(outcomes).toEqual({
+      // Spec 7: every malformed body is 50035 (the reference says 50006 for an empty message).
+      empty: "HTTPException 400 50035 Invalid Form Body (Cannot send an empty message)",
+      long: "HTTPException 400 50035 Invalid Form Body (content: Must be 2000 or fewer in length.)",
+      embed: "HTTPException 400 50035 Invalid Form Body (embeds[0].title: Must be 256 or fewer in length.)",
+      fields: "HTTPException 400 50035 Invalid Form Body (embeds[0].fields: Must be 25 or fewer in length.)",
+      // Spec 7: any not-found is 10003, so discord.py raises NotFound as for the reference's 10008, 10007, 10003.
+      "unknown message": "NotFound 404 10003 Unknown message",
+      "unknown member": "NotFound 404 10003 Unknown member",
+      "unknown channel": "NotFound 404 10003 Unknown channel",
+      // Spec 7: a missing permission is 50001 (the reference's 50013).
+      "higher role": "Forbidden 403 50001 Missing Permissions: the server owner is above everyone",
+      "own top role": "Forbidden 403 50001 Missing Permissions: the role is not below your highest role",
+      "bad emoji": "NotFound 404 10003 Unknown emoji",
+      "kick owner": "Forbidden 403 50001 Missing Permissions: the server owner is above everyone",
+      buttons: "ok",
+    });
+  }, 60_000);
+
+  test("a dropped connection resumes, and a command sent meanwhile is answered", async () => {
+    expect(await text("carol", "quiet", "!add 1 2")).toBe("1 + 2 = 3");
+    await T.P.faults.gatewayClose("TypicalBot", 4000);
+    expect(await text("carol", "quiet", "!add 2 2")).toBe("2 + 2 = 4");
+    await T.bot.saw((l) => l.event === "resumed", "resumed");
+    expect(T.bot.lines.filter((l) => l.event === "on_ready")).toHaveLength(1);
   }, 60_000);
 });

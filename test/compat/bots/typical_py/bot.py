@@ -50,6 +50,9 @@ class TypicalBot(commands.Bot):
     async def on_ready(self):
         emit(event="on_ready", user=str(self.user), guilds=[g.name for g in self.guilds])
 
+    async def on_resumed(self):
+        emit(event="resumed")
+
     async def on_command_error(self, ctx: commands.Context, error: commands.CommandError):
         if isinstance(error, commands.CommandNotFound):
             return

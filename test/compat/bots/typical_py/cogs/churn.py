@@ -58,5 +58,71 @@ class Churn(commands.Cog):
             await ctx.send(f"yours: {a.filename} {a.size} {await a.read()!r}")
 
 
+    @commands.command()
+    async def wire(self, ctx: commands.Context, *, rest: str = ""):
+        """What a message carries."""
+        m = ctx.message
+        emit(event="wire", mentions=[u.name for u in m.mentions], roles=[r.name for r in m.role_mentions],
+             channels=[c.name for c in m.channel_mentions], raw_channels=len(m.raw_channel_mentions), clean=m.clean_content,
+             reply_to=m.reference and m.reference.message_id and str(m.reference.message_id),
+             resolved=getattr(m.reference and m.reference.resolved, "content", None), type=str(m.type),
+             jump=m.jump_url, author_roles=[r.name for r in getattr(m.author, "roles", [])[1:]])
+        e = await ctx.send(embed=discord.Embed(title="t", description="d"))
+        emit(event="embed_type", type=e.embeds[0].type, dict=e.embeds[0].to_dict())
+        try:
+            s = await ctx.send("quiet one", silent=True)
+            emit(event="silent", flags=s.flags.value, suppress_notifications=s.flags.suppress_notifications)
+        except discord.HTTPException as ex:
+            emit(event="silent", error=f"{ex.status} {ex.code} {ex.text}")
+        try:
+            u = await ctx.send("see https://example.com")
+            u = await u.edit(suppress=True)
+            emit(event="suppress", flags=u.flags.value)
+        except discord.HTTPException as ex:
+            emit(event="suppress", error=f"{ex.status} {ex.code} {ex.text}")
+        try:
+            t = await ctx.send("read aloud", tts=True)
+            emit(event="tts", tts=t.tts)
+        except discord.HTTPException as ex:
+            emit(event="tts", error=f"{ex.status} {ex.code} {ex.text}")
+        chans = [(c.name, c.position) for c in ctx.guild.text_channels]
+        emit(event="positions", channels=chans)
+        await ctx.send("wired")
+
+
+    @commands.command()
+    async def oops(self, ctx: commands.Context):
+        """The mistakes a bot makes."""
+        tries = {
+            "empty": lambda: ctx.send(""),
+            "long": lambda: ctx.send("x" * 2001),
+            "embed": lambda: ctx.send(embed=discord.Embed(title="t" * 257)),
+            "fields": lambda: ctx.send(embed=discord.Embed.from_dict({"fields": [{"name": "n", "value": "v"}] * 26})),
+            "unknown message": lambda: ctx.channel.fetch_message(1),
+            "unknown member": lambda: ctx.guild.fetch_member(1),
+            "unknown channel": lambda: self.bot.fetch_channel(1),
+            "higher role": lambda: ctx.author.add_roles(discord.utils.get(ctx.guild.roles, name="Keeper")),
+            "own top role": lambda: discord.utils.get(ctx.guild.members, name="bob").add_roles(discord.utils.get(ctx.guild.roles, name="Keeper")),
+            "bad emoji": lambda: ctx.message.add_reaction("notanemoji"),
+            "kick owner": lambda: ctx.guild.kick(ctx.guild.owner),
+            "buttons": lambda: ctx.send("b", view=self._too_many()),
+        }
+        for name, call in tries.items():
+            try:
+                await call()
+                emit(event="oops", name=name, outcome="ok")
+            except discord.HTTPException as e:
+                emit(event="oops", name=name, outcome=f"{type(e).__name__} {e.status} {e.code} {e.text}")
+            except Exception as e:
+                emit(event="oops", name=name, outcome=f"{type(e).__name__}: {e}")
+        await ctx.send("oopsed")
+
+    def _too_many(self):
+        view = discord.ui.View()
+        for n in range(5):
+            view.add_item(discord.ui.Button(label=str(n), row=0))
+        return view
+
+
 async def setup(bot: commands.Bot):
     await bot.add_cog(Churn(bot))
