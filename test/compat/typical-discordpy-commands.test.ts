@@ -29,12 +29,15 @@ describe("typical discord.py bot: prefix commands", () => {
   test("setup_hook loaded every cog and synced the tree to the server", async () => {
     const synced = await T.bot.saw((l) => l.event === "synced", "synced");
     expect(synced.commands).toEqual([
+      "chat_input:daily",
       "chat_input:double",
       "chat_input:echo",
+      "chat_input:fancy",
       "chat_input:pick",
       "chat_input:roleinfo",
       "chat_input:roll",
       "chat_input:settings",
+      "chat_input:slowpoke",
       "chat_input:tag",
       "chat_input:think",
       "chat_input:userinfo",

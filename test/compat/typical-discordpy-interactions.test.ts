@@ -158,6 +158,38 @@ describe("typical discord.py bot: application commands", () => {
     expect((await T.botSays("general", (m) => m.content === "carol whispered.")).content).toBe("carol whispered.");
   }, 60_000);
 
+  test("a hybrid command's ctx.defer() as slash and as prefix; app_commands.checks.cooldown through on_error; emoji, defaults, view=None", async () => {
+    const slow = await slash("carol", "slowpoke", { member: id("bob") });
+    expect([slow.deferred, slow.response?.content]).toEqual([true, "bob waited (slash)"]);
+    expect((await slash("carol", "slowpoke")).response?.content).toBe("carol waited (slash)");
+    expect(await text("carol", "general", "!slowpoke bob")).toBe("bob waited (prefix)");
+    expect((await slash("carol", "daily")).response?.content).toBe("Here is your daily.");
+    const again = await slash("carol", "daily");
+    expect([again.ephemeral, again.response?.content]).toEqual([true, "Cooldown: 60s left."]);
+    expect((await slash("carol", "fancy")).response?.content).toBe("Fancy");
+    // What discord.py read back from original_response(), then the components cleared by edit(view=None).
+    expect(await T.bot.next((l) => l.event === "fancy", "fancy")).toEqual({
+      event: "fancy",
+      components: [
+        [{ type: 2, style: 2, disabled: false, label: "Party", custom_id: "fancy:party", emoji: { id: null, name: "🎉" } }],
+        [
+          {
+            type: 3,
+            custom_id: "fancy:pick",
+            min_values: 1,
+            max_values: 1,
+            disabled: false,
+            options: [
+              { label: "A", value: "a", default: true, emoji: { id: null, name: "🅰️" } },
+              { label: "B", value: "b", default: false },
+            ],
+          },
+        ],
+      ],
+    });
+    expect(await T.bot.next((l) => l.event === "fancy_cleared", "fancy cleared")).toEqual({ event: "fancy_cleared", components: 0 });
+  }, 60_000);
+
   test("a message context menu answers ephemerally with the message's content", async () => {
     const target = await T.P.as("bob").say("Typical/general", "quiet please");
     const r = await T.P.as("carol").contextMenu(

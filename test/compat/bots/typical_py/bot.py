@@ -19,6 +19,8 @@ class TypicalTree(app_commands.CommandTree):
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
         if isinstance(error, app_commands.MissingPermissions):
             text = f"You need {', '.join(error.missing_permissions)} to use this."
+        elif isinstance(error, app_commands.CommandOnCooldown):
+            text = f"Cooldown: {error.retry_after:.0f}s left."
         elif isinstance(error, app_commands.CheckFailure):
             text = "You can't use this command."
         else:

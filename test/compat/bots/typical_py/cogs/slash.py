@@ -95,6 +95,29 @@ class Slash(commands.Cog):
         emit(event="whisper", first=first.flags.ephemeral, later=later.flags.ephemeral)
         await interaction.channel.send(f"{interaction.user.name} whispered.")
 
+    @commands.hybrid_command(description="Slow hybrid")
+    async def slowpoke(self, ctx: commands.Context, member: discord.Member = commands.Author):
+        await ctx.defer()
+        await ctx.send(f"{member.display_name} waited ({'slash' if ctx.interaction else 'prefix'})")
+
+    @app_commands.command(description="Once a minute")
+    @app_commands.checks.cooldown(1, 60)
+    async def daily(self, interaction: discord.Interaction):
+        await interaction.response.send_message("Here is your daily.")
+
+    @app_commands.command(description="Buttons with emoji and a select with a default")
+    async def fancy(self, interaction: discord.Interaction):
+        view = discord.ui.View(timeout=30)
+        view.add_item(discord.ui.Button(label="Party", emoji="🎉", custom_id="fancy:party"))
+        view.add_item(discord.ui.Select(custom_id="fancy:pick", options=[
+            discord.SelectOption(label="A", value="a", default=True, emoji="🅰️"), discord.SelectOption(label="B", value="b")]))
+        await interaction.response.send_message("Fancy", view=view)
+        message = await interaction.original_response()
+        emit(event="fancy", components=[[c.to_dict() for c in row.children] for row in message.components])
+        await message.edit(view=None)
+        again = await interaction.channel.fetch_message(message.id)
+        emit(event="fancy_cleared", components=len(again.components))
+
     @app_commands.command(description="Think hard")
     async def think(self, interaction: discord.Interaction):
         await interaction.response.defer(thinking=True)
