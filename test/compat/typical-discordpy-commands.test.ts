@@ -96,7 +96,7 @@ describe("typical discord.py bot: prefix commands", () => {
     expect(help).not.toContain("Moderation:");
     const owners = await text("alice", "general", "!help");
     expect(owners).toMatch(
-      /^```\nA typical bot\.\n\nChurn:\n {2}churn +Make and unmake a role and a channel; rename carol and make her\.\.\.\n {2}files +Read avatars and attachments; try to upload a file\.\n {2}hierarchy +Where the bot stands\.\n {2}oops +The mistakes a bot makes\.\n {2}wire +What a message carries\.\nExtras:\n {2}extras +Run the occasional calls\.\nModeration:\n {2}ban +Ban a user\.\n {2}giverole +Give a member a role\.\n/,
+      /^```\nA typical bot\.\n\nChurn:\n {2}churn +Make and unmake a role and a channel; rename carol and make her\.\.\.\n {2}files +Read avatars and attachments; try to upload a file\.\n {2}hierarchy +Where the bot stands\.\n {2}oops +The mistakes a bot makes\.\n {2}pages +Page through a long history and the member list\.\n {2}wire +What a message carries\.\nExtras:\n {2}extras +Run the occasional calls\.\nModeration:\n {2}ban +Ban a user\.\n {2}giverole +Give a member a role\.\n/,
     );
     expect(owners).toMatch(/\n {2}secret +Only the owner may know\.\n/);
     expect(help).toContain("Type !help command for more info on a command.");

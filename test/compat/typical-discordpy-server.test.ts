@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { HarnessMessage } from "../../src/testing/wire-types";
+import { PyBot } from "./support";
 import { startTypical, type Typical } from "./typical-py";
 
 let T: Typical;
@@ -144,5 +145,33 @@ describe("typical discord.py bot: moderation and the server's life", () => {
     // Spec 7: GUILD_BAN_ADD and GUILD_BAN_REMOVE are never dispatched, so on_member_ban/unban never run; the ban's removal of carol shows.
     expect(await T.bot.next((l) => l.event === "member_remove", "member_remove")).toMatchObject({ name: "carol" });
     expect(T.bot.lines.filter((l) => l.event === "member_ban" || l.event === "member_unban")).toEqual([]);
+  }, 60_000);
+
+  test("history(limit=None) and fetch_members(limit=None) page through everything; fetch_guild(with_counts=True)", async () => {
+    const sent = await T.P.as("alice").say("Typical/status", "!pages");
+    await T.P.waitFor(async () => (await T.botMessages("status", sent)).find((m) => m.content === "paged"), { timeoutMs: 40_000 });
+    const pages = await T.bot.next((l) => l.event === "pages", "pages");
+    // The task loop's three ticks, the command and the 130 lines.
+    expect(pages).toEqual({
+      event: "pages",
+      count: 134,
+      newest: "line 129",
+      oldest: ["tick 1", "tick 2", "tick 3"],
+      after: ["line 0", "line 1"],
+      members: ["TypicalBot", "alice", "bob"],
+      approx: 3,
+    });
+  }, 60_000);
+
+  test("Intents.all(), as many tutorials have it: presences are not granted, so the gateway closes 4014 and discord.py stops", async () => {
+    const P = T.P;
+    const args = [P.baseUrl, P.gatewayUrl, P.tokenOf("TypicalBot"), P.world.guilds.Typical.id, "--all-intents"];
+    const greedy = PyBot.start("typical_py/bot.py", args, 30_000, ["examples_py", "typical_py"]);
+    try {
+      await greedy.logged("PrivilegedIntentsRequired");
+      expect(await greedy.proc.exited).toBe(1);
+    } finally {
+      await greedy.stop();
+    }
   }, 60_000);
 });

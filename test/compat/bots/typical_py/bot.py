@@ -3,7 +3,7 @@ setup_hook loads the cogs in cogs/, registers the persistent view, and syncs the
 application commands to the one server it serves. Pointed at Parley by parley_target
 (test/compat/bots/examples_py), as the upstream examples are.
 
-Usage: bot.py BASE GATEWAY TOKEN GUILD_ID
+Usage: bot.py BASE GATEWAY TOKEN GUILD_ID [--all-intents]
 """
 import discord
 from discord import app_commands
@@ -34,9 +34,13 @@ class TypicalTree(app_commands.CommandTree):
 
 class TypicalBot(commands.Bot):
     def __init__(self):
-        intents = discord.Intents.default()
-        intents.members = True
-        intents.message_content = True
+        if "--all-intents" in ARGS:
+            # What many tutorials do: ask for everything, presences included.
+            intents = discord.Intents.all()
+        else:
+            intents = discord.Intents.default()
+            intents.members = True
+            intents.message_content = True
         super().__init__(command_prefix="!", intents=intents, description="A typical bot.", tree_cls=TypicalTree)
 
     async def setup_hook(self):

@@ -124,5 +124,20 @@ class Churn(commands.Cog):
         return view
 
 
+    @commands.command()
+    async def pages(self, ctx: commands.Context):
+        """Page through a long history and the member list."""
+        for n in range(130):
+            await ctx.channel.send(f"line {n}")
+        every = [m.content async for m in ctx.channel.history(limit=None)]
+        oldest = [m.content async for m in ctx.channel.history(limit=3, oldest_first=True)]
+        after = [m.content async for m in ctx.channel.history(limit=2, after=discord.Object(id=ctx.message.id))]
+        members = [m.name async for m in ctx.guild.fetch_members(limit=None)]
+        g = await self.bot.fetch_guild(ctx.guild.id, with_counts=True)
+        emit(event="pages", count=len(every), newest=every[0], oldest=oldest, after=after, members=sorted(members),
+             approx=g.approximate_member_count)
+        await ctx.send("paged")
+
+
 async def setup(bot: commands.Bot):
     await bot.add_cog(Churn(bot))
