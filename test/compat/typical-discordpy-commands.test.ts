@@ -40,6 +40,7 @@ describe("typical discord.py bot: prefix commands", () => {
       "chat_input:slowpoke",
       "chat_input:tag",
       "chat_input:think",
+      "chat_input:tidyup",
       "chat_input:userinfo",
       "chat_input:vote",
       "chat_input:whisper",

@@ -188,6 +188,22 @@ describe("typical discord.py bot: application commands", () => {
     expect(await T.bot.next((l) => l.event === "fancy_cleared", "fancy cleared")).toEqual({ event: "fancy_cleared", components: 0 });
   }, 60_000);
 
+  test("follow-ups edited, deleted and fetched; a button that defers, deletes its message and follows up ephemerally", async () => {
+    const r = await slash("carol", "tidyup");
+    expect(await T.bot.next((l) => l.event === "tidyup", "tidyup")).toEqual({ event: "tidyup", second: "second, edited" });
+    const v = await T.P.interaction(r.id);
+    expect(v.response?.content).toBe("first, with a button");
+    expect(v.followups.map((m) => m.content)).toEqual(["second, edited"]);
+    // edit_original_response(view=...) stores the view under the edited message's id.
+    await listening(v.response!.id);
+    const click = await T.P.as("carol").click("Typical/general", v.response!.id, "tidyup:delete", { app: "TypicalBot" });
+    expect(click.callbackType).toBe(6);
+    await T.bot.saw((l) => l.event === "tidyup_clicked", "the click handled");
+    const after = await T.P.interaction(click.id);
+    expect(after.followups.map((m) => [m.content, m.flags & 64])).toEqual([["Deleted it.", 64]]);
+    expect(await message("general", v.response!.id)).toBeUndefined();
+  }, 60_000);
+
   test("a message context menu answers ephemerally with the message's content", async () => {
     const target = await T.P.as("bob").say("Typical/general", "quiet please");
     const r = await T.P.as("carol").contextMenu(

@@ -118,6 +118,28 @@ class Slash(commands.Cog):
         again = await interaction.channel.fetch_message(message.id)
         emit(event="fancy_cleared", components=len(again.components))
 
+    @app_commands.command(description="Follow-ups edited and deleted")
+    async def tidyup(self, interaction: discord.Interaction):
+        await interaction.response.send_message("first")
+        second = await interaction.followup.send("second", wait=True)
+        third = await interaction.followup.send("third", wait=True)
+        second = await second.edit(content="second, edited")
+        await third.delete()
+        fetched = await interaction.followup.fetch_message(second.id)
+        view = discord.ui.View(timeout=30)
+        button = discord.ui.Button(label="Delete me", custom_id="tidyup:delete")
+
+        async def gone(click: discord.Interaction):
+            await click.response.defer()
+            await click.message.delete()
+            await click.followup.send("Deleted it.", ephemeral=True)
+            emit(event="tidyup_clicked")
+
+        button.callback = gone
+        view.add_item(button)
+        await interaction.edit_original_response(content="first, with a button", view=view)
+        emit(event="tidyup", second=fetched.content)
+
     @app_commands.command(description="Think hard")
     async def think(self, interaction: discord.Interaction):
         await interaction.response.defer(thinking=True)
