@@ -65,8 +65,10 @@ describe("typical discord.py bot: prefix commands", () => {
     // Spec 6: DMs are end-to-end encrypted, so the bot sees "!hug bob" in a DM as an empty
     // message and never reaches guild_only's NoPrivateMessage: no command runs in a DM.
     const dm = await T.P.as("carol").dm("TypicalBot", "!hug bob");
-    const seen = await T.P.waitFor(async () =>
-      (await T.P.transcript("TypicalBot")).entries.find((e) => e.kind === "gateway" && e.t === "MESSAGE_CREATE" && e.d.id === dm.id),
+    const seen = await T.P.waitFor(
+      async () =>
+        (await T.P.transcript("TypicalBot")).entries.find((e) => e.kind === "gateway" && e.t === "MESSAGE_CREATE" && e.d.id === dm.id),
+      { timeoutMs: 15_000 },
     );
     expect(seen.kind === "gateway" && seen.d).toMatchObject({ content: "", service_e2e_encrypted: true, channel_type: 1 });
     // The bot handles its events in order: once it answered a later command, it had its chance at the DM.
@@ -79,7 +81,7 @@ describe("typical discord.py bot: prefix commands", () => {
     expect(await text("carol", "games", "!ping")).toBe("Pong!");
     const { reply } = await T.ask("carol", "games", "!ping");
     expect(reply.content).toMatch(/^Slow down! Try again in \d+s\.$/);
-    await T.P.waitFor(async () => ((await message("games", reply.id)) ? undefined : true));
+    await T.P.waitFor(async () => ((await message("games", reply.id)) ? undefined : true), { timeoutMs: 15_000 });
     // A cooldown is per person: bob still may.
     expect(await text("bob", "games", "!ping")).toBe("Pong!");
   }, 60_000);
@@ -176,12 +178,15 @@ describe("typical discord.py bot: prefix commands", () => {
   test("wait_for('reaction_add'): the poll ends with the first person's 👍", async () => {
     const { reply } = await T.ask("carol", "games", "!poll Pizza tonight?");
     expect(reply.content).toBe("Poll: Pizza tonight?");
-    await T.P.waitFor(async () => (reactionsOf(await message("games", reply.id)).length ? true : undefined));
+    await T.P.waitFor(async () => (reactionsOf(await message("games", reply.id)).length ? true : undefined), { timeoutMs: 15_000 });
     await T.P.as("bob").react("Typical/games", reply.id, "👍");
-    const done = await T.P.waitFor(async () => {
-      const m = (await message("games", reply.id))!;
-      return m.content !== reply.content ? m : undefined;
-    });
+    const done = await T.P.waitFor(
+      async () => {
+        const m = (await message("games", reply.id))!;
+        return m.content !== reply.content ? m : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
     expect(done.content).toBe("Poll: Pizza tonight? (first vote: bob, 2 👍)");
     const raw = await T.bot.saw((l) => l.event === "raw_reaction" && l.message === reply.id && l.user === id("bob"), "bob's raw reaction");
     expect(raw).toMatchObject({ emoji: "👍", member: "bob" });
@@ -191,8 +196,9 @@ describe("typical discord.py bot: prefix commands", () => {
     const sent = await T.P.as("bob").say("Typical/general", `!hug <@${id("alice")}> for the cake`);
     // MemberConverter misses "for" in the cache and asks the gateway (op 8); no chunk comes,
     // so Greedy stops there only when the library's wait times out (on the reference an empty chunk ends it at once).
-    const asked = await T.P.waitFor(async () =>
-      (await T.P.transcript("TypicalBot")).entries.find((e) => e.kind === "gateway" && e.op === 8 && e.d?.query === "for"),
+    const asked = await T.P.waitFor(
+      async () => (await T.P.transcript("TypicalBot")).entries.find((e) => e.kind === "gateway" && e.op === 8 && e.d?.query === "for"),
+      { timeoutMs: 15_000 },
     );
     expect(asked).toBeTruthy();
     const answer = await T.P.waitFor(async () => (await T.botMessages("general", sent)).find(said), { timeoutMs: 45_000 });

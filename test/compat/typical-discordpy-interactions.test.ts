@@ -151,7 +151,9 @@ describe("typical discord.py bot: application commands", () => {
     const r = await slash("carol", "whisper");
     expect([r.ephemeral, r.response?.content]).toEqual([true, "Only you see this."]);
     expect(await T.bot.next((l) => l.event === "whisper", "whisper")).toEqual({ event: "whisper", first: true, later: false });
-    const later = await T.P.waitFor(async () => (await T.P.interaction(r.id)).followups.find((m) => m.content === "And this?"));
+    const later = await T.P.waitFor(async () => (await T.P.interaction(r.id)).followups.find((m) => m.content === "And this?"), {
+      timeoutMs: 15_000,
+    });
     expect(later.flags & 64).toBe(0);
     expect((await T.botSays("general", (m) => m.content === "carol whispered.")).content).toBe("carol whispered.");
   }, 60_000);

@@ -27,10 +27,13 @@ const message = async (channel: string, mid: string) =>
 
 describe("typical discord.py bot: moderation and the server's life", () => {
   test("the task loop posted its three ticks to #status", async () => {
-    const ticks = await T.P.waitFor(async () => {
-      const m = (await T.botMessages("status")).map((x) => x.content);
-      return m.length >= 3 ? m : undefined;
-    });
+    const ticks = await T.P.waitFor(
+      async () => {
+        const m = (await T.botMessages("status")).map((x) => x.content);
+        return m.length >= 3 ? m : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
     expect(ticks.slice(0, 3)).toEqual(["tick 1", "tick 2", "tick 3"]);
   }, 60_000);
 
@@ -94,10 +97,13 @@ describe("typical discord.py bot: moderation and the server's life", () => {
     });
     // Files: avatars read from Parley's CDN paths; an upload is refused (JSON only); a person's attachment reads.
     const files = await T.P.as("alice").say("Typical/quiet", "!files", { files: [{ name: "note.txt", data: "from alice" }] });
-    const answers = await T.P.waitFor(async () => {
-      const got = (await T.botMessages("quiet", files)).map((m) => m.content);
-      return got.length >= 3 ? got : undefined;
-    });
+    const answers = await T.P.waitFor(
+      async () => {
+        const got = (await T.botMessages("quiet", files)).map((m) => m.content);
+        return got.length >= 3 ? got : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
     expect(answers).toEqual(["avatar bytes: 324 png=True", "upload: HTTP 400 50035", "yours: note.txt 10 b'from alice'"]);
   }, 60_000);
 
@@ -109,13 +115,16 @@ describe("typical discord.py bot: moderation and the server's life", () => {
     expect(await text("bob", "tidy", "!purge 2")).toBe("You need manage_messages for that.");
     const note = (await T.ask("alice", "tidy", "!purge 2", said)).reply;
     expect(note.content).toBe("Deleted 2 messages.");
-    await T.P.waitFor(async () => ((await message("tidy", note.id)) ? undefined : true));
+    await T.P.waitFor(async () => ((await message("tidy", note.id)) ? undefined : true), { timeoutMs: 15_000 });
     // Spec 7 never dispatches MESSAGE_DELETE_BULK: each purged message comes as its own
     // MESSAGE_DELETE, so on_message_delete logs the people's two and on_bulk_message_delete never runs.
-    const logged = await T.P.waitFor(async () => {
-      const got = (await T.botMessages("log")).map((m) => m.content).filter((c) => c.includes("'!purge 2'"));
-      return got.length >= 2 ? got : undefined;
-    });
+    const logged = await T.P.waitFor(
+      async () => {
+        const got = (await T.botMessages("log")).map((m) => m.content).filter((c) => c.includes("'!purge 2'"));
+        return got.length >= 2 ? got : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
     expect(logged.sort()).toEqual(["alice deleted: '!purge 2'", "bob deleted: '!purge 2'"]);
     expect(T.bot.lines.filter((l) => l.event === "bulk_delete" || l.event === "raw_bulk_delete")).toEqual([]);
     // purge(limit=3): alice's command and the two messages before it (bob's try, the refusal).
