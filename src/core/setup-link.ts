@@ -20,8 +20,9 @@ import { DomainError } from "./errors";
 import { constantTimeEqualHex, randomSecret, sha256Hex } from "./crypto";
 
 const KEY = "setup_token";
-const UNUSABLE =
+const SPENT =
   "This setup link no longer works: the server already has an administrator. Sign in, or ask its administrator to make you one";
+const UNKNOWN = "This setup link is not this server's: open the one `parley serve` printed when it started";
 
 export class SetupLink {
   constructor(
@@ -57,9 +58,10 @@ export class SetupLink {
     return administratorCount(this.d) === 0;
   }
 
-  /** Whether the link works now (the setup page asks before it offers a form): 404 when it does not. */
+  /** Whether the link works now (the setup page asks before it offers a form): 404, saying why, when it does not. */
   check(token: string): void {
-    if (administratorCount(this.d) > 0 || !this.matches(token)) throw new DomainError("not_found", UNUSABLE);
+    if (administratorCount(this.d) > 0) throw new DomainError("not_found", SPENT);
+    if (!this.matches(token)) throw new DomainError("not_found", UNKNOWN);
   }
 
   /**

@@ -60,7 +60,8 @@ test("signed out: the link creates the administrator's account, signs it in and 
     try {
       const again = await other.newPage();
       await again.goto(link);
-      await again.getByRole("heading", { name: "This setup link no longer works" }).waitFor({ timeout: WAIT_MS });
+      await again.getByRole("heading", { name: "This setup link does not work" }).waitFor({ timeout: WAIT_MS });
+      await again.getByText("the server already has an administrator").waitFor({ timeout: WAIT_MS });
       await a11y.check(again, "setup link spent");
       await again.getByRole("link", { name: "Go to sign in" }).click();
       await again.getByRole("button", { name: "Sign in" }).waitFor({ timeout: WAIT_MS });
@@ -89,7 +90,7 @@ test("signed in: the link makes that person the administrator", async () => {
     expect(s.p.core.setup.token()).toBeNull();
     // Spent, and bob is signed in: it offers Parley itself rather than a sign-in.
     await bob.page.goto(link);
-    await bob.page.getByRole("heading", { name: "This setup link no longer works" }).waitFor();
+    await bob.page.getByRole("heading", { name: "This setup link does not work" }).waitFor();
     await bob.page.getByRole("link", { name: "Open Parley" }).click();
     await bob.page.getByRole("navigation", { name: "Servers" }).waitFor();
   } finally {

@@ -76,6 +76,7 @@ describe("the setup link", () => {
     for (const r of [await check(`${token}x`), await check("setup_"), await create({ token: "nope" })]) {
       expect(r.status).toBe(404);
       expect(typeof r.body.code).toBe("number");
+      expect(r.body.message).toContain("not this server's");
     }
     expect(admins()).toEqual([]);
     expect((await check()).status).toBe(204);

@@ -48,7 +48,7 @@ export function Setup({ token, signedIn, onSignedIn, onDone }: Props) {
     return (
       <main class="signin">
         <div class="form">
-          <h1>This setup link no longer works</h1>
+          <h1>This setup link does not work</h1>
           <p>{state.message}</p>
           <a href="/">{signedIn ? "Open Parley" : "Go to sign in"}</a>
         </div>
