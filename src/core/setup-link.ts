@@ -20,8 +20,7 @@ import { DomainError } from "./errors";
 import { constantTimeEqualHex, randomSecret, sha256Hex } from "./crypto";
 
 const KEY = "setup_token";
-const SPENT =
-  "This setup link no longer works: the server already has an administrator. Sign in, or ask its administrator to make you one";
+const SPENT = "This setup link no longer works: the server already has an administrator. Sign in, or ask its administrator to make you one";
 const UNKNOWN = "This setup link is not this server's: open the one `parley serve` printed when it started";
 
 export class SetupLink {
