@@ -100,6 +100,16 @@ afterAll(async () => {
   await b?.s.p.stop();
 });
 
+/** The ids of the slash commands (named `name`, or any) that reach the bot from now until `stop`. */
+function commandsReaching(name?: string): { ids: string[]; stop(): void } {
+  const ids: string[] = [];
+  const seen = (i: { isChatInputCommand(): boolean; commandName?: string; id: string }) => {
+    if (i.isChatInputCommand() && (name === undefined || i.commandName === name)) ids.push(i.id);
+  };
+  b.bot.on("interactionCreate", seen as never);
+  return { ids, stop: () => b.bot.off("interactionCreate", seen as never) };
+}
+
 describe("slash commands from the composer", () => {
   test("every option type reaches the bot as the type it declared", async () => {
     const alice = await signIn(browser, b.s.base, "alice");
@@ -164,9 +174,7 @@ describe("slash commands from the composer", () => {
   test("a value out of bounds or a missing required one is said beside its field, and nothing runs", async () => {
     const alice = await signIn(browser, b.s.base, "alice");
     const w = watch(alice.page);
-    let ran = 0;
-    const count = (i: { isChatInputCommand(): boolean }) => i.isChatInputCommand() && ran++;
-    b.bot.on("interactionCreate", count);
+    const ran = commandsReaching();
     try {
       const a = alice.page;
       await a.getByRole("textbox", { name: "Message #general" }).fill("/order");
@@ -181,10 +189,10 @@ describe("slash commands from the composer", () => {
       expect(await scoops.evaluate((e: HTMLInputElement) => e.validity.rangeOverflow)).toBe(true);
       expect(await a.getByRole("textbox", { name: "note" }).evaluate((e: HTMLInputElement) => e.validity.tooShort)).toBe(true);
       await Bun.sleep(300);
-      expect(ran).toBe(0);
+      expect(ran.ids).toEqual([]);
       w.clean();
     } finally {
-      b.bot.off("interactionCreate", count);
+      ran.stop();
       await alice.context.close();
     }
   }, 30_000);
@@ -307,9 +315,7 @@ describe("slash commands from the composer", () => {
   test("a file over the limit is said beside its field, and the command is not sent with it", async () => {
     const alice = await signIn(browser, b.s.base, "alice");
     const w = watch(alice.page);
-    let ran = 0;
-    const count = (i: { isChatInputCommand(): boolean }) => i.isChatInputCommand() && ran++;
-    b.bot.on("interactionCreate", count);
+    const ran = commandsReaching();
     try {
       const a = alice.page;
       await a.getByRole("textbox", { name: "Message #general" }).fill("/scan");
@@ -325,11 +331,11 @@ describe("slash commands from the composer", () => {
       await a.getByRole("button", { name: "Send" }).click();
       expect(await a.getByRole("alert").filter({ hasText: "file is required." }).count()).toBe(1);
       await Bun.sleep(300);
-      expect(ran).toBe(0);
+      expect(ran.ids).toEqual([]);
       // The refusal itself (413) is the browser's console line "Failed to load resource"; nothing else went wrong.
       expect(w.problems.filter((x) => !x.includes("status of 413"))).toEqual([]);
     } finally {
-      b.bot.off("interactionCreate", count);
+      ran.stop();
       await alice.context.close();
     }
   }, 30_000);
@@ -337,10 +343,7 @@ describe("slash commands from the composer", () => {
   test("Send pressed twice runs the command once", async () => {
     const alice = await signIn(browser, b.s.base, "alice");
     const w = watch(alice.page);
-    const seen: string[] = [];
-    const count = (i: { isChatInputCommand(): boolean; commandName?: string; id: string }) =>
-      i.isChatInputCommand() && i.commandName === "config" && seen.push(i.id);
-    b.bot.on("interactionCreate", count as never);
+    const seen = commandsReaching("config");
     try {
       const a = alice.page;
       await a.getByRole("textbox", { name: "Message #general" }).fill("/config sh");
@@ -351,10 +354,10 @@ describe("slash commands from the composer", () => {
       await a.getByRole("button", { name: "Send" }).dblclick();
       await a.getByRole("button", { name: "Cancel" }).waitFor({ state: "detached" });
       await Bun.sleep(500);
-      expect(seen.length).toBe(1);
+      expect(seen.ids.length).toBe(1);
       w.clean();
     } finally {
-      b.bot.off("interactionCreate", count as never);
+      seen.stop();
       await alice.context.close();
     }
   }, 30_000);
