@@ -23,7 +23,11 @@ export class ApiError extends Error {
   }
 }
 
-/** A form's errors from a failed request: each named field's first message, else one for the whole form. */
+/**
+ * A form's errors from a failed request: each named field's first message, and the
+ * request's own message for the whole form when none of its fields got one (a refusal
+ * naming a field the form does not show is still said).
+ */
 export function formErrors<K extends string>(err: unknown, fields: readonly K[]): Partial<Record<K | "form", string>> {
   if (!(err instanceof ApiError)) return { form: "The server could not be reached." } as Partial<Record<K | "form", string>>;
   const out: Partial<Record<K | "form", string>> = {};
@@ -31,7 +35,7 @@ export function formErrors<K extends string>(err: unknown, fields: readonly K[])
     const message = err.field(f);
     if (message) out[f] = message;
   }
-  if (!err.errors) out.form = err.message;
+  if (!fields.some((f) => out[f])) out.form = err.message;
   return out;
 }
 

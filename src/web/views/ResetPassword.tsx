@@ -4,7 +4,7 @@
  * every other session of the person and signs this browser in.
  */
 import { useState } from "preact/hooks";
-import { api, ApiError } from "../api";
+import { api, formErrors } from "../api";
 import type { Me } from "../types";
 import { Field } from "./ui";
 
@@ -21,8 +21,8 @@ export function ResetPassword({ token, onSignedIn }: { token: string; onSignedIn
       history.replaceState(null, "", "/");
       onSignedIn(r.token, r.user);
     } catch (err) {
-      if (err instanceof ApiError) setError({ field: err.field("new_password") ?? undefined, form: err.errors ? undefined : err.message });
-      else setError({ form: "The server could not be reached." });
+      const e = formErrors(err, ["new_password"]);
+      setError({ field: e.new_password, form: e.form });
     } finally {
       setBusy(false);
     }

@@ -5,7 +5,7 @@
  * link says so and sends them to sign in.
  */
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError, formErrors } from "../api";
+import { api, formErrors } from "../api";
 import type { Me } from "../types";
 import { Field } from "./ui";
 
@@ -30,7 +30,7 @@ export function Setup({ token, signedIn, onSignedIn, onDone }: Props) {
         const me = signedIn ? await api<Me>("GET", "/users/@me").catch(() => null) : null;
         if (on) setState({ kind: "usable", me });
       } catch (err) {
-        if (on) setState({ kind: "unusable", message: err instanceof ApiError ? err.message : "The server could not be reached." });
+        if (on) setState({ kind: "unusable", message: formErrors(err, []).form ?? "" });
       }
     })();
     return () => {
@@ -71,7 +71,7 @@ function MakeMine({ token, me, onDone }: { token: string; me: Me; onDone(user: M
     try {
       onDone(await api<Me>("POST", "/users/@me/setup", { token }));
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : "The server could not be reached.");
+      setError(formErrors(err, []).form ?? null);
     } finally {
       setBusy(false);
     }
