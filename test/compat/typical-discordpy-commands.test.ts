@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { HarnessMessage } from "../../src/testing/wire-types";
-import { startTypical, type Typical } from "./typical-py";
+import { startTypical, type Typical, said } from "./typical-py";
 
 let T: Typical;
 
@@ -21,9 +21,6 @@ const id = (name: string) => T.P.world.users[name].id;
 /** A message's reactions (a message without any carries none). */
 const reactionsOf = (m?: HarnessMessage) => (m as { reactions?: unknown[] } | undefined)?.reactions ?? [];
 /** People's and the bot's own words: not the system messages a pin posts. */
-const said = (m: HarnessMessage) => m.type === 0 || m.type === 19;
-const text = async (who: string, channel: string, line: string) => (await T.ask(who, channel, line, said)).reply.content;
-const message = async (channel: string, id: string) => (await T.P.messages(`Typical/${channel}`, { limit: 100 })).find((m) => m.id === id);
 
 describe("typical discord.py bot: prefix commands", () => {
   test("setup_hook loaded every cog and synced the tree to the server", async () => {
@@ -50,18 +47,18 @@ describe("typical discord.py bot: prefix commands", () => {
   }, 30_000);
 
   test("converters: int, Greedy[Member], a custom Converter, and the errors they raise", async () => {
-    expect(await text("carol", "general", "!add 2 40")).toBe("2 + 40 = 42");
-    expect(await text("carol", "general", "!add two 40")).toBe('Bad argument: Converting to "int" failed for parameter "left".');
-    expect(await text("carol", "general", "!add 2")).toBe("Missing argument: right. Usage: !add <left> <right>");
-    expect(await text("carol", "general", `!hug <@${id("alice")}> bob`)).toBe("carol hugs alice, bob for no reason.");
-    expect(await text("carol", "general", "!remind 5m tea")).toBe("I will remind you of 'tea' in 300 seconds.");
-    expect(await text("carol", "general", "!remind soon tea")).toBe("Bad argument: 'soon' is not a duration like 90s, 5m or 2h");
+    expect(await T.text("carol", "general", "!add 2 40")).toBe("2 + 40 = 42");
+    expect(await T.text("carol", "general", "!add two 40")).toBe('Bad argument: Converting to "int" failed for parameter "left".');
+    expect(await T.text("carol", "general", "!add 2")).toBe("Missing argument: right. Usage: !add <left> <right>");
+    expect(await T.text("carol", "general", `!hug <@${id("alice")}> bob`)).toBe("carol hugs alice, bob for no reason.");
+    expect(await T.text("carol", "general", "!remind 5m tea")).toBe("I will remind you of 'tea' in 300 seconds.");
+    expect(await T.text("carol", "general", "!remind soon tea")).toBe("Bad argument: 'soon' is not a duration like 90s, 5m or 2h");
   }, 60_000);
 
   test("checks: has_permissions, is_owner (the application's owner) and guild_only in a DM", async () => {
-    expect(await text("carol", "general", `!giverole <@${id("carol")}> Helper`)).toBe("You need manage_roles for that.");
-    expect(await text("bob", "general", "!secret")).toBe("Only my owner can do that.");
-    expect(await text("alice", "general", "!secret")).toBe("The owner's secret is 42.");
+    expect(await T.text("carol", "general", `!giverole <@${id("carol")}> Helper`)).toBe("You need manage_roles for that.");
+    expect(await T.text("bob", "general", "!secret")).toBe("Only my owner can do that.");
+    expect(await T.text("alice", "general", "!secret")).toBe("The owner's secret is 42.");
     // Spec 6: DMs are end-to-end encrypted, so the bot sees "!hug bob" in a DM as an empty
     // message and never reaches guild_only's NoPrivateMessage: no command runs in a DM.
     const dm = await T.P.as("carol").dm("TypicalBot", "!hug bob");
@@ -72,22 +69,22 @@ describe("typical discord.py bot: prefix commands", () => {
     );
     expect(seen.kind === "gateway" && seen.d).toMatchObject({ content: "", service_e2e_encrypted: true, channel_type: 1 });
     // The bot handles its events in order: once it answered a later command, it had its chance at the DM.
-    expect(await text("carol", "general", "!add 1 1")).toBe("1 + 1 = 2");
+    expect(await T.text("carol", "general", "!add 1 1")).toBe("1 + 1 = 2");
     const inDm = await T.P.messages(dm.channel_id, { as: "carol" });
     expect(inDm.map((m) => m.author.id)).toEqual([id("carol")]);
   }, 60_000);
 
   test("a cooldown: the second !ping within 30 s is refused, and that answer deletes itself", async () => {
-    expect(await text("carol", "games", "!ping")).toBe("Pong!");
+    expect(await T.text("carol", "games", "!ping")).toBe("Pong!");
     const { reply } = await T.ask("carol", "games", "!ping");
     expect(reply.content).toMatch(/^Slow down! Try again in \d+s\.$/);
-    await T.P.waitFor(async () => ((await message("games", reply.id)) ? undefined : true), { timeoutMs: 15_000 });
+    await T.P.waitFor(async () => ((await T.message("games", reply.id)) ? undefined : true), { timeoutMs: 15_000 });
     // A cooldown is per person: bob still may.
-    expect(await text("bob", "games", "!ping")).toBe("Pong!");
+    expect(await T.text("bob", "games", "!ping")).toBe("Pong!");
   }, 60_000);
 
   test("the default help command lists the cogs' commands, and !help <command> shows its arguments", async () => {
-    const help = await text("carol", "general", "!help");
+    const help = await T.text("carol", "general", "!help");
     // Cogs in name order, each command with its docstring's first line; the help command
     // verifies checks, so carol (no Manage Roles, Kick, ...) sees no Moderation and no owner's command.
     expect(help).toStartWith(
@@ -97,23 +94,23 @@ describe("typical discord.py bot: prefix commands", () => {
     expect(help).toContain("  hug      Hug any number of members.\n");
     expect(help).not.toContain("secret");
     expect(help).not.toContain("Moderation:");
-    const owners = await text("alice", "general", "!help");
+    const owners = await T.text("alice", "general", "!help");
     expect(owners).toMatch(
       /^```\nA typical bot\.\n\nChurn:\n {2}churn +Make and unmake a role and a channel; rename carol and make her\.\.\.\n {2}files +Read avatars and attachments; try to upload a file\.\n {2}hierarchy +Where the bot stands\.\n {2}oops +The mistakes a bot makes\.\n {2}pages +Page through a long history and the member list\.\n {2}wire +What a message carries\.\nExtras:\n {2}extras +Run the occasional calls\.\nModeration:\n {2}ban +Ban a user\.\n {2}giverole +Give a member a role\.\n/,
     );
     expect(owners).toMatch(/\n {2}secret +Only the owner may know\.\n/);
     expect(help).toContain("Type !help command for more info on a command.");
-    const one = await text("carol", "general", "!help hug");
+    const one = await T.text("carol", "general", "!help hug");
     expect(one).toBe(
       "```\n!hug\n\nHug any number of members.\n\nArguments:\n  members No description given\n  why     No description given (default: no reason)\n```",
     );
   }, 60_000);
 
   test("roles and nicknames: giverole adds the role, nick sets the nickname, both as the member then shows", async () => {
-    expect(await text("alice", "general", `!giverole <@${id("carol")}> Helper`)).toBe("Gave Helper to carol.");
+    expect(await T.text("alice", "general", `!giverole <@${id("carol")}> Helper`)).toBe("Gave Helper to carol.");
     const member = (await T.botGet(`/guilds/${T.P.world.guilds.Typical.id}/members/${id("carol")}`)).body;
     expect(member.roles).toContain(T.P.world.guilds.Typical.roles.Helper);
-    expect(await text("alice", "general", `!nick ${id("carol")} Caz`)).toBe("carol is now Caz.");
+    expect(await T.text("alice", "general", `!nick ${id("carol")} Caz`)).toBe("carol is now Caz.");
     expect((await T.botGet(`/guilds/${T.P.world.guilds.Typical.id}/members/${id("carol")}`)).body.nick).toBe("Caz");
   }, 60_000);
 
@@ -149,7 +146,7 @@ describe("typical discord.py bot: prefix commands", () => {
   }, 60_000);
 
   test("a DM: member.send reaches the member's DM with the bot", async () => {
-    const reply = await text("alice", "general", `!dm <@${id("bob")}> see you at eight`);
+    const reply = await T.text("alice", "general", `!dm <@${id("bob")}> see you at eight`);
     const channel = reply.match(/in DM (\d+)\.$/)![1];
     const got = await T.P.waitForMessage(channel, (m) => m.content === "alice says: see you at eight", { as: "bob" });
     expect(got.author.id).toBe(T.P.world.applications.TypicalBot.bot_user_id);
@@ -157,10 +154,10 @@ describe("typical discord.py bot: prefix commands", () => {
 
   test("history(before=...), fetch_message, pin and add_reaction", async () => {
     for (const line of ["one", "two", "three"]) await T.P.as("carol").say("Typical/quiet", line);
-    expect(await text("carol", "quiet", "!before 2")).toBe("three | two");
+    expect(await T.text("carol", "quiet", "!before 2")).toBe("three | two");
     const target = await T.P.as("carol").say("Typical/quiet", "pin me");
-    expect(await text("carol", "quiet", `!pinit ${target.id}`)).toBe("Pinned 'pin me'; 1 pinned.");
-    const pinned = (await message("quiet", target.id))!;
+    expect(await T.text("carol", "quiet", `!pinit ${target.id}`)).toBe("Pinned 'pin me'; 1 pinned.");
+    const pinned = (await T.message("quiet", target.id))!;
     expect(pinned.pinned).toBe(true);
     expect(pinned.reactions).toEqual([expect.objectContaining({ emoji: expect.objectContaining({ name: "📌" }), count: 1 })]);
   }, 60_000);
@@ -178,11 +175,11 @@ describe("typical discord.py bot: prefix commands", () => {
   test("wait_for('reaction_add'): the poll ends with the first person's 👍", async () => {
     const { reply } = await T.ask("carol", "games", "!poll Pizza tonight?");
     expect(reply.content).toBe("Poll: Pizza tonight?");
-    await T.P.waitFor(async () => (reactionsOf(await message("games", reply.id)).length ? true : undefined), { timeoutMs: 15_000 });
+    await T.P.waitFor(async () => (reactionsOf(await T.message("games", reply.id)).length ? true : undefined), { timeoutMs: 15_000 });
     await T.P.as("bob").react("Typical/games", reply.id, "👍");
     const done = await T.P.waitFor(
       async () => {
-        const m = (await message("games", reply.id))!;
+        const m = (await T.message("games", reply.id))!;
         return m.content !== reply.content ? m : undefined;
       },
       { timeoutMs: 15_000 },
@@ -316,9 +313,9 @@ describe("typical discord.py bot: prefix commands", () => {
   }, 60_000);
 
   test("a dropped connection resumes, and a command sent meanwhile is answered", async () => {
-    expect(await text("carol", "quiet", "!add 1 2")).toBe("1 + 2 = 3");
+    expect(await T.text("carol", "quiet", "!add 1 2")).toBe("1 + 2 = 3");
     await T.P.faults.gatewayClose("TypicalBot", 4000);
-    expect(await text("carol", "quiet", "!add 2 2")).toBe("2 + 2 = 4");
+    expect(await T.text("carol", "quiet", "!add 2 2")).toBe("2 + 2 = 4");
     await T.bot.saw((l) => l.event === "resumed", "resumed");
     expect(T.bot.lines.filter((l) => l.event === "on_ready")).toHaveLength(1);
   }, 60_000);

@@ -19,10 +19,6 @@ afterAll(async () => {
 
 const id = (name: string) => T.P.world.users[name].id;
 const guild = () => T.P.world.guilds.Typical.id;
-const said = (m: HarnessMessage) => m.type === 0 || m.type === 19;
-const text = async (who: string, channel: string, line: string) => (await T.ask(who, channel, line, said)).reply.content;
-const message = async (channel: string, mid: string) =>
-  (await T.P.messages(`Typical/${channel}`, { limit: 100 })).find((m) => m.id === mid);
 const slash = (who: string, name: string, options?: Parameters<ReturnType<typeof T.P.as>["slash"]>[2]) =>
   T.P.as(who).slash("Typical/general", name, options, { app: "TypicalBot", until: "responded" });
 /** Waits until the bot listens to a view on `mid` (parley_target.py's view line), as a person waits to see the buttons. */
@@ -30,10 +26,10 @@ const listening = (mid: string) => T.bot.saw((l) => l.event === "view" && l.mess
 
 describe("typical discord.py bot: application commands", () => {
   test("hybrid commands answer the same as prefix and as slash; a hybrid group's fallback and subcommand", async () => {
-    expect(await text("carol", "general", "!echo hi there")).toBe("carol: hi there (prefix)");
+    expect(await T.text("carol", "general", "!echo hi there")).toBe("carol: hi there (prefix)");
     expect((await slash("carol", "echo", { text: "hi there" })).response?.content).toBe("carol: hi there (slash)");
-    expect(await text("carol", "general", "!tag hello")).toBe("Hi there!");
-    expect(await text("carol", "general", "!tag set rules Be kind")).toBe("Tag rules saved.");
+    expect(await T.text("carol", "general", "!tag hello")).toBe("Hi there!");
+    expect(await T.text("carol", "general", "!tag set rules Be kind")).toBe("Tag rules saved.");
     const get = await slash("carol", "tag", [{ name: "get", type: 1, options: [{ name: "name", type: 3, value: "rules" }] }]);
     expect(get.response?.content).toBe("Be kind");
     const set = await slash("carol", "tag", [
@@ -47,7 +43,7 @@ describe("typical discord.py bot: application commands", () => {
       },
     ]);
     expect(set.response?.content).toBe("Tag faq saved.");
-    expect(await text("carol", "general", "!tag faq")).toBe("Read it");
+    expect(await T.text("carol", "general", "!tag faq")).toBe("Read it");
   }, 60_000);
 
   test("app commands: Range, choices and a Transformer; describe and the bounds registered", async () => {
@@ -140,7 +136,7 @@ describe("typical discord.py bot: application commands", () => {
     const [button] = parts(panel);
     const click = await T.P.as("bob").click("Typical/general", panel.id, button.custom_id, { app: "TypicalBot" });
     expect(click.callbackType).toBe(7);
-    expect(parts((await message("general", panel.id))!)[0].label).toBe("Vote (1)");
+    expect(parts((await T.message("general", panel.id))!)[0].label).toBe("Vote (1)");
     expect(await T.bot.next((l) => l.event === "vote_closed", "the vote's timeout")).toEqual({ event: "vote_closed", votes: 1 });
     const closed = (await T.P.interaction(r.id)).response!;
     expect(closed.content).toBe("Voting closed with 1 votes.");
@@ -162,7 +158,7 @@ describe("typical discord.py bot: application commands", () => {
     const slow = await slash("carol", "slowpoke", { member: id("bob") });
     expect([slow.deferred, slow.response?.content]).toEqual([true, "bob waited (slash)"]);
     expect((await slash("carol", "slowpoke")).response?.content).toBe("carol waited (slash)");
-    expect(await text("carol", "general", "!slowpoke bob")).toBe("bob waited (prefix)");
+    expect(await T.text("carol", "general", "!slowpoke bob")).toBe("bob waited (prefix)");
     expect((await slash("carol", "daily")).response?.content).toBe("Here is your daily.");
     const again = await slash("carol", "daily");
     expect([again.ephemeral, again.response?.content]).toEqual([true, "Cooldown: 60s left."]);
@@ -203,7 +199,7 @@ describe("typical discord.py bot: application commands", () => {
     await T.bot.saw((l) => l.event === "tidyup_clicked", "the click handled");
     const after = await T.P.interaction(click.id);
     expect(after.followups.map((m) => [m.content, m.flags & 64])).toEqual([["Deleted it.", 64]]);
-    expect(await message("general", v.response!.id)).toBeUndefined();
+    expect(await T.message("general", v.response!.id)).toBeUndefined();
   }, 60_000);
 
   test("a message context menu answers ephemerally with the message's content", async () => {
@@ -231,7 +227,7 @@ describe("typical discord.py bot: views", () => {
     expect([other.ephemeral, other.response?.content]).toEqual([true, "This is not your button."]);
     const mine = await T.P.as("carol").click("Typical/views", panel.id, yes.custom_id, { app: "TypicalBot" });
     expect(mine.callbackType).toBe(7);
-    const after = (await message("views", panel.id))!;
+    const after = (await T.message("views", panel.id))!;
     expect(after.content).toBe("Confirmed by carol.");
     expect(parts(after).every((b) => b.disabled)).toBe(true);
     expect(await T.bot.next((l) => l.event === "confirm_done", "view.wait() ended")).toMatchObject({ timed_out: false });
@@ -240,7 +236,7 @@ describe("typical discord.py bot: views", () => {
   test("on_timeout edits the message and disables every button", async () => {
     const { reply: panel } = await T.ask("carol", "views", "!confirm 1", (m) => m.components.length > 0);
     await T.bot.saw((l) => l.event === "timed_out" && l.message === panel.id, "the view's timeout");
-    const after = (await message("views", panel.id))!;
+    const after = (await T.message("views", panel.id))!;
     expect(after.content).toBe("Timed out.");
     expect(parts(after).map((b) => [b.label, b.disabled])).toEqual([
       ["Yes", true],

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { HarnessMessage } from "../../src/testing/wire-types";
 import { PyBot } from "./support";
-import { startTypical, type Typical } from "./typical-py";
+import { startTypical, type Typical, said } from "./typical-py";
 
 let T: Typical;
 
@@ -20,10 +20,6 @@ afterAll(async () => {
 
 const id = (name: string) => T.P.world.users[name].id;
 const guild = () => T.P.world.guilds.Typical.id;
-const said = (m: HarnessMessage) => m.type === 0 || m.type === 19;
-const text = async (who: string, channel: string, line: string) => (await T.ask(who, channel, line, said)).reply.content;
-const message = async (channel: string, mid: string) =>
-  (await T.P.messages(`Typical/${channel}`, { limit: 100 })).find((m) => m.id === mid);
 
 describe("typical discord.py bot: moderation and the server's life", () => {
   test("the task loop posted its three ticks to #status", async () => {
@@ -47,7 +43,7 @@ describe("typical discord.py bot: moderation and the server's life", () => {
     expect((await T.botSays("log", (m) => m.content.includes("edited"))).content).toBe("carol edited: 'helo' -> 'hello'");
     await T.P.as("carol").delete(typo.id);
     expect((await T.botSays("log", (m) => m.content.includes("deleted"))).content).toBe("carol deleted: 'hello'");
-    expect(await text("alice", "general", "!makechannel announcements Big news")).toMatch(/^Made <#\d+> with topic 'Big news'\.$/);
+    expect(await T.text("alice", "general", "!makechannel announcements Big news")).toMatch(/^Made <#\d+> with topic 'Big news'\.$/);
     expect((await T.botSays("log", (m) => m.content.startsWith("Channel created"))).content).toBe("Channel created: #announcements (text)");
   }, 60_000);
 
@@ -112,10 +108,10 @@ describe("typical discord.py bot: moderation and the server's life", () => {
     // Spec 2.9: VIEW_CHANNEL reads as 0, and discord.py's permissions_for takes every channel
     // permission away from whoever cannot view the channel: bob's Mods role grants
     // MANAGE_MESSAGES, yet has_permissions sees it missing. Only the owner (or an administrator) passes.
-    expect(await text("bob", "tidy", "!purge 2")).toBe("You need manage_messages for that.");
+    expect(await T.text("bob", "tidy", "!purge 2")).toBe("You need manage_messages for that.");
     const note = (await T.ask("alice", "tidy", "!purge 2", said)).reply;
     expect(note.content).toBe("Deleted 2 messages.");
-    await T.P.waitFor(async () => ((await message("tidy", note.id)) ? undefined : true), { timeoutMs: 15_000 });
+    await T.P.waitFor(async () => ((await T.message("tidy", note.id)) ? undefined : true), { timeoutMs: 15_000 });
     // Spec 7 never dispatches MESSAGE_DELETE_BULK: each purged message comes as its own
     // MESSAGE_DELETE, so on_message_delete logs the people's two and on_bulk_message_delete never runs.
     const logged = await T.P.waitFor(
@@ -129,7 +125,7 @@ describe("typical discord.py bot: moderation and the server's life", () => {
     expect(T.bot.lines.filter((l) => l.event === "bulk_delete" || l.event === "raw_bulk_delete")).toEqual([]);
     // purge(limit=3): alice's command and the two messages before it (bob's try, the refusal).
     expect((await T.P.messages("Typical/tidy")).map((m) => m.content).reverse()).toEqual(["spam 1", "spam 2", "spam 3"]);
-    expect(await text("alice", "general", `!lock <#${T.P.channelId("Typical/quiet")}>`)).toBe(
+    expect(await T.text("alice", "general", `!lock <#${T.P.channelId("Typical/quiet")}>`)).toBe(
       `Locked <#${T.P.channelId("Typical/quiet")}> (send_messages=False).`,
     );
     const channel = (await T.botGet(`/channels/${T.P.channelId("Typical/quiet")}`)).body;
@@ -138,8 +134,8 @@ describe("typical discord.py bot: moderation and the server's life", () => {
   }, 60_000);
 
   test("kick, ban (listed in bans) and unban, by a moderator", async () => {
-    expect(await text("carol", "general", `!kick <@${id("bob")}>`)).toBe("You need kick_members for that.");
-    expect(await text("bob", "general", `!kick <@${id("dave")}> being new`)).toBe("Kicked dave (being new).");
+    expect(await T.text("carol", "general", `!kick <@${id("bob")}>`)).toBe("You need kick_members for that.");
+    expect(await T.text("bob", "general", `!kick <@${id("dave")}> being new`)).toBe("Kicked dave (being new).");
     const members = (await T.botGet(`/guilds/${guild()}/members?limit=100`)).body.map((m: any) => m.user.id);
     expect(members).not.toContain(id("dave"));
     expect(await T.bot.next((l) => l.event === "member_remove", "member_remove")).toEqual({
@@ -147,9 +143,9 @@ describe("typical discord.py bot: moderation and the server's life", () => {
       name: "dave",
       count: 4,
     });
-    expect(await text("bob", "general", `!ban ${id("carol")} rude`)).toBe("Banned carol; 1 banned.");
+    expect(await T.text("bob", "general", `!ban ${id("carol")} rude`)).toBe("Banned carol; 1 banned.");
     expect((await T.botGet(`/guilds/${guild()}/bans/${id("carol")}`)).body).toMatchObject({ user: { id: id("carol") }, reason: "rude" });
-    expect(await text("bob", "general", `!unban ${id("carol")}`)).toBe(`Unbanned ${id("carol")}.`);
+    expect(await T.text("bob", "general", `!unban ${id("carol")}`)).toBe(`Unbanned ${id("carol")}.`);
     expect((await T.botGet(`/guilds/${guild()}/bans/${id("carol")}`)).status).toBe(404);
     // Spec 7: GUILD_BAN_ADD and GUILD_BAN_REMOVE are never dispatched, so on_member_ban/unban never run; the ban's removal of carol shows.
     expect(await T.bot.next((l) => l.event === "member_remove", "member_remove")).toMatchObject({ name: "carol" });

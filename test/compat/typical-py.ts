@@ -71,8 +71,15 @@ export interface Typical {
   botMessages(channel: string, after?: { id: string }): Promise<HarnessMessage[]>;
   /** A bot API GET with the bot's token. */
   botGet(path: string): Promise<{ status: number; body: any }>;
+  /** The text of the bot's first plain message or reply after a person's `line`. */
+  text(who: string, channel: string, line: string): Promise<string>;
+  /** A message of `channel` by id (among its last 100), if it is still there. */
+  message(channel: string, id: string): Promise<HarnessMessage | undefined>;
   stop(): Promise<void>;
 }
+
+/** A plain message or a reply: what the bot says in answer to a prefix command. */
+export const said = (m: HarnessMessage) => m.type === 0 || m.type === 19;
 
 const start = (P: RunningParley) =>
   PyBot.start("typical_py/bot.py", [P.baseUrl, P.gatewayUrl, P.tokenOf("TypicalBot"), P.world.guilds.Typical.id], 15_000, [
@@ -97,6 +104,10 @@ export async function startTypical(): Promise<Typical> {
     (await P.messages(`Typical/${channel}`, { limit: 100 })).reverse().filter((m) => m.author.id === botId() && newer(m, after));
   const botSays = (channel: string, match: (m: HarnessMessage) => boolean, after?: { id: string }) =>
     P.waitFor(async () => (await mine(channel, after)).find(match), { timeoutMs: 15_000 });
+  const ask = async (who: string, channel: string, text: string, match: (m: HarnessMessage) => boolean = () => true) => {
+    const sent = await P.as(who).say(`Typical/${channel}`, text);
+    return { sent, reply: await botSays(channel, match, sent) };
+  };
   return {
     P,
     get bot() {
@@ -106,16 +117,15 @@ export async function startTypical(): Promise<Typical> {
       holder.bot = start(P);
       await holder.bot.saw((l) => l.event === "ready", "ready");
     },
-    ask: async (who, channel, text, match = () => true) => {
-      const sent = await P.as(who).say(`Typical/${channel}`, text);
-      return { sent, reply: await botSays(channel, match, sent) };
-    },
+    ask,
     botSays,
     botMessages: mine,
     botGet: async (path) => {
       const res = await fetch(`${P.restBase}${path}`, { headers: { Authorization: `Bot ${P.tokenOf("TypicalBot")}` } });
       return { status: res.status, body: (await res.json()) as any };
     },
+    text: async (who, channel, line) => (await ask(who, channel, line, said)).reply.content,
+    message: async (channel, id) => (await P.messages(`Typical/${channel}`, { limit: 100 })).find((m) => m.id === id),
     stop: async () => {
       await holder.bot.stop();
       await P.stop();
