@@ -87,7 +87,10 @@ export interface MediaStore {
   unlink(sha256: string): void;
   /** Every stored blob file and when it was written. */
   list(): AsyncIterable<{ sha256: string; mtimeMs: number }>;
-  /** Remove temporary files last written before `before` (ms since the epoch); answers how many. */
+  /**
+   * Remove temporary files last written before `before` (ms since the epoch); answers how
+   * many. Files this store is staging are never among them, whatever their time.
+   */
   cleanTemp(before: number): Promise<number>;
   /** Files and bytes under the blobs directory. */
   usage(): Promise<{ files: number; bytes: number }>;
@@ -117,6 +120,12 @@ export class DiskMediaStore implements MediaStore {
   private readonly tmp: string;
   private readonly temporary: boolean;
   private readonly flushes: Flushes;
+  /**
+   * Temporary files this store is writing or holds staged (until placed or discarded).
+   * The server's start removes every temporary file a stopped process left, and it reads
+   * the directory while the first uploads may already be staging: those are not left over.
+   */
+  private readonly staging = new Set<string>();
 
   private made = false;
 
@@ -166,6 +175,7 @@ export class DiskMediaStore implements MediaStore {
       throw mediaError(e);
     }
     const path = join(this.tmp, randomUUID());
+    this.staging.add(path);
     const headBytes = opts.headBytes ?? HEAD;
     const head = new Uint8Array(headBytes);
     const now = (opts.flush ?? "now") === "now";
@@ -207,6 +217,7 @@ export class DiskMediaStore implements MediaStore {
       if (sink) await this.abandon(sink);
       await fh?.close().catch(() => {});
       await rm(path, { force: true }).catch(() => {});
+      this.staging.delete(path);
       throw mediaError(e);
     }
   }
@@ -268,6 +279,7 @@ export class DiskMediaStore implements MediaStore {
       place: () => {
         if (done) return;
         done = true;
+        this.staging.delete(path);
         try {
           if (now) this.flushes.placeNow(path, sha256);
           else this.flushes.placeBehind(path, sha256);
@@ -279,6 +291,7 @@ export class DiskMediaStore implements MediaStore {
       discard: () => {
         if (done) return;
         done = true;
+        this.staging.delete(path);
         rmSync(path, { force: true });
       },
     };
@@ -327,7 +340,7 @@ export class DiskMediaStore implements MediaStore {
     for (const name of await readdir(this.tmp).catch(() => [] as string[])) {
       const p = join(this.tmp, name);
       const st = await stat(p).catch(() => null);
-      if (st && st.mtimeMs < before) {
+      if (st && st.mtimeMs < before && !this.staging.has(p)) {
         await rm(p, { force: true, recursive: true });
         n++;
       }

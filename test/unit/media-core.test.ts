@@ -4,7 +4,7 @@
  * a server's own emoji.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { closeSync, fstatSync, openSync, readdirSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, writeFileSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { makeParley, rowCounts, seedBasic } from "../helpers";
@@ -248,6 +248,20 @@ describe("a staged file's sink", () => {
     expect(ok.size).toBe(10);
     expect(disk.ends).toEqual([true, true]);
     ok.discard();
+    disk.close();
+  });
+});
+
+describe("the server's start", () => {
+  test("removes temporary files a stopped process left, never one this store is staging", async () => {
+    const disk = new DiskMediaStore(null);
+    // The first upload can stage before the start has read the directory (a test's setup did).
+    const staged = await disk.stage(new Uint8Array(64).fill(5), { limit: 1024 });
+    writeFileSync(join(disk.root, "tmp", "left-by-a-crash"), "x");
+    expect(await disk.cleanTemp(Number.POSITIVE_INFINITY)).toBe(1);
+    staged.place();
+    expect(disk.has(staged.sha256)).toBe(true);
+    expect(readdirSync(join(disk.root, "tmp"))).toEqual([]);
     disk.close();
   });
 });
