@@ -21,7 +21,7 @@
  * not known flushed, their directory fsynced, all before place() returns.
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, unlinkSync } from "node:fs";
-import { mkdir, open, rename, rm, type FileHandle } from "node:fs/promises";
+import { mkdir, open, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { MediaDamaged, MediaWriteFailed, mediaError } from "./media-errors";
 import type { Hasher } from "./media-hash";
@@ -31,7 +31,7 @@ export interface FlushDisk {
   readonly blobsDir: string;
   readonly hasher: Hasher;
   pathOf(sha256: string): string;
-  fsync(fh: FileHandle): Promise<void>;
+  fsync(file: { fd: number }): Promise<void>;
 }
 
 interface Entry {

@@ -7,7 +7,6 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { call, client, internalId, ORIGIN, refusal, rowCounts, seedBasic, session } from "../helpers";
@@ -22,7 +21,7 @@ import { DiskMediaStore } from "../../src/store/media";
 class HeldFlushes extends DiskMediaStore {
   private gate = Promise.withResolvers<void>();
   fsyncs = 0;
-  protected override async fsync(fh: FileHandle): Promise<void> {
+  protected override async fsync(fh: { fd: number }): Promise<void> {
     this.fsyncs++;
     await this.gate.promise;
     return super.fsync(fh);
@@ -35,7 +34,7 @@ class HeldFlushes extends DiskMediaStore {
 /** A disk that counts its flushes and lets them through. */
 class CountedFlushes extends DiskMediaStore {
   fsyncs = 0;
-  protected override async fsync(fh: FileHandle): Promise<void> {
+  protected override async fsync(fh: { fd: number }): Promise<void> {
     this.fsyncs++;
     return super.fsync(fh);
   }

@@ -5,7 +5,6 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { closeSync, fstatSync, openSync, readdirSync, writeFileSync } from "node:fs";
-import type { FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { makeParley, rowCounts, seedBasic } from "../helpers";
 import { png } from "../support/png";
@@ -179,7 +178,7 @@ describe("a full disk", () => {
   /** Every staged file written to /dev/full: each write the kernel refuses with ENOSPC, as a full disk does. */
   class FullDisk extends DiskMediaStore {
     readonly fds: number[] = [];
-    protected override sinkFor(_fh: FileHandle) {
+    protected override sinkFor(_fd: number) {
       const fd = openSync("/dev/full", "w");
       this.fds.push(fd);
       return Bun.file(fd).writer({ highWaterMark: 64 * 1024 });
@@ -214,15 +213,15 @@ describe("a staged file's sink", () => {
   /** Records each sink's end, and whether its file was still open then. */
   class Watched extends DiskMediaStore {
     readonly ends: boolean[] = [];
-    protected override sinkFor(fh: FileHandle) {
-      const sink = super.sinkFor(fh);
+    protected override sinkFor(fd: number) {
+      const sink = super.sinkFor(fd);
       const watched = {
         write: (chunk: Uint8Array) => sink.write(chunk),
         flush: () => sink.flush(),
         end: (e?: Error) => {
           let open = true;
           try {
-            fstatSync(fh.fd);
+            fstatSync(fd);
           } catch {
             open = false;
           }
