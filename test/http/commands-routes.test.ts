@@ -143,7 +143,9 @@ describe("global and guild commands", () => {
     expect(r.body.options[1]).toEqual({ type: 1, name: "stats", description: "Stats" });
     const sent = await call(p, "PUT", L(), {
       token,
-      body: [{ ...ping, options: [{ type: 2, name: "g", description: "G", options: [{ type: 1, name: "s", description: "S", options: [] }] }] }],
+      body: [
+        { ...ping, options: [{ type: 2, name: "g", description: "G", options: [{ type: 1, name: "s", description: "S", options: [] }] }] },
+      ],
     });
     expect(sent.body[0].options).toEqual([{ type: 2, name: "g", description: "G", options: [{ type: 1, name: "s", description: "S" }] }]);
   });
