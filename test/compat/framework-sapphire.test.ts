@@ -138,6 +138,15 @@ describe("Sapphire: commands as people use them", () => {
     await f.botSays("general", (m) => m.content === "Prefix here: ?", asked);
     const reset = await run("bob", "settings", [{ name: "prefix", type: 2, options: [{ name: "reset", type: 1 }] }]);
     expect(reset.response?.content).toBe("Prefix reset to !");
+    // default_member_permissions (Manage Server) keeps carol from using the slash command at all,
+    // as the reference's client does, before Sapphire's precondition is reached.
+    const hidden = await as("carol")
+      .slash("Home/general", "settings", [{ name: "show", type: 1 }], { timeoutMs: 15_000 })
+      .then(
+        () => "delivered",
+        (e: Error) => e.message,
+      );
+    expect(hidden).toContain('403 {"code":50001');
     // carol lacks Manage Server: the message command is refused by the precondition.
     const refused = await as("carol").say("Home/general", "!settings show");
     const answer = await f.botSays("general", (m) => m.message_reference?.message_id === refused.id);
