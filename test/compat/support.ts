@@ -88,10 +88,11 @@ export class PyBot {
 
   /**
    * Start any bot program, `argv` with its arguments (a discord.js bot under node), with
-   * `env` added to this process's environment; its JSON lines are read as a Python bot's.
+   * `env` added to this process's environment, in `cwd` (a framework that finds its folders
+   * from the project's package.json needs its own); its JSON lines are read as a Python bot's.
    */
-  static run(argv: string[], env: Record<string, string>, waitMs = 12_000): PyBot {
-    const proc = spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
+  static run(argv: string[], env: Record<string, string>, waitMs = 12_000, cwd?: string): PyBot {
+    const proc = spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env }, cwd });
     return new PyBot(proc, waitMs);
   }
 

@@ -37,10 +37,10 @@ describe("global and guild commands", () => {
       expect(c.name).toBe("ping");
       expect(c.type).toBe(1);
       expect(c.version).toMatch(/^[0-9]{17,20}$/);
-      expect(c.dm_permission).toBe(true);
       expect(c.default_member_permissions).toBeNull();
-      if (label === "guild") expect(c.guild_id).toBe(guild);
-      else expect(c.guild_id).toBeUndefined();
+      // dm_permission is a global command's only: the reference leaves it off a server's.
+      if (label === "guild") expect([c.guild_id, "dm_permission" in c]).toEqual([guild, false]);
+      else expect([c.guild_id, c.dm_permission]).toEqual([undefined, true]);
 
       const listed = await call(p, "GET", base(), { token });
       expect(listed.status).toBe(200);
@@ -139,6 +139,15 @@ describe("global and guild commands", () => {
       { name: "low", value: 0.5 },
       { name: "high", value: 2 },
     ]);
+    // A sub-command without options is shown without the key, whether it was sent or not.
+    expect(r.body.options[1]).toEqual({ type: 1, name: "stats", description: "Stats" });
+    const sent = await call(p, "PUT", L(), {
+      token,
+      body: [
+        { ...ping, options: [{ type: 2, name: "g", description: "G", options: [{ type: 1, name: "s", description: "S", options: [] }] }] },
+      ],
+    });
+    expect(sent.body[0].options).toEqual([{ type: 2, name: "g", description: "G", options: [{ type: 1, name: "s", description: "S" }] }]);
   });
 });
 

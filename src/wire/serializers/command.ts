@@ -1,4 +1,4 @@
-import type { Command } from "../../core";
+import type { Command, CommandOption } from "../../core";
 import type { Ids } from "../snowflakes";
 import { EPOCH } from "../snowflakes";
 
@@ -16,6 +16,20 @@ export function commandVersion(c: Pick<Command, "created_at" | "version">): stri
   return ((ts << 22n) | BigInt(c.version & 0x3fffff)).toString();
 }
 
+/**
+ * A sub-command or group without options is shown without the key, as the reference
+ * shows it (and as the command itself is): frameworks that compare what they would
+ * register with what is stored (discordx) otherwise see `options: []` as a change and
+ * overwrite every command at every start.
+ */
+function shownOptions(opts: CommandOption[]): CommandOption[] {
+  return opts.map((o) => {
+    if (o.options === undefined) return o;
+    const { options, ...rest } = o;
+    return options.length ? { ...rest, options: shownOptions(options) } : rest;
+  });
+}
+
 /** ApplicationCommand (spec 2.4). */
 export function commandJson(f: Ids, c: Command) {
   const b = c.body;
@@ -29,12 +43,14 @@ export function commandJson(f: Ids, c: Command) {
     name_localizations: b.name_localizations,
     description: b.description,
     description_localizations: b.description_localizations,
-    dm_permission: b.dm_permission,
     contexts: b.contexts,
     integration_types: b.integration_types,
     nsfw: b.nsfw,
   };
+  // `dm_permission` belongs to global commands only: the reference leaves it off a server's
+  // commands, and discordx compares a server command as having none.
   if (c.guild_id) out.guild_id = f.of(c.guild_id);
-  if (b.options.length) out.options = b.options;
+  else out.dm_permission = b.dm_permission;
+  if (b.options.length) out.options = shownOptions(b.options);
   return out;
 }
