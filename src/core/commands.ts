@@ -14,7 +14,7 @@ export { normaliseCommand } from "./command-body";
 
 /**
  * Application commands, global (guild null) or per guild. A scope holds at most 100;
- * names are unique per scope and type. Every change bumps `version`.
+ * names are unique per scope and type. Every change bumps `version` (the same body again does not).
  */
 export class Commands {
   constructor(
@@ -119,7 +119,7 @@ export class Commands {
         const existing = current.find((c) => c.body.type === b.type && c.name === b.name);
         if (!existing) return this.insert(appId, guildId, b);
         keep.add(existing.id);
-        return JSON.stringify(existing.body) === JSON.stringify(b) ? existing : this.save(existing, b);
+        return this.save(existing, b);
       });
       for (const c of current) if (!keep.has(c.id)) this.db.query("DELETE FROM commands WHERE id = ?").run(c.id);
       return out;
@@ -167,7 +167,9 @@ export class Commands {
     return Commands.parse(row);
   }
 
+  /** A change bumps the version; the same body again (a POST, a PATCH, a PUT that repeats it) changes nothing. */
   private save(c: Command, body: CommandBody): Command {
+    if (JSON.stringify(c.body) === JSON.stringify(body)) return c;
     const version = c.version + 1;
     this.db.query("UPDATE commands SET name = ?, body = ?, version = ? WHERE id = ?").run(body.name, JSON.stringify(body), version, c.id);
     return { ...c, name: body.name, body, version };

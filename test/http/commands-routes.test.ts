@@ -81,6 +81,17 @@ describe("global and guild commands", () => {
     expect((await call(p, "GET", G(), { token })).body).toHaveLength(2);
   });
 
+  test("the same body again, by POST or PATCH, keeps the version (frameworks re-send what they find unchanged)", async () => {
+    const a = (await call(p, "POST", G(), { token, body: ping })).body;
+    const again = await call(p, "POST", G(), { token, body: ping });
+    expect(again.status).toBe(200);
+    expect(again.body.version).toBe(a.version);
+    const patched = await call(p, "PATCH", `${G()}/${a.id}`, { token, body: { description: ping.description } });
+    expect(patched.body.version).toBe(a.version);
+    const changed = await call(p, "PATCH", `${G()}/${a.id}`, { token, body: { description: "changed" } });
+    expect(BigInt(changed.body.version)).toBeGreaterThan(BigInt(a.version));
+  });
+
   test("PATCH to a name another command has is refused", async () => {
     await call(p, "POST", G(), { token, body: ping });
     const b = (await call(p, "POST", G(), { token, body: { name: "pong", description: "x" } })).body;
