@@ -1,6 +1,7 @@
 /**
  * An evening of chat, as the people in it read it: a reply's quote of the original says
- * who it mentions by name, without Markdown's marks and without a spoiler's words; a
+ * who it mentions by name, without Markdown's marks and without a spoiler's words, and so
+ * does a channel's topic in its heading; a
  * server with an icon is named in the rail with its marks in one piece ("Club, 1 mention").
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -54,6 +55,20 @@ describe("reading the chat", () => {
       const reply = message(page, /^Mem On it/);
       const quote = reply.getByRole("button", { name: /^Replying to Mo:/ });
       expect(await quote.textContent()).toBe("Replying to Mo: hey @Mem and @Night Owls, check this out [spoiler] in #other");
+    } finally {
+      await context.close();
+    }
+  }, 20_000);
+
+  test("a channel's topic in its heading reads as words: no Markdown marks, mentions by name", async () => {
+    const owls = s.id(s.world.guilds.Club.roles["Night Owls"]);
+    await s.as("olive", "PATCH", `/channels/${chan("other")}`, {
+      topic: `Talk about **anything**, ask <@&${owls}> or see <#${chan("general")}>`,
+    });
+    const { context, page } = await signIn(browser, s.base, "mo");
+    try {
+      await channelEntry(page, "other").click();
+      await page.getByRole("heading", { name: "#other — Talk about anything, ask @Night Owls or see #general", exact: true }).waitFor();
     } finally {
       await context.close();
     }
