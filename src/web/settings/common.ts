@@ -1,6 +1,6 @@
 /** What the server settings' parts share: the text channels, and a request that shows its outcome. */
 import { signal } from "@preact/signals";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { focusLost } from "../views/focus";
 import type { Channel, Guild } from "../types";
 import { channelGroups } from "../channel-groups";
@@ -53,7 +53,7 @@ export const settingsFor = signal<string | null>(null);
  */
 export function useKeptFocus(): (key: string) => void {
   const wanted = useRef<string | null>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const forget = () => (wanted.current = null);
     document.addEventListener("keydown", forget, true);
     document.addEventListener("pointerdown", forget, true);
@@ -62,7 +62,7 @@ export function useKeptFocus(): (key: string) => void {
       document.removeEventListener("pointerdown", forget, true);
     };
   }, []);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const key = wanted.current;
     // A focused control that turned disabled keeps focus until Chrome's next rendering
     // step drops it to the body, after this runs: that counts as lost already.
