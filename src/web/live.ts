@@ -38,6 +38,9 @@ export class LiveClient {
   /** Events that arrive while a fresh load runs are applied after it, in order. */
   private held: Frame[] | null = null;
 
+  /** `onEnded`: the session ended (the connection closed with 4001), once the person has been told why. */
+  constructor(private readonly onEnded: () => void = () => undefined) {}
+
   start(): void {
     this.stopped = false;
     this.connect();
@@ -79,6 +82,7 @@ export class LiveClient {
     const why = sessionEndedMessage(reason);
     if (reason === "device_removed") retireDevice(why);
     showNotice(why);
+    this.onEnded();
   }
 
   private frame(f: Frame): void {

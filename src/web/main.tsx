@@ -29,11 +29,14 @@ import { AppPage } from "./portal/AppPage";
 import { Install } from "./portal/Install";
 
 const signedIn = signal(storedToken() !== null);
-const live = new LiveClient();
+// A session ended elsewhere (signed out everywhere, revoked, a new password) signs this
+// browser out too: the sign-in form, with why, rather than a chat that can do nothing.
+const live = new LiveClient(() => forgetSession());
 // Each signed-in person gets this browser's device keys for end-to-end encrypted DMs.
 watchDevice();
 
 function onSignedIn(token: string, user: Me) {
+  notice.value = null;
   storeToken(token);
   me.value = user;
   signedIn.value = true;

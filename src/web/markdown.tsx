@@ -13,7 +13,7 @@ import { safeUrl } from "./urls";
 import { CustomEmoji } from "./views/files/Emoji";
 import { timestampText } from "./views/list/times";
 
-type Node = { type: string; content?: Node[] | string; [k: string]: any };
+export type Node = { type: string; content?: Node[] | string; [k: string]: any };
 
 const UUID = "([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})";
 const order = SimpleMarkdown.defaultRules.strong.order;
@@ -253,7 +253,12 @@ function Spoiler({ children }: { children: ComponentChildren }) {
   );
 }
 
+/** A message's syntax tree, as the log renders it (plain-text.ts reads it too). */
+export function parseMessage(source: string): Node[] {
+  return parse(source, { inline: true }) as Node[];
+}
+
 export function Markdown({ source }: { source: string }) {
   if (!source) return null;
-  return <>{kids(parse(source, { inline: true }) as Node[])}</>;
+  return <>{kids(parseMessage(source))}</>;
 }

@@ -10,6 +10,9 @@ import type { Guild } from "../types";
 import type { AuditEntry } from "../../contract";
 import { ErrorLine, errorText } from "../views/ui";
 import { Choice } from "./Invites";
+import { CATEGORY } from "../channel-groups";
+
+const SERVER_UPDATED = 1;
 
 /** The reference's action types Parley records (reference-gaps 3.13). */
 const ACTIONS: Record<number, string> = {
@@ -60,8 +63,10 @@ function named(actionType: number, name: string): string {
 function targetOf(guild: Guild, e: AuditEntry): string {
   const id = e.target_id;
   if (e.target_user) return displayName(e.target_user);
+  // The server's own id is its @everyone role's too: a change to the server names the server.
+  if (e.action_type === SERVER_UPDATED) return guild.name;
   const c = guild.channels.find((x) => x.id === id);
-  if (c) return `#${c.name}`;
+  if (c) return c.type === CATEGORY ? (c.name ?? "") : `#${c.name}`;
   const r = guild.roles.find((x) => x.id === id);
   if (r) return r.everyone ? "@everyone" : `@${r.name}`;
   if (id === guild.id) return guild.name;

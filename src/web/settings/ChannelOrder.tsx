@@ -12,7 +12,7 @@ import { CATEGORY, channelGroups } from "../channel-groups";
 import { guilds } from "../state";
 import type { Channel, Guild } from "../types";
 import { Confirm, ErrorLine, errorText } from "../views/ui";
-import { useRequest } from "./common";
+import { useKeptFocus, useRequest } from "./common";
 
 type Request = ReturnType<typeof useRequest>;
 
@@ -24,11 +24,15 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
   const req = useRequest();
   const [deleting, setDeleting] = useState<Channel | null>(null);
   const [category, setCategory] = useState("");
+  const keep = useKeptFocus();
   const put = (list: Channel[]) => {
     const byId = new Map(list.map((c) => [c.id, c]));
     guilds.value = guilds.value.map((g) => (g.id === guild.id ? { ...g, channels: g.channels.map((c) => byId.get(c.id) ?? c) } : g));
   };
   async function move(c: Channel, delta: -1 | 1, siblings: Channel[]) {
+    // Not disabled while a request runs: a disabled button loses focus (useKeptFocus).
+    if (req.busy) return;
+    keep(`${c.id}:${delta}`);
     const i = siblings.indexOf(c);
     const j = i + delta;
     if (j < 0 || j >= siblings.length) return;
@@ -42,6 +46,7 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
     if (list) put(list);
   }
   async function reparent(c: Channel, parent: string) {
+    keep(`${c.id}:category`);
     const list = await req.run(
       () => api<Channel[]>("PATCH", `/guilds/${guild.id}/channels`, [{ id: c.id, parent_id: parent || null }]),
       () => `#${c.name} moved.`,
@@ -81,15 +86,16 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
             {items.map((c, i) => (
               <li key={c.id}>
                 <span class="row-name">#{c.name}</span>
-                <button type="button" disabled={req.busy || i === 0} onClick={() => move(c, -1, items)}>
+                <button type="button" data-keep={`${c.id}:-1`} disabled={i === 0} onClick={() => move(c, -1, items)}>
                   Move {c.name} up
                 </button>
-                <button type="button" disabled={req.busy || i === items.length - 1} onClick={() => move(c, 1, items)}>
+                <button type="button" data-keep={`${c.id}:1`} disabled={i === items.length - 1} onClick={() => move(c, 1, items)}>
                   Move {c.name} down
                 </button>
                 {cats.length > 0 && (
                   <select
                     aria-label={`Category for ${c.name}`}
+                    data-keep={`${c.id}:category`}
                     value={c.parent_id ?? ""}
                     onChange={(e) => reparent(c, e.currentTarget.value)}
                   >
@@ -162,10 +168,10 @@ function CategoryHead(props: {
       <button type="submit" disabled={req.busy || !name.trim() || name.trim() === cat.name}>
         Rename {cat.name}
       </button>
-      <button type="button" disabled={req.busy || i === 0} onClick={() => props.onMove(cat, -1, cats)}>
+      <button type="button" data-keep={`${cat.id}:-1`} disabled={i === 0} onClick={() => props.onMove(cat, -1, cats)}>
         Move category {cat.name} up
       </button>
-      <button type="button" disabled={req.busy || i === cats.length - 1} onClick={() => props.onMove(cat, 1, cats)}>
+      <button type="button" data-keep={`${cat.id}:1`} disabled={i === cats.length - 1} onClick={() => props.onMove(cat, 1, cats)}>
         Move category {cat.name} down
       </button>
       <button type="button" class="danger" onClick={() => props.onDelete(cat)}>

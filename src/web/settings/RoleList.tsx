@@ -12,7 +12,7 @@ import { permissionLabels } from "../names";
 import { members } from "../state";
 import type { Guild, Role } from "../types";
 import { Confirm, ErrorLine, errorText } from "../views/ui";
-import { useRequest } from "./common";
+import { useKeptFocus, useRequest } from "./common";
 import { permissionBitsOf, permissionNames, RolePermissions } from "./RolePermissions";
 import { grantable, myRank, ROLE_ABOVE } from "./rank";
 
@@ -26,8 +26,12 @@ export function RoleList({ guild }: { guild: Guild }) {
   const req = useRequest();
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Role | null>(null);
+  const keep = useKeptFocus();
   const holders = (r: Role) => (members.value[guild.id] ?? []).filter((m) => m.roles.includes(r.id)).length;
   async function move(r: Role, up: boolean) {
+    // Not disabled while a request runs: a disabled button loses focus (useKeptFocus).
+    if (req.busy) return;
+    keep(`${r.id}:${up ? "up" : "down"}`);
     const i = movable.indexOf(r);
     const other = movable[up ? i - 1 : i + 1];
     if (!other) return;
@@ -70,10 +74,22 @@ export function RoleList({ guild }: { guild: Guild }) {
               </span>
               {!r.everyone && (
                 <>
-                  <button type="button" disabled={req.busy || !mayUp} title={mayUp ? undefined : beyond} onClick={() => move(r, true)}>
+                  <button
+                    type="button"
+                    data-keep={`${r.id}:up`}
+                    disabled={!mayUp}
+                    title={mayUp ? undefined : beyond}
+                    onClick={() => move(r, true)}
+                  >
                     Move {r.name} up
                   </button>
-                  <button type="button" disabled={req.busy || !mayDown} title={mayDown ? undefined : beyond} onClick={() => move(r, false)}>
+                  <button
+                    type="button"
+                    data-keep={`${r.id}:down`}
+                    disabled={!mayDown}
+                    title={mayDown ? undefined : beyond}
+                    onClick={() => move(r, false)}
+                  >
                     Move {r.name} down
                   </button>
                 </>
@@ -81,6 +97,7 @@ export function RoleList({ guild }: { guild: Guild }) {
               <button
                 type="button"
                 aria-expanded={editing === r.id}
+                data-keep={`${r.id}:edit`}
                 disabled={!mine}
                 title={mine ? undefined : ROLE_ABOVE}
                 onClick={() => setEditing(editing === r.id ? null : r.id)}
@@ -92,7 +109,16 @@ export function RoleList({ guild }: { guild: Guild }) {
                   Delete {r.name}
                 </button>
               )}
-              {editing === r.id && mine && <RoleEditor guild={guild} role={r} onDone={() => setEditing(null)} />}
+              {editing === r.id && mine && (
+                <RoleEditor
+                  guild={guild}
+                  role={r}
+                  onDone={() => {
+                    keep(`${r.id}:edit`);
+                    setEditing(null);
+                  }}
+                />
+              )}
             </li>
           );
         })}

@@ -13,6 +13,7 @@ import { Composer } from "./Composer";
 import { Members } from "./Members";
 import { DmSecurity } from "./DmSecurity";
 import { Welcome } from "./Welcome";
+import { plainText } from "../plain-text";
 import { ServerSettings, settingsFor } from "../settings/ServerSettings";
 import { UserSettings, userSettingsOpen } from "../settings/UserSettings";
 import { PinnedMessages } from "./Pins";
@@ -104,7 +105,8 @@ export function Chat({ onSignOut, onAskSignOut }: { onSignOut(): void; onAskSign
           <>
             <h2 class="channel-name">
               {channelLabel(channel)}
-              {channel.topic && <span class="topic"> — {channel.topic}</span>}
+              {/* One line of words: Markdown's marks and mention tokens read as the log shows them. */}
+              {channel.topic && <span class="topic"> — {plainText(channel.topic, channel.guild_id)}</span>}
             </h2>
             <div class="channel-tools">
               <PinnedMessages channel={channel} />

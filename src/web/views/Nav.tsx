@@ -11,7 +11,7 @@ import { closeDm } from "../actions";
 import { channelGroups } from "../channel-groups";
 import { channelLabel, displayName, dms, guildOf, guilds, me, readStates, route } from "../state";
 import type { Channel } from "../types";
-import { SettingsButton } from "../settings/ServerSettings";
+import { SettingsButton, settingsFor } from "../settings/ServerSettings";
 import { userSettingsOpen } from "../settings/UserSettings";
 import { channelText, channelUnread, UnreadMark, unreadText } from "./UnreadMark";
 import { mutedNow } from "../notify";
@@ -27,7 +27,9 @@ function hasUnread(channels: Channel[]): boolean {
 
 export function ServersNav({ onPick }: { onPick(): void }) {
   const r = route.value;
+  // Going somewhere else leaves the server settings, as picking a channel does.
   const go = (guild: string) => {
+    settingsFor.value = null;
     void open({ guild, channel: null });
     onPick();
   };
@@ -53,6 +55,9 @@ export function ServersNav({ onPick }: { onPick(): void }) {
               type="button"
               class={`server${hasUnread(g.channels) ? " unread" : ""}`}
               aria-current={r.guild === g.id ? "page" : undefined}
+              // An icon's alternative text and the marks after it were read with a stray space
+              // between ("Club , 1 mention"): with an icon, the button says its name in one piece.
+              aria-label={g.icon ? `${g.name}${unreadText(g.channels, r.channel)}` : undefined}
               title={g.name}
               onClick={() => go(g.id)}
             >
@@ -119,7 +124,9 @@ export function ChannelsNav({ onPick, onSignOut }: { onPick(): void; onSignOut()
   const g = r.guild === "@me" ? null : guildOf(r.guild);
   // A server's channels under their categories (each a list named by it); DMs in one list.
   const groups = g ? channelGroups(g, (c) => TEXT.has(c.type)) : [{ category: null, channels: byRecency(dms.value) }];
+  // A channel picked while the server settings fill the page is a wish to read it: they close.
   const pick = (c: Channel) => {
+    settingsFor.value = null;
     void open({ guild: r.guild, channel: c.id });
     onPick();
   };

@@ -4,6 +4,7 @@ import { api, formErrors } from "../api";
 import type { ComponentChildren } from "preact";
 import type { Me } from "../types";
 import { Field } from "./ui";
+import { notice } from "../state";
 
 interface Props {
   onSignedIn(token: string, user: Me): void;
@@ -63,6 +64,10 @@ export function SignIn({ onSignedIn, header }: Props) {
       {header}
       <form onSubmit={submit} noValidate>
         <h1>{signup ? "Create your Parley account" : "Sign in to Parley"}</h1>
+        {/* Why this browser is signed out, when its session ended elsewhere (live.ts). */}
+        <p role="status" class="hint">
+          {notice.value}
+        </p>
         {!administered && (
           <p class="hint">
             Nobody administers this server yet. If you run it, open the setup link that <code>parley serve</code> printed to create the

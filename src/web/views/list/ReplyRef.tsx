@@ -7,7 +7,9 @@
 import { useState } from "preact/hooks";
 import { showOriginal } from "../../links";
 import { logs, memberName } from "../../state";
+import type { Message } from "../../types";
 import { textOf } from "../../dm-crypto";
+import { plainText } from "../../plain-text";
 
 interface Props {
   channelId: string;
@@ -38,10 +40,7 @@ export function ReplyRef({ channelId, id, guild }: Props) {
       <button type="button" class="quote" title="Jump to the message" onClick={show}>
         {target ? (
           <>
-            Replying to <b>{memberName(target.author.id, guild)}</b>:{" "}
-            <span class="snippet">
-              {(target.ciphertext === null ? target.content : (textOf(target) ?? "an encrypted message")).slice(0, 100)}
-            </span>
+            Replying to <b>{memberName(target.author.id, guild)}</b>: <span class="snippet">{snippet(target, guild)}</span>
           </>
         ) : (
           "Replying to an earlier message"
@@ -49,4 +48,10 @@ export function ReplyRef({ channelId, id, guild }: Props) {
       </button>
     </div>
   );
+}
+
+/** The original's words as one plain line: mentions by name, no Markdown marks, a spoiler kept hidden. */
+function snippet(target: Message, guild: string | null): string {
+  const text = target.ciphertext === null ? target.content : textOf(target);
+  return text === null ? "an encrypted message" : plainText(text, guild).slice(0, 100);
 }
