@@ -5,7 +5,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
-import { Approve, CreateApp, EditApp, Install, Intents } from "../contract";
+import { Approve, CreateApp, EditApp, Install, Intents, SetImage } from "../contract";
 import * as C from "../contract";
 import { type Application, DomainError, PRIVILEGED_INTENTS } from "../core";
 import { createApplicationWithToken, rotateToken } from "../wire/tokens";
@@ -22,7 +22,45 @@ function privilegedOnly(bits: number): number {
 
 /** The portal: applications, their approval by an administrator, and installing bots. */
 export function portalRoutes(p: ClientContext): PeopleRoute[] {
-  return [...applicationRoutes(p), ...approvalRoutes(p), ...installRoutes(p)];
+  return [...applicationRoutes(p), ...iconRoutes(p), ...approvalRoutes(p), ...installRoutes(p)];
+}
+
+/** An application's icon: the hash of its bot's avatar (`/avatars/{bot_user_id}/{hash}.png`), null without one. */
+const AppIcon = Type.Object({ icon: Type.Union([Type.String(), Type.Null()]) });
+
+/**
+ * The icon is its bot's avatar (core/media.ts): what people see beside the bot's
+ * messages and in member lists, and what a bot library reads as the bot's avatar.
+ */
+function iconRoutes(p: ClientContext): PeopleRoute[] {
+  const core = p.core;
+  const owned = owner(p);
+  return [
+    route({
+      method: "GET",
+      path: "/applications/{application_id}/icon",
+      caller: "session",
+      summary: "An application's icon (its bot's avatar)",
+      answer: AppIcon,
+      handler: ({ caller: { user: me }, params }) => ({
+        icon: core.users.get(owned(params.application_id, me.id).bot_user_id)?.avatar ?? null,
+      }),
+    }),
+    route({
+      method: "PUT",
+      path: "/applications/{application_id}/icon",
+      caller: "session",
+      summary: "Set an application's icon (its bot's avatar) from a filled avatar upload slot, or clear it",
+      answer: AppIcon,
+      body: SetImage,
+      handler: async ({ caller: { user: me }, params, body }) => {
+        const a = owned(params.application_id, me.id);
+        const b = body();
+        const bot = await core.media.setApplicationIcon(me.id, a.id, b.upload_id === null ? null : { uploadId: b.upload_id });
+        return { icon: bot.avatar ?? null };
+      },
+    }),
+  ];
 }
 
 /** The portal's address is known once the server listens, so it is read per answer. */

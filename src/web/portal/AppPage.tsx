@@ -1,13 +1,14 @@
 /**
- * An application's page: name, description and interactions endpoint URL ("Save"),
- * intents and their approval, "Reset token" (confirmed, the new token shown once), the
- * public key, the install link, the servers its bot is in ("Remove" each) and "Delete
- * application" (confirmed). Another person's application is simply not found (404).
+ * An application's page: name, description and interactions endpoint URL ("Save"), its
+ * icon (the bot's avatar), intents and their approval, "Reset token" (confirmed, the new
+ * token shown once), the public key, the install link, the servers its bot is in
+ * ("Remove" each) and "Delete application" (confirmed). Another person's application is simply not found (404).
  */
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError } from "../api";
 import { go } from "../router";
 import { Confirm, CopyField, ErrorLine, Field, Link, TokenShown, errorText, fieldError } from "../views/ui";
+import { Icon } from "./Icon";
 import { Intents } from "./Intents";
 import type { Application } from "./types";
 
@@ -40,6 +41,7 @@ export function AppPage({ base, id }: { base: string; id: string }) {
       </p>
       <h1>{app.name}</h1>
       <General app={app} onSaved={setApp} />
+      <Icon app={app} />
       <Intents app={app} onChanged={setApp} />
       <Token app={app} onChanged={setApp} />
       <section class="card" aria-labelledby="keys-title">
