@@ -22,17 +22,21 @@ function privilegedOnly(bits: number): number {
 
 /** The portal: applications, their approval by an administrator, and installing bots. */
 export function portalRoutes(p: ClientContext): PeopleRoute[] {
-  return [...applicationRoutes(p), ...iconRoutes(p), ...approvalRoutes(p), ...installRoutes(p)];
+  return [...applicationRoutes(p), ...botRoutes(p), ...approvalRoutes(p), ...installRoutes(p)];
 }
+
+/** The ids a bot program knows an application by (snowflakes, as on the bot API). */
+const BotIds = Type.Object({ application_id: Type.String(), bot_user_id: Type.String() });
 
 /** An application's icon: the hash of its bot's avatar (`/avatars/{bot_user_id}/{hash}.png`), null without one. */
 const AppIcon = Type.Object({ icon: Type.Union([Type.String(), Type.Null()]) });
 
 /**
- * The icon is its bot's avatar (core/media.ts): what people see beside the bot's
- * messages and in member lists, and what a bot library reads as the bot's avatar.
+ * The bot as its program knows it: its ids, and its icon, which is its bot's avatar
+ * (core/media.ts): what people see beside the bot's messages and in member lists, and
+ * what a bot library reads as the bot's avatar.
  */
-function iconRoutes(p: ClientContext): PeopleRoute[] {
+function botRoutes(p: ClientContext): PeopleRoute[] {
   const core = p.core;
   const owned = owner(p);
   return [
@@ -45,6 +49,20 @@ function iconRoutes(p: ClientContext): PeopleRoute[] {
       handler: ({ caller: { user: me }, params }) => ({
         icon: core.users.get(owned(params.application_id, me.id).bot_user_id)?.avatar ?? null,
       }),
+    }),
+    route({
+      method: "GET",
+      path: "/applications/{application_id}/bot-ids",
+      caller: "session",
+      summary: "The snowflakes a bot program knows the application by: its Application ID (to register commands with) and its bot user's",
+      answer: BotIds,
+      // The one place the pages meet a snowflake besides the token: a bot author needs the
+      // Application ID for a command-deploy script or a library's `applicationId`, and here
+      // it is not the bot user's id (docs/compatibility.md).
+      handler: ({ caller: { user: me }, params }) => {
+        const a = owned(params.application_id, me.id);
+        return { application_id: p.flakes.of(a.id), bot_user_id: p.flakes.of(a.bot_user_id) };
+      },
     }),
     route({
       method: "PUT",

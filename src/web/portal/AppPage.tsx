@@ -7,9 +7,10 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../api";
 import { go } from "../router";
-import { Confirm, CopyField, ErrorLine, Field, Link, TokenShown, errorText, fieldError } from "../views/ui";
+import { Confirm, ErrorLine, Field, Link, TokenShown, errorText, fieldError } from "../views/ui";
 import { Icon } from "./Icon";
 import { Intents } from "./Intents";
+import { Keys } from "./Keys";
 import type { Application } from "./types";
 
 export function AppPage({ base, id }: { base: string; id: string }) {
@@ -44,20 +45,7 @@ export function AppPage({ base, id }: { base: string; id: string }) {
       <Icon app={app} />
       <Intents app={app} onChanged={setApp} />
       <Token app={app} onChanged={setApp} />
-      <section class="card" aria-labelledby="keys-title">
-        <h2 id="keys-title">Keys and links</h2>
-        <CopyField id="public-key" label="Public key" value={app.public_key} copyLabel="Copy public key" />
-        <CopyField
-          id="install-link"
-          label="Install link"
-          value={app.install_url}
-          copyLabel="Copy install link"
-          hint="Anyone who manages a server can add the bot through this page."
-        />
-        <p>
-          <a href={app.install_url}>Open the install page</a>
-        </p>
-      </section>
+      <Keys app={app} />
       <Servers app={app} onChanged={setApp} />
       <Delete app={app} onDeleted={() => go(base)} />
     </div>
