@@ -5,7 +5,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import type { ClientContext } from "./context";
-import { Approve, CreateApp, EditApp, Install, Intents } from "../contract";
+import { Approve, CreateApp, EditApp, Install, Intents, SetImage } from "../contract";
 import * as C from "../contract";
 import { type Application, DomainError, PRIVILEGED_INTENTS } from "../core";
 import { createApplicationWithToken, rotateToken } from "../wire/tokens";
@@ -22,7 +22,63 @@ function privilegedOnly(bits: number): number {
 
 /** The portal: applications, their approval by an administrator, and installing bots. */
 export function portalRoutes(p: ClientContext): PeopleRoute[] {
-  return [...applicationRoutes(p), ...approvalRoutes(p), ...installRoutes(p)];
+  return [...applicationRoutes(p), ...botRoutes(p), ...approvalRoutes(p), ...installRoutes(p)];
+}
+
+/** The ids a bot program knows an application by (snowflakes, as on the bot API). */
+const BotIds = Type.Object({ application_id: Type.String(), bot_user_id: Type.String() });
+
+/** An application's icon: the hash of its bot's avatar (`/avatars/{bot_user_id}/{hash}.png`), null without one. */
+const AppIcon = Type.Object({ icon: Type.Union([Type.String(), Type.Null()]) });
+
+/**
+ * The bot as its program knows it: its ids, and its icon, which is its bot's avatar
+ * (core/media.ts): what people see beside the bot's messages and in member lists, and
+ * what a bot library reads as the bot's avatar.
+ */
+function botRoutes(p: ClientContext): PeopleRoute[] {
+  const core = p.core;
+  const owned = owner(p);
+  return [
+    route({
+      method: "GET",
+      path: "/applications/{application_id}/icon",
+      caller: "session",
+      summary: "An application's icon (its bot's avatar)",
+      answer: AppIcon,
+      handler: ({ caller: { user: me }, params }) => ({
+        icon: core.users.get(owned(params.application_id, me.id).bot_user_id)?.avatar ?? null,
+      }),
+    }),
+    route({
+      method: "GET",
+      path: "/applications/{application_id}/bot-ids",
+      caller: "session",
+      summary: "The snowflakes a bot program knows the application by: its Application ID (to register commands with) and its bot user's",
+      answer: BotIds,
+      // The one place the pages meet a snowflake besides the token: a bot author needs the
+      // Application ID for a command-deploy script or a library's `applicationId`, and here
+      // it is not the bot user's id (docs/compatibility.md).
+      handler: ({ caller: { user: me }, params }) => {
+        const a = owned(params.application_id, me.id);
+        return { application_id: p.flakes.of(a.id), bot_user_id: p.flakes.of(a.bot_user_id) };
+      },
+    }),
+    route({
+      method: "PUT",
+      path: "/applications/{application_id}/icon",
+      caller: "session",
+      summary: "Set an application's icon (its bot's avatar) from a filled avatar upload slot, or clear it",
+      answer: AppIcon,
+      body: SetImage,
+      handler: async ({ caller: { user: me }, params, body }) => {
+        const a = owned(params.application_id, me.id);
+        const b = body();
+        const bot = await core.media.setApplicationIcon(me.id, a.id, b.upload_id === null ? null : { uploadId: b.upload_id });
+        return { icon: bot.avatar ?? null };
+      },
+    }),
+  ];
 }
 
 /** The portal's address is known once the server listens, so it is read per answer. */

@@ -1,14 +1,16 @@
 /**
- * An application's page: name, description and interactions endpoint URL ("Save"),
- * intents and their approval, "Reset token" (confirmed, the new token shown once), the
- * public key, the install link, the servers its bot is in ("Remove" each) and "Delete
- * application" (confirmed). Another person's application is simply not found (404).
+ * An application's page: name, description and interactions endpoint URL ("Save"), its
+ * icon (the bot's avatar), intents and their approval, "Reset token" (confirmed, the new
+ * token shown once), the public key, the install link, the servers its bot is in
+ * ("Remove" each) and "Delete application" (confirmed). Another person's application is simply not found (404).
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../api";
 import { go } from "../router";
-import { Confirm, CopyField, ErrorLine, Field, Link, TokenShown, errorText, fieldError } from "../views/ui";
+import { Confirm, ErrorLine, Field, Link, TokenShown, errorText, fieldError } from "../views/ui";
+import { Icon } from "./Icon";
 import { Intents } from "./Intents";
+import { Keys } from "./Keys";
 import type { Application } from "./types";
 
 export function AppPage({ base, id }: { base: string; id: string }) {
@@ -40,22 +42,10 @@ export function AppPage({ base, id }: { base: string; id: string }) {
       </p>
       <h1>{app.name}</h1>
       <General app={app} onSaved={setApp} />
+      <Icon app={app} />
       <Intents app={app} onChanged={setApp} />
       <Token app={app} onChanged={setApp} />
-      <section class="card" aria-labelledby="keys-title">
-        <h2 id="keys-title">Keys and links</h2>
-        <CopyField id="public-key" label="Public key" value={app.public_key} copyLabel="Copy public key" />
-        <CopyField
-          id="install-link"
-          label="Install link"
-          value={app.install_url}
-          copyLabel="Copy install link"
-          hint="Anyone who manages a server can add the bot through this page."
-        />
-        <p>
-          <a href={app.install_url}>Open the install page</a>
-        </p>
-      </section>
+      <Keys app={app} />
       <Servers app={app} onChanged={setApp} />
       <Delete app={app} onDeleted={() => go(base)} />
     </div>
@@ -98,7 +88,14 @@ function General({ app, onSaved }: { app: Application; onSaved(a: Application): 
   return (
     <form class="card" onSubmit={save} noValidate aria-labelledby="general-title">
       <h2 id="general-title">General information</h2>
-      <Field id="name" label="Name" value={name} onInput={setName} error={errors.name} />
+      <Field
+        id="name"
+        label="Name"
+        value={name}
+        onInput={setName}
+        error={errors.name}
+        hint="2 to 32 characters; it is also the bot's name."
+      />
       <Field
         id="description"
         label="Description"
@@ -106,7 +103,7 @@ function General({ app, onSaved }: { app: Application; onSaved(a: Application): 
         onInput={setDescription}
         error={errors.description}
         multiline
-        hint="Shown on the install page."
+        hint="Shown on the install page. Up to 400 characters."
       />
       <Field
         id="interactions-url"
@@ -135,11 +132,23 @@ function Token({ app, onChanged }: { app: Application; onChanged(a: Application)
   const [token, setToken] = useState<string | null>(null);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const shown = useRef<HTMLDivElement>(null);
+  const fresh = useRef(false);
+  // The dialog that had focus is gone: the new token, to be copied now or never, takes it
+  // (as at creation), so a screen reader says what appeared rather than "Reset token" again.
+  // After the dialog has given focus back, which it does as it leaves; a cancel keeps that.
+  useLayoutEffect(() => {
+    if (asking || !fresh.current) return;
+    fresh.current = false;
+    shown.current?.querySelector("input")?.focus();
+  }, [token, asking]);
   async function reset() {
     setBusy(true);
     setError(undefined);
     try {
-      setToken((await api<{ token: string }>("POST", `/applications/${app.id}/token`)).token);
+      const made = (await api<{ token: string }>("POST", `/applications/${app.id}/token`)).token;
+      fresh.current = true;
+      setToken(made);
       setAsking(false);
       onChanged(await api<Application>("GET", `/applications/${app.id}`));
     } catch (e) {
@@ -152,7 +161,11 @@ function Token({ app, onChanged }: { app: Application; onChanged(a: Application)
     <section class="card" aria-labelledby="token-title">
       <h2 id="token-title">Bot token</h2>
       <p>The token was shown once, when it was made: Parley keeps only a digest. This is token version {app.token_version}.</p>
-      {token && <TokenShown token={token} />}
+      {token && (
+        <div ref={shown}>
+          <TokenShown token={token} />
+        </div>
+      )}
       <button type="button" onClick={() => setAsking(true)}>
         Reset token
       </button>
@@ -185,7 +198,7 @@ function Servers({ app, onChanged }: { app: Application; onChanged(a: Applicatio
         {app.guilds.map((g) => (
           <li key={g.id}>
             <span class="row-name">{g.name}</span>
-            <button type="button" onClick={() => remove(g.id)}>
+            <button type="button" aria-label={`Remove from ${g.name}`} onClick={() => remove(g.id)}>
               Remove
             </button>
             <ErrorLine error={errors[g.id]} />

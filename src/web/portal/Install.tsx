@@ -1,7 +1,8 @@
 /**
  * The install page ({portal_url}/install/<application_id>, spec 5.10): the
  * application's name and description, a combobox "Server" listing only the servers where
- * the person holds Manage Server, Administrator or ownership, and "Install"; then a
+ * the person holds Manage Server, Administrator or ownership, what the bot may do there
+ * (what everyone may: there is no permissions picker, so it is said), and "Install"; then a
  * confirmation with a link to the server, which takes focus from the form it replaces.
  * (Signing in first is the frame's part: the page is the same URL before and after.)
  */
@@ -114,8 +115,12 @@ function InstallForm({ info, guilds, onDone }: { info: InstallInfo; guilds: Guil
           </small>
         )}
       </div>
+      <p id="install-rights">
+        No permissions are asked for here: {info.name} joins as a member, with what everyone in the server may do. To let it do more (manage
+        messages, kick members…), give it a role in the server's settings.
+      </p>
       <ErrorLine error={error} />
-      <button type="submit" class="primary" disabled={busy || none || !choice}>
+      <button type="submit" class="primary" disabled={busy || none || !choice} aria-describedby="install-rights">
         Install
       </button>
     </form>

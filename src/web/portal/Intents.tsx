@@ -2,7 +2,8 @@
  * An application's gateway intents: a checkbox named by each intent; the privileged
  * three say "Requires approval" and where their request stands. "Save intents" keeps the
  * checked set; "Request approval" asks an administrator for the checked privileged ones
- * (again, after a denial). Changes apply to the next token.
+ * (again, after a denial). Changes apply to the next token; what a reset would add, and
+ * what no token can carry before an approval, is said above the boxes.
  */
 import { useState } from "preact/hooks";
 import { api } from "../api";
@@ -21,13 +22,14 @@ export function Intents({ app, onChanged }: { app: Application; onChanged(a: App
   // What "Request approval" would ask for: checked privileged intents not approved or waiting.
   const toAsk = [...checked].filter((i) => PRIVILEGED.has(i) && !["approved", "pending"].includes(requestState(app, i)));
 
-  async function run(what: () => Promise<Application>, done: string) {
+  async function run(what: () => Promise<Application>, done: string | ((a: Application) => string)) {
     setBusy(true);
     setError(undefined);
     setStatus("");
     try {
-      onChanged(await what());
-      setStatus(done);
+      const next = await what();
+      onChanged(next);
+      setStatus(typeof done === "string" ? done : done(next));
     } catch (e) {
       setError(errorText(e));
     } finally {
@@ -38,7 +40,13 @@ export function Intents({ app, onChanged }: { app: Application; onChanged(a: App
   const save = () =>
     run(
       () => api<Application>("PUT", `/applications/${app.id}/intents`, { intents: list() }),
-      "Intents saved. Reset the token to use them.",
+      (saved) => {
+        // Saving asks for a privileged intent, but no token carries it before an approval.
+        const waiting = saved.intents.filter((i) => PRIVILEGED.has(i) && requestState(saved, i) !== "approved");
+        return waiting.length
+          ? `Intents saved. ${waiting.join(", ")} ${waiting.length === 1 ? "waits" : "wait"} for an administrator's approval; reset the token to use the others.`
+          : "Intents saved. Reset the token to use them.";
+      },
     );
   const ask = () =>
     run(async () => {
@@ -59,6 +67,7 @@ export function Intents({ app, onChanged }: { app: Application; onChanged(a: App
         Intent changes apply to the next token: after saving them (and after an approval), reset the token. The current token carries{" "}
         {app.token_intents.length ? app.token_intents.join(", ") : "no intent"}.
       </p>
+      <Standing app={app} />
       <IntentBoxes app={app} checked={checked} onToggle={toggle} />
       <ErrorLine error={error} />
       <div class="buttons">
@@ -104,5 +113,33 @@ function IntentBoxes({ app, checked, onToggle }: { app: Application; checked: Se
         ))}
       </ul>
     </fieldset>
+  );
+}
+
+/**
+ * Where the saved intents stand against the current token: what a reset would add, and
+ * which privileged ones no token can carry yet. A bot asking at IDENTIFY for an intent its
+ * token lacks is closed with 4014 ("Used disallowed intents" in discord.js), which the
+ * developer would otherwise meet with no hint of why.
+ */
+function Standing({ app }: { app: Application }) {
+  const waiting = app.intents.filter((i) => PRIVILEGED.has(i) && requestState(app, i) !== "approved");
+  const missing = app.granted_intents.filter((i) => !app.token_intents.includes(i));
+  if (!waiting.length && !missing.length) return null;
+  return (
+    <div class="note" id="intents-standing">
+      {missing.length > 0 && (
+        <p>
+          Not in the current token yet: {missing.join(", ")}. Reset the token (below) to use {missing.length === 1 ? "it" : "them"}.
+        </p>
+      )}
+      {waiting.length > 0 && (
+        <p>
+          {waiting.join(", ")} {waiting.length === 1 ? "is" : "are"} not approved: no token carries {waiting.length === 1 ? "it" : "them"}{" "}
+          yet. A bot that asks for {waiting.length === 1 ? "it" : "them"} when it connects is refused with close code 4014 (discord.js:
+          "Used disallowed intents"); leave {waiting.length === 1 ? "it" : "them"} out of the bot's intents until an administrator approves.
+        </p>
+      )}
+    </div>
   );
 }
