@@ -346,6 +346,17 @@ describe("who may manage which commands", () => {
     }
   });
 
+  test("the bot's own user id names its application, as on the reference (where the two are one id)", async () => {
+    const bot = w.applications.EchoBot.bot_user_id;
+    const put = await call(p, "PUT", `/applications/${bot}/guilds/${guild}/commands`, { token, body: [ping] });
+    expect(put.status).toBe(200);
+    expect(put.body[0].application_id).toBe(app);
+    expect((await call(p, "GET", L(), { token })).body.map((c: any) => c.name)).toEqual(["ping"]);
+    expect((await call(p, "POST", `/applications/${bot}/commands`, { token, body: ping })).status).toBe(201);
+    const other = p.seed({ users: [{ name: "erin" }], applications: [{ name: "ThirdBot", owner: "erin" }] }).applications.ThirdBot;
+    expect(refusal(await call(p, "GET", `/applications/${other.bot_user_id}/commands`, { token }))).toEqual([403, 50001]);
+  });
+
   test("no token is 401; an unknown guild is 404 10003; a guild the bot is not in is 403 50001", async () => {
     expect(refusal(await call(p, "GET", G()))).toEqual([401, 0]);
     const unknown = await call(p, "GET", `/applications/${app}/guilds/12345678901234567/commands`, { token });

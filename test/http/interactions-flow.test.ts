@@ -336,6 +336,16 @@ describe("the interaction state machine (spec 3.1)", () => {
     expect((await callback(i.id, i.token, { type: 4, data: { content: "late" } })).body.code).toBe(40060);
   });
 
+  test("the bot user's id names the application in the path, as on the reference; another's does not", async () => {
+    const i = await run();
+    const bot = w.applications.EchoBot.bot_user_id;
+    const r = await call(p, "POST", `/webhooks/${bot}/${i.token}`, { body: { content: "hello" } });
+    expect(r.status).toBe(200);
+    expect((await call(p, "GET", `/webhooks/${bot}/${i.token}/messages/@original`)).body.id).toBe(r.body.id);
+    const other = p.seed({ users: [{ name: "erin" }], applications: [{ name: "ThirdBot", owner: "erin" }] }).applications.ThirdBot;
+    expect((await call(p, "GET", `/webhooks/${other.bot_user_id}/${i.token}/messages/@original`)).body.code).toBe(10062);
+  });
+
   test("type 6 and 7 are for components only: 400 50035 on a command", async () => {
     const i = await run();
     for (const type of [6, 7]) {

@@ -64,8 +64,11 @@ function input(b: Static<typeof CommandSchema> | Partial<Static<typeof CommandSc
 /** The scope a path names: the token's application, and the guild (which the bot must be in). */
 function scope(req: Req): { appId: string; guildId: string | null } {
   const { ctx: api, params, caller: bot } = req;
-  if (api.flakes.uuid(params.application_id) !== bot.app.id)
-    throw DomainError.forbidden("You cannot manage another application's commands");
+  // On the reference an application's id is its bot user's id, so bots and tutorials name
+  // it by the bot's own (`Routes.applicationCommands(client.user.id)`, discord.py's
+  // `bot.user.id`). Parley's two ids differ, so the bot's user id names its application too.
+  const named = api.flakes.uuid(params.application_id);
+  if (named !== bot.app.id && named !== bot.botUserId) throw DomainError.forbidden("You cannot manage another application's commands");
   if (params.guild_id === undefined) return { appId: bot.app.id, guildId: null };
   const guildId = api.flakes.uuid(params.guild_id);
   if (!guildId || !api.core.guilds.get(guildId)) throw DomainError.notFound("guild");

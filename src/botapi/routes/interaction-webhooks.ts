@@ -47,7 +47,10 @@ function withPathPrefix<T>(prefix: string, fn: () => T): T {
 
 /** The token in the path is the credential: checked first, once, by the core. */
 function authorize(req: TokenReq, applicationFlake: string, token: string) {
-  return req.ctx.core.interactionResponses.authorize(token, { applicationId: req.ctx.flakes.uuid(applicationFlake) });
+  const named = req.ctx.flakes.uuid(applicationFlake);
+  // The bot user's id names its application too, as on the reference, where the two are one id (commands.ts).
+  const applicationId = (named && req.ctx.core.apps.byBotUser(named)?.id) || named;
+  return req.ctx.core.interactionResponses.authorize(token, { applicationId });
 }
 
 /** discord.js sends %40original, discord.py @original. */

@@ -1,7 +1,8 @@
 /**
  * An application's keys and links: its Application ID (what a bot program registers
  * commands under: a deploy script's `clientId`, a library's `applicationId`; here it is
- * not the bot user's id, which the token starts with), the public key, and the install
+ * not the bot user's id, which the token starts with, though the bot API takes that one
+ * in its place), the public key, and the install
  * link with the page it opens.
  */
 import { useEffect, useState } from "preact/hooks";
@@ -26,7 +27,7 @@ export function Keys({ app }: { app: Application }) {
           label="Application ID"
           value={ids.application_id}
           copyLabel="Copy application ID"
-          hint={`What a bot registers its slash commands under, e.g. Routes.applicationCommands(<Application ID>), and a library's applicationId or clientId. It is not the bot user's id (${ids.bot_user_id}).`}
+          hint={`What a bot registers its slash commands under, e.g. Routes.applicationCommands(<Application ID>), and a library's applicationId or clientId. On the reference the bot user has the same id; here it has its own (${ids.bot_user_id}), which the command and interaction routes also take in its place.`}
         />
       )}
       <ErrorLine error={error} />
