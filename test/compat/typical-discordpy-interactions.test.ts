@@ -4,7 +4,6 @@
  * persistent role panel across a restart), as the people around the bot see them.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { HarnessMessage } from "../../src/testing/wire-types";
 import { parts, startTypical, type Typical } from "./typical-py";
 
 let T: Typical;

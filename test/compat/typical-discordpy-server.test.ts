@@ -4,7 +4,6 @@
  * and the moderation commands (purge, lock, kick, ban), as the people around it see them.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { HarnessMessage } from "../../src/testing/wire-types";
 import { PyBot } from "./support";
 import { startTypical, type Typical, said } from "./typical-py";
 
