@@ -36,7 +36,15 @@ export function auditEntryView(row: AuditEntry, actor: User | null, target: User
 }
 
 export function deletionView(d: GuildDeletion): C.GuildDeletion {
-  return { id: d.guild.id, name: d.guild.name, channels: d.channels, messages: d.messages, members: d.members, roles: d.roles };
+  return {
+    id: d.guild.id,
+    name: d.guild.name,
+    channels: d.channels,
+    categories: d.categories,
+    messages: d.messages,
+    members: d.members,
+    roles: d.roles,
+  };
 }
 
 export function profileView(p: ProfileModel): C.Profile {

@@ -114,7 +114,9 @@ export const AuditEntry = Type.Object({
 export const GuildDeletion = Type.Object({
   id: Id,
   name: Type.String(),
+  /** Channels people talk in; the categories holding them are counted apart. */
   channels: Type.Integer(),
+  categories: Type.Integer(),
   messages: Type.Integer(),
   members: Type.Integer(),
   roles: Type.Integer(),
@@ -151,6 +153,7 @@ export const ServerSummary = Type.Object({
   name: Type.String(),
   owner: Nullable(User),
   member_count: Type.Integer(),
+  /** Categories not counted. */
   channel_count: Type.Integer(),
   created_at: Time,
 });

@@ -140,6 +140,21 @@ export class Reactions {
       .all(messageId, key(emoji), page.after ?? "", page.limit ?? 25) as User[];
   }
 
+  /**
+   * Who reacted, for someone who may see the message (a member of its server, or one of a
+   * DM's two people): the same list as `users`, after the same access check as reacting.
+   */
+  usersSeenBy(
+    viewerId: string,
+    messageId: string,
+    emoji: Emoji,
+    page: { after?: string; limit?: number; channelId?: string } = {},
+  ): User[] {
+    this.check(emoji);
+    const m = this.visible(viewerId, messageId, page.channelId);
+    return this.users(m.id, emoji, page);
+  }
+
   private requireManage(actorId: string, m: Message): void {
     const a = accessChannel(this.d, this.guilds, actorId, m.channel_id);
     if (a.isDm) throw DomainError.forbidden("Cannot execute action on a DM channel");

@@ -33,6 +33,8 @@ export interface SearchCriteria {
   pinned?: boolean | null;
   /** A filter named someone or something that is not there: nothing can match. */
   unmatched?: boolean;
+  /** What the typed query held that was not understood (criteria()): said instead, when nothing else is left to search for. */
+  problems?: string[];
 }
 
 export interface SearchScope {
@@ -86,7 +88,14 @@ export class Search {
     const problems = [...parsed.problems];
     const names = resolveNames(this.d, this.guilds, guildId, parsed);
     problems.push(...names.problems);
-    const c: SearchCriteria = { terms: parsed.terms, ...names.ids, has: parsed.has, pinned: parsed.pinned, unmatched: names.unmatched };
+    const c: SearchCriteria = {
+      terms: parsed.terms,
+      ...names.ids,
+      has: parsed.has,
+      pinned: parsed.pinned,
+      unmatched: names.unmatched,
+      problems,
+    };
     const day = (date: string) => dayBounds(date, utcOffsetMinutes);
     if (parsed.after) c.minId = uuidBound(day(parsed.after).end, false);
     if (parsed.before) c.maxId = uuidBound(day(parsed.before).start, false);
@@ -123,8 +132,13 @@ export class Search {
     const readable = this.readable(personId, scope);
     const terms = this.d.search.cutter.terms(c.terms);
     const filters = [c.authorIds, c.channelIds, c.mentionIds, c.has].some((x) => x?.length) || c.pinned != null || c.minId || c.maxId;
+    // A query of nothing but what was not understood ("has:pin") says so, not that it was empty.
     if (!terms.length && !filters && !scope.channelId && !c.unmatched)
-      throw DomainError.invalid("content", "A search needs words or filters.", "BASE_TYPE_REQUIRED");
+      throw DomainError.invalid(
+        "content",
+        c.problems?.length ? c.problems.join(" ") : "A search needs words or filters.",
+        "BASE_TYPE_REQUIRED",
+      );
     const indexing = this.d.search.backfilling;
     const channels = (c.channelIds ?? []).filter((id) => readable.has(id));
     if (c.unmatched || (c.channelIds?.length && !channels.length)) return { total: 0, messages: [], indexing };

@@ -14,6 +14,7 @@ import type { Instance } from "./instance";
 import { AUDIT, diffChanges, type Audit } from "./audit";
 import { DomainError } from "./errors";
 import { PERMISSIONS } from "./permissions";
+import { CHANNEL_TYPES } from "./channel-types";
 import { isAdministrator, requireAdministrator, type Actor } from "./admins";
 
 export interface GuildPatch {
@@ -26,7 +27,9 @@ export interface GuildPatch {
 /** What deleting a server takes with it (asked before, said after). */
 export interface GuildDeletion {
   guild: Guild;
+  /** Channels people talk in (text, voice, announcement): a category holds channels, it is not one. */
   channels: number;
+  categories: number;
   messages: number;
   members: number;
   roles: number;
@@ -37,6 +40,7 @@ export interface ServerSummary {
   guild: Guild;
   owner: User | null;
   memberCount: number;
+  /** Its channels, categories not counted (as GuildDeletion's). */
   channelCount: number;
 }
 
@@ -132,7 +136,8 @@ export class Servers {
     const n = (sql: string) => (this.db.query(sql).get(guildId) as { n: number }).n;
     return {
       guild,
-      channels: n("SELECT count(*) AS n FROM channels WHERE guild_id = ?"),
+      channels: n(`SELECT count(*) AS n FROM channels WHERE guild_id = ? AND type <> ${CHANNEL_TYPES.GUILD_CATEGORY}`),
+      categories: n(`SELECT count(*) AS n FROM channels WHERE guild_id = ? AND type = ${CHANNEL_TYPES.GUILD_CATEGORY}`),
       messages: n("SELECT count(*) AS n FROM messages m JOIN channels c ON c.id = m.channel_id WHERE c.guild_id = ?"),
       members: n("SELECT count(*) AS n FROM members WHERE guild_id = ?"),
       roles: n("SELECT count(*) AS n FROM roles WHERE guild_id = ? AND is_everyone = 0"),
@@ -165,7 +170,7 @@ export class Servers {
       .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const rows = this.db
       .query(
-        `SELECT g.*, (SELECT count(*) FROM members m WHERE m.guild_id = g.id) AS member_count, (SELECT count(*) FROM channels c WHERE c.guild_id = g.id) AS channel_count
+        `SELECT g.*, (SELECT count(*) FROM members m WHERE m.guild_id = g.id) AS member_count, (SELECT count(*) FROM channels c WHERE c.guild_id = g.id AND c.type <> ${CHANNEL_TYPES.GUILD_CATEGORY}) AS channel_count
          FROM guilds g WHERE lower(g.name) LIKE ? ESCAPE '\\' ORDER BY g.id`,
       )
       .all(like) as (Guild & { member_count: number; channel_count: number })[];

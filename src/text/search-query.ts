@@ -101,6 +101,11 @@ export function parseSearch(query: string): ParsedSearch {
   return p;
 }
 
+/** "a, b or c". */
+function orList(items: string[]): string {
+  return items.length < 2 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
+}
+
 function filter(p: ParsedSearch, key: string, value: string): void {
   switch (key) {
     case "from":
@@ -114,7 +119,7 @@ function filter(p: ParsedSearch, key: string, value: string): void {
       const kind = value.toLowerCase() as HasKind;
       if (HAS_KINDS.includes(kind)) {
         if (!p.has.includes(kind)) p.has.push(kind);
-      } else p.problems.push(`has: takes ${HAS_KINDS.join(", ")}.`);
+      } else p.problems.push(`Unknown filter has:${value}. Use ${orList(HAS_KINDS.map((k) => `has:${k}`))}.`);
       return;
     }
     case "pinned": {

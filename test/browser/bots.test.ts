@@ -71,8 +71,7 @@ describe("a discord.js bot in the web client", () => {
     const alice = await signIn(browser, s.base, "alice");
     try {
       const members = alice.page.getByRole("complementary", { name: "Members" });
-      // The row also holds its controls ("Message DemoBot", the Apps menu), so only its start is matched.
-      const row = members.getByRole("listitem").filter({ hasText: /^DemoBot\s*BOT, online/ });
+      const row = members.getByRole("listitem", { name: "DemoBot, bot, online", exact: true });
       await row.waitFor();
       await row.getByRole("button", { name: "Message DemoBot" }).waitFor();
     } finally {

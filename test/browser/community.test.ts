@@ -201,6 +201,14 @@ describe("server settings", () => {
       expect(
         await p.getByRole("complementary", { name: "Members" }).getByRole("button", { name: "Olive", exact: true }).evaluate(color),
       ).not.toBe(red);
+      // Each row reads as a sentence: the name, then what is known of them, commas where one pauses.
+      const members = p.getByRole("complementary", { name: "Members" });
+      const olive = members.getByRole("listitem", { name: "Olive, owner, offline", exact: true });
+      await olive.waitFor();
+      // What a screen reader walks through in the row has no stray space before a comma.
+      const read = await olive.ariaSnapshot();
+      expect(read).toContain("text: owner, offline");
+      expect(read).not.toContain(" ,");
     } finally {
       await mem.context.close();
     }

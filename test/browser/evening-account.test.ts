@@ -31,6 +31,7 @@ describe("sessions ended elsewhere", () => {
     try {
       await here.page.getByRole("button", { name: "User settings" }).click();
       await here.page.getByRole("dialog", { name: "User settings" }).getByRole("button", { name: "Sign out everywhere" }).click();
+      await here.page.getByRole("dialog", { name: "Sign out everywhere?" }).getByRole("button", { name: "Sign out everywhere" }).click();
       await here.page.getByRole("textbox", { name: "Username" }).waitFor();
 
       const b = there.page;

@@ -131,26 +131,12 @@ describe("two people in two browsers", () => {
     const alice = await signIn(browser, s.base, "alice");
     try {
       const members = alice.page.getByRole("complementary", { name: "Members" });
-      await members
-        .getByRole("listitem")
-        .filter({ hasText: /carol, offline/ })
-        .waitFor();
+      await members.getByRole("listitem", { name: "carol, offline", exact: true }).waitFor();
       const carol = await signIn(browser, s.base, "carol");
-      await members
-        .getByRole("listitem")
-        .filter({ hasText: /carol, online/ })
-        .waitFor();
+      await members.getByRole("listitem", { name: "carol, online", exact: true }).waitFor();
       await carol.context.close();
-      await members
-        .getByRole("listitem")
-        .filter({ hasText: /carol, offline/ })
-        .waitFor();
-      expect(
-        await members
-          .getByRole("listitem")
-          .filter({ hasText: /Alice.*online/ })
-          .count(),
-      ).toBe(1);
+      await members.getByRole("listitem", { name: "carol, offline", exact: true }).waitFor();
+      expect(await members.getByRole("listitem", { name: "Alice, owner, online", exact: true }).count()).toBe(1);
     } finally {
       await alice.context.close();
     }

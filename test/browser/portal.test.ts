@@ -130,8 +130,7 @@ describe("the developer portal", () => {
       await page.getByRole("link", { name: "Open Dana's Den" }).click();
       await page
         .getByRole("complementary", { name: "Members" })
-        .getByRole("listitem")
-        .filter({ hasText: /^Greeter\s*BOT, online/ })
+        .getByRole("listitem", { name: "Greeter, bot, online", exact: true })
         .waitFor();
       await say(page, "general", "hello there");
       await message(page, /^Greeter Hello, dana! I cannot read your words\.$/).waitFor();

@@ -3,6 +3,7 @@
  * settings once read as a failure, so the channel's confirmation stayed open, a lifted
  * ban stayed in the list, and a deleted emoji stayed in its section. An emoji is deleted
  * only once confirmed, and a message that used it shows its name, not a broken picture.
+ * Deleting the server says how many channels go, its categories counted apart.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
@@ -19,7 +20,22 @@ beforeAll(async () => {
       { name: "carol", global_name: "Carol" },
       { name: "dave", global_name: "Dave" },
     ],
-    guilds: [{ name: "Lab", owner: "alice", members: ["carol", "dave"], channels: [{ name: "general" }, { name: "temp" }] }],
+    guilds: [
+      { name: "Lab", owner: "alice", members: ["carol", "dave"], channels: [{ name: "general" }, { name: "temp" }] },
+      {
+        name: "Club",
+        owner: "alice",
+        members: ["carol"],
+        channels: [
+          { name: "Talk", type: 4 },
+          { name: "lobby", parent: "Talk" },
+          { name: "chat", parent: "Talk" },
+          { name: "Games", type: 4 },
+          { name: "dice", parent: "Games" },
+          { name: "rules" },
+        ],
+      },
+    ],
   });
   browser = await launch();
 }, 30_000);
@@ -108,6 +124,26 @@ describe("deletes in Server settings", () => {
       } finally {
         await carol.context.close();
       }
+    } finally {
+      await alice.context.close();
+    }
+  }, 60_000);
+
+  test("Delete server counts the channels people talk in, and the categories apart", async () => {
+    const alice = await signIn(browser, s.base, "alice");
+    try {
+      const a = alice.page;
+      await a.getByRole("navigation", { name: "Servers" }).getByRole("button", { name: "Club" }).click();
+      await openSettings(a, "Overview");
+      await a.getByRole("button", { name: "Delete server" }).click();
+      const confirm = a.getByRole("dialog", { name: "Delete Club?" });
+      await confirm.waitFor();
+      expect(await confirm.getByRole("paragraph").first().innerText()).toBe(
+        "Its 4 channels in 2 categories and 0 messages, its 0 roles and its invites go for good; its 2 members lose it.",
+      );
+      await confirm.getByRole("button", { name: "Cancel" }).click();
+      await count(confirm, 0);
+      expect(s.p.core.guilds.get(s.id(s.world.guilds.Club.id))).not.toBeNull();
     } finally {
       await alice.context.close();
     }

@@ -3,7 +3,7 @@
  * the person's panel, with a section navigation; its Account section changes the
  * password (the current one first; other sessions end) and lists the sessions, each
  * with what signed in and when it was last used, "Revoke <label>", this one marked, and
- * "Sign out everywhere". A browser signed out so closes its live connection at once and
+ * "Sign out everywhere", asked once first. A browser signed out so closes its live connection at once and
  * says why: revoked, or the password changed. Its Notifications section asks for the
  * browser's permission and sets each server's level and mute (the people's API's
  * notification settings, which the chat's own dialog also writes).
@@ -90,7 +90,20 @@ test("Account: revoke another browser, change the password, sign out everywhere"
     await count(sessions, 1);
     await third.page.getByRole("status").filter({ hasText: "Your password was changed, which signed out your other sessions." }).waitFor();
 
-    await account.getByRole("button", { name: "Sign out everywhere" }).click();
+    // Signing out everywhere signs this browser out too: asked once, focus on Cancel, which keeps every session.
+    const everywhere = account.getByRole("button", { name: "Sign out everywhere" });
+    await everywhere.click();
+    const confirm = page.getByRole("dialog", { name: "Sign out everywhere?" });
+    await confirm.waitFor();
+    const cancel = confirm.getByRole("button", { name: "Cancel" });
+    expect(await cancel.evaluate((el) => el === document.activeElement)).toBe(true);
+    await cancel.click();
+    await count(confirm, 0);
+    expect(await everywhere.evaluate((el) => el === document.activeElement)).toBe(true);
+    await count(sessions, 1);
+    expect(await page.getByRole("textbox", { name: "Username" }).count()).toBe(0);
+    await everywhere.click();
+    await confirm.getByRole("button", { name: "Sign out everywhere" }).click();
     await page.getByRole("textbox", { name: "Username" }).waitFor();
     expect(await page.getByRole("dialog", { name: "User settings" }).count()).toBe(0);
   } finally {

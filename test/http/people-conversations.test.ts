@@ -36,6 +36,23 @@ describe("search", () => {
     expect(refusal(await s("content=brown", outsider))).toEqual([404, 10003]);
   });
 
+  test("a query of only an unknown has: names it and the ones there are, not that it was empty", async () => {
+    const x = world();
+    await say(x, x.alice, "brown and pinned");
+    const s = (q: string) => client(x.p, "GET", `/guilds/${x.lab}/messages/search?content=${encodeURIComponent(q)}`, x.bob);
+    const alone = await s("has:pin");
+    expect(refusal(alone)).toEqual([400, 50035]);
+    expect(alone.body.errors.content._errors[0].message).toBe(
+      "Unknown filter has:pin. Use has:file, has:image, has:video, has:sound, has:link or has:embed.",
+    );
+    // With words beside it, the words are searched and the unknown filter is a problem said beside the results.
+    const beside = (await s("brown has:pin")).body;
+    expect(texts(beside.messages)).toEqual(["brown and pinned"]);
+    expect(beside.problems).toEqual(["Unknown filter has:pin. Use has:file, has:image, has:video, has:sound, has:link or has:embed."]);
+    // Nothing typed at all is still what it was.
+    expect((await s("   ")).body.errors.content._errors[0].message).toBe("A search needs words or filters.");
+  });
+
   test("a DM is never found, not even by its own people; pinned:true finds what is pinned", async () => {
     const x = world();
     const dm = x.p.core.dms.open(x.aliceId, x.bobId);

@@ -9,7 +9,7 @@ import { api } from "../api";
 import { displayName, guilds, me, members } from "../state";
 import type { Guild } from "../types";
 import type { GuildDeletion } from "../../contract";
-import { Confirm, ErrorLine, errorText } from "../views/ui";
+import { Confirm, counted, ErrorLine, errorText } from "../views/ui";
 import { Choice } from "./Invites";
 import { settingsFor } from "./common";
 
@@ -143,7 +143,7 @@ export function OwnerActions({ guild }: { guild: Guild }) {
           onCancel={() => setAsking(null)}
         >
           <p>
-            {`Its ${deletion.channels} channels and ${deletion.messages} messages, its ${deletion.roles} roles and its invites go for good; its ${deletion.members} members lose it.`}
+            {`Its ${counted(deletion.channels, "channel")}${deletion.categories ? ` in ${counted(deletion.categories, "category", "categories")}` : ""} and ${counted(deletion.messages, "message")}, its ${counted(deletion.roles, "role")} and its invites go for good; its ${counted(deletion.members, "member")} lose it.`}
           </p>
         </Confirm>
       )}

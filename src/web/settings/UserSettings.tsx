@@ -2,14 +2,15 @@
  * User settings: a modal dialog opened from the person's panel, with a navigation of
  * sections ("User settings"). Account is the first: change one's password (the current
  * one first; every other session ends) and one's sessions, each with what signed in and
- * when it was last used, "Revoke <label>", this one marked, and "Sign out everywhere".
+ * when it was last used, "Revoke <label>", this one marked, and "Sign out everywhere" (asked
+ * once first: it signs this browser out too).
  * Profile, Notifications (settings/Notifications.tsx) and Devices follow.
  */
 import { signal } from "@preact/signals";
 import type { ComponentType } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
-import { ErrorLine, Field, errorText, fieldError } from "../views/ui";
+import { Confirm, ErrorLine, Field, errorText, fieldError } from "../views/ui";
 import { useModal } from "../views/modal";
 import { useRequest } from "./common";
 import { Devices, Profile } from "./Profile";
@@ -165,6 +166,8 @@ function Sessions({
   onSignedOut(): void;
 }) {
   const req = useRequest();
+  // Every session ends, this one too: asked once first, as the pages' deletes are.
+  const [asking, setAsking] = useState(false);
   async function revoke(s: SessionJson) {
     const done = await req.run(
       () => api("DELETE", `/users/@me/sessions/${s.id}`),
@@ -203,10 +206,22 @@ function Sessions({
           );
         })}
       </ul>
-      <button type="button" class="danger" disabled={req.busy} onClick={everywhere}>
+      <button type="button" class="danger" disabled={req.busy} onClick={() => setAsking(true)}>
         Sign out everywhere
       </button>
-      <ErrorLine error={req.error ? errorText(req.error) : undefined} />
+      {asking && (
+        <Confirm
+          title="Sign out everywhere?"
+          confirm="Sign out everywhere"
+          busy={req.busy}
+          error={req.error ? errorText(req.error) : undefined}
+          onConfirm={everywhere}
+          onCancel={() => setAsking(false)}
+        >
+          <p>Every browser and app signed in as you is signed out, this one included. You sign in again with your password.</p>
+        </Confirm>
+      )}
+      <ErrorLine error={req.error && !asking ? errorText(req.error) : undefined} />
       <p role="status" class="hint">
         {req.status}
       </p>

@@ -1,7 +1,8 @@
 /**
  * The member list: a `complementary` landmark named "Members", online first (grouped under
  * each hoisted role, "Display separately", highest first, as the reference shows them),
- * bots tagged; a name opens the person's profile card.
+ * bots tagged; each row named as it is read ("Olive, owner, online"); a name opens the
+ * person's profile card.
  */
 import { displayName, guildOf, me, members, route, showNotice, users } from "../state";
 import { ApiError } from "../api";
@@ -68,13 +69,22 @@ function Group({ title, list, presence, name, owner, guild }: GroupProps) {
       <h2>{title}</h2>
       <ul>
         {list.map((m) => (
-          <li key={m.user.id} class={`member ${presence(m)}`}>
+          <li key={m.user.id} class={`member ${presence(m)}`} aria-label={[name(m), ...facts(m, presence(m), owner)].join(", ")}>
             <Avatar user={users.value[m.user.id] ?? m.user} name={name(m)} named />
             <span class={`presence ${presence(m)}`} aria-hidden="true" />
             <ProfileName guild={guild} member={m} name={name(m)} onMessage={() => void messageTo(m.user.id)} />
-            {m.user.bot && <span class="tag">BOT</span>}
-            {m.user.id === owner && <span class="owner">owner</span>}
-            <span class="sr">, {WORDS[presence(m)] ?? presence(m)}</span>
+            {/* The tags are seen; what is read is the one phrase below, commas where a reader pauses. */}
+            {m.user.bot && (
+              <span class="tag" aria-hidden="true">
+                BOT
+              </span>
+            )}
+            {m.user.id === owner && (
+              <span class="owner" aria-hidden="true">
+                owner
+              </span>
+            )}
+            <span class="sr">{facts(m, presence(m), owner).join(", ")}</span>
             {m.user.id !== me.value?.id && (
               <button
                 type="button"
@@ -92,6 +102,15 @@ function Group({ title, list, presence, name, owner, guild }: GroupProps) {
       </ul>
     </section>
   );
+}
+
+/**
+ * What a row says of its person after the name, as words: "bot", "owner", the presence.
+ * Read as one text ("owner, online"), never as separate bits a screen reader joins with
+ * stray spaces ("owner , online").
+ */
+function facts(m: Member, presence: string, owner: string | undefined): string[] {
+  return [m.user.bot ? "bot" : "", m.user.id === owner ? "owner" : "", WORDS[presence] ?? presence].filter(Boolean);
 }
 
 async function messageTo(userId: string): Promise<void> {

@@ -16,7 +16,8 @@ import { PinNotice, PINNED_NOTICE } from "./Pins";
 import { linked } from "../links";
 import { Attachments } from "./files/Attachments";
 import { SealedFiles } from "./files/SealedFiles";
-import { ReactionFace } from "./files/Emoji";
+import { ReactionBar } from "./reactions/ReactionBar";
+import { ReactionsDialog } from "./reactions/ReactionsDialog";
 import { EmojiPicker } from "./emoji/Picker";
 import { emojiOut, emojiShown } from "./emoji/choices";
 import { mentionsOut, mentionsShown } from "./Mentions";
@@ -41,6 +42,7 @@ export function MessageItem({ m, onReply, grouped = false, active = false }: Pro
   };
   const [picking, setPicking] = useState(false);
   const [asking, setAsking] = useState(false);
+  const [viewing, setViewing] = useState(false);
   const guild = route.value.guild === "@me" ? null : route.value.guild;
   const mine = m.author.id === me.value?.id;
   const name = memberName(m.author.id, guild);
@@ -50,7 +52,13 @@ export function MessageItem({ m, onReply, grouped = false, active = false }: Pro
     m,
     guild,
     mine,
-    { onReply, onEdit: () => setEditing(true), onReact: () => setPicking(true), onAskDelete: () => setAsking(true) },
+    {
+      onReply,
+      onEdit: () => setEditing(true),
+      onReact: () => setPicking(true),
+      onAskDelete: () => setAsking(true),
+      onViewReactions: () => setViewing(true),
+    },
     () => self.current,
   );
   const actions = useMessageActions(items);
@@ -92,17 +100,11 @@ export function MessageItem({ m, onReply, grouped = false, active = false }: Pro
         <EmbedView key={i} e={e} />
       ))}
       {m.components.length > 0 && <Components m={m} />}
-      {m.ephemeral && (
-        <p class="only-you">
-          Only you can see this ·{" "}
-          <button type="button" class="link" onClick={() => dismiss(m)}>
-            Dismiss message
-          </button>
-        </p>
-      )}
-      <Reactions m={m} />
+      {m.ephemeral && <OnlyYou m={m} />}
+      <ReactionBar m={m} guild={guild} />
       <MessageActions m={m} items={items} open={actions.open} setOpen={actions.setOpen} />
       {picking && <Picker m={m} onDone={() => setPicking(false)} />}
+      {viewing && <ReactionsDialog m={m} guild={guild} onClose={() => setViewing(false)} />}
       {asking && <DeleteConfirm m={m} name={name} self={() => self.current} onDone={() => setAsking(false)} />}
     </article>
   );
@@ -122,23 +124,21 @@ function Used({ m, guild }: { m: Message; guild: string | null }) {
   );
 }
 
+function OnlyYou({ m }: { m: Message }) {
+  return (
+    <p class="only-you">
+      Only you can see this ·{" "}
+      <button type="button" class="link" onClick={() => dismiss(m)}>
+        Dismiss message
+      </button>
+    </p>
+  );
+}
+
 function Body({ m }: { m: Message }) {
   if (m.type === PINNED_NOTICE) return <PinNotice m={m} guild={route.value.guild === "@me" ? null : route.value.guild} />;
   if (m.ciphertext !== null) return <EncryptedBody m={m} />;
   return <Markdown source={m.content} />;
-}
-
-function Reactions({ m }: { m: Message }) {
-  if (!m.reactions.length) return null;
-  return (
-    <fieldset class="reactions" aria-label="Reactions">
-      {m.reactions.map((r) => (
-        <button type="button" key={r.emoji} class="reaction" aria-pressed={r.me} onClick={() => toggleReaction(m, r.emoji, r.me)}>
-          <ReactionFace emoji={r.emoji} /> {r.count}
-        </button>
-      ))}
-    </fieldset>
-  );
 }
 
 function Picker({ m, onDone }: { m: Message; onDone(): void }) {

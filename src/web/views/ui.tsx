@@ -15,6 +15,11 @@ export function errorText(e: unknown): string {
   return "The server could not be reached.";
 }
 
+/** "1 channel", "4 channels", "2 categories": a count with its noun. */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** The message the server gave for one field of a 400, if it named that field. */
 export function fieldError(e: unknown, name: string): string | undefined {
   return e instanceof ApiError ? (e.field(name) ?? undefined) : undefined;

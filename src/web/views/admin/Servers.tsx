@@ -3,7 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api } from "../../api";
 import { displayName } from "../../state";
 import type { ServerSummary } from "../../../contract";
-import { Confirm, ErrorLine, errorText } from "../ui";
+import { Confirm, counted, ErrorLine, errorText } from "../ui";
 
 export function Servers() {
   const [list, setList] = useState<ServerSummary[] | null>(null);
@@ -39,7 +39,8 @@ export function Servers() {
           <li key={s.id}>
             <span class="row-name">{s.name}</span>
             <span class="muted">
-              owned by {s.owner ? displayName(s.owner) : "nobody"} · {s.member_count} members · {s.channel_count} channels
+              owned by {s.owner ? displayName(s.owner) : "nobody"} · {counted(s.member_count, "member")} ·{" "}
+              {counted(s.channel_count, "channel")}
             </span>
             <button type="button" class="danger" onClick={() => setAsking(s)}>
               Delete {s.name}
@@ -56,7 +57,7 @@ export function Servers() {
           onConfirm={() => remove(asking)}
           onCancel={() => setAsking(null)}
         >
-          <p>{`Its ${asking.channel_count} channels and their messages, its roles and invites go for good; its ${asking.member_count} members lose it.`}</p>
+          <p>{`Its ${counted(asking.channel_count, "channel")} and their messages, its roles and invites go for good; its ${counted(asking.member_count, "member")} lose it.`}</p>
         </Confirm>
       )}
     </section>

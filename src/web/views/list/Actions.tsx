@@ -1,6 +1,6 @@
 /**
  * What a person can do with a message, in one place: the "More" menu (Reply, Add
- * reaction, Edit, Delete, Pin or Unpin, Copy link, as the person may; Delete of someone
+ * reaction, View reactions, Edit, Delete, Pin or Unpin, Copy link, as the person may; Delete of someone
  * else's message asks first), the message's keyboard shortcuts when it has focus (Enter
  * opens "More", R replies, E edits one's own), and on a touch screen a press and hold
  * that opens the same menu (moving the finger, as to scroll, cancels it). An application's message commands stay under
@@ -37,6 +37,8 @@ interface Hooks {
   onReact(): void;
   /** Someone else's message: ask before deleting it (see `deleteAndMoveOn`). */
   onAskDelete(): void;
+  /** Who reacted with each emoji, in a dialog. */
+  onViewReactions(): void;
 }
 
 /**
@@ -62,6 +64,7 @@ export function messageItems(m: Message, guild: string | null, mine: boolean, ho
     items.push({ label: "Reply", run: () => hooks.onReply(m) });
     items.push({ label: "Add reaction", run: hooks.onReact });
   }
+  if (m.reactions.length) items.push({ label: "View reactions", run: hooks.onViewReactions });
   if (mine && (!m.ciphertext || textOf(m) !== null)) items.push({ label: "Edit", run: hooks.onEdit });
   // One's own goes at once, as it always has; another's words are not removed by one slip.
   if (mine) items.push({ label: "Delete", run: () => deleteAndMoveOn(m, self()) });
