@@ -131,8 +131,7 @@ export class Reactions {
   }
 
   /** Users who reacted with an emoji, ordered by user id, after `after`, at most `limit`. */
-  users(messageId: string, emoji: Emoji, page: { after?: string; limit?: number } = {}): User[] {
-    this.check(emoji);
+  private users(messageId: string, emoji: Emoji, page: { after?: string; limit?: number } = {}): User[] {
     return this.db
       .query(
         `SELECT ${USER_COLUMNS("u")} FROM reactions r JOIN users u ON u.id = r.user_id WHERE r.message_id = ? AND r.emoji_key = ? AND r.user_id > ? ORDER BY r.user_id LIMIT ?`,
@@ -142,7 +141,7 @@ export class Reactions {
 
   /**
    * Who reacted, for someone who may see the message (a member of its server, or one of a
-   * DM's two people): the same list as `users`, after the same access check as reacting.
+   * DM's two people; a bot or a person): the one door, after the same access check as reacting.
    */
   usersSeenBy(
     viewerId: string,

@@ -172,7 +172,9 @@ describe("files in the web client", () => {
       await act(target, "Add reaction");
       await target.getByRole("button", { name: "React with :party:" }).click();
       await target.getByRole("group", { name: "Reactions" }).getByRole("button", { name: ":party: 1" }).waitFor();
-      expect(s.p.core.reactions.users(other.id, { name: "party", id: party.id }, { limit: 10 }).map((u) => u.id)).toEqual([aliceId]);
+      expect(s.p.core.reactions.usersSeenBy(aliceId, other.id, { name: "party", id: party.id }, { limit: 10 }).map((u) => u.id)).toEqual([
+        aliceId,
+      ]);
     } finally {
       await alice.context.close();
     }

@@ -70,11 +70,12 @@ export const reactionRoutes: BotRoute[] = [
       const type = req.query.get("type");
       if (type !== null && type !== "0" && type !== "1")
         throw DomainError.invalid("type", `Value "${type}" is not a valid reaction type.`, "BASE_TYPE_CHOICES");
-      const { messageId } = target(req);
+      const { channelId, messageId } = target(req);
       const emoji = parseEmoji(req.params.emoji, req.ctx.flakes);
       // Parley has no burst ("super") reactions: type 1 lists nobody.
       if (type === "1") return ok([]);
-      const users = req.ctx.core.reactions.users(messageId, emoji, { after: after && req.ctx.flakes.bound(after, true), limit });
+      const page = { after: after && req.ctx.flakes.bound(after, true), limit, channelId };
+      const users = req.ctx.core.reactions.usersSeenBy(req.caller.botUserId, messageId, emoji, page);
       return ok(users.map((u) => userJson(req.ctx.flakes, u)));
     },
   }),
