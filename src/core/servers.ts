@@ -133,11 +133,12 @@ export class Servers {
   /** What deleting the server would take with it: for the question asked once, before. */
   deletion(actorId: Actor, guildId: string): GuildDeletion {
     const guild = this.ownerOrAdministrator(actorId, guildId);
-    const n = (sql: string) => (this.db.query(sql).get(guildId) as { n: number }).n;
+    const n = (sql: string, ...more: number[]) => (this.db.query(sql).get(guildId, ...more) as { n: number }).n;
+    const category = CHANNEL_TYPES.GUILD_CATEGORY;
     return {
       guild,
-      channels: n(`SELECT count(*) AS n FROM channels WHERE guild_id = ? AND type <> ${CHANNEL_TYPES.GUILD_CATEGORY}`),
-      categories: n(`SELECT count(*) AS n FROM channels WHERE guild_id = ? AND type = ${CHANNEL_TYPES.GUILD_CATEGORY}`),
+      channels: n("SELECT count(*) AS n FROM channels WHERE guild_id = ? AND type <> ?", category),
+      categories: n("SELECT count(*) AS n FROM channels WHERE guild_id = ? AND type = ?", category),
       messages: n("SELECT count(*) AS n FROM messages m JOIN channels c ON c.id = m.channel_id WHERE c.guild_id = ?"),
       members: n("SELECT count(*) AS n FROM members WHERE guild_id = ?"),
       roles: n("SELECT count(*) AS n FROM roles WHERE guild_id = ? AND is_everyone = 0"),
@@ -170,10 +171,10 @@ export class Servers {
       .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const rows = this.db
       .query(
-        `SELECT g.*, (SELECT count(*) FROM members m WHERE m.guild_id = g.id) AS member_count, (SELECT count(*) FROM channels c WHERE c.guild_id = g.id AND c.type <> ${CHANNEL_TYPES.GUILD_CATEGORY}) AS channel_count
+        `SELECT g.*, (SELECT count(*) FROM members m WHERE m.guild_id = g.id) AS member_count, (SELECT count(*) FROM channels c WHERE c.guild_id = g.id AND c.type <> ?) AS channel_count
          FROM guilds g WHERE lower(g.name) LIKE ? ESCAPE '\\' ORDER BY g.id`,
       )
-      .all(like) as (Guild & { member_count: number; channel_count: number })[];
+      .all(CHANNEL_TYPES.GUILD_CATEGORY, like) as (Guild & { member_count: number; channel_count: number })[];
     return rows.map(({ member_count, channel_count, ...guild }) => ({
       guild,
       owner: this.users.get(guild.owner_id),
