@@ -1,0 +1,77 @@
+/**
+ * What a bot developer meets first with the test SDK, beyond the README's example: the
+ * `test` of parleyHooks with its variants (`skip`, `only`, `each`, `if`...), as a suite
+ * written with the framework's own uses them; and a slash command run right after
+ * `login`, before the bot has registered it (a bot registers its commands once ready),
+ * which waits for the command instead of failing by the race.
+ */
+import * as bunTest from "bun:test";
+import { afterAll, beforeAll, describe, expect } from "bun:test";
+import { Client, GatewayIntentBits } from "discord.js";
+import { HarnessError, parleyHooks, startParley, type RunningParley } from "../../src/testing";
+import { BASIC_WORLD } from "../helpers";
+
+let parley: RunningParley;
+beforeAll(async () => {
+  parley = await startParley();
+});
+afterAll(() => parley.stop());
+const { test } = parleyHooks(bunTest, () => parley, { world: BASIC_WORLD });
+
+/** Register EchoBot's commands through the bot API, as the bot would once ready. */
+async function register(names: string[]) {
+  const app = parley.world.applications.EchoBot;
+  const res = await fetch(`${parley.restBase}/applications/${app.id}/commands`, {
+    method: "PUT",
+    headers: { Authorization: `Bot ${app.token}`, "Content-Type": "application/json" },
+    body: JSON.stringify(names.map((name) => ({ name, description: name }))),
+  });
+  expect(res.status).toBe(200);
+}
+
+describe("parleyHooks' test", () => {
+  const ran: string[] = [];
+  test.each([1, 2])("each row runs with its value (%p)", (n: number) => {
+    ran.push(`each ${n}`);
+  });
+  test.skip("skip is the framework's skip", () => {
+    throw new Error("a skipped test ran");
+  });
+  test.if(false)("if(false) does not run", () => {
+    throw new Error("a test under if(false) ran");
+  });
+  test.skipIf(true)("skipIf(true) does not run", () => {
+    throw new Error("a test under skipIf(true) ran");
+  });
+  test.todo("todo is listed, not run");
+  test.if(true)("if(true) runs, with the world seeded", async () => {
+    ran.push("if");
+    expect(parley.world.applications.EchoBot).toBeDefined();
+  });
+  test("the variants ran what they should", () => {
+    expect(ran).toEqual(["each 1", "each 2", "if"]);
+  });
+});
+
+describe("a command run before the bot registered it", () => {
+  test("slash waits for the command to be registered", async () => {
+    const bot = new Client({ intents: [GatewayIntentBits.Guilds] });
+    // Registered a while after ready, as a bot that loads its commands first would.
+    bot.once("clientReady", () => void new Promise((r) => setTimeout(r, 300)).then(() => register(["ping"])));
+    bot.on("interactionCreate", (i) => void (i.isChatInputCommand() && i.reply("pong")));
+    await parley.login(bot, "EchoBot");
+    const r = await parley.as("alice").slash("general", "ping", undefined, { app: "EchoBot" });
+    expect(r.response?.content).toBe("pong");
+  });
+
+  test("a command never registered fails saying so, after the wait's timeout", async () => {
+    await register(["ping"]);
+    const e = await parley
+      .as("alice")
+      .slash("general", "pnig", undefined, { app: "EchoBot", timeoutMs: 200 })
+      .catch((x) => x);
+    expect(e).toBeInstanceOf(HarnessError);
+    expect(e.status).toBe(400);
+    expect(e.message).toContain("the bot has no command 'pnig'");
+  });
+});
