@@ -48,7 +48,12 @@ def find_parley(command: Optional[str] = None) -> list:
         bun = shutil.which("bun") or os.path.join(root, "node_modules", ".bin", "bun")
         if os.path.exists(bun):
             return [bun, main]
-    raise FileNotFoundError("cannot find Parley: put the parley executable on PATH, install it with npm, or set PARLEY_COMMAND")
+    raise FileNotFoundError(
+        "cannot find Parley's server (it runs on Bun, and pip installs only this helper). Either install it with npm in the bot's "
+        "repository, where the tests run: `(cd path/to/parley && npm pack)`, then `npm install --save-dev bun "
+        "path/to/parley/parley-0.1.0.tgz`; or set PARLEY_COMMAND to a command that runs it, such as "
+        "'path/to/parley/node_modules/.bin/bun path/to/parley/src/main.ts' in a clone where `npm install` ran; "
+        "or put a `parley` executable on PATH")
 
 
 class _TestState:
