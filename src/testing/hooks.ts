@@ -14,11 +14,13 @@ import { TRANSCRIPT_HEADING } from "./context.js";
 
 type Fn = (...args: any[]) => unknown;
 
-/** A framework's hooks: `import * as bunTest from "bun:test"`, vitest's exports, or jest's globals. */
+/** A framework's hooks: `import * as bunTest from "bun:test"`, vitest's exports, jest's globals, or `import * as nodeTest from "node:test"`. */
 export interface TestHooks {
   beforeEach(fn: Fn, timeout?: number): unknown;
   afterEach(fn: Fn, timeout?: number): unknown;
   afterAll?(fn: Fn, timeout?: number): unknown;
+  /** node:test's name for afterAll. */
+  after?(fn: Fn, timeout?: number): unknown;
   test?(name: string, fn: Fn, timeout?: number): unknown;
 }
 
@@ -66,8 +68,9 @@ export function parleyHooks(fw: TestHooks, parley: () => RunningParley | undefin
     if (failed(context)) attach(context, await p.failureReport());
   }, HOOK_TIMEOUT_MS);
 
-  if (opts.coverage && fw.afterAll)
-    fw.afterAll(() => {
+  const afterAll = fw.afterAll ?? fw.after;
+  if (opts.coverage && afterAll)
+    afterAll.call(fw, () => {
       if (coverage) console.log(coverage);
     });
 

@@ -53,6 +53,18 @@ describe("parleyHooks' test", () => {
   });
 });
 
+describe("parleyHooks with node:test", () => {
+  bunTest.test("its `after` stands for afterAll, so the coverage report is printed", () => {
+    const registered: string[] = [];
+    const hook = (name: string) => () => void registered.push(name);
+    // node:test's shape: beforeEach, afterEach, after (no afterAll), test.
+    parleyHooks({ beforeEach: hook("beforeEach"), afterEach: hook("afterEach"), after: hook("after") }, () => undefined, {
+      coverage: true,
+    });
+    expect(registered).toEqual(["beforeEach", "afterEach", "after"]);
+  });
+});
+
 describe("a command run before the bot registered it", () => {
   test("slash waits for the command to be registered", async () => {
     const bot = new Client({ intents: [GatewayIntentBits.Guilds] });
