@@ -80,8 +80,22 @@ function sameTemplate(a: string, b: string): boolean {
 }
 
 function describe(e: unknown): string {
-  if (e instanceof Error) return `${e.name}: ${e.message}`;
+  if (e instanceof Error) {
+    const at = ownFrame(e.stack);
+    return `${e.name}: ${e.message}${at ? `\n      ${at}` : ""}`;
+  }
   return typeof e === "string" ? e : JSON.stringify(e);
+}
+
+/**
+ * Where the error was raised in the bot's own code: the first frame of its stack outside
+ * node_modules and the runtime, so a bot with many handlers says which one threw.
+ */
+function ownFrame(stack: string | undefined): string | undefined {
+  return stack
+    ?.split("\n")
+    .map((l) => l.trim())
+    .find((l) => l.startsWith("at ") && !/node_modules|\(node:|^at node:|\(native|<anonymous>\)?$/.test(l));
 }
 
 /** The bots a test runs in its own process: their errors are the bot's, and they stop with the test. */
