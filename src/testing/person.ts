@@ -40,7 +40,7 @@ export function personActions(ctx: SdkContext, interactions: InteractionHelpers,
   /** Start an interaction, remember it for strict mode, and wait for the bot's answer. */
   async function run(what: string, body: Record<string, unknown>, o: InteractOptions): Promise<InteractionResult> {
     const { id, delivered } = body.name === undefined ? await post(body) : await postCommand(what, body, o);
-    ctx.test.interactions.push({ id, what });
+    ctx.test.interactions.push({ id, what, delivered });
     if (!delivered) return interactions.result(id, false);
     return interactions.waitFor(id, o.until === "responded" ? ["responded", "expired"] : ["deferred", "responded", "expired"], o, true);
   }
@@ -95,7 +95,7 @@ export function personActions(ctx: SdkContext, interactions: InteractionHelpers,
       run(`'${name}' on ${JSON.stringify(target)}`, useOnBody(channel, appOf(o).id, name, target), o),
     useOn: async (channel, app, name, target) => {
       const got = await post(useOnBody(channel, world.appId(app), name, target));
-      ctx.test.interactions.push({ id: got.id, what: `'${name}' on ${JSON.stringify(target)}` });
+      ctx.test.interactions.push({ id: got.id, what: `'${name}' on ${JSON.stringify(target)}`, delivered: got.delivered });
       return got;
     },
     edit: (messageId, content) => harness.call("PATCH", `/users/${u}/messages/${messageId}`, { content }),
@@ -117,7 +117,11 @@ export function personActions(ctx: SdkContext, interactions: InteractionHelpers,
       if (typeof b.application_id === "string" && world.answer.applications[b.application_id])
         b.application_id = world.answer.applications[b.application_id].id;
       const got = await post(b);
-      ctx.test.interactions.push({ id: got.id, what: String(b.name ? `/${b.name}` : `a click on '${b.custom_id}'`) });
+      ctx.test.interactions.push({
+        id: got.id,
+        what: String(b.name ? `/${b.name}` : `a click on '${b.custom_id}'`),
+        delivered: got.delivered,
+      });
       return got;
     },
   };

@@ -10,6 +10,10 @@ import type { TranscriptEntry } from "./wire-types.js";
 import type { SdkContext } from "./context.js";
 import type { InteractionHelpers } from "./interactions.js";
 
+/** Why an interaction was dropped, and what the test can do about it. */
+const UNDELIVERED =
+  "the application had no live gateway session when it ran, and the spec drops those (log the bot in first; after a fault, waitForBot)";
+
 export async function strictViolations(ctx: SdkContext, interactions: InteractionHelpers): Promise<string[]> {
   if (!ctx.strict) return [];
   // A write is seen before its answer is transcribed: let requests in flight be answered first.
@@ -21,7 +25,11 @@ export async function strictViolations(ctx: SdkContext, interactions: Interactio
       entries.some((e) => e.kind === "rest" && e.delayed_by && e.path.startsWith(`/interactions/${interaction}/`)),
     );
   const out: string[] = [];
-  for (const { id, what } of ctx.test.interactions) {
+  for (const { id, what, delivered } of ctx.test.interactions) {
+    if (delivered === false) {
+      out.push(`${what} never reached the bot (interaction ${id}): ${UNDELIVERED}`);
+      continue;
+    }
     const v = await interactions.view(id).catch(() => null);
     // Expired with a response: answered in time, and later past its 15 minutes.
     if (!v || v.state === "deferred" || v.state === "responded" || (v.state === "expired" && (v.response || delayed(id)))) continue;

@@ -19,13 +19,16 @@ async function run(args: string[], env: Record<string, string>, cwd: string) {
 }
 
 describe("parley_testing, first steps", () => {
-  test("a slash command run before the bot's tree.sync() waits for it; a misspelt one says the bot has none", async () => {
+  test("a slash command run before the bot's tree.sync() waits for it; a misspelt one says the bot has none; one with no bot says so", async () => {
     requireDiscordPy();
     const r = await run([join(BOTS, "py_devloop.py")], { PYTHONPATH: HELPER, PARLEY_COMMAND: "" }, tmpdir());
     expect({ code: r.code, err: r.code === 0 ? "" : r.err }).toEqual({ code: 0, err: "" });
     const out = JSON.parse(r.out.trim());
     expect(out.raced).toBe("pong");
     expect(out.misspelt).toContain("the bot has no command 'pnig'");
+    expect(out.undelivered).toEqual([
+      expect.stringMatching(/^\/ping in general never reached the bot \(interaction \d+\): the application had no live gateway session/),
+    ]);
   }, 40_000);
 
   test("without a server to run, the error says how to install one", async () => {

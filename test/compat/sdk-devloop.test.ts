@@ -86,4 +86,15 @@ describe("a command run before the bot registered it", () => {
     expect(e.status).toBe(400);
     expect(e.message).toContain("the bot has no command 'pnig'");
   });
+
+  test("one run with no bot connected is reported as never delivered, not as a slow bot", async () => {
+    await register(["ping"]);
+    const r = await parley.as("alice").slash("general", "ping", undefined, { app: "EchoBot" });
+    expect(r.delivered).toBe(false);
+    expect(await parley.strictViolations()).toEqual([
+      `/ping in general never reached the bot (interaction ${r.id}): the application had no live gateway session when it ran, ` +
+        "and the spec drops those (log the bot in first; after a fault, waitForBot)",
+    ]);
+    await parley.mark(); // what this test meant to leave behind: strict mode after it has nothing to say
+  });
 });

@@ -137,7 +137,8 @@ class Person:
         if body.get("application_id") in self._p.world["applications"]:
             body["application_id"] = self._p.world["applications"][body["application_id"]]["id"]
         got = self._p.harness("POST", f"/users/{self._u}/interactions", body)
-        self._p._test.interactions.append((got["id"], f"/{body['name']}" if "name" in body else f"a click on '{body.get('custom_id')}'"))
+        self._p._test.interactions.append((got["id"], f"/{body['name']}" if "name" in body else f"a click on '{body.get('custom_id')}'",
+                                           got["delivered"]))
         return got
 
     def use_on(self, channel: str, app: str, name: str, user: Optional[str] = None, message: Optional[str] = None) -> dict:
@@ -145,7 +146,7 @@ class Person:
         body = {"channel_id": self._p.channel_id(channel), "application_id": self._p.app_id(app), "name": name,
                 "type": 2 if user else 3, "target_id": user or message}
         got = self._p.harness("POST", f"/users/{self._u}/interactions", body)
-        self._p._test.interactions.append((got["id"], f"'{name}' on {user or message}"))
+        self._p._test.interactions.append((got["id"], f"'{name}' on {user or message}", got["delivered"]))
         return got
 
     # ---- interactions that wait for the bot's answer ----
@@ -196,7 +197,7 @@ class Person:
             got = self._post_command(what, body, timeout)
         else:
             got = self._p.harness("POST", f"/users/{self._u}/interactions", body)
-        self._p._test.interactions.append((got["id"], what))
+        self._p._test.interactions.append((got["id"], what, got["delivered"]))
         if not got["delivered"]:
             return self._p._interaction_result(got["id"], False)
         states = ("responded", "expired") if until == "responded" else ("deferred", "responded", "expired")

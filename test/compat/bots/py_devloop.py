@@ -1,6 +1,7 @@
 """What a discord.py bot's developer meets first with parley_testing (python-devloop.test.ts):
 a slash command run right after start_bot, before the bot's tree.sync() registered it,
-waits for the command; a name never registered fails saying so. Prints one JSON object.
+waits for the command; a name never registered fails saying so; strict mode says why an
+interaction run with no bot connected went unanswered. Prints one JSON object.
 
 Usage: PYTHONPATH=clients/python py_devloop.py
 """
@@ -43,4 +44,8 @@ with Parley(world=WORLD) as parley:
         out["misspelt"] = "ran"
     except HarnessError as e:
         out["misspelt"] = str(e)
+    parley.stop_bots()
+    parley.mark()
+    parley.person("alice").slash("general", "ping")
+    out["undelivered"] = parley.strict_violations()
 print(json.dumps(out), flush=True)
