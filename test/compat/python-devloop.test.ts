@@ -44,4 +44,23 @@ describe("parley_testing, first steps", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test("stop() ends the server when a launcher started it (npx, a script), not only the launcher", async () => {
+    // A shell that waits for the server, as npx does: signalled alone, it leaves the server running.
+    const launcher = `sh -c '"$0" "$@"; :' ${process.execPath} ${join(ROOT, "src/main.ts")}`;
+    const code = [
+      "import urllib.request",
+      "from parley_testing import Parley",
+      "p = Parley().start()",
+      "url = p.base_url",
+      "p.stop()",
+      "try:",
+      "    urllib.request.urlopen(url + '/healthz', timeout=2)",
+      "    print('still running')",
+      "except Exception:",
+      "    print('stopped')",
+    ].join("\n");
+    const r = await run(["-c", code], { PYTHONPATH: HELPER, PARLEY_COMMAND: launcher }, tmpdir());
+    expect({ out: r.out.trim(), err: r.code === 0 ? "" : r.err }).toEqual({ out: "stopped", err: "" });
+  }, 30_000);
 });
