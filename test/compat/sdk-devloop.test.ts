@@ -8,6 +8,9 @@
 import * as bunTest from "bun:test";
 import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { Client, GatewayIntentBits } from "discord.js";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { HarnessError, parleyHooks, startParley, type RunningParley } from "../../src/testing";
 import { BASIC_WORLD } from "../helpers";
 
@@ -97,4 +100,42 @@ describe("a command run before the bot registered it", () => {
     ]);
     await parley.mark(); // what this test meant to leave behind: strict mode after it has nothing to say
   });
+});
+
+describe("a server run as a child process", () => {
+  bunTest.test(
+    "ends with the test process even when the test never stopped it",
+    async () => {
+      const script = [
+        `import { startParley } from ${JSON.stringify(join(import.meta.dir, "../../src/testing"))};`,
+        "const p = await startParley({ inProcess: false });",
+        "console.log(p.baseUrl);",
+        "process.exit(0); // a file that threw before its afterAll(() => parley.stop())",
+      ].join("\n");
+      const dir = mkdtempSync(join(tmpdir(), "parley-orphan-"));
+      try {
+        writeFileSync(join(dir, "forgets.ts"), script);
+        const proc = Bun.spawn([process.execPath, join(dir, "forgets.ts")], { stdout: "pipe", stderr: "pipe" });
+        const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+        expect(code).toBe(0);
+        const url = out.trim();
+        expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+        // The server goes with it (a SIGTERM it handles at once); it must not answer for long.
+        const answering = async () =>
+          fetch(`${url}/healthz`).then(
+            () => true,
+            () => false,
+          );
+        let up = await answering();
+        for (let i = 0; up && i < 100; i++) {
+          await Bun.sleep(50);
+          up = await answering();
+        }
+        expect(up).toBe(false);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    30_000,
+  );
 });
