@@ -12,7 +12,8 @@ import type { World } from "./world.js";
 export class TestState {
   mark: Cursor | null = null;
   /** Interactions the test started, with what they were, for "left unanswered". */
-  interactions: { id: string; what: string }[] = [];
+  /** `delivered`: false when the application had no live gateway session as it ran. */
+  interactions: { id: string; what: string; delivered?: boolean }[] = [];
   allowed: AllowedAnswer[] = [];
   /** Errors the bots' libraries raised (watch()). */
   errors: unknown[] = [];

@@ -14,11 +14,13 @@ import { TRANSCRIPT_HEADING } from "./context.js";
 
 type Fn = (...args: any[]) => unknown;
 
-/** A framework's hooks: `import * as bunTest from "bun:test"`, vitest's exports, or jest's globals. */
+/** A framework's hooks: `import * as bunTest from "bun:test"`, vitest's exports, jest's globals, or `import * as nodeTest from "node:test"`. */
 export interface TestHooks {
   beforeEach(fn: Fn, timeout?: number): unknown;
   afterEach(fn: Fn, timeout?: number): unknown;
   afterAll?(fn: Fn, timeout?: number): unknown;
+  /** node:test's name for afterAll. */
+  after?(fn: Fn, timeout?: number): unknown;
   test?(name: string, fn: Fn, timeout?: number): unknown;
 }
 
@@ -66,31 +68,88 @@ export function parleyHooks(fw: TestHooks, parley: () => RunningParley | undefin
     if (failed(context)) attach(context, await p.failureReport());
   }, HOOK_TIMEOUT_MS);
 
-  if (opts.coverage && fw.afterAll)
-    fw.afterAll(() => {
+  const afterAll = fw.afterAll ?? fw.after;
+  if (opts.coverage && afterAll)
+    afterAll.call(fw, () => {
       if (coverage) console.log(coverage);
     });
 
-  /** `test` with the bots' transcripts appended to the error of a test that fails. */
-  const test = (name: string, fn: Fn, timeout?: number) => {
+  /** The body of a test, with the bots' transcripts appended to its error when it fails. */
+  const wrap =
+    (fn: Fn) =>
+    async (...args: unknown[]) => {
+      try {
+        return await fn(...args);
+      } catch (e) {
+        const p = parley();
+        const report = p ? await p.failureReport().catch(() => "") : "";
+        // A wait that timed out already carries the transcripts (as of its own end).
+        if (e instanceof Error && report && !e.message.includes(report) && !e.message.includes(TRANSCRIPT_HEADING)) e.message += report;
+        throw e;
+      }
+    };
+  const framework = () => {
     if (!fw.test) throw new Error("parleyHooks: pass the framework's test as well to use this test");
-    return fw.test(
-      name,
-      async (...args: unknown[]) => {
-        try {
-          return await fn(...args);
-        } catch (e) {
-          const p = parley();
-          const report = p ? await p.failureReport().catch(() => "") : "";
-          // A wait that timed out already carries the transcripts (as of its own end).
-          if (e instanceof Error && report && !e.message.includes(report) && !e.message.includes(TRANSCRIPT_HEADING)) e.message += report;
-          throw e;
-        }
-      },
-      timeout ?? TEST_TIMEOUT_MS,
-    );
+    return fw.test as FrameworkTest;
   };
-  return { test };
+  return { test: wrapTest(framework, wrap) };
+}
+
+/** A framework's `test` with the variants bun:test, vitest and jest share (each may lack some). */
+type FrameworkTest = ((name: string, fn?: Fn, timeout?: number) => unknown) & {
+  only?: FrameworkTest;
+  skip?: FrameworkTest;
+  todo?: (name: string, ...rest: unknown[]) => unknown;
+  each?: (table: unknown) => (name: string, fn: Fn, timeout?: number) => unknown;
+  if?: (cond: boolean) => FrameworkTest;
+  skipIf?: (cond: boolean) => FrameworkTest;
+  runIf?: (cond: boolean) => FrameworkTest;
+};
+
+/** What parleyHooks answers as `test`: the framework's own, every test given the report and a 30 s limit. */
+export interface ParleyTest {
+  (name: string, fn: Fn, timeout?: number): unknown;
+  only(name: string, fn: Fn, timeout?: number): unknown;
+  skip(name: string, fn?: Fn, timeout?: number): unknown;
+  todo(name: string, ...rest: unknown[]): unknown;
+  each(table: readonly unknown[]): (name: string, fn: Fn, timeout?: number) => unknown;
+  /** bun:test's `if`, vitest's `runIf`: the test runs only when `cond` holds. */
+  if(cond: boolean): ParleyTest;
+  runIf(cond: boolean): ParleyTest;
+  skipIf(cond: boolean): ParleyTest;
+}
+
+/**
+ * `test` and its variants (`only`, `skip`, `todo`, `each`, `if`/`runIf`, `skipIf`), so a
+ * suite written with the framework's test keeps working when it takes this one instead.
+ */
+function wrapTest(framework: () => FrameworkTest, wrap: (fn: Fn) => Fn): ParleyTest {
+  // The framework's own variants are methods (bun:test's check their receiver).
+  const variant = <K extends keyof FrameworkTest>(t: () => FrameworkTest, key: K): NonNullable<FrameworkTest[K]> => {
+    const f = t();
+    const v = f[key] as unknown as Fn | undefined;
+    if (!v) throw new Error(`parleyHooks: this test framework has no test.${String(key)}`);
+    return v.bind(f) as NonNullable<FrameworkTest[K]>;
+  };
+  const make = (t: () => FrameworkTest): ParleyTest => {
+    const run = (name: string, fn: Fn, timeout?: number) => t()(name, wrap(fn), timeout ?? TEST_TIMEOUT_MS);
+    // bun:test says `if`, vitest `runIf`: either name takes whichever the framework has.
+    const conditional = (key: "if" | "runIf" | "skipIf") => (cond: boolean) => {
+      const own = key === "skipIf" || t()[key] ? key : key === "if" ? "runIf" : "if";
+      return make(() => variant(t, own)(cond));
+    };
+    return Object.assign(run, {
+      only: (name: string, fn: Fn, timeout?: number) => variant(t, "only")(name, wrap(fn), timeout ?? TEST_TIMEOUT_MS),
+      skip: (name: string, fn?: Fn, timeout?: number) => variant(t, "skip")(name, fn ?? (() => {}), timeout),
+      todo: (name: string, ...rest: unknown[]) => variant(t, "todo")(name, ...rest),
+      each: (table: readonly unknown[]) => (name: string, fn: Fn, timeout?: number) =>
+        variant(t, "each")(table)(name, wrap(fn), timeout ?? TEST_TIMEOUT_MS),
+      if: conditional("if"),
+      runIf: conditional("runIf"),
+      skipIf: conditional("skipIf"),
+    });
+  };
+  return make(framework);
 }
 
 /** Whether the test that just ran failed, where the framework says: vitest's context, jest-circus's state. */

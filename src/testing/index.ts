@@ -29,7 +29,7 @@ import type { Cursor, HarnessMessage, SeedAnswer, TranscriptEntry } from "./wire
 import type { RunningParley, StartOptions, WorldOptions } from "./types.js";
 
 export * from "./types.js";
-export { parleyHooks, type TestHooks, type HookOptions } from "./hooks.js";
+export { parleyHooks, type TestHooks, type HookOptions, type ParleyTest } from "./hooks.js";
 
 /** Start a server (in this process under Bun, else `parley serve` as a child), seed the world. */
 export async function startParley(opts: StartOptions = {}): Promise<RunningParley> {

@@ -12,10 +12,35 @@ export function personActions(ctx: SdkContext, interactions: InteractionHelpers,
     harness.call<{ id: string; delivered: boolean }>("POST", `/users/${u}/interactions`, body);
   const appOf = (o: InteractOptions) => world.app(o.app ?? world.defaultApp(ctx.underTest()));
 
+  /**
+   * Post a command, waiting (up to the wait's timeout) while the bot has not registered it:
+   * a bot registers its commands itself once ready, so a test that runs one right after
+   * `login` would otherwise fail or pass by the race.
+   */
+  async function postCommand(what: string, body: Record<string, unknown>, o: InteractOptions) {
+    const ms = o.timeoutMs ?? 5000;
+    const deadline = ctx.ticks.now() + ms;
+    for (;;) {
+      try {
+        return await post(body);
+      } catch (e) {
+        if (!unknownCommand(e)) throw e;
+        if (ctx.ticks.now() >= deadline)
+          throw new HarnessError(
+            e.status,
+            e.body,
+            `${what}: the bot has no command '${body.name}' (still none after ${ms} ms; a bot registers its own commands, ` +
+              "with commands.set() or tree.sync() once ready: check the name, and that the bot registers it)",
+          );
+        await ctx.ticks.sleep(o.intervalMs ?? 50);
+      }
+    }
+  }
+
   /** Start an interaction, remember it for strict mode, and wait for the bot's answer. */
   async function run(what: string, body: Record<string, unknown>, o: InteractOptions): Promise<InteractionResult> {
-    const { id, delivered } = await post(body);
-    ctx.test.interactions.push({ id, what });
+    const { id, delivered } = body.name === undefined ? await post(body) : await postCommand(what, body, o);
+    ctx.test.interactions.push({ id, what, delivered });
     if (!delivered) return interactions.result(id, false);
     return interactions.waitFor(id, o.until === "responded" ? ["responded", "expired"] : ["deferred", "responded", "expired"], o, true);
   }
@@ -70,7 +95,7 @@ export function personActions(ctx: SdkContext, interactions: InteractionHelpers,
       run(`'${name}' on ${JSON.stringify(target)}`, useOnBody(channel, appOf(o).id, name, target), o),
     useOn: async (channel, app, name, target) => {
       const got = await post(useOnBody(channel, world.appId(app), name, target));
-      ctx.test.interactions.push({ id: got.id, what: `'${name}' on ${JSON.stringify(target)}` });
+      ctx.test.interactions.push({ id: got.id, what: `'${name}' on ${JSON.stringify(target)}`, delivered: got.delivered });
       return got;
     },
     edit: (messageId, content) => harness.call("PATCH", `/users/${u}/messages/${messageId}`, { content }),
@@ -92,7 +117,11 @@ export function personActions(ctx: SdkContext, interactions: InteractionHelpers,
       if (typeof b.application_id === "string" && world.answer.applications[b.application_id])
         b.application_id = world.answer.applications[b.application_id].id;
       const got = await post(b);
-      ctx.test.interactions.push({ id: got.id, what: String(b.name ? `/${b.name}` : `a click on '${b.custom_id}'`) });
+      ctx.test.interactions.push({
+        id: got.id,
+        what: String(b.name ? `/${b.name}` : `a click on '${b.custom_id}'`),
+        delivered: got.delivered,
+      });
       return got;
     },
   };
@@ -147,4 +176,11 @@ function filesBody(files: PersonFile[] | undefined): { files?: unknown[] } {
       ...(f.spoiler ? { spoiler: true } : {}),
     })),
   };
+}
+
+/** The harness's refusal of a command the application has not registered (400/50035 APPLICATION_COMMAND_UNKNOWN on `name`). */
+function unknownCommand(e: unknown): e is HarnessError {
+  if (!(e instanceof HarnessError) || e.status !== 400) return false;
+  const errors = (e.body as { errors?: { name?: { _errors?: { code?: string }[] } } } | undefined)?.errors;
+  return errors?.name?._errors?.some((x) => x.code === "APPLICATION_COMMAND_UNKNOWN") ?? false;
 }

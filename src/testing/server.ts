@@ -96,6 +96,11 @@ export async function spawnServer(opts: StartOptions): Promise<StartedServer> {
   const cleanup = () => scratch && rmSync(scratch, { recursive: true, force: true });
   const child: ChildProcess = spawn(cmd, args, { cwd: PACKAGE_ROOT, stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  // A test process that ends without stop() (a file that threw before its afterAll, a
+  // forgotten stop) would leave the server running, orphaned: end it with the process.
+  const endWithTest = () => child.kill("SIGTERM");
+  process.once("exit", endWithTest);
+  void exited.then(() => process.off("exit", endWithTest));
   let errors = "";
   child.stderr!.on("data", (d) => (errors += String(d)));
   try {

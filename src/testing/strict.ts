@@ -10,6 +10,10 @@ import type { TranscriptEntry } from "./wire-types.js";
 import type { SdkContext } from "./context.js";
 import type { InteractionHelpers } from "./interactions.js";
 
+/** Why an interaction was dropped, and what the test can do about it. */
+const UNDELIVERED =
+  "the application had no live gateway session when it ran, and the spec drops those (log the bot in first; after a fault, waitForBot)";
+
 export async function strictViolations(ctx: SdkContext, interactions: InteractionHelpers): Promise<string[]> {
   if (!ctx.strict) return [];
   // A write is seen before its answer is transcribed: let requests in flight be answered first.
@@ -21,7 +25,11 @@ export async function strictViolations(ctx: SdkContext, interactions: Interactio
       entries.some((e) => e.kind === "rest" && e.delayed_by && e.path.startsWith(`/interactions/${interaction}/`)),
     );
   const out: string[] = [];
-  for (const { id, what } of ctx.test.interactions) {
+  for (const { id, what, delivered } of ctx.test.interactions) {
+    if (delivered === false) {
+      out.push(`${what} never reached the bot (interaction ${id}): ${UNDELIVERED}`);
+      continue;
+    }
     const v = await interactions.view(id).catch(() => null);
     // Expired with a response: answered in time, and later past its 15 minutes.
     if (!v || v.state === "deferred" || v.state === "responded" || (v.state === "expired" && (v.response || delayed(id)))) continue;
@@ -80,8 +88,22 @@ function sameTemplate(a: string, b: string): boolean {
 }
 
 function describe(e: unknown): string {
-  if (e instanceof Error) return `${e.name}: ${e.message}`;
+  if (e instanceof Error) {
+    const at = ownFrame(e.stack);
+    return `${e.name}: ${e.message}${at ? `\n      ${at}` : ""}`;
+  }
   return typeof e === "string" ? e : JSON.stringify(e);
+}
+
+/**
+ * Where the error was raised in the bot's own code: the first frame of its stack outside
+ * node_modules and the runtime, so a bot with many handlers says which one threw.
+ */
+function ownFrame(stack: string | undefined): string | undefined {
+  return stack
+    ?.split("\n")
+    .map((l) => l.trim())
+    .find((l) => l.startsWith("at ") && !/node_modules|\(node:|^at node:|\(native|<anonymous>\)?$/.test(l));
 }
 
 /** The bots a test runs in its own process: their errors are the bot's, and they stop with the test. */

@@ -16,8 +16,11 @@ import concurrent.futures
 import datetime
 import heapq
 import logging
+import os
+import sysconfig
 import threading
 import time
+import traceback
 import types
 from typing import Any, Callable, Optional
 
@@ -117,7 +120,18 @@ class _ErrorLog(logging.Handler):
             return
         if record.exc_info and record.exc_info[1] is not None:
             text += f": {type(record.exc_info[1]).__name__}: {record.exc_info[1]}"
+            at = _own_frame(record.exc_info[2])
+            if at:
+                text += f"\n      at {at}"
         self._sink(text)
+
+
+def _own_frame(tb: Any) -> Optional[str]:
+    """Where the bot's own code raised: the innermost frame outside the installed packages and the standard library, so a bot
+    with many handlers says which one threw."""
+    skip = tuple(p for p in {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]} if p)
+    own = [f for f in traceback.extract_tb(tb) if not f.filename.startswith(skip) and "-packages" + os.sep not in f.filename]
+    return f"{own[-1].filename}:{own[-1].lineno} in {own[-1].name}" if own else None
 
 
 class Bot:

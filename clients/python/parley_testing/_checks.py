@@ -175,7 +175,11 @@ class Checks:
         out = []
         after = (self._test.mark or {}).get("transcript")
         transcripts = {app: self.transcript(app, after)["entries"] for app in self._under()}
-        for iid, what in self._test.interactions:
+        for iid, what, delivered in self._test.interactions:
+            if not delivered:
+                out.append(f"{what} never reached the bot (interaction {iid}): the application had no live gateway session when it ran, and "
+                           "the spec drops those (start the bot first; after a fault, wait_for_bot)")
+                continue
             view = self.interaction(iid)
             if view["state"] == "pending":
                 out.append(f"the bot never answered {what} (interaction {iid} is still pending)")

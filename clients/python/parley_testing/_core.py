@@ -2,11 +2,13 @@
 the clock, strict mode and the bots run in this process. See the package's docstring."""
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -48,7 +50,44 @@ def find_parley(command: Optional[str] = None) -> list:
         bun = shutil.which("bun") or os.path.join(root, "node_modules", ".bin", "bun")
         if os.path.exists(bun):
             return [bun, main]
-    raise FileNotFoundError("cannot find Parley: put the parley executable on PATH, install it with npm, or set PARLEY_COMMAND")
+    raise FileNotFoundError(
+        "cannot find Parley's server (it runs on Bun, and pip installs only this helper). Either install it with npm in the bot's "
+        "repository, where the tests run: `(cd path/to/parley && npm pack)`, then `npm install --save-dev bun "
+        "path/to/parley/parley-0.1.0.tgz`; or set PARLEY_COMMAND to a command that runs it, such as "
+        "'path/to/parley/node_modules/.bin/bun path/to/parley/src/main.ts' in a clone where `npm install` ran; "
+        "or put a `parley` executable on PATH")
+
+
+def _end(proc: subprocess.Popen) -> None:
+    """Stop the server and whatever its command started (npx's child, a script's): the process group on POSIX. Once only:
+    the group's id may be another's later."""
+    if getattr(proc, "_parley_ended", False):
+        return
+    group = os.name == "posix"
+
+    def signal_all(sig: int) -> None:
+        try:
+            os.killpg(proc.pid, sig) if group else proc.send_signal(sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def group_alive() -> bool:
+        if not group:
+            return proc.poll() is None
+        try:
+            os.killpg(proc.pid, 0)
+            return True
+        except (ProcessLookupError, PermissionError):
+            return False
+
+    signal_all(signal.SIGTERM)
+    deadline = time.monotonic() + 10
+    while (proc.poll() is None or group_alive()) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if proc.poll() is None or group_alive():
+        signal_all(getattr(signal, "SIGKILL", signal.SIGTERM))
+    proc.wait()
+    proc._parley_ended = True  # type: ignore[attr-defined]
 
 
 class _TestState:
@@ -132,7 +171,11 @@ class Parley(Checks):
             cmd += ["--rate-limits", os.path.join(self._scratch, "limits.json")]
         elif self._limits is not None:
             cmd += ["--rate-limits", self._limits]
-        self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # A process group of its own: the command may be a launcher (npx, a shell script) whose server outlives it when
+        # only the launcher is signalled, so stop() signals the whole group.
+        self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=os.name == "posix")
+        # Out of the terminal's group, Ctrl-C no longer reaches it: a test process that ends without stop() ends it too.
+        atexit.register(_end, self._proc)
         found: dict = {}
         threading.Thread(target=self._read_stdout, args=(found,), daemon=True).start()
         deadline = time.monotonic() + self._start_timeout
@@ -158,13 +201,8 @@ class Parley(Checks):
     def stop(self) -> None:
         """Stop the bots, then the server (an attached server keeps running)."""
         self.stop_bots()
-        if self._proc and self._proc.poll() is None:
-            self._proc.terminate()
-            try:
-                self._proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait()
+        if self._proc:
+            _end(self._proc)
         if self._scratch:
             shutil.rmtree(self._scratch, ignore_errors=True)
 

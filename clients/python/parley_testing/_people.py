@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import base64
 import json
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -136,7 +137,8 @@ class Person:
         if body.get("application_id") in self._p.world["applications"]:
             body["application_id"] = self._p.world["applications"][body["application_id"]]["id"]
         got = self._p.harness("POST", f"/users/{self._u}/interactions", body)
-        self._p._test.interactions.append((got["id"], f"/{body['name']}" if "name" in body else f"a click on '{body.get('custom_id')}'"))
+        self._p._test.interactions.append((got["id"], f"/{body['name']}" if "name" in body else f"a click on '{body.get('custom_id')}'",
+                                           got["delivered"]))
         return got
 
     def use_on(self, channel: str, app: str, name: str, user: Optional[str] = None, message: Optional[str] = None) -> dict:
@@ -144,7 +146,7 @@ class Person:
         body = {"channel_id": self._p.channel_id(channel), "application_id": self._p.app_id(app), "name": name,
                 "type": 2 if user else 3, "target_id": user or message}
         got = self._p.harness("POST", f"/users/{self._u}/interactions", body)
-        self._p._test.interactions.append((got["id"], f"'{name}' on {user or message}"))
+        self._p._test.interactions.append((got["id"], f"'{name}' on {user or message}", got["delivered"]))
         return got
 
     # ---- interactions that wait for the bot's answer ----
@@ -174,9 +176,28 @@ class Person:
                 "type": 2 if user else 3, "target_id": user or message}
         return self._run(f"'{name}' on {user or message}", body, timeout, until)
 
+    def _post_command(self, what: str, body: dict, timeout: float) -> dict:
+        """Post a command, waiting up to ``timeout`` while the bot has not registered it: a bot registers its own commands once
+        ready (``tree.sync()``), so a test that runs one right after ``start_bot`` would otherwise fail or pass by the race."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return self._p.harness("POST", f"/users/{self._u}/interactions", body)
+            except HarnessError as e:
+                if not _unknown_command(e):
+                    raise
+                if time.monotonic() >= deadline:
+                    raise HarnessError(e.status, e.body, f"{what}: the bot has no command '{body['name']}' (still none after {timeout} s; "
+                                       "a bot registers its own commands, with tree.sync() once ready: check the name, and that the bot "
+                                       "registers it)") from None
+                time.sleep(0.05)
+
     def _run(self, what: str, body: dict, timeout: float, until: str) -> InteractionResult:
-        got = self._p.harness("POST", f"/users/{self._u}/interactions", body)
-        self._p._test.interactions.append((got["id"], what))
+        if "name" in body:
+            got = self._post_command(what, body, timeout)
+        else:
+            got = self._p.harness("POST", f"/users/{self._u}/interactions", body)
+        self._p._test.interactions.append((got["id"], what, got["delivered"]))
         if not got["delivered"]:
             return self._p._interaction_result(got["id"], False)
         states = ("responded", "expired") if until == "responded" else ("deferred", "responded", "expired")
@@ -224,6 +245,12 @@ class Faults:
 
     def delete(self, fault_id: str) -> None:
         self._p.harness("DELETE", f"/faults/{urllib.parse.quote(fault_id, safe='')}")
+
+
+def _unknown_command(e: HarnessError) -> bool:
+    """The harness's refusal of a command the application has not registered (400/50035 APPLICATION_COMMAND_UNKNOWN on ``name``)."""
+    errors = ((e.body or {}).get("errors") or {}).get("name", {}).get("_errors", []) if isinstance(e.body, dict) else []
+    return e.status == 400 and any(x.get("code") == "APPLICATION_COMMAND_UNKNOWN" for x in errors)
 
 
 def interaction_result(view: dict, delivered: bool, callback_type: Optional[int]) -> InteractionResult:
