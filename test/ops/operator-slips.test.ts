@@ -30,6 +30,14 @@ describe("operator commands", () => {
     oneLine(await parley(["app", "list", "extra", "--data", data]), /unexpected argument 'extra'/);
   });
 
+  test("a person made without a password is told to need one", async () => {
+    const r = await parley(["user", "create", "nopass", "--data", data]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("no password: they cannot sign in until 'parley user password nopass --password ...'");
+    const withOne = await parley(["user", "create", "withpass", "--password", "a long password 2", "--data", data]);
+    expect(withOne.out).not.toContain("no password");
+  });
+
   test("an export to a directory that does not exist is one line", async () => {
     const r = await parley(["export", join(dir, "no", "such", "world.json"), "--data", data]);
     oneLine(r, /cannot write the export to .*world\.json: ENOENT/);
