@@ -2,7 +2,7 @@
  * `parley serve`: open the database, seed, listen, print the banner, and shut down
  * gracefully on SIGTERM or SIGINT. Every start-up failure is one line (errors.ts).
  */
-import { readFileSync } from "node:fs";
+import { accessSync, constants, mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ConfigError, redactUrl, VERSION, type Config } from "../config";
 import { createParley, type Parley } from "../app";
@@ -31,7 +31,25 @@ class Timings {
   }
 }
 
+/**
+ * A --media-dir that cannot hold files would fail every upload, each as its own 5xx, with
+ * nothing at start-up to say why: refuse it there, in one line, as a bad --data is.
+ */
+function checkMediaDir(config: Config): void {
+  if (!config.mediaDir) return; // media/ in --data: the data directory's own check covers it
+  try {
+    mkdirSync(config.mediaDir, { recursive: true });
+    accessSync(config.mediaDir, constants.W_OK);
+  } catch (e) {
+    const code = (e as { code?: string }).code ?? String(e);
+    throw new CliError(
+      `the media directory '${config.mediaDir}' cannot be used (${code}): give --media-dir (or PARLEY_MEDIA_DIR) a directory Parley may create and write`,
+    );
+  }
+}
+
 function open(config: Config, t: Timings, out: Out): Parley {
+  checkMediaDir(config);
   const first = (ms: number) => out(`timings: ${ms.toFixed(1).padStart(7)} ms  first answer, since the process started`);
   try {
     // exclusive: one server per data directory (store/lock.ts), taken before the database opens.

@@ -63,6 +63,13 @@ describe("operator commands", () => {
   });
 });
 
+test("a --media-dir that cannot be made is refused at start, in one line", async () => {
+  writeFileSync(join(dir, "a-file"), "x");
+  const r = await parley(["serve", "--port", "0", "--data", join(dir, "md-data"), "--media-dir", join(dir, "a-file", "media")]);
+  oneLine(r, /the media directory '.*a-file\/media' cannot be used \(ENOTDIR\)/);
+  expect(r.code).toBe(1);
+});
+
 describe("--log-format json", () => {
   test("a refusal to start is one JSON line on stderr", async () => {
     for (const argv of [
