@@ -87,8 +87,10 @@ export const ADMIN_COMMANDS: Command[] = [
     flags: [DATA_FLAG],
     database: "existing",
     run(p, [word], _f, out) {
+      if (word === undefined)
+        throw new CliError("say who may create servers: 'everyone' or 'admins' ('parley registration' shows who may now)", 2);
       if (!GUILD_CREATORS.includes(word as GuildCreators))
-        throw new CliError(`who may create servers: everyone or admins; not '${word ?? ""}'`, 2);
+        throw new CliError(`who may create servers: everyone or admins; not '${word}'`, 2);
       const s = p.core.instance.update(OPERATOR, { guildCreation: word as GuildCreators });
       out(`servers may be created by ${s.guildCreation === "everyone" ? "everyone" : "administrators only"}`);
     },

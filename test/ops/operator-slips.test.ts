@@ -30,6 +30,10 @@ describe("operator commands", () => {
     oneLine(await parley(["app", "list", "extra", "--data", data]), /unexpected argument 'extra'/);
   });
 
+  test("registration servers without its word says which words it takes", async () => {
+    oneLine(await parley(["registration", "servers", "--data", data]), /say who may create servers: 'everyone' or 'admins'/);
+  });
+
   test("a person made without a password is told to need one", async () => {
     const r = await parley(["user", "create", "nopass", "--data", data]);
     expect(r.code).toBe(0);
