@@ -121,6 +121,9 @@ function banner(p: Parley, config: Config, out: Out): void {
   // "parley listening on <url> " is what scripts (and the test SDK) wait for: keep it first, in either format.
   const listening = `parley listening on ${base} (version ${VERSION}; data: ${data})`;
   const setup = config.harness ? null : p.core.setup.token();
+  // Bound to every address with no public one given, the addresses handed to bots (GET /gateway) reach only this machine.
+  const wildcard = !config.baseUrl && ["0.0.0.0", "::", "[::]"].includes(config.host);
+  const unreachable = `--host ${config.host} without --base-url: bots are told ${gateway}, which no other machine can reach; give --base-url and --gateway-url the addresses they use`;
   if (config.logFormat === "json") {
     // A log shipper reads every line: the same facts, one JSON object, as the log's own lines are.
     const line = { level: "info", time: new Date().toISOString(), version: VERSION, base, bot_api: `${base}/api/v10`, gateway, portal };
@@ -132,6 +135,7 @@ function banner(p: Parley, config: Config, out: Out): void {
       const how = `no administrator yet: open the setup link to create the administrator's account (or make yours one), once; or '${cmd} user admin <name>${data}'`;
       out(JSON.stringify({ level: "warn", time: new Date().toISOString(), setup_url: `${base}/setup/${setup}`, msg: how }));
     }
+    if (wildcard) out(JSON.stringify({ level: "warn", time: new Date().toISOString(), msg: unreachable }));
     return;
   }
   out(listening);
@@ -142,6 +146,7 @@ function banner(p: Parley, config: Config, out: Out): void {
   out(`  health    ${base}/healthz, /readyz, /metrics`);
   if (config.harness) out(`  harness   ${base}/api/harness/v1 (test mode)`);
   if (setup !== null) noAdministrator(out, `${base}/setup/${setup}`, config);
+  if (wildcard) out(`  note      ${unreachable}`);
 }
 
 function onSignals(p: Parley, config: Config): void {

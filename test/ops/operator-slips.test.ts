@@ -123,6 +123,16 @@ test("a server stopped before its first request still logs its shutdown", async 
   expect(s.out()).toMatch(/INFO {2}stopped gateway_sockets_closed=0/);
 });
 
+test("listening on every address with no --base-url, the banner says bots are told an address only this machine reaches", async () => {
+  const s = await serve(["--port", "0", "--host", "0.0.0.0", "--data", ":memory:", "--harness"]);
+  try {
+    for (let i = 0; i < 250 && !s.out().includes("note "); i++) await Bun.sleep(20);
+  } finally {
+    expect(await s.stop()).toBe(0);
+  }
+  expect(s.out()).toMatch(/note {6}--host 0\.0\.0\.0 without --base-url: bots are told ws:\/\/0\.0\.0\.0:\d+\/gateway/);
+});
+
 describe("the setup link's commands", () => {
   test("name the data directory, and the compiled executable as parley", () => {
     expect(operatorCommand({ data: "/var/lib/parley", database: null }, "/$bunfs/root/parley")).toEqual([
