@@ -153,6 +153,9 @@ export const ADMIN_COMMANDS: Command[] = [
     run(p, [ref], f, out) {
       const g = findGuild(p, required(ref, "a server"));
       const to = findPerson(p, required(f.to, "--to"));
+      // The core's "Unknown member" names neither: the operator needs both, and what to do.
+      if (!p.core.guilds.isMember(g.id, to.id))
+        throw new CliError(`${to.username} is not a member of ${g.name}: a server goes only to one of its members (invite them first)`, 2);
       p.core.servers.transfer(OPERATOR, g.id, to.id);
       out(`${g.name} is now owned by ${to.username}`);
     },

@@ -26,8 +26,17 @@ describe("operator commands", () => {
     const r = await parley(["guild", "create", "My", "Server", "--owner", "alice", "--data", data]);
     oneLine(r, /unexpected argument 'Server'.*quote a name that holds spaces/);
     expect(r.code).toBe(2);
-    expect((await parley(["guild", "list", "--data", data])).out).toStartWith("no servers yet");
+    expect((await parley(["guild", "list", "--data", data])).out).not.toContain("My");
     oneLine(await parley(["app", "list", "extra", "--data", data]), /unexpected argument 'extra'/);
+  });
+
+  test("a server given to someone outside it names them both", async () => {
+    expect((await parley(["guild", "create", "Club", "--owner", "alice", "--data", data])).code).toBe(0);
+    expect((await parley(["user", "create", "outsider", "--data", data])).code).toBe(0);
+    oneLine(
+      await parley(["guild", "transfer", "Club", "--to", "outsider", "--data", data]),
+      /outsider is not a member of Club: a server goes only to one of its members/,
+    );
   });
 
   test("registration servers without its word says which words it takes", async () => {
