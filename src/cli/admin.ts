@@ -107,7 +107,8 @@ export const ADMIN_COMMANDS: Command[] = [
     database: "existing",
     run(p, _a, f, out) {
       const maxUses = f["max-uses"] === undefined ? 1 : Number(f["max-uses"]);
-      if (!Number.isInteger(maxUses)) throw new CliError(`--max-uses takes a whole number, not '${f["max-uses"]}'`, 2);
+      if (!Number.isInteger(maxUses) || maxUses < 0 || maxUses > 1000)
+        throw new CliError(`--max-uses takes a whole number from 0 (no limit) to 1000, not '${f["max-uses"]}'`, 2);
       const expiresInMs = f.expire === undefined ? undefined : parseDuration(String(f.expire));
       const { code, invite } = p.core.instance.createInvite(OPERATOR, { maxUses, expiresInMs });
       out(
@@ -140,7 +141,10 @@ export const ADMIN_COMMANDS: Command[] = [
     flags: [DATA_FLAG],
     database: "existing",
     run(p, [id], _f, out) {
-      p.core.instance.revokeInvite(OPERATOR, required(id, "an invite id ('parley invite list')"));
+      // The core's "Unknown invite" would not say where the ids are.
+      if (!p.core.instance.invites(OPERATOR).some((i) => i.id === required(id, "an invite id ('parley invite list')")))
+        throw new CliError(`no sign-up invite '${id}' that still works (list them with 'parley invite list')`, 2);
+      p.core.instance.revokeInvite(OPERATOR, id);
       out(`revoked invite ${id}`);
     },
   },

@@ -39,6 +39,17 @@ describe("operator commands", () => {
     );
   });
 
+  test("an unknown invite, or too many uses, says what the command takes", async () => {
+    oneLine(
+      await parley(["invite", "revoke", "123", "--data", data]),
+      /no sign-up invite '123' that still works \(list them with 'parley invite list'\)/,
+    );
+    oneLine(
+      await parley(["invite", "create", "--max-uses", "-1", "--data", data]),
+      /--max-uses takes a whole number from 0 \(no limit\) to 1000, not '-1'/,
+    );
+  });
+
   test("registration servers without its word says which words it takes", async () => {
     oneLine(await parley(["registration", "servers", "--data", data]), /say who may create servers: 'everyone' or 'admins'/);
   });
