@@ -87,8 +87,10 @@ export const ADMIN_COMMANDS: Command[] = [
     flags: [DATA_FLAG],
     database: "existing",
     run(p, [word], _f, out) {
+      if (word === undefined)
+        throw new CliError("say who may create servers: 'everyone' or 'admins' ('parley registration' shows who may now)", 2);
       if (!GUILD_CREATORS.includes(word as GuildCreators))
-        throw new CliError(`who may create servers: everyone or admins; not '${word ?? ""}'`, 2);
+        throw new CliError(`who may create servers: everyone or admins; not '${word}'`, 2);
       const s = p.core.instance.update(OPERATOR, { guildCreation: word as GuildCreators });
       out(`servers may be created by ${s.guildCreation === "everyone" ? "everyone" : "administrators only"}`);
     },
@@ -105,7 +107,8 @@ export const ADMIN_COMMANDS: Command[] = [
     database: "existing",
     run(p, _a, f, out) {
       const maxUses = f["max-uses"] === undefined ? 1 : Number(f["max-uses"]);
-      if (!Number.isInteger(maxUses)) throw new CliError(`--max-uses takes a whole number, not '${f["max-uses"]}'`, 2);
+      if (!Number.isInteger(maxUses) || maxUses < 0 || maxUses > 1000)
+        throw new CliError(`--max-uses takes a whole number from 0 (no limit) to 1000, not '${f["max-uses"]}'`, 2);
       const expiresInMs = f.expire === undefined ? undefined : parseDuration(String(f.expire));
       const { code, invite } = p.core.instance.createInvite(OPERATOR, { maxUses, expiresInMs });
       out(
@@ -138,7 +141,10 @@ export const ADMIN_COMMANDS: Command[] = [
     flags: [DATA_FLAG],
     database: "existing",
     run(p, [id], _f, out) {
-      p.core.instance.revokeInvite(OPERATOR, required(id, "an invite id ('parley invite list')"));
+      // The core's "Unknown invite" would not say where the ids are.
+      if (!p.core.instance.invites(OPERATOR).some((i) => i.id === required(id, "an invite id ('parley invite list')")))
+        throw new CliError(`no sign-up invite '${id}' that still works (list them with 'parley invite list')`, 2);
+      p.core.instance.revokeInvite(OPERATOR, id);
       out(`revoked invite ${id}`);
     },
   },
@@ -151,6 +157,9 @@ export const ADMIN_COMMANDS: Command[] = [
     run(p, [ref], f, out) {
       const g = findGuild(p, required(ref, "a server"));
       const to = findPerson(p, required(f.to, "--to"));
+      // The core's "Unknown member" names neither: the operator needs both, and what to do.
+      if (!p.core.guilds.isMember(g.id, to.id))
+        throw new CliError(`${to.username} is not a member of ${g.name}: a server goes only to one of its members (invite them first)`, 2);
       p.core.servers.transfer(OPERATOR, g.id, to.id);
       out(`${g.name} is now owned by ${to.username}`);
     },

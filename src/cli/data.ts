@@ -5,7 +5,7 @@
  * store, the core (core/world.ts) and the world document (src/world); these only
  * call it and say what happened.
  */
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CliError } from "./errors";
 import { DATA_FLAG, type Command } from "./operator";
@@ -17,6 +17,12 @@ function target(file: string | undefined, force: boolean): string {
   return path;
 }
 
+/** Where a server given --media-dir keeps files: the commands that read or write them must look there too. */
+const MEDIA_DIR_FLAG = {
+  name: "media-dir",
+  kind: "string" as const,
+  help: "the server's --media-dir, where its files are (default media/ in --data; env PARLEY_MEDIA_DIR)",
+};
 const FORCE = { name: "force", kind: "bool" as const, help: "replace FILE if it exists" };
 
 export const DATA_COMMANDS: Command[] = [
@@ -24,7 +30,7 @@ export const DATA_COMMANDS: Command[] = [
     name: "backup",
     usage: "parley backup FILE [--force]",
     summary: "copy the database, consistently, while the server runs",
-    flags: [DATA_FLAG, FORCE],
+    flags: [DATA_FLAG, MEDIA_DIR_FLAG, FORCE],
     database: "existing",
     async run(p, [file], f, out) {
       const path = target(file, f.force === true);
@@ -43,6 +49,8 @@ export const DATA_COMMANDS: Command[] = [
       }
       // Files' bytes, after the snapshot (core/media-gc.ts says why that order keeps every one it names).
       rmSync(media, { recursive: true, force: true });
+      // Made even when empty: the restore moves it into place as media/, files or none.
+      mkdirSync(media, { recursive: true });
       const copied = await p.core.mediaCollector.copyAll(media).catch((e: Error) => {
         throw new CliError(`the database was backed up to ${path}, but its files could not be copied to ${media}: ${e.message}`);
       });
@@ -55,12 +63,16 @@ export const DATA_COMMANDS: Command[] = [
     name: "export",
     usage: "parley export FILE [--force]",
     summary: "write the world as JSON (no tokens, no passwords)",
-    flags: [DATA_FLAG, FORCE],
+    flags: [DATA_FLAG, MEDIA_DIR_FLAG, FORCE],
     database: "existing",
     async run(p, [file], f, out) {
       const path = target(file, f.force === true);
       const doc = p.exportWorld();
-      writeFileSync(path, JSON.stringify(doc, null, 1) + "\n");
+      try {
+        writeFileSync(path, JSON.stringify(doc, null, 1) + "\n");
+      } catch (e) {
+        throw new CliError(`cannot write the export to ${path}: ${(e as Error).message}`);
+      }
       // The files the world names, beside it (laid out as a data directory's media/).
       const files = doc.files ?? [];
       const media = `${path}.media`;
@@ -84,7 +96,7 @@ export const DATA_COMMANDS: Command[] = [
     name: "import",
     usage: "parley import FILE",
     summary: "read an exported world (or a seed document) into an empty database",
-    flags: [DATA_FLAG],
+    flags: [DATA_FLAG, MEDIA_DIR_FLAG],
     database: "create",
     async run(p, [file], _f, out) {
       if (!file) throw new CliError("name the file to read", 2);
@@ -133,7 +145,7 @@ export const MEDIA_COMMANDS: Command[] = [
     name: "media sweep",
     usage: "parley media sweep",
     summary: "remove files nothing names any more (past the grace period) now, not at the next sweep",
-    flags: [DATA_FLAG],
+    flags: [DATA_FLAG, MEDIA_DIR_FLAG],
     database: "existing",
     run(p, _a, _f, out) {
       const r = p.core.mediaCollector.sweep();
@@ -144,7 +156,7 @@ export const MEDIA_COMMANDS: Command[] = [
     name: "media usage",
     usage: "parley media usage",
     summary: "how many files the data directory holds, and their bytes",
-    flags: [DATA_FLAG],
+    flags: [DATA_FLAG, MEDIA_DIR_FLAG],
     database: "existing",
     async run(p, _a, _f, out) {
       const u = await p.core.mediaCollector.usage();

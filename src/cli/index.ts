@@ -13,7 +13,7 @@ import { PEOPLE_COMMANDS } from "./people";
 import { DATA_COMMANDS, MEDIA_COMMANDS } from "./data";
 import { MIGRATE_COMMAND } from "./migrate";
 import { ADMIN_COMMANDS } from "./admin";
-import { serve } from "./serve";
+import { jsonLine, serve } from "./serve";
 import { existsSync } from "node:fs";
 
 const COMMANDS: Command[] = [
@@ -62,9 +62,13 @@ export async function main(
   argv: string[],
   env: Record<string, string | undefined>,
   out: Out = console.log,
-  err: Out = console.error,
+  errOut: Out = console.error,
 ): Promise<number> {
   const [first, second] = argv;
+  // A server logging JSON writes nothing else, its refusals to start included: a log
+  // shipper reads every line (its own flags are not parsed yet when a flag is wrong).
+  const json = first === "serve" && wantsJson(argv.slice(1), env);
+  const err = json ? jsonLine("error", errOut) : errOut;
   if (argv.includes("--version") || argv.includes("-v")) {
     out(`parley ${VERSION}`);
     return 0;
@@ -104,27 +108,57 @@ export async function main(
     await runCommand(cmd, args, env, out);
     return 0;
   } catch (e) {
-    if (e instanceof ConfigError) {
-      err(`parley: ${e.message}`);
-      return 2;
-    }
-    if (e instanceof CliError) {
-      err(`parley: ${e.message}`);
-      return e.code;
-    }
-    if (e instanceof DomainError) {
-      err(`parley: ${e.issues[0] ? `${e.issues[0].path}: ${e.issues[0].message}` : e.message}`);
-      return 1;
-    }
-    throw e;
+    const code = failure(e, err);
+    if (code === null) throw e;
+    return code;
   }
+}
+
+/** A failure the operator can act on, as its one line; the exit code, or null for a bug. */
+function failure(e: unknown, err: Out): number | null {
+  if (e instanceof ConfigError) {
+    err(`parley: ${e.message}`);
+    return 2;
+  }
+  if (e instanceof CliError) {
+    err(`parley: ${e.message}`);
+    return e.code;
+  }
+  if (e instanceof DomainError) {
+    err(`parley: ${e.issues[0] ? `${e.issues[0].path}: ${e.issues[0].message}` : e.message}`);
+    return 1;
+  }
+  return null;
+}
+
+/** `--log-format json` (or `=json`), else PARLEY_LOG_FORMAT, as the server will read them. */
+function wantsJson(args: string[], env: Record<string, string | undefined>): boolean {
+  for (let i = args.length - 1; i >= 0; i--) {
+    if (args[i] === "--log-format") return args[i + 1]?.toLowerCase() === "json";
+    if (args[i].startsWith("--log-format=")) return args[i].slice("--log-format=".length).toLowerCase() === "json";
+  }
+  return env.PARLEY_LOG_FORMAT?.toLowerCase() === "json";
+}
+
+/** How many words a command takes, as its usage shows them before its flags ("..." in the last: any number). */
+function positionals(cmd: Command): number {
+  const words = cmd.usage.split(" ").slice(1 + cmd.name.split(" ").length);
+  const before = words.slice(0, (words.findIndex((w) => /^\[?--/.test(w)) + words.length + 1) % (words.length + 1));
+  return before.some((w) => w.includes("...")) ? Number.POSITIVE_INFINITY : before.length;
 }
 
 async function runCommand(cmd: Command, args: string[], env: Record<string, string | undefined>, out: Out): Promise<void> {
   const { flags, rest } = parseFlags(args, cmd.flags);
+  const most = positionals(cmd);
+  // A word too many is a slip (an unquoted name: guild create My Server), never to be dropped silently.
+  if (rest.length > most)
+    throw new ConfigError(
+      `unexpected argument '${rest[most]}' (see parley ${cmd.name} --help)${most ? "; quote a name that holds spaces" : ""}`,
+    );
   if (cmd.alone) return cmd.alone(rest, flags, env, out);
   // Only a flag that was given: an absent --data leaves PARLEY_DATA and the default in charge.
-  const config = loadConfig({ ...(flags.data !== undefined ? { data: flags.data } : {}), quiet: true }, env);
+  const given = Object.fromEntries(["data", "media-dir"].filter((k) => flags[k] !== undefined).map((k) => [k, flags[k]]));
+  const config = loadConfig({ ...given, quiet: true }, env);
   // Only serve and import make a data directory: anything else where there is none is a slip.
   if (!config.database && cmd.database === "existing" && config.data !== ":memory:" && !existsSync(config.dbPath))
     throw new CliError(

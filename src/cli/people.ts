@@ -14,7 +14,11 @@ export const PEOPLE_COMMANDS: Command[] = [
     summary: "create a person",
     flags: [
       DATA_FLAG,
-      { name: "password", kind: "string", help: "password (8+ characters) to sign in with" },
+      {
+        name: "password",
+        kind: "string",
+        help: "password (8+ characters) to sign in with (without it, nobody can sign in until one is set)",
+      },
       { name: "admin", kind: "bool", help: "make this person an administrator" },
     ],
     database: "existing",
@@ -24,6 +28,11 @@ export const PEOPLE_COMMANDS: Command[] = [
       const passwordHash = typeof f.password === "string" ? await p.core.users.preparePassword(username, f.password) : null;
       const u = p.core.users.createPerson({ username, passwordHash, admin: f.admin === true });
       out(`person ${u.username} id ${u.id}${u.is_admin ? " (administrator)" : ""}`);
+      // Without a password the account exists but nobody can sign in to it yet: say how to open it.
+      if (!passwordHash)
+        out(
+          `no password: they cannot sign in until 'parley user password ${u.username} --password ...' or 'parley user reset-link ${u.username}'`,
+        );
     },
   },
   {

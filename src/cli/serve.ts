@@ -2,7 +2,8 @@
  * `parley serve`: open the database, seed, listen, print the banner, and shut down
  * gracefully on SIGTERM or SIGINT. Every start-up failure is one line (errors.ts).
  */
-import { readFileSync } from "node:fs";
+import { accessSync, constants, mkdirSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { ConfigError, redactUrl, VERSION, type Config } from "../config";
 import { createParley, type Parley } from "../app";
 import { DomainError } from "../core";
@@ -30,7 +31,25 @@ class Timings {
   }
 }
 
+/**
+ * A --media-dir that cannot hold files would fail every upload, each as its own 5xx, with
+ * nothing at start-up to say why: refuse it there, in one line, as a bad --data is.
+ */
+function checkMediaDir(config: Config): void {
+  if (!config.mediaDir) return; // media/ in --data: the data directory's own check covers it
+  try {
+    mkdirSync(config.mediaDir, { recursive: true });
+    accessSync(config.mediaDir, constants.W_OK);
+  } catch (e) {
+    const code = (e as { code?: string }).code ?? String(e);
+    throw new CliError(
+      `the media directory '${config.mediaDir}' cannot be used (${code}): give --media-dir (or PARLEY_MEDIA_DIR) a directory Parley may create and write`,
+    );
+  }
+}
+
 function open(config: Config, t: Timings, out: Out): Parley {
+  checkMediaDir(config);
   const first = (ms: number) => out(`timings: ${ms.toFixed(1).padStart(7)} ms  first answer, since the process started`);
   try {
     // exclusive: one server per data directory (store/lock.ts), taken before the database opens.
@@ -63,7 +82,9 @@ function seed(p: Parley, file: string, out: Out, config: Config): void {
 }
 
 /** Start the server; resolves once it listens. With `signals`, SIGTERM/SIGINT shut it down and exit. */
-export async function serve(config: Config, out: Out, opts: { signals: boolean } = { signals: true }): Promise<Parley> {
+export async function serve(config: Config, print: Out, opts: { signals: boolean } = { signals: true }): Promise<Parley> {
+  // Under --log-format json every line is the log's JSON, notes and timings included (a log shipper reads them all).
+  const out = config.logFormat === "json" ? jsonLine("info", print) : print;
   const t = new Timings(config.timings);
   const p = open(config, t, out);
   try {
@@ -80,31 +101,52 @@ export async function serve(config: Config, out: Out, opts: { signals: boolean }
     // Before the banner: whoever waits for "listening" may signal at once.
     if (opts.signals) onSignals(p, config);
     if (demo) for (const line of demo(p.api.urls)) out(line);
-    if (!config.quiet) {
-      // "parley listening on <url>" is what scripts (and the test SDK) wait for: keep it first.
-      const data = config.database
-        ? `Postgres ${redactUrl(config.database)}, key in ${config.data}`
-        : config.data === ":memory:"
-          ? "in memory"
-          : config.dbPath;
-      out(`parley listening on ${p.api.urls.base} (version ${VERSION}; data: ${data})`);
-      out(`  bot API   ${p.api.urls.base}/api/v10`);
-      out(`  gateway   ${p.api.urls.gateway}`);
-      out(`  portal    ${p.api.urls.portal} (install links: ${p.api.urls.portal}/install/<application_id>)`);
-      out(`  admin     ${p.api.urls.base}/admin`);
-      out(`  health    ${p.api.urls.base}/healthz, /readyz, /metrics`);
-      if (config.harness) out(`  harness   ${p.api.urls.base}/api/harness/v1 (test mode)`);
-      else {
-        const setup = p.core.setup.token();
-        if (setup !== null) noAdministrator(out, `${p.api.urls.base}/setup/${setup}`);
-      }
-    }
+    if (!config.quiet) banner(p, config, print);
     t.print(out);
   } catch (e) {
     await p.stop();
     throw e;
   }
   return p;
+}
+
+/** What the server tells its operator once it listens: where everything is, and how to administer it. */
+function banner(p: Parley, config: Config, out: Out): void {
+  const { base, gateway, portal } = p.api.urls;
+  const data = config.database
+    ? `Postgres ${redactUrl(config.database)}, key in ${config.data}`
+    : config.data === ":memory:"
+      ? "in memory"
+      : config.dbPath;
+  // "parley listening on <url> " is what scripts (and the test SDK) wait for: keep it first, in either format.
+  const listening = `parley listening on ${base} (version ${VERSION}; data: ${data})`;
+  const setup = config.harness ? null : p.core.setup.token();
+  // Bound to every address with no public one given, the addresses handed to bots (GET /gateway) reach only this machine.
+  const wildcard = !config.baseUrl && ["0.0.0.0", "::", "[::]"].includes(config.host);
+  const unreachable = `--host ${config.host} without --base-url: bots are told ${gateway}, which no other machine can reach; give --base-url and --gateway-url the addresses they use`;
+  if (config.logFormat === "json") {
+    // A log shipper reads every line: the same facts, one JSON object, as the log's own lines are.
+    const line = { level: "info", time: new Date().toISOString(), version: VERSION, base, bot_api: `${base}/api/v10`, gateway, portal };
+    out(
+      JSON.stringify({ ...line, admin: `${base}/admin`, ...(config.harness ? { harness: `${base}/api/harness/v1` } : {}), msg: listening }),
+    );
+    if (setup !== null) {
+      const [cmd, data] = operatorCommand(config);
+      const how = `no administrator yet: open the setup link to create the administrator's account (or make yours one), once; or '${cmd} user admin <name>${data}'`;
+      out(JSON.stringify({ level: "warn", time: new Date().toISOString(), setup_url: `${base}/setup/${setup}`, msg: how }));
+    }
+    if (wildcard) out(JSON.stringify({ level: "warn", time: new Date().toISOString(), msg: unreachable }));
+    return;
+  }
+  out(listening);
+  out(`  bot API   ${base}/api/v10`);
+  out(`  gateway   ${gateway}`);
+  out(`  portal    ${portal} (install links: ${portal}/install/<application_id>)`);
+  out(`  admin     ${base}/admin`);
+  out(`  health    ${base}/healthz, /readyz, /metrics`);
+  if (config.harness) out(`  harness   ${base}/api/harness/v1 (test mode)`);
+  if (setup !== null) noAdministrator(out, `${base}/setup/${setup}`, config);
+  if (wildcard) out(`  note      ${unreachable}`);
 }
 
 function onSignals(p: Parley, config: Config): void {
@@ -131,9 +173,28 @@ function onSignals(p: Parley, config: Config): void {
  * The link is for the self-hoster who opens the server in a browser; it works until
  * anyone administers the instance (core/setup-link.ts).
  */
-function noAdministrator(out: Out, link: string): void {
+function noAdministrator(out: Out, link: string, config: Config): void {
+  const [parley, data] = operatorCommand(config);
   out(`  no administrator yet: open ${link}`);
   out("                        to create the administrator's account (or make yours one), once;");
-  out("                        or 'npx parley user admin <name>' makes a person who signed up one,");
-  out("                        or 'npx parley user create <name> --password <password> --admin' creates one");
+  out(`                        or '${parley} user admin <name>${data}' makes a person who signed up one,`);
+  out(`                        or '${parley} user create <name> --password <password> --admin${data}' creates one`);
+}
+
+const DEFAULT_DATA = "./parley-data";
+
+/** Each line as the log's JSON (the fields pino writes), its "parley: " prefix and indentation dropped. */
+export function jsonLine(level: "info" | "error", write: Out): Out {
+  return (line) => write(JSON.stringify({ level, time: new Date().toISOString(), msg: line.replace(/^parley: /, "").trim() }));
+}
+
+/**
+ * How the operator runs a command on this server's data: the compiled executable is
+ * `parley` (its code lives under Bun's /$bunfs/), a clone's is `npx parley`; and the
+ * ` --data DIR` to add, unless the commands find this data directory by themselves.
+ */
+export function operatorCommand(config: Pick<Config, "data" | "database">, main = Bun.main): [string, string] {
+  const parley = main.startsWith("/$bunfs/") || main.startsWith("B:/~BUN/") ? "parley" : "npx parley";
+  if (config.database || config.data === ":memory:" || resolve(config.data) === resolve(DEFAULT_DATA)) return [parley, ""];
+  return [parley, ` --data ${/[\s'"$]/.test(config.data) ? JSON.stringify(config.data) : config.data}`];
 }

@@ -139,9 +139,20 @@ export function createLogger(opts: { level: LogLevel; format: "pretty" | "json";
     );
     for (const [level, fields, msg] of queue.splice(0)) log[level](fields, msg);
   };
+  let exitHooked = false;
   const emit = (level: Call[0], fields: Record<string, unknown>, msg: string) => {
     if (!enabled(level)) return;
-    if (!log && deferred && queue.length < 10_000) return void queue.push([level, fields, msg]);
+    if (!log && deferred && queue.length < 10_000) {
+      // A server stopped (or failing) before its first answer warmed pino: what waits is still written.
+      if (!exitHooked) {
+        exitHooked = true;
+        process.once("exit", () => {
+          warm();
+          flushStdout();
+        });
+      }
+      return void queue.push([level, fields, msg]);
+    }
     warm();
     log![level](fields, msg);
   };

@@ -31,8 +31,8 @@ const setupLink = (out: string) => /no administrator yet: open http:\/\/[^/\s]+(
 test("serve prints the setup link and names the commands that make an administrator, until one exists", async () => {
   const first = await banner();
   expect(setupLink(first)).toBeDefined();
-  expect(first).toContain("'npx parley user admin <name>' makes a person who signed up one");
-  expect(first).toContain("'npx parley user create <name> --password <password> --admin'");
+  expect(first).toContain(`'npx parley user admin <name> --data ${join(dir, "data")}' makes a person who signed up one`);
+  expect(first).toContain(`'npx parley user create <name> --password <password> --admin --data ${join(dir, "data")}'`);
 
   const signedUp = await parley(["user", "create", "ana", "--password", "a long password for ana", "--data", join(dir, "data")]);
   expect(signedUp.code).toBe(0);

@@ -1,0 +1,177 @@
+/**
+ * What a self-hoster meets following docs/operations.md: a slip (a word too many, a file
+ * that cannot be written) is one line and a non-zero exit, never a stack trace nor a
+ * silent half-done command; a server logging JSON writes only JSON, refusals included;
+ * and what the server prints names the command that works on its data directory.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { operatorCommand } from "../../src/cli/serve";
+import { oneLine, parley, serve } from "./support";
+
+const dir = mkdtempSync(join(tmpdir(), "parley-slips-"));
+const data = join(dir, "data");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+beforeAll(async () => {
+  // `parley import` makes a data directory, as `parley serve` does.
+  writeFileSync(join(dir, "seed.json"), JSON.stringify({ users: [{ name: "alice" }] }));
+  expect((await parley(["import", join(dir, "seed.json"), "--data", data])).code).toBe(0);
+}, 30_000);
+
+describe("operator commands", () => {
+  test("a word too many (an unquoted name) is refused, and nothing is made", async () => {
+    const r = await parley(["guild", "create", "My", "Server", "--owner", "alice", "--data", data]);
+    oneLine(r, /unexpected argument 'Server'.*quote a name that holds spaces/);
+    expect(r.code).toBe(2);
+    expect((await parley(["guild", "list", "--data", data])).out).not.toContain("My");
+    oneLine(await parley(["app", "list", "extra", "--data", data]), /unexpected argument 'extra'/);
+  });
+
+  test("a server given to someone outside it names them both", async () => {
+    expect((await parley(["guild", "create", "Club", "--owner", "alice", "--data", data])).code).toBe(0);
+    expect((await parley(["user", "create", "outsider", "--data", data])).code).toBe(0);
+    oneLine(
+      await parley(["guild", "transfer", "Club", "--to", "outsider", "--data", data]),
+      /outsider is not a member of Club: a server goes only to one of its members/,
+    );
+  });
+
+  test("an unknown invite, or too many uses, says what the command takes", async () => {
+    oneLine(
+      await parley(["invite", "revoke", "123", "--data", data]),
+      /no sign-up invite '123' that still works \(list them with 'parley invite list'\)/,
+    );
+    oneLine(
+      await parley(["invite", "create", "--max-uses", "-1", "--data", data]),
+      /--max-uses takes a whole number from 0 \(no limit\) to 1000, not '-1'/,
+    );
+  });
+
+  test("registration servers without its word says which words it takes", async () => {
+    oneLine(await parley(["registration", "servers", "--data", data]), /say who may create servers: 'everyone' or 'admins'/);
+  });
+
+  test("a person made without a password is told to need one", async () => {
+    const r = await parley(["user", "create", "nopass", "--data", data]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("no password: they cannot sign in until 'parley user password nopass --password ...'");
+    const withOne = await parley(["user", "create", "withpass", "--password", "a long password 2", "--data", data]);
+    expect(withOne.out).not.toContain("no password");
+  });
+
+  test("an export to a directory that does not exist is one line", async () => {
+    const r = await parley(["export", join(dir, "no", "such", "world.json"), "--data", data]);
+    oneLine(r, /cannot write the export to .*world\.json: ENOENT/);
+    expect(r.code).toBe(1);
+  });
+
+  test("a backup without files still writes FILE.media, which the restore moves into place", async () => {
+    const file = join(dir, "b.db");
+    const r = await parley(["backup", file, "--data", data]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("its 0 files");
+    expect(statSync(`${file}.media`).isDirectory()).toBe(true);
+    expect(readdirSync(`${file}.media`)).toEqual([]);
+  });
+
+  test("the file commands take --media-dir, where a server given it keeps its files", async () => {
+    const media = join(dir, "shared-media");
+    const r = await parley(["media", "usage", "--data", data, "--media-dir", media]);
+    expect(r.err).toBe("");
+    expect(r.out).toBe("0 files, 0 bytes\n");
+    const help = await parley(["backup", "--help"]);
+    expect(help.out).toContain("--media-dir");
+  });
+});
+
+test("a --media-dir that cannot be made is refused at start, in one line", async () => {
+  writeFileSync(join(dir, "a-file"), "x");
+  const r = await parley(["serve", "--port", "0", "--data", join(dir, "md-data"), "--media-dir", join(dir, "a-file", "media")]);
+  oneLine(r, /the media directory '.*a-file\/media' cannot be used \(ENOTDIR\)/);
+  expect(r.code).toBe(1);
+});
+
+describe("--log-format json", () => {
+  test("a refusal to start is one JSON line on stderr", async () => {
+    for (const argv of [
+      ["serve", "--log-format", "json", "--port", "abc"],
+      ["serve", "--log-format=json", "--bogus"],
+    ]) {
+      const r = await parley(argv);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe("");
+      const lines = r.err.trimEnd().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0])).toMatchObject({ level: "error" });
+    }
+    const env = await parley(["serve", "--port", "abc"], { env: { PARLEY_LOG_FORMAT: "json" } });
+    expect(JSON.parse(env.err)).toMatchObject({ level: "error", msg: "--port must be 0 to 65535, not 'abc'" });
+  });
+
+  test("the banner and the setup link are JSON lines too", async () => {
+    const s = await serve(["--port", "0", "--data", join(dir, "json-data"), "--log-format", "json", "--timings"]);
+    try {
+      const deadline = Date.now() + 10_000;
+      while (!s.out().includes("since the process started") && Date.now() < deadline) await Bun.sleep(20);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+    // The shutdown's lines may reach the pipe just after the exit is seen.
+    for (let i = 0; i < 100 && !s.out().includes('"stopped"'); i++) await Bun.sleep(20);
+    const lines = s
+      .out()
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ level: "info", base: s.base, bot_api: `${s.base}/api/v10` });
+    expect(lines[0].msg).toStartWith(`parley listening on ${s.base} `);
+    const setup = lines.find((l) => l.setup_url);
+    expect(setup.setup_url).toStartWith(`${s.base}/setup/setup_`);
+    expect(setup.msg).toContain(`user admin <name> --data ${join(dir, "json-data")}`);
+    expect(lines.map((l) => l.msg)).toContain("stopped");
+  });
+});
+
+test("a server stopped before its first request still logs its shutdown", async () => {
+  const s = await serve(["--port", "0", "--data", join(dir, "quick-stop")]);
+  expect(await s.stop()).toBe(0);
+  for (let i = 0; i < 100 && !s.out().includes(" stopped "); i++) await Bun.sleep(20);
+  expect(s.out()).toMatch(/INFO {2}shutting down signal=SIGTERM/);
+  expect(s.out()).toMatch(/INFO {2}stopped gateway_sockets_closed=0/);
+});
+
+test("listening on every address with no --base-url, the banner says bots are told an address only this machine reaches", async () => {
+  const s = await serve(["--port", "0", "--host", "0.0.0.0", "--data", ":memory:", "--harness"]);
+  try {
+    for (let i = 0; i < 250 && !s.out().includes("note "); i++) await Bun.sleep(20);
+  } finally {
+    expect(await s.stop()).toBe(0);
+  }
+  expect(s.out()).toMatch(/note {6}--host 0\.0\.0\.0 without --base-url: bots are told ws:\/\/0\.0\.0\.0:\d+\/gateway/);
+});
+
+describe("the setup link's commands", () => {
+  test("name the data directory, and the compiled executable as parley", () => {
+    expect(operatorCommand({ data: "/var/lib/parley", database: null }, "/$bunfs/root/parley")).toEqual([
+      "parley",
+      " --data /var/lib/parley",
+    ]);
+    expect(operatorCommand({ data: "./parley-data", database: null }, "/src/main.ts")).toEqual(["npx parley", ""]);
+    expect(operatorCommand({ data: "/srv/my data", database: null }, "/src/main.ts")[1]).toBe(' --data "/srv/my data"');
+  });
+
+  test("the pretty banner says them with --data", async () => {
+    const s = await serve(["--port", "0", "--data", join(dir, "pretty-data")]);
+    try {
+      const deadline = Date.now() + 10_000;
+      while (!s.out().includes("--admin") && Date.now() < deadline) await Bun.sleep(20);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+    expect(s.out()).toContain(`'npx parley user admin <name> --data ${join(dir, "pretty-data")}'`);
+    expect(existsSync(join(dir, "pretty-data", "parley.db"))).toBe(true);
+  });
+});
