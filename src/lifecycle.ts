@@ -13,7 +13,7 @@ import { webSite } from "./web";
 import { jsonResponse } from "./wire/http";
 import { errorToStatusBody, storeUnavailable } from "./wire/errors";
 import { pathnameOf, SERVER_MAX_BODY } from "./wire/body";
-import { rememberAddress } from "./wire/throttle";
+import { clientBehind, rememberAddress } from "./wire/throttle";
 import type { NativeRoute, NativeTable } from "./wire/mount";
 
 /** How a graceful shutdown went. */
@@ -58,6 +58,12 @@ export class Lifecycle {
    * API's routes (matched by Bun's router), the gateway's and the live connection's
    * WebSockets, and every other HTTP API through Elysia.
    */
+  /** The client's address: the TCP peer, or whom a trusted proxy's X-Forwarded-For names (--trusted-proxy). */
+  private clientOf(req: Request, srv: Server<GatewaySocketData>): string | undefined {
+    const peer = srv.requestIP(req)?.address;
+    return this.config.trustedProxies.length ? clientBehind(peer, req.headers.get("x-forwarded-for"), this.config.trustedProxies) : peer;
+  }
+
   listen(nativeRoutes: NativeTable): Server<GatewaySocketData> {
     const { config, http, gateway, live, urls } = this;
     const tracked: Record<string, Record<string, NativeRoute>> = {};
@@ -85,9 +91,9 @@ export class Lifecycle {
         if (url.startsWith("/api/", path)) {
           if (pathnameOf(url) === "/api/client/v1/live") return this.draining ? drainingAnswer() : live.upgrade(req, srv);
           // Only the people's API reads the address (its sign-in limits); a bot request skips the lookup.
-          if (!url.startsWith("/api/v10", path)) rememberAddress(req, srv.requestIP(req)?.address);
+          if (!url.startsWith("/api/v10", path)) rememberAddress(req, this.clientOf(req, srv));
         } else {
-          rememberAddress(req, srv.requestIP(req)?.address);
+          rememberAddress(req, this.clientOf(req, srv));
           // Under `bun run` the client's assets are built on demand, so the router cannot name them.
           const asset = req.method === "GET" || req.method === "HEAD" ? web.asset(pathnameOf(url)) : null;
           if (asset) return this.track(() => asset.then((found) => found ?? http.fetch(req)));

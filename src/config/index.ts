@@ -46,6 +46,12 @@ export interface Config {
   harness: boolean;
   seedFile: string | null;
   baseUrl: string | null; // null: derived from the listening address
+  /**
+   * Addresses of the reverse proxies in front (--trusted-proxy): a request from one of them
+   * is counted by the client address its X-Forwarded-For names, for the per-address sign-in
+   * and sign-up throttles. Empty (the default): the TCP peer, whatever a header says.
+   */
+  trustedProxies: string[];
   gatewayUrl: string | null;
   portalUrl: string | null;
   synchronous: "NORMAL" | "FULL";
@@ -138,6 +144,12 @@ export const SERVE_FLAGS: FlagSpec[] = [
   { name: "seed", env: "PARLEY_SEED", kind: "string", help: "world document (JSON) to seed at start-up" },
   { name: "base-url", env: "PARLEY_BASE_URL", kind: "string", help: "public base URL (behind a proxy)" },
   { name: "gateway-url", env: "PARLEY_GATEWAY_URL", kind: "string", help: "public gateway URL (ws:// or wss://)" },
+  {
+    name: "trusted-proxy",
+    env: "PARLEY_TRUSTED_PROXY",
+    kind: "string",
+    help: "address(es) of the reverse proxy in front, comma-separated: its X-Forwarded-For names the client",
+  },
   {
     name: "portal-url",
     env: "PARLEY_PORTAL_URL",
@@ -236,6 +248,37 @@ function parseUrl(v: string, what: string, schemes: string[]): string {
   return v.replace(/\/+$/, "");
 }
 
+/** An address as compared: an IPv4-mapped IPv6 one (Bun's peer on a dual-stack socket) as its IPv4. */
+export function plainAddress(a: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(a);
+  return mapped ? mapped[1] : a.toLowerCase();
+}
+
+/** A comma-separated list of IP addresses (IPv4-mapped IPv6 written as IPv4). */
+function parseAddresses(v: string | undefined, what: string): string[] {
+  if (v === undefined) return [];
+  const list = v
+    .split(",")
+    .map((a) => a.trim())
+    .filter((a) => a !== "");
+  for (const a of list) if (isIP(a) === 0) throw new ConfigError(`${what} takes IP addresses, comma-separated, not '${a}'`);
+  return list.map(plainAddress);
+}
+
+/** How the server is reached from outside: its public addresses, and the proxies in front. */
+function publicFacing(str: (name: string) => string | undefined): Pick<Config, "baseUrl" | "gatewayUrl" | "portalUrl" | "trustedProxies"> {
+  const url = (name: string, schemes: string[]) => {
+    const v = str(name);
+    return v ? parseUrl(v, `--${name}`, schemes) : null;
+  };
+  return {
+    baseUrl: url("base-url", ["http:", "https:"]),
+    gatewayUrl: url("gateway-url", ["ws:", "wss:"]),
+    portalUrl: url("portal-url", ["http:", "https:"]),
+    trustedProxies: parseAddresses(str("trusted-proxy"), "--trusted-proxy"),
+  };
+}
+
 /** Build the validated config from flags (winning) and environment. */
 export function loadConfig(flags: RawFlags, env: Record<string, string | undefined>): Config {
   const get = (name: string): string | boolean | undefined => {
@@ -296,9 +339,7 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
     redis: redisOf(str("redis"), database),
     harness: bool("harness"),
     seedFile: str("seed") ?? null,
-    baseUrl: str("base-url") ? parseUrl(str("base-url")!, "--base-url", ["http:", "https:"]) : null,
-    gatewayUrl: str("gateway-url") ? parseUrl(str("gateway-url")!, "--gateway-url", ["ws:", "wss:"]) : null,
-    portalUrl: str("portal-url") ? parseUrl(str("portal-url")!, "--portal-url", ["http:", "https:"]) : null,
+    ...publicFacing(str),
     synchronous: sync,
     demo: bool("demo"),
     rateLimits,

@@ -5,7 +5,9 @@
  * bounded number of keys, so rotating names or addresses cannot grow them without end.
  * Refusals are the spec's 429 (wire/errors.ts rateLimitedAnswer).
  */
+import { isIP } from "node:net";
 import type { Clock } from "../core";
+import { plainAddress } from "../config";
 
 /** Keys kept per throttle; past this the least recently touched are forgotten. */
 const MAX_KEYS = 100_000;
@@ -133,7 +135,8 @@ function evict(keys: Map<string, unknown>): void {
 /**
  * The client's network address, as the HTTP server saw it. The composition root records
  * it for each request (Bun knows it, Elysia's context does not); in-process requests have
- * none and share one key. Behind a reverse proxy every client has the proxy's address.
+ * none and share one key. Behind a reverse proxy every client has the proxy's address,
+ * unless the proxy is trusted (clientBehind).
  */
 const addresses = new WeakMap<Request, string>();
 
@@ -143,4 +146,22 @@ export function rememberAddress(request: Request, address: string | undefined): 
 
 export function clientAddress(request: Request): string {
   return addresses.get(request) ?? "local";
+}
+
+/**
+ * Who a request came from when `peer` may be a reverse proxy: a trusted proxy's request is
+ * the client its X-Forwarded-For names, read from the right (each proxy appends the address
+ * it heard from), past the trusted proxies in the chain. Anything else is the peer itself,
+ * so a client cannot name itself another address: only what a trusted proxy wrote counts.
+ */
+export function clientBehind(peer: string | undefined, forwardedFor: string | null, trusted: readonly string[]): string | undefined {
+  if (peer === undefined || !trusted.length || !trusted.includes(plainAddress(peer)) || !forwardedFor) return peer;
+  const hops = forwardedFor.split(",").map((h) => h.trim());
+  for (let i = hops.length - 1; i >= 0; i--) {
+    // A hop that is no address was not written by a proxy: nothing left of it can be believed.
+    if (isIP(hops[i]) === 0) return peer;
+    const hop = plainAddress(hops[i]);
+    if (!trusted.includes(hop)) return hop;
+  }
+  return plainAddress(hops[0]);
 }

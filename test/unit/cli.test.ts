@@ -40,11 +40,18 @@ describe("config", () => {
     expect(loadConfig({}, {}).dbPath).toMatch(/parley-data\/parley\.db$/);
   });
 
+  test("--trusted-proxy: a list of addresses, an IPv4-mapped one as its IPv4; none by default", () => {
+    expect(loadConfig({}, {}).trustedProxies).toEqual([]);
+    expect(loadConfig({ "trusted-proxy": "127.0.0.1, ::1,::FFFF:10.0.0.9" }, {}).trustedProxies).toEqual(["127.0.0.1", "::1", "10.0.0.9"]);
+    expect(loadConfig({}, { PARLEY_TRUSTED_PROXY: "10.1.2.3" }).trustedProxies).toEqual(["10.1.2.3"]);
+  });
+
   test("bad values are one-line ConfigErrors", () => {
     expect(() => loadConfig({ port: "http" }, {})).toThrow(ConfigError);
     expect(() => loadConfig({}, { PARLEY_HARNESS: "maybe" })).toThrow(ConfigError);
     expect(() => loadConfig({ "gateway-url": "http://x" }, {})).toThrow(ConfigError);
     expect(() => loadConfig({ synchronous: "OFF" }, {})).toThrow(ConfigError);
+    expect(() => loadConfig({ "trusted-proxy": "127.0.0.1,proxy.local" }, {})).toThrow(ConfigError);
     expect(() => parseFlags(["--nope"], SERVE_FLAGS)).toThrow(ConfigError);
     expect(() => parseFlags(["--port"], SERVE_FLAGS)).toThrow(ConfigError);
   });
