@@ -61,11 +61,26 @@ interface AppIds {
 }
 
 /**
+ * A document whose top level holds only a world's sections (and `$schema`, for editors).
+ * A misspelt section ("guild") would otherwise seed nothing of it, silently, and a file
+ * that is no world at all (`parley import` of the wrong JSON) would seed an empty one.
+ */
+function knownSections(doc: unknown): unknown {
+  if (doc === null || doc === undefined) return {};
+  if (typeof doc !== "object" || Array.isArray(doc)) return doc;
+  const known = Object.keys(WorldSchema.properties);
+  for (const key of Object.keys(doc))
+    if (!known.includes(key) && key !== "$schema")
+      throw DomainError.invalid(key, `Not a section of a world document; it has ${known.join(", ")}.`, "UNKNOWN_FIELD");
+  return doc;
+}
+
+/**
  * A world document, validated whole, then created in one transaction (so an invalid
  * world creates nothing), answered with the snowflakes the bots see.
  */
 export function seedWorld(ctx: SeedContext, doc: unknown, passwordHashes?: Map<number, string>): SeedAnswer {
-  const w = validate(WorldSchema, doc ?? {});
+  const w = validate(WorldSchema, knownSections(doc));
   checkWorldOptions(w, ctx.testMode === true);
   const seeder = new Seeder(ctx.core, passwordHashes);
   const undo = w.start_time === undefined ? null : startAt(ctx, w.start_time);
@@ -85,7 +100,7 @@ export function seedWorld(ctx: SeedContext, doc: unknown, passwordHashes?: Map<n
  * first, in parallel and off the event loop, so seeding never stalls other requests.
  */
 export async function seedWorldAsync(ctx: SeedContext, doc: unknown): Promise<SeedAnswer> {
-  const w = validate(WorldSchema, doc ?? {});
+  const w = validate(WorldSchema, knownSections(doc));
   const hashes = new Map<number, string>();
   await Promise.all(
     (w.users ?? []).map(async (u, i) => {

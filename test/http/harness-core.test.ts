@@ -101,6 +101,8 @@ describe("POST /seed", () => {
         "guilds[0].channels[0].overwrites[0].role",
       ],
       [{ users: "no" }, "users"],
+      // A misspelt section would otherwise seed nothing of it, and say nothing.
+      [{ users: [{ name: "al" }], guild: [{ name: "Gx", owner: "al" }] }, "guild"],
     ];
     for (const [doc, path] of cases) {
       const r = await harness(p, "POST", "/seed", doc);

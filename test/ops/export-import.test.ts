@@ -114,6 +114,8 @@ describe("export and import", () => {
     const broken = structuredClone(doc);
     broken.guilds[0].channels[0].messages[0].author = "01900000-0000-7000-8000-000000000000";
     expect(() => b.importWorld(broken)).toThrow(/does not hold together/);
+    // The wrong JSON altogether is neither an export nor a world: it imports nothing, and says so.
+    expect(() => b.importWorld({ bad: 1 })).toThrow(/Not a section of a world document/);
     expect(b.core.users.count()).toBe(0);
     await a.stop();
     await b.stop();
