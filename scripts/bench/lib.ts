@@ -192,6 +192,8 @@ function toMs(v: string, unit: string): number {
 
 /** wrk -t2 against one URL; the server's CPU time is read from /proc around the measured run. */
 export async function wrk(run: WrkRun): Promise<WrkResult> {
+  // The one tool the benches need beyond Bun: say how to get it rather than a spawn's ENOENT.
+  if (!Bun.which("wrk")) throw new Error("the load generator wrk is not installed: it is Debian's package wrk (apt-get install wrk)");
   const args = (secs: number) => [
     "wrk",
     "-t2",
