@@ -53,17 +53,17 @@ export class Lifecycle {
     private readonly first?: (ms: number) => void,
   ) {}
 
-  /**
-   * One port for everything: the web client's pages (Bun's HTML bundle routes), the bot
-   * API's routes (matched by Bun's router), the gateway's and the live connection's
-   * WebSockets, and every other HTTP API through Elysia.
-   */
   /** The client's address: the TCP peer, or whom a trusted proxy's X-Forwarded-For names (--trusted-proxy). */
   private clientOf(req: Request, srv: Server<GatewaySocketData>): string | undefined {
     const peer = srv.requestIP(req)?.address;
     return this.config.trustedProxies.length ? clientBehind(peer, req.headers.get("x-forwarded-for"), this.config.trustedProxies) : peer;
   }
 
+  /**
+   * One port for everything: the web client's pages (Bun's HTML bundle routes), the bot
+   * API's routes (matched by Bun's router), the gateway's and the live connection's
+   * WebSockets, and every other HTTP API through Elysia.
+   */
   listen(nativeRoutes: NativeTable): Server<GatewaySocketData> {
     const { config, http, gateway, live, urls } = this;
     const tracked: Record<string, Record<string, NativeRoute>> = {};
