@@ -143,7 +143,8 @@ function wantsJson(args: string[], env: Record<string, string | undefined>): boo
 /** How many words a command takes, as its usage shows them before its flags ("..." in the last: any number). */
 function positionals(cmd: Command): number {
   const words = cmd.usage.split(" ").slice(1 + cmd.name.split(" ").length);
-  const before = words.slice(0, (words.findIndex((w) => /^\[?--/.test(w)) + words.length + 1) % (words.length + 1));
+  const firstFlag = words.findIndex((w) => /^\[?--/.test(w));
+  const before = firstFlag < 0 ? words : words.slice(0, firstFlag);
   return before.some((w) => w.includes("...")) ? Number.POSITIVE_INFINITY : before.length;
 }
 
