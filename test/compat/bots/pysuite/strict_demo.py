@@ -9,6 +9,8 @@ def test_late_answer(parley, bot):
     parley.advance_clock(3000)
     bot.loop.call_soon_threadsafe(bot.late.set)
     parley.wait_for(lambda: any(e["kind"] == "rest" and e["status"] == 404 for e in parley.transcript("TesterBot")["entries"]))
+    # The library logs its 10062 after the 404 reaches it, on the bot's own thread: wait for that line too.
+    parley.wait_for(lambda: parley._test.errors)
 
 
 def test_late_by_latency(parley, bot):
