@@ -5,30 +5,11 @@
  * (not an image, too large) shows beside the control.
  */
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError, storedToken } from "../api";
+import { api } from "../api";
 import { useRequest } from "../settings/common";
+import { uploadImage } from "../settings/Images";
 import { ErrorLine, errorText } from "../views/ui";
 import type { Application } from "./types";
-
-/** Upload `file` into an avatar slot of the signed-in person's and answer the slot's id. */
-async function uploadAvatar(file: File): Promise<string> {
-  const slot = await api<{ id: string; upload_url: string }>("POST", "/uploads", {
-    purpose: "avatar",
-    filename: file.name || "icon",
-    size: file.size,
-  });
-  const token = storedToken();
-  const res = await fetch(slot.upload_url, {
-    method: "PUT",
-    headers: { "Content-Type": "application/octet-stream", ...(token ? { Authorization: `Session ${token}` } : {}) },
-    body: file,
-  });
-  if (!res.ok) {
-    const j = (await res.json().catch(() => ({}))) as { code?: number; message?: string };
-    throw new ApiError(res.status, j.code ?? 0, j.message ?? `HTTP ${res.status}`, null);
-  }
-  return slot.id;
-}
 
 export function Icon({ app }: { app: Application }) {
   const [icon, setIcon] = useState<string | null>(null);
@@ -42,7 +23,7 @@ export function Icon({ app }: { app: Application }) {
   const set = (file: File | null) =>
     req.run(
       async () => {
-        const upload = file ? await uploadAvatar(file) : null;
+        const upload = file ? await uploadImage("avatar", file) : null;
         setIcon((await api<{ icon: string | null }>("PUT", `/applications/${app.id}/icon`, { upload_id: upload })).icon);
       },
       () => (file ? "Icon saved." : "Icon removed."),

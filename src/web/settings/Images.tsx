@@ -12,8 +12,8 @@ import { Confirm, ErrorLine, Field, errorText, fieldError } from "../views/ui";
 import { useRequest } from "./common";
 import { Avatar } from "../views/files/Avatar";
 
-/** Upload an image of `purpose` and answer its slot's id. */
-async function uploadImage(purpose: "avatar" | "icon" | "emoji", file: File, guildId?: string): Promise<string> {
+/** Upload an image of `purpose` and answer its slot's id (the settings' pictures, the portal's icon). */
+export async function uploadImage(purpose: "avatar" | "icon" | "emoji", file: File, guildId?: string): Promise<string> {
   const slot = await api<{ id: string; upload_url: string }>("POST", "/uploads", {
     purpose,
     filename: file.name || "image",
