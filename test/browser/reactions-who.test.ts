@@ -86,7 +86,7 @@ describe("who reacted", () => {
       await a11y.check(b, "a reaction's tooltip", { widths: ["desktop"] });
       await b.keyboard.press("Escape");
       await count(small.getByRole("tooltip"), 0);
-      expect(await focused(fire)).toBe(true);
+      await until("focus stays on the reaction", () => focused(fire));
 
       const party = busy.getByRole("button", { name: "🎉 1" });
       await party.focus();
@@ -107,11 +107,11 @@ describe("who reacted", () => {
       await act(busy, "View reactions");
       const dialog = c.getByRole("dialog", { name: "Reactions" });
       await dialog.waitFor();
-      expect(await focused(dialog.getByRole("heading", { name: "Reactions" }))).toBe(true);
+      await until("focus on the heading", () => focused(dialog.getByRole("heading", { name: "Reactions" })));
 
       const tabs = dialog.getByRole("tablist", { name: "Emoji" });
       const thumbs = tabs.getByRole("tab", { name: "👍 27" });
-      expect(await thumbs.getAttribute("aria-selected")).toBe("true");
+      await until("👍 chosen", async () => (await thumbs.getAttribute("aria-selected")) === "true");
       const panel = dialog.getByRole("tabpanel", { name: "👍 27" });
       const people = panel.getByRole("list", { name: "Reacted with 👍" }).getByRole("listitem");
       await count(people, 25);
@@ -122,15 +122,15 @@ describe("who reacted", () => {
       await panel.getByRole("button", { name: "Show more" }).click();
       await count(people, 27);
       await count(panel.getByRole("button", { name: "Show more" }), 0);
-      expect(await focused(people.nth(25))).toBe(true);
+      await until("focus on the first of the new page", () => focused(people.nth(25)));
       expect(await people.last().innerText()).toContain("Person 25");
 
       // Arrows move between the tabs.
       await thumbs.focus();
       await c.keyboard.press("ArrowRight");
       const party = tabs.getByRole("tab", { name: "🎉 1" });
-      expect(await party.getAttribute("aria-selected")).toBe("true");
-      expect(await focused(party)).toBe(true);
+      await until("🎉 chosen", async () => (await party.getAttribute("aria-selected")) === "true");
+      await until("focus on 🎉", () => focused(party));
       const partyPeople = dialog.getByRole("tabpanel", { name: "🎉 1" }).getByRole("listitem");
       await count(partyPeople, 1);
       expect(await partyPeople.innerText()).toContain("Alice");
@@ -138,9 +138,9 @@ describe("who reacted", () => {
       // Tab goes round inside: from Close back to the chosen tab.
       await dialog.getByRole("button", { name: "Close" }).focus();
       await c.keyboard.press("Tab");
-      expect(await focused(party)).toBe(true);
+      await until("Tab wraps to the chosen tab", () => focused(party));
       await c.keyboard.press("Shift+Tab");
-      expect(await focused(dialog.getByRole("button", { name: "Close" }))).toBe(true);
+      await until("Shift+Tab wraps to Close", () => focused(dialog.getByRole("button", { name: "Close" })));
 
       // Escape closes it, and focus goes back to the message's "More".
       await c.keyboard.press("Escape");
