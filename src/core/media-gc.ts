@@ -18,7 +18,8 @@
  */
 import type { CoreDeps } from "./deps";
 import type { TimerHandle } from "./clock";
-import { join } from "node:path";
+import { mkdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { ByteSource } from "../store/media";
 import { storeError } from "./media-types";
 
@@ -182,11 +183,7 @@ export class MediaCollector {
     for (const { sha256 } of rows) {
       const blob = this.d.media.store.open(sha256);
       if (!blob) throw new Error(`the file of ${sha256} is missing from the data directory`);
-      const data = new Uint8Array(await blob.arrayBuffer());
-      if (new Bun.CryptoHasher("sha256").update(data).digest("hex") !== sha256)
-        throw new Error(`the file of ${sha256} does not match its hash`);
-      await Bun.write(join(dest, "blobs", sha256.slice(0, 2), sha256.slice(2, 4), sha256), data, { createPath: true });
-      bytes += data.byteLength;
+      bytes += await copyChecked(blob, join(dest, "blobs", sha256.slice(0, 2), sha256.slice(2, 4), sha256), sha256);
     }
     return { files: rows.length, bytes };
   }
@@ -227,4 +224,34 @@ export class MediaCollector {
     const named = this.db.query("SELECT DISTINCT sha256 FROM media_refs ORDER BY sha256").all() as { sha256: string }[];
     return named.map((r) => r.sha256).filter((sha) => !this.d.media.store.has(sha));
   }
+}
+
+/**
+ * Copy one stored file to `to` a chunk at a time, hashing as it goes: a backup of a
+ * server holding large files never holds one whole in memory. A copy that does not match
+ * its hash is removed, and the copy fails. Answers the bytes copied.
+ */
+async function copyChecked(blob: Blob, to: string, sha256: string): Promise<number> {
+  mkdirSync(dirname(to), { recursive: true });
+  const hash = new Bun.CryptoHasher("sha256");
+  const sink = Bun.file(to).writer();
+  let bytes = 0;
+  try {
+    const reader = blob.stream().getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      hash.update(r.value);
+      sink.write(r.value);
+      bytes += r.value.byteLength;
+    }
+    await sink.end();
+  } catch (e) {
+    await Promise.resolve(sink.end()).catch(() => {});
+    rmSync(to, { force: true });
+    throw e;
+  }
+  if (hash.digest("hex") !== sha256) {
+    rmSync(to, { force: true });
+    throw new Error(`the file of ${sha256} does not match its hash`);
+  }
+  return bytes;
 }

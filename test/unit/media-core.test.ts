@@ -4,7 +4,8 @@
  * a server's own emoji.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { closeSync, fstatSync, openSync, readdirSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeParley, rowCounts, seedBasic } from "../helpers";
 import { png } from "../support/png";
@@ -311,6 +312,33 @@ describe("the collector", () => {
     expect(p.core.messages.files.of(m.id).map((a) => a.filename)).toEqual(["keep.bin"]);
     p.clock.advance(0);
     expect(p.core.mediaCollector.sweep().marked).toBe(1);
+  });
+});
+
+describe("the backup's copy", () => {
+  test("copies every file byte for byte, a chunk at a time; a stored file that no longer matches its hash fails the copy and leaves no copy", async () => {
+    // Past one read chunk (64 KiB), so the copy is made of several.
+    const big = new Uint8Array(300_000).map((_, i) => (i * 7) % 251);
+    const slot = await uploaded(alice, big, "big.bin");
+    const m = p.core.messages.send(alice, general, { content: "", attachments: [{ uploadId: slot.id }] });
+    const [a] = p.core.messages.files.of(m.id);
+    const dest = mkdtempSync(join(tmpdir(), "parley-copy-"));
+    try {
+      expect(await p.core.mediaCollector.copyAll(dest)).toEqual({ files: 1, bytes: big.byteLength });
+      const copy = join(dest, "blobs", a!.sha256.slice(0, 2), a!.sha256.slice(2, 4), a!.sha256);
+      expect(new Uint8Array(readFileSync(copy))).toEqual(big);
+
+      // The stored file damaged on disk (one byte flipped): the copy is refused and removed.
+      const stored = (p.core.media.open(a!.sha256) as { name?: string }).name!;
+      const damaged = new Uint8Array(big);
+      damaged[1000] ^= 1;
+      writeFileSync(stored, damaged);
+      rmSync(join(dest, "blobs"), { recursive: true });
+      await expect(p.core.mediaCollector.copyAll(dest)).rejects.toThrow("does not match its hash");
+      expect(existsSync(copy)).toBe(false);
+    } finally {
+      rmSync(dest, { recursive: true, force: true });
+    }
   });
 });
 
