@@ -98,15 +98,16 @@ export const DATA_COMMANDS: Command[] = [
     summary: "read an exported world (or a seed document) into an empty database",
     flags: [DATA_FLAG, MEDIA_DIR_FLAG],
     database: "create",
-    async run(p, [file], _f, out) {
+    before([file]) {
       if (!file) throw new CliError("name the file to read", 2);
-      let doc: unknown;
       try {
-        doc = JSON.parse(readFileSync(file, "utf8"));
+        return JSON.parse(readFileSync(file, "utf8"));
       } catch {
         throw new CliError(`cannot read JSON from '${file}'`, 2);
       }
-      await restoreFiles(p, file, doc);
+    },
+    async run(p, [file], _f, out, doc) {
+      await restoreFiles(p, file!, doc);
       const r = p.importWorld(doc);
       if (r.kind === "seeded") {
         out(`seeded: ${JSON.stringify(r.answer)}`);

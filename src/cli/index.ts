@@ -157,6 +157,7 @@ async function runCommand(cmd: Command, args: string[], env: Record<string, stri
       `unexpected argument '${rest[most]}' (see parley ${cmd.name} --help)${most ? "; quote a name that holds spaces" : ""}`,
     );
   if (cmd.alone) return cmd.alone(rest, flags, env, out);
+  const read = cmd.before?.(rest);
   // Only a flag that was given: an absent --data leaves PARLEY_DATA and the default in charge.
   const given = Object.fromEntries(["data", "media-dir"].filter((k) => flags[k] !== undefined).map((k) => [k, flags[k]]));
   const config = loadConfig({ ...given, quiet: true }, env);
@@ -174,7 +175,7 @@ async function runCommand(cmd: Command, args: string[], env: Record<string, stri
     throw databaseFailure(e, config) ?? e;
   }
   try {
-    await cmd.run(p, rest, flags, out);
+    await cmd.run(p, rest, flags, out, read);
   } catch (e) {
     // Only the store's own failures: a file the command itself writes has its own message.
     const code = String((e as { code?: unknown })?.code ?? "");

@@ -27,7 +27,12 @@ export interface Command {
    * "own": the command opens what it needs itself (`alone`), not the one database.
    */
   database: "existing" | "create" | "own";
-  run(p: Parley, args: string[], flags: Flags, out: Out): void | Promise<void>;
+  /**
+   * What the command reads before any database is opened (import: its file), so that a
+   * slip in it leaves no data directory behind. Its answer is run()'s fifth argument.
+   */
+  before?(args: string[]): unknown;
+  run(p: Parley, args: string[], flags: Flags, out: Out, read?: unknown): void | Promise<void>;
   /** A command that opens its own databases (`parley migrate`: two at once) runs this instead of run(). */
   alone?(args: string[], flags: Flags, env: Record<string, string | undefined>, out: Out): Promise<void>;
 }

@@ -62,6 +62,16 @@ describe("operator commands", () => {
     expect(withOne.out).not.toContain("no password");
   });
 
+  test("an import of a file that is missing or not JSON makes no data directory", async () => {
+    const fresh = join(dir, "never-made");
+    const missing = await parley(["import", join(dir, "no-such.json"), "--data", fresh]);
+    oneLine(missing, /cannot read JSON from '.*no-such\.json'/);
+    expect(missing.code).toBe(2);
+    writeFileSync(join(dir, "broken.json"), "{ not json");
+    oneLine(await parley(["import", join(dir, "broken.json"), "--data", fresh]), /cannot read JSON/);
+    expect(existsSync(fresh)).toBe(false);
+  });
+
   test("an export to a directory that does not exist is one line", async () => {
     const r = await parley(["export", join(dir, "no", "such", "world.json"), "--data", data]);
     oneLine(r, /cannot write the export to .*world\.json: ENOENT/);
