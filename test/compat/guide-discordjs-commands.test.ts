@@ -14,8 +14,16 @@ import { GUIDE, parts, startGuide, type Guide } from "./guide";
 let g: Guide;
 const W = () => g.P.world;
 const as = (who: string) => g.P.as(who);
-const run = (who: string, name: string, options?: Parameters<ReturnType<typeof as>["slash"]>[2], channel = "Guide/general") =>
-  as(who).slash(channel, name, options, { until: "responded", timeoutMs: 15_000 });
+/**
+ * A person runs a command and sees the bot's reply; then the bot is let settle, since the
+ * guide's commands attach their collectors only once their reply's answer is back, and a
+ * click before that would go unheard (as a quick enough person's would on the reference).
+ */
+async function run(who: string, name: string, options?: Parameters<ReturnType<typeof as>["slash"]>[2], channel = "Guide/general") {
+  const r = await as(who).slash(channel, name, options, { until: "responded", timeoutMs: 15_000 });
+  await g.bot.idle();
+  return r;
+}
 const commandFiles = readdirSync(join(GUIDE, "commands")).flatMap((d) => readdirSync(join(GUIDE, "commands", d)));
 
 beforeAll(async () => {

@@ -3,7 +3,7 @@
  * under Debian's /usr/bin/python3), the one way to wait for a library's next event, and
  * the domain events a bot's call made the server publish.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawn, type Subprocess } from "bun";
 import { recordEvents } from "../helpers";
@@ -94,6 +94,26 @@ export class PyBot {
   static run(argv: string[], env: Record<string, string>, waitMs = 12_000, cwd?: string): PyBot {
     const proc = spawn(argv, { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env }, cwd });
     return new PyBot(proc, waitMs);
+  }
+
+  /**
+   * Resolves once the bot has gone quiet: its main thread asleep, with no CPU spent over
+   * two looks 40 ms apart (bounded by `maxMs`). What it was sent before the call (an
+   * answer it awaited) has been handled by then, so a handler it attaches after that
+   * answer (a collector on its reply) is in place before a person acts on the reply.
+   */
+  async idle(maxMs = 5_000): Promise<void> {
+    const stat = `/proc/${this.proc.pid}/stat`;
+    const deadline = Date.now() + maxMs;
+    for (let quiet = 0, last = -1; quiet < 2 && Date.now() < deadline && existsSync(stat); ) {
+      const text = readFileSync(stat, "utf8");
+      // After the command's name: the state, then utime and stime at 11 and 12.
+      const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      const cpu = Number(f[11]) + Number(f[12]);
+      quiet = f[0] === "S" && cpu === last ? quiet + 1 : 0;
+      last = cpu;
+      await Bun.sleep(40);
+    }
   }
 
   private async pump() {
