@@ -183,11 +183,14 @@ describe("discord.py examples: messages", () => {
     const ex = exampleOf(P, "guessing_game");
     const start = await say(ex.name, "$guess");
     await ex.botSays((m) => m.content === "Guess a number between 1 and 10.", start);
+    // Its wait_for starts once its send's answer is back: a number said before would go unheard.
+    await bots[ex.name].idle();
     const guess = await say(ex.name, "7");
     expect((await ex.botSays(() => true, guess)).content).toMatch(/^(You are right!|Oops\. It is actually (10|[1-9])\.)$/);
     // Another person's number is not the player's answer: the game times out.
     const again = await say(ex.name, "$guess");
     await ex.botSays((m) => m.content === "Guess a number between 1 and 10.", again);
+    await bots[ex.name].idle();
     const other = await say(ex.name, "3", "bob");
     const end = await ex.botSays(() => true, other, "general", 15_000);
     expect(end.content).toMatch(/^Sorry, you took too long it was (10|[1-9])\.$/);

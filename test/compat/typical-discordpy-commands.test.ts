@@ -165,6 +165,8 @@ describe("typical discord.py bot: prefix commands", () => {
   test("wait_for('message'): the guess game takes the asker's next number", async () => {
     const { reply } = await T.ask("carol", "games", "!guess");
     expect(reply.content).toBe("Guess a number between 1 and 10.");
+    // Its wait_for starts once its send's answer is back: a number said before would go unheard.
+    await T.bot.idle();
     await T.P.as("bob").say("Typical/games", "7");
     const mine = await T.P.as("carol").say("Typical/games", "7");
     const answer = await T.botSays("games", (m) => m.content.startsWith("Right") || m.content.startsWith("Wrong"), reply);
@@ -176,6 +178,7 @@ describe("typical discord.py bot: prefix commands", () => {
     const { reply } = await T.ask("carol", "games", "!poll Pizza tonight?");
     expect(reply.content).toBe("Poll: Pizza tonight?");
     await T.P.waitFor(async () => (reactionsOf(await T.message("games", reply.id)).length ? true : undefined), { timeoutMs: 15_000 });
+    await T.bot.idle();
     await T.P.as("bob").react("Typical/games", reply.id, "👍");
     const done = await T.P.waitFor(
       async () => {
