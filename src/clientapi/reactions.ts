@@ -14,8 +14,9 @@ const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const PATH = "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}";
 
 /**
- * The emoji of a read: one that is not an emoji at all is a malformed request (400), as
- * the web client only ever asks about an emoji it was shown on the message.
+ * The emoji of the path: one that is not an emoji at all is a malformed request (400),
+ * whether read, added or taken back; an emoji of the right form that names no emoji of
+ * the server is not found (404), as the core answers it.
  */
 function emojiParam(raw: string) {
   try {
@@ -60,7 +61,7 @@ export function reactionsPlugin(p: ClientContext): PeopleRoute[] {
       summary: "React",
       answers: "empty",
       handler: ({ caller: { user: me }, params }) => {
-        p.core.reactions.add(me.id, params.message_id, parseEmoji(params.emoji), { channelId: params.channel_id });
+        p.core.reactions.add(me.id, params.message_id, emojiParam(params.emoji), { channelId: params.channel_id });
       },
     }),
     route({
@@ -70,7 +71,7 @@ export function reactionsPlugin(p: ClientContext): PeopleRoute[] {
       summary: "Take one's reaction back",
       answers: "empty",
       handler: ({ caller: { user: me }, params }) => {
-        p.core.reactions.remove(me.id, params.message_id, parseEmoji(params.emoji), { channelId: params.channel_id });
+        p.core.reactions.remove(me.id, params.message_id, emojiParam(params.emoji), { channelId: params.channel_id });
       },
     }),
   ];

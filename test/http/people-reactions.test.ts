@@ -50,7 +50,13 @@ describe("who reacted", () => {
     await client(p, "PUT", `/channels/${general}/messages/${m}/reactions/${THUMBS}`, bob);
     // carol is in no server with this channel: as every other route answers her, unknown.
     expect(refusal(await who(carol, general, m))).toEqual([404, 10003]);
-    for (const bad of ["notanemoji", "x:y", "%E0%A4%A"]) expect(refusal(await who(bob, general, m, bad))).toEqual([400, 50035]);
+    for (const bad of ["notanemoji", "x:y", "%E0%A4%A"]) {
+      expect(refusal(await who(bob, general, m, bad))).toEqual([400, 50035]);
+      // Adding or taking back such an emoji is as malformed as asking about it.
+      for (const method of ["PUT", "DELETE"] as const)
+        expect(refusal(await client(p, method, `/channels/${general}/messages/${m}/reactions/${bad}`, bob))).toEqual([400, 50035]);
+    }
+    expect((await who(bob, general, m)).body).toHaveLength(1);
     expect(refusal(await who(bob, general, "01900000-0000-7000-8000-000000000000"))).toEqual([404, 10003]);
     expect(refusal(await who(bob, general, "nope"))).toEqual([404, 10003]);
     expect(refusal(await who(bob, general, m, THUMBS, "?limit=0"))).toEqual([400, 50035]);
