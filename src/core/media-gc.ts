@@ -245,7 +245,11 @@ async function copyChecked(blob: Blob, to: string, sha256: string): Promise<numb
     }
     await sink.end();
   } catch (e) {
-    await Promise.resolve(sink.end()).catch(() => {});
+    try {
+      await sink.end();
+    } catch {
+      // Already ended, or the disk failed again: the copy goes either way.
+    }
     rmSync(to, { force: true });
     throw e;
   }
