@@ -16,7 +16,7 @@ const PATH = "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}";
 /**
  * The emoji of the path: one that is not an emoji at all is a malformed request (400),
  * whether read, added or taken back; an emoji of the right form that names no emoji of
- * the server is not found (404), as the core answers it.
+ * the server is the core's Unknown Emoji (10014), as for bots.
  */
 function emojiParam(raw: string) {
   try {

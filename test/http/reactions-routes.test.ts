@@ -118,14 +118,19 @@ describe("reactions", () => {
     expect((await call(p, "GET", `/channels/${general}/messages/${msg}`, { token })).body.reactions).toBeUndefined();
   });
 
-  test("people react through the client API with the same emoji rules", async () => {
+  test("people react through the client API with the same emoji rules; a malformed one is 400 there", async () => {
     const ev = recordEvents(p);
     const path = `/api/client/v1/channels/${uuid(general)}/messages/${uuid(msg)}/reactions/${encodeURIComponent(FIRE)}`;
     const auth = { Authorization: `Session ${w.users.alice.token}` };
     expect((await call(p, "PUT", path, { headers: auth })).status).toBe(204);
     expect((await call(p, "DELETE", path, { headers: auth })).status).toBe(204);
     expect(ev.events.map((e) => e.type)).toEqual(["reaction.added", "reaction.removed"]);
-    expect(refusal(await call(p, "PUT", path.replace(encodeURIComponent(FIRE), "nope"), { headers: auth }))).toEqual([404, 10003]);
+    // Not an emoji at all is a malformed request on the people's API (as its GET of who
+    // reacted answers); an emoji of the right form that the server does not have is Unknown
+    // Emoji, as for bots.
+    expect(refusal(await call(p, "PUT", path.replace(encodeURIComponent(FIRE), "nope"), { headers: auth }))).toEqual([400, 50035]);
+    const unknown = `nope:${"01900000-0000-7000-8000-000000000000"}`;
+    expect(refusal(await call(p, "PUT", path.replace(encodeURIComponent(FIRE), unknown), { headers: auth }))).toEqual([400, 10014]);
     // carol is in no server: the channel does not exist for her.
     expect(refusal(await call(p, "PUT", path, { headers: { Authorization: `Session ${w.users.carol.token}` } }))).toEqual([404, 10003]);
     expect(refusal(await call(p, "PUT", path))).toEqual([401, 0]);
