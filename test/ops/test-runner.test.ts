@@ -1,10 +1,11 @@
 /**
  * scripts/test.ts, the suite's runner (npm test): a test file that hangs past every
  * timeout bun has (its thread blocked) fails at its deadline, killed with what it started,
- * and the run goes on to the files after it and to its summary and report.
+ * and the run goes on to the files after it and to its summary and report. Files run in
+ * lanes: at most one busy file per core, and the bot libraries' files beside them.
  */
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseJUnit } from "../../scripts/compat-matrix";
@@ -82,3 +83,66 @@ test("hangs", () => {
   ]);
   expect(existsSync(join(dir, ".test-results/files"))).toBe(false);
 }, 45_000);
+
+test("the lanes: at most one busy file per core at once, and a bot library's file runs beside them", async () => {
+  const root = mkdtempSync(join(tmpdir(), "parley-lanes-"));
+  const log = join(root, "log");
+  try {
+    const say = (what: string) => `appendFileSync(${JSON.stringify(log)}, ${JSON.stringify(what)} + "\\n");`;
+    // A busy file: it says when it starts and ends, and takes a moment between.
+    for (const name of ["a", "b", "c", "d"]) {
+      mkdirSync(join(root, "test/unit"), { recursive: true });
+      writeFileSync(
+        join(root, "test/unit", `${name}.test.ts`),
+        `import { test } from "bun:test";\nimport { appendFileSync } from "node:fs";\ntest("${name}", async () => { ${say(`start ${name}`)} await Bun.sleep(300); ${say(`end ${name}`)} });\n`,
+      );
+    }
+    // The bot library's file waits until two busy files have started: it can end only if it
+    // is let run beside them.
+    mkdirSync(join(root, "test/compat"), { recursive: true });
+    writeFileSync(
+      join(root, "test/compat/x.test.ts"),
+      `import { expect, test } from "bun:test";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
+test("x", async () => {
+  ${say("start x")}
+  const started = () => (existsSync(${JSON.stringify(log)}) ? readFileSync(${JSON.stringify(log)}, "utf8").match(/^start [a-d]$/gm)?.length ?? 0 : 0);
+  for (let i = 0; i < 400 && started() < 2; i++) await Bun.sleep(50);
+  expect(started()).toBeGreaterThanOrEqual(2);
+  ${say("end x")}
+});
+`,
+    );
+    const argv = [process.execPath, join(ROOT, "scripts/test.ts"), "--root", root, "--jobs", "3"];
+    const run = Bun.spawn(["sh", "-c", 'exec "$0" "$@" 2>&1', ...argv], { cwd: ROOT, stdout: "pipe" });
+    const killer = setTimeout(() => run.kill("SIGKILL"), 60_000);
+    const [all, code] = await Promise.all([new Response(run.stdout).text(), run.exited]);
+    clearTimeout(killer);
+    expect([
+      code,
+      all
+        .match(/^ *\d+ pass$/gm)
+        ?.at(-1)
+        ?.trim(),
+    ]).toEqual([0, "5 pass"]);
+
+    // Replayed in order: how many busy files ran at once, and whether x ran beside one.
+    let busy = 0;
+    let most = 0;
+    let xRunning = false;
+    let beside = false;
+    for (const [what, name] of readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => l.split(" "))) {
+      if (name === "x") xRunning = what === "start";
+      else busy += what === "start" ? 1 : -1;
+      most = Math.max(most, busy);
+      if (xRunning && busy > 0) beside = true;
+    }
+    expect(most).toBeLessThanOrEqual(Math.min(navigator.hardwareConcurrency || 1, 3));
+    expect(beside).toBe(true);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}, 70_000);
