@@ -42,7 +42,7 @@ const summary = (out: string) => /(\d+ (passed|failed)[^\n]*) in /.exec(out)?.[1
 describe("pip-installed parley-testing under pytest", () => {
   test("the suite passes: plugin by entry point, bot fixture, clock, helpers, reference DMs; a coverage report after it", () => {
     const r = pytest([]);
-    expect(summary(r.out)).toMatch(/^13 passed(, \d+ warnings?)?$/);
+    expect(summary(r.out)).toMatch(/^14 passed(, \d+ warnings?)?$/);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(
       /-+ Parley coverage -+\nParley coverage: what the tests exercised, per bot\n {2}TesterBot\n {4}commands {4}4 of 6 used; never: \/late, \/never/,
@@ -90,7 +90,7 @@ describe("pip-installed parley-testing under pytest", () => {
     const log = join(suite, "workers.log");
     // --dist loadfile: a module's tests on one worker, as test_package.py's second test follows its first.
     const r = pytest(["-n", "2", "-p", "xdist", "--dist", "loadfile"], { PARLEY_SUITE_LOG: log });
-    expect(summary(r.out)).toMatch(/^13 passed(, \d+ warnings?)?$/);
+    expect(summary(r.out)).toMatch(/^14 passed(, \d+ warnings?)?$/);
     const servers = new Map<string, Set<string>>();
     for (const line of readFileSync(log, "utf8").trim().split("\n")) {
       const [worker, url] = line.split(" ");

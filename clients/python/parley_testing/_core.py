@@ -265,6 +265,8 @@ class Parley(Checks):
 
     def harness(self, method: str, path: str, body: Any = None) -> Any:
         """One harness call; a non-2xx answer raises HarnessError."""
+        if method != "GET" and path.startswith("/users/"):
+            self._let_bots_finish()
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.harness_url + path, data=data, method=method, headers={"Content-Type": "application/json"} if data else {})
         try:
@@ -281,6 +283,17 @@ class Parley(Checks):
             self._saw_world(e.headers, False)
             text = e.read().decode()
             raise HarnessError(e.code, json.loads(text) if text else None, f"{method} {path}", WORLD_LOST if self.world_lost else None) from None
+
+    def _let_bots_finish(self) -> None:
+        """A person is about to act: first let the bots this helper runs finish what they were answered. A bot listens for the
+        answer to its prompt (``wait_for`` after ``send``) only once its prompt's requests are answered, and a person quicker
+        than that would go unheard, a race no person wins on the reference. That includes a wait discord.py makes inside a request
+        that spent its bucket (a reaction's 250 ms). Bounded: a bot that stays busy (a request held by a long 429) delays the
+        action two seconds at most."""
+        bots = getattr(self, "_bots", None)
+        live = bots.live() if bots is not None else []
+        if live and threading.current_thread() not in {b.thread for b in live}:
+            bots.settle(timeout=2.0)
 
     @property
     def world_lost(self) -> bool:

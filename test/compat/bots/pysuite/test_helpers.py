@@ -69,3 +69,16 @@ def test_a_person_pins(parley, bot, worker_log):
     assert (notice["d"]["author"]["id"], notice["d"]["message_reference"]["message_id"]) == (parley.world["users"]["alice"]["id"], said["id"])
     parley.person("alice").unpin("general", said["id"])
     assert not [m for m in parley.messages("general", as_="alice") if m["id"] == said["id"]][0]["pinned"]
+
+
+def test_a_person_acts_once_the_bots_are_done(parley, bot, worker_log):
+    """The bot waits for the answer only once its prompt's reaction is answered, which a fault holds for a while (and then
+    discord.py waits out the reaction's bucket inside the request); the person answers the moment the prompt shows, and is
+    heard: the helper lets the bots finish before a person acts."""
+    parley.faults.latency(200, route="/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", method="PUT", app="TesterBot")
+    alice = parley.person("alice")
+    alice.say("general", "!guess")
+    parley.wait_for_message("general", lambda m: m["content"] == "Guess a number")
+    alice.say("general", "7")
+    reply = parley.wait_for_message("general", lambda m: m["content"] in ("you said 7", "too slow"), timeout=8)
+    assert reply["content"] == "you said 7"

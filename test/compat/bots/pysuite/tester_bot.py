@@ -82,5 +82,15 @@ def create_bot() -> discord.Client:
             await m.channel.send(f"help for {m.author.name}")
         if m.content == "!boom":
             raise RuntimeError("boom")
+        if m.content == "!guess":
+            # A prompt, then another request, and only then the wait for the answer (as many bots do).
+            prompt = await m.channel.send("Guess a number")
+            await prompt.add_reaction("🎲")
+            try:
+                answer = await client.wait_for("message", check=lambda a: a.author == m.author and a.channel == m.channel, timeout=5)
+            except asyncio.TimeoutError:
+                await m.channel.send("too slow")
+                return
+            await m.channel.send(f"you said {answer.content}")
 
     return client
