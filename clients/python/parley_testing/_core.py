@@ -293,7 +293,10 @@ class Parley(Checks):
         bots = getattr(self, "_bots", None)
         live = bots.live() if bots is not None else []
         if live and threading.current_thread() not in {b.thread for b in live}:
-            bots.settle(timeout=2.0)
+            try:
+                bots.settle(timeout=2.0)
+            except Exception:  # a bot whose loop is blocked, or gone meanwhile: the person acts anyway
+                pass
 
     @property
     def world_lost(self) -> bool:
