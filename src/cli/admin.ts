@@ -141,10 +141,11 @@ export const ADMIN_COMMANDS: Command[] = [
     flags: [DATA_FLAG],
     database: "existing",
     run(p, [id], _f, out) {
+      const invite = required(id, "an invite id ('parley invite list')");
       // The core's "Unknown invite" would not say where the ids are.
-      if (!p.core.instance.invites(OPERATOR).some((i) => i.id === required(id, "an invite id ('parley invite list')")))
-        throw new CliError(`no sign-up invite '${id}' that still works (list them with 'parley invite list')`, 2);
-      p.core.instance.revokeInvite(OPERATOR, id);
+      if (!p.core.instance.invites(OPERATOR).some((i) => i.id === invite))
+        throw new CliError(`no sign-up invite '${invite}' that still works (list them with 'parley invite list')`, 2);
+      p.core.instance.revokeInvite(OPERATOR, invite);
       out(`revoked invite ${id}`);
     },
   },

@@ -126,16 +126,14 @@ function banner(p: Parley, config: Config, out: Out): void {
   const unreachable = `--host ${config.host} without --base-url: bots are told ${gateway}, which no other machine can reach; give --base-url and --gateway-url the addresses they use`;
   if (config.logFormat === "json") {
     // A log shipper reads every line: the same facts, one JSON object, as the log's own lines are.
-    const line = { level: "info", time: new Date().toISOString(), version: VERSION, base, bot_api: `${base}/api/v10`, gateway, portal };
-    out(
-      JSON.stringify({ ...line, admin: `${base}/admin`, ...(config.harness ? { harness: `${base}/api/harness/v1` } : {}), msg: listening }),
-    );
+    const where = { version: VERSION, base, bot_api: `${base}/api/v10`, gateway, portal, admin: `${base}/admin` };
+    out(logRecord("info", { ...where, ...(config.harness ? { harness: `${base}/api/harness/v1` } : {}) }, listening));
     if (setup !== null) {
       const [cmd, data] = operatorCommand(config);
       const how = `no administrator yet: open the setup link to create the administrator's account (or make yours one), once; or '${cmd} user admin <name>${data}'`;
-      out(JSON.stringify({ level: "warn", time: new Date().toISOString(), setup_url: `${base}/setup/${setup}`, msg: how }));
+      out(logRecord("warn", { setup_url: `${base}/setup/${setup}` }, how));
     }
-    if (wildcard) out(JSON.stringify({ level: "warn", time: new Date().toISOString(), msg: unreachable }));
+    if (wildcard) out(logRecord("warn", {}, unreachable));
     return;
   }
   out(listening);
@@ -183,9 +181,14 @@ function noAdministrator(out: Out, link: string, config: Config): void {
 
 const DEFAULT_DATA = "./parley-data";
 
-/** Each line as the log's JSON (the fields pino writes), its "parley: " prefix and indentation dropped. */
+/** One line of the log's JSON, with the fields pino writes (level, time, msg). */
+function logRecord(level: "info" | "warn" | "error", fields: Record<string, unknown>, msg: string): string {
+  return JSON.stringify({ level, time: new Date().toISOString(), ...fields, msg });
+}
+
+/** Each line as the log's JSON, its "parley: " prefix and indentation dropped. */
 export function jsonLine(level: "info" | "error", write: Out): Out {
-  return (line) => write(JSON.stringify({ level, time: new Date().toISOString(), msg: line.replace(/^parley: /, "").trim() }));
+  return (line) => write(logRecord(level, {}, line.replace(/^parley: /, "").trim()));
 }
 
 /**
