@@ -290,11 +290,10 @@ class Parley(Checks):
         than that would go unheard, a race no person wins on the reference. That includes a wait discord.py makes inside a request
         that spent its bucket (a reaction's 250 ms). Bounded: a bot that stays busy (a request held by a long 429) delays the
         action two seconds at most."""
-        bots = getattr(self, "_bots", None)
-        live = bots.live() if bots is not None else []
+        live = self._bots.live()
         if live and threading.current_thread() not in {b.thread for b in live}:
             try:
-                bots.settle(timeout=2.0)
+                self._bots.settle(timeout=2.0)
             except Exception:  # a bot whose loop is blocked, or gone meanwhile: the person acts anyway
                 pass
 
