@@ -199,6 +199,7 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   // What operator commands beside this server wrote reaches its live connections (store/relay.ts);
   // an upgraded database's older messages get searchable (core/search-index.ts).
   life.poll = () => (store.publishRelayed(), core.search.backfillStep());
+  life.release = () => store.releaseMemory();
   // A cluster node that could not hear the others for a while: its live connections may
   // have missed events, so they start over (a bot's RESUME then meets op 9 and IDENTIFYs).
   if ("gap" in store.relay) store.relay.gap = () => (gateway.closeAll(CLOSE_UNKNOWN_ERROR), live.closeAll());

@@ -41,6 +41,8 @@ export class Lifecycle {
   /** Called once listening, and once the first answer is out (the composition root schedules deferred work here). */
   afterListen: (() => void) | null = null;
   afterFirst: (() => void) | null = null;
+  /** Called when the server collects after a busy spell: what else can give memory back. */
+  release: (() => void) | null = null;
 
   constructor(
     private readonly config: Config,
@@ -158,27 +160,29 @@ export class Lifecycle {
     this.collector = this.poller = null;
   }
 
+  private guarded(fn: () => void, where = "poll"): void {
+    try {
+      fn();
+    } catch (e) {
+      this.report(e, where);
+    }
+  }
+
   /**
    * After a busy spell, once a whole second passed without a request, collect garbage
    * fully and shrink: the runtime otherwise keeps the heap a load grew to, tens of
    * megabytes, long after the load. Bun.shrink() also drops the code compiled for the
    * load and hands the allocator's free pages back (about 10 MiB more after the bench's
    * loads); the next burst compiles what it runs again, in milliseconds. Costs a few
-   * milliseconds, and only when nothing is waiting.
+   * milliseconds, and only when nothing is waiting. The database's connection hands back
+   * its spare cache then too (`release`).
    */
-  private guarded(poll: () => void): void {
-    try {
-      poll();
-    } catch (e) {
-      this.report(e, "poll");
-    }
-  }
-
   private collectIfIdle(): void {
     const quiet = this.sinceCollect === this.countSeen;
     this.countSeen = this.sinceCollect;
     if (!quiet || this.sinceCollect < COLLECT_AFTER_REQUESTS) return;
     this.sinceCollect = this.countSeen = 0;
+    if (this.release) this.guarded(this.release, "release");
     Bun.gc(true);
     Bun.shrink();
   }

@@ -329,4 +329,9 @@ export class Store {
     this.flush();
     this.engine.checkpoint();
   }
+
+  /** Hand back cache memory the database connection is not using (the server is idle). */
+  releaseMemory(): void {
+    this.engine.releaseMemory();
+  }
 }

@@ -128,6 +128,9 @@ export class PgEngine implements Engine {
 
   checkpoint(): void {}
 
+  /** The server holds no cache of Postgres's pages. */
+  releaseMemory(): void {}
+
   sizeBytes(): number {
     return Number((this.db.query("SELECT pg_database_size(current_database()) AS n").get() as { n: number | string }).n);
   }
