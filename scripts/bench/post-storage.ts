@@ -1,13 +1,13 @@
 /**
  * What a posted message costs SQLite, part by part: the statements a bot API post runs
- * in the group commit (a savepoint per write, the message row, its snowflake's row in
- * the id map) and its share of the batch's COMMIT, against the same work without one
+ * in the group commit (a savepoint per write, the message row with its position,
+ * migration 023) and its share of the batch's COMMIT, against the same work without one
  * part at a time. Run on a copy of a real Parley database (every migration, the bench
  * world of 50 channels, 300 messages in each), in batches of 22 posts (what the paths
  * bench's 32 connections make per commit), the posts spread over the channels in turn as
  * the paths bench spreads them. CPU time, so a busy machine moves it less than wall time.
- * The search entry is not here: its statements are the search engine's own
- * (core/search-fts5.ts). Not a row of `npm run bench`: it explains one.
+ * The search entry is not here: a post writes none (migration 022). Not a row of
+ * `npm run bench`: it explains one (docs/scaling.md, "What the post costs").
  *   bun scripts/bench/post-storage.ts [--batches 600] [--rounds 3]
  */
 import { Database } from "bun:sqlite";
@@ -15,6 +15,8 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createParley } from "../../src/app";
+import { SwitchableClock } from "../../src/core/clock";
+import { IdGenerator, positionOf } from "../../src/core/ids";
 import { SPEC_RATE_LIMITS, testConfig } from "../../src/config";
 import { BulkSeed } from "./servers/bulk";
 import { benchWorld } from "./servers/world";
@@ -25,24 +27,25 @@ const PER_BATCH = 22;
 interface Variant {
   name: string;
   savepoint: boolean;
-  idRow: boolean;
+  /** The row keeps its position (the unique index, and the trigger that checks the id map). */
+  position: boolean;
   channelIndex: boolean;
   foreignKeys: boolean;
   /** Posts per COMMIT. */
   batch: number;
 }
 
-const served: Variant = { name: "as served", savepoint: true, idRow: true, channelIndex: true, foreignKeys: true, batch: PER_BATCH };
+const served: Variant = { name: "as served", savepoint: true, position: true, channelIndex: true, foreignKeys: true, batch: PER_BATCH };
 const VARIANTS: Variant[] = [
   served,
-  { ...served, name: "without the id map row", idRow: false },
+  { ...served, name: "without the position", position: false },
   { ...served, name: "without the savepoint", savepoint: false },
   { ...served, name: "without foreign keys", foreignKeys: false },
   { ...served, name: "without the (channel_id, id) index", channelIndex: false },
   {
     name: "the minimal app's: one insert, its own commit",
     savepoint: false,
-    idRow: false,
+    position: false,
     channelIndex: false,
     foreignKeys: false,
     batch: 1,
@@ -77,28 +80,30 @@ function measure(file: string, v: Variant, batches: number): { statements: numbe
     const channels = (db.query("SELECT id FROM channels WHERE guild_id IS NOT NULL").all() as { id: string }[]).map((c) => c.id);
     const cols = Object.keys(row);
     const insert = db.query(`INSERT INTO messages (${cols.join(", ")}) VALUES (${cols.map((c) => `$${c}`).join(", ")})`);
-    const pair = db.query("INSERT OR IGNORE INTO snowflakes (uuid, flake) VALUES (?, ?)");
+    const ids = new IdGenerator(new SwitchableClock());
     const savepoint = db.prepare("SAVEPOINT w");
     const release = db.prepare("RELEASE w");
-    let flake = 1n << 60n;
     let n = 0;
     let statements = 0;
     let commit = 0;
     const posts = batches * PER_BATCH;
     for (let done = 0; done < posts; done += v.batch) {
-      const rows = Array.from({ length: v.batch }, () => ({
-        ...row,
-        id: Bun.randomUUIDv7(),
-        channel_id: channels[n++ % channels.length],
-        content: `the quick brown fox jumps over the lazy dog, message ${n}`,
-        nonce: `w1-${n}`,
-      }));
+      const rows = Array.from({ length: v.batch }, () => {
+        const id = ids.next();
+        return {
+          ...row,
+          id,
+          position: v.position ? positionOf(id) : null,
+          channel_id: channels[n++ % channels.length],
+          content: `the quick brown fox jumps over the lazy dog, message ${n}`,
+          nonce: `w1-${n}`,
+        };
+      });
       const t0 = process.cpuUsage();
       db.exec("BEGIN");
       for (const r of rows) {
         if (v.savepoint) savepoint.run();
         insert.run(r as never);
-        if (v.idRow) pair.run(r.id, flake++);
         if (v.savepoint) release.run();
       }
       const t1 = process.cpuUsage();

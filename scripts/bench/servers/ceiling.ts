@@ -12,9 +12,12 @@
 //   schema, one prepared INSERT in a transaction (WAL, synchronous NORMAL), one publish
 //   of the frame to every socket on /gateway, and the message as the JSON answer,
 //   unpadded.
+// - "minimal-indexed": the minimal app with the one index any chat's history needs,
+//   messages by (channel_id, id), so that the post's row beside it says what that index
+//   alone costs a post (both apps post to 50 channels in turn).
 //   bun servers/ceiling.ts app <answerBytes> <frameBytes>
 //   bun servers/ceiling.ts raw <file holding {body, headers}>
-//   bun servers/ceiling.ts minimal
+//   bun servers/ceiling.ts minimal|minimal-indexed
 import { Database } from "bun:sqlite";
 import { Elysia, t } from "elysia";
 import { Type } from "@sinclair/typebox";
@@ -181,11 +184,12 @@ function serveWithGateway(app: { fetch(req: Request): Response | Promise<Respons
   });
 }
 
-function minimalServer() {
+function minimalServer(indexed: boolean) {
   const db = walDatabase();
   db.exec(
     "CREATE TABLE messages (id TEXT PRIMARY KEY, channel_id TEXT NOT NULL, author_id TEXT NOT NULL, content TEXT NOT NULL, nonce TEXT, created_at INTEGER NOT NULL) WITHOUT ROWID",
   );
+  if (indexed) db.exec("CREATE INDEX messages_channel ON messages (channel_id, id)");
   const insert = db.query("INSERT INTO messages (id, channel_id, author_id, content, nonce, created_at) VALUES (?, ?, ?, ?, ?, ?)");
   const insertTx = db.transaction((r: [string, string, string, string, string | null, number]) => insert.run(...r));
   const bot = { id: "1400000000000000001", username: "MinimalBot" };
@@ -242,5 +246,5 @@ function minimalServer() {
 }
 
 if (mode === "raw") rawServer(process.argv[3]);
-else if (mode === "minimal") minimalServer();
+else if (mode === "minimal" || mode === "minimal-indexed") minimalServer(mode === "minimal-indexed");
 else appServer(Number(process.argv[3] ?? 0), Number(process.argv[4] ?? 0));
