@@ -69,14 +69,11 @@ describe("nothing from a message, embed, component or name runs", () => {
       embeds: [
         {
           title: IMG,
-          url: "javascript:pwned=14",
           description: `${SCRIPT} [masked](javascript:pwned=15)`,
           color: 0xff0000,
-          author: { name: SVG, url: "javascript:pwned=16", icon_url: "javascript:pwned=17" },
+          author: { name: SVG },
           fields: [{ name: IMG, value: "[field](javascript:pwned=18)", inline: true }],
-          image: { url: "javascript:pwned=19" },
-          thumbnail: { url: "data:text/html,<script>pwned=20</script>" },
-          footer: { text: SCRIPT, icon_url: "javascript:pwned=21" },
+          footer: { text: SCRIPT },
         },
       ],
       components: [
@@ -91,6 +88,20 @@ describe("nothing from a message, embed, component or name runs", () => {
       ] as never,
     });
 
+    // The bot API refuses these URLs as the reference does (400 50035)...
+    const hostile = {
+      title: "stored",
+      url: "javascript:pwned=14",
+      author: { name: SVG, url: "javascript:pwned=16", icon_url: "javascript:pwned=17" },
+      image: { url: "javascript:pwned=19" },
+      thumbnail: { url: "data:text/html,<script>pwned=20</script>" },
+      footer: { text: "stored footer", icon_url: "javascript:pwned=21" },
+    };
+    await expect(channel.send({ embeds: [hostile] })).rejects.toMatchObject({ status: 400, code: 50035 });
+    // ...but a message stored by another door (or before that check) may carry them: the client honours none.
+    const botUser = s.id(s.world.applications["<script>pwned=12</script>"].bot_user_id);
+    s.p.core.messages.send(botUser, general, { content: "stored embed", embeds: [{ type: "rich", ...hostile }] });
+
     const alice = await signIn(browser, s.base, "alice");
     try {
       const a = alice.page;
@@ -100,6 +111,9 @@ describe("nothing from a message, embed, component or name runs", () => {
       await message(a, /^bob <script>pwned=1<\/script> <img src=x onerror=pwned=2>/).waitFor();
       const botMessage = message(a, /^<script>pwned=12<\/script> bot says <script>pwned=1<\/script> masked$/);
       await botMessage.waitFor();
+      await message(a, /^<script>pwned=12<\/script> stored embed$/)
+        .getByText("stored footer")
+        .waitFor();
       expect(await message(a, /@<b onmouseover=pwned=10>Mods<\/b>$/).count()).toBe(1);
       await a.getByRole("navigation", { name: "Servers" }).getByRole("button", { name: SVG, exact: true }).waitFor();
       await a

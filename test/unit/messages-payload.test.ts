@@ -4,6 +4,8 @@ import { DomainError } from "../../src/core/errors";
 import { errorToStatusBody } from "../../src/wire/errors";
 
 const s = (n: number) => "x".repeat(n);
+/** A well formed https URL of exactly n characters. */
+const link = (n: number) => `https://e.com/${s(n - 14)}`;
 /** No snowflake names anything here: mentions stay as written. */
 const NO_IDS = { uuid: () => null };
 
@@ -36,7 +38,7 @@ const limits: [string, unknown, unknown, string][] = [
   ["embeds count", { embeds: Array(10).fill({ title: "t" }) }, { embeds: Array(11).fill({ title: "t" }) }, "embeds"],
   ["title", { embeds: [{ title: s(256) }] }, { embeds: [{ title: s(257) }] }, "embeds[0].title"],
   ["description", { embeds: [{ description: s(4096) }] }, { embeds: [{ description: s(4097) }] }, "embeds[0].description"],
-  ["url", { embeds: [{ title: "t", url: s(2048) }] }, { embeds: [{ title: "t", url: s(2049) }] }, "embeds[0].url"],
+  ["url", { embeds: [{ title: "t", url: link(2048) }] }, { embeds: [{ title: "t", url: link(2049) }] }, "embeds[0].url"],
   ["color", { embeds: [{ title: "t", color: 0xffffff }] }, { embeds: [{ title: "t", color: 0x1000000 }] }, "embeds[0].color"],
   [
     "fields count",
@@ -76,7 +78,7 @@ const limits: [string, unknown, unknown, string][] = [
   ],
   ["footer", { embeds: [{ footer: { text: s(2048) } }] }, { embeds: [{ footer: { text: s(2049) } }] }, "embeds[0].footer.text"],
   ["author", { embeds: [{ author: { name: s(256) } }] }, { embeds: [{ author: { name: s(257) } }] }, "embeds[0].author.name"],
-  ["image url", { embeds: [{ image: { url: s(2048) } }] }, { embeds: [{ image: { url: s(2049) } }] }, "embeds[0].image.url"],
+  ["image url", { embeds: [{ image: { url: link(2048) } }] }, { embeds: [{ image: { url: link(2049) } }] }, "embeds[0].image.url"],
   [
     "6000 across embeds",
     { embeds: [{ description: s(4096) }, { description: s(1904) }] },
@@ -213,6 +215,40 @@ describe("message payload rules", () => {
     const n = validateMessagePayload({ embeds: [{ title: "t", description: null, footer: { text: "f", icon_url: null } }] }, NO_IDS);
     expect(n.embeds).toEqual([{ type: "rich", title: "t", footer: { text: "f" } }]);
     expect(validateMessagePayload({ embed: { title: "a" } }, NO_IDS).embeds).toEqual([{ type: "rich", title: "a" }]);
+  });
+
+  test("embed URLs are absolute http(s), pictures may also be attachment://; anything else is refused as the reference does", () => {
+    const pic = "https://example.com/p.png";
+    const ok = { title: "t", url: "https://example.com", author: { name: "a", url: "http://e.com", icon_url: pic } };
+    expect(
+      refusal({ embeds: [{ ...ok, footer: { text: "f", icon_url: pic }, image: { url: "attachment://a.png" }, thumbnail: { url: pic } }] }),
+    ).toBeNull();
+    const refused = (body: unknown) => {
+      try {
+        validateMessagePayload(body, NO_IDS);
+        return null;
+      } catch (e) {
+        const issue = (e as DomainError).issues[0];
+        return [issue.path, issue.code, issue.message];
+      }
+    };
+    // The errors discord.py users meet on the reference ("In embed.image.url: Scheme "ttps" is not supported.").
+    expect(refused({ embeds: [{ title: "t", url: "example.com" }] })).toEqual([
+      "embeds[0].url",
+      "URL_TYPE_INVALID_URL",
+      "Not a well formed URL.",
+    ]);
+    expect(refused({ embeds: [ok, { image: { url: "ttps://e.com/x.png" } }] })).toEqual([
+      "embeds[1].image.url",
+      "URL_TYPE_INVALID_SCHEME",
+      `Scheme "ttps" is not supported. Scheme must be one of ('http', 'https').`,
+    ]);
+    expect(refused({ embed: { title: "t", url: "javascript:alert(1)" } })?.[0]).toBe("embed.url");
+    expect(refusal({ embeds: [{ title: "t", url: "attachment://a.png" }] })).toBe("embeds[0].url");
+    expect(refusal({ embeds: [{ author: { name: "a", url: "ftp://e.com" } }] })).toBe("embeds[0].author.url");
+    expect(refusal({ embeds: [{ author: { name: "a", icon_url: "data:image/png;base64,AA" } }] })).toBe("embeds[0].author.icon_url");
+    expect(refusal({ embeds: [{ footer: { text: "f", icon_url: "/relative.png" } }] })).toBe("embeds[0].footer.icon_url");
+    expect(refusal({ embeds: [{ thumbnail: { url: "" } }] })).toBe("embeds[0].thumbnail.url");
   });
 
   test("ids may arrive as JSON numbers; nonce as integer or string; service_e2e is ignored", () => {

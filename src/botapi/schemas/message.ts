@@ -9,6 +9,7 @@ import { type AllowedMentions, DomainError } from "../../core";
 import { shortValue, Snowflake, validate } from "../../wire/validation";
 import { embedsIn, textIn } from "../../wire/mentions";
 import type { Snowflakes } from "../../wire/snowflakes";
+import { checkEmbedUrls } from "./embed-urls";
 
 const Str = (max: number) => Type.String({ maxLength: max });
 /**
@@ -121,6 +122,7 @@ export function validateMessagePayload(
   const b = validate(MessageBodySchema, stripNulls(body));
   let embeds = b.embeds ?? (b.embed ? [b.embed] : null);
   if (embeds) {
+    embeds.forEach((e, i) => checkEmbedUrls(e, b.embeds ? `embeds[${i}]` : "embed"));
     checkEmbedTotal(embeds);
     embeds = embeds.map(normalizeEmbed);
   }
