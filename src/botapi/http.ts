@@ -10,6 +10,8 @@ import { errorToStatusBody, rateLimitedAnswer } from "../wire/errors";
 import { jsonResponse, jsonResponseOwningHeaders } from "../wire/http";
 import { jsonAnswerHeaders, rateLimitHeaders, type Bucket, type BucketState, type Verdict } from "./ratelimit";
 import { SNOWFLAKE } from "../wire/snowflakes";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { routes, type Call, type CallerKind, type Reply, type Route } from "../wire/route";
 import { unmatched, type Door, type Exchange } from "../wire/pipeline";
 import type { Answer } from "../wire/hooks";
@@ -146,14 +148,20 @@ export function botDoor(
  * The major parameter as the rate limits count it: digits by their value, so "0<id>"
  * and "<id>" share one window instead of each spelling opening a fresh one, and an id
  * that is not digits at all (it names nothing) one window for all such junk.
+ *
+ * A webhook-token route counts its id and token together, as the reference does
+ * (reference-gaps 7.1): a webhook's id is public and a follow-up's path names the
+ * application, so by the id alone wrong tokens would spend the real one's window, and
+ * a bot's follow-ups to different interactions would share one.
  */
 function major(x: Exchange<BotApi>): string {
   const name = x.c.major;
   if (!name) return "";
   const v = x.params[name] ?? "";
-  if (SNOWFLAKE.test(v)) return v;
-  if (/^[0-9]+$/.test(v)) return v.replace(/^0+(?=[0-9])/, "");
-  return name.endsWith("_id") ? "?" : v;
+  const id = SNOWFLAKE.test(v) ? v : /^[0-9]+$/.test(v) ? v.replace(/^0+(?=[0-9])/, "") : name.endsWith("_id") ? "?" : v;
+  const token = x.params.webhook_token;
+  // The token is a secret: windows (in Redis too, with --redis) are keyed by a digest of it.
+  return token === undefined ? id : `${id}/${bytesToHex(sha256(new TextEncoder().encode(token)).subarray(0, 12))}`;
 }
 
 /** A request's verdict as its answer: null to go on, or the 429 (its headers' state kept on x either way). */
