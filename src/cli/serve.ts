@@ -90,7 +90,7 @@ export async function serve(config: Config, print: Out, opts: { signals: boolean
   try {
     if (config.seedFile) seed(p, config.seedFile, out, config);
     // Before listening: a bot that connects at once finds the whole world.
-    const demo = config.demo ? createDemoWorld(p) : null;
+    const demo = config.demo ? createDemoWorld(p, operatorCommand(config)) : null;
     if (config.demo) t.mark("create the demo world");
     try {
       p.listen();
@@ -194,10 +194,12 @@ export function jsonLine(level: "info" | "error", write: Out): Out {
 /**
  * How the operator runs a command on this server's data: the compiled executable is
  * `parley` (its code lives under Bun's /$bunfs/), a clone's is `npx parley`; and the
- * ` --data DIR` to add, unless the commands find this data directory by themselves.
+ * ` --data DIR` to add, unless the commands find this data directory by themselves (on
+ * Postgres as well: it holds the key the database checks them against).
  */
 export function operatorCommand(config: Pick<Config, "data" | "database">, main = Bun.main): [string, string] {
   const parley = main.startsWith("/$bunfs/") || main.startsWith("B:/~BUN/") ? "parley" : "npx parley";
-  if (config.database || config.data === ":memory:" || resolve(config.data) === resolve(DEFAULT_DATA)) return [parley, ""];
+  // On Postgres too: the commands read secret.key from --data, and one elsewhere is refused.
+  if (config.data === ":memory:" || resolve(config.data) === resolve(DEFAULT_DATA)) return [parley, ""];
   return [parley, ` --data ${/[\s'"$]/.test(config.data) ? JSON.stringify(config.data) : config.data}`];
 }

@@ -173,6 +173,38 @@ describe("the setup link's commands", () => {
     expect(operatorCommand({ data: "/srv/my data", database: null }, "/src/main.ts")[1]).toBe(' --data "/srv/my data"');
   });
 
+  test("on Postgres they still name the data directory: the commands read its secret.key", () => {
+    const pg = "postgres://parley@db/parley";
+    expect(operatorCommand({ data: "/var/lib/parley", database: pg }, "/$bunfs/root/parley")[1]).toBe(" --data /var/lib/parley");
+    expect(operatorCommand({ data: "./parley-data", database: pg }, "/$bunfs/root/parley")[1]).toBe("");
+  });
+
+  test("the demo world's next steps say them with --data too", async () => {
+    const demo = join(dir, "demo-data");
+    const s = await serve(["--port", "0", "--data", demo, "--demo"]);
+    try {
+      const deadline = Date.now() + 10_000;
+      while (!s.out().includes("rotate DemoBot") && Date.now() < deadline) await Bun.sleep(20);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+    expect(s.out()).toContain(`npx parley app list --data ${demo}, npx parley app rotate DemoBot --data ${demo}`);
+  });
+
+  test("an in-memory demo world sends the operator to the portal, which reaches it", async () => {
+    const s = await serve(["--port", "0", "--data", ":memory:", "--demo"]);
+    try {
+      const deadline = Date.now() + 10_000;
+      while (!s.out().includes("DemoBot's token") && Date.now() < deadline) await Bun.sleep(20);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+    expect(s.out()).toMatch(
+      /3\. rotate DemoBot's token \(a new one; this one stops\) in the portal, http:\/\/127\.0\.0\.1:\d+\/developers/,
+    );
+    expect(s.out()).not.toContain("npx parley app list");
+  });
+
   test("the pretty banner says them with --data", async () => {
     const s = await serve(["--port", "0", "--data", join(dir, "pretty-data")]);
     try {
