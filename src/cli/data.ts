@@ -68,9 +68,14 @@ export const DATA_COMMANDS: Command[] = [
     async run(p, [file], f, out) {
       const path = target(file, f.force === true);
       const doc = p.exportWorld();
+      // Written beside it, then moved into place: a write cut short (a full disk) leaves
+      // the export it would replace (--force) whole, and no truncated JSON to import later.
+      const partial = `${path}.partial`;
       try {
-        writeFileSync(path, JSON.stringify(doc, null, 1) + "\n");
+        writeFileSync(partial, JSON.stringify(doc, null, 1) + "\n");
+        renameSync(partial, path);
       } catch (e) {
+        rmSync(partial, { force: true });
         throw new CliError(`cannot write the export to ${path}: ${(e as Error).message}`);
       }
       // The files the world names, beside it (laid out as a data directory's media/).

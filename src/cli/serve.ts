@@ -156,7 +156,17 @@ function onSignals(p: Parley, config: Config): void {
     // Whatever happens inside, the process ends within the time allowed (and a little).
     setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 2000).unref();
     p.obs.log.info("shutting down", { signal, timeout_s: config.shutdownTimeoutMs / 1000 });
-    const r = await p.shutdown(config.shutdownTimeoutMs);
+    let r: Awaited<ReturnType<Parley["shutdown"]>>;
+    try {
+      r = await p.shutdown(config.shutdownTimeoutMs);
+    } catch (e) {
+      // A last write that fails (a full disk) still ends the process as a stop does: one
+      // log line and exit 1 (the log is written on exit), not an unhandled rejection's
+      // stack trace. What was committed stays; the lock goes with the process.
+      const code = (e as { code?: unknown })?.code;
+      p.obs.log.error("stopped, but the last writes failed", { error: e instanceof Error ? e.message : String(e), code });
+      process.exit(1);
+    }
     const how = r.clean ? "stopped" : `stopped after ${config.shutdownTimeoutMs / 1000} s with ${r.requestsCut} requests unanswered`;
     p.obs.log.info(how, { gateway_sockets_closed: r.socketsClosed, ms: Math.round(r.ms) });
     process.exit(r.clean ? 0 : 1);
