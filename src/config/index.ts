@@ -281,6 +281,25 @@ function publicFacing(str: (name: string) => string | undefined): Pick<Config, "
 
 /** Build the validated config from flags (winning) and environment. */
 export function loadConfig(flags: RawFlags, env: Record<string, string | undefined>): Config {
+  try {
+    return checkedConfig(flags, env);
+  } catch (e) {
+    throw e instanceof ConfigError ? new ConfigError(namedAsGiven(e.message, flags, env)) : e;
+  }
+}
+
+/**
+ * A refusal names the flag; when the value came from its environment variable (a CI
+ * job's PARLEY_PORT), it names that instead, which is what the operator must correct.
+ */
+function namedAsGiven(message: string, flags: RawFlags, env: Record<string, string | undefined>): string {
+  const m = /^--([a-z-]+)/.exec(message);
+  const spec = m ? SERVE_FLAGS.find((f) => f.name === m[1]) : undefined;
+  if (!spec || flags[spec.name] !== undefined || !env[spec.env]) return message;
+  return `${spec.env}${message.slice(m![0].length)}`;
+}
+
+function checkedConfig(flags: RawFlags, env: Record<string, string | undefined>): Config {
   const get = (name: string): string | boolean | undefined => {
     if (flags[name] !== undefined) return flags[name];
     const spec = SERVE_FLAGS.find((s) => s.name === name)!;

@@ -56,6 +56,15 @@ describe("config", () => {
     expect(() => parseFlags(["--port"], SERVE_FLAGS)).toThrow(ConfigError);
   });
 
+  test("a bad value from the environment is refused by the variable's name, a flag's by the flag's", () => {
+    expect(() => loadConfig({}, { PARLEY_PORT: "abc" })).toThrow("PARLEY_PORT must be 0 to 65535, not 'abc'");
+    expect(() => loadConfig({}, { PARLEY_RATE_LIMITS: "maybe" })).toThrow("PARLEY_RATE_LIMITS: cannot read JSON from 'maybe'");
+    expect(() => loadConfig({}, { PARLEY_MEDIA_MAX_FILE_BYTES: "1e3" })).toThrow(/^PARLEY_MEDIA_MAX_FILE_BYTES must be/);
+    expect(() => loadConfig({ port: "abc" }, { PARLEY_PORT: "abc" })).toThrow("--port must be 0 to 65535, not 'abc'");
+    // The flag won: the variable's value was never read.
+    expect(() => loadConfig({ port: "abc" }, { PARLEY_PORT: "8000" })).toThrow(/^--port must be/);
+  });
+
   test("--database (PARLEY_DATABASE) selects Postgres; the default stays SQLite in --data", () => {
     expect(loadConfig({}, {}).database).toBeNull();
     const url = "postgres://parley:secret@db.example:5432/parley";
