@@ -15,6 +15,7 @@ import { MIGRATE_COMMAND } from "./migrate";
 import { ADMIN_COMMANDS } from "./admin";
 import { jsonLine, serve } from "./serve";
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 
 const COMMANDS: Command[] = [
   ...PEOPLE_COMMANDS,
@@ -165,6 +166,13 @@ async function runCommand(cmd: Command, args: string[], env: Record<string, stri
   if (!config.database && cmd.database === "existing" && config.data !== ":memory:" && !existsSync(config.dbPath))
     throw new CliError(
       `no database at ${config.dbPath}: start the server there first (parley serve --data ${config.data}), or point --data (or PARLEY_DATA) at the data directory it uses`,
+      2,
+    );
+  // On Postgres, --data holds only the key the database checks commands against (store/keyfile.ts):
+  // without one there, the command would make a new key (a stray data directory) only to be refused.
+  if (config.database && cmd.database === "existing" && !existsSync(join(config.data, "secret.key")))
+    throw new CliError(
+      `no secret.key in '${config.data}': on Postgres a command needs a node's key; start a node there first, point --data (or PARLEY_DATA) at a node's data directory, or copy its secret.key there`,
       2,
     );
   let p;

@@ -30,6 +30,16 @@ describe("operator commands", () => {
     oneLine(await parley(["app", "list", "extra", "--data", data]), /unexpected argument 'extra'/);
   });
 
+  test("on Postgres, a data directory without a node's key is refused before anything is made there", async () => {
+    const stray = join(dir, "no-key-here");
+    // Nothing listens on port 1: the refusal comes before any connection is tried.
+    const env = { PARLEY_DATABASE: "postgres://parley:pw@127.0.0.1:1/parley" };
+    const r = await parley(["app", "list", "--data", stray], { env });
+    oneLine(r, /no secret\.key in '.*no-key-here': on Postgres a command needs a node's key/);
+    expect(r.code).toBe(2);
+    expect(existsSync(stray)).toBe(false);
+  });
+
   test("a server given to someone outside it names them both", async () => {
     expect((await parley(["guild", "create", "Club", "--owner", "alice", "--data", data])).code).toBe(0);
     expect((await parley(["user", "create", "outsider", "--data", data])).code).toBe(0);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { existsSync } from "node:fs";
@@ -102,6 +102,8 @@ describe("config", () => {
 describe("the parley command", () => {
   test("operator commands follow PARLEY_DATABASE: a Postgres nobody answers at is one line, its password hidden", async () => {
     const dir = mkdtempSync(join(tmpdir(), "parley-cli-pg-"));
+    // A node's key, as a command on Postgres needs (without one it is refused before connecting).
+    writeFileSync(join(dir, "secret.key"), new Uint8Array(32));
     try {
       const r = await run(["app", "list", "--data", dir], { PARLEY_DATABASE: "postgres://parley:hunter2@127.0.0.1:1/parley" });
       expect(r.code).toBe(1);
