@@ -4,6 +4,7 @@
  */
 import { accessSync, constants, mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { format } from "node:util";
 import { ConfigError, redactUrl, VERSION, type Config } from "../config";
 import { createParley, type Parley } from "../app";
 import { DomainError } from "../core";
@@ -100,6 +101,7 @@ export async function serve(config: Config, print: Out, opts: { signals: boolean
     t.mark("listen");
     // Before the banner: whoever waits for "listening" may signal at once.
     if (opts.signals) onSignals(p, config);
+    if (opts.signals) consoleToLog(p);
     if (demo) for (const line of demo(p.api.urls)) out(line);
     if (!config.quiet) banner(p, config, print);
     t.print(out);
@@ -146,6 +148,31 @@ function banner(p: Parley, config: Config, out: Out): void {
   if (setup !== null) noAdministrator(out, `${base}/setup/${setup}`, config);
   if (wildcard) out(`  note      ${unreachable}`);
 }
+
+/**
+ * What a library prints by itself (Bun's SQL client warns on stderr at every retry of
+ * its LISTEN while Postgres is away) goes through the log: a JSON line under
+ * --log-format json, as a log shipper expects of every line, and the same text once per
+ * RUNTIME_REPEAT_MS rather than at every retry (the node's own "database unavailable"
+ * already says what is wrong).
+ */
+function consoleToLog(p: Parley): void {
+  const said = new Map<string, number>();
+  const to =
+    (level: "warn" | "error") =>
+    (...args: unknown[]) => {
+      const msg = format(...args);
+      const now = Date.now();
+      if ((said.get(msg) ?? Number.NEGATIVE_INFINITY) > now - RUNTIME_REPEAT_MS) return;
+      said.set(msg, now);
+      if (said.size > 100) said.delete(said.keys().next().value!);
+      p.obs.log[level](msg, { source: "runtime" });
+    };
+  console.warn = to("warn");
+  console.error = to("error");
+}
+
+const RUNTIME_REPEAT_MS = 10_000;
 
 function onSignals(p: Parley, config: Config): void {
   let stopping = false;
