@@ -316,6 +316,8 @@ function checkedConfig(flags: RawFlags, env: Record<string, string | undefined>)
   const portRaw = str("port") ?? "7420";
   if (!/^\d+$/.test(portRaw) || +portRaw > 65535) throw new ConfigError(`--port must be 0 to 65535, not '${portRaw}'`);
   const data = str("data") ?? "./parley-data";
+  // An empty --data (a script's unset "$DATA_DIR") would resolve to the working directory and fill it.
+  if (!data.trim()) throw new ConfigError(`--data must name a directory (or :memory:), not '${data}'`);
   const sync = (str("synchronous") ?? "NORMAL").toUpperCase();
   if (sync !== "NORMAL" && sync !== "FULL") throw new ConfigError(`--synchronous must be NORMAL or FULL, not '${sync}'`);
 

@@ -56,6 +56,13 @@ describe("config", () => {
     expect(() => parseFlags(["--port"], SERVE_FLAGS)).toThrow(ConfigError);
   });
 
+  test("an empty --data (an unset variable in a script) is refused, not taken for the working directory", () => {
+    expect(() => loadConfig({ data: "" }, {})).toThrow("--data must name a directory (or :memory:), not ''");
+    expect(() => loadConfig({ data: " " }, {})).toThrow(ConfigError);
+    // An empty PARLEY_DATA is no value at all, as for every variable: the default stands.
+    expect(loadConfig({}, { PARLEY_DATA: "" }).dbPath).toMatch(/parley-data\/parley\.db$/);
+  });
+
   test("a bad value from the environment is refused by the variable's name, a flag's by the flag's", () => {
     expect(() => loadConfig({}, { PARLEY_PORT: "abc" })).toThrow("PARLEY_PORT must be 0 to 65535, not 'abc'");
     expect(() => loadConfig({}, { PARLEY_RATE_LIMITS: "maybe" })).toThrow("PARLEY_RATE_LIMITS: cannot read JSON from 'maybe'");
