@@ -40,6 +40,21 @@ describe("operator commands", () => {
     expect(existsSync(stray)).toBe(false);
   });
 
+  test("backup and export never write over the data directory's own files, --force or not", async () => {
+    for (const [cmd, file] of [
+      ["backup", "parley.db"],
+      ["export", "parley.db"],
+      ["export", "secret.key"],
+      ["backup", "media"],
+    ]) {
+      const r = await parley([cmd, join(data, file), "--force", "--data", data]);
+      oneLine(r, /is the server's own data: write the copy outside/);
+      expect(r.code).toBe(2);
+    }
+    // The database is the one it was: alice is still there.
+    expect((await parley(["user", "list", "--data", data])).out).toContain("alice");
+  });
+
   test("a server given to someone outside it names them both", async () => {
     expect((await parley(["guild", "create", "Club", "--owner", "alice", "--data", data])).code).toBe(0);
     expect((await parley(["user", "create", "outsider", "--data", data])).code).toBe(0);
