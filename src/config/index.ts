@@ -5,10 +5,10 @@
  * place, beside the others an operator reads in `parley serve --help`.
  */
 import { join, resolve } from "node:path";
-import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import pkg from "../../package.json" with { type: "json" };
 import { ConfigError, type RawFlags } from "./errors";
+import { readRateLimitFile } from "./rate-limits";
 import { MEDIA_DIR_FLAG, MEDIA_FLAGS, mediaConfigOf, mediaDirOf, type MediaConfig } from "./media";
 export { mediaConfigOf, mediaRoot, type MediaConfig } from "./media";
 import { fastPathsOf, type FastPaths } from "./fast-paths";
@@ -450,17 +450,6 @@ function days(raw: string, what: string): number {
 function validHost(host: string): boolean {
   if (isIP(host.replace(/^\[|\]$/g, ""))) return true;
   return host.length <= 253 && /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.?$/i.test(host);
-}
-
-function readRateLimitFile(path: string): Partial<Config["rateLimits"]> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, "utf8"));
-  } catch {
-    throw new ConfigError(`--rate-limits: cannot read JSON from '${path}'`);
-  }
-  if (!raw || typeof raw !== "object") throw new ConfigError(`--rate-limits: '${path}' must hold an object`);
-  return raw as Partial<Config["rateLimits"]>;
 }
 
 /** The portal's public URL: --portal-url, or the base URL + /developers. */

@@ -56,6 +56,30 @@ describe("config", () => {
     expect(() => parseFlags(["--port"], SERVE_FLAGS)).toThrow(ConfigError);
   });
 
+  test("a --rate-limits file is checked whole: a wrong kind, a bad number or a misspelt key is one line", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "parley-rl-")), "limits.json");
+    const refused = (doc: unknown) => {
+      writeFileSync(file, JSON.stringify(doc));
+      return () => loadConfig({ "rate-limits": file }, {});
+    };
+    expect(refused({ global: "lots" })).toThrow(`--rate-limits: '${file}': global must be {"limit": N, "windowMs": MS}`);
+    expect(refused({ global: { limit: -1, windowMs: 0 } })).toThrow(/global\.limit must be a whole number from 1 to 1000000, not -1/);
+    expect(refused({ default: { limit: 5, windowMs: 1.5 } })).toThrow(/default\.windowMs must be a whole number of ms/);
+    expect(refused({ enabled: "no" })).toThrow(/enabled must be true or false, not "no"/);
+    expect(refused({ glboal: { limit: 1, windowMs: 1000 } })).toThrow(/unknown key 'glboal' \(it takes enabled, global, default, routes\)/);
+    expect(refused([])).toThrow(/must hold an object/);
+    expect(refused({ routes: 5 })).toThrow(/routes must be an object/);
+    expect(refused({ routes: { "/channels/{id}/messages": { limit: 1, windowMs: 1000 } } })).toThrow(/is not "METHOD \/template"/);
+    expect(refused({ routes: { "POST /channels/{id}/messages": { limit: "x", windowMs: 1000 } } })).toThrow(
+      /routes\["POST \/channels\/\{id\}\/messages"\]\.limit must be/,
+    );
+    // A good file: what it names is changed, the rest stays the spec's.
+    const route = { "POST /channels/{channel_id}/messages": { limit: 2, windowMs: 1000 } };
+    writeFileSync(file, JSON.stringify({ global: { limit: 20, windowMs: 1000 }, routes: route }));
+    const ok = loadConfig({ "rate-limits": file }, {}).rateLimits;
+    expect(ok).toEqual({ enabled: true, global: { limit: 20, windowMs: 1000 }, default: { limit: 10, windowMs: 10_000 }, routes: route });
+  });
+
   test("an empty --data (an unset variable in a script) is refused, not taken for the working directory", () => {
     expect(() => loadConfig({ data: "" }, {})).toThrow("--data must name a directory (or :memory:), not ''");
     expect(() => loadConfig({ data: " " }, {})).toThrow(ConfigError);
