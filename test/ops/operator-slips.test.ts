@@ -40,6 +40,21 @@ describe("operator commands", () => {
     expect(existsSync(stray)).toBe(false);
   });
 
+  test("--data :memory: (or PARLEY_DATA=:memory:) is refused: no command reaches a server's memory", async () => {
+    for (const argv of [
+      ["user", "create", "zed", "--data", ":memory:"],
+      ["app", "list", "--data", ":memory:"],
+      ["export", join(dir, "memory.json"), "--data", ":memory:"],
+    ]) {
+      const r = await parley(argv);
+      oneLine(r, /--data :memory: names no database another process can reach/);
+      expect(r.code).toBe(2);
+    }
+    oneLine(await parley(["backup", join(dir, "memory.db")], { env: { PARLEY_DATA: ":memory:" } }), /:memory: names no database/);
+    expect(existsSync(join(dir, "memory.json"))).toBe(false);
+    expect(existsSync(join(dir, "memory.db"))).toBe(false);
+  });
+
   test("backup and export never write over the data directory's own files, --force or not", async () => {
     for (const [cmd, file] of [
       ["backup", "parley.db"],
