@@ -6,13 +6,25 @@
  * call it and say what happened.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { mediaRoot, type Config } from "../config";
 import { CliError } from "./errors";
 import { DATA_FLAG, type Command } from "./operator";
 
-function target(file: string | undefined, force: boolean): string {
+/** The files a server keeps in its data directory (docs/operations.md, "The data directory"). */
+const OWN_FILES = ["parley.db", "parley.db-wal", "parley.db-shm", "secret.key", "parley.lock", "serving.json"];
+
+function target(file: string | undefined, force: boolean, config: Pick<Config, "dbPath" | "mediaDir">): string {
   if (!file) throw new CliError("name the file to write", 2);
   const path = resolve(file);
+  // --force over the live database (or its key, or its files) would replace it under the
+  // running server, whose later writes then go to a file nobody opens again: refuse it.
+  // FILE.media is emptied and filled beside FILE: never the server's own files either.
+  const media = mediaRoot(config);
+  const own = config.dbPath === ":memory:" ? [] : OWN_FILES.map((f) => join(dirname(resolve(config.dbPath)), f));
+  if (media !== null) own.push(resolve(media));
+  if (own.includes(path) || own.includes(`${path}.media`))
+    throw new CliError(`${path} is the server's own data: write the copy outside the data directory's files (e.g. /var/backups)`, 2);
   if (existsSync(path) && !force) throw new CliError(`${path} exists: pick a new name, or add --force to replace it`, 2);
   return path;
 }
@@ -33,7 +45,7 @@ export const DATA_COMMANDS: Command[] = [
     flags: [DATA_FLAG, MEDIA_DIR_FLAG, FORCE],
     database: "existing",
     async run(p, [file], f, out) {
-      const path = target(file, f.force === true);
+      const path = target(file, f.force === true, p.config);
       // VACUUM INTO refuses an existing file: write beside it, then move it into place.
       const partial = `${path}.partial`;
       rmSync(partial, { force: true });
@@ -66,11 +78,16 @@ export const DATA_COMMANDS: Command[] = [
     flags: [DATA_FLAG, MEDIA_DIR_FLAG, FORCE],
     database: "existing",
     async run(p, [file], f, out) {
-      const path = target(file, f.force === true);
+      const path = target(file, f.force === true, p.config);
       const doc = p.exportWorld();
+      // Written beside it, then moved into place: a write cut short (a full disk) leaves
+      // the export it would replace (--force) whole, and no truncated JSON to import later.
+      const partial = `${path}.partial`;
       try {
-        writeFileSync(path, JSON.stringify(doc, null, 1) + "\n");
+        writeFileSync(partial, JSON.stringify(doc, null, 1) + "\n");
+        renameSync(partial, path);
       } catch (e) {
+        rmSync(partial, { force: true });
         throw new CliError(`cannot write the export to ${path}: ${(e as Error).message}`);
       }
       // The files the world names, beside it (laid out as a data directory's media/).

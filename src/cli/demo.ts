@@ -9,12 +9,22 @@ import type { Urls } from "../config";
 const PERSON = "demo";
 const PASSWORD = "parley-demo";
 
-/** Create the demo world if the database is empty; answers the banner to print once listening. */
-export function createDemoWorld(p: Parley): (urls: Urls) => string[] {
+/**
+ * Create the demo world if the database is empty; answers the banner to print once listening.
+ * `operator` is how the operator's commands reach this data (serve.ts, operatorCommand):
+ * the compiled executable is `parley`, not `npx parley`, and a data directory other than
+ * the default needs its --data, or the command printed opens (or refuses) another one.
+ */
+export function createDemoWorld(p: Parley, operator: [string, string] = ["npx parley", ""]): (urls: Urls) => string[] {
+  const [cmd, data] = operator;
+  // An in-memory world dies with the process: no other process can reach it, the portal can.
+  const reachable = p.config.data !== ":memory:" || p.config.database !== null;
   if (p.core.users.count() > 0) {
-    return () => [
+    return (urls) => [
       "demo: the database already holds a world; tokens are shown only once.",
-      "      'npx parley app list' lists applications, 'npx parley app rotate DemoBot' prints a new token.",
+      reachable
+        ? `      '${cmd} app list${data}' lists applications, '${cmd} app rotate DemoBot${data}' prints a new token.`
+        : `      the developer portal, ${urls.portal}, lists applications and resets their tokens.`,
     ];
   }
   const w = p.seed({
@@ -51,10 +61,9 @@ export function createDemoWorld(p: Parley): (urls: Urls) => string[] {
     `     const bot = new Client({ intents: [I.Guilds, I.GuildMessages, I.MessageContent], rest: { api: "${urls.base}/api" } });`,
     `     bot.on("messageCreate", (m) => m.content === "!ping" && m.reply("pong")); bot.login("${a.token}");`,
     `     (or manage it at ${urls.portal}, and approve intents at ${urls.base}/admin)`,
-    // The operator's commands run on SQLite only (cli/index.ts); on Postgres the portal rotates.
-    p.config.database
-      ? `  3. rotate DemoBot's token (a new one; this one stops) in the portal, ${urls.portal}`
-      : "  3. in another terminal: npx parley app list, npx parley app rotate DemoBot (a new token; this one stops)",
+    reachable
+      ? `  3. in another terminal: ${cmd} app list${data}, ${cmd} app rotate DemoBot${data} (a new token; this one stops)`
+      : `  3. rotate DemoBot's token (a new one; this one stops) in the portal, ${urls.portal}`,
     "",
   ];
 }

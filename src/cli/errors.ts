@@ -25,6 +25,7 @@ const NOT_WRITABLE = ["EACCES", "EPERM", "EROFS", "SQLITE_PERM"];
 /** SQLite's extended codes say more (SQLITE_READONLY_DIRECTORY, SQLITE_CANTOPEN_ISDIR, ...): the family is what counts. */
 const NOT_WRITABLE_FAMILIES = ["SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_IOERR"];
 const DAMAGED = ["SQLITE_NOTADB", "SQLITE_CORRUPT"];
+const FULL = ["ENOSPC", "SQLITE_FULL"];
 
 /** Opening the data directory and its database. */
 export function databaseFailure(e: unknown, config: Pick<Config, "data" | "dbPath"> & Partial<Pick<Config, "database">>): CliError | null {
@@ -56,6 +57,9 @@ export function databaseFailure(e: unknown, config: Pick<Config, "data" | "dbPat
       `the data directory '${dir}' cannot be created (a parent is missing or is a file): give --data a directory Parley may create`,
     );
   if (code === "EEXIST") return new CliError(`the data directory '${dir}' is a file: give --data a directory`);
+  // Before the "not writable" families: SQLITE_IOERR_WRITE can be a full disk too, but SQLite says FULL when it knows.
+  if (FULL.includes(code))
+    return new CliError(`the disk holding the data directory '${dir}' is full (${code}): free some space there, then try again`);
   if (NOT_WRITABLE.includes(code) || NOT_WRITABLE_FAMILIES.some((f) => code.startsWith(f)))
     return new CliError(
       `the data directory '${dir}' is not writable (${code}): run Parley as the user that owns it and its database, give this user write access to both, or pick another directory with --data`,

@@ -15,6 +15,7 @@ import { MIGRATE_COMMAND } from "./migrate";
 import { ADMIN_COMMANDS } from "./admin";
 import { jsonLine, serve } from "./serve";
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 
 const COMMANDS: Command[] = [
   ...PEOPLE_COMMANDS,
@@ -161,10 +162,24 @@ async function runCommand(cmd: Command, args: string[], env: Record<string, stri
   // Only a flag that was given: an absent --data leaves PARLEY_DATA and the default in charge.
   const given = Object.fromEntries(["data", "media-dir"].filter((k) => flags[k] !== undefined).map((k) => [k, flags[k]]));
   const config = loadConfig({ ...given, quiet: true }, env);
+  // A server's in-memory world is its own: a command would act on a new, empty one of its
+  // own, say it succeeded, and change nothing the server (or anyone) sees.
+  if (config.data === ":memory:")
+    throw new CliError(
+      "--data :memory: names no database another process can reach: a server in memory is changed through its own APIs (the harness, the portal, /admin); give the command the data directory of a server that has one",
+      2,
+    );
   // Only serve and import make a data directory: anything else where there is none is a slip.
-  if (!config.database && cmd.database === "existing" && config.data !== ":memory:" && !existsSync(config.dbPath))
+  if (!config.database && cmd.database === "existing" && !existsSync(config.dbPath))
     throw new CliError(
       `no database at ${config.dbPath}: start the server there first (parley serve --data ${config.data}), or point --data (or PARLEY_DATA) at the data directory it uses`,
+      2,
+    );
+  // On Postgres, --data holds only the key the database checks commands against (store/keyfile.ts):
+  // without one there, the command would make a new key (a stray data directory) only to be refused.
+  if (config.database && cmd.database === "existing" && !existsSync(join(config.data, "secret.key")))
+    throw new CliError(
+      `no secret.key in '${config.data}': on Postgres a command needs a node's key; start a node there first, point --data (or PARLEY_DATA) at a node's data directory, or copy its secret.key there`,
       2,
     );
   let p;

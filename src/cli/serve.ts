@@ -4,6 +4,7 @@
  */
 import { accessSync, constants, mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { format } from "node:util";
 import { ConfigError, redactUrl, VERSION, type Config } from "../config";
 import { createParley, type Parley } from "../app";
 import { DomainError } from "../core";
@@ -90,7 +91,7 @@ export async function serve(config: Config, print: Out, opts: { signals: boolean
   try {
     if (config.seedFile) seed(p, config.seedFile, out, config);
     // Before listening: a bot that connects at once finds the whole world.
-    const demo = config.demo ? createDemoWorld(p) : null;
+    const demo = config.demo ? createDemoWorld(p, operatorCommand(config)) : null;
     if (config.demo) t.mark("create the demo world");
     try {
       p.listen();
@@ -100,6 +101,7 @@ export async function serve(config: Config, print: Out, opts: { signals: boolean
     t.mark("listen");
     // Before the banner: whoever waits for "listening" may signal at once.
     if (opts.signals) onSignals(p, config);
+    if (opts.signals) consoleToLog(p);
     if (demo) for (const line of demo(p.api.urls)) out(line);
     if (!config.quiet) banner(p, config, print);
     t.print(out);
@@ -147,6 +149,31 @@ function banner(p: Parley, config: Config, out: Out): void {
   if (wildcard) out(`  note      ${unreachable}`);
 }
 
+/**
+ * What a library prints by itself (Bun's SQL client warns on stderr at every retry of
+ * its LISTEN while Postgres is away) goes through the log: a JSON line under
+ * --log-format json, as a log shipper expects of every line, and the same text once per
+ * RUNTIME_REPEAT_MS rather than at every retry (the node's own "database unavailable"
+ * already says what is wrong).
+ */
+function consoleToLog(p: Parley): void {
+  const said = new Map<string, number>();
+  const to =
+    (level: "warn" | "error") =>
+    (...args: unknown[]) => {
+      const msg = format(...args);
+      const now = Date.now();
+      if ((said.get(msg) ?? Number.NEGATIVE_INFINITY) > now - RUNTIME_REPEAT_MS) return;
+      said.set(msg, now);
+      if (said.size > 100) said.delete(said.keys().next().value!);
+      p.obs.log[level](msg, { source: "runtime" });
+    };
+  console.warn = to("warn");
+  console.error = to("error");
+}
+
+const RUNTIME_REPEAT_MS = 10_000;
+
 function onSignals(p: Parley, config: Config): void {
   let stopping = false;
   const stop = async (signal: string) => {
@@ -156,7 +183,17 @@ function onSignals(p: Parley, config: Config): void {
     // Whatever happens inside, the process ends within the time allowed (and a little).
     setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 2000).unref();
     p.obs.log.info("shutting down", { signal, timeout_s: config.shutdownTimeoutMs / 1000 });
-    const r = await p.shutdown(config.shutdownTimeoutMs);
+    let r: Awaited<ReturnType<Parley["shutdown"]>>;
+    try {
+      r = await p.shutdown(config.shutdownTimeoutMs);
+    } catch (e) {
+      // A last write that fails (a full disk) still ends the process as a stop does: one
+      // log line and exit 1 (the log is written on exit), not an unhandled rejection's
+      // stack trace. What was committed stays; the lock goes with the process.
+      const code = (e as { code?: unknown })?.code;
+      p.obs.log.error("stopped, but the last writes failed", { error: e instanceof Error ? e.message : String(e), code });
+      process.exit(1);
+    }
     const how = r.clean ? "stopped" : `stopped after ${config.shutdownTimeoutMs / 1000} s with ${r.requestsCut} requests unanswered`;
     p.obs.log.info(how, { gateway_sockets_closed: r.socketsClosed, ms: Math.round(r.ms) });
     process.exit(r.clean ? 0 : 1);
@@ -194,10 +231,12 @@ export function jsonLine(level: "info" | "error", write: Out): Out {
 /**
  * How the operator runs a command on this server's data: the compiled executable is
  * `parley` (its code lives under Bun's /$bunfs/), a clone's is `npx parley`; and the
- * ` --data DIR` to add, unless the commands find this data directory by themselves.
+ * ` --data DIR` to add, unless the commands find this data directory by themselves (on
+ * Postgres as well: it holds the key the database checks them against).
  */
 export function operatorCommand(config: Pick<Config, "data" | "database">, main = Bun.main): [string, string] {
   const parley = main.startsWith("/$bunfs/") || main.startsWith("B:/~BUN/") ? "parley" : "npx parley";
-  if (config.database || config.data === ":memory:" || resolve(config.data) === resolve(DEFAULT_DATA)) return [parley, ""];
+  // On Postgres too: the commands read secret.key from --data, and one elsewhere is refused.
+  if (config.data === ":memory:" || resolve(config.data) === resolve(DEFAULT_DATA)) return [parley, ""];
   return [parley, ` --data ${/[\s'"$]/.test(config.data) ? JSON.stringify(config.data) : config.data}`];
 }

@@ -5,10 +5,10 @@
  * place, beside the others an operator reads in `parley serve --help`.
  */
 import { join, resolve } from "node:path";
-import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import pkg from "../../package.json" with { type: "json" };
 import { ConfigError, type RawFlags } from "./errors";
+import { readRateLimitFile } from "./rate-limits";
 import { MEDIA_DIR_FLAG, MEDIA_FLAGS, mediaConfigOf, mediaDirOf, type MediaConfig } from "./media";
 export { mediaConfigOf, mediaRoot, type MediaConfig } from "./media";
 import { fastPathsOf, type FastPaths } from "./fast-paths";
@@ -281,6 +281,25 @@ function publicFacing(str: (name: string) => string | undefined): Pick<Config, "
 
 /** Build the validated config from flags (winning) and environment. */
 export function loadConfig(flags: RawFlags, env: Record<string, string | undefined>): Config {
+  try {
+    return checkedConfig(flags, env);
+  } catch (e) {
+    throw e instanceof ConfigError ? new ConfigError(namedAsGiven(e.message, flags, env)) : e;
+  }
+}
+
+/**
+ * A refusal names the flag; when the value came from its environment variable (a CI
+ * job's PARLEY_PORT), it names that instead, which is what the operator must correct.
+ */
+function namedAsGiven(message: string, flags: RawFlags, env: Record<string, string | undefined>): string {
+  const m = /^--([a-z-]+)/.exec(message);
+  const spec = m ? SERVE_FLAGS.find((f) => f.name === m[1]) : undefined;
+  if (!spec || flags[spec.name] !== undefined || !env[spec.env]) return message;
+  return `${spec.env}${message.slice(m![0].length)}`;
+}
+
+function checkedConfig(flags: RawFlags, env: Record<string, string | undefined>): Config {
   const get = (name: string): string | boolean | undefined => {
     if (flags[name] !== undefined) return flags[name];
     const spec = SERVE_FLAGS.find((s) => s.name === name)!;
@@ -297,6 +316,8 @@ export function loadConfig(flags: RawFlags, env: Record<string, string | undefin
   const portRaw = str("port") ?? "7420";
   if (!/^\d+$/.test(portRaw) || +portRaw > 65535) throw new ConfigError(`--port must be 0 to 65535, not '${portRaw}'`);
   const data = str("data") ?? "./parley-data";
+  // An empty --data (a script's unset "$DATA_DIR") would resolve to the working directory and fill it.
+  if (!data.trim()) throw new ConfigError(`--data must name a directory (or :memory:), not '${data}'`);
   const sync = (str("synchronous") ?? "NORMAL").toUpperCase();
   if (sync !== "NORMAL" && sync !== "FULL") throw new ConfigError(`--synchronous must be NORMAL or FULL, not '${sync}'`);
 
@@ -429,17 +450,6 @@ function days(raw: string, what: string): number {
 function validHost(host: string): boolean {
   if (isIP(host.replace(/^\[|\]$/g, ""))) return true;
   return host.length <= 253 && /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.?$/i.test(host);
-}
-
-function readRateLimitFile(path: string): Partial<Config["rateLimits"]> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, "utf8"));
-  } catch {
-    throw new ConfigError(`--rate-limits: cannot read JSON from '${path}'`);
-  }
-  if (!raw || typeof raw !== "object") throw new ConfigError(`--rate-limits: '${path}' must hold an object`);
-  return raw as Partial<Config["rateLimits"]>;
 }
 
 /** The portal's public URL: --portal-url, or the base URL + /developers. */

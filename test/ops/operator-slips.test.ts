@@ -30,6 +30,46 @@ describe("operator commands", () => {
     oneLine(await parley(["app", "list", "extra", "--data", data]), /unexpected argument 'extra'/);
   });
 
+  test("on Postgres, a data directory without a node's key is refused before anything is made there", async () => {
+    const stray = join(dir, "no-key-here");
+    // Nothing listens on port 1: the refusal comes before any connection is tried.
+    const env = { PARLEY_DATABASE: "postgres://parley:pw@127.0.0.1:1/parley" };
+    const r = await parley(["app", "list", "--data", stray], { env });
+    oneLine(r, /no secret\.key in '.*no-key-here': on Postgres a command needs a node's key/);
+    expect(r.code).toBe(2);
+    expect(existsSync(stray)).toBe(false);
+  });
+
+  test("--data :memory: (or PARLEY_DATA=:memory:) is refused: no command reaches a server's memory", async () => {
+    for (const argv of [
+      ["user", "create", "zed", "--data", ":memory:"],
+      ["app", "list", "--data", ":memory:"],
+      ["export", join(dir, "memory.json"), "--data", ":memory:"],
+    ]) {
+      const r = await parley(argv);
+      oneLine(r, /--data :memory: names no database another process can reach/);
+      expect(r.code).toBe(2);
+    }
+    oneLine(await parley(["backup", join(dir, "memory.db")], { env: { PARLEY_DATA: ":memory:" } }), /:memory: names no database/);
+    expect(existsSync(join(dir, "memory.json"))).toBe(false);
+    expect(existsSync(join(dir, "memory.db"))).toBe(false);
+  });
+
+  test("backup and export never write over the data directory's own files, --force or not", async () => {
+    for (const [cmd, file] of [
+      ["backup", "parley.db"],
+      ["export", "parley.db"],
+      ["export", "secret.key"],
+      ["backup", "media"],
+    ]) {
+      const r = await parley([cmd, join(data, file), "--force", "--data", data]);
+      oneLine(r, /is the server's own data: write the copy outside/);
+      expect(r.code).toBe(2);
+    }
+    // The database is the one it was: alice is still there.
+    expect((await parley(["user", "list", "--data", data])).out).toContain("alice");
+  });
+
   test("a server given to someone outside it names them both", async () => {
     expect((await parley(["guild", "create", "Club", "--owner", "alice", "--data", data])).code).toBe(0);
     expect((await parley(["user", "create", "outsider", "--data", data])).code).toBe(0);
@@ -171,6 +211,38 @@ describe("the setup link's commands", () => {
     ]);
     expect(operatorCommand({ data: "./parley-data", database: null }, "/src/main.ts")).toEqual(["npx parley", ""]);
     expect(operatorCommand({ data: "/srv/my data", database: null }, "/src/main.ts")[1]).toBe(' --data "/srv/my data"');
+  });
+
+  test("on Postgres they still name the data directory: the commands read its secret.key", () => {
+    const pg = "postgres://parley@db/parley";
+    expect(operatorCommand({ data: "/var/lib/parley", database: pg }, "/$bunfs/root/parley")[1]).toBe(" --data /var/lib/parley");
+    expect(operatorCommand({ data: "./parley-data", database: pg }, "/$bunfs/root/parley")[1]).toBe("");
+  });
+
+  test("the demo world's next steps say them with --data too", async () => {
+    const demo = join(dir, "demo-data");
+    const s = await serve(["--port", "0", "--data", demo, "--demo"]);
+    try {
+      const deadline = Date.now() + 10_000;
+      while (!s.out().includes("rotate DemoBot") && Date.now() < deadline) await Bun.sleep(20);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+    expect(s.out()).toContain(`npx parley app list --data ${demo}, npx parley app rotate DemoBot --data ${demo}`);
+  });
+
+  test("an in-memory demo world sends the operator to the portal, which reaches it", async () => {
+    const s = await serve(["--port", "0", "--data", ":memory:", "--demo"]);
+    try {
+      const deadline = Date.now() + 10_000;
+      while (!s.out().includes("DemoBot's token") && Date.now() < deadline) await Bun.sleep(20);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+    expect(s.out()).toMatch(
+      /3\. rotate DemoBot's token \(a new one; this one stops\) in the portal, http:\/\/127\.0\.0\.1:\d+\/developers/,
+    );
+    expect(s.out()).not.toContain("npx parley app list");
   });
 
   test("the pretty banner says them with --data", async () => {

@@ -7,7 +7,7 @@
  * command holding another key is refused at start, in one line, saying which file to copy.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createParley } from "../../src/app";
@@ -41,9 +41,16 @@ test("a second node or a command with another secret.key is refused in one line;
     const refused = await parley(["serve", ...nodeArgs(second, url)], { ms: 30_000 });
     oneLine(refused, /node2\/secret\.key is not the key the other nodes of this database use: copy secret\.key from a node/);
 
-    // An operator's command given a data directory without the key: refused too.
+    // An operator's command given a data directory without the key: refused too, before it makes one there.
     const elsewhere = join(dir, "cli");
     mkdirSync(elsewhere);
+    oneLine(
+      await parley(["user", "list", "--data", elsewhere], { env: { PARLEY_DATABASE: url }, ms: 30_000 }),
+      /no secret\.key in '.*cli': on Postgres a command needs a node's key/,
+    );
+    expect(existsSync(join(elsewhere, "secret.key"))).toBe(false);
+    // ... and given another key: refused by the database's fingerprint.
+    writeFileSync(join(elsewhere, "secret.key"), new Uint8Array(32).fill(7));
     oneLine(
       await parley(["user", "list", "--data", elsewhere], { env: { PARLEY_DATABASE: url }, ms: 30_000 }),
       /cli\/secret\.key is not the key/,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { existsSync } from "node:fs";
@@ -56,6 +56,46 @@ describe("config", () => {
     expect(() => parseFlags(["--port"], SERVE_FLAGS)).toThrow(ConfigError);
   });
 
+  test("a --rate-limits file is checked whole: a wrong kind, a bad number or a misspelt key is one line", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "parley-rl-")), "limits.json");
+    const refused = (doc: unknown) => {
+      writeFileSync(file, JSON.stringify(doc));
+      return () => loadConfig({ "rate-limits": file }, {});
+    };
+    expect(refused({ global: "lots" })).toThrow(`--rate-limits: '${file}': global must be {"limit": N, "windowMs": MS}`);
+    expect(refused({ global: { limit: -1, windowMs: 0 } })).toThrow(/global\.limit must be a whole number from 1 to 1000000, not -1/);
+    expect(refused({ default: { limit: 5, windowMs: 1.5 } })).toThrow(/default\.windowMs must be a whole number of ms/);
+    expect(refused({ enabled: "no" })).toThrow(/enabled must be true or false, not "no"/);
+    expect(refused({ glboal: { limit: 1, windowMs: 1000 } })).toThrow(/unknown key 'glboal' \(it takes enabled, global, default, routes\)/);
+    expect(refused([])).toThrow(/must hold an object/);
+    expect(refused({ routes: 5 })).toThrow(/routes must be an object/);
+    expect(refused({ routes: { "/channels/{id}/messages": { limit: 1, windowMs: 1000 } } })).toThrow(/is not "METHOD \/template"/);
+    expect(refused({ routes: { "POST /channels/{id}/messages": { limit: "x", windowMs: 1000 } } })).toThrow(
+      /routes\["POST \/channels\/\{id\}\/messages"\]\.limit must be/,
+    );
+    // A good file: what it names is changed, the rest stays the spec's.
+    const route = { "POST /channels/{channel_id}/messages": { limit: 2, windowMs: 1000 } };
+    writeFileSync(file, JSON.stringify({ global: { limit: 20, windowMs: 1000 }, routes: route }));
+    const ok = loadConfig({ "rate-limits": file }, {}).rateLimits;
+    expect(ok).toEqual({ enabled: true, global: { limit: 20, windowMs: 1000 }, default: { limit: 10, windowMs: 10_000 }, routes: route });
+  });
+
+  test("an empty --data (an unset variable in a script) is refused, not taken for the working directory", () => {
+    expect(() => loadConfig({ data: "" }, {})).toThrow("--data must name a directory (or :memory:), not ''");
+    expect(() => loadConfig({ data: " " }, {})).toThrow(ConfigError);
+    // An empty PARLEY_DATA is no value at all, as for every variable: the default stands.
+    expect(loadConfig({}, { PARLEY_DATA: "" }).dbPath).toMatch(/parley-data\/parley\.db$/);
+  });
+
+  test("a bad value from the environment is refused by the variable's name, a flag's by the flag's", () => {
+    expect(() => loadConfig({}, { PARLEY_PORT: "abc" })).toThrow("PARLEY_PORT must be 0 to 65535, not 'abc'");
+    expect(() => loadConfig({}, { PARLEY_RATE_LIMITS: "maybe" })).toThrow("PARLEY_RATE_LIMITS: cannot read JSON from 'maybe'");
+    expect(() => loadConfig({}, { PARLEY_MEDIA_MAX_FILE_BYTES: "1e3" })).toThrow(/^PARLEY_MEDIA_MAX_FILE_BYTES must be/);
+    expect(() => loadConfig({ port: "abc" }, { PARLEY_PORT: "abc" })).toThrow("--port must be 0 to 65535, not 'abc'");
+    // The flag won: the variable's value was never read.
+    expect(() => loadConfig({ port: "abc" }, { PARLEY_PORT: "8000" })).toThrow(/^--port must be/);
+  });
+
   test("--database (PARLEY_DATABASE) selects Postgres; the default stays SQLite in --data", () => {
     expect(loadConfig({}, {}).database).toBeNull();
     const url = "postgres://parley:secret@db.example:5432/parley";
@@ -93,6 +133,8 @@ describe("config", () => {
 describe("the parley command", () => {
   test("operator commands follow PARLEY_DATABASE: a Postgres nobody answers at is one line, its password hidden", async () => {
     const dir = mkdtempSync(join(tmpdir(), "parley-cli-pg-"));
+    // A node's key, as a command on Postgres needs (without one it is refused before connecting).
+    writeFileSync(join(dir, "secret.key"), new Uint8Array(32));
     try {
       const r = await run(["app", "list", "--data", dir], { PARLEY_DATABASE: "postgres://parley:hunter2@127.0.0.1:1/parley" });
       expect(r.code).toBe(1);
