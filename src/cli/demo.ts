@@ -18,7 +18,8 @@ const PASSWORD = "parley-demo";
 export function createDemoWorld(p: Parley, operator: [string, string] = ["npx parley", ""]): (urls: Urls) => string[] {
   const [cmd, data] = operator;
   // An in-memory world dies with the process: no other process can reach it, the portal can.
-  const reachable = p.config.data !== ":memory:" || p.config.database !== null;
+  // On Postgres a command would need the database's URL, which is not printed: the portal too.
+  const reachable = p.config.data !== ":memory:" && p.config.database === null;
   if (p.core.users.count() > 0) {
     return (urls) => [
       "demo: the database already holds a world; tokens are shown only once.",

@@ -236,7 +236,9 @@ export function jsonLine(level: "info" | "error", write: Out): Out {
  */
 export function operatorCommand(config: Pick<Config, "data" | "database">, main = Bun.main): [string, string] {
   const parley = main.startsWith("/$bunfs/") || main.startsWith("B:/~BUN/") ? "parley" : "npx parley";
-  // On Postgres too: the commands read secret.key from --data, and one elsewhere is refused.
-  if (config.data === ":memory:" || resolve(config.data) === resolve(DEFAULT_DATA)) return [parley, ""];
-  return [parley, ` --data ${/[\s'"$]/.test(config.data) ? JSON.stringify(config.data) : config.data}`];
+  // On Postgres the commands need the database too (its URL holds a password: not printed),
+  // and still --data: they read secret.key there, and one elsewhere is refused.
+  const database = config.database ? " --database <the server's --database>" : "";
+  if (config.data === ":memory:" || resolve(config.data) === resolve(DEFAULT_DATA)) return [parley, database];
+  return [parley, ` --data ${/[\s'"$]/.test(config.data) ? JSON.stringify(config.data) : config.data}${database}`];
 }

@@ -213,10 +213,13 @@ describe("the setup link's commands", () => {
     expect(operatorCommand({ data: "/srv/my data", database: null }, "/src/main.ts")[1]).toBe(' --data "/srv/my data"');
   });
 
-  test("on Postgres they still name the data directory: the commands read its secret.key", () => {
-    const pg = "postgres://parley@db/parley";
-    expect(operatorCommand({ data: "/var/lib/parley", database: pg }, "/$bunfs/root/parley")[1]).toBe(" --data /var/lib/parley");
-    expect(operatorCommand({ data: "./parley-data", database: pg }, "/$bunfs/root/parley")[1]).toBe("");
+  test("on Postgres they name the database and still the data directory: the commands read its secret.key", () => {
+    const pg = "postgres://parley:secret@db/parley";
+    const [, data] = operatorCommand({ data: "/var/lib/parley", database: pg }, "/$bunfs/root/parley");
+    expect(data).toBe(" --data /var/lib/parley --database <the server's --database>");
+    expect(operatorCommand({ data: "./parley-data", database: pg }, "/$bunfs/root/parley")[1]).toBe(
+      " --database <the server's --database>",
+    );
   });
 
   test("the demo world's next steps say them with --data too", async () => {
