@@ -10,7 +10,7 @@ import type { RequestHooks } from "./wire/hooks";
 import type { GatewayHooks } from "./gateway/context";
 import { createLogger, createMetrics, type Logger, type Metrics } from "./ops";
 import type { LineSink } from "./ops/log";
-import { storeUnavailable } from "./wire/errors";
+import { diskFull, storeUnavailable } from "./wire/errors";
 
 /** While the database or Redis stays away, one warning per this long, not one per request or beat. */
 const UNAVAILABLE_EVERY_MS = 10_000;
@@ -26,7 +26,7 @@ export interface Observability {
    */
   failure(msg: string, err: unknown, fields: Record<string, unknown>): void;
   /** The database or Redis cannot be reached: a warning naming why, without a stack, throttled. */
-  unavailable(what: "database" | "Redis", err: unknown, fields?: Record<string, unknown>): void;
+  unavailable(what: "database" | "Redis" | "disk space", err: unknown, fields?: Record<string, unknown>): void;
   /** Keep pino and prom-client unloaded (observations queue) until warm(): a server starting up. */
   defer(): void;
   /** Load them now and record what queued. */
@@ -79,7 +79,7 @@ export function createObservability(config: Config, flakes: Snowflakes, sink?: L
 
   // Per engine: when it was last warned of, and how many warnings were held back since.
   const warned = new Map<string, { at: number; held: number }>();
-  const unavailable = (what: "database" | "Redis", err: unknown, fields: Record<string, unknown> = {}) => {
+  const unavailable = (what: "database" | "Redis" | "disk space", err: unknown, fields: Record<string, unknown> = {}) => {
     const now = performance.now();
     const w = warned.get(what);
     if (w && now - w.at < UNAVAILABLE_EVERY_MS) {
@@ -99,6 +99,8 @@ export function createObservability(config: Config, flakes: Snowflakes, sink?: L
     gatewayHooks,
     failure(msg, err, fields) {
       if (storeUnavailable(err)) unavailable("database", err, fields);
+      // The operator's to fix, said at most every few seconds rather than a stack per request.
+      else if (diskFull(err)) unavailable("disk space", err, fields);
       else log.error(msg, { ...fields, err });
     },
     unavailable,

@@ -89,6 +89,9 @@ export function errorToStatusBody(e: unknown): ErrorAnswer {
   // into a channel being deleted there). Nothing was committed; asked again, the request
   // meets the core's own answer for what is gone (10003 Unknown Channel, and so on).
   if (crossNodeDelete(e)) return { status: 503, body: { code: 0, message: "503: Service Unavailable" }, headers: { "Retry-After": "1" } };
+  // SQLite's disk is full: the transaction was rolled back whole, nothing stored, nothing
+  // lost. Not a bug, and not over in a second: the media store's answer to a full disk.
+  if (diskFull(e)) return { status: 507, body: { code: 0, message: "507: Insufficient Storage" } };
   // A value the store cannot hold (Postgres's text has no NUL; its integers end at 64 bits)
   // that validation let through: the request's fault, though still reported as a slip.
   if ((e as { code?: unknown } | null)?.code === "PARLEY_STORE_INVALID")
@@ -104,9 +107,19 @@ const UNAVAILABLE_CODES = new Set([
   "PARLEY_STORE_CONFLICT",
 ]);
 
+/**
+ * Also SQLite's lock held past the busy timeout (an operator's command writing beside the
+ * server, a backup's copy): nothing was committed, and the same request may succeed in a
+ * moment. Bun's errors carry SQLite's extended codes (SQLITE_BUSY_SNAPSHOT, ...).
+ */
 export function storeUnavailable(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === "string" && UNAVAILABLE_CODES.has(code);
+  return typeof code === "string" && (UNAVAILABLE_CODES.has(code) || code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+}
+
+/** SQLite could not grow its files: the disk (or the database's page limit) is full. */
+export function diskFull(e: unknown): boolean {
+  return (e as { code?: unknown } | null)?.code === "SQLITE_FULL";
 }
 
 /**
