@@ -67,6 +67,14 @@ function seed(p: Parley, file: string, out: Out, config: Config): void {
   } catch {
     throw new ConfigError(`--seed: cannot read JSON from '${file}'`);
   }
+  // A restart with the same flags (a container's, say) finds its world there: it serves
+  // it, as --demo does, rather than refusing to start over the seed's first duplicate name.
+  if (p.core.users.count() > 0) {
+    out(
+      `seed: the database already holds a world, so '${file}' was not seeded again (--seed fills an empty database; tokens are shown only once)`,
+    );
+    return;
+  }
   try {
     const r = p.importWorld(doc);
     if (config.quiet) return;

@@ -260,3 +260,23 @@ describe("the setup link's commands", () => {
     expect(existsSync(join(dir, "pretty-data", "parley.db"))).toBe(true);
   });
 });
+
+test("a restart with --seed serves the world it seeded before, and says it did not seed again", async () => {
+  const world = join(dir, "restart-world.json");
+  writeFileSync(world, JSON.stringify({ users: [{ name: "alice" }], guilds: [{ name: "Lab", owner: "alice" }] }));
+  const data = join(dir, "restart-data");
+  const args = ["--port", "0", "--data", data, "--seed", world];
+  const first = await serve(args);
+  expect(first.out()).toContain("seeded world:");
+  expect(await first.stop()).toBe(0);
+
+  const again = await serve(args);
+  try {
+    expect(again.out()).toContain(`'${world}' was not seeded again`);
+    expect(again.out()).not.toContain("seeded world:");
+    const health = (await (await fetch(`${again.base}/readyz`)).json()) as { status?: string };
+    expect(health.status).toBe("ready");
+  } finally {
+    expect(await again.stop()).toBe(0);
+  }
+});
