@@ -64,6 +64,10 @@ export function databaseFailure(e: unknown, config: Pick<Config, "data" | "dbPat
     return new CliError(
       `the data directory '${dir}' is not writable (${code}): run Parley as the user that owns it and its database, give this user write access to both, or pick another directory with --data`,
     );
+  if (code === "PARLEY_SCHEMA_DAMAGED")
+    return new CliError(
+      `${config.dbPath} is damaged (${(e as Error).message}): restore it from a backup (docs/operations.md), or move it aside to start empty`,
+    );
   if (DAMAGED.includes(code))
     return new CliError(
       `${config.dbPath} is not a Parley database or is damaged (${code}): restore it from a backup (docs/operations.md), or move it aside to start empty`,

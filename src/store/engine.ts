@@ -9,7 +9,7 @@ import { Database } from "bun:sqlite";
 import { mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { migrations } from "./migrations";
-import { migrate } from "./migrate";
+import { checkSchema, migrate } from "./migrate";
 import { Changes, type ChangeLog } from "./changes";
 import { TableRelay, type EventRelay } from "./relay";
 import type { SqlDb } from "./sql";
@@ -122,6 +122,7 @@ export class SqliteEngine implements Engine {
     const t1 = performance.now();
     // An in-memory database is a copy of one every migration ran on.
     const ran = memory ? migrations.length : migrate(this.db);
+    if (!memory) checkSchema(this.db);
     if (opts.writable && !memory) this.db.exec("BEGIN IMMEDIATE; ROLLBACK");
     this.startup = { openMs: t1 - t0, migrateMs: performance.now() - t1, migrations: ran };
     this.changes = new Changes(this.db, opts.walHeader ?? true);
