@@ -122,15 +122,24 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     box.current?.focus();
   }, [chosen]);
 
+  /** What is on its way: the box keeps it until the server has it, and Enter again (or a double click) must not send it twice. */
+  const sending = useRef<string | null>(null);
+
   async function send() {
     const content = text.trim();
     const attachments = files.ready();
     if ((!content && !attachments.length) || blocked || files.busy || slow.left > 0 || tooLong) return;
-    if (
-      await (dm
+    if (sending.current === content) return;
+    sending.current = content;
+    let sent: boolean;
+    try {
+      sent = await (dm
         ? sendEncrypted(channel, content, replyTo?.id ?? null, { attachments, sealed: files.sealed() })
-        : sendMessage(channel.id, emojiOut(channel.guild_id, mentionsOut(channel, content)), replyTo?.id ?? null, attachments))
-    ) {
+        : sendMessage(channel.id, emojiOut(channel.guild_id, mentionsOut(channel, content)), replyTo?.id ?? null, attachments));
+    } finally {
+      sending.current = null;
+    }
+    if (sent) {
       setText((now) => (now.trim() === content ? "" : now)); // keep what was typed while it was sending
       files.clear();
       slow.sent();
