@@ -5,7 +5,7 @@
  * then the person). The server checks again on every send; this only keeps the page
  * from offering what would be refused.
  */
-import { guildOf, me, members } from "../../state";
+import { channelOf, guildOf, me, members } from "../../state";
 import type { Channel } from "../../types";
 import { BIT } from "../../names";
 
@@ -33,6 +33,16 @@ export function channelBits(channel: Channel): number {
   const own = over.find((o) => o.type === "member" && o.target_id === me.value?.id);
   if (own) apply(Number(own.allow), Number(own.deny));
   return bits;
+}
+
+/**
+ * Whether the person holds `bit` in a server channel, overwrites and all: a role's right
+ * to manage messages can be taken away (or given) in one channel, and the server decides
+ * by the channel. An unknown channel holds nothing.
+ */
+export function holdsIn(channelId: string, bit: number): boolean {
+  const channel = channelOf(channelId);
+  return !!channel && (channelBits(channel) & bit) === bit;
 }
 
 /** Why the person may not write here, or null when they may (DMs: always). */
