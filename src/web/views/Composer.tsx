@@ -18,7 +18,7 @@ import { useDraft } from "../drafts";
 import { mentionsOut, useMentionPicker } from "./Mentions";
 import { useAttachments } from "./files/AttachTray";
 import { CharCounter, editLast, MAX_CHARS, useSlowmode } from "./composer/helpers";
-import { cannotWrite } from "./composer/rights";
+import { cannotAttach, cannotWrite } from "./composer/rights";
 import { editing } from "../state";
 import { EmojiButton, useEmojiCompleter } from "./emoji/Picker";
 import { emojiOut } from "./emoji/choices";
@@ -76,7 +76,8 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   const dm = channel.guild_id === null;
   const blocked = dm && !dmReady(); // a DM waits for this browser's device keys
   const { query, shown, active, move, close, loading, none, whole } = useCommands(channel.id, text);
-  const files = useAttachments(channel.id, dm); // files (views/files): encrypted first in a DM
+  // Files (views/files): encrypted first in a DM; not offered where the server would refuse them.
+  const files = useAttachments(channel.id, dm, cannotAttach(channel, channelLabel(channel)));
   const refused = cannotWrite(channel, channelLabel(channel));
   const slow = useSlowmode(channel);
   const tooLong = text.length > MAX_CHARS;

@@ -51,6 +51,12 @@ export function cannotWrite(channel: Channel, label: string): string | null {
   return channelBits(channel) & BIT.SEND_MESSAGES ? null : `You do not have permission to send messages in ${label}`;
 }
 
+/** Why the person may not attach files here (Attach Files, overwrites applied), or null when they may (DMs: always). */
+export function cannotAttach(channel: Channel, label: string): string | null {
+  if (channel.guild_id === null) return null;
+  return channelBits(channel) & BIT.ATTACH_FILES ? null : `You do not have permission to attach files in ${label}`;
+}
+
 /** The channel's slow mode in seconds for this person: 0 when off or when they are exempt (Manage Messages or Manage Channels). */
 export function slowmodeSeconds(channel: Channel): number {
   const rate = channel.rate_limit_per_user ?? 0;
