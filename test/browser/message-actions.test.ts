@@ -2,7 +2,8 @@
  * What a person may do with someone else's message, and how messages are drawn: an owner
  * or a member with Manage Messages deletes another's message through "More", "Delete"
  * and a confirmation, a plain member is never offered it, and a channel's overwrites
- * take that right away or give it, there alone, for Delete and Pin; a pin's notice is the notice
+ * take that right away or give it, there alone, for Delete and Pin; a message deleted
+ * while its author edits it ends the edit, saying so, focus back in the composer; a pin's notice is the notice
  * alone, with no "Replying to"; on a phone a picture is never wider than the log. Found
  * by role and accessible name only.
  */
@@ -104,6 +105,28 @@ describe("someone else's message", () => {
     } finally {
       await mo.context.close();
       await carol.context.close();
+    }
+  }, 30_000);
+});
+
+describe("a message deleted by someone else", () => {
+  test("while its author edits it: the edit ends, the page says why, and focus is back in the composer", async () => {
+    const general = s.id(s.world.guilds.Lab.channels.general);
+    const sent = await s.as("bob", "POST", `/channels/${general}/messages`, { content: "bob edits this" });
+    const bob = await signIn(browser, s.base, "bob");
+    try {
+      const b = bob.page;
+      await act(message(b, /bob edits this/), "Edit");
+      await b.getByRole("textbox", { name: "Edit message" }).pressSequentially(" and more");
+      await s.as("alice", "DELETE", `/channels/${general}/messages/${sent.id}`);
+      await b.getByRole("status").filter({ hasText: "The message you were editing was deleted." }).waitFor();
+      await count(b.getByRole("textbox", { name: "Edit message" }), 0);
+      const box = b.getByRole("textbox", { name: "Message #general" });
+      await until("the composer has focus", () => box.evaluate((el) => el === document.activeElement));
+      await b.keyboard.type("typed on");
+      expect(await box.inputValue()).toBe("typed on");
+    } finally {
+      await bob.context.close();
     }
   }, 30_000);
 });
