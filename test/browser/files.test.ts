@@ -258,4 +258,30 @@ describe("files in the web client", () => {
       await bob.context.close();
     }
   }, 30_000);
+
+  test("a new avatar shows live on what its owner wrote before, as in the member list", async () => {
+    const bobId = s.id(s.world.users.bob.id);
+    const general = s.id(s.world.guilds.Lab.channels.general);
+    await s.p.core.media.setAvatar(bobId, { bytes: png(16, 16, 5) });
+    s.p.core.people.send(bobId, general, { content: "written before the new picture" });
+    const alice = await signIn(browser, s.base, "alice");
+    try {
+      const a = alice.page;
+      const msg = message(a, /written before the new picture$/);
+      await msg.waitFor();
+      // Beside the name already read, the picture is decoration: an image with no name.
+      const picture = msg.getByRole("presentation").first();
+      const src = async () => ((await picture.count()) ? await picture.getAttribute("src") : null);
+      await picture.waitFor();
+      const before = await src();
+      await s.p.core.media.setAvatar(bobId, { bytes: png(14, 14, 7) });
+      const hash = s.p.core.users.get(bobId)?.avatar;
+      expect(hash).toBeTruthy();
+      expect(before).not.toContain(hash!);
+      await a.getByRole("complementary", { name: "Members" }).getByRole("img", { name: "Avatar of Bob" }).waitFor();
+      await until("the message shows the new picture", async () => (await src())?.includes(hash!) ?? false);
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
 });
