@@ -15,12 +15,27 @@ export const textChannels = (g: Guild): Channel[] => channelGroups(g, (c) => c.t
  */
 type Outcome<T> = (undefined extends T ? T | true : T) | null;
 
-/** A request that shows its outcome: an error next to the control, or a short status. */
+/**
+ * A request that shows its outcome: an error next to the control, or a short status.
+ * While it is busy its button is disabled, and Chrome drops the focus of a disabled
+ * button to the page's body: when it is done, focus lost meanwhile goes back to the
+ * control that started it (still on the page and usable), so a keyboard or
+ * screen-reader user goes on from there rather than from the top of the page.
+ */
 export function useRequest() {
   const [error, setError] = useState<unknown>(null);
   const [status, setStatus] = useState("");
   const [busy, setBusy] = useState(false);
+  const starter = useRef<HTMLElement | null>(null);
+  useLayoutEffect(() => {
+    const el = starter.current;
+    if (busy || !el) return;
+    starter.current = null;
+    if (el.isConnected && !el.matches(":disabled") && (focusLost() || document.activeElement?.matches(":disabled"))) el.focus();
+  }, [busy]);
   async function run<T>(what: () => Promise<T>, done: (r: T) => string): Promise<Outcome<T>> {
+    const now = document.activeElement;
+    starter.current = now instanceof HTMLElement && now !== document.body ? now : null;
     setBusy(true);
     setError(null);
     setStatus("");
