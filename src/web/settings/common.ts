@@ -1,7 +1,7 @@
 /** What the server settings' parts share: the text channels, and a request that shows its outcome. */
 import { signal } from "@preact/signals";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
-import { focusLost } from "../views/focus";
+import { focusLost, useFocusThrough } from "../views/focus";
 import type { Channel, Guild } from "../types";
 import { channelGroups } from "../channel-groups";
 
@@ -17,25 +17,14 @@ type Outcome<T> = (undefined extends T ? T | true : T) | null;
 
 /**
  * A request that shows its outcome: an error next to the control, or a short status.
- * While it is busy its button is disabled, and Chrome drops the focus of a disabled
- * button to the page's body: when it is done, focus lost meanwhile goes back to the
- * control that started it (still on the page and usable), so a keyboard or
- * screen-reader user goes on from there rather than from the top of the page.
+ * Its button, disabled while it is busy, keeps keyboard focus through it (useFocusThrough).
  */
 export function useRequest() {
   const [error, setError] = useState<unknown>(null);
   const [status, setStatus] = useState("");
   const [busy, setBusy] = useState(false);
-  const starter = useRef<HTMLElement | null>(null);
-  useLayoutEffect(() => {
-    const el = starter.current;
-    if (busy || !el) return;
-    starter.current = null;
-    if (el.isConnected && !el.matches(":disabled") && (focusLost() || document.activeElement?.matches(":disabled"))) el.focus();
-  }, [busy]);
+  useFocusThrough(busy);
   async function run<T>(what: () => Promise<T>, done: (r: T) => string): Promise<Outcome<T>> {
-    const now = document.activeElement;
-    starter.current = now instanceof HTMLElement && now !== document.body ? now : null;
     setBusy(true);
     setError(null);
     setStatus("");

@@ -5,6 +5,7 @@
  * it, so a keyboard or screen-reader user goes on from where they were, never from the
  * top of the page.
  */
+import { useLayoutEffect, useRef } from "preact/hooks";
 
 const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
 
@@ -94,4 +95,26 @@ function keepNearby(el: HTMLElement, nearby: () => void, stopped: () => void): v
 export function focusComposer(): void {
   const box = document.querySelector<HTMLElement>(".composer textarea:not([disabled])");
   (box ?? document.querySelector<HTMLElement>('.log article[tabindex="0"], .log[tabindex="0"]'))?.focus();
+}
+
+/**
+ * Keeps keyboard focus through a request whose button is disabled while it is `busy`:
+ * Chrome drops the focus of a disabled button to the page's body, so when the request
+ * is done, focus lost meanwhile goes back to the control that had it as it started
+ * (still on the page and usable), and a keyboard or screen-reader user goes on from
+ * there rather than from the top of the page. Focus moved elsewhere on purpose stays.
+ */
+export function useFocusThrough(busy: boolean): void {
+  const starter = useRef<HTMLElement | null>(null);
+  useLayoutEffect(() => {
+    if (busy) {
+      // The disabled button still holds focus here: Chrome lets go of it at its next rendering step.
+      const now = document.activeElement;
+      starter.current = now instanceof HTMLElement && now !== document.body ? now : null;
+      return;
+    }
+    const el = starter.current;
+    starter.current = null;
+    if (el && canFocus(el) && (focusLost() || document.activeElement?.matches(":disabled"))) el.focus();
+  }, [busy]);
 }
