@@ -6,6 +6,7 @@
  */
 import type { RefObject } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { linked } from "../../links";
 
 /** Closer than this to the bottom counts as at the bottom. */
 const NEAR_PX = 40;
@@ -20,6 +21,14 @@ export function useFollow(box: RefObject<HTMLDivElement | null>, content: RefObj
     pinned.current = true;
     setAway(false);
   }, [channelId]);
+
+  // A jump to a message (links.ts) is to show that message: the log stops following the
+  // newest, or a resize in the same frame (the search results closing) would snap it back
+  // to the bottom. The jump's scroll then says whether the reader is at the bottom after all.
+  const target = linked.value;
+  useLayoutEffect(() => {
+    if (target) pinned.current = false;
+  }, [target]);
 
   useEffect(() => {
     const el = box.current;
