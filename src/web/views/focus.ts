@@ -89,6 +89,19 @@ function keepNearby(el: HTMLElement, nearby: () => void, stopped: () => void): v
 }
 
 /**
+ * `el` has focus and is about to leave the page (the last of its kind, taken away by the
+ * server's answer): once it has gone, if focus went with it, focus goes to `next()`.
+ * Watched only until focus moves on to anything else.
+ */
+export function focusWhenGone(el: HTMLElement, next: () => HTMLElement | null | undefined): void {
+  keepNearby(
+    el,
+    () => next()?.focus(),
+    () => undefined,
+  );
+}
+
+/**
  * Into the open channel: its message box, else (where one may not write) its messages,
  * the one message in the tab order or the log itself when it has none.
  */
