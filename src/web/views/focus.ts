@@ -79,13 +79,15 @@ function keepNearby(el: HTMLElement, nearby: () => void, stopped: () => void): v
     stop();
     if (focusLost()) nearby();
   });
+  // Focus coming back to `el` itself (its request done, useFocusThrough) is not moving on.
+  const moved = (e: FocusEvent) => e.target !== el && stop();
   const stop = () => {
     stopped();
     watch.disconnect();
-    document.removeEventListener("focusin", stop);
+    document.removeEventListener("focusin", moved);
   };
   watch.observe(document.body, { childList: true, subtree: true });
-  document.addEventListener("focusin", stop);
+  document.addEventListener("focusin", moved);
 }
 
 /**
@@ -99,6 +101,31 @@ export function focusWhenGone(el: HTMLElement, next: () => HTMLElement | null | 
     () => next()?.focus(),
     () => undefined,
   );
+}
+
+/**
+ * A row's control that takes its row off the list (Unban, Revoke): once the row has gone,
+ * focus lost with it goes on to the same place in the row that took its place (or the
+ * last row), else to the first control of the nearest part of the page that has one.
+ */
+export function focusNextRow(control: HTMLElement): void {
+  const row = control.closest("li, tr");
+  const list = row?.parentElement;
+  if (!row || !list) return;
+  const index = Array.from(list.children).indexOf(row);
+  // Known now: a list that empties may leave the page, and then has no parents.
+  const around: Element[] = [];
+  for (let place = list.parentElement; place; place = place.parentElement) around.push(place);
+  focusWhenGone(control, () => {
+    const rows = list.isConnected ? Array.from(list.children) : [];
+    const next = rows[Math.min(index, rows.length - 1)];
+    if (next) return tabStops(next)[0];
+    for (const place of around) {
+      const first = place.isConnected ? tabStops(place)[0] : undefined;
+      if (first) return first;
+    }
+    return null;
+  });
 }
 
 /**
