@@ -68,9 +68,35 @@ export async function api<T = any>(method: string, path: string, body?: unknown)
   const json = text ? safeJson(text) : undefined;
   if (!res.ok) {
     const j = (json ?? {}) as { code?: number; message?: string; errors?: Record<string, unknown> };
-    throw new ApiError(res.status, j.code ?? 0, j.message ?? `HTTP ${res.status}`, j.errors ?? null);
+    throw new ApiError(res.status, j.code ?? 0, refusalText(j, res.status), j.errors ?? null);
   }
   return json as T;
+}
+
+/**
+ * What a refusal says to a person: the server's message, but for a refused form (a 400)
+ * the field's own sentence ("Must be 2000 or fewer in length.") without the developers'
+ * wrapper around it ("Invalid Form Body (content: …)"); whatever page shows it says
+ * first what was refused ("The message was not edited: …").
+ */
+export function refusalText(body: { message?: string; errors?: unknown } | undefined, status: number): string {
+  const field = firstFieldMessage(body?.errors);
+  if (field) return field;
+  const message = body?.message;
+  if (!message) return `HTTP ${status}`;
+  const inner = /^Invalid Form Body \((.*)\)$/s.exec(message)?.[1];
+  return inner ? inner.replace(/^[A-Za-z_][\w.[\]]*: /, "") : message;
+}
+
+function firstFieldMessage(errors: unknown): string | null {
+  if (!errors || typeof errors !== "object") return null;
+  const own = (errors as { _errors?: { message?: string }[] })._errors?.[0]?.message;
+  if (own) return own;
+  for (const [key, inner] of Object.entries(errors)) {
+    const found = key === "_errors" ? null : firstFieldMessage(inner);
+    if (found) return found;
+  }
+  return null;
 }
 
 function safeJson(text: string): unknown {

@@ -8,6 +8,7 @@ import { open } from "./load";
 import { BIT, PERMISSIONS } from "./names";
 import {
   dms,
+  editing,
   guildOf,
   guilds,
   interactions,
@@ -50,7 +51,15 @@ const HANDLERS: Record<string, Handler> = {
     desktopNotify(m);
   },
   "message.updated": (m: Message) => upsertMessage(m),
-  "message.deleted": (d: { id: string; channel_id: string }) => removeMessage(d.channel_id, d.id),
+  "message.deleted": (d: { id: string; channel_id: string }) => {
+    // The message being edited went with it: the edit ends (the composer takes focus back,
+    // rather than the page's body) and the person is told why their words went.
+    if (editing.value === d.id) {
+      editing.value = null;
+      showNotice("The message you were editing was deleted.");
+    }
+    removeMessage(d.channel_id, d.id);
+  },
   "reaction.added": (d: ReactionEvent) => reaction(d, true),
   "reaction.removed": (d: ReactionEvent) => reaction(d, false),
   "typing.started": (d: { channel_id: string; user_id: string }) => {

@@ -44,6 +44,9 @@ export async function jumpTo(guildId: string, channelId: string, messageId: stri
     const article = document.getElementById(`a-${messageId}`)?.closest("article");
     article?.scrollIntoView({ block: "center" });
     article?.focus({ preventScroll: true });
+    // The log learns where the reader now is at once (list/follow.tsx), even when the
+    // message was in view already and nothing scrolled.
+    article?.closest("[role=log]")?.dispatchEvent(new Event("scroll"));
   });
 }
 

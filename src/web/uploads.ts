@@ -9,7 +9,7 @@
  * nor its description, which go into the message's sealed text instead (sealed()).
  */
 import { signal, type Signal } from "@preact/signals";
-import { api, ApiError, storedToken } from "./api";
+import { api, ApiError, refusalText, storedToken } from "./api";
 import { SEALED_FILE_NAME, SEALED_FILE_TYPE, sealFile, type SealedFile } from "../e2e";
 
 /** The reference's limit, which the server also holds to. */
@@ -112,7 +112,7 @@ export class Uploads {
       if (xhr.status >= 200 && xhr.status < 300) return this.patch(key, { state: "ready", progress: 1, xhr: undefined });
       let message = `HTTP ${xhr.status}`;
       try {
-        message = (JSON.parse(xhr.responseText) as { message?: string }).message ?? message;
+        message = refusalText(JSON.parse(xhr.responseText) as { message?: string; errors?: unknown }, xhr.status);
       } catch {
         // not JSON: the status says enough
       }

@@ -211,4 +211,32 @@ describe("the composer", () => {
       await bob.context.close();
     }
   }, 30_000);
+
+  test("Enter pressed twice, or Send clicked twice, while the message is on its way sends it once", async () => {
+    const bob = await signIn(browser, s.base, "bob");
+    try {
+      const b = bob.page;
+      await channelEntry(b, "chatter").click();
+      // A slow network: the server's answer to a post comes late, so the box still holds the text.
+      await b.route("**/api/client/v1/channels/*/messages", async (route) => {
+        if (route.request().method() === "POST") await Bun.sleep(400);
+        await route.continue();
+      });
+      const box = b.getByRole("textbox", { name: "Message #chatter" });
+      await box.fill("only once by key");
+      await box.press("Enter");
+      await box.press("Enter");
+      await message(b, /only once by key/).waitFor();
+      await box.fill("only once by click");
+      await b.getByRole("button", { name: "Send" }).dblclick();
+      await message(b, /only once by click/).waitFor();
+      await until("the box is empty", async () => (await box.inputValue()) === "");
+      const chatter = s.id(s.world.guilds.Lab.channels.chatter);
+      const stored = (await s.as("bob", "GET", `/channels/${chatter}/messages`)).map((m: { content: string }) => m.content);
+      expect(stored.filter((c: string) => c.startsWith("only once")).sort()).toEqual(["only once by click", "only once by key"]);
+      expect(await message(b, /only once/).count()).toBe(2);
+    } finally {
+      await bob.context.close();
+    }
+  }, 30_000);
 });

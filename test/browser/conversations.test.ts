@@ -1,7 +1,7 @@
 /**
  * Following a conversation in the web client (issue 28), two people in two browsers:
  * pins ("Pin", the notice, "Pinned messages" with "Jump"), search ("Search", the region
- * "Search results", "Jump"), links ("Copy link", opening one marks the message), a draft
+ * "Search results", "Jump", which shows the message found, in another channel too), links ("Copy link", opening one marks the message), a draft
  * per channel through a switch and a reload, and the tab title's mention count.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -25,6 +25,9 @@ beforeAll(async () => {
   s.p.core.transaction(() => {
     s.p.core.people.send(bob, general, { content: "the old walrus remark" });
     for (let i = 0; i < 80; i++) s.p.core.people.send(bob, general, { content: `filler ${i}` });
+    const random = s.id(s.world.guilds.Lab.channels.random);
+    s.p.core.people.send(bob, random, { content: "the ancient needle" });
+    for (let i = 0; i < 80; i++) s.p.core.people.send(bob, random, { content: `hay ${i}` });
   });
   browser = await launch();
 }, 30_000);
@@ -80,6 +83,31 @@ describe("following a conversation", () => {
       const found = message(b, /the old walrus remark/);
       await found.waitFor();
       expect(await found.getAttribute("aria-current")).toBe("true");
+    } finally {
+      await bob.context.close();
+    }
+  }, 30_000);
+
+  test("Jump to a found message in another channel shows it, and keeps it in sight as new messages come", async () => {
+    const bob = await signIn(browser, s.base, "bob");
+    try {
+      const b = bob.page;
+      const box = b.getByRole("searchbox", { name: "Search" });
+      await box.fill("needle");
+      await box.press("Enter");
+      await b.getByRole("region", { name: "Search results" }).getByRole("button", { name: "Jump" }).click();
+      const found = message(b, /the ancient needle$/);
+      await found.waitFor();
+      const inSight = () =>
+        found.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          const log = el.closest("[role=log]")!.getBoundingClientRect();
+          return r.top >= log.top - 1 && r.bottom <= log.bottom + 1;
+        });
+      await until("the found message is in sight", inSight);
+      await s.as("alice", "POST", `/channels/${s.id(s.world.guilds.Lab.channels.random)}/messages`, { content: "something new" });
+      await b.getByRole("button", { name: "Jump to present" }).waitFor();
+      expect(await inSight()).toBe(true);
     } finally {
       await bob.context.close();
     }

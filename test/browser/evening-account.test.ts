@@ -2,11 +2,11 @@
  * The end of an evening: a person signs out everywhere from one browser, and their other
  * browser, still showing the chat, is taken to the sign-in form with the reason, rather
  * than left on a chat that can no longer do anything; signing in there again works and
- * the old reason goes.
+ * the old reason goes. A refused sign-in, pressed by keyboard, keeps focus on its button.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { launch, PASSWORD, serve, signIn, type Served } from "./support";
+import { launch, PASSWORD, serve, signIn, until, type Served } from "./support";
 
 let s: Served;
 let browser: Browser;
@@ -47,6 +47,25 @@ describe("sessions ended elsewhere", () => {
     } finally {
       await here.context.close();
       await there.context.close();
+    }
+  }, 30_000);
+});
+
+describe("signing in by keyboard", () => {
+  test("a refused sign-in leaves focus on Sign in, where the keyboard pressed it", async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${s.base}/`);
+      await page.getByRole("textbox", { name: "Username" }).fill("olive");
+      await page.getByRole("textbox", { name: "Password" }).fill("not the password at all");
+      const button = page.getByRole("button", { name: "Sign in" });
+      await button.focus();
+      await page.keyboard.press("Enter");
+      await page.getByRole("alert").filter({ hasText: "Invalid username or password" }).waitFor();
+      await until("focus is on Sign in", () => button.evaluate((el) => el === document.activeElement));
+    } finally {
+      await context.close();
     }
   }, 30_000);
 });

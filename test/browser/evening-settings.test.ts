@@ -1,5 +1,6 @@
 /**
- * An evening of running a server, by keyboard: reordering channels and roles keeps focus
+ * An evening of running a server, by keyboard: a form's button (Save, Create channel)
+ * keeps focus through its request, though it is disabled meanwhile; reordering channels and roles keeps focus
  * on the control that moved them; closing a role's editor puts focus back on its "Edit"
  * button; a channel picked in the rail while Server settings are open shows that channel;
  * every channel picker lists channels in the rail's order; the audit log names the server
@@ -36,6 +37,7 @@ beforeAll(async () => {
           { name: "random", parent: "Talk" },
         ],
       },
+      { name: "Den", owner: "olive", channels: [{ name: "lounge" }] },
     ],
   });
   browser = await launch();
@@ -57,6 +59,31 @@ async function openSettings(page: Page, section: string): Promise<void> {
 }
 
 describe("server settings by keyboard", () => {
+  test("a form's button pressed by keyboard keeps focus once its request is done", async () => {
+    const { context, page } = await signIn(browser, s.base, "olive");
+    try {
+      await page.getByRole("navigation", { name: "Servers" }).getByRole("button", { name: "Den" }).click();
+      await page.getByRole("textbox", { name: "Message #lounge" }).waitFor();
+      await openSettings(page, "Overview");
+      await page.getByRole("textbox", { name: "Server name" }).fill("The Den");
+      const save = page.getByRole("button", { name: "Save", exact: true });
+      await save.focus();
+      await page.keyboard.press("Enter");
+      await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+      await focused(save);
+
+      await page.getByRole("navigation", { name: "Server settings" }).getByRole("button", { name: "Channels", exact: true }).click();
+      await page.getByRole("textbox", { name: "Channel name" }).fill("by-keys");
+      const create = page.getByRole("button", { name: "Create channel" });
+      await create.focus();
+      await page.keyboard.press("Space");
+      await page.getByRole("status").filter({ hasText: "#by-keys created." }).waitFor();
+      await focused(create);
+    } finally {
+      await context.close();
+    }
+  }, 30_000);
+
   test("moving a channel, a category and a role keeps focus on the moving control; Done goes back to Edit", async () => {
     const { context, page } = await signIn(browser, s.base, "olive");
     try {

@@ -19,7 +19,14 @@ beforeAll(async () => {
       { name: "alice", global_name: "Alice" },
       { name: "bob", global_name: "Bob" },
     ],
-    guilds: [{ name: "Lab", owner: "alice", members: ["bob"], channels: [{ name: "general" }] }],
+    guilds: [
+      {
+        name: "Lab",
+        owner: "alice",
+        members: ["bob"],
+        channels: [{ name: "general" }, { name: "text-only", overwrites: [{ role: "@everyone", deny: ["ATTACH_FILES"] }] }],
+      },
+    ],
   });
   browser = await launch();
 }, 30_000);
@@ -30,8 +37,8 @@ afterAll(async () => {
 });
 
 /** Hand the page files as a paste (on the textbox) or a drop (on the composer), as a browser does. */
-async function transfer(page: Page, kind: "paste" | "drop", files: { name: string; type: string; text: string }[]) {
-  const box = page.getByRole("textbox", { name: "Message #general" });
+async function transfer(page: Page, kind: "paste" | "drop", files: { name: string; type: string; text: string }[], channel = "general") {
+  const box = page.getByRole("textbox", { name: `Message #${channel}` });
   await box.evaluate(
     (el, { kind, files }) => {
       const dt = new DataTransfer();
@@ -215,6 +222,64 @@ describe("files in the web client", () => {
       await dialog.getByRole("img", { name: "Avatar of Alice" }).waitFor();
       await dialog.getByRole("button", { name: "Close" }).click();
       await a.getByRole("complementary", { name: "Members" }).getByRole("img", { name: "Avatar of Alice" }).waitFor();
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
+
+  test("where Attach Files is denied, no Attach files; a pasted or dropped file is not uploaded and the page says why", async () => {
+    const bob = await signIn(browser, s.base, "bob");
+    try {
+      const b = bob.page;
+      const asked: string[] = [];
+      b.on("request", (r) => r.url().includes("/attachments") && asked.push(r.url()));
+      await b
+        .getByRole("navigation", { name: "Channels" })
+        .getByRole("button", { name: /^text-only\b/ })
+        .click();
+      await b.getByRole("textbox", { name: "Message #text-only" }).waitFor();
+      expect(await b.getByRole("button", { name: "Attach files" }).count()).toBe(0);
+      await transfer(b, "paste", [{ name: "notes.txt", type: "text/plain", text: "pasted words" }], "text-only");
+      const why = b.getByRole("status").filter({ hasText: "You do not have permission to attach files in #text-only" });
+      await why.waitFor();
+      await transfer(b, "drop", [{ name: "dropped.txt", type: "text/plain", text: "dropped words" }], "text-only");
+      expect(await b.getByRole("list", { name: "Files to send" }).count()).toBe(0);
+      expect(asked).toEqual([]);
+      // Words are still welcome there, and files in #general.
+      await b.getByRole("textbox", { name: "Message #text-only" }).fill("just words");
+      await b.keyboard.press("Enter");
+      await message(b, /just words/).waitFor();
+      await b
+        .getByRole("navigation", { name: "Channels" })
+        .getByRole("button", { name: /^general\b/ })
+        .click();
+      await b.getByRole("button", { name: "Attach files" }).waitFor();
+    } finally {
+      await bob.context.close();
+    }
+  }, 30_000);
+
+  test("a new avatar shows live on what its owner wrote before, as in the member list", async () => {
+    const bobId = s.id(s.world.users.bob.id);
+    const general = s.id(s.world.guilds.Lab.channels.general);
+    await s.p.core.media.setAvatar(bobId, { bytes: png(16, 16, 5) });
+    s.p.core.people.send(bobId, general, { content: "written before the new picture" });
+    const alice = await signIn(browser, s.base, "alice");
+    try {
+      const a = alice.page;
+      const msg = message(a, /written before the new picture$/);
+      await msg.waitFor();
+      // Beside the name already read, the picture is decoration: an image with no name.
+      const picture = msg.getByRole("presentation").first();
+      const src = async () => ((await picture.count()) ? await picture.getAttribute("src") : null);
+      await picture.waitFor();
+      const before = await src();
+      await s.p.core.media.setAvatar(bobId, { bytes: png(14, 14, 7) });
+      const hash = s.p.core.users.get(bobId)?.avatar;
+      expect(hash).toBeTruthy();
+      expect(before).not.toContain(hash!);
+      await a.getByRole("complementary", { name: "Members" }).getByRole("img", { name: "Avatar of Bob" }).waitFor();
+      await until("the message shows the new picture", async () => (await src())?.includes(hash!) ?? false);
     } finally {
       await alice.context.close();
     }

@@ -1,13 +1,15 @@
 /**
  * What a person may do with someone else's message, and how messages are drawn: an owner
  * or a member with Manage Messages deletes another's message through "More", "Delete"
- * and a confirmation, a plain member is never offered it; a pin's notice is the notice
+ * and a confirmation, a plain member is never offered it, and a channel's overwrites
+ * take that right away or give it, there alone, for Delete and Pin; a message deleted
+ * while its author edits it ends the edit, saying so, focus back in the composer; a pin's notice is the notice
  * alone, with no "Replying to"; on a phone a picture is never wider than the log. Found
  * by role and accessible name only.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { actionsOf, channelEntry, count, launch, message, serve, signIn, until, type Served } from "./support";
+import { act, actionsOf, channelEntry, count, launch, message, serve, signIn, until, type Served } from "./support";
 import { png } from "../support/png";
 
 const PHONE = { width: 390, height: 844 };
@@ -29,7 +31,14 @@ beforeAll(async () => {
         owner: "alice",
         members: ["bob", "mo", "carol"],
         roles: [{ name: "Mods", permissions: ["MANAGE_MESSAGES"], members: ["mo"] }],
-        channels: [{ name: "general" }, { name: "pins" }, { name: "pictures" }],
+        channels: [
+          { name: "general" },
+          { name: "pins" },
+          { name: "pictures" },
+          // Manage Messages taken from the Mods here, and given to carol alone there.
+          { name: "archive", overwrites: [{ role: "Mods", deny: ["MANAGE_MESSAGES"] }] },
+          { name: "desk", overwrites: [{ user: "carol", allow: ["MANAGE_MESSAGES"] }] },
+        ],
       },
     ],
   });
@@ -41,6 +50,8 @@ beforeAll(async () => {
     s.p.core.people.send(bob, s.id(lab.general), { content: "bob says something kind" });
     const pinned = s.p.core.people.send(bob, s.id(lab.pins), { content: "the plan for monday" });
     s.p.core.pins.pin(alice, s.id(lab.pins), pinned.id);
+    s.p.core.people.send(bob, s.id(lab.archive), { content: "bob files a record" });
+    s.p.core.people.send(bob, s.id(lab.desk), { content: "bob leaves a note" });
   });
   browser = await launch();
 }, 30_000);
@@ -91,6 +102,52 @@ describe("someone else's message", () => {
       const items = await actionsOf(message(carol.page, /bob says something kind/));
       expect(items).toContain("Reply");
       expect(items).not.toContain("Delete");
+    } finally {
+      await mo.context.close();
+      await carol.context.close();
+    }
+  }, 30_000);
+});
+
+describe("a message deleted by someone else", () => {
+  test("while its author edits it: the edit ends, the page says why, and focus is back in the composer", async () => {
+    const general = s.id(s.world.guilds.Lab.channels.general);
+    const sent = await s.as("bob", "POST", `/channels/${general}/messages`, { content: "bob edits this" });
+    const bob = await signIn(browser, s.base, "bob");
+    try {
+      const b = bob.page;
+      await act(message(b, /bob edits this/), "Edit");
+      await b.getByRole("textbox", { name: "Edit message" }).pressSequentially(" and more");
+      await s.as("alice", "DELETE", `/channels/${general}/messages/${sent.id}`);
+      await b.getByRole("status").filter({ hasText: "The message you were editing was deleted." }).waitFor();
+      await count(b.getByRole("textbox", { name: "Edit message" }), 0);
+      const box = b.getByRole("textbox", { name: "Message #general" });
+      await until("the composer has focus", () => box.evaluate((el) => el === document.activeElement));
+      await b.keyboard.type("typed on");
+      expect(await box.inputValue()).toBe("typed on");
+    } finally {
+      await bob.context.close();
+    }
+  }, 30_000);
+});
+
+describe("a channel's overwrites", () => {
+  test("Delete and Pin on another's message follow Manage Messages as the channel's overwrites leave it", async () => {
+    const mo = await signIn(browser, s.base, "mo");
+    const carol = await signIn(browser, s.base, "carol");
+    try {
+      // Mo's role manages messages, but not in #archive: the server refuses there, so the menu does not offer.
+      await channelEntry(mo.page, "archive").click();
+      const moItems = await actionsOf(message(mo.page, /bob files a record/));
+      expect(moItems).toContain("Reply");
+      expect(moItems).not.toContain("Delete");
+      expect(moItems).not.toContain("Pin");
+      // Carol manages messages in #desk alone, and is offered both there.
+      await channelEntry(carol.page, "desk").click();
+      const note = message(carol.page, /bob leaves a note/);
+      expect(await actionsOf(note)).toEqual(expect.arrayContaining(["Delete", "Pin"]));
+      await act(note, "Pin");
+      await until("the note is pinned", async () => (await actionsOf(note)).includes("Unpin"));
     } finally {
       await mo.context.close();
       await carol.context.close();

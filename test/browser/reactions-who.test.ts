@@ -4,6 +4,7 @@
  * description, and "View reactions" in a message's "More" menu opens a "Reactions" dialog
  * with a tab per emoji and the people under each, a page at a time. The dialog keeps the
  * pages' modal rule (focus in, Tab goes round, Escape gives focus back) and passes axe.
+ * Taking back one's only reaction of a kind keeps keyboard focus beside it.
  * Found by role and accessible name only.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -36,6 +37,9 @@ beforeAll(async () => {
     s.p.core.reactions.add(id("bob"), small.id, { name: "🔥", id: null });
     s.p.core.reactions.add(id("carol"), small.id, { name: "🔥", id: null });
     s.p.core.people.send(id("carol"), general, { content: "nobody reacts to this" });
+    const two = s.p.core.people.send(id("carol"), general, { content: "two of alice's own" });
+    s.p.core.reactions.add(id("alice"), two.id, { name: "🍕", id: null });
+    s.p.core.reactions.add(id("alice"), two.id, { name: "🌮", id: null });
   });
   browser = await launch();
 }, 30_000);
@@ -151,4 +155,23 @@ describe("who reacted", () => {
       await carol.context.close();
     }
   }, 45_000);
+
+  test("taking back one's only reaction of a kind by keyboard: focus goes to the one beside it, then to the message", async () => {
+    const alice = await signIn(browser, s.base, "alice");
+    try {
+      const page = alice.page;
+      const msg = message(page, /two of alice's own$/);
+      const bar = msg.getByRole("group", { name: "Reactions" });
+      const hasFocus = (l: Locator) => l.evaluate((el) => el === document.activeElement).catch(() => false);
+      await bar.getByRole("button", { name: /🍕 1/ }).focus();
+      await page.keyboard.press("Enter");
+      await count(bar.getByRole("button", { name: /🍕/ }), 0);
+      await until("focus on the taco", () => hasFocus(bar.getByRole("button", { name: /🌮 1/ })));
+      await page.keyboard.press("Enter");
+      await count(msg.getByRole("group", { name: "Reactions" }), 0);
+      await until("focus on the message", () => hasFocus(msg));
+    } finally {
+      await alice.context.close();
+    }
+  }, 30_000);
 });

@@ -101,4 +101,28 @@ describe("a reply's quote", () => {
       await alice.context.close();
     }
   }, 30_000);
+
+  test("the original deleted while a reply to it is being written: the reply lets go of it and says so, the text kept", async () => {
+    const latest = await s.as("alice", "POST", `/channels/${general}/messages`, { content: "soon to be gone" });
+    const bob = await signIn(browser, s.base, "bob");
+    try {
+      const b = bob.page;
+      await message(b, /soon to be gone$/)
+        .getByRole("button", { name: "More" })
+        .click();
+      await b.getByRole("menuitem", { name: "Reply", exact: true }).click();
+      await b.getByRole("button", { name: "Cancel reply" }).waitFor();
+      await b.keyboard.type("still worth saying");
+      await s.as("alice", "DELETE", `/channels/${general}/messages/${latest.id}`);
+      await b.getByRole("status").filter({ hasText: "The message you were replying to was deleted." }).waitFor();
+      await count(b.getByRole("button", { name: "Cancel reply" }), 0);
+      const box = b.getByRole("textbox", { name: "Message #general" });
+      expect(await box.inputValue()).toBe("still worth saying");
+      await box.press("Enter");
+      await message(b, /still worth saying$/).waitFor();
+      await until("the box is empty", async () => (await box.inputValue()) === "");
+    } finally {
+      await bob.context.close();
+    }
+  }, 30_000);
 });

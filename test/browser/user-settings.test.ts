@@ -204,3 +204,33 @@ test("Profile: a new display name is one's own at once in one's other browser, n
     await s.as("bea", "PATCH", "/users/@me", { global_name: "Bea" });
   }
 }, 30_000);
+
+test("Refusals read as sentences: a picture that is not one, and an edit past the limit, without the API's wrapper", async () => {
+  const bea = await signIn(browser, s.base, "bea");
+  try {
+    const page = bea.page;
+    const dialog = await openUserSettings(page);
+    await dialog.getByRole("navigation", { name: "User settings" }).getByRole("button", { name: "Profile" }).click();
+    const chooser = page.waitForEvent("filechooser");
+    await page.getByRole("button", { name: "Avatar", exact: true }).click();
+    await (await chooser).setFiles({ name: "not-a-picture.png", mimeType: "image/png", buffer: Buffer.from("only words in here") });
+    const refused = dialog.getByRole("alert").filter({ hasText: "Invalid image: a PNG, JPEG, GIF, WebP or AVIF picture is needed" });
+    await refused.waitFor();
+    expect(await refused.textContent()).not.toContain("Invalid Form Body");
+    await dialog.getByRole("button", { name: "Close" }).click();
+
+    const box = page.getByRole("textbox", { name: /^Message #/ });
+    await box.fill("short for now");
+    await box.press("Enter");
+    const mine = page.getByRole("log").getByRole("article", { name: /short for now$/ });
+    await mine.getByRole("button", { name: "More" }).click();
+    await page.getByRole("menuitem", { name: "Edit", exact: true }).click();
+    await page.getByRole("textbox", { name: "Edit message" }).fill("x".repeat(2001));
+    await page.getByRole("textbox", { name: "Edit message" }).press("Enter");
+    const notice = page.getByRole("status").filter({ hasText: "The message was not edited:" });
+    await notice.waitFor();
+    expect(await notice.textContent()).toBe("The message was not edited: Must be 2000 or fewer in length.");
+  } finally {
+    await bea.context.close();
+  }
+}, 30_000);

@@ -12,6 +12,7 @@ import { Icon } from "./Icon";
 import { Intents } from "./Intents";
 import { Keys } from "./Keys";
 import type { Application } from "./types";
+import { useFocusThrough } from "../views/focus";
 
 export function AppPage({ base, id }: { base: string; id: string }) {
   const [app, setApp] = useState<Application | null>(null);
@@ -59,6 +60,7 @@ function General({ app, onSaved }: { app: Application; onSaved(a: Application): 
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
+  useFocusThrough(busy);
   async function save(e: Event) {
     e.preventDefault();
     setBusy(true);
@@ -132,6 +134,7 @@ function Token({ app, onChanged }: { app: Application; onChanged(a: Application)
   const [token, setToken] = useState<string | null>(null);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  useFocusThrough(busy);
   const shown = useRef<HTMLDivElement>(null);
   const fresh = useRef(false);
   // The dialog that had focus is gone: the new token, to be copied now or never, takes it
@@ -213,6 +216,7 @@ function Delete({ app, onDeleted }: { app: Application; onDeleted(): void }) {
   const [asking, setAsking] = useState(false);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  useFocusThrough(busy);
   async function remove() {
     setBusy(true);
     setError(undefined);

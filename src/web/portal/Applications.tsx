@@ -7,7 +7,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { ErrorLine, Field, Link, TokenShown, errorText, fieldError } from "../views/ui";
-import { focusLost } from "../views/focus";
+import { focusLost, useFocusThrough } from "../views/focus";
 import type { Application } from "./types";
 
 export function Applications({ base }: { base: string }) {
@@ -63,6 +63,7 @@ function NewApplication({ onCreated }: { onCreated(r: { application: Application
   const [name, setName] = useState("");
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  useFocusThrough(busy);
   const form = useRef<HTMLFormElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
   // Whichever of the two is shown takes focus when it replaces the other (not when the page loads).

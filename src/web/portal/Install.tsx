@@ -13,6 +13,7 @@ import { me } from "../state";
 import type { Guild } from "../types";
 import { ErrorLine, errorText } from "../views/ui";
 import type { InstallInfo } from "./types";
+import { useFocusThrough } from "../views/focus";
 
 function manages(g: Guild): boolean {
   return g.owner_id === me.value?.id || holds(g, BIT.MANAGE_GUILD);
@@ -72,6 +73,7 @@ function InstallForm({ info, guilds, onDone }: { info: InstallInfo; guilds: Guil
   const [choice, setChoice] = useState(guilds[0]?.id ?? "");
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  useFocusThrough(busy);
   async function install(e: Event) {
     e.preventDefault();
     setBusy(true);

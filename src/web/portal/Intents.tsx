@@ -11,12 +11,14 @@ import { useOnChange } from "../hooks";
 import { INTENTS, PRIVILEGED } from "../names";
 import { ErrorLine, errorText } from "../views/ui";
 import { requestState, STATE_WORDS, type Application } from "./types";
+import { useFocusThrough } from "../views/focus";
 
 export function Intents({ app, onChanged }: { app: Application; onChanged(a: Application): void }) {
   const [checked, setChecked] = useState<Set<string>>(new Set(app.intents));
   const [error, setError] = useState<string>();
   const [status, setStatus] = useState("");
   const [busy, setBusy] = useState(false);
+  useFocusThrough(busy);
   useOnChange(app.intents.join(), () => setChecked(new Set(app.intents)));
   const changed = checked.size !== app.intents.length || app.intents.some((i) => !checked.has(i));
   // What "Request approval" would ask for: checked privileged intents not approved or waiting.

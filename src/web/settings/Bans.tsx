@@ -6,6 +6,7 @@ import type { Guild } from "../types";
 import type { Ban } from "../../contract";
 import { ErrorLine, errorText } from "../views/ui";
 import { useRequest } from "./common";
+import { focusNextRow } from "../views/focus";
 
 export function Bans({ guild }: { guild: Guild }) {
   const [list, setList] = useState<Ban[] | null>(null);
@@ -42,7 +43,14 @@ export function Bans({ guild }: { guild: Guild }) {
             <li key={b.user.id}>
               <span class="row-name">{displayName(b.user)}</span>
               <span class="muted">{b.reason ? `Reason: ${b.reason}` : "No reason given"}</span>
-              <button type="button" disabled={req.busy} onClick={() => unban(b)}>
+              <button
+                type="button"
+                disabled={req.busy}
+                onClick={(e) => {
+                  focusNextRow(e.currentTarget);
+                  void unban(b);
+                }}
+              >
                 Unban {displayName(b.user)}
               </button>
             </li>

@@ -5,7 +5,7 @@
  * uploaded as a slot of its purpose, then set; what the server refused shows beside it.
  */
 import { useEffect, useState } from "preact/hooks";
-import { api, storedToken, ApiError } from "../api";
+import { api, storedToken, ApiError, refusalText } from "../api";
 import { guilds, me } from "../state";
 import type { CustomEmoji, Guild, Me } from "../types";
 import { Confirm, ErrorLine, Field, errorText, fieldError } from "../views/ui";
@@ -27,8 +27,8 @@ export async function uploadImage(purpose: "avatar" | "icon" | "emoji", file: Fi
     body: file,
   });
   if (!res.ok) {
-    const j = (await res.json().catch(() => ({}))) as { code?: number; message?: string };
-    throw new ApiError(res.status, j.code ?? 0, j.message ?? `HTTP ${res.status}`, null);
+    const j = (await res.json().catch(() => ({}))) as { code?: number; message?: string; errors?: Record<string, unknown> };
+    throw new ApiError(res.status, j.code ?? 0, refusalText(j, res.status), j.errors ?? null);
   }
   return slot.id;
 }

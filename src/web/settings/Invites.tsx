@@ -11,6 +11,7 @@ import type { Guild } from "../types";
 import type { Invite } from "../../contract";
 import { CopyField, ErrorLine, errorText } from "../views/ui";
 import { textChannels, useRequest } from "./common";
+import { focusNextRow } from "../views/focus";
 
 const EXPIRY: [string, number][] = [
   ["30 minutes", 1800],
@@ -144,7 +145,15 @@ function InviteTable({
               <td>{i.max_uses ? `${i.uses} of ${i.max_uses}` : String(i.uses)}</td>
               <td>{i.expires_at ? new Date(i.expires_at).toLocaleString() : "Never"}</td>
               <td>
-                <button type="button" class="danger" disabled={busy} onClick={() => onRevoke(i.code)}>
+                <button
+                  type="button"
+                  class="danger"
+                  disabled={busy}
+                  onClick={(e) => {
+                    focusNextRow(e.currentTarget);
+                    onRevoke(i.code);
+                  }}
+                >
                   Revoke {i.code}
                 </button>
               </td>

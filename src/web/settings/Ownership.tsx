@@ -6,18 +6,24 @@
  */
 import { useState } from "preact/hooks";
 import { api } from "../api";
-import { displayName, guilds, me, members } from "../state";
+import { displayName, guilds, me, members, showNotice } from "../state";
+import { open } from "../load";
 import type { Guild } from "../types";
 import type { GuildDeletion } from "../../contract";
 import { Confirm, counted, ErrorLine, errorText } from "../views/ui";
 import { Choice } from "./Invites";
 import { settingsFor } from "./common";
 
-/** Forget a server here at once (the live connection's guild.deleted says the same). */
-function forget(guildId: string): void {
+/**
+ * Forget a server here at once (the live connection's guild.deleted says the same) and go
+ * where a reload would land, in the page: a reload lost the notice that says what happened
+ * and the keyboard's place, and landed on Direct messages though other servers were there.
+ */
+function forget(guildId: string, said: string): void {
   settingsFor.value = null;
   guilds.value = guilds.value.filter((g) => g.id !== guildId);
-  location.assign("/channels/@me");
+  showNotice(said);
+  void open({ guild: guildId, channel: null }, false);
 }
 
 export function LeaveServer({ guild }: { guild: Guild }) {
@@ -29,7 +35,7 @@ export function LeaveServer({ guild }: { guild: Guild }) {
     setBusy(true);
     try {
       await api("DELETE", `/users/@me/guilds/${guild.id}`);
-      forget(guild.id);
+      forget(guild.id, `You left ${guild.name}.`);
     } catch (e) {
       setError(errorText(e));
       setBusy(false);
@@ -82,7 +88,7 @@ export function OwnerActions({ guild }: { guild: Guild }) {
     try {
       if (asking === "delete") {
         await api("DELETE", `/guilds/${guild.id}`);
-        forget(guild.id);
+        forget(guild.id, `${guild.name} was deleted.`);
         return;
       }
       const g = await api<Guild>("PUT", `/guilds/${guild.id}/owner`, { owner_id: target!.user.id });

@@ -100,7 +100,8 @@ export function SettingsButton({ guild }: { guild: Guild }) {
           Server settings
         </button>
       )}
-      <LeaveServer guild={guild} />
+      {/* One per server: a confirmation asked for one server never stays open for the next one shown. */}
+      <LeaveServer key={guild.id} guild={guild} />
     </>
   );
 }

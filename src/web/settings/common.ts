@@ -1,7 +1,7 @@
 /** What the server settings' parts share: the text channels, and a request that shows its outcome. */
 import { signal } from "@preact/signals";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
-import { focusLost } from "../views/focus";
+import { focusLost, useFocusThrough } from "../views/focus";
 import type { Channel, Guild } from "../types";
 import { channelGroups } from "../channel-groups";
 
@@ -15,11 +15,15 @@ export const textChannels = (g: Guild): Channel[] => channelGroups(g, (c) => c.t
  */
 type Outcome<T> = (undefined extends T ? T | true : T) | null;
 
-/** A request that shows its outcome: an error next to the control, or a short status. */
+/**
+ * A request that shows its outcome: an error next to the control, or a short status.
+ * Its button, disabled while it is busy, keeps keyboard focus through it (useFocusThrough).
+ */
 export function useRequest() {
   const [error, setError] = useState<unknown>(null);
   const [status, setStatus] = useState("");
   const [busy, setBusy] = useState(false);
+  useFocusThrough(busy);
   async function run<T>(what: () => Promise<T>, done: (r: T) => string): Promise<Outcome<T>> {
     setBusy(true);
     setError(null);

@@ -5,7 +5,7 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { openChannel } from "../load";
-import { channelLabel, dms, guildOf, guilds, liveState, loaded, notice, route } from "../state";
+import { channelLabel, dms, guildOf, guilds, liveState, loaded, logs, notice, route, showNotice } from "../state";
 import type { Message } from "../types";
 import { ChannelsNav, ServersNav } from "./Nav";
 import { MessageList } from "./MessageList";
@@ -78,16 +78,33 @@ function useArrivalFocus(ready: boolean, channel: string | null): void {
   }, [ready, channel]);
 }
 
+/**
+ * The message being replied to in the open channel (none after a switch). Deleted while the
+ * reply was being written (it is no longer where it was in the loaded history), it is let
+ * go with a word: the server would refuse the reply, and the text typed stays.
+ */
+function useReplyTo(channelId: string | undefined) {
+  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  useLayoutEffect(() => setReplyTo(null), [channelId]);
+  const list = channelId ? logs.value[channelId]?.list : undefined;
+  const gone = !!replyTo && !!list?.length && list[0].id <= replyTo.id && !list.some((m) => m.id === replyTo.id);
+  useEffect(() => {
+    if (!gone) return;
+    setReplyTo(null);
+    showNotice("The message you were replying to was deleted.");
+  }, [gone]);
+  return [replyTo, setReplyTo] as const;
+}
+
 export function Chat({ onSignOut, onAskSignOut }: { onSignOut(): void; onAskSignOut(): void }) {
   const drawers = useDrawers();
   const menu = drawers.open === "menu";
   const showMembers = drawers.open === "members";
   // Settings open in the pane: the drawer that opened them gets out of the way.
   useEffect(drawers.close, [settingsFor.value, userSettingsOpen.value]);
-  const [replyTo, setReplyTo] = useState<Message | null>(null);
   const channel = openChannel();
+  const [replyTo, setReplyTo] = useReplyTo(channel?.id);
   const guild = guildOf(route.value.guild);
-  useLayoutEffect(() => setReplyTo(null), [channel?.id]);
   useTabTitle(channel ? `${channelLabel(channel)} · Parley` : "Parley");
   useArrivalFocus(loaded.value, channel?.id ?? null);
   return (

@@ -18,7 +18,7 @@ import { useDraft } from "../drafts";
 import { mentionsOut, useMentionPicker } from "./Mentions";
 import { useAttachments } from "./files/AttachTray";
 import { CharCounter, editLast, MAX_CHARS, useSlowmode } from "./composer/helpers";
-import { cannotWrite } from "./composer/rights";
+import { cannotAttach, cannotWrite } from "./composer/rights";
 import { editing } from "../state";
 import { EmojiButton, useEmojiCompleter } from "./emoji/Picker";
 import { emojiOut } from "./emoji/choices";
@@ -76,7 +76,8 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
   const dm = channel.guild_id === null;
   const blocked = dm && !dmReady(); // a DM waits for this browser's device keys
   const { query, shown, active, move, close, loading, none, whole } = useCommands(channel.id, text);
-  const files = useAttachments(channel.id, dm); // files (views/files): encrypted first in a DM
+  // Files (views/files): encrypted first in a DM; not offered where the server would refuse them.
+  const files = useAttachments(channel.id, dm, cannotAttach(channel, channelLabel(channel)));
   const refused = cannotWrite(channel, channelLabel(channel));
   const slow = useSlowmode(channel);
   const tooLong = text.length > MAX_CHARS;
@@ -122,15 +123,24 @@ export function Composer({ channel, replyTo, onCancelReply }: Props) {
     box.current?.focus();
   }, [chosen]);
 
+  /** What is on its way: the box keeps it until the server has it, and Enter again (or a double click) must not send it twice. */
+  const sending = useRef<string | null>(null);
+
   async function send() {
     const content = text.trim();
     const attachments = files.ready();
     if ((!content && !attachments.length) || blocked || files.busy || slow.left > 0 || tooLong) return;
-    if (
-      await (dm
+    if (sending.current === content) return;
+    sending.current = content;
+    let sent: boolean;
+    try {
+      sent = await (dm
         ? sendEncrypted(channel, content, replyTo?.id ?? null, { attachments, sealed: files.sealed() })
-        : sendMessage(channel.id, emojiOut(channel.guild_id, mentionsOut(channel, content)), replyTo?.id ?? null, attachments))
-    ) {
+        : sendMessage(channel.id, emojiOut(channel.guild_id, mentionsOut(channel, content)), replyTo?.id ?? null, attachments));
+    } finally {
+      sending.current = null;
+    }
+    if (sent) {
       setText((now) => (now.trim() === content ? "" : now)); // keep what was typed while it was sending
       files.clear();
       slow.sent();

@@ -7,12 +7,16 @@ import { api, ApiError } from "../api";
 import type { Guild } from "../types";
 import type { Invite as InviteInfo } from "../../contract";
 import { ErrorLine, errorText } from "./ui";
-import { focusLost } from "./focus";
+import { focusLost, useFocusThrough } from "./focus";
+
+const gone = (e: unknown) => e instanceof ApiError && e.status === 404;
+const refusal = (e: unknown) => (gone(e) ? "This invite is invalid or has expired." : errorText(e));
 
 export function Invite({ code }: { code: string }) {
   const [info, setInfo] = useState<InviteInfo | null>(null);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  useFocusThrough(busy);
   const heading = useRef<HTMLHeadingElement>(null);
   // Signed in here, the form that had focus is gone: start on the heading, not the body.
   useLayoutEffect(() => {
@@ -22,9 +26,7 @@ export function Invite({ code }: { code: string }) {
   // Until known, neither offer shows, so a member never sees "Accept invite" flash by.
   const [mine, setMine] = useState<string[] | null>(null);
   useEffect(() => {
-    api<InviteInfo>("GET", `/invites/${encodeURIComponent(code)}`).then(setInfo, (e) =>
-      setError(e instanceof ApiError && e.status === 404 ? "This invite is invalid or has expired." : errorText(e)),
-    );
+    api<InviteInfo>("GET", `/invites/${encodeURIComponent(code)}`).then(setInfo, (e) => setError(refusal(e)));
     api<Guild[]>("GET", "/guilds").then(
       (gs) => setMine(gs.map((g) => g.id)),
       () => setMine([]),
@@ -38,7 +40,12 @@ export function Invite({ code }: { code: string }) {
       const g = await api<Guild>("POST", `/invites/${encodeURIComponent(code)}`);
       location.assign(`/channels/${g.id}`);
     } catch (e) {
-      setError(errorText(e));
+      // Used up, expired or revoked since the page showed it: no server to accept any more.
+      if (gone(e)) {
+        setInfo(null);
+        heading.current?.focus();
+      }
+      setError(refusal(e));
       setBusy(false);
     }
   }

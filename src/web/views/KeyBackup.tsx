@@ -8,6 +8,7 @@ import { makeBackup, passphraseProblem, restoreBackup } from "../backup";
 import { loadDevices, openedOf } from "../dm-crypto";
 import { logs, me } from "../state";
 import type { DeviceJson } from "../types";
+import { useFocusThrough } from "./focus";
 
 export function KeyBackup({ channelId, list }: { channelId: string; list: DeviceJson[] }) {
   const [mode, setMode] = useState<"idle" | "create" | "restore">("idle");
@@ -63,6 +64,7 @@ function PassphraseForm({ confirm, action, run }: { confirm?: boolean; action: s
   const [again, setAgain] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  useFocusThrough(busy);
   const errorId = useId();
   async function submit(e: Event) {
     e.preventDefault();

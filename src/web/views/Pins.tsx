@@ -5,8 +5,9 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
-import { guildOf, memberName, showNotice } from "../state";
-import { BIT, holds } from "../names";
+import { memberName, showNotice } from "../state";
+import { BIT } from "../names";
+import { holdsIn } from "./composer/rights";
 import type { Channel, Message } from "../types";
 import type { PinsPage } from "../../contract";
 import { jumpTo } from "../links";
@@ -18,15 +19,14 @@ import { useModal } from "./modal";
 /** The reference's type for the notice a pin posts (its `reply_to` names the pinned message). */
 export const PINNED_NOTICE = 6;
 
-function mayPin(channel: { guild_id: string | null }): boolean {
-  if (channel.guild_id === null) return true;
-  const g = guildOf(channel.guild_id);
-  return !!g && holds(g, BIT.MANAGE_MESSAGES);
+/** Either person in a DM; in a server, Manage Messages in that channel, its overwrites applied, as the server decides. */
+function mayPin(m: Message, guild: string | null): boolean {
+  return guild === null || holdsIn(m.channel_id, BIT.MANAGE_MESSAGES);
 }
 
 /** "Pin" or "Unpin" for a message, when the person may; null when not. */
 export function pinAction(m: Message, guild: string | null): { label: string; run(): void } | null {
-  if (m.ephemeral || m.type === PINNED_NOTICE || !mayPin({ guild_id: guild })) return null;
+  if (m.ephemeral || m.type === PINNED_NOTICE || !mayPin(m, guild)) return null;
   async function toggle() {
     try {
       await api(m.pinned ? "DELETE" : "PUT", `/channels/${m.channel_id}/pins/${m.id}`);

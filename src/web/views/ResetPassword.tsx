@@ -7,11 +7,13 @@ import { useState } from "preact/hooks";
 import { api, formErrors } from "../api";
 import type { Me } from "../types";
 import { Field } from "./ui";
+import { useFocusThrough } from "./focus";
 
 export function ResetPassword({ token, onSignedIn }: { token: string; onSignedIn(token: string, user: Me): void }) {
   const [password, setPassword] = useState("");
   const [error, setError] = useState<{ field?: string; form?: string }>({});
   const [busy, setBusy] = useState(false);
+  useFocusThrough(busy);
   async function submit(e: Event) {
     e.preventDefault();
     setBusy(true);

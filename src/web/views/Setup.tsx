@@ -8,6 +8,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, formErrors } from "../api";
 import type { Me } from "../types";
 import { Field } from "./ui";
+import { useFocusThrough } from "./focus";
 
 interface Props {
   token: string;
@@ -65,6 +66,7 @@ export function Setup({ token, signedIn, onSignedIn, onDone }: Props) {
 function MakeMine({ token, me, onDone }: { token: string; me: Me; onDone(user: Me): void }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  useFocusThrough(busy);
   async function make() {
     setBusy(true);
     setError(null);
@@ -112,6 +114,7 @@ function CreateAdministrator({
   const [password, setPassword] = useState("");
   const [errors, setErrors] = useState<{ username?: string; global_name?: string; password?: string; form?: string }>({});
   const [busy, setBusy] = useState(false);
+  useFocusThrough(busy);
   async function submit(e: Event) {
     e.preventDefault();
     setBusy(true);

@@ -5,6 +5,7 @@ import type { ComponentChildren } from "preact";
 import type { Me } from "../types";
 import { Field } from "./ui";
 import { notice } from "../state";
+import { useFocusThrough } from "./focus";
 
 interface Props {
   onSignedIn(token: string, user: Me): void;
@@ -35,6 +36,7 @@ export function SignIn({ onSignedIn, header }: Props) {
     [],
   );
   const [busy, setBusy] = useState(false);
+  useFocusThrough(busy);
   // Parley sends no email: a forgotten password is an administrator's reset link.
   const [forgot, setForgot] = useState(false);
   const signup = mode === "signup";

@@ -5,6 +5,7 @@
  * it, so a keyboard or screen-reader user goes on from where they were, never from the
  * top of the page.
  */
+import { useLayoutEffect, useRef } from "preact/hooks";
 
 const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
 
@@ -78,13 +79,53 @@ function keepNearby(el: HTMLElement, nearby: () => void, stopped: () => void): v
     stop();
     if (focusLost()) nearby();
   });
+  // Focus coming back to `el` itself (its request done, useFocusThrough) is not moving on.
+  const moved = (e: FocusEvent) => e.target !== el && stop();
   const stop = () => {
     stopped();
     watch.disconnect();
-    document.removeEventListener("focusin", stop);
+    document.removeEventListener("focusin", moved);
   };
   watch.observe(document.body, { childList: true, subtree: true });
-  document.addEventListener("focusin", stop);
+  document.addEventListener("focusin", moved);
+}
+
+/**
+ * `el` has focus and is about to leave the page (the last of its kind, taken away by the
+ * server's answer): once it has gone, if focus went with it, focus goes to `next()`.
+ * Watched only until focus moves on to anything else.
+ */
+export function focusWhenGone(el: HTMLElement, next: () => HTMLElement | null | undefined): void {
+  keepNearby(
+    el,
+    () => next()?.focus(),
+    () => undefined,
+  );
+}
+
+/**
+ * A row's control that takes its row off the list (Unban, Revoke): once the row has gone,
+ * focus lost with it goes on to the same place in the row that took its place (or the
+ * last row), else to the first control of the nearest part of the page that has one.
+ */
+export function focusNextRow(control: HTMLElement): void {
+  const row = control.closest("li, tr");
+  const list = row?.parentElement;
+  if (!row || !list) return;
+  const index = Array.from(list.children).indexOf(row);
+  // Known now: a list that empties may leave the page, and then has no parents.
+  const around: Element[] = [];
+  for (let place = list.parentElement; place; place = place.parentElement) around.push(place);
+  focusWhenGone(control, () => {
+    const rows = list.isConnected ? Array.from(list.children) : [];
+    const next = rows[Math.min(index, rows.length - 1)];
+    if (next) return tabStops(next)[0];
+    for (const place of around) {
+      const first = place.isConnected ? tabStops(place)[0] : undefined;
+      if (first) return first;
+    }
+    return null;
+  });
 }
 
 /**
@@ -94,4 +135,26 @@ function keepNearby(el: HTMLElement, nearby: () => void, stopped: () => void): v
 export function focusComposer(): void {
   const box = document.querySelector<HTMLElement>(".composer textarea:not([disabled])");
   (box ?? document.querySelector<HTMLElement>('.log article[tabindex="0"], .log[tabindex="0"]'))?.focus();
+}
+
+/**
+ * Keeps keyboard focus through a request whose button is disabled while it is `busy`:
+ * Chrome drops the focus of a disabled button to the page's body, so when the request
+ * is done, focus lost meanwhile goes back to the control that had it as it started
+ * (still on the page and usable), and a keyboard or screen-reader user goes on from
+ * there rather than from the top of the page. Focus moved elsewhere on purpose stays.
+ */
+export function useFocusThrough(busy: boolean): void {
+  const starter = useRef<HTMLElement | null>(null);
+  useLayoutEffect(() => {
+    if (busy) {
+      // The disabled button still holds focus here: Chrome lets go of it at its next rendering step.
+      const now = document.activeElement;
+      starter.current = now instanceof HTMLElement && now !== document.body ? now : null;
+      return;
+    }
+    const el = starter.current;
+    starter.current = null;
+    if (el && canFocus(el) && (focusLost() || document.activeElement?.matches(":disabled"))) el.focus();
+  }, [busy]);
 }

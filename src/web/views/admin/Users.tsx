@@ -9,6 +9,7 @@ import { api } from "../../api";
 import { displayName } from "../../state";
 import type { Account, ResetLink } from "../../../contract";
 import { Confirm, CopyField, ErrorLine, errorText } from "../ui";
+import { useFocusThrough } from "../focus";
 
 type Asking = { kind: "disable" | "delete"; account: Account };
 
@@ -22,6 +23,7 @@ export function Users() {
   const [error, setError] = useState<string>();
   const [status, setStatus] = useState("");
   const [busy, setBusy] = useState(false);
+  useFocusThrough(busy);
   const load = () => api<Account[]>("GET", `/admin/users?q=${encodeURIComponent(q.trim())}`).then(setList, (e) => setError(errorText(e)));
   useEffect(() => void load(), [q]);
   async function act(what: () => Promise<unknown>, done: string) {

@@ -5,7 +5,7 @@
  * then the person). The server checks again on every send; this only keeps the page
  * from offering what would be refused.
  */
-import { guildOf, me, members } from "../../state";
+import { channelOf, guildOf, me, members } from "../../state";
 import type { Channel } from "../../types";
 import { BIT } from "../../names";
 
@@ -35,10 +35,26 @@ export function channelBits(channel: Channel): number {
   return bits;
 }
 
+/**
+ * Whether the person holds `bit` in a server channel, overwrites and all: a role's right
+ * to manage messages can be taken away (or given) in one channel, and the server decides
+ * by the channel. An unknown channel holds nothing.
+ */
+export function holdsIn(channelId: string, bit: number): boolean {
+  const channel = channelOf(channelId);
+  return !!channel && (channelBits(channel) & bit) === bit;
+}
+
 /** Why the person may not write here, or null when they may (DMs: always). */
 export function cannotWrite(channel: Channel, label: string): string | null {
   if (channel.guild_id === null) return null;
   return channelBits(channel) & BIT.SEND_MESSAGES ? null : `You do not have permission to send messages in ${label}`;
+}
+
+/** Why the person may not attach files here (Attach Files, overwrites applied), or null when they may (DMs: always). */
+export function cannotAttach(channel: Channel, label: string): string | null {
+  if (channel.guild_id === null) return null;
+  return channelBits(channel) & BIT.ATTACH_FILES ? null : `You do not have permission to attach files in ${label}`;
 }
 
 /** The channel's slow mode in seconds for this person: 0 when off or when they are exempt (Manage Messages or Manage Channels). */

@@ -29,19 +29,25 @@ export interface Attachments {
   clear(): void;
 }
 
-/** `encrypted`: an end-to-end encrypted DM, whose files are encrypted before they are uploaded (uploads.ts). */
-export function useAttachments(channelId: string, encrypted: boolean): Attachments {
+/**
+ * `encrypted`: an end-to-end encrypted DM, whose files are encrypted before they are uploaded (uploads.ts).
+ * `refused`: why the person may not attach files in this channel (null: they may); then there is
+ * no "Attach files", and a file pasted or dropped is not uploaded only to be refused: the notice says why.
+ */
+export function useAttachments(channelId: string, encrypted: boolean, refused: string | null = null): Attachments {
   const uploads = useMemo(() => new Uploads(channelId, encrypted), [channelId, encrypted]);
   const input = useRef<HTMLInputElement>(null);
   const files = uploads.files.value;
   const add = (list: File[]) => {
-    const refused = uploads.add(list);
-    if (refused) showNotice(refused);
+    const why = refused ?? uploads.add(list);
+    if (why) showNotice(why);
   };
   const fromTransfer = (d: DataTransfer | null) => (d ? Array.from(d.files) : []);
   return {
     tray: files.length ? <Tray uploads={uploads} files={files} /> : null,
-    button: (
+    button: refused ? (
+      <></>
+    ) : (
       <>
         <button type="button" class="attach" onClick={() => input.current?.click()} disabled={files.length >= MAX_FILES}>
           Attach files

@@ -10,14 +10,14 @@ import { useRef, useState } from "preact/hooks";
 import { deleteMessage } from "../../actions";
 import { copyLink } from "../../links";
 import { textOf } from "../../dm-crypto";
-import { BIT, holds } from "../../names";
-import { guildOf } from "../../state";
+import { BIT } from "../../names";
 import type { Message } from "../../types";
 import { AppsMenu, MESSAGE_COMMAND } from "../AppsMenu";
 import { Confirm } from "../ui";
 import { pinAction } from "../Pins";
 import { type MenuItem, MoreMenu } from "./MoreMenu";
 import { clicked } from "./roving";
+import { holdsIn } from "../composer/rights";
 
 /** The keys a focused message answers, for `aria-keyshortcuts` (read out by screen readers). */
 export function messageKeys(items: MenuItem[]): string | undefined {
@@ -43,13 +43,13 @@ interface Hooks {
 
 /**
  * Whether the person may delete someone else's message, as the server decides it
- * (core/messages.ts deleteAs): Manage Messages in a server channel (ownership and
- * Administrator hold it), never in a DM. An ephemeral answer was never stored to delete.
+ * (core/messages.ts deleteAs): Manage Messages in that server channel, its overwrites
+ * applied (ownership and Administrator hold it), never in a DM. An ephemeral answer was
+ * never stored to delete.
  */
 function mayDeleteOthers(m: Message, guild: string | null): boolean {
   if (guild === null || m.ephemeral) return false;
-  const g = guildOf(guild);
-  return !!g && holds(g, BIT.MANAGE_MESSAGES);
+  return holdsIn(m.channel_id, BIT.MANAGE_MESSAGES);
 }
 
 /** Deletes the message; focus goes on to a neighbour rather than falling out of the log with it. */

@@ -9,7 +9,7 @@ import { E2eMark } from "../Encrypted";
 import { AppsMenu, USER_COMMAND } from "../AppsMenu";
 import { Avatar } from "../files/Avatar";
 import { postedAt } from "./times";
-import { guilds, members } from "../../state";
+import { guilds, members, users } from "../../state";
 import { roleColor } from "../ProfileCard";
 
 /** The colour of the author's highest coloured role in the open server, if any. */
@@ -49,7 +49,8 @@ export function MessageHeader({ m, name, guild, grouped }: Props) {
     );
   return (
     <header>
-      <Avatar user={m.author} name={name} />
+      {/* The author as known now (a new picture shows on what they wrote before), as their name does. */}
+      <Avatar user={users.value[m.author.id] ?? m.author} name={name} />
       <span id={`a-${m.id}`} class="author" style={{ color: authorColor(m.author.id, guild) }}>
         {name}
       </span>

@@ -6,6 +6,7 @@
  */
 import type { RefObject } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { linked } from "../../links";
 
 /** Closer than this to the bottom counts as at the bottom. */
 const NEAR_PX = 40;
@@ -13,17 +14,28 @@ const NEAR_PX = 40;
 export function useFollow(box: RefObject<HTMLDivElement | null>, content: RefObject<HTMLDivElement | null>, channelId: string) {
   const pinned = useRef(true);
   const [away, setAway] = useState(false);
+  /** The log's height when last measured: a scroll that comes with a new height is the browser's, not the reader's. */
+  const height = useRef<number | null>(null);
 
   useEffect(() => {
     pinned.current = true;
     setAway(false);
   }, [channelId]);
 
+  // A jump to a message (links.ts) is to show that message: the log stops following the
+  // newest, or a resize in the same frame (the search results closing) would snap it back
+  // to the bottom. The jump's scroll then says whether the reader is at the bottom after all.
+  const target = linked.value;
+  useLayoutEffect(() => {
+    if (target) pinned.current = false;
+  }, [target]);
+
   useEffect(() => {
     const el = box.current;
     const inner = content.current;
     if (!el || !inner || typeof ResizeObserver === "undefined") return;
     const watch = new ResizeObserver(() => {
+      height.current = el.clientHeight;
       if (pinned.current) el.scrollTop = el.scrollHeight;
     });
     watch.observe(inner);
@@ -34,6 +46,13 @@ export function useFollow(box: RefObject<HTMLDivElement | null>, content: RefObj
   /** Called from the log's scroll handler: whether the reader is (still) at the bottom. */
   function scrolled(): void {
     const el = box.current!;
+    // The log shrank (the composer grew, a phone's keyboard opened) and the browser moved
+    // its scroll before the ResizeObserver could follow: the reader did not scroll away.
+    if (pinned.current && height.current !== null && el.clientHeight !== height.current) {
+      height.current = el.clientHeight;
+      el.scrollTop = el.scrollHeight;
+      return;
+    }
     pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_PX;
     setAway(!pinned.current);
   }

@@ -8,6 +8,7 @@ import { useEffect, useState } from "preact/hooks";
 import { toggleReaction } from "../../actions";
 import type { Message, Reaction } from "../../types";
 import { ReactionFace } from "../files/Emoji";
+import { focusWhenGone } from "../focus";
 import { countSentence, NAMED, nameIn, whoReacted, whoSentence } from "./who";
 
 export function ReactionBar({ m, guild }: { m: Message; guild: string | null }) {
@@ -19,6 +20,15 @@ export function ReactionBar({ m, guild }: { m: Message; guild: string | null }) 
       ))}
     </fieldset>
   );
+}
+
+function keepFocusNearby(button: HTMLElement, index: number): void {
+  const bar = button.closest("fieldset");
+  const article = button.closest("article");
+  focusWhenGone(button, () => {
+    const left = bar?.isConnected ? Array.from(bar.querySelectorAll<HTMLElement>("button.reaction")) : [];
+    return left[Math.min(index, left.length - 1)] ?? article;
+  });
 }
 
 function ReactionButton({ m, r, guild, index }: { m: Message; r: Reaction; guild: string | null; index: number }) {
@@ -62,7 +72,12 @@ function ReactionButton({ m, r, guild, index }: { m: Message; r: Reaction; guild
         class="reaction"
         aria-pressed={r.me}
         aria-describedby={id}
-        onClick={() => toggleReaction(m, r.emoji, r.me)}
+        onClick={(e) => {
+          // One's own reaction that was the only one of its kind: its button goes with it,
+          // and focus moves on to the reaction beside it, else to the message.
+          if (r.me && r.count === 1) keepFocusNearby(e.currentTarget, index);
+          void toggleReaction(m, r.emoji, r.me);
+        }}
         onFocus={() => set("focus", true)}
         onBlur={() => set("focus", false)}
         onKeyDown={(e) => {
