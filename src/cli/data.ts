@@ -104,8 +104,10 @@ export const DATA_COMMANDS: Command[] = [
             throw new CliError(`the world was exported to ${path}, but its files could not be copied to ${media}: ${e.message}`);
           });
       const messages = doc.guilds.reduce((n, g) => n + g.channels.reduce((k, c) => k + (c.messages?.length ?? 0), 0), 0);
+      // Counted as the import counts them: people, their bots go with the applications.
+      const people = doc.users.filter((u) => !("bot" in u && u.bot)).length;
       out(
-        `exported ${doc.users.length} users, ${doc.guilds.length} servers, ${doc.applications.length} applications, ${messages} messages to ${path}${files.length ? `, ${files.length} files to ${media}` : ""}`,
+        `exported ${people} people, ${doc.guilds.length} servers, ${doc.applications.length} applications, ${messages} messages to ${path}${files.length ? `, ${files.length} files to ${media}` : ""}`,
       );
     },
   },

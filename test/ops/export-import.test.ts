@@ -140,8 +140,10 @@ describe("export and import", () => {
     expect(await run("app", "create", "Helper", "--owner", "alice", "--data", from)).toBe(0);
     const file = join(dir, "world.json");
     expect(await run("export", file, "--data", from)).toBe(0);
-    expect(out.at(-1)).toContain("exported 2 users, 1 servers, 1 applications, 0 messages");
+    expect(out.at(-1)).toContain("exported 1 people, 1 servers, 1 applications, 0 messages");
     expect(await run("import", file, "--data", to)).toBe(0);
+    // The export and the import count alike: people, their bots with the applications.
+    expect(out.join("\n")).toContain("imported 1 people, 1 servers, 0 messages");
     expect(out.join("\n")).toMatch(/applications without a token .*\n  Helper  \d{17,20}/);
     expect(out.at(-1)).toContain("people without a password: alice");
     expect(await run("app", "rotate", "Helper", "--data", to)).toBe(0);
