@@ -8,6 +8,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { mediaRoot, type Config } from "../config";
+import { DomainError } from "../core";
+import { checkDocument } from "../world";
 import { CliError } from "./errors";
 import { DATA_FLAG, type Command } from "./operator";
 
@@ -119,11 +121,20 @@ export const DATA_COMMANDS: Command[] = [
     database: "create",
     before([file]) {
       if (!file) throw new CliError("name the file to read", 2);
+      let doc: unknown;
       try {
-        return JSON.parse(readFileSync(file, "utf8"));
+        doc = JSON.parse(readFileSync(file, "utf8"));
       } catch {
         throw new CliError(`cannot read JSON from '${file}'`, 2);
       }
+      // A document that is no world is refused before a data directory is made for it.
+      try {
+        checkDocument(doc);
+      } catch (e) {
+        if (!(e instanceof DomainError)) throw e;
+        throw new CliError(`${file}: ${e.issues[0] ? `${e.issues[0].path}: ${e.issues[0].message}` : e.message}`, 2);
+      }
+      return doc;
     },
     async run(p, [file], _f, out, doc) {
       await restoreFiles(p, file!, doc);

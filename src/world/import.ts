@@ -7,6 +7,7 @@ import { DomainError, positionOf } from "../core";
 import { derivedNumber, type Snowflakes } from "../wire/snowflakes";
 import { validate } from "../wire/validation";
 import { ExportSchema, type SeedAnswer } from "./document";
+import { checkWorld } from "./seed";
 
 type Row = Record<string, string | number | null>;
 
@@ -48,6 +49,16 @@ export function importWorld(
     needToken: rows.applications.map((a) => ({ name: String(a.name), id: p.flakes.of(String(a.id)) })),
     needPassword: persons.map((u) => String(u.username)),
   };
+}
+
+/**
+ * Whether an export or a seed document is well formed, checked without a database (the
+ * operator's import, before it makes a data directory): throws the refusal the import
+ * would. What needs the database (a name already taken) is still the import's to refuse.
+ */
+export function checkDocument(doc: unknown): void {
+  if (isExport(doc)) importRows(doc, 0);
+  else checkWorld(doc);
 }
 
 /** The exported document back to rows; throws 50035-style refusals for a malformed one. */

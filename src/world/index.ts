@@ -4,6 +4,6 @@
  * --seed`, `parley export` / `import`) and the harness's /seed use it alike.
  */
 export { WorldSchema, ExportSchema, EXPORT_FORMAT, type World, type SeedAnswer, type ExportedWorld } from "./document";
-export { seedWorld, seedWorldAsync, type SeedContext } from "./seed";
+export { checkWorld, seedWorld, seedWorldAsync, type SeedContext } from "./seed";
 export { exportDocument } from "./export";
-export { importRows, importWorld, isExport, type ImportReport } from "./import";
+export { checkDocument, importRows, importWorld, isExport, type ImportReport } from "./import";

@@ -75,6 +75,11 @@ function knownSections(doc: unknown): unknown {
   return doc;
 }
 
+/** A seed document's shape checked, with no database: the refusal seedWorld would give for it. */
+export function checkWorld(doc: unknown): void {
+  validate(WorldSchema, knownSections(doc));
+}
+
 /**
  * A world document, validated whole, then created in one transaction (so an invalid
  * world creates nothing), answered with the snowflakes the bots see.

@@ -112,6 +112,17 @@ describe("operator commands", () => {
     expect(existsSync(fresh)).toBe(false);
   });
 
+  test("an import of JSON that is no world, or a malformed one, makes no data directory either", async () => {
+    const fresh = join(dir, "never-made-2");
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "not-a-world", version: "1.0.0" }));
+    const notWorld = await parley(["import", join(dir, "package.json"), "--data", fresh]);
+    oneLine(notWorld, /package\.json: name: Not a section of a world document/);
+    expect(notWorld.code).toBe(2);
+    writeFileSync(join(dir, "bad-world.json"), JSON.stringify({ users: [{ name: 7 }] }));
+    oneLine(await parley(["import", join(dir, "bad-world.json"), "--data", fresh]), /bad-world\.json: users\[0\]\.name/);
+    expect(existsSync(fresh)).toBe(false);
+  });
+
   test("an export to a directory that does not exist is one line", async () => {
     const r = await parley(["export", join(dir, "no", "such", "world.json"), "--data", data]);
     oneLine(r, /cannot write the export to .*world\.json: ENOENT/);
