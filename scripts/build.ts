@@ -38,7 +38,8 @@ export function buildExecutable(outfile: string): number {
 
 if (import.meta.main) {
   const i = process.argv.indexOf("--outfile");
-  const outfile = resolve(ROOT, i > 0 ? process.argv[i + 1] : "dist/parley");
+  // A path given is the caller's (from the directory they run in); the default is the checkout's.
+  const outfile = i > 0 ? resolve(process.argv[i + 1]) : resolve(ROOT, "dist/parley");
   const size = buildExecutable(outfile);
   console.log(`built ${outfile}: ${size.toLocaleString("en")} bytes (${(size / 2 ** 20).toFixed(1)} MiB)`);
 }
