@@ -8,6 +8,9 @@ import { Memo } from "./memo";
 import { statement } from "./statement";
 
 /** The server fields an update may write, each only when given. */
+/** The reference's caps (reference-gaps 30005, 30013), @everyone and categories included. */
+export const MAX_GUILD_ROLES = 250;
+export const MAX_GUILD_CHANNELS = 500;
 const GUILD_FIELDS = ["name", "description", "icon", "system_channel_id"] as const;
 
 /**
@@ -302,7 +305,12 @@ export class Guilds {
     return this.d.store.write(() => {
       this.require(guildId);
       this.lockRoles(guildId);
-      const top = this.db.query("SELECT max(position) AS p FROM roles WHERE guild_id = ?").get(guildId) as { p: number };
+      const top = this.db.query("SELECT max(position) AS p, count(*) AS n FROM roles WHERE guild_id = ?").get(guildId) as {
+        p: number;
+        n: number;
+      };
+      // Every role rides in every GUILD_CREATE and role list: a cap keeps one manager from bloating them for all.
+      if (top.n >= MAX_GUILD_ROLES) throw DomainError.maximum(30005, `Maximum number of guild roles reached (${MAX_GUILD_ROLES})`);
       const everyone = this.requireRole(guildId, guildId);
       const r: Role = {
         id: this.d.ids.next(),
@@ -415,6 +423,8 @@ export class Guilds {
     position?: number;
   }): Channel {
     this.lockChannels(input.guildId);
+    const n = (this.db.query("SELECT count(*) AS n FROM channels WHERE guild_id = ?").get(input.guildId) as { n: number }).n;
+    if (n >= MAX_GUILD_CHANNELS) throw DomainError.maximum(30013, `Maximum number of guild channels reached (${MAX_GUILD_CHANNELS})`);
     const pos =
       input.position ??
       ((this.db.query("SELECT max(position) AS p FROM channels WHERE guild_id = ?").get(input.guildId) as { p: number | null }).p ?? -1) +
