@@ -85,3 +85,30 @@ describe("roles and channels: at most 250 roles and 500 channels a server", () =
     expect(rowCounts(p, ["channels", "audit_log"])).toEqual(before);
   });
 });
+
+describe("role icons: a hash of what was given, never the data", () => {
+  test("a 60 KB icon is kept as a 32-hex hash in the role, its list and its audit entry; sending the hash back keeps it", async () => {
+    const token = w.applications.ModBot.token;
+    const g = w.guilds.Lab.id;
+    const made = await call(p, "POST", `/guilds/${g}/roles`, {
+      token,
+      body: { name: "Shiny", icon: `data:image/png;base64,${"A".repeat(60_000)}` },
+    });
+    expect(made.status).toBe(200);
+    expect(made.body.icon).toMatch(/^[0-9a-f]{32}$/);
+    const edited = await call(p, "PATCH", `/guilds/${g}/roles/${made.body.id}`, { token, body: { icon: "x".repeat(60_000) } });
+    expect(edited.status).toBe(200);
+    expect(edited.body.icon).toMatch(/^[0-9a-f]{32}$/);
+    expect(edited.body.icon).not.toBe(made.body.icon);
+    const again = await call(p, "PATCH", `/guilds/${g}/roles/${made.body.id}`, {
+      token,
+      body: { icon: edited.body.icon, name: "Shinier" },
+    });
+    expect([again.status, again.body.icon]).toEqual([200, edited.body.icon]);
+    const listed = (await call(p, "GET", `/guilds/${g}/roles`, { token })).body.find((r: { id: string }) => r.id === made.body.id);
+    expect(listed.icon).toBe(edited.body.icon);
+    const log = await call(p, "GET", `/guilds/${g}/audit-logs`, { token });
+    expect(log.status).toBe(200);
+    expect(log.text.length).toBeLessThan(10_000);
+  });
+});
