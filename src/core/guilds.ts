@@ -8,9 +8,10 @@ import { Memo } from "./memo";
 import { statement } from "./statement";
 
 /** The server fields an update may write, each only when given. */
-/** The reference's caps (reference-gaps 30005, 30013), @everyone and categories included. */
+/** The reference's caps (reference-gaps 30005, 30013, 30060), @everyone and categories included. */
 export const MAX_GUILD_ROLES = 250;
 export const MAX_GUILD_CHANNELS = 500;
+export const MAX_CHANNEL_OVERWRITES = 1000;
 const GUILD_FIELDS = ["name", "description", "icon", "system_channel_id"] as const;
 
 /**
@@ -397,6 +398,19 @@ export class Guilds {
       this.d.store.emit({ type: "channel.created", channelId: c.id, guildId: input.guildId });
       return c;
     });
+  }
+
+  /**
+   * 400 30060 when an overwrite for a new target would pass the reference's 1000 a channel:
+   * each rides in every GUILD_CREATE. Counted by one writer at a time per channel on every node.
+   */
+  requireOverwriteRoom(channelId: string, targetId: string): void {
+    this.d.store.serialize(`overwrites:${channelId}`);
+    const row = this.db
+      .query("SELECT count(*) AS n, max(target_id = ?2) AS has FROM overwrites WHERE channel_id = ?1")
+      .get(channelId, targetId) as { n: number; has: number | null };
+    if (row.n >= MAX_CHANNEL_OVERWRITES && !row.has)
+      throw DomainError.maximum(30060, `Maximum number of permission overwrites reached (${MAX_CHANNEL_OVERWRITES})`);
   }
 
   setOverwrite(channelId: string, targetId: string, targetType: 0 | 1, allow: number, deny: number): void {

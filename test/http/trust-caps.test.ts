@@ -112,3 +112,33 @@ describe("role icons: a hash of what was given, never the data", () => {
     expect(log.text.length).toBeLessThan(10_000);
   });
 });
+
+describe("overwrites: at most 1000 a channel", () => {
+  test("an overwrite for a new target past 1000 is 400 30060 on both APIs; changing one already there still works", async () => {
+    const staff = internalId(p, w.guilds.Lab.channels.staff);
+    const lab = internalId(p, w.guilds.Lab.id);
+    const low = p.core.guilds.roles(lab).find((r) => r.name === "Low")!;
+    // 999 rows of targets no longer there (the cap counts rows, as the reference does), and Low's.
+    const put = p.store.db.query("INSERT INTO overwrites (channel_id, target_id, target_type, allow, deny) VALUES (?, ?, 1, 0, 2048)");
+    p.store.write(() => {
+      for (let i = 0; i < 999; i++) put.run(staff, `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`);
+    });
+    p.core.guilds.setOverwrite(staff, low.id, 0, 0, 2048);
+    const before = rowCounts(p, ["overwrites"]);
+    expect(before.overwrites).toBeGreaterThanOrEqual(1000);
+
+    const [ch, token] = [w.guilds.Lab.channels.staff, w.applications.ModBot.token];
+    const bot = await call(p, "PUT", `/channels/${ch}/permissions/${w.users.carol.id}`, { token, body: { type: 1, deny: "2048" } });
+    expect(refusal(bot)).toEqual([400, 30060]);
+    const person = await client(p, "PUT", `/channels/${staff}/overwrites/${internalId(p, w.users.carol.id)}`, w.users.alice.token, {
+      type: "member",
+      deny: ["SEND_MESSAGES"],
+    });
+    expect(refusal(person)).toEqual([400, 30060]);
+    expect(rowCounts(p, ["overwrites"])).toEqual(before);
+
+    const lowFlake = p.api.flakes.of(low.id);
+    const changed = await call(p, "PUT", `/channels/${ch}/permissions/${lowFlake}`, { token, body: { type: 0, deny: "0" } });
+    expect(changed.status).toBe(204);
+  });
+});
