@@ -406,10 +406,11 @@ export class Guilds {
    */
   requireOverwriteRoom(channelId: string, targetId: string): void {
     this.d.store.serialize(`overwrites:${channelId}`);
-    const row = this.db
-      .query("SELECT count(*) AS n, max(target_id = ?2) AS has FROM overwrites WHERE channel_id = ?1")
-      .get(channelId, targetId) as { n: number; has: number | null };
-    if (row.n >= MAX_CHANNEL_OVERWRITES && !row.has)
+    const n = (this.db.query("SELECT count(*) AS n FROM overwrites WHERE channel_id = ?").get(channelId) as { n: number }).n;
+    if (
+      n >= MAX_CHANNEL_OVERWRITES &&
+      !this.db.query("SELECT 1 FROM overwrites WHERE channel_id = ? AND target_id = ?").get(channelId, targetId)
+    )
       throw DomainError.maximum(30060, `Maximum number of permission overwrites reached (${MAX_CHANNEL_OVERWRITES})`);
   }
 
