@@ -334,6 +334,7 @@ export class Channels {
 
   private writeOverwrite(c: Channel, targetId: string, targetType: 0 | 1, allow: number, deny: number): void {
     this.requireTarget(c.guild_id!, targetId, targetType);
+    this.guilds.requireOverwriteRoom(c.id, targetId);
     this.db
       .query(
         "INSERT INTO overwrites (channel_id, target_id, target_type, allow, deny) VALUES (?, ?, ?, ?, ?) ON CONFLICT (channel_id, target_id) DO UPDATE SET target_type = excluded.target_type, allow = excluded.allow, deny = excluded.deny",

@@ -8,6 +8,10 @@ import { Memo } from "./memo";
 import { statement } from "./statement";
 
 /** The server fields an update may write, each only when given. */
+/** The reference's caps (reference-gaps 30005, 30013, 30060), @everyone and categories included. */
+export const MAX_GUILD_ROLES = 250;
+export const MAX_GUILD_CHANNELS = 500;
+export const MAX_CHANNEL_OVERWRITES = 1000;
 const GUILD_FIELDS = ["name", "description", "icon", "system_channel_id"] as const;
 
 /**
@@ -302,7 +306,12 @@ export class Guilds {
     return this.d.store.write(() => {
       this.require(guildId);
       this.lockRoles(guildId);
-      const top = this.db.query("SELECT max(position) AS p FROM roles WHERE guild_id = ?").get(guildId) as { p: number };
+      const top = this.db.query("SELECT max(position) AS p, count(*) AS n FROM roles WHERE guild_id = ?").get(guildId) as {
+        p: number;
+        n: number;
+      };
+      // Every role rides in every GUILD_CREATE and role list: a cap keeps one manager from bloating them for all.
+      if (top.n >= MAX_GUILD_ROLES) throw DomainError.maximum(30005, `Maximum number of guild roles reached (${MAX_GUILD_ROLES})`);
       const everyone = this.requireRole(guildId, guildId);
       const r: Role = {
         id: this.d.ids.next(),
@@ -391,6 +400,20 @@ export class Guilds {
     });
   }
 
+  /**
+   * 400 30060 when an overwrite for a new target would pass the reference's 1000 a channel:
+   * each rides in every GUILD_CREATE. Counted by one writer at a time per channel on every node.
+   */
+  requireOverwriteRoom(channelId: string, targetId: string): void {
+    this.d.store.serialize(`overwrites:${channelId}`);
+    const n = (this.db.query("SELECT count(*) AS n FROM overwrites WHERE channel_id = ?").get(channelId) as { n: number }).n;
+    if (
+      n >= MAX_CHANNEL_OVERWRITES &&
+      !this.db.query("SELECT 1 FROM overwrites WHERE channel_id = ? AND target_id = ?").get(channelId, targetId)
+    )
+      throw DomainError.maximum(30060, `Maximum number of permission overwrites reached (${MAX_CHANNEL_OVERWRITES})`);
+  }
+
   setOverwrite(channelId: string, targetId: string, targetType: 0 | 1, allow: number, deny: number): void {
     this.d.store.write(() => {
       const c = this.requireChannel(channelId);
@@ -415,6 +438,8 @@ export class Guilds {
     position?: number;
   }): Channel {
     this.lockChannels(input.guildId);
+    const n = (this.db.query("SELECT count(*) AS n FROM channels WHERE guild_id = ?").get(input.guildId) as { n: number }).n;
+    if (n >= MAX_GUILD_CHANNELS) throw DomainError.maximum(30013, `Maximum number of guild channels reached (${MAX_GUILD_CHANNELS})`);
     const pos =
       input.position ??
       ((this.db.query("SELECT max(position) AS p FROM channels WHERE guild_id = ?").get(input.guildId) as { p: number | null }).p ?? -1) +

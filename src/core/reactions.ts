@@ -30,6 +30,9 @@ export function validEmoji(e: Emoji): boolean {
   return UNICODE_EMOJI.test(e.name) && HAS_PICTURE.test(e.name);
 }
 
+/** Different emoji one message may carry (reference-gaps 30010). */
+export const MAX_REACTION_EMOJI = 20;
+
 function key(e: Emoji): string {
   return e.id ?? e.name ?? "";
 }
@@ -75,6 +78,7 @@ export class Reactions {
     this.d.store.write(() => {
       const m = this.visible(userId, messageId, opts.channelId);
       const emoji = given.id === null ? given : this.custom(m, given.id);
+      this.requireRoomFor(m, key(emoji));
       const res = this.db
         .query(
           "INSERT OR IGNORE INTO reactions (message_id, emoji_key, emoji_name, emoji_id, emoji_animated, user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -82,6 +86,18 @@ export class Reactions {
         .run(m.id, key(emoji), emoji.name, emoji.id, emoji.animated ? 1 : 0, userId, this.d.clock.now());
       if (res.changes) this.emit("reaction.added", m, userId, emoji);
     });
+  }
+
+  /**
+   * At most 20 different emoji on a message (reference-gaps 30010): every reaction rides
+   * in every view of its message, so without a cap one member could bloat any message
+   * they can see. Counted by one writer at a time per message on every node.
+   */
+  private requireRoomFor(m: Message, emojiKey: string): void {
+    this.d.store.serialize(`reactions:${m.id}`);
+    const keys = this.db.query("SELECT DISTINCT emoji_key AS k FROM reactions WHERE message_id = ?").all(m.id) as { k: string }[];
+    if (keys.length >= MAX_REACTION_EMOJI && !keys.some((r) => r.k === emojiKey))
+      throw DomainError.maximum(30010, `Maximum number of reactions reached (${MAX_REACTION_EMOJI})`);
   }
 
   private custom(m: Message, id: string): Emoji {

@@ -5,6 +5,7 @@ import type { Audit } from "./audit";
 import { AUDIT, diffChanges } from "./audit";
 import { DomainError } from "./errors";
 import { ALL_PERMISSIONS, PERMISSIONS } from "./permissions";
+import { sha256Hex } from "./crypto";
 
 /**
  * Roles as managed by members (bots or people) under the role hierarchy of
@@ -20,6 +21,16 @@ export interface RoleFields {
   mentionable?: boolean | null;
   icon?: string | null;
   unicode_emoji?: string | null;
+}
+
+/**
+ * A role's icon as the reference shows it: a hash of the image data given, never the
+ * data itself, which would ride (up to the body limit, per role) in every role list,
+ * GUILD_CREATE and audit entry. A hash already shown (a bot sending the role back) stays.
+ */
+export function roleIconHash(given: string | null | undefined, current: string | null): string | null {
+  if (!given) return null;
+  return given === current ? current : sha256Hex(given).slice(0, 32);
 }
 
 export interface ReorderItem {
@@ -119,7 +130,7 @@ export class Roles {
         color: input.color ?? undefined,
         hoist: input.hoist ?? undefined,
         mentionable: input.mentionable ?? undefined,
-        icon: input.icon,
+        icon: roleIconHash(input.icon, null),
         unicode_emoji: input.unicode_emoji,
       });
       const shifted = this.db
@@ -163,7 +174,7 @@ export class Roles {
         color: pick(patch.color, 0, role.color),
         hoist: pick(patch.hoist, false, !!role.hoist) ? 1 : 0,
         mentionable: pick(patch.mentionable, false, !!role.mentionable) ? 1 : 0,
-        icon: patch.icon === undefined ? role.icon : patch.icon,
+        icon: patch.icon === undefined ? role.icon : roleIconHash(patch.icon, role.icon),
         unicode_emoji: patch.unicode_emoji === undefined ? role.unicode_emoji : patch.unicode_emoji,
       };
       this.hierarchy.requireGrantable(guildId, actorId, next.permissions & ~role.permissions);
