@@ -236,9 +236,13 @@ export class Roles {
       this.guilds.lockRoles(guildId);
       const roles = this.guilds.roles(guildId);
       const desired = new Map<string, number>();
+      const seen = new Set<string>();
       items.forEach((it, i) => {
         const role = it.roleId ? roles.find((r) => r.id === it.roleId) : undefined;
         if (!role) throw DomainError.invalid(`[${i}].id`, "Unknown role", "INVALID_ROLE");
+        // Listed twice, which position would it take? Refused, as a channel listed twice is.
+        if (seen.has(role.id)) throw DomainError.invalid(`[${i}].id`, "A role may be listed once", "ROLE_DUPLICATE");
+        seen.add(role.id);
         if (role.is_everyone) {
           if (it.position != null && it.position !== 0)
             throw DomainError.invalid(`[${i}].position`, "The @everyone role always has position 0");

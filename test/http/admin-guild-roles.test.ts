@@ -233,6 +233,16 @@ describe("roles", () => {
     expect(refusal(unknown)).toEqual([400, 50035]);
     const notArray = await call(p, "PATCH", `/guilds/${g}/roles`, { token: mod, body: { id: roles.Low } });
     expect(refusal(notArray)).toEqual([400, 50035]);
+    // A role listed twice names no one position: refused whole, as a channel listed twice is.
+    const twice = await call(p, "PATCH", `/guilds/${g}/roles`, {
+      token: mod,
+      body: [
+        { id: roles.Low, position: 1 },
+        { id: roles.Low, position: 3 },
+      ],
+    });
+    expect(refusal(twice)).toEqual([400, 50035]);
+    expect(twice.body.errors["1"].id._errors[0].code).toBe("ROLE_DUPLICATE");
     expect(ev.count("role.updated")).toBe(2);
   });
 
