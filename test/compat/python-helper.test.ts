@@ -95,7 +95,7 @@ describe("clients/python/parley_testing", () => {
       });
       expect(checks.people).toEqual({ check: "people", username: "alice", same_id: true, missing: 404 });
       expect(checks.timeout.message).toMatch(
-        /^wait_for_message: nothing matched within 0.2 s\n\nTranscript of EchoBot \(last \d+ of \d+ entries\):\n/,
+        /^wait_for_message: nothing matched within 0.2 s; the newest in 'general' \(of \d+\):\n  EchoBot: "pong"\n(  .*\n)*\nTranscript of EchoBot \(last \d+ of \d+ entries\):\n/,
       );
       expect(checks.timeout.message).toContain('bot -> parley IDENTIFY  {"token":"[masked]"');
       expect(checks.timeout.message).toMatch(/rest +POST \/channels\/\d+\/messages -> 500/);
