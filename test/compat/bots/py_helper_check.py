@@ -83,3 +83,7 @@ try:
 finally:
     session.close()  # the fixture's teardown: the bot and the server stop
 emit(check="stopped", running=parley._proc.poll() is None)
+try:  # a server gone mid-test (killed, crashed): the next call says so, and how
+    parley.person("alice").say("general", "anyone?")
+except ConnectionError as e:
+    emit(check="gone", message=str(e))
