@@ -46,9 +46,11 @@ export function waiters(ctx: SdkContext, messages: (channel: string, o?: { as?: 
       const deadline = ticks.now() + (o.timeoutMs ?? 5000);
       // From the latest action by default: an event from before it never matches.
       let cursor = o.after === "start" ? "0" : (cursorOf(o.after, "events") ?? harness.lastAction ?? ctx.test.mark?.events ?? "0");
+      // What the bots were sent instead, by type, for the message of a wait that times out.
+      const seen = new Map<string, number>();
       for (;;) {
         const left = deadline - ticks.now();
-        if (left <= 0) throw await timedOut("waitForEvent", o.timeoutMs);
+        if (left <= 0) throw await timedOut("waitForEvent", o.timeoutMs, undefined, sentInstead(seen));
         const waitMs = Math.max(1, Math.round(Math.min(left, 1000)));
         const page = await harness.call<{ events: HarnessEvent[]; cursor: string }>(
           "GET",
@@ -56,6 +58,7 @@ export function waiters(ctx: SdkContext, messages: (channel: string, o?: { as?: 
         );
         if (!page.events.length) ticks.waitedOnServer(waitMs);
         cursor = page.cursor;
+        for (const e of page.events) seen.set(e.t, (seen.get(e.t) ?? 0) + 1);
         const hit = page.events.find(match);
         if (hit) return hit;
       }
@@ -74,4 +77,10 @@ function seenInstead(channel: string, seen: HarnessMessage[]): string {
   if (!seen.length) return `; '${channel}' holds no message`;
   const lines = seen.slice(0, 5).map((m) => `\n  ${m.author.username}: ${JSON.stringify(m.content.slice(0, 120))}`);
   return `; the newest in '${channel}' (of ${seen.length}):${lines.join("")}`;
+}
+
+/** The dispatches a wait for an event saw and did not match, by type. */
+function sentInstead(seen: Map<string, number>): string {
+  if (!seen.size) return "; the bots were sent nothing meanwhile";
+  return `; the bots were sent meanwhile: ${[...seen].map(([t, n]) => (n > 1 ? `${t} x${n}` : t)).join(", ")}`;
 }

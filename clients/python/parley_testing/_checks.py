@@ -105,12 +105,15 @@ class Checks:
             cursor = after["events"] if isinstance(after, dict) else after
         else:
             cursor = self._last_action or (self._test.mark or {}).get("events") or "0"
+        seen: dict = {}  # what the bots were sent instead, by type, for the message of a wait that times out
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise TimeoutError(f"wait_for_event: nothing matched within {timeout} s{self._explain(None)}")
+                raise TimeoutError(f"wait_for_event: nothing matched within {timeout} s{_sent_instead(seen)}{self._explain(None)}")
             page = self.harness("GET", f"/events?after={cursor}&wait_ms={max(1, int(min(left, 1.0) * 1000))}")
             cursor = page["cursor"]
+            for e in page["events"]:
+                seen[e["t"]] = seen.get(e["t"], 0) + 1
             hit = next((e for e in page["events"] if match(e)), None)
             if hit:
                 return hit
@@ -230,3 +233,10 @@ def _seen_instead(channel: str, seen: list) -> str:
         return f"; '{channel}' holds no message"
     lines = "".join(f"\n  {m['author']['username']}: {json.dumps(m['content'][:120], ensure_ascii=False)}" for m in seen[:5])
     return f"; the newest in '{channel}' (of {len(seen)}):{lines}"
+
+
+def _sent_instead(seen: dict) -> str:
+    """The dispatches a wait for an event saw and did not match, by type."""
+    if not seen:
+        return "; the bots were sent nothing meanwhile"
+    return "; the bots were sent meanwhile: " + ", ".join(f"{t} x{n}" if n > 1 else t for t, n in seen.items())
