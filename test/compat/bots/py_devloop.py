@@ -48,4 +48,8 @@ with Parley(world=WORLD) as parley:
     parley.mark()
     parley.person("alice").slash("general", "ping")
     out["undelivered"] = parley.strict_violations()
+    try:
+        parley.person("alice").slash("general", "pnig", timeout=0.2)
+    except HarnessError as e:
+        out["misspelt_no_bot"] = str(e)
 print(json.dumps(out), flush=True)
