@@ -11,18 +11,18 @@ import { DomainError, MAX_CONTENT } from "../core";
 import { parseEmoji } from "../wire/emoji";
 import { Snowflake } from "../wire/validation";
 import { embedsIn, textIn } from "../wire/mentions";
+import { EmbedSchema } from "../wire/embed-schema";
 import { route } from "./http";
 import { Lookup } from "./lookup";
 import { harnessMessage } from "./views";
 import type { DmClient } from "./dms";
 import { HarnessFiles, upload } from "./files";
 
-const Embed = Type.Object({}, { additionalProperties: true });
 export const SayBody = Type.Object(
   {
     channel_id: Snowflake,
     content: Type.String({ maxLength: MAX_CONTENT }),
-    embeds: Type.Optional(Type.Array(Embed, { maxItems: 10 })),
+    embeds: Type.Optional(Type.Array(EmbedSchema, { maxItems: 10 })),
     reply_to: Type.Optional(Snowflake),
     /** Files the person attaches (issue 31): bytes as base64, through the same upload slots as the web client (files.ts). */
     files: Type.Optional(HarnessFiles),

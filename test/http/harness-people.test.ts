@@ -66,6 +66,10 @@ describe("POST /users/{user}/messages", () => {
       [{ channel_id: general, content: "x".repeat(2001) }, "content"],
       [{ channel_id: "abc", content: "x" }, "channel_id"],
       [{ channel_id: general, content: "x", embeds: new Array(11).fill({}) }, "embeds"],
+      // An embed the bot API would refuse: a bot must never receive it from a person either.
+      [{ channel_id: general, content: "x", embeds: [{ title: 5 }] }, "embeds[0].title"],
+      [{ channel_id: general, content: "x", embeds: [{ color: -1 }] }, "embeds[0].color"],
+      [{ channel_id: general, content: "x", embeds: [{ fields: [{ name: "n" }] }] }, "embeds[0].fields[0].value"],
     ];
     for (const [body, field] of cases) {
       const r = await harness(p, "POST", "/users/bob/messages", body);
