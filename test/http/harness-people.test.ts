@@ -99,6 +99,14 @@ describe("GET /channels/{id}/messages?as=", () => {
     expect(limited.body.length).toBe(1);
   });
 
+  test("a bound that is no snowflake is 400/50035 naming it, as on the bot API (not an empty page)", async () => {
+    for (const q of ["before=xyz", "after=12ab", "before=-1"]) {
+      const r = await harness(p, "GET", `/channels/${general}/messages?as=alice&${q}`);
+      expect([r.status, r.body.code, Object.keys(r.body.errors ?? {})]).toEqual([400, 50035, [q.split("=")[0]]]);
+    }
+    expect((await harness(p, "GET", `/channels/${general}/messages?as=alice&before=99999999999999999`)).status).toBe(200);
+  });
+
   test("a person outside the server and an unknown channel are 404", async () => {
     expect(refusal(await harness(p, "GET", `/channels/${general}/messages?as=carol`))).toEqual([404, 10003]);
     expect(refusal(await harness(p, "GET", `/channels/12345678901234567/messages?as=bob`))).toEqual([404, 10003]);
