@@ -29,6 +29,7 @@ describe("parley_testing, first steps", () => {
     expect(out.misspelt).toContain("check the name, and that the bot registers it");
     // With no bot running, that is the likelier cause, and the message says so.
     expect(out.misspelt_no_bot).toContain("and the bot is not running (no live gateway session): start_bot() it first");
+    expect(out.unknown_app).toBe("no application 'SlowSnyc' in the seeded world (it has SlowSync)");
     expect(out.undelivered).toEqual([
       expect.stringMatching(/^\/ping in general never reached the bot \(interaction \d+\): the application had no live gateway session/),
     ]);

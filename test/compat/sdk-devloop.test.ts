@@ -106,6 +106,10 @@ describe("a command run before the bot registered it", () => {
     expect(e.message).toContain("and the bot is not running (no live gateway session): login() it first");
   });
 
+  test("a misspelt application name is refused naming the world's applications", async () => {
+    await expect(parley.transcript("EchoBto")).rejects.toThrow(/^no application 'EchoBto' in the seeded world \(it has .*\bEchoBot\b.*\)$/);
+  });
+
   test("one run with no bot connected is reported as never delivered, not as a slow bot", async () => {
     await register(["ping"]);
     const r = await parley.as("alice").slash("general", "ping", undefined, { app: "EchoBot" });
