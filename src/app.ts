@@ -46,7 +46,7 @@ import {
   warnUnknownRateLimits,
   type ImportReport,
 } from "./wiring";
-import { botApiLimits } from "./botapi";
+import { botApiLimits, botApiRoutes, botImageRoutes } from "./botapi";
 import { buildHttp, type HarnessParts, type Http, type HttpApp } from "./http";
 
 /** Optional plumbing for createParley: start-up timings, where log lines go (tests), the search index's engine (benches: NoSearchEngine). */
@@ -371,6 +371,7 @@ function harnessOf(x: {
     ...{ core, flakes, clock, gateway, cluster, commits, ...double },
     reset: x.reset,
     seed: (doc) => seedWorldAsync({ core, flakes, clock, testMode: true }, doc),
+    botRoutes: [...botApiRoutes, ...botImageRoutes].map((r) => ({ method: r.method, path: r.path })),
   };
   return { prefix: h.HARNESS_PREFIX, description: h.HARNESS_DESCRIPTION, routes: h.harnessRoutes(ctx), door: (o) => h.harnessDoor(ctx, o) };
 }

@@ -16,6 +16,9 @@ import { pathnameOf, SERVER_MAX_BODY } from "./wire/body";
 import { clientBehind, rememberAddress } from "./wire/throttle";
 import type { NativeRoute, NativeTable } from "./wire/mount";
 
+/** Longer than the harness's longest wait (30 s), so a long poll ends by its own answer. */
+const HARNESS_IDLE_S = 45;
+
 /** How a graceful shutdown went. */
 export interface ShutdownReport {
   /** Everything in flight was answered within the time allowed. */
@@ -91,6 +94,9 @@ export class Lifecycle {
         const path = pathStart(url);
         if (isGatewayPath(url, path)) return this.draining ? drainingAnswer() : gateway.upgrade(req, srv as never);
         if (url.startsWith("/api/", path)) {
+          // The harness long-polls (GET /events, POST /settle: up to 30 s) with nothing
+          // sent meanwhile, which Bun's 10 s idle timeout would cut with no answer.
+          if (url.startsWith("/api/harness/", path)) srv.timeout(req, HARNESS_IDLE_S);
           if (pathnameOf(url) === "/api/client/v1/live") return this.draining ? drainingAnswer() : live.upgrade(req, srv);
           // Only the people's API reads the address (its sign-in limits); a bot request skips the lookup.
           if (!url.startsWith("/api/v10", path)) rememberAddress(req, this.clientOf(req, srv));

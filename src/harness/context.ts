@@ -83,4 +83,6 @@ export interface HarnessContext {
   reset(): void;
   /** Seed a world; passwords are hashed off the event loop first. */
   seed(doc: unknown): Promise<SeedAnswer>;
+  /** The bot API's routes ("/channels/{channel_id}/messages"), so a fault for a route none serves is refused. */
+  botRoutes: readonly { method: string; path: string }[];
 }

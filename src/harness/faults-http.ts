@@ -9,7 +9,7 @@ import type { Route } from "../wire/route";
 import { DomainError } from "../core";
 import { idString } from "../wire/validation";
 import { route } from "./http";
-import { FaultSchema, parseFault, type FaultBody } from "./faults";
+import { checkServed, FaultSchema, parseFault, type FaultBody } from "./faults";
 
 /** Spec 3.2: 4000 is the close a bot should RESUME after. */
 const DEFAULT_CLOSE = 4000;
@@ -35,6 +35,7 @@ export function harnessFaults(p: HarnessContext): Route<HarnessContext>[] {
       body: FaultSchema,
       handler: (x) => {
         const body = parseFault(x.json());
+        checkServed(body, p.botRoutes);
         if (body.kind === "hold") return { id: hold(body) };
         if (body.application_id !== undefined) body.application_id = idString(body.application_id);
         const app = body.application_id === undefined ? null : appId(body.application_id);

@@ -256,6 +256,30 @@ export class Faults {
   }
 }
 
+/**
+ * Refuse a `rest` or `latency` fault whose route (or concrete path) and method no bot API
+ * route serves: it could never match, so a typo would leave the test's fault silently
+ * unused and a resilience test passing without the failure it meant to cause.
+ */
+export function checkServed(body: FaultBody, served: readonly { method: string; path: string }[]): void {
+  if ((body.kind !== "rest" && body.kind !== "latency") || (body.route ?? body.path) === undefined) return;
+  const field = body.route !== undefined ? "route" : "path";
+  const want = segments((body.route ?? body.path)!);
+  const fits = (tpl: string) => {
+    const have = tpl.split("/").slice(1);
+    return have.length === want.length && have.every((seg, i) => /^\{\w+\}$/.test(seg) || want[i] === seg);
+  };
+  const routes = served.filter((r) => fits(r.path));
+  if (!routes.length)
+    throw DomainError.invalid(field, "No bot API route has this shape (a template as the spec writes it)", "BASE_TYPE_INVALID");
+  if (body.method !== undefined && !routes.some((r) => r.method === body.method))
+    throw DomainError.invalid(
+      "method",
+      `The route answers ${[...new Set(routes.map((r) => r.method))].join(", ")} only`,
+      "BASE_TYPE_CHOICES",
+    );
+}
+
 /** "/api/v10/channels/{channel_id}/messages" -> ["channels", "{}", "messages"]. */
 function segments(route: string): string[] {
   const path = route.replace(/^\/api\/v\d+(?=\/)/, "").replace(/\/+$/, "");

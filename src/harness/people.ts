@@ -9,20 +9,20 @@ import type { HarnessContext } from "./context";
 import type { Route } from "../wire/route";
 import { DomainError, MAX_CONTENT } from "../core";
 import { parseEmoji } from "../wire/emoji";
-import { Snowflake } from "../wire/validation";
+import { shortValue, Snowflake } from "../wire/validation";
 import { embedsIn, textIn } from "../wire/mentions";
+import { EmbedSchema } from "../wire/embed-schema";
 import { route } from "./http";
 import { Lookup } from "./lookup";
 import { harnessMessage } from "./views";
 import type { DmClient } from "./dms";
 import { HarnessFiles, upload } from "./files";
 
-const Embed = Type.Object({}, { additionalProperties: true });
 export const SayBody = Type.Object(
   {
     channel_id: Snowflake,
     content: Type.String({ maxLength: MAX_CONTENT }),
-    embeds: Type.Optional(Type.Array(Embed, { maxItems: 10 })),
+    embeds: Type.Optional(Type.Array(EmbedSchema, { maxItems: 10 })),
     reply_to: Type.Optional(Snowflake),
     /** Files the person attaches (issue 31): bytes as base64, through the same upload slots as the web client (files.ts). */
     files: Type.Optional(HarnessFiles),
@@ -42,6 +42,13 @@ function pageOf(p: HarnessContext, q: URLSearchParams) {
     throw DomainError.invalid("limit", "Must be between 1 and 100.", "NUMBER_TYPE_MAX");
   const before = q.get("before");
   const after = q.get("after");
+  // As the bot API answers: a bound that is no snowflake is refused, not read as "nothing there".
+  for (const [field, v] of [
+    ["before", before],
+    ["after", after],
+  ] as const)
+    if (v && !/^(0|[1-9][0-9]{0,19})$/.test(v))
+      throw DomainError.invalid(field, `Value "${shortValue(v)}" is not snowflake.`, "NUMBER_TYPE_COERCE");
   return { limit, before: before ? p.flakes.bound(before, false) : undefined, after: after ? p.flakes.bound(after, true) : undefined };
 }
 

@@ -15,7 +15,30 @@ export class HarnessClient {
   private ownWorld: string | undefined;
   private seenWorld: string | undefined;
 
-  constructor(readonly url: string) {}
+  /** `ended` says how the server's process ended, when the SDK started it and it has. */
+  constructor(
+    readonly url: string,
+    private readonly ended: () => string | undefined = () => undefined,
+  ) {}
+
+  /**
+   * A request the server never answered: name the server and, when it is known to have
+   * ended (killed, crashed), say so, rather than a bare "Unable to connect".
+   */
+  private async fetch(what: string, path: string, init?: RequestInit): Promise<Response> {
+    try {
+      return await fetch(this.url + path, init);
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      const ended = this.ended();
+      const server = this.url.replace(/\/api\/harness\/v1$/, "");
+      throw new Error(
+        ended
+          ? `${what}: the Parley server at ${server} ${ended}`
+          : `${what}: the Parley server at ${server} did not answer (${why}): is it still running?`,
+      );
+    }
+  }
 
   /** Whether something else (another test run on this server) reset or seeded the world since this client last did, or first called. */
   get worldLost(): boolean {
@@ -23,7 +46,7 @@ export class HarnessClient {
   }
 
   async call<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(this.url + path, {
+    const res = await this.fetch(`${method} ${path}`, path, {
       method,
       headers: body === undefined ? {} : { "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -40,7 +63,7 @@ export class HarnessClient {
 
   /** A GET answered with text (transcripts as readable lines). */
   async text(path: string): Promise<string> {
-    const res = await fetch(this.url + path);
+    const res = await this.fetch(`GET ${path}`, path);
     this.sawWorld(res, false);
     const text = await res.text();
     if (!res.ok)

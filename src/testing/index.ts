@@ -61,7 +61,7 @@ export async function attachParley(url: string, opts: WorldOptions = {}): Promis
 // the whole API, each member a line or two over the same state; split, it would only pass
 // that state around.
 async function connect(server: StartedServer, opts: WorldOptions, mode: RunningParley["mode"]): Promise<RunningParley> {
-  const harness = new HarnessClient(`${server.baseUrl}/api/harness/v1`);
+  const harness = new HarnessClient(`${server.baseUrl}/api/harness/v1`, () => server.ended?.());
   const gatewayUrl = server.gatewayUrl ?? ((await (await fetch(`${server.baseUrl}/api/v10/gateway`)).json()) as { url: string }).url;
   const world = new World();
   let timers: FakeTimers | null = opts.timers ?? null;

@@ -25,13 +25,21 @@ export function personActions(ctx: SdkContext, interactions: InteractionHelpers,
         return await post(body);
       } catch (e) {
         if (!unknownCommand(e)) throw e;
-        if (ctx.ticks.now() >= deadline)
+        if (ctx.ticks.now() >= deadline) {
+          // No bot running at all is the likelier cause then: a misspelt name is not.
+          const live = (await ctx.harness.call<{ connected: boolean }[]>("GET", `/applications/${body.application_id}/sessions`)).some(
+            (s) => s.connected,
+          );
+          const cause = live
+            ? "check the name, and that the bot registers it"
+            : "and the bot is not running (no live gateway session): login() it first";
           throw new HarnessError(
             e.status,
             e.body,
             `${what}: the bot has no command '${body.name}' (still none after ${ms} ms; a bot registers its own commands, ` +
-              "with commands.set() or tree.sync() once ready: check the name, and that the bot registers it)",
+              `with commands.set() or tree.sync() once ready: ${cause})`,
           );
+        }
         await ctx.ticks.sleep(o.intervalMs ?? 50);
       }
     }

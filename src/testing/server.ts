@@ -20,6 +20,8 @@ export interface StartedServer {
   parley?: InProcessServer;
   /** In this process by default: the test's fake timers would stop it too (useTimers refuses them). */
   stoppedByFakeTimers?: boolean;
+  /** A child process server that has ended: how ("exited with code 1", "was killed by SIGKILL") and its last errors. */
+  ended?(): string | undefined;
   stop(): Promise<void>;
 }
 
@@ -109,6 +111,12 @@ export async function spawnServer(opts: StartOptions): Promise<StartedServer> {
     child.stdout!.resume();
     return {
       baseUrl,
+      ended() {
+        if (child.exitCode === null && child.signalCode === null) return undefined;
+        const how = child.signalCode ? `was killed by ${child.signalCode}` : `exited with code ${child.exitCode}`;
+        const last = errors.trim().split("\n").slice(-5).join("\n");
+        return last ? `${how}; its last errors:\n${last}` : how;
+      },
       async stop() {
         if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
         await exited;

@@ -26,6 +26,10 @@ describe("parley_testing, first steps", () => {
     const out = JSON.parse(r.out.trim());
     expect(out.raced).toBe("pong");
     expect(out.misspelt).toContain("the bot has no command 'pnig'");
+    expect(out.misspelt).toContain("check the name, and that the bot registers it");
+    // With no bot running, that is the likelier cause, and the message says so.
+    expect(out.misspelt_no_bot).toContain("and the bot is not running (no live gateway session): start_bot() it first");
+    expect(out.unknown_app).toBe("no application 'SlowSnyc' in the seeded world (it has SlowSync)");
     expect(out.undelivered).toEqual([
       expect.stringMatching(/^\/ping in general never reached the bot \(interaction \d+\): the application had no live gateway session/),
     ]);

@@ -95,12 +95,18 @@ describe("clients/python/parley_testing", () => {
       });
       expect(checks.people).toEqual({ check: "people", username: "alice", same_id: true, missing: 404 });
       expect(checks.timeout.message).toMatch(
-        /^wait_for_message: nothing matched within 0.2 s\n\nTranscript of EchoBot \(last \d+ of \d+ entries\):\n/,
+        /^wait_for_message: nothing matched within 0.2 s; the newest in 'general' \(of \d+\):\n  EchoBot: "pong"\n(  .*\n)*\nTranscript of EchoBot \(last \d+ of \d+ entries\):\n/,
       );
       expect(checks.timeout.message).toContain('bot -> parley IDENTIFY  {"token":"[masked]"');
       expect(checks.timeout.message).toMatch(/rest +POST \/channels\/\d+\/messages -> 500/);
       expect(checks.faults).toMatchObject({ listed: [{ kind: "heartbeat_ack", drop: 3, remaining: 3 }], after: [], refused: [404, 10003] });
+      expect(checks.event_timeout.message).toMatch(
+        /^wait_for_event: nothing matched within 0.2 s; the bots were sent meanwhile: READY, GUILD_CREATE, MESSAGE_CREATE x\d+\n/,
+      );
       expect(checks.stopped.running).toBe(false);
+      expect(checks.gone.message).toMatch(
+        /^POST \/users\/alice\/messages: the Parley server at http:\/\/\S+ (was killed by SIG\w+|exited with code -?\d+)$/,
+      );
     }, 30_000);
   }
 

@@ -102,6 +102,12 @@ describe("a command run before the bot registered it", () => {
     expect(e).toBeInstanceOf(HarnessError);
     expect(e.status).toBe(400);
     expect(e.message).toContain("the bot has no command 'pnig'");
+    // No bot is logged in here: that is the likelier cause, and the message says so.
+    expect(e.message).toContain("and the bot is not running (no live gateway session): login() it first");
+  });
+
+  test("a misspelt application name is refused naming the world's applications", async () => {
+    await expect(parley.transcript("EchoBto")).rejects.toThrow(/^no application 'EchoBto' in the seeded world \(it has .*\bEchoBot\b.*\)$/);
   });
 
   test("one run with no bot connected is reported as never delivered, not as a slow bot", async () => {

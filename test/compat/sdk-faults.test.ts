@@ -73,7 +73,7 @@ test("transcript and transcriptText show the bot's requests; a timed-out wait pr
   expect(await parley.transcriptText("EchoBot")).toContain('request {"content":"for the transcript"}');
   const err = await parley.waitForMessage("general", (m) => m.content === "pong", { timeoutMs: 50 }).catch((e) => e);
   expect(err.message).toMatch(
-    /^waitForMessage: nothing matched within 50 ms\n\nTranscript of EchoBot \(1 entries\):\n\S+ rest +POST \/channels\/\d+\/messages -> 200/,
+    /^waitForMessage: nothing matched within 50 ms; the newest in 'general' \(of 1\):\n  EchoBot: "for the transcript"\n\nTranscript of EchoBot \(1 entries\):\n\S+ rest +POST \/channels\/\d+\/messages -> 200/,
   );
   const bot = await parley.waitForBot("EchoBot", { timeoutMs: 50 }).catch((e) => e);
   expect(bot.message).toContain("Transcript of EchoBot");

@@ -92,6 +92,29 @@ describe("attachParley", () => {
   });
 });
 
+describe("a server that has ended", () => {
+  test("the next call says the server ended and how, not a bare connection error", async () => {
+    const server = await startParley({ world: TESTER_WORLD, inProcess: false });
+    // What a crash or a kill mid-test leaves: the child gone, the SDK still holding its URL.
+    await server.stop();
+    const err = await server
+      .as("alice")
+      .say("general", "hello")
+      .catch((e: Error) => e);
+    expect((err as Error).message).toMatch(
+      /^POST \/users\/alice\/messages: the Parley server at http:\/\/\S+ (was killed by SIGTERM|exited with code \d+)/,
+    );
+    const attached = await startParley({ inProcess: false });
+    const url = attached.baseUrl;
+    const other = await attachParley(url, { world: TESTER_WORLD });
+    await attached.stop();
+    const gone = await other.messages("general").catch((e: Error) => e);
+    expect((gone as Error).message).toMatch(
+      /^GET \/channels\/\d+\/messages\S*: the Parley server at http:\/\/\S+ did not answer \(.+\): is it still running\?$/,
+    );
+  });
+});
+
 describe("two test runs on one server", () => {
   test("a run whose world another reset says so, instead of 'Unknown channel'; the run that reset it goes on", async () => {
     const server = await startParley({ inProcess: false });

@@ -227,7 +227,9 @@ test("the next test", async () => {
     const out = run.stdout + run.stderr;
     expect(out).toContain("(fail) no such answer");
     expect(out).not.toContain("timed out after");
-    expect(out).toMatch(/waitForMessage: nothing matched within 5000 ms\n\nTranscript of TesterBot \(since the test began, \d+ entries\):/);
+    expect(out).toMatch(
+      /waitForMessage: nothing matched within 5000 ms; the newest in 'general' \(of \d+\):\n(  .*\n)+\nTranscript of TesterBot \(since the test began, \d+ entries\):/,
+    );
     expect(out).toMatch(/rest +POST \/channels\/\d+\/messages -> 200/);
     expect(out.split("Transcript of TesterBot").length - 1).toBe(1);
     expect(out).not.toContain("Unhandled error");

@@ -231,3 +231,29 @@ describe("GET /commits", () => {
     expect(r.body).toEqual({ newest: null, heard: null });
   });
 });
+
+describe("POST /faults", () => {
+  test("a rest or latency fault for a route no bot API route serves is refused: it could never fire", async () => {
+    expect((await harness(p, "POST", "/seed", BASIC_WORLD)).status).toBe(200);
+    const arm = async (body: Record<string, unknown>) => {
+      const r = await harness(p, "POST", "/faults", body);
+      return r.status === 200 ? 200 : [r.status, r.body.code, Object.keys(r.body.errors ?? {})];
+    };
+    // "channel" for "channels": armed, it would wait forever and the test's retry would never be exercised.
+    expect(await arm({ kind: "rest", route: "/channel/{channel_id}/messages", status: 500 })).toEqual([400, 50035, ["route"]]);
+    expect(await arm({ kind: "latency", route: "/channels/{channel_id}/mesages", ms: 10 })).toEqual([400, 50035, ["route"]]);
+    expect(await arm({ kind: "rest", path: "/channels/123/nothing", status: 500 })).toEqual([400, 50035, ["path"]]);
+    expect(await arm({ kind: "rest", route: "/channels/{channel_id}/messages", method: "PUT", status: 500 })).toEqual([
+      400,
+      50035,
+      ["method"],
+    ]);
+    // What the docs show is armed: templates, /api/v10 leading, concrete ids and paths, any method.
+    expect(await arm({ kind: "rest", route: "/api/v10/channels/{id}/messages", method: "POST", status: 500 })).toBe(200);
+    expect(await arm({ kind: "rest", route: "/channels/123456789012345678/messages", status: 429 })).toBe(200);
+    expect(await arm({ kind: "rest", path: "/channels/1/messages/2/reactions/%F0%9F%91%8D/@me", status: 500 })).toBe(200);
+    expect(await arm({ kind: "latency", route: "/guilds/{guild_id}", ms: 10 })).toBe(200);
+    expect(await arm({ kind: "latency", ms: 10 })).toBe(200);
+    expect((await harness(p, "GET", "/faults")).body).toHaveLength(5);
+  });
+});

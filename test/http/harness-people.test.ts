@@ -66,6 +66,10 @@ describe("POST /users/{user}/messages", () => {
       [{ channel_id: general, content: "x".repeat(2001) }, "content"],
       [{ channel_id: "abc", content: "x" }, "channel_id"],
       [{ channel_id: general, content: "x", embeds: new Array(11).fill({}) }, "embeds"],
+      // An embed the bot API would refuse: a bot must never receive it from a person either.
+      [{ channel_id: general, content: "x", embeds: [{ title: 5 }] }, "embeds[0].title"],
+      [{ channel_id: general, content: "x", embeds: [{ color: -1 }] }, "embeds[0].color"],
+      [{ channel_id: general, content: "x", embeds: [{ fields: [{ name: "n" }] }] }, "embeds[0].fields[0].value"],
     ];
     for (const [body, field] of cases) {
       const r = await harness(p, "POST", "/users/bob/messages", body);
@@ -93,6 +97,14 @@ describe("GET /channels/{id}/messages?as=", () => {
     expect(alice.body.map((m: any) => m.content)).toEqual(["two", "one"]);
     const limited = await harness(p, "GET", `/channels/${general}/messages?as=bob&limit=1`);
     expect(limited.body.length).toBe(1);
+  });
+
+  test("a bound that is no snowflake is 400/50035 naming it, as on the bot API (not an empty page)", async () => {
+    for (const q of ["before=xyz", "after=12ab", "before=-1"]) {
+      const r = await harness(p, "GET", `/channels/${general}/messages?as=alice&${q}`);
+      expect([r.status, r.body.code, Object.keys(r.body.errors ?? {})]).toEqual([400, 50035, [q.split("=")[0]]]);
+    }
+    expect((await harness(p, "GET", `/channels/${general}/messages?as=alice&before=99999999999999999`)).status).toBe(200);
   });
 
   test("a person outside the server and an unknown channel are 404", async () => {

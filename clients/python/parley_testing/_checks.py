@@ -3,6 +3,7 @@ kept apart from the server and world handling in _core.py. A mixin: ``self`` is 
 from __future__ import annotations
 
 import datetime
+import json
 import os
 import threading
 import time
@@ -63,7 +64,7 @@ class Checks:
     # ---- waiting for the bot ----
 
     def wait_for(self, check: Callable[[], Any], timeout: float = 5.0, interval: float = 0.05, what: str = "wait_for",
-                 app: Optional[str] = None) -> Any:
+                 app: Optional[str] = None, _instead: Optional[Callable[[], str]] = None) -> Any:
         """Poll ``check`` until it returns something truthy, which is returned; on timeout the error shows the bot's transcript."""
         deadline = time.monotonic() + timeout
         while True:
@@ -71,7 +72,8 @@ class Checks:
             if got:
                 return got
             if time.monotonic() > deadline:
-                raise TimeoutError(f"{what}: nothing matched within {timeout} s{self._explain(app)}")
+                instead = _instead() if _instead else ""
+                raise TimeoutError(f"{what}: nothing matched within {timeout} s{instead}{self._explain(app)}")
             self._sleep(min(interval, max(0.001, deadline - time.monotonic())))
 
     def _sleep(self, seconds: float) -> None:
@@ -80,7 +82,14 @@ class Checks:
         self._last_seen = self.harness("GET", f"/events?after={after}&wait_ms={max(1, int(seconds * 1000))}")["cursor"]
 
     def wait_for_message(self, channel: str, match: Callable[[dict], bool], timeout: float = 5.0, as_: Optional[str] = None) -> dict:
-        return self.wait_for(lambda: next((m for m in self.messages(channel, as_=as_) if match(m)), None), timeout, interval=0.02, what="wait_for_message")
+        seen: list = []
+
+        def check() -> Optional[dict]:
+            seen[:] = self.messages(channel, as_=as_)
+            return next((m for m in seen if match(m)), None)
+
+        # What the channel held instead, so a failing test shows the near miss ("Pong" for "pong").
+        return self.wait_for(check, timeout, interval=0.02, what="wait_for_message", _instead=lambda: _seen_instead(channel, seen))
 
     def wait_for_bot(self, app: str, timeout: float = 15.0) -> None:
         """Until the application's bot has a live gateway session (start_bot waits for the library's own ready too)."""
@@ -96,12 +105,15 @@ class Checks:
             cursor = after["events"] if isinstance(after, dict) else after
         else:
             cursor = self._last_action or (self._test.mark or {}).get("events") or "0"
+        seen: dict = {}  # what the bots were sent instead, by type, for the message of a wait that times out
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise TimeoutError(f"wait_for_event: nothing matched within {timeout} s{self._explain(None)}")
+                raise TimeoutError(f"wait_for_event: nothing matched within {timeout} s{_sent_instead(seen)}{self._explain(None)}")
             page = self.harness("GET", f"/events?after={cursor}&wait_ms={max(1, int(min(left, 1.0) * 1000))}")
             cursor = page["cursor"]
+            for e in page["events"]:
+                seen[e["t"]] = seen.get(e["t"], 0) + 1
             hit = next((e for e in page["events"] if match(e)), None)
             if hit:
                 return hit
@@ -213,3 +225,18 @@ class Checks:
 
     def coverage_report(self) -> str:
         return _reports.coverage_text(self.coverage())
+
+
+def _seen_instead(channel: str, seen: list) -> str:
+    """The newest messages a channel held when a wait for one ended, one line each."""
+    if not seen:
+        return f"; '{channel}' holds no message"
+    lines = "".join(f"\n  {m['author']['username']}: {json.dumps(m['content'][:120], ensure_ascii=False)}" for m in seen[:5])
+    return f"; the newest in '{channel}' (of {len(seen)}):{lines}"
+
+
+def _sent_instead(seen: dict) -> str:
+    """The dispatches a wait for an event saw and did not match, by type."""
+    if not seen:
+        return "; the bots were sent nothing meanwhile"
+    return "; the bots were sent meanwhile: " + ", ".join(f"{t} x{n}" if n > 1 else t for t, n in seen.items())

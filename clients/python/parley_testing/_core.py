@@ -3,6 +3,7 @@ the clock, strict mode and the bots run in this process. See the package's docst
 from __future__ import annotations
 
 import atexit
+import http.client
 import json
 import os
 import re
@@ -283,6 +284,15 @@ class Parley(Checks):
             self._saw_world(e.headers, False)
             text = e.read().decode()
             raise HarnessError(e.code, json.loads(text) if text else None, f"{method} {path}", WORLD_LOST if self.world_lost else None) from None
+        except (urllib.error.URLError, http.client.HTTPException, ConnectionError) as e:
+            # The server never answered: say which, and how it ended when this helper started it (killed, crashed).
+            raise ConnectionError(f"{method} {path}: {self._unreachable(e)}") from None
+
+    def _unreachable(self, e: Exception) -> str:
+        code = self._proc.poll() if self._proc else None
+        if code is None:
+            return f"the Parley server at {self.base_url} did not answer ({getattr(e, 'reason', e)}): is it still running?"
+        return f"the Parley server at {self.base_url} " + (f"was killed by {signal.Signals(-code).name}" if code < 0 else f"exited with code {code}")
 
     def _let_bots_finish(self) -> None:
         """A person is about to act: first let the bots this helper runs finish what they were answered. A bot listens for the

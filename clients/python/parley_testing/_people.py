@@ -187,9 +187,12 @@ class Person:
                 if not _unknown_command(e):
                     raise
                 if time.monotonic() >= deadline:
+                    # No bot running at all is the likelier cause then: a misspelt name is not.
+                    live = any(s["connected"] for s in self._p.harness("GET", f"/applications/{body['application_id']}/sessions"))
+                    cause = ("check the name, and that the bot registers it" if live
+                             else "and the bot is not running (no live gateway session): start_bot() it first")
                     raise HarnessError(e.status, e.body, f"{what}: the bot has no command '{body['name']}' (still none after {timeout} s; "
-                                       "a bot registers its own commands, with tree.sync() once ready: check the name, and that the bot "
-                                       "registers it)") from None
+                                       f"a bot registers its own commands, with tree.sync() once ready: {cause})") from None
                 time.sleep(0.05)
 
     def _run(self, what: str, body: dict, timeout: float, until: str) -> InteractionResult:

@@ -10,6 +10,7 @@ import { shortValue, Snowflake, validate } from "../../wire/validation";
 import { embedsIn, textIn } from "../../wire/mentions";
 import type { Snowflakes } from "../../wire/snowflakes";
 import { checkEmbedUrls } from "./embed-urls";
+import { EmbedSchema } from "../../wire/embed-schema";
 
 const Str = (max: number) => Type.String({ maxLength: max });
 /**
@@ -17,27 +18,6 @@ const Str = (max: number) => Type.String({ maxLength: max });
  * every schema member is plainly optional and errors name the deepest path, not a union.
  */
 const Opt = <T extends import("@sinclair/typebox").TSchema>(t: T) => Type.Optional(t);
-const Size = Type.Integer({ minimum: 0, maximum: 1 << 30 });
-
-const Media = Type.Object({ url: Str(2048), proxy_url: Opt(Str(2048)), height: Opt(Size), width: Opt(Size) });
-
-export const EmbedSchema = Type.Object({
-  title: Opt(Str(256)),
-  type: Opt(Str(32)),
-  description: Opt(Str(4096)),
-  url: Opt(Str(2048)),
-  timestamp: Opt(
-    Type.String({ maxLength: 64, pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?$" }),
-  ),
-  color: Opt(Type.Integer({ minimum: 0, maximum: 0xffffff })),
-  fields: Opt(Type.Array(Type.Object({ name: Str(256), value: Str(1024), inline: Opt(Type.Boolean()) }), { maxItems: 25 })),
-  footer: Opt(Type.Object({ text: Str(2048), icon_url: Opt(Str(2048)), proxy_icon_url: Opt(Str(2048)) })),
-  author: Opt(Type.Object({ name: Str(256), url: Opt(Str(2048)), icon_url: Opt(Str(2048)), proxy_icon_url: Opt(Str(2048)) })),
-  image: Opt(Media),
-  thumbnail: Opt(Media),
-  video: Opt(Media),
-  provider: Opt(Type.Object({ name: Opt(Str(256)), url: Opt(Str(2048)) })),
-});
 
 /** Components are checked structurally by hand (the layout rules give better paths than a union). */
 const LooseComponent = Type.Object({ type: Type.Integer({ minimum: 0 }) });

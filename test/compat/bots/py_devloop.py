@@ -48,4 +48,12 @@ with Parley(world=WORLD) as parley:
     parley.mark()
     parley.person("alice").slash("general", "ping")
     out["undelivered"] = parley.strict_violations()
+    try:
+        parley.person("alice").slash("general", "pnig", timeout=0.2)
+    except HarnessError as e:
+        out["misspelt_no_bot"] = str(e)
+    try:
+        parley.start_bot(SlowSync(), "SlowSnyc")
+    except KeyError as e:
+        out["unknown_app"] = e.args[0]
 print(json.dumps(out), flush=True)

@@ -71,6 +71,10 @@ try:
         parley.wait_for_message("general", lambda m: m["content"] == "never", timeout=0.2)
     except TimeoutError as e:
         emit(check="timeout", message=str(e))
+    try:
+        parley.wait_for_event(lambda e: False, timeout=0.2, after="start")
+    except TimeoutError as e:
+        emit(check="event_timeout", message=str(e))
 
     parley.faults.drop_heartbeat_acks("EchoBot", 3)
     listed = parley.faults.list()
@@ -83,3 +87,7 @@ try:
 finally:
     session.close()  # the fixture's teardown: the bot and the server stop
 emit(check="stopped", running=parley._proc.poll() is None)
+try:  # a server gone mid-test (killed, crashed): the next call says so, and how
+    parley.person("alice").say("general", "anyone?")
+except ConnectionError as e:
+    emit(check="gone", message=str(e))
