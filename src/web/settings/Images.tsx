@@ -11,6 +11,7 @@ import type { CustomEmoji, Guild, Me } from "../types";
 import { Confirm, ErrorLine, Field, errorText, fieldError } from "../views/ui";
 import { useRequest } from "./common";
 import { Avatar } from "../views/files/Avatar";
+import { focusWhenGone } from "../views/focus";
 
 /** Upload an image of `purpose` and answer its slot's id (the settings' pictures, the portal's icon). */
 export async function uploadImage(purpose: "avatar" | "icon" | "emoji", file: File, guildId?: string): Promise<string> {
@@ -37,13 +38,15 @@ function replaceGuild(g: Guild): void {
   guilds.value = guilds.value.map((x) => (x.id === g.id ? g : x));
 }
 
-function ImageInput({ id, label, onFile }: { id: string; label: string; onFile(f: File): void }) {
+/** `chosen`: the file picked and kept for a later button, named, since the input is emptied once read. */
+function ImageInput({ id, label, onFile, chosen }: { id: string; label: string; onFile(f: File): void; chosen?: File | null }) {
   return (
     <div class="field">
       <label for={id}>{label}</label>
       <input
         id={id}
         type="file"
+        aria-describedby={chosen ? `${id}-chosen` : undefined}
         accept="image/png,image/jpeg,image/gif,image/webp,image/avif"
         onChange={(e) => {
           const f = e.currentTarget.files?.[0];
@@ -51,6 +54,11 @@ function ImageInput({ id, label, onFile }: { id: string; label: string; onFile(f
           e.currentTarget.value = "";
         }}
       />
+      {chosen && (
+        <p id={`${id}-chosen`} class="hint">
+          {`Chosen: ${chosen.name}`}
+        </p>
+      )}
     </div>
   );
 }
@@ -73,7 +81,15 @@ export function ServerIcon({ guild }: { guild: Guild }) {
       )}
       <ImageInput id="server-icon" label="Choose a server icon" onFile={(f) => void set(f)} />
       {guild.icon && (
-        <button type="button" onClick={() => void set(null)} disabled={req.busy}>
+        <button
+          type="button"
+          disabled={req.busy}
+          onClick={(e) => {
+            // The button leaves with the icon: focus goes to choosing another, not the page's body.
+            focusWhenGone(e.currentTarget, () => document.getElementById("server-icon"));
+            void set(null);
+          }}
+        >
           Remove icon
         </button>
       )}
@@ -104,6 +120,8 @@ export function Emoji({ guild }: { guild: Guild }) {
     if (made) {
       setName("");
       setFile(null);
+      // Upload emoji stays disabled until the next name and image: focus goes to the name, not the page's body.
+      document.getElementById("emoji-name")?.focus();
       void reload();
     }
   }
@@ -130,7 +148,7 @@ export function Emoji({ guild }: { guild: Guild }) {
         error={fieldError(req.error, "name")}
         hint="2 to 32 letters, digits or underscores"
       />
-      <ImageInput id="emoji-image" label="Emoji image" onFile={setFile} />
+      <ImageInput id="emoji-image" label="Emoji image" onFile={setFile} chosen={file} />
       <button type="submit" class="primary" disabled={req.busy || !file || !name.trim()}>
         Upload emoji
       </button>
