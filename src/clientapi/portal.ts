@@ -261,10 +261,12 @@ function installRoutes(p: ClientContext): PeopleRoute[] {
       caller: "session",
       summary: "Where the application's bot is installed",
       answer: C.InstallInfo,
-      handler: ({ params }) => {
-        // What the install page shows: any signed-in person may look an application up by id.
+      handler: ({ caller: { user: me }, params }) => {
+        // What the install page shows: any signed-in person may look an application up by id,
+        // and learns where the bot already is only among the servers they are in themselves.
         const a = linkedApp(p, params.application_id);
-        return { id: a.id, name: a.name, description: a.description, bot_user_id: a.bot_user_id };
+        const installed_in = core.guilds.guildIdsOf(me.id).filter((g) => core.guilds.isMember(g, a.bot_user_id));
+        return { id: a.id, name: a.name, description: a.description, bot_user_id: a.bot_user_id, installed_in };
       },
     }),
     route({

@@ -314,7 +314,14 @@ export const NewApplication = Type.Object({ application: Application, token: Typ
 /** A bot token, shown once (a rotation). */
 export const Token = Type.Object({ token: Type.String() });
 /** What the install page shows of an application: anyone signed in may look it up. */
-export const InstallInfo = Type.Object({ id: Id, name: Type.String(), description: Type.String(), bot_user_id: Id });
+/** `installed_in`: the asker's servers that already hold the bot, so the install page does not offer them as new. */
+export const InstallInfo = Type.Object({
+  id: Id,
+  name: Type.String(),
+  description: Type.String(),
+  bot_user_id: Id,
+  installed_in: Type.Array(Id),
+});
 export const PresenceSet = Type.Object({ status: Type.String() });
 
 export type User = Static<typeof User>;

@@ -39,12 +39,14 @@ afterAll(async () => {
 });
 
 describe("the audit log", () => {
-  test("pins and unpins are named; a deleted channel and role are named as they were", async () => {
+  test("pins and unpins are named; a deleted channel and role are named as they were, in every entry about them", async () => {
     const lab = s.world.guilds.Lab;
     const general = s.id(lab.channels.general);
     const said = await s.as("carol", "POST", `/channels/${general}/messages`, { content: "pin me" });
     await s.as("bob", "PUT", `/channels/${general}/pins/${said.id}`);
     await s.as("bob", "DELETE", `/channels/${general}/pins/${said.id}`);
+    // An update that records no name: once the channel is gone, its row still names it.
+    await s.as("alice", "PATCH", `/channels/${s.id(lab.channels.scratch)}`, { topic: "soon gone" });
     await s.as("alice", "DELETE", `/channels/${s.id(lab.channels.scratch)}`);
     await s.as("alice", "DELETE", `/guilds/${s.id(lab.id)}/roles/${s.id(lab.roles.Temp)}`);
 
@@ -66,7 +68,10 @@ describe("the audit log", () => {
       await row("Role deleted")
         .filter({ has: a.getByRole("cell", { name: "@Temp", exact: true }) })
         .waitFor();
-      expect(await rows.filter({ hasText: /Action \d+|no longer here/ }).count()).toBe(0);
+      await row("Channel updated")
+        .filter({ has: a.getByRole("cell", { name: "#scratch", exact: true }) })
+        .waitFor();
+      expect(await rows.filter({ hasText: /Action \d+|no longer here|since deleted/ }).count()).toBe(0);
 
       await a.getByRole("combobox", { name: "Action" }).selectOption({ label: "Message pinned" });
       await rows.filter({ hasText: "Message unpinned" }).waitFor({ state: "detached" });

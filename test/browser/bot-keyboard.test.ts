@@ -1,7 +1,8 @@
 /**
  * A real discord.js bot used by keyboard alone, and on a phone-width screen (390 px):
  * a command with options run from the composer, its answer dismissed, a button pressed
- * and a select of several filled in, all without a pointer; and the same commands,
+ * and a select of several filled in (focus kept in the message when the bot's answer takes
+ * its components away), all without a pointer; and the same commands,
  * components and embeds fitting a phone without sideways scrolling.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -16,7 +17,7 @@ import {
   type TextChannel,
 } from "discord.js";
 import { next } from "../compat/support";
-import { count, launch, message, signIn } from "./support";
+import { count, launch, message, signIn, until } from "./support";
 import { bench, watch, type Bench } from "./bot-support";
 
 let browser: Browser;
@@ -163,8 +164,13 @@ describe("a bot by keyboard alone", () => {
       await a.keyboard.press("Enter");
       const [s] = await chose;
       expect(s.values).toEqual(["red", "blue"]);
+      // Choose leaves with its list: focus is back on the menu.
+      expect(await focusedName(a)).toBe("Pick two");
       await s.update({ content: "red and blue", components: [] });
-      await message(a, /^Gizmo red and blue/).waitFor();
+      // The answer took every component away: focus stays on the message, not the page's body.
+      const answered = message(a, /^Gizmo red and blue/);
+      await answered.waitFor();
+      await until("focus on the answered message", () => answered.evaluate((el) => el === document.activeElement));
       w.clean();
     } finally {
       await alice.context.close();

@@ -116,7 +116,7 @@ describe("developer portal", () => {
     const { application } = await newApp();
     const bot = application.bot_user_id;
     const info = await client(p, "GET", `/applications/${application.id}/install`, bob);
-    expect(info.body).toMatchObject({ id: application.id, name: "Helper", bot_user_id: bot });
+    expect(info.body).toMatchObject({ id: application.id, name: "Helper", bot_user_id: bot, installed_in: [] });
     const ev = recordEvents(p);
     const byBob = await client(p, "POST", `/applications/${application.id}/install`, bob, { guild_id: lab });
     expect(refusal(byBob)).toEqual([403, 50001]);
@@ -127,6 +127,9 @@ describe("developer portal", () => {
     expect(ok.status).toBe(204);
     expect(ev.count("member.added")).toBe(1);
     expect(p.core.guilds.isMember(lab, bot)).toBe(true);
+    // Where the bot already is, among the asker's own servers only.
+    expect((await client(p, "GET", `/applications/${application.id}/install`, alice)).body.installed_in).toEqual([lab]);
+    expect((await client(p, "GET", `/applications/${application.id}/install`, carol)).body.installed_in).toEqual([]);
     // alice owns the server but not the application: only its owner removes it here
     expect(refusal(await client(p, "DELETE", `/applications/${application.id}/guilds/${lab}`, alice))).toEqual([404, 10003]);
     expect((await client(p, "DELETE", `/applications/${application.id}/guilds/${lab}`, carol)).status).toBe(204);

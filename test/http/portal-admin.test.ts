@@ -101,7 +101,7 @@ describe("install links", () => {
     expect(p.api.urls.portal).toBe(`${p.api.urls.base}/developers`);
     const flake = p.api.flakes.of(app.id);
     const byFlake = await client(p, "GET", `/applications/${flake}/install`, bob);
-    expect(byFlake.body).toEqual({ id: app.id, name: "Helper", description: "", bot_user_id: app.bot_user_id });
+    expect(byFlake.body).toEqual({ id: app.id, name: "Helper", description: "", bot_user_id: app.bot_user_id, installed_in: [] });
     expect(refusal(await client(p, "GET", "/applications/123456789012345678/install", bob))).toEqual([404, 10003]);
     expect((await client(p, "POST", `/applications/${flake}/install`, alice, { guild_id: lab })).status).toBe(204);
     expect((await client(p, "GET", `/applications/${app.id}`, carol)).body.guilds).toEqual([{ id: lab, name: "Lab" }]);

@@ -70,7 +70,8 @@ function Installed({ name, guild }: { name: string; guild: Guild }) {
 }
 
 function InstallForm({ info, guilds, onDone }: { info: InstallInfo; guilds: Guild[]; onDone(g: Guild): void }) {
-  const [choice, setChoice] = useState(guilds[0]?.id ?? "");
+  const there = (g: Guild) => info.installed_in.includes(g.id);
+  const [choice, setChoice] = useState(guilds.find((g) => !there(g))?.id ?? "");
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   useFocusThrough(busy);
@@ -87,6 +88,8 @@ function InstallForm({ info, guilds, onDone }: { info: InstallInfo; guilds: Guil
     }
   }
   const none = !guilds.length;
+  // Every server one manages already holds the bot: nothing is left to install into.
+  const everywhere = !none && guilds.every(there);
   return (
     <form class="portal install card" onSubmit={install} noValidate>
       <p class="muted">An application wants to join a server you manage</p>
@@ -98,18 +101,22 @@ function InstallForm({ info, guilds, onDone }: { info: InstallInfo; guilds: Guil
           id="server"
           value={choice}
           disabled={none}
-          aria-describedby={none ? "no-server" : "server-hint"}
+          aria-describedby={none ? "no-server" : everywhere ? "everywhere" : "server-hint"}
           onChange={(e) => setChoice(e.currentTarget.value)}
         >
           {guilds.map((g) => (
-            <option key={g.id} value={g.id}>
-              {g.name}
+            <option key={g.id} value={g.id} disabled={there(g)}>
+              {there(g) ? `${g.name} (already added)` : g.name}
             </option>
           ))}
         </select>
         {none ? (
           <small id="no-server" class="hint">
             You manage no server: adding a bot takes Manage Server, Administrator or ownership of a server.
+          </small>
+        ) : everywhere ? (
+          <small id="everywhere" class="hint">
+            {info.name} is already in every server you manage.
           </small>
         ) : (
           <small id="server-hint" class="hint">

@@ -60,7 +60,7 @@ function named(actionType: number, name: string): string {
  * role that still exists by its name now, and one deleted since by the name its entry
  * recorded (`changes`), since an id alone tells the reader nothing.
  */
-function targetOf(guild: Guild, e: AuditEntry): string {
+function targetOf(guild: Guild, e: AuditEntry, all: AuditEntry[]): string {
   const id = e.target_id;
   if (e.target_user) return displayName(e.target_user);
   // The server's own id is its @everyone role's too: a change to the server names the server.
@@ -70,9 +70,13 @@ function targetOf(guild: Guild, e: AuditEntry): string {
   const r = guild.roles.find((x) => x.id === id);
   if (r) return r.everyone ? "@everyone" : `@${r.name}`;
   if (id === guild.id) return guild.name;
-  const recorded = e.changes.find((x) => x.key === "name" || x.key === "code");
-  const name = recorded?.new_value ?? recorded?.old_value;
-  if (typeof name === "string") return recorded?.key === "code" ? name : named(e.action_type, name);
+  // Its own entry, else another about the same target (an update of a channel deleted
+  // since names nothing; its creation or deletion recorded the name).
+  for (const x of [e, ...all.filter((o) => o !== e && o.target_id === id)]) {
+    const recorded = x.changes.find((c) => c.key === "name" || c.key === "code");
+    const name = recorded?.new_value ?? recorded?.old_value;
+    if (typeof name === "string") return recorded?.key === "code" ? name : named(x.action_type, name);
+  }
   return id ? "since deleted" : "—";
 }
 
@@ -134,7 +138,7 @@ export function AuditLog({ guild }: { guild: Guild }) {
                 <tr key={e.id}>
                   <td>{e.actor ? displayName(e.actor) : "System"}</td>
                   <td>{ACTIONS[e.action_type] ?? `Action ${e.action_type}`}</td>
-                  <td>{targetOf(guild, e)}</td>
+                  <td>{targetOf(guild, e, entries)}</td>
                   <td>{e.reason ?? ""}</td>
                   <td>{new Date(e.created_at).toLocaleString()}</td>
                 </tr>

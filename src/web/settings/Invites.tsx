@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
+import { useOnChange } from "../hooks";
 import { BIT, holds } from "../names";
 import { displayName, members } from "../state";
 import type { Guild } from "../types";
@@ -48,6 +49,9 @@ export function InviteManager({ guild }: { guild: Guild }) {
     }
   }
   useEffect(() => void load(), [guild.id]);
+  // Invites have no live news of their own; someone joining (most often through one of
+  // them) is the moment their uses change, so the list is read again then.
+  useOnChange((members.value[guild.id] ?? []).length, () => void load());
   async function create() {
     const inv = await req.run(
       () => api<Invite>("POST", `/channels/${channel}/invites`, { max_age: maxAge, max_uses: maxUses }),

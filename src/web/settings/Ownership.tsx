@@ -71,7 +71,17 @@ export function OwnerActions({ guild }: { guild: Guild }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [status, setStatus] = useState("");
-  if (guild.owner_id !== me.value?.id) return null;
+  // The server given away: the card stays to say who owns it now (the news of the change
+  // may arrive before the answer to the request, taking the controls away first).
+  if (guild.owner_id !== me.value?.id)
+    return status ? (
+      <section class="card" aria-labelledby="owner-title">
+        <h3 id="owner-title">Ownership</h3>
+        <p role="status" class="hint">
+          {status}
+        </p>
+      </section>
+    ) : null;
   const target = others.find((m) => m.user.id === (to || others[0]?.user.id));
   async function askDelete() {
     setError(undefined);

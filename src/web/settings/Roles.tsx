@@ -3,8 +3,9 @@
  * permissions by name (spec 2.9). Bits the person may not grant are not offered
  * (settings/rank.ts); should the server refuse anyway, its reason shows beside the form.
  */
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { api } from "../api";
+import { useOnChange } from "../hooks";
 import { PERMISSIONS } from "../names";
 import { displayName, members } from "../state";
 import type { Channel, Guild, Role } from "../types";
@@ -52,11 +53,14 @@ type Choice = "inherit" | "allow" | "deny";
 
 const ADMINS_ONLY = "Manage Roles, and permissions you do not hold, are for administrators to allow or deny.";
 
-/** What a channel's overwrite for a target says, permission by permission. */
-function choicesOf(c: Channel | undefined, target: string): Record<string, Choice> {
-  const o = (c as (Channel & { overwrites?: { target_id: string; allow: string; deny: string }[] }) | undefined)?.overwrites?.find(
+const overwriteOf = (c: Channel | undefined, target: string) =>
+  (c as (Channel & { overwrites?: { target_id: string; allow: string; deny: string }[] }) | undefined)?.overwrites?.find(
     (x) => x.target_id === target,
   );
+
+/** What a channel's overwrite for a target says, permission by permission. */
+function choicesOf(c: Channel | undefined, target: string): Record<string, Choice> {
+  const o = overwriteOf(c, target);
   const allow = Number(o?.allow ?? 0);
   const deny = Number(o?.deny ?? 0);
   return Object.fromEntries(PERMISSIONS.map((p) => [p.name, allow & p.bit ? "allow" : deny & p.bit ? "deny" : "inherit"]));
@@ -82,6 +86,16 @@ export function Overwrites({ guild }: { guild: Guild }) {
     );
   }
   const req = useRequest();
+  // Another moderator's (or a bot's) change to the overwrite shown is followed, unless the
+  // person has changed a choice since: a save would otherwise put the old values back.
+  const shown = useRef(choices);
+  const o = overwriteOf(current, target);
+  useOnChange(`${channel}|${target}|${o?.allow}|${o?.deny}`, () => {
+    const next = choicesOf(current, target);
+    const edited = PERMISSIONS.some((p) => choices[p.name] !== shown.current[p.name]);
+    shown.current = next;
+    if (!edited) setChoices(next);
+  });
   const isRole = guild.roles.some((r) => r.id === target);
   async function save(e: Event) {
     e.preventDefault();

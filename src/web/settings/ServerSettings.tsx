@@ -3,7 +3,7 @@
  * ("Server settings") of sections, each shown to those who may use it: Overview (the
  * server's name with Manage Server; ownership for its owner), Roles and a channel's
  * overwrites (Manage Roles), Channels (Manage Channels: create, rename, topic, slow
- * mode, NSFW, order, categories, delete), Members (Kick and Ban, bots included), Invites (Create Invite; the list with
+ * mode, NSFW, order, categories, delete), Members (roles and nicknames with Manage Roles, Kick, Ban; bots included), Invites (Create Invite; the list with
  * Manage Server), Bans (Ban Members) and Audit log (View Audit Log). Each part shows
  * what the server refused next to its control: nothing fails silently.
  */
@@ -74,7 +74,12 @@ const SECTIONS: { label: string; may(g: Guild): boolean; view(g: Guild): preact.
       </>
     ),
   },
-  { label: "Members", may: (g) => holds(g, BIT.KICK_MEMBERS) || holds(g, BIT.BAN_MEMBERS), view: (g) => <MemberModeration guild={g} /> },
+  {
+    label: "Members",
+    // Manage Roles alone is enough: the core lets it give roles and set nicknames below one's rank.
+    may: (g) => holds(g, BIT.KICK_MEMBERS) || holds(g, BIT.BAN_MEMBERS) || holds(g, BIT.MANAGE_ROLES),
+    view: (g) => <MemberModeration guild={g} />,
+  },
   { label: "Invites", may: (g) => holds(g, BIT.CREATE_INSTANT_INVITE), view: (g) => <InviteManager guild={g} /> },
   { label: "Bans", may: (g) => holds(g, BIT.BAN_MEMBERS), view: (g) => <Bans guild={g} /> },
   { label: "Emoji", may: (g) => holds(g, BIT.MANAGE_EXPRESSIONS), view: (g) => <Emoji guild={g} /> },

@@ -9,6 +9,7 @@ import { api } from "../api";
 import { displayName, me } from "../state";
 import type { Application } from "../portal/types";
 import { ErrorLine, errorText } from "./ui";
+import { focusNextRow } from "./focus";
 
 interface Row {
   app: Application;
@@ -41,7 +42,9 @@ export function Admin() {
     if (me.value?.admin) void load();
   }, [me.value?.admin]);
 
-  async function decide(r: Row, how: "approve" | "deny" | "revoke") {
+  async function decide(r: Row, how: "approve" | "deny" | "revoke", control: HTMLElement) {
+    // The decision takes the row off its list: focus goes on to the next row, not the body.
+    focusNextRow(control);
     const key = `${r.app.id}:${r.intent}`;
     setRowErrors({ ...rowErrors, [key]: undefined });
     setStatus("");
@@ -66,10 +69,10 @@ export function Admin() {
         <Rows rows={pending} empty="No request is waiting." errors={rowErrors} label="Pending requests">
           {(r) => (
             <>
-              <button type="button" class="primary" onClick={() => decide(r, "approve")}>
+              <button type="button" class="primary" onClick={(e) => decide(r, "approve", e.currentTarget)}>
                 Approve
               </button>
-              <button type="button" onClick={() => decide(r, "deny")}>
+              <button type="button" onClick={(e) => decide(r, "deny", e.currentTarget)}>
                 Deny
               </button>
             </>
@@ -80,7 +83,7 @@ export function Admin() {
         <h2 id="approved-title">Approved privileged intents</h2>
         <Rows rows={granted} empty="No application holds a privileged intent." errors={rowErrors} label="Approved">
           {(r) => (
-            <button type="button" onClick={() => decide(r, "revoke")}>
+            <button type="button" onClick={(e) => decide(r, "revoke", e.currentTarget)}>
               Revoke
             </button>
           )}

@@ -4,13 +4,27 @@
  * mentionable and channel selects (types 5 to 8) shown greyed, and the layout pieces of
  * components v2 (rows, sections, text, separators, containers).
  */
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { clickComponent } from "../actions";
+import { focusWhenGone } from "./focus";
 import { Markdown } from "../markdown";
 import type { Component, Message } from "../types";
 import { cssColor, safeUrl } from "../urls";
 
 const STYLES: Record<number, string> = { 1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link", 6: "premium" };
+
+/**
+ * A component used from the keyboard is often taken away by the bot's answer (an update
+ * with other components, or none): focus lost with it goes to what is left of the
+ * message's components, else to the message itself, never to the page's body.
+ */
+function keepInMessage(control: HTMLElement, m: Message): void {
+  focusWhenGone(control, () => {
+    const article = document.querySelector<HTMLElement>(`.log article[data-id="${CSS.escape(m.id)}"]`);
+    const left = article?.querySelector<HTMLElement>(".components :is(button, select, a[href]):not(:disabled)");
+    return left ?? article;
+  });
+}
 
 export function Components({ m }: { m: Message }) {
   return (
@@ -99,7 +113,16 @@ function ButtonPiece({ c, m }: { c: Component; m: Message }) {
   }
   const usable = !c.disabled && c.style !== 6 && !!c.custom_id;
   return (
-    <button type="button" class={`btn ${style}`} disabled={!usable} onClick={() => usable && clickComponent(m, c.custom_id!)}>
+    <button
+      type="button"
+      class={`btn ${style}`}
+      disabled={!usable}
+      onClick={(e) => {
+        if (!usable) return;
+        keepInMessage(e.currentTarget, m);
+        void clickComponent(m, c.custom_id!);
+      }}
+    >
       {label}
     </button>
   );
@@ -122,7 +145,9 @@ function StringSelect({ c, m }: { c: Component; m: Message }) {
       onChange={(e) => {
         const v = e.currentTarget.value;
         e.currentTarget.value = start;
-        if (v && c.custom_id) void clickComponent(m, c.custom_id, [v]);
+        if (!v || !c.custom_id) return;
+        keepInMessage(e.currentTarget, m);
+        void clickComponent(m, c.custom_id, [v]);
       }}
     >
       <option value="" disabled>
@@ -156,9 +181,11 @@ function MultiSelect({ c, m }: { c: Component; m: Message }) {
   const toggle = (v: string) =>
     setPicked(picked.includes(v) ? picked.filter((x) => x !== v) : picked.length < max ? [...picked, v] : picked);
   const listId = `ms-${m.id}-${c.custom_id}`;
+  const box = useRef<HTMLButtonElement>(null);
   return (
     <div class="multi">
       <button
+        ref={box}
         type="button"
         role="combobox"
         aria-label={name}
@@ -195,6 +222,11 @@ function MultiSelect({ c, m }: { c: Component; m: Message }) {
             disabled={picked.length < min}
             onClick={() => {
               setOpen(false);
+              // Choose leaves with the list: focus back on the menu, which the answer may take away in turn.
+              if (box.current) {
+                box.current.focus();
+                keepInMessage(box.current, m);
+              }
               if (c.custom_id) void clickComponent(m, c.custom_id, picked);
               setPicked(defaults(c));
             }}
