@@ -18,7 +18,10 @@ export class World {
 
   app(name: string) {
     const a = this.answer.applications[name];
-    if (!a) throw new Error(`no application '${name}' in the seeded world`);
+    if (!a)
+      throw new Error(
+        `no application '${name}' in the seeded world (it has ${Object.keys(this.answer.applications).join(", ") || "none"})`,
+      );
     return a;
   }
 

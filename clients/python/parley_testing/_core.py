@@ -232,11 +232,16 @@ class Parley(Checks):
     def harness_url(self) -> str:
         return self.base_url + "/api/harness/v1"
 
+    def _app(self, app: str) -> dict:
+        if app not in self.world["applications"]:
+            raise KeyError(f"no application '{app}' in the seeded world (it has {', '.join(self.world['applications']) or 'none'})")
+        return self.world["applications"][app]
+
     def token_of(self, app: str) -> str:
-        return self._tokens.get(app) or self.world["applications"][app]["token"]
+        return self._tokens.get(app) or self._app(app)["token"]
 
     def app_id(self, app: str) -> str:
-        return app if _SNOWFLAKE.match(app) else self.world["applications"][app]["id"]
+        return app if _SNOWFLAKE.match(app) else self._app(app)["id"]
 
     def channel_id(self, ref: str) -> str:
         """A channel's snowflake by name ("general", "Lab/general") or snowflake."""
