@@ -203,10 +203,18 @@ describe("a RESUME on another node while messages keep coming", () => {
         const resumed = onB;
         // Posted through both nodes, B may hear the last one before an earlier one from A:
         // wait for every message (one never sent fails here, by name), not the last alone.
-        await within(60_000, "every posted message on node B", () => {
-          const seen = new Set(messageIds([...gw.dispatches().filter((f) => f.s! <= seq), ...resumed.dispatches()]));
-          return posted.every((id) => seen.has(id)) ? true : undefined;
-        });
+        const seenOnB = () => new Set(messageIds([...gw.dispatches().filter((f) => f.s! <= seq), ...resumed.dispatches()]));
+        await within(60_000, "every posted message on node B", () => (posted.every((id) => seenOnB().has(id)) ? true : undefined)).catch(
+          (e: Error) => {
+            // What B answered says which it was: a message lost, or the resume refused (op 9, a close).
+            const missing = posted.filter((id) => !seenOnB().has(id));
+            const head = resumed.frames.slice(0, 4).map((f) => `${f.op}${f.t ? `:${f.t}` : ""}`);
+            throw new Error(
+              `${e.message}: resumed from seq ${seq}, ${missing.length} of ${posted.length} missing (first at #${posted.indexOf(missing[0])}); ` +
+                `B sent ${resumed.frames.length} frames, starting ${head.join(" ")}, close ${resumed.closeCode}`,
+            );
+          },
+        );
 
         const before = gw.dispatches().filter((f) => f.s! <= seq);
         const frames = [...before, ...resumed.dispatches()];
