@@ -7,11 +7,12 @@ import { PermissionReader } from "./permission-reader";
 import { Memo } from "./memo";
 import { statement } from "./statement";
 
-/** The server fields an update may write, each only when given. */
 /** The reference's caps (reference-gaps 30005, 30013, 30060), @everyone and categories included. */
 export const MAX_GUILD_ROLES = 250;
 export const MAX_GUILD_CHANNELS = 500;
 export const MAX_CHANNEL_OVERWRITES = 1000;
+
+/** The server fields an update may write, each only when given. */
 const GUILD_FIELDS = ["name", "description", "icon", "system_channel_id"] as const;
 
 /**
