@@ -4,14 +4,12 @@
  * every answer, errors included, and an exact `application/json` content type), and
  * the declaration helper its route areas use.
  */
-import type { Application } from "../core";
+import { type Application, sha256Hex } from "../core";
 import type { BotApi } from "./context";
 import { errorToStatusBody, rateLimitedAnswer } from "../wire/errors";
 import { jsonResponse, jsonResponseOwningHeaders } from "../wire/http";
 import { jsonAnswerHeaders, rateLimitHeaders, type Bucket, type BucketState, type Verdict } from "./ratelimit";
 import { SNOWFLAKE } from "../wire/snowflakes";
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex } from "@noble/hashes/utils.js";
 import { routes, type Call, type CallerKind, type Reply, type Route } from "../wire/route";
 import { unmatched, type Door, type Exchange } from "../wire/pipeline";
 import type { Answer } from "../wire/hooks";
@@ -161,7 +159,7 @@ function major(x: Exchange<BotApi>): string {
   const id = SNOWFLAKE.test(v) ? v : /^[0-9]+$/.test(v) ? v.replace(/^0+(?=[0-9])/, "") : name.endsWith("_id") ? "?" : v;
   const token = x.params.webhook_token;
   // The token is a secret: windows (in Redis too, with --redis) are keyed by a digest of it.
-  return token === undefined ? id : `${id}/${bytesToHex(sha256(new TextEncoder().encode(token)).subarray(0, 12))}`;
+  return token === undefined ? id : `${id}/${sha256Hex(token).slice(0, 24)}`;
 }
 
 /** A request's verdict as its answer: null to go on, or the 429 (its headers' state kept on x either way). */

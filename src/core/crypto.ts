@@ -17,6 +17,11 @@ export function sha256Hex(text: string): string {
   return bytesToHex(sha256(enc.encode(text)));
 }
 
+/** An image given as data or a URL, kept as the reference shows one: a 32-character hash. */
+export function imageHash(data: string): string {
+  return sha256Hex(data).slice(0, 32);
+}
+
 export function randomSecret(bytes = 32): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("base64url");
 }

@@ -295,6 +295,7 @@ export type { CommitOrder, DomainEvent, EventType, SessionEndReason } from "./ev
 export { reportToStderr, type Report, type ReportWhere } from "./report";
 export { EARLIEST_TIME, settableInstant, SwitchableClock, type Clock, type TimerHandle } from "./clock";
 export { positionOf, uuidBound, uuidTime } from "./ids";
+export { sha256Hex } from "./crypto";
 export {
   PERMISSIONS,
   ALL_PERMISSIONS,

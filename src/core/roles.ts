@@ -5,7 +5,7 @@ import type { Audit } from "./audit";
 import { AUDIT, diffChanges } from "./audit";
 import { DomainError } from "./errors";
 import { ALL_PERMISSIONS, PERMISSIONS } from "./permissions";
-import { sha256Hex } from "./crypto";
+import { imageHash } from "./crypto";
 
 /**
  * Roles as managed by members (bots or people) under the role hierarchy of
@@ -30,7 +30,7 @@ export interface RoleFields {
  */
 export function roleIconHash(given: string | null | undefined, current: string | null): string | null {
   if (!given) return null;
-  return given === current ? current : sha256Hex(given).slice(0, 32);
+  return given === current ? current : imageHash(given);
 }
 
 export interface ReorderItem {

@@ -8,7 +8,7 @@ import type { Audit } from "./audit";
 import { AUDIT, diffChanges } from "./audit";
 import { DomainError } from "./errors";
 import { PERMISSIONS } from "./permissions";
-import { constantTimeEqualHex, randomSecret, sha256Hex } from "./crypto";
+import { constantTimeEqualHex, imageHash, randomSecret, sha256Hex } from "./crypto";
 
 export interface NewWebhook {
   name: string;
@@ -48,7 +48,7 @@ export function validateWebhookName(name: string | null | undefined, path = "nam
 
 /** An avatar is image data or a URL; Parley keeps a hash, as the reference shows one. */
 function avatarHash(data: string | null | undefined): string | null {
-  return data ? sha256Hex(data).slice(0, 32) : null;
+  return data ? imageHash(data) : null;
 }
 
 export function webhookAuditView(w: Webhook): Record<string, unknown> {
