@@ -45,17 +45,17 @@ export function holdsIn(channelId: string, bit: number): boolean {
   return !!channel && (channelBits(channel) & bit) === bit;
 }
 
-/** Why the person may not write here, or null when they may (DMs: always). */
-export function cannotWrite(channel: Channel, label: string): string | null {
-  if (channel.guild_id === null) return null;
-  return channelBits(channel) & BIT.SEND_MESSAGES ? null : `You do not have permission to send messages in ${label}`;
+/** Why the person may not `doing` here for want of `bit` (overwrites applied), or null when they may (DMs: always). */
+function refusal(channel: Channel, bit: number, doing: string, label: string): string | null {
+  if (channel.guild_id === null || channelBits(channel) & bit) return null;
+  return `You do not have permission to ${doing} in ${label}`;
 }
 
-/** Why the person may not attach files here (Attach Files, overwrites applied), or null when they may (DMs: always). */
-export function cannotAttach(channel: Channel, label: string): string | null {
-  if (channel.guild_id === null) return null;
-  return channelBits(channel) & BIT.ATTACH_FILES ? null : `You do not have permission to attach files in ${label}`;
-}
+/** Why the person may not write here, or null when they may. */
+export const cannotWrite = (channel: Channel, label: string) => refusal(channel, BIT.SEND_MESSAGES, "send messages", label);
+
+/** Why the person may not attach files here, or null when they may. */
+export const cannotAttach = (channel: Channel, label: string) => refusal(channel, BIT.ATTACH_FILES, "attach files", label);
 
 /** The channel's slow mode in seconds for this person: 0 when off or when they are exempt (Manage Messages or Manage Channels). */
 export function slowmodeSeconds(channel: Channel): number {
