@@ -10,7 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { mediaRoot, type Config } from "../config";
 import { DomainError } from "../core";
 import { checkDocument } from "../world";
-import { CliError } from "./errors";
+import { CliError, refusalLine } from "./errors";
 import { DATA_FLAG, type Command } from "./operator";
 
 /** The files a server keeps in its data directory (docs/operations.md, "The data directory"). */
@@ -132,7 +132,7 @@ export const DATA_COMMANDS: Command[] = [
         checkDocument(doc);
       } catch (e) {
         if (!(e instanceof DomainError)) throw e;
-        throw new CliError(`${file}: ${e.issues[0] ? `${e.issues[0].path}: ${e.issues[0].message}` : e.message}`, 2);
+        throw new CliError(`${file}: ${refusalLine(e)}`, 2);
       }
       return doc;
     },

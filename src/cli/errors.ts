@@ -4,6 +4,7 @@
  * result codes, Parley's own), so nothing here reaches into the store.
  */
 import { redactUrl, type Config } from "../config";
+import type { DomainError } from "../core";
 
 /** A failure the operator can act on: printed as `parley: <message>`, exit code `code`. */
 export class CliError extends Error {
@@ -26,6 +27,11 @@ const NOT_WRITABLE = ["EACCES", "EPERM", "EROFS", "SQLITE_PERM"];
 const NOT_WRITABLE_FAMILIES = ["SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_IOERR"];
 const DAMAGED = ["SQLITE_NOTADB", "SQLITE_CORRUPT"];
 const FULL = ["ENOSPC", "SQLITE_FULL"];
+
+/** A core refusal as one line: its first field's path and sentence, or its message. */
+export function refusalLine(e: DomainError): string {
+  return e.issues[0] ? `${e.issues[0].path}: ${e.issues[0].message}` : e.message;
+}
 
 /** Opening the data directory and its database. */
 export function databaseFailure(e: unknown, config: Pick<Config, "data" | "dbPath"> & Partial<Pick<Config, "database">>): CliError | null {

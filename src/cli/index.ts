@@ -7,7 +7,7 @@
 import { ConfigError, loadConfig, parseFlags, SERVE_FLAGS, VERSION } from "../config";
 import { createParley } from "../app";
 import { DomainError } from "../core";
-import { CliError, databaseFailure } from "./errors";
+import { CliError, databaseFailure, refusalLine } from "./errors";
 import { OPERATOR_COMMANDS, type Command, type Out } from "./operator";
 import { PEOPLE_COMMANDS } from "./people";
 import { DATA_COMMANDS, MEDIA_COMMANDS } from "./data";
@@ -126,7 +126,7 @@ function failure(e: unknown, err: Out): number | null {
     return e.code;
   }
   if (e instanceof DomainError) {
-    err(`parley: ${e.issues[0] ? `${e.issues[0].path}: ${e.issues[0].message}` : e.message}`);
+    err(`parley: ${refusalLine(e)}`);
     return 1;
   }
   return null;

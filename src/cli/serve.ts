@@ -8,7 +8,7 @@ import { format } from "node:util";
 import { ConfigError, redactUrl, VERSION, type Config } from "../config";
 import { createParley, type Parley } from "../app";
 import { DomainError } from "../core";
-import { CliError, databaseFailure, listenFailure } from "./errors";
+import { CliError, databaseFailure, listenFailure, refusalLine } from "./errors";
 import { createDemoWorld } from "./demo";
 import type { Out } from "./operator";
 
@@ -84,8 +84,7 @@ function seed(p: Parley, file: string, out: Out, config: Config): void {
         `imported world: ${r.people} people, ${r.servers} servers, ${r.messages} messages; no application has a token yet (parley app rotate)`,
       );
   } catch (e) {
-    if (e instanceof DomainError)
-      throw new CliError(`--seed: ${file}: ${e.issues[0] ? `${e.issues[0].path}: ${e.issues[0].message}` : e.message}`, 2);
+    if (e instanceof DomainError) throw new CliError(`--seed: ${file}: ${refusalLine(e)}`, 2);
     throw e;
   }
 }
