@@ -325,7 +325,7 @@ export {
 } from "./message-types";
 export type { PersonMessage } from "./people";
 export { PRESENCES, type Presence } from "./users";
-export { INVITE_MAX_AGE, INVITE_MAX_USES } from "./invites";
+export { INVITE_MAX_AGE, INVITE_MAX_USES, MAX_GUILD_INVITES } from "./invites";
 export { MAX_BAN_DELETE_SECONDS, type MemberPatch, type UserPage } from "./moderation";
 export { CREATABLE_TYPES, UNSUPPORTED_TYPES, type ChannelInput } from "./channels";
 export type { RoleFields, ReorderItem } from "./roles";

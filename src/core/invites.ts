@@ -9,6 +9,8 @@ import { AUDIT, diffChanges, type Audit } from "./audit";
 /** Limits of the reference platform's invite settings (7 days, 100 uses). */
 export const INVITE_MAX_AGE = 604_800;
 export const INVITE_MAX_USES = 100;
+/** The reference's cap on a server's invites (30016), counting those still usable. */
+export const MAX_GUILD_INVITES = 1000;
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -59,6 +61,7 @@ export class Invites {
       const ch = this.guilds.requireChannel(channelId);
       if (!ch.guild_id || !this.guilds.isMember(ch.guild_id, byUserId)) throw DomainError.notFound("channel");
       this.guilds.requirePermission(ch.guild_id, byUserId, PERMISSIONS.CREATE_INSTANT_INVITE, ch.id);
+      this.requireRoomIn(ch.guild_id);
       const row: Invite = {
         code: this.freshCode(),
         guild_id: ch.guild_id,
@@ -129,6 +132,26 @@ export class Invites {
       });
       return inv;
     });
+  }
+
+  /**
+   * At most MAX_GUILD_INVITES live ones a server, whoever makes them (a bot cannot, spec
+   * 5.11, but the people's API, the harness and a seed can): one server's list rides in every
+   * GET /guilds/{id}/invites and its settings page. Expired and used-up invites count no
+   * more, as on the reference, where they are gone. Counted by one writer at a time per
+   * server on every node.
+   */
+  private requireRoomIn(guildId: string): void {
+    this.d.store.serialize(`invites:${guildId}`);
+    const n = (
+      this.db
+        .query(
+          `SELECT count(*) AS n FROM invites WHERE guild_id = ?
+             AND (max_age = 0 OR created_at + max_age * 1000 > ?) AND (max_uses = 0 OR uses < max_uses)`,
+        )
+        .get(guildId, this.d.clock.now()) as { n: number }
+    ).n;
+    if (n >= MAX_GUILD_INVITES) throw DomainError.maximum(30016, `Maximum number of invites reached (${MAX_GUILD_INVITES})`);
   }
 
   /** GET /guilds/{id}/invites (bot API): members with MANAGE_GUILD or VIEW_AUDIT_LOG. */

@@ -1,5 +1,6 @@
 import { describe, expect, test, beforeEach } from "bun:test";
-import { client, internalId, recordEvents, rowCounts, peopleWorld, refusal } from "../helpers";
+import { client, harness, internalId, recordEvents, rowCounts, peopleWorld, refusal } from "../helpers";
+import { MAX_GUILD_INVITES } from "../../src/core";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/world";
 
@@ -88,5 +89,31 @@ describe("invites", () => {
     expect((await client(p, "DELETE", `/invites/${inv.body.code}`, alice)).status).toBe(200);
     expect(refusal(await client(p, "GET", `/invites/${inv.body.code}`, bob))).toEqual([404, 10003]);
     expect(refusal(await client(p, "GET", "/invites/not-a-code!", bob))).toEqual([404, 10003]);
+  });
+
+  test("a server holds at most 1000 usable invites (30016), whoever asks; an expired or used-up one leaves room", async () => {
+    const aliceId = internalId(p, w.users.alice.id);
+    const made = p.store.write(() => {
+      for (let i = 0; i < MAX_GUILD_INVITES - 2; i++) p.core.invites.create(aliceId, general, { maxAge: 0 });
+      return {
+        soon: p.core.invites.create(aliceId, general, { maxAge: 60 }).code,
+        once: p.core.invites.create(aliceId, staff, { maxUses: 1 }).code,
+      };
+    });
+    const full = await client(p, "POST", `/channels/${general}/invites`, bob, {});
+    expect(refusal(full)).toEqual([400, 30016]);
+    expect(full.body.message).toBe("Maximum number of invites reached (1000)");
+    const byHarness = await harness(p, "POST", "/users/bob/invites", { channel_id: w.guilds.Lab.channels.general });
+    expect(refusal(byHarness)).toEqual([400, 30016]);
+    expect(rowCounts(p, ["invites"]).invites).toBe(MAX_GUILD_INVITES);
+
+    // carol uses up the single-use invite: one place again, and then none.
+    expect((await client(p, "POST", `/invites/${made.once}`, carol)).status).toBe(200);
+    expect((await client(p, "POST", `/channels/${general}/invites`, bob, {})).status).toBe(200);
+    expect(refusal(await client(p, "POST", `/channels/${general}/invites`, bob, {}))).toEqual([400, 30016]);
+    // The one-minute invite expires: one place again.
+    p.clock.advance(60_000);
+    expect((await client(p, "GET", `/invites/${made.soon}`, carol)).status).toBe(404);
+    expect((await client(p, "POST", `/channels/${general}/invites`, bob, {})).status).toBe(200);
   });
 });
