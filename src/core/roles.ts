@@ -33,6 +33,16 @@ export function roleIconHash(given: string | null | undefined, current: string |
   return given === current ? current : imageHash(given);
 }
 
+/**
+ * A role's name as given, with a blank one (empty, or only spaces) read as none: the
+ * reference names a role sent with an empty name "new role", on create and on edit alike
+ * (as its API documentation's maintainers describe it), whoever asks here. Spaces alone
+ * go the same way: a role whose name nobody can see cannot be told apart in a list or a mention.
+ */
+function givenRoleName(name: string | null | undefined): string | null | undefined {
+  return typeof name === "string" && name.trim() === "" ? null : name;
+}
+
 export interface ReorderItem {
   roleId: string | null; // null: not a role of this guild
   position?: number | null;
@@ -125,7 +135,7 @@ export class Roles {
       const perms = (input.permissions ?? everyone.permissions) & ALL_PERMISSIONS;
       this.hierarchy.requireGrantable(guildId, actorId, perms);
       const created = this.guilds.createRole(guildId, {
-        name: input.name ?? undefined,
+        name: givenRoleName(input.name) ?? undefined,
         permissions: perms,
         color: input.color ?? undefined,
         hoist: input.hoist ?? undefined,
@@ -168,7 +178,7 @@ export class Roles {
       const pick = <T>(v: T | null | undefined, def: T, cur: T): T => (v === undefined ? cur : v === null ? def : v);
       const next: Role = {
         ...role,
-        name: pick(patch.name, role.is_everyone ? "@everyone" : "new role", role.name),
+        name: pick(givenRoleName(patch.name), role.is_everyone ? "@everyone" : "new role", role.name),
         permissions:
           pick(patch.permissions, role.is_everyone ? role.permissions : everyone.permissions, role.permissions) & ALL_PERMISSIONS,
         color: pick(patch.color, 0, role.color),

@@ -1,5 +1,5 @@
 import { describe, expect, test, beforeEach } from "bun:test";
-import { call, makeParley, recordEvents, seedAdmin, refusal } from "../helpers";
+import { call, client, makeParley, recordEvents, seedAdmin, refusal } from "../helpers";
 import { SPEC_RATE_LIMITS } from "../../src/config";
 import type { Parley } from "../../src/app";
 import type { SeedAnswer } from "../../src/world";
@@ -147,6 +147,24 @@ describe("roles", () => {
     const r = await call(p, "POST", `/guilds/${g}/roles`, { token: mod });
     expect(r.status).toBe(200);
     expect(r.body.name).toBe("new role");
+  });
+
+  test('a blank name is read as none, as the reference does: "new role" on create and on edit', async () => {
+    for (const name of ["", "   "]) {
+      const made = await call(p, "POST", `/guilds/${g}/roles`, { token: mod, body: { name, hoist: true } });
+      expect([JSON.stringify(name), made.status, made.body.name]).toEqual([JSON.stringify(name), 200, "new role"]);
+      const edited = await call(p, "PATCH", `/guilds/${g}/roles/${roles.Low}`, { token: mod, body: { name } });
+      expect([JSON.stringify(name), edited.status, edited.body.name]).toEqual([JSON.stringify(name), 200, "new role"]);
+      await call(p, "PATCH", `/guilds/${g}/roles/${roles.Low}`, { token: mod, body: { name: "Low" } });
+    }
+    // A person's own API refuses an empty name at its field; one of spaces gets the default too.
+    const alice = w.users.alice.token;
+    const low = p.api.flakes.uuid(roles.Low);
+    const lab = p.api.flakes.uuid(g);
+    const empty = await client(p, "PATCH", `/guilds/${lab}/roles/${low}`, alice, { name: "" });
+    expect([...refusal(empty), Object.keys(empty.body.errors)]).toEqual([400, 50035, ["name"]]);
+    expect((await client(p, "PATCH", `/guilds/${lab}/roles/${low}`, alice, { name: "  " })).body.name).toBe("new role");
+    expect((await client(p, "POST", `/guilds/${lab}/roles`, alice, { name: " " })).body.name).toBe("new role");
   });
 
   test("create refusals: no MANAGE_ROLES 403, bits not held 403, bad color 400, nothing written", async () => {
