@@ -88,12 +88,13 @@ function applicationView(p: ClientContext, a: Application) {
 
 /**
  * The application an install link names: its internal id, or the snowflake its bot
- * knows it by (spec 5.10 writes `<application_id>`, and a bot author has only that one).
+ * knows it by (spec 5.10 writes `<application_id>`, and a bot author has only that one),
+ * or its bot user's snowflake (what a bot printing its own link has as `client.user.id`).
  */
 function linkedApp(p: ClientContext, raw: string | undefined): Application {
   const id = raw && SNOWFLAKE.test(raw) ? p.flakes.uuid(raw) : pathId(raw, "application");
   if (!id) throw DomainError.notFound("application");
-  return p.core.apps.require(id);
+  return p.core.apps.requireLinked(id);
 }
 
 function owner(p: ClientContext) {

@@ -56,6 +56,18 @@ export class Applications {
     return a;
   }
 
+  /**
+   * The application an install link names: by its own id, or by its bot user's. On the
+   * reference a modern application's id is its bot's user id, so bots print install links
+   * with `client.user.id` as client_id; here the two differ, and either finds the one
+   * application (a person's or another id finds none).
+   */
+  requireLinked(id: string): Application {
+    const a = this.get(id) ?? this.byBotUser(id);
+    if (!a) throw DomainError.notFound("application");
+    return a;
+  }
+
   /** Only the owning account can see or change an application (spec 2.2). */
   requireOwned(id: string, ownerId: string): Application {
     const a = this.get(id);

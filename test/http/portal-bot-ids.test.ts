@@ -3,14 +3,15 @@
  * (GET /oauth2/applications/@me's id, not the bot user's), shown to the owner only.
  */
 import { beforeEach, describe, expect, test } from "bun:test";
-import { call, client, peopleWorld } from "../helpers";
+import { call, client, peopleWorld, refusal } from "../helpers";
 import type { Parley } from "../../src/app";
 
 let p: Parley;
-let carol: string, bob: string;
+let carol: string, bob: string, alice: string, lab: string;
+let w: ReturnType<typeof peopleWorld>["w"];
 
 beforeEach(() => {
-  ({ p, carol, bob } = peopleWorld());
+  ({ p, w, carol, bob, alice, lab } = peopleWorld());
 });
 
 describe("an application's bot ids", () => {
@@ -32,5 +33,18 @@ describe("an application's bot ids", () => {
     const { application } = (await client(p, "POST", "/applications", carol, { name: "Deployer" })).body;
     const r = await client(p, "GET", `/applications/${application.id}/bot-ids`, bob);
     expect([r.status, r.body.code]).toEqual([404, 10003]);
+  });
+
+  test("an install link may name the bot user's id as the application's (a bot's own client.user.id)", async () => {
+    const { application, token } = (await client(p, "POST", "/applications", carol, { name: "Deployer" })).body;
+    const ids = (await client(p, "GET", `/applications/${application.id}/bot-ids`, carol)).body;
+    const info = await client(p, "GET", `/applications/${ids.bot_user_id}/install`, alice);
+    expect(info.status).toBe(200);
+    expect(info.body).toMatchObject({ id: application.id, name: "Deployer", installed_in: [] });
+    expect((await client(p, "POST", `/applications/${ids.bot_user_id}/install`, alice, { guild_id: lab })).status).toBe(204);
+    expect((await client(p, "GET", `/applications/${ids.bot_user_id}/install`, alice)).body.installed_in).toEqual([lab]);
+    expect((await call(p, "GET", "/users/@me/guilds", { token })).body.map((g: { name: string }) => g.name)).toEqual(["Lab"]);
+    // A person's user id names no application.
+    expect(refusal(await client(p, "GET", `/applications/${w.users.bob.id}/install`, alice))).toEqual([404, 10003]);
   });
 });
