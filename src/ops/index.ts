@@ -1,7 +1,8 @@
 /**
  * What an operator (or an orchestrator) asks the server about itself: /healthz (the
  * process answers), /readyz (the database is writable and migrated, and the server is
- * not shutting down), /metrics (Prometheus text). Log and metric plumbing lives beside
+ * not shutting down; what works in a degraded way, a full disk among them, is listed
+ * without making the node unready), /metrics (Prometheus text). Log and metric plumbing lives beside
  * it (log.ts, metrics.ts); the composition root connects them to the surfaces' hooks.
  */
 import type { Metrics } from "./metrics";

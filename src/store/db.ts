@@ -18,6 +18,7 @@ import type { ChangeLog } from "./changes";
 import type { EventRelay } from "./relay";
 import type { SqlDb } from "./sql";
 import { SqliteEngine, type Engine, type StoreHealth } from "./engine";
+import { DiskFullWatch } from "./full";
 import type * as PgEngineModule from "./pg/engine";
 import type { PgEngineOptions } from "./pg/engine";
 
@@ -73,6 +74,8 @@ export class Store {
   private failed: { id: number; error: unknown } | null = null;
 
   private readonly committed: StoreOptions["committed"];
+  /** Writes refused for lack of space, for /readyz (full.ts). */
+  private readonly full = new DiskFullWatch(() => (this.db.query("PRAGMA page_count").get() as { page_count: number }).page_count);
 
   constructor(opts: StoreOptions) {
     this.committed = opts.committed;
@@ -135,6 +138,7 @@ export class Store {
     } catch (e) {
       this.relay.sealed?.(false);
       if (this.changes.written !== written) this.changes.rolledBack();
+      this.full.saw(e);
       throw e;
     } finally {
       this.pending = null;
@@ -212,6 +216,7 @@ export class Store {
       this.stmt.rollbackTo.run();
       this.stmt.release.run();
       if (this.changes.written !== written) this.changes.rolledBack();
+      this.full.saw(e);
       throw e;
     } finally {
       this.pending = null;
@@ -253,6 +258,7 @@ export class Store {
         // Some failed COMMITs (a deferred constraint, SQLITE_BUSY) leave the transaction
         // open: nothing of the batch may stay, and the next writer needs a clean slate.
         if (this.db.inTransaction) this.db.query("ROLLBACK").run();
+        this.full.saw(error);
       } finally {
         batch.settle();
       }
@@ -305,9 +311,11 @@ export class Store {
     this.engine.close();
   }
 
-  /** Can this process write, and is the schema current (the engine says how it checks)? */
+  /** Can this process write, and is the schema current (the engine says how it checks)? Is the disk full (full.ts)? */
   health(): StoreHealth {
-    return this.engine.health();
+    const h = this.engine.health();
+    const full = this.full.notice();
+    return full ? { ...h, notices: [...(h.notices ?? []), full] } : h;
   }
 
   /**

@@ -30,7 +30,8 @@ function start(dbPath = ":memory:") {
   const post = (content: string) => call(p!, "POST", `/channels/${general}/messages`, { token, body: { content } });
   const contents = async () =>
     ((await call(p!, "GET", `/channels/${general}/messages?limit=100`, { token })).body as { content: string }[]).map((m) => m.content);
-  return { post, contents, lines };
+  const edit = (id: string, content: string) => call(p!, "PATCH", `/channels/${general}/messages/${id}`, { token, body: { content } });
+  return { post, edit, contents, lines };
 }
 
 test("a full disk answers 507, keeps what was stored, and posts again once there is room", async () => {
@@ -62,6 +63,37 @@ test("a full disk answers 507, keeps what was stored, and posts again once there
   db.exec(`PRAGMA max_page_count = ${pages * 100}`);
   expect((await post("after")).status).toBe(200);
   expect((await contents())[0]).toBe("after");
+});
+
+test("/readyz says a full disk refuses writes: still ready (reads work), degraded, until a write finds room", async () => {
+  const { post, edit } = start();
+  const first = (await post("first")).body.id as string;
+  const readyz = async () => {
+    const r = await p!.handle(new Request("http://localhost:7420/readyz"));
+    return { status: r.status, body: (await r.json()) as { status: string; degraded?: string[] } };
+  };
+  const gauge = async () =>
+    /^parley_degraded (\d+)$/m.exec(await (await p!.handle(new Request("http://localhost:7420/metrics"))).text())?.[1];
+  expect((await readyz()).body.degraded).toBeUndefined();
+  const db = p!.store.db;
+  const pages = (db.query("PRAGMA page_count").get() as { page_count: number }).page_count;
+  db.exec(`PRAGMA max_page_count = ${pages}`);
+  let status = 200;
+  for (let i = 0; i < 200 && status === 200; i++) status = (await post(`${i} ${"x".repeat(1900)}`)).status;
+  expect(status).toBe(507);
+
+  const full = await readyz();
+  expect([full.status, full.body.status]).toEqual([200, "ready"]);
+  expect(full.body.degraded).toEqual([expect.stringMatching(/^disk full: writes that need room are refused \(507\) since \d{4}-/)]);
+  expect(await gauge()).toBe("1");
+  // A write that needs no new page (an edit to shorter text) goes through, and does not clear it.
+  expect((await edit(first, "1")).status).toBe(200);
+  expect((await readyz()).body.degraded).toHaveLength(1);
+
+  db.exec(`PRAGMA max_page_count = ${pages * 100}`);
+  expect((await post(`after ${"x".repeat(1900)}`)).status).toBe(200);
+  expect((await readyz()).body.degraded).toBeUndefined();
+  expect(await gauge()).toBe("0");
 });
 
 test("the database locked by another process past the busy timeout answers 503 with Retry-After", async () => {
