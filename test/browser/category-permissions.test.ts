@@ -47,6 +47,7 @@ const lab = () => s.id(s.world.guilds.Lab.id);
 const channelId = (name: string) => s.id(s.world.guilds.Lab.channels[name]);
 const overwrites = (name: string) =>
   s.p.core.guilds.overwrites(channelId(name)).map((o) => ({ target: o.target_id, allow: o.allow, deny: o.deny }));
+const parentOf = (name: string) => s.p.core.guilds.channel(channelId(name))!.parent_id;
 
 async function openSection(page: Page, section: string): Promise<void> {
   const nav = page.getByRole("navigation", { name: "Server settings" });
@@ -114,6 +115,61 @@ describe("category permissions", () => {
       await which.selectOption({ label: "#notes" });
       await form.getByText("Permissions synced with Staff.").waitFor();
       expect(await attach.inputValue()).toBe("allow");
+    } finally {
+      await alice.context.close();
+    }
+    a11y.clean();
+  }, 60_000);
+
+  test("a channel moved into a category by its picker is asked whether to take the category's permissions", async () => {
+    // The category's permissions differ from each channel's moved here, whatever ran before.
+    await s.as("alice", "PUT", `/channels/${channelId("Staff")}/overwrites/${lab()}`, { type: "role", deny: ["SEND_MESSAGES"] });
+    const a11y = sweep();
+    const alice = await signIn(browser, s.base, "alice");
+    try {
+      const a = alice.page;
+      await openSection(a, "Channels");
+      const order = a.getByRole("region", { name: "Order and categories" });
+      const staff = order.getByRole("list", { name: "Category Staff" });
+
+      // Called off: it stays where it was, and its picker says so.
+      await order.getByRole("combobox", { name: "Category for lobby" }).selectOption({ label: "Staff" });
+      let ask = a.getByRole("dialog", { name: "Move #lobby into Staff?" });
+      await ask.waitFor();
+      await a11y.check(a, "Move a channel into a category (asked)");
+      await ask.getByRole("button", { name: "Cancel" }).click();
+      await ask.waitFor({ state: "detached" });
+      expect(await order.getByRole("combobox", { name: "Category for lobby" }).inputValue()).toBe("");
+      expect(parentOf("lobby")).toBeNull();
+
+      // Taking the category's permissions, by keyboard: one request, with lock_permissions; focus follows the row.
+      const picker = order.getByRole("combobox", { name: "Category for random" });
+      await picker.focus();
+      await picker.selectOption({ label: "Staff" });
+      ask = a.getByRole("dialog", { name: "Move #random into Staff?" });
+      await ask.waitFor();
+      expect(await ask.getByRole("button", { name: "Sync permissions with Staff" }).evaluate((el) => el === document.activeElement)).toBe(
+        true,
+      );
+      await a.keyboard.press("Enter");
+      await staff.getByRole("button", { name: "Move random up" }).waitFor();
+      expect(parentOf("random")).toBe(channelId("Staff"));
+      expect(overwrites("random")).toEqual(overwrites("Staff"));
+      const moved = staff.getByRole("combobox", { name: "Category for random" });
+      await until("focus on the moved row's picker", () => moved.evaluate((el) => el === document.activeElement));
+
+      // Keeping its own: it moves, and its permissions stay as they were.
+      await order.getByRole("combobox", { name: "Category for general" }).selectOption({ label: "Staff" });
+      ask = a.getByRole("dialog", { name: "Move #general into Staff?" });
+      await ask.getByRole("button", { name: "Keep its permissions" }).click();
+      await staff.getByRole("button", { name: "Move general up" }).waitFor();
+      expect(parentOf("general")).toBe(channelId("Staff"));
+      expect(overwrites("general")).toEqual([]);
+
+      // Out of a category: nothing to ask.
+      await order.getByRole("combobox", { name: "Category for general" }).selectOption({ label: "No category" });
+      await order.getByRole("list", { name: "Channels outside categories" }).getByRole("button", { name: "Move general up" }).waitFor();
+      expect(await a.getByRole("dialog").count()).toBe(0);
     } finally {
       await alice.context.close();
     }

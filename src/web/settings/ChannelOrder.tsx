@@ -5,6 +5,8 @@
  * says its messages go too); and per category "Name of <category>" with "Rename
  * <category>", "Move category <category> up" / "down" and "Delete category <category>"
  * (asks once; its channels move to the top level). "Create category" makes one.
+ * A channel moving into a category whose permissions differ is asked whether to take
+ * them (MoveInto.tsx).
  */
 import { useState } from "preact/hooks";
 import { api } from "../api";
@@ -13,22 +15,46 @@ import { guilds } from "../state";
 import type { Channel, Guild } from "../types";
 import { Confirm, ErrorLine, errorText } from "../views/ui";
 import { useKeptFocus, useRequest } from "./common";
+import { MoveInto } from "./MoveInto";
+import { maySync, sameOverwrites } from "./sync";
 
 type Request = ReturnType<typeof useRequest>;
+type Body = { id: string; position?: number; parent_id?: string | null; lock_permissions?: boolean }[];
 
 /** How a channel or category is named in the section's messages. */
 const called = (c: Channel) => (c.type === CATEGORY ? `Category ${c.name}` : `#${c.name}`);
+
+/** A move into a category, waiting on whether the channel takes the category's permissions. */
+interface Asking {
+  channel: Channel;
+  category: Channel;
+  send(lock: boolean): void;
+}
+
+/** Whether moving `c` into `category` asks about permissions: they differ, and the person may give it the category's. */
+const asks = (c: Channel, category: Channel | null): category is Channel => !!category && maySync(c) && !sameOverwrites(c, category);
 
 /** Longer than 80 lines because the order, the categories and the deletion share one request and its outcome. */
 export function ChannelOrder({ guild }: { guild: Guild }) {
   const req = useRequest();
   const [deleting, setDeleting] = useState<Channel | null>(null);
+  const [asking, setAsking] = useState<Asking | null>(null);
   const [category, setCategory] = useState("");
   const keep = useKeptFocus();
+  const groups = channelGroups(guild);
+  const cats = groups.flatMap((x) => (x.category ? [x.category] : []));
   const put = (list: Channel[]) => {
     const byId = new Map(list.map((c) => [c.id, c]));
     guilds.value = guilds.value.map((g) => (g.id === guild.id ? { ...g, channels: g.channels.map((c) => byId.get(c.id) ?? c) } : g));
   };
+  /** One request; its answer is the order from then on. */
+  async function send(body: Body, done: string) {
+    const list = await req.run(
+      () => api<Channel[]>("PATCH", `/guilds/${guild.id}/channels`, body),
+      () => done,
+    );
+    if (list) put(list);
+  }
   async function move(c: Channel, delta: -1 | 1, siblings: Channel[]) {
     // Not disabled while a request runs: a disabled button loses focus (useKeptFocus).
     if (req.busy) return;
@@ -38,20 +64,21 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
     if (j < 0 || j >= siblings.length) return;
     const next = [...siblings];
     [next[i], next[j]] = [next[j], next[i]];
-    const body = next.map((x, k) => ({ id: x.id, position: k }));
-    const list = await req.run(
-      () => api<Channel[]>("PATCH", `/guilds/${guild.id}/channels`, body),
-      () => `${called(c)} moved ${delta < 0 ? "up" : "down"}.`,
+    await send(
+      next.map((x, k) => ({ id: x.id, position: k })),
+      `${called(c)} moved ${delta < 0 ? "up" : "down"}.`,
     );
-    if (list) put(list);
   }
-  async function reparent(c: Channel, parent: string) {
+  function reparent(c: Channel, parent: string) {
     keep(`${c.id}:category`);
-    const list = await req.run(
-      () => api<Channel[]>("PATCH", `/guilds/${guild.id}/channels`, [{ id: c.id, parent_id: parent || null }]),
-      () => `#${c.name} moved.`,
-    );
-    if (list) put(list);
+    const into = guild.channels.find((x) => x.id === parent && x.type === CATEGORY) ?? null;
+    const go = (lock: boolean) => {
+      // Again once asked: the keys pressed in the question let go of the first wish, and the row is yet to move.
+      keep(`${c.id}:category`);
+      return send([{ id: c.id, parent_id: into?.id ?? null, ...(lock ? { lock_permissions: true } : {}) }], `#${c.name} moved.`);
+    };
+    if (asks(c, into)) setAsking({ channel: c, category: into, send: go });
+    else void go(false);
   }
   async function createCategory(e: Event) {
     e.preventDefault();
@@ -70,8 +97,6 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
     )
       setDeleting(null);
   }
-  const groups = channelGroups(guild);
-  const cats = groups.flatMap((x) => (x.category ? [x.category] : []));
   return (
     <section class="card" aria-labelledby="order-title">
       <h3 id="order-title">Order and categories</h3>
@@ -97,7 +122,12 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
                     aria-label={`Category for ${c.name}`}
                     data-keep={`${c.id}:category`}
                     value={c.parent_id ?? ""}
-                    onChange={(e) => reparent(c, e.currentTarget.value)}
+                    onChange={(e) => {
+                      const picked = e.currentTarget.value;
+                      // Shown as it is until the server says otherwise: the move may be asked about, and called off.
+                      e.currentTarget.value = c.parent_id ?? "";
+                      reparent(c, picked);
+                    }}
                   >
                     <option value="">No category</option>
                     {cats.map((k) => (
@@ -124,6 +154,17 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
           Create category
         </button>
       </form>
+      {asking && (
+        <MoveInto
+          channel={asking.channel}
+          category={asking.category}
+          onMove={(lock) => {
+            setAsking(null);
+            asking.send(lock);
+          }}
+          onCancel={() => setAsking(null)}
+        />
+      )}
       {deleting && (
         <Confirm
           title={deleting.type === CATEGORY ? `Delete category ${deleting.name}?` : `Delete #${deleting.name}?`}
