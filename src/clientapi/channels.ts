@@ -21,9 +21,16 @@ function channelInput(
     nsfw: boolean;
     rate_limit_per_user: number;
     position: number;
+    overwrites: { target_id: string; type: "role" | "member"; allow?: string | string[]; deny?: string | string[] }[];
   }>,
 ): ChannelInput {
   return {
+    overwrites: b.overwrites?.map((o, i) => ({
+      targetId: o.target_id,
+      targetType: o.type === "role" ? 0 : 1,
+      allow: permissionBits(o.allow, `overwrites[${i}].allow`) ?? 0,
+      deny: permissionBits(o.deny, `overwrites[${i}].deny`) ?? 0,
+    })),
     name: b.name,
     type: b.type,
     topic: b.topic,
@@ -75,7 +82,7 @@ export function channelRoutes(p: ClientContext): PeopleRoute[] {
       method: "PATCH",
       path: "/channels/{channel_id}",
       caller: "session",
-      summary: "Edit a channel",
+      summary: "Edit a channel; `overwrites` replaces its whole list (MANAGE_ROLES too)",
       answer: C.Channel,
       body: EditChannel,
       handler: ({ caller: { user: me }, params, body }) => {

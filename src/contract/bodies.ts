@@ -78,6 +78,17 @@ export const CreateChannel = Type.Object(
   },
   { additionalProperties: false },
 );
+/** One entry of a channel's whole list of overwrites, shaped as a channel shows them (`overwrites`), so a category's list is sent as it is read. */
+const OverwriteEntry = Type.Object(
+  {
+    target_id: Uuid,
+    type: Type.Union([Type.Literal("role"), Type.Literal("member")]),
+    allow: Type.Optional(PermissionList),
+    deny: Type.Optional(PermissionList),
+  },
+  { additionalProperties: false },
+);
+/** `overwrites` replaces the channel's whole list (MANAGE_ROLES as well): "Sync permissions" sends its category's. */
 export const EditChannel = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
@@ -87,6 +98,8 @@ export const EditChannel = Type.Object(
     nsfw: Type.Optional(Type.Boolean()),
     rate_limit_per_user: Type.Optional(Type.Integer({ minimum: 0, maximum: 21600 })),
     position: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+    /** Up to the core's cap a channel (core/guilds.ts MAX_CHANNEL_OVERWRITES). */
+    overwrites: Type.Optional(Type.Array(OverwriteEntry, { maxItems: 1000 })),
   },
   { additionalProperties: false },
 );

@@ -9,26 +9,13 @@ import { accessChannel, requireBits, type ChannelAccess } from "./access";
 import { ALL_PERMISSIONS, hasPermission, PERMISSIONS } from "./permissions";
 import { appliesTo, asHeld, changedBits, changedByReplacing, requireOverwriteChange, type OverwriteRights } from "./overwrite-rights";
 import { reorderChannels, type ChannelMove } from "./channel-order";
+import { auditView, checkFields, type ChannelInput } from "./channel-fields";
+import { carrySynced, syncedWith } from "./category-sync";
 
 export type { ChannelMove } from "./channel-order";
+export { CHANNEL_LIMITS, type ChannelInput } from "./channel-fields";
 
 export type { ChannelSnapshot } from "./composites";
-
-export interface ChannelInput {
-  name?: string;
-  type?: number;
-  topic?: string | null;
-  nsfw?: boolean | null;
-  parentId?: string | null;
-  rateLimitPerUser?: number | null;
-  userLimit?: number | null;
-  bitrate?: number | null;
-  position?: number | null;
-  overwrites?: { targetId: string; targetType: 0 | 1; allow: number; deny: number }[] | null;
-}
-
-/** Limits of a channel's fields (reference-gaps 2.1a), held here for every surface. */
-export const CHANNEL_LIMITS = { name: 100, topic: 1024, rateLimitPerUser: 21_600 } as const;
 
 /** Channel types a bot may create (spec 1.5: threads, forums, stages and the rest are refused with 501). */
 export const CREATABLE_TYPES = new Set([0, 2, 4, 5]);
@@ -147,6 +134,7 @@ export class Channels {
           changedByReplacing(this.guilds.overwrites(c.id), patch.overwrites),
         );
       }
+      const synced = patch.overwrites != null ? syncedWith(this.d, this.guilds, c) : null;
       this.db
         .query(
           "UPDATE channels SET name = ?, type = ?, topic = ?, nsfw = ?, rate_limit_per_user = ?, position = ?, user_limit = ?, bitrate = ?, parent_id = ? WHERE id = ?",
@@ -171,6 +159,7 @@ export class Channels {
       if (changes.length)
         this.audit.record({ guildId: c.guild_id!, actorId, actionType: AUDIT.CHANNEL_UPDATE, targetId: c.id, changes, reason });
       this.d.store.emit({ type: "channel.updated", channelId: c.id, guildId: c.guild_id });
+      if (synced) carrySynced(this.d, this.guilds, c, synced);
       return next;
     });
   }
@@ -249,6 +238,7 @@ export class Channels {
       const before = this.guilds.overwrites(channelId).find((o) => o.target_id === targetId) ?? null;
       const wanted = { allow: allow & ALL_PERMISSIONS, deny: deny & ALL_PERMISSIONS };
       requireOverwriteChange(this.rightsIn(guildId, actorId, channelId, true), changedBits(before, wanted));
+      const synced = syncedWith(this.d, this.guilds, a.channel);
       this.writeOverwrite(a.channel, targetId, targetType, allow, deny);
       const after = this.guilds.overwrites(channelId).find((o) => o.target_id === targetId)!;
       this.audit.record({
@@ -266,6 +256,8 @@ export class Channels {
         reason,
       });
       this.d.store.emit({ type: "channel.updated", channelId, guildId: a.channel.guild_id });
+      // After the category's own update, as the reference sends them.
+      carrySynced(this.d, this.guilds, a.channel, synced);
     });
   }
 
@@ -278,6 +270,7 @@ export class Channels {
       const before = this.guilds.overwrites(channelId).find((o) => o.target_id === targetId);
       if (!before) throw DomainError.notFound("overwrite");
       requireOverwriteChange(this.rightsIn(a.channel.guild_id!, actorId, channelId, true), changedBits(before, null));
+      const synced = syncedWith(this.d, this.guilds, a.channel);
       this.db.query("DELETE FROM overwrites WHERE channel_id = ? AND target_id = ?").run(channelId, targetId);
       this.audit.record({
         guildId: a.channel.guild_id!,
@@ -289,6 +282,8 @@ export class Channels {
         reason,
       });
       this.d.store.emit({ type: "channel.updated", channelId, guildId: a.channel.guild_id });
+      // After the category's own update, as the reference sends them.
+      carrySynced(this.d, this.guilds, a.channel, synced);
     });
   }
 
@@ -370,29 +365,4 @@ export class Channels {
     if (!p || p.guild_id !== guildId || p.type !== CATEGORY || p.id === selfId || type === CATEGORY)
       throw DomainError.invalid("parent_id", "Not a category channel of this server", "CHANNEL_PARENT_INVALID");
   }
-}
-
-/** A name of 1 to 100 characters, a topic of at most 1024, slow mode of 0 to 21600 seconds. */
-function checkFields(input: ChannelInput): void {
-  if (input.name != null && (input.name.trim().length < 1 || input.name.length > CHANNEL_LIMITS.name))
-    throw DomainError.invalid("name", `Must be between 1 and ${CHANNEL_LIMITS.name} in length.`, "BASE_TYPE_BAD_LENGTH");
-  if (input.topic != null && input.topic.length > CHANNEL_LIMITS.topic)
-    throw DomainError.invalid("topic", `Must be ${CHANNEL_LIMITS.topic} or fewer in length.`, "BASE_TYPE_MAX_LENGTH");
-  const rate = input.rateLimitPerUser;
-  if (rate != null && (!Number.isInteger(rate) || rate < 0 || rate > CHANNEL_LIMITS.rateLimitPerUser))
-    throw DomainError.invalid("rate_limit_per_user", `Must be between 0 and ${CHANNEL_LIMITS.rateLimitPerUser}.`, "NUMBER_TYPE_MAX");
-}
-
-/** The channel fields an audit entry records (internal ids; the boundary maps them). */
-function auditView(c: Channel): Record<string, unknown> {
-  return {
-    name: c.name,
-    type: c.type,
-    topic: c.topic,
-    position: c.position,
-    parent_id: c.parent_id,
-    nsfw: !!c.nsfw,
-    rate_limit_per_user: c.rate_limit_per_user,
-    ...(c.type === VOICE ? { user_limit: c.user_limit, bitrate: c.bitrate } : {}),
-  };
 }

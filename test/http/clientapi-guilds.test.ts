@@ -162,6 +162,30 @@ describe("channels, roles and overwrites", () => {
     expect(refusal(unknownTarget)).toEqual([404, 10003]);
   });
 
+  test("PATCH a channel with `overwrites` replaces its list (MANAGE_CHANNELS and MANAGE_ROLES): another channel's list copied as read", async () => {
+    const staff = internalId(p, w.guilds.Lab.channels.staff);
+    const list = (await client(p, "GET", `/channels/${staff}`, alice)).body.overwrites;
+    expect(list).toEqual([{ target_id: lab, type: "role", allow: "0", deny: String(PERMISSIONS.SEND_MESSAGES) }]);
+    const ev = recordEvents(p);
+    expect(refusal(await client(p, "PATCH", `/channels/${general}`, bob, { overwrites: list }))).toEqual([403, 50001]);
+    // Manage Channels alone is not enough to write overwrites.
+    await client(p, "PATCH", `/guilds/${lab}/roles/${mod}`, alice, { permissions: ["MANAGE_CHANNELS"] });
+    expect(refusal(await client(p, "PATCH", `/channels/${general}`, bob, { overwrites: list }))).toEqual([403, 50001]);
+    const bad = await client(p, "PATCH", `/channels/${general}`, alice, { overwrites: [{ target_id: "nope", type: "role" }] });
+    expect(refusal(bad)).toEqual([400, 50035]);
+    expect(bad.body.message).toContain("overwrites");
+    const unknown = { target_id: "01900000-0000-7000-8000-000000000000", type: "role" };
+    expect(refusal(await client(p, "PATCH", `/channels/${general}`, alice, { overwrites: [unknown] }))).toEqual([404, 10003]);
+    expect(ev.count("channel.updated")).toBe(0);
+    expect(p.core.guilds.overwrites(general)).toEqual([]);
+    const ok = await client(p, "PATCH", `/channels/${general}`, alice, { overwrites: list });
+    expect(ok.status).toBe(200);
+    expect(ok.body.overwrites).toEqual(list);
+    expect(ev.count("channel.updated")).toBe(1);
+    const cleared = await client(p, "PATCH", `/channels/${general}`, alice, { overwrites: [] });
+    expect(cleared.body.overwrites).toEqual([]);
+  });
+
   test("member roles: only roles below the actor's highest", async () => {
     const carolJoin = await client(p, "POST", `/channels/${general}/invites`, alice, {});
     await client(p, "POST", `/invites/${carolJoin.body.code}`, carol);

@@ -5,6 +5,10 @@
  * says its messages go too); and per category "Name of <category>" with "Rename
  * <category>", "Move category <category> up" / "down" and "Delete category <category>"
  * (asks once; its channels move to the top level). "Create category" makes one.
+ * With a pointer, a channel's row is also dragged to its place, within its category or
+ * into another (channel-moves.ts: one request a drop); the new order shows at once and
+ * goes back should the server refuse. A channel moving into a category whose permissions
+ * differ is asked whether to take them (MoveInto.tsx), by the picker as by a drop.
  */
 import { useState } from "preact/hooks";
 import { api } from "../api";
@@ -13,22 +17,53 @@ import { guilds } from "../state";
 import type { Channel, Guild } from "../types";
 import { Confirm, ErrorLine, errorText } from "../views/ui";
 import { useKeptFocus, useRequest } from "./common";
+import { headKey, listKey, moveBody, planDrop, planned } from "./channel-moves";
+import { useDragRows, type DropAt } from "./drag";
+import { MoveInto } from "./MoveInto";
+import { maySync, sameOverwrites } from "./sync";
 
 type Request = ReturnType<typeof useRequest>;
+type Body = { id: string; position?: number; parent_id?: string | null; lock_permissions?: boolean }[];
 
 /** How a channel or category is named in the section's messages. */
 const called = (c: Channel) => (c.type === CATEGORY ? `Category ${c.name}` : `#${c.name}`);
+
+/** A move into a category, waiting on whether the channel takes the category's permissions. */
+interface Asking {
+  channel: Channel;
+  category: Channel;
+  send(lock: boolean): void;
+}
+
+/** Whether moving `c` into `category` asks about permissions: they differ, and the person may give it the category's. */
+const asks = (c: Channel, category: Channel | null): category is Channel => !!category && maySync(c) && !sameOverwrites(c, category);
 
 /** Longer than 80 lines because the order, the categories and the deletion share one request and its outcome. */
 export function ChannelOrder({ guild }: { guild: Guild }) {
   const req = useRequest();
   const [deleting, setDeleting] = useState<Channel | null>(null);
+  const [asking, setAsking] = useState<Asking | null>(null);
+  // A dropped channel's new place, shown while the server is asked; gone when it answers.
+  const [preview, setPreview] = useState<Map<string, Partial<Channel>> | null>(null);
   const [category, setCategory] = useState("");
   const keep = useKeptFocus();
+  const shown = preview ? { ...guild, channels: guild.channels.map((c) => ({ ...c, ...preview.get(c.id) })) } : guild;
+  const groups = channelGroups(shown);
+  const cats = groups.flatMap((x) => (x.category ? [x.category] : []));
   const put = (list: Channel[]) => {
     const byId = new Map(list.map((c) => [c.id, c]));
     guilds.value = guilds.value.map((g) => (g.id === guild.id ? { ...g, channels: g.channels.map((c) => byId.get(c.id) ?? c) } : g));
   };
+  /** One request; its answer is the order from then on. A refusal shows its reason, and the preview goes: the order snaps back. */
+  async function send(body: Body, done: string, next?: Map<string, Partial<Channel>>) {
+    setPreview(next ?? null);
+    const list = await req.run(
+      () => api<Channel[]>("PATCH", `/guilds/${guild.id}/channels`, body),
+      () => done,
+    );
+    if (list) put(list);
+    setPreview(null);
+  }
   async function move(c: Channel, delta: -1 | 1, siblings: Channel[]) {
     // Not disabled while a request runs: a disabled button loses focus (useKeptFocus).
     if (req.busy) return;
@@ -38,21 +73,30 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
     if (j < 0 || j >= siblings.length) return;
     const next = [...siblings];
     [next[i], next[j]] = [next[j], next[i]];
-    const body = next.map((x, k) => ({ id: x.id, position: k }));
-    const list = await req.run(
-      () => api<Channel[]>("PATCH", `/guilds/${guild.id}/channels`, body),
-      () => `${called(c)} moved ${delta < 0 ? "up" : "down"}.`,
+    await send(
+      next.map((x, k) => ({ id: x.id, position: k })),
+      `${called(c)} moved ${delta < 0 ? "up" : "down"}.`,
     );
-    if (list) put(list);
   }
-  async function reparent(c: Channel, parent: string) {
+  function reparent(c: Channel, parent: string) {
     keep(`${c.id}:category`);
-    const list = await req.run(
-      () => api<Channel[]>("PATCH", `/guilds/${guild.id}/channels`, [{ id: c.id, parent_id: parent || null }]),
-      () => `#${c.name} moved.`,
-    );
-    if (list) put(list);
+    const into = guild.channels.find((x) => x.id === parent && x.type === CATEGORY) ?? null;
+    const go = (lock: boolean) => {
+      // Again once asked: the keys pressed in the question let go of the first wish, and the row is yet to move.
+      keep(`${c.id}:category`);
+      return send([{ id: c.id, parent_id: into?.id ?? null, ...(lock ? { lock_permissions: true } : {}) }], `#${c.name} moved.`);
+    };
+    if (asks(c, into)) setAsking({ channel: c, category: into, send: go });
+    else void go(false);
   }
+  function dropped(id: string, at: DropAt) {
+    const plan = req.busy ? null : planDrop(groups, id, at);
+    if (!plan) return;
+    const go = (lock: boolean) => send(moveBody(plan, lock), `#${plan.channel.name} moved.`, planned(plan));
+    if (plan.moves && asks(plan.channel, plan.category)) setAsking({ channel: plan.channel, category: plan.category, send: go });
+    else void go(false);
+  }
+  const drag = useDragRows(dropped);
   async function createCategory(e: Event) {
     e.preventDefault();
     const made = await req.run(
@@ -70,8 +114,6 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
     )
       setDeleting(null);
   }
-  const groups = channelGroups(guild);
-  const cats = groups.flatMap((x) => (x.category ? [x.category] : []));
   return (
     <section class="card" aria-labelledby="order-title">
       <h3 id="order-title">Order and categories</h3>
@@ -81,10 +123,23 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
       </p>
       {groups.map(({ category: head, channels: items }) => (
         <div key={head?.id ?? "top"}>
-          {head && <CategoryHead category={head} cats={cats} req={req} onMove={move} onDelete={setDeleting} />}
-          <ul class="rows" aria-label={head ? `Category ${head.name}` : "Channels outside categories"}>
+          {head && (
+            <CategoryHead
+              category={head}
+              cats={cats}
+              req={req}
+              onMove={move}
+              onDelete={setDeleting}
+              drop={{ ...drag.zone(headKey(head), "start"), class: drag.mark(headKey(head)) }}
+            />
+          )}
+          <ul
+            class={["rows", drag.dragging && "drop-list", drag.mark(listKey(head))].filter(Boolean).join(" ")}
+            aria-label={head ? `Category ${head.name}` : "Channels outside categories"}
+            {...drag.zone(listKey(head), "end")}
+          >
             {items.map((c, i) => (
-              <li key={c.id}>
+              <li key={c.id} class={drag.mark(c.id)} {...drag.source(c.id, true)} {...drag.zone(c.id)}>
                 <span class="row-name">#{c.name}</span>
                 <button type="button" data-keep={`${c.id}:-1`} disabled={i === 0} onClick={() => move(c, -1, items)}>
                   Move {c.name} up
@@ -97,7 +152,12 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
                     aria-label={`Category for ${c.name}`}
                     data-keep={`${c.id}:category`}
                     value={c.parent_id ?? ""}
-                    onChange={(e) => reparent(c, e.currentTarget.value)}
+                    onChange={(e) => {
+                      const picked = e.currentTarget.value;
+                      // Shown as it is until the server says otherwise: the move may be asked about, and called off.
+                      e.currentTarget.value = c.parent_id ?? "";
+                      reparent(c, picked);
+                    }}
                   >
                     <option value="">No category</option>
                     {cats.map((k) => (
@@ -124,6 +184,17 @@ export function ChannelOrder({ guild }: { guild: Guild }) {
           Create category
         </button>
       </form>
+      {asking && (
+        <MoveInto
+          channel={asking.channel}
+          category={asking.category}
+          onMove={(lock) => {
+            setAsking(null);
+            asking.send(lock);
+          }}
+          onCancel={() => setAsking(null)}
+        />
+      )}
       {deleting && (
         <Confirm
           title={deleting.type === CATEGORY ? `Delete category ${deleting.name}?` : `Delete #${deleting.name}?`}
@@ -147,6 +218,8 @@ function CategoryHead(props: {
   req: Request;
   onMove(c: Channel, delta: -1 | 1, siblings: Channel[]): void;
   onDelete(c: Channel): void;
+  /** Where a dragged channel is dropped to go first in this category. */
+  drop: ReturnType<ReturnType<typeof useDragRows>["zone"]> & { class?: string };
 }) {
   const { category: cat, cats, req } = props;
   const [name, setName] = useState(cat.name ?? "");
@@ -160,7 +233,7 @@ function CategoryHead(props: {
     );
   }
   return (
-    <form class="inline-form category-head" onSubmit={rename} noValidate>
+    <form {...props.drop} class={["inline-form category-head", props.drop.class].filter(Boolean).join(" ")} onSubmit={rename} noValidate>
       <div class="field">
         <label for={id}>Name of {cat.name}</label>
         <input id={id} value={name} maxLength={100} onInput={(e) => setName(e.currentTarget.value)} />

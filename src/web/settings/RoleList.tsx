@@ -4,33 +4,63 @@
  * @everyone only its permissions, as it cannot be renamed), "Delete <role>" (asks once,
  * says who loses it) and "Move <role> up" / "Move <role> down", each disabled beyond one's
  * own rank with the reason (the owner is above every role; reference-gaps 1.3; rank.ts).
+ * With a pointer, a role's row is also dragged to its place (role-moves.ts: one request a
+ * drop); the new order shows at once and goes back should the server refuse. A drop above
+ * one's own highest role is refused with the buttons' reason, and nothing is asked.
  */
 import { useState } from "preact/hooks";
 import { api } from "../api";
 import { readableRoleColor } from "../colors";
 import { permissionLabels } from "../names";
-import { members } from "../state";
+import { guilds, members } from "../state";
 import type { Guild, Role } from "../types";
 import { Confirm, ErrorLine, errorText } from "../views/ui";
 import { useKeptFocus, useRequest } from "./common";
 import { permissionBitsOf, permissionNames, RolePermissions } from "./RolePermissions";
 import { grantable, myRank, ROLE_ABOVE } from "./rank";
+import { useDragRows, type DropAt } from "./drag";
+import { planRoleDrop } from "./role-moves";
 
 const hex = (c: number) => `#${c.toString(16).padStart(6, "0")}`;
 
+const BEYOND = "Beyond your own rank: only roles below your highest role move.";
+
 // Longer than 80 lines because each role row carries its edit, delete and move controls, laid out one attribute a line.
 export function RoleList({ guild }: { guild: Guild }) {
-  const roles = [...guild.roles].sort((a, b) => b.position - a.position);
+  // A dropped role's new order (ids, highest first), shown while the server is asked; gone when it answers.
+  const [preview, setPreview] = useState<string[] | null>(null);
+  const placed = (r: Role) => (preview && !r.everyone ? preview.length - preview.indexOf(r.id) : r.position);
+  const roles = [...guild.roles].sort((a, b) => placed(b) - placed(a));
   const movable = roles.filter((r) => !r.everyone);
   const rank = myRank(guild);
   const req = useRequest();
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Role | null>(null);
+  // A drop refused here, before any request: the buttons' reason.
+  const [refused, setRefused] = useState("");
   const keep = useKeptFocus();
+  const drag = useDragRows(dropped);
+  async function dropped(id: string, at: DropAt) {
+    const plan = req.busy ? null : planRoleDrop(movable, id, at);
+    if (!plan) return;
+    if (plan.position >= rank) {
+      setRefused(BEYOND);
+      return;
+    }
+    setRefused("");
+    setPreview(plan.order.map((r) => r.id));
+    const all = await req.run(
+      () => api<Role[]>("PATCH", `/guilds/${guild.id}/roles`, [{ id: plan.role.id, position: plan.position }]),
+      () => `${plan.role.name} moved.`,
+    );
+    if (all) guilds.value = guilds.value.map((g) => (g.id === guild.id ? { ...g, roles: all } : g));
+    setPreview(null);
+  }
   const holders = (r: Role) => (members.value[guild.id] ?? []).filter((m) => m.roles.includes(r.id)).length;
   async function move(r: Role, up: boolean) {
     // Not disabled while a request runs: a disabled button loses focus (useKeptFocus).
     if (req.busy) return;
+    setRefused("");
     keep(`${r.id}:${up ? "up" : "down"}`);
     const i = movable.indexOf(r);
     const other = movable[up ? i - 1 : i + 1];
@@ -53,22 +83,23 @@ export function RoleList({ guild }: { guild: Guild }) {
     )
       setDeleting(null);
   }
-  const beyond = "Beyond your own rank: only roles below your highest role move.";
   return (
     <section class="card" aria-labelledby="role-list-title">
       <h3 id="role-list-title">Roles here</h3>
       <p role="status" class="hint">
         {req.status}
       </p>
-      {!deleting && <ErrorLine error={req.error ? errorText(req.error) : undefined} />}
-      <ul class="rows" aria-label="Roles">
+      {!deleting && <ErrorLine error={refused || (req.error ? errorText(req.error) : undefined)} />}
+      <ul class="rows" aria-label="Roles" {...drag.zone("end", "end")}>
         {roles.map((r) => {
           const i = movable.indexOf(r);
           const mayUp = !r.everyone && i > 0 && movable[i - 1].position < rank && r.position < rank;
           const mayDown = !r.everyone && i >= 0 && i < movable.length - 1 && r.position < rank;
           const mine = r.position < rank;
+          // Not while its editor is open: text in a draggable row cannot be selected with the pointer.
+          const mayDrag = mine && !r.everyone && editing !== r.id;
           return (
-            <li key={r.id}>
+            <li key={r.id} class={drag.mark(r.id)} {...drag.source(r.id, mayDrag)} {...drag.zone(r.id)}>
               <span class="row-name" style={r.color ? { color: readableRoleColor(r.color) } : undefined}>
                 <b>{r.name}</b> <span class="muted">{permissionLabels(r.permissions).join(", ") || "no permissions"}</span>
               </span>
@@ -78,7 +109,7 @@ export function RoleList({ guild }: { guild: Guild }) {
                     type="button"
                     data-keep={`${r.id}:up`}
                     disabled={!mayUp}
-                    title={mayUp ? undefined : beyond}
+                    title={mayUp ? undefined : BEYOND}
                     onClick={() => move(r, true)}
                   >
                     Move {r.name} up
@@ -87,7 +118,7 @@ export function RoleList({ guild }: { guild: Guild }) {
                     type="button"
                     data-keep={`${r.id}:down`}
                     disabled={!mayDown}
-                    title={mayDown ? undefined : beyond}
+                    title={mayDown ? undefined : BEYOND}
                     onClick={() => move(r, false)}
                   >
                     Move {r.name} down

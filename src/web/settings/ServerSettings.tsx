@@ -1,8 +1,8 @@
 /**
  * Server settings, inside the chat, for people who hold the permission: a navigation
  * ("Server settings") of sections, each shown to those who may use it: Overview (the
- * server's name with Manage Server; ownership for its owner), Roles and a channel's
- * overwrites (Manage Roles), Channels (Manage Channels: create, rename, topic, slow
+ * server's name with Manage Server; ownership for its owner), Roles and a channel's or a
+ * category's overwrites (Manage Roles), Channels (Manage Channels: create, rename, topic, slow
  * mode, NSFW, order, categories, delete), Members (roles and nicknames with Manage Roles, Kick, Ban; bots included), Invites (Create Invite; the list with
  * Manage Server), Bans (Ban Members) and Audit log (View Audit Log). Each part shows
  * what the server refused next to its control: nothing fails silently.
@@ -14,7 +14,8 @@ import { BIT, holds } from "../names";
 import { guilds, me } from "../state";
 import type { Channel, Guild } from "../types";
 import { ErrorLine, Field, errorText, fieldError } from "../views/ui";
-import { Overwrites, Roles } from "./Roles";
+import { Roles } from "./Roles";
+import { Overwrites } from "./Overwrites";
 import { MemberModeration } from "./Moderation";
 import { settingsFor, textChannels, useRequest } from "./common";
 import { InviteManager } from "./Invites";
