@@ -213,7 +213,7 @@ export class Guilds {
     });
   }
 
-  /** Remove a member (leave, kick, ban, bot removal). The owner cannot leave. */
+  /** Remove a member (leave, kick, ban, bot removal), and a bot's webhooks in the server. The owner cannot leave. */
   removeMember(guildId: string, userId: string, cause: MemberRemoval = "left"): void {
     this.d.store.write(() => {
       this.lockMember(guildId, userId);
@@ -226,6 +226,9 @@ export class Guilds {
           "OWNER_CANNOT_LEAVE",
         );
       this.db.query("DELETE FROM members WHERE guild_id = ? AND user_id = ?").run(guildId, userId);
+      // A bot's webhooks here go with it, as the reference removes an integration's webhooks
+      // with its bot: a kicked bot posts nothing more through them. A person's stay.
+      this.db.query("DELETE FROM webhooks WHERE guild_id = ? AND creator_id = ? AND application_id IS NOT NULL").run(guildId, userId);
       this.d.store.emit({ type: "member.removed", guildId, userId, cause });
     });
   }

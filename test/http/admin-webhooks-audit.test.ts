@@ -1,5 +1,5 @@
 import { describe, expect, test, beforeEach } from "bun:test";
-import { call, makeParley, recordEvents, seedAdmin, refusal } from "../helpers";
+import { call, client, makeParley, recordEvents, seedAdmin, refusal } from "../helpers";
 import { SPEC_RATE_LIMITS } from "../../src/config";
 import { sha256Hex } from "../../src/core/crypto";
 import type { Parley } from "../../src/app";
@@ -202,6 +202,25 @@ describe("webhook token routes (no Authorization)", () => {
     p.core.apps.delete(p.api.flakes.uuid(w.applications.ModBot.id)!);
     expect(p.core.webhooks.get(p.api.flakes.uuid(h.id)!)).toBeNull();
     expect(refusal(await call(p, "POST", `/webhooks/${h.id}/${h.token}`, { body: { content: "x" } }))).toEqual([404, 10003]);
+  });
+
+  test("a bot's webhooks in a server go when it is kicked or banned there; a person leaving keeps theirs", async () => {
+    const u = (flake: string) => p.api.flakes.uuid(flake)!;
+    const kicked = await createHook({ name: "Kicked" });
+    const kick = await client(p, "DELETE", `/guilds/${u(g)}/members/${u(w.applications.ModBot.bot_user_id)}`, w.users.alice.token);
+    expect(kick.status).toBe(204);
+    expect(p.core.webhooks.get(p.api.flakes.uuid(kicked.id)!)).toBeNull();
+    expect(refusal(await call(p, "POST", `/webhooks/${kicked.id}/${kicked.token}`, { body: { content: "after the kick" } }))[0]).toBe(404);
+    expect(p.store.db.query("SELECT count(*) AS n FROM messages WHERE content = 'after the kick'").get()).toEqual({ n: 0 });
+
+    // Back in, a webhook made by the bot, then a ban: gone too. One made by someone else stays.
+    fresh();
+    const banned = await createHook({ name: "Banned" });
+    const kept = p.core.webhooks.create(u(general), u(w.users.alice.id), { name: "Alice's" }).webhook;
+    const ban = await client(p, "PUT", `/guilds/${u(g)}/bans/${u(w.applications.ModBot.bot_user_id)}`, w.users.alice.token, {});
+    expect(ban.status).toBe(204);
+    expect(p.core.webhooks.get(p.api.flakes.uuid(banned.id)!)).toBeNull();
+    expect(p.core.webhooks.get(kept.id)).not.toBeNull();
   });
 
   test("execute is limited to 5 per 2 s per webhook", async () => {
