@@ -119,6 +119,9 @@ describe("every way of changing overwrites writes the reference's entries, once"
       ],
     });
     expect(made.find((e) => e.options.id === Low).options).toEqual({ id: Low, type: "0", role_name: "Low" });
+    // The member an overwrite is for is among the users listed, as discord.py looks for it there.
+    const listed = await call(p, "GET", `/guilds/${w.guilds.Lab.id}/audit-logs?action_type=13`, { token });
+    expect(listed.body.users.map((u: any) => u.id)).toContain(carol);
     mark += made.length;
     // The same list again changes nothing and records nothing; a new list with a new topic records both.
     await call(p, "PATCH", `/channels/${ch}`, { token, body: { permission_overwrites: first } });
