@@ -30,6 +30,7 @@ export function auditEntryView(row: AuditEntry, actor: User | null, target: User
     target_id: row.target_id,
     target_user: target ? userView(target) : null,
     changes: JSON.parse(row.changes) as AuditChange[],
+    options: row.options ? (JSON.parse(row.options) as Record<string, unknown>) : null,
     reason: row.reason,
     created_at: isoUtc(row.created_at),
   };

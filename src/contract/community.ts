@@ -107,6 +107,12 @@ export const AuditEntry = Type.Object({
   changes: Type.Array(
     Type.Object({ key: Type.String(), old_value: Type.Optional(Type.Unknown()), new_value: Type.Optional(Type.Unknown()) }),
   ),
+  /**
+   * The reference's details of some actions (internal ids): an overwrite's `id` and `type`
+   * ("0" role, "1" member) and `role_name`; a deletion's `channel_id` and `count`; a pin's
+   * `channel_id` and `message_id`.
+   */
+  options: Nullable(Type.Record(Type.String(), Type.Unknown())),
   reason: Nullable(Type.String()),
   created_at: Time,
 });

@@ -8,12 +8,15 @@
  *
  * No right is checked per channel: a synced channel's overwrites are the category's, so
  * the actor holds there exactly what they hold in the category, where the change was
- * checked. The category's audit entry records the act; the channels follow by this rule.
+ * checked. Each channel carried along gets the overwrite entries of its own change, after
+ * the category's, with the same actor and reason, so its history tells why it changed.
  */
 import type { CoreDeps } from "./deps";
 import type { Guilds } from "./guilds";
 import type { Channel, Overwrite } from "./models";
 import { CHANNEL_TYPES } from "./channel-types";
+import type { Audit } from "./audit";
+import { auditOverwrites, type OverwriteAct } from "./overwrite-audit";
 
 /** Whether two lists of overwrites say the same thing (same targets, same bits; order aside). */
 export function sameOverwrites(a: readonly Overwrite[], b: readonly Overwrite[]): boolean {
@@ -45,15 +48,17 @@ export function syncedWith(d: CoreDeps, guilds: Guilds, c: Channel): Synced {
 }
 
 /** After the category's overwrites were written: if they changed, the channels that were synced take the new list. */
-export function carrySynced(d: CoreDeps, guilds: Guilds, c: Channel, synced: Synced): void {
+export function carrySynced(d: CoreDeps, guilds: Guilds, c: Channel, synced: Synced, by: { audit: Audit; act: OverwriteAct }): void {
   if (!synced.ids.length) return;
   const now = guilds.overwrites(c.id);
   if (sameOverwrites(now, synced.before)) return;
   const db = d.store.db;
   const put = db.query("INSERT INTO overwrites (channel_id, target_id, target_type, allow, deny) VALUES (?, ?, ?, ?, ?)");
   for (const id of synced.ids) {
+    const before = guilds.overwrites(id);
     db.query("DELETE FROM overwrites WHERE channel_id = ?").run(id);
     for (const o of now) put.run(id, o.target_id, o.target_type, o.allow, o.deny);
+    auditOverwrites(by.audit, guilds, by.act, id, before, guilds.overwrites(id));
     d.store.emit({ type: "channel.updated", channelId: id, guildId: c.guild_id });
   }
 }

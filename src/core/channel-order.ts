@@ -6,7 +6,8 @@
  * in the category it moves to; `lock_permissions` (take the new category's overwrites)
  * needs MANAGE_ROLES and may write only bits the actor may (core/overwrite-rights.ts).
  * Each channel that changed fires channel.updated (bots: CHANNEL_UPDATE) and gets an
- * audit entry (CHANNEL_UPDATE, 11) with its old and new position and parent.
+ * audit entry (CHANNEL_UPDATE, 11) with its old and new position and parent; a lock that
+ * changed its overwrites adds one entry per overwrite (13, 14, 15: core/overwrite-audit.ts).
  */
 import type { CoreDeps } from "./deps";
 import type { Channel, Overwrite } from "./models";
@@ -16,6 +17,7 @@ import { DomainError } from "./errors";
 import { hasPermission, PERMISSIONS } from "./permissions";
 import { changedByReplacing, requireOverwriteChange, type OverwriteRights } from "./overwrite-rights";
 import { CHANNEL_TYPES } from "./channel-types";
+import { auditOverwrites } from "./overwrite-audit";
 
 export interface ChannelMove {
   /** Internal id; null for an id that names no channel (reported by index). */
@@ -99,6 +101,7 @@ function requireRights(o: OrderDeps, actorId: string, guildId: string, p: Planne
 function apply(o: OrderDeps, actorId: string, guildId: string, p: Planned, reason: string | null): void {
   const db = o.d.store.db;
   db.query("UPDATE channels SET position = ?, parent_id = ? WHERE id = ?").run(p.position, p.parentId, p.before.id);
+  const overwritesBefore = p.overwrites ? o.guilds.overwrites(p.before.id) : [];
   if (p.overwrites) {
     db.query("DELETE FROM overwrites WHERE channel_id = ?").run(p.before.id);
     const put = db.query("INSERT INTO overwrites (channel_id, target_id, target_type, allow, deny) VALUES (?, ?, ?, ?, ?)");
@@ -110,6 +113,8 @@ function apply(o: OrderDeps, actorId: string, guildId: string, p: Planned, reaso
     { position: p.position, parent_id: p.parentId },
   );
   o.audit.record({ guildId, actorId, actionType: AUDIT.CHANNEL_UPDATE, targetId: p.before.id, changes, reason });
+  if (p.overwrites)
+    auditOverwrites(o.audit, o.guilds, { guildId, actorId, reason }, p.before.id, overwritesBefore, o.guilds.overwrites(p.before.id));
 }
 
 function checkParent(parent: Channel | undefined, guildId: string, c: Channel, path: string): void {

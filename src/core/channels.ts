@@ -11,6 +11,7 @@ import { appliesTo, asHeld, changedBits, changedByReplacing, requireOverwriteCha
 import { reorderChannels, type ChannelMove } from "./channel-order";
 import { auditView, checkFields, type ChannelInput } from "./channel-fields";
 import { carrySynced, syncedWith } from "./category-sync";
+import { auditOverwrites, overwritesValue } from "./overwrite-audit";
 
 export type { ChannelMove } from "./channel-order";
 export { CHANNEL_LIMITS, type ChannelInput } from "./channel-fields";
@@ -86,12 +87,14 @@ export class Channels {
         this.db.query("UPDATE channels SET user_limit = ?, bitrate = ? WHERE id = ?").run(c.user_limit, c.bitrate, c.id);
       }
       for (const o of input.overwrites ?? []) this.writeOverwrite(c, o.targetId, o.targetType, o.allow, o.deny);
+      const overwrites = overwritesValue(this.guilds.overwrites(c.id));
       this.audit.record({
         guildId,
         actorId,
         actionType: AUDIT.CHANNEL_CREATE,
         targetId: c.id,
-        changes: diffChanges(null, auditView(c)),
+        // The reference lists the new channel's overwrites among its fields (an empty list is left out).
+        changes: diffChanges(null, { ...auditView(c), permission_overwrites: overwrites.length ? overwrites : null }),
         reason,
       });
       return c;
@@ -135,6 +138,7 @@ export class Channels {
         );
       }
       const synced = patch.overwrites != null ? syncedWith(this.d, this.guilds, c) : null;
+      const overwritesBefore = this.guilds.overwrites(c.id);
       this.db
         .query(
           "UPDATE channels SET name = ?, type = ?, topic = ?, nsfw = ?, rate_limit_per_user = ?, position = ?, user_limit = ?, bitrate = ?, parent_id = ? WHERE id = ?",
@@ -156,10 +160,12 @@ export class Channels {
         for (const o of patch.overwrites) this.writeOverwrite(next, o.targetId, o.targetType, o.allow, o.deny);
       }
       const changes = diffChanges(auditView(c), auditView(next));
-      if (changes.length)
-        this.audit.record({ guildId: c.guild_id!, actorId, actionType: AUDIT.CHANNEL_UPDATE, targetId: c.id, changes, reason });
+      const act = { guildId: c.guild_id!, actorId, reason };
+      if (changes.length) this.audit.record({ ...act, actionType: AUDIT.CHANNEL_UPDATE, targetId: c.id, changes });
+      // Replacing the list is audited as the reference does a PUT or DELETE of each overwrite that differs.
+      if (patch.overwrites != null) auditOverwrites(this.audit, this.guilds, act, c.id, overwritesBefore, this.guilds.overwrites(c.id));
       this.d.store.emit({ type: "channel.updated", channelId: c.id, guildId: c.guild_id });
-      if (synced) carrySynced(this.d, this.guilds, c, synced);
+      if (synced) carrySynced(this.d, this.guilds, c, synced, { audit: this.audit, act });
       return next;
     });
   }
@@ -192,7 +198,10 @@ export class Channels {
         actorId,
         actionType: AUDIT.CHANNEL_DELETE,
         targetId: c.id,
-        changes: diffChanges(auditView(c), null),
+        changes: diffChanges(
+          { ...auditView(c), permission_overwrites: snapshot.overwrites.length ? overwritesValue(snapshot.overwrites) : null },
+          null,
+        ),
         reason,
       });
       const g = this.guilds.get(c.guild_id!);
@@ -239,25 +248,13 @@ export class Channels {
       const wanted = { allow: allow & ALL_PERMISSIONS, deny: deny & ALL_PERMISSIONS };
       requireOverwriteChange(this.rightsIn(guildId, actorId, channelId, true), changedBits(before, wanted));
       const synced = syncedWith(this.d, this.guilds, a.channel);
+      const overwritesBefore = this.guilds.overwrites(channelId);
       this.writeOverwrite(a.channel, targetId, targetType, allow, deny);
-      const after = this.guilds.overwrites(channelId).find((o) => o.target_id === targetId)!;
-      this.audit.record({
-        guildId: a.channel.guild_id!,
-        actorId,
-        actionType: before ? AUDIT.CHANNEL_OVERWRITE_UPDATE : AUDIT.CHANNEL_OVERWRITE_CREATE,
-        targetId: channelId,
-        changes: before
-          ? diffChanges(
-              { allow: String(before.allow), deny: String(before.deny) },
-              { allow: String(after.allow), deny: String(after.deny) },
-            )
-          : diffChanges(null, { id: targetId, type: targetType, allow: String(after.allow), deny: String(after.deny) }),
-        options: this.overwriteOptions(a.channel.guild_id!, targetId, targetType),
-        reason,
-      });
-      this.d.store.emit({ type: "channel.updated", channelId, guildId: a.channel.guild_id });
+      const act = { guildId, actorId, reason };
+      auditOverwrites(this.audit, this.guilds, act, channelId, overwritesBefore, this.guilds.overwrites(channelId));
+      this.d.store.emit({ type: "channel.updated", channelId, guildId });
       // After the category's own update, as the reference sends them.
-      carrySynced(this.d, this.guilds, a.channel, synced);
+      carrySynced(this.d, this.guilds, a.channel, synced, { audit: this.audit, act });
     });
   }
 
@@ -271,19 +268,13 @@ export class Channels {
       if (!before) throw DomainError.notFound("overwrite");
       requireOverwriteChange(this.rightsIn(a.channel.guild_id!, actorId, channelId, true), changedBits(before, null));
       const synced = syncedWith(this.d, this.guilds, a.channel);
+      const overwritesBefore = this.guilds.overwrites(channelId);
       this.db.query("DELETE FROM overwrites WHERE channel_id = ? AND target_id = ?").run(channelId, targetId);
-      this.audit.record({
-        guildId: a.channel.guild_id!,
-        actorId,
-        actionType: AUDIT.CHANNEL_OVERWRITE_DELETE,
-        targetId: channelId,
-        changes: diffChanges({ id: targetId, type: before.target_type, allow: String(before.allow), deny: String(before.deny) }, null),
-        options: this.overwriteOptions(a.channel.guild_id!, targetId, before.target_type),
-        reason,
-      });
+      const act = { guildId: a.channel.guild_id!, actorId, reason };
+      auditOverwrites(this.audit, this.guilds, act, channelId, overwritesBefore, this.guilds.overwrites(channelId));
       this.d.store.emit({ type: "channel.updated", channelId, guildId: a.channel.guild_id });
       // After the category's own update, as the reference sends them.
-      carrySynced(this.d, this.guilds, a.channel, synced);
+      carrySynced(this.d, this.guilds, a.channel, synced, { audit: this.audit, act });
     });
   }
 
@@ -294,13 +285,6 @@ export class Channels {
       if (!a.isDm) requireBits(a, PERMISSIONS.SEND_MESSAGES);
       this.d.store.emit({ type: "typing.started", channelId, guildId: a.channel.guild_id, userId: actorId, at: this.d.clock.now() });
     });
-  }
-
-  /** Reference options of overwrite entries: the overwritten id, its type as a string, the role's name. */
-  private overwriteOptions(guildId: string, targetId: string, targetType: 0 | 1): Record<string, unknown> {
-    const o: Record<string, unknown> = { id: targetId, type: String(targetType) };
-    if (targetType === 0) o.role_name = this.guilds.role(guildId, targetId)?.name ?? null;
-    return o;
   }
 
   /**

@@ -301,7 +301,9 @@ export class Messages {
 
   /**
    * Post as an actor (a bot through the bot API, a person through the people's API):
-   * SEND_MESSAGES, slowmode unless MANAGE_MESSAGES or MANAGE_CHANNELS, replies that must
+   * SEND_MESSAGES, slowmode for people without MANAGE_MESSAGES or MANAGE_CHANNELS (the
+   * reference holds no bot to it: a bot answering many people in a slow channel must not
+   * be made to wait between answers), replies that must
    * point at a message of this channel, and an @everyone ping only for actors holding
    * ADMINISTRATOR (or the owner): MENTION_EVERYONE is not one of the 13 bits, so the
    * only holders of "every permission" are the ones who may ping everyone.
@@ -327,7 +329,7 @@ export class Messages {
       throw DomainError.invalid("", "Cannot send messages in a non-text channel", "CHANNEL_TYPE_INVALID");
     if (a.isDm) this.requireDmPartnerReachable(actorId, a.channel.id);
     else requireBits(a, PERMISSIONS.SEND_MESSAGES);
-    const slowed = a.channel.rate_limit_per_user > 0 && !exemptFromSlowmode(a);
+    const slowed = a.channel.rate_limit_per_user > 0 && !exemptFromSlowmode(a) && this.users.require(actorId).kind !== "bot";
     // A post that reads the author's earlier posts first (a nonce to enforce, slowmode) is
     // decided one at a time per author and channel on every node; any other takes no lock.
     if (slowed || (input.enforceNonce && input.nonce)) this.d.store.serialize(`posts:${channelId}:${actorId}`);
@@ -477,7 +479,7 @@ export class Messages {
   }
 }
 
-/** Who slowmode does not hold back: those who may manage the channel's messages or the channel. */
+/** Who slowmode does not hold back (bots aside): those who may manage the channel's messages or the channel. */
 function exemptFromSlowmode(a: ChannelAccess): boolean {
   return holds(a, PERMISSIONS.MANAGE_MESSAGES) || holds(a, PERMISSIONS.MANAGE_CHANNELS);
 }

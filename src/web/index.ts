@@ -48,10 +48,11 @@ function answer(f: File, isPage: boolean): Response {
   });
 }
 
-export function webSite(portalPaths: string[]): WebSite {
+/** `entry`: the page to build under `bun run` (a test hands in one that does not build). */
+export function webSite(portalPaths: string[], entry: string = page.index): WebSite {
   const PAGES = pages(portalPaths);
   const files = page.files;
-  const site = files?.length ? compiled(files, PAGES) : onDemand(PAGES);
+  const site = files?.length ? compiled(files, PAGES) : onDemand(PAGES, entry);
   site.routes[DICTIONARIES_PATH] = dictionaries();
   return site;
 }
@@ -75,9 +76,9 @@ function compiled(files: NonNullable<typeof page.files>, PAGES: string[]): WebSi
  * own serving would do the same), once per server; a failed build is tried again on the
  * next request.
  */
-function onDemand(PAGES: string[]): WebSite {
+function onDemand(PAGES: string[], entry: string): WebSite {
   let built: Promise<{ html: File; assets: Map<string, File> }> | null = null;
-  const build = () => (built ??= bundle().catch((e) => ((built = null), Promise.reject(e))));
+  const build = () => (built ??= bundle(entry).catch((e) => ((built = null), Promise.reject(e))));
   const routes: Record<string, Route> = {};
   for (const p of PAGES) routes[p] = () => build().then((b) => answer(b.html, true));
   return {
@@ -87,9 +88,10 @@ function onDemand(PAGES: string[]): WebSite {
   };
 }
 
-async function bundle(): Promise<{ html: File; assets: Map<string, File> }> {
-  const out = await Bun.build({ entrypoints: [page.index], target: "browser", publicPath: "/", minify: true });
-  if (!out.success) throw new AggregateError(out.logs, "the web client did not build");
+async function bundle(entry: string): Promise<{ html: File; assets: Map<string, File> }> {
+  // throw: false, so a failed build answers its messages rather than throwing them.
+  const out = await Bun.build({ entrypoints: [entry], target: "browser", publicPath: "/", minify: true, throw: false });
+  if (!out.success) throw buildFailure(out.logs);
   let html: File | null = null;
   const assets = new Map<string, File>();
   for (const o of out.outputs) {
@@ -99,6 +101,20 @@ async function bundle(): Promise<{ html: File; assets: Map<string, File> }> {
   }
   if (!html) throw new Error("the web client's build has no page");
   return { html, assets };
+}
+
+/**
+ * A failed build as one plain error whose message says what failed, where: Bun's build
+ * messages carry their text and position in getters the log's serializer cannot copy (it
+ * wrote "unable to serialize, circular reference" instead, and nothing of the cause).
+ */
+function buildFailure(logs: readonly (BuildMessage | ResolveMessage)[]): Error {
+  const errors = logs.filter((m) => m.level === "error");
+  const said = (errors.length ? errors : logs).map((m) => {
+    const at = m.position ? `${m.position.file}:${m.position.line}:${m.position.column}: ` : "";
+    return `${at}${m.message}`;
+  });
+  return new Error(`the web client did not build: ${said.join("; ") || "no reason given"}`);
 }
 
 /**

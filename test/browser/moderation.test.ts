@@ -1,8 +1,9 @@
 /**
  * Moderating members from Server settings → Members: a ban may take the person's recent
  * messages with it ("Delete their messages", as the reference client offers), or leave
- * them; and the kick confirmation works by keyboard alone (Escape cancels and gives focus
- * back to the button that opened it).
+ * them; the kick confirmation works by keyboard alone (Escape cancels and gives focus
+ * back to the button that opened it); and a moderator's profile card in the member list
+ * offers Kick and Ban for those ranked below them.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Locator, Page } from "playwright-core";
@@ -18,8 +19,22 @@ beforeAll(async () => {
       { name: "carol", global_name: "Carol" },
       { name: "dave", global_name: "Dave" },
       { name: "erin", global_name: "Erin" },
+      { name: "mod", global_name: "Mo" },
+      { name: "boss", global_name: "Boss" },
     ],
-    guilds: [{ name: "Lab", owner: "alice", members: ["carol", "dave", "erin"], channels: [{ name: "general" }] }],
+    guilds: [
+      {
+        name: "Lab",
+        owner: "alice",
+        members: ["carol", "dave", "erin", "mod", "boss"],
+        // Later roles rank higher: Boss is above the moderator.
+        roles: [
+          { name: "Mods", permissions: ["KICK_MEMBERS", "BAN_MEMBERS", "SEND_MESSAGES"], members: ["mod"] },
+          { name: "Bosses", permissions: [], members: ["boss"] },
+        ],
+        channels: [{ name: "general" }],
+      },
+    ],
   });
   browser = await launch();
 }, 30_000);
@@ -106,6 +121,37 @@ describe("by keyboard", () => {
       expect(s.p.core.guilds.isMember(lab(), s.id(s.world.users.erin.id))).toBe(true);
     } finally {
       await alice.context.close();
+    }
+  }, 30_000);
+});
+
+describe("from the member list", () => {
+  test("a moderator's profile card offers Kick and Ban for those ranked below, not above; a ban there keeps its reason", async () => {
+    const mod = await signIn(browser, s.base, "mod");
+    try {
+      const m = mod.page;
+      const list = m.getByRole("complementary", { name: "Members" });
+      await list.getByRole("button", { name: "Boss", exact: true }).click();
+      const boss = m.getByRole("dialog", { name: "Boss" });
+      await boss.getByRole("list", { name: "Roles here" }).waitFor();
+      expect(await boss.getByRole("button", { name: /^(Kick|Ban)$/ }).count()).toBe(0);
+      await boss.getByRole("button", { name: "Close" }).click();
+
+      await list.getByRole("button", { name: "Erin", exact: true }).click();
+      const card = m.getByRole("dialog", { name: "Erin" });
+      await card.getByRole("button", { name: "Kick", exact: true }).waitFor();
+      await card.getByRole("button", { name: "Ban", exact: true }).click();
+      const ban = m.getByRole("dialog", { name: "Ban Erin?" });
+      await ban.getByRole("textbox", { name: "Reason" }).fill("raiding");
+      await ban.getByRole("button", { name: "Ban", exact: true }).click();
+      await count(list.getByRole("button", { name: "Erin", exact: true }), 0);
+      await count(m.getByRole("dialog"), 0);
+      const erin = s.id(s.world.users.erin.id);
+      expect(s.p.core.moderation.isBanned(lab(), erin)).toBe(true);
+      const [entry] = s.p.core.audit.list(lab(), { actionType: 22, limit: 1 });
+      expect([entry.target_id, entry.reason]).toEqual([erin, "raiding"]);
+    } finally {
+      await mod.context.close();
     }
   }, 30_000);
 });

@@ -4,10 +4,22 @@
  * reordered channel, GUILD_MEMBER_UPDATE for roles and nickname, GUILD_MEMBER_REMOVE for a
  * ban, GUILD_UPDATE for a new owner) and as audit log entries naming the person; the
  * bot's own `guild.channels.setPositions` reorders through PATCH /guilds/{id}/channels,
- * and its `guild.edit` changes the server through PATCH /guilds/{id}.
+ * and its `guild.edit` changes the server through PATCH /guilds/{id}; overwrites replaced
+ * by the bot's `permissionOverwrites.set`, or carried from a category to its synced
+ * channel, are the overwrite entries discord.js reads (the channel as target, the role as
+ * extra).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { AuditLogEvent, Client, Events, GatewayIntentBits as I, type Guild, type GuildMember } from "discord.js";
+import {
+  AuditLogEvent,
+  Client,
+  Events,
+  GatewayIntentBits as I,
+  PermissionFlagsBits,
+  type Guild,
+  type GuildMember,
+  type TextChannel,
+} from "discord.js";
 import { makeParley } from "../helpers";
 import { next } from "./support";
 import type { Parley } from "../../src/app";
@@ -151,5 +163,24 @@ describe("what people do, as a discord.js bot sees it", () => {
     ).rejects.toMatchObject({
       code: 40009,
     });
+  });
+
+  test("overwrites replaced by the bot, and carried from a category: the overwrite entries discord.js reads", async () => {
+    const { general, staff, Team } = w.guilds.Club.channels;
+    const helper = guild.roles.cache.get(w.guilds.Club.roles.Helper)!;
+    const deny = PermissionFlagsBits.ManageChannels;
+    await (guild.channels.cache.get(general) as TextChannel).permissionOverwrites.set([{ id: helper.id, deny: [deny] }], "helpers out");
+    const mine = await guild.fetchAuditLogs({ type: AuditLogEvent.ChannelOverwriteCreate, user: bot.user!.id });
+    const set = mine.entries.first()!;
+    expect([set.targetId, set.extra, set.reason]).toEqual([general, helper, "helpers out"]);
+    expect(set.changes).toContainEqual({ key: "deny", new: String(deny) });
+
+    // #staff sits in Team (the first test) with the same (no) overwrites: it follows Team's change.
+    await as("mem", "PUT", `/channels/${id(Team)}/overwrites/${id(helper.id)}`, { type: "role", deny: ["MANAGE_CHANNELS"] });
+    const theirs = await guild.fetchAuditLogs({ type: AuditLogEvent.ChannelOverwriteCreate, user: w.users.mem.id });
+    expect(theirs.entries.map((e) => [e.targetId, e.extra])).toEqual([
+      [staff, helper],
+      [Team, helper],
+    ]);
   });
 });

@@ -69,15 +69,14 @@ describe("a person's message takes the bots' door", () => {
     expect(personInCategory.body.message).toBe(botInCategory.body.message);
   });
 
-  test("slowmode holds a person as it holds a bot; those who may manage messages are exempt", async () => {
+  test("slowmode holds a person, never a bot (as on the reference); those who may manage messages are exempt", async () => {
     p.core.guilds.addMember(lab, internalId(p, w.users.carol.id));
     const slow = p.core.guilds.createChannel({ guildId: lab, name: "slow", rateLimitPerUser: 30 }).id;
     expect((await client(p, "POST", `/channels/${slow}/messages`, carol, { content: "one" })).status).toBe(200);
     const second = await client(p, "POST", `/channels/${slow}/messages`, carol, { content: "two" });
     expect([second.status, second.body.code]).toEqual([429, 20016]);
     expect((await call(p, "POST", `/channels/${flake(slow)}/messages`, { token: bot, body: { content: "one" } })).status).toBe(200);
-    const botAgain = await call(p, "POST", `/channels/${flake(slow)}/messages`, { token: bot, body: { content: "two" } });
-    expect([botAgain.status, botAgain.body.code]).toEqual([429, 20016]);
+    expect((await call(p, "POST", `/channels/${flake(slow)}/messages`, { token: bot, body: { content: "two" } })).status).toBe(200);
     // bob holds MANAGE_MESSAGES (the Mod role).
     expect((await client(p, "POST", `/channels/${slow}/messages`, bob, { content: "one" })).status).toBe(200);
     expect((await client(p, "POST", `/channels/${slow}/messages`, bob, { content: "two" })).status).toBe(200);

@@ -5,6 +5,10 @@
  * throw from a socket handler, which Bun would otherwise print as text.
  */
 import { afterEach, beforeEach, describe, expect, spyOn, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { webSite } from "../../src/web";
 import { createParley, type Parley } from "../../src/app";
 import { testConfig } from "../../src/config";
 import type { SeedAnswer } from "../../src/world";
@@ -99,5 +103,29 @@ describe("a bug is one JSON error line, and a 500 with the spec's body", () => {
     expect(errors[0]).toMatchObject({ msg: "unexpected failure", loop: "presence" });
     expect(JSON.stringify(errors[0].err)).toContain("presence column gone");
     expect(consoleError).not.toHaveBeenCalled();
+  });
+
+  test("a web client that does not build (bun run): the page's failure is one line saying what failed, where", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-web-"));
+    try {
+      writeFileSync(join(dir, "index.html"), '<!doctype html><html><body><script type="module" src="./main.ts"></script></body></html>');
+      writeFileSync(join(dir, "main.ts"), 'console.log("unfinished"\n');
+      const page = webSite([""], join(dir, "index.html")).routes["/"] as (req: Request) => Promise<Response>;
+      const failed = await page(new Request(`${ORIGIN}/`)).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(failed).toBeInstanceOf(Error);
+      // What the server's error handler does with a page's failure (src/lifecycle.ts, src/app.ts).
+      p.obs.failure("internal error", failed, { where: "http" });
+      const errors = errorLines();
+      expect(errors).toHaveLength(1);
+      expect(errors[0].err.message).toContain("the web client did not build");
+      expect(errors[0].err.message).toContain(`${join(dir, "main.ts")}:1:`);
+      expect(errors[0].err.message).toContain('Expected ")"');
+      expect(lines.join("")).not.toContain("unable to serialize");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

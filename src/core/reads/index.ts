@@ -122,6 +122,9 @@ export class Reads {
       if (r.target_id && ROLE_TARGETS.includes(r.action_type)) roleIds.add(r.target_id);
       const options = r.options ? (JSON.parse(r.options) as Record<string, unknown>) : {};
       if (typeof options.channel_id === "string") channelIds.add(options.channel_id);
+      // A member's overwrite names the member in options (13, 14, 15): discord.py finds
+      // `entry.extra` among the users listed when its member cache lacks them.
+      if (options.type === "1" && typeof options.id === "string") userIds.add(options.id);
       for (const c of JSON.parse(r.changes) as { key: string; old_value?: unknown; new_value?: unknown }[])
         for (const v of [c.old_value, c.new_value])
           if (typeof v === "string") {

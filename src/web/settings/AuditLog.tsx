@@ -1,7 +1,7 @@
 /**
  * A server's audit log (View Audit Log): a table named "Audit log" of what bots and
- * people did (who, what, target, reason, when), newest first, filtered by "Action" and
- * "Person".
+ * people did (who, what, target, what changed, reason, when), newest first, filtered by
+ * "Action" and "Person", a hundred at a time ("Show older entries" reads the next).
  */
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
@@ -11,8 +11,10 @@ import type { AuditEntry } from "../../contract";
 import { ErrorLine, errorText } from "../views/ui";
 import { Choice } from "./Invites";
 import { CATEGORY } from "../channel-groups";
+import { auditDetails } from "./audit-words";
 
 const SERVER_UPDATED = 1;
+const PAGE = 100;
 
 /** The reference's action types Parley records (reference-gaps 3.13). */
 const ACTIONS: Record<number, string> = {
@@ -80,24 +82,41 @@ function targetOf(guild: Guild, e: AuditEntry, all: AuditEntry[]): string {
   return id ? "since deleted" : "—";
 }
 
+/**
+ * The entries as read so far, newest first: a page of a hundred for the filters, then the
+ * next older page on `older()`; `more` while the last page read was full.
+ */
+function useAuditPages(guild: Guild, action: string, person: string) {
+  const [entries, setEntries] = useState<AuditEntry[] | null>(null);
+  const [more, setMore] = useState(false);
+  const [error, setError] = useState<string>();
+  const read = (before: string | null) => {
+    const q = new URLSearchParams({ limit: String(PAGE) });
+    if (action) q.set("action_type", action);
+    if (person) q.set("user_id", person);
+    if (before) q.set("before", before);
+    return api<AuditEntry[]>("GET", `/guilds/${guild.id}/audit-log?${q}`);
+  };
+  const show = (earlier: AuditEntry[]) => (page: AuditEntry[]) => {
+    setEntries([...earlier, ...page]);
+    setMore(page.length === PAGE);
+    setError(undefined);
+  };
+  const failed = (e: unknown) => setError(errorText(e));
+  useEffect(() => void read(null).then(show([]), failed), [guild.id, action, person]);
+  const older = () => void read(entries?.at(-1)?.id ?? null).then(show(entries ?? []), failed);
+  return { entries, more, error, older };
+}
+
 export function AuditLog({ guild }: { guild: Guild }) {
   const [action, setAction] = useState("");
   const [person, setPerson] = useState("");
-  const [entries, setEntries] = useState<AuditEntry[] | null>(null);
-  const [error, setError] = useState<string>();
+  const { entries, more, error, older } = useAuditPages(guild, action, person);
   const people = members.value[guild.id] ?? [];
-  useEffect(() => {
-    const q = new URLSearchParams({ limit: "100" });
-    if (action) q.set("action_type", action);
-    if (person) q.set("user_id", person);
-    api<AuditEntry[]>("GET", `/guilds/${guild.id}/audit-log?${q}`).then(
-      (e) => {
-        setEntries(e);
-        setError(undefined);
-      },
-      (e) => setError(errorText(e)),
-    );
-  }, [guild.id, action, person]);
+  const nameOf = (id: string) => {
+    const m = people.find((x) => x.user.id === id);
+    return m ? m.nick || displayName(m.user) : null;
+  };
   return (
     <section class="card" aria-labelledby="audit-title">
       <h3 id="audit-title">Audit log</h3>
@@ -129,6 +148,7 @@ export function AuditLog({ guild }: { guild: Guild }) {
                 <th>Who</th>
                 <th>What</th>
                 <th>Target</th>
+                <th>Changes</th>
                 <th>Reason</th>
                 <th>When</th>
               </tr>
@@ -139,6 +159,7 @@ export function AuditLog({ guild }: { guild: Guild }) {
                   <td>{e.actor ? displayName(e.actor) : "System"}</td>
                   <td>{ACTIONS[e.action_type] ?? `Action ${e.action_type}`}</td>
                   <td>{targetOf(guild, e, entries)}</td>
+                  <td>{auditDetails(guild, e, nameOf).join("; ")}</td>
                   <td>{e.reason ?? ""}</td>
                   <td>{new Date(e.created_at).toLocaleString()}</td>
                 </tr>
@@ -146,6 +167,11 @@ export function AuditLog({ guild }: { guild: Guild }) {
             </tbody>
           </table>
         </div>
+      )}
+      {more && (
+        <button type="button" onClick={older}>
+          Show older entries
+        </button>
       )}
       {entries && !entries.length && <p class="muted">Nothing recorded{action || person ? " for this filter" : " yet"}.</p>}
     </section>

@@ -1,10 +1,10 @@
 /**
  * Members, for those who may moderate them: per member "Roles for <name>" (a checkbox
  * per role, with Manage Roles), "Nickname for <name>", "Kick <name>" and "Ban <name>"
- * with a reason, a ban also with "Delete their messages" (none, or back from an hour to
- * 7 days) (bots included; a bot removed gets GUILD_DELETE). Kick and Ban ask for
- * confirmation. A member at or above one's own rank, and a role at or above it, is not
- * offered (rank.ts: disabled, with the reason); a refusal the page could not foresee
+ * with a reason, a ban also with "Delete their messages" (bots included; a bot removed
+ * gets GUILD_DELETE), both confirmed (ModerationConfirm.tsx, which shows a refusal the
+ * page could not foresee). A member at or above one's own rank, and a role at or above
+ * it, is not offered (rank.ts: disabled, with the reason); a refused role or nickname
  * shows beside the member.
  */
 import { useState } from "preact/hooks";
@@ -12,51 +12,20 @@ import { api } from "../api";
 import { BIT, holds } from "../names";
 import { displayName, me, members } from "../state";
 import type { Guild, Member } from "../types";
-import { Confirm, ErrorLine, errorText } from "../views/ui";
+import { ErrorLine, errorText } from "../views/ui";
 import { MEMBER_ABOVE, mayActOn, mayManageRole, ROLE_ABOVE } from "./rank";
+import { ModerationConfirm, type ModerationKind } from "./ModerationConfirm";
 
-type Action = { kind: "kick" | "ban"; member: Member };
-
-/** How far back a ban takes the person's messages with it: the reference client's choices, in seconds. */
-const PURGE: [number, string][] = [
-  [0, "Don't delete any"],
-  [3600, "Previous hour"],
-  [21600, "Previous 6 hours"],
-  [43200, "Previous 12 hours"],
-  [86400, "Previous 24 hours"],
-  [259200, "Previous 3 days"],
-  [604800, "Previous 7 days"],
-];
+type Action = { kind: ModerationKind; member: Member };
 
 const nameOf = (m: Member) => m.nick || displayName(m.user);
 
 export function MemberModeration({ guild }: { guild: Guild }) {
   const list = (members.value[guild.id] ?? []).filter((m) => m.user.id !== me.value?.id && m.user.id !== guild.owner_id);
   const [asking, setAsking] = useState<Action | null>(null);
-  const [reason, setReason] = useState("");
-  const [purge, setPurge] = useState(0);
-  const [errors, setErrors] = useState<Record<string, string | undefined>>({});
   const [status, setStatus] = useState("");
-  const [busy, setBusy] = useState(false);
-  async function act(a: Action) {
-    setBusy(true);
+  const ask = (kind: ModerationKind, member: Member) => {
     setStatus("");
-    setErrors({ ...errors, [a.member.user.id]: undefined });
-    try {
-      const why = reason.trim() ? { reason: reason.trim() } : {};
-      if (a.kind === "kick") await api("DELETE", `/guilds/${guild.id}/members/${a.member.user.id}`, why);
-      else await api("PUT", `/guilds/${guild.id}/bans/${a.member.user.id}`, { ...why, delete_message_seconds: purge });
-      setStatus(`${nameOf(a.member)} was ${a.kind === "kick" ? "kicked" : "banned"}.`);
-    } catch (e) {
-      setErrors({ ...errors, [a.member.user.id]: errorText(e) });
-    } finally {
-      setBusy(false);
-      setAsking(null);
-    }
-  }
-  const ask = (kind: Action["kind"], member: Member) => {
-    setReason("");
-    setPurge(0);
     setAsking({ kind, member });
   };
   return (
@@ -68,52 +37,28 @@ export function MemberModeration({ guild }: { guild: Guild }) {
       {!list.length && <p class="muted">Nobody else is here yet: make an invite link in Invites.</p>}
       <ul class="rows" aria-label="Members to moderate">
         {list.map((m) => (
-          <MemberRow key={m.user.id} guild={guild} member={m} error={errors[m.user.id]} onAsk={ask} onDone={setStatus} />
+          <MemberRow key={m.user.id} guild={guild} member={m} onAsk={ask} onDone={setStatus} />
         ))}
       </ul>
       {asking && (
-        <Confirm
-          title={`${asking.kind === "kick" ? "Kick" : "Ban"} ${nameOf(asking.member)}?`}
-          confirm={asking.kind === "kick" ? "Kick" : "Ban"}
-          busy={busy}
-          onConfirm={() => act(asking)}
+        <ModerationConfirm
+          guild={guild}
+          kind={asking.kind}
+          userId={asking.member.user.id}
+          name={nameOf(asking.member)}
+          onDone={(done) => {
+            setStatus(done);
+            setAsking(null);
+          }}
           onCancel={() => setAsking(null)}
-        >
-          <p>
-            {asking.kind === "kick"
-              ? `${nameOf(asking.member)} leaves the server and can come back with an invite.`
-              : `${nameOf(asking.member)} leaves the server and cannot come back while banned.`}
-          </p>
-          <div class="field">
-            <label for="moderation-reason">Reason</label>
-            <input id="moderation-reason" value={reason} maxLength={512} onInput={(e) => setReason(e.currentTarget.value)} />
-          </div>
-          {asking.kind === "ban" && (
-            <div class="field">
-              <label for="moderation-purge">Delete their messages</label>
-              <select id="moderation-purge" value={String(purge)} onChange={(e) => setPurge(Number(e.currentTarget.value))}>
-                {PURGE.map(([secs, label]) => (
-                  <option key={secs} value={String(secs)}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            </div>
-          )}
-        </Confirm>
+        />
       )}
     </section>
   );
 }
 
 /** One member's row: their editor, Kick and Ban, each disabled when they rank at or above the person. */
-function MemberRow(props: {
-  guild: Guild;
-  member: Member;
-  error?: string;
-  onAsk(kind: Action["kind"], m: Member): void;
-  onDone(s: string): void;
-}) {
+function MemberRow(props: { guild: Guild; member: Member; onAsk(kind: ModerationKind, m: Member): void; onDone(s: string): void }) {
   const { guild, member: m } = props;
   const below = mayActOn(guild, m.user.id);
   const why = below ? undefined : MEMBER_ABOVE;
@@ -134,7 +79,6 @@ function MemberRow(props: {
         </button>
       )}
       {!below && <span class="hint">{MEMBER_ABOVE}</span>}
-      <ErrorLine error={props.error} />
     </li>
   );
 }

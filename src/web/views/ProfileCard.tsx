@@ -1,7 +1,10 @@
 /**
  * A name one can click: it opens a profile card (a dialog named by the person) with their
- * names, their roles in this server (highest first), and "Message". The colour of a
- * member's name is their highest coloured role's, made light enough to read (colors.ts).
+ * names, their roles in this server (highest first), and "Message"; for a moderator who
+ * ranks above them, "Kick" and "Ban" too, each confirmed as in Server settings → Members
+ * (settings/ModerationConfirm.tsx), so trouble seen in the member list is dealt with
+ * there. The colour of a member's name is their highest coloured role's, made light
+ * enough to read (colors.ts).
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
@@ -11,6 +14,9 @@ import type { Profile } from "../../contract";
 import { ErrorLine, errorText } from "./ui";
 import { useModal } from "./modal";
 import { readableRoleColor } from "../colors";
+import { BIT, holds } from "../names";
+import { mayActOn } from "../settings/rank";
+import { ModerationConfirm, type ModerationKind } from "../settings/ModerationConfirm";
 
 /** The colour of the highest coloured role the member holds, if any (CSS). */
 export function roleColor(guild: Guild | undefined, m: Member): string | undefined {
@@ -35,21 +41,19 @@ export function ProfileName({
       <button type="button" class="name link" style={{ color: roleColor(guild, member) }} onClick={() => setOpen(true)}>
         {name}
       </button>
-      {open && (
-        <ProfileCard guildId={guild?.id ?? null} userId={member.user.id} name={name} onMessage={onMessage} onClose={() => setOpen(false)} />
-      )}
+      {open && <ProfileCard guild={guild} userId={member.user.id} name={name} onMessage={onMessage} onClose={() => setOpen(false)} />}
     </>
   );
 }
 
 function ProfileCard({
-  guildId,
+  guild,
   userId,
   name,
   onMessage,
   onClose,
 }: {
-  guildId: string | null;
+  guild: Guild | undefined;
   userId: string;
   name: string;
   onMessage(): void;
@@ -60,6 +64,7 @@ function ProfileCard({
   const modal = useModal(onClose, heading);
   const [p, setP] = useState<Profile | null>(null);
   const [error, setError] = useState<string>();
+  const guildId = guild?.id ?? null;
   useEffect(() => {
     void api<Profile>("GET", `/users/${userId}/profile${guildId ? `?guild_id=${guildId}` : ""}`).then(setP, (e) => setError(errorText(e)));
   }, [userId]);
@@ -98,10 +103,41 @@ function ProfileCard({
             Message
           </button>
         )}
+        {guild && <CardModeration guild={guild} userId={userId} name={name} onDone={modal.close} />}
         <button type="button" onClick={modal.close}>
           Close
         </button>
       </div>
     </dialog>
+  );
+}
+
+/** Kick and Ban, offered as Server settings → Members offers them: the right, and a rank above theirs. */
+function CardModeration({ guild, userId, name, onDone }: { guild: Guild; userId: string; name: string; onDone(): void }) {
+  const [moderating, setModerating] = useState<ModerationKind | null>(null);
+  const may = (bit: number) => userId !== me.value?.id && holds(guild, bit) && mayActOn(guild, userId);
+  return (
+    <>
+      {may(BIT.KICK_MEMBERS) && (
+        <button type="button" onClick={() => setModerating("kick")}>
+          Kick
+        </button>
+      )}
+      {may(BIT.BAN_MEMBERS) && (
+        <button type="button" class="danger" onClick={() => setModerating("ban")}>
+          Ban
+        </button>
+      )}
+      {moderating && (
+        <ModerationConfirm
+          guild={guild}
+          kind={moderating}
+          userId={userId}
+          name={name}
+          onDone={onDone}
+          onCancel={() => setModerating(null)}
+        />
+      )}
+    </>
   );
 }
