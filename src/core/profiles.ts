@@ -3,7 +3,9 @@
  * script), and the profile card others open on a name: names, avatar (the files' work
  * fills it), and, in a server, the nickname and roles there. A profile is seen by the
  * person, and by whoever shares a server or a DM with them; anyone else gets 404, as for
- * any user they cannot see.
+ * any user they cannot see. In a server one is in, someone who has left it is seen too
+ * while their messages or their ban remain there: a moderator opens a departed author's
+ * card to ban them, as the reference client lets them.
  */
 import type { CoreDeps } from "./deps";
 import type { Member, Role, User } from "./models";
@@ -51,11 +53,13 @@ export class Profiles {
   /** The profile of `userId` as `viewerId` sees it, in `guildId` when given (a server both are in, else 404). */
   profile(viewerId: string, userId: string, guildId: string | null = null): ProfileModel {
     const user = this.users.get(userId);
-    if (!user || !this.sees(viewerId, userId)) throw DomainError.notFound("user");
+    if (!user) throw DomainError.notFound("user");
+    const inGuild = guildId !== null && !!this.guilds.get(guildId) && this.guilds.isMember(guildId, viewerId);
+    if (!this.sees(viewerId, userId) && !(inGuild && this.leftTraces(guildId, userId))) throw DomainError.notFound("user");
     let member: Member | null = null;
     let roles: Role[] = [];
     if (guildId !== null) {
-      if (!this.guilds.get(guildId) || !this.guilds.isMember(guildId, viewerId)) throw DomainError.notFound("guild");
+      if (!inGuild) throw DomainError.notFound("guild");
       member = this.guilds.member(guildId, userId);
       if (member) {
         const ids = new Set(this.guilds.memberRoleIds(guildId, userId));
@@ -77,6 +81,19 @@ export class Profiles {
         "SELECT 1 FROM dm_recipients a JOIN dm_recipients b ON b.channel_id = a.channel_id WHERE a.user_id = ? AND b.user_id = ? LIMIT 1",
       )
       .get(viewerId, userId);
+  }
+
+  /**
+   * Whether someone not (or no longer) in the server left a mark there: a ban, or a message.
+   * Asked only of those the viewer shares nothing with, so the scan of the server's
+   * messages (no index by author) is the rare path.
+   */
+  private leftTraces(guildId: string, userId: string): boolean {
+    const db = this.d.store.db;
+    if (db.query("SELECT 1 FROM bans WHERE guild_id = ? AND user_id = ?").get(guildId, userId)) return true;
+    return !!db
+      .query("SELECT 1 FROM channels c JOIN messages m ON m.channel_id = c.id WHERE c.guild_id = ? AND m.author_id = ? LIMIT 1")
+      .get(guildId, userId);
   }
 
   private mutualGuilds(a: string, b: string): string[] {

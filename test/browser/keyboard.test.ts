@@ -111,8 +111,8 @@ describe("the chat by keyboard", () => {
       const inLog = path.filter((p) => p.inLog).map((p) => p.text);
       expect(inLog.filter((t) => t.startsWith("ARTICLE"))).toHaveLength(1);
       expect(inLog[0]).toMatch(/note 49/);
-      // Its link and its "More" button, nothing of the other 49 messages.
-      expect(inLog.slice(1)).toEqual(["A https://example.test/49", "BUTTON More"]);
+      // Its author's name (their card), its link and its "More" button, nothing of the other 49 messages.
+      expect(inLog.slice(1)).toEqual(["BUTTON Bob", "A https://example.test/49", "BUTTON More"]);
       expect(await hasFocus(composer)).toBe(true);
     } finally {
       await alice.context.close();

@@ -13,6 +13,7 @@ let p: Parley;
 let root: string, bob: string, carol: string;
 let ids: Record<string, string>;
 let lab: string;
+let world: ReturnType<Parley["seed"]>;
 
 beforeEach(() => {
   p = makeUnlimitedParley();
@@ -24,6 +25,7 @@ beforeEach(() => {
   [root, bob, carol] = [w.users.root.token, w.users.bob.token, w.users.carol.token];
   ids = Object.fromEntries(["root", "bob", "carol"].map((n) => [n, internalId(p, w.users[n].id)]));
   lab = internalId(p, w.guilds.Lab.id);
+  world = w;
 });
 
 const signUp = (body: Record<string, unknown>) => client(p, "POST", "/auth/signup", null, { password: "correct horse battery", ...body });
@@ -192,6 +194,20 @@ describe("one's own account", () => {
     expect(refusal(await client(p, "GET", `/users/${ids.carol}/profile`, stranger))).toEqual([404, 10003]);
     expect(refusal(await client(p, "GET", `/users/${ids.carol}/profile?guild_id=${lab}`, stranger))).toEqual([404, 10003]);
     expect(refusal(await client(p, "GET", `/users/${ids.carol}/profile?guild_id=nope`, bob))).toEqual([404, 10003]);
+  });
+
+  test("someone who left is still seen in the server where their message stays, so a moderator can ban them", async () => {
+    const general = internalId(p, world.guilds.Lab.channels.general);
+    expect((await client(p, "POST", `/channels/${general}/messages`, carol, { content: "bye all" })).status).toBe(200);
+    const quiet = (await signUp({ username: "quiet" })).body;
+    expect((await client(p, "DELETE", `/users/@me/guilds/${lab}`, carol)).status).toBe(204);
+    const card = await client(p, "GET", `/users/${ids.carol}/profile?guild_id=${lab}`, bob);
+    expect(card.status).toBe(200);
+    expect(card.body).toMatchObject({ user: { username: "carol" }, nick: null, roles: [], mutual_guild_ids: [] });
+    // Without the server, or for someone who never wrote there, nothing is seen.
+    expect(refusal(await client(p, "GET", `/users/${ids.carol}/profile`, bob))).toEqual([404, 10003]);
+    expect(refusal(await client(p, "GET", `/users/${quiet.user.id}/profile?guild_id=${lab}`, bob))).toEqual([404, 10003]);
+    expect((await client(p, "PUT", `/guilds/${lab}/bans/${ids.carol}`, bob, {})).status).toBe(204);
   });
 
   test("devices: renamed by their person; sign-out may remove this browser's device", async () => {

@@ -72,7 +72,7 @@ function Group({ title, list, presence, name, owner, guild }: GroupProps) {
           <li key={m.user.id} class={`member ${presence(m)}`} aria-label={[name(m), ...facts(m, presence(m), owner)].join(", ")}>
             <Avatar user={users.value[m.user.id] ?? m.user} name={name(m)} named />
             <span class={`presence ${presence(m)}`} aria-hidden="true" />
-            <ProfileName guild={guild} member={m} name={name(m)} onMessage={() => void messageTo(m.user.id)} />
+            <ProfileName guild={guild} userId={m.user.id} member={m} name={name(m)} onMessage={() => void messageTo(m.user.id)} />
             {/* The tags are seen; what is read is the one phrase below, commas where a reader pauses. */}
             {m.user.bot && (
               <span class="tag" aria-hidden="true">
@@ -113,7 +113,7 @@ function facts(m: Member, presence: string, owner: string | undefined): string[]
   return [m.user.bot ? "bot" : "", m.user.id === owner ? "owner" : "", WORDS[presence] ?? presence].filter(Boolean);
 }
 
-async function messageTo(userId: string): Promise<void> {
+export async function messageTo(userId: string): Promise<void> {
   try {
     await openDmWith(userId);
     // The name or button that asked has left with the server's member list: on to writing, once drawn.

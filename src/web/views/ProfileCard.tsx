@@ -26,22 +26,36 @@ export function roleColor(guild: Guild | undefined, m: Member): string | undefin
 
 export function ProfileName({
   guild,
+  userId,
   member,
   name,
+  id,
   onMessage,
 }: {
   guild: Guild | undefined;
-  member: Member;
+  userId: string;
+  /** Their membership here; none for someone who has left (their messages stay). */
+  member: Member | undefined;
   name: string;
+  /** The element id a message's article is named by. */
+  id?: string;
   onMessage(): void;
 }) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" class="name link" style={{ color: roleColor(guild, member) }} onClick={() => setOpen(true)}>
+      <button
+        type="button"
+        id={id}
+        class={id ? "author name" : "name link"}
+        style={{ color: member && roleColor(guild, member) }}
+        onClick={() => setOpen(true)}
+      >
         {name}
       </button>
-      {open && <ProfileCard guild={guild} userId={member.user.id} name={name} onMessage={onMessage} onClose={() => setOpen(false)} />}
+      {open && (
+        <ProfileCard guild={guild} userId={userId} member={!!member} name={name} onMessage={onMessage} onClose={() => setOpen(false)} />
+      )}
     </>
   );
 }
@@ -49,12 +63,15 @@ export function ProfileName({
 function ProfileCard({
   guild,
   userId,
+  member,
   name,
   onMessage,
   onClose,
 }: {
   guild: Guild | undefined;
   userId: string;
+  /** Whether they are in this server now. */
+  member: boolean;
   name: string;
   onMessage(): void;
   onClose(): void;
@@ -65,6 +82,8 @@ function ProfileCard({
   const [p, setP] = useState<Profile | null>(null);
   const [error, setError] = useState<string>();
   const guildId = guild?.id ?? null;
+  // The card's answer says best whether they are here now: the member list may be behind.
+  const here = p && guildId && userId !== me.value?.id ? p.mutual_guild_ids.includes(guildId) : member;
   useEffect(() => {
     void api<Profile>("GET", `/users/${userId}/profile${guildId ? `?guild_id=${guildId}` : ""}`).then(setP, (e) => setError(errorText(e)));
   }, [userId]);
@@ -80,6 +99,7 @@ function ProfileCard({
           {p.user.bot ? " · bot" : ""}
         </p>
       )}
+      {guild && !here && <p>Not in this server any more</p>}
       <ErrorLine error={error} />
       {p && p.roles.length > 0 && (
         <ul class="role-chips" aria-label="Roles here">
@@ -91,7 +111,7 @@ function ProfileCard({
         </ul>
       )}
       <div class="buttons">
-        {userId !== me.value?.id && (
+        {userId !== me.value?.id && (here || !!p?.mutual_guild_ids.length) && (
           <button
             type="button"
             class="primary"
@@ -103,7 +123,7 @@ function ProfileCard({
             Message
           </button>
         )}
-        {guild && <CardModeration guild={guild} userId={userId} name={name} onDone={modal.close} />}
+        {guild && <CardModeration guild={guild} userId={userId} member={here} name={name} onDone={modal.close} />}
         <button type="button" onClick={modal.close}>
           Close
         </button>
@@ -112,13 +132,29 @@ function ProfileCard({
   );
 }
 
-/** Kick and Ban, offered as Server settings → Members offers them: the right, and a rank above theirs. */
-function CardModeration({ guild, userId, name, onDone }: { guild: Guild; userId: string; name: string; onDone(): void }) {
+/**
+ * Kick and Ban, offered as Server settings → Members offers them: the right, and a rank
+ * above theirs. Someone who has left has no rank here (rankOf gives 0), so any moderator
+ * may ban them, as the core allows; there is nothing to kick them from.
+ */
+function CardModeration({
+  guild,
+  userId,
+  member,
+  name,
+  onDone,
+}: {
+  guild: Guild;
+  userId: string;
+  member: boolean;
+  name: string;
+  onDone(): void;
+}) {
   const [moderating, setModerating] = useState<ModerationKind | null>(null);
   const may = (bit: number) => userId !== me.value?.id && holds(guild, bit) && mayActOn(guild, userId);
   return (
     <>
-      {may(BIT.KICK_MEMBERS) && (
+      {member && may(BIT.KICK_MEMBERS) && (
         <button type="button" onClick={() => setModerating("kick")}>
           Kick
         </button>

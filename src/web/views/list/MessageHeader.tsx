@@ -10,7 +10,8 @@ import { AppsMenu, USER_COMMAND } from "../AppsMenu";
 import { Avatar } from "../files/Avatar";
 import { postedAt } from "./times";
 import { guilds, members, users } from "../../state";
-import { roleColor } from "../ProfileCard";
+import { ProfileName, roleColor } from "../ProfileCard";
+import { messageTo } from "../Members";
 
 /** The colour of the author's highest coloured role in the open server, if any. */
 function authorColor(userId: string, guildId: string | null): string | undefined {
@@ -21,6 +22,20 @@ function authorColor(userId: string, guildId: string | null): string | undefined
       guilds.value.find((g) => g.id === guildId),
       member,
     )
+  );
+}
+
+function AuthorName({ m, name, guild }: { m: Message; name: string; guild: string }) {
+  const member = members.value[guild]?.find((x) => x.user.id === m.author.id);
+  return (
+    <ProfileName
+      guild={guilds.value.find((g) => g.id === guild)}
+      userId={m.author.id}
+      member={member}
+      name={name}
+      id={`a-${m.id}`}
+      onMessage={() => void messageTo(m.author.id)}
+    />
   );
 }
 
@@ -51,9 +66,14 @@ export function MessageHeader({ m, name, guild, grouped }: Props) {
     <header>
       {/* The author as known now (a new picture shows on what they wrote before), as their name does. */}
       <Avatar user={users.value[m.author.id] ?? m.author} name={name} />
-      <span id={`a-${m.id}`} class="author" style={{ color: authorColor(m.author.id, guild) }}>
-        {name}
-      </span>
+      {guild === null || m.ephemeral ? (
+        <span id={`a-${m.id}`} class="author" style={{ color: authorColor(m.author.id, guild) }}>
+          {name}
+        </span>
+      ) : (
+        // The name opens the author's card, whether they are still here or have left.
+        <AuthorName m={m} name={name} guild={guild} />
+      )}
       {m.author.bot && <span class="tag">BOT</span>}
       <time id={`t-${m.id}`} dateTime={m.created_at} title={d.toLocaleString()}>
         {postedAt(m.created_at)}
