@@ -129,7 +129,8 @@ export function Chat({ onSignOut, onAskSignOut }: { onSignOut(): void; onAskSign
               <PinnedMessages channel={channel} />
               <MentionsInbox />
               <NotifyControls channel={channel} />
-              {channel.guild_id && <SearchBox guildId={channel.guild_id} />}
+              {/* Keyed by server: words and results of one server are not another's (its More results would ask the wrong one). */}
+              {channel.guild_id && <SearchBox key={channel.guild_id} guildId={channel.guild_id} />}
             </div>
             {channel.guild_id === null && <DmSecurity channel={channel} />}
             <MessageList channel={channel} onReply={setReplyTo} />
