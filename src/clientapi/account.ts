@@ -39,11 +39,15 @@ export function accountRoutes(p: ClientContext): PeopleRoute[] {
       path: "/users/{user_id}/profile",
       caller: "session",
       summary: "A profile card: names, and with guild_id the nickname and roles there",
-      query: Type.Object({ guild_id: Type.Optional(Type.String()) }),
+      // message_id: the message the name was opened from, which shows someone who has left the server.
+      query: Type.Object({ guild_id: Type.Optional(Type.String()), message_id: Type.Optional(Type.String()) }),
       answer: C.Profile,
       handler: ({ caller: { user: me }, params, query }) => {
         const g = query.get("guild_id");
-        return profileView(core.profiles.profile(me.id, pathId(params.user_id, "user"), g ? pathId(g, "guild") : null));
+        const m = query.get("message_id");
+        return profileView(
+          core.profiles.profile(me.id, pathId(params.user_id, "user"), g ? pathId(g, "guild") : null, m ? pathId(m, "message") : null),
+        );
       },
     }),
     route({

@@ -50,12 +50,15 @@ export class Profiles {
     });
   }
 
-  /** The profile of `userId` as `viewerId` sees it, in `guildId` when given (a server both are in, else 404). */
-  profile(viewerId: string, userId: string, guildId: string | null = null): ProfileModel {
+  /**
+   * The profile of `userId` as `viewerId` sees it, in `guildId` when given (a server both
+   * are in, else 404; or one they left a ban in, or `messageId`, a message of theirs there).
+   */
+  profile(viewerId: string, userId: string, guildId: string | null = null, messageId: string | null = null): ProfileModel {
     const user = this.users.get(userId);
     if (!user) throw DomainError.notFound("user");
     const inGuild = guildId !== null && !!this.guilds.get(guildId) && this.guilds.isMember(guildId, viewerId);
-    if (!this.sees(viewerId, userId) && !(inGuild && this.leftTraces(guildId, userId))) throw DomainError.notFound("user");
+    if (!this.sees(viewerId, userId) && !(inGuild && this.leftTraces(guildId, userId, messageId))) throw DomainError.notFound("user");
     let member: Member | null = null;
     let roles: Role[] = [];
     if (guildId !== null) {
@@ -84,16 +87,18 @@ export class Profiles {
   }
 
   /**
-   * Whether someone not (or no longer) in the server left a mark there: a ban, or a message.
-   * Asked only of those the viewer shares nothing with, so the scan of the server's
-   * messages (no index by author) is the rare path.
+   * Whether someone not (or no longer) in the server left a mark there: a ban, or the
+   * message their name was opened from (`messageId`). The message is named rather than
+   * looked for: no index reads messages by author, and a scan of a server's history for
+   * any id a member cares to ask about would be theirs to start at will.
    */
-  private leftTraces(guildId: string, userId: string): boolean {
+  private leftTraces(guildId: string, userId: string, messageId: string | null): boolean {
     const db = this.d.store.db;
     if (db.query("SELECT 1 FROM bans WHERE guild_id = ? AND user_id = ?").get(guildId, userId)) return true;
+    if (messageId === null) return false;
     return !!db
-      .query("SELECT 1 FROM channels c JOIN messages m ON m.channel_id = c.id WHERE c.guild_id = ? AND m.author_id = ? LIMIT 1")
-      .get(guildId, userId);
+      .query("SELECT 1 FROM messages m JOIN channels c ON c.id = m.channel_id WHERE m.id = ? AND m.author_id = ? AND c.guild_id = ?")
+      .get(messageId, userId, guildId);
   }
 
   private mutualGuilds(a: string, b: string): string[] {

@@ -196,18 +196,26 @@ describe("one's own account", () => {
     expect(refusal(await client(p, "GET", `/users/${ids.carol}/profile?guild_id=nope`, bob))).toEqual([404, 10003]);
   });
 
-  test("someone who left is still seen in the server where their message stays, so a moderator can ban them", async () => {
+  test("someone who left is still seen from their message in the server, so a moderator can ban them", async () => {
     const general = internalId(p, world.guilds.Lab.channels.general);
-    expect((await client(p, "POST", `/channels/${general}/messages`, carol, { content: "bye all" })).status).toBe(200);
+    const bye = (await client(p, "POST", `/channels/${general}/messages`, carol, { content: "bye all" })).body;
     const quiet = (await signUp({ username: "quiet" })).body;
+    const mine = (await client(p, "POST", `/channels/${general}/messages`, bob, { content: "see you" })).body;
     expect((await client(p, "DELETE", `/users/@me/guilds/${lab}`, carol)).status).toBe(204);
-    const card = await client(p, "GET", `/users/${ids.carol}/profile?guild_id=${lab}`, bob);
+    const card = await client(p, "GET", `/users/${ids.carol}/profile?guild_id=${lab}&message_id=${bye.id}`, bob);
     expect(card.status).toBe(200);
     expect(card.body).toMatchObject({ user: { username: "carol" }, nick: null, roles: [], mutual_guild_ids: [] });
-    // Without the server, or for someone who never wrote there, nothing is seen.
+    // Without the server, without their message (no scan of the server's history for an
+    // id a member names), or with someone else's message, nothing is seen.
     expect(refusal(await client(p, "GET", `/users/${ids.carol}/profile`, bob))).toEqual([404, 10003]);
-    expect(refusal(await client(p, "GET", `/users/${quiet.user.id}/profile?guild_id=${lab}`, bob))).toEqual([404, 10003]);
+    expect(refusal(await client(p, "GET", `/users/${ids.carol}/profile?guild_id=${lab}`, bob))).toEqual([404, 10003]);
+    expect(refusal(await client(p, "GET", `/users/${ids.carol}/profile?guild_id=${lab}&message_id=${mine.id}`, bob))).toEqual([404, 10003]);
+    expect(refusal(await client(p, "GET", `/users/${quiet.user.id}/profile?guild_id=${lab}&message_id=${bye.id}`, bob))).toEqual([
+      404, 10003,
+    ]);
     expect((await client(p, "PUT", `/guilds/${lab}/bans/${ids.carol}`, bob, {})).status).toBe(204);
+    // Banned, they are seen from the server alone: the ban list names them.
+    expect((await client(p, "GET", `/users/${ids.carol}/profile?guild_id=${lab}`, bob)).status).toBe(200);
   });
 
   test("devices: renamed by their person; sign-out may remove this browser's device", async () => {

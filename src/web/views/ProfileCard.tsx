@@ -30,6 +30,7 @@ export function ProfileName({
   member,
   name,
   id,
+  messageId,
   onMessage,
 }: {
   guild: Guild | undefined;
@@ -39,6 +40,8 @@ export function ProfileName({
   name: string;
   /** The element id a message's article is named by. */
   id?: string;
+  /** The message the name is on: it lets a moderator see someone who has left the server. */
+  messageId?: string;
   onMessage(): void;
 }) {
   const [open, setOpen] = useState(false);
@@ -54,7 +57,15 @@ export function ProfileName({
         {name}
       </button>
       {open && (
-        <ProfileCard guild={guild} userId={userId} member={!!member} name={name} onMessage={onMessage} onClose={() => setOpen(false)} />
+        <ProfileCard
+          guild={guild}
+          userId={userId}
+          member={!!member}
+          name={name}
+          messageId={messageId}
+          onMessage={onMessage}
+          onClose={() => setOpen(false)}
+        />
       )}
     </>
   );
@@ -65,6 +76,7 @@ function ProfileCard({
   userId,
   member,
   name,
+  messageId,
   onMessage,
   onClose,
 }: {
@@ -73,6 +85,7 @@ function ProfileCard({
   /** Whether they are in this server now. */
   member: boolean;
   name: string;
+  messageId?: string;
   onMessage(): void;
   onClose(): void;
 }) {
@@ -85,7 +98,8 @@ function ProfileCard({
   // The card's answer says best whether they are here now: the member list may be behind.
   const here = p && guildId && userId !== me.value?.id ? p.mutual_guild_ids.includes(guildId) : member;
   useEffect(() => {
-    void api<Profile>("GET", `/users/${userId}/profile${guildId ? `?guild_id=${guildId}` : ""}`).then(setP, (e) => setError(errorText(e)));
+    const query = new URLSearchParams(guildId ? { guild_id: guildId, ...(messageId ? { message_id: messageId } : {}) } : {}).toString();
+    void api<Profile>("GET", `/users/${userId}/profile${query ? `?${query}` : ""}`).then(setP, (e) => setError(errorText(e)));
   }, [userId]);
   return (
     <dialog ref={modal.ref} class="profile-card" aria-label={name}>

@@ -34,6 +34,7 @@ function AuthorName({ m, name, guild }: { m: Message; name: string; guild: strin
       member={member}
       name={name}
       id={`a-${m.id}`}
+      messageId={m.id}
       onMessage={() => void messageTo(m.author.id)}
     />
   );
