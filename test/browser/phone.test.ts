@@ -210,8 +210,9 @@ describe("a phone-width screen", () => {
       const a = alice.page;
       const held = message(a, /^Bob hold me$/);
       await held.waitFor();
-      // No row of permanent buttons: the message's one control is "More".
-      expect(await held.getByRole("button").allTextContents()).toHaveLength(1);
+      // No row of permanent buttons: beside its author's name (which opens their card), the message's one control is "More".
+      expect(await held.getByRole("button").count()).toBe(2);
+      expect(await held.getByRole("button", { name: "Bob", exact: true }).count()).toBe(1);
       expect(await held.getByRole("button", { name: "More" }).count()).toBe(1);
 
       const touch = await a.context().newCDPSession(a);
