@@ -50,8 +50,12 @@ const HANDLERS: Record<string, Handler> = {
     if (m.author.id !== me.value?.id && !m.ephemeral) markUnread(m);
     desktopNotify(m);
   },
-  "message.updated": (m: Message) => upsertMessage(m),
+  "message.updated": (m: Message) => {
+    upsertMessage(m);
+    recountIfUnread(m);
+  },
   "message.deleted": (d: { id: string; channel_id: string }) => {
+    recountIfUnread(d);
     // The message being edited went with it: the edit ends (the composer takes focus back,
     // rather than the page's body) and the person is told why their words went.
     if (editing.value === d.id) {
@@ -160,6 +164,41 @@ function stopTyping(channelId: string, userId: string): void {
 function markUnread(m: Message): void {
   const old = readStates.value[m.channel_id] ?? { channel_id: m.channel_id, last_read_id: null, unread: false, mention_count: 0 };
   setReadState({ ...old, unread: true, mention_count: old.mention_count + (mentionsMe(m) ? 1 : 0) });
+}
+
+/** How long edits and deletes are gathered before the counts are asked for again. */
+const RECOUNT_MS = 250;
+/** Channels whose mention counts are to be asked for again. */
+const recounting = new Set<string>();
+
+/**
+ * An unread message edited (a mention added or taken out) or deleted changes the
+ * channel's mention count as the server counts it, which a reload would show: so the
+ * counts are asked for again, once for a burst of such changes, rather than guessed here
+ * from a message the page may never have loaded. Only those channels' counts are taken:
+ * the answer may be older than a message that arrived meanwhile, whose unread mark stays.
+ */
+function recountIfUnread(m: { id: string; channel_id: string }): void {
+  const r = readStates.value[m.channel_id];
+  if (!r?.unread || (r.last_read_id !== null && m.id <= r.last_read_id)) return;
+  if (recounting.size === 0) setTimeout(recountNow, RECOUNT_MS);
+  recounting.add(m.channel_id);
+}
+
+function recountNow(): void {
+  const channels = new Set(recounting);
+  recounting.clear();
+  void api<ReadState[]>("GET", "/users/@me/read-states").then(
+    (all) => {
+      for (const s of all) {
+        const here = readStates.value[s.channel_id];
+        // A channel marked read meanwhile keeps its mark: this answer may be older than it.
+        if (!channels.has(s.channel_id) || !here || here.last_read_id !== s.last_read_id) continue;
+        setReadState({ ...here, mention_count: s.mention_count });
+      }
+    },
+    () => {},
+  );
 }
 
 export function mentionsMe(m: Message): boolean {
