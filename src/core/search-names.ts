@@ -49,6 +49,22 @@ export function resolveNames(d: CoreDeps, guilds: Guilds, guildId: string, p: Pa
   return out;
 }
 
+/** A letter SQLite's lower() leaves be: it folds ASCII letters only. */
+const BEYOND_ASCII = /[^\p{ASCII}]/u;
+
+/**
+ * The members a name with other letters fits ("élodie" for "Élodie"), folded as a typed
+ * @mention is (foldName): read and compared here, since SQLite's lower() leaves them be.
+ */
+function foldedMatches(d: CoreDeps, guildId: string, name: string): { id: string }[] {
+  const want = foldName(name);
+  const rows = d.store.db
+    .query("SELECT u.id, u.username, u.global_name, m.nick FROM members m JOIN users u ON u.id = m.user_id WHERE m.guild_id = ?")
+    .all(guildId) as { id: string; username: string; global_name: string | null; nick: string | null }[];
+  const fits = (n: string | null) => n !== null && foldName(n) === want;
+  return rows.filter((r) => fits(r.username) || fits(r.global_name) || fits(r.nick));
+}
+
 /** The people of this server a name fits, or anyone with that user name (who may have left). */
 function person(d: CoreDeps, guildId: string, name: string): string[] {
   const id = ID.exec(name)?.[1];
@@ -57,12 +73,14 @@ function person(d: CoreDeps, guildId: string, name: string): string[] {
       .query("SELECT id FROM users WHERE id = ?")
       .all(id)
       .map((r) => (r as { id: string }).id);
-  const here = d.store.db
-    .query(
-      `SELECT u.id FROM members m JOIN users u ON u.id = m.user_id
-       WHERE m.guild_id = ?1 AND (lower(u.username) = lower(?2) OR lower(u.global_name) = lower(?2) OR lower(m.nick) = lower(?2))`,
-    )
-    .all(guildId, name) as { id: string }[];
+  const here = !BEYOND_ASCII.test(name)
+    ? (d.store.db
+        .query(
+          `SELECT u.id FROM members m JOIN users u ON u.id = m.user_id
+           WHERE m.guild_id = ?1 AND (lower(u.username) = lower(?2) OR lower(u.global_name) = lower(?2) OR lower(m.nick) = lower(?2))`,
+        )
+        .all(guildId, name) as { id: string }[])
+    : foldedMatches(d, guildId, name);
   if (here.length) return here.map((r) => r.id);
   return (d.store.db.query("SELECT id FROM users WHERE lower(username) = lower(?1)").all(name) as { id: string }[]).map((r) => r.id);
 }

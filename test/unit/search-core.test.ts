@@ -115,6 +115,10 @@ describe("the grammar, run", () => {
     expect(texts(alice, "mentions:@carol")).toEqual([`status update for <@${carol}>`]);
     p.core.moderation.editMember(lab, alice, carol, { nick: "Cee" });
     expect(texts(alice, "status from:cee")).toEqual(["status: blocked"]);
+    // Letters beyond ASCII fold too, as a typed @mention's do.
+    p.core.moderation.editMember(lab, alice, carol, { nick: "Élodie" });
+    expect(texts(alice, "status from:élodie")).toEqual(["status: blocked"]);
+    expect(texts(alice, "status from:ÉLODIE")).toEqual(["status: blocked"]);
   });
 
   test("a name nobody has: the searcher is told, and nothing matches", () => {
