@@ -118,8 +118,11 @@ export class Moderation {
         throw DomainError.invalid("deaf", "Parley has no voice: members cannot be server-deafened", "VOICE_UNSUPPORTED");
       if (patch.channelId != null)
         throw DomainError.invalid("channel_id", "Parley has no voice: there is no voice channel to move a member to", "VOICE_UNSUPPORTED");
-      if (patch.communicationDisabledUntil != null)
-        throw DomainError.forbidden("Missing Permissions: timeouts need MODERATE_MEMBERS, which Parley never grants");
+      const until = patch.communicationDisabledUntil;
+      // A malformed time is a bad body first, as on the reference; a well-formed one a missing right.
+      if (until != null && Number.isNaN(Date.parse(until)))
+        throw DomainError.invalid("communication_disabled_until", `Could not parse ${until}. Should be ISO8601.`, "DATE_TIME_TYPE_PARSE");
+      if (until != null) throw DomainError.forbidden("Missing Permissions: timeouts need MODERATE_MEMBERS, which Parley never grants");
 
       let nick = member.nick;
       if (patch.nick !== undefined) {

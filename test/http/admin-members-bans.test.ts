@@ -138,6 +138,10 @@ describe("members", () => {
     }
     const timeout = await call(p, "PATCH", target, { token: mod, body: { communication_disabled_until: "2030-01-01T00:00:00Z" } });
     expect(refusal(timeout)).toEqual([403, 50001]);
+    // A time that is no time is the body's fault before it is a missing right.
+    const garbled = await call(p, "PATCH", target, { token: mod, body: { communication_disabled_until: "garbage" } });
+    expect(refusal(garbled)).toEqual([400, 50035]);
+    expect(garbled.body.errors.communication_disabled_until._errors[0].code).toBe("DATE_TIME_TYPE_PARSE");
     const ev = recordEvents(p);
     const clears = await call(p, "PATCH", target, {
       token: mod,
