@@ -176,7 +176,8 @@ function build(config: Config, opts: ParleyOptions, lock: DataLock | null): Parl
   const ops: OpsContext = {
     version: VERSION,
     startedAt,
-    database: () => withNotices(store.health(), [...(api.shared?.degraded() ?? []), ...(link?.degraded() ?? [])]),
+    database: () =>
+      withNotices(store.health(), [...(api.shared?.degraded() ?? []), ...(link?.degraded() ?? []), ...(mediaStore.degraded?.() ?? [])]),
     draining: () => life.draining,
     metrics: obs.metrics,
   };

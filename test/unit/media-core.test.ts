@@ -8,6 +8,8 @@ import { closeSync, existsSync, fstatSync, mkdtempSync, openSync, readFileSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeParley, rowCounts, seedBasic } from "../helpers";
+import { createParley } from "../../src/app";
+import { testConfig } from "../../src/config";
 import { png } from "../support/png";
 import { createCore, DomainError, UPLOAD_TTL_MS, type Core } from "../../src/core";
 import { DiskMediaStore } from "../../src/store/media";
@@ -207,6 +209,40 @@ describe("a full disk", () => {
     expect(disk.fds).toHaveLength(1);
     for (const fd of disk.fds) closeSync(fd);
     core.close();
+  });
+});
+
+describe("a full disk, as /readyz tells it", () => {
+  /** A disk that is full while `full` is set (writes go to /dev/full), and has room again once it is not. */
+  class FillingDisk extends DiskMediaStore {
+    full = true;
+    readonly fds: number[] = [];
+    protected override sinkFor(fd: number) {
+      if (!this.full) return super.sinkFor(fd);
+      const dev = openSync("/dev/full", "w");
+      this.fds.push(dev);
+      return Bun.file(dev).writer({ highWaterMark: 64 * 1024 });
+    }
+  }
+
+  test("an upload refused for lack of space is listed under degraded until a file is written whole again", async () => {
+    const disk = new FillingDisk(null);
+    const p = createParley(testConfig({}), { mediaStore: disk });
+    try {
+      const readyz = async () => (await p.handle(new Request("http://localhost/readyz"))).json() as Promise<Record<string, unknown>>;
+      expect((await readyz()).degraded).toBeUndefined();
+      await failure(p.core.media.stage(new Uint8Array(300 * 1024).fill(7), 1024 * 1024));
+      const said = await readyz();
+      // Still ready: reads, sign-ins and the gateway work; only uploads are refused.
+      expect(said.status).toBe("ready");
+      expect(said.degraded).toEqual([expect.stringMatching(/^media disk full: uploads are refused \(507\) since /)]);
+      disk.full = false;
+      await p.core.media.stage(new Uint8Array(100).fill(8), 1024 * 1024);
+      expect((await readyz()).degraded).toBeUndefined();
+    } finally {
+      for (const fd of disk.fds) closeSync(fd);
+      await p.stop();
+    }
   });
 });
 
