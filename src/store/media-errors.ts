@@ -67,3 +67,27 @@ export function mediaError(e: unknown): Error {
   if (code) return new MediaWriteFailed(code, (e as Error).message);
   return e instanceof Error ? e : new Error(String(e));
 }
+
+/**
+ * Since when the disk has refused files for lack of space (ENOSPC, EDQUOT), until a file
+ * is written whole again: /readyz lists it under `degraded`, as it lists the database's
+ * full disk (store/full.ts). Host time: an operator's notice.
+ */
+export class FullDiskNote {
+  private since: number | null = null;
+
+  /** A failed write: noted when the disk was full. Answers the error. */
+  saw(e: Error): Error {
+    if (e instanceof MediaWriteFailed && (e.code === "ENOSPC" || e.code === "EDQUOT")) this.since ??= Date.now();
+    return e;
+  }
+
+  /** A file written whole: there is room again. */
+  room(): void {
+    this.since = null;
+  }
+
+  notices(): string[] {
+    return this.since === null ? [] : [`media disk full: uploads are refused (507) since ${new Date(this.since).toISOString()}`];
+  }
+}

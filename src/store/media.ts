@@ -32,7 +32,7 @@ import { closeSync, existsSync, fsync as fsyncFd, mkdirSync, openSync, rmSync, s
 import { open, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MediaDigestMismatch, MediaSourceFailed, MediaTooLarge, MediaWriteFailed, mediaError } from "./media-errors";
+import { FullDiskNote, MediaDigestMismatch, MediaSourceFailed, MediaTooLarge, mediaError } from "./media-errors";
 import { Flushes } from "./media-flush";
 import { Hasher, type Digest } from "./media-hash";
 
@@ -170,29 +170,18 @@ export class DiskMediaStore implements MediaStore {
     return join(this.blobsDir, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
   }
 
-  /**
-   * Since when the disk has refused files for lack of space (ENOSPC, EDQUOT), until a file
-   * is written whole again: /readyz lists it, as it lists the database's full disk
-   * (store/full.ts). Host time: an operator's notice.
-   */
-  private fullSince: number | null = null;
+  /** Uploads refused for lack of space, for /readyz (media-errors.ts). */
+  private readonly diskFull = new FullDiskNote();
 
   degraded(): string[] {
-    return this.fullSince === null ? [] : [`media disk full: uploads are refused (507) since ${new Date(this.fullSince).toISOString()}`];
-  }
-
-  /** A failure of stage(), as the media store's error; a full disk noted for degraded(). */
-  private refused(e: unknown): Error {
-    const err = mediaError(e);
-    if (err instanceof MediaWriteFailed && (err.code === "ENOSPC" || err.code === "EDQUOT")) this.fullSince ??= Date.now();
-    return err;
+    return this.diskFull.notices();
   }
 
   async stage(source: ByteSource, opts: StageOptions): Promise<Staged> {
     try {
       this.ensure();
     } catch (e) {
-      throw this.refused(e);
+      throw this.diskFull.saw(mediaError(e));
     }
     const path = join(this.tmp, randomUUID());
     this.staging.add(path);
@@ -232,8 +221,7 @@ export class DiskMediaStore implements MediaStore {
       fd = null;
       const sha256 = await digest.digest();
       if (opts.expect !== undefined && opts.expect !== sha256) throw new MediaDigestMismatch(opts.expect, sha256);
-      // Written whole: there is room again.
-      this.fullSince = null;
+      this.diskFull.room();
       return this.staged(path, sha256, size, head.slice(0, headLength), now);
     } catch (e) {
       digest?.abort();
@@ -242,7 +230,7 @@ export class DiskMediaStore implements MediaStore {
       if (fd !== null) closeQuietly(fd);
       await rm(path, { force: true }).catch(() => {});
       this.staging.delete(path);
-      throw this.refused(e);
+      throw this.diskFull.saw(mediaError(e));
     }
   }
 
