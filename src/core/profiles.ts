@@ -4,8 +4,8 @@
  * fills it), and, in a server, the nickname and roles there. A profile is seen by the
  * person, and by whoever shares a server or a DM with them; anyone else gets 404, as for
  * any user they cannot see. In a server one is in, someone who has left it is seen too
- * while their messages or their ban remain there: a moderator opens a departed author's
- * card to ban them, as the reference client lets them.
+ * from a message of theirs there, or while their ban stands: a moderator opens a departed
+ * author's card to ban them, as the reference client lets them.
  */
 import type { CoreDeps } from "./deps";
 import type { Member, Role, User } from "./models";
