@@ -15,12 +15,21 @@ const BUN = process.execPath;
 const args = process.argv.slice(2);
 const children: Subprocess[] = [];
 
-function stopAll(code = 0): never {
+/** How long the children get to finish before this script ends anyway. */
+const STOP_MS = 15_000;
+
+/**
+ * Stop the server and the bot, and end once they have: a server still draining holds its
+ * port and its data directory, so a script that ended first left an `npm start` run
+ * straight after to find the directory in use.
+ */
+async function stopAll(code = 0): Promise<never> {
   for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
+  await Promise.race([Promise.all(children.map((c) => c.exited)), Bun.sleep(STOP_MS)]);
   process.exit(code);
 }
-process.on("SIGINT", () => stopAll(0));
-process.on("SIGTERM", () => stopAll(0));
+process.on("SIGINT", () => void stopAll(0));
+process.on("SIGTERM", () => void stopAll(0));
 
 /** Echo a child's output line by line with a prefix, handing each line to `onLine`; resolves when it ends. */
 async function echo(stream: ReadableStream<Uint8Array>, prefix: string, onLine: (line: string) => void = () => {}): Promise<void> {
@@ -57,7 +66,7 @@ const base = await new Promise<string | null>((done) => {
 });
 if (!base) {
   console.error("npm start: the server did not start (see above)");
-  stopAll(1);
+  await stopAll(1);
 }
 
 // First start: the demo world printed DemoBot's token. Later starts: a fresh one.
@@ -107,4 +116,4 @@ console.log(
 );
 
 const exited = await server.exited;
-stopAll(exited ?? 0);
+await stopAll(exited ?? 0);
