@@ -52,12 +52,9 @@ export function carrySynced(d: CoreDeps, guilds: Guilds, c: Channel, synced: Syn
   if (!synced.ids.length) return;
   const now = guilds.overwrites(c.id);
   if (sameOverwrites(now, synced.before)) return;
-  const db = d.store.db;
-  const put = db.query("INSERT INTO overwrites (channel_id, target_id, target_type, allow, deny) VALUES (?, ?, ?, ?, ?)");
   for (const id of synced.ids) {
     const before = guilds.overwrites(id);
-    db.query("DELETE FROM overwrites WHERE channel_id = ?").run(id);
-    for (const o of now) put.run(id, o.target_id, o.target_type, o.allow, o.deny);
+    guilds.replaceOverwrites(id, now);
     auditOverwrites(by.audit, guilds, by.act, id, before, guilds.overwrites(id));
     d.store.emit({ type: "channel.updated", channelId: id, guildId: c.guild_id });
   }

@@ -102,11 +102,7 @@ function apply(o: OrderDeps, actorId: string, guildId: string, p: Planned, reaso
   const db = o.d.store.db;
   db.query("UPDATE channels SET position = ?, parent_id = ? WHERE id = ?").run(p.position, p.parentId, p.before.id);
   const overwritesBefore = p.overwrites ? o.guilds.overwrites(p.before.id) : [];
-  if (p.overwrites) {
-    db.query("DELETE FROM overwrites WHERE channel_id = ?").run(p.before.id);
-    const put = db.query("INSERT INTO overwrites (channel_id, target_id, target_type, allow, deny) VALUES (?, ?, ?, ?, ?)");
-    for (const x of p.overwrites) put.run(p.before.id, x.target_id, x.target_type, x.allow, x.deny);
-  }
+  if (p.overwrites) o.guilds.replaceOverwrites(p.before.id, p.overwrites);
   o.d.store.emit({ type: "channel.updated", channelId: p.before.id, guildId });
   const changes = diffChanges(
     { position: p.before.position, parent_id: p.before.parent_id },

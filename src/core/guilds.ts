@@ -418,6 +418,13 @@ export class Guilds {
       throw DomainError.maximum(30060, `Maximum number of permission overwrites reached (${MAX_CHANNEL_OVERWRITES})`);
   }
 
+  /** Inside a write: a channel's whole list of overwrites becomes `list` (a category's, carried or locked to). */
+  replaceOverwrites(channelId: string, list: readonly Overwrite[]): void {
+    this.db.query("DELETE FROM overwrites WHERE channel_id = ?").run(channelId);
+    const put = this.db.query("INSERT INTO overwrites (channel_id, target_id, target_type, allow, deny) VALUES (?, ?, ?, ?, ?)");
+    for (const o of list) put.run(channelId, o.target_id, o.target_type, o.allow, o.deny);
+  }
+
   setOverwrite(channelId: string, targetId: string, targetType: 0 | 1, allow: number, deny: number): void {
     this.d.store.write(() => {
       const c = this.requireChannel(channelId);
