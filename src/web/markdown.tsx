@@ -258,7 +258,22 @@ export function parseMessage(source: string): Node[] {
   return parse(source, { inline: true }) as Node[];
 }
 
-export function Markdown({ source }: { source: string }) {
+/**
+ * `everyone`: whether the message's @everyone and @here reach anyone (its
+ * `mention_everyone`); when they do not (the author may not mention everyone), they show
+ * as the plain words they are, as the reference shows them, not as a mention.
+ */
+export function Markdown({ source, everyone = true }: { source: string; everyone?: boolean }) {
   if (!source) return null;
-  return <>{kids(parseMessage(source))}</>;
+  const tree = parseMessage(source);
+  return <>{kids(everyone ? tree : asWords(tree))}</>;
+}
+
+/** The tree with its @everyone and @here as text. */
+function asWords(nodes: Node[]): Node[] {
+  return nodes.map((n) => {
+    if (n.type === "everyone" || n.type === "here") return { type: "text", content: `@${n.type}` };
+    if (Array.isArray(n.items)) return { ...n, items: (n.items as Node[][]).map(asWords) };
+    return Array.isArray(n.content) ? { ...n, content: asWords(n.content) } : n;
+  });
 }

@@ -129,6 +129,22 @@ describe("mentions", () => {
       await box.pressSequentially("@");
       await list.getByRole("option", { name: "Bob (bob)" }).waitFor();
       expect((await list.getByRole("option").allTextContents()).slice(-2)).toEqual(["@everyone", "@here"]);
+
+      // Sent by someone who may not mention everyone, @everyone is words, not a mention.
+      const general = s.id(s.world.guilds.Lab.channels.general);
+      await s.as("bob", "POST", `/channels/${general}/messages`, { content: "@everyone look" });
+      await s.as("alice", "POST", `/channels/${general}/messages`, { content: "@here dinner" });
+      /** Whether `@token` in the message stands in an element of its own (a mention) or runs on in the text. */
+      const apart = (text: RegExp, token: string) =>
+        message(a, text).evaluate((el, token) => {
+          const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+          for (let n = walker.nextNode(); n; n = walker.nextNode())
+            if (n.textContent!.includes(token)) return n.parentElement!.textContent === `@${token}`;
+          throw new Error(`no ${token} in the message`);
+        }, token);
+      await message(a, /@here dinner$/).waitFor();
+      expect(await apart(/@here dinner$/, "here")).toBe(true);
+      expect(await apart(/@everyone look$/, "everyone")).toBe(false);
     } finally {
       await alice.context.close();
     }

@@ -9,7 +9,7 @@ import { Markdown } from "../markdown";
 import { jumpTo } from "../links";
 
 interface Props {
-  m: Pick<Message, "id" | "author" | "content" | "channel_id">;
+  m: Pick<Message, "id" | "author" | "content" | "channel_id" | "mention_everyone">;
   /** The message's server; null in a DM. */
   guild: string | null;
   /** Makes the article's labelling ids unique among the lists on the page. */
@@ -30,7 +30,7 @@ export function FoundMessage({ m, guild, idPrefix, where, onJump }: Props) {
       </span>
       {where}
       <div id={c}>
-        <Markdown source={m.content} />
+        <Markdown source={m.content} everyone={m.mention_everyone} />
       </div>
       <button
         type="button"

@@ -138,7 +138,7 @@ function OnlyYou({ m }: { m: Message }) {
 function Body({ m }: { m: Message }) {
   if (m.type === PINNED_NOTICE) return <PinNotice m={m} guild={route.value.guild === "@me" ? null : route.value.guild} />;
   if (m.ciphertext !== null) return <EncryptedBody m={m} />;
-  return <Markdown source={m.content} />;
+  return <Markdown source={m.content} everyone={m.mention_everyone} />;
 }
 
 function Picker({ m, onDone }: { m: Message; onDone(): void }) {
