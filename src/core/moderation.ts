@@ -338,14 +338,16 @@ export class Moderation {
         this.messages.delete(m.id);
         n++;
       }
-      this.audit.record({
-        guildId: a.channel.guild_id!,
-        actorId,
-        actionType: AUDIT.MESSAGE_BULK_DELETE,
-        targetId: channelId,
-        options: { count: String(n) },
-        reason,
-      });
+      // Ids that were all gone already changed nothing, and an entry saying so would be noise.
+      if (n > 0)
+        this.audit.record({
+          guildId: a.channel.guild_id!,
+          actorId,
+          actionType: AUDIT.MESSAGE_BULK_DELETE,
+          targetId: channelId,
+          options: { count: String(n) },
+          reason,
+        });
       return n;
     });
   }

@@ -74,6 +74,13 @@ describe("channel and message actions write audit entries with the reason", () =
     expect(r.status).toBe(204);
     const [bulk] = await entries(73);
     expect(bulk).toMatchObject({ target_id: ch, options: { count: "2" } });
+    // The same ids again: all gone already, so nothing changed and nothing is logged.
+    const again = await call(p, "POST", `/channels/${ch}/messages/bulk-delete`, {
+      token,
+      body: { messages: ms.slice(1).map((m) => p.api.flakes.of(m.id)) },
+    });
+    expect(again.status).toBe(204);
+    expect(await entries(73)).toHaveLength(1);
   });
 });
 
