@@ -1,7 +1,10 @@
 /**
  * `npm test`: every test file in a `bun test` process of its own, each under a deadline:
  * a file that hangs (a library's reconnect storm, a wait that never ends) is killed with
- * everything it started and fails, and the run goes on. The files' JUnit reports become
+ * everything it started and fails, and the run goes on. The exception is the quick
+ * in-process files (test/unit, test/http: no server on a port, no browser, no bot), which
+ * run together in one process as `npm run test:fast` runs them: a process of their own
+ * each cost more start-up than test, about a minute of CPU over the suite. The files' JUnit reports become
  * one (.test-results/junit.xml), and the summary ends with bun's " N pass" / " N fail"
  * lines (CI reads those). The compatibility table is not written here: `npm run
  * compat:matrix` runs the compatibility tests and writes docs/compatibility.md from
@@ -81,18 +84,34 @@ function defaultJobs(): number {
 /** Files that keep a core busy while they run: all but the bot libraries' (see the top). */
 const busy = (file: string) => !file.startsWith("test/compat/");
 
+/** The quick in-process files, run together (see the top). */
+const QUICK = ["test/unit/", "test/http/"];
+
+/** What runs in one process each: a file, or the quick files together (first, as the longest job's peers wait on nothing). */
+interface Job {
+  name: string;
+  files?: string[];
+}
+
+function jobsOf(files: string[]): Job[] {
+  const quick = files.filter((f) => QUICK.some((q) => f.startsWith(q)));
+  const rest = files.filter((f) => !quick.includes(f)).map((name) => ({ name }));
+  if (quick.length < 2) return files.map((name) => ({ name }));
+  return [{ name: `${QUICK.map((q) => q.slice(0, -1)).join(" and ")} (${quick.length} files, one process)`, files: quick }, ...rest];
+}
+
 /**
  * Run the files, `jobs` at a time, at most one busy file per core; results in the order
  * of `files`. A lane that may not take the next busy file takes the first file that is
  * not.
  */
-async function runAll(o: Options, files: string[]): Promise<FileResult[]> {
-  const results: FileResult[] = new Array(files.length);
-  const waiting = files.map((_, i) => i);
+async function runAll(o: Options, jobs: Job[]): Promise<FileResult[]> {
+  const results: FileResult[] = new Array(jobs.length);
+  const waiting = jobs.map((_, i) => i);
   const busyMax = Math.min(CORES, o.jobs);
   let busyNow = 0;
   const take = (): number | undefined => {
-    const at = waiting.findIndex((i) => busyNow < busyMax || !busy(files[i]));
+    const at = waiting.findIndex((i) => busyNow < busyMax || !busy(jobs[i].name));
     return at === -1 ? undefined : waiting.splice(at, 1)[0];
   };
   // A lane with nothing it may take waits for a busy file to end, then looks again.
@@ -105,11 +124,11 @@ async function runAll(o: Options, files: string[]): Promise<FileResult[]> {
         await ended;
         continue;
       }
-      const file = files[i];
+      const { name: file, files } = jobs[i];
       const heavy = busy(file);
       if (heavy) busyNow++;
       const report = join(o.root, PARTS, `${i}.xml`);
-      const r = await runFile({ root: o.root, file, args: o.bunArgs, deadlineMs: o.deadlineMs, report, stream: o.jobs === 1 });
+      const r = await runFile({ root: o.root, file, files, args: o.bunArgs, deadlineMs: o.deadlineMs, report, stream: o.jobs === 1 });
       // Several at once: each file's output in one piece, as it finishes.
       if (o.jobs > 1) process.stdout.write(r.output);
       if (r.overDeadline) console.log(`\n${file}: killed after its deadline of ${o.deadlineMs / 1000} s, with every process it started\n`);
@@ -122,7 +141,7 @@ async function runAll(o: Options, files: string[]): Promise<FileResult[]> {
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(o.jobs, files.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(o.jobs, jobs.length) }, worker));
   return results;
 }
 
@@ -135,7 +154,7 @@ function junit(results: FileResult[], seconds: number): string {
 }
 
 /** bun's own summary lines, for the whole run (CI reads the last " N pass" and " N fail"). */
-function summary(results: FileResult[], seconds: number): string {
+function summary(results: FileResult[], fileCount: number, seconds: number): string {
   const sum = (k: "tests" | "failures" | "skipped" | "assertions") => results.reduce((n, r) => n + r[k], 0);
   const failed = results.filter((r) => r.failures > 0);
   const lines = [""];
@@ -149,7 +168,7 @@ function summary(results: FileResult[], seconds: number): string {
   if (sum("skipped")) lines.push(` ${sum("skipped")} skip`);
   lines.push(` ${sum("failures")} fail`, ` ${sum("assertions")} expect() calls`);
   lines.push(
-    `Ran ${sum("tests")} tests across ${results.length} file${results.length === 1 ? "" : "s"}, each in its own process. [${seconds.toFixed(2)}s]`,
+    `Ran ${sum("tests")} tests across ${fileCount} file${fileCount === 1 ? "" : "s"} in ${results.length} process${results.length === 1 ? "" : "es"}. [${seconds.toFixed(2)}s]`,
   );
   return lines.join("\n");
 }
@@ -166,11 +185,11 @@ rmSync(join(o.root, PARTS), { recursive: true, force: true });
 mkdirSync(join(o.root, PARTS), { recursive: true });
 
 const t0 = performance.now();
-const results = await runAll(o, files);
+const results = await runAll(o, jobsOf(files));
 const seconds = (performance.now() - t0) / 1000;
 writeFileSync(join(o.root, REPORT), junit(results, seconds));
 rmSync(join(o.root, PARTS), { recursive: true, force: true });
-console.log(summary(results, seconds));
+console.log(summary(results, files.length, seconds));
 const failures = results.reduce((n, r) => n + r.failures, 0);
 const ran = results.reduce((n, r) => n + r.tests, 0);
 const skipped = results.reduce((n, r) => n + r.skipped, 0);

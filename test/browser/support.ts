@@ -157,37 +157,33 @@ type ProfileOptions = Parameters<Browser["newContext"]>[0] & { prepare?: (contex
 /**
  * A browser profile with one page, as a person who never used this server has it: no
  * storage, no cookies, nobody signed in. A new page costs Chromium about a second of CPU
- * (most of the browser tests' time), so a profile a test closed untouched is kept and
- * handed to the next person with the same options, wiped: its origin's storage of every
- * kind and its cookies cleared (the DevTools protocol's "clear site data"), its page
- * reloaded, listeners the test added dropped. A profile is not kept when its test changed
- * what a wipe does not undo (a permission, an init script, routes, the viewport, the clock,
- * another page, offline); a `prepare` step's profile never is. PARLEY_FRESH_PROFILES=1
- * gives every person a new one, to rule the reuse out when a test misbehaves.
+ * (most of the browser tests' time), so a profile its test closed is kept for the next
+ * person with the same options and server: on closing it leaves the app at once (its
+ * live connection ends, as a closed browser's does), its origin's storage of every kind
+ * and its cookies are cleared (the DevTools protocol's "clear site data") and listeners
+ * the test added dropped. A profile is closed for good when its test changed what that
+ * does not undo (a permission, an init script, routes, the viewport, the clock, another
+ * page, offline); a `prepare` step's profile always is. PARLEY_FRESH_PROFILES=1 gives
+ * every person a new one, to rule the reuse out when a test misbehaves.
  */
 async function profile(browser: Browser, base: string, options: ProfileOptions): Promise<Person> {
   const { prepare, ...contextOptions } = options;
-  const key = JSON.stringify(contextOptions);
-  const kept = prepare ? undefined : spares.get(browser)?.find((p) => p.key === key);
-  if (kept) {
-    spares.get(browser)!.splice(spares.get(browser)!.indexOf(kept), 1);
-    if (await wipe(kept, base)) return kept;
-    await kept.close();
-  }
+  const key = JSON.stringify([base, contextOptions]);
+  const list = spares.get(browser) ?? [];
+  const kept = prepare ? -1 : list.findIndex((p) => p.key === key && !p.page.isClosed());
+  if (kept !== -1) return list.splice(kept, 1)[0];
   const context = await browser.newContext(contextOptions);
   context.setDefaultTimeout(WAIT_MS);
   await prepare?.(context);
   const page = await context.newPage();
   // Anything an injected script could do is recorded, so a test can say nothing ran.
   page.on("dialog", (d) => void d.dismiss());
-  if (!prepare && !process.env.PARLEY_FRESH_PROFILES) keepWhenClosed(browser, key, context, page);
+  if (!prepare && !process.env.PARLEY_FRESH_PROFILES) keepWhenClosed(browser, base, key, context, page);
   return { context, page };
 }
 
 interface Spare extends Person {
   key: string;
-  /** Closes the profile for good. */
-  close(): Promise<void>;
 }
 
 const spares = new WeakMap<Browser, Spare[]>();
@@ -248,8 +244,8 @@ function listenersNow(target: Page | BrowserContext): Map<string | symbol, Liste
   return new Map(emitter.eventNames().map((e) => [e, [...emitter.listeners(e)]]));
 }
 
-/** Watch the profile's changes; closing it (as every test does when done) keeps it when it had none. */
-function keepWhenClosed(browser: Browser, key: string, context: BrowserContext, page: Page): void {
+/** Watch the profile's changes; closing it (as every test does when done) keeps it, wiped, when it had none. */
+function keepWhenClosed(browser: Browser, base: string, key: string, context: BrowserContext, page: Page): void {
   let changed = false;
   const watch = (target: object, names: readonly string[]) => {
     const t = target as Record<string, unknown>;
@@ -267,19 +263,22 @@ function keepWhenClosed(browser: Browser, key: string, context: BrowserContext, 
   watch(context, CONTEXT_CHANGES);
   watch(page, PAGE_CHANGES);
   watch(context.clock, CLOCK_CHANGES);
-  const spare: Spare = { key, context, page, close: () => closeContext() };
+  const spare: Spare = { key, context, page };
   context.close = async (...a: Parameters<BrowserContext["close"]>) => {
+    if (spares.get(browser)?.includes(spare)) return; // closed already, and kept
     if (changed || page.isClosed() || context.pages().length !== 1 || !browser.isConnected()) return closeContext(...a);
     dropListenersSince(page, pageListeners);
     dropListenersSince(context, contextListeners);
+    // Gone from the app at once, as a closed browser is: its live connection ends now.
+    if (!(await wipe(spare, base))) return closeContext(...a);
     const list = spares.get(browser) ?? [];
     list.push(spare);
     spares.set(browser, list);
   };
 }
 
-/** The profile as new: storage and cookies gone, the page on nothing of the app's. False: it could not be wiped. */
-async function wipe(p: Spare, base: string): Promise<boolean> {
+/** The profile as new: off the app, its storage and cookies gone. False: it could not be wiped. */
+async function wipe(p: Person, base: string): Promise<boolean> {
   try {
     // Off the app first, so nothing of it writes storage after the wipe or holds it open.
     await p.page.goto(`${base}/healthz`);

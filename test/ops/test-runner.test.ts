@@ -146,3 +146,46 @@ test("x", async () => {
     rmSync(root, { recursive: true, force: true });
   }
 }, 70_000);
+
+test("the quick in-process files run together in one process; each keeps its own cases in the report, and a failure among them counts", async () => {
+  const root = mkdtempSync(join(tmpdir(), "parley-quick-"));
+  try {
+    mkdirSync(join(root, "test/unit"), { recursive: true });
+    mkdirSync(join(root, "test/http"), { recursive: true });
+    mkdirSync(join(root, "test/ops"), { recursive: true });
+    const pidCase = (name: string, ok = true) =>
+      `import { expect, test } from "bun:test";\nimport { appendFileSync } from "node:fs";\ntest("${name}", () => { appendFileSync(${JSON.stringify(join(root, "pids"))}, process.pid + "\\n"); expect(${ok}).toBe(true); });\n`;
+    writeFileSync(join(root, "test/unit/a.test.ts"), pidCase("unit a"));
+    writeFileSync(join(root, "test/unit/b.test.ts"), pidCase("unit b", false));
+    writeFileSync(join(root, "test/http/c.test.ts"), pidCase("http c"));
+    writeFileSync(join(root, "test/ops/d.test.ts"), pidCase("ops d"));
+    const run = Bun.spawn(["sh", "-c", 'exec "$0" "$@" 2>&1', process.execPath, join(ROOT, "scripts/test.ts"), "--root", root], {
+      cwd: ROOT,
+      stdout: "pipe",
+    });
+    const killer = setTimeout(() => run.kill("SIGKILL"), 40_000);
+    const [all, code] = await Promise.all([new Response(run.stdout).text(), run.exited]);
+    clearTimeout(killer);
+    expect(code).toBe(1);
+    expect(all).toContain("Ran 4 tests across 4 files in 2 processes.");
+    expect(
+      all
+        .match(/^ *\d+ fail$/gm)!
+        .at(-1)!
+        .trim(),
+    ).toBe("1 fail");
+    const pids = readFileSync(join(root, "pids"), "utf8").trim().split("\n");
+    expect(pids).toHaveLength(4);
+    // unit a, unit b and http c in one process; ops d in another.
+    expect(new Set(pids).size).toBe(2);
+    const cases = parseJUnit(readFileSync(join(root, ".test-results/junit.xml"), "utf8"));
+    expect(cases.map((c) => [c.name, c.failed]).sort()).toEqual([
+      ["http c", false],
+      ["ops d", false],
+      ["unit a", false],
+      ["unit b", true],
+    ]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}, 45_000);
