@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { expect } from "bun:test";
 import { makeParley } from "../helpers";
+import { profile } from "./profiles";
 import type { Parley } from "../../src/app";
 import type { Config } from "../../src/config";
 import type { SeedAnswer } from "../../src/world";
@@ -126,6 +127,7 @@ export async function signIn(
     locale: opts.locale,
     timezoneId: opts.timezoneId,
     prepare: opts.prepare,
+    timeout: WAIT_MS,
   });
   await page.goto(`${base}/`);
   await page.getByRole("textbox", { name: "Username" }).fill(username);
@@ -142,7 +144,7 @@ export async function signIn(
  * signing in there and staying on it: the pages ask to sign in first and come back.
  */
 export async function openAs(browser: Browser, base: string, path: string, username: string, password = PASSWORD): Promise<Person> {
-  const { context, page } = await profile(browser, base, { viewport: { width: 1280, height: 900 } });
+  const { context, page } = await profile(browser, base, { viewport: { width: 1280, height: 900 }, timeout: WAIT_MS });
   await page.goto(`${base}${path}`);
   await page.getByRole("textbox", { name: "Username" }).fill(username);
   await page.getByRole("textbox", { name: "Password" }).fill(password);
@@ -150,147 +152,6 @@ export async function openAs(browser: Browser, base: string, path: string, usern
   await page.getByRole("navigation", { name: "Site" }).waitFor();
   expect(new URL(page.url()).pathname).toBe(path);
   return { context, page };
-}
-
-type ProfileOptions = Parameters<Browser["newContext"]>[0] & { prepare?: (context: BrowserContext) => Promise<unknown> };
-
-/**
- * A browser profile with one page, as a person who never used this server has it: no
- * storage, no cookies, nobody signed in. A new page costs Chromium about a second of CPU
- * (most of the browser tests' time), so a profile its test closed is kept for the next
- * person with the same options and server: on closing it leaves the app at once (its
- * live connection ends, as a closed browser's does), its origin's storage of every kind
- * and its cookies are cleared (the DevTools protocol's "clear site data") and listeners
- * the test added dropped. A profile is closed for good when its test changed what that
- * does not undo (a permission, an init script, routes, the viewport, the clock, another
- * page, offline); a `prepare` step's profile always is. PARLEY_FRESH_PROFILES=1 gives
- * every person a new one, to rule the reuse out when a test misbehaves.
- */
-async function profile(browser: Browser, base: string, options: ProfileOptions): Promise<Person> {
-  const { prepare, ...contextOptions } = options;
-  const key = JSON.stringify([base, contextOptions]);
-  const list = spares.get(browser) ?? [];
-  const kept = prepare ? -1 : list.findIndex((p) => p.key === key && !p.page.isClosed());
-  if (kept !== -1) return list.splice(kept, 1)[0];
-  const context = await browser.newContext(contextOptions);
-  context.setDefaultTimeout(WAIT_MS);
-  await prepare?.(context);
-  const page = await context.newPage();
-  // Anything an injected script could do is recorded, so a test can say nothing ran.
-  page.on("dialog", (d) => void d.dismiss());
-  if (!prepare && !process.env.PARLEY_FRESH_PROFILES) keepWhenClosed(browser, base, key, context, page);
-  return { context, page };
-}
-
-interface Spare extends Person {
-  key: string;
-}
-
-const spares = new WeakMap<Browser, Spare[]>();
-
-/** What a wipe does not undo: calling any of these keeps the profile from being reused. */
-const CONTEXT_CHANGES = [
-  "addCookies",
-  "addInitScript",
-  "exposeBinding",
-  "exposeFunction",
-  "grantPermissions",
-  "clearPermissions",
-  "newPage",
-  "route",
-  "routeFromHAR",
-  "routeWebSocket",
-  "setDefaultNavigationTimeout",
-  "setDefaultTimeout",
-  "setExtraHTTPHeaders",
-  "setGeolocation",
-  "setHTTPCredentials",
-  "setOffline",
-] as const;
-const PAGE_CHANGES = [
-  "addInitScript",
-  "addLocatorHandler",
-  "close",
-  "emulateMedia",
-  "exposeBinding",
-  "exposeFunction",
-  "route",
-  "routeFromHAR",
-  "routeWebSocket",
-  "setDefaultNavigationTimeout",
-  "setDefaultTimeout",
-  "setExtraHTTPHeaders",
-  "setViewportSize",
-] as const;
-const CLOCK_CHANGES = ["install", "fastForward", "pauseAt", "resume", "runFor", "setFixedTime", "setSystemTime"] as const;
-
-type Listener = (...a: unknown[]) => void;
-/** Playwright's objects are Node-style emitters; its types do not say so. */
-type Emitter = {
-  eventNames(): (string | symbol)[];
-  listeners(e: string | symbol): Listener[];
-  removeListener(e: string | symbol, l: Listener): void;
-};
-
-/** Drops the listeners a test added (an observer of the page's errors, say) since `before`. */
-function dropListenersSince(target: Page | BrowserContext, before: Map<string | symbol, Listener[]>): void {
-  const emitter = target as unknown as Emitter;
-  for (const event of emitter.eventNames())
-    for (const l of emitter.listeners(event)) if (!before.get(event)?.includes(l)) emitter.removeListener(event, l);
-}
-
-function listenersNow(target: Page | BrowserContext): Map<string | symbol, Listener[]> {
-  const emitter = target as unknown as Emitter;
-  return new Map(emitter.eventNames().map((e) => [e, [...emitter.listeners(e)]]));
-}
-
-/** Watch the profile's changes; closing it (as every test does when done) keeps it, wiped, when it had none. */
-function keepWhenClosed(browser: Browser, base: string, key: string, context: BrowserContext, page: Page): void {
-  let changed = false;
-  const watch = (target: object, names: readonly string[]) => {
-    const t = target as Record<string, unknown>;
-    for (const name of names) {
-      const real = t[name] as (...a: unknown[]) => unknown;
-      t[name] = (...a: unknown[]) => {
-        changed = true;
-        return real.apply(target, a);
-      };
-    }
-  };
-  const pageListeners = listenersNow(page);
-  const contextListeners = listenersNow(context);
-  const closeContext = context.close.bind(context);
-  watch(context, CONTEXT_CHANGES);
-  watch(page, PAGE_CHANGES);
-  watch(context.clock, CLOCK_CHANGES);
-  const spare: Spare = { key, context, page };
-  context.close = async (...a: Parameters<BrowserContext["close"]>) => {
-    if (spares.get(browser)?.includes(spare)) return; // closed already, and kept
-    if (changed || page.isClosed() || context.pages().length !== 1 || !browser.isConnected()) return closeContext(...a);
-    dropListenersSince(page, pageListeners);
-    dropListenersSince(context, contextListeners);
-    // Gone from the app at once, as a closed browser is: its live connection ends now.
-    if (!(await wipe(spare, base))) return closeContext(...a);
-    const list = spares.get(browser) ?? [];
-    list.push(spare);
-    spares.set(browser, list);
-  };
-}
-
-/** The profile as new: off the app, its storage and cookies gone. False: it could not be wiped. */
-async function wipe(p: Person, base: string): Promise<boolean> {
-  try {
-    // Off the app first, so nothing of it writes storage after the wipe or holds it open.
-    await p.page.goto(`${base}/healthz`);
-    await p.page.evaluate(() => sessionStorage.clear());
-    const cdp = await p.context.newCDPSession(p.page);
-    await cdp.send("Storage.clearDataForOrigin", { origin: new URL(base).origin, storageTypes: "all" });
-    await cdp.detach();
-    await p.context.clearCookies();
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The channel entry whose accessible name starts with the channel's name. */
