@@ -35,5 +35,14 @@ export function readStateRoutes(p: ClientContext): PeopleRoute[] {
         return readStateView(core.readStates.mark(me.id, c, b.message_id));
       },
     }),
+    route({
+      method: "PUT",
+      path: "/guilds/{guild_id}/read",
+      caller: "session",
+      summary: "Mark every channel of a server one can see read up to its newest message (the server's Mark as read)",
+      window: "background",
+      answer: Type.Array(C.ReadState),
+      handler: ({ caller: { user: me }, params }) => core.readStates.markServer(me.id, pathId(params.guild_id, "guild")).map(readStateView),
+    }),
   ];
 }

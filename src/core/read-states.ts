@@ -108,6 +108,39 @@ export class ReadStates {
     });
   }
 
+  /**
+   * Mark every text channel of a server the person can see read up to its newest message
+   * they may see (a server's "Mark as read"); each channel that moved fires
+   * read_state.updated. A server they are not in is one that does not exist.
+   */
+  markServer(userId: string, guildId: string): ReadState[] {
+    return this.d.store.write(() => {
+      if (!this.guilds.isMember(guildId, userId)) throw DomainError.notFound("guild");
+      const out: ReadState[] = [];
+      for (const channel of this.guilds.channels(guildId)) {
+        if (!TEXT_CHANNEL_TYPES.has(channel.type) || !canSee(this.d, this.guilds, channel, userId)) continue;
+        const newest = this.newestSeen(userId, channel.id);
+        const last = (this.row().get(userId, channel.id) as { last_read_id: string } | null)?.last_read_id ?? null;
+        if (newest !== null && (last === null || newest > last)) {
+          this.upsert().run(userId, channel.id, newest);
+          this.d.store.emit({ type: "read_state.updated", userId, channelId: channel.id });
+        }
+        out.push(this.of(userId, channel));
+      }
+      return out;
+    });
+  }
+
+  /** The newest message of the channel the person may see, or null. */
+  private newestSeen(userId: string, channelId: string): string | null {
+    const row = this.d.store.db
+      .query(
+        "SELECT id FROM messages WHERE channel_id = ? AND (ephemeral_user_id IS NULL OR ephemeral_user_id = ?) ORDER BY id DESC LIMIT 1",
+      )
+      .get(channelId, userId) as { id: string } | null;
+    return row?.id ?? null;
+  }
+
   /** The newest message of the channel at or before `id` that the person may see, or null. */
   private seenBefore(userId: string, channelId: string, id: string): string | null {
     const row = this.d.store.db

@@ -167,6 +167,17 @@ async function sendMark(channelId: string): Promise<void> {
   }
 }
 
+/**
+ * A server's "Mark as read": each of its channels read up to its newest message, as the
+ * server answers (the live connection tells the person's other tabs). Failing, the marks
+ * stay as they were: nothing to undo.
+ */
+export async function markServerRead(guildId: string): Promise<void> {
+  try {
+    for (const state of await api<ReadState[]>("PUT", `/guilds/${guildId}/read`)) setReadState(state);
+  } catch {}
+}
+
 /** The open channel, if any. */
 export function openChannel(): Channel | undefined {
   return channelOf(route.value.channel);

@@ -120,3 +120,34 @@ describe("read marks", () => {
     }
   }, 30_000);
 });
+
+describe("a server's Mark as read", () => {
+  test("offered while channels of the server are marked; it clears them all, the server's entry and the tab's title too", async () => {
+    const bob = await signIn(browser, s.base, "bob");
+    try {
+      const b = bob.page;
+      await channelEntry(b, "random").click();
+      await b.getByRole("textbox", { name: "Message #random" }).waitFor();
+      const channels = b.getByRole("navigation", { name: "Channels" });
+      const markAll = channels.getByRole("button", { name: "Mark as read" });
+      expect(await markAll.count()).toBe(0);
+      const bobId = s.world.users.bob.id;
+      await say(`<@${s.id(bobId)}> look at this`);
+      await channelEntry(b, "general")
+        .and(b.getByRole("button", { name: /unread, 1 mention/ }))
+        .waitFor();
+      await b.getByRole("navigation", { name: "Servers" }).getByRole("button", { name: "Lab, 1 mention" }).waitFor();
+
+      await markAll.click();
+      await channelEntry(b, "general")
+        .and(b.getByRole("button", { name: /^general$/ }))
+        .waitFor();
+      await b.getByRole("navigation", { name: "Servers" }).getByRole("button", { name: "Lab", exact: true }).waitFor();
+      await b.waitForFunction(() => document.title === "#random · Parley");
+      await markAll.waitFor({ state: "detached" });
+      expect(await readState("bob")).toMatchObject({ unread: false, mention_count: 0 });
+    } finally {
+      await bob.context.close();
+    }
+  }, 30_000);
+});

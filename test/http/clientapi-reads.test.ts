@@ -60,6 +60,41 @@ describe("read states", () => {
     // A message of another channel is still no mark of this one.
     expect(refusal(await client(p, "PUT", `/channels/${staff}/read`, bob, { message_id: first.id }))).toEqual([404, 10003]);
   });
+
+  test("a server's Mark as read: each of its channels, up to its newest message, for that person only", async () => {
+    const { p, w, alice, bob, carol, lab, general, staff } = peopleWorld();
+    const bobId = internalId(p, w.users.bob.id);
+    await client(p, "POST", `/channels/${general}/messages`, alice, { content: `hey <@${bobId}>` });
+    const last = (await client(p, "POST", `/channels/${general}/messages`, alice, { content: "anyone?" })).body;
+    const other = (await client(p, "POST", `/channels/${staff}/messages`, alice, { content: "over here" })).body;
+    await client(p, "POST", `/channels/${general}/messages`, bob, { content: "back soon" });
+    expect(stateOf((await client(p, "GET", "/users/@me/read-states", bob)).body, general)).toMatchObject({
+      unread: true,
+      mention_count: 1,
+    });
+
+    const ev = recordEvents(p);
+    const r = await client(p, "PUT", `/guilds/${lab}/read`, bob);
+    expect(r.status).toBe(200);
+    expect(stateOf(r.body, general)).toMatchObject({ channel_id: general, unread: false, mention_count: 0 });
+    expect(stateOf(r.body, general).last_read_id > last.id).toBe(true); // bob's own, the newest
+    expect(stateOf(r.body, staff)).toEqual({ channel_id: staff, last_read_id: other.id, unread: false, mention_count: 0 });
+    expect(
+      ev
+        .of("read_state.updated")
+        .map((e: any) => e.channelId)
+        .sort(),
+    ).toEqual([general, staff].sort());
+    // Again: nothing new, nothing moves, nothing is announced.
+    const again = recordEvents(p);
+    expect((await client(p, "PUT", `/guilds/${lab}/read`, bob)).status).toBe(200);
+    expect(again.of("read_state.updated")).toEqual([]);
+    // Alice's marks are her own: bob's message is still unread for her.
+    expect(stateOf((await client(p, "GET", "/users/@me/read-states", alice)).body, general).unread).toBe(true);
+    // Someone not in the server, and a server that does not exist: not found, as everywhere.
+    expect(refusal(await client(p, "PUT", `/guilds/${lab}/read`, carol))).toEqual([404, 10003]);
+    expect(refusal(await client(p, "PUT", "/guilds/nope/read", bob))).toEqual([404, 10003]);
+  });
 });
 
 describe("the commands of a channel", () => {

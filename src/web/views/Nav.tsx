@@ -6,11 +6,11 @@
  * under its name), with the person, User settings and Sign out at the foot.
  */
 import { Fragment } from "preact";
-import { open } from "../load";
+import { markServerRead, open } from "../load";
 import { closeDm } from "../actions";
 import { channelGroups } from "../channel-groups";
 import { channelLabel, displayName, dms, guildOf, guilds, me, readStates, route } from "../state";
-import type { Channel } from "../types";
+import type { Channel, Guild } from "../types";
 import { SettingsButton, settingsFor } from "../settings/ServerSettings";
 import { userSettingsOpen } from "../settings/UserSettings";
 import { channelText, channelUnread, UnreadMark, unreadText } from "./UnreadMark";
@@ -119,6 +119,16 @@ function AddServer() {
   );
 }
 
+/** "Mark as read": the server's channels all read at once; offered while any but the open one is marked. */
+function MarkServerRead({ guild, current }: { guild: Guild; current: string | null }) {
+  if (!unreadText(guild.channels, current)) return null;
+  return (
+    <button type="button" class="link" onClick={() => void markServerRead(guild.id)}>
+      Mark as read
+    </button>
+  );
+}
+
 export function ChannelsNav({ onPick, onSignOut }: { onPick(): void; onSignOut(): void }) {
   const r = route.value;
   const g = r.guild === "@me" ? null : guildOf(r.guild);
@@ -135,6 +145,7 @@ export function ChannelsNav({ onPick, onSignOut }: { onPick(): void; onSignOut()
     <nav aria-label="Channels" class="channels">
       <h2>{g ? g.name : "Direct messages"}</h2>
       {g && <SettingsButton guild={g} />}
+      {g && <MarkServerRead guild={g} current={r.channel} />}
       <div class="channel-lists">
         {groups.map(({ category, channels }) => (
           <Fragment key={category?.id ?? "top"}>
