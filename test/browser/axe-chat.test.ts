@@ -298,6 +298,12 @@ describe("accessibility: the chat", () => {
       await a.getByRole("dialog", { name: "Notification settings" }).waitFor();
       await a11y.check(a, "notification settings");
       await close(a, "Notification settings");
+      await a.getByRole("button", { name: "Change nickname" }).click();
+      const nick = a.getByRole("dialog", { name: /^Your nickname in / });
+      await nick.waitFor();
+      await a11y.check(a, "change nickname");
+      await nick.getByRole("button", { name: "Cancel" }).click();
+      await nick.waitFor({ state: "detached" });
 
       const search = a.getByRole("searchbox", { name: "Search" });
       await search.fill("agenda");

@@ -142,6 +142,43 @@ describe("two people in two browsers", () => {
     }
   }, 20_000);
 
+  test("a person changes their own nickname in the server: the other sees it on their messages and in the member list; empty goes back", async () => {
+    const alice = await signIn(browser, s.base, "alice");
+    const bob = await signIn(browser, s.base, "bob");
+    try {
+      const a = alice.page;
+      const b = bob.page;
+      await channelEntry(b, "random").click();
+      await b.getByRole("textbox", { name: "Message #random" }).fill("who am I");
+      await b.keyboard.press("Enter");
+      await channelEntry(a, "random").click();
+      await message(a, /^Bob who am I$/).waitFor();
+
+      await b.getByRole("navigation", { name: "Channels" }).getByRole("button", { name: "Change nickname" }).click();
+      const dialog = b.getByRole("dialog", { name: "Your nickname in Lab" });
+      const box = dialog.getByRole("textbox", { name: "Nickname" });
+      expect(await box.evaluate((el) => el === document.activeElement)).toBe(true);
+      await box.fill("Bobby Tables");
+      await dialog.getByRole("button", { name: "Save" }).click();
+      await dialog.waitFor({ state: "detached" });
+      await message(a, /^Bobby Tables who am I$/).waitFor();
+      const members = a.getByRole("complementary", { name: "Members" });
+      await members.getByRole("listitem", { name: /^Bobby Tables\b/ }).waitFor();
+      await message(b, /^Bobby Tables who am I$/).waitFor();
+
+      // Opened again, it holds the nickname; emptied, the display name is back.
+      await b.getByRole("navigation", { name: "Channels" }).getByRole("button", { name: "Change nickname" }).click();
+      expect(await box.inputValue()).toBe("Bobby Tables");
+      await box.fill("");
+      await dialog.getByRole("button", { name: "Save" }).click();
+      await dialog.waitFor({ state: "detached" });
+      await message(a, /^Bob who am I$/).waitFor();
+    } finally {
+      await alice.context.close();
+      await bob.context.close();
+    }
+  }, 30_000);
+
   test("unread channels and mentions are marked, and opening the channel clears them", async () => {
     const alice = await signIn(browser, s.base, "alice");
     try {

@@ -17,6 +17,7 @@ import { channelText, channelUnread, UnreadMark, unreadText } from "./UnreadMark
 import { mutedNow } from "../notify";
 import { Avatar } from "./files/Avatar";
 import { ServerDialogs, serverDialog } from "./Welcome";
+import { MyNickname } from "./MyNickname";
 
 const TEXT = new Set([0, 5]);
 
@@ -123,7 +124,7 @@ function AddServer() {
 function MarkServerRead({ guild, current }: { guild: Guild; current: string | null }) {
   if (!unreadText(guild.channels, current)) return null;
   return (
-    <button type="button" class="link" onClick={() => void markServerRead(guild.id)}>
+    <button type="button" class="server-action" onClick={() => void markServerRead(guild.id)}>
       Mark as read
     </button>
   );
@@ -145,6 +146,7 @@ export function ChannelsNav({ onPick, onSignOut }: { onPick(): void; onSignOut()
     <nav aria-label="Channels" class="channels">
       <h2>{g ? g.name : "Direct messages"}</h2>
       {g && <SettingsButton guild={g} />}
+      {g && <MyNickname guild={g} />}
       {g && <MarkServerRead guild={g} current={r.channel} />}
       <div class="channel-lists">
         {groups.map(({ category, channels }) => (
