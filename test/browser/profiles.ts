@@ -19,7 +19,7 @@ export type ProfileOptions = Parameters<Browser["newContext"]>[0] & {
  * live connection ends, as a closed browser's does), its origin's storage of every kind
  * and its cookies are cleared (the DevTools protocol's "clear site data") and listeners
  * the test added dropped. A profile is closed for good when its test changed what that
- * does not undo (a permission, an init script, routes, the viewport, the clock, another
+ * does not undo (a permission, an init script, routes, the clock, another
  * page, offline); a `prepare` step's profile always is. PARLEY_FRESH_PROFILES=1 gives
  * every person a new one, to rule the reuse out when a test misbehaves.
  */
@@ -35,7 +35,7 @@ export async function profile(browser: Browser, base: string, options: ProfileOp
   const page = await context.newPage();
   // Anything an injected script could do is recorded, so a test can say nothing ran.
   page.on("dialog", (d) => void d.dismiss());
-  if (!prepare && !process.env.PARLEY_FRESH_PROFILES) keepWhenClosed(browser, base, key, context, page);
+  if (!prepare && !process.env.PARLEY_FRESH_PROFILES) keepWhenClosed(browser, base, key, context, page, contextOptions.viewport ?? null);
   return { context, page };
 }
 
@@ -77,7 +77,6 @@ const PAGE_CHANGES = [
   "setDefaultNavigationTimeout",
   "setDefaultTimeout",
   "setExtraHTTPHeaders",
-  "setViewportSize",
 ] as const;
 const CLOCK_CHANGES = ["install", "fastForward", "pauseAt", "resume", "runFor", "setFixedTime", "setSystemTime"] as const;
 
@@ -102,7 +101,14 @@ function listenersNow(target: Page | BrowserContext): Map<string | symbol, Liste
 }
 
 /** Watch the profile's changes; closing it (as every test does when done) keeps it, wiped, when it had none. */
-function keepWhenClosed(browser: Browser, base: string, key: string, context: BrowserContext, page: Page): void {
+function keepWhenClosed(
+  browser: Browser,
+  base: string,
+  key: string,
+  context: BrowserContext,
+  page: Page,
+  own: { width: number; height: number } | null,
+): void {
   let changed = false;
   const watch = (target: object, names: readonly string[]) => {
     const t = target as Record<string, unknown>;
@@ -126,6 +132,9 @@ function keepWhenClosed(browser: Browser, base: string, key: string, context: Br
     if (changed || page.isClosed() || context.pages().length !== 1 || !browser.isConnected()) return closeContext(...a);
     dropListenersSince(page, pageListeners);
     dropListenersSince(context, contextListeners);
+    // A test that tried another screen size (a phone's) leaves the profile's own.
+    const size = page.viewportSize();
+    if (own && (size?.width !== own.width || size?.height !== own.height)) await page.setViewportSize(own);
     // Gone from the app at once, as a closed browser is: its live connection ends now.
     if (!(await wipe(spare, base))) return closeContext(...a);
     const list = spares.get(browser) ?? [];
