@@ -34,6 +34,8 @@ function NicknameDialog({ guild, onClose }: { guild: Guild; onClose(): void }) {
   const [busy, setBusy] = useState(false);
   async function save(e: Event) {
     e.preventDefault();
+    // Unchanged: nothing to send (nor a nickname cleared that the page had not loaded yet).
+    if ((nick.trim() || null) === (now || null)) return modal.close();
     setBusy(true);
     setError(null);
     try {

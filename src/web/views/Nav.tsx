@@ -3,7 +3,9 @@
  * its icon's alternative text, or its initials shown and its name for screen readers;
  * and "Direct messages") and "Channels" (one entry per channel, its name first, then
  * its unread and mention marks; a category's channels in a list named by the category,
- * under its name), with the person, User settings and Sign out at the foot.
+ * under its name; above them a server's actions: Server settings, Leave server, Change
+ * nickname and, while something is unread, Mark as read), with the person, User settings
+ * and Sign out at the foot.
  */
 import { Fragment } from "preact";
 import { markServerRead, open } from "../load";
