@@ -125,8 +125,15 @@ function AddServer() {
 /** "Mark as read": the server's channels all read at once; offered while any but the open one is marked. */
 function MarkServerRead({ guild, current }: { guild: Guild; current: string | null }) {
   if (!unreadText(guild.channels, current)) return null;
+  const mark = async (e: Event) => {
+    const button = e.currentTarget as HTMLButtonElement;
+    // The button goes with the marks: focus stays near, on the action before it (Change nickname).
+    const before = button.previousElementSibling as HTMLElement | null;
+    await markServerRead(guild.id);
+    if (document.activeElement === button || document.activeElement === document.body) before?.focus();
+  };
   return (
-    <button type="button" class="server-action" onClick={() => void markServerRead(guild.id)}>
+    <button type="button" class="server-action" onClick={(e) => void mark(e)}>
       Mark as read
     </button>
   );
