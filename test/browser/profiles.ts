@@ -17,11 +17,12 @@ export type ProfileOptions = Parameters<Browser["newContext"]>[0] & {
  * (most of the browser tests' time), so a profile its test closed is kept for the next
  * person with the same options and server: on closing it leaves the app at once (its
  * live connection ends, as a closed browser's does), its origin's storage of every kind
- * and its cookies are cleared (the DevTools protocol's "clear site data") and listeners
- * the test added dropped. A profile is closed for good when its test changed what that
- * does not undo (a permission, an init script, routes, the clock, another
- * page, offline); a `prepare` step's profile always is. PARLEY_FRESH_PROFILES=1 gives
- * every person a new one, to rule the reuse out when a test misbehaves.
+ * and its cookies are cleared (the DevTools protocol's "clear site data"), listeners the
+ * test added are dropped and its screen size is put back. A profile is closed for good
+ * when its test changed what that does not undo (a permission, an init script, routes,
+ * the clock, another page, offline); a `prepare` step's profile always is.
+ * PARLEY_FRESH_PROFILES=1 gives every person a new one, to rule the reuse out when a test
+ * misbehaves.
  */
 export async function profile(browser: Browser, base: string, options: ProfileOptions): Promise<Person> {
   const { prepare, timeout, ...contextOptions } = options;
