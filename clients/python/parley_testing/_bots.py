@@ -139,6 +139,8 @@ class Bot:
 
     def __init__(self, client: Any, token: str, clock: BotClock):
         self.client = client
+        #: The application it runs as (run_bot names it), so stop_bots can wait for the server to see it go.
+        self.app: Optional[str] = None
         self.loop = asyncio.new_event_loop()
         clock.install(self.loop)
         self.error: Optional[BaseException] = None

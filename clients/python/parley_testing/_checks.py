@@ -156,7 +156,9 @@ class Checks:
             self._bots.clock.reset()
             if clock["virtual"]:
                 self._bots.clock.anchor_at(_instant(clock["now"]))
-        return self._bots.start(client, self.token_of(app)).thread
+        bot = self._bots.start(client, self.token_of(app))
+        bot.app = app
+        return bot.thread
 
     def start_bot(self, client: Any, app: str, timeout: float = 15.0) -> Any:
         """run_bot, then wait for the library's own ready (``client.is_ready()``, after its GUILD_CREATEs) and the

@@ -196,8 +196,17 @@ class Parley(Checks):
                 found["url"] = m.group(1)
 
     def stop_bots(self) -> None:
-        """Stop every bot this Parley runs; the server keeps running."""
+        """Stop every bot this Parley runs, and wait (up to 10 s) until the server has seen each one's session end, so
+        what the test does next meets no bot; the server keeps running."""
+        apps = {bot.app for bot in self._bots.all if bot.app}
         self._bots.stop()
+        for app in apps:
+            try:
+                # The library's close returns once its own side is done; the server may not have handled it yet.
+                self.wait_for(lambda app=app: not any(s["connected"] for s in self.sessions(app)), 10.0, interval=0.02,
+                              what=f"stop_bots({app})")
+            except Exception:
+                pass  # a server already gone (stop()) or a session that lingers: nothing more to do here
 
     def stop(self) -> None:
         """Stop the bots, then the server (an attached server keeps running)."""
