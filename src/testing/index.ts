@@ -107,6 +107,15 @@ async function connect(server: StartedServer, opts: WorldOptions, mode: RunningP
   const wait = waiters(ctx, messages);
   const interactions = interactionHelpers(ctx, wait.poll);
   const bots = new Bots(ctx);
+  /** Until the server has seen the application's sessions end (stopBots waits for it): at most 10 s. */
+  const sessionsEnded = (app: string) =>
+    wait.poll(
+      `stopBots(${app})`,
+      async () =>
+        !(await harness.call<{ connected: boolean }[]>("GET", `/applications/${world.appId(app)}/sessions`)).some((s) => s.connected),
+      { timeoutMs: 10_000 },
+      app,
+    );
   const clock = async (body: Record<string, unknown>) => (await harness.call<{ now: string }>("POST", "/clock", body)).now;
   const cursor = () => harness.call<Cursor>("GET", "/cursor");
 
@@ -194,6 +203,7 @@ async function connect(server: StartedServer, opts: WorldOptions, mode: RunningP
         `${server.baseUrl}/api`,
         () => wait.waitForBot(app),
         (ms) => ctx.ticks.sleep(ms),
+        async () => void (await sessionsEnded(app)),
       ),
     stopBots: () => bots.stop(),
     strictViolations: () => strictViolations(ctx, interactions),

@@ -109,6 +109,8 @@ function ownFrame(stack: string | undefined): string | undefined {
 /** The bots a test runs in its own process: their errors are the bot's, and they stop with the test. */
 export class Bots {
   private readonly clients: LoginClient[] = [];
+  /** Per client logged in: until the server has seen its session end. */
+  private readonly ended = new Map<LoginClient, () => Promise<void>>();
   private readonly sources = new Map<ErrorSource, (e: unknown) => void>();
   private readonly unhandled = (e: unknown) => this.ctx.test.errors.push(e);
   private listening = false;
@@ -134,10 +136,12 @@ export class Bots {
     apiBase: string,
     live: () => Promise<void>,
     sleep: (ms: number) => Promise<void>,
+    ended: () => Promise<void>,
   ): Promise<C> {
     if (client.rest?.options) client.rest.options.api = apiBase;
     this.watch(client);
     this.clients.push(client);
+    this.ended.set(client, ended);
     await client.login(token);
     for (let i = 0; client.isReady && !client.isReady(); i++) {
       if (i > 600) throw new Error("login: the client did not become ready within 15 s");
@@ -147,8 +151,19 @@ export class Bots {
     return client;
   }
 
+  /**
+   * Destroy every client, then wait until the server has seen each session end: a
+   * library's destroy() returns when its own side is done, and on a loaded machine the
+   * server could still count the bot live, so what the test did next met a bot that was gone.
+   */
   async stop(): Promise<void> {
-    for (const c of this.clients.splice(0)) await c.destroy();
+    const clients = this.clients.splice(0);
+    for (const c of clients) await c.destroy();
+    for (const c of clients)
+      await this.ended
+        .get(c)?.()
+        .catch(() => {}); // a server already gone: nothing to wait for
+    this.ended.clear();
     for (const [source, h] of this.sources) source.off?.("error", h);
     this.sources.clear();
     if (this.listening) process.off("unhandledRejection", this.unhandled);
