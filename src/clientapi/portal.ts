@@ -25,8 +25,16 @@ export function portalRoutes(p: ClientContext): PeopleRoute[] {
   return [...applicationRoutes(p), ...botRoutes(p), ...approvalRoutes(p), ...installRoutes(p)];
 }
 
-/** The ids a bot program knows an application by (snowflakes, as on the bot API). */
-const BotIds = Type.Object({ application_id: Type.String(), bot_user_id: Type.String() });
+/**
+ * The ids a bot program knows an application by (snowflakes, as on the bot API), and the
+ * servers its bot is in, by their page ids (what a deploy script registers a server's
+ * commands under: `Routes.applicationGuildCommands(app, server)`, `discord.Object(id=…)`).
+ */
+const BotIds = Type.Object({
+  application_id: Type.String(),
+  bot_user_id: Type.String(),
+  guild_ids: Type.Record(Type.String(), Type.String()),
+});
 
 /** An application's icon: the hash of its bot's avatar (`/avatars/{bot_user_id}/{hash}.png`), null without one. */
 const AppIcon = Type.Object({ icon: Type.Union([Type.String(), Type.Null()]) });
@@ -54,14 +62,20 @@ function botRoutes(p: ClientContext): PeopleRoute[] {
       method: "GET",
       path: "/applications/{application_id}/bot-ids",
       caller: "session",
-      summary: "The snowflakes a bot program knows the application by: its Application ID (to register commands with) and its bot user's",
+      summary:
+        "The snowflakes a bot program knows the application by: its Application ID (to register commands with), its bot user's, and its servers'",
       answer: BotIds,
       // The one place the pages meet a snowflake besides the token: a bot author needs the
       // Application ID for a command-deploy script or a library's `applicationId`, and here
       // it is not the bot user's id (docs/compatibility.md).
       handler: ({ caller: { user: me }, params }) => {
         const a = owned(params.application_id, me.id);
-        return { application_id: p.flakes.of(a.id), bot_user_id: p.flakes.of(a.bot_user_id) };
+        return {
+          application_id: p.flakes.of(a.id),
+          bot_user_id: p.flakes.of(a.bot_user_id),
+          // Only the servers its bot is in: what the bot itself is told of.
+          guild_ids: Object.fromEntries(core.guilds.guildIdsOf(a.bot_user_id).map((g) => [g, p.flakes.of(g)])),
+        };
       },
     }),
     route({

@@ -69,6 +69,11 @@ describe("the application page by keyboard", () => {
       const servers = page.getByRole("list", { name: "Servers the bot is in" });
       await servers.getByRole("button", { name: "Remove from Den" }).waitFor();
       await servers.getByRole("button", { name: "Remove from Attic" }).waitFor();
+      // Each server's ID, as the bot knows it, for registering that server's commands.
+      const denId = servers.getByRole("textbox", { name: "Server ID of Den" });
+      await denId.waitFor();
+      expect(await denId.inputValue()).toBe(s.world.guilds.Den.id);
+      await servers.getByRole("button", { name: "Copy server ID of Den" }).waitFor();
       const general = page.getByRole("form", { name: "General information" });
       const describedBy = async (l: Locator) =>
         page.evaluate(

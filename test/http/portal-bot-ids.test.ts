@@ -29,6 +29,22 @@ describe("an application's bot ids", () => {
     expect(put.status).toBe(200);
   });
 
+  test("the servers its bot is in, by the ids the bot knows them by: only those", async () => {
+    const { application, token } = (await client(p, "POST", "/applications", carol, { name: "Deployer" })).body;
+    expect((await client(p, "GET", `/applications/${application.id}/bot-ids`, carol)).body.guild_ids).toEqual({});
+    expect((await client(p, "POST", `/applications/${application.id}/install`, alice, { guild_id: lab })).status).toBe(204);
+    const ids = (await client(p, "GET", `/applications/${application.id}/bot-ids`, carol)).body;
+    const seen = (await call(p, "GET", "/users/@me/guilds", { token })).body.map((g: { id: string }) => g.id);
+    expect(ids.guild_ids).toEqual({ [lab]: w.guilds.Lab.id });
+    expect(Object.values(ids.guild_ids)).toEqual(seen);
+    // A server command registered under it reaches that server.
+    const put = await call(p, "PUT", `/applications/${ids.application_id}/guilds/${ids.guild_ids[lab]}/commands`, {
+      token,
+      body: [{ name: "ping", description: "Replies with pong" }],
+    });
+    expect(put.status).toBe(200);
+  });
+
   test("another person's application: 404", async () => {
     const { application } = (await client(p, "POST", "/applications", carol, { name: "Deployer" })).body;
     const r = await client(p, "GET", `/applications/${application.id}/bot-ids`, bob);

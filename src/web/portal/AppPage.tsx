@@ -7,7 +7,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../api";
 import { go } from "../router";
-import { Confirm, ErrorLine, Field, Link, TokenShown, errorText, fieldError } from "../views/ui";
+import { Confirm, CopyField, ErrorLine, Field, Link, TokenShown, errorText, fieldError } from "../views/ui";
 import { Icon } from "./Icon";
 import { Intents } from "./Intents";
 import { Keys } from "./Keys";
@@ -182,8 +182,21 @@ function Token({ app, onChanged }: { app: Application; onChanged(a: Application)
   );
 }
 
+/**
+ * The servers the bot is in, each with its Server ID (the snowflake the bot knows it by,
+ * which a deploy script registers the server's commands under) and Remove.
+ */
 function Servers({ app, onChanged }: { app: Application; onChanged(a: Application): void }) {
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
+  const [flakes, setFlakes] = useState<Record<string, string>>({});
+  const listed = app.guilds.map((g) => g.id).join();
+  useEffect(() => {
+    // Shown when known; the list stands without them.
+    api<{ guild_ids: Record<string, string> }>("GET", `/applications/${app.id}/bot-ids`).then(
+      (r) => setFlakes(r.guild_ids),
+      () => {},
+    );
+  }, [app.id, listed]);
   async function remove(guildId: string) {
     setErrors({ ...errors, [guildId]: undefined });
     try {
@@ -197,10 +210,24 @@ function Servers({ app, onChanged }: { app: Application; onChanged(a: Applicatio
     <section class="card" aria-labelledby="servers-title">
       <h2 id="servers-title">Servers</h2>
       {!app.guilds.length && <p class="muted">The bot is in no server yet. Share the install link.</p>}
+      {app.guilds.length > 0 && (
+        <p class="hint">
+          A server's ID is what a bot registers that server's commands under: Routes.applicationGuildCommands(&lt;Application ID&gt;,
+          &lt;Server ID&gt;), or discord.Object(id=&lt;Server ID&gt;) in discord.py.
+        </p>
+      )}
       <ul class="rows" aria-label="Servers the bot is in">
         {app.guilds.map((g) => (
           <li key={g.id}>
             <span class="row-name">{g.name}</span>
+            {flakes[g.id] && (
+              <CopyField
+                id={`server-id-${g.id}`}
+                label={`Server ID of ${g.name}`}
+                value={flakes[g.id]}
+                copyLabel={`Copy server ID of ${g.name}`}
+              />
+            )}
             <button type="button" aria-label={`Remove from ${g.name}`} onClick={() => remove(g.id)}>
               Remove
             </button>
