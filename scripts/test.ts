@@ -4,8 +4,8 @@
  * everything it started and fails, and the run goes on. The exception is the quick
  * in-process files (test/unit, test/http: no server on a port, no browser, no bot), which
  * run together in one process as `npm run test:fast` runs them: a process of their own
- * each cost more start-up than test, about a minute of CPU over the suite. The files' JUnit reports become
- * one (.test-results/junit.xml), and the summary ends with bun's " N pass" / " N fail"
+ * each cost more start-up than test, about a minute of CPU over the suite. The files'
+ * JUnit reports become one (.test-results/junit.xml), and the summary ends with bun's " N pass" / " N fail"
  * lines (CI reads those). The compatibility table is not written here: `npm run
  * compat:matrix` runs the compatibility tests and writes docs/compatibility.md from
  * their report (scripts/compat-matrix.ts), so a test run leaves tracked files alone.
@@ -87,7 +87,7 @@ const busy = (file: string) => !file.startsWith("test/compat/");
 /** The quick in-process files, run together (see the top). */
 const QUICK = ["test/unit/", "test/http/"];
 
-/** What runs in one process each: a file, or the quick files together (first, as the longest job's peers wait on nothing). */
+/** What runs in one process: a file, or the quick files together (first: one of the longer jobs, kept off the run's tail). */
 interface Job {
   name: string;
   files?: string[];
