@@ -211,9 +211,10 @@ function Servers({ app, onChanged }: { app: Application; onChanged(a: Applicatio
       <h2 id="servers-title">Servers</h2>
       {!app.guilds.length && <p class="muted">The bot is in no server yet. Share the install link.</p>}
       {app.guilds.length > 0 && (
-        <p class="hint">
-          A server's ID is what a bot registers that server's commands under: Routes.applicationGuildCommands(&lt;Application ID&gt;,
-          &lt;Server ID&gt;), or discord.Object(id=&lt;Server ID&gt;) in discord.py.
+        <p class="hint wraps">
+          A server's ID is what a bot registers that server's commands under:{" "}
+          <code>Routes.applicationGuildCommands(&lt;Application ID&gt;, &lt;Server ID&gt;)</code>, or{" "}
+          <code>discord.Object(id=&lt;Server ID&gt;)</code> in discord.py.
         </p>
       )}
       <ul class="rows" aria-label="Servers the bot is in">
