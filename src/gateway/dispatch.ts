@@ -93,6 +93,9 @@ export class Dispatcher {
       const m = ctx.core.reads.guilds.member(e.guildId, e.userId);
       return JSON.stringify(m ? { ...memberJson(f, m), guild_id: f.of(e.guildId) } : null);
     });
+    // A member gone already (see channel()): no one to announce.
+    const gone = e.type !== "member.removed" && !ctx.core.reads.guilds.member(e.guildId, e.userId);
+    if (gone) return [];
     if (e.type === "member.added") {
       if (self) out.push(this.guildCreate(e.guildId, [e.userId]));
       if (others.length) out.push({ bots: others, t: "GUILD_MEMBER_ADD", intent: GATES.members, payload: memberPayload });
@@ -125,6 +128,10 @@ export class Dispatcher {
       const d = lazy(() => channelJson(ctx.flakes, reads.channelOf(e.snapshot.channel, e.snapshot.overwrites)));
       return [{ bots, t: "CHANNEL_DELETE", intent: GATES.guilds, payload: d }];
     }
+    // Gone already: a node hearing another's commits late can find a channel made and
+    // deleted before it published the creation. A `d` of null crashes discord.js; the
+    // CHANNEL_DELETE that follows carries its snapshot.
+    if (!bots.length || !reads.channel(e.channelId)) return [];
     const d = once(() => {
       const c = reads.channel(e.channelId);
       return c ? JSON.stringify(channelJson(ctx.flakes, c)) : "null";
@@ -140,6 +147,8 @@ export class Dispatcher {
       return [
         { bots, t: "GUILD_ROLE_DELETE", intent: GATES.guilds, payload: fixed({ guild_id: f.of(e.guildId), role_id: f.of(e.roleId) }) },
       ];
+    // Gone already (see channel()): nothing to create or update.
+    if (!bots.length || !ctx.core.guilds.role(e.guildId, e.roleId)) return [];
     const d = lazy(() => {
       const r = ctx.core.guilds.role(e.guildId, e.roleId);
       return { guild_id: f.of(e.guildId), role: r ? roleJson(f, r) : null };

@@ -290,6 +290,20 @@ describe("guild, channels, roles", () => {
     expect(del.d.permission_overwrites).toEqual([{ id: W.w.guilds.Lab.id, type: 0, allow: "0", deny: "2048" }]);
   });
 
+  test("a channel made and deleted before its creation is published: only CHANNEL_DELETE, never a CHANNEL_CREATE of null", async () => {
+    // As a node hearing another's commits late finds it: both events arrive after the row is gone.
+    const g = await bot("AllBot", I.GUILDS);
+    const admin = p.core.guilds.get(W.guild("Lab"))!.owner_id;
+    const c = p.core.transaction(() => {
+      const made = p.core.guilds.createChannel({ guildId: W.guild("Lab"), name: "brief" } as any);
+      p.core.channels.delete(admin, made.id);
+      return made;
+    });
+    await syncAll(g);
+    expect(ts([g])).toEqual([["CHANNEL_DELETE"]]);
+    expect(g.dispatches()[0].d).toMatchObject({ id: p.api.flakes.of(c.id), name: "brief" });
+  });
+
   test("GUILD_ROLE_CREATE / UPDATE / DELETE need GUILDS", async () => {
     const g = await bot("AllBot", I.GUILDS);
     const none = await bot("PlainBot", I.GUILD_MESSAGES);
