@@ -89,13 +89,10 @@ export class Dispatcher {
     const self = aud.hasSessions(e.userId) && e.type !== "member.updated";
     const others = aud.guildBots(e.guildId).filter((b) => b !== e.userId);
     const out: Delivery[] = [];
-    const memberPayload = once(() => {
-      const m = ctx.core.reads.guilds.member(e.guildId, e.userId);
-      return JSON.stringify(m ? { ...memberJson(f, m), guild_id: f.of(e.guildId) } : null);
-    });
     // A member gone already (see channel()): no one to announce.
-    const gone = e.type !== "member.removed" && !ctx.core.reads.guilds.member(e.guildId, e.userId);
-    if (gone) return [];
+    const m = e.type === "member.removed" ? null : ctx.core.reads.guilds.member(e.guildId, e.userId);
+    if (e.type !== "member.removed" && !m) return [];
+    const memberPayload = once(() => JSON.stringify(m ? { ...memberJson(f, m), guild_id: f.of(e.guildId) } : null));
     if (e.type === "member.added") {
       if (self) out.push(this.guildCreate(e.guildId, [e.userId]));
       if (others.length) out.push({ bots: others, t: "GUILD_MEMBER_ADD", intent: GATES.members, payload: memberPayload });
@@ -131,11 +128,9 @@ export class Dispatcher {
     // Gone already: a node hearing another's commits late can find a channel made and
     // deleted before it published the creation. A `d` of null crashes discord.js; the
     // CHANNEL_DELETE that follows carries its snapshot.
-    if (!bots.length || !reads.channel(e.channelId)) return [];
-    const d = once(() => {
-      const c = reads.channel(e.channelId);
-      return c ? JSON.stringify(channelJson(ctx.flakes, c)) : "null";
-    });
+    const c = bots.length ? reads.channel(e.channelId) : null;
+    if (!c) return [];
+    const d = once(() => JSON.stringify(channelJson(ctx.flakes, c)));
     return [{ bots, t: e.type === "channel.created" ? "CHANNEL_CREATE" : "CHANNEL_UPDATE", intent: GATES.guilds, payload: d }];
   }
 
@@ -148,11 +143,9 @@ export class Dispatcher {
         { bots, t: "GUILD_ROLE_DELETE", intent: GATES.guilds, payload: fixed({ guild_id: f.of(e.guildId), role_id: f.of(e.roleId) }) },
       ];
     // Gone already (see channel()): nothing to create or update.
-    if (!bots.length || !ctx.core.guilds.role(e.guildId, e.roleId)) return [];
-    const d = lazy(() => {
-      const r = ctx.core.guilds.role(e.guildId, e.roleId);
-      return { guild_id: f.of(e.guildId), role: r ? roleJson(f, r) : null };
-    });
+    const r = bots.length ? ctx.core.guilds.role(e.guildId, e.roleId) : null;
+    if (!r) return [];
+    const d = lazy(() => ({ guild_id: f.of(e.guildId), role: roleJson(f, r) }));
     return [{ bots, t: e.type === "role.created" ? "GUILD_ROLE_CREATE" : "GUILD_ROLE_UPDATE", intent: GATES.guilds, payload: d }];
   }
 

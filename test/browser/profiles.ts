@@ -3,7 +3,12 @@
  * and wiped between tests: see profile().
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import type { Person } from "./support";
+
+/** A person's browser profile and its one page. */
+export interface Person {
+  context: BrowserContext;
+  page: Page;
+}
 
 export type ProfileOptions = Parameters<Browser["newContext"]>[0] & {
   prepare?: (context: BrowserContext) => Promise<unknown>;

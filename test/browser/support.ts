@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { expect } from "bun:test";
 import { makeParley } from "../helpers";
-import { profile } from "./profiles";
+import { profile, type Person } from "./profiles";
 import type { Parley } from "../../src/app";
 import type { Config } from "../../src/config";
 import type { SeedAnswer } from "../../src/world";
@@ -100,10 +100,7 @@ export function serve(
   return { p, base, world, id, as };
 }
 
-export interface Person {
-  context: BrowserContext;
-  page: Page;
-}
+export type { Person } from "./profiles";
 
 /** A person's own browser profile, signed in and showing the chat. */
 export async function signIn(
