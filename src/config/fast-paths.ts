@@ -36,6 +36,8 @@ export interface FastPaths {
   hashWorker: boolean;
   /** Off: an upload is answered only once its bytes are flushed to disk, not once they are written and named; what names it waits for the flush either way (core/media.ts, store/media-flush.ts). */
   flushBehind: boolean;
+  /** Off: an upload is answered only once its bytes are hashed and under their hash, not once they are written; what names it waits for that either way (core/media-place.ts). Needs flushBehind. */
+  placeBehind: boolean;
 }
 
 export const ALL_FAST_PATHS: Readonly<FastPaths> = Object.freeze({
@@ -54,6 +56,7 @@ export const ALL_FAST_PATHS: Readonly<FastPaths> = Object.freeze({
   messageViews: true,
   hashWorker: true,
   flushBehind: true,
+  placeBehind: true,
 });
 
 /** The defaults: every switch on. */

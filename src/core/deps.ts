@@ -67,6 +67,8 @@ export interface CoreFastPaths {
   tokenMemo: boolean;
   /** Off: an upload is answered once its bytes are flushed, not once they are written and named (core/media.ts). */
   flushBehind: boolean;
+  /** Off: an upload is answered once its bytes are hashed and placed, not once they are written (core/media-place.ts). Needs flushBehind. */
+  placeBehind: boolean;
 }
 
 export function emit(deps: CoreDeps, e: DomainEvent): void {

@@ -175,8 +175,8 @@ export function createCore(opts: {
   const { store } = opts;
   const bus = new EventBus(opts.report, store.relay.order);
   store.onCommit((events, at) => bus.publish(events as DomainEvent[], at));
-  const { memo = true, tokenMemo = true, flushBehind = true } = opts.fastPaths ?? {};
-  const fastPaths: CoreFastPaths = { memo, tokenMemo, flushBehind };
+  const { memo = true, tokenMemo = true, flushBehind = true, placeBehind = true } = opts.fastPaths ?? {};
+  const fastPaths: CoreFastPaths = { memo, tokenMemo, flushBehind, placeBehind: placeBehind && flushBehind };
   // Each engine searches with its own index: FTS5 on SQLite, a tsvector table on Postgres.
   const engine = opts.searchEngine ?? (store.engine.kind === "postgres" ? new PgSearchEngine(store.db) : new Fts5Engine(store));
   const search = new SearchIndex(store, engine);

@@ -12,7 +12,7 @@
 import type { CoreDeps } from "./deps";
 import type { Attachment, Upload } from "./models";
 import { DomainError } from "./errors";
-import { requireFlushed } from "./media-flush";
+import { requireSlotBytes } from "./media-flush";
 
 /** A handed-over slot as an attachment, with its bytes' facts. */
 const HANDED_ROWS = `SELECT u.id, '' AS message_id, u.channel_id, u.owner_id AS uploader_id, u.sha256, u.filename, u.description,
@@ -29,8 +29,7 @@ export function checkGivenFile(d: CoreDeps, actorId: string, channelId: string, 
   const usable =
     slot && slot.owner_id === actorId && slot.purpose === "attachment" && slot.channel_id === channelId && slot.expires_at > d.clock.now();
   if (!usable) throw DomainError.invalid(path, "Unknown upload", "UPLOAD_UNKNOWN");
-  if (!slot.sha256) throw DomainError.invalid(path, "This upload has no file yet", "UPLOAD_EMPTY");
-  requireFlushed(d, slot.sha256, path);
+  requireSlotBytes(d, slot, path);
   return slot.id;
 }
 

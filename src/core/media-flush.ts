@@ -50,8 +50,24 @@ export async function settleBlob(d: CoreDeps, sha256: string, path: string): Pro
 
 /** The guard where a reference to an upload's bytes commits (synchronous, inside the write). */
 export function requireFlushed(d: CoreDeps, sha256: string, path: string): void {
-  if (!d.media.store.settled(sha256))
-    throw DomainError.invalid(path, "This upload's file is still being saved; send it again", "UPLOAD_NOT_READY");
+  if (!d.media.store.settled(sha256)) throw notReady(path);
+}
+
+/**
+ * A slot's hash where a reference to its bytes commits: refused when it has none (never
+ * filled), or they are still being placed (core/media-place.ts) or flushed.
+ */
+export function requireSlotBytes(d: CoreDeps, slot: { sha256: string | null; size: number | null }, path: string): string {
+  if (!slot.sha256) {
+    if (slot.size !== null) throw notReady(path);
+    throw DomainError.invalid(path, "This upload has no file yet", "UPLOAD_EMPTY");
+  }
+  requireFlushed(d, slot.sha256, path);
+  return slot.sha256;
+}
+
+function notReady(path: string): DomainError {
+  return DomainError.invalid(path, "This upload's file is still being saved; send it again", "UPLOAD_NOT_READY");
 }
 
 /**

@@ -50,7 +50,11 @@ export class MediaCollector {
 
   sweep(): SweepReport {
     const now = this.d.clock.now();
-    const { expired, marked } = this.d.store.write(() => {
+    const { expired, marked, received } = this.d.store.write(() => {
+      // Slots whose bytes were received and never placed (core/media-place.ts) leave those bytes under their name.
+      const received = this.db.query("SELECT id FROM uploads WHERE expires_at <= ? AND sha256 IS NULL AND size IS NOT NULL").all(now) as {
+        id: string;
+      }[];
       const expiredUploads = this.db.query("DELETE FROM uploads WHERE expires_at <= ?").run(now).changes;
       this.db
         .query(
@@ -62,8 +66,9 @@ export class MediaCollector {
           "UPDATE media_blobs SET unreferenced_since = ? WHERE unreferenced_since IS NULL AND sha256 NOT IN (SELECT sha256 FROM media_refs)",
         )
         .run(now).changes;
-      return { expired: expiredUploads, marked: newlyMarked };
+      return { expired: expiredUploads, marked: newlyMarked, received };
     });
+    for (const r of received) this.d.media.store.dropReceived(r.id);
     const cutoff = now - this.d.media.limits.graceMs;
     const doomed = this.d.store.write(() => {
       const rows = this.db
@@ -100,7 +105,9 @@ export class MediaCollector {
     this.schedule();
     // A directory other nodes share holds their uploads under way: only what nobody has written to for an hour is left over.
     const before = this.d.media.store.shared ? this.d.clock.now() - SHARED_TEMP_MS : Number.POSITIVE_INFINITY;
-    const temp = await this.d.media.store.cleanTemp(before);
+    // Bytes received for a slot still waiting for them are an acknowledged upload, not a leftover.
+    const waiting = this.db.query("SELECT 1 AS x FROM uploads WHERE id = ? AND sha256 IS NULL AND size IS NOT NULL");
+    const temp = await this.d.media.store.cleanTemp(before, (id) => !!waiting.get(id));
     // A server stopped while this looked at the disk: its database is closed.
     if (this.stopped) return { temp, orphans: 0 };
     return { temp, orphans: await this.removeOrphans() };

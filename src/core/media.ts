@@ -28,7 +28,8 @@ import { PERMISSIONS } from "./permissions";
 import { accessChannel, requireBits } from "./access";
 import { TEXT_CHANNEL_TYPES } from "./channel-types";
 import { cleanFilename, invalidImage, sniff, storeError, type Sniffed } from "./media-types";
-import type { ByteSource, Staged } from "../store/media";
+import type { ByteSource, Received, Staged } from "../store/media";
+import { Placements } from "./media-place";
 import { flushedUploads, requireFlushed, settleBlob } from "./media-flush";
 import { handedFile } from "./interaction-files";
 
@@ -80,6 +81,8 @@ export function displayHash(blob: Pick<MediaBlob, "sha256" | "animated">): strin
 export class Media {
   /** Slots whose bytes are arriving now: a second body for one is refused. */
   private readonly receiving = new Set<string>();
+  /** Slots' bytes hashed and placed behind their answer (the `placeBehind` fast path). */
+  readonly placements: Placements;
 
   constructor(
     private readonly d: CoreDeps,
@@ -87,7 +90,12 @@ export class Media {
     private readonly users: Users,
     private readonly apps: Applications,
     private readonly audit: Audit,
-  ) {}
+  ) {
+    this.placements = new Placements(d, {
+      sniff: (staged) => this.sniffStaged(staged),
+      commit: (staged, s) => this.commitStaged(staged, s),
+    });
+  }
 
   private get db() {
     return this.d.store.db;
@@ -152,49 +160,101 @@ export class Media {
   /**
    * The bytes of a slot. `declaredLength` (a request's Content-Length) past the slot's
    * size is refused before a byte is read; a body without one is counted as it streams
-   * and cut at the size. Answers once the bytes are written, under their hash, and named
-   * by the slot's committed row; their flush runs behind the answer (the `flushBehind`
-   * fast path; off, it comes before). An acknowledged upload survives the server's
-   * process being killed (kill -9: the bytes are in the page cache); after a power loss
-   * or an operating-system crash it may have to be sent again, and nothing that names
-   * it (a message, an avatar) ever commits before its bytes are flushed (flushed()).
+   * and cut at the size. Answers once the bytes are written and the slot's committed row
+   * says so; they are hashed, put under their hash and named by the row behind the answer
+   * (the `placeBehind` fast path, core/media-place.ts; off, before it), and flushed behind
+   * that (`flushBehind`; off, before the answer, and placed before it too). An
+   * acknowledged upload survives the server's process being killed (kill -9: the bytes
+   * are in the page cache); after a power loss or an operating-system crash it may have to
+   * be sent again, and nothing that names it (a message, an avatar) ever commits before
+   * its bytes are placed and flushed (flushed()).
    */
   async receive(actorId: string, uploadId: string, body: ByteSource, declaredLength: number | null = null): Promise<Upload> {
     const slot = this.upload(actorId, uploadId);
-    if (slot.sha256 !== null || this.receiving.has(uploadId))
+    if (slot.sha256 !== null || slot.size !== null || this.receiving.has(uploadId))
       throw DomainError.invalid("", "This upload already has its file", "UPLOAD_ALREADY_RECEIVED");
     if (declaredLength !== null && declaredLength > slot.declared_size)
       throw DomainError.tooLarge(`The file is larger than the ${slot.declared_size} bytes this upload was opened for`);
     this.receiving.add(uploadId);
     try {
-      const staged = await this.stage(body, slot.declared_size, undefined, this.d.fastPaths.flushBehind ? "behind" : "now");
-      const sniffed = await this.sniffStaged(staged);
-      if (slot.purpose !== "attachment" && !sniffed.image) {
-        staged.discard();
-        throw invalidImage("");
-      }
-      // One synchronous step from here: the bytes go in place and a row names them.
-      const live = this.db.query("SELECT sha256 FROM uploads WHERE id = ?").get(uploadId) as { sha256: string | null } | null;
-      if (!live || live.sha256 !== null) {
-        staged.discard();
-        throw DomainError.notFound("upload");
-      }
-      return this.d.store.write(() => {
-        this.commitStaged(staged, sniffed);
-        this.db.query("UPDATE uploads SET sha256 = ?, size = ? WHERE id = ?").run(staged.sha256, staged.size, uploadId);
-        return this.db.query("SELECT * FROM uploads WHERE id = ?").get(uploadId) as Upload;
-      });
+      return this.d.fastPaths.placeBehind ? await this.receiveBehind(slot, body, declaredLength) : await this.receiveWhole(slot, body);
     } finally {
       this.receiving.delete(uploadId);
     }
   }
 
+  /** The bytes written under the slot's name (an image's judged); their hashing, judging and placing start behind the answer. */
+  private async receiveBehind(slot: Upload, body: ByteSource, declaredLength: number | null): Promise<Upload> {
+    const store = this.d.media.store;
+    let got: Received;
+    try {
+      got = await store.receive(slot.id, body, { limit: slot.declared_size, length: declaredLength });
+    } catch (e) {
+      throw storeError(e, slot.declared_size);
+    }
+    // An image's slot refuses what is no image now; a file's bytes are judged behind the answer, as they are hashed.
+    let sniffed: Sniffed | null = null;
+    if (slot.purpose !== "attachment") {
+      try {
+        sniffed = await this.sniffStaged(got);
+        if (!sniffed.image) throw invalidImage("");
+      } catch (e) {
+        got.discard();
+        throw e;
+      }
+    }
+    // The bytes under the slot's name and the row saying so, in one step: on Postgres the
+    // update holds the slot's row, so a second body for it (another node's) waits and then
+    // finds it filled, never moving its bytes over these.
+    const row = this.d.store.write(() => {
+      const set = this.db.query("UPDATE uploads SET size = ? WHERE id = ? AND sha256 IS NULL AND size IS NULL").run(got.size, slot.id);
+      if (set.changes !== 1) return null;
+      try {
+        got.keep();
+      } catch (e) {
+        throw storeError(e, got.size);
+      }
+      return this.db.query("SELECT * FROM uploads WHERE id = ?").get(slot.id) as Upload;
+    });
+    if (!row) {
+      got.discard();
+      const now = this.db.query("SELECT 1 AS x FROM uploads WHERE id = ?").get(slot.id);
+      throw now ? DomainError.invalid("", "This upload already has its file", "UPLOAD_ALREADY_RECEIVED") : DomainError.notFound("upload");
+    }
+    this.placements.start(slot.id, sniffed);
+    return row;
+  }
+
+  /** The bytes hashed as they are written, under their hash and named by the slot's row before the answer. */
+  private async receiveWhole(slot: Upload, body: ByteSource): Promise<Upload> {
+    const staged = await this.stage(body, slot.declared_size, undefined, this.d.fastPaths.flushBehind ? "behind" : "now");
+    const sniffed = await this.sniffStaged(staged);
+    if (slot.purpose !== "attachment" && !sniffed.image) {
+      staged.discard();
+      throw invalidImage("");
+    }
+    // One synchronous step from here: the bytes go in place and a row names them.
+    const live = this.db.query("SELECT sha256 FROM uploads WHERE id = ?").get(slot.id) as { sha256: string | null } | null;
+    if (!live || live.sha256 !== null) {
+      staged.discard();
+      throw DomainError.notFound("upload");
+    }
+    return this.d.store.write(() => {
+      this.commitStaged(staged, sniffed);
+      this.db.query("UPDATE uploads SET sha256 = ?, size = ? WHERE id = ?").run(staged.sha256, staged.size, slot.id);
+      return this.db.query("SELECT * FROM uploads WHERE id = ?").get(slot.id) as Upload;
+    });
+  }
+
   /** Give a slot up; its bytes, if any, go with the collector once nothing names them. */
   cancel(actorId: string, uploadId: string): void {
-    this.d.store.write(() => {
-      this.upload(actorId, uploadId);
+    const slot = this.d.store.write(() => {
+      const u = this.upload(actorId, uploadId);
       this.db.query("DELETE FROM uploads WHERE id = ?").run(uploadId);
+      return u;
     });
+    // Bytes received and not yet placed go now (being placed, the placing finds the slot gone and drops them).
+    if (slot.sha256 === null && slot.size !== null) this.d.media.store.dropReceived(uploadId);
   }
 
   /** What a person's files hold: sent attachments, and slots not yet used (by their declared size). */
@@ -294,10 +354,12 @@ export class Media {
    * or null when they all are already (core/media-flush.ts).
    */
   flushed(actorId: string, uploadIds: readonly (string | undefined)[]): Promise<void> | null {
-    return flushedUploads(this.d, actorId, uploadIds);
+    const placing = this.placements.pending(actorId, uploadIds);
+    if (!placing) return flushedUploads(this.d, actorId, uploadIds);
+    return placing.then(() => flushedUploads(this.d, actorId, uploadIds) ?? undefined);
   }
 
-  async sniffStaged(staged: Staged): Promise<Sniffed> {
+  async sniffStaged(staged: Pick<Received, "head" | "read">): Promise<Sniffed> {
     return sniff(staged.head, () => staged.read(DIMENSIONS_PROBE), this.limits.previewPixels);
   }
 
@@ -366,7 +428,11 @@ export class Media {
       }
       return { sha256: staged.sha256, animated: sniffed.animated, commit: () => this.commitStaged(staged, sniffed) };
     }
-    const slot = this.upload(actorId, source.uploadId);
+    let slot = this.upload(actorId, source.uploadId);
+    if (slot.sha256 === null && slot.size !== null) {
+      await this.placements.placed(slot.id, path);
+      slot = this.upload(actorId, source.uploadId);
+    }
     const blob = slot.sha256 && slot.purpose === purpose ? this.blob(slot.sha256) : null;
     if (!blob)
       throw DomainError.invalid(

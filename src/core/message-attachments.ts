@@ -23,7 +23,7 @@ import { DomainError } from "./errors";
 import { Memo } from "./memo";
 import { PERMISSIONS } from "./permissions";
 import { ATTACHMENT_ROWS, MAX_DESCRIPTION_LENGTH } from "./media";
-import { requireFlushed } from "./media-flush";
+import { requireSlotBytes } from "./media-flush";
 import type { AttachmentEdit, AttachmentInput } from "./message-types";
 
 /** The reference's IS_SPOILER attachment flag. */
@@ -124,9 +124,8 @@ export class MessageAttachments {
       slot.channel_id === m.channel_id &&
       slot.expires_at > this.d.clock.now();
     if (!usable) throw DomainError.invalid(`${path}.upload_id`, "Unknown upload", "UPLOAD_UNKNOWN");
-    if (!slot.sha256) throw DomainError.invalid(`${path}.upload_id`, "This upload has no file yet", "UPLOAD_EMPTY");
-    // Its bytes flushed before a message names them (core/media.ts, flushed(): the surface waited for it).
-    requireFlushed(this.d, slot.sha256, `${path}.upload_id`);
+    // Its bytes placed and flushed before a message names them (core/media.ts, flushed(): the surface waited for it).
+    requireSlotBytes(this.d, slot, `${path}.upload_id`);
     const description = input.description === undefined ? slot.description : checkDescription(input.description, `${path}.description`);
     this.db
       .query(

@@ -13,6 +13,15 @@
  * file in one turn too (core/media-gc.ts), so the two can never interleave between "the
  * file is there" and "a row names it".
  *
+ * An upload can go further (receive()): its bytes are written without being hashed,
+ * natively when their length is declared (Bun writes a request's body to the file without
+ * handing a chunk to JavaScript), and moved under its slot's name (`tmp/received-<slot>`)
+ * as the slot's row is committed, so the upload is answered as soon as they are written;
+ * stageReceived() hashes them behind that answer and gives them to place() as staged
+ * bytes (core/media-place.ts). Hashing
+ * 10 MiB costs a core 6 to 9 ms, as long as the write itself, and on two shared cores it
+ * could not run beside the receiving without slowing it (scripts/bench/media.ts).
+ *
  * When the bytes are flushed depends on the caller (StageOptions.flush): an upload's are
  * flushed behind its answer, and whatever names them for good waits for that (settle();
  * media-flush.ts says why a killed process loses nothing by it); other bytes (a bot's
@@ -28,79 +37,20 @@
  * the shared database order an upload against the collector (core/media-gc.ts).
  */
 import { randomUUID } from "node:crypto";
-import { closeSync, existsSync, fsync as fsyncFd, mkdirSync, openSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, fsync as fsyncFd, mkdirSync, openSync, renameSync, rmSync, statSync } from "node:fs";
 import { open, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FullDiskNote, MediaDigestMismatch, MediaSourceFailed, MediaTooLarge, mediaError } from "./media-errors";
+import { FullDiskNote, MediaDamaged, MediaDigestMismatch, MediaSourceFailed, mediaError } from "./media-errors";
 import { Flushes } from "./media-flush";
 import { Hasher, type Digest } from "./media-hash";
+import { type ByteSource, closeQuietly, type FileSink, readStart, readStartSync, writeChunks } from "./media-write";
+import type { MediaStore, ReceiveOptions, Received, Staged, StageOptions } from "./media-api";
 
 export { MediaDamaged, MediaDigestMismatch, MediaSourceFailed, MediaTooLarge, MediaWriteFailed } from "./media-errors";
 
-/** What stage() takes: a request's body stream, any async iterable of chunks, or bytes already in memory. */
-export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Uint8Array;
-
-/** Bytes written to a temporary file (and flushed, unless staged to be flushed behind), not yet under their hash. */
-export interface Staged {
-  readonly sha256: string;
-  readonly size: number;
-  /** The first bytes (at most `headBytes`), kept while streaming for sniffing. */
-  readonly head: Uint8Array;
-  /** Up to `length` bytes from the start of the staged file (a JPEG's size may sit past the head). */
-  read(length: number): Promise<Uint8Array>;
-  /**
-   * Move the bytes under their hash (or drop them when the same bytes are there).
-   * Synchronous. Staged with `flush: "now"`, durable when it returns; with "behind", the
-   * flush starts now, and settle() waits for it.
-   */
-  place(): void;
-  /** Forget the staged bytes (nothing will name them). */
-  discard(): void;
-}
-
-export interface StageOptions {
-  /** The most bytes accepted; one more and the write stops with MediaTooLarge. */
-  limit: number;
-  /** The SHA-256 the bytes must have (a restore, an import): otherwise MediaDigestMismatch. */
-  expect?: string;
-  /** How many of the first bytes to keep for sniffing (default 64 KiB). */
-  headBytes?: number;
-  /** "now" (the default): flushed before place() returns. "behind": flushed after it, settle() waits (an upload answered before the disk's flush). */
-  flush?: "now" | "behind";
-}
-
-export interface MediaStore {
-  /** Stream bytes into a temporary file; see the file's comment. */
-  stage(source: ByteSource, opts: StageOptions): Promise<Staged>;
-  /** The stored bytes of a hash, as a Blob served without copying (Bun.file), or null. */
-  open(sha256: string): Blob | null;
-  has(sha256: string): boolean;
-  /** Whether a blob's file is known flushed and whole (this process flushed or checked that very file). */
-  settled(sha256: string): boolean;
-  /**
-   * Resolves once it is: its flush awaited, or, for a file this process did not flush,
-   * flushed and checked against its hash now. Torn or gone: MediaDamaged (the torn file removed).
-   */
-  settle(sha256: string): Promise<void>;
-  /** Remove a blob's file (the collector, after the row that named it is gone). Synchronous. */
-  unlink(sha256: string): void;
-  /** Every stored blob file and when it was written. */
-  list(): AsyncIterable<{ sha256: string; mtimeMs: number }>;
-  /**
-   * Remove temporary files last written before `before` (ms since the epoch); answers how
-   * many. Files this store is staging are never among them, whatever their time.
-   */
-  cleanTemp(before: number): Promise<number>;
-  /** Files and bytes under the blobs directory. */
-  usage(): Promise<{ files: number; bytes: number }>;
-  /** What works in a degraded way, for /readyz: a disk that refused the last upload for lack of space. */
-  degraded?(): string[];
-  /** Close; a temporary store (`:memory:` apps) removes its directory. */
-  close(): void;
-  /** A directory other nodes may write to at once (`--media-dir`): its temporary files are not all this process's. */
-  readonly shared?: boolean;
-}
+export type { ByteSource } from "./media-write";
+export type { MediaStore, ReceiveOptions, Received, Staged, StageOptions } from "./media-api";
 
 const HEAD = 64 * 1024;
 /**
@@ -111,8 +61,9 @@ const HEAD = 64 * 1024;
  */
 const SINK_BUFFER = 1024 * 1024;
 
-type FileSink = ReturnType<ReturnType<typeof Bun.file>["writer"]>;
 const SHA256 = /^[0-9a-f]{64}$/;
+/** The temporary name of bytes received for a slot: `received-<slot id>`. */
+const RECEIVED = "received-";
 
 export class DiskMediaStore implements MediaStore {
   readonly root: string;
@@ -178,60 +129,143 @@ export class DiskMediaStore implements MediaStore {
   }
 
   async stage(source: ByteSource, opts: StageOptions): Promise<Staged> {
-    try {
-      this.ensure();
-    } catch (e) {
-      throw this.diskFull.saw(mediaError(e));
-    }
+    this.begin();
     const path = join(this.tmp, randomUUID());
     this.staging.add(path);
-    const headBytes = opts.headBytes ?? HEAD;
-    const head = new Uint8Array(headBytes);
     const now = (opts.flush ?? "now") === "now";
     // A request's body chunks are the store's once read; a caller's bytes or iterable may be reused by it.
     const owned = source instanceof ReadableStream;
-    let headLength = 0;
-    let size = 0;
     let fd: number | null = null;
-    let sink: FileSink | null = null;
     let digest: Digest | null = null;
     try {
       digest = await this.hasher.start();
       // Opened and closed synchronously: a new file's open is microseconds, where the thread
       // pool's round trip cost an upload 1 to 3 ms on a busy machine (scripts/bench/media.ts).
       fd = openSync(path, "wx", 0o600);
-      sink = this.sinkFor(fd);
-      for await (const chunk of chunksOf(source)) {
-        size += chunk.byteLength;
-        if (size > opts.limit) throw new MediaTooLarge(opts.limit);
-        if (headLength < headBytes) {
-          const n = Math.min(headBytes - headLength, chunk.byteLength);
-          head.set(chunk.subarray(0, n), headLength);
-          headLength += n;
-        }
-        await this.write(sink, chunk);
-        // Hashed once written (the sink copied it): the worker may take the chunk's buffer.
-        const behind = digest.update(chunk, owned);
-        if (behind) await behind;
-      }
-      await this.written(sink);
-      sink = null;
+      const d = digest;
+      // Hashed once written (the sink copied it): the worker may take the chunk's buffer.
+      const { size, head } = await writeChunks(this.sinkFor(fd), source, opts.limit, opts.headBytes ?? HEAD, (chunk) =>
+        d.update(chunk, owned),
+      );
       if (now) await this.fsync({ fd });
       closeSync(fd);
       fd = null;
       const sha256 = await digest.digest();
       if (opts.expect !== undefined && opts.expect !== sha256) throw new MediaDigestMismatch(opts.expect, sha256);
       this.diskFull.room();
-      return this.staged(path, sha256, size, head.slice(0, headLength), now);
+      return this.staged(path, sha256, size, head, now);
     } catch (e) {
       digest?.abort();
-      // Ended before its descriptor closes: bytes it still held must never reach whatever file takes the number next.
-      if (sink) await this.abandon(sink);
-      if (fd !== null) closeQuietly(fd);
-      await rm(path, { force: true }).catch(() => {});
+      throw await this.failed(e, path, fd);
+    }
+  }
+
+  async receive(name: string, source: ByteSource, opts: ReceiveOptions): Promise<Received> {
+    this.begin();
+    const final = this.receivedPath(name);
+    // Written under a name of its own, moved under the slot's by keep(): a second body for
+    // the slot (another node's), or one a crash left half-written, never meets this one.
+    const path = join(this.tmp, randomUUID());
+    this.staging.add(path);
+    let fd: number | null = null;
+    try {
+      fd = openSync(path, "wx", 0o600);
+      let size: number;
+      let head: Uint8Array | null = null;
+      if (source instanceof ReadableStream && opts.length !== null && opts.length <= opts.limit) {
+        size = await this.writeNative(fd, source);
+        if (size !== opts.length) throw new MediaSourceFailed(new Error(`${size} of the ${opts.length} bytes declared arrived`));
+      } else ({ size, head } = await writeChunks(this.sinkFor(fd), source, opts.limit, HEAD, null));
+      closeSync(fd);
+      fd = null;
+      this.diskFull.room();
+      let done = false;
+      return {
+        size,
+        head: head ?? readStartSync(path, HEAD),
+        read: (length) => readStart(path, length),
+        keep: () => {
+          if (done) return;
+          done = true;
+          try {
+            renameSync(path, final);
+          } catch (e) {
+            rmSync(path, { force: true });
+            throw mediaError(e);
+          } finally {
+            this.staging.delete(path);
+          }
+        },
+        discard: () => {
+          if (done) return;
+          done = true;
+          this.staging.delete(path);
+          rmSync(path, { force: true });
+        },
+      };
+    } catch (e) {
+      throw await this.failed(e, path, fd);
+    }
+  }
+
+  async stageReceived(name: string): Promise<Staged> {
+    const path = this.receivedPath(name);
+    this.staging.add(path);
+    try {
+      const fh = await open(path, "r");
+      try {
+        const size = (await fh.stat()).size;
+        const sha256 = await this.hasher.ofFile(fh);
+        return this.staged(path, sha256, size, await readStart(path, HEAD), false);
+      } finally {
+        await fh.close();
+      }
+    } catch (e) {
       this.staging.delete(path);
+      if ((e as { code?: string })?.code === "ENOENT") throw new MediaDamaged(name, "missing");
+      throw mediaError(e);
+    }
+  }
+
+  dropReceived(name: string): void {
+    const path = this.receivedPath(name);
+    if (!this.staging.has(path)) rmSync(path, { force: true });
+  }
+
+  /** Where bytes received for a slot wait to be hashed: a name the start's clean-up can tell from a leftover. */
+  private receivedPath(name: string): string {
+    if (!/^[0-9A-Za-z_-]{1,64}$/.test(name)) throw new Error(`not a slot's name: ${name}`);
+    return join(this.tmp, `${RECEIVED}${name}`);
+  }
+
+  /** The directories made, or the write refused as a full disk's. */
+  private begin(): void {
+    try {
+      this.ensure();
+    } catch (e) {
       throw this.diskFull.saw(mediaError(e));
     }
+  }
+
+  /**
+   * A request body of declared length into the file by Bun itself, no chunk through
+   * JavaScript (as fast as Bun.write of the request). Answers the bytes written; a client
+   * that went away mid-body is MediaSourceFailed, a refusing disk MediaWriteFailed.
+   */
+  protected async writeNative(fd: number, body: ReadableStream<Uint8Array>): Promise<number> {
+    try {
+      return await Bun.write(Bun.file(fd), new Response(body));
+    } catch (e) {
+      throw typeof (e as { code?: unknown })?.code === "string" ? mediaError(e) : new MediaSourceFailed(e);
+    }
+  }
+
+  /** A write that failed: its file removed, the failure as the store's error (a full disk noted). */
+  private async failed(e: unknown, path: string, fd: number | null): Promise<Error> {
+    if (fd !== null) closeQuietly(fd);
+    await rm(path, { force: true }).catch(() => {});
+    this.staging.delete(path);
+    return this.diskFull.saw(mediaError(e));
   }
 
   /** Flush a file's bytes to the disk. A test's disk overrides it (to hold a flush, or count them). */
@@ -244,50 +278,13 @@ export class DiskMediaStore implements MediaStore {
     return Bun.file(fd).writer({ highWaterMark: SINK_BUFFER });
   }
 
-  /**
-   * One chunk into the file's sink, whole: copied into its buffer, written once the buffer
-   * passes SINK_BUFFER. A failed write (a full disk) answers a rejected promise rather
-   * than throwing.
-   */
-  private async write(sink: FileSink, chunk: Uint8Array): Promise<void> {
-    const wrote = sink.write(chunk);
-    if (wrote instanceof Promise) await wrote;
-  }
-
-  /** The sink's last bytes out to the file (it keeps the descriptor open: the caller closes it). */
-  private async written(sink: FileSink): Promise<void> {
-    const flushed = sink.flush();
-    if (flushed instanceof Promise) await flushed;
-    const ended = sink.end();
-    if (ended instanceof Promise) await ended;
-  }
-
-  /** A sink given up (a failed write, a body over its limit): ended, its failure ignored (the file goes). */
-  private async abandon(sink: FileSink): Promise<void> {
-    try {
-      const ended = sink.end();
-      if (ended instanceof Promise) await ended;
-    } catch {
-      // The write has failed already, or fails again on the same full disk.
-    }
-  }
-
   private staged(path: string, sha256: string, size: number, head: Uint8Array, now: boolean): Staged {
     let done = false;
     return {
       sha256,
       size,
       head,
-      read: async (length) => {
-        const fh = await open(path, "r");
-        try {
-          const buf = new Uint8Array(Math.min(length, size));
-          const { bytesRead } = await fh.read(buf, 0, buf.byteLength, 0);
-          return buf.subarray(0, bytesRead);
-        } finally {
-          await fh.close();
-        }
-      },
+      read: (length) => readStart(path, Math.min(length, size)),
       place: () => {
         if (done) return;
         done = true;
@@ -347,9 +344,10 @@ export class DiskMediaStore implements MediaStore {
     }
   }
 
-  async cleanTemp(before: number): Promise<number> {
+  async cleanTemp(before: number, keep?: (name: string) => boolean): Promise<number> {
     let n = 0;
     for (const name of await readdir(this.tmp).catch(() => [] as string[])) {
+      if (name.startsWith(RECEIVED) && keep?.(name.slice(RECEIVED.length))) continue;
       const p = join(this.tmp, name);
       const st = await stat(p).catch(() => null);
       if (st && st.mtimeMs < before && !this.staging.has(p)) {
@@ -373,27 +371,5 @@ export class DiskMediaStore implements MediaStore {
   close(): void {
     this.hasher.close();
     if (this.temporary) rmSync(this.root, { recursive: true, force: true });
-  }
-}
-
-/** Chunks of any source, as Uint8Array. */
-async function* chunksOf(source: ByteSource): AsyncIterable<Uint8Array> {
-  if (source instanceof Uint8Array) {
-    yield source;
-    return;
-  }
-  try {
-    for await (const chunk of source as AsyncIterable<Uint8Array | string>)
-      yield typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
-  } catch (e) {
-    throw new MediaSourceFailed(e);
-  }
-}
-
-function closeQuietly(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    // Already failed: the write's own error is the one reported.
   }
 }
