@@ -40,7 +40,7 @@ export type { HttpApp } from "./wire/router";
 
 export interface Http {
   app: HttpApp;
-  /** The bot API's routes for Bun's native router (the server's hot path; FastPaths.nativeRouter). */
+  /** The declared routes of the bot API and the people's doors for Bun's native router (FastPaths.nativeRouter). */
   native(elsewhere: (req: Request) => Response | Promise<Response>): NativeTable;
   /** Every declared route by door, with its prefix (the route table of contents, the description). */
   declared: { door: string; prefix: string; routes: Route[] }[];
@@ -103,7 +103,7 @@ export function buildHttp(x: HttpParts): Http {
   );
   const botRoutes = mountBotApi(app, bot);
   const peopleRoutes = clientApiRoutes(people);
-  mount(
+  const peopleMounted = mount(
     app,
     peopleDoor(people, {
       prefix: "/api/client/v1",
@@ -116,7 +116,7 @@ export function buildHttp(x: HttpParts): Http {
   );
   // An <img> sends no Origin worth checking: the proxy takes only links this server signed.
   const mediaRoutes = mediaProxyRoutes(people);
-  mount(
+  const mediaMounted = mount(
     app,
     peopleDoor(people, {
       prefix: MEDIA_PREFIX,
@@ -130,14 +130,14 @@ export function buildHttp(x: HttpParts): Http {
 
   // A file's bytes: its own door, for its own first look (any type, the file size limit).
   const uploadRoutes = uploadBodyRoutes(people);
-  mount(
+  const uploadMounted = mount(
     app,
     peopleDoor(people, { prefix: "/api/client/v1", screen: screenUpload(config.media.maxFileBytes, urls), hooks, sync, report }),
     uploadRoutes,
   );
   // Attachments, avatars, icons and emoji on the reference's content paths (clientapi/files.ts).
   const files = fileRoutes(people);
-  mount(
+  const filesMounted = mount(
     app,
     peopleDoor(people, { prefix: "", screen: screenFor({ bodyLimit: PEOPLE_BODY_LIMIT, sameOrigin: false }, urls), hooks, sync, report }),
     files,
@@ -177,7 +177,11 @@ export function buildHttp(x: HttpParts): Http {
   );
   return {
     app: app.finish(elysiaErrors(obs)),
-    native: (elsewhere) => mergeTables(botRoutes.native(elsewhere), botImages.native(elsewhere)),
+    native: (elsewhere) =>
+      [botImages, peopleMounted, mediaMounted, uploadMounted, filesMounted].reduce(
+        (table, m) => mergeTables(table, m.native(elsewhere)),
+        botRoutes.native(elsewhere),
+      ),
     declared,
   };
 }

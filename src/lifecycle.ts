@@ -66,8 +66,9 @@ export class Lifecycle {
 
   /**
    * One port for everything: the web client's pages (Bun's HTML bundle routes), the bot
-   * API's routes (matched by Bun's router), the gateway's and the live connection's
-   * WebSockets, and every other HTTP API through Elysia.
+   * API's and the people's routes (matched by Bun's router), the gateway's and the live
+   * connection's WebSockets, and every other HTTP API (the harness, what the router does
+   * not match exactly) through Elysia.
    */
   listen(nativeRoutes: NativeTable): Server<GatewaySocketData> {
     const { config, http, gateway, live, urls } = this;
@@ -76,7 +77,11 @@ export class Lifecycle {
       tracked[path] = Object.fromEntries(
         Object.entries(byMethod).map(([m, route]) => [
           m,
-          (req: Parameters<NativeRoute>[0], server: Parameters<NativeRoute>[1]) => this.track(() => route!(req, server)),
+          (req: Parameters<NativeRoute>[0], server: Parameters<NativeRoute>[1]) => {
+            // As fetch() below: every door but the bot API's reads the address (the people's sign-in limits).
+            if (!req.url.startsWith("/api/v10", pathStart(req.url))) rememberAddress(req, this.clientOf(req, server as never));
+            return this.track(() => route!(req, server));
+          },
         ]),
       );
     }
