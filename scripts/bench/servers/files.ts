@@ -1,7 +1,8 @@
 // Child process of the files bench (media.ts): `parley` is Parley from source on a
 // file-backed store (tempParley) with one person in one server; `bare` is the ceiling,
-// a bare Bun server that writes a PUT body with Bun.write and answers a GET with a bare
-// Bun.file response. Prints one JSON line and serves until killed (loopback only).
+// a bare Bun server that writes a PUT body to a new file with Bun.write and answers a GET
+// with a bare Bun.file response of the last one. Prints one JSON line and serves until
+// killed (loopback only).
 //   bun servers/files.ts parley|bare
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,13 +11,17 @@ import { tempParley } from "./temp";
 
 if (process.argv[2] === "bare") {
   const dir = mkdtempSync(join(tmpdir(), "parley-bench-bare-"));
-  const path = join(dir, "file.bin");
+  // Each PUT a new file, as each of Parley's uploads is (rewriting one would truncate it first).
+  let puts = 0;
+  let path = join(dir, "file-0.bin");
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
     async fetch(req) {
       if (req.method === "PUT") {
-        await Bun.write(path, req);
+        const next = join(dir, `file-${++puts}.bin`);
+        await Bun.write(next, req);
+        path = next;
         return new Response(null, { status: 204 });
       }
       return new Response(Bun.file(path));
