@@ -107,7 +107,8 @@ export class MediaCollector {
     const before = this.d.media.store.shared ? this.d.clock.now() - SHARED_TEMP_MS : Number.POSITIVE_INFINITY;
     // Bytes received for a slot still waiting for them are an acknowledged upload, not a leftover.
     const waiting = this.db.query("SELECT 1 AS x FROM uploads WHERE id = ? AND sha256 IS NULL AND size IS NOT NULL");
-    const temp = await this.d.media.store.cleanTemp(before, (id) => !!waiting.get(id));
+    // (Stopped meanwhile, the database is closed: keep whatever is left to look at.)
+    const temp = await this.d.media.store.cleanTemp(before, (id) => this.stopped || !!waiting.get(id));
     // A server stopped while this looked at the disk: its database is closed.
     if (this.stopped) return { temp, orphans: 0 };
     return { temp, orphans: await this.removeOrphans() };
