@@ -206,16 +206,23 @@ export class Media {
     // The bytes under the slot's name and the row saying so, in one step: on Postgres the
     // update holds the slot's row, so a second body for it (another node's) waits and then
     // finds it filled, never moving its bytes over these.
-    const row = this.d.store.write(() => {
-      const set = this.db.query("UPDATE uploads SET size = ? WHERE id = ? AND sha256 IS NULL AND size IS NULL").run(got.size, slot.id);
-      if (set.changes !== 1) return null;
-      try {
-        got.keep();
-      } catch (e) {
-        throw storeError(e, got.size);
-      }
-      return this.db.query("SELECT * FROM uploads WHERE id = ?").get(slot.id) as Upload;
-    });
+    let row: Upload | null;
+    try {
+      row = this.d.store.write(() => {
+        const set = this.db.query("UPDATE uploads SET size = ? WHERE id = ? AND sha256 IS NULL AND size IS NULL").run(got.size, slot.id);
+        if (set.changes !== 1) return null;
+        try {
+          got.keep();
+        } catch (e) {
+          throw storeError(e, got.size);
+        }
+        return this.db.query("SELECT * FROM uploads WHERE id = ?").get(slot.id) as Upload;
+      });
+    } catch (e) {
+      // Not committed (a database that refused): the bytes go; kept under the slot's name already, the next body replaces them.
+      got.discard();
+      throw e;
+    }
     if (!row) {
       got.discard();
       const now = this.db.query("SELECT 1 AS x FROM uploads WHERE id = ?").get(slot.id);
