@@ -46,8 +46,9 @@ export interface ClientContext {
   core: ClientCore;
   /**
    * Only to format the bot token the portal shows once (its first part names the bot
-   * user), and to read an install link that names the application by its snowflake;
-   * `files` signs attachments' links (wire/files.ts).
+   * user), to read an install link that names the application by its snowflake, and to
+   * show a person the ids bots see (bot-ids.ts, portal.ts); `files` signs attachments'
+   * links (wire/files.ts).
    */
   flakes: Pick<Snowflakes, "of" | "uuid" | "media" | "files">;
   /** Public addresses, fixed once the server listens: the portal's install links, administrators' reset links. */

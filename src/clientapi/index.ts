@@ -26,6 +26,7 @@ import { sessionRoutes } from "./sessions";
 import { conversationRoutes } from "./conversations";
 import { communityRoutes } from "./community";
 import { accountRoutes } from "./account";
+import { botIdRoutes } from "./bot-ids";
 import { adminRoutes } from "./admin";
 import { uploadRoutes } from "./uploads";
 import { setupRoutes } from "./setup";
@@ -52,6 +53,7 @@ export function clientApiRoutes(p: ClientContext): PeopleRoute[] {
     ...conversationRoutes(p),
     ...communityRoutes(p),
     ...accountRoutes(p),
+    ...botIdRoutes(p),
     ...setupRoutes(p),
     ...adminRoutes(p),
     ...uploadRoutes(p),

@@ -238,6 +238,9 @@ export const Invite = Type.Object({
 
 export const ReadState = Type.Object({ channel_id: Id, last_read_id: Nullable(Id), unread: Type.Boolean(), mention_count: Type.Integer() });
 
+/** The id a bot sees for something the person sees: a snowflake, as the bot API and the gateway write it (developer mode's "Copy ID"). */
+export const BotId = Type.Object({ id: Type.String({ pattern: "^[0-9]{1,20}$" }) });
+
 /** A device's public keys for end-to-end encrypted DMs (raw, base64url; null for a curve it lacks); never anything secret. */
 export const Device = Type.Object({
   id: Id,
@@ -342,6 +345,7 @@ export type Upload = Static<typeof Upload>;
 export type CustomEmoji = Static<typeof CustomEmoji>;
 export type Invite = Static<typeof Invite>;
 export type ReadState = Static<typeof ReadState>;
+export type BotId = Static<typeof BotId>;
 export type Device = Static<typeof Device>;
 export type KeyBackup = Static<typeof KeyBackup>;
 export type CommandOption = Static<typeof CommandOption>;
