@@ -4,7 +4,8 @@
  * one first; every other session ends) and one's sessions, each with what signed in and
  * when it was last used, "Revoke <label>", this one marked, and "Sign out everywhere" (asked
  * once first: it signs this browser out too).
- * Profile, Notifications (settings/Notifications.tsx) and Devices follow.
+ * Profile, Notifications (settings/Notifications.tsx), Devices and Advanced (developer
+ * mode, devmode.ts) follow.
  */
 import { signal } from "@preact/signals";
 import type { ComponentType } from "preact";
@@ -16,6 +17,7 @@ import { useRequest } from "./common";
 import { Devices, Profile } from "./Profile";
 import { AvatarSetting } from "./Images";
 import { Notifications } from "./Notifications";
+import { developerMode, setDeveloperMode } from "../devmode";
 
 /** Whether the dialog is open. */
 export const userSettingsOpen = signal(false);
@@ -39,6 +41,7 @@ const SECTIONS: { id: string; label: string; view: ComponentType<SectionProps> }
   },
   { id: "notifications", label: "Notifications", view: Notifications },
   { id: "devices", label: "Devices", view: Devices },
+  { id: "advanced", label: "Advanced", view: Advanced },
 ];
 
 /** Focus starts on its heading, with Close and the sections after it. */
@@ -73,6 +76,27 @@ export function UserSettings({ onSignedOut }: SectionProps) {
         <View onSignedOut={onSignedOut} />
       </div>
     </dialog>
+  );
+}
+
+/** Developer mode: "Copy ID" beside servers, channels, messages and people (devmode.ts). */
+function Advanced() {
+  return (
+    <section class="card" aria-labelledby="advanced-title">
+      <h3 id="advanced-title">Advanced</h3>
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={developerMode.value}
+          aria-describedby="developer-mode-hint"
+          onChange={(e) => setDeveloperMode(e.currentTarget.checked)}
+        />{" "}
+        Developer mode
+      </label>
+      <p class="hint" id="developer-mode-hint">
+        Adds “Copy ID” to servers, channels, messages and people: the IDs your bot sees, for its code and its commands.
+      </p>
+    </section>
   );
 }
 

@@ -24,6 +24,7 @@ import { useTabTitle } from "../title";
 import { Backdrop, DrawerButton, useDrawers } from "./drawers";
 import { focusComposer, focusLost } from "./focus";
 import { UnreadMark, unreadText } from "./UnreadMark";
+import { botIdPath, copyBotId, developerMode } from "../devmode";
 
 /**
  * The first stop on the page (shown when focused): straight to the composer past the
@@ -129,6 +130,11 @@ export function Chat({ onSignOut, onAskSignOut }: { onSignOut(): void; onAskSign
               <PinnedMessages channel={channel} />
               <MentionsInbox />
               <NotifyControls channel={channel} />
+              {developerMode.value && (
+                <button type="button" onClick={() => void copyBotId("Channel", botIdPath.channel(channel.id))}>
+                  Copy channel ID
+                </button>
+              )}
               {/* Keyed by server: words and results of one server are not another's (its More results would ask the wrong one). */}
               {channel.guild_id && <SearchBox key={channel.guild_id} guildId={channel.guild_id} />}
             </div>

@@ -20,6 +20,7 @@ import { mutedNow } from "../notify";
 import { Avatar } from "./files/Avatar";
 import { ServerDialogs, serverDialog } from "./Welcome";
 import { MyNickname } from "./MyNickname";
+import { botIdPath, copyBotId, developerMode } from "../devmode";
 
 const TEXT = new Set([0, 5]);
 
@@ -157,6 +158,11 @@ export function ChannelsNav({ onPick, onSignOut }: { onPick(): void; onSignOut()
       {g && <SettingsButton guild={g} />}
       {g && <MyNickname guild={g} />}
       {g && <MarkServerRead guild={g} current={r.channel} />}
+      {g && developerMode.value && (
+        <button type="button" class="server-action" onClick={() => void copyBotId("Server", botIdPath.server(g.id))}>
+          Copy server ID
+        </button>
+      )}
       <div class="channel-lists">
         {groups.map(({ category, channels }) => (
           <Fragment key={category?.id ?? "top"}>

@@ -17,6 +17,7 @@ import { readableRoleColor } from "../colors";
 import { BIT, holds } from "../names";
 import { mayActOn } from "../settings/rank";
 import { ModerationConfirm, type ModerationKind } from "../settings/ModerationConfirm";
+import { botIdPath, copyBotId, developerMode } from "../devmode";
 
 /** The colour of the highest coloured role the member holds, if any (CSS). */
 export function roleColor(guild: Guild | undefined, m: Member): string | undefined {
@@ -138,6 +139,11 @@ function ProfileCard({
           </button>
         )}
         {guild && <CardModeration guild={guild} userId={userId} member={here} name={name} onDone={modal.close} />}
+        {p && developerMode.value && (
+          <button type="button" onClick={() => void copyBotId("User", botIdPath.user(userId))}>
+            Copy user ID
+          </button>
+        )}
         <button type="button" onClick={modal.close}>
           Close
         </button>
