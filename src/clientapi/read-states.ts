@@ -44,5 +44,14 @@ export function readStateRoutes(p: ClientContext): PeopleRoute[] {
       answer: Type.Array(C.ReadState),
       handler: ({ caller: { user: me }, params }) => core.readStates.markServer(me.id, pathId(params.guild_id, "guild")).map(readStateView),
     }),
+    route({
+      method: "PUT",
+      path: "/channels/{channel_id}/messages/{message_id}/unread",
+      caller: "session",
+      summary: "Mark unread from a message: the channel read up to the one before it (the one way a mark moves back)",
+      answer: C.ReadState,
+      handler: ({ caller: { user: me }, params }) =>
+        readStateView(core.readStates.markUnread(me.id, pathId(params.channel_id, "channel"), pathId(params.message_id, "message"))),
+    }),
   ];
 }

@@ -24,7 +24,8 @@ const MENTION_SCAN = 1000;
 /**
  * Read states (migration 005). Without a row, what arrived after the person joined the
  * server is unread (a DM: everything). Marking only moves forward, so a late request
- * from an old tab cannot bring back what a newer one read.
+ * from an old tab cannot bring back what a newer one read; only the person's own "Mark
+ * unread" moves it back (markUnread).
  */
 export class ReadStates {
   private readonly row;
@@ -109,6 +110,37 @@ export class ReadStates {
   }
 
   /**
+   * "Mark unread": the channel read up to the message before `messageId` (one the person
+   * may see), so it and everything after it by others is unread again; the one way a mark
+   * moves back, asked for by the person. A message before anything else they may see
+   * there leaves no mark (unread from their arrival, as before any mark). Fires
+   * read_state.updated so their other tabs follow.
+   */
+  markUnread(userId: string, channelId: string, messageId: string): ReadState {
+    return this.d.store.write(() => {
+      const channel = this.guilds.channel(channelId);
+      if (!channel || !canSee(this.d, this.guilds, channel, userId)) throw DomainError.notFound("channel");
+      const m = this.d.store.db.query("SELECT channel_id, ephemeral_user_id FROM messages WHERE id = ?").get(messageId) as {
+        channel_id: string;
+        ephemeral_user_id: string | null;
+      } | null;
+      if (!m || m.channel_id !== channel.id || (m.ephemeral_user_id !== null && m.ephemeral_user_id !== userId))
+        throw DomainError.notFound("message");
+      const before = this.seenBefore(userId, channel.id, messageId, true);
+      if (before === null) this.d.store.db.query("DELETE FROM read_states WHERE user_id = ? AND channel_id = ?").run(userId, channel.id);
+      else
+        this.d.store.db
+          .query(
+            `INSERT INTO read_states (user_id, channel_id, last_read_id) VALUES (?, ?, ?)
+             ON CONFLICT (user_id, channel_id) DO UPDATE SET last_read_id = excluded.last_read_id`,
+          )
+          .run(userId, channel.id, before);
+      this.d.store.emit({ type: "read_state.updated", userId, channelId: channel.id });
+      return this.of(userId, channel);
+    });
+  }
+
+  /**
    * Mark every text channel of a server the person can see read up to its newest message
    * they may see (a server's "Mark as read"); each channel that moved fires
    * read_state.updated. A server they are not in is one that does not exist.
@@ -141,11 +173,11 @@ export class ReadStates {
     return row?.id ?? null;
   }
 
-  /** The newest message of the channel at or before `id` that the person may see, or null. */
-  private seenBefore(userId: string, channelId: string, id: string): string | null {
+  /** The newest message of the channel at or before `id` (strictly before, `strictly`) that the person may see, or null. */
+  private seenBefore(userId: string, channelId: string, id: string, strictly = false): string | null {
     const row = this.d.store.db
       .query(
-        "SELECT id FROM messages WHERE channel_id = ? AND id <= ? AND (ephemeral_user_id IS NULL OR ephemeral_user_id = ?) ORDER BY id DESC LIMIT 1",
+        `SELECT id FROM messages WHERE channel_id = ? AND id ${strictly ? "<" : "<="} ? AND (ephemeral_user_id IS NULL OR ephemeral_user_id = ?) ORDER BY id DESC LIMIT 1`,
       )
       .get(channelId, id, userId) as { id: string } | null;
     return row?.id ?? null;

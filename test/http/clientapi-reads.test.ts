@@ -95,6 +95,32 @@ describe("read states", () => {
     expect(refusal(await client(p, "PUT", `/guilds/${lab}/read`, carol))).toEqual([404, 10003]);
     expect(refusal(await client(p, "PUT", "/guilds/nope/read", bob))).toEqual([404, 10003]);
   });
+
+  test("Mark unread: read up to the message before, mentions counted again, for that person only", async () => {
+    const { p, w, alice, bob, carol, general, staff } = peopleWorld();
+    const bobId = internalId(p, w.users.bob.id);
+    const first = (await client(p, "POST", `/channels/${general}/messages`, alice, { content: "one" })).body;
+    const second = (await client(p, "POST", `/channels/${general}/messages`, alice, { content: `two, <@${bobId}>` })).body;
+    const third = (await client(p, "POST", `/channels/${general}/messages`, alice, { content: "three" })).body;
+    await client(p, "PUT", `/channels/${general}/read`, bob, { message_id: third.id });
+
+    const ev = recordEvents(p);
+    const r = await client(p, "PUT", `/channels/${general}/messages/${second.id}/unread`, bob);
+    expect(r.body).toEqual({ channel_id: general, last_read_id: first.id, unread: true, mention_count: 1 });
+    expect(ev.of("read_state.updated")).toEqual([{ type: "read_state.updated", userId: bobId, channelId: general }]);
+    expect(stateOf((await client(p, "GET", "/users/@me/read-states", bob)).body, general)).toEqual(r.body);
+    // The first message of the channel: no mark left, everything since bob joined unread.
+    const all = await client(p, "PUT", `/channels/${general}/messages/${first.id}/unread`, bob);
+    expect(all.body).toEqual({ channel_id: general, last_read_id: null, unread: true, mention_count: 1 });
+    // Reading forward again works as ever.
+    expect((await client(p, "PUT", `/channels/${general}/read`, bob, { message_id: third.id })).body.unread).toBe(false);
+    // Alice's marks are untouched; a message of another channel, or someone outside, is 404.
+    expect(stateOf((await client(p, "GET", "/users/@me/read-states", alice)).body, general).unread).toBe(false);
+    const elsewhere = (await client(p, "POST", `/channels/${staff}/messages`, alice, { content: "x" })).body;
+    expect(refusal(await client(p, "PUT", `/channels/${general}/messages/${elsewhere.id}/unread`, bob))).toEqual([404, 10003]);
+    expect(refusal(await client(p, "PUT", `/channels/${general}/messages/${second.id}/unread`, carol))).toEqual([404, 10003]);
+    expect(refusal(await client(p, "PUT", `/channels/${general}/messages/nope/unread`, bob))).toEqual([404, 10003]);
+  });
 });
 
 describe("the commands of a channel", () => {
