@@ -2,6 +2,7 @@
  * Reading what the screen needs over HTTP: everything after a fresh start of the live
  * connection, a server's members, a channel's history page by page, and navigation.
  */
+import { signal } from "@preact/signals";
 import { api } from "./api";
 import type { Channel, Guild, Member, Message, ReadState } from "./types";
 import {
@@ -9,6 +10,7 @@ import {
   dms,
   guildOf,
   guilds,
+  heldUnread,
   loaded,
   logs,
   me,
@@ -17,6 +19,7 @@ import {
   rememberUsers,
   route,
   setReadState,
+  showNotice,
   type Route,
 } from "./state";
 
@@ -60,7 +63,10 @@ export async function open(r: Route, push = true): Promise<void> {
   if (next.guild !== "@me" && !members.value[next.guild]) work.push(loadMembers(next.guild));
   if (next.channel && !logs.value[next.channel]) work.push(loadOlder(next.channel));
   await Promise.all(work);
-  if (next.channel) void markRead(next.channel);
+  if (next.channel) {
+    hold(next.channel, false);
+    void markRead(next.channel);
+  }
 }
 
 /** Open (or make) the DM with someone one shares a server with, and go there. */
@@ -127,6 +133,8 @@ const markedAt: Record<string, number> = {};
 const markLater: Record<string, ReturnType<typeof setTimeout>> = {};
 /** The newest message each channel showed while the person looked at it: what its next mark may cover. */
 const seen: Record<string, string> = {};
+/** Each channel's last "Mark unread", by when: the open channel's "New messages" line moves there at once. */
+export const unreadMarked = signal<Record<string, number>>({});
 
 /**
  * The open channel, on screen, is read up to its newest message (once per message, and
@@ -135,6 +143,8 @@ const seen: Record<string, string> = {};
  * never covers a message that came after the person left the channel or the tab.
  */
 export function markRead(channelId: string): Promise<void> {
+  // Marked unread by the person: not a new message nor coming back to the tab reads it, until they open it anew.
+  if (heldUnread.value.has(channelId)) return Promise.resolve();
   const list = logs.value[channelId]?.list ?? [];
   const last = [...list].reverse().find((m) => !m.ephemeral);
   if (last && !(seen[channelId] >= last.id)) seen[channelId] = last.id;
@@ -176,6 +186,31 @@ export async function markServerRead(guildId: string): Promise<void> {
   try {
     for (const state of await api<ReadState[]>("PUT", `/guilds/${guildId}/read`)) setReadState(state);
   } catch {}
+}
+
+/**
+ * "Mark unread" from a message: the channel read up to the one before it, as the server
+ * answers; it stays unread while the person is still looking at it.
+ */
+export async function markUnread(m: Pick<Message, "channel_id" | "id">): Promise<void> {
+  hold(m.channel_id, true);
+  clearTimeout(markLater[m.channel_id]);
+  delete markLater[m.channel_id];
+  try {
+    setReadState(await api<ReadState>("PUT", `/channels/${m.channel_id}/messages/${m.id}/unread`));
+    unreadMarked.value = { ...unreadMarked.value, [m.channel_id]: Date.now() };
+  } catch {
+    hold(m.channel_id, false);
+    showNotice("The server did not mark the message unread.");
+  }
+}
+
+function hold(channelId: string, on: boolean): void {
+  if (heldUnread.value.has(channelId) === on) return;
+  const next = new Set(heldUnread.value);
+  if (on) next.add(channelId);
+  else next.delete(channelId);
+  heldUnread.value = next;
 }
 
 /** The open channel, if any. */

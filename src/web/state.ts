@@ -40,6 +40,11 @@ export const logs = signal<Record<string, ChannelLog>>({});
 /** Who is typing where: channel id -> user id -> until (ms since epoch). */
 export const typing = signal<Record<string, Record<string, number>>>({});
 export const readStates = signal<Record<string, ReadState>>({});
+/**
+ * Channels the person marked unread while looking at them ("Mark unread", load.ts): shown
+ * unread though open, and marked read by nothing until they open the channel anew.
+ */
+export const heldUnread = signal<ReadonlySet<string>>(new Set());
 export const route = signal<Route>({ guild: "", channel: null });
 export const interactions = signal<Record<string, PendingInteraction>>({});
 /** Ephemeral messages the person dismissed. */

@@ -326,6 +326,7 @@ describe("the chat by keyboard", () => {
         "Add reaction",
         "Delete",
         "Pin",
+        "Mark unread",
         "Copy link",
       ]);
       await a.keyboard.press("Escape");

@@ -233,7 +233,14 @@ describe("a phone-width screen", () => {
       await finger("touchStart", at);
       await menu.waitFor();
       await finger("touchEnd", null);
-      expect(await menu.getByRole("menuitem").allTextContents()).toEqual(["Reply", "Add reaction", "Delete", "Pin", "Copy link"]);
+      expect(await menu.getByRole("menuitem").allTextContents()).toEqual([
+        "Reply",
+        "Add reaction",
+        "Delete",
+        "Pin",
+        "Mark unread",
+        "Copy link",
+      ]);
       await menu.getByRole("menuitem", { name: "Reply" }).tap();
       await menu.waitFor({ state: "detached" });
       await a.getByRole("button", { name: "Cancel reply" }).waitFor();

@@ -3,11 +3,12 @@
  * while the tab is hidden stays unread (and counted in the tab's title) until the person
  * comes back to the tab, and then it is read at once; a message that arrives in a
  * channel the person has just left stays unread, even when the mark of what they saw
- * there is still waiting for its turn.
+ * there is still waiting for its turn. "Mark unread" on someone's message moves the mark
+ * back to just before it, and nothing reads the channel again until it is opened anew.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { channelEntry, launch, message, serve, signIn, type Served } from "./support";
+import { act, actionsOf, channelEntry, launch, message, serve, signIn, until, type Served } from "./support";
 
 let browser: Browser;
 let s: Served;
@@ -115,6 +116,52 @@ describe("read marks", () => {
       await b.getByRole("log").getByRole("separator", { name: "New messages" }).waitFor();
       const after = await b.getByRole("log").getByRole("article").allTextContents();
       expect(after.findIndex((t) => t.includes("the third news"))).toBe(after.length - 1);
+    } finally {
+      await bob.context.close();
+    }
+  }, 30_000);
+
+  test("Mark unread on someone's message: unread from there, in the channel list too, until the channel is opened again", async () => {
+    const first = await say("the plan, part one");
+    await say(`part two, <@${s.id(s.world.users.bob.id)}>`);
+    await say("part three");
+    const bob = await signIn(browser, s.base, "bob");
+    try {
+      const b = bob.page;
+      await message(b, /part three/).waitFor();
+      await until("all read", async () => !(await readState("bob")).unread);
+      // One's own messages offer no Mark unread.
+      await b.getByRole("textbox", { name: "Message #general" }).fill("noted");
+      await b.keyboard.press("Enter");
+      expect(await actionsOf(message(b, /^Bob noted/))).not.toContain("Mark unread");
+
+      await act(message(b, /part two/), "Mark unread");
+      const log = b.getByRole("log");
+      await log.getByRole("separator", { name: "New messages" }).waitFor();
+      // The line sits right above the message marked, and the channel is unread, its mention counted.
+      const next = await log.getByRole("separator", { name: "New messages" }).evaluate((sep) => {
+        const articles = Array.from(sep.closest("[role=log]")?.querySelectorAll("article") ?? []);
+        return articles.find((a) => sep.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING)?.textContent ?? "";
+      });
+      expect(next).toContain("part two");
+      await channelEntry(b, "general")
+        .and(b.getByRole("button", { name: /unread, 1 mention/ }))
+        .waitFor();
+      expect(await readState("bob")).toMatchObject({ unread: true, mention_count: 1 });
+      expect((await readState("bob")) as unknown).toMatchObject({ last_read_id: first.id });
+      // Still looking at it: a new message does not mark it read again.
+      await say("part four");
+      await message(b, /part four/).waitFor();
+      await Bun.sleep(300);
+      expect(await readState("bob")).toMatchObject({ unread: true });
+
+      // Another channel, then back: read again, as opening a channel reads it.
+      await channelEntry(b, "random").click();
+      await channelEntry(b, "general")
+        .and(b.getByRole("button", { name: /unread/ }))
+        .waitFor();
+      await channelEntry(b, "general").click();
+      await until("read on opening", async () => !(await readState("bob")).unread);
     } finally {
       await bob.context.close();
     }

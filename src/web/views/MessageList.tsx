@@ -5,7 +5,7 @@
  */
 import { Fragment } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { loadOlder, markRead } from "../load";
+import { loadOlder, markRead, unreadMarked } from "../load";
 import { channelLabel, dismissed, interactions, logs, memberName, me, readStates, typing } from "../state";
 import type { Channel, Message } from "../types";
 import { FLAG_LOADING } from "../types";
@@ -95,12 +95,18 @@ export function MessageList({ channel, onReply }: Props) {
   );
 }
 
-/** Where the reader had read to when the channel opened: "New messages" stays there until they leave. */
+/**
+ * Where the reader had read to when the channel opened: "New messages" stays there until
+ * they leave, or move it themselves ("Mark unread").
+ */
 function useReadMark(channelId: string): string | null {
-  const readMark = useRef<{ channel: string; id: string | null } | null>(null);
-  if (readMark.current?.channel !== channelId) {
+  const readMark = useRef<{ channel: string; id: string | null; marked: number } | null>(null);
+  const marked = unreadMarked.value[channelId] ?? 0;
+  if (readMark.current?.channel !== channelId || readMark.current.marked !== marked) {
     const state = readStates.value[channelId];
-    readMark.current = { channel: channelId, id: state?.unread ? state.last_read_id : null };
+    // Marked unread from the channel's first message: no mark, the whole log is new.
+    const id = state?.unread ? (state.last_read_id ?? (marked ? "" : null)) : null;
+    readMark.current = { channel: channelId, id, marked };
   }
   return readMark.current.id;
 }

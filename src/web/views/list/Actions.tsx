@@ -1,7 +1,7 @@
 /**
  * What a person can do with a message, in one place: the "More" menu (Reply, Add
- * reaction, View reactions, Edit, Delete, Pin or Unpin, Copy link, and Copy message ID in
- * developer mode, as the person may; Delete of someone
+ * reaction, View reactions, Edit, Delete, Pin or Unpin, Mark unread (someone else's), Copy
+ * link, and Copy message ID in developer mode, as the person may; Delete of someone
  * else's message asks first), the message's keyboard shortcuts when it has focus (Enter
  * opens "More", R replies, E edits one's own), and on a touch screen a press and hold
  * that opens the same menu (moving the finger, as to scroll, cancels it). An application's message commands stay under
@@ -9,6 +9,7 @@
  */
 import { useRef, useState } from "preact/hooks";
 import { deleteMessage } from "../../actions";
+import { markUnread } from "../../load";
 import { copyLink } from "../../links";
 import { botIdPath, copyBotId, developerMode } from "../../devmode";
 import { textOf } from "../../dm-crypto";
@@ -73,6 +74,8 @@ export function messageItems(m: Message, guild: string | null, mine: boolean, ho
   else if (mayDeleteOthers(m, guild)) items.push({ label: "Delete", run: hooks.onAskDelete });
   const pin = pinAction(m, guild);
   if (pin) items.push(pin);
+  // Someone else's: one's own messages are never unread to oneself.
+  if (!m.ephemeral && !mine) items.push({ label: "Mark unread", run: () => void markUnread(m) });
   if (!m.ephemeral) items.push({ label: "Copy link", run: () => void copyLink(guild, m.channel_id, m.id) });
   if (!m.ephemeral && developerMode.value)
     items.push({ label: "Copy message ID", run: () => void copyBotId("Message", botIdPath.message(m.channel_id, m.id)) });

@@ -14,8 +14,8 @@ export function groupedWith(m: Message, prev: Message | undefined): boolean {
   return gap >= 0 && gap <= GROUP_MS;
 }
 
-/** The first message newer than `lastRead` that someone else wrote: where "New messages" goes. */
+/** The first message newer than `lastRead` ("": the log's start) that someone else wrote: where "New messages" goes. */
 export function firstUnread(list: Message[], lastRead: string | null | undefined, meId: string | undefined): string | null {
-  if (!lastRead) return null;
+  if (lastRead === null || lastRead === undefined) return null;
   return list.find((m) => m.id > lastRead && m.author.id !== meId && !m.ephemeral)?.id ?? null;
 }
