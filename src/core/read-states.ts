@@ -126,15 +126,15 @@ export class ReadStates {
       } | null;
       if (!m || m.channel_id !== channel.id || (m.ephemeral_user_id !== null && m.ephemeral_user_id !== userId))
         throw DomainError.notFound("message");
-      const before = this.seenBefore(userId, channel.id, messageId, true);
-      if (before === null) this.d.store.db.query("DELETE FROM read_states WHERE user_id = ? AND channel_id = ?").run(userId, channel.id);
-      else
-        this.d.store.db
-          .query(
-            `INSERT INTO read_states (user_id, channel_id, last_read_id) VALUES (?, ?, ?)
-             ON CONFLICT (user_id, channel_id) DO UPDATE SET last_read_id = excluded.last_read_id`,
-          )
-          .run(userId, channel.id, before);
+      const before = this.seenStrictlyBefore(userId, channel.id, messageId);
+      const db = this.d.store.db;
+      if (before === null) db.query("DELETE FROM read_states WHERE user_id = ? AND channel_id = ?").run(userId, channel.id);
+      // Back where there is a mark; a first mark is the upsert's insert.
+      else if (
+        db.query("UPDATE read_states SET last_read_id = ? WHERE user_id = ? AND channel_id = ?").run(before, userId, channel.id).changes ===
+        0
+      )
+        this.upsert().run(userId, channel.id, before);
       this.d.store.emit({ type: "read_state.updated", userId, channelId: channel.id });
       return this.of(userId, channel);
     });
@@ -173,11 +173,21 @@ export class ReadStates {
     return row?.id ?? null;
   }
 
-  /** The newest message of the channel at or before `id` (strictly before, `strictly`) that the person may see, or null. */
-  private seenBefore(userId: string, channelId: string, id: string, strictly = false): string | null {
+  /** The newest message of the channel at or before `id` that the person may see, or null. */
+  private seenBefore(userId: string, channelId: string, id: string): string | null {
     const row = this.d.store.db
       .query(
-        `SELECT id FROM messages WHERE channel_id = ? AND id ${strictly ? "<" : "<="} ? AND (ephemeral_user_id IS NULL OR ephemeral_user_id = ?) ORDER BY id DESC LIMIT 1`,
+        "SELECT id FROM messages WHERE channel_id = ? AND id <= ? AND (ephemeral_user_id IS NULL OR ephemeral_user_id = ?) ORDER BY id DESC LIMIT 1",
+      )
+      .get(channelId, id, userId) as { id: string } | null;
+    return row?.id ?? null;
+  }
+
+  /** The newest message of the channel before `id` that the person may see, or null. */
+  private seenStrictlyBefore(userId: string, channelId: string, id: string): string | null {
+    const row = this.d.store.db
+      .query(
+        "SELECT id FROM messages WHERE channel_id = ? AND id < ? AND (ephemeral_user_id IS NULL OR ephemeral_user_id = ?) ORDER BY id DESC LIMIT 1",
       )
       .get(channelId, id, userId) as { id: string } | null;
     return row?.id ?? null;
