@@ -487,14 +487,23 @@ export class Media {
 
   /** Set (or clear) a server's icon: MANAGE_GUILD, audited (GUILD_UPDATE, `icon_hash`), GUILD_UPDATE dispatched. */
   async setGuildIcon(actorId: string, guildId: string, source: ImageSource | null, reason: string | null = null): Promise<Guild> {
-    const check = () => {
-      if (!this.guilds.isMember(guildId, actorId)) throw DomainError.notFound("guild");
-      this.guilds.requirePermission(guildId, actorId, PERMISSIONS.MANAGE_GUILD);
-    };
-    check();
-    const img = source ? await this.prepareImage(actorId, source, "icon", this.limits.avatarBytes, "icon") : null;
+    const img = await this.prepareGuildIcon(actorId, guildId, source);
+    return this.d.store.write(() => this.commitGuildIcon(actorId, guildId, img, reason));
+  }
+
+  /**
+   * A server's new icon judged and ready (null: clearing it), for a caller that commits it
+   * with other changes in one write (commitGuildIcon): the bot API's PATCH of a server.
+   */
+  async prepareGuildIcon(actorId: string, guildId: string, source: ImageSource | null): Promise<PreparedImage | null> {
+    this.requireIconRight(actorId, guildId);
+    return source ? await this.prepareImage(actorId, source, "icon", this.limits.avatarBytes, "icon") : null;
+  }
+
+  /** The icon prepared, in place (inside the caller's write): checked again, audited if it changed. */
+  commitGuildIcon(actorId: string, guildId: string, img: PreparedImage | null, reason: string | null = null): Guild {
     return this.d.store.write(() => {
-      check();
+      this.requireIconRight(actorId, guildId);
       const before = this.guilds.require(guildId);
       const blob = img ? img.commit() : null;
       const icon = blob ? displayHash(blob) : null;
@@ -508,6 +517,11 @@ export class Media {
       this.d.store.emit({ type: "guild.updated", guildId });
       return this.guilds.require(guildId);
     });
+  }
+
+  private requireIconRight(actorId: string, guildId: string): void {
+    if (!this.guilds.isMember(guildId, actorId)) throw DomainError.notFound("guild");
+    this.guilds.requirePermission(guildId, actorId, PERMISSIONS.MANAGE_GUILD);
   }
 
   /** The bytes behind a user's avatar hash, or null when that is not (or no longer) their avatar. */

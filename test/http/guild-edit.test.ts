@@ -112,6 +112,8 @@ describe("PATCH /guilds/{guild_id}", () => {
       [{ icon: "not an image" }, "icon"],
       [{ icon: 7 }, "icon"],
       [{ icon: dataUri(new TextEncoder().encode("<svg></svg>")) }, "icon"],
+      // A good icon beside a field the core refuses: nothing changes, the icon neither.
+      [{ icon: dataUri(png(8, 8)), system_channel_id: w.guilds.Elsewhere.channels.there }, "system_channel_id"],
     ];
     for (const [body, field] of bad) {
       const r = await patch({ description: "kept?", ...(body as object) });

@@ -7,7 +7,7 @@
  * server here does not have: like the reference with unknown fields, they are ignored,
  * except `owner_id`, which only an owner may send and a bot never owns a server.
  * Every field's shape is checked before anything changes; the image is judged by its
- * bytes (core/media.ts) before the other fields are written.
+ * bytes (core/media.ts) before anything is written, and every change is one write.
  */
 import { Type } from "@sinclair/typebox";
 import { ok, route, type BotRoute, type Req } from "../http";
@@ -77,9 +77,12 @@ export const guildEditRoutes: BotRoute[] = [
       req.ctx.core.guilds.requireMember(gid, me);
       req.ctx.core.guilds.requirePermission(gid, me, PERMISSIONS.MANAGE_GUILD);
       const edit = editOf(req, gid);
-      if (edit.icon !== undefined)
-        await req.ctx.core.media.setGuildIcon(me, gid, edit.icon === null ? null : { bytes: edit.icon }, req.auditReason);
+      // The image judged first (its bytes, asynchronously); then every change in one write,
+      // so a field the core refuses (a system channel of another server) leaves the icon too.
+      const icon =
+        edit.icon === undefined ? undefined : await req.ctx.core.media.prepareGuildIcon(me, gid, edit.icon && { bytes: edit.icon });
       req.ctx.core.transaction(() => {
+        if (icon !== undefined) req.ctx.core.media.commitGuildIcon(me, gid, icon, req.auditReason);
         if (edit.level !== undefined) req.ctx.core.notifications.setServerDefault(me, gid, edit.level, req.auditReason);
         if (Object.keys(edit.fields).length) req.ctx.core.servers.update(me, gid, edit.fields, req.auditReason);
       });
