@@ -93,15 +93,9 @@ export class ReadStates {
    */
   mark(userId: string, channelId: string, messageId: string): ReadState {
     return this.d.store.write(() => {
-      const channel = this.guilds.channel(channelId);
-      if (!channel || !canSee(this.d, this.guilds, channel, userId)) throw DomainError.notFound("channel");
-      const m = this.d.store.db.query("SELECT channel_id, ephemeral_user_id FROM messages WHERE id = ?").get(messageId) as {
-        channel_id: string;
-        ephemeral_user_id: string | null;
-      } | null;
-      if (m && (m.channel_id !== channel.id || (m.ephemeral_user_id !== null && m.ephemeral_user_id !== userId)))
-        throw DomainError.notFound("message");
-      const upTo = m ? messageId : this.seenBefore(userId, channel.id, messageId);
+      const channel = this.visible(userId, channelId);
+      const there = this.messageThere(userId, channel, messageId);
+      const upTo = there ? messageId : this.seenBefore(userId, channel.id, messageId);
       if (upTo === null) return this.of(userId, channel);
       this.upsert().run(userId, channel.id, upTo);
       this.d.store.emit({ type: "read_state.updated", userId, channelId: channel.id });
@@ -118,14 +112,8 @@ export class ReadStates {
    */
   markUnread(userId: string, channelId: string, messageId: string): ReadState {
     return this.d.store.write(() => {
-      const channel = this.guilds.channel(channelId);
-      if (!channel || !canSee(this.d, this.guilds, channel, userId)) throw DomainError.notFound("channel");
-      const m = this.d.store.db.query("SELECT channel_id, ephemeral_user_id FROM messages WHERE id = ?").get(messageId) as {
-        channel_id: string;
-        ephemeral_user_id: string | null;
-      } | null;
-      if (!m || m.channel_id !== channel.id || (m.ephemeral_user_id !== null && m.ephemeral_user_id !== userId))
-        throw DomainError.notFound("message");
+      const channel = this.visible(userId, channelId);
+      if (!this.messageThere(userId, channel, messageId)) throw DomainError.notFound("message");
       const before = this.seenStrictlyBefore(userId, channel.id, messageId);
       const db = this.d.store.db;
       if (before === null) db.query("DELETE FROM read_states WHERE user_id = ? AND channel_id = ?").run(userId, channel.id);
@@ -161,6 +149,27 @@ export class ReadStates {
       }
       return out;
     });
+  }
+
+  /** A channel the person can see, or 404. */
+  private visible(userId: string, channelId: string): Channel {
+    const channel = this.guilds.channel(channelId);
+    if (!channel || !canSee(this.d, this.guilds, channel, userId)) throw DomainError.notFound("channel");
+    return channel;
+  }
+
+  /**
+   * Whether the message is there for the person in this channel: false when it is gone;
+   * another channel's, or someone else's ephemeral answer, is 404.
+   */
+  private messageThere(userId: string, channel: Channel, messageId: string): boolean {
+    const m = this.d.store.db.query("SELECT channel_id, ephemeral_user_id FROM messages WHERE id = ?").get(messageId) as {
+      channel_id: string;
+      ephemeral_user_id: string | null;
+    } | null;
+    if (m && (m.channel_id !== channel.id || (m.ephemeral_user_id !== null && m.ephemeral_user_id !== userId)))
+      throw DomainError.notFound("message");
+    return m !== null;
   }
 
   /** The newest message of the channel the person may see, or null. */

@@ -5,17 +5,15 @@
  * through another node) are flushed and checked against their hash first; bytes torn by
  * a crash are refused with a clear error, stored nowhere, and can be sent again.
  */
-import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { call, client, internalId, ORIGIN, refusal, rowCounts, seedBasic, session } from "../helpers";
+import { call, client, internalId, ORIGIN, refusal, rowCounts, seedBasic } from "../helpers";
 import { png } from "../support/png";
-import { createParley, type Parley } from "../../src/app";
-import { testConfig } from "../../src/config";
-import type { FastPaths } from "../../src/config/fast-paths";
+import type { Parley } from "../../src/app";
 import { DomainError } from "../../src/core";
 import { DiskMediaStore } from "../../src/store/media";
+import { fileApps, put, sha, stillWaiting } from "./files-support";
 
 /** A disk whose flushes wait until the test lets them go, and that counts them. */
 class HeldFlushes extends DiskMediaStore {
@@ -40,41 +38,7 @@ class CountedFlushes extends DiskMediaStore {
   }
 }
 
-const dirs: string[] = [];
-const apps: Parley[] = [];
-afterEach(() => {
-  for (const p of apps.splice(0)) p.core.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-const sha = (b: Uint8Array) => new Bun.CryptoHasher("sha256").update(b).digest("hex");
-
-/** An app on `dir` (null: in memory) with `store` for its files, and the basic world's people. */
-function app(opts: { dir?: string; store?: DiskMediaStore; fastPaths?: Partial<FastPaths>; seed?: boolean } = {}) {
-  const config = testConfig({
-    ...(opts.dir ? { data: opts.dir, dbPath: join(opts.dir, "parley.db") } : {}),
-    fastPaths: opts.fastPaths,
-  });
-  const p = createParley(config, { mediaStore: opts.store });
-  apps.push(p);
-  return p;
-}
-
-function dataDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "parley-flush-"));
-  dirs.push(d);
-  return d;
-}
-
-function put(p: Parley, id: string, token: string, bytes: Uint8Array) {
-  return p.handle(
-    new Request(`${ORIGIN}/api/client/v1/uploads/${id}`, {
-      method: "PUT",
-      headers: { ...session(token), "Content-Type": "application/octet-stream" },
-      body: bytes as BodyInit,
-    }),
-  );
-}
+const { app, dataDir, forget } = fileApps("parley-flush-");
 
 async function upload(p: Parley, token: string, channel: string, bytes: Uint8Array, filename = "f.bin"): Promise<string> {
   const r = await client(p, "POST", `/channels/${channel}/attachments`, token, { files: [{ filename, size: bytes.byteLength }] });
@@ -82,17 +46,6 @@ async function upload(p: Parley, token: string, channel: string, bytes: Uint8Arr
   const id = r.body[0].id as string;
   expect((await put(p, id, token, bytes)).status).toBe(200);
   return id;
-}
-
-/** Whether a promise is still waiting after the event loop has gone round a few times. */
-async function stillWaiting(pr: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  pr.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  for (let i = 0; i < 20; i++) await Bun.sleep(1);
-  return !done;
 }
 
 const blobPath = (root: string, hash: string) => join(root, "blobs", hash.slice(0, 2), hash.slice(2, 4), hash);
@@ -188,7 +141,7 @@ describe("bytes this process did not flush", () => {
     // Its own flush done, so the file is whole before the test tears it.
     await first.core.media.flushed(internalId(first, w.users.alice.id), [id]);
     first.core.close();
-    apps.splice(apps.indexOf(first), 1);
+    forget(first);
     return { id, alice, general };
   }
 

@@ -6,16 +6,14 @@
  * are gone are reported, the slot emptied to be filled again; a slot given up or expired
  * takes its received bytes with it.
  */
-import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { call, client, internalId, ORIGIN, rowCounts, seedBasic, session } from "../helpers";
 import { png } from "../support/png";
-import { createParley, type Parley } from "../../src/app";
-import { testConfig } from "../../src/config";
-import type { FastPaths } from "../../src/config/fast-paths";
+import type { Parley } from "../../src/app";
 import { DiskMediaStore, type Staged } from "../../src/store/media";
+import { fileApps, put, sha, stillWaiting } from "./files-support";
 
 /** A disk whose hashing of received bytes waits until the test lets it go. */
 class HeldPlacing extends DiskMediaStore {
@@ -31,40 +29,7 @@ class HeldPlacing extends DiskMediaStore {
   }
 }
 
-const dirs: string[] = [];
-const apps: Parley[] = [];
-afterEach(() => {
-  for (const p of apps.splice(0)) p.core.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-const sha = (b: Uint8Array) => new Bun.CryptoHasher("sha256").update(b).digest("hex");
-
-function app(opts: { dir?: string; store?: DiskMediaStore; fastPaths?: Partial<FastPaths> } = {}) {
-  const config = testConfig({
-    ...(opts.dir ? { data: opts.dir, dbPath: join(opts.dir, "parley.db") } : {}),
-    fastPaths: opts.fastPaths,
-  });
-  const p = createParley(config, { mediaStore: opts.store });
-  apps.push(p);
-  return p;
-}
-
-function dataDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "parley-placed-"));
-  dirs.push(d);
-  return d;
-}
-
-function put(p: Parley, id: string, token: string, body: BodyInit, headers: Record<string, string> = {}) {
-  return p.handle(
-    new Request(`${ORIGIN}/api/client/v1/uploads/${id}`, {
-      method: "PUT",
-      headers: { ...session(token), "Content-Type": "application/octet-stream", ...headers },
-      body,
-    }),
-  );
-}
+const { app, dataDir, forget } = fileApps("parley-placed-");
 
 async function slot(p: Parley, token: string, channel: string, size: number, filename = "f.bin"): Promise<string> {
   const r = await client(p, "POST", `/channels/${channel}/attachments`, token, { files: [{ filename, size }] });
@@ -74,17 +39,6 @@ async function slot(p: Parley, token: string, channel: string, size: number, fil
 
 function slotRow(p: Parley, id: string) {
   return p.store.db.query("SELECT sha256, size FROM uploads WHERE id = ?").get(id) as { sha256: string | null; size: number | null } | null;
-}
-
-/** Whether a promise is still waiting after the event loop has gone round a few times. */
-async function stillWaiting(pr: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  pr.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  for (let i = 0; i < 20; i++) await Bun.sleep(1);
-  return !done;
 }
 
 const tmpFiles = (root: string) => (existsSync(join(root, "tmp")) ? readdirSync(join(root, "tmp")) : []);
@@ -201,13 +155,13 @@ describe("placed behind the answer", () => {
     const general = internalId(p, w.guilds.Lab.channels.general);
     const alice = w.users.alice.token;
     const id = await slot(p, alice, general, 100);
-    const r = await put(p, id, alice, new Uint8Array(60).fill(1) as BodyInit, { "Content-Length": "100" });
+    const r = await put(p, id, alice, new Uint8Array(60).fill(1), { "Content-Length": "100" });
     expect(r.status).toBe(400);
     expect(JSON.stringify(await r.json())).toContain("UPLOAD_INCOMPLETE");
     expect(slotRow(p, id)).toEqual({ sha256: null, size: null });
     expect(tmpFiles(store.root)).toEqual([]);
     // The slot takes a whole body afterwards.
-    expect((await put(p, id, alice, new Uint8Array(100).fill(2) as BodyInit, { "Content-Length": "100" })).status).toBe(200);
+    expect((await put(p, id, alice, new Uint8Array(100).fill(2), { "Content-Length": "100" })).status).toBe(200);
   });
 
   test("bytes a crash left under the slot's name before its row said so are replaced by the next body", async () => {
@@ -252,7 +206,7 @@ describe("received by a process that stopped before placing them", () => {
     const id = await slot(first, alice, general, bytes.byteLength, "kept.bin");
     expect((await put(first, id, alice, bytes, { "Content-Length": String(bytes.byteLength) })).status).toBe(200);
     first.core.close();
-    apps.splice(apps.indexOf(first), 1);
+    forget(first);
     return { id, alice, general, root: store.root };
   }
 
