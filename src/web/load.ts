@@ -184,7 +184,11 @@ async function sendMark(channelId: string): Promise<void> {
  */
 export async function markServerRead(guildId: string): Promise<void> {
   try {
-    for (const state of await api<ReadState[]>("PUT", `/guilds/${guildId}/read`)) setReadState(state);
+    for (const state of await api<ReadState[]>("PUT", `/guilds/${guildId}/read`)) {
+      // Read on purpose: a channel marked unread while open is read like the rest from now on.
+      hold(state.channel_id, false);
+      setReadState(state);
+    }
   } catch {}
 }
 

@@ -162,6 +162,14 @@ describe("read marks", () => {
         .waitFor();
       await channelEntry(b, "general").click();
       await until("read on opening", async () => !(await readState("bob")).unread);
+
+      // The server's Mark as read reads it too, and from then on the open channel reads what comes.
+      await act(message(b, /part three/), "Mark unread");
+      await b.getByRole("navigation", { name: "Channels" }).getByRole("button", { name: "Mark as read" }).click();
+      await until("read by Mark as read", async () => !(await readState("bob")).unread);
+      await say("part five");
+      await message(b, /part five/).waitFor();
+      await until("part five read where it shows", async () => !(await readState("bob")).unread);
     } finally {
       await bob.context.close();
     }
