@@ -216,7 +216,7 @@ export class Media {
         } catch (e) {
           throw storeError(e, got.size);
         }
-        return this.db.query("SELECT * FROM uploads WHERE id = ?").get(slot.id) as Upload;
+        return { ...slot, size: got.size };
       });
     } catch (e) {
       // Not committed (a database that refused): the bytes go; kept under the slot's name already, the next body replaces them.

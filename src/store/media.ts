@@ -180,9 +180,14 @@ export class DiskMediaStore implements MediaStore {
       fd = null;
       this.diskFull.room();
       let done = false;
+      let first = head;
       return {
         size,
-        head: head ?? readStartSync(path, HEAD),
+        // Read back only when asked (an image's slot is judged before the answer; a file's bytes behind it).
+        get head() {
+          first ??= readStartSync(path, HEAD);
+          return first;
+        },
         read: (length) => readStart(path, length),
         keep: () => {
           if (done) return;
