@@ -55,6 +55,7 @@ function validRoute(r: Route): Route {
 /** Open a server (its first channel unless one is named) or a channel; loads what is missing. */
 export async function open(r: Route, push = true): Promise<void> {
   const next = validRoute(r);
+  const was = route.value.channel;
   route.value = next;
   const path =
     next.guild === "@me" ? `/channels/@me${next.channel ? `/${next.channel}` : ""}` : `/channels/${next.guild}/${next.channel ?? ""}`;
@@ -64,7 +65,8 @@ export async function open(r: Route, push = true): Promise<void> {
   if (next.channel && !logs.value[next.channel]) work.push(loadOlder(next.channel));
   await Promise.all(work);
   if (next.channel) {
-    hold(next.channel, false);
+    // Opened anew (not the live connection's fresh start, nor a click on the channel one is in): a Mark unread there ends.
+    if (next.channel !== was) hold(next.channel, false);
     void markRead(next.channel);
   }
 }

@@ -156,6 +156,10 @@ describe("read marks", () => {
       await message(b, /part four/).waitFor();
       await Bun.sleep(300);
       expect(await readState("bob")).toMatchObject({ unread: true });
+      // Nor does a click on the channel one is in (past the 2 s a mark may wait for its turn).
+      await channelEntry(b, "general").click();
+      await Bun.sleep(2500);
+      expect(await readState("bob")).toMatchObject({ unread: true });
 
       // Another channel, then back: read again, as opening a channel reads it.
       await channelEntry(b, "random").click();
