@@ -9,7 +9,7 @@
  */
 import { computed, signal } from "@preact/signals";
 import { api } from "./api";
-import { me, showNotice } from "./state";
+import { copyAndSay, me, showNotice } from "./state";
 
 const key = (userId: string) => `parley.developerMode.${userId}`;
 /** Choices made in this page, by person: they hold if storage refuses the write. */
@@ -57,10 +57,5 @@ export async function copyBotId(what: "Server" | "Channel" | "Message" | "User",
     showNotice(`The server did not give the ${what.toLowerCase()}'s ID.`);
     return;
   }
-  try {
-    await navigator.clipboard.writeText(id);
-    showNotice(`${what} ID copied: ${id}`);
-  } catch {
-    showNotice(`${what} ID: ${id} (the browser did not let the page copy it)`);
-  }
+  await copyAndSay(id, `${what} ID copied: ${id}`, `${what} ID: ${id} (the browser did not let the page copy it)`);
 }

@@ -6,7 +6,7 @@
 import { signal } from "@preact/signals";
 import { api } from "./api";
 import { loadOlder, open } from "./load";
-import { logs, showNotice } from "./state";
+import { copyAndSay, logs, showNotice } from "./state";
 import type { Message } from "./types";
 
 /** The message a followed link points at. */
@@ -70,11 +70,6 @@ export async function showOriginal(guildId: string | null, channelId: string, me
   return true;
 }
 
-export async function copyLink(guildId: string | null, channelId: string, messageId: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(messageLink(guildId, channelId, messageId));
-    showNotice("Link copied.");
-  } catch {
-    showNotice("The browser did not let the page copy the link.");
-  }
+export function copyLink(guildId: string | null, channelId: string, messageId: string): Promise<void> {
+  return copyAndSay(messageLink(guildId, channelId, messageId), "Link copied.", "The browser did not let the page copy the link.");
 }

@@ -140,3 +140,13 @@ export function setReadState(r: ReadState): void {
 export function showNotice(text: string): void {
   notice.value = text;
 }
+
+/** Put `text` on the clipboard and say so in the status line, or say `refused` when the browser will not. */
+export async function copyAndSay(text: string, copied: string, refused: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    showNotice(copied);
+  } catch {
+    showNotice(refused);
+  }
+}
